@@ -1,0 +1,453 @@
+//! The ChrisOS shader IR: the one place where IR types live.
+//!
+//! A [`Module`] is a flat list of [`Inst`] records over 4-lane float temporaries, a pool of f32
+//! immediates and the stage's [`Interface`] (attributes, varyings, uniforms, samplers). Control
+//! flow is structured (IF/ELSE/ENDIF); there are no labels, loops or calls (the frontend inlines
+//! and unrolls). Matrices are 3 or 4 consecutive temps (one column each), named by the first.
+//!
+//! Nothing here checks anything: `verify` is the safety boundary. After `verify` accepts a
+//! module, `exec` and `tgsi` may rely on every invariant documented below and never fail on it.
+//!
+//! # Operand conventions (the contract between frontend, verifier, executor, TGSI and CSIR)
+//!
+//! `lanes` = number of lanes an op writes; where a row says "0 means N", a stored 0 is read as N
+//! (old CSIR v1 writers relied on that). Operand fields an op does not use are ignored (old writers
+//! left them 0; new writers write -1). `a`, `b` are temp indices; `dst` is a temp index.
+//!
+//! | op | operands | semantics |
+//! |---|---|---|
+//! | NOP | - | nothing |
+//! | CONST | dst, aux = imm base, lanes 1..=4 | dst = (imm[aux..aux+lanes], then 0s) |
+//! | MOV | dst, a, lanes (0 means 4) | dst[k] = a[k] for k < lanes; other lanes kept |
+//! | SWZ | dst, a, aux = selectors (2 bits per output lane k at bits 2k..2k+1), lanes 1..=4 | dst = 0, then dst[k] = a[sel_k] for k < lanes |
+//! | SETLANE | dst, a, aux = dst lane 0..=3, aux2 = src lane 0..=3 | dst[aux] = a[aux2]; other lanes kept |
+//! | ADD SUB MUL MAX MIN DIV | dst, a, b, lanes (0 means 4) | lane-wise for k < lanes; other lanes kept. DIV is IEEE true division |
+//! | ABS | dst, a, lanes (0 means 4) | lane-wise |
+//! | DOT | dst, a, b, aux = n in 2..=4 (0 means 3) | dst[0] = sum_{k<n} a[k]*b[k]; other lanes kept |
+//! | RSQ RCP SIN COS TRUNC SQRT | dst, a, lanes (0 means 1) | lane-wise for k < lanes (IEEE f32, libm); other lanes kept |
+//! | POW | dst, a, b, lanes (0 means 1) | dst[k] = pow(a[k], b[k]) for k < lanes |
+//! | CMP | dst, a, b, aux = [`CmpCode`] | dst[0] = 1.0 if a[0] OP b[0] else 0.0; other lanes kept |
+//! | MULMV | dst, a = matrix base (aux columns), b = vector, aux = 3 or 4 (0 means 4) | dst = sum_{k<aux} col_k * b[k]; lanes >= aux become 0 |
+//! | MULMM | dst = base of aux result columns, a, b = matrix bases, aux = 3 or 4 | column j = A * (column j of B); all columns computed before any is written |
+//! | SAMPLE | dst, a = coordinate (lanes 0,1 = u,v), aux = sampler unit 0..=3 | dst = filtered texel (r,g,b,a) |
+//! | LOAD_ATTR | dst, aux = attribute location | dst = attribute (missing components read as 0,0,0,1) |
+//! | LOAD_VAR | dst, aux = this stage's varying slot (fragment input) | dst = interpolated varying |
+//! | LOAD_UNI | dst = base, aux = first vec4 slot, aux2 = count (1, 3 or 4) | dst+k = uniform vec4 slot aux+k |
+//! | LOAD_FCOORD | dst | dst = gl_FragCoord |
+//! | STORE_POS | a | gl_Position = a |
+//! | STORE_VAR | a, aux = varying slot (vertex output) | varying[aux] = a |
+//! | STORE_COLOR | a | fragment colour = a |
+//! | IF | a | runs the block when a[0] != 0.0 |
+//! | ELSE, ENDIF | - | structured control flow |
+//! | DISCARD | - | ends the fragment, discarded |
+//!
+//! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
+//! (documented in docs/CSIR.md): DIV (33) and SQRT (34).
+
+use heapless::{String, Vec};
+
+use crate::limits::*;
+
+/// A name as kept in reflection tables (identifiers are at most 39 bytes).
+pub type Name = String<NAME_MAX>;
+
+/// Shader stages with their public numeric values. Only vertex and fragment compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Stage {
+    Vertex = 0,
+    Fragment = 1,
+}
+
+impl Stage {
+    pub const GEOMETRY_VALUE: u32 = 2;
+    pub const COMPUTE_VALUE: u32 = 3;
+
+    pub fn from_u32(v: u32) -> Option<Stage> {
+        match v {
+            0 => Some(Stage::Vertex),
+            1 => Some(Stage::Fragment),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+        }
+    }
+}
+
+/// Type ids, in the serialized (CSIR) numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Type {
+    None = 0,
+    Void = 1,
+    Bool = 2,
+    Int = 3,
+    Float = 4,
+    Vec2 = 5,
+    Vec3 = 6,
+    Vec4 = 7,
+    IVec2 = 8,
+    IVec3 = 9,
+    IVec4 = 10,
+    Mat3 = 11,
+    Mat4 = 12,
+    Sampler2D = 13,
+}
+
+impl Type {
+    pub const ALL: [Type; 14] = [
+        Type::None,
+        Type::Void,
+        Type::Bool,
+        Type::Int,
+        Type::Float,
+        Type::Vec2,
+        Type::Vec3,
+        Type::Vec4,
+        Type::IVec2,
+        Type::IVec3,
+        Type::IVec4,
+        Type::Mat3,
+        Type::Mat4,
+        Type::Sampler2D,
+    ];
+
+    pub fn from_u8(v: u8) -> Option<Type> {
+        Type::ALL.get(v as usize).copied()
+    }
+
+    /// Components of a scalar/vector (matrices: rows per column; others 0).
+    pub fn components(self) -> u8 {
+        match self {
+            Type::Bool | Type::Int | Type::Float => 1,
+            Type::Vec2 | Type::IVec2 => 2,
+            Type::Vec3 | Type::IVec3 | Type::Mat3 => 3,
+            Type::Vec4 | Type::IVec4 | Type::Mat4 => 4,
+            _ => 0,
+        }
+    }
+
+    /// Matrix columns (0 for non-matrices).
+    pub fn columns(self) -> u8 {
+        match self {
+            Type::Mat3 => 3,
+            Type::Mat4 => 4,
+            _ => 0,
+        }
+    }
+
+    /// vec4 uniform slots this type takes (samplers take none).
+    pub fn uniform_slots(self) -> u8 {
+        match self {
+            Type::Mat3 => 3,
+            Type::Mat4 => 4,
+            Type::Sampler2D | Type::None | Type::Void => 0,
+            _ => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::None => "none",
+            Type::Void => "void",
+            Type::Bool => "bool",
+            Type::Int => "int",
+            Type::Float => "float",
+            Type::Vec2 => "vec2",
+            Type::Vec3 => "vec3",
+            Type::Vec4 => "vec4",
+            Type::IVec2 => "ivec2",
+            Type::IVec3 => "ivec3",
+            Type::IVec4 => "ivec4",
+            Type::Mat3 => "mat3",
+            Type::Mat4 => "mat4",
+            Type::Sampler2D => "sampler2D",
+        }
+    }
+}
+
+/// IR opcodes in their serialized numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Op {
+    Nop = 0,
+    Const = 1,
+    Mov = 2,
+    Swz = 3,
+    SetLane = 4,
+    Add = 5,
+    Sub = 6,
+    Mul = 7,
+    Max = 8,
+    Min = 9,
+    Abs = 10,
+    Dot = 11,
+    Rsq = 12,
+    Rcp = 13,
+    Sin = 14,
+    Cos = 15,
+    Pow = 16,
+    Trunc = 17,
+    Cmp = 18,
+    MulMV = 19,
+    MulMM = 20,
+    Sample = 21,
+    LoadAttr = 22,
+    LoadVar = 23,
+    LoadUni = 24,
+    LoadFcoord = 25,
+    StorePos = 26,
+    StoreVar = 27,
+    StoreColor = 28,
+    If = 29,
+    Else = 30,
+    Endif = 31,
+    Discard = 32,
+    Div = 33,
+    Sqrt = 34,
+}
+
+impl Op {
+    pub const ALL: [Op; 35] = [
+        Op::Nop,
+        Op::Const,
+        Op::Mov,
+        Op::Swz,
+        Op::SetLane,
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Max,
+        Op::Min,
+        Op::Abs,
+        Op::Dot,
+        Op::Rsq,
+        Op::Rcp,
+        Op::Sin,
+        Op::Cos,
+        Op::Pow,
+        Op::Trunc,
+        Op::Cmp,
+        Op::MulMV,
+        Op::MulMM,
+        Op::Sample,
+        Op::LoadAttr,
+        Op::LoadVar,
+        Op::LoadUni,
+        Op::LoadFcoord,
+        Op::StorePos,
+        Op::StoreVar,
+        Op::StoreColor,
+        Op::If,
+        Op::Else,
+        Op::Endif,
+        Op::Discard,
+        Op::Div,
+        Op::Sqrt,
+    ];
+
+    pub fn from_u8(v: u8) -> Option<Op> {
+        Op::ALL.get(v as usize).copied()
+    }
+
+    /// Name used in IR dumps.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Nop => "nop",
+            Op::Const => "const",
+            Op::Mov => "mov",
+            Op::Swz => "swz",
+            Op::SetLane => "lane",
+            Op::Add => "add",
+            Op::Sub => "sub",
+            Op::Mul => "mul",
+            Op::Max => "max",
+            Op::Min => "min",
+            Op::Abs => "abs",
+            Op::Dot => "dot",
+            Op::Rsq => "rsq",
+            Op::Rcp => "rcp",
+            Op::Sin => "sin",
+            Op::Cos => "cos",
+            Op::Pow => "pow",
+            Op::Trunc => "trunc",
+            Op::Cmp => "cmp",
+            Op::MulMV => "mul_mv",
+            Op::MulMM => "mul_mm",
+            Op::Sample => "sample2d",
+            Op::LoadAttr => "load_attr",
+            Op::LoadVar => "load_var",
+            Op::LoadUni => "load_uni",
+            Op::LoadFcoord => "load_fragcoord",
+            Op::StorePos => "store_pos",
+            Op::StoreVar => "store_var",
+            Op::StoreColor => "store_color",
+            Op::If => "if",
+            Op::Else => "else",
+            Op::Endif => "endif",
+            Op::Discard => "discard",
+            Op::Div => "div",
+            Op::Sqrt => "sqrt",
+        }
+    }
+
+    /// Pure ops only write `dst` (and for MULMM its columns) and have no other effect: the
+    /// optimiser may delete them when nothing reads their result.
+    pub fn is_pure(self) -> bool {
+        matches!(
+            self,
+            Op::Const
+                | Op::Mov
+                | Op::Swz
+                | Op::SetLane
+                | Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Max
+                | Op::Min
+                | Op::Abs
+                | Op::Dot
+                | Op::Rsq
+                | Op::Rcp
+                | Op::Sin
+                | Op::Cos
+                | Op::Pow
+                | Op::Trunc
+                | Op::Cmp
+                | Op::MulMV
+                | Op::MulMM
+                | Op::Sample
+                | Op::LoadAttr
+                | Op::LoadVar
+                | Op::LoadUni
+                | Op::LoadFcoord
+                | Op::Div
+                | Op::Sqrt
+        )
+    }
+}
+
+/// Comparison codes of CMP (`aux`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i16)]
+pub enum CmpCode {
+    Lt = 1,
+    Gt = 2,
+    Le = 3,
+    Ge = 4,
+    Eq = 5,
+    Ne = 6,
+}
+
+impl CmpCode {
+    pub fn from_i16(v: i16) -> Option<CmpCode> {
+        match v {
+            1 => Some(CmpCode::Lt),
+            2 => Some(CmpCode::Gt),
+            3 => Some(CmpCode::Le),
+            4 => Some(CmpCode::Ge),
+            5 => Some(CmpCode::Eq),
+            6 => Some(CmpCode::Ne),
+            _ => None,
+        }
+    }
+}
+
+/// One IR instruction; exactly the fields of a 16-byte CSIR record.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inst {
+    pub op: Op,
+    /// Type id of the result (a [`Type`] value; kept raw because CSIR stores it raw).
+    pub ty: u8,
+    pub lanes: u8,
+    pub dst: i16,
+    pub a: i16,
+    pub b: i16,
+    pub c: i16,
+    pub aux: i16,
+    pub aux2: i16,
+}
+
+impl Inst {
+    /// An instruction with every operand unused (-1) and no lanes.
+    pub const fn new(op: Op) -> Inst {
+        Inst { op, ty: 0, lanes: 0, dst: -1, a: -1, b: -1, c: -1, aux: 0, aux2: 0 }
+    }
+}
+
+/// A vertex attribute (vertex-stage `in`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    pub name: Name,
+    pub ty: Type,
+    pub location: u8,
+    pub components: u8,
+}
+
+/// A varying: a vertex-stage `out` or a fragment-stage `in`, in this stage's slot numbering.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Varying {
+    pub name: Name,
+    pub ty: Type,
+    pub slot: u8,
+}
+
+/// A non-sampler uniform: `slots` vec4 slots starting at `slot`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Uniform {
+    pub name: Name,
+    pub ty: Type,
+    pub slot: u8,
+    pub slots: u8,
+}
+
+/// A sampler2D uniform bound to texture unit `unit` (0..=3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sampler {
+    pub name: Name,
+    pub unit: u8,
+}
+
+/// What a stage reads and writes: reflection, verifier bounds, TGSI declarations and link input.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Interface {
+    pub attributes: Vec<Attribute, ATTR_MAX>,
+    pub varyings: Vec<Varying, VARYING_MAX>,
+    pub uniforms: Vec<Uniform, UNIFORM_VEC4_MAX>,
+    pub samplers: Vec<Sampler, SAMPLER_MAX>,
+    /// Vertex stage: gl_Position is written.
+    pub writes_position: bool,
+    /// Fragment stage: the single vec4 output (name kept for reflection).
+    pub color_output: Option<Name>,
+    /// Fragment stage: gl_FragCoord is read.
+    pub reads_fragcoord: bool,
+}
+
+impl Interface {
+    /// Number of vec4 uniform slots in use (highest slot + 1), 0 when none.
+    pub fn uniform_vec4s(&self) -> usize {
+        self.uniforms.iter().map(|u| u.slot as usize + u.slots as usize).max().unwrap_or(0)
+    }
+}
+
+/// A compiled (or loaded) stage: the verified unit handed to the executor, TGSI and CSIR.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Module {
+    pub stage: Stage,
+    pub insts: Vec<Inst, IR_MAX>,
+    pub imms: Vec<f32, IMM_MAX>,
+    /// Temporaries in use: every temp index is < `temps` (<= TEMP_MAX).
+    pub temps: u16,
+    pub iface: Interface,
+}
+
+impl Module {
+    pub fn new(stage: Stage) -> Module {
+        Module { stage, insts: Vec::new(), imms: Vec::new(), temps: 0, iface: Interface::default() }
+    }
+}
