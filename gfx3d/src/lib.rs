@@ -2,3 +2,4 @@
 #![no_std]
 #![forbid(unsafe_code)]
 extern crate alloc;
+pub mod selftest;

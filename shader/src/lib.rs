@@ -38,3 +38,4 @@ pub mod cache;
 pub mod guest;
 
 pub use ir::{Module, Stage, Type};
+pub mod selftest;

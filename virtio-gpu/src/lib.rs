@@ -3,3 +3,4 @@
 #[cfg(feature = "std")]
 extern crate std;
 extern crate alloc;
+pub mod selftest;

@@ -1,1 +1,34 @@
-fn main() {}
+//! `shc`: the ChrisOS shader compiler for shader authors on the host.
+//!
+//! Exit codes: 0 success, 1 compile/link/load errors (reasons on stderr), 2 usage or I/O errors.
+mod frontend_cmd; // check, dump ast|ir, limits, builtins
+mod render_cmd; // render, link
+mod csir_cmd; // csir save|load, dump tgsi
+
+const USAGE: &str = "usage: shc <command> ...
+  check FILE... [--stage vertex|fragment|geometry|compute]
+  dump ast|ir|tgsi FILE [--stage S]
+  limits | builtins
+  link VERT FRAG
+  render VERT FRAG --scene SCENE.json --out OUT.png
+  csir save FILE -o OUT [--v1|--v2]
+  csir load FILE";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        Some("check") => frontend_cmd::check(&args[1..]),
+        Some("dump") if args.get(1).map(String::as_str) == Some("tgsi") => csir_cmd::dump_tgsi(&args[2..]),
+        Some("dump") => frontend_cmd::dump(&args[1..]),
+        Some("limits") => frontend_cmd::limits(),
+        Some("builtins") => frontend_cmd::builtins(),
+        Some("link") => render_cmd::link(&args[1..]),
+        Some("render") => render_cmd::render(&args[1..]),
+        Some("csir") => csir_cmd::csir(&args[1..]),
+        _ => {
+            eprintln!("{}", USAGE);
+            2
+        }
+    };
+    std::process::exit(code);
+}
