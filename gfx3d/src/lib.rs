@@ -2,4 +2,6 @@
 #![no_std]
 #![forbid(unsafe_code)]
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 pub mod selftest;

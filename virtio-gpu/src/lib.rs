@@ -1,6 +1,6 @@
 //! virtio-gpu / VirGL (in progress).
 #![no_std]
-#[cfg(feature = "std")]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 extern crate alloc;
 pub mod selftest;
