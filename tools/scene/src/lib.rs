@@ -1,0 +1,1 @@
+//! Scene files (in progress).
