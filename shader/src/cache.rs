@@ -234,3 +234,29 @@ mod tests {
         assert_eq!(c.stats().entries, 0);
     }
 }
+
+/// Self-test: eight entries, LRU eviction on the ninth, the caller's name on a hit.
+pub fn selftest_cache(w: &mut dyn core::fmt::Write) -> bool {
+    #[derive(Clone)]
+    struct V(u8, u8);
+    impl Cacheable for V {
+        fn rename(&mut self, name: &str) {
+            self.1 = name.as_bytes().first().copied().unwrap_or(0);
+        }
+    }
+    let mut c: CompileCache<V> = CompileCache::new();
+    for i in 0..9u8 {
+        let r: Result<V, ()> = c.get_or_compile(0, &[i], "a", || Ok(V(i, b'a')));
+        if r.is_err() {
+            return false;
+        }
+    }
+    let s = c.stats();
+    let hit = c.lookup(0, &[8], "zed");
+    let evicted = c.lookup(0, &[0], "a").is_none();
+    let ok = s.entries == 8 && s.evictions == 1 && s.misses == 9 && matches!(hit, Some(V(8, b'z'))) && evicted;
+    if !ok {
+        let _ = write!(w, "cache stats {:?}", s);
+    }
+    ok
+}

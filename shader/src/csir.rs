@@ -629,3 +629,38 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
     }
     Ok(())
 }
+
+/// Self-test: v1 and v2 round trips of a small module, and a flipped byte is rejected.
+pub fn selftest_round_trip(w: &mut dyn Write) -> bool {
+    let m = crate::tgsi::selftest_module();
+    let mut buf = [0u8; 1024];
+    for v in [Version::V1, Version::V2] {
+        let n = match save(&m, v, &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = write!(w, "save {:?}: {}", v, e);
+                return false;
+            }
+        };
+        let blob = buf.get(..n).unwrap_or(&[]);
+        match load(blob) {
+            Ok(back) if back.insts == m.insts && back.imms == m.imms && (v == Version::V1 || back == m) => {}
+            Ok(_) => {
+                let _ = write!(w, "{:?} round trip changed the module", v);
+                return false;
+            }
+            Err(e) => {
+                let _ = write!(w, "load {:?}: {}", v, e);
+                return false;
+            }
+        }
+        if let Some(b) = buf.get_mut(40) {
+            *b ^= 0x01;
+        }
+        if load(buf.get(..n).unwrap_or(&[])).is_ok() {
+            let _ = write!(w, "{:?}: flipped byte 40 accepted", v);
+            return false;
+        }
+    }
+    true
+}

@@ -489,3 +489,36 @@ mod tests {
         }
     }
 }
+
+/// Self-test: owner isolation, pinning by a program, drop_owner and the live count.
+pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
+    struct S(Stage);
+    impl GuestShader for S {
+        fn stage(&self) -> Stage {
+            self.0
+        }
+    }
+    let mut r: GuestRegistry<S, ()> = GuestRegistry::new();
+    let run = |r: &mut GuestRegistry<S, ()>| -> Option<()> {
+        let v = r.compile(7, || Ok::<S, ()>(S(Stage::Vertex))).ok()?;
+        let p = r.create_program(7).ok()?;
+        r.attach(7, p, v).ok()?;
+        if r.drop_shader(9, v).is_ok() || r.shader(9, v).is_some() {
+            return None;
+        }
+        r.drop_shader(7, v).ok()?;
+        if r.live_count() != 2 {
+            return None;
+        }
+        if r.compile(7, || Err::<S, ()>(())).is_ok() || r.live_count() != 2 {
+            return None;
+        }
+        r.drop_owner(7);
+        (r.live_count() == 0).then_some(())
+    };
+    let ok = run(&mut r).is_some();
+    if !ok {
+        let _ = write!(w, "guest registry check failed, live count {}", r.live_count());
+    }
+    ok
+}

@@ -7,7 +7,13 @@ use core::fmt::Write;
 
 pub type SelfTest = (&'static str, fn(&mut dyn Write) -> bool);
 
-pub static TESTS: &[SelfTest] = &[];
+pub static TESTS: &[SelfTest] = &[
+    ("shader::tgsi_emit", crate::tgsi::selftest_emit),
+    ("shader::tgsi_checker", crate::tgsi::selftest_checker),
+    ("shader::csir_round_trip", crate::csir::selftest_round_trip),
+    ("shader::cache_lru", crate::cache::selftest_cache),
+    ("shader::guest_handles", crate::guest::selftest_guest),
+];
 
 #[cfg(test)]
 mod tests {

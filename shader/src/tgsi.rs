@@ -1127,3 +1127,76 @@ fn src_operand(c: &mut Cur<'_>, d: &Decls, _frag: bool) -> Result<(), TgsiCheckE
     }
     Ok(())
 }
+
+/// A small fragment module used by the in-kernel self-tests of this module and of `csir`:
+/// `c = v; if (v.x < 0.5) discard; c.w = 0.25`.
+pub(crate) fn selftest_module() -> Module {
+    let mut m = Module::new(Stage::Fragment);
+    let mut name = crate::ir::Name::new();
+    let _ = name.push_str("v");
+    let _ = m.iface.varyings.push(crate::ir::Varying { name: name.clone(), ty: crate::ir::Type::Vec4, slot: 0 });
+    m.iface.color_output = Some(name);
+    let _ = m.imms.push(0.5);
+    let _ = m.imms.push(0.25);
+    let mk = |op, dst: i16, a: i16, b: i16, aux: i16, aux2: i16, lanes: u8| Inst { op, ty: 7, lanes, dst, a, b, c: -1, aux, aux2 };
+    for i in [
+        mk(Op::LoadVar, 0, -1, -1, 0, 0, 4),
+        mk(Op::Const, 1, -1, -1, 0, 0, 1),
+        mk(Op::Cmp, 2, 0, 1, CmpCode::Lt as i16, 0, 1),
+        mk(Op::If, -1, 2, -1, 0, 0, 0),
+        mk(Op::Discard, -1, -1, -1, 0, 0, 0),
+        mk(Op::Endif, -1, -1, -1, 0, 0, 0),
+        mk(Op::Const, 3, -1, -1, 1, 0, 1),
+        mk(Op::SetLane, 0, 3, -1, 3, 0, 4),
+        mk(Op::StoreColor, -1, 0, -1, 0, 0, 4),
+    ] {
+        let _ = m.insts.push(i);
+    }
+    m.temps = 4;
+    m
+}
+
+/// Self-test: emission of a module with IF/KILL passes the checker, uses 4-letter swizzles and
+/// exact immediates.
+pub fn selftest_emit(w: &mut dyn Write) -> bool {
+    let m = selftest_module();
+    let mut out: Out = String::new();
+    let info = match emit(&m, None, &mut out) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = write!(w, "{}", e);
+            return false;
+        }
+    };
+    if let Err(e) = check_tgsi(&out) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    let ok = out.contains("IF TEMP[2].xxxx\n") && out.contains("KILL") && out.contains("IMM[1] FLT32 {0.25, 0.0, 0.0, 0.0}");
+    if !ok || info.bytes != out.len() || info.tokens < info.instructions {
+        let _ = write!(w, "unexpected TGSI:\n{}", out.as_str());
+        return false;
+    }
+    true
+}
+
+/// Self-test: the checker rejects a short swizzle, an undeclared register and a missing END.
+pub fn selftest_checker(w: &mut dyn Write) -> bool {
+    let base = "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].xxxx\n  1: ENDIF\n  2: END\n";
+    let bad = [
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].x\n  1: ENDIF\n  2: END\n",
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[1].xxxx\n  1: ENDIF\n  2: END\n",
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].xxxx\n  1: ENDIF\n",
+    ];
+    if check_tgsi(base).is_err() {
+        let _ = write!(w, "valid text rejected");
+        return false;
+    }
+    for b in bad {
+        if check_tgsi(b).is_ok() {
+            let _ = write!(w, "accepted: {}", b);
+            return false;
+        }
+    }
+    true
+}
