@@ -54,6 +54,8 @@ mod kmain {
 
     #[unsafe(no_mangle)]
     extern "C" fn kernel_main(start_info: u32) -> ! {
+        // QEMU's TSC counts from VM reset, so this is the firmware + loader time.
+        let entry_tsc = clock::rdtsc();
         serial::init();
         println!("ChrisOS: kernel entered (PVH)");
         arch::gdt::init();
@@ -109,11 +111,17 @@ mod kmain {
             }
         );
         match tsc {
-            Some(hz) => println!(
-                "clock: TSC {}.{:03} MHz (calibrated against the PIT)",
-                hz / 1_000_000,
-                (hz / 1000) % 1000
-            ),
+            Some(hz) => {
+                println!(
+                    "clock: TSC {}.{:03} MHz (calibrated against the PIT)",
+                    hz / 1_000_000,
+                    (hz / 1000) % 1000
+                );
+                println!(
+                    "boot: kernel entered {} us after VM reset (TSC)",
+                    clock::cycles_to_us(entry_tsc)
+                );
+            }
             None => println!(
                 "clock: TSC calibration failed (PIT channel 2 did not count); times read 0"
             ),
