@@ -369,13 +369,15 @@ impl Scene {
             }
             match vertex_count {
                 None => vertex_count = Some(n),
-                Some(m) if m != n => return err(
-                    &dp,
-                    format!(
+                Some(m) if m != n => {
+                    return err(
+                        &dp,
+                        format!(
                         "{} vertices, but attributes[0] has {}; all attributes need the same count",
                         n, m
                     ),
-                ),
+                    )
+                }
                 Some(_) => {}
             }
             attributes.push(Attribute {
@@ -388,7 +390,7 @@ impl Scene {
 
         let indices = match obj.get("indices") {
             None => {
-                if vertex_count % 3 != 0 {
+                if !vertex_count.is_multiple_of(3) {
                     return err(
                         "attributes",
                         format!(
