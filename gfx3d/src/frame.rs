@@ -294,7 +294,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     fn draw_software(&mut self, owner: u32, ctx: ContextId, target: TargetId, pid: ProgramId, mesh: MeshId) -> Result<()> {
         let c = self.contexts.get(owner, ctx)?;
-        let p = self.programs.get(owner, pid)?;
+        let p = self.programs.get_mut(owner, pid)?;
         let m = self.meshes.get(owner, mesh)?;
         let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
         let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
@@ -328,8 +328,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let Some(dev) = self.device.as_deref_mut() else {
             return Ok(None);
         };
-        let mut up = data.vertices.len() as u64;
-        let r = dev.buffer_create(dctx, BufferKind::Vertex, &data.vertices).and_then(|vbo| match &data.indices {
+        let mut vbytes = alloc::vec::Vec::new();
+        vbytes.try_reserve_exact(data.vertices.len() * 4).map_err(|_| Error::OutOfMemory { bytes: data.vertices.len() * 4 })?;
+        for f in &data.vertices {
+            vbytes.extend_from_slice(&f.to_le_bytes());
+        }
+        let mut up = vbytes.len() as u64;
+        let r = dev.buffer_create(dctx, BufferKind::Vertex, &vbytes).and_then(|vbo| match &data.indices {
             None => Ok(MeshResidency { dev_ctx: dctx, vbo, ibo: None }),
             Some(ix) => {
                 let mut bytes = alloc::vec::Vec::with_capacity(ix.len() * 2);

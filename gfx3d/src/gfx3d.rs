@@ -457,10 +457,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
-    /// Copies vertices (little-endian f32 per the layout) and optional u16 indices. The layout
-    /// is validated fully, the bytes must be a positive multiple of the stride, the index count a
-    /// positive multiple of 3 and every index below the vertex count. Device copies are made on
-    /// first use in each device context.
+    /// Copies vertices (little-endian f32 bytes per the layout) and optional u16 indices; see
+    /// `mesh_upload_f32`.
     pub fn mesh_upload(
         &mut self,
         owner: u32,
@@ -471,7 +469,30 @@ impl<P: ShaderProgram> Gfx3d<P> {
     ) -> Result<()> {
         self.meshes.get(owner, mesh)?;
         layout.validate()?;
-        let vertex_count = layout.vertex_count(vertices.len())?;
+        layout.vertex_count(vertices.len())?;
+        let mut floats = Vec::new();
+        floats.try_reserve_exact(vertices.len() / 4).map_err(|_| Error::OutOfMemory { bytes: vertices.len() })?;
+        for b in vertices.chunks_exact(4) {
+            floats.push(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+        self.mesh_upload_f32(owner, mesh, layout, &floats, indices)
+    }
+
+    /// Copies vertex floats and optional u16 indices. The layout is validated fully, the vertex
+    /// bytes must be a positive multiple of the stride, the index count a positive multiple of 3
+    /// and every index below the vertex count. Device copies are made on first use in each
+    /// device context.
+    pub fn mesh_upload_f32(
+        &mut self,
+        owner: u32,
+        mesh: MeshId,
+        layout: &VertexLayout,
+        vertices: &[f32],
+        indices: Option<&[u16]>,
+    ) -> Result<()> {
+        self.meshes.get(owner, mesh)?;
+        layout.validate()?;
+        let vertex_count = layout.vertex_count(vertices.len().saturating_mul(4))?;
         let mut max_index = 0u16;
         let idx = match indices {
             Some(ix) => {
@@ -494,30 +515,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 None
             }
         };
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(vertices.len()).map_err(|_| Error::OutOfMemory { bytes: vertices.len() })?;
-        bytes.extend_from_slice(vertices);
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(vertices.len()).map_err(|_| Error::OutOfMemory { bytes: vertices.len() * 4 })?;
+        copy.extend_from_slice(vertices);
         self.mesh_release_device(owner, mesh)?;
         let m = self.meshes.get_mut(owner, mesh)?;
-        m.data = Some(MeshData { layout: layout.clone(), vertices: bytes, vertex_count, indices: idx, max_index });
+        m.data = Some(MeshData { layout: layout.clone(), vertices: copy, vertex_count, indices: idx, max_index });
         Ok(())
-    }
-
-    /// `mesh_upload` from floats.
-    pub fn mesh_upload_f32(
-        &mut self,
-        owner: u32,
-        mesh: MeshId,
-        layout: &VertexLayout,
-        vertices: &[f32],
-        indices: Option<&[u16]>,
-    ) -> Result<()> {
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(vertices.len() * 4).map_err(|_| Error::OutOfMemory { bytes: vertices.len() * 4 })?;
-        for f in vertices {
-            bytes.extend_from_slice(&f.to_le_bytes());
-        }
-        self.mesh_upload(owner, mesh, layout, &bytes, indices)
     }
 
     /// Appends one vertex to the mesh's builder (at most `BUILDER_VERTEX_MAX`).

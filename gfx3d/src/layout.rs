@@ -118,14 +118,14 @@ impl VertexLayout {
     }
 }
 
-/// Reads float `k` of `element` of vertex `v` (missing components read as 0, 0, 0, 1 as in GL).
-pub fn fetch(layout: &VertexLayout, vertices: &[u8], v: usize, element: &Element) -> [f32; 4] {
+/// Reads `element` of vertex `v` from vertex floats (missing components read as 0, 0, 0, 1 as
+/// in GL; reads past the end give those defaults too).
+pub fn fetch(layout: &VertexLayout, vertices: &[f32], v: usize, element: &Element) -> [f32; 4] {
     let mut out = [0.0, 0.0, 0.0, 1.0];
-    let base = v.saturating_mul(layout.stride as usize).saturating_add(element.offset as usize);
+    let base = v.saturating_mul(layout.stride as usize / 4).saturating_add(element.offset as usize / 4);
     for (k, o) in out.iter_mut().enumerate().take(element.components.min(4) as usize) {
-        let at = base.saturating_add(4 * k);
-        if let Some(b) = vertices.get(at..at.saturating_add(4)) {
-            *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if let Some(f) = vertices.get(base.saturating_add(k)) {
+            *o = *f;
         }
     }
     out
@@ -209,10 +209,7 @@ mod tests {
     #[test]
     fn fetch_reads_little_endian_floats_with_defaults() {
         let l = VertexLayout::new(8, &[el(0, 2, 0)]).unwrap();
-        let mut bytes = alloc::vec::Vec::new();
-        for f in [1.0f32, 2.0, 3.0, 4.0] {
-            bytes.extend_from_slice(&f.to_le_bytes());
-        }
+        let bytes = [1.0f32, 2.0, 3.0, 4.0];
         let e = l.elements[0];
         assert_eq!(fetch(&l, &bytes, 1, &e), [3.0, 4.0, 0.0, 1.0]);
         // Past the end reads defaults, never panics.

@@ -29,7 +29,8 @@ impl Usage {
 
 pub(crate) struct MeshData {
     pub layout: VertexLayout,
-    pub vertices: Vec<u8>,
+    /// Vertex floats (layouts are float-aligned, so bytes are kept as f32).
+    pub vertices: Vec<f32>,
     pub vertex_count: usize,
     pub indices: Option<Vec<u16>>,
     /// Largest index used (for the device's index range).
@@ -46,7 +47,7 @@ impl MeshData {
     }
 
     pub fn bytes(&self) -> usize {
-        self.vertices.len() + self.indices.as_ref().map_or(0, |ix| ix.len() * 2)
+        self.vertices.len() * 4 + self.indices.as_ref().map_or(0, |ix| ix.len() * 2)
     }
 }
 

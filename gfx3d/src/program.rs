@@ -62,7 +62,8 @@ pub struct Viewport {
 /// One software draw: everything the rasterizer needs besides the program and the target.
 pub struct SoftDraw<'a> {
     pub layout: &'a VertexLayout,
-    pub vertices: &'a [u8],
+    /// Vertex floats; vertex i starts at float `i * stride / 4`.
+    pub vertices: &'a [f32],
     /// Indices (already range-checked against the vertex count), or sequential vertices.
     pub indices: Option<&'a [u16]>,
     pub textures: [Option<SoftTexture<'a>>; TEXTURE_UNITS],
@@ -92,7 +93,7 @@ pub trait ShaderProgram {
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError>;
     /// Runs the program over the triangles of `draw` into `target`; returns triangles drawn
     /// (after culling and clipping).
-    fn draw_software(&self, draw: &SoftDraw<'_>, target: &mut SoftTarget<'_>) -> Result<u32, &'static str>;
+    fn draw_software(&mut self, draw: &SoftDraw<'_>, target: &mut SoftTarget<'_>) -> Result<u32, &'static str>;
     /// Appends this stage's TGSI text (for VirGL), the varying remap applied.
     fn tgsi(&self, stage: Stage, out: &mut String) -> Result<(), &'static str>;
     /// This stage's uniform storage as constant-buffer words (a multiple of 4 floats, only the

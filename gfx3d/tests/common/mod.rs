@@ -22,7 +22,7 @@ pub struct SeenDraw {
     pub viewport: Option<Viewport>,
     pub depth_test: bool,
     pub cull_back: bool,
-    pub vertices: Vec<u8>,
+    pub vertices: Vec<f32>,
 }
 
 pub struct FakeProgram {
@@ -88,10 +88,10 @@ impl ShaderProgram for FakeProgram {
         u.1 = values.to_vec();
         Ok(())
     }
-    fn draw_software(&self, d: &SoftDraw<'_>, t: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
+    fn draw_software(&mut self, d: &SoftDraw<'_>, t: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
         let mut seen = SeenDraw {
             stride: d.layout.stride,
-            vertex_bytes: d.vertices.len(),
+            vertex_bytes: d.vertices.len() * 4,
             indices: d.indices.map(|i| i.len()),
             viewport: Some(d.viewport),
             depth_test: d.depth_test,
