@@ -81,6 +81,9 @@ impl core::fmt::Display for TgsiError {
 
 type Out = String<TGSI_MAX>;
 
+/// The bounded buffer TGSI text is emitted into (`TgsiText::new()`).
+pub type TgsiText = String<TGSI_MAX>;
+
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// Write mask for the first `n` lanes ("" for all four).
