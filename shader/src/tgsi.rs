@@ -14,11 +14,12 @@
 //!   link's remap from fragment slot to vertex slot; identity when standalone or when the entry is
 //!   negative). gl_FragCoord, only when read, is `IN[p], POSITION` with `p` one past the highest
 //!   varying register, so it can never collide with a varying.
-//! - gl_FragCoord: `PROPERTY FS_COORD_ORIGIN UPPER_LEFT` and `PROPERTY FS_COORD_PIXEL_CENTER
-//!   HALF_INTEGER`. In gallium terms UPPER_LEFT means "y counts from framebuffer row 0". The VirGL
-//!   backend renders with a positive viewport y-scale, which puts the bottom of the picture in
-//!   row 0 (DESIGN.md §5), so this is GL's lower-left origin with centres at .5: the software path's
-//!   convention.
+//! - gl_FragCoord: `PROPERTY FS_COORD_ORIGIN LOWER_LEFT` and `PROPERTY FS_COORD_PIXEL_CENTER
+//!   HALF_INTEGER`. The VirGL backend draws with a negative viewport y-scale so that row 0 of a
+//!   target is the top of the picture (as in the software path's memory); in gallium terms
+//!   LOWER_LEFT then means y counts up from the bottom row, i.e. GL's lower-left origin with
+//!   centres at .5, which is the software path's gl_FragCoord. Measured on virglrenderer through
+//!   vtest: with UPPER_LEFT the top rows read y < 16; with LOWER_LEFT the bottom rows do.
 //! - Scratch temporaries (for aliasing-safe matrix products and division) are allocated after the
 //!   module's own temps and declared with them.
 //! - Ops that TGSI dropped over time are avoided: subtraction is `ADD a, -b`, absolute value is
@@ -409,7 +410,7 @@ fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<Tgsi
     let mut fcoord_reg = 0u8;
     if frag {
         if p.reads_fragcoord {
-            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"))?;
+            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"))?;
             e.raw(format_args!("PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"))?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }

@@ -69,7 +69,7 @@ fn fragcoord_is_declared_only_when_read_and_never_collides() {
     let t = emit_ok(&fixtures::ops_frag(), None);
     // Varyings use IN[0] and IN[2]; gl_FragCoord goes one past the highest.
     assert!(t.contains("DCL IN[3], POSITION, LINEAR\n"), "{}", t);
-    assert!(t.contains("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"));
+    assert!(t.contains("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"));
     assert!(t.contains("MOV TEMP[0], IN[3]\n"));
 }
 
