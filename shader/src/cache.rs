@@ -65,11 +65,23 @@ impl<T: Cacheable> Default for CompileCache<T> {
 
 impl<T: Cacheable> CompileCache<T> {
     pub const fn new() -> Self {
-        CompileCache { entries: Vec::new(), clock: 0, stats: CacheStats { hits: 0, misses: 0, evictions: 0, entries: 0 } }
+        CompileCache {
+            entries: Vec::new(),
+            clock: 0,
+            stats: CacheStats {
+                hits: 0,
+                misses: 0,
+                evictions: 0,
+                entries: 0,
+            },
+        }
     }
 
     pub fn stats(&self) -> CacheStats {
-        CacheStats { entries: self.entries.len() as u32, ..self.stats }
+        CacheStats {
+            entries: self.entries.len() as u32,
+            ..self.stats
+        }
     }
 
     /// Drops every entry (counters are kept).
@@ -108,18 +120,33 @@ impl<T: Cacheable> CompileCache<T> {
         if source.len() >= SRC_MAX {
             return;
         }
-        let Ok(src) = Vec::from_slice(source) else { return };
+        let Ok(src) = Vec::from_slice(source) else {
+            return;
+        };
         let hash = source_hash(stage, source);
         self.clock = self.clock.wrapping_add(1);
-        let entry = Entry { hash, stage, source: src, value: value.clone(), last_used: self.clock };
-        if let Some(e) =
-            self.entries.iter_mut().find(|e| e.hash == hash && e.stage == stage && e.source.as_slice() == source)
+        let entry = Entry {
+            hash,
+            stage,
+            source: src,
+            value: value.clone(),
+            last_used: self.clock,
+        };
+        if let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.hash == hash && e.stage == stage && e.source.as_slice() == source)
         {
             *e = entry;
             return;
         }
         if let Err(entry) = self.entries.push(entry) {
-            let oldest = self.entries.iter().enumerate().min_by_key(|(_, e)| e.last_used).map(|(i, _)| i);
+            let oldest = self
+                .entries
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, e)| e.last_used)
+                .map(|(i, _)| i);
             if let Some(slot) = oldest.and_then(|i| self.entries.get_mut(i)) {
                 *slot = entry;
                 self.stats.evictions = self.stats.evictions.saturating_add(1);
@@ -175,12 +202,30 @@ mod tests {
     fn hits_skip_compilation_and_keep_the_callers_name() {
         let mut c: CompileCache<Compiled> = CompileCache::new();
         let mut runs = 0;
-        let a = c.get_or_compile(0, b"void main(){}", "first", || { runs += 1; compiled("first", 1) }).unwrap();
-        let b = c.get_or_compile(0, b"void main(){}", "second", || { runs += 1; compiled("second", 2) }).unwrap();
+        let a = c
+            .get_or_compile(0, b"void main(){}", "first", || {
+                runs += 1;
+                compiled("first", 1)
+            })
+            .unwrap();
+        let b = c
+            .get_or_compile(0, b"void main(){}", "second", || {
+                runs += 1;
+                compiled("second", 2)
+            })
+            .unwrap();
         assert_eq!(runs, 1);
         assert_eq!((a.name.as_str(), a.serial), ("first", 1));
         assert_eq!((b.name.as_str(), b.serial), ("second", 1));
-        assert_eq!(c.stats(), CacheStats { hits: 1, misses: 1, evictions: 0, entries: 1 });
+        assert_eq!(
+            c.stats(),
+            CacheStats {
+                hits: 1,
+                misses: 1,
+                evictions: 0,
+                entries: 1
+            }
+        );
     }
 
     #[test]
@@ -198,9 +243,21 @@ mod tests {
     #[test]
     fn failures_are_not_cached() {
         let mut c: CompileCache<Compiled> = CompileCache::new();
-        assert!(c.get_or_compile(0, b"bad", "n", || Err::<Compiled, u8>(7)).is_err());
-        assert!(c.get_or_compile(0, b"bad", "n", || Err::<Compiled, u8>(7)).is_err());
-        assert_eq!(c.stats(), CacheStats { hits: 0, misses: 2, evictions: 0, entries: 0 });
+        assert!(c
+            .get_or_compile(0, b"bad", "n", || Err::<Compiled, u8>(7))
+            .is_err());
+        assert!(c
+            .get_or_compile(0, b"bad", "n", || Err::<Compiled, u8>(7))
+            .is_err());
+        assert_eq!(
+            c.stats(),
+            CacheStats {
+                hits: 0,
+                misses: 2,
+                evictions: 0,
+                entries: 0
+            }
+        );
     }
 
     #[test]
@@ -212,17 +269,26 @@ mod tests {
             s
         };
         for i in 0..8 {
-            c.get_or_compile(0, src(i).as_bytes(), "n", || compiled("n", i)).unwrap();
+            c.get_or_compile(0, src(i).as_bytes(), "n", || compiled("n", i))
+                .unwrap();
         }
         assert_eq!(c.stats().entries, 8);
         // Touch source 0 so source 1 becomes the least recently used.
         assert!(c.lookup(0, src(0).as_bytes(), "n").is_some());
-        c.get_or_compile(0, src(8).as_bytes(), "n", || compiled("n", 8)).unwrap();
+        c.get_or_compile(0, src(8).as_bytes(), "n", || compiled("n", 8))
+            .unwrap();
         let s = c.stats();
         assert_eq!((s.entries, s.evictions), (8, 1));
-        assert!(c.lookup(0, src(1).as_bytes(), "n").is_none(), "LRU entry evicted");
+        assert!(
+            c.lookup(0, src(1).as_bytes(), "n").is_none(),
+            "LRU entry evicted"
+        );
         for i in [0, 2, 3, 4, 5, 6, 7, 8] {
-            assert!(c.lookup(0, src(i).as_bytes(), "n").is_some(), "entry {} kept", i);
+            assert!(
+                c.lookup(0, src(i).as_bytes(), "n").is_some(),
+                "entry {} kept",
+                i
+            );
         }
     }
 
@@ -254,7 +320,11 @@ pub fn selftest_cache(w: &mut dyn core::fmt::Write) -> bool {
     let s = c.stats();
     let hit = c.lookup(0, &[8], "zed");
     let evicted = c.lookup(0, &[0], "a").is_none();
-    let ok = s.entries == 8 && s.evictions == 1 && s.misses == 9 && matches!(hit, Some(V(8, b'z'))) && evicted;
+    let ok = s.entries == 8
+        && s.evictions == 1
+        && s.misses == 9
+        && matches!(hit, Some(V(8, b'z')))
+        && evicted;
     if !ok {
         let _ = write!(w, "cache stats {:?}", s);
     }

@@ -48,9 +48,13 @@ pub enum GuestError<E> {
 impl<E: core::fmt::Display> core::fmt::Display for GuestError<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            GuestError::TableFull { what, limit } => write!(f, "{} table full (limit {})", what, limit),
+            GuestError::TableFull { what, limit } => {
+                write!(f, "{} table full (limit {})", what, limit)
+            }
             GuestError::NoSuchHandle => write!(f, "no such handle for this owner"),
-            GuestError::MissingShader { stage } => write!(f, "program is missing a {} shader", stage.name()),
+            GuestError::MissingShader { stage } => {
+                write!(f, "program is missing a {} shader", stage.name())
+            }
             GuestError::Failed(e) => write!(f, "{}", e),
         }
     }
@@ -121,9 +125,16 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
 
     /// Compiles with `compile` and stores the result. The table is checked first and a failed
     /// compile returns its diagnostics without consuming a handle.
-    pub fn compile<E>(&mut self, owner: Owner, compile: impl FnOnce() -> Result<S, E>) -> Result<ShaderId, GuestError<E>> {
+    pub fn compile<E>(
+        &mut self,
+        owner: Owner,
+        compile: impl FnOnce() -> Result<S, E>,
+    ) -> Result<ShaderId, GuestError<E>> {
         if self.free_shader_slot().is_none() {
-            return Err(GuestError::TableFull { what: "guest shader", limit: GUEST_SHADERS });
+            return Err(GuestError::TableFull {
+                what: "guest shader",
+                limit: GUEST_SHADERS,
+            });
         }
         let shader = compile().map_err(GuestError::Failed)?;
         self.insert_shader(owner, shader)
@@ -131,10 +142,19 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
 
     /// Stores an already built shader (e.g. loaded from CSIR).
     pub fn insert_shader<E>(&mut self, owner: Owner, shader: S) -> Result<ShaderId, GuestError<E>> {
-        let slot = self.free_shader_slot().ok_or(GuestError::TableFull { what: "guest shader", limit: GUEST_SHADERS })?;
+        let slot = self.free_shader_slot().ok_or(GuestError::TableFull {
+            what: "guest shader",
+            limit: GUEST_SHADERS,
+        })?;
         let generation = self.shader_gen.get(slot).copied().unwrap_or(0);
         if let Some(e) = self.shaders.get_mut(slot) {
-            *e = Some(ShaderEntry { owner, generation, shader, released: false, refs: 0 });
+            *e = Some(ShaderEntry {
+                owner,
+                generation,
+                shader,
+                released: false,
+                refs: 0,
+            });
         }
         Ok(ShaderId(pack(generation, slot)))
     }
@@ -143,7 +163,9 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     fn shader_slot(&self, owner: Owner, id: ShaderId) -> Option<usize> {
         let (generation, slot) = unpack(id.0);
         match self.shaders.get(slot) {
-            Some(Some(e)) if e.owner == owner && e.generation == generation && !e.released => Some(slot),
+            Some(Some(e)) if e.owner == owner && e.generation == generation && !e.released => {
+                Some(slot)
+            }
             _ => None,
         }
     }
@@ -176,7 +198,9 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     /// Releases the owner's handle. A shader still attached to a program stays stored (pinned)
     /// until the last such program detaches it or is dropped.
     pub fn drop_shader(&mut self, owner: Owner, id: ShaderId) -> Result<(), GuestError<()>> {
-        let slot = self.shader_slot(owner, id).ok_or(GuestError::NoSuchHandle)?;
+        let slot = self
+            .shader_slot(owner, id)
+            .ok_or(GuestError::NoSuchHandle)?;
         if let Some(Some(e)) = self.shaders.get_mut(slot) {
             e.released = true;
         }
@@ -189,10 +213,19 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
             .programs
             .iter()
             .position(Option::is_none)
-            .ok_or(GuestError::TableFull { what: "guest program", limit: GUEST_PROGRAMS })?;
+            .ok_or(GuestError::TableFull {
+                what: "guest program",
+                limit: GUEST_PROGRAMS,
+            })?;
         let generation = self.program_gen.get(slot).copied().unwrap_or(0);
         if let Some(cell) = self.programs.get_mut(slot) {
-            *cell = Some(ProgramEntry { owner, generation, vertex: None, fragment: None, linked: None });
+            *cell = Some(ProgramEntry {
+                owner,
+                generation,
+                vertex: None,
+                fragment: None,
+                linked: None,
+            });
         }
         Ok(ProgramId(pack(generation, slot)))
     }
@@ -207,9 +240,18 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     }
 
     /// Attaches a shader of the same owner, replacing the program's shader of that stage.
-    pub fn attach(&mut self, owner: Owner, prog: ProgramId, shader: ShaderId) -> Result<(), GuestError<()>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
-        let s = self.shader_slot(owner, shader).ok_or(GuestError::NoSuchHandle)?;
+    pub fn attach(
+        &mut self,
+        owner: Owner,
+        prog: ProgramId,
+        shader: ShaderId,
+    ) -> Result<(), GuestError<()>> {
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
+        let s = self
+            .shader_slot(owner, shader)
+            .ok_or(GuestError::NoSuchHandle)?;
         let stage = match self.shaders.get(s) {
             Some(Some(e)) => e.shader.stage(),
             _ => return Err(GuestError::NoSuchHandle),
@@ -237,8 +279,15 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
 
     /// Links the attached shaders with `link`. On success the result replaces the program's
     /// linked state; on failure the previous linked state (if any) is kept.
-    pub fn link<E>(&mut self, owner: Owner, prog: ProgramId, link: impl FnOnce(&S, &S) -> Result<P, E>) -> Result<(), GuestError<E>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
+    pub fn link<E>(
+        &mut self,
+        owner: Owner,
+        prog: ProgramId,
+        link: impl FnOnce(&S, &S) -> Result<P, E>,
+    ) -> Result<(), GuestError<E>> {
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
         let (vs, fs) = match self.programs.get(p) {
             Some(Some(pe)) => (pe.vertex, pe.fragment),
             _ => return Err(GuestError::NoSuchHandle),
@@ -247,7 +296,8 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
             Some(Some(e)) => Ok(&e.shader),
             _ => Err(GuestError::MissingShader { stage }),
         };
-        let linked = link(get(vs, Stage::Vertex)?, get(fs, Stage::Fragment)?).map_err(GuestError::Failed)?;
+        let linked =
+            link(get(vs, Stage::Vertex)?, get(fs, Stage::Fragment)?).map_err(GuestError::Failed)?;
         if let Some(Some(pe)) = self.programs.get_mut(p) {
             pe.linked = Some(linked);
         }
@@ -256,7 +306,9 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
 
     /// The program's linked state (None until a link succeeded).
     pub fn program(&self, owner: Owner, prog: ProgramId) -> Result<Option<&P>, GuestError<()>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
         match self.programs.get(p) {
             Some(Some(pe)) => Ok(pe.linked.as_ref()),
             _ => Err(GuestError::NoSuchHandle),
@@ -264,8 +316,14 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     }
 
     /// Mutable access to the linked state (uniform updates).
-    pub fn program_mut(&mut self, owner: Owner, prog: ProgramId) -> Result<Option<&mut P>, GuestError<()>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
+    pub fn program_mut(
+        &mut self,
+        owner: Owner,
+        prog: ProgramId,
+    ) -> Result<Option<&mut P>, GuestError<()>> {
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
         match self.programs.get_mut(p) {
             Some(Some(pe)) => Ok(pe.linked.as_mut()),
             _ => Err(GuestError::NoSuchHandle),
@@ -274,8 +332,14 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
 
     /// The shaders currently attached to a program (vertex, fragment), even if their owner
     /// released the handles.
-    pub fn attached(&self, owner: Owner, prog: ProgramId) -> Result<(Option<&S>, Option<&S>), GuestError<()>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
+    pub fn attached(
+        &self,
+        owner: Owner,
+        prog: ProgramId,
+    ) -> Result<(Option<&S>, Option<&S>), GuestError<()>> {
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
         let pe = match self.programs.get(p) {
             Some(Some(pe)) => pe,
             _ => return Err(GuestError::NoSuchHandle),
@@ -288,7 +352,9 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     }
 
     pub fn drop_program(&mut self, owner: Owner, prog: ProgramId) -> Result<(), GuestError<()>> {
-        let p = self.program_slot(owner, prog).ok_or(GuestError::NoSuchHandle)?;
+        let p = self
+            .program_slot(owner, prog)
+            .ok_or(GuestError::NoSuchHandle)?;
         let taken = self.programs.get_mut(p).and_then(Option::take);
         if let Some(g) = self.program_gen.get_mut(p) {
             *g = g.wrapping_add(1);
@@ -359,12 +425,23 @@ mod tests {
         assert_eq!(r.drop_shader(9, s), Err(GuestError::NoSuchHandle));
         assert_eq!(r.attach(9, p, s), Err(GuestError::NoSuchHandle));
         let q = r.create_program(9).unwrap();
-        assert_eq!(r.attach(9, q, s), Err(GuestError::NoSuchHandle), "another owner's shader");
-        assert_eq!(r.attach(7, q, s), Err(GuestError::NoSuchHandle), "another owner's program");
+        assert_eq!(
+            r.attach(9, q, s),
+            Err(GuestError::NoSuchHandle),
+            "another owner's shader"
+        );
+        assert_eq!(
+            r.attach(7, q, s),
+            Err(GuestError::NoSuchHandle),
+            "another owner's program"
+        );
         assert!(r.program(9, p).is_err());
         assert!(r.link(9, p, link).is_err());
         assert_eq!(r.drop_program(9, p), Err(GuestError::NoSuchHandle));
-        assert!(r.shader(7, s).is_some(), "still alive after the refused operations");
+        assert!(
+            r.shader(7, s).is_some(),
+            "still alive after the refused operations"
+        );
     }
 
     #[test]
@@ -402,7 +479,10 @@ mod tests {
         // Relinking still works: the program uses its pinned shaders.
         r.link(1, p, link).unwrap();
         assert_eq!(r.program(1, p).unwrap(), Some(&(10, 20)));
-        assert_eq!(r.attached(1, p).unwrap(), (Some(&Sh(Stage::Vertex, 10)), Some(&Sh(Stage::Fragment, 20))));
+        assert_eq!(
+            r.attached(1, p).unwrap(),
+            (Some(&Sh(Stage::Vertex, 10)), Some(&Sh(Stage::Fragment, 20)))
+        );
         r.drop_program(1, p).unwrap();
         assert_eq!(r.live_count(), 3, "q still needs them");
         r.drop_program(1, q).unwrap();
@@ -420,14 +500,22 @@ mod tests {
         assert_eq!(r.live_count(), 3);
         r.attach(1, p, v2).unwrap();
         assert_eq!(r.live_count(), 2);
-        assert_eq!(r.link(1, p, link), Err(GuestError::MissingShader { stage: Stage::Fragment }));
+        assert_eq!(
+            r.link(1, p, link),
+            Err(GuestError::MissingShader {
+                stage: Stage::Fragment
+            })
+        );
     }
 
     #[test]
     fn failed_compiles_consume_no_handle_and_return_diagnostics() {
         let mut r = Reg::new();
         for _ in 0..100 {
-            assert_eq!(r.compile(1, || Err::<Sh, _>("syntax error")), Err(GuestError::Failed("syntax error")));
+            assert_eq!(
+                r.compile(1, || Err::<Sh, _>("syntax error")),
+                Err(GuestError::Failed("syntax error"))
+            );
         }
         assert_eq!(r.live_count(), 0);
     }
@@ -471,12 +559,24 @@ mod tests {
             compiled = true;
             Ok::<Sh, ()>(Sh(Stage::Vertex, 99))
         });
-        assert_eq!(e, Err(GuestError::TableFull { what: "guest shader", limit: 16 }));
+        assert_eq!(
+            e,
+            Err(GuestError::TableFull {
+                what: "guest shader",
+                limit: 16
+            })
+        );
         assert!(!compiled, "a full table is detected before compiling");
         for _ in 0..GUEST_PROGRAMS {
             r.create_program(2).unwrap();
         }
-        assert_eq!(r.create_program(2), Err(GuestError::TableFull { what: "guest program", limit: 8 }));
+        assert_eq!(
+            r.create_program(2),
+            Err(GuestError::TableFull {
+                what: "guest program",
+                limit: 8
+            })
+        );
         assert_eq!(r.live_count(), 24);
     }
 
@@ -518,7 +618,11 @@ pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
     };
     let ok = run(&mut r).is_some();
     if !ok {
-        let _ = write!(w, "guest registry check failed, live count {}", r.live_count());
+        let _ = write!(
+            w,
+            "guest registry check failed, live count {}",
+            r.live_count()
+        );
     }
     ok
 }

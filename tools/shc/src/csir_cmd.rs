@@ -10,7 +10,7 @@ const USAGE: &str = "usage: shc csir save FILE -o OUT [--v1|--v2]\n       shc cs
 
 /// What an input file turned into.
 enum Input {
-    Loaded(Module),
+    Loaded(Box<Module>),
     /// Reason already formatted for stderr.
     Failed(String),
 }
@@ -34,7 +34,7 @@ fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
     })?;
     if bytes.starts_with(b"CSIR") {
         return Ok(match csir::load(&bytes) {
-            Ok(m) => Input::Loaded(m),
+            Ok(m) => Input::Loaded(Box::new(m)),
             Err(e) => Input::Failed(format!("{}: {}", path, e)),
         });
     }
@@ -46,11 +46,17 @@ fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
 }
 
 fn compile(path: &str, _stage: Stage, _source: &[u8]) -> Input {
-    Input::Failed(format!("{}: GLSL input needs the compiler, which this build does not include yet", path))
+    Input::Failed(format!(
+        "{}: GLSL input needs the compiler, which this build does not include yet",
+        path
+    ))
 }
 
 fn flag_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
 }
 
 /// `shc csir save|load`.
@@ -70,7 +76,10 @@ fn save(args: &[String]) -> i32 {
         eprintln!("{}", USAGE);
         return 2;
     };
-    let version = match (args.iter().any(|a| a == "--v1"), args.iter().any(|a| a == "--v2")) {
+    let version = match (
+        args.iter().any(|a| a == "--v1"),
+        args.iter().any(|a| a == "--v2"),
+    ) {
         (true, true) => {
             eprintln!("shc csir save: --v1 and --v2 exclude each other");
             return 2;
@@ -159,12 +168,29 @@ fn ir_text(name: &str, m: &Module, version: u32) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "shader {}", name);
     let _ = writeln!(s, "stage {}", m.stage.name());
-    let _ = writeln!(s, "csir version {}, {} instructions, {} immediates, {} temps", version, m.insts.len(), m.imms.len(), m.temps);
+    let _ = writeln!(
+        s,
+        "csir version {}, {} instructions, {} immediates, {} temps",
+        version,
+        m.insts.len(),
+        m.imms.len(),
+        m.temps
+    );
     for a in &m.iface.attributes {
-        let _ = writeln!(s, "input {} {} location {}", a.ty.name(), a.name, a.location);
+        let _ = writeln!(
+            s,
+            "input {} {} location {}",
+            a.ty.name(),
+            a.name,
+            a.location
+        );
     }
     for v in &m.iface.varyings {
-        let dir = if m.stage == Stage::Vertex { "output" } else { "input" };
+        let dir = if m.stage == Stage::Vertex {
+            "output"
+        } else {
+            "input"
+        };
         let _ = writeln!(s, "{} {} {} slot {}", dir, v.ty.name(), v.name, v.slot);
     }
     for u in &m.iface.uniforms {
@@ -193,7 +219,13 @@ fn ir_text(name: &str, m: &Module, version: u32) -> String {
             for v in m.imms.iter().skip(base).take(i.lanes as usize) {
                 let _ = write!(s, " {:?}", v);
             }
-        } else if i.aux != 0 || i.aux2 != 0 || matches!(i.op, shader::ir::Op::LoadAttr | shader::ir::Op::LoadUni | shader::ir::Op::Sample) {
+        } else if i.aux != 0
+            || i.aux2 != 0
+            || matches!(
+                i.op,
+                shader::ir::Op::LoadAttr | shader::ir::Op::LoadUni | shader::ir::Op::Sample
+            )
+        {
             let _ = write!(s, " aux {}", i.aux);
         }
         if i.aux2 != 0 {
