@@ -8,6 +8,9 @@
 //! program still has attached (it stays pinned until the last program lets go), hand out a handle
 //! for a failed compile, or keep global state (the registry is a value; the kernel owns one).
 //!
+//! Size: with `Module` shaders and `link::Program` programs the tables take about 430 KB, so
+//! keep the registry in a `Box` or a static, never on a stack.
+//!
 //! The registry is generic over the stored shader `S` and the linked program `P`: compiling and
 //! linking are done by closures the caller passes in, so this layer knows nothing of the
 //! frontend or the linker.
@@ -30,6 +33,12 @@ pub struct ProgramId(pub NonZeroU32);
 /// A stored shader must say which stage it is, so attach can fill the right place.
 pub trait GuestShader {
     fn stage(&self) -> Stage;
+}
+
+impl GuestShader for crate::ir::Module {
+    fn stage(&self) -> Stage {
+        self.stage
+    }
 }
 
 /// Why an operation was refused. `E` carries compile diagnostics or a link error.
@@ -578,6 +587,44 @@ mod tests {
             })
         );
         assert_eq!(r.live_count(), 24);
+    }
+
+    #[test]
+    fn works_with_modules_and_the_real_linker() {
+        use crate::link::Program;
+        let fs = crate::tgsi::selftest_module();
+        let mut vs = crate::ir::Module::new(Stage::Vertex);
+        let mut n = crate::ir::Name::new();
+        let _ = n.push_str("v");
+        let _ = vs.iface.varyings.push(crate::ir::Varying { name: n, ty: crate::ir::Type::Vec4, slot: 0 });
+        vs.iface.writes_position = true;
+        let _ = vs.imms.push(1.0);
+        let mut c = crate::ir::Inst::new(crate::ir::Op::Const);
+        c.dst = 0;
+        c.lanes = 1;
+        let _ = vs.insts.push(c);
+        let mut st = crate::ir::Inst::new(crate::ir::Op::StorePos);
+        st.a = 0;
+        let _ = vs.insts.push(st);
+        let mut sv = crate::ir::Inst::new(crate::ir::Op::StoreVar);
+        sv.a = 0;
+        let _ = vs.insts.push(sv);
+        vs.temps = 1;
+        let mut r: GuestRegistry<crate::ir::Module, Program> = GuestRegistry::new();
+        let v = r.insert_shader::<()>(4, vs).unwrap();
+        let f = r.insert_shader::<()>(4, fs).unwrap();
+        let p = r.create_program(4).unwrap();
+        r.attach(4, p, v).unwrap();
+        r.attach(4, p, f).unwrap();
+        r.link(4, p, |a, b| {
+            let mut prog = Program::new();
+            prog.link(Some(a), Some(b)).map(|_| prog)
+        })
+        .unwrap();
+        assert!(r.program(4, p).unwrap().is_some_and(|prog| prog.is_linked()));
+        assert_eq!(r.live_count(), 3);
+        r.drop_owner(4);
+        assert_eq!(r.live_count(), 0);
     }
 
     #[test]
