@@ -204,8 +204,13 @@ fn malformed_modules_are_errors_not_panics() {
 
 #[test]
 fn checker_rejects_what_virglrenderer_rejects() {
-    let good = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n  0: MOV TEMP[0], IN[0]\n  1: IF TEMP[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].xxxx\n  3: ENDIF\n  4: MOV OUT[0], TEMP[0]\n  5: END\n";
+    let good: &str = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n  0: MOV TEMP[0], IN[0]\n  1: IF TEMP[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].xxxx\n  3: ENDIF\n  4: MOV OUT[0], TEMP[0]\n  5: END\n";
     check_tgsi(good).unwrap();
+    // Labels are optional (the emitter leaves them out), but must count up when present.
+    let unlabeled: std::string::String = good.lines().map(|l| l.split_once(": ").map_or(l, |(_, r)| r)).collect::<Vec<_>>().join("\n");
+    assert_eq!(check_tgsi(&unlabeled).unwrap().instructions, 6);
+    let e = check_tgsi(&good.replace("  4: MOV", "  7: MOV")).unwrap_err();
+    assert!(e.message.contains("count up"), "{}", e.message);
     let bad = [
         (good.replace("TEMP[0].xxxx", "TEMP[0].x"), "swizzle"),
         (good.replace("IMM[0].xxxx", "IMM[0].xy"), "swizzle"),
