@@ -183,6 +183,9 @@ mod kmain {
                     depth
                 );
             }
+            Crash::VirglError => {
+                println!("crash: the GPU probe will send an invalid VirGL command")
+            }
             Crash::Hang => loop {
                 core::hint::spin_loop();
             },
