@@ -157,6 +157,22 @@ fn run_probe() -> ProbeReport {
     };
     report.present = true;
     let mut root = pci::root();
+    // The Hal maps MMIO 1:1 through the boot identity map, which ends at 4 GiB.
+    match root.bars(dev.location) {
+        Ok(bars) => {
+            for (index, bar) in bars.iter().enumerate() {
+                if let Some((address, size)) = bar.as_ref().and_then(|b| b.memory_address_size()) {
+                    if address.saturating_add(size) > 1 << 32 {
+                        return report.fail(format_args!(
+                            "BAR{} at {:#x} (+{:#x}) is above the 4 GiB identity map",
+                            index, address, size
+                        ));
+                    }
+                }
+            }
+        }
+        Err(e) => return report.fail(format_args!("reading BARs: {:?}", e)),
+    }
     pci::enable_device(&mut root, dev.location);
     let mut transport = match PciTransport::new::<KernelHal, _>(&mut root, dev.location) {
         Ok(t) => t,
