@@ -80,28 +80,30 @@ fn heap_alloc_16_mib(out: &mut dyn Write) -> bool {
 
 fn heap_many_small(out: &mut dyn Write) -> bool {
     const COUNT: usize = 20_000;
-    let mut boxes: Vec<Box<[u32; 6]>> = Vec::with_capacity(COUNT);
-    for i in 0..COUNT {
+    let pattern = |i: usize| {
         let v = i as u32;
-        boxes.push(Box::new([v, v ^ 0x5555, v + 1, v + 2, v + 3, !v]));
+        [v, v ^ 0x5555, v + 1, v + 2, v + 3, !v]
+    };
+    let mut boxes: Vec<Option<Box<[u32; 6]>>> =
+        (0..COUNT).map(|i| Some(Box::new(pattern(i)))).collect();
+    // Free every other one, then allocate again into the holes.
+    for slot in boxes.iter_mut().step_by(2) {
+        *slot = None;
     }
-    // Free every other one and allocate again into the holes.
-    for i in (0..COUNT).step_by(2) {
-        boxes[i] = Box::new([0; 6]);
+    for slot in boxes.iter_mut().step_by(2) {
+        *slot = Some(Box::new([0; 6]));
     }
-    for (i, b) in boxes.iter().enumerate() {
-        let v = i as u32;
-        let expect = if i % 2 == 0 {
-            [0; 6]
-        } else {
-            [v, v ^ 0x5555, v + 1, v + 2, v + 3, !v]
-        };
-        if **b != expect {
-            let _ = write!(out, "box {} holds {:?}, expected {:?}", i, **b, expect);
-            return false;
+    let mut addresses: Vec<usize> = Vec::with_capacity(COUNT);
+    for (i, slot) in boxes.iter().enumerate() {
+        let expect = if i % 2 == 0 { [0; 6] } else { pattern(i) };
+        match slot {
+            Some(b) if **b == expect => addresses.push(&**b as *const _ as usize),
+            other => {
+                let _ = write!(out, "box {} holds {:?}, expected {:?}", i, other, expect);
+                return false;
+            }
         }
     }
-    let mut addresses: Vec<usize> = boxes.iter().map(|b| &**b as *const _ as usize).collect();
     addresses.sort_unstable();
     if let Some(w) = addresses.windows(2).find(|w| w[1] - w[0] < 24) {
         let _ = write!(out, "allocations overlap: {:#x} and {:#x}", w[0], w[1]);
