@@ -162,6 +162,8 @@ pub struct Sema<'a> {
     dry: bool,
     called: [bool; AST_MAX],
     pos_written: bool,
+    /// First temp allocated by the current statement (temps below hold variables).
+    stmt_mark: u16,
 }
 
 macro_rules! bail {
@@ -202,6 +204,7 @@ pub fn analyze(
         dry: false,
         called: [false; AST_MAX],
         pos_written: false,
+        stmt_mark: 0,
     };
     let _ = s.scopes.push(Scope { parent: 0, sym_base: 0 });
     let _ = s.run();
@@ -700,6 +703,7 @@ impl<'a> Sema<'a> {
                 return;
             }
             self.cur_node = i;
+            self.stmt_mark = self.ntemp;
             let name = self.name_of(i);
             let q = n.quals;
             let used = self.referenced(name);
@@ -900,8 +904,10 @@ impl<'a> Sema<'a> {
         let n = self.node(i);
         self.cur_node = i;
         let mark = self.ntemp;
+        let saved_mark = self.stmt_mark;
+        self.stmt_mark = mark;
         let r = match n.kind {
-            Kind::Decl => return self.local_decl(i, n, false),
+            Kind::Decl => self.local_decl(i, n, false),
             Kind::Block => self.block_body(i, true),
             Kind::Empty => Ok(()),
             Kind::ExprStmt => self.expr(n.a).map(|_| ()),
@@ -916,10 +922,14 @@ impl<'a> Sema<'a> {
             }
             Kind::Return => self.return_stmt(i, n),
             _ => {
-                bail!(self, i, "unsupported statement");
+                self.err(i, format_args!("unsupported statement"));
+                Err(())
             }
         };
-        self.ntemp = mark;
+        self.stmt_mark = saved_mark;
+        if n.kind != Kind::Decl {
+            self.ntemp = mark;
+        }
         r
     }
 
@@ -1038,7 +1048,10 @@ impl<'a> Sema<'a> {
 
     /// The next value of the loop variable `v` after `step`.
     fn loop_step(&mut self, step: i16, v: usize, value: f32) -> R<f32> {
-        let s = self.node(step);
+        let mut s = self.node(step);
+        if s.kind == Kind::ExprStmt {
+            s = self.node(s.a);
+        }
         let vname = self.sym(v).map(|s| s.name.clone()).unwrap_or_default();
         let target = match s.kind {
             Kind::Incr => s.a,
@@ -1136,7 +1149,34 @@ impl<'a> Sema<'a> {
         if v.tmp == dst {
             return Ok(());
         }
+        if self.retarget(v.tmp, dst, n) {
+            return Ok(());
+        }
         self.emit(Op::Mov, ty, n, dst, v.tmp, -1, 0, 0)
+    }
+
+    /// When the last instruction alone produced lanes 0..n of the expression temp `from`, makes it
+    /// write `to` directly instead of emitting a MOV (same lanes written, same values).
+    fn retarget(&mut self, from: i16, to: i16, n: u8) -> bool {
+        if self.dry || from < self.stmt_mark as i16 {
+            return false; // a variable's storage, not an expression temp
+        }
+        let Some(last) = self.module.insts.last_mut() else { return false };
+        if last.dst != from || last.a == to || last.b == to {
+            return false;
+        }
+        let whole = match last.op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Max | Op::Min | Op::Abs | Op::Rsq | Op::Rcp
+            | Op::Sin | Op::Cos | Op::Pow | Op::Sqrt | Op::Trunc | Op::Swz => last.lanes == n,
+            Op::Cmp | Op::Dot => n == 1,
+            Op::Sample => true,
+            Op::MulMV => !(last.a..last.a.saturating_add(last.aux.max(1))).contains(&to),
+            _ => false,
+        };
+        if whole {
+            last.dst = to;
+        }
+        whole
     }
 
     fn assign(&mut self, n: Node) -> R<()> {
