@@ -136,8 +136,12 @@ pub fn source_line(source: &[u8], line: u32) -> &[u8] {
         return &[];
     }
     let rest = source.get(start..).unwrap_or(&[]);
-    let end = rest.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(rest.len());
-    rest.get(..end).unwrap_or(&[])
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    let line = rest.get(..end).unwrap_or(&[]);
+    match line.split_last() {
+        Some((b'\r', head)) => head,
+        _ => line,
+    }
 }
 
 /// Writes bytes as text; anything that is not printable ASCII or a tab shows as `?`.

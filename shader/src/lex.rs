@@ -474,14 +474,10 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
             }
         }
     } else {
-        let shown = if word.is_empty() { "#" } else { word };
         diag.push(
             line,
             col,
-            format_args!(
-                "unsupported preprocessor directive '#{}': only #version is accepted",
-                if word.is_empty() { "" } else { shown }
-            ),
+            format_args!("unsupported preprocessor directive '#{}': only #version is accepted", word),
         );
     }
     // The rest of the line belongs to the directive.

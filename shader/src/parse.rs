@@ -580,7 +580,11 @@ impl<'a> Parser<'a> {
             let w = t.text(self.src);
             self.err_at(
                 t,
-                format_args!("compound assignment '{}' is not supported: write 'x = x {} y'", w, &w[..w.len().saturating_sub(1)]),
+                format_args!(
+                    "compound assignment '{}' is not supported: write 'x = x {} y'",
+                    w,
+                    w.get(..1).unwrap_or("+")
+                ),
             );
             return Err(());
         }

@@ -491,9 +491,10 @@ impl<'a> Sema<'a> {
         let vs = self.stage == Stage::Vertex;
         let mut used_attr: [i16; ATTR_MAX] = [-1; ATTR_MAX];
         let mut used_var: [i16; VARYING_MAX] = [-1; VARYING_MAX];
-        let decls: Vec<(i16, Node), AST_MAX> = self.global_decls().collect();
+        let decls: Vec<i16, AST_MAX> = self.global_decls().map(|(i, _)| i).collect();
         // Checks, then explicit locations.
-        for &(i, n) in decls.iter() {
+        for &i in decls.iter() {
+            let n = self.node(i);
             let name = self.name_of(i);
             let q = n.quals;
             if name.starts_with("gl_") {
@@ -597,7 +598,8 @@ impl<'a> Sema<'a> {
         let mut uni_slot = 0usize;
         let mut units = 0usize;
         let mut outputs = 0usize;
-        for &(i, n) in decls.iter() {
+        for &i in decls.iter() {
+            let n = self.node(i);
             let name = self.name_of(i);
             let q = n.quals;
             let nm: Name = bounded_string(name);
@@ -697,8 +699,9 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        let decls: Vec<(i16, Node), AST_MAX> = self.global_decls().collect();
-        for &(i, n) in decls.iter() {
+        let decls: Vec<i16, AST_MAX> = self.global_decls().map(|(i, _)| i).collect();
+        for &i in decls.iter() {
+            let n = self.node(i);
             if self.diag.full() {
                 return;
             }
