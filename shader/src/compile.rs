@@ -197,3 +197,92 @@ mod tests {
         assert!(e.contains("invalid swizzle"), "{}", e);
     }
 }
+
+/// Frontend self-tests (listed in `selftest::TESTS`; they also run in the guest).
+pub(crate) mod selftests {
+    use core::fmt::Write;
+
+    use super::compile;
+    use crate::ir::Op;
+
+    const MVP: &[u8] = include_bytes!("../tests/in/mvp.vert");
+    const WORLD_FRAG: &[u8] = include_bytes!("../tests/in/world.frag");
+
+    pub fn compiles_examples(w: &mut dyn Write) -> bool {
+        let v = match compile(0, MVP, "mvp.vert") {
+            Ok(s) => s,
+            Err(d) => {
+                let _ = d.render(MVP, w);
+                return false;
+            }
+        };
+        let slots: heapless::Vec<u8, 4> = v.module.iface.uniforms.iter().map(|u| u.slot).collect();
+        if slots.as_slice() != [0, 4, 8] || !v.module.iface.writes_position {
+            let _ = write!(w, "mvp.vert interface: uniform slots {:?}", slots.as_slice());
+            return false;
+        }
+        let f = match compile(1, WORLD_FRAG, "world.frag") {
+            Ok(s) => s,
+            Err(d) => {
+                let _ = d.render(WORLD_FRAG, w);
+                return false;
+            }
+        };
+        let sampled = f.module.insts.iter().any(|i| i.op == Op::Sample && i.aux == 0);
+        if !sampled || f.module.iface.samplers.len() != 1 || f.module.iface.uniforms.len() != 3 {
+            let _ = write!(w, "world.frag: sampler or uniforms missing");
+            return false;
+        }
+        true
+    }
+
+    pub fn diagnostic_points_at_construct(w: &mut dyn Write) -> bool {
+        let src = b"in vec2 uv;\nvoid main() {\n    gl_Position = vec4(uv.z);\n}\n";
+        let Err(d) = compile(0, src, "sw.vert") else {
+            let _ = write!(w, "an out-of-range swizzle compiled");
+            return false;
+        };
+        let Some(e) = d.errors().next() else { return false };
+        if (e.line, e.column) != (3, 27) || !e.message.contains("invalid swizzle") {
+            let _ = write!(w, "got {}:{}: {}", e.line, e.column, e.message);
+            return false;
+        }
+        let mut text: heapless::String<256> = heapless::String::new();
+        let _ = d.render(src, &mut text);
+        let want = "sw.vert:3:27: error: invalid swizzle 'z': vec2 has 2 component(s)\n    gl_Position = vec4(uv.z);\n                          ^\n";
+        if text.as_str() != want {
+            let _ = write!(w, "rendered: {}", text);
+            return false;
+        }
+        true
+    }
+
+    pub fn rejects_other_stages(w: &mut dyn Write) -> bool {
+        for stage in [2u32, 3, 7] {
+            match compile(stage, b"void main() {}", "g") {
+                Err(d) if d.len() == 1 => {}
+                _ => {
+                    let _ = write!(w, "stage {} was not rejected with one diagnostic", stage);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    pub fn unroll_limit_is_exact(w: &mut dyn Write) -> bool {
+        let ok = b"void main() { float s = 0.0; for (int i = 0; i < 8; i++) { s = s + 1.0; } gl_Position = vec4(s); }";
+        let bad = b"void main() { float s = 0.0; for (int i = 0; i < 9; i++) { s = s + 1.0; } gl_Position = vec4(s); }";
+        if compile(0, ok, "l").is_err() {
+            let _ = write!(w, "8 iterations were rejected");
+            return false;
+        }
+        match compile(0, bad, "l") {
+            Err(d) if d.errors().any(|e| e.message.contains("unroll limit")) => true,
+            _ => {
+                let _ = write!(w, "9 iterations were not rejected by the unroll limit");
+                false
+            }
+        }
+    }
+}
