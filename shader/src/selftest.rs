@@ -7,7 +7,12 @@ use core::fmt::Write;
 
 pub type SelfTest = (&'static str, fn(&mut dyn Write) -> bool);
 
-pub static TESTS: &[SelfTest] = &[];
+pub static TESTS: &[SelfTest] = &[
+    ("shader::frontend_compiles_examples", crate::compile::selftests::compiles_examples),
+    ("shader::frontend_diagnostic_points_at_construct", crate::compile::selftests::diagnostic_points_at_construct),
+    ("shader::frontend_rejects_other_stages", crate::compile::selftests::rejects_other_stages),
+    ("shader::frontend_unroll_limit_is_exact", crate::compile::selftests::unroll_limit_is_exact),
+];
 
 #[cfg(test)]
 mod tests {
