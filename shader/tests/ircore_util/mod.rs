@@ -1,5 +1,6 @@
 //! Hand-built IR modules for the IR-core tests (used until, and alongside, the frontend).
 #![allow(dead_code)]
+pub mod reference;
 use shader::ir::*;
 use shader::link::Program;
 
