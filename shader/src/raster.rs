@@ -107,7 +107,12 @@ impl RasterState {
     /// Full-target viewport, depth test and write on, no culling.
     pub fn new(width: u32, height: u32) -> RasterState {
         RasterState {
-            viewport: [0, 0, width.min(i32::MAX as u32) as i32, height.min(i32::MAX as u32) as i32],
+            viewport: [
+                0,
+                0,
+                width.min(i32::MAX as u32) as i32,
+                height.min(i32::MAX as u32) as i32,
+            ],
             depth_test: true,
             depth_write: true,
             cull_back: false,
@@ -137,18 +142,42 @@ pub struct DrawStats {
 pub enum DrawError {
     NotLinked,
     /// Width or height is 0 or above the limit of this call.
-    TargetSize { width: u32, height: u32, max_width: u32, max_height: u32 },
+    TargetSize {
+        width: u32,
+        height: u32,
+        max_width: u32,
+        max_height: u32,
+    },
     /// Colour or depth buffer shorter than width * height.
-    TargetBuffers { color: usize, depth: usize, needed: usize },
+    TargetBuffers {
+        color: usize,
+        depth: usize,
+        needed: usize,
+    },
     /// Viewport width/height not in 1..=8192 or offset magnitude above 8192.
-    Viewport { viewport: [i32; 4] },
+    Viewport {
+        viewport: [i32; 4],
+    },
     /// Attribute location not in 0..=7 or components not in 1..=4.
-    Attribute { location: u8, components: u8 },
+    Attribute {
+        location: u8,
+        components: u8,
+    },
     /// The last vertex's attribute reads past the vertex data.
-    VertexData { needed: u64, found: usize },
+    VertexData {
+        needed: u64,
+        found: usize,
+    },
     /// An index is not below the vertex count.
-    Index { position: usize, index: u16, count: u32 },
-    Texture { unit: usize, error: TextureError },
+    Index {
+        position: usize,
+        index: u16,
+        count: u32,
+    },
+    Texture {
+        unit: usize,
+        error: TextureError,
+    },
 }
 
 impl core::fmt::Display for DrawError {
@@ -193,7 +222,10 @@ struct ClipVert {
     var: [f32; VARY_FLOATS],
 }
 
-const CLIP_ZERO: ClipVert = ClipVert { pos: [0.0; 4], var: [0.0; VARY_FLOATS] };
+const CLIP_ZERO: ClipVert = ClipVert {
+    pos: [0.0; 4],
+    var: [0.0; VARY_FLOATS],
+};
 
 /// Working memory of a draw (about 30 KiB): keep one and pass it to [`draw_with`] to avoid
 /// putting it on the stack for every call.
@@ -227,11 +259,20 @@ impl Scratch {
 
 fn check_target(t: &Target, max_w: u32, max_h: u32) -> Result<(), DrawError> {
     if t.width == 0 || t.height == 0 || t.width > max_w || t.height > max_h {
-        return Err(DrawError::TargetSize { width: t.width, height: t.height, max_width: max_w, max_height: max_h });
+        return Err(DrawError::TargetSize {
+            width: t.width,
+            height: t.height,
+            max_width: max_w,
+            max_height: max_h,
+        });
     }
     let needed = t.width as usize * t.height as usize;
     if t.color.len() < needed || t.depth.len() < needed {
-        return Err(DrawError::TargetBuffers { color: t.color.len(), depth: t.depth.len(), needed });
+        return Err(DrawError::TargetBuffers {
+            color: t.color.len(),
+            depth: t.depth.len(),
+            needed,
+        });
     }
     Ok(())
 }
@@ -239,7 +280,8 @@ fn check_target(t: &Target, max_w: u32, max_h: u32) -> Result<(), DrawError> {
 fn check_textures(textures: &[Option<TextureRef>; SAMPLER_MAX]) -> Result<(), DrawError> {
     for (unit, t) in textures.iter().enumerate() {
         if let Some(t) = t {
-            t.validate().map_err(|error| DrawError::Texture { unit, error })?;
+            t.validate()
+                .map_err(|error| DrawError::Texture { unit, error })?;
         }
     }
     Ok(())
@@ -248,13 +290,20 @@ fn check_textures(textures: &[Option<TextureRef>; SAMPLER_MAX]) -> Result<(), Dr
 fn check_input(input: &VertexInput) -> Result<(), DrawError> {
     for a in input.attribs {
         if a.location as usize >= ATTR_MAX || !(1..=4).contains(&a.components) {
-            return Err(DrawError::Attribute { location: a.location, components: a.components });
+            return Err(DrawError::Attribute {
+                location: a.location,
+                components: a.components,
+            });
         }
         if input.count > 0 {
-            let needed =
-                (input.count as u64 - 1) * input.stride as u64 + a.offset as u64 + a.components as u64;
+            let needed = (input.count as u64 - 1) * input.stride as u64
+                + a.offset as u64
+                + a.components as u64;
             if needed > input.data.len() as u64 {
-                return Err(DrawError::VertexData { needed, found: input.data.len() });
+                return Err(DrawError::VertexData {
+                    needed,
+                    found: input.data.len(),
+                });
             }
         }
     }
@@ -297,7 +346,10 @@ fn draw_checked(
     state: &RasterState,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
-    let (Some(vs), Some(fs)) = (prog.executable(Stage::Vertex), prog.executable(Stage::Fragment)) else {
+    let (Some(vs), Some(fs)) = (
+        prog.executable(Stage::Vertex),
+        prog.executable(Stage::Fragment),
+    ) else {
         return Err(DrawError::NotLinked);
     };
     if !prog.is_linked() {
@@ -309,14 +361,20 @@ fn draw_checked(
         || vx.unsigned_abs() > VIEWPORT_MAX as u32
         || vy.unsigned_abs() > VIEWPORT_MAX as u32
     {
-        return Err(DrawError::Viewport { viewport: state.viewport });
+        return Err(DrawError::Viewport {
+            viewport: state.viewport,
+        });
     }
     check_textures(textures)?;
     check_input(input)?;
     if let Some(ix) = indices {
         for (position, &index) in ix.iter().enumerate() {
             if index as u32 >= input.count {
-                return Err(DrawError::Index { position, index, count: input.count });
+                return Err(DrawError::Index {
+                    position,
+                    index,
+                    count: input.count,
+                });
             }
         }
     }
@@ -360,7 +418,10 @@ fn draw_checked(
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
-    let vs_attrs = prog.module(Stage::Vertex).map(|m| m.iface.attributes.clone()).unwrap_or_default();
+    let vs_attrs = prog
+        .module(Stage::Vertex)
+        .map(|m| m.iface.attributes.clone())
+        .unwrap_or_default();
 
     let mut first = 0usize;
     while first < tri_count {
@@ -388,7 +449,12 @@ fn draw_checked(
             for a in vs_attrs.iter() {
                 let input_slot = &mut inputs[a.location as usize & 7];
                 *input_slot = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
-                let Some(bind) = input.attribs.iter().rev().find(|b| b.location == a.location) else {
+                let Some(bind) = input
+                    .attribs
+                    .iter()
+                    .rev()
+                    .find(|b| b.location == a.location)
+                else {
                     continue;
                 };
                 for l in 0..lanes {
@@ -409,7 +475,11 @@ fn draw_checked(
                 inputs: &scratch.inputs,
                 fragcoord: &scratch.fragcoord,
             };
-            let active = if lanes >= LANES { 0xFF } else { (1u8 << lanes) - 1 };
+            let active = if lanes >= LANES {
+                0xFF
+            } else {
+                (1u8 << lanes) - 1
+            };
             vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             for l in 0..lanes {
                 let cv = &mut scratch.cache[base + l];
@@ -452,7 +522,15 @@ struct Setup<'a> {
 /// Signed distances to the clip planes (inside when >= 0).
 fn plane_distances(p: &[f32; 4]) -> [f32; CLIP_PLANES] {
     let [x, y, z, w] = *p;
-    [z + w, w - z, w - W_MIN, GUARD * w - x, GUARD * w + x, GUARD * w - y, GUARD * w + y]
+    [
+        z + w,
+        w - z,
+        w - W_MIN,
+        GUARD * w - x,
+        GUARD * w + x,
+        GUARD * w - y,
+        GUARD * w + y,
+    ]
 }
 
 fn outcode(p: &[f32; 4]) -> u8 {
@@ -514,7 +592,11 @@ fn triangle(
             if ain != bin && m < CLIP_VERTS {
                 // Always interpolate from the inside vertex so both triangles sharing an edge
                 // compute the same point.
-                let (p, q, dp, dq) = if ain { (&a, &b, da, db) } else { (&b, &a, db, da) };
+                let (p, q, dp, dq) = if ain {
+                    (&a, &b, da, db)
+                } else {
+                    (&b, &a, db, da)
+                };
                 let t = dp / (dp - dq);
                 let mut r = CLIP_ZERO;
                 for c in 0..4 {
@@ -558,7 +640,12 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     let ymem = setup.height as f64 - yw;
     let fx = libm::floor(xw * ONE as f64 + 0.5);
     let fy = libm::floor(ymem * ONE as f64 + 0.5);
-    WinVert { x: fx as i64, y: fy as i64, z: nz * 0.5 + 0.5, q }
+    WinVert {
+        x: fx as i64,
+        y: fy as i64,
+        z: nz * 0.5 + 0.5,
+        q,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -572,9 +659,14 @@ fn raster(
     target: &mut Target,
     stats: &mut DrawStats,
 ) {
-    let mut wv = [to_window(setup, &tri[0].pos), to_window(setup, &tri[1].pos), to_window(setup, &tri[2].pos)];
+    let mut wv = [
+        to_window(setup, &tri[0].pos),
+        to_window(setup, &tri[1].pos),
+        to_window(setup, &tri[2].pos),
+    ];
     let mut order = [0usize, 1, 2];
-    let area = (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
+    let area =
+        (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
     if area == 0 {
         stats.rejected += 1;
         return;
@@ -619,10 +711,19 @@ fn raster(
         let cx = px0 * ONE + half;
         let cy = py0 * ONE + half;
         let top_left = (ey == 0 && ex > 0) || ey < 0;
-        Edge { e0: ex * (cy - a.y) - ey * (cx - a.x), dx: -ey * ONE, dy: ex * ONE, bias: if top_left { 0 } else { -1 } }
+        Edge {
+            e0: ex * (cy - a.y) - ey * (cx - a.x),
+            dx: -ey * ONE,
+            dy: ex * ONE,
+            bias: if top_left { 0 } else { -1 },
+        }
     };
     // e12 -> weight of v0, e20 -> v1, e01 -> v2.
-    let edges = [edge(&wv[1], &wv[2]), edge(&wv[2], &wv[0]), edge(&wv[0], &wv[1])];
+    let edges = [
+        edge(&wv[1], &wv[2]),
+        edge(&wv[2], &wv[0]),
+        edge(&wv[0], &wv[1]),
+    ];
 
     // Interpolation set-up: depth linear in screen space; varyings as var/w and 1/w.
     let [v0, v1, v2] = [&tri[order[0]], &tri[order[1]], &tri[order[2]]];
@@ -667,8 +768,24 @@ fn raster(
             }
             if mask != 0 {
                 shade_block(
-                    setup, scratch, fs, fs_uniforms, textures, target, stats, px, py, mask, &e, ia,
-                    [z0, dz1, dz2], [q0, dq1, dq2], &a0, &d1, &d2, width,
+                    setup,
+                    scratch,
+                    fs,
+                    fs_uniforms,
+                    textures,
+                    target,
+                    stats,
+                    px,
+                    py,
+                    mask,
+                    &e,
+                    ia,
+                    [z0, dz1, dz2],
+                    [q0, dq1, dq2],
+                    &a0,
+                    &d1,
+                    &d2,
+                    width,
                 );
             }
             px += 4;
@@ -746,7 +863,12 @@ fn shade_block(
     }
     scratch.fragcoord[2] = zl;
     scratch.fragcoord[3] = ql;
-    let inv = Invocation { uniforms: fs_uniforms, textures, inputs: &scratch.inputs, fragcoord: &scratch.fragcoord };
+    let inv = Invocation {
+        uniforms: fs_uniforms,
+        textures,
+        inputs: &scratch.inputs,
+        fragcoord: &scratch.fragcoord,
+    };
     stats.fragments_shaded += mask.count_ones() as u64;
     let alive = fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask);
     let col = &scratch.out.color;
@@ -799,12 +921,25 @@ pub fn soft_triangle(
             data[i * STRIDE + k] = *x;
         }
     }
-    let mut attribs = [VertexAttrib { location: 0, offset: 0, components: 4 }; ATTR_MAX];
+    let mut attribs = [VertexAttrib {
+        location: 0,
+        offset: 0,
+        components: 4,
+    }; ATTR_MAX];
     let nattr = longest.div_ceil(4);
     for (l, a) in attribs.iter_mut().enumerate() {
-        *a = VertexAttrib { location: l as u8, offset: (l * 4) as u32, components: 4 };
+        *a = VertexAttrib {
+            location: l as u8,
+            offset: (l * 4) as u32,
+            components: 4,
+        };
     }
-    let input = VertexInput { data: &data, stride: STRIDE as u32, attribs: &attribs[..nattr], count: 3 };
+    let input = VertexInput {
+        data: &data,
+        stride: STRIDE as u32,
+        attribs: &attribs[..nattr],
+        count: 3,
+    };
     let state = RasterState::new(target.width, target.height);
     let mut scratch = Scratch::new();
     draw_checked(&mut scratch, prog, &input, None, textures, &state, target)
@@ -827,21 +962,35 @@ pub struct FsResult {
 /// Runs the vertex stage once. `attrs` is flat: location L at floats 4L..4L+3 (missing ->
 /// (0, 0, 0, 1)).
 pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
-    let vs = prog.executable(Stage::Vertex).filter(|_| prog.is_linked()).ok_or(DrawError::NotLinked)?;
+    let vs = prog
+        .executable(Stage::Vertex)
+        .filter(|_| prog.is_linked())
+        .ok_or(DrawError::NotLinked)?;
     let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
     for (l, slot) in inputs.iter_mut().enumerate() {
         for c in 0..4 {
-            let v = attrs.get(l * 4 + c).copied().unwrap_or(if c == 3 { 1.0 } else { 0.0 });
+            let v = attrs
+                .get(l * 4 + c)
+                .copied()
+                .unwrap_or(if c == 3 { 1.0 } else { 0.0 });
             slot[c] = [v; LANES];
         }
     }
     let fragcoord = [[0.0; LANES]; 4];
     let textures: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
-    let inv = Invocation { uniforms: prog.uniform_words(Stage::Vertex), textures: &textures, inputs: &inputs, fragcoord: &fragcoord };
+    let inv = Invocation {
+        uniforms: prog.uniform_words(Stage::Vertex),
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
     let mut regs = Regs::new();
     let mut out = Outputs::new();
     vs.run(&mut regs, &inv, &mut out, 1);
-    let mut r = VsResult { position: [0.0; 4], varyings: [[0.0; 4]; VARYING_MAX] };
+    let mut r = VsResult {
+        position: [0.0; 4],
+        varyings: [[0.0; 4]; VARYING_MAX],
+    };
     for c in 0..4 {
         r.position[c] = out.position[c][0];
         for s in 0..VARYING_MAX {
@@ -859,7 +1008,10 @@ pub fn soft_fs(
     fragcoord: [f32; 4],
     textures: &[Option<TextureRef>; SAMPLER_MAX],
 ) -> Result<FsResult, DrawError> {
-    let fs = prog.executable(Stage::Fragment).filter(|_| prog.is_linked()).ok_or(DrawError::NotLinked)?;
+    let fs = prog
+        .executable(Stage::Fragment)
+        .filter(|_| prog.is_linked())
+        .ok_or(DrawError::NotLinked)?;
     check_textures(textures)?;
     let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
     let mut fc = [[0.0; LANES]; 4];
@@ -869,12 +1021,22 @@ pub fn soft_fs(
         }
         fc[c] = [fragcoord[c]; LANES];
     }
-    let inv = Invocation { uniforms: prog.uniform_words(Stage::Fragment), textures, inputs: &inputs, fragcoord: &fc };
+    let inv = Invocation {
+        uniforms: prog.uniform_words(Stage::Fragment),
+        textures,
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
     let mut regs = Regs::new();
     let mut out = Outputs::new();
     let alive = fs.run(&mut regs, &inv, &mut out, 1);
     Ok(FsResult {
-        color: [out.color[0][0], out.color[1][0], out.color[2][0], out.color[3][0]],
+        color: [
+            out.color[0][0],
+            out.color[1][0],
+            out.color[2][0],
+            out.color[3][0],
+        ],
         discarded: alive & 1 == 0,
     })
 }

@@ -18,7 +18,15 @@ fn check_module(m: &Module, seed: u64) {
     let mut r = Rng(seed | 3);
     let tx = texels();
     let textures = [
-        Some(TextureRef { width: 2, height: 2, texels: &tx, sampler: SamplerState { filter: Filter::Linear, wrap: Wrap::Repeat } }),
+        Some(TextureRef {
+            width: 2,
+            height: 2,
+            texels: &tx,
+            sampler: SamplerState {
+                filter: Filter::Linear,
+                wrap: Wrap::Repeat,
+            },
+        }),
         None,
         None,
         None,
@@ -40,9 +48,19 @@ fn check_module(m: &Module, seed: u64) {
     // Dirty registers must not leak into results (temps read before written start at 0).
     let mut dirty = Outputs::new();
     let junk = [[[f32::NAN; LANES]; 4]; 8];
-    let inv_junk = Invocation { uniforms: &[7.0; 128], textures: &textures, inputs: &junk, fragcoord: &junk[0] };
+    let inv_junk = Invocation {
+        uniforms: &[7.0; 128],
+        textures: &textures,
+        inputs: &junk,
+        fragcoord: &junk[0],
+    };
     exe.run(&mut regs, &inv_junk, &mut dirty, 0xFF);
-    let inv = Invocation { uniforms: &uniforms, textures: &textures, inputs: &inputs, fragcoord: &fragcoord };
+    let inv = Invocation {
+        uniforms: &uniforms,
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
     let mut out = Outputs::new();
     out.color = [[f32::NAN; LANES]; 4];
     let alive = exe.run(&mut regs, &inv, &mut out, active);
@@ -51,7 +69,13 @@ fn check_module(m: &Module, seed: u64) {
             continue;
         }
         let lane4 = |v: &[[f32; LANES]; 4]| [v[0][l], v[1][l], v[2][l], v[3][l]];
-        let mut ri = RefIn { attrs: [[0.0; 4]; 8], vars: [[0.0; 4]; 8], fragcoord: lane4(&fragcoord), uniforms: &uniforms, textures: &textures };
+        let mut ri = RefIn {
+            attrs: [[0.0; 4]; 8],
+            vars: [[0.0; 4]; 8],
+            fragcoord: lane4(&fragcoord),
+            uniforms: &uniforms,
+            textures: &textures,
+        };
         for s in 0..8 {
             ri.attrs[s] = lane4(&inputs[s]);
             ri.vars[s] = lane4(&inputs[s]);
@@ -61,7 +85,16 @@ fn check_module(m: &Module, seed: u64) {
         assert_eq!(discarded, want.discarded, "lane {} discard", l);
         let cmp = |what: &str, got: [f32; 4], exp: [f32; 4]| {
             for c in 0..4 {
-                assert!(same(got[c], exp[c]), "lane {} {}[{}]: got {} want {}\n{:?}", l, what, c, got[c], exp[c], m.insts);
+                assert!(
+                    same(got[c], exp[c]),
+                    "lane {} {}[{}]: got {} want {}\n{:?}",
+                    l,
+                    what,
+                    c,
+                    got[c],
+                    exp[c],
+                    m.insts
+                );
             }
         };
         match m.stage {
@@ -91,10 +124,20 @@ fn run_fs(m: &Module) -> [f32; 4] {
     let inputs = [[[0.0f32; LANES]; 4]; 8];
     let fc = [[0.0f32; LANES]; 4];
     let tex: [Option<TextureRef>; 4] = [None; 4];
-    let inv = Invocation { uniforms: &[0.0; 128], textures: &tex, inputs: &inputs, fragcoord: &fc };
+    let inv = Invocation {
+        uniforms: &[0.0; 128],
+        textures: &tex,
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
     let mut out = Outputs::new();
     exe.run(&mut Regs::new(), &inv, &mut out, 1);
-    [out.color[0][0], out.color[1][0], out.color[2][0], out.color[3][0]]
+    [
+        out.color[0][0],
+        out.color[1][0],
+        out.color[2][0],
+        out.color[3][0],
+    ]
 }
 
 #[test]
@@ -104,7 +147,7 @@ fn gpu_like_edge_cases() {
     let zero = b.konst(&[0.0, 0.0, 0.0, 0.0]);
     let div = b.bin(Op::Div, one, zero, 1); // 1/0 = inf
     let rcp = b.un(Op::Rcp, zero, 1); // inf
-    // normalize(vec3(0)) = v * rsq(dot(v, v)) = 0 * inf = NaN
+                                      // normalize(vec3(0)) = v * rsq(dot(v, v)) = 0 * inf = NaN
     let d = b.temp();
     b.inst(Op::Dot, d, zero, zero, 1, 3, 0);
     let rs = b.un(Op::Rsq, d, 1);
@@ -172,7 +215,12 @@ fn if_else_masks_per_lane_and_discard_ends_lanes() {
     inputs[0][1] = [1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0];
     let fc = [[0.0f32; LANES]; 4];
     let tex: [Option<TextureRef>; 4] = [None; 4];
-    let inv = Invocation { uniforms: &[0.0; 128], textures: &tex, inputs: &inputs, fragcoord: &fc };
+    let inv = Invocation {
+        uniforms: &[0.0; 128],
+        textures: &tex,
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
     let mut out = Outputs::new();
     let alive = exe.run(&mut Regs::new(), &inv, &mut out, 0b0111_1111);
     // Lanes with x <= 0 and y > 0 (1, 5) are discarded; lane 7 was never active.

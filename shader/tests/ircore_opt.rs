@@ -9,14 +9,20 @@ use shader::opt::optimize;
 use shader::verify::verify;
 
 fn live_ops(m: &Module) -> Vec<Op> {
-    m.insts.iter().map(|i| i.op).filter(|&o| o != Op::Nop).collect()
+    m.insts
+        .iter()
+        .map(|i| i.op)
+        .filter(|&o| o != Op::Nop)
+        .collect()
 }
 
 #[test]
 fn constructed_matrix_columns_stay() {
     // mat4 m = mat4(c0, c1, c2, c3) built by MOVs into 4 temps; gl_Position = m * v.
     let mut b = B::new(Stage::Vertex);
-    let cols: Vec<i16> = (0..4).map(|k| b.konst(&[k as f32, 1.0, 2.0, 3.0])).collect();
+    let cols: Vec<i16> = (0..4)
+        .map(|k| b.konst(&[k as f32, 1.0, 2.0, 3.0]))
+        .collect();
     let m = b.temps(4);
     for k in 0..4 {
         b.inst(Op::Mov, m + k, cols[k as usize], -1, 4, 0, 0);
@@ -84,7 +90,10 @@ fn dead_chains_and_unread_lanes_go() {
     b.color(out);
     let mut m = b.done();
     optimize(&mut m);
-    assert_eq!(live_ops(&m), vec![Op::Const, Op::Mov, Op::Swz, Op::StoreColor]);
+    assert_eq!(
+        live_ops(&m),
+        vec![Op::Const, Op::Mov, Op::Swz, Op::StoreColor]
+    );
 }
 
 #[test]
@@ -109,11 +118,18 @@ fn reads(i: &Inst) -> Vec<(i16, u8)> {
     let m = |n: u8| ((1u16 << n) - 1) as u8;
     match i.op {
         Op::Mov | Op::Abs => vec![(i.a, m(n04(i.lanes)))],
-        Op::Swz => vec![(i.a, (0..i.lanes).fold(0, |acc, k| acc | 1 << ((i.aux >> (2 * k)) & 3)))],
+        Op::Swz => vec![(
+            i.a,
+            (0..i.lanes).fold(0, |acc, k| acc | 1 << ((i.aux >> (2 * k)) & 3)),
+        )],
         Op::SetLane => vec![(i.a, 1 << i.aux2)],
-        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => vec![(i.a, m(n04(i.lanes))), (i.b, m(n04(i.lanes)))],
+        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
+            vec![(i.a, m(n04(i.lanes))), (i.b, m(n04(i.lanes)))]
+        }
         Op::Pow => vec![(i.a, m(n01(i.lanes))), (i.b, m(n01(i.lanes)))],
-        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => vec![(i.a, m(n01(i.lanes)))],
+        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+            vec![(i.a, m(n01(i.lanes)))]
+        }
         Op::Dot => {
             let n = if i.aux == 0 { 3 } else { i.aux as u8 };
             vec![(i.a, m(n)), (i.b, m(n))]
@@ -125,7 +141,9 @@ fn reads(i: &Inst) -> Vec<(i16, u8)> {
             v.push((i.b, m(n as u8)));
             v
         }
-        Op::MulMM => (0..i.aux).flat_map(|k| [(i.a + k, m(i.aux as u8)), (i.b + k, m(i.aux as u8))]).collect(),
+        Op::MulMM => (0..i.aux)
+            .flat_map(|k| [(i.a + k, m(i.aux as u8)), (i.b + k, m(i.aux as u8))])
+            .collect(),
         Op::Sample => vec![(i.a, 3)],
         Op::StorePos | Op::StoreVar | Op::StoreColor => vec![(i.a, 15)],
         Op::If => vec![(i.a, 1)],
@@ -138,13 +156,23 @@ fn writes(i: &Inst) -> Vec<(i16, u8)> {
     let n01 = |l: u8| if l == 0 { 1 } else { l };
     let m = |n: u8| ((1u16 << n) - 1) as u8;
     match i.op {
-        Op::Mov | Op::Abs | Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => vec![(i.dst, m(n04(i.lanes)))],
-        Op::Pow | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => vec![(i.dst, m(n01(i.lanes)))],
+        Op::Mov | Op::Abs | Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
+            vec![(i.dst, m(n04(i.lanes)))]
+        }
+        Op::Pow | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+            vec![(i.dst, m(n01(i.lanes)))]
+        }
         Op::SetLane => vec![(i.dst, 1 << i.aux)],
         Op::Dot | Op::Cmp => vec![(i.dst, 1)],
         Op::MulMM => (0..i.aux).map(|k| (i.dst + k, 15)).collect(),
         Op::LoadUni => (0..i.aux2).map(|k| (i.dst + k, 15)).collect(),
-        Op::Const | Op::Swz | Op::MulMV | Op::Sample | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord => vec![(i.dst, 15)],
+        Op::Const
+        | Op::Swz
+        | Op::MulMV
+        | Op::Sample
+        | Op::LoadAttr
+        | Op::LoadVar
+        | Op::LoadFcoord => vec![(i.dst, 15)],
         _ => vec![],
     }
 }

@@ -15,10 +15,20 @@ struct Img {
 
 impl Img {
     fn new(w: u32, h: u32) -> Img {
-        Img { w, h, color: vec![0; (w * h) as usize], depth: vec![1.0; (w * h) as usize] }
+        Img {
+            w,
+            h,
+            color: vec![0; (w * h) as usize],
+            depth: vec![1.0; (w * h) as usize],
+        }
     }
     fn target(&mut self) -> Target<'_> {
-        Target { width: self.w, height: self.h, color: &mut self.color, depth: &mut self.depth }
+        Target {
+            width: self.w,
+            height: self.h,
+            color: &mut self.color,
+            depth: &mut self.depth,
+        }
     }
     fn at(&self, x: u32, row: u32) -> u32 {
         self.color[(row * self.w + x) as usize]
@@ -29,13 +39,32 @@ impl Img {
 }
 
 /// Vertices of 8 floats: position xyzw, colour rgba.
-fn draw_verts(p: &shader::link::Program, verts: &[[f32; 8]], idx: Option<&[u16]>, st: &RasterState, img: &mut Img) -> DrawStats {
+fn draw_verts(
+    p: &shader::link::Program,
+    verts: &[[f32; 8]],
+    idx: Option<&[u16]>,
+    st: &RasterState,
+    img: &mut Img,
+) -> DrawStats {
     let data: Vec<f32> = verts.iter().flatten().copied().collect();
     let attribs = [
-        VertexAttrib { location: 0, offset: 0, components: 4 },
-        VertexAttrib { location: 1, offset: 4, components: 4 },
+        VertexAttrib {
+            location: 0,
+            offset: 0,
+            components: 4,
+        },
+        VertexAttrib {
+            location: 1,
+            offset: 4,
+            components: 4,
+        },
     ];
-    let input = VertexInput { data: &data, stride: 8, attribs: &attribs, count: verts.len() as u32 };
+    let input = VertexInput {
+        data: &data,
+        stride: 8,
+        attribs: &attribs,
+        count: verts.len() as u32,
+    };
     draw(p, &input, idx, &NO_TEX, st, &mut img.target()).unwrap()
 }
 
@@ -52,7 +81,10 @@ fn pt() -> shader::link::Program {
 }
 
 fn no_depth(w: u32, h: u32) -> RasterState {
-    RasterState { depth_test: false, ..RasterState::new(w, h) }
+    RasterState {
+        depth_test: false,
+        ..RasterState::new(w, h)
+    }
 }
 
 #[test]
@@ -70,12 +102,18 @@ fn mvp_is_column_major() {
     b.inst(Op::MulMV, t3, proj, t2, 4, 4, 0);
     b.position(t3);
     let mut prog = link(&b.done(), &passthrough_fs_without_varyings());
-    let id = [1.0, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.];
-    let m = [2.0, 0., 0., 0., 0., 3., 0., 0., 0., 0., 4., 0., 5., 6., 7., 1.];
+    let id = [
+        1.0, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.,
+    ];
+    let m = [
+        2.0, 0., 0., 0., 0., 3., 0., 0., 0., 0., 4., 0., 5., 6., 7., 1.,
+    ];
     assert_eq!(prog.uniform_find("model"), Some(0));
     prog.set_uniform(0, &m).unwrap();
-    prog.set_uniform(prog.uniform_find("view").unwrap(), &id).unwrap();
-    prog.set_uniform(prog.uniform_find("projection").unwrap(), &id).unwrap();
+    prog.set_uniform(prog.uniform_find("view").unwrap(), &id)
+        .unwrap();
+    prog.set_uniform(prog.uniform_find("projection").unwrap(), &id)
+        .unwrap();
     let r = soft_vs(&prog, &[1.0, 1.0, 1.0, 1.0]).unwrap();
     assert_eq!(r.position, [7.0, 9.0, 11.0, 1.0]);
 }
@@ -98,8 +136,21 @@ fn texel_order_is_bgra() {
     assert_eq!(prog.sampler_find("diffuseTexture"), Some(0));
     // First texel bytes B, G, R, A = 0, 0, 255, 255.
     let bytes = [0u8, 0, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    let texels: Vec<u32> = bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let tex = [Some(TextureRef { width: 2, height: 2, texels: &texels, sampler: SamplerState::default() }), None, None, None];
+    let texels: Vec<u32> = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let tex = [
+        Some(TextureRef {
+            width: 2,
+            height: 2,
+            texels: &texels,
+            sampler: SamplerState::default(),
+        }),
+        None,
+        None,
+        None,
+    ];
     let r = soft_fs(&prog, &[[0.0; 4]; 8], [0.5, 0.5, 0.5, 1.0], &tex).unwrap();
     assert_eq!(r.color, [1.0, 0.0, 0.0, 1.0]);
     assert!(!r.discarded);
@@ -135,7 +186,12 @@ fn reference_soft_triangle_draws_red() {
 fn full_screen_quad_covers_every_pixel_exactly_once() {
     let prog = pt();
     for (w, h) in [(16, 16), (17, 9), (640, 480)] {
-        let quad = [v(-1., -1., 0., 1., RED), v(1., -1., 0., 1., RED), v(1., 1., 0., 1., RED), v(-1., 1., 0., 1., RED)];
+        let quad = [
+            v(-1., -1., 0., 1., RED),
+            v(1., -1., 0., 1., RED),
+            v(1., 1., 0., 1., RED),
+            v(-1., 1., 0., 1., RED),
+        ];
         let mut a = Img::new(w, h);
         draw_verts(&prog, &quad, Some(&[0, 1, 2]), &no_depth(w, h), &mut a);
         let mut b = Img::new(w, h);
@@ -150,7 +206,10 @@ fn full_screen_quad_covers_every_pixel_exactly_once() {
 struct Rng(u64);
 impl Rng {
     fn f(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 40) as f32) / (1u64 << 24) as f32
     }
 }
@@ -182,7 +241,11 @@ fn fans_of_triangles_share_edges_without_gaps_or_overlaps() {
         let mut count = vec![0u32; (w * h) as usize];
         for k in 0..7 {
             let (p, q) = (ring[k], ring[(k + 1) % 7]);
-            let tri = [v(cx, cy, 0., 1., RED), v(p[0], p[1], 0., 1., RED), v(q[0], q[1], 0., 1., RED)];
+            let tri = [
+                v(cx, cy, 0., 1., RED),
+                v(p[0], p[1], 0., 1., RED),
+                v(q[0], q[1], 0., 1., RED),
+            ];
             let mut img = Img::new(w, h);
             draw_verts(&prog, &tri, None, &no_depth(w, h), &mut img);
             for (c, x) in count.iter_mut().zip(img.covered()) {
@@ -195,10 +258,17 @@ fn fans_of_triangles_share_edges_without_gaps_or_overlaps() {
             for col in 0..w {
                 let n = count[(row * w + col) as usize];
                 assert!(n <= 1, "pixel {},{} covered {} times", col, row, n);
-                let px = [(col as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (row as f32 + 0.5) / h as f32 * 2.0];
+                let px = [
+                    (col as f32 + 0.5) / w as f32 * 2.0 - 1.0,
+                    1.0 - (row as f32 + 0.5) / h as f32 * 2.0,
+                ];
                 let inside = (0..7).any(|k| {
                     let t = [[cx, cy], ring[k], ring[(k + 1) % 7]];
-                    inside_margin([px[0] * w as f32 / 2.0, px[1] * h as f32 / 2.0], &t.map(|p| [p[0] * w as f32 / 2.0, p[1] * h as f32 / 2.0]), 0.01)
+                    inside_margin(
+                        [px[0] * w as f32 / 2.0, px[1] * h as f32 / 2.0],
+                        &t.map(|p| [p[0] * w as f32 / 2.0, p[1] * h as f32 / 2.0]),
+                        0.01,
+                    )
                 });
                 if inside {
                     assert_eq!(n, 1, "pixel {},{} inside the fan not covered", col, row);
@@ -214,9 +284,20 @@ fn top_left_fill_rule() {
     let prog = pt();
     let ndc = |x: f32| x / 4.0 - 1.0;
     let (a, b) = (ndc(0.5), ndc(2.5));
-    let quad = [v(a, a, 0., 1., RED), v(b, a, 0., 1., RED), v(b, b, 0., 1., RED), v(a, b, 0., 1., RED)];
+    let quad = [
+        v(a, a, 0., 1., RED),
+        v(b, a, 0., 1., RED),
+        v(b, b, 0., 1., RED),
+        v(a, b, 0., 1., RED),
+    ];
     let mut img = Img::new(8, 8);
-    draw_verts(&prog, &quad, Some(&[0, 1, 2, 0, 2, 3]), &no_depth(8, 8), &mut img);
+    draw_verts(
+        &prog,
+        &quad,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &no_depth(8, 8),
+        &mut img,
+    );
     let mut got = vec![];
     for row in 0..8 {
         for col in 0..8 {
@@ -232,9 +313,16 @@ fn top_left_fill_rule() {
 #[test]
 fn back_faces_are_culled_when_asked() {
     let prog = pt();
-    let ccw = [v(-0.5, -0.5, 0., 1., RED), v(0.5, -0.5, 0., 1., RED), v(0.0, 0.5, 0., 1., RED)];
+    let ccw = [
+        v(-0.5, -0.5, 0., 1., RED),
+        v(0.5, -0.5, 0., 1., RED),
+        v(0.0, 0.5, 0., 1., RED),
+    ];
     let cw = [ccw[0], ccw[2], ccw[1]];
-    let st = RasterState { cull_back: true, ..no_depth(16, 16) };
+    let st = RasterState {
+        cull_back: true,
+        ..no_depth(16, 16)
+    };
     let mut img = Img::new(16, 16);
     let s = draw_verts(&prog, &ccw, None, &st, &mut img);
     assert!(s.pixels_written > 0 && s.culled == 0);
@@ -250,13 +338,29 @@ fn back_faces_are_culled_when_asked() {
 #[test]
 fn viewport_sub_rectangle_is_honoured_with_y_up() {
     let prog = pt();
-    let quad = [v(-1., -1., 0., 1., RED), v(1., -1., 0., 1., RED), v(1., 1., 0., 1., RED), v(-1., 1., 0., 1., RED)];
+    let quad = [
+        v(-1., -1., 0., 1., RED),
+        v(1., -1., 0., 1., RED),
+        v(1., 1., 0., 1., RED),
+        v(-1., 1., 0., 1., RED),
+    ];
     // Even a triangle far larger than the viewport stays inside it (scissor = viewport).
-    let huge = [v(-30., -30., 0., 1., GREEN), v(30., -30., 0., 1., GREEN), v(0., 30., 0., 1., GREEN)];
+    let huge = [
+        v(-30., -30., 0., 1., GREEN),
+        v(30., -30., 0., 1., GREEN),
+        v(0., 30., 0., 1., GREEN),
+    ];
     for tri_set in [&quad[..], &huge[..]] {
         let mut img = Img::new(8, 8);
-        let st = RasterState { viewport: [2, 1, 4, 3], ..no_depth(8, 8) };
-        let idx: &[u16] = if tri_set.len() == 4 { &[0, 1, 2, 0, 2, 3] } else { &[0, 1, 2] };
+        let st = RasterState {
+            viewport: [2, 1, 4, 3],
+            ..no_depth(8, 8)
+        };
+        let idx: &[u16] = if tri_set.len() == 4 {
+            &[0, 1, 2, 0, 2, 3]
+        } else {
+            &[0, 1, 2]
+        };
         draw_verts(&prog, tri_set, Some(idx), &st, &mut img);
         for row in 0..8 {
             for col in 0..8 {
@@ -267,17 +371,42 @@ fn viewport_sub_rectangle_is_honoured_with_y_up() {
         }
     }
     // The top half of NDC lands in the top rows of memory.
-    let top = [v(-1., 0., 0., 1., RED), v(1., 0., 0., 1., RED), v(1., 1., 0., 1., RED), v(-1., 1., 0., 1., RED)];
+    let top = [
+        v(-1., 0., 0., 1., RED),
+        v(1., 0., 0., 1., RED),
+        v(1., 1., 0., 1., RED),
+        v(-1., 1., 0., 1., RED),
+    ];
     let mut img = Img::new(4, 4);
-    draw_verts(&prog, &top, Some(&[0, 1, 2, 0, 2, 3]), &no_depth(4, 4), &mut img);
+    draw_verts(
+        &prog,
+        &top,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &no_depth(4, 4),
+        &mut img,
+    );
     assert!(img.at(0, 0) != 0 && img.at(0, 3) == 0);
 }
 
 #[test]
 fn depth_less_across_interleaved_draws() {
     let prog = pt();
-    let quad = |z: f32, c| [v(-1., -1., z, 1., c), v(1., -1., z, 1., c), v(1., 1., z, 1., c), v(-1., 1., z, 1., c)];
-    let left = |z: f32, c| [v(-1., -1., z, 1., c), v(0., -1., z, 1., c), v(0., 1., z, 1., c), v(-1., 1., z, 1., c)];
+    let quad = |z: f32, c| {
+        [
+            v(-1., -1., z, 1., c),
+            v(1., -1., z, 1., c),
+            v(1., 1., z, 1., c),
+            v(-1., 1., z, 1., c),
+        ]
+    };
+    let left = |z: f32, c| {
+        [
+            v(-1., -1., z, 1., c),
+            v(0., -1., z, 1., c),
+            v(0., 1., z, 1., c),
+            v(-1., 1., z, 1., c),
+        ]
+    };
     let idx: &[u16] = &[0, 1, 2, 0, 2, 3];
     let st = RasterState::new(8, 8);
     let mut img = Img::new(8, 8);
@@ -292,9 +421,16 @@ fn depth_less_across_interleaved_draws() {
             assert_eq!(img.at(col, row), want);
         }
     }
-    assert!((img.depth[0] - 0.05).abs() < 1e-6, "window depth {}", img.depth[0]);
+    assert!(
+        (img.depth[0] - 0.05).abs() < 1e-6,
+        "window depth {}",
+        img.depth[0]
+    );
     // Depth test off: drawn regardless, depth untouched.
-    let off = RasterState { depth_test: false, ..st };
+    let off = RasterState {
+        depth_test: false,
+        ..st
+    };
     draw_verts(&prog, &quad(0.9, RED), Some(idx), &off, &mut img);
     assert!(img.color.iter().all(|&c| c == 0xFFFF0000));
     assert!((img.depth[0] - 0.05).abs() < 1e-6);
@@ -310,17 +446,40 @@ fn frag_coord_follows_gl() {
     f.color(c);
     let prog = link(&passthrough_vs_no_varying(), &f.done());
     let w = 2.0;
-    let quad = [v(-w, -w, 0.0, w, RED), v(w, -w, 0.0, w, RED), v(w, w, 0.0, w, RED), v(-w, w, 0.0, w, RED)];
+    let quad = [
+        v(-w, -w, 0.0, w, RED),
+        v(w, -w, 0.0, w, RED),
+        v(w, w, 0.0, w, RED),
+        v(-w, w, 0.0, w, RED),
+    ];
     let mut img = Img::new(16, 16);
-    draw_verts(&prog, &quad, Some(&[0, 1, 2, 0, 2, 3]), &no_depth(16, 16), &mut img);
+    draw_verts(
+        &prog,
+        &quad,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &no_depth(16, 16),
+        &mut img,
+    );
     for (col, row) in [(0u32, 0u32), (3, 12), (15, 15)] {
         let p = img.at(col, row);
         let r = ((p >> 16) & 255) as f32 / 255.0;
         let g = ((p >> 8) & 255) as f32 / 255.0;
         let b = (p & 255) as f32 / 255.0;
         let a = (p >> 24) as f32 / 255.0;
-        assert!((r - (col as f32 + 0.5) / 16.0).abs() < 0.003, "x at {},{}: {}", col, row, r);
-        assert!((g - (16.0 - row as f32 - 0.5) / 16.0).abs() < 0.003, "y at {},{}: {}", col, row, g);
+        assert!(
+            (r - (col as f32 + 0.5) / 16.0).abs() < 0.003,
+            "x at {},{}: {}",
+            col,
+            row,
+            r
+        );
+        assert!(
+            (g - (16.0 - row as f32 - 0.5) / 16.0).abs() < 0.003,
+            "y at {},{}: {}",
+            col,
+            row,
+            g
+        );
         assert!((b - 0.5).abs() < 0.003, "z {}", b);
         assert!((a - 0.125).abs() < 0.003, "w = 1/w_clip: {}", a);
     }
@@ -338,13 +497,25 @@ fn varyings_are_perspective_correct() {
         v(-wl, wl, 0., wl, [0., 0., 0., 1.]),
     ];
     let mut img = Img::new(64, 4);
-    draw_verts(&prog, &quad, Some(&[0, 1, 2, 0, 2, 3]), &no_depth(64, 4), &mut img);
+    draw_verts(
+        &prog,
+        &quad,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &no_depth(64, 4),
+        &mut img,
+    );
     for col in 0..64 {
         // Screen-space s in [0,1]; perspective-correct t = (s/wr) / ((1-s)/wl + s/wr).
         let s = (col as f32 + 0.5) / 64.0;
         let t = (s / wr) / ((1.0 - s) / wl + s / wr);
         let r = ((img.at(col, 1) >> 16) & 255) as f32 / 255.0;
-        assert!((r - t).abs() <= 1.0 / 255.0 + 1e-4, "col {}: {} vs {}", col, r, t);
+        assert!(
+            (r - t).abs() <= 1.0 / 255.0 + 1e-4,
+            "col {}: {} vs {}",
+            col,
+            r,
+            t
+        );
     }
 }
 
@@ -354,7 +525,8 @@ fn near_plane_and_behind_camera_are_clipped() {
     let (w, h) = (64u32, 64u32);
     // Perspective: fov 90, n = 0.5, f = 10; eye-space points -> clip.
     let (n, f) = (0.5f32, 10.0f32);
-    let clip = |x: f32, y: f32, z: f32| v(x, y, (f + n) / (n - f) * z + 2.0 * f * n / (n - f), -z, RED);
+    let clip =
+        |x: f32, y: f32, z: f32| v(x, y, (f + n) / (n - f) * z + 2.0 * f * n / (n - f), -z, RED);
     // Entirely behind the camera: nothing.
     let behind = [clip(-1., -1., 1.), clip(1., -1., 1.), clip(0., 1., 2.)];
     let mut img = Img::new(w, h);
@@ -402,9 +574,20 @@ fn near_plane_and_behind_camera_are_clipped() {
 fn far_plane_clips_and_discard_drops_fragments() {
     let prog = pt();
     // z from -0.5 (left) to 3 (right), w = 1: the part with z > 1 is clipped away.
-    let quad = [v(-1., -1., -0.5, 1., RED), v(1., -1., 3.0, 1., RED), v(1., 1., 3.0, 1., RED), v(-1., 1., -0.5, 1., RED)];
+    let quad = [
+        v(-1., -1., -0.5, 1., RED),
+        v(1., -1., 3.0, 1., RED),
+        v(1., 1., 3.0, 1., RED),
+        v(-1., 1., -0.5, 1., RED),
+    ];
     let mut img = Img::new(35, 4);
-    draw_verts(&prog, &quad, Some(&[0, 1, 2, 0, 2, 3]), &no_depth(35, 4), &mut img);
+    draw_verts(
+        &prog,
+        &quad,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &no_depth(35, 4),
+        &mut img,
+    );
     for col in 0..35 {
         let s = (col as f32 + 0.5) / 35.0;
         let z = -0.5 + 3.5 * s;
@@ -424,10 +607,21 @@ fn far_plane_clips_and_discard_drops_fragments() {
     f.inst(Op::Endif, -1, -1, -1, 0, 0, 0);
     f.color(vv);
     let prog = link(&passthrough_vs(), &f.done());
-    let quad = [v(-1., -1., 0., 1., [0., 0., 0., 1.]), v(1., -1., 0., 1., [1., 0., 0., 1.]), v(1., 1., 0., 1., [1., 0., 0., 1.]), v(-1., 1., 0., 1., [0., 0., 0., 1.])];
+    let quad = [
+        v(-1., -1., 0., 1., [0., 0., 0., 1.]),
+        v(1., -1., 0., 1., [1., 0., 0., 1.]),
+        v(1., 1., 0., 1., [1., 0., 0., 1.]),
+        v(-1., 1., 0., 1., [0., 0., 0., 1.]),
+    ];
     let mut img = Img::new(16, 2);
     img.depth.iter_mut().for_each(|d| *d = 1.0);
-    let st = draw_verts(&prog, &quad, Some(&[0, 1, 2, 0, 2, 3]), &RasterState::new(16, 2), &mut img);
+    let st = draw_verts(
+        &prog,
+        &quad,
+        Some(&[0, 1, 2, 0, 2, 3]),
+        &RasterState::new(16, 2),
+        &mut img,
+    );
     for col in 0..16 {
         assert_eq!(img.at(col, 0) != 0, col >= 8, "col {}", col);
         // Discarded fragments leave depth alone.
@@ -441,22 +635,42 @@ fn far_plane_clips_and_discard_drops_fragments() {
 fn colours_are_clamped_and_rounded() {
     assert_eq!(pack([1.5, -0.5, 0.5, f32::NAN]), 0x00FF_0080);
     assert_eq!(pack([0.2, 0.4, 0.6, 1.0]), 0xFF33_6699);
-    assert_eq!(pack([f32::INFINITY, f32::NEG_INFINITY, 1.0 / 255.0, 0.0]), 0x00FF_0001);
+    assert_eq!(
+        pack([f32::INFINITY, f32::NEG_INFINITY, 1.0 / 255.0, 0.0]),
+        0x00FF_0001
+    );
 }
 
 #[test]
 fn sampler_state_per_unit() {
     // 4x1 texture, red channel = 0, 85, 170, 255.
     let texels = [0xFF00_0000u32, 0xFF55_0000, 0xFFAA_0000, 0xFFFF_0000];
-    let mk = |filter, wrap| TextureRef { width: 4, height: 1, texels: &texels, sampler: SamplerState { filter, wrap } };
+    let mk = |filter, wrap| TextureRef {
+        width: 4,
+        height: 1,
+        texels: &texels,
+        sampler: SamplerState { filter, wrap },
+    };
     let r = |t: &TextureRef, u: f32| (t.sample(u, 0.5)[0] * 255.0).round() as u32;
     let nr = mk(Filter::Nearest, Wrap::Repeat);
-    assert_eq!([r(&nr, 0.0), r(&nr, 0.3), r(&nr, 0.99), r(&nr, 1.25), r(&nr, -0.1)], [0, 85, 255, 85, 255]);
+    assert_eq!(
+        [
+            r(&nr, 0.0),
+            r(&nr, 0.3),
+            r(&nr, 0.99),
+            r(&nr, 1.25),
+            r(&nr, -0.1)
+        ],
+        [0, 85, 255, 85, 255]
+    );
     let nc = mk(Filter::Nearest, Wrap::ClampToEdge);
     assert_eq!([r(&nc, 1.25), r(&nc, -0.1)], [255, 0]);
     let lc = mk(Filter::Linear, Wrap::ClampToEdge);
     // Texel centres are exact; half-way between texels 1 and 2 averages.
-    assert_eq!([r(&lc, 0.375), r(&lc, 0.5), r(&lc, 0.0), r(&lc, 1.0)], [85, 128, 0, 255]);
+    assert_eq!(
+        [r(&lc, 0.375), r(&lc, 0.5), r(&lc, 0.0), r(&lc, 1.0)],
+        [85, 128, 0, 255]
+    );
     let lr = mk(Filter::Linear, Wrap::Repeat);
     // At u = 0 repeat blends the last and the first texel.
     assert_eq!(r(&lr, 0.0), 128);
@@ -469,33 +683,103 @@ fn sampler_state_per_unit() {
 fn draw_errors_are_typed() {
     let prog = pt();
     let data = [0.0f32; 16];
-    let attribs = [VertexAttrib { location: 0, offset: 0, components: 4 }];
-    let input = VertexInput { data: &data, stride: 4, attribs: &attribs, count: 4 };
+    let attribs = [VertexAttrib {
+        location: 0,
+        offset: 0,
+        components: 4,
+    }];
+    let input = VertexInput {
+        data: &data,
+        stride: 4,
+        attribs: &attribs,
+        count: 4,
+    };
     let st = RasterState::new(8, 8);
     let mut img = Img::new(8, 8);
     assert_eq!(
-        draw(&prog, &input, Some(&[0, 1, 4]), &NO_TEX, &st, &mut img.target()),
-        Err(DrawError::Index { position: 2, index: 4, count: 4 })
+        draw(
+            &prog,
+            &input,
+            Some(&[0, 1, 4]),
+            &NO_TEX,
+            &st,
+            &mut img.target()
+        ),
+        Err(DrawError::Index {
+            position: 2,
+            index: 4,
+            count: 4
+        })
     );
     let long = VertexInput { count: 5, ..input };
-    assert!(matches!(draw(&prog, &long, None, &NO_TEX, &st, &mut img.target()), Err(DrawError::VertexData { .. })));
-    let bad_loc = [VertexAttrib { location: 8, offset: 0, components: 4 }];
-    let bl = VertexInput { attribs: &bad_loc, ..input };
-    assert!(matches!(draw(&prog, &bl, None, &NO_TEX, &st, &mut img.target()), Err(DrawError::Attribute { .. })));
-    let vp = RasterState { viewport: [0, 0, 0, 8], ..st };
-    assert!(matches!(draw(&prog, &input, None, &NO_TEX, &vp, &mut img.target()), Err(DrawError::Viewport { .. })));
+    assert!(matches!(
+        draw(&prog, &long, None, &NO_TEX, &st, &mut img.target()),
+        Err(DrawError::VertexData { .. })
+    ));
+    let bad_loc = [VertexAttrib {
+        location: 8,
+        offset: 0,
+        components: 4,
+    }];
+    let bl = VertexInput {
+        attribs: &bad_loc,
+        ..input
+    };
+    assert!(matches!(
+        draw(&prog, &bl, None, &NO_TEX, &st, &mut img.target()),
+        Err(DrawError::Attribute { .. })
+    ));
+    let vp = RasterState {
+        viewport: [0, 0, 0, 8],
+        ..st
+    };
+    assert!(matches!(
+        draw(&prog, &input, None, &NO_TEX, &vp, &mut img.target()),
+        Err(DrawError::Viewport { .. })
+    ));
     let mut short = vec![0u32; 10];
     let mut depth = vec![0f32; 64];
-    let mut t = Target { width: 8, height: 8, color: &mut short, depth: &mut depth };
-    assert!(matches!(draw(&prog, &input, None, &NO_TEX, &st, &mut t), Err(DrawError::TargetBuffers { .. })));
+    let mut t = Target {
+        width: 8,
+        height: 8,
+        color: &mut short,
+        depth: &mut depth,
+    };
+    assert!(matches!(
+        draw(&prog, &input, None, &NO_TEX, &st, &mut t),
+        Err(DrawError::TargetBuffers { .. })
+    ));
     let mut big = Img::new(1921, 4);
-    assert!(matches!(draw(&prog, &input, None, &NO_TEX, &st, &mut big.target()), Err(DrawError::TargetSize { .. })));
-    let tex = [Some(TextureRef { width: 4, height: 4, texels: &[0; 3], sampler: SamplerState::default() }), None, None, None];
-    assert!(matches!(draw(&prog, &input, None, &tex, &st, &mut img.target()), Err(DrawError::Texture { unit: 0, .. })));
+    assert!(matches!(
+        draw(&prog, &input, None, &NO_TEX, &st, &mut big.target()),
+        Err(DrawError::TargetSize { .. })
+    ));
+    let tex = [
+        Some(TextureRef {
+            width: 4,
+            height: 4,
+            texels: &[0; 3],
+            sampler: SamplerState::default(),
+        }),
+        None,
+        None,
+        None,
+    ];
+    assert!(matches!(
+        draw(&prog, &input, None, &tex, &st, &mut img.target()),
+        Err(DrawError::Texture { unit: 0, .. })
+    ));
     let unlinked = shader::link::Program::new();
-    assert_eq!(draw(&unlinked, &input, None, &NO_TEX, &st, &mut img.target()), Err(DrawError::NotLinked));
+    assert_eq!(
+        draw(&unlinked, &input, None, &NO_TEX, &st, &mut img.target()),
+        Err(DrawError::NotLinked)
+    );
     // NaN and infinite positions are dropped, never drawn as garbage.
-    let nan = [v(f32::NAN, 0., 0., 1., RED), v(1., 0., 0., 1., RED), v(0., 1., 0., f32::INFINITY, RED)];
+    let nan = [
+        v(f32::NAN, 0., 0., 1., RED),
+        v(1., 0., 0., 1., RED),
+        v(0., 1., 0., f32::INFINITY, RED),
+    ];
     let s = draw_verts(&prog, &nan, None, &st, &mut img);
     assert_eq!((s.rejected, s.pixels_written), (1, 0));
 }
@@ -509,18 +793,37 @@ fn indexed_draw_reuses_vertices_across_chunks() {
     for j in 0..=n {
         for i in 0..=n {
             let c = [i as f32 / n as f32, j as f32 / n as f32, 0.0, 1.0];
-            verts.push(v(i as f32 / n as f32 * 2.0 - 1.0, j as f32 / n as f32 * 2.0 - 1.0, 0.0, 1.0, c));
+            verts.push(v(
+                i as f32 / n as f32 * 2.0 - 1.0,
+                j as f32 / n as f32 * 2.0 - 1.0,
+                0.0,
+                1.0,
+                c,
+            ));
         }
     }
     let mut idx = vec![];
     for j in 0..n {
         for i in 0..n {
             let a = (j * (n + 1) + i) as u16;
-            idx.extend_from_slice(&[a, a + 1, a + n as u16 + 2, a, a + n as u16 + 2, a + n as u16 + 1]);
+            idx.extend_from_slice(&[
+                a,
+                a + 1,
+                a + n as u16 + 2,
+                a,
+                a + n as u16 + 2,
+                a + n as u16 + 1,
+            ]);
         }
     }
     let mut img = Img::new(50, 50);
-    let s = draw_verts(&prog, &verts, Some(&idx), &RasterState::new(50, 50), &mut img);
+    let s = draw_verts(
+        &prog,
+        &verts,
+        Some(&idx),
+        &RasterState::new(50, 50),
+        &mut img,
+    );
     assert_eq!(s.triangles, 200);
     assert_eq!(s.pixels_written, 2500);
     assert!(s.vertices_shaded < 600, "{}", s.vertices_shaded);

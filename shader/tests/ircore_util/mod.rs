@@ -16,7 +16,9 @@ pub struct B {
 
 impl B {
     pub fn new(stage: Stage) -> B {
-        B { m: Module::new(stage) }
+        B {
+            m: Module::new(stage),
+        }
     }
     pub fn temps(&mut self, n: u16) -> i16 {
         let t = self.m.temps;
@@ -30,7 +32,17 @@ impl B {
         self.m.insts.push(i).unwrap();
     }
     pub fn inst(&mut self, op: Op, dst: i16, a: i16, b: i16, lanes: u8, aux: i16, aux2: i16) {
-        self.push(Inst { op, ty: Type::Vec4 as u8, lanes, dst, a, b, c: -1, aux, aux2 });
+        self.push(Inst {
+            op,
+            ty: Type::Vec4 as u8,
+            lanes,
+            dst,
+            a,
+            b,
+            c: -1,
+            aux,
+            aux2,
+        });
     }
     /// CONST into a new temp.
     pub fn konst(&mut self, v: &[f32]) -> i16 {
@@ -56,14 +68,27 @@ impl B {
         self.m
             .iface
             .attributes
-            .push(Attribute { name: name(n), ty, location, components: ty.components() })
+            .push(Attribute {
+                name: name(n),
+                ty,
+                location,
+                components: ty.components(),
+            })
             .unwrap();
         let t = self.temp();
         self.inst(Op::LoadAttr, t, -1, -1, 4, location as i16, 0);
         t
     }
     pub fn declare_varying(&mut self, n: &str, slot: u8, ty: Type) {
-        self.m.iface.varyings.push(Varying { name: name(n), ty, slot }).unwrap();
+        self.m
+            .iface
+            .varyings
+            .push(Varying {
+                name: name(n),
+                ty,
+                slot,
+            })
+            .unwrap();
     }
     pub fn load_varying(&mut self, n: &str, slot: u8, ty: Type) -> i16 {
         self.declare_varying(n, slot, ty);
@@ -76,7 +101,16 @@ impl B {
         self.inst(Op::StoreVar, -1, a, -1, 4, slot as i16, 0);
     }
     pub fn declare_uniform(&mut self, n: &str, ty: Type, slot: u8) {
-        self.m.iface.uniforms.push(Uniform { name: name(n), ty, slot, slots: ty.uniform_slots() }).unwrap();
+        self.m
+            .iface
+            .uniforms
+            .push(Uniform {
+                name: name(n),
+                ty,
+                slot,
+                slots: ty.uniform_slots(),
+            })
+            .unwrap();
     }
     pub fn uniform(&mut self, n: &str, ty: Type, slot: u8) -> i16 {
         self.declare_uniform(n, ty, slot);
@@ -86,7 +120,14 @@ impl B {
         t
     }
     pub fn sampler(&mut self, n: &str, unit: u8) {
-        self.m.iface.samplers.push(Sampler { name: name(n), unit }).unwrap();
+        self.m
+            .iface
+            .samplers
+            .push(Sampler {
+                name: name(n),
+                unit,
+            })
+            .unwrap();
     }
     pub fn sample(&mut self, unit: u8, coord: i16) -> i16 {
         let t = self.temp();
@@ -132,6 +173,7 @@ pub fn passthrough_fs() -> Module {
 
 pub fn link(vs: &Module, fs: &Module) -> Program {
     let mut p = Program::new();
-    p.link(Some(vs), Some(fs)).unwrap_or_else(|e| panic!("link failed: {} / {}", e, p.log()));
+    p.link(Some(vs), Some(fs))
+        .unwrap_or_else(|e| panic!("link failed: {} / {}", e, p.log()));
     p
 }

@@ -25,7 +25,12 @@ pub struct RefOut {
 
 pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
     let mut t = vec![[0.0f32; 4]; m.temps as usize];
-    let mut o = RefOut { position: [0., 0., 0., 1.], varyings: [[0.0; 4]; 8], color: [0.0; 4], discarded: false };
+    let mut o = RefOut {
+        position: [0., 0., 0., 1.],
+        varyings: [[0.0; 4]; 8],
+        color: [0.0; 4],
+        discarded: false,
+    };
     // Skip stack: (skipping before this IF, this IF's branch taken).
     let mut stack: Vec<(bool, bool)> = vec![];
     let mut skip = false;
@@ -175,7 +180,12 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             Op::LoadUni => {
                 for k in 0..i.aux2 as usize {
                     let s = (i.aux as usize + k) * 4;
-                    t[d + k] = [inp.uniforms[s], inp.uniforms[s + 1], inp.uniforms[s + 2], inp.uniforms[s + 3]];
+                    t[d + k] = [
+                        inp.uniforms[s],
+                        inp.uniforms[s + 1],
+                        inp.uniforms[s + 2],
+                        inp.uniforms[s + 3],
+                    ];
                 }
             }
             Op::LoadFcoord => t[d] = inp.fragcoord,
@@ -206,8 +216,20 @@ impl Rng {
         self.below(100) < percent
     }
     pub fn value(&mut self) -> f32 {
-        const SPECIAL: [f32; 12] =
-            [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1e30, f32::INFINITY, f32::NAN, 1e-30];
+        const SPECIAL: [f32; 12] = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            2.0,
+            3.0,
+            -2.5,
+            1e30,
+            f32::INFINITY,
+            f32::NAN,
+            1e-30,
+        ];
         if self.chance(40) {
             SPECIAL[self.below(SPECIAL.len() as u64) as usize]
         } else {
@@ -220,7 +242,11 @@ impl Rng {
 /// IF/ELSE, DISCARD, temps read before any write.
 pub fn random_module(seed: u64) -> Module {
     let mut r = Rng(seed | 1);
-    let stage = if r.chance(50) { Stage::Vertex } else { Stage::Fragment };
+    let stage = if r.chance(50) {
+        Stage::Vertex
+    } else {
+        Stage::Fragment
+    };
     let mut b = B::new(stage);
     let nt = 10 + r.below(20) as u16;
     b.temps(nt);
@@ -231,7 +257,15 @@ pub fn random_module(seed: u64) -> Module {
     b.sampler("s1", 1);
     for k in 0..4u8 {
         if stage == Stage::Vertex {
-            b.m.iface.attributes.push(Attribute { name: name(&format!("a{}", k)), ty: Type::Vec4, location: k, components: 4 }).unwrap();
+            b.m.iface
+                .attributes
+                .push(Attribute {
+                    name: name(&format!("a{}", k)),
+                    ty: Type::Vec4,
+                    location: k,
+                    components: 4,
+                })
+                .unwrap();
         }
         b.declare_varying(&format!("v{}", k), k, Type::Vec4);
     }
@@ -254,14 +288,46 @@ pub fn random_module(seed: u64) -> Module {
                 b.inst(Op::Const, dst, -1, -1, l, aux, 0);
             }
             3 => b.inst(Op::Mov, dst, a, -1, lanes, 0, 0),
-            4 => b.inst(Op::Swz, dst, a, -1, 1 + r.below(4) as u8, r.below(256) as i16, 0),
-            5 => b.inst(Op::SetLane, dst, a, -1, 0, r.below(4) as i16, r.below(4) as i16),
+            4 => b.inst(
+                Op::Swz,
+                dst,
+                a,
+                -1,
+                1 + r.below(4) as u8,
+                r.below(256) as i16,
+                0,
+            ),
+            5 => b.inst(
+                Op::SetLane,
+                dst,
+                a,
+                -1,
+                0,
+                r.below(4) as i16,
+                r.below(4) as i16,
+            ),
             6..=12 => {
-                let ops = [Op::Add, Op::Sub, Op::Mul, Op::Max, Op::Min, Op::Div, Op::Pow];
+                let ops = [
+                    Op::Add,
+                    Op::Sub,
+                    Op::Mul,
+                    Op::Max,
+                    Op::Min,
+                    Op::Div,
+                    Op::Pow,
+                ];
                 b.inst(ops[(pick - 6) as usize], dst, a, bb, lanes, 0, 0);
             }
             13..=19 => {
-                let ops = [Op::Abs, Op::Rsq, Op::Rcp, Op::Sin, Op::Cos, Op::Trunc, Op::Sqrt];
+                let ops = [
+                    Op::Abs,
+                    Op::Rsq,
+                    Op::Rcp,
+                    Op::Sin,
+                    Op::Cos,
+                    Op::Trunc,
+                    Op::Sqrt,
+                ];
                 b.inst(ops[(pick - 13) as usize], dst, a, -1, lanes, 0, 0);
             }
             20 => b.inst(Op::Dot, dst, a, bb, 1, [0, 2, 3, 4][r.below(4) as usize], 0),
@@ -273,7 +339,15 @@ pub fn random_module(seed: u64) -> Module {
             }
             23 => {
                 let c = 3 + r.below(2) as u16;
-                b.inst(Op::MulMM, tm(&mut r, c), tm(&mut r, c), tm(&mut r, c), 4, c as i16, 0);
+                b.inst(
+                    Op::MulMM,
+                    tm(&mut r, c),
+                    tm(&mut r, c),
+                    tm(&mut r, c),
+                    4,
+                    c as i16,
+                    0,
+                );
             }
             24 => b.inst(Op::Sample, dst, a, -1, 4, r.below(2) as i16, 0),
             25 => {
@@ -285,7 +359,15 @@ pub fn random_module(seed: u64) -> Module {
             }
             26 => {
                 let (slot, count) = [(0i16, 1i16), (1, 4), (5, 3), (2, 1)][r.below(4) as usize];
-                b.inst(Op::LoadUni, tm(&mut r, count as u16), -1, -1, 4, slot, count);
+                b.inst(
+                    Op::LoadUni,
+                    tm(&mut r, count as u16),
+                    -1,
+                    -1,
+                    4,
+                    slot,
+                    count,
+                );
             }
             27 => {
                 if stage == Stage::Fragment {
