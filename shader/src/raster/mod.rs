@@ -1040,3 +1040,5 @@ pub fn soft_fs(
         discarded: alive & 1 == 0,
     })
 }
+
+pub(crate) mod selftest;
