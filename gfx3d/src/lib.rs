@@ -10,11 +10,13 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod compare;
 pub mod context;
 pub mod device;
 pub mod error;
 mod frame;
 mod gfx3d;
+pub mod geometry;
 pub mod handle;
 pub mod layout;
 pub mod limits;

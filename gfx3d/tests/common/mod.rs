@@ -108,12 +108,12 @@ impl ShaderProgram for FakeProgram {
         }
         Ok(1)
     }
-    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<(), &'static str> {
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str> {
         out.push_str(match stage {
             Stage::Vertex => "VERT\nEND\n",
             Stage::Fragment => "FRAG\nEND\n",
         });
-        Ok(())
+        Ok(40)
     }
     fn constants(&self, _stage: Stage) -> &[f32] {
         &[]
@@ -198,8 +198,8 @@ impl Device for FakeDevice {
     fn texture_destroy(&mut self, _ctx: DevId, _t: DevId) {
         let _ = self.call("texture_destroy");
     }
-    fn program_create(&mut self, _ctx: DevId, vs: &str, fs: &str) -> Result<DevId, DeviceError> {
-        assert!(vs.starts_with("VERT") && fs.starts_with("FRAG"));
+    fn program_create(&mut self, _ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError> {
+        assert!(vs.text.starts_with("VERT") && fs.text.starts_with("FRAG") && vs.tokens == 40);
         self.call("program_create")
     }
     fn program_destroy(&mut self, _ctx: DevId, _p: DevId) {
