@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: host tests of every crate, then the in-guest selftests under QEMU.
+# Fails if either fails. The last line printed is the guest's `N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")"
+
+bash scripts/setup.sh || exit 1
+
+echo "test.sh: host tests (cargo test --workspace)"
+cargo test --workspace
+host_status=$?
+
+echo "test.sh: guest selftests (./run-qemu.sh --test)"
+./run-qemu.sh --test
+guest_status=$?
+
+if ((host_status != 0)); then
+    echo "test.sh: FAILED: the host tests failed (cargo test --workspace, output above)"
+    # Keep the guest's count as the final line.
+    [ -f out/guest-result.txt ] && cat out/guest-result.txt
+    exit 1
+fi
+exit "$guest_status"
