@@ -401,16 +401,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let ctx = self.targets.get(owner, t)?.ctx;
         let dctx = self.ensure_ctx_dev(owner, ctx)?;
         let dt = self.ensure_target_dev(owner, t)?;
-        let r = match (self.device.as_deref_mut(), dctx, dt) {
-            (Some(dev), Some(c), Some(d)) => dev.present(c, d),
-            _ => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
-            }
+        // A scanout failure is reported, not treated as a lost device: rendering may still work.
+        match (self.device.as_deref_mut(), dctx, dt) {
+            (Some(dev), Some(c), Some(d)) => dev.present(c, d).map_err(|e| Error::Device { what: e.0 }),
+            _ => Err(Error::NotVirgl),
         }
     }
 
@@ -419,16 +413,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if !self.virgl_active() {
             return Err(Error::NotVirgl);
         }
-        let r = match self.device.as_deref_mut() {
-            Some(dev) => dev.scanout_primary(),
-            None => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
-            }
+        match self.device.as_deref_mut() {
+            Some(dev) => dev.scanout_primary().map_err(|e| Error::Device { what: e.0 }),
+            None => Err(Error::NotVirgl),
         }
     }
 

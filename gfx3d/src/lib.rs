@@ -28,6 +28,7 @@ pub mod selftest;
 pub mod stats;
 pub mod target;
 pub mod texture;
+pub mod virgl;
 
 pub use error::{Error, LayoutError, ObjectKind, Result};
 pub use frame::pack_color;
