@@ -54,6 +54,13 @@ pub struct DevDraw<'a> {
     pub fs_constants: &'a [f32],
 }
 
+/// TGSI text of one stage and an upper bound of its binary tokens.
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderText<'a> {
+    pub text: &'a str,
+    pub tokens: u32,
+}
+
 /// Cumulative device counters (Gfx3D adds deltas to its statistics).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DeviceCounters {
@@ -85,7 +92,8 @@ pub trait Device {
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError>;
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
-    fn program_create(&mut self, ctx: DevId, vs_tgsi: &str, fs_tgsi: &str) -> Result<DevId, DeviceError>;
+    /// Creates and links the vertex and fragment shaders of one program.
+    fn program_create(&mut self, ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError>;
     fn program_destroy(&mut self, ctx: DevId, program: DevId);
     fn frame_begin(&mut self, ctx: DevId) -> Result<(), DeviceError>;
     /// Clears colour (and depth to 1.0 when asked) of the whole target.

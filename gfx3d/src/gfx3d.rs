@@ -11,7 +11,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::context::Context;
-use crate::device::{DevId, Device, DeviceCounters, DeviceError};
+use crate::device::{DevId, Device, DeviceCounters, DeviceError, ShaderText};
 use crate::error::{Error, ObjectKind, Result};
 use crate::handle::*;
 use crate::layout::VertexLayout;
@@ -401,16 +401,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let ctx = self.targets.get(owner, t)?.ctx;
         let dctx = self.ensure_ctx_dev(owner, ctx)?;
         let dt = self.ensure_target_dev(owner, t)?;
-        let r = match (self.device.as_deref_mut(), dctx, dt) {
-            (Some(dev), Some(c), Some(d)) => dev.present(c, d),
-            _ => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
-            }
+        // A scanout failure is reported, not treated as a lost device: rendering may still work.
+        match (self.device.as_deref_mut(), dctx, dt) {
+            (Some(dev), Some(c), Some(d)) => dev.present(c, d).map_err(|e| Error::Device { what: e.0 }),
+            _ => Err(Error::NotVirgl),
         }
     }
 
@@ -419,16 +413,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if !self.virgl_active() {
             return Err(Error::NotVirgl);
         }
-        let r = match self.device.as_deref_mut() {
-            Some(dev) => dev.scanout_primary(),
-            None => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
-            }
+        match self.device.as_deref_mut() {
+            Some(dev) => dev.scanout_primary().map_err(|e| Error::Device { what: e.0 }),
+            None => Err(Error::NotVirgl),
         }
     }
 
@@ -679,11 +666,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let mut vs = alloc::string::String::new();
         let mut fs = alloc::string::String::new();
+        let tokens;
         {
             let p = self.programs.get(owner, id)?;
-            let texts = p.program.tgsi(Stage::Vertex, &mut vs).and_then(|_| p.program.tgsi(Stage::Fragment, &mut fs));
-            if let Err(what) = texts {
-                return self.device_failed(DeviceError(what)).map(|_| None);
+            let texts = p.program.tgsi(Stage::Vertex, &mut vs).and_then(|a| Ok((a, p.program.tgsi(Stage::Fragment, &mut fs)?)));
+            match texts {
+                Ok(t) => tokens = t,
+                Err(what) => return self.device_failed(DeviceError(what)).map(|_| None),
             }
         }
         let r = match self.device.as_deref_mut() {
@@ -691,7 +680,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 if let Some(old) = have {
                     dev.program_destroy(dctx, old);
                 }
-                dev.program_create(dctx, &vs, &fs)
+                dev.program_create(
+                    dctx,
+                    ShaderText { text: &vs, tokens: tokens.0 },
+                    ShaderText { text: &fs, tokens: tokens.1 },
+                )
             }
             None => Err(DeviceError("no device")),
         };

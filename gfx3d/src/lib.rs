@@ -10,11 +10,13 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod compare;
 pub mod context;
 pub mod device;
 pub mod error;
 mod frame;
 mod gfx3d;
+pub mod geometry;
 pub mod handle;
 pub mod layout;
 pub mod limits;
@@ -26,6 +28,7 @@ pub mod selftest;
 pub mod stats;
 pub mod target;
 pub mod texture;
+pub mod virgl;
 
 pub use error::{Error, LayoutError, ObjectKind, Result};
 pub use frame::pack_color;

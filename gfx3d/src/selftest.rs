@@ -133,7 +133,7 @@ impl ShaderProgram for NullProgram {
     fn draw_software(&mut self, _: &SoftDraw<'_>, _: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
         Ok(0)
     }
-    fn tgsi(&self, _: Stage, _: &mut String) -> Result<(), &'static str> {
+    fn tgsi(&self, _: Stage, _: &mut String) -> Result<u32, &'static str> {
         Err("no tgsi")
     }
     fn constants(&self, _: Stage) -> &[f32] {

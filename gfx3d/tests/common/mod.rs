@@ -34,6 +34,10 @@ pub struct FakeProgram {
     pub draws: RefCell<Vec<SeenDraw>>,
     /// Colour the fake "rasterizer" writes into every pixel it is given.
     pub fill: Option<u32>,
+    /// TGSI to hand to a device (defaults to markers the fake device checks).
+    pub tgsi: Option<(&'static str, &'static str)>,
+    pub vs_constants: Vec<f32>,
+    pub fs_constants: Vec<f32>,
 }
 
 impl FakeProgram {
@@ -55,6 +59,9 @@ impl FakeProgram {
             uniforms,
             draws: RefCell::new(Vec::new()),
             fill: None,
+            tgsi: None,
+            vs_constants: Vec::new(),
+            fs_constants: Vec::new(),
         }
     }
 
@@ -108,15 +115,22 @@ impl ShaderProgram for FakeProgram {
         }
         Ok(1)
     }
-    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<(), &'static str> {
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str> {
+        if let Some((vs, fs)) = self.tgsi {
+            out.push_str(if stage == Stage::Vertex { vs } else { fs });
+            return Ok(out.len() as u32 + 16);
+        }
         out.push_str(match stage {
             Stage::Vertex => "VERT\nEND\n",
             Stage::Fragment => "FRAG\nEND\n",
         });
-        Ok(())
+        Ok(40)
     }
-    fn constants(&self, _stage: Stage) -> &[f32] {
-        &[]
+    fn constants(&self, stage: Stage) -> &[f32] {
+        match stage {
+            Stage::Vertex => &self.vs_constants,
+            Stage::Fragment => &self.fs_constants,
+        }
     }
     fn sampler_units(&self) -> u8 {
         1
@@ -198,8 +212,8 @@ impl Device for FakeDevice {
     fn texture_destroy(&mut self, _ctx: DevId, _t: DevId) {
         let _ = self.call("texture_destroy");
     }
-    fn program_create(&mut self, _ctx: DevId, vs: &str, fs: &str) -> Result<DevId, DeviceError> {
-        assert!(vs.starts_with("VERT") && fs.starts_with("FRAG"));
+    fn program_create(&mut self, _ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError> {
+        assert!(vs.text.starts_with("VERT") && fs.text.starts_with("FRAG") && vs.tokens == 40);
         self.call("program_create")
     }
     fn program_destroy(&mut self, _ctx: DevId, _p: DevId) {
