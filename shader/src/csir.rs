@@ -521,11 +521,16 @@ fn vector_type(ty: u8) -> Type {
     }
 }
 
-/// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic
-/// (`attrN`, `varN`, `uniN`, `texN`, `color`); varyings are vec4 so a v1 vertex shader and a v1
-/// fragment shader link slot to slot by name.
+/// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic:
+/// `attrN`, `varN` (vec4, so a v1 vertex shader and a v1 fragment shader link slot to slot by
+/// name), `vs_uniN`/`fs_uniN` and `vs_texN`/`fs_texN` (per stage, so the two stages of a v1 pair
+/// never claim the same name with different types), `color`.
 pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
     let mut iface = Interface::default();
+    let (uni, tex) = match m.stage {
+        Stage::Vertex => ("vs_uni", "vs_tex"),
+        Stage::Fragment => ("fs_uni", "fs_tex"),
+    };
     let mut uni_claimed: u32 = 0;
     let mut uni_covered: u32 = 0;
     let full = |what| CsirError::BadEntry {
@@ -594,7 +599,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                     };
                     uni_claimed |= range;
                     let u = Uniform {
-                        name: numbered("uni", aux as usize),
+                        name: numbered(uni, aux as usize),
                         ty,
                         slot: aux as u8,
                         slots: n as u8,
@@ -612,7 +617,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                 }
                 if !iface.samplers.iter().any(|s| s.unit as i16 == aux) {
                     let s = Sampler {
-                        name: numbered("tex", aux as usize),
+                        name: numbered(tex, aux as usize),
                         unit: aux as u8,
                     };
                     iface.samplers.push(s).map_err(|_| full("sampler"))?;
@@ -627,7 +632,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
     for slot in 0..UNIFORM_VEC4_MAX {
         if uni_covered & !uni_claimed & (1 << slot) != 0 {
             let u = Uniform {
-                name: numbered("uni", slot),
+                name: numbered(uni, slot),
                 ty: Type::Vec4,
                 slot: slot as u8,
                 slots: 1,

@@ -29,19 +29,19 @@ fn emit_ok(m: &Module, remap: Option<&[i8; 8]>) -> std::string::String {
     out.as_str().into()
 }
 
-/// Compares with tests/out/tgsi/NAME.tgsi; `UPDATE_GOLDEN=1` rewrites the file instead.
+/// Compares with tests/out/tgsi/NAME.tgsi; `SHADER_BLESS=1` rewrites the file instead.
 fn golden(name: &str, text: &str) {
     let path = format!(
         "{}/tests/out/tgsi/{}.tgsi",
         env!("CARGO_MANIFEST_DIR"),
         name
     );
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+    if std::env::var_os("SHADER_BLESS").is_some() {
         std::fs::write(&path, text).unwrap();
         return;
     }
     let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {} (run with UPDATE_GOLDEN=1)", path, e));
+        .unwrap_or_else(|e| panic!("{}: {} (run with SHADER_BLESS=1)", path, e));
     assert_eq!(text, want, "golden mismatch for {}", name);
 }
 
