@@ -17,8 +17,8 @@ enum Input {
 
 fn stage_of(path: &str, flag: Option<&str>) -> Result<Stage, String> {
     match flag {
-        Some("vertex") => Ok(Stage::Vertex),
-        Some("fragment") => Ok(Stage::Fragment),
+        Some("vertex" | "vert") => Ok(Stage::Vertex),
+        Some("fragment" | "frag") => Ok(Stage::Fragment),
         Some(other) => Err(format!("unknown stage '{}' (vertex or fragment)", other)),
         None if path.ends_with(".frag") => Ok(Stage::Fragment),
         None => Ok(Stage::Vertex),
@@ -45,11 +45,16 @@ fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
     Ok(compile(path, stage, &bytes))
 }
 
-fn compile(path: &str, _stage: Stage, _source: &[u8]) -> Input {
-    Input::Failed(format!(
-        "{}: GLSL input needs the compiler, which this build does not include yet",
-        path
-    ))
+fn compile(path: &str, stage: Stage, source: &[u8]) -> Input {
+    let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path);
+    match shader::compile::compile(stage as u32, source, name) {
+        Ok(s) => Input::Loaded(Box::new(s.module)),
+        Err(d) => {
+            let mut text = String::new();
+            let _ = d.render(source, &mut text);
+            Input::Failed(text.trim_end().to_string())
+        }
+    }
 }
 
 fn flag_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
@@ -162,76 +167,9 @@ pub fn dump_tgsi(args: &[String]) -> i32 {
     }
 }
 
-/// The IR of a loaded blob: its interface, then one line per instruction (NOPs skipped).
+/// The IR of a loaded blob in the shared dump format, after a line naming the CSIR version.
 fn ir_text(name: &str, m: &Module, version: u32) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(s, "shader {}", name);
-    let _ = writeln!(s, "stage {}", m.stage.name());
-    let _ = writeln!(
-        s,
-        "csir version {}, {} instructions, {} immediates, {} temps",
-        version,
-        m.insts.len(),
-        m.imms.len(),
-        m.temps
-    );
-    for a in &m.iface.attributes {
-        let _ = writeln!(
-            s,
-            "input {} {} location {}",
-            a.ty.name(),
-            a.name,
-            a.location
-        );
-    }
-    for v in &m.iface.varyings {
-        let dir = if m.stage == Stage::Vertex {
-            "output"
-        } else {
-            "input"
-        };
-        let _ = writeln!(s, "{} {} {} slot {}", dir, v.ty.name(), v.name, v.slot);
-    }
-    for u in &m.iface.uniforms {
-        let _ = writeln!(s, "uniform {} {} slot {}", u.ty.name(), u.name, u.slot);
-    }
-    for x in &m.iface.samplers {
-        let _ = writeln!(s, "uniform sampler2D {} unit {}", x.name, x.unit);
-    }
-    if let Some(c) = &m.iface.color_output {
-        let _ = writeln!(s, "output vec4 {}", c);
-    }
-    let _ = writeln!(s, "block 0:");
-    for i in m.insts.iter().filter(|i| i.op != shader::ir::Op::Nop) {
-        let _ = write!(s, "  ");
-        if i.dst >= 0 {
-            let _ = write!(s, "%{} = ", i.dst);
-        }
-        let _ = write!(s, "{}", i.op.name());
-        for t in [i.a, i.b] {
-            if t >= 0 {
-                let _ = write!(s, " %{}", t);
-            }
-        }
-        if i.op == shader::ir::Op::Const {
-            let base = i.aux.max(0) as usize;
-            for v in m.imms.iter().skip(base).take(i.lanes as usize) {
-                let _ = write!(s, " {:?}", v);
-            }
-        } else if i.aux != 0
-            || i.aux2 != 0
-            || matches!(
-                i.op,
-                shader::ir::Op::LoadAttr | shader::ir::Op::LoadUni | shader::ir::Op::Sample
-            )
-        {
-            let _ = write!(s, " aux {}", i.aux);
-        }
-        if i.aux2 != 0 {
-            let _ = write!(s, " aux2 {}", i.aux2);
-        }
-        let _ = writeln!(s);
-    }
+    let mut s = format!("csir version {}\n", version);
+    let _ = shader::dump::dump_module(name, m, &mut s);
     s
 }
