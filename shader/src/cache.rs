@@ -21,6 +21,27 @@ pub trait Cacheable: Clone {
     fn rename(&mut self, name: &str);
 }
 
+impl Cacheable for crate::compile::Shader {
+    /// Same rule as the compiler: an empty name shows as "shader", a long one is cut.
+    fn rename(&mut self, name: &str) {
+        self.name = crate::diag::bounded_string(if name.is_empty() { "shader" } else { name });
+    }
+}
+
+/// [`CompileCache::get_or_compile`] with the real compiler: a hit skips every phase and the
+/// result carries `name`.
+#[allow(clippy::result_large_err)] // the compiler's own result type
+pub fn compile_cached(
+    cache: &mut CompileCache<crate::compile::Shader>,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+) -> Result<crate::compile::Shader, crate::diag::Diagnostics> {
+    cache.get_or_compile(stage, source, name, || {
+        crate::compile::compile(stage, source, name)
+    })
+}
+
 /// FNV-1a 32 over the source, seeded with the stage and the compiler version so the same text
 /// compiled for two stages or by two compiler versions never shares a key.
 pub fn source_hash(stage: u32, source: &[u8]) -> u32 {
@@ -173,6 +194,36 @@ impl<T: Cacheable> CompileCache<T> {
     }
 }
 
+/// Self-test: eight entries, LRU eviction on the ninth, the caller's name on a hit.
+pub fn selftest_cache(w: &mut dyn core::fmt::Write) -> bool {
+    #[derive(Clone)]
+    struct V(u8, u8);
+    impl Cacheable for V {
+        fn rename(&mut self, name: &str) {
+            self.1 = name.as_bytes().first().copied().unwrap_or(0);
+        }
+    }
+    let mut c: CompileCache<V> = CompileCache::new();
+    for i in 0..9u8 {
+        let r: Result<V, ()> = c.get_or_compile(0, &[i], "a", || Ok(V(i, b'a')));
+        if r.is_err() {
+            return false;
+        }
+    }
+    let s = c.stats();
+    let hit = c.lookup(0, &[8], "zed");
+    let evicted = c.lookup(0, &[0], "a").is_none();
+    let ok = s.entries == 8
+        && s.evictions == 1
+        && s.misses == 9
+        && matches!(hit, Some(V(8, b'z')))
+        && evicted;
+    if !ok {
+        let _ = write!(w, "cache stats {:?}", s);
+    }
+    ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,40 +344,36 @@ mod tests {
     }
 
     #[test]
+    fn real_compiles_hit_with_each_callers_name() {
+        let mut c: CompileCache<crate::compile::Shader> = CompileCache::new();
+        let src = b"#version 330\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        let a = compile_cached(&mut c, 1, src, "first.frag").ok().unwrap();
+        let b = compile_cached(&mut c, 1, src, "second.frag").ok().unwrap();
+        assert_eq!(
+            (a.name.as_str(), b.name.as_str()),
+            ("first.frag", "second.frag")
+        );
+        assert_eq!(a.module, b.module);
+        assert_eq!(c.stats().hits, 1);
+        // Failures carry the caller's name and are not cached.
+        let bad = b"void main() { x = 1; }";
+        let e1 = compile_cached(&mut c, 0, bad, "one.vert").err().unwrap();
+        let e2 = compile_cached(&mut c, 0, bad, "two.vert").err().unwrap();
+        assert_eq!(
+            (e1.name.as_str(), e2.name.as_str()),
+            ("one.vert", "two.vert")
+        );
+        assert_eq!((c.stats().hits, c.stats().entries), (1, 1));
+        // Same bytes, other stage: a miss (this one fails: no gl_Position).
+        assert!(compile_cached(&mut c, 0, src, "v").is_err());
+        assert_eq!(c.stats().hits, 1);
+    }
+
+    #[test]
     fn oversized_sources_are_not_stored() {
         let mut c: CompileCache<Compiled> = CompileCache::new();
         let big = [b'a'; SRC_MAX];
         c.insert(0, &big, &compiled("n", 1).unwrap());
         assert_eq!(c.stats().entries, 0);
     }
-}
-
-/// Self-test: eight entries, LRU eviction on the ninth, the caller's name on a hit.
-pub fn selftest_cache(w: &mut dyn core::fmt::Write) -> bool {
-    #[derive(Clone)]
-    struct V(u8, u8);
-    impl Cacheable for V {
-        fn rename(&mut self, name: &str) {
-            self.1 = name.as_bytes().first().copied().unwrap_or(0);
-        }
-    }
-    let mut c: CompileCache<V> = CompileCache::new();
-    for i in 0..9u8 {
-        let r: Result<V, ()> = c.get_or_compile(0, &[i], "a", || Ok(V(i, b'a')));
-        if r.is_err() {
-            return false;
-        }
-    }
-    let s = c.stats();
-    let hit = c.lookup(0, &[8], "zed");
-    let evicted = c.lookup(0, &[0], "a").is_none();
-    let ok = s.entries == 8
-        && s.evictions == 1
-        && s.misses == 9
-        && matches!(hit, Some(V(8, b'z')))
-        && evicted;
-    if !ok {
-        let _ = write!(w, "cache stats {:?}", s);
-    }
-    ok
 }

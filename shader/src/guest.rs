@@ -41,6 +41,15 @@ impl GuestShader for crate::ir::Module {
     }
 }
 
+impl GuestShader for crate::compile::Shader {
+    fn stage(&self) -> Stage {
+        self.stage
+    }
+}
+
+/// The system's registry: compiled shaders and linked programs.
+pub type ShaderRegistry = GuestRegistry<crate::compile::Shader, crate::link::Program>;
+
 /// Why an operation was refused. `E` carries compile diagnostics or a link error.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GuestError<E> {
@@ -403,7 +412,45 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     }
 }
 
+/// Self-test: owner isolation, pinning by a program, drop_owner and the live count.
+pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
+    struct S(Stage);
+    impl GuestShader for S {
+        fn stage(&self) -> Stage {
+            self.0
+        }
+    }
+    let mut r: GuestRegistry<S, ()> = GuestRegistry::new();
+    let run = |r: &mut GuestRegistry<S, ()>| -> Option<()> {
+        let v = r.compile(7, || Ok::<S, ()>(S(Stage::Vertex))).ok()?;
+        let p = r.create_program(7).ok()?;
+        r.attach(7, p, v).ok()?;
+        if r.drop_shader(9, v).is_ok() || r.shader(9, v).is_some() {
+            return None;
+        }
+        r.drop_shader(7, v).ok()?;
+        if r.live_count() != 2 {
+            return None;
+        }
+        if r.compile(7, || Err::<S, ()>(())).is_ok() || r.live_count() != 2 {
+            return None;
+        }
+        r.drop_owner(7);
+        (r.live_count() == 0).then_some(())
+    };
+    let ok = run(&mut r).is_some();
+    if !ok {
+        let _ = write!(
+            w,
+            "guest registry check failed, live count {}",
+            r.live_count()
+        );
+    }
+    ok
+}
+
 #[cfg(test)]
+#[allow(clippy::result_large_err)] // compile()'s own result type
 mod tests {
     use super::*;
 
@@ -596,7 +643,11 @@ mod tests {
         let mut vs = crate::ir::Module::new(Stage::Vertex);
         let mut n = crate::ir::Name::new();
         let _ = n.push_str("v");
-        let _ = vs.iface.varyings.push(crate::ir::Varying { name: n, ty: crate::ir::Type::Vec4, slot: 0 });
+        let _ = vs.iface.varyings.push(crate::ir::Varying {
+            name: n,
+            ty: crate::ir::Type::Vec4,
+            slot: 0,
+        });
         vs.iface.writes_position = true;
         let _ = vs.imms.push(1.0);
         let mut c = crate::ir::Inst::new(crate::ir::Op::Const);
@@ -621,10 +672,61 @@ mod tests {
             prog.link(Some(a), Some(b)).map(|_| prog)
         })
         .unwrap();
-        assert!(r.program(4, p).unwrap().is_some_and(|prog| prog.is_linked()));
+        assert!(r
+            .program(4, p)
+            .unwrap()
+            .is_some_and(|prog| prog.is_linked()));
         assert_eq!(r.live_count(), 3);
         r.drop_owner(4);
         assert_eq!(r.live_count(), 0);
+    }
+
+    #[test]
+    fn real_compile_link_and_1000_cycles() {
+        use crate::compile::compile;
+        use crate::link::Program;
+        let vs_src = b"#version 330\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
+        let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+        let mut r: std::boxed::Box<ShaderRegistry> = std::boxed::Box::default();
+        let start = r.live_count();
+        for i in 0..1000u32 {
+            let owner = 1 + i % 3;
+            let v = r.compile(owner, || compile(0, vs_src, "v")).ok().unwrap();
+            let f = r.compile(owner, || compile(1, fs_src, "f")).ok().unwrap();
+            // A compile failure returns diagnostics and takes no handle.
+            let before = r.live_count();
+            assert!(matches!(
+                r.compile(owner, || compile(1, b"void main( {", "bad")),
+                Err(GuestError::Failed(_))
+            ));
+            assert_eq!(r.live_count(), before);
+            let p = r.create_program(owner).unwrap();
+            r.attach(owner, p, v).unwrap();
+            r.attach(owner, p, f).unwrap();
+            if i % 100 == 0 {
+                r.link(owner, p, |a, b| {
+                    let mut prog = Program::new();
+                    prog.link(Some(&a.module), Some(&b.module)).map(|_| prog)
+                })
+                .unwrap();
+            }
+            match i % 3 {
+                0 => {
+                    r.drop_shader(owner, v).unwrap();
+                    r.drop_shader(owner, f).unwrap();
+                    r.drop_program(owner, p).unwrap();
+                }
+                1 => {
+                    r.drop_program(owner, p).unwrap();
+                    r.drop_shader(owner, v).unwrap();
+                    r.drop_shader(owner, f).unwrap();
+                }
+                _ => {
+                    r.drop_owner(owner);
+                }
+            }
+        }
+        assert_eq!(r.live_count(), start);
     }
 
     #[test]
@@ -635,41 +737,4 @@ mod tests {
             assert!(r.shader(0, id).is_none());
         }
     }
-}
-
-/// Self-test: owner isolation, pinning by a program, drop_owner and the live count.
-pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
-    struct S(Stage);
-    impl GuestShader for S {
-        fn stage(&self) -> Stage {
-            self.0
-        }
-    }
-    let mut r: GuestRegistry<S, ()> = GuestRegistry::new();
-    let run = |r: &mut GuestRegistry<S, ()>| -> Option<()> {
-        let v = r.compile(7, || Ok::<S, ()>(S(Stage::Vertex))).ok()?;
-        let p = r.create_program(7).ok()?;
-        r.attach(7, p, v).ok()?;
-        if r.drop_shader(9, v).is_ok() || r.shader(9, v).is_some() {
-            return None;
-        }
-        r.drop_shader(7, v).ok()?;
-        if r.live_count() != 2 {
-            return None;
-        }
-        if r.compile(7, || Err::<S, ()>(())).is_ok() || r.live_count() != 2 {
-            return None;
-        }
-        r.drop_owner(7);
-        (r.live_count() == 0).then_some(())
-    };
-    let ok = run(&mut r).is_some();
-    if !ok {
-        let _ = write!(
-            w,
-            "guest registry check failed, live count {}",
-            r.live_count()
-        );
-    }
-    ok
 }

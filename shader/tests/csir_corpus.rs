@@ -12,7 +12,9 @@ use shader::link::Program;
 use shader::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
 
 fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(sub)
 }
 
 fn compile_file(file: &str) -> Module {
@@ -44,12 +46,21 @@ fn every_corpus_shader_round_trips() {
             // Compiles, but its TGSI exceeds 3600 bytes: loading regenerates TGSI, so it fails.
             let mut buf = vec![0u8; CSIR_MAX];
             let len = csir::save(&m, Version::V2, &mut buf).unwrap();
-            assert!(matches!(csir::load(&buf[..len]), Err(csir::CsirError::Tgsi(_))), "{}", file);
+            assert!(
+                matches!(csir::load(&buf[..len]), Err(csir::CsirError::Tgsi(_))),
+                "{}",
+                file
+            );
             continue;
         }
         assert_eq!(round_trip(&m, Version::V2), m, "{}", file);
         let v1 = round_trip(&m, Version::V1);
-        assert_eq!((v1.stage, &v1.insts, &v1.imms, v1.temps), (m.stage, &m.insts, &m.imms, m.temps), "{}", file);
+        assert_eq!(
+            (v1.stage, &v1.insts, &v1.imms, v1.temps),
+            (m.stage, &m.insts, &m.imms, m.temps),
+            "{}",
+            file
+        );
         n += 1;
     }
     assert!(n >= 50, "corpus missing ({} shaders)", n);
@@ -100,7 +111,8 @@ fn set_uniforms(orig: &Program, p: &mut Program, v1: bool) {
         for name in names {
             // A declared but unused uniform has no load, so a v1 module does not know it.
             if let Some(i) = p.uniform_find(&name) {
-                p.set_uniform(i, &vals).unwrap_or_else(|e| panic!("{}: {:?}", name, e));
+                p.set_uniform(i, &vals)
+                    .unwrap_or_else(|e| panic!("{}: {:?}", name, e));
             }
         }
     }
@@ -123,17 +135,44 @@ fn render(p: &Program) -> Vec<u32> {
     let attribs: Vec<VertexAttrib> = p
         .attributes()
         .iter()
-        .map(|a| VertexAttrib { location: a.location, offset: 4 * a.location as u32, components: a.components })
+        .map(|a| VertexAttrib {
+            location: a.location,
+            offset: 4 * a.location as u32,
+            components: a.components,
+        })
         .collect();
-    let input = VertexInput { data: &data, stride: 32, attribs: &attribs, count: 3 };
+    let input = VertexInput {
+        data: &data,
+        stride: 32,
+        attribs: &attribs,
+        count: 3,
+    };
     let texels = [0xff20_4060u32, 0x80a0_c0e0, 0xff00_ff00, 0x40ff_0000];
-    let tex = TextureRef { width: 2, height: 2, texels: &texels, sampler: SamplerState::default() };
+    let tex = TextureRef {
+        width: 2,
+        height: 2,
+        texels: &texels,
+        sampler: SamplerState::default(),
+    };
     let textures = [Some(tex), Some(tex), Some(tex), Some(tex)];
     let (w, h) = (32u32, 32u32);
     let mut color = vec![0u32; (w * h) as usize];
     let mut depth = vec![1.0f32; (w * h) as usize];
-    let mut target = Target { width: w, height: h, color: &mut color, depth: &mut depth };
-    draw(p, &input, None, &textures, &RasterState::new(w, h), &mut target).unwrap();
+    let mut target = Target {
+        width: w,
+        height: h,
+        color: &mut color,
+        depth: &mut depth,
+    };
+    draw(
+        p,
+        &input,
+        None,
+        &textures,
+        &RasterState::new(w, h),
+        &mut target,
+    )
+    .unwrap();
     color
 }
 
@@ -149,19 +188,30 @@ fn loaded_programs_render_identical_pixels() {
     ] {
         let (v, f) = (compile_file(vs), compile_file(fs));
         let mut orig = Program::new();
-        orig.link(Some(&v), Some(&f)).unwrap_or_else(|e| panic!("{} + {}: {}", vs, fs, e));
+        orig.link(Some(&v), Some(&f))
+            .unwrap_or_else(|e| panic!("{} + {}: {}", vs, fs, e));
         let snapshot = orig.clone();
         set_uniforms(&snapshot, &mut orig, false);
         let want = render(&orig);
-        assert!(want.iter().filter(|&&c| c != 0).count() > 100, "{} + {}: the scene draws too little", vs, fs);
+        assert!(
+            want.iter().filter(|&&c| c != 0).count() > 100,
+            "{} + {}: the scene draws too little",
+            vs,
+            fs
+        );
         for version in [Version::V2, Version::V1] {
             let (lv, lf) = (round_trip(&v, version), round_trip(&f, version));
             let mut p = Program::new();
-            p.link(Some(&lv), Some(&lf)).unwrap_or_else(|e| panic!("{} + {} {:?}: {}", vs, fs, version, e));
+            p.link(Some(&lv), Some(&lf))
+                .unwrap_or_else(|e| panic!("{} + {} {:?}: {}", vs, fs, version, e));
             set_uniforms(&snapshot, &mut p, version == Version::V1);
             let got = render(&p);
             let diff = want.iter().zip(&got).filter(|(a, b)| a != b).count();
-            assert_eq!(diff, 0, "{} + {} {:?}: {} pixels differ", vs, fs, version, diff);
+            assert_eq!(
+                diff, 0,
+                "{} + {} {:?}: {} pixels differ",
+                vs, fs, version, diff
+            );
             assert_eq!(lf.stage, Stage::Fragment);
         }
     }

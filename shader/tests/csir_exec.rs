@@ -129,9 +129,9 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
     p.set_uniform(p.uniform_find("projection").unwrap(), &ident)
         .unwrap();
     let mut attrs = [[[0.0f32; LANES]; 4]; VARYING_MAX];
-    for c in 0..4 {
-        attrs[0][c] = [1.0; LANES];
-        attrs[1][c] = [0.25 * c as f32; LANES];
+    attrs[0] = [[1.0; LANES]; 4];
+    for (c, comp) in attrs[1].iter_mut().enumerate() {
+        *comp = [0.25 * c as f32; LANES];
     }
     let textures: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
     let fc = [[0.0; LANES]; 4];

@@ -11,7 +11,9 @@ use shader::link::Program;
 use shader::tgsi::{check_tgsi, emit, TgsiError, TgsiText};
 
 fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(sub)
 }
 
 fn compile_file(file: &str) -> Module {
@@ -56,8 +58,14 @@ fn corpus_tgsi_is_golden_and_parses() {
         }
         match fs::read_to_string(&out) {
             Ok(want) if want == got => {}
-            Ok(want) => failures.push(format!("{}: TGSI differs\n--- expected\n{}--- got\n{}", file, want, got)),
-            Err(_) => failures.push(format!("{}: missing (run with SHADER_BLESS=1)", out.display())),
+            Ok(want) => failures.push(format!(
+                "{}: TGSI differs\n--- expected\n{}--- got\n{}",
+                file, want, got
+            )),
+            Err(_) => failures.push(format!(
+                "{}: missing (run with SHADER_BLESS=1)",
+                out.display()
+            )),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -76,14 +84,27 @@ fn example_programs_emit_with_the_link_remap() {
     ] {
         let (v, f) = (compile_file(vs), compile_file(fs));
         let mut p = Program::new();
-        p.link(Some(&v), Some(&f)).unwrap_or_else(|e| panic!("{} + {}: {}", vs, fs, e));
+        p.link(Some(&v), Some(&f))
+            .unwrap_or_else(|e| panic!("{} + {}: {}", vs, fs, e));
         let vt = checked(&v, None, vs).unwrap();
         let ft = checked(&f, Some(p.varying_remap()), fs).unwrap();
         assert!(vt.len() < 3600 && ft.len() < 3600);
         // Every fragment GENERIC index is a vertex output the vertex stage declares.
         for line in ft.lines().filter(|l| l.contains("GENERIC[")) {
-            let k = line.split("GENERIC[").nth(1).unwrap().split(']').next().unwrap();
-            assert!(vt.contains(&format!("GENERIC[{}]\n", k)), "{} + {}: {} has no vertex output", vs, fs, line);
+            let k = line
+                .split("GENERIC[")
+                .nth(1)
+                .unwrap()
+                .split(']')
+                .next()
+                .unwrap();
+            assert!(
+                vt.contains(&format!("GENERIC[{}]\n", k)),
+                "{} + {}: {} has no vertex output",
+                vs,
+                fs,
+                line
+            );
         }
         assert_eq!(f.stage, Stage::Fragment);
     }
@@ -94,9 +115,24 @@ fn old_shapes_that_broke_virgl_are_gone() {
     // Fault 19: one-letter IF swizzles; fault 21: FS always declaring IN[7] POSITION.
     let t = checked(&compile_file("ok_discard.frag"), None, "ok_discard.frag").unwrap();
     assert!(t.contains("KILL"));
-    assert!(t.lines().filter(|l| l.contains(": IF ")).all(|l| l.ends_with(".xxxx")), "{}", t);
+    assert!(
+        t.lines()
+            .filter(|l| l.contains(": IF "))
+            .all(|l| l.ends_with(".xxxx")),
+        "{}",
+        t
+    );
     let t = checked(&compile_file("tri.frag"), None, "tri.frag").unwrap();
     assert!(!t.contains("POSITION"), "{}", t);
-    let t = checked(&compile_file("ok_fragcoord.frag"), None, "ok_fragcoord.frag").unwrap();
-    assert!(t.contains("POSITION") && t.contains("FS_COORD_ORIGIN LOWER_LEFT"), "{}", t);
+    let t = checked(
+        &compile_file("ok_fragcoord.frag"),
+        None,
+        "ok_fragcoord.frag",
+    )
+    .unwrap();
+    assert!(
+        t.contains("POSITION") && t.contains("FS_COORD_ORIGIN LOWER_LEFT"),
+        "{}",
+        t
+    );
 }

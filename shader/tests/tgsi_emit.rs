@@ -112,7 +112,7 @@ fn immediates_read_back_exactly() {
         0.7,
         1e-7,
         -1e-7,
-        3.1415927,
+        std::f32::consts::PI,
         1e30,
         -3.4028235e38,
         f32::MIN_POSITIVE,
@@ -207,7 +207,11 @@ fn checker_rejects_what_virglrenderer_rejects() {
     let good: &str = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n  0: MOV TEMP[0], IN[0]\n  1: IF TEMP[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].xxxx\n  3: ENDIF\n  4: MOV OUT[0], TEMP[0]\n  5: END\n";
     check_tgsi(good).unwrap();
     // Labels are optional (the emitter leaves them out), but must count up when present.
-    let unlabeled: std::string::String = good.lines().map(|l| l.split_once(": ").map_or(l, |(_, r)| r)).collect::<Vec<_>>().join("\n");
+    let unlabeled: std::string::String = good
+        .lines()
+        .map(|l| l.split_once(": ").map_or(l, |(_, r)| r))
+        .collect::<Vec<_>>()
+        .join("\n");
     assert_eq!(check_tgsi(&unlabeled).unwrap().instructions, 6);
     let e = check_tgsi(&good.replace("  4: MOV", "  7: MOV")).unwrap_err();
     assert!(e.message.contains("count up"), "{}", e.message);

@@ -25,6 +25,7 @@ impl B {
         self.m.insts.push(i).unwrap();
         self
     }
+    #[allow(clippy::too_many_arguments)]
     pub fn op(
         &mut self,
         op: Op,

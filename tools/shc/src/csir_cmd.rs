@@ -46,7 +46,10 @@ fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
 }
 
 fn compile(path: &str, stage: Stage, source: &[u8]) -> Input {
-    let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path);
+    let name = std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(path);
     match shader::compile::compile(stage as u32, source, name) {
         Ok(s) => Input::Loaded(Box::new(s.module)),
         Err(d) => {
