@@ -12,6 +12,7 @@ fn emit_ok(m: &Module, remap: Option<&[i8; 8]>) -> std::string::String {
     let mut out: String<TGSI_MAX> = String::new();
     let info = emit(m, remap, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
     assert_eq!(info.bytes, out.len());
+    assert_eq!(shader::tgsi::token_bound(&out), info.tokens);
     let stats = check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
     assert_eq!(stats.instructions, info.instructions);
     // The token bound covers at least one token per operand, instruction, declaration and
