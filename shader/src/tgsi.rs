@@ -888,19 +888,22 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
 /// callers that kept only the text): header 2, each `DCL` line 6, each `IMM` line 5, each
 /// `PROPERTY` line 2, every other non-empty line (an instruction) 12.
 pub fn token_bound(text: &str) -> u32 {
-    text.lines().skip(1).filter(|l| !l.trim().is_empty()).fold(TOKENS_HEADER, |n, l| {
-        let l = l.trim_start();
-        let t = if l.starts_with("DCL ") {
-            TOKENS_DCL
-        } else if l.starts_with("IMM[") {
-            TOKENS_IMM
-        } else if l.starts_with("PROPERTY ") {
-            TOKENS_PROPERTY
-        } else {
-            TOKENS_INST
-        };
-        n.saturating_add(t)
-    })
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .fold(TOKENS_HEADER, |n, l| {
+            let l = l.trim_start();
+            let t = if l.starts_with("DCL ") {
+                TOKENS_DCL
+            } else if l.starts_with("IMM[") {
+                TOKENS_IMM
+            } else if l.starts_with("PROPERTY ") {
+                TOKENS_PROPERTY
+            } else {
+                TOKENS_INST
+            };
+            n.saturating_add(t)
+        })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -281,3 +281,20 @@ proptest! {
         let _ = csir::load(&blob);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    /// Every verified random module round-trips: v2 exactly, v1 its IR (interface derived).
+    #[test]
+    fn random_verified_modules_round_trip(frag in any::<bool>(), insts in proptest::collection::vec(fixtures::random::arb_inst(12), 1..40)) {
+        use fixtures::random::{module, with_blocks};
+        let m = module(frag, with_blocks(insts));
+        prop_assume!(shader::verify::verify(&m).is_ok());
+        let mut t: String<TGSI_MAX> = String::new();
+        prop_assume!(tgsi::emit(&m, None, &mut t).is_ok());
+        prop_assert_eq!(&csir::load(&save(&m, Version::V2)).unwrap(), &m);
+        let v1 = csir::load(&save(&m, Version::V1)).unwrap();
+        prop_assert_eq!(&v1.insts, &m.insts);
+        prop_assert_eq!(&v1.imms, &m.imms);
+    }
+}

@@ -271,3 +271,131 @@ pub fn corpus() -> Vec<(&'static str, Module)> {
         ("ops.frag", ops_frag()),
     ]
 }
+
+/// Random modules for property tests (mostly valid, so the verifier accepts most of them).
+pub mod random {
+    use proptest::prelude::*;
+    use shader::ir::*;
+
+    /// Random instruction fields, mostly repaired into the operand ranges each op accepts (the
+    /// verifier still has the last word), with balanced IF/ELSE/ENDIF blocks inserted.
+    pub fn arb_inst(temps: i16) -> impl Strategy<Value = (Inst, u8)> {
+        (
+            0u8..35,
+            0i16..temps,
+            0i16..temps,
+            0i16..temps,
+            0i16..256,
+            0i16..5,
+            0u8..5,
+            0u8..8,
+        )
+            .prop_map(move |(op, dst, a, b, aux, aux2, lanes, wrap)| {
+                let op = Op::from_u8(op).unwrap();
+                let mut i = Inst::new(op);
+                i.ty = Type::Vec4 as u8;
+                (i.dst, i.a, i.b, i.lanes) = (dst, a, b, lanes);
+                let pick = |c: &[i16]| c[aux as usize % c.len()];
+                match op {
+                    Op::Const => {
+                        i.lanes = 1 + lanes % 4;
+                        i.aux = aux % (9 - i.lanes as i16);
+                    }
+                    Op::Swz => {
+                        i.lanes = 1 + lanes % 4;
+                        i.aux = aux;
+                    }
+                    Op::SetLane => (i.aux, i.aux2) = (aux % 4, aux2 % 4),
+                    Op::Dot => i.aux = pick(&[0, 2, 3, 4]),
+                    Op::Cmp => i.aux = 1 + aux % 6,
+                    Op::MulMV | Op::MulMM => {
+                        i.aux = pick(&[3, 4]);
+                        let top = temps - i.aux;
+                        (i.dst, i.a, i.b) = (dst % top, a % top, b % top);
+                    }
+                    Op::Sample => i.aux = pick(&[0, 2]),
+                    Op::LoadAttr => i.aux = pick(&[0, 1]),
+                    Op::LoadVar | Op::StoreVar => i.aux = pick(&[0, 3]),
+                    Op::LoadUni => {
+                        (i.aux, i.aux2) = [(0, 4), (4, 1), (0, 1), (1, 3)][aux as usize % 4];
+                        i.dst = dst % (temps - 4);
+                    }
+                    Op::If | Op::Else | Op::Endif => i = Inst { op: Op::Mov, ..i },
+                    _ => i.aux = aux % 8,
+                }
+                (shader::csir::normalize(i), wrap)
+            })
+    }
+
+    /// Opens an IF before instructions whose `wrap` is 0 and closes it (with an ELSE half the
+    /// time) after the next one.
+    pub fn with_blocks(insts: Vec<(Inst, u8)>) -> Vec<Inst> {
+        let mut out = Vec::new();
+        for (i, wrap) in insts {
+            if wrap == 0 {
+                let mut c = Inst::new(Op::If);
+                c.a = i.a.max(0);
+                out.push(c);
+                out.push(i);
+                out.push(Inst::new(Op::Else));
+                out.push(Inst::new(Op::Endif));
+            } else if wrap == 1 {
+                let mut c = Inst::new(Op::If);
+                c.a = i.b.max(0);
+                out.push(c);
+                out.push(i);
+                out.push(Inst::new(Op::Endif));
+            } else {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    pub fn module(stage: bool, insts: Vec<Inst>) -> Module {
+        let stage = if stage {
+            Stage::Fragment
+        } else {
+            Stage::Vertex
+        };
+        let mut b = super::B::new(stage);
+        for k in 0..8 {
+            b.m.imms.push(k as f32 * 0.5 - 1.0).unwrap();
+        }
+        match stage {
+            Stage::Vertex => {
+                b.attr("a0", 0, Type::Vec4).attr("a1", 1, Type::Vec3);
+                b.vary("v0", 0, Type::Vec4).vary("v3", 3, Type::Vec2);
+                b.m.iface.writes_position = true;
+            }
+            Stage::Fragment => {
+                b.vary("v0", 0, Type::Vec4).vary("v3", 3, Type::Vec2);
+                b.m.iface.color_output = Some(super::name("c"));
+                b.m.iface.reads_fragcoord = true;
+            }
+        }
+        b.uni("m", 0, Type::Mat4)
+            .uni("k", 4, Type::Vec4)
+            .sampler("s", 0)
+            .sampler("t", 2);
+        for mut i in insts {
+            let wrong_stage = match stage {
+                Stage::Vertex => matches!(
+                    i.op,
+                    Op::LoadVar | Op::LoadFcoord | Op::StoreColor | Op::Discard
+                ),
+                Stage::Fragment => matches!(i.op, Op::LoadAttr | Op::StorePos | Op::StoreVar),
+            };
+            if wrong_stage {
+                i = shader::csir::normalize(Inst {
+                    op: Op::Mov,
+                    dst: i.dst.max(0),
+                    a: 0,
+                    ..i
+                });
+            }
+            b.m.insts.push(i).unwrap();
+        }
+        b.temps(12)
+    }
+}
