@@ -924,3 +924,52 @@ pub fn selftest_round_trip(w: &mut dyn Write) -> bool {
     }
     true
 }
+
+/// Self-test through the real compiler: a cached compile (the second call hits and keeps its
+/// own name), TGSI that passes the checker with a 4-letter IF swizzle and KILL, and a v2 round
+/// trip that gives back the same module.
+pub fn selftest_compiled_shader(w: &mut dyn Write) -> bool {
+    const SRC: &[u8] = b"#version 330\nin vec4 v;\nout vec4 c;\nvoid main() {\n    if (v.x < 0.5) discard;\n    c = vec4(v.xyz * 0.5, 1.0);\n}\n";
+    let mut cache = crate::cache::CompileCache::new();
+    let first = crate::cache::compile_cached(&mut cache, 1, SRC, "a.frag");
+    let second = crate::cache::compile_cached(&mut cache, 1, SRC, "b.frag");
+    let (Ok(a), Ok(b)) = (first, second) else {
+        let _ = write!(w, "compile failed");
+        return false;
+    };
+    if cache.stats().hits != 1 || a.name.as_str() != "a.frag" || b.name.as_str() != "b.frag" {
+        let _ = write!(w, "cache: {:?}, names {} {}", cache.stats(), a.name, b.name);
+        return false;
+    }
+    let mut text = String::new();
+    if let Err(e) = tgsi::emit(&b.module, None, &mut text) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    if let Err(e) = tgsi::check_tgsi(&text) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    if !text.contains("KILL")
+        || !text
+            .lines()
+            .any(|l| l.starts_with("IF ") && l.ends_with(".xxxx"))
+    {
+        let _ = write!(w, "unexpected TGSI:\n{}", text.as_str());
+        return false;
+    }
+    let mut buf = [0u8; 2048];
+    let back =
+        save(&b.module, Version::V2, &mut buf).and_then(|n| load(buf.get(..n).unwrap_or(&[])));
+    match back {
+        Ok(m) if m == b.module => true,
+        Ok(_) => {
+            let _ = write!(w, "v2 round trip changed the module");
+            false
+        }
+        Err(e) => {
+            let _ = write!(w, "{}", e);
+            false
+        }
+    }
+}

@@ -23,6 +23,7 @@ pub static TESTS: &[SelfTest] = &[
     ("shader::csir_round_trip", crate::csir::selftest_round_trip),
     ("shader::cache_lru", crate::cache::selftest_cache),
     ("shader::guest_handles", crate::guest::selftest_guest),
+    ("shader::compiled_shader_cache_tgsi_csir", crate::csir::selftest_compiled_shader),
 ];
 
 #[cfg(test)]
