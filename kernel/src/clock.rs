@@ -10,6 +10,8 @@ use crate::arch::port::{inb, outb};
 pub const PIT_HZ: u64 = 1_193_182;
 /// Calibration window: 10 ms of PIT ticks.
 const CALIBRATION_TICKS: u16 = 11_932;
+/// Windows measured; the shortest counts.
+const CALIBRATION_WINDOWS: usize = 3;
 /// Polls of the PIT output before calibration gives up (far more than 10 ms under TCG).
 const POLL_LIMIT: u64 = 200_000_000;
 
@@ -54,10 +56,17 @@ pub fn measure_pit_ticks(ticks: u16) -> Option<u64> {
 }
 
 /// Calibrates the TSC; returns its frequency in Hz (None if the PIT did not respond).
+///
+/// A descheduled vCPU (the host is shared) can only make one window look longer on the TSC than it
+/// was, never shorter, so the shortest of a few windows is the best estimate.
 pub fn calibrate() -> Option<u64> {
     BOOT_TSC.store(rdtsc(), Ordering::Relaxed);
-    let cycles = measure_pit_ticks(CALIBRATION_TICKS)?;
-    let hz = (cycles as u128 * PIT_HZ as u128 / CALIBRATION_TICKS as u128) as u64;
+    let mut best: Option<u64> = None;
+    for _ in 0..CALIBRATION_WINDOWS {
+        let cycles = measure_pit_ticks(CALIBRATION_TICKS)?;
+        best = Some(best.map_or(cycles, |b| b.min(cycles)));
+    }
+    let hz = (best? as u128 * PIT_HZ as u128 / CALIBRATION_TICKS as u128) as u64;
     if hz == 0 {
         return None;
     }

@@ -251,25 +251,38 @@ fn clock_calibrated_and_monotonic(out: &mut dyn Write) -> bool {
     true
 }
 
-/// The TSC-derived microseconds over a PIT-timed interval must match the PIT, within a factor of
-/// two (generous: the host is shared; this catches unit or calibration errors, not jitter).
+/// The TSC-derived microseconds over a PIT-timed interval must match the PIT within a factor of
+/// two. This catches unit and calibration errors, not jitter: a descheduled vCPU only makes an
+/// interval look longer, so a too-long reading is retried a few times and a too-short one is not.
 fn clock_agrees_with_pit(out: &mut dyn Write) -> bool {
     let ticks: u16 = 5966; // 5 ms
-    let Some(cycles) = crate::clock::measure_pit_ticks(ticks) else {
-        let _ = write!(out, "PIT channel 2 output never rose");
-        return false;
-    };
-    let measured = crate::clock::cycles_to_us(cycles);
     let expected = ticks as u64 * 1_000_000 / crate::clock::PIT_HZ;
-    if measured < expected / 2 || measured > expected * 2 {
-        let _ = write!(
-            out,
-            "a {} us PIT interval measured {} us on the TSC clock",
-            expected, measured
-        );
-        return false;
+    let mut readings: heapless::Vec<u64, 5> = heapless::Vec::new();
+    while !readings.is_full() {
+        let Some(cycles) = crate::clock::measure_pit_ticks(ticks) else {
+            let _ = write!(out, "PIT channel 2 output never rose");
+            return false;
+        };
+        let measured = crate::clock::cycles_to_us(cycles);
+        if measured < expected / 2 {
+            let _ = write!(
+                out,
+                "a {} us PIT interval measured only {} us on the TSC clock",
+                expected, measured
+            );
+            return false;
+        }
+        if measured <= expected * 2 {
+            return true;
+        }
+        let _ = readings.push(measured);
     }
-    true
+    let _ = write!(
+        out,
+        "a {} us PIT interval measured {:?} us on the TSC clock",
+        expected, readings
+    );
+    false
 }
 
 fn pci_host_bridge(out: &mut dyn Write) -> bool {
