@@ -112,20 +112,24 @@ mod kmain {
             }
         );
         match tsc {
-            Some(hz) => {
+            Some((hz, reference)) => {
                 println!(
-                    "clock: TSC {}.{:03} MHz (calibrated against the PIT)",
+                    "clock: TSC {}.{:03} MHz (calibrated against the {})",
                     hz / 1_000_000,
-                    (hz / 1000) % 1000
+                    (hz / 1000) % 1000,
+                    match reference {
+                        clock::Reference::AcpiPmTimer => "ACPI PM timer",
+                        clock::Reference::Pit => "PIT",
+                    }
                 );
                 println!(
                     "boot: kernel entered {} us after VM reset (TSC)",
                     clock::cycles_to_us(entry_tsc)
                 );
             }
-            None => println!(
-                "clock: TSC calibration failed (PIT channel 2 did not count); times read 0"
-            ),
+            None => {
+                println!("clock: TSC calibration failed (no reference clock counted); times read 0")
+            }
         }
         if let Some(crash) = args.crash {
             crash_on_purpose(crash);
