@@ -1,0 +1,50 @@
+//! Every fixed capacity of the virtio-gpu crate, in one place.
+//!
+//! Owns: the numeric limits the encoder, the pools and the device driver enforce.
+//! Must never: hold state or depend on another module of this crate.
+
+/// Largest VirGL batch (one SUBMIT_3D payload) in dwords. 16 KiB, so the command DMA of the
+/// device driver stays a handful of pages.
+pub const MAX_BATCH_DWORDS: usize = 4096;
+/// Smallest batch a `CommandBuffer` accepts: the biggest fixed-size command (CREATE_OBJECT BLEND,
+/// 12 dwords) plus the shader/inline-write headers must always fit.
+pub const MIN_BATCH_DWORDS: usize = 64;
+/// Default batch capacity used by the scenes and the kernel.
+pub const DEFAULT_BATCH_DWORDS: usize = 4096;
+
+/// Live VirGL object handles per context (shaders, pipe states, surfaces, views, ...).
+pub const MAX_OBJECT_HANDLES: u32 = 1024;
+/// Live virtio-gpu contexts per device.
+pub const MAX_CONTEXTS: u32 = 64;
+/// Live resources per device.
+pub const MAX_RESOURCES: u32 = 512;
+
+/// Constant-buffer size per shader stage, in vec4 (the shader contract).
+pub const MAX_CONSTANT_VEC4: usize = 32;
+/// Texture units the encoder binds (sampler views and sampler states).
+pub const MAX_SAMPLER_UNITS: usize = 4;
+/// Vertex elements per vertex-elements object (the attribute limit of the shader contract).
+pub const MAX_VERTEX_ELEMENTS: usize = 8;
+/// Vertex buffers bound at once.
+pub const MAX_VERTEX_BUFFERS: usize = 8;
+/// Longest TGSI text accepted (bytes, without the terminating NUL). Longer text is refused; text
+/// longer than one packet is sent with continuation packets.
+pub const MAX_SHADER_TEXT_BYTES: usize = 65536;
+
+/// Largest capset blob kept (bytes).
+pub const MAX_CAPSET_BYTES: usize = 8192;
+/// Capsets examined at most (the device reports `num_capsets`; more is treated as malformed).
+pub const MAX_CAPSETS: u32 = 16;
+/// Largest width/height/depth of a resource the driver creates.
+pub const MAX_RESOURCE_DIM: u32 = 16384;
+/// Largest guest backing of one resource, in bytes (64 MiB).
+pub const MAX_BACKING_BYTES: usize = 64 << 20;
+
+/// Polling budget of one control command when no clock is supplied (loop iterations).
+pub const DEFAULT_SPIN_BUDGET: u64 = 400_000_000;
+/// Timeout of one control command when a clock is supplied (nanoseconds).
+pub const DEFAULT_TIMEOUT_NS: u64 = 10_000_000_000;
+/// Control-queue size (descriptors); one command is in flight at a time, two descriptors each.
+pub const CONTROL_QUEUE_SIZE: usize = 16;
+/// Response buffer size of the control queue (bytes): enough for the largest capset.
+pub const RESPONSE_BYTES: usize = 24 + MAX_CAPSET_BYTES;

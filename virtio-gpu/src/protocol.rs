@@ -1,0 +1,174 @@
+//! The VirGL command-stream protocol table: command ids, object types, payload sizes, enums.
+//!
+//! Owns: every number of the VirGL stream (facts from virglrenderer's `virgl_protocol.h` and
+//! `virgl_hw.h`), shared by the encoder and the test-side decoder so both agree by construction.
+//! Must never: encode or decode anything itself.
+
+/// Builds a command header dword: `cmd | object_type << 8 | payload_len << 16`.
+pub const fn cmd0(cmd: u32, obj: u32, len: u32) -> u32 {
+    cmd | (obj << 8) | (len << 16)
+}
+
+/// Largest payload length a header can carry (16 bits).
+pub const MAX_PAYLOAD_DWORDS: usize = 0xFFFF;
+
+// Command ids (enum virgl_context_cmd).
+pub const CCMD_NOP: u32 = 0;
+pub const CCMD_CREATE_OBJECT: u32 = 1;
+pub const CCMD_BIND_OBJECT: u32 = 2;
+pub const CCMD_DESTROY_OBJECT: u32 = 3;
+pub const CCMD_SET_VIEWPORT_STATE: u32 = 4;
+pub const CCMD_SET_FRAMEBUFFER_STATE: u32 = 5;
+pub const CCMD_SET_VERTEX_BUFFERS: u32 = 6;
+pub const CCMD_CLEAR: u32 = 7;
+pub const CCMD_DRAW_VBO: u32 = 8;
+pub const CCMD_RESOURCE_INLINE_WRITE: u32 = 9;
+pub const CCMD_SET_SAMPLER_VIEWS: u32 = 10;
+pub const CCMD_SET_INDEX_BUFFER: u32 = 11;
+pub const CCMD_SET_CONSTANT_BUFFER: u32 = 12;
+pub const CCMD_SET_SCISSOR_STATE: u32 = 15;
+pub const CCMD_BIND_SAMPLER_STATES: u32 = 18;
+pub const CCMD_BIND_SHADER: u32 = 31;
+pub const CCMD_LINK_SHADER: u32 = 52;
+/// One past the highest command id the decoder knows (virglrenderer 0.10 has LINK_SHADER = 52).
+pub const CCMD_MAX: u32 = 53;
+
+// Object types (enum virgl_object_type).
+pub const OBJ_NULL: u32 = 0;
+pub const OBJ_BLEND: u32 = 1;
+pub const OBJ_RASTERIZER: u32 = 2;
+pub const OBJ_DSA: u32 = 3;
+pub const OBJ_SHADER: u32 = 4;
+pub const OBJ_VERTEX_ELEMENTS: u32 = 5;
+pub const OBJ_SAMPLER_VIEW: u32 = 6;
+pub const OBJ_SAMPLER_STATE: u32 = 7;
+pub const OBJ_SURFACE: u32 = 8;
+pub const OBJ_MAX: u32 = 12;
+
+// Payload sizes (dwords after the header), exactly as the host checks them.
+pub const BLEND_SIZE: u32 = 11; // handle, S0, S1, 8 x RT
+pub const DSA_SIZE: u32 = 5; // handle, S0, S1 (front), S2 (back), alpha ref
+pub const RS_SIZE: u32 = 9; // handle, S0, point size, sprite, S3, line width, 3 x offset
+pub const SURFACE_SIZE: u32 = 5; // handle, res, format, level/first, layers/last
+pub const SAMPLER_VIEW_SIZE: u32 = 6; // handle, res, format, layer, level, swizzle
+pub const SAMPLER_STATE_SIZE: u32 = 9; // handle, S0, lod bias, min lod, max lod, 4 x border
+/// CREATE_OBJECT(SHADER) header words: handle, type, offlen, num_tokens, so_outputs.
+pub const SHADER_HDR_SIZE: u32 = 5;
+pub const fn vertex_elements_size(n: u32) -> u32 {
+    n * 4 + 1
+}
+pub const BIND_OBJECT_SIZE: u32 = 1;
+pub const DESTROY_OBJECT_SIZE: u32 = 1;
+pub const fn viewport_size(n: u32) -> u32 {
+    6 * n + 1
+}
+pub const fn framebuffer_size(nr_cbufs: u32) -> u32 {
+    nr_cbufs + 2
+}
+pub const fn vertex_buffers_size(n: u32) -> u32 {
+    n * 3
+}
+/// SET_INDEX_BUFFER with a buffer: handle, index size, offset.
+pub const INDEX_BUFFER_SIZE: u32 = 3;
+/// SET_INDEX_BUFFER unbinding: handle only.
+pub const INDEX_BUFFER_UNBIND_SIZE: u32 = 1;
+pub const fn constant_buffer_size(nwords: u32) -> u32 {
+    nwords + 2
+}
+pub const fn sampler_views_size(n: u32) -> u32 {
+    n + 2
+}
+pub const fn bind_sampler_states_size(n: u32) -> u32 {
+    n + 2
+}
+pub const CLEAR_SIZE: u32 = 8;
+pub const DRAW_VBO_SIZE: u32 = 12;
+pub const DRAW_VBO_SIZE_TESS: u32 = 14;
+pub const DRAW_VBO_SIZE_INDIRECT: u32 = 20;
+pub const BIND_SHADER_SIZE: u32 = 2;
+pub const LINK_SHADER_SIZE: u32 = 6;
+/// RESOURCE_INLINE_WRITE header words before the data: res, level, usage, stride, layer_stride,
+/// x, y, z, w, h, d.
+pub const INLINE_WRITE_HDR_SIZE: u32 = 11;
+pub const SCISSOR_SIZE_ONE: u32 = 3;
+
+/// Continuation flag of the shader `offlen` word.
+pub const SHADER_OFFSET_CONT: u32 = 1 << 31;
+
+// Shader stages (pipe_shader_type).
+pub const SHADER_VERTEX: u32 = 0;
+pub const SHADER_FRAGMENT: u32 = 1;
+pub const SHADER_GEOMETRY: u32 = 2;
+pub const SHADER_TYPES: u32 = 6;
+
+// Formats (enum virgl_formats), the subset this project uses.
+pub const FORMAT_B8G8R8A8_UNORM: u32 = 1;
+pub const FORMAT_Z32_FLOAT: u32 = 18;
+pub const FORMAT_Z24_UNORM_S8_UINT: u32 = 19;
+pub const FORMAT_R32_FLOAT: u32 = 28;
+pub const FORMAT_R32G32_FLOAT: u32 = 29;
+pub const FORMAT_R32G32B32_FLOAT: u32 = 30;
+pub const FORMAT_R32G32B32A32_FLOAT: u32 = 31;
+pub const FORMAT_R8_UNORM: u32 = 64;
+
+// Bind flags.
+pub const BIND_DEPTH_STENCIL: u32 = 1 << 0;
+pub const BIND_RENDER_TARGET: u32 = 1 << 1;
+pub const BIND_SAMPLER_VIEW: u32 = 1 << 3;
+pub const BIND_VERTEX_BUFFER: u32 = 1 << 4;
+pub const BIND_INDEX_BUFFER: u32 = 1 << 5;
+pub const BIND_CONSTANT_BUFFER: u32 = 1 << 6;
+pub const BIND_DISPLAY_TARGET: u32 = 1 << 7;
+pub const BIND_SCANOUT: u32 = 1 << 18;
+
+// Texture targets (pipe_texture_target).
+pub const TARGET_BUFFER: u32 = 0;
+pub const TARGET_TEXTURE_2D: u32 = 2;
+
+// Clear bits.
+pub const CLEAR_DEPTH: u32 = 1 << 0;
+pub const CLEAR_STENCIL: u32 = 1 << 1;
+pub const CLEAR_COLOR0: u32 = 1 << 2;
+
+// Primitive modes.
+pub const PRIM_POINTS: u32 = 0;
+pub const PRIM_LINES: u32 = 1;
+pub const PRIM_TRIANGLES: u32 = 4;
+pub const PRIM_TRIANGLE_STRIP: u32 = 5;
+
+// Compare functions (pipe_compare_func).
+pub const FUNC_NEVER: u32 = 0;
+pub const FUNC_LESS: u32 = 1;
+pub const FUNC_EQUAL: u32 = 2;
+pub const FUNC_LEQUAL: u32 = 3;
+pub const FUNC_GREATER: u32 = 4;
+pub const FUNC_ALWAYS: u32 = 7;
+
+// Cull faces.
+pub const CULL_NONE: u32 = 0;
+pub const CULL_FRONT: u32 = 1;
+pub const CULL_BACK: u32 = 2;
+
+// Texture wrap modes (pipe_tex_wrap).
+pub const WRAP_REPEAT: u32 = 0;
+pub const WRAP_CLAMP_TO_EDGE: u32 = 2;
+// Filters.
+pub const FILTER_NEAREST: u32 = 0;
+pub const FILTER_LINEAR: u32 = 1;
+pub const MIPFILTER_NONE: u32 = 2;
+
+// Swizzles.
+pub const SWIZZLE_IDENTITY: u32 = 0 | (1 << 3) | (2 << 6) | (3 << 9);
+
+// Capability bits (virgl_caps_v2).
+pub const CAP_V2_SSO: u32 = 1 << 9;
+/// `host_feature_check_version` from which the host accepts LINK_SHADER (the guest driver of Mesa
+/// uses the same threshold).
+pub const LINK_SHADER_MIN_FEATURE_VERSION: u32 = 7;
+
+// Capset ids.
+pub const CAPSET_VIRGL: u32 = 1;
+pub const CAPSET_VIRGL2: u32 = 2;
+
+// Host context error strings that harnesses scan for.
+pub const HOST_ERROR_MARKERS: [&str; 3] = ["context error", "failed to dispatch", "Illegal command"];

@@ -1,0 +1,136 @@
+//! The transport abstraction: what one VirGL encoder needs from whatever carries its batches to a
+//! virglrenderer (the virtio device in the kernel, a vtest socket on the host).
+//!
+//! Owns: `GpuTransport3d`, `ResourceDesc`, `CtxId`/`ResId`, and `CtxSink` (a transport bound
+//! to one context, used as the batch sink).
+//! Must never: know about a specific transport's wire format.
+use crate::batch::Sink;
+use crate::caps::HostCaps;
+use crate::error::Result;
+use crate::proto::Box3d;
+use crate::protocol::*;
+
+/// A virtio-gpu context id (never 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CtxId(pub u32);
+
+/// A resource id (never 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResId(pub u32);
+
+/// Creation parameters of a 3D resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceDesc {
+    pub target: u32,
+    pub format: u32,
+    pub bind: u32,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub array_size: u32,
+    pub last_level: u32,
+    pub nr_samples: u32,
+    /// Bytes per texel of the guest copy (for backing sizes and transfer strides).
+    pub bytes_per_texel: u32,
+}
+
+impl ResourceDesc {
+    /// A B8G8R8A8 2D render target that can be read back.
+    pub fn color_target(w: u32, h: u32) -> Self {
+        ResourceDesc::tex2d(w, h, FORMAT_B8G8R8A8_UNORM, BIND_RENDER_TARGET | BIND_SAMPLER_VIEW, 4)
+    }
+    /// A Z32_FLOAT depth buffer.
+    pub fn depth_target(w: u32, h: u32) -> Self {
+        ResourceDesc::tex2d(w, h, FORMAT_Z32_FLOAT, BIND_DEPTH_STENCIL, 4)
+    }
+    /// A B8G8R8A8 texture.
+    pub fn texture(w: u32, h: u32) -> Self {
+        ResourceDesc::tex2d(w, h, FORMAT_B8G8R8A8_UNORM, BIND_SAMPLER_VIEW, 4)
+    }
+    pub fn tex2d(w: u32, h: u32, format: u32, bind: u32, bpp: u32) -> Self {
+        ResourceDesc {
+            target: TARGET_TEXTURE_2D,
+            format,
+            bind,
+            width: w,
+            height: h,
+            depth: 1,
+            array_size: 1,
+            last_level: 0,
+            nr_samples: 0,
+            bytes_per_texel: bpp,
+        }
+    }
+    /// A byte buffer (vertex, index or constant data).
+    pub fn buffer(bytes: u32, bind: u32) -> Self {
+        ResourceDesc {
+            target: TARGET_BUFFER,
+            format: FORMAT_R8_UNORM,
+            bind,
+            width: bytes,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            last_level: 0,
+            nr_samples: 0,
+            bytes_per_texel: 1,
+        }
+    }
+    /// Bytes of a tightly packed guest copy of level 0.
+    pub fn backing_bytes(&self) -> Option<usize> {
+        let n = (self.width as u64)
+            .checked_mul(self.height as u64)?
+            .checked_mul(self.depth.max(1) as u64)?
+            .checked_mul(self.array_size.max(1) as u64)?
+            .checked_mul(self.bytes_per_texel as u64)?;
+        usize::try_from(n).ok()
+    }
+    pub fn stride(&self) -> u32 {
+        self.width.saturating_mul(self.bytes_per_texel)
+    }
+}
+
+/// What a VirGL renderer connection offers. Both transports implement it, so the encoder, the
+/// scenes and Gfx3D run unchanged on either.
+pub trait GpuTransport3d {
+    /// Capabilities of the host (from the preferred capset).
+    fn caps(&self) -> &HostCaps;
+    /// Creates a rendering context.
+    fn ctx_create(&mut self) -> Result<CtxId>;
+    /// Destroys a context and everything the transport attached to it.
+    fn ctx_destroy(&mut self, ctx: CtxId) -> Result<()>;
+    /// Creates a resource usable by `ctx`, with guest backing for transfers, attached to `ctx`.
+    fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> Result<ResId>;
+    /// Detaches and releases a resource and its backing.
+    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> Result<()>;
+    /// Copies `data` (rows `stride` bytes apart) into the box of the resource (level 0).
+    fn transfer_to_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, data: &[u8]) -> Result<()>;
+    /// Reads the box of the resource (level 0) into `out` (rows `stride` bytes apart).
+    fn transfer_from_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, out: &mut [u8]) -> Result<()>;
+    /// Submits one batch of VirGL dwords to `ctx` and waits until the host consumed it.
+    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> Result<()>;
+    /// True once the transport gave up (device lost / connection closed).
+    fn is_lost(&self) -> bool;
+}
+
+/// A transport bound to one context: the batch sink of an encoder.
+pub struct CtxSink<'a, T: GpuTransport3d + ?Sized> {
+    pub transport: &'a mut T,
+    pub ctx: CtxId,
+}
+
+impl<T: GpuTransport3d + ?Sized> Sink for CtxSink<'_, T> {
+    fn submit(&mut self, dwords: &[u32]) -> Result<()> {
+        self.transport.submit_3d(self.ctx, dwords)
+    }
+}
+
+/// Bytes a transfer of `bx` with row pitch `stride` touches in a linear buffer.
+pub fn transfer_span(bx: Box3d, stride: u32, bpp: u32) -> Option<usize> {
+    if bx.w == 0 || bx.h == 0 || bx.d == 0 {
+        return None;
+    }
+    let row = (bx.w as u64).checked_mul(bpp as u64)?;
+    let n = (stride as u64).checked_mul(bx.h as u64 - 1)?.checked_add(row)?;
+    usize::try_from(n).ok()
+}
