@@ -27,6 +27,9 @@ mod clock;
 #[cfg(target_os = "none")]
 mod cmdline;
 #[cfg(target_os = "none")]
+#[allow(dead_code)] // used by the demo's screenshot, which is not wired in yet
+mod debugcon;
+#[cfg(target_os = "none")]
 mod exit;
 #[cfg(target_os = "none")]
 mod gpu_probe;
