@@ -61,6 +61,9 @@ mod kmain {
         let entry_tsc = clock::rdtsc();
         serial::init();
         println!("ChrisOS: kernel entered (PVH)");
+        let paint_start = clock::rdtsc();
+        arch::paging::paint_stack();
+        let paint_cycles = clock::rdtsc().wrapping_sub(paint_start);
         arch::gdt::init();
         arch::idt::init();
         arch::mask_legacy_pic();
@@ -98,9 +101,10 @@ mod kmain {
         }
         let stack = arch::paging::boot_stack();
         println!(
-            "memory: boot stack {} MiB at {:#x}, guard page below it",
+            "memory: boot stack {} MiB at {:#x}, guard page below it, painted in {} us",
             (stack.end - stack.start) >> 20,
-            stack.start
+            stack.start,
+            clock::cycles_to_us(paint_cycles)
         );
         println!(
             "memory: image {:#x}-{:#x}, heap {} MiB in {} region(s){}",
@@ -151,7 +155,10 @@ mod kmain {
             );
         }
         print_summary(report);
-        println!("boot: ready after {} us", clock::now_us());
+        println!(
+            "boot: ready {} us after kernel entry",
+            clock::cycles_to_us(clock::rdtsc().wrapping_sub(entry_tsc))
+        );
 
         let outcome = match args.mode {
             Mode::Selftest => selftest::run(&args.filter),
