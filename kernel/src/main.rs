@@ -154,6 +154,7 @@ mod kmain {
                 capset.id, capset.max_version, capset.max_size
             );
         }
+        println!("virtio-gpu: probe took {} us", report.micros);
         print_summary(report);
         println!(
             "boot: ready {} us after kernel entry",
@@ -179,7 +180,7 @@ mod kmain {
     fn print_summary(report: &gpu_probe::ProbeReport) {
         let mut line: heapless::String<256> = heapless::String::new();
         let _ = report.write_summary(&mut line);
-        println!("{} ({} us)", line, report.micros);
+        println!("{}", line);
     }
 
     fn crash_on_purpose(crash: Crash) {
