@@ -182,7 +182,11 @@ pub fn analyze(
     diag: &mut Diagnostics,
     module: &mut Module,
 ) {
-    *module = Module::new(stage);
+    module.stage = stage;
+    module.insts.clear();
+    module.imms.clear();
+    module.temps = 0;
+    module.iface = Interface::default();
     let mut s = Sema {
         src,
         toks,
@@ -674,8 +678,17 @@ impl<'a> Sema<'a> {
 
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
     fn referenced(&self, name: &str) -> bool {
+        let want = name.as_bytes();
         self.ast.nodes.iter().any(|n| {
-            n.kind == Kind::Ident && self.toks.get(n.tok).map(|t| t.text(self.src) == name).unwrap_or(false)
+            n.kind == Kind::Ident
+                && self
+                    .toks
+                    .get(n.tok)
+                    .map(|t| {
+                        t.len as usize == want.len()
+                            && self.src.get(t.off as usize..t.off as usize + t.len as usize) == Some(want)
+                    })
+                    .unwrap_or(false)
         })
     }
 
