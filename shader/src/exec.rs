@@ -11,8 +11,9 @@
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
 //! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
-//! vector is NaN); SIN/COS/SQRT/TRUNC come from libm; POW is pow(x, y) for x > 0, 0 or inf for
-//! x = 0 (y > 0 / y < 0), NaN for pow(0, 0) and for x < 0 (llvmpipe computes exp2(y * log2 x));
+//! vector is NaN); SQRT/TRUNC come from libm, SIN/COS are evaluated in f64 (within an ulp of
+//! libm, see [`sin`]); POW is exp2(y * log2 x) as llvmpipe
+//! computes it, evaluated in f64 (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
 //! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
 //! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
 //! other comparison with NaN is false).
@@ -515,9 +516,9 @@ impl Executable {
                     put4(&mut r[dst], &v, m);
                 }
                 Op::Mov => {
-                    let src = r[a];
                     for c in 0..(d.n as usize).min(4) {
-                        put(&mut r[dst][c], &src[c], m);
+                        let src = r[a][c];
+                        put(&mut r[dst][c], &src, m);
                     }
                 }
                 Op::Swz => {
@@ -542,16 +543,16 @@ impl Executable {
                 Op::Abs => unary(r, d, m, f32::abs),
                 Op::Rsq => unary(r, d, m, |x| 1.0 / libm::sqrtf(x)),
                 Op::Rcp => unary(r, d, m, |x| 1.0 / x),
-                Op::Sin => unary(r, d, m, libm::sinf),
-                Op::Cos => unary(r, d, m, libm::cosf),
+                Op::Sin => unary(r, d, m, sin),
+                Op::Cos => unary(r, d, m, cos),
                 Op::Trunc => unary(r, d, m, libm::truncf),
                 Op::Sqrt => unary(r, d, m, libm::sqrtf),
                 Op::Dot => {
-                    let (x, y) = (r[a], r[b]);
                     let mut s = [0.0; LANES];
                     for c in 0..(d.n as usize).min(4) {
+                        let (x, y) = (&r[a][c], &r[b][c]);
                         for l in 0..LANES {
-                            s[l] += x[c][l] * y[c][l];
+                            s[l] += x[l] * y[l];
                         }
                     }
                     put(&mut r[dst][0], &s, m);
@@ -671,27 +672,31 @@ fn put4(dst: &mut Vec4x, v: &Vec4x, m: u8) {
 
 #[inline(always)]
 fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32, f32) -> f32) {
-    let (x, y) = (r[d.a as usize & REG_MASK], r[d.b as usize & REG_MASK]);
-    let dst = &mut r[d.dst as usize & REG_MASK];
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
     for c in 0..(d.n as usize).min(4) {
+        let (x, y) = (r[a][c], r[b][c]);
         let mut v = [0.0; LANES];
         for l in 0..LANES {
-            v[l] = f(x[c][l], y[c][l]);
+            v[l] = f(x[l], y[l]);
         }
-        put(&mut dst[c], &v, m);
+        put(&mut r[dst][c], &v, m);
     }
 }
 
 #[inline(always)]
 fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32) -> f32) {
-    let x = r[d.a as usize & REG_MASK];
-    let dst = &mut r[d.dst as usize & REG_MASK];
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
+        let x = r[a][c];
         let mut v = [0.0; LANES];
         for l in 0..LANES {
-            v[l] = f(x[c][l]);
+            v[l] = f(x[l]);
         }
-        put(&mut dst[c], &v, m);
+        put(&mut r[dst][c], &v, m);
     }
 }
 
@@ -710,19 +715,149 @@ fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
     v
 }
 
-/// GLSL pow as llvmpipe evaluates it (exp2(y * log2(x))), with libm's accuracy for x > 0.
+/// GLSL pow as llvmpipe evaluates it: exp2(y * log2(x)), here in f64 so the f32 result is
+/// within an ulp of the exact value (libm's powf is correct but several times slower). Edge
+/// cases follow from the formula: x < 0 or NaN -> NaN; pow(0, y) = 0 (y > 0), inf (y < 0),
+/// NaN (y = 0); pow(inf, y) = inf (y > 0), 0 (y < 0), NaN (y = 0).
 pub fn pow(x: f32, y: f32) -> f32 {
-    if x > 0.0 {
-        libm::powf(x, y)
-    } else if x == 0.0 {
-        if y > 0.0 {
-            0.0
-        } else if y < 0.0 {
-            f32::INFINITY
+    exp2_f64(y as f64 * log2_f64(x as f64)) as f32
+}
+
+/// 1/k! for k = 0..=17.
+const INV_FACT: [f64; 18] = {
+    let mut t = [1.0f64; 18];
+    let mut k = 1;
+    while k < 18 {
+        t[k] = t[k - 1] / k as f64;
+        k += 1;
+    }
+    t
+};
+
+/// GLSL sin: argument reduced by pi/2 in f64, Taylor polynomials on [-pi/4, pi/4] (f64), so the
+/// f32 result is within an ulp of libm's; |x| >= 1e5, inf and NaN go to libm.
+pub fn sin(x: f32) -> f32 {
+    if !(x.abs() < 1e5) {
+        return libm::sinf(x);
+    }
+    let (k, r) = reduce(x);
+    match k & 3 {
+        0 => sin_poly(r),
+        1 => cos_poly(r),
+        2 => -sin_poly(r),
+        _ => -cos_poly(r),
+    }
+}
+
+/// GLSL cos, as [`sin`].
+pub fn cos(x: f32) -> f32 {
+    if !(x.abs() < 1e5) {
+        return libm::cosf(x);
+    }
+    let (k, r) = reduce(x);
+    match k & 3 {
+        0 => cos_poly(r),
+        1 => -sin_poly(r),
+        2 => -cos_poly(r),
+        _ => sin_poly(r),
+    }
+}
+
+/// x = k * pi/2 + r with |r| <= pi/4 (pi/2 split in a 33-bit head and a tail, exact for |k| < 2^20).
+fn reduce(x: f32) -> (i64, f64) {
+    const PIO2_HI: f64 = 1.570_796_326_734_125_614_17;
+    const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
+    let xd = x as f64;
+    let q = xd * core::f64::consts::FRAC_2_PI + 0.5;
+    let mut k = q as i64;
+    if (k as f64) > q {
+        k -= 1;
+    }
+    (k, (xd - k as f64 * PIO2_HI) - k as f64 * PIO2_LO)
+}
+
+fn sin_poly(r: f64) -> f32 {
+    let r2 = r * r;
+    // r - r^3/3! + r^5/5! - ... - r^15/15!
+    let mut p = -INV_FACT[15];
+    p = p * r2 + INV_FACT[13];
+    p = p * r2 - INV_FACT[11];
+    p = p * r2 + INV_FACT[9];
+    p = p * r2 - INV_FACT[7];
+    p = p * r2 + INV_FACT[5];
+    p = p * r2 - INV_FACT[3];
+    (r + r * r2 * p) as f32
+}
+
+fn cos_poly(r: f64) -> f32 {
+    let r2 = r * r;
+    let mut p = INV_FACT[16];
+    p = p * r2 - INV_FACT[14];
+    p = p * r2 + INV_FACT[12];
+    p = p * r2 - INV_FACT[10];
+    p = p * r2 + INV_FACT[8];
+    p = p * r2 - INV_FACT[6];
+    p = p * r2 + INV_FACT[4];
+    p = p * r2 - INV_FACT[2];
+    (1.0 + r2 * p) as f32
+}
+
+fn log2_f64(x: f64) -> f64 {
+    if !(x > 0.0) {
+        return if x == 0.0 {
+            f64::NEG_INFINITY
         } else {
-            f32::NAN
-        }
+            f64::NAN
+        };
+    }
+    if x == f64::INFINITY {
+        return x;
+    }
+    // Every f32 (denormals included) is a normal f64.
+    let bits = x.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    if m > core::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    // ln(m) = 2 atanh(t), |t| <= 0.172: the series to t^13 is exact to ~1e-12.
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let s = 1.0
+        + t2 * (1.0 / 3.0
+            + t2 * (1.0 / 5.0
+                + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (1.0 / 11.0 + t2 / 13.0)))));
+    e as f64 + 2.0 * t * s * core::f64::consts::LOG2_E
+}
+
+fn exp2_f64(z: f64) -> f64 {
+    if z.is_nan() {
+        return z;
+    }
+    if z > 1024.0 {
+        return f64::INFINITY;
+    }
+    if z < -1100.0 {
+        return 0.0;
+    }
+    let r = z + 0.5;
+    let mut n = r as i64;
+    if (n as f64) > r {
+        n -= 1;
+    }
+    // f in [-0.5, 0.5]; e^(f ln 2) by its Taylor series to degree 11 (error < 1e-14).
+    let g = (z - n as f64) * core::f64::consts::LN_2;
+    let mut p = INV_FACT[11];
+    for c in INV_FACT[..11].iter().rev() {
+        p = p * g + c;
+    }
+    let scale = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
+    if n > 1023 {
+        p * scale(1023) * scale(n - 1023)
+    } else if n < -1022 {
+        p * scale(-1022) * scale((n + 1022).max(-1022))
     } else {
-        f32::NAN
+        p * scale(n)
     }
 }

@@ -238,3 +238,55 @@ fn executable_refuses_unverified_modules() {
     b.inst(Op::Add, 0, 1, 5, 4, 0, 0); // temp 5 does not exist
     assert!(Executable::new(&b.done(), None).is_err());
 }
+
+#[test]
+fn pow_is_within_an_ulp_of_libm() {
+    let mut r = Rng(99);
+    let mut worst = 0u32;
+    for _ in 0..200_000 {
+        let x = f32::from_bits((r.next() as u32) & 0x7fff_ffff);
+        let y = (r.below(4001) as f32 - 2000.0) / 100.0;
+        if !x.is_finite() {
+            continue;
+        }
+        let (a, b) = (pow(x, y), libm::powf(x, y));
+        if a.is_finite() && b.is_finite() && b != 0.0 && a.is_normal() && b.is_normal() {
+            worst = worst.max((a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32);
+        } else {
+            // Subnormal, zero, infinite or NaN results: equal up to one subnormal step.
+            let close = same(a, b) || (a.to_bits() as i64 - b.to_bits() as i64).abs() <= 1;
+            assert!(close, "pow({}, {}) = {} vs {}", x, y, a, b);
+        }
+    }
+    assert!(worst <= 1, "worst difference {} ulp", worst);
+    assert_eq!(pow(2.0, 10.0), 1024.0);
+    assert_eq!(pow(10.0, 2.0), 100.0);
+    assert_eq!(pow(0.5, 16.0), 1.0 / 65536.0);
+    assert_eq!(pow(f32::INFINITY, 2.0), f32::INFINITY);
+    assert_eq!(pow(f32::INFINITY, -2.0), 0.0);
+}
+
+#[test]
+fn sin_cos_are_within_an_ulp_of_libm() {
+    let mut r = Rng(5);
+    for i in 0..400_000 {
+        let x = match i % 3 {
+            0 => (r.below(2_000_001) as f32 - 1_000_000.0) / 1000.0,
+            1 => f32::from_bits(r.next() as u32),
+            _ => (r.below(20001) as f32 - 10000.0) * 9.5,
+        };
+        for (a, b) in [(sin(x), libm::sinf(x)), (cos(x), libm::cosf(x))] {
+            let d = (a.to_bits() as i64 - b.to_bits() as i64).abs();
+            assert!(
+                same(a, b) || d <= 1 || (a.abs() < 1e-30 && b.abs() < 1e-30),
+                "x = {}: {} vs {}",
+                x,
+                a,
+                b
+            );
+        }
+    }
+    assert_eq!(sin(0.0), 0.0);
+    assert_eq!(cos(0.0), 1.0);
+    assert!(sin(f32::INFINITY).is_nan() && cos(f32::NAN).is_nan());
+}
