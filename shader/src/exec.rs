@@ -539,12 +539,12 @@ impl Executable {
                 Op::Div => binary(r, d, m, |x, y| x / y),
                 Op::Max => binary(r, d, m, f32::max),
                 Op::Min => binary(r, d, m, f32::min),
-                Op::Pow => binary(r, d, m, pow),
+                Op::Pow => binary_lanes(r, d, m, pow_lanes),
                 Op::Abs => unary(r, d, m, f32::abs),
                 Op::Rsq => unary(r, d, m, |x| 1.0 / libm::sqrtf(x)),
                 Op::Rcp => unary(r, d, m, |x| 1.0 / x),
-                Op::Sin => unary(r, d, m, sin),
-                Op::Cos => unary(r, d, m, cos),
+                Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
+                Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
                 Op::Trunc => unary(r, d, m, libm::truncf),
                 Op::Sqrt => unary(r, d, m, libm::sqrtf),
                 Op::Dot => {
@@ -700,6 +700,28 @@ fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32) -> f32) {
     }
 }
 
+#[inline(always)]
+fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes) -> Lanes) {
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c]);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn binary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes, &Lanes) -> Lanes) {
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c], &r[b][c]);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
 /// Columns `a..a+n` times `vec` (first n lanes); result lanes >= n are 0.
 #[inline(always)]
 fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
@@ -720,7 +742,84 @@ fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
 /// cases follow from the formula: x < 0 or NaN -> NaN; pow(0, y) = 0 (y > 0), inf (y < 0),
 /// NaN (y = 0); pow(inf, y) = inf (y > 0), 0 (y < 0), NaN (y = 0).
 pub fn pow(x: f32, y: f32) -> f32 {
-    exp2_f64(y as f64 * log2_f64(x as f64)) as f32
+    let (z, v) = pow_core(x, y);
+    if pow_fast_ok(x, z) {
+        v
+    } else {
+        exp2_f64(y as f64 * log2_f64(x as f64)) as f32
+    }
+}
+
+/// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
+/// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
+#[inline(always)]
+fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
+    let mut out = [0.0; LANES];
+    let mut z = [0.0f64; LANES];
+    for l in 0..LANES {
+        let (zl, v) = pow_core(x[l], y[l]);
+        z[l] = zl;
+        out[l] = v;
+    }
+    for l in 0..LANES {
+        if !pow_fast_ok(x[l], z[l]) {
+            out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
+        }
+    }
+    out
+}
+
+#[inline(always)]
+fn pow_fast_ok(x: f32, z: f64) -> bool {
+    x > 0.0 && x < f32::INFINITY && (-1000.0..=1000.0).contains(&z)
+}
+
+/// exp2(y * log2(x)) for finite x > 0 and |y log2 x| <= 1000 (other inputs give garbage that
+/// `pow_fast_ok` rejects): no branches, so loops over lanes vectorize.
+#[inline(always)]
+fn pow_core(x: f32, y: f32) -> (f64, f32) {
+    // Every f32 (denormals included) is a normal f64.
+    let bits = (x as f64).to_bits();
+    let e0 = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let m0 = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    let big = m0 > core::f64::consts::SQRT_2;
+    let m = if big { m0 * 0.5 } else { m0 };
+    let e = if big { e0 + 1 } else { e0 };
+    let z = y as f64 * (e as f64 + ln_series(m) * core::f64::consts::LOG2_E);
+    let zc = z.clamp(-1000.0, 1000.0);
+    let q = zc + 0.5;
+    let n0 = q as i32;
+    let (n, nf) = if n0 as f64 > q {
+        (n0 - 1, n0 as f64 - 1.0)
+    } else {
+        (n0, n0 as f64)
+    };
+    let p = exp_series((zc - nf) * core::f64::consts::LN_2);
+    let scale = f64::from_bits(((n + 1023) as u64 & 0x7ff) << 52);
+    (z, (p * scale) as f32)
+}
+
+/// ln(m) = 2 atanh(t) for m in [sqrt(1/2), sqrt(2)]: |t| <= 0.172, the series to t^13 is exact
+/// to ~1e-12.
+#[inline(always)]
+fn ln_series(m: f64) -> f64 {
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let s = 1.0
+        + t2 * (1.0 / 3.0
+            + t2 * (1.0 / 5.0
+                + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (1.0 / 11.0 + t2 / 13.0)))));
+    2.0 * t * s
+}
+
+/// e^g for |g| <= ln(2)/2 by its Taylor series to degree 11 (error < 1e-14).
+#[inline(always)]
+fn exp_series(g: f64) -> f64 {
+    let mut p = INV_FACT[11];
+    for c in INV_FACT[..11].iter().rev() {
+        p = p * g + c;
+    }
+    p
 }
 
 /// 1/k! for k = 0..=17.
@@ -734,49 +833,77 @@ const INV_FACT: [f64; 18] = {
     t
 };
 
+/// Arguments at or above this magnitude (and inf/NaN) go to libm.
+const TRIG_FAST_MAX: f32 = 1e5;
+
 /// GLSL sin: argument reduced by pi/2 in f64, Taylor polynomials on [-pi/4, pi/4] (f64), so the
 /// f32 result is within an ulp of libm's; |x| >= 1e5, inf and NaN go to libm.
 pub fn sin(x: f32) -> f32 {
-    if !(x.abs() < 1e5) {
-        return libm::sinf(x);
-    }
-    let (k, r) = reduce(x);
-    match k & 3 {
-        0 => sin_poly(r),
-        1 => cos_poly(r),
-        2 => -sin_poly(r),
-        _ => -cos_poly(r),
+    if x.abs() < TRIG_FAST_MAX {
+        trig_core(x, 0)
+    } else {
+        libm::sinf(x)
     }
 }
 
 /// GLSL cos, as [`sin`].
 pub fn cos(x: f32) -> f32 {
-    if !(x.abs() < 1e5) {
-        return libm::cosf(x);
-    }
-    let (k, r) = reduce(x);
-    match k & 3 {
-        0 => cos_poly(r),
-        1 => -sin_poly(r),
-        2 => -cos_poly(r),
-        _ => sin_poly(r),
+    if x.abs() < TRIG_FAST_MAX {
+        trig_core(x, 1)
+    } else {
+        libm::cosf(x)
     }
 }
 
-/// x = k * pi/2 + r with |r| <= pi/4 (pi/2 split in a 33-bit head and a tail, exact for |k| < 2^20).
-fn reduce(x: f32) -> (i64, f64) {
+/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`].
+#[inline(always)]
+fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
+    let mut out = [0.0; LANES];
+    for l in 0..LANES {
+        let v = if x[l].abs() < TRIG_FAST_MAX {
+            x[l]
+        } else {
+            0.0
+        };
+        out[l] = trig_core(v, quarter);
+    }
+    for l in 0..LANES {
+        if !(x[l].abs() < TRIG_FAST_MAX) {
+            out[l] = if quarter == 0 {
+                libm::sinf(x[l])
+            } else {
+                libm::cosf(x[l])
+            };
+        }
+    }
+    out
+}
+
+/// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2
+/// split in a 33-bit head and a tail, exact for |k| < 2^20), then the quadrant picks +-sin(r) or
+/// +-cos(r).
+#[inline(always)]
+fn trig_core(x: f32, quarter: i32) -> f32 {
     const PIO2_HI: f64 = 1.570_796_326_734_125_614_17;
     const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
     let xd = x as f64;
     let q = xd * core::f64::consts::FRAC_2_PI + 0.5;
-    let mut k = q as i64;
-    if (k as f64) > q {
-        k -= 1;
-    }
-    (k, (xd - k as f64 * PIO2_HI) - k as f64 * PIO2_LO)
+    let k0 = q as i32;
+    let (k, kf) = if k0 as f64 > q {
+        (k0 - 1, k0 as f64 - 1.0)
+    } else {
+        (k0, k0 as f64)
+    };
+    let r = (xd - kf * PIO2_HI) - kf * PIO2_LO;
+    let (s, c) = (sin_poly(r), cos_poly(r));
+    let k = k + quarter;
+    let v = if k & 1 == 0 { s } else { c };
+    let v = if k & 2 == 0 { v } else { -v };
+    v as f32
 }
 
-fn sin_poly(r: f64) -> f32 {
+#[inline(always)]
+fn sin_poly(r: f64) -> f64 {
     let r2 = r * r;
     // r - r^3/3! + r^5/5! - ... - r^15/15!
     let mut p = -INV_FACT[15];
@@ -786,10 +913,11 @@ fn sin_poly(r: f64) -> f32 {
     p = p * r2 - INV_FACT[7];
     p = p * r2 + INV_FACT[5];
     p = p * r2 - INV_FACT[3];
-    (r + r * r2 * p) as f32
+    r + r * r2 * p
 }
 
-fn cos_poly(r: f64) -> f32 {
+#[inline(always)]
+fn cos_poly(r: f64) -> f64 {
     let r2 = r * r;
     let mut p = INV_FACT[16];
     p = p * r2 - INV_FACT[14];
@@ -799,7 +927,7 @@ fn cos_poly(r: f64) -> f32 {
     p = p * r2 - INV_FACT[6];
     p = p * r2 + INV_FACT[4];
     p = p * r2 - INV_FACT[2];
-    (1.0 + r2 * p) as f32
+    1.0 + r2 * p
 }
 
 fn log2_f64(x: f64) -> f64 {
