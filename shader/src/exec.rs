@@ -13,7 +13,7 @@
 //! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
 //! vector is NaN); SQRT/TRUNC come from libm, SIN/COS are evaluated in f64 (within an ulp of
 //! libm, see [`sin`]); POW is exp2(y * log2 x) as llvmpipe
-//! computes it, evaluated in f64 (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
+//! computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
 //! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
 //! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
 //! other comparison with NaN is false).
@@ -737,12 +737,13 @@ fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
     v
 }
 
-/// GLSL pow as llvmpipe evaluates it: exp2(y * log2(x)), here in f64 so the f32 result is
-/// within an ulp of the exact value (libm's powf is correct but several times slower). Edge
+/// GLSL pow as llvmpipe evaluates it: exp2(y * log2(x)). For finite normal x > 0 with a normal
+/// result this is an f32 evaluation (relative error below 1.2e-7 * (|y log2 x| + 2), like
+/// llvmpipe's own approximations, and vectorizable); otherwise it is evaluated in f64. Edge
 /// cases follow from the formula: x < 0 or NaN -> NaN; pow(0, y) = 0 (y > 0), inf (y < 0),
 /// NaN (y = 0); pow(inf, y) = inf (y > 0), 0 (y < 0), NaN (y = 0).
 pub fn pow(x: f32, y: f32) -> f32 {
-    let (z, v) = pow_core(x, y);
+    let (z, v) = pow_f32(x, y);
     if pow_fast_ok(x, z) {
         v
     } else {
@@ -755,71 +756,54 @@ pub fn pow(x: f32, y: f32) -> f32 {
 #[inline(always)]
 fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
     let mut out = [0.0; LANES];
-    let mut z = [0.0f64; LANES];
+    let mut slow = false;
     for l in 0..LANES {
-        let (zl, v) = pow_core(x[l], y[l]);
-        z[l] = zl;
+        let (z, v) = pow_f32(x[l], y[l]);
         out[l] = v;
+        slow |= !pow_fast_ok(x[l], z);
     }
-    for l in 0..LANES {
-        if !pow_fast_ok(x[l], z[l]) {
-            out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
+    if slow {
+        for l in 0..LANES {
+            let (z, _) = pow_f32(x[l], y[l]);
+            if !pow_fast_ok(x[l], z) {
+                out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
+            }
         }
     }
     out
 }
 
 #[inline(always)]
-fn pow_fast_ok(x: f32, z: f64) -> bool {
-    x > 0.0 && x < f32::INFINITY && (-1000.0..=1000.0).contains(&z)
+fn pow_fast_ok(x: f32, z: f32) -> bool {
+    x >= f32::MIN_POSITIVE && x < f32::INFINITY && (-125.0..=125.0).contains(&z)
 }
 
-/// exp2(y * log2(x)) for finite x > 0 and |y log2 x| <= 1000 (other inputs give garbage that
-/// `pow_fast_ok` rejects): no branches, so loops over lanes vectorize.
+/// exp2(y * log2(x)) in f32 for normal finite x > 0 and |y log2 x| <= 125 (other inputs give
+/// values `pow_fast_ok` rejects), without branches. Returns (y log2 x, result).
 #[inline(always)]
-fn pow_core(x: f32, y: f32) -> (f64, f32) {
-    // Every f32 (denormals included) is a normal f64.
-    let bits = (x as f64).to_bits();
-    let e0 = ((bits >> 52) & 0x7ff) as i32 - 1023;
-    let m0 = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    let big = m0 > core::f64::consts::SQRT_2;
+fn pow_f32(x: f32, y: f32) -> (f32, f32) {
+    let bits = x.to_bits() as i32;
+    let e0 = ((bits >> 23) & 0xff) - 127;
+    let m0 = f32::from_bits(((bits & 0x007f_ffff) | 0x3f80_0000) as u32);
+    let big = m0 > core::f32::consts::SQRT_2;
     let m = if big { m0 * 0.5 } else { m0 };
     let e = if big { e0 + 1 } else { e0 };
-    let z = y as f64 * (e as f64 + ln_series(m) * core::f64::consts::LOG2_E);
-    let zc = z.clamp(-1000.0, 1000.0);
-    let q = zc + 0.5;
-    let n0 = q as i32;
-    let (n, nf) = if n0 as f64 > q {
-        (n0 - 1, n0 as f64 - 1.0)
-    } else {
-        (n0, n0 as f64)
-    };
-    let p = exp_series((zc - nf) * core::f64::consts::LN_2);
-    let scale = f64::from_bits(((n + 1023) as u64 & 0x7ff) << 52);
-    (z, (p * scale) as f32)
-}
-
-/// ln(m) = 2 atanh(t) for m in [sqrt(1/2), sqrt(2)]: |t| <= 0.172, the series to t^13 is exact
-/// to ~1e-12.
-#[inline(always)]
-fn ln_series(m: f64) -> f64 {
+    // ln(m) = 2 atanh(t), |t| <= 0.172: terms to t^9 leave < 4e-10.
     let t = (m - 1.0) / (m + 1.0);
     let t2 = t * t;
-    let s = 1.0
-        + t2 * (1.0 / 3.0
-            + t2 * (1.0 / 5.0
-                + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (1.0 / 11.0 + t2 / 13.0)))));
-    2.0 * t * s
-}
-
-/// e^g for |g| <= ln(2)/2 by its Taylor series to degree 11 (error < 1e-14).
-#[inline(always)]
-fn exp_series(g: f64) -> f64 {
-    let mut p = INV_FACT[11];
-    for c in INV_FACT[..11].iter().rev() {
-        p = p * g + c;
-    }
-    p
+    let ln = 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * (0.2 + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0)))));
+    let z = y * (e as f32 + ln * core::f32::consts::LOG2_E);
+    let zc = z.clamp(-125.0, 125.0);
+    let n = (zc + 128.5) as i32 - 128;
+    let g = (zc - n as f32) * core::f32::consts::LN_2;
+    // e^g, |g| <= 0.347: Taylor to g^7 leaves < 2e-8.
+    let p = 1.0
+        + g * (1.0
+            + g * (0.5
+                + g * (1.0 / 6.0
+                    + g * (1.0 / 24.0 + g * (1.0 / 120.0 + g * (1.0 / 720.0 + g / 5040.0))))));
+    let scale = f32::from_bits((((n + 127) & 0xff) as u32) << 23);
+    (z, p * scale)
 }
 
 /// 1/k! for k = 0..=17.
@@ -836,10 +820,16 @@ const INV_FACT: [f64; 18] = {
 /// Arguments at or above this magnitude (and inf/NaN) go to libm.
 const TRIG_FAST_MAX: f32 = 1e5;
 
-/// GLSL sin: argument reduced by pi/2 in f64, Taylor polynomials on [-pi/4, pi/4] (f64), so the
-/// f32 result is within an ulp of libm's; |x| >= 1e5, inf and NaN go to libm.
+/// Below this magnitude sin/cos run the f32 path (Cody-Waite reduction exact for |k| < 2^13).
+const TRIG_F32_MAX: f32 = 8192.0;
+
+/// GLSL sin: for |x| < 8192 an f32 Cody-Waite reduction by pi/2 and minimax polynomials on
+/// [-pi/4, pi/4] (within 2 ulp, or 2e-7 absolute near zeros, of libm); up to 1e5 the same in
+/// f64; beyond (and inf/NaN) libm.
 pub fn sin(x: f32) -> f32 {
-    if x.abs() < TRIG_FAST_MAX {
+    if x.abs() < TRIG_F32_MAX {
+        trig_f32(x, 0)
+    } else if x.abs() < TRIG_FAST_MAX {
         trig_core(x, 0)
     } else {
         libm::sinf(x)
@@ -848,7 +838,9 @@ pub fn sin(x: f32) -> f32 {
 
 /// GLSL cos, as [`sin`].
 pub fn cos(x: f32) -> f32 {
-    if x.abs() < TRIG_FAST_MAX {
+    if x.abs() < TRIG_F32_MAX {
+        trig_f32(x, 1)
+    } else if x.abs() < TRIG_FAST_MAX {
         trig_core(x, 1)
     } else {
         libm::cosf(x)
@@ -859,24 +851,44 @@ pub fn cos(x: f32) -> f32 {
 #[inline(always)]
 fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
     let mut out = [0.0; LANES];
+    let mut slow = false;
     for l in 0..LANES {
-        let v = if x[l].abs() < TRIG_FAST_MAX {
-            x[l]
-        } else {
-            0.0
-        };
-        out[l] = trig_core(v, quarter);
+        let ok = x[l].abs() < TRIG_F32_MAX;
+        slow |= !ok;
+        out[l] = trig_f32(if ok { x[l] } else { 0.0 }, quarter);
     }
-    for l in 0..LANES {
-        if !(x[l].abs() < TRIG_FAST_MAX) {
-            out[l] = if quarter == 0 {
-                libm::sinf(x[l])
-            } else {
-                libm::cosf(x[l])
-            };
+    if slow {
+        for l in 0..LANES {
+            if !(x[l].abs() < TRIG_F32_MAX) {
+                out[l] = if quarter == 0 { sin(x[l]) } else { cos(x[l]) };
+            }
         }
     }
     out
+}
+
+/// sin(x + quarter * pi/2) for |x| < 8192 in f32, branch-free (vectorizes across lanes).
+#[inline(always)]
+fn trig_f32(x: f32, quarter: i32) -> f32 {
+    // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
+    const P1: f32 = 1.570_312_5;
+    const P2: f32 = 4.837_513e-4;
+    const P3: f32 = 7.549_789_9e-8;
+    let q = x * core::f32::consts::FRAC_2_PI;
+    // Round to nearest: the bias keeps the integer conversion a truncation of a positive value.
+    let k = (q + 16384.5) as i32 - 16384;
+    let kf = k as f32;
+    let r = ((x - kf * P1) - kf * P2) - kf * P3;
+    let z = r * r;
+    let s = ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r;
+    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
+    let k = k + quarter;
+    let v = if k & 1 == 0 { s } else { c };
+    if k & 2 == 0 {
+        v
+    } else {
+        -v
+    }
 }
 
 /// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2
