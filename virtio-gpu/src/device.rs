@@ -44,7 +44,11 @@ pub struct DeviceConfig {
 
 impl Default for DeviceConfig {
     fn default() -> Self {
-        DeviceConfig { spin_budget: DEFAULT_SPIN_BUDGET, clock: None, timeout_ns: DEFAULT_TIMEOUT_NS }
+        DeviceConfig {
+            spin_budget: DEFAULT_SPIN_BUDGET,
+            clock: None,
+            timeout_ns: DEFAULT_TIMEOUT_NS,
+        }
     }
 }
 
@@ -68,9 +72,17 @@ impl<H: Hal> DmaBuf<H> {
         let pages = bytes.div_ceil(PAGE_SIZE).max(1);
         let (paddr, vaddr) = H::dma_alloc(pages, dir);
         if paddr == 0 {
-            return Err(GpuError::Transport { what: "DMA allocation", code: pages as i32 });
+            return Err(GpuError::Transport {
+                what: "DMA allocation",
+                code: pages as i32,
+            });
         }
-        Ok(DmaBuf { paddr, vaddr, pages, _h: core::marker::PhantomData })
+        Ok(DmaBuf {
+            paddr,
+            vaddr,
+            pages,
+            _h: core::marker::PhantomData,
+        })
     }
     fn len(&self) -> usize {
         self.pages * PAGE_SIZE
@@ -133,20 +145,28 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     /// capset, or does not answer.
     pub fn new(mut transport: T, config: DeviceConfig) -> Result<Self> {
         if transport.device_type() != DeviceType::GPU {
-            return Err(GpuError::Unsupported { what: "device is not a virtio-gpu" });
+            return Err(GpuError::Unsupported {
+                what: "device is not a virtio-gpu",
+            });
         }
         let offered = GpuFeatures::from_bits_truncate(transport.read_device_features());
         let wanted = GpuFeatures::VIRGL | GpuFeatures::VERSION_1;
         let features = transport.begin_init(wanted);
         if !features.contains(GpuFeatures::VIRGL) || !offered.contains(GpuFeatures::VIRGL) {
             transport.set_status(DeviceStatus::FAILED);
-            return Err(GpuError::Unsupported { what: "VIRGL feature" });
+            return Err(GpuError::Unsupported {
+                what: "VIRGL feature",
+            });
         }
-        let control = match VirtQueue::<H, CONTROL_QUEUE_SIZE>::new(&mut transport, 0, false, false) {
+        let control = match VirtQueue::<H, CONTROL_QUEUE_SIZE>::new(&mut transport, 0, false, false)
+        {
             Ok(q) => q,
             Err(_) => {
                 transport.set_status(DeviceStatus::FAILED);
-                return Err(GpuError::Transport { what: "control queue setup", code: 0 });
+                return Err(GpuError::Transport {
+                    what: "control queue setup",
+                    code: 0,
+                });
             }
         };
         transport.finish_init();
@@ -154,7 +174,10 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             transport,
             control,
             cmd: Some(DmaBuf::new(CMD_BYTES, BufferDirection::DriverToDevice)?),
-            resp: Some(DmaBuf::new(RESPONSE_BYTES, BufferDirection::DeviceToDriver)?),
+            resp: Some(DmaBuf::new(
+                RESPONSE_BYTES,
+                BufferDirection::DeviceToDriver,
+            )?),
             fence: 0,
             state: DeviceState::Ready,
             in_flight: false,
@@ -195,7 +218,15 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
 
     /// Sends the `cmd_len` bytes already written at the start of the command buffer and waits
     /// (bounded) for the response. Any failure makes the device `Lost`.
-    fn request(&mut self, command: u32, cmd_len: usize, fence: u64, expected: u32, min_resp: usize, resp_cap: usize) -> Result<usize> {
+    fn request(
+        &mut self,
+        command: u32,
+        cmd_len: usize,
+        fence: u64,
+        expected: u32,
+        min_resp: usize,
+        resp_cap: usize,
+    ) -> Result<usize> {
         if self.state == DeviceState::Lost {
             return Err(GpuError::Lost);
         }
@@ -204,7 +235,11 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         };
         let resp_cap = resp_cap.min(resp.len()).max(HDR_SIZE);
         if cmd_len > cmd.len() {
-            return Err(GpuError::TooLarge { what: "control command", dwords: cmd_len / 4, capacity: cmd.len() / 4 });
+            return Err(GpuError::TooLarge {
+                what: "control command",
+                dwords: cmd_len / 4,
+                capacity: cmd.len() / 4,
+            });
         }
         resp.bytes()[..HDR_SIZE].fill(0);
         let cmd_bytes: &[u8] = &cmd.bytes()[..cmd_len];
@@ -216,7 +251,12 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         // token is popped below; if it never is (timeout), `in_flight` makes `Drop` leak them.
         let token = match unsafe { self.control.add(&inputs, &mut outputs) } {
             Ok(t) => t,
-            Err(_) => return self.lose(GpuError::Transport { what: "control queue add", code: 0 }),
+            Err(_) => {
+                return self.lose(GpuError::Transport {
+                    what: "control queue add",
+                    code: 0,
+                })
+            }
         };
         if self.control.should_notify() {
             self.transport.notify(0);
@@ -240,7 +280,10 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             Ok(n) => n as usize,
             Err(_) => {
                 self.in_flight = true;
-                return self.lose(GpuError::Malformed { command, reason: "device used another descriptor chain" });
+                return self.lose(GpuError::Malformed {
+                    command,
+                    reason: "device used another descriptor chain",
+                });
             }
         };
         let valid = used.min(resp_cap);
@@ -257,7 +300,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     /// Writes `bytes` at the start of the command buffer.
     fn put_cmd(&mut self, bytes: &[u8]) -> Result<()> {
         let cmd = self.cmd.as_mut().ok_or(GpuError::Lost)?;
-        let dst = cmd.bytes().get_mut(..bytes.len()).ok_or(GpuError::TooLarge { what: "control command", dwords: bytes.len() / 4, capacity: CMD_BYTES / 4 })?;
+        let dst = cmd
+            .bytes()
+            .get_mut(..bytes.len())
+            .ok_or(GpuError::TooLarge {
+                what: "control command",
+                dwords: bytes.len() / 4,
+                capacity: CMD_BYTES / 4,
+            })?;
         dst.copy_from_slice(bytes);
         Ok(())
     }
@@ -271,16 +321,44 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     }
 
     fn read_capsets(&mut self) -> Result<()> {
-        let n: u32 = self.transport.read_config_space(CONFIG_NUM_CAPSETS).map_err(|_| GpuError::Transport { what: "config space", code: 0 })?;
+        let n: u32 = self
+            .transport
+            .read_config_space(CONFIG_NUM_CAPSETS)
+            .map_err(|_| GpuError::Transport {
+                what: "config space",
+                code: 0,
+            })?;
         if n > MAX_CAPSETS {
-            return self.lose(GpuError::OutOfRange { what: "num_capsets", value: n as u64, limit: MAX_CAPSETS as u64 });
+            return self.lose(GpuError::OutOfRange {
+                what: "num_capsets",
+                value: n as u64,
+                limit: MAX_CAPSETS as u64,
+            });
         }
         let mut best: Option<HostCaps> = None;
         for index in 0..n {
             let fence = self.next_fence();
-            self.put_cmd(&GetCapsetInfo { capset_index: index }.to_bytes(fence))?;
-            let len = self.request(CMD_GET_CAPSET_INFO, GetCapsetInfo::SIZE, fence, RESP_OK_CAPSET_INFO, CAPSET_INFO_RESP_SIZE, CAPSET_INFO_RESP_SIZE)?;
-            let info = self.resp_slice(len).and_then(parse_capset_info).ok_or(GpuError::Malformed { command: CMD_GET_CAPSET_INFO, reason: "short capset info" })?;
+            self.put_cmd(
+                &GetCapsetInfo {
+                    capset_index: index,
+                }
+                .to_bytes(fence),
+            )?;
+            let len = self.request(
+                CMD_GET_CAPSET_INFO,
+                GetCapsetInfo::SIZE,
+                fence,
+                RESP_OK_CAPSET_INFO,
+                CAPSET_INFO_RESP_SIZE,
+                CAPSET_INFO_RESP_SIZE,
+            )?;
+            let info =
+                self.resp_slice(len)
+                    .and_then(parse_capset_info)
+                    .ok_or(GpuError::Malformed {
+                        command: CMD_GET_CAPSET_INFO,
+                        reason: "short capset info",
+                    })?;
             if info.capset_id != CAPSET_VIRGL && info.capset_id != CAPSET_VIRGL2 {
                 continue;
             }
@@ -290,8 +368,21 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             }
             let version = info.max_version.min(2);
             let fence = self.next_fence();
-            self.put_cmd(&GetCapset { capset_id: info.capset_id, capset_version: version }.to_bytes(fence))?;
-            let len = self.request(CMD_GET_CAPSET, GetCapset::SIZE, fence, RESP_OK_CAPSET, HDR_SIZE + size, HDR_SIZE + size)?;
+            self.put_cmd(
+                &GetCapset {
+                    capset_id: info.capset_id,
+                    capset_version: version,
+                }
+                .to_bytes(fence),
+            )?;
+            let len = self.request(
+                CMD_GET_CAPSET,
+                GetCapset::SIZE,
+                fence,
+                RESP_OK_CAPSET,
+                HDR_SIZE + size,
+                HDR_SIZE + size,
+            )?;
             let parsed = self
                 .resp_slice(len)
                 .and_then(|r| r.get(HDR_SIZE..HDR_SIZE + size))
@@ -305,7 +396,9 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
                 self.caps = c;
                 Ok(())
             }
-            None => Err(GpuError::Unsupported { what: "no VIRGL or VIRGL2 capset" }),
+            None => Err(GpuError::Unsupported {
+                what: "no VIRGL or VIRGL2 capset",
+            }),
         }
     }
 
@@ -318,20 +411,45 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     pub fn display_info(&mut self) -> Result<[DisplayMode; MAX_SCANOUTS]> {
         let fence = self.next_fence();
         self.put_cmd(&GetDisplayInfo { ctx_id: 0 }.to_bytes(fence))?;
-        let len = self.request(CMD_GET_DISPLAY_INFO, HDR_SIZE, fence, RESP_OK_DISPLAY_INFO, DISPLAY_INFO_SIZE, DISPLAY_INFO_SIZE)?;
-        self.resp_slice(len).and_then(parse_display_info).ok_or(GpuError::Malformed { command: CMD_GET_DISPLAY_INFO, reason: "short display info" })
+        let len = self.request(
+            CMD_GET_DISPLAY_INFO,
+            HDR_SIZE,
+            fence,
+            RESP_OK_DISPLAY_INFO,
+            DISPLAY_INFO_SIZE,
+            DISPLAY_INFO_SIZE,
+        )?;
+        self.resp_slice(len)
+            .and_then(parse_display_info)
+            .ok_or(GpuError::Malformed {
+                command: CMD_GET_DISPLAY_INFO,
+                reason: "short display info",
+            })
     }
 
     /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
         self.simple(CMD_SET_SCANOUT, |f| {
             let mut b = [0u8; 96];
-            b[..48].copy_from_slice(&SetScanout { rect, scanout_id: scanout, resource_id: res.0 }.to_bytes(f));
+            b[..48].copy_from_slice(
+                &SetScanout {
+                    rect,
+                    scanout_id: scanout,
+                    resource_id: res.0,
+                }
+                .to_bytes(f),
+            );
             (b, 48)
         })?;
         self.simple(CMD_RESOURCE_FLUSH, |f| {
             let mut b = [0u8; 96];
-            b[..48].copy_from_slice(&ResourceFlush { rect, resource_id: res.0 }.to_bytes(f));
+            b[..48].copy_from_slice(
+                &ResourceFlush {
+                    rect,
+                    resource_id: res.0,
+                }
+                .to_bytes(f),
+            );
             (b, 48)
         })
     }
@@ -339,7 +457,10 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     fn resource(&self, ctx: CtxId, res: ResId) -> Result<&Resource<H>> {
         match self.resources.get(&res.0) {
             Some(r) if r.ctx == ctx.0 => Ok(r),
-            _ => Err(GpuError::UnknownId { pool: "resource", id: res.0 }),
+            _ => Err(GpuError::UnknownId {
+                pool: "resource",
+                id: res.0,
+            }),
         }
     }
 
@@ -349,9 +470,21 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             (0, bx.x as u64)
         } else {
             let s = r.desc.stride();
-            (s, bx.y as u64 * s as u64 + bx.x as u64 * r.desc.bytes_per_texel as u64)
+            (
+                s,
+                bx.y as u64 * s as u64 + bx.x as u64 * r.desc.bytes_per_texel as u64,
+            )
         };
-        let t = Transfer3d { to_host, ctx_id: ctx.0, bx, offset, resource_id: res.0, level: 0, stride, layer_stride: 0 };
+        let t = Transfer3d {
+            to_host,
+            ctx_id: ctx.0,
+            bx,
+            offset,
+            resource_id: res.0,
+            level: 0,
+            stride,
+            layer_stride: 0,
+        };
         let command = t.command();
         self.stats.transfers += 1;
         self.simple(command, |f| {
@@ -366,30 +499,56 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         let r = self.resource(ctx, res)?;
         let d = r.desc;
         if bx.w == 0 || bx.h == 0 || bx.d != 1 || bx.z != 0 {
-            return Err(GpuError::Invalid { what: "transfer box must be non-empty and 2D" });
+            return Err(GpuError::Invalid {
+                what: "transfer box must be non-empty and 2D",
+            });
         }
-        let fits = bx.x.checked_add(bx.w).is_some_and(|e| e <= d.width) && bx.y.checked_add(bx.h).is_some_and(|e| e <= d.height);
+        let fits = bx.x.checked_add(bx.w).is_some_and(|e| e <= d.width)
+            && bx.y.checked_add(bx.h).is_some_and(|e| e <= d.height);
         if !fits {
-            return Err(GpuError::OutOfRange { what: "transfer box end", value: (bx.x as u64 + bx.w as u64).max(bx.y as u64 + bx.h as u64), limit: d.width.max(d.height) as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "transfer box end",
+                value: (bx.x as u64 + bx.w as u64).max(bx.y as u64 + bx.h as u64),
+                limit: d.width.max(d.height) as u64,
+            });
         }
-        Ok(((bx.w * d.bytes_per_texel) as usize, bx.h as usize, d.stride() as usize))
+        Ok((
+            (bx.w * d.bytes_per_texel) as usize,
+            bx.h as usize,
+            d.stride() as usize,
+        ))
     }
 
     fn release(&mut self, id: u32) -> Result<()> {
         let Some(r) = self.resources.remove(&id) else {
-            return Err(GpuError::UnknownId { pool: "resource", id });
+            return Err(GpuError::UnknownId {
+                pool: "resource",
+                id,
+            });
         };
         let ctx = r.ctx;
         let a = self.simple(CMD_CTX_DETACH_RESOURCE, |f| {
             let mut b = [0u8; 96];
-            b[..32].copy_from_slice(&CtxDetachResource { ctx_id: ctx, resource_id: id }.to_bytes(f));
+            b[..32].copy_from_slice(
+                &CtxDetachResource {
+                    ctx_id: ctx,
+                    resource_id: id,
+                }
+                .to_bytes(f),
+            );
             (b, 32)
         });
         // UNREF also detaches the backing on the host.
         let u = a.and_then(|_| {
             self.simple(CMD_RESOURCE_UNREF, |f| {
                 let mut b = [0u8; 96];
-                b[..32].copy_from_slice(&ResourceUnref { ctx_id: 0, resource_id: id }.to_bytes(f));
+                b[..32].copy_from_slice(
+                    &ResourceUnref {
+                        ctx_id: 0,
+                        resource_id: id,
+                    }
+                    .to_bytes(f),
+                );
                 (b, 32)
             })
         });
@@ -415,7 +574,14 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         let id = self.ctx_ids.alloc()?;
         let r = self.simple(CMD_CTX_CREATE, |f| {
             let mut b = [0u8; 96];
-            b.copy_from_slice(&CtxCreate { ctx_id: id, context_init: 0, debug_name: b"chrisos" }.to_bytes(f));
+            b.copy_from_slice(
+                &CtxCreate {
+                    ctx_id: id,
+                    context_init: 0,
+                    debug_name: b"chrisos",
+                }
+                .to_bytes(f),
+            );
             (b, 96)
         });
         match r {
@@ -429,9 +595,17 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
 
     fn ctx_destroy(&mut self, ctx: CtxId) -> Result<()> {
         if !self.ctx_ids.is_live(ctx.0) {
-            return Err(GpuError::UnknownId { pool: "context", id: ctx.0 });
+            return Err(GpuError::UnknownId {
+                pool: "context",
+                id: ctx.0,
+            });
         }
-        let owned: alloc::vec::Vec<u32> = self.resources.iter().filter(|(_, r)| r.ctx == ctx.0).map(|(&id, _)| id).collect();
+        let owned: alloc::vec::Vec<u32> = self
+            .resources
+            .iter()
+            .filter(|(_, r)| r.ctx == ctx.0)
+            .map(|(&id, _)| id)
+            .collect();
         let mut first_err = None;
         for id in owned {
             if let Err(e) = self.release(id) {
@@ -455,21 +629,37 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             return Err(GpuError::Lost);
         }
         if !self.ctx_ids.is_live(ctx.0) {
-            return Err(GpuError::UnknownId { pool: "context", id: ctx.0 });
+            return Err(GpuError::UnknownId {
+                pool: "context",
+                id: ctx.0,
+            });
         }
-        for (what, v) in [("resource width", d.width), ("resource height", d.height), ("resource depth", d.depth)] {
+        for (what, v) in [
+            ("resource width", d.width),
+            ("resource height", d.height),
+            ("resource depth", d.depth),
+        ] {
             if v == 0 || v > MAX_RESOURCE_DIM {
-                return Err(GpuError::OutOfRange { what, value: v as u64, limit: MAX_RESOURCE_DIM as u64 });
+                return Err(GpuError::OutOfRange {
+                    what,
+                    value: v as u64,
+                    limit: MAX_RESOURCE_DIM as u64,
+                });
             }
         }
         if d.bytes_per_texel == 0 {
-            return Err(GpuError::Invalid { what: "resource with 0 bytes per texel" });
+            return Err(GpuError::Invalid {
+                what: "resource with 0 bytes per texel",
+            });
         }
-        let bytes = d.backing_bytes().filter(|&b| b <= MAX_BACKING_BYTES).ok_or(GpuError::OutOfRange {
-            what: "resource backing bytes",
-            value: d.width as u64 * d.height as u64 * d.bytes_per_texel as u64,
-            limit: MAX_BACKING_BYTES as u64,
-        })?;
+        let bytes = d
+            .backing_bytes()
+            .filter(|&b| b <= MAX_BACKING_BYTES)
+            .ok_or(GpuError::OutOfRange {
+                what: "resource backing bytes",
+                value: d.width as u64 * d.height as u64 * d.bytes_per_texel as u64,
+                limit: MAX_BACKING_BYTES as u64,
+            })?;
         let backing = DmaBuf::<H>::new(bytes, BufferDirection::Both)?;
         let id = self.res_ids.alloc()?;
         let c = ResourceCreate3d {
@@ -495,20 +685,41 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             .and_then(|_| {
                 self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
                     let mut b = [0u8; 96];
-                    b[..48].copy_from_slice(&ResourceAttachBacking { resource_id: id, addr: paddr, length: bytes as u32 }.to_bytes(f));
+                    b[..48].copy_from_slice(
+                        &ResourceAttachBacking {
+                            resource_id: id,
+                            addr: paddr,
+                            length: bytes as u32,
+                        }
+                        .to_bytes(f),
+                    );
                     (b, 48)
                 })
             })
             .and_then(|_| {
                 self.simple(CMD_CTX_ATTACH_RESOURCE, |f| {
                     let mut b = [0u8; 96];
-                    b[..32].copy_from_slice(&CtxAttachResource { ctx_id: ctx.0, resource_id: id }.to_bytes(f));
+                    b[..32].copy_from_slice(
+                        &CtxAttachResource {
+                            ctx_id: ctx.0,
+                            resource_id: id,
+                        }
+                        .to_bytes(f),
+                    );
                     (b, 32)
                 })
             });
         match steps {
             Ok(()) => {
-                self.resources.insert(id, Resource { desc: *d, ctx: ctx.0, backing, bytes });
+                self.resources.insert(
+                    id,
+                    Resource {
+                        desc: *d,
+                        ctx: ctx.0,
+                        backing,
+                        bytes,
+                    },
+                );
                 Ok(ResId(id))
             }
             Err(e) => {
@@ -526,46 +737,86 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         self.release(res.0)
     }
 
-    fn transfer_to_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, data: &[u8]) -> Result<()> {
+    fn transfer_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> Result<()> {
         if self.state == DeviceState::Lost {
             return Err(GpuError::Lost);
         }
         let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
         let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
         let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid { what: "empty transfer" })?;
+        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
+            what: "empty transfer",
+        })?;
         if data.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange { what: "transfer data bytes", value: data.len() as u64, limit: span as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "transfer data bytes",
+                value: data.len() as u64,
+                limit: span as u64,
+            });
         }
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId { pool: "resource", id: res.0 })?;
+        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
+            pool: "resource",
+            id: res.0,
+        })?;
         let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
         let limit = r.bytes;
         let mem = r.backing.bytes();
         for y in 0..rows {
             let src = data.get(y * stride as usize..y * stride as usize + row);
             let at = base + y * rstride;
-            let dst = if at + row <= limit { mem.get_mut(at..at + row) } else { None };
+            let dst = if at + row <= limit {
+                mem.get_mut(at..at + row)
+            } else {
+                None
+            };
             match (src, dst) {
                 (Some(s), Some(d)) => d.copy_from_slice(s),
-                _ => return Err(GpuError::Invalid { what: "transfer outside the backing" }),
+                _ => {
+                    return Err(GpuError::Invalid {
+                        what: "transfer outside the backing",
+                    })
+                }
             }
         }
         self.transfer(true, ctx, res, bx)
     }
 
-    fn transfer_from_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, out: &mut [u8]) -> Result<()> {
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> Result<()> {
         if self.state == DeviceState::Lost {
             return Err(GpuError::Lost);
         }
         let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
         let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
         let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid { what: "empty transfer" })?;
+        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
+            what: "empty transfer",
+        })?;
         if out.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange { what: "readback bytes", value: out.len() as u64, limit: span as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "readback bytes",
+                value: out.len() as u64,
+                limit: span as u64,
+            });
         }
         self.transfer(false, ctx, res, bx)?;
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId { pool: "resource", id: res.0 })?;
+        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
+            pool: "resource",
+            id: res.0,
+        })?;
         let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
         let mem = r.backing.bytes();
         for y in 0..rows {
@@ -574,7 +825,11 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             let dst = out.get_mut(y * stride as usize..y * stride as usize + row);
             match (src, dst) {
                 (Some(s), Some(d)) => d.copy_from_slice(s),
-                _ => return Err(GpuError::Invalid { what: "readback outside the backing" }),
+                _ => {
+                    return Err(GpuError::Invalid {
+                        what: "readback outside the backing",
+                    })
+                }
             }
         }
         Ok(())
@@ -588,13 +843,24 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             return Ok(());
         }
         if dwords.len() > MAX_BATCH_DWORDS {
-            return Err(GpuError::TooLarge { what: "SUBMIT_3D", dwords: dwords.len(), capacity: MAX_BATCH_DWORDS });
+            return Err(GpuError::TooLarge {
+                what: "SUBMIT_3D",
+                dwords: dwords.len(),
+                capacity: MAX_BATCH_DWORDS,
+            });
         }
         if !self.ctx_ids.is_live(ctx.0) {
-            return Err(GpuError::UnknownId { pool: "context", id: ctx.0 });
+            return Err(GpuError::UnknownId {
+                pool: "context",
+                id: ctx.0,
+            });
         }
         let fence = self.next_fence();
-        let hdr = Submit3dHeader { ctx_id: ctx.0, size_bytes: (dwords.len() * 4) as u32 }.to_bytes(fence);
+        let hdr = Submit3dHeader {
+            ctx_id: ctx.0,
+            size_bytes: (dwords.len() * 4) as u32,
+        }
+        .to_bytes(fence);
         {
             let cmd = self.cmd.as_mut().ok_or(GpuError::Lost)?;
             let mem = cmd.bytes();

@@ -7,9 +7,9 @@
 //! anything a device or a caller supplies. `unsafe` lives only in `device.rs`.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
-extern crate alloc;
 
 pub mod batch;
 pub mod caps;

@@ -171,4 +171,5 @@ pub const CAPSET_VIRGL: u32 = 1;
 pub const CAPSET_VIRGL2: u32 = 2;
 
 // Host context error strings that harnesses scan for.
-pub const HOST_ERROR_MARKERS: [&str; 3] = ["context error", "failed to dispatch", "Illegal command"];
+pub const HOST_ERROR_MARKERS: [&str; 3] =
+    ["context error", "failed to dispatch", "Illegal command"];

@@ -39,7 +39,10 @@ pub struct SceneParams {
 
 impl Default for SceneParams {
     fn default() -> Self {
-        SceneParams { resource_cycles: 128, context_cycles: 64 }
+        SceneParams {
+            resource_cycles: 128,
+            context_cycles: 64,
+        }
     }
 }
 
@@ -47,7 +50,8 @@ pub const W: u32 = 64;
 pub const H: u32 = 64;
 
 /// Pass-through vertex shader: position from IN[0].
-pub const VS_POS: &str = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+pub const VS_POS: &str =
+    "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
 /// Vertex shader passing IN[1] to GENERIC[0].
 pub const VS_POS_ATTR: &str = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n";
 /// Fragment shader writing CONST[0].
@@ -68,7 +72,12 @@ pub fn run_scene<T: GpuTransport3d + ?Sized>(name: &str, t: &mut T, out: &mut dy
     run_scene_with(name, t, out, SceneParams::default())
 }
 
-pub fn run_scene_with<T: GpuTransport3d + ?Sized>(name: &str, t: &mut T, out: &mut dyn Write, p: SceneParams) -> bool {
+pub fn run_scene_with<T: GpuTransport3d + ?Sized>(
+    name: &str,
+    t: &mut T,
+    out: &mut dyn Write,
+    p: SceneParams,
+) -> bool {
     let r = match name {
         "clear" => scene_clear(t, out),
         "triangle" => scene_triangle(t, out),
@@ -110,7 +119,11 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     pub fn new(t: &'t mut T, with_depth: bool) -> Result<Self> {
         let ctx = t.ctx_create()?;
         let color = t.resource_create_3d(ctx, &ResourceDesc::color_target(W, H))?;
-        let depth = if with_depth { Some(t.resource_create_3d(ctx, &ResourceDesc::depth_target(W, H))?) } else { None };
+        let depth = if with_depth {
+            Some(t.resource_create_3d(ctx, &ResourceDesc::depth_target(W, H))?)
+        } else {
+            None
+        };
         let mut s = SceneCtx {
             t,
             ctx,
@@ -134,7 +147,14 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
             e.set_viewport(&Viewport::top_down(0.0, 0.0, W as f32, H as f32))?;
             e.create_blend(blend, &BlendState::default())?;
             e.bind_object(OBJ_BLEND, blend)?;
-            e.create_dsa(dsa, &DsaState { depth_enable: with_depth, depth_write: with_depth, depth_func: FUNC_LESS })?;
+            e.create_dsa(
+                dsa,
+                &DsaState {
+                    depth_enable: with_depth,
+                    depth_write: with_depth,
+                    depth_func: FUNC_LESS,
+                },
+            )?;
             e.bind_object(OBJ_DSA, dsa)?;
             e.create_rasterizer(rs, &RasterState::default())?;
             e.bind_object(OBJ_RASTERIZER, rs)
@@ -143,8 +163,14 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     }
 
     /// Runs encoder calls against this context's batch.
-    pub fn enc<R>(&mut self, f: impl FnOnce(&mut Encoder<'_, CtxSink<'_, T>>) -> Result<R>) -> Result<R> {
-        let mut sink = CtxSink { transport: &mut *self.t, ctx: self.ctx };
+    pub fn enc<R>(
+        &mut self,
+        f: impl FnOnce(&mut Encoder<'_, CtxSink<'_, T>>) -> Result<R>,
+    ) -> Result<R> {
+        let mut sink = CtxSink {
+            transport: &mut *self.t,
+            ctx: self.ctx,
+        };
         let mut e = Encoder::new(&mut self.cb, &mut sink);
         f(&mut e)
     }
@@ -174,19 +200,43 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     /// Uploads f32 vertices into a new vertex buffer and binds it with the given layout.
     pub fn vertices(&mut self, data: &[f32], components: &[u32]) -> Result<ResId> {
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let vbo = self.t.resource_create_3d(self.ctx, &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER))?;
+        let vbo = self.t.resource_create_3d(
+            self.ctx,
+            &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
+        )?;
         self.resources.push(vbo);
-        self.t.transfer_to_host_3d(self.ctx, vbo, Box3d { x: 0, y: 0, z: 0, w: bytes.len() as u32, h: 1, d: 1 }, 0, &bytes)?;
+        self.t.transfer_to_host_3d(
+            self.ctx,
+            vbo,
+            Box3d {
+                x: 0,
+                y: 0,
+                z: 0,
+                w: bytes.len() as u32,
+                h: 1,
+                d: 1,
+            },
+            0,
+            &bytes,
+        )?;
         self.bind_layout(vbo, components)?;
         Ok(vbo)
     }
 
     /// Binds `vbo` with interleaved f32 elements of the given component counts.
     pub fn bind_layout(&mut self, vbo: ResId, components: &[u32]) -> Result<()> {
-        let mut elems = [VertexElement { offset: 0, buffer_index: 0, components: 4 }; 8];
+        let mut elems = [VertexElement {
+            offset: 0,
+            buffer_index: 0,
+            components: 4,
+        }; 8];
         let mut off = 0;
         for (i, &c) in components.iter().enumerate().take(8) {
-            elems[i] = VertexElement { offset: off, buffer_index: 0, components: c };
+            elems[i] = VertexElement {
+                offset: off,
+                buffer_index: 0,
+                components: c,
+            };
             off += c * 4;
         }
         let ve = self.handles.alloc()?;
@@ -194,7 +244,11 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
         self.enc(|e| {
             e.create_vertex_elements(ve, &elems[..n])?;
             e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
-            e.set_vertex_buffers(&[VertexBuffer { stride: off, offset: 0, resource: vbo.0 }])
+            e.set_vertex_buffers(&[VertexBuffer {
+                stride: off,
+                offset: 0,
+                resource: vbo.0,
+            }])
         })
     }
 
@@ -202,13 +256,29 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     pub fn read_back(&mut self) -> Result<Vec<u32>> {
         self.flush()?;
         let mut bytes = vec![0u8; (W * H * 4) as usize];
-        self.t.transfer_from_host_3d(self.ctx, self.color, Box3d::new_2d(W, H), W * 4, &mut bytes)?;
-        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        self.t.transfer_from_host_3d(
+            self.ctx,
+            self.color,
+            Box3d::new_2d(W, H),
+            W * 4,
+            &mut bytes,
+        )?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
     }
 
     /// Releases everything: resources, then the context.
     pub fn finish(self) -> Result<()> {
-        let SceneCtx { t, ctx, color, depth, resources, .. } = self;
+        let SceneCtx {
+            t,
+            ctx,
+            color,
+            depth,
+            resources,
+            ..
+        } = self;
         for r in resources {
             t.resource_destroy(ctx, r)?;
         }
@@ -233,12 +303,22 @@ fn close(a: u32, b: u32, tol: i32) -> bool {
 }
 
 /// Checks named pixels; reports every mismatch.
-fn expect(out: &mut dyn Write, scene: &str, p: &[u32], checks: &[(u32, u32, u32, &str)], tol: i32) -> bool {
+fn expect(
+    out: &mut dyn Write,
+    scene: &str,
+    p: &[u32],
+    checks: &[(u32, u32, u32, &str)],
+    tol: i32,
+) -> bool {
     let mut ok = true;
     for &(x, y, want, what) in checks {
         let got = px(p, x, y);
         if !close(got, want, tol) {
-            let _ = write!(out, "{}: pixel ({}, {}) {}: expected 0x{:08x}, got 0x{:08x}; ", scene, x, y, what, want, got);
+            let _ = write!(
+                out,
+                "{}: pixel ({}, {}) {}: expected 0x{:08x}, got 0x{:08x}; ",
+                scene, x, y, what, want, got
+            );
             ok = false;
         }
     }
@@ -258,7 +338,14 @@ fn scene_clear<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
     let bad = p.iter().filter(|&&v| v != want).count();
     s.finish()?;
     if bad != 0 {
-        let _ = write!(out, "clear: {} of {} pixels differ from 0x{:08x} (first 0x{:08x})", bad, W * H, want, p.first().copied().unwrap_or(0));
+        let _ = write!(
+            out,
+            "clear: {} of {} pixels differ from 0x{:08x} (first 0x{:08x})",
+            bad,
+            W * H,
+            want,
+            p.first().copied().unwrap_or(0)
+        );
         return Ok(false);
     }
     Ok(true)
@@ -269,7 +356,12 @@ fn scene_clear<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
 fn scene_triangle<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     s.program(VS_POS, FS_CONST0)?;
-    s.vertices(&[-0.9, 0.9, 0.0, 1.0, -0.9, 0.1, 0.0, 1.0, -0.1, 0.9, 0.0, 1.0], &[4])?;
+    s.vertices(
+        &[
+            -0.9, 0.9, 0.0, 1.0, -0.9, 0.1, 0.0, 1.0, -0.1, 0.9, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
@@ -299,7 +391,13 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
     let mut s = SceneCtx::new(t, false)?;
     let rs = s.handles.alloc()?;
     s.enc(|e| {
-        e.create_rasterizer(rs, &RasterState { cull_face: CULL_BACK, ..RasterState::default() })?;
+        e.create_rasterizer(
+            rs,
+            &RasterState {
+                cull_face: CULL_BACK,
+                ..RasterState::default()
+            },
+        )?;
         e.bind_object(OBJ_RASTERIZER, rs)
     })?;
     s.program(VS_POS, FS_CONST0)?;
@@ -318,7 +416,16 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "cull", &p, &[(16, 40, RED, "CCW triangle (front, kept)"), (48, 40, BLUE, "CW triangle (back, culled)")], 0))
+    Ok(expect(
+        out,
+        "cull",
+        &p,
+        &[
+            (16, 40, RED, "CCW triangle (front, kept)"),
+            (48, 40, BLUE, "CW triangle (back, culled)"),
+        ],
+        0,
+    ))
 }
 
 /// A 4x4 texture on a full-target quad: each 16x16 cell shows its texel; v = 0 is the first row
@@ -328,9 +435,13 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
     let mut texels = [0u32; 16];
     for (i, tx) in texels.iter_mut().enumerate() {
         let (x, y) = ((i % 4) as u32, (i / 4) as u32);
-        *tx = 0xFF00_0000 | (x * 80) << 16 | (y * 80) << 8 | if (x + y) % 2 == 0 { 0x20 } else { 0xE0 };
+        *tx = 0xFF00_0000
+            | (x * 80) << 16
+            | (y * 80) << 8
+            | if (x + y) % 2 == 0 { 0x20 } else { 0xE0 };
     }
-    let tex = s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(4, 4))?;
+    let tex =
+        s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(4, 4))?;
     s.resources.push(tex);
     let bytes: Vec<u8> = texels.iter().flat_map(|v| v.to_le_bytes()).collect();
     s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(4, 4), 16, &bytes)?;
@@ -390,7 +501,11 @@ fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
         out,
         "depth",
         &p,
-        &[(32, 36, RED, "near triangle survives"), (32, 58, GREEN, "far triangle outside the near one"), (2, 2, BLUE, "background")],
+        &[
+            (32, 36, RED, "near triangle survives"),
+            (32, 58, GREEN, "far triangle outside the near one"),
+            (2, 2, BLUE, "background"),
+        ],
         0,
     ))
 }
@@ -399,8 +514,17 @@ fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
 fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     s.program(VS_POS, FS_CONST_MAD)?;
-    s.vertices(&[-1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0], &[4])?;
-    let c = [[0.2, 0.0, 0.4, 1.0], [0.5, 0.25, 0.5, 0.0], [0.4, 2.0, 0.2, 0.0]];
+    s.vertices(
+        &[
+            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
+    let c = [
+        [0.2, 0.0, 0.4, 1.0],
+        [0.5, 0.25, 0.5, 0.0],
+        [0.4, 2.0, 0.2, 0.0],
+    ];
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, [0.0, 0.0, 0.0, 1.0], 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &c)?;
@@ -410,7 +534,16 @@ fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -
     s.finish()?;
     // (0.2 + 0.2, 0 + 0.5, 0.4 + 0.1, 1) -> (102, 128, 128, 255) within rounding.
     let want = 0xFF66_8080;
-    Ok(expect(out, "constants", &p, &[(10, 10, want, "computed colour"), (50, 50, want, "computed colour")], 1))
+    Ok(expect(
+        out,
+        "constants",
+        &p,
+        &[
+            (10, 10, want, "computed colour"),
+            (50, 50, want, "computed colour"),
+        ],
+        1,
+    ))
 }
 
 /// Vertex data uploaded with RESOURCE_INLINE_WRITE instead of a transfer; per-vertex colours.
@@ -424,9 +557,27 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
         -1.0, 3.0, 0.0, 1.0,   0.0, 1.0, 0.0, 1.0,
     ];
     let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
-    let vbo = s.t.resource_create_3d(s.ctx, &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER))?;
+    let vbo = s.t.resource_create_3d(
+        s.ctx,
+        &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
+    )?;
     s.resources.push(vbo);
-    s.enc(|e| e.resource_inline_write(vbo.0, Box3d { x: 0, y: 0, z: 0, w: bytes.len() as u32, h: 1, d: 1 }, 1, bytes.len() as u32, &bytes))?;
+    s.enc(|e| {
+        e.resource_inline_write(
+            vbo.0,
+            Box3d {
+                x: 0,
+                y: 0,
+                z: 0,
+                w: bytes.len() as u32,
+                h: 1,
+                d: 1,
+            },
+            1,
+            bytes.len() as u32,
+            &bytes,
+        )
+    })?;
     s.bind_layout(vbo, &[4, 4])?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
@@ -434,7 +585,16 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "inline_write", &p, &[(5, 5, GREEN, "inline-written vertices"), (60, 60, GREEN, "inline-written vertices")], 0))
+    Ok(expect(
+        out,
+        "inline_write",
+        &p,
+        &[
+            (5, 5, GREEN, "inline-written vertices"),
+            (60, 60, GREEN, "inline-written vertices"),
+        ],
+        0,
+    ))
 }
 
 /// A fragment shader longer than one batch, sent with continuation packets.
@@ -448,7 +608,12 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     }
     let _ = write!(text, "  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);
     s.program(VS_POS, &text)?;
-    s.vertices(&[-1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0], &[4])?;
+    s.vertices(
+        &[
+            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
@@ -456,26 +621,50 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "long_shader", &p, &[(32, 32, RED, "long shader output")], 0))
+    Ok(expect(
+        out,
+        "long_shader",
+        &p,
+        &[(32, 32, RED, "long shader output")],
+        0,
+    ))
 }
 
 /// Creates, fills and destroys small textures `n` times, then proves the context still renders.
-fn scene_resource_cycles<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, n: u32) -> Result<bool> {
+fn scene_resource_cycles<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    n: u32,
+) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     let data = [0x55u8; 16 * 16 * 4];
     for _ in 0..n {
-        let r = s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(16, 16))?;
+        let r =
+            s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(16, 16))?;
         s.t.transfer_to_host_3d(s.ctx, r, Box3d::new_2d(16, 16), 64, &data)?;
         s.t.resource_destroy(s.ctx, r)?;
     }
     s.enc(|e| e.clear(CLEAR_COLOR0, rgba(GREEN), 1.0, 0))?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "resource_cycles", &p, &[(0, 0, GREEN, "after cycles"), (63, 63, GREEN, "after cycles")], 0))
+    Ok(expect(
+        out,
+        "resource_cycles",
+        &p,
+        &[
+            (0, 0, GREEN, "after cycles"),
+            (63, 63, GREEN, "after cycles"),
+        ],
+        0,
+    ))
 }
 
 /// Creates and destroys contexts `n` times, then renders in a fresh one.
-fn scene_context_cycles<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, n: u32) -> Result<bool> {
+fn scene_context_cycles<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    n: u32,
+) -> Result<bool> {
     for _ in 0..n {
         let c = t.ctx_create()?;
         t.ctx_destroy(c)?;

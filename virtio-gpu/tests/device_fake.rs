@@ -111,14 +111,26 @@ fn caps_blob(feature_version: u32) -> Vec<u8> {
 
 fn resp(ty: u32, req: &[u8], extra: &[u8]) -> Vec<u8> {
     let h = CtrlHeader::parse(req).unwrap_or_default();
-    let mut r = CtrlHeader { ty, flags: h.flags & FLAG_FENCE, fence_id: h.fence_id, ctx_id: h.ctx_id, ring_idx: 0 }.to_bytes().to_vec();
+    let mut r = CtrlHeader {
+        ty,
+        flags: h.flags & FLAG_FENCE,
+        fence_id: h.fence_id,
+        ctx_id: h.ctx_id,
+        ring_idx: 0,
+    }
+    .to_bytes()
+    .to_vec();
     r.extend_from_slice(extra);
     r
 }
 
 impl Host {
     fn bpp(format: u32) -> usize {
-        if format == FORMAT_R8_UNORM { 1 } else { 4 }
+        if format == FORMAT_R8_UNORM {
+            1
+        } else {
+            4
+        }
     }
 
     fn handle(&mut self, req: &[u8]) -> Vec<u8> {
@@ -168,7 +180,13 @@ impl Host {
                     return err(req, 0x1203);
                 }
                 let (w, h) = (g(40), g(44));
-                let r = FakeRes { target: g(28), format: g(32), width: w, data: vec![0; w as usize * h as usize * Self::bpp(g(32))], ..Default::default() };
+                let r = FakeRes {
+                    target: g(28),
+                    format: g(32),
+                    width: w,
+                    data: vec![0; w as usize * h as usize * Self::bpp(g(32))],
+                    ..Default::default()
+                };
                 self.resources.insert(id, r);
                 ok(req)
             }
@@ -196,11 +214,20 @@ impl Host {
                 None => err(req, 0x1203),
             },
             CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D => {
-                let (x, y, w, h) = (g(24) as usize, g(28) as usize, g(36) as usize, g(40) as usize);
+                let (x, y, w, h) = (
+                    g(24) as usize,
+                    g(28) as usize,
+                    g(36) as usize,
+                    g(40) as usize,
+                );
                 let offset = rd64(req, 48).unwrap_or(0) as usize;
                 let stride = g(64) as usize;
-                let Some(r) = self.resources.get_mut(&g(56)) else { return err(req, 0x1203) };
-                let Some((addr, len)) = r.backing else { return err(req, 0x1205) };
+                let Some(r) = self.resources.get_mut(&g(56)) else {
+                    return err(req, 0x1203);
+                };
+                let Some((addr, len)) = r.backing else {
+                    return err(req, 0x1205);
+                };
                 if !r.attached {
                     return err(req, 0x1205);
                 }
@@ -213,7 +240,9 @@ impl Host {
                     if g_at + n > len || h_at + n > r.data.len() {
                         return err(req, 0x1205);
                     }
-                    let guest = unsafe { std::slice::from_raw_parts_mut((addr as usize + g_at) as *mut u8, n) };
+                    let guest = unsafe {
+                        std::slice::from_raw_parts_mut((addr as usize + g_at) as *mut u8, n)
+                    };
                     if ty == CMD_TRANSFER_TO_HOST_3D {
                         r.data[h_at..h_at + n].copy_from_slice(guest);
                     } else {
@@ -227,12 +256,16 @@ impl Host {
                 let ctx = g(16);
                 let n = g(24) as usize / 4;
                 let words: Vec<u32> = (0..n).map(|i| g(32 + i * 4)).collect();
-                let Some(checker) = self.contexts.get_mut(&ctx) else { return err(req, 0x1204) };
+                let Some(checker) = self.contexts.get_mut(&ctx) else {
+                    return err(req, 0x1204);
+                };
                 let mut cmds = Vec::new();
-                let r = checker.check_with(&words, |c| cmds.push((c.cmd, c.obj, c.payload.to_vec())));
+                let r =
+                    checker.check_with(&words, |c| cmds.push((c.cmd, c.obj, c.payload.to_vec())));
                 if let Err(e) = r {
                     // Like virglrenderer: the guest still gets OK_NODATA, the host logs an error.
-                    self.stream_errors.push(format!("context {} error: {}", ctx, e));
+                    self.stream_errors
+                        .push(format!("context {} error: {}", ctx, e));
                     return ok(req);
                 }
                 // A tiny renderer: surfaces, framebuffer and CLEAR of colour buffer 0.
@@ -245,9 +278,15 @@ impl Host {
                             self.cbuf.insert(ctx, p[2]);
                         }
                         (CCMD_CLEAR, _) if p[0] & CLEAR_COLOR0 != 0 => {
-                            let c = |i: usize| (f32::from_bits(p[1 + i]).clamp(0.0, 1.0) * 255.0).round() as u8;
+                            let c = |i: usize| {
+                                (f32::from_bits(p[1 + i]).clamp(0.0, 1.0) * 255.0).round() as u8
+                            };
                             let px = [c(2), c(1), c(0), c(3)];
-                            let res = self.cbuf.get(&ctx).and_then(|s| self.surfaces.get(&(ctx, *s))).copied();
+                            let res = self
+                                .cbuf
+                                .get(&ctx)
+                                .and_then(|s| self.surfaces.get(&(ctx, *s)))
+                                .copied();
                             if let Some(r) = res.and_then(|id| self.resources.get_mut(&id)) {
                                 for chunk in r.data.chunks_exact_mut(4) {
                                     chunk.copy_from_slice(&px);
@@ -284,7 +323,13 @@ impl FakeTransport {
                 commands: Vec::new(),
             },
         }));
-        (FakeTransport { features, state: state.clone() }, state)
+        (
+            FakeTransport {
+                features,
+                state: state.clone(),
+            },
+            state,
+        )
     }
 }
 
@@ -303,7 +348,9 @@ impl Transport for FakeTransport {
     }
     fn notify(&mut self, _q: u16) {
         let mut st = self.state.borrow_mut();
-        let Some((size, desc, avail, used)) = st.queue else { return };
+        let Some((size, desc, avail, used)) = st.queue else {
+            return;
+        };
         loop {
             let avail_idx = rd16(avail + 2);
             if st.next_avail == avail_idx {
@@ -320,7 +367,9 @@ impl Transport for FakeTransport {
                 if flags & 2 != 0 {
                     outs.push((addr, len as usize));
                 } else {
-                    req.extend_from_slice(unsafe { std::slice::from_raw_parts(addr as *const u8, len as usize) });
+                    req.extend_from_slice(unsafe {
+                        std::slice::from_raw_parts(addr as *const u8, len as usize)
+                    });
                 }
                 if flags & 1 == 0 {
                     break;
@@ -329,7 +378,11 @@ impl Transport for FakeTransport {
             }
             let n = st.handled;
             st.handled += 1;
-            let fault = if n >= st.fault_from { st.fault } else { Fault::None };
+            let fault = if n >= st.fault_from {
+                st.fault
+            } else {
+                Fault::None
+            };
             if fault == Fault::Silent {
                 return;
             }
@@ -344,7 +397,9 @@ impl Transport for FakeTransport {
             let mut written = 0;
             for (addr, len) in outs {
                 let n = len.min(r.len() - written);
-                unsafe { std::ptr::copy_nonoverlapping(r.as_ptr().add(written), addr as *mut u8, n) };
+                unsafe {
+                    std::ptr::copy_nonoverlapping(r.as_ptr().add(written), addr as *mut u8, n)
+                };
                 written += n;
             }
             let used_idx = rd16(used + 2);
@@ -383,7 +438,10 @@ impl Transport for FakeTransport {
     fn read_config_generation(&self) -> u32 {
         0
     }
-    fn read_config_space<T: FromBytes + IntoBytes>(&self, offset: usize) -> virtio_drivers::Result<T> {
+    fn read_config_space<T: FromBytes + IntoBytes>(
+        &self,
+        offset: usize,
+    ) -> virtio_drivers::Result<T> {
         let n = self.state.borrow().host.capsets.len() as u32;
         let mut cfg = Vec::new();
         for v in [0u32, 0, 1, n] {
@@ -394,7 +452,11 @@ impl Transport for FakeTransport {
             .and_then(|s| T::read_from_bytes(s).ok())
             .ok_or(virtio_drivers::Error::ConfigSpaceTooSmall)
     }
-    fn write_config_space<T: IntoBytes + Immutable>(&mut self, _o: usize, _v: T) -> virtio_drivers::Result<()> {
+    fn write_config_space<T: IntoBytes + Immutable>(
+        &mut self,
+        _o: usize,
+        _v: T,
+    ) -> virtio_drivers::Result<()> {
         Ok(())
     }
 }
@@ -402,16 +464,24 @@ impl Transport for FakeTransport {
 const FEATURES: u64 = (1 << 0) | (1 << 32);
 
 fn quick() -> DeviceConfig {
-    DeviceConfig { spin_budget: 10_000, ..DeviceConfig::default() }
+    DeviceConfig {
+        spin_budget: 10_000,
+        ..DeviceConfig::default()
+    }
 }
 
-fn device(capsets: Vec<(u32, u32, Vec<u8>)>) -> (VirglDevice<TestHal, FakeTransport>, Rc<RefCell<State>>) {
+fn device(
+    capsets: Vec<(u32, u32, Vec<u8>)>,
+) -> (VirglDevice<TestHal, FakeTransport>, Rc<RefCell<State>>) {
     let (t, st) = FakeTransport::new(capsets, FEATURES);
     (VirglDevice::new(t, quick()).expect("device init"), st)
 }
 
 fn standard() -> Vec<(u32, u32, Vec<u8>)> {
-    vec![(CAPSET_VIRGL, 1, caps_blob(0)[..308].to_vec()), (CAPSET_VIRGL2, 2, caps_blob(10))]
+    vec![
+        (CAPSET_VIRGL, 1, caps_blob(0)[..308].to_vec()),
+        (CAPSET_VIRGL2, 2, caps_blob(10)),
+    ]
 }
 
 #[test]
@@ -431,20 +501,31 @@ fn falls_back_to_virgl_v1() {
     let (dev, _) = device(vec![(CAPSET_VIRGL, 1, caps_blob(0)[..308].to_vec())]);
     assert_eq!(dev.caps().capset_id, CAPSET_VIRGL);
     assert!(!dev.caps().supports_link_shader);
-    assert_eq!(dev.caps().max_texture_2d_size, virtio_gpu::caps::V1_DEFAULT_MAX_TEXTURE_SIZE);
+    assert_eq!(
+        dev.caps().max_texture_2d_size,
+        virtio_gpu::caps::V1_DEFAULT_MAX_TEXTURE_SIZE
+    );
 }
 
 #[test]
 fn refuses_device_without_virgl() {
     let (t, _) = FakeTransport::new(standard(), 1 << 32);
     let e = VirglDevice::<TestHal, _>::new(t, quick()).err();
-    assert_eq!(e, Some(GpuError::Unsupported { what: "VIRGL feature" }));
+    assert_eq!(
+        e,
+        Some(GpuError::Unsupported {
+            what: "VIRGL feature"
+        })
+    );
 }
 
 #[test]
 fn refuses_device_without_virgl_capset() {
     let (t, _) = FakeTransport::new(vec![(5, 1, vec![0; 64])], FEATURES);
-    assert!(matches!(VirglDevice::<TestHal, _>::new(t, quick()), Err(GpuError::Unsupported { .. })));
+    assert!(matches!(
+        VirglDevice::<TestHal, _>::new(t, quick()),
+        Err(GpuError::Unsupported { .. })
+    ));
 }
 
 #[test]
@@ -456,7 +537,9 @@ fn context_cycles_64_and_resource_cycles_128() {
     }
     let c = dev.ctx_create().unwrap();
     for _ in 0..128 {
-        let r = dev.resource_create_3d(c, &ResourceDesc::texture(1, 1)).unwrap();
+        let r = dev
+            .resource_create_3d(c, &ResourceDesc::texture(1, 1))
+            .unwrap();
         dev.resource_destroy(c, r).unwrap();
     }
     assert_eq!(dev.live_resources(), 0);
@@ -470,16 +553,35 @@ fn context_cycles_64_and_resource_cycles_128() {
 fn transfer_round_trip_through_backing() {
     let (mut dev, _) = device(standard());
     let c = dev.ctx_create().unwrap();
-    let r = dev.resource_create_3d(c, &ResourceDesc::texture(8, 4)).unwrap();
+    let r = dev
+        .resource_create_3d(c, &ResourceDesc::texture(8, 4))
+        .unwrap();
     let data: Vec<u8> = (0..8 * 4 * 4).map(|i| i as u8).collect();
-    dev.transfer_to_host_3d(c, r, Box3d::new_2d(8, 4), 32, &data).unwrap();
+    dev.transfer_to_host_3d(c, r, Box3d::new_2d(8, 4), 32, &data)
+        .unwrap();
     let mut out = vec![0u8; data.len()];
-    dev.transfer_from_host_3d(c, r, Box3d::new_2d(8, 4), 32, &mut out).unwrap();
+    dev.transfer_from_host_3d(c, r, Box3d::new_2d(8, 4), 32, &mut out)
+        .unwrap();
     assert_eq!(out, data);
     // A sub-box lands at its place.
     let sub = [0xAAu8; 2 * 4];
-    dev.transfer_to_host_3d(c, r, Box3d { x: 3, y: 2, z: 0, w: 2, h: 1, d: 1 }, 8, &sub).unwrap();
-    dev.transfer_from_host_3d(c, r, Box3d::new_2d(8, 4), 32, &mut out).unwrap();
+    dev.transfer_to_host_3d(
+        c,
+        r,
+        Box3d {
+            x: 3,
+            y: 2,
+            z: 0,
+            w: 2,
+            h: 1,
+            d: 1,
+        },
+        8,
+        &sub,
+    )
+    .unwrap();
+    dev.transfer_from_host_3d(c, r, Box3d::new_2d(8, 4), 32, &mut out)
+        .unwrap();
     assert_eq!(&out[2 * 32 + 12..2 * 32 + 20], &sub);
     assert_eq!(out[2 * 32 + 11], data[2 * 32 + 11]);
 }
@@ -489,7 +591,11 @@ fn clear_scene_runs_through_the_device() {
     let (mut dev, st) = device(standard());
     let mut why = String::new();
     assert!(scenes::run_scene("clear", &mut dev, &mut why), "{}", why);
-    assert!(st.borrow().host.stream_errors.is_empty(), "{:?}", st.borrow().host.stream_errors);
+    assert!(
+        st.borrow().host.stream_errors.is_empty(),
+        "{:?}",
+        st.borrow().host.stream_errors
+    );
     assert!(st.borrow().host.commands.contains(&CMD_SUBMIT_3D));
 }
 
@@ -500,10 +606,22 @@ fn every_scene_stream_passes_the_host_checks() {
         let mut why = String::new();
         // The fake renders only clears, so pixel checks of the other scenes fail; their
         // streams must still be accepted.
-        let _ = scenes::run_scene_with(name, &mut dev, &mut why, scenes::SceneParams { resource_cycles: 4, context_cycles: 4 });
+        let _ = scenes::run_scene_with(
+            name,
+            &mut dev,
+            &mut why,
+            scenes::SceneParams {
+                resource_cycles: 4,
+                context_cycles: 4,
+            },
+        );
         assert_eq!(dev.state(), DeviceState::Ready, "scene {}: {}", name, why);
     }
-    assert!(st.borrow().host.stream_errors.is_empty(), "{:?}", st.borrow().host.stream_errors);
+    assert!(
+        st.borrow().host.stream_errors.is_empty(),
+        "{:?}",
+        st.borrow().host.stream_errors
+    );
 }
 
 fn inject(fault: Fault) -> GpuError {
@@ -515,7 +633,12 @@ fn inject(fault: Fault) -> GpuError {
         s.fault_from = s.handled;
     }
     let e = dev.submit_3d(c, &[cmd0(CCMD_NOP, 0, 0)]).unwrap_err();
-    assert_eq!(dev.state(), DeviceState::Lost, "{:?} must make the device lost", fault);
+    assert_eq!(
+        dev.state(),
+        DeviceState::Lost,
+        "{:?} must make the device lost",
+        fault
+    );
     assert!(dev.is_lost());
     // Lost stays lost: nothing else is sent.
     let sent = st.borrow().handled;
@@ -527,12 +650,23 @@ fn inject(fault: Fault) -> GpuError {
 
 #[test]
 fn silent_device_times_out_and_is_lost() {
-    assert_eq!(inject(Fault::Silent), GpuError::Timeout { command: CMD_SUBMIT_3D });
+    assert_eq!(
+        inject(Fault::Silent),
+        GpuError::Timeout {
+            command: CMD_SUBMIT_3D
+        }
+    );
 }
 
 #[test]
 fn error_response_makes_the_device_lost() {
-    assert_eq!(inject(Fault::ErrorResponse), GpuError::DeviceError { command: CMD_SUBMIT_3D, response: 0x1200 });
+    assert_eq!(
+        inject(Fault::ErrorResponse),
+        GpuError::DeviceError {
+            command: CMD_SUBMIT_3D,
+            response: 0x1200
+        }
+    );
 }
 
 #[test]
@@ -542,12 +676,24 @@ fn short_response_is_malformed() {
 
 #[test]
 fn wrong_response_type_is_malformed() {
-    assert!(matches!(inject(Fault::WrongType), GpuError::Malformed { reason: "unexpected response type", .. }));
+    assert!(matches!(
+        inject(Fault::WrongType),
+        GpuError::Malformed {
+            reason: "unexpected response type",
+            ..
+        }
+    ));
 }
 
 #[test]
 fn wrong_fence_is_malformed() {
-    assert!(matches!(inject(Fault::WrongFence), GpuError::Malformed { reason: "response fence id differs", .. }));
+    assert!(matches!(
+        inject(Fault::WrongFence),
+        GpuError::Malformed {
+            reason: "response fence id differs",
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -555,7 +701,10 @@ fn silent_device_during_init_is_an_error_not_a_hang() {
     let (t, st) = FakeTransport::new(standard(), FEATURES);
     st.borrow_mut().fault = Fault::Silent;
     st.borrow_mut().fault_from = 0;
-    assert!(matches!(VirglDevice::<TestHal, _>::new(t, quick()), Err(GpuError::Timeout { .. })));
+    assert!(matches!(
+        VirglDevice::<TestHal, _>::new(t, quick()),
+        Err(GpuError::Timeout { .. })
+    ));
 }
 
 #[test]
@@ -563,6 +712,7 @@ fn bad_stream_is_seen_by_the_host_model() {
     let (mut dev, st) = device(standard());
     let c = dev.ctx_create().unwrap();
     // CLEAR with 7 payload dwords: the host rejects it (and still answers OK_NODATA).
-    dev.submit_3d(c, &[cmd0(CCMD_CLEAR, 0, 7), 4, 0, 0, 0, 0, 0, 0]).unwrap();
+    dev.submit_3d(c, &[cmd0(CCMD_CLEAR, 0, 7), 4, 0, 0, 0, 0, 0, 0])
+        .unwrap();
     assert_eq!(st.borrow().host.stream_errors.len(), 1);
 }

@@ -9,8 +9,19 @@ fn run(name: &str, p: SceneParams) {
     let mut why = String::new();
     let ok = scenes::run_scene_with(name, &mut t, &mut why, p);
     let errors = server.host_errors();
-    assert!(ok, "scene {} failed: {}\nserver stderr:\n{}", name, why, server.stderr_text());
-    assert!(errors.is_empty(), "scene {}: host reported errors: {:?}", name, errors);
+    assert!(
+        ok,
+        "scene {} failed: {}\nserver stderr:\n{}",
+        name,
+        why,
+        server.stderr_text()
+    );
+    assert!(
+        errors.is_empty(),
+        "scene {}: host reported errors: {:?}",
+        name,
+        errors
+    );
 }
 
 #[test]
@@ -47,11 +58,23 @@ fn long_shader() {
 }
 #[test]
 fn resource_cycles_1000() {
-    run("resource_cycles", SceneParams { resource_cycles: 1000, context_cycles: 0 });
+    run(
+        "resource_cycles",
+        SceneParams {
+            resource_cycles: 1000,
+            context_cycles: 0,
+        },
+    );
 }
 #[test]
 fn context_cycles() {
-    run("context_cycles", SceneParams { resource_cycles: 0, context_cycles: 16 });
+    run(
+        "context_cycles",
+        SceneParams {
+            resource_cycles: 0,
+            context_cycles: 16,
+        },
+    );
 }
 
 /// A stream the host rejects must not go unnoticed: the connection drops (the transport becomes
@@ -64,7 +87,10 @@ fn host_rejection_is_detected() {
     let mut t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let ctx = t.ctx_create().unwrap();
     // CLEAR with 7 payload dwords instead of 8.
-    let r = t.submit_3d(ctx, &[cmd0(CCMD_CLEAR, 0, 7), CLEAR_COLOR0, 0, 0, 0, 0, 0, 0]);
+    let r = t.submit_3d(
+        ctx,
+        &[cmd0(CCMD_CLEAR, 0, 7), CLEAR_COLOR0, 0, 0, 0, 0, 0, 0],
+    );
     assert!(r.is_err(), "submit of a bad stream reported success");
     assert!(t.is_lost());
     drop(t);
@@ -77,7 +103,11 @@ fn host_rejection_is_detected() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         errors = server.host_errors();
     }
-    assert!(!errors.is_empty(), "no host error logged; stderr:\n{}", server.stderr_text());
+    assert!(
+        !errors.is_empty(),
+        "no host error logged; stderr:\n{}",
+        server.stderr_text()
+    );
 }
 
 /// The capabilities read over vtest are plausible for virglrenderer on Mesa.
@@ -89,7 +119,14 @@ fn vtest_caps() {
     let c = *t.caps();
     assert!(c.glsl_level >= 130, "{:?}", c);
     assert!(c.max_texture_2d_size >= 2048, "{:?}", c);
-    assert!(c.sampler_formats.supports(virtio_gpu::protocol::FORMAT_B8G8R8A8_UNORM));
-    assert!(c.render_formats.supports(virtio_gpu::protocol::FORMAT_B8G8R8A8_UNORM));
-    println!("host caps: glsl {} tex {} feature version {} link_shader {}", c.glsl_level, c.max_texture_2d_size, c.host_feature_check_version, c.supports_link_shader);
+    assert!(c
+        .sampler_formats
+        .supports(virtio_gpu::protocol::FORMAT_B8G8R8A8_UNORM));
+    assert!(c
+        .render_formats
+        .supports(virtio_gpu::protocol::FORMAT_B8G8R8A8_UNORM));
+    println!(
+        "host caps: glsl {} tex {} feature version {} link_shader {}",
+        c.glsl_level, c.max_texture_2d_size, c.host_feature_check_version, c.supports_link_shader
+    );
 }
