@@ -182,14 +182,16 @@ impl DrawInfo {
         })
     }
 
-    /// An indexed draw of `indices` (u16) read from element `start` of the bound index buffer;
-    /// the range is the smallest and largest index actually used.
-    pub fn indexed(mode: u32, start: u32, indices: &[u16]) -> Result<Self> {
+    /// An indexed draw of `indices` (u16). virglrenderer ignores `start` for indexed draws (it
+    /// draws from the index buffer offset), so the first index is chosen with the offset of
+    /// SET_INDEX_BUFFER and `start` is always 0. The range is the smallest and largest index
+    /// actually used.
+    pub fn indexed(mode: u32, indices: &[u16]) -> Result<Self> {
         let (min, max) = index_range(indices).ok_or(GpuError::Invalid {
             what: "indexed draw with no indices",
         })?;
         Ok(DrawInfo {
-            start,
+            start: 0,
             count: indices.len() as u32,
             mode,
             indexed: true,
@@ -771,6 +773,13 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             });
         }
         let row_bytes = bx.w as u64 * bpp as u64;
+        if row_bytes > u32::MAX as u64 {
+            return Err(GpuError::OutOfRange {
+                what: "inline write row bytes",
+                value: row_bytes,
+                limit: u32::MAX as u64,
+            });
+        }
         if (stride as u64) < row_bytes {
             return Err(GpuError::Invalid {
                 what: "inline write stride shorter than a row",

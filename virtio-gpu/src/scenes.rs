@@ -22,6 +22,8 @@ pub const SCENES: &[&str] = &[
     "triangle",
     "cull",
     "texture",
+    "texture_units",
+    "indexed",
     "depth",
     "constants",
     "inline_write",
@@ -63,6 +65,9 @@ pub const FS_VARYING: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL I
 /// Fragment shader sampling unit 0 at GENERIC[0].
 pub const FS_TEX: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n";
 
+/// Fragment shader reading the red channel of units 0..3 into R, G, B, A.
+pub const FS_TEX4: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\nDCL SAMP[2]\nDCL SAMP[3]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL SVIEW[2], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\nDCL TEMP[0..3]\n  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n  1: TEX TEMP[1], IN[0], SAMP[1], 2D\n  2: TEX TEMP[2], IN[0], SAMP[2], 2D\n  3: TEX TEMP[3], IN[0], SAMP[3], 2D\n  4: MOV OUT[0].x, TEMP[0].xxxx\n  5: MOV OUT[0].y, TEMP[1].xxxx\n  6: MOV OUT[0].z, TEMP[2].xxxx\n  7: MOV OUT[0].w, TEMP[3].xxxx\n  8: END\n";
+
 pub const RED: u32 = 0xFFFF_0000;
 pub const GREEN: u32 = 0xFF00_FF00;
 pub const BLUE: u32 = 0xFF00_00FF;
@@ -83,6 +88,8 @@ pub fn run_scene_with<T: GpuTransport3d + ?Sized>(
         "triangle" => scene_triangle(t, out),
         "cull" => scene_cull(t, out),
         "texture" => scene_texture(t, out),
+        "texture_units" => scene_texture_units(t, out),
+        "indexed" => scene_indexed(t, out),
         "depth" => scene_depth(t, out),
         "constants" => scene_constants(t, out),
         "inline_write" => scene_inline_write(t, out),
@@ -474,6 +481,104 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
         checks.push((x * 16 + 8, y * 16 + 8, tx, "texel cell centre"));
     }
     Ok(expect(out, "texture", &p, &checks, 0))
+}
+
+/// Four texture units at once: unit i holds a 1x1 texture whose red channel is distinct, and the
+/// shader routes unit i's red into output channel i, so a swapped binding shows.
+fn scene_texture_units<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
+    let mut s = SceneCtx::new(t, false)?;
+    let reds = [0x20u32, 0x60, 0xA0, 0xE0];
+    let mut views = [0u32; 4];
+    for (i, r) in reds.iter().enumerate() {
+        let tex =
+            s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(1, 1))?;
+        s.resources.push(tex);
+        s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(1, 1), 4, &(r << 16).to_le_bytes())?;
+        views[i] = s.handles.alloc()?;
+        let v = views[i];
+        s.enc(|e| e.create_sampler_view(v, tex.0, FORMAT_B8G8R8A8_UNORM))?;
+    }
+    let samp = s.handles.alloc()?;
+    s.enc(|e| {
+        e.create_sampler_state(samp, &SamplerState::default())?;
+        e.set_sampler_views(SHADER_FRAGMENT, 0, &views)?;
+        e.bind_sampler_states(SHADER_FRAGMENT, 0, &[samp; 4])
+    })?;
+    s.program(VS_POS_ATTR, FS_TEX4)?;
+    #[rustfmt::skip]
+    let v = [
+        -1.0, -1.0, 0.0, 1.0,  0.5, 0.5, 0.0, 1.0,
+        3.0, -1.0, 0.0, 1.0,   0.5, 0.5, 0.0, 1.0,
+        -1.0, 3.0, 0.0, 1.0,   0.5, 0.5, 0.0, 1.0,
+    ];
+    s.vertices(&v, &[4, 4])?;
+    s.enc(|e| {
+        e.clear(CLEAR_COLOR0, [0.0; 4], 1.0, 0)?;
+        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
+    })?;
+    let p = s.read_back()?;
+    s.finish()?;
+    let want = reds[3] << 24 | reds[0] << 16 | reds[1] << 8 | reds[2];
+    Ok(expect(
+        out,
+        "texture_units",
+        &p,
+        &[(32, 32, want, "units 0..3 routed to R, G, B, A")],
+        0,
+    ))
+}
+
+/// An indexed quad (4 vertices, 6 u16 indices starting at element 2 of the index buffer, chosen
+/// with the index buffer offset) over the left half; the index range comes from the indices.
+fn scene_indexed<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
+    let mut s = SceneCtx::new(t, false)?;
+    s.program(VS_POS, FS_CONST0)?;
+    #[rustfmt::skip]
+    let v = [
+        9.0, 9.0, 0.0, 1.0,   9.0, 9.0, 0.0, 1.0, // unused vertices 0 and 1
+        -1.0, 1.0, 0.0, 1.0,  -1.0, -1.0, 0.0, 1.0,  0.0, 1.0, 0.0, 1.0,  0.0, -1.0, 0.0, 1.0,
+    ];
+    s.vertices(&v, &[4])?;
+    let indices: [u16; 8] = [0, 0, 2, 3, 4, 4, 3, 5];
+    let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ibo = s.t.resource_create_3d(
+        s.ctx,
+        &ResourceDesc::buffer(bytes.len() as u32, BIND_INDEX_BUFFER),
+    )?;
+    s.resources.push(ibo);
+    s.t.transfer_to_host_3d(
+        s.ctx,
+        ibo,
+        Box3d {
+            x: 0,
+            y: 0,
+            z: 0,
+            w: bytes.len() as u32,
+            h: 1,
+            d: 1,
+        },
+        0,
+        &bytes,
+    )?;
+    s.enc(|e| {
+        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
+        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
+        e.set_index_buffer(Some((ibo.0, 2, 4)))?;
+        e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, &indices[2..])?)
+    })?;
+    let p = s.read_back()?;
+    s.finish()?;
+    Ok(expect(
+        out,
+        "indexed",
+        &p,
+        &[
+            (4, 4, RED, "quad, top-left"),
+            (28, 60, RED, "quad, bottom"),
+            (40, 30, BLUE, "right half"),
+        ],
+        0,
+    ))
 }
 
 /// Depth test LESS: a near red triangle drawn first is not overwritten by a far green one.

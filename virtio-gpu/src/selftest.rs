@@ -647,7 +647,7 @@ fn golden_clear_and_draw(out: &mut dyn Write) -> bool {
     ) && golden(
         out,
         "draw indexed",
-        encode(|e| e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, 0, &[4, 2, 9, 2, 9, 7])?)),
+        encode(|e| e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, &[4, 2, 9, 2, 9, 7])?)),
         &[0x000C_0008, 0, 6, 4, 1, 1, 0, 0, 0, 0, 2, 9, 0],
     )
 }
@@ -751,7 +751,7 @@ fn argument_validation(out: &mut dyn Write) -> bool {
     ensure!(
         out,
         DrawInfo::arrays(PRIM_TRIANGLES, 0, 0).is_err()
-            && DrawInfo::indexed(PRIM_TRIANGLES, 0, &[]).is_err(),
+            && DrawInfo::indexed(PRIM_TRIANGLES, &[]).is_err(),
         "empty draws refused"
     );
     ensure!(
@@ -814,7 +814,7 @@ fn frame_passes_checker(out: &mut dyn Write) -> bool {
         e.clear(CLEAR_COLOR0 | CLEAR_DEPTH, [0.0; 4], 1.0, 0)?;
         e.set_constant_buffer(SHADER_VERTEX, &[[0.0; 4]; 4])?;
         e.set_index_buffer(Some((14, 2, 0)))?;
-        e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, 0, &[0, 1, 2])?)?;
+        e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, &[0, 1, 2])?)?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)?;
         e.destroy_object(OBJ_SAMPLER_VIEW, 9)
     });

@@ -130,3 +130,12 @@ fn vtest_caps() {
         c.glsl_level, c.max_texture_2d_size, c.host_feature_check_version, c.supports_link_shader
     );
 }
+
+#[test]
+fn texture_units() {
+    run("texture_units", SceneParams::default());
+}
+#[test]
+fn indexed() {
+    run("indexed", SceneParams::default());
+}
