@@ -40,6 +40,10 @@ pub struct DeviceConfig {
     /// Optional monotonic clock in nanoseconds; with it, `timeout_ns` bounds each command.
     pub clock: Option<fn() -> u64>,
     pub timeout_ns: u64,
+    /// Fence every command (QEMU then answers only after the host finished it). When false,
+    /// only SUBMIT_3D and transfers are fenced: QEMU handles the control queue in order, and
+    /// unfenced commands are answered without waiting for the host's fence poll.
+    pub fence_every_command: bool,
 }
 
 impl Default for DeviceConfig {
@@ -48,6 +52,7 @@ impl Default for DeviceConfig {
             spin_budget: DEFAULT_SPIN_BUDGET,
             clock: None,
             timeout_ns: DEFAULT_TIMEOUT_NS,
+            fence_every_command: true,
         }
     }
 }
@@ -242,6 +247,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         }
         resp.bytes()[..HDR_SIZE].fill(0);
+        let fenced_kind = matches!(
+            command,
+            CMD_SUBMIT_3D | CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D
+        );
+        if !self.config.fence_every_command && !fenced_kind {
+            // Clear FLAG_FENCE (header bytes 4..8) of a command that needs no completion fence.
+            if let Some(flags) = cmd.bytes().get_mut(4..8) {
+                flags.fill(0);
+            }
+        }
         let cmd_bytes: &[u8] = &cmd.bytes()[..cmd_len];
         let resp_bytes: &mut [u8] = &mut resp.bytes()[..resp_cap];
         let inputs = [cmd_bytes];

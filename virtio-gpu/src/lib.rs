@@ -13,6 +13,7 @@ extern crate std;
 
 pub mod batch;
 pub mod caps;
+pub mod context;
 pub mod decode;
 pub mod device;
 pub mod encode;
@@ -29,6 +30,7 @@ pub mod vtest;
 
 pub use batch::{CollectSink, CommandBuffer, Sink};
 pub use caps::HostCaps;
+pub use context::VirglContext;
 pub use error::{GpuError, Result};
 pub use handles::IdPool;
 pub use transport::{CtxId, GpuTransport3d, ResId, ResourceDesc};

@@ -716,3 +716,40 @@ fn bad_stream_is_seen_by_the_host_model() {
         .unwrap();
     assert_eq!(st.borrow().host.stream_errors.len(), 1);
 }
+
+#[test]
+fn unfenced_control_commands_still_work() {
+    let (t, st) = FakeTransport::new(standard(), FEATURES);
+    let cfg = DeviceConfig {
+        fence_every_command: false,
+        ..quick()
+    };
+    let mut dev = VirglDevice::<TestHal, _>::new(t, cfg).unwrap();
+    let mut why = String::new();
+    assert!(scenes::run_scene("clear", &mut dev, &mut why), "{}", why);
+    assert!(st.borrow().host.stream_errors.is_empty());
+}
+
+#[test]
+fn virgl_context_frees_handles_with_their_objects() {
+    let (mut dev, st) = device(standard());
+    let mut c = virtio_gpu::VirglContext::create(&mut dev).unwrap();
+    let h = c.alloc_handle().unwrap();
+    c.enc(&mut dev, |e| {
+        e.create_dsa(h, &virtio_gpu::encode::DsaState::default())
+    })
+    .unwrap();
+    c.destroy_object(&mut dev, OBJ_DSA, h).unwrap();
+    assert!(
+        c.destroy_object(&mut dev, OBJ_DSA, h).is_err(),
+        "double destroy refused"
+    );
+    assert_eq!(c.alloc_handle().unwrap(), h, "freed handle reused");
+    c.destroy(&mut dev).unwrap();
+    assert!(
+        st.borrow().host.stream_errors.is_empty(),
+        "{:?}",
+        st.borrow().host.stream_errors
+    );
+    assert!(st.borrow().host.contexts.is_empty());
+}
