@@ -790,3 +790,54 @@ pub fn run_all<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, p: Sc
     }
     failed
 }
+
+/// Runs every scene and reports each as `test virtio_gpu::scene::NAME ... ok|FAILED` (the
+/// kernel's selftest line format), with the reason on the next line when it failed. Returns
+/// (passed, failed).
+pub fn run_all_reporting<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    p: SceneParams,
+) -> (u32, u32) {
+    let (mut passed, mut failed) = (0, 0);
+    for name in SCENES {
+        let mut why = ReasonBuf::default();
+        let ok = run_scene_with(name, t, &mut why, p);
+        let _ = writeln!(
+            out,
+            "test virtio_gpu::scene::{} ... {}",
+            name,
+            if ok { "ok" } else { "FAILED" }
+        );
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+            let _ = writeln!(out, "  {}", why.as_str());
+        }
+    }
+    (passed, failed)
+}
+
+/// A bounded text buffer for failure reasons (no_std, no allocation growth beyond 512 bytes).
+#[derive(Default)]
+struct ReasonBuf {
+    buf: heapless::String<512>,
+}
+
+impl ReasonBuf {
+    fn as_str(&self) -> &str {
+        self.buf.as_str()
+    }
+}
+
+impl Write for ReasonBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for c in s.chars() {
+            if self.buf.push(c).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}

@@ -753,3 +753,28 @@ fn virgl_context_frees_handles_with_their_objects() {
     );
     assert!(st.borrow().host.contexts.is_empty());
 }
+
+#[test]
+fn reporting_runner_prints_kernel_test_lines() {
+    let (mut dev, _) = device(standard());
+    let mut out = String::new();
+    let (passed, failed) = scenes::run_all_reporting(
+        &mut dev,
+        &mut out,
+        scenes::SceneParams {
+            resource_cycles: 2,
+            context_cycles: 2,
+        },
+    );
+    assert_eq!((passed + failed) as usize, scenes::SCENES.len());
+    assert!(
+        out.contains("test virtio_gpu::scene::clear ... ok"),
+        "{}",
+        out
+    );
+    assert!(
+        passed >= 3,
+        "clear, resource_cycles and context_cycles pass on the fake: {}",
+        out
+    );
+}
