@@ -9,6 +9,8 @@ use virtio_gpu::scenes::SceneCtx;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 use virtio_gpu::{CommandBuffer, GpuTransport3d};
 
+mod mesa_side;
+
 const DRAWS: usize = 100;
 
 const VS: &str = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL CONST[0..1]\n  0: ADD OUT[0], IN[0], CONST[0]\n  1: MOV OUT[1], CONST[1]\n  2: END\n";
@@ -36,6 +38,13 @@ fn frame<S: Sink + ?Sized>(e: &mut Encoder<'_, S>, frame_no: u32) -> virtio_gpu:
 }
 
 fn main() {
+    if let Ok(mode) = std::env::var("CHRISOS_VIRGL_MESA_CHILD") {
+        if let Err(e) = mesa_side::child(&mode) {
+            eprintln!("{}", e);
+            std::process::exit(1);
+        }
+        return;
+    }
     // Pure encoding.
     let mut cb = CommandBuffer::new(4096).unwrap();
     let mut sink = Count(0);
@@ -91,6 +100,12 @@ fn main() {
         ms, DRAWS, lit
     );
     println!("reference (DESIGN.md, Mesa virgl via vtest, same scene shape): ~37 dwords per draw, ~3.7 ms per frame");
+    for mode in ["count", "time"] {
+        match mesa_side::run_isolated(mode) {
+            Ok(out) => print!("Mesa virpipe, same machine, same run: {}", out),
+            Err(e) => println!("Mesa virpipe ({}): not measured: {}", mode, e),
+        }
+    }
     let errs = server.host_errors();
     assert!(errs.is_empty(), "host errors: {:?}", errs);
     let _ = t.is_lost();
