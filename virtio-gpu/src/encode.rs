@@ -467,7 +467,10 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             // Fill the free part of the current batch when it has room for a useful chunk,
             // otherwise start a fresh batch.
             let mut room = self.cb.free().saturating_sub(hdr);
-            if room < remaining.min(16) {
+            // Split only text that does not fit an empty batch: a shader that fits whole goes
+            // into a fresh batch rather than into continuation packets.
+            let fits_empty = remaining + hdr <= self.cb.capacity();
+            if room < remaining && (fits_empty || room < 16) {
                 self.cb.flush(self.sink)?;
                 room = self.cb.capacity() - hdr;
             }

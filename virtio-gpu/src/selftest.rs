@@ -1084,6 +1084,23 @@ fn batch_boundaries(out: &mut dyn Write) -> bool {
         ) && sink2.batches.is_empty(),
         "oversized command refused"
     );
+    // A shader that fits an empty batch is not split: the batch is flushed first.
+    let mut sink4 = CollectSink::default();
+    let Ok(mut cb4) = CommandBuffer::new(64) else {
+        return false;
+    };
+    for _ in 0..5 {
+        let _ = Encoder::new(&mut cb4, &mut sink4).clear(CLEAR_COLOR0, [0.0; 4], 1.0, 0);
+    }
+    let text = "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
+    let r = Encoder::new(&mut cb4, &mut sink4).create_shader(2, SHADER_FRAGMENT, text);
+    ensure!(
+        out,
+        r.is_ok()
+            && sink4.batches.len() == 1
+            && cb4.as_slice().first() == Some(&cmd0(1, 4, 5 + (text.len() as u32 + 4) / 4)),
+        "shader fitting an empty batch was split"
+    );
     // Flushing an empty batch submits nothing.
     let mut sink3 = CollectSink::default();
     let Ok(mut cb3) = CommandBuffer::new(64) else {
