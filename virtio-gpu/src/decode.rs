@@ -174,7 +174,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_VIEWPORT_STATE => {
-                if len < 1 || (len - 1) % 6 != 0 {
+                if len < 1 || !(len - 1).is_multiple_of(6) {
                     return Err("viewport length must be 1 + 6n");
                 }
                 let n = (len - 1) / 6;
@@ -204,7 +204,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_VERTEX_BUFFERS => {
-                if len % 3 != 0 || len / 3 > 32 {
+                if !len.is_multiple_of(3) || len / 3 > 32 {
                     return Err("vertex buffers length must be 3n (n <= 32)");
                 }
                 Ok(())
@@ -290,7 +290,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_SCISSOR_STATE => {
-                if len < 1 || (len - 1) % 2 != 0 {
+                if len < 1 || !(len - 1).is_multiple_of(2) {
                     return Err("scissor length must be 1 + 2n");
                 }
                 Ok(())
@@ -348,7 +348,7 @@ impl StreamChecker {
                 }
             }
             OBJ_VERTEX_ELEMENTS => {
-                if (len - 1) % 4 != 0 {
+                if !(len - 1).is_multiple_of(4) {
                     return Err("vertex elements length must be 1 + 4n");
                 }
                 for i in 0..((len - 1) / 4) as usize {

@@ -419,7 +419,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
 
     fn resp_slice(&mut self, len: usize) -> Option<&[u8]> {
         let r = self.resp.as_mut()?;
-        r.bytes().get(..len).map(|s| &*s)
+        r.bytes().get(..len).map(|s| s as &[u8])
     }
 
     /// GET_DISPLAY_INFO: the scanouts the device reports.

@@ -708,7 +708,7 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     let mut text = alloc::string::String::from("FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL OUT[0], COLOR\nDCL CONST[0]\nDCL TEMP[0]\n  0: MOV TEMP[0], CONST[0]\n");
     let mut n = 1;
     while text.len() < (DEFAULT_BATCH_DWORDS * 4 * 3) / 2 {
-        let _ = write!(text, "  {}: MOV TEMP[0], TEMP[0]\n", n);
+        let _ = writeln!(text, "  {}: MOV TEMP[0], TEMP[0]", n);
         n += 1;
     }
     let _ = write!(text, "  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);

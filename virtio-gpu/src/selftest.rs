@@ -467,7 +467,7 @@ fn golden_state_objects(out: &mut dyn Write) -> bool {
             1 | (2 << 24),
             0,
             0,
-            0 | (1 << 3) | (2 << 6) | (3 << 9),
+            (1 << 3) | (2 << 6) | (3 << 9),
         ],
     ) && golden(
         out,
