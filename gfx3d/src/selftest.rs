@@ -3,11 +3,207 @@
 //! Convention (same in every library crate): `TESTS` lists `(name, function)`; a function returns
 //! `true` on success, or writes its failure reason to the writer and returns `false`. Names are
 //! prefixed with the crate (`shader::`, `virtio_gpu::`, `gfx3d::`) so `filter=PREFIX` selects them.
+//! Tests here are pure, deterministic and quick (no device, no shader compiler).
+use alloc::string::String;
 use core::fmt::Write;
+
+use crate::error::{Error, LayoutError, ObjectKind};
+use crate::handle::{next_generation, pack, unpack, MeshId, Table};
+use crate::layout::{Element, VertexLayout};
+use crate::math::Mat4;
+use crate::mesh::Usage;
+use crate::program::*;
+use crate::stats::BackendMode;
+use crate::Gfx3d;
 
 pub type SelfTest = (&'static str, fn(&mut dyn Write) -> bool);
 
-pub static TESTS: &[SelfTest] = &[];
+pub static TESTS: &[SelfTest] = &[
+    ("gfx3d::handle_format", handle_format),
+    ("gfx3d::table_generations_and_owners", table_generations_and_owners),
+    ("gfx3d::layout_validation", layout_validation),
+    ("gfx3d::math_rotations_and_projection", math_rotations_and_projection),
+    ("gfx3d::math_normal_matrix", math_normal_matrix),
+    ("gfx3d::clear_color_packing", clear_color_packing),
+    ("gfx3d::mock_sequence_and_owners", mock_sequence_and_owners),
+    ("gfx3d::forced_virgl_without_device", forced_virgl_without_device),
+    ("gfx3d::drop_owner_empties_tables", drop_owner_empties_tables),
+];
+
+macro_rules! check {
+    ($w:expr, $cond:expr, $($arg:tt)*) => {
+        if !$cond {
+            let _ = write!($w, $($arg)*);
+            return false;
+        }
+    };
+}
+
+fn handle_format(w: &mut dyn Write) -> bool {
+    let h = pack(1, 0).map(|r| r.get());
+    check!(w, h == Some(0x0001_0001), "first handle of slot 0 is {:?}", h);
+    let r = pack(0xFFFF, 4);
+    check!(w, r.map(unpack) == Some((0xFFFF, 4)), "pack/unpack round trip failed");
+    check!(w, pack(1, 0xFFFF).is_none(), "slot 65535 does not fit the low 16 bits");
+    check!(w, next_generation(0xFFFF) == 1 && next_generation(0) == 1, "generation must skip 0");
+    true
+}
+
+fn table_generations_and_owners(w: &mut dyn Write) -> bool {
+    let mut t: Table<MeshId, u8> = Table::new(2);
+    let (Ok(a), Ok(_b)) = (t.insert(1, 1), t.insert(1, 2)) else {
+        let _ = write!(w, "insert failed");
+        return false;
+    };
+    check!(w, t.insert(1, 3) == Err(Error::TableFull { kind: ObjectKind::Mesh, capacity: 2 }), "full table");
+    check!(w, matches!(t.get(2, a), Err(Error::WrongOwner { .. })), "foreign owner accepted");
+    check!(w, t.remove(1, a).is_ok(), "remove failed");
+    let c = t.insert(1, 4);
+    check!(w, c.as_ref().is_ok_and(|c| *c != a), "recreated handle must differ");
+    check!(w, matches!(t.get(1, a), Err(Error::StaleHandle { .. })), "stale handle accepted");
+    true
+}
+
+fn layout_validation(w: &mut dyn Write) -> bool {
+    let el = |location, components, offset| Element { location, components, offset };
+    check!(w, VertexLayout::canonical().validate().is_ok(), "canonical layout rejected");
+    let cases: [(u32, &[Element], LayoutError); 4] = [
+        (12, &[el(0, 4, 0)], LayoutError::OutsideStride { element: 0, end: 16, stride: 12 }),
+        (32, &[el(1, 4, 0), el(1, 4, 16)], LayoutError::DuplicateLocation { location: 1 }),
+        (32, &[el(8, 1, 0)], LayoutError::Location { element: 0, location: 8 }),
+        (32, &[el(0, 0, 0)], LayoutError::Components { element: 0, components: 0 }),
+    ];
+    for (stride, els, want) in cases {
+        let got = VertexLayout::new(stride, els).and_then(|l| l.validate());
+        check!(w, got == Err(want), "layout {:?}: got {:?}, want {:?}", els, got, want);
+    }
+    true
+}
+
+fn close(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5)
+}
+
+fn math_rotations_and_projection(w: &mut dyn Write) -> bool {
+    let z = Mat4::rotation_z(90.0).mul_vec4([1.0, 0.0, 0.0, 1.0]);
+    check!(w, close(&z, &[0.0, 1.0, 0.0, 1.0]), "Rz(90) x = {:?}", z);
+    let t = Mat4::translation(4.0, -2.0, 1.5).mul_vec4([1.0, 2.0, 3.0, 1.0]);
+    check!(w, close(&t, &[5.0, 0.0, 4.5, 1.0]), "translation {:?}", t);
+    let p = Mat4::perspective(60.0, 1.0, 0.1, 100.0).mul_vec4([0.0, 0.0, -0.1, 1.0]);
+    check!(w, (p[2] / p[3] + 1.0).abs() < 1e-4, "near plane maps to {:?}", p);
+    let v = Mat4::camera([0.0, 1.5, 5.0], 0.0, 0.0).mul_vec4([0.0, 1.5, 0.0, 1.0]);
+    check!(w, close(&v, &[0.0, 0.0, -5.0, 1.0]), "camera {:?}", v);
+    true
+}
+
+fn math_normal_matrix(w: &mut dyn Write) -> bool {
+    let m = Mat4::scale(2.0, 1.0, 1.0);
+    let n = m.normal_matrix();
+    check!(w, close(&n.0, &[0.5, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]), "normal matrix {:?}", n);
+    true
+}
+
+fn clear_color_packing(w: &mut dyn Write) -> bool {
+    let c = crate::pack_color([2.0, -1.0, 0.5, 1.0]);
+    check!(w, c == 0xFFFF_0080, "packed {:08x}", c);
+    true
+}
+
+/// A program that reads location 0 only and draws nothing.
+struct NullProgram;
+
+impl ShaderProgram for NullProgram {
+    fn is_linked(&self) -> bool {
+        true
+    }
+    fn generation(&self) -> u32 {
+        1
+    }
+    fn attributes(&self) -> Attributes {
+        let mut a = Attributes::new();
+        let _ = a.push(AttributeReq { location: 0, components: 4 });
+        a
+    }
+    fn has_uniform(&self, _: &str) -> bool {
+        false
+    }
+    fn set_uniform(&mut self, _: &str, _: &[f32]) -> Result<(), UniformError> {
+        Err(UniformError::NoSuchUniform)
+    }
+    fn draw_software(&mut self, _: &SoftDraw<'_>, _: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
+        Ok(0)
+    }
+    fn tgsi(&self, _: Stage, _: &mut String) -> Result<u32, &'static str> {
+        Err("no tgsi")
+    }
+    fn constants(&self, _: Stage) -> &[f32] {
+        &[]
+    }
+    fn sampler_units(&self) -> u8 {
+        0
+    }
+}
+
+fn mock_sequence_and_owners(w: &mut dyn Write) -> bool {
+    let mut g: Gfx3d<NullProgram> = Gfx3d::new();
+    let run = |g: &mut Gfx3d<NullProgram>| -> crate::Result<()> {
+        g.boot(BackendMode::Mock, None)?;
+        let c = g.context_create(1)?;
+        let t = g.target_create(1, c, 16, 16)?;
+        let m = g.mesh_create(1, Usage::Static)?;
+        let l = VertexLayout::new(16, &[Element { location: 0, components: 4, offset: 0 }])?;
+        g.mesh_upload_f32(1, m, &l, &[0.0; 12], None)?;
+        let p = g.prog_prepare(1, c, NullProgram)?;
+        g.begin(1, c, t)?;
+        g.clear(1, c, [0.0, 1.0, 0.0, 1.0], true)?;
+        g.use_program(1, c, p)?;
+        g.draw(1, c, m)?;
+        g.end(1, c)?;
+        if !matches!(g.mesh_destroy(2, m), Err(Error::WrongOwner { .. })) {
+            return Err(Error::NoFrame);
+        }
+        Ok(())
+    };
+    let r = run(&mut g);
+    check!(w, r.is_ok(), "mock frame failed: {:?}", r);
+    check!(w, g.mock_log() == "begin\nclear\nuse\ndraw\nend\n", "mock log {:?}", g.mock_log());
+    true
+}
+
+fn forced_virgl_without_device(w: &mut dyn Write) -> bool {
+    let mut g: Gfx3d<NullProgram> = Gfx3d::new();
+    check!(w, g.boot(BackendMode::Virgl, None) == Err(Error::VirglUnavailable), "boot must fail");
+    check!(w, g.backend_name() == "virgl-lost", "name {}", g.backend_name());
+    let r = g.context_create(0).and_then(|c| g.target_create(0, c, 2, 2).map(|t| (c, t)));
+    let Ok((c, t)) = r else {
+        let _ = write!(w, "objects must still be creatable: {:?}", r);
+        return false;
+    };
+    check!(w, g.begin(0, c, t) == Err(Error::ForcedVirglUnavailable), "begin must refuse");
+    true
+}
+
+fn drop_owner_empties_tables(w: &mut dyn Write) -> bool {
+    let mut g: Gfx3d<NullProgram> = Gfx3d::new();
+    let r = (|| -> crate::Result<()> {
+        let c = g.context_create(5)?;
+        g.target_create(5, c, 8, 8)?;
+        g.mesh_create(5, Usage::Dynamic)?;
+        g.tex_solid(5, 0x8000_00FF)?;
+        g.prog_prepare(5, c, NullProgram)?;
+        Ok(())
+    })();
+    check!(w, r.is_ok(), "setup failed: {:?}", r);
+    g.drop_owner(5);
+    let s = g.stats();
+    check!(
+        w,
+        (s.live_ctx, s.live_target, s.live_mesh, s.live_tex, s.live_prog) == (0, 0, 0, 0, 0),
+        "live counts after drop_owner: {:?}",
+        s
+    );
+    true
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,220 @@
-#![no_std]
-#![no_main]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! { loop {} }
+//! ChrisOS kernel: boots through PVH in QEMU, brings up serial, heap, clock, PCI and the virtio-gpu
+//! transport, then runs the job the command line asks for (selftests or the main demo job).
+//!
+//! Owns the machine-wide singletons (console, allocator, boot arguments, the GPU transport).
+//! Must never: hold logic that belongs to the library crates; they get hardware only through the
+//! interfaces exposed here (`hal::KernelHal`, `gpu_probe::take_transport`).
+//!
+//! On the host this binary is only a stub: build it for x86_64-chrisos.json with ./run-qemu.sh.
+#![cfg_attr(target_os = "none", no_std)]
+#![cfg_attr(target_os = "none", no_main)]
+
+#[cfg(not(target_os = "none"))]
+fn main() {
+    eprintln!("the kernel runs only in QEMU: build and boot it with ./run-qemu.sh");
+    std::process::exit(2);
+}
+
+#[cfg(target_os = "none")]
+extern crate alloc;
+
+#[cfg(target_os = "none")]
+mod arch;
+#[cfg(target_os = "none")]
+mod bootinfo;
+#[cfg(target_os = "none")]
+mod clock;
+#[cfg(target_os = "none")]
+mod cmdline;
+#[cfg(target_os = "none")]
+mod exit;
+#[cfg(target_os = "none")]
+mod gpu_probe;
+#[cfg(target_os = "none")]
+mod hal;
+#[cfg(target_os = "none")]
+mod heap;
+#[cfg(target_os = "none")]
+mod kernel_tests;
+#[cfg(target_os = "none")]
+mod pci;
+#[cfg(target_os = "none")]
+#[macro_use]
+mod serial;
+#[cfg(target_os = "none")]
+mod selftest;
+
+#[cfg(target_os = "none")]
+mod kmain {
+    use core::fmt::Write;
+
+    use crate::cmdline::{Crash, Mode};
+    use crate::exit::{exit_qemu, ExitCode};
+    use crate::{arch, bootinfo, clock, cmdline, gpu_probe, heap, pci, selftest, serial};
+
+    #[unsafe(no_mangle)]
+    extern "C" fn kernel_main(start_info: u32) -> ! {
+        // QEMU's TSC counts from VM reset, so this is the firmware + loader time.
+        let entry_tsc = clock::rdtsc();
+        serial::init();
+        println!("ChrisOS: kernel entered (PVH)");
+        arch::gdt::init();
+        arch::idt::init();
+        arch::mask_legacy_pic();
+        // SAFETY: `start_info` is QEMU's EBX and the low memory is still mapped.
+        let boot = match unsafe { bootinfo::read(start_info as u64) } {
+            Ok(boot) => boot,
+            Err(e) => {
+                println!("boot error: {}", e);
+                exit_qemu(ExitCode::BootError);
+            }
+        };
+        arch::paging::protect();
+        let image = arch::paging::kernel_image();
+        let heap = heap::init(&boot.memory, image.end);
+        if heap.bytes == 0 {
+            println!(
+                "boot error: the memory map has no usable RAM above the kernel ({:#x})",
+                image.end
+            );
+            exit_qemu(ExitCode::BootError);
+        }
+        let tsc = clock::calibrate();
+        let args = cmdline::set(cmdline::parse(&boot.cmdline));
+        println!(
+            "cmdline: \"{}\"{}",
+            boot.cmdline,
+            if boot.cmdline_truncated {
+                " (cut at 1024 bytes)"
+            } else {
+                ""
+            }
+        );
+        for word in &args.unknown {
+            println!("cmdline: ignoring unknown word \"{}\"", word);
+        }
+        let stack = arch::paging::boot_stack();
+        println!(
+            "memory: boot stack {} MiB at {:#x}, guard page below it",
+            (stack.end - stack.start) >> 20,
+            stack.start
+        );
+        println!(
+            "memory: image {:#x}-{:#x}, heap {} MiB in {} region(s){}",
+            image.start,
+            image.end,
+            heap.bytes >> 20,
+            heap.regions,
+            if boot.memory_truncated {
+                " (memory map cut)"
+            } else {
+                ""
+            }
+        );
+        match tsc {
+            Some(hz) => {
+                println!(
+                    "clock: TSC {}.{:03} MHz (calibrated against the PIT)",
+                    hz / 1_000_000,
+                    (hz / 1000) % 1000
+                );
+                println!(
+                    "boot: kernel entered {} us after VM reset (TSC)",
+                    clock::cycles_to_us(entry_tsc)
+                );
+            }
+            None => println!(
+                "clock: TSC calibration failed (PIT channel 2 did not count); times read 0"
+            ),
+        }
+        if let Some(crash) = args.crash {
+            crash_on_purpose(crash);
+        }
+        for dev in pci::devices() {
+            println!(
+                "pci: {} {:04x}:{:04x} class {:02x}.{:02x}",
+                dev.location, dev.vendor, dev.device, dev.class, dev.subclass
+            );
+        }
+        let report = gpu_probe::probe();
+        for capset in &report.capsets {
+            println!(
+                "virtio-gpu: capset id {} max_version {} max_size {}",
+                capset.id, capset.max_version, capset.max_size
+            );
+        }
+        print_summary(report);
+        println!("boot: ready after {} us", clock::now_us());
+
+        let outcome = match args.mode {
+            Mode::Selftest => selftest::run(&args.filter),
+            Mode::Demo => {
+                // The main job: later work draws here. Today it proves the stack end to end.
+                let outcome = selftest::run(&args.filter);
+                print_summary(report);
+                outcome
+            }
+        };
+        exit_qemu(if outcome.failed == 0 {
+            ExitCode::Success
+        } else {
+            ExitCode::TestsFailed
+        })
+    }
+
+    fn print_summary(report: &gpu_probe::ProbeReport) {
+        let mut line: heapless::String<256> = heapless::String::new();
+        let _ = report.write_summary(&mut line);
+        println!("{} ({} us)", line, report.micros);
+    }
+
+    fn crash_on_purpose(crash: Crash) {
+        println!("crash: {:?} requested on the command line", crash);
+        match crash {
+            Crash::Panic => panic!("crash=panic requested on the command line"),
+            // SAFETY: deliberately raises #UD; the fault handler reports it and exits.
+            Crash::Fault => unsafe { core::arch::asm!("ud2", options(nomem, nostack)) },
+            // SAFETY: deliberately writes through a null pointer; the first 2 MiB are unmapped, so this
+            // raises #PF and the fault handler exits.
+            Crash::PageFault => unsafe { core::ptr::null_mut::<u64>().write_volatile(0xdead) },
+            Crash::StackOverflow => {
+                let depth = recurse(core::hint::black_box(0));
+                println!(
+                    "crash: recursion returned at depth {} (no overflow?)",
+                    depth
+                );
+            }
+            Crash::VirglError => {
+                println!("crash: the GPU probe will send an invalid VirGL command")
+            }
+            Crash::Hang => loop {
+                core::hint::spin_loop();
+            },
+        }
+    }
+
+    #[allow(unconditional_recursion)]
+    fn recurse(depth: u64) -> u64 {
+        let mut frame = [0u8; 4096];
+        frame[(depth % 4096) as usize] = depth as u8;
+        core::hint::black_box(&mut frame);
+        recurse(depth + 1) + frame[0] as u64
+    }
+
+    #[panic_handler]
+    fn panic(info: &core::panic::PanicInfo) -> ! {
+        let out = &mut serial::RawWriter;
+        let _ = write!(out, "\nKERNEL PANIC: {}", info.message());
+        if let Some(location) = info.location() {
+            let _ = write!(
+                out,
+                " at {}:{}:{}",
+                location.file(),
+                location.line(),
+                location.column()
+            );
+        }
+        let _ = writeln!(out);
+        exit_qemu(ExitCode::Panic)
+    }
+}

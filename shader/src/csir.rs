@@ -1,1 +1,631 @@
-//! (in progress)
+//! CSIR: the serialized form of a verified [`Module`] (docs/CSIR.md specifies it byte by byte).
+//!
+//! Owns: the v1 format (compatible with the older implementation: header of 8 LE u32, 16-byte IR
+//! records, f32 immediates, a u32 byte-sum over the IR only, no interface tables) and the v2
+//! format (every field explicitly little-endian, interface tables, FNV-1a 64 over everything),
+//! and the loader that accepts both.
+//! Must never: panic or read out of bounds on any byte string, accept a blob whose size is not
+//! exactly the size its header implies, or hand out a module that the verifier rejected or for
+//! which TGSI cannot be generated. v1 stays loadable forever.
+use core::fmt::Write;
+
+use heapless::String;
+
+use crate::ir::{Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying};
+use crate::limits::*;
+use crate::tgsi::{self, TgsiError, TgsiInfo};
+use crate::verify::{self, VerifyError};
+
+/// "CSIR" read as a little-endian u32.
+pub const MAGIC: u32 = 0x5249_5343;
+pub const V1_HEADER: usize = 32;
+pub const V2_HEADER: usize = 64;
+pub const RECORD: usize = 16;
+/// Bytes of one name field in v2 (a length byte, then up to 39 bytes, zero padded).
+pub const NAME_FIELD: usize = 40;
+/// Bytes of one v2 interface-table entry (attribute, varying, uniform or sampler).
+pub const TABLE_ENTRY: usize = NAME_FIELD + 4;
+/// Largest possible blob of either version (a v2 blob with every table full).
+pub const CSIR_MAX: usize =
+    V2_HEADER + RECORD * IR_MAX + 4 * IMM_MAX + TABLE_ENTRY * (ATTR_MAX + VARYING_MAX + UNIFORM_VEC4_MAX + SAMPLER_MAX) + NAME_FIELD;
+
+const FLAG_WRITES_POSITION: u32 = 1;
+const FLAG_READS_FRAGCOORD: u32 = 2;
+const FLAG_COLOR_OUTPUT: u32 = 4;
+const FLAGS_KNOWN: u32 = 7;
+
+/// Which format to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    V1 = 1,
+    V2 = 2,
+}
+
+/// Why a blob was rejected or could not be written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CsirError {
+    TooShort { len: usize, min: usize },
+    BadMagic { found: u32 },
+    BadVersion { found: u32 },
+    BadStage { found: u32 },
+    TooMany { what: &'static str, found: u32, limit: u32 },
+    BadSize { expected: usize, found: usize },
+    BadChecksum { stored: u64, computed: u64 },
+    /// A field that must be zero (reserved words, padding, unknown flags, name padding) is not.
+    NonZero { offset: usize },
+    BadOpcode { inst: usize, op: u8 },
+    BadEntry { what: &'static str, index: usize, reason: &'static str },
+    Verify(VerifyError),
+    Tgsi(TgsiError),
+    BufferTooSmall { needed: usize, cap: usize },
+}
+
+impl core::fmt::Display for CsirError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            CsirError::TooShort { len, min } => write!(f, "CSIR blob too short: {} bytes, at least {} needed", len, min),
+            CsirError::BadMagic { found } => write!(f, "not a CSIR blob: magic 0x{:08x}, expected 0x{:08x}", found, MAGIC),
+            CsirError::BadVersion { found } => write!(f, "unsupported CSIR version {} (1 and 2 are supported)", found),
+            CsirError::BadStage { found } => write!(f, "CSIR stage {} is not vertex (0) or fragment (1)", found),
+            CsirError::TooMany { what, found, limit } => write!(f, "CSIR {} count {} exceeds the limit {}", what, found, limit),
+            CsirError::BadSize { expected, found } => write!(f, "CSIR size is {} bytes, the header implies exactly {}", found, expected),
+            CsirError::BadChecksum { stored, computed } => {
+                write!(f, "CSIR checksum mismatch: stored 0x{:x}, computed 0x{:x}", stored, computed)
+            }
+            CsirError::NonZero { offset } => write!(f, "CSIR byte {} must be zero (reserved or padding)", offset),
+            CsirError::BadOpcode { inst, op } => write!(f, "CSIR instruction {} has unknown opcode {} (0..=34 allowed)", inst, op),
+            CsirError::BadEntry { what, index, reason } => write!(f, "CSIR {} entry {}: {}", what, index, reason),
+            CsirError::Verify(e) => write!(f, "CSIR rejected by the verifier: {}", e),
+            CsirError::Tgsi(e) => write!(f, "CSIR loaded but TGSI generation failed: {}", e),
+            CsirError::BufferTooSmall { needed, cap } => write!(f, "CSIR needs {} bytes, the buffer holds {}", needed, cap),
+        }
+    }
+}
+
+/// FNV-1a, 64-bit: every single-byte change of the input changes the result (each step is a
+/// bijection of the running state), which is what a corruption check needs.
+pub fn fnv1a64(state: u64, bytes: &[u8]) -> u64 {
+    let mut h = state;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+pub const FNV64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Exact size of the blob `save` writes for `m`.
+pub fn saved_size(m: &Module, v: Version) -> usize {
+    let body = RECORD * m.insts.len() + 4 * m.imms.len();
+    match v {
+        Version::V1 => V1_HEADER + body,
+        Version::V2 => {
+            let i = &m.iface;
+            V2_HEADER
+                + body
+                + TABLE_ENTRY * (i.attributes.len() + i.varyings.len() + i.uniforms.len() + i.samplers.len())
+                + NAME_FIELD
+        }
+    }
+}
+
+struct W<'a> {
+    buf: &'a mut [u8],
+    at: usize,
+}
+
+impl W<'_> {
+    fn bytes(&mut self, b: &[u8]) {
+        // Callers size the buffer first; a short buffer only drops bytes, never panics.
+        if let Some(dst) = self.buf.get_mut(self.at..self.at + b.len()) {
+            dst.copy_from_slice(b);
+        }
+        self.at += b.len();
+    }
+    fn u32(&mut self, v: u32) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn u8(&mut self, v: u8) {
+        self.bytes(&[v]);
+    }
+    fn name(&mut self, n: &str) {
+        let mut f = [0u8; NAME_FIELD];
+        let b = n.as_bytes();
+        let l = b.len().min(NAME_FIELD - 1);
+        f[0] = l as u8;
+        f[1..1 + l].copy_from_slice(&b[..l]);
+        self.bytes(&f);
+    }
+}
+
+fn encode_inst(inst: &Inst) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[0] = inst.op as u8;
+    r[1] = inst.ty;
+    r[2] = inst.lanes;
+    r[3] = 0;
+    for (k, v) in [inst.dst, inst.a, inst.b, inst.c, inst.aux, inst.aux2].iter().enumerate() {
+        r[4 + 2 * k..6 + 2 * k].copy_from_slice(&v.to_le_bytes());
+    }
+    r
+}
+
+/// Writes `m` in format `v` into `out`; returns the byte count.
+pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> {
+    let needed = saved_size(m, v);
+    if out.len() < needed {
+        return Err(CsirError::BufferTooSmall { needed, cap: out.len() });
+    }
+    let mut w = W { buf: out, at: 0 };
+    let iface = &m.iface;
+    match v {
+        Version::V1 => {
+            let sum = m.insts.iter().flat_map(|i| encode_inst(i)).fold(0u32, |s, b| s.wrapping_add(b as u32));
+            for word in [MAGIC, 1, m.stage as u32, m.insts.len() as u32, m.imms.len() as u32, m.temps as u32, sum, 0] {
+                w.u32(word);
+            }
+        }
+        Version::V2 => {
+            let flags = (iface.writes_position as u32) * FLAG_WRITES_POSITION
+                | (iface.reads_fragcoord as u32) * FLAG_READS_FRAGCOORD
+                | (iface.color_output.is_some() as u32) * FLAG_COLOR_OUTPUT;
+            for word in [
+                MAGIC,
+                2,
+                m.stage as u32,
+                m.insts.len() as u32,
+                m.imms.len() as u32,
+                m.temps as u32,
+                iface.attributes.len() as u32,
+                iface.varyings.len() as u32,
+                iface.uniforms.len() as u32,
+                iface.samplers.len() as u32,
+                flags,
+                needed as u32,
+                0,
+                0,
+                0,
+                0,
+            ] {
+                w.u32(word);
+            }
+        }
+    }
+    for inst in &m.insts {
+        w.bytes(&encode_inst(inst));
+    }
+    for f in &m.imms {
+        w.u32(f.to_bits());
+    }
+    if v == Version::V2 {
+        for a in &iface.attributes {
+            w.name(&a.name);
+            w.bytes(&[a.ty as u8, a.location, a.components, 0]);
+        }
+        for x in &iface.varyings {
+            w.name(&x.name);
+            w.bytes(&[x.ty as u8, x.slot, 0, 0]);
+        }
+        for u in &iface.uniforms {
+            w.name(&u.name);
+            w.bytes(&[u.ty as u8, u.slot, u.slots, 0]);
+        }
+        for s in &iface.samplers {
+            w.name(&s.name);
+            w.u8(s.unit);
+            w.bytes(&[0, 0, 0]);
+        }
+        w.name(iface.color_output.as_deref().unwrap_or(""));
+        let h = v2_checksum(&w.buf[..needed]);
+        w.buf[48..56].copy_from_slice(&h.to_le_bytes());
+    }
+    Ok(needed)
+}
+
+/// FNV-1a 64 over bytes 0..48 then 56..end (the checksum field itself is skipped).
+fn v2_checksum(blob: &[u8]) -> u64 {
+    let h = fnv1a64(FNV64_OFFSET, blob.get(..48).unwrap_or(&[]));
+    fnv1a64(h, blob.get(56..).unwrap_or(&[]))
+}
+
+fn rd_u32(b: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    if let Some(s) = b.get(at..at + 4) {
+        w.copy_from_slice(s);
+    }
+    u32::from_le_bytes(w)
+}
+
+fn rd_i16(b: &[u8], at: usize) -> i16 {
+    let mut w = [0u8; 2];
+    if let Some(s) = b.get(at..at + 2) {
+        w.copy_from_slice(s);
+    }
+    i16::from_le_bytes(w)
+}
+
+/// The format version of a blob (after checking its magic), without loading it.
+pub fn blob_version(b: &[u8]) -> Result<u32, CsirError> {
+    if b.len() < V1_HEADER {
+        return Err(CsirError::TooShort { len: b.len(), min: V1_HEADER });
+    }
+    let magic = rd_u32(b, 0);
+    if magic != MAGIC {
+        return Err(CsirError::BadMagic { found: magic });
+    }
+    Ok(rd_u32(b, 4))
+}
+
+fn count(b: &[u8], at: usize, what: &'static str, limit: usize) -> Result<usize, CsirError> {
+    let v = rd_u32(b, at);
+    if v as usize > limit {
+        return Err(CsirError::TooMany { what, found: v, limit: limit as u32 });
+    }
+    Ok(v as usize)
+}
+
+/// Loads a v1 or v2 blob: every structural check, then the verifier, then TGSI generation
+/// (standalone, identity remap) into `tgsi_out`.
+pub fn load_with_tgsi(b: &[u8], tgsi_out: &mut String<TGSI_MAX>) -> Result<(Module, TgsiInfo), CsirError> {
+    let m = match blob_version(b)? {
+        1 => load_v1(b)?,
+        2 => load_v2(b)?,
+        v => return Err(CsirError::BadVersion { found: v }),
+    };
+    verify::verify(&m).map_err(CsirError::Verify)?;
+    let info = tgsi::emit(&m, None, tgsi_out).map_err(CsirError::Tgsi)?;
+    Ok((m, info))
+}
+
+/// [`load_with_tgsi`] keeping only the module.
+pub fn load(b: &[u8]) -> Result<Module, CsirError> {
+    let mut t = String::new();
+    load_with_tgsi(b, &mut t).map(|(m, _)| m)
+}
+
+fn stage_at(b: &[u8]) -> Result<Stage, CsirError> {
+    let s = rd_u32(b, 8);
+    Stage::from_u32(s).ok_or(CsirError::BadStage { found: s })
+}
+
+fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), CsirError> {
+    for i in 0..n {
+        let r = at + RECORD * i;
+        let opb = b.get(r).copied().unwrap_or(0xff);
+        let op = Op::from_u8(opb).ok_or(CsirError::BadOpcode { inst: i, op: opb })?;
+        let f = |k: usize| rd_i16(b, r + 4 + 2 * k);
+        let inst = Inst {
+            op,
+            ty: b.get(r + 1).copied().unwrap_or(0),
+            lanes: b.get(r + 2).copied().unwrap_or(0),
+            dst: f(0),
+            a: f(1),
+            b: f(2),
+            c: f(3),
+            aux: f(4),
+            aux2: f(5),
+        };
+        m.insts.push(normalize(inst)).map_err(|_| CsirError::TooMany { what: "instruction", found: n as u32, limit: IR_MAX as u32 })?;
+    }
+    Ok(())
+}
+
+/// Operand fields an opcode does not use are ignored: they become -1 (temps) or 0 (aux, aux2),
+/// so old writers' zeros never look like reads of temp 0.
+pub fn normalize(mut i: Inst) -> Inst {
+    // (dst, a, b, aux, aux2) used?
+    let (d, a, b, x, x2) = match i.op {
+        Op::Nop | Op::Else | Op::Endif | Op::Discard => (false, false, false, false, false),
+        Op::Const => (true, false, false, true, false),
+        Op::Mov | Op::Abs | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => (true, true, false, false, false),
+        Op::Swz | Op::Sample => (true, true, false, true, false),
+        Op::SetLane => (true, true, false, true, true),
+        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => (true, true, true, false, false),
+        Op::Dot | Op::Cmp | Op::MulMV | Op::MulMM => (true, true, true, true, false),
+        Op::LoadAttr | Op::LoadVar => (true, false, false, true, false),
+        Op::LoadUni => (true, false, false, true, true),
+        Op::LoadFcoord => (true, false, false, false, false),
+        Op::StorePos | Op::StoreColor | Op::If => (false, true, false, false, false),
+        Op::StoreVar => (false, true, false, true, false),
+    };
+    if !d {
+        i.dst = -1;
+    }
+    if !a {
+        i.a = -1;
+    }
+    if !b {
+        i.b = -1;
+    }
+    i.c = -1;
+    if !x {
+        i.aux = 0;
+    }
+    if !x2 {
+        i.aux2 = 0;
+    }
+    i
+}
+
+fn load_v1(b: &[u8]) -> Result<Module, CsirError> {
+    let stage = stage_at(b)?;
+    let n = count(b, 12, "instruction", IR_MAX)?;
+    let nimm = count(b, 16, "immediate", IMM_MAX)?;
+    let ntemp = count(b, 20, "temporary", TEMP_MAX)?;
+    let expected = V1_HEADER + RECORD * n + 4 * nimm;
+    if b.len() != expected {
+        return Err(CsirError::BadSize { expected, found: b.len() });
+    }
+    let ir = b.get(V1_HEADER..V1_HEADER + RECORD * n).unwrap_or(&[]);
+    let sum = ir.iter().fold(0u32, |s, &x| s.wrapping_add(x as u32));
+    let stored = rd_u32(b, 24);
+    if sum != stored {
+        return Err(CsirError::BadChecksum { stored: stored as u64, computed: sum as u64 });
+    }
+    if rd_u32(b, 28) != 0 {
+        return Err(CsirError::NonZero { offset: 28 });
+    }
+    let mut m = Module::new(stage);
+    m.temps = ntemp as u16;
+    decode_records(b, V1_HEADER, n, &mut m)?;
+    let imm_at = V1_HEADER + RECORD * n;
+    for k in 0..nimm {
+        let _ = m.imms.push(f32::from_bits(rd_u32(b, imm_at + 4 * k)));
+    }
+    m.iface = derive_interface(&m)?;
+    Ok(m)
+}
+
+fn numbered(prefix: &str, n: usize) -> Name {
+    let mut s = Name::new();
+    let _ = write!(s, "{}{}", prefix, n);
+    s
+}
+
+/// A value type usable for an attribute or uniform vector (else vec4).
+fn vector_type(ty: u8) -> Type {
+    match Type::from_u8(ty) {
+        Some(t @ (Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4 | Type::Int | Type::IVec2 | Type::IVec3 | Type::IVec4 | Type::Bool)) => t,
+        _ => Type::Vec4,
+    }
+}
+
+/// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic
+/// (`attrN`, `varN`, `uniN`, `texN`, `color`); varyings are vec4 so a v1 vertex shader and a v1
+/// fragment shader link slot to slot by name.
+pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
+    let mut iface = Interface::default();
+    let mut uni_claimed: u32 = 0;
+    let mut uni_covered: u32 = 0;
+    let full = |what| CsirError::BadEntry { what, index: 0, reason: "table full" };
+    for (i, inst) in m.insts.iter().enumerate() {
+        let aux = inst.aux;
+        match inst.op {
+            Op::LoadAttr => {
+                if !(0..ATTR_MAX as i16).contains(&aux) {
+                    return Err(CsirError::BadEntry { what: "attribute", index: i, reason: "location out of range 0..=7" });
+                }
+                if !iface.attributes.iter().any(|a| a.location as i16 == aux) {
+                    let ty = vector_type(inst.ty);
+                    let a = Attribute { name: numbered("attr", aux as usize), ty, location: aux as u8, components: ty.components() };
+                    iface.attributes.push(a).map_err(|_| full("attribute"))?;
+                }
+            }
+            Op::LoadVar | Op::StoreVar => {
+                if !(0..VARYING_MAX as i16).contains(&aux) {
+                    return Err(CsirError::BadEntry { what: "varying", index: i, reason: "slot out of range 0..=7" });
+                }
+                if !iface.varyings.iter().any(|v| v.slot as i16 == aux) {
+                    let v = Varying { name: numbered("var", aux as usize), ty: Type::Vec4, slot: aux as u8 };
+                    iface.varyings.push(v).map_err(|_| full("varying"))?;
+                }
+            }
+            Op::LoadUni => {
+                let n = inst.aux2;
+                if aux < 0 || !(1..=4).contains(&n) || aux as usize + n as usize > UNIFORM_VEC4_MAX {
+                    return Err(CsirError::BadEntry { what: "uniform", index: i, reason: "slot range outside 0..32" });
+                }
+                let range = ((1u32 << n) - 1) << aux;
+                uni_covered |= range;
+                if uni_claimed & range == 0 {
+                    let ty = match n {
+                        4 => Type::Mat4,
+                        3 => Type::Mat3,
+                        1 => vector_type(inst.ty),
+                        // Two consecutive vec4s have no GLSL type here: claim them one by one below.
+                        _ => continue,
+                    };
+                    uni_claimed |= range;
+                    let u = Uniform { name: numbered("uni", aux as usize), ty, slot: aux as u8, slots: n as u8 };
+                    iface.uniforms.push(u).map_err(|_| full("uniform"))?;
+                }
+            }
+            Op::Sample => {
+                if !(0..SAMPLER_MAX as i16).contains(&aux) {
+                    return Err(CsirError::BadEntry { what: "sampler", index: i, reason: "unit out of range 0..=3" });
+                }
+                if !iface.samplers.iter().any(|s| s.unit as i16 == aux) {
+                    let s = Sampler { name: numbered("tex", aux as usize), unit: aux as u8 };
+                    iface.samplers.push(s).map_err(|_| full("sampler"))?;
+                }
+            }
+            Op::StorePos => iface.writes_position = true,
+            Op::StoreColor => iface.color_output = Some(numbered("color", 0)),
+            Op::LoadFcoord => iface.reads_fragcoord = true,
+            _ => {}
+        }
+    }
+    for slot in 0..UNIFORM_VEC4_MAX {
+        if uni_covered & !uni_claimed & (1 << slot) != 0 {
+            let u = Uniform { name: numbered("uni", slot), ty: Type::Vec4, slot: slot as u8, slots: 1 };
+            iface.uniforms.push(u).map_err(|_| full("uniform"))?;
+        }
+    }
+    iface.uniforms.sort_unstable_by_key(|u| u.slot);
+    if let Some(c) = iface.color_output.as_mut() {
+        c.clear();
+        let _ = c.push_str("color");
+    }
+    Ok(iface)
+}
+
+fn zero(b: &[u8], from: usize, to: usize) -> Result<(), CsirError> {
+    for at in from..to {
+        if b.get(at).copied().unwrap_or(0) != 0 {
+            return Err(CsirError::NonZero { offset: at });
+        }
+    }
+    Ok(())
+}
+
+fn rd_name(b: &[u8], at: usize, what: &'static str, index: usize, allow_empty: bool) -> Result<Name, CsirError> {
+    let bad = |reason| CsirError::BadEntry { what, index, reason };
+    let l = b.get(at).copied().unwrap_or(0) as usize;
+    if l >= NAME_FIELD {
+        return Err(bad("name longer than 39 bytes"));
+    }
+    if l == 0 && !allow_empty {
+        return Err(bad("empty name"));
+    }
+    let bytes = b.get(at + 1..at + 1 + l).unwrap_or(&[]);
+    let ident = bytes.iter().enumerate().all(|(k, c)| c.is_ascii_alphabetic() || *c == b'_' || (k > 0 && c.is_ascii_digit()));
+    if !ident {
+        return Err(bad("name is not an identifier"));
+    }
+    zero(b, at + 1 + l, at + NAME_FIELD)?;
+    let mut n = Name::new();
+    for &c in bytes {
+        let _ = n.push(c as char);
+    }
+    Ok(n)
+}
+
+fn rd_type(v: u8, what: &'static str, index: usize) -> Result<Type, CsirError> {
+    Type::from_u8(v).ok_or(CsirError::BadEntry { what, index, reason: "unknown type id" })
+}
+
+fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
+    if b.len() < V2_HEADER {
+        return Err(CsirError::TooShort { len: b.len(), min: V2_HEADER });
+    }
+    let stage = stage_at(b)?;
+    let n = count(b, 12, "instruction", IR_MAX)?;
+    let nimm = count(b, 16, "immediate", IMM_MAX)?;
+    let ntemp = count(b, 20, "temporary", TEMP_MAX)?;
+    let nattr = count(b, 24, "attribute", ATTR_MAX)?;
+    let nvary = count(b, 28, "varying", VARYING_MAX)?;
+    let nuni = count(b, 32, "uniform", UNIFORM_VEC4_MAX)?;
+    let nsamp = count(b, 36, "sampler", SAMPLER_MAX)?;
+    let flags = rd_u32(b, 40);
+    let expected = V2_HEADER + RECORD * n + 4 * nimm + TABLE_ENTRY * (nattr + nvary + nuni + nsamp) + NAME_FIELD;
+    let total = rd_u32(b, 44) as usize;
+    if total != expected || b.len() != expected {
+        return Err(CsirError::BadSize { expected, found: if total != expected { total } else { b.len() } });
+    }
+    let mut stored = [0u8; 8];
+    stored.copy_from_slice(b.get(48..56).unwrap_or(&[0; 8]));
+    let stored = u64::from_le_bytes(stored);
+    let computed = v2_checksum(b);
+    if stored != computed {
+        return Err(CsirError::BadChecksum { stored, computed });
+    }
+    if flags & !FLAGS_KNOWN != 0 {
+        return Err(CsirError::NonZero { offset: 40 });
+    }
+    zero(b, 56, 64)?;
+    let mut m = Module::new(stage);
+    m.temps = ntemp as u16;
+    decode_records(b, V2_HEADER, n, &mut m)?;
+    for i in 0..n {
+        zero(b, V2_HEADER + RECORD * i + 3, V2_HEADER + RECORD * i + 4)?;
+    }
+    let mut at = V2_HEADER + RECORD * n;
+    for k in 0..nimm {
+        let _ = m.imms.push(f32::from_bits(rd_u32(b, at + 4 * k)));
+    }
+    at += 4 * nimm;
+    let iface = &mut m.iface;
+    let byte = |at: usize| b.get(at).copied().unwrap_or(0);
+    let full = |what| CsirError::BadEntry { what, index: 0, reason: "table full" };
+    for k in 0..nattr {
+        let name = rd_name(b, at, "attribute", k, false)?;
+        let e = at + NAME_FIELD;
+        let ty = rd_type(byte(e), "attribute", k)?;
+        zero(b, e + 3, e + 4)?;
+        let a = Attribute { name, ty, location: byte(e + 1), components: byte(e + 2) };
+        iface.attributes.push(a).map_err(|_| full("attribute"))?;
+        at += TABLE_ENTRY;
+    }
+    for k in 0..nvary {
+        let name = rd_name(b, at, "varying", k, false)?;
+        let e = at + NAME_FIELD;
+        let ty = rd_type(byte(e), "varying", k)?;
+        zero(b, e + 2, e + 4)?;
+        iface.varyings.push(Varying { name, ty, slot: byte(e + 1) }).map_err(|_| full("varying"))?;
+        at += TABLE_ENTRY;
+    }
+    for k in 0..nuni {
+        let name = rd_name(b, at, "uniform", k, false)?;
+        let e = at + NAME_FIELD;
+        let ty = rd_type(byte(e), "uniform", k)?;
+        zero(b, e + 3, e + 4)?;
+        iface.uniforms.push(Uniform { name, ty, slot: byte(e + 1), slots: byte(e + 2) }).map_err(|_| full("uniform"))?;
+        at += TABLE_ENTRY;
+    }
+    for k in 0..nsamp {
+        let name = rd_name(b, at, "sampler", k, false)?;
+        let e = at + NAME_FIELD;
+        zero(b, e + 1, e + 4)?;
+        iface.samplers.push(Sampler { name, unit: byte(e) }).map_err(|_| full("sampler"))?;
+        at += TABLE_ENTRY;
+    }
+    let color = rd_name(b, at, "colour output", 0, true)?;
+    if (flags & FLAG_COLOR_OUTPUT != 0) != !color.is_empty() {
+        return Err(CsirError::BadEntry { what: "colour output", index: 0, reason: "flag and name disagree" });
+    }
+    iface.color_output = if color.is_empty() { None } else { Some(color) };
+    iface.writes_position = flags & FLAG_WRITES_POSITION != 0;
+    iface.reads_fragcoord = flags & FLAG_READS_FRAGCOORD != 0;
+    check_tables(&m)?;
+    Ok(m)
+}
+
+/// Table sanity the verifier may not know about: bounds and no duplicate locations/slots/units.
+fn check_tables(m: &Module) -> Result<(), CsirError> {
+    let i = &m.iface;
+    let bad = |what, index, reason| Err(CsirError::BadEntry { what, index, reason });
+    let mut seen = 0u32;
+    for (k, a) in i.attributes.iter().enumerate() {
+        if a.location as usize >= ATTR_MAX || !(1..=4).contains(&a.components) || seen & (1 << a.location) != 0 {
+            return bad("attribute", k, "location out of range, duplicate, or components not 1..=4");
+        }
+        seen |= 1 << a.location;
+    }
+    seen = 0;
+    for (k, v) in i.varyings.iter().enumerate() {
+        if v.slot as usize >= VARYING_MAX || seen & (1 << v.slot) != 0 {
+            return bad("varying", k, "slot out of range or duplicate");
+        }
+        seen |= 1 << v.slot;
+    }
+    seen = 0;
+    for (k, u) in i.uniforms.iter().enumerate() {
+        let end = u.slot as usize + u.slots as usize;
+        if u.slots == 0 || u.slots != u.ty.uniform_slots() || end > UNIFORM_VEC4_MAX {
+            return bad("uniform", k, "slot range outside 0..32 or does not match its type");
+        }
+        let range = (((1u64 << u.slots) - 1) << u.slot) as u32;
+        if seen & range != 0 {
+            return bad("uniform", k, "overlaps another uniform");
+        }
+        seen |= range;
+    }
+    seen = 0;
+    for (k, s) in i.samplers.iter().enumerate() {
+        if s.unit as usize >= SAMPLER_MAX || seen & (1 << s.unit) != 0 {
+            return bad("sampler", k, "unit out of range or duplicate");
+        }
+        seen |= 1 << s.unit;
+    }
+    Ok(())
+}

@@ -1,1 +1,650 @@
-//! (in progress)
+//! Program link and uniforms: one vertex and one fragment [`Module`] become a [`Program`] with
+//! matched varyings (a fragment-input slot -> vertex-output slot remap), merged uniforms, the
+//! reflection tables, both stages' 128-float uniform arrays, both decoded [`Executable`]s and
+//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage that cannot be emitted fails
+//! the link).
+//!
+//! Link is transactional: every check runs and the whole candidate (reflection, remap, decoded
+//! executables) is built before anything in the program changes, so a failed relink of a linked
+//! program leaves it exactly as it was (modules, reflection, uniform values, executables) and
+//! logs `kept previous program`. Failures are logged one line each into a bounded log that is
+//! cleared at the start of every link. The generation counter starts at 0 and increments on every
+//! successful link. A successful link resets uniform values to 0 (GL's rule for a fresh link).
+//!
+//! Uniform storage: each stage has 32 vec4 slots (128 floats) laid out like constant buffer 0.
+//! A program uniform that both stages declare (same name, same type) is one entry that writes
+//! both stages at their own slots. mat4 = 16 floats column-major in 4 slots; mat3 = 9 floats
+//! column-major, each column padded into its own slot (lane 3 = 0).
+//!
+//! It must never: keep a half-linked state, clobber uniform lanes other than the ones written,
+//! panic, or allocate.
+use core::fmt::Write;
+
+use heapless::{String, Vec};
+
+use crate::exec::Executable;
+use crate::ir::{Module, Name, Stage, Type};
+use crate::limits::{
+    ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
+};
+use crate::tgsi::{self, TgsiError};
+use crate::verify::VerifyError;
+
+/// A vertex attribute of the linked program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttribInfo {
+    pub name: Name,
+    pub ty: Type,
+    pub location: u8,
+    pub components: u8,
+}
+
+/// A varying read by the fragment stage and the vertex-output slot it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VaryingInfo {
+    pub name: Name,
+    pub ty: Type,
+    pub vs_slot: u8,
+    pub fs_slot: u8,
+}
+
+/// A program uniform (non-sampler): its slot in each stage that declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniformInfo {
+    pub name: Name,
+    pub ty: Type,
+    pub vs_slot: Option<u8>,
+    pub fs_slot: Option<u8>,
+}
+
+impl UniformInfo {
+    /// Number of floats `set_uniform` takes for this uniform.
+    pub fn floats(&self) -> usize {
+        uniform_floats(self.ty)
+    }
+}
+
+/// A sampler uniform and the texture unit it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SamplerInfo {
+    pub name: Name,
+    pub unit: u8,
+}
+
+fn uniform_floats(ty: Type) -> usize {
+    match ty {
+        Type::Mat3 => 9,
+        Type::Mat4 => 16,
+        t => t.components() as usize,
+    }
+}
+
+/// The first failure of a link (every failure is also a line in the program log).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkError {
+    MissingShader(Stage),
+    NoPosition,
+    NoColorOutput,
+    MissingVarying(Name),
+    VaryingTypeMismatch(Name),
+    UniformTypeMismatch(Name),
+    SamplerUnitMismatch(Name),
+    TooManyUniforms,
+    Verify(Stage, VerifyError),
+    Tgsi(Stage, TgsiError),
+}
+
+impl core::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LinkError::MissingShader(s) => {
+                write!(f, "program is missing a compiled {} shader", s.name())
+            }
+            LinkError::NoPosition => write!(f, "vertex shader does not write gl_Position"),
+            LinkError::NoColorOutput => write!(f, "fragment shader has no output"),
+            LinkError::MissingVarying(n) => {
+                write!(f, "missing varying {}: the fragment shader reads it, the vertex shader does not write it", n)
+            }
+            LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
+            LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
+            LinkError::SamplerUnitMismatch(n) => write!(f, "sampler unit mismatch {}", n),
+            LinkError::TooManyUniforms => {
+                write!(
+                    f,
+                    "too many uniforms (the limit is {} per program)",
+                    PROGRAM_UNIFORM_MAX
+                )
+            }
+            LinkError::Verify(s, e) => write!(f, "{} shader: {}", s.name(), e),
+            LinkError::Tgsi(s, e) => {
+                write!(f, "TGSI emission failed for the {} shader: {}", s.name(), e)
+            }
+        }
+    }
+}
+
+/// Why a uniform could not be set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformError {
+    NotLinked,
+    /// The index is not an entry of the uniform table.
+    NoSuchUniform {
+        index: usize,
+        count: usize,
+    },
+    /// The value has the wrong number of floats for the uniform's type.
+    WrongCount {
+        expected: usize,
+        found: usize,
+    },
+    /// The lane is past the uniform's floats.
+    LaneOutOfRange {
+        lane: usize,
+        floats: usize,
+    },
+}
+
+impl core::fmt::Display for UniformError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            UniformError::NotLinked => write!(f, "program is not linked"),
+            UniformError::NoSuchUniform { index, count } => {
+                write!(
+                    f,
+                    "uniform index {} does not exist (the program has {})",
+                    index, count
+                )
+            }
+            UniformError::WrongCount { expected, found } => {
+                write!(
+                    f,
+                    "uniform value has {} floats, its type takes {}",
+                    found, expected
+                )
+            }
+            UniformError::LaneOutOfRange { lane, floats } => {
+                write!(
+                    f,
+                    "uniform lane {} is out of range (the uniform has {} floats)",
+                    lane, floats
+                )
+            }
+        }
+    }
+}
+
+/// Reflection and remap built by a link before it is committed.
+#[derive(Clone, Debug, Default)]
+struct Reflection {
+    attributes: Vec<AttribInfo, ATTR_MAX>,
+    varyings: Vec<VaryingInfo, VARYING_MAX>,
+    uniforms: Vec<UniformInfo, PROGRAM_UNIFORM_MAX>,
+    samplers: Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
+    remap: [i8; VARYING_MAX],
+}
+
+/// A linked (or not yet linked) vertex + fragment program.
+#[derive(Clone)]
+pub struct Program {
+    linked: bool,
+    generation: u32,
+    log: String<LOG_MAX>,
+    vs: Module,
+    fs: Module,
+    vs_exec: Option<Executable>,
+    fs_exec: Option<Executable>,
+    vs_tgsi: String<TGSI_MAX>,
+    fs_tgsi: String<TGSI_MAX>,
+    refl: Reflection,
+    vs_uniforms: [f32; UNIFORM_FLOATS],
+    fs_uniforms: [f32; UNIFORM_FLOATS],
+}
+
+impl Default for Program {
+    fn default() -> Self {
+        Program::new()
+    }
+}
+
+fn note(first: &mut Option<LinkError>, e: LinkError) {
+    if first.is_none() {
+        *first = Some(e);
+    }
+}
+
+const KEPT: &str = "kept previous program\n";
+
+impl Program {
+    pub fn new() -> Program {
+        Program {
+            linked: false,
+            generation: 0,
+            log: String::new(),
+            vs: Module::new(Stage::Vertex),
+            fs: Module::new(Stage::Fragment),
+            vs_exec: None,
+            fs_exec: None,
+            vs_tgsi: String::new(),
+            fs_tgsi: String::new(),
+            refl: Reflection {
+                remap: [-1; VARYING_MAX],
+                ..Reflection::default()
+            },
+            vs_uniforms: [0.0; UNIFORM_FLOATS],
+            fs_uniforms: [0.0; UNIFORM_FLOATS],
+        }
+    }
+
+    fn fail(&mut self, first: &mut Option<LinkError>, e: LinkError) {
+        self.log_line(format_args!("link error: {}", e));
+        note(first, e);
+    }
+
+    fn log_line(&mut self, args: core::fmt::Arguments) {
+        // Keep room for the final "kept previous program" line; drop lines past the bound.
+        let mut line: String<256> = String::new();
+        let _ = line.write_fmt(args);
+        if self.log.len() + line.len() + 1 + KEPT.len() <= LOG_MAX {
+            let _ = self.log.push_str(&line);
+            let _ = self.log.push('\n');
+        }
+    }
+
+    /// Links `vs` and `fs` (None = that stage did not compile). On failure, a previously linked
+    /// program stays fully intact and usable.
+    pub fn link(&mut self, vs: Option<&Module>, fs: Option<&Module>) -> Result<(), LinkError> {
+        self.log.clear();
+        let result = self.try_link(vs, fs);
+        if let Err(e) = &result {
+            // Always log the first error even if `try_link` could not.
+            if self.log.is_empty() {
+                self.log_line(format_args!("link error: {}", e));
+            }
+            if self.linked {
+                let _ = self.log.push_str(KEPT);
+            }
+        }
+        result
+    }
+
+    fn try_link(&mut self, vs: Option<&Module>, fs: Option<&Module>) -> Result<(), LinkError> {
+        let vs = vs.filter(|m| m.stage == Stage::Vertex);
+        let fs = fs.filter(|m| m.stage == Stage::Fragment);
+        let mut first: Option<LinkError> = None;
+        let (vs, fs) = match (vs, fs) {
+            (Some(v), Some(f)) => (v, f),
+            (v, f) => {
+                if v.is_none() {
+                    self.fail(&mut first, LinkError::MissingShader(Stage::Vertex));
+                }
+                if f.is_none() {
+                    self.fail(&mut first, LinkError::MissingShader(Stage::Fragment));
+                }
+                return Err(first.unwrap_or(LinkError::MissingShader(Stage::Vertex)));
+            }
+        };
+        if !vs.iface.writes_position {
+            self.fail(&mut first, LinkError::NoPosition);
+        }
+        if fs.iface.color_output.is_none() {
+            self.fail(&mut first, LinkError::NoColorOutput);
+        }
+
+        let mut refl = Reflection {
+            remap: [-1; VARYING_MAX],
+            ..Reflection::default()
+        };
+        for a in vs.iface.attributes.iter() {
+            let _ = refl.attributes.push(AttribInfo {
+                name: a.name.clone(),
+                ty: a.ty,
+                location: a.location,
+                components: a.components,
+            });
+        }
+        for fv in fs.iface.varyings.iter() {
+            match vs.iface.varyings.iter().find(|v| v.name == fv.name) {
+                None => self.fail(&mut first, LinkError::MissingVarying(fv.name.clone())),
+                Some(v) if v.ty != fv.ty => {
+                    self.log_line(format_args!(
+                        "link error: varying type mismatch {}: the vertex shader writes {}, the fragment shader reads {}",
+                        fv.name,
+                        v.ty.name(),
+                        fv.ty.name()
+                    ));
+                    note(&mut first, LinkError::VaryingTypeMismatch(fv.name.clone()));
+                }
+                Some(v) => {
+                    if let Some(slot) = refl.remap.get_mut(fv.slot as usize) {
+                        *slot = v.slot as i8;
+                    }
+                    let _ = refl.varyings.push(VaryingInfo {
+                        name: fv.name.clone(),
+                        ty: fv.ty,
+                        vs_slot: v.slot,
+                        fs_slot: fv.slot,
+                    });
+                }
+            }
+        }
+
+        let mut too_many = false;
+        for (stage, m) in [(Stage::Vertex, vs), (Stage::Fragment, fs)] {
+            for u in m.iface.uniforms.iter() {
+                let other = if stage == Stage::Vertex { fs } else { vs };
+                if other.iface.samplers.iter().any(|s| s.name == u.name) {
+                    self.log_line(format_args!(
+                        "link error: uniform type mismatch {}: {} in the {} shader, sampler2D in the other",
+                        u.name,
+                        u.ty.name(),
+                        stage.name()
+                    ));
+                    note(&mut first, LinkError::UniformTypeMismatch(u.name.clone()));
+                    continue;
+                }
+                if let Some(e) = refl.uniforms.iter_mut().find(|e| e.name == u.name) {
+                    if e.ty != u.ty {
+                        let (ety, uty) = (e.ty, u.ty);
+                        self.log_line(format_args!(
+                            "link error: uniform type mismatch {}: vertex {}, fragment {}",
+                            u.name,
+                            ety.name(),
+                            uty.name()
+                        ));
+                        note(&mut first, LinkError::UniformTypeMismatch(u.name.clone()));
+                    } else {
+                        e.fs_slot = Some(u.slot);
+                    }
+                    continue;
+                }
+                let (vs_slot, fs_slot) = if stage == Stage::Vertex {
+                    (Some(u.slot), None)
+                } else {
+                    (None, Some(u.slot))
+                };
+                if refl
+                    .uniforms
+                    .push(UniformInfo {
+                        name: u.name.clone(),
+                        ty: u.ty,
+                        vs_slot,
+                        fs_slot,
+                    })
+                    .is_err()
+                {
+                    too_many = true;
+                }
+            }
+            for s in m.iface.samplers.iter() {
+                match refl.samplers.iter().find(|e| e.name == s.name) {
+                    Some(e) if e.unit != s.unit => {
+                        self.fail(&mut first, LinkError::SamplerUnitMismatch(s.name.clone()))
+                    }
+                    Some(_) => {}
+                    None => {
+                        let _ = refl.samplers.push(SamplerInfo {
+                            name: s.name.clone(),
+                            unit: s.unit,
+                        });
+                    }
+                }
+            }
+        }
+        if too_many {
+            self.fail(&mut first, LinkError::TooManyUniforms);
+        }
+        if let Some(e) = first {
+            return Err(e);
+        }
+
+        let vs_exec = match Executable::new(vs, None) {
+            Ok(e) => e,
+            Err(e) => {
+                self.fail(&mut first, LinkError::Verify(Stage::Vertex, e));
+                return Err(LinkError::Verify(Stage::Vertex, e));
+            }
+        };
+        let fs_exec = match Executable::new(fs, Some(&refl.remap)) {
+            Ok(e) => e,
+            Err(e) => {
+                self.fail(&mut first, LinkError::Verify(Stage::Fragment, e));
+                return Err(LinkError::Verify(Stage::Fragment, e));
+            }
+        };
+
+        // ---- TGSI CHECK AT LINK ------------------------------------------------------------
+        // Both stages must emit within TGSI_MAX (the fragment stage with the varying remap);
+        // the texts are kept with the program for the VirGL backend.
+        let mut vs_tgsi: String<TGSI_MAX> = String::new();
+        let mut fs_tgsi: String<TGSI_MAX> = String::new();
+        if let Err(e) = tgsi::emit(vs, None, &mut vs_tgsi) {
+            self.fail(&mut first, LinkError::Tgsi(Stage::Vertex, e));
+        }
+        if let Err(e) = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi) {
+            self.fail(&mut first, LinkError::Tgsi(Stage::Fragment, e));
+        }
+        if let Some(e) = first {
+            return Err(e);
+        }
+        // -------------------------------------------------------------------------------------
+
+        // Commit: nothing below can fail.
+        self.vs.clone_from(vs);
+        self.fs.clone_from(fs);
+        self.vs_tgsi = vs_tgsi;
+        self.fs_tgsi = fs_tgsi;
+        self.vs_exec = Some(vs_exec);
+        self.fs_exec = Some(fs_exec);
+        self.refl = refl;
+        self.vs_uniforms = [0.0; UNIFORM_FLOATS];
+        self.fs_uniforms = [0.0; UNIFORM_FLOATS];
+        self.linked = true;
+        self.generation = self.generation.wrapping_add(1);
+        Ok(())
+    }
+
+    pub fn is_linked(&self) -> bool {
+        self.linked
+    }
+
+    /// Increments on every successful link (0 = never linked).
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// The log of the last link (empty after a clean link).
+    pub fn log(&self) -> &str {
+        &self.log
+    }
+
+    /// The linked stage module (None before the first successful link).
+    pub fn module(&self, stage: Stage) -> Option<&Module> {
+        if !self.linked {
+            return None;
+        }
+        Some(match stage {
+            Stage::Vertex => &self.vs,
+            Stage::Fragment => &self.fs,
+        })
+    }
+
+    /// The decoded stage (None before the first successful link).
+    pub fn executable(&self, stage: Stage) -> Option<&Executable> {
+        match stage {
+            Stage::Vertex => self.vs_exec.as_ref(),
+            Stage::Fragment => self.fs_exec.as_ref(),
+        }
+    }
+
+    /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
+    /// before the first successful link.
+    pub fn tgsi(&self, stage: Stage) -> &str {
+        match stage {
+            Stage::Vertex => &self.vs_tgsi,
+            Stage::Fragment => &self.fs_tgsi,
+        }
+    }
+
+    /// The stage's uniform words in use (slots 0..uniform_vec4s, 4 floats each): the
+    /// constant-buffer contents.
+    pub fn constants(&self, stage: Stage) -> &[f32] {
+        let n = self.uniform_vec4s(stage) * 4;
+        let words = self.uniform_words(stage);
+        words.get(..n).unwrap_or(words)
+    }
+
+    /// Texture units either stage samples (bit n = unit n).
+    pub fn sampler_units(&self) -> u8 {
+        self.refl
+            .samplers
+            .iter()
+            .fold(0, |m, s| m | (1u8 << (s.unit & 7)))
+    }
+
+    /// Fragment-input slot -> vertex-output slot (-1 = unused).
+    pub fn varying_remap(&self) -> &[i8; VARYING_MAX] {
+        &self.refl.remap
+    }
+
+    pub fn attributes(&self) -> &[AttribInfo] {
+        &self.refl.attributes
+    }
+
+    pub fn varyings(&self) -> &[VaryingInfo] {
+        &self.refl.varyings
+    }
+
+    pub fn uniforms(&self) -> &[UniformInfo] {
+        &self.refl.uniforms
+    }
+
+    pub fn samplers(&self) -> &[SamplerInfo] {
+        &self.refl.samplers
+    }
+
+    /// Index of the uniform named `name` in [`Program::uniforms`].
+    pub fn uniform_find(&self, name: &str) -> Option<usize> {
+        self.refl
+            .uniforms
+            .iter()
+            .position(|u| u.name.as_str() == name)
+    }
+
+    /// Texture unit of the sampler named `name`.
+    pub fn sampler_find(&self, name: &str) -> Option<u8> {
+        self.refl
+            .samplers
+            .iter()
+            .find(|s| s.name.as_str() == name)
+            .map(|s| s.unit)
+    }
+
+    /// A stage's 32 vec4 uniform slots.
+    pub fn uniform_words(&self, stage: Stage) -> &[f32; UNIFORM_FLOATS] {
+        match stage {
+            Stage::Vertex => &self.vs_uniforms,
+            Stage::Fragment => &self.fs_uniforms,
+        }
+    }
+
+    /// Vec4 slots a stage uses (highest slot + 1).
+    pub fn uniform_vec4s(&self, stage: Stage) -> usize {
+        self.module(stage)
+            .map(|m| m.iface.uniform_vec4s())
+            .unwrap_or(0)
+    }
+
+    fn entry(&self, index: usize) -> Result<&UniformInfo, UniformError> {
+        if !self.linked {
+            return Err(UniformError::NotLinked);
+        }
+        self.refl
+            .uniforms
+            .get(index)
+            .ok_or(UniformError::NoSuchUniform {
+                index,
+                count: self.refl.uniforms.len(),
+            })
+    }
+
+    /// Float `k` of a uniform -> offset in a stage's word array starting at `slot`.
+    fn word(ty: Type, slot: u8, k: usize) -> usize {
+        let (col, row) = if ty == Type::Mat3 {
+            (k / 3, k % 3)
+        } else {
+            (k / 4, k % 4)
+        };
+        (slot as usize + col) * 4 + row
+    }
+
+    /// Sets a whole uniform: exactly `floats()` values (mat4 16 column-major, mat3 9
+    /// column-major). Both stages that declare it are written.
+    pub fn set_uniform(&mut self, index: usize, values: &[f32]) -> Result<(), UniformError> {
+        let e = self.entry(index)?;
+        let (ty, vs_slot, fs_slot) = (e.ty, e.vs_slot, e.fs_slot);
+        let expected = uniform_floats(ty);
+        if values.len() != expected {
+            return Err(UniformError::WrongCount {
+                expected,
+                found: values.len(),
+            });
+        }
+        for (slot, words) in [
+            (vs_slot, &mut self.vs_uniforms),
+            (fs_slot, &mut self.fs_uniforms),
+        ] {
+            let Some(slot) = slot else { continue };
+            for (k, v) in values.iter().enumerate() {
+                if let Some(w) = words.get_mut(Self::word(ty, slot, k)) {
+                    *w = *v;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets float `lane` of a uniform (matrices: column-major index) and nothing else.
+    pub fn set_uniform_lane(
+        &mut self,
+        index: usize,
+        lane: usize,
+        value: f32,
+    ) -> Result<(), UniformError> {
+        let e = self.entry(index)?;
+        let (ty, vs_slot, fs_slot) = (e.ty, e.vs_slot, e.fs_slot);
+        let floats = uniform_floats(ty);
+        if lane >= floats {
+            return Err(UniformError::LaneOutOfRange { lane, floats });
+        }
+        for (slot, words) in [
+            (vs_slot, &mut self.vs_uniforms),
+            (fs_slot, &mut self.fs_uniforms),
+        ] {
+            if let Some(w) = slot.and_then(|s| words.get_mut(Self::word(ty, s, lane))) {
+                *w = value;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a uniform back into `out` (which must hold `floats()` values).
+    pub fn uniform_value(&self, index: usize, out: &mut [f32]) -> Result<(), UniformError> {
+        let e = self.entry(index)?;
+        let expected = uniform_floats(e.ty);
+        if out.len() != expected {
+            return Err(UniformError::WrongCount {
+                expected,
+                found: out.len(),
+            });
+        }
+        let (slot, words) = match (e.vs_slot, e.fs_slot) {
+            (Some(s), _) => (s, &self.vs_uniforms),
+            (None, Some(s)) => (s, &self.fs_uniforms),
+            (None, None) => return Ok(()),
+        };
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = words.get(Self::word(e.ty, slot, k)).copied().unwrap_or(0.0);
+        }
+        Ok(())
+    }
+}

@@ -1,5 +1,267 @@
-//! Dead-result elimination over the IR (in progress; owned by the IR-core work).
-use crate::ir::Module;
+//! Dead-result elimination over the IR: pure instructions whose results no later instruction
+//! reads become NOP.
+//!
+//! It owns the read/write lane model of every opcode ([`effects`]), which the executor reuses
+//! to find temps that may be read before they are written.
+//!
+//! Correctness rules (the old design broke them, see the reference's fault list): every column
+//! of a matrix operand counts as read (MULMV, MULMM, every column a+k and b+k); partial-lane
+//! writes (MOV/ADD/... with fewer than 4 lanes, SETLANE, DOT, CMP) keep the other lanes of
+//! `dst`, so an earlier writer of those lanes stays live when a later reader wants them; a NOP
+//! reads nothing. Liveness is tracked per temp lane and is never killed by a later write (the IR
+//! has structured IF/ELSE whose writes may not run), so a result is removed only when no
+//! surviving later instruction reads any lane it writes. One backward pass reaches the fixed
+//! point because the IR has no loops; the pass is repeated until nothing changes anyway.
+//!
+//! It must never: remove an impure instruction (stores, control flow, DISCARD), remove a result
+//! that a later instruction reads, or index out of bounds on an unverified module (operands out
+//! of range are treated as "reads everything", which keeps the instruction).
+use crate::ir::{Inst, Module, Op};
+use crate::limits::TEMP_MAX;
+
+/// A range of consecutive temps and the lanes touched in each (bit k = lane k).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Access {
+    pub base: i16,
+    pub count: u8,
+    pub lanes: u8,
+}
+
+impl Access {
+    const NONE: Access = Access {
+        base: -1,
+        count: 0,
+        lanes: 0,
+    };
+    fn one(base: i16, lanes: u8) -> Access {
+        Access {
+            base,
+            count: 1,
+            lanes,
+        }
+    }
+}
+
+/// What one instruction reads and writes, in temp lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Effects {
+    pub write: Access,
+    pub reads: [Access; 2],
+}
+
+fn mask(n: u8) -> u8 {
+    match n {
+        0 => 0,
+        1 => 1,
+        2 => 3,
+        3 => 7,
+        _ => 15,
+    }
+}
+
+/// Lanes of an op whose stored 0 means `zero_means`.
+fn lanes_or(lanes: u8, zero_means: u8) -> u8 {
+    if lanes == 0 {
+        zero_means
+    } else {
+        lanes.min(4)
+    }
+}
+
+fn cols(aux: i16, zero_means: u8) -> u8 {
+    match aux {
+        0 => zero_means,
+        3 => 3,
+        _ => 4,
+    }
+}
+
+pub(crate) fn effects(i: &Inst) -> Effects {
+    let none = Effects {
+        write: Access::NONE,
+        reads: [Access::NONE; 2],
+    };
+    match i.op {
+        Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::NONE; 2],
+        },
+        Op::Mov | Op::Abs => {
+            let m = mask(lanes_or(i.lanes, 4));
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::NONE],
+            }
+        }
+        Op::Swz => {
+            let mut read = 0u8;
+            for k in 0..lanes_or(i.lanes, 4) {
+                read |= 1 << ((i.aux >> (2 * k)) & 3);
+            }
+            Effects {
+                write: Access::one(i.dst, 15),
+                reads: [Access::one(i.a, read), Access::NONE],
+            }
+        }
+        Op::SetLane => Effects {
+            write: Access::one(i.dst, 1 << (i.aux & 3)),
+            reads: [Access::one(i.a, 1 << (i.aux2 & 3)), Access::NONE],
+        },
+        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
+            let m = mask(lanes_or(i.lanes, 4));
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
+        }
+        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+            let m = mask(lanes_or(i.lanes, 1));
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::NONE],
+            }
+        }
+        Op::Pow => {
+            let m = mask(lanes_or(i.lanes, 1));
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
+        }
+        Op::Dot => {
+            let m = mask(cols(i.aux, 3));
+            Effects {
+                write: Access::one(i.dst, 1),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
+        }
+        Op::Cmp => Effects {
+            write: Access::one(i.dst, 1),
+            reads: [Access::one(i.a, 1), Access::one(i.b, 1)],
+        },
+        Op::MulMV => {
+            let n = cols(i.aux, 4);
+            Effects {
+                write: Access::one(i.dst, 15),
+                reads: [
+                    Access {
+                        base: i.a,
+                        count: n,
+                        lanes: 15,
+                    },
+                    Access::one(i.b, 15),
+                ],
+            }
+        }
+        Op::MulMM => {
+            let n = cols(i.aux, 4);
+            Effects {
+                write: Access {
+                    base: i.dst,
+                    count: n,
+                    lanes: 15,
+                },
+                reads: [
+                    Access {
+                        base: i.a,
+                        count: n,
+                        lanes: 15,
+                    },
+                    Access {
+                        base: i.b,
+                        count: n,
+                        lanes: 15,
+                    },
+                ],
+            }
+        }
+        Op::Sample => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 3), Access::NONE],
+        },
+        Op::LoadUni => {
+            let n = i.aux2.clamp(0, 4) as u8;
+            Effects {
+                write: Access {
+                    base: i.dst,
+                    count: n,
+                    lanes: 15,
+                },
+                reads: [Access::NONE; 2],
+            }
+        }
+        Op::StorePos | Op::StoreVar | Op::StoreColor => Effects {
+            write: Access::NONE,
+            reads: [Access::one(i.a, 15), Access::NONE],
+        },
+        Op::If => Effects {
+            write: Access::NONE,
+            reads: [Access::one(i.a, 1), Access::NONE],
+        },
+    }
+}
+
+/// Live lanes per temp; out-of-range accesses are treated conservatively.
+struct Live {
+    lanes: [u8; TEMP_MAX],
+    /// Set when an instruction read a temp outside the table: keep everything from then on.
+    everything: bool,
+}
+
+impl Live {
+    fn read(&mut self, a: Access) {
+        if a.count == 0 || a.lanes == 0 {
+            return;
+        }
+        for k in 0..a.count as i32 {
+            let t = a.base as i32 + k;
+            match usize::try_from(t).ok().and_then(|t| self.lanes.get_mut(t)) {
+                Some(l) => *l |= a.lanes,
+                None => self.everything = true,
+            }
+        }
+    }
+
+    fn is_read(&self, w: Access) -> bool {
+        if self.everything {
+            return true;
+        }
+        for k in 0..w.count as i32 {
+            let t = w.base as i32 + k;
+            match usize::try_from(t).ok().and_then(|t| self.lanes.get(t)) {
+                Some(l) if l & w.lanes == 0 => {}
+                _ => return true,
+            }
+        }
+        false
+    }
+}
 
 /// Replaces pure instructions whose results are never read with NOP.
-pub fn optimize(_m: &mut Module) {}
+pub fn optimize(m: &mut Module) {
+    loop {
+        let mut changed = false;
+        let mut live = Live {
+            lanes: [0; TEMP_MAX],
+            everything: false,
+        };
+        for inst in m.insts.iter_mut().rev() {
+            if inst.op == Op::Nop {
+                continue;
+            }
+            let e = effects(inst);
+            if inst.op.is_pure() && !live.is_read(e.write) {
+                *inst = Inst::new(Op::Nop);
+                changed = true;
+                continue;
+            }
+            for r in e.reads {
+                live.read(r);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}

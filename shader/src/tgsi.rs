@@ -1,1 +1,1129 @@
-//! (in progress)
+//! TGSI text emission for VirGL, and a checker that applies virglrenderer's text-parser rules.
+//!
+//! Owns: the mapping of every IR op onto TGSI instructions, the declaration layout, immediate
+//! printing (every immediate reads back as the exact same f32), the 3600-byte output bound and the
+//! conservative token count that VirGL's CREATE_OBJECT(SHADER) needs.
+//! Must never: emit text that virglrenderer's parser rejects (source swizzles are 4 letters or
+//! none, every register is declared, END is last), truncate output silently, or panic on any
+//! module (a module the verifier rejected yields a typed error, not garbage).
+//!
+//! Conventions chosen here (documented in docs/CSIR.md "TGSI mapping" as well):
+//! - Vertex stage: `IN[loc]` is attribute location `loc`; `OUT[0]` is POSITION; varying slot `s`
+//!   is `OUT[s+1], GENERIC[s]`.
+//! - Fragment stage: fragment varying slot `f` is `IN[f], GENERIC[remap[f]], PERSPECTIVE` (the
+//!   link's remap from fragment slot to vertex slot; identity when standalone or when the entry is
+//!   negative). gl_FragCoord, only when read, is `IN[p], POSITION` with `p` one past the highest
+//!   varying register, so it can never collide with a varying.
+//! - gl_FragCoord: `PROPERTY FS_COORD_ORIGIN UPPER_LEFT` and `PROPERTY FS_COORD_PIXEL_CENTER
+//!   HALF_INTEGER`. In gallium terms UPPER_LEFT means "y counts from framebuffer row 0". The VirGL
+//!   backend renders with a positive viewport y-scale, which puts the bottom of the picture in
+//!   row 0 (DESIGN.md §5), so this is GL's lower-left origin with centres at .5: the software path's
+//!   convention.
+//! - Scratch temporaries (for aliasing-safe matrix products and division) are allocated after the
+//!   module's own temps and declared with them.
+//! - Ops that TGSI dropped over time are avoided: subtraction is `ADD a, -b`, absolute value is
+//!   `MOV |a|`, division is `RCP` per lane then `MUL`.
+use core::fmt::Write;
+
+use heapless::{String, Vec};
+
+use crate::ir::{CmpCode, Inst, Module, Op, Stage};
+use crate::limits::{IR_MAX, TEMP_MAX, TGSI_MAX, VARYING_MAX};
+
+/// Scratch temps the emitter may add after the module's own (MULMM needs up to 4).
+pub const SCRATCH_TEMPS: u16 = 4;
+
+/// Token budget per emitted item (see [`TgsiInfo::tokens`]). A declaration is at most
+/// declaration + range + dimension + semantic + interpolation + sampler-view tokens; an
+/// instruction at most instruction + texture + (register + dimension) per operand (4 operands);
+/// an immediate is its header plus four data words; a property its header plus one value.
+const TOKENS_HEADER: u32 = 2;
+const TOKENS_DCL: u32 = 6;
+const TOKENS_IMM: u32 = 5;
+const TOKENS_PROPERTY: u32 = 2;
+const TOKENS_INST: u32 = 12;
+
+/// What the emitter produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TgsiInfo {
+    /// Length of the text in bytes (without a terminating NUL).
+    pub bytes: usize,
+    /// A conservative upper bound of the binary TGSI tokens the text translates to: pass it as
+    /// `num_tokens` of CREATE_OBJECT(SHADER).
+    pub tokens: u32,
+    /// Numbered instruction lines, END included.
+    pub instructions: u32,
+    /// Declared temporaries (module temps plus scratch).
+    pub temps: u16,
+}
+
+/// Why emission failed. The output buffer is always left empty on failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TgsiError {
+    /// The text would exceed [`TGSI_MAX`] bytes.
+    TooLong { limit: usize },
+    /// An instruction the emitter cannot express (only reachable for unverified modules).
+    BadInst { inst: usize, reason: &'static str },
+}
+
+impl core::fmt::Display for TgsiError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TgsiError::TooLong { limit } => {
+                write!(f, "TGSI exceeds the VirGL command budget ({} bytes)", limit)
+            }
+            TgsiError::BadInst { inst, reason } => {
+                write!(f, "cannot emit TGSI for instruction {}: {}", inst, reason)
+            }
+        }
+    }
+}
+
+type Out = String<TGSI_MAX>;
+
+const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// Write mask for the first `n` lanes ("" for all four).
+fn mask(n: u8) -> &'static str {
+    match n {
+        1 => ".x",
+        2 => ".xy",
+        3 => ".xyz",
+        _ => "",
+    }
+}
+
+/// Write mask for lanes `n..4` (the lanes a partial write must zero).
+fn rest_mask(n: u8) -> &'static str {
+    match n {
+        1 => ".yzw",
+        2 => ".zw",
+        3 => ".w",
+        _ => "",
+    }
+}
+
+fn lane_mask(k: usize) -> &'static str {
+    match k {
+        0 => ".x",
+        1 => ".y",
+        2 => ".z",
+        _ => ".w",
+    }
+}
+
+fn replicate(k: usize) -> &'static str {
+    match k {
+        0 => ".xxxx",
+        1 => ".yyyy",
+        2 => ".zzzz",
+        _ => ".wwww",
+    }
+}
+
+/// Formats `v` so that virglrenderer's float parser (`atof` then a cast to float, or `0x` plus
+/// eight hex digits taken as raw bits) reads back exactly `v`: the shortest decimal when that
+/// survives the double-rounding path, the raw bits otherwise (NaN, infinities, rare halfway cases).
+pub fn format_imm(v: f32) -> String<24> {
+    let mut s: String<24> = String::new();
+    if v.is_finite() && write!(s, "{:?}", v).is_ok() {
+        if let Some(back) = parse_tgsi_float(&s) {
+            if back.to_bits() == v.to_bits() {
+                return s;
+            }
+        }
+    }
+    s.clear();
+    // 10 characters always fit in 24.
+    let _ = write!(s, "0x{:08x}", v.to_bits());
+    s
+}
+
+/// Reads one float the way virglrenderer's TGSI text parser does; `None` when the text is not
+/// a float in its grammar (optional sign, digits, optional fraction, optional exponent) or
+/// `0x` with exactly eight hex digits.
+pub fn parse_tgsi_float(s: &str) -> Option<f32> {
+    let b = s.as_bytes();
+    if b.len() >= 2 && b[0] == b'0' && b[1] == b'x' {
+        let hex = s.get(2..)?;
+        if hex.len() != 8 || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        return u32::from_str_radix(hex, 16).ok().map(f32::from_bits);
+    }
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let integral = i > int_start;
+    let mut fractional = false;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let f0 = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        fractional = i > f0;
+    }
+    if !integral && !fractional {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+            i += 1;
+        }
+        let e0 = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == e0 {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    // atof is correctly rounded to double; the C cast then rounds to float.
+    s.parse::<f64>().ok().map(|d| d as f32)
+}
+
+/// Lanes of an op whose stored 0 means `zero_means`.
+fn lanes_or(inst: &Inst, zero_means: u8) -> u8 {
+    match inst.lanes {
+        0 => zero_means,
+        n => n,
+    }
+}
+
+struct Plan {
+    /// Deduplicated immediate vectors (bit patterns), in first-use order.
+    imms: Vec<[u32; 4], { IR_MAX + 1 }>,
+    /// For each instruction that is a CONST, its IMM index.
+    const_imm: [u16; IR_MAX],
+    /// IMM index of the all-zero vector when some op needs it.
+    zero_imm: Option<u16>,
+    scratch: u16,
+    attrs: u8,
+    fs_inputs: u8,
+    vs_outputs: u8,
+    samplers: u8,
+    uniform_vec4s: usize,
+    reads_fragcoord: bool,
+    writes_position: bool,
+    writes_color: bool,
+}
+
+fn bad(inst: usize, reason: &'static str) -> TgsiError {
+    TgsiError::BadInst { inst, reason }
+}
+
+fn intern(imms: &mut Vec<[u32; 4], { IR_MAX + 1 }>, v: [u32; 4], i: usize) -> Result<u16, TgsiError> {
+    if let Some(k) = imms.iter().position(|x| *x == v) {
+        return Ok(k as u16);
+    }
+    imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
+    Ok((imms.len() - 1) as u16)
+}
+
+fn bit(set: &mut u8, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
+    if v < 0 || v as usize >= limit {
+        return Err(bad(i, what));
+    }
+    *set |= 1 << v;
+    Ok(())
+}
+
+fn plan(m: &Module) -> Result<Plan, TgsiError> {
+    let mut p = Plan {
+        imms: Vec::new(),
+        const_imm: [0; IR_MAX],
+        zero_imm: None,
+        scratch: 0,
+        attrs: 0,
+        fs_inputs: 0,
+        vs_outputs: 0,
+        samplers: 0,
+        uniform_vec4s: m.iface.uniform_vec4s(),
+        reads_fragcoord: false,
+        writes_position: m.stage == Stage::Vertex,
+        writes_color: m.iface.color_output.is_some(),
+    };
+    for a in &m.iface.attributes {
+        bit(&mut p.attrs, a.location as i16, 8, 0, "attribute location out of range")?;
+    }
+    for v in &m.iface.varyings {
+        match m.stage {
+            Stage::Vertex => bit(&mut p.vs_outputs, v.slot as i16, VARYING_MAX, 0, "varying slot out of range")?,
+            Stage::Fragment => bit(&mut p.fs_inputs, v.slot as i16, VARYING_MAX, 0, "varying slot out of range")?,
+        }
+    }
+    for s in &m.iface.samplers {
+        bit(&mut p.samplers, s.unit as i16, 4, 0, "sampler unit out of range")?;
+    }
+    let mut need_zero = false;
+    for (i, inst) in m.insts.iter().enumerate() {
+        match inst.op {
+            Op::Const => {
+                let n = inst.lanes as usize;
+                if !(1..=4).contains(&n) || inst.aux < 0 {
+                    return Err(bad(i, "CONST lanes must be 1..=4 and aux >= 0"));
+                }
+                let base = inst.aux as usize;
+                let mut v = [0u32; 4];
+                for (k, slot) in v.iter_mut().enumerate().take(n) {
+                    *slot = m.imms.get(base + k).ok_or(bad(i, "CONST reads past the immediates"))?.to_bits();
+                }
+                p.const_imm[i] = intern(&mut p.imms, v, i)?;
+            }
+            Op::Swz => need_zero |= inst.lanes < 4,
+            Op::Div => p.scratch = p.scratch.max(1),
+            Op::MulMV => {
+                need_zero |= inst.aux == 3;
+                p.scratch = p.scratch.max(1);
+            }
+            Op::MulMM => {
+                need_zero |= inst.aux == 3;
+                p.scratch = p.scratch.max(SCRATCH_TEMPS);
+            }
+            Op::Sample => bit(&mut p.samplers, inst.aux, 4, i, "sampler unit out of range")?,
+            Op::LoadAttr => bit(&mut p.attrs, inst.aux, 8, i, "attribute location out of range")?,
+            Op::LoadVar => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "load_var outside a fragment shader"));
+                }
+                bit(&mut p.fs_inputs, inst.aux, VARYING_MAX, i, "varying slot out of range")?
+            }
+            Op::StoreVar => {
+                if m.stage != Stage::Vertex {
+                    return Err(bad(i, "store_var outside a vertex shader"));
+                }
+                bit(&mut p.vs_outputs, inst.aux, VARYING_MAX, i, "varying slot out of range")?
+            }
+            Op::LoadUni => {
+                if inst.aux < 0 || inst.aux2 < 1 {
+                    return Err(bad(i, "load_uni needs aux >= 0 and aux2 >= 1"));
+                }
+                p.uniform_vec4s = p.uniform_vec4s.max(inst.aux as usize + inst.aux2 as usize);
+            }
+            Op::LoadFcoord => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "gl_FragCoord outside a fragment shader"));
+                }
+                p.reads_fragcoord = true;
+            }
+            Op::StorePos if m.stage != Stage::Vertex => {
+                return Err(bad(i, "store_pos outside a vertex shader"));
+            }
+            Op::StoreColor => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "store_color outside a fragment shader"));
+                }
+                p.writes_color = true;
+            }
+            Op::Discard if m.stage != Stage::Fragment => {
+                return Err(bad(i, "discard outside a fragment shader"));
+            }
+            _ => {}
+        }
+    }
+    if need_zero {
+        p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
+    }
+    if m.temps as usize > TEMP_MAX {
+        return Err(bad(0, "more temporaries than TEMP_MAX"));
+    }
+    Ok(p)
+}
+
+struct Emitter<'a> {
+    out: &'a mut Out,
+    line: u32,
+    tokens: u32,
+    temps: u16,
+    scratch0: u16,
+}
+
+impl Emitter<'_> {
+    fn raw(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
+        self.out.write_fmt(args).map_err(|_| TgsiError::TooLong { limit: TGSI_MAX })
+    }
+
+    /// One numbered instruction line.
+    fn inst(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
+        let n = self.line;
+        self.raw(format_args!("  {}: {}\n", n, args))?;
+        self.line += 1;
+        self.tokens = self.tokens.saturating_add(TOKENS_INST);
+        Ok(())
+    }
+
+    fn dcl(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
+        self.raw(format_args!("DCL {}\n", args))?;
+        self.tokens = self.tokens.saturating_add(TOKENS_DCL);
+        Ok(())
+    }
+}
+
+/// Checks that `t` names one of the module's temps and returns it.
+fn temp(t: i16, m: &Module, i: usize) -> Result<u16, TgsiError> {
+    if t < 0 || t as u16 >= m.temps {
+        return Err(bad(i, "temporary index out of range"));
+    }
+    Ok(t as u16)
+}
+
+/// Checks that `t..t+n` are temps of the module.
+fn temps(t: i16, n: u16, m: &Module, i: usize) -> Result<u16, TgsiError> {
+    let b = temp(t, m, i)?;
+    if b as u32 + n as u32 > m.temps as u32 {
+        return Err(bad(i, "matrix columns out of range"));
+    }
+    Ok(b)
+}
+
+/// Emits `m` as TGSI text into `out` (cleared first). `remap` maps a fragment varying slot to
+/// the vertex output slot it reads (from the link); `None` or a negative entry means identity.
+pub fn emit(m: &Module, remap: Option<&[i8; 8]>, out: &mut String<TGSI_MAX>) -> Result<TgsiInfo, TgsiError> {
+    out.clear();
+    let r = emit_inner(m, remap, out);
+    if r.is_err() {
+        out.clear();
+    }
+    r
+}
+
+fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<TgsiInfo, TgsiError> {
+    let p = plan(m)?;
+    let declared_temps = m.temps + p.scratch;
+    let mut e = Emitter { out, line: 0, tokens: TOKENS_HEADER, temps: declared_temps, scratch0: m.temps };
+    let frag = m.stage == Stage::Fragment;
+    e.raw(format_args!("{}\n", if frag { "FRAG" } else { "VERT" }))?;
+    let mut fcoord_reg = 0u8;
+    if frag {
+        if p.reads_fragcoord {
+            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"))?;
+            e.raw(format_args!("PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"))?;
+            e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
+        }
+        for f in 0..VARYING_MAX {
+            if p.fs_inputs & (1 << f) != 0 {
+                let g = match remap.map(|r| r[f]) {
+                    Some(v) if v >= 0 => v as usize,
+                    _ => f,
+                };
+                e.dcl(format_args!("IN[{}], GENERIC[{}], PERSPECTIVE", f, g))?;
+                fcoord_reg = f as u8 + 1;
+            }
+        }
+        if p.reads_fragcoord {
+            e.dcl(format_args!("IN[{}], POSITION, LINEAR", fcoord_reg))?;
+        }
+        if p.writes_color {
+            e.dcl(format_args!("OUT[0], COLOR"))?;
+        }
+    } else {
+        for a in 0..8 {
+            if p.attrs & (1 << a) != 0 {
+                e.dcl(format_args!("IN[{}]", a))?;
+            }
+        }
+        if p.writes_position {
+            e.dcl(format_args!("OUT[0], POSITION"))?;
+        }
+        for s in 0..VARYING_MAX {
+            if p.vs_outputs & (1 << s) != 0 {
+                e.dcl(format_args!("OUT[{}], GENERIC[{}]", s + 1, s))?;
+            }
+        }
+    }
+    if p.uniform_vec4s > 0 {
+        e.dcl(format_args!("CONST[0][0..{}]", p.uniform_vec4s - 1))?;
+    }
+    for s in 0..4 {
+        if p.samplers & (1 << s) != 0 {
+            e.dcl(format_args!("SAMP[{}]", s))?;
+            e.dcl(format_args!("SVIEW[{}], 2D, FLOAT", s))?;
+        }
+    }
+    match declared_temps {
+        0 => {}
+        1 => e.dcl(format_args!("TEMP[0]"))?,
+        n => e.dcl(format_args!("TEMP[0..{}]", n - 1))?,
+    }
+    for (k, v) in p.imms.iter().enumerate() {
+        let f = |i: usize| format_imm(f32::from_bits(v[i]));
+        e.raw(format_args!("IMM[{}] FLT32 {{{}, {}, {}, {}}}\n", k, f(0), f(1), f(2), f(3)))?;
+        e.tokens = e.tokens.saturating_add(TOKENS_IMM);
+    }
+    for (i, inst) in m.insts.iter().enumerate() {
+        emit_inst(&mut e, m, &p, i, inst, fcoord_reg)?;
+    }
+    e.inst(format_args!("END"))?;
+    Ok(TgsiInfo { bytes: e.out.len(), tokens: e.tokens, instructions: e.line, temps: e.temps })
+}
+
+fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, fcoord_reg: u8) -> Result<(), TgsiError> {
+    match inst.op {
+        Op::Nop => {}
+        Op::Const => {
+            let d = temp(inst.dst, m, i)?;
+            e.inst(format_args!("MOV TEMP[{}], IMM[{}]", d, p.const_imm[i]))?;
+        }
+        Op::Mov => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]", d, mask(lanes_or(inst, 4)), a))?;
+        }
+        Op::Swz => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            let n = inst.lanes;
+            if !(1..=4).contains(&n) {
+                return Err(bad(i, "swz lanes must be 1..=4"));
+            }
+            let mut sw: String<5> = String::new();
+            let _ = sw.push('.');
+            for k in 0..4 {
+                // Unused selector lanes repeat lane 0's choice; they are masked off anyway.
+                let sel = if k < n as usize { k } else { 0 };
+                let _ = sw.push(LANES[((inst.aux as u16 >> (2 * sel)) & 3) as usize]);
+            }
+            let sw = if sw.as_str() == ".xyzw" { "" } else { sw.as_str() };
+            // Both sources are read before the write, so d == a is safe; the zero fill comes second.
+            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]{}", d, mask(n), a, sw))?;
+            if n < 4 {
+                let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
+                e.inst(format_args!("MOV TEMP[{}]{}, IMM[{}].xxxx", d, rest_mask(n), z))?;
+            }
+        }
+        Op::SetLane => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            if !(0..4).contains(&inst.aux) || !(0..4).contains(&inst.aux2) {
+                return Err(bad(i, "lane index must be 0..=3"));
+            }
+            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]{}", d, lane_mask(inst.aux as usize), a, replicate(inst.aux2 as usize)))?;
+        }
+        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min => {
+            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (name, neg) = match inst.op {
+                Op::Add => ("ADD", ""),
+                Op::Sub => ("ADD", "-"),
+                Op::Mul => ("MUL", ""),
+                Op::Max => ("MAX", ""),
+                _ => ("MIN", ""),
+            };
+            e.inst(format_args!("{} TEMP[{}]{}, TEMP[{}], {}TEMP[{}]", name, d, mask(lanes_or(inst, 4)), a, neg, b))?;
+        }
+        Op::Div => {
+            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let n = lanes_or(inst, 4);
+            let s = e.scratch0;
+            for k in 0..n as usize {
+                e.inst(format_args!("RCP TEMP[{}]{}, TEMP[{}]{}", s, lane_mask(k), b, replicate(k)))?;
+            }
+            e.inst(format_args!("MUL TEMP[{}]{}, TEMP[{}], TEMP[{}]", d, mask(n), a, s))?;
+        }
+        Op::Abs => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            e.inst(format_args!("MOV TEMP[{}]{}, |TEMP[{}]|", d, mask(lanes_or(inst, 4)), a))?;
+        }
+        Op::Dot => {
+            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let name = match inst.aux {
+                2 => "DP2",
+                0 | 3 => "DP3",
+                4 => "DP4",
+                _ => return Err(bad(i, "dot size must be 2..=4")),
+            };
+            e.inst(format_args!("{} TEMP[{}].x, TEMP[{}], TEMP[{}]", name, d, a, b))?;
+        }
+        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            let name = match inst.op {
+                Op::Rsq => "RSQ",
+                Op::Rcp => "RCP",
+                Op::Sin => "SIN",
+                Op::Cos => "COS",
+                _ => "SQRT",
+            };
+            // Scalar opcodes: one line per lane. Writing lane k never disturbs lane k+1 of a.
+            for k in 0..lanes_or(inst, 1).min(4) as usize {
+                e.inst(format_args!("{} TEMP[{}]{}, TEMP[{}]{}", name, d, lane_mask(k), a, replicate(k)))?;
+            }
+        }
+        Op::Trunc => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            e.inst(format_args!("TRUNC TEMP[{}]{}, TEMP[{}]", d, mask(lanes_or(inst, 1)), a))?;
+        }
+        Op::Pow => {
+            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            for k in 0..lanes_or(inst, 1).min(4) as usize {
+                let r = replicate(k);
+                e.inst(format_args!("POW TEMP[{}]{}, TEMP[{}]{}, TEMP[{}]{}", d, lane_mask(k), a, r, b, r))?;
+            }
+        }
+        Op::Cmp => {
+            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (name, x, y) = match CmpCode::from_i16(inst.aux) {
+                Some(CmpCode::Lt) => ("SLT", a, b),
+                Some(CmpCode::Gt) => ("SLT", b, a),
+                Some(CmpCode::Le) => ("SGE", b, a),
+                Some(CmpCode::Ge) => ("SGE", a, b),
+                Some(CmpCode::Eq) => ("SEQ", a, b),
+                Some(CmpCode::Ne) => ("SNE", a, b),
+                None => return Err(bad(i, "unknown comparison code")),
+            };
+            e.inst(format_args!("{} TEMP[{}].x, TEMP[{}].xxxx, TEMP[{}].xxxx", name, d, x, y))?;
+        }
+        Op::MulMV => {
+            let cols = match inst.aux {
+                0 | 4 => 4u16,
+                3 => 3,
+                _ => return Err(bad(i, "matrix columns must be 3 or 4")),
+            };
+            let (d, mat, v) = (temp(inst.dst, m, i)?, temps(inst.a, cols, m, i)?, temp(inst.b, m, i)?);
+            let aliased = d == v || (d >= mat && d < mat + cols);
+            let t = if aliased { e.scratch0 } else { d };
+            mat_vec(e, t, mat, v, cols)?;
+            if cols == 3 {
+                let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
+                e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", t, z))?;
+            }
+            if aliased {
+                e.inst(format_args!("MOV TEMP[{}], TEMP[{}]", d, t))?;
+            }
+        }
+        Op::MulMM => {
+            let cols = match inst.aux {
+                0 | 4 => 4u16,
+                3 => 3,
+                _ => return Err(bad(i, "matrix columns must be 3 or 4")),
+            };
+            let d = temps(inst.dst, cols, m, i)?;
+            let a = temps(inst.a, cols, m, i)?;
+            let b = temps(inst.b, cols, m, i)?;
+            let overlap = |x: u16| d < x + cols && x < d + cols;
+            let aliased = overlap(a) || overlap(b);
+            let base = if aliased { e.scratch0 } else { d };
+            for j in 0..cols {
+                mat_vec(e, base + j, a, b + j, cols)?;
+                if cols == 3 {
+                    // A mat3 result column keeps lane w at 0 like MULMV.
+                    let z = p.zero_imm;
+                    match z {
+                        Some(z) => e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", base + j, z))?,
+                        None => return Err(bad(i, "zero immediate missing")),
+                    }
+                }
+            }
+            if aliased {
+                for j in 0..cols {
+                    e.inst(format_args!("MOV TEMP[{}], TEMP[{}]", d + j, base + j))?;
+                }
+            }
+        }
+        Op::Sample => {
+            let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
+            e.inst(format_args!("TEX TEMP[{}], TEMP[{}], SAMP[{}], 2D", d, a, inst.aux))?;
+        }
+        Op::LoadAttr => {
+            let d = temp(inst.dst, m, i)?;
+            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, inst.aux))?;
+        }
+        Op::LoadVar => {
+            let d = temp(inst.dst, m, i)?;
+            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, inst.aux))?;
+        }
+        Op::LoadUni => {
+            let d = temps(inst.dst, inst.aux2.max(0) as u16, m, i)?;
+            for k in 0..inst.aux2 as u16 {
+                e.inst(format_args!("MOV TEMP[{}], CONST[0][{}]", d + k, inst.aux as u16 + k))?;
+            }
+        }
+        Op::LoadFcoord => {
+            let d = temp(inst.dst, m, i)?;
+            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, fcoord_reg))?;
+        }
+        Op::StorePos | Op::StoreColor => {
+            let a = temp(inst.a, m, i)?;
+            e.inst(format_args!("MOV OUT[0], TEMP[{}]", a))?;
+        }
+        Op::StoreVar => {
+            let a = temp(inst.a, m, i)?;
+            e.inst(format_args!("MOV OUT[{}], TEMP[{}]", inst.aux + 1, a))?;
+        }
+        Op::If => {
+            let a = temp(inst.a, m, i)?;
+            e.inst(format_args!("IF TEMP[{}].xxxx", a))?;
+        }
+        Op::Else => e.inst(format_args!("ELSE"))?,
+        Op::Endif => e.inst(format_args!("ENDIF"))?,
+        Op::Discard => e.inst(format_args!("KILL"))?,
+    }
+    Ok(())
+}
+
+/// `t = sum_k column(mat+k) * v[k]` for k < cols, as MUL + MAD chain (t must not alias inputs).
+fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(), TgsiError> {
+    let wm = if cols == 3 { ".xyz" } else { "" };
+    e.inst(format_args!("MUL TEMP[{}]{}, TEMP[{}].xxxx, TEMP[{}]", t, wm, v, mat))?;
+    for k in 1..cols {
+        e.inst(format_args!("MAD TEMP[{}]{}, TEMP[{}]{}, TEMP[{}], TEMP[{}]", t, wm, v, replicate(k as usize), mat + k, t))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checker
+// ---------------------------------------------------------------------------------------------
+
+/// A rule violation found by [`check_tgsi`]: the 1-based line and what was wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TgsiCheckError {
+    pub line: usize,
+    pub message: &'static str,
+}
+
+impl core::fmt::Display for TgsiCheckError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "TGSI line {}: {}", self.line, self.message)
+    }
+}
+
+/// Summary of a text that passed [`check_tgsi`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TgsiStats {
+    pub instructions: u32,
+    pub immediates: u32,
+    pub declarations: u32,
+}
+
+/// (name, destinations, sources, takes a texture target)
+const OPCODES: &[(&str, u8, u8, bool)] = &[
+    ("MOV", 1, 1, false),
+    ("ADD", 1, 2, false),
+    ("MUL", 1, 2, false),
+    ("MAD", 1, 3, false),
+    ("MAX", 1, 2, false),
+    ("MIN", 1, 2, false),
+    ("DP2", 1, 2, false),
+    ("DP3", 1, 2, false),
+    ("DP4", 1, 2, false),
+    ("RCP", 1, 1, false),
+    ("RSQ", 1, 1, false),
+    ("SQRT", 1, 1, false),
+    ("SIN", 1, 1, false),
+    ("COS", 1, 1, false),
+    ("POW", 1, 2, false),
+    ("TRUNC", 1, 1, false),
+    ("SLT", 1, 2, false),
+    ("SGE", 1, 2, false),
+    ("SEQ", 1, 2, false),
+    ("SNE", 1, 2, false),
+    ("TEX", 1, 2, true),
+    ("KILL", 0, 0, false),
+    ("IF", 0, 1, false),
+    ("ELSE", 0, 0, false),
+    ("ENDIF", 0, 0, false),
+    ("END", 0, 0, false),
+];
+
+const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC"];
+
+#[derive(Default)]
+struct Decls {
+    input: u64,
+    output: u64,
+    temp: Option<(u32, u32)>,
+    konst: Option<(u32, u32)>,
+    samp: u64,
+    sview: u64,
+    imms: u32,
+}
+
+struct Cur<'a> {
+    s: &'a [u8],
+    i: usize,
+    line: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn err<T>(&self, message: &'static str) -> Result<T, TgsiCheckError> {
+        Err(TgsiCheckError { line: self.line, message })
+    }
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    fn ws(&mut self) {
+        while self.peek() == Some(b' ') {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, c: u8, message: &'static str) -> Result<(), TgsiCheckError> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            self.err(message)
+        }
+    }
+    fn word(&mut self) -> &'a str {
+        let start = self.i;
+        while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == b'_') {
+            self.i += 1;
+        }
+        core::str::from_utf8(self.s.get(start..self.i).unwrap_or(&[])).unwrap_or("")
+    }
+    fn uint(&mut self) -> Result<u32, TgsiCheckError> {
+        let start = self.i;
+        let mut v: u32 = 0;
+        while let Some(c) = self.peek().filter(u8::is_ascii_digit) {
+            v = match v.checked_mul(10).and_then(|v| v.checked_add((c - b'0') as u32)) {
+                Some(v) => v,
+                None => return self.err("number too large"),
+            };
+            self.i += 1;
+        }
+        if self.i == start {
+            return self.err("expected an unsigned integer");
+        }
+        Ok(v)
+    }
+    fn at_end(&self) -> bool {
+        self.i >= self.s.len()
+    }
+}
+
+fn set_bit(set: &mut u64, i: u32, c: &Cur<'_>) -> Result<(), TgsiCheckError> {
+    if i >= 64 {
+        return c.err("register index too large");
+    }
+    if *set & (1 << i) != 0 {
+        return c.err("register declared more than once");
+    }
+    *set |= 1 << i;
+    Ok(())
+}
+
+/// Applies virglrenderer's TGSI text rules (and the sanity checks it runs after parsing) to
+/// `text`: the VERT/FRAG header, known declarations, sorted immediates in its float grammar,
+/// known opcodes with the right operand counts, write masks in xyzw order, source swizzles of
+/// exactly 4 letters or none, only declared registers (no register declared twice), balanced
+/// IF/ELSE/ENDIF, and END as the last instruction.
+pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
+    let mut d = Decls::default();
+    let mut stats = TgsiStats::default();
+    let mut ended = false;
+    let mut depth: u32 = 0;
+    let mut frag = false;
+    let mut in_body = false;
+    for (n, line) in text.split('\n').enumerate() {
+        let mut c = Cur { s: line.as_bytes(), i: 0, line: n + 1 };
+        if n == 0 {
+            match line {
+                "FRAG" => frag = true,
+                "VERT" => {}
+                _ => return c.err("unknown header (expected VERT or FRAG)"),
+            }
+            continue;
+        }
+        c.ws();
+        if c.at_end() {
+            continue;
+        }
+        if ended {
+            return c.err("text after END");
+        }
+        if c.peek().is_some_and(|b| b.is_ascii_digit()) {
+            let label = c.uint()?;
+            if label != stats.instructions {
+                return c.err("instruction labels must count up from 0");
+            }
+            c.expect(b':', "expected `:` after the label")?;
+            c.ws();
+            in_body = true;
+            let name = c.word();
+            let Some(&(_, ndst, nsrc, tex)) = OPCODES.iter().find(|o| o.0 == name) else {
+                return c.err("unknown opcode");
+            };
+            let total = ndst + nsrc + tex as u8;
+            for k in 0..total {
+                if k == 0 {
+                    if !c.eat(b' ') {
+                        return c.err("expected a space after the opcode");
+                    }
+                } else {
+                    c.ws();
+                    c.expect(b',', "expected `,`")?;
+                    c.ws();
+                }
+                if k < ndst {
+                    dst_operand(&mut c, &d)?;
+                } else if k < ndst + nsrc {
+                    src_operand(&mut c, &d, frag)?;
+                } else if c.word() != "2D" {
+                    return c.err("expected texture target 2D");
+                }
+            }
+            c.ws();
+            if !c.at_end() {
+                return c.err("unexpected text after the operands");
+            }
+            match name {
+                "IF" => depth += 1,
+                "ELSE" if depth == 0 => return c.err("ELSE without IF"),
+                "ENDIF" => {
+                    depth = depth.checked_sub(1).ok_or(TgsiCheckError { line: n + 1, message: "ENDIF without IF" })?
+                }
+                "END" => ended = true,
+                _ => {}
+            }
+            stats.instructions += 1;
+            continue;
+        }
+        if in_body {
+            return c.err("declarations and immediates must precede instructions");
+        }
+        match c.word() {
+            "PROPERTY" => {
+                c.expect(b' ', "expected a space")?;
+                let name = c.word();
+                c.expect(b' ', "expected a space")?;
+                let value = c.word();
+                let ok = match name {
+                    "FS_COORD_ORIGIN" => matches!(value, "UPPER_LEFT" | "LOWER_LEFT"),
+                    "FS_COORD_PIXEL_CENTER" => matches!(value, "HALF_INTEGER" | "INTEGER"),
+                    _ => return c.err("unknown property"),
+                };
+                if !ok || !frag {
+                    return c.err("bad property value or stage");
+                }
+            }
+            "DCL" => {
+                c.expect(b' ', "expected a space after DCL")?;
+                declaration(&mut c, &mut d, frag)?;
+                stats.declarations += 1;
+            }
+            "IMM" => {
+                c.expect(b'[', "expected `[` after IMM")?;
+                if c.uint()? != d.imms {
+                    return c.err("immediates must be sorted");
+                }
+                c.expect(b']', "expected `]`")?;
+                c.expect(b' ', "expected a space")?;
+                if c.word() != "FLT32" {
+                    return c.err("expected FLT32");
+                }
+                c.ws();
+                c.expect(b'{', "expected `{`")?;
+                for k in 0..4 {
+                    c.ws();
+                    if k > 0 {
+                        c.expect(b',', "expected `,`")?;
+                        c.ws();
+                    }
+                    let start = c.i;
+                    while matches!(c.peek(), Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+')) {
+                        c.i += 1;
+                    }
+                    let tok = core::str::from_utf8(c.s.get(start..c.i).unwrap_or(&[])).unwrap_or("");
+                    if parse_tgsi_float(tok).is_none() {
+                        return c.err("immediate is not a float in TGSI syntax");
+                    }
+                }
+                c.ws();
+                c.expect(b'}', "expected `}`")?;
+                d.imms += 1;
+                stats.immediates += 1;
+            }
+            _ => return c.err("expected DCL, IMM, PROPERTY or a label"),
+        }
+        c.ws();
+        if !c.at_end() {
+            return c.err("unexpected text at the end of the line");
+        }
+    }
+    let last = text.split('\n').count();
+    if !ended {
+        return Err(TgsiCheckError { line: last, message: "missing END" });
+    }
+    if depth != 0 {
+        return Err(TgsiCheckError { line: last, message: "unbalanced IF/ENDIF" });
+    }
+    Ok(stats)
+}
+
+fn range(c: &mut Cur<'_>) -> Result<(u32, u32), TgsiCheckError> {
+    let first = c.uint()?;
+    let last = if c.eat(b'.') {
+        c.expect(b'.', "expected `..`")?;
+        c.uint()?
+    } else {
+        first
+    };
+    if last < first {
+        return c.err("empty register range");
+    }
+    c.expect(b']', "expected `]`")?;
+    Ok((first, last))
+}
+
+fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiCheckError> {
+    let file = c.word();
+    c.expect(b'[', "expected `[`")?;
+    match file {
+        "IN" | "OUT" => {
+            let (first, last) = range(c)?;
+            for r in first..=last {
+                set_bit(if file == "IN" { &mut d.input } else { &mut d.output }, r, c)?;
+            }
+            let vs_input = file == "IN" && !frag;
+            if c.eat(b',') {
+                if vs_input {
+                    return c.err("vertex inputs take no semantic");
+                }
+                c.ws();
+                let sem = c.word();
+                if !SEMANTICS.contains(&sem) {
+                    return c.err("unknown semantic");
+                }
+                if c.eat(b'[') {
+                    c.uint()?;
+                    c.expect(b']', "expected `]`")?;
+                }
+                if c.eat(b',') {
+                    c.ws();
+                    if !matches!(c.word(), "PERSPECTIVE" | "LINEAR" | "CONSTANT") {
+                        return c.err("unknown interpolation");
+                    }
+                }
+            }
+        }
+        "TEMP" => {
+            if d.temp.is_some() {
+                return c.err("register declared more than once");
+            }
+            d.temp = Some(range(c)?);
+        }
+        "CONST" => {
+            if c.uint()? != 0 {
+                return c.err("only constant buffer 0 is used");
+            }
+            c.expect(b']', "expected `]`")?;
+            c.expect(b'[', "CONST needs a 2D declaration")?;
+            if d.konst.is_some() {
+                return c.err("register declared more than once");
+            }
+            d.konst = Some(range(c)?);
+        }
+        "SAMP" => {
+            let (a, b) = range(c)?;
+            for r in a..=b {
+                set_bit(&mut d.samp, r, c)?;
+            }
+        }
+        "SVIEW" => {
+            let (a, b) = range(c)?;
+            for r in a..=b {
+                set_bit(&mut d.sview, r, c)?;
+            }
+            c.expect(b',', "SVIEW needs a target")?;
+            c.ws();
+            if c.word() != "2D" {
+                return c.err("expected 2D");
+            }
+            c.expect(b',', "SVIEW needs a return type")?;
+            c.ws();
+            if c.word() != "FLOAT" {
+                return c.err("expected FLOAT");
+            }
+        }
+        _ => return c.err("unknown register file"),
+    }
+    Ok(())
+}
+
+fn in_range(r: Option<(u32, u32)>, i: u32) -> bool {
+    r.is_some_and(|(a, b)| a <= i && i <= b)
+}
+
+fn has(set: u64, i: u32) -> bool {
+    i < 64 && set & (1 << i) != 0
+}
+
+/// Parses `FILE[i]` (or `CONST[0][i]`) and checks it is declared. Returns the file name.
+fn register<'a>(c: &mut Cur<'a>, d: &Decls, write: bool) -> Result<&'a str, TgsiCheckError> {
+    let file = c.word();
+    c.expect(b'[', "expected `[`")?;
+    let mut i = c.uint()?;
+    c.expect(b']', "expected `]`")?;
+    let ok = match file {
+        "TEMP" => in_range(d.temp, i),
+        "IN" => !write && has(d.input, i),
+        "OUT" => write && has(d.output, i),
+        "IMM" => !write && i < d.imms,
+        "CONST" => {
+            if i != 0 {
+                return c.err("only constant buffer 0 is declared");
+            }
+            c.expect(b'[', "CONST needs 2D addressing")?;
+            i = c.uint()?;
+            c.expect(b']', "expected `]`")?;
+            !write && in_range(d.konst, i)
+        }
+        "SAMP" => !write && has(d.samp, i) && has(d.sview, i),
+        _ => return c.err("unknown register file"),
+    };
+    if !ok {
+        return c.err("register not declared (or wrong direction)");
+    }
+    Ok(file)
+}
+
+fn dst_operand(c: &mut Cur<'_>, d: &Decls) -> Result<(), TgsiCheckError> {
+    register(c, d, true)?;
+    if c.eat(b'.') {
+        let start = c.i;
+        for l in [b'x', b'y', b'z', b'w'] {
+            c.eat(l);
+        }
+        if c.i == start || c.peek().is_some_and(|b| b.is_ascii_alphanumeric()) {
+            return c.err("bad write mask (subset of xyzw, in order)");
+        }
+    }
+    Ok(())
+}
+
+fn src_operand(c: &mut Cur<'_>, d: &Decls, _frag: bool) -> Result<(), TgsiCheckError> {
+    c.eat(b'-');
+    let abs = c.eat(b'|');
+    let file = register(c, d, false)?;
+    if c.eat(b'.') {
+        for _ in 0..4 {
+            if !c.peek().is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w')) {
+                return c.err("source swizzle must have exactly 4 letters or none");
+            }
+            c.i += 1;
+        }
+        if c.peek().is_some_and(|b| b.is_ascii_alphanumeric()) {
+            return c.err("source swizzle must have exactly 4 letters or none");
+        }
+    }
+    if file == "SAMP" && abs {
+        return c.err("sampler with a modifier");
+    }
+    if abs {
+        c.expect(b'|', "expected `|`")?;
+    }
+    Ok(())
+}

@@ -1,5 +1,19 @@
-//! The IR verifier: the safety boundary (in progress; owned by the IR-core work).
-use crate::ir::Module;
+//! The IR verifier: the safety boundary between whoever produced a [`Module`] (the frontend, a
+//! CSIR blob, a test) and everything that consumes it (`opt`, `exec`, `raster`, `tgsi`, `csir`).
+//!
+//! It owns the complete list of invariants of the operand table in `ir.rs`: every temp index an
+//! instruction reads or writes (each matrix column `a+k`, `b+k`, `dst+k` included), lane counts,
+//! immediate ranges, uniform slot ranges (upper bounds included), declared sampler units,
+//! attribute locations and varying slots, stage rules and structured control flow.
+//! After `verify` accepts a module, the executor can index its fixed register file and input
+//! arrays without any further checks going wrong.
+//!
+//! It must never: modify the module, allocate, panic on any input, or accept something the
+//! executor would have to guess about.
+use crate::ir::{CmpCode, Interface, Module, Op, Stage, Type};
+use crate::limits::{
+    ATTR_MAX, IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_VEC4_MAX, VARYING_MAX,
+};
 
 /// Why a module was rejected: the instruction index (or None for module-level problems) and a
 /// message naming the broken invariant.
@@ -12,13 +26,359 @@ pub struct VerifyError {
 impl core::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.inst {
-            Some(i) => write!(f, "IR verification failed at instruction {}: {}", i, self.message),
+            Some(i) => write!(
+                f,
+                "IR verification failed at instruction {}: {}",
+                i, self.message
+            ),
             None => write!(f, "IR verification failed: {}", self.message),
         }
     }
 }
 
+fn module_err(message: &'static str) -> VerifyError {
+    VerifyError {
+        inst: None,
+        message,
+    }
+}
+
 /// Checks every invariant `exec` and `tgsi` rely on.
-pub fn verify(_m: &Module) -> Result<(), VerifyError> {
+pub fn verify(m: &Module) -> Result<(), VerifyError> {
+    if m.temps as usize > TEMP_MAX {
+        return Err(module_err("too many temporaries (the limit is 96)"));
+    }
+    if m.insts.len() > IR_MAX {
+        return Err(module_err("too many instructions (the limit is 384)"));
+    }
+    if m.imms.len() > IMM_MAX {
+        return Err(module_err("too many immediates (the limit is 160)"));
+    }
+    verify_interface(m.stage, &m.iface)?;
+
+    let mut v = Checker { m, at: 0 };
+    // Per open IF: whether its ELSE has been seen.
+    let mut stack = [false; IF_DEPTH_MAX];
+    let mut depth = 0usize;
+    for (i, inst) in m.insts.iter().enumerate() {
+        v.at = i;
+        if Type::from_u8(inst.ty).is_none() {
+            return Err(v.err("result type id is not a known type (0..=13)"));
+        }
+        match inst.op {
+            Op::Nop => {}
+            Op::Const => {
+                v.temp(inst.dst)?;
+                if !(1..=4).contains(&inst.lanes) {
+                    return Err(v.err("CONST lanes must be 1..=4"));
+                }
+                if inst.aux < 0 {
+                    return Err(v.err("CONST immediate base is negative"));
+                }
+                if inst.aux as usize + inst.lanes as usize > m.imms.len() {
+                    return Err(v.err("CONST reads past the end of the immediates (aux + lanes > immediate count)"));
+                }
+            }
+            Op::Mov | Op::Abs => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+            }
+            Op::Swz => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                if !(1..=4).contains(&inst.lanes) {
+                    return Err(v.err("SWZ lanes must be 1..=4"));
+                }
+                if !(0..=255).contains(&inst.aux) {
+                    return Err(v.err("SWZ selectors must fit in 8 bits (aux 0..=255)"));
+                }
+            }
+            Op::SetLane => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                if !(0..=3).contains(&inst.aux) {
+                    return Err(v.err("SETLANE destination lane must be 0..=3"));
+                }
+                if !(0..=3).contains(&inst.aux2) {
+                    return Err(v.err("SETLANE source lane must be 0..=3"));
+                }
+            }
+            Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.temp(inst.b)?;
+                v.lanes_0_to_4(inst.lanes)?;
+            }
+            Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+            }
+            Op::Dot => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.temp(inst.b)?;
+                if !matches!(inst.aux, 0 | 2 | 3 | 4) {
+                    return Err(v.err("DOT size must be 2, 3 or 4 (0 means 3)"));
+                }
+            }
+            Op::Cmp => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.temp(inst.b)?;
+                if CmpCode::from_i16(inst.aux).is_none() {
+                    return Err(v.err("CMP code must be 1..=6 (LT GT LE GE EQ NE)"));
+                }
+            }
+            Op::MulMV => {
+                let n = match inst.aux {
+                    0 | 4 => 4,
+                    3 => 3,
+                    _ => return Err(v.err("MULMV matrix size must be 3 or 4 (0 means 4)")),
+                };
+                v.temp(inst.dst)?;
+                v.columns(inst.a, n, "MULMV matrix column is not a valid temporary")?;
+                v.temp(inst.b)?;
+            }
+            Op::MulMM => {
+                let n = match inst.aux {
+                    3 => 3,
+                    4 => 4,
+                    _ => return Err(v.err("MULMM matrix size must be 3 or 4")),
+                };
+                v.columns(inst.dst, n, "MULMM result column is not a valid temporary")?;
+                v.columns(
+                    inst.a,
+                    n,
+                    "MULMM left matrix column is not a valid temporary",
+                )?;
+                v.columns(
+                    inst.b,
+                    n,
+                    "MULMM right matrix column is not a valid temporary",
+                )?;
+            }
+            Op::Sample => {
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                if !(0..SAMPLER_MAX as i16).contains(&inst.aux) {
+                    return Err(v.err("SAMPLE unit must be 0..=3"));
+                }
+                if !m.iface.samplers.iter().any(|s| s.unit as i16 == inst.aux) {
+                    return Err(v.err("SAMPLE unit is not a declared sampler"));
+                }
+            }
+            Op::LoadAttr => {
+                v.stage(Stage::Vertex, "LOAD_ATTR is only allowed in vertex shaders")?;
+                v.temp(inst.dst)?;
+                if !m
+                    .iface
+                    .attributes
+                    .iter()
+                    .any(|a| a.location as i16 == inst.aux)
+                {
+                    return Err(v.err("LOAD_ATTR location is not a declared attribute"));
+                }
+            }
+            Op::LoadVar => {
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_VAR (fragment input) is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+                v.varying(inst.aux, "LOAD_VAR slot is not a declared varying")?;
+            }
+            Op::LoadUni => {
+                let count = inst.aux2;
+                if !matches!(count, 1 | 3 | 4) {
+                    return Err(v.err("LOAD_UNI count must be 1, 3 or 4"));
+                }
+                if inst.aux < 0 {
+                    return Err(v.err("LOAD_UNI slot is negative"));
+                }
+                let end = inst.aux as usize + count as usize;
+                if end > UNIFORM_VEC4_MAX {
+                    return Err(
+                        v.err("LOAD_UNI reads past uniform slot 32 (slot + count must be <= 32)")
+                    );
+                }
+                if end > m.iface.uniform_vec4s() {
+                    return Err(v.err("LOAD_UNI reads uniform slots no declared uniform covers"));
+                }
+                v.columns(
+                    inst.dst,
+                    count as usize,
+                    "LOAD_UNI destination is not a valid temporary range",
+                )?;
+            }
+            Op::LoadFcoord => {
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_FCOORD is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+            }
+            Op::StorePos => {
+                v.stage(Stage::Vertex, "STORE_POS is only allowed in vertex shaders")?;
+                v.temp(inst.a)?;
+            }
+            Op::StoreVar => {
+                v.stage(
+                    Stage::Vertex,
+                    "STORE_VAR (vertex output) is only allowed in vertex shaders",
+                )?;
+                v.temp(inst.a)?;
+                v.varying(inst.aux, "STORE_VAR slot is not a declared varying")?;
+            }
+            Op::StoreColor => {
+                v.stage(
+                    Stage::Fragment,
+                    "STORE_COLOR is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.a)?;
+            }
+            Op::If => {
+                v.temp(inst.a)?;
+                if depth >= IF_DEPTH_MAX {
+                    return Err(v.err("IF nesting exceeds the limit of 32"));
+                }
+                if let Some(slot) = stack.get_mut(depth) {
+                    *slot = false;
+                }
+                depth += 1;
+            }
+            Op::Else => {
+                if depth == 0 {
+                    return Err(v.err("ELSE outside of an IF"));
+                }
+                match stack.get_mut(depth - 1) {
+                    Some(seen) if !*seen => *seen = true,
+                    _ => return Err(v.err("second ELSE for the same IF")),
+                }
+            }
+            Op::Endif => {
+                if depth == 0 {
+                    return Err(v.err("ENDIF outside of an IF"));
+                }
+                depth -= 1;
+            }
+            Op::Discard => {
+                v.stage(
+                    Stage::Fragment,
+                    "DISCARD is only allowed in fragment shaders",
+                )?;
+            }
+        }
+    }
+    if depth != 0 {
+        return Err(module_err(
+            "unbalanced control flow: IF without ENDIF at the end",
+        ));
+    }
     Ok(())
+}
+
+fn verify_interface(stage: Stage, iface: &Interface) -> Result<(), VerifyError> {
+    let mut locs = 0u32;
+    for a in iface.attributes.iter() {
+        if a.location as usize >= ATTR_MAX {
+            return Err(module_err("attribute location must be 0..=7"));
+        }
+        if !(1..=4).contains(&a.components) {
+            return Err(module_err("attribute components must be 1..=4"));
+        }
+        if locs & (1 << a.location) != 0 {
+            return Err(module_err("two attributes share a location"));
+        }
+        locs |= 1 << a.location;
+    }
+    if stage == Stage::Fragment && !iface.attributes.is_empty() {
+        return Err(module_err("a fragment shader declares vertex attributes"));
+    }
+    let mut slots = 0u32;
+    for v in iface.varyings.iter() {
+        if v.slot as usize >= VARYING_MAX {
+            return Err(module_err("varying slot must be 0..=7"));
+        }
+        if slots & (1 << v.slot) != 0 {
+            return Err(module_err("two varyings share a slot"));
+        }
+        slots |= 1 << v.slot;
+    }
+    let mut used = 0u64;
+    for u in iface.uniforms.iter() {
+        if u.slots == 0 || u.slot as usize + u.slots as usize > UNIFORM_VEC4_MAX {
+            return Err(module_err(
+                "uniform slots out of range (slot + slots must be 1..=32)",
+            ));
+        }
+        for s in u.slot..u.slot + u.slots {
+            if used & (1 << s) != 0 {
+                return Err(module_err("two uniforms overlap in vec4 slots"));
+            }
+            used |= 1 << s;
+        }
+    }
+    let mut units = 0u32;
+    for s in iface.samplers.iter() {
+        if s.unit as usize >= SAMPLER_MAX {
+            return Err(module_err("sampler unit must be 0..=3"));
+        }
+        if units & (1 << s.unit) != 0 {
+            return Err(module_err("two samplers share a unit"));
+        }
+        units |= 1 << s.unit;
+    }
+    Ok(())
+}
+
+struct Checker<'a> {
+    m: &'a Module,
+    at: usize,
+}
+
+impl Checker<'_> {
+    fn err(&self, message: &'static str) -> VerifyError {
+        VerifyError {
+            inst: Some(self.at),
+            message,
+        }
+    }
+
+    fn temp(&self, t: i16) -> Result<(), VerifyError> {
+        if t < 0 || t as u16 >= self.m.temps {
+            return Err(self.err("operand is not a valid temporary (0 <= index < temps)"));
+        }
+        Ok(())
+    }
+
+    /// `n` consecutive temps starting at `base` (matrix columns, uniform ranges).
+    fn columns(&self, base: i16, n: usize, message: &'static str) -> Result<(), VerifyError> {
+        if base < 0 || base as usize + n > self.m.temps as usize {
+            return Err(self.err(message));
+        }
+        Ok(())
+    }
+
+    fn lanes_0_to_4(&self, lanes: u8) -> Result<(), VerifyError> {
+        if lanes > 4 {
+            return Err(self.err("lanes must be 0..=4"));
+        }
+        Ok(())
+    }
+
+    fn stage(&self, want: Stage, message: &'static str) -> Result<(), VerifyError> {
+        if self.m.stage != want {
+            return Err(self.err(message));
+        }
+        Ok(())
+    }
+
+    fn varying(&self, slot: i16, message: &'static str) -> Result<(), VerifyError> {
+        if !self.m.iface.varyings.iter().any(|v| v.slot as i16 == slot) {
+            return Err(self.err(message));
+        }
+        Ok(())
+    }
 }

@@ -1,0 +1,58 @@
+/*
+ * CPU exception entry stubs for vectors 0-31.
+ *
+ * Each stub makes the stack look the same (an error code, real or 0, and the vector number), saves
+ * the general registers and calls `fault_entry(frame)` in kernel/src/arch/idt.rs, which reports the
+ * fault and leaves QEMU. Exceptions are fatal here, so the stubs never return (no iretq).
+ * Ends with `.text` so the section does not leak into the next global_asm block.
+ */
+.section .text.isr, "ax", @progbits
+.code64
+
+.irp vec, 0,1,2,3,4,5,6,7,9,15,16,18,19,20,22,23,24,25,26,27,28,31
+isr_stub_\vec:
+    push 0
+    push \vec
+    jmp isr_common
+.endr
+
+/* The CPU pushes an error code for these. */
+.irp vec, 8,10,11,12,13,14,17,21,29,30
+isr_stub_\vec:
+    push \vec
+    jmp isr_common
+.endr
+
+isr_common:
+    push rax
+    push rbx
+    push rcx
+    push rdx
+    push rsi
+    push rdi
+    push rbp
+    push r8
+    push r9
+    push r10
+    push r11
+    push r12
+    push r13
+    push r14
+    push r15
+    mov rdi, rsp
+    and rsp, -16
+    call fault_entry
+.Lisr_halt:
+    cli
+    hlt
+    jmp .Lisr_halt
+
+.section .rodata.isr, "a", @progbits
+.p2align 3
+.global isr_stub_table
+isr_stub_table:
+.irp vec, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    .quad isr_stub_\vec
+.endr
+
+.text

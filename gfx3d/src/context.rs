@@ -1,0 +1,56 @@
+//! Context objects: frame flag, bound target/program/textures, depth/cull/viewport state and the
+//! matrices (model, view, projection; the normal matrix is derived) that are applied to every
+//! program bound to the context. This module must never talk to a device itself.
+
+use crate::device::DevId;
+use crate::handle::{ProgramId, TargetId, TextureId};
+use crate::limits::TEXTURE_UNITS;
+use crate::math::Mat4;
+use crate::program::Viewport;
+
+/// Defaults of a new context.
+pub const DEFAULT_FOV: f32 = 60.0;
+pub const DEFAULT_NEAR: f32 = 0.1;
+pub const DEFAULT_FAR: f32 = 200.0;
+
+pub(crate) struct Context {
+    pub dev: Option<DevId>,
+    pub in_frame: bool,
+    /// Target of the open frame.
+    pub target: Option<TargetId>,
+    /// Target of the last frame (gives the aspect ratio to `camera` outside a frame).
+    pub last_target: Option<TargetId>,
+    pub program: Option<ProgramId>,
+    pub textures: [Option<TextureId>; TEXTURE_UNITS],
+    pub depth: bool,
+    pub cull: bool,
+    pub viewport: Viewport,
+    pub model: Mat4,
+    pub view: Mat4,
+    pub projection: Mat4,
+    pub fov: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context {
+            dev: None,
+            in_frame: false,
+            target: None,
+            last_target: None,
+            program: None,
+            textures: [None; TEXTURE_UNITS],
+            depth: true,
+            cull: false,
+            viewport: Viewport { x: 0, y: 0, width: 1, height: 1 },
+            model: Mat4::IDENTITY,
+            view: Mat4::IDENTITY,
+            projection: Mat4::IDENTITY,
+            fov: DEFAULT_FOV,
+            near: DEFAULT_NEAR,
+            far: DEFAULT_FAR,
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The contract between Gfx3D and a 3D device (the VirGL backend implements it over the
+//! virtio-gpu crate; tests implement it with fakes that inject faults).
+//!
+//! Device ids (`DevId`) are opaque to Gfx3D and never cross the public API. Every call may fail
+//! with a `DeviceError`; Gfx3D then applies the device-lost policy (AUTO degrades to software,
+//! forced VirGL reports). This module must never hold Gfx3D state.
+
+use heapless::Vec as HVec;
+
+use crate::limits::{LAYOUT_ELEMENTS_MAX, TEXTURE_UNITS};
+use crate::program::Viewport;
+use crate::texture::SamplerState;
+
+/// An opaque device-side id (context, target, buffer, texture or program).
+pub type DevId = u32;
+
+/// A device failure; the text says which step failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceError(pub &'static str);
+
+/// Buffer kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferKind {
+    Vertex,
+    Index,
+}
+
+/// One vertex element as the device needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DevElement {
+    pub offset: u32,
+    pub components: u8,
+}
+
+/// Everything one device draw needs (ids are the device's own).
+pub struct DevDraw<'a> {
+    pub target: DevId,
+    pub width: u32,
+    pub height: u32,
+    pub program: DevId,
+    pub vbo: DevId,
+    pub ibo: Option<DevId>,
+    pub stride: u32,
+    /// Elements in location order 0.. (a gap never occurs: missing locations are not read).
+    pub elements: HVec<(u8, DevElement), LAYOUT_ELEMENTS_MAX>,
+    /// Index count when indexed, else vertex count.
+    pub count: u32,
+    pub max_index: u32,
+    pub depth_test: bool,
+    pub cull_back: bool,
+    pub viewport: Viewport,
+    pub textures: [Option<DevId>; TEXTURE_UNITS],
+    pub vs_constants: &'a [f32],
+    pub fs_constants: &'a [f32],
+}
+
+/// TGSI text of one stage and an upper bound of its binary tokens.
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderText<'a> {
+    pub text: &'a str,
+    pub tokens: u32,
+}
+
+/// Cumulative device counters (Gfx3D adds deltas to its statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceCounters {
+    pub submits: u64,
+    pub dwords: u64,
+    pub backing_bytes: u64,
+    pub objects_live: u32,
+    pub objects_peak: u32,
+}
+
+pub trait Device {
+    /// The device can do 3D now (negotiated VirGL, a usable capset, not dead).
+    fn available(&self) -> bool;
+    fn context_create(&mut self) -> Result<DevId, DeviceError>;
+    /// Destroys the context and every resource created in it.
+    fn context_destroy(&mut self, ctx: DevId);
+    /// Colour (B8G8R8A8) + depth (Z32F) resources of `width` x `height`.
+    fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError>;
+    fn target_destroy(&mut self, ctx: DevId, target: DevId);
+    fn buffer_create(&mut self, ctx: DevId, kind: BufferKind, bytes: &[u8]) -> Result<DevId, DeviceError>;
+    fn buffer_destroy(&mut self, ctx: DevId, buffer: DevId);
+    /// Texels 0xAARRGGBB, row 0 first.
+    fn texture_create(
+        &mut self,
+        ctx: DevId,
+        width: u32,
+        height: u32,
+        texels: &[u32],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError>;
+    fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
+    /// Creates and links the vertex and fragment shaders of one program.
+    fn program_create(&mut self, ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError>;
+    fn program_destroy(&mut self, ctx: DevId, program: DevId);
+    fn frame_begin(&mut self, ctx: DevId) -> Result<(), DeviceError>;
+    /// Clears colour (and depth to 1.0 when asked) of the whole target.
+    fn clear(&mut self, ctx: DevId, target: DevId, rgba: [f32; 4], depth: bool) -> Result<(), DeviceError>;
+    fn draw(&mut self, ctx: DevId, draw: &DevDraw<'_>) -> Result<(), DeviceError>;
+    /// Submits the frame's work and waits for it.
+    fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError>;
+    /// Transfers the colour back into `out` (row 0 = top, 0xAARRGGBB).
+    fn read_target(&mut self, ctx: DevId, target: DevId, out: &mut [u32]) -> Result<(), DeviceError>;
+    /// Makes the target's colour the scanout (upright) and flushes it.
+    fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError>;
+    /// Restores the 2D console scanout.
+    fn scanout_primary(&mut self) -> Result<(), DeviceError>;
+    fn counters(&self) -> DeviceCounters;
+}

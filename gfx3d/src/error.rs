@@ -1,0 +1,255 @@
+//! The error type of every Gfx3D call: what was found, what is allowed, and the limit when one was
+//! hit. Rendering errors to text happens only in `Display`; nothing here decides policy.
+
+use core::fmt;
+
+/// The kind of object a handle names (used in error messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    Context,
+    Target,
+    Mesh,
+    Texture,
+    Program,
+}
+
+impl ObjectKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Context => "context",
+            ObjectKind::Target => "target",
+            ObjectKind::Mesh => "mesh",
+            ObjectKind::Texture => "texture",
+            ObjectKind::Program => "program",
+        }
+    }
+}
+
+/// Why a vertex layout was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutError {
+    /// Stride outside `STRIDE_MIN..=STRIDE_MAX` or not a multiple of 4.
+    Stride { stride: u32 },
+    /// Element count outside `1..=LAYOUT_ELEMENTS_MAX`.
+    ElementCount { count: usize },
+    /// Location not below `ATTRIBUTE_LOCATIONS`.
+    Location { element: usize, location: u8 },
+    /// Two elements feed the same location.
+    DuplicateLocation { location: u8 },
+    /// Components outside 1..=4.
+    Components { element: usize, components: u8 },
+    /// Offset not 4-byte aligned (elements are floats).
+    Unaligned { element: usize, offset: u32 },
+    /// `offset + 4 * components` is beyond the stride.
+    OutsideStride { element: usize, end: u32, stride: u32 },
+    /// Vertex bytes are empty or not a multiple of the stride.
+    VertexBytes { bytes: usize, stride: u32 },
+    /// The program reads a location the layout does not supply.
+    MissingAttribute { location: u8 },
+    /// The layout supplies fewer components than the program's attribute has.
+    TooFewComponents { location: u8, supplied: u8, required: u8 },
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::limits::*;
+        match *self {
+            LayoutError::Stride { stride } => write!(
+                f,
+                "vertex stride {} is invalid (allowed: a multiple of 4 in {}..={})",
+                stride, STRIDE_MIN, STRIDE_MAX
+            ),
+            LayoutError::ElementCount { count } => write!(
+                f,
+                "layout has {} elements (allowed: 1..={})",
+                count, LAYOUT_ELEMENTS_MAX
+            ),
+            LayoutError::Location { element, location } => write!(
+                f,
+                "layout element {} uses location {} (allowed: 0..{})",
+                element, location, ATTRIBUTE_LOCATIONS
+            ),
+            LayoutError::DuplicateLocation { location } => {
+                write!(f, "layout uses location {} twice", location)
+            }
+            LayoutError::Components { element, components } => write!(
+                f,
+                "layout element {} has {} components (allowed: 1..=4)",
+                element, components
+            ),
+            LayoutError::Unaligned { element, offset } => write!(
+                f,
+                "layout element {} has offset {} (must be a multiple of 4)",
+                element, offset
+            ),
+            LayoutError::OutsideStride { element, end, stride } => write!(
+                f,
+                "layout element {} ends at byte {}, beyond the stride {}",
+                element, end, stride
+            ),
+            LayoutError::VertexBytes { bytes, stride } => write!(
+                f,
+                "{} vertex bytes is not a positive multiple of the stride {}",
+                bytes, stride
+            ),
+            LayoutError::MissingAttribute { location } => write!(
+                f,
+                "vertex layout mismatch: the program reads location {} and the layout has no element there",
+                location
+            ),
+            LayoutError::TooFewComponents { location, supplied, required } => write!(
+                f,
+                "vertex layout mismatch: location {} supplies {} components, the program needs {}",
+                location, supplied, required
+            ),
+        }
+    }
+}
+
+/// Every failure of the Gfx3D API.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Error {
+    /// Boot with forced VirGL and no usable device.
+    VirglUnavailable,
+    /// Forced VirGL was selected but the device is lost: frames are refused.
+    ForcedVirglUnavailable,
+    /// A device call failed under forced VirGL (AUTO would have degraded instead).
+    Device { what: &'static str },
+    /// A handle is zero-free but names no live object of that kind (destroyed, stale or foreign
+    /// slot index).
+    StaleHandle { kind: ObjectKind },
+    /// The object exists but belongs to another owner.
+    WrongOwner { kind: ObjectKind, owner: u32, expected: u32 },
+    /// The table of that kind is full.
+    TableFull { kind: ObjectKind, capacity: usize },
+    /// An object belongs to a different context than the one given.
+    WrongContext { kind: ObjectKind },
+    BadTargetSize { width: u32, height: u32 },
+    BadTextureSize { width: u32, height: u32 },
+    /// Pixel count given does not match the object's size.
+    PixelCount { found: usize, expected: usize },
+    /// Destination too small for a readback.
+    ReadbackCapacity { found: usize, expected: usize },
+    Layout(LayoutError),
+    /// An index refers past the last vertex.
+    IndexOutOfRange { index: u16, vertices: usize },
+    /// Index count is not a positive multiple of 3.
+    IndexCount { count: usize },
+    /// Fewer than 3 vertices or indices: nothing to draw.
+    NoTriangles,
+    MeshNotUploaded,
+    /// The builder already holds `BUILDER_VERTEX_MAX` vertices.
+    BuilderFull,
+    /// `finish` with fewer than 3 accumulated vertices.
+    BuilderTooFew { vertices: usize },
+    ProgramNotLinked,
+    /// A frame call without `begin`.
+    NoFrame,
+    /// `begin` while a frame is already open on that context.
+    FrameOpen,
+    /// `draw` with no program bound.
+    NoProgram,
+    /// The bound program has no uniform of that name.
+    NoSuchUniform,
+    /// A uniform value with the wrong number of floats for its type.
+    UniformSize { found: usize },
+    TextureUnit { unit: u32 },
+    BadViewport { x: i32, y: i32, width: u32, height: u32 },
+    /// The software backend needs a program it can execute.
+    SoftwareUnsupported,
+    /// The rasterizer refused the draw.
+    Raster { reason: &'static str },
+    /// Presentation needs the VirGL backend.
+    NotVirgl,
+    OutOfMemory { bytes: usize },
+}
+
+impl From<LayoutError> for Error {
+    fn from(e: LayoutError) -> Error {
+        Error::Layout(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::limits::*;
+        match self {
+            Error::VirglUnavailable => f.write_str("virgl unavailable"),
+            Error::ForcedVirglUnavailable => f.write_str("forced virgl unavailable"),
+            Error::Device { what } => write!(f, "virgl device failure: {}", what),
+            Error::StaleHandle { kind } => write!(f, "{} handle is not live (destroyed or invalid)", kind.name()),
+            Error::WrongOwner { kind, owner, expected } => write!(
+                f,
+                "{} belongs to owner {}, not owner {}",
+                kind.name(),
+                owner,
+                expected
+            ),
+            Error::TableFull { kind, capacity } => {
+                write!(f, "{} table full (capacity {})", kind.name(), capacity)
+            }
+            Error::WrongContext { kind } => {
+                write!(f, "{} belongs to a different context", kind.name())
+            }
+            Error::BadTargetSize { width, height } => write!(
+                f,
+                "bad target size {}x{} (allowed: 1x1..{}x{})",
+                width, height, TARGET_WIDTH_MAX, TARGET_HEIGHT_MAX
+            ),
+            Error::BadTextureSize { width, height } => write!(
+                f,
+                "bad texture size {}x{} (allowed: 1..={} in both axes)",
+                width, height, TEXTURE_SIZE_MAX
+            ),
+            Error::PixelCount { found, expected } => {
+                write!(f, "{} pixels given, the object has {}", found, expected)
+            }
+            Error::ReadbackCapacity { found, expected } => write!(
+                f,
+                "readback destination holds {} pixels, the target has {}",
+                found, expected
+            ),
+            Error::Layout(e) => write!(f, "{}", e),
+            Error::IndexOutOfRange { index, vertices } => write!(
+                f,
+                "index {} is out of range (the mesh has {} vertices)",
+                index, vertices
+            ),
+            Error::IndexCount { count } => {
+                write!(f, "{} indices is not a positive multiple of 3", count)
+            }
+            Error::NoTriangles => f.write_str("mesh has no triangle"),
+            Error::MeshNotUploaded => f.write_str("mesh has not been uploaded"),
+            Error::BuilderFull => write!(f, "mesh vertex cap ({} vertices) reached", BUILDER_VERTEX_MAX),
+            Error::BuilderTooFew { vertices } => write!(
+                f,
+                "mesh builder holds {} vertices (at least 3 needed)",
+                vertices
+            ),
+            Error::ProgramNotLinked => f.write_str("program not linked"),
+            Error::NoFrame => f.write_str("no frame is open on this context (call begin first)"),
+            Error::FrameOpen => f.write_str("a frame is already open on this context"),
+            Error::NoProgram => f.write_str("draw missing bind: no program is in use"),
+            Error::NoSuchUniform => f.write_str("the bound program has no uniform of that name"),
+            Error::UniformSize { found } => {
+                write!(f, "uniform value of {} floats does not fit its type", found)
+            }
+            Error::TextureUnit { unit } => {
+                write!(f, "texture unit {} (allowed: 0..{})", unit, TEXTURE_UNITS)
+            }
+            Error::BadViewport { x, y, width, height } => write!(
+                f,
+                "bad viewport {},{} {}x{} (width and height must be positive)",
+                x, y, width, height
+            ),
+            Error::SoftwareUnsupported => {
+                f.write_str("this program cannot run on the software backend")
+            }
+            Error::Raster { reason } => write!(f, "software draw failed: {}", reason),
+            Error::NotVirgl => f.write_str("presentation needs the virgl backend"),
+            Error::OutOfMemory { bytes } => write!(f, "allocation of {} bytes failed", bytes),
+        }
+    }
+}
+
+pub type Result<T> = core::result::Result<T, Error>;

@@ -1,0 +1,482 @@
+//! Frame calls of `Gfx3d`: begin, clear, state (viewport, depth, cull), matrices and uniforms,
+//! program use, texture binding, draw, end; with every precondition of the contract.
+//!
+//! Context matrices (model, view, projection and the derived normal matrix) are context state:
+//! they are written into a program whenever it is bound and whenever they change while it is
+//! bound. This module must never bypass the device-lost policy in `gfx3d.rs`.
+
+use heapless::Vec as HVec;
+
+use crate::device::{BufferKind, DevDraw, DevElement, DevId, DeviceError};
+use crate::error::{Error, ObjectKind, Result};
+use crate::gfx3d::{wrong_context, Gfx3d};
+use crate::handle::*;
+use crate::limits::TEXTURE_UNITS;
+use crate::math::{Mat4, Vec3};
+use crate::mesh::MeshResidency;
+use crate::program::{ShaderProgram, SoftDraw, SoftTarget, SoftTexture, Stage, UniformError, Viewport};
+use crate::stats::{Backend, BackendMode};
+
+/// Packs a clear colour: each channel clamped to [0, 1] and rounded.
+pub fn pack_color(rgba: [f32; 4]) -> u32 {
+    let ch = |v: f32| -> u32 {
+        let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        (v * 255.0 + 0.5) as u32 & 0xFF
+    };
+    (ch(rgba[3]) << 24) | (ch(rgba[0]) << 16) | (ch(rgba[1]) << 8) | ch(rgba[2])
+}
+
+impl<P: ShaderProgram> Gfx3d<P> {
+    /// Opens a frame of `ctx` on `target` (which must belong to `ctx`); the viewport becomes the
+    /// whole target. Under forced VirGL with the device lost this fails with
+    /// `forced virgl unavailable`.
+    pub fn begin(&mut self, owner: u32, ctx: ContextId, target: TargetId) -> Result<()> {
+        let c = self.contexts.get(owner, ctx)?;
+        let t = self.targets.get(owner, target)?;
+        if t.ctx != ctx {
+            return Err(wrong_context(ObjectKind::Target));
+        }
+        if self.mode == BackendMode::Virgl && (self.lost || self.backend != Backend::Virgl) {
+            return Err(Error::ForcedVirglUnavailable);
+        }
+        if c.in_frame {
+            return Err(Error::FrameOpen);
+        }
+        let (w, h) = (t.width, t.height);
+        if self.virgl_active() {
+            self.ensure_target_dev(owner, target)?;
+            if let Some(d) = self.contexts.get(owner, ctx)?.dev {
+                let r = match self.device.as_deref_mut() {
+                    Some(dev) => dev.frame_begin(d),
+                    None => Err(DeviceError("no device")),
+                };
+                if let Err(e) = r {
+                    self.device_failed(e)?;
+                }
+            }
+        }
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.in_frame = true;
+        c.target = Some(target);
+        c.last_target = Some(target);
+        c.viewport = Viewport { x: 0, y: 0, width: w, height: h };
+        self.log_mock("begin");
+        Ok(())
+    }
+
+    fn frame_target(&self, owner: u32, ctx: ContextId) -> Result<TargetId> {
+        let c = self.contexts.get(owner, ctx)?;
+        if !c.in_frame {
+            return Err(Error::NoFrame);
+        }
+        c.target.ok_or(Error::StaleHandle { kind: ObjectKind::Target })
+    }
+
+    /// Clears the whole target's colour (channels clamped to [0, 1]) and, when `depth` is set,
+    /// its depth to 1.0. Depth testing itself is controlled only by `depth_test`.
+    pub fn clear(&mut self, owner: u32, ctx: ContextId, rgba: [f32; 4], depth: bool) -> Result<()> {
+        let target = self.frame_target(owner, ctx)?;
+        let clamped = rgba.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+        if self.backend != Backend::Mock {
+            let packed = pack_color(clamped);
+            let t = self.targets.get_mut(owner, target)?;
+            t.color.fill(packed);
+            if depth {
+                t.depth.fill(1.0);
+            }
+        }
+        if self.virgl_active() {
+            let dctx = self.contexts.get(owner, ctx)?.dev;
+            let dt = self.targets.get(owner, target)?.dev;
+            let r = match (self.device.as_deref_mut(), dctx, dt) {
+                (Some(dev), Some(c), Some(t)) => dev.clear(c, t, clamped, depth),
+                _ => Err(DeviceError("no device target")),
+            };
+            if let Err(e) = r {
+                self.device_failed(e)?;
+            }
+        }
+        self.log_mock("clear");
+        Ok(())
+    }
+
+    /// Sets the viewport of the open frame (GL convention: x, y is the lower-left corner).
+    pub fn viewport(&mut self, owner: u32, ctx: ContextId, x: i32, y: i32, width: u32, height: u32) -> Result<()> {
+        self.frame_target(owner, ctx)?;
+        if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
+            return Err(Error::BadViewport { x, y, width, height });
+        }
+        self.contexts.get_mut(owner, ctx)?.viewport = Viewport { x, y, width, height };
+        Ok(())
+    }
+
+    /// Enables or disables the depth test (LESS) and depth writes.
+    pub fn depth_test(&mut self, owner: u32, ctx: ContextId, on: bool) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.depth = on;
+        Ok(())
+    }
+
+    /// Enables or disables back-face culling (counter-clockwise front faces).
+    pub fn cull_back(&mut self, owner: u32, ctx: ContextId, on: bool) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.cull = on;
+        Ok(())
+    }
+
+    /// Sets view and projection from a first-person camera (see `Mat4::camera`) and the
+    /// context's field of view and planes; the aspect comes from the current (or last) target.
+    pub fn camera(&mut self, owner: u32, ctx: ContextId, pos: Vec3, yaw_deg: f32, pitch_deg: f32) -> Result<()> {
+        let aspect = self.aspect(owner, ctx)?;
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.view = Mat4::camera(pos, yaw_deg, pitch_deg);
+        c.projection = Mat4::perspective(c.fov, aspect, c.near, c.far);
+        self.apply_matrices(owner, ctx)
+    }
+
+    /// Sets the field of view and the planes, and recomputes the projection.
+    pub fn perspective(&mut self, owner: u32, ctx: ContextId, fov_deg: f32, near: f32, far: f32) -> Result<()> {
+        let aspect = self.aspect(owner, ctx)?;
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.fov = fov_deg;
+        c.near = near;
+        c.far = far;
+        c.projection = Mat4::perspective(fov_deg, aspect, near, far);
+        self.apply_matrices(owner, ctx)
+    }
+
+    fn aspect(&self, owner: u32, ctx: ContextId) -> Result<f32> {
+        let c = self.contexts.get(owner, ctx)?;
+        let t = c.target.or(c.last_target).and_then(|t| self.targets.get(owner, t).ok());
+        Ok(t.map_or(1.0, |t| t.width as f32 / t.height as f32))
+    }
+
+    pub fn set_model(&mut self, owner: u32, ctx: ContextId, m: &Mat4) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.model = *m;
+        self.apply_matrices(owner, ctx)
+    }
+
+    pub fn set_view(&mut self, owner: u32, ctx: ContextId, m: &Mat4) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.view = *m;
+        self.apply_matrices(owner, ctx)
+    }
+
+    pub fn set_projection(&mut self, owner: u32, ctx: ContextId, m: &Mat4) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.projection = *m;
+        self.apply_matrices(owner, ctx)
+    }
+
+    /// The context's (model, view, projection).
+    pub fn matrices(&self, owner: u32, ctx: ContextId) -> Result<(Mat4, Mat4, Mat4)> {
+        let c = self.contexts.get(owner, ctx)?;
+        Ok((c.model, c.view, c.projection))
+    }
+
+    /// Writes model, view, projection and normalMatrix into the bound program (those it declares).
+    fn apply_matrices(&mut self, owner: u32, ctx: ContextId) -> Result<()> {
+        let c = self.contexts.get(owner, ctx)?;
+        let Some(pid) = c.program else {
+            return Ok(());
+        };
+        let (model, view, proj) = (c.model, c.view, c.projection);
+        let normal = model.normal_matrix();
+        let Ok(p) = self.programs.get_mut(owner, pid) else {
+            return Ok(());
+        };
+        // A program that declares one of these names with another type keeps its own value.
+        for (name, vals) in [("model", &model.0[..]), ("view", &view.0[..]), ("projection", &proj.0[..])] {
+            if p.program.has_uniform(name) {
+                let _ = p.program.set_uniform(name, vals);
+            }
+        }
+        if p.program.has_uniform("normalMatrix") {
+            let _ = p.program.set_uniform("normalMatrix", &normal.0);
+        }
+        Ok(())
+    }
+
+    /// Binds a program instance of this context; the context's matrices are applied to it.
+    pub fn use_program(&mut self, owner: u32, ctx: ContextId, prog: ProgramId) -> Result<()> {
+        self.contexts.get(owner, ctx)?;
+        if self.programs.get(owner, prog)?.ctx != ctx {
+            return Err(wrong_context(ObjectKind::Program));
+        }
+        self.contexts.get_mut(owner, ctx)?.program = Some(prog);
+        self.apply_matrices(owner, ctx)?;
+        if self.virgl_active() {
+            self.ensure_program_dev(owner, prog)?;
+        }
+        self.log_mock("use");
+        Ok(())
+    }
+
+    fn bound_program(&mut self, owner: u32, ctx: ContextId) -> Result<ProgramId> {
+        self.contexts.get(owner, ctx)?.program.ok_or(Error::NoProgram)
+    }
+
+    fn map_uniform(e: UniformError) -> Error {
+        match e {
+            UniformError::NoSuchUniform => Error::NoSuchUniform,
+            UniformError::Size { found } => Error::UniformSize { found },
+        }
+    }
+
+    /// Sets a mat4 uniform of the bound program. `model`, `view` and `projection` are context
+    /// state: setting them here updates the context too (so the next bind keeps them).
+    pub fn uniform_mat4(&mut self, owner: u32, ctx: ContextId, name: &str, m: &Mat4) -> Result<()> {
+        let pid = self.bound_program(owner, ctx)?;
+        match name {
+            "model" => self.contexts.get_mut(owner, ctx)?.model = *m,
+            "view" => self.contexts.get_mut(owner, ctx)?.view = *m,
+            "projection" => self.contexts.get_mut(owner, ctx)?.projection = *m,
+            _ => {}
+        }
+        let p = self.programs.get_mut(owner, pid)?;
+        p.program.set_uniform(name, &m.0).map_err(Self::map_uniform)?;
+        if name == "model" {
+            self.apply_matrices(owner, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Sets a float/vector (or packed matrix) uniform of the bound program.
+    pub fn uniform_f(&mut self, owner: u32, ctx: ContextId, name: &str, values: &[f32]) -> Result<()> {
+        let pid = self.bound_program(owner, ctx)?;
+        let p = self.programs.get_mut(owner, pid)?;
+        p.program.set_uniform(name, values).map_err(Self::map_uniform)
+    }
+
+    /// Binds `tex` (or nothing) to texture unit `unit` (0..=3) of the context.
+    pub fn bind_texture(&mut self, owner: u32, ctx: ContextId, unit: u32, tex: Option<TextureId>) -> Result<()> {
+        self.contexts.get(owner, ctx)?;
+        if unit as usize >= TEXTURE_UNITS {
+            return Err(Error::TextureUnit { unit });
+        }
+        if let Some(t) = tex {
+            self.textures.get(owner, t)?;
+        }
+        let c = self.contexts.get_mut(owner, ctx)?;
+        if let Some(slot) = c.textures.get_mut(unit as usize) {
+            *slot = tex;
+        }
+        self.log_mock("tex");
+        Ok(())
+    }
+
+    /// Draws the mesh's triangles with the bound program and textures into the frame's target.
+    pub fn draw(&mut self, owner: u32, ctx: ContextId, mesh: MeshId) -> Result<()> {
+        let target = self.frame_target(owner, ctx)?;
+        self.targets.get(owner, target)?;
+        let pid = self.bound_program(owner, ctx)?;
+        let triangles = {
+            let p = self.programs.get(owner, pid)?;
+            let m = self.meshes.get(owner, mesh)?;
+            let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
+            data.layout.supplies(&p.program.attributes())?;
+            let n = data.triangles();
+            if n == 0 {
+                return Err(Error::NoTriangles);
+            }
+            n
+        };
+        match self.backend {
+            Backend::Mock => self.log_mock("draw"),
+            Backend::Virgl if self.virgl_active() => {
+                if !self.draw_device(owner, ctx, target, pid, mesh)? {
+                    // Degraded during the draw: render this one on the CPU.
+                    self.draw_software(owner, ctx, target, pid, mesh)?;
+                }
+            }
+            _ => self.draw_software(owner, ctx, target, pid, mesh)?,
+        }
+        self.counters.draws += 1;
+        self.counters.triangles += triangles as u64;
+        Ok(())
+    }
+
+    fn draw_software(&mut self, owner: u32, ctx: ContextId, target: TargetId, pid: ProgramId, mesh: MeshId) -> Result<()> {
+        let c = self.contexts.get(owner, ctx)?;
+        let p = self.programs.get_mut(owner, pid)?;
+        let m = self.meshes.get(owner, mesh)?;
+        let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
+        let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
+        for (slot, bound) in textures.iter_mut().zip(c.textures.iter()) {
+            if let Some(t) = bound.and_then(|h| self.textures.get(owner, h).ok()) {
+                *slot = Some(SoftTexture { width: t.width, height: t.height, texels: &t.texels, sampler: t.sampler });
+            }
+        }
+        let job = SoftDraw {
+            layout: &data.layout,
+            vertices: &data.vertices,
+            indices: data.indices.as_deref(),
+            textures,
+            viewport: c.viewport,
+            depth_test: c.depth,
+            cull_back: c.cull,
+        };
+        let t = self.targets.get_mut(owner, target)?;
+        let mut st = SoftTarget { width: t.width, height: t.height, color: &mut t.color, depth: &mut t.depth };
+        p.program.draw_software(&job, &mut st).map_err(|reason| Error::Raster { reason })?;
+        Ok(())
+    }
+
+    /// Makes the mesh resident on `dctx` (uploading on first use there).
+    fn mesh_resident(&mut self, owner: u32, mesh: MeshId, dctx: DevId) -> Result<Option<MeshResidency>> {
+        let m = self.meshes.get(owner, mesh)?;
+        if let Some(r) = m.resident.iter().find(|r| r.dev_ctx == dctx) {
+            return Ok(Some(*r));
+        }
+        let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
+        let Some(dev) = self.device.as_deref_mut() else {
+            return Ok(None);
+        };
+        let mut vbytes = alloc::vec::Vec::new();
+        vbytes.try_reserve_exact(data.vertices.len() * 4).map_err(|_| Error::OutOfMemory { bytes: data.vertices.len() * 4 })?;
+        for f in &data.vertices {
+            vbytes.extend_from_slice(&f.to_le_bytes());
+        }
+        let mut up = vbytes.len() as u64;
+        let r = dev.buffer_create(dctx, BufferKind::Vertex, &vbytes).and_then(|vbo| match &data.indices {
+            None => Ok(MeshResidency { dev_ctx: dctx, vbo, ibo: None }),
+            Some(ix) => {
+                let mut bytes = alloc::vec::Vec::with_capacity(ix.len() * 2);
+                for i in ix {
+                    bytes.extend_from_slice(&i.to_le_bytes());
+                }
+                up += bytes.len() as u64;
+                match dev.buffer_create(dctx, BufferKind::Index, &bytes) {
+                    Ok(ib) => Ok(MeshResidency { dev_ctx: dctx, vbo, ibo: Some(ib) }),
+                    Err(e) => {
+                        dev.buffer_destroy(dctx, vbo);
+                        Err(e)
+                    }
+                }
+            }
+        });
+        match r {
+            Ok(res) => {
+                self.counters.uploads += 1 + res.ibo.is_some() as u64;
+                self.counters.bytes_up += up;
+                self.meshes.get_mut(owner, mesh)?.resident.push(res);
+                Ok(Some(res))
+            }
+            Err(e) => self.device_failed(e).map(|_| None),
+        }
+    }
+
+    fn texture_resident(&mut self, owner: u32, tex: TextureId, dctx: DevId) -> Result<Option<DevId>> {
+        let t = self.textures.get(owner, tex)?;
+        if let Some(r) = t.resident.iter().find(|r| r.0 == dctx) {
+            return Ok(Some(r.1));
+        }
+        let Some(dev) = self.device.as_deref_mut() else {
+            return Ok(None);
+        };
+        match dev.texture_create(dctx, t.width, t.height, &t.texels, t.sampler) {
+            Ok(d) => {
+                self.counters.uploads += 1;
+                self.counters.bytes_up += t.texels.len() as u64 * 4;
+                self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
+                Ok(Some(d))
+            }
+            Err(e) => self.device_failed(e).map(|_| None),
+        }
+    }
+
+    /// The device draw. `Ok(false)` when the device was lost under AUTO on the way (the caller
+    /// then draws on the CPU).
+    fn draw_device(&mut self, owner: u32, ctx: ContextId, target: TargetId, pid: ProgramId, mesh: MeshId) -> Result<bool> {
+        let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else { return Ok(false) };
+        let Some(dt) = self.ensure_target_dev(owner, target)? else { return Ok(false) };
+        let Some(dprog) = self.ensure_program_dev(owner, pid)? else { return Ok(false) };
+        let Some(res) = self.mesh_resident(owner, mesh, dctx)? else { return Ok(false) };
+        let bound = self.contexts.get(owner, ctx)?.textures;
+        let mut dev_tex: [Option<DevId>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
+        for (slot, b) in dev_tex.iter_mut().zip(bound.iter()) {
+            if let Some(h) = b {
+                if self.textures.get(owner, *h).is_ok() {
+                    match self.texture_resident(owner, *h, dctx)? {
+                        Some(d) => *slot = Some(d),
+                        None => return Ok(false),
+                    }
+                }
+            }
+        }
+        let c = self.contexts.get(owner, ctx)?;
+        let t = self.targets.get(owner, target)?;
+        let p = self.programs.get(owner, pid)?;
+        let m = self.meshes.get(owner, mesh)?;
+        let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
+        let mut elements = HVec::new();
+        let mut els: HVec<_, 8> = data.layout.elements.clone();
+        els.sort_unstable_by_key(|e| e.location);
+        for e in els.iter() {
+            let _ = elements.push((e.location, DevElement { offset: e.offset, components: e.components }));
+        }
+        let (count, max_index) = match &data.indices {
+            Some(ix) => (ix.len() as u32, data.max_index as u32),
+            None => ((data.triangles() * 3) as u32, (data.triangles() * 3).saturating_sub(1) as u32),
+        };
+        let draw = DevDraw {
+            target: dt,
+            width: t.width,
+            height: t.height,
+            program: dprog,
+            vbo: res.vbo,
+            ibo: res.ibo,
+            stride: data.layout.stride,
+            elements,
+            count,
+            max_index,
+            depth_test: c.depth,
+            cull_back: c.cull,
+            viewport: c.viewport,
+            textures: dev_tex,
+            vs_constants: p.program.constants(Stage::Vertex),
+            fs_constants: p.program.constants(Stage::Fragment),
+        };
+        let r = match self.device.as_deref_mut() {
+            Some(dev) => dev.draw(dctx, &draw),
+            None => Err(DeviceError("no device")),
+        };
+        match r {
+            Ok(()) => Ok(true),
+            Err(e) => self.device_failed(e).map(|_| false),
+        }
+    }
+
+    /// Closes the frame (under VirGL: submits and waits) and folds device counters into the
+    /// statistics.
+    pub fn end(&mut self, owner: u32, ctx: ContextId) -> Result<()> {
+        let c = self.contexts.get(owner, ctx)?;
+        if !c.in_frame {
+            return Err(Error::NoFrame);
+        }
+        let dctx = c.dev;
+        if self.virgl_active() {
+            if let Some(d) = dctx {
+                let r = match self.device.as_deref_mut() {
+                    Some(dev) => dev.frame_end(d),
+                    None => Err(DeviceError("no device")),
+                };
+                if let Err(e) = r {
+                    // The frame is closed either way; forced VirGL reports the failure.
+                    let c = self.contexts.get_mut(owner, ctx)?;
+                    c.in_frame = false;
+                    c.target = None;
+                    self.device_failed(e)?;
+                }
+            }
+            self.sample_device();
+        }
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.in_frame = false;
+        c.target = None;
+        self.counters.frames += 1;
+        self.log_mock("end");
+        Ok(())
+    }
+
+    /// True while a frame is open on `ctx`.
+    pub fn in_frame(&self, owner: u32, ctx: ContextId) -> Result<bool> {
+        Ok(self.contexts.get(owner, ctx)?.in_frame)
+    }
+}

@@ -1,0 +1,816 @@
+//! The `Gfx3d` value: owns every table, the backend selection and the device-lost policy, and
+//! implements the public object calls (contexts, targets, meshes, textures, program instances,
+//! statistics, cleanup). Frame calls live in `frame.rs`.
+//!
+//! Policy in one place: a device failure under AUTO marks the device lost, switches to software,
+//! marks the statistics degraded and lets the call succeed on the CPU path; under forced VirGL
+//! it keeps the selection, records the loss and fails the call. Device ids never leave this crate.
+//! This module must never panic on any input and never keep global state.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use crate::context::Context;
+use crate::device::{DevId, Device, DeviceCounters, DeviceError, ShaderText};
+use crate::error::{Error, ObjectKind, Result};
+use crate::handle::*;
+use crate::layout::VertexLayout;
+use crate::limits::*;
+use crate::mesh::{Mesh, MeshData, Usage};
+use crate::mock::MockLog;
+use crate::program::{ShaderProgram, Stage};
+use crate::stats::{Backend, BackendMode, Counters, Stats};
+use crate::target::{check_size, filled, Target};
+use crate::texture::{SamplerState, Texture};
+
+pub(crate) struct ProgramInst<P> {
+    pub ctx: ContextId,
+    pub program: P,
+    /// Generation of the program last uploaded to the device.
+    pub stamp: u32,
+    pub dev: Option<DevId>,
+}
+
+/// The whole Gfx3D state. The kernel keeps one behind a lock; tests make as many as they like.
+pub struct Gfx3d<P: ShaderProgram> {
+    pub(crate) mode: BackendMode,
+    pub(crate) backend: Backend,
+    pub(crate) lost: bool,
+    pub(crate) degraded: bool,
+    pub(crate) device: Option<Box<dyn Device + Send>>,
+    pub(crate) contexts: Table<ContextId, Context>,
+    pub(crate) targets: Table<TargetId, Target>,
+    pub(crate) meshes: Table<MeshId, Mesh>,
+    pub(crate) textures: Table<TextureId, Texture>,
+    pub(crate) programs: Table<ProgramId, ProgramInst<P>>,
+    pub(crate) counters: Counters,
+    /// Device counters when last sampled (statistics add the deltas).
+    pub(crate) dev_seen: DeviceCounters,
+    pub(crate) mock: MockLog,
+}
+
+impl<P: ShaderProgram> Default for Gfx3d<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: ShaderProgram> Gfx3d<P> {
+    /// A Gfx3D on the software backend with empty tables.
+    pub fn new() -> Self {
+        Gfx3d {
+            mode: BackendMode::Software,
+            backend: Backend::Software,
+            lost: false,
+            degraded: false,
+            device: None,
+            contexts: Table::new(CONTEXT_MAX),
+            targets: Table::new(TARGET_MAX),
+            meshes: Table::new(MESH_MAX),
+            textures: Table::new(TEXTURE_MAX),
+            programs: Table::new(PROGRAM_MAX),
+            counters: Counters::default(),
+            dev_seen: DeviceCounters::default(),
+            mock: MockLog::default(),
+        }
+    }
+
+    /// Selects the backend. AUTO takes VirGL when `device` is available, else software; forced
+    /// VIRGL without an available device fails with `VirglUnavailable` and stays selected (its
+    /// name is then `virgl-lost` and frames are refused). Clears the lost state; keeps statistics
+    /// and the mock log. Device objects of a previous backend are released first.
+    pub fn boot(&mut self, mode: BackendMode, device: Option<Box<dyn Device + Send>>) -> Result<()> {
+        self.release_device_objects();
+        self.device = device;
+        self.mode = mode;
+        self.lost = false;
+        self.degraded = false;
+        let available = self.device.as_ref().is_some_and(|d| d.available());
+        self.dev_seen = self.device.as_ref().map(|d| d.counters()).unwrap_or_default();
+        self.backend = match mode {
+            BackendMode::Software => Backend::Software,
+            BackendMode::Mock => Backend::Mock,
+            BackendMode::Auto if available => Backend::Virgl,
+            BackendMode::Auto => Backend::Software,
+            BackendMode::Virgl => Backend::Virgl,
+        };
+        if mode == BackendMode::Virgl && !available {
+            self.lost = true;
+            return Err(Error::VirglUnavailable);
+        }
+        Ok(())
+    }
+
+    /// `virgl`, `virgl-lost`, `software` or `mock`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Virgl if self.lost => "virgl-lost",
+            Backend::Virgl => "virgl",
+            Backend::Software => "software",
+            Backend::Mock => "mock",
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// Marks the device unusable. Under AUTO this degrades to software (every object stays
+    /// usable; device ids are forgotten); under forced VirGL it only records the loss.
+    pub fn mark_lost(&mut self) {
+        self.lost = true;
+        if self.mode != BackendMode::Virgl && self.backend == Backend::Virgl {
+            self.forget_device_objects();
+            self.backend = Backend::Software;
+            self.degraded = true;
+        }
+    }
+
+    pub(crate) fn virgl_active(&self) -> bool {
+        self.backend == Backend::Virgl && !self.lost && self.device.is_some()
+    }
+
+    /// Applies the device-lost policy to a failed device call: `Ok` when the caller may go on
+    /// (AUTO, now on software), `Err` under forced VirGL.
+    pub(crate) fn device_failed(&mut self, e: DeviceError) -> Result<()> {
+        if self.mode == BackendMode::Virgl {
+            self.lost = true;
+            Err(Error::Device { what: e.0 })
+        } else {
+            self.mark_lost();
+            Ok(())
+        }
+    }
+
+    /// Drops every device id without calling the (possibly dead) device.
+    fn forget_device_objects(&mut self) {
+        for c in self.contexts.values_mut() {
+            c.dev = None;
+        }
+        for t in self.targets.values_mut() {
+            t.dev = None;
+        }
+        for m in self.meshes.values_mut() {
+            m.resident.clear();
+        }
+        for t in self.textures.values_mut() {
+            t.resident.clear();
+        }
+        for p in self.programs.values_mut() {
+            p.dev = None;
+        }
+    }
+
+    /// Releases device contexts (which frees everything in them) before a backend switch.
+    fn release_device_objects(&mut self) {
+        if let Some(dev) = self.device.as_deref_mut() {
+            if !self.lost {
+                for c in self.contexts.values_mut() {
+                    if let Some(d) = c.dev.take() {
+                        dev.context_destroy(d);
+                    }
+                }
+            }
+        }
+        self.forget_device_objects();
+    }
+
+    pub(crate) fn log_mock(&mut self, op: &str) {
+        if self.backend == Backend::Mock {
+            self.mock.push(op);
+        }
+    }
+
+    /// The mock log (one operation per line).
+    pub fn mock_log(&self) -> &str {
+        self.mock.text()
+    }
+
+    /// Log lines dropped because the log was full.
+    pub fn mock_log_dropped(&self) -> u32 {
+        self.mock.dropped()
+    }
+
+    pub fn mock_log_clear(&mut self) {
+        self.mock.clear();
+    }
+
+    // ----- contexts -----
+
+    /// A context with the defaults (depth on, FOV 60, near 0.1, far 200, identity matrices).
+    pub fn context_create(&mut self, owner: u32) -> Result<ContextId> {
+        let id = self.contexts.insert(owner, Context::new())?;
+        if self.virgl_active() {
+            if let Err(e) = self.ensure_ctx_dev(owner, id) {
+                let _ = self.contexts.remove(owner, id);
+                return Err(e);
+            }
+        }
+        Ok(id)
+    }
+
+    /// The device context of `ctx`, created on first need. `Ok(None)` when not on VirGL (or
+    /// just degraded).
+    pub(crate) fn ensure_ctx_dev(&mut self, owner: u32, ctx: ContextId) -> Result<Option<DevId>> {
+        if !self.virgl_active() {
+            return Ok(None);
+        }
+        if let Some(d) = self.contexts.get(owner, ctx)?.dev {
+            return Ok(Some(d));
+        }
+        let r = match self.device.as_deref_mut() {
+            Some(dev) => dev.context_create(),
+            None => Err(DeviceError("no device")),
+        };
+        match r {
+            Ok(d) => {
+                self.contexts.get_mut(owner, ctx)?.dev = Some(d);
+                Ok(Some(d))
+            }
+            Err(e) => self.device_failed(e).map(|_| None),
+        }
+    }
+
+    /// Destroys the context's targets and program instances, then the context (and its device
+    /// context, which frees its device resources). Meshes and textures are owner-scoped and stay.
+    pub fn context_destroy(&mut self, owner: u32, ctx: ContextId) -> Result<()> {
+        self.contexts.get(owner, ctx)?;
+        let targets: Vec<TargetId> =
+            self.targets.iter_all().filter(|(_, o, t)| *o == owner && t.ctx == ctx).map(|(h, _, _)| h).collect();
+        for t in targets {
+            self.target_destroy(owner, t)?;
+        }
+        let progs: Vec<ProgramId> =
+            self.programs.iter_all().filter(|(_, o, p)| *o == owner && p.ctx == ctx).map(|(h, _, _)| h).collect();
+        for p in progs {
+            self.program_destroy(owner, p)?;
+        }
+        let c = self.contexts.remove(owner, ctx)?;
+        if let Some(d) = c.dev {
+            for m in self.meshes.values_mut() {
+                m.resident.retain(|r| r.dev_ctx != d);
+            }
+            for t in self.textures.values_mut() {
+                t.resident.retain(|r| r.0 != d);
+            }
+            if self.virgl_active() {
+                if let Some(dev) = self.device.as_deref_mut() {
+                    dev.context_destroy(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- targets -----
+
+    /// A `width` x `height` target (1x1..1920x1080) of `ctx`, with CPU colour and depth, and
+    /// device colour + depth under VirGL.
+    pub fn target_create(&mut self, owner: u32, ctx: ContextId, width: u32, height: u32) -> Result<TargetId> {
+        self.contexts.get(owner, ctx)?;
+        let n = check_size(width, height)?;
+        let color = filled(n, 0u32)?;
+        let depth = filled(n, 1.0f32)?;
+        let id = self.targets.insert(owner, Target { ctx, width, height, color, depth, dev: None })?;
+        if let Err(e) = self.ensure_target_dev(owner, id) {
+            let _ = self.targets.remove(owner, id);
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    pub(crate) fn ensure_target_dev(&mut self, owner: u32, t: TargetId) -> Result<Option<DevId>> {
+        let (ctx, w, h, have) = {
+            let tg = self.targets.get(owner, t)?;
+            (tg.ctx, tg.width, tg.height, tg.dev)
+        };
+        if have.is_some() && self.virgl_active() {
+            return Ok(have);
+        }
+        let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else {
+            return Ok(None);
+        };
+        let r = match self.device.as_deref_mut() {
+            Some(dev) => dev.target_create(dctx, w, h),
+            None => Err(DeviceError("no device")),
+        };
+        match r {
+            Ok(d) => {
+                self.targets.get_mut(owner, t)?.dev = Some(d);
+                Ok(Some(d))
+            }
+            Err(e) => self.device_failed(e).map(|_| None),
+        }
+    }
+
+    fn target_dev_release(&mut self, owner: u32, t: TargetId) -> Result<()> {
+        let (ctx, dev_t) = {
+            let tg = self.targets.get_mut(owner, t)?;
+            (tg.ctx, tg.dev.take())
+        };
+        if let Some(d) = dev_t {
+            let dctx = self.contexts.get(owner, ctx).ok().and_then(|c| c.dev);
+            if let (Some(dctx), true) = (dctx, self.virgl_active()) {
+                if let Some(dev) = self.device.as_deref_mut() {
+                    dev.target_destroy(dctx, d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn target_destroy(&mut self, owner: u32, t: TargetId) -> Result<()> {
+        self.target_dev_release(owner, t)?;
+        self.targets.remove(owner, t)?;
+        for c in self.contexts.values_mut() {
+            if c.target == Some(t) {
+                c.target = None;
+            }
+            if c.last_target == Some(t) {
+                c.last_target = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Resizes a target: unchanged size is a no-op; otherwise the content is not kept (colour 0,
+    /// depth 1.0). Under AUTO a device failure degrades to software and keeps the CPU target.
+    pub fn target_resize(&mut self, owner: u32, t: TargetId, width: u32, height: u32) -> Result<()> {
+        let (w, h) = self.target_size(owner, t)?;
+        if (w, h) == (width, height) {
+            return Ok(());
+        }
+        let n = check_size(width, height)?;
+        let color = filled(n, 0u32)?;
+        let depth = filled(n, 1.0f32)?;
+        self.target_dev_release(owner, t)?;
+        {
+            let tg = self.targets.get_mut(owner, t)?;
+            tg.width = width;
+            tg.height = height;
+            tg.color = color;
+            tg.depth = depth;
+        }
+        self.ensure_target_dev(owner, t)?;
+        Ok(())
+    }
+
+    pub fn target_size(&self, owner: u32, t: TargetId) -> Result<(u32, u32)> {
+        let tg = self.targets.get(owner, t)?;
+        Ok((tg.width, tg.height))
+    }
+
+    /// Copies the target's colour (row 0 = top, 0xAARRGGBB) into `dst`, which must hold
+    /// width x height pixels. Under VirGL the device colour is transferred back first.
+    pub fn target_read(&mut self, owner: u32, t: TargetId, dst: &mut [u32]) -> Result<()> {
+        let (ctx, n, dev_t) = {
+            let tg = self.targets.get(owner, t)?;
+            (tg.ctx, tg.color.len(), tg.dev)
+        };
+        if dst.len() < n {
+            return Err(Error::ReadbackCapacity { found: dst.len(), expected: n });
+        }
+        if let (Some(d), true) = (dev_t, self.virgl_active()) {
+            let dctx = self.contexts.get(owner, ctx)?.dev;
+            let tg = self.targets.get_mut(owner, t)?;
+            let r = match (self.device.as_deref_mut(), dctx) {
+                (Some(dev), Some(dctx)) => dev.read_target(dctx, d, &mut tg.color),
+                _ => Err(DeviceError("no device context")),
+            };
+            match r {
+                Ok(()) => self.counters.readbacks += 1,
+                Err(e) => self.device_failed(e)?,
+            }
+        }
+        let tg = self.targets.get(owner, t)?;
+        if let (Some(out), Some(src)) = (dst.get_mut(..n), tg.color.get(..n)) {
+            out.copy_from_slice(src);
+        }
+        Ok(())
+    }
+
+    /// Makes a VirGL target the scanout (upright) and flushes it.
+    pub fn present_scanout(&mut self, owner: u32, t: TargetId) -> Result<()> {
+        if !self.virgl_active() {
+            return Err(Error::NotVirgl);
+        }
+        let ctx = self.targets.get(owner, t)?.ctx;
+        let dctx = self.ensure_ctx_dev(owner, ctx)?;
+        let dt = self.ensure_target_dev(owner, t)?;
+        // A scanout failure is reported, not treated as a lost device: rendering may still work.
+        match (self.device.as_deref_mut(), dctx, dt) {
+            (Some(dev), Some(c), Some(d)) => dev.present(c, d).map_err(|e| Error::Device { what: e.0 }),
+            _ => Err(Error::NotVirgl),
+        }
+    }
+
+    /// Restores the 2D console scanout.
+    pub fn scanout_primary(&mut self) -> Result<()> {
+        if !self.virgl_active() {
+            return Err(Error::NotVirgl);
+        }
+        match self.device.as_deref_mut() {
+            Some(dev) => dev.scanout_primary().map_err(|e| Error::Device { what: e.0 }),
+            None => Err(Error::NotVirgl),
+        }
+    }
+
+    // ----- meshes -----
+
+    pub fn mesh_create(&mut self, owner: u32, usage: Usage) -> Result<MeshId> {
+        self.meshes.insert(owner, Mesh { usage, data: None, builder: Vec::new(), resident: Vec::new() })
+    }
+
+    pub fn mesh_usage(&self, owner: u32, mesh: MeshId) -> Result<Usage> {
+        Ok(self.meshes.get(owner, mesh)?.usage)
+    }
+
+    fn mesh_release_device(&mut self, owner: u32, mesh: MeshId) -> Result<()> {
+        let resident = core::mem::take(&mut self.meshes.get_mut(owner, mesh)?.resident);
+        if self.virgl_active() {
+            if let Some(dev) = self.device.as_deref_mut() {
+                for r in resident {
+                    dev.buffer_destroy(r.dev_ctx, r.vbo);
+                    if let Some(ib) = r.ibo {
+                        dev.buffer_destroy(r.dev_ctx, ib);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies vertices (little-endian f32 bytes per the layout) and optional u16 indices; see
+    /// `mesh_upload_f32`.
+    pub fn mesh_upload(
+        &mut self,
+        owner: u32,
+        mesh: MeshId,
+        layout: &VertexLayout,
+        vertices: &[u8],
+        indices: Option<&[u16]>,
+    ) -> Result<()> {
+        self.meshes.get(owner, mesh)?;
+        layout.validate()?;
+        layout.vertex_count(vertices.len())?;
+        let mut floats = Vec::new();
+        floats.try_reserve_exact(vertices.len() / 4).map_err(|_| Error::OutOfMemory { bytes: vertices.len() })?;
+        for b in vertices.chunks_exact(4) {
+            floats.push(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+        self.mesh_upload_f32(owner, mesh, layout, &floats, indices)
+    }
+
+    /// Copies vertex floats and optional u16 indices. The layout is validated fully, the vertex
+    /// bytes must be a positive multiple of the stride, the index count a positive multiple of 3
+    /// and every index below the vertex count. Device copies are made on first use in each
+    /// device context.
+    pub fn mesh_upload_f32(
+        &mut self,
+        owner: u32,
+        mesh: MeshId,
+        layout: &VertexLayout,
+        vertices: &[f32],
+        indices: Option<&[u16]>,
+    ) -> Result<()> {
+        self.meshes.get(owner, mesh)?;
+        layout.validate()?;
+        let vertex_count = layout.vertex_count(vertices.len().saturating_mul(4))?;
+        let mut max_index = 0u16;
+        let idx = match indices {
+            Some(ix) => {
+                if ix.is_empty() || ix.len() % 3 != 0 {
+                    return Err(Error::IndexCount { count: ix.len() });
+                }
+                for &i in ix {
+                    if i as usize >= vertex_count {
+                        return Err(Error::IndexOutOfRange { index: i, vertices: vertex_count });
+                    }
+                    max_index = max_index.max(i);
+                }
+                let mut v = Vec::new();
+                v.try_reserve_exact(ix.len()).map_err(|_| Error::OutOfMemory { bytes: ix.len() * 2 })?;
+                v.extend_from_slice(ix);
+                Some(v)
+            }
+            None => {
+                max_index = u16::try_from(vertex_count.saturating_sub(1)).unwrap_or(u16::MAX);
+                None
+            }
+        };
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(vertices.len()).map_err(|_| Error::OutOfMemory { bytes: vertices.len() * 4 })?;
+        copy.extend_from_slice(vertices);
+        self.mesh_release_device(owner, mesh)?;
+        let m = self.meshes.get_mut(owner, mesh)?;
+        m.data = Some(MeshData { layout: layout.clone(), vertices: copy, vertex_count, indices: idx, max_index });
+        Ok(())
+    }
+
+    /// Appends one vertex to the mesh's builder (at most `BUILDER_VERTEX_MAX`).
+    pub fn mesh_vertex(&mut self, owner: u32, mesh: MeshId, pos: [f32; 3], normal: [f32; 3], uv: [f32; 2]) -> Result<()> {
+        let m = self.meshes.get_mut(owner, mesh)?;
+        if m.builder.len() >= BUILDER_VERTEX_MAX {
+            return Err(Error::BuilderFull);
+        }
+        if m.builder.len() == m.builder.capacity() {
+            // Start at 64 and double up to the cap, as the contract describes.
+            let want = (m.builder.capacity() * 2).clamp(BUILDER_INITIAL_CAPACITY, BUILDER_VERTEX_MAX);
+            let extra = want.saturating_sub(m.builder.len()).max(1);
+            m.builder.try_reserve_exact(extra).map_err(|_| Error::OutOfMemory { bytes: want * 32 })?;
+        }
+        m.builder.push([pos[0], pos[1], pos[2], normal[0], normal[1], normal[2], uv[0], uv[1]]);
+        Ok(())
+    }
+
+    /// Vertices currently in the mesh's builder.
+    pub fn mesh_builder_len(&self, owner: u32, mesh: MeshId) -> Result<usize> {
+        Ok(self.meshes.get(owner, mesh)?.builder.len())
+    }
+
+    /// Uploads the builder's vertices (at least 3) in the canonical 40-byte layout and empties it.
+    pub fn mesh_finish(&mut self, owner: u32, mesh: MeshId) -> Result<()> {
+        let verts = core::mem::take(&mut self.meshes.get_mut(owner, mesh)?.builder);
+        if verts.len() < 3 {
+            let n = verts.len();
+            self.meshes.get_mut(owner, mesh)?.builder = verts;
+            return Err(Error::BuilderTooFew { vertices: n });
+        }
+        let mut floats = Vec::new();
+        floats.try_reserve_exact(verts.len() * 10).map_err(|_| Error::OutOfMemory { bytes: verts.len() * 40 })?;
+        for v in &verts {
+            floats.extend_from_slice(&[v[0], v[1], v[2], 1.0, v[3], v[4], v[5], 0.0, v[6], v[7]]);
+        }
+        let r = self.mesh_upload_f32(owner, mesh, &VertexLayout::canonical(), &floats, None);
+        if r.is_err() {
+            // Keep the accumulated vertices so the caller can retry.
+            if let Ok(m) = self.meshes.get_mut(owner, mesh) {
+                m.builder = verts;
+            }
+        }
+        r
+    }
+
+    pub fn mesh_destroy(&mut self, owner: u32, mesh: MeshId) -> Result<()> {
+        self.mesh_release_device(owner, mesh)?;
+        self.meshes.remove(owner, mesh)?;
+        Ok(())
+    }
+
+    // ----- textures -----
+
+    /// A `width` x `height` texture (1..=1024 each), texels 0 until uploaded.
+    pub fn tex_create(&mut self, owner: u32, width: u32, height: u32) -> Result<TextureId> {
+        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+            return Err(Error::BadTextureSize { width, height });
+        }
+        let texels = filled(width as usize * height as usize, 0u32)?;
+        self.textures.insert(
+            owner,
+            Texture { width, height, texels, sampler: SamplerState::default(), resident: Vec::new() },
+        )
+    }
+
+    fn tex_release_device(&mut self, owner: u32, tex: TextureId) -> Result<()> {
+        let resident = core::mem::take(&mut self.textures.get_mut(owner, tex)?.resident);
+        if self.virgl_active() {
+            if let Some(dev) = self.device.as_deref_mut() {
+                for (c, d) in resident {
+                    dev.texture_destroy(c, d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces every texel (0xAARRGGBB, row 0 first; alpha kept). The count must be
+    /// width x height exactly.
+    pub fn tex_upload(&mut self, owner: u32, tex: TextureId, texels: &[u32]) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        if texels.len() != t.texels.len() {
+            return Err(Error::PixelCount { found: texels.len(), expected: t.texels.len() });
+        }
+        self.tex_release_device(owner, tex)?;
+        self.textures.get_mut(owner, tex)?.texels.copy_from_slice(texels);
+        Ok(())
+    }
+
+    pub fn tex_sampler(&mut self, owner: u32, tex: TextureId, sampler: SamplerState) -> Result<()> {
+        self.textures.get(owner, tex)?;
+        self.tex_release_device(owner, tex)?;
+        self.textures.get_mut(owner, tex)?.sampler = sampler;
+        Ok(())
+    }
+
+    pub fn tex_size(&self, owner: u32, tex: TextureId) -> Result<(u32, u32)> {
+        let t = self.textures.get(owner, tex)?;
+        Ok((t.width, t.height))
+    }
+
+    /// A 1x1 texture of one colour (alpha kept).
+    pub fn tex_solid(&mut self, owner: u32, argb: u32) -> Result<TextureId> {
+        let t = self.tex_create(owner, 1, 1)?;
+        if let Err(e) = self.tex_upload(owner, t, &[argb]) {
+            let _ = self.tex_destroy(owner, t);
+            return Err(e);
+        }
+        Ok(t)
+    }
+
+    pub fn tex_destroy(&mut self, owner: u32, tex: TextureId) -> Result<()> {
+        self.tex_release_device(owner, tex)?;
+        self.textures.remove(owner, tex)?;
+        for c in self.contexts.values_mut() {
+            for u in c.textures.iter_mut() {
+                if *u == Some(tex) {
+                    *u = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- program instances -----
+
+    /// Prepares a linked program for `ctx` (under VirGL its shaders are uploaded now).
+    pub fn prog_prepare(&mut self, owner: u32, ctx: ContextId, program: P) -> Result<ProgramId> {
+        self.contexts.get(owner, ctx)?;
+        if !program.is_linked() {
+            return Err(Error::ProgramNotLinked);
+        }
+        let stamp = program.generation();
+        let id = self.programs.insert(owner, ProgramInst { ctx, program, stamp, dev: None })?;
+        if let Err(e) = self.ensure_program_dev(owner, id) {
+            let _ = self.programs.remove(owner, id);
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// Uploads the program's shaders to its context's device context when they are missing or
+    /// when the program's generation changed since the last upload (hot refresh).
+    pub(crate) fn ensure_program_dev(&mut self, owner: u32, id: ProgramId) -> Result<Option<DevId>> {
+        let (ctx, gen, stamp, have) = {
+            let p = self.programs.get(owner, id)?;
+            (p.ctx, p.program.generation(), p.stamp, p.dev)
+        };
+        let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else {
+            return Ok(None);
+        };
+        if let (Some(d), true) = (have, gen == stamp) {
+            return Ok(Some(d));
+        }
+        let mut vs = alloc::string::String::new();
+        let mut fs = alloc::string::String::new();
+        let tokens;
+        {
+            let p = self.programs.get(owner, id)?;
+            let texts = p.program.tgsi(Stage::Vertex, &mut vs).and_then(|a| Ok((a, p.program.tgsi(Stage::Fragment, &mut fs)?)));
+            match texts {
+                Ok(t) => tokens = t,
+                Err(what) => return self.device_failed(DeviceError(what)).map(|_| None),
+            }
+        }
+        let r = match self.device.as_deref_mut() {
+            Some(dev) => {
+                if let Some(old) = have {
+                    dev.program_destroy(dctx, old);
+                }
+                dev.program_create(
+                    dctx,
+                    ShaderText { text: &vs, tokens: tokens.0 },
+                    ShaderText { text: &fs, tokens: tokens.1 },
+                )
+            }
+            None => Err(DeviceError("no device")),
+        };
+        let p = self.programs.get_mut(owner, id)?;
+        p.dev = None;
+        match r {
+            Ok(d) => {
+                p.dev = Some(d);
+                p.stamp = gen;
+                Ok(Some(d))
+            }
+            Err(e) => self.device_failed(e).map(|_| None),
+        }
+    }
+
+    /// The prepared program (for reflection).
+    pub fn program(&self, owner: u32, id: ProgramId) -> Result<&P> {
+        Ok(&self.programs.get(owner, id)?.program)
+    }
+
+    /// The prepared program, mutably: relink it here; the next use or draw notices the new
+    /// generation and refreshes the device shaders.
+    pub fn program_mut(&mut self, owner: u32, id: ProgramId) -> Result<&mut P> {
+        Ok(&mut self.programs.get_mut(owner, id)?.program)
+    }
+
+    pub fn program_destroy(&mut self, owner: u32, id: ProgramId) -> Result<()> {
+        let p = self.programs.remove(owner, id)?;
+        if let Some(d) = p.dev {
+            let dctx = self.contexts.get(owner, p.ctx).ok().and_then(|c| c.dev);
+            if let (Some(c), true) = (dctx, self.virgl_active()) {
+                if let Some(dev) = self.device.as_deref_mut() {
+                    dev.program_destroy(c, d);
+                }
+            }
+        }
+        for c in self.contexts.values_mut() {
+            if c.program == Some(id) {
+                c.program = None;
+            }
+        }
+        Ok(())
+    }
+
+    // ----- cleanup and statistics -----
+
+    /// Destroys everything `owner` has: meshes, textures, program instances, targets, contexts,
+    /// in that order.
+    pub fn drop_owner(&mut self, owner: u32) {
+        for m in self.meshes.handles_of(owner) {
+            let _ = self.mesh_destroy(owner, m);
+        }
+        for t in self.textures.handles_of(owner) {
+            let _ = self.tex_destroy(owner, t);
+        }
+        for p in self.programs.handles_of(owner) {
+            let _ = self.program_destroy(owner, p);
+        }
+        for t in self.targets.handles_of(owner) {
+            let _ = self.target_destroy(owner, t);
+        }
+        for c in self.contexts.handles_of(owner) {
+            let _ = self.context_destroy(owner, c);
+        }
+    }
+
+    /// Adds the device's submit/dword deltas since the last sample.
+    pub(crate) fn sample_device(&mut self) {
+        if let Some(dev) = self.device.as_deref() {
+            let now = dev.counters();
+            self.counters.submits += now.submits.saturating_sub(self.dev_seen.submits);
+            self.counters.dwords += now.dwords.saturating_sub(self.dev_seen.dwords);
+            self.dev_seen = now;
+        }
+    }
+
+    pub fn stats(&mut self) -> Stats {
+        if self.virgl_active() {
+            self.sample_device();
+        }
+        let c = self.counters;
+        let dev = if self.virgl_active() { self.device.as_deref().map(|d| d.counters()) } else { None };
+        let mesh_bytes: usize = self.meshes.iter_all().filter_map(|(_, _, m)| m.data.as_ref()).map(|d| d.bytes()).sum();
+        let tex_bytes: usize = self.textures.iter_all().map(|(_, _, t)| t.texels.len() * 4).sum();
+        let target_bytes: usize = self.targets.iter_all().map(|(_, _, t)| t.color.len() * 4).sum();
+        let depth_bytes: usize = self.targets.iter_all().map(|(_, _, t)| t.depth.len() * 4).sum();
+        Stats {
+            submits: c.submits,
+            dwords: c.dwords,
+            draws: c.draws,
+            triangles: c.triangles,
+            uploads: c.uploads,
+            bytes_up: c.bytes_up,
+            readbacks: c.readbacks,
+            frames: c.frames,
+            cpu_mesh_bytes: mesh_bytes as u64,
+            cpu_texture_bytes: tex_bytes as u64,
+            gpu_backing_bytes: dev.map_or(0, |d| d.backing_bytes),
+            target_bytes: target_bytes as u64,
+            depth_bytes: depth_bytes as u64,
+            live_mesh: self.meshes.live() as u32,
+            live_tex: self.textures.live() as u32,
+            live_target: self.targets.live() as u32,
+            live_prog: self.programs.live() as u32,
+            live_ctx: self.contexts.live() as u32,
+            virgl_obj_live: dev.map_or(0, |d| d.objects_live),
+            virgl_obj_peak: dev.map_or(0, |d| d.objects_peak),
+            backend: self.backend,
+            forced: self.mode == BackendMode::Virgl,
+            degraded: self.degraded,
+        }
+    }
+
+    /// Zeroes the event counters; live counts and memory totals are kept.
+    pub fn stats_reset(&mut self) {
+        self.sample_device();
+        self.counters = Counters::default();
+    }
+
+    /// Kind of object a raw handle value would name is unknowable; this checks liveness only.
+    pub fn is_live_context(&self, owner: u32, ctx: ContextId) -> bool {
+        self.contexts.get(owner, ctx).is_ok()
+    }
+}
+
+/// Error helper for objects of another context.
+pub(crate) fn wrong_context(kind: ObjectKind) -> Error {
+    Error::WrongContext { kind }
+}

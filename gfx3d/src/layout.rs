@@ -1,0 +1,218 @@
+//! Vertex layouts and their full validation: every element's bytes lie inside the stride,
+//! locations are unique and below 8, 1-4 float components, 4-byte alignment, vertex bytes a
+//! positive multiple of the stride, and the program's required attributes present.
+//!
+//! This module must never touch mesh storage or backends; it only judges layouts.
+
+use heapless::Vec as HVec;
+
+use crate::error::LayoutError;
+use crate::limits::*;
+use crate::program::AttributeReq;
+
+/// One attribute stream inside an interleaved vertex (32-bit floats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub location: u8,
+    /// Float components, 1..=4.
+    pub components: u8,
+    /// Byte offset inside the vertex.
+    pub offset: u32,
+}
+
+/// An interleaved vertex layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexLayout {
+    pub stride: u32,
+    pub elements: HVec<Element, LAYOUT_ELEMENTS_MAX>,
+}
+
+impl VertexLayout {
+    /// Builds a layout from a slice; more than `LAYOUT_ELEMENTS_MAX` elements is an error.
+    pub fn new(stride: u32, elements: &[Element]) -> Result<VertexLayout, LayoutError> {
+        let mut v = HVec::new();
+        for e in elements {
+            v.push(*e).map_err(|_| LayoutError::ElementCount { count: elements.len() })?;
+        }
+        Ok(VertexLayout { stride, elements: v })
+    }
+
+    /// The builder's 40-byte layout: location 0 position xyz1 (4 floats at 0), location 1
+    /// normal xyz0 (4 floats at 16), location 2 uv (2 floats at 32).
+    pub fn canonical() -> VertexLayout {
+        let mut elements = HVec::new();
+        for e in [
+            Element { location: 0, components: 4, offset: 0 },
+            Element { location: 1, components: 4, offset: 16 },
+            Element { location: 2, components: 2, offset: 32 },
+        ] {
+            // Capacity 8 always holds 3.
+            let _ = elements.push(e);
+        }
+        VertexLayout { stride: CANONICAL_STRIDE, elements }
+    }
+
+    /// Structural checks of the layout alone.
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        if self.stride < STRIDE_MIN || self.stride > STRIDE_MAX || self.stride % 4 != 0 {
+            return Err(LayoutError::Stride { stride: self.stride });
+        }
+        let n = self.elements.len();
+        if n == 0 || n > LAYOUT_ELEMENTS_MAX {
+            return Err(LayoutError::ElementCount { count: n });
+        }
+        let mut seen = 0u8;
+        for (i, e) in self.elements.iter().enumerate() {
+            if e.location >= ATTRIBUTE_LOCATIONS {
+                return Err(LayoutError::Location { element: i, location: e.location });
+            }
+            let bit = 1u8 << e.location;
+            if seen & bit != 0 {
+                return Err(LayoutError::DuplicateLocation { location: e.location });
+            }
+            seen |= bit;
+            if e.components == 0 || e.components > 4 {
+                return Err(LayoutError::Components { element: i, components: e.components });
+            }
+            if e.offset % 4 != 0 {
+                return Err(LayoutError::Unaligned { element: i, offset: e.offset });
+            }
+            let end = e.offset.saturating_add(4 * e.components as u32);
+            if end > self.stride {
+                return Err(LayoutError::OutsideStride { element: i, end, stride: self.stride });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks vertex bytes against the stride; returns the vertex count.
+    pub fn vertex_count(&self, bytes: usize) -> Result<usize, LayoutError> {
+        let stride = self.stride as usize;
+        if stride == 0 || bytes == 0 || bytes % stride != 0 {
+            return Err(LayoutError::VertexBytes { bytes, stride: self.stride });
+        }
+        Ok(bytes / stride)
+    }
+
+    /// Every attribute the program reads must be supplied with at least its components.
+    pub fn supplies(&self, required: &[AttributeReq]) -> Result<(), LayoutError> {
+        for a in required {
+            match self.elements.iter().find(|e| e.location == a.location) {
+                None => return Err(LayoutError::MissingAttribute { location: a.location }),
+                Some(e) if e.components < a.components => {
+                    return Err(LayoutError::TooFewComponents {
+                        location: a.location,
+                        supplied: e.components,
+                        required: a.components,
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The element feeding `location`, if any.
+    pub fn element(&self, location: u8) -> Option<&Element> {
+        self.elements.iter().find(|e| e.location == location)
+    }
+}
+
+/// Reads `element` of vertex `v` from vertex floats (missing components read as 0, 0, 0, 1 as
+/// in GL; reads past the end give those defaults too).
+pub fn fetch(layout: &VertexLayout, vertices: &[f32], v: usize, element: &Element) -> [f32; 4] {
+    let mut out = [0.0, 0.0, 0.0, 1.0];
+    let base = v.saturating_mul(layout.stride as usize / 4).saturating_add(element.offset as usize / 4);
+    for (k, o) in out.iter_mut().enumerate().take(element.components.min(4) as usize) {
+        if let Some(f) = vertices.get(base.saturating_add(k)) {
+            *o = *f;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn el(location: u8, components: u8, offset: u32) -> Element {
+        Element { location, components, offset }
+    }
+
+    #[test]
+    fn canonical_layout_is_valid() {
+        let l = VertexLayout::canonical();
+        assert_eq!(l.validate(), Ok(()));
+        assert_eq!(l.stride, 40);
+    }
+
+    #[test]
+    fn edge_cases() {
+        let ok = VertexLayout::new(32, &[el(0, 4, 0), el(1, 4, 16)]).unwrap();
+        assert_eq!(ok.validate(), Ok(()));
+        // Element ending exactly at the stride is fine; one byte more is not.
+        assert_eq!(VertexLayout::new(12, &[el(0, 3, 0)]).unwrap().validate(), Ok(()));
+        assert_eq!(
+            VertexLayout::new(12, &[el(0, 4, 0)]).unwrap().validate(),
+            Err(LayoutError::OutsideStride { element: 0, end: 16, stride: 12 })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(0, 4, 0), el(0, 4, 16)]).unwrap().validate(),
+            Err(LayoutError::DuplicateLocation { location: 0 })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(8, 4, 0)]).unwrap().validate(),
+            Err(LayoutError::Location { element: 0, location: 8 })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(0, 0, 0)]).unwrap().validate(),
+            Err(LayoutError::Components { element: 0, components: 0 })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(0, 5, 0)]).unwrap().validate(),
+            Err(LayoutError::Components { element: 0, components: 5 })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(0, 1, 2)]).unwrap().validate(),
+            Err(LayoutError::Unaligned { element: 0, offset: 2 })
+        );
+        assert_eq!(VertexLayout::new(32, &[]).unwrap().validate(), Err(LayoutError::ElementCount { count: 0 }));
+        assert_eq!(VertexLayout::new(2, &[el(0, 1, 0)]).unwrap().validate(), Err(LayoutError::Stride { stride: 2 }));
+        assert_eq!(VertexLayout::new(6, &[el(0, 1, 0)]).unwrap().validate(), Err(LayoutError::Stride { stride: 6 }));
+        assert_eq!(
+            VertexLayout::new(4096, &[el(0, 1, 0)]).unwrap().validate(),
+            Err(LayoutError::Stride { stride: 4096 })
+        );
+        // Huge offsets must not overflow.
+        assert!(VertexLayout::new(32, &[el(0, 4, u32::MAX - 3)]).unwrap().validate().is_err());
+        let nine = [el(0, 1, 0); 9];
+        assert_eq!(VertexLayout::new(64, &nine), Err(LayoutError::ElementCount { count: 9 }));
+    }
+
+    #[test]
+    fn vertex_bytes_and_requirements() {
+        let l = VertexLayout::new(32, &[el(0, 4, 0), el(1, 4, 16)]).unwrap();
+        assert_eq!(l.vertex_count(96), Ok(3));
+        assert!(l.vertex_count(95).is_err());
+        assert!(l.vertex_count(0).is_err());
+        let req = [AttributeReq { location: 0, components: 4 }, AttributeReq { location: 1, components: 4 }];
+        assert_eq!(l.supplies(&req), Ok(()));
+        let l1 = VertexLayout::new(32, &[el(0, 1, 0), el(1, 4, 16)]).unwrap();
+        assert_eq!(
+            l1.supplies(&req),
+            Err(LayoutError::TooFewComponents { location: 0, supplied: 1, required: 4 })
+        );
+        let l2 = VertexLayout::new(32, &[el(0, 4, 0)]).unwrap();
+        assert_eq!(l2.supplies(&req), Err(LayoutError::MissingAttribute { location: 1 }));
+    }
+
+    #[test]
+    fn fetch_reads_little_endian_floats_with_defaults() {
+        let l = VertexLayout::new(8, &[el(0, 2, 0)]).unwrap();
+        let bytes = [1.0f32, 2.0, 3.0, 4.0];
+        let e = l.elements[0];
+        assert_eq!(fetch(&l, &bytes, 1, &e), [3.0, 4.0, 0.0, 1.0]);
+        // Past the end reads defaults, never panics.
+        assert_eq!(fetch(&l, &bytes, 9, &e), [0.0, 0.0, 0.0, 1.0]);
+    }
+}

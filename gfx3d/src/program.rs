@@ -1,0 +1,105 @@
+//! What Gfx3D needs from a linked shader program, as a trait.
+//!
+//! Gfx3D never compiles or links: it receives a linked program from the shader subsystem and
+//! uses it through this trait (reflection of the attributes it reads, uniforms by name, the
+//! generation stamp used for hot refresh, TGSI for VirGL, software execution). The shader crate's
+//! program implements it in `shader_program.rs`; tests may implement it with fakes.
+//!
+//! This module must never hold Gfx3D state or know about handles or backends.
+
+use alloc::string::String;
+use heapless::Vec as HVec;
+
+use crate::layout::VertexLayout;
+use crate::limits::{ATTRIBUTE_LOCATIONS, TEXTURE_UNITS};
+use crate::texture::SamplerState;
+
+/// An attribute the vertex stage reads: location and component count (1..=4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttributeReq {
+    pub location: u8,
+    pub components: u8,
+}
+
+/// Attributes a program reads (at most one per location).
+pub type Attributes = HVec<AttributeReq, { ATTRIBUTE_LOCATIONS as usize }>;
+
+/// Why setting a uniform failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformError {
+    /// The program declares no uniform of that name.
+    NoSuchUniform,
+    /// The number of floats does not fit the uniform's type.
+    Size { found: usize },
+}
+
+/// Shader stage, for TGSI and constant buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Vertex,
+    Fragment,
+}
+
+/// A texture as the software rasterizer samples it.
+#[derive(Clone, Copy, Debug)]
+pub struct SoftTexture<'a> {
+    pub width: u32,
+    pub height: u32,
+    /// Row 0 first, 0xAARRGGBB.
+    pub texels: &'a [u32],
+    pub sampler: SamplerState,
+}
+
+/// The viewport in GL convention: (x, y) is the lower-left corner in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewport {
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// One software draw: everything the rasterizer needs besides the program and the target.
+pub struct SoftDraw<'a> {
+    pub layout: &'a VertexLayout,
+    /// Vertex floats; vertex i starts at float `i * stride / 4`.
+    pub vertices: &'a [f32],
+    /// Indices (already range-checked against the vertex count), or sequential vertices.
+    pub indices: Option<&'a [u16]>,
+    pub textures: [Option<SoftTexture<'a>>; TEXTURE_UNITS],
+    pub viewport: Viewport,
+    pub depth_test: bool,
+    pub cull_back: bool,
+}
+
+/// The CPU target a software draw writes: row 0 is the top of the picture, 0xAARRGGBB.
+pub struct SoftTarget<'a> {
+    pub width: u32,
+    pub height: u32,
+    pub color: &'a mut [u32],
+    pub depth: &'a mut [f32],
+}
+
+/// A linked program as Gfx3D uses it.
+pub trait ShaderProgram {
+    /// True once the program has linked successfully at least once.
+    fn is_linked(&self) -> bool;
+    /// Changes whenever a link succeeds (hot refresh compares it to the uploaded stamp).
+    fn generation(&self) -> u32;
+    /// The vertex attributes the program reads.
+    fn attributes(&self) -> Attributes;
+    fn has_uniform(&self, name: &str) -> bool;
+    /// Writes a uniform by name: mat4 takes 16 floats, mat3 9 (both column-major), vecN N.
+    fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError>;
+    /// Runs the program over the triangles of `draw` into `target`; returns triangles drawn
+    /// (after culling and clipping).
+    fn draw_software(&mut self, draw: &SoftDraw<'_>, target: &mut SoftTarget<'_>) -> Result<u32, &'static str>;
+    /// Appends this stage's TGSI text (for VirGL), the varying remap applied; returns an upper
+    /// bound of its binary tokens (CREATE_OBJECT(SHADER) needs one).
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str>;
+    /// This stage's uniform storage as constant-buffer words (a multiple of 4 floats, only the
+    /// slots in use).
+    fn constants(&self, stage: Stage) -> &[f32];
+    /// Texture units the fragment stage samples (bit n = unit n).
+    fn sampler_units(&self) -> u8;
+}

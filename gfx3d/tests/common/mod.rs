@@ -1,0 +1,273 @@
+//! Test doubles: a fake linked program that records what Gfx3D hands it, and a fake device that
+//! records calls and fails on demand (fault injection for the device-lost policy).
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::string::String;
+use std::sync::{Arc, Mutex};
+use std::vec::Vec;
+
+use gfx3d::device::*;
+use gfx3d::program::*;
+use gfx3d::texture::SamplerState;
+
+/// What the fake program saw in its last software draw.
+#[derive(Clone, Debug, Default)]
+pub struct SeenDraw {
+    pub stride: u32,
+    pub vertex_bytes: usize,
+    pub indices: Option<usize>,
+    pub textures: [Option<(u32, u32, Vec<u32>, SamplerState)>; 4],
+    pub viewport: Option<Viewport>,
+    pub depth_test: bool,
+    pub cull_back: bool,
+    pub vertices: Vec<f32>,
+}
+
+pub struct FakeProgram {
+    pub linked: bool,
+    pub generation: u32,
+    pub attrs: Vec<AttributeReq>,
+    /// name -> (float count, value)
+    pub uniforms: HashMap<&'static str, (usize, Vec<f32>)>,
+    pub draws: RefCell<Vec<SeenDraw>>,
+    /// Colour the fake "rasterizer" writes into every pixel it is given.
+    pub fill: Option<u32>,
+    /// TGSI to hand to a device (defaults to markers the fake device checks).
+    pub tgsi: Option<(&'static str, &'static str)>,
+    pub vs_constants: Vec<f32>,
+    pub fs_constants: Vec<f32>,
+}
+
+impl FakeProgram {
+    /// Reads location 0 (4) and 1 (4), declares model/view/projection (16) and normalMatrix (9).
+    pub fn mvp() -> FakeProgram {
+        let mut uniforms = HashMap::new();
+        for n in ["model", "view", "projection"] {
+            uniforms.insert(n, (16, vec![0.0; 16]));
+        }
+        uniforms.insert("normalMatrix", (9, vec![0.0; 9]));
+        uniforms.insert("tint", (4, vec![0.0; 4]));
+        FakeProgram {
+            linked: true,
+            generation: 2,
+            attrs: vec![
+                AttributeReq { location: 0, components: 4 },
+                AttributeReq { location: 1, components: 4 },
+            ],
+            uniforms,
+            draws: RefCell::new(Vec::new()),
+            fill: None,
+            tgsi: None,
+            vs_constants: Vec::new(),
+            fs_constants: Vec::new(),
+        }
+    }
+
+    pub fn uniform(&self, name: &str) -> Vec<f32> {
+        self.uniforms.get(name).map(|u| u.1.clone()).unwrap_or_default()
+    }
+}
+
+impl ShaderProgram for FakeProgram {
+    fn is_linked(&self) -> bool {
+        self.linked
+    }
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    fn attributes(&self) -> Attributes {
+        let mut a = Attributes::new();
+        for x in &self.attrs {
+            let _ = a.push(*x);
+        }
+        a
+    }
+    fn has_uniform(&self, name: &str) -> bool {
+        self.uniforms.contains_key(name)
+    }
+    fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError> {
+        let u = self.uniforms.get_mut(name).ok_or(UniformError::NoSuchUniform)?;
+        if values.len() != u.0 {
+            return Err(UniformError::Size { found: values.len() });
+        }
+        u.1 = values.to_vec();
+        Ok(())
+    }
+    fn draw_software(&mut self, d: &SoftDraw<'_>, t: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
+        let mut seen = SeenDraw {
+            stride: d.layout.stride,
+            vertex_bytes: d.vertices.len() * 4,
+            indices: d.indices.map(|i| i.len()),
+            viewport: Some(d.viewport),
+            depth_test: d.depth_test,
+            cull_back: d.cull_back,
+            vertices: d.vertices.to_vec(),
+            ..Default::default()
+        };
+        for (i, tx) in d.textures.iter().enumerate() {
+            seen.textures[i] = tx.map(|x| (x.width, x.height, x.texels.to_vec(), x.sampler));
+        }
+        self.draws.borrow_mut().push(seen);
+        if let Some(c) = self.fill {
+            t.color.fill(c);
+        }
+        Ok(1)
+    }
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str> {
+        if let Some((vs, fs)) = self.tgsi {
+            out.push_str(if stage == Stage::Vertex { vs } else { fs });
+            return Ok(out.len() as u32 + 16);
+        }
+        out.push_str(match stage {
+            Stage::Vertex => "VERT\nEND\n",
+            Stage::Fragment => "FRAG\nEND\n",
+        });
+        Ok(40)
+    }
+    fn constants(&self, stage: Stage) -> &[f32] {
+        match stage {
+            Stage::Vertex => &self.vs_constants,
+            Stage::Fragment => &self.fs_constants,
+        }
+    }
+    fn sampler_units(&self) -> u8 {
+        1
+    }
+}
+
+/// Shared record of a fake device.
+#[derive(Default)]
+pub struct DevLog {
+    pub calls: Vec<String>,
+    /// Fail the next call whose name starts with this.
+    pub fail: Option<&'static str>,
+    /// Fail every call from now on (a dead device).
+    pub dead: bool,
+    pub next_id: u32,
+    pub submits: u64,
+    pub draws: Vec<(u32, u32, bool, bool, Viewport, [Option<u32>; 4])>,
+}
+
+impl DevLog {
+    pub fn count(&self, prefix: &str) -> usize {
+        self.calls.iter().filter(|c| c.starts_with(prefix)).count()
+    }
+}
+
+pub struct FakeDevice {
+    pub log: Arc<Mutex<DevLog>>,
+    pub available: bool,
+}
+
+impl FakeDevice {
+    pub fn new() -> (FakeDevice, Arc<Mutex<DevLog>>) {
+        let log = Arc::new(Mutex::new(DevLog::default()));
+        (FakeDevice { log: log.clone(), available: true }, log)
+    }
+
+    fn call(&self, name: &str) -> Result<u32, DeviceError> {
+        let mut l = self.log.lock().unwrap();
+        l.calls.push(name.to_string());
+        if l.dead {
+            return Err(DeviceError("dead"));
+        }
+        if let Some(f) = l.fail {
+            if name.starts_with(f) {
+                l.fail = None;
+                return Err(DeviceError("injected"));
+            }
+        }
+        l.next_id += 1;
+        Ok(l.next_id)
+    }
+}
+
+impl Device for FakeDevice {
+    fn available(&self) -> bool {
+        self.available
+    }
+    fn context_create(&mut self) -> Result<DevId, DeviceError> {
+        self.call("context_create")
+    }
+    fn context_destroy(&mut self, _ctx: DevId) {
+        let _ = self.call("context_destroy");
+    }
+    fn target_create(&mut self, _ctx: DevId, w: u32, h: u32) -> Result<DevId, DeviceError> {
+        self.call(&format!("target_create {}x{}", w, h))
+    }
+    fn target_destroy(&mut self, _ctx: DevId, _t: DevId) {
+        let _ = self.call("target_destroy");
+    }
+    fn buffer_create(&mut self, ctx: DevId, kind: BufferKind, bytes: &[u8]) -> Result<DevId, DeviceError> {
+        self.call(&format!("buffer_create {:?} ctx{} {}", kind, ctx, bytes.len()))
+    }
+    fn buffer_destroy(&mut self, _ctx: DevId, _b: DevId) {
+        let _ = self.call("buffer_destroy");
+    }
+    fn texture_create(&mut self, ctx: DevId, w: u32, h: u32, texels: &[u32], _s: SamplerState) -> Result<DevId, DeviceError> {
+        self.call(&format!("texture_create ctx{} {}x{} {:08x}", ctx, w, h, texels.first().copied().unwrap_or(0)))
+    }
+    fn texture_destroy(&mut self, _ctx: DevId, _t: DevId) {
+        let _ = self.call("texture_destroy");
+    }
+    fn program_create(&mut self, _ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError> {
+        assert!(vs.text.starts_with("VERT") && fs.text.starts_with("FRAG") && vs.tokens == 40);
+        self.call("program_create")
+    }
+    fn program_destroy(&mut self, _ctx: DevId, _p: DevId) {
+        let _ = self.call("program_destroy");
+    }
+    fn frame_begin(&mut self, _ctx: DevId) -> Result<(), DeviceError> {
+        self.call("frame_begin").map(|_| ())
+    }
+    fn clear(&mut self, _ctx: DevId, _t: DevId, rgba: [f32; 4], depth: bool) -> Result<(), DeviceError> {
+        self.call(&format!("clear {:?} {}", rgba, depth)).map(|_| ())
+    }
+    fn draw(&mut self, _ctx: DevId, d: &DevDraw<'_>) -> Result<(), DeviceError> {
+        self.call("draw")?;
+        self.log.lock().unwrap().draws.push((d.count, d.max_index, d.depth_test, d.cull_back, d.viewport, d.textures));
+        Ok(())
+    }
+    fn frame_end(&mut self, _ctx: DevId) -> Result<(), DeviceError> {
+        self.call("frame_end")?;
+        self.log.lock().unwrap().submits += 1;
+        Ok(())
+    }
+    fn read_target(&mut self, _ctx: DevId, _t: DevId, out: &mut [u32]) -> Result<(), DeviceError> {
+        self.call("read_target")?;
+        out.fill(0xFF12_3456);
+        Ok(())
+    }
+    fn present(&mut self, _ctx: DevId, _t: DevId) -> Result<(), DeviceError> {
+        self.call("present").map(|_| ())
+    }
+    fn scanout_primary(&mut self) -> Result<(), DeviceError> {
+        self.call("scanout_primary").map(|_| ())
+    }
+    fn counters(&self) -> DeviceCounters {
+        let l = self.log.lock().unwrap();
+        DeviceCounters { submits: l.submits, dwords: l.submits * 100, backing_bytes: 4096, objects_live: 6, objects_peak: 9 }
+    }
+}
+
+pub fn tri_layout() -> gfx3d::VertexLayout {
+    gfx3d::VertexLayout::new(
+        32,
+        &[
+            gfx3d::Element { location: 0, components: 4, offset: 0 },
+            gfx3d::Element { location: 1, components: 4, offset: 16 },
+        ],
+    )
+    .unwrap()
+}
+
+/// A red triangle (-0.8,-0.8), (0.8,-0.8), (0,0.8) in the 32-byte layout.
+pub fn red_triangle() -> Vec<f32> {
+    vec![
+        -0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, //
+        0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, //
+        0.0, 0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
+    ]
+}

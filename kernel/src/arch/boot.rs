@@ -1,0 +1,6 @@
+//! Pulls the PVH entry trampoline (boot/pvh.s) and the exception stubs (boot/isr.s) into the image.
+//!
+//! Must never: contain Rust logic; the assembly hands over to `kernel_main` with a valid stack,
+//! long mode, identity paging of 0-4 GiB and SSE enabled.
+core::arch::global_asm!(include_str!("../../../boot/pvh.s"));
+core::arch::global_asm!(include_str!("../../../boot/isr.s"));

@@ -1,0 +1,398 @@
+//! The kernel's own selftest suite (`kernel::`): heap, float math, clock, PCI, virtio-gpu bring-up.
+//! Plus `selftest_meta::`, which fails on purpose so the harness's failure path can be checked.
+//!
+//! Must never: leave the machine in a state later tests notice (memory is freed, devices are not
+//! reconfigured).
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::alloc::Layout;
+use core::fmt::Write;
+
+use crate::selftest::SelfTest;
+
+pub const TESTS: &[SelfTest] = &[
+    ("kernel::heap::alloc_16_mib", heap_alloc_16_mib),
+    ("kernel::heap::many_small", heap_many_small),
+    ("kernel::heap::free_and_reuse", heap_free_and_reuse),
+    ("kernel::heap::dma_pages_zeroed_and_aligned", heap_dma_pages),
+    ("kernel::math::libm_f32", math_libm_f32),
+    ("kernel::math::sse_arithmetic", math_sse_arithmetic),
+    (
+        "kernel::clock::calibrated_and_monotonic",
+        clock_calibrated_and_monotonic,
+    ),
+    ("kernel::clock::agrees_with_pit", clock_agrees_with_pit),
+    ("kernel::pci::host_bridge_on_bus0", pci_host_bridge),
+    ("kernel::pci::virtio_gpu_present", pci_virtio_gpu),
+    ("kernel::gpu::virgl_up", gpu_virgl_up),
+    (
+        "kernel::cmdline::parses_every_word",
+        cmdline_parses_every_word,
+    ),
+    (
+        "kernel::selftest::meta_tests_need_an_explicit_filter",
+        selftest_meta_selection,
+    ),
+];
+
+pub const META_TESTS: &[SelfTest] = &[
+    ("selftest_meta::passes", |_| true),
+    ("selftest_meta::fails_on_purpose", meta_fails_on_purpose),
+];
+
+fn meta_fails_on_purpose(out: &mut dyn Write) -> bool {
+    let _ = write!(
+        out,
+        "this test fails on purpose to prove the harness reports failures"
+    );
+    false
+}
+
+const MIB: usize = 1024 * 1024;
+
+fn heap_alloc_16_mib(out: &mut dyn Write) -> bool {
+    let size = 16 * MIB;
+    let mut block: Vec<u8> = Vec::new();
+    if block.try_reserve_exact(size).is_err() {
+        let _ = write!(out, "could not allocate {} bytes", size);
+        return false;
+    }
+    block.resize(size, 0);
+    for (i, byte) in block.iter_mut().enumerate().step_by(4096) {
+        *byte = (i / 4096) as u8;
+    }
+    let last = size - 1;
+    block[last] = 0xA5;
+    for (i, byte) in block.iter().enumerate().step_by(4096) {
+        if *byte != (i / 4096) as u8 {
+            let _ = write!(
+                out,
+                "byte {} reads {} after writing {}",
+                i,
+                byte,
+                (i / 4096) as u8
+            );
+            return false;
+        }
+    }
+    block[last] == 0xA5
+}
+
+fn heap_many_small(out: &mut dyn Write) -> bool {
+    const COUNT: usize = 20_000;
+    let pattern = |i: usize| {
+        let v = i as u32;
+        [v, v ^ 0x5555, v + 1, v + 2, v + 3, !v]
+    };
+    let mut boxes: Vec<Option<Box<[u32; 6]>>> =
+        (0..COUNT).map(|i| Some(Box::new(pattern(i)))).collect();
+    // Free every other one, then allocate again into the holes.
+    for slot in boxes.iter_mut().step_by(2) {
+        *slot = None;
+    }
+    for slot in boxes.iter_mut().step_by(2) {
+        *slot = Some(Box::new([0; 6]));
+    }
+    let mut addresses: Vec<usize> = Vec::with_capacity(COUNT);
+    for (i, slot) in boxes.iter().enumerate() {
+        let expect = if i % 2 == 0 { [0; 6] } else { pattern(i) };
+        match slot {
+            Some(b) if **b == expect => addresses.push(&**b as *const _ as usize),
+            other => {
+                let _ = write!(out, "box {} holds {:?}, expected {:?}", i, other, expect);
+                return false;
+            }
+        }
+    }
+    addresses.sort_unstable();
+    if let Some(w) = addresses.windows(2).find(|w| w[1] - w[0] < 24) {
+        let _ = write!(out, "allocations overlap: {:#x} and {:#x}", w[0], w[1]);
+        return false;
+    }
+    true
+}
+
+/// Allocating more than the whole heap in total, one block at a time, only works if freed memory
+/// is reused.
+fn heap_free_and_reuse(out: &mut dyn Write) -> bool {
+    let block = 64 * MIB;
+    let rounds = (crate::heap::total_bytes() as usize / block) * 2 + 2;
+    let Ok(layout) = Layout::from_size_align(block, 4096) else {
+        return false;
+    };
+    for round in 0..rounds {
+        // SAFETY: the layout is non-zero; the block is freed below with the same layout.
+        let ptr = unsafe { alloc::alloc::alloc(layout) };
+        if ptr.is_null() {
+            let _ = write!(
+                out,
+                "round {} of {}: {} MiB not available again after free",
+                round,
+                rounds,
+                block / MIB
+            );
+            return false;
+        }
+        // SAFETY: `ptr` is a live allocation of `block` bytes.
+        unsafe {
+            ptr.write_volatile(round as u8);
+            ptr.add(block - 1).write_volatile(round as u8);
+            alloc::alloc::dealloc(ptr, layout);
+        }
+    }
+    true
+}
+
+fn heap_dma_pages(out: &mut dyn Write) -> bool {
+    use virtio_drivers::{BufferDirection, Hal};
+    let (paddr, vaddr) = crate::hal::KernelHal::dma_alloc(3, BufferDirection::Both);
+    if paddr == 0 {
+        let _ = write!(out, "dma_alloc(3) failed");
+        return false;
+    }
+    let ok_align = paddr % 4096 == 0 && paddr == vaddr.as_ptr() as u64;
+    // SAFETY: the 3 pages were just allocated for us.
+    let zeroed = unsafe { core::slice::from_raw_parts(vaddr.as_ptr(), 3 * 4096) }
+        .iter()
+        .all(|&b| b == 0);
+    // SAFETY: same pointer and page count as the allocation.
+    let freed = unsafe { crate::hal::KernelHal::dma_dealloc(paddr, vaddr, 3) };
+    if !ok_align || !zeroed || freed != 0 {
+        let _ = write!(
+            out,
+            "paddr={:#x} vaddr={:p} aligned+identity={} zeroed={} dealloc={}",
+            paddr, vaddr, ok_align, zeroed, freed
+        );
+        return false;
+    }
+    true
+}
+
+fn close(a: f32, b: f32, tolerance: f32) -> bool {
+    (a - b).abs() <= tolerance
+}
+
+fn math_libm_f32(out: &mut dyn Write) -> bool {
+    // `black_box` keeps the compiler from folding these at build time: the guest must compute them.
+    let bb = core::hint::black_box;
+    let checks: [(&str, f32, f32); 8] = [
+        (
+            "sinf(pi/2)",
+            libm::sinf(bb(core::f32::consts::FRAC_PI_2)),
+            1.0,
+        ),
+        ("cosf(pi)", libm::cosf(bb(core::f32::consts::PI)), -1.0),
+        (
+            "sqrtf(2)^2",
+            libm::sqrtf(bb(2.0)) * libm::sqrtf(bb(2.0)),
+            2.0,
+        ),
+        ("powf(2,10)", libm::powf(bb(2.0), bb(10.0)), 1024.0),
+        ("logf(expf(1.5))", libm::logf(libm::expf(bb(1.5))), 1.5),
+        (
+            "atan2f(1,1)",
+            libm::atan2f(bb(1.0), bb(1.0)),
+            core::f32::consts::FRAC_PI_4,
+        ),
+        ("floorf(-1.5)", libm::floorf(bb(-1.5)), -2.0),
+        ("fmodf(7.5,2)", libm::fmodf(bb(7.5), bb(2.0)), 1.5),
+    ];
+    for (what, got, want) in checks {
+        if !close(got, want, 1e-5) {
+            let _ = write!(out, "{} = {}, expected {}", what, got, want);
+            return false;
+        }
+    }
+    true
+}
+
+fn math_sse_arithmetic(out: &mut dyn Write) -> bool {
+    let bb = core::hint::black_box;
+    let third = bb(1.0f32) / bb(3.0f32);
+    let v = [bb(0.5f32), 1.5, -2.25, 4.0];
+    let dot: f32 = v.iter().zip(v.iter()).map(|(a, b)| a * b).sum();
+    let as_int = bb(-2.75f32) as i32;
+    if third * 3.0 != 1.0 || dot != 0.25 + 2.25 + 5.0625 + 16.0 || as_int != -2 {
+        let _ = write!(
+            out,
+            "1/3*3={} dot={} int(-2.75)={}",
+            third * 3.0,
+            dot,
+            as_int
+        );
+        return false;
+    }
+    if !(bb(0.0f32) / bb(0.0f32)).is_nan() || (bb(1.0f32) / bb(0.0f32)) != f32::INFINITY {
+        let _ = write!(out, "IEEE special values are wrong");
+        return false;
+    }
+    true
+}
+
+fn clock_calibrated_and_monotonic(out: &mut dyn Write) -> bool {
+    let hz = crate::clock::tsc_hz();
+    if !(50_000_000..=20_000_000_000).contains(&hz) {
+        let _ = write!(
+            out,
+            "TSC frequency {} Hz is not plausible (calibration against the PIT failed?)",
+            hz
+        );
+        return false;
+    }
+    let mut last = crate::clock::now_us();
+    for _ in 0..10_000 {
+        let now = crate::clock::now_us();
+        if now < last {
+            let _ = write!(out, "time went backwards: {} us then {} us", last, now);
+            return false;
+        }
+        last = now;
+    }
+    true
+}
+
+/// The TSC-derived microseconds over a PIT-timed interval must match the PIT, within a factor of
+/// two (generous: the host is shared; this catches unit or calibration errors, not jitter).
+fn clock_agrees_with_pit(out: &mut dyn Write) -> bool {
+    let ticks: u16 = 5966; // 5 ms
+    let Some(cycles) = crate::clock::measure_pit_ticks(ticks) else {
+        let _ = write!(out, "PIT channel 2 output never rose");
+        return false;
+    };
+    let measured = crate::clock::cycles_to_us(cycles);
+    let expected = ticks as u64 * 1_000_000 / crate::clock::PIT_HZ;
+    if measured < expected / 2 || measured > expected * 2 {
+        let _ = write!(
+            out,
+            "a {} us PIT interval measured {} us on the TSC clock",
+            expected, measured
+        );
+        return false;
+    }
+    true
+}
+
+fn pci_host_bridge(out: &mut dyn Write) -> bool {
+    let devices = crate::pci::devices();
+    // QEMU q35: Intel 82G33 DRAM controller (host bridge) at 00:00.0.
+    let found = devices
+        .iter()
+        .any(|d| d.location.device == 0 && d.class == 0x06 && d.subclass == 0x00);
+    if !found {
+        let _ = write!(
+            out,
+            "no host bridge (class 06.00) at 00:00.0 among {} functions",
+            devices.len()
+        );
+    }
+    found
+}
+
+fn pci_virtio_gpu(out: &mut dyn Write) -> bool {
+    let expect = crate::cmdline::get().expect_gpu;
+    let found = crate::pci::find(crate::pci::VIRTIO_VENDOR, crate::pci::VIRTIO_GPU_DEVICE);
+    match (expect, found) {
+        (true, Some(d)) if d.class == 0x03 => true,
+        (true, Some(d)) => {
+            let _ = write!(
+                out,
+                "1af4:1050 has class {:02x}, expected 03 (display)",
+                d.class
+            );
+            false
+        }
+        (true, None) => {
+            let _ = write!(out, "no 1af4:1050 on bus 0 (QEMU needs -device virtio-gpu-gl-pci; pass gpu=none if absent on purpose)");
+            false
+        }
+        (false, None) => true,
+        (false, Some(_)) => {
+            let _ = write!(out, "gpu=none was given but 1af4:1050 is present");
+            false
+        }
+    }
+}
+
+fn gpu_virgl_up(out: &mut dyn Write) -> bool {
+    let Some(report) = crate::gpu_probe::report() else {
+        let _ = write!(out, "the virtio-gpu probe did not run");
+        return false;
+    };
+    if !report.present {
+        if crate::cmdline::get().expect_gpu {
+            let _ = write!(out, "no virtio-gpu device");
+            return false;
+        }
+        return true;
+    }
+    let has_virgl = report
+        .capsets
+        .iter()
+        .any(|c| c.id == crate::gpu_probe::CAPSET_VIRGL);
+    if !report.virgl || !has_virgl || report.error.is_some() || report.display.is_none() {
+        let _ = write!(out, "VIRGL did not come up: ");
+        let _ = report.write_summary(out);
+        return false;
+    }
+    true
+}
+
+fn cmdline_parses_every_word(out: &mut dyn Write) -> bool {
+    use crate::cmdline::{parse, Crash, Mode};
+    let args = parse(
+        "selftest  filter=kernel::heap frames=120 backend=virgl crash=hang gpu=none bogus frames=x",
+    );
+    let ok = args.mode == Mode::Selftest
+        && args.filter.as_str() == "kernel::heap"
+        && args.frames == Some(120)
+        && args.backend.as_str() == "virgl"
+        && args.crash == Some(Crash::Hang)
+        && !args.expect_gpu
+        && args.unknown.len() == 2
+        && args.unknown[0].as_str() == "bogus"
+        && args.unknown[1].as_str() == "frames=x";
+    if !ok {
+        let _ = write!(out, "parsed as {:?}", args);
+        return false;
+    }
+    let empty = parse("");
+    if empty.mode != Mode::Demo
+        || !empty.filter.is_empty()
+        || empty.crash.is_some()
+        || !empty.expect_gpu
+    {
+        let _ = write!(out, "empty command line parsed as {:?}", empty);
+        return false;
+    }
+    let long = "x".repeat(crate::cmdline::FILTER_MAX + 1);
+    let cut = parse(&alloc::format!("filter={}", long));
+    if !cut.filter.is_empty() || cut.unknown.len() != 1 {
+        let _ = write!(
+            out,
+            "an over-long filter was not rejected: {:?}",
+            cut.filter
+        );
+        return false;
+    }
+    true
+}
+
+fn selftest_meta_selection(out: &mut dyn Write) -> bool {
+    use crate::selftest::selected;
+    let cases = [
+        ("selftest_meta::fails_on_purpose", "", false),
+        ("selftest_meta::fails_on_purpose", "self", false),
+        ("selftest_meta::fails_on_purpose", "selftest_meta::", true),
+        ("selftest_meta::passes", "selftest_meta::fails", false),
+        ("kernel::heap::alloc_16_mib", "", true),
+        ("kernel::heap::alloc_16_mib", "kernel::heap", true),
+        ("kernel::heap::alloc_16_mib", "shader::", false),
+    ];
+    for (name, filter, want) in cases {
+        if selected(name, filter) != want {
+            let _ = write!(out, "selected({:?}, {:?}) should be {}", name, filter, want);
+            return false;
+        }
+    }
+    true
+}

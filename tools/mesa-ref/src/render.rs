@@ -1,0 +1,602 @@
+//! Drawing a scene with GL: program, vertex arrays, uniforms, textures, an off-screen target,
+//! readback, and the primitive-id pass that marks triangle edges.
+//!
+//! Owns: the mapping of the scene format onto GL state (attribute locations, uniforms by name,
+//! textures per unit with row 0 = v 0, viewport, depth LESS on a float depth buffer, CCW front
+//! faces with back-face culling, no blending or dithering) and the flip of GL's bottom-up
+//! readback into row 0 = top. Must never: leave a GL error unreported or draw with state a
+//! previous scene left behind (every [`Prepared`] sets all of it).
+
+use std::time::{Duration, Instant};
+
+use glow::HasContext;
+use scene::{Filter, Image, Scene, Wrap};
+
+use crate::{fail, source, MesaError, MesaRenderer};
+
+const ID_FRAGMENT_SHADER: &str = "#version 330 core\nout uint id_out;\n\
+    void main() { id_out = uint(gl_PrimitiveID) + 1u; }\n";
+
+/// A rendering of a scene and the triangle-edge flags for comparisons (both row 0 = top).
+pub struct Frame {
+    pub image: Image,
+    pub edges: Vec<bool>,
+}
+
+/// GL objects for one scene, ready to draw any number of times.
+pub struct Prepared {
+    program: glow::Program,
+    id_program: glow::Program,
+    shaders: Vec<glow::Shader>,
+    vao: glow::VertexArray,
+    buffers: Vec<glow::Buffer>,
+    textures: Vec<glow::Texture>,
+    fbo: glow::Framebuffer,
+    id_fbo: glow::Framebuffer,
+    renderbuffers: Vec<glow::Renderbuffer>,
+    width: u32,
+    height: u32,
+    viewport: [i32; 4],
+    clear: [f32; 4],
+    depth: bool,
+    cull: bool,
+    indexed: bool,
+    count: i32,
+    /// Scene uniforms the linked program does not have (absent or removed as unused by Mesa).
+    pub inactive_uniforms: Vec<String>,
+}
+
+fn compile(
+    gl: &glow::Context,
+    stage: u32,
+    label: &str,
+    text: &str,
+) -> Result<glow::Shader, MesaError> {
+    // SAFETY (all GL calls in this module): the renderer's context is current on this thread and
+    // every object passed was created on it; slices outlive the calls that read them.
+    unsafe {
+        let sh = gl
+            .create_shader(stage)
+            .map_err(|e| MesaError(format!("glCreateShader: {}", e)))?;
+        gl.shader_source(sh, text);
+        gl.compile_shader(sh);
+        if !gl.get_shader_compile_status(sh) {
+            let log = gl.get_shader_info_log(sh);
+            gl.delete_shader(sh);
+            return fail(format!(
+                "Mesa rejected the {} shader:\n{}",
+                label,
+                log.trim_end()
+            ));
+        }
+        Ok(sh)
+    }
+}
+
+fn link(
+    gl: &glow::Context,
+    label: &str,
+    vs: glow::Shader,
+    fs: glow::Shader,
+    attribs: &[(String, u32)],
+) -> Result<glow::Program, MesaError> {
+    unsafe {
+        let p = gl
+            .create_program()
+            .map_err(|e| MesaError(format!("glCreateProgram: {}", e)))?;
+        gl.attach_shader(p, vs);
+        gl.attach_shader(p, fs);
+        for (name, loc) in attribs {
+            gl.bind_attrib_location(p, *loc, name);
+        }
+        gl.link_program(p);
+        if !gl.get_program_link_status(p) {
+            let log = gl.get_program_info_log(p);
+            gl.delete_program(p);
+            return fail(format!(
+                "Mesa could not link the {}:\n{}",
+                label,
+                log.trim_end()
+            ));
+        }
+        Ok(p)
+    }
+}
+
+/// Set every scene uniform the program has; return the names it does not have.
+fn set_uniforms(
+    gl: &glow::Context,
+    program: glow::Program,
+    scene: &Scene,
+) -> Result<Vec<String>, MesaError> {
+    unsafe {
+        gl.use_program(Some(program));
+        let mut active = Vec::new();
+        for i in 0..gl.get_active_uniforms(program) {
+            if let Some(u) = gl.get_active_uniform(program, i) {
+                active.push(u);
+            }
+        }
+        let mut inactive = Vec::new();
+        for (name, values) in &scene.uniforms {
+            let Some(u) = active.iter().find(|u| &u.name == name) else {
+                inactive.push(name.clone());
+                continue;
+            };
+            let loc = gl.get_uniform_location(program, name);
+            let loc = loc.as_ref();
+            let want = |n: usize, ty: &str| -> Result<(), MesaError> {
+                if values.len() == n {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "uniform {} is a {} ({} floats); the scene gives {}",
+                        name,
+                        ty,
+                        n,
+                        values.len()
+                    ))
+                }
+            };
+            let ints = || values.iter().map(|v| *v as i32).collect::<Vec<i32>>();
+            match u.utype {
+                glow::FLOAT => {
+                    want(1, "float")?;
+                    gl.uniform_1_f32_slice(loc, values)
+                }
+                glow::FLOAT_VEC2 => {
+                    want(2, "vec2")?;
+                    gl.uniform_2_f32_slice(loc, values)
+                }
+                glow::FLOAT_VEC3 => {
+                    want(3, "vec3")?;
+                    gl.uniform_3_f32_slice(loc, values)
+                }
+                glow::FLOAT_VEC4 => {
+                    want(4, "vec4")?;
+                    gl.uniform_4_f32_slice(loc, values)
+                }
+                glow::INT | glow::BOOL => {
+                    want(1, "int/bool")?;
+                    gl.uniform_1_i32_slice(loc, &ints())
+                }
+                glow::INT_VEC2 | glow::BOOL_VEC2 => {
+                    want(2, "ivec2")?;
+                    gl.uniform_2_i32_slice(loc, &ints())
+                }
+                glow::INT_VEC3 | glow::BOOL_VEC3 => {
+                    want(3, "ivec3")?;
+                    gl.uniform_3_i32_slice(loc, &ints())
+                }
+                glow::INT_VEC4 | glow::BOOL_VEC4 => {
+                    want(4, "ivec4")?;
+                    gl.uniform_4_i32_slice(loc, &ints())
+                }
+                glow::FLOAT_MAT3 => {
+                    // Column-major; 12 floats means three columns padded to vec4 slots.
+                    let m: Vec<f32> =
+                        match values.len() {
+                            9 => values.clone(),
+                            12 => values
+                                .chunks_exact(4)
+                                .flat_map(|c| c[..3].to_vec())
+                                .collect(),
+                            n => return fail(format!(
+                                "uniform {} is a mat3 (9 floats, or 12 padded); the scene gives {}",
+                                name, n
+                            )),
+                        };
+                    gl.uniform_matrix_3_f32_slice(loc, false, &m)
+                }
+                glow::FLOAT_MAT4 => {
+                    want(16, "mat4")?;
+                    gl.uniform_matrix_4_f32_slice(loc, false, values)
+                }
+                glow::SAMPLER_2D => {
+                    return fail(format!(
+                        "uniform {} is a sampler2D: give it under \"textures\", not \"uniforms\"",
+                        name
+                    ))
+                }
+                t => {
+                    return fail(format!(
+                        "uniform {} has GL type 0x{:x}, which scenes cannot set",
+                        name, t
+                    ))
+                }
+            }
+        }
+        // Samplers: the scene names the unit of each sampler's texture.
+        for u in &active {
+            if u.utype != glow::SAMPLER_2D {
+                continue;
+            }
+            let Some((_, tex)) = scene.textures.iter().find(|(n, _)| n == &u.name) else {
+                return fail(format!(
+                    "the shaders sample {} but the scene has no texture of that name",
+                    u.name
+                ));
+            };
+            gl.uniform_1_i32(
+                gl.get_uniform_location(program, &u.name).as_ref(),
+                tex.unit as i32,
+            );
+        }
+        Ok(inactive)
+    }
+}
+
+fn check_error(gl: &glow::Context, what: &str) -> Result<(), MesaError> {
+    let e = unsafe { gl.get_error() };
+    if e == glow::NO_ERROR {
+        Ok(())
+    } else {
+        fail(format!("GL error 0x{:x} during {}", e, what))
+    }
+}
+
+fn target(
+    gl: &glow::Context,
+    color_format: u32,
+    width: i32,
+    height: i32,
+    rbs: &mut Vec<glow::Renderbuffer>,
+) -> Result<glow::Framebuffer, MesaError> {
+    unsafe {
+        let fbo = gl
+            .create_framebuffer()
+            .map_err(|e| MesaError(format!("glGenFramebuffers: {}", e)))?;
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        for (format, attachment) in [
+            (color_format, glow::COLOR_ATTACHMENT0),
+            (glow::DEPTH_COMPONENT32F, glow::DEPTH_ATTACHMENT),
+        ] {
+            let rb = gl
+                .create_renderbuffer()
+                .map_err(|e| MesaError(format!("glGenRenderbuffers: {}", e)))?;
+            rbs.push(rb);
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
+            gl.renderbuffer_storage(glow::RENDERBUFFER, format, width, height);
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                attachment,
+                glow::RENDERBUFFER,
+                Some(rb),
+            );
+        }
+        let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+        if status != glow::FRAMEBUFFER_COMPLETE {
+            return fail(format!(
+                "off-screen target {}x{} is incomplete (status 0x{:x})",
+                width, height, status
+            ));
+        }
+        Ok(fbo)
+    }
+}
+
+impl MesaRenderer {
+    /// Compile and link the shaders, upload the scene's vertices, textures and uniforms and
+    /// create its off-screen targets.
+    pub fn prepare(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+    ) -> Result<Prepared, MesaError> {
+        let gl = &self.gl;
+        let vs = compile(
+            gl,
+            glow::VERTEX_SHADER,
+            "vertex",
+            &source::adapt_version(vertex_source),
+        )?;
+        let fs = match compile(
+            gl,
+            glow::FRAGMENT_SHADER,
+            "fragment",
+            &source::adapt_version(fragment_source),
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                unsafe { gl.delete_shader(vs) };
+                return Err(e);
+            }
+        };
+        let ids = compile(
+            gl,
+            glow::FRAGMENT_SHADER,
+            "primitive-id fragment",
+            ID_FRAGMENT_SHADER,
+        )?;
+        let attribs = source::attribute_locations(vertex_source, scene::model::ATTRIBUTE_LOCATIONS);
+        let program = link(gl, "program", vs, fs, &attribs)?;
+        let id_program = link(gl, "primitive-id program", vs, ids, &attribs)?;
+        let inactive_uniforms = set_uniforms(gl, program, scene)?;
+        set_uniforms(gl, id_program, scene)?;
+
+        unsafe {
+            let vao = gl
+                .create_vertex_array()
+                .map_err(|e| MesaError(format!("glGenVertexArrays: {}", e)))?;
+            gl.bind_vertex_array(Some(vao));
+            let mut buffers = Vec::new();
+            for a in &scene.attributes {
+                let b = gl
+                    .create_buffer()
+                    .map_err(|e| MesaError(format!("glGenBuffers: {}", e)))?;
+                buffers.push(b);
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(b));
+                let bytes: Vec<u8> = a.data.iter().flat_map(|f| f.to_ne_bytes()).collect();
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STATIC_DRAW);
+                gl.vertex_attrib_pointer_f32(
+                    a.location,
+                    a.components as i32,
+                    glow::FLOAT,
+                    false,
+                    0,
+                    0,
+                );
+                gl.enable_vertex_attrib_array(a.location);
+            }
+            let (indexed, count) = match &scene.indices {
+                Some(ix) => {
+                    let b = gl
+                        .create_buffer()
+                        .map_err(|e| MesaError(format!("glGenBuffers: {}", e)))?;
+                    buffers.push(b);
+                    gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(b));
+                    let bytes: Vec<u8> = ix.iter().flat_map(|i| i.to_ne_bytes()).collect();
+                    gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &bytes, glow::STATIC_DRAW);
+                    (true, ix.len() as i32)
+                }
+                None => (false, scene.vertex_count as i32),
+            };
+
+            let mut textures = Vec::new();
+            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+            for (_, t) in &scene.textures {
+                let tex = gl
+                    .create_texture()
+                    .map_err(|e| MesaError(format!("glGenTextures: {}", e)))?;
+                textures.push(tex);
+                gl.active_texture(glow::TEXTURE0 + t.unit);
+                gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                // Rows go up in memory order: GL's first row is t = 0, the scene's is v = 0.
+                gl.tex_image_2d(
+                    glow::TEXTURE_2D,
+                    0,
+                    glow::RGBA8 as i32,
+                    t.width as i32,
+                    t.height as i32,
+                    0,
+                    glow::RGBA,
+                    glow::UNSIGNED_BYTE,
+                    glow::PixelUnpackData::Slice(Some(&t.rgba8)),
+                );
+                let filter = match t.filter {
+                    Filter::Nearest => glow::NEAREST,
+                    Filter::Linear => glow::LINEAR,
+                } as i32;
+                let wrap = match t.wrap {
+                    Wrap::Repeat => glow::REPEAT,
+                    Wrap::ClampToEdge => glow::CLAMP_TO_EDGE,
+                } as i32;
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, filter);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, filter);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, 0);
+            }
+
+            let mut renderbuffers = Vec::new();
+            let (w, h) = (scene.width as i32, scene.height as i32);
+            let fbo = target(gl, glow::RGBA8, w, h, &mut renderbuffers)?;
+            let id_fbo = target(gl, glow::R32UI, w, h, &mut renderbuffers)?;
+            check_error(gl, "scene upload")?;
+            Ok(Prepared {
+                program,
+                id_program,
+                shaders: vec![vs, fs, ids],
+                vao,
+                buffers,
+                textures,
+                fbo,
+                id_fbo,
+                renderbuffers,
+                width: scene.width,
+                height: scene.height,
+                viewport: scene.viewport,
+                clear: scene.clear,
+                depth: scene.depth,
+                cull: scene.cull,
+                indexed,
+                count,
+                inactive_uniforms,
+            })
+        }
+    }
+
+    fn draw_pass(&self, p: &Prepared, ids: bool) {
+        let gl = &self.gl;
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(if ids { p.id_fbo } else { p.fbo }));
+            gl.use_program(Some(if ids { p.id_program } else { p.program }));
+            gl.bind_vertex_array(Some(p.vao));
+            gl.disable(glow::BLEND);
+            gl.disable(glow::DITHER);
+            gl.disable(glow::SCISSOR_TEST);
+            gl.disable(glow::STENCIL_TEST);
+            gl.disable(glow::MULTISAMPLE);
+            gl.color_mask(true, true, true, true);
+            gl.depth_mask(true);
+            gl.viewport(p.viewport[0], p.viewport[1], p.viewport[2], p.viewport[3]);
+            gl.depth_range_f64(0.0, 1.0);
+            if ids {
+                gl.clear_buffer_u32_slice(glow::COLOR, 0, &[0, 0, 0, 0]);
+            } else {
+                gl.clear_buffer_f32_slice(glow::COLOR, 0, &p.clear);
+            }
+            gl.clear_buffer_f32_slice(glow::DEPTH, 0, &[1.0]);
+            if p.depth {
+                gl.enable(glow::DEPTH_TEST);
+                gl.depth_func(glow::LESS);
+            } else {
+                gl.disable(glow::DEPTH_TEST);
+            }
+            if p.cull {
+                gl.enable(glow::CULL_FACE);
+                gl.cull_face(glow::BACK);
+                gl.front_face(glow::CCW);
+            } else {
+                gl.disable(glow::CULL_FACE);
+            }
+            if p.indexed {
+                gl.draw_elements(glow::TRIANGLES, p.count, glow::UNSIGNED_SHORT, 0);
+            } else {
+                gl.draw_arrays(glow::TRIANGLES, 0, p.count);
+            }
+        }
+    }
+
+    /// Clear and draw the scene once (not waited for; see [`MesaRenderer::finish`]).
+    pub fn draw(&mut self, p: &Prepared) -> Result<(), MesaError> {
+        self.draw_pass(p, false);
+        check_error(&self.gl, "draw")
+    }
+
+    /// Wait until every submitted GL command has completed.
+    pub fn finish(&mut self) {
+        unsafe { self.gl.finish() }
+    }
+
+    /// Read the last drawn picture, row 0 = top.
+    pub fn read_image(&mut self, p: &Prepared) -> Result<Image, MesaError> {
+        let gl = &self.gl;
+        let mut bytes = vec![0u8; p.width as usize * p.height as usize * 4];
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(p.fbo));
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.read_pixels(
+                0,
+                0,
+                p.width as i32,
+                p.height as i32,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelPackData::Slice(Some(&mut bytes)),
+            );
+        }
+        check_error(gl, "colour readback")?;
+        Image::from_rgba_bottom_up(p.width, p.height, &bytes).map_err(|e| MesaError(e.to_string()))
+    }
+
+    /// Draw the primitive-id pass and return the triangle id (1-based, 0 = none) that won each
+    /// pixel, row 0 = top.
+    pub fn primitive_ids(&mut self, p: &Prepared) -> Result<Vec<u32>, MesaError> {
+        self.draw_pass(p, true);
+        let gl = &self.gl;
+        let (w, h) = (p.width as usize, p.height as usize);
+        let mut bytes = vec![0u8; w * h * 4];
+        unsafe {
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.read_pixels(
+                0,
+                0,
+                w as i32,
+                h as i32,
+                glow::RED_INTEGER,
+                glow::UNSIGNED_INT,
+                glow::PixelPackData::Slice(Some(&mut bytes)),
+            );
+        }
+        check_error(gl, "primitive-id pass")?;
+        let bottom_up: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        Ok(bottom_up.chunks_exact(w).rev().flatten().copied().collect())
+    }
+
+    /// Delete the GL objects of a prepared scene.
+    pub fn release(&mut self, p: Prepared) {
+        let gl = &self.gl;
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            gl.delete_framebuffer(p.fbo);
+            gl.delete_framebuffer(p.id_fbo);
+            for rb in p.renderbuffers {
+                gl.delete_renderbuffer(rb);
+            }
+            for t in p.textures {
+                gl.delete_texture(t);
+            }
+            for b in p.buffers {
+                gl.delete_buffer(b);
+            }
+            gl.delete_vertex_array(p.vao);
+            gl.delete_program(p.program);
+            gl.delete_program(p.id_program);
+            for s in p.shaders {
+                gl.delete_shader(s);
+            }
+        }
+    }
+
+    /// Render a scene once and read the picture back.
+    pub fn render(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+    ) -> Result<Image, MesaError> {
+        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        let result = self.draw(&p).and_then(|_| self.read_image(&p));
+        self.release(p);
+        result
+    }
+
+    /// Render a scene and its triangle-edge flags for a differential comparison.
+    pub fn render_frame(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+    ) -> Result<Frame, MesaError> {
+        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        let result = (|| {
+            self.draw(&p)?;
+            let image = self.read_image(&p)?;
+            let ids = self.primitive_ids(&p)?;
+            let edges = scene::edge_mask_from_ids(p.width, p.height, &ids)
+                .map_err(|e| MesaError(e.to_string()))?;
+            Ok(Frame { image, edges })
+        })();
+        self.release(p);
+        result
+    }
+
+    /// Average wall time of one frame (clear + draw, waited for with glFinish) over `frames`
+    /// frames, after one untimed frame that lets the driver compile its code.
+    pub fn time_frames(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+        frames: u32,
+    ) -> Result<Duration, MesaError> {
+        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        let result = (|| {
+            self.draw(&p)?;
+            self.finish();
+            let start = Instant::now();
+            for _ in 0..frames.max(1) {
+                self.draw(&p)?;
+                self.finish();
+            }
+            Ok(start.elapsed() / frames.max(1))
+        })();
+        self.release(p);
+        result
+    }
+}

@@ -1,0 +1,692 @@
+//! The scene JSON model: parsing and validation with errors that name the offending field.
+//!
+//! Owns: the typed [`Scene`] and every rule a scene file must satisfy before a renderer sees it
+//! (counts, ranges, lengths, known keys). Must never: accept a file with an unknown key or a value
+//! out of range silently, or apply a renderer-specific interpretation; defaults are GL's.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// Largest picture or texture side accepted.
+pub const SIZE_MAX: u32 = 4096;
+/// Vertex attribute locations are `0..ATTRIBUTE_LOCATIONS` (the subset's limit of eight).
+pub const ATTRIBUTE_LOCATIONS: u32 = 8;
+/// Indices are u16, so a scene has at most this many vertices.
+pub const VERTEX_MAX: usize = 65536;
+/// A uniform value holds 1 to 16 floats (a float up to a column-major mat4).
+pub const UNIFORM_FLOATS_MAX: usize = 16;
+/// Texture units `0..TEXTURE_UNITS`.
+pub const TEXTURE_UNITS: u32 = 4;
+
+/// A validated scene. Vectors keep file order where it matters (attributes, indices); uniforms and
+/// textures are sorted by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub width: u32,
+    pub height: u32,
+    pub clear: [f32; 4],
+    pub depth: bool,
+    pub cull: bool,
+    /// (x, y, w, h) in GL window coordinates (origin lower-left); the whole target when absent.
+    pub viewport: [i32; 4],
+    pub attributes: Vec<Attribute>,
+    pub vertex_count: usize,
+    pub indices: Option<Vec<u16>>,
+    pub uniforms: Vec<(String, Vec<f32>)>,
+    pub textures: Vec<(String, Texture)>,
+}
+
+/// One vertex attribute: `components` floats per vertex for every vertex.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    pub location: u32,
+    pub components: u32,
+    pub data: Vec<f32>,
+}
+
+impl Attribute {
+    /// The components of vertex `v` (empty when out of range).
+    pub fn vertex(&self, v: usize) -> &[f32] {
+        let n = self.components as usize;
+        self.data.get(v * n..v * n + n).unwrap_or(&[])
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    Nearest,
+    Linear,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wrap {
+    Repeat,
+    ClampToEdge,
+}
+
+/// A texture bound to a sampler uniform: RGBA8 rows, row 0 is v = 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Texture {
+    pub unit: u32,
+    pub width: u32,
+    pub height: u32,
+    pub rgba8: Vec<u8>,
+    pub filter: Filter,
+    pub wrap: Wrap,
+}
+
+impl Texture {
+    /// Texel (x, y) as `0xAARRGGBB`, y = 0 being the first row (v = 0).
+    pub fn texel_argb(&self, x: u32, y: u32) -> u32 {
+        let i = ((y as usize) * (self.width as usize) + x as usize) * 4;
+        match self.rgba8.get(i..i + 4) {
+            Some(&[r, g, b, a]) => u32::from_be_bytes([a, r, g, b]),
+            _ => 0,
+        }
+    }
+
+    /// All texels as `0xAARRGGBB`, row 0 first.
+    pub fn to_argb(&self) -> Vec<u32> {
+        self.rgba8
+            .chunks_exact(4)
+            .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+            .collect()
+    }
+}
+
+/// A scene file error: the JSON path of the offending value and what was wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneError {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "scene: {}", self.message)
+        } else {
+            write!(f, "scene: {}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+fn err<T>(path: &str, message: impl Into<String>) -> Result<T, SceneError> {
+    Err(SceneError {
+        path: path.to_string(),
+        message: message.into(),
+    })
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn as_f32(v: &Value, path: &str) -> Result<f32, SceneError> {
+    match v.as_f64() {
+        Some(x) if x.is_finite() && x.abs() <= f32::MAX as f64 => Ok(x as f32),
+        Some(x) => err(path, format!("{} does not fit a finite f32", x)),
+        None => err(path, format!("expected a number, found {}", kind(v))),
+    }
+}
+
+fn as_uint(v: &Value, path: &str, max: u64) -> Result<u64, SceneError> {
+    match v.as_u64() {
+        Some(x) if x <= max => Ok(x),
+        Some(x) => err(path, format!("{} is above the limit {}", x, max)),
+        None => err(
+            path,
+            format!("expected a whole number 0..={}, found {}", max, v),
+        ),
+    }
+}
+
+fn as_bool(v: &Value, path: &str) -> Result<bool, SceneError> {
+    v.as_bool().map_or_else(
+        || err(path, format!("expected true or false, found {}", kind(v))),
+        Ok,
+    )
+}
+
+fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> {
+    v.as_array().map_or_else(
+        || err(path, format!("expected an array, found {}", kind(v))),
+        Ok,
+    )
+}
+
+fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, SceneError> {
+    v.as_object().map_or_else(
+        || err(path, format!("expected an object, found {}", kind(v))),
+        Ok,
+    )
+}
+
+fn floats(v: &Value, path: &str) -> Result<Vec<f32>, SceneError> {
+    as_array(v, path)?
+        .iter()
+        .enumerate()
+        .map(|(i, x)| as_f32(x, &format!("{}[{}]", path, i)))
+        .collect()
+}
+
+fn fixed_floats<const N: usize>(v: &Value, path: &str) -> Result<[f32; N], SceneError> {
+    let f = floats(v, path)?;
+    f.as_slice().try_into().map_or_else(
+        |_| err(path, format!("expected {} numbers, found {}", N, f.len())),
+        Ok,
+    )
+}
+
+fn check_keys(obj: &Map<String, Value>, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
+    for key in obj.keys() {
+        if !allowed.contains(&key.as_str()) {
+            let at = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{}.{}", path, key)
+            };
+            return err(
+                &at,
+                format!("unknown key; allowed keys are {}", allowed.join(", ")),
+            );
+        }
+    }
+    Ok(())
+}
+
+impl Scene {
+    /// Parse and validate scene JSON text.
+    pub fn parse(text: &str) -> Result<Scene, SceneError> {
+        let root: Value = serde_json::from_str(text).map_err(|e| SceneError {
+            path: String::new(),
+            message: format!("invalid JSON: {}", e),
+        })?;
+        Scene::from_value(&root)
+    }
+
+    /// Read and parse a scene file; I/O errors are reported with the path.
+    pub fn load(path: &std::path::Path) -> Result<Scene, SceneError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError {
+            path: String::new(),
+            message: format!("cannot read {}: {}", path.display(), e),
+        })?;
+        Scene::parse(&text).map_err(|e| SceneError {
+            path: e.path,
+            message: format!("{} (in {})", e.message, path.display()),
+        })
+    }
+
+    /// Validate an already parsed JSON value.
+    pub fn from_value(root: &Value) -> Result<Scene, SceneError> {
+        let obj = as_object(root, "")?;
+        check_keys(
+            obj,
+            "",
+            &[
+                "size",
+                "clear",
+                "depth",
+                "cull",
+                "viewport",
+                "attributes",
+                "indices",
+                "uniforms",
+                "textures",
+            ],
+        )?;
+
+        let size = obj
+            .get("size")
+            .map_or_else(|| err("size", "missing; expected [width, height]"), Ok)?;
+        let size_arr = as_array(size, "size")?;
+        if size_arr.len() != 2 {
+            return err(
+                "size",
+                format!("expected [width, height], found {} numbers", size_arr.len()),
+            );
+        }
+        let width = as_uint(&size_arr[0], "size[0]", SIZE_MAX as u64)? as u32;
+        let height = as_uint(&size_arr[1], "size[1]", SIZE_MAX as u64)? as u32;
+        if width == 0 || height == 0 {
+            return err("size", "width and height must be at least 1");
+        }
+
+        let clear = match obj.get("clear") {
+            Some(v) => fixed_floats::<4>(v, "clear")?,
+            None => [0.0, 0.0, 0.0, 1.0],
+        };
+        let depth = obj
+            .get("depth")
+            .map_or(Ok(false), |v| as_bool(v, "depth"))?;
+        let cull = obj.get("cull").map_or(Ok(false), |v| as_bool(v, "cull"))?;
+
+        let viewport = match obj.get("viewport") {
+            None => [0, 0, width as i32, height as i32],
+            Some(v) => {
+                let arr = as_array(v, "viewport")?;
+                if arr.len() != 4 {
+                    return err(
+                        "viewport",
+                        format!("expected [x, y, w, h], found {} numbers", arr.len()),
+                    );
+                }
+                let mut vp = [0i32; 4];
+                for (i, x) in arr.iter().enumerate() {
+                    let p = format!("viewport[{}]", i);
+                    vp[i] = match x.as_i64() {
+                        Some(n) if n.unsigned_abs() <= SIZE_MAX as u64 => n as i32,
+                        _ => {
+                            return err(
+                                &p,
+                                format!(
+                                    "expected a whole number within +-{}, found {}",
+                                    SIZE_MAX, x
+                                ),
+                            )
+                        }
+                    };
+                }
+                if vp[2] <= 0 || vp[3] <= 0 {
+                    return err("viewport", "width and height must be at least 1");
+                }
+                vp
+            }
+        };
+
+        let attributes_v = obj.get("attributes").map_or_else(
+            || err("attributes", "missing; at least one attribute is needed"),
+            Ok,
+        )?;
+        let attrs = as_array(attributes_v, "attributes")?;
+        if attrs.is_empty() {
+            return err("attributes", "at least one attribute is needed");
+        }
+        let mut attributes: Vec<Attribute> = Vec::new();
+        let mut vertex_count: Option<usize> = None;
+        for (i, a) in attrs.iter().enumerate() {
+            let p = format!("attributes[{}]", i);
+            let ao = as_object(a, &p)?;
+            check_keys(ao, &p, &["location", "components", "data"])?;
+            let location = as_uint(
+                ao.get("location")
+                    .map_or_else(|| err(&p, "missing location"), Ok)?,
+                &format!("{}.location", p),
+                (ATTRIBUTE_LOCATIONS - 1) as u64,
+            )? as u32;
+            if attributes.iter().any(|x| x.location == location) {
+                return err(
+                    &format!("{}.location", p),
+                    format!("location {} is given twice", location),
+                );
+            }
+            let components = as_uint(
+                ao.get("components")
+                    .map_or_else(|| err(&p, "missing components"), Ok)?,
+                &format!("{}.components", p),
+                4,
+            )? as u32;
+            if components == 0 {
+                return err(
+                    &format!("{}.components", p),
+                    "expected 1 to 4 components, found 0",
+                );
+            }
+            let dp = format!("{}.data", p);
+            let data = floats(
+                ao.get("data").map_or_else(|| err(&p, "missing data"), Ok)?,
+                &dp,
+            )?;
+            if data.len() % components as usize != 0 {
+                return err(
+                    &dp,
+                    format!(
+                        "{} floats is not a whole number of {}-component vertices",
+                        data.len(),
+                        components
+                    ),
+                );
+            }
+            let n = data.len() / components as usize;
+            if n == 0 {
+                return err(&dp, "no vertices");
+            }
+            if n > VERTEX_MAX {
+                return err(
+                    &dp,
+                    format!("{} vertices is above the limit {}", n, VERTEX_MAX),
+                );
+            }
+            match vertex_count {
+                None => vertex_count = Some(n),
+                Some(m) if m != n => {
+                    return err(
+                        &dp,
+                        format!(
+                        "{} vertices, but attributes[0] has {}; all attributes need the same count",
+                        n, m
+                    ),
+                    )
+                }
+                Some(_) => {}
+            }
+            attributes.push(Attribute {
+                location,
+                components,
+                data,
+            });
+        }
+        let vertex_count = vertex_count.unwrap_or(0);
+
+        let indices = match obj.get("indices") {
+            None => {
+                if !vertex_count.is_multiple_of(3) {
+                    return err(
+                        "attributes",
+                        format!(
+                            "{} vertices without indices is not a whole number of triangles",
+                            vertex_count
+                        ),
+                    );
+                }
+                None
+            }
+            Some(v) => {
+                let arr = as_array(v, "indices")?;
+                if arr.is_empty() || arr.len() % 3 != 0 {
+                    return err(
+                        "indices",
+                        format!(
+                            "{} indices is not a whole, non-zero number of triangles",
+                            arr.len()
+                        ),
+                    );
+                }
+                let mut out = Vec::with_capacity(arr.len());
+                for (i, x) in arr.iter().enumerate() {
+                    let p = format!("indices[{}]", i);
+                    let n = as_uint(x, &p, u16::MAX as u64)? as usize;
+                    if n >= vertex_count {
+                        return err(
+                            &p,
+                            format!("index {} is not below the vertex count {}", n, vertex_count),
+                        );
+                    }
+                    out.push(n as u16);
+                }
+                Some(out)
+            }
+        };
+
+        let mut uniforms = Vec::new();
+        if let Some(v) = obj.get("uniforms") {
+            for (name, value) in as_object(v, "uniforms")? {
+                let p = format!("uniforms.{}", name);
+                let vals = match value {
+                    Value::Number(_) => vec![as_f32(value, &p)?],
+                    _ => floats(value, &p)?,
+                };
+                if vals.is_empty() || vals.len() > UNIFORM_FLOATS_MAX {
+                    return err(
+                        &p,
+                        format!(
+                            "expected 1 to {} floats, found {}",
+                            UNIFORM_FLOATS_MAX,
+                            vals.len()
+                        ),
+                    );
+                }
+                uniforms.push((name.clone(), vals));
+            }
+        }
+
+        let mut textures: Vec<(String, Texture)> = Vec::new();
+        if let Some(v) = obj.get("textures") {
+            for (name, t) in as_object(v, "textures")? {
+                let p = format!("textures.{}", name);
+                let to = as_object(t, &p)?;
+                check_keys(
+                    to,
+                    &p,
+                    &["unit", "width", "height", "rgba8", "filter", "wrap"],
+                )?;
+                let field = |k: &str| {
+                    to.get(k)
+                        .map_or_else(|| err(&p, format!("missing {}", k)), Ok)
+                };
+                let unit = as_uint(
+                    field("unit")?,
+                    &format!("{}.unit", p),
+                    (TEXTURE_UNITS - 1) as u64,
+                )? as u32;
+                if let Some((other, _)) = textures.iter().find(|(_, x)| x.unit == unit) {
+                    return err(
+                        &format!("{}.unit", p),
+                        format!("unit {} is already used by textures.{}", unit, other),
+                    );
+                }
+                let width =
+                    as_uint(field("width")?, &format!("{}.width", p), SIZE_MAX as u64)? as u32;
+                let height =
+                    as_uint(field("height")?, &format!("{}.height", p), SIZE_MAX as u64)? as u32;
+                if width == 0 || height == 0 {
+                    return err(&p, "width and height must be at least 1");
+                }
+                let bp = format!("{}.rgba8", p);
+                let bytes = as_array(field("rgba8")?, &bp)?;
+                let want = width as usize * height as usize * 4;
+                if bytes.len() != want {
+                    return err(
+                        &bp,
+                        format!(
+                            "expected {} bytes ({}x{} RGBA), found {}",
+                            want,
+                            width,
+                            height,
+                            bytes.len()
+                        ),
+                    );
+                }
+                let mut rgba8 = Vec::with_capacity(want);
+                for (i, b) in bytes.iter().enumerate() {
+                    rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
+                }
+                let filter = match to.get("filter").map(|v| (v, v.as_str())) {
+                    None | Some((_, Some("nearest"))) => Filter::Nearest,
+                    Some((_, Some("linear"))) => Filter::Linear,
+                    Some((v, _)) => {
+                        return err(
+                            &format!("{}.filter", p),
+                            format!("expected \"nearest\" or \"linear\", found {}", v),
+                        )
+                    }
+                };
+                let wrap = match to.get("wrap").map(|v| (v, v.as_str())) {
+                    None | Some((_, Some("repeat"))) => Wrap::Repeat,
+                    Some((_, Some("clamp"))) | Some((_, Some("clamp_to_edge"))) => {
+                        Wrap::ClampToEdge
+                    }
+                    Some((v, _)) => {
+                        return err(
+                            &format!("{}.wrap", p),
+                            format!(
+                                "expected \"repeat\", \"clamp\" or \"clamp_to_edge\", found {}",
+                                v
+                            ),
+                        )
+                    }
+                };
+                textures.push((
+                    name.clone(),
+                    Texture {
+                        unit,
+                        width,
+                        height,
+                        rgba8,
+                        filter,
+                        wrap,
+                    },
+                ));
+            }
+        }
+
+        Ok(Scene {
+            width,
+            height,
+            clear,
+            depth,
+            cull,
+            viewport,
+            attributes,
+            vertex_count,
+            indices,
+            uniforms,
+            textures,
+        })
+    }
+
+    /// The attribute at `location`, if the scene gives one.
+    pub fn attribute(&self, location: u32) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.location == location)
+    }
+
+    /// Vertex indices of every triangle, in draw order.
+    pub fn triangles(&self) -> Vec<[usize; 3]> {
+        match &self.indices {
+            Some(ix) => ix
+                .chunks_exact(3)
+                .map(|t| [t[0] as usize, t[1] as usize, t[2] as usize])
+                .collect(),
+            None => (0..self.vertex_count / 3)
+                .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+                .collect(),
+        }
+    }
+
+    /// The clear colour as `0xAARRGGBB` (clamped and rounded like a fragment colour).
+    pub fn clear_argb(&self) -> u32 {
+        let c = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+        u32::from_be_bytes([
+            c(self.clear[3]),
+            c(self.clear[0]),
+            c(self.clear[1]),
+            c(self.clear[2]),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRI: &str = r#"{"size": [4, 2], "attributes": [{"location": 0, "components": 2, "data": [0,0, 1,0, 0,1]}]}"#;
+
+    #[test]
+    fn minimal_scene_gets_gl_defaults() {
+        let s = Scene::parse(TRI).unwrap();
+        assert_eq!((s.width, s.height), (4, 2));
+        assert_eq!(s.clear, [0.0, 0.0, 0.0, 1.0]);
+        assert!(!s.depth && !s.cull);
+        assert_eq!(s.viewport, [0, 0, 4, 2]);
+        assert_eq!(s.vertex_count, 3);
+        assert_eq!(s.triangles(), vec![[0, 1, 2]]);
+        assert_eq!(s.attribute(0).unwrap().vertex(1), &[1.0, 0.0]);
+    }
+
+    #[test]
+    fn full_scene_parses_every_field() {
+        let text = r#"{"size": [8, 8], "clear": [0.5, 0, 1, 1], "depth": true, "cull": true,
+            "viewport": [1, 2, 3, 4],
+            "attributes": [{"location": 0, "components": 4, "data": [0,0,0,1, 1,0,0,1, 0,1,0,1, 1,1,0,1]},
+                           {"location": 3, "components": 1, "data": [1, 2, 3, 4]}],
+            "indices": [0, 1, 2, 2, 1, 3],
+            "uniforms": {"u_scale": 2.5, "u_mvp": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},
+            "textures": {"tex": {"unit": 2, "width": 2, "height": 1, "rgba8": [255,0,0,255, 0,0,255,128],
+                                 "filter": "linear", "wrap": "clamp_to_edge"}}}"#;
+        let s = Scene::parse(text).unwrap();
+        assert_eq!(s.viewport, [1, 2, 3, 4]);
+        assert_eq!(s.triangles(), vec![[0, 1, 2], [2, 1, 3]]);
+        assert_eq!(
+            s.uniforms[0],
+            ("u_mvp".to_string(), {
+                let mut m = vec![0.0; 16];
+                m[0] = 1.0;
+                m[5] = 1.0;
+                m[10] = 1.0;
+                m[15] = 1.0;
+                m
+            })
+        );
+        assert_eq!(s.uniforms[1], ("u_scale".to_string(), vec![2.5]));
+        let (name, t) = &s.textures[0];
+        assert_eq!(name, "tex");
+        assert_eq!(
+            (t.unit, t.filter, t.wrap),
+            (2, Filter::Linear, Wrap::ClampToEdge)
+        );
+        assert_eq!(t.texel_argb(0, 0), 0xFFFF0000);
+        assert_eq!(t.texel_argb(1, 0), 0x800000FF);
+        assert_eq!(s.clear_argb(), 0xFF8000FF);
+    }
+
+    fn error_of(text: &str) -> String {
+        Scene::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_name_the_field_and_the_rule() {
+        assert_eq!(
+            error_of("{"),
+            "scene: invalid JSON: EOF while parsing an object at line 1 column 1"
+        );
+        assert!(error_of(r#"{"attributes": []}"#).contains("size: missing"));
+        assert!(error_of(r#"{"size": [0, 1], "attributes": []}"#)
+            .contains("size: width and height must be at least 1"));
+        assert!(
+            error_of(r#"{"size": [5000, 1]}"#).contains("size[0]: 5000 is above the limit 4096")
+        );
+        assert!(error_of(r#"{"size": [1, 1], "colour": 1}"#).contains("colour: unknown key"));
+        let mismatch = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 2, "data": [0,0, 1,0, 0,1]},
+            {"location": 1, "components": 1, "data": [1, 2]}]}"#;
+        assert!(
+            error_of(mismatch).contains("attributes[1].data: 2 vertices, but attributes[0] has 3")
+        );
+        let ragged = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 2, "data": [0,0,1]}]}"#;
+        assert!(error_of(ragged).contains("3 floats is not a whole number of 2-component vertices"));
+        let bad_loc =
+            r#"{"size": [1, 1], "attributes": [{"location": 8, "components": 2, "data": [0,0]}]}"#;
+        assert!(error_of(bad_loc).contains("attributes[0].location: 8 is above the limit 7"));
+        let bad_index = r#"{"size": [1, 1], "indices": [0, 1, 3],
+            "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
+        assert!(error_of(bad_index).contains("indices[2]: index 3 is not below the vertex count 3"));
+        let not_tris =
+            r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1]}]}"#;
+        assert!(error_of(not_tris).contains("2 vertices without indices"));
+        let short_tex = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
+            "textures": {"t": {"unit": 0, "width": 2, "height": 2, "rgba8": [1, 2, 3, 4]}}}"#;
+        assert!(
+            error_of(short_tex).contains("textures.t.rgba8: expected 16 bytes (2x2 RGBA), found 4")
+        );
+        let bad_filter = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
+            "textures": {"t": {"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "filter": "cubic"}}}"#;
+        assert!(
+            error_of(bad_filter).contains("textures.t.filter: expected \"nearest\" or \"linear\"")
+        );
+        let big_uniform = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
+            "uniforms": {"m": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}}"#;
+        assert!(error_of(big_uniform).contains("uniforms.m: expected 1 to 16 floats, found 17"));
+        let byte = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
+            "textures": {"t": {"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 300, 4]}}}"#;
+        assert!(error_of(byte).contains("textures.t.rgba8[2]: 300 is above the limit 255"));
+    }
+}

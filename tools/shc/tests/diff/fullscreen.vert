@@ -1,0 +1,9 @@
+#version 330
+// A full-screen quad with texture coordinates 0..1.
+layout(location = 0) in vec2 a_pos;
+out vec2 v_uv;
+
+void main() {
+    v_uv = a_pos * 0.5 + vec2(0.5);
+    gl_Position = vec4(a_pos, 0.0, 1.0);
+}
