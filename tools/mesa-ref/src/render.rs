@@ -174,18 +174,19 @@ fn set_uniforms(
                 }
                 glow::FLOAT_MAT3 => {
                     // Column-major; 12 floats means three columns padded to vec4 slots.
-                    let m: Vec<f32> =
-                        match values.len() {
-                            9 => values.clone(),
-                            12 => values
-                                .chunks_exact(4)
-                                .flat_map(|c| c[..3].to_vec())
-                                .collect(),
-                            n => return fail(format!(
+                    let m: Vec<f32> = match values.len() {
+                        9 => values.clone(),
+                        12 => values
+                            .chunks_exact(4)
+                            .flat_map(|c| c[..3].to_vec())
+                            .collect(),
+                        n => {
+                            return fail(format!(
                                 "uniform {} is a mat3 (9 floats, or 12 padded); the scene gives {}",
                                 name, n
-                            )),
-                        };
+                            ))
+                        }
+                    };
                     gl.uniform_matrix_3_f32_slice(loc, false, &m)
                 }
                 glow::FLOAT_MAT4 => {
