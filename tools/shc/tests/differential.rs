@@ -4,13 +4,14 @@
 //! triangle edges (pixels next to a change of the winning triangle in Mesa's primitive-id
 //! pass). Mesa's EGL and llvmpipe are test dependencies: when they are missing the test fails
 //! and says what is missing. Both pictures of every pair are left in the target's temporary
-//! directory for inspection.
+//! directory for inspection, with a `.diff.png` for a failed pair (red: differences off edges,
+//! yellow: on edges).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mesa_ref::{Driver, DriverConfig, MesaRenderer};
-use scene::{compare, read_png, write_png, Scene};
+use scene::{compare, diff_image, read_png, write_png, Scene};
 
 /// Largest channel difference that counts as equal (rounding of colours near a half step).
 const TOLERANCE: u8 = 2;
@@ -103,6 +104,12 @@ fn software_renderer_matches_mesa_on_every_corpus_pair() {
         if c.passes(MAX_FRACTION) {
             eprintln!("{}: ok ({})", name, c.describe());
         } else {
+            let diff_png = out.join(format!("{}.diff.png", name));
+            write_png(
+                &diff_png,
+                &diff_image(&soft, &frame.image, TOLERANCE, Some(&frame.edges)).unwrap(),
+            )
+            .unwrap();
             failures.push(format!(
                 "{}: {} [{} vs {}]",
                 name,
