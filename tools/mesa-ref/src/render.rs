@@ -311,10 +311,41 @@ impl MesaRenderer {
             ID_FRAGMENT_SHADER,
         )?;
         let attribs = source::attribute_locations(vertex_source, scene::model::ATTRIBUTE_LOCATIONS);
-        let program = link(gl, "program", vs, fs, &attribs)?;
-        let id_program = link(gl, "primitive-id program", vs, ids, &attribs)?;
-        let inactive_uniforms = set_uniforms(gl, program, scene)?;
-        set_uniforms(gl, id_program, scene)?;
+        // Programs and shaders are deleted again when linking or a scene uniform fails, so a
+        // long-lived renderer does not collect objects from rejected scenes.
+        let linked = (|| {
+            let program = link(gl, "program", vs, fs, &attribs)?;
+            let id_program = match link(gl, "primitive-id program", vs, ids, &attribs) {
+                Ok(p) => p,
+                Err(e) => {
+                    unsafe { gl.delete_program(program) };
+                    return Err(e);
+                }
+            };
+            let uniforms = set_uniforms(gl, program, scene)
+                .and_then(|inactive| set_uniforms(gl, id_program, scene).map(|_| inactive));
+            match uniforms {
+                Ok(inactive) => Ok((program, id_program, inactive)),
+                Err(e) => {
+                    unsafe {
+                        gl.delete_program(program);
+                        gl.delete_program(id_program);
+                    }
+                    Err(e)
+                }
+            }
+        })();
+        let (program, id_program, inactive_uniforms) = match linked {
+            Ok(l) => l,
+            Err(e) => {
+                unsafe {
+                    for s in [vs, fs, ids] {
+                        gl.delete_shader(s);
+                    }
+                }
+                return Err(e);
+            }
+        };
 
         unsafe {
             let vao = gl
