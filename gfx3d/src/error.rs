@@ -239,8 +239,8 @@ impl fmt::Display for Error {
             }
             Error::BadViewport { x, y, width, height } => write!(
                 f,
-                "bad viewport {},{} {}x{} (width and height must be positive)",
-                x, y, width, height
+                "bad viewport {},{} {}x{} (width and height 1..={}, |x| and |y| at most {})",
+                x, y, width, height, VIEWPORT_MAX, VIEWPORT_MAX
             ),
             Error::SoftwareUnsupported => {
                 f.write_str("this program cannot run on the software backend")

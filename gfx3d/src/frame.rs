@@ -11,7 +11,7 @@ use crate::device::{BufferKind, DevDraw, DevElement, DevId, DeviceError};
 use crate::error::{Error, ObjectKind, Result};
 use crate::gfx3d::{wrong_context, Gfx3d};
 use crate::handle::*;
-use crate::limits::TEXTURE_UNITS;
+use crate::limits::{TEXTURE_UNITS, VIEWPORT_MAX};
 use crate::math::{Mat4, Vec3};
 use crate::mesh::MeshResidency;
 use crate::program::{ShaderProgram, SoftDraw, SoftTarget, SoftTexture, Stage, UniformError, Viewport};
@@ -103,7 +103,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Sets the viewport of the open frame (GL convention: x, y is the lower-left corner).
     pub fn viewport(&mut self, owner: u32, ctx: ContextId, x: i32, y: i32, width: u32, height: u32) -> Result<()> {
         self.frame_target(owner, ctx)?;
-        if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
+        let far = |v: i32| v.unsigned_abs() > VIEWPORT_MAX;
+        if width == 0 || height == 0 || width > VIEWPORT_MAX || height > VIEWPORT_MAX || far(x) || far(y) {
             return Err(Error::BadViewport { x, y, width, height });
         }
         self.contexts.get_mut(owner, ctx)?.viewport = Viewport { x, y, width, height };

@@ -17,6 +17,7 @@ pub mod error;
 mod frame;
 mod gfx3d;
 pub mod geometry;
+pub mod glsl;
 pub mod handle;
 pub mod layout;
 pub mod limits;

@@ -230,6 +230,9 @@ fn frame_preconditions() {
     let empty = g.mesh_create(0, Usage::Static).unwrap();
     assert_eq!(g.draw(0, c, empty), Err(Error::MeshNotUploaded));
     assert_eq!(g.viewport(0, c, 0, 0, 0, 4), Err(Error::BadViewport { x: 0, y: 0, width: 0, height: 4 }));
+    assert!(g.viewport(0, c, 0, 0, 8193, 4).is_err());
+    assert!(g.viewport(0, c, -8193, 0, 4, 4).is_err());
+    g.viewport(0, c, -8192, 8192, 8192, 1).unwrap();
     assert_eq!(g.bind_texture(0, c, 4, None), Err(Error::TextureUnit { unit: 4 }));
     // The program needs location 1 with 4 components.
     let short = VertexLayout::new(32, &[Element { location: 0, components: 4, offset: 0 }, Element { location: 1, components: 3, offset: 16 }]).unwrap();
