@@ -60,6 +60,7 @@ mod kmain {
         println!("ChrisOS: kernel entered (PVH)");
         arch::gdt::init();
         arch::idt::init();
+        arch::mask_legacy_pic();
         // SAFETY: `start_info` is QEMU's EBX and the low memory is still mapped.
         let boot = match unsafe { bootinfo::read(start_info as u64) } {
             Ok(boot) => boot,
@@ -182,6 +183,9 @@ mod kmain {
                     "crash: recursion returned at depth {} (no overflow?)",
                     depth
                 );
+            }
+            Crash::VirglError => {
+                println!("crash: the GPU probe will send an invalid VirGL command")
             }
             Crash::Hang => loop {
                 core::hint::spin_loop();

@@ -47,7 +47,8 @@ pub struct Outcome {
     pub failed: usize,
 }
 
-fn selected(name: &str, filter: &str) -> bool {
+/// Whether the test `name` runs under `filter`.
+pub fn selected(name: &str, filter: &str) -> bool {
     if name.starts_with(META_PREFIX) {
         return !filter.is_empty() && filter.starts_with(META_PREFIX) && name.starts_with(filter);
     }

@@ -92,7 +92,11 @@ impl core::fmt::Display for TextureError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             TextureError::BadSize { width, height } => {
-                write!(f, "texture size {}x{} is invalid (each edge must be 1..={})", width, height, TEXTURE_MAX)
+                write!(
+                    f,
+                    "texture size {}x{} is invalid (each edge must be 1..={})",
+                    width, height, TEXTURE_MAX
+                )
             }
             TextureError::TooFewTexels { needed, found } => {
                 write!(f, "texture has {} texels, its size needs {}", found, needed)
@@ -103,12 +107,22 @@ impl core::fmt::Display for TextureError {
 
 impl TextureRef<'_> {
     pub fn validate(&self) -> Result<(), TextureError> {
-        if self.width == 0 || self.height == 0 || self.width > TEXTURE_MAX || self.height > TEXTURE_MAX {
-            return Err(TextureError::BadSize { width: self.width, height: self.height });
+        if self.width == 0
+            || self.height == 0
+            || self.width > TEXTURE_MAX
+            || self.height > TEXTURE_MAX
+        {
+            return Err(TextureError::BadSize {
+                width: self.width,
+                height: self.height,
+            });
         }
         let needed = self.width as usize * self.height as usize;
         if self.texels.len() < needed {
-            return Err(TextureError::TooFewTexels { needed, found: self.texels.len() });
+            return Err(TextureError::TooFewTexels {
+                needed,
+                found: self.texels.len(),
+            });
         }
         Ok(())
     }
@@ -122,7 +136,11 @@ impl TextureRef<'_> {
     }
 
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        let t = self.texels.get(y * self.width as usize + x).copied().unwrap_or(0);
+        let t = self
+            .texels
+            .get(y * self.width as usize + x)
+            .copied()
+            .unwrap_or(0);
         let ch = |s: u32| ((t >> s) & 0xFF) as f32 * (1.0 / 255.0);
         [ch(16), ch(8), ch(0), ch(24)]
     }
@@ -177,7 +195,9 @@ impl Default for Regs {
 
 impl Regs {
     pub const fn new() -> Regs {
-        Regs { t: [[[0.0; LANES]; 4]; REG_FILE] }
+        Regs {
+            t: [[[0.0; LANES]; 4]; REG_FILE],
+        }
     }
 }
 
@@ -234,7 +254,16 @@ struct DInst {
     jump: u16,
 }
 
-const DNOP: DInst = DInst { op: Op::Nop, n: 0, dst: 0, a: 0, b: 0, x: 0, y: 0, jump: 0 };
+const DNOP: DInst = DInst {
+    op: Op::Nop,
+    n: 0,
+    dst: 0,
+    a: 0,
+    b: 0,
+    x: 0,
+    y: 0,
+    jump: 0,
+};
 
 /// A verified, decoded module ready to run.
 #[derive(Clone)]
@@ -259,7 +288,10 @@ impl Executable {
     /// slot LOAD_VAR reads (None: identity).
     pub fn new(m: &Module, remap: Option<&[i8; VARYING_MAX]>) -> Result<Executable, VerifyError> {
         verify(m)?;
-        let internal = |message| VerifyError { inst: None, message };
+        let internal = |message| VerifyError {
+            inst: None,
+            message,
+        };
         let mut e = Executable {
             stage: m.stage,
             code: [DNOP; IR_MAX],
@@ -297,11 +329,21 @@ impl Executable {
                     }
                 }
             }
-            let lanes_or = |zero_means: u8| if inst.lanes == 0 { zero_means } else { inst.lanes.min(4) };
+            let lanes_or = |zero_means: u8| {
+                if inst.lanes == 0 {
+                    zero_means
+                } else {
+                    inst.lanes.min(4)
+                }
+            };
             let n = match inst.op {
                 Op::Const | Op::Swz => inst.lanes.min(4),
-                Op::Mov | Op::Abs | Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => lanes_or(4),
-                Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt | Op::Pow => lanes_or(1),
+                Op::Mov | Op::Abs | Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
+                    lanes_or(4)
+                }
+                Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt | Op::Pow => {
+                    lanes_or(1)
+                }
                 Op::Dot => match inst.aux {
                     0 => 3,
                     v => narrow(v),
@@ -319,7 +361,9 @@ impl Executable {
                 if let Some(map) = remap {
                     let to = map.get(x as usize).copied().unwrap_or(-1);
                     if !(0..VARYING_MAX as i8).contains(&to) {
-                        return Err(internal("fragment varying has no vertex-output slot in the link remap"));
+                        return Err(internal(
+                            "fragment varying has no vertex-output slot in the link remap",
+                        ));
                     }
                     x = to as u8;
                 }
@@ -345,7 +389,9 @@ impl Executable {
                     depth += 1;
                 }
                 Op::Else => {
-                    let top = stack.get_mut(depth.wrapping_sub(1)).ok_or(internal("ELSE"))?;
+                    let top = stack
+                        .get_mut(depth.wrapping_sub(1))
+                        .ok_or(internal("ELSE"))?;
                     e.code.get_mut(*top).ok_or(internal("ELSE"))?.jump = out as u16;
                     *top = out;
                 }
@@ -357,7 +403,9 @@ impl Executable {
                 _ => {}
             }
             let _ = i;
-            *e.code.get_mut(out).ok_or(internal("too many instructions"))? = d;
+            *e.code
+                .get_mut(out)
+                .ok_or(internal("too many instructions"))? = d;
             out += 1;
         }
         e.len = out as u16;
@@ -410,7 +458,11 @@ impl Executable {
         let mut pc = 0usize;
         while let Some(d) = code.get(pc) {
             pc += 1;
-            let (dst, a, b) = (d.dst as usize & REG_MASK, d.a as usize & REG_MASK, d.b as usize & REG_MASK);
+            let (dst, a, b) = (
+                d.dst as usize & REG_MASK,
+                d.a as usize & REG_MASK,
+                d.b as usize & REG_MASK,
+            );
             match d.op {
                 Op::If => {
                     let mut cond = 0u8;
@@ -565,7 +617,11 @@ impl Executable {
                     for k in 0..(d.n as usize).min(4) {
                         let mut v = [[0.0; LANES]; 4];
                         for (c, vc) in v.iter_mut().enumerate() {
-                            let w = inv.uniforms.get((d.x as usize + k) * 4 + c).copied().unwrap_or(0.0);
+                            let w = inv
+                                .uniforms
+                                .get((d.x as usize + k) * 4 + c)
+                                .copied()
+                                .unwrap_or(0.0);
                             *vc = [w; LANES];
                         }
                         put4(&mut r[(dst + k) & REG_MASK], &v, m);
