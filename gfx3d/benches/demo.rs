@@ -59,7 +59,8 @@ fn main() {
             for (w, h) in [(640, 480), (1280, 720)] {
                 let t = VtestTransport::connect(server.socket_path()).expect("vtest connect");
                 let mut g: Gfx3d<Linked> = Gfx3d::new();
-                g.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t)))).expect("virgl boot");
+                g.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t))))
+                    .expect("virgl boot");
                 run("vtest", &mut g, w, h);
             }
         }

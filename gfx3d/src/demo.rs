@@ -39,7 +39,13 @@ pub struct Demo {
 
 fn upload(g: &mut Gfx3d<Linked>, o: u32, m: &MeshData) -> Result<MeshId> {
     let id = g.mesh_create(o, Usage::Static)?;
-    g.mesh_upload_f32(o, id, &VertexLayout::canonical(), &m.vertices, Some(&m.indices))?;
+    g.mesh_upload_f32(
+        o,
+        id,
+        &VertexLayout::canonical(),
+        &m.vertices,
+        Some(&m.indices),
+    )?;
     Ok(id)
 }
 
@@ -60,22 +66,55 @@ fn crate_texels() -> alloc::vec::Vec<u32> {
 
 impl Demo {
     /// Creates the context, a `width` x `height` target, the program, meshes and textures.
-    pub fn new(g: &mut Gfx3d<Linked>, owner: u32, width: u32, height: u32) -> core::result::Result<Demo, SceneError> {
+    pub fn new(
+        g: &mut Gfx3d<Linked>,
+        owner: u32,
+        width: u32,
+        height: u32,
+    ) -> core::result::Result<Demo, SceneError> {
         let ctx = g.context_create(owner)?;
         let target = g.target_create(owner, ctx, width, height)?;
-        let prog = g.prog_prepare(owner, ctx, Linked::from_glsl(WORLD_VERT, WORLD_FRAG, "demo")?)?;
+        let prog = g.prog_prepare(
+            owner,
+            ctx,
+            Linked::from_glsl(WORLD_VERT, WORLD_FRAG, "demo")?,
+        )?;
         let cube = upload(g, owner, &geometry::cube(1.6))?;
         let floor = upload(g, owner, &geometry::plane(14.0, -1.2, 7.0))?;
         let pyramid = upload(g, owner, &geometry::pyramid(1.4))?;
         let crate_tex = g.tex_create(owner, 64, 64)?;
         g.tex_upload(owner, crate_tex, &crate_texels())?;
-        g.tex_sampler(owner, crate_tex, SamplerState { filter: Filter::Linear, wrap: Wrap::Repeat })?;
+        g.tex_sampler(
+            owner,
+            crate_tex,
+            SamplerState {
+                filter: Filter::Linear,
+                wrap: Wrap::Repeat,
+            },
+        )?;
         let floor_tex = g.tex_create(owner, 16, 16)?;
-        g.tex_upload(owner, floor_tex, &geometry::checker(16, 16, 8, 0xFF50_5860, 0xFF90_98A0))?;
+        g.tex_upload(
+            owner,
+            floor_tex,
+            &geometry::checker(16, 16, 8, 0xFF50_5860, 0xFF90_98A0),
+        )?;
         let gold = g.tex_solid(owner, 0xFFFF_C030)?;
         g.cull_back(owner, ctx, true)?;
         g.depth_test(owner, ctx, true)?;
-        Ok(Demo { owner, ctx, target, width, height, prog, cube, floor, pyramid, crate_tex, floor_tex, gold })
+        Ok(Demo {
+            owner,
+            ctx,
+            target,
+            width,
+            height,
+            prog,
+            cube,
+            floor,
+            pyramid,
+            crate_tex,
+            floor_tex,
+            gold,
+        })
     }
 
     /// Renders frame `index` (the animation advances 2 degrees per frame).
@@ -95,9 +134,15 @@ impl Demo {
             (
                 self.cube,
                 self.crate_tex,
-                Mat4::translation(0.0, 0.3, 0.0).mul(&Mat4::rotation_y(a)).mul(&Mat4::rotation_x(a * 0.65)),
+                Mat4::translation(0.0, 0.3, 0.0)
+                    .mul(&Mat4::rotation_y(a))
+                    .mul(&Mat4::rotation_x(a * 0.65)),
             ),
-            (self.pyramid, self.gold, Mat4::translation(-2.6, -1.2, -1.0).mul(&Mat4::rotation_y(-a))),
+            (
+                self.pyramid,
+                self.gold,
+                Mat4::translation(-2.6, -1.2, -1.0).mul(&Mat4::rotation_y(-a)),
+            ),
             (
                 self.cube,
                 self.gold,

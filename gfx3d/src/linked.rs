@@ -12,7 +12,9 @@ use shader::compile::compile;
 use shader::ir::Stage as IrStage;
 use shader::limits::{SAMPLER_MAX, TGSI_MAX};
 use shader::link::{LinkError, Program};
-use shader::raster::{self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput};
+use shader::raster::{
+    self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
+};
 
 use crate::program::*;
 use crate::texture::{Filter, SamplerState, Wrap};
@@ -33,7 +35,9 @@ pub enum BuildError {
 impl core::fmt::Display for BuildError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            BuildError::Compile { stage, log } => write!(f, "{} shader did not compile: {}", stage, log),
+            BuildError::Compile { stage, log } => {
+                write!(f, "{} shader did not compile: {}", stage, log)
+            }
             BuildError::Link { log } => write!(f, "program did not link: {}", log),
         }
     }
@@ -41,7 +45,10 @@ impl core::fmt::Display for BuildError {
 
 impl Linked {
     pub fn new(program: Program) -> Linked {
-        Linked { program, scratch: Box::new(Scratch::new()) }
+        Linked {
+            program,
+            scratch: Box::new(Scratch::new()),
+        }
     }
 
     /// Compiles and links a vertex and a fragment source.
@@ -50,19 +57,26 @@ impl Linked {
         let v = compile(0, vs.as_bytes(), name).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(vs.as_bytes(), &mut log);
-            BuildError::Compile { stage: "vertex", log }
+            BuildError::Compile {
+                stage: "vertex",
+                log,
+            }
         })?;
         let f = compile(1, fs.as_bytes(), name).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(fs.as_bytes(), &mut log);
-            BuildError::Compile { stage: "fragment", log }
+            BuildError::Compile {
+                stage: "fragment",
+                log,
+            }
         })?;
         let mut p = Program::new();
-        p.link(Some(&v.module), Some(&f.module)).map_err(|e: LinkError| {
-            let mut log = String::new();
-            let _ = write!(log, "{}: {}", e, p.log());
-            BuildError::Link { log }
-        })?;
+        p.link(Some(&v.module), Some(&f.module))
+            .map_err(|e: LinkError| {
+                let mut log = String::new();
+                let _ = write!(log, "{}: {}", e, p.log());
+                BuildError::Link { log }
+            })?;
         Ok(Linked::new(p))
     }
 
@@ -121,7 +135,10 @@ impl ShaderProgram for Linked {
     fn attributes(&self) -> Attributes {
         let mut a = Attributes::new();
         for at in self.program.attributes() {
-            let _ = a.push(AttributeReq { location: at.location, components: at.components });
+            let _ = a.push(AttributeReq {
+                location: at.location,
+                components: at.components,
+            });
         }
         a
     }
@@ -131,18 +148,33 @@ impl ShaderProgram for Linked {
     }
 
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError> {
-        let i = self.program.uniform_find(name).ok_or(UniformError::NoSuchUniform)?;
+        let i = self
+            .program
+            .uniform_find(name)
+            .ok_or(UniformError::NoSuchUniform)?;
         self.program.set_uniform(i, values).map_err(|e| match e {
             shader::link::UniformError::WrongCount { found, .. } => UniformError::Size { found },
             _ => UniformError::NoSuchUniform,
         })
     }
 
-    fn draw_software(&mut self, d: &SoftDraw<'_>, t: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
-        let mut attribs = [VertexAttrib { location: 0, offset: 0, components: 1 }; 8];
+    fn draw_software(
+        &mut self,
+        d: &SoftDraw<'_>,
+        t: &mut SoftTarget<'_>,
+    ) -> Result<u32, &'static str> {
+        let mut attribs = [VertexAttrib {
+            location: 0,
+            offset: 0,
+            components: 1,
+        }; 8];
         let n = d.layout.elements.len().min(8);
         for (a, e) in attribs.iter_mut().zip(d.layout.elements.iter()) {
-            *a = VertexAttrib { location: e.location, offset: e.offset / 4, components: e.components };
+            *a = VertexAttrib {
+                location: e.location,
+                offset: e.offset / 4,
+                components: e.components,
+            };
         }
         let stride = (d.layout.stride / 4).max(1);
         let input = VertexInput {
@@ -153,29 +185,58 @@ impl ShaderProgram for Linked {
         };
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
-            *slot = tx.map(|x| TextureRef { width: x.width, height: x.height, texels: x.texels, sampler: sampler(x.sampler) });
+            *slot = tx.map(|x| TextureRef {
+                width: x.width,
+                height: x.height,
+                texels: x.texels,
+                sampler: sampler(x.sampler),
+            });
         }
         let vp = d.viewport;
         let state = RasterState {
-            viewport: [vp.x, vp.y, vp.width.min(i32::MAX as u32) as i32, vp.height.min(i32::MAX as u32) as i32],
+            viewport: [
+                vp.x,
+                vp.y,
+                vp.width.min(i32::MAX as u32) as i32,
+                vp.height.min(i32::MAX as u32) as i32,
+            ],
             depth_test: d.depth_test,
             depth_write: d.depth_test,
             cull_back: d.cull_back,
         };
-        let mut target = Target { width: t.width, height: t.height, color: t.color, depth: t.depth };
-        let stats = raster::draw_with(&mut self.scratch, &self.program, &input, d.indices, &textures, &state, &mut target)
-            .map_err(draw_error)?;
-        Ok(stats.triangles.saturating_sub(stats.culled + stats.rejected))
+        let mut target = Target {
+            width: t.width,
+            height: t.height,
+            color: t.color,
+            depth: t.depth,
+        };
+        let stats = raster::draw_with(
+            &mut self.scratch,
+            &self.program,
+            &input,
+            d.indices,
+            &textures,
+            &state,
+            &mut target,
+        )
+        .map_err(draw_error)?;
+        Ok(stats
+            .triangles
+            .saturating_sub(stats.culled + stats.rejected))
     }
 
     fn tgsi(&self, s: Stage, out: &mut String) -> Result<u32, &'static str> {
-        let module = self.program.module(stage(s)).ok_or("program is not linked")?;
+        let module = self
+            .program
+            .module(stage(s))
+            .ok_or("program is not linked")?;
         let remap = match s {
             Stage::Vertex => None,
             Stage::Fragment => Some(self.program.varying_remap()),
         };
         let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
-        let info = shader::tgsi::emit(module, remap, &mut text).map_err(|_| "TGSI emission failed")?;
+        let info =
+            shader::tgsi::emit(module, remap, &mut text).map_err(|_| "TGSI emission failed")?;
         out.push_str(&text);
         Ok(info.tokens)
     }
@@ -187,6 +248,9 @@ impl ShaderProgram for Linked {
     }
 
     fn sampler_units(&self) -> u8 {
-        self.program.samplers().iter().fold(0u8, |acc, s| acc | (1u8 << (s.unit & 7)))
+        self.program
+            .samplers()
+            .iter()
+            .fold(0u8, |acc, s| acc | (1u8 << (s.unit & 7)))
     }
 }

@@ -75,7 +75,11 @@ pub static SCENES: &[(&str, SceneFn)] = &[
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
 pub fn run(g: &mut Gfx3d<Linked>, owner: u32, name: &str) -> Result<Vec<u32>, SceneError> {
-    let f = SCENES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f).ok_or(SceneError::UnknownScene)?;
+    let f = SCENES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| *f)
+        .ok_or(SceneError::UnknownScene)?;
     let r = f(g, owner);
     g.drop_owner(owner);
     r
@@ -101,7 +105,14 @@ fn close(g: &mut Gfx3d<Linked>, o: u32, f: &Frame) -> Result<Vec<u32>, SceneErro
     Ok(px)
 }
 
-fn program(g: &mut Gfx3d<Linked>, o: u32, c: ContextId, vs: &str, fs: &str, name: &str) -> Result<ProgramId, SceneError> {
+fn program(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    c: ContextId,
+    vs: &str,
+    fs: &str,
+    name: &str,
+) -> Result<ProgramId, SceneError> {
     let p = Linked::from_glsl(vs, fs, name)?;
     Ok(g.prog_prepare(o, c, p)?)
 }
@@ -109,13 +120,23 @@ fn program(g: &mut Gfx3d<Linked>, o: u32, c: ContextId, vs: &str, fs: &str, name
 fn layout(stride: u32, els: &[(u8, u8, u32)]) -> Result<VertexLayout, SceneError> {
     let mut v: heapless::Vec<Element, 8> = heapless::Vec::new();
     for &(location, components, offset) in els {
-        v.push(Element { location, components, offset }).map_err(|_| SceneError::Check("layout"))?;
+        v.push(Element {
+            location,
+            components,
+            offset,
+        })
+        .map_err(|_| SceneError::Check("layout"))?;
     }
     Ok(VertexLayout::new(stride, &v).map_err(Error::from)?)
 }
 
 /// position xyzw + colour rgba (the 32-byte tri layout).
-fn colored(g: &mut Gfx3d<Linked>, o: u32, verts: &[([f32; 3], [f32; 4])], indices: Option<&[u16]>) -> Result<MeshId, SceneError> {
+fn colored(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    verts: &[([f32; 3], [f32; 4])],
+    indices: Option<&[u16]>,
+) -> Result<MeshId, SceneError> {
     let mut data = Vec::new();
     for (p, c) in verts {
         data.extend_from_slice(&[p[0], p[1], p[2], 1.0, c[0], c[1], c[2], c[3]]);
@@ -148,7 +169,16 @@ fn clear(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
 fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     let f = open(g, o, BLUE)?;
     let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
-    let m = colored(g, o, &[([-0.8, -0.8, 0.0], RED), ([0.8, -0.8, 0.0], RED), ([0.0, 0.8, 0.0], RED)], None)?;
+    let m = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.0], RED),
+            ([0.8, -0.8, 0.0], RED),
+            ([0.0, 0.8, 0.0], RED),
+        ],
+        None,
+    )?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
     close(g, o, &f)
@@ -157,8 +187,26 @@ fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
 fn depth(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     let f = open(g, o, BLUE)?;
     let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
-    let near = colored(g, o, &[([-0.8, -0.8, -0.4], RED), ([0.6, -0.8, -0.4], RED), ([-0.1, 0.8, -0.4], RED)], None)?;
-    let far = colored(g, o, &[([-0.6, -0.7, 0.6], GREEN), ([0.8, -0.7, 0.6], GREEN), ([0.1, 0.9, 0.6], GREEN)], None)?;
+    let near = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, -0.4], RED),
+            ([0.6, -0.8, -0.4], RED),
+            ([-0.1, 0.8, -0.4], RED),
+        ],
+        None,
+    )?;
+    let far = colored(
+        g,
+        o,
+        &[
+            ([-0.6, -0.7, 0.6], GREEN),
+            ([0.8, -0.7, 0.6], GREEN),
+            ([0.1, 0.9, 0.6], GREEN),
+        ],
+        None,
+    )?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, near)?;
     g.draw(o, f.c, far)?;
@@ -231,7 +279,13 @@ fn vertex_colors(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> 
     close(g, o, &f)
 }
 
-fn lights(g: &mut Gfx3d<Linked>, o: u32, c: ContextId, color: [f32; 3], ambient: f32) -> Result<(), SceneError> {
+fn lights(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    c: ContextId,
+    color: [f32; 3],
+    ambient: f32,
+) -> Result<(), SceneError> {
     g.uniform_f(o, c, "lightPosition", &[2.0, 2.0, 3.0])?;
     g.uniform_f(o, c, "lightColor", &color)?;
     g.uniform_f(o, c, "ambientColor", &[ambient, ambient, ambient])?;
@@ -254,7 +308,16 @@ fn shader_switch(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> 
     let f = open(g, o, BLUE)?;
     let tri = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
     let mvp = program(g, o, f.c, MVP_VERT, TRI_FRAG, "mvp")?;
-    let m = colored(g, o, &[([-0.8, -0.8, 0.0], RED), ([0.2, -0.8, 0.0], RED), ([-0.3, 0.2, 0.0], RED)], None)?;
+    let m = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.0], RED),
+            ([0.2, -0.8, 0.0], RED),
+            ([-0.3, 0.2, 0.0], RED),
+        ],
+        None,
+    )?;
     g.use_program(o, f.c, tri)?;
     g.draw(o, f.c, m)?;
     let uploads = g.stats().uploads;
@@ -282,7 +345,12 @@ fn lit_textured_mesh(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneErr
     g.mesh_finish(o, m)?;
     let t = checker(g, o)?;
     g.cull_back(o, f.c, true)?;
-    camera(g, o, f.c, Mat4::rotation_y(28.0).mul(&Mat4::scale(1.0, 1.2, 1.0)))?;
+    camera(
+        g,
+        o,
+        f.c,
+        Mat4::rotation_y(28.0).mul(&Mat4::scale(1.0, 1.2, 1.0)),
+    )?;
     g.use_program(o, f.c, p)?;
     lights(g, o, f.c, [1.0, 1.0, 1.0], 0.15)?;
     g.bind_texture(o, f.c, 0, Some(t))?;
@@ -290,7 +358,9 @@ fn lit_textured_mesh(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneErr
     g.draw(o, f.c, m)?;
     g.draw(o, f.c, m)?;
     if g.stats().uploads > uploads + 2 {
-        return Err(SceneError::Check("a second draw re-uploaded the mesh or texture"));
+        return Err(SceneError::Check(
+            "a second draw re-uploaded the mesh or texture",
+        ));
     }
     close(g, o, &f)
 }
@@ -309,7 +379,14 @@ fn two_texture_units(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneErr
     let f = open(g, o, BLUE)?;
     let p = program(g, o, f.c, TEX_VERT, TWO_TEX_FRAG, "twotex")?;
     let mut data = Vec::new();
-    for (x, y) in [(-0.8f32, -0.8f32), (0.8, -0.8), (0.8, 0.8), (-0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)] {
+    for (x, y) in [
+        (-0.8f32, -0.8f32),
+        (0.8, -0.8),
+        (0.8, 0.8),
+        (-0.8, -0.8),
+        (0.8, 0.8),
+        (-0.8, 0.8),
+    ] {
         data.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5]);
     }
     let m = g.mesh_create(o, Usage::Static)?;

@@ -10,14 +10,17 @@ use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 #[test]
 fn software_and_virgl_agree_on_every_scene() {
-    let server = VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t)))).unwrap();
+    hw.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t))))
+        .unwrap();
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let mut report = String::new();
     for (name, _) in SCENES {
-        let a = scenes::run(&mut sw, 1, name).unwrap_or_else(|e| panic!("software {}: {}", name, e));
+        let a =
+            scenes::run(&mut sw, 1, name).unwrap_or_else(|e| panic!("software {}: {}", name, e));
         let b = match scenes::run(&mut hw, 1, name) {
             Ok(b) => b,
             Err(e) => {
@@ -27,22 +30,33 @@ fn software_and_virgl_agree_on_every_scene() {
         };
         let c = compare(&a, &b, SCENE_WIDTH, SCENE_HEIGHT);
         let distinct = a.iter().filter(|&&p| p != a[0]).count();
-        eprintln!("{:20} differing {:4} off-edge {:2} (pixels unlike the first: {})", name, c.differing, c.off_edge, distinct);
+        eprintln!(
+            "{:20} differing {:4} off-edge {:2} (pixels unlike the first: {})",
+            name, c.differing, c.off_edge, distinct
+        );
         if !c.agrees() {
             report.push_str(&format!("{}: {:?}\n", name, c));
         }
     }
     assert_eq!(hw.backend_name(), "virgl");
     let errors = server.host_errors();
-    assert!(report.is_empty() && errors.is_empty(), "{}\nhost errors: {:?}\n{}", report, errors, server.stderr_text());
+    assert!(
+        report.is_empty() && errors.is_empty(),
+        "{}\nhost errors: {:?}\n{}",
+        report,
+        errors,
+        server.stderr_text()
+    );
 }
 
 #[test]
 fn software_and_virgl_agree_on_demo_frames() {
-    let server = VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t)))).unwrap();
+    hw.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t))))
+        .unwrap();
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let (w, h) = (160u32, 120u32);
     let ds = gfx3d::demo::Demo::new(&mut sw, 1, w, h).unwrap();
@@ -55,7 +69,10 @@ fn software_and_virgl_agree_on_demo_frames() {
         dh.frame(&mut hw, frame).unwrap();
         dh.read(&mut hw, &mut b).unwrap();
         let c = compare(&a, &b, w, h);
-        eprintln!("demo frame {:3}: differing {} off-edge {}", frame, c.differing, c.off_edge);
+        eprintln!(
+            "demo frame {:3}: differing {} off-edge {}",
+            frame, c.differing, c.off_edge
+        );
         assert!(c.agrees(), "frame {}: {:?}", frame, c);
     }
     let errors = server.host_errors();

@@ -22,16 +22,52 @@ fn matrices_agree_between_cpu_and_shader() {
     let i = Mat4::IDENTITY;
     let cases: [(&str, Mat4, Mat4, Mat4, [f32; 3]); 11] = [
         ("identity", i, i, i, [0.25, -0.5, 0.75]),
-        ("translation", Mat4::translation(4.0, -2.0, 1.5), i, i, [1.0, 2.0, 3.0]),
+        (
+            "translation",
+            Mat4::translation(4.0, -2.0, 1.5),
+            i,
+            i,
+            [1.0, 2.0, 3.0],
+        ),
         ("rot x", Mat4::rotation_x(90.0), i, i, [0.2, 1.0, 0.0]),
         ("rot y", Mat4::rotation_y(90.0), i, i, [1.0, 0.3, 0.0]),
         ("rot z", Mat4::rotation_z(90.0), i, i, [1.0, 0.0, 0.4]),
         ("scale", Mat4::scale(2.0, 3.0, 4.0), i, i, [1.0, 1.0, 1.0]),
-        ("camera", i, Mat4::camera([0.0, 1.5, 5.0], 0.0, 0.0), i, [0.0, 1.5, 0.0]),
-        ("yaw", i, Mat4::camera([0.0; 3], 90.0, 0.0), i, [1.0, 0.0, -2.0]),
-        ("pitch", i, Mat4::camera([0.0; 3], 0.0, 30.0), i, [0.0, 0.0, -3.0]),
-        ("perspective", Mat4::translation(0.0, 0.0, -5.0), i, Mat4::perspective(60.0, 1.0, 0.1, 100.0), [0.0; 3]),
-        ("ortho", i, i, Mat4::orthographic(-2.0, 2.0, -2.0, 2.0, 0.1, 50.0), [1.0, -1.0, -2.0]),
+        (
+            "camera",
+            i,
+            Mat4::camera([0.0, 1.5, 5.0], 0.0, 0.0),
+            i,
+            [0.0, 1.5, 0.0],
+        ),
+        (
+            "yaw",
+            i,
+            Mat4::camera([0.0; 3], 90.0, 0.0),
+            i,
+            [1.0, 0.0, -2.0],
+        ),
+        (
+            "pitch",
+            i,
+            Mat4::camera([0.0; 3], 0.0, 30.0),
+            i,
+            [0.0, 0.0, -3.0],
+        ),
+        (
+            "perspective",
+            Mat4::translation(0.0, 0.0, -5.0),
+            i,
+            Mat4::perspective(60.0, 1.0, 0.1, 100.0),
+            [0.0; 3],
+        ),
+        (
+            "ortho",
+            i,
+            i,
+            Mat4::orthographic(-2.0, 2.0, -2.0, 2.0, 0.1, 50.0),
+            [1.0, -1.0, -2.0],
+        ),
     ];
     for (name, model, view, proj, pt) in cases {
         g.set_model(0, c, &model).unwrap();
@@ -39,11 +75,22 @@ fn matrices_agree_between_cpu_and_shader() {
         g.set_projection(0, c, &proj).unwrap();
         // Bound after the state was set: the context applies it at use.
         g.use_program(0, c, p).unwrap();
-        let want = proj.mul(&view).mul(&model).mul_vec4([pt[0], pt[1], pt[2], 1.0]);
+        let want = proj
+            .mul(&view)
+            .mul(&model)
+            .mul_vec4([pt[0], pt[1], pt[2], 1.0]);
         let attrs = [pt[0], pt[1], pt[2], 1.0, 1.0, 1.0, 1.0, 1.0];
-        let got = soft_vs(g.program(0, p).unwrap().program(), &attrs).unwrap().position;
+        let got = soft_vs(g.program(0, p).unwrap().program(), &attrs)
+            .unwrap()
+            .position;
         for k in 0..4 {
-            assert!((got[k] - want[k]).abs() <= 0.002, "{}: shader {:?} cpu {:?}", name, got, want);
+            assert!(
+                (got[k] - want[k]).abs() <= 0.002,
+                "{}: shader {:?} cpu {:?}",
+                name,
+                got,
+                want
+            );
         }
     }
     // The camera call (perspective from the context's FOV/near/far) agrees too.
@@ -54,16 +101,33 @@ fn matrices_agree_between_cpu_and_shader() {
     let (m, v, pr) = g.matrices(0, c).unwrap();
     assert_eq!(pr, Mat4::perspective(60.0, 2.0, 0.1, 200.0));
     let want = pr.mul(&v).mul(&m).mul_vec4([0.5, 1.0, -1.0, 1.0]);
-    let got = soft_vs(g.program(0, p).unwrap().program(), &[0.5, 1.0, -1.0, 1.0]).unwrap().position;
+    let got = soft_vs(g.program(0, p).unwrap().program(), &[0.5, 1.0, -1.0, 1.0])
+        .unwrap()
+        .position;
     for k in 0..4 {
-        assert!((got[k] - want[k]).abs() <= 0.002, "camera: {:?} {:?}", got, want);
+        assert!(
+            (got[k] - want[k]).abs() <= 0.002,
+            "camera: {:?} {:?}",
+            got,
+            want
+        );
     }
 }
 
 #[test]
 fn compile_errors_are_reported_and_failed_relinks_keep_the_program() {
     let e = Linked::from_glsl("#version 330\nvoid main(){ no_such(); }\n", TRI_FRAG, "bad");
-    assert!(matches!(e, Err(linked::BuildError::Compile { stage: "vertex", .. })), "{:?}", e.err());
+    assert!(
+        matches!(
+            e,
+            Err(linked::BuildError::Compile {
+                stage: "vertex",
+                ..
+            })
+        ),
+        "{:?}",
+        e.err()
+    );
     let mut g = G::new();
     let c = g.context_create(0).unwrap();
     let p = g.prog_prepare(0, c, mvp()).unwrap();
@@ -71,12 +135,21 @@ fn compile_errors_are_reported_and_failed_relinks_keep_the_program() {
     let fs = shader::compile::compile(1, TEX_FRAG.as_bytes(), "tex").unwrap();
     let vs = shader::compile::compile(0, TRI_VERT.as_bytes(), "tri").unwrap();
     // tex.frag reads fragUV, which tri.vert does not write: the relink fails.
-    assert!(g.program_mut(0, p).unwrap().program_mut().link(Some(&vs.module), Some(&fs.module)).is_err());
+    assert!(g
+        .program_mut(0, p)
+        .unwrap()
+        .program_mut()
+        .link(Some(&vs.module), Some(&fs.module))
+        .is_err());
     assert!(g.program(0, p).unwrap().is_linked());
     assert_eq!(g.program(0, p).unwrap().generation(), gen);
     // A successful relink bumps the generation (hot refresh picks it up).
     let fs2 = shader::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
-    g.program_mut(0, p).unwrap().program_mut().link(Some(&vs.module), Some(&fs2.module)).unwrap();
+    g.program_mut(0, p)
+        .unwrap()
+        .program_mut()
+        .link(Some(&vs.module), Some(&fs2.module))
+        .unwrap();
     assert_ne!(g.program(0, p).unwrap().generation(), gen);
 }
 
@@ -85,17 +158,55 @@ fn real_reflection_drives_layout_checks() {
     let mut g = G::new();
     let c = g.context_create(1).unwrap();
     let t = g.target_create(1, c, 16, 16).unwrap();
-    let p = g.prog_prepare(1, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap()).unwrap();
+    let p = g
+        .prog_prepare(1, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
+        .unwrap();
     let m = g.mesh_create(1, Usage::Static).unwrap();
-    let good = VertexLayout::new(32, &[Element { location: 0, components: 4, offset: 0 }, Element { location: 1, components: 4, offset: 16 }]).unwrap();
-    let bad = VertexLayout::new(32, &[Element { location: 0, components: 1, offset: 0 }, Element { location: 1, components: 4, offset: 16 }]).unwrap();
+    let good = VertexLayout::new(
+        32,
+        &[
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
+    let bad = VertexLayout::new(
+        32,
+        &[
+            Element {
+                location: 0,
+                components: 1,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
     let data = [0.0f32; 24];
     g.begin(1, c, t).unwrap();
     g.use_program(1, c, p).unwrap();
     g.mesh_upload_f32(1, m, &good, &data, None).unwrap();
     g.draw(1, c, m).unwrap();
     g.mesh_upload_f32(1, m, &bad, &data, None).unwrap();
-    assert!(matches!(g.draw(1, c, m), Err(Error::Layout(LayoutError::TooFewComponents { location: 0, .. }))));
+    assert!(matches!(
+        g.draw(1, c, m),
+        Err(Error::Layout(LayoutError::TooFewComponents {
+            location: 0,
+            ..
+        }))
+    ));
     g.end(1, c).unwrap();
 }
 
@@ -115,7 +226,18 @@ fn render(name: &str) -> Vec<u32> {
     let mut g = G::new();
     let px = scenes::run(&mut g, 7, name).unwrap_or_else(|e| panic!("{}: {}", name, e));
     let s = g.stats();
-    assert_eq!((s.live_ctx, s.live_target, s.live_mesh, s.live_tex, s.live_prog), (0, 0, 0, 0, 0), "{}", name);
+    assert_eq!(
+        (
+            s.live_ctx,
+            s.live_target,
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog
+        ),
+        (0, 0, 0, 0, 0),
+        "{}",
+        name
+    );
     assert_eq!(px.len(), (SCENE_WIDTH * SCENE_HEIGHT) as usize);
     px
 }
@@ -139,11 +261,19 @@ fn software_scenes_look_right() {
     let p = render("depth");
     let (r, gr) = (count(&p, |x| x == RED), count(&p, |x| x == GREEN));
     assert!(r > 500 && gr > 40 && gr < r, "red {} green {}", r, gr);
-    assert_eq!(at(&p, 28, 40), RED, "the near triangle wins where both cover");
+    assert_eq!(
+        at(&p, 28, 40),
+        RED,
+        "the near triangle wins where both cover"
+    );
 
     let p = render("indexed_cube_cull");
     let lit = count(&p, |x| x != 0xFF1A_1A1A);
-    assert!(lit > 400 && lit < 3000, "cube covers part of the picture: {}", lit);
+    assert!(
+        lit > 400 && lit < 3000,
+        "cube covers part of the picture: {}",
+        lit
+    );
 
     let p = render("textured_cube");
     assert!(count(&p, |x| x == RED) > 100 && count(&p, |x| x == BLUE) > 100);
@@ -155,7 +285,10 @@ fn software_scenes_look_right() {
 
     let p = render("lighting");
     assert!(count(&p, |x| ch(x, 16) > 170) > 50, "bright faces");
-    assert!(count(&p, |x| (15..90).contains(&ch(x, 16)) && ch(x, 8) < 90) > 15, "dim faces");
+    assert!(
+        count(&p, |x| (15..90).contains(&ch(x, 16)) && ch(x, 8) < 90) > 15,
+        "dim faces"
+    );
 
     let p = render("shader_switch");
     assert_eq!(at(&p, 14, 56), RED, "first draw, lower left");
@@ -163,8 +296,14 @@ fn software_scenes_look_right() {
     assert_eq!(at(&p, 60, 4), BLUE);
 
     let p = render("lit_textured_mesh");
-    assert!(count(&p, |x| ch(x, 16) > 100 && ch(x, 0) < 40) > 5, "red texels lit");
-    assert!(count(&p, |x| ch(x, 0) > 100 && ch(x, 16) < 40) > 5, "blue texels lit");
+    assert!(
+        count(&p, |x| ch(x, 16) > 100 && ch(x, 0) < 40) > 5,
+        "red texels lit"
+    );
+    assert!(
+        count(&p, |x| ch(x, 0) > 100 && ch(x, 16) < 40) > 5,
+        "blue texels lit"
+    );
 
     let p = render("viewport");
     // GL viewport (8, 16, 32, 24): rows 64-16-24 = 24 ..= 47 from the top, columns 8 ..= 39.
@@ -176,7 +315,10 @@ fn software_scenes_look_right() {
     assert_eq!(at(&p, 20, 23), BLUE);
 
     let p = render("two_texture_units");
-    assert!(count(&p, |x| x == 0xFFFF_FF00) > 1500, "red from unit 0 and green from unit 1 give yellow");
+    assert!(
+        count(&p, |x| x == 0xFFFF_FF00) > 1500,
+        "red from unit 0 and green from unit 1 give yellow"
+    );
 }
 
 #[test]
@@ -191,9 +333,26 @@ fn software_renders_the_red_triangle_of_the_abi_test() {
          0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
          0.0,  0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
     ];
-    let l = VertexLayout::new(32, &[Element { location: 0, components: 4, offset: 0 }, Element { location: 1, components: 4, offset: 16 }]).unwrap();
+    let l = VertexLayout::new(
+        32,
+        &[
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
     g.mesh_upload_f32(3, m, &l, &v, None).unwrap();
-    let p = g.prog_prepare(3, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap()).unwrap();
+    let p = g
+        .prog_prepare(3, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
+        .unwrap();
     g.begin(3, c, t).unwrap();
     g.clear(3, c, [0.0, 1.0, 0.0, 1.0], true).unwrap();
     g.use_program(3, c, p).unwrap();
@@ -214,7 +373,16 @@ fn software_renders_the_red_triangle_of_the_abi_test() {
     }
     g.drop_owner(3);
     let s = g.stats();
-    assert_eq!((s.live_ctx, s.live_target, s.live_mesh, s.live_tex, s.live_prog), (0, 0, 0, 0, 0));
+    assert_eq!(
+        (
+            s.live_ctx,
+            s.live_target,
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog
+        ),
+        (0, 0, 0, 0, 0)
+    );
 }
 
 #[test]
@@ -228,8 +396,14 @@ fn demo_renders_and_animates() {
     demo.frame(&mut g, 10).unwrap();
     demo.read(&mut g, &mut b).unwrap();
     let sky = a[0];
-    assert!(count(&a, |x| x != sky) > 160 * 120 / 4, "objects and floor cover the picture");
-    assert!(a.iter().zip(&b).filter(|(x, y)| x != y).count() > 200, "the scene moves");
+    assert!(
+        count(&a, |x| x != sky) > 160 * 120 / 4,
+        "objects and floor cover the picture"
+    );
+    assert!(
+        a.iter().zip(&b).filter(|(x, y)| x != y).count() > 200,
+        "the scene moves"
+    );
     let s = g.stats();
     assert_eq!((s.draws, s.frames), (8, 2));
     assert_eq!(s.triangles, 2 * (2 + 12 + 6 + 12));
