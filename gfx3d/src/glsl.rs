@@ -160,3 +160,20 @@ void main() {
     color = vec4(t.xyz * (ambientColor + lightColor * d), t.w);
 }
 ";
+
+/// Colour from gl_FragCoord: red where y (from the bottom) is below 24, green right of x = 40,
+/// blue elsewhere; checks that both backends agree on gl_FragCoord's origin.
+pub const FRAGCOORD_FRAG: &str = "#version 330
+in vec4 vcolor;
+out vec4 fragColor;
+void main() {
+    vec4 c = vec4(0.0, 0.0, 1.0, 1.0);
+    if (gl_FragCoord.y < 24.0) {
+        c = vec4(1.0, 0.0, 0.0, 1.0);
+    }
+    if (gl_FragCoord.x > 40.0) {
+        c = vec4(0.0, 1.0, 0.0, 1.0);
+    }
+    fragColor = c;
+}
+";

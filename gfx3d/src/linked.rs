@@ -237,7 +237,10 @@ impl ShaderProgram for Linked {
         let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
         let info =
             shader::tgsi::emit(module, remap, &mut text).map_err(|_| "TGSI emission failed")?;
-        out.push_str(&text);
+        // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
+        // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
+        // bottom-up framebuffer.
+        out.push_str(&text.replace("FS_COORD_ORIGIN UPPER_LEFT", "FS_COORD_ORIGIN LOWER_LEFT"));
         Ok(info.tokens)
     }
 

@@ -71,6 +71,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("lit_textured_mesh", lit_textured_mesh),
     ("viewport", viewport),
     ("two_texture_units", two_texture_units),
+    ("fragcoord", fragcoord),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -396,6 +397,15 @@ fn two_texture_units(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneErr
     g.use_program(o, f.c, p)?;
     g.bind_texture(o, f.c, 0, Some(red))?;
     g.bind_texture(o, f.c, 1, Some(green))?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn fragcoord(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
+    let p = program(g, o, f.c, TRI_VERT, FRAGCOORD_FRAG, "fragcoord")?;
+    let m = colored(g, o, &quad(0.0, RED), None)?;
+    g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
     close(g, o, &f)
 }

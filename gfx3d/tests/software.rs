@@ -314,6 +314,15 @@ fn software_scenes_look_right() {
     assert_eq!(at(&p, 20, 48), BLUE);
     assert_eq!(at(&p, 20, 23), BLUE);
 
+    let p = render("fragcoord");
+    assert_eq!(at(&p, 2, 62), RED, "gl_FragCoord.y counts from the bottom");
+    assert_eq!(at(&p, 2, 2), BLUE);
+    assert_eq!(at(&p, 60, 2), GREEN);
+    // Pixel centres are at half integers: column 40 is x = 40.5, row 40 is y = 23.5.
+    assert_eq!(at(&p, 40, 40), GREEN);
+    assert_eq!(at(&p, 39, 40), RED);
+    assert_eq!(at(&p, 39, 39), BLUE);
+
     let p = render("two_texture_units");
     assert!(
         count(&p, |x| x == 0xFFFF_FF00) > 1500,
