@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use gfx3d::demo::Demo;
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglDevice;
+use gfx3d::virgl::VirglBackend;
 use gfx3d::{BackendMode, Gfx3d};
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
@@ -59,7 +59,7 @@ fn main() {
             for (w, h) in [(640, 480), (1280, 720)] {
                 let t = VtestTransport::connect(server.socket_path()).expect("vtest connect");
                 let mut g: Gfx3d<Linked> = Gfx3d::new();
-                g.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t))))
+                g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
                     .expect("virgl boot");
                 run("vtest", &mut g, w, h);
             }

@@ -245,6 +245,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if p.program.has_uniform("normalMatrix") {
             let _ = p.program.set_uniform("normalMatrix", &normal.0);
         }
+        p.applied = p.program.generation();
         Ok(())
     }
 
@@ -340,6 +341,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let target = self.frame_target(owner, ctx)?;
         self.targets.get(owner, target)?;
         let pid = self.bound_program(owner, ctx)?;
+        // A relink since the last bind reset the program's uniforms: restore the context state.
+        let relinked = {
+            let p = self.programs.get(owner, pid)?;
+            p.applied != p.program.generation()
+        };
+        if relinked {
+            self.apply_matrices(owner, ctx)?;
+        }
         let triangles = {
             let p = self.programs.get(owner, pid)?;
             let m = self.meshes.get(owner, mesh)?;

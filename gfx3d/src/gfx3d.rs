@@ -28,6 +28,8 @@ pub(crate) struct ProgramInst<P> {
     pub program: P,
     /// Generation of the program last uploaded to the device.
     pub stamp: u32,
+    /// Generation the context matrices were last written into (a relink resets uniforms).
+    pub applied: u32,
     pub dev: Option<DevId>,
 }
 
@@ -750,6 +752,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 ctx,
                 program,
                 stamp,
+                applied: 0,
                 dev: None,
             },
         )?;

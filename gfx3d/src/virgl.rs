@@ -97,7 +97,7 @@ enum Obj {
 }
 
 /// Gfx3D's VirGL device over a transport.
-pub struct VirglDevice<T: GpuTransport3d> {
+pub struct VirglBackend<T: GpuTransport3d> {
     transport: T,
     objects: BTreeMap<DevId, Obj>,
     next_id: DevId,
@@ -119,9 +119,9 @@ fn sampler_kind(s: SamplerState) -> usize {
         | ((matches!(s.wrap, Wrap::ClampToEdge) as usize) << 1)
 }
 
-impl<T: GpuTransport3d> VirglDevice<T> {
+impl<T: GpuTransport3d> VirglBackend<T> {
     pub fn new(transport: T) -> Self {
-        VirglDevice {
+        VirglBackend {
             transport,
             objects: BTreeMap::new(),
             next_id: 1,
@@ -308,7 +308,7 @@ impl<T: GpuTransport3d> VirglDevice<T> {
     }
 }
 
-impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
+impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     fn available(&self) -> bool {
         !self.failed && !self.transport.is_lost()
     }

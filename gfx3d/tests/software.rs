@@ -419,3 +419,45 @@ fn demo_renders_and_animates() {
     demo.destroy(&mut g);
     assert_eq!(g.stats().live_mesh, 0);
 }
+
+#[test]
+fn a_relink_keeps_the_context_matrices() {
+    let mut g = G::new();
+    let c = g.context_create(0).unwrap();
+    let p = g.prog_prepare(0, c, mvp()).unwrap();
+    let model = Mat4::translation(0.5, 0.25, 0.0);
+    g.set_model(0, c, &model).unwrap();
+    let t = g.target_create(0, c, 8, 8).unwrap();
+    let m = g.mesh_create(0, Usage::Static).unwrap();
+    let l = VertexLayout::new(
+        32,
+        &[
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
+    g.mesh_upload_f32(0, m, &l, &[0.0; 24], None).unwrap();
+    g.begin(0, c, t).unwrap();
+    g.use_program(0, c, p).unwrap();
+    let vs = shader::compile::compile(0, MVP_VERT.as_bytes(), "mvp").unwrap();
+    let fs = shader::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
+    g.program_mut(0, p)
+        .unwrap()
+        .program_mut()
+        .link(Some(&vs.module), Some(&fs.module))
+        .unwrap();
+    g.draw(0, c, m).unwrap();
+    let got = soft_vs(g.program(0, p).unwrap().program(), &[0.0, 0.0, 0.0, 1.0])
+        .unwrap()
+        .position;
+    assert_eq!(got, [0.5, 0.25, 0.0, 1.0]);
+}

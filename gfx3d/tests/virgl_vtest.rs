@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use gfx3d::virgl::VirglDevice;
+use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,7 +29,7 @@ fn start() -> (VtestServer, G) {
         VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t))))
+    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
         .expect("virgl boot");
     assert_eq!(g.backend_name(), "virgl");
     (server, g)
@@ -342,7 +342,7 @@ fn faulty(server: &VtestServer, mode: BackendMode) -> (G, Arc<AtomicBool>) {
         dead: dead.clone(),
     };
     let mut g = G::new();
-    g.boot(mode, Some(Box::new(VirglDevice::new(t)))).unwrap();
+    g.boot(mode, Some(Box::new(VirglBackend::new(t)))).unwrap();
     assert_eq!(g.backend_name(), "virgl");
     (g, dead)
 }
