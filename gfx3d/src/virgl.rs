@@ -53,8 +53,24 @@ struct Pipe {
     samplers: [u32; 4],
 }
 
+/// What is bound in a device context, so a draw sends only what changed. Reset whenever an
+/// object of the context is destroyed (a handle may be reused) or an encoding failed.
+#[derive(Default)]
+struct Bound {
+    dsa: u32,
+    raster: u32,
+    shaders: (u32, u32),
+    ve: u32,
+    vbuf: (u32, u32),
+    ibuf: u32,
+    samplers: ([u32; 4], [u32; 4], usize),
+    vs_consts: Vec<[f32; 4]>,
+    fs_consts: Vec<[f32; 4]>,
+}
+
 struct Ctx {
     ctx: CtxId,
+    bound: Bound,
     cb: CommandBuffer,
     handles: IdPool,
     pipe: Pipe,
@@ -300,6 +316,13 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         Ok((res, bytes))
     }
 
+    /// Handles and resource ids may be reused after a destroy: stop trusting the bound cache.
+    fn forget_bound(&mut self, ctx: DevId) {
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            c.bound = Bound::default();
+        }
+    }
+
     fn cid(&self, ctx: DevId) -> Result<CtxId, DeviceError> {
         match self.objects.get(&ctx) {
             Some(Obj::Context(c)) => Ok(c.ctx),
@@ -336,6 +359,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 handles,
                 pipe,
                 ve_cache: Vec::new(),
+                bound: Bound::default(),
                 bound_fb: None,
                 viewport: None,
             }),
@@ -514,6 +538,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     }
 
     fn buffer_destroy(&mut self, ctx: DevId, buffer: DevId) {
+        self.forget_bound(ctx);
         let Some(Obj::Buffer { res, bytes, .. }) = self.objects.remove(&buffer) else {
             return;
         };
@@ -572,6 +597,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     }
 
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {
+        self.forget_bound(ctx);
         let Some(Obj::Texture {
             res, view, bytes, ..
         }) = self.objects.remove(&texture)
@@ -612,6 +638,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     }
 
     fn program_destroy(&mut self, ctx: DevId, program: DevId) {
+        self.forget_bound(ctx);
         let Some(Obj::Program { vs, fs, .. }) = self.objects.remove(&program) else {
             return;
         };
@@ -743,35 +770,62 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             DrawInfo::arrays(PRIM_TRIANGLES, 0, d.count).map_err(e("virgl draw"))?
         };
         let (depth, cull, stride) = (d.depth_test as usize, d.cull_back as usize, d.stride);
-        self.enc(ctx, "virgl draw failed", |e, _, pipe| {
-            e.bind_object(OBJ_DSA, pipe.dsa[depth])?;
-            e.bind_object(OBJ_RASTERIZER, pipe.raster[cull])?;
-            e.bind_shader(vs, SHADER_VERTEX)?;
-            e.bind_shader(fs, SHADER_FRAGMENT)?;
-            if link {
-                e.link_shader(vs, fs)?;
+        let (_, c) = self.ctx_mut(ctx)?;
+        let mut b = core::mem::take(&mut c.bound);
+        let r = self.enc(ctx, "virgl draw failed", |e, _, pipe| {
+            if b.dsa != pipe.dsa[depth] {
+                b.dsa = pipe.dsa[depth];
+                e.bind_object(OBJ_DSA, b.dsa)?;
             }
-            if !vs_consts.is_empty() {
+            if b.raster != pipe.raster[cull] {
+                b.raster = pipe.raster[cull];
+                e.bind_object(OBJ_RASTERIZER, b.raster)?;
+            }
+            if b.shaders != (vs, fs) {
+                b.shaders = (vs, fs);
+                e.bind_shader(vs, SHADER_VERTEX)?;
+                e.bind_shader(fs, SHADER_FRAGMENT)?;
+                if link {
+                    e.link_shader(vs, fs)?;
+                }
+            }
+            if !vs_consts.is_empty() && b.vs_consts != vs_consts {
                 e.set_constant_buffer(SHADER_VERTEX, &vs_consts)?;
+                b.vs_consts = vs_consts;
             }
-            if !fs_consts.is_empty() {
+            if !fs_consts.is_empty() && b.fs_consts != fs_consts {
                 e.set_constant_buffer(SHADER_FRAGMENT, &fs_consts)?;
+                b.fs_consts = fs_consts;
             }
-            if units > 0 {
+            if units > 0 && b.samplers != (states, views, units) {
+                b.samplers = (states, views, units);
                 e.bind_sampler_states(SHADER_FRAGMENT, 0, &states[..units])?;
                 e.set_sampler_views(SHADER_FRAGMENT, 0, &views[..units])?;
             }
-            e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
-            e.set_vertex_buffers(&[VertexBuffer {
-                stride,
-                offset: 0,
-                resource: vbo,
-            }])?;
+            if b.ve != ve {
+                b.ve = ve;
+                e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
+            }
+            if b.vbuf != (stride, vbo) {
+                b.vbuf = (stride, vbo);
+                e.set_vertex_buffers(&[VertexBuffer {
+                    stride,
+                    offset: 0,
+                    resource: vbo,
+                }])?;
+            }
             if let Some(ib) = ibo {
-                e.set_index_buffer(Some((ib, 2, 0)))?;
+                if b.ibuf != ib {
+                    b.ibuf = ib;
+                    e.set_index_buffer(Some((ib, 2, 0)))?;
+                }
             }
             e.draw_vbo(&info)
-        })
+        });
+        // Keep the cache only when everything was encoded.
+        let (_, c) = self.ctx_mut(ctx)?;
+        c.bound = if r.is_ok() { b } else { Bound::default() };
+        r
     }
 
     fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError> {
