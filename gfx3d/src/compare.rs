@@ -43,7 +43,12 @@ pub fn compare(reference: &[u32], other: &[u32], w: u32, h: u32) -> Comparison {
         }
         img.get(y as usize * w as usize + x as usize).copied()
     };
-    let mut c = Comparison { pixels: n, differing: 0, off_edge: 0, first_off_edge: None };
+    let mut c = Comparison {
+        pixels: n,
+        differing: 0,
+        off_edge: 0,
+        first_off_edge: None,
+    };
     for y in 0..h as i64 {
         for x in 0..w as i64 {
             let (Some(r), o) = (px(reference, x, y), px(other, x, y)) else {

@@ -17,12 +17,16 @@ pub struct MeshData {
 
 impl MeshData {
     fn new() -> MeshData {
-        MeshData { vertices: Vec::new(), indices: Vec::new() }
+        MeshData {
+            vertices: Vec::new(),
+            indices: Vec::new(),
+        }
     }
 
     fn vertex(&mut self, p: Vec3, n: Vec3, uv: [f32; 2]) -> u16 {
         let i = (self.vertices.len() / CANONICAL_FLOATS) as u16;
-        self.vertices.extend_from_slice(&[p[0], p[1], p[2], 1.0, n[0], n[1], n[2], 0.0, uv[0], uv[1]]);
+        self.vertices
+            .extend_from_slice(&[p[0], p[1], p[2], 1.0, n[0], n[1], n[2], 0.0, uv[0], uv[1]]);
         i
     }
 
@@ -62,12 +66,54 @@ pub fn cube(size: f32) -> MeshData {
     let h = size * 0.5;
     let mut m = MeshData::new();
     // +Z, -Z, +X, -X, +Y, -Y
-    m.quad([-h, -h, h], [h, -h, h], [h, h, h], [-h, h, h], [0.0, 0.0, 1.0], 1.0);
-    m.quad([h, -h, -h], [-h, -h, -h], [-h, h, -h], [h, h, -h], [0.0, 0.0, -1.0], 1.0);
-    m.quad([h, -h, h], [h, -h, -h], [h, h, -h], [h, h, h], [1.0, 0.0, 0.0], 1.0);
-    m.quad([-h, -h, -h], [-h, -h, h], [-h, h, h], [-h, h, -h], [-1.0, 0.0, 0.0], 1.0);
-    m.quad([-h, h, h], [h, h, h], [h, h, -h], [-h, h, -h], [0.0, 1.0, 0.0], 1.0);
-    m.quad([-h, -h, -h], [h, -h, -h], [h, -h, h], [-h, -h, h], [0.0, -1.0, 0.0], 1.0);
+    m.quad(
+        [-h, -h, h],
+        [h, -h, h],
+        [h, h, h],
+        [-h, h, h],
+        [0.0, 0.0, 1.0],
+        1.0,
+    );
+    m.quad(
+        [h, -h, -h],
+        [-h, -h, -h],
+        [-h, h, -h],
+        [h, h, -h],
+        [0.0, 0.0, -1.0],
+        1.0,
+    );
+    m.quad(
+        [h, -h, h],
+        [h, -h, -h],
+        [h, h, -h],
+        [h, h, h],
+        [1.0, 0.0, 0.0],
+        1.0,
+    );
+    m.quad(
+        [-h, -h, -h],
+        [-h, -h, h],
+        [-h, h, h],
+        [-h, h, -h],
+        [-1.0, 0.0, 0.0],
+        1.0,
+    );
+    m.quad(
+        [-h, h, h],
+        [h, h, h],
+        [h, h, -h],
+        [-h, h, -h],
+        [0.0, 1.0, 0.0],
+        1.0,
+    );
+    m.quad(
+        [-h, -h, -h],
+        [h, -h, -h],
+        [h, -h, h],
+        [-h, -h, h],
+        [0.0, -1.0, 0.0],
+        1.0,
+    );
     m
 }
 
@@ -75,7 +121,14 @@ pub fn cube(size: f32) -> MeshData {
 pub fn plane(size: f32, y: f32, repeat: f32) -> MeshData {
     let h = size * 0.5;
     let mut m = MeshData::new();
-    m.quad([-h, y, h], [h, y, h], [h, y, -h], [-h, y, -h], [0.0, 1.0, 0.0], repeat);
+    m.quad(
+        [-h, y, h],
+        [h, y, h],
+        [h, y, -h],
+        [-h, y, -h],
+        [0.0, 1.0, 0.0],
+        repeat,
+    );
     m
 }
 
@@ -104,7 +157,11 @@ pub fn checker(w: u32, h: u32, cell: u32, a: u32, b: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(w as usize * h as usize);
     for y in 0..h {
         for x in 0..w {
-            v.push(if ((x / cell) + (y / cell)) % 2 == 0 { a } else { b });
+            v.push(if ((x / cell) + (y / cell)) % 2 == 0 {
+                a
+            } else {
+                b
+            });
         }
     }
     v
@@ -115,7 +172,10 @@ pub fn checker(w: u32, h: u32, cell: u32, a: u32, b: u32) -> Vec<u32> {
 pub fn front_faces_agree(m: &MeshData) -> bool {
     m.indices.chunks(3).all(|t| {
         let (a, b, c) = (t[0] as usize, t[1] as usize, t[2] as usize);
-        let face = cross(sub(m.position(b), m.position(a)), sub(m.position(c), m.position(a)));
+        let face = cross(
+            sub(m.position(b), m.position(a)),
+            sub(m.position(c), m.position(a)),
+        );
         dot(face, m.normal(a)) > 0.0
     })
 }
@@ -126,7 +186,11 @@ mod tests {
 
     #[test]
     fn shapes_wind_counter_clockwise_outward() {
-        for (m, v, i) in [(cube(1.0), 24, 36), (plane(4.0, -1.0, 4.0), 4, 6), (pyramid(1.0), 16, 18)] {
+        for (m, v, i) in [
+            (cube(1.0), 24, 36),
+            (plane(4.0, -1.0, 4.0), 4, 6),
+            (pyramid(1.0), 16, 18),
+        ] {
             assert_eq!((m.vertex_count(), m.indices.len()), (v, i));
             assert!(front_faces_agree(&m));
             assert!(m.indices.iter().all(|&x| (x as usize) < v));

@@ -53,8 +53,24 @@ struct Pipe {
     samplers: [u32; 4],
 }
 
+/// What is bound in a device context, so a draw sends only what changed. Reset whenever an
+/// object of the context is destroyed (a handle may be reused) or an encoding failed.
+#[derive(Default)]
+struct Bound {
+    dsa: u32,
+    raster: u32,
+    shaders: (u32, u32),
+    ve: u32,
+    vbuf: (u32, u32),
+    ibuf: u32,
+    samplers: ([u32; 4], [u32; 4], usize),
+    vs_consts: Vec<[f32; 4]>,
+    fs_consts: Vec<[f32; 4]>,
+}
+
 struct Ctx {
     ctx: CtxId,
+    bound: Bound,
     cb: CommandBuffer,
     handles: IdPool,
     pipe: Pipe,
@@ -67,14 +83,37 @@ struct Ctx {
 
 enum Obj {
     Context(Ctx),
-    Target { ctx: DevId, color: ResId, depth: ResId, csurf: u32, zsurf: u32, w: u32, h: u32, bytes: u64 },
-    Buffer { ctx: DevId, res: ResId, bytes: u64 },
-    Texture { ctx: DevId, res: ResId, view: u32, kind: usize, bytes: u64 },
-    Program { ctx: DevId, vs: u32, fs: u32 },
+    Target {
+        ctx: DevId,
+        color: ResId,
+        depth: ResId,
+        csurf: u32,
+        zsurf: u32,
+        w: u32,
+        h: u32,
+        bytes: u64,
+    },
+    Buffer {
+        ctx: DevId,
+        res: ResId,
+        bytes: u64,
+    },
+    Texture {
+        ctx: DevId,
+        res: ResId,
+        view: u32,
+        kind: usize,
+        bytes: u64,
+    },
+    Program {
+        ctx: DevId,
+        vs: u32,
+        fs: u32,
+    },
 }
 
 /// Gfx3D's VirGL device over a transport.
-pub struct VirglDevice<T: GpuTransport3d> {
+pub struct VirglBackend<T: GpuTransport3d> {
     transport: T,
     objects: BTreeMap<DevId, Obj>,
     next_id: DevId,
@@ -92,12 +131,13 @@ fn e(what: &'static str) -> impl Fn(GpuError) -> DeviceError {
 }
 
 fn sampler_kind(s: SamplerState) -> usize {
-    (matches!(s.filter, Filter::Linear) as usize) | ((matches!(s.wrap, Wrap::ClampToEdge) as usize) << 1)
+    (matches!(s.filter, Filter::Linear) as usize)
+        | ((matches!(s.wrap, Wrap::ClampToEdge) as usize) << 1)
 }
 
-impl<T: GpuTransport3d> VirglDevice<T> {
+impl<T: GpuTransport3d> VirglBackend<T> {
     pub fn new(transport: T) -> Self {
-        VirglDevice {
+        VirglBackend {
             transport,
             objects: BTreeMap::new(),
             next_id: 1,
@@ -140,10 +180,17 @@ impl<T: GpuTransport3d> VirglDevice<T> {
         &mut self,
         ctx: DevId,
         what: &'static str,
-        f: impl FnOnce(&mut Encoder<'_, CtxSink<'_, T>>, &mut IdPool, &mut Pipe) -> virtio_gpu::Result<R>,
+        f: impl FnOnce(
+            &mut Encoder<'_, CtxSink<'_, T>>,
+            &mut IdPool,
+            &mut Pipe,
+        ) -> virtio_gpu::Result<R>,
     ) -> Result<R, DeviceError> {
         let (t, c) = self.ctx_mut(ctx)?;
-        let mut sink = CtxSink { transport: t, ctx: c.ctx };
+        let mut sink = CtxSink {
+            transport: t,
+            ctx: c.ctx,
+        };
         let before = (c.cb.submits(), c.cb.dwords_submitted());
         let r = {
             let mut enc = Encoder::new(&mut c.cb, &mut sink);
@@ -181,9 +228,25 @@ impl<T: GpuTransport3d> VirglDevice<T> {
         }
         self.enc(ctx, "virgl sampler state failed", |e, handles, pipe| {
             let h = handles.alloc()?;
-            let wrap = if kind & 2 != 0 { WRAP_CLAMP_TO_EDGE } else { WRAP_REPEAT };
-            let filter = if kind & 1 != 0 { FILTER_LINEAR } else { FILTER_NEAREST };
-            e.create_sampler_state(h, &VSampler { wrap_s: wrap, wrap_t: wrap, min_filter: filter, mag_filter: filter })?;
+            let wrap = if kind & 2 != 0 {
+                WRAP_CLAMP_TO_EDGE
+            } else {
+                WRAP_REPEAT
+            };
+            let filter = if kind & 1 != 0 {
+                FILTER_LINEAR
+            } else {
+                FILTER_NEAREST
+            };
+            e.create_sampler_state(
+                h,
+                &VSampler {
+                    wrap_s: wrap,
+                    wrap_t: wrap,
+                    min_filter: filter,
+                    mag_filter: filter,
+                },
+            )?;
             if let Some(s) = pipe.samplers.get_mut(kind) {
                 *s = h;
             }
@@ -193,14 +256,23 @@ impl<T: GpuTransport3d> VirglDevice<T> {
 
     fn bind_target(&mut self, ctx: DevId, target: DevId) -> Result<(u32, u32), DeviceError> {
         let (csurf, zsurf, w, h) = match self.objects.get(&target) {
-            Some(Obj::Target { csurf, zsurf, w, h, ctx: c, .. }) if *c == ctx => (*csurf, *zsurf, *w, *h),
+            Some(Obj::Target {
+                csurf,
+                zsurf,
+                w,
+                h,
+                ctx: c,
+                ..
+            }) if *c == ctx => (*csurf, *zsurf, *w, *h),
             _ => return Err(DeviceError("unknown device target")),
         };
         let (_, c) = self.ctx_mut(ctx)?;
         if c.bound_fb != Some(target) {
             c.bound_fb = Some(target);
             c.viewport = None;
-            self.enc(ctx, "virgl framebuffer failed", |e, _, _| e.set_framebuffer_state(&[csurf], zsurf))?;
+            self.enc(ctx, "virgl framebuffer failed", |e, _, _| {
+                e.set_framebuffer_state(&[csurf], zsurf)
+            })?;
         }
         Ok((w, h))
     }
@@ -226,15 +298,29 @@ impl<T: GpuTransport3d> VirglDevice<T> {
         self.backing = self.backing.saturating_sub(bytes);
     }
 
-    fn create_resource(&mut self, ctx: DevId, desc: &ResourceDesc) -> Result<(ResId, u64), DeviceError> {
+    fn create_resource(
+        &mut self,
+        ctx: DevId,
+        desc: &ResourceDesc,
+    ) -> Result<(ResId, u64), DeviceError> {
         let cid = match self.objects.get(&ctx) {
             Some(Obj::Context(c)) => c.ctx,
             _ => return Err(DeviceError("unknown device context")),
         };
-        let res = self.transport.resource_create_3d(cid, desc).map_err(e("virgl resource create failed"))?;
+        let res = self
+            .transport
+            .resource_create_3d(cid, desc)
+            .map_err(e("virgl resource create failed"))?;
         let bytes = desc.backing_bytes().unwrap_or(0) as u64;
         self.backing += bytes;
         Ok((res, bytes))
+    }
+
+    /// Handles and resource ids may be reused after a destroy: stop trusting the bound cache.
+    fn forget_bound(&mut self, ctx: DevId) {
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            c.bound = Bound::default();
+        }
     }
 
     fn cid(&self, ctx: DevId) -> Result<CtxId, DeviceError> {
@@ -245,30 +331,61 @@ impl<T: GpuTransport3d> VirglDevice<T> {
     }
 }
 
-impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
+impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     fn available(&self) -> bool {
         !self.failed && !self.transport.is_lost()
     }
 
     fn context_create(&mut self) -> Result<DevId, DeviceError> {
-        let cid = self.transport.ctx_create().map_err(e("virgl context create failed"))?;
+        let cid = self
+            .transport
+            .ctx_create()
+            .map_err(e("virgl context create failed"))?;
         let cb = CommandBuffer::new(DEFAULT_BATCH_DWORDS).map_err(e("virgl batch"))?;
-        let handles = IdPool::new("virgl object", MAX_OBJECT_HANDLES).map_err(e("virgl handles"))?;
+        let handles =
+            IdPool::new("virgl object", MAX_OBJECT_HANDLES).map_err(e("virgl handles"))?;
         let id = self.alloc_id();
-        let pipe = Pipe { blend: 0, dsa: [0; 2], raster: [0; 2], samplers: [0; 4] };
+        let pipe = Pipe {
+            blend: 0,
+            dsa: [0; 2],
+            raster: [0; 2],
+            samplers: [0; 4],
+        };
         self.objects.insert(
             id,
-            Obj::Context(Ctx { ctx: cid, cb, handles, pipe, ve_cache: Vec::new(), bound_fb: None, viewport: None }),
+            Obj::Context(Ctx {
+                ctx: cid,
+                cb,
+                handles,
+                pipe,
+                ve_cache: Vec::new(),
+                bound: Bound::default(),
+                bound_fb: None,
+                viewport: None,
+            }),
         );
         let r = self.enc(id, "virgl pipe state failed", |e, h, pipe| {
             pipe.blend = h.alloc()?;
             e.create_blend(pipe.blend, &BlendState::default())?;
             for (i, on) in [false, true].into_iter().enumerate() {
                 pipe.dsa[i] = h.alloc()?;
-                e.create_dsa(pipe.dsa[i], &DsaState { depth_enable: on, depth_write: on, depth_func: FUNC_LESS })?;
+                e.create_dsa(
+                    pipe.dsa[i],
+                    &DsaState {
+                        depth_enable: on,
+                        depth_write: on,
+                        depth_func: FUNC_LESS,
+                    },
+                )?;
                 pipe.raster[i] = h.alloc()?;
                 let cull = if on { CULL_BACK } else { CULL_NONE };
-                e.create_rasterizer(pipe.raster[i], &RasterState { cull_face: cull, ..RasterState::default() })?;
+                e.create_rasterizer(
+                    pipe.raster[i],
+                    &RasterState {
+                        cull_face: cull,
+                        ..RasterState::default()
+                    },
+                )?;
             }
             e.bind_object(OBJ_BLEND, pipe.blend)?;
             e.flush()
@@ -286,21 +403,29 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
             .objects
             .iter()
             .filter(|(_, o)| match o {
-                Obj::Target { ctx: c, .. } | Obj::Buffer { ctx: c, .. } | Obj::Texture { ctx: c, .. } | Obj::Program { ctx: c, .. } => *c == ctx,
+                Obj::Target { ctx: c, .. }
+                | Obj::Buffer { ctx: c, .. }
+                | Obj::Texture { ctx: c, .. }
+                | Obj::Program { ctx: c, .. } => *c == ctx,
                 Obj::Context(_) => false,
             })
             .map(|(k, _)| *k)
             .collect();
         for k in owned {
             match self.objects.remove(&k) {
-                Some(Obj::Target { bytes, .. }) | Some(Obj::Buffer { bytes, .. }) | Some(Obj::Texture { bytes, .. }) => {
+                Some(Obj::Target { bytes, .. })
+                | Some(Obj::Buffer { bytes, .. })
+                | Some(Obj::Texture { bytes, .. }) => {
                     self.backing = self.backing.saturating_sub(bytes)
                 }
                 _ => {}
             }
         }
         if let Some(Obj::Context(mut c)) = self.objects.remove(&ctx) {
-            let mut sink = CtxSink { transport: &mut self.transport, ctx: c.ctx };
+            let mut sink = CtxSink {
+                transport: &mut self.transport,
+                ctx: c.ctx,
+            };
             let _ = c.cb.flush(&mut sink);
             // The transport releases the context's resources with it.
             let _ = self.transport.ctx_destroy(c.ctx);
@@ -313,13 +438,14 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
             cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
         }
         let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
-        let (depth, dbytes) = match self.create_resource(ctx, &ResourceDesc::depth_target(width, height)) {
-            Ok(r) => r,
-            Err(err) => {
-                self.release(ctx, color, cbytes);
-                return Err(err);
-            }
-        };
+        let (depth, dbytes) =
+            match self.create_resource(ctx, &ResourceDesc::depth_target(width, height)) {
+                Ok(r) => r,
+                Err(err) => {
+                    self.release(ctx, color, cbytes);
+                    return Err(err);
+                }
+            };
         let surfs = self.enc(ctx, "virgl surface create failed", |e, h, _| {
             let cs = h.alloc()?;
             let zs = h.alloc()?;
@@ -338,13 +464,30 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         let id = self.alloc_id();
         self.objects.insert(
             id,
-            Obj::Target { ctx, color, depth, csurf, zsurf, w: width, h: height, bytes: cbytes + dbytes },
+            Obj::Target {
+                ctx,
+                color,
+                depth,
+                csurf,
+                zsurf,
+                w: width,
+                h: height,
+                bytes: cbytes + dbytes,
+            },
         );
         Ok(id)
     }
 
     fn target_destroy(&mut self, ctx: DevId, target: DevId) {
-        let Some(Obj::Target { color, depth, csurf, zsurf, bytes, .. }) = self.objects.remove(&target) else {
+        let Some(Obj::Target {
+            color,
+            depth,
+            csurf,
+            zsurf,
+            bytes,
+            ..
+        }) = self.objects.remove(&target)
+        else {
             return;
         };
         let _ = self.enc(ctx, "virgl surface destroy failed", |e, h, _| {
@@ -364,7 +507,12 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         self.backing = self.backing.saturating_sub(bytes);
     }
 
-    fn buffer_create(&mut self, ctx: DevId, kind: BufferKind, bytes: &[u8]) -> Result<DevId, DeviceError> {
+    fn buffer_create(
+        &mut self,
+        ctx: DevId,
+        kind: BufferKind,
+        bytes: &[u8],
+    ) -> Result<DevId, DeviceError> {
         let bind = match kind {
             BufferKind::Vertex => BIND_VERTEX_BUFFER,
             BufferKind::Index => BIND_INDEX_BUFFER,
@@ -372,7 +520,14 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         let len = u32::try_from(bytes.len()).map_err(|_| DeviceError("buffer too large"))?;
         let (res, n) = self.create_resource(ctx, &ResourceDesc::buffer(len, bind))?;
         let cid = self.cid(ctx)?;
-        let bx = Box3d { x: 0, y: 0, z: 0, w: len, h: 1, d: 1 };
+        let bx = Box3d {
+            x: 0,
+            y: 0,
+            z: 0,
+            w: len,
+            h: 1,
+            d: 1,
+        };
         if let Err(err) = self.transport.transfer_to_host_3d(cid, res, bx, 0, bytes) {
             self.release(ctx, res, n);
             return Err(e("virgl buffer upload failed")(err));
@@ -383,13 +538,23 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
     }
 
     fn buffer_destroy(&mut self, ctx: DevId, buffer: DevId) {
-        let Some(Obj::Buffer { res, bytes, .. }) = self.objects.remove(&buffer) else { return };
+        self.forget_bound(ctx);
+        let Some(Obj::Buffer { res, bytes, .. }) = self.objects.remove(&buffer) else {
+            return;
+        };
         // Draws still in the batch may read it.
         let _ = self.flush(ctx);
         self.release(ctx, res, bytes);
     }
 
-    fn texture_create(&mut self, ctx: DevId, w: u32, h: u32, texels: &[u32], sampler: SamplerState) -> Result<DevId, DeviceError> {
+    fn texture_create(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        texels: &[u32],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
         let kind = sampler_kind(sampler);
         self.sampler(ctx, kind)?;
         let (res, n) = self.create_resource(ctx, &ResourceDesc::texture(w, h))?;
@@ -398,7 +563,10 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         for t in texels {
             bytes.extend_from_slice(&t.to_le_bytes());
         }
-        if let Err(err) = self.transport.transfer_to_host_3d(cid, res, Box3d::new_2d(w, h), w * 4, &bytes) {
+        if let Err(err) =
+            self.transport
+                .transfer_to_host_3d(cid, res, Box3d::new_2d(w, h), w * 4, &bytes)
+        {
             self.release(ctx, res, n);
             return Err(e("virgl texture upload failed")(err));
         }
@@ -415,12 +583,27 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
             }
         };
         let id = self.alloc_id();
-        self.objects.insert(id, Obj::Texture { ctx, res, view, kind, bytes: n });
+        self.objects.insert(
+            id,
+            Obj::Texture {
+                ctx,
+                res,
+                view,
+                kind,
+                bytes: n,
+            },
+        );
         Ok(id)
     }
 
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {
-        let Some(Obj::Texture { res, view, bytes, .. }) = self.objects.remove(&texture) else { return };
+        self.forget_bound(ctx);
+        let Some(Obj::Texture {
+            res, view, bytes, ..
+        }) = self.objects.remove(&texture)
+        else {
+            return;
+        };
         let _ = self.enc(ctx, "virgl sampler view destroy failed", |e, h, _| {
             e.destroy_object(OBJ_SAMPLER_VIEW, view)?;
             let _ = h.free(view);
@@ -429,7 +612,12 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         self.release(ctx, res, bytes);
     }
 
-    fn program_create(&mut self, ctx: DevId, vs: ShaderText<'_>, fs: ShaderText<'_>) -> Result<DevId, DeviceError> {
+    fn program_create(
+        &mut self,
+        ctx: DevId,
+        vs: ShaderText<'_>,
+        fs: ShaderText<'_>,
+    ) -> Result<DevId, DeviceError> {
         let (vsh, fsh) = self.enc(ctx, "virgl shader create failed", |e, h, _| {
             let a = h.alloc()?;
             let b = h.alloc()?;
@@ -438,12 +626,22 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
             Ok((a, b))
         })?;
         let id = self.alloc_id();
-        self.objects.insert(id, Obj::Program { ctx, vs: vsh, fs: fsh });
+        self.objects.insert(
+            id,
+            Obj::Program {
+                ctx,
+                vs: vsh,
+                fs: fsh,
+            },
+        );
         Ok(id)
     }
 
     fn program_destroy(&mut self, ctx: DevId, program: DevId) {
-        let Some(Obj::Program { vs, fs, .. }) = self.objects.remove(&program) else { return };
+        self.forget_bound(ctx);
+        let Some(Obj::Program { vs, fs, .. }) = self.objects.remove(&program) else {
+            return;
+        };
         let _ = self.enc(ctx, "virgl shader destroy failed", |e, h, _| {
             e.destroy_object(OBJ_SHADER, vs)?;
             e.destroy_object(OBJ_SHADER, fs)?;
@@ -457,10 +655,18 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         self.ctx_mut(ctx).map(|_| ())
     }
 
-    fn clear(&mut self, ctx: DevId, target: DevId, rgba: [f32; 4], depth: bool) -> Result<(), DeviceError> {
+    fn clear(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        rgba: [f32; 4],
+        depth: bool,
+    ) -> Result<(), DeviceError> {
         self.bind_target(ctx, target)?;
         let bits = CLEAR_COLOR0 | if depth { CLEAR_DEPTH } else { 0 };
-        self.enc(ctx, "virgl clear failed", |e, _, _| e.clear(bits, rgba, 1.0, 0))
+        self.enc(ctx, "virgl clear failed", |e, _, _| {
+            e.clear(bits, rgba, 1.0, 0)
+        })
     }
 
     fn draw(&mut self, ctx: DevId, d: &DevDraw<'_>) -> Result<(), DeviceError> {
@@ -486,7 +692,9 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         for (u, t) in d.textures.iter().enumerate() {
             if let Some(t) = t {
                 match self.objects.get(t) {
-                    Some(Obj::Texture { view, kind, ctx: c, .. }) if *c == ctx => {
+                    Some(Obj::Texture {
+                        view, kind, ctx: c, ..
+                    }) if *c == ctx => {
                         views[u] = *view;
                         kinds[u] = *kind;
                         units = u + 1;
@@ -501,16 +709,35 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
         }
         // Vertex elements in location order; a location the layout skips reads element 0's data.
         let mut elements: Vec<VertexElement> = Vec::new();
-        let last = d.elements.iter().map(|(l, _)| *l as usize).max().unwrap_or(0);
+        let last = d
+            .elements
+            .iter()
+            .map(|(l, _)| *l as usize)
+            .max()
+            .unwrap_or(0);
         for loc in 0..=last {
-            let el = d.elements.iter().find(|(l, _)| *l as usize == loc).map(|(_, e)| *e);
-            let el = el.unwrap_or(DevElement { offset: 0, components: 1 });
+            let el = d
+                .elements
+                .iter()
+                .find(|(l, _)| *l as usize == loc)
+                .map(|(_, e)| *e);
+            let el = el.unwrap_or(DevElement {
+                offset: 0,
+                components: 1,
+            });
             float_format(el.components as u32).map_err(e("virgl vertex format"))?;
-            elements.push(VertexElement { offset: el.offset, buffer_index: 0, components: el.components as u32 });
+            elements.push(VertexElement {
+                offset: el.offset,
+                buffer_index: 0,
+                components: el.components as u32,
+            });
         }
         let cached = {
             let (_, c) = self.ctx_mut(ctx)?;
-            c.ve_cache.iter().find(|(k, _)| *k == elements).map(|(_, h)| *h)
+            c.ve_cache
+                .iter()
+                .find(|(k, _)| *k == elements)
+                .map(|(_, h)| *h)
         };
         let ve = match cached {
             Some(h) => h,
@@ -543,40 +770,82 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
             DrawInfo::arrays(PRIM_TRIANGLES, 0, d.count).map_err(e("virgl draw"))?
         };
         let (depth, cull, stride) = (d.depth_test as usize, d.cull_back as usize, d.stride);
-        self.enc(ctx, "virgl draw failed", |e, _, pipe| {
-            e.bind_object(OBJ_DSA, pipe.dsa[depth])?;
-            e.bind_object(OBJ_RASTERIZER, pipe.raster[cull])?;
-            e.bind_shader(vs, SHADER_VERTEX)?;
-            e.bind_shader(fs, SHADER_FRAGMENT)?;
-            if link {
-                e.link_shader(vs, fs)?;
+        let (_, c) = self.ctx_mut(ctx)?;
+        let mut b = core::mem::take(&mut c.bound);
+        let r = self.enc(ctx, "virgl draw failed", |e, _, pipe| {
+            if b.dsa != pipe.dsa[depth] {
+                b.dsa = pipe.dsa[depth];
+                e.bind_object(OBJ_DSA, b.dsa)?;
             }
-            if !vs_consts.is_empty() {
+            if b.raster != pipe.raster[cull] {
+                b.raster = pipe.raster[cull];
+                e.bind_object(OBJ_RASTERIZER, b.raster)?;
+            }
+            if b.shaders != (vs, fs) {
+                b.shaders = (vs, fs);
+                e.bind_shader(vs, SHADER_VERTEX)?;
+                e.bind_shader(fs, SHADER_FRAGMENT)?;
+                if link {
+                    e.link_shader(vs, fs)?;
+                }
+            }
+            if !vs_consts.is_empty() && b.vs_consts != vs_consts {
                 e.set_constant_buffer(SHADER_VERTEX, &vs_consts)?;
+                b.vs_consts = vs_consts;
             }
-            if !fs_consts.is_empty() {
+            if !fs_consts.is_empty() && b.fs_consts != fs_consts {
                 e.set_constant_buffer(SHADER_FRAGMENT, &fs_consts)?;
+                b.fs_consts = fs_consts;
             }
-            if units > 0 {
+            if units > 0 && b.samplers != (states, views, units) {
+                b.samplers = (states, views, units);
                 e.bind_sampler_states(SHADER_FRAGMENT, 0, &states[..units])?;
                 e.set_sampler_views(SHADER_FRAGMENT, 0, &views[..units])?;
             }
-            e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
-            e.set_vertex_buffers(&[VertexBuffer { stride, offset: 0, resource: vbo }])?;
+            if b.ve != ve {
+                b.ve = ve;
+                e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
+            }
+            if b.vbuf != (stride, vbo) {
+                b.vbuf = (stride, vbo);
+                e.set_vertex_buffers(&[VertexBuffer {
+                    stride,
+                    offset: 0,
+                    resource: vbo,
+                }])?;
+            }
             if let Some(ib) = ibo {
-                e.set_index_buffer(Some((ib, 2, 0)))?;
+                if b.ibuf != ib {
+                    b.ibuf = ib;
+                    e.set_index_buffer(Some((ib, 2, 0)))?;
+                }
             }
             e.draw_vbo(&info)
-        })
+        });
+        // Keep the cache only when everything was encoded.
+        let (_, c) = self.ctx_mut(ctx)?;
+        c.bound = if r.is_ok() { b } else { Bound::default() };
+        r
     }
 
     fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError> {
         self.flush(ctx)
     }
 
-    fn read_target(&mut self, ctx: DevId, target: DevId, out: &mut [u32]) -> Result<(), DeviceError> {
+    fn read_target(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        out: &mut [u32],
+    ) -> Result<(), DeviceError> {
         let (color, w, h) = match self.objects.get(&target) {
-            Some(Obj::Target { color, w, h, ctx: c, .. }) if *c == ctx => (*color, *w, *h),
+            Some(Obj::Target {
+                color,
+                w,
+                h,
+                ctx: c,
+                ..
+            }) if *c == ctx => (*color, *w, *h),
             _ => return Err(DeviceError("unknown device target")),
         };
         self.flush(ctx)?;
@@ -592,7 +861,9 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
     }
 
     fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError> {
-        let Some(hooks) = self.hooks else { return Err(DeviceError("no scanout on this transport")) };
+        let Some(hooks) = self.hooks else {
+            return Err(DeviceError("no scanout on this transport"));
+        };
         let (color, w, h) = match self.objects.get(&target) {
             Some(Obj::Target { color, w, h, .. }) => (*color, *w, *h),
             _ => return Err(DeviceError("unknown device target")),
@@ -602,7 +873,9 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
     }
 
     fn scanout_primary(&mut self) -> Result<(), DeviceError> {
-        let Some(hooks) = self.hooks else { return Err(DeviceError("no scanout on this transport")) };
+        let Some(hooks) = self.hooks else {
+            return Err(DeviceError("no scanout on this transport"));
+        };
         (hooks.primary)(&mut self.transport).map_err(e("virgl scanout failed"))
     }
 
@@ -618,5 +891,15 @@ impl<T: GpuTransport3d + Send> Device for VirglDevice<T> {
 }
 
 fn to_vec4s(words: &[f32]) -> Vec<[f32; 4]> {
-    words.chunks(4).map(|c| [c.first().copied().unwrap_or(0.0), c.get(1).copied().unwrap_or(0.0), c.get(2).copied().unwrap_or(0.0), c.get(3).copied().unwrap_or(0.0)]).collect()
+    words
+        .chunks(4)
+        .map(|c| {
+            [
+                c.first().copied().unwrap_or(0.0),
+                c.get(1).copied().unwrap_or(0.0),
+                c.get(2).copied().unwrap_or(0.0),
+                c.get(3).copied().unwrap_or(0.0),
+            ]
+        })
+        .collect()
 }

@@ -5,12 +5,12 @@
 mod common;
 
 use common::*;
-use gfx3d::virgl::VirglDevice;
+use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::scenes::{FS_VARYING, VS_POS_ATTR};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use virtio_gpu::proto::Box3d;
+use virtio_gpu::scenes::{FS_VARYING, VS_POS_ATTR};
 use virtio_gpu::transport::ResourceDesc;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 use virtio_gpu::{CtxId, GpuTransport3d, ResId};
@@ -25,17 +25,24 @@ const BLUE: u32 = 0xFF00_00FF;
 const FS_TEX_UNIT1: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[1]\nDCL SVIEW[1], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[1], 2D\n  1: END\n";
 
 fn start() -> (VtestServer, G) {
-    let server = VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglDevice::new(t)))).expect("virgl boot");
+    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .expect("virgl boot");
     assert_eq!(g.backend_name(), "virgl");
     (server, g)
 }
 
 fn finish(server: VtestServer) {
     let errors = server.host_errors();
-    assert!(errors.is_empty(), "host reported errors: {:?}\n{}", errors, server.stderr_text());
+    assert!(
+        errors.is_empty(),
+        "host reported errors: {:?}\n{}",
+        errors,
+        server.stderr_text()
+    );
 }
 
 fn program() -> FakeProgram {
@@ -65,7 +72,14 @@ fn triangle_is_upright_and_readback_is_counted() {
     let t = g.target_create(0, c, 64, 64).unwrap();
     let m = g.mesh_create(0, Usage::Static).unwrap();
     // Upper-left triangle (NDC y up).
-    g.mesh_upload_f32(0, m, &tri_layout(), &tri([[-0.9, 0.9, 0.0], [-0.9, 0.1, 0.0], [-0.1, 0.9, 0.0]], RED), None).unwrap();
+    g.mesh_upload_f32(
+        0,
+        m,
+        &tri_layout(),
+        &tri([[-0.9, 0.9, 0.0], [-0.9, 0.1, 0.0], [-0.1, 0.9, 0.0]], RED),
+        None,
+    )
+    .unwrap();
     let p = g.prog_prepare(0, c, program()).unwrap();
     g.begin(0, c, t).unwrap();
     g.clear(0, c, [0.0, 0.0, 1.0, 1.0], true).unwrap();
@@ -75,8 +89,16 @@ fn triangle_is_upright_and_readback_is_counted() {
     let mut out = vec![0u32; 64 * 64];
     g.target_read(0, t, &mut out).unwrap();
     assert_eq!(px(&out, 64, 8, 8), RED, "top-left must be red");
-    assert_eq!(px(&out, 64, 8, 56), BLUE, "bottom-left must be clear (flip check)");
-    assert_eq!(px(&out, 64, 56, 8), BLUE, "top-right must be clear (mirror check)");
+    assert_eq!(
+        px(&out, 64, 8, 56),
+        BLUE,
+        "bottom-left must be clear (flip check)"
+    );
+    assert_eq!(
+        px(&out, 64, 56, 8),
+        BLUE,
+        "top-right must be clear (mirror check)"
+    );
     let s = g.stats();
     assert_eq!(s.readbacks, 1);
     assert!(s.submits >= 1 && s.dwords > 0);
@@ -94,18 +116,36 @@ fn viewport_depth_and_cull_are_honoured() {
     let t = g.target_create(0, c, 64, 64).unwrap();
     let full = g.mesh_create(0, Usage::Static).unwrap();
     // A full-viewport quad (two CCW triangles), green at z=0.5.
-    let mut quad = tri([[-1.0, -1.0, 0.5], [1.0, -1.0, 0.5], [1.0, 1.0, 0.5]], GREEN);
-    quad.extend(tri([[-1.0, -1.0, 0.5], [1.0, 1.0, 0.5], [-1.0, 1.0, 0.5]], GREEN));
-    g.mesh_upload_f32(0, full, &tri_layout(), &quad, None).unwrap();
+    let mut quad = tri(
+        [[-1.0, -1.0, 0.5], [1.0, -1.0, 0.5], [1.0, 1.0, 0.5]],
+        GREEN,
+    );
+    quad.extend(tri(
+        [[-1.0, -1.0, 0.5], [1.0, 1.0, 0.5], [-1.0, 1.0, 0.5]],
+        GREEN,
+    ));
+    g.mesh_upload_f32(0, full, &tri_layout(), &quad, None)
+        .unwrap();
     // A red quad behind it (z=0.8) and a CW (back-facing) red quad in front (z=-0.5).
     let behind = g.mesh_create(0, Usage::Static).unwrap();
     let mut q2 = tri([[-1.0, -1.0, 0.8], [1.0, -1.0, 0.8], [1.0, 1.0, 0.8]], RED);
-    q2.extend(tri([[-1.0, -1.0, 0.8], [1.0, 1.0, 0.8], [-1.0, 1.0, 0.8]], RED));
-    g.mesh_upload_f32(0, behind, &tri_layout(), &q2, None).unwrap();
+    q2.extend(tri(
+        [[-1.0, -1.0, 0.8], [1.0, 1.0, 0.8], [-1.0, 1.0, 0.8]],
+        RED,
+    ));
+    g.mesh_upload_f32(0, behind, &tri_layout(), &q2, None)
+        .unwrap();
     let back = g.mesh_create(0, Usage::Static).unwrap();
-    let mut q3 = tri([[-1.0, -1.0, -0.5], [1.0, 1.0, -0.5], [1.0, -1.0, -0.5]], RED);
-    q3.extend(tri([[-1.0, -1.0, -0.5], [-1.0, 1.0, -0.5], [1.0, 1.0, -0.5]], RED));
-    g.mesh_upload_f32(0, back, &tri_layout(), &q3, Some(&[0, 1, 2, 3, 4, 5])).unwrap();
+    let mut q3 = tri(
+        [[-1.0, -1.0, -0.5], [1.0, 1.0, -0.5], [1.0, -1.0, -0.5]],
+        RED,
+    );
+    q3.extend(tri(
+        [[-1.0, -1.0, -0.5], [-1.0, 1.0, -0.5], [1.0, 1.0, -0.5]],
+        RED,
+    ));
+    g.mesh_upload_f32(0, back, &tri_layout(), &q3, Some(&[0, 1, 2, 3, 4, 5]))
+        .unwrap();
     let p = g.prog_prepare(0, c, program()).unwrap();
     g.begin(0, c, t).unwrap();
     g.clear(0, c, [0.0, 0.0, 1.0, 1.0], true).unwrap();
@@ -119,7 +159,11 @@ fn viewport_depth_and_cull_are_honoured() {
     g.end(0, c).unwrap();
     let mut out = vec![0u32; 64 * 64];
     g.target_read(0, t, &mut out).unwrap();
-    assert_eq!(px(&out, 64, 16, 48), GREEN, "lower-left quarter drawn, depth kept green in front");
+    assert_eq!(
+        px(&out, 64, 16, 48),
+        GREEN,
+        "lower-left quarter drawn, depth kept green in front"
+    );
     assert_eq!(px(&out, 64, 16, 16), BLUE, "upper-left untouched");
     assert_eq!(px(&out, 64, 48, 48), BLUE, "lower-right untouched");
     // Without depth test, the red quad behind wins.
@@ -142,7 +186,14 @@ fn texture_unit_one_is_sampled() {
     let m = g.mesh_create(0, Usage::Static).unwrap();
     // uv in the colour slot (x, y used by the FS as texture coordinates).
     let mut quad = Vec::new();
-    for (x, y) in [(-1.0f32, -1.0f32), (1.0, -1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+    for (x, y) in [
+        (-1.0f32, -1.0f32),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+    ] {
         quad.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5, 0.0, 1.0]);
     }
     g.mesh_upload_f32(0, m, &tri_layout(), &quad, None).unwrap();
@@ -152,7 +203,12 @@ fn texture_unit_one_is_sampled() {
     let red = g.tex_solid(0, RED).unwrap();
     // 2x2: alpha must survive.
     let tex = g.tex_create(0, 2, 2).unwrap();
-    g.tex_upload(0, tex, &[0x80FF_0000, 0xFF00_FF00, 0xFF00_00FF, 0xFFFF_FFFF]).unwrap();
+    g.tex_upload(
+        0,
+        tex,
+        &[0x80FF_0000, 0xFF00_FF00, 0xFF00_00FF, 0xFFFF_FFFF],
+    )
+    .unwrap();
     g.begin(0, c, t).unwrap();
     g.clear(0, c, [0.0; 4], true).unwrap();
     g.use_program(0, c, p).unwrap();
@@ -177,7 +233,17 @@ fn meshes_upload_once_per_context_and_resize_works() {
     let c = g.context_create(0).unwrap();
     let t = g.target_create(0, c, 16, 16).unwrap();
     let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &tri_layout(), &tri([[-1.0, -1.0, 0.0], [3.0, -1.0, 0.0], [-1.0, 3.0, 0.0]], GREEN), None).unwrap();
+    g.mesh_upload_f32(
+        0,
+        m,
+        &tri_layout(),
+        &tri(
+            [[-1.0, -1.0, 0.0], [3.0, -1.0, 0.0], [-1.0, 3.0, 0.0]],
+            GREEN,
+        ),
+        None,
+    )
+    .unwrap();
     let p1 = g.prog_prepare(0, c, program()).unwrap();
     let p2 = g.prog_prepare(0, c, program()).unwrap();
     for (w, h) in [(16, 16), (320, 200), (640, 480), (800, 600), (64, 32)] {
@@ -193,7 +259,11 @@ fn meshes_upload_once_per_context_and_resize_works() {
         g.target_read(0, t, &mut out).unwrap();
         assert!(out.iter().all(|&p| p == GREEN), "{}x{}", w, h);
     }
-    assert_eq!(g.stats().uploads, 1, "one vertex upload for every frame and both programs");
+    assert_eq!(
+        g.stats().uploads,
+        1,
+        "one vertex upload for every frame and both programs"
+    );
     g.drop_owner(0);
     finish(server);
 }
@@ -234,11 +304,25 @@ impl GpuTransport3d for Faulty {
         self.check()?;
         self.inner.resource_destroy(ctx, res)
     }
-    fn transfer_to_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, data: &[u8]) -> virtio_gpu::Result<()> {
+    fn transfer_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> virtio_gpu::Result<()> {
         self.check()?;
         self.inner.transfer_to_host_3d(ctx, res, bx, stride, data)
     }
-    fn transfer_from_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, out: &mut [u8]) -> virtio_gpu::Result<()> {
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> virtio_gpu::Result<()> {
         self.check()?;
         self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
     }
@@ -253,9 +337,12 @@ impl GpuTransport3d for Faulty {
 
 fn faulty(server: &VtestServer, mode: BackendMode) -> (G, Arc<AtomicBool>) {
     let dead = Arc::new(AtomicBool::new(false));
-    let t = Faulty { inner: VtestTransport::connect(server.socket_path()).unwrap(), dead: dead.clone() };
+    let t = Faulty {
+        inner: VtestTransport::connect(server.socket_path()).unwrap(),
+        dead: dead.clone(),
+    };
     let mut g = G::new();
-    g.boot(mode, Some(Box::new(VirglDevice::new(t)))).unwrap();
+    g.boot(mode, Some(Box::new(VirglBackend::new(t)))).unwrap();
     assert_eq!(g.backend_name(), "virgl");
     (g, dead)
 }
@@ -264,7 +351,8 @@ fn lost_setup(g: &mut G) -> (ContextId, TargetId, MeshId, ProgramId) {
     let c = g.context_create(0).unwrap();
     let tg = g.target_create(0, c, 8, 8).unwrap();
     let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &tri_layout(), &red_triangle(), None).unwrap();
+    g.mesh_upload_f32(0, m, &tri_layout(), &red_triangle(), None)
+        .unwrap();
     let mut prog = program();
     prog.fill = Some(GREEN);
     let p = g.prog_prepare(0, c, prog).unwrap();
@@ -313,6 +401,9 @@ fn forced_virgl_reports_a_lost_device() {
     assert_eq!(g.begin(0, c, tg), Err(Error::ForcedVirglUnavailable));
     let mut out = vec![0u32; 64];
     assert!(g.target_read(0, tg, &mut out).is_err() || g.is_lost());
-    assert!(g.program(0, p).unwrap().draws.borrow().is_empty(), "forced virgl never falls back to the CPU");
+    assert!(
+        g.program(0, p).unwrap().draws.borrow().is_empty(),
+        "forced virgl never falls back to the CPU"
+    );
     finish(server);
 }
