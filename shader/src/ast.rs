@@ -200,7 +200,10 @@ pub struct Ast {
 
 impl Ast {
     pub const fn new() -> Ast {
-        Ast { nodes: Vec::new(), first: -1 }
+        Ast {
+            nodes: Vec::new(),
+            first: -1,
+        }
     }
 
     pub fn get(&self, i: i16) -> Option<&Node> {
@@ -214,7 +217,11 @@ impl Ast {
     /// Iterates a `next`-linked list starting at `first` (bounded by the node count, so a
     /// malformed link can never loop forever).
     pub fn list(&self, first: i16) -> ListIter<'_> {
-        ListIter { ast: self, cur: first, left: self.nodes.len() }
+        ListIter {
+            ast: self,
+            cur: first,
+            left: self.nodes.len(),
+        }
     }
 }
 

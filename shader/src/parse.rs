@@ -46,24 +46,40 @@ pub fn type_of(kind: Tok) -> Option<Type> {
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
-    let mut p = Parser { src, toks, pos: 0, ast, diag, depth: 0, height: [0; AST_MAX] };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        ast,
+        diag,
+        depth: 0,
+        height: [0; AST_MAX],
+    };
     p.program();
 }
 
 impl<'a> Parser<'a> {
     fn tok(&self) -> Token {
         let last = self.toks.toks.len().saturating_sub(1);
-        self.toks.toks.get(self.pos.min(last)).copied().unwrap_or(Token {
-            kind: Tok::Eof,
-            off: 0,
-            len: 0,
-            line: 1,
-            col: 1,
-            value: 0,
-        })
+        self.toks
+            .toks
+            .get(self.pos.min(last))
+            .copied()
+            .unwrap_or(Token {
+                kind: Tok::Eof,
+                off: 0,
+                len: 0,
+                line: 1,
+                col: 1,
+                value: 0,
+            })
     }
     fn peek_kind(&self, k: usize) -> Tok {
-        self.toks.toks.get(self.pos + k).map(|t| t.kind).unwrap_or(Tok::Eof)
+        self.toks
+            .toks
+            .get(self.pos + k)
+            .map(|t| t.kind)
+            .unwrap_or(Tok::Eof)
     }
     fn kind(&self) -> Tok {
         self.tok().kind
@@ -101,7 +117,10 @@ impl<'a> Parser<'a> {
     fn expected(&mut self, what: &str) -> Result<(), ()> {
         let t = self.tok();
         if t.kind == Tok::Eof {
-            self.err_at(t, format_args!("expected {}, found the end of the source", what));
+            self.err_at(
+                t,
+                format_args!("expected {}, found the end of the source", what),
+            );
         } else {
             let found = t.text(self.src);
             self.err_at(t, format_args!("expected {}, found '{}'", what, found));
@@ -128,7 +147,13 @@ impl<'a> Parser<'a> {
             return Err(());
         }
         // Expression height bounds the semantic pass's recursion.
-        let h = |i: i16, s: &Self| if i >= 0 { s.height.get(i as usize).copied().unwrap_or(0) } else { 0 };
+        let h = |i: i16, s: &Self| {
+            if i >= 0 {
+                s.height.get(i as usize).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
         let mut hh = h(n.a, self).max(h(n.b, self));
         if matches!(n.kind, Kind::Call | Kind::Ctor) {
             for (i, _) in self.ast.list(n.a) {
@@ -165,7 +190,10 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > NEST_MAX {
             let t = self.tok();
-            self.err_at(t, format_args!("nesting exceeds the limit of {} levels", NEST_MAX));
+            self.err_at(
+                t,
+                format_args!("nesting exceeds the limit of {} levels", NEST_MAX),
+            );
             self.depth -= 1;
             return Err(());
         }
@@ -246,7 +274,9 @@ impl<'a> Parser<'a> {
         let t = self.tok();
         let w = t.text(self.src);
         let why = match w {
-            "while" | "do" => "only 'for' loops with at most 8 iterations exist (they are unrolled)",
+            "while" | "do" => {
+                "only 'for' loops with at most 8 iterations exist (they are unrolled)"
+            }
             "switch" | "case" | "default" => "use if/else",
             "break" | "continue" => "loops are unrolled and run every iteration",
             "struct" => "user-defined types are not supported",
@@ -271,7 +301,10 @@ impl<'a> Parser<'a> {
                 let w = t.text(self.src);
                 self.err_at(
                     t,
-                    format_args!("unsupported layout qualifier '{}': only layout(location = N) is supported", w),
+                    format_args!(
+                        "unsupported layout qualifier '{}': only layout(location = N) is supported",
+                        w
+                    ),
                 );
                 return Err(());
             }
@@ -284,7 +317,10 @@ impl<'a> Parser<'a> {
             self.advance();
             if self.at(Tok::Comma) {
                 let t = self.tok();
-                self.err_at(t, format_args!("only one layout qualifier, location = N, is supported"));
+                self.err_at(
+                    t,
+                    format_args!("only one layout qualifier, location = N, is supported"),
+                );
                 return Err(());
             }
             self.expect(Tok::RParen, "')' after layout(location = N")?;
@@ -335,11 +371,18 @@ impl<'a> Parser<'a> {
         if self.at(Tok::LParen) {
             if !global {
                 let t = self.toks.get(name).copied().unwrap_or_else(|| self.tok());
-                self.err_at(t, format_args!("functions cannot be defined inside another function"));
+                self.err_at(
+                    t,
+                    format_args!("functions cannot be defined inside another function"),
+                );
                 return Err(());
             }
             if quals != 0 {
-                let t = self.toks.get(first_tok).copied().unwrap_or_else(|| self.tok());
+                let t = self
+                    .toks
+                    .get(first_tok)
+                    .copied()
+                    .unwrap_or_else(|| self.tok());
                 self.err_at(t, format_args!("a function cannot have qualifiers"));
                 return Err(());
             }
@@ -396,7 +439,13 @@ impl<'a> Parser<'a> {
             if matches!(self.kind(), Tok::In | Tok::Out | Tok::Const | Tok::Uniform) {
                 let t = self.tok();
                 let w = t.text(self.src);
-                self.err_at(t, format_args!("parameter qualifier '{}' is not supported: parameters are passed by value", w));
+                self.err_at(
+                    t,
+                    format_args!(
+                        "parameter qualifier '{}' is not supported: parameters are passed by value",
+                        w
+                    ),
+                );
                 return Err(());
             }
             let t = self.tok();
@@ -427,7 +476,10 @@ impl<'a> Parser<'a> {
         if !self.at(Tok::LBrace) {
             if self.at(Tok::Semi) {
                 let t = self.tok();
-                self.err_at(t, format_args!("function prototypes are not supported: give the body here"));
+                self.err_at(
+                    t,
+                    format_args!("function prototypes are not supported: give the body here"),
+                );
                 return Err(());
             }
             return self.expected("a function body '{'").map(|_| -1);
@@ -567,7 +619,12 @@ impl<'a> Parser<'a> {
             let v = self.expr()?;
             if self.at(Tok::Assign) {
                 let t = self.tok();
-                self.err_at(t, format_args!("chained assignment is not supported: assign one variable per statement"));
+                self.err_at(
+                    t,
+                    format_args!(
+                        "chained assignment is not supported: assign one variable per statement"
+                    ),
+                );
                 return Err(());
             }
             let mut n = Node::new(Kind::Assign, eq);
@@ -609,7 +666,11 @@ impl<'a> Parser<'a> {
         };
         let cond = if self.at(Tok::Semi) { -1 } else { self.expr()? };
         self.expect(Tok::Semi, "';' after the loop condition")?;
-        let step = if self.at(Tok::RParen) { -1 } else { self.simple_statement()? };
+        let step = if self.at(Tok::RParen) {
+            -1
+        } else {
+            self.simple_statement()?
+        };
         self.expect(Tok::RParen, "')' after the loop step")?;
         self.enter()?;
         let body = self.statement();
@@ -624,7 +685,7 @@ impl<'a> Parser<'a> {
 
     // ---- expressions ----
 
-    pub fn expr(&mut self) -> P {
+    fn expr(&mut self) -> P {
         self.enter()?;
         let r = self.binary(1);
         self.leave();
@@ -659,7 +720,11 @@ impl<'a> Parser<'a> {
             }
             let optok = self.idx();
             self.advance();
-            let rhs = if prec < 6 { self.binary(prec + 1)? } else { self.unary()? };
+            let rhs = if prec < 6 {
+                self.binary(prec + 1)?
+            } else {
+                self.unary()?
+            };
             let mut n = Node::new(Kind::Binary, optok);
             n.op = op as u8;
             n.a = lhs;
@@ -668,7 +733,10 @@ impl<'a> Parser<'a> {
         }
         if self.at(Tok::Question) {
             let t = self.tok();
-            self.err_at(t, format_args!("the conditional operator ?: is not supported: use if/else"));
+            self.err_at(
+                t,
+                format_args!("the conditional operator ?: is not supported: use if/else"),
+            );
             return Err(());
         }
         Ok(lhs)
@@ -737,7 +805,11 @@ impl<'a> Parser<'a> {
                 }
                 Tok::PlusPlus | Tok::MinusMinus => {
                     let mut n = Node::new(Kind::Incr, self.idx());
-                    n.op = if self.at(Tok::PlusPlus) { INC_POST } else { DEC_POST };
+                    n.op = if self.at(Tok::PlusPlus) {
+                        INC_POST
+                    } else {
+                        DEC_POST
+                    };
                     n.a = e;
                     self.advance();
                     e = self.node(n)?;
@@ -754,7 +826,10 @@ impl<'a> Parser<'a> {
         let mut rgba = false;
         let mut mask = 0u8;
         if w.len() > 4 {
-            self.err_at(t, format_args!("invalid swizzle '{}': at most 4 components", w));
+            self.err_at(
+                t,
+                format_args!("invalid swizzle '{}': at most 4 components", w),
+            );
             return Err(());
         }
         for (k, ch) in w.bytes().enumerate() {
@@ -868,7 +943,9 @@ impl<'a> Parser<'a> {
                             self.err_at(b, format_args!("arrays are not supported"));
                             return Err(());
                         }
-                        return self.expected("'(' after the type name (a constructor)").map(|_| -1);
+                        return self
+                            .expected("'(' after the type name (a constructor)")
+                            .map(|_| -1);
                     }
                     let args = self.args()?;
                     let mut n = Node::new(Kind::Ctor, i);

@@ -6,7 +6,10 @@ use proptest::prelude::*;
 use shader::compile::compile;
 
 fn cases() -> u32 {
-    std::env::var("FRONTEND_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+    std::env::var("FRONTEND_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
 }
 
 /// The property every input must satisfy.
@@ -14,16 +17,24 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
     match compile(stage, src, "fuzz") {
         Ok(sh) => {
             prop_assert!(stage <= 1);
-            prop_assert!(shader::verify::verify(&sh.module).is_ok(), "verifier rejected compiler output");
+            prop_assert!(
+                shader::verify::verify(&sh.module).is_ok(),
+                "verifier rejected compiler output"
+            );
             prop_assert!(sh.module.temps as usize <= shader::limits::TEMP_MAX);
             let mut s = String::new();
             shader::dump::dump_ir(&sh, &mut s).unwrap();
         }
         Err(d) => {
-            prop_assert!(d.len() >= 1, "failure without a diagnostic");
+            prop_assert!(!d.is_empty(), "failure without a diagnostic");
             let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
             for e in d.errors() {
-                prop_assert!(e.line >= 1 && e.line <= lines, "line {} outside 1..={}", e.line, lines);
+                prop_assert!(
+                    e.line >= 1 && e.line <= lines,
+                    "line {} outside 1..={}",
+                    e.line,
+                    lines
+                );
                 prop_assert!(e.column >= 1, "column 0");
                 let text = shader::diag::source_line(src, e.line);
                 prop_assert!(
@@ -50,7 +61,10 @@ fn corpus() -> Vec<Vec<u8>> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("ok_") || !p.to_str().unwrap().contains("err_"))
+        .filter(|p| {
+            p.file_name().unwrap().to_str().unwrap().starts_with("ok_")
+                || !p.to_str().unwrap().contains("err_")
+        })
         .map(|p| std::fs::read(p).unwrap())
         .filter(|s| !s.is_empty() && s.len() < 4096)
         .collect();
@@ -60,23 +74,114 @@ fn corpus() -> Vec<Vec<u8>> {
 }
 
 const VOCAB: &[&str] = &[
-    "in", "out", "uniform", "const", "layout", "(", "location", "=", "0", ")", "smooth", "void", "bool", "int",
-    "float", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "mat3", "mat4", "sampler2D", "if", "else",
-    "for", "return", "discard", "true", "false", "{", "}", "[", "]", ";", ",", ".", "+", "-", "*", "/", "%",
-    "==", "!=", "<", ">", "<=", ">=", "&&", "||", "!", "++", "--", "main", "x", "y", "gl_Position",
-    "gl_FragCoord", "texture", "dot", "normalize", "mix", "clamp", "1.0", "2", "0.5e1", "xyz", "rgba", "i", "#version 330\n",
-    "\n", " ", "/*", "*/", "//", "while", "?", ":", "+=", "attribute", "f", "a", "b", "c",
+    "in",
+    "out",
+    "uniform",
+    "const",
+    "layout",
+    "(",
+    "location",
+    "=",
+    "0",
+    ")",
+    "smooth",
+    "void",
+    "bool",
+    "int",
+    "float",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "mat3",
+    "mat4",
+    "sampler2D",
+    "if",
+    "else",
+    "for",
+    "return",
+    "discard",
+    "true",
+    "false",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    ".",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "==",
+    "!=",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "!",
+    "++",
+    "--",
+    "main",
+    "x",
+    "y",
+    "gl_Position",
+    "gl_FragCoord",
+    "texture",
+    "dot",
+    "normalize",
+    "mix",
+    "clamp",
+    "1.0",
+    "2",
+    "0.5e1",
+    "xyz",
+    "rgba",
+    "i",
+    "#version 330\n",
+    "\n",
+    " ",
+    "/*",
+    "*/",
+    "//",
+    "while",
+    "?",
+    ":",
+    "+=",
+    "attribute",
+    "f",
+    "a",
+    "b",
+    "c",
 ];
 
 fn soup() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop::sample::select(VOCAB), 0..200).prop_map(|t| t.join(" ").into_bytes())
+    prop::collection::vec(prop::sample::select(VOCAB), 0..200)
+        .prop_map(|t| t.join(" ").into_bytes())
 }
 
 /// A corpus shader with a few random edits: delete, insert vocabulary, duplicate, or flip a byte.
 fn mutated() -> impl Strategy<Value = Vec<u8>> {
     let corpus = corpus();
     let n = corpus.len();
-    (0..n, prop::collection::vec((0u8..4, any::<u16>(), any::<u16>(), prop::sample::select(VOCAB)), 1..6))
+    (
+        0..n,
+        prop::collection::vec(
+            (
+                0u8..4,
+                any::<u16>(),
+                any::<u16>(),
+                prop::sample::select(VOCAB),
+            ),
+            1..6,
+        ),
+    )
         .prop_map(move |(pick, edits)| {
             let mut s = corpus[pick].clone();
             for (kind, p, q, word) in edits {
