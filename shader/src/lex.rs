@@ -272,6 +272,30 @@ impl Lexer<'_> {
             .copied()
             .unwrap_or(0)
     }
+    /// Skips a run of bytes matching `pred` that contains no newline (ids, digits, comments).
+    fn skip_run(&mut self, pred: impl Fn(u8) -> bool) {
+        let rest = self.src.get(self.pos..).unwrap_or(&[]);
+        let n = rest.iter().take_while(|&&b| b != b'\n' && pred(b)).count();
+        self.pos += n;
+        self.col = self.col.saturating_add(n as u32);
+    }
+
+    /// Skips whitespace, newlines included.
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            match b {
+                b'\n' => {
+                    self.line = self.line.saturating_add(1);
+                    self.col = 1;
+                    self.line_start = true;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.col = self.col.saturating_add(1),
+                _ => return,
+            }
+            self.pos += 1;
+        }
+    }
+
     fn bump(&mut self) {
         if let Some(&b) = self.src.get(self.pos) {
             self.pos += 1;
@@ -320,13 +344,11 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         let (line, col, start) = (lx.line, lx.col, lx.pos);
         match c {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                lx.bump();
+                lx.skip_space();
                 continue;
             }
             b'/' if lx.peek(1) == b'/' => {
-                while lx.pos < src.len() && lx.peek(0) != b'\n' {
-                    lx.bump();
-                }
+                lx.skip_run(|_| true);
                 continue;
             }
             b'/' if lx.peek(1) == b'*' => {
@@ -371,9 +393,7 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         lx.line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
-            while is_ident(lx.peek(0)) {
-                lx.bump();
-            }
+            lx.skip_run(is_ident);
             let bytes = src.get(start..lx.pos).unwrap_or(&[]);
             if let Some(k) = keyword(bytes) {
                 k
@@ -631,15 +651,11 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
         return None;
     }
     let mut is_float = false;
-    while lx.peek(0).is_ascii_digit() {
-        lx.bump();
-    }
+    lx.skip_run(|b| b.is_ascii_digit());
     if lx.peek(0) == b'.' {
         is_float = true;
         lx.bump();
-        while lx.peek(0).is_ascii_digit() {
-            lx.bump();
-        }
+        lx.skip_run(|b| b.is_ascii_digit());
     }
     if matches!(lx.peek(0), b'e' | b'E') {
         is_float = true;

@@ -238,3 +238,35 @@ fn corpus_shaders_verify_in_both_stages() {
         }
     }
 }
+
+/// The kernel compiles on a small fixed stack: the deepest shaders the limits allow (call depth 8
+/// with deeply nested expressions in every function) must fit in this budget.
+const STACK_BUDGET: usize = 128 * 1024;
+
+#[test]
+fn deepest_shaders_fit_the_stack_budget() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/in");
+    let names = [
+        "ok_stack_stress.vert",
+        "ok_call_depth_8.vert",
+        "err_call_depth_9.vert",
+        "ok_nesting_32_parens.vert",
+        "ok_nesting_32_blocks.vert",
+        "ok_expression_height_32.vert",
+        "ok_tokens_768.vert",
+        "ok_ast_nodes_512.vert",
+    ];
+    let sources: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.join(n)).unwrap())
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK_BUDGET)
+        .spawn(move || {
+            for src in &sources {
+                let _ = compile(0, src, "stack");
+            }
+        })
+        .unwrap();
+    handle.join().expect("compile overflowed the stack budget");
+}
