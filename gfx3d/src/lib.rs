@@ -10,28 +10,36 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod compare;
 pub mod context;
+pub mod demo;
 pub mod device;
 pub mod error;
 mod frame;
+pub mod geometry;
 mod gfx3d;
+pub mod glsl;
 pub mod handle;
 pub mod layout;
 pub mod limits;
+pub mod linked;
 pub mod math;
 pub mod mesh;
 mod mock;
 pub mod program;
+pub mod scenes;
 pub mod selftest;
 pub mod stats;
 pub mod target;
 pub mod texture;
+pub mod virgl;
 
 pub use error::{Error, LayoutError, ObjectKind, Result};
 pub use frame::pack_color;
 pub use gfx3d::Gfx3d;
 pub use handle::{ContextId, MeshId, ProgramId, TargetId, TextureId, OWNER_KERNEL};
 pub use layout::{Element, VertexLayout};
+pub use linked::{BuildError, Linked};
 pub use math::{Mat3, Mat4};
 pub use mesh::Usage;
 pub use program::ShaderProgram;

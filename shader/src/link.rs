@@ -1,6 +1,8 @@
 //! Program link and uniforms: one vertex and one fragment [`Module`] become a [`Program`] with
 //! matched varyings (a fragment-input slot -> vertex-output slot remap), merged uniforms, the
-//! reflection tables, both stages' 128-float uniform arrays and both decoded [`Executable`]s.
+//! reflection tables, both stages' 128-float uniform arrays, both decoded [`Executable`]s and
+//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage whose text exceeds the VirGL
+//! budget is logged as a warning and leaves the program software-only, see `try_link`).
 //!
 //! Link is transactional: every check runs and the whole candidate (reflection, remap, decoded
 //! executables) is built before anything in the program changes, so a failed relink of a linked
@@ -23,8 +25,9 @@ use heapless::{String, Vec};
 use crate::exec::Executable;
 use crate::ir::{Module, Name, Stage, Type};
 use crate::limits::{
-    ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX,
+    ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
 };
+use crate::tgsi::{self, TgsiError};
 use crate::verify::VerifyError;
 
 /// A vertex attribute of the linked program.
@@ -88,13 +91,15 @@ pub enum LinkError {
     SamplerUnitMismatch(Name),
     TooManyUniforms,
     Verify(Stage, VerifyError),
-    Tgsi(Stage),
+    Tgsi(Stage, TgsiError),
 }
 
 impl core::fmt::Display for LinkError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            LinkError::MissingShader(s) => write!(f, "program is missing a compiled {} shader", s.name()),
+            LinkError::MissingShader(s) => {
+                write!(f, "program is missing a compiled {} shader", s.name())
+            }
             LinkError::NoPosition => write!(f, "vertex shader does not write gl_Position"),
             LinkError::NoColorOutput => write!(f, "fragment shader has no output"),
             LinkError::MissingVarying(n) => {
@@ -104,10 +109,16 @@ impl core::fmt::Display for LinkError {
             LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
             LinkError::SamplerUnitMismatch(n) => write!(f, "sampler unit mismatch {}", n),
             LinkError::TooManyUniforms => {
-                write!(f, "too many uniforms (the limit is {} per program)", PROGRAM_UNIFORM_MAX)
+                write!(
+                    f,
+                    "too many uniforms (the limit is {} per program)",
+                    PROGRAM_UNIFORM_MAX
+                )
             }
             LinkError::Verify(s, e) => write!(f, "{} shader: {}", s.name(), e),
-            LinkError::Tgsi(s) => write!(f, "TGSI emission failed for the {} shader", s.name()),
+            LinkError::Tgsi(s, e) => {
+                write!(f, "TGSI emission failed for the {} shader: {}", s.name(), e)
+            }
         }
     }
 }
@@ -117,11 +128,20 @@ impl core::fmt::Display for LinkError {
 pub enum UniformError {
     NotLinked,
     /// The index is not an entry of the uniform table.
-    NoSuchUniform { index: usize, count: usize },
+    NoSuchUniform {
+        index: usize,
+        count: usize,
+    },
     /// The value has the wrong number of floats for the uniform's type.
-    WrongCount { expected: usize, found: usize },
+    WrongCount {
+        expected: usize,
+        found: usize,
+    },
     /// The lane is past the uniform's floats.
-    LaneOutOfRange { lane: usize, floats: usize },
+    LaneOutOfRange {
+        lane: usize,
+        floats: usize,
+    },
 }
 
 impl core::fmt::Display for UniformError {
@@ -129,13 +149,25 @@ impl core::fmt::Display for UniformError {
         match *self {
             UniformError::NotLinked => write!(f, "program is not linked"),
             UniformError::NoSuchUniform { index, count } => {
-                write!(f, "uniform index {} does not exist (the program has {})", index, count)
+                write!(
+                    f,
+                    "uniform index {} does not exist (the program has {})",
+                    index, count
+                )
             }
             UniformError::WrongCount { expected, found } => {
-                write!(f, "uniform value has {} floats, its type takes {}", found, expected)
+                write!(
+                    f,
+                    "uniform value has {} floats, its type takes {}",
+                    found, expected
+                )
             }
             UniformError::LaneOutOfRange { lane, floats } => {
-                write!(f, "uniform lane {} is out of range (the uniform has {} floats)", lane, floats)
+                write!(
+                    f,
+                    "uniform lane {} is out of range (the uniform has {} floats)",
+                    lane, floats
+                )
             }
         }
     }
@@ -161,6 +193,9 @@ pub struct Program {
     fs: Module,
     vs_exec: Option<Executable>,
     fs_exec: Option<Executable>,
+    vs_tgsi: String<TGSI_MAX>,
+    fs_tgsi: String<TGSI_MAX>,
+    tgsi_errors: [Option<TgsiError>; 2],
     refl: Reflection,
     vs_uniforms: [f32; UNIFORM_FLOATS],
     fs_uniforms: [f32; UNIFORM_FLOATS],
@@ -190,7 +225,13 @@ impl Program {
             fs: Module::new(Stage::Fragment),
             vs_exec: None,
             fs_exec: None,
-            refl: Reflection { remap: [-1; VARYING_MAX], ..Reflection::default() },
+            vs_tgsi: String::new(),
+            fs_tgsi: String::new(),
+            tgsi_errors: [None, None],
+            refl: Reflection {
+                remap: [-1; VARYING_MAX],
+                ..Reflection::default()
+            },
             vs_uniforms: [0.0; UNIFORM_FLOATS],
             fs_uniforms: [0.0; UNIFORM_FLOATS],
         }
@@ -251,7 +292,10 @@ impl Program {
             self.fail(&mut first, LinkError::NoColorOutput);
         }
 
-        let mut refl = Reflection { remap: [-1; VARYING_MAX], ..Reflection::default() };
+        let mut refl = Reflection {
+            remap: [-1; VARYING_MAX],
+            ..Reflection::default()
+        };
         for a in vs.iface.attributes.iter() {
             let _ = refl.attributes.push(AttribInfo {
                 name: a.name.clone(),
@@ -315,18 +359,35 @@ impl Program {
                     }
                     continue;
                 }
-                let (vs_slot, fs_slot) =
-                    if stage == Stage::Vertex { (Some(u.slot), None) } else { (None, Some(u.slot)) };
-                if refl.uniforms.push(UniformInfo { name: u.name.clone(), ty: u.ty, vs_slot, fs_slot }).is_err() {
+                let (vs_slot, fs_slot) = if stage == Stage::Vertex {
+                    (Some(u.slot), None)
+                } else {
+                    (None, Some(u.slot))
+                };
+                if refl
+                    .uniforms
+                    .push(UniformInfo {
+                        name: u.name.clone(),
+                        ty: u.ty,
+                        vs_slot,
+                        fs_slot,
+                    })
+                    .is_err()
+                {
                     too_many = true;
                 }
             }
             for s in m.iface.samplers.iter() {
                 match refl.samplers.iter().find(|e| e.name == s.name) {
-                    Some(e) if e.unit != s.unit => self.fail(&mut first, LinkError::SamplerUnitMismatch(s.name.clone())),
+                    Some(e) if e.unit != s.unit => {
+                        self.fail(&mut first, LinkError::SamplerUnitMismatch(s.name.clone()))
+                    }
                     Some(_) => {}
                     None => {
-                        let _ = refl.samplers.push(SamplerInfo { name: s.name.clone(), unit: s.unit });
+                        let _ = refl.samplers.push(SamplerInfo {
+                            name: s.name.clone(),
+                            unit: s.unit,
+                        });
                     }
                 }
             }
@@ -353,15 +414,31 @@ impl Program {
             }
         };
 
-        // ---- TGSI CHECK AT LINK ------------------------------------------------------------
-        // The TGSI emitter (tgsi.rs, owned by the TGSI work) is checked here: both stages must
-        // emit within TGSI_MAX, the fragment stage with `refl.remap`. Until it lands this check
-        // accepts everything. On failure: `self.fail(&mut first, LinkError::Tgsi(stage))` and return.
+        // ---- TGSI AT LINK -------------------------------------------------------------------
+        // Both stages are emitted (the fragment stage with the varying remap) and the texts kept
+        // for the VirGL backend. A stage whose TGSI does not fit TGSI_MAX does not fail the link:
+        // the software path (the reference renderer) has no such budget. The program then has no
+        // TGSI for that stage (`tgsi()` is empty, `tgsi_error()` says why) and the log says so.
+        let mut vs_tgsi: String<TGSI_MAX> = String::new();
+        let mut fs_tgsi: String<TGSI_MAX> = String::new();
+        let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
+        let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
+        for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
+            if let Some(e) = e {
+                self.log_line(format_args!(
+                    "warning: {}; the program runs on the software path only",
+                    LinkError::Tgsi(stage, e)
+                ));
+            }
+        }
         // -------------------------------------------------------------------------------------
 
         // Commit: nothing below can fail.
         self.vs.clone_from(vs);
         self.fs.clone_from(fs);
+        self.vs_tgsi = vs_tgsi;
+        self.fs_tgsi = fs_tgsi;
+        self.tgsi_errors = [vs_tgsi_err, fs_tgsi_err];
         self.vs_exec = Some(vs_exec);
         self.fs_exec = Some(fs_exec);
         self.refl = refl;
@@ -381,7 +458,7 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link).
+    /// The log of the last link (empty after a clean link; warnings do not fail a link).
     pub fn log(&self) -> &str {
         &self.log
     }
@@ -403,6 +480,36 @@ impl Program {
             Stage::Vertex => self.vs_exec.as_ref(),
             Stage::Fragment => self.fs_exec.as_ref(),
         }
+    }
+
+    /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
+    /// before the first successful link and when it did not fit (see [`Program::tgsi_error`]).
+    pub fn tgsi(&self, stage: Stage) -> &str {
+        match stage {
+            Stage::Vertex => &self.vs_tgsi,
+            Stage::Fragment => &self.fs_tgsi,
+        }
+    }
+
+    /// Why the stage has no TGSI text (it did not fit TGSI_MAX), if so.
+    pub fn tgsi_error(&self, stage: Stage) -> Option<TgsiError> {
+        self.tgsi_errors[stage as usize & 1]
+    }
+
+    /// The stage's uniform words in use (slots 0..uniform_vec4s, 4 floats each): the
+    /// constant-buffer contents.
+    pub fn constants(&self, stage: Stage) -> &[f32] {
+        let n = self.uniform_vec4s(stage) * 4;
+        let words = self.uniform_words(stage);
+        words.get(..n).unwrap_or(words)
+    }
+
+    /// Texture units either stage samples (bit n = unit n).
+    pub fn sampler_units(&self) -> u8 {
+        self.refl
+            .samplers
+            .iter()
+            .fold(0, |m, s| m | (1u8 << (s.unit & 7)))
     }
 
     /// Fragment-input slot -> vertex-output slot (-1 = unused).
@@ -428,12 +535,19 @@ impl Program {
 
     /// Index of the uniform named `name` in [`Program::uniforms`].
     pub fn uniform_find(&self, name: &str) -> Option<usize> {
-        self.refl.uniforms.iter().position(|u| u.name.as_str() == name)
+        self.refl
+            .uniforms
+            .iter()
+            .position(|u| u.name.as_str() == name)
     }
 
     /// Texture unit of the sampler named `name`.
     pub fn sampler_find(&self, name: &str) -> Option<u8> {
-        self.refl.samplers.iter().find(|s| s.name.as_str() == name).map(|s| s.unit)
+        self.refl
+            .samplers
+            .iter()
+            .find(|s| s.name.as_str() == name)
+            .map(|s| s.unit)
     }
 
     /// A stage's 32 vec4 uniform slots.
@@ -446,7 +560,9 @@ impl Program {
 
     /// Vec4 slots a stage uses (highest slot + 1).
     pub fn uniform_vec4s(&self, stage: Stage) -> usize {
-        self.module(stage).map(|m| m.iface.uniform_vec4s()).unwrap_or(0)
+        self.module(stage)
+            .map(|m| m.iface.uniform_vec4s())
+            .unwrap_or(0)
     }
 
     fn entry(&self, index: usize) -> Result<&UniformInfo, UniformError> {
@@ -456,12 +572,19 @@ impl Program {
         self.refl
             .uniforms
             .get(index)
-            .ok_or(UniformError::NoSuchUniform { index, count: self.refl.uniforms.len() })
+            .ok_or(UniformError::NoSuchUniform {
+                index,
+                count: self.refl.uniforms.len(),
+            })
     }
 
     /// Float `k` of a uniform -> offset in a stage's word array starting at `slot`.
     fn word(ty: Type, slot: u8, k: usize) -> usize {
-        let (col, row) = if ty == Type::Mat3 { (k / 3, k % 3) } else { (k / 4, k % 4) };
+        let (col, row) = if ty == Type::Mat3 {
+            (k / 3, k % 3)
+        } else {
+            (k / 4, k % 4)
+        };
         (slot as usize + col) * 4 + row
     }
 
@@ -472,9 +595,15 @@ impl Program {
         let (ty, vs_slot, fs_slot) = (e.ty, e.vs_slot, e.fs_slot);
         let expected = uniform_floats(ty);
         if values.len() != expected {
-            return Err(UniformError::WrongCount { expected, found: values.len() });
+            return Err(UniformError::WrongCount {
+                expected,
+                found: values.len(),
+            });
         }
-        for (slot, words) in [(vs_slot, &mut self.vs_uniforms), (fs_slot, &mut self.fs_uniforms)] {
+        for (slot, words) in [
+            (vs_slot, &mut self.vs_uniforms),
+            (fs_slot, &mut self.fs_uniforms),
+        ] {
             let Some(slot) = slot else { continue };
             for (k, v) in values.iter().enumerate() {
                 if let Some(w) = words.get_mut(Self::word(ty, slot, k)) {
@@ -486,14 +615,22 @@ impl Program {
     }
 
     /// Sets float `lane` of a uniform (matrices: column-major index) and nothing else.
-    pub fn set_uniform_lane(&mut self, index: usize, lane: usize, value: f32) -> Result<(), UniformError> {
+    pub fn set_uniform_lane(
+        &mut self,
+        index: usize,
+        lane: usize,
+        value: f32,
+    ) -> Result<(), UniformError> {
         let e = self.entry(index)?;
         let (ty, vs_slot, fs_slot) = (e.ty, e.vs_slot, e.fs_slot);
         let floats = uniform_floats(ty);
         if lane >= floats {
             return Err(UniformError::LaneOutOfRange { lane, floats });
         }
-        for (slot, words) in [(vs_slot, &mut self.vs_uniforms), (fs_slot, &mut self.fs_uniforms)] {
+        for (slot, words) in [
+            (vs_slot, &mut self.vs_uniforms),
+            (fs_slot, &mut self.fs_uniforms),
+        ] {
             if let Some(w) = slot.and_then(|s| words.get_mut(Self::word(ty, s, lane))) {
                 *w = value;
             }
@@ -506,7 +643,10 @@ impl Program {
         let e = self.entry(index)?;
         let expected = uniform_floats(e.ty);
         if out.len() != expected {
-            return Err(UniformError::WrongCount { expected, found: out.len() });
+            return Err(UniformError::WrongCount {
+                expected,
+                found: out.len(),
+            });
         }
         let (slot, words) = match (e.vs_slot, e.fs_slot) {
             (Some(s), _) => (s, &self.vs_uniforms),

@@ -28,9 +28,17 @@ pub(crate) struct Access {
 }
 
 impl Access {
-    const NONE: Access = Access { base: -1, count: 0, lanes: 0 };
+    const NONE: Access = Access {
+        base: -1,
+        count: 0,
+        lanes: 0,
+    };
     fn one(base: i16, lanes: u8) -> Access {
-        Access { base, count: 1, lanes }
+        Access {
+            base,
+            count: 1,
+            lanes,
+        }
     }
 }
 
@@ -69,22 +77,32 @@ fn cols(aux: i16, zero_means: u8) -> u8 {
 }
 
 pub(crate) fn effects(i: &Inst) -> Effects {
-    let none = Effects { write: Access::NONE, reads: [Access::NONE; 2] };
+    let none = Effects {
+        write: Access::NONE,
+        reads: [Access::NONE; 2],
+    };
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
-        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord => {
-            Effects { write: Access::one(i.dst, 15), reads: [Access::NONE; 2] }
-        }
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::NONE; 2],
+        },
         Op::Mov | Op::Abs => {
             let m = mask(lanes_or(i.lanes, 4));
-            Effects { write: Access::one(i.dst, m), reads: [Access::one(i.a, m), Access::NONE] }
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::NONE],
+            }
         }
         Op::Swz => {
             let mut read = 0u8;
             for k in 0..lanes_or(i.lanes, 4) {
                 read |= 1 << ((i.aux >> (2 * k)) & 3);
             }
-            Effects { write: Access::one(i.dst, 15), reads: [Access::one(i.a, read), Access::NONE] }
+            Effects {
+                write: Access::one(i.dst, 15),
+                reads: [Access::one(i.a, read), Access::NONE],
+            }
         }
         Op::SetLane => Effects {
             write: Access::one(i.dst, 1 << (i.aux & 3)),
@@ -92,44 +110,95 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         },
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
             let m = mask(lanes_or(i.lanes, 4));
-            Effects { write: Access::one(i.dst, m), reads: [Access::one(i.a, m), Access::one(i.b, m)] }
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
         }
         Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
             let m = mask(lanes_or(i.lanes, 1));
-            Effects { write: Access::one(i.dst, m), reads: [Access::one(i.a, m), Access::NONE] }
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::NONE],
+            }
         }
         Op::Pow => {
             let m = mask(lanes_or(i.lanes, 1));
-            Effects { write: Access::one(i.dst, m), reads: [Access::one(i.a, m), Access::one(i.b, m)] }
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
         }
         Op::Dot => {
             let m = mask(cols(i.aux, 3));
-            Effects { write: Access::one(i.dst, 1), reads: [Access::one(i.a, m), Access::one(i.b, m)] }
+            Effects {
+                write: Access::one(i.dst, 1),
+                reads: [Access::one(i.a, m), Access::one(i.b, m)],
+            }
         }
-        Op::Cmp => Effects { write: Access::one(i.dst, 1), reads: [Access::one(i.a, 1), Access::one(i.b, 1)] },
+        Op::Cmp => Effects {
+            write: Access::one(i.dst, 1),
+            reads: [Access::one(i.a, 1), Access::one(i.b, 1)],
+        },
         Op::MulMV => {
             let n = cols(i.aux, 4);
             Effects {
                 write: Access::one(i.dst, 15),
-                reads: [Access { base: i.a, count: n, lanes: 15 }, Access::one(i.b, 15)],
+                reads: [
+                    Access {
+                        base: i.a,
+                        count: n,
+                        lanes: 15,
+                    },
+                    Access::one(i.b, 15),
+                ],
             }
         }
         Op::MulMM => {
             let n = cols(i.aux, 4);
             Effects {
-                write: Access { base: i.dst, count: n, lanes: 15 },
-                reads: [Access { base: i.a, count: n, lanes: 15 }, Access { base: i.b, count: n, lanes: 15 }],
+                write: Access {
+                    base: i.dst,
+                    count: n,
+                    lanes: 15,
+                },
+                reads: [
+                    Access {
+                        base: i.a,
+                        count: n,
+                        lanes: 15,
+                    },
+                    Access {
+                        base: i.b,
+                        count: n,
+                        lanes: 15,
+                    },
+                ],
             }
         }
-        Op::Sample => Effects { write: Access::one(i.dst, 15), reads: [Access::one(i.a, 3), Access::NONE] },
+        Op::Sample => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 3), Access::NONE],
+        },
         Op::LoadUni => {
             let n = i.aux2.clamp(0, 4) as u8;
-            Effects { write: Access { base: i.dst, count: n, lanes: 15 }, reads: [Access::NONE; 2] }
+            Effects {
+                write: Access {
+                    base: i.dst,
+                    count: n,
+                    lanes: 15,
+                },
+                reads: [Access::NONE; 2],
+            }
         }
-        Op::StorePos | Op::StoreVar | Op::StoreColor => {
-            Effects { write: Access::NONE, reads: [Access::one(i.a, 15), Access::NONE] }
-        }
-        Op::If => Effects { write: Access::NONE, reads: [Access::one(i.a, 1), Access::NONE] },
+        Op::StorePos | Op::StoreVar | Op::StoreColor => Effects {
+            write: Access::NONE,
+            reads: [Access::one(i.a, 15), Access::NONE],
+        },
+        Op::If => Effects {
+            write: Access::NONE,
+            reads: [Access::one(i.a, 1), Access::NONE],
+        },
     }
 }
 
@@ -173,7 +242,10 @@ impl Live {
 pub fn optimize(m: &mut Module) {
     loop {
         let mut changed = false;
-        let mut live = Live { lanes: [0; TEMP_MAX], everything: false };
+        let mut live = Live {
+            lanes: [0; TEMP_MAX],
+            everything: false,
+        };
         for inst in m.insts.iter_mut().rev() {
             if inst.op == Op::Nop {
                 continue;

@@ -26,14 +26,21 @@ pub struct VerifyError {
 impl core::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.inst {
-            Some(i) => write!(f, "IR verification failed at instruction {}: {}", i, self.message),
+            Some(i) => write!(
+                f,
+                "IR verification failed at instruction {}: {}",
+                i, self.message
+            ),
             None => write!(f, "IR verification failed: {}", self.message),
         }
     }
 }
 
 fn module_err(message: &'static str) -> VerifyError {
-    VerifyError { inst: None, message }
+    VerifyError {
+        inst: None,
+        message,
+    }
 }
 
 /// Checks every invariant `exec` and `tgsi` rely on.
@@ -141,8 +148,16 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     _ => return Err(v.err("MULMM matrix size must be 3 or 4")),
                 };
                 v.columns(inst.dst, n, "MULMM result column is not a valid temporary")?;
-                v.columns(inst.a, n, "MULMM left matrix column is not a valid temporary")?;
-                v.columns(inst.b, n, "MULMM right matrix column is not a valid temporary")?;
+                v.columns(
+                    inst.a,
+                    n,
+                    "MULMM left matrix column is not a valid temporary",
+                )?;
+                v.columns(
+                    inst.b,
+                    n,
+                    "MULMM right matrix column is not a valid temporary",
+                )?;
             }
             Op::Sample => {
                 v.temp(inst.dst)?;
@@ -157,12 +172,20 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             Op::LoadAttr => {
                 v.stage(Stage::Vertex, "LOAD_ATTR is only allowed in vertex shaders")?;
                 v.temp(inst.dst)?;
-                if !m.iface.attributes.iter().any(|a| a.location as i16 == inst.aux) {
+                if !m
+                    .iface
+                    .attributes
+                    .iter()
+                    .any(|a| a.location as i16 == inst.aux)
+                {
                     return Err(v.err("LOAD_ATTR location is not a declared attribute"));
                 }
             }
             Op::LoadVar => {
-                v.stage(Stage::Fragment, "LOAD_VAR (fragment input) is only allowed in fragment shaders")?;
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_VAR (fragment input) is only allowed in fragment shaders",
+                )?;
                 v.temp(inst.dst)?;
                 v.varying(inst.aux, "LOAD_VAR slot is not a declared varying")?;
             }
@@ -176,15 +199,24 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 }
                 let end = inst.aux as usize + count as usize;
                 if end > UNIFORM_VEC4_MAX {
-                    return Err(v.err("LOAD_UNI reads past uniform slot 32 (slot + count must be <= 32)"));
+                    return Err(
+                        v.err("LOAD_UNI reads past uniform slot 32 (slot + count must be <= 32)")
+                    );
                 }
                 if end > m.iface.uniform_vec4s() {
                     return Err(v.err("LOAD_UNI reads uniform slots no declared uniform covers"));
                 }
-                v.columns(inst.dst, count as usize, "LOAD_UNI destination is not a valid temporary range")?;
+                v.columns(
+                    inst.dst,
+                    count as usize,
+                    "LOAD_UNI destination is not a valid temporary range",
+                )?;
             }
             Op::LoadFcoord => {
-                v.stage(Stage::Fragment, "LOAD_FCOORD is only allowed in fragment shaders")?;
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_FCOORD is only allowed in fragment shaders",
+                )?;
                 v.temp(inst.dst)?;
             }
             Op::StorePos => {
@@ -192,12 +224,18 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 v.temp(inst.a)?;
             }
             Op::StoreVar => {
-                v.stage(Stage::Vertex, "STORE_VAR (vertex output) is only allowed in vertex shaders")?;
+                v.stage(
+                    Stage::Vertex,
+                    "STORE_VAR (vertex output) is only allowed in vertex shaders",
+                )?;
                 v.temp(inst.a)?;
                 v.varying(inst.aux, "STORE_VAR slot is not a declared varying")?;
             }
             Op::StoreColor => {
-                v.stage(Stage::Fragment, "STORE_COLOR is only allowed in fragment shaders")?;
+                v.stage(
+                    Stage::Fragment,
+                    "STORE_COLOR is only allowed in fragment shaders",
+                )?;
                 v.temp(inst.a)?;
             }
             Op::If => {
@@ -226,12 +264,17 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 depth -= 1;
             }
             Op::Discard => {
-                v.stage(Stage::Fragment, "DISCARD is only allowed in fragment shaders")?;
+                v.stage(
+                    Stage::Fragment,
+                    "DISCARD is only allowed in fragment shaders",
+                )?;
             }
         }
     }
     if depth != 0 {
-        return Err(module_err("unbalanced control flow: IF without ENDIF at the end"));
+        return Err(module_err(
+            "unbalanced control flow: IF without ENDIF at the end",
+        ));
     }
     Ok(())
 }
@@ -266,7 +309,9 @@ fn verify_interface(stage: Stage, iface: &Interface) -> Result<(), VerifyError> 
     let mut used = 0u64;
     for u in iface.uniforms.iter() {
         if u.slots == 0 || u.slot as usize + u.slots as usize > UNIFORM_VEC4_MAX {
-            return Err(module_err("uniform slots out of range (slot + slots must be 1..=32)"));
+            return Err(module_err(
+                "uniform slots out of range (slot + slots must be 1..=32)",
+            ));
         }
         for s in u.slot..u.slot + u.slots {
             if used & (1 << s) != 0 {
@@ -295,7 +340,10 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn err(&self, message: &'static str) -> VerifyError {
-        VerifyError { inst: Some(self.at), message }
+        VerifyError {
+            inst: Some(self.at),
+            message,
+        }
     }
 
     fn temp(&self, t: i16) -> Result<(), VerifyError> {

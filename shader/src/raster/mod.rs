@@ -1,0 +1,1045 @@
+//! The software rasterizer: one pipeline behind both the spec's reference call
+//! [`soft_triangle`] (targets up to 128x128) and the general [`draw`] used by Gfx3D's software
+//! backend and `shc render` (targets up to 1920x1080). It also has the single-invocation helpers
+//! [`soft_vs`] and [`soft_fs`].
+//!
+//! Pipeline (GL conventions, see DESIGN §3): vertex fetch and shading in SoA batches of
+//! [`LANES`]; homogeneous clipping against near (z >= -w), far (z <= w), a w > 0 guard and a
+//! guard band (|x|, |y| <= 64 w) that keeps window coordinates inside the fixed-point range, so a
+//! triangle crossing w = 0 is clipped, never dropped whole; viewport transform with NDC y up;
+//! back-face culling (counter-clockwise front faces in GL window space); edge functions in 24.8
+//! fixed point (i64) with the top-left fill rule applied in target memory orientation (row 0 =
+//! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks shaded as one SoA
+//! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
+//! output, so testing before shading is exact) with the write after shading for the lanes that
+//! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
+//! screen space); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
+//! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
+//! even into 0xAARRGGBB.
+//!
+//! Vertex memory without a heap: triangles are processed in chunks of [`CHUNK_TRIANGLES`]; the
+//! chunk's distinct vertex indices (at most 3 per triangle) are gathered in a fixed cache,
+//! shaded 8 at a time, and the chunk's triangles are then rasterized in order. An indexed draw
+//! may reference any vertex; sharing within a chunk (a cube's corners, a strip-like mesh) is
+//! exploited, re-shading across chunks costs at most one VS run per corner, and memory stays
+//! fixed (the [`Scratch`] value, which callers with a heap can box and reuse).
+//!
+//! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
+//! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
+use crate::exec::{Executable, Invocation, Lanes, Outputs, Regs, Vec4x, LANES};
+pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::ir::Stage;
+use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
+use crate::link::Program;
+
+/// Largest target of [`draw`].
+pub const TARGET_MAX_WIDTH: u32 = 1920;
+pub const TARGET_MAX_HEIGHT: u32 = 1080;
+/// Largest viewport edge and offset magnitude accepted.
+pub const VIEWPORT_MAX: i32 = 8192;
+/// Triangles whose vertices are shaded together (see the module doc).
+pub const CHUNK_TRIANGLES: usize = 16;
+const CACHE: usize = CHUNK_TRIANGLES * 3;
+/// Guard band in clip space: |x|, |y| <= GUARD * w.
+const GUARD: f32 = 64.0;
+/// Smallest clip w kept (the w > 0 plane).
+const W_MIN: f32 = 1e-6;
+const SUBPIXEL_BITS: u32 = 8;
+const ONE: i64 = 1 << SUBPIXEL_BITS;
+/// Floats of varying data carried per vertex (8 slots of 4).
+const VARY_FLOATS: usize = VARYING_MAX * 4;
+/// Clipping adds at most one vertex per plane.
+const CLIP_PLANES: usize = 7;
+const CLIP_VERTS: usize = 3 + CLIP_PLANES;
+
+/// A colour + depth render target; row 0 is the top of the picture. Depth is owned here, so
+/// the LESS test works across draws.
+pub struct Target<'a> {
+    pub width: u32,
+    pub height: u32,
+    /// `width * height` pixels 0xAARRGGBB.
+    pub color: &'a mut [u32],
+    /// `width * height` window depths (clear to 1.0).
+    pub depth: &'a mut [f32],
+}
+
+impl Target<'_> {
+    /// Fills colour and depth.
+    pub fn clear(&mut self, color: u32, depth: f32) {
+        self.color.iter_mut().for_each(|p| *p = color);
+        self.depth.iter_mut().for_each(|d| *d = depth);
+    }
+}
+
+/// One vertex attribute stream: `components` floats at `offset` within each vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexAttrib {
+    pub location: u8,
+    /// In floats.
+    pub offset: u32,
+    pub components: u8,
+}
+
+/// Interleaved vertex data: vertex i starts at float `i * stride`.
+#[derive(Clone, Copy, Debug)]
+pub struct VertexInput<'a> {
+    pub data: &'a [f32],
+    /// In floats.
+    pub stride: u32,
+    pub attribs: &'a [VertexAttrib],
+    pub count: u32,
+}
+
+/// Fixed-function state of a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RasterState {
+    /// x, y (from the bottom), width, height in pixels.
+    pub viewport: [i32; 4],
+    /// LESS test against the target depth; when off, depth is neither tested nor written.
+    pub depth_test: bool,
+    /// With the test on: write the depth of drawn pixels.
+    pub depth_write: bool,
+    /// Drop clockwise (back) faces.
+    pub cull_back: bool,
+}
+
+impl RasterState {
+    /// Full-target viewport, depth test and write on, no culling.
+    pub fn new(width: u32, height: u32) -> RasterState {
+        RasterState {
+            viewport: [
+                0,
+                0,
+                width.min(i32::MAX as u32) as i32,
+                height.min(i32::MAX as u32) as i32,
+            ],
+            depth_test: true,
+            depth_write: true,
+            cull_back: false,
+        }
+    }
+}
+
+/// Counters of one draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Triangles submitted.
+    pub triangles: u32,
+    /// Dropped by back-face culling.
+    pub culled: u32,
+    /// Entirely outside the clip volume, degenerate or with non-finite positions.
+    pub rejected: u32,
+    /// Needed clipping.
+    pub clipped: u32,
+    pub vertices_shaded: u32,
+    /// Fragment invocations that passed coverage and depth.
+    pub fragments_shaded: u64,
+    pub pixels_written: u64,
+}
+
+/// Why a draw was refused (nothing is drawn then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawError {
+    NotLinked,
+    /// Width or height is 0 or above the limit of this call.
+    TargetSize {
+        width: u32,
+        height: u32,
+        max_width: u32,
+        max_height: u32,
+    },
+    /// Colour or depth buffer shorter than width * height.
+    TargetBuffers {
+        color: usize,
+        depth: usize,
+        needed: usize,
+    },
+    /// Viewport width/height not in 1..=8192 or offset magnitude above 8192.
+    Viewport {
+        viewport: [i32; 4],
+    },
+    /// Attribute location not in 0..=7 or components not in 1..=4.
+    Attribute {
+        location: u8,
+        components: u8,
+    },
+    /// The last vertex's attribute reads past the vertex data.
+    VertexData {
+        needed: u64,
+        found: usize,
+    },
+    /// An index is not below the vertex count.
+    Index {
+        position: usize,
+        index: u16,
+        count: u32,
+    },
+    Texture {
+        unit: usize,
+        error: TextureError,
+    },
+}
+
+impl core::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            DrawError::NotLinked => write!(f, "program is not linked"),
+            DrawError::TargetSize { width, height, max_width, max_height } => write!(
+                f,
+                "target size {}x{} is invalid (allowed 1x1 to {}x{})",
+                width, height, max_width, max_height
+            ),
+            DrawError::TargetBuffers { color, depth, needed } => write!(
+                f,
+                "target buffers too small: colour {} and depth {} entries, width*height is {}",
+                color, depth, needed
+            ),
+            DrawError::Viewport { viewport } => write!(
+                f,
+                "viewport {:?} is invalid (width and height 1..={}, |x|, |y| <= {})",
+                viewport, VIEWPORT_MAX, VIEWPORT_MAX
+            ),
+            DrawError::Attribute { location, components } => write!(
+                f,
+                "vertex attribute at location {} with {} components is invalid (locations 0..=7, 1..=4 components)",
+                location, components
+            ),
+            DrawError::VertexData { needed, found } => {
+                write!(f, "vertex data has {} floats, the attributes need {}", found, needed)
+            }
+            DrawError::Index { position, index, count } => {
+                write!(f, "index {} at position {} is out of range (vertex count {})", index, position, count)
+            }
+            DrawError::Texture { unit, error } => write!(f, "texture unit {}: {}", unit, error),
+        }
+    }
+}
+
+/// A shaded vertex: clip position and the varying floats the fragment stage reads (compact).
+#[derive(Clone, Copy)]
+struct ClipVert {
+    pos: [f32; 4],
+    var: [f32; VARY_FLOATS],
+}
+
+const CLIP_ZERO: ClipVert = ClipVert {
+    pos: [0.0; 4],
+    var: [0.0; VARY_FLOATS],
+};
+
+/// Working memory of a draw (about 30 KiB): keep one and pass it to [`draw_with`] to avoid
+/// putting it on the stack for every call.
+pub struct Scratch {
+    regs: Regs,
+    out: Outputs,
+    inputs: [Vec4x; VARYING_MAX],
+    fragcoord: Vec4x,
+    cache: [ClipVert; CACHE],
+    cache_index: [u32; CACHE],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch::new()
+    }
+}
+
+impl Scratch {
+    pub const fn new() -> Scratch {
+        Scratch {
+            regs: Regs::new(),
+            out: Outputs::new(),
+            inputs: [[[0.0; LANES]; 4]; VARYING_MAX],
+            fragcoord: [[0.0; LANES]; 4],
+            cache: [CLIP_ZERO; CACHE],
+            cache_index: [0; CACHE],
+        }
+    }
+}
+
+fn check_target(t: &Target, max_w: u32, max_h: u32) -> Result<(), DrawError> {
+    if t.width == 0 || t.height == 0 || t.width > max_w || t.height > max_h {
+        return Err(DrawError::TargetSize {
+            width: t.width,
+            height: t.height,
+            max_width: max_w,
+            max_height: max_h,
+        });
+    }
+    let needed = t.width as usize * t.height as usize;
+    if t.color.len() < needed || t.depth.len() < needed {
+        return Err(DrawError::TargetBuffers {
+            color: t.color.len(),
+            depth: t.depth.len(),
+            needed,
+        });
+    }
+    Ok(())
+}
+
+fn check_textures(textures: &[Option<TextureRef>; SAMPLER_MAX]) -> Result<(), DrawError> {
+    for (unit, t) in textures.iter().enumerate() {
+        if let Some(t) = t {
+            t.validate()
+                .map_err(|error| DrawError::Texture { unit, error })?;
+        }
+    }
+    Ok(())
+}
+
+fn check_input(input: &VertexInput) -> Result<(), DrawError> {
+    for a in input.attribs {
+        if a.location as usize >= ATTR_MAX || !(1..=4).contains(&a.components) {
+            return Err(DrawError::Attribute {
+                location: a.location,
+                components: a.components,
+            });
+        }
+        if input.count > 0 {
+            let needed = (input.count as u64 - 1) * input.stride as u64
+                + a.offset as u64
+                + a.components as u64;
+            if needed > input.data.len() as u64 {
+                return Err(DrawError::VertexData {
+                    needed,
+                    found: input.data.len(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Draws a triangle list (`indices`, or vertices 0..count in order) into `target`.
+pub fn draw(
+    prog: &Program,
+    input: &VertexInput,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    state: &RasterState,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    let mut scratch = Scratch::new();
+    draw_with(&mut scratch, prog, input, indices, textures, state, target)
+}
+
+/// [`draw`] with caller-owned working memory.
+pub fn draw_with(
+    scratch: &mut Scratch,
+    prog: &Program,
+    input: &VertexInput,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    state: &RasterState,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
+    draw_checked(scratch, prog, input, indices, textures, state, target)
+}
+
+fn draw_checked(
+    scratch: &mut Scratch,
+    prog: &Program,
+    input: &VertexInput,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    state: &RasterState,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    let (Some(vs), Some(fs)) = (
+        prog.executable(Stage::Vertex),
+        prog.executable(Stage::Fragment),
+    ) else {
+        return Err(DrawError::NotLinked);
+    };
+    if !prog.is_linked() {
+        return Err(DrawError::NotLinked);
+    }
+    let [vx, vy, vw, vh] = state.viewport;
+    if !(1..=VIEWPORT_MAX).contains(&vw)
+        || !(1..=VIEWPORT_MAX).contains(&vh)
+        || vx.unsigned_abs() > VIEWPORT_MAX as u32
+        || vy.unsigned_abs() > VIEWPORT_MAX as u32
+    {
+        return Err(DrawError::Viewport {
+            viewport: state.viewport,
+        });
+    }
+    check_textures(textures)?;
+    check_input(input)?;
+    if let Some(ix) = indices {
+        for (position, &index) in ix.iter().enumerate() {
+            if index as u32 >= input.count {
+                return Err(DrawError::Index {
+                    position,
+                    index,
+                    count: input.count,
+                });
+            }
+        }
+    }
+
+    let (w, h) = (target.width as i64, target.height as i64);
+    // Scissor = viewport rectangle (GL clips x/y to the view volume) in memory rows.
+    let sx0 = (vx as i64).max(0);
+    let sx1 = (vx as i64 + vw as i64).min(w);
+    let sy0 = (h - vy as i64 - vh as i64).max(0);
+    let sy1 = (h - vy as i64).min(h);
+
+    // Varying slots (vertex-output numbering) the fragment stage reads, packed in order.
+    let mut slots = [0usize; VARYING_MAX];
+    let mut nslots = 0;
+    for s in 0..VARYING_MAX {
+        if fs.varying_mask() & (1 << s) != 0 {
+            slots[nslots] = s;
+            nslots += 1;
+        }
+    }
+    let slots = &slots[..nslots];
+
+    let setup = Setup {
+        vp: [vx as f64, vy as f64, vw as f64, vh as f64],
+        height: h,
+        scissor: [sx0, sx1, sy0, sy1],
+        slots,
+        nv: nslots * 4,
+        state: *state,
+    };
+    let mut stats = DrawStats::default();
+    let tri_count = match indices {
+        Some(ix) => ix.len() / 3,
+        None => input.count as usize / 3,
+    };
+    stats.triangles = tri_count.min(u32::MAX as usize) as u32;
+    let corner = |t: usize| -> u32 {
+        match indices {
+            Some(ix) => ix.get(t).copied().unwrap_or(0) as u32,
+            None => t as u32,
+        }
+    };
+    let vs_uniforms = prog.uniform_words(Stage::Vertex);
+    let vs_attrs = prog
+        .module(Stage::Vertex)
+        .map(|m| m.iface.attributes.clone())
+        .unwrap_or_default();
+
+    let mut first = 0usize;
+    while first < tri_count {
+        let last = (first + CHUNK_TRIANGLES).min(tri_count);
+        // Gather the chunk's distinct vertices.
+        let mut corners = [0u8; CACHE];
+        let mut n = 0usize;
+        for (c, slot) in corners.iter_mut().enumerate().take((last - first) * 3) {
+            let v = corner(first * 3 + c);
+            let found = scratch.cache_index.iter().take(n).position(|&x| x == v);
+            *slot = match found {
+                Some(i) => i as u8,
+                None => {
+                    scratch.cache_index[n.min(CACHE - 1)] = v;
+                    n += 1;
+                    (n - 1) as u8
+                }
+            };
+        }
+        // Shade them, LANES at a time.
+        let mut base = 0;
+        while base < n {
+            let lanes = (n - base).min(LANES);
+            let inputs = &mut scratch.inputs;
+            for a in vs_attrs.iter() {
+                let input_slot = &mut inputs[a.location as usize & 7];
+                *input_slot = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
+                let Some(bind) = input
+                    .attribs
+                    .iter()
+                    .rev()
+                    .find(|b| b.location == a.location)
+                else {
+                    continue;
+                };
+                for l in 0..lanes {
+                    let v = scratch.cache_index[base + l] as u64;
+                    let at = v * input.stride as u64 + bind.offset as u64;
+                    for c in 0..(bind.components as usize).min(4) {
+                        input_slot[c][l] = usize::try_from(at + c as u64)
+                            .ok()
+                            .and_then(|i| input.data.get(i))
+                            .copied()
+                            .unwrap_or(0.0);
+                    }
+                }
+            }
+            let inv = Invocation {
+                uniforms: vs_uniforms,
+                textures,
+                inputs: &scratch.inputs,
+                fragcoord: &scratch.fragcoord,
+            };
+            let active = if lanes >= LANES {
+                0xFF
+            } else {
+                (1u8 << lanes) - 1
+            };
+            vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
+            for l in 0..lanes {
+                let cv = &mut scratch.cache[base + l];
+                for c in 0..4 {
+                    cv.pos[c] = scratch.out.position[c][l];
+                }
+                for (k, &s) in slots.iter().enumerate() {
+                    for c in 0..4 {
+                        cv.var[k * 4 + c] = scratch.out.varyings[s][c][l];
+                    }
+                }
+            }
+            base += lanes;
+        }
+        stats.vertices_shaded += n as u32;
+        for t in 0..(last - first) {
+            let i = t * 3;
+            let v = [
+                scratch.cache[corners[i] as usize % CACHE],
+                scratch.cache[corners[i + 1] as usize % CACHE],
+                scratch.cache[corners[i + 2] as usize % CACHE],
+            ];
+            triangle(&setup, &v, scratch, prog, fs, textures, target, &mut stats);
+        }
+        first = last;
+    }
+    Ok(stats)
+}
+
+struct Setup<'a> {
+    vp: [f64; 4],
+    height: i64,
+    /// x0, x1, row0, row1 (half-open) in target memory coordinates.
+    scissor: [i64; 4],
+    slots: &'a [usize],
+    nv: usize,
+    state: RasterState,
+}
+
+/// Signed distances to the clip planes (inside when >= 0).
+fn plane_distances(p: &[f32; 4]) -> [f32; CLIP_PLANES] {
+    let [x, y, z, w] = *p;
+    [
+        z + w,
+        w - z,
+        w - W_MIN,
+        GUARD * w - x,
+        GUARD * w + x,
+        GUARD * w - y,
+        GUARD * w + y,
+    ]
+}
+
+fn outcode(p: &[f32; 4]) -> u8 {
+    let mut code = 0u8;
+    for (i, d) in plane_distances(p).iter().enumerate() {
+        // NaN counts as outside.
+        if !(*d >= 0.0) {
+            code |= 1 << i;
+        }
+    }
+    code
+}
+
+#[allow(clippy::too_many_arguments)]
+fn triangle(
+    setup: &Setup,
+    v: &[ClipVert; 3],
+    scratch: &mut Scratch,
+    prog: &Program,
+    fs: &Executable,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    target: &mut Target,
+    stats: &mut DrawStats,
+) {
+    if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
+        stats.rejected += 1;
+        return;
+    }
+    let codes = [outcode(&v[0].pos), outcode(&v[1].pos), outcode(&v[2].pos)];
+    if codes[0] & codes[1] & codes[2] != 0 {
+        stats.rejected += 1;
+        return;
+    }
+    if codes[0] | codes[1] | codes[2] == 0 {
+        raster(setup, v, scratch, prog, fs, textures, target, stats);
+        return;
+    }
+    stats.clipped += 1;
+    let mut poly = [CLIP_ZERO; CLIP_VERTS];
+    let mut tmp = [CLIP_ZERO; CLIP_VERTS];
+    poly[..3].copy_from_slice(v);
+    let mut n = 3usize;
+    let nv = setup.nv;
+    for plane in 0..CLIP_PLANES {
+        if (codes[0] | codes[1] | codes[2]) & (1 << plane) == 0 {
+            continue;
+        }
+        let mut m = 0usize;
+        for i in 0..n {
+            let a = poly[i];
+            let b = poly[(i + 1) % n];
+            let da = plane_distances(&a.pos)[plane];
+            let db = plane_distances(&b.pos)[plane];
+            let (ain, bin) = (da >= 0.0, db >= 0.0);
+            if ain && m < CLIP_VERTS {
+                tmp[m] = a;
+                m += 1;
+            }
+            if ain != bin && m < CLIP_VERTS {
+                // Always interpolate from the inside vertex so both triangles sharing an edge
+                // compute the same point.
+                let (p, q, dp, dq) = if ain {
+                    (&a, &b, da, db)
+                } else {
+                    (&b, &a, db, da)
+                };
+                let t = dp / (dp - dq);
+                let mut r = CLIP_ZERO;
+                for c in 0..4 {
+                    r.pos[c] = p.pos[c] + t * (q.pos[c] - p.pos[c]);
+                }
+                for k in 0..nv {
+                    r.var[k] = p.var[k] + t * (q.var[k] - p.var[k]);
+                }
+                tmp[m] = r;
+                m += 1;
+            }
+        }
+        poly = tmp;
+        n = m;
+        if n < 3 {
+            stats.rejected += 1;
+            return;
+        }
+    }
+    for i in 1..n - 1 {
+        let tri = [poly[0], poly[i], poly[i + 1]];
+        raster(setup, &tri, scratch, prog, fs, textures, target, stats);
+    }
+}
+
+/// A vertex after the viewport transform.
+#[derive(Clone, Copy)]
+struct WinVert {
+    x: i64,
+    y: i64,
+    z: f32,
+    q: f32,
+}
+
+fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
+    let q = 1.0 / p[3];
+    let (nx, ny, nz) = ((p[0] * q) as f64, (p[1] * q) as f64, p[2] * q);
+    let [vx, vy, vw, vh] = setup.vp;
+    let xw = vx + (nx + 1.0) * 0.5 * vw;
+    let yw = vy + (ny + 1.0) * 0.5 * vh;
+    let ymem = setup.height as f64 - yw;
+    let fx = libm::floor(xw * ONE as f64 + 0.5);
+    let fy = libm::floor(ymem * ONE as f64 + 0.5);
+    WinVert {
+        x: fx as i64,
+        y: fy as i64,
+        z: nz * 0.5 + 0.5,
+        q,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn raster(
+    setup: &Setup,
+    tri: &[ClipVert; 3],
+    scratch: &mut Scratch,
+    prog: &Program,
+    fs: &Executable,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    target: &mut Target,
+    stats: &mut DrawStats,
+) {
+    let mut wv = [
+        to_window(setup, &tri[0].pos),
+        to_window(setup, &tri[1].pos),
+        to_window(setup, &tri[2].pos),
+    ];
+    let mut order = [0usize, 1, 2];
+    let area =
+        (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
+    if area == 0 {
+        stats.rejected += 1;
+        return;
+    }
+    // Memory rows grow downwards, so GL's counter-clockwise front face has a negative area here.
+    let front = area < 0;
+    if setup.state.cull_back && !front {
+        stats.culled += 1;
+        return;
+    }
+    let area = if area < 0 {
+        wv.swap(1, 2);
+        order.swap(1, 2);
+        -area
+    } else {
+        area
+    };
+    let ia = 1.0 / area as f32;
+
+    // Edges (from, to) with their top-left bias; inside when E + bias >= 0.
+    struct Edge {
+        e0: i64,
+        dx: i64,
+        dy: i64,
+        bias: i64,
+    }
+    let [sx0, sx1, sy0, sy1] = setup.scissor;
+    let min_x = wv.iter().map(|v| v.x).min().unwrap_or(0);
+    let max_x = wv.iter().map(|v| v.x).max().unwrap_or(0);
+    let min_y = wv.iter().map(|v| v.y).min().unwrap_or(0);
+    let max_y = wv.iter().map(|v| v.y).max().unwrap_or(0);
+    let half = ONE / 2;
+    let px0 = ((min_x - half + ONE - 1) >> SUBPIXEL_BITS).max(sx0);
+    let px1 = ((max_x - half) >> SUBPIXEL_BITS).min(sx1 - 1);
+    let py0 = ((min_y - half + ONE - 1) >> SUBPIXEL_BITS).max(sy0);
+    let py1 = ((max_y - half) >> SUBPIXEL_BITS).min(sy1 - 1);
+    if px0 > px1 || py0 > py1 {
+        return;
+    }
+    let edge = |a: &WinVert, b: &WinVert| {
+        let (ex, ey) = (b.x - a.x, b.y - a.y);
+        let cx = px0 * ONE + half;
+        let cy = py0 * ONE + half;
+        let top_left = (ey == 0 && ex > 0) || ey < 0;
+        Edge {
+            e0: ex * (cy - a.y) - ey * (cx - a.x),
+            dx: -ey * ONE,
+            dy: ex * ONE,
+            bias: if top_left { 0 } else { -1 },
+        }
+    };
+    // e12 -> weight of v0, e20 -> v1, e01 -> v2.
+    let edges = [
+        edge(&wv[1], &wv[2]),
+        edge(&wv[2], &wv[0]),
+        edge(&wv[0], &wv[1]),
+    ];
+
+    // Interpolation set-up: depth linear in screen space; varyings as var/w and 1/w.
+    let [v0, v1, v2] = [&tri[order[0]], &tri[order[1]], &tri[order[2]]];
+    let (q0, q1, q2) = (wv[0].q, wv[1].q, wv[2].q);
+    let z0 = wv[0].z;
+    let (dz1, dz2) = (wv[1].z - z0, wv[2].z - z0);
+    let (dq1, dq2) = (q1 - q0, q2 - q0);
+    let nv = setup.nv;
+    let mut a0 = [0.0f32; VARY_FLOATS];
+    let mut d1 = [0.0f32; VARY_FLOATS];
+    let mut d2 = [0.0f32; VARY_FLOATS];
+    for k in 0..nv {
+        a0[k] = v0.var[k] * q0;
+        d1[k] = v1.var[k] * q1 - a0[k];
+        d2[k] = v2.var[k] * q2 - a0[k];
+    }
+
+    let width = target.width as usize;
+    let fs_uniforms = prog.uniform_words(Stage::Fragment);
+    let mut py = py0;
+    while py <= py1 {
+        let mut px = px0;
+        while px <= px1 {
+            // Edge values of the 4x2 block's lanes.
+            let (ox, oy) = (px - px0, py - py0);
+            let mut mask = 0u8;
+            let mut e = [[0i64; LANES]; 3];
+            for l in 0..LANES {
+                let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
+                if px + lx > px1 || py + ly > py1 {
+                    continue;
+                }
+                let mut inside = true;
+                for (k, ed) in edges.iter().enumerate() {
+                    let v = ed.e0 + (ox + lx) * ed.dx + (oy + ly) * ed.dy;
+                    e[k][l] = v;
+                    inside &= v + ed.bias >= 0;
+                }
+                if inside {
+                    mask |= 1 << l;
+                }
+            }
+            if mask != 0 {
+                shade_block(
+                    setup,
+                    scratch,
+                    fs,
+                    fs_uniforms,
+                    textures,
+                    target,
+                    stats,
+                    px,
+                    py,
+                    mask,
+                    &e,
+                    ia,
+                    [z0, dz1, dz2],
+                    [q0, dq1, dq2],
+                    &a0,
+                    &d1,
+                    &d2,
+                    width,
+                );
+            }
+            px += 4;
+        }
+        py += 2;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shade_block(
+    setup: &Setup,
+    scratch: &mut Scratch,
+    fs: &Executable,
+    fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS],
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    target: &mut Target,
+    stats: &mut DrawStats,
+    px: i64,
+    py: i64,
+    mut mask: u8,
+    e: &[[i64; LANES]; 3],
+    ia: f32,
+    z: [f32; 3],
+    q: [f32; 3],
+    a0: &[f32; VARY_FLOATS],
+    d1: &[f32; VARY_FLOATS],
+    d2: &[f32; VARY_FLOATS],
+    width: usize,
+) {
+    let mut b1: Lanes = [0.0; LANES];
+    let mut b2: Lanes = [0.0; LANES];
+    let mut zl: Lanes = [0.0; LANES];
+    let mut ql: Lanes = [0.0; LANES];
+    let mut idx = [0usize; LANES];
+    for l in 0..LANES {
+        b1[l] = e[1][l] as f32 * ia;
+        b2[l] = e[2][l] as f32 * ia;
+        zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
+        ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
+        let (x, y) = (px + (l & 3) as i64, py + (l >> 2) as i64);
+        idx[l] = (y.max(0) as usize) * width + x.max(0) as usize;
+    }
+    if setup.state.depth_test {
+        for l in 0..LANES {
+            if mask & (1 << l) != 0 {
+                let pass = matches!(target.depth.get(idx[l]), Some(d) if zl[l] < *d);
+                if !pass {
+                    mask &= !(1 << l);
+                }
+            }
+        }
+        if mask == 0 {
+            return;
+        }
+    }
+    let mut wl: Lanes = [0.0; LANES];
+    for l in 0..LANES {
+        wl[l] = 1.0 / ql[l];
+    }
+    for (k, &s) in setup.slots.iter().enumerate() {
+        let dst = &mut scratch.inputs[s & 7];
+        for c in 0..4 {
+            let j = k * 4 + c;
+            let (a, p, r) = (a0[j], d1[j], d2[j]);
+            for l in 0..LANES {
+                dst[c][l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+            }
+        }
+    }
+    let h = setup.height as f32;
+    for l in 0..LANES {
+        scratch.fragcoord[0][l] = (px + (l & 3) as i64) as f32 + 0.5;
+        scratch.fragcoord[1][l] = h - (py + (l >> 2) as i64) as f32 - 0.5;
+    }
+    scratch.fragcoord[2] = zl;
+    scratch.fragcoord[3] = ql;
+    let inv = Invocation {
+        uniforms: fs_uniforms,
+        textures,
+        inputs: &scratch.inputs,
+        fragcoord: &scratch.fragcoord,
+    };
+    stats.fragments_shaded += mask.count_ones() as u64;
+    let alive = fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask);
+    let col = &scratch.out.color;
+    let write_depth = setup.state.depth_test && setup.state.depth_write;
+    for l in 0..LANES {
+        if alive & (1 << l) == 0 {
+            continue;
+        }
+        let pixel = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
+        if let Some(p) = target.color.get_mut(idx[l]) {
+            *p = pixel;
+            stats.pixels_written += 1;
+        }
+        if write_depth {
+            if let Some(d) = target.depth.get_mut(idx[l]) {
+                *d = zl[l];
+            }
+        }
+    }
+}
+
+/// Clamps to [0, 1] (NaN -> 0) and rounds to nearest even into 0xAARRGGBB.
+pub fn pack(c: [f32; 4]) -> u32 {
+    let q = |v: f32| -> u32 {
+        let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
+        // Adding and removing 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23.
+        ((v * 255.0 + 8_388_608.0) - 8_388_608.0) as u32
+    };
+    (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
+}
+
+/// The spec's reference call: one triangle into a target of at most 128x128, full viewport,
+/// depth test against the target's depth buffer, no culling. Each vertex is a flat attribute
+/// array, location L at floats 4L..4L+3 (a shorter slice leaves the rest at (0, 0, 0, 1)).
+pub fn soft_triangle(
+    prog: &Program,
+    verts: [&[f32]; 3],
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    check_target(target, SOFT_TRIANGLE_MAX, SOFT_TRIANGLE_MAX)?;
+    const STRIDE: usize = ATTR_MAX * 4;
+    let mut data = [0.0f32; 3 * STRIDE];
+    let longest = verts.iter().map(|v| v.len().min(STRIDE)).max().unwrap_or(0);
+    for (i, v) in verts.iter().enumerate() {
+        // Missing components of a shorter vertex keep the GL default (0, 0, 0, 1).
+        for l in 0..ATTR_MAX {
+            data[i * STRIDE + l * 4 + 3] = 1.0;
+        }
+        for (k, x) in v.iter().take(STRIDE).enumerate() {
+            data[i * STRIDE + k] = *x;
+        }
+    }
+    let mut attribs = [VertexAttrib {
+        location: 0,
+        offset: 0,
+        components: 4,
+    }; ATTR_MAX];
+    let nattr = longest.div_ceil(4);
+    for (l, a) in attribs.iter_mut().enumerate() {
+        *a = VertexAttrib {
+            location: l as u8,
+            offset: (l * 4) as u32,
+            components: 4,
+        };
+    }
+    let input = VertexInput {
+        data: &data,
+        stride: STRIDE as u32,
+        attribs: &attribs[..nattr],
+        count: 3,
+    };
+    let state = RasterState::new(target.width, target.height);
+    let mut scratch = Scratch::new();
+    draw_checked(&mut scratch, prog, &input, None, textures, &state, target)
+}
+
+/// Outputs of one vertex invocation; varyings are in vertex-output slot numbering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VsResult {
+    pub position: [f32; 4],
+    pub varyings: [[f32; 4]; VARYING_MAX],
+}
+
+/// Outputs of one fragment invocation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FsResult {
+    pub color: [f32; 4],
+    pub discarded: bool,
+}
+
+/// Runs the vertex stage once. `attrs` is flat: location L at floats 4L..4L+3 (missing ->
+/// (0, 0, 0, 1)).
+pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
+    let vs = prog
+        .executable(Stage::Vertex)
+        .filter(|_| prog.is_linked())
+        .ok_or(DrawError::NotLinked)?;
+    let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
+    for (l, slot) in inputs.iter_mut().enumerate() {
+        for c in 0..4 {
+            let v = attrs
+                .get(l * 4 + c)
+                .copied()
+                .unwrap_or(if c == 3 { 1.0 } else { 0.0 });
+            slot[c] = [v; LANES];
+        }
+    }
+    let fragcoord = [[0.0; LANES]; 4];
+    let textures: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
+    let inv = Invocation {
+        uniforms: prog.uniform_words(Stage::Vertex),
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
+    let mut regs = Regs::new();
+    let mut out = Outputs::new();
+    vs.run(&mut regs, &inv, &mut out, 1);
+    let mut r = VsResult {
+        position: [0.0; 4],
+        varyings: [[0.0; 4]; VARYING_MAX],
+    };
+    for c in 0..4 {
+        r.position[c] = out.position[c][0];
+        for s in 0..VARYING_MAX {
+            r.varyings[s][c] = out.varyings[s][c][0];
+        }
+    }
+    Ok(r)
+}
+
+/// Runs the fragment stage once with `varyings` in vertex-output slot numbering (the link remap
+/// is applied on read) and the given gl_FragCoord.
+pub fn soft_fs(
+    prog: &Program,
+    varyings: &[[f32; 4]; VARYING_MAX],
+    fragcoord: [f32; 4],
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+) -> Result<FsResult, DrawError> {
+    let fs = prog
+        .executable(Stage::Fragment)
+        .filter(|_| prog.is_linked())
+        .ok_or(DrawError::NotLinked)?;
+    check_textures(textures)?;
+    let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
+    let mut fc = [[0.0; LANES]; 4];
+    for c in 0..4 {
+        for s in 0..VARYING_MAX {
+            inputs[s][c] = [varyings[s][c]; LANES];
+        }
+        fc[c] = [fragcoord[c]; LANES];
+    }
+    let inv = Invocation {
+        uniforms: prog.uniform_words(Stage::Fragment),
+        textures,
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
+    let mut regs = Regs::new();
+    let mut out = Outputs::new();
+    let alive = fs.run(&mut regs, &inv, &mut out, 1);
+    Ok(FsResult {
+        color: [
+            out.color[0][0],
+            out.color[1][0],
+            out.color[2][0],
+            out.color[3][0],
+        ],
+        discarded: alive & 1 == 0,
+    })
+}
+
+pub(crate) mod selftest;
