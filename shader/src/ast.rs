@@ -193,9 +193,12 @@ impl Node {
 }
 
 /// The tree of one shader: `first` is the first global (declaration or function).
+// repr(C) with the scalar first: otherwise LLVM merges the initial stores of `first` and the
+// length into a 10 KB memset over the (uninitialised) node storage on every compile.
+#[repr(C)]
 pub struct Ast {
-    pub nodes: Vec<Node, AST_MAX>,
     pub first: i16,
+    pub nodes: Vec<Node, AST_MAX>,
 }
 
 impl Ast {

@@ -25,12 +25,14 @@ pub struct Diagnostic {
 }
 
 /// The errors of one compile, with the shader name used when rendering them.
+// repr(C), scalars first: keeps construction from memsetting the message storage.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Diagnostics {
-    pub name: String<SHADER_NAME_MAX>,
-    list: Vec<Diagnostic, ERR_MAX>,
     /// Every error reported, including those past `ERR_MAX` that were not kept.
     total: usize,
+    pub name: String<SHADER_NAME_MAX>,
+    list: Vec<Diagnostic, ERR_MAX>,
 }
 
 /// A `fmt::Write` into a fixed string that silently stops at capacity, cutting on a char boundary.

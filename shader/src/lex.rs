@@ -241,10 +241,12 @@ pub const RESERVED: &[&str] = &[
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
 
 /// The tokens of one source, always ending with an EOF token.
+// repr(C) with the scalar first keeps construction from memsetting the token storage.
+#[repr(C)]
 pub struct Tokens {
-    pub toks: Vec<Token, { TOK_MAX + 1 }>,
     /// `#version` number, 0 when absent.
     pub version: u32,
+    pub toks: Vec<Token, { TOK_MAX + 1 }>,
 }
 
 impl Tokens {
