@@ -36,13 +36,19 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
                     lines
                 );
                 prop_assert!(e.column >= 1, "column 0");
+                // Columns are byte offsets in the raw line (a CR before the newline counts).
+                let raw = src
+                    .split(|&b| b == b'\n')
+                    .nth(e.line as usize - 1)
+                    .unwrap_or(&[]);
                 let text = shader::diag::source_line(src, e.line);
+                prop_assert!(text.len() <= raw.len());
                 prop_assert!(
-                    e.column as usize <= text.len() + 1,
+                    e.column as usize <= raw.len() + 1,
                     "column {} past the end of line {} ({} bytes): {}",
                     e.column,
                     e.line,
-                    text.len(),
+                    raw.len(),
                     e.message
                 );
                 prop_assert!(!e.message.is_empty());
