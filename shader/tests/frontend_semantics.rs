@@ -241,3 +241,94 @@ fn builtins_compute_their_glsl_values() {
     assert!((p[0] - 1.4).abs() < 1e-6, "{:?}", p);
     assert_eq!(&p[1..], &[5.0, 2.0, 11.5]);
 }
+
+/// Compiles a fragment shader and runs lane 0 with varying slot 0 = `v0`; returns the colour, or
+/// None when the fragment was discarded.
+fn run_fs(src: &str, uniforms: &[[f32; 4]], v0: [f32; 4]) -> Option<[f32; 4]> {
+    let sh = compile(1, src.as_bytes(), "t.frag").unwrap_or_else(|d| {
+        let mut s = String::new();
+        d.render(src.as_bytes(), &mut s).unwrap();
+        panic!("{}", s)
+    });
+    let exe = Executable::new(&sh.module, None).expect("verified");
+    let mut uni = [0.0f32; UNIFORM_FLOATS];
+    for (i, u) in uniforms.iter().enumerate() {
+        uni[i * 4..i * 4 + 4].copy_from_slice(u);
+    }
+    let mut inputs: [Vec4x; VARYING_MAX] = [[[0.0; LANES]; 4]; VARYING_MAX];
+    for c in 0..4 {
+        inputs[0][c] = [v0[c]; LANES];
+    }
+    let textures = [None; SAMPLER_MAX];
+    let fragcoord = [[0.0; LANES]; 4];
+    let inv = Invocation {
+        uniforms: &uni,
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
+    let mut regs = Box::new(Regs::new());
+    let mut out = Box::new(Outputs::new());
+    let alive = exe.run(&mut regs, &inv, &mut out, 1);
+    (alive & 1 != 0).then(|| {
+        [
+            out.color[0][0],
+            out.color[1][0],
+            out.color[2][0],
+            out.color[3][0],
+        ]
+    })
+}
+
+#[test]
+fn reference_flow_checks() {
+    // The old test suite's flow checks: if/else on a value, a 4-trip loop, a user function.
+    let ifelse = "void main() {
+    float x = 0.2;
+    if (x > 0.5) {
+        gl_Position = vec4(1.0, 0.0, 0.0, 1.0);
+    } else {
+        gl_Position = vec4(0.0, 1.0, 0.0, 1.0);
+    }
+}";
+    assert_eq!(run_vs(ifelse, &[], [0.0; 4]), [0.0, 1.0, 0.0, 1.0]);
+    let looped = "void main() {
+    float s = 0.0;
+    for (int i = 0; i < 4; i++) {
+        s = s + 1.0;
+    }
+    gl_Position = vec4(s, 0.0, 0.0, 1.0);
+}";
+    assert_eq!(run_vs(looped, &[], [0.0; 4])[0], 4.0);
+    let func = "float saturate(float x) {
+    return clamp(x, 0.0, 1.0);
+}
+void main() {
+    gl_Position = vec4(saturate(-2.0), saturate(0.25), saturate(7.0), 1.0);
+}";
+    assert_eq!(run_vs(func, &[], [0.0; 4]), [0.0, 0.25, 1.0, 1.0]);
+}
+
+#[test]
+fn discard_ends_the_fragment_and_colour_is_stored() {
+    let src = "in float a;
+out vec4 c;
+void main() {
+    if (a < 0.5) discard;
+    c = vec4(a, 1.0 - a, 0.0, 1.0);
+}";
+    assert_eq!(run_fs(src, &[], [0.2, 0.0, 0.0, 0.0]), None);
+    assert_eq!(
+        run_fs(src, &[], [0.75, 0.0, 0.0, 0.0]),
+        Some([0.75, 0.25, 0.0, 1.0])
+    );
+    let sine = "uniform float time;
+out vec4 c;
+void main() {
+    c = vec4(0.5 + 0.5 * sin(time), 0.0, 0.0, 1.0);
+}";
+    assert_eq!(
+        run_fs(sine, &[[0.0; 4]], [0.0; 4]),
+        Some([0.5, 0.0, 0.0, 1.0])
+    );
+}
