@@ -128,6 +128,33 @@ impl<'a> Parser<'a> {
         Err(())
     }
 
+    /// A missing `;` at the end of a line is reported and then assumed, so the next line parses
+    /// normally instead of being skipped by recovery.
+    fn expect_semi(&mut self, what: &str) -> Result<(), ()> {
+        if self.eat(Tok::Semi) {
+            return Ok(());
+        }
+        let prev = self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.toks.toks.get(p))
+            .copied();
+        let here = self.tok();
+        match prev {
+            Some(p) if here.line > p.line && here.kind != Tok::Eof => {
+                // Point just past the end of the line that lacks it.
+                let col = (p.col as u32).saturating_add(p.len as u32);
+                self.diag.push(
+                    p.line as u32,
+                    col,
+                    format_args!("expected {} at the end of this line", what),
+                );
+                Ok(())
+            }
+            _ => self.expected(what),
+        }
+    }
+
     fn expect(&mut self, k: Tok, what: &str) -> Result<(), ()> {
         if self.eat(k) {
             Ok(())
@@ -424,7 +451,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        self.expect(Tok::Semi, "';' after the declaration")?;
+        self.expect_semi("';' after the declaration")?;
         Ok(first)
     }
 
@@ -553,7 +580,7 @@ impl<'a> Parser<'a> {
             Tok::LBrace => self.block(),
             Tok::Discard => {
                 self.advance();
-                self.expect(Tok::Semi, "';' after discard")?;
+                self.expect_semi("';' after discard")?;
                 self.node(Node::new(Kind::Discard, i))
             }
             Tok::Return => {
@@ -562,7 +589,7 @@ impl<'a> Parser<'a> {
                 if !self.at(Tok::Semi) {
                     n.a = self.expr()?;
                 }
-                self.expect(Tok::Semi, "';' after return")?;
+                self.expect_semi("';' after return")?;
                 self.node(n)
             }
             Tok::If => {
@@ -603,7 +630,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let s = self.simple_statement()?;
-                self.expect(Tok::Semi, "';' after the statement")?;
+                self.expect_semi("';' after the statement")?;
                 Ok(s)
             }
         }
