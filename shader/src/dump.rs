@@ -112,7 +112,11 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::Const => {
             write!(out, "const {} (", ty)?;
             for k in 0..i.lanes.clamp(1, 4) as usize {
-                let v = m.imms.get((i.aux as usize).wrapping_add(k)).copied().unwrap_or(0.0);
+                let v = m
+                    .imms
+                    .get((i.aux as usize).wrapping_add(k))
+                    .copied()
+                    .unwrap_or(0.0);
                 if k > 0 {
                     out.write_str(", ")?;
                 }
