@@ -12,6 +12,7 @@
 //! It must never: let a device id escape through Gfx3D's public API, panic on any transport
 //! answer, or send a command the encoder did not validate.
 
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -82,7 +83,7 @@ struct Ctx {
 }
 
 enum Obj {
-    Context(Ctx),
+    Context(Box<Ctx>),
     Target {
         ctx: DevId,
         color: ResId,
@@ -353,7 +354,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         };
         self.objects.insert(
             id,
-            Obj::Context(Ctx {
+            Obj::Context(Box::new(Ctx {
                 ctx: cid,
                 cb,
                 handles,
@@ -362,7 +363,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 bound: Bound::default(),
                 bound_fb: None,
                 viewport: None,
-            }),
+            })),
         );
         let r = self.enc(id, "virgl pipe state failed", |e, h, pipe| {
             pipe.blend = h.alloc()?;
