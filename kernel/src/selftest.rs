@@ -90,7 +90,13 @@ pub fn run(filter: &str) -> Outcome {
     if outcome.passed + outcome.failed == 0 {
         println!("selftest: no test name starts with \"{}\"", filter);
     }
-    println!("selftest: {} ms", elapsed / 1000);
+    let stack = crate::arch::paging::boot_stack();
+    println!(
+        "selftest: {} ms, boot stack high-water {} KiB of {} KiB",
+        elapsed / 1000,
+        crate::arch::paging::stack_high_water() / 1024,
+        (stack.end - stack.start) / 1024
+    );
     println!("{} passed, {} failed", outcome.passed, outcome.failed);
     outcome
 }

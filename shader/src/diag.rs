@@ -50,7 +50,9 @@ impl<const N: usize> Write for Bounded<'_, N> {
 /// Copies `s` into a fixed string, cut at capacity.
 pub fn bounded_string<const N: usize>(s: &str) -> String<N> {
     let mut out = String::new();
-    let _ = Bounded(&mut out).write_str(s);
+    if out.push_str(s).is_err() {
+        let _ = Bounded(&mut out).write_str(s);
+    }
     out
 }
 

@@ -11,8 +11,9 @@
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
 //! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
-//! vector is NaN); SIN/COS/SQRT/TRUNC come from libm; POW is pow(x, y) for x > 0, 0 or inf for
-//! x = 0 (y > 0 / y < 0), NaN for pow(0, 0) and for x < 0 (llvmpipe computes exp2(y * log2 x));
+//! vector is NaN); SQRT/TRUNC come from libm, SIN/COS are evaluated in f64 (within an ulp of
+//! libm, see [`sin`]); POW is exp2(y * log2 x) as llvmpipe
+//! computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
 //! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
 //! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
 //! other comparison with NaN is false).
@@ -515,9 +516,9 @@ impl Executable {
                     put4(&mut r[dst], &v, m);
                 }
                 Op::Mov => {
-                    let src = r[a];
                     for c in 0..(d.n as usize).min(4) {
-                        put(&mut r[dst][c], &src[c], m);
+                        let src = r[a][c];
+                        put(&mut r[dst][c], &src, m);
                     }
                 }
                 Op::Swz => {
@@ -538,20 +539,20 @@ impl Executable {
                 Op::Div => binary(r, d, m, |x, y| x / y),
                 Op::Max => binary(r, d, m, f32::max),
                 Op::Min => binary(r, d, m, f32::min),
-                Op::Pow => binary(r, d, m, pow),
+                Op::Pow => binary_lanes(r, d, m, pow_lanes),
                 Op::Abs => unary(r, d, m, f32::abs),
                 Op::Rsq => unary(r, d, m, |x| 1.0 / libm::sqrtf(x)),
                 Op::Rcp => unary(r, d, m, |x| 1.0 / x),
-                Op::Sin => unary(r, d, m, libm::sinf),
-                Op::Cos => unary(r, d, m, libm::cosf),
+                Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
+                Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
                 Op::Trunc => unary(r, d, m, libm::truncf),
                 Op::Sqrt => unary(r, d, m, libm::sqrtf),
                 Op::Dot => {
-                    let (x, y) = (r[a], r[b]);
                     let mut s = [0.0; LANES];
                     for c in 0..(d.n as usize).min(4) {
+                        let (x, y) = (&r[a][c], &r[b][c]);
                         for l in 0..LANES {
-                            s[l] += x[c][l] * y[c][l];
+                            s[l] += x[l] * y[l];
                         }
                     }
                     put(&mut r[dst][0], &s, m);
@@ -671,27 +672,53 @@ fn put4(dst: &mut Vec4x, v: &Vec4x, m: u8) {
 
 #[inline(always)]
 fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32, f32) -> f32) {
-    let (x, y) = (r[d.a as usize & REG_MASK], r[d.b as usize & REG_MASK]);
-    let dst = &mut r[d.dst as usize & REG_MASK];
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
     for c in 0..(d.n as usize).min(4) {
+        let (x, y) = (r[a][c], r[b][c]);
         let mut v = [0.0; LANES];
         for l in 0..LANES {
-            v[l] = f(x[c][l], y[c][l]);
+            v[l] = f(x[l], y[l]);
         }
-        put(&mut dst[c], &v, m);
+        put(&mut r[dst][c], &v, m);
     }
 }
 
 #[inline(always)]
 fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32) -> f32) {
-    let x = r[d.a as usize & REG_MASK];
-    let dst = &mut r[d.dst as usize & REG_MASK];
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
+        let x = r[a][c];
         let mut v = [0.0; LANES];
         for l in 0..LANES {
-            v[l] = f(x[c][l]);
+            v[l] = f(x[l]);
         }
-        put(&mut dst[c], &v, m);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes) -> Lanes) {
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c]);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn binary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes, &Lanes) -> Lanes) {
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c], &r[b][c]);
+        put(&mut r[dst][c], &v, m);
     }
 }
 
@@ -710,19 +737,267 @@ fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
     v
 }
 
-/// GLSL pow as llvmpipe evaluates it (exp2(y * log2(x))), with libm's accuracy for x > 0.
+/// GLSL pow as llvmpipe evaluates it: exp2(y * log2(x)). For finite normal x > 0 with a normal
+/// result this is an f32 evaluation (relative error below 1.2e-7 * (|y log2 x| + 2), like
+/// llvmpipe's own approximations, and vectorizable); otherwise it is evaluated in f64. Edge
+/// cases follow from the formula: x < 0 or NaN -> NaN; pow(0, y) = 0 (y > 0), inf (y < 0),
+/// NaN (y = 0); pow(inf, y) = inf (y > 0), 0 (y < 0), NaN (y = 0).
 pub fn pow(x: f32, y: f32) -> f32 {
-    if x > 0.0 {
-        libm::powf(x, y)
-    } else if x == 0.0 {
-        if y > 0.0 {
-            0.0
-        } else if y < 0.0 {
-            f32::INFINITY
-        } else {
-            f32::NAN
-        }
+    let (z, v) = pow_f32(x, y);
+    if pow_fast_ok(x, z) {
+        v
     } else {
-        f32::NAN
+        exp2_f64(y as f64 * log2_f64(x as f64)) as f32
+    }
+}
+
+/// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
+/// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
+#[inline(always)]
+fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
+    let mut out = [0.0; LANES];
+    let mut slow = false;
+    for l in 0..LANES {
+        let (z, v) = pow_f32(x[l], y[l]);
+        out[l] = v;
+        slow |= !pow_fast_ok(x[l], z);
+    }
+    if slow {
+        for l in 0..LANES {
+            let (z, _) = pow_f32(x[l], y[l]);
+            if !pow_fast_ok(x[l], z) {
+                out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
+            }
+        }
+    }
+    out
+}
+
+#[inline(always)]
+fn pow_fast_ok(x: f32, z: f32) -> bool {
+    x >= f32::MIN_POSITIVE && x < f32::INFINITY && (-125.0..=125.0).contains(&z)
+}
+
+/// exp2(y * log2(x)) in f32 for normal finite x > 0 and |y log2 x| <= 125 (other inputs give
+/// values `pow_fast_ok` rejects), without branches. Returns (y log2 x, result).
+#[inline(always)]
+fn pow_f32(x: f32, y: f32) -> (f32, f32) {
+    let bits = x.to_bits() as i32;
+    let e0 = ((bits >> 23) & 0xff) - 127;
+    let m0 = f32::from_bits(((bits & 0x007f_ffff) | 0x3f80_0000) as u32);
+    let big = m0 > core::f32::consts::SQRT_2;
+    let m = if big { m0 * 0.5 } else { m0 };
+    let e = if big { e0 + 1 } else { e0 };
+    // ln(m) = 2 atanh(t), |t| <= 0.172: terms to t^9 leave < 4e-10.
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let ln = 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * (0.2 + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0)))));
+    let z = y * (e as f32 + ln * core::f32::consts::LOG2_E);
+    let zc = z.clamp(-125.0, 125.0);
+    let n = (zc + 128.5) as i32 - 128;
+    let g = (zc - n as f32) * core::f32::consts::LN_2;
+    // e^g, |g| <= 0.347: Taylor to g^7 leaves < 2e-8.
+    let p = 1.0
+        + g * (1.0
+            + g * (0.5
+                + g * (1.0 / 6.0
+                    + g * (1.0 / 24.0 + g * (1.0 / 120.0 + g * (1.0 / 720.0 + g / 5040.0))))));
+    let scale = f32::from_bits((((n + 127) & 0xff) as u32) << 23);
+    (z, p * scale)
+}
+
+/// 1/k! for k = 0..=17.
+const INV_FACT: [f64; 18] = {
+    let mut t = [1.0f64; 18];
+    let mut k = 1;
+    while k < 18 {
+        t[k] = t[k - 1] / k as f64;
+        k += 1;
+    }
+    t
+};
+
+/// Arguments at or above this magnitude (and inf/NaN) go to libm.
+const TRIG_FAST_MAX: f32 = 1e5;
+
+/// Below this magnitude sin/cos run the f32 path (Cody-Waite reduction exact for |k| < 2^13).
+const TRIG_F32_MAX: f32 = 8192.0;
+
+/// GLSL sin: for |x| < 8192 an f32 Cody-Waite reduction by pi/2 and minimax polynomials on
+/// [-pi/4, pi/4] (within 2 ulp, or 2e-7 absolute near zeros, of libm); up to 1e5 the same in
+/// f64; beyond (and inf/NaN) libm.
+pub fn sin(x: f32) -> f32 {
+    if x.abs() < TRIG_F32_MAX {
+        trig_f32(x, 0)
+    } else if x.abs() < TRIG_FAST_MAX {
+        trig_core(x, 0)
+    } else {
+        libm::sinf(x)
+    }
+}
+
+/// GLSL cos, as [`sin`].
+pub fn cos(x: f32) -> f32 {
+    if x.abs() < TRIG_F32_MAX {
+        trig_f32(x, 1)
+    } else if x.abs() < TRIG_FAST_MAX {
+        trig_core(x, 1)
+    } else {
+        libm::cosf(x)
+    }
+}
+
+/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`].
+#[inline(always)]
+fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
+    let mut out = [0.0; LANES];
+    let mut slow = false;
+    for l in 0..LANES {
+        let ok = x[l].abs() < TRIG_F32_MAX;
+        slow |= !ok;
+        out[l] = trig_f32(if ok { x[l] } else { 0.0 }, quarter);
+    }
+    if slow {
+        for l in 0..LANES {
+            if !(x[l].abs() < TRIG_F32_MAX) {
+                out[l] = if quarter == 0 { sin(x[l]) } else { cos(x[l]) };
+            }
+        }
+    }
+    out
+}
+
+/// sin(x + quarter * pi/2) for |x| < 8192 in f32, branch-free (vectorizes across lanes).
+#[inline(always)]
+fn trig_f32(x: f32, quarter: i32) -> f32 {
+    // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
+    const P1: f32 = 1.570_312_5;
+    const P2: f32 = 4.837_513e-4;
+    const P3: f32 = 7.549_789_9e-8;
+    let q = x * core::f32::consts::FRAC_2_PI;
+    // Round to nearest: the bias keeps the integer conversion a truncation of a positive value.
+    let k = (q + 16384.5) as i32 - 16384;
+    let kf = k as f32;
+    let r = ((x - kf * P1) - kf * P2) - kf * P3;
+    let z = r * r;
+    let s = ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r;
+    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
+    let k = k + quarter;
+    let v = if k & 1 == 0 { s } else { c };
+    if k & 2 == 0 {
+        v
+    } else {
+        -v
+    }
+}
+
+/// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2
+/// split in a 33-bit head and a tail, exact for |k| < 2^20), then the quadrant picks +-sin(r) or
+/// +-cos(r).
+#[inline(always)]
+fn trig_core(x: f32, quarter: i32) -> f32 {
+    const PIO2_HI: f64 = 1.570_796_326_734_125_614_17;
+    const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
+    let xd = x as f64;
+    let q = xd * core::f64::consts::FRAC_2_PI + 0.5;
+    let k0 = q as i32;
+    let (k, kf) = if k0 as f64 > q {
+        (k0 - 1, k0 as f64 - 1.0)
+    } else {
+        (k0, k0 as f64)
+    };
+    let r = (xd - kf * PIO2_HI) - kf * PIO2_LO;
+    let (s, c) = (sin_poly(r), cos_poly(r));
+    let k = k + quarter;
+    let v = if k & 1 == 0 { s } else { c };
+    let v = if k & 2 == 0 { v } else { -v };
+    v as f32
+}
+
+#[inline(always)]
+fn sin_poly(r: f64) -> f64 {
+    let r2 = r * r;
+    // r - r^3/3! + r^5/5! - ... - r^15/15!
+    let mut p = -INV_FACT[15];
+    p = p * r2 + INV_FACT[13];
+    p = p * r2 - INV_FACT[11];
+    p = p * r2 + INV_FACT[9];
+    p = p * r2 - INV_FACT[7];
+    p = p * r2 + INV_FACT[5];
+    p = p * r2 - INV_FACT[3];
+    r + r * r2 * p
+}
+
+#[inline(always)]
+fn cos_poly(r: f64) -> f64 {
+    let r2 = r * r;
+    let mut p = INV_FACT[16];
+    p = p * r2 - INV_FACT[14];
+    p = p * r2 + INV_FACT[12];
+    p = p * r2 - INV_FACT[10];
+    p = p * r2 + INV_FACT[8];
+    p = p * r2 - INV_FACT[6];
+    p = p * r2 + INV_FACT[4];
+    p = p * r2 - INV_FACT[2];
+    1.0 + r2 * p
+}
+
+fn log2_f64(x: f64) -> f64 {
+    if !(x > 0.0) {
+        return if x == 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            f64::NAN
+        };
+    }
+    if x == f64::INFINITY {
+        return x;
+    }
+    // Every f32 (denormals included) is a normal f64.
+    let bits = x.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    if m > core::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    // ln(m) = 2 atanh(t), |t| <= 0.172: the series to t^13 is exact to ~1e-12.
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let s = 1.0
+        + t2 * (1.0 / 3.0
+            + t2 * (1.0 / 5.0
+                + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0 + t2 * (1.0 / 11.0 + t2 / 13.0)))));
+    e as f64 + 2.0 * t * s * core::f64::consts::LOG2_E
+}
+
+fn exp2_f64(z: f64) -> f64 {
+    if z.is_nan() {
+        return z;
+    }
+    if z > 1024.0 {
+        return f64::INFINITY;
+    }
+    if z < -1100.0 {
+        return 0.0;
+    }
+    let r = z + 0.5;
+    let mut n = r as i64;
+    if (n as f64) > r {
+        n -= 1;
+    }
+    // f in [-0.5, 0.5]; e^(f ln 2) by its Taylor series to degree 11 (error < 1e-14).
+    let g = (z - n as f64) * core::f64::consts::LN_2;
+    let mut p = INV_FACT[11];
+    for c in INV_FACT[..11].iter().rev() {
+        p = p * g + c;
+    }
+    let scale = |e: i64| f64::from_bits(((e + 1023) as u64) << 52);
+    if n > 1023 {
+        p * scale(1023) * scale(n - 1023)
+    } else if n < -1022 {
+        p * scale(-1022) * scale((n + 1022).max(-1022))
+    } else {
+        p * scale(n)
     }
 }

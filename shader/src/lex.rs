@@ -158,6 +158,46 @@ pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
     ("sample", "not part of this language"),
 ];
 
+/// The keyword kind of an identifier-shaped word (same table as [`KEYWORDS`], as a match so
+/// the hot path does not scan it).
+fn keyword(w: &[u8]) -> Option<Tok> {
+    Some(match w {
+        b"in" => Tok::In,
+        b"out" => Tok::Out,
+        b"uniform" => Tok::Uniform,
+        b"const" => Tok::Const,
+        b"layout" => Tok::Layout,
+        b"smooth" => Tok::Smooth,
+        b"void" => Tok::Void,
+        b"bool" => Tok::Bool,
+        b"int" => Tok::Int,
+        b"float" => Tok::Float,
+        b"vec2" => Tok::Vec2,
+        b"vec3" => Tok::Vec3,
+        b"vec4" => Tok::Vec4,
+        b"ivec2" => Tok::IVec2,
+        b"ivec3" => Tok::IVec3,
+        b"ivec4" => Tok::IVec4,
+        b"mat3" => Tok::Mat3,
+        b"mat4" => Tok::Mat4,
+        b"sampler2D" => Tok::Sampler2D,
+        b"if" => Tok::If,
+        b"else" => Tok::Else,
+        b"for" => Tok::For,
+        b"return" => Tok::Return,
+        b"discard" => Tok::Discard,
+        b"true" => Tok::True,
+        b"false" => Tok::False,
+        _ => return None,
+    })
+}
+
+/// Cheap filter before the rejected-word tables: every rejected or reserved word is 2 to 13
+/// lowercase letters.
+fn may_be_rejected(w: &[u8]) -> bool {
+    (2..=13).contains(&w.len()) && w.iter().all(|b| b.is_ascii_lowercase())
+}
+
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
 pub const RESERVED: &[&str] =
     &["while", "do", "switch", "case", "default", "break", "continue", "struct", "precision"];
@@ -289,23 +329,37 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
             while is_ident(lx.peek(0)) {
                 lx.bump();
             }
-            let text = core::str::from_utf8(src.get(start..lx.pos).unwrap_or(&[])).unwrap_or("");
-            if let Some(&(_, k)) = KEYWORDS.iter().find(|(w, _)| *w == text) {
+            let bytes = src.get(start..lx.pos).unwrap_or(&[]);
+            if let Some(k) = keyword(bytes) {
                 k
-            } else if let Some(&(w, advice)) = REJECTED_QUALIFIERS.iter().find(|(w, _)| *w == text)
-            {
-                diag.push(line, col, format_args!("unsupported qualifier '{}': {}", w, advice));
-                continue;
-            } else if RESERVED.contains(&text) {
-                Tok::Reserved
-            } else {
-                if text.len() >= NAME_MAX {
+            } else if !may_be_rejected(bytes) {
+                if bytes.len() >= NAME_MAX {
                     diag.push(
                         line,
                         col,
                         format_args!(
                             "identifier is {} characters long; the limit is {}",
-                            text.len(),
+                            bytes.len(),
+                            NAME_MAX - 1
+                        ),
+                    );
+                }
+                Tok::Ident
+            } else if let Some(&(w, advice)) =
+                REJECTED_QUALIFIERS.iter().find(|(w, _)| w.as_bytes() == bytes)
+            {
+                diag.push(line, col, format_args!("unsupported qualifier '{}': {}", w, advice));
+                continue;
+            } else if RESERVED.iter().any(|w| w.as_bytes() == bytes) {
+                Tok::Reserved
+            } else {
+                if bytes.len() >= NAME_MAX {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!(
+                            "identifier is {} characters long; the limit is {}",
+                            bytes.len(),
                             NAME_MAX - 1
                         ),
                     );

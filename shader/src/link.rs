@@ -1,8 +1,8 @@
 //! Program link and uniforms: one vertex and one fragment [`Module`] become a [`Program`] with
 //! matched varyings (a fragment-input slot -> vertex-output slot remap), merged uniforms, the
 //! reflection tables, both stages' 128-float uniform arrays, both decoded [`Executable`]s and
-//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage that cannot be emitted fails
-//! the link).
+//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage whose text exceeds the VirGL
+//! budget is logged as a warning and leaves the program software-only, see `try_link`).
 //!
 //! Link is transactional: every check runs and the whole candidate (reflection, remap, decoded
 //! executables) is built before anything in the program changes, so a failed relink of a linked
@@ -195,6 +195,7 @@ pub struct Program {
     fs_exec: Option<Executable>,
     vs_tgsi: String<TGSI_MAX>,
     fs_tgsi: String<TGSI_MAX>,
+    tgsi_errors: [Option<TgsiError>; 2],
     refl: Reflection,
     vs_uniforms: [f32; UNIFORM_FLOATS],
     fs_uniforms: [f32; UNIFORM_FLOATS],
@@ -226,6 +227,7 @@ impl Program {
             fs_exec: None,
             vs_tgsi: String::new(),
             fs_tgsi: String::new(),
+            tgsi_errors: [None, None],
             refl: Reflection {
                 remap: [-1; VARYING_MAX],
                 ..Reflection::default()
@@ -412,19 +414,22 @@ impl Program {
             }
         };
 
-        // ---- TGSI CHECK AT LINK ------------------------------------------------------------
-        // Both stages must emit within TGSI_MAX (the fragment stage with the varying remap);
-        // the texts are kept with the program for the VirGL backend.
+        // ---- TGSI AT LINK -------------------------------------------------------------------
+        // Both stages are emitted (the fragment stage with the varying remap) and the texts kept
+        // for the VirGL backend. A stage whose TGSI does not fit TGSI_MAX does not fail the link:
+        // the software path (the reference renderer) has no such budget. The program then has no
+        // TGSI for that stage (`tgsi()` is empty, `tgsi_error()` says why) and the log says so.
         let mut vs_tgsi: String<TGSI_MAX> = String::new();
         let mut fs_tgsi: String<TGSI_MAX> = String::new();
-        if let Err(e) = tgsi::emit(vs, None, &mut vs_tgsi) {
-            self.fail(&mut first, LinkError::Tgsi(Stage::Vertex, e));
-        }
-        if let Err(e) = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi) {
-            self.fail(&mut first, LinkError::Tgsi(Stage::Fragment, e));
-        }
-        if let Some(e) = first {
-            return Err(e);
+        let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
+        let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
+        for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
+            if let Some(e) = e {
+                self.log_line(format_args!(
+                    "warning: {}; the program runs on the software path only",
+                    LinkError::Tgsi(stage, e)
+                ));
+            }
         }
         // -------------------------------------------------------------------------------------
 
@@ -433,6 +438,7 @@ impl Program {
         self.fs.clone_from(fs);
         self.vs_tgsi = vs_tgsi;
         self.fs_tgsi = fs_tgsi;
+        self.tgsi_errors = [vs_tgsi_err, fs_tgsi_err];
         self.vs_exec = Some(vs_exec);
         self.fs_exec = Some(fs_exec);
         self.refl = refl;
@@ -452,7 +458,7 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link).
+    /// The log of the last link (empty after a clean link; warnings do not fail a link).
     pub fn log(&self) -> &str {
         &self.log
     }
@@ -477,12 +483,17 @@ impl Program {
     }
 
     /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
-    /// before the first successful link.
+    /// before the first successful link and when it did not fit (see [`Program::tgsi_error`]).
     pub fn tgsi(&self, stage: Stage) -> &str {
         match stage {
             Stage::Vertex => &self.vs_tgsi,
             Stage::Fragment => &self.fs_tgsi,
         }
+    }
+
+    /// Why the stage has no TGSI text (it did not fit TGSI_MAX), if so.
+    pub fn tgsi_error(&self, stage: Stage) -> Option<TgsiError> {
+        self.tgsi_errors[stage as usize & 1]
     }
 
     /// The stage's uniform words in use (slots 0..uniform_vec4s, 4 floats each): the

@@ -18,6 +18,11 @@ pub static TESTS: &[SelfTest] = &[
     ("shader::ircore::texel_order_is_bgra", crate::raster::selftest::texel_order_is_bgra),
     ("shader::ircore::quad_covers_each_pixel_once", crate::raster::selftest::quad_covers_each_pixel_once),
     ("shader::ircore::failed_relink_keeps_program", crate::raster::selftest::failed_relink_keeps_program),
+    ("shader::tgsi_emit", crate::tgsi::selftest_emit),
+    ("shader::tgsi_checker", crate::tgsi::selftest_checker),
+    ("shader::csir_round_trip", crate::csir::selftest_round_trip),
+    ("shader::cache_lru", crate::cache::selftest_cache),
+    ("shader::guest_handles", crate::guest::selftest_guest),
 ];
 
 #[cfg(test)]

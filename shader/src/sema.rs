@@ -182,7 +182,11 @@ pub fn analyze(
     diag: &mut Diagnostics,
     module: &mut Module,
 ) {
-    *module = Module::new(stage);
+    module.stage = stage;
+    module.insts.clear();
+    module.imms.clear();
+    module.temps = 0;
+    module.iface = Interface::default();
     let mut s = Sema {
         src,
         toks,
@@ -470,6 +474,7 @@ impl<'a> Sema<'a> {
     fn dry_check(&mut self, f: i16) {
         let saved_temp = self.ntemp;
         let saved_hi = self.module.temps;
+        let saved_pos = self.pos_written;
         self.dry = true;
         let mut args: Vec<Val, PARAM_MAX> = Vec::new();
         let n = self.node(f);
@@ -480,6 +485,7 @@ impl<'a> Sema<'a> {
         self.dry = false;
         self.ntemp = saved_temp;
         self.module.temps = saved_hi;
+        self.pos_written = saved_pos;
     }
 
     fn global_decls(&self) -> impl Iterator<Item = (i16, Node)> + '_ {
@@ -674,8 +680,17 @@ impl<'a> Sema<'a> {
 
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
     fn referenced(&self, name: &str) -> bool {
+        let want = name.as_bytes();
         self.ast.nodes.iter().any(|n| {
-            n.kind == Kind::Ident && self.toks.get(n.tok).map(|t| t.text(self.src) == name).unwrap_or(false)
+            n.kind == Kind::Ident
+                && self
+                    .toks
+                    .get(n.tok)
+                    .map(|t| {
+                        t.len as usize == want.len()
+                            && self.src.get(t.off as usize..t.off as usize + t.len as usize) == Some(want)
+                    })
+                    .unwrap_or(false)
         })
     }
 
@@ -1457,7 +1472,10 @@ impl<'a> Sema<'a> {
         if op == BinOp::And || op == BinOp::Or {
             return self.logic(i, n, op);
         }
-        let a = self.value(n.a)?;
+        let mut a = self.value(n.a)?;
+        if self.has_user_call(n.b, 0) {
+            a = self.snapshot(a)?;
+        }
         let b = self.value(n.b)?;
         self.cur_node = i;
         match op {
@@ -1728,11 +1746,28 @@ impl<'a> Sema<'a> {
         if count > max {
             bail!(self, at, "too many arguments: {} given, at most {} accepted", count, max);
         }
-        for (a, _) in self.ast.list(first) {
+        for (a, node) in self.ast.list(first) {
             let v = self.value(a)?;
+            // GLSL evaluates left to right: a later argument that calls a user function may
+            // write a global this value still refers to.
+            let later_call = self.ast.list(node.next).any(|(b, _)| self.has_user_call(b, 0));
+            let v = if later_call { self.snapshot(v)? } else { v };
             let _ = out.push((a, v));
         }
         Ok(out)
+    }
+
+    /// A copy of a variable's current value, so later writes to the variable do not change it.
+    fn snapshot(&mut self, v: Val) -> R<Val> {
+        if v.k.is_some() || v.tmp < 0 || v.ty == Type::Sampler2D {
+            return Ok(v);
+        }
+        let cols = v.ty.columns().max(1);
+        let t = self.temp(cols as u16)?;
+        for c in 0..cols as i16 {
+            self.emit(Op::Mov, v.ty, 4, t + c, v.tmp + c, -1, 0, 0)?;
+        }
+        Ok(Val::temp(v.ty, t))
     }
 
     fn call(&mut self, i: i16, n: Node) -> R<Val> {

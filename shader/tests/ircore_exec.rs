@@ -238,3 +238,56 @@ fn executable_refuses_unverified_modules() {
     b.inst(Op::Add, 0, 1, 5, 4, 0, 0); // temp 5 does not exist
     assert!(Executable::new(&b.done(), None).is_err());
 }
+
+#[test]
+fn pow_is_close_to_libm() {
+    let mut r = Rng(99);
+    for _ in 0..200_000 {
+        let x = f32::from_bits((r.next() as u32) & 0x7fff_ffff);
+        let y = (r.below(4001) as f32 - 2000.0) / 100.0;
+        if !x.is_finite() {
+            continue;
+        }
+        let (a, b) = (pow(x, y), libm::powf(x, y));
+        let ok = if a.is_normal() && b.is_normal() {
+            // f32 evaluation: relative error grows with |y log2 x| (rounding of log2 x).
+            ((a - b) / b).abs() <= 1.2e-7 * (libm::log2f(b.abs()).abs() + 2.0)
+        } else {
+            // Subnormal, zero, infinite or NaN results come from the f64 path.
+            same(a, b) || (a.to_bits() as i64 - b.to_bits() as i64).abs() <= 1
+        };
+        assert!(ok, "pow({}, {}) = {} vs {}", x, y, a, b);
+    }
+    assert_eq!(pow(2.0, 10.0), 1024.0);
+    assert_eq!(pow(0.5, 16.0), 1.0 / 65536.0);
+    assert_eq!(pow(4.0, 0.5), 2.0);
+    assert_eq!(pow(f32::INFINITY, 2.0), f32::INFINITY);
+    assert_eq!(pow(f32::INFINITY, -2.0), 0.0);
+}
+
+#[test]
+fn sin_cos_are_close_to_libm() {
+    let mut r = Rng(5);
+    for i in 0..400_000 {
+        let x = match i % 3 {
+            0 => (r.below(2_000_001) as f32 - 1_000_000.0) / 1000.0,
+            1 => f32::from_bits(r.next() as u32),
+            _ => (r.below(20001) as f32 - 10000.0) * 9.5,
+        };
+        for (a, b) in [(sin(x), libm::sinf(x)), (cos(x), libm::cosf(x))] {
+            // The f32 path (|x| < 8192): 2 ulp, or 2e-7 absolute near zeros of sin/cos.
+            let d = (a.to_bits() as i64 - b.to_bits() as i64).abs();
+            let ulps = if x.abs() < 8192.0 { 2 } else { 1 };
+            assert!(
+                same(a, b) || d <= ulps || (a - b).abs() <= 2e-7,
+                "x = {}: {} vs {}",
+                x,
+                a,
+                b
+            );
+        }
+    }
+    assert_eq!(sin(0.0), 0.0);
+    assert_eq!(cos(0.0), 1.0);
+    assert!(sin(f32::INFINITY).is_nan() && cos(f32::NAN).is_nan());
+}

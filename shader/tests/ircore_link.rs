@@ -424,3 +424,27 @@ fn varying_remap_and_reflection() {
     let r = soft_fs(&prog, &out.varyings, [0.0; 4], &[None, None, None, None]).unwrap();
     assert_eq!(r.color, [0.5, 1.5, 2.5, 3.0]);
 }
+
+#[test]
+fn tgsi_over_budget_leaves_a_software_only_program() {
+    let mut f = B::new(Stage::Fragment);
+    let v = f.load_varying("v", 0, Type::Vec4);
+    let acc = f.temp();
+    f.inst(Op::Mov, acc, v, -1, 4, 0, 0);
+    for _ in 0..300 {
+        f.inst(Op::Add, acc, acc, v, 4, 0, 0);
+    }
+    f.color(acc);
+    let mut p = Program::new();
+    p.link(Some(&passthrough_vs()), Some(&f.done())).unwrap();
+    assert!(
+        p.log()
+            .contains("warning: TGSI emission failed for the fragment shader"),
+        "{}",
+        p.log()
+    );
+    assert!(p.tgsi(Stage::Fragment).is_empty());
+    assert!(p.tgsi_error(Stage::Fragment).is_some());
+    assert!(p.tgsi(Stage::Vertex).contains("END"));
+    assert!(p.tgsi_error(Stage::Vertex).is_none());
+}

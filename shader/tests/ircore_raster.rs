@@ -831,3 +831,49 @@ fn indexed_draw_reuses_vertices_across_chunks() {
     let r = |col| (img.at(col, 25) >> 16) & 255;
     assert!(r(0) < 10 && r(49) > 245 && r(10) < r(20));
 }
+
+mod fuzz {
+    use super::*;
+    use crate::ircore_util::reference::{random_module, Rng};
+    use proptest::prelude::*;
+
+    fn module_of(stage: Stage, mut seed: u64) -> Module {
+        loop {
+            let m = random_module(seed);
+            if m.stage == stage {
+                return m;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+        /// Random verified programs, random geometry (NaN, inf, huge, behind the camera), random
+        /// viewports and states: draw never panics and its counters stay consistent.
+        #[test]
+        fn draw_never_panics(vs_seed in any::<u64>(), fs_seed in any::<u64>(), geo in any::<u64>()) {
+            let prog = link(&module_of(Stage::Vertex, vs_seed), &module_of(Stage::Fragment, fs_seed));
+            let mut r = Rng(geo | 1);
+            let n = 3 + r.below(30) as usize;
+            let data: Vec<f32> = (0..n * 16).map(|_| if r.chance(80) { (r.below(4001) as f32 - 2000.0) / 500.0 } else { r.value() }).collect();
+            let attribs: Vec<VertexAttrib> = (0..4u8).map(|l| VertexAttrib { location: l, offset: l as u32 * 4, components: 1 + r.below(4) as u8 }).collect();
+            let input = VertexInput { data: &data, stride: 16, attribs: &attribs, count: n as u32 };
+            let idx: Vec<u16> = (0..r.below(60)).map(|_| r.below(n as u64) as u16).collect();
+            let (w, h) = (1 + r.below(40) as u32, 1 + r.below(40) as u32);
+            let state = RasterState {
+                viewport: [r.below(40) as i32 - 20, r.below(40) as i32 - 20, 1 + r.below(60) as i32, 1 + r.below(60) as i32],
+                depth_test: r.chance(50),
+                depth_write: r.chance(50),
+                cull_back: r.chance(50),
+            };
+            let texels = [0xFF00_00FFu32, 0x8000_FF00, 0x00FF_0000, 0xFFFF_FFFF];
+            let tex = [Some(TextureRef { width: 2, height: 2, texels: &texels, sampler: SamplerState { filter: Filter::Linear, wrap: Wrap::Repeat } }), None, None, None];
+            let mut img = Img::new(w, h);
+            let ix = if r.chance(50) { Some(&idx[..]) } else { None };
+            let s = draw(&prog, &input, ix, &tex, &state, &mut img.target()).unwrap();
+            prop_assert!(s.pixels_written <= s.fragments_shaded);
+            prop_assert!(s.fragments_shaded <= (w * h) as u64 * (s.triangles as u64) * 8);
+        }
+    }
+}

@@ -17,13 +17,24 @@ pub struct B {
 
 impl B {
     pub fn new(stage: Stage) -> B {
-        B { m: Module::new(stage) }
+        B {
+            m: Module::new(stage),
+        }
     }
     fn push(&mut self, i: Inst) -> &mut Self {
         self.m.insts.push(i).unwrap();
         self
     }
-    pub fn op(&mut self, op: Op, dst: i16, a: i16, b: i16, aux: i16, aux2: i16, lanes: u8) -> &mut Self {
+    pub fn op(
+        &mut self,
+        op: Op,
+        dst: i16,
+        a: i16,
+        b: i16,
+        aux: i16,
+        aux2: i16,
+        lanes: u8,
+    ) -> &mut Self {
         let mut i = Inst::new(op);
         i.ty = Type::Vec4 as u8;
         i.dst = dst;
@@ -43,21 +54,46 @@ impl B {
         self.op(Op::Const, dst, -1, -1, base, 0, v.len() as u8)
     }
     pub fn attr(&mut self, n: &str, loc: u8, ty: Type) -> &mut Self {
-        let a = Attribute { name: name(n), ty, location: loc, components: ty.components() };
+        let a = Attribute {
+            name: name(n),
+            ty,
+            location: loc,
+            components: ty.components(),
+        };
         self.m.iface.attributes.push(a).unwrap();
         self
     }
     pub fn vary(&mut self, n: &str, slot: u8, ty: Type) -> &mut Self {
-        self.m.iface.varyings.push(Varying { name: name(n), ty, slot }).unwrap();
+        self.m
+            .iface
+            .varyings
+            .push(Varying {
+                name: name(n),
+                ty,
+                slot,
+            })
+            .unwrap();
         self
     }
     pub fn uni(&mut self, n: &str, slot: u8, ty: Type) -> &mut Self {
-        let u = Uniform { name: name(n), ty, slot, slots: ty.uniform_slots() };
+        let u = Uniform {
+            name: name(n),
+            ty,
+            slot,
+            slots: ty.uniform_slots(),
+        };
         self.m.iface.uniforms.push(u).unwrap();
         self
     }
     pub fn sampler(&mut self, n: &str, unit: u8) -> &mut Self {
-        self.m.iface.samplers.push(Sampler { name: name(n), unit }).unwrap();
+        self.m
+            .iface
+            .samplers
+            .push(Sampler {
+                name: name(n),
+                unit,
+            })
+            .unwrap();
         self
     }
     pub fn temps(&mut self, n: u16) -> Module {
@@ -68,7 +104,9 @@ impl B {
 
 pub fn tri_vert() -> Module {
     let mut b = B::new(Stage::Vertex);
-    b.attr("position", 0, Type::Vec4).attr("color", 1, Type::Vec4).vary("vcolor", 0, Type::Vec4);
+    b.attr("position", 0, Type::Vec4)
+        .attr("color", 1, Type::Vec4)
+        .vary("vcolor", 0, Type::Vec4);
     b.m.iface.writes_position = true;
     b.op(Op::LoadAttr, 0, -1, -1, 0, 0, 4)
         .op(Op::LoadAttr, 1, -1, -1, 1, 0, 4)
@@ -81,7 +119,8 @@ pub fn tri_frag() -> Module {
     let mut b = B::new(Stage::Fragment);
     b.vary("vcolor", 0, Type::Vec4);
     b.m.iface.color_output = Some(name("fragColor"));
-    b.op(Op::LoadVar, 0, -1, -1, 0, 0, 4).op(Op::StoreColor, -1, 0, -1, 0, 0, 4);
+    b.op(Op::LoadVar, 0, -1, -1, 0, 0, 4)
+        .op(Op::StoreColor, -1, 0, -1, 0, 0, 4);
     b.temps(1)
 }
 
@@ -114,8 +153,12 @@ pub fn tex_frag() -> Module {
 /// gl_Position = projection * view * model * position; vcolor = color.
 pub fn mvp_vert() -> Module {
     let mut b = B::new(Stage::Vertex);
-    b.attr("position", 0, Type::Vec4).attr("color", 1, Type::Vec4).vary("vcolor", 0, Type::Vec4);
-    b.uni("model", 0, Type::Mat4).uni("view", 4, Type::Mat4).uni("projection", 8, Type::Mat4);
+    b.attr("position", 0, Type::Vec4)
+        .attr("color", 1, Type::Vec4)
+        .vary("vcolor", 0, Type::Vec4);
+    b.uni("model", 0, Type::Mat4)
+        .uni("view", 4, Type::Mat4)
+        .uni("projection", 8, Type::Mat4);
     b.m.iface.writes_position = true;
     b.op(Op::LoadUni, 0, -1, -1, 0, 4, 4)
         .op(Op::LoadUni, 4, -1, -1, 4, 4, 4)
@@ -134,7 +177,9 @@ pub fn mvp_vert() -> Module {
 pub fn light_frag() -> Module {
     let mut b = B::new(Stage::Fragment);
     b.vary("vN", 0, Type::Vec3).vary("vP", 1, Type::Vec3);
-    b.uni("lightPosition", 0, Type::Vec3).uni("lightColor", 1, Type::Vec3).uni("ambientColor", 2, Type::Vec3);
+    b.uni("lightPosition", 0, Type::Vec3)
+        .uni("lightColor", 1, Type::Vec3)
+        .uni("ambientColor", 2, Type::Vec3);
     b.m.iface.color_output = Some(name("color"));
     b.op(Op::LoadVar, 0, -1, -1, 0, 0, 3)
         .op(Op::LoadVar, 1, -1, -1, 1, 0, 3)
@@ -167,7 +212,9 @@ pub fn light_frag() -> Module {
 pub fn ops_frag() -> Module {
     let mut b = B::new(Stage::Fragment);
     b.vary("v", 0, Type::Vec4).vary("w", 2, Type::Vec2);
-    b.uni("m3", 0, Type::Mat3).uni("k", 3, Type::Vec4).sampler("t1", 1);
+    b.uni("m3", 0, Type::Mat3)
+        .uni("k", 3, Type::Vec4)
+        .sampler("t1", 1);
     b.m.iface.color_output = Some(name("c"));
     b.m.iface.reads_fragcoord = true;
     // 0: fragcoord, 1: v, 2: w, 3..5: m3, 6: k

@@ -894,7 +894,8 @@ fn shade_block(
 pub fn pack(c: [f32; 4]) -> u32 {
     let q = |v: f32| -> u32 {
         let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
-        libm::rintf(v * 255.0) as u32
+        // Adding and removing 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23.
+        ((v * 255.0 + 8_388_608.0) - 8_388_608.0) as u32
     };
     (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
 }

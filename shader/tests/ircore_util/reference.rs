@@ -111,8 +111,8 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     t[d][k] = match i.op {
                         Op::Rsq => 1.0 / libm::sqrtf(x[k]),
                         Op::Rcp => 1.0 / x[k],
-                        Op::Sin => libm::sinf(x[k]),
-                        Op::Cos => libm::cosf(x[k]),
+                        Op::Sin => shader::exec::sin(x[k]),
+                        Op::Cos => shader::exec::cos(x[k]),
                         Op::Trunc => libm::truncf(x[k]),
                         _ => libm::sqrtf(x[k]),
                     };
