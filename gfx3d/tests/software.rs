@@ -461,3 +461,10 @@ fn a_relink_keeps_the_context_matrices() {
         .position;
     assert_eq!(got, [0.5, 0.25, 0.0, 1.0]);
 }
+
+#[test]
+fn gfx3d_can_live_behind_a_kernel_lock() {
+    fn send<T: Send>() {}
+    send::<Gfx3d>();
+    send::<gfx3d::virgl::VirglBackend<virtio_gpu::vtest::VtestTransport>>();
+}
