@@ -72,6 +72,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("viewport", viewport),
     ("two_texture_units", two_texture_units),
     ("fragcoord", fragcoord),
+    ("unbound_texture", unbound_texture),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -405,6 +406,28 @@ fn fragcoord(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
     let p = program(g, o, f.c, TRI_VERT, FRAGCOORD_FRAG, "fragcoord")?;
     let m = colored(g, o, &quad(0.0, RED), None)?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// A textured quad with no texture bound: both backends read opaque black.
+fn unbound_texture(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TEX_VERT, TEX_FRAG, "tex")?;
+    let mut data = Vec::new();
+    for (x, y) in [
+        (-0.5f32, -0.5f32),
+        (0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, 0.5),
+    ] {
+        data.extend_from_slice(&[x, y, 0.0, 1.0, x + 0.5, y + 0.5]);
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(24, &[(0, 4, 0), (1, 2, 16)])?, &data, None)?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
     close(g, o, &f)

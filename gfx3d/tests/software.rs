@@ -323,6 +323,14 @@ fn software_scenes_look_right() {
     assert_eq!(at(&p, 39, 40), RED);
     assert_eq!(at(&p, 39, 39), BLUE);
 
+    let p = render("unbound_texture");
+    assert_eq!(
+        at(&p, 32, 32),
+        0xFF00_0000,
+        "an unbound sampler reads opaque black"
+    );
+    assert_eq!(at(&p, 2, 2), BLUE);
+
     let p = render("two_texture_units");
     assert!(
         count(&p, |x| x == 0xFFFF_FF00) > 1500,
