@@ -476,3 +476,17 @@ fn gfx3d_can_live_behind_a_kernel_lock() {
     send::<Gfx3d>();
     send::<gfx3d::virgl::VirglBackend<virtio_gpu::vtest::VtestTransport>>();
 }
+
+#[test]
+fn demo_runs_on_the_mock_backend() {
+    let mut g = G::new();
+    g.boot(BackendMode::Mock, None).unwrap();
+    let demo = gfx3d::demo::Demo::new(&mut g, 2, 640, 480).unwrap();
+    demo.frame(&mut g, 0).unwrap();
+    assert_eq!(
+        g.mock_log(),
+        "begin\nclear\nuse\ntex\ndraw\ntex\ndraw\ntex\ndraw\ntex\ndraw\nend\n"
+    );
+    assert_eq!(demo.present(&mut g), Err(Error::NotVirgl));
+    demo.destroy(&mut g);
+}
