@@ -95,7 +95,7 @@ fn many_draws(label: &str, g: &mut Gfx3d<Linked>) {
         None,
     )
     .unwrap();
-    let mut frame = |g: &mut Gfx3d<Linked>, f: u32| {
+    let frame = |g: &mut Gfx3d<Linked>, f: u32| {
         g.begin(o, c, t).unwrap();
         g.clear(o, c, [0.0, 0.0, 0.0, 1.0], true).unwrap();
         g.use_program(o, c, p).unwrap();
