@@ -54,6 +54,7 @@ pub mod geometry;
 mod gfx3d;
 pub mod glsl;
 pub mod handle;
+pub mod image;
 pub mod layout;
 pub mod limits;
 pub mod linked;

@@ -218,3 +218,34 @@ fn one_mesh_and_texture_serve_two_device_contexts() {
     let errors = server.host_errors();
     assert!(errors.is_empty(), "host errors: {:?}", errors);
 }
+
+#[test]
+fn the_guest_suite_runner_reports_every_scene() {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let mut hw: Gfx3d<Linked> = Gfx3d::new();
+    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .unwrap();
+    let mut sw: Gfx3d<Linked> = Gfx3d::new();
+    let mut out = String::new();
+    let (passed, failed) = scenes::differential_suite(&mut sw, &mut hw, 4, &mut out);
+    assert_eq!((passed as usize, failed), (SCENES.len(), 0), "{}", out);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("test gfx3d::diff::") && l.contains(" ... ok"))
+            .count(),
+        SCENES.len()
+    );
+    // A broken "other" backend is reported per scene, not hidden.
+    let mut lost: Gfx3d<Linked> = Gfx3d::new();
+    let _ = lost.boot(BackendMode::Virgl, None);
+    let mut out = String::new();
+    let (passed, failed) = scenes::differential_suite(&mut sw, &mut lost, 4, &mut out);
+    assert_eq!((passed, failed as usize), (0, SCENES.len()));
+    assert!(
+        out.contains("FAILED (virgl-lost: forced virgl unavailable)"),
+        "{}",
+        out
+    );
+}
