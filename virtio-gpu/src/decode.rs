@@ -231,6 +231,9 @@ impl StreamChecker {
                 if get(9) > get(10) {
                     return Err("DRAW_VBO min index above max index");
                 }
+                if get(3) != 0 && get(0) != 0 {
+                    return Err("indexed DRAW_VBO with start != 0 (the host ignores start)");
+                }
                 if get(3) == 0
                     && (get(9) != get(0) || get(10) != get(0).wrapping_add(get(1)).wrapping_sub(1))
                 {
@@ -359,6 +362,9 @@ impl StreamChecker {
             }
             OBJ_SHADER => return self.check_shader(p),
             _ => return Err("CREATE_OBJECT of an object type this project does not use"),
+        }
+        if self.is_live(handle) {
+            return Err("CREATE_OBJECT of a handle that is already live");
         }
         self.set_live(handle, true);
         Ok(())

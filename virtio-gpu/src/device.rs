@@ -442,6 +442,161 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             })
     }
 
+    /// Creates a 2D resource (RESOURCE_CREATE_2D) with guest backing, for a console or a
+    /// software-rendered scanout. Fill it through `backing_mut`, then `flush_2d`.
+    pub fn resource_create_2d(&mut self, format: u32, width: u32, height: u32) -> Result<ResId> {
+        if self.state == DeviceState::Lost {
+            return Err(GpuError::Lost);
+        }
+        for (what, v) in [("2D width", width), ("2D height", height)] {
+            if v == 0 || v > MAX_RESOURCE_DIM {
+                return Err(GpuError::OutOfRange {
+                    what,
+                    value: v as u64,
+                    limit: MAX_RESOURCE_DIM as u64,
+                });
+            }
+        }
+        let desc = ResourceDesc::tex2d(width, height, format, 0, 4);
+        let bytes = desc
+            .backing_bytes()
+            .filter(|&b| b <= MAX_BACKING_BYTES)
+            .ok_or(GpuError::OutOfRange {
+                what: "2D backing bytes",
+                value: width as u64 * height as u64 * 4,
+                limit: MAX_BACKING_BYTES as u64,
+            })?;
+        let backing = DmaBuf::<H>::new(bytes, BufferDirection::DriverToDevice)?;
+        let id = self.res_ids.alloc()?;
+        let paddr = backing.paddr;
+        let steps = self
+            .simple(CMD_RESOURCE_CREATE_2D, |f| {
+                let mut b = [0u8; 96];
+                b[..40].copy_from_slice(
+                    &ResourceCreate2d {
+                        resource_id: id,
+                        format,
+                        width,
+                        height,
+                    }
+                    .to_bytes(f),
+                );
+                (b, 40)
+            })
+            .and_then(|_| {
+                self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
+                    let mut b = [0u8; 96];
+                    b[..48].copy_from_slice(
+                        &ResourceAttachBacking {
+                            resource_id: id,
+                            addr: paddr,
+                            length: bytes as u32,
+                        }
+                        .to_bytes(f),
+                    );
+                    (b, 48)
+                })
+            });
+        match steps {
+            Ok(()) => {
+                self.resources.insert(
+                    id,
+                    Resource {
+                        desc,
+                        ctx: 0,
+                        backing,
+                        bytes,
+                    },
+                );
+                Ok(ResId(id))
+            }
+            Err(e) => {
+                if self.in_flight {
+                    core::mem::forget(backing);
+                }
+                let _ = self.res_ids.free(id);
+                Err(e)
+            }
+        }
+    }
+
+    /// The guest copy of a 2D resource (row pitch = width * 4).
+    pub fn backing_mut(&mut self, res: ResId) -> Result<&mut [u8]> {
+        match self.resources.get_mut(&res.0) {
+            Some(r) if r.ctx == 0 => {
+                let n = r.bytes;
+                Ok(&mut r.backing.bytes()[..n])
+            }
+            _ => Err(GpuError::UnknownId {
+                pool: "2D resource",
+                id: res.0,
+            }),
+        }
+    }
+
+    /// TRANSFER_TO_HOST_2D of `rect` of a 2D resource, then RESOURCE_FLUSH of it.
+    pub fn flush_2d(&mut self, res: ResId, rect: Rect) -> Result<()> {
+        let stride = match self.resources.get(&res.0) {
+            Some(r) if r.ctx == 0 => {
+                let inside = rect
+                    .x
+                    .checked_add(rect.width)
+                    .is_some_and(|e| e <= r.desc.width)
+                    && rect
+                        .y
+                        .checked_add(rect.height)
+                        .is_some_and(|e| e <= r.desc.height);
+                if !inside {
+                    return Err(GpuError::Invalid {
+                        what: "2D flush rectangle outside the resource",
+                    });
+                }
+                r.desc.stride() as u64
+            }
+            _ => {
+                return Err(GpuError::UnknownId {
+                    pool: "2D resource",
+                    id: res.0,
+                })
+            }
+        };
+        let offset = rect.y as u64 * stride + rect.x as u64 * 4;
+        self.simple(CMD_TRANSFER_TO_HOST_2D, |f| {
+            let mut b = [0u8; 96];
+            b[..56].copy_from_slice(
+                &TransferToHost2d {
+                    rect,
+                    offset,
+                    resource_id: res.0,
+                }
+                .to_bytes(f),
+            );
+            (b, 56)
+        })?;
+        self.simple(CMD_RESOURCE_FLUSH, |f| {
+            let mut b = [0u8; 96];
+            b[..48].copy_from_slice(
+                &ResourceFlush {
+                    rect,
+                    resource_id: res.0,
+                }
+                .to_bytes(f),
+            );
+            (b, 48)
+        })
+    }
+
+    /// Releases a 2D resource and its backing.
+    pub fn resource_destroy_2d(&mut self, res: ResId) -> Result<()> {
+        match self.resources.get(&res.0) {
+            Some(r) if r.ctx == 0 => self.release(res.0),
+            _ => Err(GpuError::UnknownId {
+                pool: "2D resource",
+                id: res.0,
+            }),
+        }
+    }
+
     /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
         self.simple(CMD_SET_SCANOUT, |f| {
@@ -542,17 +697,22 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         };
         let ctx = r.ctx;
-        let a = self.simple(CMD_CTX_DETACH_RESOURCE, |f| {
-            let mut b = [0u8; 96];
-            b[..32].copy_from_slice(
-                &CtxDetachResource {
-                    ctx_id: ctx,
-                    resource_id: id,
-                }
-                .to_bytes(f),
-            );
-            (b, 32)
-        });
+        // 2D resources (ctx 0) were never attached to a context.
+        let a = if ctx == 0 {
+            Ok(())
+        } else {
+            self.simple(CMD_CTX_DETACH_RESOURCE, |f| {
+                let mut b = [0u8; 96];
+                b[..32].copy_from_slice(
+                    &CtxDetachResource {
+                        ctx_id: ctx,
+                        resource_id: id,
+                    }
+                    .to_bytes(f),
+                );
+                (b, 32)
+            })
+        };
         // UNREF also detaches the backing on the host.
         let u = a.and_then(|_| {
             self.simple(CMD_RESOURCE_UNREF, |f| {

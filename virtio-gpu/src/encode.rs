@@ -741,6 +741,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 what: "draw min index above max index",
             });
         }
+        if d.indexed && d.start != 0 {
+            return Err(GpuError::Invalid {
+                what: "indexed draw with start != 0 (the host ignores it; use the index buffer offset)",
+            });
+        }
         self.emit(&[
             cmd0(CCMD_DRAW_VBO, 0, DRAW_VBO_SIZE),
             d.start,

@@ -764,6 +764,15 @@ fn argument_validation(out: &mut dyn Write) -> bool {
         encode(|e| e.bind_object(OBJ_SHADER, 1)).is_err(),
         "BIND_OBJECT of a shader refused"
     );
+    let Ok(mut d) = DrawInfo::indexed(PRIM_TRIANGLES, &[0, 1, 2]) else {
+        return false;
+    };
+    d.start = 3;
+    ensure!(
+        out,
+        encode(|e| e.draw_vbo(&d)).is_err(),
+        "indexed draw with start != 0 refused"
+    );
     true
 }
 
@@ -890,6 +899,14 @@ fn checker_rejects_bad_lengths(out: &mut dyn Write) -> bool {
         (
             "link shader with 5 dwords",
             vec![cmd0(52, 0, 5), 0, 0, 0, 0, 0],
+        ),
+        (
+            "create of a live handle",
+            vec![cmd0(1, 3, 5), 4, 0, 0, 0, 0, cmd0(1, 3, 5), 4, 0, 0, 0, 0],
+        ),
+        (
+            "indexed draw with start 1",
+            vec![cmd0(8, 0, 12), 1, 3, 4, 1, 1, 0, 0, 0, 0, 0, 2, 0],
         ),
     ];
     for (what, s) in bad {

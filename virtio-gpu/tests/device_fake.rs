@@ -190,6 +190,63 @@ impl Host {
                 self.resources.insert(id, r);
                 ok(req)
             }
+            CMD_RESOURCE_CREATE_2D => {
+                let id = g(24);
+                if id == 0 || self.resources.contains_key(&id) {
+                    return err(req, 0x1203);
+                }
+                let (w, h) = (g(32), g(36));
+                let r = FakeRes {
+                    target: 2,
+                    format: g(28),
+                    width: w,
+                    data: vec![0; w as usize * h as usize * 4],
+                    attached: true,
+                    ..Default::default()
+                };
+                self.resources.insert(id, r);
+                ok(req)
+            }
+            CMD_TRANSFER_TO_HOST_2D => {
+                let (x, y, w, h) = (
+                    g(24) as usize,
+                    g(28) as usize,
+                    g(32) as usize,
+                    g(36) as usize,
+                );
+                let offset = rd64(req, 40).unwrap_or(0) as usize;
+                let Some(r) = self.resources.get_mut(&g(48)) else {
+                    return err(req, 0x1203);
+                };
+                let Some((addr, len)) = r.backing else {
+                    return err(req, 0x1205);
+                };
+                let stride = r.width as usize * 4;
+                for row in 0..h {
+                    let g_at = offset + row * stride;
+                    let h_at = (y + row) * stride + x * 4;
+                    if g_at + w * 4 > len || h_at + w * 4 > r.data.len() {
+                        return err(req, 0x1205);
+                    }
+                    let guest = unsafe {
+                        std::slice::from_raw_parts((addr as usize + g_at) as *const u8, w * 4)
+                    };
+                    r.data[h_at..h_at + w * 4].copy_from_slice(guest);
+                }
+                ok(req)
+            }
+            CMD_SET_SCANOUT => {
+                if g(44) != 0 && !self.resources.contains_key(&g(44)) {
+                    return err(req, 0x1203);
+                }
+                ok(req)
+            }
+            CMD_RESOURCE_FLUSH => {
+                if !self.resources.contains_key(&g(40)) {
+                    return err(req, 0x1203);
+                }
+                ok(req)
+            }
             CMD_RESOURCE_ATTACH_BACKING => match self.resources.get_mut(&g(24)) {
                 Some(r) if g(28) == 1 => {
                     r.backing = Some((rd64(req, 32).unwrap_or(0), g(40) as usize));
@@ -777,4 +834,55 @@ fn reporting_runner_prints_kernel_test_lines() {
         "clear, resource_cycles and context_cycles pass on the fake: {}",
         out
     );
+}
+
+#[test]
+fn two_d_console_resource_flushes_its_backing() {
+    let (mut dev, st) = device(standard());
+    let r = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    for (i, b) in dev.backing_mut(r).unwrap().iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    dev.flush_2d(
+        r,
+        Rect {
+            x: 0,
+            y: 0,
+            width: 8,
+            height: 4,
+        },
+    )
+    .unwrap();
+    let want: Vec<u8> = (0..128).map(|i| i as u8).collect();
+    assert_eq!(st.borrow().host.resources[&r.0].data, want);
+    assert!(
+        dev.flush_2d(
+            r,
+            Rect {
+                x: 4,
+                y: 0,
+                width: 8,
+                height: 1
+            }
+        )
+        .is_err(),
+        "rectangle outside refused"
+    );
+    dev.present(
+        0,
+        r,
+        Rect {
+            x: 0,
+            y: 0,
+            width: 8,
+            height: 4,
+        },
+    )
+    .unwrap();
+    // 2D resources are not reachable through the 3D calls.
+    let c = dev.ctx_create().unwrap();
+    assert!(dev.resource_destroy(c, r).is_err());
+    dev.resource_destroy_2d(r).unwrap();
+    assert!(st.borrow().host.resources.is_empty());
+    assert!(dev.backing_mut(r).is_err());
 }
