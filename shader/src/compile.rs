@@ -10,10 +10,11 @@ use crate::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Module, Stage};
 use crate::lex::Tokens;
-use crate::limits::SRC_MAX;
+use crate::limits::{SRC_MAX, TGSI_MAX};
+use crate::tgsi::{self, TgsiError, TgsiInfo};
 use crate::{lex, opt, parse, sema, verify};
 
-/// Cycles spent in each phase (`tgsi` is filled by the TGSI emitter's caller).
+/// Cycles spent in each phase (`tgsi`: the standalone TGSI emission at the end of compile).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseTimes {
     pub lex: u64,
@@ -33,6 +34,16 @@ pub struct Shader {
     pub version: u32,
     pub module: Module,
     pub timing: PhaseTimes,
+    /// The stage's standalone TGSI (fragment inputs not yet remapped by a link), or why it could
+    /// not be emitted (over the VirGL budget): such a shader still runs on the software path.
+    pub tgsi: Result<TgsiInfo, TgsiError>,
+}
+
+impl Shader {
+    /// Emits this stage's standalone TGSI into `out` (identity varying remap).
+    pub fn standalone_tgsi(&self, out: &mut String<TGSI_MAX>) -> Result<TgsiInfo, TgsiError> {
+        tgsi::emit(&self.module, None, out)
+    }
 }
 
 fn no_clock() -> u64 {
@@ -114,6 +125,7 @@ pub fn compile_timed(
         version: toks.version,
         module: Module::new(stage),
         timing,
+        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
     };
     sema::analyze(source, &toks, &ast, stage, &mut diag, &mut shader.module);
     let t3 = clock();
@@ -127,7 +139,14 @@ pub fn compile_timed(
         diag.push(1, 1, format_args!("internal compiler error: {}", e));
         return Err(diag);
     }
-    shader.timing.ir = clock().wrapping_sub(t3);
+    let t4 = clock();
+    shader.timing.ir = t4.wrapping_sub(t3);
+    // The pipeline ends with TGSI emission (its phase time is part of the compile's timing).
+    // The text itself is produced again wherever it is needed (a link remaps fragment inputs), so
+    // only the result is kept here.
+    let mut text = String::<TGSI_MAX>::new();
+    shader.tgsi = tgsi::emit(&shader.module, None, &mut text);
+    shader.timing.tgsi = clock().wrapping_sub(t4);
     Ok(shader)
 }
 
