@@ -128,14 +128,18 @@ impl TextureRef<'_> {
         Ok(())
     }
 
-    fn wrap(&self, i: i64, size: u32) -> usize {
-        let size = size.max(1) as i64;
+    #[inline(always)]
+    fn wrap(&self, i: i32, size: u32) -> usize {
+        let size = size.clamp(1, TEXTURE_MAX) as i32;
         match self.sampler.wrap {
+            // Power-of-two sizes wrap with a mask (two's complement makes it exact for negatives).
+            Wrap::Repeat if size & (size - 1) == 0 => (i & (size - 1)) as usize,
             Wrap::Repeat => i.rem_euclid(size) as usize,
             Wrap::ClampToEdge => i.clamp(0, size - 1) as usize,
         }
     }
 
+    #[inline(always)]
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
         let t = self
             .texels
@@ -147,21 +151,22 @@ impl TextureRef<'_> {
     }
 
     /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
+    #[inline(always)]
     pub fn sample(&self, u: f32, v: f32) -> [f32; 4] {
         let (w, h) = (self.width as f32, self.height as f32);
         match self.sampler.filter {
             Filter::Nearest => {
-                // `as i64` saturates and maps NaN to 0: no overflow on any input.
-                let x = self.wrap(libm::floorf(u * w) as i64, self.width);
-                let y = self.wrap(libm::floorf(v * h) as i64, self.height);
+                let x = self.wrap(floor_i32(u * w), self.width);
+                let y = self.wrap(floor_i32(v * h), self.height);
                 self.texel(x, y)
             }
             Filter::Linear => {
                 let fx = u * w - 0.5;
                 let fy = v * h - 0.5;
-                let (x0f, y0f) = (libm::floorf(fx), libm::floorf(fy));
-                let (ax, ay) = (fx - x0f, fy - y0f);
-                let (x0, y0) = (x0f as i64, y0f as i64);
+                let (x0, y0) = (floor_i32(fx), floor_i32(fy));
+                // Weights from the float floor; NaN/huge coordinates give some valid texel.
+                let (ax, ay) = (fx - x0 as f32, fy - y0 as f32);
+                let (ax, ay) = (ax.clamp(0.0, 1.0), ay.clamp(0.0, 1.0));
                 let x0w = self.wrap(x0, self.width);
                 let x1w = self.wrap(x0.saturating_add(1), self.width);
                 let y0w = self.wrap(y0, self.height);
@@ -179,6 +184,17 @@ impl TextureRef<'_> {
                 out
             }
         }
+    }
+}
+
+/// floor(x) as i32, saturating (NaN -> 0): no overflow on any input.
+#[inline(always)]
+fn floor_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if (t as f32) > x {
+        t.saturating_sub(1)
+    } else {
+        t
     }
 }
 
@@ -596,8 +612,9 @@ impl Executable {
                     let mut v = [[0.0; LANES]; 4];
                     match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
                         Some(tex) => {
+                            // Only lanes really running need a texel (`m` may be all lanes).
                             for l in 0..LANES {
-                                if m & (1 << l) != 0 {
+                                if cur & (1 << l) != 0 {
                                     let t = tex.sample(coord[0][l], coord[1][l]);
                                     for c in 0..4 {
                                         v[c][l] = t[c];
