@@ -31,19 +31,21 @@ use crate::limits::{
 use crate::opt::effects;
 use crate::verify::{verify, VerifyError};
 
-/// Invocations per dispatch.
-pub const LANES: usize = 8;
+/// Invocations per dispatch (a 4x4 pixel block in the rasterizer).
+pub const LANES: usize = 16;
 /// One component of a temp across all lanes.
 pub type Lanes = [f32; LANES];
 /// A 4-component value across all lanes (structure of arrays).
 pub type Vec4x = [Lanes; 4];
+/// One bit per lane.
+pub type Mask = u16;
 /// Bit mask with every lane set.
-pub const ALL_LANES: u8 = 0xFF;
+pub const ALL_LANES: Mask = 0xFFFF;
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
 const REG_MASK: usize = REG_FILE - 1;
-const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == 8);
+const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == Mask::BITS as usize);
 
 /// Texture minification/magnification filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -449,7 +451,7 @@ impl Executable {
 
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
     /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
-    pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: u8) -> u8 {
+    pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
             r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
@@ -469,7 +471,7 @@ impl Executable {
         let mut cur = active;
         // Writes may clobber every lane when no live lane is switched off.
         let mut full = true;
-        let mut stack = [(0u8, 0u8); IF_DEPTH_MAX + 1];
+        let mut stack = [(0 as Mask, 0 as Mask); IF_DEPTH_MAX + 1];
         let mut depth = 0usize;
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         let mut pc = 0usize;
@@ -482,7 +484,7 @@ impl Executable {
             );
             match d.op {
                 Op::If => {
-                    let mut cond = 0u8;
+                    let mut cond: Mask = 0;
                     for (l, v) in r[a][0].iter().enumerate() {
                         if *v != 0.0 {
                             cond |= 1 << l;
@@ -664,7 +666,7 @@ impl Executable {
 }
 
 #[inline(always)]
-fn put(dst: &mut Lanes, v: &Lanes, m: u8) {
+fn put(dst: &mut Lanes, v: &Lanes, m: Mask) {
     if m == ALL_LANES {
         *dst = *v;
     } else {
@@ -677,7 +679,7 @@ fn put(dst: &mut Lanes, v: &Lanes, m: u8) {
 }
 
 #[inline(always)]
-fn put4(dst: &mut Vec4x, v: &Vec4x, m: u8) {
+fn put4(dst: &mut Vec4x, v: &Vec4x, m: Mask) {
     if m == ALL_LANES {
         *dst = *v;
     } else {
@@ -688,7 +690,7 @@ fn put4(dst: &mut Vec4x, v: &Vec4x, m: u8) {
 }
 
 #[inline(always)]
-fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32, f32) -> f32) {
+fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) -> f32) {
     let (a, b, dst) = (
         d.a as usize & REG_MASK,
         d.b as usize & REG_MASK,
@@ -705,7 +707,7 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32, f32) -> f
 }
 
 #[inline(always)]
-fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32) -> f32) {
+fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32) -> f32) {
     let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
         let x = r[a][c];
@@ -718,7 +720,7 @@ fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(f32) -> f32) {
 }
 
 #[inline(always)]
-fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes) -> Lanes) {
+fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(&Lanes) -> Lanes) {
     let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
         let v = f(&r[a][c]);
@@ -727,7 +729,12 @@ fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes) -
 }
 
 #[inline(always)]
-fn binary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: u8, f: impl Fn(&Lanes, &Lanes) -> Lanes) {
+fn binary_lanes(
+    r: &mut [Vec4x; REG_FILE],
+    d: &DInst,
+    m: Mask,
+    f: impl Fn(&Lanes, &Lanes) -> Lanes,
+) {
     let (a, b, dst) = (
         d.a as usize & REG_MASK,
         d.b as usize & REG_MASK,

@@ -9,7 +9,7 @@
 //! triangle crossing w = 0 is clipped, never dropped whole; viewport transform with NDC y up;
 //! back-face culling (counter-clockwise front faces in GL window space); edge functions in 24.8
 //! fixed point (i64) with the top-left fill rule applied in target memory orientation (row 0 =
-//! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks shaded as one SoA
+//! top of the picture); scissor to the viewport rectangle; 4x4 pixel blocks shaded as one SoA
 //! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
 //! output, so testing before shading is exact) with the write after shading for the lanes that
 //! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
@@ -26,7 +26,7 @@
 //!
 //! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
-use crate::exec::{Executable, Invocation, Lanes, Outputs, Regs, Vec4x, LANES};
+use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
 pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
@@ -476,9 +476,9 @@ fn draw_checked(
                 fragcoord: &scratch.fragcoord,
             };
             let active = if lanes >= LANES {
-                0xFF
+                ALL_LANES
             } else {
-                (1u8 << lanes) - 1
+                (1 << lanes) - 1
             };
             vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             for l in 0..lanes {
@@ -741,7 +741,7 @@ fn raster(
         d2[k] = v2.var[k] * q2 - a0[k];
     }
 
-    // Per-lane offsets inside a 4x2 block: edge values (bias included) and the barycentric
+    // Per-lane offsets inside a 4x4 block: edge values (bias included) and the barycentric
     // weights of v1, v2 they stand for.
     let mut offs = [[0i64; LANES]; 3];
     let mut offs_f = [[0f32; LANES]; 3];
@@ -758,20 +758,21 @@ fn raster(
     let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
     let mut py = py0;
     while py <= py1 {
-        let rowmask: u8 = if py < py1 { 0xFF } else { 0x0F };
+        let rows = (py1 - py + 1).min(4) as u32;
+        let rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
         let mut base = row;
         let mut px = px0;
         while px <= px1 {
             let n = (px1 - px + 1).min(4) as u32;
-            let cols = ((1u32 << n) - 1) as u8;
-            let mut mask = 0u8;
+            let cols = ((1u32 << n) - 1) as Mask;
+            let mut mask: Mask = 0;
             for l in 0..LANES {
                 let inside = (base[0] + offs[0][l] >= 0)
                     & (base[1] + offs[1][l] >= 0)
                     & (base[2] + offs[2][l] >= 0);
-                mask |= (inside as u8) << l;
+                mask |= (inside as Mask) << l;
             }
-            mask &= rowmask & (cols | (cols << 4));
+            mask &= rowmask & (cols * 0x1111);
             if mask != 0 {
                 let (w1, w2) = (base[1] as f32 * ia, base[2] as f32 * ia);
                 let mut b1: Lanes = [0.0; LANES];
@@ -807,9 +808,9 @@ fn raster(
             px += 4;
         }
         for k in 0..3 {
-            row[k] += 2 * edges[k].dy;
+            row[k] += 4 * edges[k].dy;
         }
-        py += 2;
+        py += 4;
     }
 }
 
@@ -825,7 +826,7 @@ fn shade_block(
     stats: &mut DrawStats,
     px: i64,
     py: i64,
-    mut mask: u8,
+    mut mask: Mask,
     b1: &Lanes,
     b2: &Lanes,
     z: [f32; 3],
