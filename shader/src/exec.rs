@@ -143,13 +143,7 @@ impl TextureRef<'_> {
 
     #[inline(always)]
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        let t = self
-            .texels
-            .get(y * self.width as usize + x)
-            .copied()
-            .unwrap_or(0);
-        let ch = |s: u32| ((t >> s) & 0xFF) as f32 * (1.0 / 255.0);
-        [ch(16), ch(8), ch(0), ch(24)]
+        unpack(self.raw(x, y))
     }
 
     /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
@@ -166,27 +160,45 @@ impl TextureRef<'_> {
                 let fx = u * w - 0.5;
                 let fy = v * h - 0.5;
                 let (x0, y0) = (floor_i32(fx), floor_i32(fy));
-                // Weights from the float floor; NaN/huge coordinates give some valid texel.
-                let (ax, ay) = (fx - x0 as f32, fy - y0 as f32);
-                let (ax, ay) = (ax.clamp(0.0, 1.0), ay.clamp(0.0, 1.0));
+                // 8-bit fixed-point weights, as llvmpipe filters 8-bit texels; NaN/huge
+                // coordinates give some valid texel.
+                let ax = ((fx - x0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+                let ay = ((fy - y0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
                 let x0w = self.wrap(x0, self.width);
                 let x1w = self.wrap(x0.saturating_add(1), self.width);
                 let y0w = self.wrap(y0, self.height);
                 let y1w = self.wrap(y0.saturating_add(1), self.height);
-                let t00 = self.texel(x0w, y0w);
-                let t10 = self.texel(x1w, y0w);
-                let t01 = self.texel(x0w, y1w);
-                let t11 = self.texel(x1w, y1w);
-                let mut out = [0.0; 4];
-                for c in 0..4 {
-                    let top = t00[c] + (t10[c] - t00[c]) * ax;
-                    let bot = t01[c] + (t11[c] - t01[c]) * ax;
-                    out[c] = top + (bot - top) * ay;
-                }
-                out
+                let top = lerp_texel(self.raw(x0w, y0w), self.raw(x1w, y0w), ax);
+                let bot = lerp_texel(self.raw(x0w, y1w), self.raw(x1w, y1w), ax);
+                unpack(lerp_texel(top, bot, ay))
             }
         }
     }
+
+    #[inline(always)]
+    fn raw(&self, x: usize, y: usize) -> u32 {
+        self.texels
+            .get(y * self.width as usize + x)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// (r, g, b, a) in [0, 1] of a 0xAARRGGBB texel.
+#[inline(always)]
+fn unpack(t: u32) -> [f32; 4] {
+    let ch = |s: u32| ((t >> s) & 0xFF) as f32 * (1.0 / 255.0);
+    [ch(16), ch(8), ch(0), ch(24)]
+}
+
+/// Per-channel a + (b - a) * w / 256 with rounding, two channels per 32-bit half at a time
+/// (each 16-bit field holds at most 255 * 256 + 128: no carries between fields).
+#[inline(always)]
+fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
+    let iw = 256 - w;
+    let lo = ((a & 0x00FF_00FF) * iw + (b & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
+    let hi = (((a >> 8) & 0x00FF_00FF) * iw + ((b >> 8) & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
+    (lo & 0x00FF_00FF) | ((hi & 0x00FF_00FF) << 8)
 }
 
 /// floor(x) as i32, saturating (NaN -> 0): no overflow on any input.
