@@ -211,12 +211,10 @@ fn if_else_masks_per_lane_and_discard_ends_lanes() {
     let m = b.done();
     let exe = Executable::new(&m, None).unwrap();
     let mut inputs = [[[0.0f32; LANES]; 4]; 8];
-    inputs[0][0] = [
-        1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0,
-    ];
-    inputs[0][1] = [
-        1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0,
-    ];
+    for l in 0..LANES {
+        inputs[0][0][l] = if l % 2 == 0 { 1.0 } else { -1.0 };
+        inputs[0][1][l] = if l % 4 < 2 { 1.0 } else { -1.0 };
+    }
     let fc = [[0.0f32; LANES]; 4];
     let tex: [Option<TextureRef>; 4] = [None; 4];
     let inv = Invocation {

@@ -9,7 +9,7 @@
 //! triangle crossing w = 0 is clipped, never dropped whole; viewport transform with NDC y up;
 //! back-face culling (counter-clockwise front faces in GL window space); edge functions in 24.8
 //! fixed point (i64) with the top-left fill rule applied in target memory orientation (row 0 =
-//! top of the picture); scissor to the viewport rectangle; 4x4 pixel blocks shaded as one SoA
+//! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks shaded as one SoA
 //! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
 //! output, so testing before shading is exact) with the write after shading for the lanes that
 //! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
@@ -741,7 +741,7 @@ fn raster(
         d2[k] = v2.var[k] * q2 - a0[k];
     }
 
-    // Per-lane offsets inside a 4x4 block: edge values (bias included) and the barycentric
+    // Per-lane offsets inside a 4x2 block: edge values (bias included) and the barycentric
     // weights of v1, v2 they stand for.
     let mut offs = [[0i64; LANES]; 3];
     let mut offs_f = [[0f32; LANES]; 3];
@@ -758,7 +758,7 @@ fn raster(
     let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
     let mut py = py0;
     while py <= py1 {
-        let rows = (py1 - py + 1).min(4) as u32;
+        let rows = (py1 - py + 1).min(2) as u32;
         let rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
         let mut base = row;
         let mut px = px0;
@@ -772,7 +772,7 @@ fn raster(
                     & (base[2] + offs[2][l] >= 0);
                 mask |= (inside as Mask) << l;
             }
-            mask &= rowmask & (cols * 0x1111);
+            mask &= rowmask & (cols * 0x11);
             if mask != 0 {
                 let (w1, w2) = (base[1] as f32 * ia, base[2] as f32 * ia);
                 let mut b1: Lanes = [0.0; LANES];
@@ -808,9 +808,9 @@ fn raster(
             px += 4;
         }
         for k in 0..3 {
-            row[k] += 4 * edges[k].dy;
+            row[k] += 2 * edges[k].dy;
         }
-        py += 4;
+        py += 2;
     }
 }
 
