@@ -99,7 +99,7 @@ set +e
     if [ -z "$first_line_ms" ]; then
         now=$EPOCHREALTIME
         first_line_ms=$(( (${now/./} - ${start/./}) / 1000 ))
-        echo "run-qemu: first serial line ${first_line_ms} ms after QEMU was started"
+        echo "run-qemu: first serial line ${first_line_ms} ms after starting ${wrap:+Xvfb and }QEMU"
     fi
 done
 set -e

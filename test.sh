@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: host tests of every crate, then the in-guest selftests under QEMU.
-# Fails if either fails. The last line printed is the guest's `N passed, N failed`.
+# The whole test suite: host tests of every crate, the harness's own failure-path checks, then the
+# in-guest selftests under QEMU. Fails if any part fails. The last line printed is the guest's
+# `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -10,12 +11,17 @@ echo "test.sh: host tests (cargo test --workspace)"
 cargo test --workspace
 host_status=$?
 
+echo "test.sh: harness failure paths (scripts/check-harness.sh)"
+bash scripts/check-harness.sh
+harness_status=$?
+
 echo "test.sh: guest selftests (./run-qemu.sh --test)"
 ./run-qemu.sh --test
 guest_status=$?
 
-if ((host_status != 0)); then
-    echo "test.sh: FAILED: the host tests failed (cargo test --workspace, output above)"
+if ((host_status != 0 || harness_status != 0)); then
+    ((host_status != 0)) && echo "test.sh: FAILED: the host tests failed (cargo test --workspace, output above)"
+    ((harness_status != 0)) && echo "test.sh: FAILED: run-qemu.sh missed a failure path (scripts/check-harness.sh, above)"
     # Keep the guest's count as the final line.
     [ -f out/guest-result.txt ] && cat out/guest-result.txt
     exit 1

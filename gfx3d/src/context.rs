@@ -44,7 +44,12 @@ impl Context {
             textures: [None; TEXTURE_UNITS],
             depth: true,
             cull: false,
-            viewport: Viewport { x: 0, y: 0, width: 1, height: 1 },
+            viewport: Viewport {
+                x: 0,
+                y: 0,
+                width: 1,
+                height: 1,
+            },
             model: Mat4::IDENTITY,
             view: Mat4::IDENTITY,
             projection: Mat4::IDENTITY,

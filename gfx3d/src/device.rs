@@ -50,8 +50,18 @@ pub struct DevDraw<'a> {
     pub cull_back: bool,
     pub viewport: Viewport,
     pub textures: [Option<DevId>; TEXTURE_UNITS],
+    /// Units the fragment program samples (bit n = unit n); a sampled unit without a texture
+    /// reads opaque black, as in GL and the software backend.
+    pub sampled_units: u8,
     pub vs_constants: &'a [f32],
     pub fs_constants: &'a [f32],
+}
+
+/// TGSI text of one stage and an upper bound of its binary tokens.
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderText<'a> {
+    pub text: &'a str,
+    pub tokens: u32,
 }
 
 /// Cumulative device counters (Gfx3D adds deltas to its statistics).
@@ -73,7 +83,12 @@ pub trait Device {
     /// Colour (B8G8R8A8) + depth (Z32F) resources of `width` x `height`.
     fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError>;
     fn target_destroy(&mut self, ctx: DevId, target: DevId);
-    fn buffer_create(&mut self, ctx: DevId, kind: BufferKind, bytes: &[u8]) -> Result<DevId, DeviceError>;
+    fn buffer_create(
+        &mut self,
+        ctx: DevId,
+        kind: BufferKind,
+        bytes: &[u8],
+    ) -> Result<DevId, DeviceError>;
     fn buffer_destroy(&mut self, ctx: DevId, buffer: DevId);
     /// Texels 0xAARRGGBB, row 0 first.
     fn texture_create(
@@ -85,16 +100,33 @@ pub trait Device {
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError>;
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
-    fn program_create(&mut self, ctx: DevId, vs_tgsi: &str, fs_tgsi: &str) -> Result<DevId, DeviceError>;
+    /// Creates and links the vertex and fragment shaders of one program.
+    fn program_create(
+        &mut self,
+        ctx: DevId,
+        vs: ShaderText<'_>,
+        fs: ShaderText<'_>,
+    ) -> Result<DevId, DeviceError>;
     fn program_destroy(&mut self, ctx: DevId, program: DevId);
     fn frame_begin(&mut self, ctx: DevId) -> Result<(), DeviceError>;
     /// Clears colour (and depth to 1.0 when asked) of the whole target.
-    fn clear(&mut self, ctx: DevId, target: DevId, rgba: [f32; 4], depth: bool) -> Result<(), DeviceError>;
+    fn clear(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        rgba: [f32; 4],
+        depth: bool,
+    ) -> Result<(), DeviceError>;
     fn draw(&mut self, ctx: DevId, draw: &DevDraw<'_>) -> Result<(), DeviceError>;
     /// Submits the frame's work and waits for it.
     fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError>;
     /// Transfers the colour back into `out` (row 0 = top, 0xAARRGGBB).
-    fn read_target(&mut self, ctx: DevId, target: DevId, out: &mut [u32]) -> Result<(), DeviceError>;
+    fn read_target(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        out: &mut [u32],
+    ) -> Result<(), DeviceError>;
     /// Makes the target's colour the scanout (upright) and flushes it.
     fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError>;
     /// Restores the 2D console scanout.

@@ -41,13 +41,21 @@ pub enum LayoutError {
     /// Offset not 4-byte aligned (elements are floats).
     Unaligned { element: usize, offset: u32 },
     /// `offset + 4 * components` is beyond the stride.
-    OutsideStride { element: usize, end: u32, stride: u32 },
+    OutsideStride {
+        element: usize,
+        end: u32,
+        stride: u32,
+    },
     /// Vertex bytes are empty or not a multiple of the stride.
     VertexBytes { bytes: usize, stride: u32 },
     /// The program reads a location the layout does not supply.
     MissingAttribute { location: u8 },
     /// The layout supplies fewer components than the program's attribute has.
-    TooFewComponents { location: u8, supplied: u8, required: u8 },
+    TooFewComponents {
+        location: u8,
+        supplied: u8,
+        required: u8,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -114,34 +122,66 @@ pub enum Error {
     /// Forced VirGL was selected but the device is lost: frames are refused.
     ForcedVirglUnavailable,
     /// A device call failed under forced VirGL (AUTO would have degraded instead).
-    Device { what: &'static str },
+    Device {
+        what: &'static str,
+    },
     /// A handle is zero-free but names no live object of that kind (destroyed, stale or foreign
     /// slot index).
-    StaleHandle { kind: ObjectKind },
+    StaleHandle {
+        kind: ObjectKind,
+    },
     /// The object exists but belongs to another owner.
-    WrongOwner { kind: ObjectKind, owner: u32, expected: u32 },
+    WrongOwner {
+        kind: ObjectKind,
+        owner: u32,
+        expected: u32,
+    },
     /// The table of that kind is full.
-    TableFull { kind: ObjectKind, capacity: usize },
+    TableFull {
+        kind: ObjectKind,
+        capacity: usize,
+    },
     /// An object belongs to a different context than the one given.
-    WrongContext { kind: ObjectKind },
-    BadTargetSize { width: u32, height: u32 },
-    BadTextureSize { width: u32, height: u32 },
+    WrongContext {
+        kind: ObjectKind,
+    },
+    BadTargetSize {
+        width: u32,
+        height: u32,
+    },
+    BadTextureSize {
+        width: u32,
+        height: u32,
+    },
     /// Pixel count given does not match the object's size.
-    PixelCount { found: usize, expected: usize },
+    PixelCount {
+        found: usize,
+        expected: usize,
+    },
     /// Destination too small for a readback.
-    ReadbackCapacity { found: usize, expected: usize },
+    ReadbackCapacity {
+        found: usize,
+        expected: usize,
+    },
     Layout(LayoutError),
     /// An index refers past the last vertex.
-    IndexOutOfRange { index: u16, vertices: usize },
+    IndexOutOfRange {
+        index: u16,
+        vertices: usize,
+    },
     /// Index count is not a positive multiple of 3.
-    IndexCount { count: usize },
+    IndexCount {
+        count: usize,
+    },
     /// Fewer than 3 vertices or indices: nothing to draw.
     NoTriangles,
     MeshNotUploaded,
     /// The builder already holds `BUILDER_VERTEX_MAX` vertices.
     BuilderFull,
     /// `finish` with fewer than 3 accumulated vertices.
-    BuilderTooFew { vertices: usize },
+    BuilderTooFew {
+        vertices: usize,
+    },
     ProgramNotLinked,
     /// A frame call without `begin`.
     NoFrame,
@@ -152,16 +192,27 @@ pub enum Error {
     /// The bound program has no uniform of that name.
     NoSuchUniform,
     /// A uniform value with the wrong number of floats for its type.
-    UniformSize { found: usize },
-    TextureUnit { unit: u32 },
-    BadViewport { x: i32, y: i32, width: u32, height: u32 },
-    /// The software backend needs a program it can execute.
-    SoftwareUnsupported,
+    UniformSize {
+        found: usize,
+    },
+    TextureUnit {
+        unit: u32,
+    },
+    BadViewport {
+        x: i32,
+        y: i32,
+        width: u32,
+        height: u32,
+    },
     /// The rasterizer refused the draw.
-    Raster { reason: &'static str },
+    Raster {
+        reason: &'static str,
+    },
     /// Presentation needs the VirGL backend.
     NotVirgl,
-    OutOfMemory { bytes: usize },
+    OutOfMemory {
+        bytes: usize,
+    },
 }
 
 impl From<LayoutError> for Error {
@@ -177,8 +228,16 @@ impl fmt::Display for Error {
             Error::VirglUnavailable => f.write_str("virgl unavailable"),
             Error::ForcedVirglUnavailable => f.write_str("forced virgl unavailable"),
             Error::Device { what } => write!(f, "virgl device failure: {}", what),
-            Error::StaleHandle { kind } => write!(f, "{} handle is not live (destroyed or invalid)", kind.name()),
-            Error::WrongOwner { kind, owner, expected } => write!(
+            Error::StaleHandle { kind } => write!(
+                f,
+                "{} handle is not live (destroyed or invalid)",
+                kind.name()
+            ),
+            Error::WrongOwner {
+                kind,
+                owner,
+                expected,
+            } => write!(
                 f,
                 "{} belongs to owner {}, not owner {}",
                 kind.name(),
@@ -220,7 +279,11 @@ impl fmt::Display for Error {
             }
             Error::NoTriangles => f.write_str("mesh has no triangle"),
             Error::MeshNotUploaded => f.write_str("mesh has not been uploaded"),
-            Error::BuilderFull => write!(f, "mesh vertex cap ({} vertices) reached", BUILDER_VERTEX_MAX),
+            Error::BuilderFull => write!(
+                f,
+                "mesh vertex cap ({} vertices) reached",
+                BUILDER_VERTEX_MAX
+            ),
             Error::BuilderTooFew { vertices } => write!(
                 f,
                 "mesh builder holds {} vertices (at least 3 needed)",
@@ -237,14 +300,16 @@ impl fmt::Display for Error {
             Error::TextureUnit { unit } => {
                 write!(f, "texture unit {} (allowed: 0..{})", unit, TEXTURE_UNITS)
             }
-            Error::BadViewport { x, y, width, height } => write!(
+            Error::BadViewport {
+                x,
+                y,
+                width,
+                height,
+            } => write!(
                 f,
-                "bad viewport {},{} {}x{} (width and height must be positive)",
-                x, y, width, height
+                "bad viewport {},{} {}x{} (width and height 1..={}, |x| and |y| at most {})",
+                x, y, width, height, VIEWPORT_MAX, VIEWPORT_MAX
             ),
-            Error::SoftwareUnsupported => {
-                f.write_str("this program cannot run on the software backend")
-            }
             Error::Raster { reason } => write!(f, "software draw failed: {}", reason),
             Error::NotVirgl => f.write_str("presentation needs the virgl backend"),
             Error::OutOfMemory { bytes } => write!(f, "allocation of {} bytes failed", bytes),

@@ -11,10 +11,12 @@ use crate::device::{BufferKind, DevDraw, DevElement, DevId, DeviceError};
 use crate::error::{Error, ObjectKind, Result};
 use crate::gfx3d::{wrong_context, Gfx3d};
 use crate::handle::*;
-use crate::limits::TEXTURE_UNITS;
+use crate::limits::{TEXTURE_UNITS, VIEWPORT_MAX};
 use crate::math::{Mat4, Vec3};
 use crate::mesh::MeshResidency;
-use crate::program::{ShaderProgram, SoftDraw, SoftTarget, SoftTexture, Stage, UniformError, Viewport};
+use crate::program::{
+    ShaderProgram, SoftDraw, SoftTarget, SoftTexture, Stage, UniformError, Viewport,
+};
 use crate::stats::{Backend, BackendMode};
 
 /// Packs a clear colour: each channel clamped to [0, 1] and rounded.
@@ -59,7 +61,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         c.in_frame = true;
         c.target = Some(target);
         c.last_target = Some(target);
-        c.viewport = Viewport { x: 0, y: 0, width: w, height: h };
+        c.viewport = Viewport {
+            x: 0,
+            y: 0,
+            width: w,
+            height: h,
+        };
         self.log_mock("begin");
         Ok(())
     }
@@ -69,7 +76,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if !c.in_frame {
             return Err(Error::NoFrame);
         }
-        c.target.ok_or(Error::StaleHandle { kind: ObjectKind::Target })
+        c.target.ok_or(Error::StaleHandle {
+            kind: ObjectKind::Target,
+        })
     }
 
     /// Clears the whole target's colour (channels clamped to [0, 1]) and, when `depth` is set,
@@ -101,12 +110,37 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Sets the viewport of the open frame (GL convention: x, y is the lower-left corner).
-    pub fn viewport(&mut self, owner: u32, ctx: ContextId, x: i32, y: i32, width: u32, height: u32) -> Result<()> {
+    pub fn viewport(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        x: i32,
+        y: i32,
+        width: u32,
+        height: u32,
+    ) -> Result<()> {
         self.frame_target(owner, ctx)?;
-        if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
-            return Err(Error::BadViewport { x, y, width, height });
+        let far = |v: i32| v.unsigned_abs() > VIEWPORT_MAX;
+        if width == 0
+            || height == 0
+            || width > VIEWPORT_MAX
+            || height > VIEWPORT_MAX
+            || far(x)
+            || far(y)
+        {
+            return Err(Error::BadViewport {
+                x,
+                y,
+                width,
+                height,
+            });
         }
-        self.contexts.get_mut(owner, ctx)?.viewport = Viewport { x, y, width, height };
+        self.contexts.get_mut(owner, ctx)?.viewport = Viewport {
+            x,
+            y,
+            width,
+            height,
+        };
         Ok(())
     }
 
@@ -124,7 +158,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// Sets view and projection from a first-person camera (see `Mat4::camera`) and the
     /// context's field of view and planes; the aspect comes from the current (or last) target.
-    pub fn camera(&mut self, owner: u32, ctx: ContextId, pos: Vec3, yaw_deg: f32, pitch_deg: f32) -> Result<()> {
+    pub fn camera(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        pos: Vec3,
+        yaw_deg: f32,
+        pitch_deg: f32,
+    ) -> Result<()> {
         let aspect = self.aspect(owner, ctx)?;
         let c = self.contexts.get_mut(owner, ctx)?;
         c.view = Mat4::camera(pos, yaw_deg, pitch_deg);
@@ -133,7 +174,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Sets the field of view and the planes, and recomputes the projection.
-    pub fn perspective(&mut self, owner: u32, ctx: ContextId, fov_deg: f32, near: f32, far: f32) -> Result<()> {
+    pub fn perspective(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        fov_deg: f32,
+        near: f32,
+        far: f32,
+    ) -> Result<()> {
         let aspect = self.aspect(owner, ctx)?;
         let c = self.contexts.get_mut(owner, ctx)?;
         c.fov = fov_deg;
@@ -145,7 +193,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     fn aspect(&self, owner: u32, ctx: ContextId) -> Result<f32> {
         let c = self.contexts.get(owner, ctx)?;
-        let t = c.target.or(c.last_target).and_then(|t| self.targets.get(owner, t).ok());
+        let t = c
+            .target
+            .or(c.last_target)
+            .and_then(|t| self.targets.get(owner, t).ok());
         Ok(t.map_or(1.0, |t| t.width as f32 / t.height as f32))
     }
 
@@ -182,7 +233,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Ok(());
         };
         // A program that declares one of these names with another type keeps its own value.
-        for (name, vals) in [("model", &model.0[..]), ("view", &view.0[..]), ("projection", &proj.0[..])] {
+        for (name, vals) in [
+            ("model", &model.0[..]),
+            ("view", &view.0[..]),
+            ("projection", &proj.0[..]),
+        ] {
             if p.program.has_uniform(name) {
                 let _ = p.program.set_uniform(name, vals);
             }
@@ -190,6 +245,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if p.program.has_uniform("normalMatrix") {
             let _ = p.program.set_uniform("normalMatrix", &normal.0);
         }
+        p.applied = p.program.generation();
         Ok(())
     }
 
@@ -209,7 +265,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     fn bound_program(&mut self, owner: u32, ctx: ContextId) -> Result<ProgramId> {
-        self.contexts.get(owner, ctx)?.program.ok_or(Error::NoProgram)
+        self.contexts
+            .get(owner, ctx)?
+            .program
+            .ok_or(Error::NoProgram)
     }
 
     fn map_uniform(e: UniformError) -> Error {
@@ -230,7 +289,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
             _ => {}
         }
         let p = self.programs.get_mut(owner, pid)?;
-        p.program.set_uniform(name, &m.0).map_err(Self::map_uniform)?;
+        p.program
+            .set_uniform(name, &m.0)
+            .map_err(Self::map_uniform)?;
         if name == "model" {
             self.apply_matrices(owner, ctx)?;
         }
@@ -238,14 +299,28 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Sets a float/vector (or packed matrix) uniform of the bound program.
-    pub fn uniform_f(&mut self, owner: u32, ctx: ContextId, name: &str, values: &[f32]) -> Result<()> {
+    pub fn uniform_f(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        name: &str,
+        values: &[f32],
+    ) -> Result<()> {
         let pid = self.bound_program(owner, ctx)?;
         let p = self.programs.get_mut(owner, pid)?;
-        p.program.set_uniform(name, values).map_err(Self::map_uniform)
+        p.program
+            .set_uniform(name, values)
+            .map_err(Self::map_uniform)
     }
 
     /// Binds `tex` (or nothing) to texture unit `unit` (0..=3) of the context.
-    pub fn bind_texture(&mut self, owner: u32, ctx: ContextId, unit: u32, tex: Option<TextureId>) -> Result<()> {
+    pub fn bind_texture(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        unit: u32,
+        tex: Option<TextureId>,
+    ) -> Result<()> {
         self.contexts.get(owner, ctx)?;
         if unit as usize >= TEXTURE_UNITS {
             return Err(Error::TextureUnit { unit });
@@ -266,6 +341,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let target = self.frame_target(owner, ctx)?;
         self.targets.get(owner, target)?;
         let pid = self.bound_program(owner, ctx)?;
+        // A relink since the last bind reset the program's uniforms: restore the context state.
+        let relinked = {
+            let p = self.programs.get(owner, pid)?;
+            p.applied != p.program.generation()
+        };
+        if relinked {
+            self.apply_matrices(owner, ctx)?;
+        }
         let triangles = {
             let p = self.programs.get(owner, pid)?;
             let m = self.meshes.get(owner, mesh)?;
@@ -292,7 +375,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
-    fn draw_software(&mut self, owner: u32, ctx: ContextId, target: TargetId, pid: ProgramId, mesh: MeshId) -> Result<()> {
+    fn draw_software(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        target: TargetId,
+        pid: ProgramId,
+        mesh: MeshId,
+    ) -> Result<()> {
         let c = self.contexts.get(owner, ctx)?;
         let p = self.programs.get_mut(owner, pid)?;
         let m = self.meshes.get(owner, mesh)?;
@@ -300,7 +390,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
         for (slot, bound) in textures.iter_mut().zip(c.textures.iter()) {
             if let Some(t) = bound.and_then(|h| self.textures.get(owner, h).ok()) {
-                *slot = Some(SoftTexture { width: t.width, height: t.height, texels: &t.texels, sampler: t.sampler });
+                *slot = Some(SoftTexture {
+                    width: t.width,
+                    height: t.height,
+                    texels: &t.texels,
+                    sampler: t.sampler,
+                });
             }
         }
         let job = SoftDraw {
@@ -313,13 +408,25 @@ impl<P: ShaderProgram> Gfx3d<P> {
             cull_back: c.cull,
         };
         let t = self.targets.get_mut(owner, target)?;
-        let mut st = SoftTarget { width: t.width, height: t.height, color: &mut t.color, depth: &mut t.depth };
-        p.program.draw_software(&job, &mut st).map_err(|reason| Error::Raster { reason })?;
+        let mut st = SoftTarget {
+            width: t.width,
+            height: t.height,
+            color: &mut t.color,
+            depth: &mut t.depth,
+        };
+        p.program
+            .draw_software(&job, &mut st)
+            .map_err(|reason| Error::Raster { reason })?;
         Ok(())
     }
 
     /// Makes the mesh resident on `dctx` (uploading on first use there).
-    fn mesh_resident(&mut self, owner: u32, mesh: MeshId, dctx: DevId) -> Result<Option<MeshResidency>> {
+    fn mesh_resident(
+        &mut self,
+        owner: u32,
+        mesh: MeshId,
+        dctx: DevId,
+    ) -> Result<Option<MeshResidency>> {
         let m = self.meshes.get(owner, mesh)?;
         if let Some(r) = m.resident.iter().find(|r| r.dev_ctx == dctx) {
             return Ok(Some(*r));
@@ -329,28 +436,42 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Ok(None);
         };
         let mut vbytes = alloc::vec::Vec::new();
-        vbytes.try_reserve_exact(data.vertices.len() * 4).map_err(|_| Error::OutOfMemory { bytes: data.vertices.len() * 4 })?;
+        vbytes
+            .try_reserve_exact(data.vertices.len() * 4)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: data.vertices.len() * 4,
+            })?;
         for f in &data.vertices {
             vbytes.extend_from_slice(&f.to_le_bytes());
         }
         let mut up = vbytes.len() as u64;
-        let r = dev.buffer_create(dctx, BufferKind::Vertex, &vbytes).and_then(|vbo| match &data.indices {
-            None => Ok(MeshResidency { dev_ctx: dctx, vbo, ibo: None }),
-            Some(ix) => {
-                let mut bytes = alloc::vec::Vec::with_capacity(ix.len() * 2);
-                for i in ix {
-                    bytes.extend_from_slice(&i.to_le_bytes());
-                }
-                up += bytes.len() as u64;
-                match dev.buffer_create(dctx, BufferKind::Index, &bytes) {
-                    Ok(ib) => Ok(MeshResidency { dev_ctx: dctx, vbo, ibo: Some(ib) }),
-                    Err(e) => {
-                        dev.buffer_destroy(dctx, vbo);
-                        Err(e)
+        let r = dev
+            .buffer_create(dctx, BufferKind::Vertex, &vbytes)
+            .and_then(|vbo| match &data.indices {
+                None => Ok(MeshResidency {
+                    dev_ctx: dctx,
+                    vbo,
+                    ibo: None,
+                }),
+                Some(ix) => {
+                    let mut bytes = alloc::vec::Vec::with_capacity(ix.len() * 2);
+                    for i in ix {
+                        bytes.extend_from_slice(&i.to_le_bytes());
+                    }
+                    up += bytes.len() as u64;
+                    match dev.buffer_create(dctx, BufferKind::Index, &bytes) {
+                        Ok(ib) => Ok(MeshResidency {
+                            dev_ctx: dctx,
+                            vbo,
+                            ibo: Some(ib),
+                        }),
+                        Err(e) => {
+                            dev.buffer_destroy(dctx, vbo);
+                            Err(e)
+                        }
                     }
                 }
-            }
-        });
+            });
         match r {
             Ok(res) => {
                 self.counters.uploads += 1 + res.ibo.is_some() as u64;
@@ -362,7 +483,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
     }
 
-    fn texture_resident(&mut self, owner: u32, tex: TextureId, dctx: DevId) -> Result<Option<DevId>> {
+    fn texture_resident(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        dctx: DevId,
+    ) -> Result<Option<DevId>> {
         let t = self.textures.get(owner, tex)?;
         if let Some(r) = t.resident.iter().find(|r| r.0 == dctx) {
             return Ok(Some(r.1));
@@ -383,11 +509,26 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// The device draw. `Ok(false)` when the device was lost under AUTO on the way (the caller
     /// then draws on the CPU).
-    fn draw_device(&mut self, owner: u32, ctx: ContextId, target: TargetId, pid: ProgramId, mesh: MeshId) -> Result<bool> {
-        let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else { return Ok(false) };
-        let Some(dt) = self.ensure_target_dev(owner, target)? else { return Ok(false) };
-        let Some(dprog) = self.ensure_program_dev(owner, pid)? else { return Ok(false) };
-        let Some(res) = self.mesh_resident(owner, mesh, dctx)? else { return Ok(false) };
+    fn draw_device(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        target: TargetId,
+        pid: ProgramId,
+        mesh: MeshId,
+    ) -> Result<bool> {
+        let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else {
+            return Ok(false);
+        };
+        let Some(dt) = self.ensure_target_dev(owner, target)? else {
+            return Ok(false);
+        };
+        let Some(dprog) = self.ensure_program_dev(owner, pid)? else {
+            return Ok(false);
+        };
+        let Some(res) = self.mesh_resident(owner, mesh, dctx)? else {
+            return Ok(false);
+        };
         let bound = self.contexts.get(owner, ctx)?.textures;
         let mut dev_tex: [Option<DevId>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
         for (slot, b) in dev_tex.iter_mut().zip(bound.iter()) {
@@ -409,11 +550,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let mut els: HVec<_, 8> = data.layout.elements.clone();
         els.sort_unstable_by_key(|e| e.location);
         for e in els.iter() {
-            let _ = elements.push((e.location, DevElement { offset: e.offset, components: e.components }));
+            let _ = elements.push((
+                e.location,
+                DevElement {
+                    offset: e.offset,
+                    components: e.components,
+                },
+            ));
         }
         let (count, max_index) = match &data.indices {
             Some(ix) => (ix.len() as u32, data.max_index as u32),
-            None => ((data.triangles() * 3) as u32, (data.triangles() * 3).saturating_sub(1) as u32),
+            None => (
+                (data.triangles() * 3) as u32,
+                (data.triangles() * 3).saturating_sub(1) as u32,
+            ),
         };
         let draw = DevDraw {
             target: dt,
@@ -430,6 +580,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             cull_back: c.cull,
             viewport: c.viewport,
             textures: dev_tex,
+            sampled_units: p.program.sampler_units(),
             vs_constants: p.program.constants(Stage::Vertex),
             fs_constants: p.program.constants(Stage::Fragment),
         };

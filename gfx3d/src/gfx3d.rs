@@ -11,7 +11,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::context::Context;
-use crate::device::{DevId, Device, DeviceCounters, DeviceError};
+use crate::device::{DevId, Device, DeviceCounters, DeviceError, ShaderText};
 use crate::error::{Error, ObjectKind, Result};
 use crate::handle::*;
 use crate::layout::VertexLayout;
@@ -28,11 +28,14 @@ pub(crate) struct ProgramInst<P> {
     pub program: P,
     /// Generation of the program last uploaded to the device.
     pub stamp: u32,
+    /// Generation the context matrices were last written into (a relink resets uniforms).
+    pub applied: u32,
     pub dev: Option<DevId>,
 }
 
 /// The whole Gfx3D state. The kernel keeps one behind a lock; tests make as many as they like.
-pub struct Gfx3d<P: ShaderProgram> {
+/// `P` is the program type (the shader crate's linked program by default).
+pub struct Gfx3d<P: ShaderProgram = crate::linked::Linked> {
     pub(crate) mode: BackendMode,
     pub(crate) backend: Backend,
     pub(crate) lost: bool,
@@ -79,14 +82,22 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// VIRGL without an available device fails with `VirglUnavailable` and stays selected (its
     /// name is then `virgl-lost` and frames are refused). Clears the lost state; keeps statistics
     /// and the mock log. Device objects of a previous backend are released first.
-    pub fn boot(&mut self, mode: BackendMode, device: Option<Box<dyn Device + Send>>) -> Result<()> {
+    pub fn boot(
+        &mut self,
+        mode: BackendMode,
+        device: Option<Box<dyn Device + Send>>,
+    ) -> Result<()> {
         self.release_device_objects();
         self.device = device;
         self.mode = mode;
         self.lost = false;
         self.degraded = false;
         let available = self.device.as_ref().is_some_and(|d| d.available());
-        self.dev_seen = self.device.as_ref().map(|d| d.counters()).unwrap_or_default();
+        self.dev_seen = self
+            .device
+            .as_ref()
+            .map(|d| d.counters())
+            .unwrap_or_default();
         self.backend = match mode {
             BackendMode::Software => Backend::Software,
             BackendMode::Mock => Backend::Mock,
@@ -239,13 +250,21 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// context, which frees its device resources). Meshes and textures are owner-scoped and stay.
     pub fn context_destroy(&mut self, owner: u32, ctx: ContextId) -> Result<()> {
         self.contexts.get(owner, ctx)?;
-        let targets: Vec<TargetId> =
-            self.targets.iter_all().filter(|(_, o, t)| *o == owner && t.ctx == ctx).map(|(h, _, _)| h).collect();
+        let targets: Vec<TargetId> = self
+            .targets
+            .iter_all()
+            .filter(|(_, o, t)| *o == owner && t.ctx == ctx)
+            .map(|(h, _, _)| h)
+            .collect();
         for t in targets {
             self.target_destroy(owner, t)?;
         }
-        let progs: Vec<ProgramId> =
-            self.programs.iter_all().filter(|(_, o, p)| *o == owner && p.ctx == ctx).map(|(h, _, _)| h).collect();
+        let progs: Vec<ProgramId> = self
+            .programs
+            .iter_all()
+            .filter(|(_, o, p)| *o == owner && p.ctx == ctx)
+            .map(|(h, _, _)| h)
+            .collect();
         for p in progs {
             self.program_destroy(owner, p)?;
         }
@@ -270,12 +289,28 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// A `width` x `height` target (1x1..1920x1080) of `ctx`, with CPU colour and depth, and
     /// device colour + depth under VirGL.
-    pub fn target_create(&mut self, owner: u32, ctx: ContextId, width: u32, height: u32) -> Result<TargetId> {
+    pub fn target_create(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        width: u32,
+        height: u32,
+    ) -> Result<TargetId> {
         self.contexts.get(owner, ctx)?;
         let n = check_size(width, height)?;
         let color = filled(n, 0u32)?;
         let depth = filled(n, 1.0f32)?;
-        let id = self.targets.insert(owner, Target { ctx, width, height, color, depth, dev: None })?;
+        let id = self.targets.insert(
+            owner,
+            Target {
+                ctx,
+                width,
+                height,
+                color,
+                depth,
+                dev: None,
+            },
+        )?;
         if let Err(e) = self.ensure_target_dev(owner, id) {
             let _ = self.targets.remove(owner, id);
             return Err(e);
@@ -339,7 +374,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// Resizes a target: unchanged size is a no-op; otherwise the content is not kept (colour 0,
     /// depth 1.0). Under AUTO a device failure degrades to software and keeps the CPU target.
-    pub fn target_resize(&mut self, owner: u32, t: TargetId, width: u32, height: u32) -> Result<()> {
+    pub fn target_resize(
+        &mut self,
+        owner: u32,
+        t: TargetId,
+        width: u32,
+        height: u32,
+    ) -> Result<()> {
         let (w, h) = self.target_size(owner, t)?;
         if (w, h) == (width, height) {
             return Ok(());
@@ -372,7 +413,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
             (tg.ctx, tg.color.len(), tg.dev)
         };
         if dst.len() < n {
-            return Err(Error::ReadbackCapacity { found: dst.len(), expected: n });
+            return Err(Error::ReadbackCapacity {
+                found: dst.len(),
+                expected: n,
+            });
         }
         if let (Some(d), true) = (dev_t, self.virgl_active()) {
             let dctx = self.contexts.get(owner, ctx)?.dev;
@@ -401,16 +445,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let ctx = self.targets.get(owner, t)?.ctx;
         let dctx = self.ensure_ctx_dev(owner, ctx)?;
         let dt = self.ensure_target_dev(owner, t)?;
-        let r = match (self.device.as_deref_mut(), dctx, dt) {
-            (Some(dev), Some(c), Some(d)) => dev.present(c, d),
-            _ => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
+        // A scanout failure is reported, not treated as a lost device: rendering may still work.
+        match (self.device.as_deref_mut(), dctx, dt) {
+            (Some(dev), Some(c), Some(d)) => {
+                dev.present(c, d).map_err(|e| Error::Device { what: e.0 })
             }
+            _ => Err(Error::NotVirgl),
         }
     }
 
@@ -419,23 +459,26 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if !self.virgl_active() {
             return Err(Error::NotVirgl);
         }
-        let r = match self.device.as_deref_mut() {
-            Some(dev) => dev.scanout_primary(),
-            None => return Err(Error::NotVirgl),
-        };
-        match r {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.device_failed(e)?;
-                Err(Error::NotVirgl)
-            }
+        match self.device.as_deref_mut() {
+            Some(dev) => dev
+                .scanout_primary()
+                .map_err(|e| Error::Device { what: e.0 }),
+            None => Err(Error::NotVirgl),
         }
     }
 
     // ----- meshes -----
 
     pub fn mesh_create(&mut self, owner: u32, usage: Usage) -> Result<MeshId> {
-        self.meshes.insert(owner, Mesh { usage, data: None, builder: Vec::new(), resident: Vec::new() })
+        self.meshes.insert(
+            owner,
+            Mesh {
+                usage,
+                data: None,
+                builder: Vec::new(),
+                resident: Vec::new(),
+            },
+        )
     }
 
     pub fn mesh_usage(&self, owner: u32, mesh: MeshId) -> Result<Usage> {
@@ -471,7 +514,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         layout.validate()?;
         layout.vertex_count(vertices.len())?;
         let mut floats = Vec::new();
-        floats.try_reserve_exact(vertices.len() / 4).map_err(|_| Error::OutOfMemory { bytes: vertices.len() })?;
+        floats
+            .try_reserve_exact(vertices.len() / 4)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: vertices.len(),
+            })?;
         for b in vertices.chunks_exact(4) {
             floats.push(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         }
@@ -501,12 +548,18 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 }
                 for &i in ix {
                     if i as usize >= vertex_count {
-                        return Err(Error::IndexOutOfRange { index: i, vertices: vertex_count });
+                        return Err(Error::IndexOutOfRange {
+                            index: i,
+                            vertices: vertex_count,
+                        });
                     }
                     max_index = max_index.max(i);
                 }
                 let mut v = Vec::new();
-                v.try_reserve_exact(ix.len()).map_err(|_| Error::OutOfMemory { bytes: ix.len() * 2 })?;
+                v.try_reserve_exact(ix.len())
+                    .map_err(|_| Error::OutOfMemory {
+                        bytes: ix.len() * 2,
+                    })?;
                 v.extend_from_slice(ix);
                 Some(v)
             }
@@ -516,27 +569,48 @@ impl<P: ShaderProgram> Gfx3d<P> {
             }
         };
         let mut copy = Vec::new();
-        copy.try_reserve_exact(vertices.len()).map_err(|_| Error::OutOfMemory { bytes: vertices.len() * 4 })?;
+        copy.try_reserve_exact(vertices.len())
+            .map_err(|_| Error::OutOfMemory {
+                bytes: vertices.len() * 4,
+            })?;
         copy.extend_from_slice(vertices);
         self.mesh_release_device(owner, mesh)?;
         let m = self.meshes.get_mut(owner, mesh)?;
-        m.data = Some(MeshData { layout: layout.clone(), vertices: copy, vertex_count, indices: idx, max_index });
+        m.data = Some(MeshData {
+            layout: layout.clone(),
+            vertices: copy,
+            vertex_count,
+            indices: idx,
+            max_index,
+        });
         Ok(())
     }
 
     /// Appends one vertex to the mesh's builder (at most `BUILDER_VERTEX_MAX`).
-    pub fn mesh_vertex(&mut self, owner: u32, mesh: MeshId, pos: [f32; 3], normal: [f32; 3], uv: [f32; 2]) -> Result<()> {
+    pub fn mesh_vertex(
+        &mut self,
+        owner: u32,
+        mesh: MeshId,
+        pos: [f32; 3],
+        normal: [f32; 3],
+        uv: [f32; 2],
+    ) -> Result<()> {
         let m = self.meshes.get_mut(owner, mesh)?;
         if m.builder.len() >= BUILDER_VERTEX_MAX {
             return Err(Error::BuilderFull);
         }
         if m.builder.len() == m.builder.capacity() {
             // Start at 64 and double up to the cap, as the contract describes.
-            let want = (m.builder.capacity() * 2).clamp(BUILDER_INITIAL_CAPACITY, BUILDER_VERTEX_MAX);
+            let want =
+                (m.builder.capacity() * 2).clamp(BUILDER_INITIAL_CAPACITY, BUILDER_VERTEX_MAX);
             let extra = want.saturating_sub(m.builder.len()).max(1);
-            m.builder.try_reserve_exact(extra).map_err(|_| Error::OutOfMemory { bytes: want * 32 })?;
+            m.builder
+                .try_reserve_exact(extra)
+                .map_err(|_| Error::OutOfMemory { bytes: want * 32 })?;
         }
-        m.builder.push([pos[0], pos[1], pos[2], normal[0], normal[1], normal[2], uv[0], uv[1]]);
+        m.builder.push([
+            pos[0], pos[1], pos[2], normal[0], normal[1], normal[2], uv[0], uv[1],
+        ]);
         Ok(())
     }
 
@@ -554,7 +628,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Err(Error::BuilderTooFew { vertices: n });
         }
         let mut floats = Vec::new();
-        floats.try_reserve_exact(verts.len() * 10).map_err(|_| Error::OutOfMemory { bytes: verts.len() * 40 })?;
+        floats
+            .try_reserve_exact(verts.len() * 10)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: verts.len() * 40,
+            })?;
         for v in &verts {
             floats.extend_from_slice(&[v[0], v[1], v[2], 1.0, v[3], v[4], v[5], 0.0, v[6], v[7]]);
         }
@@ -584,7 +662,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let texels = filled(width as usize * height as usize, 0u32)?;
         self.textures.insert(
             owner,
-            Texture { width, height, texels, sampler: SamplerState::default(), resident: Vec::new() },
+            Texture {
+                width,
+                height,
+                texels,
+                sampler: SamplerState::default(),
+                resident: Vec::new(),
+            },
         )
     }
 
@@ -605,10 +689,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
     pub fn tex_upload(&mut self, owner: u32, tex: TextureId, texels: &[u32]) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
         if texels.len() != t.texels.len() {
-            return Err(Error::PixelCount { found: texels.len(), expected: t.texels.len() });
+            return Err(Error::PixelCount {
+                found: texels.len(),
+                expected: t.texels.len(),
+            });
         }
         self.tex_release_device(owner, tex)?;
-        self.textures.get_mut(owner, tex)?.texels.copy_from_slice(texels);
+        self.textures
+            .get_mut(owner, tex)?
+            .texels
+            .copy_from_slice(texels);
         Ok(())
     }
 
@@ -656,7 +746,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Err(Error::ProgramNotLinked);
         }
         let stamp = program.generation();
-        let id = self.programs.insert(owner, ProgramInst { ctx, program, stamp, dev: None })?;
+        let id = self.programs.insert(
+            owner,
+            ProgramInst {
+                ctx,
+                program,
+                stamp,
+                applied: 0,
+                dev: None,
+            },
+        )?;
         if let Err(e) = self.ensure_program_dev(owner, id) {
             let _ = self.programs.remove(owner, id);
             return Err(e);
@@ -666,7 +765,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// Uploads the program's shaders to its context's device context when they are missing or
     /// when the program's generation changed since the last upload (hot refresh).
-    pub(crate) fn ensure_program_dev(&mut self, owner: u32, id: ProgramId) -> Result<Option<DevId>> {
+    pub(crate) fn ensure_program_dev(
+        &mut self,
+        owner: u32,
+        id: ProgramId,
+    ) -> Result<Option<DevId>> {
         let (ctx, gen, stamp, have) = {
             let p = self.programs.get(owner, id)?;
             (p.ctx, p.program.generation(), p.stamp, p.dev)
@@ -679,11 +782,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let mut vs = alloc::string::String::new();
         let mut fs = alloc::string::String::new();
+        let tokens;
         {
             let p = self.programs.get(owner, id)?;
-            let texts = p.program.tgsi(Stage::Vertex, &mut vs).and_then(|_| p.program.tgsi(Stage::Fragment, &mut fs));
-            if let Err(what) = texts {
-                return self.device_failed(DeviceError(what)).map(|_| None);
+            let texts = p
+                .program
+                .tgsi(Stage::Vertex, &mut vs)
+                .and_then(|a| Ok((a, p.program.tgsi(Stage::Fragment, &mut fs)?)));
+            match texts {
+                Ok(t) => tokens = t,
+                Err(what) => return self.device_failed(DeviceError(what)).map(|_| None),
             }
         }
         let r = match self.device.as_deref_mut() {
@@ -691,7 +799,17 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 if let Some(old) = have {
                     dev.program_destroy(dctx, old);
                 }
-                dev.program_create(dctx, &vs, &fs)
+                dev.program_create(
+                    dctx,
+                    ShaderText {
+                        text: &vs,
+                        tokens: tokens.0,
+                    },
+                    ShaderText {
+                        text: &fs,
+                        tokens: tokens.1,
+                    },
+                )
             }
             None => Err(DeviceError("no device")),
         };
@@ -773,11 +891,32 @@ impl<P: ShaderProgram> Gfx3d<P> {
             self.sample_device();
         }
         let c = self.counters;
-        let dev = if self.virgl_active() { self.device.as_deref().map(|d| d.counters()) } else { None };
-        let mesh_bytes: usize = self.meshes.iter_all().filter_map(|(_, _, m)| m.data.as_ref()).map(|d| d.bytes()).sum();
-        let tex_bytes: usize = self.textures.iter_all().map(|(_, _, t)| t.texels.len() * 4).sum();
-        let target_bytes: usize = self.targets.iter_all().map(|(_, _, t)| t.color.len() * 4).sum();
-        let depth_bytes: usize = self.targets.iter_all().map(|(_, _, t)| t.depth.len() * 4).sum();
+        let dev = if self.virgl_active() {
+            self.device.as_deref().map(|d| d.counters())
+        } else {
+            None
+        };
+        let mesh_bytes: usize = self
+            .meshes
+            .iter_all()
+            .filter_map(|(_, _, m)| m.data.as_ref())
+            .map(|d| d.bytes())
+            .sum();
+        let tex_bytes: usize = self
+            .textures
+            .iter_all()
+            .map(|(_, _, t)| t.texels.len() * 4)
+            .sum();
+        let target_bytes: usize = self
+            .targets
+            .iter_all()
+            .map(|(_, _, t)| t.color.len() * 4)
+            .sum();
+        let depth_bytes: usize = self
+            .targets
+            .iter_all()
+            .map(|(_, _, t)| t.depth.len() * 4)
+            .sum();
         Stats {
             submits: c.submits,
             dwords: c.dwords,

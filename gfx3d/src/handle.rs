@@ -118,9 +118,17 @@ impl<H: Handle, T> Table<H, T> {
     pub fn new(capacity: usize) -> Self {
         let mut slots = Vec::with_capacity(capacity);
         for _ in 0..capacity {
-            slots.push(Slot { generation: 0, owner: 0, value: None });
+            slots.push(Slot {
+                generation: 0,
+                owner: 0,
+                value: None,
+            });
         }
-        Table { slots, capacity, _handle: core::marker::PhantomData }
+        Table {
+            slots,
+            capacity,
+            _handle: core::marker::PhantomData,
+        }
     }
 
     pub fn capacity(&self) -> usize {
@@ -134,8 +142,15 @@ impl<H: Handle, T> Table<H, T> {
 
     /// Takes the first free slot; a full table is `TableFull`.
     pub fn insert(&mut self, owner: u32, value: T) -> Result<H> {
-        let full = Error::TableFull { kind: H::KIND, capacity: self.capacity };
-        let index = self.slots.iter().position(|s| s.value.is_none()).ok_or(full.clone())?;
+        let full = Error::TableFull {
+            kind: H::KIND,
+            capacity: self.capacity,
+        };
+        let index = self
+            .slots
+            .iter()
+            .position(|s| s.value.is_none())
+            .ok_or(full.clone())?;
         let slot = self.slots.get_mut(index).ok_or(full.clone())?;
         let generation = next_generation(slot.generation);
         let raw = pack(generation, index).ok_or(full)?;
@@ -156,7 +171,11 @@ impl<H: Handle, T> Table<H, T> {
     fn check_owner(&self, index: usize, owner: u32) -> Result<()> {
         match self.slots.get(index) {
             Some(s) if s.owner == owner => Ok(()),
-            Some(s) => Err(Error::WrongOwner { kind: H::KIND, owner: s.owner, expected: owner }),
+            Some(s) => Err(Error::WrongOwner {
+                kind: H::KIND,
+                owner: s.owner,
+                expected: owner,
+            }),
             None => Err(Error::StaleHandle { kind: H::KIND }),
         }
     }
@@ -192,7 +211,10 @@ impl<H: Handle, T> Table<H, T> {
 
     /// Handles of every live object of `owner`, in slot order.
     pub fn handles_of(&self, owner: u32) -> Vec<H> {
-        self.iter_all().filter(|(_, o, _)| *o == owner).map(|(h, _, _)| h).collect()
+        self.iter_all()
+            .filter(|(_, o, _)| *o == owner)
+            .map(|(h, _, _)| h)
+            .collect()
     }
 
     /// Every live object as (handle, owner, value), in slot order.
@@ -229,7 +251,10 @@ mod tests {
         t.insert(0, 1).unwrap();
         assert_eq!(
             t.insert(0, 2),
-            Err(Error::TableFull { kind: ObjectKind::Mesh, capacity: 1 })
+            Err(Error::TableFull {
+                kind: ObjectKind::Mesh,
+                capacity: 1
+            })
         );
     }
 
@@ -239,12 +264,21 @@ mod tests {
         let a = t.insert(1, 1).unwrap();
         assert_eq!(
             t.get(2, a).err(),
-            Some(Error::WrongOwner { kind: ObjectKind::Texture, owner: 1, expected: 2 })
+            Some(Error::WrongOwner {
+                kind: ObjectKind::Texture,
+                owner: 1,
+                expected: 2
+            })
         );
         t.remove(1, a).unwrap();
         let b = t.insert(1, 2).unwrap();
         assert_ne!(a, b);
-        assert_eq!(t.get(1, a).err(), Some(Error::StaleHandle { kind: ObjectKind::Texture }));
+        assert_eq!(
+            t.get(1, a).err(),
+            Some(Error::StaleHandle {
+                kind: ObjectKind::Texture
+            })
+        );
         assert_eq!(*t.get(1, b).unwrap(), 2);
         // A slot index beyond the table.
         let bogus = TextureId::from_u32(0x0001_00FF).unwrap();

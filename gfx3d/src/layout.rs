@@ -32,9 +32,14 @@ impl VertexLayout {
     pub fn new(stride: u32, elements: &[Element]) -> Result<VertexLayout, LayoutError> {
         let mut v = HVec::new();
         for e in elements {
-            v.push(*e).map_err(|_| LayoutError::ElementCount { count: elements.len() })?;
+            v.push(*e).map_err(|_| LayoutError::ElementCount {
+                count: elements.len(),
+            })?;
         }
-        Ok(VertexLayout { stride, elements: v })
+        Ok(VertexLayout {
+            stride,
+            elements: v,
+        })
     }
 
     /// The builder's 40-byte layout: location 0 position xyz1 (4 floats at 0), location 1
@@ -42,20 +47,37 @@ impl VertexLayout {
     pub fn canonical() -> VertexLayout {
         let mut elements = HVec::new();
         for e in [
-            Element { location: 0, components: 4, offset: 0 },
-            Element { location: 1, components: 4, offset: 16 },
-            Element { location: 2, components: 2, offset: 32 },
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
+            Element {
+                location: 2,
+                components: 2,
+                offset: 32,
+            },
         ] {
             // Capacity 8 always holds 3.
             let _ = elements.push(e);
         }
-        VertexLayout { stride: CANONICAL_STRIDE, elements }
+        VertexLayout {
+            stride: CANONICAL_STRIDE,
+            elements,
+        }
     }
 
     /// Structural checks of the layout alone.
     pub fn validate(&self) -> Result<(), LayoutError> {
-        if self.stride < STRIDE_MIN || self.stride > STRIDE_MAX || self.stride % 4 != 0 {
-            return Err(LayoutError::Stride { stride: self.stride });
+        if self.stride < STRIDE_MIN || self.stride > STRIDE_MAX || !self.stride.is_multiple_of(4) {
+            return Err(LayoutError::Stride {
+                stride: self.stride,
+            });
         }
         let n = self.elements.len();
         if n == 0 || n > LAYOUT_ELEMENTS_MAX {
@@ -64,22 +86,37 @@ impl VertexLayout {
         let mut seen = 0u8;
         for (i, e) in self.elements.iter().enumerate() {
             if e.location >= ATTRIBUTE_LOCATIONS {
-                return Err(LayoutError::Location { element: i, location: e.location });
+                return Err(LayoutError::Location {
+                    element: i,
+                    location: e.location,
+                });
             }
             let bit = 1u8 << e.location;
             if seen & bit != 0 {
-                return Err(LayoutError::DuplicateLocation { location: e.location });
+                return Err(LayoutError::DuplicateLocation {
+                    location: e.location,
+                });
             }
             seen |= bit;
             if e.components == 0 || e.components > 4 {
-                return Err(LayoutError::Components { element: i, components: e.components });
+                return Err(LayoutError::Components {
+                    element: i,
+                    components: e.components,
+                });
             }
             if e.offset % 4 != 0 {
-                return Err(LayoutError::Unaligned { element: i, offset: e.offset });
+                return Err(LayoutError::Unaligned {
+                    element: i,
+                    offset: e.offset,
+                });
             }
             let end = e.offset.saturating_add(4 * e.components as u32);
             if end > self.stride {
-                return Err(LayoutError::OutsideStride { element: i, end, stride: self.stride });
+                return Err(LayoutError::OutsideStride {
+                    element: i,
+                    end,
+                    stride: self.stride,
+                });
             }
         }
         Ok(())
@@ -88,8 +125,11 @@ impl VertexLayout {
     /// Checks vertex bytes against the stride; returns the vertex count.
     pub fn vertex_count(&self, bytes: usize) -> Result<usize, LayoutError> {
         let stride = self.stride as usize;
-        if stride == 0 || bytes == 0 || bytes % stride != 0 {
-            return Err(LayoutError::VertexBytes { bytes, stride: self.stride });
+        if stride == 0 || bytes == 0 || !bytes.is_multiple_of(stride) {
+            return Err(LayoutError::VertexBytes {
+                bytes,
+                stride: self.stride,
+            });
         }
         Ok(bytes / stride)
     }
@@ -98,7 +138,11 @@ impl VertexLayout {
     pub fn supplies(&self, required: &[AttributeReq]) -> Result<(), LayoutError> {
         for a in required {
             match self.elements.iter().find(|e| e.location == a.location) {
-                None => return Err(LayoutError::MissingAttribute { location: a.location }),
+                None => {
+                    return Err(LayoutError::MissingAttribute {
+                        location: a.location,
+                    })
+                }
                 Some(e) if e.components < a.components => {
                     return Err(LayoutError::TooFewComponents {
                         location: a.location,
@@ -122,8 +166,14 @@ impl VertexLayout {
 /// in GL; reads past the end give those defaults too).
 pub fn fetch(layout: &VertexLayout, vertices: &[f32], v: usize, element: &Element) -> [f32; 4] {
     let mut out = [0.0, 0.0, 0.0, 1.0];
-    let base = v.saturating_mul(layout.stride as usize / 4).saturating_add(element.offset as usize / 4);
-    for (k, o) in out.iter_mut().enumerate().take(element.components.min(4) as usize) {
+    let base = v
+        .saturating_mul(layout.stride as usize / 4)
+        .saturating_add(element.offset as usize / 4);
+    for (k, o) in out
+        .iter_mut()
+        .enumerate()
+        .take(element.components.min(4) as usize)
+    {
         if let Some(f) = vertices.get(base.saturating_add(k)) {
             *o = *f;
         }
@@ -136,7 +186,11 @@ mod tests {
     use super::*;
 
     fn el(location: u8, components: u8, offset: u32) -> Element {
-        Element { location, components, offset }
+        Element {
+            location,
+            components,
+            offset,
+        }
     }
 
     #[test]
@@ -151,42 +205,78 @@ mod tests {
         let ok = VertexLayout::new(32, &[el(0, 4, 0), el(1, 4, 16)]).unwrap();
         assert_eq!(ok.validate(), Ok(()));
         // Element ending exactly at the stride is fine; one byte more is not.
-        assert_eq!(VertexLayout::new(12, &[el(0, 3, 0)]).unwrap().validate(), Ok(()));
         assert_eq!(
-            VertexLayout::new(12, &[el(0, 4, 0)]).unwrap().validate(),
-            Err(LayoutError::OutsideStride { element: 0, end: 16, stride: 12 })
+            VertexLayout::new(12, &[el(0, 3, 0)]).unwrap().validate(),
+            Ok(())
         );
         assert_eq!(
-            VertexLayout::new(32, &[el(0, 4, 0), el(0, 4, 16)]).unwrap().validate(),
+            VertexLayout::new(12, &[el(0, 4, 0)]).unwrap().validate(),
+            Err(LayoutError::OutsideStride {
+                element: 0,
+                end: 16,
+                stride: 12
+            })
+        );
+        assert_eq!(
+            VertexLayout::new(32, &[el(0, 4, 0), el(0, 4, 16)])
+                .unwrap()
+                .validate(),
             Err(LayoutError::DuplicateLocation { location: 0 })
         );
         assert_eq!(
             VertexLayout::new(32, &[el(8, 4, 0)]).unwrap().validate(),
-            Err(LayoutError::Location { element: 0, location: 8 })
+            Err(LayoutError::Location {
+                element: 0,
+                location: 8
+            })
         );
         assert_eq!(
             VertexLayout::new(32, &[el(0, 0, 0)]).unwrap().validate(),
-            Err(LayoutError::Components { element: 0, components: 0 })
+            Err(LayoutError::Components {
+                element: 0,
+                components: 0
+            })
         );
         assert_eq!(
             VertexLayout::new(32, &[el(0, 5, 0)]).unwrap().validate(),
-            Err(LayoutError::Components { element: 0, components: 5 })
+            Err(LayoutError::Components {
+                element: 0,
+                components: 5
+            })
         );
         assert_eq!(
             VertexLayout::new(32, &[el(0, 1, 2)]).unwrap().validate(),
-            Err(LayoutError::Unaligned { element: 0, offset: 2 })
+            Err(LayoutError::Unaligned {
+                element: 0,
+                offset: 2
+            })
         );
-        assert_eq!(VertexLayout::new(32, &[]).unwrap().validate(), Err(LayoutError::ElementCount { count: 0 }));
-        assert_eq!(VertexLayout::new(2, &[el(0, 1, 0)]).unwrap().validate(), Err(LayoutError::Stride { stride: 2 }));
-        assert_eq!(VertexLayout::new(6, &[el(0, 1, 0)]).unwrap().validate(), Err(LayoutError::Stride { stride: 6 }));
+        assert_eq!(
+            VertexLayout::new(32, &[]).unwrap().validate(),
+            Err(LayoutError::ElementCount { count: 0 })
+        );
+        assert_eq!(
+            VertexLayout::new(2, &[el(0, 1, 0)]).unwrap().validate(),
+            Err(LayoutError::Stride { stride: 2 })
+        );
+        assert_eq!(
+            VertexLayout::new(6, &[el(0, 1, 0)]).unwrap().validate(),
+            Err(LayoutError::Stride { stride: 6 })
+        );
         assert_eq!(
             VertexLayout::new(4096, &[el(0, 1, 0)]).unwrap().validate(),
             Err(LayoutError::Stride { stride: 4096 })
         );
         // Huge offsets must not overflow.
-        assert!(VertexLayout::new(32, &[el(0, 4, u32::MAX - 3)]).unwrap().validate().is_err());
+        assert!(VertexLayout::new(32, &[el(0, 4, u32::MAX - 3)])
+            .unwrap()
+            .validate()
+            .is_err());
         let nine = [el(0, 1, 0); 9];
-        assert_eq!(VertexLayout::new(64, &nine), Err(LayoutError::ElementCount { count: 9 }));
+        assert_eq!(
+            VertexLayout::new(64, &nine),
+            Err(LayoutError::ElementCount { count: 9 })
+        );
     }
 
     #[test]
@@ -195,15 +285,31 @@ mod tests {
         assert_eq!(l.vertex_count(96), Ok(3));
         assert!(l.vertex_count(95).is_err());
         assert!(l.vertex_count(0).is_err());
-        let req = [AttributeReq { location: 0, components: 4 }, AttributeReq { location: 1, components: 4 }];
+        let req = [
+            AttributeReq {
+                location: 0,
+                components: 4,
+            },
+            AttributeReq {
+                location: 1,
+                components: 4,
+            },
+        ];
         assert_eq!(l.supplies(&req), Ok(()));
         let l1 = VertexLayout::new(32, &[el(0, 1, 0), el(1, 4, 16)]).unwrap();
         assert_eq!(
             l1.supplies(&req),
-            Err(LayoutError::TooFewComponents { location: 0, supplied: 1, required: 4 })
+            Err(LayoutError::TooFewComponents {
+                location: 0,
+                supplied: 1,
+                required: 4
+            })
         );
         let l2 = VertexLayout::new(32, &[el(0, 4, 0)]).unwrap();
-        assert_eq!(l2.supplies(&req), Err(LayoutError::MissingAttribute { location: 1 }));
+        assert_eq!(
+            l2.supplies(&req),
+            Err(LayoutError::MissingAttribute { location: 1 })
+        );
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub const BUILDER_INITIAL_CAPACITY: usize = 64;
 /// Bytes per vertex of the builder's canonical finished layout.
 pub const CANONICAL_STRIDE: u32 = 40;
 
+/// Largest viewport edge and offset magnitude, in pixels (both backends accept this range).
+pub const VIEWPORT_MAX: u32 = 8192;
+
 /// Texture units a context can bind (`0..TEXTURE_UNITS`).
 pub const TEXTURE_UNITS: usize = 4;
 

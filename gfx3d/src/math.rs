@@ -29,8 +29,9 @@ impl Default for Mat4 {
 }
 
 impl Mat4 {
-    pub const IDENTITY: Mat4 =
-        Mat4([1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+    pub const IDENTITY: Mat4 = Mat4([
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ]);
 
     /// Element at `row`, `col` (0 outside the matrix).
     pub fn at(&self, row: usize, col: usize) -> f32 {
@@ -113,22 +114,49 @@ impl Mat4 {
     /// below 1e-6 becomes 1, a near plane below 1e-4 becomes 0.1, a far plane not beyond near
     /// becomes near + 1, and a field of view outside (0, 180) becomes 60.
     pub fn perspective(fov_deg: f32, aspect: f32, near: f32, far: f32) -> Mat4 {
-        let aspect = if aspect.is_finite() && aspect >= 1e-6 { aspect } else { 1.0 };
-        let near = if near.is_finite() && near >= 1e-4 { near } else { 0.1 };
-        let far = if far.is_finite() && far > near { far } else { near + 1.0 };
-        let fov = if fov_deg.is_finite() && fov_deg > 0.0 && fov_deg < 180.0 { fov_deg } else { 60.0 };
+        let aspect = if aspect.is_finite() && aspect >= 1e-6 {
+            aspect
+        } else {
+            1.0
+        };
+        let near = if near.is_finite() && near >= 1e-4 {
+            near
+        } else {
+            0.1
+        };
+        let far = if far.is_finite() && far > near {
+            far
+        } else {
+            near + 1.0
+        };
+        let fov = if fov_deg.is_finite() && fov_deg > 0.0 && fov_deg < 180.0 {
+            fov_deg
+        } else {
+            60.0
+        };
         let f = 1.0 / tanf(radians(fov) * 0.5);
         Mat4::from_rows([
             [f / aspect, 0.0, 0.0, 0.0],
             [0.0, f, 0.0, 0.0],
-            [0.0, 0.0, (far + near) / (near - far), 2.0 * far * near / (near - far)],
+            [
+                0.0,
+                0.0,
+                (far + near) / (near - far),
+                2.0 * far * near / (near - far),
+            ],
             [0.0, 0.0, -1.0, 0.0],
         ])
     }
 
     /// GL orthographic projection (glOrtho). Equal planes give identity on that axis.
     pub fn orthographic(left: f32, right: f32, bottom: f32, top: f32, near: f32, far: f32) -> Mat4 {
-        let axis = |a: f32, b: f32| if (b - a).abs() < 1e-12 { (1.0, 0.0) } else { (2.0 / (b - a), -(b + a) / (b - a)) };
+        let axis = |a: f32, b: f32| {
+            if (b - a).abs() < 1e-12 {
+                (1.0, 0.0)
+            } else {
+                (2.0 / (b - a), -(b + a) / (b - a))
+            }
+        };
         let (sx, tx) = axis(left, right);
         let (sy, ty) = axis(bottom, top);
         let (sz, tz) = if (far - near).abs() < 1e-12 {
@@ -196,7 +224,10 @@ impl Mat4 {
     pub fn mul_vec4(&self, v: Vec4) -> Vec4 {
         let mut out = [0.0; 4];
         for (row, o) in out.iter_mut().enumerate() {
-            *o = self.at(row, 0) * v[0] + self.at(row, 1) * v[1] + self.at(row, 2) * v[2] + self.at(row, 3) * v[3];
+            *o = self.at(row, 0) * v[0]
+                + self.at(row, 1) * v[1]
+                + self.at(row, 2) * v[2]
+                + self.at(row, 3) * v[3];
         }
         out
     }
@@ -264,7 +295,8 @@ impl Mat3 {
 
     pub fn determinant(&self) -> f32 {
         let m = |r, c| self.at(r, c);
-        m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1)) - m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0))
+        m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1))
+            - m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0))
             + m(0, 2) * (m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0))
     }
 
@@ -315,7 +347,11 @@ pub fn dot(a: Vec3, b: Vec3) -> f32 {
 }
 
 pub fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 pub fn length(a: Vec3) -> f32 {
@@ -348,9 +384,18 @@ mod tests {
 
     #[test]
     fn rotations_are_right_handed() {
-        assert!(close(&Mat4::rotation_z(90.0).mul_vec4([1.0, 0.0, 0.0, 1.0]), &[0.0, 1.0, 0.0, 1.0]));
-        assert!(close(&Mat4::rotation_x(90.0).mul_vec4([0.0, 1.0, 0.0, 1.0]), &[0.0, 0.0, 1.0, 1.0]));
-        assert!(close(&Mat4::rotation_y(90.0).mul_vec4([0.0, 0.0, 1.0, 1.0]), &[1.0, 0.0, 0.0, 1.0]));
+        assert!(close(
+            &Mat4::rotation_z(90.0).mul_vec4([1.0, 0.0, 0.0, 1.0]),
+            &[0.0, 1.0, 0.0, 1.0]
+        ));
+        assert!(close(
+            &Mat4::rotation_x(90.0).mul_vec4([0.0, 1.0, 0.0, 1.0]),
+            &[0.0, 0.0, 1.0, 1.0]
+        ));
+        assert!(close(
+            &Mat4::rotation_y(90.0).mul_vec4([0.0, 0.0, 1.0, 1.0]),
+            &[1.0, 0.0, 0.0, 1.0]
+        ));
     }
 
     #[test]
@@ -359,9 +404,19 @@ mod tests {
         for (yaw, pitch) in [(0.0, 0.0), (90.0, 0.0), (30.0, 20.0), (-45.0, -10.0)] {
             let f = Mat4::camera_forward(yaw, pitch);
             let eye = [1.0, 2.0, 3.0];
-            let p = [eye[0] + 2.0 * f[0], eye[1] + 2.0 * f[1], eye[2] + 2.0 * f[2], 1.0];
+            let p = [
+                eye[0] + 2.0 * f[0],
+                eye[1] + 2.0 * f[1],
+                eye[2] + 2.0 * f[2],
+                1.0,
+            ];
             let v = Mat4::camera(eye, yaw, pitch).mul_vec4(p);
-            assert!(close(&v, &[0.0, 0.0, -2.0, 1.0]), "{:?} {:?}", (yaw, pitch), v);
+            assert!(
+                close(&v, &[0.0, 0.0, -2.0, 1.0]),
+                "{:?} {:?}",
+                (yaw, pitch),
+                v
+            );
         }
         assert!(close(&Mat4::camera_forward(90.0, 0.0), &[1.0, 0.0, 0.0]));
         assert!(Mat4::camera_forward(0.0, 30.0)[1] < 0.0);
@@ -390,8 +445,14 @@ mod tests {
     #[test]
     fn orthographic_maps_box_to_cube() {
         let o = Mat4::orthographic(-2.0, 2.0, -2.0, 2.0, 0.1, 50.0);
-        assert!(close(&o.mul_vec4([2.0, -2.0, -0.1, 1.0]), &[1.0, -1.0, -1.0, 1.0]));
-        assert!(close(&o.mul_vec4([-2.0, 2.0, -50.0, 1.0]), &[-1.0, 1.0, 1.0, 1.0]));
+        assert!(close(
+            &o.mul_vec4([2.0, -2.0, -0.1, 1.0]),
+            &[1.0, -1.0, -1.0, 1.0]
+        ));
+        assert!(close(
+            &o.mul_vec4([-2.0, 2.0, -50.0, 1.0]),
+            &[-1.0, 1.0, 1.0, 1.0]
+        ));
     }
 
     #[test]

@@ -93,9 +93,14 @@ pub trait ShaderProgram {
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError>;
     /// Runs the program over the triangles of `draw` into `target`; returns triangles drawn
     /// (after culling and clipping).
-    fn draw_software(&mut self, draw: &SoftDraw<'_>, target: &mut SoftTarget<'_>) -> Result<u32, &'static str>;
-    /// Appends this stage's TGSI text (for VirGL), the varying remap applied.
-    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<(), &'static str>;
+    fn draw_software(
+        &mut self,
+        draw: &SoftDraw<'_>,
+        target: &mut SoftTarget<'_>,
+    ) -> Result<u32, &'static str>;
+    /// Appends this stage's TGSI text (for VirGL), the varying remap applied; returns an upper
+    /// bound of its binary tokens (CREATE_OBJECT(SHADER) needs one).
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str>;
     /// This stage's uniform storage as constant-buffer words (a multiple of 4 floats, only the
     /// slots in use).
     fn constants(&self, stage: Stage) -> &[f32];

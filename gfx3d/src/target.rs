@@ -28,8 +28,9 @@ pub(crate) fn check_size(width: u32, height: u32) -> Result<usize> {
 /// A vector of `n` copies of `v`, or `OutOfMemory` instead of an abort.
 pub(crate) fn filled<T: Clone>(n: usize, v: T) -> Result<Vec<T>> {
     let mut out = Vec::new();
-    out.try_reserve_exact(n)
-        .map_err(|_| Error::OutOfMemory { bytes: n.saturating_mul(core::mem::size_of::<T>()) })?;
+    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+        bytes: n.saturating_mul(core::mem::size_of::<T>()),
+    })?;
     out.resize(n, v);
     Ok(out)
 }

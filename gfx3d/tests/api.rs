@@ -18,7 +18,8 @@ fn setup(g: &mut G, owner: u32) -> (ContextId, TargetId, MeshId, ProgramId) {
     let c = g.context_create(owner).unwrap();
     let t = g.target_create(owner, c, 16, 16).unwrap();
     let m = g.mesh_create(owner, Usage::Static).unwrap();
-    g.mesh_upload_f32(owner, m, &tri_layout(), &red_triangle(), None).unwrap();
+    g.mesh_upload_f32(owner, m, &tri_layout(), &red_triangle(), None)
+        .unwrap();
     let p = g.prog_prepare(owner, c, FakeProgram::mvp()).unwrap();
     (c, t, m, p)
 }
@@ -38,7 +39,10 @@ fn backend_selection_and_names() {
     dev.available = false;
     g.boot(BackendMode::Auto, Some(Box::new(dev))).unwrap();
     assert_eq!(g.backend_name(), "software");
-    assert_eq!(g.boot(BackendMode::Virgl, None), Err(Error::VirglUnavailable));
+    assert_eq!(
+        g.boot(BackendMode::Virgl, None),
+        Err(Error::VirglUnavailable)
+    );
     assert_eq!(g.backend_name(), "virgl-lost");
     let s = g.stats();
     assert!(s.forced);
@@ -46,7 +50,10 @@ fn backend_selection_and_names() {
     let c = g.context_create(0).unwrap();
     let t = g.target_create(0, c, 4, 4).unwrap();
     assert_eq!(g.begin(0, c, t), Err(Error::ForcedVirglUnavailable));
-    assert_eq!(Error::ForcedVirglUnavailable.to_string(), "forced virgl unavailable");
+    assert_eq!(
+        Error::ForcedVirglUnavailable.to_string(),
+        "forced virgl unavailable"
+    );
     g.boot(BackendMode::Software, None).unwrap();
     assert_eq!(g.backend_name(), "software");
     g.begin(0, c, t).unwrap();
@@ -97,19 +104,45 @@ fn owners_are_isolated() {
     let (c1, t1, m1, p1) = setup(&mut g, 1);
     let c2 = g.context_create(2).unwrap();
     let t2 = g.target_create(2, c2, 8, 8).unwrap();
-    let wrong = |o| Error::WrongOwner { kind: ObjectKind::Mesh, owner: 1, expected: o };
+    let wrong = |o| Error::WrongOwner {
+        kind: ObjectKind::Mesh,
+        owner: 1,
+        expected: o,
+    };
     assert_eq!(g.mesh_destroy(2, m1), Err(wrong(2)));
     assert!(matches!(g.begin(2, c1, t1), Err(Error::WrongOwner { .. })));
     assert!(matches!(g.begin(1, c1, t2), Err(Error::WrongOwner { .. })));
-    assert!(matches!(g.use_program(2, c2, p1), Err(Error::WrongOwner { .. })));
-    assert!(matches!(g.target_create(2, c1, 4, 4), Err(Error::WrongOwner { .. })));
-    assert!(matches!(g.context_destroy(2, c1), Err(Error::WrongOwner { .. })));
+    assert!(matches!(
+        g.use_program(2, c2, p1),
+        Err(Error::WrongOwner { .. })
+    ));
+    assert!(matches!(
+        g.target_create(2, c1, 4, 4),
+        Err(Error::WrongOwner { .. })
+    ));
+    assert!(matches!(
+        g.context_destroy(2, c1),
+        Err(Error::WrongOwner { .. })
+    ));
     // The kernel is just owner 0: no implicit rights.
-    assert!(matches!(g.mesh_destroy(OWNER_KERNEL, m1), Err(Error::WrongOwner { .. })));
+    assert!(matches!(
+        g.mesh_destroy(OWNER_KERNEL, m1),
+        Err(Error::WrongOwner { .. })
+    ));
     // A target of another context of the same owner.
     let c1b = g.context_create(1).unwrap();
-    assert_eq!(g.begin(1, c1b, t1), Err(Error::WrongContext { kind: ObjectKind::Target }));
-    assert_eq!(g.use_program(1, c1b, p1), Err(Error::WrongContext { kind: ObjectKind::Program }));
+    assert_eq!(
+        g.begin(1, c1b, t1),
+        Err(Error::WrongContext {
+            kind: ObjectKind::Target
+        })
+    );
+    assert_eq!(
+        g.use_program(1, c1b, p1),
+        Err(Error::WrongContext {
+            kind: ObjectKind::Program
+        })
+    );
     g.mesh_destroy(1, m1).unwrap();
 }
 
@@ -117,31 +150,77 @@ fn owners_are_isolated() {
 fn tables_have_their_capacities() {
     let mut g = mock();
     let ctxs: Vec<_> = (0..8).map(|_| g.context_create(0).unwrap()).collect();
-    assert_eq!(g.context_create(0), Err(Error::TableFull { kind: ObjectKind::Context, capacity: 8 }));
-    assert!(g.context_create(0).unwrap_err().to_string().contains("context table full"));
+    assert_eq!(
+        g.context_create(0),
+        Err(Error::TableFull {
+            kind: ObjectKind::Context,
+            capacity: 8
+        })
+    );
+    assert!(g
+        .context_create(0)
+        .unwrap_err()
+        .to_string()
+        .contains("context table full"));
     for _ in 0..8 {
         g.target_create(0, ctxs[0], 1, 1).unwrap();
     }
-    assert_eq!(g.target_create(0, ctxs[1], 1, 1), Err(Error::TableFull { kind: ObjectKind::Target, capacity: 8 }));
+    assert_eq!(
+        g.target_create(0, ctxs[1], 1, 1),
+        Err(Error::TableFull {
+            kind: ObjectKind::Target,
+            capacity: 8
+        })
+    );
     for _ in 0..48 {
         g.mesh_create(0, Usage::Static).unwrap();
     }
-    assert_eq!(g.mesh_create(0, Usage::Static), Err(Error::TableFull { kind: ObjectKind::Mesh, capacity: 48 }));
+    assert_eq!(
+        g.mesh_create(0, Usage::Static),
+        Err(Error::TableFull {
+            kind: ObjectKind::Mesh,
+            capacity: 48
+        })
+    );
     for _ in 0..24 {
         g.tex_create(0, 1, 1).unwrap();
     }
-    assert_eq!(g.tex_create(0, 1, 1), Err(Error::TableFull { kind: ObjectKind::Texture, capacity: 24 }));
-    assert_eq!(g.tex_solid(0, 0), Err(Error::TableFull { kind: ObjectKind::Texture, capacity: 24 }));
+    assert_eq!(
+        g.tex_create(0, 1, 1),
+        Err(Error::TableFull {
+            kind: ObjectKind::Texture,
+            capacity: 24
+        })
+    );
+    assert_eq!(
+        g.tex_solid(0, 0),
+        Err(Error::TableFull {
+            kind: ObjectKind::Texture,
+            capacity: 24
+        })
+    );
     for _ in 0..16 {
         g.prog_prepare(0, ctxs[0], FakeProgram::mvp()).unwrap();
     }
     assert_eq!(
         g.prog_prepare(0, ctxs[0], FakeProgram::mvp()),
-        Err(Error::TableFull { kind: ObjectKind::Program, capacity: 16 })
+        Err(Error::TableFull {
+            kind: ObjectKind::Program,
+            capacity: 16
+        })
     );
     g.drop_owner(0);
     let s = g.stats();
-    assert_eq!((s.live_ctx, s.live_target, s.live_mesh, s.live_tex, s.live_prog), (0, 0, 0, 0, 0));
+    assert_eq!(
+        (
+            s.live_ctx,
+            s.live_target,
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog
+        ),
+        (0, 0, 0, 0, 0)
+    );
 }
 
 #[test]
@@ -153,11 +232,21 @@ fn handles_differ_after_destroy_and_stale_ones_fail() {
     let m2 = g.mesh_create(0, Usage::Static).unwrap();
     assert_ne!(m, m2);
     assert_eq!(m2.get(), 0x0002_0001);
-    assert_eq!(g.mesh_destroy(0, m), Err(Error::StaleHandle { kind: ObjectKind::Mesh }));
+    assert_eq!(
+        g.mesh_destroy(0, m),
+        Err(Error::StaleHandle {
+            kind: ObjectKind::Mesh
+        })
+    );
     assert!(MeshId::from_u32(0).is_none());
     // A forged slot index far outside the table.
     let forged = MeshId::from_u32(0x0001_FFFF).unwrap();
-    assert_eq!(g.mesh_destroy(0, forged), Err(Error::StaleHandle { kind: ObjectKind::Mesh }));
+    assert_eq!(
+        g.mesh_destroy(0, forged),
+        Err(Error::StaleHandle {
+            kind: ObjectKind::Mesh
+        })
+    );
     assert_eq!(g.mesh_usage(0, m2), Ok(Usage::Static));
     assert_eq!(Usage::from_u32(1), Usage::Dynamic);
     assert_eq!(Usage::from_u32(2), Usage::Stream);
@@ -169,7 +258,13 @@ fn target_sizes_and_resize() {
     let mut g = G::new();
     let c = g.context_create(0).unwrap();
     for (w, h) in [(0, 1), (1, 0), (1921, 1), (1, 1081)] {
-        assert_eq!(g.target_create(0, c, w, h), Err(Error::BadTargetSize { width: w, height: h }));
+        assert_eq!(
+            g.target_create(0, c, w, h),
+            Err(Error::BadTargetSize {
+                width: w,
+                height: h
+            })
+        );
     }
     let big = g.target_create(0, c, 1920, 1080).unwrap();
     g.target_destroy(0, big).unwrap();
@@ -193,11 +288,20 @@ fn target_sizes_and_resize() {
     let mut px = vec![1u32; 320 * 240];
     g.target_read(0, t, &mut px).unwrap();
     assert!(px.iter().all(|&p| p == 0));
-    assert_eq!(g.target_resize(0, t, 0, 5), Err(Error::BadTargetSize { width: 0, height: 5 }));
+    assert_eq!(
+        g.target_resize(0, t, 0, 5),
+        Err(Error::BadTargetSize {
+            width: 0,
+            height: 5
+        })
+    );
     let mut small = vec![0u32; 10];
     assert_eq!(
         g.target_read(0, t, &mut small),
-        Err(Error::ReadbackCapacity { found: 10, expected: 320 * 240 })
+        Err(Error::ReadbackCapacity {
+            found: 10,
+            expected: 320 * 240
+        })
     );
 }
 
@@ -229,21 +333,72 @@ fn frame_preconditions() {
     g.use_program(0, c, p).unwrap();
     let empty = g.mesh_create(0, Usage::Static).unwrap();
     assert_eq!(g.draw(0, c, empty), Err(Error::MeshNotUploaded));
-    assert_eq!(g.viewport(0, c, 0, 0, 0, 4), Err(Error::BadViewport { x: 0, y: 0, width: 0, height: 4 }));
-    assert_eq!(g.bind_texture(0, c, 4, None), Err(Error::TextureUnit { unit: 4 }));
+    assert_eq!(
+        g.viewport(0, c, 0, 0, 0, 4),
+        Err(Error::BadViewport {
+            x: 0,
+            y: 0,
+            width: 0,
+            height: 4
+        })
+    );
+    assert!(g.viewport(0, c, 0, 0, 8193, 4).is_err());
+    assert!(g.viewport(0, c, -8193, 0, 4, 4).is_err());
+    g.viewport(0, c, -8192, 8192, 8192, 1).unwrap();
+    assert_eq!(
+        g.bind_texture(0, c, 4, None),
+        Err(Error::TextureUnit { unit: 4 })
+    );
     // The program needs location 1 with 4 components.
-    let short = VertexLayout::new(32, &[Element { location: 0, components: 4, offset: 0 }, Element { location: 1, components: 3, offset: 16 }]).unwrap();
-    g.mesh_upload_f32(0, empty, &short, &red_triangle(), None).unwrap();
+    let short = VertexLayout::new(
+        32,
+        &[
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 3,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
+    g.mesh_upload_f32(0, empty, &short, &red_triangle(), None)
+        .unwrap();
     assert_eq!(
         g.draw(0, c, empty),
-        Err(Error::Layout(LayoutError::TooFewComponents { location: 1, supplied: 3, required: 4 }))
+        Err(Error::Layout(LayoutError::TooFewComponents {
+            location: 1,
+            supplied: 3,
+            required: 4
+        }))
     );
-    let only0 = VertexLayout::new(32, &[Element { location: 0, components: 4, offset: 0 }]).unwrap();
-    g.mesh_upload_f32(0, empty, &only0, &red_triangle(), None).unwrap();
-    assert_eq!(g.draw(0, c, empty), Err(Error::Layout(LayoutError::MissingAttribute { location: 1 })));
-    assert!(g.draw(0, c, empty).unwrap_err().to_string().contains("vertex layout mismatch"));
+    let only0 = VertexLayout::new(
+        32,
+        &[Element {
+            location: 0,
+            components: 4,
+            offset: 0,
+        }],
+    )
+    .unwrap();
+    g.mesh_upload_f32(0, empty, &only0, &red_triangle(), None)
+        .unwrap();
+    assert_eq!(
+        g.draw(0, c, empty),
+        Err(Error::Layout(LayoutError::MissingAttribute { location: 1 }))
+    );
+    assert!(g
+        .draw(0, c, empty)
+        .unwrap_err()
+        .to_string()
+        .contains("vertex layout mismatch"));
     // Two vertices: no triangle.
-    g.mesh_upload_f32(0, empty, &tri_layout(), &red_triangle()[..16], None).unwrap();
+    g.mesh_upload_f32(0, empty, &tri_layout(), &red_triangle()[..16], None)
+        .unwrap();
     assert_eq!(g.draw(0, c, empty), Err(Error::NoTriangles));
     g.draw(0, c, m).unwrap();
     // A destroyed program leaves nothing bound.
@@ -270,18 +425,52 @@ fn mesh_upload_validation() {
     let v = red_triangle();
     assert_eq!(
         g.mesh_upload_f32(0, m, &l, &v[..7], None),
-        Err(Error::Layout(LayoutError::VertexBytes { bytes: 28, stride: 32 }))
+        Err(Error::Layout(LayoutError::VertexBytes {
+            bytes: 28,
+            stride: 32
+        }))
     );
-    assert_eq!(g.mesh_upload_f32(0, m, &l, &[], None), Err(Error::Layout(LayoutError::VertexBytes { bytes: 0, stride: 32 })));
-    assert_eq!(g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1, 3])), Err(Error::IndexOutOfRange { index: 3, vertices: 3 }));
-    assert_eq!(g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1])), Err(Error::IndexCount { count: 2 }));
-    assert_eq!(g.mesh_upload_f32(0, m, &l, &v, Some(&[])), Err(Error::IndexCount { count: 0 }));
-    let bad = VertexLayout::new(16, &[Element { location: 0, components: 4, offset: 4 }]).unwrap();
+    assert_eq!(
+        g.mesh_upload_f32(0, m, &l, &[], None),
+        Err(Error::Layout(LayoutError::VertexBytes {
+            bytes: 0,
+            stride: 32
+        }))
+    );
+    assert_eq!(
+        g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1, 3])),
+        Err(Error::IndexOutOfRange {
+            index: 3,
+            vertices: 3
+        })
+    );
+    assert_eq!(
+        g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1])),
+        Err(Error::IndexCount { count: 2 })
+    );
+    assert_eq!(
+        g.mesh_upload_f32(0, m, &l, &v, Some(&[])),
+        Err(Error::IndexCount { count: 0 })
+    );
+    let bad = VertexLayout::new(
+        16,
+        &[Element {
+            location: 0,
+            components: 4,
+            offset: 4,
+        }],
+    )
+    .unwrap();
     assert_eq!(
         g.mesh_upload_f32(0, m, &bad, &v, None),
-        Err(Error::Layout(LayoutError::OutsideStride { element: 0, end: 20, stride: 16 }))
+        Err(Error::Layout(LayoutError::OutsideStride {
+            element: 0,
+            end: 20,
+            stride: 16
+        }))
     );
-    g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1, 2, 2, 1, 0])).unwrap();
+    g.mesh_upload_f32(0, m, &l, &v, Some(&[0, 1, 2, 2, 1, 0]))
+        .unwrap();
     assert_eq!(g.stats().cpu_mesh_bytes, 96 + 12);
 }
 
@@ -290,16 +479,28 @@ fn builder_cap_and_canonical_layout() {
     let mut g = G::new();
     let (c, t, _, _) = setup(&mut g, 0);
     let m = g.mesh_create(0, Usage::Static).unwrap();
-    assert_eq!(g.mesh_finish(0, m), Err(Error::BuilderTooFew { vertices: 0 }));
-    g.mesh_vertex(0, m, [1.0, 2.0, 3.0], [0.0, 0.0, 1.0], [0.25, 0.75]).unwrap();
-    g.mesh_vertex(0, m, [4.0, 5.0, 6.0], [0.0, 1.0, 0.0], [0.5, 0.5]).unwrap();
-    assert_eq!(g.mesh_finish(0, m), Err(Error::BuilderTooFew { vertices: 2 }));
+    assert_eq!(
+        g.mesh_finish(0, m),
+        Err(Error::BuilderTooFew { vertices: 0 })
+    );
+    g.mesh_vertex(0, m, [1.0, 2.0, 3.0], [0.0, 0.0, 1.0], [0.25, 0.75])
+        .unwrap();
+    g.mesh_vertex(0, m, [4.0, 5.0, 6.0], [0.0, 1.0, 0.0], [0.5, 0.5])
+        .unwrap();
+    assert_eq!(
+        g.mesh_finish(0, m),
+        Err(Error::BuilderTooFew { vertices: 2 })
+    );
     assert_eq!(g.mesh_builder_len(0, m), Ok(2));
-    g.mesh_vertex(0, m, [7.0, 8.0, 9.0], [1.0, 0.0, 0.0], [1.0, 0.0]).unwrap();
+    g.mesh_vertex(0, m, [7.0, 8.0, 9.0], [1.0, 0.0, 0.0], [1.0, 0.0])
+        .unwrap();
     g.mesh_finish(0, m).unwrap();
     assert_eq!(g.mesh_builder_len(0, m), Ok(0));
     let mut prog = FakeProgram::mvp();
-    prog.attrs.push(program::AttributeReq { location: 2, components: 2 });
+    prog.attrs.push(program::AttributeReq {
+        location: 2,
+        components: 2,
+    });
     let p = g.prog_prepare(0, c, prog).unwrap();
     g.begin(0, c, t).unwrap();
     g.use_program(0, c, p).unwrap();
@@ -307,13 +508,20 @@ fn builder_cap_and_canonical_layout() {
     let seen = g.program(0, p).unwrap().draws.borrow()[0].clone();
     assert_eq!(seen.stride, 40);
     let f = seen.vertices.clone();
-    assert_eq!(&f[..10], &[1.0, 2.0, 3.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.25, 0.75]);
+    assert_eq!(
+        &f[..10],
+        &[1.0, 2.0, 3.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.25, 0.75]
+    );
     // The cap.
     let big = g.mesh_create(0, Usage::Static).unwrap();
     for i in 0..limits::BUILDER_VERTEX_MAX {
-        g.mesh_vertex(0, big, [i as f32, 0.0, 0.0], [0.0; 3], [0.0; 2]).unwrap();
+        g.mesh_vertex(0, big, [i as f32, 0.0, 0.0], [0.0; 3], [0.0; 2])
+            .unwrap();
     }
-    assert_eq!(g.mesh_vertex(0, big, [0.0; 3], [0.0; 3], [0.0; 2]), Err(Error::BuilderFull));
+    assert_eq!(
+        g.mesh_vertex(0, big, [0.0; 3], [0.0; 3], [0.0; 2]),
+        Err(Error::BuilderFull)
+    );
     g.mesh_finish(0, big).unwrap();
     assert_eq!(g.stats().cpu_mesh_bytes, 3 * 40 + 8192 * 40 + 96);
 }
@@ -323,14 +531,34 @@ fn textures_keep_alpha_and_sizes_are_checked() {
     let mut g = G::new();
     let (c, t, m, p) = setup(&mut g, 0);
     for (w, h) in [(0, 1), (1, 0), (1025, 1), (1, 1025)] {
-        assert_eq!(g.tex_create(0, w, h), Err(Error::BadTextureSize { width: w, height: h }));
+        assert_eq!(
+            g.tex_create(0, w, h),
+            Err(Error::BadTextureSize {
+                width: w,
+                height: h
+            })
+        );
     }
     let big = g.tex_create(0, 1024, 1024).unwrap();
-    assert_eq!(g.tex_upload(0, big, &[0; 4]), Err(Error::PixelCount { found: 4, expected: 1024 * 1024 }));
+    assert_eq!(
+        g.tex_upload(0, big, &[0; 4]),
+        Err(Error::PixelCount {
+            found: 4,
+            expected: 1024 * 1024
+        })
+    );
     g.tex_destroy(0, big).unwrap();
     let tex = g.tex_create(0, 2, 1).unwrap();
     g.tex_upload(0, tex, &[0x8011_2233, 0x0044_5566]).unwrap();
-    g.tex_sampler(0, tex, SamplerState { filter: Filter::Linear, wrap: Wrap::ClampToEdge }).unwrap();
+    g.tex_sampler(
+        0,
+        tex,
+        SamplerState {
+            filter: Filter::Linear,
+            wrap: Wrap::ClampToEdge,
+        },
+    )
+    .unwrap();
     let solid = g.tex_solid(0, 0x40FF_0000).unwrap();
     g.begin(0, c, t).unwrap();
     g.use_program(0, c, p).unwrap();
@@ -342,8 +570,17 @@ fn textures_keep_alpha_and_sizes_are_checked() {
     g.draw(0, c, m).unwrap();
     let d = g.program(0, p).unwrap().draws.borrow().clone();
     let t0 = d[0].textures[0].clone().unwrap();
-    assert_eq!((t0.0, t0.1, t0.2.clone()), (2, 1, vec![0x8011_2233, 0x0044_5566]));
-    assert_eq!(t0.3, SamplerState { filter: Filter::Linear, wrap: Wrap::ClampToEdge });
+    assert_eq!(
+        (t0.0, t0.1, t0.2.clone()),
+        (2, 1, vec![0x8011_2233, 0x0044_5566])
+    );
+    assert_eq!(
+        t0.3,
+        SamplerState {
+            filter: Filter::Linear,
+            wrap: Wrap::ClampToEdge
+        }
+    );
     assert!(d[0].textures[1].is_none() && d[0].textures[2].is_none());
     assert_eq!(d[0].textures[3].clone().unwrap().2, vec![0x40FF_0000]);
     // Unbinding and destroying unbind.
@@ -366,11 +603,35 @@ fn state_reaches_the_software_backend() {
     g.begin(0, c, t).unwrap();
     g.draw(0, c, m).unwrap();
     let d = g.program(0, p).unwrap().draws.borrow().clone();
-    assert_eq!(d[0].viewport, Some(program::Viewport { x: 0, y: 0, width: 16, height: 16 }));
+    assert_eq!(
+        d[0].viewport,
+        Some(program::Viewport {
+            x: 0,
+            y: 0,
+            width: 16,
+            height: 16
+        })
+    );
     assert!(d[0].depth_test && !d[0].cull_back);
-    assert_eq!(d[1].viewport, Some(program::Viewport { x: 2, y: 3, width: 8, height: 4 }));
+    assert_eq!(
+        d[1].viewport,
+        Some(program::Viewport {
+            x: 2,
+            y: 3,
+            width: 8,
+            height: 4
+        })
+    );
     assert!(!d[1].depth_test && d[1].cull_back);
-    assert_eq!(d[2].viewport, Some(program::Viewport { x: 0, y: 0, width: 16, height: 16 }));
+    assert_eq!(
+        d[2].viewport,
+        Some(program::Viewport {
+            x: 0,
+            y: 0,
+            width: 16,
+            height: 16
+        })
+    );
     assert!(!d[2].depth_test && d[2].cull_back);
 }
 
@@ -393,7 +654,10 @@ fn context_matrices_are_applied_to_every_bound_program() {
     assert_eq!(prog.uniform("model"), model.0.to_vec());
     assert_eq!(prog.uniform("view"), vv.0.to_vec());
     assert_eq!(prog.uniform("projection"), pp.0.to_vec());
-    assert_eq!(prog.uniform("normalMatrix"), model.normal_matrix().0.to_vec());
+    assert_eq!(
+        prog.uniform("normalMatrix"),
+        model.normal_matrix().0.to_vec()
+    );
     // A second program of the context gets the same state when bound.
     let p2 = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
     g.use_program(0, c, p2).unwrap();
@@ -401,19 +665,34 @@ fn context_matrices_are_applied_to_every_bound_program() {
     // Changing the model while bound updates the bound program (and normalMatrix).
     let r = Mat4::rotation_y(28.0);
     g.set_model(0, c, &r).unwrap();
-    assert_eq!(g.program(0, p2).unwrap().uniform("normalMatrix"), r.normal_matrix().0.to_vec());
+    assert_eq!(
+        g.program(0, p2).unwrap().uniform("normalMatrix"),
+        r.normal_matrix().0.to_vec()
+    );
     // uniform_mat4("model") is context state too.
     g.uniform_mat4(0, c, "model", &Mat4::IDENTITY).unwrap();
     g.use_program(0, c, p).unwrap();
-    assert_eq!(g.program(0, p).unwrap().uniform("model"), Mat4::IDENTITY.0.to_vec());
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("model"),
+        Mat4::IDENTITY.0.to_vec()
+    );
     // Plain uniforms and their errors.
     g.uniform_f(0, c, "tint", &[1.0, 0.5, 0.25, 1.0]).unwrap();
-    assert_eq!(g.program(0, p).unwrap().uniform("tint"), vec![1.0, 0.5, 0.25, 1.0]);
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("tint"),
+        vec![1.0, 0.5, 0.25, 1.0]
+    );
     assert_eq!(g.uniform_f(0, c, "nope", &[1.0]), Err(Error::NoSuchUniform));
-    assert_eq!(g.uniform_f(0, c, "tint", &[1.0]), Err(Error::UniformSize { found: 1 }));
+    assert_eq!(
+        g.uniform_f(0, c, "tint", &[1.0]),
+        Err(Error::UniformSize { found: 1 })
+    );
     // The perspective follows the target's aspect.
     g.perspective(0, c, 90.0, 1.0, 10.0).unwrap();
-    assert_eq!(g.matrices(0, c).unwrap().2, Mat4::perspective(90.0, 1.0, 1.0, 10.0));
+    assert_eq!(
+        g.matrices(0, c).unwrap().2,
+        Mat4::perspective(90.0, 1.0, 1.0, 10.0)
+    );
 }
 
 #[test]
@@ -422,7 +701,8 @@ fn stress_create_upload_destroy_1000() {
     let base = g.stats();
     for i in 0..1000u32 {
         let m = g.mesh_create(3, Usage::Stream).unwrap();
-        g.mesh_upload_f32(3, m, &tri_layout(), &red_triangle(), Some(&[0, 1, 2])).unwrap();
+        g.mesh_upload_f32(3, m, &tri_layout(), &red_triangle(), Some(&[0, 1, 2]))
+            .unwrap();
         let t = g.tex_create(3, 2, 2).unwrap();
         g.tex_upload(3, t, &[i, i + 1, i + 2, i + 3]).unwrap();
         g.mesh_destroy(3, m).unwrap();
@@ -441,11 +721,29 @@ fn drop_owner_clears_everything_of_that_owner_only() {
     let (c2, _, _, _) = setup(&mut g, 2);
     g.drop_owner(1);
     let s = g.stats();
-    assert_eq!((s.live_mesh, s.live_tex, s.live_prog, s.live_target, s.live_ctx), (1, 0, 1, 1, 1));
+    assert_eq!(
+        (
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog,
+            s.live_target,
+            s.live_ctx
+        ),
+        (1, 0, 1, 1, 1)
+    );
     assert!(g.is_live_context(2, c2));
     g.drop_owner(2);
     let s = g.stats();
-    assert_eq!((s.live_mesh, s.live_tex, s.live_prog, s.live_target, s.live_ctx), (0, 0, 0, 0, 0));
+    assert_eq!(
+        (
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog,
+            s.live_target,
+            s.live_ctx
+        ),
+        (0, 0, 0, 0, 0)
+    );
     assert_eq!((s.target_bytes, s.depth_bytes, s.cpu_mesh_bytes), (0, 0, 0));
 }
 
@@ -476,9 +774,18 @@ fn stats_reset_keeps_live_counts_and_memory() {
     assert!(!s.forced && !s.degraded);
     g.stats_reset();
     let r = g.stats();
-    assert_eq!((r.draws, r.triangles, r.frames, r.submits, r.readbacks), (0, 0, 0, 0, 0));
-    assert_eq!((r.live_ctx, r.live_target, r.live_mesh, r.live_prog), (1, 1, 1, 1));
-    assert_eq!((r.cpu_mesh_bytes, r.target_bytes, r.depth_bytes), (s.cpu_mesh_bytes, 16 * 16 * 4, 16 * 16 * 4));
+    assert_eq!(
+        (r.draws, r.triangles, r.frames, r.submits, r.readbacks),
+        (0, 0, 0, 0, 0)
+    );
+    assert_eq!(
+        (r.live_ctx, r.live_target, r.live_mesh, r.live_prog),
+        (1, 1, 1, 1)
+    );
+    assert_eq!(
+        (r.cpu_mesh_bytes, r.target_bytes, r.depth_bytes),
+        (s.cpu_mesh_bytes, 16 * 16 * 4, 16 * 16 * 4)
+    );
 }
 
 // ----- device paths (fake device) -----
@@ -522,12 +829,23 @@ fn device_objects_follow_the_api() {
         assert_eq!(l.count("draw"), 2);
         let d = l.draws[0];
         assert_eq!((d.0, d.1, d.2, d.3), (3, 2, true, true));
-        assert_eq!(d.4, program::Viewport { x: 1, y: 2, width: 3, height: 4 });
+        assert_eq!(
+            d.4,
+            program::Viewport {
+                x: 1,
+                y: 2,
+                width: 3,
+                height: 4
+            }
+        );
         assert!(d.5[2].is_some() && d.5[0].is_none());
     }
     assert_eq!((s.uploads, s.bytes_up), (2, 96 + 4));
     assert_eq!((s.submits, s.dwords), (1, 100));
-    assert_eq!((s.virgl_obj_live, s.virgl_obj_peak, s.gpu_backing_bytes), (6, 9, 4096));
+    assert_eq!(
+        (s.virgl_obj_live, s.virgl_obj_peak, s.gpu_backing_bytes),
+        (6, 9, 4096)
+    );
     // Readback transfers first.
     let mut px = vec![0u32; 256];
     g.target_read(0, t, &mut px).unwrap();
@@ -558,7 +876,11 @@ fn meshes_are_resident_per_device_context_and_survive_shader_switches() {
     let uploads = g.stats().uploads;
     g.use_program(0, c1, p1b).unwrap();
     g.draw(0, c1, m).unwrap();
-    assert_eq!(g.stats().uploads, uploads, "a shader switch must not re-upload the mesh");
+    assert_eq!(
+        g.stats().uploads,
+        uploads,
+        "a shader switch must not re-upload the mesh"
+    );
     g.end(0, c1).unwrap();
     g.begin(0, c2, t2).unwrap();
     g.use_program(0, c2, p2).unwrap();
@@ -566,7 +888,12 @@ fn meshes_are_resident_per_device_context_and_survive_shader_switches() {
     g.end(0, c2).unwrap();
     let l = log.lock().unwrap();
     assert_eq!(l.count("buffer_create Vertex ctx1"), 1);
-    assert_eq!(l.count("buffer_create Vertex"), 2, "one upload per device context: {:?}", l.calls);
+    assert_eq!(
+        l.count("buffer_create Vertex"),
+        2,
+        "one upload per device context: {:?}",
+        l.calls
+    );
 }
 
 #[test]
@@ -677,6 +1004,190 @@ fn forced_virgl_readback_failure_is_reported() {
     let t = g.target_create(0, c, 2, 2).unwrap();
     log.lock().unwrap().fail = Some("read_target");
     let mut px = [0u32; 4];
-    assert_eq!(g.target_read(0, t, &mut px), Err(Error::Device { what: "injected" }));
+    assert_eq!(
+        g.target_read(0, t, &mut px),
+        Err(Error::Device { what: "injected" })
+    );
     assert_eq!(g.stats().readbacks, 0);
+}
+
+#[test]
+fn raster_failures_and_byte_uploads() {
+    let mut g = G::new();
+    let (c, t, m, p) = setup(&mut g, 0);
+    g.program_mut(0, p).unwrap().raster_error = Some("viewport out of range");
+    g.begin(0, c, t).unwrap();
+    g.use_program(0, c, p).unwrap();
+    assert_eq!(
+        g.draw(0, c, m),
+        Err(Error::Raster {
+            reason: "viewport out of range"
+        })
+    );
+    assert_eq!(g.stats().draws, 0, "a failed draw is not counted");
+    // Byte uploads are little-endian floats with the same checks.
+    let bytes: Vec<u8> = red_triangle()
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    g.mesh_upload(0, m, &tri_layout(), &bytes, Some(&[2, 1, 0]))
+        .unwrap();
+    assert_eq!(
+        g.mesh_upload(0, m, &tri_layout(), &bytes[..95], None),
+        Err(Error::Layout(LayoutError::VertexBytes {
+            bytes: 95,
+            stride: 32
+        }))
+    );
+    g.program_mut(0, p).unwrap().raster_error = None;
+    g.draw(0, c, m).unwrap();
+    let seen = g
+        .program(0, p)
+        .unwrap()
+        .draws
+        .borrow()
+        .last()
+        .cloned()
+        .unwrap();
+    assert_eq!(seen.vertices, red_triangle());
+    assert_eq!(seen.indices, Some(3));
+}
+
+#[test]
+fn every_error_message_says_what_and_the_limit() {
+    let cases: Vec<(Error, &[&str])> = vec![
+        (Error::VirglUnavailable, &["virgl unavailable"]),
+        (Error::ForcedVirglUnavailable, &["forced virgl unavailable"]),
+        (
+            Error::Device {
+                what: "virgl draw failed",
+            },
+            &["virgl draw failed"],
+        ),
+        (
+            Error::StaleHandle {
+                kind: ObjectKind::Mesh,
+            },
+            &["mesh", "not live"],
+        ),
+        (
+            Error::WrongOwner {
+                kind: ObjectKind::Texture,
+                owner: 1,
+                expected: 2,
+            },
+            &["texture", "owner 1", "owner 2"],
+        ),
+        (
+            Error::TableFull {
+                kind: ObjectKind::Program,
+                capacity: 16,
+            },
+            &["program table full", "16"],
+        ),
+        (
+            Error::WrongContext {
+                kind: ObjectKind::Target,
+            },
+            &["target", "context"],
+        ),
+        (
+            Error::BadTargetSize {
+                width: 0,
+                height: 5,
+            },
+            &["0x5", "1920x1080"],
+        ),
+        (
+            Error::BadTextureSize {
+                width: 2000,
+                height: 5,
+            },
+            &["2000x5", "1024"],
+        ),
+        (
+            Error::PixelCount {
+                found: 3,
+                expected: 4,
+            },
+            &["3", "4"],
+        ),
+        (
+            Error::ReadbackCapacity {
+                found: 3,
+                expected: 4,
+            },
+            &["3", "4"],
+        ),
+        (
+            Error::IndexOutOfRange {
+                index: 9,
+                vertices: 3,
+            },
+            &["9", "3"],
+        ),
+        (Error::IndexCount { count: 2 }, &["2", "multiple of 3"]),
+        (Error::NoTriangles, &["triangle"]),
+        (Error::MeshNotUploaded, &["uploaded"]),
+        (Error::BuilderFull, &["8192"]),
+        (Error::BuilderTooFew { vertices: 2 }, &["2", "3"]),
+        (Error::ProgramNotLinked, &["program not linked"]),
+        (Error::NoFrame, &["begin"]),
+        (Error::FrameOpen, &["already open"]),
+        (Error::NoProgram, &["draw missing bind"]),
+        (Error::NoSuchUniform, &["uniform"]),
+        (Error::UniformSize { found: 3 }, &["3"]),
+        (Error::TextureUnit { unit: 4 }, &["4", "0..4"]),
+        (
+            Error::BadViewport {
+                x: 0,
+                y: 0,
+                width: 0,
+                height: 1,
+            },
+            &["8192"],
+        ),
+        (Error::Raster { reason: "why" }, &["why"]),
+        (Error::NotVirgl, &["virgl"]),
+        (Error::OutOfMemory { bytes: 12 }, &["12"]),
+        (
+            Error::Layout(LayoutError::Stride { stride: 6 }),
+            &["6", "2048"],
+        ),
+        (
+            Error::Layout(LayoutError::ElementCount { count: 9 }),
+            &["9", "8"],
+        ),
+        (
+            Error::Layout(LayoutError::Location {
+                element: 1,
+                location: 9,
+            }),
+            &["9", "0..8"],
+        ),
+        (
+            Error::Layout(LayoutError::OutsideStride {
+                element: 0,
+                end: 20,
+                stride: 16,
+            }),
+            &["20", "16"],
+        ),
+        (
+            Error::Layout(LayoutError::MissingAttribute { location: 2 }),
+            &["vertex layout mismatch", "2"],
+        ),
+    ];
+    for (e, want) in cases {
+        let text = e.to_string();
+        for w in want {
+            assert!(
+                text.contains(w),
+                "{:?} renders as {:?}, missing {:?}",
+                e,
+                text,
+                w
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The kernel command line (`-append`): which job to run and the options for it.
 //!
 //! Words: `selftest` | `demo` (mode; `demo` is the default), `filter=PREFIX`, `frames=N`,
-//! `backend=NAME`, `crash=panic|fault|pagefault|stackoverflow|hang` (scripted failure checks),
+//! `backend=NAME`, `crash=panic|fault|pagefault|stackoverflow|virgl|hang` (scripted failure checks),
 //! `gpu=none` (QEMU was started without virtio-gpu on purpose).
 //! Must never: fail on odd input; unknown words are collected and reported, not fatal.
 use heapless::{String, Vec};
@@ -27,6 +27,9 @@ pub enum Crash {
     PageFault,
     /// Unbounded recursion: must end on the guard page below the boot stack, reported as #PF.
     StackOverflow,
+    /// A VirGL CLEAR with no surface bound: virglrenderer rejects it on QEMU's stderr only, which
+    /// run-qemu.sh must catch although the guest itself passes.
+    VirglError,
     Hang,
 }
 
@@ -84,6 +87,7 @@ pub fn parse(line: &str) -> BootArgs {
                     "fault" => Some(Crash::Fault),
                     "pagefault" => Some(Crash::PageFault),
                     "stackoverflow" => Some(Crash::StackOverflow),
+                    "virgl" => Some(Crash::VirglError),
                     "hang" => Some(Crash::Hang),
                     _ => None,
                 };

@@ -32,6 +32,10 @@ const QUEUE_SIZE: usize = 16;
 
 const CMD_GET_DISPLAY_INFO: u32 = 0x0100;
 const CMD_GET_CAPSET_INFO: u32 = 0x0108;
+const CMD_CTX_CREATE: u32 = 0x0200;
+const CMD_CTX_DESTROY: u32 = 0x0201;
+const CMD_SUBMIT_3D: u32 = 0x0207;
+const RESP_OK_NODATA: u32 = 0x1100;
 const RESP_OK_DISPLAY_INFO: u32 = 0x1101;
 const RESP_OK_CAPSET_INFO: u32 = 0x1102;
 /// virtio_gpu_config.num_capsets
@@ -153,6 +157,22 @@ fn run_probe() -> ProbeReport {
     };
     report.present = true;
     let mut root = pci::root();
+    // The Hal maps MMIO 1:1 through the boot identity map, which ends at 4 GiB.
+    match root.bars(dev.location) {
+        Ok(bars) => {
+            for (index, bar) in bars.iter().enumerate() {
+                if let Some((address, size)) = bar.as_ref().and_then(|b| b.memory_address_size()) {
+                    if address.saturating_add(size) > 1 << 32 {
+                        return report.fail(format_args!(
+                            "BAR{} at {:#x} (+{:#x}) is above the 4 GiB identity map",
+                            index, address, size
+                        ));
+                    }
+                }
+            }
+        }
+        Err(e) => return report.fail(format_args!("reading BARs: {:?}", e)),
+    }
     pci::enable_device(&mut root, dev.location);
     let mut transport = match PciTransport::new::<KernelHal, _>(&mut root, dev.location) {
         Ok(t) => t,
@@ -175,7 +195,10 @@ fn run_probe() -> ProbeReport {
     };
     transport.finish_init();
 
-    let result = query(&mut report, &mut queue, &mut transport, num_capsets);
+    let mut result = query(&mut report, &mut queue, &mut transport, num_capsets);
+    if result.is_ok() && crate::cmdline::get().crash == Some(crate::cmdline::Crash::VirglError) {
+        result = send_invalid_virgl(&mut queue, &mut transport);
+    }
     // Reset before `queue` (and its DMA memory) is dropped, so the device forgets the rings.
     transport.set_status(DeviceStatus::empty());
     drop(queue);
@@ -231,4 +254,53 @@ fn query(
         let _ = report.capsets.push(capset);
     }
     Ok(())
+}
+
+fn send_ok_nodata(
+    queue: &mut VirtQueue<KernelHal, QUEUE_SIZE>,
+    transport: &mut PciTransport,
+    request: &[u8],
+    what: &'static str,
+) -> Result<(), &'static str> {
+    let mut response = [0u8; HEADER_SIZE];
+    queue
+        .add_notify_wait_pop(&[request], &mut [&mut response], transport)
+        .map_err(|_| what)?;
+    if le32(&response, 0) != RESP_OK_NODATA {
+        return Err(what);
+    }
+    Ok(())
+}
+
+/// For `crash=virgl`: creates context 1, submits a CLEAR with no framebuffer bound (virglrenderer
+/// rejects it and reports a context error on QEMU's stderr, while the guest still sees OK_NODATA),
+/// then destroys the context.
+fn send_invalid_virgl(
+    queue: &mut VirtQueue<KernelHal, QUEUE_SIZE>,
+    transport: &mut PciTransport,
+) -> Result<(), &'static str> {
+    const CTX: u32 = 1;
+    let mut create = [0u8; HEADER_SIZE + 72];
+    create[..HEADER_SIZE].copy_from_slice(&header(CMD_CTX_CREATE));
+    create[16..20].copy_from_slice(&CTX.to_le_bytes());
+    let name = b"crash-virgl";
+    create[24..28].copy_from_slice(&(name.len() as u32).to_le_bytes());
+    create[32..32 + name.len()].copy_from_slice(name);
+    send_ok_nodata(queue, transport, &create, "CTX_CREATE failed")?;
+
+    // VIRGL_CCMD_CLEAR (7), 8 dwords: buffers, rgba, depth (f64), stencil.
+    let clear: [u32; 9] = [(8 << 16) | 7, 1, 0, 0, 0, 0, 0, 0, 0];
+    let mut submit = [0u8; HEADER_SIZE + 8 + 36];
+    submit[..HEADER_SIZE].copy_from_slice(&header(CMD_SUBMIT_3D));
+    submit[16..20].copy_from_slice(&CTX.to_le_bytes());
+    submit[24..28].copy_from_slice(&36u32.to_le_bytes());
+    for (i, word) in clear.iter().enumerate() {
+        let at = HEADER_SIZE + 8 + i * 4;
+        submit[at..at + 4].copy_from_slice(&word.to_le_bytes());
+    }
+    send_ok_nodata(queue, transport, &submit, "SUBMIT_3D failed")?;
+
+    let mut destroy = header(CMD_CTX_DESTROY);
+    destroy[16..20].copy_from_slice(&CTX.to_le_bytes());
+    send_ok_nodata(queue, transport, &destroy, "CTX_DESTROY failed")
 }

@@ -74,7 +74,7 @@ pub fn init(memory: &[MemRegion], reserved_below: u64) -> HeapReport {
             });
         }
     }
-    order.sort_unstable_by(|a, b| b.size.cmp(&a.size));
+    order.sort_unstable_by_key(|r| core::cmp::Reverse(r.size));
     let mut talc = ALLOCATOR.lock();
     for region in &order {
         // SAFETY: the region is usable RAM from the firmware map, above the image and the boot

@@ -27,6 +27,9 @@ mod clock;
 #[cfg(target_os = "none")]
 mod cmdline;
 #[cfg(target_os = "none")]
+#[allow(dead_code)] // used by the demo's screenshot, which is not wired in yet
+mod debugcon;
+#[cfg(target_os = "none")]
 mod exit;
 #[cfg(target_os = "none")]
 mod gpu_probe;
@@ -58,8 +61,12 @@ mod kmain {
         let entry_tsc = clock::rdtsc();
         serial::init();
         println!("ChrisOS: kernel entered (PVH)");
+        let paint_start = clock::rdtsc();
+        arch::paging::paint_stack();
+        let paint_cycles = clock::rdtsc().wrapping_sub(paint_start);
         arch::gdt::init();
         arch::idt::init();
+        arch::mask_legacy_pic();
         // SAFETY: `start_info` is QEMU's EBX and the low memory is still mapped.
         let boot = match unsafe { bootinfo::read(start_info as u64) } {
             Ok(boot) => boot,
@@ -94,9 +101,10 @@ mod kmain {
         }
         let stack = arch::paging::boot_stack();
         println!(
-            "memory: boot stack {} MiB at {:#x}, guard page below it",
+            "memory: boot stack {} MiB at {:#x}, guard page below it, painted in {} us",
             (stack.end - stack.start) >> 20,
-            stack.start
+            stack.start,
+            clock::cycles_to_us(paint_cycles)
         );
         println!(
             "memory: image {:#x}-{:#x}, heap {} MiB in {} region(s){}",
@@ -111,20 +119,24 @@ mod kmain {
             }
         );
         match tsc {
-            Some(hz) => {
+            Some((hz, reference)) => {
                 println!(
-                    "clock: TSC {}.{:03} MHz (calibrated against the PIT)",
+                    "clock: TSC {}.{:03} MHz (calibrated against the {})",
                     hz / 1_000_000,
-                    (hz / 1000) % 1000
+                    (hz / 1000) % 1000,
+                    match reference {
+                        clock::Reference::AcpiPmTimer => "ACPI PM timer",
+                        clock::Reference::Pit => "PIT",
+                    }
                 );
                 println!(
                     "boot: kernel entered {} us after VM reset (TSC)",
                     clock::cycles_to_us(entry_tsc)
                 );
             }
-            None => println!(
-                "clock: TSC calibration failed (PIT channel 2 did not count); times read 0"
-            ),
+            None => {
+                println!("clock: TSC calibration failed (no reference clock counted); times read 0")
+            }
         }
         if let Some(crash) = args.crash {
             crash_on_purpose(crash);
@@ -142,8 +154,12 @@ mod kmain {
                 capset.id, capset.max_version, capset.max_size
             );
         }
+        println!("virtio-gpu: probe took {} us", report.micros);
         print_summary(report);
-        println!("boot: ready after {} us", clock::now_us());
+        println!(
+            "boot: ready {} us after kernel entry",
+            clock::cycles_to_us(clock::rdtsc().wrapping_sub(entry_tsc))
+        );
 
         let outcome = match args.mode {
             Mode::Selftest => selftest::run(&args.filter),
@@ -164,7 +180,7 @@ mod kmain {
     fn print_summary(report: &gpu_probe::ProbeReport) {
         let mut line: heapless::String<256> = heapless::String::new();
         let _ = report.write_summary(&mut line);
-        println!("{} ({} us)", line, report.micros);
+        println!("{}", line);
     }
 
     fn crash_on_purpose(crash: Crash) {
@@ -182,6 +198,9 @@ mod kmain {
                     "crash: recursion returned at depth {} (no overflow?)",
                     depth
                 );
+            }
+            Crash::VirglError => {
+                println!("crash: the GPU probe will send an invalid VirGL command")
             }
             Crash::Hang => loop {
                 core::hint::spin_loop();

@@ -47,7 +47,8 @@ pub struct Outcome {
     pub failed: usize,
 }
 
-fn selected(name: &str, filter: &str) -> bool {
+/// Whether the test `name` runs under `filter`.
+pub fn selected(name: &str, filter: &str) -> bool {
     if name.starts_with(META_PREFIX) {
         return !filter.is_empty() && filter.starts_with(META_PREFIX) && name.starts_with(filter);
     }
@@ -89,7 +90,13 @@ pub fn run(filter: &str) -> Outcome {
     if outcome.passed + outcome.failed == 0 {
         println!("selftest: no test name starts with \"{}\"", filter);
     }
-    println!("selftest: {} ms", elapsed / 1000);
+    let stack = crate::arch::paging::boot_stack();
+    println!(
+        "selftest: {} ms, boot stack high-water {} KiB of {} KiB",
+        elapsed / 1000,
+        crate::arch::paging::stack_high_water() / 1024,
+        (stack.end - stack.start) / 1024
+    );
     println!("{} passed, {} failed", outcome.passed, outcome.failed);
     outcome
 }

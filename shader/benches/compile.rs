@@ -1,1 +1,166 @@
-fn main() {}
+//! Compile-time benchmark of the frontend (`cargo bench -p shader --bench compile`), about 15 s.
+//!
+//! 1. The example shaders (tri, vary, mvp, tex, light, world): our compile (lex, parse, semantic
+//!    analysis and lowering, optimisation, verification) against naga's GLSL frontend plus its
+//!    validator on `#version 450` copies with uniform blocks (`benches/naga/`), in the same run,
+//!    with the ratio per shader and over all of them.
+//! 2. Every compiling shader of the golden corpus: time per shader and per phase.
+//!
+//! A short fixed-time loop per measurement instead of criterion keeps the run well under a minute
+//! on a shared machine. Numbers are wall-clock means; nothing here asserts on time.
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use shader::compile::{compile, compile_timed};
+
+const EXAMPLES: &[&str] = &[
+    "tri.vert",
+    "tri.frag",
+    "vary.vert",
+    "vary.frag",
+    "mvp.vert",
+    "tex.vert",
+    "tex.frag",
+    "light.vert",
+    "light.frag",
+    "world.vert",
+    "world.frag",
+];
+
+fn stage(name: &str) -> u32 {
+    if name.ends_with(".frag") {
+        1
+    } else {
+        0
+    }
+}
+
+/// Mean seconds per call of `f`, run for about `budget` after a short warm-up.
+fn measure(budget: Duration, mut f: impl FnMut()) -> f64 {
+    let warm = Instant::now();
+    while warm.elapsed() < budget / 10 {
+        f();
+    }
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < budget {
+        for _ in 0..16 {
+            f();
+        }
+        n += 16;
+    }
+    start.elapsed().as_secs_f64() / n as f64
+}
+
+fn naga_compile(stage: u32, src: &str) -> bool {
+    let st = if stage == 1 {
+        naga::ShaderStage::Fragment
+    } else {
+        naga::ShaderStage::Vertex
+    };
+    let mut frontend = naga::front::glsl::Frontend::default();
+    let Ok(module) = frontend.parse(&naga::front::glsl::Options::from(st), src) else {
+        return false;
+    };
+    let mut v = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
+    v.validate(&module).is_ok()
+}
+
+fn now_ns() -> u64 {
+    static T0: OnceLock<Instant> = OnceLock::new();
+    T0.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let budget = Duration::from_millis(300);
+    println!("== example shaders: ChrisOS frontend vs naga glsl-in + validator (same run) ==");
+    println!(
+        "{:<12} {:>10} {:>10} {:>8}",
+        "shader", "ours us", "naga us", "ratio"
+    );
+    let (mut ours_total, mut naga_total, mut log_ratio) = (0.0, 0.0, 0.0);
+    for name in EXAMPLES {
+        let src = std::fs::read(root.join("tests/in").join(name)).expect("corpus shader");
+        let nsrc =
+            std::fs::read_to_string(root.join("benches/naga").join(name)).expect("naga copy");
+        let st = stage(name);
+        assert!(compile(st, &src, name).is_ok(), "{} does not compile", name);
+        assert!(naga_compile(st, &nsrc), "naga rejects {}", name);
+        let ours = measure(budget, || {
+            black_box(compile(st, black_box(&src), name).is_ok());
+        });
+        let theirs = measure(budget, || {
+            black_box(naga_compile(st, black_box(&nsrc)));
+        });
+        ours_total += ours;
+        naga_total += theirs;
+        log_ratio += (theirs / ours).ln();
+        println!(
+            "{:<12} {:>10.2} {:>10.2} {:>7.1}x",
+            name,
+            ours * 1e6,
+            theirs * 1e6,
+            theirs / ours
+        );
+    }
+    let n = EXAMPLES.len() as f64;
+    println!(
+        "mean per shader: ours {:.2} us, naga {:.2} us; naga/ours = {:.1}x (total time), {:.1}x (geometric mean)",
+        ours_total / n * 1e6,
+        naga_total / n * 1e6,
+        naga_total / ours_total,
+        (log_ratio / n).exp()
+    );
+
+    println!("\n== golden corpus (compiling shaders): time per shader and per phase ==");
+    let mut files: Vec<_> = std::fs::read_dir(root.join("tests/in"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_str().unwrap().starts_with("err_"))
+        .collect();
+    files.sort();
+    let (mut count, mut total) = (0usize, 0.0f64);
+    let mut phases = [0u64; 4];
+    let mut calls = 0u64;
+    for p in &files {
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        let src = std::fs::read(p).unwrap();
+        let st = stage(&name);
+        if compile(st, &src, &name).is_err() {
+            continue;
+        }
+        let t = measure(Duration::from_millis(20), || {
+            black_box(compile(st, black_box(&src), &name).is_ok());
+        });
+        for _ in 0..50 {
+            if let Ok(sh) = compile_timed(st, &src, &name, now_ns) {
+                phases[0] += sh.timing.lex;
+                phases[1] += sh.timing.parse;
+                phases[2] += sh.timing.sema;
+                phases[3] += sh.timing.ir;
+                calls += 1;
+            }
+        }
+        count += 1;
+        total += t;
+    }
+    let c = calls.max(1) as f64;
+    println!(
+        "{} shaders, mean {:.2} us per shader",
+        count,
+        total / count.max(1) as f64 * 1e6
+    );
+    println!(
+        "mean per phase (ns, timed with a nanosecond clock): lex {:.0}, parse {:.0}, semantic+lowering {:.0}, opt+verify {:.0}",
+        phases[0] as f64 / c,
+        phases[1] as f64 / c,
+        phases[2] as f64 / c,
+        phases[3] as f64 / c
+    );
+}

@@ -1,1 +1,255 @@
-//! (in progress)
+//! The syntax tree: a flat array of at most `AST_MAX` nodes linked by `i16` indices (-1 = none).
+//!
+//! Owns: node kinds and their field conventions (below). Must never: hold types or slots decided
+//! by semantic analysis (sema keeps its own tables), or allocate.
+//!
+//! | kind | fields |
+//! |---|---|
+//! | Decl | ty, quals, tok = name, a = initialiser, ival = location (-1 none), d = first qualifier token |
+//! | Func | ty = return type, tok = name, a = first Param, b = body Block |
+//! | Param | ty, tok = name |
+//! | Block | a = first statement |
+//! | Return | a = value |
+//! | If | a = condition, b = then, c = else |
+//! | For | a = init, b = condition, c = step, d = body |
+//! | Assign | a = target, b = value, tok = `=` |
+//! | ExprStmt | a = expression |
+//! | Discard, Empty | - |
+//! | Call | tok = name, a = first argument |
+//! | Ctor | ty, tok = type name, a = first argument |
+//! | Binary | op, a, b, tok = operator |
+//! | Unary | op (Neg, Not), a |
+//! | Incr | op (PreInc, PreDec, PostInc, PostDec), a |
+//! | Ident | tok |
+//! | IntLit, FloatLit, BoolLit | ival (int / f32 bits / 0-1) |
+//! | Swizzle | a = value, op = length, ival = 2-bit selectors, tok = the letters |
+//! | Index | a = value, b = index |
+//!
+//! Lists (statements, parameters, arguments, globals) chain through `next`.
+use heapless::Vec;
+
+use crate::ir::Type;
+use crate::limits::AST_MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    Decl,
+    Func,
+    Param,
+    Block,
+    Return,
+    If,
+    For,
+    Assign,
+    ExprStmt,
+    Discard,
+    Empty,
+    Call,
+    Ctor,
+    Binary,
+    Unary,
+    Incr,
+    Ident,
+    IntLit,
+    FloatLit,
+    BoolLit,
+    Swizzle,
+    Index,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Decl => "decl",
+            Kind::Func => "func",
+            Kind::Param => "param",
+            Kind::Block => "block",
+            Kind::Return => "return",
+            Kind::If => "if",
+            Kind::For => "for",
+            Kind::Assign => "assign",
+            Kind::ExprStmt => "expr",
+            Kind::Discard => "discard",
+            Kind::Empty => "empty",
+            Kind::Call => "call",
+            Kind::Ctor => "ctor",
+            Kind::Binary => "binary",
+            Kind::Unary => "unary",
+            Kind::Incr => "incr",
+            Kind::Ident => "ident",
+            Kind::IntLit => "int",
+            Kind::FloatLit => "float",
+            Kind::BoolLit => "bool",
+            Kind::Swizzle => "swz",
+            Kind::Index => "index",
+        }
+    }
+}
+
+/// Binary and unary operators (`Node::op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum BinOp {
+    Or = 1,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Or,
+        BinOp::And,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Gt,
+        BinOp::Le,
+        BinOp::Ge,
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Mod,
+    ];
+    pub fn from_u8(v: u8) -> Option<BinOp> {
+        BinOp::ALL.iter().copied().find(|o| *o as u8 == v)
+    }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "||",
+            BinOp::And => "&&",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+        }
+    }
+}
+
+pub const UN_NEG: u8 = 1;
+pub const UN_NOT: u8 = 2;
+pub const INC_PRE: u8 = 1;
+pub const DEC_PRE: u8 = 2;
+pub const INC_POST: u8 = 3;
+pub const DEC_POST: u8 = 4;
+
+/// Declaration qualifier bits (`Node::quals`).
+pub const Q_IN: u8 = 1;
+pub const Q_OUT: u8 = 2;
+pub const Q_UNIFORM: u8 = 4;
+pub const Q_CONST: u8 = 8;
+pub const Q_SMOOTH: u8 = 16;
+pub const Q_LAYOUT: u8 = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    pub kind: Kind,
+    pub op: u8,
+    pub ty: Type,
+    pub quals: u8,
+    pub a: i16,
+    pub b: i16,
+    pub c: i16,
+    pub d: i16,
+    pub next: i16,
+    pub tok: i16,
+    pub ival: i32,
+}
+
+impl Node {
+    pub const fn new(kind: Kind, tok: i16) -> Node {
+        Node {
+            kind,
+            op: 0,
+            ty: Type::None,
+            quals: 0,
+            a: -1,
+            b: -1,
+            c: -1,
+            d: -1,
+            next: -1,
+            tok,
+            ival: 0,
+        }
+    }
+}
+
+/// The tree of one shader: `first` is the first global (declaration or function).
+// repr(C) with the scalar first: otherwise LLVM merges the initial stores of `first` and the
+// length into a 10 KB memset over the (uninitialised) node storage on every compile.
+#[repr(C)]
+pub struct Ast {
+    pub first: i16,
+    pub nodes: Vec<Node, AST_MAX>,
+}
+
+impl Ast {
+    pub const fn new() -> Ast {
+        Ast {
+            nodes: Vec::new(),
+            first: -1,
+        }
+    }
+
+    pub fn get(&self, i: i16) -> Option<&Node> {
+        if i < 0 {
+            None
+        } else {
+            self.nodes.get(i as usize)
+        }
+    }
+
+    /// Iterates a `next`-linked list starting at `first` (bounded by the node count, so a
+    /// malformed link can never loop forever).
+    pub fn list(&self, first: i16) -> ListIter<'_> {
+        ListIter {
+            ast: self,
+            cur: first,
+            left: self.nodes.len(),
+        }
+    }
+}
+
+impl Default for Ast {
+    fn default() -> Self {
+        Ast::new()
+    }
+}
+
+pub struct ListIter<'a> {
+    ast: &'a Ast,
+    cur: i16,
+    left: usize,
+}
+
+impl Iterator for ListIter<'_> {
+    type Item = (i16, Node);
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let i = self.cur;
+        let n = *self.ast.get(i)?;
+        self.left -= 1;
+        self.cur = n.next;
+        Some((i, n))
+    }
+}

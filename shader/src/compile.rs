@@ -1,1 +1,320 @@
-//! (in progress)
+//! The compile API: source text to a verified [`Module`] (inside a [`Shader`]) or [`Diagnostics`].
+//!
+//! Owns: the phase order (lex, parse, semantic analysis and lowering, optimisation, verification),
+//! the stage and source-size checks, and per-phase timing. Must never: allocate, keep state between
+//! calls, or return a module the verifier rejected.
+use heapless::{String, Vec};
+
+use crate::ast::Ast;
+use crate::diag::{bounded_string, SHADER_NAME_MAX};
+pub use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{Module, Stage};
+use crate::lex::Tokens;
+use crate::limits::SRC_MAX;
+use crate::{lex, opt, parse, sema, verify};
+
+/// Cycles spent in each phase (`tgsi` is filled by the TGSI emitter's caller).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    pub lex: u64,
+    pub parse: u64,
+    pub sema: u64,
+    /// Optimisation and verification.
+    pub ir: u64,
+    pub tgsi: u64,
+}
+
+/// A successfully compiled stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shader {
+    pub name: String<SHADER_NAME_MAX>,
+    pub stage: Stage,
+    /// `#version` number, 0 when the source had none.
+    pub version: u32,
+    pub module: Module,
+    pub timing: PhaseTimes,
+}
+
+fn no_clock() -> u64 {
+    0
+}
+
+/// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected).
+#[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
+pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnostics> {
+    compile_timed(stage, source, name, no_clock)
+}
+
+/// [`compile`], reading `clock` around each phase (the kernel passes rdtsc).
+#[allow(clippy::result_large_err)]
+pub fn compile_timed(
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    clock: fn() -> u64,
+) -> Result<Shader, Diagnostics> {
+    let mut diag = Diagnostics::new(name);
+    let stage = match Stage::from_u32(stage) {
+        Some(s) => s,
+        None => {
+            let what = match stage {
+                Stage::GEOMETRY_VALUE => "geometry shaders are",
+                Stage::COMPUTE_VALUE => "compute shaders are",
+                _ => "this shader stage is",
+            };
+            diag.push(
+                1,
+                1,
+                format_args!(
+                    "{} not supported (stage {}): only vertex (0) and fragment (1) shaders compile",
+                    what, stage
+                ),
+            );
+            return Err(diag);
+        }
+    };
+    if source.is_empty() {
+        diag.push(1, 1, format_args!("empty shader: the source has no text"));
+        return Err(diag);
+    }
+    if source.len() >= SRC_MAX {
+        diag.push(
+            1,
+            1,
+            format_args!(
+                "shader source exceeds the size limit: {} bytes; the limit is {} bytes",
+                source.len(),
+                SRC_MAX - 1
+            ),
+        );
+        return Err(diag);
+    }
+    let mut timing = PhaseTimes::default();
+    let t0 = clock();
+    let mut toks = Tokens {
+        toks: Vec::new(),
+        version: 0,
+    };
+    lex::lex(source, &mut diag, &mut toks);
+    let t1 = clock();
+    timing.lex = t1.wrapping_sub(t0);
+    let mut ast = Ast::new();
+    if !diag.full() {
+        parse::parse(source, &toks, &mut ast, &mut diag);
+    }
+    let t2 = clock();
+    timing.parse = t2.wrapping_sub(t1);
+    if diag.total() > 0 {
+        return Err(diag);
+    }
+    // Built in place: the module is lowered straight into the returned value (no 10 KB moves).
+    let mut shader = Shader {
+        name: bounded_string(if name.is_empty() { "shader" } else { name }),
+        stage,
+        version: toks.version,
+        module: Module::new(stage),
+        timing,
+    };
+    sema::analyze(source, &toks, &ast, stage, &mut diag, &mut shader.module);
+    let t3 = clock();
+    shader.timing.sema = t3.wrapping_sub(t2);
+    if diag.total() > 0 {
+        return Err(diag);
+    }
+    opt::optimize(&mut shader.module);
+    if let Err(e) = verify::verify(&shader.module) {
+        // The frontend only emits verifiable IR; reaching this is a compiler bug.
+        diag.push(1, 1, format_args!("internal compiler error: {}", e));
+        return Err(diag);
+    }
+    shader.timing.ir = clock().wrapping_sub(t3);
+    Ok(shader)
+}
+
+/// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.
+#[allow(clippy::result_large_err)]
+pub fn parse_only(
+    source: &[u8],
+    name: &str,
+    toks: &mut Tokens,
+    ast: &mut Ast,
+) -> Result<(), Diagnostics> {
+    let mut diag = Diagnostics::new(name);
+    if source.is_empty() || source.len() >= SRC_MAX {
+        diag.push(
+            1,
+            1,
+            format_args!(
+                "shader source must be 1 to {} bytes; found {}",
+                SRC_MAX - 1,
+                source.len()
+            ),
+        );
+        return Err(diag);
+    }
+    lex::lex(source, &mut diag, toks);
+    if !diag.full() {
+        parse::parse(source, toks, ast, &mut diag);
+    }
+    if diag.total() > 0 {
+        return Err(diag);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Op;
+
+    fn ok(stage: u32, src: &str) -> Shader {
+        match compile(stage, src.as_bytes(), "t") {
+            Ok(s) => s,
+            Err(d) => {
+                let mut s = std::string::String::new();
+                d.render(src.as_bytes(), &mut s).unwrap();
+                panic!("{}", s)
+            }
+        }
+    }
+
+    fn err(stage: u32, src: &str) -> std::string::String {
+        match compile(stage, src.as_bytes(), "t") {
+            Ok(_) => panic!("compiled: {}", src),
+            Err(d) => {
+                let mut s = std::string::String::new();
+                d.render(src.as_bytes(), &mut s).unwrap();
+                s
+            }
+        }
+    }
+
+    #[test]
+    fn minimal_vertex_and_fragment() {
+        let v = ok(0, "void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }");
+        assert!(v.module.insts.iter().any(|i| i.op == Op::StorePos));
+        assert!(v.module.iface.writes_position);
+        let f = ok(
+            1,
+            "out vec4 c; void main() { c = vec4(1.0, 0.0, 0.0, 1.0); }",
+        );
+        assert!(f.module.insts.iter().any(|i| i.op == Op::StoreColor));
+    }
+
+    #[test]
+    fn stage_and_size_errors() {
+        assert!(err(2, "void main(){}").contains("geometry"));
+        assert!(err(0, "").contains("empty"));
+        let big = " ".repeat(SRC_MAX);
+        assert!(err(0, &big).contains("size limit"));
+    }
+
+    #[test]
+    fn semantic_errors_point_at_the_construct() {
+        let e = err(
+            0,
+            "in vec2 p;\nvoid main() {\n  gl_Position = vec4(p.z, 0.0, 0.0, 1.0);\n}\n",
+        );
+        assert!(e.starts_with("t:3:"), "{}", e);
+        assert!(e.contains("invalid swizzle"), "{}", e);
+    }
+}
+
+/// Frontend self-tests (listed in `selftest::TESTS`; they also run in the guest).
+pub(crate) mod selftests {
+    use core::fmt::Write;
+
+    use super::compile;
+    use crate::ir::Op;
+
+    const MVP: &[u8] = include_bytes!("../tests/in/mvp.vert");
+    const WORLD_FRAG: &[u8] = include_bytes!("../tests/in/world.frag");
+
+    pub fn compiles_examples(w: &mut dyn Write) -> bool {
+        let v = match compile(0, MVP, "mvp.vert") {
+            Ok(s) => s,
+            Err(d) => {
+                let _ = d.render(MVP, w);
+                return false;
+            }
+        };
+        let slots: heapless::Vec<u8, 4> = v.module.iface.uniforms.iter().map(|u| u.slot).collect();
+        if slots.as_slice() != [0, 4, 8] || !v.module.iface.writes_position {
+            let _ = write!(
+                w,
+                "mvp.vert interface: uniform slots {:?}",
+                slots.as_slice()
+            );
+            return false;
+        }
+        let f = match compile(1, WORLD_FRAG, "world.frag") {
+            Ok(s) => s,
+            Err(d) => {
+                let _ = d.render(WORLD_FRAG, w);
+                return false;
+            }
+        };
+        let sampled = f
+            .module
+            .insts
+            .iter()
+            .any(|i| i.op == Op::Sample && i.aux == 0);
+        if !sampled || f.module.iface.samplers.len() != 1 || f.module.iface.uniforms.len() != 3 {
+            let _ = write!(w, "world.frag: sampler or uniforms missing");
+            return false;
+        }
+        true
+    }
+
+    pub fn diagnostic_points_at_construct(w: &mut dyn Write) -> bool {
+        let src = b"in vec2 uv;\nvoid main() {\n    gl_Position = vec4(uv.z);\n}\n";
+        let Err(d) = compile(0, src, "sw.vert") else {
+            let _ = write!(w, "an out-of-range swizzle compiled");
+            return false;
+        };
+        let Some(e) = d.errors().next() else {
+            return false;
+        };
+        if (e.line, e.column) != (3, 27) || !e.message.contains("invalid swizzle") {
+            let _ = write!(w, "got {}:{}: {}", e.line, e.column, e.message);
+            return false;
+        }
+        let mut text: heapless::String<256> = heapless::String::new();
+        let _ = d.render(src, &mut text);
+        let want = "sw.vert:3:27: error: invalid swizzle 'z': vec2 has 2 component(s)\n    gl_Position = vec4(uv.z);\n                          ^\n";
+        if text.as_str() != want {
+            let _ = write!(w, "rendered: {}", text);
+            return false;
+        }
+        true
+    }
+
+    pub fn rejects_other_stages(w: &mut dyn Write) -> bool {
+        for stage in [2u32, 3, 7] {
+            match compile(stage, b"void main() {}", "g") {
+                Err(d) if d.len() == 1 => {}
+                _ => {
+                    let _ = write!(w, "stage {} was not rejected with one diagnostic", stage);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    pub fn unroll_limit_is_exact(w: &mut dyn Write) -> bool {
+        let ok = b"void main() { float s = 0.0; for (int i = 0; i < 8; i++) { s = s + 1.0; } gl_Position = vec4(s); }";
+        let bad = b"void main() { float s = 0.0; for (int i = 0; i < 9; i++) { s = s + 1.0; } gl_Position = vec4(s); }";
+        if compile(0, ok, "l").is_err() {
+            let _ = write!(w, "8 iterations were rejected");
+            return false;
+        }
+        match compile(0, bad, "l") {
+            Err(d) if d.errors().any(|e| e.message.contains("unroll limit")) => true,
+            _ => {
+                let _ = write!(w, "9 iterations were not rejected by the unroll limit");
+                false
+            }
+        }
+    }
+}

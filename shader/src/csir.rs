@@ -11,7 +11,9 @@ use core::fmt::Write;
 
 use heapless::String;
 
-use crate::ir::{Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying};
+use crate::ir::{
+    Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
+};
 use crate::limits::*;
 use crate::tgsi::{self, TgsiError, TgsiInfo};
 use crate::verify::{self, VerifyError};
@@ -26,8 +28,11 @@ pub const NAME_FIELD: usize = 40;
 /// Bytes of one v2 interface-table entry (attribute, varying, uniform or sampler).
 pub const TABLE_ENTRY: usize = NAME_FIELD + 4;
 /// Largest possible blob of either version (a v2 blob with every table full).
-pub const CSIR_MAX: usize =
-    V2_HEADER + RECORD * IR_MAX + 4 * IMM_MAX + TABLE_ENTRY * (ATTR_MAX + VARYING_MAX + UNIFORM_VEC4_MAX + SAMPLER_MAX) + NAME_FIELD;
+pub const CSIR_MAX: usize = V2_HEADER
+    + RECORD * IR_MAX
+    + 4 * IMM_MAX
+    + TABLE_ENTRY * (ATTR_MAX + VARYING_MAX + UNIFORM_VEC4_MAX + SAMPLER_MAX)
+    + NAME_FIELD;
 
 const FLAG_WRITES_POSITION: u32 = 1;
 const FLAG_READS_FRAGCOORD: u32 = 2;
@@ -44,40 +49,109 @@ pub enum Version {
 /// Why a blob was rejected or could not be written.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CsirError {
-    TooShort { len: usize, min: usize },
-    BadMagic { found: u32 },
-    BadVersion { found: u32 },
-    BadStage { found: u32 },
-    TooMany { what: &'static str, found: u32, limit: u32 },
-    BadSize { expected: usize, found: usize },
-    BadChecksum { stored: u64, computed: u64 },
+    TooShort {
+        len: usize,
+        min: usize,
+    },
+    BadMagic {
+        found: u32,
+    },
+    BadVersion {
+        found: u32,
+    },
+    BadStage {
+        found: u32,
+    },
+    TooMany {
+        what: &'static str,
+        found: u32,
+        limit: u32,
+    },
+    BadSize {
+        expected: usize,
+        found: usize,
+    },
+    BadChecksum {
+        stored: u64,
+        computed: u64,
+    },
     /// A field that must be zero (reserved words, padding, unknown flags, name padding) is not.
-    NonZero { offset: usize },
-    BadOpcode { inst: usize, op: u8 },
-    BadEntry { what: &'static str, index: usize, reason: &'static str },
+    NonZero {
+        offset: usize,
+    },
+    BadOpcode {
+        inst: usize,
+        op: u8,
+    },
+    BadEntry {
+        what: &'static str,
+        index: usize,
+        reason: &'static str,
+    },
     Verify(VerifyError),
     Tgsi(TgsiError),
-    BufferTooSmall { needed: usize, cap: usize },
+    BufferTooSmall {
+        needed: usize,
+        cap: usize,
+    },
 }
 
 impl core::fmt::Display for CsirError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            CsirError::TooShort { len, min } => write!(f, "CSIR blob too short: {} bytes, at least {} needed", len, min),
-            CsirError::BadMagic { found } => write!(f, "not a CSIR blob: magic 0x{:08x}, expected 0x{:08x}", found, MAGIC),
-            CsirError::BadVersion { found } => write!(f, "unsupported CSIR version {} (1 and 2 are supported)", found),
-            CsirError::BadStage { found } => write!(f, "CSIR stage {} is not vertex (0) or fragment (1)", found),
-            CsirError::TooMany { what, found, limit } => write!(f, "CSIR {} count {} exceeds the limit {}", what, found, limit),
-            CsirError::BadSize { expected, found } => write!(f, "CSIR size is {} bytes, the header implies exactly {}", found, expected),
-            CsirError::BadChecksum { stored, computed } => {
-                write!(f, "CSIR checksum mismatch: stored 0x{:x}, computed 0x{:x}", stored, computed)
+            CsirError::TooShort { len, min } => write!(
+                f,
+                "CSIR blob too short: {} bytes, at least {} needed",
+                len, min
+            ),
+            CsirError::BadMagic { found } => write!(
+                f,
+                "not a CSIR blob: magic 0x{:08x}, expected 0x{:08x}",
+                found, MAGIC
+            ),
+            CsirError::BadVersion { found } => write!(
+                f,
+                "unsupported CSIR version {} (1 and 2 are supported)",
+                found
+            ),
+            CsirError::BadStage { found } => {
+                write!(f, "CSIR stage {} is not vertex (0) or fragment (1)", found)
             }
-            CsirError::NonZero { offset } => write!(f, "CSIR byte {} must be zero (reserved or padding)", offset),
-            CsirError::BadOpcode { inst, op } => write!(f, "CSIR instruction {} has unknown opcode {} (0..=34 allowed)", inst, op),
-            CsirError::BadEntry { what, index, reason } => write!(f, "CSIR {} entry {}: {}", what, index, reason),
+            CsirError::TooMany { what, found, limit } => write!(
+                f,
+                "CSIR {} count {} exceeds the limit {}",
+                what, found, limit
+            ),
+            CsirError::BadSize { expected, found } => write!(
+                f,
+                "CSIR size is {} bytes, the header implies exactly {}",
+                found, expected
+            ),
+            CsirError::BadChecksum { stored, computed } => {
+                write!(
+                    f,
+                    "CSIR checksum mismatch: stored 0x{:x}, computed 0x{:x}",
+                    stored, computed
+                )
+            }
+            CsirError::NonZero { offset } => {
+                write!(f, "CSIR byte {} must be zero (reserved or padding)", offset)
+            }
+            CsirError::BadOpcode { inst, op } => write!(
+                f,
+                "CSIR instruction {} has unknown opcode {} (0..=34 allowed)",
+                inst, op
+            ),
+            CsirError::BadEntry {
+                what,
+                index,
+                reason,
+            } => write!(f, "CSIR {} entry {}: {}", what, index, reason),
             CsirError::Verify(e) => write!(f, "CSIR rejected by the verifier: {}", e),
             CsirError::Tgsi(e) => write!(f, "CSIR loaded but TGSI generation failed: {}", e),
-            CsirError::BufferTooSmall { needed, cap } => write!(f, "CSIR needs {} bytes, the buffer holds {}", needed, cap),
+            CsirError::BufferTooSmall { needed, cap } => {
+                write!(f, "CSIR needs {} bytes, the buffer holds {}", needed, cap)
+            }
         }
     }
 }
@@ -103,7 +177,8 @@ pub fn saved_size(m: &Module, v: Version) -> usize {
             let i = &m.iface;
             V2_HEADER
                 + body
-                + TABLE_ENTRY * (i.attributes.len() + i.varyings.len() + i.uniforms.len() + i.samplers.len())
+                + TABLE_ENTRY
+                    * (i.attributes.len() + i.varyings.len() + i.uniforms.len() + i.samplers.len())
                 + NAME_FIELD
         }
     }
@@ -144,7 +219,10 @@ fn encode_inst(inst: &Inst) -> [u8; RECORD] {
     r[1] = inst.ty;
     r[2] = inst.lanes;
     r[3] = 0;
-    for (k, v) in [inst.dst, inst.a, inst.b, inst.c, inst.aux, inst.aux2].iter().enumerate() {
+    for (k, v) in [inst.dst, inst.a, inst.b, inst.c, inst.aux, inst.aux2]
+        .iter()
+        .enumerate()
+    {
         r[4 + 2 * k..6 + 2 * k].copy_from_slice(&v.to_le_bytes());
     }
     r
@@ -154,21 +232,38 @@ fn encode_inst(inst: &Inst) -> [u8; RECORD] {
 pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> {
     let needed = saved_size(m, v);
     if out.len() < needed {
-        return Err(CsirError::BufferTooSmall { needed, cap: out.len() });
+        return Err(CsirError::BufferTooSmall {
+            needed,
+            cap: out.len(),
+        });
     }
     let mut w = W { buf: out, at: 0 };
     let iface = &m.iface;
     match v {
         Version::V1 => {
-            let sum = m.insts.iter().flat_map(|i| encode_inst(i)).fold(0u32, |s, b| s.wrapping_add(b as u32));
-            for word in [MAGIC, 1, m.stage as u32, m.insts.len() as u32, m.imms.len() as u32, m.temps as u32, sum, 0] {
+            let sum = m
+                .insts
+                .iter()
+                .flat_map(encode_inst)
+                .fold(0u32, |s, b| s.wrapping_add(b as u32));
+            for word in [
+                MAGIC,
+                1,
+                m.stage as u32,
+                m.insts.len() as u32,
+                m.imms.len() as u32,
+                m.temps as u32,
+                sum,
+                0,
+            ] {
                 w.u32(word);
             }
         }
         Version::V2 => {
-            let flags = (iface.writes_position as u32) * FLAG_WRITES_POSITION
-                | (iface.reads_fragcoord as u32) * FLAG_READS_FRAGCOORD
-                | (iface.color_output.is_some() as u32) * FLAG_COLOR_OUTPUT;
+            let bit = |on: bool, flag: u32| if on { flag } else { 0 };
+            let flags = bit(iface.writes_position, FLAG_WRITES_POSITION)
+                | bit(iface.reads_fragcoord, FLAG_READS_FRAGCOORD)
+                | bit(iface.color_output.is_some(), FLAG_COLOR_OUTPUT);
             for word in [
                 MAGIC,
                 2,
@@ -247,7 +342,10 @@ fn rd_i16(b: &[u8], at: usize) -> i16 {
 /// The format version of a blob (after checking its magic), without loading it.
 pub fn blob_version(b: &[u8]) -> Result<u32, CsirError> {
     if b.len() < V1_HEADER {
-        return Err(CsirError::TooShort { len: b.len(), min: V1_HEADER });
+        return Err(CsirError::TooShort {
+            len: b.len(),
+            min: V1_HEADER,
+        });
     }
     let magic = rd_u32(b, 0);
     if magic != MAGIC {
@@ -259,14 +357,21 @@ pub fn blob_version(b: &[u8]) -> Result<u32, CsirError> {
 fn count(b: &[u8], at: usize, what: &'static str, limit: usize) -> Result<usize, CsirError> {
     let v = rd_u32(b, at);
     if v as usize > limit {
-        return Err(CsirError::TooMany { what, found: v, limit: limit as u32 });
+        return Err(CsirError::TooMany {
+            what,
+            found: v,
+            limit: limit as u32,
+        });
     }
     Ok(v as usize)
 }
 
 /// Loads a v1 or v2 blob: every structural check, then the verifier, then TGSI generation
 /// (standalone, identity remap) into `tgsi_out`.
-pub fn load_with_tgsi(b: &[u8], tgsi_out: &mut String<TGSI_MAX>) -> Result<(Module, TgsiInfo), CsirError> {
+pub fn load_with_tgsi(
+    b: &[u8],
+    tgsi_out: &mut String<TGSI_MAX>,
+) -> Result<(Module, TgsiInfo), CsirError> {
     let m = match blob_version(b)? {
         1 => load_v1(b)?,
         2 => load_v2(b)?,
@@ -305,7 +410,13 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
             aux: f(4),
             aux2: f(5),
         };
-        m.insts.push(normalize(inst)).map_err(|_| CsirError::TooMany { what: "instruction", found: n as u32, limit: IR_MAX as u32 })?;
+        m.insts
+            .push(normalize(inst))
+            .map_err(|_| CsirError::TooMany {
+                what: "instruction",
+                found: n as u32,
+                limit: IR_MAX as u32,
+            })?;
     }
     Ok(())
 }
@@ -317,10 +428,14 @@ pub fn normalize(mut i: Inst) -> Inst {
     let (d, a, b, x, x2) = match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => (false, false, false, false, false),
         Op::Const => (true, false, false, true, false),
-        Op::Mov | Op::Abs | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => (true, true, false, false, false),
+        Op::Mov | Op::Abs | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+            (true, true, false, false, false)
+        }
         Op::Swz | Op::Sample => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),
-        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => (true, true, true, false, false),
+        Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {
+            (true, true, true, false, false)
+        }
         Op::Dot | Op::Cmp | Op::MulMV | Op::MulMM => (true, true, true, true, false),
         Op::LoadAttr | Op::LoadVar => (true, false, false, true, false),
         Op::LoadUni => (true, false, false, true, true),
@@ -354,13 +469,19 @@ fn load_v1(b: &[u8]) -> Result<Module, CsirError> {
     let ntemp = count(b, 20, "temporary", TEMP_MAX)?;
     let expected = V1_HEADER + RECORD * n + 4 * nimm;
     if b.len() != expected {
-        return Err(CsirError::BadSize { expected, found: b.len() });
+        return Err(CsirError::BadSize {
+            expected,
+            found: b.len(),
+        });
     }
     let ir = b.get(V1_HEADER..V1_HEADER + RECORD * n).unwrap_or(&[]);
     let sum = ir.iter().fold(0u32, |s, &x| s.wrapping_add(x as u32));
     let stored = rd_u32(b, 24);
     if sum != stored {
-        return Err(CsirError::BadChecksum { stored: stored as u64, computed: sum as u64 });
+        return Err(CsirError::BadChecksum {
+            stored: stored as u64,
+            computed: sum as u64,
+        });
     }
     if rd_u32(b, 28) != 0 {
         return Err(CsirError::NonZero { offset: 28 });
@@ -385,45 +506,86 @@ fn numbered(prefix: &str, n: usize) -> Name {
 /// A value type usable for an attribute or uniform vector (else vec4).
 fn vector_type(ty: u8) -> Type {
     match Type::from_u8(ty) {
-        Some(t @ (Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4 | Type::Int | Type::IVec2 | Type::IVec3 | Type::IVec4 | Type::Bool)) => t,
+        Some(
+            t @ (Type::Float
+            | Type::Vec2
+            | Type::Vec3
+            | Type::Vec4
+            | Type::Int
+            | Type::IVec2
+            | Type::IVec3
+            | Type::IVec4
+            | Type::Bool),
+        ) => t,
         _ => Type::Vec4,
     }
 }
 
-/// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic
-/// (`attrN`, `varN`, `uniN`, `texN`, `color`); varyings are vec4 so a v1 vertex shader and a v1
-/// fragment shader link slot to slot by name.
+/// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic:
+/// `attrN`, `varN` (vec4, so a v1 vertex shader and a v1 fragment shader link slot to slot by
+/// name), `vs_uniN`/`fs_uniN` and `vs_texN`/`fs_texN` (per stage, so the two stages of a v1 pair
+/// never claim the same name with different types), `color`.
 pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
     let mut iface = Interface::default();
+    let (uni, tex) = match m.stage {
+        Stage::Vertex => ("vs_uni", "vs_tex"),
+        Stage::Fragment => ("fs_uni", "fs_tex"),
+    };
     let mut uni_claimed: u32 = 0;
     let mut uni_covered: u32 = 0;
-    let full = |what| CsirError::BadEntry { what, index: 0, reason: "table full" };
+    let full = |what| CsirError::BadEntry {
+        what,
+        index: 0,
+        reason: "table full",
+    };
     for (i, inst) in m.insts.iter().enumerate() {
         let aux = inst.aux;
         match inst.op {
             Op::LoadAttr => {
                 if !(0..ATTR_MAX as i16).contains(&aux) {
-                    return Err(CsirError::BadEntry { what: "attribute", index: i, reason: "location out of range 0..=7" });
+                    return Err(CsirError::BadEntry {
+                        what: "attribute",
+                        index: i,
+                        reason: "location out of range 0..=7",
+                    });
                 }
                 if !iface.attributes.iter().any(|a| a.location as i16 == aux) {
                     let ty = vector_type(inst.ty);
-                    let a = Attribute { name: numbered("attr", aux as usize), ty, location: aux as u8, components: ty.components() };
+                    let a = Attribute {
+                        name: numbered("attr", aux as usize),
+                        ty,
+                        location: aux as u8,
+                        components: ty.components(),
+                    };
                     iface.attributes.push(a).map_err(|_| full("attribute"))?;
                 }
             }
             Op::LoadVar | Op::StoreVar => {
                 if !(0..VARYING_MAX as i16).contains(&aux) {
-                    return Err(CsirError::BadEntry { what: "varying", index: i, reason: "slot out of range 0..=7" });
+                    return Err(CsirError::BadEntry {
+                        what: "varying",
+                        index: i,
+                        reason: "slot out of range 0..=7",
+                    });
                 }
                 if !iface.varyings.iter().any(|v| v.slot as i16 == aux) {
-                    let v = Varying { name: numbered("var", aux as usize), ty: Type::Vec4, slot: aux as u8 };
+                    let v = Varying {
+                        name: numbered("var", aux as usize),
+                        ty: Type::Vec4,
+                        slot: aux as u8,
+                    };
                     iface.varyings.push(v).map_err(|_| full("varying"))?;
                 }
             }
             Op::LoadUni => {
                 let n = inst.aux2;
-                if aux < 0 || !(1..=4).contains(&n) || aux as usize + n as usize > UNIFORM_VEC4_MAX {
-                    return Err(CsirError::BadEntry { what: "uniform", index: i, reason: "slot range outside 0..32" });
+                if aux < 0 || !(1..=4).contains(&n) || aux as usize + n as usize > UNIFORM_VEC4_MAX
+                {
+                    return Err(CsirError::BadEntry {
+                        what: "uniform",
+                        index: i,
+                        reason: "slot range outside 0..32",
+                    });
                 }
                 let range = ((1u32 << n) - 1) << aux;
                 uni_covered |= range;
@@ -436,16 +598,28 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                         _ => continue,
                     };
                     uni_claimed |= range;
-                    let u = Uniform { name: numbered("uni", aux as usize), ty, slot: aux as u8, slots: n as u8 };
+                    let u = Uniform {
+                        name: numbered(uni, aux as usize),
+                        ty,
+                        slot: aux as u8,
+                        slots: n as u8,
+                    };
                     iface.uniforms.push(u).map_err(|_| full("uniform"))?;
                 }
             }
             Op::Sample => {
                 if !(0..SAMPLER_MAX as i16).contains(&aux) {
-                    return Err(CsirError::BadEntry { what: "sampler", index: i, reason: "unit out of range 0..=3" });
+                    return Err(CsirError::BadEntry {
+                        what: "sampler",
+                        index: i,
+                        reason: "unit out of range 0..=3",
+                    });
                 }
                 if !iface.samplers.iter().any(|s| s.unit as i16 == aux) {
-                    let s = Sampler { name: numbered("tex", aux as usize), unit: aux as u8 };
+                    let s = Sampler {
+                        name: numbered(tex, aux as usize),
+                        unit: aux as u8,
+                    };
                     iface.samplers.push(s).map_err(|_| full("sampler"))?;
                 }
             }
@@ -457,7 +631,12 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
     }
     for slot in 0..UNIFORM_VEC4_MAX {
         if uni_covered & !uni_claimed & (1 << slot) != 0 {
-            let u = Uniform { name: numbered("uni", slot), ty: Type::Vec4, slot: slot as u8, slots: 1 };
+            let u = Uniform {
+                name: numbered(uni, slot),
+                ty: Type::Vec4,
+                slot: slot as u8,
+                slots: 1,
+            };
             iface.uniforms.push(u).map_err(|_| full("uniform"))?;
         }
     }
@@ -478,8 +657,18 @@ fn zero(b: &[u8], from: usize, to: usize) -> Result<(), CsirError> {
     Ok(())
 }
 
-fn rd_name(b: &[u8], at: usize, what: &'static str, index: usize, allow_empty: bool) -> Result<Name, CsirError> {
-    let bad = |reason| CsirError::BadEntry { what, index, reason };
+fn rd_name(
+    b: &[u8],
+    at: usize,
+    what: &'static str,
+    index: usize,
+    allow_empty: bool,
+) -> Result<Name, CsirError> {
+    let bad = |reason| CsirError::BadEntry {
+        what,
+        index,
+        reason,
+    };
     let l = b.get(at).copied().unwrap_or(0) as usize;
     if l >= NAME_FIELD {
         return Err(bad("name longer than 39 bytes"));
@@ -488,7 +677,10 @@ fn rd_name(b: &[u8], at: usize, what: &'static str, index: usize, allow_empty: b
         return Err(bad("empty name"));
     }
     let bytes = b.get(at + 1..at + 1 + l).unwrap_or(&[]);
-    let ident = bytes.iter().enumerate().all(|(k, c)| c.is_ascii_alphabetic() || *c == b'_' || (k > 0 && c.is_ascii_digit()));
+    let ident = bytes
+        .iter()
+        .enumerate()
+        .all(|(k, c)| c.is_ascii_alphabetic() || *c == b'_' || (k > 0 && c.is_ascii_digit()));
     if !ident {
         return Err(bad("name is not an identifier"));
     }
@@ -501,12 +693,19 @@ fn rd_name(b: &[u8], at: usize, what: &'static str, index: usize, allow_empty: b
 }
 
 fn rd_type(v: u8, what: &'static str, index: usize) -> Result<Type, CsirError> {
-    Type::from_u8(v).ok_or(CsirError::BadEntry { what, index, reason: "unknown type id" })
+    Type::from_u8(v).ok_or(CsirError::BadEntry {
+        what,
+        index,
+        reason: "unknown type id",
+    })
 }
 
 fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     if b.len() < V2_HEADER {
-        return Err(CsirError::TooShort { len: b.len(), min: V2_HEADER });
+        return Err(CsirError::TooShort {
+            len: b.len(),
+            min: V2_HEADER,
+        });
     }
     let stage = stage_at(b)?;
     let n = count(b, 12, "instruction", IR_MAX)?;
@@ -517,10 +716,17 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     let nuni = count(b, 32, "uniform", UNIFORM_VEC4_MAX)?;
     let nsamp = count(b, 36, "sampler", SAMPLER_MAX)?;
     let flags = rd_u32(b, 40);
-    let expected = V2_HEADER + RECORD * n + 4 * nimm + TABLE_ENTRY * (nattr + nvary + nuni + nsamp) + NAME_FIELD;
+    let expected = V2_HEADER
+        + RECORD * n
+        + 4 * nimm
+        + TABLE_ENTRY * (nattr + nvary + nuni + nsamp)
+        + NAME_FIELD;
     let total = rd_u32(b, 44) as usize;
     if total != expected || b.len() != expected {
-        return Err(CsirError::BadSize { expected, found: if total != expected { total } else { b.len() } });
+        return Err(CsirError::BadSize {
+            expected,
+            found: if total != expected { total } else { b.len() },
+        });
     }
     let mut stored = [0u8; 8];
     stored.copy_from_slice(b.get(48..56).unwrap_or(&[0; 8]));
@@ -546,13 +752,22 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     at += 4 * nimm;
     let iface = &mut m.iface;
     let byte = |at: usize| b.get(at).copied().unwrap_or(0);
-    let full = |what| CsirError::BadEntry { what, index: 0, reason: "table full" };
+    let full = |what| CsirError::BadEntry {
+        what,
+        index: 0,
+        reason: "table full",
+    };
     for k in 0..nattr {
         let name = rd_name(b, at, "attribute", k, false)?;
         let e = at + NAME_FIELD;
         let ty = rd_type(byte(e), "attribute", k)?;
         zero(b, e + 3, e + 4)?;
-        let a = Attribute { name, ty, location: byte(e + 1), components: byte(e + 2) };
+        let a = Attribute {
+            name,
+            ty,
+            location: byte(e + 1),
+            components: byte(e + 2),
+        };
         iface.attributes.push(a).map_err(|_| full("attribute"))?;
         at += TABLE_ENTRY;
     }
@@ -561,7 +776,14 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         let e = at + NAME_FIELD;
         let ty = rd_type(byte(e), "varying", k)?;
         zero(b, e + 2, e + 4)?;
-        iface.varyings.push(Varying { name, ty, slot: byte(e + 1) }).map_err(|_| full("varying"))?;
+        iface
+            .varyings
+            .push(Varying {
+                name,
+                ty,
+                slot: byte(e + 1),
+            })
+            .map_err(|_| full("varying"))?;
         at += TABLE_ENTRY;
     }
     for k in 0..nuni {
@@ -569,19 +791,37 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         let e = at + NAME_FIELD;
         let ty = rd_type(byte(e), "uniform", k)?;
         zero(b, e + 3, e + 4)?;
-        iface.uniforms.push(Uniform { name, ty, slot: byte(e + 1), slots: byte(e + 2) }).map_err(|_| full("uniform"))?;
+        iface
+            .uniforms
+            .push(Uniform {
+                name,
+                ty,
+                slot: byte(e + 1),
+                slots: byte(e + 2),
+            })
+            .map_err(|_| full("uniform"))?;
         at += TABLE_ENTRY;
     }
     for k in 0..nsamp {
         let name = rd_name(b, at, "sampler", k, false)?;
         let e = at + NAME_FIELD;
         zero(b, e + 1, e + 4)?;
-        iface.samplers.push(Sampler { name, unit: byte(e) }).map_err(|_| full("sampler"))?;
+        iface
+            .samplers
+            .push(Sampler {
+                name,
+                unit: byte(e),
+            })
+            .map_err(|_| full("sampler"))?;
         at += TABLE_ENTRY;
     }
     let color = rd_name(b, at, "colour output", 0, true)?;
-    if (flags & FLAG_COLOR_OUTPUT != 0) != !color.is_empty() {
-        return Err(CsirError::BadEntry { what: "colour output", index: 0, reason: "flag and name disagree" });
+    if (flags & FLAG_COLOR_OUTPUT != 0) == color.is_empty() {
+        return Err(CsirError::BadEntry {
+            what: "colour output",
+            index: 0,
+            reason: "flag and name disagree",
+        });
     }
     iface.color_output = if color.is_empty() { None } else { Some(color) };
     iface.writes_position = flags & FLAG_WRITES_POSITION != 0;
@@ -593,11 +833,24 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
 /// Table sanity the verifier may not know about: bounds and no duplicate locations/slots/units.
 fn check_tables(m: &Module) -> Result<(), CsirError> {
     let i = &m.iface;
-    let bad = |what, index, reason| Err(CsirError::BadEntry { what, index, reason });
+    let bad = |what, index, reason| {
+        Err(CsirError::BadEntry {
+            what,
+            index,
+            reason,
+        })
+    };
     let mut seen = 0u32;
     for (k, a) in i.attributes.iter().enumerate() {
-        if a.location as usize >= ATTR_MAX || !(1..=4).contains(&a.components) || seen & (1 << a.location) != 0 {
-            return bad("attribute", k, "location out of range, duplicate, or components not 1..=4");
+        if a.location as usize >= ATTR_MAX
+            || !(1..=4).contains(&a.components)
+            || seen & (1 << a.location) != 0
+        {
+            return bad(
+                "attribute",
+                k,
+                "location out of range, duplicate, or components not 1..=4",
+            );
         }
         seen |= 1 << a.location;
     }
@@ -612,7 +865,11 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
     for (k, u) in i.uniforms.iter().enumerate() {
         let end = u.slot as usize + u.slots as usize;
         if u.slots == 0 || u.slots != u.ty.uniform_slots() || end > UNIFORM_VEC4_MAX {
-            return bad("uniform", k, "slot range outside 0..32 or does not match its type");
+            return bad(
+                "uniform",
+                k,
+                "slot range outside 0..32 or does not match its type",
+            );
         }
         let range = (((1u64 << u.slots) - 1) << u.slot) as u32;
         if seen & range != 0 {
@@ -628,4 +885,91 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
         seen |= 1 << s.unit;
     }
     Ok(())
+}
+
+/// Self-test: v1 and v2 round trips of a small module, and a flipped byte is rejected.
+pub fn selftest_round_trip(w: &mut dyn Write) -> bool {
+    let m = crate::tgsi::selftest_module();
+    let mut buf = [0u8; 1024];
+    for v in [Version::V1, Version::V2] {
+        let n = match save(&m, v, &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = write!(w, "save {:?}: {}", v, e);
+                return false;
+            }
+        };
+        let blob = buf.get(..n).unwrap_or(&[]);
+        match load(blob) {
+            Ok(back)
+                if back.insts == m.insts
+                    && back.imms == m.imms
+                    && (v == Version::V1 || back == m) => {}
+            Ok(_) => {
+                let _ = write!(w, "{:?} round trip changed the module", v);
+                return false;
+            }
+            Err(e) => {
+                let _ = write!(w, "load {:?}: {}", v, e);
+                return false;
+            }
+        }
+        if let Some(b) = buf.get_mut(40) {
+            *b ^= 0x01;
+        }
+        if load(buf.get(..n).unwrap_or(&[])).is_ok() {
+            let _ = write!(w, "{:?}: flipped byte 40 accepted", v);
+            return false;
+        }
+    }
+    true
+}
+
+/// Self-test through the real compiler: a cached compile (the second call hits and keeps its
+/// own name), TGSI that passes the checker with a 4-letter IF swizzle and KILL, and a v2 round
+/// trip that gives back the same module.
+pub fn selftest_compiled_shader(w: &mut dyn Write) -> bool {
+    const SRC: &[u8] = b"#version 330\nin vec4 v;\nout vec4 c;\nvoid main() {\n    if (v.x < 0.5) discard;\n    c = vec4(v.xyz * 0.5, 1.0);\n}\n";
+    let mut cache = crate::cache::CompileCache::new();
+    let first = crate::cache::compile_cached(&mut cache, 1, SRC, "a.frag");
+    let second = crate::cache::compile_cached(&mut cache, 1, SRC, "b.frag");
+    let (Ok(a), Ok(b)) = (first, second) else {
+        let _ = write!(w, "compile failed");
+        return false;
+    };
+    if cache.stats().hits != 1 || a.name.as_str() != "a.frag" || b.name.as_str() != "b.frag" {
+        let _ = write!(w, "cache: {:?}, names {} {}", cache.stats(), a.name, b.name);
+        return false;
+    }
+    let mut text = String::new();
+    if let Err(e) = tgsi::emit(&b.module, None, &mut text) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    if let Err(e) = tgsi::check_tgsi(&text) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    if !text.contains("KILL")
+        || !text
+            .lines()
+            .any(|l| l.starts_with("IF ") && l.ends_with(".xxxx"))
+    {
+        let _ = write!(w, "unexpected TGSI:\n{}", text.as_str());
+        return false;
+    }
+    let mut buf = [0u8; 2048];
+    let back =
+        save(&b.module, Version::V2, &mut buf).and_then(|n| load(buf.get(..n).unwrap_or(&[])));
+    match back {
+        Ok(m) if m == b.module => true,
+        Ok(_) => {
+            let _ = write!(w, "v2 round trip changed the module");
+            false
+        }
+        Err(e) => {
+            let _ = write!(w, "{}", e);
+            false
+        }
+    }
 }

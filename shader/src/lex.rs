@@ -1,1 +1,789 @@
-//! (in progress)
+//! The lexer: source bytes to at most `TOK_MAX` tokens (plus a final EOF), each with its byte
+//! offset, length, line and column, and the `#version` directive.
+//!
+//! Owns: the keyword table, the rejected-qualifier list, number scanning and the directive rules.
+//! Must never: allocate, panic on any byte sequence, or let a rejected word through as an
+//! identifier (it is reported here and dropped, so the parser does not pile up follow-on errors).
+use heapless::Vec;
+
+use crate::diag::Diagnostics;
+use crate::limits::*;
+
+/// Token kinds. Keywords are separate kinds; `Reserved` marks GLSL words this language does not
+/// have (while, struct, ...) so the parser can say so clearly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Tok {
+    Eof,
+    Ident,
+    IntLit,
+    FloatLit,
+    // keywords
+    In,
+    Out,
+    Uniform,
+    Const,
+    Layout,
+    Smooth,
+    Void,
+    Bool,
+    Int,
+    Float,
+    Vec2,
+    Vec3,
+    Vec4,
+    IVec2,
+    IVec3,
+    IVec4,
+    Mat3,
+    Mat4,
+    Sampler2D,
+    If,
+    Else,
+    For,
+    Return,
+    Discard,
+    True,
+    False,
+    Reserved,
+    // punctuation
+    LParen,
+    RParen,
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    Semi,
+    Comma,
+    Dot,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    Assign,
+    EqEq,
+    NotEq,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    AndAnd,
+    OrOr,
+    Not,
+    PlusPlus,
+    MinusMinus,
+    /// `+=`, `-=`, `*=`, `/=`, `%=`: lexed so the parser can reject them by name.
+    CompoundAssign,
+    /// `?` and `:`: lexed so the parser can reject the conditional operator by name.
+    Question,
+    Colon,
+}
+
+/// One token. `value` holds an int literal's value or a float literal's f32 bits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Token {
+    pub kind: Tok,
+    pub off: u16,
+    pub len: u16,
+    pub line: u16,
+    pub col: u16,
+    pub value: u32,
+}
+
+impl Token {
+    pub fn int(&self) -> u32 {
+        self.value
+    }
+    pub fn float(&self) -> f32 {
+        f32::from_bits(self.value)
+    }
+    pub fn text<'s>(&self, src: &'s [u8]) -> &'s str {
+        let start = self.off as usize;
+        let end = start.saturating_add(self.len as usize);
+        src.get(start..end)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
+}
+
+/// Keywords of the language, with their kinds.
+pub const KEYWORDS: &[(&str, Tok)] = &[
+    ("in", Tok::In),
+    ("out", Tok::Out),
+    ("uniform", Tok::Uniform),
+    ("const", Tok::Const),
+    ("layout", Tok::Layout),
+    ("smooth", Tok::Smooth),
+    ("void", Tok::Void),
+    ("bool", Tok::Bool),
+    ("int", Tok::Int),
+    ("float", Tok::Float),
+    ("vec2", Tok::Vec2),
+    ("vec3", Tok::Vec3),
+    ("vec4", Tok::Vec4),
+    ("ivec2", Tok::IVec2),
+    ("ivec3", Tok::IVec3),
+    ("ivec4", Tok::IVec4),
+    ("mat3", Tok::Mat3),
+    ("mat4", Tok::Mat4),
+    ("sampler2D", Tok::Sampler2D),
+    ("if", Tok::If),
+    ("else", Tok::Else),
+    ("for", Tok::For),
+    ("return", Tok::Return),
+    ("discard", Tok::Discard),
+    ("true", Tok::True),
+    ("false", Tok::False),
+];
+
+/// GLSL qualifiers this language rejects, with advice shown in the diagnostic.
+pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
+    ("attribute", "use 'in' in a vertex shader"),
+    (
+        "varying",
+        "use 'out' in the vertex shader and 'in' in the fragment shader",
+    ),
+    (
+        "highp",
+        "precision qualifiers are not part of this language",
+    ),
+    (
+        "mediump",
+        "precision qualifiers are not part of this language",
+    ),
+    ("lowp", "precision qualifiers are not part of this language"),
+    ("inout", "parameters are passed by value only"),
+    ("centroid", "interpolation is always smooth"),
+    ("flat", "interpolation is always smooth"),
+    ("noperspective", "interpolation is always smooth"),
+    ("invariant", "not part of this language"),
+    ("precise", "not part of this language"),
+    (
+        "readonly",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "writeonly",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "coherent",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "volatile",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "restrict",
+        "memory qualifiers are not part of this language",
+    ),
+    ("shared", "not part of this language"),
+    ("patch", "not part of this language"),
+    ("sample", "not part of this language"),
+];
+
+/// The keyword kind of an identifier-shaped word (same table as [`KEYWORDS`], as a match so
+/// the hot path does not scan it).
+fn keyword(w: &[u8]) -> Option<Tok> {
+    Some(match w {
+        b"in" => Tok::In,
+        b"out" => Tok::Out,
+        b"uniform" => Tok::Uniform,
+        b"const" => Tok::Const,
+        b"layout" => Tok::Layout,
+        b"smooth" => Tok::Smooth,
+        b"void" => Tok::Void,
+        b"bool" => Tok::Bool,
+        b"int" => Tok::Int,
+        b"float" => Tok::Float,
+        b"vec2" => Tok::Vec2,
+        b"vec3" => Tok::Vec3,
+        b"vec4" => Tok::Vec4,
+        b"ivec2" => Tok::IVec2,
+        b"ivec3" => Tok::IVec3,
+        b"ivec4" => Tok::IVec4,
+        b"mat3" => Tok::Mat3,
+        b"mat4" => Tok::Mat4,
+        b"sampler2D" => Tok::Sampler2D,
+        b"if" => Tok::If,
+        b"else" => Tok::Else,
+        b"for" => Tok::For,
+        b"return" => Tok::Return,
+        b"discard" => Tok::Discard,
+        b"true" => Tok::True,
+        b"false" => Tok::False,
+        _ => return None,
+    })
+}
+
+/// Cheap filter before the rejected-word tables: every rejected or reserved word is 2 to 13
+/// lowercase letters.
+fn may_be_rejected(w: &[u8]) -> bool {
+    (2..=13).contains(&w.len()) && w.iter().all(|b| b.is_ascii_lowercase())
+}
+
+/// GLSL words that are not in this language; the parser names them in its diagnostic.
+pub const RESERVED: &[&str] = &[
+    "while",
+    "do",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "struct",
+    "precision",
+];
+
+/// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
+pub const INT_LITERAL_MAX: u32 = 1 << 24;
+
+/// The tokens of one source, always ending with an EOF token.
+// repr(C) with the scalar first keeps construction from memsetting the token storage.
+#[repr(C)]
+pub struct Tokens {
+    /// `#version` number, 0 when absent.
+    pub version: u32,
+    pub toks: Vec<Token, { TOK_MAX + 1 }>,
+}
+
+impl Tokens {
+    pub fn get(&self, i: i16) -> Option<&Token> {
+        if i < 0 {
+            return None;
+        }
+        self.toks.get(i as usize)
+    }
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: u32,
+    col: u32,
+    line_start: bool,
+    full: bool,
+}
+
+impl Lexer<'_> {
+    fn peek(&self, k: usize) -> u8 {
+        self.src
+            .get(self.pos.saturating_add(k))
+            .copied()
+            .unwrap_or(0)
+    }
+    /// Skips a run of bytes matching `pred` that contains no newline (ids, digits, comments).
+    fn skip_run(&mut self, pred: impl Fn(u8) -> bool) {
+        let rest = self.src.get(self.pos..).unwrap_or(&[]);
+        let n = rest.iter().take_while(|&&b| b != b'\n' && pred(b)).count();
+        self.pos += n;
+        self.col = self.col.saturating_add(n as u32);
+    }
+
+    /// Skips whitespace, newlines included.
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            match b {
+                b'\n' => {
+                    self.line = self.line.saturating_add(1);
+                    self.col = 1;
+                    self.line_start = true;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.col = self.col.saturating_add(1),
+                _ => return,
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn bump(&mut self) {
+        if let Some(&b) = self.src.get(self.pos) {
+            self.pos += 1;
+            if b == b'\n' {
+                self.line = self.line.saturating_add(1);
+                self.col = 1;
+                self.line_start = true;
+            } else {
+                self.col = self.col.saturating_add(1);
+            }
+        }
+    }
+}
+
+fn clamp16(v: u32) -> u16 {
+    if v > u16::MAX as u32 {
+        u16::MAX
+    } else {
+        v as u16
+    }
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
+/// token limit or an unterminated comment.
+pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
+    out.toks.clear();
+    out.version = 0;
+    let mut lx = Lexer {
+        src,
+        pos: 0,
+        line: 1,
+        col: 1,
+        line_start: true,
+        full: false,
+    };
+    let mut seen_version = false;
+    while lx.pos < src.len() && !lx.full && !diag.full() {
+        let c = lx.peek(0);
+        let (line, col, start) = (lx.line, lx.col, lx.pos);
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
+                lx.skip_space();
+                continue;
+            }
+            b'/' if lx.peek(1) == b'/' => {
+                lx.skip_run(|_| true);
+                continue;
+            }
+            b'/' if lx.peek(1) == b'*' => {
+                lx.bump();
+                lx.bump();
+                let mut closed = false;
+                while lx.pos < src.len() {
+                    if lx.peek(0) == b'*' && lx.peek(1) == b'/' {
+                        lx.bump();
+                        lx.bump();
+                        closed = true;
+                        break;
+                    }
+                    lx.bump();
+                }
+                if !closed {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!("unterminated block comment: '/*' has no matching '*/'"),
+                    );
+                    break;
+                }
+                lx.line_start = false;
+                continue;
+            }
+            b'#' => {
+                if !lx.line_start {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!("invalid token '#': a directive must begin its own line"),
+                    );
+                    lx.bump();
+                    continue;
+                }
+                directive(&mut lx, diag, out, &mut seen_version);
+                continue;
+            }
+            _ => {}
+        }
+        lx.line_start = false;
+        let mut value = 0u32;
+        let kind = if is_ident_start(c) {
+            lx.skip_run(is_ident);
+            let bytes = src.get(start..lx.pos).unwrap_or(&[]);
+            if let Some(k) = keyword(bytes) {
+                k
+            } else if !may_be_rejected(bytes) {
+                if bytes.len() >= NAME_MAX {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!(
+                            "identifier is {} characters long; the limit is {}",
+                            bytes.len(),
+                            NAME_MAX - 1
+                        ),
+                    );
+                }
+                Tok::Ident
+            } else if let Some(&(w, advice)) = REJECTED_QUALIFIERS
+                .iter()
+                .find(|(w, _)| w.as_bytes() == bytes)
+            {
+                diag.push(
+                    line,
+                    col,
+                    format_args!("unsupported qualifier '{}': {}", w, advice),
+                );
+                continue;
+            } else if RESERVED.iter().any(|w| w.as_bytes() == bytes) {
+                Tok::Reserved
+            } else {
+                if bytes.len() >= NAME_MAX {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!(
+                            "identifier is {} characters long; the limit is {}",
+                            bytes.len(),
+                            NAME_MAX - 1
+                        ),
+                    );
+                }
+                Tok::Ident
+            }
+        } else if c.is_ascii_digit() || (c == b'.' && lx.peek(1).is_ascii_digit()) {
+            match number(&mut lx, diag, line, col) {
+                Some((k, v)) => {
+                    value = v;
+                    k
+                }
+                None => continue,
+            }
+        } else {
+            let two = [c, lx.peek(1)];
+            let (k, n) = match &two {
+                b"==" => (Tok::EqEq, 2),
+                b"!=" => (Tok::NotEq, 2),
+                b"<=" => (Tok::Le, 2),
+                b">=" => (Tok::Ge, 2),
+                b"&&" => (Tok::AndAnd, 2),
+                b"||" => (Tok::OrOr, 2),
+                b"++" => (Tok::PlusPlus, 2),
+                b"--" => (Tok::MinusMinus, 2),
+                b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+                _ => match c {
+                    b'(' => (Tok::LParen, 1),
+                    b')' => (Tok::RParen, 1),
+                    b'{' => (Tok::LBrace, 1),
+                    b'}' => (Tok::RBrace, 1),
+                    b'[' => (Tok::LBracket, 1),
+                    b']' => (Tok::RBracket, 1),
+                    b';' => (Tok::Semi, 1),
+                    b',' => (Tok::Comma, 1),
+                    b'.' => (Tok::Dot, 1),
+                    b'+' => (Tok::Plus, 1),
+                    b'-' => (Tok::Minus, 1),
+                    b'*' => (Tok::Star, 1),
+                    b'/' => (Tok::Slash, 1),
+                    b'%' => (Tok::Percent, 1),
+                    b'=' => (Tok::Assign, 1),
+                    b'<' => (Tok::Lt, 1),
+                    b'>' => (Tok::Gt, 1),
+                    b'!' => (Tok::Not, 1),
+                    b'?' => (Tok::Question, 1),
+                    b':' => (Tok::Colon, 1),
+                    _ => {
+                        if matches!(c, b'&' | b'|' | b'^' | b'~') {
+                            diag.push(
+                                line,
+                                col,
+                                format_args!(
+                                    "invalid token '{}': bitwise operators are not supported",
+                                    c as char
+                                ),
+                            );
+                        } else if c.is_ascii_graphic() {
+                            diag.push(line, col, format_args!("invalid token '{}'", c as char));
+                        } else {
+                            diag.push(
+                                line,
+                                col,
+                                format_args!(
+                                    "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                                    c
+                                ),
+                            );
+                        }
+                        lx.bump();
+                        continue;
+                    }
+                },
+            };
+            for _ in 0..n {
+                lx.bump();
+            }
+            k
+        };
+        let tok = Token {
+            kind,
+            off: clamp16(start as u32),
+            len: clamp16((lx.pos - start) as u32),
+            line: clamp16(line),
+            col: clamp16(col),
+            value,
+        };
+        if out.toks.len() >= TOK_MAX {
+            diag.push(
+                line,
+                col,
+                format_args!(
+                    "too many tokens: the limit is {} tokens per shader",
+                    TOK_MAX
+                ),
+            );
+            lx.full = true;
+            break;
+        }
+        let _ = out.toks.push(tok);
+    }
+    let eof = Token {
+        kind: Tok::Eof,
+        off: clamp16(lx.pos as u32),
+        len: 0,
+        line: clamp16(lx.line),
+        col: clamp16(lx.col),
+        value: 0,
+    };
+    if out.toks.is_full() {
+        let _ = out.toks.pop();
+    }
+    let _ = out.toks.push(eof);
+}
+
+fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen: &mut bool) {
+    let (line, col) = (lx.line, lx.col);
+    lx.bump();
+    while matches!(lx.peek(0), b' ' | b'\t') {
+        lx.bump();
+    }
+    let ws = lx.pos;
+    while is_ident(lx.peek(0)) {
+        lx.bump();
+    }
+    let word = core::str::from_utf8(lx.src.get(ws..lx.pos).unwrap_or(&[])).unwrap_or("");
+    if word == "version" {
+        while matches!(lx.peek(0), b' ' | b'\t') {
+            lx.bump();
+        }
+        let (nl, nc, ns) = (lx.line, lx.col, lx.pos);
+        while lx.peek(0).is_ascii_digit() {
+            lx.bump();
+        }
+        let digits = core::str::from_utf8(lx.src.get(ns..lx.pos).unwrap_or(&[])).unwrap_or("");
+        if digits.is_empty() {
+            diag.push(
+                nl,
+                nc,
+                format_args!("expected a version number after #version"),
+            );
+        } else {
+            let v: u32 = digits.parse().unwrap_or(u32::MAX);
+            if *seen {
+                diag.push(line, col, format_args!("#version may appear only once"));
+            } else if !(VERSION_MIN..=VERSION_MAX).contains(&v) {
+                diag.push(
+                    nl,
+                    nc,
+                    format_args!(
+                        "unsupported #version {}: this language accepts {} to {}",
+                        digits, VERSION_MIN, VERSION_MAX
+                    ),
+                );
+            } else {
+                out.version = v;
+            }
+            *seen = true;
+            while matches!(lx.peek(0), b' ' | b'\t') {
+                lx.bump();
+            }
+            let (pl, pc, ps) = (lx.line, lx.col, lx.pos);
+            while is_ident(lx.peek(0)) {
+                lx.bump();
+            }
+            let profile = core::str::from_utf8(lx.src.get(ps..lx.pos).unwrap_or(&[])).unwrap_or("");
+            if !(profile.is_empty() || profile == "core") {
+                diag.push(
+                    pl,
+                    pc,
+                    format_args!(
+                        "unsupported #version profile '{}': only 'core' is accepted",
+                        profile
+                    ),
+                );
+            }
+        }
+    } else {
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "unsupported preprocessor directive '#{}': only #version is accepted",
+                word
+            ),
+        );
+    }
+    // The rest of the line belongs to the directive.
+    let (rl, rc) = (lx.line, lx.col);
+    let mut junk = false;
+    while lx.pos < lx.src.len() && lx.peek(0) != b'\n' {
+        if word == "version" && !matches!(lx.peek(0), b' ' | b'\t' | b'\r') && !junk {
+            if lx.peek(0) == b'/' && matches!(lx.peek(1), b'/' | b'*') {
+                break;
+            }
+            junk = true;
+            diag.push(
+                rl,
+                rc,
+                format_args!("unexpected text after the #version directive"),
+            );
+        }
+        lx.bump();
+    }
+}
+
+/// Scans a number at the cursor: returns its kind and value bits, or None after an error.
+fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Option<(Tok, u32)> {
+    let start = lx.pos;
+    if lx.peek(0) == b'0' && matches!(lx.peek(1), b'x' | b'X') {
+        while is_ident(lx.peek(0)) {
+            lx.bump();
+        }
+        diag.push(
+            line,
+            col,
+            format_args!("hexadecimal literals are not supported"),
+        );
+        return None;
+    }
+    let mut is_float = false;
+    lx.skip_run(|b| b.is_ascii_digit());
+    if lx.peek(0) == b'.' {
+        is_float = true;
+        lx.bump();
+        lx.skip_run(|b| b.is_ascii_digit());
+    }
+    if matches!(lx.peek(0), b'e' | b'E') {
+        is_float = true;
+        lx.bump();
+        if matches!(lx.peek(0), b'+' | b'-') {
+            lx.bump();
+        }
+        if !lx.peek(0).is_ascii_digit() {
+            while is_ident(lx.peek(0)) {
+                lx.bump();
+            }
+            diag.push(
+                line,
+                col,
+                format_args!("invalid numeric literal: the exponent has no digits"),
+            );
+            return None;
+        }
+        while lx.peek(0).is_ascii_digit() {
+            lx.bump();
+        }
+    }
+    let end = lx.pos;
+    if is_float && matches!(lx.peek(0), b'f' | b'F') {
+        lx.bump();
+    }
+    if is_ident(lx.peek(0)) {
+        while is_ident(lx.peek(0)) {
+            lx.bump();
+        }
+        diag.push(
+            line,
+            col,
+            format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
+        );
+        return None;
+    }
+    let text = core::str::from_utf8(lx.src.get(start..end).unwrap_or(&[])).unwrap_or("");
+    if is_float {
+        let v: f32 = text.parse().unwrap_or(f32::INFINITY);
+        if !v.is_finite() {
+            diag.push(
+                line,
+                col,
+                format_args!("float literal is out of range (the largest is about 3.4e38)"),
+            );
+            return None;
+        }
+        Some((Tok::FloatLit, v.to_bits()))
+    } else {
+        match text.parse::<u32>() {
+            Ok(v) if v <= INT_LITERAL_MAX => Some((Tok::IntLit, v)),
+            _ => {
+                diag.push(
+                    line,
+                    col,
+                    format_args!(
+                        "integer literal is too large: the limit is {} (integers are exact below 2^24)",
+                        INT_LITERAL_MAX
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(src: &str) -> (Tokens, Diagnostics) {
+        let mut d = Diagnostics::new("t");
+        let mut t = Tokens {
+            toks: Vec::new(),
+            version: 0,
+        };
+        lex(src.as_bytes(), &mut d, &mut t);
+        (t, d)
+    }
+
+    #[test]
+    fn positions_and_kinds() {
+        let (t, d) = run("#version 330 core\nfloat x = 1.5e1;\n");
+        assert!(d.is_empty());
+        assert_eq!(t.version, 330);
+        let k: std::vec::Vec<Tok> = t.toks.iter().map(|t| t.kind).collect();
+        assert_eq!(
+            k,
+            [
+                Tok::Float,
+                Tok::Ident,
+                Tok::Assign,
+                Tok::FloatLit,
+                Tok::Semi,
+                Tok::Eof
+            ]
+        );
+        assert_eq!((t.toks[1].line, t.toks[1].col), (2, 7));
+        assert_eq!(t.toks[3].float(), 15.0);
+    }
+
+    #[test]
+    fn rejects_directives_and_qualifiers() {
+        let (_, d) = run("#extension GL_x : enable\nattribute vec4 p;\n x # y");
+        let m: std::vec::Vec<_> = d.errors().map(|e| (e.line, e.column)).collect();
+        assert_eq!(m, [(1, 1), (2, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn version_range_and_comment() {
+        let (_, d) = run("#version 450\n");
+        assert!(d.errors().next().unwrap().message.contains("450"));
+        let (_, d) = run("/* never closed");
+        assert!(d.errors().next().unwrap().message.contains("unterminated"));
+        let (_, d) = run("#version 110\n");
+        assert!(d.is_empty());
+    }
+
+    #[test]
+    fn token_limit_is_exact() {
+        let ok = ";".repeat(TOK_MAX);
+        let (t, d) = run(&ok);
+        assert!(d.is_empty());
+        assert_eq!(t.toks.len(), TOK_MAX + 1);
+        let (_, d) = run(&";".repeat(TOK_MAX + 1));
+        assert_eq!(d.len(), 1);
+    }
+}

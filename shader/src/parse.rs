@@ -1,1 +1,1004 @@
-//! (in progress)
+//! The parser: tokens to the flat [`Ast`], by recursive descent with the language's precedence
+//! (`||` < `&&` < equality < relational < additive < multiplicative < unary < postfix).
+//!
+//! Owns: the grammar, syntax diagnostics, the node (`AST_MAX`) and nesting (`NEST_MAX`) limits,
+//! and error recovery at statement boundaries. Must never: check types or names (sema does), loop
+//! without consuming a token, or recurse without a depth check.
+use crate::ast::*;
+use crate::diag::Diagnostics;
+use crate::ir::Type;
+use crate::lex::{Tok, Token, Tokens};
+use crate::limits::*;
+
+type P = Result<i16, ()>;
+
+pub struct Parser<'a> {
+    src: &'a [u8],
+    toks: &'a Tokens,
+    pos: usize,
+    pub ast: &'a mut Ast,
+    diag: &'a mut Diagnostics,
+    depth: usize,
+    height: [u8; AST_MAX],
+}
+
+/// Maps a type keyword to its type.
+pub fn type_of(kind: Tok) -> Option<Type> {
+    Some(match kind {
+        Tok::Void => Type::Void,
+        Tok::Bool => Type::Bool,
+        Tok::Int => Type::Int,
+        Tok::Float => Type::Float,
+        Tok::Vec2 => Type::Vec2,
+        Tok::Vec3 => Type::Vec3,
+        Tok::Vec4 => Type::Vec4,
+        Tok::IVec2 => Type::IVec2,
+        Tok::IVec3 => Type::IVec3,
+        Tok::IVec4 => Type::IVec4,
+        Tok::Mat3 => Type::Mat3,
+        Tok::Mat4 => Type::Mat4,
+        Tok::Sampler2D => Type::Sampler2D,
+        _ => return None,
+    })
+}
+
+/// Parses a whole shader into `ast`. Errors go to `diag`.
+pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
+    ast.nodes.clear();
+    ast.first = -1;
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        ast,
+        diag,
+        depth: 0,
+        height: [0; AST_MAX],
+    };
+    p.program();
+}
+
+impl<'a> Parser<'a> {
+    fn tok(&self) -> Token {
+        let last = self.toks.toks.len().saturating_sub(1);
+        self.toks
+            .toks
+            .get(self.pos.min(last))
+            .copied()
+            .unwrap_or(Token {
+                kind: Tok::Eof,
+                off: 0,
+                len: 0,
+                line: 1,
+                col: 1,
+                value: 0,
+            })
+    }
+    fn peek_kind(&self, k: usize) -> Tok {
+        self.toks
+            .toks
+            .get(self.pos + k)
+            .map(|t| t.kind)
+            .unwrap_or(Tok::Eof)
+    }
+    fn kind(&self) -> Tok {
+        self.tok().kind
+    }
+    fn at(&self, k: Tok) -> bool {
+        self.kind() == k
+    }
+    fn idx(&self) -> i16 {
+        let last = self.toks.toks.len().saturating_sub(1);
+        self.pos.min(last) as i16
+    }
+    fn advance(&mut self) {
+        if self.kind() != Tok::Eof {
+            self.pos += 1;
+        }
+    }
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.at(k) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+    fn text(&self) -> &'a str {
+        let t = self.tok();
+        t.text(self.src)
+    }
+
+    fn err_at(&mut self, t: Token, args: core::fmt::Arguments<'_>) {
+        self.diag.push(t.line as u32, t.col as u32, args);
+    }
+
+    /// Error at the current token, describing it ("found ...").
+    fn expected(&mut self, what: &str) -> Result<(), ()> {
+        let t = self.tok();
+        if t.kind == Tok::Eof {
+            self.err_at(
+                t,
+                format_args!("expected {}, found the end of the source", what),
+            );
+        } else {
+            let found = t.text(self.src);
+            self.err_at(t, format_args!("expected {}, found '{}'", what, found));
+        }
+        Err(())
+    }
+
+    /// A missing `;` at the end of a line is reported and then assumed, so the next line parses
+    /// normally instead of being skipped by recovery.
+    fn expect_semi(&mut self, what: &str) -> Result<(), ()> {
+        if self.eat(Tok::Semi) {
+            return Ok(());
+        }
+        let prev = self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.toks.toks.get(p))
+            .copied();
+        let here = self.tok();
+        match prev {
+            Some(p) if here.line > p.line && here.kind != Tok::Eof => {
+                // Point just past the end of the line that lacks it.
+                let col = (p.col as u32).saturating_add(p.len as u32);
+                self.diag.push(
+                    p.line as u32,
+                    col,
+                    format_args!("expected {} at the end of this line", what),
+                );
+                Ok(())
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    fn expect(&mut self, k: Tok, what: &str) -> Result<(), ()> {
+        if self.eat(k) {
+            Ok(())
+        } else {
+            self.expected(what)
+        }
+    }
+
+    fn node(&mut self, n: Node) -> P {
+        let idx = self.ast.nodes.len();
+        if self.ast.nodes.push(n).is_err() {
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
+            );
+            return Err(());
+        }
+        // Expression height bounds the semantic pass's recursion.
+        let h = |i: i16, s: &Self| {
+            if i >= 0 {
+                s.height.get(i as usize).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
+        let mut hh = h(n.a, self).max(h(n.b, self));
+        if matches!(n.kind, Kind::Call | Kind::Ctor) {
+            for (i, _) in self.ast.list(n.a) {
+                hh = hh.max(h(i, self));
+            }
+        }
+        let height = hh.saturating_add(1);
+        if let Some(slot) = self.height.get_mut(idx) {
+            *slot = height;
+        }
+        if height as usize > NEST_MAX && is_expr(n.kind) {
+            let t = self.toks.get(n.tok).copied().unwrap_or_else(|| self.tok());
+            self.err_at(
+                t,
+                format_args!(
+                    "expression is nested too deeply: the limit is {} levels (split it with local variables)",
+                    NEST_MAX
+                ),
+            );
+            return Err(());
+        }
+        Ok(idx as i16)
+    }
+
+    fn set<F: FnOnce(&mut Node)>(&mut self, i: i16, f: F) {
+        if i >= 0 {
+            if let Some(n) = self.ast.nodes.get_mut(i as usize) {
+                f(n);
+            }
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ()> {
+        self.depth += 1;
+        if self.depth > NEST_MAX {
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!("nesting exceeds the limit of {} levels", NEST_MAX),
+            );
+            self.depth -= 1;
+            return Err(());
+        }
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    // ---- top level ----
+
+    fn program(&mut self) {
+        let mut last: i16 = -1;
+        while !self.at(Tok::Eof) && !self.diag.full() {
+            let before = self.pos;
+            match self.global() {
+                Ok(first) => {
+                    // A declaration statement may produce several nodes (a, b, c); link them all.
+                    let mut cur = first;
+                    while cur >= 0 {
+                        if last < 0 {
+                            self.ast.first = cur;
+                        } else {
+                            self.set(last, |n| n.next = cur);
+                        }
+                        last = cur;
+                        cur = self.ast.get(cur).map(|n| n.next).unwrap_or(-1);
+                    }
+                }
+                Err(()) => self.sync(true),
+            }
+            if self.pos == before {
+                self.advance();
+            }
+        }
+    }
+
+    /// Skips to a statement boundary: past a `;` or a balanced `{...}`; at top level a stray
+    /// `}` is consumed too (so recovery always makes progress).
+    fn sync(&mut self, top: bool) {
+        let mut depth = 0usize;
+        loop {
+            match self.kind() {
+                Tok::Eof => return,
+                Tok::Semi if depth == 0 => {
+                    self.advance();
+                    return;
+                }
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => {
+                    if depth == 0 {
+                        if top {
+                            self.advance();
+                        }
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.advance();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.advance();
+        }
+    }
+
+    fn global(&mut self) -> P {
+        if self.at(Tok::Semi) {
+            self.advance();
+            return self.node(Node::new(Kind::Empty, self.idx() - 1));
+        }
+        self.declaration(true)
+    }
+
+    fn reserved(&mut self) -> Result<(), ()> {
+        let t = self.tok();
+        let w = t.text(self.src);
+        let why = match w {
+            "while" | "do" => {
+                "only 'for' loops with at most 8 iterations exist (they are unrolled)"
+            }
+            "switch" | "case" | "default" => "use if/else",
+            "break" | "continue" => "loops are unrolled and run every iteration",
+            "struct" => "user-defined types are not supported",
+            "precision" => "precision statements are not supported",
+            _ => "not part of this language",
+        };
+        self.err_at(t, format_args!("'{}' is not supported: {}", w, why));
+        Err(())
+    }
+
+    /// `[layout(location = N)] [smooth] [in|out|uniform|const] [const] type name ...`: a function
+    /// (global only) or one or more variables.
+    fn declaration(&mut self, global: bool) -> P {
+        let first_tok = self.idx();
+        let mut quals = 0u8;
+        let mut location: i32 = -1;
+        if self.at(Tok::Layout) {
+            self.advance();
+            self.expect(Tok::LParen, "'(' after layout")?;
+            if !(self.at(Tok::Ident) && self.text() == "location") {
+                let t = self.tok();
+                let w = t.text(self.src);
+                self.err_at(
+                    t,
+                    format_args!(
+                        "unsupported layout qualifier '{}': only layout(location = N) is supported",
+                        w
+                    ),
+                );
+                return Err(());
+            }
+            self.advance();
+            self.expect(Tok::Assign, "'=' in layout(location = N)")?;
+            if !self.at(Tok::IntLit) {
+                return self.expected("an integer location").map(|_| -1);
+            }
+            location = self.tok().int() as i32;
+            self.advance();
+            if self.at(Tok::Comma) {
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!("only one layout qualifier, location = N, is supported"),
+                );
+                return Err(());
+            }
+            self.expect(Tok::RParen, "')' after layout(location = N")?;
+            quals |= Q_LAYOUT;
+        }
+        if self.eat(Tok::Smooth) {
+            quals |= Q_SMOOTH;
+        }
+        match self.kind() {
+            Tok::In => quals |= Q_IN,
+            Tok::Out => quals |= Q_OUT,
+            Tok::Uniform => quals |= Q_UNIFORM,
+            Tok::Const => quals |= Q_CONST,
+            _ => {}
+        }
+        if quals & (Q_IN | Q_OUT | Q_UNIFORM | Q_CONST) != 0 {
+            self.advance();
+            if quals & Q_CONST == 0 && self.eat(Tok::Const) {
+                quals |= Q_CONST;
+            }
+            if matches!(self.kind(), Tok::In | Tok::Out | Tok::Uniform) {
+                let t = self.tok();
+                self.err_at(t, format_args!("only one of in, out, uniform may be given"));
+                return Err(());
+            }
+        }
+        if self.at(Tok::Reserved) {
+            self.reserved()?;
+        }
+        let type_tok = self.tok();
+        let ty = match type_of(type_tok.kind) {
+            Some(t) => t,
+            None => {
+                if type_tok.kind == Tok::Ident && self.peek_kind(1) == Tok::Ident {
+                    let w = type_tok.text(self.src);
+                    self.err_at(type_tok, format_args!("unknown type '{}'", w));
+                    return Err(());
+                }
+                return self.expected("a type").map(|_| -1);
+            }
+        };
+        self.advance();
+        let name = self.idx();
+        if !self.at(Tok::Ident) {
+            return self.expected("a name").map(|_| -1);
+        }
+        self.advance();
+        if self.at(Tok::LParen) {
+            if !global {
+                let t = self.toks.get(name).copied().unwrap_or_else(|| self.tok());
+                self.err_at(
+                    t,
+                    format_args!("functions cannot be defined inside another function"),
+                );
+                return Err(());
+            }
+            if quals != 0 {
+                let t = self
+                    .toks
+                    .get(first_tok)
+                    .copied()
+                    .unwrap_or_else(|| self.tok());
+                self.err_at(t, format_args!("a function cannot have qualifiers"));
+                return Err(());
+            }
+            return self.function(ty, name);
+        }
+        let mut first = -1;
+        let mut prev = -1;
+        let mut name = name;
+        loop {
+            if self.at(Tok::LBracket) {
+                let t = self.tok();
+                self.err_at(t, format_args!("arrays are not supported"));
+                return Err(());
+            }
+            let mut init = -1;
+            if self.eat(Tok::Assign) {
+                init = self.expr()?;
+            }
+            let mut n = Node::new(Kind::Decl, name);
+            n.ty = ty;
+            n.quals = quals;
+            n.a = init;
+            n.ival = location;
+            n.d = first_tok;
+            let d = self.node(n)?;
+            if first < 0 {
+                first = d;
+            } else {
+                self.set(prev, |n| n.next = d);
+            }
+            prev = d;
+            if self.eat(Tok::Comma) {
+                name = self.idx();
+                if !self.at(Tok::Ident) {
+                    return self.expected("a name").map(|_| -1);
+                }
+                self.advance();
+                continue;
+            }
+            break;
+        }
+        self.expect_semi("';' after the declaration")?;
+        Ok(first)
+    }
+
+    fn function(&mut self, ret: Type, name: i16) -> P {
+        self.advance(); // (
+        let mut first = -1;
+        let mut prev = -1;
+        if self.at(Tok::Void) && self.peek_kind(1) == Tok::RParen {
+            self.advance();
+        }
+        while !self.at(Tok::RParen) {
+            if matches!(self.kind(), Tok::In | Tok::Out | Tok::Const | Tok::Uniform) {
+                let t = self.tok();
+                let w = t.text(self.src);
+                self.err_at(
+                    t,
+                    format_args!(
+                        "parameter qualifier '{}' is not supported: parameters are passed by value",
+                        w
+                    ),
+                );
+                return Err(());
+            }
+            let t = self.tok();
+            let ty = match type_of(t.kind) {
+                Some(ty) => ty,
+                None => return self.expected("a parameter type").map(|_| -1),
+            };
+            self.advance();
+            let pname = self.idx();
+            if !self.at(Tok::Ident) {
+                return self.expected("a parameter name").map(|_| -1);
+            }
+            self.advance();
+            let mut n = Node::new(Kind::Param, pname);
+            n.ty = ty;
+            let p = self.node(n)?;
+            if first < 0 {
+                first = p;
+            } else {
+                self.set(prev, |n| n.next = p);
+            }
+            prev = p;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "')' after the parameters")?;
+        if !self.at(Tok::LBrace) {
+            if self.at(Tok::Semi) {
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!("function prototypes are not supported: give the body here"),
+                );
+                return Err(());
+            }
+            return self.expected("a function body '{'").map(|_| -1);
+        }
+        let body = self.block()?;
+        let mut n = Node::new(Kind::Func, name);
+        n.ty = ret;
+        n.a = first;
+        n.b = body;
+        self.node(n)
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self) -> P {
+        let open = self.idx();
+        self.expect(Tok::LBrace, "'{'")?;
+        self.enter()?;
+        let mut first = -1;
+        let mut prev = -1;
+        while !self.at(Tok::RBrace) && !self.at(Tok::Eof) && !self.diag.full() {
+            let before = self.pos;
+            match self.statement() {
+                Ok(s) => {
+                    if first < 0 {
+                        first = s;
+                    } else {
+                        self.set(prev, |n| n.next = s);
+                    }
+                    // declarations may chain several nodes
+                    let mut last = s;
+                    while let Some(n) = self.ast.get(last) {
+                        if n.next < 0 {
+                            break;
+                        }
+                        last = n.next;
+                    }
+                    prev = last;
+                }
+                Err(()) => self.sync(false),
+            }
+            if self.pos == before && !self.at(Tok::RBrace) {
+                self.advance();
+            }
+        }
+        self.leave();
+        if !self.eat(Tok::RBrace) {
+            if !self.diag.full() {
+                let t = self.toks.get(open).copied().unwrap_or_else(|| self.tok());
+                let cur = self.tok();
+                self.err_at(
+                    cur,
+                    format_args!("expected '}}' to close the block opened at line {}", t.line),
+                );
+            }
+            return Err(());
+        }
+        let mut n = Node::new(Kind::Block, open);
+        n.a = first;
+        self.node(n)
+    }
+
+    fn statement(&mut self) -> P {
+        let t = self.tok();
+        let i = self.idx();
+        match t.kind {
+            Tok::Semi => {
+                self.advance();
+                self.node(Node::new(Kind::Empty, i))
+            }
+            Tok::LBrace => self.block(),
+            Tok::Discard => {
+                self.advance();
+                self.expect_semi("';' after discard")?;
+                self.node(Node::new(Kind::Discard, i))
+            }
+            Tok::Return => {
+                self.advance();
+                let mut n = Node::new(Kind::Return, i);
+                if !self.at(Tok::Semi) {
+                    n.a = self.expr()?;
+                }
+                self.expect_semi("';' after return")?;
+                self.node(n)
+            }
+            Tok::If => {
+                self.advance();
+                self.expect(Tok::LParen, "'(' after if")?;
+                let cond = self.expr()?;
+                self.expect(Tok::RParen, "')' after the if condition")?;
+                self.enter()?;
+                let then = self.statement();
+                let mut els = Ok(-1);
+                if then.is_ok() && self.eat(Tok::Else) {
+                    els = self.statement();
+                }
+                self.leave();
+                let mut n = Node::new(Kind::If, i);
+                n.a = cond;
+                n.b = then?;
+                n.c = els?;
+                self.node(n)
+            }
+            Tok::For => self.for_statement(),
+            Tok::Else => {
+                self.err_at(t, format_args!("'else' without a matching 'if'"));
+                Err(())
+            }
+            Tok::Reserved => {
+                self.reserved()?;
+                Err(())
+            }
+            Tok::In | Tok::Out | Tok::Uniform | Tok::Const | Tok::Layout | Tok::Smooth => {
+                self.declaration(false)
+            }
+            k if type_of(k).is_some() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
+            Tok::Ident if self.peek_kind(1) == Tok::Ident => {
+                let w = t.text(self.src);
+                self.err_at(t, format_args!("unknown type '{}'", w));
+                Err(())
+            }
+            _ => {
+                let s = self.simple_statement()?;
+                self.expect_semi("';' after the statement")?;
+                Ok(s)
+            }
+        }
+    }
+
+    /// An assignment `target = value` or an expression, without the `;`.
+    fn simple_statement(&mut self) -> P {
+        let start = self.idx();
+        let e = self.expr()?;
+        if self.at(Tok::Assign) {
+            let eq = self.idx();
+            self.advance();
+            let v = self.expr()?;
+            if self.at(Tok::Assign) {
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!(
+                        "chained assignment is not supported: assign one variable per statement"
+                    ),
+                );
+                return Err(());
+            }
+            let mut n = Node::new(Kind::Assign, eq);
+            n.a = e;
+            n.b = v;
+            return self.node(n);
+        }
+        if self.at(Tok::CompoundAssign) {
+            let t = self.tok();
+            let w = t.text(self.src);
+            self.err_at(
+                t,
+                format_args!(
+                    "compound assignment '{}' is not supported: write 'x = x {} y'",
+                    w,
+                    w.get(..1).unwrap_or("+")
+                ),
+            );
+            return Err(());
+        }
+        let mut n = Node::new(Kind::ExprStmt, start);
+        n.a = e;
+        self.node(n)
+    }
+
+    fn for_statement(&mut self) -> P {
+        let i = self.idx();
+        self.advance();
+        self.expect(Tok::LParen, "'(' after for")?;
+        let init = if self.at(Tok::Semi) {
+            self.advance();
+            -1
+        } else if type_of(self.kind()).is_some() || self.at(Tok::Const) {
+            self.declaration(false)?
+        } else {
+            let s = self.simple_statement()?;
+            self.expect(Tok::Semi, "';' after the loop initializer")?;
+            s
+        };
+        let cond = if self.at(Tok::Semi) { -1 } else { self.expr()? };
+        self.expect(Tok::Semi, "';' after the loop condition")?;
+        let step = if self.at(Tok::RParen) {
+            -1
+        } else {
+            self.simple_statement()?
+        };
+        self.expect(Tok::RParen, "')' after the loop step")?;
+        self.enter()?;
+        let body = self.statement();
+        self.leave();
+        let mut n = Node::new(Kind::For, i);
+        n.a = init;
+        n.b = cond;
+        n.c = step;
+        n.d = body?;
+        self.node(n)
+    }
+
+    // ---- expressions ----
+
+    fn expr(&mut self) -> P {
+        self.enter()?;
+        let r = self.binary(1);
+        self.leave();
+        r
+    }
+
+    fn binop(&self) -> Option<(BinOp, u8)> {
+        Some(match self.kind() {
+            Tok::OrOr => (BinOp::Or, 1),
+            Tok::AndAnd => (BinOp::And, 2),
+            Tok::EqEq => (BinOp::Eq, 3),
+            Tok::NotEq => (BinOp::Ne, 3),
+            Tok::Lt => (BinOp::Lt, 4),
+            Tok::Gt => (BinOp::Gt, 4),
+            Tok::Le => (BinOp::Le, 4),
+            Tok::Ge => (BinOp::Ge, 4),
+            Tok::Plus => (BinOp::Add, 5),
+            Tok::Minus => (BinOp::Sub, 5),
+            Tok::Star => (BinOp::Mul, 6),
+            Tok::Slash => (BinOp::Div, 6),
+            Tok::Percent => (BinOp::Mod, 6),
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing: all binary operators are left-associative.
+    fn binary(&mut self, min: u8) -> P {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binop() {
+            if prec < min {
+                break;
+            }
+            let optok = self.idx();
+            self.advance();
+            let rhs = if prec < 6 {
+                self.binary(prec + 1)?
+            } else {
+                self.unary()?
+            };
+            let mut n = Node::new(Kind::Binary, optok);
+            n.op = op as u8;
+            n.a = lhs;
+            n.b = rhs;
+            lhs = self.node(n)?;
+        }
+        if self.at(Tok::Question) {
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!("the conditional operator ?: is not supported: use if/else"),
+            );
+            return Err(());
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> P {
+        let t = self.tok();
+        let i = self.idx();
+        let op = match t.kind {
+            Tok::Plus => 0,
+            Tok::Minus => UN_NEG,
+            Tok::Not => UN_NOT,
+            Tok::PlusPlus => 100 + INC_PRE,
+            Tok::MinusMinus => 100 + DEC_PRE,
+            _ => return self.postfix(),
+        };
+        self.advance();
+        self.enter()?;
+        let operand = self.unary();
+        self.leave();
+        let operand = operand?;
+        if op == 0 {
+            return Ok(operand);
+        }
+        let mut n = if op > 100 {
+            let mut n = Node::new(Kind::Incr, i);
+            n.op = op - 100;
+            n
+        } else {
+            let mut n = Node::new(Kind::Unary, i);
+            n.op = op;
+            n
+        };
+        n.a = operand;
+        self.node(n)
+    }
+
+    fn postfix(&mut self) -> P {
+        let mut e = self.primary()?;
+        loop {
+            match self.kind() {
+                Tok::Dot => {
+                    self.advance();
+                    let st = self.tok();
+                    let si = self.idx();
+                    if st.kind != Tok::Ident {
+                        return self.expected("a swizzle after '.'").map(|_| -1);
+                    }
+                    self.advance();
+                    let (len, mask) = self.swizzle(st)?;
+                    let mut n = Node::new(Kind::Swizzle, si);
+                    n.a = e;
+                    n.op = len;
+                    n.ival = mask as i32;
+                    e = self.node(n)?;
+                }
+                Tok::LBracket => {
+                    let bi = self.idx();
+                    self.advance();
+                    let index = self.expr()?;
+                    self.expect(Tok::RBracket, "']'")?;
+                    let mut n = Node::new(Kind::Index, bi);
+                    n.a = e;
+                    n.b = index;
+                    e = self.node(n)?;
+                }
+                Tok::PlusPlus | Tok::MinusMinus => {
+                    let mut n = Node::new(Kind::Incr, self.idx());
+                    n.op = if self.at(Tok::PlusPlus) {
+                        INC_POST
+                    } else {
+                        DEC_POST
+                    };
+                    n.a = e;
+                    self.advance();
+                    e = self.node(n)?;
+                }
+                _ => return Ok(e),
+            }
+        }
+    }
+
+    /// Checks a swizzle and encodes it: length and 2 bits per component (x/r = 0 ... w/a = 3).
+    fn swizzle(&mut self, t: Token) -> Result<(u8, u8), ()> {
+        let w = t.text(self.src);
+        let mut xyzw = false;
+        let mut rgba = false;
+        let mut mask = 0u8;
+        if w.len() > 4 {
+            self.err_at(
+                t,
+                format_args!("invalid swizzle '{}': at most 4 components", w),
+            );
+            return Err(());
+        }
+        for (k, ch) in w.bytes().enumerate() {
+            let (sel, set_xyzw) = match ch {
+                b'x' => (0, true),
+                b'y' => (1, true),
+                b'z' => (2, true),
+                b'w' => (3, true),
+                b'r' => (0, false),
+                b'g' => (1, false),
+                b'b' => (2, false),
+                b'a' => (3, false),
+                _ => {
+                    self.err_at(
+                        t,
+                        format_args!("invalid swizzle '{}': use the letters xyzw or rgba", w),
+                    );
+                    return Err(());
+                }
+            };
+            if set_xyzw {
+                xyzw = true;
+            } else {
+                rgba = true;
+            }
+            mask |= sel << (2 * k);
+        }
+        if xyzw && rgba {
+            self.err_at(
+                t,
+                format_args!("mixed swizzle sets in '{}': use only xyzw or only rgba", w),
+            );
+            return Err(());
+        }
+        Ok((w.len() as u8, mask))
+    }
+
+    fn args(&mut self) -> P {
+        self.advance(); // (
+        let mut first = -1;
+        let mut prev = -1;
+        if self.at(Tok::Void) && self.peek_kind(1) == Tok::RParen {
+            self.advance();
+        }
+        if !self.at(Tok::RParen) {
+            loop {
+                let a = self.expr()?;
+                if first < 0 {
+                    first = a;
+                } else {
+                    self.set(prev, |n| n.next = a);
+                }
+                prev = a;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')' after the arguments")?;
+        Ok(first)
+    }
+
+    fn primary(&mut self) -> P {
+        let t = self.tok();
+        let i = self.idx();
+        match t.kind {
+            Tok::IntLit => {
+                self.advance();
+                let mut n = Node::new(Kind::IntLit, i);
+                n.ival = t.int() as i32;
+                self.node(n)
+            }
+            Tok::FloatLit => {
+                self.advance();
+                let mut n = Node::new(Kind::FloatLit, i);
+                n.ival = t.value as i32;
+                self.node(n)
+            }
+            Tok::True | Tok::False => {
+                self.advance();
+                let mut n = Node::new(Kind::BoolLit, i);
+                n.ival = (t.kind == Tok::True) as i32;
+                self.node(n)
+            }
+            Tok::Ident => {
+                self.advance();
+                if self.at(Tok::LParen) {
+                    let args = self.args()?;
+                    let mut n = Node::new(Kind::Call, i);
+                    n.a = args;
+                    return self.node(n);
+                }
+                self.node(Node::new(Kind::Ident, i))
+            }
+            Tok::LParen => {
+                self.advance();
+                let e = self.expr()?;
+                self.expect(Tok::RParen, "')'")?;
+                Ok(e)
+            }
+            Tok::Reserved => {
+                self.reserved()?;
+                Err(())
+            }
+            k => {
+                if let Some(ty) = type_of(k) {
+                    self.advance();
+                    if !self.at(Tok::LParen) {
+                        if self.at(Tok::LBracket) {
+                            let b = self.tok();
+                            self.err_at(b, format_args!("arrays are not supported"));
+                            return Err(());
+                        }
+                        return self
+                            .expected("'(' after the type name (a constructor)")
+                            .map(|_| -1);
+                    }
+                    let args = self.args()?;
+                    let mut n = Node::new(Kind::Ctor, i);
+                    n.ty = ty;
+                    n.a = args;
+                    return self.node(n);
+                }
+                self.expected("an expression").map(|_| -1)
+            }
+        }
+    }
+}
+
+fn is_expr(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::Call
+            | Kind::Ctor
+            | Kind::Binary
+            | Kind::Unary
+            | Kind::Incr
+            | Kind::Ident
+            | Kind::IntLit
+            | Kind::FloatLit
+            | Kind::BoolLit
+            | Kind::Swizzle
+            | Kind::Index
+    )
+}

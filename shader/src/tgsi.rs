@@ -14,11 +14,12 @@
 //!   link's remap from fragment slot to vertex slot; identity when standalone or when the entry is
 //!   negative). gl_FragCoord, only when read, is `IN[p], POSITION` with `p` one past the highest
 //!   varying register, so it can never collide with a varying.
-//! - gl_FragCoord: `PROPERTY FS_COORD_ORIGIN UPPER_LEFT` and `PROPERTY FS_COORD_PIXEL_CENTER
-//!   HALF_INTEGER`. In gallium terms UPPER_LEFT means "y counts from framebuffer row 0". The VirGL
-//!   backend renders with a positive viewport y-scale, which puts the bottom of the picture in
-//!   row 0 (DESIGN.md §5), so this is GL's lower-left origin with centres at .5: the software path's
-//!   convention.
+//! - gl_FragCoord: `PROPERTY FS_COORD_ORIGIN LOWER_LEFT` and `PROPERTY FS_COORD_PIXEL_CENTER
+//!   HALF_INTEGER`. The VirGL backend draws with a negative viewport y-scale so that row 0 of a
+//!   target is the top of the picture (as in the software path's memory); in gallium terms
+//!   LOWER_LEFT then means y counts up from the bottom row, i.e. GL's lower-left origin with
+//!   centres at .5, which is the software path's gl_FragCoord. Measured on virglrenderer through
+//!   vtest: with UPPER_LEFT the top rows read y < 16; with LOWER_LEFT the bottom rows do.
 //! - Scratch temporaries (for aliasing-safe matrix products and division) are allocated after the
 //!   module's own temps and declared with them.
 //! - Ops that TGSI dropped over time are avoided: subtraction is `ADD a, -b`, absolute value is
@@ -80,6 +81,9 @@ impl core::fmt::Display for TgsiError {
 }
 
 type Out = String<TGSI_MAX>;
+
+/// The bounded buffer TGSI text is emitted into (`TgsiText::new()`).
+pub type TgsiText = String<TGSI_MAX>;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -222,7 +226,11 @@ fn bad(inst: usize, reason: &'static str) -> TgsiError {
     TgsiError::BadInst { inst, reason }
 }
 
-fn intern(imms: &mut Vec<[u32; 4], { IR_MAX + 1 }>, v: [u32; 4], i: usize) -> Result<u16, TgsiError> {
+fn intern(
+    imms: &mut Vec<[u32; 4], { IR_MAX + 1 }>,
+    v: [u32; 4],
+    i: usize,
+) -> Result<u16, TgsiError> {
     if let Some(k) = imms.iter().position(|x| *x == v) {
         return Ok(k as u16);
     }
@@ -254,16 +262,40 @@ fn plan(m: &Module) -> Result<Plan, TgsiError> {
         writes_color: m.iface.color_output.is_some(),
     };
     for a in &m.iface.attributes {
-        bit(&mut p.attrs, a.location as i16, 8, 0, "attribute location out of range")?;
+        bit(
+            &mut p.attrs,
+            a.location as i16,
+            8,
+            0,
+            "attribute location out of range",
+        )?;
     }
     for v in &m.iface.varyings {
         match m.stage {
-            Stage::Vertex => bit(&mut p.vs_outputs, v.slot as i16, VARYING_MAX, 0, "varying slot out of range")?,
-            Stage::Fragment => bit(&mut p.fs_inputs, v.slot as i16, VARYING_MAX, 0, "varying slot out of range")?,
+            Stage::Vertex => bit(
+                &mut p.vs_outputs,
+                v.slot as i16,
+                VARYING_MAX,
+                0,
+                "varying slot out of range",
+            )?,
+            Stage::Fragment => bit(
+                &mut p.fs_inputs,
+                v.slot as i16,
+                VARYING_MAX,
+                0,
+                "varying slot out of range",
+            )?,
         }
     }
     for s in &m.iface.samplers {
-        bit(&mut p.samplers, s.unit as i16, 4, 0, "sampler unit out of range")?;
+        bit(
+            &mut p.samplers,
+            s.unit as i16,
+            4,
+            0,
+            "sampler unit out of range",
+        )?;
     }
     let mut need_zero = false;
     for (i, inst) in m.insts.iter().enumerate() {
@@ -276,7 +308,11 @@ fn plan(m: &Module) -> Result<Plan, TgsiError> {
                 let base = inst.aux as usize;
                 let mut v = [0u32; 4];
                 for (k, slot) in v.iter_mut().enumerate().take(n) {
-                    *slot = m.imms.get(base + k).ok_or(bad(i, "CONST reads past the immediates"))?.to_bits();
+                    *slot = m
+                        .imms
+                        .get(base + k)
+                        .ok_or(bad(i, "CONST reads past the immediates"))?
+                        .to_bits();
                 }
                 p.const_imm[i] = intern(&mut p.imms, v, i)?;
             }
@@ -291,18 +327,36 @@ fn plan(m: &Module) -> Result<Plan, TgsiError> {
                 p.scratch = p.scratch.max(SCRATCH_TEMPS);
             }
             Op::Sample => bit(&mut p.samplers, inst.aux, 4, i, "sampler unit out of range")?,
-            Op::LoadAttr => bit(&mut p.attrs, inst.aux, 8, i, "attribute location out of range")?,
+            Op::LoadAttr => bit(
+                &mut p.attrs,
+                inst.aux,
+                8,
+                i,
+                "attribute location out of range",
+            )?,
             Op::LoadVar => {
                 if m.stage != Stage::Fragment {
                     return Err(bad(i, "load_var outside a fragment shader"));
                 }
-                bit(&mut p.fs_inputs, inst.aux, VARYING_MAX, i, "varying slot out of range")?
+                bit(
+                    &mut p.fs_inputs,
+                    inst.aux,
+                    VARYING_MAX,
+                    i,
+                    "varying slot out of range",
+                )?
             }
             Op::StoreVar => {
                 if m.stage != Stage::Vertex {
                     return Err(bad(i, "store_var outside a vertex shader"));
                 }
-                bit(&mut p.vs_outputs, inst.aux, VARYING_MAX, i, "varying slot out of range")?
+                bit(
+                    &mut p.vs_outputs,
+                    inst.aux,
+                    VARYING_MAX,
+                    i,
+                    "varying slot out of range",
+                )?
             }
             Op::LoadUni => {
                 if inst.aux < 0 || inst.aux2 < 1 {
@@ -350,13 +404,15 @@ struct Emitter<'a> {
 
 impl Emitter<'_> {
     fn raw(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
-        self.out.write_fmt(args).map_err(|_| TgsiError::TooLong { limit: TGSI_MAX })
+        self.out
+            .write_fmt(args)
+            .map_err(|_| TgsiError::TooLong { limit: TGSI_MAX })
     }
 
-    /// One numbered instruction line.
+    /// One instruction line. Labels (`  12: `) and indentation are optional in the parser and
+    /// cost ~15% of the 3600-byte budget, so instructions are neither numbered nor indented.
     fn inst(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
-        let n = self.line;
-        self.raw(format_args!("  {}: {}\n", n, args))?;
+        self.raw(format_args!("{}\n", args))?;
         self.line += 1;
         self.tokens = self.tokens.saturating_add(TOKENS_INST);
         Ok(())
@@ -388,7 +444,11 @@ fn temps(t: i16, n: u16, m: &Module, i: usize) -> Result<u16, TgsiError> {
 
 /// Emits `m` as TGSI text into `out` (cleared first). `remap` maps a fragment varying slot to
 /// the vertex output slot it reads (from the link); `None` or a negative entry means identity.
-pub fn emit(m: &Module, remap: Option<&[i8; 8]>, out: &mut String<TGSI_MAX>) -> Result<TgsiInfo, TgsiError> {
+pub fn emit(
+    m: &Module,
+    remap: Option<&[i8; 8]>,
+    out: &mut String<TGSI_MAX>,
+) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner(m, remap, out);
     if r.is_err() {
@@ -400,14 +460,22 @@ pub fn emit(m: &Module, remap: Option<&[i8; 8]>, out: &mut String<TGSI_MAX>) -> 
 fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<TgsiInfo, TgsiError> {
     let p = plan(m)?;
     let declared_temps = m.temps + p.scratch;
-    let mut e = Emitter { out, line: 0, tokens: TOKENS_HEADER, temps: declared_temps, scratch0: m.temps };
+    let mut e = Emitter {
+        out,
+        line: 0,
+        tokens: TOKENS_HEADER,
+        temps: declared_temps,
+        scratch0: m.temps,
+    };
     let frag = m.stage == Stage::Fragment;
     e.raw(format_args!("{}\n", if frag { "FRAG" } else { "VERT" }))?;
     let mut fcoord_reg = 0u8;
     if frag {
         if p.reads_fragcoord {
-            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"))?;
-            e.raw(format_args!("PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"))?;
+            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"))?;
+            e.raw(format_args!(
+                "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"
+            ))?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
         for f in 0..VARYING_MAX {
@@ -457,17 +525,36 @@ fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<Tgsi
     }
     for (k, v) in p.imms.iter().enumerate() {
         let f = |i: usize| format_imm(f32::from_bits(v[i]));
-        e.raw(format_args!("IMM[{}] FLT32 {{{}, {}, {}, {}}}\n", k, f(0), f(1), f(2), f(3)))?;
+        e.raw(format_args!(
+            "IMM[{}] FLT32 {{{}, {}, {}, {}}}\n",
+            k,
+            f(0),
+            f(1),
+            f(2),
+            f(3)
+        ))?;
         e.tokens = e.tokens.saturating_add(TOKENS_IMM);
     }
     for (i, inst) in m.insts.iter().enumerate() {
         emit_inst(&mut e, m, &p, i, inst, fcoord_reg)?;
     }
     e.inst(format_args!("END"))?;
-    Ok(TgsiInfo { bytes: e.out.len(), tokens: e.tokens, instructions: e.line, temps: e.temps })
+    Ok(TgsiInfo {
+        bytes: e.out.len(),
+        tokens: e.tokens,
+        instructions: e.line,
+        temps: e.temps,
+    })
 }
 
-fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, fcoord_reg: u8) -> Result<(), TgsiError> {
+fn emit_inst(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+    fcoord_reg: u8,
+) -> Result<(), TgsiError> {
     match inst.op {
         Op::Nop => {}
         Op::Const => {
@@ -476,7 +563,12 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
         }
         Op::Mov => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]", d, mask(lanes_or(inst, 4)), a))?;
+            e.inst(format_args!(
+                "MOV TEMP[{}]{}, TEMP[{}]",
+                d,
+                mask(lanes_or(inst, 4)),
+                a
+            ))?;
         }
         Op::Swz => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
@@ -491,12 +583,27 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
                 let sel = if k < n as usize { k } else { 0 };
                 let _ = sw.push(LANES[((inst.aux as u16 >> (2 * sel)) & 3) as usize]);
             }
-            let sw = if sw.as_str() == ".xyzw" { "" } else { sw.as_str() };
+            let sw = if sw.as_str() == ".xyzw" {
+                ""
+            } else {
+                sw.as_str()
+            };
             // Both sources are read before the write, so d == a is safe; the zero fill comes second.
-            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]{}", d, mask(n), a, sw))?;
+            e.inst(format_args!(
+                "MOV TEMP[{}]{}, TEMP[{}]{}",
+                d,
+                mask(n),
+                a,
+                sw
+            ))?;
             if n < 4 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
-                e.inst(format_args!("MOV TEMP[{}]{}, IMM[{}].xxxx", d, rest_mask(n), z))?;
+                e.inst(format_args!(
+                    "MOV TEMP[{}]{}, IMM[{}].xxxx",
+                    d,
+                    rest_mask(n),
+                    z
+                ))?;
             }
         }
         Op::SetLane => {
@@ -504,10 +611,20 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
             if !(0..4).contains(&inst.aux) || !(0..4).contains(&inst.aux2) {
                 return Err(bad(i, "lane index must be 0..=3"));
             }
-            e.inst(format_args!("MOV TEMP[{}]{}, TEMP[{}]{}", d, lane_mask(inst.aux as usize), a, replicate(inst.aux2 as usize)))?;
+            e.inst(format_args!(
+                "MOV TEMP[{}]{}, TEMP[{}]{}",
+                d,
+                lane_mask(inst.aux as usize),
+                a,
+                replicate(inst.aux2 as usize)
+            ))?;
         }
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min => {
-            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             let (name, neg) = match inst.op {
                 Op::Add => ("ADD", ""),
                 Op::Sub => ("ADD", "-"),
@@ -515,30 +632,66 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
                 Op::Max => ("MAX", ""),
                 _ => ("MIN", ""),
             };
-            e.inst(format_args!("{} TEMP[{}]{}, TEMP[{}], {}TEMP[{}]", name, d, mask(lanes_or(inst, 4)), a, neg, b))?;
+            e.inst(format_args!(
+                "{} TEMP[{}]{}, TEMP[{}], {}TEMP[{}]",
+                name,
+                d,
+                mask(lanes_or(inst, 4)),
+                a,
+                neg,
+                b
+            ))?;
         }
         Op::Div => {
-            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             let n = lanes_or(inst, 4);
             let s = e.scratch0;
             for k in 0..n as usize {
-                e.inst(format_args!("RCP TEMP[{}]{}, TEMP[{}]{}", s, lane_mask(k), b, replicate(k)))?;
+                e.inst(format_args!(
+                    "RCP TEMP[{}]{}, TEMP[{}]{}",
+                    s,
+                    lane_mask(k),
+                    b,
+                    replicate(k)
+                ))?;
             }
-            e.inst(format_args!("MUL TEMP[{}]{}, TEMP[{}], TEMP[{}]", d, mask(n), a, s))?;
+            e.inst(format_args!(
+                "MUL TEMP[{}]{}, TEMP[{}], TEMP[{}]",
+                d,
+                mask(n),
+                a,
+                s
+            ))?;
         }
         Op::Abs => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!("MOV TEMP[{}]{}, |TEMP[{}]|", d, mask(lanes_or(inst, 4)), a))?;
+            e.inst(format_args!(
+                "MOV TEMP[{}]{}, |TEMP[{}]|",
+                d,
+                mask(lanes_or(inst, 4)),
+                a
+            ))?;
         }
         Op::Dot => {
-            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             let name = match inst.aux {
                 2 => "DP2",
                 0 | 3 => "DP3",
                 4 => "DP4",
                 _ => return Err(bad(i, "dot size must be 2..=4")),
             };
-            e.inst(format_args!("{} TEMP[{}].x, TEMP[{}], TEMP[{}]", name, d, a, b))?;
+            e.inst(format_args!(
+                "{} TEMP[{}].x, TEMP[{}], TEMP[{}]",
+                name, d, a, b
+            ))?;
         }
         Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
@@ -551,22 +704,50 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
             };
             // Scalar opcodes: one line per lane. Writing lane k never disturbs lane k+1 of a.
             for k in 0..lanes_or(inst, 1).min(4) as usize {
-                e.inst(format_args!("{} TEMP[{}]{}, TEMP[{}]{}", name, d, lane_mask(k), a, replicate(k)))?;
+                e.inst(format_args!(
+                    "{} TEMP[{}]{}, TEMP[{}]{}",
+                    name,
+                    d,
+                    lane_mask(k),
+                    a,
+                    replicate(k)
+                ))?;
             }
         }
         Op::Trunc => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!("TRUNC TEMP[{}]{}, TEMP[{}]", d, mask(lanes_or(inst, 1)), a))?;
+            e.inst(format_args!(
+                "TRUNC TEMP[{}]{}, TEMP[{}]",
+                d,
+                mask(lanes_or(inst, 1)),
+                a
+            ))?;
         }
         Op::Pow => {
-            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             for k in 0..lanes_or(inst, 1).min(4) as usize {
                 let r = replicate(k);
-                e.inst(format_args!("POW TEMP[{}]{}, TEMP[{}]{}, TEMP[{}]{}", d, lane_mask(k), a, r, b, r))?;
+                e.inst(format_args!(
+                    "POW TEMP[{}]{}, TEMP[{}]{}, TEMP[{}]{}",
+                    d,
+                    lane_mask(k),
+                    a,
+                    r,
+                    b,
+                    r
+                ))?;
             }
         }
         Op::Cmp => {
-            let (d, a, b) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             let (name, x, y) = match CmpCode::from_i16(inst.aux) {
                 Some(CmpCode::Lt) => ("SLT", a, b),
                 Some(CmpCode::Gt) => ("SLT", b, a),
@@ -576,7 +757,10 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
                 Some(CmpCode::Ne) => ("SNE", a, b),
                 None => return Err(bad(i, "unknown comparison code")),
             };
-            e.inst(format_args!("{} TEMP[{}].x, TEMP[{}].xxxx, TEMP[{}].xxxx", name, d, x, y))?;
+            e.inst(format_args!(
+                "{} TEMP[{}].x, TEMP[{}].xxxx, TEMP[{}].xxxx",
+                name, d, x, y
+            ))?;
         }
         Op::MulMV => {
             let cols = match inst.aux {
@@ -584,7 +768,11 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
                 3 => 3,
                 _ => return Err(bad(i, "matrix columns must be 3 or 4")),
             };
-            let (d, mat, v) = (temp(inst.dst, m, i)?, temps(inst.a, cols, m, i)?, temp(inst.b, m, i)?);
+            let (d, mat, v) = (
+                temp(inst.dst, m, i)?,
+                temps(inst.a, cols, m, i)?,
+                temp(inst.b, m, i)?,
+            );
             let aliased = d == v || (d >= mat && d < mat + cols);
             let t = if aliased { e.scratch0 } else { d };
             mat_vec(e, t, mat, v, cols)?;
@@ -614,7 +802,9 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
                     // A mat3 result column keeps lane w at 0 like MULMV.
                     let z = p.zero_imm;
                     match z {
-                        Some(z) => e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", base + j, z))?,
+                        Some(z) => {
+                            e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", base + j, z))?
+                        }
                         None => return Err(bad(i, "zero immediate missing")),
                     }
                 }
@@ -627,7 +817,10 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
         }
         Op::Sample => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!("TEX TEMP[{}], TEMP[{}], SAMP[{}], 2D", d, a, inst.aux))?;
+            e.inst(format_args!(
+                "TEX TEMP[{}], TEMP[{}], SAMP[{}], 2D",
+                d, a, inst.aux
+            ))?;
         }
         Op::LoadAttr => {
             let d = temp(inst.dst, m, i)?;
@@ -640,7 +833,11 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
         Op::LoadUni => {
             let d = temps(inst.dst, inst.aux2.max(0) as u16, m, i)?;
             for k in 0..inst.aux2 as u16 {
-                e.inst(format_args!("MOV TEMP[{}], CONST[0][{}]", d + k, inst.aux as u16 + k))?;
+                e.inst(format_args!(
+                    "MOV TEMP[{}], CONST[0][{}]",
+                    d + k,
+                    inst.aux as u16 + k
+                ))?;
             }
         }
         Op::LoadFcoord => {
@@ -669,11 +866,44 @@ fn emit_inst(e: &mut Emitter<'_>, m: &Module, p: &Plan, i: usize, inst: &Inst, f
 /// `t = sum_k column(mat+k) * v[k]` for k < cols, as MUL + MAD chain (t must not alias inputs).
 fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(), TgsiError> {
     let wm = if cols == 3 { ".xyz" } else { "" };
-    e.inst(format_args!("MUL TEMP[{}]{}, TEMP[{}].xxxx, TEMP[{}]", t, wm, v, mat))?;
+    e.inst(format_args!(
+        "MUL TEMP[{}]{}, TEMP[{}].xxxx, TEMP[{}]",
+        t, wm, v, mat
+    ))?;
     for k in 1..cols {
-        e.inst(format_args!("MAD TEMP[{}]{}, TEMP[{}]{}, TEMP[{}], TEMP[{}]", t, wm, v, replicate(k as usize), mat + k, t))?;
+        e.inst(format_args!(
+            "MAD TEMP[{}]{}, TEMP[{}]{}, TEMP[{}], TEMP[{}]",
+            t,
+            wm,
+            v,
+            replicate(k as usize),
+            mat + k,
+            t
+        ))?;
     }
     Ok(())
+}
+
+/// The same conservative token bound [`emit`] reports, recomputed from emitted text (for
+/// callers that kept only the text): header 2, each `DCL` line 6, each `IMM` line 5, each
+/// `PROPERTY` line 2, every other non-empty line (an instruction) 12.
+pub fn token_bound(text: &str) -> u32 {
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .fold(TOKENS_HEADER, |n, l| {
+            let l = l.trim_start();
+            let t = if l.starts_with("DCL ") {
+                TOKENS_DCL
+            } else if l.starts_with("IMM[") {
+                TOKENS_IMM
+            } else if l.starts_with("PROPERTY ") {
+                TOKENS_PROPERTY
+            } else {
+                TOKENS_INST
+            };
+            n.saturating_add(t)
+        })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -752,7 +982,10 @@ struct Cur<'a> {
 
 impl<'a> Cur<'a> {
     fn err<T>(&self, message: &'static str) -> Result<T, TgsiCheckError> {
-        Err(TgsiCheckError { line: self.line, message })
+        Err(TgsiCheckError {
+            line: self.line,
+            message,
+        })
     }
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
@@ -788,7 +1021,10 @@ impl<'a> Cur<'a> {
         let start = self.i;
         let mut v: u32 = 0;
         while let Some(c) = self.peek().filter(u8::is_ascii_digit) {
-            v = match v.checked_mul(10).and_then(|v| v.checked_add((c - b'0') as u32)) {
+            v = match v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((c - b'0') as u32))
+            {
                 Some(v) => v,
                 None => return self.err("number too large"),
             };
@@ -828,7 +1064,11 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
     let mut frag = false;
     let mut in_body = false;
     for (n, line) in text.split('\n').enumerate() {
-        let mut c = Cur { s: line.as_bytes(), i: 0, line: n + 1 };
+        let mut c = Cur {
+            s: line.as_bytes(),
+            i: 0,
+            line: n + 1,
+        };
         if n == 0 {
             match line {
                 "FRAG" => frag = true,
@@ -844,13 +1084,20 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
         if ended {
             return c.err("text after END");
         }
-        if c.peek().is_some_and(|b| b.is_ascii_digit()) {
-            let label = c.uint()?;
-            if label != stats.instructions {
-                return c.err("instruction labels must count up from 0");
+        let start = c.i;
+        let first = c.word();
+        c.i = start;
+        let labeled = c.peek().is_some_and(|b| b.is_ascii_digit());
+        if labeled || !matches!(first, "PROPERTY" | "DCL" | "IMM") {
+            // Labels are optional for the parser; when present they must count up from 0.
+            if labeled {
+                let label = c.uint()?;
+                if label != stats.instructions {
+                    return c.err("instruction labels must count up from 0");
+                }
+                c.expect(b':', "expected `:` after the label")?;
+                c.ws();
             }
-            c.expect(b':', "expected `:` after the label")?;
-            c.ws();
             in_body = true;
             let name = c.word();
             let Some(&(_, ndst, nsrc, tex)) = OPCODES.iter().find(|o| o.0 == name) else {
@@ -883,7 +1130,10 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                 "IF" => depth += 1,
                 "ELSE" if depth == 0 => return c.err("ELSE without IF"),
                 "ENDIF" => {
-                    depth = depth.checked_sub(1).ok_or(TgsiCheckError { line: n + 1, message: "ENDIF without IF" })?
+                    depth = depth.checked_sub(1).ok_or(TgsiCheckError {
+                        line: n + 1,
+                        message: "ENDIF without IF",
+                    })?
                 }
                 "END" => ended = true,
                 _ => {}
@@ -933,10 +1183,12 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                         c.ws();
                     }
                     let start = c.i;
-                    while matches!(c.peek(), Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+')) {
+                    while matches!(c.peek(), Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+                    {
                         c.i += 1;
                     }
-                    let tok = core::str::from_utf8(c.s.get(start..c.i).unwrap_or(&[])).unwrap_or("");
+                    let tok =
+                        core::str::from_utf8(c.s.get(start..c.i).unwrap_or(&[])).unwrap_or("");
                     if parse_tgsi_float(tok).is_none() {
                         return c.err("immediate is not a float in TGSI syntax");
                     }
@@ -955,10 +1207,16 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
     }
     let last = text.split('\n').count();
     if !ended {
-        return Err(TgsiCheckError { line: last, message: "missing END" });
+        return Err(TgsiCheckError {
+            line: last,
+            message: "missing END",
+        });
     }
     if depth != 0 {
-        return Err(TgsiCheckError { line: last, message: "unbalanced IF/ENDIF" });
+        return Err(TgsiCheckError {
+            line: last,
+            message: "unbalanced IF/ENDIF",
+        });
     }
     Ok(stats)
 }
@@ -985,7 +1243,15 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
         "IN" | "OUT" => {
             let (first, last) = range(c)?;
             for r in first..=last {
-                set_bit(if file == "IN" { &mut d.input } else { &mut d.output }, r, c)?;
+                set_bit(
+                    if file == "IN" {
+                        &mut d.input
+                    } else {
+                        &mut d.output
+                    },
+                    r,
+                    c,
+                )?;
             }
             let vs_input = file == "IN" && !frag;
             if c.eat(b',') {
@@ -1110,7 +1376,10 @@ fn src_operand(c: &mut Cur<'_>, d: &Decls, _frag: bool) -> Result<(), TgsiCheckE
     let file = register(c, d, false)?;
     if c.eat(b'.') {
         for _ in 0..4 {
-            if !c.peek().is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w')) {
+            if !c
+                .peek()
+                .is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w'))
+            {
                 return c.err("source swizzle must have exactly 4 letters or none");
             }
             c.i += 1;
@@ -1126,4 +1395,93 @@ fn src_operand(c: &mut Cur<'_>, d: &Decls, _frag: bool) -> Result<(), TgsiCheckE
         c.expect(b'|', "expected `|`")?;
     }
     Ok(())
+}
+
+/// A small fragment module used by the in-kernel self-tests of this module and of `csir`:
+/// `c = v; if (v.x < 0.5) discard; c.w = 0.25`.
+pub(crate) fn selftest_module() -> Module {
+    let mut m = Module::new(Stage::Fragment);
+    let mut name = crate::ir::Name::new();
+    let _ = name.push_str("v");
+    let _ = m.iface.varyings.push(crate::ir::Varying {
+        name: name.clone(),
+        ty: crate::ir::Type::Vec4,
+        slot: 0,
+    });
+    m.iface.color_output = Some(name);
+    let _ = m.imms.push(0.5);
+    let _ = m.imms.push(0.25);
+    let mk = |op, dst: i16, a: i16, b: i16, aux: i16, aux2: i16, lanes: u8| Inst {
+        op,
+        ty: 7,
+        lanes,
+        dst,
+        a,
+        b,
+        c: -1,
+        aux,
+        aux2,
+    };
+    for i in [
+        mk(Op::LoadVar, 0, -1, -1, 0, 0, 4),
+        mk(Op::Const, 1, -1, -1, 0, 0, 1),
+        mk(Op::Cmp, 2, 0, 1, CmpCode::Lt as i16, 0, 1),
+        mk(Op::If, -1, 2, -1, 0, 0, 0),
+        mk(Op::Discard, -1, -1, -1, 0, 0, 0),
+        mk(Op::Endif, -1, -1, -1, 0, 0, 0),
+        mk(Op::Const, 3, -1, -1, 1, 0, 1),
+        mk(Op::SetLane, 0, 3, -1, 3, 0, 4),
+        mk(Op::StoreColor, -1, 0, -1, 0, 0, 4),
+    ] {
+        let _ = m.insts.push(i);
+    }
+    m.temps = 4;
+    m
+}
+
+/// Self-test: emission of a module with IF/KILL passes the checker, uses 4-letter swizzles and
+/// exact immediates.
+pub fn selftest_emit(w: &mut dyn Write) -> bool {
+    let m = selftest_module();
+    let mut out: Out = String::new();
+    let info = match emit(&m, None, &mut out) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = write!(w, "{}", e);
+            return false;
+        }
+    };
+    if let Err(e) = check_tgsi(&out) {
+        let _ = write!(w, "{}", e);
+        return false;
+    }
+    let ok = out.contains("IF TEMP[2].xxxx\n")
+        && out.contains("KILL")
+        && out.contains("IMM[1] FLT32 {0.25, 0.0, 0.0, 0.0}");
+    if !ok || info.bytes != out.len() || info.tokens < info.instructions {
+        let _ = write!(w, "unexpected TGSI:\n{}", out.as_str());
+        return false;
+    }
+    true
+}
+
+/// Self-test: the checker rejects a short swizzle, an undeclared register and a missing END.
+pub fn selftest_checker(w: &mut dyn Write) -> bool {
+    let base = "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].xxxx\n  1: ENDIF\n  2: END\n";
+    let bad = [
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].x\n  1: ENDIF\n  2: END\n",
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[1].xxxx\n  1: ENDIF\n  2: END\n",
+        "FRAG\nDCL TEMP[0]\n  0: IF TEMP[0].xxxx\n  1: ENDIF\n",
+    ];
+    if check_tgsi(base).is_err() {
+        let _ = write!(w, "valid text rejected");
+        return false;
+    }
+    for b in bad {
+        if check_tgsi(b).is_ok() {
+            let _ = write!(w, "accepted: {}", b);
+            return false;
+        }
+    }
+    true
 }

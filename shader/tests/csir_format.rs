@@ -41,10 +41,23 @@ fn v1_round_trip_keeps_ir_and_derives_the_interface() {
         assert_eq!(back.temps, m.temps);
         // The derived interface covers everything the instructions touch.
         assert_eq!(back.iface.writes_position, m.iface.writes_position);
-        assert_eq!(back.iface.color_output.is_some(), m.iface.color_output.is_some());
+        assert_eq!(
+            back.iface.color_output.is_some(),
+            m.iface.color_output.is_some()
+        );
         assert_eq!(back.iface.reads_fragcoord, m.iface.reads_fragcoord);
-        assert_eq!(back.iface.samplers.len(), m.iface.samplers.len(), "{}", name);
-        assert_eq!(back.iface.uniform_vec4s(), m.iface.uniform_vec4s(), "{}", name);
+        assert_eq!(
+            back.iface.samplers.len(),
+            m.iface.samplers.len(),
+            "{}",
+            name
+        );
+        assert_eq!(
+            back.iface.uniform_vec4s(),
+            m.iface.uniform_vec4s(),
+            "{}",
+            name
+        );
         // Same TGSI as the original, apart from nothing: declarations come from the same uses.
         let (mut a, mut b): (String<TGSI_MAX>, String<TGSI_MAX>) = (String::new(), String::new());
         tgsi::emit(&m, None, &mut a).unwrap();
@@ -62,7 +75,13 @@ fn every_single_byte_flip_is_rejected() {
             for x in [0xffu8, 0x01, 0x80] {
                 let mut bad = blob.clone();
                 bad[at] ^= x;
-                assert!(csir::load(&bad).is_err(), "{} v2: flip {:#x} at byte {} accepted", name, x, at);
+                assert!(
+                    csir::load(&bad).is_err(),
+                    "{} v2: flip {:#x} at byte {} accepted",
+                    name,
+                    x,
+                    at
+                );
             }
         }
         // v1's checksum covers only the IR records: every change there is rejected. The header
@@ -71,11 +90,21 @@ fn every_single_byte_flip_is_rejected() {
         let blob = save(&m, Version::V1);
         let ir_end = 32 + 16 * m.insts.len();
         for at in 0..ir_end {
-            let flips: &[u8] = if at >= 32 { &[0xff, 0x01, 0x80] } else { &[0xff] };
+            let flips: &[u8] = if at >= 32 {
+                &[0xff, 0x01, 0x80]
+            } else {
+                &[0xff]
+            };
             for &x in flips {
                 let mut bad = blob.clone();
                 bad[at] ^= x;
-                assert!(csir::load(&bad).is_err(), "{} v1: flip {:#x} at byte {} accepted", name, x, at);
+                assert!(
+                    csir::load(&bad).is_err(),
+                    "{} v1: flip {:#x} at byte {} accepted",
+                    name,
+                    x,
+                    at
+                );
             }
         }
     }
@@ -92,7 +121,10 @@ fn v1_immediate_corruption_is_not_detectable_but_v2_is() {
     let mut blob = save(&m, Version::V2);
     let at = 64 + 16 * m.insts.len();
     blob[at + 3] ^= 0x01;
-    assert!(matches!(csir::load(&blob), Err(CsirError::BadChecksum { .. })));
+    assert!(matches!(
+        csir::load(&blob),
+        Err(CsirError::BadChecksum { .. })
+    ));
 }
 
 #[test]
@@ -101,11 +133,22 @@ fn every_truncation_and_extension_is_rejected() {
         for v in [Version::V1, Version::V2] {
             let blob = save(&m, v);
             for len in 0..blob.len() {
-                assert!(csir::load(&blob[..len]).is_err(), "{} {:?}: truncation to {} accepted", name, v, len);
+                assert!(
+                    csir::load(&blob[..len]).is_err(),
+                    "{} {:?}: truncation to {} accepted",
+                    name,
+                    v,
+                    len
+                );
             }
             let mut longer = blob.clone();
             longer.push(0);
-            assert!(matches!(csir::load(&longer), Err(CsirError::BadSize { .. })), "{} {:?}", name, v);
+            assert!(
+                matches!(csir::load(&longer), Err(CsirError::BadSize { .. })),
+                "{} {:?}",
+                name,
+                v
+            );
         }
     }
 }
@@ -114,17 +157,30 @@ fn every_truncation_and_extension_is_rejected() {
 fn listed_v1_rejections_have_their_own_errors() {
     let m = fixtures::tri_vert();
     let blob = save(&m, Version::V1);
-    let word = |b: &mut Vec<u8>, i: usize, v: u32| b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-    assert!(matches!(csir::load(&blob[..31]), Err(CsirError::TooShort { len: 31, min: 32 })));
+    let word =
+        |b: &mut Vec<u8>, i: usize, v: u32| b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+    assert!(matches!(
+        csir::load(&blob[..31]),
+        Err(CsirError::TooShort { len: 31, min: 32 })
+    ));
     let mut b = blob.clone();
     word(&mut b, 0, 0x1234);
-    assert!(matches!(csir::load(&b), Err(CsirError::BadMagic { found: 0x1234 })));
+    assert!(matches!(
+        csir::load(&b),
+        Err(CsirError::BadMagic { found: 0x1234 })
+    ));
     let mut b = blob.clone();
     word(&mut b, 1, 3);
-    assert!(matches!(csir::load(&b), Err(CsirError::BadVersion { found: 3 })));
+    assert!(matches!(
+        csir::load(&b),
+        Err(CsirError::BadVersion { found: 3 })
+    ));
     let mut b = blob.clone();
     word(&mut b, 2, 2);
-    assert!(matches!(csir::load(&b), Err(CsirError::BadStage { found: 2 })));
+    assert!(matches!(
+        csir::load(&b),
+        Err(CsirError::BadStage { found: 2 })
+    ));
     for (i, limit) in [(3usize, 384u32), (4, 160), (5, 96)] {
         let mut b = blob.clone();
         word(&mut b, i, limit + 1);
@@ -163,11 +219,18 @@ fn hand_built_v1_blob_loads() {
     let mut text: String<TGSI_MAX> = String::new();
     let (m, info) = csir::load_with_tgsi(&blob, &mut text).unwrap();
     assert_eq!(m.stage, Stage::Vertex);
-    assert_eq!(m.insts[0].a, -1, "unused operand fields are ignored (normalized)");
+    assert_eq!(
+        m.insts[0].a, -1,
+        "unused operand fields are ignored (normalized)"
+    );
     assert!(m.iface.writes_position);
     assert_eq!(info.bytes, text.len());
     tgsi::check_tgsi(&text).unwrap();
-    assert!(text.contains("IMM[0] FLT32 {0.5, -0.5, 0.0, 1.0}"), "{}", text.as_str());
+    assert!(
+        text.contains("IMM[0] FLT32 {0.5, -0.5, 0.0, 1.0}"),
+        "{}",
+        text.as_str()
+    );
     assert!(text.contains("MOV OUT[0], TEMP[0]"));
 }
 
@@ -177,7 +240,10 @@ fn v2_header_is_little_endian_and_self_describing() {
     let blob = save(&m, Version::V2);
     let w = |i: usize| u32::from_le_bytes(blob[4 * i..4 * i + 4].try_into().unwrap());
     assert_eq!(&blob[..4], b"CSIR");
-    assert_eq!((w(1), w(2), w(3), w(4), w(5)), (2, 0, m.insts.len() as u32, 0, 23));
+    assert_eq!(
+        (w(1), w(2), w(3), w(4), w(5)),
+        (2, 0, m.insts.len() as u32, 0, 23)
+    );
     assert_eq!((w(6), w(7), w(8), w(9)), (2, 1, 3, 0));
     assert_eq!(w(10), 1, "writes_position flag");
     assert_eq!(w(11) as usize, blob.len());
@@ -191,7 +257,10 @@ fn v2_header_is_little_endian_and_self_describing() {
 fn small_buffer_is_an_error() {
     let m = fixtures::tri_vert();
     let mut buf = [0u8; 40];
-    assert!(matches!(csir::save(&m, Version::V1, &mut buf), Err(CsirError::BufferTooSmall { .. })));
+    assert!(matches!(
+        csir::save(&m, Version::V1, &mut buf),
+        Err(CsirError::BufferTooSmall { .. })
+    ));
 }
 
 proptest! {
@@ -210,5 +279,22 @@ proptest! {
             blob[at % n] = val;
         }
         let _ = csir::load(&blob);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    /// Every verified random module round-trips: v2 exactly, v1 its IR (interface derived).
+    #[test]
+    fn random_verified_modules_round_trip(frag in any::<bool>(), insts in proptest::collection::vec(fixtures::random::arb_inst(12), 1..40)) {
+        use fixtures::random::{module, with_blocks};
+        let m = module(frag, with_blocks(insts));
+        prop_assume!(shader::verify::verify(&m).is_ok());
+        let mut t: String<TGSI_MAX> = String::new();
+        prop_assume!(tgsi::emit(&m, None, &mut t).is_ok());
+        prop_assert_eq!(&csir::load(&save(&m, Version::V2)).unwrap(), &m);
+        let v1 = csir::load(&save(&m, Version::V1)).unwrap();
+        prop_assert_eq!(&v1.insts, &m.insts);
+        prop_assert_eq!(&v1.imms, &m.imms);
     }
 }

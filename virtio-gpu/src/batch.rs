@@ -50,7 +50,12 @@ impl CommandBuffer {
                 limit: MAX_BATCH_DWORDS as u64,
             });
         }
-        Ok(CommandBuffer { buf: Vec::with_capacity(capacity), capacity, submits: 0, dwords_submitted: 0 })
+        Ok(CommandBuffer {
+            buf: Vec::with_capacity(capacity),
+            capacity,
+            submits: 0,
+            dwords_submitted: 0,
+        })
     }
 
     pub fn capacity(&self) -> usize {
@@ -80,7 +85,11 @@ impl CommandBuffer {
     /// content.
     pub fn reserve<S: Sink + ?Sized>(&mut self, need: usize, sink: &mut S) -> Result<()> {
         if need == 0 || need > self.capacity {
-            return Err(GpuError::TooLarge { what: "command", dwords: need, capacity: self.capacity });
+            return Err(GpuError::TooLarge {
+                what: "command",
+                dwords: need,
+                capacity: self.capacity,
+            });
         }
         if self.buf.len() + need > self.capacity {
             self.flush(sink)?;
@@ -98,7 +107,11 @@ impl CommandBuffer {
     /// Appends dwords after a `reserve` that covered them (the caller wrote the header itself).
     pub(crate) fn extend_reserved(&mut self, words: &[u32]) -> Result<()> {
         if self.buf.len() + words.len() > self.capacity {
-            return Err(GpuError::TooLarge { what: "reserved command", dwords: words.len(), capacity: self.free() });
+            return Err(GpuError::TooLarge {
+                what: "reserved command",
+                dwords: words.len(),
+                capacity: self.free(),
+            });
         }
         self.buf.extend_from_slice(words);
         Ok(())

@@ -108,7 +108,13 @@ impl StreamChecker {
             let cmd = header & 0xff;
             let obj = (header >> 8) & 0xff;
             let len = header >> 16;
-            let err = |reason| DecodeError { offset: at, cmd, obj, len, reason };
+            let err = |reason| DecodeError {
+                offset: at,
+                cmd,
+                obj,
+                len,
+                reason,
+            };
             if cmd >= CCMD_MAX {
                 return Err(err("command id beyond the host's table"));
             }
@@ -118,7 +124,12 @@ impl StreamChecker {
             }
             let payload = &stream[at + 1..end];
             self.check_command(cmd, obj, payload).map_err(err)?;
-            visit(&Command { offset: at, cmd, obj, payload });
+            visit(&Command {
+                offset: at,
+                cmd,
+                obj,
+                payload,
+            });
             count += 1;
             self.commands += 1;
             at = end;
@@ -140,7 +151,10 @@ impl StreamChecker {
                 if len != BIND_OBJECT_SIZE {
                     return Err("BIND_OBJECT length must be 1");
                 }
-                if !matches!(obj, OBJ_BLEND | OBJ_RASTERIZER | OBJ_DSA | OBJ_VERTEX_ELEMENTS) {
+                if !matches!(
+                    obj,
+                    OBJ_BLEND | OBJ_RASTERIZER | OBJ_DSA | OBJ_VERTEX_ELEMENTS
+                ) {
                     return Err("BIND_OBJECT of an unbindable object type");
                 }
                 let h = get(0);
@@ -160,7 +174,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_VIEWPORT_STATE => {
-                if len < 1 || (len - 1) % 6 != 0 {
+                if len < 1 || !(len - 1).is_multiple_of(6) {
                     return Err("viewport length must be 1 + 6n");
                 }
                 let n = (len - 1) / 6;
@@ -190,7 +204,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_VERTEX_BUFFERS => {
-                if len % 3 != 0 || len / 3 > 32 {
+                if !len.is_multiple_of(3) || len / 3 > 32 {
                     return Err("vertex buffers length must be 3n (n <= 32)");
                 }
                 Ok(())
@@ -205,7 +219,10 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_DRAW_VBO => {
-                if len != DRAW_VBO_SIZE && len != DRAW_VBO_SIZE_TESS && len != DRAW_VBO_SIZE_INDIRECT {
+                if len != DRAW_VBO_SIZE
+                    && len != DRAW_VBO_SIZE_TESS
+                    && len != DRAW_VBO_SIZE_INDIRECT
+                {
                     return Err("DRAW_VBO length must be 12, 14 or 20");
                 }
                 if get(1) == 0 {
@@ -214,7 +231,12 @@ impl StreamChecker {
                 if get(9) > get(10) {
                     return Err("DRAW_VBO min index above max index");
                 }
-                if get(3) == 0 && (get(9) != get(0) || get(10) != get(0).wrapping_add(get(1)).wrapping_sub(1)) {
+                if get(3) != 0 && get(0) != 0 {
+                    return Err("indexed DRAW_VBO with start != 0 (the host ignores start)");
+                }
+                if get(3) == 0
+                    && (get(9) != get(0) || get(10) != get(0).wrapping_add(get(1)).wrapping_sub(1))
+                {
                     return Err("non-indexed DRAW_VBO with an index range other than [start, start+count-1]");
                 }
                 self.draws += 1;
@@ -271,7 +293,7 @@ impl StreamChecker {
                 Ok(())
             }
             CCMD_SET_SCISSOR_STATE => {
-                if len < 1 || (len - 1) % 2 != 0 {
+                if len < 1 || !(len - 1).is_multiple_of(2) {
                     return Err("scissor length must be 1 + 2n");
                 }
                 Ok(())
@@ -329,7 +351,7 @@ impl StreamChecker {
                 }
             }
             OBJ_VERTEX_ELEMENTS => {
-                if (len - 1) % 4 != 0 {
+                if !(len - 1).is_multiple_of(4) {
                     return Err("vertex elements length must be 1 + 4n");
                 }
                 for i in 0..((len - 1) / 4) as usize {
@@ -340,6 +362,9 @@ impl StreamChecker {
             }
             OBJ_SHADER => return self.check_shader(p),
             _ => return Err("CREATE_OBJECT of an object type this project does not use"),
+        }
+        if self.is_live(handle) {
+            return Err("CREATE_OBJECT of a handle that is already live");
         }
         self.set_live(handle, true);
         Ok(())

@@ -56,7 +56,12 @@ pub struct RasterState {
 
 impl Default for RasterState {
     fn default() -> Self {
-        RasterState { cull_face: CULL_NONE, front_ccw: true, depth_clip: true, scissor: false }
+        RasterState {
+            cull_face: CULL_NONE,
+            front_ccw: true,
+            depth_clip: true,
+            scissor: false,
+        }
     }
 }
 
@@ -104,7 +109,11 @@ pub fn float_format(components: u32) -> Result<u32> {
         2 => Ok(FORMAT_R32G32_FLOAT),
         3 => Ok(FORMAT_R32G32B32_FLOAT),
         4 => Ok(FORMAT_R32G32B32A32_FLOAT),
-        n => Err(GpuError::OutOfRange { what: "vertex element components", value: n as u64, limit: 4 }),
+        n => Err(GpuError::OutOfRange {
+            what: "vertex element components",
+            value: n as u64,
+            limit: 4,
+        }),
     }
 }
 
@@ -127,7 +136,10 @@ impl Viewport {
     /// The viewport of a `w` x `h` target with row 0 of the target at the top of the picture
     /// (negative y scale), depth range [0, 1].
     pub fn top_down(x: f32, y: f32, w: f32, h: f32) -> Self {
-        Viewport { scale: [w * 0.5, -h * 0.5, 0.5], translate: [x + w * 0.5, y + h * 0.5, 0.5] }
+        Viewport {
+            scale: [w * 0.5, -h * 0.5, 0.5],
+            translate: [x + w * 0.5, y + h * 0.5, 0.5],
+        }
     }
 }
 
@@ -149,20 +161,37 @@ impl DrawInfo {
     /// A non-indexed draw of `count` vertices from `start`: the range is [start, start+count-1].
     pub fn arrays(mode: u32, start: u32, count: u32) -> Result<Self> {
         if count == 0 {
-            return Err(GpuError::Invalid { what: "draw with zero vertices" });
+            return Err(GpuError::Invalid {
+                what: "draw with zero vertices",
+            });
         }
-        let max = start
-            .checked_add(count - 1)
-            .ok_or(GpuError::OutOfRange { what: "draw start + count", value: start as u64 + count as u64, limit: u32::MAX as u64 })?;
-        Ok(DrawInfo { start, count, mode, indexed: false, instance_count: 1, index_bias: 0, min_index: start, max_index: max })
-    }
-
-    /// An indexed draw of `indices` (u16) read from element `start` of the bound index buffer;
-    /// the range is the smallest and largest index actually used.
-    pub fn indexed(mode: u32, start: u32, indices: &[u16]) -> Result<Self> {
-        let (min, max) = index_range(indices).ok_or(GpuError::Invalid { what: "indexed draw with no indices" })?;
+        let max = start.checked_add(count - 1).ok_or(GpuError::OutOfRange {
+            what: "draw start + count",
+            value: start as u64 + count as u64,
+            limit: u32::MAX as u64,
+        })?;
         Ok(DrawInfo {
             start,
+            count,
+            mode,
+            indexed: false,
+            instance_count: 1,
+            index_bias: 0,
+            min_index: start,
+            max_index: max,
+        })
+    }
+
+    /// An indexed draw of `indices` (u16). virglrenderer ignores `start` for indexed draws (it
+    /// draws from the index buffer offset), so the first index is chosen with the offset of
+    /// SET_INDEX_BUFFER and `start` is always 0. The range is the smallest and largest index
+    /// actually used.
+    pub fn indexed(mode: u32, indices: &[u16]) -> Result<Self> {
+        let (min, max) = index_range(indices).ok_or(GpuError::Invalid {
+            what: "indexed draw with no indices",
+        })?;
+        Ok(DrawInfo {
+            start: 0,
             count: indices.len() as u32,
             mode,
             indexed: true,
@@ -201,7 +230,11 @@ fn check_handle(what: &'static str, h: u32) -> Result<()> {
 
 fn check_stage(stage: u32) -> Result<()> {
     if stage >= SHADER_TYPES {
-        return Err(GpuError::OutOfRange { what: "shader stage", value: stage as u64, limit: SHADER_TYPES as u64 - 1 });
+        return Err(GpuError::OutOfRange {
+            what: "shader stage",
+            value: stage as u64,
+            limit: SHADER_TYPES as u64 - 1,
+        });
     }
     Ok(())
 }
@@ -237,10 +270,24 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         self.cb.flush(self.sink)
     }
 
-    pub fn create_surface(&mut self, handle: u32, resource: u32, format: u32, level: u32, layers: u32) -> Result<()> {
+    pub fn create_surface(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        level: u32,
+        layers: u32,
+    ) -> Result<()> {
         check_handle("surface handle 0", handle)?;
         check_handle("surface resource 0", resource)?;
-        self.emit(&[cmd0(CCMD_CREATE_OBJECT, OBJ_SURFACE, SURFACE_SIZE), handle, resource, format, level, layers])
+        self.emit(&[
+            cmd0(CCMD_CREATE_OBJECT, OBJ_SURFACE, SURFACE_SIZE),
+            handle,
+            resource,
+            format,
+            level,
+            layers,
+        ])
     }
 
     pub fn create_blend(&mut self, handle: u32, s: &BlendState) -> Result<()> {
@@ -264,7 +311,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn create_rasterizer(&mut self, handle: u32, s: &RasterState) -> Result<()> {
         check_handle("rasterizer handle 0", handle)?;
         if s.cull_face > CULL_BACK + 1 {
-            return Err(GpuError::OutOfRange { what: "cull face", value: s.cull_face as u64, limit: 3 });
+            return Err(GpuError::OutOfRange {
+                what: "cull face",
+                value: s.cull_face as u64,
+                limit: 3,
+            });
         }
         let s0 = (s.depth_clip as u32) << 1
             | (s.cull_face & 3) << 8
@@ -289,28 +340,55 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn create_dsa(&mut self, handle: u32, s: &DsaState) -> Result<()> {
         check_handle("dsa handle 0", handle)?;
         if s.depth_func > FUNC_ALWAYS {
-            return Err(GpuError::OutOfRange { what: "depth func", value: s.depth_func as u64, limit: 7 });
+            return Err(GpuError::OutOfRange {
+                what: "depth func",
+                value: s.depth_func as u64,
+                limit: 7,
+            });
         }
         let s0 = if s.depth_enable {
             1 | (s.depth_write as u32) << 1 | (s.depth_func & 7) << 2
         } else {
             0
         };
-        self.emit(&[cmd0(CCMD_CREATE_OBJECT, OBJ_DSA, DSA_SIZE), handle, s0, 0, 0, 0])
+        self.emit(&[
+            cmd0(CCMD_CREATE_OBJECT, OBJ_DSA, DSA_SIZE),
+            handle,
+            s0,
+            0,
+            0,
+            0,
+        ])
     }
 
-    pub fn create_vertex_elements(&mut self, handle: u32, elements: &[VertexElement]) -> Result<()> {
+    pub fn create_vertex_elements(
+        &mut self,
+        handle: u32,
+        elements: &[VertexElement],
+    ) -> Result<()> {
         check_handle("vertex elements handle 0", handle)?;
         if elements.is_empty() || elements.len() > MAX_VERTEX_ELEMENTS {
-            return Err(GpuError::OutOfRange { what: "vertex elements", value: elements.len() as u64, limit: MAX_VERTEX_ELEMENTS as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "vertex elements",
+                value: elements.len() as u64,
+                limit: MAX_VERTEX_ELEMENTS as u64,
+            });
         }
         let n = elements.len() as u32;
         let mut w = [0u32; 2 + 4 * MAX_VERTEX_ELEMENTS];
-        w[0] = cmd0(CCMD_CREATE_OBJECT, OBJ_VERTEX_ELEMENTS, vertex_elements_size(n));
+        w[0] = cmd0(
+            CCMD_CREATE_OBJECT,
+            OBJ_VERTEX_ELEMENTS,
+            vertex_elements_size(n),
+        );
         w[1] = handle;
         for (i, e) in elements.iter().enumerate() {
             if e.buffer_index as usize >= MAX_VERTEX_BUFFERS {
-                return Err(GpuError::OutOfRange { what: "vertex buffer index", value: e.buffer_index as u64, limit: MAX_VERTEX_BUFFERS as u64 - 1 });
+                return Err(GpuError::OutOfRange {
+                    what: "vertex buffer index",
+                    value: e.buffer_index as u64,
+                    limit: MAX_VERTEX_BUFFERS as u64 - 1,
+                });
             }
             let at = 2 + i * 4;
             w[at] = e.offset;
@@ -349,7 +427,15 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_handle("sampler view resource 0", resource)?;
         // Format word: format in bits 0..23, texture target in bits 24..31.
         let fmt = (format & 0x00FF_FFFF) | (TARGET_TEXTURE_2D << 24);
-        self.emit(&[cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_VIEW, SAMPLER_VIEW_SIZE), handle, resource, fmt, 0, 0, SWIZZLE_IDENTITY])
+        self.emit(&[
+            cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_VIEW, SAMPLER_VIEW_SIZE),
+            handle,
+            resource,
+            fmt,
+            0,
+            0,
+            SWIZZLE_IDENTITY,
+        ])
     }
 
     /// CREATE_OBJECT(SHADER) from TGSI text. Text longer than one batch goes out as a first
@@ -359,10 +445,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_stage(stage)?;
         let text = tgsi.as_bytes();
         if text.len() > MAX_SHADER_TEXT_BYTES {
-            return Err(GpuError::OutOfRange { what: "shader text bytes", value: text.len() as u64, limit: MAX_SHADER_TEXT_BYTES as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "shader text bytes",
+                value: text.len() as u64,
+                limit: MAX_SHADER_TEXT_BYTES as u64,
+            });
         }
         if text.contains(&0) {
-            return Err(GpuError::Invalid { what: "shader text contains a NUL byte" });
+            return Err(GpuError::Invalid {
+                what: "shader text contains a NUL byte",
+            });
         }
         let total = text.len() + 1; // with the NUL
         let total_dwords = total.div_ceil(4);
@@ -375,16 +467,40 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             // Fill the free part of the current batch when it has room for a useful chunk,
             // otherwise start a fresh batch.
             let mut room = self.cb.free().saturating_sub(hdr);
-            if room < remaining.min(16) {
+            // Split only text that does not fit an empty batch: a shader that fits whole goes
+            // into a fresh batch rather than into continuation packets.
+            let fits_empty = remaining + hdr <= self.cb.capacity();
+            if room < remaining && (fits_empty || room < 16) {
                 self.cb.flush(self.sink)?;
                 room = self.cb.capacity() - hdr;
             }
-            let chunk = remaining.min(room).min(crate::protocol::MAX_PAYLOAD_DWORDS - SHADER_HDR_SIZE as usize);
+            let chunk = remaining
+                .min(room)
+                .min(crate::protocol::MAX_PAYLOAD_DWORDS - SHADER_HDR_SIZE as usize);
             if chunk == 0 {
-                return Err(GpuError::TooLarge { what: "shader packet", dwords: hdr + 1, capacity: self.cb.capacity() });
+                return Err(GpuError::TooLarge {
+                    what: "shader packet",
+                    dwords: hdr + 1,
+                    capacity: self.cb.capacity(),
+                });
             }
-            let offlen = if first { total as u32 } else { SHADER_OFFSET_CONT | (sent_dwords * 4) as u32 };
-            let head = [cmd0(CCMD_CREATE_OBJECT, OBJ_SHADER, SHADER_HDR_SIZE + chunk as u32), handle, stage, offlen, tokens, 0];
+            let offlen = if first {
+                total as u32
+            } else {
+                SHADER_OFFSET_CONT | (sent_dwords * 4) as u32
+            };
+            let head = [
+                cmd0(
+                    CCMD_CREATE_OBJECT,
+                    OBJ_SHADER,
+                    SHADER_HDR_SIZE + chunk as u32,
+                ),
+                handle,
+                stage,
+                offlen,
+                tokens,
+                0,
+            ];
             self.cb.reserve(hdr + chunk, self.sink)?;
             self.cb.extend_reserved(&head)?;
             // Text with its NUL, as dwords; the bytes after the NUL are zero.
@@ -405,8 +521,13 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn bind_object(&mut self, obj_type: u32, handle: u32) -> Result<()> {
-        if !matches!(obj_type, OBJ_BLEND | OBJ_RASTERIZER | OBJ_DSA | OBJ_VERTEX_ELEMENTS) {
-            return Err(GpuError::Invalid { what: "BIND_OBJECT takes blend, rasterizer, dsa or vertex elements" });
+        if !matches!(
+            obj_type,
+            OBJ_BLEND | OBJ_RASTERIZER | OBJ_DSA | OBJ_VERTEX_ELEMENTS
+        ) {
+            return Err(GpuError::Invalid {
+                what: "BIND_OBJECT takes blend, rasterizer, dsa or vertex elements",
+            });
         }
         self.emit(&[cmd0(CCMD_BIND_OBJECT, obj_type, BIND_OBJECT_SIZE), handle])
     }
@@ -414,9 +535,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn destroy_object(&mut self, obj_type: u32, handle: u32) -> Result<()> {
         check_handle("destroy of handle 0", handle)?;
         if obj_type == OBJ_NULL || obj_type >= OBJ_MAX {
-            return Err(GpuError::OutOfRange { what: "object type", value: obj_type as u64, limit: OBJ_MAX as u64 - 1 });
+            return Err(GpuError::OutOfRange {
+                what: "object type",
+                value: obj_type as u64,
+                limit: OBJ_MAX as u64 - 1,
+            });
         }
-        self.emit(&[cmd0(CCMD_DESTROY_OBJECT, obj_type, DESTROY_OBJECT_SIZE), handle])
+        self.emit(&[
+            cmd0(CCMD_DESTROY_OBJECT, obj_type, DESTROY_OBJECT_SIZE),
+            handle,
+        ])
     }
 
     pub fn bind_shader(&mut self, handle: u32, stage: u32) -> Result<()> {
@@ -429,15 +557,31 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn link_shader(&mut self, vs: u32, fs: u32) -> Result<()> {
         check_handle("link of vertex shader 0", vs)?;
         check_handle("link of fragment shader 0", fs)?;
-        self.emit(&[cmd0(CCMD_LINK_SHADER, 0, LINK_SHADER_SIZE), vs, fs, 0, 0, 0, 0])
+        self.emit(&[
+            cmd0(CCMD_LINK_SHADER, 0, LINK_SHADER_SIZE),
+            vs,
+            fs,
+            0,
+            0,
+            0,
+            0,
+        ])
     }
 
     pub fn set_framebuffer_state(&mut self, cbufs: &[u32], zsurf: u32) -> Result<()> {
         if cbufs.len() > 8 {
-            return Err(GpuError::OutOfRange { what: "colour buffers", value: cbufs.len() as u64, limit: 8 });
+            return Err(GpuError::OutOfRange {
+                what: "colour buffers",
+                value: cbufs.len() as u64,
+                limit: 8,
+            });
         }
         let mut w = [0u32; 11];
-        w[0] = cmd0(CCMD_SET_FRAMEBUFFER_STATE, 0, framebuffer_size(cbufs.len() as u32));
+        w[0] = cmd0(
+            CCMD_SET_FRAMEBUFFER_STATE,
+            0,
+            framebuffer_size(cbufs.len() as u32),
+        );
         w[1] = cbufs.len() as u32;
         w[2] = zsurf;
         w[3..3 + cbufs.len()].copy_from_slice(cbufs);
@@ -459,10 +603,18 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
 
     pub fn set_vertex_buffers(&mut self, buffers: &[VertexBuffer]) -> Result<()> {
         if buffers.len() > MAX_VERTEX_BUFFERS {
-            return Err(GpuError::OutOfRange { what: "vertex buffers", value: buffers.len() as u64, limit: MAX_VERTEX_BUFFERS as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "vertex buffers",
+                value: buffers.len() as u64,
+                limit: MAX_VERTEX_BUFFERS as u64,
+            });
         }
         let mut w = [0u32; 1 + 3 * MAX_VERTEX_BUFFERS];
-        w[0] = cmd0(CCMD_SET_VERTEX_BUFFERS, 0, vertex_buffers_size(buffers.len() as u32));
+        w[0] = cmd0(
+            CCMD_SET_VERTEX_BUFFERS,
+            0,
+            vertex_buffers_size(buffers.len() as u32),
+        );
         for (i, b) in buffers.iter().enumerate() {
             w[1 + i * 3] = b.stride;
             w[2 + i * 3] = b.offset;
@@ -476,9 +628,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         match buffer {
             Some((res, index_size, offset)) => {
                 if index_size != 2 && index_size != 4 && index_size != 1 {
-                    return Err(GpuError::Invalid { what: "index size must be 1, 2 or 4" });
+                    return Err(GpuError::Invalid {
+                        what: "index size must be 1, 2 or 4",
+                    });
                 }
-                self.emit(&[cmd0(CCMD_SET_INDEX_BUFFER, 0, INDEX_BUFFER_SIZE), res, index_size, offset])
+                self.emit(&[
+                    cmd0(CCMD_SET_INDEX_BUFFER, 0, INDEX_BUFFER_SIZE),
+                    res,
+                    index_size,
+                    offset,
+                ])
             }
             None => self.emit(&[cmd0(CCMD_SET_INDEX_BUFFER, 0, INDEX_BUFFER_UNBIND_SIZE), 0]),
         }
@@ -488,7 +647,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn set_constant_buffer(&mut self, stage: u32, vec4s: &[[f32; 4]]) -> Result<()> {
         check_stage(stage)?;
         if vec4s.is_empty() || vec4s.len() > MAX_CONSTANT_VEC4 {
-            return Err(GpuError::OutOfRange { what: "constant vec4s", value: vec4s.len() as u64, limit: MAX_CONSTANT_VEC4 as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "constant vec4s",
+                value: vec4s.len() as u64,
+                limit: MAX_CONSTANT_VEC4 as u64,
+            });
         }
         let n = vec4s.len() * 4;
         let mut w = [0u32; 3 + 4 * MAX_CONSTANT_VEC4];
@@ -506,10 +669,18 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn set_sampler_views(&mut self, stage: u32, start: u32, views: &[u32]) -> Result<()> {
         check_stage(stage)?;
         if views.len() + start as usize > MAX_SAMPLER_UNITS {
-            return Err(GpuError::OutOfRange { what: "sampler view slot", value: (start as usize + views.len()) as u64, limit: MAX_SAMPLER_UNITS as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "sampler view slot",
+                value: (start as usize + views.len()) as u64,
+                limit: MAX_SAMPLER_UNITS as u64,
+            });
         }
         let mut w = [0u32; 3 + MAX_SAMPLER_UNITS];
-        w[0] = cmd0(CCMD_SET_SAMPLER_VIEWS, 0, sampler_views_size(views.len() as u32));
+        w[0] = cmd0(
+            CCMD_SET_SAMPLER_VIEWS,
+            0,
+            sampler_views_size(views.len() as u32),
+        );
         w[1] = stage;
         w[2] = start;
         w[3..3 + views.len()].copy_from_slice(views);
@@ -519,10 +690,18 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     pub fn bind_sampler_states(&mut self, stage: u32, start: u32, states: &[u32]) -> Result<()> {
         check_stage(stage)?;
         if states.len() + start as usize > MAX_SAMPLER_UNITS {
-            return Err(GpuError::OutOfRange { what: "sampler state slot", value: (start as usize + states.len()) as u64, limit: MAX_SAMPLER_UNITS as u64 });
+            return Err(GpuError::OutOfRange {
+                what: "sampler state slot",
+                value: (start as usize + states.len()) as u64,
+                limit: MAX_SAMPLER_UNITS as u64,
+            });
         }
         let mut w = [0u32; 3 + MAX_SAMPLER_UNITS];
-        w[0] = cmd0(CCMD_BIND_SAMPLER_STATES, 0, bind_sampler_states_size(states.len() as u32));
+        w[0] = cmd0(
+            CCMD_BIND_SAMPLER_STATES,
+            0,
+            bind_sampler_states_size(states.len() as u32),
+        );
         w[1] = stage;
         w[2] = start;
         w[3..3 + states.len()].copy_from_slice(states);
@@ -532,7 +711,9 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     /// CLEAR: exactly 8 payload dwords (buffers, RGBA, depth as a double, stencil).
     pub fn clear(&mut self, buffers: u32, rgba: [f32; 4], depth: f64, stencil: u32) -> Result<()> {
         if buffers == 0 || buffers & !(CLEAR_DEPTH | CLEAR_STENCIL | CLEAR_COLOR0) != 0 {
-            return Err(GpuError::Invalid { what: "clear buffers must be a non-empty set of COLOR0/DEPTH/STENCIL" });
+            return Err(GpuError::Invalid {
+                what: "clear buffers must be a non-empty set of COLOR0/DEPTH/STENCIL",
+            });
         }
         let d = depth.to_bits();
         self.emit(&[
@@ -551,10 +732,19 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     /// DRAW_VBO: exactly 12 payload dwords.
     pub fn draw_vbo(&mut self, d: &DrawInfo) -> Result<()> {
         if d.count == 0 {
-            return Err(GpuError::Invalid { what: "draw with zero vertices" });
+            return Err(GpuError::Invalid {
+                what: "draw with zero vertices",
+            });
         }
         if d.min_index > d.max_index {
-            return Err(GpuError::Invalid { what: "draw min index above max index" });
+            return Err(GpuError::Invalid {
+                what: "draw min index above max index",
+            });
+        }
+        if d.indexed && d.start != 0 {
+            return Err(GpuError::Invalid {
+                what: "indexed draw with start != 0 (the host ignores it; use the index buffer offset)",
+            });
         }
         self.emit(&[
             cmd0(CCMD_DRAW_VBO, 0, DRAW_VBO_SIZE),
@@ -576,18 +766,40 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     /// RESOURCE_INLINE_WRITE of `data` into `bx` of `resource` (`bpp` bytes per texel, rows
     /// `stride` bytes apart in `data`). Data larger than one batch is split by rows, and a row
     /// larger than one batch is split along x.
-    pub fn resource_inline_write(&mut self, resource: u32, bx: Box3d, bpp: u32, stride: u32, data: &[u8]) -> Result<()> {
+    pub fn resource_inline_write(
+        &mut self,
+        resource: u32,
+        bx: Box3d,
+        bpp: u32,
+        stride: u32,
+        data: &[u8],
+    ) -> Result<()> {
         check_handle("inline write to resource 0", resource)?;
         if bpp == 0 || bx.w == 0 || bx.h == 0 || bx.d != 1 {
-            return Err(GpuError::Invalid { what: "inline write box must be non-empty, 2D, with bpp > 0" });
+            return Err(GpuError::Invalid {
+                what: "inline write box must be non-empty, 2D, with bpp > 0",
+            });
         }
         let row_bytes = bx.w as u64 * bpp as u64;
+        if row_bytes > u32::MAX as u64 {
+            return Err(GpuError::OutOfRange {
+                what: "inline write row bytes",
+                value: row_bytes,
+                limit: u32::MAX as u64,
+            });
+        }
         if (stride as u64) < row_bytes {
-            return Err(GpuError::Invalid { what: "inline write stride shorter than a row" });
+            return Err(GpuError::Invalid {
+                what: "inline write stride shorter than a row",
+            });
         }
         let need = stride as u64 * (bx.h as u64 - 1) + row_bytes;
         if (data.len() as u64) < need {
-            return Err(GpuError::OutOfRange { what: "inline write data bytes", value: data.len() as u64, limit: need });
+            return Err(GpuError::OutOfRange {
+                what: "inline write data bytes",
+                value: data.len() as u64,
+                limit: need,
+            });
         }
         let hdr = 1 + INLINE_WRITE_HDR_SIZE as usize;
         let max_data_bytes = (self.cb.capacity() - hdr) * 4;
@@ -597,7 +809,14 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             let mut y = 0;
             while y < bx.h {
                 let rows = rows_per.min(bx.h - y);
-                let sub = Box3d { x: bx.x, y: bx.y + y, z: bx.z, w: bx.w, h: rows, d: 1 };
+                let sub = Box3d {
+                    x: bx.x,
+                    y: bx.y + y,
+                    z: bx.z,
+                    w: bx.w,
+                    h: rows,
+                    d: 1,
+                };
                 self.inline_packet(resource, sub, row_bytes as u32, |row, out| {
                     let at = (y + row) as usize * stride as usize;
                     data.get(at..at + row_bytes).map(|s| out.copy_from_slice(s))
@@ -610,10 +829,19 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 let mut x = 0;
                 while x < bx.w {
                     let n = texels_per.min(bx.w - x);
-                    let sub = Box3d { x: bx.x + x, y: bx.y + row, z: bx.z, w: n, h: 1, d: 1 };
+                    let sub = Box3d {
+                        x: bx.x + x,
+                        y: bx.y + row,
+                        z: bx.z,
+                        w: n,
+                        h: 1,
+                        d: 1,
+                    };
                     let bytes = (n * bpp) as usize;
                     let at = row as usize * stride as usize + (x * bpp) as usize;
-                    self.inline_packet(resource, sub, bytes as u32, |_, out| data.get(at..at + bytes).map(|s| out.copy_from_slice(s)))?;
+                    self.inline_packet(resource, sub, bytes as u32, |_, out| {
+                        data.get(at..at + bytes).map(|s| out.copy_from_slice(s))
+                    })?;
                     x += n;
                 }
             }
@@ -633,7 +861,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         let hdr = 1 + INLINE_WRITE_HDR_SIZE as usize;
         self.cb.reserve(hdr + data_dwords, self.sink)?;
         self.cb.extend_reserved(&[
-            cmd0(CCMD_RESOURCE_INLINE_WRITE, 0, INLINE_WRITE_HDR_SIZE + data_dwords as u32),
+            cmd0(
+                CCMD_RESOURCE_INLINE_WRITE,
+                0,
+                INLINE_WRITE_HDR_SIZE + data_dwords as u32,
+            ),
             resource,
             0, // level
             0, // usage
@@ -651,7 +883,9 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         let mut npending = 0;
         let mut tmp = alloc::vec![0u8; row_bytes as usize];
         for row in 0..bx.h {
-            row_data(row, &mut tmp).ok_or(GpuError::Invalid { what: "inline write data range" })?;
+            row_data(row, &mut tmp).ok_or(GpuError::Invalid {
+                what: "inline write data range",
+            })?;
             for &b in tmp.iter() {
                 pending[npending] = b;
                 npending += 1;

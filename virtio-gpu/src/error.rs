@@ -20,9 +20,17 @@ pub enum GpuError {
     /// A handle or id that is not live was used.
     UnknownId { pool: &'static str, id: u32 },
     /// A value is out of the range the protocol or this driver allows.
-    OutOfRange { what: &'static str, value: u64, limit: u64 },
+    OutOfRange {
+        what: &'static str,
+        value: u64,
+        limit: u64,
+    },
     /// A command does not fit even in an empty batch (or the batch capacity is invalid).
-    TooLarge { what: &'static str, dwords: usize, capacity: usize },
+    TooLarge {
+        what: &'static str,
+        dwords: usize,
+        capacity: usize,
+    },
     /// Invalid argument combination.
     Invalid { what: &'static str },
     /// The device lacks something this driver needs.
@@ -35,7 +43,11 @@ impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             GpuError::Timeout { command } => {
-                write!(f, "device did not answer command 0x{:04x} within the timeout", command)
+                write!(
+                    f,
+                    "device did not answer command 0x{:04x} within the timeout",
+                    command
+                )
             }
             GpuError::DeviceError { command, response } => write!(
                 f,
@@ -43,7 +55,11 @@ impl fmt::Display for GpuError {
                 command, response
             ),
             GpuError::Malformed { command, reason } => {
-                write!(f, "malformed response to command 0x{:04x}: {}", command, reason)
+                write!(
+                    f,
+                    "malformed response to command 0x{:04x}: {}",
+                    command, reason
+                )
             }
             GpuError::Lost => write!(f, "device lost"),
             GpuError::PoolExhausted { pool, limit } => {
@@ -53,7 +69,11 @@ impl fmt::Display for GpuError {
             GpuError::OutOfRange { what, value, limit } => {
                 write!(f, "{} is {}, the limit is {}", what, value, limit)
             }
-            GpuError::TooLarge { what, dwords, capacity } => write!(
+            GpuError::TooLarge {
+                what,
+                dwords,
+                capacity,
+            } => write!(
                 f,
                 "{} needs {} dwords, the batch holds {}",
                 what, dwords, capacity

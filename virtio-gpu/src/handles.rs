@@ -30,13 +30,22 @@ impl IdPool {
                 limit: Self::MAX_CAPACITY as u64,
             });
         }
-        Ok(IdPool { bits: [0; POOL_WORDS], capacity, live: 0, peak: 0, name })
+        Ok(IdPool {
+            bits: [0; POOL_WORDS],
+            capacity,
+            live: 0,
+            peak: 0,
+            name,
+        })
     }
 
     /// Takes the lowest free id.
     pub fn alloc(&mut self) -> Result<u32> {
         if self.live >= self.capacity {
-            return Err(GpuError::PoolExhausted { pool: self.name, limit: self.capacity });
+            return Err(GpuError::PoolExhausted {
+                pool: self.name,
+                limit: self.capacity,
+            });
         }
         for (wi, w) in self.bits.iter_mut().enumerate() {
             if *w != u64::MAX {
@@ -51,7 +60,10 @@ impl IdPool {
                 return Ok(index + 1);
             }
         }
-        Err(GpuError::PoolExhausted { pool: self.name, limit: self.capacity })
+        Err(GpuError::PoolExhausted {
+            pool: self.name,
+            limit: self.capacity,
+        })
     }
 
     fn locate(&self, id: u32) -> Option<(usize, u32)> {
@@ -71,7 +83,10 @@ impl IdPool {
 
     /// Returns an id to the pool; an id that is not live is an error.
     pub fn free(&mut self, id: u32) -> Result<()> {
-        let unknown = GpuError::UnknownId { pool: self.name, id };
+        let unknown = GpuError::UnknownId {
+            pool: self.name,
+            id,
+        };
         let (w, b) = self.locate(id).ok_or(unknown)?;
         let word = self.bits.get_mut(w).ok_or(unknown)?;
         if *word & (1 << b) == 0 {

@@ -7,12 +7,13 @@
 //! anything a device or a caller supplies. `unsafe` lives only in `device.rs`.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
-extern crate alloc;
 
 pub mod batch;
 pub mod caps;
+pub mod context;
 pub mod decode;
 pub mod device;
 pub mod encode;
@@ -29,6 +30,7 @@ pub mod vtest;
 
 pub use batch::{CollectSink, CommandBuffer, Sink};
 pub use caps::HostCaps;
+pub use context::VirglContext;
 pub use error::{GpuError, Result};
 pub use handles::IdPool;
 pub use transport::{CtxId, GpuTransport3d, ResId, ResourceDesc};

@@ -102,7 +102,13 @@ pub struct CtrlHeader {
 impl CtrlHeader {
     pub const SIZE: usize = HDR_SIZE;
     pub fn new(ty: u32, ctx_id: u32) -> Self {
-        CtrlHeader { ty, flags: 0, fence_id: 0, ctx_id, ring_idx: 0 }
+        CtrlHeader {
+            ty,
+            flags: 0,
+            fence_id: 0,
+            ctx_id,
+            ring_idx: 0,
+        }
     }
     fn put<const N: usize>(&self, w: Wr<N>) -> Wr<N> {
         w.u32(self.ty)
@@ -156,7 +162,14 @@ pub struct Box3d {
 
 impl Box3d {
     pub fn new_2d(w: u32, h: u32) -> Self {
-        Box3d { x: 0, y: 0, z: 0, w, h, d: 1 }
+        Box3d {
+            x: 0,
+            y: 0,
+            z: 0,
+            w,
+            h,
+            d: 1,
+        }
     }
 }
 
@@ -177,7 +190,13 @@ macro_rules! header_only_cmd {
 }
 
 fn fenced(ty: u32, ctx: u32, fence: u64) -> CtrlHeader {
-    CtrlHeader { ty, flags: FLAG_FENCE, fence_id: fence, ctx_id: ctx, ring_idx: 0 }
+    CtrlHeader {
+        ty,
+        flags: FLAG_FENCE,
+        fence_id: fence,
+        ctx_id: ctx,
+        ring_idx: 0,
+    }
 }
 
 header_only_cmd!(GetDisplayInfo, CMD_GET_DISPLAY_INFO);
@@ -227,10 +246,26 @@ macro_rules! resource_id_cmd {
     };
 }
 
-resource_id_cmd!(ResourceUnref, CMD_RESOURCE_UNREF, "RESOURCE_UNREF (32 bytes).");
-resource_id_cmd!(ResourceDetachBacking, CMD_RESOURCE_DETACH_BACKING, "RESOURCE_DETACH_BACKING (32 bytes).");
-resource_id_cmd!(CtxAttachResource, CMD_CTX_ATTACH_RESOURCE, "CTX_ATTACH_RESOURCE (32 bytes).");
-resource_id_cmd!(CtxDetachResource, CMD_CTX_DETACH_RESOURCE, "CTX_DETACH_RESOURCE (32 bytes).");
+resource_id_cmd!(
+    ResourceUnref,
+    CMD_RESOURCE_UNREF,
+    "RESOURCE_UNREF (32 bytes)."
+);
+resource_id_cmd!(
+    ResourceDetachBacking,
+    CMD_RESOURCE_DETACH_BACKING,
+    "RESOURCE_DETACH_BACKING (32 bytes)."
+);
+resource_id_cmd!(
+    CtxAttachResource,
+    CMD_CTX_ATTACH_RESOURCE,
+    "CTX_ATTACH_RESOURCE (32 bytes)."
+);
+resource_id_cmd!(
+    CtxDetachResource,
+    CMD_CTX_DETACH_RESOURCE,
+    "CTX_DETACH_RESOURCE (32 bytes)."
+);
 
 /// SET_SCANOUT (48 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -491,19 +526,33 @@ pub fn check_response(
     min_len: usize,
     fence: u64,
 ) -> Result<CtrlHeader> {
-    let hdr = CtrlHeader::parse(resp)
-        .ok_or(GpuError::Malformed { command, reason: "response shorter than its header" })?;
+    let hdr = CtrlHeader::parse(resp).ok_or(GpuError::Malformed {
+        command,
+        reason: "response shorter than its header",
+    })?;
     if (RESP_ERR_FIRST..=RESP_ERR_LAST).contains(&hdr.ty) {
-        return Err(GpuError::DeviceError { command, response: hdr.ty });
+        return Err(GpuError::DeviceError {
+            command,
+            response: hdr.ty,
+        });
     }
     if hdr.ty != expected_type {
-        return Err(GpuError::Malformed { command, reason: "unexpected response type" });
+        return Err(GpuError::Malformed {
+            command,
+            reason: "unexpected response type",
+        });
     }
     if resp.len() < min_len {
-        return Err(GpuError::Malformed { command, reason: "response shorter than its type needs" });
+        return Err(GpuError::Malformed {
+            command,
+            reason: "response shorter than its type needs",
+        });
     }
     if hdr.flags & FLAG_FENCE != 0 && hdr.fence_id != fence {
-        return Err(GpuError::Malformed { command, reason: "response fence id differs" });
+        return Err(GpuError::Malformed {
+            command,
+            reason: "response fence id differs",
+        });
     }
     Ok(hdr)
 }

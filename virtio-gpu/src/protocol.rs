@@ -158,7 +158,8 @@ pub const FILTER_LINEAR: u32 = 1;
 pub const MIPFILTER_NONE: u32 = 2;
 
 // Swizzles.
-pub const SWIZZLE_IDENTITY: u32 = 0 | (1 << 3) | (2 << 6) | (3 << 9);
+/// R from red (0, bits 0..2), G from green (1), B from blue (2), A from alpha (3).
+pub const SWIZZLE_IDENTITY: u32 = (1 << 3) | (2 << 6) | (3 << 9);
 
 // Capability bits (virgl_caps_v2).
 pub const CAP_V2_SSO: u32 = 1 << 9;
@@ -171,4 +172,5 @@ pub const CAPSET_VIRGL: u32 = 1;
 pub const CAPSET_VIRGL2: u32 = 2;
 
 // Host context error strings that harnesses scan for.
-pub const HOST_ERROR_MARKERS: [&str; 3] = ["context error", "failed to dispatch", "Illegal command"];
+pub const HOST_ERROR_MARKERS: [&str; 3] =
+    ["context error", "failed to dispatch", "Illegal command"];

@@ -22,6 +22,8 @@ pub const SCENES: &[&str] = &[
     "triangle",
     "cull",
     "texture",
+    "texture_units",
+    "indexed",
     "depth",
     "constants",
     "inline_write",
@@ -39,7 +41,10 @@ pub struct SceneParams {
 
 impl Default for SceneParams {
     fn default() -> Self {
-        SceneParams { resource_cycles: 128, context_cycles: 64 }
+        SceneParams {
+            resource_cycles: 128,
+            context_cycles: 64,
+        }
     }
 }
 
@@ -47,7 +52,8 @@ pub const W: u32 = 64;
 pub const H: u32 = 64;
 
 /// Pass-through vertex shader: position from IN[0].
-pub const VS_POS: &str = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+pub const VS_POS: &str =
+    "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
 /// Vertex shader passing IN[1] to GENERIC[0].
 pub const VS_POS_ATTR: &str = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n";
 /// Fragment shader writing CONST[0].
@@ -59,6 +65,9 @@ pub const FS_VARYING: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL I
 /// Fragment shader sampling unit 0 at GENERIC[0].
 pub const FS_TEX: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n";
 
+/// Fragment shader reading the red channel of units 0..3 into R, G, B, A.
+pub const FS_TEX4: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\nDCL SAMP[2]\nDCL SAMP[3]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL SVIEW[2], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\nDCL TEMP[0..3]\n  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n  1: TEX TEMP[1], IN[0], SAMP[1], 2D\n  2: TEX TEMP[2], IN[0], SAMP[2], 2D\n  3: TEX TEMP[3], IN[0], SAMP[3], 2D\n  4: MOV OUT[0].x, TEMP[0].xxxx\n  5: MOV OUT[0].y, TEMP[1].xxxx\n  6: MOV OUT[0].z, TEMP[2].xxxx\n  7: MOV OUT[0].w, TEMP[3].xxxx\n  8: END\n";
+
 pub const RED: u32 = 0xFFFF_0000;
 pub const GREEN: u32 = 0xFF00_FF00;
 pub const BLUE: u32 = 0xFF00_00FF;
@@ -68,12 +77,19 @@ pub fn run_scene<T: GpuTransport3d + ?Sized>(name: &str, t: &mut T, out: &mut dy
     run_scene_with(name, t, out, SceneParams::default())
 }
 
-pub fn run_scene_with<T: GpuTransport3d + ?Sized>(name: &str, t: &mut T, out: &mut dyn Write, p: SceneParams) -> bool {
+pub fn run_scene_with<T: GpuTransport3d + ?Sized>(
+    name: &str,
+    t: &mut T,
+    out: &mut dyn Write,
+    p: SceneParams,
+) -> bool {
     let r = match name {
         "clear" => scene_clear(t, out),
         "triangle" => scene_triangle(t, out),
         "cull" => scene_cull(t, out),
         "texture" => scene_texture(t, out),
+        "texture_units" => scene_texture_units(t, out),
+        "indexed" => scene_indexed(t, out),
         "depth" => scene_depth(t, out),
         "constants" => scene_constants(t, out),
         "inline_write" => scene_inline_write(t, out),
@@ -110,7 +126,11 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     pub fn new(t: &'t mut T, with_depth: bool) -> Result<Self> {
         let ctx = t.ctx_create()?;
         let color = t.resource_create_3d(ctx, &ResourceDesc::color_target(W, H))?;
-        let depth = if with_depth { Some(t.resource_create_3d(ctx, &ResourceDesc::depth_target(W, H))?) } else { None };
+        let depth = if with_depth {
+            Some(t.resource_create_3d(ctx, &ResourceDesc::depth_target(W, H))?)
+        } else {
+            None
+        };
         let mut s = SceneCtx {
             t,
             ctx,
@@ -134,7 +154,14 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
             e.set_viewport(&Viewport::top_down(0.0, 0.0, W as f32, H as f32))?;
             e.create_blend(blend, &BlendState::default())?;
             e.bind_object(OBJ_BLEND, blend)?;
-            e.create_dsa(dsa, &DsaState { depth_enable: with_depth, depth_write: with_depth, depth_func: FUNC_LESS })?;
+            e.create_dsa(
+                dsa,
+                &DsaState {
+                    depth_enable: with_depth,
+                    depth_write: with_depth,
+                    depth_func: FUNC_LESS,
+                },
+            )?;
             e.bind_object(OBJ_DSA, dsa)?;
             e.create_rasterizer(rs, &RasterState::default())?;
             e.bind_object(OBJ_RASTERIZER, rs)
@@ -143,8 +170,14 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     }
 
     /// Runs encoder calls against this context's batch.
-    pub fn enc<R>(&mut self, f: impl FnOnce(&mut Encoder<'_, CtxSink<'_, T>>) -> Result<R>) -> Result<R> {
-        let mut sink = CtxSink { transport: &mut *self.t, ctx: self.ctx };
+    pub fn enc<R>(
+        &mut self,
+        f: impl FnOnce(&mut Encoder<'_, CtxSink<'_, T>>) -> Result<R>,
+    ) -> Result<R> {
+        let mut sink = CtxSink {
+            transport: &mut *self.t,
+            ctx: self.ctx,
+        };
         let mut e = Encoder::new(&mut self.cb, &mut sink);
         f(&mut e)
     }
@@ -174,19 +207,43 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     /// Uploads f32 vertices into a new vertex buffer and binds it with the given layout.
     pub fn vertices(&mut self, data: &[f32], components: &[u32]) -> Result<ResId> {
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let vbo = self.t.resource_create_3d(self.ctx, &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER))?;
+        let vbo = self.t.resource_create_3d(
+            self.ctx,
+            &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
+        )?;
         self.resources.push(vbo);
-        self.t.transfer_to_host_3d(self.ctx, vbo, Box3d { x: 0, y: 0, z: 0, w: bytes.len() as u32, h: 1, d: 1 }, 0, &bytes)?;
+        self.t.transfer_to_host_3d(
+            self.ctx,
+            vbo,
+            Box3d {
+                x: 0,
+                y: 0,
+                z: 0,
+                w: bytes.len() as u32,
+                h: 1,
+                d: 1,
+            },
+            0,
+            &bytes,
+        )?;
         self.bind_layout(vbo, components)?;
         Ok(vbo)
     }
 
     /// Binds `vbo` with interleaved f32 elements of the given component counts.
     pub fn bind_layout(&mut self, vbo: ResId, components: &[u32]) -> Result<()> {
-        let mut elems = [VertexElement { offset: 0, buffer_index: 0, components: 4 }; 8];
+        let mut elems = [VertexElement {
+            offset: 0,
+            buffer_index: 0,
+            components: 4,
+        }; 8];
         let mut off = 0;
         for (i, &c) in components.iter().enumerate().take(8) {
-            elems[i] = VertexElement { offset: off, buffer_index: 0, components: c };
+            elems[i] = VertexElement {
+                offset: off,
+                buffer_index: 0,
+                components: c,
+            };
             off += c * 4;
         }
         let ve = self.handles.alloc()?;
@@ -194,7 +251,11 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
         self.enc(|e| {
             e.create_vertex_elements(ve, &elems[..n])?;
             e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
-            e.set_vertex_buffers(&[VertexBuffer { stride: off, offset: 0, resource: vbo.0 }])
+            e.set_vertex_buffers(&[VertexBuffer {
+                stride: off,
+                offset: 0,
+                resource: vbo.0,
+            }])
         })
     }
 
@@ -202,13 +263,29 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
     pub fn read_back(&mut self) -> Result<Vec<u32>> {
         self.flush()?;
         let mut bytes = vec![0u8; (W * H * 4) as usize];
-        self.t.transfer_from_host_3d(self.ctx, self.color, Box3d::new_2d(W, H), W * 4, &mut bytes)?;
-        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        self.t.transfer_from_host_3d(
+            self.ctx,
+            self.color,
+            Box3d::new_2d(W, H),
+            W * 4,
+            &mut bytes,
+        )?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
     }
 
     /// Releases everything: resources, then the context.
     pub fn finish(self) -> Result<()> {
-        let SceneCtx { t, ctx, color, depth, resources, .. } = self;
+        let SceneCtx {
+            t,
+            ctx,
+            color,
+            depth,
+            resources,
+            ..
+        } = self;
         for r in resources {
             t.resource_destroy(ctx, r)?;
         }
@@ -233,12 +310,22 @@ fn close(a: u32, b: u32, tol: i32) -> bool {
 }
 
 /// Checks named pixels; reports every mismatch.
-fn expect(out: &mut dyn Write, scene: &str, p: &[u32], checks: &[(u32, u32, u32, &str)], tol: i32) -> bool {
+fn expect(
+    out: &mut dyn Write,
+    scene: &str,
+    p: &[u32],
+    checks: &[(u32, u32, u32, &str)],
+    tol: i32,
+) -> bool {
     let mut ok = true;
     for &(x, y, want, what) in checks {
         let got = px(p, x, y);
         if !close(got, want, tol) {
-            let _ = write!(out, "{}: pixel ({}, {}) {}: expected 0x{:08x}, got 0x{:08x}; ", scene, x, y, what, want, got);
+            let _ = write!(
+                out,
+                "{}: pixel ({}, {}) {}: expected 0x{:08x}, got 0x{:08x}; ",
+                scene, x, y, what, want, got
+            );
             ok = false;
         }
     }
@@ -258,7 +345,14 @@ fn scene_clear<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
     let bad = p.iter().filter(|&&v| v != want).count();
     s.finish()?;
     if bad != 0 {
-        let _ = write!(out, "clear: {} of {} pixels differ from 0x{:08x} (first 0x{:08x})", bad, W * H, want, p.first().copied().unwrap_or(0));
+        let _ = write!(
+            out,
+            "clear: {} of {} pixels differ from 0x{:08x} (first 0x{:08x})",
+            bad,
+            W * H,
+            want,
+            p.first().copied().unwrap_or(0)
+        );
         return Ok(false);
     }
     Ok(true)
@@ -269,7 +363,12 @@ fn scene_clear<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
 fn scene_triangle<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     s.program(VS_POS, FS_CONST0)?;
-    s.vertices(&[-0.9, 0.9, 0.0, 1.0, -0.9, 0.1, 0.0, 1.0, -0.1, 0.9, 0.0, 1.0], &[4])?;
+    s.vertices(
+        &[
+            -0.9, 0.9, 0.0, 1.0, -0.9, 0.1, 0.0, 1.0, -0.1, 0.9, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
@@ -299,7 +398,13 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
     let mut s = SceneCtx::new(t, false)?;
     let rs = s.handles.alloc()?;
     s.enc(|e| {
-        e.create_rasterizer(rs, &RasterState { cull_face: CULL_BACK, ..RasterState::default() })?;
+        e.create_rasterizer(
+            rs,
+            &RasterState {
+                cull_face: CULL_BACK,
+                ..RasterState::default()
+            },
+        )?;
         e.bind_object(OBJ_RASTERIZER, rs)
     })?;
     s.program(VS_POS, FS_CONST0)?;
@@ -318,7 +423,16 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "cull", &p, &[(16, 40, RED, "CCW triangle (front, kept)"), (48, 40, BLUE, "CW triangle (back, culled)")], 0))
+    Ok(expect(
+        out,
+        "cull",
+        &p,
+        &[
+            (16, 40, RED, "CCW triangle (front, kept)"),
+            (48, 40, BLUE, "CW triangle (back, culled)"),
+        ],
+        0,
+    ))
 }
 
 /// A 4x4 texture on a full-target quad: each 16x16 cell shows its texel; v = 0 is the first row
@@ -328,9 +442,13 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
     let mut texels = [0u32; 16];
     for (i, tx) in texels.iter_mut().enumerate() {
         let (x, y) = ((i % 4) as u32, (i / 4) as u32);
-        *tx = 0xFF00_0000 | (x * 80) << 16 | (y * 80) << 8 | if (x + y) % 2 == 0 { 0x20 } else { 0xE0 };
+        *tx = 0xFF00_0000
+            | (x * 80) << 16
+            | (y * 80) << 8
+            | if (x + y) % 2 == 0 { 0x20 } else { 0xE0 };
     }
-    let tex = s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(4, 4))?;
+    let tex =
+        s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(4, 4))?;
     s.resources.push(tex);
     let bytes: Vec<u8> = texels.iter().flat_map(|v| v.to_le_bytes()).collect();
     s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(4, 4), 16, &bytes)?;
@@ -365,6 +483,104 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
     Ok(expect(out, "texture", &p, &checks, 0))
 }
 
+/// Four texture units at once: unit i holds a 1x1 texture whose red channel is distinct, and the
+/// shader routes unit i's red into output channel i, so a swapped binding shows.
+fn scene_texture_units<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
+    let mut s = SceneCtx::new(t, false)?;
+    let reds = [0x20u32, 0x60, 0xA0, 0xE0];
+    let mut views = [0u32; 4];
+    for (i, r) in reds.iter().enumerate() {
+        let tex =
+            s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(1, 1))?;
+        s.resources.push(tex);
+        s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(1, 1), 4, &(r << 16).to_le_bytes())?;
+        views[i] = s.handles.alloc()?;
+        let v = views[i];
+        s.enc(|e| e.create_sampler_view(v, tex.0, FORMAT_B8G8R8A8_UNORM))?;
+    }
+    let samp = s.handles.alloc()?;
+    s.enc(|e| {
+        e.create_sampler_state(samp, &SamplerState::default())?;
+        e.set_sampler_views(SHADER_FRAGMENT, 0, &views)?;
+        e.bind_sampler_states(SHADER_FRAGMENT, 0, &[samp; 4])
+    })?;
+    s.program(VS_POS_ATTR, FS_TEX4)?;
+    #[rustfmt::skip]
+    let v = [
+        -1.0, -1.0, 0.0, 1.0,  0.5, 0.5, 0.0, 1.0,
+        3.0, -1.0, 0.0, 1.0,   0.5, 0.5, 0.0, 1.0,
+        -1.0, 3.0, 0.0, 1.0,   0.5, 0.5, 0.0, 1.0,
+    ];
+    s.vertices(&v, &[4, 4])?;
+    s.enc(|e| {
+        e.clear(CLEAR_COLOR0, [0.0; 4], 1.0, 0)?;
+        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
+    })?;
+    let p = s.read_back()?;
+    s.finish()?;
+    let want = reds[3] << 24 | reds[0] << 16 | reds[1] << 8 | reds[2];
+    Ok(expect(
+        out,
+        "texture_units",
+        &p,
+        &[(32, 32, want, "units 0..3 routed to R, G, B, A")],
+        0,
+    ))
+}
+
+/// An indexed quad (4 vertices, 6 u16 indices starting at element 2 of the index buffer, chosen
+/// with the index buffer offset) over the left half; the index range comes from the indices.
+fn scene_indexed<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
+    let mut s = SceneCtx::new(t, false)?;
+    s.program(VS_POS, FS_CONST0)?;
+    #[rustfmt::skip]
+    let v = [
+        9.0, 9.0, 0.0, 1.0,   9.0, 9.0, 0.0, 1.0, // unused vertices 0 and 1
+        -1.0, 1.0, 0.0, 1.0,  -1.0, -1.0, 0.0, 1.0,  0.0, 1.0, 0.0, 1.0,  0.0, -1.0, 0.0, 1.0,
+    ];
+    s.vertices(&v, &[4])?;
+    let indices: [u16; 8] = [0, 0, 2, 3, 4, 4, 3, 5];
+    let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ibo = s.t.resource_create_3d(
+        s.ctx,
+        &ResourceDesc::buffer(bytes.len() as u32, BIND_INDEX_BUFFER),
+    )?;
+    s.resources.push(ibo);
+    s.t.transfer_to_host_3d(
+        s.ctx,
+        ibo,
+        Box3d {
+            x: 0,
+            y: 0,
+            z: 0,
+            w: bytes.len() as u32,
+            h: 1,
+            d: 1,
+        },
+        0,
+        &bytes,
+    )?;
+    s.enc(|e| {
+        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
+        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
+        e.set_index_buffer(Some((ibo.0, 2, 4)))?;
+        e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, &indices[2..])?)
+    })?;
+    let p = s.read_back()?;
+    s.finish()?;
+    Ok(expect(
+        out,
+        "indexed",
+        &p,
+        &[
+            (4, 4, RED, "quad, top-left"),
+            (28, 60, RED, "quad, bottom"),
+            (40, 30, BLUE, "right half"),
+        ],
+        0,
+    ))
+}
+
 /// Depth test LESS: a near red triangle drawn first is not overwritten by a far green one.
 fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, true)?;
@@ -390,7 +606,11 @@ fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
         out,
         "depth",
         &p,
-        &[(32, 36, RED, "near triangle survives"), (32, 58, GREEN, "far triangle outside the near one"), (2, 2, BLUE, "background")],
+        &[
+            (32, 36, RED, "near triangle survives"),
+            (32, 58, GREEN, "far triangle outside the near one"),
+            (2, 2, BLUE, "background"),
+        ],
         0,
     ))
 }
@@ -399,8 +619,17 @@ fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
 fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     s.program(VS_POS, FS_CONST_MAD)?;
-    s.vertices(&[-1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0], &[4])?;
-    let c = [[0.2, 0.0, 0.4, 1.0], [0.5, 0.25, 0.5, 0.0], [0.4, 2.0, 0.2, 0.0]];
+    s.vertices(
+        &[
+            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
+    let c = [
+        [0.2, 0.0, 0.4, 1.0],
+        [0.5, 0.25, 0.5, 0.0],
+        [0.4, 2.0, 0.2, 0.0],
+    ];
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, [0.0, 0.0, 0.0, 1.0], 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &c)?;
@@ -410,7 +639,16 @@ fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -
     s.finish()?;
     // (0.2 + 0.2, 0 + 0.5, 0.4 + 0.1, 1) -> (102, 128, 128, 255) within rounding.
     let want = 0xFF66_8080;
-    Ok(expect(out, "constants", &p, &[(10, 10, want, "computed colour"), (50, 50, want, "computed colour")], 1))
+    Ok(expect(
+        out,
+        "constants",
+        &p,
+        &[
+            (10, 10, want, "computed colour"),
+            (50, 50, want, "computed colour"),
+        ],
+        1,
+    ))
 }
 
 /// Vertex data uploaded with RESOURCE_INLINE_WRITE instead of a transfer; per-vertex colours.
@@ -424,9 +662,27 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
         -1.0, 3.0, 0.0, 1.0,   0.0, 1.0, 0.0, 1.0,
     ];
     let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
-    let vbo = s.t.resource_create_3d(s.ctx, &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER))?;
+    let vbo = s.t.resource_create_3d(
+        s.ctx,
+        &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
+    )?;
     s.resources.push(vbo);
-    s.enc(|e| e.resource_inline_write(vbo.0, Box3d { x: 0, y: 0, z: 0, w: bytes.len() as u32, h: 1, d: 1 }, 1, bytes.len() as u32, &bytes))?;
+    s.enc(|e| {
+        e.resource_inline_write(
+            vbo.0,
+            Box3d {
+                x: 0,
+                y: 0,
+                z: 0,
+                w: bytes.len() as u32,
+                h: 1,
+                d: 1,
+            },
+            1,
+            bytes.len() as u32,
+            &bytes,
+        )
+    })?;
     s.bind_layout(vbo, &[4, 4])?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
@@ -434,7 +690,16 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "inline_write", &p, &[(5, 5, GREEN, "inline-written vertices"), (60, 60, GREEN, "inline-written vertices")], 0))
+    Ok(expect(
+        out,
+        "inline_write",
+        &p,
+        &[
+            (5, 5, GREEN, "inline-written vertices"),
+            (60, 60, GREEN, "inline-written vertices"),
+        ],
+        0,
+    ))
 }
 
 /// A fragment shader longer than one batch, sent with continuation packets.
@@ -443,12 +708,17 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     let mut text = alloc::string::String::from("FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL OUT[0], COLOR\nDCL CONST[0]\nDCL TEMP[0]\n  0: MOV TEMP[0], CONST[0]\n");
     let mut n = 1;
     while text.len() < (DEFAULT_BATCH_DWORDS * 4 * 3) / 2 {
-        let _ = write!(text, "  {}: MOV TEMP[0], TEMP[0]\n", n);
+        let _ = writeln!(text, "  {}: MOV TEMP[0], TEMP[0]", n);
         n += 1;
     }
     let _ = write!(text, "  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);
     s.program(VS_POS, &text)?;
-    s.vertices(&[-1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0], &[4])?;
+    s.vertices(
+        &[
+            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+        ],
+        &[4],
+    )?;
     s.enc(|e| {
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
         e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
@@ -456,26 +726,50 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     })?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "long_shader", &p, &[(32, 32, RED, "long shader output")], 0))
+    Ok(expect(
+        out,
+        "long_shader",
+        &p,
+        &[(32, 32, RED, "long shader output")],
+        0,
+    ))
 }
 
 /// Creates, fills and destroys small textures `n` times, then proves the context still renders.
-fn scene_resource_cycles<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, n: u32) -> Result<bool> {
+fn scene_resource_cycles<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    n: u32,
+) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     let data = [0x55u8; 16 * 16 * 4];
     for _ in 0..n {
-        let r = s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(16, 16))?;
+        let r =
+            s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(16, 16))?;
         s.t.transfer_to_host_3d(s.ctx, r, Box3d::new_2d(16, 16), 64, &data)?;
         s.t.resource_destroy(s.ctx, r)?;
     }
     s.enc(|e| e.clear(CLEAR_COLOR0, rgba(GREEN), 1.0, 0))?;
     let p = s.read_back()?;
     s.finish()?;
-    Ok(expect(out, "resource_cycles", &p, &[(0, 0, GREEN, "after cycles"), (63, 63, GREEN, "after cycles")], 0))
+    Ok(expect(
+        out,
+        "resource_cycles",
+        &p,
+        &[
+            (0, 0, GREEN, "after cycles"),
+            (63, 63, GREEN, "after cycles"),
+        ],
+        0,
+    ))
 }
 
 /// Creates and destroys contexts `n` times, then renders in a fresh one.
-fn scene_context_cycles<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, n: u32) -> Result<bool> {
+fn scene_context_cycles<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    n: u32,
+) -> Result<bool> {
     for _ in 0..n {
         let c = t.ctx_create()?;
         t.ctx_destroy(c)?;
@@ -495,4 +789,55 @@ pub fn run_all<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write, p: Sc
         }
     }
     failed
+}
+
+/// Runs every scene and reports each as `test virtio_gpu::scene::NAME ... ok|FAILED` (the
+/// kernel's selftest line format), with the reason on the next line when it failed. Returns
+/// (passed, failed).
+pub fn run_all_reporting<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+    p: SceneParams,
+) -> (u32, u32) {
+    let (mut passed, mut failed) = (0, 0);
+    for name in SCENES {
+        let mut why = ReasonBuf::default();
+        let ok = run_scene_with(name, t, &mut why, p);
+        let _ = writeln!(
+            out,
+            "test virtio_gpu::scene::{} ... {}",
+            name,
+            if ok { "ok" } else { "FAILED" }
+        );
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+            let _ = writeln!(out, "  {}", why.as_str());
+        }
+    }
+    (passed, failed)
+}
+
+/// A bounded text buffer for failure reasons (no_std, no allocation growth beyond 512 bytes).
+#[derive(Default)]
+struct ReasonBuf {
+    buf: heapless::String<512>,
+}
+
+impl ReasonBuf {
+    fn as_str(&self) -> &str {
+        self.buf.as_str()
+    }
+}
+
+impl Write for ReasonBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for c in s.chars() {
+            if self.buf.push(c).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
 }

@@ -37,7 +37,13 @@ pub struct ResourceDesc {
 impl ResourceDesc {
     /// A B8G8R8A8 2D render target that can be read back.
     pub fn color_target(w: u32, h: u32) -> Self {
-        ResourceDesc::tex2d(w, h, FORMAT_B8G8R8A8_UNORM, BIND_RENDER_TARGET | BIND_SAMPLER_VIEW, 4)
+        ResourceDesc::tex2d(
+            w,
+            h,
+            FORMAT_B8G8R8A8_UNORM,
+            BIND_RENDER_TARGET | BIND_SAMPLER_VIEW,
+            4,
+        )
     }
     /// A Z32_FLOAT depth buffer.
     pub fn depth_target(w: u32, h: u32) -> Self {
@@ -104,9 +110,23 @@ pub trait GpuTransport3d {
     /// Detaches and releases a resource and its backing.
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> Result<()>;
     /// Copies `data` (rows `stride` bytes apart) into the box of the resource (level 0).
-    fn transfer_to_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, data: &[u8]) -> Result<()>;
+    fn transfer_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> Result<()>;
     /// Reads the box of the resource (level 0) into `out` (rows `stride` bytes apart).
-    fn transfer_from_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, out: &mut [u8]) -> Result<()>;
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> Result<()>;
     /// Submits one batch of VirGL dwords to `ctx` and waits until the host consumed it.
     fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> Result<()>;
     /// True once the transport gave up (device lost / connection closed).
@@ -131,6 +151,8 @@ pub fn transfer_span(bx: Box3d, stride: u32, bpp: u32) -> Option<usize> {
         return None;
     }
     let row = (bx.w as u64).checked_mul(bpp as u64)?;
-    let n = (stride as u64).checked_mul(bx.h as u64 - 1)?.checked_add(row)?;
+    let n = (stride as u64)
+        .checked_mul(bx.h as u64 - 1)?
+        .checked_add(row)?;
     usize::try_from(n).ok()
 }

@@ -51,7 +51,9 @@ pub struct VtestServer {
 
 fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 impl VtestServer {
@@ -81,7 +83,12 @@ impl VtestServer {
             .stderr(Stdio::from(stderr))
             .spawn()
             .map_err(|e| format!("cannot start {}: {}", SERVER_BINARY, e))?;
-        let mut server = VtestServer { child, dir, socket, stderr_path };
+        let mut server = VtestServer {
+            child,
+            dir,
+            socket,
+            stderr_path,
+        };
         let t0 = Instant::now();
         while !server.socket.exists() {
             if let Ok(Some(status)) = server.child.try_wait() {
@@ -93,7 +100,12 @@ impl VtestServer {
                 ));
             }
             if t0.elapsed() > SOCKET_WAIT {
-                return Err(format!("{} did not open {} within {:?}", SERVER_BINARY, server.socket.display(), SOCKET_WAIT));
+                return Err(format!(
+                    "{} did not open {} within {:?}",
+                    SERVER_BINARY,
+                    server.socket.display(),
+                    SOCKET_WAIT
+                ));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -139,17 +151,30 @@ struct Conn {
 
 fn io_err(what: &'static str, e: std::io::Error) -> GpuError {
     match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => GpuError::Timeout { command: 0 },
-        _ => GpuError::Transport { what, code: e.raw_os_error().unwrap_or(-1) },
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+            GpuError::Timeout { command: 0 }
+        }
+        _ => GpuError::Transport {
+            what,
+            code: e.raw_os_error().unwrap_or(-1),
+        },
     }
 }
 
 impl Conn {
     fn open(socket: &Path, name: &str) -> Result<Conn> {
         let stream = UnixStream::connect(socket).map_err(|e| io_err("vtest connect", e))?;
-        stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|e| io_err("vtest timeout", e))?;
-        stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|e| io_err("vtest timeout", e))?;
-        let mut c = Conn { stream, resources: BTreeMap::new(), ids: IdPool::new("vtest resource", MAX_RESOURCES)? };
+        stream
+            .set_read_timeout(Some(IO_TIMEOUT))
+            .map_err(|e| io_err("vtest timeout", e))?;
+        stream
+            .set_write_timeout(Some(IO_TIMEOUT))
+            .map_err(|e| io_err("vtest timeout", e))?;
+        let mut c = Conn {
+            stream,
+            resources: BTreeMap::new(),
+            ids: IdPool::new("vtest resource", MAX_RESOURCES)?,
+        };
         c.send(&[name.len() as u32, VCMD_CREATE_RENDERER], name.as_bytes())?;
         Ok(c)
     }
@@ -160,11 +185,15 @@ impl Conn {
             buf.extend_from_slice(&w.to_le_bytes());
         }
         buf.extend_from_slice(bytes);
-        self.stream.write_all(&buf).map_err(|e| io_err("vtest write", e))
+        self.stream
+            .write_all(&buf)
+            .map_err(|e| io_err("vtest write", e))
     }
 
     fn recv(&mut self, out: &mut [u8]) -> Result<()> {
-        self.stream.read_exact(out).map_err(|e| io_err("vtest read (server closed the connection?)", e))
+        self.stream
+            .read_exact(out)
+            .map_err(|e| io_err("vtest read (server closed the connection?)", e))
     }
 
     fn recv_words<const N: usize>(&mut self) -> Result<[u32; N]> {
@@ -179,10 +208,21 @@ impl Conn {
 
     /// Round trip that also proves the server still serves this connection.
     fn busy_wait(&mut self) -> Result<()> {
-        self.send(&[VCMD_BUSY_WAIT_SIZE, VCMD_RESOURCE_BUSY_WAIT, 0, VCMD_BUSY_WAIT_FLAG_WAIT], &[])?;
+        self.send(
+            &[
+                VCMD_BUSY_WAIT_SIZE,
+                VCMD_RESOURCE_BUSY_WAIT,
+                0,
+                VCMD_BUSY_WAIT_FLAG_WAIT,
+            ],
+            &[],
+        )?;
         let r = self.recv_words::<3>()?;
         if r[0] != 1 || r[1] != VCMD_RESOURCE_BUSY_WAIT {
-            return Err(GpuError::Malformed { command: VCMD_RESOURCE_BUSY_WAIT, reason: "unexpected busy-wait reply" });
+            return Err(GpuError::Malformed {
+                command: VCMD_RESOURCE_BUSY_WAIT,
+                reason: "unexpected busy-wait reply",
+            });
         }
         Ok(())
     }
@@ -190,13 +230,19 @@ impl Conn {
     fn caps(&mut self) -> Result<HostCaps> {
         self.send(&[0, VCMD_GET_CAPS2], &[])?;
         let h = self.recv_words::<2>()?;
-        if h[1] != CAPSET_VIRGL2 || h[0] == 0 || h[0] as usize > 1 + crate::limits::MAX_CAPSET_BYTES {
-            return Err(GpuError::Malformed { command: VCMD_GET_CAPS2, reason: "unexpected caps reply" });
+        if h[1] != CAPSET_VIRGL2 || h[0] == 0 || h[0] as usize > 1 + crate::limits::MAX_CAPSET_BYTES
+        {
+            return Err(GpuError::Malformed {
+                command: VCMD_GET_CAPS2,
+                reason: "unexpected caps reply",
+            });
         }
         let mut blob = vec![0u8; h[0] as usize - 1];
         self.recv(&mut blob)?;
-        HostCaps::parse(CAPSET_VIRGL2, 1, &blob)
-            .ok_or(GpuError::Malformed { command: VCMD_GET_CAPS2, reason: "capset too short" })
+        HostCaps::parse(CAPSET_VIRGL2, 1, &blob).ok_or(GpuError::Malformed {
+            command: VCMD_GET_CAPS2,
+            reason: "capset too short",
+        })
     }
 }
 
@@ -234,7 +280,10 @@ impl VtestTransport {
         if self.lost {
             return Err(GpuError::Lost);
         }
-        self.conns.get_mut(&ctx.0).ok_or(GpuError::UnknownId { pool: "vtest context", id: ctx.0 })
+        self.conns.get_mut(&ctx.0).ok_or(GpuError::UnknownId {
+            pool: "vtest context",
+            id: ctx.0,
+        })
     }
 
     fn fail<T>(&mut self, e: GpuError) -> Result<T> {
@@ -253,7 +302,10 @@ impl VtestTransport {
 
     fn check_res(&mut self, ctx: CtxId, res: ResId) -> Result<ResourceDesc> {
         let c = self.conn(ctx)?;
-        c.resources.get(&res.0).copied().ok_or(GpuError::UnknownId { pool: "vtest resource", id: res.0 })
+        c.resources.get(&res.0).copied().ok_or(GpuError::UnknownId {
+            pool: "vtest resource",
+            id: res.0,
+        })
     }
 }
 
@@ -280,7 +332,10 @@ impl GpuTransport3d for VtestTransport {
     }
 
     fn ctx_destroy(&mut self, ctx: CtxId) -> Result<()> {
-        let mut c = self.conns.remove(&ctx.0).ok_or(GpuError::UnknownId { pool: "vtest context", id: ctx.0 })?;
+        let mut c = self.conns.remove(&ctx.0).ok_or(GpuError::UnknownId {
+            pool: "vtest context",
+            id: ctx.0,
+        })?;
         self.ctx_ids.free(ctx.0)?;
         // One last round trip: an error from earlier commands of this context surfaces here.
         let r = if self.lost { Ok(()) } else { c.busy_wait() };
@@ -293,7 +348,9 @@ impl GpuTransport3d for VtestTransport {
 
     fn resource_create_3d(&mut self, ctx: CtxId, d: &ResourceDesc) -> Result<ResId> {
         if d.width == 0 || d.height == 0 || d.backing_bytes().is_none() {
-            return Err(GpuError::Invalid { what: "empty or oversized resource" });
+            return Err(GpuError::Invalid {
+                what: "empty or oversized resource",
+            });
         }
         let c = self.conn(ctx)?;
         let id = c.ids.alloc()?;
@@ -335,13 +392,40 @@ impl GpuTransport3d for VtestTransport {
         }
     }
 
-    fn transfer_to_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, data: &[u8]) -> Result<()> {
+    fn transfer_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> Result<()> {
         let d = self.check_res(ctx, res)?;
-        let span = transfer_span(bx, stride, d.bytes_per_texel).ok_or(GpuError::Invalid { what: "empty transfer box" })?;
-        let data = data.get(..span).ok_or(GpuError::OutOfRange { what: "transfer data bytes", value: data.len() as u64, limit: span as u64 })?;
+        let span = transfer_span(bx, stride, d.bytes_per_texel).ok_or(GpuError::Invalid {
+            what: "empty transfer box",
+        })?;
+        let data = data.get(..span).ok_or(GpuError::OutOfRange {
+            what: "transfer data bytes",
+            value: data.len() as u64,
+            limit: span as u64,
+        })?;
         let c = self.conn(ctx)?;
         let r = c.send(
-            &[VCMD_TRANSFER_HDR_SIZE, VCMD_TRANSFER_PUT, res.0, 0, stride, 0, bx.x, bx.y, bx.z, bx.w, bx.h, bx.d, span as u32],
+            &[
+                VCMD_TRANSFER_HDR_SIZE,
+                VCMD_TRANSFER_PUT,
+                res.0,
+                0,
+                stride,
+                0,
+                bx.x,
+                bx.y,
+                bx.z,
+                bx.w,
+                bx.h,
+                bx.d,
+                span as u32,
+            ],
             data,
         );
         match r {
@@ -350,14 +434,44 @@ impl GpuTransport3d for VtestTransport {
         }
     }
 
-    fn transfer_from_host_3d(&mut self, ctx: CtxId, res: ResId, bx: Box3d, stride: u32, out: &mut [u8]) -> Result<()> {
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> Result<()> {
         let d = self.check_res(ctx, res)?;
-        let span = transfer_span(bx, stride, d.bytes_per_texel).ok_or(GpuError::Invalid { what: "empty transfer box" })?;
+        let span = transfer_span(bx, stride, d.bytes_per_texel).ok_or(GpuError::Invalid {
+            what: "empty transfer box",
+        })?;
         let out_len = out.len();
-        let out = out.get_mut(..span).ok_or(GpuError::OutOfRange { what: "readback bytes", value: out_len as u64, limit: span as u64 })?;
+        let out = out.get_mut(..span).ok_or(GpuError::OutOfRange {
+            what: "readback bytes",
+            value: out_len as u64,
+            limit: span as u64,
+        })?;
         let c = self.conn(ctx)?;
         let r = c
-            .send(&[VCMD_TRANSFER_HDR_SIZE, VCMD_TRANSFER_GET, res.0, 0, stride, 0, bx.x, bx.y, bx.z, bx.w, bx.h, bx.d, span as u32], &[])
+            .send(
+                &[
+                    VCMD_TRANSFER_HDR_SIZE,
+                    VCMD_TRANSFER_GET,
+                    res.0,
+                    0,
+                    stride,
+                    0,
+                    bx.x,
+                    bx.y,
+                    bx.z,
+                    bx.w,
+                    bx.h,
+                    bx.d,
+                    span as u32,
+                ],
+                &[],
+            )
             .and_then(|_| c.recv(out));
         match r {
             Ok(()) => Ok(()),

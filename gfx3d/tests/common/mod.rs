@@ -34,6 +34,12 @@ pub struct FakeProgram {
     pub draws: RefCell<Vec<SeenDraw>>,
     /// Colour the fake "rasterizer" writes into every pixel it is given.
     pub fill: Option<u32>,
+    /// TGSI to hand to a device (defaults to markers the fake device checks).
+    pub tgsi: Option<(&'static str, &'static str)>,
+    pub vs_constants: Vec<f32>,
+    pub fs_constants: Vec<f32>,
+    /// Make the software draw fail with this reason.
+    pub raster_error: Option<&'static str>,
 }
 
 impl FakeProgram {
@@ -49,17 +55,30 @@ impl FakeProgram {
             linked: true,
             generation: 2,
             attrs: vec![
-                AttributeReq { location: 0, components: 4 },
-                AttributeReq { location: 1, components: 4 },
+                AttributeReq {
+                    location: 0,
+                    components: 4,
+                },
+                AttributeReq {
+                    location: 1,
+                    components: 4,
+                },
             ],
             uniforms,
             draws: RefCell::new(Vec::new()),
             fill: None,
+            tgsi: None,
+            vs_constants: Vec::new(),
+            fs_constants: Vec::new(),
+            raster_error: None,
         }
     }
 
     pub fn uniform(&self, name: &str) -> Vec<f32> {
-        self.uniforms.get(name).map(|u| u.1.clone()).unwrap_or_default()
+        self.uniforms
+            .get(name)
+            .map(|u| u.1.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -81,14 +100,23 @@ impl ShaderProgram for FakeProgram {
         self.uniforms.contains_key(name)
     }
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError> {
-        let u = self.uniforms.get_mut(name).ok_or(UniformError::NoSuchUniform)?;
+        let u = self
+            .uniforms
+            .get_mut(name)
+            .ok_or(UniformError::NoSuchUniform)?;
         if values.len() != u.0 {
-            return Err(UniformError::Size { found: values.len() });
+            return Err(UniformError::Size {
+                found: values.len(),
+            });
         }
         u.1 = values.to_vec();
         Ok(())
     }
-    fn draw_software(&mut self, d: &SoftDraw<'_>, t: &mut SoftTarget<'_>) -> Result<u32, &'static str> {
+    fn draw_software(
+        &mut self,
+        d: &SoftDraw<'_>,
+        t: &mut SoftTarget<'_>,
+    ) -> Result<u32, &'static str> {
         let mut seen = SeenDraw {
             stride: d.layout.stride,
             vertex_bytes: d.vertices.len() * 4,
@@ -103,20 +131,30 @@ impl ShaderProgram for FakeProgram {
             seen.textures[i] = tx.map(|x| (x.width, x.height, x.texels.to_vec(), x.sampler));
         }
         self.draws.borrow_mut().push(seen);
+        if let Some(e) = self.raster_error {
+            return Err(e);
+        }
         if let Some(c) = self.fill {
             t.color.fill(c);
         }
         Ok(1)
     }
-    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<(), &'static str> {
+    fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str> {
+        if let Some((vs, fs)) = self.tgsi {
+            out.push_str(if stage == Stage::Vertex { vs } else { fs });
+            return Ok(out.len() as u32 + 16);
+        }
         out.push_str(match stage {
             Stage::Vertex => "VERT\nEND\n",
             Stage::Fragment => "FRAG\nEND\n",
         });
-        Ok(())
+        Ok(40)
     }
-    fn constants(&self, _stage: Stage) -> &[f32] {
-        &[]
+    fn constants(&self, stage: Stage) -> &[f32] {
+        match stage {
+            Stage::Vertex => &self.vs_constants,
+            Stage::Fragment => &self.fs_constants,
+        }
     }
     fn sampler_units(&self) -> u8 {
         1
@@ -150,7 +188,13 @@ pub struct FakeDevice {
 impl FakeDevice {
     pub fn new() -> (FakeDevice, Arc<Mutex<DevLog>>) {
         let log = Arc::new(Mutex::new(DevLog::default()));
-        (FakeDevice { log: log.clone(), available: true }, log)
+        (
+            FakeDevice {
+                log: log.clone(),
+                available: true,
+            },
+            log,
+        )
     }
 
     fn call(&self, name: &str) -> Result<u32, DeviceError> {
@@ -186,20 +230,48 @@ impl Device for FakeDevice {
     fn target_destroy(&mut self, _ctx: DevId, _t: DevId) {
         let _ = self.call("target_destroy");
     }
-    fn buffer_create(&mut self, ctx: DevId, kind: BufferKind, bytes: &[u8]) -> Result<DevId, DeviceError> {
-        self.call(&format!("buffer_create {:?} ctx{} {}", kind, ctx, bytes.len()))
+    fn buffer_create(
+        &mut self,
+        ctx: DevId,
+        kind: BufferKind,
+        bytes: &[u8],
+    ) -> Result<DevId, DeviceError> {
+        self.call(&format!(
+            "buffer_create {:?} ctx{} {}",
+            kind,
+            ctx,
+            bytes.len()
+        ))
     }
     fn buffer_destroy(&mut self, _ctx: DevId, _b: DevId) {
         let _ = self.call("buffer_destroy");
     }
-    fn texture_create(&mut self, ctx: DevId, w: u32, h: u32, texels: &[u32], _s: SamplerState) -> Result<DevId, DeviceError> {
-        self.call(&format!("texture_create ctx{} {}x{} {:08x}", ctx, w, h, texels.first().copied().unwrap_or(0)))
+    fn texture_create(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        texels: &[u32],
+        _s: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        self.call(&format!(
+            "texture_create ctx{} {}x{} {:08x}",
+            ctx,
+            w,
+            h,
+            texels.first().copied().unwrap_or(0)
+        ))
     }
     fn texture_destroy(&mut self, _ctx: DevId, _t: DevId) {
         let _ = self.call("texture_destroy");
     }
-    fn program_create(&mut self, _ctx: DevId, vs: &str, fs: &str) -> Result<DevId, DeviceError> {
-        assert!(vs.starts_with("VERT") && fs.starts_with("FRAG"));
+    fn program_create(
+        &mut self,
+        _ctx: DevId,
+        vs: ShaderText<'_>,
+        fs: ShaderText<'_>,
+    ) -> Result<DevId, DeviceError> {
+        assert!(vs.text.starts_with("VERT") && fs.text.starts_with("FRAG") && vs.tokens == 40);
         self.call("program_create")
     }
     fn program_destroy(&mut self, _ctx: DevId, _p: DevId) {
@@ -208,12 +280,26 @@ impl Device for FakeDevice {
     fn frame_begin(&mut self, _ctx: DevId) -> Result<(), DeviceError> {
         self.call("frame_begin").map(|_| ())
     }
-    fn clear(&mut self, _ctx: DevId, _t: DevId, rgba: [f32; 4], depth: bool) -> Result<(), DeviceError> {
-        self.call(&format!("clear {:?} {}", rgba, depth)).map(|_| ())
+    fn clear(
+        &mut self,
+        _ctx: DevId,
+        _t: DevId,
+        rgba: [f32; 4],
+        depth: bool,
+    ) -> Result<(), DeviceError> {
+        self.call(&format!("clear {:?} {}", rgba, depth))
+            .map(|_| ())
     }
     fn draw(&mut self, _ctx: DevId, d: &DevDraw<'_>) -> Result<(), DeviceError> {
         self.call("draw")?;
-        self.log.lock().unwrap().draws.push((d.count, d.max_index, d.depth_test, d.cull_back, d.viewport, d.textures));
+        self.log.lock().unwrap().draws.push((
+            d.count,
+            d.max_index,
+            d.depth_test,
+            d.cull_back,
+            d.viewport,
+            d.textures,
+        ));
         Ok(())
     }
     fn frame_end(&mut self, _ctx: DevId) -> Result<(), DeviceError> {
@@ -234,7 +320,13 @@ impl Device for FakeDevice {
     }
     fn counters(&self) -> DeviceCounters {
         let l = self.log.lock().unwrap();
-        DeviceCounters { submits: l.submits, dwords: l.submits * 100, backing_bytes: 4096, objects_live: 6, objects_peak: 9 }
+        DeviceCounters {
+            submits: l.submits,
+            dwords: l.submits * 100,
+            backing_bytes: 4096,
+            objects_live: 6,
+            objects_peak: 9,
+        }
     }
 }
 
@@ -242,8 +334,16 @@ pub fn tri_layout() -> gfx3d::VertexLayout {
     gfx3d::VertexLayout::new(
         32,
         &[
-            gfx3d::Element { location: 0, components: 4, offset: 0 },
-            gfx3d::Element { location: 1, components: 4, offset: 16 },
+            gfx3d::Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            gfx3d::Element {
+                location: 1,
+                components: 4,
+                offset: 16,
+            },
         ],
     )
     .unwrap()

@@ -8,6 +8,16 @@ pub mod idt;
 pub mod paging;
 pub mod port;
 
+/// Masks every line of both 8259 PICs. The kernel polls and never enables interrupts; masking
+/// also keeps a stray `sti` from delivering IRQ 0-7 on vectors 8-15, where exceptions live.
+pub fn mask_legacy_pic() {
+    // SAFETY: the PIC data ports belong to this module; masking has no other effect.
+    unsafe {
+        port::outb(0x21, 0xFF);
+        port::outb(0xA1, 0xFF);
+    }
+}
+
 /// Stops the CPU for good (used after asking QEMU to exit, in case the exit device is missing).
 pub fn halt_forever() -> ! {
     loop {

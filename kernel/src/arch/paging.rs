@@ -48,3 +48,35 @@ pub fn protect() {
     unmap_2m(0);
     unmap_2m(stack_guard().start);
 }
+
+/// Byte written over the unused boot stack so its high-water mark can be read back.
+const STACK_PAINT: u8 = 0xA5;
+
+/// Fills the boot stack below the current frame with a pattern (call once, early).
+pub fn paint_stack() {
+    let stack = boot_stack();
+    let marker = 0u8;
+    // Leave the live frames above this one (plus a margin) alone.
+    let here = (&raw const marker as u64).saturating_sub(4096);
+    if here > stack.start {
+        // SAFETY: [stack.start, here) is the unused part of our own stack, below every live frame.
+        unsafe {
+            core::ptr::write_bytes(
+                stack.start as *mut u8,
+                STACK_PAINT,
+                (here - stack.start) as usize,
+            )
+        };
+    }
+}
+
+/// The deepest the boot stack has been used since `paint_stack`, in bytes.
+pub fn stack_high_water() -> u64 {
+    let stack = boot_stack();
+    let mut address = stack.start;
+    // SAFETY: the boot stack range is mapped RAM; reading below the live frames races nothing.
+    while address < stack.end && unsafe { (address as *const u8).read_volatile() } == STACK_PAINT {
+        address += 1;
+    }
+    stack.end - address
+}

@@ -95,11 +95,13 @@ impl MesaRenderer {
     pub fn new(config: DriverConfig) -> Result<MesaRenderer, MesaError> {
         let mut chosen = PROCESS_DRIVER.lock().unwrap_or_else(|e| e.into_inner());
         match *chosen {
-            Some(c) if c != config => return fail(format!(
+            Some(c) if c != config => {
+                return fail(format!(
                 "this process already initialised Mesa with {:?}; Mesa picks its driver once per \
                      process, so {:?} needs a separate process",
                 c, config
-            )),
+            ))
+            }
             Some(_) => {}
             None => {
                 // Set while holding the lock and before libEGL exists in the process, so no other

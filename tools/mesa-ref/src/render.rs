@@ -174,18 +174,19 @@ fn set_uniforms(
                 }
                 glow::FLOAT_MAT3 => {
                     // Column-major; 12 floats means three columns padded to vec4 slots.
-                    let m: Vec<f32> =
-                        match values.len() {
-                            9 => values.clone(),
-                            12 => values
-                                .chunks_exact(4)
-                                .flat_map(|c| c[..3].to_vec())
-                                .collect(),
-                            n => return fail(format!(
+                    let m: Vec<f32> = match values.len() {
+                        9 => values.clone(),
+                        12 => values
+                            .chunks_exact(4)
+                            .flat_map(|c| c[..3].to_vec())
+                            .collect(),
+                        n => {
+                            return fail(format!(
                                 "uniform {} is a mat3 (9 floats, or 12 padded); the scene gives {}",
                                 name, n
-                            )),
-                        };
+                            ))
+                        }
+                    };
                     gl.uniform_matrix_3_f32_slice(loc, false, &m)
                 }
                 glow::FLOAT_MAT4 => {
@@ -310,10 +311,41 @@ impl MesaRenderer {
             ID_FRAGMENT_SHADER,
         )?;
         let attribs = source::attribute_locations(vertex_source, scene::model::ATTRIBUTE_LOCATIONS);
-        let program = link(gl, "program", vs, fs, &attribs)?;
-        let id_program = link(gl, "primitive-id program", vs, ids, &attribs)?;
-        let inactive_uniforms = set_uniforms(gl, program, scene)?;
-        set_uniforms(gl, id_program, scene)?;
+        // Programs and shaders are deleted again when linking or a scene uniform fails, so a
+        // long-lived renderer does not collect objects from rejected scenes.
+        let linked = (|| {
+            let program = link(gl, "program", vs, fs, &attribs)?;
+            let id_program = match link(gl, "primitive-id program", vs, ids, &attribs) {
+                Ok(p) => p,
+                Err(e) => {
+                    unsafe { gl.delete_program(program) };
+                    return Err(e);
+                }
+            };
+            let uniforms = set_uniforms(gl, program, scene)
+                .and_then(|inactive| set_uniforms(gl, id_program, scene).map(|_| inactive));
+            match uniforms {
+                Ok(inactive) => Ok((program, id_program, inactive)),
+                Err(e) => {
+                    unsafe {
+                        gl.delete_program(program);
+                        gl.delete_program(id_program);
+                    }
+                    Err(e)
+                }
+            }
+        })();
+        let (program, id_program, inactive_uniforms) = match linked {
+            Ok(l) => l,
+            Err(e) => {
+                unsafe {
+                    for s in [vs, fs, ids] {
+                        gl.delete_shader(s);
+                    }
+                }
+                return Err(e);
+            }
+        };
 
         unsafe {
             let vao = gl

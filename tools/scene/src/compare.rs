@@ -117,6 +117,42 @@ pub fn compare(
     Ok(c)
 }
 
+/// A picture of where `a` and `b` differ by more than `tolerance`: red off edges, yellow on
+/// edges, and the darkened picture `b` elsewhere (for looking at a failed comparison).
+pub fn diff_image(
+    a: &Image,
+    b: &Image,
+    tolerance: u8,
+    edges: Option<&[bool]>,
+) -> Result<Image, ImageError> {
+    compare(a, b, tolerance, edges)?;
+    let mut rgba = Vec::with_capacity(b.rgba.len());
+    for (i, (pa, pb)) in a
+        .rgba
+        .chunks_exact(4)
+        .zip(b.rgba.chunks_exact(4))
+        .enumerate()
+    {
+        let d = pa
+            .iter()
+            .zip(pb)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        let on_edge = edges.is_some_and(|e| e.get(i).copied().unwrap_or(false));
+        rgba.extend_from_slice(&match (d > tolerance, on_edge) {
+            (true, false) => [255, 0, 0, 255],
+            (true, true) => [255, 255, 0, 255],
+            _ => [pb[0] / 3, pb[1] / 3, pb[2] / 3, 255],
+        });
+    }
+    Ok(Image {
+        width: b.width,
+        height: b.height,
+        rgba,
+    })
+}
+
 /// Edge flags from a primitive-id picture (row 0 = top): a pixel is on an edge when any of its
 /// eight neighbours (inside the picture) holds a different id.
 pub fn edge_mask_from_ids(width: u32, height: u32, ids: &[u32]) -> Result<Vec<bool>, ImageError> {
@@ -180,6 +216,18 @@ mod tests {
         assert!(!c.passes(0.2));
         b.rgba[12] = 255; // x = 3, off the edge
         assert_eq!(compare(&a, &b, 2, Some(&mask)).unwrap().off_edge, 1);
+    }
+
+    #[test]
+    fn diff_image_marks_differences_by_kind() {
+        let a = Image::filled(3, 1, [90, 90, 90, 255]);
+        let mut b = a.clone();
+        b.rgba[0] = 0; // off the edge
+        b.rgba[4] = 0; // on the edge
+        let d = diff_image(&a, &b, 2, Some(&[false, true, false])).unwrap();
+        assert_eq!(d.pixel(0, 0), [255, 0, 0, 255]);
+        assert_eq!(d.pixel(1, 0), [255, 255, 0, 255]);
+        assert_eq!(d.pixel(2, 0), [30, 30, 30, 255]);
     }
 
     #[test]

@@ -10,6 +10,6 @@ pub mod compare;
 pub mod image;
 pub mod model;
 
-pub use compare::{compare, edge_mask_from_ids, Comparison};
+pub use compare::{compare, diff_image, edge_mask_from_ids, Comparison};
 pub use image::{read_png, write_png, Image, ImageError};
 pub use model::{Attribute, Filter, Scene, SceneError, Texture, Wrap};

@@ -1,3 +1,390 @@
-//! shc render / link (in progress).
-pub fn link(_args: &[String]) -> i32 { eprintln!("shc link: not built yet"); 2 }
-pub fn render(_args: &[String]) -> i32 { eprintln!("shc render: not built yet"); 2 }
+//! `shc render` and `shc link`: compile a vertex/fragment pair, link it, and (render) draw a
+//! scene file with the software path into an RGBA PNG whose first row is the top of the picture.
+//!
+//! Owns: the mapping of the scene format onto the software renderer (interleaved vertex data by
+//! location, uniforms by name, textures bound to the unit the program gives each sampler name,
+//! viewport/depth/cull state) and the command-line shape and exit codes of both commands. The
+//! benchmark includes this file as a module so that it times exactly this path.
+//! Must never: interpret a scene differently from `mesa-ref`, which renders the same files
+//! through Mesa for the differential tests.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use scene::{Filter, Image, Scene, Wrap};
+use shader::compile::{compile, Shader};
+use shader::limits::SAMPLER_MAX;
+use shader::link::Program;
+use shader::raster::{
+    self, DrawStats, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
+    VertexInput,
+};
+use shader::Stage;
+
+/// A failure and the exit code it maps to (1: compile/link/scene/render, 2: usage or I/O).
+#[derive(Debug)]
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+fn failure(code: i32, message: impl Into<String>) -> Failure {
+    Failure {
+        code,
+        message: message.into(),
+    }
+}
+
+fn read_source(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| failure(2, format!("cannot read {}: {}", path.display(), e)))
+}
+
+/// Compile one stage; diagnostics are rendered with the file name.
+pub fn compile_stage(stage: Stage, source: &[u8], name: &str) -> Result<Shader, Failure> {
+    compile(stage as u32, source, name).map_err(|d| {
+        let mut text = String::new();
+        let _ = d.render(source, &mut text);
+        failure(1, text.trim_end().to_string())
+    })
+}
+
+/// Compile both stages and link them; the program log explains a failed link.
+pub fn build_program(
+    vs_src: &[u8],
+    vs_name: &str,
+    fs_src: &[u8],
+    fs_name: &str,
+) -> Result<Program, Failure> {
+    let vs = compile_stage(Stage::Vertex, vs_src, vs_name);
+    let fs = compile_stage(Stage::Fragment, fs_src, fs_name);
+    let (vs, fs) = match (vs, fs) {
+        (Ok(v), Ok(f)) => (v, f),
+        (v, f) => {
+            let msgs: Vec<String> = [v.err(), f.err()]
+                .into_iter()
+                .flatten()
+                .map(|e| e.message)
+                .collect();
+            return Err(failure(1, msgs.join("\n")));
+        }
+    };
+    let mut program = Program::new();
+    if let Err(e) = program.link(Some(&vs.module), Some(&fs.module)) {
+        let log = program.log().trim_end();
+        let text = if log.is_empty() {
+            format!("link error: {}", e)
+        } else {
+            log.to_string()
+        };
+        return Err(failure(1, text));
+    }
+    Ok(program)
+}
+
+struct SceneTexture {
+    unit: usize,
+    width: u32,
+    height: u32,
+    texels: Vec<u32>,
+    sampler: SamplerState,
+}
+
+/// A linked program with a scene's data in the software renderer's layout, ready to draw.
+pub struct SoftScene {
+    program: Program,
+    data: Vec<f32>,
+    stride: u32,
+    attribs: Vec<VertexAttrib>,
+    count: u32,
+    indices: Option<Vec<u16>>,
+    textures: Vec<SceneTexture>,
+    state: RasterState,
+    pub width: u32,
+    pub height: u32,
+    clear: u32,
+    /// Scene uniforms the program does not declare (reported, not fatal: Mesa drops unused ones).
+    pub unused_uniforms: Vec<String>,
+}
+
+impl SoftScene {
+    /// Map `scene` onto `program`: sets its uniforms and prepares vertices and textures.
+    pub fn new(mut program: Program, scene: &Scene) -> Result<SoftScene, Failure> {
+        let mut unused_uniforms = Vec::new();
+        for (name, values) in &scene.uniforms {
+            let Some(index) = program.uniform_find(name) else {
+                if program.sampler_find(name).is_some() {
+                    return Err(failure(
+                        1,
+                        format!(
+                            "uniform {} is a sampler2D: give it under \"textures\"",
+                            name
+                        ),
+                    ));
+                }
+                unused_uniforms.push(name.clone());
+                continue;
+            };
+            let ty = program.uniforms().get(index).map(|u| u.ty);
+            // Scenes may give a mat3 as three columns padded to vec4 slots (12 floats).
+            let unpadded: Vec<f32>;
+            let values = if ty == Some(shader::Type::Mat3) && values.len() == 12 {
+                unpadded = values
+                    .chunks_exact(4)
+                    .flat_map(|c| c[..3].to_vec())
+                    .collect();
+                &unpadded
+            } else {
+                values
+            };
+            program
+                .set_uniform(index, values)
+                .map_err(|e| failure(1, format!("uniform {}: {}", name, e)))?;
+        }
+
+        let mut textures = Vec::new();
+        for s in program.samplers() {
+            let Some((_, t)) = scene
+                .textures
+                .iter()
+                .find(|(n, _)| n.as_str() == s.name.as_str())
+            else {
+                return Err(failure(
+                    1,
+                    format!(
+                        "the shaders sample {} but the scene has no texture of that name",
+                        s.name
+                    ),
+                ));
+            };
+            let unit = s.unit as usize;
+            if textures.iter().any(|x: &SceneTexture| x.unit == unit) || unit >= SAMPLER_MAX {
+                continue;
+            }
+            let sampler = SamplerState {
+                filter: match t.filter {
+                    Filter::Nearest => raster::Filter::Nearest,
+                    Filter::Linear => raster::Filter::Linear,
+                },
+                wrap: match t.wrap {
+                    Wrap::Repeat => raster::Wrap::Repeat,
+                    Wrap::ClampToEdge => raster::Wrap::ClampToEdge,
+                },
+            };
+            textures.push(SceneTexture {
+                unit,
+                width: t.width,
+                height: t.height,
+                texels: t.to_argb(),
+                sampler,
+            });
+        }
+
+        // Interleave every attribute of the scene: vertex i starts at i * stride.
+        let stride: u32 = scene.attributes.iter().map(|a| a.components).sum();
+        let mut attribs = Vec::new();
+        let mut offset = 0;
+        for a in &scene.attributes {
+            attribs.push(VertexAttrib {
+                location: a.location as u8,
+                offset,
+                components: a.components as u8,
+            });
+            offset += a.components;
+        }
+        let mut data = Vec::with_capacity(stride as usize * scene.vertex_count);
+        for v in 0..scene.vertex_count {
+            for a in &scene.attributes {
+                data.extend_from_slice(a.vertex(v));
+            }
+        }
+
+        let state = RasterState {
+            viewport: scene.viewport,
+            depth_test: scene.depth,
+            depth_write: scene.depth,
+            cull_back: scene.cull,
+        };
+        Ok(SoftScene {
+            program,
+            data,
+            stride,
+            attribs,
+            count: scene.vertex_count as u32,
+            indices: scene.indices.clone(),
+            textures,
+            state,
+            width: scene.width,
+            height: scene.height,
+            clear: scene.clear_argb(),
+            unused_uniforms,
+        })
+    }
+
+    /// Clear `color`/`depth` (width * height each) and draw the scene into them.
+    pub fn draw(
+        &self,
+        scratch: &mut Scratch,
+        color: &mut [u32],
+        depth: &mut [f32],
+    ) -> Result<DrawStats, Failure> {
+        let mut target = Target {
+            width: self.width,
+            height: self.height,
+            color,
+            depth,
+        };
+        target.clear(self.clear, 1.0);
+        let mut units: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
+        for t in &self.textures {
+            if let Some(slot) = units.get_mut(t.unit) {
+                *slot = Some(TextureRef {
+                    width: t.width,
+                    height: t.height,
+                    texels: &t.texels,
+                    sampler: t.sampler,
+                });
+            }
+        }
+        let input = VertexInput {
+            data: &self.data,
+            stride: self.stride,
+            attribs: &self.attribs,
+            count: self.count,
+        };
+        raster::draw_with(
+            scratch,
+            &self.program,
+            &input,
+            self.indices.as_deref(),
+            &units,
+            &self.state,
+            &mut target,
+        )
+        .map_err(|e| failure(1, format!("render: {}", e)))
+    }
+
+    /// Draw once into a new picture.
+    pub fn render(&self) -> Result<Image, Failure> {
+        let n = self.width as usize * self.height as usize;
+        let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+        let mut scratch = Box::new(Scratch::new());
+        self.draw(&mut scratch, &mut color, &mut depth)?;
+        Image::from_argb(self.width, self.height, &color).map_err(|e| failure(1, e.to_string()))
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Compile, link and prepare a scene from files (the common part of `shc render` and the bench).
+pub fn load(vert: &Path, frag: &Path, scene: &Path) -> Result<SoftScene, Failure> {
+    let (vs, fs) = (read_source(vert)?, read_source(frag)?);
+    let program = build_program(&vs, &file_name(vert), &fs, &file_name(frag))?;
+    let scene = Scene::load(scene).map_err(|e| failure(1, e.to_string()))?;
+    SoftScene::new(program, &scene)
+}
+
+const RENDER_USAGE: &str = "usage: shc render VERT FRAG --scene SCENE.json --out OUT.png";
+const LINK_USAGE: &str = "usage: shc link VERT FRAG";
+
+fn report(r: Result<(), Failure>) -> i32 {
+    match r {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("{}", f.message);
+            f.code
+        }
+    }
+}
+
+/// `shc render VERT FRAG --scene SCENE.json --out OUT.png`
+pub fn render(args: &[String]) -> i32 {
+    report((|| {
+        let mut files = Vec::new();
+        let (mut scene, mut out) = (None, None);
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--scene" => {
+                    scene = Some(PathBuf::from(
+                        it.next().ok_or_else(|| failure(2, RENDER_USAGE))?,
+                    ))
+                }
+                "--out" => {
+                    out = Some(PathBuf::from(
+                        it.next().ok_or_else(|| failure(2, RENDER_USAGE))?,
+                    ))
+                }
+                f if f.starts_with("--") => {
+                    return Err(failure(
+                        2,
+                        format!("unknown option {}\n{}", f, RENDER_USAGE),
+                    ))
+                }
+                f => files.push(PathBuf::from(f)),
+            }
+        }
+        let (Some(scene), Some(out), [vert, frag]) = (scene, out, files.as_slice()) else {
+            return Err(failure(2, RENDER_USAGE));
+        };
+        let soft = load(vert, frag, &scene)?;
+        for name in &soft.unused_uniforms {
+            eprintln!(
+                "note: the program has no uniform {} (given by the scene)",
+                name
+            );
+        }
+        let image = soft.render()?;
+        scene::write_png(&out, &image).map_err(|e| failure(2, e.to_string()))
+    })())
+}
+
+/// `shc link VERT FRAG`: exit 0 when the pair links (with a summary), 1 with the log when not.
+pub fn link(args: &[String]) -> i32 {
+    report((|| {
+        let [vert, frag] = args else {
+            return Err(failure(2, LINK_USAGE));
+        };
+        let (vert, frag) = (Path::new(vert), Path::new(frag));
+        let (vs, fs) = (read_source(vert)?, read_source(frag)?);
+        let program = build_program(&vs, &file_name(vert), &fs, &file_name(frag))?;
+        let mut s = String::new();
+        let _ = writeln!(s, "linked (generation {})", program.generation());
+        for a in program.attributes() {
+            let _ = writeln!(
+                s,
+                "attribute {} {} location {}",
+                a.ty.name(),
+                a.name,
+                a.location
+            );
+        }
+        for v in program.varyings() {
+            let _ = writeln!(
+                s,
+                "varying {} {} vertex slot {} fragment slot {}",
+                v.ty.name(),
+                v.name,
+                v.vs_slot,
+                v.fs_slot
+            );
+        }
+        for u in program.uniforms() {
+            let stages = match (u.vs_slot, u.fs_slot) {
+                (Some(_), Some(_)) => "both stages",
+                (Some(_), None) => "vertex",
+                _ => "fragment",
+            };
+            let _ = writeln!(s, "uniform {} {} ({})", u.ty.name(), u.name, stages);
+        }
+        for smp in program.samplers() {
+            let _ = writeln!(s, "sampler2D {} unit {}", smp.name, smp.unit);
+        }
+        print!("{}", s);
+        Ok(())
+    })())
+}

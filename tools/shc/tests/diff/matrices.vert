@@ -1,5 +1,5 @@
 #version 330
-// Matrix constructors (columns, diagonal), matrix products and matrices passed to functions;
+// Matrix constructors (columns, diagonal), a matrix returned by a function, matrix products;
 // u_tint is a mat3 uniform used by both stages.
 layout(location = 0) in vec3 a_pos;
 uniform mat4 u_proj;
@@ -11,15 +11,10 @@ mat4 translate(vec3 t) {
     return mat4(vec4(1.0, 0.0, 0.0, 0.0), vec4(0.0, 1.0, 0.0, 0.0), vec4(0.0, 0.0, 1.0, 0.0), vec4(t, 1.0));
 }
 
-vec4 apply(mat4 m, vec3 p) {
-    return m * vec4(p, 1.0);
-}
-
 void main() {
-    mat4 model = translate(vec3(0.1, -0.05, 0.0));
-    mat4 mvp = u_proj * u_view * model;
+    mat4 view_proj = u_proj * u_view;
     mat3 shrink = mat3(0.9);
-    vec3 scaled = shrink * a_pos;
+    vec4 world = translate(vec3(0.1, -0.05, 0.0)) * vec4(shrink * a_pos, 1.0);
     v_color = u_tint * (a_pos * 0.5 + vec3(0.5));
-    gl_Position = apply(mvp, scaled);
+    gl_Position = view_proj * world;
 }

@@ -1,0 +1,259 @@
+//! The shader crate's linked program as a Gfx3D program: reflection, uniforms by name, the
+//! generation stamp, TGSI with the link's varying remap, constant-buffer words, and software
+//! execution through `shader::raster` (with one reusable rasterizer scratch per program, so a
+//! draw needs no large stack frame).
+//!
+//! This module must never change program state except uniforms, and never panic.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+
+use shader::compile::compile;
+use shader::ir::Stage as IrStage;
+use shader::limits::{SAMPLER_MAX, TGSI_MAX};
+use shader::link::{LinkError, Program};
+use shader::raster::{
+    self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
+};
+
+use crate::program::*;
+use crate::texture::{Filter, SamplerState, Wrap};
+
+/// A linked program ready for `Gfx3d::prog_prepare`.
+pub struct Linked {
+    program: Program,
+    scratch: Box<Scratch>,
+}
+
+/// Why building a program from GLSL failed (the rendered diagnostics or link log).
+#[derive(Clone, Debug, PartialEq)]
+pub enum BuildError {
+    Compile { stage: &'static str, log: String },
+    Link { log: String },
+}
+
+impl core::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BuildError::Compile { stage, log } => {
+                write!(f, "{} shader did not compile: {}", stage, log)
+            }
+            BuildError::Link { log } => write!(f, "program did not link: {}", log),
+        }
+    }
+}
+
+impl Linked {
+    pub fn new(program: Program) -> Linked {
+        Linked {
+            program,
+            scratch: Box::new(Scratch::new()),
+        }
+    }
+
+    /// Compiles and links a vertex and a fragment source.
+    pub fn from_glsl(vs: &str, fs: &str, name: &str) -> Result<Linked, BuildError> {
+        use core::fmt::Write;
+        let v = compile(0, vs.as_bytes(), name).map_err(|d| {
+            let mut log = String::new();
+            let _ = d.render(vs.as_bytes(), &mut log);
+            BuildError::Compile {
+                stage: "vertex",
+                log,
+            }
+        })?;
+        let f = compile(1, fs.as_bytes(), name).map_err(|d| {
+            let mut log = String::new();
+            let _ = d.render(fs.as_bytes(), &mut log);
+            BuildError::Compile {
+                stage: "fragment",
+                log,
+            }
+        })?;
+        let mut p = Program::new();
+        p.link(Some(&v.module), Some(&f.module))
+            .map_err(|e: LinkError| {
+                let mut log = String::new();
+                let _ = write!(log, "{}: {}", e, p.log());
+                BuildError::Link { log }
+            })?;
+        Ok(Linked::new(p))
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// For relinking (Gfx3D notices the new generation at the next use or draw).
+    pub fn program_mut(&mut self) -> &mut Program {
+        &mut self.program
+    }
+}
+
+fn stage(s: Stage) -> IrStage {
+    match s {
+        Stage::Vertex => IrStage::Vertex,
+        Stage::Fragment => IrStage::Fragment,
+    }
+}
+
+fn sampler(s: SamplerState) -> raster::SamplerState {
+    raster::SamplerState {
+        filter: match s.filter {
+            Filter::Nearest => raster::Filter::Nearest,
+            Filter::Linear => raster::Filter::Linear,
+        },
+        wrap: match s.wrap {
+            Wrap::Repeat => raster::Wrap::Repeat,
+            Wrap::ClampToEdge => raster::Wrap::ClampToEdge,
+        },
+    }
+}
+
+fn draw_error(e: DrawError) -> &'static str {
+    match e {
+        DrawError::NotLinked => "program is not linked",
+        DrawError::TargetSize { .. } => "target size out of range",
+        DrawError::TargetBuffers { .. } => "target buffers too small",
+        DrawError::Viewport { .. } => "viewport out of range (edges 1..=8192, |x|, |y| <= 8192)",
+        DrawError::Attribute { .. } => "vertex attribute out of range",
+        DrawError::VertexData { .. } => "vertex data too short for the layout",
+        DrawError::Index { .. } => "index out of range",
+        DrawError::Texture { .. } => "texture unusable",
+    }
+}
+
+impl ShaderProgram for Linked {
+    fn is_linked(&self) -> bool {
+        self.program.is_linked()
+    }
+
+    fn generation(&self) -> u32 {
+        self.program.generation()
+    }
+
+    fn attributes(&self) -> Attributes {
+        let mut a = Attributes::new();
+        for at in self.program.attributes() {
+            let _ = a.push(AttributeReq {
+                location: at.location,
+                components: at.components,
+            });
+        }
+        a
+    }
+
+    fn has_uniform(&self, name: &str) -> bool {
+        self.program.uniform_find(name).is_some()
+    }
+
+    fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError> {
+        let i = self
+            .program
+            .uniform_find(name)
+            .ok_or(UniformError::NoSuchUniform)?;
+        self.program.set_uniform(i, values).map_err(|e| match e {
+            shader::link::UniformError::WrongCount { found, .. } => UniformError::Size { found },
+            _ => UniformError::NoSuchUniform,
+        })
+    }
+
+    fn draw_software(
+        &mut self,
+        d: &SoftDraw<'_>,
+        t: &mut SoftTarget<'_>,
+    ) -> Result<u32, &'static str> {
+        let mut attribs = [VertexAttrib {
+            location: 0,
+            offset: 0,
+            components: 1,
+        }; 8];
+        let n = d.layout.elements.len().min(8);
+        for (a, e) in attribs.iter_mut().zip(d.layout.elements.iter()) {
+            *a = VertexAttrib {
+                location: e.location,
+                offset: e.offset / 4,
+                components: e.components,
+            };
+        }
+        let stride = (d.layout.stride / 4).max(1);
+        let input = VertexInput {
+            data: d.vertices,
+            stride,
+            attribs: &attribs[..n],
+            count: (d.vertices.len() / stride as usize) as u32,
+        };
+        let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
+        for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
+            *slot = tx.map(|x| TextureRef {
+                width: x.width,
+                height: x.height,
+                texels: x.texels,
+                sampler: sampler(x.sampler),
+            });
+        }
+        let vp = d.viewport;
+        let state = RasterState {
+            viewport: [
+                vp.x,
+                vp.y,
+                vp.width.min(i32::MAX as u32) as i32,
+                vp.height.min(i32::MAX as u32) as i32,
+            ],
+            depth_test: d.depth_test,
+            depth_write: d.depth_test,
+            cull_back: d.cull_back,
+        };
+        let mut target = Target {
+            width: t.width,
+            height: t.height,
+            color: t.color,
+            depth: t.depth,
+        };
+        let stats = raster::draw_with(
+            &mut self.scratch,
+            &self.program,
+            &input,
+            d.indices,
+            &textures,
+            &state,
+            &mut target,
+        )
+        .map_err(draw_error)?;
+        Ok(stats
+            .triangles
+            .saturating_sub(stats.culled + stats.rejected))
+    }
+
+    fn tgsi(&self, s: Stage, out: &mut String) -> Result<u32, &'static str> {
+        let module = self
+            .program
+            .module(stage(s))
+            .ok_or("program is not linked")?;
+        let remap = match s {
+            Stage::Vertex => None,
+            Stage::Fragment => Some(self.program.varying_remap()),
+        };
+        let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
+        let info =
+            shader::tgsi::emit(module, remap, &mut text).map_err(|_| "TGSI emission failed")?;
+        // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
+        // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
+        // bottom-up framebuffer.
+        out.push_str(&text.replace("FS_COORD_ORIGIN UPPER_LEFT", "FS_COORD_ORIGIN LOWER_LEFT"));
+        Ok(info.tokens)
+    }
+
+    fn constants(&self, s: Stage) -> &[f32] {
+        let words = self.program.uniform_words(stage(s));
+        let n = (self.program.uniform_vec4s(stage(s)) * 4).min(words.len());
+        words.get(..n).unwrap_or(&[])
+    }
+
+    fn sampler_units(&self) -> u8 {
+        self.program
+            .samplers()
+            .iter()
+            .fold(0u8, |acc, s| acc | (1u8 << (s.unit & 7)))
+    }
+}

@@ -1,0 +1,519 @@
+//! Differential scenes: small pictures that every backend must render the same way. The kernel
+//! renders each with the software and the VirGL backend and compares them with
+//! `compare::compare`; host tests do the same through vtest. A scene creates its objects under
+//! `owner`, renders one frame into a 64x64 target, reads it back and drops the owner's objects.
+//! Scenes also check backend-neutral invariants (a shader switch does not re-upload a mesh).
+//!
+//! This module must never depend on a particular backend.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::Error;
+use crate::geometry;
+use crate::glsl::*;
+use crate::handle::{ContextId, MeshId, ProgramId, TargetId};
+use crate::layout::{Element, VertexLayout};
+use crate::linked::{BuildError, Linked};
+use crate::math::Mat4;
+use crate::mesh::Usage;
+use crate::Gfx3d;
+
+pub const SCENE_WIDTH: u32 = 64;
+pub const SCENE_HEIGHT: u32 = 64;
+
+/// Why a scene could not be rendered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneError {
+    Gfx(Error),
+    Build(BuildError),
+    /// A backend-neutral invariant did not hold.
+    Check(&'static str),
+    UnknownScene,
+}
+
+impl From<Error> for SceneError {
+    fn from(e: Error) -> Self {
+        SceneError::Gfx(e)
+    }
+}
+
+impl From<BuildError> for SceneError {
+    fn from(e: BuildError) -> Self {
+        SceneError::Build(e)
+    }
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneError::Gfx(e) => write!(f, "{}", e),
+            SceneError::Build(e) => write!(f, "{}", e),
+            SceneError::Check(what) => write!(f, "check failed: {}", what),
+            SceneError::UnknownScene => f.write_str("unknown scene"),
+        }
+    }
+}
+
+pub type SceneFn = fn(&mut Gfx3d<Linked>, u32) -> Result<Vec<u32>, SceneError>;
+
+/// Every scene by name, in the order the differential suites run them.
+pub static SCENES: &[(&str, SceneFn)] = &[
+    ("clear", clear),
+    ("triangle", triangle),
+    ("depth", depth),
+    ("indexed_cube_cull", indexed_cube_cull),
+    ("textured_cube", textured_cube),
+    ("vertex_colors", vertex_colors),
+    ("lighting", lighting),
+    ("shader_switch", shader_switch),
+    ("lit_textured_mesh", lit_textured_mesh),
+    ("viewport", viewport),
+    ("two_texture_units", two_texture_units),
+    ("fragcoord", fragcoord),
+    ("unbound_texture", unbound_texture),
+];
+
+/// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
+pub fn run(g: &mut Gfx3d<Linked>, owner: u32, name: &str) -> Result<Vec<u32>, SceneError> {
+    let f = SCENES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| *f)
+        .ok_or(SceneError::UnknownScene)?;
+    let r = f(g, owner);
+    g.drop_owner(owner);
+    r
+}
+
+struct Frame {
+    c: ContextId,
+    t: TargetId,
+}
+
+fn open(g: &mut Gfx3d<Linked>, o: u32, rgba: [f32; 4]) -> Result<Frame, SceneError> {
+    let c = g.context_create(o)?;
+    let t = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    g.begin(o, c, t)?;
+    g.clear(o, c, rgba, true)?;
+    Ok(Frame { c, t })
+}
+
+fn close(g: &mut Gfx3d<Linked>, o: u32, f: &Frame) -> Result<Vec<u32>, SceneError> {
+    g.end(o, f.c)?;
+    let mut px = vec![0u32; (SCENE_WIDTH * SCENE_HEIGHT) as usize];
+    g.target_read(o, f.t, &mut px)?;
+    Ok(px)
+}
+
+fn program(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    c: ContextId,
+    vs: &str,
+    fs: &str,
+    name: &str,
+) -> Result<ProgramId, SceneError> {
+    let p = Linked::from_glsl(vs, fs, name)?;
+    Ok(g.prog_prepare(o, c, p)?)
+}
+
+fn layout(stride: u32, els: &[(u8, u8, u32)]) -> Result<VertexLayout, SceneError> {
+    let mut v: heapless::Vec<Element, 8> = heapless::Vec::new();
+    for &(location, components, offset) in els {
+        v.push(Element {
+            location,
+            components,
+            offset,
+        })
+        .map_err(|_| SceneError::Check("layout"))?;
+    }
+    Ok(VertexLayout::new(stride, &v).map_err(Error::from)?)
+}
+
+/// position xyzw + colour rgba (the 32-byte tri layout).
+fn colored(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    verts: &[([f32; 3], [f32; 4])],
+    indices: Option<&[u16]>,
+) -> Result<MeshId, SceneError> {
+    let mut data = Vec::new();
+    for (p, c) in verts {
+        data.extend_from_slice(&[p[0], p[1], p[2], 1.0, c[0], c[1], c[2], c[3]]);
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(32, &[(0, 4, 0), (1, 4, 16)])?, &data, indices)?;
+    Ok(m)
+}
+
+const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+const BLUE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+fn quad(z: f32, c: [f32; 4]) -> [([f32; 3], [f32; 4]); 6] {
+    [
+        ([-1.0, -1.0, z], c),
+        ([1.0, -1.0, z], c),
+        ([1.0, 1.0, z], c),
+        ([-1.0, -1.0, z], c),
+        ([1.0, 1.0, z], c),
+        ([-1.0, 1.0, z], c),
+    ]
+}
+
+fn clear(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.2, 0.4, 0.6, 1.0])?;
+    close(g, o, &f)
+}
+
+fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    let m = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.0], RED),
+            ([0.8, -0.8, 0.0], RED),
+            ([0.0, 0.8, 0.0], RED),
+        ],
+        None,
+    )?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn depth(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    let near = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, -0.4], RED),
+            ([0.6, -0.8, -0.4], RED),
+            ([-0.1, 0.8, -0.4], RED),
+        ],
+        None,
+    )?;
+    let far = colored(
+        g,
+        o,
+        &[
+            ([-0.6, -0.7, 0.6], GREEN),
+            ([0.8, -0.7, 0.6], GREEN),
+            ([0.1, 0.9, 0.6], GREEN),
+        ],
+        None,
+    )?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, near)?;
+    g.draw(o, f.c, far)?;
+    close(g, o, &f)
+}
+
+fn camera(g: &mut Gfx3d<Linked>, o: u32, c: ContextId, model: Mat4) -> Result<(), SceneError> {
+    g.set_model(o, c, &model)?;
+    g.set_view(o, c, &Mat4::translation(0.0, 0.0, -3.0))?;
+    g.set_projection(o, c, &Mat4::perspective(60.0, 1.0, 0.1, 100.0))?;
+    Ok(())
+}
+
+fn canonical_cube(g: &mut Gfx3d<Linked>, o: u32, l: &VertexLayout) -> Result<MeshId, SceneError> {
+    let cube = geometry::cube(1.2);
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, l, &cube.vertices, Some(&cube.indices))?;
+    Ok(m)
+}
+
+fn spin() -> Mat4 {
+    Mat4::rotation_y(35.0).mul(&Mat4::rotation_x(25.0))
+}
+
+fn indexed_cube_cull(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.1, 0.1, 0.1, 1.0])?;
+    let p = program(g, o, f.c, MVP_VERT, TRI_FRAG, "mvp")?;
+    // Colour = the normal (faces with negative components clamp towards black).
+    let m = canonical_cube(g, o, &layout(40, &[(0, 4, 0), (1, 4, 16)])?)?;
+    g.cull_back(o, f.c, true)?;
+    camera(g, o, f.c, spin())?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn checker(g: &mut Gfx3d<Linked>, o: u32) -> Result<crate::handle::TextureId, SceneError> {
+    let t = g.tex_create(o, 8, 8)?;
+    g.tex_upload(o, t, &geometry::checker(8, 8, 2, 0xFFFF_0000, 0xFF00_00FF))?;
+    Ok(t)
+}
+
+fn textured_cube(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
+    let p = program(g, o, f.c, TEX_VERT, TEX_FRAG, "tex")?;
+    // The same canonical vertices, read through another layout (uv at location 1).
+    let m = canonical_cube(g, o, &layout(40, &[(0, 4, 0), (1, 2, 32)])?)?;
+    let t = checker(g, o)?;
+    g.cull_back(o, f.c, true)?;
+    camera(g, o, f.c, spin())?;
+    g.use_program(o, f.c, p)?;
+    g.bind_texture(o, f.c, 0, Some(t))?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn vertex_colors(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
+    let p = program(g, o, f.c, VARY_VERT, VARY_FRAG, "vary")?;
+    #[rustfmt::skip]
+    let data = [
+        -0.9, -0.9, 0.0, 1.0, 1.0, 0.0, 0.0,
+         0.9, -0.9, 0.0, 1.0, 0.0, 1.0, 0.0,
+         0.0,  0.9, 0.0, 1.0, 0.0, 0.0, 1.0,
+    ];
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(28, &[(0, 4, 0), (1, 3, 16)])?, &data, None)?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn lights(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    c: ContextId,
+    color: [f32; 3],
+    ambient: f32,
+) -> Result<(), SceneError> {
+    g.uniform_f(o, c, "lightPosition", &[2.0, 2.0, 3.0])?;
+    g.uniform_f(o, c, "lightColor", &color)?;
+    g.uniform_f(o, c, "ambientColor", &[ambient, ambient, ambient])?;
+    Ok(())
+}
+
+fn lighting(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
+    let p = program(g, o, f.c, LIGHT_VERT, LIGHT_FRAG, "light")?;
+    let m = canonical_cube(g, o, &layout(40, &[(0, 3, 0), (1, 3, 16)])?)?;
+    g.cull_back(o, f.c, true)?;
+    camera(g, o, f.c, Mat4::rotation_y(30.0))?;
+    g.use_program(o, f.c, p)?;
+    lights(g, o, f.c, [1.0, 0.3, 0.2], 0.12)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn shader_switch(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let tri = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    let mvp = program(g, o, f.c, MVP_VERT, TRI_FRAG, "mvp")?;
+    let m = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.0], RED),
+            ([0.2, -0.8, 0.0], RED),
+            ([-0.3, 0.2, 0.0], RED),
+        ],
+        None,
+    )?;
+    g.use_program(o, f.c, tri)?;
+    g.draw(o, f.c, m)?;
+    let uploads = g.stats().uploads;
+    // The same mesh through another program, moved up and right: no new upload.
+    g.set_model(o, f.c, &Mat4::translation(0.6, 0.6, 0.0))?;
+    g.use_program(o, f.c, mvp)?;
+    g.draw(o, f.c, m)?;
+    if g.stats().uploads != uploads {
+        return Err(SceneError::Check("a shader switch re-uploaded the mesh"));
+    }
+    close(g, o, &f)
+}
+
+fn lit_textured_mesh(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.05, 0.05, 0.1, 1.0])?;
+    let p = program(g, o, f.c, WORLD_VERT, WORLD_FRAG, "world")?;
+    // Built with the incremental builder (non-indexed, canonical layout).
+    let cube = geometry::cube(1.2);
+    let m = g.mesh_create(o, Usage::Static)?;
+    for &i in &cube.indices {
+        let v = i as usize * geometry::CANONICAL_FLOATS;
+        let f = |k: usize| cube.vertices.get(v + k).copied().unwrap_or(0.0);
+        g.mesh_vertex(o, m, [f(0), f(1), f(2)], [f(4), f(5), f(6)], [f(8), f(9)])?;
+    }
+    g.mesh_finish(o, m)?;
+    let t = checker(g, o)?;
+    g.cull_back(o, f.c, true)?;
+    camera(
+        g,
+        o,
+        f.c,
+        Mat4::rotation_y(28.0).mul(&Mat4::scale(1.0, 1.2, 1.0)),
+    )?;
+    g.use_program(o, f.c, p)?;
+    lights(g, o, f.c, [1.0, 1.0, 1.0], 0.15)?;
+    g.bind_texture(o, f.c, 0, Some(t))?;
+    let uploads = g.stats().uploads;
+    g.draw(o, f.c, m)?;
+    g.draw(o, f.c, m)?;
+    if g.stats().uploads > uploads + 2 {
+        return Err(SceneError::Check(
+            "a second draw re-uploaded the mesh or texture",
+        ));
+    }
+    close(g, o, &f)
+}
+
+fn viewport(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    let m = colored(g, o, &quad(0.0, RED), None)?;
+    g.use_program(o, f.c, p)?;
+    g.viewport(o, f.c, 8, 16, 32, 24)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn two_texture_units(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TEX_VERT, TWO_TEX_FRAG, "twotex")?;
+    let mut data = Vec::new();
+    for (x, y) in [
+        (-0.8f32, -0.8f32),
+        (0.8, -0.8),
+        (0.8, 0.8),
+        (-0.8, -0.8),
+        (0.8, 0.8),
+        (-0.8, 0.8),
+    ] {
+        data.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5]);
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(24, &[(0, 4, 0), (1, 2, 16)])?, &data, None)?;
+    let red = g.tex_solid(o, 0xFFFF_0000)?;
+    let green = g.tex_solid(o, 0xFF00_FF00)?;
+    g.use_program(o, f.c, p)?;
+    g.bind_texture(o, f.c, 0, Some(red))?;
+    g.bind_texture(o, f.c, 1, Some(green))?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+fn fragcoord(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.0, 0.0, 0.0, 1.0])?;
+    let p = program(g, o, f.c, TRI_VERT, FRAGCOORD_FRAG, "fragcoord")?;
+    let m = colored(g, o, &quad(0.0, RED), None)?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// A textured quad with no texture bound: both backends read opaque black.
+fn unbound_texture(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TEX_VERT, TEX_FRAG, "tex")?;
+    let mut data = Vec::new();
+    for (x, y) in [
+        (-0.5f32, -0.5f32),
+        (0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, 0.5),
+    ] {
+        data.extend_from_slice(&[x, y, 0.0, 1.0, x + 0.5, y + 0.5]);
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(24, &[(0, 4, 0), (1, 2, 16)])?, &data, None)?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// Outcome of one differential scene.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DiffOutcome {
+    Agree(crate::compare::Comparison),
+    Differ(crate::compare::Comparison),
+    Failed {
+        backend: &'static str,
+        error: SceneError,
+    },
+}
+
+/// Renders scene `name` with `reference` (software) and `other` (VirGL) and compares them.
+pub fn differential(
+    reference: &mut Gfx3d<Linked>,
+    other: &mut Gfx3d<Linked>,
+    owner: u32,
+    name: &str,
+) -> DiffOutcome {
+    let a = match run(reference, owner, name) {
+        Ok(a) => a,
+        Err(error) => {
+            return DiffOutcome::Failed {
+                backend: reference.backend_name(),
+                error,
+            }
+        }
+    };
+    let b = match run(other, owner, name) {
+        Ok(b) => b,
+        Err(error) => {
+            return DiffOutcome::Failed {
+                backend: other.backend_name(),
+                error,
+            }
+        }
+    };
+    let c = crate::compare::compare(&a, &b, SCENE_WIDTH, SCENE_HEIGHT);
+    if c.agrees() {
+        DiffOutcome::Agree(c)
+    } else {
+        DiffOutcome::Differ(c)
+    }
+}
+
+/// Runs every scene differentially and prints `test gfx3d::diff::NAME ... ok|FAILED (why)` lines
+/// (the selftest runner's format); returns (passed, failed).
+pub fn differential_suite(
+    reference: &mut Gfx3d<Linked>,
+    other: &mut Gfx3d<Linked>,
+    owner: u32,
+    out: &mut dyn fmt::Write,
+) -> (u32, u32) {
+    let (mut passed, mut failed) = (0, 0);
+    for (name, _) in SCENES {
+        let r = differential(reference, other, owner, name);
+        let _ = match &r {
+            DiffOutcome::Agree(c) => {
+                passed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... ok ({} of {} pixels differ)",
+                    name, c.differing, c.pixels
+                )
+            }
+            DiffOutcome::Differ(c) => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... FAILED ({} of {} pixels differ, {} off edges, first {:?})",
+                    name, c.differing, c.pixels, c.off_edge, c.first_off_edge
+                )
+            }
+            DiffOutcome::Failed { backend, error } => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... FAILED ({}: {})",
+                    name, backend, error
+                )
+            }
+        };
+    }
+    (passed, failed)
+}

@@ -1,0 +1,949 @@
+//! The VirGL backend: implements Gfx3D's `Device` contract over the virtio-gpu crate's
+//! `GpuTransport3d` (the virtio device in the kernel, vtest on the host) and its encoder.
+//!
+//! Per device context it keeps one command batch, an object-handle pool and the fixed pipe
+//! objects (blend, depth on/off, cull on/off, one sampler state per sampler kind); colour targets
+//! are B8G8R8A8 with a Z32F depth buffer; buffers and textures are resources of the context that
+//! uses them; programs are a VS/FS pair (linked when the host supports LINK_SHADER). The image
+//! is rendered upright (row 0 = top, negative viewport y-scale), so readback needs no flip.
+//! Presentation goes through caller-supplied scanout hooks because scanout is a property of the
+//! virtio device, not of every transport.
+//!
+//! It must never: let a device id escape through Gfx3D's public API, panic on any transport
+//! answer, or send a command the encoder did not validate.
+
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use virtio_gpu::encode::{
+    float_format, BlendState, DrawInfo, DsaState, Encoder, RasterState, SamplerState as VSampler,
+    VertexBuffer, VertexElement, Viewport as VViewport,
+};
+use virtio_gpu::limits::{DEFAULT_BATCH_DWORDS, MAX_OBJECT_HANDLES};
+use virtio_gpu::proto::Box3d;
+use virtio_gpu::protocol::*;
+use virtio_gpu::transport::{CtxSink, ResourceDesc};
+use virtio_gpu::{CommandBuffer, CtxId, GpuError, GpuTransport3d, IdPool, ResId};
+
+use crate::device::*;
+use crate::program::Viewport;
+use crate::texture::{Filter, SamplerState, Wrap};
+
+/// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
+pub struct ScanoutHooks<T> {
+    /// SET_SCANOUT to the resource (w x h), then RESOURCE_FLUSH.
+    pub present: fn(&mut T, ResId, u32, u32) -> virtio_gpu::Result<()>,
+    /// Back to the 2D console resource.
+    pub primary: fn(&mut T) -> virtio_gpu::Result<()>,
+}
+
+impl<T> Clone for ScanoutHooks<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ScanoutHooks<T> {}
+
+struct Pipe {
+    blend: u32,
+    dsa: [u32; 2],
+    raster: [u32; 2],
+    /// Sampler states by (filter, wrap) kind, created on first use.
+    samplers: [u32; 4],
+}
+
+/// What is bound in a device context, so a draw sends only what changed. Reset whenever an
+/// object of the context is destroyed (a handle may be reused) or an encoding failed.
+#[derive(Default)]
+struct Bound {
+    dsa: u32,
+    raster: u32,
+    shaders: (u32, u32),
+    ve: u32,
+    vbuf: (u32, u32),
+    ibuf: u32,
+    samplers: ([u32; 4], [u32; 4], usize),
+    vs_consts: Vec<[f32; 4]>,
+    fs_consts: Vec<[f32; 4]>,
+}
+
+struct Ctx {
+    ctx: CtxId,
+    bound: Bound,
+    /// Sampler view of the 1x1 black texture for sampled units without a texture.
+    black: Option<u32>,
+    cb: CommandBuffer,
+    handles: IdPool,
+    pipe: Pipe,
+    /// Vertex-element objects by their element list.
+    ve_cache: Vec<(Vec<VertexElement>, u32)>,
+    /// Target whose surfaces are bound as the framebuffer.
+    bound_fb: Option<DevId>,
+    viewport: Option<[i32; 4]>,
+}
+
+enum Obj {
+    Context(Box<Ctx>),
+    Target {
+        ctx: DevId,
+        color: ResId,
+        depth: ResId,
+        csurf: u32,
+        zsurf: u32,
+        w: u32,
+        h: u32,
+        bytes: u64,
+    },
+    Buffer {
+        ctx: DevId,
+        res: ResId,
+        bytes: u64,
+    },
+    Texture {
+        ctx: DevId,
+        res: ResId,
+        view: u32,
+        kind: usize,
+        bytes: u64,
+    },
+    Program {
+        ctx: DevId,
+        vs: u32,
+        fs: u32,
+    },
+}
+
+/// Gfx3D's VirGL device over a transport.
+pub struct VirglBackend<T: GpuTransport3d> {
+    transport: T,
+    objects: BTreeMap<DevId, Obj>,
+    next_id: DevId,
+    hooks: Option<ScanoutHooks<T>>,
+    scanout_bind: bool,
+    submits: u64,
+    dwords: u64,
+    backing: u64,
+    peak: u32,
+    failed: bool,
+}
+
+fn e(what: &'static str) -> impl Fn(GpuError) -> DeviceError {
+    move |_| DeviceError(what)
+}
+
+fn sampler_kind(s: SamplerState) -> usize {
+    (matches!(s.filter, Filter::Linear) as usize)
+        | ((matches!(s.wrap, Wrap::ClampToEdge) as usize) << 1)
+}
+
+impl<T: GpuTransport3d> VirglBackend<T> {
+    pub fn new(transport: T) -> Self {
+        VirglBackend {
+            transport,
+            objects: BTreeMap::new(),
+            next_id: 1,
+            hooks: None,
+            scanout_bind: false,
+            submits: 0,
+            dwords: 0,
+            backing: 0,
+            peak: 0,
+            failed: false,
+        }
+    }
+
+    /// Adds scanout hooks; colour targets are then created scanout-capable.
+    pub fn with_scanout(mut self, hooks: ScanoutHooks<T>) -> Self {
+        self.hooks = Some(hooks);
+        self.scanout_bind = true;
+        self
+    }
+
+    pub fn transport(&mut self) -> &mut T {
+        &mut self.transport
+    }
+
+    fn alloc_id(&mut self) -> DevId {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        id
+    }
+
+    fn ctx_mut(&mut self, ctx: DevId) -> Result<(&mut T, &mut Ctx), DeviceError> {
+        match self.objects.get_mut(&ctx) {
+            Some(Obj::Context(c)) => Ok((&mut self.transport, c)),
+            _ => Err(DeviceError("unknown device context")),
+        }
+    }
+
+    /// Runs encoder calls against a context's batch.
+    fn enc<R>(
+        &mut self,
+        ctx: DevId,
+        what: &'static str,
+        f: impl FnOnce(
+            &mut Encoder<'_, CtxSink<'_, T>>,
+            &mut IdPool,
+            &mut Pipe,
+        ) -> virtio_gpu::Result<R>,
+    ) -> Result<R, DeviceError> {
+        let (t, c) = self.ctx_mut(ctx)?;
+        let mut sink = CtxSink {
+            transport: t,
+            ctx: c.ctx,
+        };
+        let before = (c.cb.submits(), c.cb.dwords_submitted());
+        let r = {
+            let mut enc = Encoder::new(&mut c.cb, &mut sink);
+            f(&mut enc, &mut c.handles, &mut c.pipe)
+        };
+        let after = (c.cb.submits(), c.cb.dwords_submitted());
+        let live = c.handles.live();
+        self.submits += after.0 - before.0;
+        self.dwords += after.1 - before.1;
+        self.peak = self.peak.max(self.objects_live().max(live));
+        if r.is_err() {
+            self.failed = self.failed || self.transport.is_lost();
+        }
+        r.map_err(e(what))
+    }
+
+    fn objects_live(&self) -> u32 {
+        self.objects
+            .values()
+            .map(|o| match o {
+                Obj::Context(c) => c.handles.live(),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn flush(&mut self, ctx: DevId) -> Result<(), DeviceError> {
+        self.enc(ctx, "virgl submit failed", |e, _, _| e.flush())
+    }
+
+    fn sampler(&mut self, ctx: DevId, kind: usize) -> Result<u32, DeviceError> {
+        let (_, c) = self.ctx_mut(ctx)?;
+        if let Some(&h) = c.pipe.samplers.get(kind).filter(|h| **h != 0) {
+            return Ok(h);
+        }
+        self.enc(ctx, "virgl sampler state failed", |e, handles, pipe| {
+            let h = handles.alloc()?;
+            let wrap = if kind & 2 != 0 {
+                WRAP_CLAMP_TO_EDGE
+            } else {
+                WRAP_REPEAT
+            };
+            let filter = if kind & 1 != 0 {
+                FILTER_LINEAR
+            } else {
+                FILTER_NEAREST
+            };
+            e.create_sampler_state(
+                h,
+                &VSampler {
+                    wrap_s: wrap,
+                    wrap_t: wrap,
+                    min_filter: filter,
+                    mag_filter: filter,
+                },
+            )?;
+            if let Some(s) = pipe.samplers.get_mut(kind) {
+                *s = h;
+            }
+            Ok(h)
+        })
+    }
+
+    fn bind_target(&mut self, ctx: DevId, target: DevId) -> Result<(u32, u32), DeviceError> {
+        let (csurf, zsurf, w, h) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                csurf,
+                zsurf,
+                w,
+                h,
+                ctx: c,
+                ..
+            }) if *c == ctx => (*csurf, *zsurf, *w, *h),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        let (_, c) = self.ctx_mut(ctx)?;
+        if c.bound_fb != Some(target) {
+            c.bound_fb = Some(target);
+            c.viewport = None;
+            self.enc(ctx, "virgl framebuffer failed", |e, _, _| {
+                e.set_framebuffer_state(&[csurf], zsurf)
+            })?;
+        }
+        Ok((w, h))
+    }
+
+    fn set_viewport(&mut self, ctx: DevId, vp: Viewport, target_h: u32) -> Result<(), DeviceError> {
+        let key = [vp.x, vp.y, vp.width as i32, vp.height as i32];
+        let (_, c) = self.ctx_mut(ctx)?;
+        if c.viewport == Some(key) {
+            return Ok(());
+        }
+        c.viewport = Some(key);
+        // GL's (x, y) is the lower-left corner; the target's row 0 is the top of the picture.
+        let top = target_h as f32 - vp.y as f32 - vp.height as f32;
+        let v = VViewport::top_down(vp.x as f32, top, vp.width as f32, vp.height as f32);
+        self.enc(ctx, "virgl viewport failed", |e, _, _| e.set_viewport(&v))
+    }
+
+    fn release(&mut self, ctx: DevId, res: ResId, bytes: u64) {
+        if let Some(Obj::Context(c)) = self.objects.get(&ctx) {
+            let cid = c.ctx;
+            let _ = self.transport.resource_destroy(cid, res);
+        }
+        self.backing = self.backing.saturating_sub(bytes);
+    }
+
+    fn create_resource(
+        &mut self,
+        ctx: DevId,
+        desc: &ResourceDesc,
+    ) -> Result<(ResId, u64), DeviceError> {
+        let cid = match self.objects.get(&ctx) {
+            Some(Obj::Context(c)) => c.ctx,
+            _ => return Err(DeviceError("unknown device context")),
+        };
+        let res = self
+            .transport
+            .resource_create_3d(cid, desc)
+            .map_err(e("virgl resource create failed"))?;
+        let bytes = desc.backing_bytes().unwrap_or(0) as u64;
+        self.backing += bytes;
+        Ok((res, bytes))
+    }
+
+    /// The view of a 1x1 opaque black texture, made on first need per context (what an unbound
+    /// sampler reads).
+    fn black_view(&mut self, ctx: DevId) -> Result<u32, DeviceError> {
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            if let Some(v) = c.black {
+                return Ok(v);
+            }
+        }
+        let (res, _) = self.create_resource(ctx, &ResourceDesc::texture(1, 1))?;
+        let cid = self.cid(ctx)?;
+        self.transport
+            .transfer_to_host_3d(
+                cid,
+                res,
+                Box3d::new_2d(1, 1),
+                4,
+                &0xFF00_0000u32.to_le_bytes(),
+            )
+            .map_err(e("virgl texture upload failed"))?;
+        let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
+            let v = hp.alloc()?;
+            e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)?;
+            Ok(v)
+        })?;
+        let (_, c) = self.ctx_mut(ctx)?;
+        c.black = Some(view);
+        Ok(view)
+    }
+
+    /// Handles and resource ids may be reused after a destroy: stop trusting the bound cache.
+    fn forget_bound(&mut self, ctx: DevId) {
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            c.bound = Bound::default();
+        }
+    }
+
+    fn cid(&self, ctx: DevId) -> Result<CtxId, DeviceError> {
+        match self.objects.get(&ctx) {
+            Some(Obj::Context(c)) => Ok(c.ctx),
+            _ => Err(DeviceError("unknown device context")),
+        }
+    }
+}
+
+impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
+    fn available(&self) -> bool {
+        !self.failed && !self.transport.is_lost()
+    }
+
+    fn context_create(&mut self) -> Result<DevId, DeviceError> {
+        let cid = self
+            .transport
+            .ctx_create()
+            .map_err(e("virgl context create failed"))?;
+        let cb = CommandBuffer::new(DEFAULT_BATCH_DWORDS).map_err(e("virgl batch"))?;
+        let handles =
+            IdPool::new("virgl object", MAX_OBJECT_HANDLES).map_err(e("virgl handles"))?;
+        let id = self.alloc_id();
+        let pipe = Pipe {
+            blend: 0,
+            dsa: [0; 2],
+            raster: [0; 2],
+            samplers: [0; 4],
+        };
+        self.objects.insert(
+            id,
+            Obj::Context(Box::new(Ctx {
+                ctx: cid,
+                cb,
+                handles,
+                pipe,
+                ve_cache: Vec::new(),
+                bound: Bound::default(),
+                black: None,
+                bound_fb: None,
+                viewport: None,
+            })),
+        );
+        let r = self.enc(id, "virgl pipe state failed", |e, h, pipe| {
+            pipe.blend = h.alloc()?;
+            e.create_blend(pipe.blend, &BlendState::default())?;
+            for (i, on) in [false, true].into_iter().enumerate() {
+                pipe.dsa[i] = h.alloc()?;
+                e.create_dsa(
+                    pipe.dsa[i],
+                    &DsaState {
+                        depth_enable: on,
+                        depth_write: on,
+                        depth_func: FUNC_LESS,
+                    },
+                )?;
+                pipe.raster[i] = h.alloc()?;
+                let cull = if on { CULL_BACK } else { CULL_NONE };
+                e.create_rasterizer(
+                    pipe.raster[i],
+                    &RasterState {
+                        cull_face: cull,
+                        ..RasterState::default()
+                    },
+                )?;
+            }
+            e.bind_object(OBJ_BLEND, pipe.blend)?;
+            e.flush()
+        });
+        if let Err(err) = r {
+            self.objects.remove(&id);
+            let _ = self.transport.ctx_destroy(cid);
+            return Err(err);
+        }
+        Ok(id)
+    }
+
+    fn context_destroy(&mut self, ctx: DevId) {
+        let owned: Vec<DevId> = self
+            .objects
+            .iter()
+            .filter(|(_, o)| match o {
+                Obj::Target { ctx: c, .. }
+                | Obj::Buffer { ctx: c, .. }
+                | Obj::Texture { ctx: c, .. }
+                | Obj::Program { ctx: c, .. } => *c == ctx,
+                Obj::Context(_) => false,
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for k in owned {
+            match self.objects.remove(&k) {
+                Some(Obj::Target { bytes, .. })
+                | Some(Obj::Buffer { bytes, .. })
+                | Some(Obj::Texture { bytes, .. }) => {
+                    self.backing = self.backing.saturating_sub(bytes)
+                }
+                _ => {}
+            }
+        }
+        if let Some(Obj::Context(mut c)) = self.objects.remove(&ctx) {
+            let mut sink = CtxSink {
+                transport: &mut self.transport,
+                ctx: c.ctx,
+            };
+            let _ = c.cb.flush(&mut sink);
+            // The transport releases the context's resources with it.
+            let _ = self.transport.ctx_destroy(c.ctx);
+        }
+    }
+
+    fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError> {
+        let mut cdesc = ResourceDesc::color_target(width, height);
+        if self.scanout_bind {
+            cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
+        }
+        let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
+        let (depth, dbytes) =
+            match self.create_resource(ctx, &ResourceDesc::depth_target(width, height)) {
+                Ok(r) => r,
+                Err(err) => {
+                    self.release(ctx, color, cbytes);
+                    return Err(err);
+                }
+            };
+        let surfs = self.enc(ctx, "virgl surface create failed", |e, h, _| {
+            let cs = h.alloc()?;
+            let zs = h.alloc()?;
+            e.create_surface(cs, color.0, FORMAT_B8G8R8A8_UNORM, 0, 0)?;
+            e.create_surface(zs, depth.0, FORMAT_Z32_FLOAT, 0, 0)?;
+            Ok((cs, zs))
+        });
+        let (csurf, zsurf) = match surfs {
+            Ok(s) => s,
+            Err(err) => {
+                self.release(ctx, color, cbytes);
+                self.release(ctx, depth, dbytes);
+                return Err(err);
+            }
+        };
+        let id = self.alloc_id();
+        self.objects.insert(
+            id,
+            Obj::Target {
+                ctx,
+                color,
+                depth,
+                csurf,
+                zsurf,
+                w: width,
+                h: height,
+                bytes: cbytes + dbytes,
+            },
+        );
+        Ok(id)
+    }
+
+    fn target_destroy(&mut self, ctx: DevId, target: DevId) {
+        let Some(Obj::Target {
+            color,
+            depth,
+            csurf,
+            zsurf,
+            bytes,
+            ..
+        }) = self.objects.remove(&target)
+        else {
+            return;
+        };
+        let _ = self.enc(ctx, "virgl surface destroy failed", |e, h, _| {
+            e.destroy_object(OBJ_SURFACE, csurf)?;
+            e.destroy_object(OBJ_SURFACE, zsurf)?;
+            let _ = h.free(csurf);
+            let _ = h.free(zsurf);
+            e.flush()
+        });
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            if c.bound_fb == Some(target) {
+                c.bound_fb = None;
+            }
+        }
+        self.release(ctx, color, 0);
+        self.release(ctx, depth, 0);
+        self.backing = self.backing.saturating_sub(bytes);
+    }
+
+    fn buffer_create(
+        &mut self,
+        ctx: DevId,
+        kind: BufferKind,
+        bytes: &[u8],
+    ) -> Result<DevId, DeviceError> {
+        let bind = match kind {
+            BufferKind::Vertex => BIND_VERTEX_BUFFER,
+            BufferKind::Index => BIND_INDEX_BUFFER,
+        };
+        let len = u32::try_from(bytes.len()).map_err(|_| DeviceError("buffer too large"))?;
+        let (res, n) = self.create_resource(ctx, &ResourceDesc::buffer(len, bind))?;
+        let cid = self.cid(ctx)?;
+        let bx = Box3d {
+            x: 0,
+            y: 0,
+            z: 0,
+            w: len,
+            h: 1,
+            d: 1,
+        };
+        if let Err(err) = self.transport.transfer_to_host_3d(cid, res, bx, 0, bytes) {
+            self.release(ctx, res, n);
+            return Err(e("virgl buffer upload failed")(err));
+        }
+        let id = self.alloc_id();
+        self.objects.insert(id, Obj::Buffer { ctx, res, bytes: n });
+        Ok(id)
+    }
+
+    fn buffer_destroy(&mut self, ctx: DevId, buffer: DevId) {
+        self.forget_bound(ctx);
+        let Some(Obj::Buffer { res, bytes, .. }) = self.objects.remove(&buffer) else {
+            return;
+        };
+        // Draws still in the batch may read it.
+        let _ = self.flush(ctx);
+        self.release(ctx, res, bytes);
+    }
+
+    fn texture_create(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        texels: &[u32],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        let kind = sampler_kind(sampler);
+        self.sampler(ctx, kind)?;
+        let (res, n) = self.create_resource(ctx, &ResourceDesc::texture(w, h))?;
+        let cid = self.cid(ctx)?;
+        let mut bytes = Vec::with_capacity(texels.len() * 4);
+        for t in texels {
+            bytes.extend_from_slice(&t.to_le_bytes());
+        }
+        if let Err(err) =
+            self.transport
+                .transfer_to_host_3d(cid, res, Box3d::new_2d(w, h), w * 4, &bytes)
+        {
+            self.release(ctx, res, n);
+            return Err(e("virgl texture upload failed")(err));
+        }
+        let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
+            let v = hp.alloc()?;
+            e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)?;
+            Ok(v)
+        });
+        let view = match view {
+            Ok(v) => v,
+            Err(err) => {
+                self.release(ctx, res, n);
+                return Err(err);
+            }
+        };
+        let id = self.alloc_id();
+        self.objects.insert(
+            id,
+            Obj::Texture {
+                ctx,
+                res,
+                view,
+                kind,
+                bytes: n,
+            },
+        );
+        Ok(id)
+    }
+
+    fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {
+        self.forget_bound(ctx);
+        let Some(Obj::Texture {
+            res, view, bytes, ..
+        }) = self.objects.remove(&texture)
+        else {
+            return;
+        };
+        let _ = self.enc(ctx, "virgl sampler view destroy failed", |e, h, _| {
+            e.destroy_object(OBJ_SAMPLER_VIEW, view)?;
+            let _ = h.free(view);
+            e.flush()
+        });
+        self.release(ctx, res, bytes);
+    }
+
+    fn program_create(
+        &mut self,
+        ctx: DevId,
+        vs: ShaderText<'_>,
+        fs: ShaderText<'_>,
+    ) -> Result<DevId, DeviceError> {
+        let (vsh, fsh) = self.enc(ctx, "virgl shader create failed", |e, h, _| {
+            let a = h.alloc()?;
+            let b = h.alloc()?;
+            e.create_shader(a, SHADER_VERTEX, vs.text)?;
+            e.create_shader(b, SHADER_FRAGMENT, fs.text)?;
+            Ok((a, b))
+        })?;
+        let id = self.alloc_id();
+        self.objects.insert(
+            id,
+            Obj::Program {
+                ctx,
+                vs: vsh,
+                fs: fsh,
+            },
+        );
+        Ok(id)
+    }
+
+    fn program_destroy(&mut self, ctx: DevId, program: DevId) {
+        self.forget_bound(ctx);
+        let Some(Obj::Program { vs, fs, .. }) = self.objects.remove(&program) else {
+            return;
+        };
+        let _ = self.enc(ctx, "virgl shader destroy failed", |e, h, _| {
+            e.destroy_object(OBJ_SHADER, vs)?;
+            e.destroy_object(OBJ_SHADER, fs)?;
+            let _ = h.free(vs);
+            let _ = h.free(fs);
+            Ok(())
+        });
+    }
+
+    fn frame_begin(&mut self, ctx: DevId) -> Result<(), DeviceError> {
+        self.ctx_mut(ctx).map(|_| ())
+    }
+
+    fn clear(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        rgba: [f32; 4],
+        depth: bool,
+    ) -> Result<(), DeviceError> {
+        self.bind_target(ctx, target)?;
+        let bits = CLEAR_COLOR0 | if depth { CLEAR_DEPTH } else { 0 };
+        self.enc(ctx, "virgl clear failed", |e, _, _| {
+            e.clear(bits, rgba, 1.0, 0)
+        })
+    }
+
+    fn draw(&mut self, ctx: DevId, d: &DevDraw<'_>) -> Result<(), DeviceError> {
+        let (_, th) = self.bind_target(ctx, d.target)?;
+        self.set_viewport(ctx, d.viewport, th)?;
+        let (vs, fs) = match self.objects.get(&d.program) {
+            Some(Obj::Program { vs, fs, ctx: c }) if *c == ctx => (*vs, *fs),
+            _ => return Err(DeviceError("unknown device program")),
+        };
+        let res_of = |objs: &BTreeMap<DevId, Obj>, id: DevId| match objs.get(&id) {
+            Some(Obj::Buffer { res, ctx: c, .. }) if *c == ctx => Some(res.0),
+            _ => None,
+        };
+        let vbo = res_of(&self.objects, d.vbo).ok_or(DeviceError("unknown device buffer"))?;
+        let ibo = match d.ibo {
+            Some(i) => Some(res_of(&self.objects, i).ok_or(DeviceError("unknown device buffer"))?),
+            None => None,
+        };
+        // Sampler views and states for units 0..=last bound unit.
+        let mut views = [0u32; 4];
+        let mut kinds = [0usize; 4];
+        let mut units = 0usize;
+        for (u, t) in d.textures.iter().enumerate() {
+            if let Some(t) = t {
+                match self.objects.get(t) {
+                    Some(Obj::Texture {
+                        view, kind, ctx: c, ..
+                    }) if *c == ctx => {
+                        views[u] = *view;
+                        kinds[u] = *kind;
+                        units = u + 1;
+                    }
+                    _ => return Err(DeviceError("unknown device texture")),
+                }
+            }
+        }
+        let missing =
+            (0..4).filter(|u| d.sampled_units & (1 << u) != 0 && d.textures[*u].is_none());
+        let missing: Vec<usize> = missing.collect();
+        if !missing.is_empty() {
+            let black = self.black_view(ctx)?;
+            for u in missing {
+                views[u] = black;
+                kinds[u] = 0;
+                units = units.max(u + 1);
+            }
+        }
+        let mut states = [0u32; 4];
+        for u in 0..units {
+            states[u] = self.sampler(ctx, kinds[u])?;
+        }
+        // Vertex elements in location order; a location the layout skips reads element 0's data.
+        let mut elements: Vec<VertexElement> = Vec::new();
+        let last = d
+            .elements
+            .iter()
+            .map(|(l, _)| *l as usize)
+            .max()
+            .unwrap_or(0);
+        for loc in 0..=last {
+            let el = d
+                .elements
+                .iter()
+                .find(|(l, _)| *l as usize == loc)
+                .map(|(_, e)| *e);
+            let el = el.unwrap_or(DevElement {
+                offset: 0,
+                components: 1,
+            });
+            float_format(el.components as u32).map_err(e("virgl vertex format"))?;
+            elements.push(VertexElement {
+                offset: el.offset,
+                buffer_index: 0,
+                components: el.components as u32,
+            });
+        }
+        let cached = {
+            let (_, c) = self.ctx_mut(ctx)?;
+            c.ve_cache
+                .iter()
+                .find(|(k, _)| *k == elements)
+                .map(|(_, h)| *h)
+        };
+        let ve = match cached {
+            Some(h) => h,
+            None => {
+                let h = self.enc(ctx, "virgl vertex elements failed", |e, hp, _| {
+                    let h = hp.alloc()?;
+                    e.create_vertex_elements(h, &elements)?;
+                    Ok(h)
+                })?;
+                let (_, c) = self.ctx_mut(ctx)?;
+                c.ve_cache.push((elements, h));
+                h
+            }
+        };
+        let vs_consts = to_vec4s(d.vs_constants);
+        let fs_consts = to_vec4s(d.fs_constants);
+        let link = self.transport.caps().supports_link_shader;
+        let info = if ibo.is_some() {
+            DrawInfo {
+                start: 0,
+                count: d.count,
+                mode: PRIM_TRIANGLES,
+                indexed: true,
+                instance_count: 1,
+                index_bias: 0,
+                min_index: 0,
+                max_index: d.max_index,
+            }
+        } else {
+            DrawInfo::arrays(PRIM_TRIANGLES, 0, d.count).map_err(e("virgl draw"))?
+        };
+        let (depth, cull, stride) = (d.depth_test as usize, d.cull_back as usize, d.stride);
+        let (_, c) = self.ctx_mut(ctx)?;
+        let mut b = core::mem::take(&mut c.bound);
+        let r = self.enc(ctx, "virgl draw failed", |e, _, pipe| {
+            if b.dsa != pipe.dsa[depth] {
+                b.dsa = pipe.dsa[depth];
+                e.bind_object(OBJ_DSA, b.dsa)?;
+            }
+            if b.raster != pipe.raster[cull] {
+                b.raster = pipe.raster[cull];
+                e.bind_object(OBJ_RASTERIZER, b.raster)?;
+            }
+            if b.shaders != (vs, fs) {
+                b.shaders = (vs, fs);
+                e.bind_shader(vs, SHADER_VERTEX)?;
+                e.bind_shader(fs, SHADER_FRAGMENT)?;
+                if link {
+                    e.link_shader(vs, fs)?;
+                }
+            }
+            if !vs_consts.is_empty() && b.vs_consts != vs_consts {
+                e.set_constant_buffer(SHADER_VERTEX, &vs_consts)?;
+                b.vs_consts = vs_consts;
+            }
+            if !fs_consts.is_empty() && b.fs_consts != fs_consts {
+                e.set_constant_buffer(SHADER_FRAGMENT, &fs_consts)?;
+                b.fs_consts = fs_consts;
+            }
+            if units > 0 && b.samplers != (states, views, units) {
+                b.samplers = (states, views, units);
+                e.bind_sampler_states(SHADER_FRAGMENT, 0, &states[..units])?;
+                e.set_sampler_views(SHADER_FRAGMENT, 0, &views[..units])?;
+            }
+            if b.ve != ve {
+                b.ve = ve;
+                e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
+            }
+            if b.vbuf != (stride, vbo) {
+                b.vbuf = (stride, vbo);
+                e.set_vertex_buffers(&[VertexBuffer {
+                    stride,
+                    offset: 0,
+                    resource: vbo,
+                }])?;
+            }
+            if let Some(ib) = ibo {
+                if b.ibuf != ib {
+                    b.ibuf = ib;
+                    e.set_index_buffer(Some((ib, 2, 0)))?;
+                }
+            }
+            e.draw_vbo(&info)
+        });
+        // Keep the cache only when everything was encoded.
+        let (_, c) = self.ctx_mut(ctx)?;
+        c.bound = if r.is_ok() { b } else { Bound::default() };
+        r
+    }
+
+    fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError> {
+        self.flush(ctx)
+    }
+
+    fn read_target(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        out: &mut [u32],
+    ) -> Result<(), DeviceError> {
+        let (color, w, h) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                color,
+                w,
+                h,
+                ctx: c,
+                ..
+            }) if *c == ctx => (*color, *w, *h),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        self.flush(ctx)?;
+        let cid = self.cid(ctx)?;
+        let mut bytes = vec![0u8; w as usize * h as usize * 4];
+        self.transport
+            .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 4, &mut bytes)
+            .map_err(e("virgl readback failed"))?;
+        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Ok(())
+    }
+
+    fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError> {
+        let Some(hooks) = self.hooks else {
+            return Err(DeviceError("no scanout on this transport"));
+        };
+        let (color, w, h) = match self.objects.get(&target) {
+            Some(Obj::Target { color, w, h, .. }) => (*color, *w, *h),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        self.flush(ctx)?;
+        (hooks.present)(&mut self.transport, color, w, h).map_err(e("virgl scanout failed"))
+    }
+
+    fn scanout_primary(&mut self) -> Result<(), DeviceError> {
+        let Some(hooks) = self.hooks else {
+            return Err(DeviceError("no scanout on this transport"));
+        };
+        (hooks.primary)(&mut self.transport).map_err(e("virgl scanout failed"))
+    }
+
+    fn counters(&self) -> DeviceCounters {
+        DeviceCounters {
+            submits: self.submits,
+            dwords: self.dwords,
+            backing_bytes: self.backing,
+            objects_live: self.objects_live(),
+            objects_peak: self.peak,
+        }
+    }
+}
+
+fn to_vec4s(words: &[f32]) -> Vec<[f32; 4]> {
+    words
+        .chunks(4)
+        .map(|c| {
+            [
+                c.first().copied().unwrap_or(0.0),
+                c.get(1).copied().unwrap_or(0.0),
+                c.get(2).copied().unwrap_or(0.0),
+                c.get(3).copied().unwrap_or(0.0),
+            ]
+        })
+        .collect()
+}

@@ -1,0 +1,9 @@
+#version 450 core
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 color;
+layout(location = 0) out vec4 vcolor;
+
+void main() {
+    vcolor = color;
+    gl_Position = position;
+}

@@ -1,0 +1,278 @@
+//! Property tests of the frontend on untrusted text: random bytes, token soup and mutated corpus
+//! shaders never panic, and always end in a verified shader or at least one diagnostic whose line
+//! and column lie inside the source (or just past its end). This doubles as the stable-toolchain
+//! fuzz harness: `FRONTEND_FUZZ_CASES=100000 cargo test -p shader --test frontend_props` runs longer.
+use proptest::prelude::*;
+use shader::compile::compile;
+
+fn cases() -> u32 {
+    std::env::var("FRONTEND_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
+/// The property every input must satisfy.
+fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
+    match compile(stage, src, "fuzz") {
+        Ok(sh) => {
+            prop_assert!(stage <= 1);
+            prop_assert!(
+                shader::verify::verify(&sh.module).is_ok(),
+                "verifier rejected compiler output"
+            );
+            prop_assert!(sh.module.temps as usize <= shader::limits::TEMP_MAX);
+            let mut s = String::new();
+            shader::dump::dump_ir(&sh, &mut s).unwrap();
+        }
+        Err(d) => {
+            prop_assert!(!d.is_empty(), "failure without a diagnostic");
+            let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            for e in d.errors() {
+                prop_assert!(
+                    e.line >= 1 && e.line <= lines,
+                    "line {} outside 1..={}",
+                    e.line,
+                    lines
+                );
+                prop_assert!(e.column >= 1, "column 0");
+                // Columns are byte offsets in the raw line (a CR before the newline counts).
+                let raw = src
+                    .split(|&b| b == b'\n')
+                    .nth(e.line as usize - 1)
+                    .unwrap_or(&[]);
+                let text = shader::diag::source_line(src, e.line);
+                prop_assert!(text.len() <= raw.len());
+                prop_assert!(
+                    e.column as usize <= raw.len() + 1,
+                    "column {} past the end of line {} ({} bytes): {}",
+                    e.column,
+                    e.line,
+                    raw.len(),
+                    e.message
+                );
+                prop_assert!(!e.message.is_empty());
+            }
+            let mut s = String::new();
+            d.render(src, &mut s).unwrap();
+            prop_assert!(s.contains("error:"));
+        }
+    }
+    let _ = shader::dump::dump_ast(src, "fuzz", &mut String::new());
+    Ok(())
+}
+
+fn corpus() -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/in");
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name().unwrap().to_str().unwrap().starts_with("ok_")
+                || !p.to_str().unwrap().contains("err_")
+        })
+        .map(|p| std::fs::read(p).unwrap())
+        .filter(|s| !s.is_empty() && s.len() < 4096)
+        .collect();
+    v.sort();
+    assert!(v.len() > 20, "corpus missing");
+    v
+}
+
+const VOCAB: &[&str] = &[
+    "in",
+    "out",
+    "uniform",
+    "const",
+    "layout",
+    "(",
+    "location",
+    "=",
+    "0",
+    ")",
+    "smooth",
+    "void",
+    "bool",
+    "int",
+    "float",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "mat3",
+    "mat4",
+    "sampler2D",
+    "if",
+    "else",
+    "for",
+    "return",
+    "discard",
+    "true",
+    "false",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    ".",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "==",
+    "!=",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "!",
+    "++",
+    "--",
+    "main",
+    "x",
+    "y",
+    "gl_Position",
+    "gl_FragCoord",
+    "texture",
+    "dot",
+    "normalize",
+    "mix",
+    "clamp",
+    "1.0",
+    "2",
+    "0.5e1",
+    "xyz",
+    "rgba",
+    "i",
+    "#version 330\n",
+    "\n",
+    " ",
+    "/*",
+    "*/",
+    "//",
+    "while",
+    "?",
+    ":",
+    "+=",
+    "attribute",
+    "f",
+    "a",
+    "b",
+    "c",
+];
+
+fn soup() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(VOCAB), 0..200)
+        .prop_map(|t| t.join(" ").into_bytes())
+}
+
+/// A corpus shader with a few random edits: delete, insert vocabulary, duplicate, or flip a byte.
+fn mutated() -> impl Strategy<Value = Vec<u8>> {
+    let corpus = corpus();
+    let n = corpus.len();
+    (
+        0..n,
+        prop::collection::vec(
+            (
+                0u8..4,
+                any::<u16>(),
+                any::<u16>(),
+                prop::sample::select(VOCAB),
+            ),
+            1..6,
+        ),
+    )
+        .prop_map(move |(pick, edits)| {
+            let mut s = corpus[pick].clone();
+            for (kind, p, q, word) in edits {
+                if s.is_empty() {
+                    break;
+                }
+                let at = p as usize % s.len();
+                match kind {
+                    0 => {
+                        let end = (at + q as usize % 12).min(s.len());
+                        s.drain(at..end);
+                    }
+                    1 => {
+                        let w = word.as_bytes();
+                        s.splice(at..at, w.iter().copied());
+                    }
+                    2 => {
+                        let end = (at + q as usize % 40).min(s.len());
+                        let piece: Vec<u8> = s[at..end].to_vec();
+                        s.splice(at..at, piece);
+                    }
+                    _ => s[at] = (q % 128) as u8,
+                }
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(stage in 0u32..5, src in prop::collection::vec(any::<u8>(), 0..600)) {
+        check(stage, &src)?;
+    }
+
+    #[test]
+    fn token_soup_never_panics(stage in 0u32..2, src in soup()) {
+        check(stage, &src)?;
+    }
+
+    #[test]
+    fn mutated_corpus_never_panics(stage in 0u32..2, src in mutated()) {
+        check(stage, &src)?;
+    }
+}
+
+#[test]
+fn corpus_shaders_verify_in_both_stages() {
+    // Compiling every valid shader in the wrong stage too must fail cleanly or verify.
+    for src in corpus() {
+        for stage in 0..2 {
+            check(stage, &src).unwrap();
+        }
+    }
+}
+
+/// The kernel compiles on a small fixed stack: the deepest shaders the limits allow (call depth 8
+/// with deeply nested expressions in every function) must fit in this budget.
+const STACK_BUDGET: usize = 128 * 1024;
+
+#[test]
+fn deepest_shaders_fit_the_stack_budget() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/in");
+    let names = [
+        "ok_stack_stress.vert",
+        "ok_call_depth_8.vert",
+        "err_call_depth_9.vert",
+        "ok_nesting_32_parens.vert",
+        "ok_nesting_32_blocks.vert",
+        "ok_expression_height_32.vert",
+        "ok_tokens_768.vert",
+        "ok_ast_nodes_512.vert",
+    ];
+    let sources: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.join(n)).unwrap())
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK_BUDGET)
+        .spawn(move || {
+            for src in &sources {
+                let _ = compile(0, src, "stack");
+            }
+        })
+        .unwrap();
+    handle.join().expect("compile overflowed the stack budget");
+}

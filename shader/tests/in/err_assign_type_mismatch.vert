@@ -1,0 +1,6 @@
+#version 330 core
+void main() {
+    vec3 a = vec3(1.0);
+    a = vec2(1.0);
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}

@@ -1,0 +1,5 @@
+#version 330 core
+void main() {
+    for (int i = 0; i < 2; i++) { continue; }
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}

@@ -1,0 +1,5 @@
+#version 330 core
+layout(location = 1) out vec4 c;
+void main() {
+    c = vec4(1.0);
+}

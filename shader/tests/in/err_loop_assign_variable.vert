@@ -1,0 +1,7 @@
+#version 330 core
+void main() {
+    for (int i = 0; i < 4; i++) {
+        i = 2;
+    }
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}

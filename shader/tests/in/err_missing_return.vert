@@ -1,0 +1,7 @@
+#version 330 core
+float f(float x) {
+    float y = x;
+}
+void main() {
+    gl_Position = vec4(f(1.0));
+}

@@ -1,0 +1,6 @@
+#version 330 core
+uniform int u;
+void main() {
+    int a = u % 3;
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}

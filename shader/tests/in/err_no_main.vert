@@ -1,0 +1,4 @@
+#version 330 core
+float f() {
+    return 1.0;
+}

@@ -1,0 +1,11 @@
+#version 330 core
+uniform sampler2D s0;
+uniform sampler2D s1;
+uniform sampler2D s2;
+uniform sampler2D s3;
+uniform sampler2D s4;
+in vec2 uv;
+out vec4 fragColor;
+void main() {
+    fragColor = texture(s0, uv);
+}

@@ -1,0 +1,6 @@
+#version 330 core
+in vec2 uv;
+out vec4 fragColor;
+void main() {
+    fragColor = texture(uv, uv);
+}

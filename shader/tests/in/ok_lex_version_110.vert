@@ -1,0 +1,4 @@
+#version 110
+void main() {
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}

@@ -1,0 +1,37 @@
+#version 330 core
+uniform vec4 u0;
+uniform vec4 u1;
+uniform vec4 u2;
+uniform vec4 u3;
+uniform vec4 u4;
+uniform vec4 u5;
+uniform vec4 u6;
+uniform vec4 u7;
+uniform vec4 u8;
+uniform vec4 u9;
+uniform vec4 u10;
+uniform vec4 u11;
+uniform vec4 u12;
+uniform vec4 u13;
+uniform vec4 u14;
+uniform vec4 u15;
+uniform vec4 u16;
+uniform vec4 u17;
+uniform vec4 u18;
+uniform vec4 u19;
+uniform vec4 u20;
+uniform vec4 u21;
+uniform vec4 u22;
+uniform vec4 u23;
+uniform vec4 u24;
+uniform vec4 u25;
+uniform vec4 u26;
+uniform vec4 u27;
+uniform vec4 u28;
+uniform vec4 u29;
+uniform vec4 u30;
+uniform vec4 u31;
+out vec4 fragColor;
+void main() {
+    fragColor = u0 + u31;
+}
