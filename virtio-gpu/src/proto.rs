@@ -177,6 +177,10 @@ impl Box3d {
             d: 1,
         }
     }
+    /// The box of `len` bytes of a buffer resource.
+    pub fn linear(len: u32) -> Self {
+        Box3d::new_2d(len, 1)
+    }
 }
 
 fn fenced(ty: u32, ctx: u32, fence: u64) -> CtrlHeader {
