@@ -327,11 +327,15 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         Ok(())
     }
 
-    fn simple(&mut self, command: u32, build: impl FnOnce(u64) -> ([u8; 96], usize)) -> Result<()> {
+    fn simple<const N: usize>(
+        &mut self,
+        command: u32,
+        build: impl FnOnce(u64) -> [u8; N],
+    ) -> Result<()> {
         let fence = self.next_fence();
-        let (b, n) = build(fence);
-        self.put_cmd(&b[..n])?;
-        self.request(command, n, fence, RESP_OK_NODATA, HDR_SIZE, HDR_SIZE)?;
+        let b = build(fence);
+        self.put_cmd(&b)?;
+        self.request(command, N, fence, RESP_OK_NODATA, HDR_SIZE, HDR_SIZE)?;
         Ok(())
     }
 
@@ -471,53 +475,25 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         let paddr = backing.paddr;
         let steps = self
             .simple(CMD_RESOURCE_CREATE_2D, |f| {
-                let mut b = [0u8; 96];
-                b[..40].copy_from_slice(
-                    &ResourceCreate2d {
-                        resource_id: id,
-                        format,
-                        width,
-                        height,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 40)
-            })
-            .and_then(|_| {
-                self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
-                    let mut b = [0u8; 96];
-                    b[..48].copy_from_slice(
-                        &ResourceAttachBacking {
-                            resource_id: id,
-                            addr: paddr,
-                            length: bytes as u32,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 48)
-                })
-            });
-        match steps {
-            Ok(()) => {
-                self.resources.insert(
-                    id,
-                    Resource {
-                        desc,
-                        ctx: 0,
-                        backing,
-                        bytes,
-                    },
-                );
-                Ok(ResId(id))
-            }
-            Err(e) => {
-                if self.in_flight {
-                    core::mem::forget(backing);
+                ResourceCreate2d {
+                    resource_id: id,
+                    format,
+                    width,
+                    height,
                 }
-                let _ = self.res_ids.free(id);
-                Err(e)
-            }
-        }
+                .to_bytes(f)
+            })
+            .and_then(|_| self.attach_backing(id, paddr, bytes));
+        self.keep_resource(
+            id,
+            steps,
+            Resource {
+                desc,
+                ctx: 0,
+                backing,
+                bytes,
+            },
+        )
     }
 
     /// The guest copy of a 2D resource (row pitch = width * 4).
@@ -562,28 +538,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         };
         let offset = rect.y as u64 * stride + rect.x as u64 * 4;
         self.simple(CMD_TRANSFER_TO_HOST_2D, |f| {
-            let mut b = [0u8; 96];
-            b[..56].copy_from_slice(
-                &TransferToHost2d {
-                    rect,
-                    offset,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 56)
+            TransferToHost2d {
+                rect,
+                offset,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
         })?;
-        self.simple(CMD_RESOURCE_FLUSH, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &ResourceFlush {
-                    rect,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
-        })
+        self.flush_rect(res, rect)
     }
 
     /// Releases a 2D resource and its backing.
@@ -600,28 +562,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
         self.simple(CMD_SET_SCANOUT, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &SetScanout {
-                    rect,
-                    scanout_id: scanout,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
+            SetScanout {
+                rect,
+                scanout_id: scanout,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
         })?;
-        self.simple(CMD_RESOURCE_FLUSH, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &ResourceFlush {
-                    rect,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
-        })
+        self.flush_rect(res, rect)
     }
 
     fn resource(&self, ctx: CtxId, res: ResId) -> Result<&Resource<H>> {
@@ -657,11 +605,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         };
         let command = t.command();
         self.stats.transfers += 1;
-        self.simple(command, |f| {
-            let mut b = [0u8; 96];
-            b[..72].copy_from_slice(&t.to_bytes(f));
-            (b, 72)
-        })
+        self.simple(command, |f| t.to_bytes(f))
     }
 
     /// Validates a box against a resource and returns (row bytes, rows, resource stride).
@@ -689,6 +633,45 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         ))
     }
 
+    fn attach_backing(&mut self, id: u32, addr: u64, bytes: usize) -> Result<()> {
+        self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
+            ResourceAttachBacking {
+                resource_id: id,
+                addr,
+                length: bytes as u32,
+            }
+            .to_bytes(f)
+        })
+    }
+
+    fn flush_rect(&mut self, res: ResId, rect: Rect) -> Result<()> {
+        self.simple(CMD_RESOURCE_FLUSH, |f| {
+            ResourceFlush {
+                rect,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
+        })
+    }
+
+    /// Records resource `id` when all its creation `steps` succeeded; otherwise frees the id and
+    /// keeps the backing alive if the device may still be writing to it.
+    fn keep_resource(&mut self, id: u32, steps: Result<()>, r: Resource<H>) -> Result<ResId> {
+        match steps {
+            Ok(()) => {
+                self.resources.insert(id, r);
+                Ok(ResId(id))
+            }
+            Err(e) => {
+                if self.in_flight {
+                    core::mem::forget(r.backing);
+                }
+                let _ = self.res_ids.free(id);
+                Err(e)
+            }
+        }
+    }
+
     fn release(&mut self, id: u32) -> Result<()> {
         let Some(r) = self.resources.remove(&id) else {
             return Err(GpuError::UnknownId {
@@ -702,29 +685,21 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             Ok(())
         } else {
             self.simple(CMD_CTX_DETACH_RESOURCE, |f| {
-                let mut b = [0u8; 96];
-                b[..32].copy_from_slice(
-                    &CtxDetachResource {
-                        ctx_id: ctx,
-                        resource_id: id,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 32)
+                CtxDetachResource {
+                    ctx_id: ctx,
+                    resource_id: id,
+                }
+                .to_bytes(f)
             })
         };
         // UNREF also detaches the backing on the host.
         let u = a.and_then(|_| {
             self.simple(CMD_RESOURCE_UNREF, |f| {
-                let mut b = [0u8; 96];
-                b[..32].copy_from_slice(
-                    &ResourceUnref {
-                        ctx_id: 0,
-                        resource_id: id,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 32)
+                ResourceUnref {
+                    ctx_id: 0,
+                    resource_id: id,
+                }
+                .to_bytes(f)
             })
         });
         if u.is_ok() || !self.in_flight {
@@ -748,16 +723,12 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         }
         let id = self.ctx_ids.alloc()?;
         let r = self.simple(CMD_CTX_CREATE, |f| {
-            let mut b = [0u8; 96];
-            b.copy_from_slice(
-                &CtxCreate {
-                    ctx_id: id,
-                    context_init: 0,
-                    debug_name: b"chrisos",
-                }
-                .to_bytes(f),
-            );
-            (b, 96)
+            CtxCreate {
+                ctx_id: id,
+                context_init: 0,
+                debug_name: b"chrisos",
+            }
+            .to_bytes(f)
         });
         match r {
             Ok(()) => Ok(CtxId(id)),
@@ -788,9 +759,7 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             }
         }
         let r = self.simple(CMD_CTX_DESTROY, |f| {
-            let mut b = [0u8; 96];
-            b[..24].copy_from_slice(&CtxDestroy { ctx_id: ctx.0 }.to_bytes(f));
-            (b, 24)
+            CtxDestroy { ctx_id: ctx.0 }.to_bytes(f)
         });
         let _ = self.ctx_ids.free(ctx.0);
         match first_err {
@@ -852,59 +821,27 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         };
         let paddr = backing.paddr;
         let steps = self
-            .simple(CMD_RESOURCE_CREATE_3D, |f| {
-                let mut b = [0u8; 96];
-                b[..72].copy_from_slice(&c.to_bytes(f));
-                (b, 72)
-            })
-            .and_then(|_| {
-                self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
-                    let mut b = [0u8; 96];
-                    b[..48].copy_from_slice(
-                        &ResourceAttachBacking {
-                            resource_id: id,
-                            addr: paddr,
-                            length: bytes as u32,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 48)
-                })
-            })
+            .simple(CMD_RESOURCE_CREATE_3D, |f| c.to_bytes(f))
+            .and_then(|_| self.attach_backing(id, paddr, bytes))
             .and_then(|_| {
                 self.simple(CMD_CTX_ATTACH_RESOURCE, |f| {
-                    let mut b = [0u8; 96];
-                    b[..32].copy_from_slice(
-                        &CtxAttachResource {
-                            ctx_id: ctx.0,
-                            resource_id: id,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 32)
+                    CtxAttachResource {
+                        ctx_id: ctx.0,
+                        resource_id: id,
+                    }
+                    .to_bytes(f)
                 })
             });
-        match steps {
-            Ok(()) => {
-                self.resources.insert(
-                    id,
-                    Resource {
-                        desc: *d,
-                        ctx: ctx.0,
-                        backing,
-                        bytes,
-                    },
-                );
-                Ok(ResId(id))
-            }
-            Err(e) => {
-                if self.in_flight {
-                    core::mem::forget(backing);
-                }
-                let _ = self.res_ids.free(id);
-                Err(e)
-            }
-        }
+        self.keep_resource(
+            id,
+            steps,
+            Resource {
+                desc: *d,
+                ctx: ctx.0,
+                backing,
+                bytes,
+            },
+        )
     }
 
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> Result<()> {
