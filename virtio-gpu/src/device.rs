@@ -608,6 +608,42 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         self.simple(command, |f| t.to_bytes(f))
     }
 
+    /// Checks a 3D transfer of `have` caller bytes, rows `stride` apart (0: packed), against the
+    /// device state and the resource, and says where its rows are on both sides.
+    fn plan_rows(
+        &self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        have: usize,
+        what: &'static str,
+    ) -> Result<RowPlan> {
+        if self.state == DeviceState::Lost {
+            return Err(GpuError::Lost);
+        }
+        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
+        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
+        let stride = if stride == 0 { row as u32 } else { stride };
+        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
+            what: "empty transfer",
+        })?;
+        if have < span || (stride as usize) < row {
+            return Err(GpuError::OutOfRange {
+                what,
+                value: have as u64,
+                limit: span as u64,
+            });
+        }
+        Ok(RowPlan {
+            row,
+            rows,
+            stride,
+            rstride,
+            base: bx.y as usize * rstride + (bx.x * bpp) as usize,
+        })
+    }
+
     /// Validates a box against a resource and returns (row bytes, rows, resource stride).
     fn box_rows(&self, ctx: CtxId, res: ResId, bx: Box3d) -> Result<(usize, usize, usize)> {
         let r = self.resource(ctx, res)?;
@@ -710,6 +746,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         let _ = self.res_ids.free(id);
         u
     }
+}
+
+/// Where the rows of a checked transfer lie: `row` bytes each, `rows` of them, `stride` apart in
+/// the caller's bytes and `rstride` apart from `base` in the backing.
+struct RowPlan {
+    row: usize,
+    rows: usize,
+    stride: u32,
+    rstride: usize,
+    base: usize,
 }
 
 impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
@@ -857,27 +903,17 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
-        if self.state == DeviceState::Lost {
-            return Err(GpuError::Lost);
-        }
-        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
-        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
-        let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
-            what: "empty transfer",
-        })?;
-        if data.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange {
-                what: "transfer data bytes",
-                value: data.len() as u64,
-                limit: span as u64,
-            });
-        }
+        let RowPlan {
+            row,
+            rows,
+            stride,
+            rstride,
+            base,
+        } = self.plan_rows(ctx, res, bx, stride, data.len(), "transfer data bytes")?;
         let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
             pool: "resource",
             id: res.0,
         })?;
-        let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
         let limit = r.bytes;
         let mem = r.backing.bytes();
         for y in 0..rows {
@@ -908,28 +944,18 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         out: &mut [u8],
     ) -> Result<()> {
-        if self.state == DeviceState::Lost {
-            return Err(GpuError::Lost);
-        }
-        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
-        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
-        let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
-            what: "empty transfer",
-        })?;
-        if out.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange {
-                what: "readback bytes",
-                value: out.len() as u64,
-                limit: span as u64,
-            });
-        }
+        let RowPlan {
+            row,
+            rows,
+            stride,
+            rstride,
+            base,
+        } = self.plan_rows(ctx, res, bx, stride, out.len(), "readback bytes")?;
         self.transfer(false, ctx, res, bx)?;
         let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
             pool: "resource",
             id: res.0,
         })?;
-        let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
         let mem = r.backing.bytes();
         for y in 0..rows {
             let at = base + y * rstride;
