@@ -608,6 +608,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         self.simple(command, |f| t.to_bytes(f))
     }
 
+    /// The resource `res` whatever its context; only for use after `resource` checked the owner.
+    fn resource_mut(&mut self, res: ResId) -> Result<&mut Resource<H>> {
+        self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
+            pool: "resource",
+            id: res.0,
+        })
+    }
+
     /// Checks a 3D transfer of `have` caller bytes, rows `stride` apart (0: packed), against the
     /// device state and the resource, and says where its rows are on both sides.
     fn plan_rows(
@@ -758,6 +766,19 @@ struct RowPlan {
     base: usize,
 }
 
+impl RowPlan {
+    /// The bytes of row `y` in the caller's buffer.
+    fn caller(&self, y: usize) -> core::ops::Range<usize> {
+        let at = y * self.stride as usize;
+        at..at + self.row
+    }
+    /// The bytes of row `y` in the resource's backing.
+    fn backing(&self, y: usize) -> core::ops::Range<usize> {
+        let at = self.base + y * self.rstride;
+        at..at + self.row
+    }
+}
+
 impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
     fn caps(&self) -> &HostCaps {
         &self.caps
@@ -903,24 +924,15 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
-        let RowPlan {
-            row,
-            rows,
-            stride,
-            rstride,
-            base,
-        } = self.plan_rows(ctx, res, bx, stride, data.len(), "transfer data bytes")?;
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
-            pool: "resource",
-            id: res.0,
-        })?;
+        let p = self.plan_rows(ctx, res, bx, stride, data.len(), "transfer data bytes")?;
+        let r = self.resource_mut(res)?;
         let limit = r.bytes;
         let mem = r.backing.bytes();
-        for y in 0..rows {
-            let src = data.get(y * stride as usize..y * stride as usize + row);
-            let at = base + y * rstride;
-            let dst = if at + row <= limit {
-                mem.get_mut(at..at + row)
+        for y in 0..p.rows {
+            let src = data.get(p.caller(y));
+            let at = p.backing(y);
+            let dst = if at.end <= limit {
+                mem.get_mut(at)
             } else {
                 None
             };
@@ -944,23 +956,12 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         out: &mut [u8],
     ) -> Result<()> {
-        let RowPlan {
-            row,
-            rows,
-            stride,
-            rstride,
-            base,
-        } = self.plan_rows(ctx, res, bx, stride, out.len(), "readback bytes")?;
+        let p = self.plan_rows(ctx, res, bx, stride, out.len(), "readback bytes")?;
         self.transfer(false, ctx, res, bx)?;
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
-            pool: "resource",
-            id: res.0,
-        })?;
-        let mem = r.backing.bytes();
-        for y in 0..rows {
-            let at = base + y * rstride;
-            let src = mem.get(at..at + row);
-            let dst = out.get_mut(y * stride as usize..y * stride as usize + row);
+        let mem = self.resource_mut(res)?.backing.bytes();
+        for y in 0..p.rows {
+            let src = mem.get(p.backing(y));
+            let dst = out.get_mut(p.caller(y));
             match (src, dst) {
                 (Some(s), Some(d)) => d.copy_from_slice(s),
                 _ => {

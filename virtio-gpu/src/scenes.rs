@@ -285,6 +285,14 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
             .collect())
     }
 
+    /// Clears to blue and draws the first `count` vertices as red triangles (FS_CONST0).
+    pub fn red_on_blue(&mut self, count: u32) -> Result<()> {
+        self.enc(|e| {
+            paint(e, BLUE, RED)?;
+            e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, count)?)
+        })
+    }
+
     /// Reads the target back, releases everything and checks the named pixels.
     pub fn check(
         mut self,
@@ -401,10 +409,7 @@ fn scene_triangle<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) ->
         ],
         &[4],
     )?;
-    s.enc(|e| {
-        paint(e, BLUE, RED)?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
-    })?;
+    s.red_on_blue(3)?;
     s.check(
         out,
         "triangle",
@@ -444,10 +449,7 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
         0.1, -0.8, 0.0, 1.0,  0.5, 0.8, 0.0, 1.0,  0.9, -0.8, 0.0, 1.0,
     ];
     s.vertices(&v, &[4])?;
-    s.enc(|e| {
-        paint(e, BLUE, RED)?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 6)?)
-    })?;
+    s.red_on_blue(6)?;
     s.check(
         out,
         "cull",
@@ -684,10 +686,7 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     let _ = write!(text, "  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);
     s.program(VS_POS, &text)?;
     s.vertices(&FULL_TRIANGLE, &[4])?;
-    s.enc(|e| {
-        paint(e, BLUE, RED)?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
-    })?;
+    s.red_on_blue(3)?;
     s.check(
         out,
         "long_shader",
