@@ -3,9 +3,15 @@
 use virtio_gpu::scenes::{self, SceneParams};
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
-fn run(name: &str, p: SceneParams) {
+/// A private server and a transport connected to it.
+fn connect() -> (VtestServer, VtestTransport) {
     let server = VtestServer::start().unwrap_or_else(|e| panic!("{}", e));
-    let mut t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    (server, t)
+}
+
+fn run(name: &str, p: SceneParams) {
+    let (server, mut t) = connect();
     let mut why = String::new();
     let ok = scenes::run_scene_with(name, &mut t, &mut why, p);
     let errors = server.host_errors();
@@ -24,38 +30,31 @@ fn run(name: &str, p: SceneParams) {
     );
 }
 
-#[test]
-fn clear() {
-    run("clear", SceneParams::default());
+/// One test per scene, run with the default knobs.
+macro_rules! default_scene_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run(stringify!($name), SceneParams::default());
+            }
+        )*
+    };
 }
-#[test]
-fn triangle() {
-    run("triangle", SceneParams::default());
-}
-#[test]
-fn cull() {
-    run("cull", SceneParams::default());
-}
-#[test]
-fn texture() {
-    run("texture", SceneParams::default());
-}
-#[test]
-fn depth() {
-    run("depth", SceneParams::default());
-}
-#[test]
-fn constants() {
-    run("constants", SceneParams::default());
-}
-#[test]
-fn inline_write() {
-    run("inline_write", SceneParams::default());
-}
-#[test]
-fn long_shader() {
-    run("long_shader", SceneParams::default());
-}
+
+default_scene_tests!(
+    clear,
+    triangle,
+    cull,
+    texture,
+    depth,
+    constants,
+    inline_write,
+    long_shader,
+    texture_units,
+    indexed
+);
+
 #[test]
 fn resource_cycles_1000() {
     run(
@@ -83,8 +82,7 @@ fn context_cycles() {
 fn host_rejection_is_detected() {
     use virtio_gpu::protocol::*;
     use virtio_gpu::GpuTransport3d;
-    let server = VtestServer::start().unwrap_or_else(|e| panic!("{}", e));
-    let mut t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let (server, mut t) = connect();
     let ctx = t.ctx_create().unwrap();
     // CLEAR with 7 payload dwords instead of 8.
     let r = t.submit_3d(
@@ -114,8 +112,7 @@ fn host_rejection_is_detected() {
 #[test]
 fn vtest_caps() {
     use virtio_gpu::GpuTransport3d;
-    let server = VtestServer::start().unwrap_or_else(|e| panic!("{}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let (_server, t) = connect();
     let c = *t.caps();
     assert!(c.glsl_level >= 130, "{:?}", c);
     assert!(c.max_texture_2d_size >= 2048, "{:?}", c);
@@ -129,13 +126,4 @@ fn vtest_caps() {
         "host caps: glsl {} tex {} feature version {} link_shader {}",
         c.glsl_level, c.max_texture_2d_size, c.host_feature_check_version, c.supports_link_shader
     );
-}
-
-#[test]
-fn texture_units() {
-    run("texture_units", SceneParams::default());
-}
-#[test]
-fn indexed() {
-    run("indexed", SceneParams::default());
 }
