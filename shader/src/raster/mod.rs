@@ -640,9 +640,11 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     let ymem = setup.height as f64 - yw;
     let fx = libm::floor(xw * ONE as f64 + 0.5);
     let fy = libm::floor(ymem * ONE as f64 + 0.5);
+    // NaN maps to a value the caller rejects (`as` would turn it into 0).
+    let fixed = |f: f64| if f.is_nan() { i64::MAX } else { f as i64 };
     WinVert {
-        x: fx as i64,
-        y: fy as i64,
+        x: fixed(fx),
+        y: fixed(fy),
         z: nz * 0.5 + 0.5,
         q,
     }
@@ -664,6 +666,21 @@ fn raster(
         to_window(setup, &tri[1].pos),
         to_window(setup, &tri[2].pos),
     ];
+    // Clipping arithmetic on extreme (finite) inputs can still produce inf/NaN or coordinates
+    // far outside the guard band: such triangles are dropped before any integer arithmetic.
+    // 2^30 in 1/256 pixel units keeps every edge product below 2^62 (legitimate coordinates
+    // stay below 2^27 thanks to the guard band).
+    const COORD_LIMIT: i64 = 1 << 30;
+    let sane = |v: &WinVert| {
+        (-COORD_LIMIT..COORD_LIMIT).contains(&v.x)
+            && (-COORD_LIMIT..COORD_LIMIT).contains(&v.y)
+            && v.z.is_finite()
+            && v.q.is_finite()
+    };
+    if !wv.iter().all(sane) {
+        stats.rejected += 1;
+        return;
+    }
     let mut order = [0usize, 1, 2];
     let area =
         (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
