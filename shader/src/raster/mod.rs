@@ -13,7 +13,8 @@
 //! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
 //! output, so testing before shading is exact) with the write after shading for the lanes that
 //! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
-//! screen space); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
+//! screen space, with planes set up from the unsnapped float positions as llvmpipe does, so
+//! texel choices at texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
 //! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
 //! even into 0xAARRGGBB.
 //!
@@ -625,8 +626,12 @@ fn triangle(
 /// A vertex after the viewport transform.
 #[derive(Clone, Copy)]
 struct WinVert {
+    /// Snapped position (1/256 pixel, memory orientation) for coverage.
     x: i64,
     y: i64,
+    /// Unsnapped position in pixels for interpolation (as llvmpipe sets up its planes).
+    xf: f64,
+    yf: f64,
     z: f32,
     q: f32,
 }
@@ -645,6 +650,8 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     WinVert {
         x: fixed(fx),
         y: fixed(fy),
+        xf: xw,
+        yf: ymem,
         z: nz * 0.5 + 0.5,
         q,
     }
@@ -701,7 +708,6 @@ fn raster(
     } else {
         area
     };
-    let ia = 1.0 / area as f32;
 
     // Edges (from, to) with their top-left bias; inside when E + bias >= 0.
     struct Edge {
@@ -758,16 +764,43 @@ fn raster(
         d2[k] = v2.var[k] * q2 - a0[k];
     }
 
-    // Per-lane offsets inside a 4x2 block: edge values (bias included) and the barycentric
-    // weights of v1, v2 they stand for.
+    // Per-lane offsets inside a 4x2 block of the edge values (bias included).
     let mut offs = [[0i64; LANES]; 3];
-    let mut offs_f = [[0f32; LANES]; 3];
     for (k, ed) in edges.iter().enumerate() {
         for l in 0..LANES {
             let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
-            let o = lx * ed.dx + ly * ed.dy;
-            offs[k][l] = o + ed.bias;
-            offs_f[k][l] = o as f32 * ia;
+            offs[k][l] = lx * ed.dx + ly * ed.dy + ed.bias;
+        }
+    }
+    // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
+    // snapped ones when rounding makes the float triangle degenerate or flipped.
+    let (p0, p1, p2) = (
+        (wv[0].xf, wv[0].yf),
+        (wv[1].xf, wv[1].yf),
+        (wv[2].xf, wv[2].yf),
+    );
+    let af = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1);
+    let snapped = |v: &WinVert| (v.x as f64 / ONE as f64, v.y as f64 / ONE as f64);
+    let (p0, p1, p2, af) = if af > 0.0 && af.is_finite() {
+        (p0, p1, p2, af)
+    } else {
+        (
+            snapped(&wv[0]),
+            snapped(&wv[1]),
+            snapped(&wv[2]),
+            area as f64 / (ONE * ONE) as f64,
+        )
+    };
+    // b(x, y) = c + cx * x + cy * y for the weight of v1 (edge v2 -> v0) and v2 (edge v0 -> v1).
+    let plane = |a: (f64, f64), b: (f64, f64)| {
+        let (cx, cy) = (-(b.1 - a.1) / af, (b.0 - a.0) / af);
+        (-(cx * a.0 + cy * a.1), cx, cy)
+    };
+    let planes = [plane(p2, p0), plane(p0, p1)];
+    let mut offs_f = [[0f32; LANES]; 2];
+    for (k, pl) in planes.iter().enumerate() {
+        for l in 0..LANES {
+            offs_f[k][l] = (pl.1 * (l & 3) as f64 + pl.2 * (l >> 2) as f64) as f32;
         }
     }
     let width = target.width as usize;
@@ -791,12 +824,14 @@ fn raster(
             }
             mask &= rowmask & (cols * 0x11);
             if mask != 0 {
-                let (w1, w2) = (base[1] as f32 * ia, base[2] as f32 * ia);
+                let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+                let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+                let (w1, w2) = (at(&planes[0]), at(&planes[1]));
                 let mut b1: Lanes = [0.0; LANES];
                 let mut b2: Lanes = [0.0; LANES];
                 for l in 0..LANES {
-                    b1[l] = w1 + offs_f[1][l];
-                    b2[l] = w2 + offs_f[2][l];
+                    b1[l] = w1 + offs_f[0][l];
+                    b2[l] = w2 + offs_f[1][l];
                 }
                 shade_block(
                     setup,
