@@ -26,7 +26,11 @@
 //! checked), or allocate.
 // Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
 // and negated float comparisons send NaN down the rejecting path.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord, clippy::excessive_precision)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::excessive_precision
+)]
 use crate::ir::{CmpCode, Module, Op, Stage};
 use crate::limits::{
     IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_FLOATS, VARYING_MAX,

@@ -29,7 +29,12 @@
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
 // Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
 // and negated float comparisons send NaN down the rejecting path.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord, clippy::too_many_arguments, clippy::manual_memcpy)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::too_many_arguments,
+    clippy::manual_memcpy
+)]
 use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
 pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::ir::Stage;
