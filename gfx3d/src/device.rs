@@ -50,6 +50,9 @@ pub struct DevDraw<'a> {
     pub cull_back: bool,
     pub viewport: Viewport,
     pub textures: [Option<DevId>; TEXTURE_UNITS],
+    /// Units the fragment program samples (bit n = unit n); a sampled unit without a texture
+    /// reads opaque black, as in GL and the software backend.
+    pub sampled_units: u8,
     pub vs_constants: &'a [f32],
     pub fs_constants: &'a [f32],
 }

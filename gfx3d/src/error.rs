@@ -204,8 +204,6 @@ pub enum Error {
         width: u32,
         height: u32,
     },
-    /// The software backend needs a program it can execute.
-    SoftwareUnsupported,
     /// The rasterizer refused the draw.
     Raster {
         reason: &'static str,
@@ -312,9 +310,6 @@ impl fmt::Display for Error {
                 "bad viewport {},{} {}x{} (width and height 1..={}, |x| and |y| at most {})",
                 x, y, width, height, VIEWPORT_MAX, VIEWPORT_MAX
             ),
-            Error::SoftwareUnsupported => {
-                f.write_str("this program cannot run on the software backend")
-            }
             Error::Raster { reason } => write!(f, "software draw failed: {}", reason),
             Error::NotVirgl => f.write_str("presentation needs the virgl backend"),
             Error::OutOfMemory { bytes } => write!(f, "allocation of {} bytes failed", bytes),

@@ -580,6 +580,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             cull_back: c.cull,
             viewport: c.viewport,
             textures: dev_tex,
+            sampled_units: p.program.sampler_units(),
             vs_constants: p.program.constants(Stage::Vertex),
             fs_constants: p.program.constants(Stage::Fragment),
         };

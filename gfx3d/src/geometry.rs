@@ -157,7 +157,7 @@ pub fn checker(w: u32, h: u32, cell: u32, a: u32, b: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(w as usize * h as usize);
     for y in 0..h {
         for x in 0..w {
-            v.push(if ((x / cell) + (y / cell)) % 2 == 0 {
+            v.push(if ((x / cell) + (y / cell)).is_multiple_of(2) {
                 a
             } else {
                 b

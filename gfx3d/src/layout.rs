@@ -74,7 +74,7 @@ impl VertexLayout {
 
     /// Structural checks of the layout alone.
     pub fn validate(&self) -> Result<(), LayoutError> {
-        if self.stride < STRIDE_MIN || self.stride > STRIDE_MAX || self.stride % 4 != 0 {
+        if self.stride < STRIDE_MIN || self.stride > STRIDE_MAX || !self.stride.is_multiple_of(4) {
             return Err(LayoutError::Stride {
                 stride: self.stride,
             });
@@ -125,7 +125,7 @@ impl VertexLayout {
     /// Checks vertex bytes against the stride; returns the vertex count.
     pub fn vertex_count(&self, bytes: usize) -> Result<usize, LayoutError> {
         let stride = self.stride as usize;
-        if stride == 0 || bytes == 0 || bytes % stride != 0 {
+        if stride == 0 || bytes == 0 || !bytes.is_multiple_of(stride) {
             return Err(LayoutError::VertexBytes {
                 bytes,
                 stride: self.stride,

@@ -4,6 +4,40 @@
 //!
 //! It must never: keep global state (a `Gfx3d` value owns everything), let device ids cross the
 //! public API, panic on any input, or use `unsafe`.
+//!
+//! A frame on the software backend (the VirGL backend is the same after
+//! `g.boot(BackendMode::Auto, Some(Box::new(virgl::VirglBackend::new(transport))))`):
+//!
+//! ```
+//! use gfx3d::{glsl, BackendMode, Element, Gfx3d, Linked, Usage, VertexLayout, OWNER_KERNEL as K};
+//!
+//! let mut g: Gfx3d = Gfx3d::new();
+//! g.boot(BackendMode::Software, None).unwrap();
+//! let ctx = g.context_create(K).unwrap();
+//! let target = g.target_create(K, ctx, 64, 64).unwrap();
+//! let prog = g.prog_prepare(K, ctx, Linked::from_glsl(glsl::TRI_VERT, glsl::TRI_FRAG, "tri").unwrap()).unwrap();
+//! let layout = VertexLayout::new(32, &[
+//!     Element { location: 0, components: 4, offset: 0 },
+//!     Element { location: 1, components: 4, offset: 16 },
+//! ]).unwrap();
+//! let mesh = g.mesh_create(K, Usage::Static).unwrap();
+//! #[rustfmt::skip]
+//! g.mesh_upload_f32(K, mesh, &layout, &[
+//!     -0.8, -0.8, 0.0, 1.0,  1.0, 0.0, 0.0, 1.0,
+//!      0.8, -0.8, 0.0, 1.0,  1.0, 0.0, 0.0, 1.0,
+//!      0.0,  0.8, 0.0, 1.0,  1.0, 0.0, 0.0, 1.0,
+//! ], None).unwrap();
+//! g.begin(K, ctx, target).unwrap();
+//! g.clear(K, ctx, [0.0, 0.0, 1.0, 1.0], true).unwrap();
+//! g.use_program(K, ctx, prog).unwrap();
+//! g.draw(K, ctx, mesh).unwrap();
+//! g.end(K, ctx).unwrap();
+//! let mut pixels = vec![0u32; 64 * 64];
+//! g.target_read(K, target, &mut pixels).unwrap();
+//! assert_eq!(pixels[40 * 64 + 32], 0xFFFF_0000); // red, row 0 = top
+//! assert_eq!(g.stats().draws, 1);
+//! g.drop_owner(K);
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 extern crate alloc;
@@ -20,6 +54,7 @@ pub mod geometry;
 mod gfx3d;
 pub mod glsl;
 pub mod handle;
+pub mod image;
 pub mod layout;
 pub mod limits;
 pub mod linked;

@@ -72,6 +72,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("viewport", viewport),
     ("two_texture_units", two_texture_units),
     ("fragcoord", fragcoord),
+    ("unbound_texture", unbound_texture),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -408,4 +409,111 @@ fn fragcoord(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
     close(g, o, &f)
+}
+
+/// A textured quad with no texture bound: both backends read opaque black.
+fn unbound_texture(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TEX_VERT, TEX_FRAG, "tex")?;
+    let mut data = Vec::new();
+    for (x, y) in [
+        (-0.5f32, -0.5f32),
+        (0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, 0.5),
+    ] {
+        data.extend_from_slice(&[x, y, 0.0, 1.0, x + 0.5, y + 0.5]);
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(24, &[(0, 4, 0), (1, 2, 16)])?, &data, None)?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// Outcome of one differential scene.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DiffOutcome {
+    Agree(crate::compare::Comparison),
+    Differ(crate::compare::Comparison),
+    Failed {
+        backend: &'static str,
+        error: SceneError,
+    },
+}
+
+/// Renders scene `name` with `reference` (software) and `other` (VirGL) and compares them.
+pub fn differential(
+    reference: &mut Gfx3d<Linked>,
+    other: &mut Gfx3d<Linked>,
+    owner: u32,
+    name: &str,
+) -> DiffOutcome {
+    let a = match run(reference, owner, name) {
+        Ok(a) => a,
+        Err(error) => {
+            return DiffOutcome::Failed {
+                backend: reference.backend_name(),
+                error,
+            }
+        }
+    };
+    let b = match run(other, owner, name) {
+        Ok(b) => b,
+        Err(error) => {
+            return DiffOutcome::Failed {
+                backend: other.backend_name(),
+                error,
+            }
+        }
+    };
+    let c = crate::compare::compare(&a, &b, SCENE_WIDTH, SCENE_HEIGHT);
+    if c.agrees() {
+        DiffOutcome::Agree(c)
+    } else {
+        DiffOutcome::Differ(c)
+    }
+}
+
+/// Runs every scene differentially and prints `test gfx3d::diff::NAME ... ok|FAILED (why)` lines
+/// (the selftest runner's format); returns (passed, failed).
+pub fn differential_suite(
+    reference: &mut Gfx3d<Linked>,
+    other: &mut Gfx3d<Linked>,
+    owner: u32,
+    out: &mut dyn fmt::Write,
+) -> (u32, u32) {
+    let (mut passed, mut failed) = (0, 0);
+    for (name, _) in SCENES {
+        let r = differential(reference, other, owner, name);
+        let _ = match &r {
+            DiffOutcome::Agree(c) => {
+                passed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... ok ({} of {} pixels differ)",
+                    name, c.differing, c.pixels
+                )
+            }
+            DiffOutcome::Differ(c) => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... FAILED ({} of {} pixels differ, {} off edges, first {:?})",
+                    name, c.differing, c.pixels, c.off_edge, c.first_off_edge
+                )
+            }
+            DiffOutcome::Failed { backend, error } => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "test gfx3d::diff::{} ... FAILED ({}: {})",
+                    name, backend, error
+                )
+            }
+        };
+    }
+    (passed, failed)
 }

@@ -7,6 +7,7 @@
 use alloc::string::String;
 use core::fmt::Write;
 
+use crate::device::DeviceError;
 use crate::error::{Error, LayoutError, ObjectKind};
 use crate::handle::{next_generation, pack, unpack, MeshId, Table};
 use crate::layout::{Element, VertexLayout};
@@ -45,6 +46,7 @@ pub static TESTS: &[SelfTest] = &[
         software_matrix_agreement,
     ),
     ("gfx3d::software_scenes", software_scenes),
+    ("gfx3d::device_lost_policy", device_lost_policy),
 ];
 
 macro_rules! check {
@@ -456,6 +458,136 @@ fn software_scenes(w: &mut dyn Write) -> bool {
         w,
         s.live_ctx == 0 && s.live_mesh == 0,
         "scenes leaked objects"
+    );
+    true
+}
+
+/// A device that reports itself available and then fails every call.
+struct DeadDevice;
+
+impl crate::device::Device for DeadDevice {
+    fn available(&self) -> bool {
+        true
+    }
+    fn context_create(&mut self) -> Result<u32, DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn context_destroy(&mut self, _: u32) {}
+    fn target_create(&mut self, _: u32, _: u32, _: u32) -> Result<u32, DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn target_destroy(&mut self, _: u32, _: u32) {}
+    fn buffer_create(
+        &mut self,
+        _: u32,
+        _: crate::device::BufferKind,
+        _: &[u8],
+    ) -> Result<u32, DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn buffer_destroy(&mut self, _: u32, _: u32) {}
+    fn texture_create(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: u32,
+        _: &[u32],
+        _: crate::SamplerState,
+    ) -> Result<u32, DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn texture_destroy(&mut self, _: u32, _: u32) {}
+    fn program_create(
+        &mut self,
+        _: u32,
+        _: crate::device::ShaderText<'_>,
+        _: crate::device::ShaderText<'_>,
+    ) -> Result<u32, DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn program_destroy(&mut self, _: u32, _: u32) {}
+    fn frame_begin(&mut self, _: u32) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn clear(&mut self, _: u32, _: u32, _: [f32; 4], _: bool) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn draw(&mut self, _: u32, _: &crate::device::DevDraw<'_>) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn frame_end(&mut self, _: u32) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn read_target(&mut self, _: u32, _: u32, _: &mut [u32]) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn present(&mut self, _: u32, _: u32) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn scanout_primary(&mut self) -> Result<(), DeviceError> {
+        Err(DeviceError("dead"))
+    }
+    fn counters(&self) -> crate::device::DeviceCounters {
+        crate::device::DeviceCounters::default()
+    }
+}
+
+/// AUTO degrades to software and keeps working; forced VirGL reports and refuses frames.
+fn device_lost_policy(w: &mut dyn Write) -> bool {
+    let mut g: Gfx3d<NullProgram> = Gfx3d::new();
+    check!(
+        w,
+        g.boot(BackendMode::Auto, Some(alloc::boxed::Box::new(DeadDevice)))
+            .is_ok(),
+        "auto boot"
+    );
+    check!(
+        w,
+        g.backend_name() == "virgl",
+        "auto picks an available device"
+    );
+    let r = g
+        .context_create(0)
+        .and_then(|c| g.target_create(0, c, 4, 4).map(|t| (c, t)));
+    let Ok((c, t)) = r else {
+        let _ = write!(w, "auto must keep the objects: {:?}", r);
+        return false;
+    };
+    check!(
+        w,
+        g.backend_name() == "software" && g.stats().degraded,
+        "auto must degrade"
+    );
+    check!(
+        w,
+        g.begin(0, c, t)
+            .and(g.clear(0, c, [1.0, 0.0, 0.0, 1.0], true))
+            .and(g.end(0, c))
+            .is_ok(),
+        "frame after degrade"
+    );
+    let mut px = [0u32; 16];
+    check!(
+        w,
+        g.target_read(0, t, &mut px).is_ok() && px[0] == 0xFFFF_0000,
+        "software pixels after degrade"
+    );
+    let mut f: Gfx3d<NullProgram> = Gfx3d::new();
+    check!(
+        w,
+        f.boot(BackendMode::Virgl, Some(alloc::boxed::Box::new(DeadDevice)))
+            .is_ok(),
+        "forced boot"
+    );
+    check!(
+        w,
+        matches!(f.context_create(0), Err(Error::Device { .. })),
+        "forced must report"
+    );
+    check!(
+        w,
+        f.backend_name() == "virgl-lost" && !f.stats().degraded,
+        "forced keeps its selection"
     );
     true
 }

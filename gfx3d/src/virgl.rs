@@ -12,6 +12,7 @@
 //! It must never: let a device id escape through Gfx3D's public API, panic on any transport
 //! answer, or send a command the encoder did not validate.
 
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -71,6 +72,8 @@ struct Bound {
 struct Ctx {
     ctx: CtxId,
     bound: Bound,
+    /// Sampler view of the 1x1 black texture for sampled units without a texture.
+    black: Option<u32>,
     cb: CommandBuffer,
     handles: IdPool,
     pipe: Pipe,
@@ -82,7 +85,7 @@ struct Ctx {
 }
 
 enum Obj {
-    Context(Ctx),
+    Context(Box<Ctx>),
     Target {
         ctx: DevId,
         color: ResId,
@@ -316,6 +319,35 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         Ok((res, bytes))
     }
 
+    /// The view of a 1x1 opaque black texture, made on first need per context (what an unbound
+    /// sampler reads).
+    fn black_view(&mut self, ctx: DevId) -> Result<u32, DeviceError> {
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            if let Some(v) = c.black {
+                return Ok(v);
+            }
+        }
+        let (res, _) = self.create_resource(ctx, &ResourceDesc::texture(1, 1))?;
+        let cid = self.cid(ctx)?;
+        self.transport
+            .transfer_to_host_3d(
+                cid,
+                res,
+                Box3d::new_2d(1, 1),
+                4,
+                &0xFF00_0000u32.to_le_bytes(),
+            )
+            .map_err(e("virgl texture upload failed"))?;
+        let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
+            let v = hp.alloc()?;
+            e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)?;
+            Ok(v)
+        })?;
+        let (_, c) = self.ctx_mut(ctx)?;
+        c.black = Some(view);
+        Ok(view)
+    }
+
     /// Handles and resource ids may be reused after a destroy: stop trusting the bound cache.
     fn forget_bound(&mut self, ctx: DevId) {
         if let Ok((_, c)) = self.ctx_mut(ctx) {
@@ -353,16 +385,17 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         };
         self.objects.insert(
             id,
-            Obj::Context(Ctx {
+            Obj::Context(Box::new(Ctx {
                 ctx: cid,
                 cb,
                 handles,
                 pipe,
                 ve_cache: Vec::new(),
                 bound: Bound::default(),
+                black: None,
                 bound_fb: None,
                 viewport: None,
-            }),
+            })),
         );
         let r = self.enc(id, "virgl pipe state failed", |e, h, pipe| {
             pipe.blend = h.alloc()?;
@@ -701,6 +734,17 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                     }
                     _ => return Err(DeviceError("unknown device texture")),
                 }
+            }
+        }
+        let missing =
+            (0..4).filter(|u| d.sampled_units & (1 << u) != 0 && d.textures[*u].is_none());
+        let missing: Vec<usize> = missing.collect();
+        if !missing.is_empty() {
+            let black = self.black_view(ctx)?;
+            for u in missing {
+                views[u] = black;
+                kinds[u] = 0;
+                units = units.max(u + 1);
             }
         }
         let mut states = [0u32; 4];

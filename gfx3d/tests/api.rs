@@ -1010,3 +1010,184 @@ fn forced_virgl_readback_failure_is_reported() {
     );
     assert_eq!(g.stats().readbacks, 0);
 }
+
+#[test]
+fn raster_failures_and_byte_uploads() {
+    let mut g = G::new();
+    let (c, t, m, p) = setup(&mut g, 0);
+    g.program_mut(0, p).unwrap().raster_error = Some("viewport out of range");
+    g.begin(0, c, t).unwrap();
+    g.use_program(0, c, p).unwrap();
+    assert_eq!(
+        g.draw(0, c, m),
+        Err(Error::Raster {
+            reason: "viewport out of range"
+        })
+    );
+    assert_eq!(g.stats().draws, 0, "a failed draw is not counted");
+    // Byte uploads are little-endian floats with the same checks.
+    let bytes: Vec<u8> = red_triangle()
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    g.mesh_upload(0, m, &tri_layout(), &bytes, Some(&[2, 1, 0]))
+        .unwrap();
+    assert_eq!(
+        g.mesh_upload(0, m, &tri_layout(), &bytes[..95], None),
+        Err(Error::Layout(LayoutError::VertexBytes {
+            bytes: 95,
+            stride: 32
+        }))
+    );
+    g.program_mut(0, p).unwrap().raster_error = None;
+    g.draw(0, c, m).unwrap();
+    let seen = g
+        .program(0, p)
+        .unwrap()
+        .draws
+        .borrow()
+        .last()
+        .cloned()
+        .unwrap();
+    assert_eq!(seen.vertices, red_triangle());
+    assert_eq!(seen.indices, Some(3));
+}
+
+#[test]
+fn every_error_message_says_what_and_the_limit() {
+    let cases: Vec<(Error, &[&str])> = vec![
+        (Error::VirglUnavailable, &["virgl unavailable"]),
+        (Error::ForcedVirglUnavailable, &["forced virgl unavailable"]),
+        (
+            Error::Device {
+                what: "virgl draw failed",
+            },
+            &["virgl draw failed"],
+        ),
+        (
+            Error::StaleHandle {
+                kind: ObjectKind::Mesh,
+            },
+            &["mesh", "not live"],
+        ),
+        (
+            Error::WrongOwner {
+                kind: ObjectKind::Texture,
+                owner: 1,
+                expected: 2,
+            },
+            &["texture", "owner 1", "owner 2"],
+        ),
+        (
+            Error::TableFull {
+                kind: ObjectKind::Program,
+                capacity: 16,
+            },
+            &["program table full", "16"],
+        ),
+        (
+            Error::WrongContext {
+                kind: ObjectKind::Target,
+            },
+            &["target", "context"],
+        ),
+        (
+            Error::BadTargetSize {
+                width: 0,
+                height: 5,
+            },
+            &["0x5", "1920x1080"],
+        ),
+        (
+            Error::BadTextureSize {
+                width: 2000,
+                height: 5,
+            },
+            &["2000x5", "1024"],
+        ),
+        (
+            Error::PixelCount {
+                found: 3,
+                expected: 4,
+            },
+            &["3", "4"],
+        ),
+        (
+            Error::ReadbackCapacity {
+                found: 3,
+                expected: 4,
+            },
+            &["3", "4"],
+        ),
+        (
+            Error::IndexOutOfRange {
+                index: 9,
+                vertices: 3,
+            },
+            &["9", "3"],
+        ),
+        (Error::IndexCount { count: 2 }, &["2", "multiple of 3"]),
+        (Error::NoTriangles, &["triangle"]),
+        (Error::MeshNotUploaded, &["uploaded"]),
+        (Error::BuilderFull, &["8192"]),
+        (Error::BuilderTooFew { vertices: 2 }, &["2", "3"]),
+        (Error::ProgramNotLinked, &["program not linked"]),
+        (Error::NoFrame, &["begin"]),
+        (Error::FrameOpen, &["already open"]),
+        (Error::NoProgram, &["draw missing bind"]),
+        (Error::NoSuchUniform, &["uniform"]),
+        (Error::UniformSize { found: 3 }, &["3"]),
+        (Error::TextureUnit { unit: 4 }, &["4", "0..4"]),
+        (
+            Error::BadViewport {
+                x: 0,
+                y: 0,
+                width: 0,
+                height: 1,
+            },
+            &["8192"],
+        ),
+        (Error::Raster { reason: "why" }, &["why"]),
+        (Error::NotVirgl, &["virgl"]),
+        (Error::OutOfMemory { bytes: 12 }, &["12"]),
+        (
+            Error::Layout(LayoutError::Stride { stride: 6 }),
+            &["6", "2048"],
+        ),
+        (
+            Error::Layout(LayoutError::ElementCount { count: 9 }),
+            &["9", "8"],
+        ),
+        (
+            Error::Layout(LayoutError::Location {
+                element: 1,
+                location: 9,
+            }),
+            &["9", "0..8"],
+        ),
+        (
+            Error::Layout(LayoutError::OutsideStride {
+                element: 0,
+                end: 20,
+                stride: 16,
+            }),
+            &["20", "16"],
+        ),
+        (
+            Error::Layout(LayoutError::MissingAttribute { location: 2 }),
+            &["vertex layout mismatch", "2"],
+        ),
+    ];
+    for (e, want) in cases {
+        let text = e.to_string();
+        for w in want {
+            assert!(
+                text.contains(w),
+                "{:?} renders as {:?}, missing {:?}",
+                e,
+                text,
+                w
+            );
+        }
+    }
+}

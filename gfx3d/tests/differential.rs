@@ -142,3 +142,110 @@ fn relinked_programs_are_refreshed_on_the_device() {
     let errors = server.host_errors();
     assert!(errors.is_empty(), "host errors: {:?}", errors);
 }
+
+#[test]
+fn one_mesh_and_texture_serve_two_device_contexts() {
+    use gfx3d::glsl::{TEX_FRAG, TEX_VERT};
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let mut g: Gfx3d<Linked> = Gfx3d::new();
+    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .unwrap();
+    let m = g.mesh_create(0, Usage::Static).unwrap();
+    let mut v = Vec::new();
+    for (x, y) in [(-1.0f32, -1.0f32), (3.0, -1.0), (-1.0, 3.0)] {
+        v.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5]);
+    }
+    let l = VertexLayout::new(
+        24,
+        &[
+            Element {
+                location: 0,
+                components: 4,
+                offset: 0,
+            },
+            Element {
+                location: 1,
+                components: 2,
+                offset: 16,
+            },
+        ],
+    )
+    .unwrap();
+    g.mesh_upload_f32(0, m, &l, &v, None).unwrap();
+    let tex = g.tex_create(0, 2, 2).unwrap();
+    g.tex_upload(
+        0,
+        tex,
+        &[0xFFFF_0000, 0xFF00_FF00, 0xFF00_00FF, 0x80FF_FFFF],
+    )
+    .unwrap();
+    let mut pictures = Vec::new();
+    let mut ctxs = Vec::new();
+    for _ in 0..2 {
+        let c = g.context_create(0).unwrap();
+        let tg = g.target_create(0, c, 16, 16).unwrap();
+        let p = g
+            .prog_prepare(0, c, Linked::from_glsl(TEX_VERT, TEX_FRAG, "tex").unwrap())
+            .unwrap();
+        ctxs.push((c, tg, p));
+    }
+    // Interleaved frames on the two contexts.
+    for (c, tg, p) in &ctxs {
+        g.begin(0, *c, *tg).unwrap();
+        g.clear(0, *c, [0.0; 4], true).unwrap();
+        g.use_program(0, *c, *p).unwrap();
+        g.bind_texture(0, *c, 0, Some(tex)).unwrap();
+    }
+    for (c, _, _) in &ctxs {
+        g.draw(0, *c, m).unwrap();
+        g.end(0, *c).unwrap();
+    }
+    for (_, tg, _) in &ctxs {
+        let mut px = vec![0u32; 256];
+        g.target_read(0, *tg, &mut px).unwrap();
+        pictures.push(px);
+    }
+    assert_eq!(pictures[0], pictures[1]);
+    assert_eq!(pictures[0][0], 0xFFFF_0000, "texel (0, 0) at the top-left");
+    assert_eq!(pictures[0][255], 0x80FF_FFFF, "alpha preserved");
+    assert_eq!(
+        g.stats().uploads,
+        4,
+        "mesh and texture uploaded once per device context"
+    );
+    let errors = server.host_errors();
+    assert!(errors.is_empty(), "host errors: {:?}", errors);
+}
+
+#[test]
+fn the_guest_suite_runner_reports_every_scene() {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let mut hw: Gfx3d<Linked> = Gfx3d::new();
+    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .unwrap();
+    let mut sw: Gfx3d<Linked> = Gfx3d::new();
+    let mut out = String::new();
+    let (passed, failed) = scenes::differential_suite(&mut sw, &mut hw, 4, &mut out);
+    assert_eq!((passed as usize, failed), (SCENES.len(), 0), "{}", out);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("test gfx3d::diff::") && l.contains(" ... ok"))
+            .count(),
+        SCENES.len()
+    );
+    // A broken "other" backend is reported per scene, not hidden.
+    let mut lost: Gfx3d<Linked> = Gfx3d::new();
+    let _ = lost.boot(BackendMode::Virgl, None);
+    let mut out = String::new();
+    let (passed, failed) = scenes::differential_suite(&mut sw, &mut lost, 4, &mut out);
+    assert_eq!((passed, failed as usize), (0, SCENES.len()));
+    assert!(
+        out.contains("FAILED (virgl-lost: forced virgl unavailable)"),
+        "{}",
+        out
+    );
+}

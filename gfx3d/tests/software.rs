@@ -323,6 +323,14 @@ fn software_scenes_look_right() {
     assert_eq!(at(&p, 39, 40), RED);
     assert_eq!(at(&p, 39, 39), BLUE);
 
+    let p = render("unbound_texture");
+    assert_eq!(
+        at(&p, 32, 32),
+        0xFF00_0000,
+        "an unbound sampler reads opaque black"
+    );
+    assert_eq!(at(&p, 2, 2), BLUE);
+
     let p = render("two_texture_units");
     assert!(
         count(&p, |x| x == 0xFFFF_FF00) > 1500,
@@ -460,4 +468,25 @@ fn a_relink_keeps_the_context_matrices() {
         .unwrap()
         .position;
     assert_eq!(got, [0.5, 0.25, 0.0, 1.0]);
+}
+
+#[test]
+fn gfx3d_can_live_behind_a_kernel_lock() {
+    fn send<T: Send>() {}
+    send::<Gfx3d>();
+    send::<gfx3d::virgl::VirglBackend<virtio_gpu::vtest::VtestTransport>>();
+}
+
+#[test]
+fn demo_runs_on_the_mock_backend() {
+    let mut g = G::new();
+    g.boot(BackendMode::Mock, None).unwrap();
+    let demo = gfx3d::demo::Demo::new(&mut g, 2, 640, 480).unwrap();
+    demo.frame(&mut g, 0).unwrap();
+    assert_eq!(
+        g.mock_log(),
+        "begin\nclear\nuse\ntex\ndraw\ntex\ndraw\ntex\ndraw\ntex\ndraw\nend\n"
+    );
+    assert_eq!(demo.present(&mut g), Err(Error::NotVirgl));
+    demo.destroy(&mut g);
 }

@@ -16,8 +16,17 @@ use std::time::{Duration, Instant};
 use shader::compile::{compile, compile_timed};
 
 const EXAMPLES: &[&str] = &[
-    "tri.vert", "tri.frag", "vary.vert", "vary.frag", "mvp.vert", "tex.vert", "tex.frag", "light.vert",
-    "light.frag", "world.vert", "world.frag",
+    "tri.vert",
+    "tri.frag",
+    "vary.vert",
+    "vary.frag",
+    "mvp.vert",
+    "tex.vert",
+    "tex.frag",
+    "light.vert",
+    "light.frag",
+    "world.vert",
+    "world.frag",
 ];
 
 fn stage(name: &str) -> u32 {
@@ -46,10 +55,19 @@ fn measure(budget: Duration, mut f: impl FnMut()) -> f64 {
 }
 
 fn naga_compile(stage: u32, src: &str) -> bool {
-    let st = if stage == 1 { naga::ShaderStage::Fragment } else { naga::ShaderStage::Vertex };
+    let st = if stage == 1 {
+        naga::ShaderStage::Fragment
+    } else {
+        naga::ShaderStage::Vertex
+    };
     let mut frontend = naga::front::glsl::Frontend::default();
-    let Ok(module) = frontend.parse(&naga::front::glsl::Options::from(st), src) else { return false };
-    let mut v = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
+    let Ok(module) = frontend.parse(&naga::front::glsl::Options::from(st), src) else {
+        return false;
+    };
+    let mut v = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
     v.validate(&module).is_ok()
 }
 
@@ -62,11 +80,15 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let budget = Duration::from_millis(300);
     println!("== example shaders: ChrisOS frontend vs naga glsl-in + validator (same run) ==");
-    println!("{:<12} {:>10} {:>10} {:>8}", "shader", "ours us", "naga us", "ratio");
+    println!(
+        "{:<12} {:>10} {:>10} {:>8}",
+        "shader", "ours us", "naga us", "ratio"
+    );
     let (mut ours_total, mut naga_total, mut log_ratio) = (0.0, 0.0, 0.0);
     for name in EXAMPLES {
         let src = std::fs::read(root.join("tests/in").join(name)).expect("corpus shader");
-        let nsrc = std::fs::read_to_string(root.join("benches/naga").join(name)).expect("naga copy");
+        let nsrc =
+            std::fs::read_to_string(root.join("benches/naga").join(name)).expect("naga copy");
         let st = stage(name);
         assert!(compile(st, &src, name).is_ok(), "{} does not compile", name);
         assert!(naga_compile(st, &nsrc), "naga rejects {}", name);
@@ -79,7 +101,13 @@ fn main() {
         ours_total += ours;
         naga_total += theirs;
         log_ratio += (theirs / ours).ln();
-        println!("{:<12} {:>10.2} {:>10.2} {:>7.1}x", name, ours * 1e6, theirs * 1e6, theirs / ours);
+        println!(
+            "{:<12} {:>10.2} {:>10.2} {:>7.1}x",
+            name,
+            ours * 1e6,
+            theirs * 1e6,
+            theirs / ours
+        );
     }
     let n = EXAMPLES.len() as f64;
     println!(
@@ -123,7 +151,11 @@ fn main() {
         total += t;
     }
     let c = calls.max(1) as f64;
-    println!("{} shaders, mean {:.2} us per shader", count, total / count.max(1) as f64 * 1e6);
+    println!(
+        "{} shaders, mean {:.2} us per shader",
+        count,
+        total / count.max(1) as f64 * 1e6
+    );
     println!(
         "mean per phase (ns, timed with a nanosecond clock): lex {:.0}, parse {:.0}, semantic+lowering {:.0}, opt+verify {:.0}",
         phases[0] as f64 / c,

@@ -193,14 +193,20 @@ impl Node {
 }
 
 /// The tree of one shader: `first` is the first global (declaration or function).
+// repr(C) with the scalar first: otherwise LLVM merges the initial stores of `first` and the
+// length into a 10 KB memset over the (uninitialised) node storage on every compile.
+#[repr(C)]
 pub struct Ast {
-    pub nodes: Vec<Node, AST_MAX>,
     pub first: i16,
+    pub nodes: Vec<Node, AST_MAX>,
 }
 
 impl Ast {
     pub const fn new() -> Ast {
-        Ast { nodes: Vec::new(), first: -1 }
+        Ast {
+            nodes: Vec::new(),
+            first: -1,
+        }
     }
 
     pub fn get(&self, i: i16) -> Option<&Node> {
@@ -214,7 +220,11 @@ impl Ast {
     /// Iterates a `next`-linked list starting at `first` (bounded by the node count, so a
     /// malformed link can never loop forever).
     pub fn list(&self, first: i16) -> ListIter<'_> {
-        ListIter { ast: self, cur: first, left: self.nodes.len() }
+        ListIter {
+            ast: self,
+            cur: first,
+            left: self.nodes.len(),
+        }
     }
 }
 

@@ -5,15 +5,16 @@
 //! calls, or return a module the verifier rejected.
 use heapless::{String, Vec};
 
-pub use crate::diag::{Diagnostic, Diagnostics};
 use crate::ast::Ast;
 use crate::diag::{bounded_string, SHADER_NAME_MAX};
+pub use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Module, Stage};
 use crate::lex::Tokens;
-use crate::limits::SRC_MAX;
+use crate::limits::{SRC_MAX, TGSI_MAX};
+use crate::tgsi::{self, TgsiError, TgsiInfo};
 use crate::{lex, opt, parse, sema, verify};
 
-/// Cycles spent in each phase (`tgsi` is filled by the TGSI emitter's caller).
+/// Cycles spent in each phase (`tgsi`: the standalone TGSI emission at the end of compile).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseTimes {
     pub lex: u64,
@@ -33,6 +34,16 @@ pub struct Shader {
     pub version: u32,
     pub module: Module,
     pub timing: PhaseTimes,
+    /// The stage's standalone TGSI (fragment inputs not yet remapped by a link), or why it could
+    /// not be emitted (over the VirGL budget): such a shader still runs on the software path.
+    pub tgsi: Result<TgsiInfo, TgsiError>,
+}
+
+impl Shader {
+    /// Emits this stage's standalone TGSI into `out` (identity varying remap).
+    pub fn standalone_tgsi(&self, out: &mut String<TGSI_MAX>) -> Result<TgsiInfo, TgsiError> {
+        tgsi::emit(&self.module, None, out)
+    }
 }
 
 fn no_clock() -> u64 {
@@ -40,11 +51,13 @@ fn no_clock() -> u64 {
 }
 
 /// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected).
+#[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
 pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnostics> {
     compile_timed(stage, source, name, no_clock)
 }
 
 /// [`compile`], reading `clock` around each phase (the kernel passes rdtsc).
+#[allow(clippy::result_large_err)]
 pub fn compile_timed(
     stage: u32,
     source: &[u8],
@@ -89,7 +102,10 @@ pub fn compile_timed(
     }
     let mut timing = PhaseTimes::default();
     let t0 = clock();
-    let mut toks = Tokens { toks: Vec::new(), version: 0 };
+    let mut toks = Tokens {
+        toks: Vec::new(),
+        version: 0,
+    };
     lex::lex(source, &mut diag, &mut toks);
     let t1 = clock();
     timing.lex = t1.wrapping_sub(t0);
@@ -109,6 +125,7 @@ pub fn compile_timed(
         version: toks.version,
         module: Module::new(stage),
         timing,
+        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
     };
     sema::analyze(source, &toks, &ast, stage, &mut diag, &mut shader.module);
     let t3 = clock();
@@ -122,18 +139,35 @@ pub fn compile_timed(
         diag.push(1, 1, format_args!("internal compiler error: {}", e));
         return Err(diag);
     }
-    shader.timing.ir = clock().wrapping_sub(t3);
+    let t4 = clock();
+    shader.timing.ir = t4.wrapping_sub(t3);
+    // The pipeline ends with TGSI emission (its phase time is part of the compile's timing).
+    // The text itself is produced again wherever it is needed (a link remaps fragment inputs), so
+    // only the result is kept here.
+    let mut text = String::<TGSI_MAX>::new();
+    shader.tgsi = tgsi::emit(&shader.module, None, &mut text);
+    shader.timing.tgsi = clock().wrapping_sub(t4);
     Ok(shader)
 }
 
 /// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.
-pub fn parse_only(source: &[u8], name: &str, toks: &mut Tokens, ast: &mut Ast) -> Result<(), Diagnostics> {
+#[allow(clippy::result_large_err)]
+pub fn parse_only(
+    source: &[u8],
+    name: &str,
+    toks: &mut Tokens,
+    ast: &mut Ast,
+) -> Result<(), Diagnostics> {
     let mut diag = Diagnostics::new(name);
     if source.is_empty() || source.len() >= SRC_MAX {
         diag.push(
             1,
             1,
-            format_args!("shader source must be 1 to {} bytes; found {}", SRC_MAX - 1, source.len()),
+            format_args!(
+                "shader source must be 1 to {} bytes; found {}",
+                SRC_MAX - 1,
+                source.len()
+            ),
         );
         return Err(diag);
     }
@@ -179,7 +213,10 @@ mod tests {
         let v = ok(0, "void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }");
         assert!(v.module.insts.iter().any(|i| i.op == Op::StorePos));
         assert!(v.module.iface.writes_position);
-        let f = ok(1, "out vec4 c; void main() { c = vec4(1.0, 0.0, 0.0, 1.0); }");
+        let f = ok(
+            1,
+            "out vec4 c; void main() { c = vec4(1.0, 0.0, 0.0, 1.0); }",
+        );
         assert!(f.module.insts.iter().any(|i| i.op == Op::StoreColor));
     }
 
@@ -193,7 +230,10 @@ mod tests {
 
     #[test]
     fn semantic_errors_point_at_the_construct() {
-        let e = err(0, "in vec2 p;\nvoid main() {\n  gl_Position = vec4(p.z, 0.0, 0.0, 1.0);\n}\n");
+        let e = err(
+            0,
+            "in vec2 p;\nvoid main() {\n  gl_Position = vec4(p.z, 0.0, 0.0, 1.0);\n}\n",
+        );
         assert!(e.starts_with("t:3:"), "{}", e);
         assert!(e.contains("invalid swizzle"), "{}", e);
     }
@@ -219,7 +259,11 @@ pub(crate) mod selftests {
         };
         let slots: heapless::Vec<u8, 4> = v.module.iface.uniforms.iter().map(|u| u.slot).collect();
         if slots.as_slice() != [0, 4, 8] || !v.module.iface.writes_position {
-            let _ = write!(w, "mvp.vert interface: uniform slots {:?}", slots.as_slice());
+            let _ = write!(
+                w,
+                "mvp.vert interface: uniform slots {:?}",
+                slots.as_slice()
+            );
             return false;
         }
         let f = match compile(1, WORLD_FRAG, "world.frag") {
@@ -229,7 +273,11 @@ pub(crate) mod selftests {
                 return false;
             }
         };
-        let sampled = f.module.insts.iter().any(|i| i.op == Op::Sample && i.aux == 0);
+        let sampled = f
+            .module
+            .insts
+            .iter()
+            .any(|i| i.op == Op::Sample && i.aux == 0);
         if !sampled || f.module.iface.samplers.len() != 1 || f.module.iface.uniforms.len() != 3 {
             let _ = write!(w, "world.frag: sampler or uniforms missing");
             return false;
@@ -243,7 +291,9 @@ pub(crate) mod selftests {
             let _ = write!(w, "an out-of-range swizzle compiled");
             return false;
         };
-        let Some(e) = d.errors().next() else { return false };
+        let Some(e) = d.errors().next() else {
+            return false;
+        };
         if (e.line, e.column) != (3, 27) || !e.message.contains("invalid swizzle") {
             let _ = write!(w, "got {}:{}: {}", e.line, e.column, e.message);
             return false;

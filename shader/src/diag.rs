@@ -25,12 +25,14 @@ pub struct Diagnostic {
 }
 
 /// The errors of one compile, with the shader name used when rendering them.
+// repr(C), scalars first: keeps construction from memsetting the message storage.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Diagnostics {
-    pub name: String<SHADER_NAME_MAX>,
-    list: Vec<Diagnostic, ERR_MAX>,
     /// Every error reported, including those past `ERR_MAX` that were not kept.
     total: usize,
+    pub name: String<SHADER_NAME_MAX>,
+    list: Vec<Diagnostic, ERR_MAX>,
 }
 
 /// A `fmt::Write` into a fixed string that silently stops at capacity, cutting on a char boundary.
@@ -59,7 +61,11 @@ pub fn bounded_string<const N: usize>(s: &str) -> String<N> {
 impl Diagnostics {
     pub fn new(name: &str) -> Diagnostics {
         let shown = if name.is_empty() { "shader" } else { name };
-        Diagnostics { name: bounded_string(shown), list: Vec::new(), total: 0 }
+        Diagnostics {
+            name: bounded_string(shown),
+            list: Vec::new(),
+            total: 0,
+        }
     }
 
     /// Records an error; past `ERR_MAX` it is only counted.
@@ -67,7 +73,11 @@ impl Diagnostics {
         self.total = self.total.saturating_add(1);
         let mut message = String::new();
         let _ = Bounded(&mut message).write_fmt(args);
-        let _ = self.list.push(Diagnostic { line: line.max(1), column: column.max(1), message });
+        let _ = self.list.push(Diagnostic {
+            line: line.max(1),
+            column: column.max(1),
+            message,
+        });
     }
 
     /// Errors kept (at most `ERR_MAX`).
@@ -97,13 +107,21 @@ impl Diagnostics {
     /// and a caret under the column (tabs before the column are repeated so the caret lines up).
     pub fn render(&self, source: &[u8], out: &mut dyn Write) -> fmt::Result {
         for d in self.list.iter() {
-            writeln!(out, "{}:{}:{}: error: {}", self.name, d.line, d.column, d.message)?;
+            writeln!(
+                out,
+                "{}:{}:{}: error: {}",
+                self.name, d.line, d.column, d.message
+            )?;
             let text = source_line(source, d.line);
             write_bytes(text, out)?;
             out.write_char('\n')?;
             let before = (d.column as usize).saturating_sub(1);
             for i in 0..before {
-                let c = if text.get(i) == Some(&b'\t') { '\t' } else { ' ' };
+                let c = if text.get(i) == Some(&b'\t') {
+                    '\t'
+                } else {
+                    ' '
+                };
                 out.write_char(c)?;
             }
             out.write_str("^\n")?;
@@ -149,7 +167,11 @@ pub fn source_line(source: &[u8], line: u32) -> &[u8] {
 /// Writes bytes as text; anything that is not printable ASCII or a tab shows as `?`.
 pub fn write_bytes(bytes: &[u8], out: &mut dyn Write) -> fmt::Result {
     for &b in bytes {
-        let c = if b == b'\t' || (0x20..0x7f).contains(&b) { b as char } else { '?' };
+        let c = if b == b'\t' || (0x20..0x7f).contains(&b) {
+            b as char
+        } else {
+            '?'
+        };
         out.write_char(c)?;
     }
     Ok(())

@@ -35,14 +35,38 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     )?;
     let f = &m.iface;
     for a in f.attributes.iter() {
-        writeln!(out, "attribute {} {} location {}", a.ty.name(), a.name, a.location)?;
+        writeln!(
+            out,
+            "attribute {} {} location {}",
+            a.ty.name(),
+            a.name,
+            a.location
+        )?;
     }
-    let vdir = if m.stage == Stage::Vertex { "output" } else { "input" };
+    let vdir = if m.stage == Stage::Vertex {
+        "output"
+    } else {
+        "input"
+    };
     for v in f.varyings.iter() {
-        writeln!(out, "varying {} {} {} slot {}", vdir, v.ty.name(), v.name, v.slot)?;
+        writeln!(
+            out,
+            "varying {} {} {} slot {}",
+            vdir,
+            v.ty.name(),
+            v.name,
+            v.slot
+        )?;
     }
     for u in f.uniforms.iter() {
-        writeln!(out, "uniform {} {} slot {} ({} vec4)", u.ty.name(), u.name, u.slot, u.slots)?;
+        writeln!(
+            out,
+            "uniform {} {} slot {} ({} vec4)",
+            u.ty.name(),
+            u.name,
+            u.slot,
+            u.slots
+        )?;
     }
     for s in f.samplers.iter() {
         writeln!(out, "sampler2D {} unit {}", s.name, s.unit)?;
@@ -88,7 +112,11 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::Const => {
             write!(out, "const {} (", ty)?;
             for k in 0..i.lanes.clamp(1, 4) as usize {
-                let v = m.imms.get(i.aux as usize + k).copied().unwrap_or(0.0);
+                let v = m
+                    .imms
+                    .get((i.aux as usize).wrapping_add(k))
+                    .copied()
+                    .unwrap_or(0.0);
                 if k > 0 {
                     out.write_str(", ")?;
                 }
@@ -125,7 +153,11 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         }
         Op::Dot => write!(out, "dot{} %{}, %{}", i.aux, i.a, i.b),
         Op::MulMV => write!(out, "mul_mv {} %{}[{}] * %{}", ty, i.a, i.aux, i.b),
-        Op::MulMM => write!(out, "mul_mm {} %{}[{}] * %{}[{}]", ty, i.a, i.aux, i.b, i.aux),
+        Op::MulMM => write!(
+            out,
+            "mul_mm {} %{}[{}] * %{}[{}]",
+            ty, i.a, i.aux, i.b, i.aux
+        ),
         Op::Sample => write!(out, "sample2d %{} unit {}", i.a, i.aux),
         Op::LoadAttr => write!(out, "load_attr {} location {}", ty, i.aux),
         Op::LoadVar => write!(out, "load_var {} slot {}", ty, i.aux),
@@ -152,8 +184,12 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
 }
 
 /// Parses `source` and writes its syntax tree, one node per line, indented by depth.
+#[allow(clippy::result_large_err)]
 pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Diagnostics> {
-    let mut toks = Tokens { toks: heapless::Vec::new(), version: 0 };
+    let mut toks = Tokens {
+        toks: heapless::Vec::new(),
+        version: 0,
+    };
     let mut ast = Ast::new();
     parse_only(source, name, &mut toks, &mut ast)?;
     let _ = write_ast(source, &toks, &ast, out);
@@ -161,7 +197,12 @@ pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Di
 }
 
 fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::Result {
-    writeln!(out, "ast {} nodes, version {}", ast.nodes.len(), toks.version)?;
+    writeln!(
+        out,
+        "ast {} nodes, version {}",
+        ast.nodes.len(),
+        toks.version
+    )?;
     for (i, _) in ast.list(ast.first) {
         node(src, toks, ast, i, 0, out)?;
     }
@@ -183,8 +224,17 @@ fn quals(q: u8, out: &mut dyn Write) -> fmt::Result {
     Ok(())
 }
 
-fn node(src: &[u8], toks: &Tokens, ast: &Ast, i: i16, depth: usize, out: &mut dyn Write) -> fmt::Result {
-    let Some(n) = ast.get(i).copied() else { return Ok(()) };
+fn node(
+    src: &[u8],
+    toks: &Tokens,
+    ast: &Ast,
+    i: i16,
+    depth: usize,
+    out: &mut dyn Write,
+) -> fmt::Result {
+    let Some(n) = ast.get(i).copied() else {
+        return Ok(());
+    };
     if depth > 200 {
         return Ok(());
     }
@@ -203,7 +253,11 @@ fn node(src: &[u8], toks: &Tokens, ast: &Ast, i: i16, depth: usize, out: &mut dy
         }
         Kind::Func | Kind::Param => write!(out, " {} {}", n.ty.name(), text)?,
         Kind::Ctor => write!(out, " {}", n.ty.name())?,
-        Kind::Binary => write!(out, " {}", BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?"))?,
+        Kind::Binary => write!(
+            out,
+            " {}",
+            BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
+        )?,
         Kind::Unary => out.write_str(if n.op == UN_NOT { " !" } else { " -" })?,
         Kind::Incr => out.write_str(match n.op {
             INC_PRE => " ++x",

@@ -101,7 +101,9 @@ impl Token {
     pub fn text<'s>(&self, src: &'s [u8]) -> &'s str {
         let start = self.off as usize;
         let end = start.saturating_add(self.len as usize);
-        src.get(start..end).and_then(|b| core::str::from_utf8(b).ok()).unwrap_or("")
+        src.get(start..end)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or("")
     }
 }
 
@@ -138,9 +140,18 @@ pub const KEYWORDS: &[(&str, Tok)] = &[
 /// GLSL qualifiers this language rejects, with advice shown in the diagnostic.
 pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
     ("attribute", "use 'in' in a vertex shader"),
-    ("varying", "use 'out' in the vertex shader and 'in' in the fragment shader"),
-    ("highp", "precision qualifiers are not part of this language"),
-    ("mediump", "precision qualifiers are not part of this language"),
+    (
+        "varying",
+        "use 'out' in the vertex shader and 'in' in the fragment shader",
+    ),
+    (
+        "highp",
+        "precision qualifiers are not part of this language",
+    ),
+    (
+        "mediump",
+        "precision qualifiers are not part of this language",
+    ),
     ("lowp", "precision qualifiers are not part of this language"),
     ("inout", "parameters are passed by value only"),
     ("centroid", "interpolation is always smooth"),
@@ -148,11 +159,26 @@ pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
     ("noperspective", "interpolation is always smooth"),
     ("invariant", "not part of this language"),
     ("precise", "not part of this language"),
-    ("readonly", "memory qualifiers are not part of this language"),
-    ("writeonly", "memory qualifiers are not part of this language"),
-    ("coherent", "memory qualifiers are not part of this language"),
-    ("volatile", "memory qualifiers are not part of this language"),
-    ("restrict", "memory qualifiers are not part of this language"),
+    (
+        "readonly",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "writeonly",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "coherent",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "volatile",
+        "memory qualifiers are not part of this language",
+    ),
+    (
+        "restrict",
+        "memory qualifiers are not part of this language",
+    ),
     ("shared", "not part of this language"),
     ("patch", "not part of this language"),
     ("sample", "not part of this language"),
@@ -199,17 +225,28 @@ fn may_be_rejected(w: &[u8]) -> bool {
 }
 
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
-pub const RESERVED: &[&str] =
-    &["while", "do", "switch", "case", "default", "break", "continue", "struct", "precision"];
+pub const RESERVED: &[&str] = &[
+    "while",
+    "do",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "struct",
+    "precision",
+];
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
 
 /// The tokens of one source, always ending with an EOF token.
+// repr(C) with the scalar first keeps construction from memsetting the token storage.
+#[repr(C)]
 pub struct Tokens {
-    pub toks: Vec<Token, { TOK_MAX + 1 }>,
     /// `#version` number, 0 when absent.
     pub version: u32,
+    pub toks: Vec<Token, { TOK_MAX + 1 }>,
 }
 
 impl Tokens {
@@ -232,8 +269,35 @@ struct Lexer<'a> {
 
 impl Lexer<'_> {
     fn peek(&self, k: usize) -> u8 {
-        self.src.get(self.pos.saturating_add(k)).copied().unwrap_or(0)
+        self.src
+            .get(self.pos.saturating_add(k))
+            .copied()
+            .unwrap_or(0)
     }
+    /// Skips a run of bytes matching `pred` that contains no newline (ids, digits, comments).
+    fn skip_run(&mut self, pred: impl Fn(u8) -> bool) {
+        let rest = self.src.get(self.pos..).unwrap_or(&[]);
+        let n = rest.iter().take_while(|&&b| b != b'\n' && pred(b)).count();
+        self.pos += n;
+        self.col = self.col.saturating_add(n as u32);
+    }
+
+    /// Skips whitespace, newlines included.
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            match b {
+                b'\n' => {
+                    self.line = self.line.saturating_add(1);
+                    self.col = 1;
+                    self.line_start = true;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.col = self.col.saturating_add(1),
+                _ => return,
+            }
+            self.pos += 1;
+        }
+    }
+
     fn bump(&mut self) {
         if let Some(&b) = self.src.get(self.pos) {
             self.pos += 1;
@@ -268,20 +332,25 @@ fn is_ident(b: u8) -> bool {
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
-    let mut lx = Lexer { src, pos: 0, line: 1, col: 1, line_start: true, full: false };
+    let mut lx = Lexer {
+        src,
+        pos: 0,
+        line: 1,
+        col: 1,
+        line_start: true,
+        full: false,
+    };
     let mut seen_version = false;
     while lx.pos < src.len() && !lx.full && !diag.full() {
         let c = lx.peek(0);
         let (line, col, start) = (lx.line, lx.col, lx.pos);
         match c {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                lx.bump();
+                lx.skip_space();
                 continue;
             }
             b'/' if lx.peek(1) == b'/' => {
-                while lx.pos < src.len() && lx.peek(0) != b'\n' {
-                    lx.bump();
-                }
+                lx.skip_run(|_| true);
                 continue;
             }
             b'/' if lx.peek(1) == b'*' => {
@@ -326,9 +395,7 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         lx.line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
-            while is_ident(lx.peek(0)) {
-                lx.bump();
-            }
+            lx.skip_run(is_ident);
             let bytes = src.get(start..lx.pos).unwrap_or(&[]);
             if let Some(k) = keyword(bytes) {
                 k
@@ -345,10 +412,15 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     );
                 }
                 Tok::Ident
-            } else if let Some(&(w, advice)) =
-                REJECTED_QUALIFIERS.iter().find(|(w, _)| w.as_bytes() == bytes)
+            } else if let Some(&(w, advice)) = REJECTED_QUALIFIERS
+                .iter()
+                .find(|(w, _)| w.as_bytes() == bytes)
             {
-                diag.push(line, col, format_args!("unsupported qualifier '{}': {}", w, advice));
+                diag.push(
+                    line,
+                    col,
+                    format_args!("unsupported qualifier '{}': {}", w, advice),
+                );
                 continue;
             } else if RESERVED.iter().any(|w| w.as_bytes() == bytes) {
                 Tok::Reserved
@@ -451,7 +523,10 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
             diag.push(
                 line,
                 col,
-                format_args!("too many tokens: the limit is {} tokens per shader", TOK_MAX),
+                format_args!(
+                    "too many tokens: the limit is {} tokens per shader",
+                    TOK_MAX
+                ),
             );
             lx.full = true;
             break;
@@ -493,7 +568,11 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
         }
         let digits = core::str::from_utf8(lx.src.get(ns..lx.pos).unwrap_or(&[])).unwrap_or("");
         if digits.is_empty() {
-            diag.push(nl, nc, format_args!("expected a version number after #version"));
+            diag.push(
+                nl,
+                nc,
+                format_args!("expected a version number after #version"),
+            );
         } else {
             let v: u32 = digits.parse().unwrap_or(u32::MAX);
             if *seen {
@@ -523,7 +602,10 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
                 diag.push(
                     pl,
                     pc,
-                    format_args!("unsupported #version profile '{}': only 'core' is accepted", profile),
+                    format_args!(
+                        "unsupported #version profile '{}': only 'core' is accepted",
+                        profile
+                    ),
                 );
             }
         }
@@ -531,7 +613,10 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
         diag.push(
             line,
             col,
-            format_args!("unsupported preprocessor directive '#{}': only #version is accepted", word),
+            format_args!(
+                "unsupported preprocessor directive '#{}': only #version is accepted",
+                word
+            ),
         );
     }
     // The rest of the line belongs to the directive.
@@ -543,7 +628,11 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
                 break;
             }
             junk = true;
-            diag.push(rl, rc, format_args!("unexpected text after the #version directive"));
+            diag.push(
+                rl,
+                rc,
+                format_args!("unexpected text after the #version directive"),
+            );
         }
         lx.bump();
     }
@@ -556,19 +645,19 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
         while is_ident(lx.peek(0)) {
             lx.bump();
         }
-        diag.push(line, col, format_args!("hexadecimal literals are not supported"));
+        diag.push(
+            line,
+            col,
+            format_args!("hexadecimal literals are not supported"),
+        );
         return None;
     }
     let mut is_float = false;
-    while lx.peek(0).is_ascii_digit() {
-        lx.bump();
-    }
+    lx.skip_run(|b| b.is_ascii_digit());
     if lx.peek(0) == b'.' {
         is_float = true;
         lx.bump();
-        while lx.peek(0).is_ascii_digit() {
-            lx.bump();
-        }
+        lx.skip_run(|b| b.is_ascii_digit());
     }
     if matches!(lx.peek(0), b'e' | b'E') {
         is_float = true;
@@ -580,7 +669,11 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
             while is_ident(lx.peek(0)) {
                 lx.bump();
             }
-            diag.push(line, col, format_args!("invalid numeric literal: the exponent has no digits"));
+            diag.push(
+                line,
+                col,
+                format_args!("invalid numeric literal: the exponent has no digits"),
+            );
             return None;
         }
         while lx.peek(0).is_ascii_digit() {
@@ -606,7 +699,11 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
     if is_float {
         let v: f32 = text.parse().unwrap_or(f32::INFINITY);
         if !v.is_finite() {
-            diag.push(line, col, format_args!("float literal is out of range (the largest is about 3.4e38)"));
+            diag.push(
+                line,
+                col,
+                format_args!("float literal is out of range (the largest is about 3.4e38)"),
+            );
             return None;
         }
         Some((Tok::FloatLit, v.to_bits()))
@@ -634,7 +731,10 @@ mod tests {
 
     fn run(src: &str) -> (Tokens, Diagnostics) {
         let mut d = Diagnostics::new("t");
-        let mut t = Tokens { toks: Vec::new(), version: 0 };
+        let mut t = Tokens {
+            toks: Vec::new(),
+            version: 0,
+        };
         lex(src.as_bytes(), &mut d, &mut t);
         (t, d)
     }
@@ -645,7 +745,17 @@ mod tests {
         assert!(d.is_empty());
         assert_eq!(t.version, 330);
         let k: std::vec::Vec<Tok> = t.toks.iter().map(|t| t.kind).collect();
-        assert_eq!(k, [Tok::Float, Tok::Ident, Tok::Assign, Tok::FloatLit, Tok::Semi, Tok::Eof]);
+        assert_eq!(
+            k,
+            [
+                Tok::Float,
+                Tok::Ident,
+                Tok::Assign,
+                Tok::FloatLit,
+                Tok::Semi,
+                Tok::Eof
+            ]
+        );
         assert_eq!((t.toks[1].line, t.toks[1].col), (2, 7));
         assert_eq!(t.toks[3].float(), 15.0);
     }

@@ -46,24 +46,40 @@ pub fn type_of(kind: Tok) -> Option<Type> {
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
-    let mut p = Parser { src, toks, pos: 0, ast, diag, depth: 0, height: [0; AST_MAX] };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        ast,
+        diag,
+        depth: 0,
+        height: [0; AST_MAX],
+    };
     p.program();
 }
 
 impl<'a> Parser<'a> {
     fn tok(&self) -> Token {
         let last = self.toks.toks.len().saturating_sub(1);
-        self.toks.toks.get(self.pos.min(last)).copied().unwrap_or(Token {
-            kind: Tok::Eof,
-            off: 0,
-            len: 0,
-            line: 1,
-            col: 1,
-            value: 0,
-        })
+        self.toks
+            .toks
+            .get(self.pos.min(last))
+            .copied()
+            .unwrap_or(Token {
+                kind: Tok::Eof,
+                off: 0,
+                len: 0,
+                line: 1,
+                col: 1,
+                value: 0,
+            })
     }
     fn peek_kind(&self, k: usize) -> Tok {
-        self.toks.toks.get(self.pos + k).map(|t| t.kind).unwrap_or(Tok::Eof)
+        self.toks
+            .toks
+            .get(self.pos + k)
+            .map(|t| t.kind)
+            .unwrap_or(Tok::Eof)
     }
     fn kind(&self) -> Tok {
         self.tok().kind
@@ -101,12 +117,42 @@ impl<'a> Parser<'a> {
     fn expected(&mut self, what: &str) -> Result<(), ()> {
         let t = self.tok();
         if t.kind == Tok::Eof {
-            self.err_at(t, format_args!("expected {}, found the end of the source", what));
+            self.err_at(
+                t,
+                format_args!("expected {}, found the end of the source", what),
+            );
         } else {
             let found = t.text(self.src);
             self.err_at(t, format_args!("expected {}, found '{}'", what, found));
         }
         Err(())
+    }
+
+    /// A missing `;` at the end of a line is reported and then assumed, so the next line parses
+    /// normally instead of being skipped by recovery.
+    fn expect_semi(&mut self, what: &str) -> Result<(), ()> {
+        if self.eat(Tok::Semi) {
+            return Ok(());
+        }
+        let prev = self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.toks.toks.get(p))
+            .copied();
+        let here = self.tok();
+        match prev {
+            Some(p) if here.line > p.line && here.kind != Tok::Eof => {
+                // Point just past the end of the line that lacks it.
+                let col = (p.col as u32).saturating_add(p.len as u32);
+                self.diag.push(
+                    p.line as u32,
+                    col,
+                    format_args!("expected {} at the end of this line", what),
+                );
+                Ok(())
+            }
+            _ => self.expected(what),
+        }
     }
 
     fn expect(&mut self, k: Tok, what: &str) -> Result<(), ()> {
@@ -128,7 +174,13 @@ impl<'a> Parser<'a> {
             return Err(());
         }
         // Expression height bounds the semantic pass's recursion.
-        let h = |i: i16, s: &Self| if i >= 0 { s.height.get(i as usize).copied().unwrap_or(0) } else { 0 };
+        let h = |i: i16, s: &Self| {
+            if i >= 0 {
+                s.height.get(i as usize).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
         let mut hh = h(n.a, self).max(h(n.b, self));
         if matches!(n.kind, Kind::Call | Kind::Ctor) {
             for (i, _) in self.ast.list(n.a) {
@@ -165,7 +217,10 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > NEST_MAX {
             let t = self.tok();
-            self.err_at(t, format_args!("nesting exceeds the limit of {} levels", NEST_MAX));
+            self.err_at(
+                t,
+                format_args!("nesting exceeds the limit of {} levels", NEST_MAX),
+            );
             self.depth -= 1;
             return Err(());
         }
@@ -246,7 +301,9 @@ impl<'a> Parser<'a> {
         let t = self.tok();
         let w = t.text(self.src);
         let why = match w {
-            "while" | "do" => "only 'for' loops with at most 8 iterations exist (they are unrolled)",
+            "while" | "do" => {
+                "only 'for' loops with at most 8 iterations exist (they are unrolled)"
+            }
             "switch" | "case" | "default" => "use if/else",
             "break" | "continue" => "loops are unrolled and run every iteration",
             "struct" => "user-defined types are not supported",
@@ -271,7 +328,10 @@ impl<'a> Parser<'a> {
                 let w = t.text(self.src);
                 self.err_at(
                     t,
-                    format_args!("unsupported layout qualifier '{}': only layout(location = N) is supported", w),
+                    format_args!(
+                        "unsupported layout qualifier '{}': only layout(location = N) is supported",
+                        w
+                    ),
                 );
                 return Err(());
             }
@@ -284,7 +344,10 @@ impl<'a> Parser<'a> {
             self.advance();
             if self.at(Tok::Comma) {
                 let t = self.tok();
-                self.err_at(t, format_args!("only one layout qualifier, location = N, is supported"));
+                self.err_at(
+                    t,
+                    format_args!("only one layout qualifier, location = N, is supported"),
+                );
                 return Err(());
             }
             self.expect(Tok::RParen, "')' after layout(location = N")?;
@@ -335,11 +398,18 @@ impl<'a> Parser<'a> {
         if self.at(Tok::LParen) {
             if !global {
                 let t = self.toks.get(name).copied().unwrap_or_else(|| self.tok());
-                self.err_at(t, format_args!("functions cannot be defined inside another function"));
+                self.err_at(
+                    t,
+                    format_args!("functions cannot be defined inside another function"),
+                );
                 return Err(());
             }
             if quals != 0 {
-                let t = self.toks.get(first_tok).copied().unwrap_or_else(|| self.tok());
+                let t = self
+                    .toks
+                    .get(first_tok)
+                    .copied()
+                    .unwrap_or_else(|| self.tok());
                 self.err_at(t, format_args!("a function cannot have qualifiers"));
                 return Err(());
             }
@@ -381,7 +451,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        self.expect(Tok::Semi, "';' after the declaration")?;
+        self.expect_semi("';' after the declaration")?;
         Ok(first)
     }
 
@@ -396,7 +466,13 @@ impl<'a> Parser<'a> {
             if matches!(self.kind(), Tok::In | Tok::Out | Tok::Const | Tok::Uniform) {
                 let t = self.tok();
                 let w = t.text(self.src);
-                self.err_at(t, format_args!("parameter qualifier '{}' is not supported: parameters are passed by value", w));
+                self.err_at(
+                    t,
+                    format_args!(
+                        "parameter qualifier '{}' is not supported: parameters are passed by value",
+                        w
+                    ),
+                );
                 return Err(());
             }
             let t = self.tok();
@@ -427,7 +503,10 @@ impl<'a> Parser<'a> {
         if !self.at(Tok::LBrace) {
             if self.at(Tok::Semi) {
                 let t = self.tok();
-                self.err_at(t, format_args!("function prototypes are not supported: give the body here"));
+                self.err_at(
+                    t,
+                    format_args!("function prototypes are not supported: give the body here"),
+                );
                 return Err(());
             }
             return self.expected("a function body '{'").map(|_| -1);
@@ -501,7 +580,7 @@ impl<'a> Parser<'a> {
             Tok::LBrace => self.block(),
             Tok::Discard => {
                 self.advance();
-                self.expect(Tok::Semi, "';' after discard")?;
+                self.expect_semi("';' after discard")?;
                 self.node(Node::new(Kind::Discard, i))
             }
             Tok::Return => {
@@ -510,7 +589,7 @@ impl<'a> Parser<'a> {
                 if !self.at(Tok::Semi) {
                     n.a = self.expr()?;
                 }
-                self.expect(Tok::Semi, "';' after return")?;
+                self.expect_semi("';' after return")?;
                 self.node(n)
             }
             Tok::If => {
@@ -551,7 +630,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let s = self.simple_statement()?;
-                self.expect(Tok::Semi, "';' after the statement")?;
+                self.expect_semi("';' after the statement")?;
                 Ok(s)
             }
         }
@@ -567,7 +646,12 @@ impl<'a> Parser<'a> {
             let v = self.expr()?;
             if self.at(Tok::Assign) {
                 let t = self.tok();
-                self.err_at(t, format_args!("chained assignment is not supported: assign one variable per statement"));
+                self.err_at(
+                    t,
+                    format_args!(
+                        "chained assignment is not supported: assign one variable per statement"
+                    ),
+                );
                 return Err(());
             }
             let mut n = Node::new(Kind::Assign, eq);
@@ -609,7 +693,11 @@ impl<'a> Parser<'a> {
         };
         let cond = if self.at(Tok::Semi) { -1 } else { self.expr()? };
         self.expect(Tok::Semi, "';' after the loop condition")?;
-        let step = if self.at(Tok::RParen) { -1 } else { self.simple_statement()? };
+        let step = if self.at(Tok::RParen) {
+            -1
+        } else {
+            self.simple_statement()?
+        };
         self.expect(Tok::RParen, "')' after the loop step")?;
         self.enter()?;
         let body = self.statement();
@@ -624,7 +712,7 @@ impl<'a> Parser<'a> {
 
     // ---- expressions ----
 
-    pub fn expr(&mut self) -> P {
+    fn expr(&mut self) -> P {
         self.enter()?;
         let r = self.binary(1);
         self.leave();
@@ -659,7 +747,11 @@ impl<'a> Parser<'a> {
             }
             let optok = self.idx();
             self.advance();
-            let rhs = if prec < 6 { self.binary(prec + 1)? } else { self.unary()? };
+            let rhs = if prec < 6 {
+                self.binary(prec + 1)?
+            } else {
+                self.unary()?
+            };
             let mut n = Node::new(Kind::Binary, optok);
             n.op = op as u8;
             n.a = lhs;
@@ -668,7 +760,10 @@ impl<'a> Parser<'a> {
         }
         if self.at(Tok::Question) {
             let t = self.tok();
-            self.err_at(t, format_args!("the conditional operator ?: is not supported: use if/else"));
+            self.err_at(
+                t,
+                format_args!("the conditional operator ?: is not supported: use if/else"),
+            );
             return Err(());
         }
         Ok(lhs)
@@ -737,7 +832,11 @@ impl<'a> Parser<'a> {
                 }
                 Tok::PlusPlus | Tok::MinusMinus => {
                     let mut n = Node::new(Kind::Incr, self.idx());
-                    n.op = if self.at(Tok::PlusPlus) { INC_POST } else { DEC_POST };
+                    n.op = if self.at(Tok::PlusPlus) {
+                        INC_POST
+                    } else {
+                        DEC_POST
+                    };
                     n.a = e;
                     self.advance();
                     e = self.node(n)?;
@@ -754,7 +853,10 @@ impl<'a> Parser<'a> {
         let mut rgba = false;
         let mut mask = 0u8;
         if w.len() > 4 {
-            self.err_at(t, format_args!("invalid swizzle '{}': at most 4 components", w));
+            self.err_at(
+                t,
+                format_args!("invalid swizzle '{}': at most 4 components", w),
+            );
             return Err(());
         }
         for (k, ch) in w.bytes().enumerate() {
@@ -868,7 +970,9 @@ impl<'a> Parser<'a> {
                             self.err_at(b, format_args!("arrays are not supported"));
                             return Err(());
                         }
-                        return self.expected("'(' after the type name (a constructor)").map(|_| -1);
+                        return self
+                            .expected("'(' after the type name (a constructor)")
+                            .map(|_| -1);
                     }
                     let args = self.args()?;
                     let mut n = Node::new(Kind::Ctor, i);

@@ -18,6 +18,10 @@ use crate::limits::*;
 
 type R<T> = Result<T, ()>;
 
+/// An assignment target: symbol index, storage temp, type stored there, and the written lanes
+/// (swizzle length and selectors) when only some lanes are written.
+type LValue = (usize, i16, Type, Option<(u8, i32)>);
+
 /// Built-in functions: name, accepted argument counts, and the signatures shown by `shc builtins`.
 pub const BUILTINS: &[(&str, u8, u8, &str)] = &[
     ("texture", 2, 2, "vec4 texture(sampler2D s, vec2 uv)"),
@@ -87,10 +91,20 @@ struct Val {
 
 impl Val {
     fn konst(ty: Type, k: [f32; 4]) -> Val {
-        Val { ty, tmp: -1, k: Some(k), unit: -1 }
+        Val {
+            ty,
+            tmp: -1,
+            k: Some(k),
+            unit: -1,
+        }
     }
     fn temp(ty: Type, tmp: i16) -> Val {
-        Val { ty, tmp, k: None, unit: -1 }
+        Val {
+            ty,
+            tmp,
+            k: None,
+            unit: -1,
+        }
     }
 }
 
@@ -210,7 +224,10 @@ pub fn analyze(
         pos_written: false,
         stmt_mark: 0,
     };
-    let _ = s.scopes.push(Scope { parent: 0, sym_base: 0 });
+    let _ = s.scopes.push(Scope {
+        parent: 0,
+        sym_base: 0,
+    });
     let _ = s.run();
 }
 
@@ -218,7 +235,10 @@ impl<'a> Sema<'a> {
     // ---------------------------------------------------------------- basics
 
     fn node(&self, i: i16) -> Node {
-        self.ast.get(i).copied().unwrap_or(Node::new(Kind::Empty, -1))
+        self.ast
+            .get(i)
+            .copied()
+            .unwrap_or(Node::new(Kind::Empty, -1))
     }
 
     fn name_of(&self, node: i16) -> &'a str {
@@ -259,11 +279,31 @@ impl<'a> Sema<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn emit(&mut self, op: Op, ty: Type, lanes: u8, dst: i16, a: i16, b: i16, aux: i16, aux2: i16) -> R<()> {
+    fn emit(
+        &mut self,
+        op: Op,
+        ty: Type,
+        lanes: u8,
+        dst: i16,
+        a: i16,
+        b: i16,
+        aux: i16,
+        aux2: i16,
+    ) -> R<()> {
         if self.dry {
             return Ok(());
         }
-        let inst = Inst { op, ty: ty as u8, lanes, dst, a, b, c: -1, aux, aux2 };
+        let inst = Inst {
+            op,
+            ty: ty as u8,
+            lanes,
+            dst,
+            a,
+            b,
+            c: -1,
+            aux,
+            aux2,
+        };
         if self.module.insts.push(inst).is_err() {
             return self.limit(format_args!(
                 "shader exceeds the instruction limit of {} IR instructions",
@@ -337,8 +377,20 @@ impl<'a> Sema<'a> {
     fn push_scope(&mut self, parent: u8, at: i16) -> R<u8> {
         let id = self.scopes.len();
         let base = self.syms.len() as u8;
-        if self.scopes.push(Scope { parent, sym_base: base }).is_err() {
-            bail!(self, at, "too many nested scopes: the limit is {} (blocks, loops and inlined calls count)", SCOPE_MAX);
+        if self
+            .scopes
+            .push(Scope {
+                parent,
+                sym_base: base,
+            })
+            .is_err()
+        {
+            bail!(
+                self,
+                at,
+                "too many nested scopes: the limit is {} (blocks, loops and inlined calls count)",
+                SCOPE_MAX
+            );
         }
         let prev = self.cur;
         self.cur = id as u8;
@@ -368,18 +420,40 @@ impl<'a> Sema<'a> {
 
     fn lookup(&self, name: &str) -> Option<usize> {
         (0..self.syms.len()).rev().find(|&i| {
-            self.syms.get(i).map(|s| s.name.as_str() == name && self.visible(s.scope)).unwrap_or(false)
+            self.syms
+                .get(i)
+                .map(|s| s.name.as_str() == name && self.visible(s.scope))
+                .unwrap_or(false)
         })
     }
 
     fn add_sym(&mut self, at: i16, name: &str, kind: SymKind, ty: Type, tmp: i16) -> R<usize> {
         let cur = self.cur;
-        if let Some(prev) = self.syms.iter().find(|s| s.scope == cur && s.name.as_str() == name) {
-            let line = self.toks.get(self.node(prev.node).tok).map(|t| t.line).unwrap_or(0);
+        if let Some(prev) = self
+            .syms
+            .iter()
+            .find(|s| s.scope == cur && s.name.as_str() == name)
+        {
+            let line = self
+                .toks
+                .get(self.node(prev.node).tok)
+                .map(|t| t.line)
+                .unwrap_or(0);
             if prev.kind == SymKind::Position || prev.kind == SymKind::FragCoord {
-                bail!(self, at, "'{}' is a built-in variable and cannot be redeclared", name);
+                bail!(
+                    self,
+                    at,
+                    "'{}' is a built-in variable and cannot be redeclared",
+                    name
+                );
             }
-            bail!(self, at, "duplicate declaration of '{}' (first declared at line {})", name, line);
+            bail!(
+                self,
+                at,
+                "duplicate declaration of '{}' (first declared at line {})",
+                name,
+                line
+            );
         }
         let sym = Sym {
             name: bounded_string(name),
@@ -392,7 +466,12 @@ impl<'a> Sema<'a> {
             slot: -1,
         };
         if self.syms.push(sym).is_err() {
-            bail!(self, at, "too many symbols: the limit is {} names in scope at once", SYM_MAX);
+            bail!(
+                self,
+                at,
+                "too many symbols: the limit is {} names in scope at once",
+                SYM_MAX
+            );
         }
         Ok(self.syms.len() - 1)
     }
@@ -416,7 +495,10 @@ impl<'a> Sema<'a> {
             }
             let name = self.name_of(i);
             if BUILTINS.iter().any(|b| b.0 == name) {
-                self.err(i, format_args!("'{}' is a built-in function and cannot be redefined", name));
+                self.err(
+                    i,
+                    format_args!("'{}' is a built-in function and cannot be redefined", name),
+                );
                 continue;
             }
             let nparams = self.ast.list(n.a).count();
@@ -424,12 +506,18 @@ impl<'a> Sema<'a> {
                 let p = self.ast.list(n.a).nth(PARAM_MAX).map(|p| p.0).unwrap_or(i);
                 self.err(
                     p,
-                    format_args!("too many parameters: '{}' has {}; the limit is {}", name, nparams, PARAM_MAX),
+                    format_args!(
+                        "too many parameters: '{}' has {}; the limit is {}",
+                        name, nparams, PARAM_MAX
+                    ),
                 );
             }
             for (p, pn) in self.ast.list(n.a) {
                 if pn.ty == Type::Void || pn.ty == Type::Sampler2D {
-                    self.err(p, format_args!("parameters cannot have type {}", pn.ty.name()));
+                    self.err(
+                        p,
+                        format_args!("parameters cannot have type {}", pn.ty.name()),
+                    );
                 }
             }
             if name == "main" {
@@ -451,7 +539,10 @@ impl<'a> Sema<'a> {
         self.prologue();
         if main < 0 {
             let eof = self.toks.toks.len().saturating_sub(1) as i16;
-            self.err_tok(eof, format_args!("missing 'void main()': every shader needs an entry point"));
+            self.err_tok(
+                eof,
+                format_args!("missing 'void main()': every shader needs an entry point"),
+            );
             return Err(());
         }
         if self.diag.total() > 0 {
@@ -460,7 +551,10 @@ impl<'a> Sema<'a> {
         let _ = self.call_function(main, &[], main);
         // Functions never called are still checked (their code is discarded).
         for (i, n) in self.ast.list(self.ast.first) {
-            if n.kind == Kind::Func && i != main && !self.called.get(i as usize).copied().unwrap_or(true) {
+            if n.kind == Kind::Func
+                && i != main
+                && !self.called.get(i as usize).copied().unwrap_or(true)
+            {
                 self.dry_check(i);
             }
         }
@@ -489,7 +583,9 @@ impl<'a> Sema<'a> {
     }
 
     fn global_decls(&self) -> impl Iterator<Item = (i16, Node)> + '_ {
-        self.ast.list(self.ast.first).filter(|(_, n)| n.kind == Kind::Decl)
+        self.ast
+            .list(self.ast.first)
+            .filter(|(_, n)| n.kind == Kind::Decl)
     }
 
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
@@ -509,12 +605,18 @@ impl<'a> Sema<'a> {
             }
             let io = q & (Q_IN | Q_OUT) != 0;
             if q & Q_LAYOUT != 0 && !io {
-                self.err_tok(n.d, format_args!("layout(location) is only valid on shader inputs and outputs"));
+                self.err_tok(
+                    n.d,
+                    format_args!("layout(location) is only valid on shader inputs and outputs"),
+                );
                 continue;
             }
             let varying = (vs && q & Q_OUT != 0) || (!vs && q & Q_IN != 0);
             if q & Q_SMOOTH != 0 && !varying {
-                self.err_tok(n.d, format_args!("'smooth' only applies to vertex outputs and fragment inputs"));
+                self.err_tok(
+                    n.d,
+                    format_args!("'smooth' only applies to vertex outputs and fragment inputs"),
+                );
                 continue;
             }
             if n.ty == Type::Void {
@@ -526,15 +628,24 @@ impl<'a> Sema<'a> {
                 continue;
             }
             if io && q & Q_CONST != 0 {
-                self.err_tok(n.d, format_args!("shader inputs and outputs cannot be const"));
+                self.err_tok(
+                    n.d,
+                    format_args!("shader inputs and outputs cannot be const"),
+                );
                 continue;
             }
             if n.a >= 0 && q & Q_UNIFORM != 0 {
-                self.err(n.a, format_args!("uniforms cannot have an initializer (the application sets them)"));
+                self.err(
+                    n.a,
+                    format_args!("uniforms cannot have an initializer (the application sets them)"),
+                );
                 continue;
             }
             if n.a >= 0 && io {
-                self.err(n.a, format_args!("shader inputs and outputs cannot have an initializer"));
+                self.err(
+                    n.a,
+                    format_args!("shader inputs and outputs cannot have an initializer"),
+                );
                 continue;
             }
             if q & Q_CONST != 0 && q & Q_UNIFORM == 0 && n.a < 0 {
@@ -552,11 +663,24 @@ impl<'a> Sema<'a> {
                 };
                 if !vs && q & Q_OUT != 0 {
                     if n.ty != Type::Vec4 {
-                        self.err(i, format_args!("fragment output must be vec4; '{}' is {}", name, n.ty.name()));
+                        self.err(
+                            i,
+                            format_args!(
+                                "fragment output must be vec4; '{}' is {}",
+                                name,
+                                n.ty.name()
+                            ),
+                        );
                         continue;
                     }
                     if q & Q_LAYOUT != 0 && n.ival != 0 {
-                        self.err_tok(n.d, format_args!("the fragment output is always location 0; found location {}", n.ival));
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "the fragment output is always location 0; found location {}",
+                                n.ival
+                            ),
+                        );
                         continue;
                     }
                     continue;
@@ -564,7 +688,12 @@ impl<'a> Sema<'a> {
                 if !float_vec {
                     self.err(
                         i,
-                        format_args!("{} '{}' has type {}; it must be float, vec2, vec3 or vec4", what, name, n.ty.name()),
+                        format_args!(
+                            "{} '{}' has type {}; it must be float, vec2, vec3 or vec4",
+                            what,
+                            name,
+                            n.ty.name()
+                        ),
                     );
                     continue;
                 }
@@ -578,7 +707,12 @@ impl<'a> Sema<'a> {
                     if loc < 0 || loc as usize >= max {
                         self.err_tok(
                             n.d,
-                            format_args!("{} location {} is out of range: the locations are 0 to {}", what, loc, max - 1),
+                            format_args!(
+                                "{} location {} is out of range: the locations are 0 to {}",
+                                what,
+                                loc,
+                                max - 1
+                            ),
                         );
                         continue;
                     }
@@ -587,7 +721,10 @@ impl<'a> Sema<'a> {
                         let other = self.name_of(slot);
                         self.err_tok(
                             n.d,
-                            format_args!("{} location {} is already used by '{}'", what, loc, other),
+                            format_args!(
+                                "{} location {} is already used by '{}'",
+                                what, loc, other
+                            ),
                         );
                         continue;
                     }
@@ -612,10 +749,21 @@ impl<'a> Sema<'a> {
             if q & Q_UNIFORM != 0 {
                 if n.ty == Type::Sampler2D {
                     if units >= SAMPLER_MAX {
-                        self.err(i, format_args!("too many samplers: '{}' would be sampler {}; the limit is {}", name, units + 1, SAMPLER_MAX));
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many samplers: '{}' would be sampler {}; the limit is {}",
+                                name,
+                                units + 1,
+                                SAMPLER_MAX
+                            ),
+                        );
                         continue;
                     }
-                    let _ = self.module.iface.samplers.push(Sampler { name: nm, unit: units as u8 });
+                    let _ = self.module.iface.samplers.push(Sampler {
+                        name: nm,
+                        unit: units as u8,
+                    });
                     units += 1;
                 } else {
                     let slots = n.ty.uniform_slots() as usize;
@@ -639,8 +787,11 @@ impl<'a> Sema<'a> {
                 }
             } else if q & Q_IN != 0 || (vs && q & Q_OUT != 0) {
                 let attr = vs && q & Q_IN != 0;
-                let (table, what): (&mut [i16; 8], &str) =
-                    if attr { (&mut used_attr, "attribute") } else { (&mut used_var, "varying") };
+                let (table, what): (&mut [i16; 8], &str) = if attr {
+                    (&mut used_attr, "attribute")
+                } else {
+                    (&mut used_var, "varying")
+                };
                 let loc = if q & Q_LAYOUT != 0 {
                     n.ival as usize
                 } else {
@@ -652,7 +803,13 @@ impl<'a> Sema<'a> {
                             free
                         }
                         None => {
-                            self.err(i, format_args!("too many {}s: '{}' does not fit; the limit is {}", what, name, 8));
+                            self.err(
+                                i,
+                                format_args!(
+                                    "too many {}s: '{}' does not fit; the limit is {}",
+                                    what, name, 8
+                                ),
+                            );
                             continue;
                         }
                     }
@@ -665,12 +822,22 @@ impl<'a> Sema<'a> {
                         components: n.ty.components(),
                     });
                 } else {
-                    let _ = self.module.iface.varyings.push(Varying { name: nm, ty: n.ty, slot: loc as u8 });
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: nm,
+                        ty: n.ty,
+                        slot: loc as u8,
+                    });
                 }
             } else if q & Q_OUT != 0 {
                 outputs += 1;
                 if outputs > 1 {
-                    self.err(i, format_args!("only one fragment output is supported; '{}' is a second one", name));
+                    self.err(
+                        i,
+                        format_args!(
+                            "only one fragment output is supported; '{}' is a second one",
+                            name
+                        ),
+                    );
                     continue;
                 }
                 self.module.iface.color_output = Some(nm);
@@ -688,7 +855,10 @@ impl<'a> Sema<'a> {
                     .get(n.tok)
                     .map(|t| {
                         t.len as usize == want.len()
-                            && self.src.get(t.off as usize..t.off as usize + t.len as usize) == Some(want)
+                            && self
+                                .src
+                                .get(t.off as usize..t.off as usize + t.len as usize)
+                                == Some(want)
                     })
                     .unwrap_or(false)
         })
@@ -728,14 +898,27 @@ impl<'a> Sema<'a> {
             let r: R<()> = (|| {
                 if q & Q_UNIFORM != 0 {
                     if n.ty == Type::Sampler2D {
-                        let unit = self.module.iface.samplers.iter().find(|s| s.name.as_str() == name).map(|s| s.unit);
+                        let unit = self
+                            .module
+                            .iface
+                            .samplers
+                            .iter()
+                            .find(|s| s.name.as_str() == name)
+                            .map(|s| s.unit);
                         let s = self.add_sym(i, name, SymKind::Sampler, n.ty, -1)?;
                         if let Some(sym) = self.syms.get_mut(s) {
                             sym.slot = unit.map(|u| u as i16).unwrap_or(0);
                         }
                         return Ok(());
                     }
-                    let slot = self.module.iface.uniforms.iter().find(|u| u.name.as_str() == name).map(|u| u.slot).unwrap_or(0);
+                    let slot = self
+                        .module
+                        .iface
+                        .uniforms
+                        .iter()
+                        .find(|u| u.name.as_str() == name)
+                        .map(|u| u.slot)
+                        .unwrap_or(0);
                     let mut tmp = -1;
                     if used {
                         let count = n.ty.uniform_slots();
@@ -753,10 +936,24 @@ impl<'a> Sema<'a> {
                     if used {
                         tmp = self.temp(1)?;
                         if vs {
-                            let loc = self.module.iface.attributes.iter().find(|a| a.name.as_str() == name).map(|a| a.location).unwrap_or(0);
+                            let loc = self
+                                .module
+                                .iface
+                                .attributes
+                                .iter()
+                                .find(|a| a.name.as_str() == name)
+                                .map(|a| a.location)
+                                .unwrap_or(0);
                             self.emit(Op::LoadAttr, n.ty, 4, tmp, -1, -1, loc as i16, 0)?;
                         } else {
-                            let slot = self.module.iface.varyings.iter().find(|v| v.name.as_str() == name).map(|v| v.slot).unwrap_or(0);
+                            let slot = self
+                                .module
+                                .iface
+                                .varyings
+                                .iter()
+                                .find(|v| v.name.as_str() == name)
+                                .map(|v| v.slot)
+                                .unwrap_or(0);
                             self.emit(Op::LoadVar, n.ty, 4, tmp, -1, -1, slot as i16, 0)?;
                         }
                     }
@@ -795,14 +992,29 @@ impl<'a> Sema<'a> {
                     continue;
                 }
                 let (tmp, ty) = (s.tmp, s.ty);
-                let slot = self.module.iface.varyings.iter().find(|v| v.name.as_str() == s.name.as_str()).map(|v| v.slot).unwrap_or(0);
+                let slot = self
+                    .module
+                    .iface
+                    .varyings
+                    .iter()
+                    .find(|v| v.name.as_str() == s.name.as_str())
+                    .map(|v| v.slot)
+                    .unwrap_or(0);
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
             }
         } else {
-            let out = self.syms.iter().find(|s| s.kind == SymKind::Out).map(|s| s.tmp);
+            let out = self
+                .syms
+                .iter()
+                .find(|s| s.kind == SymKind::Out)
+                .map(|s| s.tmp);
             match out {
                 Some(t) => self.emit(Op::StoreColor, Type::Vec4, 4, -1, t, -1, 0, 0)?,
-                None => bail!(self, main, "fragment shader has no output: declare one 'out vec4 <name>;'"),
+                None => bail!(
+                    self,
+                    main,
+                    "fragment shader has no output: declare one 'out vec4 <name>;'"
+                ),
             }
         }
         Ok(())
@@ -818,10 +1030,20 @@ impl<'a> Sema<'a> {
             *c = true;
         }
         if self.calls.contains(&f) {
-            bail!(self, at, "recursion is not supported: '{}' is already being called", name);
+            bail!(
+                self,
+                at,
+                "recursion is not supported: '{}' is already being called",
+                name
+            );
         }
         if self.calls.len() >= CALL_DEPTH_MAX {
-            bail!(self, at, "call depth exceeds the limit of {} nested functions (main counts as one)", CALL_DEPTH_MAX);
+            bail!(
+                self,
+                at,
+                "call depth exceeds the limit of {} nested functions (main counts as one)",
+                CALL_DEPTH_MAX
+            );
         }
         let params: Vec<(i16, Node), PARAM_MAX> = self.ast.list(fnode.a).take(PARAM_MAX).collect();
         let nparams = self.ast.list(fnode.a).count();
@@ -829,7 +1051,14 @@ impl<'a> Sema<'a> {
             return Err(()); // reported at registration
         }
         if args.len() != nparams {
-            bail!(self, at, "'{}' takes {} argument(s), {} given", name, nparams, args.len());
+            bail!(
+                self,
+                at,
+                "'{}' takes {} argument(s), {} given",
+                name,
+                nparams,
+                args.len()
+            );
         }
         // The result lives below the callee's temps so it survives the callee's statements.
         let ret_tmp = if fnode.ty == Type::Void {
@@ -843,7 +1072,9 @@ impl<'a> Sema<'a> {
         let saved = (self.ret_tmp, self.ret_ty, self.last_stmt, self.if_depth);
         let r = (|| {
             for (k, (p, pn)) in params.iter().enumerate() {
-                let Some(&arg) = args.get(k) else { return Err(()) };
+                let Some(&arg) = args.get(k) else {
+                    return Err(());
+                };
                 let arg = match self.convert(arg, pn.ty) {
                     Some(v) => v,
                     None => {
@@ -872,7 +1103,13 @@ impl<'a> Sema<'a> {
             self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
             let last = self.node(self.last_stmt);
             if fnode.ty != Type::Void && !(last.kind == Kind::Return && last.a >= 0) {
-                bail!(self, f, "function '{}' must end with 'return <{}>;'", name, fnode.ty.name());
+                bail!(
+                    self,
+                    f,
+                    "function '{}' must end with 'return <{}>;'",
+                    name,
+                    fnode.ty.name()
+                );
             }
             self.block_body(fnode.b, false)
         })();
@@ -895,7 +1132,11 @@ impl<'a> Sema<'a> {
     /// Statements of a block; `scoped` pushes a scope (function bodies share the params' scope).
     fn block_body(&mut self, block: i16, scoped: bool) -> R<()> {
         let b = self.node(block);
-        let prev = if scoped { Some(self.push_scope(self.cur, block)?) } else { None };
+        let prev = if scoped {
+            Some(self.push_scope(self.cur, block)?)
+        } else {
+            None
+        };
         let mark = self.ntemp;
         let mut ok = true;
         for (i, _) in self.ast.list(b.a) {
@@ -952,7 +1193,11 @@ impl<'a> Sema<'a> {
     }
 
     fn return_stmt(&mut self, i: i16, n: Node) -> R<()> {
-        let fname = self.calls.last().map(|&f| self.name_of(f)).unwrap_or("main");
+        let fname = self
+            .calls
+            .last()
+            .map(|&f| self.name_of(f))
+            .unwrap_or("main");
         if i != self.last_stmt {
             bail!(self, i, "return must be the last statement of the function");
         }
@@ -965,7 +1210,14 @@ impl<'a> Sema<'a> {
         let v = self.value(n.a)?;
         let want = self.ret_ty;
         let Some(v) = self.convert(v, want) else {
-            bail!(self, n.a, "'{}' returns {}; found {}", fname, want.name(), v.ty.name());
+            bail!(
+                self,
+                n.a,
+                "'{}' returns {}; found {}",
+                fname,
+                want.name(),
+                v.ty.name()
+            );
         };
         let t = self.ret_tmp;
         self.store(t, want, v)
@@ -974,10 +1226,20 @@ impl<'a> Sema<'a> {
     fn if_stmt(&mut self, i: i16, n: Node) -> R<()> {
         let c = self.value(n.a)?;
         if !is_scalar(c.ty) {
-            bail!(self, n.a, "if condition must be a bool or a scalar; found {}", c.ty.name());
+            bail!(
+                self,
+                n.a,
+                "if condition must be a bool or a scalar; found {}",
+                c.ty.name()
+            );
         }
         if self.if_depth >= IF_DEPTH_MAX {
-            bail!(self, i, "if statements are nested too deeply: the limit is {} (inlined calls count)", IF_DEPTH_MAX);
+            bail!(
+                self,
+                i,
+                "if statements are nested too deeply: the limit is {} (inlined calls count)",
+                IF_DEPTH_MAX
+            );
         }
         let t = self.mat(c)?;
         self.emit(Op::If, Type::None, 0, -1, t, -1, 0, 0)?;
@@ -1014,13 +1276,26 @@ impl<'a> Sema<'a> {
             bail!(self, at, "unsupported loop: the initializer must declare an int loop variable, as in 'for (int i = 0; ...)'");
         }
         if init.next >= 0 && self.node(init.next).kind == Kind::Decl {
-            bail!(self, init.next, "unsupported loop: declare exactly one loop variable");
+            bail!(
+                self,
+                init.next,
+                "unsupported loop: declare exactly one loop variable"
+            );
         }
         if init.ty != Type::Int || init.quals != 0 {
-            bail!(self, n.a, "the loop variable must be a plain int; found {}", init.ty.name());
+            bail!(
+                self,
+                n.a,
+                "the loop variable must be a plain int; found {}",
+                init.ty.name()
+            );
         }
         if init.a < 0 {
-            bail!(self, n.a, "loop initializer is missing: the loop variable needs a constant start");
+            bail!(
+                self,
+                n.a,
+                "loop initializer is missing: the loop variable needs a constant start"
+            );
         }
         let start = self.value(init.a)?;
         let Some(k) = start.k.filter(|_| start.ty == Type::Int) else {
@@ -1030,7 +1305,11 @@ impl<'a> Sema<'a> {
         let v = self.add_sym(n.a, vname, SymKind::LoopVar, Type::Int, -1)?;
         let mut value = lane(&k, 0);
         if n.b < 0 {
-            bail!(self, i, "unsupported loop: a condition is required (the loop is unrolled)");
+            bail!(
+                self,
+                i,
+                "unsupported loop: a condition is required (the loop is unrolled)"
+            );
         }
         let errors_before = self.diag.total();
         let mut iterations = 0usize;
@@ -1052,7 +1331,12 @@ impl<'a> Sema<'a> {
                 break;
             }
             if iterations >= UNROLL_MAX {
-                bail!(self, i, "loop bound exceeds the unroll limit of {} iterations", UNROLL_MAX);
+                bail!(
+                    self,
+                    i,
+                    "loop bound exceeds the unroll limit of {} iterations",
+                    UNROLL_MAX
+                );
             }
             let _ = self.scoped_stmt(n.d);
             if self.diag.total() > errors_before {
@@ -1077,7 +1361,11 @@ impl<'a> Sema<'a> {
             _ => -1,
         };
         let tn = self.node(target);
-        if step < 0 || target < 0 || tn.kind != Kind::Ident || self.name_of(target) != vname.as_str() {
+        if step < 0
+            || target < 0
+            || tn.kind != Kind::Ident
+            || self.name_of(target) != vname.as_str()
+        {
             let at = if step >= 0 { step } else { self.cur_node };
             bail!(
                 self,
@@ -1087,14 +1375,22 @@ impl<'a> Sema<'a> {
             );
         }
         if s.kind == Kind::Incr {
-            return Ok(if s.op == INC_PRE || s.op == INC_POST { value + 1.0 } else { value - 1.0 });
+            return Ok(if s.op == INC_PRE || s.op == INC_POST {
+                value + 1.0
+            } else {
+                value - 1.0
+            });
         }
         let mark = self.ntemp;
         let nv = self.value(s.b)?;
         self.ntemp = mark;
         match nv.k {
             Some(k) if nv.ty == Type::Int => Ok(lane(&k, 0)),
-            _ => bail!(self, s.b, "unsupported loop step: the new value must be a constant integer expression"),
+            _ => bail!(
+                self,
+                s.b,
+                "unsupported loop step: the new value must be a constant integer expression"
+            ),
         }
     }
 
@@ -1103,7 +1399,10 @@ impl<'a> Sema<'a> {
         let name = self.name_of(i);
         self.cur_node = i;
         if !global && n.quals & !Q_CONST != 0 {
-            self.err_tok(n.d, format_args!("qualifiers are only valid at global scope"));
+            self.err_tok(
+                n.d,
+                format_args!("qualifiers are only valid at global scope"),
+            );
             return Err(());
         }
         if n.ty == Type::Void {
@@ -1124,7 +1423,14 @@ impl<'a> Sema<'a> {
         if n.a >= 0 {
             let v = self.value(n.a)?;
             let Some(v) = self.convert(v, n.ty) else {
-                bail!(self, n.a, "cannot initialize {} '{}' with a {} value", n.ty.name(), name, v.ty.name());
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {} '{}' with a {} value",
+                    n.ty.name(),
+                    name,
+                    v.ty.name()
+                );
             };
             if is_const && v.k.is_some() {
                 known = v.k;
@@ -1142,7 +1448,11 @@ impl<'a> Sema<'a> {
         } else {
             self.ntemp = (tmp as u16).saturating_add(cols);
         }
-        let kind = if is_const { SymKind::Const } else { SymKind::Local };
+        let kind = if is_const {
+            SymKind::Const
+        } else {
+            SymKind::Local
+        };
         let s = self.add_sym(i, name, kind, n.ty, if known.is_some() { -1 } else { tmp })?;
         if let Some(sym) = self.syms.get_mut(s) {
             sym.known = known;
@@ -1155,7 +1465,16 @@ impl<'a> Sema<'a> {
         if is_matrix(ty) {
             let cols = ty.columns();
             for c in 0..cols as i16 {
-                self.emit(Op::Mov, float_of(Type::Vec4), cols, dst + c, v.tmp + c, -1, 0, 0)?;
+                self.emit(
+                    Op::Mov,
+                    float_of(Type::Vec4),
+                    cols,
+                    dst + c,
+                    v.tmp + c,
+                    -1,
+                    0,
+                    0,
+                )?;
             }
             return Ok(());
         }
@@ -1179,13 +1498,28 @@ impl<'a> Sema<'a> {
         if self.dry || from < self.stmt_mark as i16 {
             return false; // a variable's storage, not an expression temp
         }
-        let Some(last) = self.module.insts.last_mut() else { return false };
+        let Some(last) = self.module.insts.last_mut() else {
+            return false;
+        };
         if last.dst != from || last.a == to || last.b == to {
             return false;
         }
         let whole = match last.op {
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Max | Op::Min | Op::Abs | Op::Rsq | Op::Rcp
-            | Op::Sin | Op::Cos | Op::Pow | Op::Sqrt | Op::Trunc | Op::Swz => last.lanes == n,
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Max
+            | Op::Min
+            | Op::Abs
+            | Op::Rsq
+            | Op::Rcp
+            | Op::Sin
+            | Op::Cos
+            | Op::Pow
+            | Op::Sqrt
+            | Op::Trunc
+            | Op::Swz => last.lanes == n,
             Op::Cmp | Op::Dot => n == 1,
             Op::Sample => true,
             Op::MulMV => !(last.a..last.a.saturating_add(last.aux.max(1))).contains(&to),
@@ -1209,7 +1543,14 @@ impl<'a> Sema<'a> {
                 Some(SymKind::Position) => "gl_Position must be a vec4",
                 _ => "type mismatch in assignment",
             };
-            bail!(self, n.b, "{}: the target is {}, the value is {}", what, target_ty.name(), v.ty.name());
+            bail!(
+                self,
+                n.b,
+                "{}: the target is {}, the value is {}",
+                what,
+                target_ty.name(),
+                v.ty.name()
+            );
         };
         if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
             self.pos_written = true;
@@ -1219,7 +1560,16 @@ impl<'a> Sema<'a> {
             Some((len, mask)) => {
                 let src = self.mat(v)?;
                 for k in 0..len as usize {
-                    self.emit(Op::SetLane, ty, 1, tmp, src, -1, sel(mask, k) as i16, k as i16)?;
+                    self.emit(
+                        Op::SetLane,
+                        ty,
+                        1,
+                        tmp,
+                        src,
+                        -1,
+                        sel(mask, k) as i16,
+                        k as i16,
+                    )?;
                 }
                 Ok(())
             }
@@ -1227,7 +1577,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Resolves an assignment target: (symbol, storage temp, type at that temp, written lanes).
-    fn lvalue(&mut self, i: i16) -> R<(usize, i16, Type, Option<(u8, i32)>)> {
+    fn lvalue(&mut self, i: i16) -> R<LValue> {
         let n = self.node(i);
         match n.kind {
             Kind::Ident => {
@@ -1235,17 +1585,25 @@ impl<'a> Sema<'a> {
                 let Some(s) = self.lookup(name) else {
                     bail!(self, i, "unknown identifier '{}'", name);
                 };
-                let Some(sym) = self.sym(s) else { return Err(()) };
+                let Some(sym) = self.sym(s) else {
+                    return Err(());
+                };
                 let (kind, ty, tmp) = (sym.kind, sym.ty, sym.tmp);
                 match kind {
                     SymKind::Local | SymKind::Out => {}
                     SymKind::Position if self.stage == Stage::Vertex => {}
-                    SymKind::Position => bail!(self, i, "gl_Position is not available in a fragment shader"),
+                    SymKind::Position => {
+                        bail!(self, i, "gl_Position is not available in a fragment shader")
+                    }
                     SymKind::FragCoord => bail!(self, i, "gl_FragCoord is read-only"),
                     SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
-                    SymKind::Uniform | SymKind::Sampler => bail!(self, i, "cannot assign to uniform '{}'", name),
+                    SymKind::Uniform | SymKind::Sampler => {
+                        bail!(self, i, "cannot assign to uniform '{}'", name)
+                    }
                     SymKind::Const => bail!(self, i, "cannot assign to const '{}'", name),
-                    SymKind::LoopVar => bail!(self, i, "cannot assign the loop variable '{}'", name),
+                    SymKind::LoopVar => {
+                        bail!(self, i, "cannot assign the loop variable '{}'", name)
+                    }
                     SymKind::Func => bail!(self, i, "cannot assign to function '{}'", name),
                 }
                 Ok((s, tmp, ty, None))
@@ -1253,7 +1611,11 @@ impl<'a> Sema<'a> {
             Kind::Index => {
                 let (s, tmp, ty, swz) = self.lvalue(n.a)?;
                 if swz.is_some() {
-                    bail!(self, i, "assignment target must be a name, a swizzle or an index of one");
+                    bail!(
+                        self,
+                        i,
+                        "assignment target must be a name, a swizzle or an index of one"
+                    );
                 }
                 let idx = self.const_index(n.b, ty)?;
                 if is_matrix(ty) {
@@ -1264,10 +1626,18 @@ impl<'a> Sema<'a> {
             Kind::Swizzle => {
                 let (s, tmp, ty, swz) = self.lvalue(n.a)?;
                 if swz.is_some() {
-                    bail!(self, i, "assignment target must be a name, a swizzle or an index of one");
+                    bail!(
+                        self,
+                        i,
+                        "assignment target must be a name, a swizzle or an index of one"
+                    );
                 }
                 if is_matrix(ty) {
-                    bail!(self, i, "cannot swizzle a matrix (index a column first, as in m[0].xyz)");
+                    bail!(
+                        self,
+                        i,
+                        "cannot swizzle a matrix (index a column first, as in m[0].xyz)"
+                    );
                 }
                 let len = n.op as usize;
                 let comps = ty.components() as usize;
@@ -1276,17 +1646,33 @@ impl<'a> Sema<'a> {
                     let c = sel(n.ival, k);
                     if c >= comps {
                         let w = self.name_of(i);
-                        bail!(self, i, "invalid swizzle '{}': {} has {} component(s)", w, ty.name(), comps);
+                        bail!(
+                            self,
+                            i,
+                            "invalid swizzle '{}': {} has {} component(s)",
+                            w,
+                            ty.name(),
+                            comps
+                        );
                     }
                     if seen & (1 << c) != 0 {
                         let w = self.name_of(i);
-                        bail!(self, i, "swizzle '{}' repeats a component on the left of '='", w);
+                        bail!(
+                            self,
+                            i,
+                            "swizzle '{}' repeats a component on the left of '='",
+                            w
+                        );
                     }
                     seen |= 1 << c;
                 }
                 Ok((s, tmp, ty, Some((n.op, n.ival))))
             }
-            _ => bail!(self, i, "assignment target must be a name, a swizzle or an index of one"),
+            _ => bail!(
+                self,
+                i,
+                "assignment target must be a name, a swizzle or an index of one"
+            ),
         }
     }
 
@@ -1308,7 +1694,11 @@ impl<'a> Sema<'a> {
         if v.ty == want {
             return Some(v);
         }
-        if is_int_based(v.ty) && !is_int_based(want) && is_numeric(want) && v.ty.components() == want.components() {
+        if is_int_based(v.ty)
+            && !is_int_based(want)
+            && is_numeric(want)
+            && v.ty.components() == want.components()
+        {
             return Some(Val { ty: want, ..v });
         }
         None
@@ -1320,12 +1710,23 @@ impl<'a> Sema<'a> {
             bail!(self, i, "only constant integer indexes are supported");
         };
         let idx = lane(&k, 0);
-        let count = if is_matrix(of) { of.columns() } else { of.components() } as f32;
+        let count = if is_matrix(of) {
+            of.columns()
+        } else {
+            of.components()
+        } as f32;
         if is_scalar(of) || !is_matrix(of) && !is_numeric(of) {
             bail!(self, i, "cannot index a {}", of.name());
         }
         if !(idx >= 0.0 && idx < count) {
-            bail!(self, i, "index {} is out of range: {} has {} element(s)", idx, of.name(), count);
+            bail!(
+                self,
+                i,
+                "index {} is out of range: {} has {} element(s)",
+                idx,
+                of.name(),
+                count
+            );
         }
         Ok(idx as usize)
     }
@@ -1335,12 +1736,19 @@ impl<'a> Sema<'a> {
         self.cur_node = i;
         match n.kind {
             Kind::IntLit => Ok(Val::konst(Type::Int, [n.ival as u32 as f32, 0.0, 0.0, 0.0])),
-            Kind::FloatLit => Ok(Val::konst(Type::Float, [f32::from_bits(n.ival as u32), 0.0, 0.0, 0.0])),
+            Kind::FloatLit => Ok(Val::konst(
+                Type::Float,
+                [f32::from_bits(n.ival as u32), 0.0, 0.0, 0.0],
+            )),
             Kind::BoolLit => Ok(Val::konst(Type::Bool, [n.ival as f32, 0.0, 0.0, 0.0])),
             Kind::Ident => self.ident(i),
             Kind::Binary => self.binary(i, n),
             Kind::Unary => self.unary(i, n),
-            Kind::Incr => bail!(self, i, "increment and decrement are only supported as a for-loop step"),
+            Kind::Incr => bail!(
+                self,
+                i,
+                "increment and decrement are only supported as a for-loop step"
+            ),
             Kind::Swizzle => {
                 let b = self.value(n.a)?;
                 self.swizzle(i, b, n.op, n.ival)
@@ -1349,7 +1757,10 @@ impl<'a> Sema<'a> {
                 let b = self.value(n.a)?;
                 let idx = self.const_index(n.b, b.ty)?;
                 if is_matrix(b.ty) {
-                    return Ok(Val::temp(vec_type(false, b.ty.components()), b.tmp + idx as i16));
+                    return Ok(Val::temp(
+                        vec_type(false, b.ty.components()),
+                        b.tmp + idx as i16,
+                    ));
                 }
                 self.swizzle(i, b, 1, idx as i32)
             }
@@ -1367,7 +1778,9 @@ impl<'a> Sema<'a> {
             }
             bail!(self, i, "unknown identifier '{}'", name);
         };
-        let Some(sym) = self.sym(s) else { return Err(()) };
+        let Some(sym) = self.sym(s) else {
+            return Err(());
+        };
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
         match kind {
             SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
@@ -1377,7 +1790,14 @@ impl<'a> Sema<'a> {
             SymKind::FragCoord if self.stage != Stage::Fragment => {
                 bail!(self, i, "gl_FragCoord is not available in a vertex shader")
             }
-            SymKind::Sampler => return Ok(Val { ty, tmp: -1, k: None, unit: slot as i8 }),
+            SymKind::Sampler => {
+                return Ok(Val {
+                    ty,
+                    tmp: -1,
+                    k: None,
+                    unit: slot as i8,
+                })
+            }
             _ => {}
         }
         if let Some(k) = known {
@@ -1391,7 +1811,11 @@ impl<'a> Sema<'a> {
 
     fn swizzle(&mut self, i: i16, b: Val, len: u8, mask: i32) -> R<Val> {
         if is_matrix(b.ty) {
-            bail!(self, i, "cannot swizzle a matrix (index a column first, as in m[0].xyz)");
+            bail!(
+                self,
+                i,
+                "cannot swizzle a matrix (index a column first, as in m[0].xyz)"
+            );
         }
         if !is_scalar(b.ty) && !is_numeric(b.ty) {
             bail!(self, i, "cannot swizzle a {}", b.ty.name());
@@ -1400,7 +1824,14 @@ impl<'a> Sema<'a> {
         for k in 0..len as usize {
             if sel(mask, k) >= comps {
                 let w = self.name_of(i);
-                bail!(self, i, "invalid swizzle '{}': {} has {} component(s)", w, b.ty.name(), comps);
+                bail!(
+                    self,
+                    i,
+                    "invalid swizzle '{}': {} has {} component(s)",
+                    w,
+                    b.ty.name(),
+                    comps
+                );
             }
         }
         let ty = if b.ty == Type::Bool {
@@ -1460,15 +1891,25 @@ impl<'a> Sema<'a> {
                 if !BUILTINS.iter().any(|b| b.0 == name) {
                     return true;
                 }
-                self.ast.list(n.a).any(|(a, _)| self.has_user_call(a, depth + 1))
+                self.ast
+                    .list(n.a)
+                    .any(|(a, _)| self.has_user_call(a, depth + 1))
             }
-            Kind::Ctor => self.ast.list(n.a).any(|(a, _)| self.has_user_call(a, depth + 1)),
-            _ => self.has_user_call(n.a, depth + 1) || (n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1)),
+            Kind::Ctor => self
+                .ast
+                .list(n.a)
+                .any(|(a, _)| self.has_user_call(a, depth + 1)),
+            _ => {
+                self.has_user_call(n.a, depth + 1)
+                    || (n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1))
+            }
         }
     }
 
     fn binary(&mut self, i: i16, n: Node) -> R<Val> {
-        let Some(op) = BinOp::from_u8(n.op) else { bail!(self, i, "unsupported operator") };
+        let Some(op) = BinOp::from_u8(n.op) else {
+            bail!(self, i, "unsupported operator")
+        };
         if op == BinOp::And || op == BinOp::Or {
             return self.logic(i, n, op);
         }
@@ -1479,7 +1920,9 @@ impl<'a> Sema<'a> {
         let b = self.value(n.b)?;
         self.cur_node = i;
         match op {
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => self.compare(i, op, a, b),
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
+                self.compare(i, op, a, b)
+            }
             BinOp::Mod => {
                 let ok = a.ty == Type::Int && b.ty == Type::Int;
                 match (a.k, b.k) {
@@ -1488,7 +1931,10 @@ impl<'a> Sema<'a> {
                         if y == 0 {
                             bail!(self, n.b, "division by zero in '%'");
                         }
-                        Ok(Val::konst(Type::Int, [x.wrapping_rem(y) as f32, 0.0, 0.0, 0.0]))
+                        Ok(Val::konst(
+                            Type::Int,
+                            [x.wrapping_rem(y) as f32, 0.0, 0.0, 0.0],
+                        ))
                     }
                     _ => bail!(self, i, "operator % is only supported on constant integers"),
                 }
@@ -1500,7 +1946,13 @@ impl<'a> Sema<'a> {
     fn logic(&mut self, i: i16, n: Node, op: BinOp) -> R<Val> {
         let a = self.value(n.a)?;
         if a.ty != Type::Bool {
-            bail!(self, n.a, "operands of '{}' must be bool; found {}", op.symbol(), a.ty.name());
+            bail!(
+                self,
+                n.a,
+                "operands of '{}' must be bool; found {}",
+                op.symbol(),
+                a.ty.name()
+            );
         }
         if self.has_user_call(n.b, 0) {
             // A user function may write globals: evaluate it only when GLSL would.
@@ -1515,7 +1967,12 @@ impl<'a> Sema<'a> {
                 t
             };
             if self.if_depth >= IF_DEPTH_MAX {
-                bail!(self, i, "if statements are nested too deeply: the limit is {}", IF_DEPTH_MAX);
+                bail!(
+                    self,
+                    i,
+                    "if statements are nested too deeply: the limit is {}",
+                    IF_DEPTH_MAX
+                );
             }
             self.emit(Op::If, Type::None, 0, -1, cond, -1, 0, 0)?;
             self.if_depth += 1;
@@ -1523,7 +1980,13 @@ impl<'a> Sema<'a> {
             self.if_depth -= 1;
             let b = b?;
             if b.ty != Type::Bool {
-                bail!(self, n.b, "operands of '{}' must be bool; found {}", op.symbol(), b.ty.name());
+                bail!(
+                    self,
+                    n.b,
+                    "operands of '{}' must be bool; found {}",
+                    op.symbol(),
+                    b.ty.name()
+                );
             }
             self.store(r, Type::Bool, b)?;
             self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
@@ -1531,7 +1994,13 @@ impl<'a> Sema<'a> {
         }
         let b = self.value(n.b)?;
         if b.ty != Type::Bool {
-            bail!(self, n.b, "operands of '{}' must be bool; found {}", op.symbol(), b.ty.name());
+            bail!(
+                self,
+                n.b,
+                "operands of '{}' must be bool; found {}",
+                op.symbol(),
+                b.ty.name()
+            );
         }
         if let (Some(x), Some(y)) = (a.k, b.k) {
             let (x, y) = (lane(&x, 0) != 0.0, lane(&y, 0) != 0.0);
@@ -1549,11 +2018,23 @@ impl<'a> Sema<'a> {
     fn compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
         if !is_scalar(a.ty) || !is_scalar(b.ty) {
             let ty = if is_scalar(a.ty) { b.ty } else { a.ty };
-            bail!(self, i, "vector comparisons are not supported: compare components (found {})", ty.name());
+            bail!(
+                self,
+                i,
+                "vector comparisons are not supported: compare components (found {})",
+                ty.name()
+            );
         }
         let bools = (a.ty == Type::Bool) as u8 + (b.ty == Type::Bool) as u8;
         if bools == 1 || (bools == 2 && !matches!(op, BinOp::Eq | BinOp::Ne)) {
-            bail!(self, i, "cannot compare {} {} {}", a.ty.name(), op.symbol(), b.ty.name());
+            bail!(
+                self,
+                i,
+                "cannot compare {} {} {}",
+                a.ty.name(),
+                op.symbol(),
+                b.ty.name()
+            );
         }
         let code = match op {
             BinOp::Lt => CmpCode::Lt,
@@ -1584,7 +2065,13 @@ impl<'a> Sema<'a> {
     fn arith(&mut self, i: i16, n: Node, op: BinOp, a: Val, b: Val) -> R<Val> {
         for v in [a, b] {
             if !is_numeric(v.ty) && !is_matrix(v.ty) {
-                bail!(self, i, "operator '{}' needs numbers; found {}", op.symbol(), v.ty.name());
+                bail!(
+                    self,
+                    i,
+                    "operator '{}' needs numbers; found {}",
+                    op.symbol(),
+                    v.ty.name()
+                );
             }
         }
         if is_matrix(a.ty) || is_matrix(b.ty) {
@@ -1593,7 +2080,14 @@ impl<'a> Sema<'a> {
         let int = is_int_based(a.ty) && is_int_based(b.ty);
         let (na, nb) = (a.ty.components(), b.ty.components());
         if na != nb && na != 1 && nb != 1 {
-            bail!(self, i, "type mismatch: {} {} {}", a.ty.name(), op.symbol(), b.ty.name());
+            bail!(
+                self,
+                i,
+                "type mismatch: {} {} {}",
+                a.ty.name(),
+                op.symbol(),
+                b.ty.name()
+            );
         }
         let len = na.max(nb);
         let ty = vec_type(int, len);
@@ -1646,7 +2140,13 @@ impl<'a> Sema<'a> {
         match op {
             BinOp::Mul if ma && mb => {
                 if a.ty != b.ty {
-                    bail!(self, i, "matrix size mismatch: {} * {}", a.ty.name(), b.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "matrix size mismatch: {} * {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
                 }
                 let cols = a.ty.columns();
                 let t = self.temp(cols as u16)?;
@@ -1656,10 +2156,21 @@ impl<'a> Sema<'a> {
             BinOp::Mul if ma => {
                 let cols = a.ty.columns();
                 if b.ty.components() == 1 {
-                    bail!(self, i, "cannot multiply a matrix by a scalar (scale the vector instead)");
+                    bail!(
+                        self,
+                        i,
+                        "cannot multiply a matrix by a scalar (scale the vector instead)"
+                    );
                 }
                 if is_int_based(b.ty) || b.ty.components() != cols {
-                    bail!(self, i, "cannot multiply {} by {}: the vector must be vec{}", a.ty.name(), b.ty.name(), cols);
+                    bail!(
+                        self,
+                        i,
+                        "cannot multiply {} by {}: the vector must be vec{}",
+                        a.ty.name(),
+                        b.ty.name(),
+                        cols
+                    );
                 }
                 let tb = self.mat(b)?;
                 let t = self.temp(1)?;
@@ -1670,10 +2181,21 @@ impl<'a> Sema<'a> {
                 // Row vector times matrix: component j is dot(v, column j).
                 let cols = b.ty.columns();
                 if a.ty.components() == 1 {
-                    bail!(self, i, "cannot multiply a matrix by a scalar (scale the vector instead)");
+                    bail!(
+                        self,
+                        i,
+                        "cannot multiply a matrix by a scalar (scale the vector instead)"
+                    );
                 }
                 if is_int_based(a.ty) || a.ty.components() != cols {
-                    bail!(self, i, "cannot multiply {} by {}: the vector must be vec{}", a.ty.name(), b.ty.name(), cols);
+                    bail!(
+                        self,
+                        i,
+                        "cannot multiply {} by {}: the vector must be vec{}",
+                        a.ty.name(),
+                        b.ty.name(),
+                        cols
+                    );
                 }
                 let ta = self.mat(a)?;
                 let t = self.temp(1)?;
@@ -1690,7 +2212,16 @@ impl<'a> Sema<'a> {
                 let t = self.temp(cols as u16)?;
                 let irop = if op == BinOp::Add { Op::Add } else { Op::Sub };
                 for c in 0..cols as i16 {
-                    self.emit(irop, vec_type(false, cols), cols, t + c, a.tmp + c, b.tmp + c, 0, 0)?;
+                    self.emit(
+                        irop,
+                        vec_type(false, cols),
+                        cols,
+                        t + c,
+                        a.tmp + c,
+                        b.tmp + c,
+                        0,
+                        0,
+                    )?;
                 }
                 Ok(Val::temp(a.ty, t))
             }
@@ -1713,7 +2244,10 @@ impl<'a> Sema<'a> {
                 bail!(self, i, "operator '!' needs a bool; found {}", v.ty.name());
             }
             if let Some(k) = v.k {
-                return Ok(Val::konst(Type::Bool, [(lane(&k, 0) == 0.0) as u8 as f32, 0.0, 0.0, 0.0]));
+                return Ok(Val::konst(
+                    Type::Bool,
+                    [(lane(&k, 0) == 0.0) as u8 as f32, 0.0, 0.0, 0.0],
+                ));
             }
             let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
             let t = self.temp(1)?;
@@ -1721,7 +2255,12 @@ impl<'a> Sema<'a> {
             return Ok(Val::temp(Type::Bool, t));
         }
         if !is_numeric(v.ty) {
-            bail!(self, i, "operator '-' needs a number or vector; found {}", v.ty.name());
+            bail!(
+                self,
+                i,
+                "operator '-' needs a number or vector; found {}",
+                v.ty.name()
+            );
         }
         let len = v.ty.components();
         if let Some(k) = v.k {
@@ -1744,13 +2283,22 @@ impl<'a> Sema<'a> {
         let mut out: Vec<(i16, Val), 16> = Vec::new();
         let count = self.ast.list(first).count();
         if count > max {
-            bail!(self, at, "too many arguments: {} given, at most {} accepted", count, max);
+            bail!(
+                self,
+                at,
+                "too many arguments: {} given, at most {} accepted",
+                count,
+                max
+            );
         }
         for (a, node) in self.ast.list(first) {
             let v = self.value(a)?;
             // GLSL evaluates left to right: a later argument that calls a user function may
             // write a global this value still refers to.
-            let later_call = self.ast.list(node.next).any(|(b, _)| self.has_user_call(b, 0));
+            let later_call = self
+                .ast
+                .list(node.next)
+                .any(|(b, _)| self.has_user_call(b, 0));
             let v = if later_call { self.snapshot(v)? } else { v };
             let _ = out.push((a, v));
         }
@@ -1775,7 +2323,15 @@ impl<'a> Sema<'a> {
         if let Some(&(bname, lo, hi, sig)) = BUILTINS.iter().find(|b| b.0 == name) {
             let args = self.args(n.a, 16, i)?;
             if args.len() < lo as usize || args.len() > hi as usize {
-                bail!(self, i, "wrong argument count: {}() takes {} argument(s), {} given ({})", bname, lo, args.len(), sig);
+                bail!(
+                    self,
+                    i,
+                    "wrong argument count: {}() takes {} argument(s), {} given ({})",
+                    bname,
+                    lo,
+                    args.len(),
+                    sig
+                );
             }
             self.cur_node = i;
             return self.builtin(i, bname, &args);
@@ -1783,7 +2339,9 @@ impl<'a> Sema<'a> {
         let Some(s) = self.lookup(name) else {
             bail!(self, i, "unknown function '{}'", name);
         };
-        let Some(sym) = self.sym(s) else { return Err(()) };
+        let Some(sym) = self.sym(s) else {
+            return Err(());
+        };
         if sym.kind != SymKind::Func {
             bail!(self, i, "'{}' is not a function", name);
         }
@@ -1792,7 +2350,13 @@ impl<'a> Sema<'a> {
         let mut vals: Vec<Val, PARAM_MAX> = Vec::new();
         for (_, v) in args.iter() {
             if vals.push(*v).is_err() {
-                bail!(self, i, "too many arguments: '{}' takes at most {}", name, PARAM_MAX);
+                bail!(
+                    self,
+                    i,
+                    "too many arguments: '{}' takes at most {}",
+                    name,
+                    PARAM_MAX
+                );
             }
         }
         self.cur_node = i;
@@ -1803,9 +2367,19 @@ impl<'a> Sema<'a> {
     fn float_arg(&mut self, name: &str, k: usize, a: (i16, Val)) -> R<Val> {
         let v = a.1;
         if !is_numeric(v.ty) {
-            bail!(self, a.0, "argument {} of {}() must be float or a vector; found {}", k + 1, name, v.ty.name());
+            bail!(
+                self,
+                a.0,
+                "argument {} of {}() must be float or a vector; found {}",
+                k + 1,
+                name,
+                v.ty.name()
+            );
         }
-        Ok(Val { ty: float_of(v.ty), ..v })
+        Ok(Val {
+            ty: float_of(v.ty),
+            ..v
+        })
     }
 
     fn op1(&mut self, op: Op, v: Val) -> R<Val> {
@@ -1831,7 +2405,14 @@ impl<'a> Sema<'a> {
         if nb == 1 {
             return self.splat(b, na);
         }
-        bail!(self, at, "{}() arguments do not match: {} and {}", name, a.ty.name(), b.ty.name());
+        bail!(
+            self,
+            at,
+            "{}() arguments do not match: {} and {}",
+            name,
+            a.ty.name(),
+            b.ty.name()
+        );
     }
 
     fn dot(&mut self, a: Val, b: Val) -> R<Val> {
@@ -1846,16 +2427,30 @@ impl<'a> Sema<'a> {
     }
 
     fn builtin(&mut self, i: i16, name: &str, args: &[(i16, Val)]) -> R<Val> {
-        let arg = |k: usize| args.get(k).copied().unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])));
+        let arg = |k: usize| {
+            args.get(k)
+                .copied()
+                .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
+        };
         match name {
             "texture" => {
                 let (s, uv) = (arg(0), arg(1));
                 if s.1.ty != Type::Sampler2D || s.1.unit < 0 {
-                    bail!(self, s.0, "texture() expects a sampler2D uniform as its first argument; found {}", s.1.ty.name());
+                    bail!(
+                        self,
+                        s.0,
+                        "texture() expects a sampler2D uniform as its first argument; found {}",
+                        s.1.ty.name()
+                    );
                 }
                 let uv_v = self.float_arg(name, 1, uv)?;
                 if uv_v.ty != Type::Vec2 {
-                    bail!(self, uv.0, "texture() expects vec2 coordinates; found {}", uv.1.ty.name());
+                    bail!(
+                        self,
+                        uv.0,
+                        "texture() expects vec2 coordinates; found {}",
+                        uv.1.ty.name()
+                    );
                 }
                 let tc = self.mat(uv_v)?;
                 let t = self.temp(1)?;
@@ -1866,7 +2461,13 @@ impl<'a> Sema<'a> {
                 let a = self.float_arg(name, 0, arg(0))?;
                 let b = self.float_arg(name, 1, arg(1))?;
                 if a.ty != b.ty {
-                    bail!(self, i, "dot() expects two values of the same type; found {} and {}", a.ty.name(), b.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "dot() expects two values of the same type; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
                 }
                 self.dot(a, b)
             }
@@ -1874,7 +2475,13 @@ impl<'a> Sema<'a> {
                 let a = self.float_arg(name, 0, arg(0))?;
                 let b = self.float_arg(name, 1, arg(1))?;
                 if a.ty != Type::Vec3 || b.ty != Type::Vec3 {
-                    bail!(self, i, "cross() expects two vec3 values; found {} and {}", a.ty.name(), b.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "cross() expects two vec3 values; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
                 }
                 // a.yzx * b.zxy - a.zxy * b.yzx
                 const YZX: i32 = 1 | (2 << 2);
@@ -1905,7 +2512,12 @@ impl<'a> Sema<'a> {
             "abs" => {
                 let v = arg(0);
                 if !is_numeric(v.1.ty) {
-                    bail!(self, v.0, "abs() expects a number or vector; found {}", v.1.ty.name());
+                    bail!(
+                        self,
+                        v.0,
+                        "abs() expects a number or vector; found {}",
+                        v.1.ty.name()
+                    );
                 }
                 if let Some(k) = v.1.k {
                     let mut out = k;
@@ -1925,12 +2537,33 @@ impl<'a> Sema<'a> {
                 let b = arg(1);
                 for (k, v) in [a, b].iter().enumerate() {
                     if !is_numeric(v.1.ty) {
-                        bail!(self, v.0, "argument {} of {}() must be a number or vector; found {}", k + 1, name, v.1.ty.name());
+                        bail!(
+                            self,
+                            v.0,
+                            "argument {} of {}() must be a number or vector; found {}",
+                            k + 1,
+                            name,
+                            v.1.ty.name()
+                        );
                     }
                 }
                 let int = is_int_based(a.1.ty) && is_int_based(b.1.ty);
-                let fa = if int { a.1 } else { Val { ty: float_of(a.1.ty), ..a.1 } };
-                let fb = if int { b.1 } else { Val { ty: float_of(b.1.ty), ..b.1 } };
+                let fa = if int {
+                    a.1
+                } else {
+                    Val {
+                        ty: float_of(a.1.ty),
+                        ..a.1
+                    }
+                };
+                let fb = if int {
+                    b.1
+                } else {
+                    Val {
+                        ty: float_of(b.1.ty),
+                        ..b.1
+                    }
+                };
                 let fb = self.match_size(name, i, fa, fb)?;
                 self.op2(if name == "min" { Op::Min } else { Op::Max }, fa.ty, fa, fb)
             }
@@ -1948,7 +2581,13 @@ impl<'a> Sema<'a> {
                 let b = self.float_arg(name, 1, arg(1))?;
                 let t = self.float_arg(name, 2, arg(2))?;
                 if a.ty != b.ty {
-                    bail!(self, i, "mix() expects a and b of the same type; found {} and {}", a.ty.name(), b.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "mix() expects a and b of the same type; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
                 }
                 let t = self.match_size(name, i, a, t)?;
                 // a + (b - a) * t
@@ -1960,7 +2599,13 @@ impl<'a> Sema<'a> {
                 let a = self.float_arg(name, 0, arg(0))?;
                 let b = self.float_arg(name, 1, arg(1))?;
                 if a.ty != b.ty {
-                    bail!(self, i, "pow() expects two values of the same type; found {} and {}", a.ty.name(), b.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "pow() expects two values of the same type; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
                 }
                 self.op2(Op::Pow, a.ty, a, b)
             }
@@ -1968,7 +2613,13 @@ impl<'a> Sema<'a> {
                 let v = self.float_arg(name, 0, arg(0))?;
                 let nn = self.float_arg(name, 1, arg(1))?;
                 if v.ty != nn.ty {
-                    bail!(self, i, "reflect() expects two values of the same type; found {} and {}", v.ty.name(), nn.ty.name());
+                    bail!(
+                        self,
+                        i,
+                        "reflect() expects two values of the same type; found {} and {}",
+                        v.ty.name(),
+                        nn.ty.name()
+                    );
                 }
                 // i - 2 * dot(n, i) * n
                 let d = self.dot(nn, v)?;
@@ -1995,15 +2646,29 @@ impl<'a> Sema<'a> {
         }
         for &(a, v) in args.iter() {
             if !is_scalar(v.ty) && !is_numeric(v.ty) && !is_matrix(v.ty) {
-                bail!(self, a, "bad constructor argument: {} cannot build a {}", v.ty.name(), ty.name());
+                bail!(
+                    self,
+                    a,
+                    "bad constructor argument: {} cannot build a {}",
+                    v.ty.name(),
+                    ty.name()
+                );
             }
         }
-        let first = args.first().map(|a| a.1).unwrap_or(Val::konst(Type::Float, [0.0; 4]));
+        let first = args
+            .first()
+            .map(|a| a.1)
+            .unwrap_or(Val::konst(Type::Float, [0.0; 4]));
         if is_matrix(ty) {
             return self.mat_ctor(i, ty, &args);
         }
         if args.iter().any(|a| is_matrix(a.1.ty)) {
-            bail!(self, i, "bad constructor argument: a matrix cannot build a {}", ty.name());
+            bail!(
+                self,
+                i,
+                "bad constructor argument: a matrix cannot build a {}",
+                ty.name()
+            );
         }
         let n_out = ty.components() as usize;
         // One argument: conversion, broadcast or truncation.
@@ -2024,7 +2689,14 @@ impl<'a> Sema<'a> {
         }
         let total: usize = args.iter().map(|a| a.1.ty.components() as usize).sum();
         if total != n_out {
-            bail!(self, i, "constructor component count does not match: {} needs {}, the arguments give {}", ty.name(), n_out, total);
+            bail!(
+                self,
+                i,
+                "constructor component count does not match: {} needs {}, the arguments give {}",
+                ty.name(),
+                n_out,
+                total
+            );
         }
         if let Some(k) = self.fill_const(ty, &args) {
             return Ok(Val::konst(ty, k));
@@ -2041,13 +2713,20 @@ impl<'a> Sema<'a> {
         let to_bool = target == Type::Bool;
         let from_int = is_int_based(v.ty);
         let from_bool = v.ty == Type::Bool;
-        let ty = if to_bool { Type::Bool } else { vec_type(to_int, n) };
+        let ty = if to_bool {
+            Type::Bool
+        } else {
+            vec_type(to_int, n)
+        };
         if to_bool {
             if from_bool {
                 return Ok(v);
             }
             if let Some(k) = v.k {
-                return Ok(Val::konst(Type::Bool, [(lane(&k, 0) != 0.0) as u8 as f32, 0.0, 0.0, 0.0]));
+                return Ok(Val::konst(
+                    Type::Bool,
+                    [(lane(&k, 0) != 0.0) as u8 as f32, 0.0, 0.0, 0.0],
+                ));
             }
             let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
             let t = self.temp(1)?;
@@ -2125,7 +2804,16 @@ impl<'a> Sema<'a> {
                     self.emit(Op::Mov, col, c as u8, t, v.tmp, -1, 0, 0)?;
                 } else {
                     for l in 0..c {
-                        self.emit(Op::SetLane, col, 1, t, v.tmp, -1, (lane_at + l) as i16, l as i16)?;
+                        self.emit(
+                            Op::SetLane,
+                            col,
+                            1,
+                            t,
+                            v.tmp,
+                            -1,
+                            (lane_at + l) as i16,
+                            l as i16,
+                        )?;
                     }
                 }
             }
@@ -2137,7 +2825,10 @@ impl<'a> Sema<'a> {
     fn mat_ctor(&mut self, i: i16, ty: Type, args: &[(i16, Val)]) -> R<Val> {
         let cols = ty.columns() as usize;
         let colty = vec_type(false, cols as u8);
-        let first = args.first().map(|a| a.1).unwrap_or(Val::konst(Type::Float, [0.0; 4]));
+        let first = args
+            .first()
+            .map(|a| a.1)
+            .unwrap_or(Val::konst(Type::Float, [0.0; 4]));
         if args.len() == 1 && is_matrix(first.ty) {
             if first.ty == ty {
                 return Ok(first);
@@ -2161,7 +2852,11 @@ impl<'a> Sema<'a> {
             return Ok(Val::temp(ty, t));
         }
         if args.iter().any(|a| is_matrix(a.1.ty)) {
-            bail!(self, i, "unsupported matrix constructor: a matrix argument must be the only one");
+            bail!(
+                self,
+                i,
+                "unsupported matrix constructor: a matrix argument must be the only one"
+            );
         }
         if args.len() == 1 && first.ty.components() == 1 {
             // Diagonal matrix.
@@ -2202,7 +2897,12 @@ impl<'a> Sema<'a> {
         for &(a, v) in args {
             let n = v.ty.components() as usize;
             if filled + n > cols {
-                bail!(self, a, "bad matrix column: this argument crosses a column boundary of {}", ty.name());
+                bail!(
+                    self,
+                    a,
+                    "bad matrix column: this argument crosses a column boundary of {}",
+                    ty.name()
+                );
             }
             let _ = col_args.push((a, v));
             filled += n;

@@ -6,7 +6,10 @@ use proptest::prelude::*;
 use shader::compile::compile;
 
 fn cases() -> u32 {
-    std::env::var("FRONTEND_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+    std::env::var("FRONTEND_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
 }
 
 /// The property every input must satisfy.
@@ -14,24 +17,38 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
     match compile(stage, src, "fuzz") {
         Ok(sh) => {
             prop_assert!(stage <= 1);
-            prop_assert!(shader::verify::verify(&sh.module).is_ok(), "verifier rejected compiler output");
+            prop_assert!(
+                shader::verify::verify(&sh.module).is_ok(),
+                "verifier rejected compiler output"
+            );
             prop_assert!(sh.module.temps as usize <= shader::limits::TEMP_MAX);
             let mut s = String::new();
             shader::dump::dump_ir(&sh, &mut s).unwrap();
         }
         Err(d) => {
-            prop_assert!(d.len() >= 1, "failure without a diagnostic");
+            prop_assert!(!d.is_empty(), "failure without a diagnostic");
             let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
             for e in d.errors() {
-                prop_assert!(e.line >= 1 && e.line <= lines, "line {} outside 1..={}", e.line, lines);
-                prop_assert!(e.column >= 1, "column 0");
-                let text = shader::diag::source_line(src, e.line);
                 prop_assert!(
-                    e.column as usize <= text.len() + 1,
+                    e.line >= 1 && e.line <= lines,
+                    "line {} outside 1..={}",
+                    e.line,
+                    lines
+                );
+                prop_assert!(e.column >= 1, "column 0");
+                // Columns are byte offsets in the raw line (a CR before the newline counts).
+                let raw = src
+                    .split(|&b| b == b'\n')
+                    .nth(e.line as usize - 1)
+                    .unwrap_or(&[]);
+                let text = shader::diag::source_line(src, e.line);
+                prop_assert!(text.len() <= raw.len());
+                prop_assert!(
+                    e.column as usize <= raw.len() + 1,
                     "column {} past the end of line {} ({} bytes): {}",
                     e.column,
                     e.line,
-                    text.len(),
+                    raw.len(),
                     e.message
                 );
                 prop_assert!(!e.message.is_empty());
@@ -50,7 +67,10 @@ fn corpus() -> Vec<Vec<u8>> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("ok_") || !p.to_str().unwrap().contains("err_"))
+        .filter(|p| {
+            p.file_name().unwrap().to_str().unwrap().starts_with("ok_")
+                || !p.to_str().unwrap().contains("err_")
+        })
         .map(|p| std::fs::read(p).unwrap())
         .filter(|s| !s.is_empty() && s.len() < 4096)
         .collect();
@@ -60,23 +80,114 @@ fn corpus() -> Vec<Vec<u8>> {
 }
 
 const VOCAB: &[&str] = &[
-    "in", "out", "uniform", "const", "layout", "(", "location", "=", "0", ")", "smooth", "void", "bool", "int",
-    "float", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "mat3", "mat4", "sampler2D", "if", "else",
-    "for", "return", "discard", "true", "false", "{", "}", "[", "]", ";", ",", ".", "+", "-", "*", "/", "%",
-    "==", "!=", "<", ">", "<=", ">=", "&&", "||", "!", "++", "--", "main", "x", "y", "gl_Position",
-    "gl_FragCoord", "texture", "dot", "normalize", "mix", "clamp", "1.0", "2", "0.5e1", "xyz", "rgba", "i", "#version 330\n",
-    "\n", " ", "/*", "*/", "//", "while", "?", ":", "+=", "attribute", "f", "a", "b", "c",
+    "in",
+    "out",
+    "uniform",
+    "const",
+    "layout",
+    "(",
+    "location",
+    "=",
+    "0",
+    ")",
+    "smooth",
+    "void",
+    "bool",
+    "int",
+    "float",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "mat3",
+    "mat4",
+    "sampler2D",
+    "if",
+    "else",
+    "for",
+    "return",
+    "discard",
+    "true",
+    "false",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    ".",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "==",
+    "!=",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "!",
+    "++",
+    "--",
+    "main",
+    "x",
+    "y",
+    "gl_Position",
+    "gl_FragCoord",
+    "texture",
+    "dot",
+    "normalize",
+    "mix",
+    "clamp",
+    "1.0",
+    "2",
+    "0.5e1",
+    "xyz",
+    "rgba",
+    "i",
+    "#version 330\n",
+    "\n",
+    " ",
+    "/*",
+    "*/",
+    "//",
+    "while",
+    "?",
+    ":",
+    "+=",
+    "attribute",
+    "f",
+    "a",
+    "b",
+    "c",
 ];
 
 fn soup() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop::sample::select(VOCAB), 0..200).prop_map(|t| t.join(" ").into_bytes())
+    prop::collection::vec(prop::sample::select(VOCAB), 0..200)
+        .prop_map(|t| t.join(" ").into_bytes())
 }
 
 /// A corpus shader with a few random edits: delete, insert vocabulary, duplicate, or flip a byte.
 fn mutated() -> impl Strategy<Value = Vec<u8>> {
     let corpus = corpus();
     let n = corpus.len();
-    (0..n, prop::collection::vec((0u8..4, any::<u16>(), any::<u16>(), prop::sample::select(VOCAB)), 1..6))
+    (
+        0..n,
+        prop::collection::vec(
+            (
+                0u8..4,
+                any::<u16>(),
+                any::<u16>(),
+                prop::sample::select(VOCAB),
+            ),
+            1..6,
+        ),
+    )
         .prop_map(move |(pick, edits)| {
             let mut s = corpus[pick].clone();
             for (kind, p, q, word) in edits {
@@ -132,4 +243,36 @@ fn corpus_shaders_verify_in_both_stages() {
             check(stage, &src).unwrap();
         }
     }
+}
+
+/// The kernel compiles on a small fixed stack: the deepest shaders the limits allow (call depth 8
+/// with deeply nested expressions in every function) must fit in this budget.
+const STACK_BUDGET: usize = 128 * 1024;
+
+#[test]
+fn deepest_shaders_fit_the_stack_budget() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/in");
+    let names = [
+        "ok_stack_stress.vert",
+        "ok_call_depth_8.vert",
+        "err_call_depth_9.vert",
+        "ok_nesting_32_parens.vert",
+        "ok_nesting_32_blocks.vert",
+        "ok_expression_height_32.vert",
+        "ok_tokens_768.vert",
+        "ok_ast_nodes_512.vert",
+    ];
+    let sources: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.join(n)).unwrap())
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK_BUDGET)
+        .spawn(move || {
+            for src in &sources {
+                let _ = compile(0, src, "stack");
+            }
+        })
+        .unwrap();
+    handle.join().expect("compile overflowed the stack budget");
 }

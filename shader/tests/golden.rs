@@ -10,7 +10,9 @@ use shader::compile::compile;
 use shader::dump::{dump_ast, dump_ir};
 
 fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(sub)
 }
 
 fn check(out: &Path, got: &str, bless: bool, failures: &mut Vec<String>) {
@@ -26,7 +28,10 @@ fn check(out: &Path, got: &str, bless: bool, failures: &mut Vec<String>) {
             want,
             got
         )),
-        Err(_) => failures.push(format!("{}: missing (run with SHADER_BLESS=1)", out.display())),
+        Err(_) => failures.push(format!(
+            "{}: missing (run with SHADER_BLESS=1)",
+            out.display()
+        )),
     }
 }
 
@@ -36,7 +41,12 @@ fn golden_corpus() {
     let mut inputs: Vec<PathBuf> = fs::read_dir(dir("in"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("vert" | "frag")))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("vert" | "frag")
+            )
+        })
         .collect();
     inputs.sort();
     assert!(inputs.len() >= 11, "the corpus is missing");
@@ -59,8 +69,10 @@ fn golden_corpus() {
                 dump_ir(&sh, &mut ir).unwrap();
                 let mut ast = String::new();
                 dump_ast(&src, &file, &mut ast).unwrap();
-                let (ir_path, ast_path) =
-                    (dir("out").join(format!("{}.ir", file)), dir("out").join(format!("{}.ast", file)));
+                let (ir_path, ast_path) = (
+                    dir("out").join(format!("{}.ir", file)),
+                    dir("out").join(format!("{}.ast", file)),
+                );
                 check(&ir_path, &ir, bless, &mut failures);
                 check(&ast_path, &ast, bless, &mut failures);
                 expected_outputs.push(ir_path);
@@ -85,7 +97,10 @@ fn golden_corpus() {
     // other suites keep their own files in subfolders of tests/out.
     for e in fs::read_dir(dir("out")).unwrap() {
         let p = e.unwrap().path();
-        let ours = matches!(p.extension().and_then(|x| x.to_str()), Some("ir" | "ast" | "err"));
+        let ours = matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("ir" | "ast" | "err")
+        );
         if p.is_file() && ours && !expected_outputs.contains(&p) {
             if bless {
                 fs::remove_file(&p).unwrap();
@@ -94,5 +109,10 @@ fn golden_corpus() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} golden failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} golden failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -43,7 +43,7 @@ fn check_module(m: &Module, seed: u64) {
     for c in fragcoord.iter_mut() {
         c.iter_mut().for_each(|x| *x = r.value());
     }
-    let active = (r.next() as u8) | 1;
+    let active = (r.next() as Mask) | 1;
     let mut regs = Regs::new();
     // Dirty registers must not leak into results (temps read before written start at 0).
     let mut dirty = Outputs::new();
@@ -54,7 +54,7 @@ fn check_module(m: &Module, seed: u64) {
         inputs: &junk,
         fragcoord: &junk[0],
     };
-    exe.run(&mut regs, &inv_junk, &mut dirty, 0xFF);
+    exe.run(&mut regs, &inv_junk, &mut dirty, ALL_LANES);
     let inv = Invocation {
         uniforms: &uniforms,
         textures: &textures,
@@ -211,8 +211,10 @@ fn if_else_masks_per_lane_and_discard_ends_lanes() {
     let m = b.done();
     let exe = Executable::new(&m, None).unwrap();
     let mut inputs = [[[0.0f32; LANES]; 4]; 8];
-    inputs[0][0] = [1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0];
-    inputs[0][1] = [1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0];
+    for l in 0..LANES {
+        inputs[0][0][l] = if l % 2 == 0 { 1.0 } else { -1.0 };
+        inputs[0][1][l] = if l % 4 < 2 { 1.0 } else { -1.0 };
+    }
     let fc = [[0.0f32; LANES]; 4];
     let tex: [Option<TextureRef>; 4] = [None; 4];
     let inv = Invocation {

@@ -38,6 +38,8 @@ pub struct FakeProgram {
     pub tgsi: Option<(&'static str, &'static str)>,
     pub vs_constants: Vec<f32>,
     pub fs_constants: Vec<f32>,
+    /// Make the software draw fail with this reason.
+    pub raster_error: Option<&'static str>,
 }
 
 impl FakeProgram {
@@ -68,6 +70,7 @@ impl FakeProgram {
             tgsi: None,
             vs_constants: Vec::new(),
             fs_constants: Vec::new(),
+            raster_error: None,
         }
     }
 
@@ -128,6 +131,9 @@ impl ShaderProgram for FakeProgram {
             seen.textures[i] = tx.map(|x| (x.width, x.height, x.texels.to_vec(), x.sampler));
         }
         self.draws.borrow_mut().push(seen);
+        if let Some(e) = self.raster_error {
+            return Err(e);
+        }
         if let Some(c) = self.fill {
             t.color.fill(c);
         }

@@ -26,7 +26,7 @@
 //!
 //! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
-use crate::exec::{Executable, Invocation, Lanes, Outputs, Regs, Vec4x, LANES};
+use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
 pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
@@ -476,9 +476,9 @@ fn draw_checked(
                 fragcoord: &scratch.fragcoord,
             };
             let active = if lanes >= LANES {
-                0xFF
+                ALL_LANES
             } else {
-                (1u8 << lanes) - 1
+                (1 << lanes) - 1
             };
             vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             for l in 0..lanes {
@@ -741,32 +741,46 @@ fn raster(
         d2[k] = v2.var[k] * q2 - a0[k];
     }
 
+    // Per-lane offsets inside a 4x2 block: edge values (bias included) and the barycentric
+    // weights of v1, v2 they stand for.
+    let mut offs = [[0i64; LANES]; 3];
+    let mut offs_f = [[0f32; LANES]; 3];
+    for (k, ed) in edges.iter().enumerate() {
+        for l in 0..LANES {
+            let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
+            let o = lx * ed.dx + ly * ed.dy;
+            offs[k][l] = o + ed.bias;
+            offs_f[k][l] = o as f32 * ia;
+        }
+    }
     let width = target.width as usize;
     let fs_uniforms = prog.uniform_words(Stage::Fragment);
+    let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
     let mut py = py0;
     while py <= py1 {
+        let rows = (py1 - py + 1).min(2) as u32;
+        let rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
+        let mut base = row;
         let mut px = px0;
         while px <= px1 {
-            // Edge values of the 4x2 block's lanes.
-            let (ox, oy) = (px - px0, py - py0);
-            let mut mask = 0u8;
-            let mut e = [[0i64; LANES]; 3];
+            let n = (px1 - px + 1).min(4) as u32;
+            let cols = ((1u32 << n) - 1) as Mask;
+            let mut mask: Mask = 0;
             for l in 0..LANES {
-                let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
-                if px + lx > px1 || py + ly > py1 {
-                    continue;
-                }
-                let mut inside = true;
-                for (k, ed) in edges.iter().enumerate() {
-                    let v = ed.e0 + (ox + lx) * ed.dx + (oy + ly) * ed.dy;
-                    e[k][l] = v;
-                    inside &= v + ed.bias >= 0;
-                }
-                if inside {
-                    mask |= 1 << l;
-                }
+                let inside = (base[0] + offs[0][l] >= 0)
+                    & (base[1] + offs[1][l] >= 0)
+                    & (base[2] + offs[2][l] >= 0);
+                mask |= (inside as Mask) << l;
             }
+            mask &= rowmask & (cols * 0x11);
             if mask != 0 {
+                let (w1, w2) = (base[1] as f32 * ia, base[2] as f32 * ia);
+                let mut b1: Lanes = [0.0; LANES];
+                let mut b2: Lanes = [0.0; LANES];
+                for l in 0..LANES {
+                    b1[l] = w1 + offs_f[1][l];
+                    b2[l] = w2 + offs_f[2][l];
+                }
                 shade_block(
                     setup,
                     scratch,
@@ -778,8 +792,8 @@ fn raster(
                     px,
                     py,
                     mask,
-                    &e,
-                    ia,
+                    &b1,
+                    &b2,
                     [z0, dz1, dz2],
                     [q0, dq1, dq2],
                     &a0,
@@ -788,7 +802,13 @@ fn raster(
                     width,
                 );
             }
+            for k in 0..3 {
+                base[k] += 4 * edges[k].dx;
+            }
             px += 4;
+        }
+        for k in 0..3 {
+            row[k] += 2 * edges[k].dy;
         }
         py += 2;
     }
@@ -806,9 +826,9 @@ fn shade_block(
     stats: &mut DrawStats,
     px: i64,
     py: i64,
-    mut mask: u8,
-    e: &[[i64; LANES]; 3],
-    ia: f32,
+    mut mask: Mask,
+    b1: &Lanes,
+    b2: &Lanes,
     z: [f32; 3],
     q: [f32; 3],
     a0: &[f32; VARY_FLOATS],
@@ -816,14 +836,10 @@ fn shade_block(
     d2: &[f32; VARY_FLOATS],
     width: usize,
 ) {
-    let mut b1: Lanes = [0.0; LANES];
-    let mut b2: Lanes = [0.0; LANES];
     let mut zl: Lanes = [0.0; LANES];
     let mut ql: Lanes = [0.0; LANES];
     let mut idx = [0usize; LANES];
     for l in 0..LANES {
-        b1[l] = e[1][l] as f32 * ia;
-        b2[l] = e[2][l] as f32 * ia;
         zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
         let (x, y) = (px + (l & 3) as i64, py + (l >> 2) as i64);

@@ -14,16 +14,24 @@ fn files_and_stage(args: &[String]) -> Result<(Vec<String>, Option<u32>), String
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--stage" {
-            let v = it.next().ok_or("--stage needs a value: vertex, fragment, geometry or compute")?;
+            let v = it
+                .next()
+                .ok_or("--stage needs a value: vertex, fragment, geometry or compute")?;
             stage = Some(match v.as_str() {
                 "vertex" | "vert" => 0,
                 "fragment" | "frag" => 1,
                 "geometry" => 2,
                 "compute" => 3,
-                other => return Err(format!("unknown stage '{}': use vertex, fragment, geometry or compute", other)),
+                other => {
+                    return Err(format!(
+                        "unknown stage '{}': use vertex, fragment, geometry or compute",
+                        other
+                    ))
+                }
             });
         } else if let Some(v) = a.strip_prefix("--stage=") {
-            return files_and_stage(&[String::from("--stage"), v.to_string()]).map(|(_, s)| (files.clone(), s));
+            return files_and_stage(&[String::from("--stage"), v.to_string()])
+                .map(|(_, s)| (files.clone(), s));
         } else if a.starts_with("--") {
             return Err(format!("unknown option '{}'", a));
         } else {
@@ -42,7 +50,10 @@ fn stage_for(file: &str, given: Option<u32>) -> Result<u32, String> {
     } else if file.ends_with(".frag") {
         Ok(1)
     } else {
-        Err(format!("{}: cannot tell the stage from the file name: name it .vert or .frag, or give --stage", file))
+        Err(format!(
+            "{}: cannot tell the stage from the file name: name it .vert or .frag, or give --stage",
+            file
+        ))
     }
 }
 
