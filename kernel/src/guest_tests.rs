@@ -81,6 +81,7 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     viewport,
     two_texture_units,
     fragcoord,
+    unbound_texture,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[
