@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job: build the kernel and boot it in QEMU with virtio-gpu-gl (VirGL).
 #
-#   ./run-qemu.sh                    main job (today: the selftests, then the virtio-gpu summary)
+#   ./run-qemu.sh                    main job: the selftests, then the demo (out/screenshot.png)
 #   ./run-qemu.sh --test             selftests only; exit status tells whether everything passed
-#   options: --filter PREFIX  --append "ARGS"  --timeout SECONDS  --backend NAME
+#   options: --filter PREFIX  --append "ARGS"  --timeout SECONDS  --backend auto|software|virgl|mock
+#            --frames N (demo frames; default about 4 s of animation)
 #
 # The serial console is this script's standard output. QEMU's stderr goes to out/qemu-stderr.log
 # and is scanned for VirGL errors (virglrenderer reports a bad command only there). Port 0xe9
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-0}"
 }
 
@@ -21,6 +22,7 @@ filter=""
 append=""
 timeout_s=""
 backend=""
+frames=""
 while (($#)); do
     case "$1" in
         --test) test_mode=1 ;;
@@ -28,6 +30,7 @@ while (($#)); do
         --append) append="${2?--append needs ARGS}"; shift ;;
         --timeout) timeout_s="${2:?--timeout needs SECONDS}"; shift ;;
         --backend) backend="${2:?--backend needs a NAME}"; shift ;;
+        --frames) frames="${2:?--frames needs N}"; shift ;;
         -h|--help) usage 0 ;;
         *) echo "run-qemu: unknown option '$1'" >&2; usage 2 ;;
     esac
@@ -69,6 +72,7 @@ kernel=target/x86_64-chrisos/release/kernel
 if ((test_mode)); then cmdline="selftest"; else cmdline="demo"; fi
 [ -n "$filter" ] && cmdline+=" filter=$filter"
 [ -n "$backend" ] && cmdline+=" backend=$backend"
+[ -n "$frames" ] && cmdline+=" frames=$frames"
 [ -n "$append" ] && cmdline+=" $append"
 
 mkdir -p out
@@ -130,6 +134,16 @@ esac
 if virgl_errors=$(grep -E 'context error|failed to dispatch' "$stderr_log"); then
     problems+=("QEMU reported VirGL errors on stderr (full log: $stderr_log):")
     while IFS= read -r l; do problems+=("  $l"); done <<<"$(head -n 20 <<<"$virgl_errors")"
+fi
+# The demo writes its last frame as a PPM to the debug console; keep a PNG of it.
+png=out/screenshot.png
+rm -f "$png"
+if [ -s "$screenshot" ]; then
+    if python3 scripts/ppm2png.py "$screenshot" "$png"; then
+        say "screenshot of the last frame: $(pwd)/$png"
+    else
+        problems+=("the guest's screenshot ($screenshot) could not be converted to PNG (reason above)")
+    fi
 fi
 if ((test_mode)) && [ "$status" = 33 ] && [ -z "$count_line" ]; then
     problems+=("the guest exited successfully but printed no 'N passed, N failed' line")

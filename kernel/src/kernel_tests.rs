@@ -347,8 +347,8 @@ fn pci_virtio_gpu(out: &mut dyn Write) -> bool {
 }
 
 fn gpu_virgl_up(out: &mut dyn Write) -> bool {
-    let Some(report) = crate::gpu_probe::report() else {
-        let _ = write!(out, "the virtio-gpu probe did not run");
+    let Some(report) = crate::gpu::report() else {
+        let _ = write!(out, "the virtio-gpu bring-up did not run");
         return false;
     };
     if !report.present {
@@ -361,7 +361,7 @@ fn gpu_virgl_up(out: &mut dyn Write) -> bool {
     let has_virgl = report
         .capsets
         .iter()
-        .any(|c| c.id == crate::gpu_probe::CAPSET_VIRGL);
+        .any(|c| *c == virtio_gpu::protocol::CAPSET_VIRGL);
     if !report.virgl || !has_virgl || report.error.is_some() || report.display.is_none() {
         let _ = write!(out, "VIRGL did not come up: ");
         let _ = report.write_summary(out);

@@ -3,7 +3,7 @@
 //!
 //! Owns the machine-wide singletons (console, allocator, boot arguments, the GPU transport).
 //! Must never: hold logic that belongs to the library crates; they get hardware only through the
-//! interfaces exposed here (`hal::KernelHal`, `gpu_probe::take_transport`).
+//! interfaces exposed here (`hal::KernelHal`, `gpu::GPU`, `gpu::SharedGpu`).
 //!
 //! On the host this binary is only a stub: build it for x86_64-chrisos.json with ./run-qemu.sh.
 #![cfg_attr(target_os = "none", no_std)]
@@ -27,12 +27,9 @@ mod clock;
 #[cfg(target_os = "none")]
 mod cmdline;
 #[cfg(target_os = "none")]
-#[allow(dead_code)] // used by the demo's screenshot, which is not wired in yet
 mod debugcon;
 #[cfg(target_os = "none")]
 mod exit;
-#[cfg(target_os = "none")]
-mod gpu_probe;
 #[cfg(target_os = "none")]
 mod hal;
 #[cfg(target_os = "none")]
@@ -45,6 +42,12 @@ mod pci;
 #[macro_use]
 mod serial;
 #[cfg(target_os = "none")]
+mod demo;
+#[cfg(target_os = "none")]
+mod gpu;
+#[cfg(target_os = "none")]
+mod guest_tests;
+#[cfg(target_os = "none")]
 mod selftest;
 
 #[cfg(target_os = "none")]
@@ -53,7 +56,7 @@ mod kmain {
 
     use crate::cmdline::{Crash, Mode};
     use crate::exit::{exit_qemu, ExitCode};
-    use crate::{arch, bootinfo, clock, cmdline, gpu_probe, heap, pci, selftest, serial};
+    use crate::{arch, bootinfo, clock, cmdline, demo, gpu, heap, pci, selftest, serial};
 
     #[unsafe(no_mangle)]
     extern "C" fn kernel_main(start_info: u32) -> ! {
@@ -147,15 +150,29 @@ mod kmain {
                 dev.location, dev.vendor, dev.device, dev.class, dev.subclass
             );
         }
-        let report = gpu_probe::probe();
-        for capset in &report.capsets {
+        let report = gpu::init();
+        if let Some(caps) = &report.caps {
             println!(
-                "virtio-gpu: capset id {} max_version {} max_size {}",
-                capset.id, capset.max_version, capset.max_size
+                "virtio-gpu: up in {} us: capset {} v{} glsl {} max texture {} link_shader {}",
+                report.micros,
+                caps.capset_id,
+                caps.capset_version,
+                caps.glsl_level,
+                caps.max_texture_2d_size,
+                caps.supports_link_shader
             );
         }
-        println!("virtio-gpu: probe took {} us", report.micros);
         print_summary(report);
+        if report.virgl {
+            if let Err(e) = gpu::console_init() {
+                println!("virtio-gpu: console scanout failed: {}", e);
+            }
+        }
+        if args.crash == Some(Crash::VirglError) {
+            if let Err(e) = gpu::send_invalid_virgl() {
+                println!("crash: sending the invalid VirGL command failed: {}", e);
+            }
+        }
         println!(
             "boot: ready {} us after kernel entry",
             clock::cycles_to_us(clock::rdtsc().wrapping_sub(entry_tsc))
@@ -164,10 +181,14 @@ mod kmain {
         let outcome = match args.mode {
             Mode::Selftest => selftest::run(&args.filter),
             Mode::Demo => {
-                // The main job: later work draws here. Today it proves the stack end to end.
+                // The main job: the selftests, then the demo.
                 let outcome = selftest::run(&args.filter);
                 print_summary(report);
-                outcome
+                let demo_ok = demo::run(args);
+                selftest::Outcome {
+                    passed: outcome.passed,
+                    failed: outcome.failed + usize::from(!demo_ok),
+                }
             }
         };
         exit_qemu(if outcome.failed == 0 {
@@ -177,7 +198,7 @@ mod kmain {
         })
     }
 
-    fn print_summary(report: &gpu_probe::ProbeReport) {
+    fn print_summary(report: &gpu::GpuReport) {
         let mut line: heapless::String<256> = heapless::String::new();
         let _ = report.write_summary(&mut line);
         println!("{}", line);
@@ -200,7 +221,7 @@ mod kmain {
                 );
             }
             Crash::VirglError => {
-                println!("crash: the GPU probe will send an invalid VirGL command")
+                println!("crash: an invalid VirGL command will be sent once the GPU is up")
             }
             Crash::Hang => loop {
                 core::hint::spin_loop();

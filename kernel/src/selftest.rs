@@ -15,6 +15,9 @@ pub const SUITES: &[&[SelfTest]] = &[
     shader::selftest::TESTS,
     virtio_gpu::selftest::TESTS,
     gfx3d::selftest::TESTS,
+    crate::guest_tests::SCENE_TESTS,
+    crate::guest_tests::DIFF_TESTS,
+    crate::guest_tests::OTHER_TESTS,
     crate::kernel_tests::META_TESTS,
 ];
 

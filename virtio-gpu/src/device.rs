@@ -139,6 +139,8 @@ pub struct VirglDevice<H: Hal, T: Transport> {
     res_ids: IdPool,
     resources: BTreeMap<u32, Resource<H>>,
     config: DeviceConfig,
+    /// Ids of every capset the device listed (VirGL or not), in its order.
+    capset_ids: heapless::Vec<u32, { MAX_CAPSETS as usize }>,
     pub stats: DeviceStats,
 }
 
@@ -192,6 +194,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             res_ids: IdPool::new("resource", MAX_RESOURCES)?,
             resources: BTreeMap::new(),
             config,
+            capset_ids: heapless::Vec::new(),
             stats: DeviceStats::default(),
         };
         dev.read_capsets()?;
@@ -209,6 +212,10 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     }
     pub fn live_contexts(&self) -> u32 {
         self.ctx_ids.live()
+    }
+    /// Ids of every capset the device listed at initialisation (1 = VIRGL, 2 = VIRGL2).
+    pub fn capset_ids(&self) -> &[u32] {
+        &self.capset_ids
     }
 
     fn lose<R>(&mut self, e: GpuError) -> Result<R> {
@@ -378,6 +385,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
                         command: CMD_GET_CAPSET_INFO,
                         reason: "short capset info",
                     })?;
+            let _ = self.capset_ids.push(info.capset_id);
             if info.capset_id != CAPSET_VIRGL && info.capset_id != CAPSET_VIRGL2 {
                 continue;
             }

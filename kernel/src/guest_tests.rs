@@ -1,0 +1,517 @@
+//! In-guest tests that need the real virtio-gpu (the `GPU` singleton):
+//! - `virtio_gpu::scene::NAME`: the virtio-gpu crate's pixel-checked scenes through the device;
+//! - `gfx3d::diff::NAME`: every Gfx3D differential scene rendered by the software and the VirGL
+//!   backend and compared pixel by pixel (at most 1% may differ, only along edges);
+//! - `gfx3d::lost::*`: device loss under AUTO and forced VIRGL, driven by [`FaultyGpu`], a
+//!   transport that fails every call once told to;
+//! - `gfx3d::present::*`: a VirGL target made the scanout, then the console restored.
+//!
+//! Must never: leave device contexts or resources behind (every test drops its owner; the faulty
+//! transport destroys the contexts it created on the real device afterwards), or hold the `GPU`
+//! lock while Gfx3D runs (`SharedGpu` locks per call).
+use alloc::boxed::Box;
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::Write;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use gfx3d::compare;
+use gfx3d::linked::Linked;
+use gfx3d::scenes::{self, SCENE_HEIGHT, SCENE_WIDTH};
+use gfx3d::virgl::VirglBackend;
+use gfx3d::{BackendMode, Error, Gfx3d};
+use virtio_gpu::proto::Box3d;
+use virtio_gpu::scenes::SceneParams;
+use virtio_gpu::transport::ResourceDesc;
+use virtio_gpu::{CtxId, GpuError, GpuTransport3d, HostCaps, ResId};
+
+use crate::gpu::{self, SharedGpu};
+use crate::selftest::SelfTest;
+
+/// Owner id of objects the tests create (the kernel is 0).
+const OWNER: u32 = 7;
+
+macro_rules! scene_tests {
+    ($($name:ident),* $(,)?) => {
+        &[$((concat!("virtio_gpu::scene::", stringify!($name)), {
+            fn t(out: &mut dyn Write) -> bool { gpu_scene(stringify!($name), out) }
+            t
+        })),*]
+    };
+}
+
+macro_rules! diff_tests {
+    ($($name:ident),* $(,)?) => {
+        &[$((concat!("gfx3d::diff::", stringify!($name)), {
+            fn t(out: &mut dyn Write) -> bool { diff_scene(stringify!($name), out) }
+            t
+        })),*]
+    };
+}
+
+/// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
+/// `scene_list_complete` test checks that the two lists agree).
+pub const SCENE_TESTS: &[SelfTest] = scene_tests!(
+    clear,
+    triangle,
+    cull,
+    texture,
+    texture_units,
+    indexed,
+    depth,
+    constants,
+    inline_write,
+    long_shader,
+    resource_cycles,
+    context_cycles,
+);
+
+/// Gfx3D's differential scenes (`gfx3d::scenes::SCENES`, checked by `diff_list_complete`).
+pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
+    clear,
+    triangle,
+    depth,
+    indexed_cube_cull,
+    textured_cube,
+    vertex_colors,
+    lighting,
+    shader_switch,
+    lit_textured_mesh,
+    viewport,
+    two_texture_units,
+    fragcoord,
+    unbound_texture,
+);
+
+pub const OTHER_TESTS: &[SelfTest] = &[
+    ("virtio_gpu::scene::list_complete", scene_list_complete),
+    ("gfx3d::diff::list_complete", diff_list_complete),
+    ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
+    ("gfx3d::lost::forced_virgl_fails", lost_forced),
+    ("gfx3d::present::scanout_then_primary", present_scanout),
+];
+
+fn no_device(out: &mut dyn Write) -> bool {
+    let _ = write!(out, "the virtio-gpu device is not up: ");
+    match gpu::report() {
+        Some(r) => {
+            let _ = r.write_summary(out);
+        }
+        None => {
+            let _ = write!(out, "bring-up did not run");
+        }
+    }
+    false
+}
+
+fn gpu_scene(name: &str, out: &mut dyn Write) -> bool {
+    let params = SceneParams::default();
+    match gpu::with(|dev| virtio_gpu::scenes::run_scene_with(name, dev, out, params)) {
+        Some(ok) => ok,
+        None => no_device(out),
+    }
+}
+
+fn scene_list_complete(out: &mut dyn Write) -> bool {
+    let ours: Vec<&str> = SCENE_TESTS
+        .iter()
+        .map(|(n, _)| n.trim_start_matches("virtio_gpu::scene::"))
+        .collect();
+    if ours.as_slice() != virtio_gpu::scenes::SCENES {
+        let _ = write!(
+            out,
+            "kernel runs {:?}, the crate has {:?}",
+            ours,
+            virtio_gpu::scenes::SCENES
+        );
+        return false;
+    }
+    true
+}
+
+fn diff_list_complete(out: &mut dyn Write) -> bool {
+    let ours: Vec<&str> = DIFF_TESTS
+        .iter()
+        .map(|(n, _)| n.trim_start_matches("gfx3d::diff::"))
+        .collect();
+    let crate_list: Vec<&str> = scenes::SCENES.iter().map(|(n, _)| *n).collect();
+    if ours != crate_list {
+        let _ = write!(
+            out,
+            "kernel runs {:?}, the crate has {:?}",
+            ours, crate_list
+        );
+        return false;
+    }
+    true
+}
+
+/// A Gfx3D on VirGL through the shared device (forced VirGL: a failure is never hidden).
+pub fn virgl_gfx(mode: BackendMode) -> Result<Gfx3d<Linked>, Error> {
+    let mut g = Gfx3d::<Linked>::new();
+    let dev = SharedGpu::new().map(|t| {
+        Box::new(VirglBackend::new(t).with_scanout(gpu::scanout_hooks()))
+            as Box<dyn gfx3d::device::Device + Send>
+    });
+    g.boot(mode, dev)?;
+    Ok(g)
+}
+
+fn diff_scene(name: &str, out: &mut dyn Write) -> bool {
+    if gpu::report().is_none_or(|r| !r.virgl) {
+        return no_device(out);
+    }
+    let mut soft = Gfx3d::<Linked>::new();
+    let reference = match scenes::run(&mut soft, OWNER, name) {
+        Ok(px) => px,
+        Err(e) => {
+            let _ = write!(out, "software: {}", e);
+            return false;
+        }
+    };
+    let mut g = match virgl_gfx(BackendMode::Virgl) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = write!(out, "virgl boot: {}", e);
+            return false;
+        }
+    };
+    let virgl = match scenes::run(&mut g, OWNER, name) {
+        Ok(px) => px,
+        Err(e) => {
+            let _ = write!(out, "virgl: {}", e);
+            return false;
+        }
+    };
+    if g.backend_name() != "virgl" {
+        let _ = write!(out, "the VirGL run ended on backend {}", g.backend_name());
+        return false;
+    }
+    let c = compare::compare(&reference, &virgl, SCENE_WIDTH, SCENE_HEIGHT);
+    if !c.agrees() {
+        let _ = write!(
+            out,
+            "software and virgl differ: {} of {} pixels ({} off edges)",
+            c.differing, c.pixels, c.off_edge
+        );
+        if let Some((x, y, r, o)) = c.first_off_edge {
+            let _ = write!(
+                out,
+                "; first off-edge at ({}, {}): software {:08x}, virgl {:08x}",
+                x, y, r, o
+            );
+        }
+        return false;
+    }
+    // A picture that is one flat colour would agree trivially for most scenes: every scene but
+    // `clear` must draw something over its clear colour.
+    if name != "clear" && reference.iter().all(|&p| p == reference[0]) {
+        let _ = write!(
+            out,
+            "the software picture is one flat colour {:08x}",
+            reference[0]
+        );
+        return false;
+    }
+    true
+}
+
+/// A transport over the shared device that fails every call once `dead` is set, without
+/// touching the device (which stays healthy for later tests). Contexts it created are destroyed
+/// on the real device by `cleanup`.
+pub struct FaultyGpu {
+    inner: SharedGpu,
+    dead: Arc<AtomicBool>,
+    created: Arc<spin::Mutex<Vec<CtxId>>>,
+}
+
+impl FaultyGpu {
+    fn check(&self) -> virtio_gpu::Result<()> {
+        if self.dead.load(Ordering::SeqCst) {
+            Err(GpuError::Lost)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl GpuTransport3d for FaultyGpu {
+    fn caps(&self) -> &HostCaps {
+        self.inner.caps()
+    }
+    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
+        self.check()?;
+        let c = self.inner.ctx_create()?;
+        self.created.lock().push(c);
+        Ok(c)
+    }
+    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
+        self.check()?;
+        self.inner.ctx_destroy(ctx)?;
+        self.created.lock().retain(|c| *c != ctx);
+        Ok(())
+    }
+    fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> virtio_gpu::Result<ResId> {
+        self.check()?;
+        self.inner.resource_create_3d(ctx, desc)
+    }
+    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
+        self.check()?;
+        self.inner.resource_destroy(ctx, res)
+    }
+    fn transfer_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> virtio_gpu::Result<()> {
+        self.check()?;
+        self.inner.transfer_to_host_3d(ctx, res, bx, stride, data)
+    }
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> virtio_gpu::Result<()> {
+        self.check()?;
+        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
+    }
+    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
+        self.check()?;
+        self.inner.submit_3d(ctx, dwords)
+    }
+    fn is_lost(&self) -> bool {
+        self.dead.load(Ordering::SeqCst) || self.inner.is_lost()
+    }
+}
+
+struct Faulty {
+    g: Gfx3d<Linked>,
+    dead: Arc<AtomicBool>,
+    created: Arc<spin::Mutex<Vec<CtxId>>>,
+}
+
+fn faulty(mode: BackendMode) -> Option<Faulty> {
+    let inner = SharedGpu::new()?;
+    let dead = Arc::new(AtomicBool::new(false));
+    let created = Arc::new(spin::Mutex::new(Vec::new()));
+    let t = FaultyGpu {
+        inner,
+        dead: dead.clone(),
+        created: created.clone(),
+    };
+    let mut g = Gfx3d::<Linked>::new();
+    g.boot(mode, Some(Box::new(VirglBackend::new(t)))).ok()?;
+    Some(Faulty { g, dead, created })
+}
+
+impl Faulty {
+    /// Drops the Gfx3D objects, then destroys (on the real device) the contexts the dead
+    /// transport could no longer destroy.
+    fn cleanup(mut self) {
+        self.g.drop_owner(OWNER);
+        drop(self.g);
+        let left: Vec<CtxId> = core::mem::take(&mut *self.created.lock());
+        for c in left {
+            let _ = gpu::with(|d| d.ctx_destroy(c));
+        }
+    }
+}
+
+const W: u32 = 32;
+const H: u32 = 32;
+const GREEN: u32 = 0xFF00_FF00;
+
+/// A context, a 32x32 target, a full-screen green quad and its program.
+struct LostScene {
+    c: gfx3d::ContextId,
+    t: gfx3d::TargetId,
+    m: gfx3d::MeshId,
+    p: gfx3d::ProgramId,
+}
+
+const QUAD_VS: &str = "#version 330\nlayout(location = 0) in vec4 position;\nvoid main() { gl_Position = position; }\n";
+const GREEN_FS: &str =
+    "#version 330\nout vec4 color;\nvoid main() { color = vec4(0.0, 1.0, 0.0, 1.0); }\n";
+
+fn lost_setup(g: &mut Gfx3d<Linked>) -> Result<LostScene, alloc::string::String> {
+    use alloc::string::ToString;
+    let c = g.context_create(OWNER).map_err(|e| e.to_string())?;
+    let t = g.target_create(OWNER, c, W, H).map_err(|e| e.to_string())?;
+    let m = g
+        .mesh_create(OWNER, gfx3d::Usage::Static)
+        .map_err(|e| e.to_string())?;
+    #[rustfmt::skip]
+    let quad = [
+        -1.0f32, -1.0, 0.0, 1.0,   1.0, -1.0, 0.0, 1.0,   1.0, 1.0, 0.0, 1.0,
+        -1.0, -1.0, 0.0, 1.0,   1.0, 1.0, 0.0, 1.0,   -1.0, 1.0, 0.0, 1.0,
+    ];
+    let layout = gfx3d::VertexLayout::new(
+        16,
+        &[gfx3d::Element {
+            location: 0,
+            components: 4,
+            offset: 0,
+        }],
+    )
+    .map_err(|e| alloc::format!("{:?}", e))?;
+    g.mesh_upload_f32(OWNER, m, &layout, &quad, None)
+        .map_err(|e| e.to_string())?;
+    let prog = Linked::from_glsl(QUAD_VS, GREEN_FS, "green").map_err(|e| e.to_string())?;
+    let p = g.prog_prepare(OWNER, c, prog).map_err(|e| e.to_string())?;
+    Ok(LostScene { c, t, m, p })
+}
+
+fn frame(g: &mut Gfx3d<Linked>, s: &LostScene) -> Result<(), Error> {
+    g.begin(OWNER, s.c, s.t)?;
+    g.clear(OWNER, s.c, [0.0, 0.0, 0.0, 1.0], true)?;
+    g.use_program(OWNER, s.c, s.p)?;
+    g.draw(OWNER, s.c, s.m)?;
+    g.end(OWNER, s.c)
+}
+
+fn lost_auto(out: &mut dyn Write) -> bool {
+    let Some(mut f) = faulty(BackendMode::Auto) else {
+        return no_device(out);
+    };
+    let r = lost_auto_body(&mut f);
+    finish_faulty(f, r, out)
+}
+
+fn lost_auto_body(f: &mut Faulty) -> Result<(), alloc::string::String> {
+    {
+        use alloc::string::ToString;
+        let g = &mut f.g;
+        if g.backend_name() != "virgl" {
+            return Err(alloc::format!("AUTO booted on {}", g.backend_name()));
+        }
+        let s = lost_setup(g)?;
+        // One good VirGL frame first.
+        frame(g, &s).map_err(|e| alloc::format!("virgl frame: {}", e))?;
+        let mut px = vec![0u32; (W * H) as usize];
+        g.target_read(OWNER, s.t, &mut px)
+            .map_err(|e| e.to_string())?;
+        if px.iter().any(|&p| p != GREEN) {
+            return Err("the VirGL frame is not all green".into());
+        }
+        // The device dies in the middle of a frame.
+        g.begin(OWNER, s.c, s.t).map_err(|e| e.to_string())?;
+        g.use_program(OWNER, s.c, s.p).map_err(|e| e.to_string())?;
+        g.draw(OWNER, s.c, s.m).map_err(|e| e.to_string())?;
+        f.dead.store(true, Ordering::SeqCst);
+        g.end(OWNER, s.c)
+            .map_err(|e| alloc::format!("AUTO must absorb the loss, end failed: {}", e))?;
+        if g.backend_name() != "software" || !g.stats().degraded {
+            return Err(alloc::format!(
+                "after the loss: backend {}, degraded {}",
+                g.backend_name(),
+                g.stats().degraded
+            ));
+        }
+        // Later frames are correct (on the CPU), and new objects work.
+        for _ in 0..2 {
+            px.fill(0);
+            frame(g, &s).map_err(|e| alloc::format!("frame after the loss: {}", e))?;
+            g.target_read(OWNER, s.t, &mut px)
+                .map_err(|e| e.to_string())?;
+            if px.iter().any(|&p| p != GREEN) {
+                return Err("a frame after the loss is not all green".into());
+            }
+        }
+        let t2 = g
+            .target_create(OWNER, s.c, 4, 4)
+            .map_err(|e| alloc::format!("target after the loss: {}", e))?;
+        g.target_resize(OWNER, t2, 8, 8)
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+fn finish_faulty(f: Faulty, r: Result<(), alloc::string::String>, out: &mut dyn Write) -> bool {
+    f.cleanup();
+    match r {
+        Ok(()) => true,
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            false
+        }
+    }
+}
+
+fn lost_forced(out: &mut dyn Write) -> bool {
+    let Some(mut f) = faulty(BackendMode::Virgl) else {
+        return no_device(out);
+    };
+    let r = (|| -> Result<(), alloc::string::String> {
+        use alloc::string::ToString;
+        let g = &mut f.g;
+        let s = lost_setup(g)?;
+        g.begin(OWNER, s.c, s.t).map_err(|e| e.to_string())?;
+        g.use_program(OWNER, s.c, s.p).map_err(|e| e.to_string())?;
+        g.draw(OWNER, s.c, s.m).map_err(|e| e.to_string())?;
+        f.dead.store(true, Ordering::SeqCst);
+        match g.end(OWNER, s.c) {
+            Err(Error::Device { .. }) => {}
+            other => return Err(alloc::format!("end after the loss gave {:?}", other)),
+        }
+        if g.backend_name() != "virgl-lost" {
+            return Err(alloc::format!(
+                "backend is {}, want virgl-lost",
+                g.backend_name()
+            ));
+        }
+        match g.begin(OWNER, s.c, s.t) {
+            Err(Error::ForcedVirglUnavailable) => {}
+            other => return Err(alloc::format!("begin after the loss gave {:?}", other)),
+        }
+        let mut px = vec![0u32; (W * H) as usize];
+        if g.target_read(OWNER, s.t, &mut px).is_ok() && !g.is_lost() {
+            return Err("a readback after the loss succeeded without reporting it".into());
+        }
+        Ok(())
+    })();
+    finish_faulty(f, r, out)
+}
+
+fn present_scanout(out: &mut dyn Write) -> bool {
+    let mut g = match virgl_gfx(BackendMode::Virgl) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = write!(out, "virgl boot: {}", e);
+            return false;
+        }
+    };
+    let r = (|| -> Result<(), alloc::string::String> {
+        use alloc::string::ToString;
+        let s = lost_setup(&mut g)?;
+        frame(&mut g, &s).map_err(|e| e.to_string())?;
+        g.present_scanout(OWNER, s.t)
+            .map_err(|e| alloc::format!("present_scanout: {}", e))?;
+        g.scanout_primary()
+            .map_err(|e| alloc::format!("scanout_primary: {}", e))?;
+        // The software backend has no scanout and says so.
+        let mut soft = Gfx3d::<Linked>::new();
+        let c = soft.context_create(OWNER).map_err(|e| e.to_string())?;
+        let t = soft
+            .target_create(OWNER, c, 4, 4)
+            .map_err(|e| e.to_string())?;
+        if soft.present_scanout(OWNER, t) != Err(Error::NotVirgl) {
+            return Err("software present_scanout did not answer NotVirgl".into());
+        }
+        Ok(())
+    })();
+    g.drop_owner(OWNER);
+    match r {
+        Ok(()) => true,
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            false
+        }
+    }
+}
