@@ -163,7 +163,21 @@ fn io_err(what: &'static str, e: std::io::Error) -> GpuError {
 
 impl Conn {
     fn open(socket: &Path, name: &str) -> Result<Conn> {
-        let stream = UnixStream::connect(socket).map_err(|e| io_err("vtest connect", e))?;
+        // The server creates its socket file at bind() and only accepts after listen(): a
+        // connection in between is refused. Retry for a bounded time instead of failing on it.
+        let t0 = Instant::now();
+        let stream = loop {
+            match UnixStream::connect(socket) {
+                Ok(s) => break s,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::ConnectionRefused
+                        && t0.elapsed() < SOCKET_WAIT =>
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(io_err("vtest connect", e)),
+            }
+        };
         stream
             .set_read_timeout(Some(IO_TIMEOUT))
             .map_err(|e| io_err("vtest timeout", e))?;
