@@ -24,6 +24,13 @@
 //! It must never: run an unverified module (construction verifies), panic, index out of bounds
 //! (temps are addressed through a 128-entry file with a 7-bit mask; every other table access is
 //! checked), or allocate.
+// Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
+// and negated float comparisons send NaN down the rejecting path.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::excessive_precision
+)]
 use crate::ir::{CmpCode, Module, Op, Stage};
 use crate::limits::{
     IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_FLOATS, VARYING_MAX,
@@ -813,7 +820,7 @@ fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
 
 #[inline(always)]
 fn pow_fast_ok(x: f32, z: f32) -> bool {
-    x >= f32::MIN_POSITIVE && x < f32::INFINITY && (-125.0..=125.0).contains(&z)
+    (f32::MIN_POSITIVE..f32::INFINITY).contains(&x) && (-125.0..=125.0).contains(&z)
 }
 
 /// exp2(y * log2(x)) in f32 for normal finite x > 0 and |y log2 x| <= 125 (other inputs give

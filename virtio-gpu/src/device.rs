@@ -334,11 +334,15 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         Ok(())
     }
 
-    fn simple(&mut self, command: u32, build: impl FnOnce(u64) -> ([u8; 96], usize)) -> Result<()> {
+    fn simple<const N: usize>(
+        &mut self,
+        command: u32,
+        build: impl FnOnce(u64) -> [u8; N],
+    ) -> Result<()> {
         let fence = self.next_fence();
-        let (b, n) = build(fence);
-        self.put_cmd(&b[..n])?;
-        self.request(command, n, fence, RESP_OK_NODATA, HDR_SIZE, HDR_SIZE)?;
+        let b = build(fence);
+        self.put_cmd(&b)?;
+        self.request(command, N, fence, RESP_OK_NODATA, HDR_SIZE, HDR_SIZE)?;
         Ok(())
     }
 
@@ -479,53 +483,25 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         let paddr = backing.paddr;
         let steps = self
             .simple(CMD_RESOURCE_CREATE_2D, |f| {
-                let mut b = [0u8; 96];
-                b[..40].copy_from_slice(
-                    &ResourceCreate2d {
-                        resource_id: id,
-                        format,
-                        width,
-                        height,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 40)
-            })
-            .and_then(|_| {
-                self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
-                    let mut b = [0u8; 96];
-                    b[..48].copy_from_slice(
-                        &ResourceAttachBacking {
-                            resource_id: id,
-                            addr: paddr,
-                            length: bytes as u32,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 48)
-                })
-            });
-        match steps {
-            Ok(()) => {
-                self.resources.insert(
-                    id,
-                    Resource {
-                        desc,
-                        ctx: 0,
-                        backing,
-                        bytes,
-                    },
-                );
-                Ok(ResId(id))
-            }
-            Err(e) => {
-                if self.in_flight {
-                    core::mem::forget(backing);
+                ResourceCreate2d {
+                    resource_id: id,
+                    format,
+                    width,
+                    height,
                 }
-                let _ = self.res_ids.free(id);
-                Err(e)
-            }
-        }
+                .to_bytes(f)
+            })
+            .and_then(|_| self.attach_backing(id, paddr, bytes));
+        self.keep_resource(
+            id,
+            steps,
+            Resource {
+                desc,
+                ctx: 0,
+                backing,
+                bytes,
+            },
+        )
     }
 
     /// The guest copy of a 2D resource (row pitch = width * 4).
@@ -570,28 +546,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         };
         let offset = rect.y as u64 * stride + rect.x as u64 * 4;
         self.simple(CMD_TRANSFER_TO_HOST_2D, |f| {
-            let mut b = [0u8; 96];
-            b[..56].copy_from_slice(
-                &TransferToHost2d {
-                    rect,
-                    offset,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 56)
+            TransferToHost2d {
+                rect,
+                offset,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
         })?;
-        self.simple(CMD_RESOURCE_FLUSH, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &ResourceFlush {
-                    rect,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
-        })
+        self.flush_rect(res, rect)
     }
 
     /// Releases a 2D resource and its backing.
@@ -608,28 +570,14 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
         self.simple(CMD_SET_SCANOUT, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &SetScanout {
-                    rect,
-                    scanout_id: scanout,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
+            SetScanout {
+                rect,
+                scanout_id: scanout,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
         })?;
-        self.simple(CMD_RESOURCE_FLUSH, |f| {
-            let mut b = [0u8; 96];
-            b[..48].copy_from_slice(
-                &ResourceFlush {
-                    rect,
-                    resource_id: res.0,
-                }
-                .to_bytes(f),
-            );
-            (b, 48)
-        })
+        self.flush_rect(res, rect)
     }
 
     fn resource(&self, ctx: CtxId, res: ResId) -> Result<&Resource<H>> {
@@ -665,10 +613,50 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         };
         let command = t.command();
         self.stats.transfers += 1;
-        self.simple(command, |f| {
-            let mut b = [0u8; 96];
-            b[..72].copy_from_slice(&t.to_bytes(f));
-            (b, 72)
+        self.simple(command, |f| t.to_bytes(f))
+    }
+
+    /// The resource `res` whatever its context; only for use after `resource` checked the owner.
+    fn resource_mut(&mut self, res: ResId) -> Result<&mut Resource<H>> {
+        self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
+            pool: "resource",
+            id: res.0,
+        })
+    }
+
+    /// Checks a 3D transfer of `have` caller bytes, rows `stride` apart (0: packed), against the
+    /// device state and the resource, and says where its rows are on both sides.
+    fn plan_rows(
+        &self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        have: usize,
+        what: &'static str,
+    ) -> Result<RowPlan> {
+        if self.state == DeviceState::Lost {
+            return Err(GpuError::Lost);
+        }
+        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
+        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
+        let stride = if stride == 0 { row as u32 } else { stride };
+        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
+            what: "empty transfer",
+        })?;
+        if have < span || (stride as usize) < row {
+            return Err(GpuError::OutOfRange {
+                what,
+                value: have as u64,
+                limit: span as u64,
+            });
+        }
+        Ok(RowPlan {
+            row,
+            rows,
+            stride,
+            rstride,
+            base: bx.y as usize * rstride + (bx.x * bpp) as usize,
         })
     }
 
@@ -697,6 +685,45 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         ))
     }
 
+    fn attach_backing(&mut self, id: u32, addr: u64, bytes: usize) -> Result<()> {
+        self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
+            ResourceAttachBacking {
+                resource_id: id,
+                addr,
+                length: bytes as u32,
+            }
+            .to_bytes(f)
+        })
+    }
+
+    fn flush_rect(&mut self, res: ResId, rect: Rect) -> Result<()> {
+        self.simple(CMD_RESOURCE_FLUSH, |f| {
+            ResourceFlush {
+                rect,
+                resource_id: res.0,
+            }
+            .to_bytes(f)
+        })
+    }
+
+    /// Records resource `id` when all its creation `steps` succeeded; otherwise frees the id and
+    /// keeps the backing alive if the device may still be writing to it.
+    fn keep_resource(&mut self, id: u32, steps: Result<()>, r: Resource<H>) -> Result<ResId> {
+        match steps {
+            Ok(()) => {
+                self.resources.insert(id, r);
+                Ok(ResId(id))
+            }
+            Err(e) => {
+                if self.in_flight {
+                    core::mem::forget(r.backing);
+                }
+                let _ = self.res_ids.free(id);
+                Err(e)
+            }
+        }
+    }
+
     fn release(&mut self, id: u32) -> Result<()> {
         let Some(r) = self.resources.remove(&id) else {
             return Err(GpuError::UnknownId {
@@ -710,29 +737,21 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             Ok(())
         } else {
             self.simple(CMD_CTX_DETACH_RESOURCE, |f| {
-                let mut b = [0u8; 96];
-                b[..32].copy_from_slice(
-                    &CtxDetachResource {
-                        ctx_id: ctx,
-                        resource_id: id,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 32)
+                CtxDetachResource {
+                    ctx_id: ctx,
+                    resource_id: id,
+                }
+                .to_bytes(f)
             })
         };
         // UNREF also detaches the backing on the host.
         let u = a.and_then(|_| {
             self.simple(CMD_RESOURCE_UNREF, |f| {
-                let mut b = [0u8; 96];
-                b[..32].copy_from_slice(
-                    &ResourceUnref {
-                        ctx_id: 0,
-                        resource_id: id,
-                    }
-                    .to_bytes(f),
-                );
-                (b, 32)
+                ResourceUnref {
+                    ctx_id: 0,
+                    resource_id: id,
+                }
+                .to_bytes(f)
             })
         });
         if u.is_ok() || !self.in_flight {
@@ -742,6 +761,29 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         }
         let _ = self.res_ids.free(id);
         u
+    }
+}
+
+/// Where the rows of a checked transfer lie: `row` bytes each, `rows` of them, `stride` apart in
+/// the caller's bytes and `rstride` apart from `base` in the backing.
+struct RowPlan {
+    row: usize,
+    rows: usize,
+    stride: u32,
+    rstride: usize,
+    base: usize,
+}
+
+impl RowPlan {
+    /// The bytes of row `y` in the caller's buffer.
+    fn caller(&self, y: usize) -> core::ops::Range<usize> {
+        let at = y * self.stride as usize;
+        at..at + self.row
+    }
+    /// The bytes of row `y` in the resource's backing.
+    fn backing(&self, y: usize) -> core::ops::Range<usize> {
+        let at = self.base + y * self.rstride;
+        at..at + self.row
     }
 }
 
@@ -756,16 +798,12 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         }
         let id = self.ctx_ids.alloc()?;
         let r = self.simple(CMD_CTX_CREATE, |f| {
-            let mut b = [0u8; 96];
-            b.copy_from_slice(
-                &CtxCreate {
-                    ctx_id: id,
-                    context_init: 0,
-                    debug_name: b"chrisos",
-                }
-                .to_bytes(f),
-            );
-            (b, 96)
+            CtxCreate {
+                ctx_id: id,
+                context_init: 0,
+                debug_name: b"chrisos",
+            }
+            .to_bytes(f)
         });
         match r {
             Ok(()) => Ok(CtxId(id)),
@@ -796,9 +834,7 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
             }
         }
         let r = self.simple(CMD_CTX_DESTROY, |f| {
-            let mut b = [0u8; 96];
-            b[..24].copy_from_slice(&CtxDestroy { ctx_id: ctx.0 }.to_bytes(f));
-            (b, 24)
+            CtxDestroy { ctx_id: ctx.0 }.to_bytes(f)
         });
         let _ = self.ctx_ids.free(ctx.0);
         match first_err {
@@ -860,59 +896,27 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         };
         let paddr = backing.paddr;
         let steps = self
-            .simple(CMD_RESOURCE_CREATE_3D, |f| {
-                let mut b = [0u8; 96];
-                b[..72].copy_from_slice(&c.to_bytes(f));
-                (b, 72)
-            })
-            .and_then(|_| {
-                self.simple(CMD_RESOURCE_ATTACH_BACKING, |f| {
-                    let mut b = [0u8; 96];
-                    b[..48].copy_from_slice(
-                        &ResourceAttachBacking {
-                            resource_id: id,
-                            addr: paddr,
-                            length: bytes as u32,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 48)
-                })
-            })
+            .simple(CMD_RESOURCE_CREATE_3D, |f| c.to_bytes(f))
+            .and_then(|_| self.attach_backing(id, paddr, bytes))
             .and_then(|_| {
                 self.simple(CMD_CTX_ATTACH_RESOURCE, |f| {
-                    let mut b = [0u8; 96];
-                    b[..32].copy_from_slice(
-                        &CtxAttachResource {
-                            ctx_id: ctx.0,
-                            resource_id: id,
-                        }
-                        .to_bytes(f),
-                    );
-                    (b, 32)
+                    CtxAttachResource {
+                        ctx_id: ctx.0,
+                        resource_id: id,
+                    }
+                    .to_bytes(f)
                 })
             });
-        match steps {
-            Ok(()) => {
-                self.resources.insert(
-                    id,
-                    Resource {
-                        desc: *d,
-                        ctx: ctx.0,
-                        backing,
-                        bytes,
-                    },
-                );
-                Ok(ResId(id))
-            }
-            Err(e) => {
-                if self.in_flight {
-                    core::mem::forget(backing);
-                }
-                let _ = self.res_ids.free(id);
-                Err(e)
-            }
-        }
+        self.keep_resource(
+            id,
+            steps,
+            Resource {
+                desc: *d,
+                ctx: ctx.0,
+                backing,
+                bytes,
+            },
+        )
     }
 
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> Result<()> {
@@ -928,34 +932,15 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
-        if self.state == DeviceState::Lost {
-            return Err(GpuError::Lost);
-        }
-        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
-        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
-        let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
-            what: "empty transfer",
-        })?;
-        if data.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange {
-                what: "transfer data bytes",
-                value: data.len() as u64,
-                limit: span as u64,
-            });
-        }
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
-            pool: "resource",
-            id: res.0,
-        })?;
-        let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
+        let p = self.plan_rows(ctx, res, bx, stride, data.len(), "transfer data bytes")?;
+        let r = self.resource_mut(res)?;
         let limit = r.bytes;
         let mem = r.backing.bytes();
-        for y in 0..rows {
-            let src = data.get(y * stride as usize..y * stride as usize + row);
-            let at = base + y * rstride;
-            let dst = if at + row <= limit {
-                mem.get_mut(at..at + row)
+        for y in 0..p.rows {
+            let src = data.get(p.caller(y));
+            let at = p.backing(y);
+            let dst = if at.end <= limit {
+                mem.get_mut(at)
             } else {
                 None
             };
@@ -979,33 +964,12 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         out: &mut [u8],
     ) -> Result<()> {
-        if self.state == DeviceState::Lost {
-            return Err(GpuError::Lost);
-        }
-        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
-        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
-        let stride = if stride == 0 { row as u32 } else { stride };
-        let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
-            what: "empty transfer",
-        })?;
-        if out.len() < span || (stride as usize) < row {
-            return Err(GpuError::OutOfRange {
-                what: "readback bytes",
-                value: out.len() as u64,
-                limit: span as u64,
-            });
-        }
+        let p = self.plan_rows(ctx, res, bx, stride, out.len(), "readback bytes")?;
         self.transfer(false, ctx, res, bx)?;
-        let r = self.resources.get_mut(&res.0).ok_or(GpuError::UnknownId {
-            pool: "resource",
-            id: res.0,
-        })?;
-        let base = bx.y as usize * rstride + (bx.x * bpp) as usize;
-        let mem = r.backing.bytes();
-        for y in 0..rows {
-            let at = base + y * rstride;
-            let src = mem.get(at..at + row);
-            let dst = out.get_mut(y * stride as usize..y * stride as usize + row);
+        let mem = self.resource_mut(res)?.backing.bytes();
+        for y in 0..p.rows {
+            let src = mem.get(p.backing(y));
+            let dst = out.get_mut(p.caller(y));
             match (src, dst) {
                 (Some(s), Some(d)) => d.copy_from_slice(s),
                 _ => {

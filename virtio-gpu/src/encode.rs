@@ -667,45 +667,54 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn set_sampler_views(&mut self, stage: u32, start: u32, views: &[u32]) -> Result<()> {
-        check_stage(stage)?;
-        if views.len() + start as usize > MAX_SAMPLER_UNITS {
-            return Err(GpuError::OutOfRange {
-                what: "sampler view slot",
-                value: (start as usize + views.len()) as u64,
-                limit: MAX_SAMPLER_UNITS as u64,
-            });
-        }
-        let mut w = [0u32; 3 + MAX_SAMPLER_UNITS];
-        w[0] = cmd0(
+        let size = sampler_views_size(views.len() as u32);
+        self.sampler_slots(
             CCMD_SET_SAMPLER_VIEWS,
-            0,
-            sampler_views_size(views.len() as u32),
-        );
-        w[1] = stage;
-        w[2] = start;
-        w[3..3 + views.len()].copy_from_slice(views);
-        self.emit(&w[..3 + views.len()])
+            size,
+            "sampler view slot",
+            stage,
+            start,
+            views,
+        )
     }
 
     pub fn bind_sampler_states(&mut self, stage: u32, start: u32, states: &[u32]) -> Result<()> {
+        let size = bind_sampler_states_size(states.len() as u32);
+        self.sampler_slots(
+            CCMD_BIND_SAMPLER_STATES,
+            size,
+            "sampler state slot",
+            stage,
+            start,
+            states,
+        )
+    }
+
+    /// The shared layout of SET_SAMPLER_VIEWS and BIND_SAMPLER_STATES: stage, first slot, then
+    /// one handle per slot.
+    fn sampler_slots(
+        &mut self,
+        ccmd: u32,
+        size: u32,
+        what: &'static str,
+        stage: u32,
+        start: u32,
+        handles: &[u32],
+    ) -> Result<()> {
         check_stage(stage)?;
-        if states.len() + start as usize > MAX_SAMPLER_UNITS {
+        if handles.len() + start as usize > MAX_SAMPLER_UNITS {
             return Err(GpuError::OutOfRange {
-                what: "sampler state slot",
-                value: (start as usize + states.len()) as u64,
+                what,
+                value: (start as usize + handles.len()) as u64,
                 limit: MAX_SAMPLER_UNITS as u64,
             });
         }
         let mut w = [0u32; 3 + MAX_SAMPLER_UNITS];
-        w[0] = cmd0(
-            CCMD_BIND_SAMPLER_STATES,
-            0,
-            bind_sampler_states_size(states.len() as u32),
-        );
+        w[0] = cmd0(ccmd, 0, size);
         w[1] = stage;
         w[2] = start;
-        w[3..3 + states.len()].copy_from_slice(states);
-        self.emit(&w[..3 + states.len()])
+        w[3..3 + handles.len()].copy_from_slice(handles);
+        self.emit(&w[..3 + handles.len()])
     }
 
     /// CLEAR: exactly 8 payload dwords (buffers, RGBA, depth as a double, stencil).

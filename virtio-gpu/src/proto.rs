@@ -83,6 +83,12 @@ impl<const N: usize> Wr<N> {
         self.at += s.len();
         self
     }
+    fn rect(self, r: Rect) -> Self {
+        self.u32(r.x).u32(r.y).u32(r.width).u32(r.height)
+    }
+    fn box3d(self, b: Box3d) -> Self {
+        self.u32(b.x).u32(b.y).u32(b.z).u32(b.w).u32(b.h).u32(b.d)
+    }
     fn finish(self) -> [u8; N] {
         debug_assert_eq!(self.at, N, "wire layout size");
         self.b
@@ -171,22 +177,10 @@ impl Box3d {
             d: 1,
         }
     }
-}
-
-macro_rules! header_only_cmd {
-    ($name:ident, $ty:expr) => {
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-        pub struct $name {
-            pub ctx_id: u32,
-        }
-        impl $name {
-            pub const TYPE: u32 = $ty;
-            pub const SIZE: usize = HDR_SIZE;
-            pub fn to_bytes(&self, fence: u64) -> [u8; HDR_SIZE] {
-                fenced(Self::TYPE, self.ctx_id, fence).to_bytes()
-            }
-        }
-    };
+    /// The box of `len` bytes of a buffer resource.
+    pub fn linear(len: u32) -> Self {
+        Box3d::new_2d(len, 1)
+    }
 }
 
 fn fenced(ty: u32, ctx: u32, fence: u64) -> CtrlHeader {
@@ -199,51 +193,68 @@ fn fenced(ty: u32, ctx: u32, fence: u64) -> CtrlHeader {
     }
 }
 
-header_only_cmd!(GetDisplayInfo, CMD_GET_DISPLAY_INFO);
-header_only_cmd!(CtxDestroy, CMD_CTX_DESTROY);
-
-/// RESOURCE_CREATE_2D (40 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ResourceCreate2d {
-    pub resource_id: u32,
-    pub format: u32,
-    pub width: u32,
-    pub height: u32,
-}
-impl ResourceCreate2d {
-    pub const TYPE: u32 = CMD_RESOURCE_CREATE_2D;
-    pub const SIZE: usize = 40;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 40] {
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<40>::new())
-            .u32(self.resource_id)
-            .u32(self.format)
-            .u32(self.width)
-            .u32(self.height)
-            .finish()
-    }
-}
-
-macro_rules! resource_id_cmd {
-    ($name:ident, $ty:expr, $doc:expr) => {
-        #[doc = $doc]
+/// Declares a fenced control command: its struct, type, wire size and the fields written after
+/// the header, in wire order. `ctx` names the field that carries the context id, or is `0` for
+/// the 2D commands, which have none. One declaration per command keeps the layout in one place.
+macro_rules! wire_cmd {
+    (
+        $(#[$doc:meta])*
+        $name:ident = $ty:expr, $size:literal bytes, ctx $ctx:tt,
+        { $($field:ident : $fty:ty),* $(,)? }
+        |$s:ident, $w:ident| $body:expr
+    ) => {
+        $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
         pub struct $name {
-            pub ctx_id: u32,
-            pub resource_id: u32,
+            $(pub $field: $fty,)*
         }
         impl $name {
             pub const TYPE: u32 = $ty;
-            pub const SIZE: usize = 32;
-            pub fn to_bytes(&self, fence: u64) -> [u8; 32] {
-                fenced(Self::TYPE, self.ctx_id, fence)
-                    .put(Wr::<32>::new())
-                    .u32(self.resource_id)
-                    .u32(0)
-                    .finish()
+            pub const SIZE: usize = $size;
+            pub fn to_bytes(&self, fence: u64) -> [u8; $size] {
+                let $s = self;
+                let $w = fenced(Self::TYPE, wire_cmd!(@ctx $s $ctx), fence).put(Wr::<$size>::new());
+                $body.finish()
             }
         }
     };
+    (@ctx $s:ident 0) => {
+        0
+    };
+    (@ctx $s:ident $f:ident) => {
+        $s.$f
+    };
+}
+
+macro_rules! header_only_cmd {
+    ($name:ident, $ty:expr) => {
+        wire_cmd! {
+            $name = $ty, 24 bytes, ctx ctx_id,
+            { ctx_id: u32 }
+            |_s, w| w
+        }
+    };
+}
+
+header_only_cmd!(GetDisplayInfo, CMD_GET_DISPLAY_INFO);
+header_only_cmd!(CtxDestroy, CMD_CTX_DESTROY);
+
+macro_rules! resource_id_cmd {
+    ($name:ident, $ty:expr, $doc:expr) => {
+        wire_cmd! {
+            #[doc = $doc]
+            $name = $ty, 32 bytes, ctx ctx_id,
+            { ctx_id: u32, resource_id: u32 }
+            |s, w| w.u32(s.resource_id).u32(0)
+        }
+    };
+}
+
+wire_cmd! {
+    /// RESOURCE_CREATE_2D (40 bytes).
+    ResourceCreate2d = CMD_RESOURCE_CREATE_2D, 40 bytes, ctx 0,
+    { resource_id: u32, format: u32, width: u32, height: u32 }
+    |s, w| w.u32(s.resource_id).u32(s.format).u32(s.width).u32(s.height)
 }
 
 resource_id_cmd!(
@@ -267,133 +278,46 @@ resource_id_cmd!(
     "CTX_DETACH_RESOURCE (32 bytes)."
 );
 
-/// SET_SCANOUT (48 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct SetScanout {
-    pub rect: Rect,
-    pub scanout_id: u32,
-    pub resource_id: u32,
-}
-impl SetScanout {
-    pub const TYPE: u32 = CMD_SET_SCANOUT;
-    pub const SIZE: usize = 48;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 48] {
-        let r = self.rect;
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<48>::new())
-            .u32(r.x)
-            .u32(r.y)
-            .u32(r.width)
-            .u32(r.height)
-            .u32(self.scanout_id)
-            .u32(self.resource_id)
-            .finish()
-    }
+wire_cmd! {
+    /// SET_SCANOUT (48 bytes).
+    SetScanout = CMD_SET_SCANOUT, 48 bytes, ctx 0,
+    { rect: Rect, scanout_id: u32, resource_id: u32 }
+    |s, w| w.rect(s.rect).u32(s.scanout_id).u32(s.resource_id)
 }
 
-/// RESOURCE_FLUSH (48 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ResourceFlush {
-    pub rect: Rect,
-    pub resource_id: u32,
-}
-impl ResourceFlush {
-    pub const TYPE: u32 = CMD_RESOURCE_FLUSH;
-    pub const SIZE: usize = 48;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 48] {
-        let r = self.rect;
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<48>::new())
-            .u32(r.x)
-            .u32(r.y)
-            .u32(r.width)
-            .u32(r.height)
-            .u32(self.resource_id)
-            .u32(0)
-            .finish()
-    }
+wire_cmd! {
+    /// RESOURCE_FLUSH (48 bytes).
+    ResourceFlush = CMD_RESOURCE_FLUSH, 48 bytes, ctx 0,
+    { rect: Rect, resource_id: u32 }
+    |s, w| w.rect(s.rect).u32(s.resource_id).u32(0)
 }
 
-/// TRANSFER_TO_HOST_2D (56 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TransferToHost2d {
-    pub rect: Rect,
-    pub offset: u64,
-    pub resource_id: u32,
-}
-impl TransferToHost2d {
-    pub const TYPE: u32 = CMD_TRANSFER_TO_HOST_2D;
-    pub const SIZE: usize = 56;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 56] {
-        let r = self.rect;
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<56>::new())
-            .u32(r.x)
-            .u32(r.y)
-            .u32(r.width)
-            .u32(r.height)
-            .u64(self.offset)
-            .u32(self.resource_id)
-            .u32(0)
-            .finish()
-    }
+wire_cmd! {
+    /// TRANSFER_TO_HOST_2D (56 bytes).
+    TransferToHost2d = CMD_TRANSFER_TO_HOST_2D, 56 bytes, ctx 0,
+    { rect: Rect, offset: u64, resource_id: u32 }
+    |s, w| w.rect(s.rect).u64(s.offset).u32(s.resource_id).u32(0)
 }
 
-/// RESOURCE_ATTACH_BACKING with one memory entry (32 + 16 = 48 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ResourceAttachBacking {
-    pub resource_id: u32,
-    pub addr: u64,
-    pub length: u32,
-}
-impl ResourceAttachBacking {
-    pub const TYPE: u32 = CMD_RESOURCE_ATTACH_BACKING;
-    pub const SIZE: usize = 48;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 48] {
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<48>::new())
-            .u32(self.resource_id)
-            .u32(1)
-            .u64(self.addr)
-            .u32(self.length)
-            .u32(0)
-            .finish()
-    }
+wire_cmd! {
+    /// RESOURCE_ATTACH_BACKING with one memory entry (32 + 16 = 48 bytes).
+    ResourceAttachBacking = CMD_RESOURCE_ATTACH_BACKING, 48 bytes, ctx 0,
+    { resource_id: u32, addr: u64, length: u32 }
+    |s, w| w.u32(s.resource_id).u32(1).u64(s.addr).u32(s.length).u32(0)
 }
 
-/// GET_CAPSET_INFO (32 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct GetCapsetInfo {
-    pub capset_index: u32,
-}
-impl GetCapsetInfo {
-    pub const TYPE: u32 = CMD_GET_CAPSET_INFO;
-    pub const SIZE: usize = 32;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 32] {
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<32>::new())
-            .u32(self.capset_index)
-            .u32(0)
-            .finish()
-    }
+wire_cmd! {
+    /// GET_CAPSET_INFO (32 bytes).
+    GetCapsetInfo = CMD_GET_CAPSET_INFO, 32 bytes, ctx 0,
+    { capset_index: u32 }
+    |s, w| w.u32(s.capset_index).u32(0)
 }
 
-/// GET_CAPSET (32 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct GetCapset {
-    pub capset_id: u32,
-    pub capset_version: u32,
-}
-impl GetCapset {
-    pub const TYPE: u32 = CMD_GET_CAPSET;
-    pub const SIZE: usize = 32;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 32] {
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<32>::new())
-            .u32(self.capset_id)
-            .u32(self.capset_version)
-            .finish()
-    }
+wire_cmd! {
+    /// GET_CAPSET (32 bytes).
+    GetCapset = CMD_GET_CAPSET, 32 bytes, ctx 0,
+    { capset_id: u32, capset_version: u32 }
+    |s, w| w.u32(s.capset_id).u32(s.capset_version)
 }
 
 /// CTX_CREATE (96 bytes): the debug name is cut to 64 bytes.
@@ -422,41 +346,35 @@ impl CtxCreate<'_> {
     }
 }
 
-/// RESOURCE_CREATE_3D (72 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ResourceCreate3d {
-    pub resource_id: u32,
-    pub target: u32,
-    pub format: u32,
-    pub bind: u32,
-    pub width: u32,
-    pub height: u32,
-    pub depth: u32,
-    pub array_size: u32,
-    pub last_level: u32,
-    pub nr_samples: u32,
-    pub flags: u32,
-}
-impl ResourceCreate3d {
-    pub const TYPE: u32 = CMD_RESOURCE_CREATE_3D;
-    pub const SIZE: usize = 72;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 72] {
-        fenced(Self::TYPE, 0, fence)
-            .put(Wr::<72>::new())
-            .u32(self.resource_id)
-            .u32(self.target)
-            .u32(self.format)
-            .u32(self.bind)
-            .u32(self.width)
-            .u32(self.height)
-            .u32(self.depth)
-            .u32(self.array_size)
-            .u32(self.last_level)
-            .u32(self.nr_samples)
-            .u32(self.flags)
-            .u32(0)
-            .finish()
+wire_cmd! {
+    /// RESOURCE_CREATE_3D (72 bytes).
+    ResourceCreate3d = CMD_RESOURCE_CREATE_3D, 72 bytes, ctx 0,
+    {
+        resource_id: u32,
+        target: u32,
+        format: u32,
+        bind: u32,
+        width: u32,
+        height: u32,
+        depth: u32,
+        array_size: u32,
+        last_level: u32,
+        nr_samples: u32,
+        flags: u32,
     }
+    |s, w| w
+        .u32(s.resource_id)
+        .u32(s.target)
+        .u32(s.format)
+        .u32(s.bind)
+        .u32(s.width)
+        .u32(s.height)
+        .u32(s.depth)
+        .u32(s.array_size)
+        .u32(s.last_level)
+        .u32(s.nr_samples)
+        .u32(s.flags)
+        .u32(0)
 }
 
 /// TRANSFER_TO_HOST_3D / TRANSFER_FROM_HOST_3D (72 bytes).
@@ -481,15 +399,9 @@ impl Transfer3d {
         }
     }
     pub fn to_bytes(&self, fence: u64) -> [u8; 72] {
-        let b = self.bx;
         fenced(self.command(), self.ctx_id, fence)
             .put(Wr::<72>::new())
-            .u32(b.x)
-            .u32(b.y)
-            .u32(b.z)
-            .u32(b.w)
-            .u32(b.h)
-            .u32(b.d)
+            .box3d(self.bx)
             .u64(self.offset)
             .u32(self.resource_id)
             .u32(self.level)
@@ -499,22 +411,11 @@ impl Transfer3d {
     }
 }
 
-/// SUBMIT_3D header (32 bytes); the command dwords follow it in the same buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Submit3dHeader {
-    pub ctx_id: u32,
-    pub size_bytes: u32,
-}
-impl Submit3dHeader {
-    pub const TYPE: u32 = CMD_SUBMIT_3D;
-    pub const SIZE: usize = 32;
-    pub fn to_bytes(&self, fence: u64) -> [u8; 32] {
-        fenced(Self::TYPE, self.ctx_id, fence)
-            .put(Wr::<32>::new())
-            .u32(self.size_bytes)
-            .u32(0)
-            .finish()
-    }
+wire_cmd! {
+    /// SUBMIT_3D header (32 bytes); the command dwords follow it in the same buffer.
+    Submit3dHeader = CMD_SUBMIT_3D, 32 bytes, ctx ctx_id,
+    { ctx_id: u32, size_bytes: u32 }
+    |s, w| w.u32(s.size_bytes).u32(0)
 }
 
 /// Checks a response: at least a header, not an error type, the expected type, at least

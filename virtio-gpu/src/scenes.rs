@@ -4,7 +4,7 @@
 //!
 //! Owns: the scene list, hand-written TGSI for them, and the pixel checks.
 //! Must never: depend on the shader compiler, or report success without checking pixels.
-use crate::batch::CommandBuffer;
+use crate::batch::{CommandBuffer, Sink};
 use crate::encode::*;
 use crate::error::{GpuError, Result};
 use crate::handles::IdPool;
@@ -67,6 +67,11 @@ pub const FS_TEX: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0]
 
 /// Fragment shader reading the red channel of units 0..3 into R, G, B, A.
 pub const FS_TEX4: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\nDCL SAMP[2]\nDCL SAMP[3]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL SVIEW[2], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\nDCL TEMP[0..3]\n  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n  1: TEX TEMP[1], IN[0], SAMP[1], 2D\n  2: TEX TEMP[2], IN[0], SAMP[2], 2D\n  3: TEX TEMP[3], IN[0], SAMP[3], 2D\n  4: MOV OUT[0].x, TEMP[0].xxxx\n  5: MOV OUT[0].y, TEMP[1].xxxx\n  6: MOV OUT[0].z, TEMP[2].xxxx\n  7: MOV OUT[0].w, TEMP[3].xxxx\n  8: END\n";
+
+/// One triangle covering the whole target (positions only).
+const FULL_TRIANGLE: [f32; 12] = [
+    -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+];
 
 pub const RED: u32 = 0xFFFF_0000;
 pub const GREEN: u32 = 0xFF00_FF00;
@@ -206,28 +211,32 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
 
     /// Uploads f32 vertices into a new vertex buffer and binds it with the given layout.
     pub fn vertices(&mut self, data: &[f32], components: &[u32]) -> Result<ResId> {
-        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let vbo = self.t.resource_create_3d(
-            self.ctx,
-            &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
-        )?;
-        self.resources.push(vbo);
-        self.t.transfer_to_host_3d(
-            self.ctx,
-            vbo,
-            Box3d {
-                x: 0,
-                y: 0,
-                z: 0,
-                w: bytes.len() as u32,
-                h: 1,
-                d: 1,
-            },
-            0,
-            &bytes,
-        )?;
+        let vbo = self.buffer(BIND_VERTEX_BUFFER, &f32_bytes(data))?;
         self.bind_layout(vbo, components)?;
         Ok(vbo)
+    }
+
+    /// Creates a buffer resource owned by the scene and uploads `bytes` into it.
+    pub fn buffer(&mut self, bind: u32, bytes: &[u8]) -> Result<ResId> {
+        let len = bytes.len() as u32;
+        let r = self
+            .t
+            .resource_create_3d(self.ctx, &ResourceDesc::buffer(len, bind))?;
+        self.resources.push(r);
+        self.t
+            .transfer_to_host_3d(self.ctx, r, Box3d::linear(len), 0, bytes)?;
+        Ok(r)
+    }
+
+    /// Creates a `w` x `h` BGRA texture owned by the scene and uploads tightly packed texels.
+    pub fn texture(&mut self, w: u32, h: u32, bytes: &[u8]) -> Result<ResId> {
+        let r = self
+            .t
+            .resource_create_3d(self.ctx, &ResourceDesc::texture(w, h))?;
+        self.resources.push(r);
+        self.t
+            .transfer_to_host_3d(self.ctx, r, Box3d::new_2d(w, h), w * 4, bytes)?;
+        Ok(r)
     }
 
     /// Binds `vbo` with interleaved f32 elements of the given component counts.
@@ -274,6 +283,27 @@ impl<'t, T: GpuTransport3d + ?Sized> SceneCtx<'t, T> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
+    }
+
+    /// Clears to blue and draws the first `count` vertices as red triangles (FS_CONST0).
+    pub fn red_on_blue(&mut self, count: u32) -> Result<()> {
+        self.enc(|e| {
+            paint(e, BLUE, RED)?;
+            e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, count)?)
+        })
+    }
+
+    /// Reads the target back, releases everything and checks the named pixels.
+    pub fn check(
+        mut self,
+        out: &mut dyn Write,
+        scene: &str,
+        checks: &[(u32, u32, u32, &str)],
+        tol: i32,
+    ) -> Result<bool> {
+        let p = self.read_back()?;
+        self.finish()?;
+        Ok(expect(out, scene, &p, checks, tol))
     }
 
     /// Releases everything: resources, then the context.
@@ -332,6 +362,16 @@ fn expect(
     ok
 }
 
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// Clears the colour target to `bg` and sets the CONST[0] colour of FS_CONST0 to `fg`.
+fn paint<S: Sink + ?Sized>(e: &mut Encoder<'_, S>, bg: u32, fg: u32) -> Result<()> {
+    e.clear(CLEAR_COLOR0, rgba(bg), 1.0, 0)?;
+    e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(fg)])
+}
+
 fn rgba(c: u32) -> [f32; 4] {
     let ch = |s: u32| ((c >> s) & 0xff) as f32 / 255.0;
     [ch(16), ch(8), ch(0), ch(24)]
@@ -369,17 +409,10 @@ fn scene_triangle<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) ->
         ],
         &[4],
     )?;
-    s.enc(|e| {
-        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
-        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
-    })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.red_on_blue(3)?;
+    s.check(
         out,
         "triangle",
-        &p,
         &[
             (8, 8, RED, "inside, near the top-left corner"),
             (20, 10, RED, "inside"),
@@ -389,7 +422,7 @@ fn scene_triangle<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) ->
             (56, 56, BLUE, "bottom-right"),
         ],
         0,
-    ))
+    )
 }
 
 /// Back-face culling with counter-clockwise front faces: a CCW triangle (left) stays, a CW
@@ -416,23 +449,16 @@ fn scene_cull<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Res
         0.1, -0.8, 0.0, 1.0,  0.5, 0.8, 0.0, 1.0,  0.9, -0.8, 0.0, 1.0,
     ];
     s.vertices(&v, &[4])?;
-    s.enc(|e| {
-        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
-        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 6)?)
-    })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.red_on_blue(6)?;
+    s.check(
         out,
         "cull",
-        &p,
         &[
             (16, 40, RED, "CCW triangle (front, kept)"),
             (48, 40, BLUE, "CW triangle (back, culled)"),
         ],
         0,
-    ))
+    )
 }
 
 /// A 4x4 texture on a full-target quad: each 16x16 cell shows its texel; v = 0 is the first row
@@ -447,11 +473,8 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
             | (y * 80) << 8
             | if (x + y) % 2 == 0 { 0x20 } else { 0xE0 };
     }
-    let tex =
-        s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(4, 4))?;
-    s.resources.push(tex);
     let bytes: Vec<u8> = texels.iter().flat_map(|v| v.to_le_bytes()).collect();
-    s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(4, 4), 16, &bytes)?;
+    let tex = s.texture(4, 4, &bytes)?;
     let view = s.handles.alloc()?;
     let samp = s.handles.alloc()?;
     s.enc(|e| {
@@ -473,14 +496,12 @@ fn scene_texture<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
         e.clear(CLEAR_COLOR0, [0.0, 0.0, 0.0, 1.0], 1.0, 0)?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLE_STRIP, 0, 4)?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
     let mut checks = Vec::new();
     for (i, &tx) in texels.iter().enumerate() {
         let (x, y) = ((i % 4) as u32, (i / 4) as u32);
         checks.push((x * 16 + 8, y * 16 + 8, tx, "texel cell centre"));
     }
-    Ok(expect(out, "texture", &p, &checks, 0))
+    s.check(out, "texture", &checks, 0)
 }
 
 /// Four texture units at once: unit i holds a 1x1 texture whose red channel is distinct, and the
@@ -490,10 +511,7 @@ fn scene_texture_units<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Writ
     let reds = [0x20u32, 0x60, 0xA0, 0xE0];
     let mut views = [0u32; 4];
     for (i, r) in reds.iter().enumerate() {
-        let tex =
-            s.t.resource_create_3d(s.ctx, &ResourceDesc::texture(1, 1))?;
-        s.resources.push(tex);
-        s.t.transfer_to_host_3d(s.ctx, tex, Box3d::new_2d(1, 1), 4, &(r << 16).to_le_bytes())?;
+        let tex = s.texture(1, 1, &(r << 16).to_le_bytes())?;
         views[i] = s.handles.alloc()?;
         let v = views[i];
         s.enc(|e| e.create_sampler_view(v, tex.0, FORMAT_B8G8R8A8_UNORM))?;
@@ -516,16 +534,13 @@ fn scene_texture_units<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Writ
         e.clear(CLEAR_COLOR0, [0.0; 4], 1.0, 0)?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
     let want = reds[3] << 24 | reds[0] << 16 | reds[1] << 8 | reds[2];
-    Ok(expect(
+    s.check(
         out,
         "texture_units",
-        &p,
         &[(32, 32, want, "units 0..3 routed to R, G, B, A")],
         0,
-    ))
+    )
 }
 
 /// An indexed quad (4 vertices, 6 u16 indices starting at element 2 of the index buffer, chosen
@@ -541,44 +556,22 @@ fn scene_indexed<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> 
     s.vertices(&v, &[4])?;
     let indices: [u16; 8] = [0, 0, 2, 3, 4, 4, 3, 5];
     let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-    let ibo = s.t.resource_create_3d(
-        s.ctx,
-        &ResourceDesc::buffer(bytes.len() as u32, BIND_INDEX_BUFFER),
-    )?;
-    s.resources.push(ibo);
-    s.t.transfer_to_host_3d(
-        s.ctx,
-        ibo,
-        Box3d {
-            x: 0,
-            y: 0,
-            z: 0,
-            w: bytes.len() as u32,
-            h: 1,
-            d: 1,
-        },
-        0,
-        &bytes,
-    )?;
+    let ibo = s.buffer(BIND_INDEX_BUFFER, &bytes)?;
     s.enc(|e| {
-        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
-        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
+        paint(e, BLUE, RED)?;
         e.set_index_buffer(Some((ibo.0, 2, 4)))?;
         e.draw_vbo(&DrawInfo::indexed(PRIM_TRIANGLES, &indices[2..])?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.check(
         out,
         "indexed",
-        &p,
         &[
             (4, 4, RED, "quad, top-left"),
             (28, 60, RED, "quad, bottom"),
             (40, 30, BLUE, "right half"),
         ],
         0,
-    ))
+    )
 }
 
 /// Depth test LESS: a near red triangle drawn first is not overwritten by a far green one.
@@ -600,31 +593,23 @@ fn scene_depth<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Re
         e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(GREEN)])?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 3, 3)?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.check(
         out,
         "depth",
-        &p,
         &[
             (32, 36, RED, "near triangle survives"),
             (32, 58, GREEN, "far triangle outside the near one"),
             (2, 2, BLUE, "background"),
         ],
         0,
-    ))
+    )
 }
 
 /// CONST[0] + CONST[1] * CONST[2] computed in the fragment shader.
 fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -> Result<bool> {
     let mut s = SceneCtx::new(t, false)?;
     s.program(VS_POS, FS_CONST_MAD)?;
-    s.vertices(
-        &[
-            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
-        ],
-        &[4],
-    )?;
+    s.vertices(&FULL_TRIANGLE, &[4])?;
     let c = [
         [0.2, 0.0, 0.4, 1.0],
         [0.5, 0.25, 0.5, 0.0],
@@ -635,20 +620,17 @@ fn scene_constants<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write) -
         e.set_constant_buffer(SHADER_FRAGMENT, &c)?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
     // (0.2 + 0.2, 0 + 0.5, 0.4 + 0.1, 1) -> (102, 128, 128, 255) within rounding.
     let want = 0xFF66_8080;
-    Ok(expect(
+    s.check(
         out,
         "constants",
-        &p,
         &[
             (10, 10, want, "computed colour"),
             (50, 50, want, "computed colour"),
         ],
         1,
-    ))
+    )
 }
 
 /// Vertex data uploaded with RESOURCE_INLINE_WRITE instead of a transfer; per-vertex colours.
@@ -661,7 +643,7 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
         3.0, -1.0, 0.0, 1.0,   0.0, 1.0, 0.0, 1.0,
         -1.0, 3.0, 0.0, 1.0,   0.0, 1.0, 0.0, 1.0,
     ];
-    let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let bytes = f32_bytes(&v);
     let vbo = s.t.resource_create_3d(
         s.ctx,
         &ResourceDesc::buffer(bytes.len() as u32, BIND_VERTEX_BUFFER),
@@ -670,14 +652,7 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
     s.enc(|e| {
         e.resource_inline_write(
             vbo.0,
-            Box3d {
-                x: 0,
-                y: 0,
-                z: 0,
-                w: bytes.len() as u32,
-                h: 1,
-                d: 1,
-            },
+            Box3d::linear(bytes.len() as u32),
             1,
             bytes.len() as u32,
             &bytes,
@@ -688,18 +663,15 @@ fn scene_inline_write<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write
         e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
         e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
     })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.check(
         out,
         "inline_write",
-        &p,
         &[
             (5, 5, GREEN, "inline-written vertices"),
             (60, 60, GREEN, "inline-written vertices"),
         ],
         0,
-    ))
+    )
 }
 
 /// A fragment shader longer than one batch, sent with continuation packets.
@@ -713,26 +685,14 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
     }
     let _ = write!(text, "  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);
     s.program(VS_POS, &text)?;
-    s.vertices(
-        &[
-            -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
-        ],
-        &[4],
-    )?;
-    s.enc(|e| {
-        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
-        e.set_constant_buffer(SHADER_FRAGMENT, &[rgba(RED)])?;
-        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
-    })?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.vertices(&FULL_TRIANGLE, &[4])?;
+    s.red_on_blue(3)?;
+    s.check(
         out,
         "long_shader",
-        &p,
         &[(32, 32, RED, "long shader output")],
         0,
-    ))
+    )
 }
 
 /// Creates, fills and destroys small textures `n` times, then proves the context still renders.
@@ -750,18 +710,15 @@ fn scene_resource_cycles<T: GpuTransport3d + ?Sized>(
         s.t.resource_destroy(s.ctx, r)?;
     }
     s.enc(|e| e.clear(CLEAR_COLOR0, rgba(GREEN), 1.0, 0))?;
-    let p = s.read_back()?;
-    s.finish()?;
-    Ok(expect(
+    s.check(
         out,
         "resource_cycles",
-        &p,
         &[
             (0, 0, GREEN, "after cycles"),
             (63, 63, GREEN, "after cycles"),
         ],
         0,
-    ))
+    )
 }
 
 /// Creates and destroys contexts `n` times, then renders in a fresh one.

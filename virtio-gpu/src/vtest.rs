@@ -309,6 +309,25 @@ impl VtestTransport {
     }
 }
 
+/// The header of a vtest TRANSFER_PUT / TRANSFER_GET of `span` bytes (level 0).
+fn transfer_header(op: u32, res: ResId, stride: u32, bx: Box3d, span: usize) -> [u32; 13] {
+    [
+        VCMD_TRANSFER_HDR_SIZE,
+        op,
+        res.0,
+        0, // level
+        stride,
+        0, // layer stride
+        bx.x,
+        bx.y,
+        bx.z,
+        bx.w,
+        bx.h,
+        bx.d,
+        span as u32,
+    ]
+}
+
 impl GpuTransport3d for VtestTransport {
     fn caps(&self) -> &HostCaps {
         &self.caps
@@ -411,21 +430,7 @@ impl GpuTransport3d for VtestTransport {
         })?;
         let c = self.conn(ctx)?;
         let r = c.send(
-            &[
-                VCMD_TRANSFER_HDR_SIZE,
-                VCMD_TRANSFER_PUT,
-                res.0,
-                0,
-                stride,
-                0,
-                bx.x,
-                bx.y,
-                bx.z,
-                bx.w,
-                bx.h,
-                bx.d,
-                span as u32,
-            ],
+            &transfer_header(VCMD_TRANSFER_PUT, res, stride, bx, span),
             data,
         );
         match r {
@@ -455,21 +460,7 @@ impl GpuTransport3d for VtestTransport {
         let c = self.conn(ctx)?;
         let r = c
             .send(
-                &[
-                    VCMD_TRANSFER_HDR_SIZE,
-                    VCMD_TRANSFER_GET,
-                    res.0,
-                    0,
-                    stride,
-                    0,
-                    bx.x,
-                    bx.y,
-                    bx.z,
-                    bx.w,
-                    bx.h,
-                    bx.d,
-                    span as u32,
-                ],
+                &transfer_header(VCMD_TRANSFER_GET, res, stride, bx, span),
                 &[],
             )
             .and_then(|_| c.recv(out));

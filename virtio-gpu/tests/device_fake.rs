@@ -60,6 +60,40 @@ struct FakeRes {
     attached: bool,
 }
 
+impl FakeRes {
+    /// Copies the box `(x, y, w, h)` of `bpp`-byte texels between the guest backing (rows
+    /// `stride` apart from `offset`) and the host copy; the error is the virtio response code.
+    fn copy_rows(
+        &mut self,
+        to_host: bool,
+        bpp: usize,
+        (offset, stride): (usize, usize),
+        (x, y, w, h): (usize, usize, usize, usize),
+    ) -> Result<(), u32> {
+        let Some((addr, len)) = self.backing else {
+            return Err(0x1205);
+        };
+        let host_stride = self.width as usize * bpp;
+        let n = w * bpp;
+        for row in 0..h {
+            let g_at = offset + row * stride;
+            let h_at = (y + row) * host_stride + x * bpp;
+            if g_at + n > len || h_at + n > self.data.len() {
+                return Err(0x1205);
+            }
+            // The test owns the backing memory the device under test handed over.
+            let guest =
+                unsafe { std::slice::from_raw_parts_mut((addr as usize + g_at) as *mut u8, n) };
+            if to_host {
+                self.data[h_at..h_at + n].copy_from_slice(guest);
+            } else {
+                guest.copy_from_slice(&self.data[h_at..h_at + n]);
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Host {
     capsets: Vec<(u32, u32, Vec<u8>)>,
     contexts: BTreeMap<u32, StreamChecker>,
@@ -174,35 +208,30 @@ impl Host {
                 }
                 ok(req)
             }
-            CMD_RESOURCE_CREATE_3D => {
+            CMD_RESOURCE_CREATE_3D | CMD_RESOURCE_CREATE_2D => {
                 let id = g(24);
                 if id == 0 || self.resources.contains_key(&id) {
                     return err(req, 0x1203);
                 }
-                let (w, h) = (g(40), g(44));
-                let r = FakeRes {
-                    target: g(28),
-                    format: g(32),
-                    width: w,
-                    data: vec![0; w as usize * h as usize * Self::bpp(g(32))],
-                    ..Default::default()
-                };
-                self.resources.insert(id, r);
-                ok(req)
-            }
-            CMD_RESOURCE_CREATE_2D => {
-                let id = g(24);
-                if id == 0 || self.resources.contains_key(&id) {
-                    return err(req, 0x1203);
-                }
-                let (w, h) = (g(32), g(36));
-                let r = FakeRes {
-                    target: 2,
-                    format: g(28),
-                    width: w,
-                    data: vec![0; w as usize * h as usize * 4],
-                    attached: true,
-                    ..Default::default()
+                let r = if ty == CMD_RESOURCE_CREATE_3D {
+                    let (w, h) = (g(40), g(44));
+                    FakeRes {
+                        target: g(28),
+                        format: g(32),
+                        width: w,
+                        data: vec![0; w as usize * h as usize * Self::bpp(g(32))],
+                        ..Default::default()
+                    }
+                } else {
+                    let (w, h) = (g(32), g(36));
+                    FakeRes {
+                        target: 2,
+                        format: g(28),
+                        width: w,
+                        data: vec![0; w as usize * h as usize * 4],
+                        attached: true,
+                        ..Default::default()
+                    }
                 };
                 self.resources.insert(id, r);
                 ok(req)
@@ -218,22 +247,11 @@ impl Host {
                 let Some(r) = self.resources.get_mut(&g(48)) else {
                     return err(req, 0x1203);
                 };
-                let Some((addr, len)) = r.backing else {
-                    return err(req, 0x1205);
-                };
                 let stride = r.width as usize * 4;
-                for row in 0..h {
-                    let g_at = offset + row * stride;
-                    let h_at = (y + row) * stride + x * 4;
-                    if g_at + w * 4 > len || h_at + w * 4 > r.data.len() {
-                        return err(req, 0x1205);
-                    }
-                    let guest = unsafe {
-                        std::slice::from_raw_parts((addr as usize + g_at) as *const u8, w * 4)
-                    };
-                    r.data[h_at..h_at + w * 4].copy_from_slice(guest);
+                match r.copy_rows(true, 4, (offset, stride), (x, y, w, h)) {
+                    Ok(()) => ok(req),
+                    Err(code) => err(req, code),
                 }
-                ok(req)
             }
             CMD_SET_SCANOUT => {
                 if g(44) != 0 && !self.resources.contains_key(&g(44)) {
@@ -282,32 +300,15 @@ impl Host {
                 let Some(r) = self.resources.get_mut(&g(56)) else {
                     return err(req, 0x1203);
                 };
-                let Some((addr, len)) = r.backing else {
-                    return err(req, 0x1205);
-                };
                 if !r.attached {
                     return err(req, 0x1205);
                 }
-                let bpp = Self::bpp(r.format);
-                let host_stride = r.width as usize * bpp;
-                for row in 0..h {
-                    let g_at = offset + row * stride;
-                    let h_at = (y + row) * host_stride + x * bpp;
-                    let n = w * bpp;
-                    if g_at + n > len || h_at + n > r.data.len() {
-                        return err(req, 0x1205);
-                    }
-                    let guest = unsafe {
-                        std::slice::from_raw_parts_mut((addr as usize + g_at) as *mut u8, n)
-                    };
-                    if ty == CMD_TRANSFER_TO_HOST_3D {
-                        r.data[h_at..h_at + n].copy_from_slice(guest);
-                    } else {
-                        guest.copy_from_slice(&r.data[h_at..h_at + n]);
-                    }
-                }
                 let _ = r.target;
-                ok(req)
+                let (to_host, bpp) = (ty == CMD_TRANSFER_TO_HOST_3D, Self::bpp(r.format));
+                match r.copy_rows(to_host, bpp, (offset, stride), (x, y, w, h)) {
+                    Ok(()) => ok(req),
+                    Err(code) => err(req, code),
+                }
             }
             CMD_SUBMIT_3D => {
                 let ctx = g(16);

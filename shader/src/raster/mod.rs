@@ -13,7 +13,8 @@
 //! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
 //! output, so testing before shading is exact) with the write after shading for the lanes that
 //! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
-//! screen space); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
+//! screen space, with planes set up from the unsnapped float positions as llvmpipe does, so
+//! texel choices at texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
 //! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
 //! even into 0xAARRGGBB.
 //!
@@ -26,6 +27,14 @@
 //!
 //! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
+// Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
+// and negated float comparisons send NaN down the rejecting path.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::too_many_arguments,
+    clippy::manual_memcpy
+)]
 use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
 pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::ir::Stage;
@@ -625,8 +634,12 @@ fn triangle(
 /// A vertex after the viewport transform.
 #[derive(Clone, Copy)]
 struct WinVert {
+    /// Snapped position (1/256 pixel, memory orientation) for coverage.
     x: i64,
     y: i64,
+    /// Unsnapped position in pixels for interpolation (as llvmpipe sets up its planes).
+    xf: f64,
+    yf: f64,
     z: f32,
     q: f32,
 }
@@ -640,9 +653,13 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     let ymem = setup.height as f64 - yw;
     let fx = libm::floor(xw * ONE as f64 + 0.5);
     let fy = libm::floor(ymem * ONE as f64 + 0.5);
+    // NaN maps to a value the caller rejects (`as` would turn it into 0).
+    let fixed = |f: f64| if f.is_nan() { i64::MAX } else { f as i64 };
     WinVert {
-        x: fx as i64,
-        y: fy as i64,
+        x: fixed(fx),
+        y: fixed(fy),
+        xf: xw,
+        yf: ymem,
         z: nz * 0.5 + 0.5,
         q,
     }
@@ -664,6 +681,21 @@ fn raster(
         to_window(setup, &tri[1].pos),
         to_window(setup, &tri[2].pos),
     ];
+    // Clipping arithmetic on extreme (finite) inputs can still produce inf/NaN or coordinates
+    // far outside the guard band: such triangles are dropped before any integer arithmetic.
+    // 2^30 in 1/256 pixel units keeps every edge product below 2^62 (legitimate coordinates
+    // stay below 2^27 thanks to the guard band).
+    const COORD_LIMIT: i64 = 1 << 30;
+    let sane = |v: &WinVert| {
+        (-COORD_LIMIT..COORD_LIMIT).contains(&v.x)
+            && (-COORD_LIMIT..COORD_LIMIT).contains(&v.y)
+            && v.z.is_finite()
+            && v.q.is_finite()
+    };
+    if !wv.iter().all(sane) {
+        stats.rejected += 1;
+        return;
+    }
     let mut order = [0usize, 1, 2];
     let area =
         (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
@@ -684,7 +716,6 @@ fn raster(
     } else {
         area
     };
-    let ia = 1.0 / area as f32;
 
     // Edges (from, to) with their top-left bias; inside when E + bias >= 0.
     struct Edge {
@@ -741,16 +772,43 @@ fn raster(
         d2[k] = v2.var[k] * q2 - a0[k];
     }
 
-    // Per-lane offsets inside a 4x2 block: edge values (bias included) and the barycentric
-    // weights of v1, v2 they stand for.
+    // Per-lane offsets inside a 4x2 block of the edge values (bias included).
     let mut offs = [[0i64; LANES]; 3];
-    let mut offs_f = [[0f32; LANES]; 3];
     for (k, ed) in edges.iter().enumerate() {
         for l in 0..LANES {
             let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
-            let o = lx * ed.dx + ly * ed.dy;
-            offs[k][l] = o + ed.bias;
-            offs_f[k][l] = o as f32 * ia;
+            offs[k][l] = lx * ed.dx + ly * ed.dy + ed.bias;
+        }
+    }
+    // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
+    // snapped ones when rounding makes the float triangle degenerate or flipped.
+    let (p0, p1, p2) = (
+        (wv[0].xf, wv[0].yf),
+        (wv[1].xf, wv[1].yf),
+        (wv[2].xf, wv[2].yf),
+    );
+    let af = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1);
+    let snapped = |v: &WinVert| (v.x as f64 / ONE as f64, v.y as f64 / ONE as f64);
+    let (p0, p1, p2, af) = if af > 0.0 && af.is_finite() {
+        (p0, p1, p2, af)
+    } else {
+        (
+            snapped(&wv[0]),
+            snapped(&wv[1]),
+            snapped(&wv[2]),
+            area as f64 / (ONE * ONE) as f64,
+        )
+    };
+    // b(x, y) = c + cx * x + cy * y for the weight of v1 (edge v2 -> v0) and v2 (edge v0 -> v1).
+    let plane = |a: (f64, f64), b: (f64, f64)| {
+        let (cx, cy) = (-(b.1 - a.1) / af, (b.0 - a.0) / af);
+        (-(cx * a.0 + cy * a.1), cx, cy)
+    };
+    let planes = [plane(p2, p0), plane(p0, p1)];
+    let mut offs_f = [[0f32; LANES]; 2];
+    for (k, pl) in planes.iter().enumerate() {
+        for l in 0..LANES {
+            offs_f[k][l] = (pl.1 * (l & 3) as f64 + pl.2 * (l >> 2) as f64) as f32;
         }
     }
     let width = target.width as usize;
@@ -774,12 +832,14 @@ fn raster(
             }
             mask &= rowmask & (cols * 0x11);
             if mask != 0 {
-                let (w1, w2) = (base[1] as f32 * ia, base[2] as f32 * ia);
+                let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+                let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+                let (w1, w2) = (at(&planes[0]), at(&planes[1]));
                 let mut b1: Lanes = [0.0; LANES];
                 let mut b2: Lanes = [0.0; LANES];
                 for l in 0..LANES {
-                    b1[l] = w1 + offs_f[1][l];
-                    b2[l] = w2 + offs_f[2][l];
+                    b1[l] = w1 + offs_f[0][l];
+                    b2[l] = w2 + offs_f[1][l];
                 }
                 shade_block(
                     setup,

@@ -1,6 +1,7 @@
 //! Hand-built IR modules for the IR-core tests (used until, and alongside, the frontend).
 #![allow(dead_code)]
 pub mod reference;
+pub mod scene;
 use shader::ir::*;
 use shader::link::Program;
 

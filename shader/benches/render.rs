@@ -1,0 +1,91 @@
+//! Software rendering speed: the three 640x480 bench scenes of `tools/shc/benches/scenes` (a lit
+//! rotating cube, a function-heavy full-screen shader, a textured quad in perspective), each
+//! rendered single-threaded through compile -> link -> raster::draw. Reports ms/frame, frame
+//! Mpixels/s and shaded fragments per second, from this thread's CPU time. A short custom harness (a few seconds in all).
+//! The Mesa softpipe/llvmpipe comparison is wired by the `mesa-ref` tool.
+#[path = "../tests/ircore_util/scene.rs"]
+mod scene_render;
+
+use std::time::{Duration, Instant};
+
+use shader::raster::Scratch;
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// CPU time of this thread in seconds (Linux schedstat, ns resolution): the machine is shared,
+/// so wall time over-states frame times when other jobs run. Falls back to wall time.
+fn cpu_seconds(wall: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| {
+            s.split_whitespace()
+                .next()
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .map(|ns| ns as f64 * 1e-9)
+        .unwrap_or_else(|| wall.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let scenes = [
+        (
+            "lit_cube",
+            "tools/shc/tests/diff/lit_cube.vert",
+            "tools/shc/tests/diff/lit_cube.frag",
+            "tools/shc/benches/scenes/cube.json",
+        ),
+        (
+            "functions",
+            "tools/shc/tests/diff/fullscreen.vert",
+            "tools/shc/tests/diff/functions.frag",
+            "tools/shc/benches/scenes/fullscreen.json",
+        ),
+        (
+            "textured_quad",
+            "tools/shc/tests/diff/textured.vert",
+            "tools/shc/benches/scenes/tex_quad.frag",
+            "tools/shc/benches/scenes/textured_quad.json",
+        ),
+    ];
+    let mut scratch = Box::new(Scratch::new());
+    for (name, vs, fs, sc) in scenes {
+        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
+        let p = scene_render::prepare(
+            &format!("{}/{}", ROOT, vs),
+            &format!("{}/{}", ROOT, fs),
+            &format!("{}/{}", ROOT, sc),
+        );
+        let n = (p.scene.width * p.scene.height) as usize;
+        let mut color = vec![0u32; n];
+        let mut depth = vec![1.0f32; n];
+        // Warm up, then time whole frames for about 1.5 s.
+        let stats = scene_render::render(&p, &mut scratch, &mut color, &mut depth);
+        let start = Instant::now();
+        let cpu0 = cpu_seconds(start);
+        let mut frames = 0u32;
+        while cpu_seconds(start) - cpu0 < 1.0 || frames < 3 {
+            scene_render::render(&p, &mut scratch, &mut color, &mut depth);
+            frames += 1;
+            if start.elapsed() > Duration::from_secs(20) {
+                break;
+            }
+        }
+        let per_frame = (cpu_seconds(start) - cpu0) / frames as f64;
+        println!(
+            "render/{:<14} {:>8.3} ms/frame  {:>7.1} Mpixels/s  {:>7.1} Mfragments/s  ({} fragments, {} pixels written, {} frames)",
+            name,
+            per_frame * 1e3,
+            n as f64 / per_frame / 1e6,
+            stats.fragments_shaded as f64 / per_frame / 1e6,
+            stats.fragments_shaded,
+            stats.pixels_written,
+            frames
+        );
+    }
+}

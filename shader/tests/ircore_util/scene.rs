@@ -1,0 +1,139 @@
+//! Renders scene files (the `scene` crate's model) with GLSL sources through the software path:
+//! shared by the GLSL tests and the render benchmark.
+#![allow(dead_code)]
+use scene::{Filter as SFilter, Scene, Wrap as SWrap};
+use shader::link::Program;
+use shader::raster::*;
+
+/// Everything a frame needs, prepared once.
+pub struct Prepared {
+    pub program: Program,
+    pub scene: Scene,
+    pub data: Vec<f32>,
+    pub stride: u32,
+    pub attribs: Vec<VertexAttrib>,
+    /// Per unit: texels, width, height, sampler state.
+    pub textures: Vec<Option<(Vec<u32>, u32, u32, SamplerState)>>,
+    pub state: RasterState,
+}
+
+pub fn compile(stage: u32, path: &str) -> shader::ir::Module {
+    let src = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {}", path, e));
+    match shader::compile::compile(stage, &src, path) {
+        Ok(s) => s.module,
+        Err(d) => panic!("{} does not compile: {:?}", path, d),
+    }
+}
+
+pub fn prepare(vs_path: &str, fs_path: &str, scene_path: &str) -> Prepared {
+    let scene = Scene::load(std::path::Path::new(scene_path))
+        .unwrap_or_else(|e| panic!("{}: {:?}", scene_path, e));
+    let vs = compile(0, vs_path);
+    let fs = compile(1, fs_path);
+    let mut program = Program::new();
+    program
+        .link(Some(&vs), Some(&fs))
+        .unwrap_or_else(|e| panic!("link: {} / {}", e, program.log()));
+    for (name, values) in &scene.uniforms {
+        if let Some(i) = program.uniform_find(name) {
+            program
+                .set_uniform(i, values)
+                .unwrap_or_else(|e| panic!("uniform {}: {}", name, e));
+        }
+    }
+    let stride: u32 = scene.attributes.iter().map(|a| a.components).sum();
+    let mut attribs = vec![];
+    let mut offset = 0;
+    for a in &scene.attributes {
+        attribs.push(VertexAttrib {
+            location: a.location as u8,
+            offset,
+            components: a.components as u8,
+        });
+        offset += a.components;
+    }
+    let mut data = vec![];
+    for v in 0..scene.vertex_count {
+        for a in &scene.attributes {
+            data.extend_from_slice(a.vertex(v));
+        }
+    }
+    let mut textures = vec![None, None, None, None];
+    for (name, t) in &scene.textures {
+        if let Some(unit) = program.sampler_find(name) {
+            let sampler = SamplerState {
+                filter: if t.filter == SFilter::Linear {
+                    Filter::Linear
+                } else {
+                    Filter::Nearest
+                },
+                wrap: if t.wrap == SWrap::ClampToEdge {
+                    Wrap::ClampToEdge
+                } else {
+                    Wrap::Repeat
+                },
+            };
+            textures[unit as usize] = Some((t.to_argb(), t.width, t.height, sampler));
+        }
+    }
+    let state = RasterState {
+        viewport: scene.viewport,
+        depth_test: scene.depth,
+        depth_write: true,
+        cull_back: scene.cull,
+    };
+    Prepared {
+        program,
+        scene,
+        data,
+        stride,
+        attribs,
+        textures,
+        state,
+    }
+}
+
+/// Clears and draws one frame into `color`/`depth`.
+pub fn render(
+    p: &Prepared,
+    scratch: &mut Scratch,
+    color: &mut [u32],
+    depth: &mut [f32],
+) -> DrawStats {
+    let mut t = Target {
+        width: p.scene.width,
+        height: p.scene.height,
+        color,
+        depth,
+    };
+    t.clear(p.scene.clear_argb(), 1.0);
+    let tex: Vec<Option<TextureRef>> = p
+        .textures
+        .iter()
+        .map(|t| {
+            t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                width: *w,
+                height: *h,
+                texels,
+                sampler: *s,
+            })
+        })
+        .collect();
+    let tex = [tex[0], tex[1], tex[2], tex[3]];
+    let input = VertexInput {
+        data: &p.data,
+        stride: p.stride,
+        attribs: &p.attribs,
+        count: p.scene.vertex_count as u32,
+    };
+    draw_with(
+        scratch,
+        &p.program,
+        &input,
+        p.scene.indices.as_deref(),
+        &tex,
+        &p.state,
+        &mut t,
+    )
+    .unwrap_or_else(|e| panic!("draw: {}", e))
+}
