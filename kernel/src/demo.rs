@@ -122,7 +122,8 @@ fn animate(mode: BackendMode, frames: Option<u32>) -> Result<(), alloc::string::
         match frames {
             Some(n) if done >= n => break,
             None if done >= DEFAULT_FRAMES_MAX
-                || (done > 0 && clock::now_us() - start >= DEFAULT_SECONDS * 1_000_000) =>
+                || (done > 0
+                    && clock::now_us().saturating_sub(start) >= DEFAULT_SECONDS * 1_000_000) =>
             {
                 break
             }

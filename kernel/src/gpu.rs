@@ -38,6 +38,10 @@ const CONSOLE_COLOUR: u32 = 0xFF20_2838;
 /// Every device command may take this long before the device counts as lost.
 const COMMAND_TIMEOUT_NS: u64 = 30_000_000_000;
 pub const CAPSETS_MAX: usize = 16;
+/// Fence only SUBMIT_3D and transfers: QEMU serves the control queue in order, and answers an
+/// unfenced command without waiting for its fence poll. Measured: the demo loop (frame + SET_SCANOUT
+/// + RESOURCE_FLUSH) went from 37-44 to 60 fps at 640x480, every test still passing.
+const FENCE_EVERY_COMMAND: bool = false;
 
 #[derive(Clone, Debug, Default)]
 pub struct GpuReport {
@@ -149,6 +153,7 @@ fn bring_up() -> GpuReport {
     let config = DeviceConfig {
         clock: Some(now_ns),
         timeout_ns: COMMAND_TIMEOUT_NS,
+        fence_every_command: FENCE_EVERY_COMMAND,
         ..Default::default()
     };
     let mut device = match VirglDevice::<KernelHal, _>::new(transport, config) {
