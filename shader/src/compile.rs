@@ -8,7 +8,7 @@ use heapless::{String, Vec};
 use crate::ast::Ast;
 use crate::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::{Module, Stage};
+use crate::ir::{Interface, Module, Stage};
 use crate::lex::Tokens;
 use crate::limits::{SRC_MAX, TGSI_MAX};
 use crate::tgsi::{self, TgsiError, TgsiInfo};
@@ -118,26 +118,55 @@ pub fn compile_timed(
     if diag.total() > 0 {
         return Err(diag);
     }
-    // Built in place: the module is lowered straight into the returned value (no 10 KB moves).
-    let mut shader = Shader {
+    // Built in the value that is returned and lowered in place.
+    let mut result: Result<Shader, Diagnostics> = Ok(Shader {
         name: bounded_string(if name.is_empty() { "shader" } else { name }),
         stage,
         version: toks.version,
-        module: Module::new(stage),
+        module: Module {
+            stage,
+            insts: Vec::new(),
+            imms: Vec::new(),
+            temps: 0,
+            iface: Interface::default(),
+        },
         timing,
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+    });
+    let ok = match &mut result {
+        Ok(shader) => finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2),
+        Err(_) => false,
     };
-    sema::analyze(source, &toks, &ast, stage, &mut diag, &mut shader.module);
+    if !ok {
+        result = Err(diag);
+    }
+    result
+}
+
+/// Semantic analysis and lowering, optimisation, verification and TGSI emission into `shader`;
+/// false when `diag` holds errors.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    shader: &mut Shader,
+    source: &[u8],
+    toks: &Tokens,
+    ast: &Ast,
+    stage: Stage,
+    diag: &mut Diagnostics,
+    clock: fn() -> u64,
+    t2: u64,
+) -> bool {
+    sema::analyze(source, toks, ast, stage, diag, &mut shader.module);
     let t3 = clock();
     shader.timing.sema = t3.wrapping_sub(t2);
     if diag.total() > 0 {
-        return Err(diag);
+        return false;
     }
     opt::optimize(&mut shader.module);
     if let Err(e) = verify::verify(&shader.module) {
         // The frontend only emits verifiable IR; reaching this is a compiler bug.
         diag.push(1, 1, format_args!("internal compiler error: {}", e));
-        return Err(diag);
+        return false;
     }
     let t4 = clock();
     shader.timing.ir = t4.wrapping_sub(t3);
@@ -147,7 +176,7 @@ pub fn compile_timed(
     let mut text = String::<TGSI_MAX>::new();
     shader.tgsi = tgsi::emit(&shader.module, None, &mut text);
     shader.timing.tgsi = clock().wrapping_sub(t4);
-    Ok(shader)
+    true
 }
 
 /// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.

@@ -237,6 +237,49 @@ pub const RESERVED: &[&str] = &[
     "precision",
 ];
 
+/// Index in [`REJECTED_QUALIFIERS`] of a rejected word (a match, so that every lowercase
+/// identifier does not scan the table).
+fn rejected_qualifier(w: &[u8]) -> Option<usize> {
+    Some(match w {
+        b"attribute" => 0,
+        b"varying" => 1,
+        b"highp" => 2,
+        b"mediump" => 3,
+        b"lowp" => 4,
+        b"inout" => 5,
+        b"centroid" => 6,
+        b"flat" => 7,
+        b"noperspective" => 8,
+        b"invariant" => 9,
+        b"precise" => 10,
+        b"readonly" => 11,
+        b"writeonly" => 12,
+        b"coherent" => 13,
+        b"volatile" => 14,
+        b"restrict" => 15,
+        b"shared" => 16,
+        b"patch" => 17,
+        b"sample" => 18,
+        _ => return None,
+    })
+}
+
+/// Whether `w` is one of [`RESERVED`] (a match for the same reason).
+fn is_reserved(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"while"
+            | b"do"
+            | b"switch"
+            | b"case"
+            | b"default"
+            | b"break"
+            | b"continue"
+            | b"struct"
+            | b"precision"
+    )
+}
+
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
 
@@ -412,9 +455,8 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     );
                 }
                 Tok::Ident
-            } else if let Some(&(w, advice)) = REJECTED_QUALIFIERS
-                .iter()
-                .find(|(w, _)| w.as_bytes() == bytes)
+            } else if let Some(&(w, advice)) =
+                rejected_qualifier(bytes).and_then(|i| REJECTED_QUALIFIERS.get(i))
             {
                 diag.push(
                     line,
@@ -422,7 +464,7 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     format_args!("unsupported qualifier '{}': {}", w, advice),
                 );
                 continue;
-            } else if RESERVED.iter().any(|w| w.as_bytes() == bytes) {
+            } else if is_reserved(bytes) {
                 Tok::Reserved
             } else {
                 if bytes.len() >= NAME_MAX {
@@ -728,6 +770,22 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_matches_agree_with_the_tables() {
+        for (i, (w, _)) in REJECTED_QUALIFIERS.iter().enumerate() {
+            assert_eq!(rejected_qualifier(w.as_bytes()), Some(i), "{}", w);
+            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        }
+        for w in RESERVED {
+            assert!(is_reserved(w.as_bytes()), "{}", w);
+            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+        }
+        for w in ["position", "inouts", "flatten", "whilex", "color", "do_"] {
+            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        }
+    }
 
     fn run(src: &str) -> (Tokens, Diagnostics) {
         let mut d = Diagnostics::new("t");
