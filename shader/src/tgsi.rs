@@ -133,7 +133,12 @@ pub fn format_imm(v: f32) -> String<24> {
     if short_decimal(v, &mut s) {
         return s;
     }
-    s.clear();
+    format_imm_general(v)
+}
+
+/// [`format_imm`] without the fast path: `{:?}` when it reads back exactly, else the raw bits.
+fn format_imm_general(v: f32) -> String<24> {
+    let mut s: String<24> = String::new();
     if v.is_finite() && write!(s, "{:?}", v).is_ok() {
         if let Some(back) = parse_tgsi_float(&s) {
             if back.to_bits() == v.to_bits() {
@@ -178,17 +183,16 @@ fn short_decimal(v: f32, s: &mut String<24>) -> bool {
         let scaled = x * p;
         let n = libm::round(scaled);
         let diff = (n - scaled).abs();
-        if diff == 0.5 {
+        if diff > far * p {
+            // No decimal with `d` digits after the point lies in the interval.
+            continue;
+        }
+        // A tie (two candidates as close) or one the atof path would misread: the general path.
+        if diff == 0.5 || diff >= near * p || (n / p) as f32 != a {
             return false;
         }
-        let exact = (n / p) as f32 == a;
-        if exact && diff < near * p {
-            write_fixed(s, v.is_sign_negative(), n as u64, d);
-            return true;
-        }
-        if diff <= far * p {
-            return false;
-        }
+        write_fixed(s, v.is_sign_negative(), n as u64, d);
+        return true;
     }
     false
 }
@@ -505,7 +509,14 @@ fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
         _ => None,
     };
     if let Some(t) = small {
-        return out.push_str(t).map_err(too_long);
+        // Byte pushes: a two-byte `push_str` went through a libc memcpy call.
+        if out.capacity() - out.len() < t.len() {
+            return Err(TgsiError::TooLong { limit: TGSI_MAX });
+        }
+        for c in t.chars() {
+            out.push(c).map_err(too_long)?;
+        }
+        return Ok(());
     }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
@@ -1717,4 +1728,59 @@ pub fn selftest_checker(w: &mut dyn Write) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path must print exactly what the general path prints, wherever it answers.
+    #[test]
+    fn short_decimal_matches_the_general_path() {
+        let mut answered = 0u32;
+        let mut check = |v: f32| {
+            let mut s: String<24> = String::new();
+            if short_decimal(v, &mut s) {
+                assert_eq!(s, format_imm_general(v), "bits {:#010x}", v.to_bits());
+                answered += 1;
+            }
+        };
+        // Every f32 with a stride that visits all exponents and many mantissas.
+        let mut bits = 0u32;
+        while let Some(next) = bits.checked_add(40_009) {
+            check(f32::from_bits(bits));
+            bits = next;
+        }
+        // Short decimals, their neighbours and negatives.
+        for d in 0..=7u32 {
+            let p = 10f64.powi(d as i32);
+            for n in (0..20_000u32).chain((1..2000).map(|k| k * 997)) {
+                let v = (n as f64 / p) as f32;
+                for w in [
+                    v,
+                    -v,
+                    f32::from_bits(v.to_bits() + 1),
+                    f32::from_bits(v.to_bits().saturating_sub(1)),
+                ] {
+                    check(w);
+                }
+            }
+        }
+        assert!(
+            answered > 100_000,
+            "the fast path answered only {} times",
+            answered
+        );
+        for (v, want) in [
+            (1.0f32, "1.0"),
+            (-0.0, "-0.0"),
+            (0.5, "0.5"),
+            (0.1, "0.1"),
+            (255.0, "255.0"),
+        ] {
+            let mut s: String<24> = String::new();
+            assert!(short_decimal(v, &mut s), "{}", want);
+            assert_eq!(s.as_str(), want);
+        }
+    }
 }
