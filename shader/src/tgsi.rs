@@ -497,27 +497,25 @@ impl Piece for String<24> {
     }
 }
 
-/// Two-digit decimal strings 00..99 back to back.
-const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
-
-/// `v` in decimal, as `{}` prints it (nothing is written when it does not fit).
+/// `v` in decimal, as `{}` prints it (nothing is written when it does not fit). Inlined:
+/// register indices are nearly always below 100, and a call per number cost more than the
+/// digits.
+#[inline(always)]
 fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
-    // Register indices are nearly always below 100: one slice of the pair table.
-    let small = match v {
-        0..=9 => PAIRS.get(2 * v as usize + 1..2 * v as usize + 2),
-        10..=99 => PAIRS.get(2 * v as usize..2 * v as usize + 2),
-        _ => None,
-    };
-    if let Some(t) = small {
-        // Byte pushes: a two-byte `push_str` went through a libc memcpy call.
-        if out.capacity() - out.len() < t.len() {
+    if v < 10 {
+        return out.push((b'0' + v as u8) as char).map_err(too_long);
+    }
+    if v < 100 {
+        if out.capacity() - out.len() < 2 {
             return Err(TgsiError::TooLong { limit: TGSI_MAX });
         }
-        for c in t.chars() {
-            out.push(c).map_err(too_long)?;
-        }
-        return Ok(());
+        out.push((b'0' + (v / 10) as u8) as char).map_err(too_long)?;
+        return out.push((b'0' + (v % 10) as u8) as char).map_err(too_long);
     }
+    put_uint_long(v, out)
+}
+
+fn put_uint_long(v: u64, out: &mut Out) -> Result<(), TgsiError> {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut k = v;
@@ -536,6 +534,7 @@ fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
 macro_rules! unsigned_piece {
     ($($t:ty),*) => {$(
         impl Piece for $t {
+            #[inline(always)]
             fn put(self, out: &mut Out) -> Result<(), TgsiError> {
                 put_uint(self as u64, out)
             }
