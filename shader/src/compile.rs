@@ -52,18 +52,48 @@ fn no_clock() -> u64 {
 
 /// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected).
 #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
+#[inline(always)]
 pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnostics> {
     compile_timed(stage, source, name, no_clock)
 }
 
 /// [`compile`], reading `clock` around each phase (the kernel passes rdtsc).
 #[allow(clippy::result_large_err)]
+#[inline(always)]
 pub fn compile_timed(
     stage: u32,
     source: &[u8],
     name: &str,
     clock: fn() -> u64,
 ) -> Result<Shader, Diagnostics> {
+    // The ~10 KB shader is built in the caller's frame (this wrapper is inlined) and filled in
+    // place by `run`, which replaces it with the diagnostics on failure: returning it from the
+    // pipeline copied all of it on every compile.
+    let mut result: Result<Shader, Diagnostics> = Ok(Shader {
+        name: String::new(),
+        stage: Stage::Vertex,
+        version: 0,
+        module: Module {
+            stage: Stage::Vertex,
+            insts: Vec::new(),
+            imms: Vec::new(),
+            temps: 0,
+            iface: Interface::default(),
+        },
+        timing: PhaseTimes::default(),
+        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+    });
+    run(stage, source, name, clock, &mut result);
+    result
+}
+
+fn run(
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    clock: fn() -> u64,
+    result: &mut Result<Shader, Diagnostics>,
+) {
     let mut diag = Diagnostics::new(name);
     let stage = match Stage::from_u32(stage) {
         Some(s) => s,
@@ -81,12 +111,14 @@ pub fn compile_timed(
                     what, stage
                 ),
             );
-            return Err(diag);
+            *result = Err(diag);
+            return;
         }
     };
     if source.is_empty() {
         diag.push(1, 1, format_args!("empty shader: the source has no text"));
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
     if source.len() >= SRC_MAX {
         diag.push(
@@ -98,7 +130,8 @@ pub fn compile_timed(
                 SRC_MAX - 1
             ),
         );
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
     let mut timing = PhaseTimes::default();
     let t0 = clock();
@@ -116,31 +149,23 @@ pub fn compile_timed(
     let t2 = clock();
     timing.parse = t2.wrapping_sub(t1);
     if diag.total() > 0 {
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
-    // Built in the value that is returned and lowered in place.
-    let mut result: Result<Shader, Diagnostics> = Ok(Shader {
-        name: bounded_string(if name.is_empty() { "shader" } else { name }),
-        stage,
-        version: toks.version,
-        module: Module {
-            stage,
-            insts: Vec::new(),
-            imms: Vec::new(),
-            temps: 0,
-            iface: Interface::default(),
-        },
-        timing,
-        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
-    });
-    let ok = match &mut result {
-        Ok(shader) => finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2),
+    let ok = match result {
+        Ok(shader) => {
+            shader.name = bounded_string(if name.is_empty() { "shader" } else { name });
+            shader.stage = stage;
+            shader.version = toks.version;
+            shader.module.stage = stage;
+            shader.timing = timing;
+            finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2)
+        }
         Err(_) => false,
     };
     if !ok {
-        result = Err(diag);
+        *result = Err(diag);
     }
-    result
 }
 
 /// Semantic analysis and lowering, optimisation, verification and TGSI emission into `shader`;
