@@ -218,12 +218,6 @@ fn keyword(w: &[u8]) -> Option<Tok> {
     })
 }
 
-/// Cheap filter before the rejected-word tables: every rejected or reserved word is 2 to 13
-/// lowercase letters.
-fn may_be_rejected(w: &[u8]) -> bool {
-    (2..=13).contains(&w.len()) && w.iter().all(|b| b.is_ascii_lowercase())
-}
-
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
 pub const RESERVED: &[&str] = &[
     "while",
@@ -370,6 +364,41 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// Byte classes for the identifier scan: one table load per byte instead of range tests.
+const IDENT_BYTE: u8 = 1;
+const LOWER_BYTE: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = IDENT_BYTE;
+        }
+        if c.is_ascii_lowercase() {
+            t[b] |= LOWER_BYTE;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Length of the identifier run at the start of `rest`, and whether it is all lowercase
+/// letters (the only words the rejected-word tables can hold).
+fn ident_run(rest: &[u8]) -> (usize, bool) {
+    let mut all = IDENT_BYTE | LOWER_BYTE;
+    let mut n = 0;
+    for &b in rest {
+        let c = CLASS[b as usize];
+        if c & IDENT_BYTE == 0 {
+            break;
+        }
+        all &= c;
+        n += 1;
+    }
+    (n, all & LOWER_BYTE != 0)
+}
+
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
@@ -438,11 +467,14 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         lx.line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
-            lx.skip_run(is_ident);
+            let (n, lower) = ident_run(src.get(start..).unwrap_or(&[]));
+            lx.pos += n;
+            lx.col = lx.col.saturating_add(n as u32);
             let bytes = src.get(start..lx.pos).unwrap_or(&[]);
             if let Some(k) = keyword(bytes) {
                 k
-            } else if !may_be_rejected(bytes) {
+            } else if !(lower && (2..=13).contains(&bytes.len())) {
+                // Every rejected or reserved word is 2 to 13 lowercase letters.
                 if bytes.len() >= NAME_MAX {
                     diag.push(
                         line,
