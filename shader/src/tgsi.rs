@@ -509,7 +509,8 @@ fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
         if out.capacity() - out.len() < 2 {
             return Err(TgsiError::TooLong { limit: TGSI_MAX });
         }
-        out.push((b'0' + (v / 10) as u8) as char).map_err(too_long)?;
+        out.push((b'0' + (v / 10) as u8) as char)
+            .map_err(too_long)?;
         return out.push((b'0' + (v % 10) as u8) as char).map_err(too_long);
     }
     put_uint_long(v, out)
