@@ -181,7 +181,10 @@ fn short_decimal(v: f32, s: &mut String<24>) -> bool {
     let (near, far) = if up < down { (up, down) } else { (down, up) };
     for (d, &p) in POW10.iter().enumerate() {
         let scaled = x * p;
-        let n = libm::round(scaled);
+        // Nearest integer (0 <= scaled < 2^53, so the truncation and the fraction are exact; an
+        // exact half is a tie and goes to the general path below either way).
+        let t = scaled as u64 as f64;
+        let n = if scaled - t >= 0.5 { t + 1.0 } else { t };
         let diff = (n - scaled).abs();
         if diff > far * p {
             // No decimal with `d` digits after the point lies in the interval.
