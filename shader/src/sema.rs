@@ -158,6 +158,9 @@ fn sel(mask: i32, k: usize) -> usize {
 #[repr(C)]
 pub struct Sema<'a> {
     src: &'a [u8],
+    /// The whole source as text when it is valid UTF-8 (validated once, so that token names
+    /// are plain slices instead of one validation per lookup).
+    text: Option<&'a str>,
     toks: &'a Tokens,
     ast: &'a Ast,
     diag: &'a mut Diagnostics,
@@ -214,6 +217,7 @@ pub fn analyze(
     iface.reads_fragcoord = false;
     let mut s = Sema {
         src,
+        text: core::str::from_utf8(src).ok(),
         toks,
         ast,
         diag,
@@ -254,7 +258,18 @@ impl<'a> Sema<'a> {
 
     fn name_of(&self, node: i16) -> &'a str {
         let n = self.node(node);
-        self.toks.get(n.tok).map(|t| t.text(self.src)).unwrap_or("")
+        let Some(t) = self.toks.get(n.tok) else {
+            return "";
+        };
+        match self.text {
+            // Same result as `Token::text`: a slice that is in range and on char boundaries.
+            Some(text) => {
+                let start = t.off as usize;
+                text.get(start..start.saturating_add(t.len as usize))
+                    .unwrap_or("")
+            }
+            None => t.text(self.src),
+        }
     }
 
     fn err(&mut self, node: i16, args: fmt::Arguments<'_>) {
