@@ -8,7 +8,7 @@ use heapless::{String, Vec};
 use crate::ast::Ast;
 use crate::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::{Module, Stage};
+use crate::ir::{Interface, Module, Stage};
 use crate::lex::Tokens;
 use crate::limits::{SRC_MAX, TGSI_MAX};
 use crate::tgsi::{self, TgsiError, TgsiInfo};
@@ -52,18 +52,48 @@ fn no_clock() -> u64 {
 
 /// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected).
 #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
+#[inline(always)]
 pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnostics> {
     compile_timed(stage, source, name, no_clock)
 }
 
 /// [`compile`], reading `clock` around each phase (the kernel passes rdtsc).
 #[allow(clippy::result_large_err)]
+#[inline(always)]
 pub fn compile_timed(
     stage: u32,
     source: &[u8],
     name: &str,
     clock: fn() -> u64,
 ) -> Result<Shader, Diagnostics> {
+    // The ~10 KB shader is built in the caller's frame (this wrapper is inlined) and filled in
+    // place by `run`, which replaces it with the diagnostics on failure: returning it from the
+    // pipeline copied all of it on every compile.
+    let mut result: Result<Shader, Diagnostics> = Ok(Shader {
+        name: String::new(),
+        stage: Stage::Vertex,
+        version: 0,
+        module: Module {
+            stage: Stage::Vertex,
+            insts: Vec::new(),
+            imms: Vec::new(),
+            temps: 0,
+            iface: Interface::default(),
+        },
+        timing: PhaseTimes::default(),
+        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+    });
+    run(stage, source, name, clock, &mut result);
+    result
+}
+
+fn run(
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    clock: fn() -> u64,
+    result: &mut Result<Shader, Diagnostics>,
+) {
     let mut diag = Diagnostics::new(name);
     let stage = match Stage::from_u32(stage) {
         Some(s) => s,
@@ -81,12 +111,14 @@ pub fn compile_timed(
                     what, stage
                 ),
             );
-            return Err(diag);
+            *result = Err(diag);
+            return;
         }
     };
     if source.is_empty() {
         diag.push(1, 1, format_args!("empty shader: the source has no text"));
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
     if source.len() >= SRC_MAX {
         diag.push(
@@ -98,7 +130,8 @@ pub fn compile_timed(
                 SRC_MAX - 1
             ),
         );
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
     let mut timing = PhaseTimes::default();
     let t0 = clock();
@@ -116,28 +149,49 @@ pub fn compile_timed(
     let t2 = clock();
     timing.parse = t2.wrapping_sub(t1);
     if diag.total() > 0 {
-        return Err(diag);
+        *result = Err(diag);
+        return;
     }
-    // Built in place: the module is lowered straight into the returned value (no 10 KB moves).
-    let mut shader = Shader {
-        name: bounded_string(if name.is_empty() { "shader" } else { name }),
-        stage,
-        version: toks.version,
-        module: Module::new(stage),
-        timing,
-        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+    let ok = match result {
+        Ok(shader) => {
+            shader.name = bounded_string(if name.is_empty() { "shader" } else { name });
+            shader.stage = stage;
+            shader.version = toks.version;
+            shader.module.stage = stage;
+            shader.timing = timing;
+            finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2)
+        }
+        Err(_) => false,
     };
-    sema::analyze(source, &toks, &ast, stage, &mut diag, &mut shader.module);
+    if !ok {
+        *result = Err(diag);
+    }
+}
+
+/// Semantic analysis and lowering, optimisation, verification and TGSI emission into `shader`;
+/// false when `diag` holds errors.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    shader: &mut Shader,
+    source: &[u8],
+    toks: &Tokens,
+    ast: &Ast,
+    stage: Stage,
+    diag: &mut Diagnostics,
+    clock: fn() -> u64,
+    t2: u64,
+) -> bool {
+    sema::analyze(source, toks, ast, stage, diag, &mut shader.module);
     let t3 = clock();
     shader.timing.sema = t3.wrapping_sub(t2);
     if diag.total() > 0 {
-        return Err(diag);
+        return false;
     }
     opt::optimize(&mut shader.module);
     if let Err(e) = verify::verify(&shader.module) {
         // The frontend only emits verifiable IR; reaching this is a compiler bug.
         diag.push(1, 1, format_args!("internal compiler error: {}", e));
-        return Err(diag);
+        return false;
     }
     let t4 = clock();
     shader.timing.ir = t4.wrapping_sub(t3);
@@ -147,7 +201,7 @@ pub fn compile_timed(
     let mut text = String::<TGSI_MAX>::new();
     shader.tgsi = tgsi::emit(&shader.module, None, &mut text);
     shader.timing.tgsi = clock().wrapping_sub(t4);
-    Ok(shader)
+    true
 }
 
 /// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.

@@ -50,6 +50,9 @@ impl<const N: usize> Write for Bounded<'_, N> {
 }
 
 /// Copies `s` into a fixed string, cut at capacity.
+// Inlined so the string is built in its destination (symbol names, the shader name) rather
+// than returned and copied.
+#[inline]
 pub fn bounded_string<const N: usize>(s: &str) -> String<N> {
     let mut out = String::new();
     if out.push_str(s).is_err() {

@@ -218,12 +218,6 @@ fn keyword(w: &[u8]) -> Option<Tok> {
     })
 }
 
-/// Cheap filter before the rejected-word tables: every rejected or reserved word is 2 to 13
-/// lowercase letters.
-fn may_be_rejected(w: &[u8]) -> bool {
-    (2..=13).contains(&w.len()) && w.iter().all(|b| b.is_ascii_lowercase())
-}
-
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
 pub const RESERVED: &[&str] = &[
     "while",
@@ -236,6 +230,49 @@ pub const RESERVED: &[&str] = &[
     "struct",
     "precision",
 ];
+
+/// Index in [`REJECTED_QUALIFIERS`] of a rejected word (a match, so that every lowercase
+/// identifier does not scan the table).
+fn rejected_qualifier(w: &[u8]) -> Option<usize> {
+    Some(match w {
+        b"attribute" => 0,
+        b"varying" => 1,
+        b"highp" => 2,
+        b"mediump" => 3,
+        b"lowp" => 4,
+        b"inout" => 5,
+        b"centroid" => 6,
+        b"flat" => 7,
+        b"noperspective" => 8,
+        b"invariant" => 9,
+        b"precise" => 10,
+        b"readonly" => 11,
+        b"writeonly" => 12,
+        b"coherent" => 13,
+        b"volatile" => 14,
+        b"restrict" => 15,
+        b"shared" => 16,
+        b"patch" => 17,
+        b"sample" => 18,
+        _ => return None,
+    })
+}
+
+/// Whether `w` is one of [`RESERVED`] (a match for the same reason).
+fn is_reserved(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"while"
+            | b"do"
+            | b"switch"
+            | b"case"
+            | b"default"
+            | b"break"
+            | b"continue"
+            | b"struct"
+            | b"precision"
+    )
+}
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
@@ -327,6 +364,41 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// Byte classes for the identifier scan: one table load per byte instead of range tests.
+const IDENT_BYTE: u8 = 1;
+const LOWER_BYTE: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = IDENT_BYTE;
+        }
+        if c.is_ascii_lowercase() {
+            t[b] |= LOWER_BYTE;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Length of the identifier run at the start of `rest`, and whether it is all lowercase
+/// letters (the only words the rejected-word tables can hold).
+fn ident_run(rest: &[u8]) -> (usize, bool) {
+    let mut all = IDENT_BYTE | LOWER_BYTE;
+    let mut n = 0;
+    for &b in rest {
+        let c = CLASS[b as usize];
+        if c & IDENT_BYTE == 0 {
+            break;
+        }
+        all &= c;
+        n += 1;
+    }
+    (n, all & LOWER_BYTE != 0)
+}
+
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
@@ -395,11 +467,14 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         lx.line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
-            lx.skip_run(is_ident);
+            let (n, lower) = ident_run(src.get(start..).unwrap_or(&[]));
+            lx.pos += n;
+            lx.col = lx.col.saturating_add(n as u32);
             let bytes = src.get(start..lx.pos).unwrap_or(&[]);
             if let Some(k) = keyword(bytes) {
                 k
-            } else if !may_be_rejected(bytes) {
+            } else if !(lower && (2..=13).contains(&bytes.len())) {
+                // Every rejected or reserved word is 2 to 13 lowercase letters.
                 if bytes.len() >= NAME_MAX {
                     diag.push(
                         line,
@@ -412,9 +487,8 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     );
                 }
                 Tok::Ident
-            } else if let Some(&(w, advice)) = REJECTED_QUALIFIERS
-                .iter()
-                .find(|(w, _)| w.as_bytes() == bytes)
+            } else if let Some(&(w, advice)) =
+                rejected_qualifier(bytes).and_then(|i| REJECTED_QUALIFIERS.get(i))
             {
                 diag.push(
                     line,
@@ -422,7 +496,7 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     format_args!("unsupported qualifier '{}': {}", w, advice),
                 );
                 continue;
-            } else if RESERVED.iter().any(|w| w.as_bytes() == bytes) {
+            } else if is_reserved(bytes) {
                 Tok::Reserved
             } else {
                 if bytes.len() >= NAME_MAX {
@@ -728,6 +802,22 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_matches_agree_with_the_tables() {
+        for (i, (w, _)) in REJECTED_QUALIFIERS.iter().enumerate() {
+            assert_eq!(rejected_qualifier(w.as_bytes()), Some(i), "{}", w);
+            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        }
+        for w in RESERVED {
+            assert!(is_reserved(w.as_bytes()), "{}", w);
+            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+        }
+        for w in ["position", "inouts", "flatten", "whilex", "color", "do_"] {
+            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        }
+    }
 
     fn run(src: &str) -> (Tokens, Diagnostics) {
         let mut d = Diagnostics::new("t");

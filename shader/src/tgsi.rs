@@ -130,6 +130,15 @@ fn replicate(k: usize) -> &'static str {
 /// survives the double-rounding path, the raw bits otherwise (NaN, infinities, rare halfway cases).
 pub fn format_imm(v: f32) -> String<24> {
     let mut s: String<24> = String::new();
+    if short_decimal(v, &mut s) {
+        return s;
+    }
+    format_imm_general(v)
+}
+
+/// [`format_imm`] without the fast path: `{:?}` when it reads back exactly, else the raw bits.
+fn format_imm_general(v: f32) -> String<24> {
+    let mut s: String<24> = String::new();
     if v.is_finite() && write!(s, "{:?}", v).is_ok() {
         if let Some(back) = parse_tgsi_float(&s) {
             if back.to_bits() == v.to_bits() {
@@ -141,6 +150,86 @@ pub fn format_imm(v: f32) -> String<24> {
     // 10 characters always fit in 24.
     let _ = write!(s, "0x{:08x}", v.to_bits());
     s
+}
+
+/// Fast path of [`format_imm`] for the common immediates (0.001 <= |v| < 1e7 with at most 6
+/// decimals, and zero): writes exactly what the `{:?}` plus read-back path would write and
+/// returns true, or returns false (with `s` possibly dirty) when that path must decide.
+///
+/// `{:?}` prints the shortest digit string whose exact value lies in `v`'s f32 rounding interval
+/// (the closest such string when several have that length), positionally in this range. At
+/// each decimal count `d` the candidate is `n = round(v * 10^d)` (exact in f64: at most 24 + 20
+/// bits). A candidate strictly inside the interval that also survives the atof-then-cast path is
+/// the answer; one on or inside the interval that does not survive it, or a tie, is left to the
+/// slow path, which prints the raw bits or decides the tie exactly as before.
+fn short_decimal(v: f32, s: &mut String<24>) -> bool {
+    const POW10: [f64; 7] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+    let a = v.abs();
+    if !(a == 0.0 || (0.001..1.0e7).contains(&a)) {
+        return false;
+    }
+    let x = a as f64;
+    // Half the gaps to the neighbouring f32 values (the gap below is half as wide at a power of
+    // two); the bounds of the rounding interval.
+    let bits = a.to_bits();
+    let up = (f32::from_bits(bits + 1) as f64 - x) / 2.0;
+    let down = if bits == 0 {
+        up
+    } else {
+        (x - f32::from_bits(bits - 1) as f64) / 2.0
+    };
+    let (near, far) = if up < down { (up, down) } else { (down, up) };
+    for (d, &p) in POW10.iter().enumerate() {
+        let scaled = x * p;
+        // Nearest integer (0 <= scaled < 2^53, so the truncation and the fraction are exact; an
+        // exact half is a tie and goes to the general path below either way).
+        let t = scaled as u64 as f64;
+        let n = if scaled - t >= 0.5 { t + 1.0 } else { t };
+        let diff = (n - scaled).abs();
+        if diff > far * p {
+            // No decimal with `d` digits after the point lies in the interval.
+            continue;
+        }
+        // A tie (two candidates as close) or one the atof path would misread: the general path.
+        if diff == 0.5 || diff >= near * p || (n / p) as f32 != a {
+            return false;
+        }
+        write_fixed(s, v.is_sign_negative(), n as u64, d);
+        return true;
+    }
+    false
+}
+
+/// `n / 10^d` with `d` decimals (at least one, as `{:?}` prints "1.0").
+fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    let mut k = n;
+    loop {
+        digits[len] = b'0' + (k % 10) as u8;
+        len += 1;
+        k /= 10;
+        if k == 0 {
+            break;
+        }
+    }
+    // Leading zeros so that there is at least one integer digit.
+    while len < d + 1 {
+        digits[len] = b'0';
+        len += 1;
+    }
+    if neg {
+        let _ = s.push('-');
+    }
+    for i in (0..len).rev() {
+        if i + 1 == d {
+            let _ = s.push('.');
+        }
+        let _ = s.push(digits[i] as char);
+    }
+    if d == 0 {
+        let _ = s.push_str(".0");
+    }
 }
 
 /// Reads one float the way virglrenderer's TGSI text parser does; `None` when the text is not
@@ -246,21 +335,8 @@ fn bit(set: &mut u8, v: i16, limit: usize, i: usize, what: &'static str) -> Resu
     Ok(())
 }
 
-fn plan(m: &Module) -> Result<Plan, TgsiError> {
-    let mut p = Plan {
-        imms: Vec::new(),
-        const_imm: [0; IR_MAX],
-        zero_imm: None,
-        scratch: 0,
-        attrs: 0,
-        fs_inputs: 0,
-        vs_outputs: 0,
-        samplers: 0,
-        uniform_vec4s: m.iface.uniform_vec4s(),
-        reads_fragcoord: false,
-        writes_position: m.stage == Stage::Vertex,
-        writes_color: m.iface.color_output.is_some(),
-    };
+/// Fills `p` (built by the caller: the plan is ~7 KB and moving it out by value cost a copy).
+fn plan(m: &Module, p: &mut Plan) -> Result<(), TgsiError> {
     for a in &m.iface.attributes {
         bit(
             &mut p.attrs,
@@ -391,7 +467,7 @@ fn plan(m: &Module) -> Result<Plan, TgsiError> {
     if m.temps as usize > TEMP_MAX {
         return Err(bad(0, "more temporaries than TEMP_MAX"));
     }
-    Ok(p)
+    Ok(())
 }
 
 struct Emitter<'a> {
@@ -402,27 +478,123 @@ struct Emitter<'a> {
     scratch0: u16,
 }
 
-impl Emitter<'_> {
-    fn raw(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
-        self.out
-            .write_fmt(args)
-            .map_err(|_| TgsiError::TooLong { limit: TGSI_MAX })
-    }
+/// One piece of an emitted line: literal text or a decimal integer. Lines are assembled from
+/// pieces instead of `core::fmt` (which cost about half of a small shader's compile time).
+trait Piece {
+    fn put(self, out: &mut Out) -> Result<(), TgsiError>;
+}
 
-    /// One instruction line. Labels (`  12: `) and indentation are optional in the parser and
-    /// cost ~15% of the 3600-byte budget, so instructions are neither numbered nor indented.
-    fn inst(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
-        self.raw(format_args!("{}\n", args))?;
-        self.line += 1;
-        self.tokens = self.tokens.saturating_add(TOKENS_INST);
-        Ok(())
-    }
+fn too_long<T>(_: T) -> TgsiError {
+    TgsiError::TooLong { limit: TGSI_MAX }
+}
 
-    fn dcl(&mut self, args: core::fmt::Arguments<'_>) -> Result<(), TgsiError> {
-        self.raw(format_args!("DCL {}\n", args))?;
-        self.tokens = self.tokens.saturating_add(TOKENS_DCL);
-        Ok(())
+impl Piece for &str {
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        out.push_str(self).map_err(too_long)
     }
+}
+
+impl Piece for String<24> {
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        out.push_str(self.as_str()).map_err(too_long)
+    }
+}
+
+/// `v` in decimal, as `{}` prints it (nothing is written when it does not fit). Inlined:
+/// register indices are nearly always below 100, and a call per number cost more than the
+/// digits.
+#[inline(always)]
+fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
+    if v < 10 {
+        return out.push((b'0' + v as u8) as char).map_err(too_long);
+    }
+    if v < 100 {
+        if out.capacity() - out.len() < 2 {
+            return Err(TgsiError::TooLong { limit: TGSI_MAX });
+        }
+        out.push((b'0' + (v / 10) as u8) as char)
+            .map_err(too_long)?;
+        return out.push((b'0' + (v % 10) as u8) as char).map_err(too_long);
+    }
+    put_uint_long(v, out)
+}
+
+fn put_uint_long(v: u64, out: &mut Out) -> Result<(), TgsiError> {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut k = v;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (k % 10) as u8;
+        k /= 10;
+        if k == 0 {
+            break;
+        }
+    }
+    let digits = core::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("");
+    out.push_str(digits).map_err(too_long)
+}
+
+macro_rules! unsigned_piece {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            #[inline(always)]
+            fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+                put_uint(self as u64, out)
+            }
+        }
+    )*};
+}
+unsigned_piece!(u8, u16, u32, usize);
+
+macro_rules! signed_piece {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+                if self < 0 {
+                    out.push('-').map_err(too_long)?;
+                }
+                put_uint(self.unsigned_abs() as u64, out)
+            }
+        }
+    )*};
+}
+signed_piece!(i16, i32);
+
+/// Appends the pieces (evaluated in order, stopping at the first that does not fit).
+macro_rules! raw {
+    ($e:expr, $($p:expr),+ $(,)?) => {{
+        let mut r: Result<(), TgsiError> = Ok(());
+        $(
+            if r.is_ok() {
+                r = Piece::put($p, $e.out);
+            }
+        )+
+        r
+    }};
+}
+
+/// One instruction line. Labels (`  12: `) and indentation are optional in the parser and
+/// cost ~15% of the 3600-byte budget, so instructions are neither numbered nor indented.
+macro_rules! inst {
+    ($e:expr, $($p:expr),+ $(,)?) => {{
+        let r = raw!($e, $($p),+, "\n");
+        if r.is_ok() {
+            $e.line += 1;
+            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
+        }
+        r
+    }};
+}
+
+macro_rules! dcl {
+    ($e:expr, $($p:expr),+ $(,)?) => {{
+        let r = raw!($e, "DCL ", $($p),+, "\n");
+        if r.is_ok() {
+            $e.tokens = $e.tokens.saturating_add(TOKENS_DCL);
+        }
+        r
+    }};
 }
 
 /// Checks that `t` names one of the module's temps and returns it.
@@ -458,7 +630,22 @@ pub fn emit(
 }
 
 fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<TgsiInfo, TgsiError> {
-    let p = plan(m)?;
+    let mut p = Plan {
+        imms: Vec::new(),
+        const_imm: [0; IR_MAX],
+        zero_imm: None,
+        scratch: 0,
+        attrs: 0,
+        fs_inputs: 0,
+        vs_outputs: 0,
+        samplers: 0,
+        uniform_vec4s: m.iface.uniform_vec4s(),
+        reads_fragcoord: false,
+        writes_position: m.stage == Stage::Vertex,
+        writes_color: m.iface.color_output.is_some(),
+    };
+    plan(m, &mut p)?;
+    let p = &p;
     let declared_temps = m.temps + p.scratch;
     let mut e = Emitter {
         out,
@@ -468,14 +655,12 @@ fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<Tgsi
         scratch0: m.temps,
     };
     let frag = m.stage == Stage::Fragment;
-    e.raw(format_args!("{}\n", if frag { "FRAG" } else { "VERT" }))?;
+    raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
     let mut fcoord_reg = 0u8;
     if frag {
         if p.reads_fragcoord {
-            e.raw(format_args!("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"))?;
-            e.raw(format_args!(
-                "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n"
-            ))?;
+            raw!(e, "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n")?;
+            raw!(e, "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n")?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
         for f in 0..VARYING_MAX {
@@ -484,61 +669,67 @@ fn emit_inner(m: &Module, remap: Option<&[i8; 8]>, out: &mut Out) -> Result<Tgsi
                     Some(v) if v >= 0 => v as usize,
                     _ => f,
                 };
-                e.dcl(format_args!("IN[{}], GENERIC[{}], PERSPECTIVE", f, g))?;
+                dcl!(e, "IN[", f, "], GENERIC[", g, "], PERSPECTIVE")?;
                 fcoord_reg = f as u8 + 1;
             }
         }
         if p.reads_fragcoord {
-            e.dcl(format_args!("IN[{}], POSITION, LINEAR", fcoord_reg))?;
+            dcl!(e, "IN[", fcoord_reg, "], POSITION, LINEAR")?;
         }
         if p.writes_color {
-            e.dcl(format_args!("OUT[0], COLOR"))?;
+            dcl!(e, "OUT[0], COLOR")?;
         }
     } else {
         for a in 0..8 {
             if p.attrs & (1 << a) != 0 {
-                e.dcl(format_args!("IN[{}]", a))?;
+                dcl!(e, "IN[", a, "]")?;
             }
         }
         if p.writes_position {
-            e.dcl(format_args!("OUT[0], POSITION"))?;
+            dcl!(e, "OUT[0], POSITION")?;
         }
         for s in 0..VARYING_MAX {
             if p.vs_outputs & (1 << s) != 0 {
-                e.dcl(format_args!("OUT[{}], GENERIC[{}]", s + 1, s))?;
+                dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
             }
         }
     }
     if p.uniform_vec4s > 0 {
-        e.dcl(format_args!("CONST[0][0..{}]", p.uniform_vec4s - 1))?;
+        dcl!(e, "CONST[0][0..", p.uniform_vec4s - 1, "]")?;
     }
     for s in 0..4 {
         if p.samplers & (1 << s) != 0 {
-            e.dcl(format_args!("SAMP[{}]", s))?;
-            e.dcl(format_args!("SVIEW[{}], 2D, FLOAT", s))?;
+            dcl!(e, "SAMP[", s, "]")?;
+            dcl!(e, "SVIEW[", s, "], 2D, FLOAT")?;
         }
     }
     match declared_temps {
         0 => {}
-        1 => e.dcl(format_args!("TEMP[0]"))?,
-        n => e.dcl(format_args!("TEMP[0..{}]", n - 1))?,
+        1 => dcl!(e, "TEMP[0]")?,
+        n => dcl!(e, "TEMP[0..", n - 1, "]")?,
     }
     for (k, v) in p.imms.iter().enumerate() {
         let f = |i: usize| format_imm(f32::from_bits(v[i]));
-        e.raw(format_args!(
-            "IMM[{}] FLT32 {{{}, {}, {}, {}}}\n",
+        raw!(
+            e,
+            "IMM[",
             k,
+            "] FLT32 {",
             f(0),
+            ", ",
             f(1),
+            ", ",
             f(2),
-            f(3)
-        ))?;
+            ", ",
+            f(3),
+            "}\n"
+        )?;
         e.tokens = e.tokens.saturating_add(TOKENS_IMM);
     }
     for (i, inst) in m.insts.iter().enumerate() {
-        emit_inst(&mut e, m, &p, i, inst, fcoord_reg)?;
+        emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
     }
-    e.inst(format_args!("END"))?;
+    inst!(e, "END")?;
     Ok(TgsiInfo {
         bytes: e.out.len(),
         tokens: e.tokens,
@@ -559,16 +750,20 @@ fn emit_inst(
         Op::Nop => {}
         Op::Const => {
             let d = temp(inst.dst, m, i)?;
-            e.inst(format_args!("MOV TEMP[{}], IMM[{}]", d, p.const_imm[i]))?;
+            inst!(e, "MOV TEMP[", d, "], IMM[", p.const_imm[i], "]")?;
         }
         Op::Mov => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!(
-                "MOV TEMP[{}]{}, TEMP[{}]",
+            inst!(
+                e,
+                "MOV TEMP[",
                 d,
+                "]",
                 mask(lanes_or(inst, 4)),
-                a
-            ))?;
+                ", TEMP[",
+                a,
+                "]"
+            )?;
         }
         Op::Swz => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
@@ -589,21 +784,10 @@ fn emit_inst(
                 sw.as_str()
             };
             // Both sources are read before the write, so d == a is safe; the zero fill comes second.
-            e.inst(format_args!(
-                "MOV TEMP[{}]{}, TEMP[{}]{}",
-                d,
-                mask(n),
-                a,
-                sw
-            ))?;
+            inst!(e, "MOV TEMP[", d, "]", mask(n), ", TEMP[", a, "]", sw)?;
             if n < 4 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
-                e.inst(format_args!(
-                    "MOV TEMP[{}]{}, IMM[{}].xxxx",
-                    d,
-                    rest_mask(n),
-                    z
-                ))?;
+                inst!(e, "MOV TEMP[", d, "]", rest_mask(n), ", IMM[", z, "].xxxx")?;
             }
         }
         Op::SetLane => {
@@ -611,13 +795,17 @@ fn emit_inst(
             if !(0..4).contains(&inst.aux) || !(0..4).contains(&inst.aux2) {
                 return Err(bad(i, "lane index must be 0..=3"));
             }
-            e.inst(format_args!(
-                "MOV TEMP[{}]{}, TEMP[{}]{}",
+            inst!(
+                e,
+                "MOV TEMP[",
                 d,
+                "]",
                 lane_mask(inst.aux as usize),
+                ", TEMP[",
                 a,
+                "]",
                 replicate(inst.aux2 as usize)
-            ))?;
+            )?;
         }
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min => {
             let (d, a, b) = (
@@ -632,15 +820,21 @@ fn emit_inst(
                 Op::Max => ("MAX", ""),
                 _ => ("MIN", ""),
             };
-            e.inst(format_args!(
-                "{} TEMP[{}]{}, TEMP[{}], {}TEMP[{}]",
+            inst!(
+                e,
                 name,
+                " TEMP[",
                 d,
+                "]",
                 mask(lanes_or(inst, 4)),
+                ", TEMP[",
                 a,
+                "], ",
                 neg,
-                b
-            ))?;
+                "TEMP[",
+                b,
+                "]"
+            )?;
         }
         Op::Div => {
             let (d, a, b) = (
@@ -651,30 +845,43 @@ fn emit_inst(
             let n = lanes_or(inst, 4);
             let s = e.scratch0;
             for k in 0..n as usize {
-                e.inst(format_args!(
-                    "RCP TEMP[{}]{}, TEMP[{}]{}",
+                inst!(
+                    e,
+                    "RCP TEMP[",
                     s,
+                    "]",
                     lane_mask(k),
+                    ", TEMP[",
                     b,
+                    "]",
                     replicate(k)
-                ))?;
+                )?;
             }
-            e.inst(format_args!(
-                "MUL TEMP[{}]{}, TEMP[{}], TEMP[{}]",
+            inst!(
+                e,
+                "MUL TEMP[",
                 d,
+                "]",
                 mask(n),
+                ", TEMP[",
                 a,
-                s
-            ))?;
+                "], TEMP[",
+                s,
+                "]"
+            )?;
         }
         Op::Abs => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!(
-                "MOV TEMP[{}]{}, |TEMP[{}]|",
+            inst!(
+                e,
+                "MOV TEMP[",
                 d,
+                "]",
                 mask(lanes_or(inst, 4)),
-                a
-            ))?;
+                ", |TEMP[",
+                a,
+                "]|"
+            )?;
         }
         Op::Dot => {
             let (d, a, b) = (
@@ -688,10 +895,7 @@ fn emit_inst(
                 4 => "DP4",
                 _ => return Err(bad(i, "dot size must be 2..=4")),
             };
-            e.inst(format_args!(
-                "{} TEMP[{}].x, TEMP[{}], TEMP[{}]",
-                name, d, a, b
-            ))?;
+            inst!(e, name, " TEMP[", d, "].x, TEMP[", a, "], TEMP[", b, "]")?;
         }
         Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
@@ -704,24 +908,32 @@ fn emit_inst(
             };
             // Scalar opcodes: one line per lane. Writing lane k never disturbs lane k+1 of a.
             for k in 0..lanes_or(inst, 1).min(4) as usize {
-                e.inst(format_args!(
-                    "{} TEMP[{}]{}, TEMP[{}]{}",
+                inst!(
+                    e,
                     name,
+                    " TEMP[",
                     d,
+                    "]",
                     lane_mask(k),
+                    ", TEMP[",
                     a,
+                    "]",
                     replicate(k)
-                ))?;
+                )?;
             }
         }
         Op::Trunc => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!(
-                "TRUNC TEMP[{}]{}, TEMP[{}]",
+            inst!(
+                e,
+                "TRUNC TEMP[",
                 d,
+                "]",
                 mask(lanes_or(inst, 1)),
-                a
-            ))?;
+                ", TEMP[",
+                a,
+                "]"
+            )?;
         }
         Op::Pow => {
             let (d, a, b) = (
@@ -731,15 +943,21 @@ fn emit_inst(
             );
             for k in 0..lanes_or(inst, 1).min(4) as usize {
                 let r = replicate(k);
-                e.inst(format_args!(
-                    "POW TEMP[{}]{}, TEMP[{}]{}, TEMP[{}]{}",
+                inst!(
+                    e,
+                    "POW TEMP[",
                     d,
+                    "]",
                     lane_mask(k),
+                    ", TEMP[",
                     a,
+                    "]",
                     r,
+                    ", TEMP[",
                     b,
+                    "]",
                     r
-                ))?;
+                )?;
             }
         }
         Op::Cmp => {
@@ -757,10 +975,17 @@ fn emit_inst(
                 Some(CmpCode::Ne) => ("SNE", a, b),
                 None => return Err(bad(i, "unknown comparison code")),
             };
-            e.inst(format_args!(
-                "{} TEMP[{}].x, TEMP[{}].xxxx, TEMP[{}].xxxx",
-                name, d, x, y
-            ))?;
+            inst!(
+                e,
+                name,
+                " TEMP[",
+                d,
+                "].x, TEMP[",
+                x,
+                "].xxxx, TEMP[",
+                y,
+                "].xxxx"
+            )?;
         }
         Op::MulMV => {
             let cols = match inst.aux {
@@ -778,10 +1003,10 @@ fn emit_inst(
             mat_vec(e, t, mat, v, cols)?;
             if cols == 3 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
-                e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", t, z))?;
+                inst!(e, "MOV TEMP[", t, "].w, IMM[", z, "].xxxx")?;
             }
             if aliased {
-                e.inst(format_args!("MOV TEMP[{}], TEMP[{}]", d, t))?;
+                inst!(e, "MOV TEMP[", d, "], TEMP[", t, "]")?;
             }
         }
         Op::MulMM => {
@@ -802,63 +1027,70 @@ fn emit_inst(
                     // A mat3 result column keeps lane w at 0 like MULMV.
                     let z = p.zero_imm;
                     match z {
-                        Some(z) => {
-                            e.inst(format_args!("MOV TEMP[{}].w, IMM[{}].xxxx", base + j, z))?
-                        }
+                        Some(z) => inst!(e, "MOV TEMP[", base + j, "].w, IMM[", z, "].xxxx")?,
                         None => return Err(bad(i, "zero immediate missing")),
                     }
                 }
             }
             if aliased {
                 for j in 0..cols {
-                    e.inst(format_args!("MOV TEMP[{}], TEMP[{}]", d + j, base + j))?;
+                    inst!(e, "MOV TEMP[", d + j, "], TEMP[", base + j, "]")?;
                 }
             }
         }
         Op::Sample => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            e.inst(format_args!(
-                "TEX TEMP[{}], TEMP[{}], SAMP[{}], 2D",
-                d, a, inst.aux
-            ))?;
+            inst!(
+                e,
+                "TEX TEMP[",
+                d,
+                "], TEMP[",
+                a,
+                "], SAMP[",
+                inst.aux,
+                "], 2D"
+            )?;
         }
         Op::LoadAttr => {
             let d = temp(inst.dst, m, i)?;
-            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, inst.aux))?;
+            inst!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]")?;
         }
         Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
-            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, inst.aux))?;
+            inst!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]")?;
         }
         Op::LoadUni => {
             let d = temps(inst.dst, inst.aux2.max(0) as u16, m, i)?;
             for k in 0..inst.aux2 as u16 {
-                e.inst(format_args!(
-                    "MOV TEMP[{}], CONST[0][{}]",
+                inst!(
+                    e,
+                    "MOV TEMP[",
                     d + k,
-                    inst.aux as u16 + k
-                ))?;
+                    "], CONST[0][",
+                    inst.aux as u16 + k,
+                    "]"
+                )?;
             }
         }
         Op::LoadFcoord => {
             let d = temp(inst.dst, m, i)?;
-            e.inst(format_args!("MOV TEMP[{}], IN[{}]", d, fcoord_reg))?;
+            inst!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]")?;
         }
         Op::StorePos | Op::StoreColor => {
             let a = temp(inst.a, m, i)?;
-            e.inst(format_args!("MOV OUT[0], TEMP[{}]", a))?;
+            inst!(e, "MOV OUT[0], TEMP[", a, "]")?;
         }
         Op::StoreVar => {
             let a = temp(inst.a, m, i)?;
-            e.inst(format_args!("MOV OUT[{}], TEMP[{}]", inst.aux + 1, a))?;
+            inst!(e, "MOV OUT[", inst.aux + 1, "], TEMP[", a, "]")?;
         }
         Op::If => {
             let a = temp(inst.a, m, i)?;
-            e.inst(format_args!("IF TEMP[{}].xxxx", a))?;
+            inst!(e, "IF TEMP[", a, "].xxxx")?;
         }
-        Op::Else => e.inst(format_args!("ELSE"))?,
-        Op::Endif => e.inst(format_args!("ENDIF"))?,
-        Op::Discard => e.inst(format_args!("KILL"))?,
+        Op::Else => inst!(e, "ELSE")?,
+        Op::Endif => inst!(e, "ENDIF")?,
+        Op::Discard => inst!(e, "KILL")?,
     }
     Ok(())
 }
@@ -866,20 +1098,35 @@ fn emit_inst(
 /// `t = sum_k column(mat+k) * v[k]` for k < cols, as MUL + MAD chain (t must not alias inputs).
 fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(), TgsiError> {
     let wm = if cols == 3 { ".xyz" } else { "" };
-    e.inst(format_args!(
-        "MUL TEMP[{}]{}, TEMP[{}].xxxx, TEMP[{}]",
-        t, wm, v, mat
-    ))?;
+    inst!(
+        e,
+        "MUL TEMP[",
+        t,
+        "]",
+        wm,
+        ", TEMP[",
+        v,
+        "].xxxx, TEMP[",
+        mat,
+        "]"
+    )?;
     for k in 1..cols {
-        e.inst(format_args!(
-            "MAD TEMP[{}]{}, TEMP[{}]{}, TEMP[{}], TEMP[{}]",
+        inst!(
+            e,
+            "MAD TEMP[",
             t,
+            "]",
             wm,
+            ", TEMP[",
             v,
+            "]",
             replicate(k as usize),
+            ", TEMP[",
             mat + k,
-            t
-        ))?;
+            "], TEMP[",
+            t,
+            "]"
+        )?;
     }
     Ok(())
 }
@@ -1484,4 +1731,59 @@ pub fn selftest_checker(w: &mut dyn Write) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path must print exactly what the general path prints, wherever it answers.
+    #[test]
+    fn short_decimal_matches_the_general_path() {
+        let mut answered = 0u32;
+        let mut check = |v: f32| {
+            let mut s: String<24> = String::new();
+            if short_decimal(v, &mut s) {
+                assert_eq!(s, format_imm_general(v), "bits {:#010x}", v.to_bits());
+                answered += 1;
+            }
+        };
+        // Every f32 with a stride that visits all exponents and many mantissas.
+        let mut bits = 0u32;
+        while let Some(next) = bits.checked_add(40_009) {
+            check(f32::from_bits(bits));
+            bits = next;
+        }
+        // Short decimals, their neighbours and negatives.
+        for d in 0..=7u32 {
+            let p = 10f64.powi(d as i32);
+            for n in (0..20_000u32).chain((1..2000).map(|k| k * 997)) {
+                let v = (n as f64 / p) as f32;
+                for w in [
+                    v,
+                    -v,
+                    f32::from_bits(v.to_bits() + 1),
+                    f32::from_bits(v.to_bits().saturating_sub(1)),
+                ] {
+                    check(w);
+                }
+            }
+        }
+        assert!(
+            answered > 100_000,
+            "the fast path answered only {} times",
+            answered
+        );
+        for (v, want) in [
+            (1.0f32, "1.0"),
+            (-0.0, "-0.0"),
+            (0.5, "0.5"),
+            (0.1, "0.1"),
+            (255.0, "255.0"),
+        ] {
+            let mut s: String<24> = String::new();
+            assert!(short_decimal(v, &mut s), "{}", want);
+            assert_eq!(s.as_str(), want);
+        }
+    }
 }
