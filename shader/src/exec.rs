@@ -55,6 +55,12 @@ pub const ALL_LANES: Mask = 0xFF;
 const REG_FILE: usize = 128;
 const REG_MASK: usize = REG_FILE - 1;
 const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == Mask::BITS as usize);
+/// First register of the constant bank: above every temp an instruction can write (MULMM and
+/// LOAD_UNI write up to dst + 3).
+const BANK_BASE: usize = TEMP_MAX + 4;
+/// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
+const BANK_MAX: usize = REG_FILE - BANK_BASE;
+const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
 
 /// Texture minification/magnification filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -184,6 +190,106 @@ impl TextureRef<'_> {
         }
     }
 
+    /// [`Self::sample`] for every lane at once (lanes not running may sample anywhere: the
+    /// result is a valid texel for any coordinate). Power-of-two repeating textures take a
+    /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
+    /// weights as the per-lane path.
+    #[inline(always)]
+    fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+        let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
+        if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
+            for l in 0..LANES {
+                let t = self.sample(u[l], v[l]);
+                for c in 0..4 {
+                    out[c][l] = t[c];
+                }
+            }
+            return;
+        }
+        let (w, h) = (self.width as f32, self.height as f32);
+        let (mx, my) = (self.width as i32 - 1, self.height as i32 - 1);
+        // Row offset by shift (no 32-bit vector multiply on baseline x86_64).
+        let shift = self.width.trailing_zeros().min(31);
+        let linear = self.sampler.filter == Filter::Linear;
+        let bias = if linear { 0.5 } else { 0.0 };
+        let mut fx = [0.0f32; LANES];
+        let mut fy = [0.0f32; LANES];
+        let mut small = true;
+        for l in 0..LANES {
+            fx[l] = u[l] * w - bias;
+            fy[l] = v[l] * h - bias;
+            // NaN fails too.
+            small &= (fx[l].abs() < FLOOR_SMALL_MAX) & (fy[l].abs() < FLOOR_SMALL_MAX);
+        }
+        if !small {
+            for l in 0..LANES {
+                let t = self.sample(u[l], v[l]);
+                for c in 0..4 {
+                    out[c][l] = t[c];
+                }
+            }
+            return;
+        }
+        let t = self.texels;
+        let at = |i: i32| t.get(i as usize).copied().unwrap_or(0);
+        // The filtered 0xAARRGGBB value of each lane.
+        let mut texel = [0u32; LANES];
+        if !linear {
+            let mut idx = [0i32; LANES];
+            for l in 0..LANES {
+                idx[l] = ((floor_small(fy[l]) & my) << shift) + (floor_small(fx[l]) & mx);
+            }
+            for l in 0..LANES {
+                texel[l] = at(idx[l]);
+            }
+        } else {
+            let mut i00 = [0i32; LANES];
+            let mut i01 = [0i32; LANES];
+            let mut i10 = [0i32; LANES];
+            let mut i11 = [0i32; LANES];
+            let mut ax = [0u16; LANES];
+            let mut ay = [0u16; LANES];
+            for l in 0..LANES {
+                let (x0, y0) = (floor_small(fx[l]), floor_small(fy[l]));
+                // In [0.5, 256.5): the clamp and truncation of `sample`.
+                let wx = ((fx[l] - x0 as f32) * 256.0 + 0.5).min(256.0);
+                let wy = ((fy[l] - y0 as f32) * 256.0 + 0.5).min(256.0);
+                ax[l] = floor_small(wx) as u16;
+                ay[l] = floor_small(wy) as u16;
+                let x0w = x0 & mx;
+                let x1w = (x0 + 1) & mx;
+                let y0w = (y0 & my) << shift;
+                let y1w = ((y0 + 1) & my) << shift;
+                i00[l] = y0w + x0w;
+                i01[l] = y0w + x1w;
+                i10[l] = y1w + x0w;
+                i11[l] = y1w + x1w;
+            }
+            // lerp_texel on all four channels at once: each channel spread into a 16-bit field
+            // of a u64, where a * (256 - w) + b * w + 128 <= 65408 never carries out.
+            let spread = |t: u32| (t & 0x00FF_00FF) as u64 | (((t & 0xFF00_FF00) as u64) << 24);
+            let lerp = |a: u64, b: u64, w: u16| {
+                let (w, iw) = (w as u64, 256u64.wrapping_sub(w as u64));
+                ((a.wrapping_mul(iw))
+                    .wrapping_add(b.wrapping_mul(w))
+                    .wrapping_add(0x0080_0080_0080_0080)
+                    >> 8)
+                    & 0x00FF_00FF_00FF_00FF
+            };
+            for l in 0..LANES {
+                let top = lerp(spread(at(i00[l])), spread(at(i01[l])), ax[l]);
+                let bot = lerp(spread(at(i10[l])), spread(at(i11[l])), ax[l]);
+                let f = lerp(top, bot, ay[l]);
+                texel[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
+            }
+        }
+        for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
+            for l in 0..LANES {
+                out[c][l] = ((texel[l] >> s) & 0xFF) as f32 * (1.0 / 255.0);
+            }
+        }
+    }
+
     #[inline(always)]
     fn raw(&self, x: usize, y: usize) -> u32 {
         self.texels
@@ -210,6 +316,19 @@ fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
     (lo & 0x00FF_00FF) | ((hi & 0x00FF_00FF) << 8)
 }
 
+/// Magnitude below which [`floor_small`] is exact.
+const FLOOR_SMALL_MAX: f32 = 4_194_304.0;
+
+/// floor(x) for |x| < 2^22 (= [`floor_i32`] there) with float adds and a bit cast only, so
+/// lane loops using it vectorize: x + 1.5 * 2^23 rounds to an integer held in the mantissa.
+#[inline(always)]
+fn floor_small(x: f32) -> i32 {
+    const MAGIC: f32 = 12_582_912.0;
+    let r = x + MAGIC;
+    let n = (r.to_bits() as i32).wrapping_sub(0x4B40_0000);
+    n - ((r - MAGIC > x) as i32)
+}
+
 /// floor(x) as i32, saturating (NaN -> 0): no overflow on any input.
 #[inline(always)]
 fn floor_i32(x: f32) -> i32 {
@@ -225,6 +344,10 @@ fn floor_i32(x: f32) -> i32 {
 #[derive(Clone)]
 pub struct Regs {
     t: [Vec4x; REG_FILE],
+    /// The constant bank (bits) last loaded into the bank registers, so an executable whose
+    /// bank is already there does not reload it.
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
 }
 
 impl Default for Regs {
@@ -237,6 +360,8 @@ impl Regs {
     pub const fn new() -> Regs {
         Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
         }
     }
 }
@@ -317,6 +442,10 @@ pub struct Executable {
     nzero: u8,
     /// Varying slots (vertex-output numbering) this stage stores (VS) or reads (FS).
     varying_mask: u8,
+    /// Values (bits) of the bank registers BANK_BASE.. that operands may name instead of a
+    /// temp written by a top-level CONST (see `new`).
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -340,7 +469,19 @@ impl Executable {
             zero: [0; TEMP_MAX],
             nzero: 0,
             varying_mask: 0,
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
         };
+        // Constant banking: a top-level CONST fills all four components of its temp in every
+        // live lane, so a read of that temp before its next write may name a bank register
+        // holding the same value instead. When every such read could be redirected (one
+        // register per operand) and the value is then fully overwritten at top level (or never
+        // again read), the CONST itself is dropped. This saves a dispatch step per constant.
+        // kreg[t]: bank register holding temp t's current value (0: none); kdef[t]: output
+        // index of that CONST; drop[i]: output instruction i is a CONST no longer needed.
+        let mut kreg = [0u8; TEMP_MAX];
+        let mut kdef = [0usize; TEMP_MAX];
+        let mut drop = [false; IR_MAX];
         for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
             *d = *s;
         }
@@ -412,7 +553,7 @@ impl Executable {
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 7);
             }
-            let d = DInst {
+            let mut d = DInst {
                 op: inst.op,
                 n,
                 dst: narrow(inst.dst),
@@ -422,6 +563,62 @@ impl Executable {
                 y: narrow(inst.aux2),
                 jump: 0,
             };
+            if inst.op != Op::Nop {
+                for (k, r) in eff.reads.iter().enumerate() {
+                    for j in 0..r.count as usize {
+                        let t = (r.base as usize).wrapping_add(j);
+                        let Some(&bank) = kreg.get(t).filter(|&&b| b != 0) else {
+                            continue;
+                        };
+                        match (r.count, k) {
+                            (1, 0) => d.a = bank,
+                            (1, _) => d.b = bank,
+                            _ => {
+                                if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                    *f = false;
+                                }
+                            }
+                        }
+                    }
+                }
+                let w = eff.write;
+                for j in 0..w.count as usize {
+                    let t = (w.base as usize).wrapping_add(j);
+                    if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
+                        *kr = 0;
+                        // A partial or masked write leaves some of the constant in place.
+                        if depth > 0 || w.lanes != 15 {
+                            if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
+                }
+                if inst.op == Op::Const && depth == 0 {
+                    let mut v = [0u32; 4];
+                    for (c, vc) in v.iter_mut().enumerate().take(d.n as usize) {
+                        *vc = e.imms.get(d.x as usize + c).copied().unwrap_or(0.0).to_bits();
+                    }
+                    let nb = e.nbank as usize;
+                    let slot = match e.bank.iter().take(nb).position(|b| *b == v) {
+                        Some(p) => Some(p),
+                        None if nb < BANK_MAX => {
+                            e.bank[nb] = v;
+                            e.nbank += 1;
+                            Some(nb)
+                        }
+                        None => None,
+                    };
+                    let t = d.dst as usize;
+                    if let (Some(p), Some(kr), Some(kd), Some(f)) =
+                        (slot, kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (BANK_BASE + p) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                }
+            }
             match inst.op {
                 Op::Nop => continue,
                 Op::If => {
@@ -449,6 +646,32 @@ impl Executable {
             out += 1;
         }
         e.len = out as u16;
+        // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
+        let mut map = [0u16; IR_MAX];
+        let mut kept = 0usize;
+        for (i, m) in map.iter_mut().enumerate().take(out) {
+            *m = kept as u16;
+            if !drop.get(i).copied().unwrap_or(false) {
+                kept += 1;
+            }
+        }
+        let mut w = 0usize;
+        for i in 0..out {
+            if drop.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(mut d) = e.code.get(i).copied() else {
+                continue;
+            };
+            if matches!(d.op, Op::If | Op::Else) {
+                d.jump = map.get(d.jump as usize).copied().unwrap_or(0);
+            }
+            if let Some(slot) = e.code.get_mut(w) {
+                *slot = d;
+            }
+            w += 1;
+        }
+        e.len = w as u16;
         for (t, z) in needs_zero.iter().enumerate() {
             if *z {
                 if let Some(slot) = e.zero.get_mut(e.nzero as usize) {
@@ -473,6 +696,18 @@ impl Executable {
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
     /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
     pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
+        let nb = (self.nbank as usize).min(BANK_MAX);
+        if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
+            for (k, b) in self.bank.iter().enumerate().take(nb) {
+                if let Some(reg) = regs.t.get_mut(BANK_BASE + k) {
+                    for c in 0..4 {
+                        reg[c] = [f32::from_bits(b[c]); LANES];
+                    }
+                }
+            }
+            regs.bank = self.bank;
+            regs.nbank = self.nbank;
+        }
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
             r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
@@ -634,17 +869,7 @@ impl Executable {
                     let coord = r[a];
                     let mut v = [[0.0; LANES]; 4];
                     match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
-                        Some(tex) => {
-                            // Only lanes really running need a texel (`m` may be all lanes).
-                            for l in 0..LANES {
-                                if cur & (1 << l) != 0 {
-                                    let t = tex.sample(coord[0][l], coord[1][l]);
-                                    for c in 0..4 {
-                                        v[c][l] = t[c];
-                                    }
-                                }
-                            }
-                        }
+                        Some(tex) => tex.sample_lanes(&coord[0], &coord[1], &mut v),
                         // GL reads an unbound (incomplete) texture as opaque black.
                         None => v[3] = [1.0; LANES],
                     }

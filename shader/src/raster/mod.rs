@@ -906,14 +906,17 @@ fn shade_block(
         idx[l] = (y.max(0) as usize) * width + x.max(0) as usize;
     }
     if setup.state.depth_test {
+        // Every lane is tested (branch-free); a lane outside the buffer never passes.
+        let mut pass: Mask = 0;
         for l in 0..LANES {
-            if mask & (1 << l) != 0 {
-                let pass = matches!(target.depth.get(idx[l]), Some(d) if zl[l] < *d);
-                if !pass {
-                    mask &= !(1 << l);
-                }
-            }
+            let d = target
+                .depth
+                .get(idx[l])
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            pass |= ((zl[l] < d) as Mask) << l;
         }
+        mask &= pass;
         if mask == 0 {
             return;
         }
@@ -949,13 +952,37 @@ fn shade_block(
     let alive = fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask);
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
+    // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
+    let mut pixels = [0u32; LANES];
+    for l in 0..LANES {
+        pixels[l] = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
+    }
+    if alive == ALL_LANES {
+        // Both rows of the block lie inside the target (every lane is covered).
+        let (r0, r1) = (idx[0], idx[4]);
+        if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
+            c0.copy_from_slice(&pixels[..4]);
+        }
+        if let Some(c1) = target.color.get_mut(r1..r1 + 4) {
+            c1.copy_from_slice(&pixels[4..]);
+        }
+        if write_depth {
+            if let Some(d0) = target.depth.get_mut(r0..r0 + 4) {
+                d0.copy_from_slice(&zl[..4]);
+            }
+            if let Some(d1) = target.depth.get_mut(r1..r1 + 4) {
+                d1.copy_from_slice(&zl[4..]);
+            }
+        }
+        stats.pixels_written += LANES as u64;
+        return;
+    }
     for l in 0..LANES {
         if alive & (1 << l) == 0 {
             continue;
         }
-        let pixel = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
         if let Some(p) = target.color.get_mut(idx[l]) {
-            *p = pixel;
+            *p = pixels[l];
             stats.pixels_written += 1;
         }
         if write_depth {
@@ -970,8 +997,9 @@ fn shade_block(
 pub fn pack(c: [f32; 4]) -> u32 {
     let q = |v: f32| -> u32 {
         let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
-        // Adding and removing 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23.
-        ((v * 255.0 + 8_388_608.0) - 8_388_608.0) as u32
+        // Adding 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23 and leaves the
+        // integer in the low mantissa bits (a bit cast, so lane loops vectorize).
+        (v * 255.0 + 8_388_608.0).to_bits().wrapping_sub(0x4B00_0000)
     };
     (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
 }
