@@ -6,7 +6,9 @@
 //! ELSE given their jump targets, fragment varying slots remapped to vertex-output slots, and the
 //! list of temps that some instruction may read before anything wrote them (those are zeroed at
 //! the start of each dispatch, which keeps the IR's "temps start at zero" meaning without
-//! clearing the whole register file for every 8 pixels).
+//! clearing the whole register file for every 8 pixels). Top-level CONSTs are banked: their
+//! values sit in registers above the temps (loaded once per executable switch, not per
+//! dispatch), operands read them there, and a CONST whose every read was redirected is dropped.
 //!
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
@@ -597,7 +599,12 @@ impl Executable {
                 if inst.op == Op::Const && depth == 0 {
                     let mut v = [0u32; 4];
                     for (c, vc) in v.iter_mut().enumerate().take(d.n as usize) {
-                        *vc = e.imms.get(d.x as usize + c).copied().unwrap_or(0.0).to_bits();
+                        *vc = e
+                            .imms
+                            .get(d.x as usize + c)
+                            .copied()
+                            .unwrap_or(0.0)
+                            .to_bits();
                     }
                     let nb = e.nbank as usize;
                     let slot = match e.bank.iter().take(nb).position(|b| *b == v) {
@@ -1269,5 +1276,109 @@ fn exp2_f64(z: f64) -> f64 {
         p * scale(-1022) * scale((n + 1022).max(-1022))
     } else {
         p * scale(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
+    /// negative, huge, NaN and infinite coordinates and texel-boundary weights.
+    #[test]
+    fn sample_lanes_matches_sample() {
+        let mut texels = [0u32; 16 * 8];
+        let mut s = 0x1234_5678u32;
+        for t in texels.iter_mut() {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            *t = s;
+        }
+        let coords = [
+            0.0,
+            0.03125,
+            0.5,
+            0.999,
+            1.0,
+            -0.3,
+            -1.75,
+            2.5,
+            7.3e5,
+            -9.9e6,
+            3e9,
+            -3e9,
+            1e30,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0625,
+            0.1875,
+            -0.0,
+        ];
+        for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
+            for filter in [Filter::Nearest, Filter::Linear] {
+                for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+                    let tex = TextureRef {
+                        width: w,
+                        height: h,
+                        texels: &texels,
+                        sampler: SamplerState { filter, wrap },
+                    };
+                    for (i, &u0) in coords.iter().enumerate() {
+                        let mut u = [0.0; LANES];
+                        let mut v = [0.0; LANES];
+                        for l in 0..LANES {
+                            u[l] = u0 + l as f32 * 0.0371;
+                            v[l] = coords[(i + l) % coords.len()] * 0.75;
+                        }
+                        let mut out = [[0.0; LANES]; 4];
+                        tex.sample_lanes(&u, &v, &mut out);
+                        for l in 0..LANES {
+                            let want = tex.sample(u[l], v[l]);
+                            for c in 0..4 {
+                                assert_eq!(
+                                    out[c][l].to_bits(),
+                                    want[c].to_bits(),
+                                    "{}x{} {:?} {:?} at ({}, {})",
+                                    w,
+                                    h,
+                                    filter,
+                                    wrap,
+                                    u[l],
+                                    v[l]
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn floor_small_matches_floor() {
+        let edge = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.999_999_9,
+            -0.999_999_9,
+            4_194_303.5,
+            -4_194_303.5,
+            4_194_303.75,
+            -4_194_303.75,
+            2_097_151.5,
+            -2_097_152.25,
+        ];
+        for x in edge {
+            assert_eq!(floor_small(x), floor_i32(x), "{}", x);
+        }
+        for i in -20_000..20_000 {
+            for x in [i as f32 * 0.37, i as f32 * 209.71, i as f32 * 0.001_3] {
+                assert_eq!(floor_small(x), floor_i32(x), "{}", x);
+            }
+        }
     }
 }

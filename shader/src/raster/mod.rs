@@ -999,7 +999,9 @@ pub fn pack(c: [f32; 4]) -> u32 {
         let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
         // Adding 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23 and leaves the
         // integer in the low mantissa bits (a bit cast, so lane loops vectorize).
-        (v * 255.0 + 8_388_608.0).to_bits().wrapping_sub(0x4B00_0000)
+        (v * 255.0 + 8_388_608.0)
+            .to_bits()
+            .wrapping_sub(0x4B00_0000)
     };
     (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
 }
