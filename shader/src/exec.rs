@@ -448,6 +448,8 @@ pub struct Executable {
     /// temp written by a top-level CONST (see `new`).
     bank: [[u32; 4]; BANK_MAX],
     nbank: u8,
+    /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
+    reads_fragcoord: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -473,6 +475,7 @@ impl Executable {
             varying_mask: 0,
             bank: [[0; 4]; BANK_MAX],
             nbank: 0,
+            reads_fragcoord: false,
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
         // live lane, so a read of that temp before its next write may name a bank register
@@ -552,6 +555,7 @@ impl Executable {
                 }
                 e.varying_mask |= 1 << (x & 7);
             }
+            e.reads_fragcoord |= inst.op == Op::LoadFcoord;
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 7);
             }
@@ -698,6 +702,11 @@ impl Executable {
     /// fragment stage, as a bit mask.
     pub fn varying_mask(&self) -> u8 {
         self.varying_mask
+    }
+
+    /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
+    pub fn reads_fragcoord(&self) -> bool {
+        self.reads_fragcoord
     }
 
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without

@@ -780,6 +780,14 @@ fn raster(
             offs[k][l] = lx * ed.dx + ly * ed.dy + ed.bias;
         }
     }
+    // Edge values are affine in the lane position, so the extreme lane offsets decide whether
+    // a block is entirely inside an edge (or entirely outside one) without the lane test.
+    let mut omin = [0i64; 3];
+    let mut omax = [0i64; 3];
+    for k in 0..3 {
+        omin[k] = offs[k].iter().copied().min().unwrap_or(0);
+        omax[k] = offs[k].iter().copied().max().unwrap_or(0);
+    }
     // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
     // snapped ones when rounding makes the float triangle degenerate or flipped.
     let (p0, p1, p2) = (
@@ -824,11 +832,16 @@ fn raster(
             let n = (px1 - px + 1).min(4) as u32;
             let cols = ((1u32 << n) - 1) as Mask;
             let mut mask: Mask = 0;
-            for l in 0..LANES {
-                let inside = (base[0] + offs[0][l] >= 0)
-                    & (base[1] + offs[1][l] >= 0)
-                    & (base[2] + offs[2][l] >= 0);
-                mask |= (inside as Mask) << l;
+            if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                mask = ALL_LANES;
+            } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+            {
+                for l in 0..LANES {
+                    let inside = (base[0] + offs[0][l] >= 0)
+                        & (base[1] + offs[1][l] >= 0)
+                        & (base[2] + offs[2][l] >= 0);
+                    mask |= (inside as Mask) << l;
+                }
             }
             mask &= rowmask & (cols * 0x11);
             if mask != 0 {
@@ -935,13 +948,20 @@ fn shade_block(
             }
         }
     }
-    let h = setup.height as f32;
-    for l in 0..LANES {
-        scratch.fragcoord[0][l] = (px + (l & 3) as i64) as f32 + 0.5;
-        scratch.fragcoord[1][l] = h - (py + (l >> 2) as i64) as f32 - 0.5;
+    if fs.reads_fragcoord() {
+        let h = setup.height as f32;
+        let mut xs = [0.0f32; 4];
+        for (c, x) in xs.iter_mut().enumerate() {
+            *x = (px + c as i64) as f32 + 0.5;
+        }
+        let ys = [h - py as f32 - 0.5, h - (py + 1) as f32 - 0.5];
+        for l in 0..LANES {
+            scratch.fragcoord[0][l] = xs[l & 3];
+            scratch.fragcoord[1][l] = ys[l >> 2];
+        }
+        scratch.fragcoord[2] = zl;
+        scratch.fragcoord[3] = ql;
     }
-    scratch.fragcoord[2] = zl;
-    scratch.fragcoord[3] = ql;
     let inv = Invocation {
         uniforms: fs_uniforms,
         textures,
