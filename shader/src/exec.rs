@@ -450,6 +450,8 @@ pub struct Executable {
     nbank: u8,
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
+    /// The code has IF: without it every write may cover all lanes (see `run`).
+    has_flow: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -476,6 +478,7 @@ impl Executable {
             bank: [[0; 4]; BANK_MAX],
             nbank: 0,
             reads_fragcoord: false,
+            has_flow: false,
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
         // live lane, so a read of that temp before its next write may name a bank register
@@ -556,6 +559,7 @@ impl Executable {
                 e.varying_mask |= 1 << (x & 7);
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
+            e.has_flow |= inst.op == Op::If;
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 7);
             }
@@ -712,6 +716,23 @@ impl Executable {
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
     /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
     pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
+        if self.has_flow {
+            self.run_impl::<false>(regs, inv, out, active)
+        } else {
+            self.run_impl::<true>(regs, inv, out, active)
+        }
+    }
+
+    /// `STRAIGHT`: the code has no IF, so the current lanes are always the live ones, every
+    /// write may cover all lanes, and the first DISCARD (which kills every live lane) returns:
+    /// the loop needs no control-flow bookkeeping.
+    fn run_impl<const STRAIGHT: bool>(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
         let nb = (self.nbank as usize).min(BANK_MAX);
         if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
             for (k, b) in self.bank.iter().enumerate().take(nb) {
@@ -754,47 +775,50 @@ impl Executable {
                 d.a as usize & REG_MASK,
                 d.b as usize & REG_MASK,
             );
-            match d.op {
-                Op::If => {
-                    let mut cond: Mask = 0;
-                    for (l, v) in r[a][0].iter().enumerate() {
-                        if *v != 0.0 {
-                            cond |= 1 << l;
+            if !STRAIGHT {
+                match d.op {
+                    Op::If => {
+                        let mut cond: Mask = 0;
+                        for (l, v) in r[a][0].iter().enumerate() {
+                            if *v != 0.0 {
+                                cond |= 1 << l;
+                            }
                         }
+                        if let Some(s) = stack.get_mut(depth) {
+                            *s = (cur, cond);
+                        }
+                        depth += 1;
+                        cur &= cond;
+                        full = (cur | !alive) == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
                     }
-                    if let Some(s) = stack.get_mut(depth) {
-                        *s = (cur, cond);
+                    Op::Else => {
+                        let (saved, cond) =
+                            stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                        cur = saved & !cond & alive;
+                        full = (cur | !alive) == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
                     }
-                    depth += 1;
-                    cur &= cond;
-                    full = (cur | !alive) == ALL_LANES;
-                    if cur == 0 {
-                        pc = d.jump as usize;
+                    Op::Endif => {
+                        depth = depth.saturating_sub(1);
+                        let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
+                        cur = saved & alive;
+                        full = (cur | !alive) == ALL_LANES;
+                        continue;
                     }
+                    _ => {}
+                }
+                if cur == 0 {
                     continue;
                 }
-                Op::Else => {
-                    let (saved, cond) = stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                    cur = saved & !cond & alive;
-                    full = (cur | !alive) == ALL_LANES;
-                    if cur == 0 {
-                        pc = d.jump as usize;
-                    }
-                    continue;
-                }
-                Op::Endif => {
-                    depth = depth.saturating_sub(1);
-                    let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
-                    cur = saved & alive;
-                    full = (cur | !alive) == ALL_LANES;
-                    continue;
-                }
-                _ => {}
             }
-            if cur == 0 {
-                continue;
-            }
-            let m = if full { ALL_LANES } else { cur };
+            let m = if STRAIGHT || full { ALL_LANES } else { cur };
             match d.op {
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Const => {
