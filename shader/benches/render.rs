@@ -69,7 +69,14 @@ fn main() {
         let start = Instant::now();
         let cpu0 = cpu_seconds(start);
         let mut frames = 0u32;
-        while cpu_seconds(start) - cpu0 < 1.0 || frames < 3 {
+        // RENDER_BENCH_FRAMES=N runs exactly N timed frames (for instruction counting).
+        let fixed: Option<u32> = std::env::var("RENDER_BENCH_FRAMES")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        while match fixed {
+            Some(n) => frames < n,
+            None => cpu_seconds(start) - cpu0 < 1.0 || frames < 3,
+        } {
             scene_render::render(&p, &mut scratch, &mut color, &mut depth);
             frames += 1;
             if start.elapsed() > Duration::from_secs(20) {
@@ -77,15 +84,20 @@ fn main() {
             }
         }
         let per_frame = (cpu_seconds(start) - cpu0) / frames as f64;
+        // FNV-1a of the picture: optimisations must leave it unchanged.
+        let hash = color.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, p| {
+            (h ^ *p as u64).wrapping_mul(0x0100_0000_01b3)
+        });
         println!(
-            "render/{:<14} {:>8.3} ms/frame  {:>7.1} Mpixels/s  {:>7.1} Mfragments/s  ({} fragments, {} pixels written, {} frames)",
+            "render/{:<14} {:>8.3} ms/frame  {:>7.1} Mpixels/s  {:>7.1} Mfragments/s  ({} fragments, {} pixels written, {} frames, picture {:016x})",
             name,
             per_frame * 1e3,
             n as f64 / per_frame / 1e6,
             stats.fragments_shaded as f64 / per_frame / 1e6,
             stats.fragments_shaded,
             stats.pixels_written,
-            frames
+            frames,
+            hash
         );
     }
 }

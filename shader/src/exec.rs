@@ -6,7 +6,9 @@
 //! ELSE given their jump targets, fragment varying slots remapped to vertex-output slots, and the
 //! list of temps that some instruction may read before anything wrote them (those are zeroed at
 //! the start of each dispatch, which keeps the IR's "temps start at zero" meaning without
-//! clearing the whole register file for every 8 pixels).
+//! clearing the whole register file for every 8 pixels). Top-level CONSTs are banked: their
+//! values sit in registers above the temps (loaded once per executable switch, not per
+//! dispatch), operands read them there, and a CONST whose every read was redirected is dropped.
 //!
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
@@ -55,6 +57,12 @@ pub const ALL_LANES: Mask = 0xFF;
 const REG_FILE: usize = 128;
 const REG_MASK: usize = REG_FILE - 1;
 const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == Mask::BITS as usize);
+/// First register of the constant bank: above every temp an instruction can write (MULMM and
+/// LOAD_UNI write up to dst + 3).
+const BANK_BASE: usize = TEMP_MAX + 4;
+/// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
+const BANK_MAX: usize = REG_FILE - BANK_BASE;
+const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
 
 /// Texture minification/magnification filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -184,6 +192,106 @@ impl TextureRef<'_> {
         }
     }
 
+    /// [`Self::sample`] for every lane at once (lanes not running may sample anywhere: the
+    /// result is a valid texel for any coordinate). Power-of-two repeating textures take a
+    /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
+    /// weights as the per-lane path.
+    #[inline(always)]
+    fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+        let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
+        if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
+            for l in 0..LANES {
+                let t = self.sample(u[l], v[l]);
+                for c in 0..4 {
+                    out[c][l] = t[c];
+                }
+            }
+            return;
+        }
+        let (w, h) = (self.width as f32, self.height as f32);
+        let (mx, my) = (self.width as i32 - 1, self.height as i32 - 1);
+        // Row offset by shift (no 32-bit vector multiply on baseline x86_64).
+        let shift = self.width.trailing_zeros().min(31);
+        let linear = self.sampler.filter == Filter::Linear;
+        let bias = if linear { 0.5 } else { 0.0 };
+        let mut fx = [0.0f32; LANES];
+        let mut fy = [0.0f32; LANES];
+        let mut small = true;
+        for l in 0..LANES {
+            fx[l] = u[l] * w - bias;
+            fy[l] = v[l] * h - bias;
+            // NaN fails too.
+            small &= (fx[l].abs() < FLOOR_SMALL_MAX) & (fy[l].abs() < FLOOR_SMALL_MAX);
+        }
+        if !small {
+            for l in 0..LANES {
+                let t = self.sample(u[l], v[l]);
+                for c in 0..4 {
+                    out[c][l] = t[c];
+                }
+            }
+            return;
+        }
+        let t = self.texels;
+        let at = |i: i32| t.get(i as usize).copied().unwrap_or(0);
+        // The filtered 0xAARRGGBB value of each lane.
+        let mut texel = [0u32; LANES];
+        if !linear {
+            let mut idx = [0i32; LANES];
+            for l in 0..LANES {
+                idx[l] = ((floor_small(fy[l]) & my) << shift) + (floor_small(fx[l]) & mx);
+            }
+            for l in 0..LANES {
+                texel[l] = at(idx[l]);
+            }
+        } else {
+            let mut i00 = [0i32; LANES];
+            let mut i01 = [0i32; LANES];
+            let mut i10 = [0i32; LANES];
+            let mut i11 = [0i32; LANES];
+            let mut ax = [0u16; LANES];
+            let mut ay = [0u16; LANES];
+            for l in 0..LANES {
+                let (x0, y0) = (floor_small(fx[l]), floor_small(fy[l]));
+                // In [0.5, 256.5): the clamp and truncation of `sample`.
+                let wx = ((fx[l] - x0 as f32) * 256.0 + 0.5).min(256.0);
+                let wy = ((fy[l] - y0 as f32) * 256.0 + 0.5).min(256.0);
+                ax[l] = floor_small(wx) as u16;
+                ay[l] = floor_small(wy) as u16;
+                let x0w = x0 & mx;
+                let x1w = (x0 + 1) & mx;
+                let y0w = (y0 & my) << shift;
+                let y1w = ((y0 + 1) & my) << shift;
+                i00[l] = y0w + x0w;
+                i01[l] = y0w + x1w;
+                i10[l] = y1w + x0w;
+                i11[l] = y1w + x1w;
+            }
+            // lerp_texel on all four channels at once: each channel spread into a 16-bit field
+            // of a u64, where a * (256 - w) + b * w + 128 <= 65408 never carries out.
+            let spread = |t: u32| (t & 0x00FF_00FF) as u64 | (((t & 0xFF00_FF00) as u64) << 24);
+            let lerp = |a: u64, b: u64, w: u16| {
+                let (w, iw) = (w as u64, 256u64.wrapping_sub(w as u64));
+                ((a.wrapping_mul(iw))
+                    .wrapping_add(b.wrapping_mul(w))
+                    .wrapping_add(0x0080_0080_0080_0080)
+                    >> 8)
+                    & 0x00FF_00FF_00FF_00FF
+            };
+            for l in 0..LANES {
+                let top = lerp(spread(at(i00[l])), spread(at(i01[l])), ax[l]);
+                let bot = lerp(spread(at(i10[l])), spread(at(i11[l])), ax[l]);
+                let f = lerp(top, bot, ay[l]);
+                texel[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
+            }
+        }
+        for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
+            for l in 0..LANES {
+                out[c][l] = ((texel[l] >> s) & 0xFF) as f32 * (1.0 / 255.0);
+            }
+        }
+    }
+
     #[inline(always)]
     fn raw(&self, x: usize, y: usize) -> u32 {
         self.texels
@@ -210,6 +318,19 @@ fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
     (lo & 0x00FF_00FF) | ((hi & 0x00FF_00FF) << 8)
 }
 
+/// Magnitude below which [`floor_small`] is exact.
+const FLOOR_SMALL_MAX: f32 = 4_194_304.0;
+
+/// floor(x) for |x| < 2^22 (= [`floor_i32`] there) with float adds and a bit cast only, so
+/// lane loops using it vectorize: x + 1.5 * 2^23 rounds to an integer held in the mantissa.
+#[inline(always)]
+fn floor_small(x: f32) -> i32 {
+    const MAGIC: f32 = 12_582_912.0;
+    let r = x + MAGIC;
+    let n = (r.to_bits() as i32).wrapping_sub(0x4B40_0000);
+    n - ((r - MAGIC > x) as i32)
+}
+
 /// floor(x) as i32, saturating (NaN -> 0): no overflow on any input.
 #[inline(always)]
 fn floor_i32(x: f32) -> i32 {
@@ -225,6 +346,10 @@ fn floor_i32(x: f32) -> i32 {
 #[derive(Clone)]
 pub struct Regs {
     t: [Vec4x; REG_FILE],
+    /// The constant bank (bits) last loaded into the bank registers, so an executable whose
+    /// bank is already there does not reload it.
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
 }
 
 impl Default for Regs {
@@ -237,6 +362,8 @@ impl Regs {
     pub const fn new() -> Regs {
         Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
         }
     }
 }
@@ -317,6 +444,14 @@ pub struct Executable {
     nzero: u8,
     /// Varying slots (vertex-output numbering) this stage stores (VS) or reads (FS).
     varying_mask: u8,
+    /// Values (bits) of the bank registers BANK_BASE.. that operands may name instead of a
+    /// temp written by a top-level CONST (see `new`).
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
+    /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
+    reads_fragcoord: bool,
+    /// The code has IF: without it every write may cover all lanes (see `run`).
+    has_flow: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -340,7 +475,21 @@ impl Executable {
             zero: [0; TEMP_MAX],
             nzero: 0,
             varying_mask: 0,
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
+            reads_fragcoord: false,
+            has_flow: false,
         };
+        // Constant banking: a top-level CONST fills all four components of its temp in every
+        // live lane, so a read of that temp before its next write may name a bank register
+        // holding the same value instead. When every such read could be redirected (one
+        // register per operand) and the value is then fully overwritten at top level (or never
+        // again read), the CONST itself is dropped. This saves a dispatch step per constant.
+        // kreg[t]: bank register holding temp t's current value (0: none); kdef[t]: output
+        // index of that CONST; drop[i]: output instruction i is a CONST no longer needed.
+        let mut kreg = [0u8; TEMP_MAX];
+        let mut kdef = [0usize; TEMP_MAX];
+        let mut drop = [false; IR_MAX];
         for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
             *d = *s;
         }
@@ -409,10 +558,12 @@ impl Executable {
                 }
                 e.varying_mask |= 1 << (x & 7);
             }
+            e.reads_fragcoord |= inst.op == Op::LoadFcoord;
+            e.has_flow |= inst.op == Op::If;
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 7);
             }
-            let d = DInst {
+            let mut d = DInst {
                 op: inst.op,
                 n,
                 dst: narrow(inst.dst),
@@ -422,6 +573,67 @@ impl Executable {
                 y: narrow(inst.aux2),
                 jump: 0,
             };
+            if inst.op != Op::Nop {
+                for (k, r) in eff.reads.iter().enumerate() {
+                    for j in 0..r.count as usize {
+                        let t = (r.base as usize).wrapping_add(j);
+                        let Some(&bank) = kreg.get(t).filter(|&&b| b != 0) else {
+                            continue;
+                        };
+                        match (r.count, k) {
+                            (1, 0) => d.a = bank,
+                            (1, _) => d.b = bank,
+                            _ => {
+                                if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                    *f = false;
+                                }
+                            }
+                        }
+                    }
+                }
+                let w = eff.write;
+                for j in 0..w.count as usize {
+                    let t = (w.base as usize).wrapping_add(j);
+                    if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
+                        *kr = 0;
+                        // A partial or masked write leaves some of the constant in place.
+                        if depth > 0 || w.lanes != 15 {
+                            if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
+                }
+                if inst.op == Op::Const && depth == 0 {
+                    let mut v = [0u32; 4];
+                    for (c, vc) in v.iter_mut().enumerate().take(d.n as usize) {
+                        *vc = e
+                            .imms
+                            .get(d.x as usize + c)
+                            .copied()
+                            .unwrap_or(0.0)
+                            .to_bits();
+                    }
+                    let nb = e.nbank as usize;
+                    let slot = match e.bank.iter().take(nb).position(|b| *b == v) {
+                        Some(p) => Some(p),
+                        None if nb < BANK_MAX => {
+                            e.bank[nb] = v;
+                            e.nbank += 1;
+                            Some(nb)
+                        }
+                        None => None,
+                    };
+                    let t = d.dst as usize;
+                    if let (Some(p), Some(kr), Some(kd), Some(f)) =
+                        (slot, kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (BANK_BASE + p) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                }
+            }
             match inst.op {
                 Op::Nop => continue,
                 Op::If => {
@@ -449,6 +661,32 @@ impl Executable {
             out += 1;
         }
         e.len = out as u16;
+        // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
+        let mut map = [0u16; IR_MAX];
+        let mut kept = 0usize;
+        for (i, m) in map.iter_mut().enumerate().take(out) {
+            *m = kept as u16;
+            if !drop.get(i).copied().unwrap_or(false) {
+                kept += 1;
+            }
+        }
+        let mut w = 0usize;
+        for i in 0..out {
+            if drop.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(mut d) = e.code.get(i).copied() else {
+                continue;
+            };
+            if matches!(d.op, Op::If | Op::Else) {
+                d.jump = map.get(d.jump as usize).copied().unwrap_or(0);
+            }
+            if let Some(slot) = e.code.get_mut(w) {
+                *slot = d;
+            }
+            w += 1;
+        }
+        e.len = w as u16;
         for (t, z) in needs_zero.iter().enumerate() {
             if *z {
                 if let Some(slot) = e.zero.get_mut(e.nzero as usize) {
@@ -470,9 +708,43 @@ impl Executable {
         self.varying_mask
     }
 
+    /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
+    pub fn reads_fragcoord(&self) -> bool {
+        self.reads_fragcoord
+    }
+
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
     /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
     pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
+        if self.has_flow {
+            self.run_impl::<false>(regs, inv, out, active)
+        } else {
+            self.run_impl::<true>(regs, inv, out, active)
+        }
+    }
+
+    /// `STRAIGHT`: the code has no IF, so the current lanes are always the live ones, every
+    /// write may cover all lanes, and the first DISCARD (which kills every live lane) returns:
+    /// the loop needs no control-flow bookkeeping.
+    fn run_impl<const STRAIGHT: bool>(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
+        let nb = (self.nbank as usize).min(BANK_MAX);
+        if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
+            for (k, b) in self.bank.iter().enumerate().take(nb) {
+                if let Some(reg) = regs.t.get_mut(BANK_BASE + k) {
+                    for c in 0..4 {
+                        reg[c] = [f32::from_bits(b[c]); LANES];
+                    }
+                }
+            }
+            regs.bank = self.bank;
+            regs.nbank = self.nbank;
+        }
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
             r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
@@ -503,47 +775,50 @@ impl Executable {
                 d.a as usize & REG_MASK,
                 d.b as usize & REG_MASK,
             );
-            match d.op {
-                Op::If => {
-                    let mut cond: Mask = 0;
-                    for (l, v) in r[a][0].iter().enumerate() {
-                        if *v != 0.0 {
-                            cond |= 1 << l;
+            if !STRAIGHT {
+                match d.op {
+                    Op::If => {
+                        let mut cond: Mask = 0;
+                        for (l, v) in r[a][0].iter().enumerate() {
+                            if *v != 0.0 {
+                                cond |= 1 << l;
+                            }
                         }
+                        if let Some(s) = stack.get_mut(depth) {
+                            *s = (cur, cond);
+                        }
+                        depth += 1;
+                        cur &= cond;
+                        full = (cur | !alive) == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
                     }
-                    if let Some(s) = stack.get_mut(depth) {
-                        *s = (cur, cond);
+                    Op::Else => {
+                        let (saved, cond) =
+                            stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                        cur = saved & !cond & alive;
+                        full = (cur | !alive) == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
                     }
-                    depth += 1;
-                    cur &= cond;
-                    full = (cur | !alive) == ALL_LANES;
-                    if cur == 0 {
-                        pc = d.jump as usize;
+                    Op::Endif => {
+                        depth = depth.saturating_sub(1);
+                        let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
+                        cur = saved & alive;
+                        full = (cur | !alive) == ALL_LANES;
+                        continue;
                     }
+                    _ => {}
+                }
+                if cur == 0 {
                     continue;
                 }
-                Op::Else => {
-                    let (saved, cond) = stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                    cur = saved & !cond & alive;
-                    full = (cur | !alive) == ALL_LANES;
-                    if cur == 0 {
-                        pc = d.jump as usize;
-                    }
-                    continue;
-                }
-                Op::Endif => {
-                    depth = depth.saturating_sub(1);
-                    let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
-                    cur = saved & alive;
-                    full = (cur | !alive) == ALL_LANES;
-                    continue;
-                }
-                _ => {}
             }
-            if cur == 0 {
-                continue;
-            }
-            let m = if full { ALL_LANES } else { cur };
+            let m = if STRAIGHT || full { ALL_LANES } else { cur };
             match d.op {
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Const => {
@@ -634,17 +909,7 @@ impl Executable {
                     let coord = r[a];
                     let mut v = [[0.0; LANES]; 4];
                     match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
-                        Some(tex) => {
-                            // Only lanes really running need a texel (`m` may be all lanes).
-                            for l in 0..LANES {
-                                if cur & (1 << l) != 0 {
-                                    let t = tex.sample(coord[0][l], coord[1][l]);
-                                    for c in 0..4 {
-                                        v[c][l] = t[c];
-                                    }
-                                }
-                            }
-                        }
+                        Some(tex) => tex.sample_lanes(&coord[0], &coord[1], &mut v),
                         // GL reads an unbound (incomplete) texture as opaque black.
                         None => v[3] = [1.0; LANES],
                     }
@@ -1044,5 +1309,109 @@ fn exp2_f64(z: f64) -> f64 {
         p * scale(-1022) * scale((n + 1022).max(-1022))
     } else {
         p * scale(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
+    /// negative, huge, NaN and infinite coordinates and texel-boundary weights.
+    #[test]
+    fn sample_lanes_matches_sample() {
+        let mut texels = [0u32; 16 * 8];
+        let mut s = 0x1234_5678u32;
+        for t in texels.iter_mut() {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            *t = s;
+        }
+        let coords = [
+            0.0,
+            0.03125,
+            0.5,
+            0.999,
+            1.0,
+            -0.3,
+            -1.75,
+            2.5,
+            7.3e5,
+            -9.9e6,
+            3e9,
+            -3e9,
+            1e30,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0625,
+            0.1875,
+            -0.0,
+        ];
+        for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
+            for filter in [Filter::Nearest, Filter::Linear] {
+                for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+                    let tex = TextureRef {
+                        width: w,
+                        height: h,
+                        texels: &texels,
+                        sampler: SamplerState { filter, wrap },
+                    };
+                    for (i, &u0) in coords.iter().enumerate() {
+                        let mut u = [0.0; LANES];
+                        let mut v = [0.0; LANES];
+                        for l in 0..LANES {
+                            u[l] = u0 + l as f32 * 0.0371;
+                            v[l] = coords[(i + l) % coords.len()] * 0.75;
+                        }
+                        let mut out = [[0.0; LANES]; 4];
+                        tex.sample_lanes(&u, &v, &mut out);
+                        for l in 0..LANES {
+                            let want = tex.sample(u[l], v[l]);
+                            for c in 0..4 {
+                                assert_eq!(
+                                    out[c][l].to_bits(),
+                                    want[c].to_bits(),
+                                    "{}x{} {:?} {:?} at ({}, {})",
+                                    w,
+                                    h,
+                                    filter,
+                                    wrap,
+                                    u[l],
+                                    v[l]
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn floor_small_matches_floor() {
+        let edge = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.999_999_9,
+            -0.999_999_9,
+            4_194_303.5,
+            -4_194_303.5,
+            4_194_303.75,
+            -4_194_303.75,
+            2_097_151.5,
+            -2_097_152.25,
+        ];
+        for x in edge {
+            assert_eq!(floor_small(x), floor_i32(x), "{}", x);
+        }
+        for i in -20_000..20_000 {
+            for x in [i as f32 * 0.37, i as f32 * 209.71, i as f32 * 0.001_3] {
+                assert_eq!(floor_small(x), floor_i32(x), "{}", x);
+            }
+        }
     }
 }

@@ -780,6 +780,14 @@ fn raster(
             offs[k][l] = lx * ed.dx + ly * ed.dy + ed.bias;
         }
     }
+    // Edge values are affine in the lane position, so the extreme lane offsets decide whether
+    // a block is entirely inside an edge (or entirely outside one) without the lane test.
+    let mut omin = [0i64; 3];
+    let mut omax = [0i64; 3];
+    for k in 0..3 {
+        omin[k] = offs[k].iter().copied().min().unwrap_or(0);
+        omax[k] = offs[k].iter().copied().max().unwrap_or(0);
+    }
     // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
     // snapped ones when rounding makes the float triangle degenerate or flipped.
     let (p0, p1, p2) = (
@@ -824,11 +832,16 @@ fn raster(
             let n = (px1 - px + 1).min(4) as u32;
             let cols = ((1u32 << n) - 1) as Mask;
             let mut mask: Mask = 0;
-            for l in 0..LANES {
-                let inside = (base[0] + offs[0][l] >= 0)
-                    & (base[1] + offs[1][l] >= 0)
-                    & (base[2] + offs[2][l] >= 0);
-                mask |= (inside as Mask) << l;
+            if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                mask = ALL_LANES;
+            } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+            {
+                for l in 0..LANES {
+                    let inside = (base[0] + offs[0][l] >= 0)
+                        & (base[1] + offs[1][l] >= 0)
+                        & (base[2] + offs[2][l] >= 0);
+                    mask |= (inside as Mask) << l;
+                }
             }
             mask &= rowmask & (cols * 0x11);
             if mask != 0 {
@@ -906,14 +919,17 @@ fn shade_block(
         idx[l] = (y.max(0) as usize) * width + x.max(0) as usize;
     }
     if setup.state.depth_test {
+        // Every lane is tested (branch-free); a lane outside the buffer never passes.
+        let mut pass: Mask = 0;
         for l in 0..LANES {
-            if mask & (1 << l) != 0 {
-                let pass = matches!(target.depth.get(idx[l]), Some(d) if zl[l] < *d);
-                if !pass {
-                    mask &= !(1 << l);
-                }
-            }
+            let d = target
+                .depth
+                .get(idx[l])
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            pass |= ((zl[l] < d) as Mask) << l;
         }
+        mask &= pass;
         if mask == 0 {
             return;
         }
@@ -932,13 +948,20 @@ fn shade_block(
             }
         }
     }
-    let h = setup.height as f32;
-    for l in 0..LANES {
-        scratch.fragcoord[0][l] = (px + (l & 3) as i64) as f32 + 0.5;
-        scratch.fragcoord[1][l] = h - (py + (l >> 2) as i64) as f32 - 0.5;
+    if fs.reads_fragcoord() {
+        let h = setup.height as f32;
+        let mut xs = [0.0f32; 4];
+        for (c, x) in xs.iter_mut().enumerate() {
+            *x = (px + c as i64) as f32 + 0.5;
+        }
+        let ys = [h - py as f32 - 0.5, h - (py + 1) as f32 - 0.5];
+        for l in 0..LANES {
+            scratch.fragcoord[0][l] = xs[l & 3];
+            scratch.fragcoord[1][l] = ys[l >> 2];
+        }
+        scratch.fragcoord[2] = zl;
+        scratch.fragcoord[3] = ql;
     }
-    scratch.fragcoord[2] = zl;
-    scratch.fragcoord[3] = ql;
     let inv = Invocation {
         uniforms: fs_uniforms,
         textures,
@@ -949,13 +972,37 @@ fn shade_block(
     let alive = fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask);
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
+    // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
+    let mut pixels = [0u32; LANES];
+    for l in 0..LANES {
+        pixels[l] = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
+    }
+    if alive == ALL_LANES {
+        // Both rows of the block lie inside the target (every lane is covered).
+        let (r0, r1) = (idx[0], idx[4]);
+        if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
+            c0.copy_from_slice(&pixels[..4]);
+        }
+        if let Some(c1) = target.color.get_mut(r1..r1 + 4) {
+            c1.copy_from_slice(&pixels[4..]);
+        }
+        if write_depth {
+            if let Some(d0) = target.depth.get_mut(r0..r0 + 4) {
+                d0.copy_from_slice(&zl[..4]);
+            }
+            if let Some(d1) = target.depth.get_mut(r1..r1 + 4) {
+                d1.copy_from_slice(&zl[4..]);
+            }
+        }
+        stats.pixels_written += LANES as u64;
+        return;
+    }
     for l in 0..LANES {
         if alive & (1 << l) == 0 {
             continue;
         }
-        let pixel = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
         if let Some(p) = target.color.get_mut(idx[l]) {
-            *p = pixel;
+            *p = pixels[l];
             stats.pixels_written += 1;
         }
         if write_depth {
@@ -970,8 +1017,11 @@ fn shade_block(
 pub fn pack(c: [f32; 4]) -> u32 {
     let q = |v: f32| -> u32 {
         let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
-        // Adding and removing 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23.
-        ((v * 255.0 + 8_388_608.0) - 8_388_608.0) as u32
+        // Adding 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23 and leaves the
+        // integer in the low mantissa bits (a bit cast, so lane loops vectorize).
+        (v * 255.0 + 8_388_608.0)
+            .to_bits()
+            .wrapping_sub(0x4B00_0000)
     };
     (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
 }
