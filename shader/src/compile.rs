@@ -78,7 +78,17 @@ pub fn compile_timed(
             insts: Vec::new(),
             imms: Vec::new(),
             temps: 0,
-            iface: Interface::default(),
+            // A literal, not `Interface::default()`: the derived constructor built the ~3 KB
+            // interface in a temporary and copied it into place on every compile.
+            iface: Interface {
+                attributes: Vec::new(),
+                varyings: Vec::new(),
+                uniforms: Vec::new(),
+                samplers: Vec::new(),
+                writes_position: false,
+                color_output: None,
+                reads_fragcoord: false,
+            },
         },
         timing: PhaseTimes::default(),
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),

@@ -130,6 +130,11 @@ fn replicate(k: usize) -> &'static str {
 /// survives the double-rounding path, the raw bits otherwise (NaN, infinities, rare halfway cases).
 pub fn format_imm(v: f32) -> String<24> {
     let mut s: String<24> = String::new();
+    // Zero is most immediates' padding lanes; `{:?}` prints it as "0.0" or "-0.0".
+    if v.to_bits() & 0x7fff_ffff == 0 {
+        let _ = s.push_str(if v.is_sign_negative() { "-0.0" } else { "0.0" });
+        return s;
+    }
     if short_decimal(v, &mut s) {
         return s;
     }
@@ -1736,6 +1741,15 @@ pub fn selftest_checker(w: &mut dyn Write) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The zero shortcut prints what the general path prints, sign included.
+    #[test]
+    fn zero_immediates_match_the_general_path() {
+        for v in [0.0f32, -0.0] {
+            assert_eq!(format_imm(v), format_imm_general(v));
+        }
+        assert_eq!(format_imm(-0.0), "-0.0");
+    }
 
     /// The fast path must print exactly what the general path prints, wherever it answers.
     #[test]
