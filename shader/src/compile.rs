@@ -26,17 +26,20 @@ pub struct PhaseTimes {
 }
 
 /// A successfully compiled stage.
+// repr(C) with the module last: see `Module` (building one per compile must not zero-fill its
+// instruction storage).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Shader {
-    pub name: String<SHADER_NAME_MAX>,
     pub stage: Stage,
     /// `#version` number, 0 when the source had none.
     pub version: u32,
-    pub module: Module,
     pub timing: PhaseTimes,
     /// The stage's standalone TGSI (fragment inputs not yet remapped by a link), or why it could
     /// not be emitted (over the VirGL budget): such a shader still runs on the software path.
     pub tgsi: Result<TgsiInfo, TgsiError>,
+    pub name: String<SHADER_NAME_MAX>,
+    pub module: Module,
 }
 
 impl Shader {
