@@ -26,17 +26,20 @@ pub struct PhaseTimes {
 }
 
 /// A successfully compiled stage.
+// repr(C) with the module last: see `Module` (building one per compile must not zero-fill its
+// instruction storage).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Shader {
-    pub name: String<SHADER_NAME_MAX>,
     pub stage: Stage,
     /// `#version` number, 0 when the source had none.
     pub version: u32,
-    pub module: Module,
     pub timing: PhaseTimes,
     /// The stage's standalone TGSI (fragment inputs not yet remapped by a link), or why it could
     /// not be emitted (over the VirGL budget): such a shader still runs on the software path.
     pub tgsi: Result<TgsiInfo, TgsiError>,
+    pub name: String<SHADER_NAME_MAX>,
+    pub module: Module,
 }
 
 impl Shader {
@@ -78,7 +81,17 @@ pub fn compile_timed(
             insts: Vec::new(),
             imms: Vec::new(),
             temps: 0,
-            iface: Interface::default(),
+            // A literal, not `Interface::default()`: the derived constructor built the ~3 KB
+            // interface in a temporary and copied it into place on every compile.
+            iface: Interface {
+                attributes: Vec::new(),
+                varyings: Vec::new(),
+                uniforms: Vec::new(),
+                samplers: Vec::new(),
+                writes_position: false,
+                color_output: None,
+                reads_fragcoord: false,
+            },
         },
         timing: PhaseTimes::default(),
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),

@@ -414,18 +414,22 @@ pub struct Sampler {
 }
 
 /// What a stage reads and writes: reflection, verifier bounds, TGSI declarations and link input.
+// Field order and repr(C): building an empty value zero-fills everything between its first and
+// last initialised byte, so the scalars come first and the largest table last (its storage is
+// then never touched).
 #[derive(Clone, Debug, PartialEq, Default)]
+#[repr(C)]
 pub struct Interface {
+    /// Vertex stage: gl_Position is written.
+    pub writes_position: bool,
+    /// Fragment stage: gl_FragCoord is read.
+    pub reads_fragcoord: bool,
+    /// Fragment stage: the single vec4 output (name kept for reflection).
+    pub color_output: Option<Name>,
+    pub samplers: Vec<Sampler, SAMPLER_MAX>,
     pub attributes: Vec<Attribute, ATTR_MAX>,
     pub varyings: Vec<Varying, VARYING_MAX>,
     pub uniforms: Vec<Uniform, UNIFORM_VEC4_MAX>,
-    pub samplers: Vec<Sampler, SAMPLER_MAX>,
-    /// Vertex stage: gl_Position is written.
-    pub writes_position: bool,
-    /// Fragment stage: the single vec4 output (name kept for reflection).
-    pub color_output: Option<Name>,
-    /// Fragment stage: gl_FragCoord is read.
-    pub reads_fragcoord: bool,
 }
 
 impl Interface {
@@ -436,14 +440,17 @@ impl Interface {
 }
 
 /// A compiled (or loaded) stage: the verified unit handed to the executor, TGSI and CSIR.
+// Ordered like `Interface` (see there): the 6 KB instruction table last, so that building an
+// empty module does not zero-fill its storage on every compile.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Module {
     pub stage: Stage,
-    pub insts: Vec<Inst, IR_MAX>,
-    pub imms: Vec<f32, IMM_MAX>,
     /// Temporaries in use: every temp index is < `temps` (<= TEMP_MAX).
     pub temps: u16,
     pub iface: Interface,
+    pub imms: Vec<f32, IMM_MAX>,
+    pub insts: Vec<Inst, IR_MAX>,
 }
 
 impl Module {

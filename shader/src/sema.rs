@@ -608,10 +608,13 @@ impl<'a> Sema<'a> {
         self.pos_written = saved_pos;
     }
 
-    fn global_decls(&self) -> impl Iterator<Item = (i16, Node)> + '_ {
-        self.ast
-            .list(self.ast.first)
+    /// The global declarations' node indices, walked straight from the AST (which `self` only
+    /// borrows): collecting them first copied a 1 KB list twice per compile.
+    fn global_decls(&self) -> impl Iterator<Item = i16> + 'a {
+        let ast: &'a Ast = self.ast;
+        ast.list(ast.first)
             .filter(|(_, n)| n.kind == Kind::Decl)
+            .map(|(i, _)| i)
     }
 
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
@@ -619,9 +622,8 @@ impl<'a> Sema<'a> {
         let vs = self.stage == Stage::Vertex;
         let mut used_attr: [i16; ATTR_MAX] = [-1; ATTR_MAX];
         let mut used_var: [i16; VARYING_MAX] = [-1; VARYING_MAX];
-        let decls: Vec<i16, AST_MAX> = self.global_decls().map(|(i, _)| i).collect();
         // Checks, then explicit locations.
-        for &i in decls.iter() {
+        for i in self.global_decls() {
             let n = self.node(i);
             let name = self.name_of(i);
             let q = n.quals;
@@ -767,7 +769,7 @@ impl<'a> Sema<'a> {
         let mut uni_slot = 0usize;
         let mut units = 0usize;
         let mut outputs = 0usize;
-        for &i in decls.iter() {
+        for i in self.global_decls() {
             let n = self.node(i);
             let name = self.name_of(i);
             let q = n.quals;
@@ -910,8 +912,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        let decls: Vec<i16, AST_MAX> = self.global_decls().map(|(i, _)| i).collect();
-        for &i in decls.iter() {
+        for i in self.global_decls() {
             let n = self.node(i);
             if self.diag.full() {
                 return;

@@ -130,6 +130,18 @@ fn replicate(k: usize) -> &'static str {
 /// survives the double-rounding path, the raw bits otherwise (NaN, infinities, rare halfway cases).
 pub fn format_imm(v: f32) -> String<24> {
     let mut s: String<24> = String::new();
+    // Zero is most immediates' padding lanes; `{:?}` prints it as "0.0" or "-0.0".
+    if v.to_bits() & 0x7fff_ffff == 0 {
+        let _ = s.push_str(if v.is_sign_negative() { "-0.0" } else { "0.0" });
+        return s;
+    }
+    // Whole numbers below 1e7 (the usual 1.0, 2.0, ...): what `short_decimal` answers at zero
+    // decimals, without its interval arithmetic.
+    let a = v.abs();
+    if a < 1.0e7 && a == (a as u32) as f32 {
+        write_fixed(&mut s, v.is_sign_negative(), a as u64, 0);
+        return s;
+    }
     if short_decimal(v, &mut s) {
         return s;
     }
@@ -1736,6 +1748,31 @@ pub fn selftest_checker(w: &mut dyn Write) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The zero shortcut prints what the general path prints, sign included.
+    #[test]
+    fn zero_immediates_match_the_general_path() {
+        for v in [0.0f32, -0.0] {
+            assert_eq!(format_imm(v), format_imm_general(v));
+        }
+        assert_eq!(format_imm(-0.0), "-0.0");
+    }
+
+    /// The whole-number shortcut prints what the general path prints.
+    #[test]
+    fn whole_immediates_match_the_general_path() {
+        let mut n = 1u32;
+        while n < 10_000_000 {
+            for v in [n as f32, -(n as f32), (n + 1) as f32] {
+                assert_eq!(format_imm(v), format_imm_general(v), "{}", v);
+            }
+            n = n * 3 / 2 + 1;
+        }
+        for v in [1.0f32, 2.0, 10.0, 100.0, 9_999_999.0, -3.0] {
+            assert_eq!(format_imm(v), format_imm_general(v), "{}", v);
+        }
+        assert_eq!(format_imm(1.0), "1.0");
+    }
 
     /// The fast path must print exactly what the general path prints, wherever it answers.
     #[test]
