@@ -162,48 +162,11 @@ fn diff_scene(name: &str, out: &mut dyn Write) -> bool {
     if gpu::report().is_none_or(|r| !r.virgl) {
         return no_device(out);
     }
-    let mut soft = Gfx3d::<Linked>::new();
-    let reference = match scenes::run(&mut soft, OWNER, name) {
-        Ok(px) => px,
-        Err(e) => {
-            let _ = write!(out, "software: {}", e);
-            return false;
-        }
-    };
-    let mut g = match virgl_gfx(BackendMode::Virgl) {
-        Ok(g) => g,
-        Err(e) => {
-            let _ = write!(out, "virgl boot: {}", e);
-            return false;
-        }
-    };
-    let virgl = match scenes::run(&mut g, OWNER, name) {
-        Ok(px) => px,
-        Err(e) => {
-            let _ = write!(out, "virgl: {}", e);
-            return false;
-        }
-    };
-    if g.backend_name() != "virgl" {
-        let _ = write!(out, "the VirGL run ended on backend {}", g.backend_name());
+    let Some(reference) = software_agrees_with_virgl(out, SCENE_WIDTH, SCENE_HEIGHT, |g| {
+        scenes::run(g, OWNER, name)
+    }) else {
         return false;
-    }
-    let c = compare::compare(&reference, &virgl, SCENE_WIDTH, SCENE_HEIGHT);
-    if !c.agrees() {
-        let _ = write!(
-            out,
-            "software and virgl differ: {} of {} pixels ({} off edges)",
-            c.differing, c.pixels, c.off_edge
-        );
-        if let Some((x, y, r, o)) = c.first_off_edge {
-            let _ = write!(
-                out,
-                "; first off-edge at ({}, {}): software {:08x}, virgl {:08x}",
-                x, y, r, o
-            );
-        }
-        return false;
-    }
+    };
     // A picture that is one flat colour would agree trivially for most scenes: every scene but
     // `clear` must draw something over its clear colour.
     let first = reference.first().copied().unwrap_or(0);
@@ -234,29 +197,45 @@ fn render_demo(g: &mut Gfx3d<Linked>) -> Result<Vec<u32>, alloc::string::String>
 
 /// The main job's scene (lit, textured, several meshes, linear filtering) on both backends.
 fn diff_demo(out: &mut dyn Write) -> bool {
+    software_agrees_with_virgl(out, DEMO_W, DEMO_H, render_demo).is_some()
+}
+
+/// Renders a `w` x `h` picture with `render` on the software backend, then on forced VirGL,
+/// and compares them (the VirGL run must end on the VirGL backend). Returns the software
+/// picture when they agree; otherwise writes why to `out`.
+fn software_agrees_with_virgl<E: core::fmt::Display>(
+    out: &mut dyn Write,
+    w: u32,
+    h: u32,
+    mut render: impl FnMut(&mut Gfx3d<Linked>) -> Result<Vec<u32>, E>,
+) -> Option<Vec<u32>> {
     let mut soft = Gfx3d::<Linked>::new();
-    let reference = match render_demo(&mut soft) {
+    let reference = match render(&mut soft) {
         Ok(px) => px,
         Err(e) => {
             let _ = write!(out, "software: {}", e);
-            return false;
+            return None;
         }
     };
     let mut g = match virgl_gfx(BackendMode::Virgl) {
         Ok(g) => g,
         Err(e) => {
             let _ = write!(out, "virgl boot: {}", e);
-            return false;
+            return None;
         }
     };
-    let virgl = match render_demo(&mut g) {
+    let virgl = match render(&mut g) {
         Ok(px) => px,
         Err(e) => {
             let _ = write!(out, "virgl: {}", e);
-            return false;
+            return None;
         }
     };
-    let c = compare::compare(&reference, &virgl, DEMO_W, DEMO_H);
+    if g.backend_name() != "virgl" {
+        let _ = write!(out, "the VirGL run ended on backend {}", g.backend_name());
+        return None;
+    }
+    let c = compare::compare(&reference, &virgl, w, h);
     if !c.agrees() {
         let _ = write!(
             out,
@@ -270,9 +249,9 @@ fn diff_demo(out: &mut dyn Write) -> bool {
                 x, y, r, o
             );
         }
-        return false;
+        return None;
     }
-    true
+    Some(reference)
 }
 
 /// A transport over the shared device that fails every call once `dead` is set, without
