@@ -210,17 +210,7 @@ fn tables_have_their_capacities() {
         })
     );
     g.drop_owner(0);
-    let s = g.stats();
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_nothing_live(&g.stats(), "after drop_owner(0)");
 }
 
 #[test]

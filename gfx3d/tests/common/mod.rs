@@ -357,3 +357,20 @@ pub fn red_triangle() -> Vec<f32> {
         0.0, 0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
     ]
 }
+
+/// Asserts that no context, target, mesh, texture or program instance is live (`what` names
+/// the case in the failure message).
+pub fn assert_nothing_live(s: &gfx3d::Stats, what: &str) {
+    assert_eq!(
+        (
+            s.live_ctx,
+            s.live_target,
+            s.live_mesh,
+            s.live_tex,
+            s.live_prog
+        ),
+        (0, 0, 0, 0, 0),
+        "{}",
+        what
+    );
+}
