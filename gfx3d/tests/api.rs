@@ -340,22 +340,7 @@ fn frame_preconditions() {
         Err(Error::TextureUnit { unit: 4 })
     );
     // The program needs location 1 with 4 components.
-    let short = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 3,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let short = layout(32, &[(0, 4, 0), (1, 3, 16)]);
     g.mesh_upload_f32(0, empty, &short, &red_triangle(), None)
         .unwrap();
     assert_eq!(
@@ -366,15 +351,7 @@ fn frame_preconditions() {
             required: 4
         }))
     );
-    let only0 = VertexLayout::new(
-        32,
-        &[Element {
-            location: 0,
-            components: 4,
-            offset: 0,
-        }],
-    )
-    .unwrap();
+    let only0 = layout(32, &[(0, 4, 0)]);
     g.mesh_upload_f32(0, empty, &only0, &red_triangle(), None)
         .unwrap();
     assert_eq!(
@@ -442,15 +419,7 @@ fn mesh_upload_validation() {
         g.mesh_upload_f32(0, m, &l, &v, Some(&[])),
         Err(Error::IndexCount { count: 0 })
     );
-    let bad = VertexLayout::new(
-        16,
-        &[Element {
-            location: 0,
-            components: 4,
-            offset: 4,
-        }],
-    )
-    .unwrap();
+    let bad = layout(16, &[(0, 4, 4)]);
     assert_eq!(
         g.mesh_upload_f32(0, m, &bad, &v, None),
         Err(Error::Layout(LayoutError::OutsideStride {

@@ -9,7 +9,7 @@ use gfx3d::*;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
-use common::tri_layout;
+use common::{layout, tri_layout};
 
 /// A private virgl_test_server and a Gfx3D booted on forced VirGL through it.
 fn virgl() -> (VtestServer, Gfx3d<Linked>) {
@@ -139,22 +139,7 @@ fn one_mesh_and_texture_serve_two_device_contexts() {
     for (x, y) in [(-1.0f32, -1.0f32), (3.0, -1.0), (-1.0, 3.0)] {
         v.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5]);
     }
-    let l = VertexLayout::new(
-        24,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 2,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let l = layout(24, &[(0, 4, 0), (1, 2, 16)]);
     g.mesh_upload_f32(0, m, &l, &v, None).unwrap();
     let tex = g.tex_create(0, 2, 2).unwrap();
     g.tex_upload(

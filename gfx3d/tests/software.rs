@@ -9,7 +9,7 @@ use gfx3d::*;
 use shader::raster::soft_vs;
 
 mod common;
-use common::{assert_nothing_live, tri_layout};
+use common::{assert_nothing_live, layout, tri_layout};
 
 type G = Gfx3d<Linked>;
 
@@ -166,22 +166,7 @@ fn real_reflection_drives_layout_checks() {
         .unwrap();
     let m = g.mesh_create(1, Usage::Static).unwrap();
     let good = tri_layout();
-    let bad = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 1,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let bad = layout(32, &[(0, 1, 0), (1, 4, 16)]);
     let data = [0.0f32; 24];
     g.begin(1, c, t).unwrap();
     g.use_program(1, c, p).unwrap();
