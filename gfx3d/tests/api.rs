@@ -680,29 +680,11 @@ fn drop_owner_clears_everything_of_that_owner_only() {
     let (c2, _, _, _) = setup(&mut g, 2);
     g.drop_owner(1);
     let s = g.stats();
-    assert_eq!(
-        (
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog,
-            s.live_target,
-            s.live_ctx
-        ),
-        (1, 0, 1, 1, 1)
-    );
+    assert_eq!(live_counts(&s), (1, 1, 1, 0, 1));
     assert!(g.is_live_context(2, c2));
     g.drop_owner(2);
     let s = g.stats();
-    assert_eq!(
-        (
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog,
-            s.live_target,
-            s.live_ctx
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_eq!(live_counts(&s), (0, 0, 0, 0, 0));
     assert_eq!((s.target_bytes, s.depth_bytes, s.cpu_mesh_bytes), (0, 0, 0));
 }
 

@@ -361,16 +361,16 @@ pub fn red_triangle() -> Vec<f32> {
 /// Asserts that no context, target, mesh, texture or program instance is live (`what` names
 /// the case in the failure message).
 pub fn assert_nothing_live(s: &gfx3d::Stats, what: &str) {
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0),
-        "{}",
-        what
-    );
+    assert_eq!(live_counts(s), (0, 0, 0, 0, 0), "{}", what);
+}
+
+/// Live (contexts, targets, meshes, textures, program instances).
+pub fn live_counts(s: &gfx3d::Stats) -> (u32, u32, u32, u32, u32) {
+    (
+        s.live_ctx,
+        s.live_target,
+        s.live_mesh,
+        s.live_tex,
+        s.live_prog,
+    )
 }
