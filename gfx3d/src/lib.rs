@@ -49,6 +49,7 @@ pub mod context;
 pub mod demo;
 pub mod device;
 pub mod error;
+pub mod fault;
 mod frame;
 pub mod geometry;
 mod gfx3d;

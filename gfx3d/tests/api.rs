@@ -210,17 +210,7 @@ fn tables_have_their_capacities() {
         })
     );
     g.drop_owner(0);
-    let s = g.stats();
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_nothing_live(&g.stats(), "after drop_owner(0)");
 }
 
 #[test]
@@ -350,22 +340,7 @@ fn frame_preconditions() {
         Err(Error::TextureUnit { unit: 4 })
     );
     // The program needs location 1 with 4 components.
-    let short = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 3,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let short = layout(32, &[(0, 4, 0), (1, 3, 16)]);
     g.mesh_upload_f32(0, empty, &short, &red_triangle(), None)
         .unwrap();
     assert_eq!(
@@ -376,15 +351,7 @@ fn frame_preconditions() {
             required: 4
         }))
     );
-    let only0 = VertexLayout::new(
-        32,
-        &[Element {
-            location: 0,
-            components: 4,
-            offset: 0,
-        }],
-    )
-    .unwrap();
+    let only0 = layout(32, &[(0, 4, 0)]);
     g.mesh_upload_f32(0, empty, &only0, &red_triangle(), None)
         .unwrap();
     assert_eq!(
@@ -452,15 +419,7 @@ fn mesh_upload_validation() {
         g.mesh_upload_f32(0, m, &l, &v, Some(&[])),
         Err(Error::IndexCount { count: 0 })
     );
-    let bad = VertexLayout::new(
-        16,
-        &[Element {
-            location: 0,
-            components: 4,
-            offset: 4,
-        }],
-    )
-    .unwrap();
+    let bad = layout(16, &[(0, 4, 4)]);
     assert_eq!(
         g.mesh_upload_f32(0, m, &bad, &v, None),
         Err(Error::Layout(LayoutError::OutsideStride {
@@ -721,29 +680,11 @@ fn drop_owner_clears_everything_of_that_owner_only() {
     let (c2, _, _, _) = setup(&mut g, 2);
     g.drop_owner(1);
     let s = g.stats();
-    assert_eq!(
-        (
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog,
-            s.live_target,
-            s.live_ctx
-        ),
-        (1, 0, 1, 1, 1)
-    );
+    assert_eq!(live_counts(&s), (1, 1, 1, 0, 1));
     assert!(g.is_live_context(2, c2));
     g.drop_owner(2);
     let s = g.stats();
-    assert_eq!(
-        (
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog,
-            s.live_target,
-            s.live_ctx
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_eq!(live_counts(&s), (0, 0, 0, 0, 0));
     assert_eq!((s.target_bytes, s.depth_bytes, s.cpu_mesh_bytes), (0, 0, 0));
 }
 

@@ -8,14 +8,28 @@ use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
-#[test]
-fn software_and_virgl_agree_on_every_scene() {
+mod common;
+use common::{layout, tri_layout};
+
+/// A private virgl_test_server and a Gfx3D booted on forced VirGL through it.
+fn virgl() -> (VtestServer, Gfx3d<Linked>) {
     let server =
         VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+    let mut g: Gfx3d<Linked> = Gfx3d::new();
+    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
         .unwrap();
+    (server, g)
+}
+
+fn assert_no_host_errors(server: &VtestServer) {
+    let errors = server.host_errors();
+    assert!(errors.is_empty(), "host errors: {:?}", errors);
+}
+
+#[test]
+fn software_and_virgl_agree_on_every_scene() {
+    let (server, mut hw) = virgl();
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let mut report = String::new();
     for (name, _) in SCENES {
@@ -51,12 +65,7 @@ fn software_and_virgl_agree_on_every_scene() {
 
 #[test]
 fn software_and_virgl_agree_on_demo_frames() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let (server, mut hw) = virgl();
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let (w, h) = (160u32, 120u32);
     let ds = gfx3d::demo::Demo::new(&mut sw, 1, w, h).unwrap();
@@ -75,19 +84,13 @@ fn software_and_virgl_agree_on_demo_frames() {
         );
         assert!(c.agrees(), "frame {}: {:?}", frame, c);
     }
-    let errors = server.host_errors();
-    assert!(errors.is_empty(), "host errors: {:?}", errors);
+    assert_no_host_errors(&server);
 }
 
 #[test]
 fn relinked_programs_are_refreshed_on_the_device() {
     use gfx3d::glsl::{TRI_FRAG, TRI_VERT};
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g: Gfx3d<Linked> = Gfx3d::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let (server, mut g) = virgl();
     let c = g.context_create(0).unwrap();
     let tg = g.target_create(0, c, 16, 16).unwrap();
     let m = g.mesh_create(0, Usage::Static).unwrap();
@@ -95,22 +98,7 @@ fn relinked_programs_are_refreshed_on_the_device() {
     for (x, y) in [(-1.0f32, -1.0f32), (3.0, -1.0), (-1.0, 3.0)] {
         v.extend_from_slice(&[x, y, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]);
     }
-    let l = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let l = tri_layout();
     g.mesh_upload_f32(0, m, &l, &v, None).unwrap();
     let p = g
         .prog_prepare(0, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
@@ -139,40 +127,19 @@ fn relinked_programs_are_refreshed_on_the_device() {
         0xFF00_FF00,
         "the relinked program is used without a new instance"
     );
-    let errors = server.host_errors();
-    assert!(errors.is_empty(), "host errors: {:?}", errors);
+    assert_no_host_errors(&server);
 }
 
 #[test]
 fn one_mesh_and_texture_serve_two_device_contexts() {
     use gfx3d::glsl::{TEX_FRAG, TEX_VERT};
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g: Gfx3d<Linked> = Gfx3d::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let (server, mut g) = virgl();
     let m = g.mesh_create(0, Usage::Static).unwrap();
     let mut v = Vec::new();
     for (x, y) in [(-1.0f32, -1.0f32), (3.0, -1.0), (-1.0, 3.0)] {
         v.extend_from_slice(&[x, y, 0.0, 1.0, (x + 1.0) * 0.5, (1.0 - y) * 0.5]);
     }
-    let l = VertexLayout::new(
-        24,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 2,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let l = layout(24, &[(0, 4, 0), (1, 2, 16)]);
     g.mesh_upload_f32(0, m, &l, &v, None).unwrap();
     let tex = g.tex_create(0, 2, 2).unwrap();
     g.tex_upload(
@@ -215,18 +182,12 @@ fn one_mesh_and_texture_serve_two_device_contexts() {
         4,
         "mesh and texture uploaded once per device context"
     );
-    let errors = server.host_errors();
-    assert!(errors.is_empty(), "host errors: {:?}", errors);
+    assert_no_host_errors(&server);
 }
 
 #[test]
 fn the_guest_suite_runner_reports_every_scene() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let (_server, mut hw) = virgl();
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let mut out = String::new();
     let (passed, failed) = scenes::differential_suite(&mut sw, &mut hw, 4, &mut out);

@@ -302,17 +302,7 @@ fn fuzz(
     for o in 0..3 {
         g.drop_owner(o);
     }
-    let s = g.stats();
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_nothing_live(&g.stats(), "after dropping every owner");
 }
 
 #[test]

@@ -8,6 +8,9 @@ use gfx3d::scenes::{self, SCENE_HEIGHT, SCENE_WIDTH};
 use gfx3d::*;
 use shader::raster::soft_vs;
 
+mod common;
+use common::{assert_nothing_live, layout, tri_layout};
+
 type G = Gfx3d<Linked>;
 
 fn mvp() -> Linked {
@@ -162,38 +165,8 @@ fn real_reflection_drives_layout_checks() {
         .prog_prepare(1, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
         .unwrap();
     let m = g.mesh_create(1, Usage::Static).unwrap();
-    let good = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
-    let bad = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 1,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let good = tri_layout();
+    let bad = layout(32, &[(0, 1, 0), (1, 4, 16)]);
     let data = [0.0f32; 24];
     g.begin(1, c, t).unwrap();
     g.use_program(1, c, p).unwrap();
@@ -225,19 +198,7 @@ fn at(p: &[u32], x: u32, y: u32) -> u32 {
 fn render(name: &str) -> Vec<u32> {
     let mut g = G::new();
     let px = scenes::run(&mut g, 7, name).unwrap_or_else(|e| panic!("{}: {}", name, e));
-    let s = g.stats();
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0),
-        "{}",
-        name
-    );
+    assert_nothing_live(&g.stats(), name);
     assert_eq!(px.len(), (SCENE_WIDTH * SCENE_HEIGHT) as usize);
     px
 }
@@ -350,22 +311,7 @@ fn software_renders_the_red_triangle_of_the_abi_test() {
          0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
          0.0,  0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
     ];
-    let l = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let l = tri_layout();
     g.mesh_upload_f32(3, m, &l, &v, None).unwrap();
     let p = g
         .prog_prepare(3, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
@@ -389,17 +335,7 @@ fn software_renders_the_red_triangle_of_the_abi_test() {
         assert!(count(&px, |x| x == RED) > (w * h / 4) as usize);
     }
     g.drop_owner(3);
-    let s = g.stats();
-    assert_eq!(
-        (
-            s.live_ctx,
-            s.live_target,
-            s.live_mesh,
-            s.live_tex,
-            s.live_prog
-        ),
-        (0, 0, 0, 0, 0)
-    );
+    assert_nothing_live(&g.stats(), "after drop_owner(3)");
 }
 
 #[test]
@@ -437,22 +373,7 @@ fn a_relink_keeps_the_context_matrices() {
     g.set_model(0, c, &model).unwrap();
     let t = g.target_create(0, c, 8, 8).unwrap();
     let m = g.mesh_create(0, Usage::Static).unwrap();
-    let l = VertexLayout::new(
-        32,
-        &[
-            Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap();
+    let l = tri_layout();
     g.mesh_upload_f32(0, m, &l, &[0.0; 24], None).unwrap();
     g.begin(0, c, t).unwrap();
     g.use_program(0, c, p).unwrap();

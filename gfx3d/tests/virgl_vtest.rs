@@ -5,15 +5,13 @@
 mod common;
 
 use common::*;
+use gfx3d::fault::FaultyTransport;
 use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use virtio_gpu::proto::Box3d;
 use virtio_gpu::scenes::{FS_VARYING, VS_POS_ATTR};
-use virtio_gpu::transport::ResourceDesc;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
-use virtio_gpu::{CtxId, GpuTransport3d, ResId};
 
 type G = Gfx3d<FakeProgram>;
 
@@ -268,79 +266,12 @@ fn meshes_upload_once_per_context_and_resize_works() {
     finish(server);
 }
 
-/// A transport that fails every call once `dead` is set (fault injection).
-struct Faulty {
-    inner: VtestTransport,
-    dead: Arc<AtomicBool>,
-}
-
-impl Faulty {
-    fn check(&self) -> virtio_gpu::Result<()> {
-        if self.dead.load(Ordering::SeqCst) {
-            Err(virtio_gpu::GpuError::Lost)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-impl GpuTransport3d for Faulty {
-    fn caps(&self) -> &virtio_gpu::HostCaps {
-        self.inner.caps()
-    }
-    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
-        self.check()?;
-        self.inner.ctx_create()
-    }
-    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.ctx_destroy(ctx)
-    }
-    fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> virtio_gpu::Result<ResId> {
-        self.check()?;
-        self.inner.resource_create_3d(ctx, desc)
-    }
-    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.resource_destroy(ctx, res)
-    }
-    fn transfer_to_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        data: &[u8],
-    ) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.transfer_to_host_3d(ctx, res, bx, stride, data)
-    }
-    fn transfer_from_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        out: &mut [u8],
-    ) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
-    }
-    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.submit_3d(ctx, dwords)
-    }
-    fn is_lost(&self) -> bool {
-        self.dead.load(Ordering::SeqCst) || self.inner.is_lost()
-    }
-}
-
 fn faulty(server: &VtestServer, mode: BackendMode) -> (G, Arc<AtomicBool>) {
     let dead = Arc::new(AtomicBool::new(false));
-    let t = Faulty {
-        inner: VtestTransport::connect(server.socket_path()).unwrap(),
-        dead: dead.clone(),
-    };
+    let t = FaultyTransport::new(
+        VtestTransport::connect(server.socket_path()).unwrap(),
+        dead.clone(),
+    );
     let mut g = G::new();
     g.boot(mode, Some(Box::new(VirglBackend::new(t)))).unwrap();
     assert_eq!(g.backend_name(), "virgl");

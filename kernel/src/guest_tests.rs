@@ -2,8 +2,8 @@
 //! - `virtio_gpu::scene::NAME`: the virtio-gpu crate's pixel-checked scenes through the device;
 //! - `gfx3d::diff::NAME`: every Gfx3D differential scene rendered by the software and the VirGL
 //!   backend and compared pixel by pixel (at most 1% may differ, only along edges);
-//! - `gfx3d::lost::*`: device loss under AUTO and forced VIRGL, driven by [`FaultyGpu`], a
-//!   transport that fails every call once told to;
+//! - `gfx3d::lost::*`: device loss under AUTO and forced VIRGL, driven by [`FaultyGpu`] (a
+//!   `gfx3d::fault::FaultyTransport`), a transport that fails every call once told to;
 //! - `gfx3d::present::*`: a VirGL target made the scanout, then the console restored.
 //!
 //! Must never: leave device contexts or resources behind (every test drops its owner; the faulty
@@ -17,14 +17,13 @@ use core::fmt::Write;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use gfx3d::compare;
+use gfx3d::fault::{CtxLog, FaultyTransport};
 use gfx3d::linked::Linked;
 use gfx3d::scenes::{self, SCENE_HEIGHT, SCENE_WIDTH};
 use gfx3d::virgl::VirglBackend;
 use gfx3d::{BackendMode, Error, Gfx3d};
-use virtio_gpu::proto::Box3d;
 use virtio_gpu::scenes::SceneParams;
-use virtio_gpu::transport::ResourceDesc;
-use virtio_gpu::{CtxId, GpuError, GpuTransport3d, HostCaps, ResId};
+use virtio_gpu::{CtxId, GpuTransport3d};
 
 use crate::gpu::{self, SharedGpu};
 use crate::selftest::SelfTest;
@@ -163,48 +162,11 @@ fn diff_scene(name: &str, out: &mut dyn Write) -> bool {
     if gpu::report().is_none_or(|r| !r.virgl) {
         return no_device(out);
     }
-    let mut soft = Gfx3d::<Linked>::new();
-    let reference = match scenes::run(&mut soft, OWNER, name) {
-        Ok(px) => px,
-        Err(e) => {
-            let _ = write!(out, "software: {}", e);
-            return false;
-        }
-    };
-    let mut g = match virgl_gfx(BackendMode::Virgl) {
-        Ok(g) => g,
-        Err(e) => {
-            let _ = write!(out, "virgl boot: {}", e);
-            return false;
-        }
-    };
-    let virgl = match scenes::run(&mut g, OWNER, name) {
-        Ok(px) => px,
-        Err(e) => {
-            let _ = write!(out, "virgl: {}", e);
-            return false;
-        }
-    };
-    if g.backend_name() != "virgl" {
-        let _ = write!(out, "the VirGL run ended on backend {}", g.backend_name());
+    let Some(reference) = software_agrees_with_virgl(out, SCENE_WIDTH, SCENE_HEIGHT, |g| {
+        scenes::run(g, OWNER, name)
+    }) else {
         return false;
-    }
-    let c = compare::compare(&reference, &virgl, SCENE_WIDTH, SCENE_HEIGHT);
-    if !c.agrees() {
-        let _ = write!(
-            out,
-            "software and virgl differ: {} of {} pixels ({} off edges)",
-            c.differing, c.pixels, c.off_edge
-        );
-        if let Some((x, y, r, o)) = c.first_off_edge {
-            let _ = write!(
-                out,
-                "; first off-edge at ({}, {}): software {:08x}, virgl {:08x}",
-                x, y, r, o
-            );
-        }
-        return false;
-    }
+    };
     // A picture that is one flat colour would agree trivially for most scenes: every scene but
     // `clear` must draw something over its clear colour.
     let first = reference.first().copied().unwrap_or(0);
@@ -235,29 +197,45 @@ fn render_demo(g: &mut Gfx3d<Linked>) -> Result<Vec<u32>, alloc::string::String>
 
 /// The main job's scene (lit, textured, several meshes, linear filtering) on both backends.
 fn diff_demo(out: &mut dyn Write) -> bool {
+    software_agrees_with_virgl(out, DEMO_W, DEMO_H, render_demo).is_some()
+}
+
+/// Renders a `w` x `h` picture with `render` on the software backend, then on forced VirGL,
+/// and compares them (the VirGL run must end on the VirGL backend). Returns the software
+/// picture when they agree; otherwise writes why to `out`.
+fn software_agrees_with_virgl<E: core::fmt::Display>(
+    out: &mut dyn Write,
+    w: u32,
+    h: u32,
+    mut render: impl FnMut(&mut Gfx3d<Linked>) -> Result<Vec<u32>, E>,
+) -> Option<Vec<u32>> {
     let mut soft = Gfx3d::<Linked>::new();
-    let reference = match render_demo(&mut soft) {
+    let reference = match render(&mut soft) {
         Ok(px) => px,
         Err(e) => {
             let _ = write!(out, "software: {}", e);
-            return false;
+            return None;
         }
     };
     let mut g = match virgl_gfx(BackendMode::Virgl) {
         Ok(g) => g,
         Err(e) => {
             let _ = write!(out, "virgl boot: {}", e);
-            return false;
+            return None;
         }
     };
-    let virgl = match render_demo(&mut g) {
+    let virgl = match render(&mut g) {
         Ok(px) => px,
         Err(e) => {
             let _ = write!(out, "virgl: {}", e);
-            return false;
+            return None;
         }
     };
-    let c = compare::compare(&reference, &virgl, DEMO_W, DEMO_H);
+    if g.backend_name() != "virgl" {
+        let _ = write!(out, "the VirGL run ended on backend {}", g.backend_name());
+        return None;
+    }
+    let c = compare::compare(&reference, &virgl, w, h);
     if !c.agrees() {
         let _ = write!(
             out,
@@ -271,82 +249,25 @@ fn diff_demo(out: &mut dyn Write) -> bool {
                 x, y, r, o
             );
         }
-        return false;
+        return None;
     }
-    true
+    Some(reference)
 }
 
 /// A transport over the shared device that fails every call once `dead` is set, without
 /// touching the device (which stays healthy for later tests). Contexts it created are destroyed
 /// on the real device by `cleanup`.
-pub struct FaultyGpu {
-    inner: SharedGpu,
-    dead: Arc<AtomicBool>,
-    created: Arc<spin::Mutex<Vec<CtxId>>>,
-}
+pub type FaultyGpu = FaultyTransport<SharedGpu, Created>;
 
-impl FaultyGpu {
-    fn check(&self) -> virtio_gpu::Result<()> {
-        if self.dead.load(Ordering::SeqCst) {
-            Err(GpuError::Lost)
-        } else {
-            Ok(())
-        }
-    }
-}
+/// The contexts a [`FaultyGpu`] created and has not destroyed, shared with its test.
+pub struct Created(Arc<spin::Mutex<Vec<CtxId>>>);
 
-impl GpuTransport3d for FaultyGpu {
-    fn caps(&self) -> &HostCaps {
-        self.inner.caps()
+impl CtxLog for Created {
+    fn created(&mut self, ctx: CtxId) {
+        self.0.lock().push(ctx);
     }
-    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
-        self.check()?;
-        let c = self.inner.ctx_create()?;
-        self.created.lock().push(c);
-        Ok(c)
-    }
-    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.ctx_destroy(ctx)?;
-        self.created.lock().retain(|c| *c != ctx);
-        Ok(())
-    }
-    fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> virtio_gpu::Result<ResId> {
-        self.check()?;
-        self.inner.resource_create_3d(ctx, desc)
-    }
-    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.resource_destroy(ctx, res)
-    }
-    fn transfer_to_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        data: &[u8],
-    ) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.transfer_to_host_3d(ctx, res, bx, stride, data)
-    }
-    fn transfer_from_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        out: &mut [u8],
-    ) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
-    }
-    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
-        self.check()?;
-        self.inner.submit_3d(ctx, dwords)
-    }
-    fn is_lost(&self) -> bool {
-        self.dead.load(Ordering::SeqCst) || self.inner.is_lost()
+    fn destroyed(&mut self, ctx: CtxId) {
+        self.0.lock().retain(|c| *c != ctx);
     }
 }
 
@@ -360,11 +281,7 @@ fn faulty(mode: BackendMode) -> Option<Faulty> {
     let inner = SharedGpu::new()?;
     let dead = Arc::new(AtomicBool::new(false));
     let created = Arc::new(spin::Mutex::new(Vec::new()));
-    let t = FaultyGpu {
-        inner,
-        dead: dead.clone(),
-        created: created.clone(),
-    };
+    let t = FaultyGpu::with_log(inner, dead.clone(), Created(created.clone()));
     let mut g = Gfx3d::<Linked>::new();
     g.boot(mode, Some(Box::new(VirglBackend::new(t)))).ok()?;
     Some(Faulty { g, dead, created })

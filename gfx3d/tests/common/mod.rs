@@ -330,23 +330,23 @@ impl Device for FakeDevice {
     }
 }
 
+/// A vertex layout of `stride` bytes from (location, components, offset) triples; panics on
+/// a layout `VertexLayout::new` refuses.
+pub fn layout(stride: u32, elements: &[(u8, u8, u32)]) -> gfx3d::VertexLayout {
+    let elements: Vec<gfx3d::Element> = elements
+        .iter()
+        .map(|&(location, components, offset)| gfx3d::Element {
+            location,
+            components,
+            offset,
+        })
+        .collect();
+    gfx3d::VertexLayout::new(stride, &elements).unwrap()
+}
+
+/// loc 0 position (4 floats at 0), loc 1 colour (4 floats at 16), 32 bytes a vertex.
 pub fn tri_layout() -> gfx3d::VertexLayout {
-    gfx3d::VertexLayout::new(
-        32,
-        &[
-            gfx3d::Element {
-                location: 0,
-                components: 4,
-                offset: 0,
-            },
-            gfx3d::Element {
-                location: 1,
-                components: 4,
-                offset: 16,
-            },
-        ],
-    )
-    .unwrap()
+    layout(32, &[(0, 4, 0), (1, 4, 16)])
 }
 
 /// A red triangle (-0.8,-0.8), (0.8,-0.8), (0,0.8) in the 32-byte layout.
@@ -356,4 +356,21 @@ pub fn red_triangle() -> Vec<f32> {
         0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, //
         0.0, 0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0,
     ]
+}
+
+/// Asserts that no context, target, mesh, texture or program instance is live (`what` names
+/// the case in the failure message).
+pub fn assert_nothing_live(s: &gfx3d::Stats, what: &str) {
+    assert_eq!(live_counts(s), (0, 0, 0, 0, 0), "{}", what);
+}
+
+/// Live (contexts, targets, meshes, textures, program instances).
+pub fn live_counts(s: &gfx3d::Stats) -> (u32, u32, u32, u32, u32) {
+    (
+        s.live_ctx,
+        s.live_target,
+        s.live_mesh,
+        s.live_tex,
+        s.live_prog,
+    )
 }
