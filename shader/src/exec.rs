@@ -63,6 +63,9 @@ const BANK_BASE: usize = TEMP_MAX + 4;
 /// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
 const BANK_MAX: usize = REG_FILE - BANK_BASE;
 const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
+/// Decode-time alias marks: temp t is recorded as t + ALIAS_BIAS, above every bank register.
+const ALIAS_BIAS: usize = REG_FILE;
+const _: () = assert!(ALIAS_BIAS + TEMP_MAX <= u8::MAX as usize + 1);
 
 /// Texture minification/magnification filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -487,6 +490,10 @@ impl Executable {
         // again read), the CONST itself is dropped. This saves a dispatch step per constant.
         // kreg[t]: bank register holding temp t's current value (0: none); kdef[t]: output
         // index of that CONST; drop[i]: output instruction i is a CONST no longer needed.
+        //
+        // Copy propagation works the same way: a top-level MOV writing all four components makes
+        // its temp an alias of the source register until either is written again, so reads
+        // name the source and the MOV is dropped when every read could be redirected.
         let mut kreg = [0u8; TEMP_MAX];
         let mut kdef = [0usize; TEMP_MAX];
         let mut drop = [false; IR_MAX];
@@ -577,8 +584,13 @@ impl Executable {
                 for (k, r) in eff.reads.iter().enumerate() {
                     for j in 0..r.count as usize {
                         let t = (r.base as usize).wrapping_add(j);
-                        let Some(&bank) = kreg.get(t).filter(|&&b| b != 0) else {
+                        let Some(&kv) = kreg.get(t).filter(|&&b| b != 0) else {
                             continue;
+                        };
+                        let bank = if kv as usize >= ALIAS_BIAS {
+                            (kv as usize - ALIAS_BIAS) as u8
+                        } else {
+                            kv
                         };
                         match (r.count, k) {
                             (1, 0) => d.a = bank,
@@ -594,6 +606,15 @@ impl Executable {
                 let w = eff.write;
                 for j in 0..w.count as usize {
                     let t = (w.base as usize).wrapping_add(j);
+                    // Temps aliasing t (by a dropped MOV) must now hold their own copy.
+                    for (u, kr) in kreg.iter_mut().enumerate() {
+                        if *kr != 0 && *kr as usize == t + ALIAS_BIAS {
+                            *kr = 0;
+                            if let Some(f) = kdef.get(u).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
                     if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
                         *kr = 0;
                         // A partial or masked write leaves some of the constant in place.
@@ -601,6 +622,34 @@ impl Executable {
                             if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
                                 *f = false;
                             }
+                        }
+                    }
+                }
+                let src = d.a as usize;
+                let t = d.dst as usize;
+                if inst.op == Op::Mov
+                    && depth == 0
+                    && w.count == 1
+                    && w.lanes == 15
+                    && src != t
+                    && src < TEMP_MAX
+                {
+                    if let (Some(kr), Some(kd), Some(f)) =
+                        (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (src + ALIAS_BIAS) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                } else if inst.op == Op::Mov && depth == 0 && w.count == 1 && w.lanes == 15 {
+                    // A copy of a bank register (or of itself) names the same value.
+                    if src >= BANK_BASE {
+                        if let (Some(kr), Some(kd), Some(f)) =
+                            (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                        {
+                            *kr = src as u8;
+                            *kd = out;
+                            *f = true;
                         }
                     }
                 }
