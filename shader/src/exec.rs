@@ -497,6 +497,9 @@ impl Executable {
         let mut kreg = [0u8; TEMP_MAX];
         let mut kdef = [0usize; TEMP_MAX];
         let mut drop = [false; IR_MAX];
+        // Per output instruction: its module instruction, and whether it runs under IF.
+        let mut origin = [0u16; IR_MAX];
+        let mut nested = [true; IR_MAX];
         for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
             *d = *s;
         }
@@ -703,13 +706,84 @@ impl Executable {
                 }
                 _ => {}
             }
-            let _ = i;
+            if let (Some(o), Some(n)) = (origin.get_mut(out), nested.get_mut(out)) {
+                *o = i as u16;
+                *n = depth > 0 || matches!(inst.op, Op::If | Op::Else | Op::Endif);
+            }
             *e.code
                 .get_mut(out)
                 .ok_or(internal("too many instructions"))? = d;
             out += 1;
         }
         e.len = out as u16;
+        // Dead code: walking backwards with the live components of each temp, an instruction
+        // without side effects whose written components are never read afterwards is dropped.
+        // Only top-level writes end a value's life (a write under IF may not happen).
+        let mut live = [0u8; TEMP_MAX];
+        for j in (0..out).rev() {
+            if drop.get(j).copied().unwrap_or(true) {
+                continue;
+            }
+            let (Some(d), Some(inst)) = (
+                e.code.get(j).copied(),
+                origin.get(j).and_then(|&i| m.insts.get(i as usize)),
+            ) else {
+                continue;
+            };
+            let eff = effects(inst);
+            let w = eff.write;
+            let pure = !matches!(
+                d.op,
+                Op::Nop
+                    | Op::If
+                    | Op::Else
+                    | Op::Endif
+                    | Op::StorePos
+                    | Op::StoreVar
+                    | Op::StoreColor
+                    | Op::Discard
+            );
+            let top = !nested.get(j).copied().unwrap_or(true);
+            if pure && w.count > 0 && w.base >= 0 {
+                let mut used = false;
+                for k in 0..w.count as usize {
+                    let t = w.base as usize + k;
+                    // Registers outside the temps are never tracked: always live.
+                    used |= live.get(t).map_or(true, |l| l & w.lanes != 0);
+                }
+                if !used {
+                    if let Some(f) = drop.get_mut(j) {
+                        *f = true;
+                    }
+                    continue;
+                }
+                if top {
+                    for k in 0..w.count as usize {
+                        if let Some(l) = live.get_mut(w.base as usize + k) {
+                            *l &= !w.lanes;
+                        }
+                    }
+                }
+            }
+            for (k, r) in eff.reads.iter().enumerate() {
+                if r.count == 0 || r.base < 0 {
+                    continue;
+                }
+                if r.count == 1 {
+                    // Operand k names reads[k] (see the renaming above), maybe redirected.
+                    let reg = if k == 0 { d.a } else { d.b } as usize;
+                    if let Some(l) = live.get_mut(reg) {
+                        *l |= r.lanes;
+                    }
+                    continue;
+                }
+                for c in 0..r.count as usize {
+                    if let Some(l) = live.get_mut(r.base as usize + c) {
+                        *l |= r.lanes;
+                    }
+                }
+            }
+        }
         // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
         let mut map = [0u16; IR_MAX];
         let mut kept = 0usize;
