@@ -451,6 +451,8 @@ pub struct Executable {
     /// temp written by a top-level CONST (see `new`).
     bank: [[u32; 4]; BANK_MAX],
     nbank: u8,
+    /// Per varying slot (vertex-output numbering): the components some instruction reads.
+    varying_lanes: [u8; VARYING_MAX],
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
@@ -482,6 +484,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             has_flow: false,
+            varying_lanes: [0; VARYING_MAX],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
         // live lane, so a read of that temp before its next write may name a bank register
@@ -757,6 +760,12 @@ impl Executable {
                     }
                     continue;
                 }
+                if d.op == Op::LoadVar {
+                    let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
+                    if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                        *v |= read;
+                    }
+                }
                 if top {
                     for k in 0..w.count as usize {
                         if let Some(l) = live.get_mut(w.base as usize + k) {
@@ -829,6 +838,12 @@ impl Executable {
     /// fragment stage, as a bit mask.
     pub fn varying_mask(&self) -> u8 {
         self.varying_mask
+    }
+
+    /// Fragment stage: the components (bit c) of varying `slot` (vertex-output numbering) that
+    /// the code reads; the others may hold anything.
+    pub fn varying_lanes(&self, slot: usize) -> u8 {
+        self.varying_lanes.get(slot).copied().unwrap_or(0)
     }
 
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
