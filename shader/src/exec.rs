@@ -764,7 +764,7 @@ impl Executable {
                 for k in 0..w.count as usize {
                     let t = w.base as usize + k;
                     // Registers outside the temps are never tracked: always live.
-                    used |= live.get(t).map_or(true, |l| l & w.lanes != 0);
+                    used |= live.get(t).is_none_or(|l| l & w.lanes != 0);
                 }
                 if !used {
                     if let Some(f) = drop.get_mut(j) {
@@ -1465,6 +1465,26 @@ fn exp2_f64(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decode-time liveness tells the rasterizer exactly which varying components are read
+    /// (`v_b` feeds only dead code).
+    #[test]
+    fn varying_lanes_are_the_read_components() {
+        let src = b"#version 330\nin vec4 v_a;\nin vec4 v_b;\nout vec4 frag;\n\
+            void main() { vec4 d = v_b * 2.0; frag = vec4(v_a.xz, 0.0, 1.0); }\n";
+        let sh = match crate::compile::compile(1, src, "t") {
+            Ok(s) => s,
+            Err(_) => panic!("test shader must compile"),
+        };
+        let e = match Executable::new(&sh.module, None) {
+            Ok(e) => e,
+            Err(err) => panic!("decode: {}", err.message),
+        };
+        let lanes: u8 = (0..VARYING_MAX)
+            .map(|s| e.varying_lanes(s))
+            .fold(0, |a, b| a | b);
+        assert_eq!(lanes, 0b0101, "only x and z of v_a are read");
+    }
 
     /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
     /// negative, huge, NaN and infinite coordinates and texel-boundary weights.
