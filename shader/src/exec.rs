@@ -63,6 +63,9 @@ const BANK_BASE: usize = TEMP_MAX + 4;
 /// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
 const BANK_MAX: usize = REG_FILE - BANK_BASE;
 const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
+/// Decode-time alias marks: temp t is recorded as t + ALIAS_BIAS, above every bank register.
+const ALIAS_BIAS: usize = REG_FILE;
+const _: () = assert!(ALIAS_BIAS + TEMP_MAX <= u8::MAX as usize + 1);
 
 /// Texture minification/magnification filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -232,8 +235,20 @@ impl TextureRef<'_> {
             }
             return;
         }
-        let t = self.texels;
-        let at = |i: i32| t.get(i as usize).copied().unwrap_or(0);
+        // Exactly width * height texels (a power of two), so a masked index is in range and
+        // the compiler drops the per-fetch bounds check.
+        let hshift = self.height.trailing_zeros().min(31);
+        let n = 1usize << (shift + hshift).min(62);
+        let Some(t) = self.texels.get(..n) else {
+            for l in 0..LANES {
+                let t = self.sample(u[l], v[l]);
+                for c in 0..4 {
+                    out[c][l] = t[c];
+                }
+            }
+            return;
+        };
+        let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
         // The filtered 0xAARRGGBB value of each lane.
         let mut texel = [0u32; LANES];
         if !linear {
@@ -448,6 +463,8 @@ pub struct Executable {
     /// temp written by a top-level CONST (see `new`).
     bank: [[u32; 4]; BANK_MAX],
     nbank: u8,
+    /// Per varying slot (vertex-output numbering): the components some instruction reads.
+    varying_lanes: [u8; VARYING_MAX],
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
@@ -479,6 +496,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             has_flow: false,
+            varying_lanes: [0; VARYING_MAX],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
         // live lane, so a read of that temp before its next write may name a bank register
@@ -487,9 +505,16 @@ impl Executable {
         // again read), the CONST itself is dropped. This saves a dispatch step per constant.
         // kreg[t]: bank register holding temp t's current value (0: none); kdef[t]: output
         // index of that CONST; drop[i]: output instruction i is a CONST no longer needed.
+        //
+        // Copy propagation works the same way: a top-level MOV writing all four components makes
+        // its temp an alias of the source register until either is written again, so reads
+        // name the source and the MOV is dropped when every read could be redirected.
         let mut kreg = [0u8; TEMP_MAX];
         let mut kdef = [0usize; TEMP_MAX];
         let mut drop = [false; IR_MAX];
+        // Per output instruction: its module instruction, and whether it runs under IF.
+        let mut origin = [0u16; IR_MAX];
+        let mut nested = [true; IR_MAX];
         for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
             *d = *s;
         }
@@ -577,8 +602,13 @@ impl Executable {
                 for (k, r) in eff.reads.iter().enumerate() {
                     for j in 0..r.count as usize {
                         let t = (r.base as usize).wrapping_add(j);
-                        let Some(&bank) = kreg.get(t).filter(|&&b| b != 0) else {
+                        let Some(&kv) = kreg.get(t).filter(|&&b| b != 0) else {
                             continue;
+                        };
+                        let bank = if kv as usize >= ALIAS_BIAS {
+                            (kv as usize - ALIAS_BIAS) as u8
+                        } else {
+                            kv
                         };
                         match (r.count, k) {
                             (1, 0) => d.a = bank,
@@ -594,6 +624,15 @@ impl Executable {
                 let w = eff.write;
                 for j in 0..w.count as usize {
                     let t = (w.base as usize).wrapping_add(j);
+                    // Temps aliasing t (by a dropped MOV) must now hold their own copy.
+                    for (u, kr) in kreg.iter_mut().enumerate() {
+                        if *kr != 0 && *kr as usize == t + ALIAS_BIAS {
+                            *kr = 0;
+                            if let Some(f) = kdef.get(u).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
                     if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
                         *kr = 0;
                         // A partial or masked write leaves some of the constant in place.
@@ -601,6 +640,34 @@ impl Executable {
                             if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
                                 *f = false;
                             }
+                        }
+                    }
+                }
+                let src = d.a as usize;
+                let t = d.dst as usize;
+                if inst.op == Op::Mov
+                    && depth == 0
+                    && w.count == 1
+                    && w.lanes == 15
+                    && src != t
+                    && src < TEMP_MAX
+                {
+                    if let (Some(kr), Some(kd), Some(f)) =
+                        (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (src + ALIAS_BIAS) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                } else if inst.op == Op::Mov && depth == 0 && w.count == 1 && w.lanes == 15 {
+                    // A copy of a bank register (or of itself) names the same value.
+                    if src >= BANK_BASE {
+                        if let (Some(kr), Some(kd), Some(f)) =
+                            (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                        {
+                            *kr = src as u8;
+                            *kd = out;
+                            *f = true;
                         }
                     }
                 }
@@ -654,13 +721,90 @@ impl Executable {
                 }
                 _ => {}
             }
-            let _ = i;
+            if let (Some(o), Some(n)) = (origin.get_mut(out), nested.get_mut(out)) {
+                *o = i as u16;
+                *n = depth > 0 || matches!(inst.op, Op::If | Op::Else | Op::Endif);
+            }
             *e.code
                 .get_mut(out)
                 .ok_or(internal("too many instructions"))? = d;
             out += 1;
         }
         e.len = out as u16;
+        // Dead code: walking backwards with the live components of each temp, an instruction
+        // without side effects whose written components are never read afterwards is dropped.
+        // Only top-level writes end a value's life (a write under IF may not happen).
+        let mut live = [0u8; TEMP_MAX];
+        for j in (0..out).rev() {
+            if drop.get(j).copied().unwrap_or(true) {
+                continue;
+            }
+            let (Some(d), Some(inst)) = (
+                e.code.get(j).copied(),
+                origin.get(j).and_then(|&i| m.insts.get(i as usize)),
+            ) else {
+                continue;
+            };
+            let eff = effects(inst);
+            let w = eff.write;
+            let pure = !matches!(
+                d.op,
+                Op::Nop
+                    | Op::If
+                    | Op::Else
+                    | Op::Endif
+                    | Op::StorePos
+                    | Op::StoreVar
+                    | Op::StoreColor
+                    | Op::Discard
+            );
+            let top = !nested.get(j).copied().unwrap_or(true);
+            if pure && w.count > 0 && w.base >= 0 {
+                let mut used = false;
+                for k in 0..w.count as usize {
+                    let t = w.base as usize + k;
+                    // Registers outside the temps are never tracked: always live.
+                    used |= live.get(t).is_none_or(|l| l & w.lanes != 0);
+                }
+                if !used {
+                    if let Some(f) = drop.get_mut(j) {
+                        *f = true;
+                    }
+                    continue;
+                }
+                if d.op == Op::LoadVar {
+                    let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
+                    if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                        *v |= read;
+                    }
+                }
+                if top {
+                    for k in 0..w.count as usize {
+                        if let Some(l) = live.get_mut(w.base as usize + k) {
+                            *l &= !w.lanes;
+                        }
+                    }
+                }
+            }
+            for (k, r) in eff.reads.iter().enumerate() {
+                if r.count == 0 || r.base < 0 {
+                    continue;
+                }
+                if r.count == 1 {
+                    // Operand k names reads[k] (see the renaming above), maybe redirected.
+                    let reg = if k == 0 { d.a } else { d.b } as usize;
+                    if let Some(l) = live.get_mut(reg) {
+                        *l |= r.lanes;
+                    }
+                    continue;
+                }
+                for c in 0..r.count as usize {
+                    if let Some(l) = live.get_mut(r.base as usize + c) {
+                        *l |= r.lanes;
+                    }
+                }
+            }
+        }
         // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
         let mut map = [0u16; IR_MAX];
         let mut kept = 0usize;
@@ -706,6 +850,12 @@ impl Executable {
     /// fragment stage, as a bit mask.
     pub fn varying_mask(&self) -> u8 {
         self.varying_mask
+    }
+
+    /// Fragment stage: the components (bit c) of varying `slot` (vertex-output numbering) that
+    /// the code reads; the others may hold anything.
+    pub fn varying_lanes(&self, slot: usize) -> u8 {
+        self.varying_lanes.get(slot).copied().unwrap_or(0)
     }
 
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
@@ -1315,6 +1465,26 @@ fn exp2_f64(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decode-time liveness tells the rasterizer exactly which varying components are read
+    /// (`v_b` feeds only dead code).
+    #[test]
+    fn varying_lanes_are_the_read_components() {
+        let src = b"#version 330\nin vec4 v_a;\nin vec4 v_b;\nout vec4 frag;\n\
+            void main() { vec4 d = v_b * 2.0; frag = vec4(v_a.xz, 0.0, 1.0); }\n";
+        let sh = match crate::compile::compile(1, src, "t") {
+            Ok(s) => s,
+            Err(_) => panic!("test shader must compile"),
+        };
+        let e = match Executable::new(&sh.module, None) {
+            Ok(e) => e,
+            Err(err) => panic!("decode: {}", err.message),
+        };
+        let lanes: u8 = (0..VARYING_MAX)
+            .map(|s| e.varying_lanes(s))
+            .fold(0, |a, b| a | b);
+        assert_eq!(lanes, 0b0101, "only x and z of v_a are read");
+    }
 
     /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
     /// negative, huge, NaN and infinite coordinates and texel-boundary weights.

@@ -940,7 +940,12 @@ fn shade_block(
     }
     for (k, &s) in setup.slots.iter().enumerate() {
         let dst = &mut scratch.inputs[s & 7];
+        // Components the shader never reads keep stale values.
+        let read = fs.varying_lanes(s & 7);
         for c in 0..4 {
+            if read & (1 << c) == 0 {
+                continue;
+            }
             let j = k * 4 + c;
             let (a, p, r) = (a0[j], d1[j], d2[j]);
             for l in 0..LANES {
