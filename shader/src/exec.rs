@@ -1056,7 +1056,9 @@ impl Executable {
                     }
                 }
                 Op::Sample => {
-                    let coord = r[a];
+                    // Borrowed, not copied: a stack copy read back at lane offsets stalls on
+                    // store forwarding.
+                    let coord = &r[a];
                     let mut v = [[0.0; LANES]; 4];
                     match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
                         Some(tex) => tex.sample_lanes(&coord[0], &coord[1], &mut v),
