@@ -986,7 +986,7 @@ impl Executable {
                     }
                 }
                 Op::Swz => {
-                    let src = r[a];
+                    let src = &r[a];
                     let mut v = [[0.0; LANES]; 4];
                     for (k, vk) in v.iter_mut().enumerate().take(d.n as usize) {
                         *vk = src[(d.x as usize >> (2 * k)) & 3];
