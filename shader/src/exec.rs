@@ -1040,16 +1040,14 @@ impl Executable {
                 }
                 Op::MulMV => {
                     let n = (d.n as usize).min(4);
-                    let vec = r[b];
-                    let v = mat_times(r, a, n, &vec);
+                    let v = mat_times(r, a, n, &r[b]);
                     put4(&mut r[dst], &v, m);
                 }
                 Op::MulMM => {
                     let n = (d.n as usize).min(4);
                     let mut res = [[[0.0; LANES]; 4]; 4];
                     for (j, col) in res.iter_mut().enumerate().take(n) {
-                        let bj = r[(b + j) & REG_MASK];
-                        *col = mat_times(r, a, n, &bj);
+                        *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
                     }
                     for (j, col) in res.iter().enumerate().take(n) {
                         put4(&mut r[(dst + j) & REG_MASK], col, m);
