@@ -376,7 +376,17 @@ pub struct Inst {
 impl Inst {
     /// An instruction with every operand unused (-1) and no lanes.
     pub const fn new(op: Op) -> Inst {
-        Inst { op, ty: 0, lanes: 0, dst: -1, a: -1, b: -1, c: -1, aux: 0, aux2: 0 }
+        Inst {
+            op,
+            ty: 0,
+            lanes: 0,
+            dst: -1,
+            a: -1,
+            b: -1,
+            c: -1,
+            aux: 0,
+            aux2: 0,
+        }
     }
 }
 
@@ -435,7 +445,11 @@ pub struct Interface {
 impl Interface {
     /// Number of vec4 uniform slots in use (highest slot + 1), 0 when none.
     pub fn uniform_vec4s(&self) -> usize {
-        self.uniforms.iter().map(|u| u.slot as usize + u.slots as usize).max().unwrap_or(0)
+        self.uniforms
+            .iter()
+            .map(|u| u.slot as usize + u.slots as usize)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -455,6 +469,12 @@ pub struct Module {
 
 impl Module {
     pub fn new(stage: Stage) -> Module {
-        Module { stage, insts: Vec::new(), imms: Vec::new(), temps: 0, iface: Interface::default() }
+        Module {
+            stage,
+            insts: Vec::new(),
+            imms: Vec::new(),
+            temps: 0,
+            iface: Interface::default(),
+        }
     }
 }

@@ -12,30 +12,30 @@
 #[cfg(test)]
 extern crate std;
 
-pub mod limits;
 pub mod ir;
+pub mod limits;
 
 // Frontend (source -> IR).
-pub mod diag;
-pub mod lex;
 pub mod ast;
+pub mod compile;
+pub mod diag;
+pub mod dump;
+pub mod lex;
 pub mod parse;
 pub mod sema;
-pub mod dump;
-pub mod compile;
 
 // IR passes and the software path.
-pub mod opt;
-pub mod verify;
 pub mod exec;
-pub mod raster;
 pub mod link;
+pub mod opt;
+pub mod raster;
+pub mod verify;
 
 // VirGL text, serialization, caching, ownership.
-pub mod tgsi;
-pub mod csir;
 pub mod cache;
+pub mod csir;
 pub mod guest;
+pub mod tgsi;
 
 pub use ir::{Module, Stage, Type};
 pub mod selftest;

@@ -22,7 +22,10 @@ fn corpus() -> Vec<(String, String)> {
         if text.starts_with("error:") {
             continue;
         }
-        out.push((path.file_name().unwrap().to_string_lossy().into_owned(), text));
+        out.push((
+            path.file_name().unwrap().to_string_lossy().into_owned(),
+            text,
+        ));
     }
     out.sort();
     out
@@ -31,7 +34,11 @@ fn corpus() -> Vec<(String, String)> {
 #[test]
 fn every_golden_tgsi_is_accepted_by_virglrenderer() {
     let shaders = corpus();
-    assert!(shaders.len() >= 20, "expected the golden TGSI corpus, found {} files", shaders.len());
+    assert!(
+        shaders.len() >= 20,
+        "expected the golden TGSI corpus, found {} files",
+        shaders.len()
+    );
     let server = VtestServer::start().unwrap_or_else(|e| panic!("{}", e));
     let mut t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut ctx = VirglContext::create(&mut t).expect("context");
@@ -44,11 +51,20 @@ fn every_golden_tgsi_is_accepted_by_virglrenderer() {
             panic!("{}: neither VERT nor FRAG", name)
         };
         let handle = ctx.alloc_handle().expect("handle");
-        ctx.enc(&mut t, |e| e.create_shader(handle, stage, text)).unwrap_or_else(|e| panic!("{}: {:?}", name, e));
-        ctx.flush(&mut t).unwrap_or_else(|e| panic!("{}: {:?}", name, e));
-        t.wait_idle(ctx.ctx).unwrap_or_else(|e| panic!("{}: {:?}", name, e));
+        ctx.enc(&mut t, |e| e.create_shader(handle, stage, text))
+            .unwrap_or_else(|e| panic!("{}: {:?}", name, e));
+        ctx.flush(&mut t)
+            .unwrap_or_else(|e| panic!("{}: {:?}", name, e));
+        t.wait_idle(ctx.ctx)
+            .unwrap_or_else(|e| panic!("{}: {:?}", name, e));
         let errors = server.host_errors();
-        assert!(errors.is_empty(), "{}: virglrenderer rejected it: {:?}\n{}", name, errors, text);
+        assert!(
+            errors.is_empty(),
+            "{}: virglrenderer rejected it: {:?}\n{}",
+            name,
+            errors,
+            text
+        );
     }
     assert!(!t.is_lost(), "transport lost");
 }

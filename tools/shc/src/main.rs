@@ -1,9 +1,9 @@
 //! `shc`: the ChrisOS shader compiler for shader authors on the host.
 //!
 //! Exit codes: 0 success, 1 compile/link/load errors (reasons on stderr), 2 usage or I/O errors.
+mod csir_cmd;
 mod frontend_cmd; // check, dump ast|ir, limits, builtins
-mod render_cmd; // render, link
-mod csir_cmd; // csir save|load, dump tgsi
+mod render_cmd; // render, link // csir save|load, dump tgsi
 
 const USAGE: &str = "usage: shc <command> ...
   check FILE... [--stage vertex|fragment|geometry|compute]
@@ -18,7 +18,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("check") => frontend_cmd::check(&args[1..]),
-        Some("dump") if args.get(1).map(String::as_str) == Some("tgsi") => csir_cmd::dump_tgsi(&args[2..]),
+        Some("dump") if args.get(1).map(String::as_str) == Some("tgsi") => {
+            csir_cmd::dump_tgsi(&args[2..])
+        }
         Some("dump") => frontend_cmd::dump(&args[1..]),
         Some("limits") => frontend_cmd::limits(),
         Some("builtins") => frontend_cmd::builtins(),
