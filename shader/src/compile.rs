@@ -94,6 +94,7 @@ pub fn compile_timed(
             },
         },
         timing: PhaseTimes::default(),
+        // Replaced by the real emission result before a successful compile returns.
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
     });
     run(stage, source, name, clock, &mut result);

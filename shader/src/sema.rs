@@ -1933,6 +1933,36 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// The vector side of a matrix-vector product (either order): not a scalar, float-based,
+    /// with as many components as the matrix has columns.
+    fn check_matrix_vector(
+        &mut self,
+        i: i16,
+        left: Type,
+        right: Type,
+        vec: Type,
+        cols: u8,
+    ) -> R<()> {
+        if vec.components() == 1 {
+            bail!(
+                self,
+                i,
+                "cannot multiply a matrix by a scalar (scale the vector instead)"
+            );
+        }
+        if is_int_based(vec) || vec.components() != cols {
+            bail!(
+                self,
+                i,
+                "cannot multiply {} by {}: the vector must be vec{}",
+                left.name(),
+                right.name(),
+                cols
+            );
+        }
+        Ok(())
+    }
+
     fn binary(&mut self, i: i16, n: Node) -> R<Val> {
         let Some(op) = BinOp::from_u8(n.op) else {
             bail!(self, i, "unsupported operator")
@@ -2182,23 +2212,7 @@ impl<'a> Sema<'a> {
             }
             BinOp::Mul if ma => {
                 let cols = a.ty.columns();
-                if b.ty.components() == 1 {
-                    bail!(
-                        self,
-                        i,
-                        "cannot multiply a matrix by a scalar (scale the vector instead)"
-                    );
-                }
-                if is_int_based(b.ty) || b.ty.components() != cols {
-                    bail!(
-                        self,
-                        i,
-                        "cannot multiply {} by {}: the vector must be vec{}",
-                        a.ty.name(),
-                        b.ty.name(),
-                        cols
-                    );
-                }
+                self.check_matrix_vector(i, a.ty, b.ty, b.ty, cols)?;
                 let tb = self.mat(b)?;
                 let t = self.temp(1)?;
                 self.emit(Op::MulMV, b.ty, 4, t, a.tmp, tb, cols as i16, 0)?;
@@ -2207,23 +2221,7 @@ impl<'a> Sema<'a> {
             BinOp::Mul => {
                 // Row vector times matrix: component j is dot(v, column j).
                 let cols = b.ty.columns();
-                if a.ty.components() == 1 {
-                    bail!(
-                        self,
-                        i,
-                        "cannot multiply a matrix by a scalar (scale the vector instead)"
-                    );
-                }
-                if is_int_based(a.ty) || a.ty.components() != cols {
-                    bail!(
-                        self,
-                        i,
-                        "cannot multiply {} by {}: the vector must be vec{}",
-                        a.ty.name(),
-                        b.ty.name(),
-                        cols
-                    );
-                }
+                self.check_matrix_vector(i, a.ty, b.ty, a.ty, cols)?;
                 let ta = self.mat(a)?;
                 let t = self.temp(1)?;
                 let d = self.temp(1)?;
