@@ -1335,20 +1335,21 @@ fn trig_f32(x: f32, quarter: i32) -> f32 {
     const P2: f32 = 4.837_513e-4;
     const P3: f32 = 7.549_789_9e-8;
     let q = x * core::f32::consts::FRAC_2_PI;
-    // Round to nearest: the bias keeps the integer conversion a truncation of a positive value.
-    let k = (q + 16384.5) as i32 - 16384;
+    // Round to nearest: floor(q + 0.5), with the bias added in f32 as 16384.5 so the rounding
+    // of that sum is part of the definition. `floor_small` keeps this free of float-to-int
+    // saturation checks, and the selections below are bit masks rather than branches, so the
+    // lane loop around this vectorizes.
+    let k = floor_small(q + 16384.5) - 16384;
     let kf = k as f32;
     let r = ((x - kf * P1) - kf * P2) - kf * P3;
     let z = r * r;
     let s = ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r;
     let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
-    let k = k + quarter;
-    let v = if k & 1 == 0 { s } else { c };
-    if k & 2 == 0 {
-        v
-    } else {
-        -v
-    }
+    let k = k.wrapping_add(quarter) as u32;
+    // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
+    let odd = (k & 1).wrapping_neg();
+    let v = (s.to_bits() & !odd) | (c.to_bits() & odd);
+    f32::from_bits(v ^ ((k & 2) << 30))
 }
 
 /// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2
