@@ -260,39 +260,42 @@ impl TextureRef<'_> {
                 texel[l] = at(idx[l]);
             }
         } else {
-            let mut i00 = [0i32; LANES];
-            let mut i01 = [0i32; LANES];
-            let mut i10 = [0i32; LANES];
-            let mut i11 = [0i32; LANES];
+            let mut i0 = [0u32; LANES];
+            let mut i1 = [0u32; LANES];
             let mut ax = [0u32; LANES];
             let mut ay = [0u32; LANES];
+            // Some lane's right texel wraps to the start of its row (always when width is 1).
+            let mut edge = false;
             for l in 0..LANES {
-                let (x0, y0) = (floor_small(fx[l]), floor_small(fy[l]));
+                let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
                 // In [0.5, 256.5): the clamp and truncation of `sample`.
-                let wx = ((fx[l] - x0 as f32) * 256.0 + 0.5).min(256.0);
-                let wy = ((fy[l] - y0 as f32) * 256.0 + 0.5).min(256.0);
+                let wx = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
+                let wy = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
                 ax[l] = floor_small(wx) as u32;
                 ay[l] = floor_small(wy) as u32;
-                let x0w = x0 & mx;
-                let x1w = (x0 + 1) & mx;
-                let y0w = (y0 & my) << shift;
-                let y1w = ((y0 + 1) & my) << shift;
-                i00[l] = y0w + x0w;
-                i01[l] = y0w + x1w;
-                i10[l] = y1w + x0w;
-                i11[l] = y1w + x1w;
+                let x0 = x & mx;
+                edge |= x0 == mx;
+                i0[l] = (((y & my) << shift) + x0) as u32;
+                i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
             }
-            let mut t00 = [0u32; LANES];
-            let mut t01 = [0u32; LANES];
-            let mut t10 = [0u32; LANES];
-            let mut t11 = [0u32; LANES];
-            for l in 0..LANES {
-                t00[l] = at(i00[l]);
-                t01[l] = at(i01[l]);
-                t10[l] = at(i10[l]);
-                t11[l] = at(i11[l]);
+            // Each lane's left and right texel of a row, as `left | right << 32`.
+            if !edge {
+                // Right = left + 1 in memory (x0 < mx): one 64-bit load; the masked index is
+                // below n and only the right texel needs a bounds check, which always passes.
+                let pair = |i: u32| {
+                    let i = i as usize & (n - 1);
+                    match (t.get(i), t.get(i + 1)) {
+                        (Some(&a), Some(&b)) => a as u64 | (b as u64) << 32,
+                        _ => 0,
+                    }
+                };
+                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+            } else {
+                // Row start of i, plus the next column wrapped.
+                let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
+                let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
+                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             }
-            texel = crate::texel::bilerp(&t00, &t01, &t10, &t11, &ax, &ay);
         }
         for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
             for l in 0..LANES {

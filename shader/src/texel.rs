@@ -12,24 +12,25 @@
 use crate::exec::LANES;
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
-/// texels, with weights ax, ay in [0, 256]. Larger weights are the caller's bug; they give
-/// some 8-bit-per-channel value (no panic).
+/// texels, with weights ax, ay in [0, 256]. `pair(i)` gives the row pair `left | right << 32`
+/// at texel index i; lane l's top pair is at `i0[l]`, its bottom pair at `i1[l]` (the gather
+/// happens next to its use so the pairs stay in registers). Larger weights are the caller's
+/// bug; they give some 8-bit-per-channel value (no panic).
 #[inline(always)]
 pub(crate) fn bilerp(
-    t00: &[u32; LANES],
-    t01: &[u32; LANES],
-    t10: &[u32; LANES],
-    t11: &[u32; LANES],
+    pair: impl Fn(u32) -> u64,
+    i0: &[u32; LANES],
+    i1: &[u32; LANES],
     ax: &[u32; LANES],
     ay: &[u32; LANES],
 ) -> [u32; LANES] {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        sse2::bilerp(t00, t01, t10, t11, ax, ay)
+        sse2::bilerp(pair, i0, i1, ax, ay)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        portable::bilerp(t00, t01, t10, t11, ax, ay)
+        portable::bilerp(pair, i0, i1, ax, ay)
     }
 }
 
@@ -56,18 +57,17 @@ mod portable {
 
     #[inline(always)]
     pub(super) fn bilerp(
-        t00: &[u32; LANES],
-        t01: &[u32; LANES],
-        t10: &[u32; LANES],
-        t11: &[u32; LANES],
+        pair: impl Fn(u32) -> u64,
+        i0: &[u32; LANES],
+        i1: &[u32; LANES],
         ax: &[u32; LANES],
         ay: &[u32; LANES],
     ) -> [u32; LANES] {
         let mut r = [0u32; LANES];
         for l in 0..LANES {
             let (wx, wy) = (ax[l] & 0x1FF, ay[l] & 0x1FF);
-            let top = lerp(spread(t00[l]), spread(t01[l]), wx);
-            let bot = lerp(spread(t10[l]), spread(t11[l]), wx);
+            let row = |p: u64, w: u32| lerp(spread(p as u32), spread((p >> 32) as u32), w);
+            let (top, bot) = (row(pair(i0[l]), wx), row(pair(i1[l]), wx));
             let f = lerp(top, bot, wy);
             r[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
         }
@@ -96,10 +96,9 @@ mod sse2 {
 
     #[inline(always)]
     pub(super) fn bilerp(
-        t00: &[u32; LANES],
-        t01: &[u32; LANES],
-        t10: &[u32; LANES],
-        t11: &[u32; LANES],
+        pair: impl Fn(u32) -> u64,
+        i0: &[u32; LANES],
+        i1: &[u32; LANES],
         ax: &[u32; LANES],
         ay: &[u32; LANES],
     ) -> [u32; LANES] {
@@ -115,20 +114,29 @@ mod sse2 {
                 m128i::from(c)
             };
             // Each weight in both u16 halves of its lane, then in the four fields of its texel.
-            let pair = |w: m128i| {
+            let dup = |w: m128i| {
                 let w = bitand_m128i(w, wmask);
                 bitor_m128i(w, shl_imm_u32_m128i::<16>(w))
             };
-            let (wx, wy) = (pair(v(ax)), pair(v(ay)));
+            let (wx, wy) = (dup(v(ax)), dup(v(ay)));
             let (wx_lo, wx_hi) = (unpack_low_i32_m128i(wx, wx), unpack_high_i32_m128i(wx, wx));
             let (wy_lo, wy_hi) = (unpack_low_i32_m128i(wy, wy), unpack_high_i32_m128i(wy, wy));
-            let (a, b, c, d) = (v(t00), v(t01), v(t10), v(t11));
-            let lo = |x| unpack_low_i8_m128i(x, zero);
-            let hi = |x| unpack_high_i8_m128i(x, zero);
-            let top_lo = lerp(lo(a), lo(b), wx_lo);
-            let top_hi = lerp(hi(a), hi(b), wx_hi);
-            let bot_lo = lerp(lo(c), lo(d), wx_lo);
-            let bot_hi = lerp(hi(c), hi(d), wx_hi);
+            // Two lanes' row pairs [p.lo, p.hi, q.lo, q.hi] reordered to [p.lo, q.lo, p.hi, q.hi]:
+            // the low half widens to the left texels of both lanes, the high half to the right.
+            let rows = |x: &[u32; LANES], j: usize| {
+                let p = [
+                    pair(x[(4 * k + j) % LANES]),
+                    pair(x[(4 * k + j + 1) % LANES]),
+                ];
+                let q = shuffle_ai_f32_all_m128i::<0b11_01_10_00>(m128i::from(p));
+                (unpack_low_i8_m128i(q, zero), unpack_high_i8_m128i(q, zero))
+            };
+            let row = |x: &[u32; LANES]| {
+                let ((l0, r0), (l1, r1)) = (rows(x, 0), rows(x, 2));
+                (lerp(l0, r0, wx_lo), lerp(l1, r1, wx_hi))
+            };
+            let (top_lo, top_hi) = row(i0);
+            let (bot_lo, bot_hi) = row(i1);
             let f_lo = lerp(top_lo, bot_lo, wy_lo);
             let f_hi = lerp(top_hi, bot_hi, wy_hi);
             // Every field is <= 255, so the saturating pack is exact.
@@ -175,14 +183,36 @@ mod tests {
                         ax[l] = w;
                         ay[l] = 256 - w;
                     }
-                    let got = bilerp(&t00, &t01, &t10, &t11, &ax, &ay);
-                    let port = portable::bilerp(&t00, &t01, &t10, &t11, &ax, &ay);
+                    let mut top = [0u64; LANES];
+                    let mut bot = [0u64; LANES];
+                    for l in 0..LANES {
+                        top[l] = t00[l] as u64 | (t01[l] as u64) << 32;
+                        bot[l] = t10[l] as u64 | (t11[l] as u64) << 32;
+                    }
+                    let mut i0 = [0u32; LANES];
+                    let mut i1 = [0u32; LANES];
+                    for l in 0..LANES {
+                        // Lanes read their pairs in a shuffled order.
+                        i0[l] = ((l * 3 + 1) % LANES) as u32;
+                        i1[l] = (LANES + (l * 5 + 2) % LANES) as u32;
+                    }
+                    let pairs = |i: u32| {
+                        let i = i as usize;
+                        if i < LANES {
+                            top[i]
+                        } else {
+                            bot[i % LANES]
+                        }
+                    };
+                    let got = bilerp(pairs, &i0, &i1, &ax, &ay);
+                    let port = portable::bilerp(pairs, &i0, &i1, &ax, &ay);
                     for l in 0..LANES {
                         let mut want = 0;
+                        let (p, q) = (pairs(i0[l]), pairs(i1[l]));
                         for s in [0, 8, 16, 24] {
-                            let ch = |t: u32| (t >> s) & 0xFF;
-                            let top = lerp_ref(ch(t00[l]), ch(t01[l]), ax[l]);
-                            let bot = lerp_ref(ch(t10[l]), ch(t11[l]), ax[l]);
+                            let ch = |t: u64| (t >> s) as u32 & 0xFF;
+                            let top = lerp_ref(ch(p), ch(p >> 32), ax[l]);
+                            let bot = lerp_ref(ch(q), ch(q >> 32), ax[l]);
                             want |= lerp_ref(top, bot, ay[l]) << s;
                         }
                         assert_eq!(got[l], want, "lane {} a {} b {} w {}", l, a, b, ax[l]);
