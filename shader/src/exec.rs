@@ -249,17 +249,7 @@ impl TextureRef<'_> {
             return;
         };
         let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
-        // The filtered 0xAARRGGBB value of each lane.
-        let mut texel = [0u32; LANES];
-        if !linear {
-            let mut idx = [0i32; LANES];
-            for l in 0..LANES {
-                idx[l] = ((floor_small(fy[l]) & my) << shift) + (floor_small(fx[l]) & mx);
-            }
-            for l in 0..LANES {
-                texel[l] = at(idx[l]);
-            }
-        } else {
+        if linear {
             let mut i0 = [0u32; LANES];
             let mut i1 = [0u32; LANES];
             let mut ax = [0u32; LANES];
@@ -289,13 +279,23 @@ impl TextureRef<'_> {
                         _ => 0,
                     }
                 };
-                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+                crate::texel::bilerp(pair, &i0, &i1, &ax, &ay, out);
             } else {
                 // Row start of i, plus the next column wrapped.
                 let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
                 let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
-                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+                crate::texel::bilerp(pair, &i0, &i1, &ax, &ay, out);
             }
+            return;
+        }
+        // Nearest: each lane's texel.
+        let mut texel = [0u32; LANES];
+        let mut idx = [0i32; LANES];
+        for l in 0..LANES {
+            idx[l] = ((floor_small(fy[l]) & my) << shift) + (floor_small(fx[l]) & mx);
+        }
+        for l in 0..LANES {
+            texel[l] = at(idx[l]);
         }
         for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
             for l in 0..LANES {

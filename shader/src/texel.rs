@@ -12,7 +12,8 @@
 use crate::exec::LANES;
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
-/// texels, with weights ax, ay in [0, 256]. `pair(i)` gives the row pair `left | right << 32`
+/// texels, with weights ax, ay in [0, 256], written to `out` as (r, g, b, a) in [0, 1]
+/// (`channel as f32 * (1.0 / 255.0)`, as the executor's `unpack`). `pair(i)` gives the row pair `left | right << 32`
 /// at texel index i; lane l's top pair is at `i0[l]`, its bottom pair at `i1[l]` (the gather
 /// happens next to its use so the pairs stay in registers). Larger weights are the caller's
 /// bug; they give some 8-bit-per-channel value (no panic).
@@ -23,15 +24,31 @@ pub(crate) fn bilerp(
     i1: &[u32; LANES],
     ax: &[u32; LANES],
     ay: &[u32; LANES],
-) -> [u32; LANES] {
+    out: &mut [[f32; LANES]; 4],
+) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        sse2::bilerp(pair, i0, i1, ax, ay)
+        sse2::bilerp(pair, i0, i1, ax, ay, out)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        portable::bilerp(pair, i0, i1, ax, ay)
+        *out = unpack(&portable::bilerp(pair, i0, i1, ax, ay));
     }
+}
+
+/// Bit shift of the (r, g, b, a) channels in a `0xAARRGGBB` texel.
+const SHIFTS: [u32; 4] = [16, 8, 0, 24];
+
+/// (r, g, b, a) in [0, 1] of each lane's texel.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn unpack(t: &[u32; LANES]) -> [[f32; LANES]; 4] {
+    let mut out = [[0.0; LANES]; 4];
+    for (o, s) in out.iter_mut().zip(SHIFTS) {
+        for l in 0..LANES {
+            o[l] = ((t[l] >> s) & 0xFF) as f32 * (1.0 / 255.0);
+        }
+    }
+    out
 }
 
 /// Any target: each lane's four channels in 16-bit fields of a u64.
@@ -79,7 +96,7 @@ mod portable {
 /// `safe_arch` wraps the SSE2 intrinsics safely (they exist whenever this module is compiled).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
-    use super::LANES;
+    use super::{LANES, SHIFTS};
     use safe_arch::*;
 
     const _: () = assert!(LANES.is_multiple_of(4));
@@ -101,10 +118,12 @@ mod sse2 {
         i1: &[u32; LANES],
         ax: &[u32; LANES],
         ay: &[u32; LANES],
-    ) -> [u32; LANES] {
-        let mut r = [0u32; LANES];
+        out: &mut [[f32; LANES]; 4],
+    ) {
         let zero = zeroed_m128i();
         let wmask = set_splat_i32_m128i(0x1FF);
+        let byte = set_splat_i32_m128i(0xFF);
+        let scale = set_splat_m128(1.0 / 255.0);
         for k in 0..LANES / 4 {
             let v = |x: &[u32; LANES]| {
                 let mut c = [0u32; 4];
@@ -140,12 +159,15 @@ mod sse2 {
             let f_lo = lerp(top_lo, bot_lo, wy_lo);
             let f_hi = lerp(top_hi, bot_hi, wy_hi);
             // Every field is <= 255, so the saturating pack is exact.
-            let f: [u32; 4] = pack_i16_to_u8_m128i(f_lo, f_hi).into();
-            for (i, f) in f.iter().enumerate() {
-                r[(4 * k + i) % LANES] = *f;
+            let f = pack_i16_to_u8_m128i(f_lo, f_hi);
+            for (o, s) in out.iter_mut().zip(SHIFTS) {
+                let ch = bitand_m128i(shr_all_u32_m128i(f, m128i::from([s as u64, 0])), byte);
+                let ch: [f32; 4] = mul_m128(convert_to_m128_from_i32_m128i(ch), scale).into();
+                for (i, c) in ch.iter().enumerate() {
+                    o[(4 * k + i) % LANES] = *c;
+                }
             }
         }
-        r
     }
 }
 
@@ -204,8 +226,10 @@ mod tests {
                             bot[i % LANES]
                         }
                     };
-                    let got = bilerp(pairs, &i0, &i1, &ax, &ay);
+                    let mut got = [[0.0; LANES]; 4];
+                    bilerp(pairs, &i0, &i1, &ax, &ay, &mut got);
                     let port = portable::bilerp(pairs, &i0, &i1, &ax, &ay);
+                    let mut want_all = [0u32; LANES];
                     for l in 0..LANES {
                         let mut want = 0;
                         let (p, q) = (pairs(i0[l]), pairs(i1[l]));
@@ -215,8 +239,26 @@ mod tests {
                             let bot = lerp_ref(ch(q), ch(q >> 32), ax[l]);
                             want |= lerp_ref(top, bot, ay[l]) << s;
                         }
-                        assert_eq!(got[l], want, "lane {} a {} b {} w {}", l, a, b, ax[l]);
-                        assert_eq!(port[l], want, "portable lane {}", l);
+                        assert_eq!(
+                            port[l], want,
+                            "portable lane {} a {} b {} w {}",
+                            l, a, b, ax[l]
+                        );
+                        want_all[l] = want;
+                    }
+                    let want = unpack(&want_all);
+                    for c in 0..4 {
+                        for l in 0..LANES {
+                            assert_eq!(
+                                got[c][l].to_bits(),
+                                want[c][l].to_bits(),
+                                "lane {} a {} b {} w {}",
+                                l,
+                                a,
+                                b,
+                                ax[l]
+                            );
+                        }
                     }
                 }
             }
