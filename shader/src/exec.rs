@@ -252,22 +252,24 @@ impl TextureRef<'_> {
         if linear {
             let mut i0 = [0u32; LANES];
             let mut i1 = [0u32; LANES];
-            let mut ax = [0u32; LANES];
-            let mut ay = [0u32; LANES];
+            let mut wx = [0.0f32; LANES];
+            let mut wy = [0.0f32; LANES];
             // Some lane's right texel wraps to the start of its row (always when width is 1).
             let mut edge = false;
             for l in 0..LANES {
                 let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
-                // In [0.5, 256.5): the clamp and truncation of `sample`.
-                let wx = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
-                let wy = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
-                ax[l] = floor_small(wx) as u32;
-                ay[l] = floor_small(wy) as u32;
+                // In [0.5, 256]: the clamp of `sample` (its truncation is below).
+                wx[l] = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
+                wy[l] = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
                 let x0 = x & mx;
                 edge |= x0 == mx;
                 i0[l] = (((y & my) << shift) + x0) as u32;
                 i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
             }
+            let (ax, ay) = (
+                crate::texel::weight_floor(&wx),
+                crate::texel::weight_floor(&wy),
+            );
             // Each lane's left and right texel of a row, as `left | right << 32`.
             if !edge {
                 // Right = left + 1 in memory (x0 < mx): one 64-bit load; the masked index is
