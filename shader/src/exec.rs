@@ -217,15 +217,10 @@ impl TextureRef<'_> {
         let shift = self.width.trailing_zeros().min(31);
         let linear = self.sampler.filter == Filter::Linear;
         let bias = if linear { 0.5 } else { 0.0 };
-        let mut fx = [0.0f32; LANES];
-        let mut fy = [0.0f32; LANES];
-        let mut small = true;
-        for l in 0..LANES {
-            fx[l] = u[l] * w - bias;
-            fy[l] = v[l] * h - bias;
-            // NaN fails too.
-            small &= (fx[l].abs() < FLOOR_SMALL_MAX) & (fy[l].abs() < FLOOR_SMALL_MAX);
-        }
+        let fx = crate::texel::scale_lanes(u, w, bias);
+        let fy = crate::texel::scale_lanes(v, h, bias);
+        // NaN fails too.
+        let small = crate::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
         if !small {
             for l in 0..LANES {
                 let t = self.sample(u[l], v[l]);

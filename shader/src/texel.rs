@@ -36,6 +36,57 @@ pub(crate) fn bilerp(
     }
 }
 
+/// `x * scale - bias` for every lane (IEEE single multiply, then subtract: the same values
+/// as the scalar expression). Explicit SIMD on x86_64: LLVM otherwise pairs the u and v
+/// coordinates of one lane, with a scalar load per coordinate.
+#[inline(always)]
+pub(crate) fn scale_lanes(x: &[f32; LANES], scale: f32, bias: f32) -> [f32; LANES] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let mut r = [0.0f32; LANES];
+        for k in 0..LANES / 4 {
+            let v = mul_m128(sse2::load_f32(x, k), set_splat_m128(scale));
+            sse2::store_f32(&mut r, k, sub_m128(v, set_splat_m128(bias)));
+        }
+        r
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let mut r = [0.0f32; LANES];
+        for l in 0..LANES {
+            r[l] = x[l] * scale - bias;
+        }
+        r
+    }
+}
+
+/// Whether |a| < max and |b| < max in every lane (NaN is not).
+#[inline(always)]
+pub(crate) fn all_below(a: &[f32; LANES], b: &[f32; LANES], max: f32) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let abs = cast_to_m128_from_m128i(set_splat_i32_m128i(0x7FFF_FFFF));
+        let max = set_splat_m128(max);
+        let mut all = true;
+        for k in 0..LANES / 4 {
+            let below =
+                |x: &[f32; LANES]| cmp_lt_mask_m128(bitand_m128(sse2::load_f32(x, k), abs), max);
+            all &= move_mask_m128(bitand_m128(below(a), below(b))) == 0b1111;
+        }
+        all
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let mut all = true;
+        for l in 0..LANES {
+            all &= (a[l].abs() < max) & (b[l].abs() < max);
+        }
+        all
+    }
+}
+
 /// The integer part of each lane's weight `w`, for weights in [0, 2^31) (the bilinear
 /// weights are in [0.5, 256.5]): truncation, which is floor there, in one SSE2 instruction
 /// per four lanes instead of a saturating conversion.
@@ -46,11 +97,7 @@ pub(crate) fn weight_floor(w: &[f32; LANES]) -> [u32; LANES] {
         use safe_arch::*;
         let mut r = [0u32; LANES];
         for k in 0..LANES / 4 {
-            let mut c = [0.0f32; 4];
-            for (i, c) in c.iter_mut().enumerate() {
-                *c = w[(4 * k + i) % LANES];
-            }
-            let t: [u32; 4] = truncate_m128_to_m128i(m128::from(c)).into();
+            let t: [u32; 4] = truncate_m128_to_m128i(sse2::load_f32(w, k)).into();
             for (i, t) in t.iter().enumerate() {
                 r[(4 * k + i) % LANES] = *t;
             }
@@ -132,6 +179,25 @@ mod sse2 {
 
     const _: () = assert!(LANES.is_multiple_of(4));
 
+    /// Lanes 4k..4k + 4 of x.
+    #[inline(always)]
+    pub(super) fn load_f32(x: &[f32; LANES], k: usize) -> m128 {
+        let mut c = [0.0f32; 4];
+        for (i, c) in c.iter_mut().enumerate() {
+            *c = x[(4 * k + i) % LANES];
+        }
+        m128::from(c)
+    }
+
+    /// Sets lanes 4k..4k + 4 of x.
+    #[inline(always)]
+    pub(super) fn store_f32(x: &mut [f32; LANES], k: usize, v: m128) {
+        let v: [f32; 4] = v.into();
+        for (i, v) in v.iter().enumerate() {
+            x[(4 * k + i) % LANES] = *v;
+        }
+    }
+
     /// a + (b - a) * w / 256 rounded, per u16 field: equal to `(a * (256 - w) + b * w + 128) >> 8`
     /// for a, b <= 255 and w <= 256, because the true value of `a * 256 + (b - a) * w + 128`
     /// lies in [0, 65408], so computing it modulo 2^16 gives it exactly, with one multiply.
@@ -193,10 +259,7 @@ mod sse2 {
             let f = pack_i16_to_u8_m128i(f_lo, f_hi);
             for (o, s) in out.iter_mut().zip(SHIFTS) {
                 let ch = bitand_m128i(shr_all_u32_m128i(f, m128i::from([s as u64, 0])), byte);
-                let ch: [f32; 4] = mul_m128(convert_to_m128_from_i32_m128i(ch), scale).into();
-                for (i, c) in ch.iter().enumerate() {
-                    o[(4 * k + i) % LANES] = *c;
-                }
+                store_f32(o, k, mul_m128(convert_to_m128_from_i32_m128i(ch), scale));
             }
         }
     }
