@@ -1,22 +1,25 @@
-//! Bilinear blending of 8-bit `0xAARRGGBB` texels for all [`LANES`] at once, bit-identical to
-//! the per-lane `lerp_texel` of the executor: per channel `(a * (256 - w) + b * w + 128) >> 8`
-//! with 8-bit weights in [0, 256], first along x (both rows), then along y.
+//! The SIMD lane helpers of the executor's texture sampling (`TextureRef::sample_lanes`):
+//! coordinate scaling and range check, weight truncation, and above all the bilinear blend of
+//! 8-bit `0xAARRGGBB` texels for all [`LANES`] at once, bit-identical to the per-lane
+//! `lerp_texel` of the executor: per channel `(a * (256 - w) + b * w + 128) >> 8` with 8-bit
+//! weights in [0, 256], first along x (both rows), then along y.
 //!
-//! On x86_64 the channels are widened to 16 bits and blended with SSE2 (baseline there, and the
-//! kernel target keeps it): left to itself LLVM scalarizes the per-lane arrays and re-vectorizes
-//! them channel by channel, which is slower than the scalar code. Elsewhere a portable scalar
-//! version does the same arithmetic.
+//! On x86_64 everything is explicit SSE2 (baseline there, and the kernel target keeps it),
+//! through `safe_arch`'s safe wrappers: left to itself LLVM scalarizes the per-lane arrays and
+//! re-vectorizes them in other groupings (channel by channel, or a lane's u with its v), with
+//! scalar loads and shuffles, which was slower than the scalar code. Elsewhere portable scalar
+//! code computes the same values.
 //!
-//! It must never: fetch texels (the caller gathers them, with its own wrapping and bounds), or
-//! depend on the lane count being a particular number (only a multiple of 4).
+//! It must never: fetch texels itself (the caller's `pair` closure does, with its own wrapping
+//! and bounds), or depend on the lane count being a particular number (only a multiple of 4).
 use crate::exec::LANES;
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
 /// texels, with weights ax, ay in [0, 256], written to `out` as (r, g, b, a) in [0, 1]
-/// (`channel as f32 * (1.0 / 255.0)`, as the executor's `unpack`). `pair(i)` gives the row pair `left | right << 32`
-/// at texel index i; lane l's top pair is at `i0[l]`, its bottom pair at `i1[l]` (the gather
-/// happens next to its use so the pairs stay in registers). Larger weights are the caller's
-/// bug; they give some 8-bit-per-channel value (no panic).
+/// (`channel as f32 * (1.0 / 255.0)`, as the executor's `unpack`). `pair(i)` gives the row
+/// pair `left | right << 32` at texel index i; lane l's top pair is at `i0[l]`, its bottom
+/// pair at `i1[l]` (the gather happens next to its use so the pairs stay in registers).
+/// Larger weights are the caller's bug; they give some 8-bit-per-channel value (no panic).
 #[inline(always)]
 pub(crate) fn bilerp(
     pair: impl Fn(u32) -> u64,
@@ -88,8 +91,8 @@ pub(crate) fn all_below(a: &[f32; LANES], b: &[f32; LANES], max: f32) -> bool {
 }
 
 /// The integer part of each lane's weight `w`, for weights in [0, 2^31) (the bilinear
-/// weights are in [0.5, 256.5]): truncation, which is floor there, in one SSE2 instruction
-/// per four lanes instead of a saturating conversion.
+/// weights are in [0.5, 256]): truncation, which is floor there, in one SSE2 instruction per
+/// four lanes instead of a saturating conversion. Other values give some number (no panic).
 #[inline(always)]
 pub(crate) fn weight_floor(w: &[f32; LANES]) -> [u32; LANES] {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -356,6 +359,47 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn weight_floor_truncates() {
+        let edge = [0.5f32, 0.999_999_9, 1.0, 1.5, 127.5, 255.999_98, 256.0, 0.0];
+        let mut w = [0.0f32; LANES];
+        for (l, w) in w.iter_mut().enumerate() {
+            *w = edge[l % edge.len()] + (l / edge.len()) as f32;
+        }
+        let got = weight_floor(&w);
+        for l in 0..LANES {
+            assert_eq!(got[l], w[l] as u32, "{}", w[l]);
+        }
+    }
+
+    #[test]
+    fn all_below_rejects_nan_infinity_and_the_bound() {
+        let ok = [1.0f32; LANES];
+        assert!(all_below(&ok, &ok, 2.0));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 2.0, -2.0, 3.0] {
+            for l in 0..LANES {
+                let mut a = ok;
+                a[l] = bad;
+                assert!(!all_below(&a, &ok, 2.0), "{} in lane {} of a", bad, l);
+                assert!(!all_below(&ok, &a, 2.0), "{} in lane {} of b", bad, l);
+            }
+        }
+    }
+
+    #[test]
+    fn scale_lanes_matches_scalar() {
+        let mut x = [0.0f32; LANES];
+        for (l, x) in x.iter_mut().enumerate() {
+            *x = (l as f32 - 3.3) * 0.731;
+        }
+        x[0] = f32::NAN;
+        x[1] = -0.0;
+        let got = scale_lanes(&x, 64.0, 0.5);
+        for l in 0..LANES {
+            assert_eq!(got[l].to_bits(), (x[l] * 64.0 - 0.5).to_bits(), "{}", x[l]);
         }
     }
 }
