@@ -40,23 +40,26 @@ use crate::limits::{
 use crate::opt::effects;
 use crate::verify::{verify, VerifyError};
 
-/// Invocations per dispatch (a 4x2 pixel block in the rasterizer). 16 lanes (4x4 blocks) were
-/// measured too: about 20% faster on long scalar shaders, 10% slower on the textured quad, and
-/// it would change `Mask`, which other parts of the system use as `u8`.
-pub const LANES: usize = 8;
+/// Invocations per dispatch: the rasterizer fills a dispatch with several 4x2 pixel blocks of
+/// one triangle (see `raster`), the vertex stage with that many vertices. Wider dispatches
+/// spread the per-instruction decode and dispatch over more lanes; the lane loops stay
+/// straight-line SIMD code. 8 lanes (one block) cost about twice as much per fragment on
+/// shaders with many instructions.
+pub const LANES: usize = 32;
 /// One component of a temp across all lanes.
 pub type Lanes = [f32; LANES];
 /// A 4-component value across all lanes (structure of arrays).
 pub type Vec4x = [Lanes; 4];
 /// One bit per lane.
-pub type Mask = u8;
+pub type Mask = u32;
 /// Bit mask with every lane set.
-pub const ALL_LANES: Mask = 0xFF;
+pub const ALL_LANES: Mask = (u64::MAX >> (64 - LANES)) as Mask;
+const _: () = assert!(LANES <= Mask::BITS as usize && LANES % 8 == 0);
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
 const REG_MASK: usize = REG_FILE - 1;
-const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == Mask::BITS as usize);
+const _: () = assert!(REG_FILE >= TEMP_MAX);
 /// First register of the constant bank: above every temp an instruction can write (MULMM and
 /// LOAD_UNI write up to dst + 3).
 const BANK_BASE: usize = TEMP_MAX + 4;
@@ -910,8 +913,8 @@ impl Executable {
             }
             Stage::Fragment => out.color = [[0.0; LANES]; 4],
         }
-        let mut alive = active;
-        let mut cur = active;
+        let mut alive = active & ALL_LANES;
+        let mut cur = alive;
         // Writes may clobber every lane when no live lane is switched off.
         let mut full = true;
         let mut stack = [(0 as Mask, 0 as Mask); IF_DEPTH_MAX + 1];
@@ -939,7 +942,7 @@ impl Executable {
                         }
                         depth += 1;
                         cur &= cond;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         if cur == 0 {
                             pc = d.jump as usize;
                         }
@@ -949,7 +952,7 @@ impl Executable {
                         let (saved, cond) =
                             stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
                         cur = saved & !cond & alive;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         if cur == 0 {
                             pc = d.jump as usize;
                         }
@@ -959,7 +962,7 @@ impl Executable {
                         depth = depth.saturating_sub(1);
                         let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
                         cur = saved & alive;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         continue;
                     }
                     _ => {}
