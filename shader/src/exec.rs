@@ -1069,8 +1069,7 @@ impl Executable {
                     put4(&mut r[dst], &v, m);
                 }
                 Op::LoadAttr | Op::LoadVar => {
-                    let src = inv.inputs[d.x as usize & 7];
-                    put4(&mut r[dst], &src, m);
+                    put4(&mut r[dst], &inv.inputs[d.x as usize & 7], m);
                 }
                 Op::LoadUni => {
                     for k in 0..(d.n as usize).min(4) {

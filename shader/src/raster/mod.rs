@@ -1044,11 +1044,8 @@ fn flush(
 ) {
     let blocks = batch.blocks.min(BLOCKS);
     let mask = batch.mask;
-    *batch = Batch {
-        blocks: 0,
-        mask: 0,
-        ..*batch
-    };
+    batch.blocks = 0;
+    batch.mask = 0;
     if blocks == 0 || mask == 0 {
         return;
     }
