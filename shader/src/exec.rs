@@ -975,26 +975,45 @@ impl Executable {
             match d.op {
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Const => {
-                    let mut v = [[0.0; LANES]; 4];
-                    for c in 0..(d.n as usize).min(4) {
-                        let k = self.imms.get(d.x as usize + c).copied().unwrap_or(0.0);
-                        v[c] = [k; LANES];
+                    // All four components are written; those past the count are 0.
+                    for c in 0..4 {
+                        let k = if c < d.n as usize {
+                            self.imms.get(d.x as usize + c).copied().unwrap_or(0.0)
+                        } else {
+                            0.0
+                        };
+                        fill(&mut r[dst][c], k, m);
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::Mov => {
-                    for c in 0..(d.n as usize).min(4) {
-                        let src = r[a][c];
-                        put(&mut r[dst][c], &src, m);
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for c in 0..(d.n as usize).min(4) {
+                            put(&mut to[c], &src[c], m);
+                        }
                     }
                 }
                 Op::Swz => {
-                    let src = &r[a];
-                    let mut v = [[0.0; LANES]; 4];
-                    for (k, vk) in v.iter_mut().enumerate().take(d.n as usize) {
-                        *vk = src[(d.x as usize >> (2 * k)) & 3];
+                    // All four components are written; those past the count are 0.
+                    let sel = |k: usize| (d.x as usize >> (2 * k)) & 3;
+                    let n = (d.n as usize).min(4);
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut to[k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut to[k], 0.0, m);
+                            }
+                        }
+                    } else {
+                        let src = r[a];
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut r[dst][k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut r[dst][k], 0.0, m);
+                            }
+                        }
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::SetLane => {
                     let src = r[a][d.y as usize & 3];
@@ -1025,7 +1044,7 @@ impl Executable {
                     put(&mut r[dst][0], &s, m);
                 }
                 Op::Cmp => {
-                    let (x, y) = (r[a][0], r[b][0]);
+                    let (x, y) = (&r[a][0], &r[b][0]);
                     let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
                     let mut v = [0.0; LANES];
                     for l in 0..LANES {
@@ -1059,30 +1078,39 @@ impl Executable {
                 Op::Sample => {
                     // Borrowed, not copied: a stack copy read back at lane offsets stalls on
                     // store forwarding.
-                    let coord = &r[a];
-                    let mut v = [[0.0; LANES]; 4];
-                    match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
-                        Some(tex) => tex.sample_lanes(&coord[0], &coord[1], &mut v),
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    match (tex, src_dst(r, a, dst)) {
+                        // Straight into the destination (sample_lanes writes all four).
+                        (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                            tex.sample_lanes(&coord[0], &coord[1], to)
+                        }
+                        (Some(tex), _) => {
+                            let coord = &r[a];
+                            let mut v = [[0.0; LANES]; 4];
+                            tex.sample_lanes(&coord[0], &coord[1], &mut v);
+                            put4(&mut r[dst], &v, m);
+                        }
                         // GL reads an unbound (incomplete) texture as opaque black.
-                        None => v[3] = [1.0; LANES],
+                        (None, _) => {
+                            for c in 0..4 {
+                                fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
+                            }
+                        }
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::LoadAttr | Op::LoadVar => {
                     put4(&mut r[dst], &inv.inputs[d.x as usize & 7], m);
                 }
                 Op::LoadUni => {
                     for k in 0..(d.n as usize).min(4) {
-                        let mut v = [[0.0; LANES]; 4];
-                        for (c, vc) in v.iter_mut().enumerate() {
+                        for c in 0..4 {
                             let w = inv
                                 .uniforms
                                 .get((d.x as usize + k) * 4 + c)
                                 .copied()
                                 .unwrap_or(0.0);
-                            *vc = [w; LANES];
+                            fill(&mut r[(dst + k) & REG_MASK][c], w, m);
                         }
-                        put4(&mut r[(dst + k) & REG_MASK], &v, m);
                     }
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
@@ -1118,12 +1146,39 @@ fn put(dst: &mut Lanes, v: &Lanes, m: Mask) {
 
 #[inline(always)]
 fn put4(dst: &mut Vec4x, v: &Vec4x, m: Mask) {
+    // Component by component: a whole-register copy would be a library memcpy call.
+    for c in 0..4 {
+        put(&mut dst[c], &v[c], m);
+    }
+}
+
+#[inline(always)]
+fn fill(dst: &mut Lanes, k: f32, m: Mask) {
     if m == ALL_LANES {
-        *dst = *v;
+        *dst = [k; LANES];
     } else {
-        for c in 0..4 {
-            put(&mut dst[c], &v[c], m);
+        for l in 0..LANES {
+            if m & (1 << l) != 0 {
+                dst[l] = k;
+            }
         }
+    }
+}
+
+/// Register `src` to read and register `dst` to write at once, when they differ.
+#[inline(always)]
+fn src_dst(r: &mut [Vec4x; REG_FILE], src: usize, dst: usize) -> Option<(&Vec4x, &mut Vec4x)> {
+    use core::cmp::Ordering;
+    match src.cmp(&dst) {
+        Ordering::Less => {
+            let (lo, hi) = r.split_at_mut_checked(dst)?;
+            Some((lo.get(src)?, hi.first_mut()?))
+        }
+        Ordering::Greater => {
+            let (lo, hi) = r.split_at_mut_checked(src)?;
+            Some((hi.first()?, lo.get_mut(dst)?))
+        }
+        Ordering::Equal => None,
     }
 }
 
@@ -1135,7 +1190,7 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) ->
         d.dst as usize & REG_MASK,
     );
     for c in 0..(d.n as usize).min(4) {
-        let (x, y) = (r[a][c], r[b][c]);
+        let (x, y) = (&r[a][c], &r[b][c]);
         let mut v = [0.0; LANES];
         for l in 0..LANES {
             v[l] = f(x[l], y[l]);
@@ -1148,7 +1203,7 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) ->
 fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32) -> f32) {
     let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
-        let x = r[a][c];
+        let x = &r[a][c];
         let mut v = [0.0; LANES];
         for l in 0..LANES {
             v[l] = f(x[l]);
