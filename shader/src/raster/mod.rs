@@ -961,12 +961,16 @@ fn queue_block(
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
     let mut ql = [0.0f32; BLOCK];
-    let mut idx = [0usize; BLOCK];
     for l in 0..BLOCK {
         zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
-        let (x, y) = (px + (l & 3) as i64, py + (l >> 2) as i64);
-        idx[l] = (y.max(0) as usize) * it.width + x.max(0) as usize;
+    }
+    // Blocks start inside the scissor (px, py >= 0); lanes right of the target's edge are
+    // never covered, and a lane below its last row reads no depth (index out of range).
+    let top = py.max(0) as usize * it.width + px.max(0) as usize;
+    let mut idx = [0usize; BLOCK];
+    for l in 0..BLOCK {
+        idx[l] = top + (l & 3) + (l >> 2) * it.width;
     }
     if setup.state.depth_test {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
