@@ -1364,15 +1364,37 @@ pub fn cos(x: f32) -> f32 {
     }
 }
 
-/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`].
+/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`]. Neighbour
+/// lanes usually share the quadrant parity, and then only one of the two polynomials is
+/// evaluated.
 #[inline(always)]
 fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
-    let mut out = [0.0; LANES];
+    let mut red = [0.0; LANES];
+    let mut quad = [0u32; LANES];
     let mut slow = false;
+    let (mut any, mut all) = (0u32, 1u32);
     for l in 0..LANES {
         let ok = x[l].abs() < TRIG_F32_MAX;
         slow |= !ok;
-        out[l] = trig_f32(if ok { x[l] } else { 0.0 }, quarter);
+        let (r, k) = trig_reduce(if ok { x[l] } else { 0.0 }, quarter);
+        red[l] = r;
+        quad[l] = k;
+        any |= k;
+        all &= k;
+    }
+    let mut out = [0.0; LANES];
+    if any & 1 == 0 {
+        for l in 0..LANES {
+            out[l] = trig_sign(sin_r(red[l]), quad[l]);
+        }
+    } else if all & 1 == 1 {
+        for l in 0..LANES {
+            out[l] = trig_sign(cos_r(red[l]), quad[l]);
+        }
+    } else {
+        for l in 0..LANES {
+            out[l] = trig_pick(sin_r(red[l]), cos_r(red[l]), quad[l]);
+        }
     }
     if slow {
         for l in 0..LANES {
@@ -1387,6 +1409,13 @@ fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
 /// sin(x + quarter * pi/2) for |x| < 8192 in f32, branch-free (vectorizes across lanes).
 #[inline(always)]
 fn trig_f32(x: f32, quarter: i32) -> f32 {
+    let (r, k) = trig_reduce(x, quarter);
+    trig_pick(sin_r(r), cos_r(r), k)
+}
+
+/// x + quarter * pi/2 = k * pi/2 + r with |r| <= pi/4 (Cody-Waite, f32): returns (r, k).
+#[inline(always)]
+fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
     // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
     const P1: f32 = 1.570_312_5;
     const P2: f32 = 4.837_513e-4;
@@ -1394,19 +1423,39 @@ fn trig_f32(x: f32, quarter: i32) -> f32 {
     let q = x * core::f32::consts::FRAC_2_PI;
     // Round to nearest: floor(q + 0.5), with the bias added in f32 as 16384.5 so the rounding
     // of that sum is part of the definition. `floor_small` keeps this free of float-to-int
-    // saturation checks, and the selections below are bit masks rather than branches, so the
-    // lane loop around this vectorizes.
+    // saturation checks, and the selections are bit masks rather than branches, so the lane
+    // loops around this vectorize.
     let k = floor_small(q + 16384.5) - 16384;
     let kf = k as f32;
     let r = ((x - kf * P1) - kf * P2) - kf * P3;
+    (r, k.wrapping_add(quarter) as u32)
+}
+
+/// Minimax sin on [-pi/4, pi/4].
+#[inline(always)]
+fn sin_r(r: f32) -> f32 {
     let z = r * r;
-    let s = ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r;
-    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
-    let k = k.wrapping_add(quarter) as u32;
-    // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
+    ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r
+}
+
+/// Minimax cos on [-pi/4, pi/4].
+#[inline(always)]
+fn cos_r(r: f32) -> f32 {
+    let z = r * r;
+    ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0
+}
+
+/// Quadrants 2 and 3 flip the sign.
+#[inline(always)]
+fn trig_sign(v: f32, k: u32) -> f32 {
+    f32::from_bits(v.to_bits() ^ ((k & 2) << 30))
+}
+
+/// Odd quadrants take the cosine.
+#[inline(always)]
+fn trig_pick(s: f32, c: f32, k: u32) -> f32 {
     let odd = (k & 1).wrapping_neg();
-    let v = (s.to_bits() & !odd) | (c.to_bits() & odd);
-    f32::from_bits(v ^ ((k & 2) << 30))
+    trig_sign(f32::from_bits((s.to_bits() & !odd) | (c.to_bits() & odd)), k)
 }
 
 /// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2
