@@ -426,7 +426,8 @@ impl Outputs {
 #[derive(Clone, Copy, Debug)]
 struct DInst {
     op: Op,
-    /// Lanes, matrix columns, DOT size or LOAD_UNI count.
+    /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR: the components
+    /// (bit c) that some later instruction reads.
     n: u8,
     dst: u8,
     a: u8,
@@ -472,6 +473,9 @@ pub struct Executable {
     reads_fragcoord: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
     has_flow: bool,
+    /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
+    /// the colour output need not be cleared first.
+    color_always: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -499,6 +503,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             has_flow: false,
+            color_always: false,
             varying_lanes: [0; VARYING_MAX],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
@@ -775,10 +780,16 @@ impl Executable {
                     }
                     continue;
                 }
-                if d.op == Op::LoadVar {
+                if matches!(d.op, Op::LoadVar | Op::LoadAttr) {
                     let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
-                    if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
-                        *v |= read;
+                    if d.op == Op::LoadVar {
+                        if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                            *v |= read;
+                        }
+                    }
+                    // Only the components some later instruction reads are copied.
+                    if let Some(c) = e.code.get_mut(j) {
+                        c.n = read;
                     }
                 }
                 if top {
@@ -842,6 +853,7 @@ impl Executable {
                 }
             }
         }
+        e.color_always = !e.has_flow && m.insts.iter().any(|i| i.op == Op::StoreColor);
         Ok(e)
     }
 
@@ -911,7 +923,8 @@ impl Executable {
                     }
                 }
             }
-            Stage::Fragment => out.color = [[0.0; LANES]; 4],
+            Stage::Fragment if !self.color_always => out.color = [[0.0; LANES]; 4],
+            Stage::Fragment => {}
         }
         let mut alive = active & ALL_LANES;
         let mut cur = alive;
@@ -1099,7 +1112,13 @@ impl Executable {
                     }
                 }
                 Op::LoadAttr | Op::LoadVar => {
-                    put4(&mut r[dst], &inv.inputs[d.x as usize & 7], m);
+                    // `n`: the components read later (see `new`).
+                    let src = &inv.inputs[d.x as usize & 7];
+                    for c in 0..4 {
+                        if d.n & (1 << c) != 0 {
+                            put(&mut r[dst][c], &src[c], m);
+                        }
+                    }
                 }
                 Op::LoadUni => {
                     for k in 0..(d.n as usize).min(4) {
