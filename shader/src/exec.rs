@@ -263,44 +263,41 @@ impl TextureRef<'_> {
                 texel[l] = at(idx[l]);
             }
         } else {
-            let mut i00 = [0i32; LANES];
-            let mut i01 = [0i32; LANES];
-            let mut i10 = [0i32; LANES];
-            let mut i11 = [0i32; LANES];
-            let mut ax = [0u16; LANES];
-            let mut ay = [0u16; LANES];
+            let mut i0 = [0u32; LANES];
+            let mut i1 = [0u32; LANES];
+            let mut ax = [0u32; LANES];
+            let mut ay = [0u32; LANES];
+            // Some lane's right texel wraps to the start of its row (always when width is 1).
+            let mut edge = false;
             for l in 0..LANES {
-                let (x0, y0) = (floor_small(fx[l]), floor_small(fy[l]));
+                let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
                 // In [0.5, 256.5): the clamp and truncation of `sample`.
-                let wx = ((fx[l] - x0 as f32) * 256.0 + 0.5).min(256.0);
-                let wy = ((fy[l] - y0 as f32) * 256.0 + 0.5).min(256.0);
-                ax[l] = floor_small(wx) as u16;
-                ay[l] = floor_small(wy) as u16;
-                let x0w = x0 & mx;
-                let x1w = (x0 + 1) & mx;
-                let y0w = (y0 & my) << shift;
-                let y1w = ((y0 + 1) & my) << shift;
-                i00[l] = y0w + x0w;
-                i01[l] = y0w + x1w;
-                i10[l] = y1w + x0w;
-                i11[l] = y1w + x1w;
+                let wx = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
+                let wy = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
+                ax[l] = floor_small(wx) as u32;
+                ay[l] = floor_small(wy) as u32;
+                let x0 = x & mx;
+                edge |= x0 == mx;
+                i0[l] = (((y & my) << shift) + x0) as u32;
+                i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
             }
-            // lerp_texel on all four channels at once: each channel spread into a 16-bit field
-            // of a u64, where a * (256 - w) + b * w + 128 <= 65408 never carries out.
-            let spread = |t: u32| (t & 0x00FF_00FF) as u64 | (((t & 0xFF00_FF00) as u64) << 24);
-            let lerp = |a: u64, b: u64, w: u16| {
-                let (w, iw) = (w as u64, 256u64.wrapping_sub(w as u64));
-                ((a.wrapping_mul(iw))
-                    .wrapping_add(b.wrapping_mul(w))
-                    .wrapping_add(0x0080_0080_0080_0080)
-                    >> 8)
-                    & 0x00FF_00FF_00FF_00FF
-            };
-            for l in 0..LANES {
-                let top = lerp(spread(at(i00[l])), spread(at(i01[l])), ax[l]);
-                let bot = lerp(spread(at(i10[l])), spread(at(i11[l])), ax[l]);
-                let f = lerp(top, bot, ay[l]);
-                texel[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
+            // Each lane's left and right texel of a row, as `left | right << 32`.
+            if !edge {
+                // Right = left + 1 in memory (x0 < mx): one 64-bit load; the masked index is
+                // below n and only the right texel needs a bounds check, which always passes.
+                let pair = |i: u32| {
+                    let i = i as usize & (n - 1);
+                    match (t.get(i), t.get(i + 1)) {
+                        (Some(&a), Some(&b)) => a as u64 | (b as u64) << 32,
+                        _ => 0,
+                    }
+                };
+                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+            } else {
+                // Row start of i, plus the next column wrapped.
+                let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
+                let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
+                texel = crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             }
         }
         for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
@@ -1678,6 +1675,88 @@ mod tests {
                                     v[l]
                                 );
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The power-of-two repeating path (the SIMD blend) against per-lane `sample` on many
+    /// pseudo-random coordinates, plus negative, huge, NaN and exact texel-boundary ones, on
+    /// sizes down to 1x1 and one-texel-high or -wide strips.
+    #[test]
+    fn sample_lanes_matches_sample_random_pow2() {
+        let mut texels = [0u32; 64 * 64];
+        let mut s = 0x9E37_79B9u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for t in texels.iter_mut() {
+            *t = next();
+        }
+        for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
+            for filter in [Filter::Nearest, Filter::Linear] {
+                let tex = TextureRef {
+                    width: w,
+                    height: h,
+                    texels: &texels,
+                    sampler: SamplerState {
+                        filter,
+                        wrap: Wrap::Repeat,
+                    },
+                };
+                let special = [
+                    f32::NAN,
+                    -1e7,
+                    5e6,
+                    -0.0,
+                    // Texel centres and edges: weights 0, 128 and 256.
+                    0.5 / w as f32,
+                    1.0 / w as f32,
+                    -1.5 / w as f32,
+                    3.0 / h as f32,
+                ];
+                for round in 0..4000u32 {
+                    let mut u = [0.0; LANES];
+                    let mut v = [0.0; LANES];
+                    for l in 0..LANES {
+                        let r = next();
+                        // Mostly within a few repeats, some far out, in multiples of 1/64
+                        // texel sometimes so weights land exactly on boundaries.
+                        let f = |r: u32| match r % 4 {
+                            0 => (r >> 8) as i32 as f32 * (1.0 / 64.0) / 4096.0,
+                            1 => (r >> 2) as i32 as f32 * 1e-6,
+                            _ => ((r >> 3) as f32 * (1.0 / 65536.0) - 4.0) * 1.7,
+                        };
+                        u[l] = f(r);
+                        v[l] = f(r.rotate_left(16));
+                        if round % 16 == 0 {
+                            u[l] = special[(l + round as usize / 16) % special.len()];
+                        }
+                        if round % 16 == 1 {
+                            v[l] = special[(l * 3 + round as usize / 16) % special.len()];
+                        }
+                    }
+                    let mut out = [[0.0; LANES]; 4];
+                    tex.sample_lanes(&u, &v, &mut out);
+                    for l in 0..LANES {
+                        let want = tex.sample(u[l], v[l]);
+                        for c in 0..4 {
+                            assert_eq!(
+                                out[c][l].to_bits(),
+                                want[c].to_bits(),
+                                "{}x{} {:?} at ({}, {}) channel {}",
+                                w,
+                                h,
+                                filter,
+                                u[l],
+                                v[l],
+                                c
+                            );
                         }
                     }
                 }

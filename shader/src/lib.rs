@@ -29,6 +29,7 @@ pub mod exec;
 pub mod link;
 pub mod opt;
 pub mod raster;
+mod texel;
 pub mod verify;
 
 // VirGL text, serialization, caching, ownership.
