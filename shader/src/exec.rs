@@ -40,23 +40,26 @@ use crate::limits::{
 use crate::opt::effects;
 use crate::verify::{verify, VerifyError};
 
-/// Invocations per dispatch (a 4x2 pixel block in the rasterizer). 16 lanes (4x4 blocks) were
-/// measured too: about 20% faster on long scalar shaders, 10% slower on the textured quad, and
-/// it would change `Mask`, which other parts of the system use as `u8`.
-pub const LANES: usize = 8;
+/// Invocations per dispatch: the rasterizer fills a dispatch with several 4x2 pixel blocks of
+/// one triangle (see `raster`), the vertex stage with that many vertices. Wider dispatches
+/// spread the per-instruction decode and dispatch over more lanes; the lane loops stay
+/// straight-line SIMD code. 8 lanes (one block) cost about twice as much per fragment on
+/// shaders with many instructions.
+pub const LANES: usize = 32;
 /// One component of a temp across all lanes.
 pub type Lanes = [f32; LANES];
 /// A 4-component value across all lanes (structure of arrays).
 pub type Vec4x = [Lanes; 4];
 /// One bit per lane.
-pub type Mask = u8;
+pub type Mask = u32;
 /// Bit mask with every lane set.
-pub const ALL_LANES: Mask = 0xFF;
+pub const ALL_LANES: Mask = (u64::MAX >> (64 - LANES)) as Mask;
+const _: () = assert!(LANES <= Mask::BITS as usize && LANES % 8 == 0);
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
 const REG_MASK: usize = REG_FILE - 1;
-const _: () = assert!(REG_FILE >= TEMP_MAX && LANES == Mask::BITS as usize);
+const _: () = assert!(REG_FILE >= TEMP_MAX);
 /// First register of the constant bank: above every temp an instruction can write (MULMM and
 /// LOAD_UNI write up to dst + 3).
 const BANK_BASE: usize = TEMP_MAX + 4;
@@ -417,7 +420,8 @@ impl Outputs {
 #[derive(Clone, Copy, Debug)]
 struct DInst {
     op: Op,
-    /// Lanes, matrix columns, DOT size or LOAD_UNI count.
+    /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR: the components
+    /// (bit c) that some later instruction reads.
     n: u8,
     dst: u8,
     a: u8,
@@ -463,6 +467,9 @@ pub struct Executable {
     reads_fragcoord: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
     has_flow: bool,
+    /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
+    /// the colour output need not be cleared first.
+    color_always: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -490,6 +497,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             has_flow: false,
+            color_always: false,
             varying_lanes: [0; VARYING_MAX],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
@@ -766,10 +774,16 @@ impl Executable {
                     }
                     continue;
                 }
-                if d.op == Op::LoadVar {
+                if matches!(d.op, Op::LoadVar | Op::LoadAttr) {
                     let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
-                    if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
-                        *v |= read;
+                    if d.op == Op::LoadVar {
+                        if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                            *v |= read;
+                        }
+                    }
+                    // Only the components some later instruction reads are copied.
+                    if let Some(c) = e.code.get_mut(j) {
+                        c.n = read;
                     }
                 }
                 if top {
@@ -833,6 +847,7 @@ impl Executable {
                 }
             }
         }
+        e.color_always = !e.has_flow && m.insts.iter().any(|i| i.op == Op::StoreColor);
         Ok(e)
     }
 
@@ -902,10 +917,11 @@ impl Executable {
                     }
                 }
             }
-            Stage::Fragment => out.color = [[0.0; LANES]; 4],
+            Stage::Fragment if !self.color_always => out.color = [[0.0; LANES]; 4],
+            Stage::Fragment => {}
         }
-        let mut alive = active;
-        let mut cur = active;
+        let mut alive = active & ALL_LANES;
+        let mut cur = alive;
         // Writes may clobber every lane when no live lane is switched off.
         let mut full = true;
         let mut stack = [(0 as Mask, 0 as Mask); IF_DEPTH_MAX + 1];
@@ -933,7 +949,7 @@ impl Executable {
                         }
                         depth += 1;
                         cur &= cond;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         if cur == 0 {
                             pc = d.jump as usize;
                         }
@@ -943,7 +959,7 @@ impl Executable {
                         let (saved, cond) =
                             stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
                         cur = saved & !cond & alive;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         if cur == 0 {
                             pc = d.jump as usize;
                         }
@@ -953,7 +969,7 @@ impl Executable {
                         depth = depth.saturating_sub(1);
                         let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
                         cur = saved & alive;
-                        full = (cur | !alive) == ALL_LANES;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         continue;
                     }
                     _ => {}
@@ -966,26 +982,45 @@ impl Executable {
             match d.op {
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Const => {
-                    let mut v = [[0.0; LANES]; 4];
-                    for c in 0..(d.n as usize).min(4) {
-                        let k = self.imms.get(d.x as usize + c).copied().unwrap_or(0.0);
-                        v[c] = [k; LANES];
+                    // All four components are written; those past the count are 0.
+                    for c in 0..4 {
+                        let k = if c < d.n as usize {
+                            self.imms.get(d.x as usize + c).copied().unwrap_or(0.0)
+                        } else {
+                            0.0
+                        };
+                        fill(&mut r[dst][c], k, m);
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::Mov => {
-                    for c in 0..(d.n as usize).min(4) {
-                        let src = r[a][c];
-                        put(&mut r[dst][c], &src, m);
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for c in 0..(d.n as usize).min(4) {
+                            put(&mut to[c], &src[c], m);
+                        }
                     }
                 }
                 Op::Swz => {
-                    let src = &r[a];
-                    let mut v = [[0.0; LANES]; 4];
-                    for (k, vk) in v.iter_mut().enumerate().take(d.n as usize) {
-                        *vk = src[(d.x as usize >> (2 * k)) & 3];
+                    // All four components are written; those past the count are 0.
+                    let sel = |k: usize| (d.x as usize >> (2 * k)) & 3;
+                    let n = (d.n as usize).min(4);
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut to[k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut to[k], 0.0, m);
+                            }
+                        }
+                    } else {
+                        let src = r[a];
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut r[dst][k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut r[dst][k], 0.0, m);
+                            }
+                        }
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::SetLane => {
                     let src = r[a][d.y as usize & 3];
@@ -1016,7 +1051,7 @@ impl Executable {
                     put(&mut r[dst][0], &s, m);
                 }
                 Op::Cmp => {
-                    let (x, y) = (r[a][0], r[b][0]);
+                    let (x, y) = (&r[a][0], &r[b][0]);
                     let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
                     let mut v = [0.0; LANES];
                     for l in 0..LANES {
@@ -1050,31 +1085,45 @@ impl Executable {
                 Op::Sample => {
                     // Borrowed, not copied: a stack copy read back at lane offsets stalls on
                     // store forwarding.
-                    let coord = &r[a];
-                    let mut v = [[0.0; LANES]; 4];
-                    match inv.textures.get(d.x as usize).and_then(|t| t.as_ref()) {
-                        Some(tex) => tex.sample_lanes(&coord[0], &coord[1], &mut v),
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    match (tex, src_dst(r, a, dst)) {
+                        // Straight into the destination (sample_lanes writes all four).
+                        (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                            tex.sample_lanes(&coord[0], &coord[1], to)
+                        }
+                        (Some(tex), _) => {
+                            let coord = &r[a];
+                            let mut v = [[0.0; LANES]; 4];
+                            tex.sample_lanes(&coord[0], &coord[1], &mut v);
+                            put4(&mut r[dst], &v, m);
+                        }
                         // GL reads an unbound (incomplete) texture as opaque black.
-                        None => v[3] = [1.0; LANES],
+                        (None, _) => {
+                            for c in 0..4 {
+                                fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
+                            }
+                        }
                     }
-                    put4(&mut r[dst], &v, m);
                 }
                 Op::LoadAttr | Op::LoadVar => {
-                    let src = inv.inputs[d.x as usize & 7];
-                    put4(&mut r[dst], &src, m);
+                    // `n`: the components read later (see `new`).
+                    let src = &inv.inputs[d.x as usize & 7];
+                    for c in 0..4 {
+                        if d.n & (1 << c) != 0 {
+                            put(&mut r[dst][c], &src[c], m);
+                        }
+                    }
                 }
                 Op::LoadUni => {
                     for k in 0..(d.n as usize).min(4) {
-                        let mut v = [[0.0; LANES]; 4];
-                        for (c, vc) in v.iter_mut().enumerate() {
+                        for c in 0..4 {
                             let w = inv
                                 .uniforms
                                 .get((d.x as usize + k) * 4 + c)
                                 .copied()
                                 .unwrap_or(0.0);
-                            *vc = [w; LANES];
+                            fill(&mut r[(dst + k) & REG_MASK][c], w, m);
                         }
-                        put4(&mut r[(dst + k) & REG_MASK], &v, m);
                     }
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
@@ -1110,12 +1159,39 @@ fn put(dst: &mut Lanes, v: &Lanes, m: Mask) {
 
 #[inline(always)]
 fn put4(dst: &mut Vec4x, v: &Vec4x, m: Mask) {
+    // Component by component: a whole-register copy would be a library memcpy call.
+    for c in 0..4 {
+        put(&mut dst[c], &v[c], m);
+    }
+}
+
+#[inline(always)]
+fn fill(dst: &mut Lanes, k: f32, m: Mask) {
     if m == ALL_LANES {
-        *dst = *v;
+        *dst = [k; LANES];
     } else {
-        for c in 0..4 {
-            put(&mut dst[c], &v[c], m);
+        for l in 0..LANES {
+            if m & (1 << l) != 0 {
+                dst[l] = k;
+            }
         }
+    }
+}
+
+/// Register `src` to read and register `dst` to write at once, when they differ.
+#[inline(always)]
+fn src_dst(r: &mut [Vec4x; REG_FILE], src: usize, dst: usize) -> Option<(&Vec4x, &mut Vec4x)> {
+    use core::cmp::Ordering;
+    match src.cmp(&dst) {
+        Ordering::Less => {
+            let (lo, hi) = r.split_at_mut_checked(dst)?;
+            Some((lo.get(src)?, hi.first_mut()?))
+        }
+        Ordering::Greater => {
+            let (lo, hi) = r.split_at_mut_checked(src)?;
+            Some((hi.first()?, lo.get_mut(dst)?))
+        }
+        Ordering::Equal => None,
     }
 }
 
@@ -1127,7 +1203,7 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) ->
         d.dst as usize & REG_MASK,
     );
     for c in 0..(d.n as usize).min(4) {
-        let (x, y) = (r[a][c], r[b][c]);
+        let (x, y) = (&r[a][c], &r[b][c]);
         let mut v = [0.0; LANES];
         for l in 0..LANES {
             v[l] = f(x[l], y[l]);
@@ -1140,7 +1216,7 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) ->
 fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32) -> f32) {
     let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
     for c in 0..(d.n as usize).min(4) {
-        let x = r[a][c];
+        let x = &r[a][c];
         let mut v = [0.0; LANES];
         for l in 0..LANES {
             v[l] = f(x[l]);
@@ -1301,15 +1377,37 @@ pub fn cos(x: f32) -> f32 {
     }
 }
 
-/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`].
+/// Lane-wise sin (`quarter` 0) or cos (`quarter` 1), same results as [`sin`]/[`cos`]. Neighbour
+/// lanes usually share the quadrant parity, and then only one of the two polynomials is
+/// evaluated.
 #[inline(always)]
 fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
-    let mut out = [0.0; LANES];
+    let mut red = [0.0; LANES];
+    let mut quad = [0u32; LANES];
     let mut slow = false;
+    let (mut any, mut all) = (0u32, 1u32);
     for l in 0..LANES {
         let ok = x[l].abs() < TRIG_F32_MAX;
         slow |= !ok;
-        out[l] = trig_f32(if ok { x[l] } else { 0.0 }, quarter);
+        let (r, k) = trig_reduce(if ok { x[l] } else { 0.0 }, quarter);
+        red[l] = r;
+        quad[l] = k;
+        any |= k;
+        all &= k;
+    }
+    let mut out = [0.0; LANES];
+    if any & 1 == 0 {
+        for l in 0..LANES {
+            out[l] = trig_sign(sin_r(red[l]), quad[l]);
+        }
+    } else if all & 1 == 1 {
+        for l in 0..LANES {
+            out[l] = trig_sign(cos_r(red[l]), quad[l]);
+        }
+    } else {
+        for l in 0..LANES {
+            out[l] = trig_pick(sin_r(red[l]), cos_r(red[l]), quad[l]);
+        }
     }
     if slow {
         for l in 0..LANES {
@@ -1324,6 +1422,13 @@ fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
 /// sin(x + quarter * pi/2) for |x| < 8192 in f32, branch-free (vectorizes across lanes).
 #[inline(always)]
 fn trig_f32(x: f32, quarter: i32) -> f32 {
+    let (r, k) = trig_reduce(x, quarter);
+    trig_pick(sin_r(r), cos_r(r), k)
+}
+
+/// x + quarter * pi/2 = k * pi/2 + r with |r| <= pi/4 (Cody-Waite, f32): returns (r, k).
+#[inline(always)]
+fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
     // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
     const P1: f32 = 1.570_312_5;
     const P2: f32 = 4.837_513e-4;
@@ -1331,19 +1436,39 @@ fn trig_f32(x: f32, quarter: i32) -> f32 {
     let q = x * core::f32::consts::FRAC_2_PI;
     // Round to nearest: floor(q + 0.5), with the bias added in f32 as 16384.5 so the rounding
     // of that sum is part of the definition. `floor_small` keeps this free of float-to-int
-    // saturation checks, and the selections below are bit masks rather than branches, so the
-    // lane loop around this vectorizes.
+    // saturation checks, and the selections are bit masks rather than branches, so the lane
+    // loops around this vectorize.
     let k = floor_small(q + 16384.5) - 16384;
     let kf = k as f32;
     let r = ((x - kf * P1) - kf * P2) - kf * P3;
+    (r, k.wrapping_add(quarter) as u32)
+}
+
+/// Minimax sin on [-pi/4, pi/4].
+#[inline(always)]
+fn sin_r(r: f32) -> f32 {
     let z = r * r;
-    let s = ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r;
-    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
-    let k = k.wrapping_add(quarter) as u32;
-    // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
+    ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r
+}
+
+/// Minimax cos on [-pi/4, pi/4].
+#[inline(always)]
+fn cos_r(r: f32) -> f32 {
+    let z = r * r;
+    ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0
+}
+
+/// Quadrants 2 and 3 flip the sign.
+#[inline(always)]
+fn trig_sign(v: f32, k: u32) -> f32 {
+    f32::from_bits(v.to_bits() ^ ((k & 2) << 30))
+}
+
+/// Odd quadrants take the cosine.
+#[inline(always)]
+fn trig_pick(s: f32, c: f32, k: u32) -> f32 {
     let odd = (k & 1).wrapping_neg();
-    let v = (s.to_bits() & !odd) | (c.to_bits() & odd);
-    f32::from_bits(v ^ ((k & 2) << 30))
+    trig_sign(f32::from_bits((s.to_bits() & !odd) | (c.to_bits() & odd)), k)
 }
 
 /// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2

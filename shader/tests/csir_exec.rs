@@ -6,7 +6,7 @@ mod fixtures;
 
 use shader::csir::{self, CsirError, Version, CSIR_MAX};
 use shader::exec::{
-    Executable, Invocation, Outputs, Regs, SamplerState, TextureRef, Vec4x, ALL_LANES, LANES,
+    Executable, Invocation, Mask, Outputs, Regs, SamplerState, TextureRef, Vec4x, ALL_LANES, LANES,
 };
 use shader::ir::*;
 use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
@@ -32,7 +32,7 @@ fn inputs(seed: f32) -> [Vec4x; VARYING_MAX] {
     v
 }
 
-fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (u8, Outputs) {
+fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (Mask, Outputs) {
     let exe = Executable::new(m, None).unwrap_or_else(|e| panic!("{}", e));
     let tex = TextureRef {
         width: 2,
@@ -55,7 +55,7 @@ fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (u8, Out
     (alive, out)
 }
 
-fn same_bits(a: &Vec4x, b: &Vec4x, alive: u8) -> bool {
+fn same_bits(a: &Vec4x, b: &Vec4x, alive: Mask) -> bool {
     (0..4).all(|c| {
         (0..LANES)
             .filter(|l| alive & (1 << l) != 0)

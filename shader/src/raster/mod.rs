@@ -9,18 +9,20 @@
 //! triangle crossing w = 0 is clipped, never dropped whole; viewport transform with NDC y up;
 //! back-face culling (counter-clockwise front faces in GL window space); edge functions in 24.8
 //! fixed point (i64) with the top-left fill rule applied in target memory orientation (row 0 =
-//! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks shaded as one SoA
-//! dispatch; early depth test (LESS against the target's float buffer; there is no shader depth
-//! output, so testing before shading is exact) with the write after shading for the lanes that
-//! did not DISCARD; perspective-correct varyings (attribute/w and 1/w interpolated linearly in
-//! screen space, with planes set up from the unsnapped float positions as llvmpipe does, so
-//! texel choices at texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated linearly; gl_FragCoord = (x + .5,
+//! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks, up to
+//! [`LANES`]/8 of them from one triangle queued and shaded as one SoA dispatch; early depth
+//! test (LESS against the target's float buffer; there is no shader depth output, so testing
+//! before shading is exact) with the write after shading for the lanes that did not DISCARD;
+//! perspective-correct varyings (attribute/w and 1/w interpolated linearly in screen space,
+//! with planes set up from the unsnapped float positions as llvmpipe does, so texel choices at
+//! texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated
+//! linearly; gl_FragCoord = (x + .5,
 //! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
 //! even into 0xAARRGGBB.
 //!
 //! Vertex memory without a heap: triangles are processed in chunks of [`CHUNK_TRIANGLES`]; the
 //! chunk's distinct vertex indices (at most 3 per triangle) are gathered in a fixed cache,
-//! shaded 8 at a time, and the chunk's triangles are then rasterized in order. An indexed draw
+//! shaded [`LANES`] at a time, and the chunk's triangles are then rasterized in order. An indexed draw
 //! may reference any vertex; sharing within a chunk (a cube's corners, a strip-like mesh) is
 //! exploited, re-shading across chunks costs at most one VS run per corner, and memory stays
 //! fixed (the [`Scratch`] value, which callers with a heap can box and reuse).
@@ -773,9 +775,9 @@ fn raster(
     }
 
     // Per-lane offsets inside a 4x2 block of the edge values (bias included).
-    let mut offs = [[0i64; LANES]; 3];
+    let mut offs = [[0i64; BLOCK]; 3];
     for (k, ed) in edges.iter().enumerate() {
-        for l in 0..LANES {
+        for l in 0..BLOCK {
             let (lx, ly) = ((l & 3) as i64, (l >> 2) as i64);
             offs[k][l] = lx * ed.dx + ly * ed.dy + ed.bias;
         }
@@ -813,14 +815,23 @@ fn raster(
         (-(cx * a.0 + cy * a.1), cx, cy)
     };
     let planes = [plane(p2, p0), plane(p0, p1)];
-    let mut offs_f = [[0f32; LANES]; 2];
+    let mut offs_f = [[0f32; BLOCK]; 2];
     for (k, pl) in planes.iter().enumerate() {
-        for l in 0..LANES {
+        for l in 0..BLOCK {
             offs_f[k][l] = (pl.1 * (l & 3) as f64 + pl.2 * (l >> 2) as f64) as f32;
         }
     }
     let width = target.width as usize;
     let fs_uniforms = prog.uniform_words(Stage::Fragment);
+    let interp = Interp {
+        z: [z0, dz1, dz2],
+        q: [q0, dq1, dq2],
+        a0: &a0,
+        d1: &d1,
+        d2: &d2,
+        width,
+    };
+    let mut batch = Batch::EMPTY;
     let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
     let mut py = py0;
     while py <= py1 {
@@ -833,10 +844,10 @@ fn raster(
             let cols = ((1u32 << n) - 1) as Mask;
             let mut mask: Mask = 0;
             if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
-                mask = ALL_LANES;
+                mask = BLOCK_ALL;
             } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
             {
-                for l in 0..LANES {
+                for l in 0..BLOCK {
                     let inside = (base[0] + offs[0][l] >= 0)
                         & (base[1] + offs[1][l] >= 0)
                         & (base[2] + offs[2][l] >= 0);
@@ -848,32 +859,27 @@ fn raster(
                 let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
                 let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
                 let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                let mut b1: Lanes = [0.0; LANES];
-                let mut b2: Lanes = [0.0; LANES];
-                for l in 0..LANES {
+                let mut b1 = [0.0f32; BLOCK];
+                let mut b2 = [0.0f32; BLOCK];
+                for l in 0..BLOCK {
                     b1[l] = w1 + offs_f[0][l];
                     b2[l] = w2 + offs_f[1][l];
                 }
-                shade_block(
-                    setup,
-                    scratch,
-                    fs,
-                    fs_uniforms,
-                    textures,
-                    target,
-                    stats,
-                    px,
-                    py,
-                    mask,
-                    &b1,
-                    &b2,
-                    [z0, dz1, dz2],
-                    [q0, dq1, dq2],
-                    &a0,
-                    &d1,
-                    &d2,
-                    width,
+                queue_block(
+                    setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2,
                 );
+                if batch.blocks == BLOCKS {
+                    flush(
+                        setup,
+                        scratch,
+                        fs,
+                        fs_uniforms,
+                        textures,
+                        target,
+                        stats,
+                        &mut batch,
+                    );
+                }
             }
             for k in 0..3 {
                 base[k] += 4 * edges[k].dx;
@@ -885,43 +891,91 @@ fn raster(
         }
         py += 2;
     }
+    flush(
+        setup,
+        scratch,
+        fs,
+        fs_uniforms,
+        textures,
+        target,
+        stats,
+        &mut batch,
+    );
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
+const BLOCK: usize = 8;
+/// Every lane of one block.
+const BLOCK_ALL: Mask = (1 << BLOCK) - 1;
+/// Blocks shaded in one dispatch: block j fills lanes 8j..8j+8.
+const BLOCKS: usize = LANES / BLOCK;
+
+/// A triangle's interpolation set-up: depth and 1/w as (value at v0, delta to v1, delta to
+/// v2), varyings/w likewise per float.
+struct Interp<'a> {
+    z: [f32; 3],
+    q: [f32; 3],
+    a0: &'a [f32; VARY_FLOATS],
+    d1: &'a [f32; VARY_FLOATS],
+    d2: &'a [f32; VARY_FLOATS],
+    width: usize,
+}
+
+/// Blocks of one triangle waiting for a dispatch. They never overlap (one triangle covers a
+/// pixel at most once), so testing depth when a block is queued and writing after the dispatch
+/// is the same as doing each block alone; the batch is flushed before the next triangle.
+struct Batch {
+    blocks: usize,
+    /// Lanes that passed coverage and the depth test (bit 8j + l: block j, lane l).
+    mask: Mask,
+    /// Target index and window depth per lane.
+    idx: [usize; LANES],
+    z: Lanes,
+}
+
+impl Batch {
+    const EMPTY: Batch = Batch {
+        blocks: 0,
+        mask: 0,
+        idx: [0; LANES],
+        z: [0.0; LANES],
+    };
+}
+
+/// Depth-tests one block and, when some lane survives, interpolates its inputs into the
+/// next free lanes of the batch.
 #[inline(always)]
-fn shade_block(
+fn queue_block(
     setup: &Setup,
     scratch: &mut Scratch,
     fs: &Executable,
-    fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS],
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
-    target: &mut Target,
-    stats: &mut DrawStats,
+    target: &Target,
+    batch: &mut Batch,
+    it: &Interp,
     px: i64,
     py: i64,
     mut mask: Mask,
-    b1: &Lanes,
-    b2: &Lanes,
-    z: [f32; 3],
-    q: [f32; 3],
-    a0: &[f32; VARY_FLOATS],
-    d1: &[f32; VARY_FLOATS],
-    d2: &[f32; VARY_FLOATS],
-    width: usize,
+    b1: &[f32; BLOCK],
+    b2: &[f32; BLOCK],
 ) {
-    let mut zl: Lanes = [0.0; LANES];
-    let mut ql: Lanes = [0.0; LANES];
-    let mut idx = [0usize; LANES];
-    for l in 0..LANES {
+    let (z, q) = (&it.z, &it.q);
+    let mut zl = [0.0f32; BLOCK];
+    let mut ql = [0.0f32; BLOCK];
+    for l in 0..BLOCK {
         zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
-        let (x, y) = (px + (l & 3) as i64, py + (l >> 2) as i64);
-        idx[l] = (y.max(0) as usize) * width + x.max(0) as usize;
+    }
+    // Blocks start inside the scissor (px, py >= 0); lanes right of the target's edge are
+    // never covered, and a lane below its last row reads no depth (index out of range).
+    let top = py.max(0) as usize * it.width + px.max(0) as usize;
+    let mut idx = [0usize; BLOCK];
+    for l in 0..BLOCK {
+        idx[l] = top + (l & 3) + (l >> 2) * it.width;
     }
     if setup.state.depth_test {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
         let mut pass: Mask = 0;
-        for l in 0..LANES {
+        for l in 0..BLOCK {
             let d = target
                 .depth
                 .get(idx[l])
@@ -934,8 +988,14 @@ fn shade_block(
             return;
         }
     }
-    let mut wl: Lanes = [0.0; LANES];
-    for l in 0..LANES {
+    let j = batch.blocks.min(BLOCKS - 1);
+    let o = j * BLOCK;
+    batch.blocks = j + 1;
+    batch.mask |= mask << o;
+    batch.idx[o..o + BLOCK].copy_from_slice(&idx);
+    batch.z[o..o + BLOCK].copy_from_slice(&zl);
+    let mut wl = [0.0f32; BLOCK];
+    for l in 0..BLOCK {
         wl[l] = 1.0 / ql[l];
     }
     for (k, &s) in setup.slots.iter().enumerate() {
@@ -947,9 +1007,14 @@ fn shade_block(
                 continue;
             }
             let j = k * 4 + c;
-            let (a, p, r) = (a0[j], d1[j], d2[j]);
-            for l in 0..LANES {
-                dst[c][l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+            let (a, p, r) = (
+                it.a0.get(j).copied().unwrap_or(0.0),
+                it.d1.get(j).copied().unwrap_or(0.0),
+                it.d2.get(j).copied().unwrap_or(0.0),
+            );
+            let lanes = &mut dst[c][o..o + BLOCK];
+            for l in 0..BLOCK {
+                lanes[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
             }
         }
     }
@@ -960,12 +1025,33 @@ fn shade_block(
             *x = (px + c as i64) as f32 + 0.5;
         }
         let ys = [h - py as f32 - 0.5, h - (py + 1) as f32 - 0.5];
-        for l in 0..LANES {
-            scratch.fragcoord[0][l] = xs[l & 3];
-            scratch.fragcoord[1][l] = ys[l >> 2];
+        for l in 0..BLOCK {
+            scratch.fragcoord[0][o + l] = xs[l & 3];
+            scratch.fragcoord[1][o + l] = ys[l >> 2];
         }
-        scratch.fragcoord[2] = zl;
-        scratch.fragcoord[3] = ql;
+        scratch.fragcoord[2][o..o + BLOCK].copy_from_slice(&zl);
+        scratch.fragcoord[3][o..o + BLOCK].copy_from_slice(&ql);
+    }
+}
+
+/// Shades the queued blocks in one dispatch and writes the surviving pixels (and depths).
+#[inline(always)]
+fn flush(
+    setup: &Setup,
+    scratch: &mut Scratch,
+    fs: &Executable,
+    fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS],
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    target: &mut Target,
+    stats: &mut DrawStats,
+    batch: &mut Batch,
+) {
+    let blocks = batch.blocks.min(BLOCKS);
+    let mask = batch.mask;
+    batch.blocks = 0;
+    batch.mask = 0;
+    if blocks == 0 || mask == 0 {
+        return;
     }
     let inv = Invocation {
         uniforms: fs_uniforms,
@@ -982,37 +1068,46 @@ fn shade_block(
     for l in 0..LANES {
         pixels[l] = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
     }
-    if alive == ALL_LANES {
-        // Both rows of the block lie inside the target (every lane is covered).
-        let (r0, r1) = (idx[0], idx[4]);
-        if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
-            c0.copy_from_slice(&pixels[..4]);
-        }
-        if let Some(c1) = target.color.get_mut(r1..r1 + 4) {
-            c1.copy_from_slice(&pixels[4..]);
-        }
-        if write_depth {
-            if let Some(d0) = target.depth.get_mut(r0..r0 + 4) {
-                d0.copy_from_slice(&zl[..4]);
+    for j in 0..blocks {
+        let o = j * BLOCK;
+        let live = (alive >> o) & BLOCK_ALL;
+        let (idx, zl, px) = (
+            &batch.idx[o..o + BLOCK],
+            &batch.z[o..o + BLOCK],
+            &pixels[o..o + BLOCK],
+        );
+        if live == BLOCK_ALL {
+            // Both rows of the block lie inside the target (every lane is covered).
+            let (r0, r1) = (idx[0], idx[4]);
+            if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
+                c0.copy_from_slice(&px[..4]);
             }
-            if let Some(d1) = target.depth.get_mut(r1..r1 + 4) {
-                d1.copy_from_slice(&zl[4..]);
+            if let Some(c1) = target.color.get_mut(r1..r1 + 4) {
+                c1.copy_from_slice(&px[4..]);
             }
-        }
-        stats.pixels_written += LANES as u64;
-        return;
-    }
-    for l in 0..LANES {
-        if alive & (1 << l) == 0 {
+            if write_depth {
+                if let Some(d0) = target.depth.get_mut(r0..r0 + 4) {
+                    d0.copy_from_slice(&zl[..4]);
+                }
+                if let Some(d1) = target.depth.get_mut(r1..r1 + 4) {
+                    d1.copy_from_slice(&zl[4..]);
+                }
+            }
+            stats.pixels_written += BLOCK as u64;
             continue;
         }
-        if let Some(p) = target.color.get_mut(idx[l]) {
-            *p = pixels[l];
-            stats.pixels_written += 1;
-        }
-        if write_depth {
-            if let Some(d) = target.depth.get_mut(idx[l]) {
-                *d = zl[l];
+        for l in 0..BLOCK {
+            if live & (1 << l) == 0 {
+                continue;
+            }
+            if let Some(p) = target.color.get_mut(idx[l]) {
+                *p = px[l];
+                stats.pixels_written += 1;
+            }
+            if write_depth {
+                if let Some(d) = target.depth.get_mut(idx[l]) {
+                    *d = zl[l];
+                }
             }
         }
     }
