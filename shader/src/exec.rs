@@ -270,11 +270,13 @@ impl TextureRef<'_> {
             );
             // Each lane's left and right texel of a row, as `left | right << 32`.
             if !edge {
-                // Right = left + 1 in memory (x0 < mx): one 64-bit load; the masked index is
-                // below n and only the right texel needs a bounds check, which always passes.
+                // Right = left + 1 in memory (x0 < mx): one 64-bit load. Left and right texels
+                // are read through two views of equal length n - 1, so one bounds check (which
+                // always passes: x0 < mx keeps the masked index below n - 1) covers both.
+                let (left, right) = (t.get(..n - 1).unwrap_or(&[]), t.get(1..).unwrap_or(&[]));
                 let pair = |i: u32| {
                     let i = i as usize & (n - 1);
-                    match (t.get(i), t.get(i + 1)) {
+                    match (left.get(i), right.get(i)) {
                         (Some(&a), Some(&b)) => a as u64 | (b as u64) << 32,
                         _ => 0,
                     }
