@@ -1470,7 +1470,10 @@ fn trig_sign(v: f32, k: u32) -> f32 {
 #[inline(always)]
 fn trig_pick(s: f32, c: f32, k: u32) -> f32 {
     let odd = (k & 1).wrapping_neg();
-    trig_sign(f32::from_bits((s.to_bits() & !odd) | (c.to_bits() & odd)), k)
+    trig_sign(
+        f32::from_bits((s.to_bits() & !odd) | (c.to_bits() & odd)),
+        k,
+    )
 }
 
 /// sin(x + quarter * pi/2) for |x| < 1e5, branch-free: x = k pi/2 + r with |r| <= pi/4 (pi/2

@@ -117,6 +117,57 @@ pub(crate) fn weight_floor(w: &[f32; LANES]) -> [u32; LANES] {
     }
 }
 
+/// Each lane's colour (r, g, b, a) as a `0xAARRGGBB` pixel: every channel clamped to [0, 1]
+/// (NaN -> 0) and rounded to nearest even, the same bits as `raster::pack` lane by lane.
+/// SSE2: min(255, c * 255) keeps NaN (MINPS returns its second operand then), the conversion
+/// rounds to nearest even (the default MXCSR mode), and NaN, negative and out-of-range results
+/// saturate to 0 in the integer packs; then a byte transpose gives B, G, R, A order.
+#[inline(always)]
+pub(crate) fn pack_lanes(c: &[[f32; LANES]; 4], out: &mut [u32; LANES]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let (k255, max) = (set_splat_m128(255.0), set_splat_m128(255.0));
+        for k in 0..LANES / 4 {
+            let q = |ch: usize| {
+                let x = mul_m128(sse2::load_f32(&c[ch % 4], k), k255);
+                convert_to_i32_m128i_from_m128(min_m128(max, x))
+            };
+            let br = pack_i32_to_i16_m128i(q(2), q(0));
+            let ga = pack_i32_to_i16_m128i(q(1), q(3));
+            // Bytes b0..b3 r0..r3 g0..g3 a0..a3.
+            let x = pack_i16_to_u8_m128i(br, ga);
+            // b0 g0 b1 g1 .. b3 g3 r0 a0 .. r3 a3.
+            let y = unpack_low_i8_m128i(x, byte_shr_imm_u128_m128i::<8>(x));
+            // b0 g0 r0 a0, b1 g1 r1 a1, ...
+            let z: [u32; 4] = unpack_low_i16_m128i(y, byte_shr_imm_u128_m128i::<8>(y)).into();
+            for (i, z) in z.iter().enumerate() {
+                out[(4 * k + i) % LANES] = *z;
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        for l in 0..LANES {
+            out[l] = pack_one([c[0][l], c[1][l], c[2][l], c[3][l]]);
+        }
+    }
+}
+
+/// One colour as `0xAARRGGBB` (see [`pack_lanes`]).
+#[inline(always)]
+pub(crate) fn pack_one(c: [f32; 4]) -> u32 {
+    let q = |v: f32| -> u32 {
+        let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
+        // Adding 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23 and leaves the
+        // integer in the low mantissa bits (a bit cast, so lane loops vectorize).
+        (v * 255.0 + 8_388_608.0)
+            .to_bits()
+            .wrapping_sub(0x4B00_0000)
+    };
+    (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
+}
+
 /// Bit shift of the (r, g, b, a) channels in a `0xAARRGGBB` texel.
 const SHIFTS: [u32; 4] = [16, 8, 0, 24];
 
@@ -271,6 +322,64 @@ mod sse2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lane packer gives the per-pixel packer's bits on edge values (NaN, infinities,
+    /// negative zero, out of range, exact and near half steps) and a dense sweep of [-0.5, 1.5].
+    #[test]
+    fn pack_lanes_matches_pack_one() {
+        let mut vals: [f32; 24] = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            0.0,
+            1.0,
+            1.000_000_1,
+            0.999_999_94,
+            -1e-30,
+            1e30,
+            -1e30,
+            0.5 / 255.0,
+            1.5 / 255.0,
+            2.5 / 255.0,
+            254.5 / 255.0,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            0.5,
+            3e9,
+            -3e9,
+            0.25,
+            0.75,
+        ];
+        let mut check = |vals: &[f32]| {
+            let mut c = [[0.0f32; LANES]; 4];
+            for l in 0..LANES {
+                for ch in 0..4 {
+                    c[ch][l] = vals[(l * 7 + ch * 5) % vals.len()];
+                }
+            }
+            let mut got = [0u32; LANES];
+            pack_lanes(&c, &mut got);
+            for l in 0..LANES {
+                let want = pack_one([c[0][l], c[1][l], c[2][l], c[3][l]]);
+                assert_eq!(
+                    got[l],
+                    want,
+                    "lane {l}: {:?}",
+                    [c[0][l], c[1][l], c[2][l], c[3][l]]
+                );
+            }
+        };
+        check(&vals);
+        for step in 0..4096u32 {
+            for (i, v) in vals.iter_mut().enumerate() {
+                *v = -0.5 + (step * 24 + i as u32) as f32 / (4096.0 * 24.0 / 2.0);
+            }
+            check(&vals);
+        }
+    }
 
     /// The executor's reference formula for one channel.
     fn lerp_ref(a: u32, b: u32, w: u32) -> u32 {

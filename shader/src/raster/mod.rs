@@ -1065,9 +1065,7 @@ fn flush(
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
     let mut pixels = [0u32; LANES];
-    for l in 0..LANES {
-        pixels[l] = pack([col[0][l], col[1][l], col[2][l], col[3][l]]);
-    }
+    crate::texel::pack_lanes(col, &mut pixels);
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
@@ -1115,15 +1113,7 @@ fn flush(
 
 /// Clamps to [0, 1] (NaN -> 0) and rounds to nearest even into 0xAARRGGBB.
 pub fn pack(c: [f32; 4]) -> u32 {
-    let q = |v: f32| -> u32 {
-        let v = if v >= 0.0 { v.min(1.0) } else { 0.0 };
-        // Adding 2^23 rounds to nearest even (IEEE default) for 0 <= x < 2^23 and leaves the
-        // integer in the low mantissa bits (a bit cast, so lane loops vectorize).
-        (v * 255.0 + 8_388_608.0)
-            .to_bits()
-            .wrapping_sub(0x4B00_0000)
-    };
-    (q(c[3]) << 24) | (q(c[0]) << 16) | (q(c[1]) << 8) | q(c[2])
+    crate::texel::pack_one(c)
 }
 
 /// The spec's reference call: one triangle into a target of at most 128x128, full viewport,
