@@ -164,20 +164,22 @@ impl TextureRef<'_> {
         }
     }
 
-    #[inline(always)]
-    fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        unpack(self.raw(x, y))
-    }
-
     /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
     #[inline(always)]
     pub fn sample(&self, u: f32, v: f32) -> [f32; 4] {
+        unpack(self.sample_texel(u, v))
+    }
+
+    /// [`Self::sample`] before the conversion to floats: the filtered 0xAARRGGBB value (the
+    /// bilinear blend works on the 8-bit channels).
+    #[inline(always)]
+    pub fn sample_texel(&self, u: f32, v: f32) -> u32 {
         let (w, h) = (self.width as f32, self.height as f32);
         match self.sampler.filter {
             Filter::Nearest => {
                 let x = self.wrap(floor_i32(u * w), self.width);
                 let y = self.wrap(floor_i32(v * h), self.height);
-                self.texel(x, y)
+                self.raw(x, y)
             }
             Filter::Linear => {
                 let fx = u * w - 0.5;
@@ -193,26 +195,30 @@ impl TextureRef<'_> {
                 let y1w = self.wrap(y0.saturating_add(1), self.height);
                 let top = lerp_texel(self.raw(x0w, y0w), self.raw(x1w, y0w), ax);
                 let bot = lerp_texel(self.raw(x0w, y1w), self.raw(x1w, y1w), ax);
-                unpack(lerp_texel(top, bot, ay))
+                lerp_texel(top, bot, ay)
             }
         }
     }
 
     /// [`Self::sample`] for every lane at once (lanes not running may sample anywhere: the
-    /// result is a valid texel for any coordinate). Power-of-two repeating textures take a
+    /// result is a valid texel for any coordinate).
+    #[inline(always)]
+    fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+        crate::texel::unpack_lanes(&self.texel_lanes(u, v), out);
+    }
+
+    /// [`Self::sample_texel`] for every lane at once. Power-of-two repeating textures take a
     /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
     /// weights as the per-lane path.
     #[inline(always)]
-    fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+    fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
         if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
+            let mut out = [0u32; LANES];
             for l in 0..LANES {
-                let t = self.sample(u[l], v[l]);
-                for c in 0..4 {
-                    out[c][l] = t[c];
-                }
+                out[l] = self.sample_texel(u[l], v[l]);
             }
-            return;
+            return out;
         }
         let (w, h) = (self.width as f32, self.height as f32);
         let (mx, my) = (self.width as i32 - 1, self.height as i32 - 1);
@@ -225,26 +231,22 @@ impl TextureRef<'_> {
         // NaN fails too.
         let small = crate::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
         if !small {
+            let mut out = [0u32; LANES];
             for l in 0..LANES {
-                let t = self.sample(u[l], v[l]);
-                for c in 0..4 {
-                    out[c][l] = t[c];
-                }
+                out[l] = self.sample_texel(u[l], v[l]);
             }
-            return;
+            return out;
         }
         // Exactly width * height texels (a power of two), so a masked index is in range and
         // the compiler drops the per-fetch bounds check.
         let hshift = self.height.trailing_zeros().min(31);
         let n = 1usize << (shift + hshift).min(62);
         let Some(t) = self.texels.get(..n) else {
+            let mut out = [0u32; LANES];
             for l in 0..LANES {
-                let t = self.sample(u[l], v[l]);
-                for c in 0..4 {
-                    out[c][l] = t[c];
-                }
+                out[l] = self.sample_texel(u[l], v[l]);
             }
-            return;
+            return out;
         };
         let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
         if linear {
@@ -281,14 +283,13 @@ impl TextureRef<'_> {
                         _ => 0,
                     }
                 };
-                crate::texel::bilerp(pair, &i0, &i1, &ax, &ay, out);
+                return crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             } else {
                 // Row start of i, plus the next column wrapped.
                 let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
                 let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
-                crate::texel::bilerp(pair, &i0, &i1, &ax, &ay, out);
+                return crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             }
-            return;
         }
         // Nearest: each lane's texel.
         let mut texel = [0u32; LANES];
@@ -299,11 +300,7 @@ impl TextureRef<'_> {
         for l in 0..LANES {
             texel[l] = at(idx[l]);
         }
-        for (c, s) in [16u32, 8, 0, 24].iter().enumerate() {
-            for l in 0..LANES {
-                out[c][l] = ((texel[l] >> s) & 0xFF) as f32 * (1.0 / 255.0);
-            }
-        }
+        texel
     }
 
     #[inline(always)]

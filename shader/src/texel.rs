@@ -15,8 +15,7 @@
 use crate::exec::LANES;
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
-/// texels, with weights ax, ay in [0, 256], written to `out` as (r, g, b, a) in [0, 1]
-/// (`channel as f32 * (1.0 / 255.0)`, as the executor's `unpack`). `pair(i)` gives the row
+/// texels, with weights ax, ay in [0, 256], as a `0xAARRGGBB` texel. `pair(i)` gives the row
 /// pair `left | right << 32` at texel index i; lane l's top pair is at `i0[l]`, its bottom
 /// pair at `i1[l]` (the gather happens next to its use so the pairs stay in registers).
 /// Larger weights are the caller's bug; they give some 8-bit-per-channel value (no panic).
@@ -27,15 +26,41 @@ pub(crate) fn bilerp(
     i1: &[u32; LANES],
     ax: &[u32; LANES],
     ay: &[u32; LANES],
-    out: &mut [[f32; LANES]; 4],
-) {
+) -> [u32; LANES] {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        sse2::bilerp(pair, i0, i1, ax, ay, out)
+        sse2::bilerp(pair, i0, i1, ax, ay)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        *out = unpack(&portable::bilerp(pair, i0, i1, ax, ay));
+        portable::bilerp(pair, i0, i1, ax, ay)
+    }
+}
+
+/// Each lane's texel as (r, g, b, a) in [0, 1]: `channel as f32 * (1.0 / 255.0)`, the
+/// executor's `unpack` lane by lane.
+#[inline(always)]
+pub(crate) fn unpack_lanes(t: &[u32; LANES], out: &mut [[f32; LANES]; 4]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let byte = set_splat_i32_m128i(0xFF);
+        let scale = set_splat_m128(1.0 / 255.0);
+        for k in 0..LANES / 4 {
+            let mut c = [0u32; 4];
+            for (i, c) in c.iter_mut().enumerate() {
+                *c = t[(4 * k + i) % LANES];
+            }
+            let f = m128i::from(c);
+            for (o, s) in out.iter_mut().zip(SHIFTS) {
+                let ch = bitand_m128i(shr_all_u32_m128i(f, m128i::from([s as u64, 0])), byte);
+                sse2::store_f32(o, k, mul_m128(convert_to_m128_from_i32_m128i(ch), scale));
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        *out = unpack(t);
     }
 }
 
@@ -228,7 +253,7 @@ mod portable {
 /// `safe_arch` wraps the SSE2 intrinsics safely (they exist whenever this module is compiled).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
-    use super::{LANES, SHIFTS};
+    use super::LANES;
     use safe_arch::*;
 
     const _: () = assert!(LANES.is_multiple_of(4));
@@ -269,12 +294,10 @@ mod sse2 {
         i1: &[u32; LANES],
         ax: &[u32; LANES],
         ay: &[u32; LANES],
-        out: &mut [[f32; LANES]; 4],
-    ) {
+    ) -> [u32; LANES] {
         let zero = zeroed_m128i();
         let wmask = set_splat_i32_m128i(0x1FF);
-        let byte = set_splat_i32_m128i(0xFF);
-        let scale = set_splat_m128(1.0 / 255.0);
+        let mut out = [0u32; LANES];
         for k in 0..LANES / 4 {
             let v = |x: &[u32; LANES]| {
                 let mut c = [0u32; 4];
@@ -310,12 +333,12 @@ mod sse2 {
             let f_lo = lerp(top_lo, bot_lo, wy_lo);
             let f_hi = lerp(top_hi, bot_hi, wy_hi);
             // Every field is <= 255, so the saturating pack is exact.
-            let f = pack_i16_to_u8_m128i(f_lo, f_hi);
-            for (o, s) in out.iter_mut().zip(SHIFTS) {
-                let ch = bitand_m128i(shr_all_u32_m128i(f, m128i::from([s as u64, 0])), byte);
-                store_f32(o, k, mul_m128(convert_to_m128_from_i32_m128i(ch), scale));
+            let f: [u32; 4] = pack_i16_to_u8_m128i(f_lo, f_hi).into();
+            for (i, f) in f.iter().enumerate() {
+                out[(4 * k + i) % LANES] = *f;
             }
         }
+        out
     }
 }
 
@@ -432,8 +455,9 @@ mod tests {
                             bot[i % LANES]
                         }
                     };
+                    let texels = bilerp(pairs, &i0, &i1, &ax, &ay);
                     let mut got = [[0.0; LANES]; 4];
-                    bilerp(pairs, &i0, &i1, &ax, &ay, &mut got);
+                    unpack_lanes(&texels, &mut got);
                     let port = portable::bilerp(pairs, &i0, &i1, &ax, &ay);
                     let mut want_all = [0u32; LANES];
                     for l in 0..LANES {
@@ -452,6 +476,7 @@ mod tests {
                         );
                         want_all[l] = want;
                     }
+                    assert_eq!(texels, want_all);
                     let want = unpack(&want_all);
                     for c in 0..4 {
                         for l in 0..LANES {
