@@ -54,7 +54,7 @@ pub type Vec4x = [Lanes; 4];
 pub type Mask = u32;
 /// Bit mask with every lane set.
 pub const ALL_LANES: Mask = (u64::MAX >> (64 - LANES)) as Mask;
-const _: () = assert!(LANES <= Mask::BITS as usize && LANES % 8 == 0);
+const _: () = assert!(LANES <= Mask::BITS as usize && LANES.is_multiple_of(8));
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
@@ -397,6 +397,8 @@ pub struct Outputs {
     pub position: Vec4x,
     pub varyings: [Vec4x; VARYING_MAX],
     pub color: Vec4x,
+    /// [`Executable::run_packed`]: the colour as 0xAARRGGBB pixels (`color` is not written).
+    pub packed: [u32; LANES],
 }
 
 impl Default for Outputs {
@@ -411,6 +413,7 @@ impl Outputs {
             position: [[0.0; LANES]; 4],
             varyings: [[[0.0; LANES]; 4]; VARYING_MAX],
             color: [[0.0; LANES]; 4],
+            packed: [0; LANES],
         }
     }
 }
@@ -427,7 +430,8 @@ struct DInst {
     b: u8,
     /// aux: immediate base, selectors, lane, CMP code, unit, location, slot.
     x: u8,
-    /// aux2: SETLANE source lane.
+    /// aux2: SETLANE source lane; SAMPLE: 1 when it also is the colour output (see
+    /// `fuse_sample_color`).
     y: u8,
     /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF.
     jump: u16,
@@ -469,6 +473,8 @@ pub struct Executable {
     /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
     /// the colour output need not be cleared first.
     color_always: bool,
+    /// The colour output is a texture sample as it is (see `fuse_sample_color`).
+    sample_color: bool,
 }
 
 fn narrow(v: i16) -> u8 {
@@ -497,6 +503,7 @@ impl Executable {
             reads_fragcoord: false,
             has_flow: false,
             color_always: false,
+            sample_color: false,
             varying_lanes: [0; VARYING_MAX],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
@@ -847,7 +854,75 @@ impl Executable {
             }
         }
         e.color_always = !e.has_flow && m.insts.iter().any(|i| i.op == Op::StoreColor);
+        e.fuse_sample_color();
         Ok(e)
+    }
+
+    /// A fragment stage whose colour is a texture sample as it is (SAMPLE R; ...; STORE_COLOR
+    /// R with nothing else reading R, no IF) gets the two fused: the SAMPLE stores the colour
+    /// output itself and the STORE_COLOR becomes a NOP. [`Self::run_packed`] then hands the
+    /// filtered texels out as pixels without the float round trip, which is exact: every
+    /// 8-bit channel c gives c again through `c as f32 * (1 / 255)` and the pixel packing
+    /// (tested exhaustively). Textured quads, sprites and blits are this shape.
+    fn fuse_sample_color(&mut self) {
+        if self.stage != Stage::Fragment || self.has_flow {
+            return;
+        }
+        let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        let mut stores = code
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.op == Op::StoreColor);
+        let (Some((sc, store)), None) = (stores.next(), stores.next()) else {
+            return;
+        };
+        let reg = store.a;
+        // The last writer of `reg` before the store, and nothing else reading it after that
+        // writer (read ranges counted generously: a and b with up to four registers each).
+        let writes = |d: &DInst| -> (u8, u8) {
+            match d.op {
+                Op::Nop
+                | Op::If
+                | Op::Else
+                | Op::Endif
+                | Op::StorePos
+                | Op::StoreVar
+                | Op::StoreColor
+                | Op::Discard => (0, 0),
+                Op::MulMM | Op::LoadUni => (d.dst, d.n.max(1)),
+                _ => (d.dst, 1),
+            }
+        };
+        let hits = |base: u8, count: u8| (base..base.saturating_add(count)).contains(&reg);
+        let Some(ss) = (0..sc).rev().find(|&i| {
+            code.get(i).is_some_and(|d| {
+                let (b, n) = writes(d);
+                hits(b, n)
+            })
+        }) else {
+            return;
+        };
+        let fusable = code
+            .get(ss)
+            .is_some_and(|d| d.op == Op::Sample && d.dst == reg)
+            && code.iter().enumerate().skip(ss + 1).all(|(i, d)| {
+                i == sc || matches!(d.op, Op::Nop | Op::Discard) || !(hits(d.a, 4) || hits(d.b, 4))
+            });
+        if !fusable {
+            return;
+        }
+        if let Some(d) = self.code.get_mut(ss) {
+            d.y = 1;
+        }
+        if let Some(d) = self.code.get_mut(sc) {
+            d.op = Op::Nop;
+        }
+        self.sample_color = true;
+    }
+
+    /// Whether [`Self::run_packed`] applies: the colour is a texture sample as it is.
+    pub fn sample_color(&self) -> bool {
+        self.sample_color
     }
 
     pub fn stage(&self) -> Stage {
@@ -875,16 +950,35 @@ impl Executable {
     /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
     pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
         if self.has_flow {
-            self.run_impl::<false>(regs, inv, out, active)
+            self.run_impl::<false, false>(regs, inv, out, active)
         } else {
-            self.run_impl::<true>(regs, inv, out, active)
+            self.run_impl::<true, false>(regs, inv, out, active)
+        }
+    }
+
+    /// [`Self::run`] for a stage with [`Self::sample_color`]: the colour goes to
+    /// `out.packed` as 0xAARRGGBB pixels, the same bits packing `out.color` would give.
+    /// Other stages run as [`Self::run`] does.
+    pub fn run_packed(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
+        if self.sample_color {
+            self.run_impl::<true, true>(regs, inv, out, active)
+        } else {
+            self.run(regs, inv, out, active)
         }
     }
 
     /// `STRAIGHT`: the code has no IF, so the current lanes are always the live ones, every
     /// write may cover all lanes, and the first DISCARD (which kills every live lane) returns:
     /// the loop needs no control-flow bookkeeping.
-    fn run_impl<const STRAIGHT: bool>(
+    ///
+    /// `PACKED`: a fused SAMPLE (see `fuse_sample_color`) writes `out.packed`, not `out.color`.
+    fn run_impl<const STRAIGHT: bool, const PACKED: bool>(
         &self,
         regs: &mut Regs,
         inv: &Invocation,
@@ -1079,6 +1173,20 @@ impl Executable {
                     }
                     for (j, col) in res.iter().enumerate().take(n) {
                         put4(&mut r[(dst + j) & REG_MASK], col, m);
+                    }
+                }
+                Op::Sample if d.y == 1 => {
+                    // Fused with the colour output (only in straight code: every lane runs).
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    let texels = match tex {
+                        Some(tex) => tex.texel_lanes(&r[a][0], &r[a][1]),
+                        // GL reads an unbound (incomplete) texture as opaque black.
+                        None => [0xFF00_0000; LANES],
+                    };
+                    if PACKED {
+                        out.packed = texels;
+                    } else {
+                        crate::texel::unpack_lanes(&texels, &mut out.color);
                     }
                 }
                 Op::Sample => {

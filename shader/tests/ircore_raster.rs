@@ -877,3 +877,132 @@ mod fuzz {
         }
     }
 }
+
+/// Fragment stage: colour = texture(unit 0, varying v.xy), optionally times (1, 1, 1, 1)
+/// (which keeps every value but is no longer a plain sample).
+fn sample_fs(times_one: bool) -> Module {
+    let mut f = B::new(Stage::Fragment);
+    f.sampler("tex", 0);
+    let uv = f.load_varying("v", 0, Type::Vec4);
+    let s = f.sample(0, uv);
+    if times_one {
+        let one = f.konst(&[1.0, 1.0, 1.0, 1.0]);
+        let m = f.bin(Op::Mul, s, one, 4);
+        f.color(m);
+    } else {
+        f.color(s);
+    }
+    f.done()
+}
+
+/// A colour that is a plain texture sample is fused (the raster takes the texels as pixels
+/// without the float round trip); the picture is the same bit for bit as the unfused shader's,
+/// for both filters and wraps, and the single-invocation path still sees the colour.
+#[test]
+fn sample_color_fusion_keeps_pixels() {
+    use shader::exec::Executable;
+    let fused = Executable::new(&sample_fs(false), None).unwrap();
+    let plain = Executable::new(&sample_fs(true), None).unwrap();
+    assert!(fused.sample_color());
+    assert!(!plain.sample_color());
+    // A pseudo-random 8x4 texture (every channel used, alpha too).
+    let mut seed = 0x1234_5678u32;
+    let texels: Vec<u32> = (0..32)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed
+        })
+        .collect();
+    let quad = [
+        v(-1.0, -1.0, 0.0, 1.0, [-0.3, -0.2, 0.0, 0.0]),
+        v(1.0, -1.0, 0.0, 2.0, [1.7, -0.2, 0.0, 0.0]),
+        v(1.0, 1.0, 0.0, 1.0, [1.7, 1.4, 0.0, 0.0]),
+        v(-1.0, 1.0, 0.0, 3.0, [-0.3, 1.4, 0.0, 0.0]),
+    ];
+    let data: Vec<f32> = quad.iter().flatten().copied().collect();
+    let attribs = [
+        VertexAttrib {
+            location: 0,
+            offset: 0,
+            components: 4,
+        },
+        VertexAttrib {
+            location: 1,
+            offset: 4,
+            components: 4,
+        },
+    ];
+    let input = VertexInput {
+        data: &data,
+        stride: 8,
+        attribs: &attribs,
+        count: 4,
+    };
+    for filter in [Filter::Nearest, Filter::Linear] {
+        for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+            for (w, h) in [(8u32, 4u32), (5, 6)] {
+                let tex = [
+                    Some(TextureRef {
+                        width: w,
+                        height: h,
+                        texels: &texels[..(w * h) as usize],
+                        sampler: SamplerState { filter, wrap },
+                    }),
+                    None,
+                    None,
+                    None,
+                ];
+                let mut pics = Vec::new();
+                for times_one in [false, true] {
+                    let prog = link(&passthrough_vs(), &sample_fs(times_one));
+                    let mut img = Img::new(37, 29);
+                    draw(
+                        &prog,
+                        &input,
+                        Some(&[0, 1, 2, 0, 2, 3]),
+                        &tex,
+                        &no_depth(37, 29),
+                        &mut img.target(),
+                    )
+                    .unwrap();
+                    pics.push(img.color);
+                }
+                assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");
+                assert_eq!(pics[0], pics[1], "{:?} {:?} {}x{}", filter, wrap, w, h);
+                // The single-invocation helper (floats, no fusion of its output) agrees.
+                let prog = link(&passthrough_vs(), &sample_fs(false));
+                let vary = {
+                    let mut v = [[0.0f32; 4]; 8];
+                    v[0] = [0.37, 0.61, 0.0, 0.0];
+                    v
+                };
+                let one = soft_fs(&prog, &vary, [0.5, 0.5, 0.5, 1.0], &tex).unwrap();
+                let want = tex[0].as_ref().unwrap().sample(0.37, 0.61);
+                assert_eq!(one.color, want);
+            }
+        }
+    }
+}
+
+/// Not fused: the colour is not the sample itself, or the code has IF.
+#[test]
+fn sample_color_fusion_only_for_plain_samples() {
+    use shader::exec::Executable;
+    let mut f = B::new(Stage::Fragment);
+    f.sampler("tex", 0);
+    let uv = f.load_varying("v", 0, Type::Vec4);
+    let s = f.sample(0, uv);
+    let k = f.konst(&[1.0]);
+    f.inst(Op::If, -1, k, -1, 0, 0, 0);
+    f.inst(Op::Endif, -1, -1, -1, 0, 0, 0);
+    f.color(s);
+    assert!(!Executable::new(&f.done(), None).unwrap().sample_color());
+    // Two stores: the first one's sample is not the final colour.
+    let mut f = B::new(Stage::Fragment);
+    f.sampler("tex", 0);
+    let uv = f.load_varying("v", 0, Type::Vec4);
+    let s = f.sample(0, uv);
+    f.color(s);
+    f.color(uv);
+    assert!(!Executable::new(&f.done(), None).unwrap().sample_color());
+}

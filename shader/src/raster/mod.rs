@@ -1060,12 +1060,14 @@ fn flush(
         fragcoord: &scratch.fragcoord,
     };
     stats.fragments_shaded += mask.count_ones() as u64;
-    let alive = fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask);
+    let alive = fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask);
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
-    let mut pixels = [0u32; LANES];
-    crate::texel::pack_lanes(col, &mut pixels);
+    let mut pixels = scratch.out.packed;
+    if !fs.sample_color() {
+        crate::texel::pack_lanes(col, &mut pixels);
+    }
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
