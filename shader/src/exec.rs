@@ -1393,21 +1393,31 @@ pub fn pow(x: f32, y: f32) -> f32 {
 #[inline(always)]
 fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
     let mut out = [0.0; LANES];
-    let mut slow = false;
+    let mut slow = [false; LANES];
+    let mut any = false;
     for l in 0..LANES {
         let (z, v) = pow_f32(x[l], y[l]);
-        out[l] = v;
-        slow |= !pow_fast_ok(x[l], z);
+        let zero = pow_is_zero(x[l], y[l], z);
+        out[l] = if zero { 0.0 } else { v };
+        slow[l] = !(pow_fast_ok(x[l], z) || zero);
+        any |= slow[l];
     }
-    if slow {
+    if any {
         for l in 0..LANES {
-            let (z, _) = pow_f32(x[l], y[l]);
-            if !pow_fast_ok(x[l], z) {
+            if slow[l] {
                 out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
             }
         }
     }
     out
+}
+
+/// Lanes whose general-path result is +0 without computing it: pow(+-0, y > 0), and a normal
+/// x whose y log2 x (from [`pow_f32`], relative error ~1e-7) is below -151, where the true
+/// result is below 2^-150 and rounds to +0 in f32. Specular terms hit both all the time.
+#[inline(always)]
+fn pow_is_zero(x: f32, y: f32, z: f32) -> bool {
+    (x == 0.0 && y > 0.0) | ((f32::MIN_POSITIVE..f32::INFINITY).contains(&x) & (z < -151.0))
 }
 
 #[inline(always)]
@@ -1431,7 +1441,10 @@ fn pow_f32(x: f32, y: f32) -> (f32, f32) {
     let ln = 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * (0.2 + t2 * (1.0 / 7.0 + t2 * (1.0 / 9.0)))));
     let z = y * (e as f32 + ln * core::f32::consts::LOG2_E);
     let zc = z.clamp(-125.0, 125.0);
-    let n = (zc + 128.5) as i32 - 128;
+    // zc + 128.5 is in [3.5, 253.5], where floor is truncation; `floor_small` keeps the lane
+    // loop free of float-to-int saturation (a NaN z gives some n, and the lane is then
+    // recomputed on the general path).
+    let n = floor_small(zc + 128.5) - 128;
     let g = (zc - n as f32) * core::f32::consts::LN_2;
     // e^g, |g| <= 0.347: Taylor to g^7 leaves < 2e-8.
     let p = 1.0
@@ -1867,6 +1880,89 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The lane form of pow gives the scalar reference's bits everywhere, in particular on the
+    /// shortcuts to +0 (zero base, results below 2^-150) and around their edges.
+    #[test]
+    fn pow_lanes_matches_pow() {
+        let xs = [
+            0.0f32,
+            -0.0,
+            1e-45,
+            1e-40,
+            f32::MIN_POSITIVE,
+            1e-30,
+            1e-10,
+            0.001,
+            0.0015,
+            0.3,
+            0.999,
+            1.0,
+            2.0,
+            1e10,
+            f32::MAX,
+            f32::INFINITY,
+            -1.0,
+            -0.5,
+            f32::NAN,
+        ];
+        let ys = [
+            0.0f32,
+            -0.0,
+            1e-8,
+            0.5,
+            1.0,
+            2.0,
+            8.0,
+            15.0,
+            15.1,
+            16.0,
+            17.0,
+            30.0,
+            64.0,
+            128.0,
+            -1.0,
+            -16.0,
+            1e30,
+            -1e30,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        extern crate std;
+        let mut pairs: std::vec::Vec<(f32, f32)> = std::vec::Vec::new();
+        for &x in &xs {
+            for &y in &ys {
+                pairs.push((x, y));
+            }
+        }
+        // z = y log2 x from -153 to -145 (results 0, then the smallest subnormals), for a few
+        // y (x stays normal).
+        for y in [16.0f32, 2.0, 7.0] {
+            for k in 0..400 {
+                let z = -153.0 + k as f32 * 0.02;
+                pairs.push((libm::exp2f(z / y), y));
+            }
+        }
+        for chunk in pairs.chunks(LANES) {
+            let (mut x, mut y) = ([1.0f32; LANES], [1.0f32; LANES]);
+            for (l, &(a, b)) in chunk.iter().enumerate() {
+                x[l] = a;
+                y[l] = b;
+            }
+            let got = pow_lanes(&x, &y);
+            for l in 0..LANES {
+                let want = pow(x[l], y[l]);
+                assert!(
+                    got[l].to_bits() == want.to_bits() || (got[l].is_nan() && want.is_nan()),
+                    "pow({:e}, {:e}) = {:e}, lanes gave {:e}",
+                    x[l],
+                    y[l],
+                    want,
+                    got[l]
+                );
             }
         }
     }

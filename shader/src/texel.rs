@@ -376,7 +376,7 @@ mod tests {
             0.25,
             0.75,
         ];
-        let mut check = |vals: &[f32]| {
+        let check = |vals: &[f32]| {
             let mut c = [[0.0f32; LANES]; 4];
             for l in 0..LANES {
                 for ch in 0..4 {
