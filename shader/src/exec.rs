@@ -1127,12 +1127,18 @@ impl Executable {
                 Op::Min => binary(r, d, m, f32::min),
                 Op::Pow => binary_lanes(r, d, m, pow_lanes),
                 Op::Abs => unary(r, d, m, f32::abs),
-                Op::Rsq => unary(r, d, m, |x| 1.0 / libm::sqrtf(x)),
+                Op::Rsq => unary_lanes(r, d, m, |x| {
+                    let mut v = crate::lanes::sqrt(x);
+                    for v in v.iter_mut() {
+                        *v = 1.0 / *v;
+                    }
+                    v
+                }),
                 Op::Rcp => unary(r, d, m, |x| 1.0 / x),
                 Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
                 Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
                 Op::Trunc => unary(r, d, m, libm::truncf),
-                Op::Sqrt => unary(r, d, m, libm::sqrtf),
+                Op::Sqrt => unary_lanes(r, d, m, crate::lanes::sqrt),
                 Op::Dot => {
                     let mut s = [0.0; LANES];
                     for c in 0..(d.n as usize).min(4) {

@@ -26,6 +26,7 @@ pub mod sema;
 
 // IR passes and the software path.
 pub mod exec;
+mod lanes;
 pub mod link;
 pub mod opt;
 pub mod raster;
