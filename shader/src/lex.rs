@@ -184,40 +184,6 @@ pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
     ("sample", "not part of this language"),
 ];
 
-/// The keyword kind of an identifier-shaped word (same table as [`KEYWORDS`], as a match so
-/// the hot path does not scan it).
-fn keyword(w: &[u8]) -> Option<Tok> {
-    Some(match w {
-        b"in" => Tok::In,
-        b"out" => Tok::Out,
-        b"uniform" => Tok::Uniform,
-        b"const" => Tok::Const,
-        b"layout" => Tok::Layout,
-        b"smooth" => Tok::Smooth,
-        b"void" => Tok::Void,
-        b"bool" => Tok::Bool,
-        b"int" => Tok::Int,
-        b"float" => Tok::Float,
-        b"vec2" => Tok::Vec2,
-        b"vec3" => Tok::Vec3,
-        b"vec4" => Tok::Vec4,
-        b"ivec2" => Tok::IVec2,
-        b"ivec3" => Tok::IVec3,
-        b"ivec4" => Tok::IVec4,
-        b"mat3" => Tok::Mat3,
-        b"mat4" => Tok::Mat4,
-        b"sampler2D" => Tok::Sampler2D,
-        b"if" => Tok::If,
-        b"else" => Tok::Else,
-        b"for" => Tok::For,
-        b"return" => Tok::Return,
-        b"discard" => Tok::Discard,
-        b"true" => Tok::True,
-        b"false" => Tok::False,
-        _ => return None,
-    })
-}
-
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
 pub const RESERVED: &[&str] = &[
     "while",
@@ -231,47 +197,88 @@ pub const RESERVED: &[&str] = &[
     "precision",
 ];
 
-/// Index in [`REJECTED_QUALIFIERS`] of a rejected word (a match, so that every lowercase
-/// identifier does not scan the table).
-fn rejected_qualifier(w: &[u8]) -> Option<usize> {
-    Some(match w {
-        b"attribute" => 0,
-        b"varying" => 1,
-        b"highp" => 2,
-        b"mediump" => 3,
-        b"lowp" => 4,
-        b"inout" => 5,
-        b"centroid" => 6,
-        b"flat" => 7,
-        b"noperspective" => 8,
-        b"invariant" => 9,
-        b"precise" => 10,
-        b"readonly" => 11,
-        b"writeonly" => 12,
-        b"coherent" => 13,
-        b"volatile" => 14,
-        b"restrict" => 15,
-        b"shared" => 16,
-        b"patch" => 17,
-        b"sample" => 18,
-        _ => return None,
-    })
+/// What a word of the three tables above is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    Keyword(Tok),
+    /// Index in [`REJECTED_QUALIFIERS`].
+    Rejected(usize),
+    Reserved,
 }
 
-/// Whether `w` is one of [`RESERVED`] (a match for the same reason).
-fn is_reserved(w: &[u8]) -> bool {
-    matches!(
-        w,
-        b"while"
-            | b"do"
-            | b"switch"
-            | b"case"
-            | b"default"
-            | b"break"
-            | b"continue"
-            | b"struct"
-            | b"precision"
-    )
+/// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
+/// built at compile time: an identifier costs one hash and usually one probe instead of a
+/// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
+const WORD_SLOTS: usize = 128;
+const TAG_KEYWORD: u8 = 0x40;
+const TAG_REJECTED: u8 = 0x80;
+const TAG_RESERVED: u8 = 0xc0;
+/// Every table word is 2 to 13 bytes long.
+const WORD_LEN_MIN: usize = 2;
+const WORD_LEN_MAX: usize = 13;
+
+const fn word_hash(first: u8, last: u8, len: usize) -> usize {
+    // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
+    (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
+}
+
+const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
+    let mut h = word_hash(w[0], w[w.len() - 1], w.len());
+    while t[h] != 0 {
+        h = (h + 1) & (WORD_SLOTS - 1);
+    }
+    t[h] = entry;
+}
+
+const WORD_TABLE: [u8; WORD_SLOTS] = {
+    let mut t = [0u8; WORD_SLOTS];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
+        i += 1;
+    }
+    i = 0;
+    while i < REJECTED_QUALIFIERS.len() {
+        insert(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes(), TAG_REJECTED | i as u8);
+        i += 1;
+    }
+    i = 0;
+    while i < RESERVED.len() {
+        insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
+#[inline]
+fn word(w: &[u8]) -> Option<Word> {
+    if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
+        return None;
+    }
+    let (&first, &last) = (w.first()?, w.last()?);
+    let mut h = word_hash(first, last, w.len());
+    // Bounded by the table size; the table always has empty slots, which end the probe.
+    for _ in 0..WORD_SLOTS {
+        let e = *WORD_TABLE.get(h)?;
+        if e == 0 {
+            return None;
+        }
+        let i = (e & 0x3f) as usize;
+        let (text, found) = match e & 0xc0 {
+            TAG_KEYWORD => {
+                let &(t, k) = KEYWORDS.get(i)?;
+                (t, Word::Keyword(k))
+            }
+            TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
+            _ => (*RESERVED.get(i)?, Word::Reserved),
+        };
+        if text.as_bytes() == w {
+            return Some(found);
+        }
+        h = (h + 1) & (WORD_SLOTS - 1);
+    }
+    None
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -364,39 +371,23 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Byte classes for the identifier scan: one table load per byte instead of range tests.
-const IDENT_BYTE: u8 = 1;
-const LOWER_BYTE: u8 = 2;
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+/// Identifier bytes, for the identifier scan: one table load per byte instead of range tests.
+const IDENT_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric() || c == b'_' {
-            t[b] = IDENT_BYTE;
-        }
-        if c.is_ascii_lowercase() {
-            t[b] |= LOWER_BYTE;
-        }
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
         b += 1;
     }
     t
 };
 
-/// Length of the identifier run at the start of `rest`, and whether it is all lowercase
-/// letters (the only words the rejected-word tables can hold).
-fn ident_run(rest: &[u8]) -> (usize, bool) {
-    let mut all = IDENT_BYTE | LOWER_BYTE;
-    let mut n = 0;
-    for &b in rest {
-        let c = CLASS[b as usize];
-        if c & IDENT_BYTE == 0 {
-            break;
-        }
-        all &= c;
-        n += 1;
-    }
-    (n, all & LOWER_BYTE != 0)
+/// Length of the identifier run at the start of `rest`.
+fn ident_run(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|&b| !IDENT_BYTE[b as usize])
+        .unwrap_or(rest.len())
 }
 
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
@@ -467,50 +458,37 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         lx.line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
-            let (n, lower) = ident_run(src.get(start..).unwrap_or(&[]));
+            let n = ident_run(src.get(start..).unwrap_or(&[]));
             lx.pos += n;
             lx.col = lx.col.saturating_add(n as u32);
             let bytes = src.get(start..lx.pos).unwrap_or(&[]);
-            if let Some(k) = keyword(bytes) {
-                k
-            } else if !(lower && (2..=13).contains(&bytes.len())) {
-                // Every rejected or reserved word is 2 to 13 lowercase letters.
-                if bytes.len() >= NAME_MAX {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!(
-                            "identifier is {} characters long; the limit is {}",
-                            bytes.len(),
-                            NAME_MAX - 1
-                        ),
-                    );
+            match word(bytes) {
+                Some(Word::Keyword(k)) => k,
+                Some(Word::Reserved) => Tok::Reserved,
+                Some(Word::Rejected(i)) => {
+                    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+                        diag.push(
+                            line,
+                            col,
+                            format_args!("unsupported qualifier '{}': {}", w, advice),
+                        );
+                    }
+                    continue;
                 }
-                Tok::Ident
-            } else if let Some(&(w, advice)) =
-                rejected_qualifier(bytes).and_then(|i| REJECTED_QUALIFIERS.get(i))
-            {
-                diag.push(
-                    line,
-                    col,
-                    format_args!("unsupported qualifier '{}': {}", w, advice),
-                );
-                continue;
-            } else if is_reserved(bytes) {
-                Tok::Reserved
-            } else {
-                if bytes.len() >= NAME_MAX {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!(
-                            "identifier is {} characters long; the limit is {}",
-                            bytes.len(),
-                            NAME_MAX - 1
-                        ),
-                    );
+                None => {
+                    if bytes.len() >= NAME_MAX {
+                        diag.push(
+                            line,
+                            col,
+                            format_args!(
+                                "identifier is {} characters long; the limit is {}",
+                                bytes.len(),
+                                NAME_MAX - 1
+                            ),
+                        );
+                    }
+                    Tok::Ident
                 }
-                Tok::Ident
             }
         } else if c.is_ascii_digit() || (c == b'.' && lx.peek(1).is_ascii_digit()) {
             match number(&mut lx, diag, line, col) {
@@ -805,17 +783,20 @@ mod tests {
 
     #[test]
     fn word_matches_agree_with_the_tables() {
+        for (w, k) in KEYWORDS {
+            assert_eq!(word(w.as_bytes()), Some(Word::Keyword(*k)), "{}", w);
+        }
         for (i, (w, _)) in REJECTED_QUALIFIERS.iter().enumerate() {
-            assert_eq!(rejected_qualifier(w.as_bytes()), Some(i), "{}", w);
-            assert!(!is_reserved(w.as_bytes()), "{}", w);
+            assert_eq!(word(w.as_bytes()), Some(Word::Rejected(i)), "{}", w);
         }
         for w in RESERVED {
-            assert!(is_reserved(w.as_bytes()), "{}", w);
-            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+            assert_eq!(word(w.as_bytes()), Some(Word::Reserved), "{}", w);
         }
-        for w in ["position", "inouts", "flatten", "whilex", "color", "do_"] {
-            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
-            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        for w in [
+            "position", "inouts", "flatten", "whilex", "color", "do_", "i", "x", "", "vec5",
+            "Sampler2D", "sampler2d", "main", "fragColor",
+        ] {
+            assert_eq!(word(w.as_bytes()), None, "{}", w);
         }
     }
 
