@@ -60,8 +60,11 @@ enum SymKind {
 }
 
 #[derive(Clone, Debug)]
-struct Sym {
-    name: Name,
+struct Sym<'a> {
+    /// A slice of the source (or a built-in's literal): symbols are never copied names.
+    name: &'a str,
+    /// [`name_key`] of `name`: most lookups reject a symbol on this word alone.
+    key: u32,
     kind: SymKind,
     ty: Type,
     scope: u8,
@@ -72,6 +75,17 @@ struct Sym {
     node: i16,
     /// Location, slot or sampler unit.
     slot: i16,
+}
+
+/// Length and first, middle and last bytes of a name, packed: equal names have equal keys, and
+/// the names of one shader nearly always differ in one of these.
+fn name_key(name: &str) -> u32 {
+    let b = name.as_bytes();
+    let at = |i: usize| b.get(i).copied().unwrap_or(0) as u32;
+    (b.len() as u32 & 0xff)
+        | at(0) << 8
+        | at(b.len() / 2) << 16
+        | at(b.len().saturating_sub(1)) << 24
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -183,7 +197,7 @@ pub struct Sema<'a> {
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
     scopes: Vec<Scope, SCOPE_MAX>,
-    syms: Vec<Sym, SYM_MAX>,
+    syms: Vec<Sym<'a>, SYM_MAX>,
 }
 
 macro_rules! bail {
@@ -445,20 +459,29 @@ impl<'a> Sema<'a> {
     }
 
     fn lookup(&self, name: &str) -> Option<usize> {
+        let key = name_key(name);
         (0..self.syms.len()).rev().find(|&i| {
             self.syms
                 .get(i)
-                .map(|s| s.name.as_str() == name && self.visible(s.scope))
+                .map(|s| s.key == key && s.name == name && self.visible(s.scope))
                 .unwrap_or(false)
         })
     }
 
-    fn add_sym(&mut self, at: i16, name: &str, kind: SymKind, ty: Type, tmp: i16) -> R<usize> {
+    fn add_sym(
+        &mut self,
+        at: i16,
+        name: &'a str,
+        kind: SymKind,
+        ty: Type,
+        tmp: i16,
+    ) -> R<usize> {
         let cur = self.cur;
+        let key = name_key(name);
         if let Some(prev) = self
             .syms
             .iter()
-            .find(|s| s.scope == cur && s.name.as_str() == name)
+            .find(|s| s.key == key && s.scope == cur && s.name == name)
         {
             let line = self
                 .toks
@@ -482,7 +505,8 @@ impl<'a> Sema<'a> {
             );
         }
         let sym = Sym {
-            name: bounded_string(name),
+            name,
+            key,
             kind,
             ty,
             scope: cur,
@@ -502,7 +526,7 @@ impl<'a> Sema<'a> {
         Ok(self.syms.len() - 1)
     }
 
-    fn sym(&self, i: usize) -> Option<&Sym> {
+    fn sym(&self, i: usize) -> Option<&Sym<'a>> {
         self.syms.get(i)
     }
 
@@ -1024,7 +1048,7 @@ impl<'a> Sema<'a> {
                     .iface
                     .varyings
                     .iter()
-                    .find(|v| v.name.as_str() == s.name.as_str())
+                    .find(|v| v.name.as_str() == s.name)
                     .map(|v| v.slot)
                     .unwrap_or(0);
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
@@ -1381,7 +1405,7 @@ impl<'a> Sema<'a> {
         if s.kind == Kind::ExprStmt {
             s = self.node(s.a);
         }
-        let vname = self.sym(v).map(|s| s.name.clone()).unwrap_or_default();
+        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
         let target = match s.kind {
             Kind::Incr => s.a,
             Kind::Assign => s.a,
@@ -1391,14 +1415,14 @@ impl<'a> Sema<'a> {
         if step < 0
             || target < 0
             || tn.kind != Kind::Ident
-            || self.name_of(target) != vname.as_str()
+            || self.name_of(target) != vname
         {
             let at = if step >= 0 { step } else { self.cur_node };
             bail!(
                 self,
                 at,
                 "unsupported loop step: use {v}++, {v}--, ++{v}, --{v} or {v} = <constant expression of {v}>",
-                v = vname.as_str()
+                v = vname
             );
         }
         if s.kind == Kind::Incr {
