@@ -239,7 +239,11 @@ const WORD_TABLE: [u8; WORD_SLOTS] = {
     }
     i = 0;
     while i < REJECTED_QUALIFIERS.len() {
-        insert(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes(), TAG_REJECTED | i as u8);
+        insert(
+            &mut t,
+            REJECTED_QUALIFIERS[i].0.as_bytes(),
+            TAG_REJECTED | i as u8,
+        );
         i += 1;
     }
     i = 0;
@@ -793,8 +797,20 @@ mod tests {
             assert_eq!(word(w.as_bytes()), Some(Word::Reserved), "{}", w);
         }
         for w in [
-            "position", "inouts", "flatten", "whilex", "color", "do_", "i", "x", "", "vec5",
-            "Sampler2D", "sampler2d", "main", "fragColor",
+            "position",
+            "inouts",
+            "flatten",
+            "whilex",
+            "color",
+            "do_",
+            "i",
+            "x",
+            "",
+            "vec5",
+            "Sampler2D",
+            "sampler2d",
+            "main",
+            "fragColor",
         ] {
             assert_eq!(word(w.as_bytes()), None, "{}", w);
         }

@@ -468,14 +468,7 @@ impl<'a> Sema<'a> {
         })
     }
 
-    fn add_sym(
-        &mut self,
-        at: i16,
-        name: &'a str,
-        kind: SymKind,
-        ty: Type,
-        tmp: i16,
-    ) -> R<usize> {
+    fn add_sym(&mut self, at: i16, name: &'a str, kind: SymKind, ty: Type, tmp: i16) -> R<usize> {
         let cur = self.cur;
         let key = name_key(name);
         if let Some(prev) = self
@@ -1412,11 +1405,7 @@ impl<'a> Sema<'a> {
             _ => -1,
         };
         let tn = self.node(target);
-        if step < 0
-            || target < 0
-            || tn.kind != Kind::Ident
-            || self.name_of(target) != vname
-        {
+        if step < 0 || target < 0 || tn.kind != Kind::Ident || self.name_of(target) != vname {
             let at = if step >= 0 { step } else { self.cur_node };
             bail!(
                 self,
