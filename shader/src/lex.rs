@@ -312,7 +312,6 @@ struct Lexer<'a> {
     line: u32,
     col: u32,
     line_start: bool,
-    full: bool,
 }
 
 impl Lexer<'_> {
@@ -322,30 +321,6 @@ impl Lexer<'_> {
             .copied()
             .unwrap_or(0)
     }
-    /// Skips a run of bytes matching `pred` that contains no newline (ids, digits, comments).
-    fn skip_run(&mut self, pred: impl Fn(u8) -> bool) {
-        let rest = self.src.get(self.pos..).unwrap_or(&[]);
-        let n = rest.iter().take_while(|&&b| b != b'\n' && pred(b)).count();
-        self.pos += n;
-        self.col = self.col.saturating_add(n as u32);
-    }
-
-    /// Skips whitespace, newlines included.
-    fn skip_space(&mut self) {
-        while let Some(&b) = self.src.get(self.pos) {
-            match b {
-                b'\n' => {
-                    self.line = self.line.saturating_add(1);
-                    self.col = 1;
-                    self.line_start = true;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.col = self.col.saturating_add(1),
-                _ => return,
-            }
-            self.pos += 1;
-        }
-    }
-
     fn bump(&mut self) {
         if let Some(&b) = self.src.get(self.pos) {
             self.pos += 1;
@@ -399,73 +374,101 @@ fn ident_run(rest: &[u8]) -> usize {
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
-    let mut lx = Lexer {
-        src,
-        pos: 0,
-        line: 1,
-        col: 1,
-        line_start: true,
-        full: false,
-    };
+    // The cursor lives in locals (registers) on the hot path: a column is the distance from the
+    // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
+    // built for the rare directive.
+    let mut pos = 0usize;
+    let mut line = 1u32;
+    let mut line_begin = 0usize;
+    let mut line_start = true;
     let mut seen_version = false;
-    while lx.pos < src.len() && !lx.full && !diag.full() {
-        let c = lx.peek(0);
-        let (line, col, start) = (lx.line, lx.col, lx.pos);
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    while pos < src.len() && !diag.full() {
+        let c = at(pos);
+        let start = pos;
+        let col = column(pos, line_begin);
         match c {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                lx.skip_space();
+            b'\n' => {
+                pos += 1;
+                line = line.saturating_add(1);
+                line_begin = pos;
+                line_start = true;
                 continue;
             }
-            b'/' if lx.peek(1) == b'/' => {
-                lx.skip_run(|_| true);
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                pos += 1;
+                while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+                    pos += 1;
+                }
                 continue;
             }
-            b'/' if lx.peek(1) == b'*' => {
-                lx.bump();
-                lx.bump();
+            b'/' if at(pos + 1) == b'/' => {
+                let rest = src.get(pos..).unwrap_or(&[]);
+                pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                continue;
+            }
+            b'/' if at(pos + 1) == b'*' => {
+                let comment_line = line;
+                pos += 2;
                 let mut closed = false;
-                while lx.pos < src.len() {
-                    if lx.peek(0) == b'*' && lx.peek(1) == b'/' {
-                        lx.bump();
-                        lx.bump();
-                        closed = true;
-                        break;
+                while pos < src.len() {
+                    match at(pos) {
+                        b'*' if at(pos + 1) == b'/' => {
+                            pos += 2;
+                            closed = true;
+                            break;
+                        }
+                        b'\n' => {
+                            pos += 1;
+                            line = line.saturating_add(1);
+                            line_begin = pos;
+                        }
+                        _ => pos += 1,
                     }
-                    lx.bump();
                 }
                 if !closed {
                     diag.push(
-                        line,
+                        comment_line,
                         col,
                         format_args!("unterminated block comment: '/*' has no matching '*/'"),
                     );
                     break;
                 }
-                lx.line_start = false;
+                line_start = false;
                 continue;
             }
             b'#' => {
-                if !lx.line_start {
+                if !line_start {
                     diag.push(
                         line,
                         col,
                         format_args!("invalid token '#': a directive must begin its own line"),
                     );
-                    lx.bump();
+                    pos += 1;
                     continue;
                 }
+                let mut lx = Lexer {
+                    src,
+                    pos,
+                    line,
+                    col,
+                    line_start,
+                };
                 directive(&mut lx, diag, out, &mut seen_version);
+                pos = lx.pos;
+                line = lx.line;
+                line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
+                line_start = lx.line_start;
                 continue;
             }
             _ => {}
         }
-        lx.line_start = false;
+        line_start = false;
         let mut value = 0u32;
         let kind = if is_ident_start(c) {
             let n = ident_run(src.get(start..).unwrap_or(&[]));
-            lx.pos += n;
-            lx.col = lx.col.saturating_add(n as u32);
-            let bytes = src.get(start..lx.pos).unwrap_or(&[]);
+            pos += n;
+            let bytes = src.get(start..pos).unwrap_or(&[]);
             match word(bytes) {
                 Some(Word::Keyword(k)) => k,
                 Some(Word::Reserved) => Tok::Reserved,
@@ -494,8 +497,10 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     Tok::Ident
                 }
             }
-        } else if c.is_ascii_digit() || (c == b'.' && lx.peek(1).is_ascii_digit()) {
-            match number(&mut lx, diag, line, col) {
+        } else if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
+            let (end, r) = number(src, start, diag, line, col);
+            pos = end;
+            match r {
                 Some((k, v)) => {
                     value = v;
                     k
@@ -503,7 +508,7 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                 None => continue,
             }
         } else {
-            let two = [c, lx.peek(1)];
+            let two = [c, at(pos + 1)];
             let (k, n) = match &two {
                 b"==" => (Tok::EqEq, 2),
                 b"!=" => (Tok::NotEq, 2),
@@ -557,20 +562,18 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                                 ),
                             );
                         }
-                        lx.bump();
+                        pos += 1;
                         continue;
                     }
                 },
             };
-            for _ in 0..n {
-                lx.bump();
-            }
+            pos += n;
             k
         };
         let tok = Token {
             kind,
             off: clamp16(start as u32),
-            len: clamp16((lx.pos - start) as u32),
+            len: clamp16((pos - start) as u32),
             line: clamp16(line),
             col: clamp16(col),
             value,
@@ -584,23 +587,28 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     TOK_MAX
                 ),
             );
-            lx.full = true;
             break;
         }
         let _ = out.toks.push(tok);
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: clamp16(lx.pos as u32),
+        off: clamp16(pos as u32),
         len: 0,
-        line: clamp16(lx.line),
-        col: clamp16(lx.col),
+        line: clamp16(line),
+        col: clamp16(column(pos, line_begin)),
         value: 0,
     };
     if out.toks.is_full() {
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof);
+}
+
+/// 1-based column of byte `pos` on the line starting at byte `line_begin` (a tab is one column).
+#[inline]
+fn column(pos: usize, line_begin: usize) -> u32 {
+    (pos.saturating_sub(line_begin) as u32).saturating_add(1)
 }
 
 fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen: &mut bool) {
@@ -694,64 +702,76 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
     }
 }
 
-/// Scans a number at the cursor: returns its kind and value bits, or None after an error.
-fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Option<(Tok, u32)> {
-    let start = lx.pos;
-    if lx.peek(0) == b'0' && matches!(lx.peek(1), b'x' | b'X') {
-        while is_ident(lx.peek(0)) {
-            lx.bump();
+/// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
+/// kind and value bits, or None after an error.
+fn number(
+    src: &[u8],
+    start: usize,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+) -> (usize, Option<(Tok, u32)>) {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    let mut p = start;
+    if at(p) == b'0' && matches!(at(p + 1), b'x' | b'X') {
+        while is_ident(at(p)) {
+            p += 1;
         }
         diag.push(
             line,
             col,
             format_args!("hexadecimal literals are not supported"),
         );
-        return None;
+        return (p, None);
     }
     let mut is_float = false;
-    lx.skip_run(|b| b.is_ascii_digit());
-    if lx.peek(0) == b'.' {
-        is_float = true;
-        lx.bump();
-        lx.skip_run(|b| b.is_ascii_digit());
+    while at(p).is_ascii_digit() {
+        p += 1;
     }
-    if matches!(lx.peek(0), b'e' | b'E') {
+    if at(p) == b'.' {
         is_float = true;
-        lx.bump();
-        if matches!(lx.peek(0), b'+' | b'-') {
-            lx.bump();
+        p += 1;
+        while at(p).is_ascii_digit() {
+            p += 1;
         }
-        if !lx.peek(0).is_ascii_digit() {
-            while is_ident(lx.peek(0)) {
-                lx.bump();
+    }
+    if matches!(at(p), b'e' | b'E') {
+        is_float = true;
+        p += 1;
+        if matches!(at(p), b'+' | b'-') {
+            p += 1;
+        }
+        if !at(p).is_ascii_digit() {
+            while is_ident(at(p)) {
+                p += 1;
             }
             diag.push(
                 line,
                 col,
                 format_args!("invalid numeric literal: the exponent has no digits"),
             );
-            return None;
+            return (p, None);
         }
-        while lx.peek(0).is_ascii_digit() {
-            lx.bump();
+        while at(p).is_ascii_digit() {
+            p += 1;
         }
     }
-    let end = lx.pos;
-    if is_float && matches!(lx.peek(0), b'f' | b'F') {
-        lx.bump();
+    let end = p;
+    if is_float && matches!(at(p), b'f' | b'F') {
+        p += 1;
     }
-    if is_ident(lx.peek(0)) {
-        while is_ident(lx.peek(0)) {
-            lx.bump();
+    if is_ident(at(p)) {
+        while is_ident(at(p)) {
+            p += 1;
         }
         diag.push(
             line,
             col,
             format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
         );
-        return None;
+        return (p, None);
     }
-    let text = core::str::from_utf8(lx.src.get(start..end).unwrap_or(&[])).unwrap_or("");
+    let text = core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
         let v: f32 = text.parse().unwrap_or(f32::INFINITY);
         if !v.is_finite() {
@@ -760,12 +780,12 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
                 col,
                 format_args!("float literal is out of range (the largest is about 3.4e38)"),
             );
-            return None;
+            return (p, None);
         }
-        Some((Tok::FloatLit, v.to_bits()))
+        (p, Some((Tok::FloatLit, v.to_bits())))
     } else {
         match text.parse::<u32>() {
-            Ok(v) if v <= INT_LITERAL_MAX => Some((Tok::IntLit, v)),
+            Ok(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
             _ => {
                 diag.push(
                     line,
@@ -775,7 +795,7 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
                         INT_LITERAL_MAX
                     ),
                 );
-                None
+                (p, None)
             }
         }
     }
