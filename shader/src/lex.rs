@@ -277,7 +277,9 @@ fn word(w: &[u8]) -> Option<Word> {
             TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
             _ => (*RESERVED.get(i)?, Word::Reserved),
         };
-        if text.as_bytes() == w {
+        // An inline byte loop: the words are short, and a library compare call cost more.
+        let t = text.as_bytes();
+        if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
             return Some(found);
         }
         h = (h + 1) & (WORD_SLOTS - 1);
@@ -343,12 +345,48 @@ fn clamp16(v: u32) -> u16 {
     }
 }
 
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
+
+/// Byte classes of the lexer's first dispatch.
+const C_OTHER: u8 = 0;
+const C_IDENT: u8 = 1;
+/// Punctuation that is always a one-byte token: `( ) { } [ ] ; , ? :`.
+const C_PUNCT: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            t[b] = C_IDENT;
+        }
+        b += 1;
+    }
+    let p = b"(){}[];,?:";
+    let mut i = 0;
+    while i < p.len() {
+        t[p[i] as usize] = C_PUNCT;
+        i += 1;
+    }
+    t
+};
+/// The token of each [`C_PUNCT`] byte.
+const SINGLE: [Tok; 256] = {
+    let mut t = [Tok::Eof; 256];
+    t[b'(' as usize] = Tok::LParen;
+    t[b')' as usize] = Tok::RParen;
+    t[b'{' as usize] = Tok::LBrace;
+    t[b'}' as usize] = Tok::RBrace;
+    t[b'[' as usize] = Tok::LBracket;
+    t[b']' as usize] = Tok::RBracket;
+    t[b';' as usize] = Tok::Semi;
+    t[b',' as usize] = Tok::Comma;
+    t[b'?' as usize] = Tok::Question;
+    t[b':' as usize] = Tok::Colon;
+    t
+};
 
 /// Identifier bytes, for the identifier scan: one table load per byte instead of range tests.
 const IDENT_BYTE: [bool; 256] = {
@@ -387,188 +425,210 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         let c = at(pos);
         let start = pos;
         let col = column(pos, line_begin);
-        match c {
-            b'\n' => {
-                pos += 1;
-                line = line.saturating_add(1);
-                line_begin = pos;
-                line_start = true;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                pos += 1;
-                while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-                    pos += 1;
-                }
-                continue;
-            }
-            b'/' if at(pos + 1) == b'/' => {
-                let rest = src.get(pos..).unwrap_or(&[]);
-                pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                continue;
-            }
-            b'/' if at(pos + 1) == b'*' => {
-                let comment_line = line;
-                pos += 2;
-                let mut closed = false;
-                while pos < src.len() {
-                    match at(pos) {
-                        b'*' if at(pos + 1) == b'/' => {
-                            pos += 2;
-                            closed = true;
-                            break;
-                        }
-                        b'\n' => {
-                            pos += 1;
-                            line = line.saturating_add(1);
-                            line_begin = pos;
-                        }
-                        _ => pos += 1,
-                    }
-                }
-                if !closed {
-                    diag.push(
-                        comment_line,
-                        col,
-                        format_args!("unterminated block comment: '/*' has no matching '*/'"),
-                    );
-                    break;
-                }
-                line_start = false;
-                continue;
-            }
-            b'#' => {
-                if !line_start {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!("invalid token '#': a directive must begin its own line"),
-                    );
-                    pos += 1;
-                    continue;
-                }
-                let mut lx = Lexer {
-                    src,
-                    pos,
-                    line,
-                    col,
-                    line_start,
-                };
-                directive(&mut lx, diag, out, &mut seen_version);
-                pos = lx.pos;
-                line = lx.line;
-                line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
-                line_start = lx.line_start;
-                continue;
-            }
-            _ => {}
-        }
-        line_start = false;
         let mut value = 0u32;
-        let kind = if is_ident_start(c) {
-            let n = ident_run(src.get(start..).unwrap_or(&[]));
-            pos += n;
-            let bytes = src.get(start..pos).unwrap_or(&[]);
-            match word(bytes) {
-                Some(Word::Keyword(k)) => k,
-                Some(Word::Reserved) => Tok::Reserved,
-                Some(Word::Rejected(i)) => {
-                    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
-                        diag.push(
-                            line,
-                            col,
-                            format_args!("unsupported qualifier '{}': {}", w, advice),
-                        );
-                    }
-                    continue;
-                }
-                None => {
-                    if bytes.len() >= NAME_MAX {
-                        diag.push(
-                            line,
-                            col,
-                            format_args!(
-                                "identifier is {} characters long; the limit is {}",
-                                bytes.len(),
-                                NAME_MAX - 1
-                            ),
-                        );
-                    }
-                    Tok::Ident
-                }
-            }
-        } else if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
-            let (end, r) = number(src, start, diag, line, col);
-            pos = end;
-            match r {
-                Some((k, v)) => {
-                    value = v;
-                    k
-                }
-                None => continue,
-            }
-        } else {
-            let two = [c, at(pos + 1)];
-            let (k, n) = match &two {
-                b"==" => (Tok::EqEq, 2),
-                b"!=" => (Tok::NotEq, 2),
-                b"<=" => (Tok::Le, 2),
-                b">=" => (Tok::Ge, 2),
-                b"&&" => (Tok::AndAnd, 2),
-                b"||" => (Tok::OrOr, 2),
-                b"++" => (Tok::PlusPlus, 2),
-                b"--" => (Tok::MinusMinus, 2),
-                b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
-                _ => match c {
-                    b'(' => (Tok::LParen, 1),
-                    b')' => (Tok::RParen, 1),
-                    b'{' => (Tok::LBrace, 1),
-                    b'}' => (Tok::RBrace, 1),
-                    b'[' => (Tok::LBracket, 1),
-                    b']' => (Tok::RBracket, 1),
-                    b';' => (Tok::Semi, 1),
-                    b',' => (Tok::Comma, 1),
-                    b'.' => (Tok::Dot, 1),
-                    b'+' => (Tok::Plus, 1),
-                    b'-' => (Tok::Minus, 1),
-                    b'*' => (Tok::Star, 1),
-                    b'/' => (Tok::Slash, 1),
-                    b'%' => (Tok::Percent, 1),
-                    b'=' => (Tok::Assign, 1),
-                    b'<' => (Tok::Lt, 1),
-                    b'>' => (Tok::Gt, 1),
-                    b'!' => (Tok::Not, 1),
-                    b'?' => (Tok::Question, 1),
-                    b':' => (Tok::Colon, 1),
-                    _ => {
-                        if matches!(c, b'&' | b'|' | b'^' | b'~') {
+        // One class-table load sends identifiers and plain punctuation (most tokens) straight
+        // to their code; whitespace, comments, directives, numbers and operators that may pair
+        // up take the general path.
+        let kind = match CLASS[c as usize] {
+            C_IDENT => {
+                line_start = false;
+                let n = ident_run(src.get(start..).unwrap_or(&[]));
+                pos += n;
+                let bytes = src.get(start..pos).unwrap_or(&[]);
+                match word(bytes) {
+                    Some(Word::Keyword(k)) => k,
+                    Some(Word::Reserved) => Tok::Reserved,
+                    Some(Word::Rejected(i)) => {
+                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
                             diag.push(
                                 line,
                                 col,
-                                format_args!(
-                                    "invalid token '{}': bitwise operators are not supported",
-                                    c as char
-                                ),
-                            );
-                        } else if c.is_ascii_graphic() {
-                            diag.push(line, col, format_args!("invalid token '{}'", c as char));
-                        } else {
-                            diag.push(
-                                line,
-                                col,
-                                format_args!(
-                                    "invalid character (byte 0x{:02x}): only ASCII text is accepted",
-                                    c
-                                ),
+                                format_args!("unsupported qualifier '{}': {}", w, advice),
                             );
                         }
-                        pos += 1;
                         continue;
                     }
-                },
-            };
-            pos += n;
-            k
+                    None => {
+                        if bytes.len() >= NAME_MAX {
+                            diag.push(
+                                line,
+                                col,
+                                format_args!(
+                                    "identifier is {} characters long; the limit is {}",
+                                    bytes.len(),
+                                    NAME_MAX - 1
+                                ),
+                            );
+                        }
+                        Tok::Ident
+                    }
+                }
+            }
+            C_PUNCT => {
+                line_start = false;
+                pos += 1;
+                SINGLE[c as usize]
+            }
+            _ => {
+                match c {
+                    b'\n' => {
+                        pos += 1;
+                        line = line.saturating_add(1);
+                        line_begin = pos;
+                        line_start = true;
+                        continue;
+                    }
+                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                        pos += 1;
+                        while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+                            pos += 1;
+                        }
+                        continue;
+                    }
+                    b'/' if at(pos + 1) == b'/' => {
+                        let rest = src.get(pos..).unwrap_or(&[]);
+                        pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        continue;
+                    }
+                    b'/' if at(pos + 1) == b'*' => {
+                        let comment_line = line;
+                        pos += 2;
+                        let mut closed = false;
+                        while pos < src.len() {
+                            match at(pos) {
+                                b'*' if at(pos + 1) == b'/' => {
+                                    pos += 2;
+                                    closed = true;
+                                    break;
+                                }
+                                b'\n' => {
+                                    pos += 1;
+                                    line = line.saturating_add(1);
+                                    line_begin = pos;
+                                }
+                                _ => pos += 1,
+                            }
+                        }
+                        if !closed {
+                            diag.push(
+                                comment_line,
+                                col,
+                                format_args!(
+                                    "unterminated block comment: '/*' has no matching '*/'"
+                                ),
+                            );
+                            break;
+                        }
+                        line_start = false;
+                        continue;
+                    }
+                    b'#' => {
+                        if !line_start {
+                            diag.push(
+                                line,
+                                col,
+                                format_args!(
+                                    "invalid token '#': a directive must begin its own line"
+                                ),
+                            );
+                            pos += 1;
+                            continue;
+                        }
+                        let mut lx = Lexer {
+                            src,
+                            pos,
+                            line,
+                            col,
+                            line_start,
+                        };
+                        directive(&mut lx, diag, out, &mut seen_version);
+                        pos = lx.pos;
+                        line = lx.line;
+                        line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
+                        line_start = lx.line_start;
+                        continue;
+                    }
+                    _ => {}
+                }
+                line_start = false;
+                if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
+                    let (end, r) = number(src, start, diag, line, col);
+                    pos = end;
+                    match r {
+                        Some((k, v)) => {
+                            value = v;
+                            k
+                        }
+                        None => continue,
+                    }
+                } else {
+                    let two = [c, at(pos + 1)];
+                    let (k, n) = match &two {
+                        b"==" => (Tok::EqEq, 2),
+                        b"!=" => (Tok::NotEq, 2),
+                        b"<=" => (Tok::Le, 2),
+                        b">=" => (Tok::Ge, 2),
+                        b"&&" => (Tok::AndAnd, 2),
+                        b"||" => (Tok::OrOr, 2),
+                        b"++" => (Tok::PlusPlus, 2),
+                        b"--" => (Tok::MinusMinus, 2),
+                        b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+                        _ => match c {
+                            b'(' => (Tok::LParen, 1),
+                            b')' => (Tok::RParen, 1),
+                            b'{' => (Tok::LBrace, 1),
+                            b'}' => (Tok::RBrace, 1),
+                            b'[' => (Tok::LBracket, 1),
+                            b']' => (Tok::RBracket, 1),
+                            b';' => (Tok::Semi, 1),
+                            b',' => (Tok::Comma, 1),
+                            b'.' => (Tok::Dot, 1),
+                            b'+' => (Tok::Plus, 1),
+                            b'-' => (Tok::Minus, 1),
+                            b'*' => (Tok::Star, 1),
+                            b'/' => (Tok::Slash, 1),
+                            b'%' => (Tok::Percent, 1),
+                            b'=' => (Tok::Assign, 1),
+                            b'<' => (Tok::Lt, 1),
+                            b'>' => (Tok::Gt, 1),
+                            b'!' => (Tok::Not, 1),
+                            b'?' => (Tok::Question, 1),
+                            b':' => (Tok::Colon, 1),
+                            _ => {
+                                if matches!(c, b'&' | b'|' | b'^' | b'~') {
+                                    diag.push(
+                                        line,
+                                        col,
+                                        format_args!(
+                                        "invalid token '{}': bitwise operators are not supported",
+                                        c as char
+                                    ),
+                                    );
+                                } else if c.is_ascii_graphic() {
+                                    diag.push(
+                                        line,
+                                        col,
+                                        format_args!("invalid token '{}'", c as char),
+                                    );
+                                } else {
+                                    diag.push(
+                                    line,
+                                    col,
+                                    format_args!(
+                                        "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                                        c
+                                    ),
+                                );
+                                }
+                                pos += 1;
+                                continue;
+                            }
+                        },
+                    };
+                    pos += n;
+                    k
+                }
+            }
         };
         let tok = Token {
             kind,
@@ -590,6 +650,10 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
             break;
         }
         let _ = out.toks.push(tok);
+        // Most tokens are followed by one space: skipping it here saves a trip round the loop.
+        while at(pos) == b' ' {
+            pos += 1;
+        }
     }
     let eof = Token {
         kind: Tok::Eof,
