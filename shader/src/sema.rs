@@ -890,29 +890,30 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// The [`name_key`] and node of every identifier in the tree, for [`Sema::referenced`]:
+    /// gathered once instead of walking the whole tree per global declaration.
+    fn identifiers(&self) -> Vec<(u32, i16), AST_MAX> {
+        let mut ids = Vec::new();
+        for (i, n) in self.ast.nodes.iter().enumerate() {
+            if n.kind == Kind::Ident {
+                let _ = ids.push((name_key(self.name_of(i as i16)), i as i16));
+            }
+        }
+        ids
+    }
+
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
-    fn referenced(&self, name: &str) -> bool {
-        let want = name.as_bytes();
-        self.ast.nodes.iter().any(|n| {
-            n.kind == Kind::Ident
-                && self
-                    .toks
-                    .get(n.tok)
-                    .map(|t| {
-                        t.len as usize == want.len()
-                            && self
-                                .src
-                                .get(t.off as usize..t.off as usize + t.len as usize)
-                                == Some(want)
-                    })
-                    .unwrap_or(false)
-        })
+    fn referenced(&self, ids: &[(u32, i16)], name: &str) -> bool {
+        let key = name_key(name);
+        ids.iter()
+            .any(|&(k, i)| k == key && self.name_of(i) == name)
     }
 
     /// Loads of used inputs and uniforms, zeroed outputs, and global initialisers, in
     /// declaration order; then symbols for everything global.
     fn prologue(&mut self) {
         let vs = self.stage == Stage::Vertex;
+        let ids = self.identifiers();
         if vs {
             if let Ok(t) = self.temp(1) {
                 let _ = self.zero(t);
@@ -920,7 +921,7 @@ impl<'a> Sema<'a> {
                     s.tmp = t;
                 }
             }
-        } else if self.referenced("gl_FragCoord") {
+        } else if self.referenced(&ids, "gl_FragCoord") {
             if let Ok(t) = self.temp(1) {
                 let _ = self.emit(Op::LoadFcoord, Type::Vec4, 4, t, -1, -1, 0, 0);
                 self.module.iface.reads_fragcoord = true;
@@ -938,7 +939,7 @@ impl<'a> Sema<'a> {
             self.stmt_mark = self.ntemp;
             let name = self.name_of(i);
             let q = n.quals;
-            let used = self.referenced(name);
+            let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
                 if q & Q_UNIFORM != 0 {
                     if n.ty == Type::Sampler2D {
