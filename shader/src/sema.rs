@@ -77,6 +77,9 @@ struct Sym<'a> {
     slot: i16,
 }
 
+/// Identifiers gathered for the used-global check (see `Sema::identifiers`).
+const IDENTS_MAX: usize = 128;
+
 /// Length and first, middle and last bytes of a name, packed: equal names have equal keys, and
 /// the names of one shader nearly always differ in one of these.
 fn name_key(name: &str) -> u32 {
@@ -891,22 +894,35 @@ impl<'a> Sema<'a> {
     }
 
     /// The [`name_key`] and node of every identifier in the tree, for [`Sema::referenced`]:
-    /// gathered once instead of walking the whole tree per global declaration.
-    fn identifiers(&self) -> Vec<(u32, i16), AST_MAX> {
+    /// gathered once instead of walking the whole tree per global declaration. None when the
+    /// tree has more than [`IDENTS_MAX`] identifiers (a larger table cost more to set up on
+    /// every compile than it saved); then each check walks the tree.
+    fn identifiers(&self) -> Option<Vec<(u32, i16), IDENTS_MAX>> {
         let mut ids = Vec::new();
         for (i, n) in self.ast.nodes.iter().enumerate() {
             if n.kind == Kind::Ident {
-                let _ = ids.push((name_key(self.name_of(i as i16)), i as i16));
+                ids.push((name_key(self.name_of(i as i16)), i as i16))
+                    .ok()?;
             }
         }
-        ids
+        Some(ids)
     }
 
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
-    fn referenced(&self, ids: &[(u32, i16)], name: &str) -> bool {
-        let key = name_key(name);
-        ids.iter()
-            .any(|&(k, i)| k == key && self.name_of(i) == name)
+    fn referenced(&self, ids: &Option<Vec<(u32, i16), IDENTS_MAX>>, name: &str) -> bool {
+        match ids {
+            Some(ids) => {
+                let key = name_key(name);
+                ids.iter()
+                    .any(|&(k, i)| k == key && self.name_of(i) == name)
+            }
+            None => self
+                .ast
+                .nodes
+                .iter()
+                .enumerate()
+                .any(|(i, n)| n.kind == Kind::Ident && self.name_of(i as i16) == name),
+        }
     }
 
     /// Loads of used inputs and uniforms, zeroed outputs, and global initialisers, in
