@@ -534,6 +534,14 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                             pos += 1;
                             continue;
                         }
+                        if !seen_version {
+                            if let Some((end, v)) = plain_version(src, pos) {
+                                out.version = v;
+                                seen_version = true;
+                                pos = end;
+                                continue;
+                            }
+                        }
                         let mut lx = Lexer {
                             src,
                             pos,
@@ -675,6 +683,40 @@ fn column(pos: usize, line_begin: usize) -> u32 {
     (pos.saturating_sub(line_begin) as u32).saturating_add(1)
 }
 
+/// The usual first line, `#version N` or `#version N core` with N in range and nothing else
+/// before the newline: its end (at the newline) and N, without the general directive scan.
+/// Anything else (errors included) is left to [`directive`], which reports it.
+#[inline(never)]
+fn plain_version(src: &[u8], hash: usize) -> Option<(usize, u32)> {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    if src.get(hash..hash + 9)? != b"#version " {
+        return None;
+    }
+    let mut p = hash + 9;
+    while matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    let digits = p;
+    let mut v = 0u32;
+    while at(p).is_ascii_digit() && p - digits < 4 {
+        v = v * 10 + (at(p) - b'0') as u32;
+        p += 1;
+    }
+    if p == digits || at(p).is_ascii_digit() || !(VERSION_MIN..=VERSION_MAX).contains(&v) {
+        return None;
+    }
+    while matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    if src.get(p..p + 4) == Some(b"core") && !is_ident(at(p + 4)) {
+        p += 4;
+    }
+    while matches!(at(p), b' ' | b'\t' | b'\r') {
+        p += 1;
+    }
+    (p >= src.len() || at(p) == b'\n').then_some((p, v))
+}
+
 fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen: &mut bool) {
     let (line, col) = (lx.line, lx.col);
     lx.bump();
@@ -766,6 +808,10 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
     }
 }
 
+/// Powers of ten exact in f32 (10^10 = 2^10 * 5^10, and 5^10 < 2^24).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+#[inline(never)]
 /// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
 /// kind and value bits, or None after an error.
 fn number(
@@ -789,17 +835,30 @@ fn number(
         return (p, None);
     }
     let mut is_float = false;
+    // The digits' value (None once past u32) and the number of fraction digits, for the
+    // exact fast paths below.
+    let mut mant: Option<u32> = Some(0);
+    let mut frac_digits = 0u32;
     while at(p).is_ascii_digit() {
+        mant = mant
+            .and_then(|m| m.checked_mul(10))
+            .and_then(|m| m.checked_add((at(p) - b'0') as u32));
         p += 1;
     }
     if at(p) == b'.' {
         is_float = true;
         p += 1;
         while at(p).is_ascii_digit() {
+            mant = mant
+                .and_then(|m| m.checked_mul(10))
+                .and_then(|m| m.checked_add((at(p) - b'0') as u32));
+            frac_digits += 1;
             p += 1;
         }
     }
+    let mut has_exponent = false;
     if matches!(at(p), b'e' | b'E') {
+        has_exponent = true;
         is_float = true;
         p += 1;
         if matches!(at(p), b'+' | b'-') {
@@ -837,7 +896,14 @@ fn number(
     }
     let text = core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
-        let v: f32 = text.parse().unwrap_or(f32::INFINITY);
+        // A mantissa below 2^24 and a power of ten up to 10^10 are both exact in f32, so one
+        // division is correctly rounded: the same value the general parser returns.
+        let v: f32 = match mant {
+            Some(m) if !has_exponent && m < 1 << 24 && frac_digits <= 10 => {
+                m as f32 / POW10_F32[frac_digits as usize]
+            }
+            _ => text.parse().unwrap_or(f32::INFINITY),
+        };
         if !v.is_finite() {
             diag.push(
                 line,
@@ -848,8 +914,8 @@ fn number(
         }
         (p, Some((Tok::FloatLit, v.to_bits())))
     } else {
-        match text.parse::<u32>() {
-            Ok(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
+        match mant {
+            Some(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
             _ => {
                 diag.push(
                     line,
@@ -946,6 +1012,55 @@ mod tests {
         assert!(d.errors().next().unwrap().message.contains("unterminated"));
         let (_, d) = run("#version 110\n");
         assert!(d.is_empty());
+    }
+
+    /// Float and int literals read the same values as the standard parsers (the fast paths
+    /// included: short mantissas, up to 10 fraction digits, leading zeros, no integer part).
+    #[test]
+    fn literals_match_the_standard_parsers() {
+        let mut texts: std::vec::Vec<std::string::String> = std::vec::Vec::new();
+        let mut x = 0x1234_5678u32;
+        for _ in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let int = x % 100_000;
+            let frac_len = (x >> 20) % 12;
+            let frac = std::format!("{:012}", x.wrapping_mul(2_654_435_761));
+            texts.push(std::format!("{}.{}", int, &frac[..frac_len as usize]));
+            texts.push(std::format!(".{}", &frac[..1 + frac_len as usize]));
+            texts.push(std::format!("0.{}f", &frac[..frac_len as usize]));
+        }
+        for t in [
+            "16777215.0",
+            "16777216.0",
+            "16777217.0",
+            "0.1",
+            "3.4028235e38",
+            "1e-3",
+            "8.",
+            "0000.5",
+        ] {
+            texts.push(t.into());
+        }
+        for t in &texts {
+            let (toks, d) = run(t);
+            assert!(d.is_empty(), "{}", t);
+            let want: f32 = t.trim_end_matches('f').parse().unwrap();
+            assert_eq!(toks.toks[0].kind, Tok::FloatLit, "{}", t);
+            assert_eq!(toks.toks[0].float().to_bits(), want.to_bits(), "{}", t);
+        }
+        for t in ["0", "7", "0007", "16777216", "4294967295"] {
+            let (toks, _) = run(t);
+            let want: u32 = t.parse().unwrap();
+            if want <= INT_LITERAL_MAX {
+                assert_eq!(toks.toks[0].int(), want, "{}", t);
+            } else {
+                assert_eq!(toks.toks[0].kind, Tok::Eof, "{}", t);
+            }
+        }
+        let (_, d) = run("4294967296");
+        assert!(d.errors().next().unwrap().message.contains("too large"));
     }
 
     #[test]
