@@ -410,6 +410,26 @@ fn ident_run(rest: &[u8]) -> usize {
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
+    // Every offset, length, line and column of a source shorter than 64 KiB fits in u16, so
+    // the usual case needs no clamping per token.
+    if src.len() < u16::MAX as usize {
+        lex_with::<false>(src, diag, out)
+    } else {
+        lex_with::<true>(src, diag, out)
+    }
+}
+
+/// Narrows a position to a token field: clamped when `WIDE` (a source of 64 KiB or more).
+#[inline(always)]
+fn narrow<const WIDE: bool>(v: u32) -> u16 {
+    if WIDE {
+        clamp16(v)
+    } else {
+        v as u16
+    }
+}
+
+fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
@@ -640,10 +660,10 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
         };
         let tok = Token {
             kind,
-            off: clamp16(start as u32),
-            len: clamp16((pos - start) as u32),
-            line: clamp16(line),
-            col: clamp16(col),
+            off: narrow::<WIDE>(start as u32),
+            len: narrow::<WIDE>((pos - start) as u32),
+            line: narrow::<WIDE>(line),
+            col: narrow::<WIDE>(col),
             value,
         };
         if out.toks.len() >= TOK_MAX {
@@ -665,10 +685,10 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: clamp16(pos as u32),
+        off: narrow::<WIDE>(pos as u32),
         len: 0,
-        line: clamp16(line),
-        col: clamp16(column(pos, line_begin)),
+        line: narrow::<WIDE>(line),
+        col: narrow::<WIDE>(column(pos, line_begin)),
         value: 0,
     };
     if out.toks.is_full() {
