@@ -700,7 +700,10 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
 /// 1-based column of byte `pos` on the line starting at byte `line_begin` (a tab is one column).
 #[inline]
 fn column(pos: usize, line_begin: usize) -> u32 {
-    (pos.saturating_sub(line_begin) as u32).saturating_add(1)
+    // `line_begin <= pos` always (it only moves to just past a newline the cursor has passed),
+    // and a column of a source under 4 GiB fits u32: plain arithmetic, wrapping only so that it
+    // can never panic.
+    (pos.wrapping_sub(line_begin) as u32).wrapping_add(1)
 }
 
 /// The usual first line, `#version N` or `#version N core` with N in range and nothing else
