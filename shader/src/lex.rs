@@ -98,6 +98,12 @@ impl Token {
     pub fn float(&self) -> f32 {
         f32::from_bits(self.value)
     }
+    /// The token's bytes (ASCII for every token the lexer produces).
+    pub fn bytes<'s>(&self, src: &'s [u8]) -> &'s [u8] {
+        let start = self.off as usize;
+        src.get(start..start.saturating_add(self.len as usize))
+            .unwrap_or(&[])
+    }
     pub fn text<'s>(&self, src: &'s [u8]) -> &'s str {
         let start = self.off as usize;
         let end = start.saturating_add(self.len as usize);
@@ -917,7 +923,7 @@ fn number(
         );
         return (p, None);
     }
-    let text = core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
+    let text = || core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
         // A mantissa below 2^24 and a power of ten up to 10^10 are both exact in f32, so one
         // division is correctly rounded: the same value the general parser returns.
@@ -925,7 +931,7 @@ fn number(
             Some(m) if !has_exponent && m < 1 << 24 && frac_digits <= 10 => {
                 m as f32 / POW10_F32[frac_digits as usize]
             }
-            _ => text.parse().unwrap_or(f32::INFINITY),
+            _ => text().parse().unwrap_or(f32::INFINITY),
         };
         if !v.is_finite() {
             diag.push(

@@ -77,6 +77,13 @@ struct Sym<'a> {
     slot: i16,
 }
 
+/// Name equality as an inline byte loop: names are short, and a library compare call per
+/// candidate cost more.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
 /// Identifiers gathered for the used-global check (see `Sema::identifiers`).
 const IDENTS_MAX: usize = 128;
 
@@ -274,8 +281,11 @@ impl<'a> Sema<'a> {
     }
 
     fn name_of(&self, node: i16) -> &'a str {
-        let n = self.node(node);
-        let Some(t) = self.toks.get(n.tok) else {
+        // Only the node's token is needed (copying the whole node cost more than the lookup).
+        let Some(tok) = self.ast.get(node).map(|n| n.tok) else {
+            return "";
+        };
+        let Some(t) = self.toks.get(tok) else {
             return "";
         };
         match self.text {
@@ -466,7 +476,7 @@ impl<'a> Sema<'a> {
         (0..self.syms.len()).rev().find(|&i| {
             self.syms
                 .get(i)
-                .map(|s| s.key == key && s.name == name && self.visible(s.scope))
+                .map(|s| s.key == key && same_name(s.name, name) && self.visible(s.scope))
                 .unwrap_or(false)
         })
     }
@@ -477,7 +487,7 @@ impl<'a> Sema<'a> {
         if let Some(prev) = self
             .syms
             .iter()
-            .find(|s| s.key == key && s.scope == cur && s.name == name)
+            .find(|s| s.key == key && s.scope == cur && same_name(s.name, name))
         {
             let line = self
                 .toks
@@ -914,7 +924,7 @@ impl<'a> Sema<'a> {
             Some(ids) => {
                 let key = name_key(name);
                 ids.iter()
-                    .any(|&(k, i)| k == key && self.name_of(i) == name)
+                    .any(|&(k, i)| k == key && same_name(self.name_of(i), name))
             }
             None => self
                 .ast
@@ -964,7 +974,7 @@ impl<'a> Sema<'a> {
                             .iface
                             .samplers
                             .iter()
-                            .find(|s| s.name.as_str() == name)
+                            .find(|s| same_name(s.name.as_str(), name))
                             .map(|s| s.unit);
                         let s = self.add_sym(i, name, SymKind::Sampler, n.ty, -1)?;
                         if let Some(sym) = self.syms.get_mut(s) {
@@ -977,7 +987,7 @@ impl<'a> Sema<'a> {
                         .iface
                         .uniforms
                         .iter()
-                        .find(|u| u.name.as_str() == name)
+                        .find(|u| same_name(u.name.as_str(), name))
                         .map(|u| u.slot)
                         .unwrap_or(0);
                     let mut tmp = -1;
@@ -1002,7 +1012,7 @@ impl<'a> Sema<'a> {
                                 .iface
                                 .attributes
                                 .iter()
-                                .find(|a| a.name.as_str() == name)
+                                .find(|a| same_name(a.name.as_str(), name))
                                 .map(|a| a.location)
                                 .unwrap_or(0);
                             self.emit(Op::LoadAttr, n.ty, 4, tmp, -1, -1, loc as i16, 0)?;
@@ -1012,7 +1022,7 @@ impl<'a> Sema<'a> {
                                 .iface
                                 .varyings
                                 .iter()
-                                .find(|v| v.name.as_str() == name)
+                                .find(|v| same_name(v.name.as_str(), name))
                                 .map(|v| v.slot)
                                 .unwrap_or(0);
                             self.emit(Op::LoadVar, n.ty, 4, tmp, -1, -1, slot as i16, 0)?;
@@ -1058,7 +1068,7 @@ impl<'a> Sema<'a> {
                     .iface
                     .varyings
                     .iter()
-                    .find(|v| v.name.as_str() == s.name)
+                    .find(|v| same_name(v.name.as_str(), s.name))
                     .map(|v| v.slot)
                     .unwrap_or(0);
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
