@@ -81,8 +81,14 @@ impl<'a> Parser<'a> {
             .map(|t| t.kind)
             .unwrap_or(Tok::Eof)
     }
+    #[inline]
     fn kind(&self) -> Tok {
-        self.tok().kind
+        // The cursor never passes the final EOF, so this is nearly always a plain load; past
+        // the end it is the same clamped lookup as `tok`.
+        match self.toks.toks.get(self.pos) {
+            Some(t) => t.kind,
+            None => self.tok().kind,
+        }
     }
     fn at(&self, k: Tok) -> bool {
         self.kind() == k
