@@ -548,6 +548,38 @@ impl Piece for Sfx {
     }
 }
 
+/// A piece written by `F` (see [`around!`]).
+struct With<F>(F);
+
+impl<F: FnOnce(&mut Out) -> Result<(), heapless::CapacityError>> Piece for With<F> {
+    #[inline(always)]
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        (self.0)(out).map_err(too_long)
+    }
+}
+
+/// `pre`, the suffix `s` and `post` as one piece: each arm pushes one literal, so a register's
+/// closing bracket, its mask and the next operand's opening cost one copy instead of three.
+macro_rules! around {
+    ($pre:literal, $s:expr, $post:literal) => {
+        With(|out: &mut Out| match $s {
+            Sfx::None => out.push_str(concat!($pre, $post)),
+            Sfx::X => out.push_str(concat!($pre, ".x", $post)),
+            Sfx::Xy => out.push_str(concat!($pre, ".xy", $post)),
+            Sfx::Xyz => out.push_str(concat!($pre, ".xyz", $post)),
+            Sfx::Yzw => out.push_str(concat!($pre, ".yzw", $post)),
+            Sfx::Zw => out.push_str(concat!($pre, ".zw", $post)),
+            Sfx::Y => out.push_str(concat!($pre, ".y", $post)),
+            Sfx::Z => out.push_str(concat!($pre, ".z", $post)),
+            Sfx::W => out.push_str(concat!($pre, ".w", $post)),
+            Sfx::Xxxx => out.push_str(concat!($pre, ".xxxx", $post)),
+            Sfx::Yyyy => out.push_str(concat!($pre, ".yyyy", $post)),
+            Sfx::Zzzz => out.push_str(concat!($pre, ".zzzz", $post)),
+            Sfx::Wwww => out.push_str(concat!($pre, ".wwww", $post)),
+        })
+    };
+}
+
 impl Piece for String<24> {
     fn put(self, out: &mut Out) -> Result<(), TgsiError> {
         out.push_str(self.as_str()).map_err(too_long)
@@ -838,10 +870,25 @@ fn emit_inst(
                 sw.as_str()
             };
             // Both sources are read before the write, so d == a is safe; the zero fill comes second.
-            inst!(e, "MOV TEMP[", d, "]", mask(n), ", TEMP[", a, "]", sw)?;
+            inst!(
+                e,
+                "MOV TEMP[",
+                d,
+                around!("]", mask(n), ", TEMP["),
+                a,
+                "]",
+                sw
+            )?;
             if n < 4 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
-                inst!(e, "MOV TEMP[", d, "]", rest_mask(n), ", IMM[", z, "].xxxx")?;
+                inst!(
+                    e,
+                    "MOV TEMP[",
+                    d,
+                    around!("]", rest_mask(n), ", IMM["),
+                    z,
+                    "].xxxx"
+                )?;
             }
         }
         Op::SetLane => {
@@ -1156,9 +1203,7 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
         e,
         "MUL TEMP[",
         t,
-        "]",
-        wm,
-        ", TEMP[",
+        around!("]", wm, ", TEMP["),
         v,
         "].xxxx, TEMP[",
         mat,
@@ -1169,13 +1214,9 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
             e,
             "MAD TEMP[",
             t,
-            "]",
-            wm,
-            ", TEMP[",
+            around!("]", wm, ", TEMP["),
             v,
-            "]",
-            replicate(k as usize),
-            ", TEMP[",
+            around!("]", replicate(k as usize), ", TEMP["),
             mat + k,
             "], TEMP[",
             t,
