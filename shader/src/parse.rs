@@ -116,6 +116,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Error at the current token, describing it ("found ...").
+    #[inline(never)]
     fn expected(&mut self, what: &str) -> Result<(), ()> {
         let t = self.tok();
         if t.kind == Tok::Eof {
@@ -132,10 +133,17 @@ impl<'a> Parser<'a> {
 
     /// A missing `;` at the end of a line is reported and then assumed, so the next line parses
     /// normally instead of being skipped by recovery.
+    /// Inlined check; the report is out of line (most statements have their ';').
+    #[inline]
     fn expect_semi(&mut self, what: &str) -> Result<(), ()> {
         if self.eat(Tok::Semi) {
             return Ok(());
         }
+        self.missing_semi(what)
+    }
+
+    #[inline(never)]
+    fn missing_semi(&mut self, what: &str) -> Result<(), ()> {
         let prev = self
             .pos
             .checked_sub(1)
@@ -157,6 +165,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     fn expect(&mut self, k: Tok, what: &str) -> Result<(), ()> {
         if self.eat(k) {
             Ok(())
