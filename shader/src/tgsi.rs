@@ -673,6 +673,18 @@ macro_rules! inst {
     }};
 }
 
+/// [`inst!`] whose last piece already ends the line (`"]\n"`): one push fewer per line.
+macro_rules! inst_line {
+    ($e:expr, $($p:expr),+ $(,)?) => {{
+        let r = raw!($e, $($p),+);
+        if r.is_ok() {
+            $e.line += 1;
+            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
+        }
+        r
+    }};
+}
+
 macro_rules! dcl {
     ($e:expr, $($p:expr),+ $(,)?) => {{
         let r = raw!($e, "DCL ", $($p),+, "\n");
@@ -836,11 +848,11 @@ fn emit_inst(
         Op::Nop => {}
         Op::Const => {
             let d = temp(inst.dst, m, i)?;
-            inst!(e, "MOV TEMP[", d, "], IMM[", p.const_imm[i], "]")?;
+            inst_line!(e, "MOV TEMP[", d, "], IMM[", p.const_imm[i], "]\n")?;
         }
         Op::Mov => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            inst!(
+            inst_line!(
                 e,
                 "MOV TEMP[",
                 d,
@@ -848,7 +860,7 @@ fn emit_inst(
                 mask(lanes_or(inst, 4)),
                 ", TEMP[",
                 a,
-                "]"
+                "]\n"
             )?;
         }
         Op::Swz => {
@@ -921,7 +933,7 @@ fn emit_inst(
                 Op::Max => ("MAX", ""),
                 _ => ("MIN", ""),
             };
-            inst!(
+            inst_line!(
                 e,
                 name,
                 " TEMP[",
@@ -934,7 +946,7 @@ fn emit_inst(
                 neg,
                 "TEMP[",
                 b,
-                "]"
+                "]\n"
             )?;
         }
         Op::Div => {
@@ -958,7 +970,7 @@ fn emit_inst(
                     replicate(k)
                 )?;
             }
-            inst!(
+            inst_line!(
                 e,
                 "MUL TEMP[",
                 d,
@@ -968,7 +980,7 @@ fn emit_inst(
                 a,
                 "], TEMP[",
                 s,
-                "]"
+                "]\n"
             )?;
         }
         Op::Abs => {
@@ -996,7 +1008,7 @@ fn emit_inst(
                 4 => "DP4",
                 _ => return Err(bad(i, "dot size must be 2..=4")),
             };
-            inst!(e, name, " TEMP[", d, "].x, TEMP[", a, "], TEMP[", b, "]")?;
+            inst_line!(e, name, " TEMP[", d, "].x, TEMP[", a, "], TEMP[", b, "]\n")?;
         }
         Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
@@ -1025,7 +1037,7 @@ fn emit_inst(
         }
         Op::Trunc => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
-            inst!(
+            inst_line!(
                 e,
                 "TRUNC TEMP[",
                 d,
@@ -1033,7 +1045,7 @@ fn emit_inst(
                 mask(lanes_or(inst, 1)),
                 ", TEMP[",
                 a,
-                "]"
+                "]\n"
             )?;
         }
         Op::Pow => {
@@ -1107,7 +1119,7 @@ fn emit_inst(
                 inst!(e, "MOV TEMP[", t, "].w, IMM[", z, "].xxxx")?;
             }
             if aliased {
-                inst!(e, "MOV TEMP[", d, "], TEMP[", t, "]")?;
+                inst_line!(e, "MOV TEMP[", d, "], TEMP[", t, "]\n")?;
             }
         }
         Op::MulMM => {
@@ -1135,7 +1147,7 @@ fn emit_inst(
             }
             if aliased {
                 for j in 0..cols {
-                    inst!(e, "MOV TEMP[", d + j, "], TEMP[", base + j, "]")?;
+                    inst_line!(e, "MOV TEMP[", d + j, "], TEMP[", base + j, "]\n")?;
                 }
             }
         }
@@ -1154,36 +1166,36 @@ fn emit_inst(
         }
         Op::LoadAttr => {
             let d = temp(inst.dst, m, i)?;
-            inst!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]")?;
+            inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
         }
         Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
-            inst!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]")?;
+            inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
         }
         Op::LoadUni => {
             let d = temps(inst.dst, inst.aux2.max(0) as u16, m, i)?;
             for k in 0..inst.aux2 as u16 {
-                inst!(
+                inst_line!(
                     e,
                     "MOV TEMP[",
                     d + k,
                     "], CONST[0][",
                     inst.aux as u16 + k,
-                    "]"
+                    "]\n"
                 )?;
             }
         }
         Op::LoadFcoord => {
             let d = temp(inst.dst, m, i)?;
-            inst!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]")?;
+            inst_line!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]\n")?;
         }
         Op::StorePos | Op::StoreColor => {
             let a = temp(inst.a, m, i)?;
-            inst!(e, "MOV OUT[0], TEMP[", a, "]")?;
+            inst_line!(e, "MOV OUT[0], TEMP[", a, "]\n")?;
         }
         Op::StoreVar => {
             let a = temp(inst.a, m, i)?;
-            inst!(e, "MOV OUT[", inst.aux + 1, "], TEMP[", a, "]")?;
+            inst_line!(e, "MOV OUT[", inst.aux + 1, "], TEMP[", a, "]\n")?;
         }
         Op::If => {
             let a = temp(inst.a, m, i)?;
@@ -1199,7 +1211,7 @@ fn emit_inst(
 /// `t = sum_k column(mat+k) * v[k]` for k < cols, as MUL + MAD chain (t must not alias inputs).
 fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(), TgsiError> {
     let wm = if cols == 3 { Sfx::Xyz } else { Sfx::None };
-    inst!(
+    inst_line!(
         e,
         "MUL TEMP[",
         t,
@@ -1207,10 +1219,10 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
         v,
         "].xxxx, TEMP[",
         mat,
-        "]"
+        "]\n"
     )?;
     for k in 1..cols {
-        inst!(
+        inst_line!(
             e,
             "MAD TEMP[",
             t,
@@ -1220,7 +1232,7 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
             mat + k,
             "], TEMP[",
             t,
-            "]"
+            "]\n"
         )?;
     }
     Ok(())
