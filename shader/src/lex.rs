@@ -236,6 +236,40 @@ const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
     t[h] = entry;
 }
 
+/// For each ASCII first byte, a bit per length (2 to 13) that some table word has: most
+/// identifiers are ruled out by this one load, before any hashing.
+const WORD_SHAPES: [u16; 128] = {
+    const fn mark(t: &mut [u16; 128], w: &[u8]) {
+        t[w[0] as usize & 127] |= 1 << w.len();
+    }
+    let mut t = [0u16; 128];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        mark(&mut t, KEYWORDS[i].0.as_bytes());
+        i += 1;
+    }
+    i = 0;
+    while i < REJECTED_QUALIFIERS.len() {
+        mark(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes());
+        i += 1;
+    }
+    i = 0;
+    while i < RESERVED.len() {
+        mark(&mut t, RESERVED[i].as_bytes());
+        i += 1;
+    }
+    t
+};
+
+/// Whether `w` has the first byte and length of some table word.
+#[inline(always)]
+fn may_be_word(w: &[u8]) -> bool {
+    match w.first() {
+        Some(&c) if w.len() <= WORD_LEN_MAX => (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0,
+        _ => false,
+    }
+}
+
 const WORD_TABLE: [u8; WORD_SLOTS] = {
     let mut t = [0u8; WORD_SLOTS];
     let mut i = 0;
@@ -484,7 +518,12 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 let n = ident_run(src.get(start..).unwrap_or(&[]));
                 pos += n;
                 let bytes = src.get(start..pos).unwrap_or(&[]);
-                match word(bytes) {
+                let found = if may_be_word(bytes) {
+                    word(bytes)
+                } else {
+                    None
+                };
+                match found {
                     Some(Word::Keyword(k)) => k,
                     Some(Word::Reserved) => Tok::Reserved,
                     Some(Word::Rejected(i)) => {
@@ -986,6 +1025,20 @@ fn number(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_table_word_passes_the_shape_filter() {
+        let words = KEYWORDS
+            .iter()
+            .map(|k| k.0)
+            .chain(REJECTED_QUALIFIERS.iter().map(|r| r.0))
+            .chain(RESERVED.iter().copied());
+        for w in words {
+            assert!(may_be_word(w.as_bytes()), "{}", w);
+        }
+        assert!(!may_be_word(b"position"));
+        assert!(!may_be_word(b""));
+    }
 
     #[test]
     fn word_matches_agree_with_the_tables() {
