@@ -943,7 +943,7 @@ fn number(
             mant = mant
                 .and_then(|m| m.checked_mul(10))
                 .and_then(|m| m.checked_add((at(p) - b'0') as u32));
-            frac_digits += 1;
+            frac_digits = frac_digits.saturating_add(1);
             p += 1;
         }
     }
@@ -989,11 +989,13 @@ fn number(
     if is_float {
         // A mantissa below 2^24 and a power of ten up to 10^10 are both exact in f32, so one
         // division is correctly rounded: the same value the general parser returns.
-        let v: f32 = match mant {
-            Some(m) if !has_exponent && m < 1 << 24 && frac_digits <= 10 => {
-                m as f32 / POW10_F32[frac_digits as usize]
-            }
-            _ => text().parse().unwrap_or(f32::INFINITY),
+        let fast = match (mant, POW10_F32.get(frac_digits as usize)) {
+            (Some(m), Some(&p)) if !has_exponent && m < 1 << 24 => Some(m as f32 / p),
+            _ => None,
+        };
+        let v: f32 = match fast {
+            Some(v) => v,
+            None => text().parse().unwrap_or(f32::INFINITY),
         };
         if !v.is_finite() {
             diag.push(
