@@ -211,7 +211,7 @@ impl TextureRef<'_> {
     /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
     /// weights as the per-lane path.
     #[inline(always)]
-    fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+    pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
         if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
             let mut out = [0u32; LANES];
@@ -1397,7 +1397,7 @@ pub fn pow(x: f32, y: f32) -> f32 {
 /// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
 /// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
 #[inline(always)]
-fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
+pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
     let mut out = [0.0; LANES];
     let mut slow = [false; LANES];
     let mut any = false;
@@ -1507,7 +1507,7 @@ pub fn cos(x: f32) -> f32 {
 /// lanes usually share the quadrant parity, and then only one of the two polynomials is
 /// evaluated.
 #[inline(always)]
-fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
+pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
     let mut red = [0.0; LANES];
     let mut quad = [0u32; LANES];
     let mut slow = false;
