@@ -21,7 +21,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 
 # Seeds. frontend: 1 stage byte + source; exec: options byte (bit 0 = stage) + uniform seed
-# byte + source; csir: v1 and v2 blobs of a few sources.
+# byte + source; csir: mode byte (0 as is; 3 fix the checksum, draw) + v1 or v2 blob.
 for t in frontend csir exec; do mkdir -p "$fuzz/corpus/$t"; done
 for f in "$root"/shader/tests/in/*.vert "$root"/shader/tests/in/*.frag; do
     b=$(basename "$f")
@@ -37,9 +37,12 @@ if [[ " ${targets[*]} " == *" csir "* ]]; then
         ok_functions.vert ok_discard.frag ok_fragcoord.frag; do
         for v in v1 v2; do
             (cd "$root" && cargo run -q -p shc -- csir save "shader/tests/in/$b" \
-                -o "$fuzz/corpus/csir/seed_${b}_$v.csir" "--$v")
+                -o "$fuzz/corpus/csir/blob.tmp" "--$v")
+            { printf '\000'; cat "$fuzz/corpus/csir/blob.tmp"; } >"$fuzz/corpus/csir/seed_${b}_$v"
+            { printf '\003'; cat "$fuzz/corpus/csir/blob.tmp"; } >"$fuzz/corpus/csir/seed_${b}_${v}_draw"
         done
     done
+    rm -f "$fuzz/corpus/csir/blob.tmp"
 fi
 
 status=0
