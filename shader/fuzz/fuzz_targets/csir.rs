@@ -43,7 +43,9 @@ fn fix_checksum(b: &mut [u8]) {
     match csir::blob_version(b) {
         Ok(1) => {
             let n = u32_at(b, 12) as usize;
-            let end = csir::V1_HEADER.saturating_add(n.saturating_mul(csir::RECORD)).min(b.len());
+            let end = csir::V1_HEADER
+                .saturating_add(n.saturating_mul(csir::RECORD))
+                .min(b.len());
             let sum = b[csir::V1_HEADER..end]
                 .iter()
                 .fold(0u32, |s, &x| s.wrapping_add(x as u32));
@@ -102,7 +104,10 @@ fuzz_target!(|input: &[u8]| {
     let back = csir::load(&v1).unwrap_or_else(|e| panic!("re-saved v1 blob rejected: {}", e));
     let mut ir_only = m.clone();
     ir_only.iface = back.iface.clone();
-    assert!(same(&back, &ir_only), "v1 round trip changed the instructions or immediates");
+    assert!(
+        same(&back, &ir_only),
+        "v1 round trip changed the instructions or immediates"
+    );
     assert_eq!(save(&back, Version::V1), v1, "v1 save is not stable");
 
     if mode & 2 != 0 {
