@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the shader fuzz targets (shader/fuzz) one after the other, single job each.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 60 s, frontend csir exec
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 60 s, frontend csir exec guest
 # Installs cargo-fuzz (nightly) when it is missing. Corpora live in shader/fuzz/corpus/<target>
 # (not committed) and are re-seeded on every run from shader/tests/in (frontend, exec) and from
 # CSIR blobs that shc saves from a few of those sources (csir). Crash inputs are written to
@@ -13,7 +13,7 @@ fuzz="$root/shader/fuzz"
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(frontend csir exec)
+[ ${#targets[@]} -gt 0 ] || targets=(frontend csir exec guest)
 case "$secs" in '' | *[!0-9]*) echo "usage: $0 [SECONDS_PER_TARGET] [TARGET...]" >&2; exit 2 ;; esac
 
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
@@ -22,7 +22,7 @@ fi
 
 # Seeds. frontend: 1 stage byte + source; exec: options byte (bit 0 = stage) + uniform seed
 # byte + source; csir: mode byte (0 as is; 3 fix the checksum, draw) + v1 or v2 blob.
-for t in frontend csir exec; do mkdir -p "$fuzz/corpus/$t"; done
+for t in frontend csir exec guest; do mkdir -p "$fuzz/corpus/$t"; done
 for f in "$root"/shader/tests/in/*.vert "$root"/shader/tests/in/*.frag; do
     b=$(basename "$f")
     case "$b" in *.frag) s='\001' ;; *) s='\000' ;; esac
@@ -52,7 +52,7 @@ for t in "${targets[@]}"; do
     log="$fuzz/artifacts/$t.log"
     mkdir -p "$fuzz/artifacts/$t"
     dict=()
-    [ "$t" = csir ] || dict=(-dict="$fuzz/glsl.dict")
+    case "$t" in frontend | exec) dict=(-dict="$fuzz/glsl.dict") ;; esac
     set +e
     (cd "$fuzz" && cargo +nightly fuzz run "$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
