@@ -61,7 +61,10 @@ for t in "${targets[@]}"; do
     set -e
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     summary+=("$t: rc=$rc executions=${runs:-?}")
-    [ "$rc" -eq 0 ] || status=1
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        echo "$t failed; reproduce with: (cd shader/fuzz && cargo +nightly fuzz run $t ARTIFACT)" >&2
+    fi
 done
 printf '%s\n' "${summary[@]}" >&2
 exit $status
