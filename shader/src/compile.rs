@@ -296,6 +296,29 @@ mod tests {
         assert!(err(0, &big).contains("size limit"));
     }
 
+    /// Only used inputs are loaded, whether or not the tree's identifiers fit the table that
+    /// speeds up the check (128 of them).
+    #[test]
+    fn unused_inputs_are_not_loaded_at_any_size() {
+        for statements in [1, 70] {
+            // Two identifiers per statement: 140 in all passes the table's 128.
+            let body = std::vec!["s = a;"; statements].join(" ");
+            let src = std::format!(
+                "layout(location = 0) in vec4 a;\nlayout(location = 1) in vec4 b;\nvoid main() {{ vec4 s = vec4(0.0); {} gl_Position = s; }}\n",
+                body
+            );
+            let s = ok(0, &src);
+            let loads: std::vec::Vec<i16> = s
+                .module
+                .insts
+                .iter()
+                .filter(|i| i.op == Op::LoadAttr)
+                .map(|i| i.aux)
+                .collect();
+            assert_eq!(loads, [0], "{} statements", statements);
+        }
+    }
+
     #[test]
     fn semantic_errors_point_at_the_construct() {
         let e = err(

@@ -98,6 +98,12 @@ impl Token {
     pub fn float(&self) -> f32 {
         f32::from_bits(self.value)
     }
+    /// The token's bytes (ASCII for every token the lexer produces).
+    pub fn bytes<'s>(&self, src: &'s [u8]) -> &'s [u8] {
+        let start = self.off as usize;
+        src.get(start..start.saturating_add(self.len as usize))
+            .unwrap_or(&[])
+    }
     pub fn text<'s>(&self, src: &'s [u8]) -> &'s str {
         let start = self.off as usize;
         let end = start.saturating_add(self.len as usize);
@@ -184,40 +190,6 @@ pub const REJECTED_QUALIFIERS: &[(&str, &str)] = &[
     ("sample", "not part of this language"),
 ];
 
-/// The keyword kind of an identifier-shaped word (same table as [`KEYWORDS`], as a match so
-/// the hot path does not scan it).
-fn keyword(w: &[u8]) -> Option<Tok> {
-    Some(match w {
-        b"in" => Tok::In,
-        b"out" => Tok::Out,
-        b"uniform" => Tok::Uniform,
-        b"const" => Tok::Const,
-        b"layout" => Tok::Layout,
-        b"smooth" => Tok::Smooth,
-        b"void" => Tok::Void,
-        b"bool" => Tok::Bool,
-        b"int" => Tok::Int,
-        b"float" => Tok::Float,
-        b"vec2" => Tok::Vec2,
-        b"vec3" => Tok::Vec3,
-        b"vec4" => Tok::Vec4,
-        b"ivec2" => Tok::IVec2,
-        b"ivec3" => Tok::IVec3,
-        b"ivec4" => Tok::IVec4,
-        b"mat3" => Tok::Mat3,
-        b"mat4" => Tok::Mat4,
-        b"sampler2D" => Tok::Sampler2D,
-        b"if" => Tok::If,
-        b"else" => Tok::Else,
-        b"for" => Tok::For,
-        b"return" => Tok::Return,
-        b"discard" => Tok::Discard,
-        b"true" => Tok::True,
-        b"false" => Tok::False,
-        _ => return None,
-    })
-}
-
 /// GLSL words that are not in this language; the parser names them in its diagnostic.
 pub const RESERVED: &[&str] = &[
     "while",
@@ -231,47 +203,94 @@ pub const RESERVED: &[&str] = &[
     "precision",
 ];
 
-/// Index in [`REJECTED_QUALIFIERS`] of a rejected word (a match, so that every lowercase
-/// identifier does not scan the table).
-fn rejected_qualifier(w: &[u8]) -> Option<usize> {
-    Some(match w {
-        b"attribute" => 0,
-        b"varying" => 1,
-        b"highp" => 2,
-        b"mediump" => 3,
-        b"lowp" => 4,
-        b"inout" => 5,
-        b"centroid" => 6,
-        b"flat" => 7,
-        b"noperspective" => 8,
-        b"invariant" => 9,
-        b"precise" => 10,
-        b"readonly" => 11,
-        b"writeonly" => 12,
-        b"coherent" => 13,
-        b"volatile" => 14,
-        b"restrict" => 15,
-        b"shared" => 16,
-        b"patch" => 17,
-        b"sample" => 18,
-        _ => return None,
-    })
+/// What a word of the three tables above is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    Keyword(Tok),
+    /// Index in [`REJECTED_QUALIFIERS`].
+    Rejected(usize),
+    Reserved,
 }
 
-/// Whether `w` is one of [`RESERVED`] (a match for the same reason).
-fn is_reserved(w: &[u8]) -> bool {
-    matches!(
-        w,
-        b"while"
-            | b"do"
-            | b"switch"
-            | b"case"
-            | b"default"
-            | b"break"
-            | b"continue"
-            | b"struct"
-            | b"precision"
-    )
+/// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
+/// built at compile time: an identifier costs one hash and usually one probe instead of a
+/// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
+const WORD_SLOTS: usize = 128;
+const TAG_KEYWORD: u8 = 0x40;
+const TAG_REJECTED: u8 = 0x80;
+const TAG_RESERVED: u8 = 0xc0;
+/// Every table word is 2 to 13 bytes long.
+const WORD_LEN_MIN: usize = 2;
+const WORD_LEN_MAX: usize = 13;
+
+const fn word_hash(first: u8, last: u8, len: usize) -> usize {
+    // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
+    (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
+}
+
+const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
+    let mut h = word_hash(w[0], w[w.len() - 1], w.len());
+    while t[h] != 0 {
+        h = (h + 1) & (WORD_SLOTS - 1);
+    }
+    t[h] = entry;
+}
+
+const WORD_TABLE: [u8; WORD_SLOTS] = {
+    let mut t = [0u8; WORD_SLOTS];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
+        i += 1;
+    }
+    i = 0;
+    while i < REJECTED_QUALIFIERS.len() {
+        insert(
+            &mut t,
+            REJECTED_QUALIFIERS[i].0.as_bytes(),
+            TAG_REJECTED | i as u8,
+        );
+        i += 1;
+    }
+    i = 0;
+    while i < RESERVED.len() {
+        insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
+#[inline]
+fn word(w: &[u8]) -> Option<Word> {
+    if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
+        return None;
+    }
+    let (&first, &last) = (w.first()?, w.last()?);
+    let mut h = word_hash(first, last, w.len());
+    // Bounded by the table size; the table always has empty slots, which end the probe.
+    for _ in 0..WORD_SLOTS {
+        let e = *WORD_TABLE.get(h)?;
+        if e == 0 {
+            return None;
+        }
+        let i = (e & 0x3f) as usize;
+        let (text, found) = match e & 0xc0 {
+            TAG_KEYWORD => {
+                let &(t, k) = KEYWORDS.get(i)?;
+                (t, Word::Keyword(k))
+            }
+            TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
+            _ => (*RESERVED.get(i)?, Word::Reserved),
+        };
+        // An inline byte loop: the words are short, and a library compare call cost more.
+        let t = text.as_bytes();
+        if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
+            return Some(found);
+        }
+        h = (h + 1) & (WORD_SLOTS - 1);
+    }
+    None
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -301,7 +320,6 @@ struct Lexer<'a> {
     line: u32,
     col: u32,
     line_start: bool,
-    full: bool,
 }
 
 impl Lexer<'_> {
@@ -311,30 +329,6 @@ impl Lexer<'_> {
             .copied()
             .unwrap_or(0)
     }
-    /// Skips a run of bytes matching `pred` that contains no newline (ids, digits, comments).
-    fn skip_run(&mut self, pred: impl Fn(u8) -> bool) {
-        let rest = self.src.get(self.pos..).unwrap_or(&[]);
-        let n = rest.iter().take_while(|&&b| b != b'\n' && pred(b)).count();
-        self.pos += n;
-        self.col = self.col.saturating_add(n as u32);
-    }
-
-    /// Skips whitespace, newlines included.
-    fn skip_space(&mut self) {
-        while let Some(&b) = self.src.get(self.pos) {
-            match b {
-                b'\n' => {
-                    self.line = self.line.saturating_add(1);
-                    self.col = 1;
-                    self.line_start = true;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.col = self.col.saturating_add(1),
-                _ => return,
-            }
-            self.pos += 1;
-        }
-    }
-
     fn bump(&mut self) {
         if let Some(&b) = self.src.get(self.pos) {
             self.pos += 1;
@@ -357,240 +351,348 @@ fn clamp16(v: u32) -> u16 {
     }
 }
 
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Byte classes for the identifier scan: one table load per byte instead of range tests.
-const IDENT_BYTE: u8 = 1;
-const LOWER_BYTE: u8 = 2;
+/// Byte classes of the lexer's first dispatch.
+const C_OTHER: u8 = 0;
+const C_IDENT: u8 = 1;
+/// Punctuation that is always a one-byte token: `( ) { } [ ] ; , ? :`.
+const C_PUNCT: u8 = 2;
 const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+    let mut t = [C_OTHER; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric() || c == b'_' {
-            t[b] = IDENT_BYTE;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            t[b] = C_IDENT;
         }
-        if c.is_ascii_lowercase() {
-            t[b] |= LOWER_BYTE;
-        }
+        b += 1;
+    }
+    let p = b"(){}[];,?:";
+    let mut i = 0;
+    while i < p.len() {
+        t[p[i] as usize] = C_PUNCT;
+        i += 1;
+    }
+    t
+};
+/// The token of each [`C_PUNCT`] byte.
+const SINGLE: [Tok; 256] = {
+    let mut t = [Tok::Eof; 256];
+    t[b'(' as usize] = Tok::LParen;
+    t[b')' as usize] = Tok::RParen;
+    t[b'{' as usize] = Tok::LBrace;
+    t[b'}' as usize] = Tok::RBrace;
+    t[b'[' as usize] = Tok::LBracket;
+    t[b']' as usize] = Tok::RBracket;
+    t[b';' as usize] = Tok::Semi;
+    t[b',' as usize] = Tok::Comma;
+    t[b'?' as usize] = Tok::Question;
+    t[b':' as usize] = Tok::Colon;
+    t
+};
+
+/// Identifier bytes, for the identifier scan: one table load per byte instead of range tests.
+const IDENT_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
         b += 1;
     }
     t
 };
 
-/// Length of the identifier run at the start of `rest`, and whether it is all lowercase
-/// letters (the only words the rejected-word tables can hold).
-fn ident_run(rest: &[u8]) -> (usize, bool) {
-    let mut all = IDENT_BYTE | LOWER_BYTE;
+/// Length of the identifier run at the start of `rest`.
+fn ident_run(rest: &[u8]) -> usize {
+    // Four bytes a step: most names are a few bytes long, and the loop overhead per byte
+    // cost as much as the class test.
     let mut n = 0;
-    for &b in rest {
-        let c = CLASS[b as usize];
-        if c & IDENT_BYTE == 0 {
-            break;
+    let mut quads = rest.chunks_exact(4);
+    for q in quads.by_ref() {
+        if let [a, b, c, d] = *q {
+            if !IDENT_BYTE[a as usize] {
+                return n;
+            }
+            if !IDENT_BYTE[b as usize] {
+                return n + 1;
+            }
+            if !IDENT_BYTE[c as usize] {
+                return n + 2;
+            }
+            if !IDENT_BYTE[d as usize] {
+                return n + 3;
+            }
         }
-        all &= c;
-        n += 1;
+        n += 4;
     }
-    (n, all & LOWER_BYTE != 0)
+    n + quads
+        .remainder()
+        .iter()
+        .position(|&b| !IDENT_BYTE[b as usize])
+        .unwrap_or(quads.remainder().len())
 }
 
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
+    // Every offset, length, line and column of a source shorter than 64 KiB fits in u16, so
+    // the usual case needs no clamping per token.
+    if src.len() < u16::MAX as usize {
+        lex_with::<false>(src, diag, out)
+    } else {
+        lex_with::<true>(src, diag, out)
+    }
+}
+
+/// Narrows a position to a token field: clamped when `WIDE` (a source of 64 KiB or more).
+#[inline(always)]
+fn narrow<const WIDE: bool>(v: u32) -> u16 {
+    if WIDE {
+        clamp16(v)
+    } else {
+        v as u16
+    }
+}
+
+fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
-    let mut lx = Lexer {
-        src,
-        pos: 0,
-        line: 1,
-        col: 1,
-        line_start: true,
-        full: false,
-    };
+    // The cursor lives in locals (registers) on the hot path: a column is the distance from the
+    // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
+    // built for the rare directive.
+    let mut pos = 0usize;
+    let mut line = 1u32;
+    let mut line_begin = 0usize;
+    let mut line_start = true;
     let mut seen_version = false;
-    while lx.pos < src.len() && !lx.full && !diag.full() {
-        let c = lx.peek(0);
-        let (line, col, start) = (lx.line, lx.col, lx.pos);
-        match c {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                lx.skip_space();
-                continue;
-            }
-            b'/' if lx.peek(1) == b'/' => {
-                lx.skip_run(|_| true);
-                continue;
-            }
-            b'/' if lx.peek(1) == b'*' => {
-                lx.bump();
-                lx.bump();
-                let mut closed = false;
-                while lx.pos < src.len() {
-                    if lx.peek(0) == b'*' && lx.peek(1) == b'/' {
-                        lx.bump();
-                        lx.bump();
-                        closed = true;
-                        break;
-                    }
-                    lx.bump();
-                }
-                if !closed {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!("unterminated block comment: '/*' has no matching '*/'"),
-                    );
-                    break;
-                }
-                lx.line_start = false;
-                continue;
-            }
-            b'#' => {
-                if !lx.line_start {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!("invalid token '#': a directive must begin its own line"),
-                    );
-                    lx.bump();
-                    continue;
-                }
-                directive(&mut lx, diag, out, &mut seen_version);
-                continue;
-            }
-            _ => {}
-        }
-        lx.line_start = false;
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    while pos < src.len() && !diag.full() {
+        let c = at(pos);
+        let start = pos;
+        let col = column(pos, line_begin);
         let mut value = 0u32;
-        let kind = if is_ident_start(c) {
-            let (n, lower) = ident_run(src.get(start..).unwrap_or(&[]));
-            lx.pos += n;
-            lx.col = lx.col.saturating_add(n as u32);
-            let bytes = src.get(start..lx.pos).unwrap_or(&[]);
-            if let Some(k) = keyword(bytes) {
-                k
-            } else if !(lower && (2..=13).contains(&bytes.len())) {
-                // Every rejected or reserved word is 2 to 13 lowercase letters.
-                if bytes.len() >= NAME_MAX {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!(
-                            "identifier is {} characters long; the limit is {}",
-                            bytes.len(),
-                            NAME_MAX - 1
-                        ),
-                    );
-                }
-                Tok::Ident
-            } else if let Some(&(w, advice)) =
-                rejected_qualifier(bytes).and_then(|i| REJECTED_QUALIFIERS.get(i))
-            {
-                diag.push(
-                    line,
-                    col,
-                    format_args!("unsupported qualifier '{}': {}", w, advice),
-                );
-                continue;
-            } else if is_reserved(bytes) {
-                Tok::Reserved
-            } else {
-                if bytes.len() >= NAME_MAX {
-                    diag.push(
-                        line,
-                        col,
-                        format_args!(
-                            "identifier is {} characters long; the limit is {}",
-                            bytes.len(),
-                            NAME_MAX - 1
-                        ),
-                    );
-                }
-                Tok::Ident
-            }
-        } else if c.is_ascii_digit() || (c == b'.' && lx.peek(1).is_ascii_digit()) {
-            match number(&mut lx, diag, line, col) {
-                Some((k, v)) => {
-                    value = v;
-                    k
-                }
-                None => continue,
-            }
-        } else {
-            let two = [c, lx.peek(1)];
-            let (k, n) = match &two {
-                b"==" => (Tok::EqEq, 2),
-                b"!=" => (Tok::NotEq, 2),
-                b"<=" => (Tok::Le, 2),
-                b">=" => (Tok::Ge, 2),
-                b"&&" => (Tok::AndAnd, 2),
-                b"||" => (Tok::OrOr, 2),
-                b"++" => (Tok::PlusPlus, 2),
-                b"--" => (Tok::MinusMinus, 2),
-                b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
-                _ => match c {
-                    b'(' => (Tok::LParen, 1),
-                    b')' => (Tok::RParen, 1),
-                    b'{' => (Tok::LBrace, 1),
-                    b'}' => (Tok::RBrace, 1),
-                    b'[' => (Tok::LBracket, 1),
-                    b']' => (Tok::RBracket, 1),
-                    b';' => (Tok::Semi, 1),
-                    b',' => (Tok::Comma, 1),
-                    b'.' => (Tok::Dot, 1),
-                    b'+' => (Tok::Plus, 1),
-                    b'-' => (Tok::Minus, 1),
-                    b'*' => (Tok::Star, 1),
-                    b'/' => (Tok::Slash, 1),
-                    b'%' => (Tok::Percent, 1),
-                    b'=' => (Tok::Assign, 1),
-                    b'<' => (Tok::Lt, 1),
-                    b'>' => (Tok::Gt, 1),
-                    b'!' => (Tok::Not, 1),
-                    b'?' => (Tok::Question, 1),
-                    b':' => (Tok::Colon, 1),
-                    _ => {
-                        if matches!(c, b'&' | b'|' | b'^' | b'~') {
+        // One class-table load sends identifiers and plain punctuation (most tokens) straight
+        // to their code; whitespace, comments, directives, numbers and operators that may pair
+        // up take the general path.
+        let kind = match CLASS[c as usize] {
+            C_IDENT => {
+                line_start = false;
+                let n = ident_run(src.get(start..).unwrap_or(&[]));
+                pos += n;
+                let bytes = src.get(start..pos).unwrap_or(&[]);
+                match word(bytes) {
+                    Some(Word::Keyword(k)) => k,
+                    Some(Word::Reserved) => Tok::Reserved,
+                    Some(Word::Rejected(i)) => {
+                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
                             diag.push(
                                 line,
                                 col,
-                                format_args!(
-                                    "invalid token '{}': bitwise operators are not supported",
-                                    c as char
-                                ),
+                                format_args!("unsupported qualifier '{}': {}", w, advice),
                             );
-                        } else if c.is_ascii_graphic() {
-                            diag.push(line, col, format_args!("invalid token '{}'", c as char));
-                        } else {
+                        }
+                        continue;
+                    }
+                    None => {
+                        if bytes.len() >= NAME_MAX {
                             diag.push(
                                 line,
                                 col,
                                 format_args!(
-                                    "invalid character (byte 0x{:02x}): only ASCII text is accepted",
-                                    c
+                                    "identifier is {} characters long; the limit is {}",
+                                    bytes.len(),
+                                    NAME_MAX - 1
                                 ),
                             );
                         }
-                        lx.bump();
+                        Tok::Ident
+                    }
+                }
+            }
+            C_PUNCT => {
+                line_start = false;
+                pos += 1;
+                SINGLE[c as usize]
+            }
+            _ => {
+                match c {
+                    b'\n' => {
+                        pos += 1;
+                        line = line.saturating_add(1);
+                        line_begin = pos;
+                        line_start = true;
                         continue;
                     }
-                },
-            };
-            for _ in 0..n {
-                lx.bump();
+                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                        pos += 1;
+                        while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+                            pos += 1;
+                        }
+                        continue;
+                    }
+                    b'/' if at(pos + 1) == b'/' => {
+                        let rest = src.get(pos..).unwrap_or(&[]);
+                        pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        continue;
+                    }
+                    b'/' if at(pos + 1) == b'*' => {
+                        let comment_line = line;
+                        pos += 2;
+                        let mut closed = false;
+                        while pos < src.len() {
+                            match at(pos) {
+                                b'*' if at(pos + 1) == b'/' => {
+                                    pos += 2;
+                                    closed = true;
+                                    break;
+                                }
+                                b'\n' => {
+                                    pos += 1;
+                                    line = line.saturating_add(1);
+                                    line_begin = pos;
+                                }
+                                _ => pos += 1,
+                            }
+                        }
+                        if !closed {
+                            diag.push(
+                                comment_line,
+                                col,
+                                format_args!(
+                                    "unterminated block comment: '/*' has no matching '*/'"
+                                ),
+                            );
+                            break;
+                        }
+                        line_start = false;
+                        continue;
+                    }
+                    b'#' => {
+                        if !line_start {
+                            diag.push(
+                                line,
+                                col,
+                                format_args!(
+                                    "invalid token '#': a directive must begin its own line"
+                                ),
+                            );
+                            pos += 1;
+                            continue;
+                        }
+                        if !seen_version {
+                            if let Some((end, v)) = plain_version(src, pos) {
+                                out.version = v;
+                                seen_version = true;
+                                pos = end;
+                                continue;
+                            }
+                        }
+                        let mut lx = Lexer {
+                            src,
+                            pos,
+                            line,
+                            col,
+                            line_start,
+                        };
+                        directive(&mut lx, diag, out, &mut seen_version);
+                        pos = lx.pos;
+                        line = lx.line;
+                        line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
+                        line_start = lx.line_start;
+                        continue;
+                    }
+                    _ => {}
+                }
+                line_start = false;
+                if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
+                    let (end, r) = number(src, start, diag, line, col);
+                    pos = end;
+                    match r {
+                        Some((k, v)) => {
+                            value = v;
+                            k
+                        }
+                        None => continue,
+                    }
+                } else {
+                    let two = [c, at(pos + 1)];
+                    let (k, n) = match &two {
+                        b"==" => (Tok::EqEq, 2),
+                        b"!=" => (Tok::NotEq, 2),
+                        b"<=" => (Tok::Le, 2),
+                        b">=" => (Tok::Ge, 2),
+                        b"&&" => (Tok::AndAnd, 2),
+                        b"||" => (Tok::OrOr, 2),
+                        b"++" => (Tok::PlusPlus, 2),
+                        b"--" => (Tok::MinusMinus, 2),
+                        b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+                        _ => match c {
+                            b'(' => (Tok::LParen, 1),
+                            b')' => (Tok::RParen, 1),
+                            b'{' => (Tok::LBrace, 1),
+                            b'}' => (Tok::RBrace, 1),
+                            b'[' => (Tok::LBracket, 1),
+                            b']' => (Tok::RBracket, 1),
+                            b';' => (Tok::Semi, 1),
+                            b',' => (Tok::Comma, 1),
+                            b'.' => (Tok::Dot, 1),
+                            b'+' => (Tok::Plus, 1),
+                            b'-' => (Tok::Minus, 1),
+                            b'*' => (Tok::Star, 1),
+                            b'/' => (Tok::Slash, 1),
+                            b'%' => (Tok::Percent, 1),
+                            b'=' => (Tok::Assign, 1),
+                            b'<' => (Tok::Lt, 1),
+                            b'>' => (Tok::Gt, 1),
+                            b'!' => (Tok::Not, 1),
+                            b'?' => (Tok::Question, 1),
+                            b':' => (Tok::Colon, 1),
+                            _ => {
+                                if matches!(c, b'&' | b'|' | b'^' | b'~') {
+                                    diag.push(
+                                        line,
+                                        col,
+                                        format_args!(
+                                        "invalid token '{}': bitwise operators are not supported",
+                                        c as char
+                                    ),
+                                    );
+                                } else if c.is_ascii_graphic() {
+                                    diag.push(
+                                        line,
+                                        col,
+                                        format_args!("invalid token '{}'", c as char),
+                                    );
+                                } else {
+                                    diag.push(
+                                    line,
+                                    col,
+                                    format_args!(
+                                        "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                                        c
+                                    ),
+                                );
+                                }
+                                pos += 1;
+                                continue;
+                            }
+                        },
+                    };
+                    pos += n;
+                    k
+                }
             }
-            k
         };
         let tok = Token {
             kind,
-            off: clamp16(start as u32),
-            len: clamp16((lx.pos - start) as u32),
-            line: clamp16(line),
-            col: clamp16(col),
+            off: narrow::<WIDE>(start as u32),
+            len: narrow::<WIDE>((pos - start) as u32),
+            line: narrow::<WIDE>(line),
+            col: narrow::<WIDE>(col),
             value,
         };
         if out.toks.len() >= TOK_MAX {
@@ -602,23 +704,69 @@ pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
                     TOK_MAX
                 ),
             );
-            lx.full = true;
             break;
         }
         let _ = out.toks.push(tok);
+        // Most tokens are followed by one space: skipping it here saves a trip round the loop.
+        while at(pos) == b' ' {
+            pos += 1;
+        }
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: clamp16(lx.pos as u32),
+        off: narrow::<WIDE>(pos as u32),
         len: 0,
-        line: clamp16(lx.line),
-        col: clamp16(lx.col),
+        line: narrow::<WIDE>(line),
+        col: narrow::<WIDE>(column(pos, line_begin)),
         value: 0,
     };
     if out.toks.is_full() {
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof);
+}
+
+/// 1-based column of byte `pos` on the line starting at byte `line_begin` (a tab is one column).
+#[inline]
+fn column(pos: usize, line_begin: usize) -> u32 {
+    // `line_begin <= pos` always (it only moves to just past a newline the cursor has passed),
+    // and a column of a source under 4 GiB fits u32: plain arithmetic, wrapping only so that it
+    // can never panic.
+    (pos.wrapping_sub(line_begin) as u32).wrapping_add(1)
+}
+
+/// The usual first line, `#version N` or `#version N core` with N in range and nothing else
+/// before the newline: its end (at the newline) and N, without the general directive scan.
+/// Anything else (errors included) is left to [`directive`], which reports it.
+#[inline(never)]
+fn plain_version(src: &[u8], hash: usize) -> Option<(usize, u32)> {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    if src.get(hash..hash + 9)? != b"#version " {
+        return None;
+    }
+    let mut p = hash + 9;
+    while matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    let digits = p;
+    let mut v = 0u32;
+    while at(p).is_ascii_digit() && p - digits < 4 {
+        v = v * 10 + (at(p) - b'0') as u32;
+        p += 1;
+    }
+    if p == digits || at(p).is_ascii_digit() || !(VERSION_MIN..=VERSION_MAX).contains(&v) {
+        return None;
+    }
+    while matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    if src.get(p..p + 4) == Some(b"core") && !is_ident(at(p + 4)) {
+        p += 4;
+    }
+    while matches!(at(p), b' ' | b'\t' | b'\r') {
+        p += 1;
+    }
+    (p >= src.len() || at(p) == b'\n').then_some((p, v))
 }
 
 fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen: &mut bool) {
@@ -712,78 +860,114 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
     }
 }
 
-/// Scans a number at the cursor: returns its kind and value bits, or None after an error.
-fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Option<(Tok, u32)> {
-    let start = lx.pos;
-    if lx.peek(0) == b'0' && matches!(lx.peek(1), b'x' | b'X') {
-        while is_ident(lx.peek(0)) {
-            lx.bump();
+/// Powers of ten exact in f32 (10^10 = 2^10 * 5^10, and 5^10 < 2^24).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+#[inline(never)]
+/// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
+/// kind and value bits, or None after an error.
+fn number(
+    src: &[u8],
+    start: usize,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+) -> (usize, Option<(Tok, u32)>) {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    let mut p = start;
+    if at(p) == b'0' && matches!(at(p + 1), b'x' | b'X') {
+        while is_ident(at(p)) {
+            p += 1;
         }
         diag.push(
             line,
             col,
             format_args!("hexadecimal literals are not supported"),
         );
-        return None;
+        return (p, None);
     }
     let mut is_float = false;
-    lx.skip_run(|b| b.is_ascii_digit());
-    if lx.peek(0) == b'.' {
-        is_float = true;
-        lx.bump();
-        lx.skip_run(|b| b.is_ascii_digit());
+    // The digits' value (None once past u32) and the number of fraction digits, for the
+    // exact fast paths below.
+    let mut mant: Option<u32> = Some(0);
+    let mut frac_digits = 0u32;
+    while at(p).is_ascii_digit() {
+        mant = mant
+            .and_then(|m| m.checked_mul(10))
+            .and_then(|m| m.checked_add((at(p) - b'0') as u32));
+        p += 1;
     }
-    if matches!(lx.peek(0), b'e' | b'E') {
+    if at(p) == b'.' {
         is_float = true;
-        lx.bump();
-        if matches!(lx.peek(0), b'+' | b'-') {
-            lx.bump();
+        p += 1;
+        while at(p).is_ascii_digit() {
+            mant = mant
+                .and_then(|m| m.checked_mul(10))
+                .and_then(|m| m.checked_add((at(p) - b'0') as u32));
+            frac_digits += 1;
+            p += 1;
         }
-        if !lx.peek(0).is_ascii_digit() {
-            while is_ident(lx.peek(0)) {
-                lx.bump();
+    }
+    let mut has_exponent = false;
+    if matches!(at(p), b'e' | b'E') {
+        has_exponent = true;
+        is_float = true;
+        p += 1;
+        if matches!(at(p), b'+' | b'-') {
+            p += 1;
+        }
+        if !at(p).is_ascii_digit() {
+            while is_ident(at(p)) {
+                p += 1;
             }
             diag.push(
                 line,
                 col,
                 format_args!("invalid numeric literal: the exponent has no digits"),
             );
-            return None;
+            return (p, None);
         }
-        while lx.peek(0).is_ascii_digit() {
-            lx.bump();
+        while at(p).is_ascii_digit() {
+            p += 1;
         }
     }
-    let end = lx.pos;
-    if is_float && matches!(lx.peek(0), b'f' | b'F') {
-        lx.bump();
+    let end = p;
+    if is_float && matches!(at(p), b'f' | b'F') {
+        p += 1;
     }
-    if is_ident(lx.peek(0)) {
-        while is_ident(lx.peek(0)) {
-            lx.bump();
+    if is_ident(at(p)) {
+        while is_ident(at(p)) {
+            p += 1;
         }
         diag.push(
             line,
             col,
             format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
         );
-        return None;
+        return (p, None);
     }
-    let text = core::str::from_utf8(lx.src.get(start..end).unwrap_or(&[])).unwrap_or("");
+    let text = || core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
-        let v: f32 = text.parse().unwrap_or(f32::INFINITY);
+        // A mantissa below 2^24 and a power of ten up to 10^10 are both exact in f32, so one
+        // division is correctly rounded: the same value the general parser returns.
+        let v: f32 = match mant {
+            Some(m) if !has_exponent && m < 1 << 24 && frac_digits <= 10 => {
+                m as f32 / POW10_F32[frac_digits as usize]
+            }
+            _ => text().parse().unwrap_or(f32::INFINITY),
+        };
         if !v.is_finite() {
             diag.push(
                 line,
                 col,
                 format_args!("float literal is out of range (the largest is about 3.4e38)"),
             );
-            return None;
+            return (p, None);
         }
-        Some((Tok::FloatLit, v.to_bits()))
+        (p, Some((Tok::FloatLit, v.to_bits())))
     } else {
-        match text.parse::<u32>() {
-            Ok(v) if v <= INT_LITERAL_MAX => Some((Tok::IntLit, v)),
+        match mant {
+            Some(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
             _ => {
                 diag.push(
                     line,
@@ -793,7 +977,7 @@ fn number(lx: &mut Lexer<'_>, diag: &mut Diagnostics, line: u32, col: u32) -> Op
                         INT_LITERAL_MAX
                     ),
                 );
-                None
+                (p, None)
             }
         }
     }
@@ -805,17 +989,32 @@ mod tests {
 
     #[test]
     fn word_matches_agree_with_the_tables() {
+        for (w, k) in KEYWORDS {
+            assert_eq!(word(w.as_bytes()), Some(Word::Keyword(*k)), "{}", w);
+        }
         for (i, (w, _)) in REJECTED_QUALIFIERS.iter().enumerate() {
-            assert_eq!(rejected_qualifier(w.as_bytes()), Some(i), "{}", w);
-            assert!(!is_reserved(w.as_bytes()), "{}", w);
+            assert_eq!(word(w.as_bytes()), Some(Word::Rejected(i)), "{}", w);
         }
         for w in RESERVED {
-            assert!(is_reserved(w.as_bytes()), "{}", w);
-            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
+            assert_eq!(word(w.as_bytes()), Some(Word::Reserved), "{}", w);
         }
-        for w in ["position", "inouts", "flatten", "whilex", "color", "do_"] {
-            assert_eq!(rejected_qualifier(w.as_bytes()), None, "{}", w);
-            assert!(!is_reserved(w.as_bytes()), "{}", w);
+        for w in [
+            "position",
+            "inouts",
+            "flatten",
+            "whilex",
+            "color",
+            "do_",
+            "i",
+            "x",
+            "",
+            "vec5",
+            "Sampler2D",
+            "sampler2d",
+            "main",
+            "fragColor",
+        ] {
+            assert_eq!(word(w.as_bytes()), None, "{}", w);
         }
     }
 
@@ -865,6 +1064,55 @@ mod tests {
         assert!(d.errors().next().unwrap().message.contains("unterminated"));
         let (_, d) = run("#version 110\n");
         assert!(d.is_empty());
+    }
+
+    /// Float and int literals read the same values as the standard parsers (the fast paths
+    /// included: short mantissas, up to 10 fraction digits, leading zeros, no integer part).
+    #[test]
+    fn literals_match_the_standard_parsers() {
+        let mut texts: std::vec::Vec<std::string::String> = std::vec::Vec::new();
+        let mut x = 0x1234_5678u32;
+        for _ in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let int = x % 100_000;
+            let frac_len = (x >> 20) % 12;
+            let frac = std::format!("{:012}", x.wrapping_mul(2_654_435_761));
+            texts.push(std::format!("{}.{}", int, &frac[..frac_len as usize]));
+            texts.push(std::format!(".{}", &frac[..1 + frac_len as usize]));
+            texts.push(std::format!("0.{}f", &frac[..frac_len as usize]));
+        }
+        for t in [
+            "16777215.0",
+            "16777216.0",
+            "16777217.0",
+            "0.1",
+            "3.4028235e38",
+            "1e-3",
+            "8.",
+            "0000.5",
+        ] {
+            texts.push(t.into());
+        }
+        for t in &texts {
+            let (toks, d) = run(t);
+            assert!(d.is_empty(), "{}", t);
+            let want: f32 = t.trim_end_matches('f').parse().unwrap();
+            assert_eq!(toks.toks[0].kind, Tok::FloatLit, "{}", t);
+            assert_eq!(toks.toks[0].float().to_bits(), want.to_bits(), "{}", t);
+        }
+        for t in ["0", "7", "0007", "16777216", "4294967295"] {
+            let (toks, _) = run(t);
+            let want: u32 = t.parse().unwrap();
+            if want <= INT_LITERAL_MAX {
+                assert_eq!(toks.toks[0].int(), want, "{}", t);
+            } else {
+                assert_eq!(toks.toks[0].kind, Tok::Eof, "{}", t);
+            }
+        }
+        let (_, d) = run("4294967296");
+        assert!(d.errors().next().unwrap().message.contains("too large"));
     }
 
     #[test]

@@ -81,8 +81,14 @@ impl<'a> Parser<'a> {
             .map(|t| t.kind)
             .unwrap_or(Tok::Eof)
     }
+    #[inline]
     fn kind(&self) -> Tok {
-        self.tok().kind
+        // The cursor never passes the final EOF, so this is nearly always a plain load; past
+        // the end it is the same clamped lookup as `tok`.
+        match self.toks.toks.get(self.pos) {
+            Some(t) => t.kind,
+            None => self.tok().kind,
+        }
     }
     fn at(&self, k: Tok) -> bool {
         self.kind() == k
@@ -103,10 +109,6 @@ impl<'a> Parser<'a> {
         } else {
             false
         }
-    }
-    fn text(&self) -> &'a str {
-        let t = self.tok();
-        t.text(self.src)
     }
 
     fn err_at(&mut self, t: Token, args: core::fmt::Arguments<'_>) {
@@ -323,7 +325,7 @@ impl<'a> Parser<'a> {
         if self.at(Tok::Layout) {
             self.advance();
             self.expect(Tok::LParen, "'(' after layout")?;
-            if !(self.at(Tok::Ident) && self.text() == "location") {
+            if !(self.at(Tok::Ident) && self.tok().bytes(self.src) == b"location") {
                 let t = self.tok();
                 let w = t.text(self.src);
                 self.err_at(
@@ -848,18 +850,20 @@ impl<'a> Parser<'a> {
 
     /// Checks a swizzle and encodes it: length and 2 bits per component (x/r = 0 ... w/a = 3).
     fn swizzle(&mut self, t: Token) -> Result<(u8, u8), ()> {
-        let w = t.text(self.src);
+        // Bytes for the check (no UTF-8 validation on the success path), text for messages.
+        let b = t.bytes(self.src);
+        let w = || t.text(self.src);
         let mut xyzw = false;
         let mut rgba = false;
         let mut mask = 0u8;
-        if w.len() > 4 {
+        if b.len() > 4 {
             self.err_at(
                 t,
-                format_args!("invalid swizzle '{}': at most 4 components", w),
+                format_args!("invalid swizzle '{}': at most 4 components", w()),
             );
             return Err(());
         }
-        for (k, ch) in w.bytes().enumerate() {
+        for (k, &ch) in b.iter().enumerate() {
             let (sel, set_xyzw) = match ch {
                 b'x' => (0, true),
                 b'y' => (1, true),
@@ -872,7 +876,7 @@ impl<'a> Parser<'a> {
                 _ => {
                     self.err_at(
                         t,
-                        format_args!("invalid swizzle '{}': use the letters xyzw or rgba", w),
+                        format_args!("invalid swizzle '{}': use the letters xyzw or rgba", w()),
                     );
                     return Err(());
                 }
@@ -887,11 +891,14 @@ impl<'a> Parser<'a> {
         if xyzw && rgba {
             self.err_at(
                 t,
-                format_args!("mixed swizzle sets in '{}': use only xyzw or only rgba", w),
+                format_args!(
+                    "mixed swizzle sets in '{}': use only xyzw or only rgba",
+                    w()
+                ),
             );
             return Err(());
         }
-        Ok((w.len() as u8, mask))
+        Ok((b.len() as u8, mask))
     }
 
     fn args(&mut self) -> P {

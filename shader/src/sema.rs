@@ -60,8 +60,11 @@ enum SymKind {
 }
 
 #[derive(Clone, Debug)]
-struct Sym {
-    name: Name,
+struct Sym<'a> {
+    /// A slice of the source (or a built-in's literal): symbols are never copied names.
+    name: &'a str,
+    /// [`name_key`] of `name`: most lookups reject a symbol on this word alone.
+    key: u32,
     kind: SymKind,
     ty: Type,
     scope: u8,
@@ -72,6 +75,27 @@ struct Sym {
     node: i16,
     /// Location, slot or sampler unit.
     slot: i16,
+}
+
+/// Name equality as an inline byte loop: names are short, and a library compare call per
+/// candidate cost more.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// Identifiers gathered for the used-global check (see `Sema::identifiers`).
+const IDENTS_MAX: usize = 128;
+
+/// Length and first, middle and last bytes of a name, packed: equal names have equal keys, and
+/// the names of one shader nearly always differ in one of these.
+fn name_key(name: &str) -> u32 {
+    let b = name.as_bytes();
+    let at = |i: usize| b.get(i).copied().unwrap_or(0) as u32;
+    (b.len() as u32 & 0xff)
+        | at(0) << 8
+        | at(b.len() / 2) << 16
+        | at(b.len().saturating_sub(1)) << 24
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -183,7 +207,7 @@ pub struct Sema<'a> {
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
     scopes: Vec<Scope, SCOPE_MAX>,
-    syms: Vec<Sym, SYM_MAX>,
+    syms: Vec<Sym<'a>, SYM_MAX>,
 }
 
 macro_rules! bail {
@@ -257,8 +281,11 @@ impl<'a> Sema<'a> {
     }
 
     fn name_of(&self, node: i16) -> &'a str {
-        let n = self.node(node);
-        let Some(t) = self.toks.get(n.tok) else {
+        // Only the node's token is needed (copying the whole node cost more than the lookup).
+        let Some(tok) = self.ast.get(node).map(|n| n.tok) else {
+            return "";
+        };
+        let Some(t) = self.toks.get(tok) else {
             return "";
         };
         match self.text {
@@ -445,20 +472,22 @@ impl<'a> Sema<'a> {
     }
 
     fn lookup(&self, name: &str) -> Option<usize> {
+        let key = name_key(name);
         (0..self.syms.len()).rev().find(|&i| {
             self.syms
                 .get(i)
-                .map(|s| s.name.as_str() == name && self.visible(s.scope))
+                .map(|s| s.key == key && same_name(s.name, name) && self.visible(s.scope))
                 .unwrap_or(false)
         })
     }
 
-    fn add_sym(&mut self, at: i16, name: &str, kind: SymKind, ty: Type, tmp: i16) -> R<usize> {
+    fn add_sym(&mut self, at: i16, name: &'a str, kind: SymKind, ty: Type, tmp: i16) -> R<usize> {
         let cur = self.cur;
+        let key = name_key(name);
         if let Some(prev) = self
             .syms
             .iter()
-            .find(|s| s.scope == cur && s.name.as_str() == name)
+            .find(|s| s.key == key && s.scope == cur && same_name(s.name, name))
         {
             let line = self
                 .toks
@@ -482,7 +511,8 @@ impl<'a> Sema<'a> {
             );
         }
         let sym = Sym {
-            name: bounded_string(name),
+            name,
+            key,
             kind,
             ty,
             scope: cur,
@@ -502,7 +532,7 @@ impl<'a> Sema<'a> {
         Ok(self.syms.len() - 1)
     }
 
-    fn sym(&self, i: usize) -> Option<&Sym> {
+    fn sym(&self, i: usize) -> Option<&Sym<'a>> {
         self.syms.get(i)
     }
 
@@ -873,29 +903,43 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// The [`name_key`] and node of every identifier in the tree, for [`Sema::referenced`]:
+    /// gathered once instead of walking the whole tree per global declaration. None when the
+    /// tree has more than [`IDENTS_MAX`] identifiers (a larger table cost more to set up on
+    /// every compile than it saved); then each check walks the tree.
+    fn identifiers(&self) -> Option<Vec<(u32, i16), IDENTS_MAX>> {
+        let mut ids = Vec::new();
+        for (i, n) in self.ast.nodes.iter().enumerate() {
+            if n.kind == Kind::Ident {
+                ids.push((name_key(self.name_of(i as i16)), i as i16))
+                    .ok()?;
+            }
+        }
+        Some(ids)
+    }
+
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
-    fn referenced(&self, name: &str) -> bool {
-        let want = name.as_bytes();
-        self.ast.nodes.iter().any(|n| {
-            n.kind == Kind::Ident
-                && self
-                    .toks
-                    .get(n.tok)
-                    .map(|t| {
-                        t.len as usize == want.len()
-                            && self
-                                .src
-                                .get(t.off as usize..t.off as usize + t.len as usize)
-                                == Some(want)
-                    })
-                    .unwrap_or(false)
-        })
+    fn referenced(&self, ids: &Option<Vec<(u32, i16), IDENTS_MAX>>, name: &str) -> bool {
+        match ids {
+            Some(ids) => {
+                let key = name_key(name);
+                ids.iter()
+                    .any(|&(k, i)| k == key && same_name(self.name_of(i), name))
+            }
+            None => self
+                .ast
+                .nodes
+                .iter()
+                .enumerate()
+                .any(|(i, n)| n.kind == Kind::Ident && self.name_of(i as i16) == name),
+        }
     }
 
     /// Loads of used inputs and uniforms, zeroed outputs, and global initialisers, in
     /// declaration order; then symbols for everything global.
     fn prologue(&mut self) {
         let vs = self.stage == Stage::Vertex;
+        let ids = self.identifiers();
         if vs {
             if let Ok(t) = self.temp(1) {
                 let _ = self.zero(t);
@@ -903,7 +947,7 @@ impl<'a> Sema<'a> {
                     s.tmp = t;
                 }
             }
-        } else if self.referenced("gl_FragCoord") {
+        } else if self.referenced(&ids, "gl_FragCoord") {
             if let Ok(t) = self.temp(1) {
                 let _ = self.emit(Op::LoadFcoord, Type::Vec4, 4, t, -1, -1, 0, 0);
                 self.module.iface.reads_fragcoord = true;
@@ -921,7 +965,7 @@ impl<'a> Sema<'a> {
             self.stmt_mark = self.ntemp;
             let name = self.name_of(i);
             let q = n.quals;
-            let used = self.referenced(name);
+            let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
                 if q & Q_UNIFORM != 0 {
                     if n.ty == Type::Sampler2D {
@@ -930,7 +974,7 @@ impl<'a> Sema<'a> {
                             .iface
                             .samplers
                             .iter()
-                            .find(|s| s.name.as_str() == name)
+                            .find(|s| same_name(s.name.as_str(), name))
                             .map(|s| s.unit);
                         let s = self.add_sym(i, name, SymKind::Sampler, n.ty, -1)?;
                         if let Some(sym) = self.syms.get_mut(s) {
@@ -943,7 +987,7 @@ impl<'a> Sema<'a> {
                         .iface
                         .uniforms
                         .iter()
-                        .find(|u| u.name.as_str() == name)
+                        .find(|u| same_name(u.name.as_str(), name))
                         .map(|u| u.slot)
                         .unwrap_or(0);
                     let mut tmp = -1;
@@ -968,7 +1012,7 @@ impl<'a> Sema<'a> {
                                 .iface
                                 .attributes
                                 .iter()
-                                .find(|a| a.name.as_str() == name)
+                                .find(|a| same_name(a.name.as_str(), name))
                                 .map(|a| a.location)
                                 .unwrap_or(0);
                             self.emit(Op::LoadAttr, n.ty, 4, tmp, -1, -1, loc as i16, 0)?;
@@ -978,7 +1022,7 @@ impl<'a> Sema<'a> {
                                 .iface
                                 .varyings
                                 .iter()
-                                .find(|v| v.name.as_str() == name)
+                                .find(|v| same_name(v.name.as_str(), name))
                                 .map(|v| v.slot)
                                 .unwrap_or(0);
                             self.emit(Op::LoadVar, n.ty, 4, tmp, -1, -1, slot as i16, 0)?;
@@ -1024,7 +1068,7 @@ impl<'a> Sema<'a> {
                     .iface
                     .varyings
                     .iter()
-                    .find(|v| v.name.as_str() == s.name.as_str())
+                    .find(|v| same_name(v.name.as_str(), s.name))
                     .map(|v| v.slot)
                     .unwrap_or(0);
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
@@ -1381,24 +1425,20 @@ impl<'a> Sema<'a> {
         if s.kind == Kind::ExprStmt {
             s = self.node(s.a);
         }
-        let vname = self.sym(v).map(|s| s.name.clone()).unwrap_or_default();
+        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
         let target = match s.kind {
             Kind::Incr => s.a,
             Kind::Assign => s.a,
             _ => -1,
         };
         let tn = self.node(target);
-        if step < 0
-            || target < 0
-            || tn.kind != Kind::Ident
-            || self.name_of(target) != vname.as_str()
-        {
+        if step < 0 || target < 0 || tn.kind != Kind::Ident || self.name_of(target) != vname {
             let at = if step >= 0 { step } else { self.cur_node };
             bail!(
                 self,
                 at,
                 "unsupported loop step: use {v}++, {v}--, ++{v}, --{v} or {v} = <constant expression of {v}>",
-                v = vname.as_str()
+                v = vname
             );
         }
         if s.kind == Kind::Incr {

@@ -87,41 +87,60 @@ pub type TgsiText = String<TGSI_MAX>;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// A register suffix chosen at run time (write mask or swizzle). As a piece it is written by a
+/// match whose arms each copy a literal: a `&str` of run-time length cost a library copy call.
+#[derive(Clone, Copy)]
+enum Sfx {
+    None,
+    X,
+    Xy,
+    Xyz,
+    Yzw,
+    Zw,
+    Y,
+    Z,
+    W,
+    Xxxx,
+    Yyyy,
+    Zzzz,
+    Wwww,
+}
+
 /// Write mask for the first `n` lanes ("" for all four).
-fn mask(n: u8) -> &'static str {
+fn mask(n: u8) -> Sfx {
     match n {
-        1 => ".x",
-        2 => ".xy",
-        3 => ".xyz",
-        _ => "",
+        1 => Sfx::X,
+        2 => Sfx::Xy,
+        3 => Sfx::Xyz,
+        _ => Sfx::None,
     }
 }
 
 /// Write mask for lanes `n..4` (the lanes a partial write must zero).
-fn rest_mask(n: u8) -> &'static str {
+fn rest_mask(n: u8) -> Sfx {
     match n {
-        1 => ".yzw",
-        2 => ".zw",
-        3 => ".w",
-        _ => "",
+        1 => Sfx::Yzw,
+        2 => Sfx::Zw,
+        3 => Sfx::W,
+        _ => Sfx::None,
     }
 }
 
-fn lane_mask(k: usize) -> &'static str {
+fn lane_mask(k: usize) -> Sfx {
     match k {
-        0 => ".x",
-        1 => ".y",
-        2 => ".z",
-        _ => ".w",
+        0 => Sfx::X,
+        1 => Sfx::Y,
+        2 => Sfx::Z,
+        _ => Sfx::W,
     }
 }
 
-fn replicate(k: usize) -> &'static str {
+fn replicate(k: usize) -> Sfx {
     match k {
-        0 => ".xxxx",
-        1 => ".yyyy",
-        2 => ".zzzz",
-        _ => ".wwww",
+        0 => Sfx::Xxxx,
+        1 => Sfx::Yyyy,
+        2 => Sfx::Zzzz,
+        _ => Sfx::Wwww,
     }
 }
 
@@ -506,6 +525,61 @@ impl Piece for &str {
     }
 }
 
+impl Piece for Sfx {
+    #[inline(always)]
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        // One push per arm, so that every copy has a constant length.
+        match self {
+            Sfx::None => Ok(()),
+            Sfx::X => out.push_str(".x"),
+            Sfx::Xy => out.push_str(".xy"),
+            Sfx::Xyz => out.push_str(".xyz"),
+            Sfx::Yzw => out.push_str(".yzw"),
+            Sfx::Zw => out.push_str(".zw"),
+            Sfx::Y => out.push_str(".y"),
+            Sfx::Z => out.push_str(".z"),
+            Sfx::W => out.push_str(".w"),
+            Sfx::Xxxx => out.push_str(".xxxx"),
+            Sfx::Yyyy => out.push_str(".yyyy"),
+            Sfx::Zzzz => out.push_str(".zzzz"),
+            Sfx::Wwww => out.push_str(".wwww"),
+        }
+        .map_err(too_long)
+    }
+}
+
+/// A piece written by `F` (see [`around!`]).
+struct With<F>(F);
+
+impl<F: FnOnce(&mut Out) -> Result<(), heapless::CapacityError>> Piece for With<F> {
+    #[inline(always)]
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        (self.0)(out).map_err(too_long)
+    }
+}
+
+/// `pre`, the suffix `s` and `post` as one piece: each arm pushes one literal, so a register's
+/// closing bracket, its mask and the next operand's opening cost one copy instead of three.
+macro_rules! around {
+    ($pre:literal, $s:expr, $post:literal) => {
+        With(|out: &mut Out| match $s {
+            Sfx::None => out.push_str(concat!($pre, $post)),
+            Sfx::X => out.push_str(concat!($pre, ".x", $post)),
+            Sfx::Xy => out.push_str(concat!($pre, ".xy", $post)),
+            Sfx::Xyz => out.push_str(concat!($pre, ".xyz", $post)),
+            Sfx::Yzw => out.push_str(concat!($pre, ".yzw", $post)),
+            Sfx::Zw => out.push_str(concat!($pre, ".zw", $post)),
+            Sfx::Y => out.push_str(concat!($pre, ".y", $post)),
+            Sfx::Z => out.push_str(concat!($pre, ".z", $post)),
+            Sfx::W => out.push_str(concat!($pre, ".w", $post)),
+            Sfx::Xxxx => out.push_str(concat!($pre, ".xxxx", $post)),
+            Sfx::Yyyy => out.push_str(concat!($pre, ".yyyy", $post)),
+            Sfx::Zzzz => out.push_str(concat!($pre, ".zzzz", $post)),
+            Sfx::Wwww => out.push_str(concat!($pre, ".wwww", $post)),
+        })
+    };
+}
+
 impl Piece for String<24> {
     fn put(self, out: &mut Out) -> Result<(), TgsiError> {
         out.push_str(self.as_str()).map_err(too_long)
@@ -796,10 +870,25 @@ fn emit_inst(
                 sw.as_str()
             };
             // Both sources are read before the write, so d == a is safe; the zero fill comes second.
-            inst!(e, "MOV TEMP[", d, "]", mask(n), ", TEMP[", a, "]", sw)?;
+            inst!(
+                e,
+                "MOV TEMP[",
+                d,
+                around!("]", mask(n), ", TEMP["),
+                a,
+                "]",
+                sw
+            )?;
             if n < 4 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
-                inst!(e, "MOV TEMP[", d, "]", rest_mask(n), ", IMM[", z, "].xxxx")?;
+                inst!(
+                    e,
+                    "MOV TEMP[",
+                    d,
+                    around!("]", rest_mask(n), ", IMM["),
+                    z,
+                    "].xxxx"
+                )?;
             }
         }
         Op::SetLane => {
@@ -1109,14 +1198,12 @@ fn emit_inst(
 
 /// `t = sum_k column(mat+k) * v[k]` for k < cols, as MUL + MAD chain (t must not alias inputs).
 fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(), TgsiError> {
-    let wm = if cols == 3 { ".xyz" } else { "" };
+    let wm = if cols == 3 { Sfx::Xyz } else { Sfx::None };
     inst!(
         e,
         "MUL TEMP[",
         t,
-        "]",
-        wm,
-        ", TEMP[",
+        around!("]", wm, ", TEMP["),
         v,
         "].xxxx, TEMP[",
         mat,
@@ -1127,13 +1214,9 @@ fn mat_vec(e: &mut Emitter<'_>, t: u16, mat: u16, v: u16, cols: u16) -> Result<(
             e,
             "MAD TEMP[",
             t,
-            "]",
-            wm,
-            ", TEMP[",
+            around!("]", wm, ", TEMP["),
             v,
-            "]",
-            replicate(k as usize),
-            ", TEMP[",
+            around!("]", replicate(k as usize), ", TEMP["),
             mat + k,
             "], TEMP[",
             t,
