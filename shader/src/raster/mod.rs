@@ -16,16 +16,16 @@
 //! perspective-correct varyings (attribute/w and 1/w interpolated linearly in screen space,
 //! with planes set up from the unsnapped float positions as llvmpipe does, so texel choices at
 //! texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated
-//! linearly; gl_FragCoord = (x + .5,
-//! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
-//! even into 0xAARRGGBB.
+//! linearly; gl_FragCoord = (x + .5, y + .5 from the bottom, window z, 1/w_clip); colours
+//! clamped (NaN -> 0) and rounded to nearest even into 0xAARRGGBB.
 //!
 //! Vertex memory without a heap: triangles are processed in chunks of [`CHUNK_TRIANGLES`]; the
 //! chunk's distinct vertex indices (at most 3 per triangle) are gathered in a fixed cache,
-//! shaded [`LANES`] at a time, and the chunk's triangles are then rasterized in order. An indexed draw
-//! may reference any vertex; sharing within a chunk (a cube's corners, a strip-like mesh) is
-//! exploited, re-shading across chunks costs at most one VS run per corner, and memory stays
-//! fixed (the [`Scratch`] value, which callers with a heap can box and reuse).
+//! shaded [`LANES`] at a time, and the chunk's triangles are then rasterized in order. An
+//! indexed draw may reference any vertex; sharing within a chunk (a cube's corners, a
+//! strip-like mesh) is exploited, re-shading across chunks costs at most one VS run per
+//! corner, and memory stays fixed (the [`Scratch`] value, which callers with a heap can box
+//! and reuse).
 //!
 //! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
