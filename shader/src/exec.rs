@@ -13,9 +13,10 @@
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
 //! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
-//! vector is NaN); SQRT/TRUNC come from libm, SIN/COS are evaluated in f64 (within an ulp of
-//! libm, see [`sin`]); POW is exp2(y * log2 x) as llvmpipe
-//! computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
+//! vector is NaN); SQRT is the correctly rounded IEEE square root (the bits of libm's, four
+//! lanes per SQRTPS on x86_64), TRUNC comes from libm, SIN/COS reduce by pi/2 and evaluate
+//! minimax polynomials (within 2 ulp of libm, see [`sin`]); POW is exp2(y * log2 x) as
+//! llvmpipe computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
 //! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
 //! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
 //! other comparison with NaN is false).
