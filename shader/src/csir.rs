@@ -148,7 +148,11 @@ impl core::fmt::Display for CsirError {
                 reason,
             } => write!(f, "CSIR {} entry {}: {}", what, index, reason),
             CsirError::Verify(e) => write!(f, "CSIR rejected by the verifier: {}", e),
-            CsirError::Tgsi(e) => write!(f, "CSIR loaded but TGSI generation failed: {}", e),
+            CsirError::Tgsi(e) => write!(
+                f,
+                "no TGSI for this module (loading CSIR regenerates it): {}",
+                e
+            ),
             CsirError::BufferTooSmall { needed, cap } => {
                 write!(f, "CSIR needs {} bytes, the buffer holds {}", needed, cap)
             }
@@ -228,8 +232,15 @@ fn encode_inst(inst: &Inst) -> [u8; RECORD] {
     r
 }
 
-/// Writes `m` in format `v` into `out`; returns the byte count.
+/// Writes `m` in format `v` into `out`; returns the byte count. Loading regenerates TGSI, so a
+/// verified module without TGSI (a shader over the VirGL budget, which still compiles and runs
+/// on the software path) is refused here with the loader's reason rather than written as a
+/// blob that cannot be loaded. Unverified modules are written as they are (the loader's
+/// verifier rejects them; tests build such blobs on purpose).
 pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> {
+    if verify::verify(m).is_ok() {
+        tgsi::emit(m, None, &mut String::<TGSI_MAX>::new()).map_err(CsirError::Tgsi)?;
+    }
     let needed = saved_size(m, v);
     if out.len() < needed {
         return Err(CsirError::BufferTooSmall {

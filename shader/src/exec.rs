@@ -13,9 +13,10 @@
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
 //! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
-//! vector is NaN); SQRT/TRUNC come from libm, SIN/COS are evaluated in f64 (within an ulp of
-//! libm, see [`sin`]); POW is exp2(y * log2 x) as llvmpipe
-//! computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
+//! vector is NaN); SQRT is the correctly rounded IEEE square root (the bits of libm's, four
+//! lanes per SQRTPS on x86_64), TRUNC comes from libm, SIN/COS reduce by pi/2 and evaluate
+//! minimax polynomials (within 2 ulp of libm, see [`sin`]); POW is exp2(y * log2 x) as
+//! llvmpipe computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`pow`]);
 //! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
 //! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
 //! other comparison with NaN is false).
@@ -211,7 +212,7 @@ impl TextureRef<'_> {
     /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
     /// weights as the per-lane path.
     #[inline(always)]
-    fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+    pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
         if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
             let mut out = [0u32; LANES];
@@ -1397,7 +1398,7 @@ pub fn pow(x: f32, y: f32) -> f32 {
 /// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
 /// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
 #[inline(always)]
-fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
+pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
     let mut out = [0.0; LANES];
     let mut slow = [false; LANES];
     let mut any = false;
@@ -1507,7 +1508,7 @@ pub fn cos(x: f32) -> f32 {
 /// lanes usually share the quadrant parity, and then only one of the two polynomials is
 /// evaluated.
 #[inline(always)]
-fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
+pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
     let mut red = [0.0; LANES];
     let mut quad = [0u32; LANES];
     let mut slow = false;

@@ -48,6 +48,10 @@ pub static TESTS: &[SelfTest] = &[
         "shader::ircore::failed_relink_keeps_program",
         crate::raster::selftest::failed_relink_keeps_program,
     ),
+    (
+        "shader::simd_lanes_match_scalar",
+        crate::lanes::selftest_simd,
+    ),
     ("shader::tgsi_emit", crate::tgsi::selftest_emit),
     ("shader::tgsi_checker", crate::tgsi::selftest_checker),
     ("shader::csir_round_trip", crate::csir::selftest_round_trip),

@@ -46,6 +46,18 @@ fn draw_verts(
     st: &RasterState,
     img: &mut Img,
 ) -> DrawStats {
+    draw_verts_tex(p, verts, idx, &NO_TEX, st, img)
+}
+
+/// [`draw_verts`] with textures.
+fn draw_verts_tex(
+    p: &shader::link::Program,
+    verts: &[[f32; 8]],
+    idx: Option<&[u16]>,
+    tex: &[Option<TextureRef>; 4],
+    st: &RasterState,
+    img: &mut Img,
+) -> DrawStats {
     let data: Vec<f32> = verts.iter().flatten().copied().collect();
     let attribs = [
         VertexAttrib {
@@ -65,7 +77,7 @@ fn draw_verts(
         attribs: &attribs,
         count: verts.len() as u32,
     };
-    draw(p, &input, idx, &NO_TEX, st, &mut img.target()).unwrap()
+    draw(p, &input, idx, tex, st, &mut img.target()).unwrap()
 }
 
 fn v(x: f32, y: f32, z: f32, w: f32, c: [f32; 4]) -> [f32; 8] {
@@ -919,25 +931,6 @@ fn sample_color_fusion_keeps_pixels() {
         v(1.0, 1.0, 0.0, 1.0, [1.7, 1.4, 0.0, 0.0]),
         v(-1.0, 1.0, 0.0, 3.0, [-0.3, 1.4, 0.0, 0.0]),
     ];
-    let data: Vec<f32> = quad.iter().flatten().copied().collect();
-    let attribs = [
-        VertexAttrib {
-            location: 0,
-            offset: 0,
-            components: 4,
-        },
-        VertexAttrib {
-            location: 1,
-            offset: 4,
-            components: 4,
-        },
-    ];
-    let input = VertexInput {
-        data: &data,
-        stride: 8,
-        attribs: &attribs,
-        count: 4,
-    };
     for filter in [Filter::Nearest, Filter::Linear] {
         for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
             for (w, h) in [(8u32, 4u32), (5, 6)] {
@@ -956,15 +949,8 @@ fn sample_color_fusion_keeps_pixels() {
                 for times_one in [false, true] {
                     let prog = link(&passthrough_vs(), &sample_fs(times_one));
                     let mut img = Img::new(37, 29);
-                    draw(
-                        &prog,
-                        &input,
-                        Some(&[0, 1, 2, 0, 2, 3]),
-                        &tex,
-                        &no_depth(37, 29),
-                        &mut img.target(),
-                    )
-                    .unwrap();
+                    let idx = [0, 1, 2, 0, 2, 3];
+                    draw_verts_tex(&prog, &quad, Some(&idx), &tex, &no_depth(37, 29), &mut img);
                     pics.push(img.color);
                 }
                 assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");

@@ -16,16 +16,16 @@
 //! perspective-correct varyings (attribute/w and 1/w interpolated linearly in screen space,
 //! with planes set up from the unsnapped float positions as llvmpipe does, so texel choices at
 //! texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated
-//! linearly; gl_FragCoord = (x + .5,
-//! y + .5 from the bottom, window z, 1/w_clip); colours clamped (NaN -> 0) and rounded to nearest
-//! even into 0xAARRGGBB.
+//! linearly; gl_FragCoord = (x + .5, y + .5 from the bottom, window z, 1/w_clip); colours
+//! clamped (NaN -> 0) and rounded to nearest even into 0xAARRGGBB.
 //!
 //! Vertex memory without a heap: triangles are processed in chunks of [`CHUNK_TRIANGLES`]; the
 //! chunk's distinct vertex indices (at most 3 per triangle) are gathered in a fixed cache,
-//! shaded [`LANES`] at a time, and the chunk's triangles are then rasterized in order. An indexed draw
-//! may reference any vertex; sharing within a chunk (a cube's corners, a strip-like mesh) is
-//! exploited, re-shading across chunks costs at most one VS run per corner, and memory stays
-//! fixed (the [`Scratch`] value, which callers with a heap can box and reuse).
+//! shaded [`LANES`] at a time, and the chunk's triangles are then rasterized in order. An
+//! indexed draw may reference any vertex; sharing within a chunk (a cube's corners, a
+//! strip-like mesh) is exploited, re-shading across chunks costs at most one VS run per
+//! corner, and memory stays fixed (the [`Scratch`] value, which callers with a heap can box
+//! and reuse).
 //!
 //! It must never: panic or read out of bounds on any input (sizes, indices, strides, viewport,
 //! NaN/inf positions), allocate, or keep state between calls other than the target's buffers.
@@ -928,8 +928,8 @@ struct Batch {
     blocks: usize,
     /// Lanes that passed coverage and the depth test (bit 8j + l: block j, lane l).
     mask: Mask,
-    /// Target index and window depth per lane.
-    idx: [usize; LANES],
+    /// Target index of each block's top-left pixel, and the window depth per lane.
+    top: [usize; BLOCKS],
     z: Lanes,
 }
 
@@ -937,7 +937,7 @@ impl Batch {
     const EMPTY: Batch = Batch {
         blocks: 0,
         mask: 0,
-        idx: [0; LANES],
+        top: [0; BLOCKS],
         z: [0.0; LANES],
     };
 }
@@ -968,17 +968,13 @@ fn queue_block(
     // Blocks start inside the scissor (px, py >= 0); lanes right of the target's edge are
     // never covered, and a lane below its last row reads no depth (index out of range).
     let top = py.max(0) as usize * it.width + px.max(0) as usize;
-    let mut idx = [0usize; BLOCK];
-    for l in 0..BLOCK {
-        idx[l] = top + (l & 3) + (l >> 2) * it.width;
-    }
     if setup.state.depth_test {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
         let mut pass: Mask = 0;
         for l in 0..BLOCK {
             let d = target
                 .depth
-                .get(idx[l])
+                .get(top + (l & 3) + (l >> 2) * it.width)
                 .copied()
                 .unwrap_or(f32::NEG_INFINITY);
             pass |= ((zl[l] < d) as Mask) << l;
@@ -992,7 +988,7 @@ fn queue_block(
     let o = j * BLOCK;
     batch.blocks = j + 1;
     batch.mask |= mask << o;
-    batch.idx[o..o + BLOCK].copy_from_slice(&idx);
+    batch.top[j] = top;
     batch.z[o..o + BLOCK].copy_from_slice(&zl);
     let mut wl = [0.0f32; BLOCK];
     for l in 0..BLOCK {
@@ -1063,6 +1059,7 @@ fn flush(
     let alive = fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask);
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
+    let width = target.width as usize;
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
     let mut pixels = scratch.out.packed;
     if !fs.sample_color() {
@@ -1071,14 +1068,11 @@ fn flush(
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
-        let (idx, zl, px) = (
-            &batch.idx[o..o + BLOCK],
-            &batch.z[o..o + BLOCK],
-            &pixels[o..o + BLOCK],
-        );
+        let top = batch.top[j];
+        let (zl, px) = (&batch.z[o..o + BLOCK], &pixels[o..o + BLOCK]);
         if live == BLOCK_ALL {
             // Both rows of the block lie inside the target (every lane is covered).
-            let (r0, r1) = (idx[0], idx[4]);
+            let (r0, r1) = (top, top + width);
             if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
                 c0.copy_from_slice(&px[..4]);
             }
@@ -1100,12 +1094,13 @@ fn flush(
             if live & (1 << l) == 0 {
                 continue;
             }
-            if let Some(p) = target.color.get_mut(idx[l]) {
+            let i = top + (l & 3) + (l >> 2) * width;
+            if let Some(p) = target.color.get_mut(i) {
                 *p = px[l];
                 stats.pixels_written += 1;
             }
             if write_depth {
-                if let Some(d) = target.depth.get_mut(idx[l]) {
+                if let Some(d) = target.depth.get_mut(i) {
                     *d = zl[l];
                 }
             }

@@ -1,0 +1,204 @@
+//! Shared by the fuzz targets: linking a fuzzed stage with a fixed partner stage, and drawing a
+//! linked program on a small target with every input a draw call can take filled in (all
+//! attribute locations, every uniform, a texture on every unit).
+//!
+//! Must never: hide a failure of the library under test (a draw that fails for a program that
+//! linked and inputs that are valid is a panic here, so the fuzzer reports it).
+use shader::ir::{Module, Stage, Type};
+use shader::limits::{ATTR_MAX, SAMPLER_MAX};
+use shader::link::{LinkError, Program};
+use shader::raster::{
+    draw, Filter, RasterState, SamplerState, Target, TextureRef, VertexAttrib, VertexInput, Wrap,
+};
+
+/// Edge of the square render target.
+pub const SIZE: u32 = 16;
+
+/// Trivial vertex shader used when the template of [`vertex_for`] does not compile (a varying
+/// name that collides with the template's own names, for instance).
+pub const FIXED_VS: &[u8] = b"#version 330 core
+layout(location = 0) in vec4 fz_pos;
+void main() { gl_Position = fz_pos; }
+";
+
+/// Fragment shader paired with fuzzed vertex shaders.
+pub const FIXED_FS: &[u8] = b"#version 330 core
+out vec4 fz_color;
+void main() { fz_color = vec4(1.0, 0.5, 0.25, 1.0); }
+";
+
+/// Uniform and attribute values: ordinary numbers and the awkward ones (signed zero, huge,
+/// infinite, NaN, subnormal).
+const VALUES: [f32; 16] = [
+    0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+    -0.0,
+    1e30,
+    -1e30,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NAN,
+    1e-40,
+    3.0,
+    -7.5,
+    f32::MAX,
+    100.0,
+];
+
+const TEX_SIZES: [(u32, u32); 8] = [
+    (1, 1),
+    (2, 2),
+    (3, 5),
+    (4, 4),
+    (16, 1),
+    (1, 16),
+    (7, 3),
+    (8, 8),
+];
+
+/// Two triangles: one covering most of the target, one crossing the near plane (clipped).
+const POSITIONS: [[f32; 4]; 6] = [
+    [-0.9, -0.9, 0.0, 1.0],
+    [0.9, -0.8, 0.5, 1.0],
+    [0.1, 0.95, -0.5, 1.0],
+    [-0.5, 0.5, -2.0, 1.0],
+    [0.5, 0.5, 0.5, 1.0],
+    [0.0, -0.5, 0.5, -0.5],
+];
+
+/// Compiles `src` for `stage` (0 vertex, 1 fragment), keeping only the module.
+pub fn compile(stage: u32, src: &[u8]) -> Option<Module> {
+    shader::compile::compile(stage, src, "fuzz")
+        .ok()
+        .map(|s| s.module)
+}
+
+/// The vertex template: gl_Position from attribute 0, every input of `fs` from attribute 1.
+pub fn vertex_for(fs: &Module) -> String {
+    let mut s = String::from(
+        "#version 330 core\nlayout(location = 0) in vec4 fz_pos;\nlayout(location = 1) in vec4 fz_col;\n",
+    );
+    for v in &fs.iface.varyings {
+        s.push_str(&format!("out {} {};\n", v.ty.name(), v.name.as_str()));
+    }
+    s.push_str("void main() {\n");
+    for v in &fs.iface.varyings {
+        let swizzle = match v.ty {
+            Type::Float => ".x",
+            Type::Vec2 => ".xy",
+            Type::Vec3 => ".xyz",
+            _ => "",
+        };
+        s.push_str(&format!("    {} = fz_col{};\n", v.name.as_str(), swizzle));
+    }
+    s.push_str("    gl_Position = fz_pos;\n}\n");
+    s
+}
+
+/// Links `m` with the fixed partner of the other stage (for a fragment module: the template
+/// vertex shader writing its inputs, or the trivial one when the template does not compile).
+pub fn link_with_partner(m: &Module) -> Result<Program, LinkError> {
+    let mut program = Program::new();
+    match m.stage {
+        Stage::Fragment => {
+            let vs = compile(0, vertex_for(m).as_bytes())
+                .or_else(|| compile(0, FIXED_VS))
+                .expect("the fixed vertex shader compiles");
+            program.link(Some(&vs), Some(m))?;
+        }
+        _ => {
+            let fs = compile(1, FIXED_FS).expect("the fixed fragment shader compiles");
+            program.link(Some(m), Some(&fs))?;
+        }
+    }
+    Ok(program)
+}
+
+/// Sets every uniform from `seed`, then draws the two triangles on a [`SIZE`]² target with a
+/// texture on every unit. `opts`: bit 1 depth test, bit 2 cull back faces, bit 3 linear filter,
+/// bit 4 clamp-to-edge, bits 5-7 texture size. Panics when the draw is refused.
+pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
+    for i in 0..program.uniforms().len() {
+        let floats = program.uniforms()[i].floats();
+        let vals: Vec<f32> = (0..floats)
+            .map(|k| VALUES[(seed as usize + k * (seed as usize | 1) + i) % VALUES.len()])
+            .collect();
+        program
+            .set_uniform(i, &vals)
+            .expect("a uniform takes exactly floats() values");
+    }
+
+    // Every attribute location gets 4 floats per vertex: location 0 the position, the others a
+    // pattern; each declared attribute reads its own component count.
+    const STRIDE: usize = 4 * ATTR_MAX;
+    let mut vdata = vec![0.0f32; STRIDE * POSITIONS.len()];
+    for (v, p) in POSITIONS.iter().enumerate() {
+        for loc in 0..ATTR_MAX {
+            for c in 0..4 {
+                vdata[v * STRIDE + loc * 4 + c] = if loc == 0 {
+                    p[c]
+                } else {
+                    VALUES[(v + loc + c + seed as usize) % 6] * 0.5 + (c as f32) * 0.25
+                };
+            }
+        }
+    }
+    let attribs: Vec<VertexAttrib> = program
+        .attributes()
+        .iter()
+        .map(|a| VertexAttrib {
+            location: a.location,
+            offset: a.location as u32 * 4,
+            components: a.components,
+        })
+        .collect();
+    let input = VertexInput {
+        data: &vdata,
+        stride: STRIDE as u32,
+        attribs: &attribs,
+        count: POSITIONS.len() as u32,
+    };
+
+    let (tw, th) = TEX_SIZES[(opts >> 5) as usize];
+    let texels: Vec<u32> = (0..tw * th)
+        .map(|i| 0xff00_0000 | i.wrapping_mul(0x0004_1c37))
+        .collect();
+    let sampler = SamplerState {
+        filter: if opts & 8 != 0 {
+            Filter::Linear
+        } else {
+            Filter::Nearest
+        },
+        wrap: if opts & 16 != 0 {
+            Wrap::ClampToEdge
+        } else {
+            Wrap::Repeat
+        },
+    };
+    let tex = TextureRef {
+        width: tw,
+        height: th,
+        texels: &texels,
+        sampler,
+    };
+    let textures: [Option<TextureRef>; SAMPLER_MAX] = [Some(tex); SAMPLER_MAX];
+
+    let mut state = RasterState::new(SIZE, SIZE);
+    state.depth_test = opts & 2 != 0;
+    state.cull_back = opts & 4 != 0;
+    let mut color = vec![0u32; (SIZE * SIZE) as usize];
+    let mut depth = vec![1.0f32; (SIZE * SIZE) as usize];
+    let mut target = Target {
+        width: SIZE,
+        height: SIZE,
+        color: &mut color,
+        depth: &mut depth,
+    };
+    target.clear(0xff00_0000, 1.0);
+    if let Err(e) = draw(program, &input, None, &textures, &state, &mut target) {
+        panic!("a linked program with valid inputs failed to draw: {}", e);
+    }
+}
