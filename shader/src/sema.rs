@@ -81,7 +81,11 @@ struct Sym<'a> {
 /// candidate cost more.
 #[inline]
 fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Identifiers gathered for the used-global check (see `Sema::identifiers`).
@@ -90,7 +94,11 @@ const IDENTS_MAX: usize = 128;
 /// Length and first, middle and last bytes of a name, packed: equal names have equal keys, and
 /// the names of one shader nearly always differ in one of these.
 fn name_key(name: &str) -> u32 {
-    let b = name.as_bytes();
+    key_of(name.as_bytes())
+}
+
+/// [`name_key`] of a name's bytes.
+fn key_of(b: &[u8]) -> u32 {
     let at = |i: usize| b.get(i).copied().unwrap_or(0) as u32;
     (b.len() as u32 & 0xff)
         | at(0) << 8
@@ -909,13 +917,18 @@ impl<'a> Sema<'a> {
     /// every compile than it saved); then each check walks the tree.
     fn identifiers(&self) -> Option<Vec<(u32, i16), IDENTS_MAX>> {
         let mut ids = Vec::new();
-        for (i, n) in self.ast.nodes.iter().enumerate() {
+        for n in self.ast.nodes.iter() {
             if n.kind == Kind::Ident {
-                ids.push((name_key(self.name_of(i as i16)), i as i16))
-                    .ok()?;
+                ids.push((key_of(self.token_bytes(n.tok)), n.tok)).ok()?;
             }
         }
         Some(ids)
+    }
+
+    /// The bytes of token `tok` (empty when there is none): the same bytes as the name
+    /// `name_of` returns for its node, since every identifier token is ASCII.
+    fn token_bytes(&self, tok: i16) -> &'a [u8] {
+        self.toks.get(tok).map_or(&[][..], |t| t.bytes(self.src))
     }
 
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
@@ -924,7 +937,7 @@ impl<'a> Sema<'a> {
             Some(ids) => {
                 let key = name_key(name);
                 ids.iter()
-                    .any(|&(k, i)| k == key && same_name(self.name_of(i), name))
+                    .any(|&(k, tok)| k == key && same_bytes(self.token_bytes(tok), name.as_bytes()))
             }
             None => self
                 .ast
