@@ -1738,6 +1738,28 @@ mod tests {
 
     /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
     /// negative, huge, NaN and infinite coordinates and texel-boundary weights.
+    /// `sample_lanes` gives every lane the bits of the per-lane `sample`.
+    fn lanes_match_sample(tex: &TextureRef, u: &Lanes, v: &Lanes) {
+        let mut out = [[0.0; LANES]; 4];
+        tex.sample_lanes(u, v, &mut out);
+        for l in 0..LANES {
+            let want = tex.sample(u[l], v[l]);
+            for c in 0..4 {
+                assert_eq!(
+                    out[c][l].to_bits(),
+                    want[c].to_bits(),
+                    "{}x{} {:?} at ({}, {}) channel {}",
+                    tex.width,
+                    tex.height,
+                    tex.sampler,
+                    u[l],
+                    v[l],
+                    c
+                );
+            }
+        }
+    }
+
     #[test]
     fn sample_lanes_matches_sample() {
         let mut texels = [0u32; 16 * 8];
@@ -1785,24 +1807,7 @@ mod tests {
                             u[l] = u0 + l as f32 * 0.0371;
                             v[l] = coords[(i + l) % coords.len()] * 0.75;
                         }
-                        let mut out = [[0.0; LANES]; 4];
-                        tex.sample_lanes(&u, &v, &mut out);
-                        for l in 0..LANES {
-                            let want = tex.sample(u[l], v[l]);
-                            for c in 0..4 {
-                                assert_eq!(
-                                    out[c][l].to_bits(),
-                                    want[c].to_bits(),
-                                    "{}x{} {:?} {:?} at ({}, {})",
-                                    w,
-                                    h,
-                                    filter,
-                                    wrap,
-                                    u[l],
-                                    v[l]
-                                );
-                            }
-                        }
+                        lanes_match_sample(&tex, &u, &v);
                     }
                 }
             }
@@ -1868,24 +1873,7 @@ mod tests {
                             v[l] = special[(l * 3 + round as usize / 16) % special.len()];
                         }
                     }
-                    let mut out = [[0.0; LANES]; 4];
-                    tex.sample_lanes(&u, &v, &mut out);
-                    for l in 0..LANES {
-                        let want = tex.sample(u[l], v[l]);
-                        for c in 0..4 {
-                            assert_eq!(
-                                out[c][l].to_bits(),
-                                want[c].to_bits(),
-                                "{}x{} {:?} at ({}, {}) channel {}",
-                                w,
-                                h,
-                                filter,
-                                u[l],
-                                v[l],
-                                c
-                            );
-                        }
-                    }
+                    lanes_match_sample(&tex, &u, &v);
                 }
             }
         }
