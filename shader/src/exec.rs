@@ -756,17 +756,7 @@ impl Executable {
             };
             let eff = effects(inst);
             let w = eff.write;
-            let pure = !matches!(
-                d.op,
-                Op::Nop
-                    | Op::If
-                    | Op::Else
-                    | Op::Endif
-                    | Op::StorePos
-                    | Op::StoreVar
-                    | Op::StoreColor
-                    | Op::Discard
-            );
+            let pure = !no_register_result(d.op);
             let top = !nested.get(j).copied().unwrap_or(true);
             if pure && w.count > 0 && w.base >= 0 {
                 let mut used = false;
@@ -882,14 +872,7 @@ impl Executable {
         // writer (read ranges counted generously: a and b with up to four registers each).
         let writes = |d: &DInst| -> (u8, u8) {
             match d.op {
-                Op::Nop
-                | Op::If
-                | Op::Else
-                | Op::Endif
-                | Op::StorePos
-                | Op::StoreVar
-                | Op::StoreColor
-                | Op::Discard => (0, 0),
+                op if no_register_result(op) => (0, 0),
                 Op::MulMM | Op::LoadUni => (d.dst, d.n.max(1)),
                 _ => (d.dst, 1),
             }
@@ -1256,6 +1239,22 @@ impl Executable {
         }
         alive
     }
+}
+
+/// Control flow, stores and DISCARD: the instructions that write no register (and have an
+/// effect besides, so they are never dead code).
+fn no_register_result(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Nop
+            | Op::If
+            | Op::Else
+            | Op::Endif
+            | Op::StorePos
+            | Op::StoreVar
+            | Op::StoreColor
+            | Op::Discard
+    )
 }
 
 #[inline(always)]
