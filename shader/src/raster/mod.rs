@@ -832,6 +832,20 @@ fn raster(
         width,
     };
     let mut batch = Batch::EMPTY;
+    macro_rules! flush_batch {
+        () => {
+            flush(
+                setup,
+                scratch,
+                fs,
+                fs_uniforms,
+                textures,
+                target,
+                stats,
+                &mut batch,
+            )
+        };
+    }
     let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
     let mut py = py0;
     while py <= py1 {
@@ -869,16 +883,7 @@ fn raster(
                     setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2,
                 );
                 if batch.blocks == BLOCKS {
-                    flush(
-                        setup,
-                        scratch,
-                        fs,
-                        fs_uniforms,
-                        textures,
-                        target,
-                        stats,
-                        &mut batch,
-                    );
+                    flush_batch!();
                 }
             }
             for k in 0..3 {
@@ -891,16 +896,7 @@ fn raster(
         }
         py += 2;
     }
-    flush(
-        setup,
-        scratch,
-        fs,
-        fs_uniforms,
-        textures,
-        target,
-        stats,
-        &mut batch,
-    );
+    flush_batch!();
 }
 
 /// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
