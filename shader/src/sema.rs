@@ -1566,10 +1566,71 @@ impl<'a> Sema<'a> {
         if v.tmp == dst {
             return Ok(());
         }
-        if self.retarget(v.tmp, dst, n) {
+        if self.retarget(v.tmp, dst, n) || (n == 4 && self.retarget_run(v.tmp, dst)) {
             return Ok(());
         }
         self.emit(Op::Mov, ty, n, dst, v.tmp, -1, 0, 0)
+    }
+
+    /// Like [`Self::retarget`] for a value built by several instructions (a constructor: a
+    /// CONST, then lanes and partial moves into it): when the last instructions all write only
+    /// the expression temp `from`, the earliest of them writes all four lanes, and none reads
+    /// `to`, they are made to write (and read) `to` instead of `from`, and the whole-vector MOV
+    /// that would follow is not needed. Nothing runs in between, so every value is the same.
+    fn retarget_run(&mut self, from: i16, to: i16) -> bool {
+        /// Longest run looked at (constructors of a vec4 need at most a CONST and four lanes).
+        const RUN_MAX: usize = 8;
+        if self.dry || from < self.stmt_mark as i16 || from == to {
+            return false;
+        }
+        let insts = &self.module.insts;
+        let mut start = None;
+        for (k, i) in insts.iter().enumerate().rev().take(RUN_MAX) {
+            let single = matches!(
+                i.op,
+                Op::Const
+                    | Op::Mov
+                    | Op::SetLane
+                    | Op::Swz
+                    | Op::Add
+                    | Op::Sub
+                    | Op::Mul
+                    | Op::Div
+                    | Op::Max
+                    | Op::Min
+                    | Op::Abs
+            );
+            if !single || i.dst != from || i.a == to || i.b == to {
+                return false;
+            }
+            // Writes all four lanes of `from`: the value starts here.
+            let whole = match i.op {
+                Op::Const | Op::Swz => true,
+                Op::SetLane => false,
+                _ => i.lanes == 0 || i.lanes >= 4,
+            };
+            if whole {
+                // The value before the run is another one: the first writer must not read it.
+                if i.a == from || i.b == from {
+                    return false;
+                }
+                start = Some(k);
+                break;
+            }
+        }
+        let Some(start) = start else {
+            return false;
+        };
+        for i in self.module.insts.iter_mut().skip(start) {
+            i.dst = to;
+            if i.a == from {
+                i.a = to;
+            }
+            if i.b == from {
+                i.b = to;
+            }
+        }
+        true
     }
 
     /// When the last instruction alone produced lanes 0..n of the expression temp `from`, makes it
