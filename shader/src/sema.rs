@@ -2536,6 +2536,21 @@ impl<'a> Sema<'a> {
     }
 
     /// Makes `b` the same size as `a` (a scalar is broadcast); errors name the built-in.
+    /// The two arguments of `name()` have the same type.
+    fn same_type(&mut self, name: &str, at: i16, a: Val, b: Val) -> R<()> {
+        if a.ty != b.ty {
+            bail!(
+                self,
+                at,
+                "{}() expects two values of the same type; found {} and {}",
+                name,
+                a.ty.name(),
+                b.ty.name()
+            );
+        }
+        Ok(())
+    }
+
     fn match_size(&mut self, name: &str, at: i16, a: Val, b: Val) -> R<Val> {
         let (na, nb) = (a.ty.components(), b.ty.components());
         if na == nb {
@@ -2599,15 +2614,7 @@ impl<'a> Sema<'a> {
             "dot" => {
                 let a = self.float_arg(name, 0, arg(0))?;
                 let b = self.float_arg(name, 1, arg(1))?;
-                if a.ty != b.ty {
-                    bail!(
-                        self,
-                        i,
-                        "dot() expects two values of the same type; found {} and {}",
-                        a.ty.name(),
-                        b.ty.name()
-                    );
-                }
+                self.same_type(name, i, a, b)?;
                 self.dot(a, b)
             }
             "cross" => {
@@ -2737,29 +2744,13 @@ impl<'a> Sema<'a> {
             "pow" => {
                 let a = self.float_arg(name, 0, arg(0))?;
                 let b = self.float_arg(name, 1, arg(1))?;
-                if a.ty != b.ty {
-                    bail!(
-                        self,
-                        i,
-                        "pow() expects two values of the same type; found {} and {}",
-                        a.ty.name(),
-                        b.ty.name()
-                    );
-                }
+                self.same_type(name, i, a, b)?;
                 self.op2(Op::Pow, a.ty, a, b)
             }
             "reflect" => {
                 let v = self.float_arg(name, 0, arg(0))?;
                 let nn = self.float_arg(name, 1, arg(1))?;
-                if v.ty != nn.ty {
-                    bail!(
-                        self,
-                        i,
-                        "reflect() expects two values of the same type; found {} and {}",
-                        v.ty.name(),
-                        nn.ty.name()
-                    );
-                }
+                self.same_type(name, i, v, nn)?;
                 // i - 2 * dot(n, i) * n
                 let d = self.dot(nn, v)?;
                 let d2 = self.op2(Op::Add, Type::Float, d, d)?;
