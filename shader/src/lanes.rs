@@ -9,6 +9,25 @@ use crate::exec::LANES;
 
 const _: () = assert!(LANES.is_multiple_of(4));
 
+/// Lanes 4k..4k + 4 of x: the four values one SSE register holds (every SIMD loop over
+/// lanes here and in `texel` goes through this and [`set_quad`]).
+#[inline(always)]
+pub(crate) fn quad<T: Copy + Default>(x: &[T; LANES], k: usize) -> [T; 4] {
+    let mut c = [T::default(); 4];
+    for (i, c) in c.iter_mut().enumerate() {
+        *c = x[(4 * k + i) % LANES];
+    }
+    c
+}
+
+/// Sets lanes 4k..4k + 4 of x.
+#[inline(always)]
+pub(crate) fn set_quad<T: Copy>(x: &mut [T; LANES], k: usize, v: [T; 4]) {
+    for (i, v) in v.iter().enumerate() {
+        x[(4 * k + i) % LANES] = *v;
+    }
+}
+
 /// sqrt of every lane.
 #[inline(always)]
 pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
@@ -17,14 +36,7 @@ pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
     {
         use safe_arch::*;
         for k in 0..LANES / 4 {
-            let mut c = [0.0f32; 4];
-            for (i, c) in c.iter_mut().enumerate() {
-                *c = x[(4 * k + i) % LANES];
-            }
-            let s: [f32; 4] = sqrt_m128(m128::from(c)).into();
-            for (i, s) in s.iter().enumerate() {
-                r[(4 * k + i) % LANES] = *s;
-            }
+            set_quad(&mut r, k, sqrt_m128(m128::from(quad(x, k))).into());
         }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
@@ -34,48 +46,6 @@ pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
         }
     }
     r
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sqrt_matches_libm() {
-        let special = [
-            0.0f32,
-            -0.0,
-            -1.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            1e-45,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            2.0,
-        ];
-        let mut bits = 0x3F00_0000u32;
-        for round in 0..2000 {
-            let mut x = [0.0f32; LANES];
-            for (l, x) in x.iter_mut().enumerate() {
-                *x = if round == 0 {
-                    special[l % special.len()]
-                } else {
-                    bits = bits.wrapping_mul(2_654_435_761).wrapping_add(12345);
-                    f32::from_bits(bits)
-                };
-            }
-            let got = sqrt(&x);
-            for l in 0..LANES {
-                let want = libm::sqrtf(x[l]);
-                assert!(
-                    got[l].to_bits() == want.to_bits() || (got[l].is_nan() && want.is_nan()),
-                    "sqrt({:e})",
-                    x[l]
-                );
-            }
-        }
-    }
 }
 
 /// In-guest and host self-test: every SIMD lane path gives the bits of its scalar reference on
@@ -200,4 +170,46 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqrt_matches_libm() {
+        let special = [
+            0.0f32,
+            -0.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-45,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            2.0,
+        ];
+        let mut bits = 0x3F00_0000u32;
+        for round in 0..2000 {
+            let mut x = [0.0f32; LANES];
+            for (l, x) in x.iter_mut().enumerate() {
+                *x = if round == 0 {
+                    special[l % special.len()]
+                } else {
+                    bits = bits.wrapping_mul(2_654_435_761).wrapping_add(12345);
+                    f32::from_bits(bits)
+                };
+            }
+            let got = sqrt(&x);
+            for l in 0..LANES {
+                let want = libm::sqrtf(x[l]);
+                assert!(
+                    got[l].to_bits() == want.to_bits() || (got[l].is_nan() && want.is_nan()),
+                    "sqrt({:e})",
+                    x[l]
+                );
+            }
+        }
+    }
 }

@@ -13,6 +13,8 @@
 //! It must never: fetch texels itself (the caller's `pair` closure does, with its own wrapping
 //! and bounds), or depend on the lane count being a particular number (only a multiple of 4).
 use crate::exec::LANES;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use crate::lanes::{quad, set_quad};
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
 /// texels, with weights ax, ay in [0, 256], as a `0xAARRGGBB` texel. `pair(i)` gives the row
@@ -47,11 +49,7 @@ pub(crate) fn unpack_lanes(t: &[u32; LANES], out: &mut [[f32; LANES]; 4]) {
         let byte = set_splat_i32_m128i(0xFF);
         let scale = set_splat_m128(1.0 / 255.0);
         for k in 0..LANES / 4 {
-            let mut c = [0u32; 4];
-            for (i, c) in c.iter_mut().enumerate() {
-                *c = t[(4 * k + i) % LANES];
-            }
-            let f = m128i::from(c);
+            let f = m128i::from(quad(t, k));
             for (o, s) in out.iter_mut().zip(SHIFTS) {
                 let ch = bitand_m128i(shr_all_u32_m128i(f, m128i::from([s as u64, 0])), byte);
                 sse2::store_f32(o, k, mul_m128(convert_to_m128_from_i32_m128i(ch), scale));
@@ -125,10 +123,11 @@ pub(crate) fn weight_floor(w: &[f32; LANES]) -> [u32; LANES] {
         use safe_arch::*;
         let mut r = [0u32; LANES];
         for k in 0..LANES / 4 {
-            let t: [u32; 4] = truncate_m128_to_m128i(sse2::load_f32(w, k)).into();
-            for (i, t) in t.iter().enumerate() {
-                r[(4 * k + i) % LANES] = *t;
-            }
+            set_quad(
+                &mut r,
+                k,
+                truncate_m128_to_m128i(sse2::load_f32(w, k)).into(),
+            );
         }
         r
     }
@@ -165,10 +164,8 @@ pub(crate) fn pack_lanes(c: &[[f32; LANES]; 4], out: &mut [u32; LANES]) {
             // b0 g0 b1 g1 .. b3 g3 r0 a0 .. r3 a3.
             let y = unpack_low_i8_m128i(x, byte_shr_imm_u128_m128i::<8>(x));
             // b0 g0 r0 a0, b1 g1 r1 a1, ...
-            let z: [u32; 4] = unpack_low_i16_m128i(y, byte_shr_imm_u128_m128i::<8>(y)).into();
-            for (i, z) in z.iter().enumerate() {
-                out[(4 * k + i) % LANES] = *z;
-            }
+            let z = unpack_low_i16_m128i(y, byte_shr_imm_u128_m128i::<8>(y));
+            set_quad(out, k, z.into());
         }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
@@ -253,7 +250,7 @@ mod portable {
 /// `safe_arch` wraps the SSE2 intrinsics safely (they exist whenever this module is compiled).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
-    use super::LANES;
+    use super::{quad, set_quad, LANES};
     use safe_arch::*;
 
     const _: () = assert!(LANES.is_multiple_of(4));
@@ -261,20 +258,13 @@ mod sse2 {
     /// Lanes 4k..4k + 4 of x.
     #[inline(always)]
     pub(super) fn load_f32(x: &[f32; LANES], k: usize) -> m128 {
-        let mut c = [0.0f32; 4];
-        for (i, c) in c.iter_mut().enumerate() {
-            *c = x[(4 * k + i) % LANES];
-        }
-        m128::from(c)
+        m128::from(quad(x, k))
     }
 
     /// Sets lanes 4k..4k + 4 of x.
     #[inline(always)]
     pub(super) fn store_f32(x: &mut [f32; LANES], k: usize, v: m128) {
-        let v: [f32; 4] = v.into();
-        for (i, v) in v.iter().enumerate() {
-            x[(4 * k + i) % LANES] = *v;
-        }
+        set_quad(x, k, v.into());
     }
 
     /// a + (b - a) * w / 256 rounded, per u16 field: equal to `(a * (256 - w) + b * w + 128) >> 8`
@@ -299,13 +289,7 @@ mod sse2 {
         let wmask = set_splat_i32_m128i(0x1FF);
         let mut out = [0u32; LANES];
         for k in 0..LANES / 4 {
-            let v = |x: &[u32; LANES]| {
-                let mut c = [0u32; 4];
-                for (i, c) in c.iter_mut().enumerate() {
-                    *c = x[(4 * k + i) % LANES];
-                }
-                m128i::from(c)
-            };
+            let v = |x: &[u32; LANES]| m128i::from(quad(x, k));
             // Each weight in both u16 halves of its lane, then in the four fields of its texel.
             let dup = |w: m128i| {
                 let w = bitand_m128i(w, wmask);
@@ -333,10 +317,7 @@ mod sse2 {
             let f_lo = lerp(top_lo, bot_lo, wy_lo);
             let f_hi = lerp(top_hi, bot_hi, wy_hi);
             // Every field is <= 255, so the saturating pack is exact.
-            let f: [u32; 4] = pack_i16_to_u8_m128i(f_lo, f_hi).into();
-            for (i, f) in f.iter().enumerate() {
-                out[(4 * k + i) % LANES] = *f;
-            }
+            set_quad(&mut out, k, pack_i16_to_u8_m128i(f_lo, f_hi).into());
         }
         out
     }

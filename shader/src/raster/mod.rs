@@ -1057,10 +1057,13 @@ fn flush(
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     let width = target.width as usize;
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
-    let mut pixels = scratch.out.packed;
-    if !fs.sample_color() {
-        crate::texel::pack_lanes(col, &mut pixels);
-    }
+    let pixels = if fs.sample_color() {
+        scratch.out.packed
+    } else {
+        let mut p = [0u32; LANES];
+        crate::texel::pack_lanes(col, &mut p);
+        p
+    };
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
