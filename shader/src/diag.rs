@@ -1,14 +1,16 @@
 //! Compiler diagnostics: errors as data (line, column, message) and their rendering as
 //! `NAME:LINE:COL: error: MESSAGE`, the source line, and a caret under the column.
 //!
-//! Owns: the fixed-capacity error list (at most `ERR_MAX` kept, the rest counted) and the text
-//! shape. Must never: allocate, panic on any line/column (even ones past the end of the source),
+//! Owns: the fixed-capacity error list (at most `ERR_MAX` kept, the rest counted), a separate
+//! warning list (at most `WARN_MAX`, rendered after the errors as `NAME:LINE:COL: warning: ...`;
+//! warnings never make a compile fail and never count as errors) and the text shape.
+//! Must never: allocate, panic on any line/column (even ones past the end of the source),
 //! or decide what is an error (the lexer, parser and semantic pass do).
 use core::fmt::{self, Write};
 
 use heapless::{String, Vec};
 
-use crate::limits::ERR_MAX;
+use crate::limits::{ERR_MAX, WARN_MAX};
 
 /// Room for one message: what was found, what is allowed and the limit, with names of at most
 /// 39 bytes. Longer text is cut at a character boundary (never a panic).
@@ -31,8 +33,11 @@ pub struct Diagnostic {
 pub struct Diagnostics {
     /// Every error reported, including those past `ERR_MAX` that were not kept.
     total: usize,
+    /// Every warning reported, kept or not.
+    warn_total: usize,
     pub name: String<SHADER_NAME_MAX>,
     list: Vec<Diagnostic, ERR_MAX>,
+    warnings: Vec<Diagnostic, WARN_MAX>,
 }
 
 /// A `fmt::Write` into a fixed string that silently stops at capacity, cutting on a char boundary.
@@ -68,7 +73,31 @@ impl Diagnostics {
             name: bounded_string(shown),
             list: Vec::new(),
             total: 0,
+            warn_total: 0,
+            warnings: Vec::new(),
         }
+    }
+
+    /// Records a warning (the shader still compiles); past `WARN_MAX` it is only counted.
+    pub fn warn(&mut self, line: u32, column: u32, args: fmt::Arguments<'_>) {
+        self.warn_total = self.warn_total.saturating_add(1);
+        let mut message = String::new();
+        let _ = Bounded(&mut message).write_fmt(args);
+        let _ = self.warnings.push(Diagnostic {
+            line: line.max(1),
+            column: column.max(1),
+            message,
+        });
+    }
+
+    /// Warnings kept (at most `WARN_MAX`).
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.warnings.iter()
+    }
+
+    /// Every warning reported, kept or not.
+    pub fn warning_total(&self) -> usize {
+        self.warn_total
     }
 
     /// Records an error; past `ERR_MAX` it is only counted.
@@ -108,26 +137,11 @@ impl Diagnostics {
 
     /// Renders every kept error, each as three lines: the location and message, the source line,
     /// and a caret under the column (tabs before the column are repeated so the caret lines up).
+    /// Warnings follow in the same shape with `warning:` (none in profile 1, whose output is
+    /// therefore unchanged).
     pub fn render(&self, source: &[u8], out: &mut dyn Write) -> fmt::Result {
         for d in self.list.iter() {
-            writeln!(
-                out,
-                "{}:{}:{}: error: {}",
-                self.name, d.line, d.column, d.message
-            )?;
-            let text = source_line(source, d.line);
-            write_bytes(text, out)?;
-            out.write_char('\n')?;
-            let before = (d.column as usize).saturating_sub(1);
-            for i in 0..before {
-                let c = if text.get(i) == Some(&b'\t') {
-                    '\t'
-                } else {
-                    ' '
-                };
-                out.write_char(c)?;
-            }
-            out.write_str("^\n")?;
+            self.render_one(source, d, "error", out)?;
         }
         if self.total > self.list.len() {
             writeln!(
@@ -138,7 +152,46 @@ impl Diagnostics {
                 ERR_MAX
             )?;
         }
+        for d in self.warnings.iter() {
+            self.render_one(source, d, "warning", out)?;
+        }
+        if self.warn_total > self.warnings.len() {
+            writeln!(
+                out,
+                "{}: {} more warnings not shown (at most {} are kept)",
+                self.name,
+                self.warn_total - self.warnings.len(),
+                WARN_MAX
+            )?;
+        }
         Ok(())
+    }
+
+    fn render_one(
+        &self,
+        source: &[u8],
+        d: &Diagnostic,
+        severity: &str,
+        out: &mut dyn Write,
+    ) -> fmt::Result {
+        writeln!(
+            out,
+            "{}:{}:{}: {}: {}",
+            self.name, d.line, d.column, severity, d.message
+        )?;
+        let text = source_line(source, d.line);
+        write_bytes(text, out)?;
+        out.write_char('\n')?;
+        let before = (d.column as usize).saturating_sub(1);
+        for i in 0..before {
+            let c = if text.get(i) == Some(&b'\t') {
+                '\t'
+            } else {
+                ' '
+            };
+            out.write_char(c)?;
+        }
+        out.write_str("^\n")
     }
 }
 
@@ -199,6 +252,24 @@ mod tests {
         assert_eq!(source_line(b"abc\n", 2), b"");
         assert_eq!(source_line(b"abc\n", 9), b"");
         assert_eq!(source_line(b"abc\r\ndef", 2), b"def");
+    }
+
+    #[test]
+    fn warnings_render_after_errors_and_are_not_errors() {
+        let mut d = Diagnostics::new("a.frag");
+        d.warn(1, 2, format_args!("careful"));
+        assert!(d.is_empty());
+        assert_eq!(d.total(), 0);
+        assert!(!d.full());
+        d.push(2, 1, format_args!("bad"));
+        let mut s = S::new();
+        d.render(b"ab\ncd\n", &mut s).unwrap();
+        assert_eq!(
+            s,
+            "a.frag:2:1: error: bad\ncd\n^\na.frag:1:2: warning: careful\nab\n ^\n"
+        );
+        assert_eq!(d.warnings().count(), 1);
+        assert_eq!(d.warning_total(), 1);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod diag;
 pub mod dump;
 pub mod lex;
 pub mod parse;
+pub mod pp;
 pub mod sema;
 
 // IR passes and the software path.

@@ -40,3 +40,42 @@ pub const GUEST_SHADERS: usize = 16;
 pub const GUEST_PROGRAMS: usize = 8;
 /// The reference `soft_triangle` call accepts targets up to this size.
 pub const SOFT_TRIANGLE_MAX: u32 = 128;
+/// Warnings kept per compile (the rest are counted, like errors past `ERR_MAX`).
+pub const WARN_MAX: usize = 8;
+
+// Profile 2: the preprocessor (`pp`). The first three are profile-2 numbers of issue 12 item 3
+// that the preprocessor enforces; the rest bound its own tables. Every one exceeded is a located
+// diagnostic that names it.
+/// Profile-2 source text must be shorter than this (64 KiB).
+pub const PP_SRC_MAX: usize = 65536;
+/// Profile-2 tokens after preprocessing.
+pub const PP_TOK_MAX: usize = 16384;
+/// Profile-2 identifiers must be shorter than this (at most 63 characters); the preprocessor
+/// checks macro and parameter names.
+pub const PP_NAME_MAX: usize = 64;
+/// Macros defined at once, the predefined ones included.
+pub const PP_MACRO_MAX: usize = 512;
+/// Tokens in one macro's replacement list.
+pub const PP_BODY_MAX: usize = 1024;
+/// Parameter names and replacement tokens of every macro defined in one source (`#undef` does
+/// not give the room back).
+pub const PP_BODY_POOL: usize = 16384;
+/// Parameters of one function-like macro, and arguments of one invocation.
+pub const PP_ARGS_MAX: usize = 32;
+/// Macro expansions (and argument pre-expansions) in progress at once.
+pub const PP_DEPTH_MAX: usize = 64;
+/// Tokens produced by all macro expansions of one source: the bound that stops exponential
+/// macro definitions.
+pub const PP_EXPAND_MAX: usize = 65536;
+/// Macro invocations recorded per source (each output token from a macro points at one).
+pub const PP_EXPANSION_MAX: usize = 16384;
+/// Tokens waiting to be rescanned, and tokens of macro arguments being collected.
+pub const PP_PENDING_MAX: usize = 8192;
+pub const PP_WORK_MAX: usize = 8192;
+/// Bytes of token text the preprocessor makes: `__LINE__` values, pasted (`##`) tokens, tokens
+/// split by a line continuation.
+pub const PP_SYNTH_MAX: usize = 16384;
+/// `#if` nesting.
+pub const PP_IF_MAX: usize = 64;
+/// Parentheses and unary operators nested in one `#if` expression.
+pub const PP_EXPR_DEPTH_MAX: usize = 64;
