@@ -126,8 +126,6 @@ impl PpToken {
 pub struct Origin {
     pub line: u32,
     pub col: u32,
-    /// Byte offset of that position in the source.
-    pub off: u32,
     /// The expansion whose invocation is at that position (0: the token is the user's own
     /// text); [`Preprocessor::macro_name`] names its macro.
     pub exp: u16,
@@ -261,6 +259,10 @@ pub struct Preprocessor {
     line_start: usize,
     bol: bool,
     splices: u32,
+    /// Just after the last byte consumed, before the continuations that follow it, and the
+    /// continuation count there: a token ends here.
+    end: usize,
+    end_splices: u32,
     unread: Option<PpToken>,
     // token storage
     out: Vec<PpToken, PP_TOK_MAX>,
@@ -621,6 +623,8 @@ impl Preprocessor {
             line_start: 0,
             bol: true,
             splices: 0,
+            end: 0,
+            end_splices: 0,
             unread: None,
             out: Vec::new(),
             pending: Vec::new(),
@@ -660,6 +664,8 @@ impl Preprocessor {
         self.line_start = 0;
         self.bol = true;
         self.splices = 0;
+        self.end = 0;
+        self.end_splices = 0;
         self.unread = None;
         self.out.clear();
         self.pending.clear();
@@ -816,7 +822,6 @@ impl Preprocessor {
         Origin {
             line: at.line,
             col: at.col as u32,
-            off: at.off,
             exp,
         }
     }
@@ -995,6 +1000,8 @@ impl Preprocessor {
                 self.line_start = self.pos;
             }
         }
+        self.end = self.pos;
+        self.end_splices = self.splices;
         self.splice(src);
     }
 
@@ -1120,20 +1127,21 @@ impl Preprocessor {
             flags |= LINE_START | SPACE_BEFORE;
         }
         self.bol = false;
+        let end = self.end.max(start);
         let mut t = PpToken {
             kind,
             flags,
-            len: (self.pos - start).min(u16::MAX as usize) as u16,
+            len: (end - start).min(u16::MAX as usize) as u16,
             off: start as u32,
             ..here
         };
-        if self.splices != splices {
+        if self.end_splices != splices {
             // A continuation inside the token: its spelling is the bytes without them.
             let s = self.synth.len();
             let mut p = start;
-            while p < self.pos {
+            while p < end {
                 p = skip_splices(src, p);
-                if p >= self.pos {
+                if p >= end {
                     break;
                 }
                 if let Some(&b) = src.get(p) {

@@ -3,12 +3,14 @@
 //! Exit codes: 0 success, 1 compile/link/load errors (reasons on stderr), 2 usage or I/O errors.
 mod csir_cmd;
 mod frontend_cmd; // check, dump ast|ir, limits, builtins
+mod pp_cmd; // preprocess (profile 2)
 mod render_cmd; // render, link // csir save|load, dump tgsi
 
 const USAGE: &str = "usage: shc <command> ...
   check FILE... [--stage vertex|fragment|geometry|compute]
   dump ast|ir|tgsi FILE [--stage S]
   limits | builtins
+  preprocess FILE          (the profile-2 preprocessor's expanded text)
   link VERT FRAG
   render VERT FRAG --scene SCENE.json --out OUT.png
   csir save FILE -o OUT [--v1|--v2]
@@ -23,6 +25,7 @@ fn main() {
         }
         Some("dump") => frontend_cmd::dump(&args[1..]),
         Some("limits") => frontend_cmd::limits(),
+        Some("preprocess") => pp_cmd::preprocess(&args[1..]),
         Some("builtins") => frontend_cmd::builtins(),
         Some("link") => render_cmd::link(&args[1..]),
         Some("render") => render_cmd::render(&args[1..]),
