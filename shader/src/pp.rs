@@ -38,7 +38,7 @@
 //! the predefined macros cannot be defined or undefined (GLSL ES 3.00's rule, where Mesa only
 //! warns); `GL_core_profile` is defined from `#version 150` on (`GL_compatibility_profile` with
 //! `compatibility`), `GL_FRAGMENT_PRECISION_HIGH` from 130 on, `GL_ES` never, `__VERSION__`
-//! is 110 without `#version`; `__LINE__` in a macro's replacement is the line of the
+//! is 110 without `#version`; `defined(__LINE__)` is true (C; Mesa says false); `__LINE__` in a macro's replacement is the line of the
 //! invocation; `#line N` makes the next line N (GLSL 3.30); `#extension` and the profile
 //! pragma must come before the first non-directive token; `#extension X : disable` of an
 //! unknown extension is silent; a directive inside the arguments of a macro invocation is an
@@ -312,7 +312,10 @@ fn ident_char(c: u8) -> bool {
 
 /// Length of the punctuator starting with `a b c`, 0 if none.
 fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
-    if matches!((a, b, c), (b'<', Some(b'<'), Some(b'=')) | (b'>', Some(b'>'), Some(b'='))) {
+    if matches!(
+        (a, b, c),
+        (b'<', Some(b'<'), Some(b'=')) | (b'>', Some(b'>'), Some(b'='))
+    ) {
         return 3;
     }
     if let Some(b) = b {
@@ -343,8 +346,7 @@ fn first_token(b: &[u8]) -> Option<(PpKind, usize)> {
         let mut i = 1;
         while let Some(d) = at(i) {
             let prev = at(i - 1).unwrap_or(0);
-            if ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
-            {
+            if ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev)) {
                 i += 1;
             } else {
                 break;
@@ -421,7 +423,12 @@ struct Eval<'a> {
     toks: &'a [PpToken],
     i: usize,
     depth: usize,
+    /// The first error (evaluation stops at it).
+    err: Option<EvalError>,
 }
+
+/// An evaluation stopped; the error is in `Eval::err`.
+struct Fail;
 
 /// An evaluation error: the token to point at (None: the directive) and the message.
 struct EvalError {
@@ -435,13 +442,21 @@ fn eval_error(at: Option<PpToken>, args: fmt::Arguments<'_>) -> EvalError {
     EvalError { at, msg }
 }
 
-impl Eval<'_> {
+impl<'a> Eval<'a> {
+    fn fail(&mut self, at: Option<PpToken>, args: fmt::Arguments<'_>) -> Fail {
+        if self.err.is_none() {
+            self.err = Some(eval_error(at, args));
+        }
+        Fail
+    }
+
     fn peek(&self) -> Option<PpToken> {
         self.toks.get(self.i).copied()
     }
 
-    fn sp(&self, t: &PpToken) -> &[u8] {
-        self.pp.spelling(self.src, t)
+    fn sp(&self, t: &PpToken) -> &'a [u8] {
+        let (pp, src) = (self.pp, self.src);
+        pp.spelling(src, t)
     }
 
     fn is(&self, t: &PpToken, p: &[u8]) -> bool {
@@ -467,7 +482,7 @@ impl Eval<'_> {
         })
     }
 
-    fn expr(&mut self, min: u8) -> Result<i64, EvalError> {
+    fn expr(&mut self, min: u8) -> Result<i64, Fail> {
         let mut lhs = self.unary()?;
         while let Some(t) = self.peek() {
             let Some(prec) = self.binop(&t) else { break };
@@ -481,7 +496,7 @@ impl Eval<'_> {
         Ok(lhs)
     }
 
-    fn apply(&self, t: &PpToken, a: i64, b: i64) -> Result<i64, EvalError> {
+    fn apply(&mut self, t: &PpToken, a: i64, b: i64) -> Result<i64, Fail> {
         let bool_ = |c: bool| c as i64;
         Ok(match self.sp(t) {
             b"||" => bool_(a != 0 || b != 0),
@@ -497,7 +512,7 @@ impl Eval<'_> {
             b">=" => bool_(a >= b),
             b"<<" | b">>" => {
                 if !(0..64).contains(&b) {
-                    return Err(eval_error(
+                    return Err(self.fail(
                         Some(*t),
                         format_args!("shift by {} in #if: the count must be 0 to 63", b),
                     ));
@@ -513,7 +528,7 @@ impl Eval<'_> {
             b"*" => a.wrapping_mul(b),
             b"/" | b"%" => {
                 if b == 0 {
-                    return Err(eval_error(
+                    return Err(self.fail(
                         Some(*t),
                         format_args!(
                             "{} in #if",
@@ -535,10 +550,10 @@ impl Eval<'_> {
         })
     }
 
-    fn unary(&mut self) -> Result<i64, EvalError> {
+    fn unary(&mut self) -> Result<i64, Fail> {
         self.depth += 1;
         if self.depth > PP_EXPR_DEPTH_MAX {
-            return Err(eval_error(
+            return Err(self.fail(
                 self.peek(),
                 format_args!(
                     "#if expression nested too deeply: the limit is {} (PP_EXPR_DEPTH_MAX)",
@@ -547,7 +562,7 @@ impl Eval<'_> {
             ));
         }
         let Some(t) = self.peek() else {
-            return Err(eval_error(
+            return Err(self.fail(
                 None,
                 format_args!("#if expression ends where a value is expected"),
             ));
@@ -557,7 +572,7 @@ impl Eval<'_> {
             PpKind::Number => match parse_int(self.sp(&t)) {
                 Some(Some(v)) => v,
                 Some(None) => {
-                    return Err(eval_error(
+                    return Err(self.fail(
                         Some(t),
                         format_args!(
                             "integer constant '{}' is too large for #if",
@@ -566,7 +581,7 @@ impl Eval<'_> {
                     ))
                 }
                 None => {
-                    return Err(eval_error(
+                    return Err(self.fail(
                         Some(t),
                         format_args!(
                             "'{}' is not an integer constant: #if takes integers only",
@@ -582,13 +597,13 @@ impl Eval<'_> {
                 match self.peek() {
                     Some(c) if self.is(&c, b")") => self.i += 1,
                     Some(c) => {
-                        return Err(eval_error(
+                        return Err(self.fail(
                             Some(c),
                             format_args!("expected ')' in #if, found '{}'", Bytes(self.sp(&c))),
                         ))
                     }
                     None => {
-                        return Err(eval_error(
+                        return Err(self.fail(
                             Some(t),
                             format_args!("unbalanced '(' in #if: no ')' before the end"),
                         ))
@@ -601,7 +616,7 @@ impl Eval<'_> {
             PpKind::Punct if self.is(&t, b"~") => !self.unary()?,
             PpKind::Punct if self.is(&t, b"!") => (self.unary()? == 0) as i64,
             _ => {
-                return Err(eval_error(
+                return Err(self.fail(
                     Some(t),
                     format_args!("unexpected '{}' in #if expression", Bytes(self.sp(&t))),
                 ))
@@ -919,8 +934,7 @@ impl Preprocessor {
                     out.write_char(' ')?;
                 }
             } else if let Some(p) = prev {
-                if t.flags & SPACE_BEFORE != 0 || self.would_join(src, p, sp)
-                {
+                if t.flags & SPACE_BEFORE != 0 || self.would_join(src, p, sp) {
                     out.write_char(' ')?;
                 }
             }
@@ -1099,7 +1113,9 @@ impl Preprocessor {
             let mut prev = c;
             self.bump(src);
             while let Some(d) = self.cur(src) {
-                if ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
+                if ident_char(d)
+                    || d == b'.'
+                    || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
                 {
                     prev = d;
                     self.bump(src);
@@ -1376,7 +1392,8 @@ impl Preprocessor {
             let _ = self.define_predefined(name, MacroKind::Object, Some(1));
         }
         if v.number >= 130 {
-            let _ = self.define_predefined(b"GL_FRAGMENT_PRECISION_HIGH", MacroKind::Object, Some(1));
+            let _ =
+                self.define_predefined(b"GL_FRAGMENT_PRECISION_HIGH", MacroKind::Object, Some(1));
         }
     }
 
@@ -1446,7 +1463,14 @@ impl Preprocessor {
         if from_source {
             self.unread = Some(t);
         } else if self.pending.push(t).is_err() {
-            self.limit_at(src, diag, &t, "pending tokens", PP_PENDING_MAX, "PP_PENDING_MAX");
+            self.limit_at(
+                src,
+                diag,
+                &t,
+                "pending tokens",
+                PP_PENDING_MAX,
+                "PP_PENDING_MAX",
+            );
         }
     }
 
@@ -1684,14 +1708,7 @@ impl Preprocessor {
             }
             if (close && depth == 0) || (comma && depth == 1) {
                 let Some(slot) = raw.get_mut(nargs) else {
-                    self.limit_at(
-                        src,
-                        diag,
-                        t,
-                        "macro arguments",
-                        PP_ARGS_MAX,
-                        "PP_ARGS_MAX",
-                    );
+                    self.limit_at(src, diag, t, "macro arguments", PP_ARGS_MAX, "PP_ARGS_MAX");
                     self.work.truncate(mark);
                     return;
                 };
@@ -1704,7 +1721,14 @@ impl Preprocessor {
                 continue;
             }
             if self.work.push(x).is_err() {
-                self.limit_at(src, diag, &x, "tokens in macro arguments", PP_WORK_MAX, "PP_WORK_MAX");
+                self.limit_at(
+                    src,
+                    diag,
+                    &x,
+                    "tokens in macro arguments",
+                    PP_WORK_MAX,
+                    "PP_WORK_MAX",
+                );
                 self.work.truncate(mark);
                 return;
             }
@@ -1796,11 +1820,25 @@ impl Preprocessor {
             };
             self.budget += 1;
             if self.budget > PP_EXPAND_MAX {
-                self.limit_at(src, diag, t, "macro expansion", PP_EXPAND_MAX, "PP_EXPAND_MAX");
+                self.limit_at(
+                    src,
+                    diag,
+                    t,
+                    "macro expansion",
+                    PP_EXPAND_MAX,
+                    "PP_EXPAND_MAX",
+                );
                 return None;
             }
             if self.pending.push(x).is_err() {
-                self.limit_at(src, diag, t, "pending tokens", PP_PENDING_MAX, "PP_PENDING_MAX");
+                self.limit_at(
+                    src,
+                    diag,
+                    t,
+                    "pending tokens",
+                    PP_PENDING_MAX,
+                    "PP_PENDING_MAX",
+                );
                 return None;
             }
         }
@@ -1908,7 +1946,14 @@ impl Preprocessor {
         let n = self.work.len() - out;
         self.budget += n;
         if self.budget > PP_EXPAND_MAX {
-            return self.limit_at(src, diag, t, "macro expansion", PP_EXPAND_MAX, "PP_EXPAND_MAX");
+            return self.limit_at(
+                src,
+                diag,
+                t,
+                "macro expansion",
+                PP_EXPAND_MAX,
+                "PP_EXPAND_MAX",
+            );
         }
         let end = PpToken {
             kind: PpKind::End,
@@ -1916,7 +1961,14 @@ impl Preprocessor {
             ..PpToken::NONE
         };
         if self.pending.push(end).is_err() {
-            return self.limit_at(src, diag, t, "pending tokens", PP_PENDING_MAX, "PP_PENDING_MAX");
+            return self.limit_at(
+                src,
+                diag,
+                t,
+                "pending tokens",
+                PP_PENDING_MAX,
+                "PP_PENDING_MAX",
+            );
         }
         if let Some(a) = self.active.get_mut(m) {
             *a = a.saturating_add(1);
@@ -1942,7 +1994,14 @@ impl Preprocessor {
 
     fn push_work(&mut self, src: &[u8], diag: &mut Diagnostics, x: PpToken, t: &PpToken) {
         if self.work.push(x).is_err() {
-            self.limit_at(src, diag, t, "tokens in macro arguments", PP_WORK_MAX, "PP_WORK_MAX");
+            self.limit_at(
+                src,
+                diag,
+                t,
+                "tokens in macro arguments",
+                PP_WORK_MAX,
+                "PP_WORK_MAX",
+            );
         }
     }
 
@@ -2020,7 +2079,11 @@ impl Preprocessor {
             diag.push(
                 t.line,
                 t.col as u32,
-                format_args!("unexpected '{}' after #{}", Bytes(self.spelling(src, &t)), what),
+                format_args!(
+                    "unexpected '{}' after #{}",
+                    Bytes(self.spelling(src, &t)),
+                    what
+                ),
             );
             self.skip_line(src, diag);
         }
@@ -2227,7 +2290,11 @@ impl Preprocessor {
                 diag.push(
                     n.line,
                     n.col as u32,
-                    format_args!("#{} needs a macro name, not '{}'", what, Bytes(self.spelling(src, &n))),
+                    format_args!(
+                        "#{} needs a macro name, not '{}'",
+                        what,
+                        Bytes(self.spelling(src, &n))
+                    ),
                 );
                 self.skip_line(src, diag);
                 false
@@ -2255,7 +2322,14 @@ impl Preprocessor {
         let mark = self.work.len();
         while let Some(t) = self.dtok(src, diag) {
             if self.work.push(t).is_err() {
-                self.limit_at(src, diag, &t, "tokens in macro arguments", PP_WORK_MAX, "PP_WORK_MAX");
+                self.limit_at(
+                    src,
+                    diag,
+                    &t,
+                    "tokens in macro arguments",
+                    PP_WORK_MAX,
+                    "PP_WORK_MAX",
+                );
                 self.skip_line(src, diag);
                 self.work.truncate(mark);
                 return None;
@@ -2275,7 +2349,13 @@ impl Preprocessor {
     }
 
     /// `#if`/`#elif`: reads, expands and evaluates the expression; errors count as false.
-    fn condition(&mut self, src: &[u8], diag: &mut Diagnostics, hash: &PpToken, what: &str) -> bool {
+    fn condition(
+        &mut self,
+        src: &[u8],
+        diag: &mut Diagnostics,
+        hash: &PpToken,
+        what: &str,
+    ) -> bool {
         let Some((mark, s, e)) = self.expand_line(src, diag, hash, true) else {
             return false;
         };
@@ -2294,10 +2374,11 @@ impl Preprocessor {
                 toks,
                 i: 0,
                 depth: 0,
+                err: None,
             };
             let r = ev.expr(1).and_then(|v| match ev.peek() {
                 None => Ok(v),
-                Some(t) => Err(eval_error(
+                Some(t) => Err(ev.fail(
                     Some(t),
                     format_args!(
                         "unexpected '{}' after the #{} expression",
@@ -2306,12 +2387,17 @@ impl Preprocessor {
                     ),
                 )),
             });
-            match r {
-                Ok(v) => Some(v),
-                Err(err) => {
-                    match err.at {
-                        Some(t) => self.error(src, diag, &t, format_args!("{}", err.msg)),
-                        None => diag.push(hash.line, hash.col as u32, format_args!("{}", err.msg)),
+            match (r, ev.err) {
+                (Ok(v), _) => Some(v),
+                (Err(Fail), err) => {
+                    match err {
+                        Some(EvalError { at: Some(t), msg }) => {
+                            self.error(src, diag, &t, format_args!("{}", msg))
+                        }
+                        Some(EvalError { at: None, msg }) => {
+                            diag.push(hash.line, hash.col as u32, format_args!("{}", msg))
+                        }
+                        None => {}
                     }
                     None
                 }
@@ -2381,13 +2467,20 @@ impl Preprocessor {
 
     fn define(&mut self, src: &[u8], diag: &mut Diagnostics, hash: &PpToken) {
         let Some(name) = self.dtok(src, diag) else {
-            return diag.push(hash.line, hash.col as u32, format_args!("#define needs a macro name"));
+            return diag.push(
+                hash.line,
+                hash.col as u32,
+                format_args!("#define needs a macro name"),
+            );
         };
         if name.kind != PpKind::Ident {
             diag.push(
                 name.line,
                 name.col as u32,
-                format_args!("#define needs a macro name, not '{}'", Bytes(self.spelling(src, &name))),
+                format_args!(
+                    "#define needs a macro name, not '{}'",
+                    Bytes(self.spelling(src, &name))
+                ),
             );
             return self.skip_line(src, diag);
         }
@@ -2511,7 +2604,14 @@ impl Preprocessor {
         }
         if !self.insert(src, m) {
             self.pool.truncate(mark);
-            self.limit(diag, name.line, name.col as u32, "macros", PP_MACRO_MAX, "PP_MACRO_MAX");
+            self.limit(
+                diag,
+                name.line,
+                name.col as u32,
+                "macros",
+                PP_MACRO_MAX,
+                "PP_MACRO_MAX",
+            );
         }
     }
 
@@ -2660,7 +2760,10 @@ impl Preprocessor {
             diag.push(
                 name.line,
                 name.col as u32,
-                format_args!("#undef needs a macro name, not '{}'", Bytes(self.spelling(src, &name))),
+                format_args!(
+                    "#undef needs a macro name, not '{}'",
+                    Bytes(self.spelling(src, &name))
+                ),
             );
             return self.skip_line(src, diag);
         }
@@ -2765,7 +2868,9 @@ impl Preprocessor {
             return diag.push(
                 l,
                 c,
-                format_args!("malformed #extension: write '#extension NAME : require|enable|warn|disable'"),
+                format_args!(
+                    "malformed #extension: write '#extension NAME : require|enable|warn|disable'"
+                ),
             );
         };
         if self.seen_token {
@@ -2792,7 +2897,10 @@ impl Preprocessor {
                 diag.push(
                     b.line,
                     b.col as u32,
-                    format_args!("'#extension all' takes only warn or disable, not '{}'", Bytes(how)),
+                    format_args!(
+                        "'#extension all' takes only warn or disable, not '{}'",
+                        Bytes(how)
+                    ),
                 );
             }
             return;
@@ -2804,7 +2912,10 @@ impl Preprocessor {
             b"require" => diag.push(
                 n.line,
                 n.col as u32,
-                format_args!("extension '{}' is not supported (required by #extension)", Bytes(ext)),
+                format_args!(
+                    "extension '{}' is not supported (required by #extension)",
+                    Bytes(ext)
+                ),
             ),
             b"enable" | b"warn" => diag.warn(
                 n.line,
@@ -2839,7 +2950,11 @@ impl Preprocessor {
         }
         self.seen_any = true;
         let Some(n) = self.dtok(src, diag) else {
-            return diag.push(l, c, format_args!("expected a version number after #version"));
+            return diag.push(
+                l,
+                c,
+                format_args!("expected a version number after #version"),
+            );
         };
         let digits = self.spelling(src, &n);
         let number = if n.kind == PpKind::Number && digits.iter().all(u8::is_ascii_digit) {
@@ -2899,7 +3014,10 @@ impl Preprocessor {
                     diag.push(
                         pl,
                         pc,
-                        format_args!("OpenGL ES shaders ('#version {} es') are not supported", number),
+                        format_args!(
+                            "OpenGL ES shaders ('#version {} es') are not supported",
+                            number
+                        ),
                     );
                     self.skip_line(src, diag);
                 }

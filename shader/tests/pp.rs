@@ -27,7 +27,11 @@ fn pp(src: &str) -> Run {
             let b = src.as_bytes();
             let mut text = String::new();
             p.render(b, &mut text).unwrap();
-            let toks = p.tokens().iter().map(|t| p.text(b, t).to_string()).collect();
+            let toks = p
+                .tokens()
+                .iter()
+                .map(|t| p.text(b, t).to_string())
+                .collect();
             let origins = p
                 .tokens()
                 .iter()
@@ -71,7 +75,10 @@ fn err(src: &str) -> String {
 #[test]
 fn object_and_function_macros() {
     assert_eq!(out("#define N 4\nfloat a[N];"), "float a [ 4 ] ;");
-    assert_eq!(out("#define SQ(x) ((x)*(x))\nSQ(a+1)"), "( ( a + 1 ) * ( a + 1 ) )");
+    assert_eq!(
+        out("#define SQ(x) ((x)*(x))\nSQ(a+1)"),
+        "( ( a + 1 ) * ( a + 1 ) )"
+    );
     assert_eq!(out("#define F() 7\nF() F ( ) F"), "7 7 F");
     assert_eq!(out("#define ADD(a, b) a + b\nADD(1, 2)"), "1 + 2");
 }
@@ -84,16 +91,23 @@ fn nested_macros_expand_on_rescan() {
     assert_eq!(out("#define X Y\n#define Y 5\nX"), "5");
     // Arguments are expanded before substitution, and the result is rescanned.
     assert_eq!(out("#define ID(x) x\n#define TWO 2\nID(ID(TWO))"), "2");
-    assert_eq!(out("#define f(x) g(x)\n#define g(y) [y]\nf(f(1))"), "[ [ 1 ] ]");
+    assert_eq!(
+        out("#define f(x) g(x)\n#define g(y) [y]\nf(f(1))"),
+        "[ [ 1 ] ]"
+    );
     // A function-like macro name produced by an expansion takes its arguments from the text.
     assert_eq!(out("#define G F\n#define F(x) <x>\nG(9)"), "< 9 >");
 }
 
 #[test]
 fn arguments_with_parentheses_and_commas() {
-    let src = "#define FIRST(a, b) a\n#define SECOND(a, b) b\nFIRST((1, 2), 3) SECOND(f(x, y), g(z))";
+    let src =
+        "#define FIRST(a, b) a\n#define SECOND(a, b) b\nFIRST((1, 2), 3) SECOND(f(x, y), g(z))";
     assert_eq!(out(src), "( 1 , 2 ) g ( z )");
-    assert_eq!(out("#define P(x) x\nP(vec3(1.0, 2.0, 3.0))"), "vec3 ( 1.0 , 2.0 , 3.0 )");
+    assert_eq!(
+        out("#define P(x) x\nP(vec3(1.0, 2.0, 3.0))"),
+        "vec3 ( 1.0 , 2.0 , 3.0 )"
+    );
     // Brackets do not protect commas (as in C): two arguments.
     assert_eq!(
         err("#define P(x) x\nP(a[1, 2])"),
@@ -135,7 +149,10 @@ fn self_reference_never_recurses() {
     assert_eq!(out("#define A A\nA"), "A");
     assert_eq!(out("#define A A + 1\nA"), "A + 1");
     assert_eq!(out("#define f(x) f(x)\nf(1)"), "f ( 1 )");
-    assert_eq!(out("#define f(x) x + f(x)\nf(f(2))"), "2 + f ( 2 ) + f ( 2 + f ( 2 ) )");
+    assert_eq!(
+        out("#define f(x) x + f(x)\nf(f(2))"),
+        "2 + f ( 2 ) + f ( 2 + f ( 2 ) )"
+    );
     // Mutual recursion stops at the first repeat.
     assert_eq!(out("#define A B\n#define B A\nA B"), "A B");
     assert_eq!(out("#define A a B\n#define B b A\nA"), "a b A");
@@ -145,12 +162,21 @@ fn self_reference_never_recurses() {
 
 #[test]
 fn token_pasting() {
-    assert_eq!(out("#define CAT(a, b) a ## b\nCAT(vec, 3) CAT(x, 1)"), "vec3 x1");
-    assert_eq!(out("#define CAT(a, b) a##b\nCAT(, y) CAT(y, ) CAT(,)"), "y y");
+    assert_eq!(
+        out("#define CAT(a, b) a ## b\nCAT(vec, 3) CAT(x, 1)"),
+        "vec3 x1"
+    );
+    assert_eq!(
+        out("#define CAT(a, b) a##b\nCAT(, y) CAT(y, ) CAT(,)"),
+        "y y"
+    );
     // The pasted token is rescanned.
     assert_eq!(out("#define N 4\n#define CAT(a, b) a ## b\nCAT(N, )"), "4");
     // Operands beside '##' are not expanded first.
-    assert_eq!(out("#define N 4\n#define CAT(a, b) a ## b\nCAT(N, 1)"), "N1");
+    assert_eq!(
+        out("#define N 4\n#define CAT(a, b) a ## b\nCAT(N, 1)"),
+        "N1"
+    );
     assert_eq!(out("#define OP(a) a ## =\nx OP(+) 1"), "x += 1");
     assert_eq!(
         err("#define CAT(a, b) a ## b\nCAT(+, -)"),
@@ -205,10 +231,15 @@ fn reserved_and_predefined_names() {
     );
     let r = pp("#define MY__NAME 1\nMY__NAME");
     assert!(r.ok);
-    assert!(r.diag.contains("t.frag:1:9: warning: macro names containing '__' are reserved"));
+    assert!(r
+        .diag
+        .contains("t.frag:1:9: warning: macro names containing '__' are reserved"));
     let long = "a".repeat(64);
     assert!(err(&format!("#define {} 1\n", long)).contains("the limit is 63 (PP_NAME_MAX)"));
-    assert_eq!(out(&format!("#define {} 1\n{}", &long[..63], &long[..63])), "1");
+    assert_eq!(
+        out(&format!("#define {} 1\n{}", &long[..63], &long[..63])),
+        "1"
+    );
 }
 
 #[test]
@@ -242,19 +273,43 @@ fn if_arithmetic_and_precedence() {
 
 #[test]
 fn if_errors() {
-    assert_eq!(err("#if 1 / 0\n#endif"), "t.frag:1:7: error: division by zero in #if");
-    assert_eq!(err("#if 1 % 0\n#endif"), "t.frag:1:7: error: modulus by zero in #if");
+    assert_eq!(
+        err("#if 1 / 0\n#endif"),
+        "t.frag:1:7: error: division by zero in #if"
+    );
+    assert_eq!(
+        err("#if 1 % 0\n#endif"),
+        "t.frag:1:7: error: modulus by zero in #if"
+    );
     // As in Mesa, the unevaluated side of && is still checked.
-    assert_eq!(err("#if 0 && 1 / 0\n#endif"), "t.frag:1:12: error: division by zero in #if");
-    assert_eq!(err("#if\n#endif"), "t.frag:1:1: error: #if needs an expression");
+    assert_eq!(
+        err("#if 0 && 1 / 0\n#endif"),
+        "t.frag:1:12: error: division by zero in #if"
+    );
+    assert_eq!(
+        err("#if\n#endif"),
+        "t.frag:1:1: error: #if needs an expression"
+    );
     assert_eq!(
         err("#if 1.5\n#endif"),
         "t.frag:1:5: error: '1.5' is not an integer constant: #if takes integers only"
     );
-    assert_eq!(err("#if (1\n#endif"), "t.frag:1:5: error: unbalanced '(' in #if: no ')' before the end");
-    assert_eq!(err("#if 1 2\n#endif"), "t.frag:1:7: error: unexpected '2' after the #if expression");
-    assert_eq!(err("#if 1 +\n#endif"), "t.frag:1:1: error: #if expression ends where a value is expected");
-    assert_eq!(err("#if 1 << 64\n#endif"), "t.frag:1:7: error: shift by 64 in #if: the count must be 0 to 63");
+    assert_eq!(
+        err("#if (1\n#endif"),
+        "t.frag:1:5: error: unbalanced '(' in #if: no ')' before the end"
+    );
+    assert_eq!(
+        err("#if 1 2\n#endif"),
+        "t.frag:1:7: error: unexpected '2' after the #if expression"
+    );
+    assert_eq!(
+        err("#if 1 +\n#endif"),
+        "t.frag:1:1: error: #if expression ends where a value is expected"
+    );
+    assert_eq!(
+        err("#if 1 << 64\n#endif"),
+        "t.frag:1:7: error: shift by 64 in #if: the count must be 0 to 63"
+    );
     assert!(err("#if 99999999999999999999\n#endif").contains("too large"));
     let deep = format!("#if {}1{}\n#endif", "(".repeat(80), ")".repeat(80));
     assert!(err(&deep).contains("(PP_EXPR_DEPTH_MAX)"));
@@ -276,10 +331,19 @@ fn defined_operator() {
     let src = "#define A\n#if defined A && defined(A) && !defined B && !defined ( B )\nok\n#endif";
     assert_eq!(out(src), "ok");
     // The operand of defined is not expanded.
-    assert_eq!(out("#define A B\n#if defined(A) && !defined(B)\nok\n#endif"), "ok");
+    assert_eq!(
+        out("#define A B\n#if defined(A) && !defined(B)\nok\n#endif"),
+        "ok"
+    );
     // defined produced by a macro is evaluated too (as Mesa does).
-    assert_eq!(out("#define A\n#define HAS_A defined(A)\n#if HAS_A\nok\n#endif"), "ok");
-    assert_eq!(out("#if defined(__LINE__) && defined __FILE__ && defined __VERSION__\nok\n#endif"), "ok");
+    assert_eq!(
+        out("#define A\n#define HAS_A defined(A)\n#if HAS_A\nok\n#endif"),
+        "ok"
+    );
+    assert_eq!(
+        out("#if defined(__LINE__) && defined __FILE__ && defined __VERSION__\nok\n#endif"),
+        "ok"
+    );
     assert_eq!(
         err("#if defined\n#endif"),
         "t.frag:1:5: error: 'defined' needs a macro name: defined NAME or defined(NAME)"
@@ -301,26 +365,50 @@ fn ifdef_ifndef_elif_else_chains() {
     assert_eq!(out(src), "w");
     // An #elif after a taken branch is not evaluated.
     assert_eq!(out("#if 1\na\n#elif 1/0\nb\n#endif"), "a");
-    assert_eq!(out("#ifdef GL_ES\nprecision mediump float;\n#endif\nx"), "x");
+    assert_eq!(
+        out("#ifdef GL_ES\nprecision mediump float;\n#endif\nx"),
+        "x"
+    );
 }
 
 #[test]
 fn conditional_structure_errors() {
-    assert_eq!(err("#if 1\nx\n"), "t.frag:1:1: error: unterminated #if: no #endif before the end of the source");
+    assert_eq!(
+        err("#if 1\nx\n"),
+        "t.frag:1:1: error: unterminated #if: no #endif before the end of the source"
+    );
     assert_eq!(
         err("x\n  #ifdef A\n#if 1\n#endif\n"),
         "t.frag:2:3: error: unterminated #ifdef: no #endif before the end of the source"
     );
-    assert_eq!(err("#if 1\n#else\n#else\n#endif"), "t.frag:3:1: error: #else after #else");
-    assert_eq!(err("#if 1\n#else\n#elif 1\n#endif"), "t.frag:3:1: error: #elif after #else");
+    assert_eq!(
+        err("#if 1\n#else\n#else\n#endif"),
+        "t.frag:3:1: error: #else after #else"
+    );
+    assert_eq!(
+        err("#if 1\n#else\n#elif 1\n#endif"),
+        "t.frag:3:1: error: #elif after #else"
+    );
     assert_eq!(err("#endif"), "t.frag:1:1: error: #endif without #if");
     assert_eq!(err("#else"), "t.frag:1:1: error: #else without #if");
     assert_eq!(err("#elif 1"), "t.frag:1:1: error: #elif without #if");
-    assert_eq!(err("#ifdef\n#endif"), "t.frag:1:1: error: #ifdef needs a macro name");
-    assert_eq!(err("#ifdef A B\n#endif"), "t.frag:1:10: error: unexpected 'B' after #ifdef");
-    assert_eq!(err("#if 1\n#endif x"), "t.frag:2:8: error: unexpected 'x' after #endif");
+    assert_eq!(
+        err("#ifdef\n#endif"),
+        "t.frag:1:1: error: #ifdef needs a macro name"
+    );
+    assert_eq!(
+        err("#ifdef A B\n#endif"),
+        "t.frag:1:10: error: unexpected 'B' after #ifdef"
+    );
+    assert_eq!(
+        err("#if 1\n#endif x"),
+        "t.frag:2:8: error: unexpected 'x' after #endif"
+    );
     let deep = "#if 1\n".repeat(65) + &"#endif\n".repeat(65);
-    assert_eq!(err(&deep), "t.frag:65:1: error: too much #if nesting: the limit is 64 (PP_IF_MAX)");
+    assert_eq!(
+        err(&deep),
+        "t.frag:65:1: error: too much #if nesting: the limit is 64 (PP_IF_MAX)"
+    );
     let ok = "#if 1\n".repeat(64) + "x\n" + &"#endif\n".repeat(64);
     assert_eq!(out(&ok), "x");
 }
@@ -341,8 +429,14 @@ fn line_file_and_version_macros() {
     assert_eq!(out("a __LINE__\n\nb __LINE__"), "a 1 b 3");
     assert_eq!(out("__FILE__ __VERSION__"), "0 110");
     assert_eq!(out("#version 330\n__VERSION__ GL_core_profile"), "330 1");
-    assert_eq!(out("#version 150 compatibility\nGL_compatibility_profile GL_core_profile"), "1 GL_core_profile");
-    assert_eq!(out("#version 140\nGL_core_profile GL_FRAGMENT_PRECISION_HIGH"), "GL_core_profile 1");
+    assert_eq!(
+        out("#version 150 compatibility\nGL_compatibility_profile GL_core_profile"),
+        "1 GL_core_profile"
+    );
+    assert_eq!(
+        out("#version 140\nGL_core_profile GL_FRAGMENT_PRECISION_HIGH"),
+        "GL_core_profile 1"
+    );
     assert_eq!(out("GL_ES"), "GL_ES");
     // #line N: the next line is N; a second number sets __FILE__.
     assert_eq!(out("#line 100\n__LINE__\n__LINE__"), "100 101");
@@ -352,17 +446,32 @@ fn line_file_and_version_macros() {
     assert_eq!(out("#define WHERE __LINE__\n\n\nWHERE"), "4");
     // A multi-line invocation: the line of the macro name.
     assert_eq!(out("#define ID(x) x\nID(\n__LINE__)"), "3");
-    assert_eq!(err("#line\n"), "t.frag:1:1: error: #line needs a line number");
-    assert_eq!(err("#line x\n"), "t.frag:1:7: error: #line expects a line number, not 'x'");
-    assert_eq!(err("#line 1 2 3\n"), "t.frag:1:11: error: unexpected '3' after #line");
+    assert_eq!(
+        err("#line\n"),
+        "t.frag:1:1: error: #line needs a line number"
+    );
+    assert_eq!(
+        err("#line x\n"),
+        "t.frag:1:7: error: #line expects a line number, not 'x'"
+    );
+    assert_eq!(
+        err("#line 1 2 3\n"),
+        "t.frag:1:11: error: unexpected '3' after #line"
+    );
     // Diagnostics still point at the physical line.
-    assert_eq!(err("#line 50\n#error here"), "t.frag:2:1: error: #error here");
+    assert_eq!(
+        err("#line 50\n#error here"),
+        "t.frag:2:1: error: #error here"
+    );
 }
 
 #[test]
 fn version_rules() {
     assert_eq!(pp("#version 330 core\nx").version, 330);
-    assert_eq!(pp("// comment\n/* block */ \n  #version 150\nx").version, 150);
+    assert_eq!(
+        pp("// comment\n/* block */ \n  #version 150\nx").version,
+        150
+    );
     assert_eq!(pp("x").version, 110);
     assert_eq!(
         err("x\n#version 330\n"),
@@ -370,7 +479,10 @@ fn version_rules() {
     );
     assert!(err("#define A\n#version 330\n").contains("#version must come first"));
     assert!(err("#\n#version 330\n").contains("#version must come first"));
-    assert_eq!(err("#version 330\n#version 330\n"), "t.frag:2:1: error: #version may appear only once");
+    assert_eq!(
+        err("#version 330\n#version 330\n"),
+        "t.frag:2:1: error: #version may appear only once"
+    );
     assert_eq!(
         err("#version 450\n"),
         "t.frag:1:10: error: unsupported #version 450: profile 2 accepts 110, 120, 130, 140, 150 and 330"
@@ -395,7 +507,10 @@ fn pragmas() {
     assert_eq!(pp("#pragma chrisos profile 1\n").profile, Some(1));
     assert_eq!(pp("x").profile, None);
     // Other pragmas are ignored, macros in them are not expanded and not checked.
-    assert_eq!(out("#pragma optimize(off)\n#pragma STDGL invariant(all)\n#pragma\nx"), "x");
+    assert_eq!(
+        out("#pragma optimize(off)\n#pragma STDGL invariant(all)\n#pragma\nx"),
+        "x"
+    );
     assert!(err("#pragma chrisos profile 3\n").contains("malformed pragma"));
     assert!(err("#pragma chrisos profile\n").contains("malformed pragma"));
     assert_eq!(
@@ -415,7 +530,8 @@ fn extensions() {
     );
     let r = pp("#extension GL_ARB_foo : warn\n");
     assert!(r.ok && r.diag.contains("warning"));
-    let r = pp("#extension GL_ARB_foo : disable\n#extension all : disable\n#extension all : warn\n");
+    let r =
+        pp("#extension GL_ARB_foo : disable\n#extension all : disable\n#extension all : warn\n");
     assert!(r.ok && r.diag.is_empty(), "{}", r.diag);
     assert_eq!(
         err("#extension GL_ARB_foo : require\n"),
@@ -428,7 +544,8 @@ fn extensions() {
     assert!(err("#extension all : require\n").contains("only warn or disable"));
     assert!(err("#extension GL_ARB_foo : maybe\n").contains("unknown #extension behavior 'maybe'"));
     assert!(err("#extension GL_ARB_foo\n").contains("malformed #extension"));
-    assert!(err("x;\n#extension GL_ARB_foo : disable\n").contains("must come before the first declaration"));
+    assert!(err("x;\n#extension GL_ARB_foo : disable\n")
+        .contains("must come before the first declaration"));
 }
 
 #[test]
@@ -444,23 +561,44 @@ fn line_continuation_and_comments() {
     // Comments become spaces before directives are recognised.
     assert_eq!(out("/* x */ # /* y */ define /* z */ A 5\nA"), "5");
     assert_eq!(out("#define A /* multi\nline */ 7\nA"), "7");
-    assert_eq!(err("x /* open"), "t.frag:1:3: error: unterminated comment: '/*' without '*/'");
+    assert_eq!(
+        err("x /* open"),
+        "t.frag:1:3: error: unterminated comment: '/*' without '*/'"
+    );
     assert_eq!(out("#\n# // null directives\nx"), "x");
 }
 
 #[test]
 fn bad_directives() {
     assert_eq!(err("#foo\n"), "t.frag:1:2: error: unknown directive '#foo'");
-    assert_eq!(err("#include \"a.h\"\n"), "t.frag:1:2: error: unknown directive '#include': #include is not supported");
-    assert_eq!(err("# 1\n"), "t.frag:1:3: error: '#' must be followed by a directive name, not '1'");
-    assert_eq!(err("#define\n"), "t.frag:1:1: error: #define needs a macro name");
-    assert_eq!(err("#define 1 2\n"), "t.frag:1:9: error: #define needs a macro name, not '1'");
+    assert_eq!(
+        err("#include \"a.h\"\n"),
+        "t.frag:1:2: error: unknown directive '#include': #include is not supported"
+    );
+    assert_eq!(
+        err("# 1\n"),
+        "t.frag:1:3: error: '#' must be followed by a directive name, not '1'"
+    );
+    assert_eq!(
+        err("#define\n"),
+        "t.frag:1:1: error: #define needs a macro name"
+    );
+    assert_eq!(
+        err("#define 1 2\n"),
+        "t.frag:1:9: error: #define needs a macro name, not '1'"
+    );
     assert!(err("#define F(a, a) a\n").contains("duplicate macro parameter 'a'"));
     assert!(err("#define F(a b) a\n").contains("expected ',' or ')'"));
     assert!(err("#define F(a,) a\n").contains("expected a parameter name"));
     assert!(err("#define F(a\n").contains("missing ')'"));
-    assert_eq!(err("#undef\n"), "t.frag:1:1: error: #undef needs a macro name");
-    assert_eq!(err("#undef A B\n"), "t.frag:1:10: error: unexpected 'B' after #undef");
+    assert_eq!(
+        err("#undef\n"),
+        "t.frag:1:1: error: #undef needs a macro name"
+    );
+    assert_eq!(
+        err("#undef A B\n"),
+        "t.frag:1:10: error: unexpected 'B' after #undef"
+    );
     // '#' in the middle of a line is an ordinary token (the lexer rejects it).
     assert_eq!(out("a # b"), "a # b");
 }
@@ -496,8 +634,17 @@ fn diagnostics_in_expansions_name_the_macro() {
             let mut p = Box::new(Preprocessor::new());
             let mut d = Diagnostics::new("t.frag");
             assert!(p.run(src.as_bytes(), &mut d));
-            let t = *p.tokens().iter().find(|t| p.text(src.as_bytes(), t) == "oops").unwrap();
-            p.error(src.as_bytes(), &mut d, &t, format_args!("undeclared identifier 'oops'"));
+            let t = *p
+                .tokens()
+                .iter()
+                .find(|t| p.text(src.as_bytes(), t) == "oops")
+                .unwrap();
+            p.error(
+                src.as_bytes(),
+                &mut d,
+                &t,
+                format_args!("undeclared identifier 'oops'"),
+            );
             let mut s = String::new();
             d.render(src.as_bytes(), &mut s).unwrap();
             s
@@ -516,7 +663,10 @@ fn diagnostics_in_expansions_name_the_macro() {
 fn token_kinds() {
     let src = "a1 _b 1.5e+3f 0x1Fu .5 <<= >> ^^ ## # @ $";
     let r = pp(src);
-    assert_eq!(r.toks, ["a1", "_b", "1.5e+3f", "0x1Fu", ".5", "<<=", ">>", "^^", "##", "#", "@", "$"]);
+    assert_eq!(
+        r.toks,
+        ["a1", "_b", "1.5e+3f", "0x1Fu", ".5", "<<=", ">>", "^^", "##", "#", "@", "$"]
+    );
     let res = std::thread::spawn(move || {
         let mut p = Box::new(Preprocessor::new());
         let mut d = Diagnostics::new("");
@@ -535,7 +685,10 @@ fn token_kinds() {
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(kinds, [PpKind::Ident, PpKind::Number, PpKind::Punct, PpKind::Other]);
+    assert_eq!(
+        kinds,
+        [PpKind::Ident, PpKind::Number, PpKind::Punct, PpKind::Other]
+    );
 }
 
 #[test]
@@ -551,7 +704,10 @@ fn rendered_text_keeps_lines() {
     assert_eq!(pp("#define M -\n-M").text, "\n- -\n");
     assert_eq!(pp("#define A x\nA+A").text, "\nx+x\n");
     assert_eq!(pp("#define A x\n#define B y\nA B AB").text, "\n\nx y AB\n");
-    assert_eq!(pp("#pragma chrisos profile 2\nx").text, "#pragma chrisos profile 2\nx\n");
+    assert_eq!(
+        pp("#pragma chrisos profile 2\nx").text,
+        "#pragma chrisos profile 2\nx\n"
+    );
 }
 
 #[test]
@@ -564,7 +720,9 @@ fn limits_are_named() {
     src.push_str("A39\n");
     let e = err(&src);
     assert!(
-        e.contains("(PP_TOK_MAX)") || e.contains("(PP_EXPAND_MAX)") || e.contains("(PP_EXPANSION_MAX)"),
+        e.contains("(PP_TOK_MAX)")
+            || e.contains("(PP_EXPAND_MAX)")
+            || e.contains("(PP_EXPANSION_MAX)"),
         "{}",
         e
     );
@@ -582,17 +740,29 @@ fn limits_are_named() {
     assert_eq!(err(&bad), "t.frag:1:32769: error: too much tokens after preprocessing: the limit is 16384 (PP_TOK_MAX)");
     // Source size.
     let big = " ".repeat(65536);
-    assert_eq!(err(&big), "t.frag:1:1: error: source is 65536 bytes: the limit is 65535 bytes (PP_SRC_MAX)");
+    assert_eq!(
+        err(&big),
+        "t.frag:1:1: error: source is 65536 bytes: the limit is 65535 bytes (PP_SRC_MAX)"
+    );
     assert!(pp(&" ".repeat(65535)).ok);
     // Parameters.
     let params: Vec<String> = (0..33).map(|i| format!("p{}", i)).collect();
     assert!(err(&format!("#define F({}) 1\n", params.join(","))).contains("(PP_ARGS_MAX)"));
     let params: Vec<String> = (0..32).map(|i| format!("p{}", i)).collect();
     let args: Vec<String> = (0..32).map(|i| i.to_string()).collect();
-    assert_eq!(out(&format!("#define F({}) p31\nF({})", params.join(","), args.join(","))), "31");
+    assert_eq!(
+        out(&format!(
+            "#define F({}) p31\nF({})",
+            params.join(","),
+            args.join(",")
+        )),
+        "31"
+    );
     // Replacement length.
     assert!(err(&format!("#define B {}\n", "1 ".repeat(1025))).contains("(PP_BODY_MAX)"));
     // Macro count.
-    let many: String = (0..600).map(|i| format!("#define M{} {}\n", i, i)).collect();
+    let many: String = (0..600)
+        .map(|i| format!("#define M{} {}\n", i, i))
+        .collect();
     assert!(err(&many).contains("too much macros: the limit is 512 (PP_MACRO_MAX)"));
 }

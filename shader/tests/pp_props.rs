@@ -31,20 +31,33 @@ fn check(src: &[u8]) -> Result<(), TestCaseError> {
     let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
     for t in p.tokens() {
         prop_assert!(
-            matches!(t.kind, PpKind::Ident | PpKind::Number | PpKind::Punct | PpKind::Other),
+            matches!(
+                t.kind,
+                PpKind::Ident | PpKind::Number | PpKind::Punct | PpKind::Other
+            ),
             "internal token kind {:?} in the output",
             t.kind
         );
         prop_assert!(!p.spelling(src, t).is_empty(), "empty token");
         let o = p.origin(t);
-        prop_assert!(o.line >= 1 && o.line <= lines, "origin line {} of {}", o.line, lines);
+        prop_assert!(
+            o.line >= 1 && o.line <= lines,
+            "origin line {} of {}",
+            o.line,
+            lines
+        );
         prop_assert!(o.col >= 1);
         if t.flags & shader::pp::SYNTH == 0 {
             prop_assert!((t.off as usize + t.len as usize) <= src.len());
         }
     }
     for e in d.errors().chain(d.warnings()) {
-        prop_assert!(e.line >= 1 && e.line <= lines, "diagnostic line {} of {}", e.line, lines);
+        prop_assert!(
+            e.line >= 1 && e.line <= lines,
+            "diagnostic line {} of {}",
+            e.line,
+            lines
+        );
         prop_assert!(e.column >= 1);
     }
     let mut text = String::new();
@@ -57,14 +70,17 @@ fn check(src: &[u8]) -> Result<(), TestCaseError> {
 }
 
 fn name() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["A", "B", "C", "F", "G", "H", "defined", "__LINE__", "X"])
+    prop::sample::select(vec![
+        "A", "B", "C", "F", "G", "H", "defined", "__LINE__", "X",
+    ])
 }
 
 /// A fragment of macro soup.
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![
         (name(), name(), name()).prop_map(|(a, b, c)| format!("\n#define {} {} {}\n", a, b, c)),
-        (name(), name(), name()).prop_map(|(a, b, c)| format!("\n#define {}(x, y) {}(y, x) {} x\n", a, b, c)),
+        (name(), name(), name())
+            .prop_map(|(a, b, c)| format!("\n#define {}(x, y) {}(y, x) {} x\n", a, b, c)),
         (name(), name()).prop_map(|(a, b)| format!("\n#define {}(x) {}(x x) ## x\n", a, b)),
         (name(), name()).prop_map(|(a, b)| format!("\n#define {}() {} ## {}\n", a, a, b)),
         name().prop_map(|a| format!("\n#undef {}\n", a)),

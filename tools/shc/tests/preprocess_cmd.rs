@@ -30,7 +30,11 @@ fn prints_the_expanded_text_and_warnings() {
         "#version 330\n\n\nout vec4 c;\nvoid main() { c = vec4(((0.5) * (0.5))); }\n"
     );
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("a.frag:2:12: warning: extension 'GL_X' is not supported"), "{}", err);
+    assert!(
+        err.contains("a.frag:2:12: warning: extension 'GL_X' is not supported"),
+        "{}",
+        err
+    );
 }
 
 #[test]
@@ -42,5 +46,10 @@ fn errors_exit_1_and_usage_exits_2() {
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("b.frag:1:1: error: unterminated #if: no #endif before the end of the source"));
     assert_eq!(shc(&["preprocess".as_ref()]).status.code(), Some(2));
-    assert_eq!(shc(&["preprocess".as_ref(), "/nonexistent.frag".as_ref()]).status.code(), Some(2));
+    assert_eq!(
+        shc(&["preprocess".as_ref(), "/nonexistent.frag".as_ref()])
+            .status
+            .code(),
+        Some(2)
+    );
 }
