@@ -3,7 +3,8 @@
 //!
 //! Owns: every semantic rule of the language (see docs/LANGUAGE.md) and the exact lowering to the
 //! ops of `ir.rs`. Must never: allocate, recurse without a bound (expression height and statement
-//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`), assume a constant on a path
+//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`), spend more than the
+//! `WORK_MAX` steps of work on one compile (unrolling and inlining), assume a constant on a path
 //! where it was not assigned (only `const` variables and loop indices are known constants), let a
 //! callee see its caller's locals, or panic on any tree the parser can build.
 use core::fmt;
@@ -214,6 +215,14 @@ pub struct Sema<'a> {
     pos_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
+    /// Work spent so far (see [`WORK_MAX`]): one step per statement and expression lowered, per
+    /// unrolled loop iteration and per inlined call.
+    work: u32,
+    /// The budget ran out: the error is reported, every later step fails at once.
+    work_spent: bool,
+    /// The outermost loop or call being expanded in the current top-level function, where a
+    /// spent budget is reported (-1 when none).
+    expansion: i16,
     scopes: Vec<Scope, SCOPE_MAX>,
     syms: Vec<Sym<'a>, SYM_MAX>,
 }
@@ -225,7 +234,8 @@ macro_rules! bail {
     }};
 }
 
-/// Runs semantic analysis and lowering of `ast` into `module`.
+/// Runs semantic analysis and lowering of `ast` into `module`; returns the work spent (at most
+/// [`WORK_MAX`] + 1 steps, see `Sema::spend`).
 pub fn analyze(
     src: &[u8],
     toks: &Tokens,
@@ -233,7 +243,7 @@ pub fn analyze(
     stage: Stage,
     diag: &mut Diagnostics,
     module: &mut Module,
-) {
+) -> u32 {
     module.stage = stage;
     module.insts.clear();
     module.imms.clear();
@@ -270,12 +280,16 @@ pub fn analyze(
         called: [false; AST_MAX],
         pos_written: false,
         stmt_mark: 0,
+        work: 0,
+        work_spent: false,
+        expansion: -1,
     };
     let _ = s.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
     });
     let _ = s.run();
+    s.work
 }
 
 impl<'a> Sema<'a> {
@@ -311,15 +325,20 @@ impl<'a> Sema<'a> {
         if self.dry && self.limit_reported {
             return;
         }
+        let (line, col) = self.pos_of(node);
+        self.diag.push(line, col, args);
+    }
+
+    /// Line and column of a node's token (the end of the source when it has none).
+    fn pos_of(&self, node: i16) -> (u32, u32) {
         let n = self.node(node);
-        let (line, col) = match self.toks.get(n.tok) {
+        match self.toks.get(n.tok) {
             Some(t) => (t.line as u32, t.col as u32),
             None => match self.toks.toks.last() {
                 Some(t) => (t.line as u32, t.col as u32),
                 None => (1, 1),
             },
-        };
-        self.diag.push(line, col, args);
+        }
     }
 
     fn err_tok(&mut self, tok: i16, args: fmt::Arguments<'_>) {
@@ -335,6 +354,38 @@ impl<'a> Sema<'a> {
             self.limit_reported = true;
             let n = self.cur_node;
             self.err(n, args);
+        }
+        Err(())
+    }
+
+    /// Spends one step of the compile's work budget ([`WORK_MAX`]). Unrolling and inlining
+    /// multiply the work of a loop body or a function body, so nested loops and calls could
+    /// otherwise take exponential time while emitting nothing (empty bodies, constant code).
+    /// The first overrun is reported once, at the outermost loop or call being expanded.
+    #[inline]
+    fn spend(&mut self, at: i16) -> R<()> {
+        if self.work < WORK_MAX {
+            self.work += 1;
+            return Ok(());
+        }
+        self.budget_spent(at)
+    }
+
+    #[inline(never)]
+    fn budget_spent(&mut self, at: i16) -> R<()> {
+        if !self.work_spent {
+            self.work_spent = true;
+            self.work = WORK_MAX.saturating_add(1);
+            let at = if self.expansion >= 0 { self.expansion } else { at };
+            let (line, col) = self.pos_of(at);
+            self.diag.push(
+                line,
+                col,
+                format_args!(
+                    "compile work budget exceeded ({} steps: unrolled loops and inlined calls); reduce loop nesting, iterations or calls in loops",
+                    WORK_MAX
+                ),
+            );
         }
         Err(())
     }
@@ -1108,6 +1159,21 @@ impl<'a> Sema<'a> {
 
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
     fn call_function(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
+        self.spend(at)?;
+        // A call from main (or from an uncalled function being checked) is the outermost
+        // expansion unless a loop around it already is.
+        let outer = self.expansion < 0 && !self.calls.is_empty();
+        if outer {
+            self.expansion = at;
+        }
+        let r = self.inline_call(f, args, at);
+        if outer {
+            self.expansion = -1;
+        }
+        r
+    }
+
+    fn inline_call(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
         let fnode = self.node(f);
         let name = self.name_of(f);
         if let Some(c) = self.called.get_mut(f as usize) {
@@ -1244,6 +1310,7 @@ impl<'a> Sema<'a> {
     }
 
     fn stmt(&mut self, i: i16) -> R<()> {
+        self.spend(i)?;
         let n = self.node(i);
         self.cur_node = i;
         let mark = self.ntemp;
@@ -1348,7 +1415,14 @@ impl<'a> Sema<'a> {
 
     fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
         let prev = self.push_scope(self.cur, i)?;
+        let outer = self.expansion < 0;
+        if outer {
+            self.expansion = i;
+        }
         let r = self.for_inner(i, n);
+        if outer {
+            self.expansion = -1;
+        }
         self.pop_scope(prev);
         r
     }
@@ -1422,6 +1496,7 @@ impl<'a> Sema<'a> {
                     UNROLL_MAX
                 );
             }
+            self.spend(i)?;
             let _ = self.scoped_stmt(n.d);
             if self.diag.total() > errors_before {
                 return Err(());
@@ -1873,6 +1948,7 @@ impl<'a> Sema<'a> {
     }
 
     fn expr(&mut self, i: i16) -> R<Val> {
+        self.spend(i)?;
         let n = self.node(i);
         self.cur_node = i;
         match n.kind {
