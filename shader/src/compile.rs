@@ -188,14 +188,14 @@ fn run(
     let mut toks = Tokens {
         toks: Vec::new(),
         version: 0,
+        overflow: None,
     };
     lex::lex(source, &mut diag, &mut toks);
     let t1 = clock();
     timing.lex = t1.wrapping_sub(t0);
     let mut ast = Ast::new();
-    if !diag.full() {
-        parse::parse(source, &toks, &mut ast, &mut diag);
-    }
+    // The parser stops at once when the lexer filled the error list; it reports the token limit.
+    parse::parse(source, &toks, &mut ast, &mut diag);
     let t2 = clock();
     timing.parse = t2.wrapping_sub(t1);
     if diag.total() > 0 {
@@ -277,9 +277,7 @@ pub fn parse_only(
         return Err(diag);
     }
     lex::lex(source, &mut diag, toks);
-    if !diag.full() {
-        parse::parse(source, toks, ast, &mut diag);
-    }
+    parse::parse(source, toks, ast, &mut diag);
     if diag.total() > 0 {
         return Err(diag);
     }

@@ -189,6 +189,7 @@ pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Di
     let mut toks = Tokens {
         toks: heapless::Vec::new(),
         version: 0,
+        overflow: None,
     };
     let mut ast = Ast::new();
     parse_only(source, name, &mut toks, &mut ast)?;

@@ -78,6 +78,8 @@ pub enum Tok {
     /// `?` and `:`: lexed so the parser can reject the conditional operator by name.
     Question,
     Colon,
+    /// `<<` and `>>`: lexed so the parser can reject shifts by name.
+    Shift,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -336,7 +338,25 @@ pub const INT_LITERAL_MAX: u32 = 1 << 24;
 pub struct Tokens {
     /// `#version` number, 0 when absent.
     pub version: u32,
+    /// Where the token after the `TOK_MAX`th begins, when the source has more: lexing stopped
+    /// there. The error is reported by [`report_overflow`] after parsing, so that problems
+    /// earlier in the source are reported first.
+    pub overflow: Option<(u32, u32)>,
     pub toks: Vec<Token, { TOK_MAX + 1 }>,
+}
+
+/// Reports the token limit when the source passed it (after the parser's earlier errors).
+pub fn report_overflow(toks: &Tokens, diag: &mut Diagnostics) {
+    if let Some((line, col)) = toks.overflow {
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "too many tokens: the limit is {} tokens per shader",
+                TOK_MAX
+            ),
+        );
+    }
 }
 
 impl Tokens {
@@ -495,6 +515,7 @@ fn narrow<const WIDE: bool>(v: u32) -> u16 {
 fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
+    out.overflow = None;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
     // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
     // built for the rare directive.
@@ -651,11 +672,13 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     let (end, r) = number(src, start, diag, line, col);
                     pos = end;
                     match r {
-                        Some((k, v)) => {
+                        Ok((k, v)) => {
                             value = v;
                             k
                         }
-                        None => continue,
+                        // Reported: a zero literal of the same kind stands in for it, so the
+                        // parser does not report the hole it would leave.
+                        Err(k) => k,
                     }
                 } else {
                     let two = [c, at(pos + 1)];
@@ -669,6 +692,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                         b"++" => (Tok::PlusPlus, 2),
                         b"--" => (Tok::MinusMinus, 2),
                         b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+                        b"<<" | b">>" => (Tok::Shift, 2),
                         _ => match c {
                             b'(' => (Tok::LParen, 1),
                             b')' => (Tok::RParen, 1),
@@ -735,14 +759,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
             value,
         };
         if out.toks.len() >= TOK_MAX {
-            diag.push(
-                line,
-                col,
-                format_args!(
-                    "too many tokens: the limit is {} tokens per shader",
-                    TOK_MAX
-                ),
-            );
+            out.overflow = Some((line, col));
             break;
         }
         let _ = out.toks.push(tok);
@@ -904,14 +921,14 @@ const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 
 #[inline(never)]
 /// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
-/// kind and value bits, or None after an error.
+/// kind and value bits, or, after reporting an error, the kind of literal it looked like.
 fn number(
     src: &[u8],
     start: usize,
     diag: &mut Diagnostics,
     line: u32,
     col: u32,
-) -> (usize, Option<(Tok, u32)>) {
+) -> (usize, Result<(Tok, u32), Tok>) {
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     let mut p = start;
     if at(p) == b'0' && matches!(at(p + 1), b'x' | b'X') {
@@ -923,7 +940,7 @@ fn number(
             col,
             format_args!("hexadecimal literals are not supported"),
         );
-        return (p, None);
+        return (p, Err(Tok::IntLit));
     }
     let mut is_float = false;
     // The digits' value (None once past u32) and the number of fraction digits, for the
@@ -964,7 +981,7 @@ fn number(
                 col,
                 format_args!("invalid numeric literal: the exponent has no digits"),
             );
-            return (p, None);
+            return (p, Err(Tok::FloatLit));
         }
         while at(p).is_ascii_digit() {
             p += 1;
@@ -983,7 +1000,7 @@ fn number(
             col,
             format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
         );
-        return (p, None);
+        return (p, Err(if is_float { Tok::FloatLit } else { Tok::IntLit }));
     }
     let text = || core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
@@ -1003,12 +1020,12 @@ fn number(
                 col,
                 format_args!("float literal is out of range (the largest is about 3.4e38)"),
             );
-            return (p, None);
+            return (p, Err(Tok::FloatLit));
         }
-        (p, Some((Tok::FloatLit, v.to_bits())))
+        (p, Ok((Tok::FloatLit, v.to_bits())))
     } else {
         match mant {
-            Some(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
+            Some(v) if v <= INT_LITERAL_MAX => (p, Ok((Tok::IntLit, v))),
             _ => {
                 diag.push(
                     line,
@@ -1018,7 +1035,7 @@ fn number(
                         INT_LITERAL_MAX
                     ),
                 );
-                (p, None)
+                (p, Err(Tok::IntLit))
             }
         }
     }
@@ -1078,6 +1095,7 @@ mod tests {
         let mut t = Tokens {
             toks: Vec::new(),
             version: 0,
+            overflow: None,
         };
         lex(src.as_bytes(), &mut d, &mut t);
         (t, d)
@@ -1163,7 +1181,8 @@ mod tests {
             if want <= INT_LITERAL_MAX {
                 assert_eq!(toks.toks[0].int(), want, "{}", t);
             } else {
-                assert_eq!(toks.toks[0].kind, Tok::Eof, "{}", t);
+                // Reported, and a zero literal stands in for it.
+                assert_eq!((toks.toks[0].kind, toks.toks[0].int()), (Tok::IntLit, 0), "{}", t);
             }
         }
         let (_, d) = run("4294967296");
@@ -1176,7 +1195,11 @@ mod tests {
         let (t, d) = run(&ok);
         assert!(d.is_empty());
         assert_eq!(t.toks.len(), TOK_MAX + 1);
-        let (_, d) = run(&";".repeat(TOK_MAX + 1));
+        assert_eq!(t.overflow, None);
+        let (t, mut d) = run(&";".repeat(TOK_MAX + 1));
+        assert!(d.is_empty());
+        assert_eq!(t.overflow, Some((1, TOK_MAX as u32 + 1)));
+        report_overflow(&t, &mut d);
         assert_eq!(d.len(), 1);
     }
 }

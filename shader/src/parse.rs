@@ -20,6 +20,8 @@ pub struct Parser<'a> {
     diag: &'a mut Diagnostics,
     depth: usize,
     height: [u8; AST_MAX],
+    /// The node table filled up (reported once).
+    ast_full: bool,
 }
 
 /// Maps a type keyword to its type.
@@ -42,7 +44,9 @@ pub fn type_of(kind: Tok) -> Option<Type> {
     })
 }
 
-/// Parses a whole shader into `ast`. Errors go to `diag`.
+/// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
+/// [`lex::report_overflow`](crate::lex::report_overflow)): it is found past every other error
+/// the parser can see.
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
@@ -54,8 +58,10 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         diag,
         depth: 0,
         height: [0; AST_MAX],
+        ast_full: false,
     };
     p.program();
+    crate::lex::report_overflow(toks, p.diag);
 }
 
 impl<'a> Parser<'a> {
@@ -112,6 +118,11 @@ impl<'a> Parser<'a> {
     }
 
     fn err_at(&mut self, t: Token, args: core::fmt::Arguments<'_>) {
+        // A source cut at the token limit ends early: what is missing at that end (a '}', a ';')
+        // is not an error of its own.
+        if t.kind == Tok::Eof && self.toks.overflow.is_some() {
+            return;
+        }
         self.diag.push(t.line as u32, t.col as u32, args);
     }
 
@@ -177,11 +188,15 @@ impl<'a> Parser<'a> {
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
         if self.ast.nodes.push(n).is_err() {
-            let t = self.tok();
-            self.err_at(
-                t,
-                format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
-            );
+            // Once: every later statement would hit the same full table.
+            if !self.ast_full {
+                self.ast_full = true;
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
+                );
+            }
             return Err(());
         }
         // Expression height bounds the semantic pass's recursion.
@@ -768,6 +783,18 @@ impl<'a> Parser<'a> {
             n.a = lhs;
             n.b = rhs;
             lhs = self.node(n)?;
+        }
+        if self.at(Tok::Shift) {
+            let t = self.tok();
+            let w = t.text(self.src);
+            self.err_at(
+                t,
+                format_args!(
+                    "operator '{}' is not supported: this language has no shift or bitwise operators",
+                    w
+                ),
+            );
+            return Err(());
         }
         if self.at(Tok::Question) {
             let t = self.tok();

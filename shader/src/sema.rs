@@ -1251,6 +1251,14 @@ impl<'a> Sema<'a> {
             self.ret_ty = fnode.ty;
             let body = self.node(fnode.b);
             self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
+            // Code after a `return` is the error (not the function's missing final return).
+            if let Some((_, r)) = self
+                .ast
+                .list(body.a)
+                .find(|(_, n)| n.kind == Kind::Return && n.next >= 0)
+            {
+                return self.after_return(r.next);
+            }
             let last = self.node(self.last_stmt);
             if fnode.ty != Type::Void && !(last.kind == Kind::Return && last.a >= 0) {
                 bail!(
@@ -1350,6 +1358,9 @@ impl<'a> Sema<'a> {
             .map(|&f| self.name_of(f))
             .unwrap_or("main");
         if i != self.last_stmt {
+            if n.next >= 0 {
+                return self.after_return(n.next);
+            }
             bail!(self, i, "return must be the last statement of the function");
         }
         if self.ret_ty == Type::Void {
@@ -1372,6 +1383,49 @@ impl<'a> Sema<'a> {
         };
         let t = self.ret_tmp;
         self.store(t, want, v)
+    }
+
+    /// Reports statement `next`, which follows a `return` in the same block.
+    fn after_return(&mut self, next: i16) -> R<()> {
+        let tok = self.first_token(next);
+        self.err_tok(
+            tok,
+            format_args!(
+                "statement after 'return': return must be the last statement of the function"
+            ),
+        );
+        Err(())
+    }
+
+    /// The first token of statement `i` (a declaration's type or qualifier, an assignment's
+    /// target), for errors about the statement as a whole.
+    fn first_token(&self, i: i16) -> i16 {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Decl => n.d,
+            Kind::Assign | Kind::ExprStmt => {
+                // The leftmost token of the target or expression: down the operand chain.
+                let mut e = if n.kind == Kind::Assign { n.a } else { i };
+                let mut tok = n.tok;
+                for _ in 0..AST_MAX {
+                    let m = self.node(e);
+                    if e < 0 {
+                        break;
+                    }
+                    if m.kind == Kind::ExprStmt {
+                        e = m.a;
+                        continue;
+                    }
+                    tok = tok.min(m.tok);
+                    match m.kind {
+                        Kind::Binary | Kind::Swizzle | Kind::Index => e = m.a,
+                        _ => break,
+                    }
+                }
+                tok
+            }
+            _ => n.tok,
+        }
     }
 
     fn if_stmt(&mut self, i: i16, n: Node) -> R<()> {
