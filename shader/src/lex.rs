@@ -1024,6 +1024,19 @@ fn number(
         }
         (p, Ok((Tok::FloatLit, v.to_bits())))
     } else {
+        let digits = src.get(start..end).unwrap_or(&[]);
+        if digits.len() > 1 && digits.first() == Some(&b'0') {
+            // GLSL reads a leading 0 as octal ('010' is 8): never give it another meaning.
+            diag.push(
+                line,
+                col,
+                format_args!(
+                    "octal literals are not supported: '{}' has a leading zero (write it without the zero; GLSL would read it as octal)",
+                    text()
+                ),
+            );
+            return (p, Err(Tok::IntLit));
+        }
         match mant {
             Some(v) if v <= INT_LITERAL_MAX => (p, Ok((Tok::IntLit, v))),
             _ => {
@@ -1175,7 +1188,7 @@ mod tests {
             assert_eq!(toks.toks[0].kind, Tok::FloatLit, "{}", t);
             assert_eq!(toks.toks[0].float().to_bits(), want.to_bits(), "{}", t);
         }
-        for t in ["0", "7", "0007", "16777216", "4294967295"] {
+        for t in ["0", "7", "16777216", "4294967295"] {
             let (toks, _) = run(t);
             let want: u32 = t.parse().unwrap();
             if want <= INT_LITERAL_MAX {
@@ -1187,6 +1200,26 @@ mod tests {
         }
         let (_, d) = run("4294967296");
         assert!(d.errors().next().unwrap().message.contains("too large"));
+    }
+
+    /// Octal-looking integers are rejected (GLSL reads '010' as 8); floats with leading zeros
+    /// are decimal in GLSL too and stay accepted.
+    #[test]
+    fn leading_zero_integers_are_rejected() {
+        for t in ["010", "00", "0007", "08", "0000000000000000000001"] {
+            let (toks, d) = run(t);
+            assert_eq!(d.len(), 1, "{}", t);
+            assert!(d.errors().next().unwrap().message.contains("octal"), "{}", t);
+            assert_eq!((toks.toks[0].kind, toks.toks[0].int()), (Tok::IntLit, 0));
+        }
+        for (t, v) in [("010.5", 10.5f32), ("00.25", 0.25), ("010e1", 100.0), ("0.0", 0.0)] {
+            let (toks, d) = run(t);
+            assert!(d.is_empty(), "{}", t);
+            assert_eq!(toks.toks[0].float(), v, "{}", t);
+        }
+        let (toks, d) = run("0");
+        assert!(d.is_empty());
+        assert_eq!(toks.toks[0].int(), 0);
     }
 
     #[test]
