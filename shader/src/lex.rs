@@ -460,6 +460,35 @@ const IDENT_BYTE: [bool; 256] = {
     t
 };
 
+/// Bytes a source may hold, comments included: printable ASCII, space, tab, CR, LF, VT and FF.
+const TEXT_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t
+};
+
+/// A NUL, control or non-ASCII byte inside a comment (the first of its comment).
+#[inline(never)]
+fn bad_comment_byte(diag: &mut Diagnostics, line: u32, col: u32, b: Option<u8>) {
+    diag.push(
+        line,
+        col,
+        format_args!(
+            "invalid character (byte 0x{:02x}) in a comment: only ASCII text is accepted, comments included",
+            b.unwrap_or(0)
+        ),
+    );
+}
+
 /// Length of the identifier run at the start of `rest`.
 fn ident_run(rest: &[u8]) -> usize {
     // Four bytes a step: most names are a few bytes long, and the loop overhead per byte
@@ -596,13 +625,20 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     }
                     b'/' if at(pos + 1) == b'/' => {
                         let rest = src.get(pos..).unwrap_or(&[]);
-                        pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        let body = rest.get(..len).unwrap_or(&[]);
+                        if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
+                            let at_col = column(pos + k, line_begin);
+                            bad_comment_byte(diag, line, at_col, body.get(k).copied());
+                        }
+                        pos += len;
                         continue;
                     }
                     b'/' if at(pos + 1) == b'*' => {
                         let comment_line = line;
                         pos += 2;
                         let mut closed = false;
+                        let mut bad = false;
                         while pos < src.len() {
                             match at(pos) {
                                 b'*' if at(pos + 1) == b'/' => {
@@ -615,7 +651,15 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                     line = line.saturating_add(1);
                                     line_begin = pos;
                                 }
-                                _ => pos += 1,
+                                b => {
+                                    if !TEXT_BYTE[b as usize] && !bad {
+                                        // Once per comment.
+                                        bad = true;
+                                        let at_col = column(pos, line_begin);
+                                        bad_comment_byte(diag, line, at_col, Some(b));
+                                    }
+                                    pos += 1
+                                }
                             }
                         }
                         if !closed {
@@ -1220,6 +1264,17 @@ mod tests {
         let (toks, d) = run("0");
         assert!(d.is_empty());
         assert_eq!(toks.toks[0].int(), 0);
+    }
+
+    /// The source is ASCII text everywhere, comments included: one located error per comment.
+    #[test]
+    fn comments_hold_ascii_text_only() {
+        let (_, d) = run("// caf\u{e9} \u{e9}\n/* a\n b\0 \x01 */ x");
+        let m: std::vec::Vec<_> = d.errors().map(|e| (e.line, e.column)).collect();
+        assert_eq!(m, [(1, 7), (3, 3)]);
+        assert!(d.errors().all(|e| e.message.contains("in a comment")));
+        let (_, d) = run("// tab\t, CR\r\n/* \x0b\x0c ~ */");
+        assert!(d.is_empty());
     }
 
     #[test]
