@@ -25,7 +25,12 @@ type LValue = (usize, i16, Type, Option<(u8, i32)>);
 
 /// Built-in functions: name, accepted argument counts, and the signatures shown by `shc builtins`.
 pub const BUILTINS: &[(&str, u8, u8, &str)] = &[
-    ("texture", 2, 2, "vec4 texture(sampler2D s, vec2 uv)"),
+    (
+        "texture",
+        2,
+        2,
+        "vec4 texture(sampler2D s, vec2 uv); vec4 texture(sampler2D s, vec3 uv); vec4 texture(sampler2D s, vec4 uv) (samples at uv.xy)",
+    ),
     ("dot", 2, 2, "float dot(genType a, genType b)"),
     ("cross", 2, 2, "vec3 cross(vec3 a, vec3 b)"),
     ("length", 1, 1, "float length(genType v)"),
@@ -2728,14 +2733,17 @@ impl<'a> Sema<'a> {
                     );
                 }
                 let uv_v = self.float_arg(name, 1, uv)?;
-                if uv_v.ty != Type::Vec2 {
+                if uv_v.ty.components() < 2 {
                     bail!(
                         self,
                         uv.0,
-                        "texture() expects vec2 coordinates; found {}",
+                        "texture() expects a vec2, vec3 or vec4 coordinate (it samples at .xy); found {}",
                         uv.1.ty.name()
                     );
                 }
+                // A longer coordinate is sampled at its .xy (the same temp: no instruction).
+                const XY: i32 = 1 << 2;
+                let uv_v = self.swizzle(uv.0, uv_v, 2, XY)?;
                 let tc = self.mat(uv_v)?;
                 let t = self.temp(1)?;
                 self.emit(Op::Sample, Type::Vec4, 4, t, tc, -1, s.1.unit as i16, 0)?;
