@@ -2,8 +2,11 @@
 //! (`||` < `&&` < equality < relational < additive < multiplicative < unary < postfix).
 //!
 //! Owns: the grammar, syntax diagnostics, the node (`AST_MAX`) and nesting (`NEST_MAX`) limits,
-//! and error recovery at statement boundaries. Must never: check types or names (sema does), loop
-//! without consuming a token, or recurse without a depth check.
+//! and error recovery at statement boundaries. Nesting is what the grammar nests: blocks,
+//! statement bodies, expressions (parentheses, arguments, indexes) and prefix operators; a chain
+//! of left-associative operators or postfix swizzles and indexes is parsed by a loop and is not
+//! nesting, however long. Must never: check types or names (sema does), loop without consuming a
+//! token, or recurse without a depth check.
 use crate::ast::*;
 use crate::diag::Diagnostics;
 use crate::ir::Type;
@@ -19,7 +22,6 @@ pub struct Parser<'a> {
     pub ast: &'a mut Ast,
     diag: &'a mut Diagnostics,
     depth: usize,
-    height: [u8; AST_MAX],
     /// The node table filled up (reported once).
     ast_full: bool,
 }
@@ -57,7 +59,6 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         ast,
         diag,
         depth: 0,
-        height: [0; AST_MAX],
         ast_full: false,
     };
     p.program();
@@ -197,35 +198,6 @@ impl<'a> Parser<'a> {
                     format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
                 );
             }
-            return Err(());
-        }
-        // Expression height bounds the semantic pass's recursion.
-        let h = |i: i16, s: &Self| {
-            if i >= 0 {
-                s.height.get(i as usize).copied().unwrap_or(0)
-            } else {
-                0
-            }
-        };
-        let mut hh = h(n.a, self).max(h(n.b, self));
-        if matches!(n.kind, Kind::Call | Kind::Ctor) {
-            for (i, _) in self.ast.list(n.a) {
-                hh = hh.max(h(i, self));
-            }
-        }
-        let height = hh.saturating_add(1);
-        if let Some(slot) = self.height.get_mut(idx) {
-            *slot = height;
-        }
-        if height as usize > NEST_MAX && is_expr(n.kind) {
-            let t = self.toks.get(n.tok).copied().unwrap_or_else(|| self.tok());
-            self.err_at(
-                t,
-                format_args!(
-                    "expression is nested too deeply: the limit is {} levels (split it with local variables)",
-                    NEST_MAX
-                ),
-            );
             return Err(());
         }
         Ok(idx as i16)
@@ -1027,21 +999,4 @@ impl<'a> Parser<'a> {
             }
         }
     }
-}
-
-fn is_expr(k: Kind) -> bool {
-    matches!(
-        k,
-        Kind::Call
-            | Kind::Ctor
-            | Kind::Binary
-            | Kind::Unary
-            | Kind::Incr
-            | Kind::Ident
-            | Kind::IntLit
-            | Kind::FloatLit
-            | Kind::BoolLit
-            | Kind::Swizzle
-            | Kind::Index
-    )
 }

@@ -2,8 +2,9 @@
 //! inlining of user functions, unrolling of `for` loops, and emission of the IR in one pass.
 //!
 //! Owns: every semantic rule of the language (see docs/LANGUAGE.md) and the exact lowering to the
-//! ops of `ir.rs`. Must never: allocate, recurse without a bound (expression height and statement
-//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`), spend more than the
+//! ops of `ir.rs`. Must never: allocate, recurse without a bound (expression and statement
+//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`; operator chains, which the
+//! parser does not bound, are walked with an explicit stack), spend more than the
 //! `WORK_MAX` steps of work on one compile (unrolling and inlining), assume a constant on a path
 //! where it was not assigned (only `const` variables and loop indices are known constants), let a
 //! callee see its caller's locals, or panic on any tree the parser can build.
@@ -230,6 +231,9 @@ pub struct Sema<'a> {
     expansion: i16,
     scopes: Vec<Scope, SCOPE_MAX>,
     syms: Vec<Sym<'a>, SYM_MAX>,
+    /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
+    /// once, as no function is active twice.
+    spine: Vec<i16, AST_MAX>,
 }
 
 macro_rules! bail {
@@ -272,6 +276,7 @@ pub fn analyze(
         stage,
         syms: Vec::new(),
         scopes: Vec::new(),
+        spine: Vec::new(),
         cur: 0,
         ntemp: 0,
         calls: Vec::new(),
@@ -1852,10 +1857,32 @@ impl<'a> Sema<'a> {
     }
 
     /// Resolves an assignment target: (symbol, storage temp, type at that temp, written lanes).
+    /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
     fn lvalue(&mut self, i: i16) -> R<LValue> {
+        let base = self.spine.len();
+        let r = self.lvalue_from(i, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    fn lvalue_from(&mut self, i: i16, base: usize) -> R<LValue> {
+        let root = self.push_chain(i, true)?;
+        let mut lv = self.lvalue_link(root, None)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            lv = self.lvalue_link(link, Some(lv))?;
+        }
+        Ok(lv)
+    }
+
+    /// One node of an assignment target: the name (`inner` None) or a swizzle or index applied
+    /// to the target `inner` below it.
+    fn lvalue_link(&mut self, i: i16, inner: Option<LValue>) -> R<LValue> {
         let n = self.node(i);
-        match n.kind {
-            Kind::Ident => {
+        match (n.kind, inner) {
+            (Kind::Ident, None) => {
                 let name = self.name_of(i);
                 let Some(s) = self.lookup(name) else {
                     bail!(self, i, "unknown identifier '{}'", name);
@@ -1883,8 +1910,7 @@ impl<'a> Sema<'a> {
                 }
                 Ok((s, tmp, ty, None))
             }
-            Kind::Index => {
-                let (s, tmp, ty, swz) = self.lvalue(n.a)?;
+            (Kind::Index, Some((s, tmp, ty, swz))) => {
                 if swz.is_some() {
                     bail!(
                         self,
@@ -1898,8 +1924,7 @@ impl<'a> Sema<'a> {
                 }
                 Ok((s, tmp, ty, Some((1, idx as i32))))
             }
-            Kind::Swizzle => {
-                let (s, tmp, ty, swz) = self.lvalue(n.a)?;
+            (Kind::Swizzle, Some((s, tmp, ty, swz))) => {
                 if swz.is_some() {
                     bail!(
                         self,
@@ -2018,31 +2043,92 @@ impl<'a> Sema<'a> {
             )),
             Kind::BoolLit => Ok(Val::konst(Type::Bool, [n.ival as f32, 0.0, 0.0, 0.0])),
             Kind::Ident => self.ident(i),
-            Kind::Binary => self.binary(i, n),
+            Kind::Binary | Kind::Swizzle | Kind::Index => self.chain(i),
             Kind::Unary => self.unary(i, n),
             Kind::Incr => bail!(
                 self,
                 i,
                 "increment and decrement are only supported as a for-loop step"
             ),
-            Kind::Swizzle => {
-                let b = self.value(n.a)?;
-                self.swizzle(i, b, n.op, n.ival)
-            }
-            Kind::Index => {
-                let b = self.value(n.a)?;
-                let idx = self.const_index(n.b, b.ty)?;
-                if is_matrix(b.ty) {
-                    return Ok(Val::temp(
-                        vec_type(false, b.ty.components()),
-                        b.tmp + idx as i16,
-                    ));
-                }
-                self.swizzle(i, b, 1, idx as i32)
-            }
             Kind::Call => self.call(i, n),
             Kind::Ctor => self.ctor(i, n),
             _ => bail!(self, i, "unsupported expression"),
+        }
+    }
+
+    /// A left operand chain: binary operators (left-associative) and postfix swizzles and
+    /// indexes, each applied to the value of the one below it, as in `a + b + c` or `m[0].xy`.
+    /// Chains are as long as the node table allows and are not nesting, so they are lowered
+    /// with an explicit stack ([`Sema::spine`]) rather than by recursion: the walk down pushes
+    /// the chain, its innermost operand is lowered, and each link is applied on the way back,
+    /// in the same order (and with the same diagnostics) as a recursive descent.
+    fn chain(&mut self, top: i16) -> R<Val> {
+        let base = self.spine.len();
+        let r = self.chain_from(top, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    fn chain_from(&mut self, top: i16, base: usize) -> R<Val> {
+        let mut cur = self.push_chain(top, false)?;
+        let mut v = self.value(cur)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            cur = link;
+            v = self.link(cur, v)?;
+        }
+        Ok(v)
+    }
+
+    /// Pushes the chain from `top` down and returns its innermost operand. An expression's
+    /// chain includes binary operators and each node below `top` is one step of work, as `top`
+    /// was in `expr`; an assignment target's (`target`) has only swizzles and indexes.
+    fn push_chain(&mut self, top: i16, target: bool) -> R<i16> {
+        let mut cur = top;
+        for _ in 0..=AST_MAX {
+            let n = self.node(cur);
+            let linked = match n.kind {
+                Kind::Swizzle | Kind::Index => true,
+                Kind::Binary => !target,
+                _ => false,
+            };
+            if !linked {
+                return Ok(cur);
+            }
+            if cur != top && !target {
+                self.spend(cur)?;
+                self.cur_node = cur;
+            }
+            if n.kind == Kind::Binary && BinOp::from_u8(n.op).is_none() {
+                bail!(self, cur, "unsupported operator");
+            }
+            if self.spine.push(cur).is_err() {
+                // Unreachable: a node is on the stack at most once (no recursion).
+                bail!(self, cur, "expression is too long");
+            }
+            cur = n.a;
+        }
+        bail!(self, top, "expression is too long")
+    }
+
+    /// Applies chain link `i` to `lhs`, the value of its left operand.
+    fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
+            Kind::Index => {
+                let idx = self.const_index(n.b, lhs.ty)?;
+                if is_matrix(lhs.ty) {
+                    return Ok(Val::temp(
+                        vec_type(false, lhs.ty.components()),
+                        lhs.tmp + idx as i16,
+                    ));
+                }
+                self.swizzle(i, lhs, 1, idx as i32)
+            }
+            _ => self.binary(i, n, lhs),
         }
     }
 
@@ -2153,33 +2239,44 @@ impl<'a> Sema<'a> {
         Ok(Val::temp(ty, t))
     }
 
+    /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
+    /// loop; the recursion is only into right operands and arguments, which are real nesting.
     fn has_user_call(&self, i: i16, depth: usize) -> bool {
         if depth > AST_MAX {
             return true;
         }
-        let n = self.node(i);
-        if i < 0 {
-            return false;
-        }
-        match n.kind {
-            Kind::Call => {
-                let name = self.name_of(i);
-                if !BUILTINS.iter().any(|b| b.0 == name) {
-                    return true;
+        let mut i = i;
+        for _ in 0..=AST_MAX {
+            if i < 0 {
+                return false;
+            }
+            let n = self.node(i);
+            match n.kind {
+                Kind::Call => {
+                    let name = self.name_of(i);
+                    if !BUILTINS.iter().any(|b| b.0 == name) {
+                        return true;
+                    }
+                    return self
+                        .ast
+                        .list(n.a)
+                        .any(|(a, _)| self.has_user_call(a, depth + 1));
                 }
-                self.ast
-                    .list(n.a)
-                    .any(|(a, _)| self.has_user_call(a, depth + 1))
-            }
-            Kind::Ctor => self
-                .ast
-                .list(n.a)
-                .any(|(a, _)| self.has_user_call(a, depth + 1)),
-            _ => {
-                self.has_user_call(n.a, depth + 1)
-                    || (n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1))
+                Kind::Ctor => {
+                    return self
+                        .ast
+                        .list(n.a)
+                        .any(|(a, _)| self.has_user_call(a, depth + 1))
+                }
+                _ => {
+                    if n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1) {
+                        return true;
+                    }
+                    i = n.a;
+                }
             }
         }
+        true
     }
 
     /// The vector side of a matrix-vector product (either order): not a scalar, float-based,
@@ -2212,14 +2309,15 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
-    fn binary(&mut self, i: i16, n: Node) -> R<Val> {
+    /// Binary operator node `i` with its left operand's value `a`.
+    fn binary(&mut self, i: i16, n: Node, a: Val) -> R<Val> {
         let Some(op) = BinOp::from_u8(n.op) else {
             bail!(self, i, "unsupported operator")
         };
         if op == BinOp::And || op == BinOp::Or {
-            return self.logic(i, n, op);
+            return self.logic(i, n, op, a);
         }
-        let mut a = self.value(n.a)?;
+        let mut a = a;
         if self.has_user_call(n.b, 0) {
             a = self.snapshot(a)?;
         }
@@ -2249,8 +2347,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn logic(&mut self, i: i16, n: Node, op: BinOp) -> R<Val> {
-        let a = self.value(n.a)?;
+    fn logic(&mut self, i: i16, n: Node, op: BinOp, a: Val) -> R<Val> {
         if a.ty != Type::Bool {
             bail!(
                 self,

@@ -344,18 +344,27 @@ fn deepest_shaders_fit_the_stack_budget() {
         "ok_nesting_32_parens.vert",
         "ok_nesting_32_blocks.vert",
         "ok_expression_height_32.vert",
+        "ok_expression_chain_33.vert",
+        "ok_expression_chain_long.vert",
+        "ok_expression_chain_nested.vert",
         "ok_tokens_768.vert",
         "ok_ast_nodes_512.vert",
     ];
-    let sources: Vec<Vec<u8>> = names
+    let mut sources: Vec<Vec<u8>> = names
         .iter()
         .map(|n| std::fs::read(dir.join(n)).unwrap())
         .collect();
+    // The longest chains the node table allows: constants (no temporaries) and swizzles.
+    let sum = vec!["1.0"; 250].join("+");
+    sources.push(format!("void main(){{gl_Position=vec4({});}}", sum).into_bytes());
+    let swz = ".x".repeat(250);
+    sources.push(format!("void main(){{gl_Position=vec4(1.0{});}}", swz).into_bytes());
     let handle = std::thread::Builder::new()
         .stack_size(STACK_BUDGET)
         .spawn(move || {
             for src in &sources {
                 let _ = compile(0, src, "stack");
+                let _ = shader::dump::dump_ast(src, "stack", &mut String::new());
             }
         })
         .unwrap();
