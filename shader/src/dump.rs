@@ -185,7 +185,8 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
     }
 }
 
-/// Parses `source` and writes its syntax tree, one node per line, indented by depth.
+/// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
+/// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
 #[allow(clippy::result_large_err)]
 pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Diagnostics> {
     let mut toks = Tokens {
@@ -216,10 +217,16 @@ fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::
         }
     }
     while let Some((i, depth)) = stack.pop() {
+        // The node index (its place in the tree's table) leads every line.
+        let n = ast.get(i).copied();
+        match n {
+            Some(_) => write!(out, "{:3}: ", i)?,
+            None => out.write_str("  -: ")?,
+        }
         for _ in 0..depth {
             out.write_str("  ")?;
         }
-        let Some(n) = ast.get(i).copied() else {
+        let Some(n) = n else {
             out.write_str("none\n")?;
             continue;
         };
@@ -317,4 +324,31 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
         }
     }
     out.write_char('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node line starts with the node's index (spec 003, "AST inspection"); an absent
+    /// `for` part prints `none` without one.
+    #[test]
+    fn ast_lines_carry_the_node_index() {
+        let src = b"void main() { for (int i = 0; i < 2;) { } }";
+        let mut s = std::string::String::new();
+        dump_ast(src, "t", &mut s).unwrap();
+        let want = "ast 9 nodes, version 0
+  8: func void main @1:6
+  7:   block @1:13
+  6:     for @1:15
+  1:       decl int i @1:24
+  0:         int 0 @1:28
+  4:       binary < @1:33
+  2:         ident i @1:31
+  3:         int 2 @1:35
+  -:       none
+  5:       block @1:39
+";
+        assert_eq!(s, want);
+    }
 }
