@@ -209,7 +209,9 @@ fn run(
             shader.version = toks.version;
             shader.module.stage = stage;
             shader.timing = timing;
-            finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2, stats)
+            finish(
+                shader, source, &toks, &ast, stage, &mut diag, clock, t2, stats,
+            )
         }
         Err(_) => false,
     };

@@ -1239,7 +1239,12 @@ mod tests {
                 assert_eq!(toks.toks[0].int(), want, "{}", t);
             } else {
                 // Reported, and a zero literal stands in for it.
-                assert_eq!((toks.toks[0].kind, toks.toks[0].int()), (Tok::IntLit, 0), "{}", t);
+                assert_eq!(
+                    (toks.toks[0].kind, toks.toks[0].int()),
+                    (Tok::IntLit, 0),
+                    "{}",
+                    t
+                );
             }
         }
         let (_, d) = run("4294967296");
@@ -1253,10 +1258,19 @@ mod tests {
         for t in ["010", "00", "0007", "08", "0000000000000000000001"] {
             let (toks, d) = run(t);
             assert_eq!(d.len(), 1, "{}", t);
-            assert!(d.errors().next().unwrap().message.contains("octal"), "{}", t);
+            assert!(
+                d.errors().next().unwrap().message.contains("octal"),
+                "{}",
+                t
+            );
             assert_eq!((toks.toks[0].kind, toks.toks[0].int()), (Tok::IntLit, 0));
         }
-        for (t, v) in [("010.5", 10.5f32), ("00.25", 0.25), ("010e1", 100.0), ("0.0", 0.0)] {
+        for (t, v) in [
+            ("010.5", 10.5f32),
+            ("00.25", 0.25),
+            ("010e1", 100.0),
+            ("0.0", 0.0),
+        ] {
             let (toks, d) = run(t);
             assert!(d.is_empty(), "{}", t);
             assert_eq!(toks.toks[0].float(), v, "{}", t);

@@ -386,7 +386,11 @@ impl<'a> Sema<'a> {
         if !self.work_spent {
             self.work_spent = true;
             self.work = WORK_MAX.saturating_add(1);
-            let at = if self.expansion >= 0 { self.expansion } else { at };
+            let at = if self.expansion >= 0 {
+                self.expansion
+            } else {
+                at
+            };
             let (line, col) = self.pos_of(at);
             self.diag.push(
                 line,

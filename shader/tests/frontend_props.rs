@@ -384,7 +384,13 @@ fn nested_loops_and_calls_stop_at_the_work_budget() {
         check_work(0, src.as_bytes()).unwrap();
         let (r, stats) = compile_with_stats(0, src.as_bytes(), "loops");
         // 8^5 iterations are past the budget; 8^3 are far below it.
-        assert_eq!(r.is_ok(), depth <= 4, "depth {}: {} steps", depth, stats.work);
+        assert_eq!(
+            r.is_ok(),
+            depth <= 4,
+            "depth {}: {} steps",
+            depth,
+            stats.work
+        );
     }
     for depth in 1..=8 {
         let mut src = String::from("void f0() { for (int i = 0; i < 8; i++) { } }\n");
