@@ -55,7 +55,7 @@ for t in "${targets[@]}"; do
     case "$t" in frontend | exec) dict=(-dict="$fuzz/glsl.dict") ;; esac
     set +e
     (cd "$fuzz" && cargo +nightly fuzz run "$t" "corpus/$t" -- \
-        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -max_total_time="$secs" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$fuzz/artifacts/$t/" "${dict[@]}") 2>&1 | tee "$log" | grep -E '^(==|INFO: seed|#[0-9]+ +DONE|Done|stat::number_of_executed_units|SUMMARY|.*panicked|artifact_prefix|Test unit written)' >&2
     rc=${PIPESTATUS[0]}
     set -e

@@ -60,6 +60,27 @@ pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnost
     compile_timed(stage, source, name, no_clock)
 }
 
+/// What a compile spent, whether it succeeded or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    /// Steps of the work budget spent by semantic lowering: at most
+    /// [`WORK_MAX`](crate::limits::WORK_MAX) + 1 (the step that found the budget spent).
+    pub work: u32,
+}
+
+/// [`compile`], also returning the work it spent.
+#[allow(clippy::result_large_err)]
+pub fn compile_with_stats(
+    stage: u32,
+    source: &[u8],
+    name: &str,
+) -> (Result<Shader, Diagnostics>, CompileStats) {
+    let mut stats = CompileStats::default();
+    let mut result = blank();
+    run(stage, source, name, no_clock, &mut result, &mut stats);
+    (result, stats)
+}
+
 /// [`compile`], reading `clock` around each phase (the kernel passes rdtsc).
 #[allow(clippy::result_large_err)]
 #[inline(always)]
@@ -72,7 +93,23 @@ pub fn compile_timed(
     // The ~10 KB shader is built in the caller's frame (this wrapper is inlined) and filled in
     // place by `run`, which replaces it with the diagnostics on failure: returning it from the
     // pipeline copied all of it on every compile.
-    let mut result: Result<Shader, Diagnostics> = Ok(Shader {
+    let mut result = blank();
+    run(
+        stage,
+        source,
+        name,
+        clock,
+        &mut result,
+        &mut CompileStats::default(),
+    );
+    result
+}
+
+/// An empty shader for `run` to fill in place.
+#[allow(clippy::result_large_err)]
+#[inline(always)]
+fn blank() -> Result<Shader, Diagnostics> {
+    Ok(Shader {
         name: String::new(),
         stage: Stage::Vertex,
         version: 0,
@@ -96,9 +133,7 @@ pub fn compile_timed(
         timing: PhaseTimes::default(),
         // Replaced by the real emission result before a successful compile returns.
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
-    });
-    run(stage, source, name, clock, &mut result);
-    result
+    })
 }
 
 fn run(
@@ -107,6 +142,7 @@ fn run(
     name: &str,
     clock: fn() -> u64,
     result: &mut Result<Shader, Diagnostics>,
+    stats: &mut CompileStats,
 ) {
     let mut diag = Diagnostics::new(name);
     let stage = match Stage::from_u32(stage) {
@@ -152,14 +188,14 @@ fn run(
     let mut toks = Tokens {
         toks: Vec::new(),
         version: 0,
+        overflow: None,
     };
     lex::lex(source, &mut diag, &mut toks);
     let t1 = clock();
     timing.lex = t1.wrapping_sub(t0);
     let mut ast = Ast::new();
-    if !diag.full() {
-        parse::parse(source, &toks, &mut ast, &mut diag);
-    }
+    // The parser stops at once when the lexer filled the error list; it reports the token limit.
+    parse::parse(source, &toks, &mut ast, &mut diag);
     let t2 = clock();
     timing.parse = t2.wrapping_sub(t1);
     if diag.total() > 0 {
@@ -173,7 +209,9 @@ fn run(
             shader.version = toks.version;
             shader.module.stage = stage;
             shader.timing = timing;
-            finish(shader, source, &toks, &ast, stage, &mut diag, clock, t2)
+            finish(
+                shader, source, &toks, &ast, stage, &mut diag, clock, t2, stats,
+            )
         }
         Err(_) => false,
     };
@@ -194,8 +232,9 @@ fn finish(
     diag: &mut Diagnostics,
     clock: fn() -> u64,
     t2: u64,
+    stats: &mut CompileStats,
 ) -> bool {
-    sema::analyze(source, toks, ast, stage, diag, &mut shader.module);
+    stats.work = sema::analyze(source, toks, ast, stage, diag, &mut shader.module);
     let t3 = clock();
     shader.timing.sema = t3.wrapping_sub(t2);
     if diag.total() > 0 {
@@ -240,9 +279,7 @@ pub fn parse_only(
         return Err(diag);
     }
     lex::lex(source, &mut diag, toks);
-    if !diag.full() {
-        parse::parse(source, toks, ast, &mut diag);
-    }
+    parse::parse(source, toks, ast, &mut diag);
     if diag.total() > 0 {
         return Err(diag);
     }

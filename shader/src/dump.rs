@@ -8,6 +8,8 @@ use crate::ast::*;
 use crate::compile::{parse_only, Diagnostics, Shader};
 use crate::ir::{CmpCode, Inst, Module, Op, Stage, Type};
 use crate::lex::{Tok, Tokens};
+use crate::limits::AST_MAX;
+use heapless::Vec;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -183,12 +185,14 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
     }
 }
 
-/// Parses `source` and writes its syntax tree, one node per line, indented by depth.
+/// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
+/// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
 #[allow(clippy::result_large_err)]
 pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Diagnostics> {
     let mut toks = Tokens {
         toks: heapless::Vec::new(),
         version: 0,
+        overflow: None,
     };
     let mut ast = Ast::new();
     parse_only(source, name, &mut toks, &mut ast)?;
@@ -203,8 +207,66 @@ fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::
         ast.nodes.len(),
         toks.version
     )?;
-    for (i, _) in ast.list(ast.first) {
-        node(src, toks, ast, i, 0, out)?;
+    // Depth first with an explicit stack (a chain like `a + a + ... + a` is as deep as the tree
+    // is large): entries are (node, depth), node -1 printing `none` (an absent `for` part).
+    let mut stack: Vec<(i16, u16), { 2 * AST_MAX }> = Vec::new();
+    let globals: Vec<i16, AST_MAX> = ast.list(ast.first).map(|(i, _)| i).collect();
+    for &g in globals.iter().rev() {
+        if stack.push((g, 0)).is_err() {
+            return Ok(());
+        }
+    }
+    while let Some((i, depth)) = stack.pop() {
+        // The node index (its place in the tree's table) leads every line.
+        let n = ast.get(i).copied();
+        match n {
+            Some(_) => write!(out, "{:3}: ", i)?,
+            None => out.write_str("  -: ")?,
+        }
+        for _ in 0..depth {
+            out.write_str("  ")?;
+        }
+        let Some(n) = n else {
+            out.write_str("none\n")?;
+            continue;
+        };
+        line(src, toks, n, out)?;
+        let d = depth.saturating_add(1);
+        // Children in order: pushed last first.
+        let mut kids: Vec<i16, AST_MAX> = Vec::new();
+        match n.kind {
+            Kind::Func => {
+                for (p, _) in ast.list(n.a) {
+                    let _ = kids.push(p);
+                }
+                if n.b >= 0 {
+                    let _ = kids.push(n.b);
+                }
+            }
+            Kind::Block | Kind::Call | Kind::Ctor => {
+                for (c, _) in ast.list(n.a) {
+                    let _ = kids.push(c);
+                }
+            }
+            // The initializer may be a declaration list; print only its first node here.
+            Kind::For => {
+                for c in [n.a, n.b, n.c, n.d] {
+                    let _ = kids.push(c);
+                }
+            }
+            _ => {
+                for c in [n.a, n.b, n.c] {
+                    if c >= 0 {
+                        let _ = kids.push(c);
+                    }
+                }
+            }
+        }
+        for &c in kids.iter().rev() {
+            if stack.push((c, d)).is_err() {
+                return Ok(());
+            }
+        }
     }
     Ok(())
 }
@@ -224,23 +286,8 @@ fn quals(q: u8, out: &mut dyn Write) -> fmt::Result {
     Ok(())
 }
 
-fn node(
-    src: &[u8],
-    toks: &Tokens,
-    ast: &Ast,
-    i: i16,
-    depth: usize,
-    out: &mut dyn Write,
-) -> fmt::Result {
-    let Some(n) = ast.get(i).copied() else {
-        return Ok(());
-    };
-    if depth > 200 {
-        return Ok(());
-    }
-    for _ in 0..depth {
-        out.write_str("  ")?;
-    }
+/// One node's line after its indentation: kind, details, position.
+fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result {
     let text = toks.get(n.tok).map(|t| t.text(src)).unwrap_or("");
     out.write_str(n.kind.name())?;
     match n.kind {
@@ -276,45 +323,32 @@ fn node(
             write!(out, " @{}:{}", t.line, t.col)?;
         }
     }
-    out.write_char('\n')?;
-    let d = depth + 1;
-    match n.kind {
-        Kind::Func => {
-            for (p, _) in ast.list(n.a) {
-                node(src, toks, ast, p, d, out)?;
-            }
-            node(src, toks, ast, n.b, d, out)?;
-        }
-        Kind::Block => {
-            for (s, _) in ast.list(n.a) {
-                node(src, toks, ast, s, d, out)?;
-            }
-        }
-        Kind::Call | Kind::Ctor => {
-            for (a, _) in ast.list(n.a) {
-                node(src, toks, ast, a, d, out)?;
-            }
-        }
-        Kind::For => {
-            // The initializer may be a declaration list; print only its first node here.
-            for c in [n.a, n.b, n.c, n.d] {
-                if c < 0 {
-                    for _ in 0..d {
-                        out.write_str("  ")?;
-                    }
-                    out.write_str("none\n")?;
-                } else {
-                    node(src, toks, ast, c, d, out)?;
-                }
-            }
-        }
-        _ => {
-            for c in [n.a, n.b, n.c] {
-                if c >= 0 {
-                    node(src, toks, ast, c, d, out)?;
-                }
-            }
-        }
+    out.write_char('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node line starts with the node's index (spec 003, "AST inspection"); an absent
+    /// `for` part prints `none` without one.
+    #[test]
+    fn ast_lines_carry_the_node_index() {
+        let src = b"void main() { for (int i = 0; i < 2;) { } }";
+        let mut s = std::string::String::new();
+        dump_ast(src, "t", &mut s).unwrap();
+        let want = "ast 9 nodes, version 0
+  8: func void main @1:6
+  7:   block @1:13
+  6:     for @1:15
+  1:       decl int i @1:24
+  0:         int 0 @1:28
+  4:       binary < @1:33
+  2:         ident i @1:31
+  3:         int 2 @1:35
+  -:       none
+  5:       block @1:39
+";
+        assert_eq!(s, want);
     }
-    Ok(())
 }

@@ -78,6 +78,8 @@ pub enum Tok {
     /// `?` and `:`: lexed so the parser can reject the conditional operator by name.
     Question,
     Colon,
+    /// `<<` and `>>`: lexed so the parser can reject shifts by name.
+    Shift,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -336,7 +338,25 @@ pub const INT_LITERAL_MAX: u32 = 1 << 24;
 pub struct Tokens {
     /// `#version` number, 0 when absent.
     pub version: u32,
+    /// Where the token after the `TOK_MAX`th begins, when the source has more: lexing stopped
+    /// there. The error is reported by [`report_overflow`] after parsing, so that problems
+    /// earlier in the source are reported first.
+    pub overflow: Option<(u32, u32)>,
     pub toks: Vec<Token, { TOK_MAX + 1 }>,
+}
+
+/// Reports the token limit when the source passed it (after the parser's earlier errors).
+pub fn report_overflow(toks: &Tokens, diag: &mut Diagnostics) {
+    if let Some((line, col)) = toks.overflow {
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "too many tokens: the limit is {} tokens per shader",
+                TOK_MAX
+            ),
+        );
+    }
 }
 
 impl Tokens {
@@ -440,6 +460,35 @@ const IDENT_BYTE: [bool; 256] = {
     t
 };
 
+/// Bytes a source may hold, comments included: printable ASCII, space, tab, CR, LF, VT and FF.
+const TEXT_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t
+};
+
+/// A NUL, control or non-ASCII byte inside a comment (the first of its comment).
+#[inline(never)]
+fn bad_comment_byte(diag: &mut Diagnostics, line: u32, col: u32, b: Option<u8>) {
+    diag.push(
+        line,
+        col,
+        format_args!(
+            "invalid character (byte 0x{:02x}) in a comment: only ASCII text is accepted, comments included",
+            b.unwrap_or(0)
+        ),
+    );
+}
+
 /// Length of the identifier run at the start of `rest`.
 fn ident_run(rest: &[u8]) -> usize {
     // Four bytes a step: most names are a few bytes long, and the loop overhead per byte
@@ -495,6 +544,7 @@ fn narrow<const WIDE: bool>(v: u32) -> u16 {
 fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
+    out.overflow = None;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
     // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
     // built for the rare directive.
@@ -575,13 +625,20 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     }
                     b'/' if at(pos + 1) == b'/' => {
                         let rest = src.get(pos..).unwrap_or(&[]);
-                        pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        let body = rest.get(..len).unwrap_or(&[]);
+                        if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
+                            let at_col = column(pos + k, line_begin);
+                            bad_comment_byte(diag, line, at_col, body.get(k).copied());
+                        }
+                        pos += len;
                         continue;
                     }
                     b'/' if at(pos + 1) == b'*' => {
                         let comment_line = line;
                         pos += 2;
                         let mut closed = false;
+                        let mut bad = false;
                         while pos < src.len() {
                             match at(pos) {
                                 b'*' if at(pos + 1) == b'/' => {
@@ -594,7 +651,15 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                     line = line.saturating_add(1);
                                     line_begin = pos;
                                 }
-                                _ => pos += 1,
+                                b => {
+                                    if !TEXT_BYTE[b as usize] && !bad {
+                                        // Once per comment.
+                                        bad = true;
+                                        let at_col = column(pos, line_begin);
+                                        bad_comment_byte(diag, line, at_col, Some(b));
+                                    }
+                                    pos += 1
+                                }
                             }
                         }
                         if !closed {
@@ -651,11 +716,13 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     let (end, r) = number(src, start, diag, line, col);
                     pos = end;
                     match r {
-                        Some((k, v)) => {
+                        Ok((k, v)) => {
                             value = v;
                             k
                         }
-                        None => continue,
+                        // Reported: a zero literal of the same kind stands in for it, so the
+                        // parser does not report the hole it would leave.
+                        Err(k) => k,
                     }
                 } else {
                     let two = [c, at(pos + 1)];
@@ -669,6 +736,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                         b"++" => (Tok::PlusPlus, 2),
                         b"--" => (Tok::MinusMinus, 2),
                         b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+                        b"<<" | b">>" => (Tok::Shift, 2),
                         _ => match c {
                             b'(' => (Tok::LParen, 1),
                             b')' => (Tok::RParen, 1),
@@ -735,14 +803,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
             value,
         };
         if out.toks.len() >= TOK_MAX {
-            diag.push(
-                line,
-                col,
-                format_args!(
-                    "too many tokens: the limit is {} tokens per shader",
-                    TOK_MAX
-                ),
-            );
+            out.overflow = Some((line, col));
             break;
         }
         let _ = out.toks.push(tok);
@@ -904,14 +965,14 @@ const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 
 #[inline(never)]
 /// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
-/// kind and value bits, or None after an error.
+/// kind and value bits, or, after reporting an error, the kind of literal it looked like.
 fn number(
     src: &[u8],
     start: usize,
     diag: &mut Diagnostics,
     line: u32,
     col: u32,
-) -> (usize, Option<(Tok, u32)>) {
+) -> (usize, Result<(Tok, u32), Tok>) {
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     let mut p = start;
     if at(p) == b'0' && matches!(at(p + 1), b'x' | b'X') {
@@ -923,7 +984,7 @@ fn number(
             col,
             format_args!("hexadecimal literals are not supported"),
         );
-        return (p, None);
+        return (p, Err(Tok::IntLit));
     }
     let mut is_float = false;
     // The digits' value (None once past u32) and the number of fraction digits, for the
@@ -964,7 +1025,7 @@ fn number(
                 col,
                 format_args!("invalid numeric literal: the exponent has no digits"),
             );
-            return (p, None);
+            return (p, Err(Tok::FloatLit));
         }
         while at(p).is_ascii_digit() {
             p += 1;
@@ -983,7 +1044,7 @@ fn number(
             col,
             format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
         );
-        return (p, None);
+        return (p, Err(if is_float { Tok::FloatLit } else { Tok::IntLit }));
     }
     let text = || core::str::from_utf8(src.get(start..end).unwrap_or(&[])).unwrap_or("");
     if is_float {
@@ -1003,12 +1064,25 @@ fn number(
                 col,
                 format_args!("float literal is out of range (the largest is about 3.4e38)"),
             );
-            return (p, None);
+            return (p, Err(Tok::FloatLit));
         }
-        (p, Some((Tok::FloatLit, v.to_bits())))
+        (p, Ok((Tok::FloatLit, v.to_bits())))
     } else {
+        let digits = src.get(start..end).unwrap_or(&[]);
+        if digits.len() > 1 && digits.first() == Some(&b'0') {
+            // GLSL reads a leading 0 as octal ('010' is 8): never give it another meaning.
+            diag.push(
+                line,
+                col,
+                format_args!(
+                    "octal literals are not supported: '{}' has a leading zero (write it without the zero; GLSL would read it as octal)",
+                    text()
+                ),
+            );
+            return (p, Err(Tok::IntLit));
+        }
         match mant {
-            Some(v) if v <= INT_LITERAL_MAX => (p, Some((Tok::IntLit, v))),
+            Some(v) if v <= INT_LITERAL_MAX => (p, Ok((Tok::IntLit, v))),
             _ => {
                 diag.push(
                     line,
@@ -1018,7 +1092,7 @@ fn number(
                         INT_LITERAL_MAX
                     ),
                 );
-                (p, None)
+                (p, Err(Tok::IntLit))
             }
         }
     }
@@ -1078,6 +1152,7 @@ mod tests {
         let mut t = Tokens {
             toks: Vec::new(),
             version: 0,
+            overflow: None,
         };
         lex(src.as_bytes(), &mut d, &mut t);
         (t, d)
@@ -1157,17 +1232,63 @@ mod tests {
             assert_eq!(toks.toks[0].kind, Tok::FloatLit, "{}", t);
             assert_eq!(toks.toks[0].float().to_bits(), want.to_bits(), "{}", t);
         }
-        for t in ["0", "7", "0007", "16777216", "4294967295"] {
+        for t in ["0", "7", "16777216", "4294967295"] {
             let (toks, _) = run(t);
             let want: u32 = t.parse().unwrap();
             if want <= INT_LITERAL_MAX {
                 assert_eq!(toks.toks[0].int(), want, "{}", t);
             } else {
-                assert_eq!(toks.toks[0].kind, Tok::Eof, "{}", t);
+                // Reported, and a zero literal stands in for it.
+                assert_eq!(
+                    (toks.toks[0].kind, toks.toks[0].int()),
+                    (Tok::IntLit, 0),
+                    "{}",
+                    t
+                );
             }
         }
         let (_, d) = run("4294967296");
         assert!(d.errors().next().unwrap().message.contains("too large"));
+    }
+
+    /// Octal-looking integers are rejected (GLSL reads '010' as 8); floats with leading zeros
+    /// are decimal in GLSL too and stay accepted.
+    #[test]
+    fn leading_zero_integers_are_rejected() {
+        for t in ["010", "00", "0007", "08", "0000000000000000000001"] {
+            let (toks, d) = run(t);
+            assert_eq!(d.len(), 1, "{}", t);
+            assert!(
+                d.errors().next().unwrap().message.contains("octal"),
+                "{}",
+                t
+            );
+            assert_eq!((toks.toks[0].kind, toks.toks[0].int()), (Tok::IntLit, 0));
+        }
+        for (t, v) in [
+            ("010.5", 10.5f32),
+            ("00.25", 0.25),
+            ("010e1", 100.0),
+            ("0.0", 0.0),
+        ] {
+            let (toks, d) = run(t);
+            assert!(d.is_empty(), "{}", t);
+            assert_eq!(toks.toks[0].float(), v, "{}", t);
+        }
+        let (toks, d) = run("0");
+        assert!(d.is_empty());
+        assert_eq!(toks.toks[0].int(), 0);
+    }
+
+    /// The source is ASCII text everywhere, comments included: one located error per comment.
+    #[test]
+    fn comments_hold_ascii_text_only() {
+        let (_, d) = run("// caf\u{e9} \u{e9}\n/* a\n b\0 \x01 */ x");
+        let m: std::vec::Vec<_> = d.errors().map(|e| (e.line, e.column)).collect();
+        assert_eq!(m, [(1, 7), (3, 3)]);
+        assert!(d.errors().all(|e| e.message.contains("in a comment")));
+        let (_, d) = run("// tab\t, CR\r\n/* \x0b\x0c ~ */");
+        assert!(d.is_empty());
     }
 
     #[test]
@@ -1176,7 +1297,11 @@ mod tests {
         let (t, d) = run(&ok);
         assert!(d.is_empty());
         assert_eq!(t.toks.len(), TOK_MAX + 1);
-        let (_, d) = run(&";".repeat(TOK_MAX + 1));
+        assert_eq!(t.overflow, None);
+        let (t, mut d) = run(&";".repeat(TOK_MAX + 1));
+        assert!(d.is_empty());
+        assert_eq!(t.overflow, Some((1, TOK_MAX as u32 + 1)));
+        report_overflow(&t, &mut d);
         assert_eq!(d.len(), 1);
     }
 }

@@ -28,6 +28,11 @@ pub const PROGRAM_UNIFORM_MAX: usize = 32;
 pub const PARAM_MAX: usize = 4;
 pub const CALL_DEPTH_MAX: usize = 8;
 pub const UNROLL_MAX: usize = 8;
+/// Work budget of one compile, in steps of semantic lowering: one per statement and expression
+/// node lowered, per unrolled loop iteration and per inlined call. Unrolling and inlining
+/// multiply work, so without it nested loops and calls take exponential time even when they
+/// emit nothing. Every corpus shader needs well under a tenth of it.
+pub const WORK_MAX: u32 = 1 << 16;
 pub const VERSION_MIN: u32 = 110;
 pub const VERSION_MAX: u32 = 330;
 /// Structured control-flow nesting (IF stack) in the verifier and executor.

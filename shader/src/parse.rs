@@ -2,8 +2,11 @@
 //! (`||` < `&&` < equality < relational < additive < multiplicative < unary < postfix).
 //!
 //! Owns: the grammar, syntax diagnostics, the node (`AST_MAX`) and nesting (`NEST_MAX`) limits,
-//! and error recovery at statement boundaries. Must never: check types or names (sema does), loop
-//! without consuming a token, or recurse without a depth check.
+//! and error recovery at statement boundaries. Nesting is what the grammar nests: blocks,
+//! statement bodies, expressions (parentheses, arguments, indexes) and prefix operators; a chain
+//! of left-associative operators or postfix swizzles and indexes is parsed by a loop and is not
+//! nesting, however long. Must never: check types or names (sema does), loop without consuming a
+//! token, or recurse without a depth check.
 use crate::ast::*;
 use crate::diag::Diagnostics;
 use crate::ir::Type;
@@ -19,7 +22,8 @@ pub struct Parser<'a> {
     pub ast: &'a mut Ast,
     diag: &'a mut Diagnostics,
     depth: usize,
-    height: [u8; AST_MAX],
+    /// The node table filled up (reported once).
+    ast_full: bool,
 }
 
 /// Maps a type keyword to its type.
@@ -42,7 +46,9 @@ pub fn type_of(kind: Tok) -> Option<Type> {
     })
 }
 
-/// Parses a whole shader into `ast`. Errors go to `diag`.
+/// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
+/// [`lex::report_overflow`](crate::lex::report_overflow)): it is found past every other error
+/// the parser can see.
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
@@ -53,9 +59,10 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         ast,
         diag,
         depth: 0,
-        height: [0; AST_MAX],
+        ast_full: false,
     };
     p.program();
+    crate::lex::report_overflow(toks, p.diag);
 }
 
 impl<'a> Parser<'a> {
@@ -112,6 +119,11 @@ impl<'a> Parser<'a> {
     }
 
     fn err_at(&mut self, t: Token, args: core::fmt::Arguments<'_>) {
+        // A source cut at the token limit ends early: what is missing at that end (a '}', a ';')
+        // is not an error of its own.
+        if t.kind == Tok::Eof && self.toks.overflow.is_some() {
+            return;
+        }
         self.diag.push(t.line as u32, t.col as u32, args);
     }
 
@@ -177,40 +189,15 @@ impl<'a> Parser<'a> {
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
         if self.ast.nodes.push(n).is_err() {
-            let t = self.tok();
-            self.err_at(
-                t,
-                format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
-            );
-            return Err(());
-        }
-        // Expression height bounds the semantic pass's recursion.
-        let h = |i: i16, s: &Self| {
-            if i >= 0 {
-                s.height.get(i as usize).copied().unwrap_or(0)
-            } else {
-                0
+            // Once: every later statement would hit the same full table.
+            if !self.ast_full {
+                self.ast_full = true;
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
+                );
             }
-        };
-        let mut hh = h(n.a, self).max(h(n.b, self));
-        if matches!(n.kind, Kind::Call | Kind::Ctor) {
-            for (i, _) in self.ast.list(n.a) {
-                hh = hh.max(h(i, self));
-            }
-        }
-        let height = hh.saturating_add(1);
-        if let Some(slot) = self.height.get_mut(idx) {
-            *slot = height;
-        }
-        if height as usize > NEST_MAX && is_expr(n.kind) {
-            let t = self.toks.get(n.tok).copied().unwrap_or_else(|| self.tok());
-            self.err_at(
-                t,
-                format_args!(
-                    "expression is nested too deeply: the limit is {} levels (split it with local variables)",
-                    NEST_MAX
-                ),
-            );
             return Err(());
         }
         Ok(idx as i16)
@@ -769,6 +756,18 @@ impl<'a> Parser<'a> {
             n.b = rhs;
             lhs = self.node(n)?;
         }
+        if self.at(Tok::Shift) {
+            let t = self.tok();
+            let w = t.text(self.src);
+            self.err_at(
+                t,
+                format_args!(
+                    "operator '{}' is not supported: this language has no shift or bitwise operators",
+                    w
+                ),
+            );
+            return Err(());
+        }
         if self.at(Tok::Question) {
             let t = self.tok();
             self.err_at(
@@ -1000,21 +999,4 @@ impl<'a> Parser<'a> {
             }
         }
     }
-}
-
-fn is_expr(k: Kind) -> bool {
-    matches!(
-        k,
-        Kind::Call
-            | Kind::Ctor
-            | Kind::Binary
-            | Kind::Unary
-            | Kind::Incr
-            | Kind::Ident
-            | Kind::IntLit
-            | Kind::FloatLit
-            | Kind::BoolLit
-            | Kind::Swizzle
-            | Kind::Index
-    )
 }

@@ -2,8 +2,10 @@
 //! inlining of user functions, unrolling of `for` loops, and emission of the IR in one pass.
 //!
 //! Owns: every semantic rule of the language (see docs/LANGUAGE.md) and the exact lowering to the
-//! ops of `ir.rs`. Must never: allocate, recurse without a bound (expression height and statement
-//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`), assume a constant on a path
+//! ops of `ir.rs`. Must never: allocate, recurse without a bound (expression and statement
+//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`; operator chains, which the
+//! parser does not bound, are walked with an explicit stack), spend more than the
+//! `WORK_MAX` steps of work on one compile (unrolling and inlining), assume a constant on a path
 //! where it was not assigned (only `const` variables and loop indices are known constants), let a
 //! callee see its caller's locals, or panic on any tree the parser can build.
 use core::fmt;
@@ -24,7 +26,12 @@ type LValue = (usize, i16, Type, Option<(u8, i32)>);
 
 /// Built-in functions: name, accepted argument counts, and the signatures shown by `shc builtins`.
 pub const BUILTINS: &[(&str, u8, u8, &str)] = &[
-    ("texture", 2, 2, "vec4 texture(sampler2D s, vec2 uv)"),
+    (
+        "texture",
+        2,
+        2,
+        "vec4 texture(sampler2D s, vec2 uv); vec4 texture(sampler2D s, vec3 uv); vec4 texture(sampler2D s, vec4 uv) (samples at uv.xy)",
+    ),
     ("dot", 2, 2, "float dot(genType a, genType b)"),
     ("cross", 2, 2, "vec3 cross(vec3 a, vec3 b)"),
     ("length", 1, 1, "float length(genType v)"),
@@ -214,8 +221,19 @@ pub struct Sema<'a> {
     pos_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
+    /// Work spent so far (see [`WORK_MAX`]): one step per statement and expression lowered, per
+    /// unrolled loop iteration and per inlined call.
+    work: u32,
+    /// The budget ran out: the error is reported, every later step fails at once.
+    work_spent: bool,
+    /// The outermost loop or call being expanded in the current top-level function, where a
+    /// spent budget is reported (-1 when none).
+    expansion: i16,
     scopes: Vec<Scope, SCOPE_MAX>,
     syms: Vec<Sym<'a>, SYM_MAX>,
+    /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
+    /// once, as no function is active twice.
+    spine: Vec<i16, AST_MAX>,
 }
 
 macro_rules! bail {
@@ -225,7 +243,8 @@ macro_rules! bail {
     }};
 }
 
-/// Runs semantic analysis and lowering of `ast` into `module`.
+/// Runs semantic analysis and lowering of `ast` into `module`; returns the work spent (at most
+/// [`WORK_MAX`] + 1 steps, see `Sema::spend`).
 pub fn analyze(
     src: &[u8],
     toks: &Tokens,
@@ -233,7 +252,7 @@ pub fn analyze(
     stage: Stage,
     diag: &mut Diagnostics,
     module: &mut Module,
-) {
+) -> u32 {
     module.stage = stage;
     module.insts.clear();
     module.imms.clear();
@@ -257,6 +276,7 @@ pub fn analyze(
         stage,
         syms: Vec::new(),
         scopes: Vec::new(),
+        spine: Vec::new(),
         cur: 0,
         ntemp: 0,
         calls: Vec::new(),
@@ -270,12 +290,16 @@ pub fn analyze(
         called: [false; AST_MAX],
         pos_written: false,
         stmt_mark: 0,
+        work: 0,
+        work_spent: false,
+        expansion: -1,
     };
     let _ = s.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
     });
     let _ = s.run();
+    s.work
 }
 
 impl<'a> Sema<'a> {
@@ -311,15 +335,20 @@ impl<'a> Sema<'a> {
         if self.dry && self.limit_reported {
             return;
         }
+        let (line, col) = self.pos_of(node);
+        self.diag.push(line, col, args);
+    }
+
+    /// Line and column of a node's token (the end of the source when it has none).
+    fn pos_of(&self, node: i16) -> (u32, u32) {
         let n = self.node(node);
-        let (line, col) = match self.toks.get(n.tok) {
+        match self.toks.get(n.tok) {
             Some(t) => (t.line as u32, t.col as u32),
             None => match self.toks.toks.last() {
                 Some(t) => (t.line as u32, t.col as u32),
                 None => (1, 1),
             },
-        };
-        self.diag.push(line, col, args);
+        }
     }
 
     fn err_tok(&mut self, tok: i16, args: fmt::Arguments<'_>) {
@@ -335,6 +364,42 @@ impl<'a> Sema<'a> {
             self.limit_reported = true;
             let n = self.cur_node;
             self.err(n, args);
+        }
+        Err(())
+    }
+
+    /// Spends one step of the compile's work budget ([`WORK_MAX`]). Unrolling and inlining
+    /// multiply the work of a loop body or a function body, so nested loops and calls could
+    /// otherwise take exponential time while emitting nothing (empty bodies, constant code).
+    /// The first overrun is reported once, at the outermost loop or call being expanded.
+    #[inline]
+    fn spend(&mut self, at: i16) -> R<()> {
+        if self.work < WORK_MAX {
+            self.work += 1;
+            return Ok(());
+        }
+        self.budget_spent(at)
+    }
+
+    #[inline(never)]
+    fn budget_spent(&mut self, at: i16) -> R<()> {
+        if !self.work_spent {
+            self.work_spent = true;
+            self.work = WORK_MAX.saturating_add(1);
+            let at = if self.expansion >= 0 {
+                self.expansion
+            } else {
+                at
+            };
+            let (line, col) = self.pos_of(at);
+            self.diag.push(
+                line,
+                col,
+                format_args!(
+                    "compile work budget exceeded ({} steps: unrolled loops and inlined calls); reduce loop nesting, iterations or calls in loops",
+                    WORK_MAX
+                ),
+            );
         }
         Err(())
     }
@@ -1108,6 +1173,21 @@ impl<'a> Sema<'a> {
 
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
     fn call_function(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
+        self.spend(at)?;
+        // A call from main (or from an uncalled function being checked) is the outermost
+        // expansion unless a loop around it already is.
+        let outer = self.expansion < 0 && !self.calls.is_empty();
+        if outer {
+            self.expansion = at;
+        }
+        let r = self.inline_call(f, args, at);
+        if outer {
+            self.expansion = -1;
+        }
+        r
+    }
+
+    fn inline_call(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
         let fnode = self.node(f);
         let name = self.name_of(f);
         if let Some(c) = self.called.get_mut(f as usize) {
@@ -1185,6 +1265,14 @@ impl<'a> Sema<'a> {
             self.ret_ty = fnode.ty;
             let body = self.node(fnode.b);
             self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
+            // Code after a `return` is the error (not the function's missing final return).
+            if let Some((_, r)) = self
+                .ast
+                .list(body.a)
+                .find(|(_, n)| n.kind == Kind::Return && n.next >= 0)
+            {
+                return self.after_return(r.next);
+            }
             let last = self.node(self.last_stmt);
             if fnode.ty != Type::Void && !(last.kind == Kind::Return && last.a >= 0) {
                 bail!(
@@ -1244,6 +1332,7 @@ impl<'a> Sema<'a> {
     }
 
     fn stmt(&mut self, i: i16) -> R<()> {
+        self.spend(i)?;
         let n = self.node(i);
         self.cur_node = i;
         let mark = self.ntemp;
@@ -1283,6 +1372,9 @@ impl<'a> Sema<'a> {
             .map(|&f| self.name_of(f))
             .unwrap_or("main");
         if i != self.last_stmt {
+            if n.next >= 0 {
+                return self.after_return(n.next);
+            }
             bail!(self, i, "return must be the last statement of the function");
         }
         if self.ret_ty == Type::Void {
@@ -1305,6 +1397,49 @@ impl<'a> Sema<'a> {
         };
         let t = self.ret_tmp;
         self.store(t, want, v)
+    }
+
+    /// Reports statement `next`, which follows a `return` in the same block.
+    fn after_return(&mut self, next: i16) -> R<()> {
+        let tok = self.first_token(next);
+        self.err_tok(
+            tok,
+            format_args!(
+                "statement after 'return': return must be the last statement of the function"
+            ),
+        );
+        Err(())
+    }
+
+    /// The first token of statement `i` (a declaration's type or qualifier, an assignment's
+    /// target), for errors about the statement as a whole.
+    fn first_token(&self, i: i16) -> i16 {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Decl => n.d,
+            Kind::Assign | Kind::ExprStmt => {
+                // The leftmost token of the target or expression: down the operand chain.
+                let mut e = if n.kind == Kind::Assign { n.a } else { i };
+                let mut tok = n.tok;
+                for _ in 0..AST_MAX {
+                    let m = self.node(e);
+                    if e < 0 {
+                        break;
+                    }
+                    if m.kind == Kind::ExprStmt {
+                        e = m.a;
+                        continue;
+                    }
+                    tok = tok.min(m.tok);
+                    match m.kind {
+                        Kind::Binary | Kind::Swizzle | Kind::Index => e = m.a,
+                        _ => break,
+                    }
+                }
+                tok
+            }
+            _ => n.tok,
+        }
     }
 
     fn if_stmt(&mut self, i: i16, n: Node) -> R<()> {
@@ -1348,7 +1483,14 @@ impl<'a> Sema<'a> {
 
     fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
         let prev = self.push_scope(self.cur, i)?;
+        let outer = self.expansion < 0;
+        if outer {
+            self.expansion = i;
+        }
         let r = self.for_inner(i, n);
+        if outer {
+            self.expansion = -1;
+        }
         self.pop_scope(prev);
         r
     }
@@ -1422,6 +1564,7 @@ impl<'a> Sema<'a> {
                     UNROLL_MAX
                 );
             }
+            self.spend(i)?;
             let _ = self.scoped_stmt(n.d);
             if self.diag.total() > errors_before {
                 return Err(());
@@ -1718,10 +1861,32 @@ impl<'a> Sema<'a> {
     }
 
     /// Resolves an assignment target: (symbol, storage temp, type at that temp, written lanes).
+    /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
     fn lvalue(&mut self, i: i16) -> R<LValue> {
+        let base = self.spine.len();
+        let r = self.lvalue_from(i, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    fn lvalue_from(&mut self, i: i16, base: usize) -> R<LValue> {
+        let root = self.push_chain(i, true)?;
+        let mut lv = self.lvalue_link(root, None)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            lv = self.lvalue_link(link, Some(lv))?;
+        }
+        Ok(lv)
+    }
+
+    /// One node of an assignment target: the name (`inner` None) or a swizzle or index applied
+    /// to the target `inner` below it.
+    fn lvalue_link(&mut self, i: i16, inner: Option<LValue>) -> R<LValue> {
         let n = self.node(i);
-        match n.kind {
-            Kind::Ident => {
+        match (n.kind, inner) {
+            (Kind::Ident, None) => {
                 let name = self.name_of(i);
                 let Some(s) = self.lookup(name) else {
                     bail!(self, i, "unknown identifier '{}'", name);
@@ -1749,8 +1914,7 @@ impl<'a> Sema<'a> {
                 }
                 Ok((s, tmp, ty, None))
             }
-            Kind::Index => {
-                let (s, tmp, ty, swz) = self.lvalue(n.a)?;
+            (Kind::Index, Some((s, tmp, ty, swz))) => {
                 if swz.is_some() {
                     bail!(
                         self,
@@ -1764,8 +1928,7 @@ impl<'a> Sema<'a> {
                 }
                 Ok((s, tmp, ty, Some((1, idx as i32))))
             }
-            Kind::Swizzle => {
-                let (s, tmp, ty, swz) = self.lvalue(n.a)?;
+            (Kind::Swizzle, Some((s, tmp, ty, swz))) => {
                 if swz.is_some() {
                     bail!(
                         self,
@@ -1873,6 +2036,7 @@ impl<'a> Sema<'a> {
     }
 
     fn expr(&mut self, i: i16) -> R<Val> {
+        self.spend(i)?;
         let n = self.node(i);
         self.cur_node = i;
         match n.kind {
@@ -1883,31 +2047,92 @@ impl<'a> Sema<'a> {
             )),
             Kind::BoolLit => Ok(Val::konst(Type::Bool, [n.ival as f32, 0.0, 0.0, 0.0])),
             Kind::Ident => self.ident(i),
-            Kind::Binary => self.binary(i, n),
+            Kind::Binary | Kind::Swizzle | Kind::Index => self.chain(i),
             Kind::Unary => self.unary(i, n),
             Kind::Incr => bail!(
                 self,
                 i,
                 "increment and decrement are only supported as a for-loop step"
             ),
-            Kind::Swizzle => {
-                let b = self.value(n.a)?;
-                self.swizzle(i, b, n.op, n.ival)
-            }
-            Kind::Index => {
-                let b = self.value(n.a)?;
-                let idx = self.const_index(n.b, b.ty)?;
-                if is_matrix(b.ty) {
-                    return Ok(Val::temp(
-                        vec_type(false, b.ty.components()),
-                        b.tmp + idx as i16,
-                    ));
-                }
-                self.swizzle(i, b, 1, idx as i32)
-            }
             Kind::Call => self.call(i, n),
             Kind::Ctor => self.ctor(i, n),
             _ => bail!(self, i, "unsupported expression"),
+        }
+    }
+
+    /// A left operand chain: binary operators (left-associative) and postfix swizzles and
+    /// indexes, each applied to the value of the one below it, as in `a + b + c` or `m[0].xy`.
+    /// Chains are as long as the node table allows and are not nesting, so they are lowered
+    /// with an explicit stack ([`Sema::spine`]) rather than by recursion: the walk down pushes
+    /// the chain, its innermost operand is lowered, and each link is applied on the way back,
+    /// in the same order (and with the same diagnostics) as a recursive descent.
+    fn chain(&mut self, top: i16) -> R<Val> {
+        let base = self.spine.len();
+        let r = self.chain_from(top, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    fn chain_from(&mut self, top: i16, base: usize) -> R<Val> {
+        let mut cur = self.push_chain(top, false)?;
+        let mut v = self.value(cur)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            cur = link;
+            v = self.link(cur, v)?;
+        }
+        Ok(v)
+    }
+
+    /// Pushes the chain from `top` down and returns its innermost operand. An expression's
+    /// chain includes binary operators and each node below `top` is one step of work, as `top`
+    /// was in `expr`; an assignment target's (`target`) has only swizzles and indexes.
+    fn push_chain(&mut self, top: i16, target: bool) -> R<i16> {
+        let mut cur = top;
+        for _ in 0..=AST_MAX {
+            let n = self.node(cur);
+            let linked = match n.kind {
+                Kind::Swizzle | Kind::Index => true,
+                Kind::Binary => !target,
+                _ => false,
+            };
+            if !linked {
+                return Ok(cur);
+            }
+            if cur != top && !target {
+                self.spend(cur)?;
+                self.cur_node = cur;
+            }
+            if n.kind == Kind::Binary && BinOp::from_u8(n.op).is_none() {
+                bail!(self, cur, "unsupported operator");
+            }
+            if self.spine.push(cur).is_err() {
+                // Unreachable: a node is on the stack at most once (no recursion).
+                bail!(self, cur, "expression is too long");
+            }
+            cur = n.a;
+        }
+        bail!(self, top, "expression is too long")
+    }
+
+    /// Applies chain link `i` to `lhs`, the value of its left operand.
+    fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
+            Kind::Index => {
+                let idx = self.const_index(n.b, lhs.ty)?;
+                if is_matrix(lhs.ty) {
+                    return Ok(Val::temp(
+                        vec_type(false, lhs.ty.components()),
+                        lhs.tmp + idx as i16,
+                    ));
+                }
+                self.swizzle(i, lhs, 1, idx as i32)
+            }
+            _ => self.binary(i, n, lhs),
         }
     }
 
@@ -2018,33 +2243,44 @@ impl<'a> Sema<'a> {
         Ok(Val::temp(ty, t))
     }
 
+    /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
+    /// loop; the recursion is only into right operands and arguments, which are real nesting.
     fn has_user_call(&self, i: i16, depth: usize) -> bool {
         if depth > AST_MAX {
             return true;
         }
-        let n = self.node(i);
-        if i < 0 {
-            return false;
-        }
-        match n.kind {
-            Kind::Call => {
-                let name = self.name_of(i);
-                if !BUILTINS.iter().any(|b| b.0 == name) {
-                    return true;
+        let mut i = i;
+        for _ in 0..=AST_MAX {
+            if i < 0 {
+                return false;
+            }
+            let n = self.node(i);
+            match n.kind {
+                Kind::Call => {
+                    let name = self.name_of(i);
+                    if !BUILTINS.iter().any(|b| b.0 == name) {
+                        return true;
+                    }
+                    return self
+                        .ast
+                        .list(n.a)
+                        .any(|(a, _)| self.has_user_call(a, depth + 1));
                 }
-                self.ast
-                    .list(n.a)
-                    .any(|(a, _)| self.has_user_call(a, depth + 1))
-            }
-            Kind::Ctor => self
-                .ast
-                .list(n.a)
-                .any(|(a, _)| self.has_user_call(a, depth + 1)),
-            _ => {
-                self.has_user_call(n.a, depth + 1)
-                    || (n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1))
+                Kind::Ctor => {
+                    return self
+                        .ast
+                        .list(n.a)
+                        .any(|(a, _)| self.has_user_call(a, depth + 1))
+                }
+                _ => {
+                    if n.kind != Kind::Swizzle && self.has_user_call(n.b, depth + 1) {
+                        return true;
+                    }
+                    i = n.a;
+                }
             }
         }
+        true
     }
 
     /// The vector side of a matrix-vector product (either order): not a scalar, float-based,
@@ -2077,14 +2313,15 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
-    fn binary(&mut self, i: i16, n: Node) -> R<Val> {
+    /// Binary operator node `i` with its left operand's value `a`.
+    fn binary(&mut self, i: i16, n: Node, a: Val) -> R<Val> {
         let Some(op) = BinOp::from_u8(n.op) else {
             bail!(self, i, "unsupported operator")
         };
         if op == BinOp::And || op == BinOp::Or {
-            return self.logic(i, n, op);
+            return self.logic(i, n, op, a);
         }
-        let mut a = self.value(n.a)?;
+        let mut a = a;
         if self.has_user_call(n.b, 0) {
             a = self.snapshot(a)?;
         }
@@ -2114,8 +2351,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn logic(&mut self, i: i16, n: Node, op: BinOp) -> R<Val> {
-        let a = self.value(n.a)?;
+    fn logic(&mut self, i: i16, n: Node, op: BinOp, a: Val) -> R<Val> {
         if a.ty != Type::Bool {
             bail!(
                 self,
@@ -2598,14 +2834,17 @@ impl<'a> Sema<'a> {
                     );
                 }
                 let uv_v = self.float_arg(name, 1, uv)?;
-                if uv_v.ty != Type::Vec2 {
+                if uv_v.ty.components() < 2 {
                     bail!(
                         self,
                         uv.0,
-                        "texture() expects vec2 coordinates; found {}",
+                        "texture() expects a vec2, vec3 or vec4 coordinate (it samples at .xy); found {}",
                         uv.1.ty.name()
                     );
                 }
+                // A longer coordinate is sampled at its .xy (the same temp: no instruction).
+                const XY: i32 = 1 << 2;
+                let uv_v = self.swizzle(uv.0, uv_v, 2, XY)?;
                 let tc = self.mat(uv_v)?;
                 let t = self.temp(1)?;
                 self.emit(Op::Sample, Type::Vec4, 4, t, tc, -1, s.1.unit as i16, 0)?;

@@ -3,7 +3,8 @@
 //! and column lie inside the source (or just past its end). This doubles as the stable-toolchain
 //! fuzz harness: `FRONTEND_FUZZ_CASES=100000 cargo test -p shader --test frontend_props` runs longer.
 use proptest::prelude::*;
-use shader::compile::compile;
+use shader::compile::{compile, compile_with_stats};
+use shader::limits::WORK_MAX;
 
 fn cases() -> u32 {
     std::env::var("FRONTEND_FUZZ_CASES")
@@ -12,8 +13,39 @@ fn cases() -> u32 {
         .unwrap_or(256)
 }
 
+/// A compile spends at most this many steps of work per source byte. The work budget is a fixed
+/// `WORK_MAX`; a source needs five nested 8-trip loops (about 120 bytes) or the equivalent in
+/// calls to spend it, and without loops or calls each node is lowered once.
+const WORK_PER_BYTE: usize = 1024;
+
+/// The work of one compile stays within `WORK_PER_BYTE` times the source length and the budget,
+/// and a compile that spent the budget fails with the budget's diagnostic.
+fn check_work(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
+    let (r, stats) = compile_with_stats(stage, src, "work");
+    prop_assert!(stats.work <= WORK_MAX + 1, "work {}", stats.work);
+    prop_assert!(
+        stats.work as usize <= WORK_PER_BYTE * src.len().max(1),
+        "work {} for {} bytes",
+        stats.work,
+        src.len()
+    );
+    if stats.work > WORK_MAX {
+        let Err(d) = r else {
+            return Err(TestCaseError::fail("compiled past the work budget"));
+        };
+        prop_assert!(
+            d.errors()
+                .any(|e| e.message.starts_with("compile work budget exceeded")),
+            "{:?}",
+            d
+        );
+    }
+    Ok(())
+}
+
 /// The property every input must satisfy.
 fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
+    check_work(stage, src)?;
     match compile(stage, src, "fuzz") {
         Ok(sh) => {
             prop_assert!(stage <= 1);
@@ -216,8 +248,61 @@ fn mutated() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// A statement for a function that may call `f0` .. `f{callable - 1}`: loops of 1 to 8 trips,
+/// blocks and `if`s nested up to 6 deep around calls, empty statements, constant code and code
+/// that emits IR.
+fn statement(callable: usize) -> BoxedStrategy<String> {
+    let mut leaves = vec![
+        Just(";".to_string()).boxed(),
+        Just("{ }".to_string()).boxed(),
+        Just("gl_Position = gl_Position + vec4(1.0);".to_string()).boxed(),
+        Just("{ const int c = 2 * 3 + 1; }".to_string()).boxed(),
+    ];
+    if callable > 0 {
+        leaves.push((0..callable).prop_map(|j| format!("f{}();", j)).boxed());
+        leaves.push((0..callable).prop_map(|j| format!("f{}();", j)).boxed());
+    }
+    prop::strategy::Union::new(leaves)
+        .prop_recursive(6, 48, 4, |inner| {
+            prop_oneof![
+                4 => (prop_oneof![1u32..=8, Just(8)], inner.clone())
+                    .prop_map(|(n, b)| format!("for (int i = 0; i < {}; i++) {}", n, b)),
+                2 => prop::collection::vec(inner.clone(), 1..5)
+                    .prop_map(|v| format!("{{ {} }}", v.join(" "))),
+                1 => inner.prop_map(|b| format!("if (true) {}", b)),
+            ]
+        })
+        .boxed()
+}
+
+/// A vertex shader of up to 5 void functions, each calling earlier ones inside loops, and a
+/// `main` that calls them: the shapes whose unrolled and inlined work multiplies.
+fn looping_program() -> impl Strategy<Value = Vec<u8>> {
+    (0usize..6)
+        .prop_flat_map(|n| (0..=n).map(statement).collect::<Vec<_>>())
+        .prop_map(|bodies| {
+            let n = bodies.len() - 1;
+            let mut s = String::from("#version 330 core\n");
+            for (j, b) in bodies.iter().take(n).enumerate() {
+                s.push_str(&format!("void f{}() {{ {} }}\n", j, b));
+            }
+            s.push_str(&format!(
+                "void main() {{ gl_Position = vec4(0.0); {} }}\n",
+                bodies[n]
+            ));
+            s.into_bytes()
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every compile finishes within a fixed number of steps per source byte, however its loops
+    /// and calls nest.
+    #[test]
+    fn compile_work_is_linear_in_the_source(src in looping_program()) {
+        check_work(0, &src)?;
+    }
 
     #[test]
     fn random_bytes_never_panic(stage in 0u32..5, src in prop::collection::vec(any::<u8>(), 0..600)) {
@@ -259,20 +344,66 @@ fn deepest_shaders_fit_the_stack_budget() {
         "ok_nesting_32_parens.vert",
         "ok_nesting_32_blocks.vert",
         "ok_expression_height_32.vert",
+        "ok_expression_chain_33.vert",
+        "ok_expression_chain_long.vert",
+        "ok_expression_chain_nested.vert",
         "ok_tokens_768.vert",
         "ok_ast_nodes_512.vert",
     ];
-    let sources: Vec<Vec<u8>> = names
+    let mut sources: Vec<Vec<u8>> = names
         .iter()
         .map(|n| std::fs::read(dir.join(n)).unwrap())
         .collect();
+    // The longest chains the node table allows: constants (no temporaries) and swizzles.
+    let sum = vec!["1.0"; 250].join("+");
+    sources.push(format!("void main(){{gl_Position=vec4({});}}", sum).into_bytes());
+    let swz = ".x".repeat(250);
+    sources.push(format!("void main(){{gl_Position=vec4(1.0{});}}", swz).into_bytes());
     let handle = std::thread::Builder::new()
         .stack_size(STACK_BUDGET)
         .spawn(move || {
             for src in &sources {
                 let _ = compile(0, src, "stack");
+                let _ = shader::dump::dump_ast(src, "stack", &mut String::new());
             }
         })
         .unwrap();
     handle.join().expect("compile overflowed the stack budget");
+}
+
+/// The shapes that took exponential time before the work budget (nested empty loops; loops
+/// around calls of looping functions) stop at the budget with its diagnostic, at every depth.
+#[test]
+fn nested_loops_and_calls_stop_at_the_work_budget() {
+    for depth in 1..=16 {
+        let mut loops = String::new();
+        for k in 0..depth {
+            loops.push_str(&format!("for (int i{k} = 0; i{k} < 8; i{k}++) "));
+        }
+        let src = format!("void main() {{ {} {{ }} gl_Position = vec4(0.0); }}", loops);
+        check_work(0, src.as_bytes()).unwrap();
+        let (r, stats) = compile_with_stats(0, src.as_bytes(), "loops");
+        // 8^5 iterations are past the budget; 8^3 are far below it.
+        assert_eq!(
+            r.is_ok(),
+            depth <= 4,
+            "depth {}: {} steps",
+            depth,
+            stats.work
+        );
+    }
+    for depth in 1..=8 {
+        let mut src = String::from("void f0() { for (int i = 0; i < 8; i++) { } }\n");
+        for d in 1..depth {
+            let c = d - 1;
+            src.push_str(&format!(
+                "void f{d}() {{ for (int i = 0; i < 8; i++) {{ f{c}(); f{c}(); f{c}(); f{c}(); }} }}\n"
+            ));
+        }
+        let c = depth - 1;
+        src.push_str(&format!(
+            "void main() {{ for (int i = 0; i < 8; i++) {{ f{c}(); f{c}(); f{c}(); f{c}(); }} gl_Position = vec4(0.0); }}\n"
+        ));
+        check_work(0, src.as_bytes()).unwrap();
+    }
 }

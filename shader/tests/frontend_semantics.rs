@@ -332,3 +332,29 @@ void main() {
         Some([0.5, 0.0, 0.0, 1.0])
     );
 }
+
+/// Operator chains far longer than the 32 nesting levels compile (they are not nesting) and
+/// keep left-to-right, left-associative meaning: `-` and `/` chains, calls that change a global
+/// in the middle of a chain, and long swizzle chains.
+#[test]
+fn long_operator_chains_are_left_associative() {
+    let n = 60;
+    let sub = vec!["1.0"; n].join(" - ");
+    let div = format!("4096.0{}", " / 2.0".repeat(12));
+    let calls = vec!["bump()"; 20].join(" + ");
+    let swz = format!("u{}.x", ".wzyx".repeat(41));
+    let src = format!(
+        "uniform vec4 u;
+float g = 0.0;
+float bump() {{ g = g + 1.0; return g; }}
+void main() {{
+    float a = {sub};
+    float b = {div};
+    float c = {calls};
+    gl_Position = vec4(a, b, c, {swz});
+}}"
+    );
+    // 1 - 1 - ... (60 ones) = 1 - 59; 4096 / 2^12 = 1; 1 + 2 + ... + 20 = 210; 41 reversals.
+    let p = run_vs(&src, &[[1.0, 2.0, 3.0, 4.0]], [0.0; 4]);
+    assert_eq!(p, [-58.0, 1.0, 210.0, 4.0]);
+}

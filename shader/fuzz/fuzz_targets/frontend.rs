@@ -1,5 +1,7 @@
 //! Fuzz target: any bytes, in either stage, must compile to a verified module or produce at least
-//! one diagnostic with a position inside the source; rendering and dumping never panic.
+//! one diagnostic with a position inside the source, within the compile work budget; rendering and
+//! dumping never panic. Run with a short per-input timeout (`scripts/fuzz.sh` passes -timeout=2)
+//! so a compile that takes too long is a failure too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
         Some((s, rest)) => ((*s & 1) as u32, rest),
         None => (0, data),
     };
-    match shader::compile::compile(stage, src, "fuzz") {
+    let (result, stats) = shader::compile::compile_with_stats(stage, src, "fuzz");
+    assert!(stats.work <= shader::limits::WORK_MAX + 1);
+    match result {
         Ok(sh) => {
             assert!(shader::verify::verify(&sh.module).is_ok());
             let mut s = String::new();

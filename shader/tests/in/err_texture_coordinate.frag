@@ -1,7 +1,7 @@
 #version 330 core
 uniform sampler2D s;
-in vec3 uv;
+in float u;
 out vec4 fragColor;
 void main() {
-    fragColor = texture(s, uv);
+    fragColor = texture(s, u);
 }

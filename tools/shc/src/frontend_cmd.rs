@@ -176,6 +176,7 @@ pub fn limits() -> i32 {
         "parameters_max": PARAM_MAX,
         "call_depth_max": CALL_DEPTH_MAX,
         "unroll_iterations_max": UNROLL_MAX,
+        "compile_work_steps_max": WORK_MAX,
         "if_depth_max": IF_DEPTH_MAX,
         "version_min": VERSION_MIN,
         "version_max": VERSION_MAX,
