@@ -28,6 +28,14 @@ pub fn pack_color(rgba: [f32; 4]) -> u32 {
     (ch(rgba[3]) << 24) | (ch(rgba[0]) << 16) | (ch(rgba[1]) << 8) | ch(rgba[2])
 }
 
+/// `NoProgram` is the draw's message; a uniform call names itself instead.
+fn uniform_call(e: Error, call: &'static str) -> Error {
+    match e {
+        Error::NoProgram => Error::NoBoundProgram { call },
+        e => e,
+    }
+}
+
 impl<P: ShaderProgram> Gfx3d<P> {
     /// Opens a frame of `ctx` on `target` (which must belong to `ctx`); the viewport becomes the
     /// whole target. Under forced VirGL with the device lost this fails with
@@ -281,7 +289,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Sets a mat4 uniform of the bound program. `model`, `view` and `projection` are context
     /// state: setting them here updates the context too (so the next bind keeps them).
     pub fn uniform_mat4(&mut self, owner: u32, ctx: ContextId, name: &str, m: &Mat4) -> Result<()> {
-        let pid = self.bound_program(owner, ctx)?;
+        let pid = self
+            .bound_program(owner, ctx)
+            .map_err(|e| uniform_call(e, "uniform_mat4"))?;
         match name {
             "model" => self.contexts.get_mut(owner, ctx)?.model = *m,
             "view" => self.contexts.get_mut(owner, ctx)?.view = *m,
@@ -306,7 +316,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         name: &str,
         values: &[f32],
     ) -> Result<()> {
-        let pid = self.bound_program(owner, ctx)?;
+        let pid = self
+            .bound_program(owner, ctx)
+            .map_err(|e| uniform_call(e, "uniform_f"))?;
         let p = self.programs.get_mut(owner, pid)?;
         p.program
             .set_uniform(name, values)
