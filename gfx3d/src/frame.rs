@@ -75,6 +75,15 @@ impl<P: ShaderProgram> Gfx3d<P> {
             width: w,
             height: h,
         };
+        // A projection made by `camera`/`perspective` follows the aspect of the target it now
+        // draws to (before the first frame it was made with aspect 1).
+        let aspect = w as f32 / h as f32;
+        let stale = c.derived_aspect.is_some_and(|a| a != aspect);
+        if stale {
+            c.projection = Mat4::perspective(c.fov, aspect, c.near, c.far);
+            c.derived_aspect = Some(aspect);
+            self.apply_matrices(owner, ctx)?;
+        }
         self.log_mock("begin");
         Ok(())
     }
@@ -178,6 +187,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let c = self.contexts.get_mut(owner, ctx)?;
         c.view = Mat4::camera(pos, yaw_deg, pitch_deg);
         c.projection = Mat4::perspective(c.fov, aspect, c.near, c.far);
+        c.derived_aspect = Some(aspect);
         self.apply_matrices(owner, ctx)
     }
 
@@ -196,6 +206,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         c.near = near;
         c.far = far;
         c.projection = Mat4::perspective(fov_deg, aspect, near, far);
+        c.derived_aspect = Some(aspect);
         self.apply_matrices(owner, ctx)
     }
 
@@ -219,7 +230,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     pub fn set_projection(&mut self, owner: u32, ctx: ContextId, m: &Mat4) -> Result<()> {
-        self.contexts.get_mut(owner, ctx)?.projection = *m;
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.projection = *m;
+        c.derived_aspect = None;
         self.apply_matrices(owner, ctx)
     }
 
@@ -295,7 +308,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         match name {
             "model" => self.contexts.get_mut(owner, ctx)?.model = *m,
             "view" => self.contexts.get_mut(owner, ctx)?.view = *m,
-            "projection" => self.contexts.get_mut(owner, ctx)?.projection = *m,
+            "projection" => {
+                let c = self.contexts.get_mut(owner, ctx)?;
+                c.projection = *m;
+                c.derived_aspect = None;
+            }
             _ => {}
         }
         let p = self.programs.get_mut(owner, pid)?;

@@ -734,6 +734,39 @@ fn context_matrices_are_applied_to_every_bound_program() {
     );
 }
 
+/// A camera set before the first frame knows no target (aspect 1); `begin` recomputes the
+/// projection with the target's aspect, and writes it into the bound program. An explicit
+/// projection is never replaced.
+#[test]
+fn camera_before_the_first_begin_follows_the_target_aspect() {
+    let mut g = G::new();
+    let c = g.context_create(0).unwrap();
+    let wide = g.target_create(0, c, 64, 32).unwrap();
+    let tall = g.target_create(0, c, 16, 48).unwrap();
+    let p = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
+    g.use_program(0, c, p).unwrap();
+    g.camera(0, c, [0.0, 1.0, 4.0], 0.0, 0.0).unwrap();
+    assert_eq!(g.matrices(0, c).unwrap().2, Mat4::perspective(60.0, 1.0, 0.1, 200.0));
+    g.begin(0, c, wide).unwrap();
+    let want = Mat4::perspective(60.0, 2.0, 0.1, 200.0);
+    assert_eq!(g.matrices(0, c).unwrap().2, want);
+    assert_eq!(g.program(0, p).unwrap().uniform("projection"), want.0.to_vec());
+    g.end(0, c).unwrap();
+    // Another target of another aspect: recomputed again, with the context's fov and planes.
+    g.perspective(0, c, 90.0, 1.0, 10.0).unwrap();
+    g.begin(0, c, tall).unwrap();
+    let want = Mat4::perspective(90.0, 16.0 / 48.0, 1.0, 10.0);
+    assert_eq!(g.matrices(0, c).unwrap().2, want);
+    assert_eq!(g.program(0, p).unwrap().uniform("projection"), want.0.to_vec());
+    g.end(0, c).unwrap();
+    // An explicit projection stays what the caller set.
+    let mine = Mat4::scale(0.5, 0.5, 0.5);
+    g.set_projection(0, c, &mine).unwrap();
+    g.begin(0, c, wide).unwrap();
+    assert_eq!(g.matrices(0, c).unwrap().2, mine);
+    g.end(0, c).unwrap();
+}
+
 #[test]
 fn stress_create_upload_destroy_1000() {
     let mut g = G::new();
