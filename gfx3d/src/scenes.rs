@@ -73,6 +73,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("two_texture_units", two_texture_units),
     ("fragcoord", fragcoord),
     ("unbound_texture", unbound_texture),
+    ("never_cleared", never_cleared),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -183,6 +184,47 @@ fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     )?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// A target drawn without a clear, after a resize: both backends start from the CPU target's
+/// initial content (colour 0, depth 1.0), so the depth-tested triangles are visible and the
+/// background is transparent black on both.
+fn never_cleared(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let t = g.target_create(o, c, 16, 16)?;
+    // A first frame leaves colour and depth behind on the small target; the resize drops them.
+    g.begin(o, c, t)?;
+    g.clear(o, c, [1.0, 1.0, 1.0, 1.0], true)?;
+    g.end(o, c)?;
+    g.target_resize(o, t, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let p = program(g, o, c, TRI_VERT, TRI_FRAG, "tri")?;
+    let near = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.2], RED),
+            ([0.6, -0.8, 0.2], RED),
+            ([-0.1, 0.8, 0.2], RED),
+        ],
+        None,
+    )?;
+    let far = colored(
+        g,
+        o,
+        &[
+            ([-0.6, -0.6, 0.6], GREEN),
+            ([0.8, -0.6, 0.6], GREEN),
+            ([0.1, 0.9, 0.6], GREEN),
+        ],
+        None,
+    )?;
+    let f = Frame { c, t };
+    g.begin(o, c, t)?;
+    g.depth_test(o, c, true)?;
+    g.use_program(o, c, p)?;
+    g.draw(o, c, near)?;
+    g.draw(o, c, far)?;
     close(g, o, &f)
 }
 

@@ -479,11 +479,16 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                     return Err(err);
                 }
             };
+        // The device's new resources hold undefined content; the CPU target starts at colour 0
+        // and depth 1.0, so the device target is cleared to the same before anything draws
+        // into it (a target never cleared by the caller then looks the same on both backends).
         let surfs = self.enc(ctx, "virgl surface create failed", |e, h, _| {
             let cs = h.alloc()?;
             let zs = h.alloc()?;
             e.create_surface(cs, color.0, FORMAT_B8G8R8A8_UNORM, 0, 0)?;
             e.create_surface(zs, depth.0, FORMAT_Z32_FLOAT, 0, 0)?;
+            e.set_framebuffer_state(&[cs], zs)?;
+            e.clear(CLEAR_COLOR0 | CLEAR_DEPTH, [0.0; 4], 1.0, 0)?;
             Ok((cs, zs))
         });
         let (csurf, zsurf) = match surfs {
@@ -495,6 +500,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             }
         };
         let id = self.alloc_id();
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            // The initialising clear bound this target's surfaces.
+            c.bound_fb = Some(id);
+            c.viewport = None;
+        }
         self.objects.insert(
             id,
             Obj::Target {

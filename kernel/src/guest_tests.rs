@@ -81,6 +81,7 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     two_texture_units,
     fragcoord,
     unbound_texture,
+    never_cleared,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[
