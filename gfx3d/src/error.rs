@@ -179,6 +179,12 @@ pub enum Error {
         vertices: usize,
     },
     ProgramNotLinked,
+    /// The program cannot be prepared for the device (its TGSI cannot be emitted, e.g. it is
+    /// over the VirGL budget, or the encoder refused its shaders). A program error, never a
+    /// device loss: the device and every other program keep working.
+    ProgramUnsupported {
+        what: &'static str,
+    },
     /// A frame call without `begin`.
     NoFrame,
     /// `begin` while a frame is already open on that context.
@@ -292,6 +298,9 @@ impl fmt::Display for Error {
                 vertices
             ),
             Error::ProgramNotLinked => f.write_str("program not linked"),
+            Error::ProgramUnsupported { what } => {
+                write!(f, "program cannot be prepared for the device: {}", what)
+            }
             Error::NoFrame => f.write_str("no frame is open on this context (call begin first)"),
             Error::FrameOpen => f.write_str("a frame is already open on this context"),
             Error::NoProgram => f.write_str("draw missing bind: no program is in use"),

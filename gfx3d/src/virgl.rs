@@ -663,9 +663,26 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     ) -> Result<DevId, DeviceError> {
         let (vsh, fsh) = self.enc(ctx, "virgl shader create failed", |e, h, _| {
             let a = h.alloc()?;
-            let b = h.alloc()?;
-            e.create_shader(a, SHADER_VERTEX, vs.text)?;
-            e.create_shader(b, SHADER_FRAGMENT, fs.text)?;
+            let b = match h.alloc() {
+                Ok(b) => b,
+                Err(err) => {
+                    let _ = h.free(a);
+                    return Err(err);
+                }
+            };
+            // A refused shader leaves nothing behind: the handles go back to the pool and a
+            // vertex shader already created is destroyed (the device stays usable).
+            if let Err(err) = e.create_shader(a, SHADER_VERTEX, vs.text) {
+                let _ = h.free(a);
+                let _ = h.free(b);
+                return Err(err);
+            }
+            if let Err(err) = e.create_shader(b, SHADER_FRAGMENT, fs.text) {
+                let _ = e.destroy_object(OBJ_SHADER, a);
+                let _ = h.free(a);
+                let _ = h.free(b);
+                return Err(err);
+            }
             Ok((a, b))
         })?;
         let id = self.alloc_id();

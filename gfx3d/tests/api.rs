@@ -1000,6 +1000,65 @@ fn auto_degrades_to_software_and_keeps_objects_usable() {
     assert_eq!(g.present_scanout(0, t), Err(Error::NotVirgl));
 }
 
+/// A program the device cannot take (no TGSI, or refused while the device stays available) is
+/// a program error of that call: never a loss, under AUTO (no degrading to software) or forced
+/// VirGL (never `virgl-lost`). A dead device refusing it is still a loss.
+#[test]
+fn unpreparable_program_is_a_program_error_not_a_device_loss() {
+    let why = "vertex shader TGSI exceeds the VirGL budget of 3600 bytes";
+    for mode in [BackendMode::Auto, BackendMode::Virgl] {
+        let (mut g, log) = virgl(mode);
+        let (c, t, m, p) = setup(&mut g, 0);
+        let mut bad = FakeProgram::mvp();
+        bad.tgsi_error = Some(why);
+        assert_eq!(
+            g.prog_prepare(0, c, bad),
+            Err(Error::ProgramUnsupported { what: why })
+        );
+        assert_eq!(
+            Error::ProgramUnsupported { what: why }.to_string(),
+            "program cannot be prepared for the device: vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
+        );
+        // The device refuses the shaders but is still available.
+        log.lock().unwrap().fail = Some("program_create");
+        assert_eq!(
+            g.prog_prepare(0, c, FakeProgram::mvp()),
+            Err(Error::ProgramUnsupported { what: "injected" })
+        );
+        // A relinked program that can no longer be prepared fails its use and draw only.
+        let p2 = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
+        {
+            let prog = g.program_mut(0, p2).unwrap();
+            prog.tgsi_error = Some(why);
+            prog.generation += 1;
+        }
+        g.begin(0, c, t).unwrap();
+        assert_eq!(
+            g.use_program(0, c, p2),
+            Err(Error::ProgramUnsupported { what: why })
+        );
+        assert_eq!(g.draw(0, c, m), Err(Error::ProgramUnsupported { what: why }));
+        assert_eq!(g.backend_name(), "virgl", "{:?}", mode);
+        assert!(!g.is_lost() && !g.stats().degraded);
+        // Every other program still draws on the device.
+        g.use_program(0, c, p).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.end(0, c).unwrap();
+        assert_eq!(g.program(0, p).unwrap().draws.borrow().len(), 0, "drawn on the CPU");
+        assert_eq!(g.stats().live_prog, 2);
+        // A dead device is a loss, even when the call was a program upload.
+        log.lock().unwrap().dead = true;
+        let r = g.prog_prepare(0, c, FakeProgram::mvp());
+        if mode == BackendMode::Virgl {
+            assert!(matches!(r, Err(Error::Device { .. })), "{:?}", r);
+            assert_eq!(g.backend_name(), "virgl-lost");
+        } else {
+            assert!(r.is_ok());
+            assert_eq!(g.backend_name(), "software");
+        }
+    }
+}
+
 #[test]
 fn auto_context_creation_failure_still_returns_a_context() {
     let (mut g, log) = virgl(BackendMode::Auto);
