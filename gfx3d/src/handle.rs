@@ -356,7 +356,11 @@ mod tests {
         for reuse in 1..65535u32 {
             let h = t.insert(0, reuse).unwrap();
             assert_ne!(h, first, "reuse {} gave the stale handle back", reuse);
-            assert!(t.get(0, first).is_err(), "stale handle live at reuse {}", reuse);
+            assert!(
+                t.get(0, first).is_err(),
+                "stale handle live at reuse {}",
+                reuse
+            );
             t.remove(0, h).unwrap();
         }
         let h = t.insert(0, 65535).unwrap();

@@ -225,14 +225,18 @@ fn over_budget_body(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
         Ok(big) => match (g.backend(), g.prog_prepare(o, f.c, big)) {
             (crate::Backend::Virgl, Err(Error::ProgramUnsupported { .. })) => {}
             (crate::Backend::Virgl, Ok(_)) => {
-                return Err(SceneError::Check("an over-budget program was prepared on VirGL"))
+                return Err(SceneError::Check(
+                    "an over-budget program was prepared on VirGL",
+                ))
             }
             (_, Err(e)) => return Err(SceneError::Gfx(e)),
             (_, Ok(_)) => {}
         },
     }
     if g.backend_name() != backend || g.is_lost() || g.stats().degraded {
-        return Err(SceneError::Check("an over-budget program changed the backend"));
+        return Err(SceneError::Check(
+            "an over-budget program changed the backend",
+        ));
     }
     let m = colored(
         g,
@@ -249,10 +253,14 @@ fn over_budget_body(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
     let px = close(g, o, &f)?;
     let centre = (SCENE_HEIGHT / 2 * SCENE_WIDTH + SCENE_WIDTH / 2) as usize;
     if px.get(centre) != Some(&0xFFFF_0000) || px.first() != Some(&0xFF00_00FF) {
-        return Err(SceneError::Check("the good program did not draw after the refusal"));
+        return Err(SceneError::Check(
+            "the good program did not draw after the refusal",
+        ));
     }
     if g.backend_name() != backend {
-        return Err(SceneError::Check("the frame after the refusal changed the backend"));
+        return Err(SceneError::Check(
+            "the frame after the refusal changed the backend",
+        ));
     }
     Ok(())
 }

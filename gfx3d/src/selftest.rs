@@ -108,7 +108,10 @@ fn table_generations_and_owners(w: &mut dyn Write) -> bool {
     );
     check!(
         w,
-        t.get(2, a) == Err(Error::StaleHandle { kind: ObjectKind::Mesh }),
+        t.get(2, a)
+            == Err(Error::StaleHandle {
+                kind: ObjectKind::Mesh
+            }),
         "a foreign handle must be answered as a stale one"
     );
     check!(w, t.remove(1, a).is_ok(), "remove failed");

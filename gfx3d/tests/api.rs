@@ -110,7 +110,10 @@ fn owners_are_isolated() {
     assert_eq!(g.begin(2, c1, t1), stale(ObjectKind::Context));
     assert_eq!(g.begin(1, c1, t2), stale(ObjectKind::Target));
     assert_eq!(g.use_program(2, c2, p1), stale(ObjectKind::Program));
-    assert_eq!(g.target_create(2, c1, 4, 4).map(|_| ()), stale(ObjectKind::Context));
+    assert_eq!(
+        g.target_create(2, c1, 4, 4).map(|_| ()),
+        stale(ObjectKind::Context)
+    );
     assert_eq!(g.context_destroy(2, c1), stale(ObjectKind::Context));
     let foreign = g.mesh_destroy(2, m1).unwrap_err().to_string();
     let dead = g.mesh_create(2, Usage::Static).unwrap();
@@ -144,7 +147,13 @@ fn kernel_can_create_one_of_each_when_another_owner_filled_the_tables() {
     let app = 5;
     let s = g.stats();
     assert_eq!(
-        (s.reserved_ctx, s.reserved_target, s.reserved_mesh, s.reserved_tex, s.reserved_prog),
+        (
+            s.reserved_ctx,
+            s.reserved_target,
+            s.reserved_mesh,
+            s.reserved_tex,
+            s.reserved_prog
+        ),
         (1, 1, 1, 1, 1)
     );
     let n = limits::CONTEXT_MAX - limits::KERNEL_RESERVED;
@@ -156,19 +165,31 @@ fn kernel_can_create_one_of_each_when_another_owner_filled_the_tables() {
             reserved: limits::KERNEL_RESERVED,
         })
     };
-    assert_eq!(g.context_create(app).map(|_| ()), full(ObjectKind::Context, limits::CONTEXT_MAX));
+    assert_eq!(
+        g.context_create(app).map(|_| ()),
+        full(ObjectKind::Context, limits::CONTEXT_MAX)
+    );
     for _ in 0..limits::TARGET_MAX - 1 {
         g.target_create(app, ctxs[0], 1, 1).unwrap();
     }
-    assert_eq!(g.target_create(app, ctxs[0], 1, 1).map(|_| ()), full(ObjectKind::Target, limits::TARGET_MAX));
+    assert_eq!(
+        g.target_create(app, ctxs[0], 1, 1).map(|_| ()),
+        full(ObjectKind::Target, limits::TARGET_MAX)
+    );
     for _ in 0..limits::MESH_MAX - 1 {
         g.mesh_create(app, Usage::Static).unwrap();
     }
-    assert_eq!(g.mesh_create(app, Usage::Static).map(|_| ()), full(ObjectKind::Mesh, limits::MESH_MAX));
+    assert_eq!(
+        g.mesh_create(app, Usage::Static).map(|_| ()),
+        full(ObjectKind::Mesh, limits::MESH_MAX)
+    );
     for _ in 0..limits::TEXTURE_MAX - 1 {
         g.tex_create(app, 1, 1).unwrap();
     }
-    assert_eq!(g.tex_create(app, 1, 1).map(|_| ()), full(ObjectKind::Texture, limits::TEXTURE_MAX));
+    assert_eq!(
+        g.tex_create(app, 1, 1).map(|_| ()),
+        full(ObjectKind::Texture, limits::TEXTURE_MAX)
+    );
     for _ in 0..limits::PROGRAM_MAX - 1 {
         g.prog_prepare(app, ctxs[0], FakeProgram::mvp()).unwrap();
     }
@@ -182,7 +203,13 @@ fn kernel_can_create_one_of_each_when_another_owner_filled_the_tables() {
     let ktex = g.tex_create(OWNER_KERNEL, 1, 1).unwrap();
     let s = g.stats();
     assert_eq!(
-        (s.reserved_ctx, s.reserved_target, s.reserved_mesh, s.reserved_tex, s.reserved_prog),
+        (
+            s.reserved_ctx,
+            s.reserved_target,
+            s.reserved_mesh,
+            s.reserved_tex,
+            s.reserved_prog
+        ),
         (0, 0, 0, 0, 0)
     );
     assert_eq!(s.live_ctx as usize, limits::CONTEXT_MAX);
@@ -391,7 +418,9 @@ fn frame_preconditions() {
         Err(Error::NoBoundProgram { call: "uniform_f" })
     );
     assert_eq!(
-        g.uniform_f(0, c, "tint", &[1.0; 4]).unwrap_err().to_string(),
+        g.uniform_f(0, c, "tint", &[1.0; 4])
+            .unwrap_err()
+            .to_string(),
         "uniform_f: no program bound in this context"
     );
     assert_eq!(
@@ -746,18 +775,27 @@ fn camera_before_the_first_begin_follows_the_target_aspect() {
     let p = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
     g.use_program(0, c, p).unwrap();
     g.camera(0, c, [0.0, 1.0, 4.0], 0.0, 0.0).unwrap();
-    assert_eq!(g.matrices(0, c).unwrap().2, Mat4::perspective(60.0, 1.0, 0.1, 200.0));
+    assert_eq!(
+        g.matrices(0, c).unwrap().2,
+        Mat4::perspective(60.0, 1.0, 0.1, 200.0)
+    );
     g.begin(0, c, wide).unwrap();
     let want = Mat4::perspective(60.0, 2.0, 0.1, 200.0);
     assert_eq!(g.matrices(0, c).unwrap().2, want);
-    assert_eq!(g.program(0, p).unwrap().uniform("projection"), want.0.to_vec());
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("projection"),
+        want.0.to_vec()
+    );
     g.end(0, c).unwrap();
     // Another target of another aspect: recomputed again, with the context's fov and planes.
     g.perspective(0, c, 90.0, 1.0, 10.0).unwrap();
     g.begin(0, c, tall).unwrap();
     let want = Mat4::perspective(90.0, 16.0 / 48.0, 1.0, 10.0);
     assert_eq!(g.matrices(0, c).unwrap().2, want);
-    assert_eq!(g.program(0, p).unwrap().uniform("projection"), want.0.to_vec());
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("projection"),
+        want.0.to_vec()
+    );
     g.end(0, c).unwrap();
     // An explicit projection stays what the caller set.
     let mine = Mat4::scale(0.5, 0.5, 0.5);
@@ -1037,14 +1075,21 @@ fn unpreparable_program_is_a_program_error_not_a_device_loss() {
             g.use_program(0, c, p2),
             Err(Error::ProgramUnsupported { what: why })
         );
-        assert_eq!(g.draw(0, c, m), Err(Error::ProgramUnsupported { what: why }));
+        assert_eq!(
+            g.draw(0, c, m),
+            Err(Error::ProgramUnsupported { what: why })
+        );
         assert_eq!(g.backend_name(), "virgl", "{:?}", mode);
         assert!(!g.is_lost() && !g.stats().degraded);
         // Every other program still draws on the device.
         g.use_program(0, c, p).unwrap();
         g.draw(0, c, m).unwrap();
         g.end(0, c).unwrap();
-        assert_eq!(g.program(0, p).unwrap().draws.borrow().len(), 0, "drawn on the CPU");
+        assert_eq!(
+            g.program(0, p).unwrap().draws.borrow().len(),
+            0,
+            "drawn on the CPU"
+        );
         assert_eq!(g.stats().live_prog, 2);
         // A dead device is a loss, even when the call was a program upload.
         log.lock().unwrap().dead = true;

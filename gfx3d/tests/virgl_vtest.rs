@@ -370,7 +370,11 @@ fn refused_shaders_are_program_errors() {
             g.prog_prepare(0, c, none),
             Err(Error::ProgramUnsupported { what: "no TGSI" })
         );
-        assert_eq!(g.stats().virgl_obj_live, live, "refused shaders left handles behind");
+        assert_eq!(
+            g.stats().virgl_obj_live,
+            live,
+            "refused shaders left handles behind"
+        );
         assert_eq!(g.backend_name(), "virgl");
         g.begin(0, c, tg).unwrap();
         g.clear(0, c, [0.0, 0.0, 1.0, 1.0], true).unwrap();

@@ -301,7 +301,12 @@ fn check_format(what: &'static str, format: u32, allowed: &[u32]) -> Result<()> 
 /// must be finite, the edges in `(0, MAX_VIEWPORT_DIM]`, the corners within
 /// `MAX_VIEWPORT_BOUND` and the depth range within [0, 1].
 pub fn check_viewport(vp: &Viewport) -> Result<()> {
-    if vp.scale.iter().chain(vp.translate.iter()).any(|v| !v.is_finite()) {
+    if vp
+        .scale
+        .iter()
+        .chain(vp.translate.iter())
+        .any(|v| !v.is_finite())
+    {
         return Err(GpuError::Invalid {
             what: "viewport scale and translate must be finite",
         });
@@ -323,10 +328,7 @@ pub fn check_viewport(vp: &Viewport) -> Result<()> {
             what: "viewport corner beyond the viewport bounds (|x|, |y| <= 32768)",
         });
     }
-    let (near, far) = (
-        vp.translate[2] - vp.scale[2],
-        vp.translate[2] + vp.scale[2],
-    );
+    let (near, far) = (vp.translate[2] - vp.scale[2], vp.translate[2] + vp.scale[2]);
     if !((0.0..=1.0).contains(&near) && (0.0..=1.0).contains(&far)) {
         return Err(GpuError::Invalid {
             what: "viewport depth range must lie in [0, 1]",
@@ -504,11 +506,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                     limit: MAX_VERTEX_BUFFERS as u64 - 1,
                 });
             }
-            check_max(
-                "vertex element offset",
-                e.offset,
-                MAX_VERTEX_STRIDE - 1,
-            )?;
+            check_max("vertex element offset", e.offset, MAX_VERTEX_STRIDE - 1)?;
             let at = 2 + i * 4;
             w[at] = e.offset;
             w[at + 1] = 0; // instance divisor
@@ -578,7 +576,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_stage(stage)?;
         let text = tgsi.as_bytes();
         // The host parses the text as TGSI of the stage it is created for.
-        let header: &[u8] = if stage == SHADER_VERTEX { b"VERT" } else { b"FRAG" };
+        let header: &[u8] = if stage == SHADER_VERTEX {
+            b"VERT"
+        } else {
+            b"FRAG"
+        };
         if !text.starts_with(header) {
             return Err(GpuError::Invalid {
                 what: "shader text must start with the stage's TGSI header (VERT or FRAG)",

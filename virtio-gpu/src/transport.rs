@@ -115,7 +115,11 @@ impl ResourceDesc {
                 if self.height != 1 {
                     return bad("buffer resource must have height 1");
                 }
-                range("buffer resource bytes", self.width, MAX_BACKING_BYTES as u32)?;
+                range(
+                    "buffer resource bytes",
+                    self.width,
+                    MAX_BACKING_BYTES as u32,
+                )?;
             }
             TARGET_TEXTURE_2D => {
                 range("resource width", self.width, max)?;

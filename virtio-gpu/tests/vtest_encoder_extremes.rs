@@ -9,7 +9,7 @@ use virtio_gpu::encode::*;
 use virtio_gpu::limits::*;
 use virtio_gpu::proto::Box3d;
 use virtio_gpu::protocol::*;
-use virtio_gpu::scenes::{SceneCtx, FS_CONST0, VS_POS, W, H};
+use virtio_gpu::scenes::{SceneCtx, FS_CONST0, H, VS_POS, W};
 use virtio_gpu::transport::{CtxSink, ResourceDesc};
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 use virtio_gpu::{GpuError, GpuTransport3d};
@@ -53,7 +53,13 @@ const WORDS: [u32; 9] = [
 
 /// Object handles outside what the pools hand out (a handle inside the range may be live or not:
 /// only the caller knows, so those are not extremes of the encoder's).
-const HANDLES: [u32; 5] = [0, MAX_OBJECT_HANDLES + 1, 0x7FFF_FFFF, 0x8000_0000, u32::MAX];
+const HANDLES: [u32; 5] = [
+    0,
+    MAX_OBJECT_HANDLES + 1,
+    0x7FFF_FFFF,
+    0x8000_0000,
+    u32::MAX,
+];
 /// Resource ids outside what the transports hand out.
 const RESOURCES: [u32; 5] = [0, MAX_RESOURCES + 1, 0x7FFF_FFFF, 0x8000_0000, u32::MAX];
 
@@ -453,7 +459,9 @@ fn setup(t: &mut VtestTransport) -> virtio_gpu::Result<(SceneCtx<'_, VtestTransp
     let mut s = SceneCtx::new(t, true)?;
     s.program(VS_POS, FS_CONST0)?;
     let vbo = s.vertices(
-        &[-0.9, -0.9, 0.0, 1.0, 0.9, -0.9, 0.0, 1.0, 0.0, 0.9, 0.0, 1.0],
+        &[
+            -0.9, -0.9, 0.0, 1.0, 0.9, -0.9, 0.0, 1.0, 0.0, 0.9, 0.0, 1.0,
+        ],
         &[4],
     )?;
     let tex = s.texture(2, 2, &[0u8; 16])?;
@@ -519,7 +527,10 @@ fn every_extreme_value_is_refused_by_the_encoder_or_accepted_by_the_host() {
             Err(why) => failures.push(why),
         }
     }
-    eprintln!("{} cases refused by the encoder, {} accepted by the host", refused, accepted);
+    eprintln!(
+        "{} cases refused by the encoder, {} accepted by the host",
+        refused, accepted
+    );
     assert!(
         failures.is_empty(),
         "{} of {} cases were rejected by the host:\n{}",
@@ -549,7 +560,9 @@ fn vtest_applies_the_driver_resource_limits() {
             r
         );
         assert_eq!(
-            ResourceDesc::texture(w, h).check(t.caps().max_texture_2d_size).err(),
+            ResourceDesc::texture(w, h)
+                .check(t.caps().max_texture_2d_size)
+                .err(),
             r.err()
         );
     }

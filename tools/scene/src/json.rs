@@ -355,9 +355,7 @@ impl Parser<'_> {
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
-                Some(c) if c < 0x20 => {
-                    return self.fail("control character in string (escape it)")
-                }
+                Some(c) if c < 0x20 => return self.fail("control character in string (escape it)"),
                 Some(c) => {
                     out.push(c);
                     self.at += 1;
@@ -461,7 +459,10 @@ mod tests {
         assert_eq!(f32_of("16777217"), 16777216.0);
         // Just above the midpoint between 1.0 and the next f32: its nearest f64 is the midpoint
         // itself, so rounding through f64 would tie to even and give 1.0.
-        assert_eq!(f32_of("1.00000005960464477539062501"), f32::from_bits(0x3f80_0001));
+        assert_eq!(
+            f32_of("1.00000005960464477539062501"),
+            f32::from_bits(0x3f80_0001)
+        );
         assert_eq!(f32_of("3.5e38"), f32::INFINITY);
         assert_eq!(f32_of("-0"), 0.0);
         assert!(f32_of("-0").is_sign_negative());
@@ -492,13 +493,33 @@ mod tests {
     #[test]
     fn strict_syntax() {
         for bad in [
-            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "nul", "[1 2]",
-            "\"a\nb\"", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"", "{1: 2}", "[] []", "// c\n1",
-            "NaN", "Infinity", "'a'",
+            "",
+            "{",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "1e",
+            "+1",
+            "nul",
+            "[1 2]",
+            "\"a\nb\"",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"\\udc00x\"",
+            "{1: 2}",
+            "[] []",
+            "// c\n1",
+            "NaN",
+            "Infinity",
+            "'a'",
         ] {
             assert!(parse(bad).is_err(), "accepted {:?}", bad);
         }
-        let v = parse(" {\"s\": \"\\u00e9\\ud83d\\ude00\\n\\\"\", \"t\": [true, false, null]} ").unwrap();
+        let v = parse(" {\"s\": \"\\u00e9\\ud83d\\ude00\\n\\\"\", \"t\": [true, false, null]} ")
+            .unwrap();
         let o = v.as_object().unwrap();
         assert_eq!(o["s"].as_str(), Some("\u{e9}\u{1F600}\n\""));
         assert_eq!(o["t"].to_string(), "[true,false,null]");

@@ -652,7 +652,10 @@ mod tests {
         let s = Scene::parse(text).unwrap();
         assert_eq!(s.clear, [f32::MAX, -f32::MAX, 0.0, 1.0]);
         let big = r#"{"size": [1, 1], "clear": [3.5e38, 0, 0, 1]}"#;
-        assert_eq!(error_of(big), "scene: clear[0]: 3.5e38 does not fit a finite f32");
+        assert_eq!(
+            error_of(big),
+            "scene: clear[0]: 3.5e38 does not fit a finite f32"
+        );
     }
 
     #[test]
