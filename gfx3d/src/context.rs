@@ -28,6 +28,11 @@ pub(crate) struct Context {
     pub model: Mat4,
     pub view: Mat4,
     pub projection: Mat4,
+    /// `Some(aspect)` while the projection is derived from the field of view and planes
+    /// (`camera`, `perspective`) with that aspect ratio; `begin` recomputes it when the target's
+    /// aspect differs (a camera set before the first frame knew no target). `None` once the
+    /// projection was set explicitly.
+    pub derived_aspect: Option<f32>,
     pub fov: f32,
     pub near: f32,
     pub far: f32,
@@ -53,6 +58,7 @@ impl Context {
             model: Mat4::IDENTITY,
             view: Mat4::IDENTITY,
             projection: Mat4::IDENTITY,
+            derived_aspect: None,
             fov: DEFAULT_FOV,
             near: DEFAULT_NEAR,
             far: DEFAULT_FAR,

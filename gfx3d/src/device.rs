@@ -80,7 +80,8 @@ pub trait Device {
     fn context_create(&mut self) -> Result<DevId, DeviceError>;
     /// Destroys the context and every resource created in it.
     fn context_destroy(&mut self, ctx: DevId);
-    /// Colour (B8G8R8A8) + depth (Z32F) resources of `width` x `height`.
+    /// Colour (B8G8R8A8) + depth (Z32F) resources of `width` x `height`, initialised to what a
+    /// new CPU target holds: colour 0 (transparent black) and depth 1.0.
     fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError>;
     fn target_destroy(&mut self, ctx: DevId, target: DevId);
     fn buffer_create(

@@ -125,21 +125,17 @@ pub enum Error {
     Device {
         what: &'static str,
     },
-    /// A handle is zero-free but names no live object of that kind (destroyed, stale or foreign
-    /// slot index).
+    /// A handle is zero-free but names no live object of that kind of this owner (destroyed,
+    /// stale, a foreign slot index, or an object of another owner: the same answer for all).
     StaleHandle {
         kind: ObjectKind,
     },
-    /// The object exists but belongs to another owner.
-    WrongOwner {
-        kind: ObjectKind,
-        owner: u32,
-        expected: u32,
-    },
-    /// The table of that kind is full.
+    /// The table of that kind is full for this owner: `reserved` slots of it are held back for
+    /// the kernel owner (0 when the kernel itself asked).
     TableFull {
         kind: ObjectKind,
         capacity: usize,
+        reserved: usize,
     },
     /// An object belongs to a different context than the one given.
     WrongContext {
@@ -183,12 +179,22 @@ pub enum Error {
         vertices: usize,
     },
     ProgramNotLinked,
+    /// The program cannot be prepared for the device (its TGSI cannot be emitted, e.g. it is
+    /// over the VirGL budget, or the encoder refused its shaders). A program error, never a
+    /// device loss: the device and every other program keep working.
+    ProgramUnsupported {
+        what: &'static str,
+    },
     /// A frame call without `begin`.
     NoFrame,
     /// `begin` while a frame is already open on that context.
     FrameOpen,
     /// `draw` with no program bound.
     NoProgram,
+    /// A uniform call (`call` names it) with no program bound in the context.
+    NoBoundProgram {
+        call: &'static str,
+    },
     /// The bound program has no uniform of that name.
     NoSuchUniform,
     /// A uniform value with the wrong number of floats for its type.
@@ -233,20 +239,22 @@ impl fmt::Display for Error {
                 "{} handle is not live (destroyed or invalid)",
                 kind.name()
             ),
-            Error::WrongOwner {
+            Error::TableFull {
                 kind,
-                owner,
-                expected,
+                capacity,
+                reserved: 0,
+            } => write!(f, "{} table full (capacity {})", kind.name(), capacity),
+            Error::TableFull {
+                kind,
+                capacity,
+                reserved,
             } => write!(
                 f,
-                "{} belongs to owner {}, not owner {}",
+                "{} table full (capacity {}, {} reserved for the kernel)",
                 kind.name(),
-                owner,
-                expected
+                capacity,
+                reserved
             ),
-            Error::TableFull { kind, capacity } => {
-                write!(f, "{} table full (capacity {})", kind.name(), capacity)
-            }
             Error::WrongContext { kind } => {
                 write!(f, "{} belongs to a different context", kind.name())
             }
@@ -290,9 +298,15 @@ impl fmt::Display for Error {
                 vertices
             ),
             Error::ProgramNotLinked => f.write_str("program not linked"),
+            Error::ProgramUnsupported { what } => {
+                write!(f, "program cannot be prepared for the device: {}", what)
+            }
             Error::NoFrame => f.write_str("no frame is open on this context (call begin first)"),
             Error::FrameOpen => f.write_str("a frame is already open on this context"),
             Error::NoProgram => f.write_str("draw missing bind: no program is in use"),
+            Error::NoBoundProgram { call } => {
+                write!(f, "{}: no program bound in this context", call)
+            }
             Error::NoSuchUniform => f.write_str("the bound program has no uniform of that name"),
             Error::UniformSize { found } => {
                 write!(f, "uniform value of {} floats does not fit its type", found)

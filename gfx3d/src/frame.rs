@@ -28,6 +28,14 @@ pub fn pack_color(rgba: [f32; 4]) -> u32 {
     (ch(rgba[3]) << 24) | (ch(rgba[0]) << 16) | (ch(rgba[1]) << 8) | ch(rgba[2])
 }
 
+/// `NoProgram` is the draw's message; a uniform call names itself instead.
+fn uniform_call(e: Error, call: &'static str) -> Error {
+    match e {
+        Error::NoProgram => Error::NoBoundProgram { call },
+        e => e,
+    }
+}
+
 impl<P: ShaderProgram> Gfx3d<P> {
     /// Opens a frame of `ctx` on `target` (which must belong to `ctx`); the viewport becomes the
     /// whole target. Under forced VirGL with the device lost this fails with
@@ -67,6 +75,15 @@ impl<P: ShaderProgram> Gfx3d<P> {
             width: w,
             height: h,
         };
+        // A projection made by `camera`/`perspective` follows the aspect of the target it now
+        // draws to (before the first frame it was made with aspect 1).
+        let aspect = w as f32 / h as f32;
+        let stale = c.derived_aspect.is_some_and(|a| a != aspect);
+        if stale {
+            c.projection = Mat4::perspective(c.fov, aspect, c.near, c.far);
+            c.derived_aspect = Some(aspect);
+            self.apply_matrices(owner, ctx)?;
+        }
         self.log_mock("begin");
         Ok(())
     }
@@ -170,6 +187,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let c = self.contexts.get_mut(owner, ctx)?;
         c.view = Mat4::camera(pos, yaw_deg, pitch_deg);
         c.projection = Mat4::perspective(c.fov, aspect, c.near, c.far);
+        c.derived_aspect = Some(aspect);
         self.apply_matrices(owner, ctx)
     }
 
@@ -188,6 +206,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         c.near = near;
         c.far = far;
         c.projection = Mat4::perspective(fov_deg, aspect, near, far);
+        c.derived_aspect = Some(aspect);
         self.apply_matrices(owner, ctx)
     }
 
@@ -211,7 +230,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     pub fn set_projection(&mut self, owner: u32, ctx: ContextId, m: &Mat4) -> Result<()> {
-        self.contexts.get_mut(owner, ctx)?.projection = *m;
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.projection = *m;
+        c.derived_aspect = None;
         self.apply_matrices(owner, ctx)
     }
 
@@ -281,11 +302,17 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Sets a mat4 uniform of the bound program. `model`, `view` and `projection` are context
     /// state: setting them here updates the context too (so the next bind keeps them).
     pub fn uniform_mat4(&mut self, owner: u32, ctx: ContextId, name: &str, m: &Mat4) -> Result<()> {
-        let pid = self.bound_program(owner, ctx)?;
+        let pid = self
+            .bound_program(owner, ctx)
+            .map_err(|e| uniform_call(e, "uniform_mat4"))?;
         match name {
             "model" => self.contexts.get_mut(owner, ctx)?.model = *m,
             "view" => self.contexts.get_mut(owner, ctx)?.view = *m,
-            "projection" => self.contexts.get_mut(owner, ctx)?.projection = *m,
+            "projection" => {
+                let c = self.contexts.get_mut(owner, ctx)?;
+                c.projection = *m;
+                c.derived_aspect = None;
+            }
             _ => {}
         }
         let p = self.programs.get_mut(owner, pid)?;
@@ -306,7 +333,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         name: &str,
         values: &[f32],
     ) -> Result<()> {
-        let pid = self.bound_program(owner, ctx)?;
+        let pid = self
+            .bound_program(owner, ctx)
+            .map_err(|e| uniform_call(e, "uniform_f"))?;
         let p = self.programs.get_mut(owner, pid)?;
         p.program
             .set_uniform(name, values)

@@ -4,7 +4,9 @@
 //!
 //! Policy in one place: a device failure under AUTO marks the device lost, switches to software,
 //! marks the statistics degraded and lets the call succeed on the CPU path; under forced VirGL
-//! it keeps the selection, records the loss and fails the call. Device ids never leave this crate.
+//! it keeps the selection, records the loss and fails the call. A program the device cannot take
+//! (no TGSI, over the VirGL budget, refused by the encoder while the device stays available) is
+//! `Error::ProgramUnsupported` for that call only: never a loss, on either mode. Device ids never leave this crate.
 //! This module must never panic on any input and never keep global state.
 
 use alloc::boxed::Box;
@@ -791,7 +793,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 .and_then(|a| Ok((a, p.program.tgsi(Stage::Fragment, &mut fs)?)));
             match texts {
                 Ok(t) => tokens = t,
-                Err(what) => return self.device_failed(DeviceError(what)).map(|_| None),
+                // The program's fault, not the device's: no loss policy.
+                Err(what) => return Err(Error::ProgramUnsupported { what }),
             }
         }
         let r = match self.device.as_deref_mut() {
@@ -820,6 +823,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 p.dev = Some(d);
                 p.stamp = gen;
                 Ok(Some(d))
+            }
+            // A device that is still available refused this program (its encoder validates
+            // shaders before sending them): a program error. Only a failed device is a loss.
+            Err(e) if self.device.as_deref().is_some_and(|d| d.available()) => {
+                Err(Error::ProgramUnsupported { what: e.0 })
             }
             Err(e) => self.device_failed(e).map(|_| None),
         }
@@ -936,6 +944,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             live_target: self.targets.live() as u32,
             live_prog: self.programs.live() as u32,
             live_ctx: self.contexts.live() as u32,
+            reserved_ctx: self.contexts.reserved() as u32,
+            reserved_target: self.targets.reserved() as u32,
+            reserved_mesh: self.meshes.reserved() as u32,
+            reserved_tex: self.textures.reserved() as u32,
+            reserved_prog: self.programs.reserved() as u32,
             virgl_obj_live: dev.map_or(0, |d| d.objects_live),
             virgl_obj_peak: dev.map_or(0, |d| d.objects_peak),
             backend: self.backend,

@@ -2,8 +2,16 @@
 //!
 //! A handle packs `generation << 16 | (slot + 1)`; zero is never valid, so handles are
 //! `NonZeroU32` newtypes. Every slot keeps its own generation, bumped on every reuse and wrapping
-//! through 1..=65535 (never 0), so a destroyed handle stays invalid after its slot is reused.
-//! Every object records an owner (0 = the kernel); lookups check it.
+//! through 1..=65535 (never 0). A destroyed handle therefore stays invalid while its slot is
+//! reused up to 65,534 more times; the 65,535th reuse of that one slot brings the generation back
+//! to the same value, and from then on the old handle names the new object (the spec's 16-bit
+//! format cannot tell them apart). A caller that keeps a handle across that many create/destroy
+//! cycles of one slot must not rely on it going stale.
+//! Every object records an owner (0 = the kernel); lookups check it, and a handle of another
+//! owner is answered exactly like a stale one (`StaleHandle`), so an owner learns nothing about
+//! objects it does not own. Each table holds back `KERNEL_RESERVED` slots for the kernel owner:
+//! other owners together can fill at most `capacity - KERNEL_RESERVED` slots while the kernel
+//! owns fewer than `KERNEL_RESERVED` objects of that kind, so the kernel can always create one.
 //!
 //! This module must never know what the objects are: it only allocates, resolves and frees slots.
 
@@ -11,6 +19,7 @@ use alloc::vec::Vec;
 use core::num::NonZeroU32;
 
 use crate::error::{Error, ObjectKind, Result};
+use crate::limits::KERNEL_RESERVED;
 
 /// Owner id of the kernel itself.
 pub const OWNER_KERNEL: u32 = 0;
@@ -140,12 +149,34 @@ impl<H: Handle, T> Table<H, T> {
         self.slots.iter().filter(|s| s.value.is_some()).count()
     }
 
-    /// Takes the first free slot; a full table is `TableFull`.
+    /// Slots held back for the kernel owner right now: `KERNEL_RESERVED` minus the kernel's
+    /// live objects (never more than the capacity).
+    pub fn reserved(&self) -> usize {
+        let kernel = self
+            .slots
+            .iter()
+            .filter(|s| s.value.is_some() && s.owner == OWNER_KERNEL)
+            .count();
+        KERNEL_RESERVED.min(self.capacity).saturating_sub(kernel)
+    }
+
+    /// Takes the first free slot. A full table is `TableFull`; for an owner other than the
+    /// kernel the slots reserved for the kernel count as taken.
     pub fn insert(&mut self, owner: u32, value: T) -> Result<H> {
+        let reserved = if owner == OWNER_KERNEL {
+            0
+        } else {
+            self.reserved()
+        };
         let full = Error::TableFull {
             kind: H::KIND,
             capacity: self.capacity,
+            reserved,
         };
+        let free = self.capacity.saturating_sub(self.live());
+        if free <= reserved {
+            return Err(full);
+        }
         let index = self
             .slots
             .iter()
@@ -168,15 +199,12 @@ impl<H: Handle, T> Table<H, T> {
         }
     }
 
+    /// A foreign object is answered exactly as a stale handle: nothing tells one owner that
+    /// another owner's object exists.
     fn check_owner(&self, index: usize, owner: u32) -> Result<()> {
         match self.slots.get(index) {
             Some(s) if s.owner == owner => Ok(()),
-            Some(s) => Err(Error::WrongOwner {
-                kind: H::KIND,
-                owner: s.owner,
-                expected: owner,
-            }),
-            None => Err(Error::StaleHandle { kind: H::KIND }),
+            _ => Err(Error::StaleHandle { kind: H::KIND }),
         }
     }
 
@@ -253,21 +281,54 @@ mod tests {
             t.insert(0, 2),
             Err(Error::TableFull {
                 kind: ObjectKind::Mesh,
-                capacity: 1
+                capacity: 1,
+                reserved: 0
             })
         );
     }
 
     #[test]
+    fn kernel_slot_is_reserved() {
+        let mut t: Table<MeshId, u8> = Table::new(3);
+        assert_eq!(t.reserved(), KERNEL_RESERVED);
+        t.insert(5, 1).unwrap();
+        t.insert(6, 2).unwrap();
+        // Owner 5 cannot take the kernel's slot.
+        assert_eq!(
+            t.insert(5, 3),
+            Err(Error::TableFull {
+                kind: ObjectKind::Mesh,
+                capacity: 3,
+                reserved: 1
+            })
+        );
+        let k = t.insert(OWNER_KERNEL, 4).unwrap();
+        assert_eq!(t.reserved(), 0);
+        // With the kernel's reservation used, a freed slot is anyone's.
+        t.remove(OWNER_KERNEL, k).unwrap();
+        assert_eq!(t.reserved(), 1);
+        assert!(t.insert(7, 5).is_err());
+        // The kernel may fill the whole table itself.
+        let mut k2: Table<MeshId, u8> = Table::new(2);
+        k2.insert(OWNER_KERNEL, 1).unwrap();
+        k2.insert(OWNER_KERNEL, 2).unwrap();
+        assert_eq!(k2.reserved(), 0);
+        // A kernel object beyond the reservation leaves room for the others.
+        let mut k3: Table<MeshId, u8> = Table::new(3);
+        k3.insert(OWNER_KERNEL, 1).unwrap();
+        k3.insert(9, 2).unwrap();
+        k3.insert(9, 3).unwrap();
+    }
+
+    #[test]
     fn stale_and_foreign_handles_are_rejected() {
-        let mut t: Table<TextureId, u8> = Table::new(2);
+        let mut t: Table<TextureId, u8> = Table::new(3);
         let a = t.insert(1, 1).unwrap();
+        // Foreign and stale are the same answer.
         assert_eq!(
             t.get(2, a).err(),
-            Some(Error::WrongOwner {
-                kind: ObjectKind::Texture,
-                owner: 1,
-                expected: 2
+            Some(Error::StaleHandle {
+                kind: ObjectKind::Texture
             })
         );
         t.remove(1, a).unwrap();
@@ -283,6 +344,28 @@ mod tests {
         // A slot index beyond the table.
         let bogus = TextureId::from_u32(0x0001_00FF).unwrap();
         assert!(t.get(1, bogus).is_err());
+    }
+
+    /// The exact wrap: a stale handle is refused for 65,534 reuses of its slot and names the
+    /// object of the 65,535th reuse (the documented limit of 16-bit generations).
+    #[test]
+    fn stale_handle_matches_after_exactly_65535_reuses() {
+        let mut t: Table<MeshId, u32> = Table::new(1);
+        let first = t.insert(0, 0).unwrap();
+        t.remove(0, first).unwrap();
+        for reuse in 1..65535u32 {
+            let h = t.insert(0, reuse).unwrap();
+            assert_ne!(h, first, "reuse {} gave the stale handle back", reuse);
+            assert!(
+                t.get(0, first).is_err(),
+                "stale handle live at reuse {}",
+                reuse
+            );
+            t.remove(0, h).unwrap();
+        }
+        let h = t.insert(0, 65535).unwrap();
+        assert_eq!(h, first);
+        assert_eq!(t.get(0, first), Ok(&65535));
     }
 
     #[test]

@@ -11,6 +11,10 @@ pub const MESH_MAX: usize = 48;
 pub const TEXTURE_MAX: usize = 24;
 /// Live program instances at once.
 pub const PROGRAM_MAX: usize = 16;
+/// Slots of every table above held back for the kernel owner (0): other owners together can fill
+/// at most `capacity - KERNEL_RESERVED` slots while the kernel owns fewer than this many objects
+/// of the kind, so the kernel can always create one of each object.
+pub const KERNEL_RESERVED: usize = 1;
 
 /// Render-target width range (inclusive).
 pub const TARGET_WIDTH_MAX: u32 = 1920;

@@ -235,8 +235,15 @@ impl ShaderProgram for Linked {
             Stage::Fragment => Some(self.program.varying_remap()),
         };
         let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
-        let info =
-            shader::tgsi::emit(module, remap, &mut text).map_err(|_| "TGSI emission failed")?;
+        let info = shader::tgsi::emit(module, remap, &mut text).map_err(|e| match (s, e) {
+            (Stage::Vertex, shader::tgsi::TgsiError::TooLong { .. }) => {
+                "vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
+            }
+            (Stage::Fragment, shader::tgsi::TgsiError::TooLong { .. }) => {
+                "fragment shader TGSI exceeds the VirGL budget of 3600 bytes"
+            }
+            (_, shader::tgsi::TgsiError::BadInst { .. }) => "TGSI emission failed",
+        })?;
         // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
         // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
         // bottom-up framebuffer.

@@ -73,6 +73,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("two_texture_units", two_texture_units),
     ("fragcoord", fragcoord),
     ("unbound_texture", unbound_texture),
+    ("never_cleared", never_cleared),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -183,6 +184,125 @@ fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     )?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
+    close(g, o, &f)
+}
+
+/// A vertex shader that compiles but whose TGSI is over the 3600-byte VirGL budget (30
+/// normalizations of a varying value: 4 TGSI instructions each, no folding possible).
+pub fn over_budget_vertex_shader() -> alloc::string::String {
+    let mut s = alloc::string::String::from(
+        "#version 330\nlayout(location = 0) in vec4 position;\nlayout(location = 1) in vec4 color;\nuniform vec4 k;\nout vec4 vcolor;\nvoid main() {\n    vec4 v = position;\n",
+    );
+    for _ in 0..30 {
+        s.push_str("    v = normalize(v) * k;\n");
+    }
+    s.push_str("    vcolor = color + v * 0.0;\n    gl_Position = position;\n}\n");
+    s
+}
+
+/// A program over the VirGL budget is a program error, never a device loss: preparing it fails
+/// with `ProgramUnsupported` on VirGL (or its link already refuses it), the backend keeps its
+/// name (no AUTO degrading, no `virgl-lost`), and a good program of the same context still draws
+/// on the device. On the software backend the big program simply prepares. Drops the owner's
+/// objects.
+pub fn over_budget_program(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
+    let r = over_budget_body(g, o);
+    g.drop_owner(o);
+    r
+}
+
+fn over_budget_body(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
+    let backend = g.backend_name();
+    let f = open(g, o, BLUE)?;
+    let good = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    match Linked::from_glsl(&over_budget_vertex_shader(), TRI_FRAG, "over_budget") {
+        // The link itself may refuse a stage without TGSI (profile 1's rule).
+        Err(e) => {
+            if !alloc::format!("{}", e).contains("TGSI") {
+                return Err(SceneError::Build(e));
+            }
+        }
+        Ok(big) => match (g.backend(), g.prog_prepare(o, f.c, big)) {
+            (crate::Backend::Virgl, Err(Error::ProgramUnsupported { .. })) => {}
+            (crate::Backend::Virgl, Ok(_)) => {
+                return Err(SceneError::Check(
+                    "an over-budget program was prepared on VirGL",
+                ))
+            }
+            (_, Err(e)) => return Err(SceneError::Gfx(e)),
+            (_, Ok(_)) => {}
+        },
+    }
+    if g.backend_name() != backend || g.is_lost() || g.stats().degraded {
+        return Err(SceneError::Check(
+            "an over-budget program changed the backend",
+        ));
+    }
+    let m = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.0], RED),
+            ([0.8, -0.8, 0.0], RED),
+            ([0.0, 0.8, 0.0], RED),
+        ],
+        None,
+    )?;
+    g.use_program(o, f.c, good)?;
+    g.draw(o, f.c, m)?;
+    let px = close(g, o, &f)?;
+    let centre = (SCENE_HEIGHT / 2 * SCENE_WIDTH + SCENE_WIDTH / 2) as usize;
+    if px.get(centre) != Some(&0xFFFF_0000) || px.first() != Some(&0xFF00_00FF) {
+        return Err(SceneError::Check(
+            "the good program did not draw after the refusal",
+        ));
+    }
+    if g.backend_name() != backend {
+        return Err(SceneError::Check(
+            "the frame after the refusal changed the backend",
+        ));
+    }
+    Ok(())
+}
+
+/// A target drawn without a clear, after a resize: both backends start from the CPU target's
+/// initial content (colour 0, depth 1.0), so the depth-tested triangles are visible and the
+/// background is transparent black on both.
+fn never_cleared(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let t = g.target_create(o, c, 16, 16)?;
+    // A first frame leaves colour and depth behind on the small target; the resize drops them.
+    g.begin(o, c, t)?;
+    g.clear(o, c, [1.0, 1.0, 1.0, 1.0], true)?;
+    g.end(o, c)?;
+    g.target_resize(o, t, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let p = program(g, o, c, TRI_VERT, TRI_FRAG, "tri")?;
+    let near = colored(
+        g,
+        o,
+        &[
+            ([-0.8, -0.8, 0.2], RED),
+            ([0.6, -0.8, 0.2], RED),
+            ([-0.1, 0.8, 0.2], RED),
+        ],
+        None,
+    )?;
+    let far = colored(
+        g,
+        o,
+        &[
+            ([-0.6, -0.6, 0.6], GREEN),
+            ([0.8, -0.6, 0.6], GREEN),
+            ([0.1, 0.9, 0.6], GREEN),
+        ],
+        None,
+    )?;
+    let f = Frame { c, t };
+    g.begin(o, c, t)?;
+    g.depth_test(o, c, true)?;
+    g.use_program(o, c, p)?;
+    g.draw(o, c, near)?;
+    g.draw(o, c, far)?;
     close(g, o, &f)
 }
 

@@ -86,7 +86,7 @@ fn handle_format(w: &mut dyn Write) -> bool {
 }
 
 fn table_generations_and_owners(w: &mut dyn Write) -> bool {
-    let mut t: Table<MeshId, u8> = Table::new(2);
+    let mut t: Table<MeshId, u8> = Table::new(3);
     let (Ok(a), Ok(_b)) = (t.insert(1, 1), t.insert(1, 2)) else {
         let _ = write!(w, "insert failed");
         return false;
@@ -96,14 +96,23 @@ fn table_generations_and_owners(w: &mut dyn Write) -> bool {
         t.insert(1, 3)
             == Err(Error::TableFull {
                 kind: ObjectKind::Mesh,
-                capacity: 2
+                capacity: 3,
+                reserved: 1
             }),
-        "full table"
+        "the kernel's reserved slot was given to owner 1"
     );
     check!(
         w,
-        matches!(t.get(2, a), Err(Error::WrongOwner { .. })),
-        "foreign owner accepted"
+        t.insert(crate::handle::OWNER_KERNEL, 3).is_ok(),
+        "the kernel could not use its reserved slot"
+    );
+    check!(
+        w,
+        t.get(2, a)
+            == Err(Error::StaleHandle {
+                kind: ObjectKind::Mesh
+            }),
+        "a foreign handle must be answered as a stale one"
     );
     check!(w, t.remove(1, a).is_ok(), "remove failed");
     let c = t.insert(1, 4);
@@ -280,7 +289,7 @@ fn mock_sequence_and_owners(w: &mut dyn Write) -> bool {
         g.use_program(1, c, p)?;
         g.draw(1, c, m)?;
         g.end(1, c)?;
-        if !matches!(g.mesh_destroy(2, m), Err(Error::WrongOwner { .. })) {
+        if !matches!(g.mesh_destroy(2, m), Err(Error::StaleHandle { .. })) {
             return Err(Error::NoFrame);
         }
         Ok(())

@@ -45,6 +45,13 @@ pub struct Stats {
     pub live_target: u32,
     pub live_prog: u32,
     pub live_ctx: u32,
+    /// Slots of each table held back for the kernel owner right now (`limits::KERNEL_RESERVED`
+    /// minus the kernel's live objects of that kind): other owners cannot take them.
+    pub reserved_ctx: u32,
+    pub reserved_target: u32,
+    pub reserved_mesh: u32,
+    pub reserved_tex: u32,
+    pub reserved_prog: u32,
     pub virgl_obj_live: u32,
     pub virgl_obj_peak: u32,
     pub backend: Backend,

@@ -479,11 +479,16 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                     return Err(err);
                 }
             };
+        // The device's new resources hold undefined content; the CPU target starts at colour 0
+        // and depth 1.0, so the device target is cleared to the same before anything draws
+        // into it (a target never cleared by the caller then looks the same on both backends).
         let surfs = self.enc(ctx, "virgl surface create failed", |e, h, _| {
             let cs = h.alloc()?;
             let zs = h.alloc()?;
             e.create_surface(cs, color.0, FORMAT_B8G8R8A8_UNORM, 0, 0)?;
             e.create_surface(zs, depth.0, FORMAT_Z32_FLOAT, 0, 0)?;
+            e.set_framebuffer_state(&[cs], zs)?;
+            e.clear(CLEAR_COLOR0 | CLEAR_DEPTH, [0.0; 4], 1.0, 0)?;
             Ok((cs, zs))
         });
         let (csurf, zsurf) = match surfs {
@@ -495,6 +500,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             }
         };
         let id = self.alloc_id();
+        if let Ok((_, c)) = self.ctx_mut(ctx) {
+            // The initialising clear bound this target's surfaces.
+            c.bound_fb = Some(id);
+            c.viewport = None;
+        }
         self.objects.insert(
             id,
             Obj::Target {
@@ -653,9 +663,26 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     ) -> Result<DevId, DeviceError> {
         let (vsh, fsh) = self.enc(ctx, "virgl shader create failed", |e, h, _| {
             let a = h.alloc()?;
-            let b = h.alloc()?;
-            e.create_shader(a, SHADER_VERTEX, vs.text)?;
-            e.create_shader(b, SHADER_FRAGMENT, fs.text)?;
+            let b = match h.alloc() {
+                Ok(b) => b,
+                Err(err) => {
+                    let _ = h.free(a);
+                    return Err(err);
+                }
+            };
+            // A refused shader leaves nothing behind: the handles go back to the pool and a
+            // vertex shader already created is destroyed (the device stays usable).
+            if let Err(err) = e.create_shader(a, SHADER_VERTEX, vs.text) {
+                let _ = h.free(a);
+                let _ = h.free(b);
+                return Err(err);
+            }
+            if let Err(err) = e.create_shader(b, SHADER_FRAGMENT, fs.text) {
+                let _ = e.destroy_object(OBJ_SHADER, a);
+                let _ = h.free(a);
+                let _ = h.free(b);
+                return Err(err);
+            }
             Ok((a, b))
         })?;
         let id = self.alloc_id();

@@ -104,31 +104,24 @@ fn owners_are_isolated() {
     let (c1, t1, m1, p1) = setup(&mut g, 1);
     let c2 = g.context_create(2).unwrap();
     let t2 = g.target_create(2, c2, 8, 8).unwrap();
-    let wrong = |o| Error::WrongOwner {
-        kind: ObjectKind::Mesh,
-        owner: 1,
-        expected: o,
-    };
-    assert_eq!(g.mesh_destroy(2, m1), Err(wrong(2)));
-    assert!(matches!(g.begin(2, c1, t1), Err(Error::WrongOwner { .. })));
-    assert!(matches!(g.begin(1, c1, t2), Err(Error::WrongOwner { .. })));
-    assert!(matches!(
-        g.use_program(2, c2, p1),
-        Err(Error::WrongOwner { .. })
-    ));
-    assert!(matches!(
-        g.target_create(2, c1, 4, 4),
-        Err(Error::WrongOwner { .. })
-    ));
-    assert!(matches!(
-        g.context_destroy(2, c1),
-        Err(Error::WrongOwner { .. })
-    ));
+    // A foreign handle is answered exactly as a stale one: same error, same text.
+    let stale = |kind| Err(Error::StaleHandle { kind });
+    assert_eq!(g.mesh_destroy(2, m1), stale(ObjectKind::Mesh));
+    assert_eq!(g.begin(2, c1, t1), stale(ObjectKind::Context));
+    assert_eq!(g.begin(1, c1, t2), stale(ObjectKind::Target));
+    assert_eq!(g.use_program(2, c2, p1), stale(ObjectKind::Program));
+    assert_eq!(
+        g.target_create(2, c1, 4, 4).map(|_| ()),
+        stale(ObjectKind::Context)
+    );
+    assert_eq!(g.context_destroy(2, c1), stale(ObjectKind::Context));
+    let foreign = g.mesh_destroy(2, m1).unwrap_err().to_string();
+    let dead = g.mesh_create(2, Usage::Static).unwrap();
+    g.mesh_destroy(2, dead).unwrap();
+    assert_eq!(foreign, g.mesh_destroy(2, dead).unwrap_err().to_string());
+    assert!(!foreign.contains("owner"), "{}", foreign);
     // The kernel is just owner 0: no implicit rights.
-    assert!(matches!(
-        g.mesh_destroy(OWNER_KERNEL, m1),
-        Err(Error::WrongOwner { .. })
-    ));
+    assert_eq!(g.mesh_destroy(OWNER_KERNEL, m1), stale(ObjectKind::Mesh));
     // A target of another context of the same owner.
     let c1b = g.context_create(1).unwrap();
     assert_eq!(
@@ -146,6 +139,101 @@ fn owners_are_isolated() {
     g.mesh_destroy(1, m1).unwrap();
 }
 
+/// One owner filling every table cannot lock the kernel out: one slot of each table is held for
+/// owner 0, visible in the statistics and in `limits::KERNEL_RESERVED`.
+#[test]
+fn kernel_can_create_one_of_each_when_another_owner_filled_the_tables() {
+    let mut g = mock();
+    let app = 5;
+    let s = g.stats();
+    assert_eq!(
+        (
+            s.reserved_ctx,
+            s.reserved_target,
+            s.reserved_mesh,
+            s.reserved_tex,
+            s.reserved_prog
+        ),
+        (1, 1, 1, 1, 1)
+    );
+    let n = limits::CONTEXT_MAX - limits::KERNEL_RESERVED;
+    let ctxs: Vec<_> = (0..n).map(|_| g.context_create(app).unwrap()).collect();
+    let full = |kind, capacity| {
+        Err::<(), _>(Error::TableFull {
+            kind,
+            capacity,
+            reserved: limits::KERNEL_RESERVED,
+        })
+    };
+    assert_eq!(
+        g.context_create(app).map(|_| ()),
+        full(ObjectKind::Context, limits::CONTEXT_MAX)
+    );
+    for _ in 0..limits::TARGET_MAX - 1 {
+        g.target_create(app, ctxs[0], 1, 1).unwrap();
+    }
+    assert_eq!(
+        g.target_create(app, ctxs[0], 1, 1).map(|_| ()),
+        full(ObjectKind::Target, limits::TARGET_MAX)
+    );
+    for _ in 0..limits::MESH_MAX - 1 {
+        g.mesh_create(app, Usage::Static).unwrap();
+    }
+    assert_eq!(
+        g.mesh_create(app, Usage::Static).map(|_| ()),
+        full(ObjectKind::Mesh, limits::MESH_MAX)
+    );
+    for _ in 0..limits::TEXTURE_MAX - 1 {
+        g.tex_create(app, 1, 1).unwrap();
+    }
+    assert_eq!(
+        g.tex_create(app, 1, 1).map(|_| ()),
+        full(ObjectKind::Texture, limits::TEXTURE_MAX)
+    );
+    for _ in 0..limits::PROGRAM_MAX - 1 {
+        g.prog_prepare(app, ctxs[0], FakeProgram::mvp()).unwrap();
+    }
+    assert_eq!(
+        g.prog_prepare(app, ctxs[0], FakeProgram::mvp()).map(|_| ()),
+        full(ObjectKind::Program, limits::PROGRAM_MAX)
+    );
+    // Another application owner is refused too; the kernel is not.
+    assert!(g.mesh_create(6, Usage::Static).is_err());
+    let (kc, kt, km, kp) = setup(&mut g, OWNER_KERNEL);
+    let ktex = g.tex_create(OWNER_KERNEL, 1, 1).unwrap();
+    let s = g.stats();
+    assert_eq!(
+        (
+            s.reserved_ctx,
+            s.reserved_target,
+            s.reserved_mesh,
+            s.reserved_tex,
+            s.reserved_prog
+        ),
+        (0, 0, 0, 0, 0)
+    );
+    assert_eq!(s.live_ctx as usize, limits::CONTEXT_MAX);
+    // Now every table is really full, for the kernel as well.
+    assert_eq!(
+        g.mesh_create(OWNER_KERNEL, Usage::Static),
+        Err(Error::TableFull {
+            kind: ObjectKind::Mesh,
+            capacity: limits::MESH_MAX,
+            reserved: 0
+        })
+    );
+    // The kernel's objects work.
+    g.begin(OWNER_KERNEL, kc, kt).unwrap();
+    g.use_program(OWNER_KERNEL, kc, kp).unwrap();
+    g.bind_texture(OWNER_KERNEL, kc, 0, Some(ktex)).unwrap();
+    g.draw(OWNER_KERNEL, kc, km).unwrap();
+    g.end(OWNER_KERNEL, kc).unwrap();
+    g.drop_owner(OWNER_KERNEL);
+    assert_eq!(g.stats().reserved_mesh, 1);
+    g.drop_owner(app);
+    assert_nothing_live(&g.stats(), "after both owners dropped");
+}
+
 #[test]
 fn tables_have_their_capacities() {
     let mut g = mock();
@@ -154,7 +242,8 @@ fn tables_have_their_capacities() {
         g.context_create(0),
         Err(Error::TableFull {
             kind: ObjectKind::Context,
-            capacity: 8
+            capacity: 8,
+            reserved: 0
         })
     );
     assert!(g
@@ -169,7 +258,8 @@ fn tables_have_their_capacities() {
         g.target_create(0, ctxs[1], 1, 1),
         Err(Error::TableFull {
             kind: ObjectKind::Target,
-            capacity: 8
+            capacity: 8,
+            reserved: 0
         })
     );
     for _ in 0..48 {
@@ -179,7 +269,8 @@ fn tables_have_their_capacities() {
         g.mesh_create(0, Usage::Static),
         Err(Error::TableFull {
             kind: ObjectKind::Mesh,
-            capacity: 48
+            capacity: 48,
+            reserved: 0
         })
     );
     for _ in 0..24 {
@@ -189,14 +280,16 @@ fn tables_have_their_capacities() {
         g.tex_create(0, 1, 1),
         Err(Error::TableFull {
             kind: ObjectKind::Texture,
-            capacity: 24
+            capacity: 24,
+            reserved: 0
         })
     );
     assert_eq!(
         g.tex_solid(0, 0),
         Err(Error::TableFull {
             kind: ObjectKind::Texture,
-            capacity: 24
+            capacity: 24,
+            reserved: 0
         })
     );
     for _ in 0..16 {
@@ -206,7 +299,8 @@ fn tables_have_their_capacities() {
         g.prog_prepare(0, ctxs[0], FakeProgram::mvp()),
         Err(Error::TableFull {
             kind: ObjectKind::Program,
-            capacity: 16
+            capacity: 16,
+            reserved: 0
         })
     );
     g.drop_owner(0);
@@ -319,7 +413,22 @@ fn frame_preconditions() {
     g.begin(0, c, t).unwrap();
     assert_eq!(g.begin(0, c, t), Err(Error::FrameOpen));
     assert_eq!(g.draw(0, c, m), Err(Error::NoProgram));
-    assert_eq!(g.uniform_f(0, c, "tint", &[1.0; 4]), Err(Error::NoProgram));
+    assert_eq!(
+        g.uniform_f(0, c, "tint", &[1.0; 4]),
+        Err(Error::NoBoundProgram { call: "uniform_f" })
+    );
+    assert_eq!(
+        g.uniform_f(0, c, "tint", &[1.0; 4])
+            .unwrap_err()
+            .to_string(),
+        "uniform_f: no program bound in this context"
+    );
+    assert_eq!(
+        g.uniform_mat4(0, c, "model", &gfx3d::Mat4::IDENTITY)
+            .unwrap_err()
+            .to_string(),
+        "uniform_mat4: no program bound in this context"
+    );
     g.use_program(0, c, p).unwrap();
     let empty = g.mesh_create(0, Usage::Static).unwrap();
     assert_eq!(g.draw(0, c, empty), Err(Error::MeshNotUploaded));
@@ -654,6 +763,48 @@ fn context_matrices_are_applied_to_every_bound_program() {
     );
 }
 
+/// A camera set before the first frame knows no target (aspect 1); `begin` recomputes the
+/// projection with the target's aspect, and writes it into the bound program. An explicit
+/// projection is never replaced.
+#[test]
+fn camera_before_the_first_begin_follows_the_target_aspect() {
+    let mut g = G::new();
+    let c = g.context_create(0).unwrap();
+    let wide = g.target_create(0, c, 64, 32).unwrap();
+    let tall = g.target_create(0, c, 16, 48).unwrap();
+    let p = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
+    g.use_program(0, c, p).unwrap();
+    g.camera(0, c, [0.0, 1.0, 4.0], 0.0, 0.0).unwrap();
+    assert_eq!(
+        g.matrices(0, c).unwrap().2,
+        Mat4::perspective(60.0, 1.0, 0.1, 200.0)
+    );
+    g.begin(0, c, wide).unwrap();
+    let want = Mat4::perspective(60.0, 2.0, 0.1, 200.0);
+    assert_eq!(g.matrices(0, c).unwrap().2, want);
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("projection"),
+        want.0.to_vec()
+    );
+    g.end(0, c).unwrap();
+    // Another target of another aspect: recomputed again, with the context's fov and planes.
+    g.perspective(0, c, 90.0, 1.0, 10.0).unwrap();
+    g.begin(0, c, tall).unwrap();
+    let want = Mat4::perspective(90.0, 16.0 / 48.0, 1.0, 10.0);
+    assert_eq!(g.matrices(0, c).unwrap().2, want);
+    assert_eq!(
+        g.program(0, p).unwrap().uniform("projection"),
+        want.0.to_vec()
+    );
+    g.end(0, c).unwrap();
+    // An explicit projection stays what the caller set.
+    let mine = Mat4::scale(0.5, 0.5, 0.5);
+    g.set_projection(0, c, &mine).unwrap();
+    g.begin(0, c, wide).unwrap();
+    assert_eq!(g.matrices(0, c).unwrap().2, mine);
+    g.end(0, c).unwrap();
+}
+
 #[test]
 fn stress_create_upload_destroy_1000() {
     let mut g = G::new();
@@ -887,6 +1038,72 @@ fn auto_degrades_to_software_and_keeps_objects_usable() {
     assert_eq!(g.present_scanout(0, t), Err(Error::NotVirgl));
 }
 
+/// A program the device cannot take (no TGSI, or refused while the device stays available) is
+/// a program error of that call: never a loss, under AUTO (no degrading to software) or forced
+/// VirGL (never `virgl-lost`). A dead device refusing it is still a loss.
+#[test]
+fn unpreparable_program_is_a_program_error_not_a_device_loss() {
+    let why = "vertex shader TGSI exceeds the VirGL budget of 3600 bytes";
+    for mode in [BackendMode::Auto, BackendMode::Virgl] {
+        let (mut g, log) = virgl(mode);
+        let (c, t, m, p) = setup(&mut g, 0);
+        let mut bad = FakeProgram::mvp();
+        bad.tgsi_error = Some(why);
+        assert_eq!(
+            g.prog_prepare(0, c, bad),
+            Err(Error::ProgramUnsupported { what: why })
+        );
+        assert_eq!(
+            Error::ProgramUnsupported { what: why }.to_string(),
+            "program cannot be prepared for the device: vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
+        );
+        // The device refuses the shaders but is still available.
+        log.lock().unwrap().fail = Some("program_create");
+        assert_eq!(
+            g.prog_prepare(0, c, FakeProgram::mvp()),
+            Err(Error::ProgramUnsupported { what: "injected" })
+        );
+        // A relinked program that can no longer be prepared fails its use and draw only.
+        let p2 = g.prog_prepare(0, c, FakeProgram::mvp()).unwrap();
+        {
+            let prog = g.program_mut(0, p2).unwrap();
+            prog.tgsi_error = Some(why);
+            prog.generation += 1;
+        }
+        g.begin(0, c, t).unwrap();
+        assert_eq!(
+            g.use_program(0, c, p2),
+            Err(Error::ProgramUnsupported { what: why })
+        );
+        assert_eq!(
+            g.draw(0, c, m),
+            Err(Error::ProgramUnsupported { what: why })
+        );
+        assert_eq!(g.backend_name(), "virgl", "{:?}", mode);
+        assert!(!g.is_lost() && !g.stats().degraded);
+        // Every other program still draws on the device.
+        g.use_program(0, c, p).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.end(0, c).unwrap();
+        assert_eq!(
+            g.program(0, p).unwrap().draws.borrow().len(),
+            0,
+            "drawn on the CPU"
+        );
+        assert_eq!(g.stats().live_prog, 2);
+        // A dead device is a loss, even when the call was a program upload.
+        log.lock().unwrap().dead = true;
+        let r = g.prog_prepare(0, c, FakeProgram::mvp());
+        if mode == BackendMode::Virgl {
+            assert!(matches!(r, Err(Error::Device { .. })), "{:?}", r);
+            assert_eq!(g.backend_name(), "virgl-lost");
+        } else {
+            assert!(r.is_ok());
+            assert_eq!(g.backend_name(), "software");
+        }
+    }
+}
+
 #[test]
 fn auto_context_creation_failure_still_returns_a_context() {
     let (mut g, log) = virgl(BackendMode::Auto);
@@ -1012,19 +1229,20 @@ fn every_error_message_says_what_and_the_limit() {
             &["mesh", "not live"],
         ),
         (
-            Error::WrongOwner {
-                kind: ObjectKind::Texture,
-                owner: 1,
-                expected: 2,
-            },
-            &["texture", "owner 1", "owner 2"],
-        ),
-        (
             Error::TableFull {
                 kind: ObjectKind::Program,
                 capacity: 16,
+                reserved: 0,
             },
-            &["program table full", "16"],
+            &["program table full (capacity 16)"],
+        ),
+        (
+            Error::TableFull {
+                kind: ObjectKind::Mesh,
+                capacity: 48,
+                reserved: 1,
+            },
+            &["mesh table full (capacity 48, 1 reserved for the kernel)"],
         ),
         (
             Error::WrongContext {
@@ -1076,6 +1294,10 @@ fn every_error_message_says_what_and_the_limit() {
         (Error::NoFrame, &["begin"]),
         (Error::FrameOpen, &["already open"]),
         (Error::NoProgram, &["draw missing bind"]),
+        (
+            Error::NoBoundProgram { call: "uniform_f" },
+            &["uniform_f: no program bound in this context"],
+        ),
         (Error::NoSuchUniform, &["uniform"]),
         (Error::UniformSize { found: 3 }, &["3"]),
         (Error::TextureUnit { unit: 4 }, &["4", "0..4"]),

@@ -210,3 +210,21 @@ fn the_guest_suite_runner_reports_every_scene() {
         out
     );
 }
+
+/// A real shader over the 3600-byte TGSI budget on forced VirGL and on AUTO through vtest: a
+/// program error, never a device loss (the same check runs in the guest).
+#[test]
+fn over_budget_program_is_not_a_device_loss() {
+    for mode in [BackendMode::Virgl, BackendMode::Auto] {
+        let server = VtestServer::start().unwrap_or_else(|e| panic!("{}", e));
+        let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+        let mut g: Gfx3d<Linked> = Gfx3d::new();
+        g.boot(mode, Some(Box::new(VirglBackend::new(t)))).unwrap();
+        scenes::over_budget_program(&mut g, 1).unwrap_or_else(|e| panic!("{:?}: {}", mode, e));
+        assert_eq!(g.backend_name(), "virgl");
+        assert_no_host_errors(&server);
+    }
+    // The software backend prepares it (no TGSI needed) unless the link refuses it.
+    let mut sw: Gfx3d<Linked> = Gfx3d::new();
+    scenes::over_budget_program(&mut sw, 1).unwrap();
+}

@@ -338,3 +338,54 @@ fn forced_virgl_reports_a_lost_device() {
     );
     finish(server);
 }
+
+/// Shaders the encoder refuses (TGSI longer than the encoder's limit) and a program without TGSI
+/// are program errors: the device is not lost, its handles are not leaked, and the next program
+/// draws, on forced VirGL and on AUTO.
+#[test]
+fn refused_shaders_are_program_errors() {
+    let long: &'static str = Box::leak(
+        format!(
+            "VERT\n{}END\n",
+            "DCL TEMP[0]\n".repeat(virtio_gpu::limits::MAX_SHADER_TEXT_BYTES / 12 + 1)
+        )
+        .into_boxed_str(),
+    );
+    for mode in [BackendMode::Virgl, BackendMode::Auto] {
+        let server = VtestServer::start().unwrap();
+        let t = VtestTransport::connect(server.socket_path()).unwrap();
+        let mut g = G::new();
+        g.boot(mode, Some(Box::new(VirglBackend::new(t)))).unwrap();
+        let (c, tg, m, p) = lost_setup(&mut g);
+        let live = g.stats().virgl_obj_live;
+        let mut big = program();
+        big.tgsi = Some((long, FS_VARYING));
+        assert!(matches!(
+            g.prog_prepare(0, c, big),
+            Err(Error::ProgramUnsupported { .. })
+        ));
+        let mut none = program();
+        none.tgsi_error = Some("no TGSI");
+        assert_eq!(
+            g.prog_prepare(0, c, none),
+            Err(Error::ProgramUnsupported { what: "no TGSI" })
+        );
+        assert_eq!(
+            g.stats().virgl_obj_live,
+            live,
+            "refused shaders left handles behind"
+        );
+        assert_eq!(g.backend_name(), "virgl");
+        g.begin(0, c, tg).unwrap();
+        g.clear(0, c, [0.0, 0.0, 1.0, 1.0], true).unwrap();
+        g.use_program(0, c, p).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.end(0, c).unwrap();
+        let mut out = vec![0u32; 64];
+        g.target_read(0, tg, &mut out).unwrap();
+        assert_eq!(px(&out, 8, 4, 4), RED, "{:?}", mode);
+        assert_eq!(g.backend_name(), "virgl");
+        assert!(!g.stats().degraded);
+        finish(server);
+    }
+}

@@ -81,6 +81,7 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     two_texture_units,
     fragcoord,
     unbound_texture,
+    never_cleared,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[
@@ -89,6 +90,8 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("gfx3d::diff::demo_scene", diff_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
+    ("gfx3d::lost::over_budget_program_forced", over_budget_forced),
+    ("gfx3d::lost::over_budget_program_auto", over_budget_auto),
     ("gfx3d::present::scanout_then_primary", present_scanout),
 ];
 
@@ -172,6 +175,38 @@ fn diff_scene(name: &str, out: &mut dyn Write) -> bool {
     let first = reference.first().copied().unwrap_or(0);
     if name != "clear" && reference.iter().all(|&p| p == first) {
         let _ = write!(out, "the software picture is one flat colour {:08x}", first);
+        return false;
+    }
+    true
+}
+
+fn over_budget_forced(out: &mut dyn Write) -> bool {
+    over_budget(BackendMode::Virgl, out)
+}
+
+fn over_budget_auto(out: &mut dyn Write) -> bool {
+    over_budget(BackendMode::Auto, out)
+}
+
+/// A program over the TGSI budget is a program error on the real device: no `virgl-lost`, no
+/// AUTO degrading, and a good program still draws (`gfx3d::scenes::over_budget_program`).
+fn over_budget(mode: BackendMode, out: &mut dyn Write) -> bool {
+    if gpu::report().is_none_or(|r| !r.virgl) {
+        return no_device(out);
+    }
+    let mut g = match virgl_gfx(mode) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = write!(out, "virgl boot: {}", e);
+            return false;
+        }
+    };
+    if let Err(e) = scenes::over_budget_program(&mut g, OWNER) {
+        let _ = write!(out, "{} (backend {})", e, g.backend_name());
+        return false;
+    }
+    if g.backend_name() != "virgl" {
+        let _ = write!(out, "ended on backend {}", g.backend_name());
         return false;
     }
     true

@@ -853,32 +853,8 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
                 id: ctx.0,
             });
         }
-        for (what, v) in [
-            ("resource width", d.width),
-            ("resource height", d.height),
-            ("resource depth", d.depth),
-        ] {
-            if v == 0 || v > MAX_RESOURCE_DIM {
-                return Err(GpuError::OutOfRange {
-                    what,
-                    value: v as u64,
-                    limit: MAX_RESOURCE_DIM as u64,
-                });
-            }
-        }
-        if d.bytes_per_texel == 0 {
-            return Err(GpuError::Invalid {
-                what: "resource with 0 bytes per texel",
-            });
-        }
-        let bytes = d
-            .backing_bytes()
-            .filter(|&b| b <= MAX_BACKING_BYTES)
-            .ok_or(GpuError::OutOfRange {
-                what: "resource backing bytes",
-                value: d.width as u64 * d.height as u64 * d.bytes_per_texel as u64,
-                limit: MAX_BACKING_BYTES as u64,
-            })?;
+        // The same limits as the vtest transport (one function for both).
+        let bytes = d.check(self.caps.max_texture_2d_size)?;
         let backing = DmaBuf::<H>::new(bytes, BufferDirection::Both)?;
         let id = self.res_ids.alloc()?;
         let c = ResourceCreate3d {

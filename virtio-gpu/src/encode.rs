@@ -1,14 +1,19 @@
 //! The VirGL command encoder: one function per command Gfx3D needs.
 //!
 //! Owns: turning typed arguments into exactly the dwords virglrenderer's decoder accepts, using
-//! the sizes of `protocol.rs`; validation of every argument before a dword is written.
+//! the sizes of `protocol.rs`; validation of every argument before a dword is written: object
+//! handles and resource ids in the ranges the pools hand out (`limits.rs`), formats, stages,
+//! enums and blend factors from the protocol table (never silently masked), counts, strides and
+//! offsets, and viewport / clear floats (finite, in the ranges the host converts without
+//! error). What the host would refuse, the encoder refuses first, with an error.
 //! Must never: write a command whose length the host would reject, write part of a command, or
 //! exceed the batch (a command that does not fit flushes the batch first through the sink).
 use crate::batch::{CommandBuffer, Sink};
 use crate::error::{GpuError, Result};
 use crate::limits::{
-    MAX_CONSTANT_VEC4, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES, MAX_VERTEX_BUFFERS,
-    MAX_VERTEX_ELEMENTS,
+    MAX_BACKING_BYTES, MAX_CONSTANT_VEC4, MAX_DRAW_VERTICES, MAX_OBJECT_HANDLES, MAX_RESOURCES,
+    MAX_RESOURCE_DIM, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES, MAX_VERTEX_BUFFERS,
+    MAX_VERTEX_ELEMENTS, MAX_VERTEX_STRIDE, MAX_VIEWPORT_BOUND, MAX_VIEWPORT_DIM,
 };
 use crate::proto::Box3d;
 use crate::protocol::*;
@@ -221,19 +226,112 @@ fn f(v: f32) -> u32 {
     v.to_bits()
 }
 
+/// An object handle: `1..=MAX_OBJECT_HANDLES` (what every handle pool hands out); `what` names
+/// the argument.
 fn check_handle(what: &'static str, h: u32) -> Result<()> {
     if h == 0 {
+        return Err(GpuError::Invalid { what });
+    }
+    check_handle_or_none(what, h)
+}
+
+/// An object handle or 0 (unbind).
+fn check_handle_or_none(what: &'static str, h: u32) -> Result<()> {
+    if h > MAX_OBJECT_HANDLES {
+        return Err(GpuError::OutOfRange {
+            what,
+            value: h as u64,
+            limit: MAX_OBJECT_HANDLES as u64,
+        });
+    }
+    Ok(())
+}
+
+/// A resource id: `1..=MAX_RESOURCES` (what both transports hand out).
+fn check_resource(what: &'static str, r: u32) -> Result<()> {
+    if r == 0 {
+        return Err(GpuError::Invalid { what });
+    }
+    check_resource_or_none(what, r)
+}
+
+/// A resource id or 0 (unbind).
+fn check_resource_or_none(what: &'static str, r: u32) -> Result<()> {
+    if r > MAX_RESOURCES {
+        return Err(GpuError::OutOfRange {
+            what,
+            value: r as u64,
+            limit: MAX_RESOURCES as u64,
+        });
+    }
+    Ok(())
+}
+
+/// The stages this encoder drives: vertex and fragment.
+fn check_stage(stage: u32) -> Result<()> {
+    if stage != SHADER_VERTEX && stage != SHADER_FRAGMENT {
+        return Err(GpuError::OutOfRange {
+            what: "shader stage (vertex 0 or fragment 1)",
+            value: stage as u64,
+            limit: SHADER_FRAGMENT as u64,
+        });
+    }
+    Ok(())
+}
+
+fn check_max(what: &'static str, value: u32, limit: u32) -> Result<()> {
+    if value > limit {
+        return Err(GpuError::OutOfRange {
+            what,
+            value: value as u64,
+            limit: limit as u64,
+        });
+    }
+    Ok(())
+}
+
+fn check_format(what: &'static str, format: u32, allowed: &[u32]) -> Result<()> {
+    if !allowed.contains(&format) {
         return Err(GpuError::Invalid { what });
     }
     Ok(())
 }
 
-fn check_stage(stage: u32) -> Result<()> {
-    if stage >= SHADER_TYPES {
-        return Err(GpuError::OutOfRange {
-            what: "shader stage",
-            value: stage as u64,
-            limit: SHADER_TYPES as u64 - 1,
+/// The host turns the viewport back into glViewport integers and a depth range: every value
+/// must be finite, the edges in `(0, MAX_VIEWPORT_DIM]`, the corners within
+/// `MAX_VIEWPORT_BOUND` and the depth range within [0, 1].
+pub fn check_viewport(vp: &Viewport) -> Result<()> {
+    if vp
+        .scale
+        .iter()
+        .chain(vp.translate.iter())
+        .any(|v| !v.is_finite())
+    {
+        return Err(GpuError::Invalid {
+            what: "viewport scale and translate must be finite",
+        });
+    }
+    let (w, h) = (vp.scale[0] * 2.0, vp.scale[1].abs() * 2.0);
+    if !(w > 0.0 && w <= MAX_VIEWPORT_DIM && h > 0.0 && h <= MAX_VIEWPORT_DIM) {
+        return Err(GpuError::Invalid {
+            what: "viewport width and height must be in (0, 16384] (x scale positive)",
+        });
+    }
+    let corners = [
+        vp.translate[0] - vp.scale[0],
+        vp.translate[0] + vp.scale[0],
+        vp.translate[1] - vp.scale[1],
+        vp.translate[1] + vp.scale[1],
+    ];
+    if corners.iter().any(|c| c.abs() > MAX_VIEWPORT_BOUND) {
+        return Err(GpuError::Invalid {
+            what: "viewport corner beyond the viewport bounds (|x|, |y| <= 32768)",
+        });
+    }
+    let (near, far) = (vp.translate[2] - vp.scale[2], vp.translate[2] + vp.scale[2]);
+    if !((0.0..=1.0).contains(&near) && (0.0..=1.0).contains(&far)) {
+        return Err(GpuError::Invalid {
+            what: "viewport depth range must lie in [0, 1]",
         });
     }
     Ok(())
@@ -278,8 +376,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         level: u32,
         layers: u32,
     ) -> Result<()> {
-        check_handle("surface handle 0", handle)?;
-        check_handle("surface resource 0", resource)?;
+        check_handle("surface handle", handle)?;
+        check_resource("surface resource", resource)?;
+        check_format(
+            "surface format (B8G8R8A8_UNORM, Z32_FLOAT or Z24_UNORM_S8_UINT)",
+            format,
+            &SURFACE_FORMATS,
+        )?;
+        // Surfaces of this encoder are level 0, layer 0 of a 2D resource (the only kind made).
+        check_max("surface level", level, 0)?;
+        check_max("surface layers", layers, 0)?;
         self.emit(&[
             cmd0(CCMD_CREATE_OBJECT, OBJ_SURFACE, SURFACE_SIZE),
             handle,
@@ -291,7 +397,17 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn create_blend(&mut self, handle: u32, s: &BlendState) -> Result<()> {
-        check_handle("blend handle 0", handle)?;
+        check_handle("blend handle", handle)?;
+        check_max("blend rgb func", s.rgb_func, BLEND_FUNC_MAX)?;
+        check_max("blend alpha func", s.alpha_func, BLEND_FUNC_MAX)?;
+        check_max("blend colour mask", s.colormask, 0xF)?;
+        for f in [s.rgb_src, s.rgb_dst, s.alpha_src, s.alpha_dst] {
+            if !is_blend_factor(f) {
+                return Err(GpuError::Invalid {
+                    what: "blend factor is not a pipe_blendfactor",
+                });
+            }
+        }
         let rt0 = (s.enable as u32)
             | (s.rgb_func & 7) << 1
             | (s.rgb_src & 0x1f) << 4
@@ -309,7 +425,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn create_rasterizer(&mut self, handle: u32, s: &RasterState) -> Result<()> {
-        check_handle("rasterizer handle 0", handle)?;
+        check_handle("rasterizer handle", handle)?;
         if s.cull_face > CULL_BACK + 1 {
             return Err(GpuError::OutOfRange {
                 what: "cull face",
@@ -338,7 +454,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn create_dsa(&mut self, handle: u32, s: &DsaState) -> Result<()> {
-        check_handle("dsa handle 0", handle)?;
+        check_handle("dsa handle", handle)?;
         if s.depth_func > FUNC_ALWAYS {
             return Err(GpuError::OutOfRange {
                 what: "depth func",
@@ -366,7 +482,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         handle: u32,
         elements: &[VertexElement],
     ) -> Result<()> {
-        check_handle("vertex elements handle 0", handle)?;
+        check_handle("vertex elements handle", handle)?;
         if elements.is_empty() || elements.len() > MAX_VERTEX_ELEMENTS {
             return Err(GpuError::OutOfRange {
                 what: "vertex elements",
@@ -390,6 +506,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                     limit: MAX_VERTEX_BUFFERS as u64 - 1,
                 });
             }
+            check_max("vertex element offset", e.offset, MAX_VERTEX_STRIDE - 1)?;
             let at = 2 + i * 4;
             w[at] = e.offset;
             w[at + 1] = 0; // instance divisor
@@ -400,7 +517,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     }
 
     pub fn create_sampler_state(&mut self, handle: u32, s: &SamplerState) -> Result<()> {
-        check_handle("sampler state handle 0", handle)?;
+        check_handle("sampler state handle", handle)?;
+        for wrap in [s.wrap_s, s.wrap_t] {
+            if wrap != WRAP_REPEAT && wrap != WRAP_CLAMP_TO_EDGE {
+                return Err(GpuError::Invalid {
+                    what: "sampler wrap (REPEAT or CLAMP_TO_EDGE)",
+                });
+            }
+        }
+        check_max("sampler min filter", s.min_filter, FILTER_LINEAR)?;
+        check_max("sampler mag filter", s.mag_filter, FILTER_LINEAR)?;
         let s0 = (s.wrap_s & 7)
             | (s.wrap_t & 7) << 3
             | (s.wrap_t & 7) << 6 // wrap_r follows wrap_t: 2D textures never read it
@@ -423,8 +549,13 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
 
     /// A 2D sampler view of the whole resource (level 0, layer 0, identity swizzle).
     pub fn create_sampler_view(&mut self, handle: u32, resource: u32, format: u32) -> Result<()> {
-        check_handle("sampler view handle 0", handle)?;
-        check_handle("sampler view resource 0", resource)?;
+        check_handle("sampler view handle", handle)?;
+        check_resource("sampler view resource", resource)?;
+        check_format(
+            "sampler view format (B8G8R8A8_UNORM or R8_UNORM)",
+            format,
+            &SAMPLER_VIEW_FORMATS,
+        )?;
         // Format word: format in bits 0..23, texture target in bits 24..31.
         let fmt = (format & 0x00FF_FFFF) | (TARGET_TEXTURE_2D << 24);
         self.emit(&[
@@ -441,9 +572,20 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
     /// CREATE_OBJECT(SHADER) from TGSI text. Text longer than one batch goes out as a first
     /// packet carrying the full length followed by continuation packets.
     pub fn create_shader(&mut self, handle: u32, stage: u32, tgsi: &str) -> Result<()> {
-        check_handle("shader handle 0", handle)?;
+        check_handle("shader handle", handle)?;
         check_stage(stage)?;
         let text = tgsi.as_bytes();
+        // The host parses the text as TGSI of the stage it is created for.
+        let header: &[u8] = if stage == SHADER_VERTEX {
+            b"VERT"
+        } else {
+            b"FRAG"
+        };
+        if !text.starts_with(header) {
+            return Err(GpuError::Invalid {
+                what: "shader text must start with the stage's TGSI header (VERT or FRAG)",
+            });
+        }
         if text.len() > MAX_SHADER_TEXT_BYTES {
             return Err(GpuError::OutOfRange {
                 what: "shader text bytes",
@@ -529,11 +671,12 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 what: "BIND_OBJECT takes blend, rasterizer, dsa or vertex elements",
             });
         }
+        check_handle_or_none("bound object handle", handle)?;
         self.emit(&[cmd0(CCMD_BIND_OBJECT, obj_type, BIND_OBJECT_SIZE), handle])
     }
 
     pub fn destroy_object(&mut self, obj_type: u32, handle: u32) -> Result<()> {
-        check_handle("destroy of handle 0", handle)?;
+        check_handle("destroyed object handle", handle)?;
         if obj_type == OBJ_NULL || obj_type >= OBJ_MAX {
             return Err(GpuError::OutOfRange {
                 what: "object type",
@@ -549,14 +692,15 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
 
     pub fn bind_shader(&mut self, handle: u32, stage: u32) -> Result<()> {
         check_stage(stage)?;
+        check_handle_or_none("bound shader handle", handle)?;
         self.emit(&[cmd0(CCMD_BIND_SHADER, 0, BIND_SHADER_SIZE), handle, stage])
     }
 
     /// LINK_SHADER for a VS/FS pair; only valid when the host advertises it
     /// (`HostCaps::supports_link_shader`).
     pub fn link_shader(&mut self, vs: u32, fs: u32) -> Result<()> {
-        check_handle("link of vertex shader 0", vs)?;
-        check_handle("link of fragment shader 0", fs)?;
+        check_handle("linked vertex shader handle", vs)?;
+        check_handle("linked fragment shader handle", fs)?;
         self.emit(&[
             cmd0(CCMD_LINK_SHADER, 0, LINK_SHADER_SIZE),
             vs,
@@ -576,6 +720,11 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 limit: 8,
             });
         }
+        check_handle_or_none("framebuffer depth surface", zsurf)?;
+        // The host takes 0 for "no depth surface" but not for a colour buffer.
+        for &c in cbufs {
+            check_handle("framebuffer colour surface", c)?;
+        }
         let mut w = [0u32; 11];
         w[0] = cmd0(
             CCMD_SET_FRAMEBUFFER_STATE,
@@ -588,7 +737,9 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         self.emit(&w[..3 + cbufs.len()])
     }
 
+    /// SET_VIEWPORT_STATE of viewport 0; see [`check_viewport`] for what is refused.
     pub fn set_viewport(&mut self, vp: &Viewport) -> Result<()> {
+        check_viewport(vp)?;
         self.emit(&[
             cmd0(CCMD_SET_VIEWPORT_STATE, 0, viewport_size(1)),
             0,
@@ -616,6 +767,13 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             vertex_buffers_size(buffers.len() as u32),
         );
         for (i, b) in buffers.iter().enumerate() {
+            check_max("vertex buffer stride", b.stride, MAX_VERTEX_STRIDE)?;
+            check_max(
+                "vertex buffer offset",
+                b.offset,
+                MAX_BACKING_BYTES as u32 - 1,
+            )?;
+            check_resource_or_none("vertex buffer resource", b.resource)?;
             w[1 + i * 3] = b.stride;
             w[2 + i * 3] = b.offset;
             w[3 + i * 3] = b.resource;
@@ -630,6 +788,12 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 if index_size != 2 && index_size != 4 && index_size != 1 {
                     return Err(GpuError::Invalid {
                         what: "index size must be 1, 2 or 4",
+                    });
+                }
+                check_resource("index buffer resource", res)?;
+                if offset % index_size != 0 || offset as usize >= MAX_BACKING_BYTES {
+                    return Err(GpuError::Invalid {
+                        what: "index buffer offset must be a multiple of the index size inside a buffer",
                     });
                 }
                 self.emit(&[
@@ -702,6 +866,9 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         handles: &[u32],
     ) -> Result<()> {
         check_stage(stage)?;
+        for &h in handles {
+            check_handle_or_none(what, h)?;
+        }
         if handles.len() + start as usize > MAX_SAMPLER_UNITS {
             return Err(GpuError::OutOfRange {
                 what,
@@ -724,6 +891,12 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 what: "clear buffers must be a non-empty set of COLOR0/DEPTH/STENCIL",
             });
         }
+        if rgba.iter().any(|c| !c.is_finite()) || !(0.0..=1.0).contains(&depth) {
+            return Err(GpuError::Invalid {
+                what: "clear colour must be finite and clear depth in [0, 1]",
+            });
+        }
+        check_max("clear stencil", stencil, 0xFF)?;
         let d = depth.to_bits();
         self.emit(&[
             cmd0(CCMD_CLEAR, 0, CLEAR_SIZE),
@@ -755,13 +928,39 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 what: "indexed draw with start != 0 (the host ignores it; use the index buffer offset)",
             });
         }
+        check_max("draw primitive mode", d.mode, PRIM_MAX)?;
+        let instances = d.instance_count.max(1);
+        let work = d.count as u64 * instances as u64;
+        if work > MAX_DRAW_VERTICES as u64 {
+            return Err(GpuError::OutOfRange {
+                what: "draw vertices (count x instances)",
+                value: work,
+                limit: MAX_DRAW_VERTICES as u64,
+            });
+        }
+        if !d.indexed
+            && (d.start.checked_add(d.count - 1).is_none()
+                || d.min_index != d.start
+                || d.max_index != d.start + (d.count - 1))
+        {
+            return Err(GpuError::Invalid {
+                what: "non-indexed draw range must be [start, start + count - 1]",
+            });
+        }
+        if d.max_index > MAX_DRAW_VERTICES {
+            return Err(GpuError::OutOfRange {
+                what: "draw max index",
+                value: d.max_index as u64,
+                limit: MAX_DRAW_VERTICES as u64,
+            });
+        }
         self.emit(&[
             cmd0(CCMD_DRAW_VBO, 0, DRAW_VBO_SIZE),
             d.start,
             d.count,
             d.mode,
             d.indexed as u32,
-            d.instance_count.max(1),
+            instances,
             d.index_bias as u32,
             0, // start instance
             0, // primitive restart off
@@ -783,10 +982,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
-        check_handle("inline write to resource 0", resource)?;
-        if bpp == 0 || bx.w == 0 || bx.h == 0 || bx.d != 1 {
+        check_resource("inline write resource", resource)?;
+        if bpp == 0 || bpp > 16 || bx.w == 0 || bx.h == 0 || bx.d != 1 || bx.z != 0 {
             return Err(GpuError::Invalid {
-                what: "inline write box must be non-empty, 2D, with bpp > 0",
+                what: "inline write box must be non-empty, 2D (z 0, depth 1), with bpp 1..=16",
+            });
+        }
+        let fits = |o: u32, n: u32| o.checked_add(n).is_some_and(|e| e <= MAX_RESOURCE_DIM);
+        if !fits(bx.x, bx.w) || !fits(bx.y, bx.h) {
+            return Err(GpuError::Invalid {
+                what: "inline write box beyond the largest resource (16384)",
             });
         }
         let row_bytes = bx.w as u64 * bpp as u64;

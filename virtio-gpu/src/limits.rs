@@ -27,6 +27,16 @@ pub const MAX_SAMPLER_UNITS: usize = 4;
 pub const MAX_VERTEX_ELEMENTS: usize = 8;
 /// Vertex buffers bound at once.
 pub const MAX_VERTEX_BUFFERS: usize = 8;
+/// Largest vertex-buffer stride and vertex-element offset in bytes (GL's minimum guaranteed
+/// MAX_VERTEX_ATTRIB_STRIDE and MAX_VERTEX_ATTRIB_RELATIVE_OFFSET + 1: the host takes every one).
+pub const MAX_VERTEX_STRIDE: u32 = 2048;
+/// Largest viewport edge in pixels (as large as a resource may be).
+pub const MAX_VIEWPORT_DIM: f32 = 16384.0;
+/// Largest |x|, |y| of a viewport corner in pixels (GL's minimum VIEWPORT_BOUNDS_RANGE is twice
+/// the largest viewport edge).
+pub const MAX_VIEWPORT_BOUND: f32 = 32768.0;
+/// Most vertices one DRAW_VBO may process (count x instances): a bound on the host's work.
+pub const MAX_DRAW_VERTICES: u32 = 1 << 24;
 /// Longest TGSI text accepted (bytes, without the terminating NUL). Longer text is refused; text
 /// longer than one packet is sent with continuation packets.
 pub const MAX_SHADER_TEXT_BYTES: usize = 65536;

@@ -135,6 +135,7 @@ pub const PRIM_POINTS: u32 = 0;
 pub const PRIM_LINES: u32 = 1;
 pub const PRIM_TRIANGLES: u32 = 4;
 pub const PRIM_TRIANGLE_STRIP: u32 = 5;
+pub const PRIM_TRIANGLE_FAN: u32 = 6;
 
 // Compare functions (pipe_compare_func).
 pub const FUNC_NEVER: u32 = 0;
@@ -170,6 +171,36 @@ pub const LINK_SHADER_MIN_FEATURE_VERSION: u32 = 7;
 // Capset ids.
 pub const CAPSET_VIRGL: u32 = 1;
 pub const CAPSET_VIRGL2: u32 = 2;
+
+/// Every format the encoder names (the subset above): anything else is refused, never sent.
+pub const KNOWN_FORMATS: [u32; 8] = [
+    FORMAT_B8G8R8A8_UNORM,
+    FORMAT_Z32_FLOAT,
+    FORMAT_Z24_UNORM_S8_UINT,
+    FORMAT_R32_FLOAT,
+    FORMAT_R32G32_FLOAT,
+    FORMAT_R32G32B32_FLOAT,
+    FORMAT_R32G32B32A32_FLOAT,
+    FORMAT_R8_UNORM,
+];
+/// Formats a surface (render target or depth buffer) may have.
+pub const SURFACE_FORMATS: [u32; 3] = [
+    FORMAT_B8G8R8A8_UNORM,
+    FORMAT_Z32_FLOAT,
+    FORMAT_Z24_UNORM_S8_UINT,
+];
+/// Formats a sampler view may have.
+pub const SAMPLER_VIEW_FORMATS: [u32; 2] = [FORMAT_B8G8R8A8_UNORM, FORMAT_R8_UNORM];
+
+/// Highest pipe_blend_func (ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX).
+pub const BLEND_FUNC_MAX: u32 = 4;
+/// Valid pipe_blendfactor values: ONE..=SRC1_ALPHA (0x01..=0x0A, no 0x06) and
+/// ZERO..=INV_SRC1_ALPHA (0x11..=0x1A, no 0x16).
+pub const fn is_blend_factor(f: u32) -> bool {
+    matches!(f, 0x01..=0x05 | 0x07..=0x0A | 0x11..=0x15 | 0x17..=0x1A)
+}
+/// Highest primitive mode the encoder sends (POINTS..=TRIANGLE_FAN; no adjacency, no patches).
+pub const PRIM_MAX: u32 = PRIM_TRIANGLE_FAN;
 
 // Host context error strings that harnesses scan for.
 pub const HOST_ERROR_MARKERS: [&str; 3] =

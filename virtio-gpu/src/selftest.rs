@@ -513,11 +513,11 @@ fn golden_vertex_elements(out: &mut dyn Write) -> bool {
 }
 
 fn golden_shader_short(out: &mut dyn Write) -> bool {
-    // "END\n" + NUL = 5 bytes = 2 dwords; offlen 5; tokens 5 + 16.
+    // "FRAG" + NUL = 5 bytes = 2 dwords; offlen 5; tokens 5 + 16.
     golden(
         out,
         "shader",
-        encode(|e| e.create_shader(9, SHADER_FRAGMENT, "END\n")),
+        encode(|e| e.create_shader(9, SHADER_FRAGMENT, "FRAG")),
         &[
             cmd0(1, 4, 7),
             9,
@@ -525,15 +525,25 @@ fn golden_shader_short(out: &mut dyn Write) -> bool {
             5,
             21,
             0,
-            u32::from_le_bytes(*b"END\n"),
+            u32::from_le_bytes(*b"FRAG"),
             0,
         ],
     ) && golden(
         out,
         "shader exact dword",
-        encode(|e| e.create_shader(9, SHADER_VERTEX, "END")),
-        &[cmd0(1, 4, 6), 9, 0, 4, 20, 0, u32::from_le_bytes(*b"END\0")],
-    )
+        encode(|e| e.create_shader(9, SHADER_VERTEX, "VERT\nEN")),
+        &[
+            cmd0(1, 4, 7),
+            9,
+            0,
+            8,
+            24,
+            0,
+            u32::from_le_bytes(*b"VERT"),
+            u32::from_le_bytes(*b"\nEN\0"),
+        ],
+    ) && encode(|e| e.create_shader(9, SHADER_VERTEX, "FRAG\nEND\n")).is_err()
+        && encode(|e| e.create_shader(9, SHADER_FRAGMENT, "")).is_err()
 }
 
 fn golden_binds_and_state(out: &mut dyn Write) -> bool {
@@ -756,7 +766,7 @@ fn argument_validation(out: &mut dyn Write) -> bool {
     );
     ensure!(
         out,
-        encode(|e| e.create_shader(1, 0, "A\0B")).is_err(),
+        encode(|e| e.create_shader(1, 0, "VERT\0B")).is_err(),
         "NUL in shader text refused"
     );
     ensure!(

@@ -6,7 +6,8 @@
 //! Must never: know about a specific transport's wire format.
 use crate::batch::Sink;
 use crate::caps::HostCaps;
-use crate::error::Result;
+use crate::error::{GpuError, Result};
+use crate::limits::{MAX_BACKING_BYTES, MAX_RESOURCE_DIM};
 use crate::proto::Box3d;
 use crate::protocol::*;
 
@@ -91,9 +92,64 @@ impl ResourceDesc {
             .checked_mul(self.bytes_per_texel as u64)?;
         usize::try_from(n).ok()
     }
+    /// The limits both transports apply before creating a resource (so vtest refuses what the
+    /// kernel's driver refuses): a 2D texture is 1..=`min(MAX_RESOURCE_DIM, host max)` texels
+    /// on each axis (`host_max_2d` from the capset; 0 = unknown), depth and array size 1, level
+    /// 0 only; a buffer is 1..=`MAX_BACKING_BYTES` bytes wide, height and depth 1; bytes per
+    /// texel 1..=16; the guest copy at most `MAX_BACKING_BYTES`. Returns the backing bytes.
+    pub fn check(&self, host_max_2d: u32) -> Result<usize> {
+        let bad = |what| Err(GpuError::Invalid { what });
+        if self.bytes_per_texel == 0 || self.bytes_per_texel > 16 {
+            return bad("resource bytes per texel must be 1..=16");
+        }
+        if self.depth != 1 || self.array_size != 1 || self.last_level != 0 || self.nr_samples > 1 {
+            return bad("resource must have depth 1, one layer, one level, no multisampling");
+        }
+        let max = if host_max_2d == 0 {
+            MAX_RESOURCE_DIM
+        } else {
+            host_max_2d.min(MAX_RESOURCE_DIM)
+        };
+        match self.target {
+            TARGET_BUFFER => {
+                if self.height != 1 {
+                    return bad("buffer resource must have height 1");
+                }
+                range(
+                    "buffer resource bytes",
+                    self.width,
+                    MAX_BACKING_BYTES as u32,
+                )?;
+            }
+            TARGET_TEXTURE_2D => {
+                range("resource width", self.width, max)?;
+                range("resource height", self.height, max)?;
+            }
+            _ => return bad("resource target must be BUFFER or TEXTURE_2D"),
+        }
+        self.backing_bytes()
+            .filter(|&b| b <= MAX_BACKING_BYTES)
+            .ok_or(GpuError::OutOfRange {
+                what: "resource backing bytes",
+                value: self.width as u64 * self.height as u64 * self.bytes_per_texel as u64,
+                limit: MAX_BACKING_BYTES as u64,
+            })
+    }
+
     pub fn stride(&self) -> u32 {
         self.width.saturating_mul(self.bytes_per_texel)
     }
+}
+
+fn range(what: &'static str, v: u32, max: u32) -> Result<()> {
+    if v == 0 || v > max {
+        return Err(GpuError::OutOfRange {
+            what,
+            value: v as u64,
+            limit: max as u64,
+        });
+    }
+    Ok(())
 }
 
 /// What a VirGL renderer connection offers. Both transports implement it, so the encoder, the

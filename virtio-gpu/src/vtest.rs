@@ -380,11 +380,8 @@ impl GpuTransport3d for VtestTransport {
     }
 
     fn resource_create_3d(&mut self, ctx: CtxId, d: &ResourceDesc) -> Result<ResId> {
-        if d.width == 0 || d.height == 0 || d.backing_bytes().is_none() {
-            return Err(GpuError::Invalid {
-                what: "empty or oversized resource",
-            });
-        }
+        // The kernel driver's limits exactly (the host refuses e.g. a 16385x1 texture).
+        d.check(self.caps.max_texture_2d_size)?;
         let c = self.conn(ctx)?;
         let id = c.ids.alloc()?;
         let r = c.send(

@@ -40,6 +40,8 @@ pub struct FakeProgram {
     pub fs_constants: Vec<f32>,
     /// Make the software draw fail with this reason.
     pub raster_error: Option<&'static str>,
+    /// Make `tgsi` fail with this reason (a program the device cannot take).
+    pub tgsi_error: Option<&'static str>,
 }
 
 impl FakeProgram {
@@ -71,6 +73,7 @@ impl FakeProgram {
             vs_constants: Vec::new(),
             fs_constants: Vec::new(),
             raster_error: None,
+            tgsi_error: None,
         }
     }
 
@@ -140,6 +143,9 @@ impl ShaderProgram for FakeProgram {
         Ok(1)
     }
     fn tgsi(&self, stage: Stage, out: &mut String) -> Result<u32, &'static str> {
+        if let Some(why) = self.tgsi_error {
+            return Err(why);
+        }
         if let Some((vs, fs)) = self.tgsi {
             out.push_str(if stage == Stage::Vertex { vs } else { fs });
             return Ok(out.len() as u32 + 16);
@@ -216,7 +222,8 @@ impl FakeDevice {
 
 impl Device for FakeDevice {
     fn available(&self) -> bool {
-        self.available
+        // A dead device is not available (as the VirGL backend's transport reports it).
+        self.available && !self.log.lock().unwrap().dead
     }
     fn context_create(&mut self) -> Result<DevId, DeviceError> {
         self.call("context_create")

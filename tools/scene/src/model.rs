@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Largest picture or texture side accepted.
 pub const SIZE_MAX: u32 = 4096;
@@ -132,10 +132,12 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// The number rounded once, correctly, from its decimal text to f32; beyond f32's range is an
+/// error (f32::MAX as JSON writers print it, `3.4028234663852886e38`, is f32::MAX).
 fn as_f32(v: &Value, path: &str) -> Result<f32, SceneError> {
-    match v.as_f64() {
-        Some(x) if x.is_finite() && x.abs() <= f32::MAX as f64 => Ok(x as f32),
-        Some(x) => err(path, format!("{} does not fit a finite f32", x)),
+    match v.as_number() {
+        Some(n) if n.as_f32().is_finite() => Ok(n.as_f32()),
+        Some(n) => err(path, format!("{} does not fit a finite f32", n)),
         None => err(path, format!("expected a number, found {}", kind(v))),
     }
 }
@@ -165,7 +167,7 @@ fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> 
     )
 }
 
-fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, SceneError> {
+fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map, SceneError> {
     v.as_object().map_or_else(
         || err(path, format!("expected an object, found {}", kind(v))),
         Ok,
@@ -188,7 +190,7 @@ fn fixed_floats<const N: usize>(v: &Value, path: &str) -> Result<[f32; N], Scene
     )
 }
 
-fn check_keys(obj: &Map<String, Value>, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
+fn check_keys(obj: &Map, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
     for key in obj.keys() {
         if !allowed.contains(&key.as_str()) {
             let at = if path.is_empty() {
@@ -208,7 +210,7 @@ fn check_keys(obj: &Map<String, Value>, path: &str, allowed: &[&str]) -> Result<
 impl Scene {
     /// Parse and validate scene JSON text.
     pub fn parse(text: &str) -> Result<Scene, SceneError> {
-        let root: Value = serde_json::from_str(text).map_err(|e| SceneError {
+        let root: Value = crate::json::parse(text).map_err(|e| SceneError {
             path: String::new(),
             message: format!("invalid JSON: {}", e),
         })?;
@@ -641,6 +643,32 @@ mod tests {
 
     fn error_of(text: &str) -> String {
         Scene::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn f32_max_as_json_writers_print_it_is_accepted() {
+        let text = r#"{"size": [1, 1], "clear": [3.4028234663852886e38, -3.4028235e38, 0, 1],
+            "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
+        let s = Scene::parse(text).unwrap();
+        assert_eq!(s.clear, [f32::MAX, -f32::MAX, 0.0, 1.0]);
+        let big = r#"{"size": [1, 1], "clear": [3.5e38, 0, 0, 1]}"#;
+        assert_eq!(
+            error_of(big),
+            "scene: clear[0]: 3.5e38 does not fit a finite f32"
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected() {
+        let dup = r#"{"size": [1, 1], "size": [2, 2],
+            "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
+        assert_eq!(
+            error_of(dup),
+            "scene: invalid JSON: duplicate key \"size\" at line 1 column 18"
+        );
+        let inner = r#"{"size": [1, 1], "uniforms": {"u": 1, "u": 2},
+            "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
+        assert!(error_of(inner).contains("duplicate key \"u\""));
     }
 
     #[test]
