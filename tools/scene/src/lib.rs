@@ -1,7 +1,7 @@
 //! Scene files shared by `shc render` (the software path) and `mesa-ref` (Mesa's GLSL through EGL).
 //!
-//! Owns: a strict JSON reader (correctly rounded f32 numbers, duplicate keys rejected:
-//! [`json`]), the scene JSON model and its validation ([`model`]), RGBA images and PNG files with row 0
+//! Owns: JSON reading rules on top of serde_json (correctly rounded f32 numbers, duplicate
+//! keys rejected: [`json`]), the scene JSON model and its validation ([`model`]), RGBA images and PNG files with row 0
 //! at the top of the picture ([`image`]), and the comparison of two renderings with the edge rule
 //! of the differential tests ([`compare`]).
 //! Must never: render anything or know about a particular renderer; both renderers read the same

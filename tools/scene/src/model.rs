@@ -135,9 +135,9 @@ fn kind(v: &Value) -> &'static str {
 /// The number rounded once, correctly, from its decimal text to f32; beyond f32's range is an
 /// error (f32::MAX as JSON writers print it, `3.4028234663852886e38`, is f32::MAX).
 fn as_f32(v: &Value, path: &str) -> Result<f32, SceneError> {
-    match v.as_number() {
-        Some(n) if n.as_f32().is_finite() => Ok(n.as_f32()),
-        Some(n) => err(path, format!("{} does not fit a finite f32", n)),
+    match v.as_number().map(|n| (n, crate::json::number_f32(n))) {
+        Some((_, x)) if x.is_finite() => Ok(x),
+        Some((n, _)) => err(path, format!("{} does not fit a finite f32", n)),
         None => err(path, format!("expected a number, found {}", kind(v))),
     }
 }
@@ -167,7 +167,7 @@ fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> 
     )
 }
 
-fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map, SceneError> {
+fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, SceneError> {
     v.as_object().map_or_else(
         || err(path, format!("expected an object, found {}", kind(v))),
         Ok,
@@ -190,7 +190,7 @@ fn fixed_floats<const N: usize>(v: &Value, path: &str) -> Result<[f32; N], Scene
     )
 }
 
-fn check_keys(obj: &Map, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
+fn check_keys(obj: &Map<String, Value>, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
     for key in obj.keys() {
         if !allowed.contains(&key.as_str()) {
             let at = if path.is_empty() {
@@ -654,7 +654,7 @@ mod tests {
         let big = r#"{"size": [1, 1], "clear": [3.5e38, 0, 0, 1]}"#;
         assert_eq!(
             error_of(big),
-            "scene: clear[0]: 3.5e38 does not fit a finite f32"
+            "scene: clear[0]: 3.5e+38 does not fit a finite f32"
         );
     }
 
@@ -664,7 +664,7 @@ mod tests {
             "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
         assert_eq!(
             error_of(dup),
-            "scene: invalid JSON: duplicate key \"size\" at line 1 column 18"
+            "scene: invalid JSON: duplicate key \"size\" at line 1 column 23"
         );
         let inner = r#"{"size": [1, 1], "uniforms": {"u": 1, "u": 2},
             "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
