@@ -1,8 +1,10 @@
 //! Program link and uniforms: one vertex and one fragment [`Module`] become a [`Program`] with
 //! matched varyings (a fragment-input slot -> vertex-output slot remap), merged uniforms, the
 //! reflection tables, both stages' 128-float uniform arrays, both decoded [`Executable`]s and
-//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage whose text exceeds the VirGL
-//! budget is logged as a warning and leaves the program software-only, see `try_link`).
+//! both stages' TGSI text (emitted at link by `tgsi::emit`). As the specification requires, a
+//! link fails when TGSI cannot be emitted for either stage (over the 3600-byte VirGL budget):
+//! `link error: TGSI emission failed for the vertex shader: TGSI exceeds the VirGL command
+//! budget (3600 bytes)`.
 //!
 //! Link is transactional: every check runs and the whole candidate (reflection, remap, decoded
 //! executables) is built before anything in the program changes, so a failed relink of a linked
@@ -195,7 +197,6 @@ pub struct Program {
     fs_exec: Option<Executable>,
     vs_tgsi: String<TGSI_MAX>,
     fs_tgsi: String<TGSI_MAX>,
-    tgsi_errors: [Option<TgsiError>; 2],
     refl: Reflection,
     vs_uniforms: [f32; UNIFORM_FLOATS],
     fs_uniforms: [f32; UNIFORM_FLOATS],
@@ -227,7 +228,6 @@ impl Program {
             fs_exec: None,
             vs_tgsi: String::new(),
             fs_tgsi: String::new(),
-            tgsi_errors: [None, None],
             refl: Reflection {
                 remap: [-1; VARYING_MAX],
                 ..Reflection::default()
@@ -414,31 +414,28 @@ impl Program {
             }
         };
 
-        // ---- TGSI AT LINK -------------------------------------------------------------------
         // Both stages are emitted (the fragment stage with the varying remap) and the texts kept
-        // for the VirGL backend. A stage whose TGSI does not fit TGSI_MAX does not fail the link:
-        // the software path (the reference renderer) has no such budget. The program then has no
-        // TGSI for that stage (`tgsi()` is empty, `tgsi_error()` says why) and the log says so.
+        // for the VirGL backend. A stage whose TGSI cannot be emitted (over TGSI_MAX) fails the
+        // link (specification: "TGSI can be emitted for both stages"), so every linked program
+        // can run on every backend.
         let mut vs_tgsi: String<TGSI_MAX> = String::new();
         let mut fs_tgsi: String<TGSI_MAX> = String::new();
         let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
         let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
         for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
             if let Some(e) = e {
-                self.log_line(format_args!(
-                    "warning: {}; the program runs on the software path only",
-                    LinkError::Tgsi(stage, e)
-                ));
+                self.fail(&mut first, LinkError::Tgsi(stage, e));
             }
         }
-        // -------------------------------------------------------------------------------------
+        if let Some(e) = first {
+            return Err(e);
+        }
 
         // Commit: nothing below can fail.
         self.vs.clone_from(vs);
         self.fs.clone_from(fs);
         self.vs_tgsi = vs_tgsi;
         self.fs_tgsi = fs_tgsi;
-        self.tgsi_errors = [vs_tgsi_err, fs_tgsi_err];
         self.vs_exec = Some(vs_exec);
         self.fs_exec = Some(fs_exec);
         self.refl = refl;
@@ -458,7 +455,7 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link; warnings do not fail a link).
+    /// The log of the last link (empty after a clean link).
     pub fn log(&self) -> &str {
         &self.log
     }
@@ -483,17 +480,12 @@ impl Program {
     }
 
     /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
-    /// before the first successful link and when it did not fit (see [`Program::tgsi_error`]).
+    /// before the first successful link.
     pub fn tgsi(&self, stage: Stage) -> &str {
         match stage {
             Stage::Vertex => &self.vs_tgsi,
             Stage::Fragment => &self.fs_tgsi,
         }
-    }
-
-    /// Why the stage has no TGSI text (it did not fit TGSI_MAX), if so.
-    pub fn tgsi_error(&self, stage: Stage) -> Option<TgsiError> {
-        self.tgsi_errors[stage as usize & 1]
     }
 
     /// The stage's uniform words in use (slots 0..uniform_vec4s, 4 floats each): the

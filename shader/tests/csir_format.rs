@@ -231,7 +231,8 @@ fn hand_built_v1_blob_loads() {
         "{}",
         text.as_str()
     );
-    assert!(text.contains("MOV OUT[0], TEMP[0]"));
+    // The constant is read from its immediate directly (no copy into a temp).
+    assert!(text.contains("MOV OUT[0], IMM[0]"), "{}", text.as_str());
 }
 
 #[test]
