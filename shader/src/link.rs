@@ -18,6 +18,10 @@
 //! both stages at their own slots. mat4 = 16 floats column-major in 4 slots; mat3 = 9 floats
 //! column-major, each column padded into its own slot (lane 3 = 0).
 //!
+//! Samplers: one texture unit per sampler name in the program (`program_samplers`); the vertex
+//! stage's SAMPLE operands and declarations are remapped to those units in the kept module, so
+//! the executor and the TGSI both sample the program's units.
+//!
 //! It must never: keep a half-linked state, clobber uniform lanes other than the ones written,
 //! panic, or allocate.
 use core::fmt::Write;
@@ -25,7 +29,7 @@ use core::fmt::Write;
 use heapless::{String, Vec};
 
 use crate::exec::Executable;
-use crate::ir::{Module, Name, Stage, Type};
+use crate::ir::{Module, Name, Op, Stage, Type};
 use crate::limits::{
     ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
 };
@@ -90,7 +94,9 @@ pub enum LinkError {
     MissingVarying(Name),
     VaryingTypeMismatch(Name),
     UniformTypeMismatch(Name),
-    SamplerUnitMismatch(Name),
+    /// More distinct sampler names than texture units across both stages (the name that found
+    /// no unit).
+    TooManySamplers(Name),
     TooManyUniforms,
     Verify(Stage, VerifyError),
     Tgsi(Stage, TgsiError),
@@ -109,7 +115,11 @@ impl core::fmt::Display for LinkError {
             }
             LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
             LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
-            LinkError::SamplerUnitMismatch(n) => write!(f, "sampler unit mismatch {}", n),
+            LinkError::TooManySamplers(n) => write!(
+                f,
+                "too many samplers: '{}' finds no free texture unit; the limit is {} per program",
+                n, SAMPLER_MAX
+            ),
             LinkError::TooManyUniforms => {
                 write!(
                     f,
@@ -183,6 +193,76 @@ struct Reflection {
     uniforms: Vec<UniformInfo, PROGRAM_UNIFORM_MAX>,
     samplers: Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
     remap: [i8; VARYING_MAX],
+}
+
+const IDENTITY_UNITS: [u8; SAMPLER_MAX] = [0, 1, 2, 3];
+
+/// Gives every sampler name of the program one texture unit, in `out`, and returns the map from
+/// the vertex stage's units to the program's. Same-name samplers are one program sampler (as
+/// same-name uniforms are one program uniform), whatever order each stage declared them in.
+/// The fragment stage keeps its units (it is where textures are usually sampled, so programs
+/// without vertex samplers are unchanged); a vertex sampler takes its fragment namesake's unit,
+/// else its own unit when free, else the lowest free one. Err: a name that found no unit.
+fn program_samplers(
+    vs: &Module,
+    fs: &Module,
+    out: &mut Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
+) -> Result<[u8; SAMPLER_MAX], Name> {
+    let mut used = 0u8;
+    for s in fs.iface.samplers.iter() {
+        used |= 1 << (s.unit & 7);
+        let _ = out.push(SamplerInfo {
+            name: s.name.clone(),
+            unit: s.unit,
+        });
+    }
+    let mut map = IDENTITY_UNITS;
+    for s in vs.iface.samplers.iter() {
+        let unit = match out.iter().find(|e| e.name == s.name) {
+            Some(e) => e.unit,
+            None => {
+                let own = s.unit as usize;
+                let unit = if own < SAMPLER_MAX && used & (1 << own) == 0 {
+                    s.unit
+                } else {
+                    match (0..SAMPLER_MAX as u8).find(|u| used & (1 << u) == 0) {
+                        Some(u) => u,
+                        None => return Err(s.name.clone()),
+                    }
+                };
+                used |= 1 << unit;
+                if out
+                    .push(SamplerInfo {
+                        name: s.name.clone(),
+                        unit,
+                    })
+                    .is_err()
+                {
+                    return Err(s.name.clone());
+                }
+                unit
+            }
+        };
+        if let Some(m) = map.get_mut(s.unit as usize) {
+            *m = unit;
+        }
+    }
+    Ok(map)
+}
+
+/// `m` with every sampler unit `u` (declarations and SAMPLE operands) replaced by `map[u]`.
+fn with_units(m: &Module, map: &[u8; SAMPLER_MAX]) -> Module {
+    let mut out = m.clone();
+    let to = |u: u8| map.get(u as usize).copied().unwrap_or(u);
+    for s in out.iface.samplers.iter_mut() {
+        s.unit = to(s.unit);
+    }
+    for i in out.insts.iter_mut() {
+        if i.op == Op::Sample && (0..SAMPLER_MAX as i16).contains(&i.aux) {
+            i.aux = to(i.aux as u8) as i16;
+        }
+    }
+    out
 }
 
 /// A linked (or not yet linked) vertex + fragment program.
@@ -377,27 +457,29 @@ impl Program {
                     too_many = true;
                 }
             }
-            for s in m.iface.samplers.iter() {
-                match refl.samplers.iter().find(|e| e.name == s.name) {
-                    Some(e) if e.unit != s.unit => {
-                        self.fail(&mut first, LinkError::SamplerUnitMismatch(s.name.clone()))
-                    }
-                    Some(_) => {}
-                    None => {
-                        let _ = refl.samplers.push(SamplerInfo {
-                            name: s.name.clone(),
-                            unit: s.unit,
-                        });
-                    }
-                }
-            }
         }
         if too_many {
             self.fail(&mut first, LinkError::TooManyUniforms);
         }
+        let vs_units = match program_samplers(vs, fs, &mut refl.samplers) {
+            Ok(map) => map,
+            Err(name) => {
+                self.fail(&mut first, LinkError::TooManySamplers(name));
+                IDENTITY_UNITS
+            }
+        };
         if let Some(e) = first {
             return Err(e);
         }
+        // The vertex stage samples the program's units (the fragment stage's are the program's
+        // already): a remapped copy is what executes, what the TGSI names and what is kept.
+        let remapped;
+        let vs = if vs_units == IDENTITY_UNITS {
+            vs
+        } else {
+            remapped = with_units(vs, &vs_units);
+            &remapped
+        };
 
         let vs_exec = match Executable::new(vs, None) {
             Ok(e) => e,

@@ -174,7 +174,7 @@ fn too_many_uniforms() {
 }
 
 #[test]
-fn sampler_unit_mismatch_and_unverifiable_modules() {
+fn same_name_samplers_share_a_unit_and_unverifiable_modules_fail() {
     let mut vs = passthrough_vs();
     vs.iface
         .samplers
@@ -191,7 +191,12 @@ fn sampler_unit_mismatch_and_unverifiable_modules() {
             unit: 1,
         })
         .unwrap();
-    fails(Some(&vs), Some(&fs), "sampler unit mismatch tex");
+    // One program sampler: the fragment unit (1), the vertex stage remapped to it.
+    let mut p = Program::new();
+    p.link(Some(&vs), Some(&fs)).unwrap();
+    assert_eq!(p.sampler_find("tex"), Some(1));
+    assert_eq!(p.samplers().len(), 1);
+    assert_eq!(p.module(Stage::Vertex).unwrap().iface.samplers[0].unit, 1);
     let mut bad = passthrough_fs();
     bad.temps = 200;
     let e = fails(Some(&passthrough_vs()), Some(&bad), "too many temporaries");
