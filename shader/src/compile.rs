@@ -91,6 +91,7 @@ pub fn compile_timed(
                 writes_position: false,
                 color_output: None,
                 reads_fragcoord: false,
+                derived_names: false,
             },
         },
         timing: PhaseTimes::default(),

@@ -93,6 +93,9 @@ pub enum LinkError {
     NoColorOutput,
     MissingVarying(Name),
     VaryingTypeMismatch(Name),
+    /// The stage was loaded from CSIR v1, which keeps no varying names, and the fragment stage
+    /// reads varyings: they cannot be matched by name.
+    UnnamedVaryings(Stage),
     UniformTypeMismatch(Name),
     /// More distinct sampler names than texture units across both stages (the name that found
     /// no unit).
@@ -114,6 +117,11 @@ impl core::fmt::Display for LinkError {
                 write!(f, "missing varying {}: the fragment shader reads it, the vertex shader does not write it", n)
             }
             LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
+            LinkError::UnnamedVaryings(s) => write!(
+                f,
+                "the {} shader's varyings cannot be matched by name: it was loaded from CSIR v1, which stores no varying names; save it as CSIR v2 (shc csir save --v2) from its source",
+                s.name()
+            ),
             LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
             LinkError::TooManySamplers(n) => write!(
                 f,
@@ -383,6 +391,15 @@ impl Program {
                 location: a.location,
                 components: a.components,
             });
+        }
+        // A CSIR v1 module's varying names are made up from slots: matching them would link
+        // slot to slot, which is right only by chance. Refuse rather than mis-wire.
+        let derived = [(Stage::Vertex, vs), (Stage::Fragment, fs)]
+            .into_iter()
+            .find(|(_, m)| m.iface.derived_names && !m.iface.varyings.is_empty());
+        if let (Some((stage, _)), false) = (derived, fs.iface.varyings.is_empty()) {
+            self.fail(&mut first, LinkError::UnnamedVaryings(stage));
+            return Err(first.unwrap_or(LinkError::UnnamedVaryings(stage)));
         }
         for fv in fs.iface.varyings.iter() {
             match vs.iface.varyings.iter().find(|v| v.name == fv.name) {

@@ -210,9 +210,10 @@ fn run(text: &str, input: &[[f32; 4]], konst: &[[f32; 4]]) -> (Vec<(usize, [u32;
         };
         let lanewise = |f: &dyn Fn(usize) -> f32| -> [f32; 4] { [f(0), f(1), f(2), f(3)] };
         let dot = |n: usize| -> f32 {
-            let mut s = src[0][0] * src[1][0];
-            for k in 1..n {
-                s += src[0][k] * src[1][k];
+            let (a, b) = (src[0], src[1]);
+            let mut s = a[0] * b[0];
+            for (x, y) in a.iter().zip(b.iter()).take(n).skip(1) {
+                s += x * y;
             }
             s
         };
@@ -314,7 +315,7 @@ fn arb_biased(temps: i16) -> impl Strategy<Value = (Inst, u8)> {
                 0 => {
                     let mut i = Inst::new(Op::Const);
                     i.lanes = 1 + lanes % 4;
-                    i.aux = (a % 4) as i16;
+                    i.aux = a % 4;
                     i
                 }
                 1 => {

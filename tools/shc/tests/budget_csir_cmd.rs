@@ -65,3 +65,36 @@ fn the_corpus_shaders_that_were_over_budget_now_fit() {
         assert_eq!(o.status.code(), Some(0), "{}: {}", f, text(&o));
     }
 }
+
+#[test]
+fn csir_save_v1_refuses_div_and_suggests_v2() {
+    let vs = tmp(
+        "div.vert",
+        "#version 330 core\nuniform vec4 u;\nvoid main() { gl_Position = u / u.x; }\n",
+    );
+    let out = vs.with_extension("csir");
+    let _ = std::fs::remove_file(&out);
+    let o = shc(&[
+        "csir".as_ref(),
+        "save".as_ref(),
+        vs.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--v1".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("CSIR v1 has no opcode 33 (DIV") && text(&o).contains("--v2"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists(), "no blob is written");
+    let o = shc(&[
+        "csir".as_ref(),
+        "save".as_ref(),
+        vs.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
