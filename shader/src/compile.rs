@@ -128,6 +128,7 @@ fn blank() -> Result<Shader, Diagnostics> {
                 writes_position: false,
                 color_output: None,
                 reads_fragcoord: false,
+                derived_names: false,
             },
         },
         timing: PhaseTimes::default(),

@@ -37,7 +37,10 @@ pub const CSIR_MAX: usize = V2_HEADER
 const FLAG_WRITES_POSITION: u32 = 1;
 const FLAG_READS_FRAGCOORD: u32 = 2;
 const FLAG_COLOR_OUTPUT: u32 = 4;
-const FLAGS_KNOWN: u32 = 7;
+/// The interface tables were derived from a v1 blob (synthetic names): kept so that a v1 module
+/// saved as v2 still cannot link by (meaningless) varying names.
+const FLAG_DERIVED_NAMES: u32 = 8;
+const FLAGS_KNOWN: u32 = 15;
 
 /// Which format to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +97,15 @@ pub enum CsirError {
         needed: usize,
         cap: usize,
     },
+    /// Saving as v1 a module that uses an opcode v1 does not have (v1 stops at 32).
+    NotInV1 {
+        inst: usize,
+        op: Op,
+    },
 }
+
+/// The highest opcode of CSIR v1 (the older implementation's loader rejects anything above).
+pub const V1_OPCODE_MAX: u8 = Op::Discard as u8;
 
 impl core::fmt::Display for CsirError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -155,6 +166,17 @@ impl core::fmt::Display for CsirError {
             ),
             CsirError::BufferTooSmall { needed, cap } => {
                 write!(f, "CSIR needs {} bytes, the buffer holds {}", needed, cap)
+            }
+            CsirError::NotInV1 { inst, op } => {
+                write!(f, "CSIR v1 has no opcode {} (", *op as u8)?;
+                for c in op.name().chars() {
+                    f.write_char(c.to_ascii_uppercase())?;
+                }
+                write!(
+                    f,
+                    ", instruction {}; v1 stops at {}): save as CSIR v2 (--v2)",
+                    inst, V1_OPCODE_MAX
+                )
             }
         }
     }
@@ -232,12 +254,23 @@ fn encode_inst(inst: &Inst) -> [u8; RECORD] {
     r
 }
 
-/// Writes `m` in format `v` into `out`; returns the byte count. Loading regenerates TGSI, so a
-/// verified module without TGSI (a shader over the VirGL budget, which still compiles and runs
-/// on the software path) is refused here with the loader's reason rather than written as a
+/// Writes `m` in format `v` into `out`; returns the byte count. v1 refuses a module that uses
+/// an opcode v1 does not have (DIV 33, SQRT 34: `NotInV1`), which no v1 reader could load.
+/// Loading regenerates TGSI, so a verified module without TGSI (a shader over the VirGL budget,
+/// which compiles but cannot link) is refused here with the loader's reason rather than written as a
 /// blob that cannot be loaded. Unverified modules are written as they are (the loader's
 /// verifier rejects them; tests build such blobs on purpose).
 pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> {
+    if v == Version::V1 {
+        if let Some((inst, i)) = m
+            .insts
+            .iter()
+            .enumerate()
+            .find(|(_, i)| i.op as u8 > V1_OPCODE_MAX)
+        {
+            return Err(CsirError::NotInV1 { inst, op: i.op });
+        }
+    }
     if verify::verify(m).is_ok() {
         tgsi::emit(m, None, &mut String::<TGSI_MAX>::new()).map_err(CsirError::Tgsi)?;
     }
@@ -274,7 +307,8 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
             let bit = |on: bool, flag: u32| if on { flag } else { 0 };
             let flags = bit(iface.writes_position, FLAG_WRITES_POSITION)
                 | bit(iface.reads_fragcoord, FLAG_READS_FRAGCOORD)
-                | bit(iface.color_output.is_some(), FLAG_COLOR_OUTPUT);
+                | bit(iface.color_output.is_some(), FLAG_COLOR_OUTPUT)
+                | bit(iface.derived_names, FLAG_DERIVED_NAMES);
             for word in [
                 MAGIC,
                 2,
@@ -533,11 +567,15 @@ fn vector_type(ty: u8) -> Type {
 }
 
 /// v1 carries no interface: derive the minimal one the instructions need. Names are synthetic:
-/// `attrN`, `varN` (vec4, so a v1 vertex shader and a v1 fragment shader link slot to slot by
-/// name), `vs_uniN`/`fs_uniN` and `vs_texN`/`fs_texN` (per stage, so the two stages of a v1 pair
-/// never claim the same name with different types), `color`.
+/// `attrN`, `varN` (vec4), `vs_uniN`/`fs_uniN` and `vs_texN`/`fs_texN` (per stage, so the two
+/// stages of a v1 pair never claim the same name with different types), `color`; the interface
+/// is marked `derived_names`, and a link refuses to match such varyings (slot N of one stage
+/// need not be slot N of the other: the link cannot be proved right).
 pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
-    let mut iface = Interface::default();
+    let mut iface = Interface {
+        derived_names: true,
+        ..Interface::default()
+    };
     let (uni, tex) = match m.stage {
         Stage::Vertex => ("vs_uni", "vs_tex"),
         Stage::Fragment => ("fs_uni", "fs_tex"),
@@ -837,6 +875,7 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     iface.color_output = if color.is_empty() { None } else { Some(color) };
     iface.writes_position = flags & FLAG_WRITES_POSITION != 0;
     iface.reads_fragcoord = flags & FLAG_READS_FRAGCOORD != 0;
+    iface.derived_names = flags & FLAG_DERIVED_NAMES != 0;
     check_tables(&m)?;
     Ok(m)
 }

@@ -11,9 +11,17 @@
 //! Size: with `Module` shaders and `link::Program` programs the tables take about 430 KB, so
 //! keep the registry in a `Box` or a static, never on a stack.
 //!
-//! The registry is generic over the stored shader `S` and the linked program `P`: compiling and
-//! linking are done by closures the caller passes in, so this layer knows nothing of the
-//! frontend or the linker.
+//! The registry is generic over the stored shader `S` and the program `P`: compiling and
+//! linking are done by closures the caller passes in, so this generic layer knows nothing of the
+//! frontend or the linker. A program object keeps one `P` for its whole life and every link
+//! runs on it in place: a successful relink advances the program's generation, and a failed
+//! relink keeps the previous linked program together with the log that says so (`kept
+//! previous program`), readable through [`GuestRegistry::last_link`].
+//!
+//! [`ShaderRegistry`] (real shaders and programs) adds the specification's compile path: its
+//! `compile_source` goes through a caller-owned [`crate::cache::Compiler`] (the compile cache,
+//! whose hit and miss counts are `Compiler::stats`), and `link_program` links with
+//! `link::Program` in place.
 use core::num::NonZeroU32;
 
 use crate::ir::Stage;
@@ -44,6 +52,18 @@ impl GuestShader for crate::ir::Module {
 impl GuestShader for crate::compile::Shader {
     fn stage(&self) -> Stage {
         self.stage
+    }
+}
+
+/// A stored program: created empty with the object, linked in place.
+pub trait GuestProgram: Default {
+    /// Whether a link ever succeeded (a failed relink keeps the previous link).
+    fn is_linked(&self) -> bool;
+}
+
+impl GuestProgram for crate::link::Program {
+    fn is_linked(&self) -> bool {
+        crate::link::Program::is_linked(self)
     }
 }
 
@@ -103,7 +123,8 @@ struct ProgramEntry<P> {
     generation: u16,
     vertex: Option<usize>,
     fragment: Option<usize>,
-    linked: Option<P>,
+    /// Created at the first link attempt, then linked in place by every later one.
+    program: Option<P>,
 }
 
 /// The handle tables.
@@ -115,13 +136,13 @@ pub struct GuestRegistry<S, P> {
     program_gen: [u16; GUEST_PROGRAMS],
 }
 
-impl<S: GuestShader, P> Default for GuestRegistry<S, P> {
+impl<S: GuestShader, P: GuestProgram> Default for GuestRegistry<S, P> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<S: GuestShader, P> GuestRegistry<S, P> {
+impl<S: GuestShader, P: GuestProgram> GuestRegistry<S, P> {
     pub fn new() -> Self {
         GuestRegistry {
             shaders: core::array::from_fn(|_| None),
@@ -242,7 +263,7 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
                 generation,
                 vertex: None,
                 fragment: None,
-                linked: None,
+                program: None,
             });
         }
         Ok(ProgramId(pack(generation, slot)))
@@ -295,13 +316,15 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
         Ok(())
     }
 
-    /// Links the attached shaders with `link`. On success the result replaces the program's
-    /// linked state; on failure the previous linked state (if any) is kept.
+    /// Links the attached shaders with `link`, which works on the program's own `P` in place
+    /// (created empty at the first attempt): a relink advances what `link` advances (the
+    /// generation of a `link::Program`), and a failed relink keeps the previous linked state and
+    /// leaves `link`'s log in it.
     pub fn link<E>(
         &mut self,
         owner: Owner,
         prog: ProgramId,
-        link: impl FnOnce(&S, &S) -> Result<P, E>,
+        link: impl FnOnce(&S, &S, &mut P) -> Result<(), E>,
     ) -> Result<(), GuestError<E>> {
         let p = self
             .program_slot(owner, prog)
@@ -310,25 +333,31 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
             Some(Some(pe)) => (pe.vertex, pe.fragment),
             _ => return Err(GuestError::NoSuchHandle),
         };
-        let get = |slot: Option<usize>, stage| match slot.and_then(|s| self.shaders.get(s)) {
+        let shaders = &self.shaders;
+        let get = |slot: Option<usize>, stage| match slot.and_then(|s| shaders.get(s)) {
             Some(Some(e)) => Ok(&e.shader),
             _ => Err(GuestError::MissingShader { stage }),
         };
-        let linked =
-            link(get(vs, Stage::Vertex)?, get(fs, Stage::Fragment)?).map_err(GuestError::Failed)?;
-        if let Some(Some(pe)) = self.programs.get_mut(p) {
-            pe.linked = Some(linked);
-        }
-        Ok(())
+        let (v, f) = (get(vs, Stage::Vertex)?, get(fs, Stage::Fragment)?);
+        let Some(Some(pe)) = self.programs.get_mut(p) else {
+            return Err(GuestError::NoSuchHandle);
+        };
+        link(v, f, pe.program.get_or_insert_with(P::default)).map_err(GuestError::Failed)
     }
 
     /// The program's linked state (None until a link succeeded).
     pub fn program(&self, owner: Owner, prog: ProgramId) -> Result<Option<&P>, GuestError<()>> {
+        Ok(self.last_link(owner, prog)?.filter(|p| p.is_linked()))
+    }
+
+    /// The program's state after its last link attempt, linked or not (its log says why a link
+    /// failed); None before the first attempt.
+    pub fn last_link(&self, owner: Owner, prog: ProgramId) -> Result<Option<&P>, GuestError<()>> {
         let p = self
             .program_slot(owner, prog)
             .ok_or(GuestError::NoSuchHandle)?;
         match self.programs.get(p) {
-            Some(Some(pe)) => Ok(pe.linked.as_ref()),
+            Some(Some(pe)) => Ok(pe.program.as_ref()),
             _ => Err(GuestError::NoSuchHandle),
         }
     }
@@ -343,7 +372,7 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
             .program_slot(owner, prog)
             .ok_or(GuestError::NoSuchHandle)?;
         match self.programs.get_mut(p) {
-            Some(Some(pe)) => Ok(pe.linked.as_mut()),
+            Some(Some(pe)) => Ok(pe.program.as_mut().filter(|p| p.is_linked())),
             _ => Err(GuestError::NoSuchHandle),
         }
     }
@@ -412,6 +441,36 @@ impl<S: GuestShader, P> GuestRegistry<S, P> {
     }
 }
 
+impl ShaderRegistry {
+    /// Compiles `source` through `compiler` (the compile cache: a hit skips every phase) and
+    /// stores the shader for `owner`. The table is checked first; a failed compile returns its
+    /// diagnostics and consumes no handle.
+    #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
+    pub fn compile_source(
+        &mut self,
+        compiler: &mut crate::cache::Compiler,
+        owner: Owner,
+        stage: u32,
+        source: &[u8],
+        name: &str,
+    ) -> Result<ShaderId, GuestError<crate::diag::Diagnostics>> {
+        self.compile(owner, || compiler.compile(stage, source, name))
+    }
+
+    /// Links the program's attached shaders into its own `link::Program`: the generation
+    /// advances on every successful link; a failed relink keeps the previous program and its
+    /// log ends with `kept previous program` ([`GuestRegistry::last_link`] reads it).
+    pub fn link_program(
+        &mut self,
+        owner: Owner,
+        prog: ProgramId,
+    ) -> Result<(), GuestError<crate::link::LinkError>> {
+        self.link(owner, prog, |v, f, p| {
+            p.link(Some(&v.module), Some(&f.module))
+        })
+    }
+}
+
 /// Self-test: owner isolation, pinning by a program, drop_owner and the live count.
 pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
     struct S(Stage);
@@ -420,8 +479,15 @@ pub fn selftest_guest(w: &mut dyn core::fmt::Write) -> bool {
             self.0
         }
     }
-    let mut r: GuestRegistry<S, ()> = GuestRegistry::new();
-    let run = |r: &mut GuestRegistry<S, ()>| -> Option<()> {
+    #[derive(Default)]
+    struct P;
+    impl GuestProgram for P {
+        fn is_linked(&self) -> bool {
+            false
+        }
+    }
+    let mut r: GuestRegistry<S, P> = GuestRegistry::new();
+    let run = |r: &mut GuestRegistry<S, P>| -> Option<()> {
         let v = r.compile(7, || Ok::<S, ()>(S(Stage::Vertex))).ok()?;
         let p = r.create_program(7).ok()?;
         r.attach(7, p, v).ok()?;
@@ -461,14 +527,27 @@ mod tests {
             self.0
         }
     }
-    /// The "linked program" of these tests: the serials of the shaders it was linked from.
-    type Reg = GuestRegistry<Sh, (u32, u32)>;
+    /// The "linked program" of these tests: the serials of the shaders it was last linked
+    /// from, and how many links succeeded.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Linked {
+        serials: Option<(u32, u32)>,
+        links: u32,
+    }
+    impl GuestProgram for Linked {
+        fn is_linked(&self) -> bool {
+            self.serials.is_some()
+        }
+    }
+    type Reg = GuestRegistry<Sh, Linked>;
 
     fn ok(stage: Stage, serial: u32) -> impl FnOnce() -> Result<Sh, &'static str> {
         move || Ok(Sh(stage, serial))
     }
-    fn link(v: &Sh, f: &Sh) -> Result<(u32, u32), &'static str> {
-        Ok((v.1, f.1))
+    fn link(v: &Sh, f: &Sh, p: &mut Linked) -> Result<(), &'static str> {
+        p.serials = Some((v.1, f.1));
+        p.links += 1;
+        Ok(())
     }
 
     #[test]
@@ -534,7 +613,10 @@ mod tests {
         assert_eq!(r.live_count(), 4, "but both shaders are pinned");
         // Relinking still works: the program uses its pinned shaders.
         r.link(1, p, link).unwrap();
-        assert_eq!(r.program(1, p).unwrap(), Some(&(10, 20)));
+        assert_eq!(
+            r.program(1, p).unwrap().and_then(|l| l.serials),
+            Some((10, 20))
+        );
         assert_eq!(
             r.attached(1, p).unwrap(),
             (Some(&Sh(Stage::Vertex, 10)), Some(&Sh(Stage::Fragment, 20)))
@@ -667,11 +749,8 @@ mod tests {
         let p = r.create_program(4).unwrap();
         r.attach(4, p, v).unwrap();
         r.attach(4, p, f).unwrap();
-        r.link(4, p, |a, b| {
-            let mut prog = Program::new();
-            prog.link(Some(a), Some(b)).map(|_| prog)
-        })
-        .unwrap();
+        r.link(4, p, |a, b, prog: &mut Program| prog.link(Some(a), Some(b)))
+            .unwrap();
         assert!(r
             .program(4, p)
             .unwrap()
@@ -683,20 +762,26 @@ mod tests {
 
     #[test]
     fn real_compile_link_and_1000_cycles() {
-        use crate::compile::compile;
-        use crate::link::Program;
+        use crate::cache::Compiler;
         let vs_src = b"#version 330\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
         let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
         let mut r: std::boxed::Box<ShaderRegistry> = std::boxed::Box::default();
+        let mut c: std::boxed::Box<Compiler> = std::boxed::Box::default();
         let start = r.live_count();
         for i in 0..1000u32 {
             let owner = 1 + i % 3;
-            let v = r.compile(owner, || compile(0, vs_src, "v")).ok().unwrap();
-            let f = r.compile(owner, || compile(1, fs_src, "f")).ok().unwrap();
+            let v = r
+                .compile_source(&mut c, owner, 0, vs_src, "v")
+                .ok()
+                .unwrap();
+            let f = r
+                .compile_source(&mut c, owner, 1, fs_src, "f")
+                .ok()
+                .unwrap();
             // A compile failure returns diagnostics and takes no handle.
             let before = r.live_count();
             assert!(matches!(
-                r.compile(owner, || compile(1, b"void main( {", "bad")),
+                r.compile_source(&mut c, owner, 1, b"void main( {", "bad"),
                 Err(GuestError::Failed(_))
             ));
             assert_eq!(r.live_count(), before);
@@ -704,11 +789,7 @@ mod tests {
             r.attach(owner, p, v).unwrap();
             r.attach(owner, p, f).unwrap();
             if i % 100 == 0 {
-                r.link(owner, p, |a, b| {
-                    let mut prog = Program::new();
-                    prog.link(Some(&a.module), Some(&b.module)).map(|_| prog)
-                })
-                .unwrap();
+                r.link_program(owner, p).unwrap();
             }
             match i % 3 {
                 0 => {
@@ -727,6 +808,54 @@ mod tests {
             }
         }
         assert_eq!(r.live_count(), start);
+    }
+
+    /// Issue 11, item 13: relinks advance the generation, a failed relink keeps the previous
+    /// program and its log says so, and guest compiles go through the compile cache.
+    #[test]
+    fn relinks_advance_the_generation_and_keep_the_log_of_a_failure() {
+        use crate::cache::Compiler;
+        let vs_src = b"#version 330\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
+        let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+        let bad_fs = b"#version 330\nin vec4 missing;\nout vec4 o;\nvoid main() { o = missing; }\n";
+        let mut r: std::boxed::Box<ShaderRegistry> = std::boxed::Box::default();
+        let mut c: std::boxed::Box<Compiler> = std::boxed::Box::default();
+        let v = r.compile_source(&mut c, 1, 0, vs_src, "v").ok().unwrap();
+        let f = r.compile_source(&mut c, 1, 1, fs_src, "f").ok().unwrap();
+        let p = r.create_program(1).unwrap();
+        r.attach(1, p, v).unwrap();
+        r.attach(1, p, f).unwrap();
+        let generation = |r: &ShaderRegistry| r.program(1, p).unwrap().map(|x| x.generation());
+        assert_eq!(generation(&r), None);
+        r.link_program(1, p).unwrap();
+        assert_eq!(generation(&r), Some(1));
+        r.link_program(1, p).unwrap();
+        assert_eq!(generation(&r), Some(2));
+        // A failed relink: the previous program stays, and so does the log saying so.
+        let bad = r.compile_source(&mut c, 1, 1, bad_fs, "bad").ok().unwrap();
+        r.attach(1, p, bad).unwrap();
+        assert!(matches!(
+            r.link_program(1, p),
+            Err(GuestError::Failed(crate::link::LinkError::MissingVarying(
+                _
+            )))
+        ));
+        assert_eq!(generation(&r), Some(2));
+        let log = r.last_link(1, p).unwrap().unwrap().log();
+        assert!(log.contains("missing varying missing"), "{}", log);
+        assert!(log.ends_with("kept previous program\n"), "{}", log);
+        assert!(r.program(1, p).unwrap().unwrap().is_linked());
+        // Back to the good shader: the generation goes on.
+        r.attach(1, p, f).unwrap();
+        r.link_program(1, p).unwrap();
+        assert_eq!(generation(&r), Some(3));
+        // The same sources again are cache hits; the counts are visible.
+        let before = c.stats();
+        let v2 = r.compile_source(&mut c, 2, 0, vs_src, "v2").ok().unwrap();
+        let s = c.stats();
+        assert_eq!((s.hits, s.misses), (before.hits + 1, before.misses));
+        assert_eq!((before.hits, before.misses), (0, 3));
+        assert_eq!(r.shader(2, v2).unwrap().name.as_str(), "v2");
     }
 
     #[test]

@@ -434,6 +434,9 @@ pub struct Interface {
     pub writes_position: bool,
     /// Fragment stage: gl_FragCoord is read.
     pub reads_fragcoord: bool,
+    /// The tables were derived from the instructions (a CSIR v1 load): the names are synthetic
+    /// (`varN`, ...), not the shader's own, so varyings cannot be matched by name at link.
+    pub derived_names: bool,
     /// Fragment stage: the single vec4 output (name kept for reflection).
     pub color_output: Option<Name>,
     pub samplers: Vec<Sampler, SAMPLER_MAX>,

@@ -1,8 +1,10 @@
 //! Program link and uniforms: one vertex and one fragment [`Module`] become a [`Program`] with
 //! matched varyings (a fragment-input slot -> vertex-output slot remap), merged uniforms, the
 //! reflection tables, both stages' 128-float uniform arrays, both decoded [`Executable`]s and
-//! both stages' TGSI text (emitted at link by `tgsi::emit`; a stage whose text exceeds the VirGL
-//! budget is logged as a warning and leaves the program software-only, see `try_link`).
+//! both stages' TGSI text (emitted at link by `tgsi::emit`). As the specification requires, a
+//! link fails when TGSI cannot be emitted for either stage (over the 3600-byte VirGL budget):
+//! `link error: TGSI emission failed for the vertex shader: TGSI exceeds the VirGL command
+//! budget (3600 bytes)`.
 //!
 //! Link is transactional: every check runs and the whole candidate (reflection, remap, decoded
 //! executables) is built before anything in the program changes, so a failed relink of a linked
@@ -16,6 +18,10 @@
 //! both stages at their own slots. mat4 = 16 floats column-major in 4 slots; mat3 = 9 floats
 //! column-major, each column padded into its own slot (lane 3 = 0).
 //!
+//! Samplers: one texture unit per sampler name in the program (`program_samplers`); the vertex
+//! stage's SAMPLE operands and declarations are remapped to those units in the kept module, so
+//! the executor and the TGSI both sample the program's units.
+//!
 //! It must never: keep a half-linked state, clobber uniform lanes other than the ones written,
 //! panic, or allocate.
 use core::fmt::Write;
@@ -23,7 +29,7 @@ use core::fmt::Write;
 use heapless::{String, Vec};
 
 use crate::exec::Executable;
-use crate::ir::{Module, Name, Stage, Type};
+use crate::ir::{Module, Name, Op, Stage, Type};
 use crate::limits::{
     ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
 };
@@ -87,8 +93,13 @@ pub enum LinkError {
     NoColorOutput,
     MissingVarying(Name),
     VaryingTypeMismatch(Name),
+    /// The stage was loaded from CSIR v1, which keeps no varying names, and the fragment stage
+    /// reads varyings: they cannot be matched by name.
+    UnnamedVaryings(Stage),
     UniformTypeMismatch(Name),
-    SamplerUnitMismatch(Name),
+    /// More distinct sampler names than texture units across both stages (the name that found
+    /// no unit).
+    TooManySamplers(Name),
     TooManyUniforms,
     Verify(Stage, VerifyError),
     Tgsi(Stage, TgsiError),
@@ -106,8 +117,17 @@ impl core::fmt::Display for LinkError {
                 write!(f, "missing varying {}: the fragment shader reads it, the vertex shader does not write it", n)
             }
             LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
+            LinkError::UnnamedVaryings(s) => write!(
+                f,
+                "the {} shader's varyings cannot be matched by name: it was loaded from CSIR v1, which stores no varying names; save it as CSIR v2 (shc csir save --v2) from its source",
+                s.name()
+            ),
             LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
-            LinkError::SamplerUnitMismatch(n) => write!(f, "sampler unit mismatch {}", n),
+            LinkError::TooManySamplers(n) => write!(
+                f,
+                "too many samplers: '{}' finds no free texture unit; the limit is {} per program",
+                n, SAMPLER_MAX
+            ),
             LinkError::TooManyUniforms => {
                 write!(
                     f,
@@ -183,6 +203,76 @@ struct Reflection {
     remap: [i8; VARYING_MAX],
 }
 
+const IDENTITY_UNITS: [u8; SAMPLER_MAX] = [0, 1, 2, 3];
+
+/// Gives every sampler name of the program one texture unit, in `out`, and returns the map from
+/// the vertex stage's units to the program's. Same-name samplers are one program sampler (as
+/// same-name uniforms are one program uniform), whatever order each stage declared them in.
+/// The fragment stage keeps its units (it is where textures are usually sampled, so programs
+/// without vertex samplers are unchanged); a vertex sampler takes its fragment namesake's unit,
+/// else its own unit when free, else the lowest free one. Err: a name that found no unit.
+fn program_samplers(
+    vs: &Module,
+    fs: &Module,
+    out: &mut Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
+) -> Result<[u8; SAMPLER_MAX], Name> {
+    let mut used = 0u8;
+    for s in fs.iface.samplers.iter() {
+        used |= 1 << (s.unit & 7);
+        let _ = out.push(SamplerInfo {
+            name: s.name.clone(),
+            unit: s.unit,
+        });
+    }
+    let mut map = IDENTITY_UNITS;
+    for s in vs.iface.samplers.iter() {
+        let unit = match out.iter().find(|e| e.name == s.name) {
+            Some(e) => e.unit,
+            None => {
+                let own = s.unit as usize;
+                let unit = if own < SAMPLER_MAX && used & (1 << own) == 0 {
+                    s.unit
+                } else {
+                    match (0..SAMPLER_MAX as u8).find(|u| used & (1 << u) == 0) {
+                        Some(u) => u,
+                        None => return Err(s.name.clone()),
+                    }
+                };
+                used |= 1 << unit;
+                if out
+                    .push(SamplerInfo {
+                        name: s.name.clone(),
+                        unit,
+                    })
+                    .is_err()
+                {
+                    return Err(s.name.clone());
+                }
+                unit
+            }
+        };
+        if let Some(m) = map.get_mut(s.unit as usize) {
+            *m = unit;
+        }
+    }
+    Ok(map)
+}
+
+/// `m` with every sampler unit `u` (declarations and SAMPLE operands) replaced by `map[u]`.
+fn with_units(m: &Module, map: &[u8; SAMPLER_MAX]) -> Module {
+    let mut out = m.clone();
+    let to = |u: u8| map.get(u as usize).copied().unwrap_or(u);
+    for s in out.iface.samplers.iter_mut() {
+        s.unit = to(s.unit);
+    }
+    for i in out.insts.iter_mut() {
+        if i.op == Op::Sample && (0..SAMPLER_MAX as i16).contains(&i.aux) {
+            i.aux = to(i.aux as u8) as i16;
+        }
+    }
+    out
+}
+
 /// A linked (or not yet linked) vertex + fragment program.
 #[derive(Clone)]
 pub struct Program {
@@ -195,7 +285,6 @@ pub struct Program {
     fs_exec: Option<Executable>,
     vs_tgsi: String<TGSI_MAX>,
     fs_tgsi: String<TGSI_MAX>,
-    tgsi_errors: [Option<TgsiError>; 2],
     refl: Reflection,
     vs_uniforms: [f32; UNIFORM_FLOATS],
     fs_uniforms: [f32; UNIFORM_FLOATS],
@@ -227,7 +316,6 @@ impl Program {
             fs_exec: None,
             vs_tgsi: String::new(),
             fs_tgsi: String::new(),
-            tgsi_errors: [None, None],
             refl: Reflection {
                 remap: [-1; VARYING_MAX],
                 ..Reflection::default()
@@ -304,6 +392,15 @@ impl Program {
                 components: a.components,
             });
         }
+        // A CSIR v1 module's varying names are made up from slots: matching them would link
+        // slot to slot, which is right only by chance. Refuse rather than mis-wire.
+        let derived = [(Stage::Vertex, vs), (Stage::Fragment, fs)]
+            .into_iter()
+            .find(|(_, m)| m.iface.derived_names && !m.iface.varyings.is_empty());
+        if let (Some((stage, _)), false) = (derived, fs.iface.varyings.is_empty()) {
+            self.fail(&mut first, LinkError::UnnamedVaryings(stage));
+            return Err(first.unwrap_or(LinkError::UnnamedVaryings(stage)));
+        }
         for fv in fs.iface.varyings.iter() {
             match vs.iface.varyings.iter().find(|v| v.name == fv.name) {
                 None => self.fail(&mut first, LinkError::MissingVarying(fv.name.clone())),
@@ -377,27 +474,29 @@ impl Program {
                     too_many = true;
                 }
             }
-            for s in m.iface.samplers.iter() {
-                match refl.samplers.iter().find(|e| e.name == s.name) {
-                    Some(e) if e.unit != s.unit => {
-                        self.fail(&mut first, LinkError::SamplerUnitMismatch(s.name.clone()))
-                    }
-                    Some(_) => {}
-                    None => {
-                        let _ = refl.samplers.push(SamplerInfo {
-                            name: s.name.clone(),
-                            unit: s.unit,
-                        });
-                    }
-                }
-            }
         }
         if too_many {
             self.fail(&mut first, LinkError::TooManyUniforms);
         }
+        let vs_units = match program_samplers(vs, fs, &mut refl.samplers) {
+            Ok(map) => map,
+            Err(name) => {
+                self.fail(&mut first, LinkError::TooManySamplers(name));
+                IDENTITY_UNITS
+            }
+        };
         if let Some(e) = first {
             return Err(e);
         }
+        // The vertex stage samples the program's units (the fragment stage's are the program's
+        // already): a remapped copy is what executes, what the TGSI names and what is kept.
+        let remapped;
+        let vs = if vs_units == IDENTITY_UNITS {
+            vs
+        } else {
+            remapped = with_units(vs, &vs_units);
+            &remapped
+        };
 
         let vs_exec = match Executable::new(vs, None) {
             Ok(e) => e,
@@ -414,31 +513,28 @@ impl Program {
             }
         };
 
-        // ---- TGSI AT LINK -------------------------------------------------------------------
         // Both stages are emitted (the fragment stage with the varying remap) and the texts kept
-        // for the VirGL backend. A stage whose TGSI does not fit TGSI_MAX does not fail the link:
-        // the software path (the reference renderer) has no such budget. The program then has no
-        // TGSI for that stage (`tgsi()` is empty, `tgsi_error()` says why) and the log says so.
+        // for the VirGL backend. A stage whose TGSI cannot be emitted (over TGSI_MAX) fails the
+        // link (specification: "TGSI can be emitted for both stages"), so every linked program
+        // can run on every backend.
         let mut vs_tgsi: String<TGSI_MAX> = String::new();
         let mut fs_tgsi: String<TGSI_MAX> = String::new();
         let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
         let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
         for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
             if let Some(e) = e {
-                self.log_line(format_args!(
-                    "warning: {}; the program runs on the software path only",
-                    LinkError::Tgsi(stage, e)
-                ));
+                self.fail(&mut first, LinkError::Tgsi(stage, e));
             }
         }
-        // -------------------------------------------------------------------------------------
+        if let Some(e) = first {
+            return Err(e);
+        }
 
         // Commit: nothing below can fail.
         self.vs.clone_from(vs);
         self.fs.clone_from(fs);
         self.vs_tgsi = vs_tgsi;
         self.fs_tgsi = fs_tgsi;
-        self.tgsi_errors = [vs_tgsi_err, fs_tgsi_err];
         self.vs_exec = Some(vs_exec);
         self.fs_exec = Some(fs_exec);
         self.refl = refl;
@@ -458,7 +554,7 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link; warnings do not fail a link).
+    /// The log of the last link (empty after a clean link).
     pub fn log(&self) -> &str {
         &self.log
     }
@@ -483,17 +579,12 @@ impl Program {
     }
 
     /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
-    /// before the first successful link and when it did not fit (see [`Program::tgsi_error`]).
+    /// before the first successful link.
     pub fn tgsi(&self, stage: Stage) -> &str {
         match stage {
             Stage::Vertex => &self.vs_tgsi,
             Stage::Fragment => &self.fs_tgsi,
         }
-    }
-
-    /// Why the stage has no TGSI text (it did not fit TGSI_MAX), if so.
-    pub fn tgsi_error(&self, stage: Stage) -> Option<TgsiError> {
-        self.tgsi_errors[stage as usize & 1]
     }
 
     /// The stage's uniform words in use (slots 0..uniform_vec4s, 4 floats each): the

@@ -80,6 +80,10 @@ fn loaded_modules_compute_identical_results() {
     for (name, m) in fixtures::corpus() {
         let (alive, want) = run(&m, &uniforms, &texels);
         for v in [Version::V1, Version::V2] {
+            if v == Version::V1 && m.insts.iter().any(|i| i.op as u8 > csir::V1_OPCODE_MAX) {
+                // DIV/SQRT have no v1 opcode: v1 refuses them (tests/csir_v1.rs).
+                continue;
+            }
             let back = csir::load(&save(&m, v)).unwrap();
             let (alive2, got) = run(&back, &uniforms, &texels);
             assert_eq!(alive, alive2, "{} {:?}", name, v);
@@ -169,13 +173,15 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
 }
 
 #[test]
-fn v1_pair_links_through_the_derived_interface() {
+fn v1_pair_with_varyings_is_refused_by_the_link() {
+    // v1 stores no varying names: the derived `varN` names would link slot to slot, which
+    // cannot be proved right, so the link refuses (issue 11).
     let vs = csir::load(&save(&fixtures::tri_vert(), Version::V1)).unwrap();
     let fs = csir::load(&save(&fixtures::tri_frag(), Version::V1)).unwrap();
+    assert!(vs.iface.derived_names && fs.iface.derived_names);
     let mut p = Program::new();
-    p.link(Some(&vs), Some(&fs))
-        .unwrap_or_else(|e| panic!("{}", e));
-    assert_eq!(p.varying_remap()[0], 0);
+    let e = p.link(Some(&vs), Some(&fs)).unwrap_err();
+    assert!(e.to_string().contains("save it as CSIR v2"), "{}", e);
 }
 
 #[test]

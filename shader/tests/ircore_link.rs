@@ -174,7 +174,7 @@ fn too_many_uniforms() {
 }
 
 #[test]
-fn sampler_unit_mismatch_and_unverifiable_modules() {
+fn same_name_samplers_share_a_unit_and_unverifiable_modules_fail() {
     let mut vs = passthrough_vs();
     vs.iface
         .samplers
@@ -191,7 +191,12 @@ fn sampler_unit_mismatch_and_unverifiable_modules() {
             unit: 1,
         })
         .unwrap();
-    fails(Some(&vs), Some(&fs), "sampler unit mismatch tex");
+    // One program sampler: the fragment unit (1), the vertex stage remapped to it.
+    let mut p = Program::new();
+    p.link(Some(&vs), Some(&fs)).unwrap();
+    assert_eq!(p.sampler_find("tex"), Some(1));
+    assert_eq!(p.samplers().len(), 1);
+    assert_eq!(p.module(Stage::Vertex).unwrap().iface.samplers[0].unit, 1);
     let mut bad = passthrough_fs();
     bad.temps = 200;
     let e = fails(Some(&passthrough_vs()), Some(&bad), "too many temporaries");
@@ -425,8 +430,11 @@ fn varying_remap_and_reflection() {
     assert_eq!(r.color, [0.5, 1.5, 2.5, 3.0]);
 }
 
+/// The specification's link rule "TGSI can be emitted for both stages": a stage over the
+/// 3600-byte budget fails the link (it used to link as a software-only program), and a relink
+/// that fails that way keeps the previous program.
 #[test]
-fn tgsi_over_budget_leaves_a_software_only_program() {
+fn tgsi_over_budget_fails_the_link_and_keeps_the_previous_program() {
     let mut f = B::new(Stage::Fragment);
     let v = f.load_varying("v", 0, Type::Vec4);
     let acc = f.temp();
@@ -435,16 +443,21 @@ fn tgsi_over_budget_leaves_a_software_only_program() {
         f.inst(Op::Add, acc, acc, v, 4, 0, 0);
     }
     f.color(acc);
+    let big = f.done();
     let mut p = Program::new();
-    p.link(Some(&passthrough_vs()), Some(&f.done())).unwrap();
-    assert!(
-        p.log()
-            .contains("warning: TGSI emission failed for the fragment shader"),
-        "{}",
-        p.log()
+    let e = p.link(Some(&passthrough_vs()), Some(&big)).unwrap_err();
+    assert!(matches!(e, LinkError::Tgsi(Stage::Fragment, _)), "{:?}", e);
+    assert_eq!(
+        p.log(),
+        "link error: TGSI emission failed for the fragment shader: TGSI exceeds the VirGL command budget (3600 bytes)\n"
     );
-    assert!(p.tgsi(Stage::Fragment).is_empty());
-    assert!(p.tgsi_error(Stage::Fragment).is_some());
-    assert!(p.tgsi(Stage::Vertex).contains("END"));
-    assert!(p.tgsi_error(Stage::Vertex).is_none());
+    assert!(!p.is_linked());
+    p.link(Some(&passthrough_vs()), Some(&passthrough_fs()))
+        .unwrap();
+    let (generation, fs_text) = (p.generation(), p.tgsi(Stage::Fragment).to_string());
+    assert!(p.link(Some(&passthrough_vs()), Some(&big)).is_err());
+    assert!(p.log().ends_with("kept previous program\n"), "{}", p.log());
+    assert!(p.is_linked());
+    assert_eq!(p.generation(), generation);
+    assert_eq!(p.tgsi(Stage::Fragment), fs_text);
 }

@@ -849,10 +849,12 @@ mod fuzz {
     use crate::ircore_util::reference::{random_module, Rng};
     use proptest::prelude::*;
 
+    /// A random module of `stage` that can be linked (its TGSI fits the VirGL budget).
     fn module_of(stage: Stage, mut seed: u64) -> Module {
         loop {
             let m = random_module(seed);
-            if m.stage == stage {
+            let mut text = shader::tgsi::TgsiText::new();
+            if m.stage == stage && shader::tgsi::emit(&m, None, &mut text).is_ok() {
                 return m;
             }
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);

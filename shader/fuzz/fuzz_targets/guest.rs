@@ -10,7 +10,7 @@
 use std::num::NonZeroU32;
 
 use libfuzzer_sys::fuzz_target;
-use shader::guest::{GuestError, GuestRegistry, GuestShader, ProgramId, ShaderId};
+use shader::guest::{GuestError, GuestProgram, GuestRegistry, GuestShader, ProgramId, ShaderId};
 use shader::ir::Stage;
 use shader::limits::{GUEST_PROGRAMS, GUEST_SHADERS};
 
@@ -29,6 +29,16 @@ impl GuestShader for Sh {
 
 /// A "linked program": the tags of the two shaders it was linked from.
 type Linked = (u32, u32);
+
+/// The registry's program object: linked in place, the last successful link's tags.
+#[derive(Debug, Default)]
+struct Program(Option<Linked>);
+
+impl GuestProgram for Program {
+    fn is_linked(&self) -> bool {
+        self.0.is_some()
+    }
+}
 
 struct MShader {
     id: ShaderId,
@@ -124,7 +134,7 @@ fn no_handle<E: std::fmt::Debug>(r: Result<impl std::fmt::Debug, GuestError<E>>)
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut reg: Box<GuestRegistry<Sh, Linked>> = Box::new(GuestRegistry::new());
+    let mut reg: Box<GuestRegistry<Sh, Program>> = Box::new(GuestRegistry::new());
     let mut m = Model::default();
     let mut next_tag = 1u32;
     for op in data.chunks_exact(3) {
@@ -219,12 +229,14 @@ fuzz_target!(|data: &[u8]| {
             4 => {
                 let pid = pick_program(&m, sel, arg);
                 let fail = arg & 1 != 0;
-                let r = reg.link(owner, pid, |v: &Sh, f: &Sh| {
+                let r = reg.link(owner, pid, |v: &Sh, f: &Sh, p: &mut Program| {
                     assert_eq!((v.stage, f.stage), (Stage::Vertex, Stage::Fragment));
                     if fail {
+                        // A failed relink keeps the previous link.
                         Err(9u8)
                     } else {
-                        Ok((v.tag, f.tag))
+                        p.0 = Some((v.tag, f.tag));
+                        Ok(())
                     }
                 });
                 match m.program(owner, pid) {
@@ -293,7 +305,8 @@ fuzz_target!(|data: &[u8]| {
                     }
                     Some(p) => {
                         let pe = &m.programs[p];
-                        assert_eq!(reg.program(owner, pid).unwrap().copied(), pe.linked);
+                        let linked = reg.program(owner, pid).unwrap().and_then(|l| l.0);
+                        assert_eq!(linked, pe.linked);
                         let (v, f) = reg.attached(owner, pid).unwrap();
                         assert_eq!(v.copied(), m.by_tag(pe.vertex), "attached vertex");
                         assert_eq!(f.copied(), m.by_tag(pe.fragment), "attached fragment");

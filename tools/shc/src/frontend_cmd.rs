@@ -1,7 +1,8 @@
 //! `shc check`, `shc dump ast|ir`, `shc limits`, `shc builtins`: the frontend for shader authors.
 //!
 //! Owns: argument handling and exit codes of these commands (0 ok, 1 compile errors with the
-//! diagnostics on stderr, 2 usage or I/O errors). Must never: reimplement compiler rules (it only
+//! diagnostics on stderr, including a stage whose TGSI exceeds the VirGL budget, 2 usage or I/O
+//! errors). Must never: reimplement compiler rules (it only
 //! calls `shader::compile` and the dumps).
 use shader::compile::compile;
 use shader::dump::{dump_ast, dump_ir};
@@ -91,7 +92,14 @@ pub fn check(args: &[String]) -> i32 {
             }
         };
         match compile(st, &src, f) {
-            Ok(_) => {}
+            // A shader whose TGSI cannot be emitted can never be linked (the specification's
+            // link rule), so `check` reports it as the old compiler did.
+            Ok(sh) => {
+                if let Err(e) = sh.tgsi {
+                    eprintln!("{}: error: {}", f, e);
+                    code = 1;
+                }
+            }
             Err(d) => {
                 let mut s = String::new();
                 let _ = d.render(&src, &mut s);
