@@ -90,7 +90,10 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("gfx3d::diff::demo_scene", diff_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
-    ("gfx3d::lost::over_budget_program_forced", over_budget_forced),
+    (
+        "gfx3d::lost::over_budget_program_forced",
+        over_budget_forced,
+    ),
     ("gfx3d::lost::over_budget_program_auto", over_budget_auto),
     ("gfx3d::present::scanout_then_primary", present_scanout),
 ];
@@ -374,7 +377,8 @@ fn lost_setup(g: &mut Gfx3d<Linked>) -> Result<LostScene, alloc::string::String>
     .map_err(|e| alloc::format!("{:?}", e))?;
     g.mesh_upload_f32(OWNER, m, &layout, &quad, None)
         .map_err(|e| e.to_string())?;
-    let prog = Linked::from_glsl(QUAD_VS, GREEN_FS, "green").map_err(|e| e.to_string())?;
+    let prog =
+        Linked::from_glsl(g.compiler(), QUAD_VS, GREEN_FS, "green").map_err(|e| e.to_string())?;
     let p = g.prog_prepare(OWNER, c, prog).map_err(|e| e.to_string())?;
     Ok(LostScene { c, t, m, p })
 }
