@@ -342,7 +342,8 @@ fn factor(f: BlendFactor, c: usize, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) ->
 
 /// (r, g, b, a) in [0, 1] of a 0xAARRGGBB pixel.
 pub fn unpack(p: u32) -> [f32; 4] {
-    let byte = |shift: u32| ((p >> shift) & 0xFF) as f32 * (1.0 / 255.0);
+    // A true division: GL converts a UNORM8 value c to c / 255 (correctly rounded).
+    let byte = |shift: u32| ((p >> shift) & 0xFF) as f32 / 255.0;
     [byte(16), byte(8), byte(0), byte(24)]
 }
 
