@@ -71,6 +71,7 @@ const STATE_CACHE_MAX: usize = 16;
 
 /// The cached object for `key`, creating it (and evicting the oldest unbound on-demand entry
 /// past the fixed `keep` ones when the cache is full).
+#[allow(clippy::too_many_arguments)]
 fn state_object<K: PartialEq + Copy, S: virtio_gpu::batch::Sink + ?Sized>(
     e: &mut Encoder<'_, S>,
     handles: &mut IdPool,
