@@ -7,6 +7,7 @@ use crate::handle::{ProgramId, TargetId, TextureId};
 use crate::limits::TEXTURE_UNITS;
 use crate::math::Mat4;
 use crate::program::Viewport;
+use crate::state::{DepthDesc, Pipeline};
 
 /// Defaults of a new context.
 pub const DEFAULT_FOV: f32 = 60.0;
@@ -22,8 +23,11 @@ pub(crate) struct Context {
     pub last_target: Option<TargetId>,
     pub program: Option<ProgramId>,
     pub textures: [Option<TextureId>; TEXTURE_UNITS],
-    pub depth: bool,
-    pub cull: bool,
+    /// Depth test, function, write mask and clear value.
+    pub depth: DepthDesc,
+    /// Blend, colour mask, scissor, polygon offset, front face and cull (its depth function
+    /// is `depth.func`, copied at draw time).
+    pub pipe: Pipeline,
     pub viewport: Viewport,
     pub model: Mat4,
     pub view: Mat4,
@@ -47,8 +51,8 @@ impl Context {
             last_target: None,
             program: None,
             textures: [None; TEXTURE_UNITS],
-            depth: true,
-            cull: false,
+            depth: DepthDesc::DEFAULT,
+            pipe: Pipeline::DEFAULT,
             viewport: Viewport {
                 x: 0,
                 y: 0,

@@ -9,6 +9,7 @@ use heapless::Vec as HVec;
 
 use crate::limits::{LAYOUT_ELEMENTS_MAX, TEXTURE_UNITS};
 use crate::program::Viewport;
+use crate::state::Pipeline;
 use crate::texture::SamplerState;
 
 /// An opaque device-side id (context, target, buffer, texture or program).
@@ -47,7 +48,12 @@ pub struct DevDraw<'a> {
     pub count: u32,
     pub max_index: u32,
     pub depth_test: bool,
+    /// With the test on: write depth.
+    pub depth_write: bool,
+    /// Back faces culled (`pipeline.cull` is Back; informational, `pipeline` decides).
     pub cull_back: bool,
+    /// Blend, depth function, colour mask, scissor, polygon offset, front face, cull.
+    pub pipeline: Pipeline,
     pub viewport: Viewport,
     pub textures: [Option<DevId>; TEXTURE_UNITS],
     /// Units the fragment program samples (bit n = unit n); a sampled unit without a texture
@@ -118,6 +124,17 @@ pub trait Device {
         rgba: [f32; 4],
         depth: bool,
     ) -> Result<(), DeviceError>;
+    /// `clear` with the depth cleared to `depth` when given (a value in [0, 1]). Devices that
+    /// only clear to 1.0 keep this default.
+    fn clear_to(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        rgba: [f32; 4],
+        depth: Option<f32>,
+    ) -> Result<(), DeviceError> {
+        self.clear(ctx, target, rgba, depth.is_some())
+    }
     fn draw(&mut self, ctx: DevId, draw: &DevDraw<'_>) -> Result<(), DeviceError>;
     /// Submits the frame's work and waits for it.
     fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError>;

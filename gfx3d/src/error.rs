@@ -214,6 +214,15 @@ pub enum Error {
     Raster {
         reason: &'static str,
     },
+    /// A pipeline-state value that cannot be used (the text says which and why).
+    BadState {
+        what: &'static str,
+    },
+    /// A raw number that is not a value of the enum.
+    BadEnum {
+        what: &'static str,
+        value: u32,
+    },
     /// Presentation needs the VirGL backend.
     NotVirgl,
     OutOfMemory {
@@ -325,6 +334,10 @@ impl fmt::Display for Error {
                 x, y, width, height, VIEWPORT_MAX, VIEWPORT_MAX
             ),
             Error::Raster { reason } => write!(f, "software draw failed: {}", reason),
+            Error::BadState { what } => write!(f, "bad pipeline state: {}", what),
+            Error::BadEnum { what, value } => {
+                write!(f, "unknown {} value {:#x}", what, value)
+            }
             Error::NotVirgl => f.write_str("presentation needs the virgl backend"),
             Error::OutOfMemory { bytes } => write!(f, "allocation of {} bytes failed", bytes),
         }

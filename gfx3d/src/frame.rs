@@ -17,6 +17,10 @@ use crate::mesh::MeshResidency;
 use crate::program::{
     ShaderProgram, SoftDraw, SoftTarget, SoftTexture, Stage, UniformError, Viewport,
 };
+use crate::state::{
+    check_blend, check_depth, check_offset, check_scissor, Blend, ColorMask, CullFace, DepthDesc,
+    FrontFace, Pipeline, Scissor,
+};
 use crate::stats::{Backend, BackendMode};
 
 /// Packs a clear colour: each channel clamped to [0, 1] and rounded.
@@ -99,22 +103,28 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Clears the whole target's colour (channels clamped to [0, 1]) and, when `depth` is set,
-    /// its depth to 1.0. Depth testing itself is controlled only by `depth_test`.
+    /// its depth to the context's depth clear value (1.0 unless `set_depth` changed it). Depth
+    /// testing itself is controlled only by `depth_test` / `set_depth`. The scissor and the
+    /// masks do not apply to clears.
     pub fn clear(&mut self, owner: u32, ctx: ContextId, rgba: [f32; 4], depth: bool) -> Result<()> {
         let target = self.frame_target(owner, ctx)?;
         let clamped = rgba.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+        let depth_value = self.contexts.get(owner, ctx)?.depth.clear;
         if self.backend != Backend::Mock {
             let packed = pack_color(clamped);
             let t = self.targets.get_mut(owner, target)?;
             t.color.fill(packed);
             if depth {
-                t.depth.fill(1.0);
+                t.depth.fill(depth_value);
             }
         }
         if self.virgl_active() {
             let dctx = self.contexts.get(owner, ctx)?.dev;
             let dt = self.targets.get(owner, target)?.dev;
             let r = match (self.device.as_deref_mut(), dctx, dt) {
+                (Some(dev), Some(c), Some(t)) if depth && depth_value != 1.0 => {
+                    dev.clear_to(c, t, clamped, Some(depth_value))
+                }
                 (Some(dev), Some(c), Some(t)) => dev.clear(c, t, clamped, depth),
                 _ => Err(DeviceError("no device target")),
             };
@@ -161,16 +171,133 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
-    /// Enables or disables the depth test (LESS) and depth writes.
+    /// Enables or disables the depth test (with the context's function, LESS by default) and
+    /// with it depth writes (when the write mask is on).
     pub fn depth_test(&mut self, owner: u32, ctx: ContextId, on: bool) -> Result<()> {
-        self.contexts.get_mut(owner, ctx)?.depth = on;
+        self.contexts.get_mut(owner, ctx)?.depth.test = on;
         Ok(())
     }
 
-    /// Enables or disables back-face culling (counter-clockwise front faces).
+    /// Enables or disables back-face culling (`set_raster(.., CullFace::Back)` /
+    /// `CullFace::None`, keeping the front face).
     pub fn cull_back(&mut self, owner: u32, ctx: ContextId, on: bool) -> Result<()> {
-        self.contexts.get_mut(owner, ctx)?.cull = on;
+        self.contexts.get_mut(owner, ctx)?.pipe.cull =
+            if on { CullFace::Back } else { CullFace::None };
         Ok(())
+    }
+
+    /// Sets blending (`None`: opaque writes, the default). The constant colour must be finite.
+    pub fn set_blend(&mut self, owner: u32, ctx: ContextId, blend: Option<Blend>) -> Result<()> {
+        let c = self.contexts.get_mut(owner, ctx)?;
+        check_blend(&blend)?;
+        c.pipe.blend = blend;
+        let line = match blend {
+            None => alloc::string::String::from("blend off"),
+            Some(b) => alloc::format!(
+                "blend {:x},{:x},{:x} {:x},{:x},{:x} {:?}",
+                b.color.src.gl(),
+                b.color.dst.gl(),
+                b.color.op.gl(),
+                b.alpha.src.gl(),
+                b.alpha.dst.gl(),
+                b.alpha.op.gl(),
+                b.constant
+            ),
+        };
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Sets the depth test, compare function, write mask and clear value (in [0, 1]).
+    pub fn set_depth(&mut self, owner: u32, ctx: ContextId, depth: DepthDesc) -> Result<()> {
+        let c = self.contexts.get_mut(owner, ctx)?;
+        check_depth(&depth)?;
+        c.depth = depth;
+        let line = alloc::format!(
+            "depth {} {:x} write={} clear={}",
+            if depth.test { "on" } else { "off" },
+            depth.func.gl(),
+            depth.write as u8,
+            depth.clear
+        );
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Sets which colour channels draws write (all by default).
+    pub fn set_color_mask(&mut self, owner: u32, ctx: ContextId, mask: ColorMask) -> Result<()> {
+        self.contexts.get_mut(owner, ctx)?.pipe.color_mask = mask;
+        let b = |on: bool, ch: char| if on { ch } else { '-' };
+        let line = alloc::format!(
+            "mask {}{}{}{}",
+            b(mask.r, 'r'),
+            b(mask.g, 'g'),
+            b(mask.b, 'b'),
+            b(mask.a, 'a')
+        );
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Sets the scissor rectangle (GL convention, lower-left corner; `None`: off, the default).
+    /// Width and height 0..=8192 (0 draws nothing), |x|, |y| at most 8192.
+    pub fn set_scissor(&mut self, owner: u32, ctx: ContextId, s: Option<Scissor>) -> Result<()> {
+        let c = self.contexts.get_mut(owner, ctx)?;
+        check_scissor(&s)?;
+        c.pipe.scissor = s;
+        let line = match s {
+            None => alloc::string::String::from("scissor off"),
+            Some(s) => alloc::format!("scissor {},{} {}x{}", s.x, s.y, s.width, s.height),
+        };
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Sets GL's polygon offset (factor, units) of filled triangles; (0, 0), the default, is off.
+    pub fn set_polygon_offset(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        factor: f32,
+        units: f32,
+    ) -> Result<()> {
+        let c = self.contexts.get_mut(owner, ctx)?;
+        check_offset(factor, units)?;
+        c.pipe.offset_factor = factor;
+        c.pipe.offset_units = units;
+        let line = alloc::format!("offset {} {}", factor, units);
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Sets the front-face winding and the culled faces (default CCW, no culling).
+    pub fn set_raster(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        front: FrontFace,
+        cull: CullFace,
+    ) -> Result<()> {
+        let c = self.contexts.get_mut(owner, ctx)?;
+        c.pipe.front_face = front;
+        c.pipe.cull = cull;
+        let line = alloc::format!("raster {:?} {:?}", front, cull);
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// The context's depth state.
+    pub fn depth(&self, owner: u32, ctx: ContextId) -> Result<DepthDesc> {
+        Ok(self.contexts.get(owner, ctx)?.depth)
+    }
+
+    /// The context's output state as a draw uses it (the depth function included).
+    pub fn pipeline(&self, owner: u32, ctx: ContextId) -> Result<Pipeline> {
+        let c = self.contexts.get(owner, ctx)?;
+        Ok(Pipeline {
+            depth_func: c.depth.func,
+            ..c.pipe
+        })
     }
 
     /// Sets view and projection from a first-person camera (see `Mat4::camera`) and the
@@ -433,8 +560,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
             indices: data.indices.as_deref(),
             textures,
             viewport: c.viewport,
-            depth_test: c.depth,
-            cull_back: c.cull,
+            depth_test: c.depth.test,
+            depth_write: c.depth.write,
+            cull_back: c.pipe.cull == CullFace::Back,
+            pipeline: Pipeline {
+                depth_func: c.depth.func,
+                ..c.pipe
+            },
         };
         let t = self.targets.get_mut(owner, target)?;
         let mut st = SoftTarget {
@@ -605,8 +737,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
             elements,
             count,
             max_index,
-            depth_test: c.depth,
-            cull_back: c.cull,
+            depth_test: c.depth.test,
+            depth_write: c.depth.write,
+            cull_back: c.pipe.cull == CullFace::Back,
+            pipeline: Pipeline {
+                depth_func: c.depth.func,
+                ..c.pipe
+            },
             viewport: c.viewport,
             textures: dev_tex,
             sampled_units: p.program.sampler_units(),

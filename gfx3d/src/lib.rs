@@ -66,6 +66,7 @@ mod mock;
 pub mod program;
 pub mod scenes;
 pub mod selftest;
+pub mod state;
 pub mod stats;
 pub mod target;
 pub mod texture;
@@ -80,5 +81,9 @@ pub use linked::{BuildError, Linked};
 pub use math::{Mat3, Mat4};
 pub use mesh::Usage;
 pub use program::ShaderProgram;
+pub use state::{
+    Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
+    FrontFace, Scissor,
+};
 pub use stats::{Backend, BackendMode, Stats};
 pub use texture::{Filter, SamplerState, Wrap};

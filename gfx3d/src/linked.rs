@@ -126,6 +126,8 @@ fn draw_error(e: DrawError) -> &'static str {
         DrawError::VertexData { .. } => "vertex data too short for the layout",
         DrawError::Index { .. } => "index out of range",
         DrawError::Texture { .. } => "texture unusable",
+        DrawError::Scissor { .. } => "scissor out of range (edges 0..=8192, |x|, |y| <= 8192)",
+        DrawError::PolygonOffset => "polygon offset not finite",
     }
 }
 
@@ -207,8 +209,9 @@ impl ShaderProgram for Linked {
                 vp.height.min(i32::MAX as u32) as i32,
             ],
             depth_test: d.depth_test,
-            depth_write: d.depth_test,
-            cull_back: d.cull_back,
+            depth_write: d.depth_write,
+            // Culling comes from the pipeline (which also knows the front face).
+            cull_back: false,
         };
         let mut target = Target {
             width: t.width,
@@ -216,13 +219,14 @@ impl ShaderProgram for Linked {
             color: t.color,
             depth: t.depth,
         };
-        let stats = raster::draw_with(
+        let stats = raster::draw_pipeline(
             &mut self.scratch,
             &self.program,
             &input,
             d.indices,
             &textures,
             &state,
+            &d.pipeline,
             &mut target,
         )
         .map_err(draw_error)?;

@@ -12,6 +12,7 @@ use heapless::Vec as HVec;
 
 use crate::layout::VertexLayout;
 use crate::limits::{ATTRIBUTE_LOCATIONS, TEXTURE_UNITS};
+use crate::state::Pipeline;
 use crate::texture::SamplerState;
 
 /// An attribute the vertex stage reads: location and component count (1..=4).
@@ -69,7 +70,12 @@ pub struct SoftDraw<'a> {
     pub textures: [Option<SoftTexture<'a>>; TEXTURE_UNITS],
     pub viewport: Viewport,
     pub depth_test: bool,
+    /// With the test on: write depth.
+    pub depth_write: bool,
+    /// Back faces culled (`pipeline.cull` is Back; informational, `pipeline` decides).
     pub cull_back: bool,
+    /// Blend, depth function, colour mask, scissor, polygon offset, front face, cull.
+    pub pipeline: Pipeline,
 }
 
 /// The CPU target a software draw writes: row 0 is the top of the picture, 0xAARRGGBB.

@@ -18,6 +18,10 @@ use crate::layout::{Element, VertexLayout};
 use crate::linked::{BuildError, Linked};
 use crate::math::Mat4;
 use crate::mesh::Usage;
+use crate::state::{
+    Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
+    FrontFace, Scissor,
+};
 use crate::Gfx3d;
 
 pub const SCENE_WIDTH: u32 = 64;
@@ -74,6 +78,14 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("fragcoord", fragcoord),
     ("unbound_texture", unbound_texture),
     ("never_cleared", never_cleared),
+    ("blend_over", blend_over),
+    ("blend_factors", blend_factors),
+    ("blend_equations", blend_equations),
+    ("depth_funcs", depth_funcs),
+    ("masks", masks),
+    ("scissor", scissor),
+    ("cull_front_face", cull_front_face),
+    ("polygon_offset", polygon_offset),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -641,4 +653,336 @@ pub fn differential_suite(
         };
     }
     (passed, failed)
+}
+
+/// An axis-aligned rectangle in NDC at depth `z` (two counter-clockwise triangles).
+fn rect(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: [f32; 4]) -> [([f32; 3], [f32; 4]); 6] {
+    [
+        ([x0, y0, z], c),
+        ([x1, y0, z], c),
+        ([x1, y1, z], c),
+        ([x0, y0, z], c),
+        ([x1, y1, z], c),
+        ([x0, y1, z], c),
+    ]
+}
+
+/// NDC edges of band `i` of `n` equal horizontal bands (band 0 at the top).
+fn band(i: usize, n: usize) -> (f32, f32) {
+    let h = 2.0 / n as f32;
+    (1.0 - h * (i + 1) as f32, 1.0 - h * i as f32)
+}
+
+/// Half-transparent green over an opaque red square over the clear colour.
+fn blend_over(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.2, 0.4, 0.6, 1.0])?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    let red = colored(g, o, &rect(-0.8, -0.8, 0.2, 0.2, 0.0, RED), None)?;
+    let glass = colored(
+        g,
+        o,
+        &rect(-0.4, -0.4, 0.7, 0.7, -0.5, [0.0, 1.0, 0.0, 0.5]),
+        None,
+    )?;
+    g.use_program(o, f.c, p)?;
+    g.draw(o, f.c, red)?;
+    g.set_blend(o, f.c, Some(Blend::ALPHA))?;
+    g.draw(o, f.c, glass)?;
+    close(g, o, &f)
+}
+
+/// Every blend factor as a colour and an alpha factor, one band per factor, over a
+/// destination with partial alpha and with a constant colour.
+fn blend_factors(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.8, 0.4, 0.2, 0.6])?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let all = BlendFactor::ALL;
+    let n = all.len();
+    for (i, &src) in all.iter().enumerate() {
+        let (y0, y1) = band(i, n);
+        // Two halves: the factor as source (left) and as destination (right).
+        for (half, (x0, x1)) in [(-1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+            let other = all.get((i + 5) % n).copied().unwrap_or(BlendFactor::One);
+            let (s, d) = if half == 0 {
+                (src, other)
+            } else {
+                (other, src)
+            };
+            let m = colored(g, o, &rect(x0, y0, x1, y1, 0.0, [0.2, 0.6, 1.0, 0.4]), None)?;
+            g.set_blend(
+                o,
+                f.c,
+                Some(Blend {
+                    color: BlendComponent {
+                        src: s,
+                        dst: d,
+                        op: BlendOp::Add,
+                    },
+                    alpha: BlendComponent {
+                        src: d,
+                        dst: s,
+                        op: BlendOp::Add,
+                    },
+                    constant: [0.3, 0.5, 0.7, 0.25],
+                }),
+            )?;
+            g.draw(o, f.c, m)?;
+        }
+    }
+    close(g, o, &f)
+}
+
+/// Each blend equation in a band, colour and alpha with different equations.
+fn blend_equations(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.6, 0.4, 0.2, 0.8])?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let ops = BlendOp::ALL;
+    for (i, &op) in ops.iter().enumerate() {
+        let (y0, y1) = band(i, ops.len());
+        let m = colored(
+            g,
+            o,
+            &rect(-1.0, y0, 1.0, y1, 0.0, [0.2, 0.8, 0.4, 0.6]),
+            None,
+        )?;
+        let alpha_op = ops
+            .get((i + 2) % ops.len())
+            .copied()
+            .unwrap_or(BlendOp::Add);
+        g.set_blend(
+            o,
+            f.c,
+            Some(Blend {
+                color: BlendComponent {
+                    src: BlendFactor::SrcAlpha,
+                    dst: BlendFactor::One,
+                    op,
+                },
+                alpha: BlendComponent {
+                    src: BlendFactor::One,
+                    dst: BlendFactor::DstAlpha,
+                    op: alpha_op,
+                },
+                constant: [0.0; 4],
+            }),
+        )?;
+        g.draw(o, f.c, m)?;
+    }
+    close(g, o, &f)
+}
+
+/// One column per depth function: a reference plane at z = 0, then per column a nearer
+/// (top), an equal (middle) and a farther (bottom) rectangle drawn with that function.
+fn depth_funcs(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let plane = colored(g, o, &quad(0.0, GREEN), None)?;
+    g.draw(o, f.c, plane)?;
+    let funcs = CompareFunc::ALL;
+    for (i, &func) in funcs.iter().enumerate() {
+        let w = 2.0 / funcs.len() as f32;
+        let (x0, x1) = (-1.0 + w * i as f32, -1.0 + w * (i + 1) as f32);
+        let mut v = Vec::new();
+        for (y0, y1, z) in [(0.34, 1.0, -0.5), (-0.33, 0.34, 0.0), (-1.0, -0.33, 0.5)] {
+            v.extend_from_slice(&rect(x0, y0, x1, y1, z, RED));
+        }
+        let m = colored(g, o, &v, None)?;
+        g.set_depth(
+            o,
+            f.c,
+            DepthDesc {
+                func,
+                // Later columns do not see this column's writes (they are elsewhere).
+                ..DepthDesc::DEFAULT
+            },
+        )?;
+        g.draw(o, f.c, m)?;
+    }
+    close(g, o, &f)
+}
+
+/// A depth clear value, then (in a second frame on the same target) colour masks per channel
+/// and depth writes off.
+fn masks(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let t = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let f = Frame { c, t };
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    // Depth cleared to 0.5 keeps z > 0 out (window depth above 0.5).
+    g.begin(o, f.c, f.t)?;
+    g.set_depth(
+        o,
+        f.c,
+        DepthDesc {
+            clear: 0.5,
+            ..DepthDesc::DEFAULT
+        },
+    )?;
+    g.clear(o, f.c, [0.5, 0.5, 0.5, 0.5], true)?;
+    g.use_program(o, f.c, p)?;
+    let (y0, y1) = band(5, 6);
+    let behind = colored(g, o, &rect(-1.0, y0, 0.0, y1, 0.3, RED), None)?;
+    let before = colored(g, o, &rect(0.0, y0, 1.0, y1, -0.3, GREEN), None)?;
+    g.draw(o, f.c, behind)?;
+    g.draw(o, f.c, before)?;
+    g.end(o, f.c)?;
+    g.begin(o, f.c, f.t)?;
+    let masks = [
+        ColorMask {
+            r: true,
+            g: false,
+            b: false,
+            a: false,
+        },
+        ColorMask {
+            r: false,
+            g: true,
+            b: false,
+            a: true,
+        },
+        ColorMask {
+            r: false,
+            g: false,
+            b: true,
+            a: false,
+        },
+        ColorMask {
+            r: true,
+            g: true,
+            b: false,
+            a: true,
+        },
+    ];
+    for (i, mask) in masks.into_iter().enumerate() {
+        let (y0, y1) = band(i, 6);
+        let m = colored(
+            g,
+            o,
+            &rect(-1.0, y0, 1.0, y1, -0.2, [1.0, 0.0, 1.0, 0.0]),
+            None,
+        )?;
+        g.set_color_mask(o, f.c, mask)?;
+        g.draw(o, f.c, m)?;
+    }
+    g.set_color_mask(o, f.c, ColorMask::ALL)?;
+    // Depth writes off: the farther rectangle still lands where the nearer one was drawn.
+    let (y0, y1) = band(4, 6);
+    let near = colored(g, o, &rect(-1.0, y0, 0.0, y1, -0.5, RED), None)?;
+    let far = colored(g, o, &rect(-0.5, y0, 1.0, y1, -0.1, GREEN), None)?;
+    g.set_depth(
+        o,
+        f.c,
+        DepthDesc {
+            write: false,
+            ..DepthDesc::DEFAULT
+        },
+    )?;
+    g.draw(o, f.c, near)?;
+    g.draw(o, f.c, far)?;
+    close(g, o, &f)
+}
+
+/// A scissor rectangle off the centre (GL's lower-left origin), then off again.
+fn scissor(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let m = colored(g, o, &quad(0.0, RED), None)?;
+    let small = colored(g, o, &rect(-0.2, -0.2, 0.2, 0.2, -0.5, GREEN), None)?;
+    g.set_scissor(
+        o,
+        f.c,
+        Some(Scissor {
+            x: 6,
+            y: 4,
+            width: 20,
+            height: 36,
+        }),
+    )?;
+    g.draw(o, f.c, m)?;
+    // A scissor reaching past the target is clipped to it.
+    g.set_scissor(
+        o,
+        f.c,
+        Some(Scissor {
+            x: 40,
+            y: 50,
+            width: 100,
+            height: 100,
+        }),
+    )?;
+    g.draw(o, f.c, m)?;
+    g.set_scissor(o, f.c, None)?;
+    g.draw(o, f.c, small)?;
+    close(g, o, &f)
+}
+
+/// One counter-clockwise and one clockwise triangle per quadrant, each quadrant with another
+/// front face and cull combination.
+fn cull_front_face(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let combos = [
+        (FrontFace::Ccw, CullFace::Back),
+        (FrontFace::Cw, CullFace::Back),
+        (FrontFace::Ccw, CullFace::Front),
+        (FrontFace::Cw, CullFace::None),
+    ];
+    for (i, (front, cull)) in combos.into_iter().enumerate() {
+        let (ox, oy) = (-1.0 + (i % 2) as f32, -1.0 + (i / 2) as f32);
+        let ccw = [
+            ([ox + 0.1, oy + 0.1, 0.0], RED),
+            ([ox + 0.9, oy + 0.1, 0.0], RED),
+            ([ox + 0.1, oy + 0.45, 0.0], RED),
+        ];
+        let cw = [
+            ([ox + 0.1, oy + 0.55, 0.0], GREEN),
+            ([ox + 0.1, oy + 0.9, 0.0], GREEN),
+            ([ox + 0.9, oy + 0.55, 0.0], GREEN),
+        ];
+        let mut v = Vec::new();
+        v.extend_from_slice(&ccw);
+        v.extend_from_slice(&cw);
+        let m = colored(g, o, &v, None)?;
+        g.set_raster(o, f.c, front, cull)?;
+        g.draw(o, f.c, m)?;
+    }
+    // Both faces culled: nothing of this one shows.
+    let all = colored(g, o, &quad(-0.9, [1.0, 1.0, 0.0, 1.0]), None)?;
+    g.set_raster(o, f.c, FrontFace::Ccw, CullFace::FrontAndBack)?;
+    g.draw(o, f.c, all)?;
+    close(g, o, &f)
+}
+
+/// A sloped plane, then coplanar copies pulled forward (visible) and pushed back (hidden) by
+/// polygon offset.
+fn polygon_offset(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, BLUE)?;
+    let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
+    g.use_program(o, f.c, p)?;
+    let sloped = |x0: f32, x1: f32, c: [f32; 4]| {
+        // Depth runs from -0.6 at x = -1 to 0.6 at x = 1.
+        let z = |x: f32| x * 0.6;
+        [
+            ([x0, -0.9, z(x0)], c),
+            ([x1, -0.9, z(x1)], c),
+            ([x1, 0.9, z(x1)], c),
+            ([x0, -0.9, z(x0)], c),
+            ([x1, 0.9, z(x1)], c),
+            ([x0, 0.9, z(x0)], c),
+        ]
+    };
+    let base = colored(g, o, &sloped(-1.0, 1.0, GREEN), None)?;
+    let pulled = colored(g, o, &sloped(-0.8, 0.0, RED), None)?;
+    let pushed = colored(g, o, &sloped(0.0, 0.8, [1.0, 1.0, 0.0, 1.0]), None)?;
+    g.draw(o, f.c, base)?;
+    g.set_polygon_offset(o, f.c, -1.0, -4.0)?;
+    g.draw(o, f.c, pulled)?;
+    g.set_polygon_offset(o, f.c, 1.0, 4.0)?;
+    g.draw(o, f.c, pushed)?;
+    close(g, o, &f)
 }

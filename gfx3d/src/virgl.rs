@@ -29,6 +29,7 @@ use virtio_gpu::{CommandBuffer, CtxId, GpuError, GpuTransport3d, IdPool, ResId};
 
 use crate::device::*;
 use crate::program::Viewport;
+use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
 use crate::texture::{Filter, SamplerState, Wrap};
 
 /// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
@@ -52,6 +53,164 @@ struct Pipe {
     raster: [u32; 2],
     /// Sampler states by (filter, wrap) kind, created on first use.
     samplers: [u32; 4],
+    /// Blend, DSA and rasterizer objects by their description: the fixed objects above first,
+    /// then those made on demand for other pipeline state (at most `STATE_CACHE_MAX` each; the
+    /// oldest unbound one made on demand is destroyed to make room).
+    blends: Vec<(BlendState, u32)>,
+    dsas: Vec<(DsaState, u32)>,
+    rasters: Vec<(RasterState, u32)>,
+    /// Blend object bound (0: unknown, re-bind), blend colour and scissor sent last (`None`:
+    /// unknown, re-send).
+    blend_bound: u32,
+    blend_color: Option<[f32; 4]>,
+    scissor: Option<([u32; 2], [u32; 2])>,
+}
+
+/// State objects of each kind a device context keeps.
+const STATE_CACHE_MAX: usize = 16;
+
+/// The cached object for `key`, creating it (and evicting the oldest unbound on-demand entry
+/// past the fixed `keep` ones when the cache is full).
+#[allow(clippy::too_many_arguments)]
+fn state_object<K: PartialEq + Copy, S: virtio_gpu::batch::Sink + ?Sized>(
+    e: &mut Encoder<'_, S>,
+    handles: &mut IdPool,
+    cache: &mut Vec<(K, u32)>,
+    key: K,
+    bound: u32,
+    keep: usize,
+    obj: u32,
+    create: fn(&mut Encoder<'_, S>, u32, &K) -> virtio_gpu::Result<()>,
+) -> virtio_gpu::Result<u32> {
+    if let Some((_, h)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(*h);
+    }
+    if cache.len() >= STATE_CACHE_MAX {
+        if let Some(i) = (keep..cache.len()).find(|&i| cache.get(i).is_some_and(|c| c.1 != bound)) {
+            let (_, old) = cache.remove(i);
+            e.destroy_object(obj, old)?;
+            let _ = handles.free(old);
+        }
+    }
+    let h = handles.alloc()?;
+    if let Err(err) = create(e, h, &key) {
+        let _ = handles.free(h);
+        return Err(err);
+    }
+    cache.push((key, h));
+    Ok(h)
+}
+
+fn pipe_factor(f: BlendFactor) -> u32 {
+    match f {
+        BlendFactor::Zero => BLENDFACTOR_ZERO,
+        BlendFactor::One => BLENDFACTOR_ONE,
+        BlendFactor::SrcColor => BLENDFACTOR_SRC_COLOR,
+        BlendFactor::OneMinusSrcColor => BLENDFACTOR_INV_SRC_COLOR,
+        BlendFactor::DstColor => BLENDFACTOR_DST_COLOR,
+        BlendFactor::OneMinusDstColor => BLENDFACTOR_INV_DST_COLOR,
+        BlendFactor::SrcAlpha => BLENDFACTOR_SRC_ALPHA,
+        BlendFactor::OneMinusSrcAlpha => BLENDFACTOR_INV_SRC_ALPHA,
+        BlendFactor::DstAlpha => BLENDFACTOR_DST_ALPHA,
+        BlendFactor::OneMinusDstAlpha => BLENDFACTOR_INV_DST_ALPHA,
+        BlendFactor::ConstantColor => BLENDFACTOR_CONST_COLOR,
+        BlendFactor::OneMinusConstantColor => BLENDFACTOR_INV_CONST_COLOR,
+        BlendFactor::ConstantAlpha => BLENDFACTOR_CONST_ALPHA,
+        BlendFactor::OneMinusConstantAlpha => BLENDFACTOR_INV_CONST_ALPHA,
+        BlendFactor::SrcAlphaSaturate => BLENDFACTOR_SRC_ALPHA_SATURATE,
+    }
+}
+
+fn pipe_func(op: BlendOp) -> u32 {
+    match op {
+        BlendOp::Add => BLEND_ADD,
+        BlendOp::Subtract => BLEND_SUBTRACT,
+        BlendOp::ReverseSubtract => BLEND_REVERSE_SUBTRACT,
+        BlendOp::Min => BLEND_MIN,
+        BlendOp::Max => BLEND_MAX,
+    }
+}
+
+/// The VirGL blend state of a pipeline (blending off keeps the default factors).
+fn blend_state(p: &Pipeline) -> BlendState {
+    let m = p.color_mask;
+    let colormask = m.r as u32 | (m.g as u32) << 1 | (m.b as u32) << 2 | (m.a as u32) << 3;
+    match &p.blend {
+        None => BlendState {
+            colormask,
+            ..BlendState::default()
+        },
+        Some(b) => BlendState {
+            enable: true,
+            rgb_func: pipe_func(b.color.op),
+            rgb_src: pipe_factor(b.color.src),
+            rgb_dst: pipe_factor(b.color.dst),
+            alpha_func: pipe_func(b.alpha.op),
+            alpha_src: pipe_factor(b.alpha.src),
+            alpha_dst: pipe_factor(b.alpha.dst),
+            colormask,
+        },
+    }
+}
+
+/// Pipe compare functions share GL's order (NEVER = 0 .. ALWAYS = 7).
+fn pipe_compare(f: CompareFunc) -> u32 {
+    match f {
+        CompareFunc::Never => FUNC_NEVER,
+        CompareFunc::Less => FUNC_LESS,
+        CompareFunc::Equal => FUNC_EQUAL,
+        CompareFunc::LessEqual => FUNC_LEQUAL,
+        CompareFunc::Greater => FUNC_GREATER,
+        CompareFunc::NotEqual => FUNC_NOTEQUAL,
+        CompareFunc::GreaterEqual => FUNC_GEQUAL,
+        CompareFunc::Always => FUNC_ALWAYS,
+    }
+}
+
+fn dsa_state(test: bool, write: bool, p: &Pipeline) -> DsaState {
+    if test {
+        DsaState {
+            depth_enable: true,
+            depth_write: write,
+            depth_func: pipe_compare(p.depth_func),
+        }
+    } else {
+        // What the fixed "depth off" object holds (the encoder sends 0 for any of these).
+        DsaState {
+            depth_enable: false,
+            depth_write: false,
+            depth_func: FUNC_LESS,
+        }
+    }
+}
+
+fn raster_state(p: &Pipeline) -> RasterState {
+    let offset = p.offset_factor != 0.0 || p.offset_units != 0.0;
+    RasterState {
+        cull_face: match p.cull {
+            CullFace::None => CULL_NONE,
+            CullFace::Front => CULL_FRONT,
+            CullFace::Back => CULL_BACK,
+            CullFace::FrontAndBack => CULL_BACK + 1,
+        },
+        front_ccw: p.front_face == FrontFace::Ccw,
+        scissor: p.scissor.is_some(),
+        offset_tri: offset,
+        offset_units: if offset { p.offset_units } else { 0.0 },
+        offset_scale: if offset { p.offset_factor } else { 0.0 },
+        ..RasterState::default()
+    }
+}
+
+/// The scissor rectangle clipped to the `w` x `h` target as [min, max) in rows from the top
+/// (the target is rendered upright).
+fn scissor_rect(s: &Scissor, w: u32, h: u32) -> ([u32; 2], [u32; 2]) {
+    let (w, h) = (w as i64, h as i64);
+    let x0 = (s.x as i64).clamp(0, w);
+    let x1 = (s.x as i64 + s.width as i64).clamp(x0, w);
+    let y0 = (h - s.y as i64 - s.height as i64).clamp(0, h);
+    let y1 = (h - s.y as i64).clamp(y0, h);
+    ([x0 as u32, y0 as u32], [x1 as u32, y1 as u32])
 }
 
 /// What is bound in a device context, so a draw sends only what changed. Reset whenever an
@@ -382,6 +541,12 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             dsa: [0; 2],
             raster: [0; 2],
             samplers: [0; 4],
+            blends: Vec::new(),
+            dsas: Vec::new(),
+            rasters: Vec::new(),
+            blend_bound: 0,
+            blend_color: Some([0.0; 4]),
+            scissor: None,
         };
         self.objects.insert(
             id,
@@ -400,27 +565,27 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let r = self.enc(id, "virgl pipe state failed", |e, h, pipe| {
             pipe.blend = h.alloc()?;
             e.create_blend(pipe.blend, &BlendState::default())?;
+            pipe.blends.push((BlendState::default(), pipe.blend));
             for (i, on) in [false, true].into_iter().enumerate() {
                 pipe.dsa[i] = h.alloc()?;
-                e.create_dsa(
-                    pipe.dsa[i],
-                    &DsaState {
-                        depth_enable: on,
-                        depth_write: on,
-                        depth_func: FUNC_LESS,
-                    },
-                )?;
+                let dsa = DsaState {
+                    depth_enable: on,
+                    depth_write: on,
+                    depth_func: FUNC_LESS,
+                };
+                e.create_dsa(pipe.dsa[i], &dsa)?;
+                pipe.dsas.push((dsa, pipe.dsa[i]));
                 pipe.raster[i] = h.alloc()?;
                 let cull = if on { CULL_BACK } else { CULL_NONE };
-                e.create_rasterizer(
-                    pipe.raster[i],
-                    &RasterState {
-                        cull_face: cull,
-                        ..RasterState::default()
-                    },
-                )?;
+                let rs = RasterState {
+                    cull_face: cull,
+                    ..RasterState::default()
+                };
+                e.create_rasterizer(pipe.raster[i], &rs)?;
+                pipe.rasters.push((rs, pipe.raster[i]));
             }
             e.bind_object(OBJ_BLEND, pipe.blend)?;
+            pipe.blend_bound = pipe.blend;
             e.flush()
         });
         if let Err(err) = r {
@@ -722,10 +887,21 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         rgba: [f32; 4],
         depth: bool,
     ) -> Result<(), DeviceError> {
+        self.clear_to(ctx, target, rgba, depth.then_some(1.0))
+    }
+
+    fn clear_to(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        rgba: [f32; 4],
+        depth: Option<f32>,
+    ) -> Result<(), DeviceError> {
         self.bind_target(ctx, target)?;
-        let bits = CLEAR_COLOR0 | if depth { CLEAR_DEPTH } else { 0 };
+        let bits = CLEAR_COLOR0 | if depth.is_some() { CLEAR_DEPTH } else { 0 };
+        let value = depth.unwrap_or(1.0) as f64;
         self.enc(ctx, "virgl clear failed", |e, _, _| {
-            e.clear(bits, rgba, 1.0, 0)
+            e.clear(bits, rgba, value, 0)
         })
     }
 
@@ -840,16 +1016,69 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         } else {
             DrawInfo::arrays(PRIM_TRIANGLES, 0, d.count).map_err(e("virgl draw"))?
         };
-        let (depth, cull, stride) = (d.depth_test as usize, d.cull_back as usize, d.stride);
+        let stride = d.stride;
+        let blend_s = blend_state(&d.pipeline);
+        let dsa_s = dsa_state(d.depth_test, d.depth_write, &d.pipeline);
+        let rs_s = raster_state(&d.pipeline);
+        let constant = d
+            .pipeline
+            .blend
+            .map(|b| b.constant.map(|v| v.clamp(0.0, 1.0)));
+        let scissor = d
+            .pipeline
+            .scissor
+            .map(|s| scissor_rect(&s, d.width, d.height));
         let (_, c) = self.ctx_mut(ctx)?;
         let mut b = core::mem::take(&mut c.bound);
-        let r = self.enc(ctx, "virgl draw failed", |e, _, pipe| {
-            if b.dsa != pipe.dsa[depth] {
-                b.dsa = pipe.dsa[depth];
+        let r = self.enc(ctx, "virgl draw failed", |e, h, pipe| {
+            let blend = state_object(
+                e,
+                h,
+                &mut pipe.blends,
+                blend_s,
+                pipe.blend_bound,
+                1,
+                OBJ_BLEND,
+                |e, h, s| e.create_blend(h, s),
+            )?;
+            if pipe.blend_bound != blend {
+                pipe.blend_bound = 0;
+                e.bind_object(OBJ_BLEND, blend)?;
+                pipe.blend_bound = blend;
+            }
+            if let Some(k) = constant {
+                if pipe.blend_color != Some(k) {
+                    pipe.blend_color = None;
+                    e.set_blend_color(k)?;
+                    pipe.blend_color = Some(k);
+                }
+            }
+            if let Some((min, max)) = scissor {
+                if pipe.scissor != Some((min, max)) {
+                    pipe.scissor = None;
+                    e.set_scissor(min, max)?;
+                    pipe.scissor = Some((min, max));
+                }
+            }
+            let dsa = state_object(e, h, &mut pipe.dsas, dsa_s, b.dsa, 2, OBJ_DSA, |e, h, s| {
+                e.create_dsa(h, s)
+            })?;
+            if b.dsa != dsa {
+                b.dsa = dsa;
                 e.bind_object(OBJ_DSA, b.dsa)?;
             }
-            if b.raster != pipe.raster[cull] {
-                b.raster = pipe.raster[cull];
+            let raster = state_object(
+                e,
+                h,
+                &mut pipe.rasters,
+                rs_s,
+                b.raster,
+                2,
+                OBJ_RASTERIZER,
+                |e, h, s| e.create_rasterizer(h, s),
+            )?;
+            if b.raster != raster {
+                b.raster = raster;
                 e.bind_object(OBJ_RASTERIZER, b.raster)?;
             }
             if b.shaders != (vs, fs) {

@@ -82,6 +82,14 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     fragcoord,
     unbound_texture,
     never_cleared,
+    blend_over,
+    blend_factors,
+    blend_equations,
+    depth_funcs,
+    masks,
+    scissor,
+    cull_front_face,
+    polygon_offset,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[

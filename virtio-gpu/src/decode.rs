@@ -296,6 +296,16 @@ impl StreamChecker {
                 if len < 1 || !(len - 1).is_multiple_of(2) {
                     return Err("scissor length must be 1 + 2n");
                 }
+                // One viewport slot on this host (PIPE_MAX_VIEWPORTS is 16).
+                if get(0) + (len - 1) / 2 > 16 {
+                    return Err("scissor slots out of range");
+                }
+                Ok(())
+            }
+            CCMD_SET_BLEND_COLOR => {
+                if len != BLEND_COLOR_SIZE {
+                    return Err("SET_BLEND_COLOR length must be 4");
+                }
                 Ok(())
             }
             CCMD_BIND_SHADER => {

@@ -50,13 +50,17 @@ impl Default for BlendState {
 }
 
 /// Rasterizer state: the fields Gfx3D sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RasterState {
     /// CULL_NONE / CULL_FRONT / CULL_BACK.
     pub cull_face: u32,
     pub front_ccw: bool,
     pub depth_clip: bool,
     pub scissor: bool,
+    /// Polygon offset of filled triangles (offset_tri) with its units and scale (finite).
+    pub offset_tri: bool,
+    pub offset_units: f32,
+    pub offset_scale: f32,
 }
 
 impl Default for RasterState {
@@ -66,6 +70,9 @@ impl Default for RasterState {
             front_ccw: true,
             depth_clip: true,
             scissor: false,
+            offset_tri: false,
+            offset_units: 0.0,
+            offset_scale: 0.0,
         }
     }
 }
@@ -433,10 +440,16 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
                 limit: 3,
             });
         }
+        if !s.offset_units.is_finite() || !s.offset_scale.is_finite() {
+            return Err(GpuError::Invalid {
+                what: "polygon offset units and scale must be finite",
+            });
+        }
         let s0 = (s.depth_clip as u32) << 1
             | (s.cull_face & 3) << 8
             | (s.scissor as u32) << 14
             | (s.front_ccw as u32) << 15
+            | (s.offset_tri as u32) << 20
             | 1 << 29 // half-pixel centres (GL)
             | 1 << 30; // bottom edge rule (GL window origin is lower-left)
         self.emit(&[
@@ -447,9 +460,49 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             0,      // sprite coord enable
             0,      // S3: no stipple, no clip planes
             f(1.0), // line width
+            f(s.offset_units),
+            f(s.offset_scale),
+            0, // offset clamp
+        ])
+    }
+
+    /// SET_SCISSOR_STATE of scissor 0: the half-open rectangle [min, max) in framebuffer
+    /// pixels (16-bit coordinates, min <= max).
+    pub fn set_scissor(&mut self, min: [u32; 2], max: [u32; 2]) -> Result<()> {
+        for (what, v) in [
+            ("scissor min x", min[0]),
+            ("scissor min y", min[1]),
+            ("scissor max x", max[0]),
+            ("scissor max y", max[1]),
+        ] {
+            check_max(what, v, SCISSOR_COORD_MAX)?;
+        }
+        if min[0] > max[0] || min[1] > max[1] {
+            return Err(GpuError::Invalid {
+                what: "scissor min must not exceed max",
+            });
+        }
+        self.emit(&[
+            cmd0(CCMD_SET_SCISSOR_STATE, 0, SCISSOR_SIZE_ONE),
             0,
-            0,
-            0,
+            min[0] | min[1] << 16,
+            max[0] | max[1] << 16,
+        ])
+    }
+
+    /// SET_BLEND_COLOR: the constant colour of the blend factors (finite).
+    pub fn set_blend_color(&mut self, rgba: [f32; 4]) -> Result<()> {
+        if rgba.iter().any(|c| !c.is_finite()) {
+            return Err(GpuError::Invalid {
+                what: "blend colour must be finite",
+            });
+        }
+        self.emit(&[
+            cmd0(CCMD_SET_BLEND_COLOR, 0, BLEND_COLOR_SIZE),
+            f(rgba[0]),
+            f(rgba[1]),
+            f(rgba[2]),
+            f(rgba[3]),
         ])
     }
 

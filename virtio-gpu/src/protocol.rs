@@ -26,6 +26,7 @@ pub const CCMD_RESOURCE_INLINE_WRITE: u32 = 9;
 pub const CCMD_SET_SAMPLER_VIEWS: u32 = 10;
 pub const CCMD_SET_INDEX_BUFFER: u32 = 11;
 pub const CCMD_SET_CONSTANT_BUFFER: u32 = 12;
+pub const CCMD_SET_BLEND_COLOR: u32 = 14;
 pub const CCMD_SET_SCISSOR_STATE: u32 = 15;
 pub const CCMD_BIND_SAMPLER_STATES: u32 = 18;
 pub const CCMD_BIND_SHADER: u32 = 31;
@@ -90,7 +91,12 @@ pub const LINK_SHADER_SIZE: u32 = 6;
 /// RESOURCE_INLINE_WRITE header words before the data: res, level, usage, stride, layer_stride,
 /// x, y, z, w, h, d.
 pub const INLINE_WRITE_HDR_SIZE: u32 = 11;
+/// SET_SCISSOR_STATE of one scissor: start slot, min x | min y << 16, max x | max y << 16.
 pub const SCISSOR_SIZE_ONE: u32 = 3;
+/// SET_BLEND_COLOR: four floats.
+pub const BLEND_COLOR_SIZE: u32 = 4;
+/// Largest scissor coordinate (16 bits on the wire).
+pub const SCISSOR_COORD_MAX: u32 = 0xFFFF;
 
 /// Continuation flag of the shader `offlen` word.
 pub const SHADER_OFFSET_CONT: u32 = 1 << 31;
@@ -143,7 +149,33 @@ pub const FUNC_LESS: u32 = 1;
 pub const FUNC_EQUAL: u32 = 2;
 pub const FUNC_LEQUAL: u32 = 3;
 pub const FUNC_GREATER: u32 = 4;
+pub const FUNC_NOTEQUAL: u32 = 5;
+pub const FUNC_GEQUAL: u32 = 6;
 pub const FUNC_ALWAYS: u32 = 7;
+
+// Blend factors (pipe_blendfactor).
+pub const BLENDFACTOR_ONE: u32 = 0x01;
+pub const BLENDFACTOR_SRC_COLOR: u32 = 0x02;
+pub const BLENDFACTOR_SRC_ALPHA: u32 = 0x03;
+pub const BLENDFACTOR_DST_ALPHA: u32 = 0x04;
+pub const BLENDFACTOR_DST_COLOR: u32 = 0x05;
+pub const BLENDFACTOR_SRC_ALPHA_SATURATE: u32 = 0x06;
+pub const BLENDFACTOR_CONST_COLOR: u32 = 0x07;
+pub const BLENDFACTOR_CONST_ALPHA: u32 = 0x08;
+pub const BLENDFACTOR_ZERO: u32 = 0x11;
+pub const BLENDFACTOR_INV_SRC_COLOR: u32 = 0x12;
+pub const BLENDFACTOR_INV_SRC_ALPHA: u32 = 0x13;
+pub const BLENDFACTOR_INV_DST_ALPHA: u32 = 0x14;
+pub const BLENDFACTOR_INV_DST_COLOR: u32 = 0x15;
+pub const BLENDFACTOR_INV_CONST_COLOR: u32 = 0x17;
+pub const BLENDFACTOR_INV_CONST_ALPHA: u32 = 0x18;
+
+// Blend functions (pipe_blend_func).
+pub const BLEND_ADD: u32 = 0;
+pub const BLEND_SUBTRACT: u32 = 1;
+pub const BLEND_REVERSE_SUBTRACT: u32 = 2;
+pub const BLEND_MIN: u32 = 3;
+pub const BLEND_MAX: u32 = 4;
 
 // Cull faces.
 pub const CULL_NONE: u32 = 0;
@@ -194,10 +226,11 @@ pub const SAMPLER_VIEW_FORMATS: [u32; 2] = [FORMAT_B8G8R8A8_UNORM, FORMAT_R8_UNO
 
 /// Highest pipe_blend_func (ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX).
 pub const BLEND_FUNC_MAX: u32 = 4;
-/// Valid pipe_blendfactor values: ONE..=SRC1_ALPHA (0x01..=0x0A, no 0x06) and
-/// ZERO..=INV_SRC1_ALPHA (0x11..=0x1A, no 0x16).
+/// Valid pipe_blendfactor values: ONE..=SRC1_ALPHA (0x01..=0x0A, SRC_ALPHA_SATURATE = 0x06
+/// included) and ZERO..=INV_SRC1_ALPHA (0x11..=0x1A, no 0x16: there is no inverse of
+/// SRC_ALPHA_SATURATE).
 pub const fn is_blend_factor(f: u32) -> bool {
-    matches!(f, 0x01..=0x05 | 0x07..=0x0A | 0x11..=0x15 | 0x17..=0x1A)
+    matches!(f, 0x01..=0x0A | 0x11..=0x15 | 0x17..=0x1A)
 }
 /// Highest primitive mode the encoder sends (POINTS..=TRIANGLE_FAN; no adjacency, no patches).
 pub const PRIM_MAX: u32 = PRIM_TRIANGLE_FAN;

@@ -43,6 +43,12 @@ use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
 use crate::link::Program;
 
+pub mod state;
+pub use state::{
+    Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
+    Pipeline, Scissor,
+};
+
 /// Largest target of [`draw`].
 pub const TARGET_MAX_WIDTH: u32 = 1920;
 pub const TARGET_MAX_HEIGHT: u32 = 1080;
@@ -169,6 +175,12 @@ pub enum DrawError {
     Viewport {
         viewport: [i32; 4],
     },
+    /// Scissor width/height above 8192 or offset magnitude above 8192.
+    Scissor {
+        scissor: Scissor,
+    },
+    /// Polygon offset factor or units not finite.
+    PolygonOffset,
     /// Attribute location not in 0..=7 or components not in 1..=4.
     Attribute {
         location: u8,
@@ -210,6 +222,14 @@ impl core::fmt::Display for DrawError {
                 "viewport {:?} is invalid (width and height 1..={}, |x|, |y| <= {})",
                 viewport, VIEWPORT_MAX, VIEWPORT_MAX
             ),
+            DrawError::Scissor { scissor } => write!(
+                f,
+                "scissor {:?} is invalid (width and height 0..={}, |x|, |y| <= {})",
+                scissor, VIEWPORT_MAX, VIEWPORT_MAX
+            ),
+            DrawError::PolygonOffset => {
+                write!(f, "polygon offset factor and units must be finite")
+            }
             DrawError::Attribute { location, components } => write!(
                 f,
                 "vertex attribute at location {} with {} components is invalid (locations 0..=7, 1..=4 components)",
@@ -345,7 +365,45 @@ pub fn draw_with(
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
     check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
-    draw_checked(scratch, prog, input, indices, textures, state, target)
+    draw_checked(
+        scratch,
+        prog,
+        input,
+        indices,
+        textures,
+        state,
+        &Pipeline::DEFAULT,
+        target,
+    )
+}
+
+/// [`draw_with`] with the output state of `pipe` (blending, depth function, colour mask,
+/// scissor, polygon offset, front face and culling); [`Pipeline::DEFAULT`] draws exactly what
+/// [`draw_with`] draws.
+pub fn draw_pipeline(
+    scratch: &mut Scratch,
+    prog: &Program,
+    input: &VertexInput,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
+    if let Some(s) = pipe.scissor {
+        if s.width > VIEWPORT_MAX as u32
+            || s.height > VIEWPORT_MAX as u32
+            || s.x.unsigned_abs() > VIEWPORT_MAX as u32
+            || s.y.unsigned_abs() > VIEWPORT_MAX as u32
+        {
+            return Err(DrawError::Scissor { scissor: s });
+        }
+    }
+    if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
+        return Err(DrawError::PolygonOffset);
+    }
+    draw_checked(scratch, prog, input, indices, textures, state, pipe, target)
 }
 
 fn draw_checked(
@@ -355,6 +413,7 @@ fn draw_checked(
     indices: Option<&[u16]>,
     textures: &[Option<TextureRef>; SAMPLER_MAX],
     state: &RasterState,
+    pipe: &Pipeline,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
     let (Some(vs), Some(fs)) = (
@@ -396,6 +455,16 @@ fn draw_checked(
     let sx1 = (vx as i64 + vw as i64).min(w);
     let sy0 = (h - vy as i64 - vh as i64).max(0);
     let sy1 = (h - vy as i64).min(h);
+    // A scissor rectangle clips that range further (GL: x, y is its lower-left corner).
+    let (sx0, sx1, sy0, sy1) = match pipe.scissor {
+        None => (sx0, sx1, sy0, sy1),
+        Some(s) => (
+            sx0.max(s.x as i64),
+            sx1.min(s.x as i64 + s.width as i64),
+            sy0.max(h - s.y as i64 - s.height as i64),
+            sy1.min(h - s.y as i64),
+        ),
+    };
 
     // Varying slots (vertex-output numbering) the fragment stage reads, packed in order.
     let mut slots = [0usize; VARYING_MAX];
@@ -415,6 +484,7 @@ fn draw_checked(
         slots,
         nv: nslots * 4,
         state: *state,
+        pipe: *pipe,
     };
     let mut stats = DrawStats::default();
     let tri_count = match indices {
@@ -528,6 +598,7 @@ struct Setup<'a> {
     slots: &'a [usize],
     nv: usize,
     state: RasterState,
+    pipe: Pipeline,
 }
 
 /// Signed distances to the clip planes (inside when >= 0).
@@ -706,8 +777,12 @@ fn raster(
         return;
     }
     // Memory rows grow downwards, so GL's counter-clockwise front face has a negative area here.
-    let front = area < 0;
-    if setup.state.cull_back && !front {
+    let ccw = area < 0;
+    let front = match setup.pipe.front_face {
+        FrontFace::Ccw => ccw,
+        FrontFace::Cw => !ccw,
+    };
+    if (setup.state.cull_back && !front) || setup.pipe.cull.culls(front) {
         stats.culled += 1;
         return;
     }
@@ -823,7 +898,27 @@ fn raster(
     }
     let width = target.width as usize;
     let fs_uniforms = prog.uniform_words(Stage::Fragment);
+    // Polygon offset (GL): factor * max depth slope + units * r, added per pixel and clamped
+    // to the depth range, as llvmpipe does for a float depth buffer.
+    let pipe = &setup.pipe;
+    let z_offset =
+        if setup.state.depth_test && (pipe.offset_factor != 0.0 || pipe.offset_units != 0.0) {
+            let (d1z, d2z) = (dz1 as f64, dz2 as f64);
+            let dzdx = planes[0].1 * d1z + planes[1].1 * d2z;
+            let dzdy = planes[0].2 * d1z + planes[1].2 * d2z;
+            let max_z = wv.iter().fold(0.0f32, |m, v| m.max(v.z.abs()));
+            Some(state::polygon_offset(
+                pipe.offset_factor,
+                pipe.offset_units,
+                dzdx as f32,
+                dzdy as f32,
+                max_z,
+            ))
+        } else {
+            None
+        };
     let interp = Interp {
+        z_offset,
         z: [z0, dz1, dz2],
         q: [q0, dq1, dq2],
         a0: &a0,
@@ -909,6 +1004,8 @@ const BLOCKS: usize = LANES / BLOCK;
 /// A triangle's interpolation set-up: depth and 1/w as (value at v0, delta to v1, delta to
 /// v2), varyings/w likewise per float.
 struct Interp<'a> {
+    /// Polygon offset added to every window depth (then clamped to [0, 1]).
+    z_offset: Option<f32>,
     z: [f32; 3],
     q: [f32; 3],
     a0: &'a [f32; VARY_FLOATS],
@@ -961,19 +1058,35 @@ fn queue_block(
         zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
     }
+    if let Some(o) = it.z_offset {
+        for z in zl.iter_mut() {
+            *z = (*z + o).clamp(0.0, 1.0);
+        }
+    }
     // Blocks start inside the scissor (px, py >= 0); lanes right of the target's edge are
     // never covered, and a lane below its last row reads no depth (index out of range).
     let top = py.max(0) as usize * it.width + px.max(0) as usize;
     if setup.state.depth_test {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
         let mut pass: Mask = 0;
-        for l in 0..BLOCK {
-            let d = target
+        let depth_at = |l: usize| {
+            target
                 .depth
                 .get(top + (l & 3) + (l >> 2) * it.width)
                 .copied()
-                .unwrap_or(f32::NEG_INFINITY);
-            pass |= ((zl[l] < d) as Mask) << l;
+        };
+        if setup.pipe.depth_func == CompareFunc::Less {
+            for l in 0..BLOCK {
+                let d = depth_at(l).unwrap_or(f32::NEG_INFINITY);
+                pass |= ((zl[l] < d) as Mask) << l;
+            }
+        } else {
+            let func = setup.pipe.depth_func;
+            for l in 0..BLOCK {
+                // A lane outside the buffer never passes.
+                let ok = depth_at(l).is_some_and(|d| func.test(zl[l], d));
+                pass |= (ok as Mask) << l;
+            }
         }
         mask &= pass;
         if mask == 0 {
@@ -1064,6 +1177,47 @@ fn flush(
         crate::texel::pack_lanes(col, &mut p);
         p
     };
+    if !setup.pipe.opaque() {
+        // Blending or a partial colour mask: a separate path, so the opaque store below keeps
+        // its speed.
+        let float_src = !fs.sample_color();
+        for j in 0..blocks {
+            let o = j * BLOCK;
+            let live = (alive >> o) & BLOCK_ALL;
+            let top = batch.top[j];
+            for l in 0..BLOCK {
+                if live & (1 << l) == 0 {
+                    continue;
+                }
+                let i = top + (l & 3) + (l >> 2) * width;
+                let lane = o + l;
+                let Some(p) = target.color.get_mut(i) else {
+                    continue;
+                };
+                let src = pixels.get(lane).copied().unwrap_or(0);
+                let out = match &setup.pipe.blend {
+                    None => src,
+                    Some(b) => {
+                        let c = if float_src {
+                            [col[0][lane], col[1][lane], col[2][lane], col[3][lane]]
+                        } else {
+                            state::unpack(src)
+                        };
+                        state::blend_pixel(b, c, *p)
+                    }
+                };
+                let keep = setup.pipe.color_mask.bits();
+                *p = (out & keep) | (*p & !keep);
+                stats.pixels_written += 1;
+                if write_depth {
+                    if let (Some(d), Some(z)) = (target.depth.get_mut(i), batch.z.get(lane)) {
+                        *d = *z;
+                    }
+                }
+            }
+        }
+        return;
+    }
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
@@ -1155,7 +1309,16 @@ pub fn soft_triangle(
     };
     let state = RasterState::new(target.width, target.height);
     let mut scratch = Scratch::new();
-    draw_checked(&mut scratch, prog, &input, None, textures, &state, target)
+    draw_checked(
+        &mut scratch,
+        prog,
+        &input,
+        None,
+        textures,
+        &state,
+        &Pipeline::DEFAULT,
+        target,
+    )
 }
 
 /// Outputs of one vertex invocation; varyings are in vertex-output slot numbering.
