@@ -25,9 +25,8 @@ fn rig() -> Rig {
     g.boot(BackendMode::Software, None).unwrap();
     let c = g.context_create(0).unwrap();
     let t = g.target_create(0, c, W, H).unwrap();
-    let p = g
-        .prog_prepare(0, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
-        .unwrap();
+    let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+    let p = g.prog_prepare(0, c, linked).unwrap();
     g.use_program(0, c, p).unwrap();
     Rig { g, c, t }
 }
