@@ -90,7 +90,10 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("gfx3d::diff::demo_scene", diff_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
-    ("gfx3d::lost::over_budget_program_forced", over_budget_forced),
+    (
+        "gfx3d::lost::over_budget_program_forced",
+        over_budget_forced,
+    ),
     ("gfx3d::lost::over_budget_program_auto", over_budget_auto),
     ("gfx3d::present::scanout_then_primary", present_scanout),
 ];

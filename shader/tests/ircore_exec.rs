@@ -4,7 +4,7 @@ mod ircore_util;
 use ircore_util::reference::*;
 use ircore_util::*;
 use proptest::prelude::*;
-use shader::exec::*;
+use shader::back::exec::*;
 use shader::ir::*;
 
 fn texels() -> Vec<u32> {

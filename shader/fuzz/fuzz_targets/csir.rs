@@ -11,8 +11,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shader::csir::{self, Version};
 use shader::limits::TGSI_MAX;
+use shader::program::csir::{self, Version};
 
 fn save(m: &shader::Module, v: Version) -> Vec<u8> {
     let mut buf = vec![0u8; csir::CSIR_MAX];
@@ -91,7 +91,7 @@ fuzz_target!(|input: &[u8]| {
         }
     };
     assert!(
-        shader::verify::verify(&m).is_ok(),
+        shader::ir::verify::verify(&m).is_ok(),
         "loader handed out an unverified module"
     );
 

@@ -11,13 +11,13 @@ fuzz_target!(|data: &[u8]| {
         Some((s, rest)) => ((*s & 1) as u32, rest),
         None => (0, data),
     };
-    let (result, stats) = shader::compile::compile_with_stats(stage, src, "fuzz");
+    let (result, stats) = shader::program::compile::compile_with_stats(stage, src, "fuzz");
     assert!(stats.work <= shader::limits::WORK_MAX + 1);
     match result {
         Ok(sh) => {
-            assert!(shader::verify::verify(&sh.module).is_ok());
+            assert!(shader::ir::verify::verify(&sh.module).is_ok());
             let mut s = String::new();
-            shader::dump::dump_ir(&sh, &mut s).unwrap();
+            shader::ir::dump::dump_module(&sh.name, &sh.module, &mut s).unwrap();
         }
         Err(d) => {
             assert!(!d.is_empty());
@@ -29,5 +29,5 @@ fuzz_target!(|data: &[u8]| {
             d.render(src, &mut s).unwrap();
         }
     }
-    let _ = shader::dump::dump_ast(src, "fuzz", &mut String::new());
+    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
 });

@@ -4,12 +4,12 @@
 //!
 //! Must never: hide a failure of the library under test (a draw that fails for a program that
 //! linked and inputs that are valid is a panic here, so the fuzzer reports it).
-use shader::ir::{Module, Stage, Type};
-use shader::limits::{ATTR_MAX, SAMPLER_MAX};
-use shader::link::{LinkError, Program};
-use shader::raster::{
+use shader::back::raster::{
     draw, Filter, RasterState, SamplerState, Target, TextureRef, VertexAttrib, VertexInput, Wrap,
 };
+use shader::ir::{Module, Stage, Type};
+use shader::limits::{ATTR_MAX, SAMPLER_MAX};
+use shader::program::link::{LinkError, Program};
 
 /// Edge of the square render target.
 pub const SIZE: u32 = 16;
@@ -71,7 +71,7 @@ const POSITIONS: [[f32; 4]; 6] = [
 
 /// Compiles `src` for `stage` (0 vertex, 1 fragment), keeping only the module.
 pub fn compile(stage: u32, src: &[u8]) -> Option<Module> {
-    shader::compile::compile(stage, src, "fuzz")
+    shader::program::compile::compile(stage, src, "fuzz")
         .ok()
         .map(|s| s.module)
 }

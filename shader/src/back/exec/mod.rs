@@ -34,12 +34,16 @@
     clippy::neg_cmp_op_on_partial_ord,
     clippy::excessive_precision
 )]
+
+pub(crate) mod lanes;
+pub(crate) mod texel;
+
+use crate::ir::opt::effects;
+use crate::ir::verify::{verify, VerifyError};
 use crate::ir::{CmpCode, Module, Op, Stage};
 use crate::limits::{
     IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_FLOATS, VARYING_MAX,
 };
-use crate::opt::effects;
-use crate::verify::{verify, VerifyError};
 
 /// Invocations per dispatch: the rasterizer fills a dispatch with several 4x2 pixel blocks of
 /// one triangle (see `raster`), the vertex stage with that many vertices. Wider dispatches
@@ -205,7 +209,7 @@ impl TextureRef<'_> {
     /// result is a valid texel for any coordinate).
     #[inline(always)]
     fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
-        crate::texel::unpack_lanes(&self.texel_lanes(u, v), out);
+        crate::back::exec::texel::unpack_lanes(&self.texel_lanes(u, v), out);
     }
 
     /// [`Self::sample_texel`] for every lane at once. Power-of-two repeating textures take a
@@ -227,10 +231,10 @@ impl TextureRef<'_> {
         let shift = self.width.trailing_zeros().min(31);
         let linear = self.sampler.filter == Filter::Linear;
         let bias = if linear { 0.5 } else { 0.0 };
-        let fx = crate::texel::scale_lanes(u, w, bias);
-        let fy = crate::texel::scale_lanes(v, h, bias);
+        let fx = crate::back::exec::texel::scale_lanes(u, w, bias);
+        let fy = crate::back::exec::texel::scale_lanes(v, h, bias);
         // NaN fails too.
-        let small = crate::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
+        let small = crate::back::exec::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
         if !small {
             let mut out = [0u32; LANES];
             for l in 0..LANES {
@@ -268,8 +272,8 @@ impl TextureRef<'_> {
                 i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
             }
             let (ax, ay) = (
-                crate::texel::weight_floor(&wx),
-                crate::texel::weight_floor(&wy),
+                crate::back::exec::texel::weight_floor(&wx),
+                crate::back::exec::texel::weight_floor(&wy),
             );
             // Each lane's left and right texel of a row, as `left | right << 32`.
             if !edge {
@@ -284,12 +288,12 @@ impl TextureRef<'_> {
                         _ => 0,
                     }
                 };
-                return crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+                return crate::back::exec::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             } else {
                 // Row start of i, plus the next column wrapped.
                 let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
                 let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
-                return crate::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+                return crate::back::exec::texel::bilerp(pair, &i0, &i1, &ax, &ay);
             }
         }
         // Nearest: each lane's texel.
@@ -1112,7 +1116,7 @@ impl Executable {
                 Op::Pow => binary_lanes(r, d, m, pow_lanes),
                 Op::Abs => unary(r, d, m, f32::abs),
                 Op::Rsq => unary_lanes(r, d, m, |x| {
-                    let mut v = crate::lanes::sqrt(x);
+                    let mut v = crate::back::exec::lanes::sqrt(x);
                     for v in v.iter_mut() {
                         *v = 1.0 / *v;
                     }
@@ -1122,7 +1126,7 @@ impl Executable {
                 Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
                 Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
                 Op::Trunc => unary(r, d, m, libm::truncf),
-                Op::Sqrt => unary_lanes(r, d, m, crate::lanes::sqrt),
+                Op::Sqrt => unary_lanes(r, d, m, crate::back::exec::lanes::sqrt),
                 Op::Dot => {
                     let mut s = [0.0; LANES];
                     for c in 0..(d.n as usize).min(4) {
@@ -1176,7 +1180,7 @@ impl Executable {
                     if PACKED {
                         out.packed = texels;
                     } else {
-                        crate::texel::unpack_lanes(&texels, &mut out.color);
+                        crate::back::exec::texel::unpack_lanes(&texels, &mut out.color);
                     }
                 }
                 Op::Sample => {
@@ -1721,7 +1725,7 @@ mod tests {
     fn varying_lanes_are_the_read_components() {
         let src = b"#version 330\nin vec4 v_a;\nin vec4 v_b;\nout vec4 frag;\n\
             void main() { vec4 d = v_b * 2.0; frag = vec4(v_a.xz, 0.0, 1.0); }\n";
-        let sh = match crate::compile::compile(1, src, "t") {
+        let sh = match crate::program::compile::compile(1, src, "t") {
             Ok(s) => s,
             Err(_) => panic!("test shader must compile"),
         };

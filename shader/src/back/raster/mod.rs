@@ -37,11 +37,13 @@
     clippy::too_many_arguments,
     clippy::manual_memcpy
 )]
-use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
-pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::back::exec::{
+    Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES,
+};
+pub use crate::back::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
-use crate::link::Program;
+use crate::program::link::Program;
 
 /// Largest target of [`draw`].
 pub const TARGET_MAX_WIDTH: u32 = 1920;
@@ -1061,7 +1063,7 @@ fn flush(
         scratch.out.packed
     } else {
         let mut p = [0u32; LANES];
-        crate::texel::pack_lanes(col, &mut p);
+        crate::back::exec::texel::pack_lanes(col, &mut p);
         p
     };
     for j in 0..blocks {
@@ -1109,7 +1111,7 @@ fn flush(
 
 /// Clamps to [0, 1] (NaN -> 0) and rounds to nearest even into 0xAARRGGBB.
 pub fn pack(c: [f32; 4]) -> u32 {
-    crate::texel::pack_one(c)
+    crate::back::exec::texel::pack_one(c)
 }
 
 /// The spec's reference call: one triangle into a target of at most 128x128, full viewport,

@@ -5,7 +5,7 @@
 //!
 //! It must never: differ from `libm::sqrtf` in any bit, or depend on the lane count being more
 //! than a multiple of 4.
-use crate::exec::LANES;
+use crate::back::exec::LANES;
 
 const _: () = assert!(LANES.is_multiple_of(4));
 
@@ -52,10 +52,10 @@ pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
 /// this machine's build (the kernel target compiles the same SSE2 code): sqrt, pow, sin/cos,
 /// colour packing, texel unpacking and packing back, and texture filtering.
 pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
-    use crate::exec::{
+    use crate::back::exec::texel::{pack_lanes, pack_one, unpack_lanes};
+    use crate::back::exec::{
         cos, pow, pow_lanes, sin, trig_lanes, Filter, SamplerState, TextureRef, Wrap,
     };
-    use crate::texel::{pack_lanes, pack_one, unpack_lanes};
     let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
     let mut seed = 0x9E37_79B9u32;
     let mut next = move || {

@@ -595,8 +595,8 @@ impl Regs {
 
 /// The lanes each operand of `inst` reads as emitted here (the IR model, refined where the
 /// emitter reads less: mat3 products read lanes xyz, DOT n reads n lanes).
-fn lanes_read(inst: &Inst) -> crate::opt::Effects {
-    let mut e = crate::opt::effects(inst);
+fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
+    let mut e = crate::ir::opt::effects(inst);
     match inst.op {
         Op::MulMV | Op::MulMM if inst.aux == 3 => {
             e.reads[0].lanes = 7;
@@ -616,7 +616,7 @@ fn lanes_read(inst: &Inst) -> crate::opt::Effects {
     e
 }
 
-fn covers(a: &crate::opt::Access, t: u16) -> bool {
+fn covers(a: &crate::ir::opt::Access, t: u16) -> bool {
     let (base, t) = (a.base as i32, t as i32);
     a.count > 0 && base <= t && t < base + a.count as i32
 }
@@ -706,7 +706,7 @@ fn redirect(regs: &mut Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) {
     } else {
         None
     };
-    let w = crate::opt::effects(inst).write;
+    let w = crate::ir::opt::effects(inst).write;
     for k in 0..w.count as i32 {
         let t = w.base as i32 + k;
         regs.set(t, Reg::Temp(t as u16));

@@ -12,10 +12,10 @@ use core::fmt;
 
 use heapless::Vec;
 
-use crate::ast::*;
-use crate::diag::{bounded_string, Diagnostics};
+use crate::front::ast::*;
+use crate::front::diag::{bounded_string, Diagnostics};
+use crate::front::lex::Tokens;
 use crate::ir::*;
-use crate::lex::Tokens;
 use crate::limits::*;
 
 type R<T> = Result<T, ()>;
