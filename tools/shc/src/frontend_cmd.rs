@@ -199,7 +199,7 @@ pub fn limits() -> i32 {
 
 /// `shc builtins`: the built-in functions and variables with their signatures, as JSON.
 pub fn builtins() -> i32 {
-    let funcs: Vec<_> = shader::front::sema::BUILTINS
+    let funcs: Vec<_> = shader::front::sema::builtins::BUILTINS
         .iter()
         .map(|(name, lo, hi, sig)| {
             serde_json::json!({
