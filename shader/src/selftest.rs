@@ -50,7 +50,7 @@ pub static TESTS: &[SelfTest] = &[
     ),
     (
         "shader::simd_lanes_match_scalar",
-        crate::back::exec::lanes::selftest_simd,
+        crate::back::exec::selftest::selftest_simd,
     ),
     ("shader::tgsi_emit", crate::back::tgsi::selftest_emit),
     ("shader::tgsi_checker", crate::back::tgsi::selftest_checker),

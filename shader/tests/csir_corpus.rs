@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shader::back::exec::{SamplerState, TextureRef};
+use shader::back::exec::texture::{SamplerState, TextureRef};
 use shader::back::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
 use shader::ir::{Module, Stage, Type};
 use shader::program::compile::compile;

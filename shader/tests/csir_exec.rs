@@ -4,9 +4,9 @@
 #[path = "tgsi_fixtures.rs"]
 mod fixtures;
 
-use shader::back::exec::{
-    Executable, Invocation, Mask, Outputs, Regs, SamplerState, TextureRef, Vec4x, ALL_LANES, LANES,
-};
+use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
+use shader::back::exec::texture::{SamplerState, TextureRef};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::*;
 use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
 use shader::program::csir::{self, CsirError, Version, CSIR_MAX};

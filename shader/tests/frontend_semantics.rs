@@ -2,7 +2,8 @@
 //! executor: each rule the old design got wrong (constants leaking out of `if`, matrix columns,
 //! boolean logic, integer conversion and division, global initialisers, evaluation order) has a
 //! shader whose computed `gl_Position` proves the rule.
-use shader::back::exec::{Executable, Invocation, Outputs, Regs, Vec4x, LANES};
+use shader::back::exec::lanes::{Vec4x, LANES};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
 use shader::program::compile::compile;
 

@@ -268,6 +268,7 @@ fn corpus_renders() {
 /// frontend's own opt + verify), with the optimiser idempotent on it.
 #[test]
 fn frontend_corpus_runs_on_the_executor() {
+    use shader::back::exec::lanes::{ALL_LANES, LANES};
     use shader::back::exec::*;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/in");
     let mut ran = 0;

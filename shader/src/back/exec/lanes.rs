@@ -1,11 +1,28 @@
-//! Lane-wise math that LLVM does not turn into SIMD by itself. `libm::sqrtf` is the scalar
+//! The lane model every part of the executor shares: how many invocations a dispatch holds
+//! ([`LANES`]), the structure-of-arrays register and mask types, and lane-wise math that LLVM
+//! does not turn into SIMD by itself. `libm::sqrtf` is the scalar
 //! SSE square root, so a loop of it stays one lane at a time; here x86_64 uses SQRTPS through
 //! `safe_arch` (four lanes per instruction). IEEE square root is correctly rounded, so every
 //! form gives the same bits.
 //!
 //! It must never: differ from `libm::sqrtf` in any bit, or depend on the lane count being more
 //! than a multiple of 4.
-use crate::back::exec::LANES;
+
+/// Invocations per dispatch: the rasterizer fills a dispatch with several 4x2 pixel blocks of
+/// one triangle (see `raster`), the vertex stage with that many vertices. Wider dispatches
+/// spread the per-instruction decode and dispatch over more lanes; the lane loops stay
+/// straight-line SIMD code. 8 lanes (one block) cost about twice as much per fragment on
+/// shaders with many instructions.
+pub const LANES: usize = 32;
+/// One component of a temp across all lanes.
+pub type Lanes = [f32; LANES];
+/// A 4-component value across all lanes (structure of arrays).
+pub type Vec4x = [Lanes; 4];
+/// One bit per lane.
+pub type Mask = u32;
+/// Bit mask with every lane set.
+pub const ALL_LANES: Mask = (u64::MAX >> (64 - LANES)) as Mask;
+const _: () = assert!(LANES <= Mask::BITS as usize && LANES.is_multiple_of(8));
 
 const _: () = assert!(LANES.is_multiple_of(4));
 
@@ -46,130 +63,6 @@ pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
         }
     }
     r
-}
-
-/// In-guest and host self-test: every SIMD lane path gives the bits of its scalar reference on
-/// this machine's build (the kernel target compiles the same SSE2 code): sqrt, pow, sin/cos,
-/// colour packing, texel unpacking and packing back, and texture filtering.
-pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
-    use crate::back::exec::texel::{pack_lanes, pack_one, unpack_lanes};
-    use crate::back::exec::{
-        cos, pow, pow_lanes, sin, trig_lanes, Filter, SamplerState, TextureRef, Wrap,
-    };
-    let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
-    let mut seed = 0x9E37_79B9u32;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed
-    };
-    for round in 0..64 {
-        let mut x = [0.0f32; LANES];
-        let mut y = [0.0f32; LANES];
-        for l in 0..LANES {
-            // Mostly ordinary magnitudes, some arbitrary bit patterns.
-            x[l] = if l % 5 == 0 {
-                f32::from_bits(next())
-            } else {
-                (next() >> 8) as f32 / 65536.0 - 128.0
-            };
-            y[l] = (next() >> 8) as f32 / 1048576.0 - 4.0;
-        }
-        let (r, s, c, p) = (
-            sqrt(&x),
-            trig_lanes(&x, 0),
-            trig_lanes(&x, 1),
-            pow_lanes(&x, &y),
-        );
-        for l in 0..LANES {
-            let checks = [
-                ("sqrt", r[l], libm::sqrtf(x[l])),
-                ("sin", s[l], sin(x[l])),
-                ("cos", c[l], cos(x[l])),
-                ("pow", p[l], pow(x[l], y[l])),
-            ];
-            for (name, got, want) in checks {
-                if !same(got, want) {
-                    let _ = write!(w, "{}({:e}) lanes {:e} scalar {:e}", name, x[l], got, want);
-                    return false;
-                }
-            }
-        }
-        // Colours in and around [0, 1] pack like the per-pixel packer.
-        let mut col = [[0.0f32; LANES]; 4];
-        for ch in col.iter_mut() {
-            for v in ch.iter_mut() {
-                *v = (next() >> 8) as f32 / 12582912.0 - 0.25;
-            }
-        }
-        col[round % 4][round % LANES] = f32::NAN;
-        let mut px = [0u32; LANES];
-        pack_lanes(&col, &mut px);
-        for l in 0..LANES {
-            let want = pack_one([col[0][l], col[1][l], col[2][l], col[3][l]]);
-            if px[l] != want {
-                let _ = write!(w, "pack lane {}: {:08x} want {:08x}", l, px[l], want);
-                return false;
-            }
-        }
-        // Texels back and forth.
-        let mut t = [0u32; LANES];
-        for v in t.iter_mut() {
-            *v = next();
-        }
-        let mut f = [[0.0f32; LANES]; 4];
-        unpack_lanes(&t, &mut f);
-        pack_lanes(&f, &mut px);
-        if px != t {
-            let _ = write!(w, "unpack then pack changed a texel");
-            return false;
-        }
-    }
-    // Texture filtering: the lane path against the per-lane sampler, on power-of-two and
-    // other sizes, both filters and wraps, coordinates inside, outside and on texel edges.
-    let mut texels = [0u32; 64 * 64];
-    for t in texels.iter_mut() {
-        *t = next();
-    }
-    for (width, height) in [(64u32, 64u32), (2, 8), (1, 1), (5, 3)] {
-        for filter in [Filter::Nearest, Filter::Linear] {
-            for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
-                let tex = TextureRef {
-                    width,
-                    height,
-                    texels: &texels,
-                    sampler: SamplerState { filter, wrap },
-                };
-                for _ in 0..16 {
-                    let mut u = [0.0f32; LANES];
-                    let mut v = [0.0f32; LANES];
-                    for l in 0..LANES {
-                        let edge = (next() % 9) as f32 / 8.0;
-                        u[l] = if l % 3 == 0 {
-                            edge
-                        } else {
-                            (next() >> 8) as f32 / 4194304.0 - 1.5
-                        };
-                        v[l] = (next() >> 8) as f32 / 4194304.0 - 1.5;
-                    }
-                    let got = tex.texel_lanes(&u, &v);
-                    for l in 0..LANES {
-                        let want = tex.sample_texel(u[l], v[l]);
-                        if got[l] != want {
-                            let _ = write!(
-                                w,
-                                "{}x{} {:?} {:?} at ({}, {}): {:08x} want {:08x}",
-                                width, height, filter, wrap, u[l], v[l], got[l], want
-                            );
-                            return false;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    true
 }
 
 #[cfg(test)]

@@ -37,10 +37,9 @@
     clippy::too_many_arguments,
     clippy::manual_memcpy
 )]
-use crate::back::exec::{
-    Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES,
-};
-pub use crate::back::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
+pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
 use crate::program::link::Program;
