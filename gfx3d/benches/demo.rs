@@ -68,13 +68,8 @@ fn many_draws(label: &str, g: &mut Gfx3d<Linked>) {
     let o = 2;
     let c = g.context_create(o).unwrap();
     let t = g.target_create(o, c, 640, 480).unwrap();
-    let p = g
-        .prog_prepare(
-            o,
-            c,
-            Linked::from_glsl(OFFSET_VERT, COLOR_FRAG, "many").unwrap(),
-        )
-        .unwrap();
+    let linked = Linked::from_glsl(g.compiler(), OFFSET_VERT, COLOR_FRAG, "many").unwrap();
+    let p = g.prog_prepare(o, c, linked).unwrap();
     let m = g.mesh_create(o, Usage::Static).unwrap();
     let l = VertexLayout::new(
         16,

@@ -74,11 +74,8 @@ impl Demo {
     ) -> core::result::Result<Demo, SceneError> {
         let ctx = g.context_create(owner)?;
         let target = g.target_create(owner, ctx, width, height)?;
-        let prog = g.prog_prepare(
-            owner,
-            ctx,
-            Linked::from_glsl(WORLD_VERT, WORLD_FRAG, "demo")?,
-        )?;
+        let linked = Linked::from_glsl(g.compiler(), WORLD_VERT, WORLD_FRAG, "demo")?;
+        let prog = g.prog_prepare(owner, ctx, linked)?;
         let cube = upload(g, owner, &geometry::cube(1.6))?;
         let floor = upload(g, owner, &geometry::plane(14.0, -1.2, 7.0))?;
         let pyramid = upload(g, owner, &geometry::pyramid(1.4))?;

@@ -52,6 +52,8 @@ pub struct Gfx3d<P: ShaderProgram = crate::linked::Linked> {
     /// Device counters when last sampled (statistics add the deltas).
     pub(crate) dev_seen: DeviceCounters,
     pub(crate) mock: MockLog,
+    /// The compile path of the shader crate (its compile cache), for `Linked::from_glsl`.
+    pub(crate) compiler: Box<shader::program::cache::Compiler>,
 }
 
 impl<P: ShaderProgram> Default for Gfx3d<P> {
@@ -77,7 +79,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
             counters: Counters::default(),
             dev_seen: DeviceCounters::default(),
             mock: MockLog::default(),
+            compiler: Box::new(shader::program::cache::Compiler::new()),
         }
+    }
+
+    /// The compile path programs are built through (`Linked::from_glsl(g.compiler(), ..)`): the
+    /// shader crate's compile cache, whose hits and misses `stats` reports.
+    pub fn compiler(&mut self) -> &mut shader::program::cache::Compiler {
+        &mut self.compiler
     }
 
     /// Selects the backend. AUTO takes VirGL when `device` is available, else software; forced
@@ -951,6 +960,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             reserved_prog: self.programs.reserved() as u32,
             virgl_obj_live: dev.map_or(0, |d| d.objects_live),
             virgl_obj_peak: dev.map_or(0, |d| d.objects_peak),
+            compile_hits: self.compiler.stats().hits,
+            compile_misses: self.compiler.stats().misses,
             backend: self.backend,
             forced: self.mode == BackendMode::Virgl,
             degraded: self.degraded,

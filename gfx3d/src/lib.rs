@@ -15,7 +15,8 @@
 //! g.boot(BackendMode::Software, None).unwrap();
 //! let ctx = g.context_create(K).unwrap();
 //! let target = g.target_create(K, ctx, 64, 64).unwrap();
-//! let prog = g.prog_prepare(K, ctx, Linked::from_glsl(glsl::TRI_VERT, glsl::TRI_FRAG, "tri").unwrap()).unwrap();
+//! let linked = Linked::from_glsl(g.compiler(), glsl::TRI_VERT, glsl::TRI_FRAG, "tri").unwrap();
+//! let prog = g.prog_prepare(K, ctx, linked).unwrap();
 //! let layout = VertexLayout::new(32, &[
 //!     Element { location: 0, components: 4, offset: 0 },
 //!     Element { location: 1, components: 4, offset: 16 },

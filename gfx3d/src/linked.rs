@@ -13,7 +13,7 @@ use shader::back::raster::{
 };
 use shader::ir::Stage as IrStage;
 use shader::limits::{SAMPLER_MAX, TGSI_MAX};
-use shader::program::compile::compile;
+use shader::program::cache::Compiler;
 use shader::program::link::{LinkError, Program};
 
 use crate::program::*;
@@ -51,10 +51,16 @@ impl Linked {
         }
     }
 
-    /// Compiles and links a vertex and a fragment source.
-    pub fn from_glsl(vs: &str, fs: &str, name: &str) -> Result<Linked, BuildError> {
+    /// Compiles a vertex and a fragment source through `compiler` (the compile cache: a source
+    /// compiled before is not compiled again; see `Gfx3d::compiler`) and links them.
+    pub fn from_glsl(
+        compiler: &mut Compiler,
+        vs: &str,
+        fs: &str,
+        name: &str,
+    ) -> Result<Linked, BuildError> {
         use core::fmt::Write;
-        let v = compile(0, vs.as_bytes(), name).map_err(|d| {
+        let v = compiler.compile(0, vs.as_bytes(), name).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(vs.as_bytes(), &mut log);
             BuildError::Compile {
@@ -62,7 +68,7 @@ impl Linked {
                 log,
             }
         })?;
-        let f = compile(1, fs.as_bytes(), name).map_err(|d| {
+        let f = compiler.compile(1, fs.as_bytes(), name).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(fs.as_bytes(), &mut log);
             BuildError::Compile {

@@ -116,7 +116,7 @@ fn program(
     fs: &str,
     name: &str,
 ) -> Result<ProgramId, SceneError> {
-    let p = Linked::from_glsl(vs, fs, name)?;
+    let p = Linked::from_glsl(g.compiler(), vs, fs, name)?;
     Ok(g.prog_prepare(o, c, p)?)
 }
 
@@ -215,7 +215,12 @@ fn over_budget_body(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
     let backend = g.backend_name();
     let f = open(g, o, BLUE)?;
     let good = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
-    match Linked::from_glsl(&over_budget_vertex_shader(), TRI_FRAG, "over_budget") {
+    match Linked::from_glsl(
+        g.compiler(),
+        &over_budget_vertex_shader(),
+        TRI_FRAG,
+        "over_budget",
+    ) {
         // The link itself may refuse a stage without TGSI (profile 1's rule).
         Err(e) => {
             if !alloc::format!("{}", e).contains("TGSI") {

@@ -366,7 +366,7 @@ fn software_matrix_agreement(w: &mut dyn Write) -> bool {
     use crate::glsl::{MVP_VERT, TRI_FRAG};
     use crate::linked::Linked;
     let mut g: Gfx3d = Gfx3d::new();
-    let prog = match Linked::from_glsl(MVP_VERT, TRI_FRAG, "mvp") {
+    let prog = match Linked::from_glsl(g.compiler(), MVP_VERT, TRI_FRAG, "mvp") {
         Ok(p) => p,
         Err(e) => {
             let _ = write!(w, "{}", e);

@@ -54,6 +54,9 @@ pub struct Stats {
     pub reserved_prog: u32,
     pub virgl_obj_live: u32,
     pub virgl_obj_peak: u32,
+    /// Shader compiles answered by the compile cache, and those that ran the compiler.
+    pub compile_hits: u32,
+    pub compile_misses: u32,
     pub backend: Backend,
     pub forced: bool,
     pub degraded: bool,

@@ -100,9 +100,8 @@ fn relinked_programs_are_refreshed_on_the_device() {
     }
     let l = tri_layout();
     g.mesh_upload_f32(0, m, &l, &v, None).unwrap();
-    let p = g
-        .prog_prepare(0, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
-        .unwrap();
+    let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+    let p = g.prog_prepare(0, c, linked).unwrap();
     let mut px = vec![0u32; 256];
     let mut frame = |g: &mut Gfx3d<Linked>| {
         g.begin(0, c, tg).unwrap();
@@ -153,9 +152,8 @@ fn one_mesh_and_texture_serve_two_device_contexts() {
     for _ in 0..2 {
         let c = g.context_create(0).unwrap();
         let tg = g.target_create(0, c, 16, 16).unwrap();
-        let p = g
-            .prog_prepare(0, c, Linked::from_glsl(TEX_VERT, TEX_FRAG, "tex").unwrap())
-            .unwrap();
+        let linked = Linked::from_glsl(g.compiler(), TEX_VERT, TEX_FRAG, "tex").unwrap();
+        let p = g.prog_prepare(0, c, linked).unwrap();
         ctxs.push((c, tg, p));
     }
     // Interleaved frames on the two contexts.

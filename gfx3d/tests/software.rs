@@ -7,6 +7,7 @@ use gfx3d::linked::Linked;
 use gfx3d::scenes::{self, SCENE_HEIGHT, SCENE_WIDTH};
 use gfx3d::*;
 use shader::back::raster::soft_vs;
+use shader::program::cache::Compiler;
 
 mod common;
 use common::{assert_nothing_live, layout, tri_layout};
@@ -14,7 +15,8 @@ use common::{assert_nothing_live, layout, tri_layout};
 type G = Gfx3d<Linked>;
 
 fn mvp() -> Linked {
-    Linked::from_glsl(MVP_VERT, TRI_FRAG, "mvp").unwrap_or_else(|e| panic!("{}", e))
+    Linked::from_glsl(&mut Compiler::new(), MVP_VERT, TRI_FRAG, "mvp")
+        .unwrap_or_else(|e| panic!("{}", e))
 }
 
 #[test]
@@ -119,7 +121,12 @@ fn matrices_agree_between_cpu_and_shader() {
 
 #[test]
 fn compile_errors_are_reported_and_failed_relinks_keep_the_program() {
-    let e = Linked::from_glsl("#version 330\nvoid main(){ no_such(); }\n", TRI_FRAG, "bad");
+    let e = Linked::from_glsl(
+        &mut Compiler::new(),
+        "#version 330\nvoid main(){ no_such(); }\n",
+        TRI_FRAG,
+        "bad",
+    );
     assert!(
         matches!(
             e,
@@ -161,9 +168,8 @@ fn real_reflection_drives_layout_checks() {
     let mut g = G::new();
     let c = g.context_create(1).unwrap();
     let t = g.target_create(1, c, 16, 16).unwrap();
-    let p = g
-        .prog_prepare(1, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
-        .unwrap();
+    let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+    let p = g.prog_prepare(1, c, linked).unwrap();
     let m = g.mesh_create(1, Usage::Static).unwrap();
     let good = tri_layout();
     let bad = layout(32, &[(0, 1, 0), (1, 4, 16)]);
@@ -313,9 +319,8 @@ fn software_renders_the_red_triangle_of_the_abi_test() {
     ];
     let l = tri_layout();
     g.mesh_upload_f32(3, m, &l, &v, None).unwrap();
-    let p = g
-        .prog_prepare(3, c, Linked::from_glsl(TRI_VERT, TRI_FRAG, "tri").unwrap())
-        .unwrap();
+    let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+    let p = g.prog_prepare(3, c, linked).unwrap();
     g.begin(3, c, t).unwrap();
     g.clear(3, c, [0.0, 1.0, 0.0, 1.0], true).unwrap();
     g.use_program(3, c, p).unwrap();
@@ -410,4 +415,25 @@ fn demo_runs_on_the_mock_backend() {
     );
     assert_eq!(demo.present(&mut g), Err(Error::NotVirgl));
     demo.destroy(&mut g);
+}
+
+#[test]
+fn programs_compile_through_the_compile_cache() {
+    let mut g: G = Gfx3d::new();
+    g.boot(BackendMode::Software, None).unwrap();
+    let c = g.context_create(1).unwrap();
+    for round in 0..2 {
+        let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+        let p = g.prog_prepare(1, c, linked).unwrap();
+        let s = g.stats();
+        // The first build compiles both stages; the second finds both in the cache.
+        assert_eq!(
+            (s.compile_misses, s.compile_hits),
+            (2, 2 * round),
+            "round {}",
+            round
+        );
+        g.program_destroy(1, p).unwrap();
+    }
+    g.drop_owner(1);
 }

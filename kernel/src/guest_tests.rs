@@ -377,7 +377,8 @@ fn lost_setup(g: &mut Gfx3d<Linked>) -> Result<LostScene, alloc::string::String>
     .map_err(|e| alloc::format!("{:?}", e))?;
     g.mesh_upload_f32(OWNER, m, &layout, &quad, None)
         .map_err(|e| e.to_string())?;
-    let prog = Linked::from_glsl(QUAD_VS, GREEN_FS, "green").map_err(|e| e.to_string())?;
+    let prog =
+        Linked::from_glsl(g.compiler(), QUAD_VS, GREEN_FS, "green").map_err(|e| e.to_string())?;
     let p = g.prog_prepare(OWNER, c, prog).map_err(|e| e.to_string())?;
     Ok(LostScene { c, t, m, p })
 }

@@ -1,4 +1,9 @@
-//! Shared by the fuzz targets: linking a fuzzed stage with a fixed partner stage, and drawing a
+//! The fuzz targets' entry logic, one function per target ([`frontend`], [`exec`],
+//! [`csir_target::run`], [`guest_target::run`], all reachable through [`run_target`]): the
+//! libFuzzer binaries in `fuzz_targets/` only call them, and `shader/tests/fuzz_corpus.rs`
+//! replays the committed minimized corpora (`corpus-min/<target>/`) through the same functions
+//! on the stable toolchain (it includes this file with `#[path]`, so nothing here may depend on
+//! libfuzzer-sys). Also shared: linking a fuzzed stage with a fixed partner stage, and drawing a
 //! linked program on a small target with every input a draw call can take filled in (all
 //! attribute locations, every uniform, a texture on every unit).
 //!
@@ -10,6 +15,82 @@ use shader::back::raster::{
 use shader::ir::{Module, Stage, Type};
 use shader::limits::{ATTR_MAX, SAMPLER_MAX};
 use shader::program::link::{LinkError, Program};
+
+#[path = "csir_target.rs"]
+pub mod csir_target;
+#[path = "guest_target.rs"]
+pub mod guest_target;
+
+/// The four targets, as `run_target` and the corpus directories name them.
+pub const TARGETS: [&str; 4] = ["frontend", "csir", "exec", "guest"];
+
+/// Runs one input through the named target's logic (false: no such target).
+pub fn run_target(target: &str, data: &[u8]) -> bool {
+    match target {
+        "frontend" => frontend(data),
+        "csir" => csir_target::run(data),
+        "exec" => exec(data),
+        "guest" => guest_target::run(data),
+        _ => return false,
+    }
+    true
+}
+
+/// The `frontend` target: any bytes, in either stage (byte 0, bit 0), must compile to a verified
+/// module or produce at least one diagnostic with a position inside the source; rendering and
+/// dumping never panic.
+pub fn frontend(data: &[u8]) {
+    let (stage, src) = match data.split_first() {
+        Some((s, rest)) => ((*s & 1) as u32, rest),
+        None => (0, data),
+    };
+    let (result, stats) = shader::program::compile::compile_with_stats(stage, src, "fuzz");
+    assert!(stats.work <= shader::limits::WORK_MAX + 1);
+    match result {
+        Ok(sh) => {
+            assert!(shader::ir::verify::verify(&sh.module).is_ok());
+            let mut s = String::new();
+            shader::ir::dump::dump_module(&sh.name, &sh.module, &mut s).unwrap();
+        }
+        Err(d) => {
+            assert!(!d.is_empty());
+            let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            for e in d.errors() {
+                assert!(e.line >= 1 && e.line <= lines && e.column >= 1);
+            }
+            let mut s = String::new();
+            d.render(src, &mut s).unwrap();
+        }
+    }
+    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
+}
+
+/// The `exec` target: a shader compiled from fuzzer-chosen source is linked with a fixed
+/// partner stage and drawn by the software rasterizer on a 16x16 target; nothing may panic, and
+/// a program that linked must draw (the draw call's errors are all about invalid inputs, which
+/// this never gives).
+///
+/// Input: byte 0 = options (bit 0 stage: 1 fragment, 0 vertex; the other bits as in
+/// [`draw_linked`]), byte 1 = seed of the uniform values, the rest = source. The vertex shader
+/// paired with a fragment shader is a fixed template that writes gl_Position plus one `out` per
+/// varying the fragment shader reads (so linking succeeds whenever the fragment shader compiles
+/// and fits the TGSI budget); vertex shaders are paired with a fixed one-colour fragment shader.
+pub fn exec(data: &[u8]) {
+    let [opts, seed, src @ ..] = data else { return };
+    let fragment = opts & 1 != 0;
+    let Some(m) = compile(fragment as u32, src) else {
+        return;
+    };
+    let mut program = match link_with_partner(&m) {
+        Ok(p) => p,
+        // Only the trivial fallback vertex shader may lack the fragment inputs.
+        Err(_) if fragment => return,
+        // A stage over the TGSI budget compiles but never links (the specification's rule).
+        Err(LinkError::Tgsi(Stage::Vertex, _)) => return,
+        Err(e) => panic!("vertex shader compiled but does not link: {}", e),
+    };
+    draw_linked(&mut program, *opts, *seed);
+}
 
 /// Edge of the square render target.
 pub const SIZE: u32 = 16;

@@ -641,18 +641,24 @@ fn multiplicity(inst: &Inst, k: usize) -> u32 {
 /// `Some(reads)` (operands that read it) when every read is dominated by the definition and
 /// comes before `t` or `source` (the temp it was copied from) is written again; `None` when
 /// some read must find the value in `t` itself. `Some(0)`: nothing reads the value.
-fn follow(m: &Module, from: usize, t: u16, lanes: u8, source: Option<u16>) -> Option<u32> {
+fn follow(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    from: usize,
+    t: u16,
+    lanes: u8,
+    source: Option<u16>,
+) -> Option<u32> {
     let mut may = lanes;
     let mut depth = 0u32;
     let mut dominated = true;
     let mut written = false;
     let mut source_written = false;
     let mut reads = 0u32;
-    for inst in m.insts.iter().skip(from) {
+    for (inst, e) in m.insts.iter().zip(fx).skip(from) {
         if may == 0 {
             break;
         }
-        let e = lanes_read(inst);
         for (k, r) in e.reads.iter().enumerate() {
             if covers(r, t) && r.lanes & may != 0 {
                 if !dominated || written || source_written {
@@ -748,7 +754,7 @@ fn next_inst(m: &Module, i: usize) -> Option<(usize, &Inst)> {
 }
 
 /// Whether the MUL at `i` and the ADD/SUB after it can be one MAD.
-fn fusable(m: &Module, i: usize, mul: &Inst) -> Option<usize> {
+fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> Option<usize> {
     let (j, add) = next_inst(m, i)?;
     if !matches!(add.op, Op::Add | Op::Sub) || lanes_or(add, 4) != lanes_or(mul, 4) {
         return None;
@@ -766,11 +772,14 @@ fn fusable(m: &Module, i: usize, mul: &Inst) -> Option<usize> {
     if add.dst == t {
         return Some(j);
     }
-    (follow(m, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
+    (follow(m, fx, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
 }
 
 /// Decides `p.flags` (see the section comment).
 fn forward(m: &Module, p: &mut Plan) {
+    // Every scan reads the same lane effects: compute them once.
+    let fx: Vec<crate::ir::opt::Effects, IR_MAX> = m.insts.iter().map(lanes_read).collect();
+    let fx = fx.as_slice();
     let mut regs = Regs::new();
     for (i, inst) in m.insts.iter().enumerate() {
         let mut flags = p.flags.get(i).copied().unwrap_or(0);
@@ -783,7 +792,7 @@ fn forward(m: &Module, p: &mut Plan) {
                             Reg::Temp(s) => Some(s),
                             _ => None,
                         };
-                        if follow(m, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
+                        if follow(m, fx, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
                             flags |= F_ELIDED;
                         }
                     }
@@ -794,7 +803,7 @@ fn forward(m: &Module, p: &mut Plan) {
                         for k in 0..n {
                             let t = inst.dst as u16 + k;
                             let r = Reg::Const(inst.aux as u16 + k);
-                            if follow(m, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
+                            if follow(m, fx, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
                                 flags |= 1 << k;
                             }
                         }
@@ -804,13 +813,13 @@ fn forward(m: &Module, p: &mut Plan) {
                     let cols = if inst.op == Op::MulMV { 1 } else { 3 };
                     for k in 0..cols {
                         let t = inst.dst as u16 + k;
-                        if t < m.temps && follow(m, i + 1, t, 8, None) == Some(0) {
+                        if t < m.temps && follow(m, fx, i + 1, t, 8, None) == Some(0) {
                             flags |= 1 << k;
                         }
                     }
                 }
                 Op::Mul => {
-                    if let Some(j) = fusable(m, i, inst) {
+                    if let Some(j) = fusable(m, fx, i, inst) {
                         flags |= F_FUSED;
                         if let Some(f) = p.flags.get_mut(j) {
                             *f |= F_SKIP;

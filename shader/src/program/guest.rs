@@ -1,7 +1,10 @@
 //! Guest-owned shader and program handles: the bounded tables (16 shaders, 8 programs for the
 //! whole system) behind the guest/application shader API.
 //!
-//! Owns: handle allocation (generation-checked, so a stale id never reaches a new object), the
+//! Owns: handle allocation (generation-checked: a slot's 16-bit generation advances on every
+//! free, so a stale id is refused until that one slot has been freed 65,536 times, when the
+//! generation wraps and the old id names the slot's object again — the spec's handle format has
+//! 16 bits of generation; see the `stale_id_wraps_after_65536_frees` test), the
 //! owner check on every operation, attachment reference counts and the live-object count.
 //! Must never: let one owner see, use or free another owner's object (an id of another owner is
 //! indistinguishable from an unknown id, so owners cannot probe each other), free a shader a live

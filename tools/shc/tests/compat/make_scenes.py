@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+# Writes the scene files of the profile-2 compatibility suite (tests/compat/*.json): meshes,
+# camera matrices (column-major, as GLSL reads them), uniforms and procedural textures.
+# Usage (from tools/shc): python3 tests/compat/make_scenes.py tests/compat
+#
+# Every scene of a kind carries the union of the uniforms its shaders read, under one naming
+# convention, so several shaders share one scene (a uniform a program does not have is skipped by
+# both renderers). Struct members and struct-array elements use GL's active-uniform names
+# (`u_material.diffuse`, `u_lights[1].color`), which mesa-ref sets by name.
+import json, math, os, sys
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+S = 64
+
+# ---- small linear algebra (row-major 4x4 lists) ----
+def mul(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
+def perspective(fovy, aspect, near, far):
+    t = 1.0 / math.tan(fovy / 2)
+    return [[t / aspect, 0, 0, 0], [0, t, 0, 0],
+            [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)], [0, 0, -1, 0]]
+def translation(x, y, z):
+    return [[1, 0, 0, x], [0, 1, 0, y], [0, 0, 1, z], [0, 0, 0, 1]]
+def scaling(s):
+    return [[s, 0, 0, 0], [0, s, 0, 0], [0, 0, s, 0], [0, 0, 0, 1]]
+def rotation(axis, angle):
+    x, y, z = axis
+    l = math.sqrt(x * x + y * y + z * z)
+    x, y, z = x / l, y / l, z / l
+    c, s = math.cos(angle), math.sin(angle)
+    k = 1 - c
+    return [[x * x * k + c, x * y * k - z * s, x * z * k + y * s, 0],
+            [y * x * k + z * s, y * y * k + c, y * z * k - x * s, 0],
+            [z * x * k - y * s, z * y * k + x * s, z * z * k + c, 0], [0, 0, 0, 1]]
+def look_at(eye, target, up):
+    f = [target[i] - eye[i] for i in range(3)]
+    fl = math.sqrt(sum(v * v for v in f)); f = [v / fl for v in f]
+    s = [f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]]
+    sl = math.sqrt(sum(v * v for v in s)); s = [v / sl for v in s]
+    u = [s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]]
+    return [[s[0], s[1], s[2], -sum(s[i] * eye[i] for i in range(3))],
+            [u[0], u[1], u[2], -sum(u[i] * eye[i] for i in range(3))],
+            [-f[0], -f[1], -f[2], sum(f[i] * eye[i] for i in range(3))], [0, 0, 0, 1]]
+def inverse3(m):
+    a, b, c = m[0]; d, e, f = m[1]; g, h, i = m[2]
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    return [[(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det],
+            [(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det],
+            [(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]]
+def normal_matrix(model):
+    inv = inverse3([row[:3] for row in model[:3]])
+    return [[inv[c][r] for c in range(3)] for r in range(3)]  # transpose(inverse(mat3(model)))
+def colmajor(m):
+    n = len(m)
+    return [round(m[r][c], 6) for c in range(n) for r in range(n)]
+def r6(v):
+    return [round(x, 6) for x in v]
+
+# ---- output ----
+def dump(name, scene):
+    def enc(o, key=None):
+        if isinstance(o, dict):
+            return "{" + ", ".join('"%s": %s' % (k, enc(v, k)) for k, v in o.items()) + "}"
+        if isinstance(o, list):
+            if o and all(not isinstance(x, (dict, list)) for x in o):
+                per = 32 if key == "rgba8" else 24
+                if len(o) > per:
+                    rows = [", ".join(json.dumps(x) for x in o[i:i + per]) for i in range(0, len(o), per)]
+                    return "[\n      " + ",\n      ".join(rows) + "]"
+                return "[" + ", ".join(json.dumps(x) for x in o) + "]"
+            return "[\n    " + ",\n    ".join(enc(x) for x in o) + "]"
+        return json.dumps(o)
+    text = enc(scene) + "\n"
+    json.loads(text)
+    with open(os.path.join(OUT, name + ".json"), "w") as f:
+        f.write(text)
+
+# ---- meshes: positions, normals, uvs, tangents (xyz + handedness w), indices ----
+def sphere(radius, slices, stacks):
+    pos, nrm, uv, tan, idx = [], [], [], [], []
+    for j in range(stacks + 1):
+        theta = math.pi * j / stacks            # 0 at the north pole
+        for i in range(slices + 1):
+            phi = 2 * math.pi * i / slices
+            n = [math.sin(theta) * math.cos(phi), math.cos(theta), -math.sin(theta) * math.sin(phi)]
+            pos += [radius * c for c in n]
+            nrm += n
+            uv += [i / slices, 1 - j / stacks]
+            tan += [-math.sin(phi), 0.0, -math.cos(phi), 1.0]
+    for j in range(stacks):
+        for i in range(slices):
+            a = j * (slices + 1) + i
+            b = a + slices + 1
+            idx += [a, b, a + 1, a + 1, b, b + 1]
+    return [r6(pos), r6(nrm), r6(uv), r6(tan), idx]
+
+def box(center, half):
+    pos, nrm, uv, tan, idx = [], [], [], [], []
+    faces = [((1, 0, 0), (0, 0, -1), (0, 1, 0)), ((-1, 0, 0), (0, 0, 1), (0, 1, 0)),
+             ((0, 1, 0), (1, 0, 0), (0, 0, -1)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+             ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (-1, 0, 0), (0, 1, 0))]
+    for n, u, v in faces:  # u x v == n: counter-clockwise seen from outside
+        base = len(pos) // 3
+        for su, sv in [(-1, -1), (1, -1), (1, 1), (-1, 1)]:
+            pos += [center[i] + half[i] * (n[i] + su * u[i] + sv * v[i]) for i in range(3)]
+            nrm += list(n)
+            uv += [(su + 1) / 2, (sv + 1) / 2]
+            tan += list(u) + [1.0]
+        idx += [base, base + 1, base + 2, base, base + 2, base + 3]
+    return [pos, nrm, uv, tan, idx]
+
+def merge(*meshes):
+    out = [[], [], [], [], []]
+    for m in meshes:
+        base = len(out[0]) // 3
+        for k in range(4):
+            out[k] += m[k]
+        out[4] += [base + i for i in m[4]]
+    return out
+
+def mesh_attributes(m):
+    return [{"location": 0, "components": 3, "data": m[0]},
+            {"location": 1, "components": 3, "data": m[1]},
+            {"location": 2, "components": 2, "data": m[2]},
+            {"location": 3, "components": 4, "data": m[3]}]
+
+# ---- textures ----
+def clamp8(x):
+    return max(0, min(255, int(round(x))))
+
+def image_texture():
+    # A 64x64 test picture for the post-processing kernels: sky gradient, a disc, a square, a
+    # diagonal bar and a fine checker, so blurs, edges and colour transforms all show.
+    px = []
+    for y in range(64):
+        for x in range(64):
+            v = y / 63.0
+            r, g, b = 40 + 120 * v, 70 + 110 * v, 140 + 100 * v
+            if (x - 22) ** 2 + (y - 40) ** 2 < 13 ** 2:
+                r, g, b = 230, 70, 40
+            if 36 <= x < 56 and 8 <= y < 28:
+                r, g, b = 40, 160, 80
+            if abs((x - y) - 20) < 3:
+                r, g, b = 250, 240, 200
+            if x >= 44 and y >= 44 and ((x // 2) + (y // 2)) % 2 == 0:
+                r, g, b = 20, 20, 30
+            px += [clamp8(r), clamp8(g), clamp8(b), 255]
+    return {"unit": 0, "width": 64, "height": 64, "rgba8": px, "filter": "nearest", "wrap": "clamp_to_edge"}
+
+def albedo_texture():
+    # 8x8 bricks: two rows of offset bricks with mortar lines.
+    px = []
+    for y in range(8):
+        for x in range(8):
+            mortar = y % 4 == 0 or (x + (2 if y >= 4 else 0)) % 4 == 0
+            shade = 0.85 + 0.15 * ((x * 3 + y * 5) % 4) / 3.0
+            c = (200, 195, 185) if mortar else (170 * shade, 80 * shade, 55 * shade)
+            px += [clamp8(c[0]), clamp8(c[1]), clamp8(c[2]), 255]
+    return {"unit": 0, "width": 8, "height": 8, "rgba8": px, "filter": "nearest", "wrap": "repeat"}
+
+def normal_map_texture():
+    # 16x16 tangent-space normal map of round bumps; alpha is the height.
+    n = 16
+    def h(x, y):
+        return 0.5 + 0.5 * math.sin(2 * math.pi * x / 8.0) * math.sin(2 * math.pi * y / 8.0)
+    px = []
+    for y in range(n):
+        for x in range(n):
+            dx = (h(x + 1, y) - h(x - 1, y)) * 1.5
+            dy = (h(x, y + 1) - h(x, y - 1)) * 1.5
+            l = math.sqrt(dx * dx + dy * dy + 1)
+            nx, ny, nz = -dx / l, -dy / l, 1 / l
+            px += [clamp8((nx * 0.5 + 0.5) * 255), clamp8((ny * 0.5 + 0.5) * 255),
+                   clamp8((nz * 0.5 + 0.5) * 255), clamp8(h(x, y) * 255)]
+    return {"unit": 1, "width": n, "height": n, "rgba8": px, "filter": "linear", "wrap": "repeat"}
+
+def matcap_texture():
+    # 16x16 lit-sphere picture: warm key light upper left, cool fill, dark rim.
+    n = 16
+    px = []
+    for y in range(n):
+        for x in range(n):
+            u, v = (x + 0.5) / n * 2 - 1, (y + 0.5) / n * 2 - 1
+            d = min(1.0, math.sqrt(u * u + v * v))
+            z = math.sqrt(max(0.0, 1 - d * d))
+            key = max(0.0, -0.5 * u + 0.5 * v + 0.7 * z)
+            spec = key ** 12
+            r = 40 + 170 * key + 60 * spec
+            g = 30 + 120 * key + 60 * spec
+            b = 60 + 60 * key + 80 * (1 - z) + 60 * spec
+            px += [clamp8(r), clamp8(g), clamp8(b), 255]
+    return {"unit": 2, "width": n, "height": n, "rgba8": px, "filter": "linear", "wrap": "clamp_to_edge"}
+
+MESH_TEXTURES = {"u_albedo": albedo_texture(), "u_normal_map": normal_map_texture(),
+                 "u_matcap": matcap_texture()}
+
+def lighting_uniforms(eye):
+    return {
+        "u_view_pos": r6(eye),
+        "u_light_dir": [0.5, 0.8, 0.6], "u_light_color": [1.0, 0.95, 0.9],
+        "u_light0_pos": [2.5, 2.0, 2.0], "u_light0_color": [1.0, 0.6, 0.3],
+        "u_light1_pos": [-2.5, 1.0, 1.5], "u_light1_color": [0.3, 0.5, 1.0],
+        "u_ambient": [0.08, 0.08, 0.1],
+        "u_diffuse_color": [0.8, 0.35, 0.25], "u_specular_color": [1.0, 1.0, 1.0], "u_shininess": 32.0,
+        "u_material.ambient": [0.1, 0.05, 0.05], "u_material.diffuse": [0.7, 0.45, 0.2],
+        "u_material.specular": [0.9, 0.9, 0.8], "u_material.shininess": 24.0,
+        "u_lights[0].position": [2.5, 2.0, 2.0], "u_lights[0].color": [1.0, 0.5, 0.3], "u_lights[0].intensity": 1.2,
+        "u_lights[1].position": [-2.5, 1.0, 1.5], "u_lights[1].color": [0.3, 0.5, 1.0], "u_lights[1].intensity": 1.0,
+        "u_lights[2].position": [0.0, -2.5, 2.0], "u_lights[2].color": [0.4, 1.0, 0.4], "u_lights[2].intensity": 0.8,
+        "u_light_count": 3, "u_mode": 2, "u_time": 0.7,
+        "u_sky_color": [0.6, 0.75, 1.0], "u_ground_color": [0.3, 0.22, 0.15],
+        "u_rim_color": [0.4, 0.8, 1.0], "u_rim_power": 2.5, "u_exposure": 1.5,
+        "u_fog_color": [0.6, 0.65, 0.72], "u_fog_start": 3.0, "u_fog_end": 30.0, "u_fog_density": 0.07,
+    }
+
+def mesh_scene(mesh, model, eye, target, clear, fov=45.0, far=60.0):
+    view = look_at(eye, target, [0, 1, 0])
+    proj = perspective(math.radians(fov), 1.0, 0.3, far)
+    mvp = mul(proj, mul(view, model))
+    u = {"u_mvp": colmajor(mvp), "u_model": colmajor(model), "u_normal_matrix": colmajor(normal_matrix(model)),
+         "u_view": colmajor(view), "u_proj": colmajor(proj)}
+    u.update(lighting_uniforms(eye))
+    return {"size": [S, S], "clear": clear, "depth": True, "cull": True,
+            "attributes": mesh_attributes(mesh), "indices": mesh[4],
+            "uniforms": u, "textures": MESH_TEXTURES}
+
+QUAD = [-1, -1, 1, -1, 1, 1, -1, 1]
+QIDX = [0, 1, 2, 0, 2, 3]
+FULLSCREEN = {"location": 0, "components": 2, "data": QUAD}
+
+# sphere: a UV sphere turned so its seam and poles are off-centre.
+dump("sphere", mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
+                          [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1]))
+
+# cube: a textured, normal-mapped box turned to show three faces.
+dump("cube", mesh_scene(box([0, 0, 0], [0.9, 0.9, 0.9]), rotation((1, 1.4, 0.2), 0.75),
+                        [0.0, 0.4, 3.6], [0, 0, 0], [0.1, 0.1, 0.12, 1]))
+
+# ground: a long floor and three boxes at growing distances, for fog and grid lines.
+ground = [[-12, -1, 3, 12, -1, 3, 12, -1, -45, -12, -1, -45], [0, 1, 0] * 4,
+          [0, 0, 12, 0, 12, 24, 0, 24], [1, 0, 0, 1] * 4, [0, 1, 2, 0, 2, 3]]
+dump("ground", mesh_scene(merge(ground, box([-1.2, -0.4, -2.0], [0.6, 0.6, 0.6]),
+                                box([1.6, 0.0, -9.0], [1.0, 1.0, 1.0]),
+                                box([-3.0, 0.5, -20.0], [1.5, 1.5, 1.5])),
+                          [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+                          [0.0, 0.6, 3.0], [0.0, -0.2, -6.0], [0.6, 0.65, 0.72, 1], fov=60.0))
+
+# waves: a 14x14 grid on y = 0, displaced by the wave vertex shaders.
+N = 14
+gpos, guv, gidx = [], [], []
+for j in range(N + 1):
+    for i in range(N + 1):
+        gpos += [-2 + 4 * i / N, 0.0, -2 + 4 * j / N]
+        guv += [i / N, j / N]
+for j in range(N):
+    for i in range(N):
+        a = j * (N + 1) + i
+        gidx += [a, a + N + 1, a + 1, a + 1, a + N + 1, a + N + 2]
+eye = [0.0, 2.6, 3.6]
+view = look_at(eye, [0, -0.3, 0], [0, 1, 0])
+proj = perspective(math.radians(50), 1.0, 0.3, 30.0)
+u = {"u_mvp": colmajor(mul(proj, view)), "u_amplitude": 0.22, "u_frequency": 2.1, "u_wave_count": 4}
+u.update(lighting_uniforms(eye))
+u["u_time"] = 0.9
+dump("waves", {"size": [S, S], "clear": [0.55, 0.7, 0.85, 1], "depth": True,
+               "attributes": [{"location": 0, "components": 3, "data": r6(gpos)},
+                              {"location": 2, "components": 2, "data": r6(guv)}],
+               "indices": gidx, "uniforms": u})
+
+# tris: four triangles with a different colour at every vertex (flat shading takes the last one).
+dump("tris", {"size": [S, S], "clear": [0.0, 0.0, 0.0, 1],
+              "attributes": [
+                  {"location": 0, "components": 2, "data": [-0.95, -0.95, 0.05, -0.9, -0.5, 0.1,
+                                                            0.1, -0.95, 0.95, -0.6, 0.6, 0.3,
+                                                            -0.9, 0.2, -0.1, 0.0, -0.4, 0.95,
+                                                            0.0, 0.4, 0.9, 0.2, 0.7, 0.95]},
+                  {"location": 1, "components": 4, "data": [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1,
+                                                            1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1,
+                                                            1, 0.5, 0, 1, 0.2, 0.2, 0.2, 1, 0.9, 0.9, 0.9, 1,
+                                                            0.5, 0, 1, 1, 0, 0.5, 0.2, 1, 0.8, 0.8, 0.1, 1]}]})
+
+# clip: a floor quad given directly in clip coordinates (w from 1 to 6), so perspective-correct
+# and screen-linear interpolation visibly differ.
+model = mul(translation(0, 0.1, -3.0), rotation((1, 0, 0), math.radians(-65)))
+mvp = mul(perspective(math.radians(60), 1.0, 0.3, 30.0), model)
+corners = [(-0.85, -1.6), (0.85, -1.6), (0.85, 1.6), (-0.85, 1.6)]
+clip = []
+for x, y in corners:
+    v = [x, y, 0, 1]
+    clip += [sum(mvp[r][k] * v[k] for k in range(4)) for r in range(4)]
+dump("clip", {"size": [S, S], "clear": [0.1, 0.1, 0.1, 1],
+              "attributes": [{"location": 0, "components": 4, "data": r6(clip)},
+                             {"location": 2, "components": 2, "data": [0, 0, 1, 0, 1, 1, 0, 1]}],
+              "indices": QIDX})
+
+# quad: the full-screen quad for procedural fragment shaders.
+dump("quad", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+              "uniforms": {"u_time": 1.3, "u_resolution": [S, S], "u_center": [30.0, 34.0],
+                           "u_color_a": [0.95, 0.55, 0.2], "u_color_b": [0.15, 0.3, 0.6],
+                           "u_scale": 6.0, "u_steps": 40, "u_octaves": 4, "u_iterations": 5,
+                           "u_mode": 1}})
+
+# post: the full-screen quad over the 64x64 test picture, texel for texel (nearest, so that
+# kernels read whole texels), and the same picture filtered linearly for distortions that
+# sample between texel centres.
+image_linear = dict(image_texture(), unit=1, filter="linear")
+dump("post", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+              "uniforms": {"u_texel": [1 / 64, 1 / 64], "u_resolution": [S, S], "u_time": 0.6,
+                           "u_strength": 0.75, "u_levels": 4.0, "u_brightness": 0.05,
+                           "u_contrast": 1.25, "u_saturation": 0.6, "u_radius": 2, "u_offset": 2.0},
+              "textures": {"u_image": image_texture(), "u_image_linear": image_linear}})
+
+# vertexid: three vertices whose positions come from gl_VertexID (the attribute only counts them).
+dump("vertexid", {"size": [S, S], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
+                  "uniforms": {"u_time": 0.4, "u_sky_color": [0.45, 0.65, 0.95],
+                               "u_ground_color": [0.3, 0.25, 0.2]}})
