@@ -53,7 +53,7 @@ pub struct Gfx3d<P: ShaderProgram = crate::linked::Linked> {
     pub(crate) dev_seen: DeviceCounters,
     pub(crate) mock: MockLog,
     /// The compile path of the shader crate (its compile cache), for `Linked::from_glsl`.
-    pub(crate) compiler: Box<shader::cache::Compiler>,
+    pub(crate) compiler: Box<shader::program::cache::Compiler>,
 }
 
 impl<P: ShaderProgram> Default for Gfx3d<P> {
@@ -79,13 +79,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
             counters: Counters::default(),
             dev_seen: DeviceCounters::default(),
             mock: MockLog::default(),
-            compiler: Box::new(shader::cache::Compiler::new()),
+            compiler: Box::new(shader::program::cache::Compiler::new()),
         }
     }
 
     /// The compile path programs are built through (`Linked::from_glsl(g.compiler(), ..)`): the
     /// shader crate's compile cache, whose hits and misses `stats` reports.
-    pub fn compiler(&mut self) -> &mut shader::cache::Compiler {
+    pub fn compiler(&mut self) -> &mut shader::program::cache::Compiler {
         &mut self.compiler
     }
 

@@ -1,6 +1,6 @@
 //! The shader crate's linked program as a Gfx3D program: reflection, uniforms by name, the
 //! generation stamp, TGSI with the link's varying remap, constant-buffer words, and software
-//! execution through `shader::raster` (with one reusable rasterizer scratch per program, so a
+//! execution through `shader::back::raster` (with one reusable rasterizer scratch per program, so a
 //! draw needs no large stack frame).
 //!
 //! This module must never change program state except uniforms, and never panic.
@@ -8,13 +8,13 @@
 use alloc::boxed::Box;
 use alloc::string::String;
 
-use shader::cache::Compiler;
-use shader::ir::Stage as IrStage;
-use shader::limits::{SAMPLER_MAX, TGSI_MAX};
-use shader::link::{LinkError, Program};
-use shader::raster::{
+use shader::back::raster::{
     self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
 };
+use shader::ir::Stage as IrStage;
+use shader::limits::{SAMPLER_MAX, TGSI_MAX};
+use shader::program::cache::Compiler;
+use shader::program::link::{LinkError, Program};
 
 use crate::program::*;
 use crate::texture::{Filter, SamplerState, Wrap};
@@ -161,7 +161,9 @@ impl ShaderProgram for Linked {
             .uniform_find(name)
             .ok_or(UniformError::NoSuchUniform)?;
         self.program.set_uniform(i, values).map_err(|e| match e {
-            shader::link::UniformError::WrongCount { found, .. } => UniformError::Size { found },
+            shader::program::link::UniformError::WrongCount { found, .. } => {
+                UniformError::Size { found }
+            }
             _ => UniformError::NoSuchUniform,
         })
     }
@@ -245,15 +247,16 @@ impl ShaderProgram for Linked {
             Stage::Fragment => Some(self.program.varying_remap()),
         };
         let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
-        let info = shader::tgsi::emit(module, remap, &mut text).map_err(|e| match (s, e) {
-            (Stage::Vertex, shader::tgsi::TgsiError::TooLong { .. }) => {
-                "vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
-            }
-            (Stage::Fragment, shader::tgsi::TgsiError::TooLong { .. }) => {
-                "fragment shader TGSI exceeds the VirGL budget of 3600 bytes"
-            }
-            (_, shader::tgsi::TgsiError::BadInst { .. }) => "TGSI emission failed",
-        })?;
+        let info =
+            shader::back::tgsi::emit(module, remap, &mut text).map_err(|e| match (s, e) {
+                (Stage::Vertex, shader::back::tgsi::TgsiError::TooLong { .. }) => {
+                    "vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
+                }
+                (Stage::Fragment, shader::back::tgsi::TgsiError::TooLong { .. }) => {
+                    "fragment shader TGSI exceeds the VirGL budget of 3600 bytes"
+                }
+                (_, shader::back::tgsi::TgsiError::BadInst { .. }) => "TGSI emission failed",
+            })?;
         // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
         // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
         // bottom-up framebuffer.

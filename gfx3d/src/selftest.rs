@@ -419,7 +419,7 @@ fn software_matrix_agreement(w: &mut dyn Write) -> bool {
             .mul_vec4([pt[0], pt[1], pt[2], 1.0]);
         let got = match g
             .program(0, p)
-            .map(|l| shader::raster::soft_vs(l.program(), &[pt[0], pt[1], pt[2], 1.0]))
+            .map(|l| shader::back::raster::soft_vs(l.program(), &[pt[0], pt[1], pt[2], 1.0]))
         {
             Ok(Ok(r)) => r.position,
             _ => {

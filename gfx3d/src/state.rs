@@ -1,12 +1,12 @@
 //! Per-context pipeline state of the Gfx3D API: blending, depth (test, compare function, write
 //! mask, clear value), the colour write mask, scissor, polygon offset, front face and culling.
-//! The enums are the rasterizer's (`shader::raster::state`), re-exported here, with GL's enum
+//! The enums are the rasterizer's (`shader::back::raster::state`), re-exported here, with GL's enum
 //! values for callers that hold raw numbers (`from_gl`). Validation of what a typed value can
 //! still get wrong (non-finite floats, scissor rectangles) lives here too.
 //!
 //! This module must never talk to a device or hold Gfx3D state.
 
-pub use shader::raster::state::{
+pub use shader::back::raster::state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
     Pipeline, Scissor,
 };

@@ -113,9 +113,9 @@ fn relinked_programs_are_refreshed_on_the_device() {
         px[0]
     };
     assert_eq!(frame(&mut g), 0xFFFF_0000);
-    let vs = shader::compile::compile(0, TRI_VERT.as_bytes(), "tri").unwrap();
+    let vs = shader::program::compile::compile(0, TRI_VERT.as_bytes(), "tri").unwrap();
     let green = "#version 330\nin vec4 vcolor;\nout vec4 fragColor;\nvoid main() {\n    fragColor = vec4(0.0, vcolor.x, 0.0, 1.0);\n}\n";
-    let fs = shader::compile::compile(1, green.as_bytes(), "green").unwrap();
+    let fs = shader::program::compile::compile(1, green.as_bytes(), "green").unwrap();
     g.program_mut(0, p)
         .unwrap()
         .program_mut()

@@ -451,19 +451,19 @@ fn polygon_offset_units_use_the_float_depth_resolution() {
     // The factor scales the largest depth slope: z_ndc = x here, so window dz/dx = 0.5 * 2 / W.
     let slope = 1.0 / W as f32;
     assert_eq!(
-        shader::raster::state::polygon_offset(2.0, 0.0, slope, 0.0, 0.5),
+        shader::back::raster::state::polygon_offset(2.0, 0.0, slope, 0.0, 0.5),
         2.0 * slope
     );
     assert_eq!(
-        shader::raster::state::polygon_offset(0.0, 1.0, 0.0, 0.0, 0.75),
+        shader::back::raster::state::polygon_offset(0.0, 1.0, 0.0, 0.0, 0.75),
         2f32.powi(-24)
     );
     assert_eq!(
-        shader::raster::state::polygon_offset(0.0, 1.0, 0.0, -0.3, 1.0),
+        shader::back::raster::state::polygon_offset(0.0, 1.0, 0.0, -0.3, 1.0),
         2f32.powi(-23) + 0.0
     );
     assert_eq!(
-        shader::raster::state::polygon_offset(0.0, 1.0, 0.0, 0.0, 0.0),
+        shader::back::raster::state::polygon_offset(0.0, 1.0, 0.0, 0.0, 0.0),
         0.0
     );
     // On a sloped plane a negative factor pulls a coplanar copy in front.

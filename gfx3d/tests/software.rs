@@ -6,8 +6,8 @@ use gfx3d::glsl::*;
 use gfx3d::linked::Linked;
 use gfx3d::scenes::{self, SCENE_HEIGHT, SCENE_WIDTH};
 use gfx3d::*;
-use shader::cache::Compiler;
-use shader::raster::soft_vs;
+use shader::back::raster::soft_vs;
+use shader::program::cache::Compiler;
 
 mod common;
 use common::{assert_nothing_live, layout, tri_layout};
@@ -142,8 +142,8 @@ fn compile_errors_are_reported_and_failed_relinks_keep_the_program() {
     let c = g.context_create(0).unwrap();
     let p = g.prog_prepare(0, c, mvp()).unwrap();
     let gen = g.program(0, p).unwrap().generation();
-    let fs = shader::compile::compile(1, TEX_FRAG.as_bytes(), "tex").unwrap();
-    let vs = shader::compile::compile(0, TRI_VERT.as_bytes(), "tri").unwrap();
+    let fs = shader::program::compile::compile(1, TEX_FRAG.as_bytes(), "tex").unwrap();
+    let vs = shader::program::compile::compile(0, TRI_VERT.as_bytes(), "tri").unwrap();
     // tex.frag reads fragUV, which tri.vert does not write: the relink fails.
     assert!(g
         .program_mut(0, p)
@@ -154,7 +154,7 @@ fn compile_errors_are_reported_and_failed_relinks_keep_the_program() {
     assert!(g.program(0, p).unwrap().is_linked());
     assert_eq!(g.program(0, p).unwrap().generation(), gen);
     // A successful relink bumps the generation (hot refresh picks it up).
-    let fs2 = shader::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
+    let fs2 = shader::program::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
     g.program_mut(0, p)
         .unwrap()
         .program_mut()
@@ -382,8 +382,8 @@ fn a_relink_keeps_the_context_matrices() {
     g.mesh_upload_f32(0, m, &l, &[0.0; 24], None).unwrap();
     g.begin(0, c, t).unwrap();
     g.use_program(0, c, p).unwrap();
-    let vs = shader::compile::compile(0, MVP_VERT.as_bytes(), "mvp").unwrap();
-    let fs = shader::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
+    let vs = shader::program::compile::compile(0, MVP_VERT.as_bytes(), "mvp").unwrap();
+    let fs = shader::program::compile::compile(1, TRI_FRAG.as_bytes(), "tri").unwrap();
     g.program_mut(0, p)
         .unwrap()
         .program_mut()

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use shader::compile::{compile, compile_timed};
+use shader::program::compile::{compile, compile_timed};
 
 const EXAMPLES: &[&str] = &[
     "tri.vert",

@@ -8,7 +8,7 @@ mod scene_render;
 
 use std::time::{Duration, Instant};
 
-use shader::raster::Scratch;
+use shader::back::raster::Scratch;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 

@@ -1,6 +1,10 @@
 //! ChrisOS shader compiler: a bounded GLSL-like language lowered to a verified IR, which is then
-//! executed on the CPU (`exec`, `raster`), emitted as TGSI text for VirGL (`tgsi`) or saved as
-//! CSIR (`csir`).
+//! executed on the CPU (`back::exec`, `back::raster`), emitted as TGSI text for VirGL
+//! (`back::tgsi`) or saved as CSIR (`program::csir`).
+//!
+//! The tree is the pipeline: `front` (source -> IR), `ir` (the IR, its passes and verifier),
+//! `back` (software execution, rasterizer, TGSI), `program` (compile, link, cache, guest handles,
+//! CSIR). Every fixed capacity is in `limits`.
 //!
 //! This crate owns: the language, the IR, its verifier, the software reference renderer, program
 //! linking and uniforms, the compile cache and the guest-owned handle tables.
@@ -12,33 +16,13 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod back;
+pub mod front;
 pub mod ir;
 pub mod limits;
-
-// Frontend (source -> IR).
-pub mod ast;
-pub mod compile;
-pub mod diag;
-pub mod dump;
-pub mod lex;
-pub mod parse;
-pub mod pp;
-pub mod sema;
-
-// IR passes and the software path.
-pub mod exec;
-mod lanes;
-pub mod link;
-pub mod opt;
-pub mod raster;
-mod texel;
-pub mod verify;
-
-// VirGL text, serialization, caching, ownership.
-pub mod cache;
-pub mod csir;
-pub mod guest;
-pub mod tgsi;
+pub mod program;
+pub mod selftest;
 
 pub use ir::{Module, Stage, Type};
-pub mod selftest;
+pub use program::compile::{compile, Diagnostics, Shader};
+pub use program::link::Program;

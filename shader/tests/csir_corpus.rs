@@ -4,12 +4,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shader::compile::compile;
-use shader::csir::{self, Version, CSIR_MAX};
-use shader::exec::{SamplerState, TextureRef};
+use shader::back::exec::texture::{SamplerState, TextureRef};
+use shader::back::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
 use shader::ir::{Module, Stage, Type};
-use shader::link::Program;
-use shader::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
+use shader::program::compile::compile;
+use shader::program::csir::{self, Version, CSIR_MAX};
+use shader::program::link::Program;
 
 fn dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,8 +41,8 @@ fn every_corpus_shader_round_trips() {
             continue;
         }
         let m = compile_file(&file);
-        let mut text = shader::tgsi::TgsiText::new();
-        if shader::tgsi::emit(&m, None, &mut text).is_err() {
+        let mut text = shader::back::tgsi::TgsiText::new();
+        if shader::back::tgsi::emit(&m, None, &mut text).is_err() {
             // Compiles, but its TGSI exceeds 3600 bytes: loading regenerates TGSI and would
             // fail, so saving refuses it up front with the same reason.
             let mut buf = vec![0u8; CSIR_MAX];
@@ -227,7 +227,7 @@ fn loaded_programs_render_identical_pixels() {
                 // v1 keeps no varying names: a link by slot cannot be proved right (issue 11).
                 let e = p.link(Some(&lv), Some(&lf)).unwrap_err();
                 assert!(
-                    matches!(e, shader::link::LinkError::UnnamedVaryings(_)),
+                    matches!(e, shader::program::link::LinkError::UnnamedVaryings(_)),
                     "{} + {}: {}",
                     vs,
                     fs,

@@ -4,13 +4,13 @@
 #[path = "tgsi_fixtures.rs"]
 mod fixtures;
 
-use shader::csir::{self, CsirError, Version, CSIR_MAX};
-use shader::exec::{
-    Executable, Invocation, Mask, Outputs, Regs, SamplerState, TextureRef, Vec4x, ALL_LANES, LANES,
-};
+use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
+use shader::back::exec::texture::{SamplerState, TextureRef};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::*;
 use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
-use shader::link::Program;
+use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
+use shader::program::link::Program;
 
 fn save(m: &Module, v: Version) -> Vec<u8> {
     let mut buf = vec![0u8; CSIR_MAX];
@@ -66,7 +66,7 @@ fn same_bits(a: &Vec4x, b: &Vec4x, alive: Mask) -> bool {
 #[test]
 fn every_fixture_verifies() {
     for (name, m) in fixtures::corpus() {
-        shader::verify::verify(&m).unwrap_or_else(|e| panic!("{}: {}", name, e));
+        shader::ir::verify::verify(&m).unwrap_or_else(|e| panic!("{}: {}", name, e));
     }
 }
 
@@ -168,8 +168,8 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
     assert_eq!(color, vec![0.0, 0.25, 0.5, 0.75]);
     // And both stages emit checked TGSI with the link's remap.
     let mut text: heapless::String<{ shader::limits::TGSI_MAX }> = heapless::String::new();
-    shader::tgsi::emit(&fs, Some(p.varying_remap()), &mut text).unwrap();
-    shader::tgsi::check_tgsi(&text).unwrap();
+    shader::back::tgsi::emit(&fs, Some(p.varying_remap()), &mut text).unwrap();
+    shader::back::tgsi::check_tgsi(&text).unwrap();
 }
 
 #[test]

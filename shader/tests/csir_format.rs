@@ -5,10 +5,10 @@ mod fixtures;
 
 use heapless::String;
 use proptest::prelude::*;
-use shader::csir::{self, CsirError, Version, CSIR_MAX};
+use shader::back::tgsi;
 use shader::ir::*;
 use shader::limits::TGSI_MAX;
-use shader::tgsi;
+use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
 
 fn save(m: &Module, v: Version) -> Vec<u8> {
     let mut buf = vec![0u8; CSIR_MAX];
@@ -318,7 +318,7 @@ proptest! {
     fn random_verified_modules_round_trip(frag in any::<bool>(), insts in proptest::collection::vec(fixtures::random::arb_inst(12), 1..40)) {
         use fixtures::random::{module, with_blocks};
         let m = module(frag, with_blocks(insts));
-        prop_assume!(shader::verify::verify(&m).is_ok());
+        prop_assume!(shader::ir::verify::verify(&m).is_ok());
         let mut t: String<TGSI_MAX> = String::new();
         prop_assume!(tgsi::emit(&m, None, &mut t).is_ok());
         prop_assert_eq!(&csir::load(&save(&m, Version::V2)).unwrap(), &m);

@@ -1,11 +1,11 @@
 //! CSIR v1 cannot hold everything a module may need (issue 11, items 4 and 5): it stores no
 //! interface names, so a v1-loaded pair must not link by made-up varying names, and it has no
 //! opcodes past 32, so a module with DIV or SQRT must not be saved as v1.
-use shader::compile::compile;
-use shader::csir::{self, CsirError, Version, CSIR_MAX};
+use shader::back::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
 use shader::ir::{Module, Op};
-use shader::link::{LinkError, Program};
-use shader::raster::{draw, RasterState, Target, VertexAttrib, VertexInput};
+use shader::program::compile::compile;
+use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
+use shader::program::link::{LinkError, Program};
 
 const VS: &str = "#version 330 core
 layout(location = 0) in vec4 p;

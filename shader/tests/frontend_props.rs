@@ -3,8 +3,8 @@
 //! and column lie inside the source (or just past its end). This doubles as the stable-toolchain
 //! fuzz harness: `FRONTEND_FUZZ_CASES=100000 cargo test -p shader --test frontend_props` runs longer.
 use proptest::prelude::*;
-use shader::compile::{compile, compile_with_stats};
 use shader::limits::WORK_MAX;
+use shader::program::compile::{compile, compile_with_stats};
 
 fn cases() -> u32 {
     std::env::var("FRONTEND_FUZZ_CASES")
@@ -50,12 +50,12 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
         Ok(sh) => {
             prop_assert!(stage <= 1);
             prop_assert!(
-                shader::verify::verify(&sh.module).is_ok(),
+                shader::ir::verify::verify(&sh.module).is_ok(),
                 "verifier rejected compiler output"
             );
             prop_assert!(sh.module.temps as usize <= shader::limits::TEMP_MAX);
             let mut s = String::new();
-            shader::dump::dump_ir(&sh, &mut s).unwrap();
+            shader::ir::dump::dump_module(&sh.name, &sh.module, &mut s).unwrap();
         }
         Err(d) => {
             prop_assert!(!d.is_empty(), "failure without a diagnostic");
@@ -73,7 +73,7 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
                     .split(|&b| b == b'\n')
                     .nth(e.line as usize - 1)
                     .unwrap_or(&[]);
-                let text = shader::diag::source_line(src, e.line);
+                let text = shader::front::diag::source_line(src, e.line);
                 prop_assert!(text.len() <= raw.len());
                 prop_assert!(
                     e.column as usize <= raw.len() + 1,
@@ -90,7 +90,7 @@ fn check(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
             prop_assert!(s.contains("error:"));
         }
     }
-    let _ = shader::dump::dump_ast(src, "fuzz", &mut String::new());
+    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
     Ok(())
 }
 
@@ -364,7 +364,7 @@ fn deepest_shaders_fit_the_stack_budget() {
         .spawn(move || {
             for src in &sources {
                 let _ = compile(0, src, "stack");
-                let _ = shader::dump::dump_ast(src, "stack", &mut String::new());
+                let _ = shader::front::dump::dump_ast(src, "stack", &mut String::new());
             }
         })
         .unwrap();

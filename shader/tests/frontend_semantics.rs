@@ -2,9 +2,10 @@
 //! executor: each rule the old design got wrong (constants leaking out of `if`, matrix columns,
 //! boolean logic, integer conversion and division, global initialisers, evaluation order) has a
 //! shader whose computed `gl_Position` proves the rule.
-use shader::compile::compile;
-use shader::exec::{Executable, Invocation, Outputs, Regs, Vec4x, LANES};
+use shader::back::exec::lanes::{Vec4x, LANES};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
+use shader::program::compile::compile;
 
 /// Compiles a vertex shader and runs it once (lane 0) with `uniforms` (vec4 slots in order) and
 /// attribute 0 = `attr0`; returns gl_Position.

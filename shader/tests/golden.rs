@@ -6,8 +6,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shader::compile::compile;
-use shader::dump::{dump_ast, dump_ir};
+use shader::front::dump::dump_ast;
+use shader::ir::dump::dump_module;
+use shader::program::compile::compile;
 
 fn dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,11 +63,11 @@ fn golden_corpus() {
                 if must_fail {
                     failures.push(format!("{}: compiled but must fail", file));
                 }
-                if let Err(e) = shader::verify::verify(&sh.module) {
+                if let Err(e) = shader::ir::verify::verify(&sh.module) {
                     failures.push(format!("{}: verifier rejected the output: {}", file, e));
                 }
                 let mut ir = String::new();
-                dump_ir(&sh, &mut ir).unwrap();
+                dump_module(&sh.name, &sh.module, &mut ir).unwrap();
                 let mut ast = String::new();
                 dump_ast(&src, &file, &mut ast).unwrap();
                 let (ir_path, ast_path) = (

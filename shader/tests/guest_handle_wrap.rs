@@ -1,7 +1,7 @@
 //! The guest registry's handle generations are 16 bits (the spec's handle format): a stale id is
 //! refused for 65,535 reuses of its slot and names the slot's object again at the 65,536th.
-use shader::guest::{GuestProgram, GuestRegistry, GuestShader, Owner};
 use shader::ir::Stage;
+use shader::program::guest::{GuestProgram, GuestRegistry, GuestShader, Owner};
 
 struct Sh;
 impl GuestShader for Sh {

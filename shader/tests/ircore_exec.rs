@@ -4,7 +4,10 @@ mod ircore_util;
 use ircore_util::reference::*;
 use ircore_util::*;
 use proptest::prelude::*;
-use shader::exec::*;
+use shader::back::exec::lanes::{Mask, ALL_LANES, LANES};
+use shader::back::exec::math::{cos, pow, sin};
+use shader::back::exec::texture::{Filter, SamplerState, TextureRef, Wrap};
+use shader::back::exec::*;
 use shader::ir::*;
 
 fn texels() -> Vec<u32> {

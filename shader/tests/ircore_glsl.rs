@@ -3,12 +3,12 @@
 //! pair of the differential corpus compiling, linking and rendering.
 mod ircore_util;
 use ircore_util::scene as scene_render;
+use shader::back::raster::*;
 use shader::ir::Stage;
-use shader::link::Program;
-use shader::raster::*;
+use shader::program::link::Program;
 
 fn compile(stage: Stage, src: &str) -> shader::ir::Module {
-    match shader::compile::compile(stage as u32, src.as_bytes(), "test") {
+    match shader::program::compile::compile(stage as u32, src.as_bytes(), "test") {
         Ok(s) => s.module,
         Err(d) => panic!("compile failed: {:?}\n{}", d, src),
     }
@@ -268,7 +268,8 @@ fn corpus_renders() {
 /// frontend's own opt + verify), with the optimiser idempotent on it.
 #[test]
 fn frontend_corpus_runs_on_the_executor() {
-    use shader::exec::*;
+    use shader::back::exec::lanes::{ALL_LANES, LANES};
+    use shader::back::exec::*;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/in");
     let mut ran = 0;
     for entry in std::fs::read_dir(dir).expect("tests/in") {
@@ -282,11 +283,11 @@ fn frontend_corpus_runs_on_the_executor() {
             continue;
         };
         let src = std::fs::read(&path).unwrap();
-        let Ok(s) = shader::compile::compile(stage as u32, &src, &name) else {
+        let Ok(s) = shader::program::compile::compile(stage as u32, &src, &name) else {
             continue;
         };
         let mut m = s.module.clone();
-        shader::opt::optimize(&mut m);
+        shader::ir::opt::optimize(&mut m);
         assert_eq!(
             m.insts, s.module.insts,
             "{}: optimiser not idempotent on compiled output",

@@ -2,9 +2,9 @@
 //! counter, uniform merging across stages, lane writes, the varying remap, reflection.
 mod ircore_util;
 use ircore_util::*;
+use shader::back::raster::{soft_fs, soft_vs};
 use shader::ir::*;
-use shader::link::*;
-use shader::raster::{soft_fs, soft_vs};
+use shader::program::link::*;
 
 fn fails(vs: Option<&Module>, fs: Option<&Module>, needle: &str) -> LinkError {
     let mut p = Program::new();

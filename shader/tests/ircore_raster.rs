@@ -1,8 +1,8 @@
 //! Rasterizer, executor-through-raster and reference-call tests (hand-built IR).
 mod ircore_util;
 use ircore_util::*;
+use shader::back::raster::*;
 use shader::ir::*;
-use shader::raster::*;
 
 const NO_TEX: [Option<TextureRef>; 4] = [None, None, None, None];
 
@@ -40,7 +40,7 @@ impl Img {
 
 /// Vertices of 8 floats: position xyzw, colour rgba.
 fn draw_verts(
-    p: &shader::link::Program,
+    p: &shader::program::link::Program,
     verts: &[[f32; 8]],
     idx: Option<&[u16]>,
     st: &RasterState,
@@ -51,7 +51,7 @@ fn draw_verts(
 
 /// [`draw_verts`] with textures.
 fn draw_verts_tex(
-    p: &shader::link::Program,
+    p: &shader::program::link::Program,
     verts: &[[f32; 8]],
     idx: Option<&[u16]>,
     tex: &[Option<TextureRef>; 4],
@@ -88,7 +88,7 @@ const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
 const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
 const BLUE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
 
-fn pt() -> shader::link::Program {
+fn pt() -> shader::program::link::Program {
     link(&passthrough_vs(), &passthrough_fs())
 }
 
@@ -781,7 +781,7 @@ fn draw_errors_are_typed() {
         draw(&prog, &input, None, &tex, &st, &mut img.target()),
         Err(DrawError::Texture { unit: 0, .. })
     ));
-    let unlinked = shader::link::Program::new();
+    let unlinked = shader::program::link::Program::new();
     assert_eq!(
         draw(&unlinked, &input, None, &NO_TEX, &st, &mut img.target()),
         Err(DrawError::NotLinked)
@@ -853,8 +853,8 @@ mod fuzz {
     fn module_of(stage: Stage, mut seed: u64) -> Module {
         loop {
             let m = random_module(seed);
-            let mut text = shader::tgsi::TgsiText::new();
-            if m.stage == stage && shader::tgsi::emit(&m, None, &mut text).is_ok() {
+            let mut text = shader::back::tgsi::TgsiText::new();
+            if m.stage == stage && shader::back::tgsi::emit(&m, None, &mut text).is_ok() {
                 return m;
             }
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
@@ -914,7 +914,7 @@ fn sample_fs(times_one: bool) -> Module {
 /// for both filters and wraps, and the single-invocation path still sees the colour.
 #[test]
 fn sample_color_fusion_keeps_pixels() {
-    use shader::exec::Executable;
+    use shader::back::exec::Executable;
     let fused = Executable::new(&sample_fs(false), None).unwrap();
     let plain = Executable::new(&sample_fs(true), None).unwrap();
     assert!(fused.sample_color());
@@ -975,7 +975,7 @@ fn sample_color_fusion_keeps_pixels() {
 /// Not fused: the colour is not the sample itself, or the code has IF.
 #[test]
 fn sample_color_fusion_only_for_plain_samples() {
-    use shader::exec::Executable;
+    use shader::back::exec::Executable;
     let mut f = B::new(Stage::Fragment);
     f.sampler("tex", 0);
     let uv = f.load_varying("v", 0, Type::Vec4);

@@ -1,8 +1,8 @@
 //! Verifier: one rejection test per invariant, and acceptance of valid modules.
 mod ircore_util;
 use ircore_util::*;
+use shader::ir::verify::verify;
 use shader::ir::*;
-use shader::verify::verify;
 
 /// A valid module of `stage` with 8 temps, a vec4 uniform at slot 0, a mat4 at 1..=4, sampler
 /// unit 0, attribute location 0 (vertex), varying slot 0, 4 immediates.

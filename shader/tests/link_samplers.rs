@@ -1,12 +1,12 @@
 //! Same-name samplers in both stages are one program sampler with one texture unit, whatever
 //! order each stage declares them in (issue 11, item 3): the vertex stage's units are remapped
 //! to the program's, in the software executor and in the TGSI.
-use shader::compile::compile;
-use shader::ir::Stage;
-use shader::link::Program;
-use shader::raster::{
+use shader::back::raster::{
     draw, Filter, RasterState, SamplerState, Target, TextureRef, VertexAttrib, VertexInput, Wrap,
 };
+use shader::ir::Stage;
+use shader::program::compile::compile;
+use shader::program::link::Program;
 
 const VS: &str = "#version 330 core
 layout(location = 0) in vec4 p;
@@ -65,7 +65,7 @@ fn the_issue_example_links_with_one_unit_per_name() {
         "{}",
         t
     );
-    shader::tgsi::check_tgsi(t).unwrap();
+    shader::back::tgsi::check_tgsi(t).unwrap();
 }
 
 #[test]

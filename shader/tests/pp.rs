@@ -1,7 +1,7 @@
-//! The profile-2 preprocessor (`shader::pp`): directives, macro expansion, `#if` arithmetic,
+//! The profile-2 preprocessor (`shader::front::pp`): directives, macro expansion, `#if` arithmetic,
 //! predefined macros, limits, and the positions every output token remembers.
-use shader::diag::Diagnostics;
-use shader::pp::{PpKind, Preprocessor};
+use shader::front::diag::Diagnostics;
+use shader::front::pp::{PpKind, Preprocessor};
 
 /// What one run produced: the rendered text, the tokens as text, the diagnostics rendered.
 struct Run {

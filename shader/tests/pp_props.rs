@@ -7,9 +7,9 @@
 use std::sync::Mutex;
 
 use proptest::prelude::*;
-use shader::diag::Diagnostics;
+use shader::front::diag::Diagnostics;
+use shader::front::pp::{PpKind, Preprocessor};
 use shader::limits::*;
-use shader::pp::{PpKind, Preprocessor};
 
 /// One preprocessor for every case, placed statically (`Preprocessor::new` is const), as the
 /// kernel would place it.
@@ -47,7 +47,7 @@ fn check(src: &[u8]) -> Result<(), TestCaseError> {
             lines
         );
         prop_assert!(o.col >= 1);
-        if t.flags & shader::pp::SYNTH == 0 {
+        if t.flags & shader::front::pp::SYNTH == 0 {
             prop_assert!((t.off as usize + t.len as usize) <= src.len());
         }
     }

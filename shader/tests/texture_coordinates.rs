@@ -1,9 +1,9 @@
 //! `texture()` takes a vec2, vec3 or vec4 coordinate and samples at its `.xy` (spec 000,
 //! "texture()": "a vector coordinate with at least two components"): drawn by the software
 //! rasterizer, the picture of each longer coordinate equals the picture of its `.xy`.
-use shader::compile::compile;
-use shader::link::Program;
-use shader::raster::*;
+use shader::back::raster::*;
+use shader::program::compile::compile;
+use shader::program::link::Program;
 
 const SIZE: u32 = 24;
 

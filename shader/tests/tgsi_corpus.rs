@@ -5,10 +5,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shader::compile::compile;
+use shader::back::tgsi::{check_tgsi, emit, TgsiError, TgsiText};
 use shader::ir::{Module, Stage};
-use shader::link::Program;
-use shader::tgsi::{check_tgsi, emit, TgsiError, TgsiText};
+use shader::program::compile::compile;
+use shader::program::link::Program;
 
 fn dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

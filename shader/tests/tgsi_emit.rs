@@ -4,15 +4,15 @@
 mod fixtures;
 
 use heapless::String;
+use shader::back::tgsi::{check_tgsi, emit, format_imm, parse_tgsi_float, TgsiError};
 use shader::ir::*;
 use shader::limits::TGSI_MAX;
-use shader::tgsi::{check_tgsi, emit, format_imm, parse_tgsi_float, TgsiError};
 
 fn emit_ok(m: &Module, remap: Option<&[i8; 8]>) -> std::string::String {
     let mut out: String<TGSI_MAX> = String::new();
     let info = emit(m, remap, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
     assert_eq!(info.bytes, out.len());
-    assert_eq!(shader::tgsi::token_bound(&out), info.tokens);
+    assert_eq!(shader::back::tgsi::token_bound(&out), info.tokens);
     let stats = check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
     assert_eq!(stats.instructions, info.instructions);
     // The token bound covers at least one token per operand, instruction, declaration and
@@ -288,7 +288,7 @@ mod random_modules {
             let m = module(frag, with_blocks(insts));
             let mut out: String<TGSI_MAX> = String::new();
             let r = emit(&m, None, &mut out);
-            if shader::verify::verify(&m).is_ok() {
+            if shader::ir::verify::verify(&m).is_ok() {
                 match r {
                     Ok(_) => {
                         if let Err(e) = check_tgsi(&out) {
@@ -316,7 +316,7 @@ mod random_modules {
         let mut ok = 0;
         for _ in 0..200 {
             let (frag, insts) = strat.new_tree(&mut runner).unwrap().current();
-            ok += shader::verify::verify(&module(frag, with_blocks(insts))).is_ok() as u32;
+            ok += shader::ir::verify::verify(&module(frag, with_blocks(insts))).is_ok() as u32;
         }
         assert!(ok > 150, "only {} of 200 random modules verify", ok);
     }

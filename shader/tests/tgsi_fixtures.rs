@@ -323,7 +323,7 @@ pub mod random {
                     Op::If | Op::Else | Op::Endif => i = Inst { op: Op::Mov, ..i },
                     _ => i.aux = aux % 8,
                 }
-                (shader::csir::normalize(i), wrap)
+                (shader::program::csir::normalize(i), wrap)
             })
     }
 
@@ -387,7 +387,7 @@ pub mod random {
                 Stage::Fragment => matches!(i.op, Op::LoadAttr | Op::StorePos | Op::StoreVar),
             };
             if wrong_stage {
-                i = shader::csir::normalize(Inst {
+                i = shader::program::csir::normalize(Inst {
                     op: Op::Mov,
                     dst: i.dst.max(0),
                     a: 0,

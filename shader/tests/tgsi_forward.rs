@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use heapless::String;
 use proptest::prelude::*;
+use shader::back::tgsi::{check_tgsi, emit, emit_unforwarded};
 use shader::ir::*;
 use shader::limits::TGSI_MAX;
-use shader::tgsi::{check_tgsi, emit, emit_unforwarded};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum File {
@@ -139,7 +139,7 @@ fn imm_values(line: &str) -> [f32; 4] {
     let body = line.split('{').nth(1).unwrap().trim_end_matches('}');
     let mut v = [0.0; 4];
     for (k, t) in body.split(", ").enumerate() {
-        v[k] = shader::tgsi::parse_tgsi_float(t.trim()).unwrap();
+        v[k] = shader::back::tgsi::parse_tgsi_float(t.trim()).unwrap();
     }
     v
 }
@@ -338,12 +338,12 @@ fn arb_biased(temps: i16) -> impl Strategy<Value = (Inst, u8)> {
                     let mut i = Inst::new(Op::LoadUni);
                     (i.aux, i.aux2) = if lanes > 2 { (0, 4) } else { (4, 1) };
                     i.dst = d % (temps - 4);
-                    return (shader::csir::normalize(i), wrap);
+                    return (shader::program::csir::normalize(i), wrap);
                 }
             };
             i.ty = Type::Vec4 as u8;
             i.dst = d;
-            (shader::csir::normalize(i), wrap)
+            (shader::program::csir::normalize(i), wrap)
         });
     prop_oneof![plain, shaped]
 }
@@ -375,7 +375,7 @@ proptest! {
         seed in any::<u32>(),
     ) {
         let m = fixtures::random::module(frag, pair_up(insts));
-        if shader::verify::verify(&m).is_ok() {
+        if shader::ir::verify::verify(&m).is_ok() {
             same_results(&m, seed)?;
         }
     }
@@ -395,7 +395,7 @@ fn corpus_results_are_unchanged_and_text_is_shorter() {
         }
         let src = std::fs::read(&p).unwrap();
         let stage = if file.ends_with(".frag") { 1 } else { 0 };
-        let sh = shader::compile::compile(stage, &src, &file).unwrap();
+        let sh = shader::program::compile::compile(stage, &src, &file).unwrap();
         let mut fwd: String<TGSI_MAX> = String::new();
         emit(&sh.module, None, &mut fwd).unwrap_or_else(|e| panic!("{}: {}", file, e));
         let mut big = std::string::String::new();
@@ -437,7 +437,7 @@ fn most_biased_modules_verify_and_get_forwarded() {
     for _ in 0..300 {
         let (frag, insts) = strat.new_tree(&mut runner).unwrap().current();
         let m = fixtures::random::module(frag, pair_up(insts));
-        if shader::verify::verify(&m).is_err() {
+        if shader::ir::verify::verify(&m).is_err() {
             continue;
         }
         verified += 1;

@@ -8,8 +8,8 @@
 //! checksum (and, for v2, the total size) in the blob, so that mutations reach the record,
 //! table and verifier checks instead of all stopping at the checksum. Mode bit 1: draw a module
 //! that loads (the mode byte is also the draw options and uniform seed).
-use shader::csir::{self, Version};
 use shader::limits::TGSI_MAX;
+use shader::program::csir::{self, Version};
 
 fn save(m: &shader::Module, v: Version) -> Vec<u8> {
     let mut buf = vec![0u8; csir::CSIR_MAX];
@@ -89,7 +89,7 @@ pub fn run(input: &[u8]) {
         }
     };
     assert!(
-        shader::verify::verify(&m).is_ok(),
+        shader::ir::verify::verify(&m).is_ok(),
         "loader handed out an unverified module"
     );
 

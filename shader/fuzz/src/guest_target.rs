@@ -1,5 +1,5 @@
 //! The `guest` fuzz target: a fuzzer-chosen sequence of operations by several owners on the guest handle
-//! tables (`shader::guest::GuestRegistry`), checked against a plain model after every step: an
+//! tables (`shader::program::guest::GuestRegistry`), checked against a plain model after every step: an
 //! owner sees exactly its own live objects, another owner's or a stale id is "no such handle",
 //! released shaders stay stored while a program holds them, the live count is exact, ids of live
 //! objects are unique, and raw (forged) ids never panic.
@@ -7,9 +7,11 @@
 //! Input: a sequence of 3-byte operations (opcode, owner and operand selector, operand).
 use std::num::NonZeroU32;
 
-use shader::guest::{GuestError, GuestProgram, GuestRegistry, GuestShader, ProgramId, ShaderId};
 use shader::ir::Stage;
 use shader::limits::{GUEST_PROGRAMS, GUEST_SHADERS};
+use shader::program::guest::{
+    GuestError, GuestProgram, GuestRegistry, GuestShader, ProgramId, ShaderId,
+};
 
 /// A stored shader: its stage and a unique tag to tell objects apart.
 #[derive(Debug, Clone, Copy, PartialEq)]

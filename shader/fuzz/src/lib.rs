@@ -9,12 +9,12 @@
 //!
 //! Must never: hide a failure of the library under test (a draw that fails for a program that
 //! linked and inputs that are valid is a panic here, so the fuzzer reports it).
-use shader::ir::{Module, Stage, Type};
-use shader::limits::{ATTR_MAX, SAMPLER_MAX};
-use shader::link::{LinkError, Program};
-use shader::raster::{
+use shader::back::raster::{
     draw, Filter, RasterState, SamplerState, Target, TextureRef, VertexAttrib, VertexInput, Wrap,
 };
+use shader::ir::{Module, Stage, Type};
+use shader::limits::{ATTR_MAX, SAMPLER_MAX};
+use shader::program::link::{LinkError, Program};
 
 #[path = "csir_target.rs"]
 pub mod csir_target;
@@ -44,13 +44,13 @@ pub fn frontend(data: &[u8]) {
         Some((s, rest)) => ((*s & 1) as u32, rest),
         None => (0, data),
     };
-    let (result, stats) = shader::compile::compile_with_stats(stage, src, "fuzz");
+    let (result, stats) = shader::program::compile::compile_with_stats(stage, src, "fuzz");
     assert!(stats.work <= shader::limits::WORK_MAX + 1);
     match result {
         Ok(sh) => {
-            assert!(shader::verify::verify(&sh.module).is_ok());
+            assert!(shader::ir::verify::verify(&sh.module).is_ok());
             let mut s = String::new();
-            shader::dump::dump_ir(&sh, &mut s).unwrap();
+            shader::ir::dump::dump_module(&sh.name, &sh.module, &mut s).unwrap();
         }
         Err(d) => {
             assert!(!d.is_empty());
@@ -62,7 +62,7 @@ pub fn frontend(data: &[u8]) {
             d.render(src, &mut s).unwrap();
         }
     }
-    let _ = shader::dump::dump_ast(src, "fuzz", &mut String::new());
+    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
 }
 
 /// The `exec` target: a shader compiled from fuzzer-chosen source is linked with a fixed
@@ -152,7 +152,7 @@ const POSITIONS: [[f32; 4]; 6] = [
 
 /// Compiles `src` for `stage` (0 vertex, 1 fragment), keeping only the module.
 pub fn compile(stage: u32, src: &[u8]) -> Option<Module> {
-    shader::compile::compile(stage, src, "fuzz")
+    shader::program::compile::compile(stage, src, "fuzz")
         .ok()
         .map(|s| s.module)
 }

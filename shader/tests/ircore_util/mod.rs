@@ -3,7 +3,7 @@
 pub mod reference;
 pub mod scene;
 use shader::ir::*;
-use shader::link::Program;
+use shader::program::link::Program;
 
 pub fn name(s: &str) -> Name {
     let mut n = Name::new();

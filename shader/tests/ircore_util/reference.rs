@@ -2,7 +2,8 @@
 //! `ir.rs`, and a generator of random verified modules. Used by the executor and optimiser
 //! property tests.
 #![allow(dead_code)]
-use shader::exec::{pow, TextureRef};
+use shader::back::exec::math::pow;
+use shader::back::exec::texture::TextureRef;
 use shader::ir::*;
 
 use super::{name, B};
@@ -111,8 +112,8 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     t[d][k] = match i.op {
                         Op::Rsq => 1.0 / libm::sqrtf(x[k]),
                         Op::Rcp => 1.0 / x[k],
-                        Op::Sin => shader::exec::sin(x[k]),
-                        Op::Cos => shader::exec::cos(x[k]),
+                        Op::Sin => shader::back::exec::math::sin(x[k]),
+                        Op::Cos => shader::back::exec::math::cos(x[k]),
                         Op::Trunc => libm::truncf(x[k]),
                         _ => libm::sqrtf(x[k]),
                     };

@@ -2,8 +2,8 @@
 //! shared by the GLSL tests and the render benchmark.
 #![allow(dead_code)]
 use scene::{Filter as SFilter, Scene, Wrap as SWrap};
-use shader::link::Program;
-use shader::raster::*;
+use shader::back::raster::*;
+use shader::program::link::Program;
 
 /// Everything a frame needs, prepared once.
 pub struct Prepared {
@@ -19,7 +19,7 @@ pub struct Prepared {
 
 pub fn compile(stage: u32, path: &str) -> shader::ir::Module {
     let src = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {}", path, e));
-    match shader::compile::compile(stage, &src, path) {
+    match shader::program::compile::compile(stage, &src, path) {
         Ok(s) => s.module,
         Err(d) => panic!("{} does not compile: {:?}", path, d),
     }

@@ -64,7 +64,7 @@ fn time_software(c: &Case) -> Result<(f64, u64), String> {
         render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene)).map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratch = Box::new(shader::raster::Scratch::new());
+    let mut scratch = Box::new(shader::back::raster::Scratch::new());
     let t0 = Instant::now();
     let stats = soft
         .draw(&mut scratch, &mut color, &mut depth)

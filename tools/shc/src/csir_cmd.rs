@@ -3,8 +3,8 @@
 //! Owns the command-line side of CSIR and TGSI: reading a GLSL source or a CSIR blob, writing
 //! blobs, printing the IR of a loaded blob and the standalone TGSI of a shader.
 //! Exit codes: 0 success, 1 compile/load errors (reason on stderr), 2 usage or I/O errors.
-use shader::csir::{self, Version, CSIR_MAX};
 use shader::ir::{Module, Stage};
+use shader::program::csir::{self, Version, CSIR_MAX};
 
 const USAGE: &str = "usage: shc csir save FILE -o OUT [--v1|--v2]\n       shc csir load FILE\n       shc dump tgsi FILE [--stage vertex|fragment]";
 
@@ -50,7 +50,7 @@ fn compile(path: &str, stage: Stage, source: &[u8]) -> Input {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(path);
-    match shader::compile::compile(stage as u32, source, name) {
+    match shader::program::compile::compile(stage as u32, source, name) {
         Ok(s) => Input::Loaded(Box::new(s.module)),
         Err(d) => {
             let mut text = String::new();
@@ -157,8 +157,8 @@ pub fn dump_tgsi(args: &[String]) -> i32 {
         }
         Err(code) => return code,
     };
-    let mut text = shader::tgsi::TgsiText::new();
-    match shader::tgsi::emit(&m, None, &mut text) {
+    let mut text = shader::back::tgsi::TgsiText::new();
+    match shader::back::tgsi::emit(&m, None, &mut text) {
         Ok(_) => {
             print!("{}", text);
             0
@@ -173,6 +173,6 @@ pub fn dump_tgsi(args: &[String]) -> i32 {
 /// The IR of a loaded blob in the shared dump format, after a line naming the CSIR version.
 fn ir_text(name: &str, m: &Module, version: u32) -> String {
     let mut s = format!("csir version {}\n", version);
-    let _ = shader::dump::dump_module(name, m, &mut s);
+    let _ = shader::ir::dump::dump_module(name, m, &mut s);
     s
 }

@@ -3,10 +3,11 @@
 //! Owns: argument handling and exit codes of these commands (0 ok, 1 compile errors with the
 //! diagnostics on stderr, including a stage whose TGSI exceeds the VirGL budget, 2 usage or I/O
 //! errors). Must never: reimplement compiler rules (it only
-//! calls `shader::compile` and the dumps).
-use shader::compile::compile;
-use shader::dump::{dump_ast, dump_ir};
+//! calls `shader::program::compile` and the dumps).
+use shader::front::dump::dump_ast;
+use shader::ir::dump::dump_module;
 use shader::limits::*;
+use shader::program::compile::compile;
 
 /// Files and the optional `--stage` value; Err is a usage message.
 fn files_and_stage(args: &[String]) -> Result<(Vec<String>, Option<u32>), String> {
@@ -145,7 +146,7 @@ pub fn dump(args: &[String]) -> i32 {
             }
         };
         compile(st, &src, file).map(|sh| {
-            let _ = dump_ir(&sh, &mut out);
+            let _ = dump_module(&sh.name, &sh.module, &mut out);
         })
     };
     match result {
@@ -188,7 +189,7 @@ pub fn limits() -> i32 {
         "if_depth_max": IF_DEPTH_MAX,
         "version_min": VERSION_MIN,
         "version_max": VERSION_MAX,
-        "int_literal_max": shader::lex::INT_LITERAL_MAX,
+        "int_literal_max": shader::front::lex::INT_LITERAL_MAX,
         "tgsi_bytes_max": TGSI_MAX,
         "compiler_version": COMPILER_VERSION,
     });
@@ -198,7 +199,7 @@ pub fn limits() -> i32 {
 
 /// `shc builtins`: the built-in functions and variables with their signatures, as JSON.
 pub fn builtins() -> i32 {
-    let funcs: Vec<_> = shader::sema::BUILTINS
+    let funcs: Vec<_> = shader::front::sema::builtins::BUILTINS
         .iter()
         .map(|(name, lo, hi, sig)| {
             serde_json::json!({

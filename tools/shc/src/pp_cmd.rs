@@ -2,9 +2,9 @@
 //!
 //! Owns: argument handling and exit codes of this command (0 ok, warnings on stderr; 1 errors,
 //! the diagnostics on stderr and no text; 2 usage or I/O errors). Must never: reimplement a
-//! preprocessor rule (it only calls `shader::pp`).
-use shader::diag::Diagnostics;
-use shader::pp::Preprocessor;
+//! preprocessor rule (it only calls `shader::front::pp`).
+use shader::front::diag::Diagnostics;
+use shader::front::pp::Preprocessor;
 
 pub fn preprocess(args: &[String]) -> i32 {
     let [file] = args else {

@@ -12,13 +12,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use scene::{Filter, Image, Scene, Wrap};
-use shader::compile::{compile, Shader};
-use shader::limits::SAMPLER_MAX;
-use shader::link::Program;
-use shader::raster::{
+use shader::back::raster::{
     self, DrawStats, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
     VertexInput,
 };
+use shader::limits::SAMPLER_MAX;
+use shader::program::compile::{compile, Shader};
+use shader::program::link::Program;
 use shader::Stage;
 
 /// A failure and the exit code it maps to (1: compile/link/scene/render, 2: usage or I/O).

@@ -1,61 +1,14 @@
-//! Lane-wise math that LLVM does not turn into SIMD by itself. `libm::sqrtf` is the scalar
-//! SSE square root, so a loop of it stays one lane at a time; here x86_64 uses SQRTPS through
-//! `safe_arch` (four lanes per instruction). IEEE square root is correctly rounded, so every
-//! form gives the same bits.
-//!
-//! It must never: differ from `libm::sqrtf` in any bit, or depend on the lane count being more
-//! than a multiple of 4.
-use crate::exec::LANES;
-
-const _: () = assert!(LANES.is_multiple_of(4));
-
-/// Lanes 4k..4k + 4 of x: the four values one SSE register holds (every SIMD loop over
-/// lanes here and in `texel` goes through this and [`set_quad`]).
-#[inline(always)]
-pub(crate) fn quad<T: Copy + Default>(x: &[T; LANES], k: usize) -> [T; 4] {
-    let mut c = [T::default(); 4];
-    for (i, c) in c.iter_mut().enumerate() {
-        *c = x[(4 * k + i) % LANES];
-    }
-    c
-}
-
-/// Sets lanes 4k..4k + 4 of x.
-#[inline(always)]
-pub(crate) fn set_quad<T: Copy>(x: &mut [T; LANES], k: usize, v: [T; 4]) {
-    for (i, v) in v.iter().enumerate() {
-        x[(4 * k + i) % LANES] = *v;
-    }
-}
-
-/// sqrt of every lane.
-#[inline(always)]
-pub(crate) fn sqrt(x: &[f32; LANES]) -> [f32; LANES] {
-    let mut r = [0.0f32; LANES];
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use safe_arch::*;
-        for k in 0..LANES / 4 {
-            set_quad(&mut r, k, sqrt_m128(m128::from(quad(x, k))).into());
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        for (r, x) in r.iter_mut().zip(x) {
-            *r = libm::sqrtf(*x);
-        }
-    }
-    r
-}
+//! The check that every SIMD lane path of the executor gives the bits of its scalar reference,
+//! run by the in-guest self-tests and on the host.
+use super::lanes::{sqrt, LANES};
+use super::math::{cos, pow, pow_lanes, sin, trig_lanes};
+use super::texel::{pack_lanes, pack_one, unpack_lanes};
+use super::texture::{Filter, SamplerState, TextureRef, Wrap};
 
 /// In-guest and host self-test: every SIMD lane path gives the bits of its scalar reference on
 /// this machine's build (the kernel target compiles the same SSE2 code): sqrt, pow, sin/cos,
 /// colour packing, texel unpacking and packing back, and texture filtering.
 pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
-    use crate::exec::{
-        cos, pow, pow_lanes, sin, trig_lanes, Filter, SamplerState, TextureRef, Wrap,
-    };
-    use crate::texel::{pack_lanes, pack_one, unpack_lanes};
     let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
     let mut seed = 0x9E37_79B9u32;
     let mut next = move || {
@@ -170,46 +123,4 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
         }
     }
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sqrt_matches_libm() {
-        let special = [
-            0.0f32,
-            -0.0,
-            -1.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            1e-45,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            2.0,
-        ];
-        let mut bits = 0x3F00_0000u32;
-        for round in 0..2000 {
-            let mut x = [0.0f32; LANES];
-            for (l, x) in x.iter_mut().enumerate() {
-                *x = if round == 0 {
-                    special[l % special.len()]
-                } else {
-                    bits = bits.wrapping_mul(2_654_435_761).wrapping_add(12345);
-                    f32::from_bits(bits)
-                };
-            }
-            let got = sqrt(&x);
-            for l in 0..LANES {
-                let want = libm::sqrtf(x[l]);
-                assert!(
-                    got[l].to_bits() == want.to_bits() || (got[l].is_nan() && want.is_nan()),
-                    "sqrt({:e})",
-                    x[l]
-                );
-            }
-        }
-    }
 }

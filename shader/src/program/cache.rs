@@ -21,10 +21,11 @@ pub trait Cacheable: Clone {
     fn rename(&mut self, name: &str);
 }
 
-impl Cacheable for crate::compile::Shader {
+impl Cacheable for crate::program::compile::Shader {
     /// Same rule as the compiler: an empty name shows as "shader", a long one is cut.
     fn rename(&mut self, name: &str) {
-        self.name = crate::diag::bounded_string(if name.is_empty() { "shader" } else { name });
+        self.name =
+            crate::front::diag::bounded_string(if name.is_empty() { "shader" } else { name });
     }
 }
 
@@ -32,13 +33,13 @@ impl Cacheable for crate::compile::Shader {
 /// result carries `name`.
 #[allow(clippy::result_large_err)] // the compiler's own result type
 pub fn compile_cached(
-    cache: &mut CompileCache<crate::compile::Shader>,
+    cache: &mut CompileCache<crate::program::compile::Shader>,
     stage: u32,
     source: &[u8],
     name: &str,
-) -> Result<crate::compile::Shader, crate::diag::Diagnostics> {
+) -> Result<crate::program::compile::Shader, crate::front::diag::Diagnostics> {
     cache.get_or_compile(stage, source, name, || {
-        crate::compile::compile(stage, source, name)
+        crate::program::compile::compile(stage, source, name)
     })
 }
 
@@ -51,7 +52,7 @@ pub fn compile_cached(
 ///
 /// Size: about 112 KB (8 sources of up to 4 KB and 8 shaders): keep it in a `Box` or a static.
 pub struct Compiler {
-    cache: CompileCache<crate::compile::Shader>,
+    cache: CompileCache<crate::program::compile::Shader>,
     clock: fn() -> u64,
 }
 
@@ -86,10 +87,10 @@ impl Compiler {
         stage: u32,
         source: &[u8],
         name: &str,
-    ) -> Result<crate::compile::Shader, crate::diag::Diagnostics> {
+    ) -> Result<crate::program::compile::Shader, crate::front::diag::Diagnostics> {
         let clock = self.clock;
         self.cache.get_or_compile(stage, source, name, || {
-            crate::compile::compile_timed(stage, source, name, clock)
+            crate::program::compile::compile_timed(stage, source, name, clock)
         })
     }
 
@@ -407,7 +408,7 @@ mod tests {
 
     #[test]
     fn real_compiles_hit_with_each_callers_name() {
-        let mut c: CompileCache<crate::compile::Shader> = CompileCache::new();
+        let mut c: CompileCache<crate::program::compile::Shader> = CompileCache::new();
         let src = b"#version 330\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
         let a = compile_cached(&mut c, 1, src, "first.frag").ok().unwrap();
         let b = compile_cached(&mut c, 1, src, "second.frag").ok().unwrap();

@@ -22,7 +22,7 @@
 //! previous program`), readable through [`GuestRegistry::last_link`].
 //!
 //! [`ShaderRegistry`] (real shaders and programs) adds the specification's compile path: its
-//! `compile_source` goes through a caller-owned [`crate::cache::Compiler`] (the compile cache,
+//! `compile_source` goes through a caller-owned [`crate::program::cache::Compiler`] (the compile cache,
 //! whose hit and miss counts are `Compiler::stats`), and `link_program` links with
 //! `link::Program` in place.
 use core::num::NonZeroU32;
@@ -52,7 +52,7 @@ impl GuestShader for crate::ir::Module {
     }
 }
 
-impl GuestShader for crate::compile::Shader {
+impl GuestShader for crate::program::compile::Shader {
     fn stage(&self) -> Stage {
         self.stage
     }
@@ -64,14 +64,15 @@ pub trait GuestProgram: Default {
     fn is_linked(&self) -> bool;
 }
 
-impl GuestProgram for crate::link::Program {
+impl GuestProgram for crate::program::link::Program {
     fn is_linked(&self) -> bool {
-        crate::link::Program::is_linked(self)
+        crate::program::link::Program::is_linked(self)
     }
 }
 
 /// The system's registry: compiled shaders and linked programs.
-pub type ShaderRegistry = GuestRegistry<crate::compile::Shader, crate::link::Program>;
+pub type ShaderRegistry =
+    GuestRegistry<crate::program::compile::Shader, crate::program::link::Program>;
 
 /// Why an operation was refused. `E` carries compile diagnostics or a link error.
 #[derive(Clone, Debug, PartialEq)]
@@ -451,12 +452,12 @@ impl ShaderRegistry {
     #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
     pub fn compile_source(
         &mut self,
-        compiler: &mut crate::cache::Compiler,
+        compiler: &mut crate::program::cache::Compiler,
         owner: Owner,
         stage: u32,
         source: &[u8],
         name: &str,
-    ) -> Result<ShaderId, GuestError<crate::diag::Diagnostics>> {
+    ) -> Result<ShaderId, GuestError<crate::front::diag::Diagnostics>> {
         self.compile(owner, || compiler.compile(stage, source, name))
     }
 
@@ -467,7 +468,7 @@ impl ShaderRegistry {
         &mut self,
         owner: Owner,
         prog: ProgramId,
-    ) -> Result<(), GuestError<crate::link::LinkError>> {
+    ) -> Result<(), GuestError<crate::program::link::LinkError>> {
         self.link(owner, prog, |v, f, p| {
             p.link(Some(&v.module), Some(&f.module))
         })
@@ -723,8 +724,8 @@ mod tests {
 
     #[test]
     fn works_with_modules_and_the_real_linker() {
-        use crate::link::Program;
-        let fs = crate::tgsi::selftest_module();
+        use crate::program::link::Program;
+        let fs = crate::back::tgsi::selftest_module();
         let mut vs = crate::ir::Module::new(Stage::Vertex);
         let mut n = crate::ir::Name::new();
         let _ = n.push_str("v");
@@ -765,7 +766,7 @@ mod tests {
 
     #[test]
     fn real_compile_link_and_1000_cycles() {
-        use crate::cache::Compiler;
+        use crate::program::cache::Compiler;
         let vs_src = b"#version 330\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
         let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
         let mut r: std::boxed::Box<ShaderRegistry> = std::boxed::Box::default();
@@ -817,7 +818,7 @@ mod tests {
     /// program and its log says so, and guest compiles go through the compile cache.
     #[test]
     fn relinks_advance_the_generation_and_keep_the_log_of_a_failure() {
-        use crate::cache::Compiler;
+        use crate::program::cache::Compiler;
         let vs_src = b"#version 330\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
         let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
         let bad_fs = b"#version 330\nin vec4 missing;\nout vec4 o;\nvoid main() { o = missing; }\n";
@@ -839,9 +840,9 @@ mod tests {
         r.attach(1, p, bad).unwrap();
         assert!(matches!(
             r.link_program(1, p),
-            Err(GuestError::Failed(crate::link::LinkError::MissingVarying(
-                _
-            )))
+            Err(GuestError::Failed(
+                crate::program::link::LinkError::MissingVarying(_)
+            ))
         ));
         assert_eq!(generation(&r), Some(2));
         let log = r.last_link(1, p).unwrap().unwrap().log();

@@ -372,7 +372,7 @@ pub fn blend_pixel(b: &Blend, src: [f32; 4], dst: u32) -> u32 {
             }
         };
     }
-    crate::texel::pack_one(out)
+    crate::back::exec::texel::pack_one(out)
 }
 
 /// The window-space depth offset GL defines for a triangle with window depth slopes

@@ -44,6 +44,10 @@
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
 //! (documented in docs/CSIR.md): DIV (33) and SQRT (34).
 
+pub mod dump;
+pub mod opt;
+pub mod verify;
+
 use heapless::{String, Vec};
 
 use crate::limits::*;

@@ -12,9 +12,9 @@
 //!
 //! It must never: fetch texels itself (the caller's `pair` closure does, with its own wrapping
 //! and bounds), or depend on the lane count being a particular number (only a multiple of 4).
-use crate::exec::LANES;
+use super::lanes::LANES;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use crate::lanes::{quad, set_quad};
+use super::lanes::{quad, set_quad};
 
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
 /// texels, with weights ax, ay in [0, 256], as a `0xAARRGGBB` texel. `pair(i)` gives the row

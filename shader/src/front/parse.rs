@@ -7,10 +7,10 @@
 //! of left-associative operators or postfix swizzles and indexes is parsed by a loop and is not
 //! nesting, however long. Must never: check types or names (sema does), loop without consuming a
 //! token, or recurse without a depth check.
-use crate::ast::*;
-use crate::diag::Diagnostics;
+use crate::front::ast::*;
+use crate::front::diag::Diagnostics;
+use crate::front::lex::{Tok, Token, Tokens};
 use crate::ir::Type;
-use crate::lex::{Tok, Token, Tokens};
 use crate::limits::*;
 
 type P = Result<i16, ()>;
@@ -47,7 +47,7 @@ pub fn type_of(kind: Tok) -> Option<Type> {
 }
 
 /// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
-/// [`lex::report_overflow`](crate::lex::report_overflow)): it is found past every other error
+/// [`lex::report_overflow`](crate::front::lex::report_overflow)): it is found past every other error
 /// the parser can see.
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
@@ -62,7 +62,7 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         ast_full: false,
     };
     p.program();
-    crate::lex::report_overflow(toks, p.diag);
+    crate::front::lex::report_overflow(toks, p.diag);
 }
 
 impl<'a> Parser<'a> {

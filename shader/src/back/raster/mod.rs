@@ -37,11 +37,12 @@
     clippy::too_many_arguments,
     clippy::manual_memcpy
 )]
-use crate::exec::{Executable, Invocation, Lanes, Mask, Outputs, Regs, Vec4x, ALL_LANES, LANES};
-pub use crate::exec::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
+pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::Stage;
 use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
-use crate::link::Program;
+use crate::program::link::Program;
 
 pub mod state;
 pub use state::{
@@ -1174,7 +1175,7 @@ fn flush(
         scratch.out.packed
     } else {
         let mut p = [0u32; LANES];
-        crate::texel::pack_lanes(col, &mut p);
+        crate::back::exec::texel::pack_lanes(col, &mut p);
         p
     };
     if !setup.pipe.opaque() {
@@ -1263,7 +1264,7 @@ fn flush(
 
 /// Clamps to [0, 1] (NaN -> 0) and rounds to nearest even into 0xAARRGGBB.
 pub fn pack(c: [f32; 4]) -> u32 {
-    crate::texel::pack_one(c)
+    crate::back::exec::texel::pack_one(c)
 }
 
 /// The spec's reference call: one triangle into a target of at most 128x128, full viewport,

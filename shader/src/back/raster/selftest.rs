@@ -3,10 +3,10 @@
 use core::fmt::Write;
 
 use super::{draw, soft_fs, soft_vs, RasterState, Target, TextureRef, VertexAttrib, VertexInput};
+use crate::ir::opt::optimize;
+use crate::ir::verify::verify;
 use crate::ir::{Attribute, Inst, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying};
-use crate::link::Program;
-use crate::opt::optimize;
-use crate::verify::verify;
+use crate::program::link::Program;
 
 fn name(s: &str) -> Name {
     let mut n = Name::new();

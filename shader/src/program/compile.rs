@@ -5,14 +5,15 @@
 //! calls, or return a module the verifier rejected.
 use heapless::{String, Vec};
 
-use crate::ast::Ast;
-use crate::diag::{bounded_string, SHADER_NAME_MAX};
-pub use crate::diag::{Diagnostic, Diagnostics};
+use crate::back::tgsi::{self, TgsiError, TgsiInfo};
+use crate::front::ast::Ast;
+use crate::front::diag::{bounded_string, SHADER_NAME_MAX};
+pub use crate::front::diag::{Diagnostic, Diagnostics};
+use crate::front::lex::Tokens;
+use crate::front::{lex, parse, sema};
+use crate::ir::{opt, verify};
 use crate::ir::{Interface, Module, Stage};
-use crate::lex::Tokens;
 use crate::limits::{SRC_MAX, TGSI_MAX};
-use crate::tgsi::{self, TgsiError, TgsiInfo};
-use crate::{lex, opt, parse, sema, verify};
 
 /// Cycles spent in each phase (`tgsi`: the standalone TGSI emission at the end of compile).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -258,35 +259,6 @@ fn finish(
     true
 }
 
-/// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.
-#[allow(clippy::result_large_err)]
-pub fn parse_only(
-    source: &[u8],
-    name: &str,
-    toks: &mut Tokens,
-    ast: &mut Ast,
-) -> Result<(), Diagnostics> {
-    let mut diag = Diagnostics::new(name);
-    if source.is_empty() || source.len() >= SRC_MAX {
-        diag.push(
-            1,
-            1,
-            format_args!(
-                "shader source must be 1 to {} bytes; found {}",
-                SRC_MAX - 1,
-                source.len()
-            ),
-        );
-        return Err(diag);
-    }
-    lex::lex(source, &mut diag, toks);
-    parse::parse(source, toks, ast, &mut diag);
-    if diag.total() > 0 {
-        return Err(diag);
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,8 +347,8 @@ pub(crate) mod selftests {
     use super::compile;
     use crate::ir::Op;
 
-    const MVP: &[u8] = include_bytes!("../tests/in/mvp.vert");
-    const WORLD_FRAG: &[u8] = include_bytes!("../tests/in/world.frag");
+    const MVP: &[u8] = include_bytes!("../../tests/in/mvp.vert");
+    const WORLD_FRAG: &[u8] = include_bytes!("../../tests/in/world.frag");
 
     pub fn compiles_examples(w: &mut dyn Write) -> bool {
         let v = match compile(0, MVP, "mvp.vert") {

@@ -47,7 +47,7 @@ use core::fmt::{self, Write};
 
 use heapless::Vec;
 
-use crate::diag::{Bounded, Diagnostics, MSG_MAX};
+use crate::front::diag::{Bounded, Diagnostics, MSG_MAX};
 use crate::limits::*;
 
 // Positions and lengths are 16-bit where a source shorter than 64 KiB guarantees they fit.

@@ -6,7 +6,7 @@
 //! identifier (it is reported here and dropped, so the parser does not pile up follow-on errors).
 use heapless::Vec;
 
-use crate::diag::Diagnostics;
+use crate::front::diag::Diagnostics;
 use crate::limits::*;
 
 /// Token kinds. Keywords are separate kinds; `Reserved` marks GLSL words this language does not

@@ -595,8 +595,8 @@ impl Regs {
 
 /// The lanes each operand of `inst` reads as emitted here (the IR model, refined where the
 /// emitter reads less: mat3 products read lanes xyz, DOT n reads n lanes).
-fn lanes_read(inst: &Inst) -> crate::opt::Effects {
-    let mut e = crate::opt::effects(inst);
+fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
+    let mut e = crate::ir::opt::effects(inst);
     match inst.op {
         Op::MulMV | Op::MulMM if inst.aux == 3 => {
             e.reads[0].lanes = 7;
@@ -616,7 +616,7 @@ fn lanes_read(inst: &Inst) -> crate::opt::Effects {
     e
 }
 
-fn covers(a: &crate::opt::Access, t: u16) -> bool {
+fn covers(a: &crate::ir::opt::Access, t: u16) -> bool {
     let (base, t) = (a.base as i32, t as i32);
     a.count > 0 && base <= t && t < base + a.count as i32
 }
@@ -643,7 +643,7 @@ fn multiplicity(inst: &Inst, k: usize) -> u32 {
 /// some read must find the value in `t` itself. `Some(0)`: nothing reads the value.
 fn follow(
     m: &Module,
-    fx: &[crate::opt::Effects],
+    fx: &[crate::ir::opt::Effects],
     from: usize,
     t: u16,
     lanes: u8,
@@ -712,7 +712,7 @@ fn redirect(regs: &mut Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) {
     } else {
         None
     };
-    let w = crate::opt::effects(inst).write;
+    let w = crate::ir::opt::effects(inst).write;
     for k in 0..w.count as i32 {
         let t = w.base as i32 + k;
         regs.set(t, Reg::Temp(t as u16));
@@ -754,7 +754,7 @@ fn next_inst(m: &Module, i: usize) -> Option<(usize, &Inst)> {
 }
 
 /// Whether the MUL at `i` and the ADD/SUB after it can be one MAD.
-fn fusable(m: &Module, fx: &[crate::opt::Effects], i: usize, mul: &Inst) -> Option<usize> {
+fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> Option<usize> {
     let (j, add) = next_inst(m, i)?;
     if !matches!(add.op, Op::Add | Op::Sub) || lanes_or(add, 4) != lanes_or(mul, 4) {
         return None;
@@ -778,7 +778,7 @@ fn fusable(m: &Module, fx: &[crate::opt::Effects], i: usize, mul: &Inst) -> Opti
 /// Decides `p.flags` (see the section comment).
 fn forward(m: &Module, p: &mut Plan) {
     // Every scan reads the same lane effects: compute them once.
-    let fx: Vec<crate::opt::Effects, IR_MAX> = m.insts.iter().map(lanes_read).collect();
+    let fx: Vec<crate::ir::opt::Effects, IR_MAX> = m.insts.iter().map(lanes_read).collect();
     let fx = fx.as_slice();
     let mut regs = Regs::new();
     for (i, inst) in m.insts.iter().enumerate() {

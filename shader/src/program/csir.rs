@@ -11,12 +11,12 @@ use core::fmt::Write;
 
 use heapless::String;
 
+use crate::back::tgsi::{self, TgsiError, TgsiInfo};
+use crate::ir::verify::{self, VerifyError};
 use crate::ir::{
     Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
 };
 use crate::limits::*;
-use crate::tgsi::{self, TgsiError, TgsiInfo};
-use crate::verify::{self, VerifyError};
 
 /// "CSIR" read as a little-endian u32.
 pub const MAGIC: u32 = 0x5249_5343;
@@ -939,7 +939,7 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
 
 /// Self-test: v1 and v2 round trips of a small module, and a flipped byte is rejected.
 pub fn selftest_round_trip(w: &mut dyn Write) -> bool {
-    let m = crate::tgsi::selftest_module();
+    let m = crate::back::tgsi::selftest_module();
     let mut buf = [0u8; 1024];
     for v in [Version::V1, Version::V2] {
         let n = match save(&m, v, &mut buf) {
@@ -980,9 +980,9 @@ pub fn selftest_round_trip(w: &mut dyn Write) -> bool {
 /// trip that gives back the same module.
 pub fn selftest_compiled_shader(w: &mut dyn Write) -> bool {
     const SRC: &[u8] = b"#version 330\nin vec4 v;\nout vec4 c;\nvoid main() {\n    if (v.x < 0.5) discard;\n    c = vec4(v.xyz * 0.5, 1.0);\n}\n";
-    let mut cache = crate::cache::CompileCache::new();
-    let first = crate::cache::compile_cached(&mut cache, 1, SRC, "a.frag");
-    let second = crate::cache::compile_cached(&mut cache, 1, SRC, "b.frag");
+    let mut cache = crate::program::cache::CompileCache::new();
+    let first = crate::program::cache::compile_cached(&mut cache, 1, SRC, "a.frag");
+    let second = crate::program::cache::compile_cached(&mut cache, 1, SRC, "b.frag");
     let (Ok(a), Ok(b)) = (first, second) else {
         let _ = write!(w, "compile failed");
         return false;

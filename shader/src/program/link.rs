@@ -28,13 +28,13 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
-use crate::exec::Executable;
+use crate::back::exec::Executable;
+use crate::back::tgsi::{self, TgsiError};
+use crate::ir::verify::VerifyError;
 use crate::ir::{Module, Name, Op, Stage, Type};
 use crate::limits::{
     ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
 };
-use crate::tgsi::{self, TgsiError};
-use crate::verify::VerifyError;
 
 /// A vertex attribute of the linked program.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! The IR verifier: the safety boundary between whoever produced a [`Module`] (the frontend, a
 //! CSIR blob, a test) and everything that consumes it (`opt`, `exec`, `raster`, `tgsi`, `csir`).
 //!
-//! It owns the complete list of invariants of the operand table in `ir.rs`: every temp index an
+//! It owns the complete list of invariants of the operand table in `ir` (ir/mod.rs): every temp index an
 //! instruction reads or writes (each matrix column `a+k`, `b+k`, `dst+k` included), lane counts,
 //! immediate ranges, uniform slot ranges (upper bounds included), declared sampler units,
 //! attribute locations and varying slots, stage rules and structured control flow.

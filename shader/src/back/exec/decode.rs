@@ -1,0 +1,452 @@
+//! Decoding a verified module into an [`Executable`] (once, after `verify`): lane counts,
+//! IF/ELSE jump targets, the fragment varying remap, the zeroed-before-read temps, the constant
+//! bank, copy propagation, dead code, components actually read, and the fused texture-sample
+//! colour.
+use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP};
+use crate::ir::opt::effects;
+use crate::ir::verify::{verify, VerifyError};
+use crate::ir::{Module, Op, Stage};
+use crate::limits::{IF_DEPTH_MAX, IMM_MAX, IR_MAX, TEMP_MAX, VARYING_MAX};
+
+fn narrow(v: i16) -> u8 {
+    v.clamp(0, 255) as u8
+}
+
+impl Executable {
+    /// Verifies and decodes `m`. For a fragment module, `remap[fs_slot]` gives the vertex-output
+    /// slot LOAD_VAR reads (None: identity).
+    pub fn new(m: &Module, remap: Option<&[i8; VARYING_MAX]>) -> Result<Executable, VerifyError> {
+        verify(m)?;
+        let internal = |message| VerifyError {
+            inst: None,
+            message,
+        };
+        let mut e = Executable {
+            stage: m.stage,
+            code: [DNOP; IR_MAX],
+            len: 0,
+            imms: [0.0; IMM_MAX],
+            zero: [0; TEMP_MAX],
+            nzero: 0,
+            varying_mask: 0,
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
+            reads_fragcoord: false,
+            has_flow: false,
+            color_always: false,
+            sample_color: false,
+            varying_lanes: [0; VARYING_MAX],
+        };
+        // Constant banking: a top-level CONST fills all four components of its temp in every
+        // live lane, so a read of that temp before its next write may name a bank register
+        // holding the same value instead. When every such read could be redirected (one
+        // register per operand) and the value is then fully overwritten at top level (or never
+        // again read), the CONST itself is dropped. This saves a dispatch step per constant.
+        // kreg[t]: bank register holding temp t's current value (0: none); kdef[t]: output
+        // index of that CONST; drop[i]: output instruction i is a CONST no longer needed.
+        //
+        // Copy propagation works the same way: a top-level MOV writing all four components makes
+        // its temp an alias of the source register until either is written again, so reads
+        // name the source and the MOV is dropped when every read could be redirected.
+        let mut kreg = [0u8; TEMP_MAX];
+        let mut kdef = [0usize; TEMP_MAX];
+        let mut drop = [false; IR_MAX];
+        // Per output instruction: its module instruction, and whether it runs under IF.
+        let mut origin = [0u16; IR_MAX];
+        let mut nested = [true; IR_MAX];
+        for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
+            *d = *s;
+        }
+        let mut stack = [0usize; IF_DEPTH_MAX + 1];
+        let mut depth = 0usize;
+        let mut defined = [0u8; TEMP_MAX];
+        let mut needs_zero = [false; TEMP_MAX];
+        let mut out = 0usize;
+        for (i, inst) in m.insts.iter().enumerate() {
+            // Temps read before being fully written at top level must start at zero.
+            let eff = effects(inst);
+            for r in eff.reads {
+                for k in 0..r.count as usize {
+                    let t = r.base as usize + k;
+                    if let (Some(d), Some(z)) = (defined.get(t), needs_zero.get_mut(t)) {
+                        if d & r.lanes != r.lanes {
+                            *z = true;
+                        }
+                    }
+                }
+            }
+            if depth == 0 {
+                for k in 0..eff.write.count as usize {
+                    if let Some(d) = defined.get_mut(eff.write.base as usize + k) {
+                        *d |= eff.write.lanes;
+                    }
+                }
+            }
+            let lanes_or = |zero_means: u8| {
+                if inst.lanes == 0 {
+                    zero_means
+                } else {
+                    inst.lanes.min(4)
+                }
+            };
+            let n = match inst.op {
+                Op::Const | Op::Swz => inst.lanes.min(4),
+                Op::Mov | Op::Abs | Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
+                    lanes_or(4)
+                }
+                Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt | Op::Pow => {
+                    lanes_or(1)
+                }
+                Op::Dot => match inst.aux {
+                    0 => 3,
+                    v => narrow(v),
+                },
+                Op::MulMV => match inst.aux {
+                    0 => 4,
+                    v => narrow(v),
+                },
+                Op::MulMM => narrow(inst.aux),
+                Op::LoadUni => narrow(inst.aux2),
+                _ => 0,
+            };
+            let mut x = narrow(inst.aux);
+            if inst.op == Op::LoadVar {
+                if let Some(map) = remap {
+                    let to = map.get(x as usize).copied().unwrap_or(-1);
+                    if !(0..VARYING_MAX as i8).contains(&to) {
+                        return Err(internal(
+                            "fragment varying has no vertex-output slot in the link remap",
+                        ));
+                    }
+                    x = to as u8;
+                }
+                e.varying_mask |= 1 << (x & 7);
+            }
+            e.reads_fragcoord |= inst.op == Op::LoadFcoord;
+            e.has_flow |= inst.op == Op::If;
+            if inst.op == Op::StoreVar {
+                e.varying_mask |= 1 << (x & 7);
+            }
+            let mut d = DInst {
+                op: inst.op,
+                n,
+                dst: narrow(inst.dst),
+                a: narrow(inst.a),
+                b: narrow(inst.b),
+                x,
+                y: narrow(inst.aux2),
+                jump: 0,
+            };
+            if inst.op != Op::Nop {
+                for (k, r) in eff.reads.iter().enumerate() {
+                    for j in 0..r.count as usize {
+                        let t = (r.base as usize).wrapping_add(j);
+                        let Some(&kv) = kreg.get(t).filter(|&&b| b != 0) else {
+                            continue;
+                        };
+                        let bank = if kv as usize >= ALIAS_BIAS {
+                            (kv as usize - ALIAS_BIAS) as u8
+                        } else {
+                            kv
+                        };
+                        match (r.count, k) {
+                            (1, 0) => d.a = bank,
+                            (1, _) => d.b = bank,
+                            _ => {
+                                if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                    *f = false;
+                                }
+                            }
+                        }
+                    }
+                }
+                let w = eff.write;
+                for j in 0..w.count as usize {
+                    let t = (w.base as usize).wrapping_add(j);
+                    // Temps aliasing t (by a dropped MOV) must now hold their own copy.
+                    for (u, kr) in kreg.iter_mut().enumerate() {
+                        if *kr != 0 && *kr as usize == t + ALIAS_BIAS {
+                            *kr = 0;
+                            if let Some(f) = kdef.get(u).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
+                    if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
+                        *kr = 0;
+                        // A partial or masked write leaves some of the constant in place.
+                        if depth > 0 || w.lanes != 15 {
+                            if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
+                }
+                let src = d.a as usize;
+                let t = d.dst as usize;
+                if inst.op == Op::Mov
+                    && depth == 0
+                    && w.count == 1
+                    && w.lanes == 15
+                    && src != t
+                    && src < TEMP_MAX
+                {
+                    if let (Some(kr), Some(kd), Some(f)) =
+                        (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (src + ALIAS_BIAS) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                } else if inst.op == Op::Mov && depth == 0 && w.count == 1 && w.lanes == 15 {
+                    // A copy of a bank register (or of itself) names the same value.
+                    if src >= BANK_BASE {
+                        if let (Some(kr), Some(kd), Some(f)) =
+                            (kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                        {
+                            *kr = src as u8;
+                            *kd = out;
+                            *f = true;
+                        }
+                    }
+                }
+                if inst.op == Op::Const && depth == 0 {
+                    let mut v = [0u32; 4];
+                    for (c, vc) in v.iter_mut().enumerate().take(d.n as usize) {
+                        *vc = e
+                            .imms
+                            .get(d.x as usize + c)
+                            .copied()
+                            .unwrap_or(0.0)
+                            .to_bits();
+                    }
+                    let nb = e.nbank as usize;
+                    let slot = match e.bank.iter().take(nb).position(|b| *b == v) {
+                        Some(p) => Some(p),
+                        None if nb < BANK_MAX => {
+                            e.bank[nb] = v;
+                            e.nbank += 1;
+                            Some(nb)
+                        }
+                        None => None,
+                    };
+                    let t = d.dst as usize;
+                    if let (Some(p), Some(kr), Some(kd), Some(f)) =
+                        (slot, kreg.get_mut(t), kdef.get_mut(t), drop.get_mut(out))
+                    {
+                        *kr = (BANK_BASE + p) as u8;
+                        *kd = out;
+                        *f = true;
+                    }
+                }
+            }
+            match inst.op {
+                Op::Nop => continue,
+                Op::If => {
+                    *stack.get_mut(depth).ok_or(internal("IF nesting"))? = out;
+                    depth += 1;
+                }
+                Op::Else => {
+                    let top = stack
+                        .get_mut(depth.wrapping_sub(1))
+                        .ok_or(internal("ELSE"))?;
+                    e.code.get_mut(*top).ok_or(internal("ELSE"))?.jump = out as u16;
+                    *top = out;
+                }
+                Op::Endif => {
+                    depth = depth.checked_sub(1).ok_or(internal("ENDIF"))?;
+                    let open = *stack.get(depth).ok_or(internal("ENDIF"))?;
+                    e.code.get_mut(open).ok_or(internal("ENDIF"))?.jump = out as u16;
+                }
+                _ => {}
+            }
+            if let (Some(o), Some(n)) = (origin.get_mut(out), nested.get_mut(out)) {
+                *o = i as u16;
+                *n = depth > 0 || matches!(inst.op, Op::If | Op::Else | Op::Endif);
+            }
+            *e.code
+                .get_mut(out)
+                .ok_or(internal("too many instructions"))? = d;
+            out += 1;
+        }
+        e.len = out as u16;
+        // Dead code: walking backwards with the live components of each temp, an instruction
+        // without side effects whose written components are never read afterwards is dropped.
+        // Only top-level writes end a value's life (a write under IF may not happen).
+        let mut live = [0u8; TEMP_MAX];
+        for j in (0..out).rev() {
+            if drop.get(j).copied().unwrap_or(true) {
+                continue;
+            }
+            let (Some(d), Some(inst)) = (
+                e.code.get(j).copied(),
+                origin.get(j).and_then(|&i| m.insts.get(i as usize)),
+            ) else {
+                continue;
+            };
+            let eff = effects(inst);
+            let w = eff.write;
+            let pure = !no_register_result(d.op);
+            let top = !nested.get(j).copied().unwrap_or(true);
+            if pure && w.count > 0 && w.base >= 0 {
+                let mut used = false;
+                for k in 0..w.count as usize {
+                    let t = w.base as usize + k;
+                    // Registers outside the temps are never tracked: always live.
+                    used |= live.get(t).is_none_or(|l| l & w.lanes != 0);
+                }
+                if !used {
+                    if let Some(f) = drop.get_mut(j) {
+                        *f = true;
+                    }
+                    continue;
+                }
+                if matches!(d.op, Op::LoadVar | Op::LoadAttr) {
+                    let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
+                    if d.op == Op::LoadVar {
+                        if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                            *v |= read;
+                        }
+                    }
+                    // Only the components some later instruction reads are copied.
+                    if let Some(c) = e.code.get_mut(j) {
+                        c.n = read;
+                    }
+                }
+                if top {
+                    for k in 0..w.count as usize {
+                        if let Some(l) = live.get_mut(w.base as usize + k) {
+                            *l &= !w.lanes;
+                        }
+                    }
+                }
+            }
+            for (k, r) in eff.reads.iter().enumerate() {
+                if r.count == 0 || r.base < 0 {
+                    continue;
+                }
+                if r.count == 1 {
+                    // Operand k names reads[k] (see the renaming above), maybe redirected.
+                    let reg = if k == 0 { d.a } else { d.b } as usize;
+                    if let Some(l) = live.get_mut(reg) {
+                        *l |= r.lanes;
+                    }
+                    continue;
+                }
+                for c in 0..r.count as usize {
+                    if let Some(l) = live.get_mut(r.base as usize + c) {
+                        *l |= r.lanes;
+                    }
+                }
+            }
+        }
+        // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
+        let mut map = [0u16; IR_MAX];
+        let mut kept = 0usize;
+        for (i, m) in map.iter_mut().enumerate().take(out) {
+            *m = kept as u16;
+            if !drop.get(i).copied().unwrap_or(false) {
+                kept += 1;
+            }
+        }
+        let mut w = 0usize;
+        for i in 0..out {
+            if drop.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(mut d) = e.code.get(i).copied() else {
+                continue;
+            };
+            if matches!(d.op, Op::If | Op::Else) {
+                d.jump = map.get(d.jump as usize).copied().unwrap_or(0);
+            }
+            if let Some(slot) = e.code.get_mut(w) {
+                *slot = d;
+            }
+            w += 1;
+        }
+        e.len = w as u16;
+        for (t, z) in needs_zero.iter().enumerate() {
+            if *z {
+                if let Some(slot) = e.zero.get_mut(e.nzero as usize) {
+                    *slot = t as u8;
+                    e.nzero += 1;
+                }
+            }
+        }
+        e.color_always = !e.has_flow && m.insts.iter().any(|i| i.op == Op::StoreColor);
+        e.fuse_sample_color();
+        Ok(e)
+    }
+
+    /// A fragment stage whose colour is a texture sample as it is (SAMPLE R; ...; STORE_COLOR
+    /// R with nothing else reading R, no IF) gets the two fused: the SAMPLE stores the colour
+    /// output itself and the STORE_COLOR becomes a NOP. [`Self::run_packed`] then hands the
+    /// filtered texels out as pixels without the float round trip, which is exact: every
+    /// 8-bit channel c gives c again through `c as f32 * (1 / 255)` and the pixel packing
+    /// (tested exhaustively). Textured quads, sprites and blits are this shape.
+    fn fuse_sample_color(&mut self) {
+        if self.stage != Stage::Fragment || self.has_flow {
+            return;
+        }
+        let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        let mut stores = code
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.op == Op::StoreColor);
+        let (Some((sc, store)), None) = (stores.next(), stores.next()) else {
+            return;
+        };
+        let reg = store.a;
+        // The last writer of `reg` before the store, and nothing else reading it after that
+        // writer (read ranges counted generously: a and b with up to four registers each).
+        let writes = |d: &DInst| -> (u8, u8) {
+            match d.op {
+                op if no_register_result(op) => (0, 0),
+                Op::MulMM | Op::LoadUni => (d.dst, d.n.max(1)),
+                _ => (d.dst, 1),
+            }
+        };
+        let hits = |base: u8, count: u8| (base..base.saturating_add(count)).contains(&reg);
+        let Some(ss) = (0..sc).rev().find(|&i| {
+            code.get(i).is_some_and(|d| {
+                let (b, n) = writes(d);
+                hits(b, n)
+            })
+        }) else {
+            return;
+        };
+        let fusable = code
+            .get(ss)
+            .is_some_and(|d| d.op == Op::Sample && d.dst == reg)
+            && code.iter().enumerate().skip(ss + 1).all(|(i, d)| {
+                i == sc || matches!(d.op, Op::Nop | Op::Discard) || !(hits(d.a, 4) || hits(d.b, 4))
+            });
+        if !fusable {
+            return;
+        }
+        if let Some(d) = self.code.get_mut(ss) {
+            d.y = 1;
+        }
+        if let Some(d) = self.code.get_mut(sc) {
+            d.op = Op::Nop;
+        }
+        self.sample_color = true;
+    }
+}
+
+/// Control flow, stores and DISCARD: the instructions that write no register (and have an
+/// effect besides, so they are never dead code).
+fn no_register_result(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Nop
+            | Op::If
+            | Op::Else
+            | Op::Endif
+            | Op::StorePos
+            | Op::StoreVar
+            | Op::StoreColor
+            | Op::Discard
+    )
+}

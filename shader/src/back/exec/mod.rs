@@ -1,0 +1,681 @@
+//! The software executor: runs a verified [`Module`](crate::ir::Module) over
+//! [`LANES`] vertices or fragments at a time, in structure-of-arrays registers
+//! (`[[f32; LANES]; 4]` per temp), with per-lane masks for IF/ELSE/ENDIF and DISCARD.
+//!
+//! Its parts, each depending only on those listed before it: `lanes` (the lane count, the
+//! register and mask types, lane-wise sqrt), `math` (pow, sin/cos and the float floor, scalar
+//! and lane forms), `texel` (the SIMD texel blends and packing), `texture` (sampler state and
+//! sampling), this module (registers, the [`Executable`] and its interpreter), `decode` (module
+//! to [`Executable`]), and `selftest` (every SIMD path against its scalar reference).
+//!
+//! A module is decoded once into an [`Executable`] (after `verify`): lane counts resolved, IF and
+//! ELSE given their jump targets, fragment varying slots remapped to vertex-output slots, and the
+//! list of temps that some instruction may read before anything wrote them (those are zeroed at
+//! the start of each dispatch, which keeps the IR's "temps start at zero" meaning without
+//! clearing the whole register file for every 8 pixels). Top-level CONSTs are banked: their
+//! values sit in registers above the temps (loaded once per executable switch, not per
+//! dispatch), operands read them there, and a CONST whose every read was redirected is dropped.
+//!
+//! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
+//! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
+//! `1.0/0.0 = inf`; RSQ is 1/sqrt(x) (RSQ(0) = inf, RSQ(negative) = NaN, so `normalize` of a zero
+//! vector is NaN); SQRT is the correctly rounded IEEE square root (the bits of libm's, four
+//! lanes per SQRTPS on x86_64), TRUNC comes from libm, SIN/COS reduce by pi/2 and evaluate
+//! minimax polynomials (within 2 ulp of libm, see [`math::sin`]); POW is exp2(y * log2 x) as
+//! llvmpipe computes it (so pow(x < 0, y) and pow(0, 0) are NaN, see [`math::pow`]);
+//! MIN/MAX return the non-NaN operand when one is NaN (IEEE minNum/maxNum, as llvmpipe's NIR
+//! lowering does), so clamp(NaN, lo, hi) = lo; CMP compares IEEE-style (NaN != x is true, every
+//! other comparison with NaN is false).
+//!
+//! Lanes that are not active (outside the triangle, discarded) may hold anything; a write is
+//! masked only when control flow has switched off some live lanes.
+//!
+//! It must never: run an unverified module (construction verifies), panic, index out of bounds
+//! (temps are addressed through a 128-entry file with a 7-bit mask; every other table access is
+//! checked), or allocate.
+// Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
+// and negated float comparisons send NaN down the rejecting path.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::excessive_precision
+)]
+
+pub(crate) mod decode;
+pub mod lanes;
+pub mod math;
+pub(crate) mod selftest;
+pub(crate) mod texel;
+pub mod texture;
+
+use self::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
+use self::math::{pow_lanes, trig_lanes};
+use self::texture::TextureRef;
+use crate::ir::{CmpCode, Op, Stage};
+use crate::limits::{
+    IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_FLOATS, VARYING_MAX,
+};
+
+/// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
+const REG_FILE: usize = 128;
+const REG_MASK: usize = REG_FILE - 1;
+const _: () = assert!(REG_FILE >= TEMP_MAX);
+/// First register of the constant bank: above every temp an instruction can write (MULMM and
+/// LOAD_UNI write up to dst + 3).
+const BANK_BASE: usize = TEMP_MAX + 4;
+/// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
+const BANK_MAX: usize = REG_FILE - BANK_BASE;
+const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
+/// Decode-time alias marks: temp t is recorded as t + ALIAS_BIAS, above every bank register.
+const ALIAS_BIAS: usize = REG_FILE;
+const _: () = assert!(ALIAS_BIAS + TEMP_MAX <= u8::MAX as usize + 1);
+
+/// The SoA register file; keep one per thread and reuse it across dispatches.
+#[derive(Clone)]
+pub struct Regs {
+    t: [Vec4x; REG_FILE],
+    /// The constant bank (bits) last loaded into the bank registers, so an executable whose
+    /// bank is already there does not reload it.
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
+}
+
+impl Default for Regs {
+    fn default() -> Self {
+        Regs::new()
+    }
+}
+
+impl Regs {
+    pub const fn new() -> Regs {
+        Regs {
+            t: [[[0.0; LANES]; 4]; REG_FILE],
+            bank: [[0; 4]; BANK_MAX],
+            nbank: 0,
+        }
+    }
+}
+
+/// Inputs of one dispatch.
+pub struct Invocation<'a, 'b> {
+    /// This stage's 32 vec4 uniform slots.
+    pub uniforms: &'a [f32; UNIFORM_FLOATS],
+    pub textures: &'a [Option<TextureRef<'b>>; SAMPLER_MAX],
+    /// Vertex stage: attributes by location. Fragment stage: interpolated varyings by
+    /// vertex-output slot (the executable applies the link remap).
+    pub inputs: &'a [Vec4x; VARYING_MAX],
+    /// Fragment stage: gl_FragCoord per lane.
+    pub fragcoord: &'a Vec4x,
+}
+
+/// Outputs of one dispatch (only the active, not discarded lanes are meaningful).
+#[derive(Clone)]
+pub struct Outputs {
+    pub position: Vec4x,
+    pub varyings: [Vec4x; VARYING_MAX],
+    pub color: Vec4x,
+    /// [`Executable::run_packed`]: the colour as 0xAARRGGBB pixels (`color` is not written).
+    pub packed: [u32; LANES],
+}
+
+impl Default for Outputs {
+    fn default() -> Self {
+        Outputs::new()
+    }
+}
+
+impl Outputs {
+    pub const fn new() -> Outputs {
+        Outputs {
+            position: [[0.0; LANES]; 4],
+            varyings: [[[0.0; LANES]; 4]; VARYING_MAX],
+            color: [[0.0; LANES]; 4],
+            packed: [0; LANES],
+        }
+    }
+}
+
+/// One decoded instruction: operands narrowed to bytes, lane counts resolved.
+#[derive(Clone, Copy, Debug)]
+struct DInst {
+    op: Op,
+    /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR: the components
+    /// (bit c) that some later instruction reads.
+    n: u8,
+    dst: u8,
+    a: u8,
+    b: u8,
+    /// aux: immediate base, selectors, lane, CMP code, unit, location, slot.
+    x: u8,
+    /// aux2: SETLANE source lane; SAMPLE: 1 when it also is the colour output (see
+    /// `fuse_sample_color`).
+    y: u8,
+    /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF.
+    jump: u16,
+}
+
+const DNOP: DInst = DInst {
+    op: Op::Nop,
+    n: 0,
+    dst: 0,
+    a: 0,
+    b: 0,
+    x: 0,
+    y: 0,
+    jump: 0,
+};
+
+/// A verified, decoded module ready to run.
+#[derive(Clone)]
+pub struct Executable {
+    stage: Stage,
+    code: [DInst; IR_MAX],
+    len: u16,
+    imms: [f32; IMM_MAX],
+    /// Temps that may be read before being written: zeroed per dispatch.
+    zero: [u8; TEMP_MAX],
+    nzero: u8,
+    /// Varying slots (vertex-output numbering) this stage stores (VS) or reads (FS).
+    varying_mask: u8,
+    /// Values (bits) of the bank registers BANK_BASE.. that operands may name instead of a
+    /// temp written by a top-level CONST (see `new`).
+    bank: [[u32; 4]; BANK_MAX],
+    nbank: u8,
+    /// Per varying slot (vertex-output numbering): the components some instruction reads.
+    varying_lanes: [u8; VARYING_MAX],
+    /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
+    reads_fragcoord: bool,
+    /// The code has IF: without it every write may cover all lanes (see `run`).
+    has_flow: bool,
+    /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
+    /// the colour output need not be cleared first.
+    color_always: bool,
+    /// The colour output is a texture sample as it is (see `fuse_sample_color`).
+    sample_color: bool,
+}
+
+impl Executable {
+    /// Whether [`Self::run_packed`] applies: the colour is a texture sample as it is.
+    pub fn sample_color(&self) -> bool {
+        self.sample_color
+    }
+
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// Varying slots (vertex-output numbering) stored by this vertex stage or read by this
+    /// fragment stage, as a bit mask.
+    pub fn varying_mask(&self) -> u8 {
+        self.varying_mask
+    }
+
+    /// Fragment stage: the components (bit c) of varying `slot` (vertex-output numbering) that
+    /// the code reads; the others may hold anything.
+    pub fn varying_lanes(&self, slot: usize) -> u8 {
+        self.varying_lanes.get(slot).copied().unwrap_or(0)
+    }
+
+    /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
+    pub fn reads_fragcoord(&self) -> bool {
+        self.reads_fragcoord
+    }
+
+    /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
+    /// DISCARD. Outputs of inactive or discarded lanes are unspecified.
+    pub fn run(&self, regs: &mut Regs, inv: &Invocation, out: &mut Outputs, active: Mask) -> Mask {
+        if self.has_flow {
+            self.run_impl::<false, false>(regs, inv, out, active)
+        } else {
+            self.run_impl::<true, false>(regs, inv, out, active)
+        }
+    }
+
+    /// [`Self::run`] for a stage with [`Self::sample_color`]: the colour goes to
+    /// `out.packed` as 0xAARRGGBB pixels, the same bits packing `out.color` would give.
+    /// Other stages run as [`Self::run`] does.
+    pub fn run_packed(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
+        if self.sample_color {
+            self.run_impl::<true, true>(regs, inv, out, active)
+        } else {
+            self.run(regs, inv, out, active)
+        }
+    }
+
+    /// `STRAIGHT`: the code has no IF, so the current lanes are always the live ones, every
+    /// write may cover all lanes, and the first DISCARD (which kills every live lane) returns:
+    /// the loop needs no control-flow bookkeeping.
+    ///
+    /// `PACKED`: a fused SAMPLE (see `fuse_sample_color`) writes `out.packed`, not `out.color`.
+    fn run_impl<const STRAIGHT: bool, const PACKED: bool>(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
+        let nb = (self.nbank as usize).min(BANK_MAX);
+        if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
+            for (k, b) in self.bank.iter().enumerate().take(nb) {
+                if let Some(reg) = regs.t.get_mut(BANK_BASE + k) {
+                    for c in 0..4 {
+                        reg[c] = [f32::from_bits(b[c]); LANES];
+                    }
+                }
+            }
+            regs.bank = self.bank;
+            regs.nbank = self.nbank;
+        }
+        let r = &mut regs.t;
+        for &t in self.zero.iter().take(self.nzero as usize) {
+            r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
+        }
+        match self.stage {
+            Stage::Vertex => {
+                out.position = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
+                for (s, v) in out.varyings.iter_mut().enumerate() {
+                    if self.varying_mask & (1 << s) != 0 {
+                        *v = [[0.0; LANES]; 4];
+                    }
+                }
+            }
+            Stage::Fragment if !self.color_always => out.color = [[0.0; LANES]; 4],
+            Stage::Fragment => {}
+        }
+        let mut alive = active & ALL_LANES;
+        let mut cur = alive;
+        // Writes may clobber every lane when no live lane is switched off.
+        let mut full = true;
+        let mut stack = [(0 as Mask, 0 as Mask); IF_DEPTH_MAX + 1];
+        let mut depth = 0usize;
+        let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        let mut pc = 0usize;
+        while let Some(d) = code.get(pc) {
+            pc += 1;
+            let (dst, a, b) = (
+                d.dst as usize & REG_MASK,
+                d.a as usize & REG_MASK,
+                d.b as usize & REG_MASK,
+            );
+            if !STRAIGHT {
+                match d.op {
+                    Op::If => {
+                        let mut cond: Mask = 0;
+                        for (l, v) in r[a][0].iter().enumerate() {
+                            if *v != 0.0 {
+                                cond |= 1 << l;
+                            }
+                        }
+                        if let Some(s) = stack.get_mut(depth) {
+                            *s = (cur, cond);
+                        }
+                        depth += 1;
+                        cur &= cond;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
+                    }
+                    Op::Else => {
+                        let (saved, cond) =
+                            stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                        cur = saved & !cond & alive;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        if cur == 0 {
+                            pc = d.jump as usize;
+                        }
+                        continue;
+                    }
+                    Op::Endif => {
+                        depth = depth.saturating_sub(1);
+                        let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
+                        cur = saved & alive;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if cur == 0 {
+                    continue;
+                }
+            }
+            let m = if STRAIGHT || full { ALL_LANES } else { cur };
+            match d.op {
+                Op::Nop | Op::If | Op::Else | Op::Endif => {}
+                Op::Const => {
+                    // All four components are written; those past the count are 0.
+                    for c in 0..4 {
+                        let k = if c < d.n as usize {
+                            self.imms.get(d.x as usize + c).copied().unwrap_or(0.0)
+                        } else {
+                            0.0
+                        };
+                        fill(&mut r[dst][c], k, m);
+                    }
+                }
+                Op::Mov => {
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for c in 0..(d.n as usize).min(4) {
+                            put(&mut to[c], &src[c], m);
+                        }
+                    }
+                }
+                Op::Swz => {
+                    // All four components are written; those past the count are 0.
+                    let sel = |k: usize| (d.x as usize >> (2 * k)) & 3;
+                    let n = (d.n as usize).min(4);
+                    if let Some((src, to)) = src_dst(r, a, dst) {
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut to[k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut to[k], 0.0, m);
+                            }
+                        }
+                    } else {
+                        let src = r[a];
+                        for k in 0..4 {
+                            if k < n {
+                                put(&mut r[dst][k], &src[sel(k)], m);
+                            } else {
+                                fill(&mut r[dst][k], 0.0, m);
+                            }
+                        }
+                    }
+                }
+                Op::SetLane => {
+                    let src = r[a][d.y as usize & 3];
+                    put(&mut r[dst][d.x as usize & 3], &src, m);
+                }
+                Op::Add => binary(r, d, m, |x, y| x + y),
+                Op::Sub => binary(r, d, m, |x, y| x - y),
+                Op::Mul => binary(r, d, m, |x, y| x * y),
+                Op::Div => binary(r, d, m, |x, y| x / y),
+                Op::Max => binary(r, d, m, f32::max),
+                Op::Min => binary(r, d, m, f32::min),
+                Op::Pow => binary_lanes(r, d, m, pow_lanes),
+                Op::Abs => unary(r, d, m, f32::abs),
+                Op::Rsq => unary_lanes(r, d, m, |x| {
+                    let mut v = self::lanes::sqrt(x);
+                    for v in v.iter_mut() {
+                        *v = 1.0 / *v;
+                    }
+                    v
+                }),
+                Op::Rcp => unary(r, d, m, |x| 1.0 / x),
+                Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
+                Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
+                Op::Trunc => unary(r, d, m, libm::truncf),
+                Op::Sqrt => unary_lanes(r, d, m, self::lanes::sqrt),
+                Op::Dot => {
+                    let mut s = [0.0; LANES];
+                    for c in 0..(d.n as usize).min(4) {
+                        let (x, y) = (&r[a][c], &r[b][c]);
+                        for l in 0..LANES {
+                            s[l] += x[l] * y[l];
+                        }
+                    }
+                    put(&mut r[dst][0], &s, m);
+                }
+                Op::Cmp => {
+                    let (x, y) = (&r[a][0], &r[b][0]);
+                    let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
+                    let mut v = [0.0; LANES];
+                    for l in 0..LANES {
+                        let t = match code {
+                            CmpCode::Lt => x[l] < y[l],
+                            CmpCode::Gt => x[l] > y[l],
+                            CmpCode::Le => x[l] <= y[l],
+                            CmpCode::Ge => x[l] >= y[l],
+                            CmpCode::Eq => x[l] == y[l],
+                            CmpCode::Ne => x[l] != y[l],
+                        };
+                        v[l] = if t { 1.0 } else { 0.0 };
+                    }
+                    put(&mut r[dst][0], &v, m);
+                }
+                Op::MulMV => {
+                    let n = (d.n as usize).min(4);
+                    let v = mat_times(r, a, n, &r[b]);
+                    put4(&mut r[dst], &v, m);
+                }
+                Op::MulMM => {
+                    let n = (d.n as usize).min(4);
+                    let mut res = [[[0.0; LANES]; 4]; 4];
+                    for (j, col) in res.iter_mut().enumerate().take(n) {
+                        *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
+                    }
+                    for (j, col) in res.iter().enumerate().take(n) {
+                        put4(&mut r[(dst + j) & REG_MASK], col, m);
+                    }
+                }
+                Op::Sample if d.y == 1 => {
+                    // Fused with the colour output (only in straight code: every lane runs).
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    let texels = match tex {
+                        Some(tex) => tex.texel_lanes(&r[a][0], &r[a][1]),
+                        // GL reads an unbound (incomplete) texture as opaque black.
+                        None => [0xFF00_0000; LANES],
+                    };
+                    if PACKED {
+                        out.packed = texels;
+                    } else {
+                        self::texel::unpack_lanes(&texels, &mut out.color);
+                    }
+                }
+                Op::Sample => {
+                    // Borrowed, not copied: a stack copy read back at lane offsets stalls on
+                    // store forwarding.
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    match (tex, src_dst(r, a, dst)) {
+                        // Straight into the destination (sample_lanes writes all four).
+                        (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                            tex.sample_lanes(&coord[0], &coord[1], to)
+                        }
+                        (Some(tex), _) => {
+                            let coord = &r[a];
+                            let mut v = [[0.0; LANES]; 4];
+                            tex.sample_lanes(&coord[0], &coord[1], &mut v);
+                            put4(&mut r[dst], &v, m);
+                        }
+                        // GL reads an unbound (incomplete) texture as opaque black.
+                        (None, _) => {
+                            for c in 0..4 {
+                                fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
+                            }
+                        }
+                    }
+                }
+                Op::LoadAttr | Op::LoadVar => {
+                    // `n`: the components read later (see `new`).
+                    let src = &inv.inputs[d.x as usize & 7];
+                    for c in 0..4 {
+                        if d.n & (1 << c) != 0 {
+                            put(&mut r[dst][c], &src[c], m);
+                        }
+                    }
+                }
+                Op::LoadUni => {
+                    for k in 0..(d.n as usize).min(4) {
+                        for c in 0..4 {
+                            let w = inv
+                                .uniforms
+                                .get((d.x as usize + k) * 4 + c)
+                                .copied()
+                                .unwrap_or(0.0);
+                            fill(&mut r[(dst + k) & REG_MASK][c], w, m);
+                        }
+                    }
+                }
+                Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
+                Op::StorePos => put4(&mut out.position, &r[a], m),
+                Op::StoreVar => put4(&mut out.varyings[d.x as usize & 7], &r[a], m),
+                Op::StoreColor => put4(&mut out.color, &r[a], m),
+                Op::Discard => {
+                    alive &= !cur;
+                    cur = 0;
+                    full = false;
+                    if alive == 0 {
+                        return 0;
+                    }
+                }
+            }
+        }
+        alive
+    }
+}
+
+#[inline(always)]
+fn put(dst: &mut Lanes, v: &Lanes, m: Mask) {
+    if m == ALL_LANES {
+        *dst = *v;
+    } else {
+        for l in 0..LANES {
+            if m & (1 << l) != 0 {
+                dst[l] = v[l];
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn put4(dst: &mut Vec4x, v: &Vec4x, m: Mask) {
+    // Component by component: a whole-register copy would be a library memcpy call.
+    for c in 0..4 {
+        put(&mut dst[c], &v[c], m);
+    }
+}
+
+#[inline(always)]
+fn fill(dst: &mut Lanes, k: f32, m: Mask) {
+    if m == ALL_LANES {
+        *dst = [k; LANES];
+    } else {
+        for l in 0..LANES {
+            if m & (1 << l) != 0 {
+                dst[l] = k;
+            }
+        }
+    }
+}
+
+/// Register `src` to read and register `dst` to write at once, when they differ.
+#[inline(always)]
+fn src_dst(r: &mut [Vec4x; REG_FILE], src: usize, dst: usize) -> Option<(&Vec4x, &mut Vec4x)> {
+    use core::cmp::Ordering;
+    match src.cmp(&dst) {
+        Ordering::Less => {
+            let (lo, hi) = r.split_at_mut_checked(dst)?;
+            Some((lo.get(src)?, hi.first_mut()?))
+        }
+        Ordering::Greater => {
+            let (lo, hi) = r.split_at_mut_checked(src)?;
+            Some((hi.first()?, lo.get_mut(dst)?))
+        }
+        Ordering::Equal => None,
+    }
+}
+
+#[inline(always)]
+fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) -> f32) {
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
+    for c in 0..(d.n as usize).min(4) {
+        let (x, y) = (&r[a][c], &r[b][c]);
+        let mut v = [0.0; LANES];
+        for l in 0..LANES {
+            v[l] = f(x[l], y[l]);
+        }
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32) -> f32) {
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
+    for c in 0..(d.n as usize).min(4) {
+        let x = &r[a][c];
+        let mut v = [0.0; LANES];
+        for l in 0..LANES {
+            v[l] = f(x[l]);
+        }
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn unary_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(&Lanes) -> Lanes) {
+    let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c]);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+#[inline(always)]
+fn binary_lanes(
+    r: &mut [Vec4x; REG_FILE],
+    d: &DInst,
+    m: Mask,
+    f: impl Fn(&Lanes, &Lanes) -> Lanes,
+) {
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
+    for c in 0..(d.n as usize).min(4) {
+        let v = f(&r[a][c], &r[b][c]);
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
+/// Columns `a..a+n` times `vec` (first n lanes); result lanes >= n are 0.
+#[inline(always)]
+fn mat_times(r: &[Vec4x; REG_FILE], a: usize, n: usize, vec: &Vec4x) -> Vec4x {
+    let mut v = [[0.0; LANES]; 4];
+    for k in 0..n {
+        let col = &r[(a + k) & REG_MASK];
+        for (c, vc) in v.iter_mut().enumerate().take(n) {
+            for l in 0..LANES {
+                vc[l] += col[c][l] * vec[k][l];
+            }
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decode-time liveness tells the rasterizer exactly which varying components are read
+    /// (`v_b` feeds only dead code).
+    #[test]
+    fn varying_lanes_are_the_read_components() {
+        let src = b"#version 330\nin vec4 v_a;\nin vec4 v_b;\nout vec4 frag;\n\
+            void main() { vec4 d = v_b * 2.0; frag = vec4(v_a.xz, 0.0, 1.0); }\n";
+        let sh = match crate::program::compile::compile(1, src, "t") {
+            Ok(s) => s,
+            Err(_) => panic!("test shader must compile"),
+        };
+        let e = match Executable::new(&sh.module, None) {
+            Ok(e) => e,
+            Err(err) => panic!("decode: {}", err.message),
+        };
+        let lanes: u8 = (0..VARYING_MAX)
+            .map(|s| e.varying_lanes(s))
+            .fold(0, |a, b| a | b);
+        assert_eq!(lanes, 0b0101, "only x and z of v_a are read");
+    }
+}

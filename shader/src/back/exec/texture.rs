@@ -1,0 +1,420 @@
+//! Textures as the executor samples them: sampler state (filter, wrap), a borrowed texel array
+//! of `0xAARRGGBB` texels and its validation, and sampling per lane and for all lanes at once
+//! (nearest and bilinear, repeat/clamp/mirror), bit-identical between the two forms.
+// Lane loops index several arrays in lockstep on purpose (that is the form that vectorizes),
+// and negated float comparisons send NaN down the rejecting path.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::excessive_precision
+)]
+
+use super::lanes::{Lanes, Vec4x, LANES};
+use super::math::{floor_i32, floor_small, FLOOR_SMALL_MAX};
+
+/// Texture minification/magnification filter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Filter {
+    #[default]
+    Nearest,
+    Linear,
+}
+
+/// Texture coordinate wrap mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wrap {
+    #[default]
+    Repeat,
+    ClampToEdge,
+}
+
+/// Per-unit sampler state; the default is GL's (nearest here, repeat).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SamplerState {
+    pub filter: Filter,
+    pub wrap: Wrap,
+}
+
+/// A texture bound to a unit: `width * height` texels `0xAARRGGBB`, row 0 (v = 0) first.
+#[derive(Clone, Copy, Debug)]
+pub struct TextureRef<'a> {
+    pub width: u32,
+    pub height: u32,
+    pub texels: &'a [u32],
+    pub sampler: SamplerState,
+}
+
+/// Largest texture edge accepted (keeps texel arithmetic far from overflow).
+pub const TEXTURE_MAX: u32 = 16384;
+
+/// Why a texture cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureError {
+    /// Width or height is 0 or above [`TEXTURE_MAX`].
+    BadSize { width: u32, height: u32 },
+    /// Fewer texels than width * height.
+    TooFewTexels { needed: usize, found: usize },
+}
+
+impl core::fmt::Display for TextureError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            TextureError::BadSize { width, height } => {
+                write!(
+                    f,
+                    "texture size {}x{} is invalid (each edge must be 1..={})",
+                    width, height, TEXTURE_MAX
+                )
+            }
+            TextureError::TooFewTexels { needed, found } => {
+                write!(f, "texture has {} texels, its size needs {}", found, needed)
+            }
+        }
+    }
+}
+
+impl TextureRef<'_> {
+    pub fn validate(&self) -> Result<(), TextureError> {
+        if self.width == 0
+            || self.height == 0
+            || self.width > TEXTURE_MAX
+            || self.height > TEXTURE_MAX
+        {
+            return Err(TextureError::BadSize {
+                width: self.width,
+                height: self.height,
+            });
+        }
+        let needed = self.width as usize * self.height as usize;
+        if self.texels.len() < needed {
+            return Err(TextureError::TooFewTexels {
+                needed,
+                found: self.texels.len(),
+            });
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn wrap(&self, i: i32, size: u32) -> usize {
+        let size = size.clamp(1, TEXTURE_MAX) as i32;
+        match self.sampler.wrap {
+            // Power-of-two sizes wrap with a mask (two's complement makes it exact for negatives).
+            Wrap::Repeat if size & (size - 1) == 0 => (i & (size - 1)) as usize,
+            Wrap::Repeat => i.rem_euclid(size) as usize,
+            Wrap::ClampToEdge => i.clamp(0, size - 1) as usize,
+        }
+    }
+
+    /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
+    #[inline(always)]
+    pub fn sample(&self, u: f32, v: f32) -> [f32; 4] {
+        unpack(self.sample_texel(u, v))
+    }
+
+    /// [`Self::sample`] before the conversion to floats: the filtered 0xAARRGGBB value (the
+    /// bilinear blend works on the 8-bit channels).
+    #[inline(always)]
+    pub fn sample_texel(&self, u: f32, v: f32) -> u32 {
+        let (w, h) = (self.width as f32, self.height as f32);
+        match self.sampler.filter {
+            Filter::Nearest => {
+                let x = self.wrap(floor_i32(u * w), self.width);
+                let y = self.wrap(floor_i32(v * h), self.height);
+                self.raw(x, y)
+            }
+            Filter::Linear => {
+                let fx = u * w - 0.5;
+                let fy = v * h - 0.5;
+                let (x0, y0) = (floor_i32(fx), floor_i32(fy));
+                // 8-bit fixed-point weights, as llvmpipe filters 8-bit texels; NaN/huge
+                // coordinates give some valid texel.
+                let ax = ((fx - x0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+                let ay = ((fy - y0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+                let x0w = self.wrap(x0, self.width);
+                let x1w = self.wrap(x0.saturating_add(1), self.width);
+                let y0w = self.wrap(y0, self.height);
+                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let top = lerp_texel(self.raw(x0w, y0w), self.raw(x1w, y0w), ax);
+                let bot = lerp_texel(self.raw(x0w, y1w), self.raw(x1w, y1w), ax);
+                lerp_texel(top, bot, ay)
+            }
+        }
+    }
+
+    /// [`Self::sample`] for every lane at once (lanes not running may sample anywhere: the
+    /// result is a valid texel for any coordinate).
+    #[inline(always)]
+    pub(super) fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+        super::texel::unpack_lanes(&self.texel_lanes(u, v), out);
+    }
+
+    /// [`Self::sample_texel`] for every lane at once. Power-of-two repeating textures take a
+    /// branch-free path whose coordinate arithmetic vectorizes; it gives the same texels and
+    /// weights as the per-lane path.
+    #[inline(always)]
+    pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+        let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
+        if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
+            let mut out = [0u32; LANES];
+            for l in 0..LANES {
+                out[l] = self.sample_texel(u[l], v[l]);
+            }
+            return out;
+        }
+        let (w, h) = (self.width as f32, self.height as f32);
+        let (mx, my) = (self.width as i32 - 1, self.height as i32 - 1);
+        // Row offset by shift (no 32-bit vector multiply on baseline x86_64).
+        let shift = self.width.trailing_zeros().min(31);
+        let linear = self.sampler.filter == Filter::Linear;
+        let bias = if linear { 0.5 } else { 0.0 };
+        let fx = super::texel::scale_lanes(u, w, bias);
+        let fy = super::texel::scale_lanes(v, h, bias);
+        // NaN fails too.
+        let small = super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
+        if !small {
+            let mut out = [0u32; LANES];
+            for l in 0..LANES {
+                out[l] = self.sample_texel(u[l], v[l]);
+            }
+            return out;
+        }
+        // Exactly width * height texels (a power of two), so a masked index is in range and
+        // the compiler drops the per-fetch bounds check.
+        let hshift = self.height.trailing_zeros().min(31);
+        let n = 1usize << (shift + hshift).min(62);
+        let Some(t) = self.texels.get(..n) else {
+            let mut out = [0u32; LANES];
+            for l in 0..LANES {
+                out[l] = self.sample_texel(u[l], v[l]);
+            }
+            return out;
+        };
+        let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
+        if linear {
+            let mut i0 = [0u32; LANES];
+            let mut i1 = [0u32; LANES];
+            let mut wx = [0.0f32; LANES];
+            let mut wy = [0.0f32; LANES];
+            // Some lane's right texel wraps to the start of its row (always when width is 1).
+            let mut edge = false;
+            for l in 0..LANES {
+                let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
+                // In [0.5, 256]: the clamp of `sample` (its truncation is below).
+                wx[l] = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
+                wy[l] = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
+                let x0 = x & mx;
+                edge |= x0 == mx;
+                i0[l] = (((y & my) << shift) + x0) as u32;
+                i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
+            }
+            let (ax, ay) = (
+                super::texel::weight_floor(&wx),
+                super::texel::weight_floor(&wy),
+            );
+            // Each lane's left and right texel of a row, as `left | right << 32`.
+            if !edge {
+                // Right = left + 1 in memory (x0 < mx): one 64-bit load. Left and right texels
+                // are read through two views of equal length n - 1, so one bounds check (which
+                // always passes: x0 < mx keeps the masked index below n - 1) covers both.
+                let (left, right) = (t.get(..n - 1).unwrap_or(&[]), t.get(1..).unwrap_or(&[]));
+                let pair = |i: u32| {
+                    let i = i as usize & (n - 1);
+                    match (left.get(i), right.get(i)) {
+                        (Some(&a), Some(&b)) => a as u64 | (b as u64) << 32,
+                        _ => 0,
+                    }
+                };
+                return super::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+            } else {
+                // Row start of i, plus the next column wrapped.
+                let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
+                let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
+                return super::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+            }
+        }
+        // Nearest: each lane's texel.
+        let mut texel = [0u32; LANES];
+        let mut idx = [0i32; LANES];
+        for l in 0..LANES {
+            idx[l] = ((floor_small(fy[l]) & my) << shift) + (floor_small(fx[l]) & mx);
+        }
+        for l in 0..LANES {
+            texel[l] = at(idx[l]);
+        }
+        texel
+    }
+
+    #[inline(always)]
+    fn raw(&self, x: usize, y: usize) -> u32 {
+        self.texels
+            .get(y * self.width as usize + x)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// (r, g, b, a) in [0, 1] of a 0xAARRGGBB texel.
+#[inline(always)]
+fn unpack(t: u32) -> [f32; 4] {
+    let ch = |s: u32| ((t >> s) & 0xFF) as f32 * (1.0 / 255.0);
+    [ch(16), ch(8), ch(0), ch(24)]
+}
+
+/// Per-channel a + (b - a) * w / 256 with rounding, two channels per 32-bit half at a time
+/// (each 16-bit field holds at most 255 * 256 + 128: no carries between fields).
+#[inline(always)]
+fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
+    let iw = 256 - w;
+    let lo = ((a & 0x00FF_00FF) * iw + (b & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
+    let hi = (((a >> 8) & 0x00FF_00FF) * iw + ((b >> 8) & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
+    (lo & 0x00FF_00FF) | ((hi & 0x00FF_00FF) << 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The all-lanes sampling path gives exactly the per-lane `sample` result, including
+    /// negative, huge, NaN and infinite coordinates and texel-boundary weights.
+    /// `sample_lanes` gives every lane the bits of the per-lane `sample`.
+    fn lanes_match_sample(tex: &TextureRef, u: &Lanes, v: &Lanes) {
+        let mut out = [[0.0; LANES]; 4];
+        tex.sample_lanes(u, v, &mut out);
+        for l in 0..LANES {
+            let want = tex.sample(u[l], v[l]);
+            for c in 0..4 {
+                assert_eq!(
+                    out[c][l].to_bits(),
+                    want[c].to_bits(),
+                    "{}x{} {:?} at ({}, {}) channel {}",
+                    tex.width,
+                    tex.height,
+                    tex.sampler,
+                    u[l],
+                    v[l],
+                    c
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sample_lanes_matches_sample() {
+        let mut texels = [0u32; 16 * 8];
+        let mut s = 0x1234_5678u32;
+        for t in texels.iter_mut() {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            *t = s;
+        }
+        let coords = [
+            0.0,
+            0.03125,
+            0.5,
+            0.999,
+            1.0,
+            -0.3,
+            -1.75,
+            2.5,
+            7.3e5,
+            -9.9e6,
+            3e9,
+            -3e9,
+            1e30,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0625,
+            0.1875,
+            -0.0,
+        ];
+        for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
+            for filter in [Filter::Nearest, Filter::Linear] {
+                for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+                    let tex = TextureRef {
+                        width: w,
+                        height: h,
+                        texels: &texels,
+                        sampler: SamplerState { filter, wrap },
+                    };
+                    for (i, &u0) in coords.iter().enumerate() {
+                        let mut u = [0.0; LANES];
+                        let mut v = [0.0; LANES];
+                        for l in 0..LANES {
+                            u[l] = u0 + l as f32 * 0.0371;
+                            v[l] = coords[(i + l) % coords.len()] * 0.75;
+                        }
+                        lanes_match_sample(&tex, &u, &v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The power-of-two repeating path (the SIMD blend) against per-lane `sample` on many
+    /// pseudo-random coordinates, plus negative, huge, NaN and exact texel-boundary ones, on
+    /// sizes down to 1x1 and one-texel-high or -wide strips.
+    #[test]
+    fn sample_lanes_matches_sample_random_pow2() {
+        let mut texels = [0u32; 64 * 64];
+        let mut s = 0x9E37_79B9u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for t in texels.iter_mut() {
+            *t = next();
+        }
+        for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
+            for filter in [Filter::Nearest, Filter::Linear] {
+                let tex = TextureRef {
+                    width: w,
+                    height: h,
+                    texels: &texels,
+                    sampler: SamplerState {
+                        filter,
+                        wrap: Wrap::Repeat,
+                    },
+                };
+                let special = [
+                    f32::NAN,
+                    -1e7,
+                    5e6,
+                    -0.0,
+                    // Texel centres and edges: weights 0, 128 and 256.
+                    0.5 / w as f32,
+                    1.0 / w as f32,
+                    -1.5 / w as f32,
+                    3.0 / h as f32,
+                ];
+                for round in 0..4000u32 {
+                    let mut u = [0.0; LANES];
+                    let mut v = [0.0; LANES];
+                    for l in 0..LANES {
+                        let r = next();
+                        // Mostly within a few repeats, some far out, in multiples of 1/64
+                        // texel sometimes so weights land exactly on boundaries.
+                        let f = |r: u32| match r % 4 {
+                            0 => (r >> 8) as i32 as f32 * (1.0 / 64.0) / 4096.0,
+                            1 => (r >> 2) as i32 as f32 * 1e-6,
+                            _ => ((r >> 3) as f32 * (1.0 / 65536.0) - 4.0) * 1.7,
+                        };
+                        u[l] = f(r);
+                        v[l] = f(r.rotate_left(16));
+                        if round % 16 == 0 {
+                            u[l] = special[(l + round as usize / 16) % special.len()];
+                        }
+                        if round % 16 == 1 {
+                            v[l] = special[(l * 3 + round as usize / 16) % special.len()];
+                        }
+                    }
+                    lanes_match_sample(&tex, &u, &v);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Textual dump of the syntax tree for people and golden tests: one node per line.
+//!
+//! Owns: the AST dump format (documented in docs/LANGUAGE.md). Must never: change what it prints,
+//! allocate, or be parsed back by anything (it is a diagnostic, not an interchange format).
+use core::fmt::{self, Write};
+
+use heapless::Vec;
+
+use crate::front::ast::*;
+use crate::front::diag::Diagnostics;
+use crate::front::lex::{self, Tok, Tokens};
+use crate::front::parse;
+use crate::limits::{AST_MAX, SRC_MAX};
+
+/// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
+/// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
+#[allow(clippy::result_large_err)]
+pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Diagnostics> {
+    let mut toks = Tokens {
+        toks: heapless::Vec::new(),
+        version: 0,
+        overflow: None,
+    };
+    let mut ast = Ast::new();
+    parse_only(source, name, &mut toks, &mut ast)?;
+    let _ = write_ast(source, &toks, &ast, out);
+    Ok(())
+}
+
+/// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.
+#[allow(clippy::result_large_err)]
+fn parse_only(
+    source: &[u8],
+    name: &str,
+    toks: &mut Tokens,
+    ast: &mut Ast,
+) -> Result<(), Diagnostics> {
+    let mut diag = Diagnostics::new(name);
+    if source.is_empty() || source.len() >= SRC_MAX {
+        diag.push(
+            1,
+            1,
+            format_args!(
+                "shader source must be 1 to {} bytes; found {}",
+                SRC_MAX - 1,
+                source.len()
+            ),
+        );
+        return Err(diag);
+    }
+    lex::lex(source, &mut diag, toks);
+    parse::parse(source, toks, ast, &mut diag);
+    if diag.total() > 0 {
+        return Err(diag);
+    }
+    Ok(())
+}
+
+fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::Result {
+    writeln!(
+        out,
+        "ast {} nodes, version {}",
+        ast.nodes.len(),
+        toks.version
+    )?;
+    // Depth first with an explicit stack (a chain like `a + a + ... + a` is as deep as the tree
+    // is large): entries are (node, depth), node -1 printing `none` (an absent `for` part).
+    let mut stack: Vec<(i16, u16), { 2 * AST_MAX }> = Vec::new();
+    let globals: Vec<i16, AST_MAX> = ast.list(ast.first).map(|(i, _)| i).collect();
+    for &g in globals.iter().rev() {
+        if stack.push((g, 0)).is_err() {
+            return Ok(());
+        }
+    }
+    while let Some((i, depth)) = stack.pop() {
+        // The node index (its place in the tree's table) leads every line.
+        let n = ast.get(i).copied();
+        match n {
+            Some(_) => write!(out, "{:3}: ", i)?,
+            None => out.write_str("  -: ")?,
+        }
+        for _ in 0..depth {
+            out.write_str("  ")?;
+        }
+        let Some(n) = n else {
+            out.write_str("none\n")?;
+            continue;
+        };
+        line(src, toks, n, out)?;
+        let d = depth.saturating_add(1);
+        // Children in order: pushed last first.
+        let mut kids: Vec<i16, AST_MAX> = Vec::new();
+        match n.kind {
+            Kind::Func => {
+                for (p, _) in ast.list(n.a) {
+                    let _ = kids.push(p);
+                }
+                if n.b >= 0 {
+                    let _ = kids.push(n.b);
+                }
+            }
+            Kind::Block | Kind::Call | Kind::Ctor => {
+                for (c, _) in ast.list(n.a) {
+                    let _ = kids.push(c);
+                }
+            }
+            // The initializer may be a declaration list; print only its first node here.
+            Kind::For => {
+                for c in [n.a, n.b, n.c, n.d] {
+                    let _ = kids.push(c);
+                }
+            }
+            _ => {
+                for c in [n.a, n.b, n.c] {
+                    if c >= 0 {
+                        let _ = kids.push(c);
+                    }
+                }
+            }
+        }
+        for &c in kids.iter().rev() {
+            if stack.push((c, d)).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn quals(q: u8, out: &mut dyn Write) -> fmt::Result {
+    for (bit, w) in [
+        (Q_SMOOTH, "smooth"),
+        (Q_IN, "in"),
+        (Q_OUT, "out"),
+        (Q_UNIFORM, "uniform"),
+        (Q_CONST, "const"),
+    ] {
+        if q & bit != 0 {
+            write!(out, " {}", w)?;
+        }
+    }
+    Ok(())
+}
+
+/// One node's line after its indentation: kind, details, position.
+fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result {
+    let text = toks.get(n.tok).map(|t| t.text(src)).unwrap_or("");
+    out.write_str(n.kind.name())?;
+    match n.kind {
+        Kind::Decl => {
+            quals(n.quals, out)?;
+            write!(out, " {} {}", n.ty.name(), text)?;
+            if n.quals & Q_LAYOUT != 0 {
+                write!(out, " location {}", n.ival)?;
+            }
+        }
+        Kind::Func | Kind::Param => write!(out, " {} {}", n.ty.name(), text)?,
+        Kind::Ctor => write!(out, " {}", n.ty.name())?,
+        Kind::Binary => write!(
+            out,
+            " {}",
+            BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
+        )?,
+        Kind::Unary => out.write_str(if n.op == UN_NOT { " !" } else { " -" })?,
+        Kind::Incr => out.write_str(match n.op {
+            INC_PRE => " ++x",
+            DEC_PRE => " --x",
+            INC_POST => " x++",
+            _ => " x--",
+        })?,
+        Kind::Ident | Kind::Call | Kind::Swizzle => write!(out, " {}", text)?,
+        Kind::IntLit => write!(out, " {}", n.ival)?,
+        Kind::FloatLit => write!(out, " {}", f32::from_bits(n.ival as u32))?,
+        Kind::BoolLit => out.write_str(if n.ival != 0 { " true" } else { " false" })?,
+        _ => {}
+    }
+    if let Some(t) = toks.get(n.tok) {
+        if t.kind != Tok::Eof {
+            write!(out, " @{}:{}", t.line, t.col)?;
+        }
+    }
+    out.write_char('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node line starts with the node's index (spec 003, "AST inspection"); an absent
+    /// `for` part prints `none` without one.
+    #[test]
+    fn ast_lines_carry_the_node_index() {
+        let src = b"void main() { for (int i = 0; i < 2;) { } }";
+        let mut s = std::string::String::new();
+        dump_ast(src, "t", &mut s).unwrap();
+        let want = "ast 9 nodes, version 0
+  8: func void main @1:6
+  7:   block @1:13
+  6:     for @1:15
+  1:       decl int i @1:24
+  0:         int 0 @1:28
+  4:       binary < @1:33
+  2:         ident i @1:31
+  3:         int 2 @1:35
+  -:       none
+  5:       block @1:39
+";
+        assert_eq!(s, want);
+    }
+}

@@ -1,0 +1,306 @@
+//! Built-in functions: the table `shc builtins` shows, and the lowering of each.
+
+use super::types::*;
+use super::{Sema, R};
+use crate::front::ast::*;
+use crate::ir::*;
+
+/// Built-in functions: name, accepted argument counts, and the signatures shown by `shc builtins`.
+pub const BUILTINS: &[(&str, u8, u8, &str)] = &[
+    (
+        "texture",
+        2,
+        2,
+        "vec4 texture(sampler2D s, vec2 uv); vec4 texture(sampler2D s, vec3 uv); vec4 texture(sampler2D s, vec4 uv) (samples at uv.xy)",
+    ),
+    ("dot", 2, 2, "float dot(genType a, genType b)"),
+    ("cross", 2, 2, "vec3 cross(vec3 a, vec3 b)"),
+    ("length", 1, 1, "float length(genType v)"),
+    ("normalize", 1, 1, "genType normalize(genType v)"),
+    ("abs", 1, 1, "genType abs(genType x); genIType abs(genIType x)"),
+    ("sin", 1, 1, "genType sin(genType radians)"),
+    ("cos", 1, 1, "genType cos(genType radians)"),
+    ("min", 2, 2, "genType min(genType a, genType b); genType min(genType a, float b)"),
+    ("max", 2, 2, "genType max(genType a, genType b); genType max(genType a, float b)"),
+    (
+        "clamp",
+        3,
+        3,
+        "genType clamp(genType x, genType lo, genType hi); genType clamp(genType x, float lo, float hi)",
+    ),
+    ("mix", 3, 3, "genType mix(genType a, genType b, genType t); genType mix(genType a, genType b, float t)"),
+    ("pow", 2, 2, "genType pow(genType x, genType y)"),
+    ("reflect", 2, 2, "genType reflect(genType i, genType n)"),
+];
+
+impl<'a> Sema<'a> {
+    /// Whether `name` is a built-in function (which a shader can neither redefine nor shadow by
+    /// a function of its own).
+    #[inline]
+    pub(super) fn is_builtin(name: &str) -> bool {
+        BUILTINS.iter().any(|b| b.0 == name)
+    }
+
+    /// Float arguments for a genType built-in: numeric non-matrix, ints converted to float.
+    pub(super) fn float_arg(&mut self, name: &str, k: usize, a: (i16, Val)) -> R<Val> {
+        let v = a.1;
+        if !is_numeric(v.ty) {
+            bail!(
+                self,
+                a.0,
+                "argument {} of {}() must be float or a vector; found {}",
+                k + 1,
+                name,
+                v.ty.name()
+            );
+        }
+        Ok(Val {
+            ty: float_of(v.ty),
+            ..v
+        })
+    }
+
+    pub(super) fn op1(&mut self, op: Op, v: Val) -> R<Val> {
+        let t = self.temp(1)?;
+        let src = self.mat(v)?;
+        self.emit(op, v.ty, v.ty.components(), t, src, -1, 0, 0)?;
+        Ok(Val::temp(v.ty, t))
+    }
+
+    pub(super) fn op2(&mut self, op: Op, ty: Type, a: Val, b: Val) -> R<Val> {
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        self.emit(op, ty, ty.components(), t, ta, tb, 0, 0)?;
+        Ok(Val::temp(ty, t))
+    }
+
+    /// Makes `b` the same size as `a` (a scalar is broadcast); errors name the built-in.
+    /// The two arguments of `name()` have the same type.
+    pub(super) fn same_type(&mut self, name: &str, at: i16, a: Val, b: Val) -> R<()> {
+        if a.ty != b.ty {
+            bail!(
+                self,
+                at,
+                "{}() expects two values of the same type; found {} and {}",
+                name,
+                a.ty.name(),
+                b.ty.name()
+            );
+        }
+        Ok(())
+    }
+
+    pub(super) fn match_size(&mut self, name: &str, at: i16, a: Val, b: Val) -> R<Val> {
+        let (na, nb) = (a.ty.components(), b.ty.components());
+        if na == nb {
+            return Ok(b);
+        }
+        if nb == 1 {
+            return self.splat(b, na);
+        }
+        bail!(
+            self,
+            at,
+            "{}() arguments do not match: {} and {}",
+            name,
+            a.ty.name(),
+            b.ty.name()
+        );
+    }
+
+    pub(super) fn dot(&mut self, a: Val, b: Val) -> R<Val> {
+        let n = a.ty.components();
+        if n == 1 {
+            return self.op2(Op::Mul, Type::Float, a, b);
+        }
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        self.emit(Op::Dot, Type::Float, 1, t, ta, tb, n as i16, 0)?;
+        Ok(Val::temp(Type::Float, t))
+    }
+
+    pub(super) fn builtin(&mut self, i: i16, name: &str, args: &[(i16, Val)]) -> R<Val> {
+        let arg = |k: usize| {
+            args.get(k)
+                .copied()
+                .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
+        };
+        match name {
+            "texture" => {
+                let (s, uv) = (arg(0), arg(1));
+                if s.1.ty != Type::Sampler2D || s.1.unit < 0 {
+                    bail!(
+                        self,
+                        s.0,
+                        "texture() expects a sampler2D uniform as its first argument; found {}",
+                        s.1.ty.name()
+                    );
+                }
+                let uv_v = self.float_arg(name, 1, uv)?;
+                if uv_v.ty.components() < 2 {
+                    bail!(
+                        self,
+                        uv.0,
+                        "texture() expects a vec2, vec3 or vec4 coordinate (it samples at .xy); found {}",
+                        uv.1.ty.name()
+                    );
+                }
+                // A longer coordinate is sampled at its .xy (the same temp: no instruction).
+                const XY: i32 = 1 << 2;
+                let uv_v = self.swizzle(uv.0, uv_v, 2, XY)?;
+                let tc = self.mat(uv_v)?;
+                let t = self.temp(1)?;
+                self.emit(Op::Sample, Type::Vec4, 4, t, tc, -1, s.1.unit as i16, 0)?;
+                Ok(Val::temp(Type::Vec4, t))
+            }
+            "dot" => {
+                let a = self.float_arg(name, 0, arg(0))?;
+                let b = self.float_arg(name, 1, arg(1))?;
+                self.same_type(name, i, a, b)?;
+                self.dot(a, b)
+            }
+            "cross" => {
+                let a = self.float_arg(name, 0, arg(0))?;
+                let b = self.float_arg(name, 1, arg(1))?;
+                if a.ty != Type::Vec3 || b.ty != Type::Vec3 {
+                    bail!(
+                        self,
+                        i,
+                        "cross() expects two vec3 values; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
+                }
+                // a.yzx * b.zxy - a.zxy * b.yzx
+                const YZX: i32 = 1 | (2 << 2);
+                const ZXY: i32 = 2 | (1 << 4);
+                let a1 = self.swizzle(i, a, 3, YZX)?;
+                let b1 = self.swizzle(i, b, 3, ZXY)?;
+                let a2 = self.swizzle(i, a, 3, ZXY)?;
+                let b2 = self.swizzle(i, b, 3, YZX)?;
+                let p = self.arith(i, Node::new(Kind::Binary, -1), BinOp::Mul, a1, b1)?;
+                let q = self.arith(i, Node::new(Kind::Binary, -1), BinOp::Mul, a2, b2)?;
+                self.arith(i, Node::new(Kind::Binary, -1), BinOp::Sub, p, q)
+            }
+            "length" => {
+                let v = self.float_arg(name, 0, arg(0))?;
+                if v.ty.components() == 1 {
+                    return self.op1(Op::Abs, v);
+                }
+                let d = self.dot(v, v)?;
+                self.op1(Op::Sqrt, d)
+            }
+            "normalize" => {
+                let v = self.float_arg(name, 0, arg(0))?;
+                let d = self.dot(v, v)?;
+                let r = self.op1(Op::Rsq, d)?;
+                let s = self.splat(r, v.ty.components())?;
+                self.op2(Op::Mul, v.ty, v, s)
+            }
+            "abs" => {
+                let v = arg(0);
+                if !is_numeric(v.1.ty) {
+                    bail!(
+                        self,
+                        v.0,
+                        "abs() expects a number or vector; found {}",
+                        v.1.ty.name()
+                    );
+                }
+                if let Some(k) = v.1.k {
+                    let mut out = k;
+                    for o in out.iter_mut() {
+                        *o = libm::fabsf(*o);
+                    }
+                    return Ok(Val::konst(v.1.ty, out));
+                }
+                self.op1(Op::Abs, v.1)
+            }
+            "sin" | "cos" => {
+                let v = self.float_arg(name, 0, arg(0))?;
+                self.op1(if name == "sin" { Op::Sin } else { Op::Cos }, v)
+            }
+            "min" | "max" => {
+                let a = arg(0);
+                let b = arg(1);
+                for (k, v) in [a, b].iter().enumerate() {
+                    if !is_numeric(v.1.ty) {
+                        bail!(
+                            self,
+                            v.0,
+                            "argument {} of {}() must be a number or vector; found {}",
+                            k + 1,
+                            name,
+                            v.1.ty.name()
+                        );
+                    }
+                }
+                let int = is_int_based(a.1.ty) && is_int_based(b.1.ty);
+                let fa = if int {
+                    a.1
+                } else {
+                    Val {
+                        ty: float_of(a.1.ty),
+                        ..a.1
+                    }
+                };
+                let fb = if int {
+                    b.1
+                } else {
+                    Val {
+                        ty: float_of(b.1.ty),
+                        ..b.1
+                    }
+                };
+                let fb = self.match_size(name, i, fa, fb)?;
+                self.op2(if name == "min" { Op::Min } else { Op::Max }, fa.ty, fa, fb)
+            }
+            "clamp" => {
+                let x = self.float_arg(name, 0, arg(0))?;
+                let lo = self.float_arg(name, 1, arg(1))?;
+                let hi = self.float_arg(name, 2, arg(2))?;
+                let lo = self.match_size(name, i, x, lo)?;
+                let hi = self.match_size(name, i, x, hi)?;
+                let m = self.op2(Op::Max, x.ty, x, lo)?;
+                self.op2(Op::Min, x.ty, m, hi)
+            }
+            "mix" => {
+                let a = self.float_arg(name, 0, arg(0))?;
+                let b = self.float_arg(name, 1, arg(1))?;
+                let t = self.float_arg(name, 2, arg(2))?;
+                if a.ty != b.ty {
+                    bail!(
+                        self,
+                        i,
+                        "mix() expects a and b of the same type; found {} and {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
+                }
+                let t = self.match_size(name, i, a, t)?;
+                // a + (b - a) * t
+                let d = self.op2(Op::Sub, a.ty, b, a)?;
+                let m = self.op2(Op::Mul, a.ty, d, t)?;
+                self.op2(Op::Add, a.ty, a, m)
+            }
+            "pow" => {
+                let a = self.float_arg(name, 0, arg(0))?;
+                let b = self.float_arg(name, 1, arg(1))?;
+                self.same_type(name, i, a, b)?;
+                self.op2(Op::Pow, a.ty, a, b)
+            }
+            "reflect" => {
+                let v = self.float_arg(name, 0, arg(0))?;
+                let nn = self.float_arg(name, 1, arg(1))?;
+                self.same_type(name, i, v, nn)?;
+                // i - 2 * dot(n, i) * n
+                let d = self.dot(nn, v)?;
+                let d2 = self.op2(Op::Add, Type::Float, d, d)?;
+                let s = self.splat(d2, v.ty.components())?;
+                let p = self.op2(Op::Mul, v.ty, s, nn)?;
+                self.op2(Op::Sub, v.ty, v, p)
+            }
+            _ => bail!(self, i, "unknown function '{}'", name),
+        }
+    }
+}

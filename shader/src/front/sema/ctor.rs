@@ -1,0 +1,296 @@
+//! Constructors: scalar, vector and matrix constructors and scalar kind conversion.
+use heapless::Vec;
+
+use super::types::*;
+use super::{Sema, R};
+use crate::front::ast::*;
+use crate::ir::*;
+
+impl<'a> Sema<'a> {
+    pub(super) fn ctor(&mut self, i: i16, n: Node) -> R<Val> {
+        let ty = n.ty;
+        let args = self.args(n.a, 16, i)?;
+        self.cur_node = i;
+        if matches!(ty, Type::Void | Type::Sampler2D) {
+            bail!(self, i, "cannot construct a {}", ty.name());
+        }
+        if args.is_empty() {
+            bail!(self, i, "{}() needs at least one argument", ty.name());
+        }
+        for &(a, v) in args.iter() {
+            if !is_scalar(v.ty) && !is_numeric(v.ty) && !is_matrix(v.ty) {
+                bail!(
+                    self,
+                    a,
+                    "bad constructor argument: {} cannot build a {}",
+                    v.ty.name(),
+                    ty.name()
+                );
+            }
+        }
+        let first = args
+            .first()
+            .map(|a| a.1)
+            .unwrap_or(Val::konst(Type::Float, [0.0; 4]));
+        if is_matrix(ty) {
+            return self.mat_ctor(i, ty, &args);
+        }
+        if args.iter().any(|a| is_matrix(a.1.ty)) {
+            bail!(
+                self,
+                i,
+                "bad constructor argument: a matrix cannot build a {}",
+                ty.name()
+            );
+        }
+        let n_out = ty.components() as usize;
+        // One argument: conversion, broadcast or truncation.
+        if args.len() == 1 {
+            let fc = first.ty.components() as usize;
+            let src = if fc == 1 || is_scalar(ty) {
+                let s = self.swizzle(i, first, 1, 0)?;
+                let s = self.conv_scalar_kind(s, ty)?;
+                return self.splat(s, n_out as u8).map(|v| Val { ty, ..v });
+            } else {
+                first
+            };
+            if fc < n_out {
+                bail!(self, i, "constructor component count does not match: {} needs {}, the argument gives {}", ty.name(), n_out, fc);
+            }
+            let v = self.conv_scalar_kind(src, vec_type(is_int_based(ty), fc as u8))?;
+            return Ok(Val { ty, ..v });
+        }
+        let total: usize = args.iter().map(|a| a.1.ty.components() as usize).sum();
+        if total != n_out {
+            bail!(
+                self,
+                i,
+                "constructor component count does not match: {} needs {}, the arguments give {}",
+                ty.name(),
+                n_out,
+                total
+            );
+        }
+        if let Some(k) = self.fill_const(ty, &args) {
+            return Ok(Val::konst(ty, k));
+        }
+        let t = self.temp(1)?;
+        self.fill(t, ty, &args)?;
+        Ok(Val::temp(ty, t))
+    }
+
+    /// Converts a value's element kind to that of `target` (int<->float<->bool), keeping size.
+    pub(super) fn conv_scalar_kind(&mut self, v: Val, target: Type) -> R<Val> {
+        let n = v.ty.components().max(1);
+        let to_int = is_int_based(target);
+        let to_bool = target == Type::Bool;
+        let from_int = is_int_based(v.ty);
+        let from_bool = v.ty == Type::Bool;
+        let ty = if to_bool {
+            Type::Bool
+        } else {
+            vec_type(to_int, n)
+        };
+        if to_bool {
+            if from_bool {
+                return Ok(v);
+            }
+            if let Some(k) = v.k {
+                return Ok(Val::konst(
+                    Type::Bool,
+                    [(lane(&k, 0) != 0.0) as u8 as f32, 0.0, 0.0, 0.0],
+                ));
+            }
+            let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
+            let t = self.temp(1)?;
+            self.emit(Op::Cmp, Type::Bool, 1, t, v.tmp, z, CmpCode::Ne as i16, 0)?;
+            return Ok(Val::temp(Type::Bool, t));
+        }
+        if to_int && !from_int && !from_bool {
+            if let Some(k) = v.k {
+                let mut out = k;
+                for o in out.iter_mut() {
+                    *o = libm::truncf(*o);
+                }
+                return Ok(Val::konst(ty, out));
+            }
+            let t = self.temp(1)?;
+            self.emit(Op::Trunc, ty, n, t, v.tmp, -1, 0, 0)?;
+            return Ok(Val::temp(ty, t));
+        }
+        Ok(Val { ty, ..v })
+    }
+
+    /// When every argument is constant, the folded components of a vector constructor.
+    pub(super) fn fill_const(&self, ty: Type, args: &[(i16, Val)]) -> Option<[f32; 4]> {
+        let mut out = [0.0f32; 4];
+        let mut k = 0usize;
+        for &(_, v) in args {
+            let c = v.k?;
+            for l in 0..v.ty.components() as usize {
+                let mut x = lane(&c, l);
+                if is_int_based(ty) && !is_int_based(v.ty) {
+                    x = libm::truncf(x);
+                }
+                if let Some(o) = out.get_mut(k) {
+                    *o = x;
+                }
+                k += 1;
+            }
+        }
+        Some(out)
+    }
+
+    /// Builds the components of `args` (total = size of `ty`'s column) into temp `t`.
+    pub(super) fn fill(&mut self, t: i16, ty: Type, args: &[(i16, Val)]) -> R<()> {
+        if self.fill_const(ty, args).is_some() {
+            return Ok(());
+        }
+        let col = vec_type(is_int_based(ty), ty.components());
+        // Constant parts first (zeros where values go), then the values lane by lane.
+        let mut base = [0.0f32; 4];
+        let mut lane_at = 0usize;
+        for &(_, v) in args {
+            let c = v.ty.components() as usize;
+            if let Some(k) = v.k {
+                for l in 0..c {
+                    let mut x = lane(&k, l);
+                    if is_int_based(ty) && !is_int_based(v.ty) {
+                        x = libm::truncf(x);
+                    }
+                    if let Some(b) = base.get_mut(lane_at + l) {
+                        *b = x;
+                    }
+                }
+            }
+            lane_at += c;
+        }
+        let n = ty.components().max(1);
+        let b = self.imm(base.get(..n as usize).unwrap_or(&base))?;
+        self.emit(Op::Const, col, n, t, -1, -1, b, 0)?;
+        let mut lane_at = 0usize;
+        for &(_, v) in args {
+            let c = v.ty.components() as usize;
+            if v.k.is_none() {
+                let v = self.conv_scalar_kind(v, vec_type(is_int_based(ty), c as u8))?;
+                if lane_at == 0 && c > 1 {
+                    self.emit(Op::Mov, col, c as u8, t, v.tmp, -1, 0, 0)?;
+                } else {
+                    for l in 0..c {
+                        self.emit(
+                            Op::SetLane,
+                            col,
+                            1,
+                            t,
+                            v.tmp,
+                            -1,
+                            (lane_at + l) as i16,
+                            l as i16,
+                        )?;
+                    }
+                }
+            }
+            lane_at += c;
+        }
+        Ok(())
+    }
+
+    pub(super) fn mat_ctor(&mut self, i: i16, ty: Type, args: &[(i16, Val)]) -> R<Val> {
+        let cols = ty.columns() as usize;
+        let colty = vec_type(false, cols as u8);
+        let first = args
+            .first()
+            .map(|a| a.1)
+            .unwrap_or(Val::konst(Type::Float, [0.0; 4]));
+        if args.len() == 1 && is_matrix(first.ty) {
+            if first.ty == ty {
+                return Ok(first);
+            }
+            if ty == Type::Mat3 {
+                // The upper-left 3x3: the same columns read three lanes.
+                return Ok(Val::temp(ty, first.tmp));
+            }
+            let t = self.temp(4)?;
+            for c in 0..4i16 {
+                let mut k = [0.0f32; 4];
+                if c == 3 {
+                    k[3] = 1.0;
+                }
+                let b = self.imm(&k)?;
+                self.emit(Op::Const, Type::Vec4, 4, t + c, -1, -1, b, 0)?;
+                if c < 3 {
+                    self.emit(Op::Mov, Type::Vec4, 3, t + c, first.tmp + c, -1, 0, 0)?;
+                }
+            }
+            return Ok(Val::temp(ty, t));
+        }
+        if args.iter().any(|a| is_matrix(a.1.ty)) {
+            bail!(
+                self,
+                i,
+                "unsupported matrix constructor: a matrix argument must be the only one"
+            );
+        }
+        if args.len() == 1 && first.ty.components() == 1 {
+            // Diagonal matrix.
+            let s = self.conv_scalar_kind(first, Type::Float)?;
+            let t = self.temp(cols as u16)?;
+            for c in 0..cols {
+                let mut k = [0.0f32; 4];
+                if let Some(sk) = s.k {
+                    if let Some(x) = k.get_mut(c) {
+                        *x = lane(&sk, 0);
+                    }
+                }
+                let b = self.imm(k.get(..cols).unwrap_or(&k))?;
+                self.emit(Op::Const, colty, cols as u8, t + c as i16, -1, -1, b, 0)?;
+                if s.k.is_none() {
+                    self.emit(Op::SetLane, colty, 1, t + c as i16, s.tmp, -1, c as i16, 0)?;
+                }
+            }
+            return Ok(Val::temp(ty, t));
+        }
+        let total: usize = args.iter().map(|a| a.1.ty.components() as usize).sum();
+        if total != cols * cols {
+            bail!(
+                self,
+                i,
+                "unsupported matrix constructor: {} takes one scalar (diagonal), {} column vectors or {} scalars; the arguments give {} components",
+                ty.name(),
+                cols,
+                cols * cols,
+                total
+            );
+        }
+        let t = self.temp(cols as u16)?;
+        // Split the arguments into columns; an argument may not straddle two columns.
+        let mut col_args: Vec<(i16, Val), 16> = Vec::new();
+        let mut filled = 0usize;
+        let mut c = 0i16;
+        for &(a, v) in args {
+            let n = v.ty.components() as usize;
+            if filled + n > cols {
+                bail!(
+                    self,
+                    a,
+                    "bad matrix column: this argument crosses a column boundary of {}",
+                    ty.name()
+                );
+            }
+            let _ = col_args.push((a, v));
+            filled += n;
+            if filled == cols {
+                let ctmp = t + c;
+                self.fill(ctmp, colty, &col_args)?;
+                if let Some(k) = self.fill_const(colty, &col_args) {
+                    let b = self.imm(k.get(..cols).unwrap_or(&k))?;
+                    self.emit(Op::Const, colty, cols as u8, ctmp, -1, -1, b, 0)?;
+                }
+                col_args.clear();
+                filled = 0;
+                c += 1;
+            }
+        }
+        Ok(Val::temp(ty, t))
+    }
+}

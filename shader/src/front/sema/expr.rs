@@ -1,0 +1,640 @@
+//! Expressions: literals, identifiers, swizzles, operator chains, and the binary, logical,
+//! comparison, arithmetic, matrix and unary operators.
+
+use super::types::*;
+use super::{Sema, SymKind, R};
+use crate::front::ast::*;
+use crate::ir::*;
+use crate::limits::*;
+
+impl<'a> Sema<'a> {
+    /// An expression that must have a value (not a void call).
+    pub(super) fn value(&mut self, i: i16) -> R<Val> {
+        let v = self.expr(i)?;
+        if v.ty == Type::Void {
+            let name = self.name_of(i);
+            bail!(self, i, "void function '{}' used as a value", name);
+        }
+        Ok(v)
+    }
+
+    /// Converts `v` to `want`: equal types, or int-based to the float type of the same size
+    /// (ints are whole floats, so the value is unchanged).
+    pub(super) fn convert(&self, v: Val, want: Type) -> Option<Val> {
+        if v.ty == want {
+            return Some(v);
+        }
+        if is_int_based(v.ty)
+            && !is_int_based(want)
+            && is_numeric(want)
+            && v.ty.components() == want.components()
+        {
+            return Some(Val { ty: want, ..v });
+        }
+        None
+    }
+
+    pub(super) fn const_index(&mut self, i: i16, of: Type) -> R<usize> {
+        let v = self.value(i)?;
+        let Some(k) = v.k.filter(|_| v.ty == Type::Int) else {
+            bail!(self, i, "only constant integer indexes are supported");
+        };
+        let idx = lane(&k, 0);
+        let count = if is_matrix(of) {
+            of.columns()
+        } else {
+            of.components()
+        } as f32;
+        if is_scalar(of) || !is_matrix(of) && !is_numeric(of) {
+            bail!(self, i, "cannot index a {}", of.name());
+        }
+        if !(idx >= 0.0 && idx < count) {
+            bail!(
+                self,
+                i,
+                "index {} is out of range: {} has {} element(s)",
+                idx,
+                of.name(),
+                count
+            );
+        }
+        Ok(idx as usize)
+    }
+
+    pub(super) fn expr(&mut self, i: i16) -> R<Val> {
+        self.spend(i)?;
+        let n = self.node(i);
+        self.cur_node = i;
+        match n.kind {
+            Kind::IntLit => Ok(Val::konst(Type::Int, [n.ival as u32 as f32, 0.0, 0.0, 0.0])),
+            Kind::FloatLit => Ok(Val::konst(
+                Type::Float,
+                [f32::from_bits(n.ival as u32), 0.0, 0.0, 0.0],
+            )),
+            Kind::BoolLit => Ok(Val::konst(Type::Bool, [n.ival as f32, 0.0, 0.0, 0.0])),
+            Kind::Ident => self.ident(i),
+            Kind::Binary | Kind::Swizzle | Kind::Index => self.chain(i),
+            Kind::Unary => self.unary(i, n),
+            Kind::Incr => bail!(
+                self,
+                i,
+                "increment and decrement are only supported as a for-loop step"
+            ),
+            Kind::Call => self.call(i, n),
+            Kind::Ctor => self.ctor(i, n),
+            _ => bail!(self, i, "unsupported expression"),
+        }
+    }
+
+    /// A left operand chain: binary operators (left-associative) and postfix swizzles and
+    /// indexes, each applied to the value of the one below it, as in `a + b + c` or `m[0].xy`.
+    /// Chains are as long as the node table allows and are not nesting, so they are lowered
+    /// with an explicit stack ([`Sema::spine`]) rather than by recursion: the walk down pushes
+    /// the chain, its innermost operand is lowered, and each link is applied on the way back,
+    /// in the same order (and with the same diagnostics) as a recursive descent.
+    pub(super) fn chain(&mut self, top: i16) -> R<Val> {
+        let base = self.spine.len();
+        let r = self.chain_from(top, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    pub(super) fn chain_from(&mut self, top: i16, base: usize) -> R<Val> {
+        let mut cur = self.push_chain(top, false)?;
+        let mut v = self.value(cur)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            cur = link;
+            v = self.link(cur, v)?;
+        }
+        Ok(v)
+    }
+
+    /// Pushes the chain from `top` down and returns its innermost operand. An expression's
+    /// chain includes binary operators and each node below `top` is one step of work, as `top`
+    /// was in `expr`; an assignment target's (`target`) has only swizzles and indexes.
+    pub(super) fn push_chain(&mut self, top: i16, target: bool) -> R<i16> {
+        let mut cur = top;
+        for _ in 0..=AST_MAX {
+            let n = self.node(cur);
+            let linked = match n.kind {
+                Kind::Swizzle | Kind::Index => true,
+                Kind::Binary => !target,
+                _ => false,
+            };
+            if !linked {
+                return Ok(cur);
+            }
+            if cur != top && !target {
+                self.spend(cur)?;
+                self.cur_node = cur;
+            }
+            if n.kind == Kind::Binary && BinOp::from_u8(n.op).is_none() {
+                bail!(self, cur, "unsupported operator");
+            }
+            if self.spine.push(cur).is_err() {
+                // Unreachable: a node is on the stack at most once (no recursion).
+                bail!(self, cur, "expression is too long");
+            }
+            cur = n.a;
+        }
+        bail!(self, top, "expression is too long")
+    }
+
+    /// Applies chain link `i` to `lhs`, the value of its left operand.
+    pub(super) fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
+            Kind::Index => {
+                let idx = self.const_index(n.b, lhs.ty)?;
+                if is_matrix(lhs.ty) {
+                    return Ok(Val::temp(
+                        vec_type(false, lhs.ty.components()),
+                        lhs.tmp + idx as i16,
+                    ));
+                }
+                self.swizzle(i, lhs, 1, idx as i32)
+            }
+            _ => self.binary(i, n, lhs),
+        }
+    }
+
+    pub(super) fn ident(&mut self, i: i16) -> R<Val> {
+        let name = self.name_of(i);
+        let Some(s) = self.lookup(name) else {
+            if Self::is_builtin(name) {
+                bail!(self, i, "'{}' is a built-in function, not a value", name);
+            }
+            bail!(self, i, "unknown identifier '{}'", name);
+        };
+        let Some(sym) = self.sym(s) else {
+            return Err(());
+        };
+        let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
+        match kind {
+            SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
+            SymKind::Position if self.stage != Stage::Vertex => {
+                bail!(self, i, "gl_Position is not available in a fragment shader")
+            }
+            SymKind::FragCoord if self.stage != Stage::Fragment => {
+                bail!(self, i, "gl_FragCoord is not available in a vertex shader")
+            }
+            SymKind::Sampler => {
+                return Ok(Val {
+                    ty,
+                    tmp: -1,
+                    k: None,
+                    unit: slot as i8,
+                })
+            }
+            _ => {}
+        }
+        if let Some(k) = known {
+            return Ok(Val::konst(ty, k));
+        }
+        if tmp < 0 {
+            bail!(self, i, "'{}' has no value here", name);
+        }
+        Ok(Val::temp(ty, tmp))
+    }
+
+    pub(super) fn swizzle(&mut self, i: i16, b: Val, len: u8, mask: i32) -> R<Val> {
+        if is_matrix(b.ty) {
+            bail!(
+                self,
+                i,
+                "cannot swizzle a matrix (index a column first, as in m[0].xyz)"
+            );
+        }
+        if !is_scalar(b.ty) && !is_numeric(b.ty) {
+            bail!(self, i, "cannot swizzle a {}", b.ty.name());
+        }
+        let comps = b.ty.components() as usize;
+        for k in 0..len as usize {
+            if sel(mask, k) >= comps {
+                let w = self.name_of(i);
+                bail!(
+                    self,
+                    i,
+                    "invalid swizzle '{}': {} has {} component(s)",
+                    w,
+                    b.ty.name(),
+                    comps
+                );
+            }
+        }
+        let ty = if b.ty == Type::Bool {
+            if len != 1 {
+                bail!(self, i, "a bool can only be swizzled to one component");
+            }
+            Type::Bool
+        } else {
+            vec_type(is_int_based(b.ty), len)
+        };
+        if let Some(k) = b.k {
+            let mut out = [0.0f32; 4];
+            for (kk, o) in out.iter_mut().enumerate().take(len as usize) {
+                *o = lane(&k, sel(mask, kk));
+            }
+            return Ok(Val::konst(ty, out));
+        }
+        let identity = (0..len as usize).all(|k| sel(mask, k) == k);
+        if identity {
+            return Ok(Val::temp(ty, b.tmp));
+        }
+        let t = self.temp(1)?;
+        self.emit(Op::Swz, ty, len, t, b.tmp, -1, (mask & 0xff) as i16, 0)?;
+        Ok(Val::temp(ty, t))
+    }
+
+    /// Broadcasts a scalar to `n` lanes.
+    pub(super) fn splat(&mut self, v: Val, n: u8) -> R<Val> {
+        let ty = vec_type(is_int_based(v.ty), n);
+        if n <= 1 {
+            return Ok(v);
+        }
+        if let Some(k) = v.k {
+            let x = lane(&k, 0);
+            let mut out = [0.0; 4];
+            for o in out.iter_mut().take(n as usize) {
+                *o = x;
+            }
+            return Ok(Val::konst(ty, out));
+        }
+        let t = self.temp(1)?;
+        self.emit(Op::Swz, ty, n, t, v.tmp, -1, 0, 0)?;
+        Ok(Val::temp(ty, t))
+    }
+
+    /// The vector side of a matrix-vector product (either order): not a scalar, float-based,
+    /// with as many components as the matrix has columns.
+    pub(super) fn check_matrix_vector(
+        &mut self,
+        i: i16,
+        left: Type,
+        right: Type,
+        vec: Type,
+        cols: u8,
+    ) -> R<()> {
+        if vec.components() == 1 {
+            bail!(
+                self,
+                i,
+                "cannot multiply a matrix by a scalar (scale the vector instead)"
+            );
+        }
+        if is_int_based(vec) || vec.components() != cols {
+            bail!(
+                self,
+                i,
+                "cannot multiply {} by {}: the vector must be vec{}",
+                left.name(),
+                right.name(),
+                cols
+            );
+        }
+        Ok(())
+    }
+
+    /// Binary operator node `i` with its left operand's value `a`.
+    pub(super) fn binary(&mut self, i: i16, n: Node, a: Val) -> R<Val> {
+        let Some(op) = BinOp::from_u8(n.op) else {
+            bail!(self, i, "unsupported operator")
+        };
+        if op == BinOp::And || op == BinOp::Or {
+            return self.logic(i, n, op, a);
+        }
+        let mut a = a;
+        if self.has_user_call(n.b, 0) {
+            a = self.snapshot(a)?;
+        }
+        let b = self.value(n.b)?;
+        self.cur_node = i;
+        match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
+                self.compare(i, op, a, b)
+            }
+            BinOp::Mod => {
+                let ok = a.ty == Type::Int && b.ty == Type::Int;
+                match (a.k, b.k) {
+                    (Some(x), Some(y)) if ok => {
+                        let (x, y) = (lane(&x, 0) as i32, lane(&y, 0) as i32);
+                        if y == 0 {
+                            bail!(self, n.b, "division by zero in '%'");
+                        }
+                        Ok(Val::konst(
+                            Type::Int,
+                            [x.wrapping_rem(y) as f32, 0.0, 0.0, 0.0],
+                        ))
+                    }
+                    _ => bail!(self, i, "operator % is only supported on constant integers"),
+                }
+            }
+            _ => self.arith(i, n, op, a, b),
+        }
+    }
+
+    pub(super) fn logic(&mut self, i: i16, n: Node, op: BinOp, a: Val) -> R<Val> {
+        if a.ty != Type::Bool {
+            bail!(
+                self,
+                n.a,
+                "operands of '{}' must be bool; found {}",
+                op.symbol(),
+                a.ty.name()
+            );
+        }
+        if self.has_user_call(n.b, 0) {
+            // A user function may write globals: evaluate it only when GLSL would.
+            let r = self.temp(1)?;
+            self.store(r, Type::Bool, a)?;
+            let cond = if op == BinOp::And {
+                r
+            } else {
+                let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
+                let t = self.temp(1)?;
+                self.emit(Op::Cmp, Type::Bool, 1, t, r, z, CmpCode::Eq as i16, 0)?;
+                t
+            };
+            if self.if_depth >= IF_DEPTH_MAX {
+                bail!(
+                    self,
+                    i,
+                    "if statements are nested too deeply: the limit is {}",
+                    IF_DEPTH_MAX
+                );
+            }
+            self.emit(Op::If, Type::None, 0, -1, cond, -1, 0, 0)?;
+            self.if_depth += 1;
+            let b = self.value(n.b);
+            self.if_depth -= 1;
+            let b = b?;
+            if b.ty != Type::Bool {
+                bail!(
+                    self,
+                    n.b,
+                    "operands of '{}' must be bool; found {}",
+                    op.symbol(),
+                    b.ty.name()
+                );
+            }
+            self.store(r, Type::Bool, b)?;
+            self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+            return Ok(Val::temp(Type::Bool, r));
+        }
+        let b = self.value(n.b)?;
+        if b.ty != Type::Bool {
+            bail!(
+                self,
+                n.b,
+                "operands of '{}' must be bool; found {}",
+                op.symbol(),
+                b.ty.name()
+            );
+        }
+        if let (Some(x), Some(y)) = (a.k, b.k) {
+            let (x, y) = (lane(&x, 0) != 0.0, lane(&y, 0) != 0.0);
+            let r = if op == BinOp::And { x && y } else { x || y };
+            return Ok(Val::konst(Type::Bool, [r as u8 as f32, 0.0, 0.0, 0.0]));
+        }
+        // Bools are exactly 0.0 or 1.0, so MUL is AND and MAX is OR.
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        let irop = if op == BinOp::And { Op::Mul } else { Op::Max };
+        self.emit(irop, Type::Bool, 1, t, ta, tb, 0, 0)?;
+        Ok(Val::temp(Type::Bool, t))
+    }
+
+    pub(super) fn compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
+        if !is_scalar(a.ty) || !is_scalar(b.ty) {
+            let ty = if is_scalar(a.ty) { b.ty } else { a.ty };
+            bail!(
+                self,
+                i,
+                "vector comparisons are not supported: compare components (found {})",
+                ty.name()
+            );
+        }
+        let bools = (a.ty == Type::Bool) as u8 + (b.ty == Type::Bool) as u8;
+        if bools == 1 || (bools == 2 && !matches!(op, BinOp::Eq | BinOp::Ne)) {
+            bail!(
+                self,
+                i,
+                "cannot compare {} {} {}",
+                a.ty.name(),
+                op.symbol(),
+                b.ty.name()
+            );
+        }
+        let code = match op {
+            BinOp::Lt => CmpCode::Lt,
+            BinOp::Gt => CmpCode::Gt,
+            BinOp::Le => CmpCode::Le,
+            BinOp::Ge => CmpCode::Ge,
+            BinOp::Eq => CmpCode::Eq,
+            _ => CmpCode::Ne,
+        };
+        if let (Some(x), Some(y)) = (a.k, b.k) {
+            let (x, y) = (lane(&x, 0), lane(&y, 0));
+            let r = match code {
+                CmpCode::Lt => x < y,
+                CmpCode::Gt => x > y,
+                CmpCode::Le => x <= y,
+                CmpCode::Ge => x >= y,
+                CmpCode::Eq => x == y,
+                CmpCode::Ne => x != y,
+            };
+            return Ok(Val::konst(Type::Bool, [r as u8 as f32, 0.0, 0.0, 0.0]));
+        }
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        self.emit(Op::Cmp, Type::Bool, 1, t, ta, tb, code as i16, 0)?;
+        Ok(Val::temp(Type::Bool, t))
+    }
+
+    pub(super) fn arith(&mut self, i: i16, n: Node, op: BinOp, a: Val, b: Val) -> R<Val> {
+        for v in [a, b] {
+            if !is_numeric(v.ty) && !is_matrix(v.ty) {
+                bail!(
+                    self,
+                    i,
+                    "operator '{}' needs numbers; found {}",
+                    op.symbol(),
+                    v.ty.name()
+                );
+            }
+        }
+        if is_matrix(a.ty) || is_matrix(b.ty) {
+            return self.matrix_arith(i, op, a, b);
+        }
+        let int = is_int_based(a.ty) && is_int_based(b.ty);
+        let (na, nb) = (a.ty.components(), b.ty.components());
+        if na != nb && na != 1 && nb != 1 {
+            bail!(
+                self,
+                i,
+                "type mismatch: {} {} {}",
+                a.ty.name(),
+                op.symbol(),
+                b.ty.name()
+            );
+        }
+        let len = na.max(nb);
+        let ty = vec_type(int, len);
+        if op == BinOp::Div {
+            if let Some(k) = b.k {
+                if (0..nb as usize).any(|l| lane(&k, l) == 0.0) {
+                    bail!(self, n.b, "division by zero");
+                }
+            }
+        }
+        let a = if na < len { self.splat(a, len)? } else { a };
+        let b = if nb < len { self.splat(b, len)? } else { b };
+        if let (Some(x), Some(y)) = (a.k, b.k) {
+            let mut out = [0.0f32; 4];
+            for (l, o) in out.iter_mut().enumerate().take(len as usize) {
+                let (p, q) = (lane(&x, l), lane(&y, l));
+                *o = match op {
+                    BinOp::Add => p + q,
+                    BinOp::Sub => p - q,
+                    BinOp::Mul => p * q,
+                    _ => {
+                        let d = p / q;
+                        if int {
+                            libm::truncf(d)
+                        } else {
+                            d
+                        }
+                    }
+                };
+            }
+            return Ok(Val::konst(ty, out));
+        }
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        let irop = match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            _ => Op::Div,
+        };
+        self.emit(irop, ty, len, t, ta, tb, 0, 0)?;
+        if int && op == BinOp::Div {
+            self.emit(Op::Trunc, ty, len, t, t, -1, 0, 0)?;
+        }
+        Ok(Val::temp(ty, t))
+    }
+
+    pub(super) fn matrix_arith(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
+        let (ma, mb) = (is_matrix(a.ty), is_matrix(b.ty));
+        match op {
+            BinOp::Mul if ma && mb => {
+                if a.ty != b.ty {
+                    bail!(
+                        self,
+                        i,
+                        "matrix size mismatch: {} * {}",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
+                }
+                let cols = a.ty.columns();
+                let t = self.temp(cols as u16)?;
+                self.emit(Op::MulMM, a.ty, 4, t, a.tmp, b.tmp, cols as i16, 0)?;
+                Ok(Val::temp(a.ty, t))
+            }
+            BinOp::Mul if ma => {
+                let cols = a.ty.columns();
+                self.check_matrix_vector(i, a.ty, b.ty, b.ty, cols)?;
+                let tb = self.mat(b)?;
+                let t = self.temp(1)?;
+                self.emit(Op::MulMV, b.ty, 4, t, a.tmp, tb, cols as i16, 0)?;
+                Ok(Val::temp(b.ty, t))
+            }
+            BinOp::Mul => {
+                // Row vector times matrix: component j is dot(v, column j).
+                let cols = b.ty.columns();
+                self.check_matrix_vector(i, a.ty, b.ty, a.ty, cols)?;
+                let ta = self.mat(a)?;
+                let t = self.temp(1)?;
+                let d = self.temp(1)?;
+                self.zero(t)?;
+                for c in 0..cols as i16 {
+                    self.emit(Op::Dot, Type::Float, 1, d, ta, b.tmp + c, cols as i16, 0)?;
+                    self.emit(Op::SetLane, a.ty, 1, t, d, -1, c, 0)?;
+                }
+                Ok(Val::temp(a.ty, t))
+            }
+            BinOp::Add | BinOp::Sub if a.ty == b.ty => {
+                let cols = a.ty.columns();
+                let t = self.temp(cols as u16)?;
+                let irop = if op == BinOp::Add { Op::Add } else { Op::Sub };
+                for c in 0..cols as i16 {
+                    self.emit(
+                        irop,
+                        vec_type(false, cols),
+                        cols,
+                        t + c,
+                        a.tmp + c,
+                        b.tmp + c,
+                        0,
+                        0,
+                    )?;
+                }
+                Ok(Val::temp(a.ty, t))
+            }
+            _ => bail!(
+                self,
+                i,
+                "operator '{}' is not supported between {} and {}",
+                op.symbol(),
+                a.ty.name(),
+                b.ty.name()
+            ),
+        }
+    }
+
+    pub(super) fn unary(&mut self, i: i16, n: Node) -> R<Val> {
+        let v = self.value(n.a)?;
+        self.cur_node = i;
+        if n.op == UN_NOT {
+            if v.ty != Type::Bool {
+                bail!(self, i, "operator '!' needs a bool; found {}", v.ty.name());
+            }
+            if let Some(k) = v.k {
+                return Ok(Val::konst(
+                    Type::Bool,
+                    [(lane(&k, 0) == 0.0) as u8 as f32, 0.0, 0.0, 0.0],
+                ));
+            }
+            let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
+            let t = self.temp(1)?;
+            self.emit(Op::Cmp, Type::Bool, 1, t, v.tmp, z, CmpCode::Eq as i16, 0)?;
+            return Ok(Val::temp(Type::Bool, t));
+        }
+        if !is_numeric(v.ty) {
+            bail!(
+                self,
+                i,
+                "operator '-' needs a number or vector; found {}",
+                v.ty.name()
+            );
+        }
+        let len = v.ty.components();
+        if let Some(k) = v.k {
+            let mut out = [0.0; 4];
+            for (l, o) in out.iter_mut().enumerate().take(len as usize) {
+                *o = -lane(&k, l);
+            }
+            return Ok(Val::konst(v.ty, out));
+        }
+        let m = self.splat(Val::konst(Type::Float, [-1.0, 0.0, 0.0, 0.0]), len)?;
+        let tm = self.mat(m)?;
+        let t = self.temp(1)?;
+        self.emit(Op::Mul, v.ty, len, t, v.tmp, tm, 0, 0)?;
+        Ok(Val::temp(v.ty, t))
+    }
+}

@@ -1,0 +1,486 @@
+//! Semantic analysis and lowering: scopes, symbols, types, slot binding, constant folding,
+//! inlining of user functions, unrolling of `for` loops, and emission of the IR in one pass.
+//!
+//! Owns: every semantic rule of the language (see docs/LANGUAGE.md) and the exact lowering to the
+//! ops of `ir`. Must never: allocate, recurse without a bound (expression and statement
+//! nesting are bounded by the parser, call depth by `CALL_DEPTH_MAX`; operator chains, which the
+//! parser does not bound, are walked with an explicit stack), spend more than the
+//! `WORK_MAX` steps of work on one compile (unrolling and inlining), assume a constant on a path
+//! where it was not assigned (only `const` variables and loop indices are known constants), let a
+//! callee see its caller's locals, or panic on any tree the parser can build.
+//!
+//! One pass, one state ([`Sema`], here with the driver, error reporting, the work budget and
+//! emission), its methods split by concern: `types` (values and type predicates), `scope`
+//! (scopes and symbol lookup), `decl` (global declarations, interface binding, prologue and
+//! epilogue), `stmt` (statements, unrolling, assignment), `expr` (expressions and operators),
+//! `call` (user calls and inlining), `builtins` (the built-in functions), `ctor`
+//! (constructors). Constant folding happens where each operation is lowered: an operation whose
+//! operands are all constants yields a constant `Val` instead of IR.
+use core::fmt;
+
+use heapless::Vec;
+
+use crate::front::ast::*;
+use crate::front::diag::Diagnostics;
+use crate::front::lex::Tokens;
+use crate::ir::*;
+use crate::limits::*;
+
+use self::types::Val;
+
+macro_rules! bail {
+    ($s:expr, $node:expr, $($arg:tt)*) => {{
+        $s.err($node, format_args!($($arg)*));
+        return Err(());
+    }};
+}
+
+pub mod builtins;
+mod call;
+mod ctor;
+mod decl;
+mod expr;
+mod scope;
+mod stmt;
+mod types;
+
+type R<T> = Result<T, ()>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SymKind {
+    In,
+    Out,
+    Uniform,
+    Sampler,
+    Local,
+    Const,
+    LoopVar,
+    Func,
+    Position,
+    FragCoord,
+}
+
+#[derive(Clone, Debug)]
+struct Sym<'a> {
+    /// A slice of the source (or a built-in's literal): symbols are never copied names.
+    name: &'a str,
+    /// [`name_key`] of `name`: most lookups reject a symbol on this word alone.
+    key: u32,
+    kind: SymKind,
+    ty: Type,
+    scope: u8,
+    /// Base temp (matrices: first column), -1 when none.
+    tmp: i16,
+    known: Option<[f32; 4]>,
+    /// Declaring node (Func: the function node).
+    node: i16,
+    /// Location, slot or sampler unit.
+    slot: i16,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Scope {
+    parent: u8,
+    sym_base: u8,
+}
+
+/// The state of the semantic pass over one shader.
+// repr(C) with the fixed tables last: with the compiler's field order, building this struct
+// zeroed the uninitialised symbol table storage (5 KB) on every compile.
+#[repr(C)]
+pub struct Sema<'a> {
+    src: &'a [u8],
+    /// The whole source as text when it is valid UTF-8 (validated once, so that token names
+    /// are plain slices instead of one validation per lookup).
+    text: Option<&'a str>,
+    toks: &'a Tokens,
+    ast: &'a Ast,
+    diag: &'a mut Diagnostics,
+    pub module: &'a mut Module,
+    stage: Stage,
+    cur: u8,
+    ntemp: u16,
+    /// Active inlined functions (function node indices), main first.
+    calls: Vec<i16, CALL_DEPTH_MAX>,
+    /// Per call: where a non-void result goes, and the function's last top-level statement.
+    ret_tmp: i16,
+    ret_ty: Type,
+    last_stmt: i16,
+    if_depth: usize,
+    limit_reported: bool,
+    cur_node: i16,
+    dry: bool,
+    called: [bool; AST_MAX],
+    pos_written: bool,
+    /// First temp allocated by the current statement (temps below hold variables).
+    stmt_mark: u16,
+    /// Work spent so far (see [`WORK_MAX`]): one step per statement and expression lowered, per
+    /// unrolled loop iteration and per inlined call.
+    work: u32,
+    /// The budget ran out: the error is reported, every later step fails at once.
+    work_spent: bool,
+    /// The outermost loop or call being expanded in the current top-level function, where a
+    /// spent budget is reported (-1 when none).
+    expansion: i16,
+    scopes: Vec<Scope, SCOPE_MAX>,
+    syms: Vec<Sym<'a>, SYM_MAX>,
+    /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
+    /// once, as no function is active twice.
+    spine: Vec<i16, AST_MAX>,
+}
+
+/// Runs semantic analysis and lowering of `ast` into `module`; returns the work spent (at most
+/// [`WORK_MAX`] + 1 steps, see `Sema::spend`).
+pub fn analyze(
+    src: &[u8],
+    toks: &Tokens,
+    ast: &Ast,
+    stage: Stage,
+    diag: &mut Diagnostics,
+    module: &mut Module,
+) -> u32 {
+    module.stage = stage;
+    module.insts.clear();
+    module.imms.clear();
+    module.temps = 0;
+    // Field by field: assigning a fresh `Interface` zeroes and copies ~3 KB per compile.
+    let iface = &mut module.iface;
+    iface.attributes.clear();
+    iface.varyings.clear();
+    iface.uniforms.clear();
+    iface.samplers.clear();
+    iface.writes_position = false;
+    iface.color_output = None;
+    iface.reads_fragcoord = false;
+    let mut s = Sema {
+        src,
+        text: core::str::from_utf8(src).ok(),
+        toks,
+        ast,
+        diag,
+        module,
+        stage,
+        syms: Vec::new(),
+        scopes: Vec::new(),
+        spine: Vec::new(),
+        cur: 0,
+        ntemp: 0,
+        calls: Vec::new(),
+        ret_tmp: -1,
+        ret_ty: Type::Void,
+        last_stmt: -1,
+        if_depth: 0,
+        limit_reported: false,
+        cur_node: -1,
+        dry: false,
+        called: [false; AST_MAX],
+        pos_written: false,
+        stmt_mark: 0,
+        work: 0,
+        work_spent: false,
+        expansion: -1,
+    };
+    let _ = s.scopes.push(Scope {
+        parent: 0,
+        sym_base: 0,
+    });
+    let _ = s.run();
+    s.work
+}
+
+impl<'a> Sema<'a> {
+    fn node(&self, i: i16) -> Node {
+        self.ast
+            .get(i)
+            .copied()
+            .unwrap_or(Node::new(Kind::Empty, -1))
+    }
+
+    fn name_of(&self, node: i16) -> &'a str {
+        // Only the node's token is needed (copying the whole node cost more than the lookup).
+        let Some(tok) = self.ast.get(node).map(|n| n.tok) else {
+            return "";
+        };
+        let Some(t) = self.toks.get(tok) else {
+            return "";
+        };
+        match self.text {
+            // Same result as `Token::text`: a slice that is in range and on char boundaries.
+            Some(text) => {
+                let start = t.off as usize;
+                text.get(start..start.saturating_add(t.len as usize))
+                    .unwrap_or("")
+            }
+            None => t.text(self.src),
+        }
+    }
+
+    fn err(&mut self, node: i16, args: fmt::Arguments<'_>) {
+        if self.dry && self.limit_reported {
+            return;
+        }
+        let (line, col) = self.pos_of(node);
+        self.diag.push(line, col, args);
+    }
+
+    /// Line and column of a node's token (the end of the source when it has none).
+    fn pos_of(&self, node: i16) -> (u32, u32) {
+        let n = self.node(node);
+        match self.toks.get(n.tok) {
+            Some(t) => (t.line as u32, t.col as u32),
+            None => match self.toks.toks.last() {
+                Some(t) => (t.line as u32, t.col as u32),
+                None => (1, 1),
+            },
+        }
+    }
+
+    fn err_tok(&mut self, tok: i16, args: fmt::Arguments<'_>) {
+        let (line, col) = match self.toks.get(tok) {
+            Some(t) => (t.line as u32, t.col as u32),
+            None => (1, 1),
+        };
+        self.diag.push(line, col, args);
+    }
+
+    fn limit(&mut self, args: fmt::Arguments<'_>) -> R<()> {
+        if !self.limit_reported {
+            self.limit_reported = true;
+            let n = self.cur_node;
+            self.err(n, args);
+        }
+        Err(())
+    }
+
+    /// Spends one step of the compile's work budget ([`WORK_MAX`]). Unrolling and inlining
+    /// multiply the work of a loop body or a function body, so nested loops and calls could
+    /// otherwise take exponential time while emitting nothing (empty bodies, constant code).
+    /// The first overrun is reported once, at the outermost loop or call being expanded.
+    #[inline]
+    fn spend(&mut self, at: i16) -> R<()> {
+        if self.work < WORK_MAX {
+            self.work += 1;
+            return Ok(());
+        }
+        self.budget_spent(at)
+    }
+
+    #[inline(never)]
+    fn budget_spent(&mut self, at: i16) -> R<()> {
+        if !self.work_spent {
+            self.work_spent = true;
+            self.work = WORK_MAX.saturating_add(1);
+            let at = if self.expansion >= 0 {
+                self.expansion
+            } else {
+                at
+            };
+            let (line, col) = self.pos_of(at);
+            self.diag.push(
+                line,
+                col,
+                format_args!(
+                    "compile work budget exceeded ({} steps: unrolled loops and inlined calls); reduce loop nesting, iterations or calls in loops",
+                    WORK_MAX
+                ),
+            );
+        }
+        Err(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &mut self,
+        op: Op,
+        ty: Type,
+        lanes: u8,
+        dst: i16,
+        a: i16,
+        b: i16,
+        aux: i16,
+        aux2: i16,
+    ) -> R<()> {
+        if self.dry {
+            return Ok(());
+        }
+        let inst = Inst {
+            op,
+            ty: ty as u8,
+            lanes,
+            dst,
+            a,
+            b,
+            c: -1,
+            aux,
+            aux2,
+        };
+        if self.module.insts.push(inst).is_err() {
+            return self.limit(format_args!(
+                "shader exceeds the instruction limit of {} IR instructions",
+                IR_MAX
+            ));
+        }
+        Ok(())
+    }
+
+    fn temp(&mut self, n: u16) -> R<i16> {
+        let t = self.ntemp;
+        let end = t.saturating_add(n);
+        if end as usize > TEMP_MAX {
+            if self.dry {
+                return Ok(0);
+            }
+            self.limit(format_args!(
+                "shader exceeds the temporary limit of {} four-lane registers",
+                TEMP_MAX
+            ))?;
+        }
+        self.ntemp = end;
+        if end > self.module.temps {
+            self.module.temps = end;
+        }
+        Ok(t as i16)
+    }
+
+    /// Index of `vals` in the immediate pool, appended unless already present.
+    fn imm(&mut self, vals: &[f32]) -> R<i16> {
+        if self.dry {
+            return Ok(0);
+        }
+        let pool = &self.module.imms;
+        let n = vals.len();
+        if n > 0 && pool.len() >= n {
+            for start in 0..=(pool.len() - n) {
+                let same = pool
+                    .get(start..start + n)
+                    .map(|w| w.iter().zip(vals).all(|(a, b)| a.to_bits() == b.to_bits()))
+                    .unwrap_or(false);
+                if same {
+                    return Ok(start as i16);
+                }
+            }
+        }
+        let base = pool.len();
+        for &v in vals {
+            if self.module.imms.push(v).is_err() {
+                self.limit(format_args!(
+                    "shader exceeds the constant limit of {} float immediates",
+                    IMM_MAX
+                ))?;
+            }
+        }
+        Ok(base as i16)
+    }
+
+    /// Puts a value in a temp (constants become a CONST).
+    fn mat(&mut self, v: Val) -> R<i16> {
+        if let Some(k) = v.k {
+            let n = v.ty.components().clamp(1, 4);
+            let base = self.imm(k.get(..n as usize).unwrap_or(&k))?;
+            let t = self.temp(1)?;
+            self.emit(Op::Const, v.ty, n, t, -1, -1, base, 0)?;
+            return Ok(t);
+        }
+        Ok(v.tmp)
+    }
+
+    fn run(&mut self) -> R<()> {
+        // Built-ins are symbols 0 and 1 in the global scope.
+        self.add_sym(-1, "gl_Position", SymKind::Position, Type::Vec4, -1)?;
+        self.add_sym(-1, "gl_FragCoord", SymKind::FragCoord, Type::Vec4, -1)?;
+
+        let mut main: i16 = -1;
+        // Functions first, so calls resolve whatever the order.
+        for (i, n) in self.ast.list(self.ast.first) {
+            if n.kind != Kind::Func {
+                continue;
+            }
+            let name = self.name_of(i);
+            if Self::is_builtin(name) {
+                self.err(
+                    i,
+                    format_args!("'{}' is a built-in function and cannot be redefined", name),
+                );
+                continue;
+            }
+            let nparams = self.ast.list(n.a).count();
+            if nparams > PARAM_MAX {
+                let p = self.ast.list(n.a).nth(PARAM_MAX).map(|p| p.0).unwrap_or(i);
+                self.err(
+                    p,
+                    format_args!(
+                        "too many parameters: '{}' has {}; the limit is {}",
+                        name, nparams, PARAM_MAX
+                    ),
+                );
+            }
+            for (p, pn) in self.ast.list(n.a) {
+                if pn.ty == Type::Void || pn.ty == Type::Sampler2D {
+                    self.err(
+                        p,
+                        format_args!("parameters cannot have type {}", pn.ty.name()),
+                    );
+                }
+            }
+            if name == "main" {
+                if n.ty != Type::Void || nparams != 0 {
+                    self.err(i, format_args!("main must be declared 'void main()'"));
+                }
+                main = i;
+            }
+            if let Ok(s) = self.add_sym(i, name, SymKind::Func, n.ty, -1) {
+                if let Some(sym) = self.syms.get_mut(s) {
+                    sym.node = i;
+                }
+            }
+        }
+        self.bind_interface();
+        if self.diag.total() > 0 {
+            return Err(());
+        }
+        self.prologue();
+        if main < 0 {
+            let eof = self.toks.toks.len().saturating_sub(1) as i16;
+            self.err_tok(
+                eof,
+                format_args!("missing 'void main()': every shader needs an entry point"),
+            );
+            return Err(());
+        }
+        if self.diag.total() > 0 {
+            return Err(());
+        }
+        let _ = self.call_function(main, &[], main);
+        // Functions never called are still checked (their code is discarded).
+        for (i, n) in self.ast.list(self.ast.first) {
+            if n.kind == Kind::Func
+                && i != main
+                && !self.called.get(i as usize).copied().unwrap_or(true)
+            {
+                self.dry_check(i);
+            }
+        }
+        if self.diag.total() > 0 {
+            return Err(());
+        }
+        self.epilogue(main)
+    }
+
+    /// Type-checks an uncalled function with placeholder arguments, emitting nothing.
+    fn dry_check(&mut self, f: i16) {
+        let saved_temp = self.ntemp;
+        let saved_hi = self.module.temps;
+        let saved_pos = self.pos_written;
+        self.dry = true;
+        let mut args: Vec<Val, PARAM_MAX> = Vec::new();
+        let n = self.node(f);
+        for (_, p) in self.ast.list(n.a).take(PARAM_MAX) {
+            let _ = args.push(Val::temp(p.ty, 0));
+        }
+        let _ = self.call_function(f, &args, f);
+        self.dry = false;
+        self.ntemp = saved_temp;
+        self.module.temps = saved_hi;
+        self.pos_written = saved_pos;
+    }
+}

@@ -1,0 +1,693 @@
+//! Statements: blocks, `if`, `for` (unrolled), `return`, local declarations, assignment,
+//! lvalues and stores.
+
+use super::types::*;
+use super::{Sema, SymKind, R};
+use crate::front::ast::*;
+use crate::ir::*;
+use crate::limits::*;
+
+/// An assignment target: symbol index, storage temp, type stored there, and the written lanes
+/// (swizzle length and selectors) when only some lanes are written.
+pub(super) type LValue = (usize, i16, Type, Option<(u8, i32)>);
+
+impl<'a> Sema<'a> {
+    /// Statements of a block; `scoped` pushes a scope (function bodies share the params' scope).
+    pub(super) fn block_body(&mut self, block: i16, scoped: bool) -> R<()> {
+        let b = self.node(block);
+        let prev = if scoped {
+            Some(self.push_scope(self.cur, block)?)
+        } else {
+            None
+        };
+        let mark = self.ntemp;
+        let mut ok = true;
+        for (i, _) in self.ast.list(b.a) {
+            if self.diag.full() {
+                ok = false;
+                break;
+            }
+            if self.stmt(i).is_err() {
+                ok = false;
+            }
+        }
+        self.ntemp = mark;
+        if let Some(p) = prev {
+            self.pop_scope(p);
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
+    pub(super) fn stmt(&mut self, i: i16) -> R<()> {
+        self.spend(i)?;
+        let n = self.node(i);
+        self.cur_node = i;
+        let mark = self.ntemp;
+        let saved_mark = self.stmt_mark;
+        self.stmt_mark = mark;
+        let r = match n.kind {
+            Kind::Decl => self.local_decl(i, n, false),
+            Kind::Block => self.block_body(i, true),
+            Kind::Empty => Ok(()),
+            Kind::ExprStmt => self.expr(n.a).map(|_| ()),
+            Kind::Assign => self.assign(n),
+            Kind::If => self.if_stmt(i, n),
+            Kind::For => self.for_stmt(i, n),
+            Kind::Discard => {
+                if self.stage != Stage::Fragment {
+                    bail!(self, i, "discard is only valid in a fragment shader");
+                }
+                self.emit(Op::Discard, Type::None, 0, -1, -1, -1, 0, 0)
+            }
+            Kind::Return => self.return_stmt(i, n),
+            _ => {
+                self.err(i, format_args!("unsupported statement"));
+                Err(())
+            }
+        };
+        self.stmt_mark = saved_mark;
+        if n.kind != Kind::Decl {
+            self.ntemp = mark;
+        }
+        r
+    }
+
+    pub(super) fn return_stmt(&mut self, i: i16, n: Node) -> R<()> {
+        let fname = self
+            .calls
+            .last()
+            .map(|&f| self.name_of(f))
+            .unwrap_or("main");
+        if i != self.last_stmt {
+            if n.next >= 0 {
+                return self.after_return(n.next);
+            }
+            bail!(self, i, "return must be the last statement of the function");
+        }
+        if self.ret_ty == Type::Void {
+            if n.a >= 0 {
+                bail!(self, n.a, "void function '{}' cannot return a value", fname);
+            }
+            return Ok(());
+        }
+        let v = self.value(n.a)?;
+        let want = self.ret_ty;
+        let Some(v) = self.convert(v, want) else {
+            bail!(
+                self,
+                n.a,
+                "'{}' returns {}; found {}",
+                fname,
+                want.name(),
+                v.ty.name()
+            );
+        };
+        let t = self.ret_tmp;
+        self.store(t, want, v)
+    }
+
+    /// Reports statement `next`, which follows a `return` in the same block.
+    pub(super) fn after_return(&mut self, next: i16) -> R<()> {
+        let tok = self.first_token(next);
+        self.err_tok(
+            tok,
+            format_args!(
+                "statement after 'return': return must be the last statement of the function"
+            ),
+        );
+        Err(())
+    }
+
+    /// The first token of statement `i` (a declaration's type or qualifier, an assignment's
+    /// target), for errors about the statement as a whole.
+    pub(super) fn first_token(&self, i: i16) -> i16 {
+        let n = self.node(i);
+        match n.kind {
+            Kind::Decl => n.d,
+            Kind::Assign | Kind::ExprStmt => {
+                // The leftmost token of the target or expression: down the operand chain.
+                let mut e = if n.kind == Kind::Assign { n.a } else { i };
+                let mut tok = n.tok;
+                for _ in 0..AST_MAX {
+                    let m = self.node(e);
+                    if e < 0 {
+                        break;
+                    }
+                    if m.kind == Kind::ExprStmt {
+                        e = m.a;
+                        continue;
+                    }
+                    tok = tok.min(m.tok);
+                    match m.kind {
+                        Kind::Binary | Kind::Swizzle | Kind::Index => e = m.a,
+                        _ => break,
+                    }
+                }
+                tok
+            }
+            _ => n.tok,
+        }
+    }
+
+    pub(super) fn if_stmt(&mut self, i: i16, n: Node) -> R<()> {
+        let c = self.value(n.a)?;
+        if !is_scalar(c.ty) {
+            bail!(
+                self,
+                n.a,
+                "if condition must be a bool or a scalar; found {}",
+                c.ty.name()
+            );
+        }
+        if self.if_depth >= IF_DEPTH_MAX {
+            bail!(
+                self,
+                i,
+                "if statements are nested too deeply: the limit is {} (inlined calls count)",
+                IF_DEPTH_MAX
+            );
+        }
+        let t = self.mat(c)?;
+        self.emit(Op::If, Type::None, 0, -1, t, -1, 0, 0)?;
+        self.if_depth += 1;
+        let r1 = self.scoped_stmt(n.b);
+        let mut r2 = Ok(());
+        if n.c >= 0 {
+            self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+            r2 = self.scoped_stmt(n.c);
+        }
+        self.if_depth -= 1;
+        self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+        r1.and(r2)
+    }
+
+    pub(super) fn scoped_stmt(&mut self, s: i16) -> R<()> {
+        let prev = self.push_scope(self.cur, s)?;
+        let r = self.stmt(s);
+        self.pop_scope(prev);
+        r
+    }
+
+    pub(super) fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
+        let prev = self.push_scope(self.cur, i)?;
+        let outer = self.expansion < 0;
+        if outer {
+            self.expansion = i;
+        }
+        let r = self.for_inner(i, n);
+        if outer {
+            self.expansion = -1;
+        }
+        self.pop_scope(prev);
+        r
+    }
+
+    pub(super) fn for_inner(&mut self, i: i16, n: Node) -> R<()> {
+        let init = self.node(n.a);
+        if n.a < 0 || init.kind != Kind::Decl {
+            let at = if n.a >= 0 { n.a } else { i };
+            bail!(self, at, "unsupported loop: the initializer must declare an int loop variable, as in 'for (int i = 0; ...)'");
+        }
+        if init.next >= 0 && self.node(init.next).kind == Kind::Decl {
+            bail!(
+                self,
+                init.next,
+                "unsupported loop: declare exactly one loop variable"
+            );
+        }
+        if init.ty != Type::Int || init.quals != 0 {
+            bail!(
+                self,
+                n.a,
+                "the loop variable must be a plain int; found {}",
+                init.ty.name()
+            );
+        }
+        if init.a < 0 {
+            bail!(
+                self,
+                n.a,
+                "loop initializer is missing: the loop variable needs a constant start"
+            );
+        }
+        let start = self.value(init.a)?;
+        let Some(k) = start.k.filter(|_| start.ty == Type::Int) else {
+            bail!(self, init.a, "loop initializer is not a constant integer");
+        };
+        let vname = self.name_of(n.a);
+        let v = self.add_sym(n.a, vname, SymKind::LoopVar, Type::Int, -1)?;
+        let mut value = lane(&k, 0);
+        if n.b < 0 {
+            bail!(
+                self,
+                i,
+                "unsupported loop: a condition is required (the loop is unrolled)"
+            );
+        }
+        let errors_before = self.diag.total();
+        let mut iterations = 0usize;
+        loop {
+            if let Some(s) = self.syms.get_mut(v) {
+                s.known = Some([value, 0.0, 0.0, 0.0]);
+            }
+            let mark = self.ntemp;
+            let c = self.value(n.b)?;
+            self.ntemp = mark;
+            let Some(ck) = c.k.filter(|_| c.ty == Type::Bool) else {
+                bail!(
+                    self,
+                    n.b,
+                    "unsupported loop condition: it must be a comparison of the loop variable with constants"
+                );
+            };
+            if lane(&ck, 0) == 0.0 {
+                break;
+            }
+            if iterations >= UNROLL_MAX {
+                bail!(
+                    self,
+                    i,
+                    "loop bound exceeds the unroll limit of {} iterations",
+                    UNROLL_MAX
+                );
+            }
+            self.spend(i)?;
+            let _ = self.scoped_stmt(n.d);
+            if self.diag.total() > errors_before {
+                return Err(());
+            }
+            iterations += 1;
+            value = self.loop_step(n.c, v, value)?;
+        }
+        Ok(())
+    }
+
+    /// The next value of the loop variable `v` after `step`.
+    pub(super) fn loop_step(&mut self, step: i16, v: usize, value: f32) -> R<f32> {
+        let mut s = self.node(step);
+        if s.kind == Kind::ExprStmt {
+            s = self.node(s.a);
+        }
+        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
+        let target = match s.kind {
+            Kind::Incr => s.a,
+            Kind::Assign => s.a,
+            _ => -1,
+        };
+        let tn = self.node(target);
+        if step < 0 || target < 0 || tn.kind != Kind::Ident || self.name_of(target) != vname {
+            let at = if step >= 0 { step } else { self.cur_node };
+            bail!(
+                self,
+                at,
+                "unsupported loop step: use {v}++, {v}--, ++{v}, --{v} or {v} = <constant expression of {v}>",
+                v = vname
+            );
+        }
+        if s.kind == Kind::Incr {
+            return Ok(if s.op == INC_PRE || s.op == INC_POST {
+                value + 1.0
+            } else {
+                value - 1.0
+            });
+        }
+        let mark = self.ntemp;
+        let nv = self.value(s.b)?;
+        self.ntemp = mark;
+        match nv.k {
+            Some(k) if nv.ty == Type::Int => Ok(lane(&k, 0)),
+            _ => bail!(
+                self,
+                s.b,
+                "unsupported loop step: the new value must be a constant integer expression"
+            ),
+        }
+    }
+
+    /// A local (or, with `global`, a plain/const global) declaration with its initializer.
+    pub(super) fn local_decl(&mut self, i: i16, n: Node, global: bool) -> R<()> {
+        let name = self.name_of(i);
+        self.cur_node = i;
+        if !global && n.quals & !Q_CONST != 0 {
+            self.err_tok(
+                n.d,
+                format_args!("qualifiers are only valid at global scope"),
+            );
+            return Err(());
+        }
+        if n.ty == Type::Void {
+            bail!(self, i, "variables cannot be void");
+        }
+        if n.ty == Type::Sampler2D {
+            bail!(self, i, "sampler2D must be a uniform");
+        }
+        let is_const = n.quals & Q_CONST != 0;
+        if is_const && n.a < 0 {
+            bail!(self, i, "const '{}' needs an initializer", name);
+        }
+        let mark = self.ntemp;
+        let cols = n.ty.columns().max(1) as u16;
+        // The variable's storage sits below the initializer's temps.
+        let tmp = self.temp(cols)?;
+        let mut known = None;
+        if n.a >= 0 {
+            let v = self.value(n.a)?;
+            let Some(v) = self.convert(v, n.ty) else {
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {} '{}' with a {} value",
+                    n.ty.name(),
+                    name,
+                    v.ty.name()
+                );
+            };
+            if is_const && v.k.is_some() {
+                known = v.k;
+            } else {
+                self.store(tmp, n.ty, v)?;
+            }
+        } else {
+            // Uninitialised locals read as zero (temps may be reused).
+            for c in 0..cols {
+                self.zero(tmp + c as i16)?;
+            }
+        }
+        if known.is_some() {
+            self.ntemp = mark;
+        } else {
+            self.ntemp = (tmp as u16).saturating_add(cols);
+        }
+        let kind = if is_const {
+            SymKind::Const
+        } else {
+            SymKind::Local
+        };
+        let s = self.add_sym(i, name, kind, n.ty, if known.is_some() { -1 } else { tmp })?;
+        if let Some(sym) = self.syms.get_mut(s) {
+            sym.known = known;
+        }
+        Ok(())
+    }
+
+    /// Writes `v` (already of type `ty`) into the storage at `dst` (all columns of a matrix).
+    pub(super) fn store(&mut self, dst: i16, ty: Type, v: Val) -> R<()> {
+        if is_matrix(ty) {
+            let cols = ty.columns();
+            for c in 0..cols as i16 {
+                self.emit(
+                    Op::Mov,
+                    float_of(Type::Vec4),
+                    cols,
+                    dst + c,
+                    v.tmp + c,
+                    -1,
+                    0,
+                    0,
+                )?;
+            }
+            return Ok(());
+        }
+        let n = ty.components().max(1);
+        if let Some(k) = v.k {
+            let base = self.imm(k.get(..n as usize).unwrap_or(&k))?;
+            return self.emit(Op::Const, ty, n, dst, -1, -1, base, 0);
+        }
+        if v.tmp == dst {
+            return Ok(());
+        }
+        if self.retarget(v.tmp, dst, n) || (n == 4 && self.retarget_run(v.tmp, dst)) {
+            return Ok(());
+        }
+        self.emit(Op::Mov, ty, n, dst, v.tmp, -1, 0, 0)
+    }
+
+    /// Like [`Self::retarget`] for a value built by several instructions (a constructor: a
+    /// CONST, then lanes and partial moves into it): when the last instructions all write only
+    /// the expression temp `from`, the earliest of them writes all four lanes, and none reads
+    /// `to`, they are made to write (and read) `to` instead of `from`, and the whole-vector MOV
+    /// that would follow is not needed. Nothing runs in between, so every value is the same.
+    pub(super) fn retarget_run(&mut self, from: i16, to: i16) -> bool {
+        /// Longest run looked at (constructors of a vec4 need at most a CONST and four lanes).
+        const RUN_MAX: usize = 8;
+        if self.dry || from < self.stmt_mark as i16 || from == to {
+            return false;
+        }
+        let insts = &self.module.insts;
+        let mut start = None;
+        for (k, i) in insts.iter().enumerate().rev().take(RUN_MAX) {
+            let single = matches!(
+                i.op,
+                Op::Const
+                    | Op::Mov
+                    | Op::SetLane
+                    | Op::Swz
+                    | Op::Add
+                    | Op::Sub
+                    | Op::Mul
+                    | Op::Div
+                    | Op::Max
+                    | Op::Min
+                    | Op::Abs
+            );
+            if !single || i.dst != from || i.a == to || i.b == to {
+                return false;
+            }
+            // Writes all four lanes of `from`: the value starts here.
+            let whole = match i.op {
+                Op::Const | Op::Swz => true,
+                Op::SetLane => false,
+                _ => i.lanes == 0 || i.lanes >= 4,
+            };
+            if whole {
+                // The value before the run is another one: the first writer must not read it.
+                if i.a == from || i.b == from {
+                    return false;
+                }
+                start = Some(k);
+                break;
+            }
+        }
+        let Some(start) = start else {
+            return false;
+        };
+        for i in self.module.insts.iter_mut().skip(start) {
+            i.dst = to;
+            if i.a == from {
+                i.a = to;
+            }
+            if i.b == from {
+                i.b = to;
+            }
+        }
+        true
+    }
+
+    /// When the last instruction alone produced lanes 0..n of the expression temp `from`, makes it
+    /// write `to` directly instead of emitting a MOV (same lanes written, same values).
+    pub(super) fn retarget(&mut self, from: i16, to: i16, n: u8) -> bool {
+        if self.dry || from < self.stmt_mark as i16 {
+            return false; // a variable's storage, not an expression temp
+        }
+        let Some(last) = self.module.insts.last_mut() else {
+            return false;
+        };
+        if last.dst != from || last.a == to || last.b == to {
+            return false;
+        }
+        let whole = match last.op {
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Max
+            | Op::Min
+            | Op::Abs
+            | Op::Rsq
+            | Op::Rcp
+            | Op::Sin
+            | Op::Cos
+            | Op::Pow
+            | Op::Sqrt
+            | Op::Trunc
+            | Op::Swz => last.lanes == n,
+            Op::Cmp | Op::Dot => n == 1,
+            Op::Sample => true,
+            Op::MulMV => !(last.a..last.a.saturating_add(last.aux.max(1))).contains(&to),
+            _ => false,
+        };
+        if whole {
+            last.dst = to;
+        }
+        whole
+    }
+
+    pub(super) fn assign(&mut self, n: Node) -> R<()> {
+        let (sym, tmp, ty, swz) = self.lvalue(n.a)?;
+        let v = self.value(n.b)?;
+        let target_ty = match swz {
+            Some((len, _)) => vec_type(is_int_based(ty), len),
+            None => ty,
+        };
+        let Some(v) = self.convert(v, target_ty) else {
+            let what = match self.sym(sym).map(|s| s.kind) {
+                Some(SymKind::Position) => "gl_Position must be a vec4",
+                _ => "type mismatch in assignment",
+            };
+            bail!(
+                self,
+                n.b,
+                "{}: the target is {}, the value is {}",
+                what,
+                target_ty.name(),
+                v.ty.name()
+            );
+        };
+        if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
+            self.pos_written = true;
+        }
+        match swz {
+            None => self.store(tmp, ty, v),
+            Some((len, mask)) => {
+                let src = self.mat(v)?;
+                for k in 0..len as usize {
+                    self.emit(
+                        Op::SetLane,
+                        ty,
+                        1,
+                        tmp,
+                        src,
+                        -1,
+                        sel(mask, k) as i16,
+                        k as i16,
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Resolves an assignment target: (symbol, storage temp, type at that temp, written lanes).
+    /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
+    pub(super) fn lvalue(&mut self, i: i16) -> R<LValue> {
+        let base = self.spine.len();
+        let r = self.lvalue_from(i, base);
+        self.spine.truncate(base);
+        r
+    }
+
+    pub(super) fn lvalue_from(&mut self, i: i16, base: usize) -> R<LValue> {
+        let root = self.push_chain(i, true)?;
+        let mut lv = self.lvalue_link(root, None)?;
+        while self.spine.len() > base {
+            let Some(link) = self.spine.pop() else {
+                break;
+            };
+            lv = self.lvalue_link(link, Some(lv))?;
+        }
+        Ok(lv)
+    }
+
+    /// One node of an assignment target: the name (`inner` None) or a swizzle or index applied
+    /// to the target `inner` below it.
+    pub(super) fn lvalue_link(&mut self, i: i16, inner: Option<LValue>) -> R<LValue> {
+        let n = self.node(i);
+        match (n.kind, inner) {
+            (Kind::Ident, None) => {
+                let name = self.name_of(i);
+                let Some(s) = self.lookup(name) else {
+                    bail!(self, i, "unknown identifier '{}'", name);
+                };
+                let Some(sym) = self.sym(s) else {
+                    return Err(());
+                };
+                let (kind, ty, tmp) = (sym.kind, sym.ty, sym.tmp);
+                match kind {
+                    SymKind::Local | SymKind::Out => {}
+                    SymKind::Position if self.stage == Stage::Vertex => {}
+                    SymKind::Position => {
+                        bail!(self, i, "gl_Position is not available in a fragment shader")
+                    }
+                    SymKind::FragCoord => bail!(self, i, "gl_FragCoord is read-only"),
+                    SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
+                    SymKind::Uniform | SymKind::Sampler => {
+                        bail!(self, i, "cannot assign to uniform '{}'", name)
+                    }
+                    SymKind::Const => bail!(self, i, "cannot assign to const '{}'", name),
+                    SymKind::LoopVar => {
+                        bail!(self, i, "cannot assign the loop variable '{}'", name)
+                    }
+                    SymKind::Func => bail!(self, i, "cannot assign to function '{}'", name),
+                }
+                Ok((s, tmp, ty, None))
+            }
+            (Kind::Index, Some((s, tmp, ty, swz))) => {
+                if swz.is_some() {
+                    bail!(
+                        self,
+                        i,
+                        "assignment target must be a name, a swizzle or an index of one"
+                    );
+                }
+                let idx = self.const_index(n.b, ty)?;
+                if is_matrix(ty) {
+                    return Ok((s, tmp + idx as i16, vec_type(false, ty.components()), None));
+                }
+                Ok((s, tmp, ty, Some((1, idx as i32))))
+            }
+            (Kind::Swizzle, Some((s, tmp, ty, swz))) => {
+                if swz.is_some() {
+                    bail!(
+                        self,
+                        i,
+                        "assignment target must be a name, a swizzle or an index of one"
+                    );
+                }
+                if is_matrix(ty) {
+                    bail!(
+                        self,
+                        i,
+                        "cannot swizzle a matrix (index a column first, as in m[0].xyz)"
+                    );
+                }
+                let len = n.op as usize;
+                let comps = ty.components() as usize;
+                let mut seen = 0u8;
+                for k in 0..len {
+                    let c = sel(n.ival, k);
+                    if c >= comps {
+                        let w = self.name_of(i);
+                        bail!(
+                            self,
+                            i,
+                            "invalid swizzle '{}': {} has {} component(s)",
+                            w,
+                            ty.name(),
+                            comps
+                        );
+                    }
+                    if seen & (1 << c) != 0 {
+                        let w = self.name_of(i);
+                        bail!(
+                            self,
+                            i,
+                            "swizzle '{}' repeats a component on the left of '='",
+                            w
+                        );
+                    }
+                    seen |= 1 << c;
+                }
+                Ok((s, tmp, ty, Some((n.op, n.ival))))
+            }
+            _ => bail!(
+                self,
+                i,
+                "assignment target must be a name, a swizzle or an index of one"
+            ),
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Textual dump of the IR for people and golden tests: header, interface, then one line per
+//! instruction.
+//!
+//! Owns: the IR dump format (documented in docs/LANGUAGE.md). Must never: change what it prints,
+//! allocate, or be parsed back by anything (it is a diagnostic, not an interchange format).
+use core::fmt::{self, Write};
+
+use crate::ir::{CmpCode, Inst, Module, Op, Stage, Type};
+
+const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
+
+fn ty_name(t: u8) -> &'static str {
+    Type::from_u8(t).map(Type::name).unwrap_or("?")
+}
+
+/// The IR of a module under `name`.
+pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
+    writeln!(out, "shader {}", name)?;
+    writeln!(out, "stage {}", m.stage.name())?;
+    let live = m.insts.iter().filter(|i| i.op != Op::Nop).count();
+    writeln!(
+        out,
+        "counts: {} instructions ({} live), {} immediates, {} temps",
+        m.insts.len(),
+        live,
+        m.imms.len(),
+        m.temps
+    )?;
+    let f = &m.iface;
+    for a in f.attributes.iter() {
+        writeln!(
+            out,
+            "attribute {} {} location {}",
+            a.ty.name(),
+            a.name,
+            a.location
+        )?;
+    }
+    let vdir = if m.stage == Stage::Vertex {
+        "output"
+    } else {
+        "input"
+    };
+    for v in f.varyings.iter() {
+        writeln!(
+            out,
+            "varying {} {} {} slot {}",
+            vdir,
+            v.ty.name(),
+            v.name,
+            v.slot
+        )?;
+    }
+    for u in f.uniforms.iter() {
+        writeln!(
+            out,
+            "uniform {} {} slot {} ({} vec4)",
+            u.ty.name(),
+            u.name,
+            u.slot,
+            u.slots
+        )?;
+    }
+    for s in f.samplers.iter() {
+        writeln!(out, "sampler2D {} unit {}", s.name, s.unit)?;
+    }
+    if let Some(c) = &f.color_output {
+        writeln!(out, "output vec4 {}", c)?;
+    }
+    if f.writes_position {
+        writeln!(out, "writes gl_Position")?;
+    }
+    if f.reads_fragcoord {
+        writeln!(out, "reads gl_FragCoord")?;
+    }
+    writeln!(out, "block 0:")?;
+    let mut depth = 1usize;
+    for (idx, i) in m.insts.iter().enumerate() {
+        if i.op == Op::Nop {
+            continue;
+        }
+        if matches!(i.op, Op::Else | Op::Endif) {
+            depth = depth.saturating_sub(1).max(1);
+        }
+        write!(out, "{:4}:", idx)?;
+        for _ in 0..depth.min(40) {
+            out.write_str("  ")?;
+        }
+        inst(m, i, out)?;
+        out.write_char('\n')?;
+        if matches!(i.op, Op::If | Op::Else) {
+            depth += 1;
+        }
+    }
+    Ok(())
+}
+
+fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
+    if i.dst >= 0 {
+        write!(out, "%{} = ", i.dst)?;
+    }
+    let name = i.op.name();
+    let ty = ty_name(i.ty);
+    match i.op {
+        Op::Const => {
+            write!(out, "const {} (", ty)?;
+            for k in 0..i.lanes.clamp(1, 4) as usize {
+                let v = m
+                    .imms
+                    .get((i.aux as usize).wrapping_add(k))
+                    .copied()
+                    .unwrap_or(0.0);
+                if k > 0 {
+                    out.write_str(", ")?;
+                }
+                write!(out, "{}", v)?;
+            }
+            write!(out, ") imm {}", i.aux)
+        }
+        Op::Swz => {
+            write!(out, "swz {} %{}.", ty, i.a)?;
+            for k in 0..i.lanes.clamp(1, 4) as usize {
+                out.write_char(LANES[((i.aux >> (2 * k)) & 3) as usize])?;
+            }
+            Ok(())
+        }
+        Op::SetLane => write!(
+            out,
+            "lane %{}.{} <- %{}.{}",
+            i.dst,
+            LANES[(i.aux & 3) as usize],
+            i.a,
+            LANES[(i.aux2 & 3) as usize]
+        ),
+        Op::Cmp => {
+            let c = match CmpCode::from_i16(i.aux) {
+                Some(CmpCode::Lt) => "lt",
+                Some(CmpCode::Gt) => "gt",
+                Some(CmpCode::Le) => "le",
+                Some(CmpCode::Ge) => "ge",
+                Some(CmpCode::Eq) => "eq",
+                Some(CmpCode::Ne) => "ne",
+                None => "?",
+            };
+            write!(out, "cmp {} %{}, %{}", c, i.a, i.b)
+        }
+        Op::Dot => write!(out, "dot{} %{}, %{}", i.aux, i.a, i.b),
+        Op::MulMV => write!(out, "mul_mv {} %{}[{}] * %{}", ty, i.a, i.aux, i.b),
+        Op::MulMM => write!(
+            out,
+            "mul_mm {} %{}[{}] * %{}[{}]",
+            ty, i.a, i.aux, i.b, i.aux
+        ),
+        Op::Sample => write!(out, "sample2d %{} unit {}", i.a, i.aux),
+        Op::LoadAttr => write!(out, "load_attr {} location {}", ty, i.aux),
+        Op::LoadVar => write!(out, "load_var {} slot {}", ty, i.aux),
+        Op::LoadUni => write!(out, "load_uni {} slot {} count {}", ty, i.aux, i.aux2),
+        Op::LoadFcoord => write!(out, "load_fragcoord"),
+        Op::StorePos | Op::StoreColor => write!(out, "{} %{}", name, i.a),
+        Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
+        Op::If => write!(out, "if %{}", i.a),
+        Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),
+        _ => {
+            write!(out, "{} {}", name, ty)?;
+            if i.lanes > 0 {
+                write!(out, ".{}", i.lanes)?;
+            }
+            if i.a >= 0 {
+                write!(out, " %{}", i.a)?;
+            }
+            if i.b >= 0 {
+                write!(out, ", %{}", i.b)?;
+            }
+            Ok(())
+        }
+    }
+}
