@@ -146,6 +146,16 @@ fn layout(stride: u32, els: &[(u8, u8, u32)]) -> Result<VertexLayout, SceneError
 }
 
 /// position xyzw + colour rgba (the 32-byte tri layout).
+/// The red triangle most scenes draw (lower left, lower right, top centre).
+fn red_triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<MeshId, SceneError> {
+    let v = [
+        ([-0.8, -0.8, 0.0], RED),
+        ([0.8, -0.8, 0.0], RED),
+        ([0.0, 0.8, 0.0], RED),
+    ];
+    colored(g, o, &v, None)
+}
+
 fn colored(
     g: &mut Gfx3d<Linked>,
     o: u32,
@@ -184,16 +194,7 @@ fn clear(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
 fn triangle(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     let f = open(g, o, BLUE)?;
     let p = program(g, o, f.c, TRI_VERT, TRI_FRAG, "tri")?;
-    let m = colored(
-        g,
-        o,
-        &[
-            ([-0.8, -0.8, 0.0], RED),
-            ([0.8, -0.8, 0.0], RED),
-            ([0.0, 0.8, 0.0], RED),
-        ],
-        None,
-    )?;
+    let m = red_triangle(g, o)?;
     g.use_program(o, f.c, p)?;
     g.draw(o, f.c, m)?;
     close(g, o, &f)
@@ -255,16 +256,7 @@ fn over_budget_body(g: &mut Gfx3d<Linked>, o: u32) -> Result<(), SceneError> {
             "an over-budget program changed the backend",
         ));
     }
-    let m = colored(
-        g,
-        o,
-        &[
-            ([-0.8, -0.8, 0.0], RED),
-            ([0.8, -0.8, 0.0], RED),
-            ([0.0, 0.8, 0.0], RED),
-        ],
-        None,
-    )?;
+    let m = red_triangle(g, o)?;
     g.use_program(o, f.c, good)?;
     g.draw(o, f.c, m)?;
     let px = close(g, o, &f)?;
