@@ -2465,25 +2465,43 @@ impl Preprocessor {
         true
     }
 
-    fn define(&mut self, src: &[u8], diag: &mut Diagnostics, hash: &PpToken) {
+    /// The macro name after `#define`/`#undef` (`directive`); a missing or non-identifier name is
+    /// reported (and the rest of the line skipped) and gives `None`.
+    fn macro_name_of(
+        &mut self,
+        src: &[u8],
+        diag: &mut Diagnostics,
+        hash: &PpToken,
+        directive: &str,
+    ) -> Option<PpToken> {
         let Some(name) = self.dtok(src, diag) else {
-            return diag.push(
+            diag.push(
                 hash.line,
                 hash.col as u32,
-                format_args!("#define needs a macro name"),
+                format_args!("#{} needs a macro name", directive),
             );
+            return None;
         };
         if name.kind != PpKind::Ident {
             diag.push(
                 name.line,
                 name.col as u32,
                 format_args!(
-                    "#define needs a macro name, not '{}'",
+                    "#{} needs a macro name, not '{}'",
+                    directive,
                     Bytes(self.spelling(src, &name))
                 ),
             );
-            return self.skip_line(src, diag);
+            self.skip_line(src, diag);
+            return None;
         }
+        Some(name)
+    }
+
+    fn define(&mut self, src: &[u8], diag: &mut Diagnostics, hash: &PpToken) {
+        let Some(name) = self.macro_name_of(src, diag, hash, "define") else {
+            return;
+        };
         if !self.check_name(src, diag, &name, "define") {
             return self.skip_line(src, diag);
         }
@@ -2749,24 +2767,9 @@ impl Preprocessor {
     }
 
     fn undef(&mut self, src: &[u8], diag: &mut Diagnostics, hash: &PpToken) {
-        let Some(name) = self.dtok(src, diag) else {
-            return diag.push(
-                hash.line,
-                hash.col as u32,
-                format_args!("#undef needs a macro name"),
-            );
+        let Some(name) = self.macro_name_of(src, diag, hash, "undef") else {
+            return;
         };
-        if name.kind != PpKind::Ident {
-            diag.push(
-                name.line,
-                name.col as u32,
-                format_args!(
-                    "#undef needs a macro name, not '{}'",
-                    Bytes(self.spelling(src, &name))
-                ),
-            );
-            return self.skip_line(src, diag);
-        }
         if self.check_name(src, diag, &name, "undefine") {
             if let Some(m) = self.find(src, self.spelling(src, &name)) {
                 self.remove(m);
