@@ -843,37 +843,34 @@ impl Preprocessor {
 
     /// Pushes an error about `t` at its [`Preprocessor::origin`], naming the macro it came from.
     pub fn error(&self, src: &[u8], diag: &mut Diagnostics, t: &PpToken, args: fmt::Arguments) {
-        let o = self.origin(t);
-        if o.exp != 0 {
-            diag.push(
-                o.line,
-                o.col,
-                format_args!(
-                    "{} (in expansion of macro '{}')",
-                    args,
-                    Bytes(self.macro_name(src, o.exp))
-                ),
-            );
-        } else {
-            diag.push(o.line, o.col, args);
-        }
+        self.report(src, diag, t, args, Diagnostics::push);
     }
 
     /// [`Preprocessor::error`] as a warning.
     pub fn warning(&self, src: &[u8], diag: &mut Diagnostics, t: &PpToken, args: fmt::Arguments) {
+        self.report(src, diag, t, args, Diagnostics::warn);
+    }
+
+    /// `push` (an error or a warning) at `t`'s origin, naming the macro it came from.
+    fn report(
+        &self,
+        src: &[u8],
+        diag: &mut Diagnostics,
+        t: &PpToken,
+        args: fmt::Arguments,
+        push: fn(&mut Diagnostics, u32, u32, fmt::Arguments),
+    ) {
         let o = self.origin(t);
         if o.exp != 0 {
-            diag.warn(
+            let name = Bytes(self.macro_name(src, o.exp));
+            push(
+                diag,
                 o.line,
                 o.col,
-                format_args!(
-                    "{} (in expansion of macro '{}')",
-                    args,
-                    Bytes(self.macro_name(src, o.exp))
-                ),
+                format_args!("{} (in expansion of macro '{}')", args, name),
             );
         } else {
-            diag.warn(o.line, o.col, args);
+            push(diag, o.line, o.col, args);
         }
     }
 
