@@ -12,7 +12,7 @@ use shader::back::raster::{
     self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
 };
 use shader::ir::Stage as IrStage;
-use shader::limits::{SAMPLER_MAX, TGSI_MAX};
+use shader::limits::SAMPLER_MAX;
 use shader::program::cache::Compiler;
 use shader::program::link::{LinkError, Program};
 
@@ -238,30 +238,21 @@ impl ShaderProgram for Linked {
     }
 
     fn tgsi(&self, s: Stage, out: &mut String) -> Result<u32, &'static str> {
-        let module = self
-            .program
-            .module(stage(s))
-            .ok_or("program is not linked")?;
-        let remap = match s {
-            Stage::Vertex => None,
-            Stage::Fragment => Some(self.program.varying_remap()),
-        };
-        let mut text: heapless::String<TGSI_MAX> = heapless::String::new();
-        let info =
-            shader::back::tgsi::emit(module, remap, &mut text).map_err(|e| match (s, e) {
-                (Stage::Vertex, shader::back::tgsi::TgsiError::TooLong { .. }) => {
-                    "vertex shader TGSI exceeds the VirGL budget of 3600 bytes"
-                }
-                (Stage::Fragment, shader::back::tgsi::TgsiError::TooLong { .. }) => {
-                    "fragment shader TGSI exceeds the VirGL budget of 3600 bytes"
-                }
-                (_, shader::back::tgsi::TgsiError::BadInst { .. }) => "TGSI emission failed",
-            })?;
+        if !self.program.is_linked() {
+            return Err("program is not linked");
+        }
+        // A link emits both stages (the fragment stage with its varying remap) and fails when
+        // either cannot be emitted, so a linked program always has its text.
+        let text = self.program.tgsi(stage(s));
+        if text.is_empty() {
+            return Err("TGSI emission failed");
+        }
+        let tokens = shader::back::tgsi::token_bound(text);
         // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
         // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
         // bottom-up framebuffer.
         out.push_str(&text.replace("FS_COORD_ORIGIN UPPER_LEFT", "FS_COORD_ORIGIN LOWER_LEFT"));
-        Ok(info.tokens)
+        Ok(tokens)
     }
 
     fn constants(&self, s: Stage) -> &[f32] {

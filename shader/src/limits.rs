@@ -1,5 +1,11 @@
 //! Every fixed capacity of the shader compiler, in one place. These numbers are part of the
 //! contract (see the specification): keep them exact.
+//!
+//! Two language profiles exist ([`Profile`]); each has its own bounds ([`Limits`], queried with
+//! [`limits`]). The unprefixed constants below are profile 1's (today's language; they do not
+//! change); `P2_*` are profile 2's. Storage is sized by the `*_CAP` constants (the larger of the
+//! two), and every bound is checked at run time against the compile's profile, with the
+//! profile-1 diagnostics unchanged.
 
 /// Source text must satisfy `0 < len < SRC_MAX`.
 pub const SRC_MAX: usize = 4096;
@@ -84,3 +90,235 @@ pub const PP_SYNTH_MAX: usize = 16384;
 pub const PP_IF_MAX: usize = 64;
 /// Parentheses and unary operators nested in one `#if` expression.
 pub const PP_EXPR_DEPTH_MAX: usize = 64;
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+/// A language profile. Profile 1 is the original bounded language; profile 2 is GLSL 3.30 core
+/// for the vertex and fragment stages within the bounds of [`P2_LIMITS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Profile {
+    #[default]
+    P1 = 1,
+    P2 = 2,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 2] = [Profile::P1, Profile::P2];
+
+    pub fn from_u32(v: u32) -> Option<Profile> {
+        match v {
+            1 => Some(Profile::P1),
+            2 => Some(Profile::P2),
+            _ => None,
+        }
+    }
+
+    pub fn number(self) -> u32 {
+        self as u32
+    }
+}
+
+// Profile 2's numbers (issue 12 item 3). The preprocessor's own are the `PP_*` above.
+pub const P2_SRC_MAX: usize = PP_SRC_MAX;
+pub const P2_NAME_MAX: usize = PP_NAME_MAX;
+pub const P2_TOK_MAX: usize = PP_TOK_MAX;
+pub const P2_AST_MAX: usize = 16384;
+pub const P2_NEST_MAX: usize = 64;
+pub const P2_SCOPE_MAX: usize = 1024;
+pub const P2_SYM_MAX: usize = 1024;
+pub const P2_ERR_MAX: usize = 16;
+pub const P2_IR_MAX: usize = 16384;
+pub const P2_IMM_MAX: usize = 4096;
+pub const P2_TEMP_MAX: usize = 1024;
+pub const P2_ATTR_MAX: usize = 16;
+pub const P2_VARYING_MAX: usize = 16;
+pub const P2_UNIFORM_VEC4_MAX: usize = 1024;
+pub const P2_SAMPLER_MAX: usize = 16;
+pub const P2_PARAM_MAX: usize = 16;
+pub const P2_CALL_DEPTH_MAX: usize = 32;
+/// Profile-2 TGSI text (the VirGL path uploads shaders this long).
+pub const P2_TGSI_MAX: usize = 256 * 1024;
+/// Profile-2 fragment outputs (`layout(location = 0..7)`; location 0 is the target's colour).
+pub const P2_FRAG_OUTPUT_MAX: usize = 8;
+
+/// Storage capacities: the larger bound of the two profiles.
+pub const NAME_CAP: usize = max(NAME_MAX, P2_NAME_MAX);
+pub const TOK_CAP: usize = max(TOK_MAX, P2_TOK_MAX);
+pub const AST_CAP: usize = max(AST_MAX, P2_AST_MAX);
+pub const SCOPE_CAP: usize = max(SCOPE_MAX, P2_SCOPE_MAX);
+pub const SYM_CAP: usize = max(SYM_MAX, P2_SYM_MAX);
+pub const ERR_CAP: usize = max(ERR_MAX, P2_ERR_MAX);
+pub const IR_CAP: usize = max(IR_MAX, P2_IR_MAX);
+pub const IMM_CAP: usize = max(IMM_MAX, P2_IMM_MAX);
+pub const TEMP_CAP: usize = max(TEMP_MAX, P2_TEMP_MAX);
+pub const ATTR_CAP: usize = max(ATTR_MAX, P2_ATTR_MAX);
+pub const VARYING_CAP: usize = max(VARYING_MAX, P2_VARYING_MAX);
+pub const UNIFORM_VEC4_CAP: usize = max(UNIFORM_VEC4_MAX, P2_UNIFORM_VEC4_MAX);
+pub const SAMPLER_CAP: usize = max(SAMPLER_MAX, P2_SAMPLER_MAX);
+pub const PARAM_CAP: usize = max(PARAM_MAX, P2_PARAM_MAX);
+pub const CALL_DEPTH_CAP: usize = max(CALL_DEPTH_MAX, P2_CALL_DEPTH_MAX);
+pub const TGSI_CAP: usize = max(TGSI_MAX, P2_TGSI_MAX);
+/// Floats of uniform storage per stage, either profile.
+pub const UNIFORM_FLOATS_CAP: usize = UNIFORM_VEC4_CAP * 4;
+/// Program-level reflected uniforms, either profile (both stages' uniforms may differ).
+pub const PROGRAM_UNIFORM_CAP: usize = max(PROGRAM_UNIFORM_MAX, 2 * P2_UNIFORM_VEC4_MAX);
+/// Profile-2 program-level reflected uniforms.
+pub const P2_PROGRAM_UNIFORM_MAX: usize = 2 * P2_UNIFORM_VEC4_MAX;
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Every bound of one profile. `*_max` fields are inclusive maxima (a source must be shorter
+/// than `source_bytes_max + 1` bytes, ...), matching the names `shc limits` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub profile: Profile,
+    pub source_bytes_max: usize,
+    pub identifier_chars_max: usize,
+    pub tokens_max: usize,
+    pub ast_nodes_max: usize,
+    pub nesting_max: usize,
+    pub scopes_max: usize,
+    pub symbols_max: usize,
+    pub errors_reported_max: usize,
+    pub warnings_reported_max: usize,
+    pub ir_instructions_max: usize,
+    pub immediates_max: usize,
+    pub temporaries_max: usize,
+    pub attributes_max: usize,
+    pub varyings_max: usize,
+    pub uniform_vec4_slots_max: usize,
+    pub samplers_max: usize,
+    pub fragment_outputs_max: usize,
+    pub parameters_max: usize,
+    pub call_depth_max: usize,
+    pub unroll_iterations_max: usize,
+    pub compile_work_steps_max: usize,
+    pub if_depth_max: usize,
+    pub tgsi_bytes_max: usize,
+    /// Preprocessor bounds (0 in profile 1, which has no preprocessor).
+    pub pp_macros_max: usize,
+    pub pp_expansion_depth_max: usize,
+    pub pp_expanded_tokens_max: usize,
+    pub pp_if_nesting_max: usize,
+}
+
+pub const P1_LIMITS: Limits = Limits {
+    profile: Profile::P1,
+    source_bytes_max: SRC_MAX - 1,
+    identifier_chars_max: NAME_MAX - 1,
+    tokens_max: TOK_MAX,
+    ast_nodes_max: AST_MAX,
+    nesting_max: NEST_MAX,
+    scopes_max: SCOPE_MAX,
+    symbols_max: SYM_MAX,
+    errors_reported_max: ERR_MAX,
+    warnings_reported_max: WARN_MAX,
+    ir_instructions_max: IR_MAX,
+    immediates_max: IMM_MAX,
+    temporaries_max: TEMP_MAX,
+    attributes_max: ATTR_MAX,
+    varyings_max: VARYING_MAX,
+    uniform_vec4_slots_max: UNIFORM_VEC4_MAX,
+    samplers_max: SAMPLER_MAX,
+    fragment_outputs_max: 1,
+    parameters_max: PARAM_MAX,
+    call_depth_max: CALL_DEPTH_MAX,
+    unroll_iterations_max: UNROLL_MAX,
+    compile_work_steps_max: WORK_MAX as usize,
+    if_depth_max: IF_DEPTH_MAX,
+    tgsi_bytes_max: TGSI_MAX,
+    pp_macros_max: 0,
+    pp_expansion_depth_max: 0,
+    pp_expanded_tokens_max: 0,
+    pp_if_nesting_max: 0,
+};
+
+pub const P2_LIMITS: Limits = Limits {
+    profile: Profile::P2,
+    source_bytes_max: P2_SRC_MAX - 1,
+    identifier_chars_max: P2_NAME_MAX - 1,
+    tokens_max: P2_TOK_MAX,
+    ast_nodes_max: P2_AST_MAX,
+    nesting_max: P2_NEST_MAX,
+    scopes_max: P2_SCOPE_MAX,
+    symbols_max: P2_SYM_MAX,
+    errors_reported_max: P2_ERR_MAX,
+    warnings_reported_max: WARN_MAX,
+    ir_instructions_max: P2_IR_MAX,
+    immediates_max: P2_IMM_MAX,
+    temporaries_max: P2_TEMP_MAX,
+    attributes_max: P2_ATTR_MAX,
+    varyings_max: P2_VARYING_MAX,
+    uniform_vec4_slots_max: P2_UNIFORM_VEC4_MAX,
+    samplers_max: P2_SAMPLER_MAX,
+    fragment_outputs_max: P2_FRAG_OUTPUT_MAX,
+    parameters_max: P2_PARAM_MAX,
+    call_depth_max: P2_CALL_DEPTH_MAX,
+    unroll_iterations_max: UNROLL_MAX,
+    compile_work_steps_max: WORK_MAX as usize,
+    if_depth_max: IF_DEPTH_MAX,
+    tgsi_bytes_max: P2_TGSI_MAX,
+    pp_macros_max: PP_MACRO_MAX,
+    pp_expansion_depth_max: PP_DEPTH_MAX,
+    pp_expanded_tokens_max: PP_EXPAND_MAX,
+    pp_if_nesting_max: PP_IF_MAX,
+};
+
+/// The bounds of `profile`.
+pub fn limits(profile: Profile) -> &'static Limits {
+    match profile {
+        Profile::P1 => &P1_LIMITS,
+        Profile::P2 => &P2_LIMITS,
+    }
+}
+
+impl Limits {
+    /// Every bound as (name, value), in `shc limits` order.
+    pub fn entries(&self) -> [(&'static str, usize); 28] {
+        [
+            ("profile", self.profile.number() as usize),
+            ("source_bytes_max", self.source_bytes_max),
+            ("identifier_chars_max", self.identifier_chars_max),
+            ("tokens_max", self.tokens_max),
+            ("ast_nodes_max", self.ast_nodes_max),
+            ("nesting_max", self.nesting_max),
+            ("scopes_max", self.scopes_max),
+            ("symbols_max", self.symbols_max),
+            ("errors_reported_max", self.errors_reported_max),
+            ("warnings_reported_max", self.warnings_reported_max),
+            ("ir_instructions_max", self.ir_instructions_max),
+            ("immediates_max", self.immediates_max),
+            ("temporaries_max", self.temporaries_max),
+            ("attributes_max", self.attributes_max),
+            ("varyings_max", self.varyings_max),
+            ("uniform_vec4_slots_max", self.uniform_vec4_slots_max),
+            ("samplers_max", self.samplers_max),
+            ("fragment_outputs", self.fragment_outputs_max),
+            ("parameters_max", self.parameters_max),
+            ("call_depth_max", self.call_depth_max),
+            ("unroll_iterations_max", self.unroll_iterations_max),
+            ("compile_work_steps_max", self.compile_work_steps_max),
+            ("if_depth_max", self.if_depth_max),
+            ("tgsi_bytes_max", self.tgsi_bytes_max),
+            ("pp_macros_max", self.pp_macros_max),
+            ("pp_expansion_depth_max", self.pp_expansion_depth_max),
+            ("pp_expanded_tokens_max", self.pp_expanded_tokens_max),
+            ("pp_if_nesting_max", self.pp_if_nesting_max),
+        ]
+    }
+}
+
+// The IR's i16 operands index temps, immediates, AST nodes and tokens of either profile.
+const _: () = assert!(TEMP_CAP < i16::MAX as usize);
+const _: () = assert!(IMM_CAP < i16::MAX as usize);
+const _: () = assert!(AST_CAP < i16::MAX as usize);
+const _: () = assert!(TOK_CAP < i16::MAX as usize);
+const _: () = assert!(UNIFORM_VEC4_CAP < i16::MAX as usize);

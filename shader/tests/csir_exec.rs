@@ -8,7 +8,7 @@ use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use shader::back::exec::texture::{SamplerState, TextureRef};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::*;
-use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
+use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
 use shader::program::link::Program;
 
@@ -20,8 +20,8 @@ fn save(m: &Module, v: Version) -> Vec<u8> {
 }
 
 /// Deterministic inputs: every lane and component different, some negative.
-fn inputs(seed: f32) -> [Vec4x; VARYING_MAX] {
-    let mut v = [[[0.0; LANES]; 4]; VARYING_MAX];
+fn inputs(seed: f32) -> [Vec4x; VARYING_CAP] {
+    let mut v = [[[0.0; LANES]; 4]; VARYING_CAP];
     for (s, slot) in v.iter_mut().enumerate() {
         for (c, comp) in slot.iter_mut().enumerate() {
             for (l, x) in comp.iter_mut().enumerate() {
@@ -99,7 +99,7 @@ fn loaded_modules_compute_identical_results() {
                 name,
                 v
             );
-            for s in 0..VARYING_MAX {
+            for s in 0..VARYING_CAP {
                 assert!(
                     same_bits(&want.varyings[s], &got.varyings[s], alive),
                     "{} {:?} varying {}",
@@ -132,7 +132,7 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
         .unwrap();
     p.set_uniform(p.uniform_find("projection").unwrap(), &ident)
         .unwrap();
-    let mut attrs = [[[0.0f32; LANES]; 4]; VARYING_MAX];
+    let mut attrs = [[[0.0f32; LANES]; 4]; VARYING_CAP];
     attrs[0] = [[1.0; LANES]; 4];
     for (c, comp) in attrs[1].iter_mut().enumerate() {
         *comp = [0.25 * c as f32; LANES];
@@ -167,7 +167,7 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
     let color: Vec<f32> = (0..4).map(|c| fout.color[c][3]).collect();
     assert_eq!(color, vec![0.0, 0.25, 0.5, 0.75]);
     // And both stages emit checked TGSI with the link's remap.
-    let mut text: heapless::String<{ shader::limits::TGSI_MAX }> = heapless::String::new();
+    let mut text: heapless::String<{ shader::limits::TGSI_CAP }> = heapless::String::new();
     shader::back::tgsi::emit(&fs, Some(p.varying_remap()), &mut text).unwrap();
     shader::back::tgsi::check_tgsi(&text).unwrap();
 }

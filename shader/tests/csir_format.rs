@@ -7,7 +7,7 @@ use heapless::String;
 use proptest::prelude::*;
 use shader::back::tgsi;
 use shader::ir::*;
-use shader::limits::TGSI_MAX;
+use shader::limits::TGSI_CAP;
 use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
 
 fn save(m: &Module, v: Version) -> Vec<u8> {
@@ -80,7 +80,7 @@ fn v1_round_trip_keeps_ir_and_derives_the_interface() {
             name
         );
         // Same TGSI as the original, apart from nothing: declarations come from the same uses.
-        let (mut a, mut b): (String<TGSI_MAX>, String<TGSI_MAX>) = (String::new(), String::new());
+        let (mut a, mut b): (String<TGSI_CAP>, String<TGSI_CAP>) = (String::new(), String::new());
         tgsi::emit(&m, None, &mut a).unwrap();
         tgsi::emit(&back, None, &mut b).unwrap();
         assert_eq!(a, b, "{}", name);
@@ -243,7 +243,7 @@ fn hand_built_v1_blob_loads() {
     for f in [0.5f32, -0.5, 0.0, 1.0] {
         blob.extend_from_slice(&f.to_le_bytes());
     }
-    let mut text: String<TGSI_MAX> = String::new();
+    let mut text: String<TGSI_CAP> = String::new();
     let (m, info) = csir::load_with_tgsi(&blob, &mut text).unwrap();
     assert_eq!(m.stage, Stage::Vertex);
     assert_eq!(
@@ -319,7 +319,7 @@ proptest! {
         use fixtures::random::{module, with_blocks};
         let m = module(frag, with_blocks(insts));
         prop_assume!(shader::ir::verify::verify(&m).is_ok());
-        let mut t: String<TGSI_MAX> = String::new();
+        let mut t: String<TGSI_CAP> = String::new();
         prop_assume!(tgsi::emit(&m, None, &mut t).is_ok());
         prop_assert_eq!(&csir::load(&save(&m, Version::V2)).unwrap(), &m);
         if let Some(i) = m.insts.iter().position(|i| i.op as u8 > csir::V1_OPCODE_MAX) {

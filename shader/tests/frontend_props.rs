@@ -330,9 +330,11 @@ fn corpus_shaders_verify_in_both_stages() {
     }
 }
 
-/// The kernel compiles on a small fixed stack: the deepest shaders the limits allow (call depth 8
-/// with deeply nested expressions in every function) must fit in this budget.
-const STACK_BUDGET: usize = 128 * 1024;
+/// The kernel compiles on a fixed stack with the compiler's tables in a boxed `Workspace` and
+/// the result in caller storage: the deepest shaders the limits allow (call depth 8 with deeply
+/// nested expressions in every function) must fit this budget, recursion only (measured on a
+/// debug build, whose frames are several times a release build's).
+const STACK_BUDGET: usize = 320 * 1024;
 
 #[test]
 fn deepest_shaders_fit_the_stack_budget() {
@@ -359,12 +361,20 @@ fn deepest_shaders_fit_the_stack_budget() {
     sources.push(format!("void main(){{gl_Position=vec4({});}}", sum).into_bytes());
     let swz = ".x".repeat(250);
     sources.push(format!("void main(){{gl_Position=vec4(1.0{});}}", swz).into_bytes());
+    // The compiler's tables live in a caller-owned workspace and its result in a caller-owned
+    // slot (the kernel boxes both): only the recursion uses the stack. Boxed here: a debug
+    // build's `Box::new` passes the value through the current thread's stack.
+    use shader::program::compile::{compile_into, CompileOptions, Shader, Workspace};
+    let mut ws = Box::new(Workspace::new());
+    let mut out = Box::new(Shader::EMPTY);
+    let mut diag = Box::new(shader::Diagnostics::new("stack"));
     let handle = std::thread::Builder::new()
         .stack_size(STACK_BUDGET)
         .spawn(move || {
+            let opts = CompileOptions::default();
             for src in &sources {
-                let _ = compile(0, src, "stack");
-                let _ = shader::front::dump::dump_ast(src, "stack", &mut String::new());
+                compile_into(&mut ws, &mut out, &mut diag, 0, src, "stack", &opts);
+                let _ = shader::front::dump::dump_ast_in(&mut ws, src, "stack", &mut String::new());
             }
         })
         .unwrap();

@@ -4,7 +4,7 @@
 //! shader whose computed `gl_Position` proves the rule.
 use shader::back::exec::lanes::{Vec4x, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
-use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_MAX};
+use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::compile::compile;
 
 /// Compiles a vertex shader and runs it once (lane 0) with `uniforms` (vec4 slots in order) and
@@ -23,7 +23,7 @@ fn run_vs(src: &str, uniforms: &[[f32; 4]], attr0: [f32; 4]) -> [f32; 4] {
     for (i, u) in uniforms.iter().enumerate() {
         uni[i * 4..i * 4 + 4].copy_from_slice(u);
     }
-    let mut inputs: [Vec4x; VARYING_MAX] = [[[0.0; LANES]; 4]; VARYING_MAX];
+    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
     for c in 0..4 {
         inputs[0][c] = [attr0[c]; LANES];
     }
@@ -256,7 +256,7 @@ fn run_fs(src: &str, uniforms: &[[f32; 4]], v0: [f32; 4]) -> Option<[f32; 4]> {
     for (i, u) in uniforms.iter().enumerate() {
         uni[i * 4..i * 4 + 4].copy_from_slice(u);
     }
-    let mut inputs: [Vec4x; VARYING_MAX] = [[[0.0; LANES]; 4]; VARYING_MAX];
+    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
     for c in 0..4 {
         inputs[0][c] = [v0[c]; LANES];
     }

@@ -36,7 +36,7 @@ fn check_module(m: &Module, seed: u64) {
     ];
     let mut uniforms = [0.0f32; 128];
     uniforms.iter_mut().for_each(|u| *u = r.value());
-    let mut inputs = [[[0.0f32; LANES]; 4]; 8];
+    let mut inputs = [[[0.0f32; LANES]; 4]; 16];
     let mut fragcoord = [[0.0f32; LANES]; 4];
     for s in inputs.iter_mut() {
         for c in s.iter_mut() {
@@ -50,7 +50,7 @@ fn check_module(m: &Module, seed: u64) {
     let mut regs = Regs::new();
     // Dirty registers must not leak into results (temps read before written start at 0).
     let mut dirty = Outputs::new();
-    let junk = [[[f32::NAN; LANES]; 4]; 8];
+    let junk = [[[f32::NAN; LANES]; 4]; 16];
     let inv_junk = Invocation {
         uniforms: &[7.0; 128],
         textures: &textures,
@@ -124,7 +124,7 @@ proptest! {
 
 fn run_fs(m: &Module) -> [f32; 4] {
     let exe = Executable::new(m, None).unwrap();
-    let inputs = [[[0.0f32; LANES]; 4]; 8];
+    let inputs = [[[0.0f32; LANES]; 4]; 16];
     let fc = [[0.0f32; LANES]; 4];
     let tex: [Option<TextureRef>; 4] = [None; 4];
     let inv = Invocation {
@@ -213,7 +213,7 @@ fn if_else_masks_per_lane_and_discard_ends_lanes() {
     b.color(out);
     let m = b.done();
     let exe = Executable::new(&m, None).unwrap();
-    let mut inputs = [[[0.0f32; LANES]; 4]; 8];
+    let mut inputs = [[[0.0f32; LANES]; 4]; 16];
     for l in 0..LANES {
         inputs[0][0][l] = if l % 2 == 0 { 1.0 } else { -1.0 };
         inputs[0][1][l] = if l % 4 < 2 { 1.0 } else { -1.0 };

@@ -294,7 +294,7 @@ fn frontend_corpus_runs_on_the_executor() {
             name
         );
         let exe = Executable::new(&s.module, None).unwrap_or_else(|e| panic!("{}: {}", name, e));
-        let inputs = [[[0.5f32; LANES]; 4]; 8];
+        let inputs = [[[0.5f32; LANES]; 4]; 16];
         let fc = [[0.5f32; LANES]; 4];
         let texels = [0xFF80_8080u32; 4];
         let t = TextureRef {

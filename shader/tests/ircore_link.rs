@@ -139,7 +139,7 @@ fn too_many_uniforms() {
             .push(Uniform {
                 name: name(&format!("v{}", s)),
                 ty: Type::Float,
-                slot: s,
+                slot: s.into(),
                 slots: 1,
             })
             .unwrap();
@@ -156,7 +156,7 @@ fn too_many_uniforms() {
         .unwrap();
     assert_eq!(
         fails(Some(&vs), Some(&fs), "too many uniforms"),
-        LinkError::TooManyUniforms
+        LinkError::TooManyUniforms(32)
     );
     // Exactly 32 distinct is fine, shared names count once.
     let mut fs = passthrough_fs();

@@ -729,7 +729,7 @@ fn draw_errors_are_typed() {
         Err(DrawError::VertexData { .. })
     ));
     let bad_loc = [VertexAttrib {
-        location: 8,
+        location: shader::limits::ATTR_CAP as u8,
         offset: 0,
         components: 4,
     }];

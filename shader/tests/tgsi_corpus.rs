@@ -25,7 +25,7 @@ fn compile_file(file: &str) -> Module {
     }
 }
 
-fn checked(m: &Module, remap: Option<&[i8; 8]>, what: &str) -> Result<String, TgsiError> {
+fn checked(m: &Module, remap: Option<&[i8]>, what: &str) -> Result<String, TgsiError> {
     let mut t = TgsiText::new();
     let info = emit(m, remap, &mut t)?;
     let stats = check_tgsi(&t).unwrap_or_else(|e| panic!("{}: {}\n{}", what, e, t.as_str()));

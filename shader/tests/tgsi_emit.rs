@@ -6,10 +6,10 @@ mod fixtures;
 use heapless::String;
 use shader::back::tgsi::{check_tgsi, emit, format_imm, parse_tgsi_float, TgsiError};
 use shader::ir::*;
-use shader::limits::TGSI_MAX;
+use shader::limits::{TGSI_CAP, TGSI_MAX};
 
-fn emit_ok(m: &Module, remap: Option<&[i8; 8]>) -> std::string::String {
-    let mut out: String<TGSI_MAX> = String::new();
+fn emit_ok(m: &Module, remap: Option<&[i8]>) -> std::string::String {
+    let mut out: String<TGSI_CAP> = String::new();
     let info = emit(m, remap, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
     assert_eq!(info.bytes, out.len());
     assert_eq!(shader::back::tgsi::token_bound(&out), info.tokens);
@@ -186,7 +186,7 @@ fn oversized_output_is_a_clean_error() {
     }
     b.op(Op::StorePos, -1, 8, -1, 0, 0, 4);
     let m = b.temps(12);
-    let mut out: String<TGSI_MAX> = String::new();
+    let mut out: String<TGSI_CAP> = String::new();
     out.push_str("stale").unwrap();
     assert_eq!(
         emit(&m, None, &mut out),
@@ -199,7 +199,7 @@ fn oversized_output_is_a_clean_error() {
 fn malformed_modules_are_errors_not_panics() {
     let mut m = fixtures::tri_frag();
     m.insts[0].dst = 50; // beyond temps
-    let mut out: String<TGSI_MAX> = String::new();
+    let mut out: String<TGSI_CAP> = String::new();
     assert!(matches!(
         emit(&m, None, &mut out),
         Err(TgsiError::BadInst { inst: 0, .. })
@@ -286,7 +286,7 @@ mod random_modules {
         #[test]
         fn verified_modules_always_emit(frag in any::<bool>(), insts in proptest::collection::vec(arb_inst(12), 1..40)) {
             let m = module(frag, with_blocks(insts));
-            let mut out: String<TGSI_MAX> = String::new();
+            let mut out: String<TGSI_CAP> = String::new();
             let r = emit(&m, None, &mut out);
             if shader::ir::verify::verify(&m).is_ok() {
                 match r {

@@ -80,7 +80,7 @@ impl B {
         let u = Uniform {
             name: name(n),
             ty,
-            slot,
+            slot: slot.into(),
             slots: ty.uniform_slots(),
         };
         self.m.iface.uniforms.push(u).unwrap();

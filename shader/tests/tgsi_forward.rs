@@ -13,7 +13,7 @@ use heapless::String;
 use proptest::prelude::*;
 use shader::back::tgsi::{check_tgsi, emit, emit_unforwarded};
 use shader::ir::*;
-use shader::limits::TGSI_MAX;
+use shader::limits::TGSI_CAP;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum File {
@@ -259,8 +259,8 @@ fn run(text: &str, input: &[[f32; 4]], konst: &[[f32; 4]]) -> (Vec<(usize, [u32;
 }
 
 fn texts(m: &Module) -> Option<(std::string::String, std::string::String)> {
-    let mut a: String<TGSI_MAX> = String::new();
-    let mut b: String<TGSI_MAX> = String::new();
+    let mut a: String<TGSI_CAP> = String::new();
+    let mut b: String<TGSI_CAP> = String::new();
     emit(m, None, &mut a).ok()?;
     emit_unforwarded(m, None, &mut b).ok()?;
     check_tgsi(&a).unwrap_or_else(|e| panic!("{}\n{}", e, a.as_str()));
@@ -396,12 +396,12 @@ fn corpus_results_are_unchanged_and_text_is_shorter() {
         let src = std::fs::read(&p).unwrap();
         let stage = if file.ends_with(".frag") { 1 } else { 0 };
         let sh = shader::program::compile::compile(stage, &src, &file).unwrap();
-        let mut fwd: String<TGSI_MAX> = String::new();
+        let mut fwd: String<TGSI_CAP> = String::new();
         emit(&sh.module, None, &mut fwd).unwrap_or_else(|e| panic!("{}: {}", file, e));
         let mut big = std::string::String::new();
         // The reference may not fit the budget (that is why forwarding exists): only compare
         // when it does.
-        let mut reference: String<TGSI_MAX> = String::new();
+        let mut reference: String<TGSI_CAP> = String::new();
         if emit_unforwarded(&sh.module, None, &mut reference).is_ok() {
             assert!(fwd.len() <= reference.len(), "{}", file);
             big.push_str(&reference);

@@ -29,7 +29,10 @@ use core::fmt::Write;
 use heapless::{String, Vec};
 
 use crate::ir::{CmpCode, Inst, Module, Op, Stage};
-use crate::limits::{IR_MAX, TEMP_MAX, TGSI_MAX, VARYING_MAX};
+#[allow(unused_imports)]
+use crate::limits::{
+    limits, ATTR_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX, VARYING_CAP,
+};
 
 /// Scratch temps the emitter may add after the module's own (MULMM needs up to 4).
 pub const SCRATCH_TEMPS: u16 = 4;
@@ -61,7 +64,7 @@ pub struct TgsiInfo {
 /// Why emission failed. The output buffer is always left empty on failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TgsiError {
-    /// The text would exceed [`TGSI_MAX`] bytes.
+    /// The text would exceed the module's profile budget ([`TGSI_MAX`] bytes in profile 1).
     TooLong { limit: usize },
     /// An instruction the emitter cannot express (only reachable for unverified modules).
     BadInst { inst: usize, reason: &'static str },
@@ -80,10 +83,10 @@ impl core::fmt::Display for TgsiError {
     }
 }
 
-type Out = String<TGSI_MAX>;
+type Out = String<TGSI_CAP>;
 
 /// The bounded buffer TGSI text is emitted into (`TgsiText::new()`).
-pub type TgsiText = String<TGSI_MAX>;
+pub type TgsiText = String<TGSI_CAP>;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -326,20 +329,20 @@ fn lanes_or(inst: &Inst, zero_means: u8) -> u8 {
 
 struct Plan {
     /// Deduplicated immediate vectors (bit patterns), in first-use order.
-    imms: Vec<[u32; 4], { IR_MAX + 1 }>,
+    imms: Vec<[u32; 4], { IR_CAP + 1 }>,
     /// For each instruction that is a CONST, its IMM index.
-    const_imm: [u16; IR_MAX],
+    const_imm: [u16; IR_CAP],
     /// IMM index of the all-zero vector when some op needs it.
     zero_imm: Option<u16>,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
-    flags: [u8; IR_MAX],
+    flags: [u8; IR_CAP],
     /// The input register of gl_FragCoord (one past the highest varying input).
     fcoord_reg: u8,
     scratch: u16,
-    attrs: u8,
-    fs_inputs: u8,
-    vs_outputs: u8,
-    samplers: u8,
+    attrs: u32,
+    fs_inputs: u32,
+    vs_outputs: u32,
+    samplers: u32,
     uniform_vec4s: usize,
     reads_fragcoord: bool,
     writes_position: bool,
@@ -351,7 +354,7 @@ fn bad(inst: usize, reason: &'static str) -> TgsiError {
 }
 
 fn intern(
-    imms: &mut Vec<[u32; 4], { IR_MAX + 1 }>,
+    imms: &mut Vec<[u32; 4], { IR_CAP + 1 }>,
     v: [u32; 4],
     i: usize,
 ) -> Result<u16, TgsiError> {
@@ -362,7 +365,7 @@ fn intern(
     Ok((imms.len() - 1) as u16)
 }
 
-fn bit(set: &mut u8, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
+fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
     if v < 0 || v as usize >= limit {
         return Err(bad(i, what));
     }
@@ -371,12 +374,12 @@ fn bit(set: &mut u8, v: i16, limit: usize, i: usize, what: &'static str) -> Resu
 }
 
 /// Fills `p` (built by the caller: the plan is ~7 KB and moving it out by value cost a copy).
-fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
+fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<(), TgsiError> {
     for a in &m.iface.attributes {
         bit(
             &mut p.attrs,
             a.location as i16,
-            8,
+            ATTR_CAP,
             0,
             "attribute location out of range",
         )?;
@@ -386,14 +389,14 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
             Stage::Vertex => bit(
                 &mut p.vs_outputs,
                 v.slot as i16,
-                VARYING_MAX,
+                VARYING_CAP,
                 0,
                 "varying slot out of range",
             )?,
             Stage::Fragment => bit(
                 &mut p.fs_inputs,
                 v.slot as i16,
-                VARYING_MAX,
+                VARYING_CAP,
                 0,
                 "varying slot out of range",
             )?,
@@ -403,7 +406,7 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
         bit(
             &mut p.samplers,
             s.unit as i16,
-            4,
+            SAMPLER_CAP,
             0,
             "sampler unit out of range",
         )?;
@@ -431,7 +434,13 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
             Op::Div => p.scratch = p.scratch.max(1),
             Op::MulMV => p.scratch = p.scratch.max(1),
             Op::MulMM => p.scratch = p.scratch.max(SCRATCH_TEMPS),
-            Op::Sample => bit(&mut p.samplers, inst.aux, 4, i, "sampler unit out of range")?,
+            Op::Sample => bit(
+                &mut p.samplers,
+                inst.aux,
+                SAMPLER_CAP,
+                i,
+                "sampler unit out of range",
+            )?,
             Op::LoadAttr => bit(
                 &mut p.attrs,
                 inst.aux,
@@ -446,7 +455,7 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
                 bit(
                     &mut p.fs_inputs,
                     inst.aux,
-                    VARYING_MAX,
+                    VARYING_CAP,
                     i,
                     "varying slot out of range",
                 )?
@@ -458,7 +467,7 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
                 bit(
                     &mut p.vs_outputs,
                     inst.aux,
-                    VARYING_MAX,
+                    VARYING_CAP,
                     i,
                     "varying slot out of range",
                 )?
@@ -490,15 +499,17 @@ fn plan(m: &Module, p: &mut Plan, optimize: bool) -> Result<(), TgsiError> {
             _ => {}
         }
     }
-    if m.temps as usize > TEMP_MAX {
+    if m.temps as usize > limits(m.profile).temporaries_max {
         return Err(bad(0, "more temporaries than TEMP_MAX"));
     }
     p.fcoord_reg = match p.fs_inputs {
         0 => 0,
-        set => 8 - set.leading_zeros() as u8,
+        set => 32 - set.leading_zeros() as u8,
     };
     if optimize {
-        forward(m, p);
+        fx.clear();
+        fx.extend(m.insts.iter().map(lanes_read));
+        forward(m, p, fx);
     }
     // A mat3 product's zero lane w is written only when something reads it.
     for (i, inst) in m.insts.iter().enumerate() {
@@ -577,7 +588,7 @@ fn digits(v: u16) -> u32 {
 }
 
 /// The registers each module temp is read from at the current instruction.
-struct Regs([Reg; TEMP_MAX]);
+struct Regs([Reg; TEMP_CAP]);
 
 impl Regs {
     fn new() -> Regs {
@@ -776,10 +787,8 @@ fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> 
 }
 
 /// Decides `p.flags` (see the section comment).
-fn forward(m: &Module, p: &mut Plan) {
-    // Every scan reads the same lane effects: compute them once.
-    let fx: Vec<crate::ir::opt::Effects, IR_MAX> = m.insts.iter().map(lanes_read).collect();
-    let fx = fx.as_slice();
+/// `fx`: every instruction's lane effects as emitted (computed once: every scan reads them).
+fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
     let mut regs = Regs::new();
     for (i, inst) in m.insts.iter().enumerate() {
         let mut flags = p.flags.get(i).copied().unwrap_or(0);
@@ -864,7 +873,7 @@ trait Piece {
 }
 
 fn too_long<T>(_: T) -> TgsiError {
-    TgsiError::TooLong { limit: TGSI_MAX }
+    TgsiError::TooLong { limit: TGSI_CAP }
 }
 
 impl Piece for &str {
@@ -944,7 +953,7 @@ fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
     }
     if v < 100 {
         if out.capacity() - out.len() < 2 {
-            return Err(TgsiError::TooLong { limit: TGSI_MAX });
+            return Err(TgsiError::TooLong { limit: TGSI_CAP });
         }
         out.push((b'0' + (v / 10) as u8) as char)
             .map_err(too_long)?;
@@ -1064,11 +1073,12 @@ fn temps(t: i16, n: u16, m: &Module, i: usize) -> Result<u16, TgsiError> {
 /// the vertex output slot it reads (from the link); `None` or a negative entry means identity.
 pub fn emit(
     m: &Module,
-    remap: Option<&[i8; 8]>,
-    out: &mut String<TGSI_MAX>,
+    remap: Option<&[i8]>,
+    out: &mut String<TGSI_CAP>,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner(m, remap, out, true);
+    let r = within_budget(m, out, r);
     if r.is_err() {
         out.clear();
     }
@@ -1080,11 +1090,82 @@ pub fn emit(
 #[doc(hidden)]
 pub fn emit_unforwarded(
     m: &Module,
-    remap: Option<&[i8; 8]>,
-    out: &mut String<TGSI_MAX>,
+    remap: Option<&[i8]>,
+    out: &mut String<TGSI_CAP>,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner(m, remap, out, false);
+    let r = within_budget(m, out, r);
+    if r.is_err() {
+        out.clear();
+    }
+    r
+}
+
+/// `r`, or `TooLong` when the text passed the budget of `m`'s profile.
+fn within_budget(
+    m: &Module,
+    out: &Out,
+    r: Result<TgsiInfo, TgsiError>,
+) -> Result<TgsiInfo, TgsiError> {
+    let budget = limits(m.profile).tgsi_bytes_max;
+    match r {
+        Ok(_) if out.len() > budget => Err(TgsiError::TooLong { limit: budget }),
+        Err(TgsiError::TooLong { .. }) => Err(TgsiError::TooLong { limit: budget }),
+        r => r,
+    }
+}
+
+/// The TGSI emitter's working tables (about 400 KiB at profile-2 capacity): keep one where a
+/// large frame is not welcome ([`emit_in`]); [`emit`] builds one in its own frame.
+pub struct TgsiScratch {
+    plan: Plan,
+    fx: Effects,
+}
+
+/// Per instruction: the lanes it reads and writes as emitted (see [`forward`]).
+type Effects = Vec<crate::ir::opt::Effects, IR_CAP>;
+
+impl Default for TgsiScratch {
+    fn default() -> Self {
+        TgsiScratch::new()
+    }
+}
+
+impl TgsiScratch {
+    pub const fn new() -> TgsiScratch {
+        TgsiScratch {
+            plan: Plan {
+                imms: Vec::new(),
+                const_imm: [0; IR_CAP],
+                zero_imm: None,
+                flags: [0; IR_CAP],
+                fcoord_reg: 0,
+                scratch: 0,
+                attrs: 0,
+                fs_inputs: 0,
+                vs_outputs: 0,
+                samplers: 0,
+                uniform_vec4s: 0,
+                reads_fragcoord: false,
+                writes_position: false,
+                writes_color: false,
+            },
+            fx: Vec::new(),
+        }
+    }
+}
+
+/// [`emit`] with caller-owned working tables.
+pub fn emit_in(
+    scratch: &mut TgsiScratch,
+    m: &Module,
+    remap: Option<&[i8]>,
+    out: &mut String<TGSI_CAP>,
+) -> Result<TgsiInfo, TgsiError> {
+    out.clear();
+    let r = emit_plan(&mut scratch.plan, &mut scratch.fx, m, remap, out, true);
+    let r = within_budget(m, out, r);
     if r.is_err() {
         out.clear();
     }
@@ -1093,28 +1174,39 @@ pub fn emit_unforwarded(
 
 fn emit_inner(
     m: &Module,
-    remap: Option<&[i8; 8]>,
+    remap: Option<&[i8]>,
     out: &mut Out,
     optimize: bool,
 ) -> Result<TgsiInfo, TgsiError> {
-    let mut p = Plan {
-        imms: Vec::new(),
-        const_imm: [0; IR_MAX],
-        zero_imm: None,
-        flags: [0; IR_MAX],
-        fcoord_reg: 0,
-        scratch: 0,
-        attrs: 0,
-        fs_inputs: 0,
-        vs_outputs: 0,
-        samplers: 0,
-        uniform_vec4s: m.iface.uniform_vec4s(),
-        reads_fragcoord: false,
-        writes_position: m.stage == Stage::Vertex,
-        writes_color: m.iface.color_output.is_some(),
-    };
-    plan(m, &mut p, optimize)?;
-    let p = &p;
+    let mut scratch = TgsiScratch::new();
+    emit_plan(&mut scratch.plan, &mut scratch.fx, m, remap, out, optimize)
+}
+
+fn emit_plan(
+    p: &mut Plan,
+    fx: &mut Effects,
+    m: &Module,
+    remap: Option<&[i8]>,
+    out: &mut Out,
+    optimize: bool,
+) -> Result<TgsiInfo, TgsiError> {
+    let n = m.insts.len().min(IR_CAP);
+    p.imms.clear();
+    p.const_imm.get_mut(..n).into_iter().for_each(|s| s.fill(0));
+    p.flags.get_mut(..n).into_iter().for_each(|s| s.fill(0));
+    p.zero_imm = None;
+    p.fcoord_reg = 0;
+    p.scratch = 0;
+    p.attrs = 0;
+    p.fs_inputs = 0;
+    p.vs_outputs = 0;
+    p.samplers = 0;
+    p.uniform_vec4s = m.iface.uniform_vec4s();
+    p.reads_fragcoord = false;
+    p.writes_position = m.stage == Stage::Vertex;
+    p.writes_color = m.iface.color_output.is_some();
+    plan(m, p, fx, optimize)?;
+    let p = &*p;
     let declared_temps = m.temps + p.scratch;
     let mut e = Emitter {
         out,
@@ -1133,9 +1225,9 @@ fn emit_inner(
             raw!(e, "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n")?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
-        for f in 0..VARYING_MAX {
+        for f in 0..VARYING_CAP {
             if p.fs_inputs & (1 << f) != 0 {
-                let g = match remap.map(|r| r[f]) {
+                let g = match remap.and_then(|r| r.get(f).copied()) {
                     Some(v) if v >= 0 => v as usize,
                     _ => f,
                 };
@@ -1150,7 +1242,7 @@ fn emit_inner(
             dcl!(e, "OUT[0], COLOR")?;
         }
     } else {
-        for a in 0..8 {
+        for a in 0..ATTR_CAP {
             if p.attrs & (1 << a) != 0 {
                 dcl!(e, "IN[", a, "]")?;
             }
@@ -1158,7 +1250,7 @@ fn emit_inner(
         if p.writes_position {
             dcl!(e, "OUT[0], POSITION")?;
         }
-        for s in 0..VARYING_MAX {
+        for s in 0..VARYING_CAP {
             if p.vs_outputs & (1 << s) != 0 {
                 dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
             }
@@ -1167,7 +1259,7 @@ fn emit_inner(
     if p.uniform_vec4s > 0 {
         dcl!(e, "CONST[0][0..", p.uniform_vec4s - 1, "]")?;
     }
-    for s in 0..4 {
+    for s in 0..SAMPLER_CAP {
         if p.samplers & (1 << s) != 0 {
             dcl!(e, "SAMP[", s, "]")?;
             dcl!(e, "SVIEW[", s, "], 2D, FLOAT")?;

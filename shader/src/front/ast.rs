@@ -29,7 +29,7 @@
 use heapless::Vec;
 
 use crate::ir::Type;
-use crate::limits::AST_MAX;
+use crate::limits::AST_CAP;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -198,7 +198,7 @@ impl Node {
 #[repr(C)]
 pub struct Ast {
     pub first: i16,
-    pub nodes: Vec<Node, AST_MAX>,
+    pub nodes: Vec<Node, AST_CAP>,
 }
 
 impl Ast {

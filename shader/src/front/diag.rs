@@ -10,7 +10,7 @@ use core::fmt::{self, Write};
 
 use heapless::{String, Vec};
 
-use crate::limits::{ERR_MAX, WARN_MAX};
+use crate::limits::{ERR_CAP, ERR_MAX, WARN_MAX};
 
 /// Room for one message: what was found, what is allowed and the limit, with names of at most
 /// 39 bytes. Longer text is cut at a character boundary (never a panic).
@@ -35,8 +35,10 @@ pub struct Diagnostics {
     total: usize,
     /// Every warning reported, kept or not.
     warn_total: usize,
+    /// Errors kept (the profile's `errors_reported_max`; the rest are counted).
+    max: usize,
     pub name: String<SHADER_NAME_MAX>,
-    list: Vec<Diagnostic, ERR_MAX>,
+    list: Vec<Diagnostic, ERR_CAP>,
     warnings: Vec<Diagnostic, WARN_MAX>,
 }
 
@@ -68,13 +70,34 @@ pub fn bounded_string<const N: usize>(s: &str) -> String<N> {
 
 impl Diagnostics {
     pub fn new(name: &str) -> Diagnostics {
+        Diagnostics::with_error_limit(name, ERR_MAX)
+    }
+
+    /// Diagnostics keeping up to `max` errors (at most `ERR_CAP`): a profile's
+    /// `errors_reported_max`.
+    pub fn with_error_limit(name: &str, max: usize) -> Diagnostics {
         let shown = if name.is_empty() { "shader" } else { name };
         Diagnostics {
             name: bounded_string(shown),
             list: Vec::new(),
             total: 0,
             warn_total: 0,
+            max: max.min(ERR_CAP),
             warnings: Vec::new(),
+        }
+    }
+
+    /// Appends `args` to the message of every error from index `from` on that `note` picks
+    /// (cut at the message capacity).
+    pub fn annotate(
+        &mut self,
+        from: usize,
+        mut note: impl FnMut(&Diagnostic, &mut dyn Write) -> fmt::Result,
+    ) {
+        for d in self.list.iter_mut().skip(from) {
+            let mut extra: String<MSG_MAX> = String::new();
+            let _ = note(d, &mut Bounded(&mut extra));
+            let _ = Bounded(&mut d.message).write_str(&extra);
         }
     }
 
@@ -105,11 +128,13 @@ impl Diagnostics {
         self.total = self.total.saturating_add(1);
         let mut message = String::new();
         let _ = Bounded(&mut message).write_fmt(args);
-        let _ = self.list.push(Diagnostic {
-            line: line.max(1),
-            column: column.max(1),
-            message,
-        });
+        if self.list.len() < self.max {
+            let _ = self.list.push(Diagnostic {
+                line: line.max(1),
+                column: column.max(1),
+                message,
+            });
+        }
     }
 
     /// Errors kept (at most `ERR_MAX`).
@@ -128,7 +153,7 @@ impl Diagnostics {
 
     /// The error budget is spent: later phases stop.
     pub fn full(&self) -> bool {
-        self.total >= ERR_MAX
+        self.total >= self.max
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
@@ -149,7 +174,7 @@ impl Diagnostics {
                 "{}: {} more errors not shown (at most {} are kept)",
                 self.name,
                 self.total - self.list.len(),
-                ERR_MAX
+                self.max
             )?;
         }
         for d in self.warnings.iter() {

@@ -10,20 +10,26 @@ use crate::front::ast::*;
 use crate::front::diag::Diagnostics;
 use crate::front::lex::{self, Tok, Tokens};
 use crate::front::parse;
+use crate::front::Workspace;
 use crate::limits::{AST_MAX, SRC_MAX};
 
 /// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
 /// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
 #[allow(clippy::result_large_err)]
 pub fn dump_ast(source: &[u8], name: &str, out: &mut dyn Write) -> Result<(), Diagnostics> {
-    let mut toks = Tokens {
-        toks: heapless::Vec::new(),
-        version: 0,
-        overflow: None,
-    };
-    let mut ast = Ast::new();
-    parse_only(source, name, &mut toks, &mut ast)?;
-    let _ = write_ast(source, &toks, &ast, out);
+    dump_ast_in(&mut Workspace::new(), source, name, out)
+}
+
+/// [`dump_ast`] in a caller-owned workspace (no large stack frame).
+#[allow(clippy::result_large_err)]
+pub fn dump_ast_in(
+    ws: &mut Workspace,
+    source: &[u8],
+    name: &str,
+    out: &mut dyn Write,
+) -> Result<(), Diagnostics> {
+    parse_only(source, name, &mut ws.toks, &mut ws.ast)?;
+    let _ = write_ast(source, &ws.toks, &ws.ast, out);
     Ok(())
 }
 

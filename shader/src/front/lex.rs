@@ -7,6 +7,7 @@
 use heapless::Vec;
 
 use crate::front::diag::Diagnostics;
+use crate::front::pp::{PpKind, Preprocessor, SYNTH};
 use crate::limits::*;
 
 /// Token kinds. Keywords are separate kinds; `Reserved` marks GLSL words this language does not
@@ -86,10 +87,15 @@ pub enum Tok {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Token {
     pub kind: Tok,
-    pub off: u16,
     pub len: u16,
-    pub line: u16,
     pub col: u16,
+    /// Profile 2: the macro expansion this token came from (the preprocessor's record number;
+    /// 0 = the user's own text). Always 0 in profile 1.
+    pub exp: u16,
+    /// Byte offset of the spelling in the text the parser reads (the source; in profile 2 the
+    /// source followed by the preprocessor's synthesized text).
+    pub off: u32,
+    pub line: u32,
     pub value: u32,
 }
 
@@ -338,11 +344,14 @@ pub const INT_LITERAL_MAX: u32 = 1 << 24;
 pub struct Tokens {
     /// `#version` number, 0 when absent.
     pub version: u32,
+    /// The language profile of the compile: every later phase reads its bounds and features
+    /// from here.
+    pub profile: Profile,
     /// Where the token after the `TOK_MAX`th begins, when the source has more: lexing stopped
     /// there. The error is reported by [`report_overflow`] after parsing, so that problems
     /// earlier in the source are reported first.
     pub overflow: Option<(u32, u32)>,
-    pub toks: Vec<Token, { TOK_MAX + 1 }>,
+    pub toks: Vec<Token, { TOK_CAP + 1 }>,
 }
 
 /// Reports the token limit when the source passed it (after the parser's earlier errors).
@@ -353,13 +362,30 @@ pub fn report_overflow(toks: &Tokens, diag: &mut Diagnostics) {
             col,
             format_args!(
                 "too many tokens: the limit is {} tokens per shader",
-                TOK_MAX
+                limits(toks.profile).tokens_max
             ),
         );
     }
 }
 
+impl Default for Tokens {
+    fn default() -> Self {
+        Tokens::new()
+    }
+}
+
 impl Tokens {
+    /// An empty token list (construction touches no token storage).
+    #[inline(always)]
+    pub const fn new() -> Tokens {
+        Tokens {
+            version: 0,
+            profile: Profile::P1,
+            overflow: None,
+            toks: Vec::new(),
+        }
+    }
+
     pub fn get(&self, i: i16) -> Option<&Token> {
         if i < 0 {
             return None;
@@ -544,6 +570,7 @@ fn narrow<const WIDE: bool>(v: u32) -> u16 {
 fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
     out.toks.clear();
     out.version = 0;
+    out.profile = Profile::P1;
     out.overflow = None;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
     // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
@@ -725,69 +752,10 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                         Err(k) => k,
                     }
                 } else {
-                    let two = [c, at(pos + 1)];
-                    let (k, n) = match &two {
-                        b"==" => (Tok::EqEq, 2),
-                        b"!=" => (Tok::NotEq, 2),
-                        b"<=" => (Tok::Le, 2),
-                        b">=" => (Tok::Ge, 2),
-                        b"&&" => (Tok::AndAnd, 2),
-                        b"||" => (Tok::OrOr, 2),
-                        b"++" => (Tok::PlusPlus, 2),
-                        b"--" => (Tok::MinusMinus, 2),
-                        b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
-                        b"<<" | b">>" => (Tok::Shift, 2),
-                        _ => match c {
-                            b'(' => (Tok::LParen, 1),
-                            b')' => (Tok::RParen, 1),
-                            b'{' => (Tok::LBrace, 1),
-                            b'}' => (Tok::RBrace, 1),
-                            b'[' => (Tok::LBracket, 1),
-                            b']' => (Tok::RBracket, 1),
-                            b';' => (Tok::Semi, 1),
-                            b',' => (Tok::Comma, 1),
-                            b'.' => (Tok::Dot, 1),
-                            b'+' => (Tok::Plus, 1),
-                            b'-' => (Tok::Minus, 1),
-                            b'*' => (Tok::Star, 1),
-                            b'/' => (Tok::Slash, 1),
-                            b'%' => (Tok::Percent, 1),
-                            b'=' => (Tok::Assign, 1),
-                            b'<' => (Tok::Lt, 1),
-                            b'>' => (Tok::Gt, 1),
-                            b'!' => (Tok::Not, 1),
-                            b'?' => (Tok::Question, 1),
-                            b':' => (Tok::Colon, 1),
-                            _ => {
-                                if matches!(c, b'&' | b'|' | b'^' | b'~') {
-                                    diag.push(
-                                        line,
-                                        col,
-                                        format_args!(
-                                        "invalid token '{}': bitwise operators are not supported",
-                                        c as char
-                                    ),
-                                    );
-                                } else if c.is_ascii_graphic() {
-                                    diag.push(
-                                        line,
-                                        col,
-                                        format_args!("invalid token '{}'", c as char),
-                                    );
-                                } else {
-                                    diag.push(
-                                    line,
-                                    col,
-                                    format_args!(
-                                        "invalid character (byte 0x{:02x}): only ASCII text is accepted",
-                                        c
-                                    ),
-                                );
-                                }
-                                pos += 1;
-                                continue;
-                            }
-                        },
+                    let Some((k, n)) = punct(c, at(pos + 1)) else {
+                        bad_byte(diag, line, col, c);
+                        pos += 1;
+                        continue;
                     };
                     pos += n;
                     k
@@ -796,10 +764,11 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
         };
         let tok = Token {
             kind,
-            off: narrow::<WIDE>(start as u32),
+            off: start as u32,
             len: narrow::<WIDE>((pos - start) as u32),
-            line: narrow::<WIDE>(line),
+            line,
             col: narrow::<WIDE>(col),
+            exp: 0,
             value,
         };
         if out.toks.len() >= TOK_MAX {
@@ -814,16 +783,257 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: narrow::<WIDE>(pos as u32),
+        off: pos as u32,
         len: 0,
-        line: narrow::<WIDE>(line),
+        line,
         col: narrow::<WIDE>(column(pos, line_begin)),
+        exp: 0,
         value: 0,
     };
     if out.toks.is_full() {
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof);
+}
+
+/// The punctuator token starting with `c` (then `next`) and its length, if the language has one.
+#[inline]
+fn punct(c: u8, next: u8) -> Option<(Tok, usize)> {
+    Some(match &[c, next] {
+        b"==" => (Tok::EqEq, 2),
+        b"!=" => (Tok::NotEq, 2),
+        b"<=" => (Tok::Le, 2),
+        b">=" => (Tok::Ge, 2),
+        b"&&" => (Tok::AndAnd, 2),
+        b"||" => (Tok::OrOr, 2),
+        b"++" => (Tok::PlusPlus, 2),
+        b"--" => (Tok::MinusMinus, 2),
+        b"+=" | b"-=" | b"*=" | b"/=" | b"%=" => (Tok::CompoundAssign, 2),
+        b"<<" | b">>" => (Tok::Shift, 2),
+        _ => (
+            match c {
+                b'(' => Tok::LParen,
+                b')' => Tok::RParen,
+                b'{' => Tok::LBrace,
+                b'}' => Tok::RBrace,
+                b'[' => Tok::LBracket,
+                b']' => Tok::RBracket,
+                b';' => Tok::Semi,
+                b',' => Tok::Comma,
+                b'.' => Tok::Dot,
+                b'+' => Tok::Plus,
+                b'-' => Tok::Minus,
+                b'*' => Tok::Star,
+                b'/' => Tok::Slash,
+                b'%' => Tok::Percent,
+                b'=' => Tok::Assign,
+                b'<' => Tok::Lt,
+                b'>' => Tok::Gt,
+                b'!' => Tok::Not,
+                b'?' => Tok::Question,
+                b':' => Tok::Colon,
+                _ => return None,
+            },
+            1,
+        ),
+    })
+}
+
+/// Reports a byte that starts no token.
+#[cold]
+fn bad_byte(diag: &mut Diagnostics, line: u32, col: u32, c: u8) {
+    if matches!(c, b'&' | b'|' | b'^' | b'~') {
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "invalid token '{}': bitwise operators are not supported",
+                c as char
+            ),
+        );
+    } else if c.is_ascii_graphic() {
+        diag.push(line, col, format_args!("invalid token '{}'", c as char));
+    } else {
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                c
+            ),
+        );
+    }
+}
+
+/// Bytes of text a profile-2 compile reads: the source followed by the preprocessor's own text.
+pub const TEXT_CAP: usize = P2_SRC_MAX + PP_SYNTH_MAX;
+
+/// Profile 2: turns the preprocessor's output into tokens. `text` receives the source followed by
+/// the preprocessor's synthesized text, and every token's `off` points into it (pass `text` to
+/// the parser and the semantic pass in place of the source). Each token carries the line and
+/// column of its origin (the outermost macro invocation for expanded text) and its expansion.
+pub fn lex_pp(
+    pp: &Preprocessor,
+    src: &[u8],
+    text: &mut Vec<u8, TEXT_CAP>,
+    diag: &mut Diagnostics,
+    out: &mut Tokens,
+) {
+    out.toks.clear();
+    let v = pp.version();
+    out.version = if v.explicit { v.number } else { 0 };
+    out.profile = Profile::P2;
+    out.overflow = None;
+    text.clear();
+    let synth = pp.synth_text();
+    if text.extend_from_slice(src).is_err() || text.extend_from_slice(synth).is_err() {
+        // The preprocessor refused such a source already; nothing to lex.
+        let _ = out.toks.push(eof_token(0, 1, 1));
+        return;
+    }
+    let base = src.len() as u32;
+    let (mut last_line, mut last_col) = (1u32, 1u32);
+    for t in pp.tokens() {
+        if diag.full() {
+            break;
+        }
+        let o = pp.origin(t);
+        let (line, col) = (o.line.max(1), o.col.max(1));
+        let off = if t.flags & SYNTH != 0 {
+            base.saturating_add(t.off)
+        } else {
+            t.off
+        };
+        let bytes = pp.spelling(src, t);
+        let mut value = 0u32;
+        let kind = match t.kind {
+            PpKind::Ident => match if may_be_word(bytes) {
+                word(bytes)
+            } else {
+                None
+            } {
+                Some(Word::Keyword(k)) => k,
+                Some(Word::Reserved) => Tok::Reserved,
+                Some(Word::Rejected(i)) => {
+                    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+                        pp.error(
+                            src,
+                            diag,
+                            t,
+                            format_args!("unsupported qualifier '{}': {}", w, advice),
+                        );
+                    }
+                    continue;
+                }
+                None => {
+                    if bytes.len() >= P2_NAME_MAX {
+                        pp.error(
+                            src,
+                            diag,
+                            t,
+                            format_args!(
+                                "identifier is {} characters long; the limit is {}",
+                                bytes.len(),
+                                P2_NAME_MAX - 1
+                            ),
+                        );
+                    }
+                    Tok::Ident
+                }
+            },
+            PpKind::Number => {
+                let (end, r) = number(bytes, 0, diag, line, col);
+                if end != bytes.len() {
+                    pp.error(
+                        src,
+                        diag,
+                        t,
+                        format_args!(
+                            "invalid number '{}'",
+                            core::str::from_utf8(bytes).unwrap_or("?")
+                        ),
+                    );
+                }
+                match r {
+                    Ok((k, v)) => {
+                        value = v;
+                        k
+                    }
+                    Err(k) => k,
+                }
+            }
+            PpKind::Punct => {
+                let c = bytes.first().copied().unwrap_or(0);
+                match punct(c, bytes.get(1).copied().unwrap_or(0)) {
+                    Some((k, n)) if n == bytes.len() => k,
+                    _ => {
+                        let shown = core::str::from_utf8(bytes).unwrap_or("?");
+                        if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
+                            pp.error(
+                                src,
+                                diag,
+                                t,
+                                format_args!(
+                                    "invalid token '{}': bitwise operators are not supported",
+                                    shown
+                                ),
+                            );
+                        } else {
+                            pp.error(src, diag, t, format_args!("invalid token '{}'", shown));
+                        }
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                let c = bytes.first().copied().unwrap_or(0);
+                if c.is_ascii_graphic() {
+                    pp.error(src, diag, t, format_args!("invalid token '{}'", c as char));
+                } else {
+                    pp.error(
+                        src,
+                        diag,
+                        t,
+                        format_args!(
+                            "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                            c
+                        ),
+                    );
+                }
+                continue;
+            }
+        };
+        if out.toks.len() >= P2_TOK_MAX {
+            out.overflow = Some((line, col));
+            break;
+        }
+        (last_line, last_col) = (line, col.saturating_add(bytes.len() as u32));
+        let _ = out.toks.push(Token {
+            kind,
+            len: bytes.len().min(u16::MAX as usize) as u16,
+            col: col.min(u16::MAX as u32) as u16,
+            exp: o.exp,
+            off,
+            line,
+            value,
+        });
+    }
+    if out.toks.is_full() {
+        let _ = out.toks.pop();
+    }
+    let _ = out.toks.push(eof_token(base, last_line, last_col));
+}
+
+fn eof_token(off: u32, line: u32, col: u32) -> Token {
+    Token {
+        kind: Tok::Eof,
+        len: 0,
+        col: col.min(u16::MAX as u32) as u16,
+        exp: 0,
+        off,
+        line,
+        value: 0,
+    }
 }
 
 /// 1-based column of byte `pos` on the line starting at byte `line_begin` (a tab is one column).
@@ -1149,11 +1359,7 @@ mod tests {
 
     fn run(src: &str) -> (Tokens, Diagnostics) {
         let mut d = Diagnostics::new("t");
-        let mut t = Tokens {
-            toks: Vec::new(),
-            version: 0,
-            overflow: None,
-        };
+        let mut t = Tokens::new();
         lex(src.as_bytes(), &mut d, &mut t);
         (t, d)
     }

@@ -24,6 +24,8 @@ pub struct Parser<'a> {
     depth: usize,
     /// The node table filled up (reported once).
     ast_full: bool,
+    /// The bounds of the compile's profile.
+    lim: &'static Limits,
 }
 
 /// Maps a type keyword to its type.
@@ -60,6 +62,7 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         diag,
         depth: 0,
         ast_full: false,
+        lim: limits(toks.profile),
     };
     p.program();
     crate::front::lex::report_overflow(toks, p.diag);
@@ -78,6 +81,7 @@ impl<'a> Parser<'a> {
                 len: 0,
                 line: 1,
                 col: 1,
+                exp: 0,
                 value: 0,
             })
     }
@@ -124,7 +128,7 @@ impl<'a> Parser<'a> {
         if t.kind == Tok::Eof && self.toks.overflow.is_some() {
             return;
         }
-        self.diag.push(t.line as u32, t.col as u32, args);
+        self.diag.push(t.line, t.col as u32, args);
     }
 
     /// Error at the current token, describing it ("found ...").
@@ -167,7 +171,7 @@ impl<'a> Parser<'a> {
                 // Point just past the end of the line that lacks it.
                 let col = (p.col as u32).saturating_add(p.len as u32);
                 self.diag.push(
-                    p.line as u32,
+                    p.line,
                     col,
                     format_args!("expected {} at the end of this line", what),
                 );
@@ -188,14 +192,17 @@ impl<'a> Parser<'a> {
 
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
-        if self.ast.nodes.push(n).is_err() {
+        if idx >= self.lim.ast_nodes_max || self.ast.nodes.push(n).is_err() {
             // Once: every later statement would hit the same full table.
             if !self.ast_full {
                 self.ast_full = true;
                 let t = self.tok();
                 self.err_at(
                     t,
-                    format_args!("shader exceeds the syntax tree limit of {} nodes", AST_MAX),
+                    format_args!(
+                        "shader exceeds the syntax tree limit of {} nodes",
+                        self.lim.ast_nodes_max
+                    ),
                 );
             }
             return Err(());
@@ -213,11 +220,12 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> Result<(), ()> {
         self.depth += 1;
-        if self.depth > NEST_MAX {
+        if self.depth > self.lim.nesting_max {
             let t = self.tok();
+            let max = self.lim.nesting_max;
             self.err_at(
                 t,
-                format_args!("nesting exceeds the limit of {} levels", NEST_MAX),
+                format_args!("nesting exceeds the limit of {} levels", max),
             );
             self.depth -= 1;
             return Err(());

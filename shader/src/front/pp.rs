@@ -236,7 +236,7 @@ enum Sink {
 }
 
 /// Displays bytes as text (printable ASCII; anything else as `?`).
-struct Bytes<'a>(&'a [u8]);
+pub struct Bytes<'a>(pub &'a [u8]);
 
 impl fmt::Display for Bytes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -785,6 +785,11 @@ impl Preprocessor {
     /// The `#pragma chrisos profile N` of the source, if any.
     pub fn profile_pragma(&self) -> Option<ProfilePragma> {
         self.profile
+    }
+
+    /// The text the preprocessor made (the spellings of [`SYNTH`] tokens, which index it).
+    pub fn synth_text(&self) -> &[u8] {
+        &self.synth
     }
 
     /// A token's bytes (`src` must be the source given to [`Preprocessor::run`]).

@@ -53,7 +53,7 @@ use heapless::{String, Vec};
 use crate::limits::*;
 
 /// A name as kept in reflection tables (identifiers are at most 39 bytes).
-pub type Name = String<NAME_MAX>;
+pub type Name = String<NAME_CAP>;
 
 /// Shader stages with their public numeric values. Only vertex and fragment compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -416,7 +416,7 @@ pub struct Varying {
 pub struct Uniform {
     pub name: Name,
     pub ty: Type,
-    pub slot: u8,
+    pub slot: u16,
     pub slots: u8,
 }
 
@@ -443,10 +443,10 @@ pub struct Interface {
     pub derived_names: bool,
     /// Fragment stage: the single vec4 output (name kept for reflection).
     pub color_output: Option<Name>,
-    pub samplers: Vec<Sampler, SAMPLER_MAX>,
-    pub attributes: Vec<Attribute, ATTR_MAX>,
-    pub varyings: Vec<Varying, VARYING_MAX>,
-    pub uniforms: Vec<Uniform, UNIFORM_VEC4_MAX>,
+    pub samplers: Vec<Sampler, SAMPLER_CAP>,
+    pub attributes: Vec<Attribute, ATTR_CAP>,
+    pub varyings: Vec<Varying, VARYING_CAP>,
+    pub uniforms: Vec<Uniform, UNIFORM_VEC4_CAP>,
 }
 
 impl Interface {
@@ -467,17 +467,20 @@ impl Interface {
 #[repr(C)]
 pub struct Module {
     pub stage: Stage,
+    /// The language profile it was compiled in: the verifier holds it to that profile's bounds.
+    pub profile: Profile,
     /// Temporaries in use: every temp index is < `temps` (<= TEMP_MAX).
     pub temps: u16,
     pub iface: Interface,
-    pub imms: Vec<f32, IMM_MAX>,
-    pub insts: Vec<Inst, IR_MAX>,
+    pub imms: Vec<f32, IMM_CAP>,
+    pub insts: Vec<Inst, IR_CAP>,
 }
 
 impl Module {
     pub fn new(stage: Stage) -> Module {
         Module {
             stage,
+            profile: Profile::P1,
             insts: Vec::new(),
             imms: Vec::new(),
             temps: 0,

@@ -11,9 +11,7 @@
 //! It must never: modify the module, allocate, panic on any input, or accept something the
 //! executor would have to guess about.
 use crate::ir::{CmpCode, Interface, Module, Op, Stage, Type};
-use crate::limits::{
-    ATTR_MAX, IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_VEC4_MAX, VARYING_MAX,
-};
+use crate::limits::{limits, Profile, IF_DEPTH_MAX, UNIFORM_VEC4_CAP};
 
 /// Why a module was rejected: the instruction index (or None for module-level problems) and a
 /// message naming the broken invariant.
@@ -45,16 +43,30 @@ fn module_err(message: &'static str) -> VerifyError {
 
 /// Checks every invariant `exec` and `tgsi` rely on.
 pub fn verify(m: &Module) -> Result<(), VerifyError> {
-    if m.temps as usize > TEMP_MAX {
-        return Err(module_err("too many temporaries (the limit is 96)"));
+    let p1 = m.profile == Profile::P1;
+    let lim = limits(m.profile);
+    if m.temps as usize > lim.temporaries_max {
+        return Err(module_err(pick(
+            p1,
+            "too many temporaries (the limit is 96)",
+            "too many temporaries (the profile-2 limit is 1024)",
+        )));
     }
-    if m.insts.len() > IR_MAX {
-        return Err(module_err("too many instructions (the limit is 384)"));
+    if m.insts.len() > lim.ir_instructions_max {
+        return Err(module_err(pick(
+            p1,
+            "too many instructions (the limit is 384)",
+            "too many instructions (the profile-2 limit is 16384)",
+        )));
     }
-    if m.imms.len() > IMM_MAX {
-        return Err(module_err("too many immediates (the limit is 160)"));
+    if m.imms.len() > lim.immediates_max {
+        return Err(module_err(pick(
+            p1,
+            "too many immediates (the limit is 160)",
+            "too many immediates (the profile-2 limit is 4096)",
+        )));
     }
-    verify_interface(m.stage, &m.iface)?;
+    verify_interface(m.stage, m.profile, &m.iface)?;
 
     let mut v = Checker { m, at: 0 };
     // Per open IF: whether its ELSE has been seen.
@@ -162,8 +174,12 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             Op::Sample => {
                 v.temp(inst.dst)?;
                 v.temp(inst.a)?;
-                if !(0..SAMPLER_MAX as i16).contains(&inst.aux) {
-                    return Err(v.err("SAMPLE unit must be 0..=3"));
+                if !(0..lim.samplers_max as i16).contains(&inst.aux) {
+                    return Err(v.err(pick(
+                        p1,
+                        "SAMPLE unit must be 0..=3",
+                        "SAMPLE unit must be 0..=15",
+                    )));
                 }
                 if !m.iface.samplers.iter().any(|s| s.unit as i16 == inst.aux) {
                     return Err(v.err("SAMPLE unit is not a declared sampler"));
@@ -198,10 +214,12 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     return Err(v.err("LOAD_UNI slot is negative"));
                 }
                 let end = inst.aux as usize + count as usize;
-                if end > UNIFORM_VEC4_MAX {
-                    return Err(
-                        v.err("LOAD_UNI reads past uniform slot 32 (slot + count must be <= 32)")
-                    );
+                if end > lim.uniform_vec4_slots_max {
+                    return Err(v.err(pick(
+                        p1,
+                        "LOAD_UNI reads past uniform slot 32 (slot + count must be <= 32)",
+                        "LOAD_UNI reads past uniform slot 1024 (slot + count must be <= 1024)",
+                    )));
                 }
                 if end > m.iface.uniform_vec4s() {
                     return Err(v.err("LOAD_UNI reads uniform slots no declared uniform covers"));
@@ -279,11 +297,26 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
     Ok(())
 }
 
-fn verify_interface(stage: Stage, iface: &Interface) -> Result<(), VerifyError> {
+/// The profile-1 message (unchanged since CSIR v1) or the profile-2 one.
+fn pick(p1: bool, one: &'static str, two: &'static str) -> &'static str {
+    if p1 {
+        one
+    } else {
+        two
+    }
+}
+
+fn verify_interface(stage: Stage, profile: Profile, iface: &Interface) -> Result<(), VerifyError> {
+    let p1 = profile == Profile::P1;
+    let lim = limits(profile);
     let mut locs = 0u32;
     for a in iface.attributes.iter() {
-        if a.location as usize >= ATTR_MAX {
-            return Err(module_err("attribute location must be 0..=7"));
+        if a.location as usize >= lim.attributes_max {
+            return Err(module_err(pick(
+                p1,
+                "attribute location must be 0..=7",
+                "attribute location must be 0..=15",
+            )));
         }
         if !(1..=4).contains(&a.components) {
             return Err(module_err("attribute components must be 1..=4"));
@@ -298,32 +331,46 @@ fn verify_interface(stage: Stage, iface: &Interface) -> Result<(), VerifyError> 
     }
     let mut slots = 0u32;
     for v in iface.varyings.iter() {
-        if v.slot as usize >= VARYING_MAX {
-            return Err(module_err("varying slot must be 0..=7"));
+        if v.slot as usize >= lim.varyings_max {
+            return Err(module_err(pick(
+                p1,
+                "varying slot must be 0..=7",
+                "varying slot must be 0..=15",
+            )));
         }
         if slots & (1 << v.slot) != 0 {
             return Err(module_err("two varyings share a slot"));
         }
         slots |= 1 << v.slot;
     }
-    let mut used = 0u64;
+    let mut used = [0u64; UNIFORM_VEC4_CAP / 64];
     for u in iface.uniforms.iter() {
-        if u.slots == 0 || u.slot as usize + u.slots as usize > UNIFORM_VEC4_MAX {
-            return Err(module_err(
+        if u.slots == 0 || u.slot as usize + u.slots as usize > lim.uniform_vec4_slots_max {
+            return Err(module_err(pick(
+                p1,
                 "uniform slots out of range (slot + slots must be 1..=32)",
-            ));
+                "uniform slots out of range (slot + slots must be 1..=1024)",
+            )));
         }
-        for s in u.slot..u.slot + u.slots {
-            if used & (1 << s) != 0 {
+        for s in u.slot as usize..u.slot as usize + u.slots as usize {
+            let (word, bit) = (s / 64, 1u64 << (s % 64));
+            let Some(w) = used.get_mut(word) else {
+                return Err(module_err("uniform slots out of range"));
+            };
+            if *w & bit != 0 {
                 return Err(module_err("two uniforms overlap in vec4 slots"));
             }
-            used |= 1 << s;
+            *w |= bit;
         }
     }
     let mut units = 0u32;
     for s in iface.samplers.iter() {
-        if s.unit as usize >= SAMPLER_MAX {
-            return Err(module_err("sampler unit must be 0..=3"));
+        if s.unit as usize >= lim.samplers_max {
+            return Err(module_err(pick(
+                p1,
+                "sampler unit must be 0..=3",
+                "sampler unit must be 0..=15",
+            )));
         }
         if units & (1 << s.unit) != 0 {
             return Err(module_err("two samplers share a unit"));

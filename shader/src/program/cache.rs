@@ -13,7 +13,8 @@
 //! (the old `hash & 7` slot choice could evict a hot entry while others sat idle).
 use heapless::Vec;
 
-use crate::limits::{CACHE_ENTRIES, COMPILER_VERSION, SRC_MAX};
+use crate::limits::{CACHE_ENTRIES, COMPILER_VERSION, P2_SRC_MAX};
+use crate::program::compile::{CompileOptions, Workspace};
 
 /// A compile result the cache can hold.
 pub trait Cacheable: Clone {
@@ -50,10 +51,14 @@ pub fn compile_cached(
 /// (its phase times are those of the run that filled the entry) under the caller's name; a miss
 /// runs the whole pipeline and caches a success. Failures are never cached.
 ///
-/// Size: about 112 KB (8 sources of up to 4 KB and 8 shaders): keep it in a `Box` or a static.
+/// The options are part of the key: the same source compiled in two profiles is two entries.
+///
+/// Size: a few MiB (8 sources of up to 64 KiB, 8 shaders and the frontend's [`Workspace`]): keep
+/// it in a `Box` or a static.
 pub struct Compiler {
     cache: CompileCache<crate::program::compile::Shader>,
     clock: fn() -> u64,
+    ws: Workspace,
 }
 
 fn no_clock() -> u64 {
@@ -77,10 +82,11 @@ impl Compiler {
         Compiler {
             cache: CompileCache::new(),
             clock,
+            ws: Workspace::new(),
         }
     }
 
-    /// Compiles `source` for `stage`, through the cache.
+    /// Compiles `source` for `stage` with the default options, through the cache.
     #[allow(clippy::result_large_err)] // the compiler's own result type
     pub fn compile(
         &mut self,
@@ -88,10 +94,24 @@ impl Compiler {
         source: &[u8],
         name: &str,
     ) -> Result<crate::program::compile::Shader, crate::front::diag::Diagnostics> {
+        self.compile_with(stage, source, name, &CompileOptions::default())
+    }
+
+    /// Compiles `source` for `stage` with `opts`, through the cache.
+    #[allow(clippy::result_large_err)] // the compiler's own result type
+    pub fn compile_with(
+        &mut self,
+        stage: u32,
+        source: &[u8],
+        name: &str,
+        opts: &CompileOptions,
+    ) -> Result<crate::program::compile::Shader, crate::front::diag::Diagnostics> {
         let clock = self.clock;
-        self.cache.get_or_compile(stage, source, name, || {
-            crate::program::compile::compile_timed(stage, source, name, clock)
-        })
+        let ws = &mut self.ws;
+        self.cache
+            .get_or_compile(key(stage, opts), source, name, || {
+                crate::program::compile::compile_timed_in(ws, stage, source, name, opts, clock)
+            })
     }
 
     /// Hits, misses, evictions and entries of the cache.
@@ -102,6 +122,15 @@ impl Compiler {
     /// Drops every cached entry (the counters are kept).
     pub fn clear(&mut self) {
         self.cache.clear();
+    }
+}
+
+/// The cache's stage key: the stage in the low byte, the profile above it (so profile-1 keys are
+/// unchanged from before profiles existed).
+fn key(stage: u32, opts: &CompileOptions) -> u32 {
+    match opts.profile.number() {
+        1 => stage,
+        p => (stage & 0xff) | p << 8,
     }
 }
 
@@ -129,7 +158,7 @@ pub struct CacheStats {
 struct Entry<T> {
     hash: u32,
     stage: u32,
-    source: Vec<u8, SRC_MAX>,
+    source: Vec<u8, P2_SRC_MAX>,
     value: T,
     last_used: u64,
 }
@@ -199,9 +228,9 @@ impl<T: Cacheable> CompileCache<T> {
     }
 
     /// Stores a successful result, evicting the least recently used entry when full. Sources
-    /// that cannot be compiled anyway (`SRC_MAX` bytes or more) are not stored.
+    /// that cannot be compiled anyway (`P2_SRC_MAX` bytes or more) are not stored.
     pub fn insert(&mut self, stage: u32, source: &[u8], value: &T) {
-        if source.len() >= SRC_MAX {
+        if source.len() >= P2_SRC_MAX {
             return;
         }
         let Ok(src) = Vec::from_slice(source) else {
@@ -448,8 +477,22 @@ mod tests {
     #[test]
     fn oversized_sources_are_not_stored() {
         let mut c: CompileCache<Compiled> = CompileCache::new();
-        let big = [b'a'; SRC_MAX];
+        let big = std::vec![b'a'; P2_SRC_MAX];
         c.insert(0, &big, &compiled("n", 1).unwrap());
         assert_eq!(c.stats().entries, 0);
+    }
+
+    #[test]
+    fn the_profile_is_part_of_the_key() {
+        use crate::limits::Profile;
+        let mut c = std::boxed::Box::new(Compiler::new());
+        let src = b"out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        let p2 = CompileOptions::profile(Profile::P2);
+        let a = c.compile(1, src, "a").ok().unwrap();
+        let b = c.compile_with(1, src, "b", &p2).ok().unwrap();
+        assert_eq!((a.profile, b.profile), (Profile::P1, Profile::P2));
+        assert_eq!(c.stats().misses, 2);
+        let again = c.compile_with(1, src, "c", &p2).ok().unwrap();
+        assert_eq!((again.profile, c.stats().hits), (Profile::P2, 1));
     }
 }

@@ -1,29 +1,51 @@
 //! The compile API: source text to a verified [`Module`] (inside a [`Shader`]) or [`Diagnostics`].
 //!
-//! Owns: the phase order (lex, parse, semantic analysis and lowering, optimisation, verification),
-//! the stage and source-size checks, and per-phase timing. Must never: allocate, keep state between
-//! calls, or return a module the verifier rejected.
+//! Owns: the phase order (profile selection, preprocessing in profile 2, lex, parse, semantic
+//! analysis and lowering, optimisation, verification), the stage and source-size checks, and
+//! per-phase timing. Must never: allocate, keep state between calls, or return a module the
+//! verifier rejected.
+//!
+//! The frontend's storage is a caller-owned [`Workspace`] of fixed capacity (about 2.5 MiB: the
+//! preprocessor, tokens and syntax tree of the largest profile-2 source). Long-lived callers
+//! keep one (the kernel boxes it inside `cache::Compiler`) and call [`compile_in`]; [`compile`]
+//! builds one in its own frame and so needs that much stack.
 use heapless::{String, Vec};
 
-use crate::back::tgsi::{self, TgsiError, TgsiInfo};
+use crate::back::tgsi::{self, TgsiError, TgsiInfo, TgsiScratch};
 use crate::front::ast::Ast;
 use crate::front::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::front::diag::{Diagnostic, Diagnostics};
 use crate::front::lex::Tokens;
-use crate::front::{lex, parse, sema};
+pub use crate::front::Workspace;
+use crate::front::{lex, parse, profile, sema};
 use crate::ir::{opt, verify};
 use crate::ir::{Interface, Module, Stage};
-use crate::limits::{SRC_MAX, TGSI_MAX};
+use crate::limits::{limits, Profile, TGSI_CAP, TGSI_MAX};
 
 /// Cycles spent in each phase (`tgsi`: the standalone TGSI emission at the end of compile).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseTimes {
+    /// Preprocessing (profile 2) and lexing.
     pub lex: u64,
     pub parse: u64,
     pub sema: u64,
     /// Optimisation and verification.
     pub ir: u64,
     pub tgsi: u64,
+}
+
+/// How to compile. The source's own `#pragma chrisos profile N` (before its first declaration)
+/// overrides `profile`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CompileOptions {
+    /// The language profile when the source does not name one (default: profile 1).
+    pub profile: Profile,
+}
+
+impl CompileOptions {
+    pub const fn profile(profile: Profile) -> CompileOptions {
+        CompileOptions { profile }
+    }
 }
 
 /// A successfully compiled stage.
@@ -33,6 +55,8 @@ pub struct PhaseTimes {
 #[repr(C)]
 pub struct Shader {
     pub stage: Stage,
+    /// The profile the source was compiled in.
+    pub profile: Profile,
     /// `#version` number, 0 when the source had none.
     pub version: u32,
     pub timing: PhaseTimes,
@@ -45,7 +69,7 @@ pub struct Shader {
 
 impl Shader {
     /// Emits this stage's standalone TGSI into `out` (identity varying remap).
-    pub fn standalone_tgsi(&self, out: &mut String<TGSI_MAX>) -> Result<TgsiInfo, TgsiError> {
+    pub fn standalone_tgsi(&self, out: &mut String<TGSI_CAP>) -> Result<TgsiInfo, TgsiError> {
         tgsi::emit(&self.module, None, out)
     }
 }
@@ -54,11 +78,65 @@ fn no_clock() -> u64 {
     0
 }
 
-/// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected).
+/// Compiles one stage (0 = vertex, 1 = fragment; 2 and 3 are rejected) with the default
+/// options (profile 1 unless the source's pragma says 2). Needs about 2.5 MiB of stack for its
+/// [`Workspace`]; see [`compile_in`].
 #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
 #[inline(always)]
 pub fn compile(stage: u32, source: &[u8], name: &str) -> Result<Shader, Diagnostics> {
-    compile_timed(stage, source, name, no_clock)
+    compile_with(stage, source, name, &CompileOptions::default())
+}
+
+/// [`compile`] with options.
+#[allow(clippy::result_large_err)]
+#[inline(always)]
+pub fn compile_with(
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+) -> Result<Shader, Diagnostics> {
+    let mut ws = Workspace::new();
+    compile_in(&mut ws, stage, source, name, opts)
+}
+
+/// [`compile_with`] in a caller-owned workspace (no large stack frame).
+#[allow(clippy::result_large_err)]
+#[inline(always)]
+pub fn compile_in(
+    ws: &mut Workspace,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+) -> Result<Shader, Diagnostics> {
+    compile_timed_in(ws, stage, source, name, opts, no_clock)
+}
+
+/// [`compile_in`] into caller-owned storage (which the caller may box): `shader` receives the
+/// result and `diag` the diagnostics (errors, and warnings of a successful compile); true when
+/// it compiled. With a boxed workspace too, a compile needs only the frontend's recursion on the
+/// stack.
+pub fn compile_into(
+    ws: &mut Workspace,
+    shader: &mut Shader,
+    diag: &mut Diagnostics,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+) -> bool {
+    run(
+        ws,
+        stage,
+        source,
+        name,
+        opts,
+        no_clock,
+        shader,
+        diag,
+        &mut CompileStats::default(),
+    )
 }
 
 /// What a compile spent, whether it succeeded or not.
@@ -76,9 +154,26 @@ pub fn compile_with_stats(
     source: &[u8],
     name: &str,
 ) -> (Result<Shader, Diagnostics>, CompileStats) {
+    compile_with_stats_in(
+        &mut Workspace::new(),
+        stage,
+        source,
+        name,
+        &CompileOptions::default(),
+    )
+}
+
+/// [`compile_with_stats`] with options, in a caller-owned workspace.
+#[allow(clippy::result_large_err)]
+pub fn compile_with_stats_in(
+    ws: &mut Workspace,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+) -> (Result<Shader, Diagnostics>, CompileStats) {
     let mut stats = CompileStats::default();
-    let mut result = blank();
-    run(stage, source, name, no_clock, &mut result, &mut stats);
+    let result = run_result(ws, stage, source, name, opts, no_clock, &mut stats);
     (result, stats)
 }
 
@@ -91,18 +186,61 @@ pub fn compile_timed(
     name: &str,
     clock: fn() -> u64,
 ) -> Result<Shader, Diagnostics> {
-    // The ~10 KB shader is built in the caller's frame (this wrapper is inlined) and filled in
-    // place by `run`, which replaces it with the diagnostics on failure: returning it from the
-    // pipeline copied all of it on every compile.
-    let mut result = blank();
-    run(
+    compile_timed_in(
+        &mut Workspace::new(),
         stage,
         source,
         name,
+        &CompileOptions::default(),
         clock,
-        &mut result,
+    )
+}
+
+/// [`compile_timed`] with options, in a caller-owned workspace.
+#[allow(clippy::result_large_err)]
+#[inline(always)]
+pub fn compile_timed_in(
+    ws: &mut Workspace,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+    clock: fn() -> u64,
+) -> Result<Shader, Diagnostics> {
+    run_result(
+        ws,
+        stage,
+        source,
+        name,
+        opts,
+        clock,
         &mut CompileStats::default(),
-    );
+    )
+}
+
+/// [`run`] as a `Result`. The large shader is built in the caller's frame (inlined) and filled
+/// in place, replaced by the diagnostics on failure: returning it from the pipeline copied all
+/// of it on every compile.
+#[allow(clippy::result_large_err)]
+#[inline(always)]
+fn run_result(
+    ws: &mut Workspace,
+    stage: u32,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+    clock: fn() -> u64,
+    stats: &mut CompileStats,
+) -> Result<Shader, Diagnostics> {
+    let mut result = blank();
+    let mut diag = Diagnostics::new(name);
+    if let Ok(shader) = &mut result {
+        if !run(
+            ws, stage, source, name, opts, clock, shader, &mut diag, stats,
+        ) {
+            result = Err(diag);
+        }
+    }
     result
 }
 
@@ -110,16 +248,23 @@ pub fn compile_timed(
 #[allow(clippy::result_large_err)]
 #[inline(always)]
 fn blank() -> Result<Shader, Diagnostics> {
-    Ok(Shader {
+    Ok(Shader::EMPTY)
+}
+
+impl Shader {
+    /// A shader with nothing in it (the starting point of a compile into caller storage).
+    pub const EMPTY: Shader = Shader {
         name: String::new(),
         stage: Stage::Vertex,
+        profile: Profile::P1,
         version: 0,
         module: Module {
             stage: Stage::Vertex,
+            profile: Profile::P1,
             insts: Vec::new(),
             imms: Vec::new(),
             temps: 0,
-            // A literal, not `Interface::default()`: the derived constructor built the ~3 KB
+            // A literal, not `Interface::default()`: the derived constructor built the
             // interface in a temporary and copied it into place on every compile.
             iface: Interface {
                 attributes: Vec::new(),
@@ -132,21 +277,33 @@ fn blank() -> Result<Shader, Diagnostics> {
                 derived_names: false,
             },
         },
-        timing: PhaseTimes::default(),
+        timing: PhaseTimes {
+            lex: 0,
+            parse: 0,
+            sema: 0,
+            ir: 0,
+            tgsi: 0,
+        },
         // Replaced by the real emission result before a successful compile returns.
         tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
-    })
+    };
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run(
+    ws: &mut Workspace,
     stage: u32,
     source: &[u8],
     name: &str,
+    opts: &CompileOptions,
     clock: fn() -> u64,
-    result: &mut Result<Shader, Diagnostics>,
+    shader: &mut Shader,
+    diag: &mut Diagnostics,
     stats: &mut CompileStats,
-) {
-    let mut diag = Diagnostics::new(name);
+) -> bool {
+    let prof = profile::select(source).unwrap_or(opts.profile);
+    let lim = limits(prof);
+    *diag = Diagnostics::with_error_limit(name, lim.errors_reported_max);
     let stage = match Stage::from_u32(stage) {
         Some(s) => s,
         None => {
@@ -163,63 +320,83 @@ fn run(
                     what, stage
                 ),
             );
-            *result = Err(diag);
-            return;
+            return false;
         }
     };
     if source.is_empty() {
         diag.push(1, 1, format_args!("empty shader: the source has no text"));
-        *result = Err(diag);
-        return;
+        return false;
     }
-    if source.len() >= SRC_MAX {
+    if source.len() > lim.source_bytes_max {
         diag.push(
             1,
             1,
             format_args!(
                 "shader source exceeds the size limit: {} bytes; the limit is {} bytes",
                 source.len(),
-                SRC_MAX - 1
+                lim.source_bytes_max
             ),
         );
-        *result = Err(diag);
-        return;
+        return false;
     }
     let mut timing = PhaseTimes::default();
     let t0 = clock();
-    let mut toks = Tokens {
-        toks: Vec::new(),
-        version: 0,
-        overflow: None,
+    let Workspace {
+        toks,
+        ast,
+        text,
+        pp,
+        tgsi,
+        tgsi_text,
+    } = ws;
+    // In profile 2 the parser reads the source followed by the preprocessor's own text.
+    let text: &[u8] = match prof {
+        Profile::P1 => {
+            lex::lex(source, diag, toks);
+            source
+        }
+        Profile::P2 => {
+            if !pp.run(source, diag) && diag.total() > 0 && pp.tokens().is_empty() {
+                return false;
+            }
+            lex::lex_pp(pp, source, text, diag, toks);
+            text
+        }
     };
-    lex::lex(source, &mut diag, &mut toks);
     let t1 = clock();
     timing.lex = t1.wrapping_sub(t0);
-    let mut ast = Ast::new();
+    let pp_errors = diag.total();
     // The parser stops at once when the lexer filled the error list; it reports the token limit.
-    parse::parse(source, &toks, &mut ast, &mut diag);
+    parse::parse(text, toks, ast, diag);
     let t2 = clock();
     timing.parse = t2.wrapping_sub(t1);
     if diag.total() > 0 {
-        *result = Err(diag);
-        return;
-    }
-    let ok = match result {
-        Ok(shader) => {
-            shader.name = bounded_string(if name.is_empty() { "shader" } else { name });
-            shader.stage = stage;
-            shader.version = toks.version;
-            shader.module.stage = stage;
-            shader.timing = timing;
-            finish(
-                shader, source, &toks, &ast, stage, &mut diag, clock, t2, stats,
-            )
+        if prof == Profile::P2 {
+            profile::note_expansions(diag, pp_errors, toks, pp, source);
         }
-        Err(_) => false,
-    };
-    if !ok {
-        *result = Err(diag);
+        return false;
     }
+    shader.name = bounded_string(if name.is_empty() { "shader" } else { name });
+    shader.stage = stage;
+    shader.profile = prof;
+    shader.version = toks.version;
+    shader.module.stage = stage;
+    shader.module.profile = prof;
+    shader.timing = timing;
+    let ok = finish(
+        shader,
+        (text, toks, ast),
+        (tgsi, tgsi_text),
+        stage,
+        diag,
+        clock,
+        t2,
+        stats,
+    );
+    if !ok && prof == Profile::P2 {
+        profile::note_expansions(diag, pp_errors, toks, pp, source);
+    }
+    ok
 }
 
 /// Semantic analysis and lowering, optimisation, verification and TGSI emission into `shader`;
@@ -227,9 +404,8 @@ fn run(
 #[allow(clippy::too_many_arguments)]
 fn finish(
     shader: &mut Shader,
-    source: &[u8],
-    toks: &Tokens,
-    ast: &Ast,
+    (source, toks, ast): (&[u8], &Tokens, &Ast),
+    (scratch, text): (&mut TgsiScratch, &mut String<TGSI_CAP>),
     stage: Stage,
     diag: &mut Diagnostics,
     clock: fn() -> u64,
@@ -253,8 +429,7 @@ fn finish(
     // The pipeline ends with TGSI emission (its phase time is part of the compile's timing).
     // The text itself is produced again wherever it is needed (a link remaps fragment inputs), so
     // only the result is kept here.
-    let mut text = String::<TGSI_MAX>::new();
-    shader.tgsi = tgsi::emit(&shader.module, None, &mut text);
+    shader.tgsi = tgsi::emit_in(scratch, &shader.module, None, text);
     shader.timing.tgsi = clock().wrapping_sub(t4);
     true
 }
@@ -302,7 +477,7 @@ mod tests {
     fn stage_and_size_errors() {
         assert!(err(2, "void main(){}").contains("geometry"));
         assert!(err(0, "").contains("empty"));
-        let big = " ".repeat(SRC_MAX);
+        let big = " ".repeat(crate::limits::SRC_MAX);
         assert!(err(0, &big).contains("size limit"));
     }
 
@@ -358,7 +533,7 @@ pub(crate) mod selftests {
                 return false;
             }
         };
-        let slots: heapless::Vec<u8, 4> = v.module.iface.uniforms.iter().map(|u| u.slot).collect();
+        let slots: heapless::Vec<u16, 4> = v.module.iface.uniforms.iter().map(|u| u.slot).collect();
         if slots.as_slice() != [0, 4, 8] || !v.module.iface.writes_position {
             let _ = write!(
                 w,

@@ -272,7 +272,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
     }
     if verify::verify(m).is_ok() {
-        tgsi::emit(m, None, &mut String::<TGSI_MAX>::new()).map_err(CsirError::Tgsi)?;
+        tgsi::emit(m, None, &mut String::<TGSI_CAP>::new()).map_err(CsirError::Tgsi)?;
     }
     let needed = saved_size(m, v);
     if out.len() < needed {
@@ -348,7 +348,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
         for u in &iface.uniforms {
             w.name(&u.name);
-            w.bytes(&[u.ty as u8, u.slot, u.slots, 0]);
+            w.bytes(&[u.ty as u8, u.slot as u8, u.slots, 0]);
         }
         for s in &iface.samplers {
             w.name(&s.name);
@@ -415,7 +415,7 @@ fn count(b: &[u8], at: usize, what: &'static str, limit: usize) -> Result<usize,
 /// (standalone, identity remap) into `tgsi_out`.
 pub fn load_with_tgsi(
     b: &[u8],
-    tgsi_out: &mut String<TGSI_MAX>,
+    tgsi_out: &mut String<TGSI_CAP>,
 ) -> Result<(Module, TgsiInfo), CsirError> {
     let m = match blob_version(b)? {
         1 => load_v1(b)?,
@@ -650,7 +650,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                     let u = Uniform {
                         name: numbered(uni, aux as usize),
                         ty,
-                        slot: aux as u8,
+                        slot: aux as u16,
                         slots: n as u8,
                     };
                     iface.uniforms.push(u).map_err(|_| full("uniform"))?;
@@ -683,7 +683,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
             let u = Uniform {
                 name: numbered(uni, slot),
                 ty: Type::Vec4,
-                slot: slot as u8,
+                slot: slot as u16,
                 slots: 1,
             };
             iface.uniforms.push(u).map_err(|_| full("uniform"))?;
@@ -845,7 +845,7 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
             .push(Uniform {
                 name,
                 ty,
-                slot: byte(e + 1),
+                slot: byte(e + 1) as u16,
                 slots: byte(e + 2),
             })
             .map_err(|_| full("uniform"))?;

@@ -33,7 +33,8 @@ use crate::back::tgsi::{self, TgsiError};
 use crate::ir::verify::VerifyError;
 use crate::ir::{Module, Name, Op, Stage, Type};
 use crate::limits::{
-    ATTR_MAX, LOG_MAX, PROGRAM_UNIFORM_MAX, SAMPLER_MAX, TGSI_MAX, UNIFORM_FLOATS, VARYING_MAX,
+    limits, Profile, ATTR_CAP, LOG_MAX, P2_PROGRAM_UNIFORM_MAX, PROGRAM_UNIFORM_CAP,
+    PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS_CAP, VARYING_CAP,
 };
 
 /// A vertex attribute of the linked program.
@@ -59,8 +60,8 @@ pub struct VaryingInfo {
 pub struct UniformInfo {
     pub name: Name,
     pub ty: Type,
-    pub vs_slot: Option<u8>,
-    pub fs_slot: Option<u8>,
+    pub vs_slot: Option<u16>,
+    pub fs_slot: Option<u16>,
 }
 
 impl UniformInfo {
@@ -99,8 +100,9 @@ pub enum LinkError {
     UniformTypeMismatch(Name),
     /// More distinct sampler names than texture units across both stages (the name that found
     /// no unit).
-    TooManySamplers(Name),
-    TooManyUniforms,
+    TooManySamplers(Name, usize),
+    /// More program uniforms than the profile's limit (the limit).
+    TooManyUniforms(usize),
     Verify(Stage, VerifyError),
     Tgsi(Stage, TgsiError),
 }
@@ -123,17 +125,13 @@ impl core::fmt::Display for LinkError {
                 s.name()
             ),
             LinkError::UniformTypeMismatch(n) => write!(f, "uniform type mismatch {}", n),
-            LinkError::TooManySamplers(n) => write!(
+            LinkError::TooManySamplers(n, limit) => write!(
                 f,
                 "too many samplers: '{}' finds no free texture unit; the limit is {} per program",
-                n, SAMPLER_MAX
+                n, limit
             ),
-            LinkError::TooManyUniforms => {
-                write!(
-                    f,
-                    "too many uniforms (the limit is {} per program)",
-                    PROGRAM_UNIFORM_MAX
-                )
+            LinkError::TooManyUniforms(limit) => {
+                write!(f, "too many uniforms (the limit is {} per program)", limit)
             }
             LinkError::Verify(s, e) => write!(f, "{} shader: {}", s.name(), e),
             LinkError::Tgsi(s, e) => {
@@ -196,14 +194,22 @@ impl core::fmt::Display for UniformError {
 /// Reflection and remap built by a link before it is committed.
 #[derive(Clone, Debug, Default)]
 struct Reflection {
-    attributes: Vec<AttribInfo, ATTR_MAX>,
-    varyings: Vec<VaryingInfo, VARYING_MAX>,
-    uniforms: Vec<UniformInfo, PROGRAM_UNIFORM_MAX>,
-    samplers: Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
-    remap: [i8; VARYING_MAX],
+    attributes: Vec<AttribInfo, ATTR_CAP>,
+    varyings: Vec<VaryingInfo, VARYING_CAP>,
+    uniforms: Vec<UniformInfo, PROGRAM_UNIFORM_CAP>,
+    samplers: Vec<SamplerInfo, { SAMPLER_CAP * 2 }>,
+    remap: [i8; VARYING_CAP],
 }
 
-const IDENTITY_UNITS: [u8; SAMPLER_MAX] = [0, 1, 2, 3];
+const IDENTITY_UNITS: [u8; SAMPLER_CAP] = {
+    let mut m = [0u8; SAMPLER_CAP];
+    let mut i = 0;
+    while i < SAMPLER_CAP {
+        m[i] = i as u8;
+        i += 1;
+    }
+    m
+};
 
 /// Gives every sampler name of the program one texture unit, in `out`, and returns the map from
 /// the vertex stage's units to the program's. Same-name samplers are one program sampler (as
@@ -214,11 +220,12 @@ const IDENTITY_UNITS: [u8; SAMPLER_MAX] = [0, 1, 2, 3];
 fn program_samplers(
     vs: &Module,
     fs: &Module,
-    out: &mut Vec<SamplerInfo, { SAMPLER_MAX * 2 }>,
-) -> Result<[u8; SAMPLER_MAX], Name> {
-    let mut used = 0u8;
+    out: &mut Vec<SamplerInfo, { SAMPLER_CAP * 2 }>,
+    max: usize,
+) -> Result<[u8; SAMPLER_CAP], Name> {
+    let mut used = 0u32;
     for s in fs.iface.samplers.iter() {
-        used |= 1 << (s.unit & 7);
+        used |= 1 << (s.unit & 15);
         let _ = out.push(SamplerInfo {
             name: s.name.clone(),
             unit: s.unit,
@@ -230,10 +237,10 @@ fn program_samplers(
             Some(e) => e.unit,
             None => {
                 let own = s.unit as usize;
-                let unit = if own < SAMPLER_MAX && used & (1 << own) == 0 {
+                let unit = if own < max && used & (1 << own) == 0 {
                     s.unit
                 } else {
-                    match (0..SAMPLER_MAX as u8).find(|u| used & (1 << u) == 0) {
+                    match (0..max as u8).find(|u| used & (1 << u) == 0) {
                         Some(u) => u,
                         None => return Err(s.name.clone()),
                     }
@@ -259,14 +266,14 @@ fn program_samplers(
 }
 
 /// `m` with every sampler unit `u` (declarations and SAMPLE operands) replaced by `map[u]`.
-fn with_units(m: &Module, map: &[u8; SAMPLER_MAX]) -> Module {
+fn with_units(m: &Module, map: &[u8; SAMPLER_CAP]) -> Module {
     let mut out = m.clone();
     let to = |u: u8| map.get(u as usize).copied().unwrap_or(u);
     for s in out.iface.samplers.iter_mut() {
         s.unit = to(s.unit);
     }
     for i in out.insts.iter_mut() {
-        if i.op == Op::Sample && (0..SAMPLER_MAX as i16).contains(&i.aux) {
+        if i.op == Op::Sample && (0..SAMPLER_CAP as i16).contains(&i.aux) {
             i.aux = to(i.aux as u8) as i16;
         }
     }
@@ -283,11 +290,11 @@ pub struct Program {
     fs: Module,
     vs_exec: Option<Executable>,
     fs_exec: Option<Executable>,
-    vs_tgsi: String<TGSI_MAX>,
-    fs_tgsi: String<TGSI_MAX>,
+    vs_tgsi: String<TGSI_CAP>,
+    fs_tgsi: String<TGSI_CAP>,
     refl: Reflection,
-    vs_uniforms: [f32; UNIFORM_FLOATS],
-    fs_uniforms: [f32; UNIFORM_FLOATS],
+    vs_uniforms: [f32; UNIFORM_FLOATS_CAP],
+    fs_uniforms: [f32; UNIFORM_FLOATS_CAP],
 }
 
 impl Default for Program {
@@ -317,11 +324,11 @@ impl Program {
             vs_tgsi: String::new(),
             fs_tgsi: String::new(),
             refl: Reflection {
-                remap: [-1; VARYING_MAX],
+                remap: [-1; VARYING_CAP],
                 ..Reflection::default()
             },
-            vs_uniforms: [0.0; UNIFORM_FLOATS],
-            fs_uniforms: [0.0; UNIFORM_FLOATS],
+            vs_uniforms: [0.0; UNIFORM_FLOATS_CAP],
+            fs_uniforms: [0.0; UNIFORM_FLOATS_CAP],
         }
     }
 
@@ -373,6 +380,12 @@ impl Program {
                 return Err(first.unwrap_or(LinkError::MissingShader(Stage::Vertex)));
             }
         };
+        // A program is held to the larger profile of its stages.
+        let (sampler_max, uniform_max) = if vs.profile.max(fs.profile) == Profile::P1 {
+            (SAMPLER_MAX, PROGRAM_UNIFORM_MAX)
+        } else {
+            (limits(Profile::P2).samplers_max, P2_PROGRAM_UNIFORM_MAX)
+        };
         if !vs.iface.writes_position {
             self.fail(&mut first, LinkError::NoPosition);
         }
@@ -381,7 +394,7 @@ impl Program {
         }
 
         let mut refl = Reflection {
-            remap: [-1; VARYING_MAX],
+            remap: [-1; VARYING_CAP],
             ..Reflection::default()
         };
         for a in vs.iface.attributes.iter() {
@@ -461,27 +474,28 @@ impl Program {
                 } else {
                     (None, Some(u.slot))
                 };
-                if refl
-                    .uniforms
-                    .push(UniformInfo {
-                        name: u.name.clone(),
-                        ty: u.ty,
-                        vs_slot,
-                        fs_slot,
-                    })
-                    .is_err()
+                if refl.uniforms.len() >= uniform_max
+                    || refl
+                        .uniforms
+                        .push(UniformInfo {
+                            name: u.name.clone(),
+                            ty: u.ty,
+                            vs_slot,
+                            fs_slot,
+                        })
+                        .is_err()
                 {
                     too_many = true;
                 }
             }
         }
         if too_many {
-            self.fail(&mut first, LinkError::TooManyUniforms);
+            self.fail(&mut first, LinkError::TooManyUniforms(uniform_max));
         }
-        let vs_units = match program_samplers(vs, fs, &mut refl.samplers) {
+        let vs_units = match program_samplers(vs, fs, &mut refl.samplers, sampler_max) {
             Ok(map) => map,
             Err(name) => {
-                self.fail(&mut first, LinkError::TooManySamplers(name));
+                self.fail(&mut first, LinkError::TooManySamplers(name, sampler_max));
                 IDENTITY_UNITS
             }
         };
@@ -517,8 +531,8 @@ impl Program {
         // for the VirGL backend. A stage whose TGSI cannot be emitted (over TGSI_MAX) fails the
         // link (specification: "TGSI can be emitted for both stages"), so every linked program
         // can run on every backend.
-        let mut vs_tgsi: String<TGSI_MAX> = String::new();
-        let mut fs_tgsi: String<TGSI_MAX> = String::new();
+        let mut vs_tgsi: String<TGSI_CAP> = String::new();
+        let mut fs_tgsi: String<TGSI_CAP> = String::new();
         let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
         let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
         for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
@@ -538,8 +552,8 @@ impl Program {
         self.vs_exec = Some(vs_exec);
         self.fs_exec = Some(fs_exec);
         self.refl = refl;
-        self.vs_uniforms = [0.0; UNIFORM_FLOATS];
-        self.fs_uniforms = [0.0; UNIFORM_FLOATS];
+        self.vs_uniforms = [0.0; UNIFORM_FLOATS_CAP];
+        self.fs_uniforms = [0.0; UNIFORM_FLOATS_CAP];
         self.linked = true;
         self.generation = self.generation.wrapping_add(1);
         Ok(())
@@ -596,15 +610,15 @@ impl Program {
     }
 
     /// Texture units either stage samples (bit n = unit n).
-    pub fn sampler_units(&self) -> u8 {
+    pub fn sampler_units(&self) -> u16 {
         self.refl
             .samplers
             .iter()
-            .fold(0, |m, s| m | (1u8 << (s.unit & 7)))
+            .fold(0, |m, s| m | (1u16 << (s.unit & 15)))
     }
 
     /// Fragment-input slot -> vertex-output slot (-1 = unused).
-    pub fn varying_remap(&self) -> &[i8; VARYING_MAX] {
+    pub fn varying_remap(&self) -> &[i8; VARYING_CAP] {
         &self.refl.remap
     }
 
@@ -642,7 +656,7 @@ impl Program {
     }
 
     /// A stage's 32 vec4 uniform slots.
-    pub fn uniform_words(&self, stage: Stage) -> &[f32; UNIFORM_FLOATS] {
+    pub fn uniform_words(&self, stage: Stage) -> &[f32; UNIFORM_FLOATS_CAP] {
         match stage {
             Stage::Vertex => &self.vs_uniforms,
             Stage::Fragment => &self.fs_uniforms,
@@ -670,7 +684,7 @@ impl Program {
     }
 
     /// Float `k` of a uniform -> offset in a stage's word array starting at `slot`.
-    fn word(ty: Type, slot: u8, k: usize) -> usize {
+    fn word(ty: Type, slot: u16, k: usize) -> usize {
         let (col, row) = if ty == Type::Mat3 {
             (k / 3, k % 3)
         } else {

@@ -108,7 +108,7 @@ impl B {
             .push(Uniform {
                 name: name(n),
                 ty,
-                slot,
+                slot: slot.into(),
                 slots: ty.uniform_slots(),
             })
             .unwrap();

@@ -17,6 +17,21 @@ const USAGE: &str = "usage: shc <command> ...
   csir load FILE";
 
 fn main() {
+    // The compiler's fixed tables are sized for profile 2 (a linked program holds two modules
+    // and their TGSI texts): run on a thread with room for them rather than the 8 MiB main
+    // stack.
+    let code = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(run)
+        .map(|h| h.join().unwrap_or(101))
+        .unwrap_or_else(|e| {
+            eprintln!("shc: cannot start: {}", e);
+            2
+        });
+    std::process::exit(code);
+}
+
+fn run() -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("check") => frontend_cmd::check(&args[1..]),
@@ -35,5 +50,5 @@ fn main() {
             2
         }
     };
-    std::process::exit(code);
+    code
 }

@@ -6,7 +6,7 @@ use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP};
 use crate::ir::opt::effects;
 use crate::ir::verify::{verify, VerifyError};
 use crate::ir::{Module, Op, Stage};
-use crate::limits::{IF_DEPTH_MAX, IMM_MAX, IR_MAX, TEMP_MAX, VARYING_MAX};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
 
 fn narrow(v: i16) -> u8 {
     v.clamp(0, 255) as u8
@@ -15,17 +15,22 @@ fn narrow(v: i16) -> u8 {
 impl Executable {
     /// Verifies and decodes `m`. For a fragment module, `remap[fs_slot]` gives the vertex-output
     /// slot LOAD_VAR reads (None: identity).
-    pub fn new(m: &Module, remap: Option<&[i8; VARYING_MAX]>) -> Result<Executable, VerifyError> {
+    pub fn new(m: &Module, remap: Option<&[i8]>) -> Result<Executable, VerifyError> {
         verify(m)?;
         let internal = |message| VerifyError {
             inst: None,
             message,
         };
+        if m.temps as usize > TEMP_MAX {
+            return Err(internal(
+                "the software executor holds at most 96 temporaries; this shader needs more",
+            ));
+        }
         let mut e = Executable {
             stage: m.stage,
-            code: [DNOP; IR_MAX],
+            code: [DNOP; IR_CAP],
             len: 0,
-            imms: [0.0; IMM_MAX],
+            imms: [0.0; IMM_CAP],
             zero: [0; TEMP_MAX],
             nzero: 0,
             varying_mask: 0,
@@ -35,7 +40,7 @@ impl Executable {
             has_flow: false,
             color_always: false,
             sample_color: false,
-            varying_lanes: [0; VARYING_MAX],
+            varying_lanes: [0; VARYING_CAP],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
         // live lane, so a read of that temp before its next write may name a bank register
@@ -50,10 +55,10 @@ impl Executable {
         // name the source and the MOV is dropped when every read could be redirected.
         let mut kreg = [0u8; TEMP_MAX];
         let mut kdef = [0usize; TEMP_MAX];
-        let mut drop = [false; IR_MAX];
+        let mut drop = [false; IR_CAP];
         // Per output instruction: its module instruction, and whether it runs under IF.
-        let mut origin = [0u16; IR_MAX];
-        let mut nested = [true; IR_MAX];
+        let mut origin = [0u16; IR_CAP];
+        let mut nested = [true; IR_CAP];
         for (d, s) in e.imms.iter_mut().zip(m.imms.iter()) {
             *d = *s;
         }
@@ -113,19 +118,19 @@ impl Executable {
             if inst.op == Op::LoadVar {
                 if let Some(map) = remap {
                     let to = map.get(x as usize).copied().unwrap_or(-1);
-                    if !(0..VARYING_MAX as i8).contains(&to) {
+                    if !(0..VARYING_CAP as i8).contains(&to) {
                         return Err(internal(
                             "fragment varying has no vertex-output slot in the link remap",
                         ));
                     }
                     x = to as u8;
                 }
-                e.varying_mask |= 1 << (x & 7);
+                e.varying_mask |= 1 << (x & 15);
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
             e.has_flow |= inst.op == Op::If;
             if inst.op == Op::StoreVar {
-                e.varying_mask |= 1 << (x & 7);
+                e.varying_mask |= 1 << (x & 15);
             }
             let mut d = DInst {
                 op: inst.op,
@@ -341,7 +346,7 @@ impl Executable {
             }
         }
         // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
-        let mut map = [0u16; IR_MAX];
+        let mut map = [0u16; IR_CAP];
         let mut kept = 0usize;
         for (i, m) in map.iter_mut().enumerate().take(out) {
             *m = kept as u16;

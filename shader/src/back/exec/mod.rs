@@ -52,9 +52,7 @@ use self::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 use self::math::{pow_lanes, trig_lanes};
 use self::texture::TextureRef;
 use crate::ir::{CmpCode, Op, Stage};
-use crate::limits::{
-    IF_DEPTH_MAX, IMM_MAX, IR_MAX, SAMPLER_MAX, TEMP_MAX, UNIFORM_FLOATS, VARYING_MAX,
-};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
@@ -69,6 +67,8 @@ const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
 /// Decode-time alias marks: temp t is recorded as t + ALIAS_BIAS, above every bank register.
 const ALIAS_BIAS: usize = REG_FILE;
 const _: () = assert!(ALIAS_BIAS + TEMP_MAX <= u8::MAX as usize + 1);
+// Varying slots are read with a mask: the slot count must be a power of two.
+const _: () = assert!(VARYING_CAP.is_power_of_two());
 
 /// The SoA register file; keep one per thread and reuse it across dispatches.
 #[derive(Clone)]
@@ -99,11 +99,11 @@ impl Regs {
 /// Inputs of one dispatch.
 pub struct Invocation<'a, 'b> {
     /// This stage's 32 vec4 uniform slots.
-    pub uniforms: &'a [f32; UNIFORM_FLOATS],
-    pub textures: &'a [Option<TextureRef<'b>>; SAMPLER_MAX],
+    pub uniforms: &'a [f32],
+    pub textures: &'a [Option<TextureRef<'b>>],
     /// Vertex stage: attributes by location. Fragment stage: interpolated varyings by
     /// vertex-output slot (the executable applies the link remap).
-    pub inputs: &'a [Vec4x; VARYING_MAX],
+    pub inputs: &'a [Vec4x; VARYING_CAP],
     /// Fragment stage: gl_FragCoord per lane.
     pub fragcoord: &'a Vec4x,
 }
@@ -112,7 +112,7 @@ pub struct Invocation<'a, 'b> {
 #[derive(Clone)]
 pub struct Outputs {
     pub position: Vec4x,
-    pub varyings: [Vec4x; VARYING_MAX],
+    pub varyings: [Vec4x; VARYING_CAP],
     pub color: Vec4x,
     /// [`Executable::run_packed`]: the colour as 0xAARRGGBB pixels (`color` is not written).
     pub packed: [u32; LANES],
@@ -128,7 +128,7 @@ impl Outputs {
     pub const fn new() -> Outputs {
         Outputs {
             position: [[0.0; LANES]; 4],
-            varyings: [[[0.0; LANES]; 4]; VARYING_MAX],
+            varyings: [[[0.0; LANES]; 4]; VARYING_CAP],
             color: [[0.0; LANES]; 4],
             packed: [0; LANES],
         }
@@ -169,20 +169,20 @@ const DNOP: DInst = DInst {
 #[derive(Clone)]
 pub struct Executable {
     stage: Stage,
-    code: [DInst; IR_MAX],
+    code: [DInst; IR_CAP],
     len: u16,
-    imms: [f32; IMM_MAX],
+    imms: [f32; IMM_CAP],
     /// Temps that may be read before being written: zeroed per dispatch.
     zero: [u8; TEMP_MAX],
     nzero: u8,
     /// Varying slots (vertex-output numbering) this stage stores (VS) or reads (FS).
-    varying_mask: u8,
+    varying_mask: u16,
     /// Values (bits) of the bank registers BANK_BASE.. that operands may name instead of a
     /// temp written by a top-level CONST (see `new`).
     bank: [[u32; 4]; BANK_MAX],
     nbank: u8,
     /// Per varying slot (vertex-output numbering): the components some instruction reads.
-    varying_lanes: [u8; VARYING_MAX],
+    varying_lanes: [u8; VARYING_CAP],
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
@@ -206,7 +206,7 @@ impl Executable {
 
     /// Varying slots (vertex-output numbering) stored by this vertex stage or read by this
     /// fragment stage, as a bit mask.
-    pub fn varying_mask(&self) -> u8 {
+    pub fn varying_mask(&self) -> u16 {
         self.varying_mask
     }
 
@@ -495,7 +495,7 @@ impl Executable {
                 }
                 Op::LoadAttr | Op::LoadVar => {
                     // `n`: the components read later (see `new`).
-                    let src = &inv.inputs[d.x as usize & 7];
+                    let src = &inv.inputs[d.x as usize & (VARYING_CAP - 1)];
                     for c in 0..4 {
                         if d.n & (1 << c) != 0 {
                             put(&mut r[dst][c], &src[c], m);
@@ -673,7 +673,7 @@ mod tests {
             Ok(e) => e,
             Err(err) => panic!("decode: {}", err.message),
         };
-        let lanes: u8 = (0..VARYING_MAX)
+        let lanes: u8 = (0..VARYING_CAP)
             .map(|s| e.varying_lanes(s))
             .fold(0, |a, b| a | b);
         assert_eq!(lanes, 0b0101, "only x and z of v_a are read");

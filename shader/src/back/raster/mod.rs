@@ -41,7 +41,7 @@ use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::Stage;
-use crate::limits::{ATTR_MAX, SAMPLER_MAX, SOFT_TRIANGLE_MAX, VARYING_MAX};
+use crate::limits::{ATTR_CAP, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};
 use crate::program::link::Program;
 
 pub mod state;
@@ -65,7 +65,7 @@ const W_MIN: f32 = 1e-6;
 const SUBPIXEL_BITS: u32 = 8;
 const ONE: i64 = 1 << SUBPIXEL_BITS;
 /// Floats of varying data carried per vertex (8 slots of 4).
-const VARY_FLOATS: usize = VARYING_MAX * 4;
+const VARY_FLOATS: usize = VARYING_CAP * 4;
 /// Clipping adds at most one vertex per plane.
 const CLIP_PLANES: usize = 7;
 const CLIP_VERTS: usize = 3 + CLIP_PLANES;
@@ -264,7 +264,7 @@ const CLIP_ZERO: ClipVert = ClipVert {
 pub struct Scratch {
     regs: Regs,
     out: Outputs,
-    inputs: [Vec4x; VARYING_MAX],
+    inputs: [Vec4x; VARYING_CAP],
     fragcoord: Vec4x,
     cache: [ClipVert; CACHE],
     cache_index: [u32; CACHE],
@@ -281,7 +281,7 @@ impl Scratch {
         Scratch {
             regs: Regs::new(),
             out: Outputs::new(),
-            inputs: [[[0.0; LANES]; 4]; VARYING_MAX],
+            inputs: [[[0.0; LANES]; 4]; VARYING_CAP],
             fragcoord: [[0.0; LANES]; 4],
             cache: [CLIP_ZERO; CACHE],
             cache_index: [0; CACHE],
@@ -309,7 +309,7 @@ fn check_target(t: &Target, max_w: u32, max_h: u32) -> Result<(), DrawError> {
     Ok(())
 }
 
-fn check_textures(textures: &[Option<TextureRef>; SAMPLER_MAX]) -> Result<(), DrawError> {
+fn check_textures(textures: &[Option<TextureRef>]) -> Result<(), DrawError> {
     for (unit, t) in textures.iter().enumerate() {
         if let Some(t) = t {
             t.validate()
@@ -321,7 +321,7 @@ fn check_textures(textures: &[Option<TextureRef>; SAMPLER_MAX]) -> Result<(), Dr
 
 fn check_input(input: &VertexInput) -> Result<(), DrawError> {
     for a in input.attribs {
-        if a.location as usize >= ATTR_MAX || !(1..=4).contains(&a.components) {
+        if a.location as usize >= ATTR_CAP || !(1..=4).contains(&a.components) {
             return Err(DrawError::Attribute {
                 location: a.location,
                 components: a.components,
@@ -347,7 +347,7 @@ pub fn draw(
     prog: &Program,
     input: &VertexInput,
     indices: Option<&[u16]>,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     state: &RasterState,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
@@ -361,7 +361,7 @@ pub fn draw_with(
     prog: &Program,
     input: &VertexInput,
     indices: Option<&[u16]>,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     state: &RasterState,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
@@ -386,7 +386,7 @@ pub fn draw_pipeline(
     prog: &Program,
     input: &VertexInput,
     indices: Option<&[u16]>,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     state: &RasterState,
     pipe: &Pipeline,
     target: &mut Target,
@@ -412,7 +412,7 @@ fn draw_checked(
     prog: &Program,
     input: &VertexInput,
     indices: Option<&[u16]>,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     state: &RasterState,
     pipe: &Pipeline,
     target: &mut Target,
@@ -468,9 +468,9 @@ fn draw_checked(
     };
 
     // Varying slots (vertex-output numbering) the fragment stage reads, packed in order.
-    let mut slots = [0usize; VARYING_MAX];
+    let mut slots = [0usize; VARYING_CAP];
     let mut nslots = 0;
-    for s in 0..VARYING_MAX {
+    for s in 0..VARYING_CAP {
         if fs.varying_mask() & (1 << s) != 0 {
             slots[nslots] = s;
             nslots += 1;
@@ -634,7 +634,7 @@ fn triangle(
     scratch: &mut Scratch,
     prog: &Program,
     fs: &Executable,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     target: &mut Target,
     stats: &mut DrawStats,
 ) {
@@ -746,7 +746,7 @@ fn raster(
     scratch: &mut Scratch,
     prog: &Program,
     fs: &Executable,
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     target: &mut Target,
     stats: &mut DrawStats,
 ) {
@@ -1146,8 +1146,8 @@ fn flush(
     setup: &Setup,
     scratch: &mut Scratch,
     fs: &Executable,
-    fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS],
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS_CAP],
+    textures: &[Option<TextureRef>],
     target: &mut Target,
     stats: &mut DrawStats,
     batch: &mut Batch,
@@ -1273,16 +1273,16 @@ pub fn pack(c: [f32; 4]) -> u32 {
 pub fn soft_triangle(
     prog: &Program,
     verts: [&[f32]; 3],
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
     check_target(target, SOFT_TRIANGLE_MAX, SOFT_TRIANGLE_MAX)?;
-    const STRIDE: usize = ATTR_MAX * 4;
+    const STRIDE: usize = ATTR_CAP * 4;
     let mut data = [0.0f32; 3 * STRIDE];
     let longest = verts.iter().map(|v| v.len().min(STRIDE)).max().unwrap_or(0);
     for (i, v) in verts.iter().enumerate() {
         // Missing components of a shorter vertex keep the GL default (0, 0, 0, 1).
-        for l in 0..ATTR_MAX {
+        for l in 0..ATTR_CAP {
             data[i * STRIDE + l * 4 + 3] = 1.0;
         }
         for (k, x) in v.iter().take(STRIDE).enumerate() {
@@ -1293,7 +1293,7 @@ pub fn soft_triangle(
         location: 0,
         offset: 0,
         components: 4,
-    }; ATTR_MAX];
+    }; ATTR_CAP];
     let nattr = longest.div_ceil(4);
     for (l, a) in attribs.iter_mut().enumerate() {
         *a = VertexAttrib {
@@ -1326,7 +1326,7 @@ pub fn soft_triangle(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VsResult {
     pub position: [f32; 4],
-    pub varyings: [[f32; 4]; VARYING_MAX],
+    pub varyings: [[f32; 4]; VARYING_CAP],
 }
 
 /// Outputs of one fragment invocation.
@@ -1343,7 +1343,7 @@ pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
         .executable(Stage::Vertex)
         .filter(|_| prog.is_linked())
         .ok_or(DrawError::NotLinked)?;
-    let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
+    let mut inputs = [[[0.0; LANES]; 4]; VARYING_CAP];
     for (l, slot) in inputs.iter_mut().enumerate() {
         for c in 0..4 {
             let v = attrs
@@ -1354,7 +1354,7 @@ pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
         }
     }
     let fragcoord = [[0.0; LANES]; 4];
-    let textures: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
+    let textures: [Option<TextureRef>; SAMPLER_CAP] = [None; SAMPLER_CAP];
     let inv = Invocation {
         uniforms: prog.uniform_words(Stage::Vertex),
         textures: &textures,
@@ -1366,11 +1366,11 @@ pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
     vs.run(&mut regs, &inv, &mut out, 1);
     let mut r = VsResult {
         position: [0.0; 4],
-        varyings: [[0.0; 4]; VARYING_MAX],
+        varyings: [[0.0; 4]; VARYING_CAP],
     };
     for c in 0..4 {
         r.position[c] = out.position[c][0];
-        for s in 0..VARYING_MAX {
+        for s in 0..VARYING_CAP {
             r.varyings[s][c] = out.varyings[s][c][0];
         }
     }
@@ -1381,20 +1381,20 @@ pub fn soft_vs(prog: &Program, attrs: &[f32]) -> Result<VsResult, DrawError> {
 /// is applied on read) and the given gl_FragCoord.
 pub fn soft_fs(
     prog: &Program,
-    varyings: &[[f32; 4]; VARYING_MAX],
+    varyings: &[[f32; 4]],
     fragcoord: [f32; 4],
-    textures: &[Option<TextureRef>; SAMPLER_MAX],
+    textures: &[Option<TextureRef>],
 ) -> Result<FsResult, DrawError> {
     let fs = prog
         .executable(Stage::Fragment)
         .filter(|_| prog.is_linked())
         .ok_or(DrawError::NotLinked)?;
     check_textures(textures)?;
-    let mut inputs = [[[0.0; LANES]; 4]; VARYING_MAX];
+    let mut inputs = [[[0.0; LANES]; 4]; VARYING_CAP];
     let mut fc = [[0.0; LANES]; 4];
     for c in 0..4 {
-        for s in 0..VARYING_MAX {
-            inputs[s][c] = [varyings[s][c]; LANES];
+        for (s, v) in varyings.iter().take(VARYING_CAP).enumerate() {
+            inputs[s][c] = [v[c]; LANES];
         }
         fc[c] = [fragcoord[c]; LANES];
     }

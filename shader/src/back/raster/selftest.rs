@@ -2,6 +2,8 @@
 //! in `crate::selftest::TESTS`. Pure, deterministic, quick, no heap: modules are built by hand.
 use core::fmt::Write;
 
+use crate::limits::{SAMPLER_CAP, VARYING_CAP};
+
 use super::{draw, soft_fs, soft_vs, RasterState, Target, TextureRef, VertexAttrib, VertexInput};
 use crate::ir::opt::optimize;
 use crate::ir::verify::verify;
@@ -184,18 +186,14 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     }
     // Bytes B, G, R, A = 0, 0, 255, 255 in memory.
     let texels = [u32::from_le_bytes([0, 0, 255, 255]), 0, 0, 0];
-    let tex = [
-        Some(TextureRef {
-            width: 2,
-            height: 2,
-            texels: &texels,
-            sampler: Default::default(),
-        }),
-        None,
-        None,
-        None,
-    ];
-    match soft_fs(&p, &[[0.0; 4]; 8], [0.5, 0.5, 0.5, 1.0], &tex) {
+    let mut tex = [None; SAMPLER_CAP];
+    tex[0] = Some(TextureRef {
+        width: 2,
+        height: 2,
+        texels: &texels,
+        sampler: Default::default(),
+    });
+    match soft_fs(&p, &[[0.0; 4]; VARYING_CAP], [0.5, 0.5, 0.5, 1.0], &tex) {
         Ok(r) if r.color == [1.0, 0.0, 0.0, 1.0] => true,
         other => {
             let _ = write!(w, "expected opaque red, got {:?}", other);
@@ -249,14 +247,7 @@ pub(crate) fn quad_covers_each_pixel_once(w: &mut dyn Write) -> bool {
     };
     let mut written = 0;
     for idx in [[0u16, 1, 2], [0, 2, 3]] {
-        match draw(
-            &p,
-            &input,
-            Some(&idx),
-            &[None, None, None, None],
-            &state,
-            &mut t,
-        ) {
+        match draw(&p, &input, Some(&idx), &[None; SAMPLER_CAP], &state, &mut t) {
             Ok(s) => written += s.pixels_written,
             Err(e) => {
                 let _ = write!(w, "draw failed: {}", e);

@@ -40,17 +40,18 @@ impl<'a> Sema<'a> {
                 name
             );
         }
-        if self.calls.len() >= CALL_DEPTH_MAX {
+        let max = self.lim.call_depth_max;
+        if self.calls.len() >= max {
             bail!(
                 self,
                 at,
                 "call depth exceeds the limit of {} nested functions (main counts as one)",
-                CALL_DEPTH_MAX
+                max
             );
         }
-        let params: Vec<(i16, Node), PARAM_MAX> = self.ast.list(fnode.a).take(PARAM_MAX).collect();
+        let params: Vec<(i16, Node), PARAM_CAP> = self.ast.list(fnode.a).take(PARAM_CAP).collect();
         let nparams = self.ast.list(fnode.a).count();
-        if nparams > PARAM_MAX {
+        if nparams > self.lim.parameters_max {
             return Err(()); // reported at registration
         }
         if args.len() != nparams {
@@ -141,11 +142,11 @@ impl<'a> Sema<'a> {
     /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
     /// loop; the recursion is only into right operands and arguments, which are real nesting.
     pub(super) fn has_user_call(&self, i: i16, depth: usize) -> bool {
-        if depth > AST_MAX {
+        if depth > AST_CAP {
             return true;
         }
         let mut i = i;
-        for _ in 0..=AST_MAX {
+        for _ in 0..=AST_CAP {
             if i < 0 {
                 return false;
             }
@@ -245,16 +246,17 @@ impl<'a> Sema<'a> {
             bail!(self, i, "'{}' is not a function", name);
         }
         let f = sym.node;
-        let args = self.args(n.a, 8, i)?;
-        let mut vals: Vec<Val, PARAM_MAX> = Vec::new();
+        let args = self.args(n.a, self.lim.parameters_max.max(8), i)?;
+        let mut vals: Vec<Val, PARAM_CAP> = Vec::new();
+        let max = self.lim.parameters_max;
         for (_, v) in args.iter() {
-            if vals.push(*v).is_err() {
+            if vals.len() >= max || vals.push(*v).is_err() {
                 bail!(
                     self,
                     i,
                     "too many arguments: '{}' takes at most {}",
                     name,
-                    PARAM_MAX
+                    max
                 );
             }
         }

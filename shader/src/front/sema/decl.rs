@@ -26,8 +26,9 @@ impl<'a> Sema<'a> {
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
     pub(super) fn bind_interface(&mut self) {
         let vs = self.stage == Stage::Vertex;
-        let mut used_attr: [i16; ATTR_MAX] = [-1; ATTR_MAX];
-        let mut used_var: [i16; VARYING_MAX] = [-1; VARYING_MAX];
+        let (attr_max, var_max) = (self.lim.attributes_max, self.lim.varyings_max);
+        let mut used_attr: [i16; ATTR_CAP] = [-1; ATTR_CAP];
+        let mut used_var: [i16; VARYING_CAP] = [-1; VARYING_CAP];
         // Checks, then explicit locations.
         for i in self.global_decls() {
             let n = self.node(i);
@@ -133,9 +134,9 @@ impl<'a> Sema<'a> {
                 }
                 if q & Q_LAYOUT != 0 {
                     let (table, max): (&mut [i16], usize) = if what == "attribute" {
-                        (&mut used_attr, ATTR_MAX)
+                        (&mut used_attr, attr_max)
                     } else {
-                        (&mut used_var, VARYING_MAX)
+                        (&mut used_var, var_max)
                     };
                     let loc = n.ival;
                     if loc < 0 || loc as usize >= max {
@@ -182,14 +183,15 @@ impl<'a> Sema<'a> {
             let nm: Name = bounded_string(name);
             if q & Q_UNIFORM != 0 {
                 if n.ty == Type::Sampler2D {
-                    if units >= SAMPLER_MAX {
+                    if units >= self.lim.samplers_max {
+                        let max = self.lim.samplers_max;
                         self.err(
                             i,
                             format_args!(
                                 "too many samplers: '{}' would be sampler {}; the limit is {}",
                                 name,
                                 units + 1,
-                                SAMPLER_MAX
+                                max
                             ),
                         );
                         continue;
@@ -201,12 +203,13 @@ impl<'a> Sema<'a> {
                     units += 1;
                 } else {
                     let slots = n.ty.uniform_slots() as usize;
-                    if uni_slot + slots > UNIFORM_VEC4_MAX {
+                    if uni_slot + slots > self.lim.uniform_vec4_slots_max {
+                        let max = self.lim.uniform_vec4_slots_max;
                         self.err(
                             i,
                             format_args!(
                                 "too many uniforms: '{}' needs {} vec4 slot(s) from slot {}; the limit is {} vec4 slots (mat3 takes 3, mat4 takes 4)",
-                                name, slots, uni_slot, UNIFORM_VEC4_MAX
+                                name, slots, uni_slot, max
                             ),
                         );
                         continue;
@@ -214,18 +217,19 @@ impl<'a> Sema<'a> {
                     let _ = self.module.iface.uniforms.push(Uniform {
                         name: nm,
                         ty: n.ty,
-                        slot: uni_slot as u8,
+                        slot: uni_slot as u16,
                         slots: slots as u8,
                     });
                     uni_slot += slots;
                 }
             } else if q & Q_IN != 0 || (vs && q & Q_OUT != 0) {
                 let attr = vs && q & Q_IN != 0;
-                let (table, what): (&mut [i16; 8], &str) = if attr {
-                    (&mut used_attr, "attribute")
+                let (table, what, max): (&mut [i16], &str, usize) = if attr {
+                    (&mut used_attr, "attribute", attr_max)
                 } else {
-                    (&mut used_var, "varying")
+                    (&mut used_var, "varying", var_max)
                 };
+                let table = table.get_mut(..max).unwrap_or(&mut []);
                 let loc = if q & Q_LAYOUT != 0 {
                     n.ival as usize
                 } else {
@@ -241,7 +245,7 @@ impl<'a> Sema<'a> {
                                 i,
                                 format_args!(
                                     "too many {}s: '{}' does not fit; the limit is {}",
-                                    what, name, 8
+                                    what, name, max
                                 ),
                             );
                             continue;

@@ -117,7 +117,7 @@ impl<'a> Sema<'a> {
     /// was in `expr`; an assignment target's (`target`) has only swizzles and indexes.
     pub(super) fn push_chain(&mut self, top: i16, target: bool) -> R<i16> {
         let mut cur = top;
-        for _ in 0..=AST_MAX {
+        for _ in 0..=AST_CAP {
             let n = self.node(cur);
             let linked = match n.kind {
                 Kind::Swizzle | Kind::Index => true,

@@ -68,7 +68,7 @@ struct Sym<'a> {
     key: u32,
     kind: SymKind,
     ty: Type,
-    scope: u8,
+    scope: u16,
     /// Base temp (matrices: first column), -1 when none.
     tmp: i16,
     known: Option<[f32; 4]>,
@@ -80,8 +80,8 @@ struct Sym<'a> {
 
 #[derive(Clone, Copy, Debug)]
 struct Scope {
-    parent: u8,
-    sym_base: u8,
+    parent: u16,
+    sym_base: u16,
 }
 
 /// The state of the semantic pass over one shader.
@@ -98,10 +98,10 @@ pub struct Sema<'a> {
     diag: &'a mut Diagnostics,
     pub module: &'a mut Module,
     stage: Stage,
-    cur: u8,
+    cur: u16,
     ntemp: u16,
     /// Active inlined functions (function node indices), main first.
-    calls: Vec<i16, CALL_DEPTH_MAX>,
+    calls: Vec<i16, CALL_DEPTH_CAP>,
     /// Per call: where a non-void result goes, and the function's last top-level statement.
     ret_tmp: i16,
     ret_ty: Type,
@@ -110,7 +110,7 @@ pub struct Sema<'a> {
     limit_reported: bool,
     cur_node: i16,
     dry: bool,
-    called: [bool; AST_MAX],
+    called: [bool; AST_CAP],
     pos_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
@@ -122,11 +122,13 @@ pub struct Sema<'a> {
     /// The outermost loop or call being expanded in the current top-level function, where a
     /// spent budget is reported (-1 when none).
     expansion: i16,
-    scopes: Vec<Scope, SCOPE_MAX>,
-    syms: Vec<Sym<'a>, SYM_MAX>,
+    scopes: Vec<Scope, SCOPE_CAP>,
+    syms: Vec<Sym<'a>, SYM_CAP>,
     /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
     /// once, as no function is active twice.
-    spine: Vec<i16, AST_MAX>,
+    spine: Vec<i16, AST_CAP>,
+    /// The bounds of the compile's profile.
+    lim: &'static Limits,
 }
 
 /// Runs semantic analysis and lowering of `ast` into `module`; returns the work spent (at most
@@ -173,7 +175,8 @@ pub fn analyze(
         limit_reported: false,
         cur_node: -1,
         dry: false,
-        called: [false; AST_MAX],
+        called: [false; AST_CAP],
+        lim: limits(toks.profile),
         pos_written: false,
         stmt_mark: 0,
         work: 0,
@@ -227,9 +230,9 @@ impl<'a> Sema<'a> {
     fn pos_of(&self, node: i16) -> (u32, u32) {
         let n = self.node(node);
         match self.toks.get(n.tok) {
-            Some(t) => (t.line as u32, t.col as u32),
+            Some(t) => (t.line, t.col as u32),
             None => match self.toks.toks.last() {
-                Some(t) => (t.line as u32, t.col as u32),
+                Some(t) => (t.line, t.col as u32),
                 None => (1, 1),
             },
         }
@@ -237,7 +240,7 @@ impl<'a> Sema<'a> {
 
     fn err_tok(&mut self, tok: i16, args: fmt::Arguments<'_>) {
         let (line, col) = match self.toks.get(tok) {
-            Some(t) => (t.line as u32, t.col as u32),
+            Some(t) => (t.line, t.col as u32),
             None => (1, 1),
         };
         self.diag.push(line, col, args);
@@ -314,10 +317,13 @@ impl<'a> Sema<'a> {
             aux,
             aux2,
         };
-        if self.module.insts.push(inst).is_err() {
+        if self.module.insts.len() >= self.lim.ir_instructions_max
+            || self.module.insts.push(inst).is_err()
+        {
+            let max = self.lim.ir_instructions_max;
             return self.limit(format_args!(
                 "shader exceeds the instruction limit of {} IR instructions",
-                IR_MAX
+                max
             ));
         }
         Ok(())
@@ -326,13 +332,14 @@ impl<'a> Sema<'a> {
     fn temp(&mut self, n: u16) -> R<i16> {
         let t = self.ntemp;
         let end = t.saturating_add(n);
-        if end as usize > TEMP_MAX {
+        if end as usize > self.lim.temporaries_max {
             if self.dry {
                 return Ok(0);
             }
+            let max = self.lim.temporaries_max;
             self.limit(format_args!(
                 "shader exceeds the temporary limit of {} four-lane registers",
-                TEMP_MAX
+                max
             ))?;
         }
         self.ntemp = end;
@@ -362,10 +369,13 @@ impl<'a> Sema<'a> {
         }
         let base = pool.len();
         for &v in vals {
-            if self.module.imms.push(v).is_err() {
+            if self.module.imms.len() >= self.lim.immediates_max
+                || self.module.imms.push(v).is_err()
+            {
+                let max = self.lim.immediates_max;
                 self.limit(format_args!(
                     "shader exceeds the constant limit of {} float immediates",
-                    IMM_MAX
+                    max
                 ))?;
             }
         }
@@ -404,13 +414,14 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let nparams = self.ast.list(n.a).count();
-            if nparams > PARAM_MAX {
-                let p = self.ast.list(n.a).nth(PARAM_MAX).map(|p| p.0).unwrap_or(i);
+            let max = self.lim.parameters_max;
+            if nparams > max {
+                let p = self.ast.list(n.a).nth(max).map(|p| p.0).unwrap_or(i);
                 self.err(
                     p,
                     format_args!(
                         "too many parameters: '{}' has {}; the limit is {}",
-                        name, nparams, PARAM_MAX
+                        name, nparams, max
                     ),
                 );
             }
@@ -472,9 +483,9 @@ impl<'a> Sema<'a> {
         let saved_hi = self.module.temps;
         let saved_pos = self.pos_written;
         self.dry = true;
-        let mut args: Vec<Val, PARAM_MAX> = Vec::new();
+        let mut args: Vec<Val, PARAM_CAP> = Vec::new();
         let n = self.node(f);
-        for (_, p) in self.ast.list(n.a).take(PARAM_MAX) {
+        for (_, p) in self.ast.list(n.a).take(PARAM_CAP) {
             let _ = args.push(Val::temp(p.ty, 0));
         }
         let _ = self.call_function(f, &args, f);

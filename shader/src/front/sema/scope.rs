@@ -31,39 +31,41 @@ pub(super) fn key_of(b: &[u8]) -> u32 {
 }
 
 impl<'a> Sema<'a> {
-    pub(super) fn push_scope(&mut self, parent: u8, at: i16) -> R<u8> {
+    pub(super) fn push_scope(&mut self, parent: u16, at: i16) -> R<u16> {
         let id = self.scopes.len();
-        let base = self.syms.len() as u8;
-        if self
-            .scopes
-            .push(Scope {
-                parent,
-                sym_base: base,
-            })
-            .is_err()
+        let max = self.lim.scopes_max;
+        let base = self.syms.len() as u16;
+        if id >= max
+            || self
+                .scopes
+                .push(Scope {
+                    parent,
+                    sym_base: base,
+                })
+                .is_err()
         {
             bail!(
                 self,
                 at,
                 "too many nested scopes: the limit is {} (blocks, loops and inlined calls count)",
-                SCOPE_MAX
+                max
             );
         }
         let prev = self.cur;
-        self.cur = id as u8;
+        self.cur = id as u16;
         Ok(prev)
     }
 
-    pub(super) fn pop_scope(&mut self, prev: u8) {
+    pub(super) fn pop_scope(&mut self, prev: u16) {
         if let Some(s) = self.scopes.pop() {
             self.syms.truncate(s.sym_base as usize);
         }
         self.cur = prev;
     }
 
-    pub(super) fn visible(&self, scope: u8) -> bool {
+    pub(super) fn visible(&self, scope: u16) -> bool {
         let mut s = self.cur;
-        for _ in 0..=SCOPE_MAX {
+        for _ in 0..=SCOPE_CAP {
             if s == scope {
                 return true;
             }
@@ -132,12 +134,13 @@ impl<'a> Sema<'a> {
             node: at,
             slot: -1,
         };
-        if self.syms.push(sym).is_err() {
+        let max = self.lim.symbols_max;
+        if self.syms.len() >= max || self.syms.push(sym).is_err() {
             bail!(
                 self,
                 at,
                 "too many symbols: the limit is {} names in scope at once",
-                SYM_MAX
+                max
             );
         }
         Ok(self.syms.len() - 1)

@@ -132,7 +132,7 @@ impl<'a> Sema<'a> {
                 // The leftmost token of the target or expression: down the operand chain.
                 let mut e = if n.kind == Kind::Assign { n.a } else { i };
                 let mut tok = n.tok;
-                for _ in 0..AST_MAX {
+                for _ in 0..AST_CAP {
                     let m = self.node(e);
                     if e < 0 {
                         break;
