@@ -29,10 +29,19 @@ pub const TESTS: &[SelfTest] = &[
     ("kernel::pci::host_bridge_on_bus0", pci_host_bridge),
     ("kernel::pci::virtio_gpu_present", pci_virtio_gpu),
     ("kernel::gpu::virgl_up", gpu_virgl_up),
-    ("kernel::smp::every_listed_cpu_started", smp_every_listed_cpu_started),
+    (
+        "kernel::smp::every_listed_cpu_started",
+        smp_every_listed_cpu_started,
+    ),
     ("kernel::smp::every_cpu_answers", smp_every_cpu_answers),
-    ("kernel::smp::parallel_matches_one_cpu", smp_parallel_matches_one_cpu),
-    ("kernel::smp::each_index_once_and_nested_calls", smp_each_index_once),
+    (
+        "kernel::smp::parallel_matches_one_cpu",
+        smp_parallel_matches_one_cpu,
+    ),
+    (
+        "kernel::smp::each_index_once_and_nested_calls",
+        smp_each_index_once,
+    ),
     ("kernel::smp::many_sections_in_a_row", smp_many_sections),
     (
         "kernel::cmdline::parses_every_word",
@@ -402,7 +411,10 @@ fn cmdline_parses_every_word(out: &mut dyn Write) -> bool {
         let _ = write!(out, "empty command line parsed as {:?}", empty);
         return false;
     }
-    for (word, want) in [("crash=ap-fault", Crash::ApFault), ("crash=ap-stackoverflow", Crash::ApStackOverflow)] {
+    for (word, want) in [
+        ("crash=ap-fault", Crash::ApFault),
+        ("crash=ap-stackoverflow", Crash::ApStackOverflow),
+    ] {
         let args = parse(word);
         if args.crash != Some(want) || !args.unknown.is_empty() {
             let _ = write!(out, "{:?} parsed as {:?}", word, args);
@@ -484,7 +496,11 @@ fn smp_every_cpu_answers(out: &mut dyn Write) -> bool {
     }
     for (cpu, id) in own_id.iter().enumerate().skip(cpus) {
         if id.load(Ordering::Relaxed) != NONE {
-            let _ = write!(out, "slot {} beyond the {} online CPUs was written", cpu, cpus);
+            let _ = write!(
+                out,
+                "slot {} beyond the {} online CPUs was written",
+                cpu, cpus
+            );
             return false;
         }
     }
@@ -525,7 +541,11 @@ fn smp_parallel_matches_one_cpu(out: &mut dyn Write) -> bool {
         let _ = write!(out, "run_on_all said Busy outside any section");
         return false;
     }
-    for (name, img) in [("1 CPU", &one), ("every CPU", &all), ("rows strided over the CPUs", &strided)] {
+    for (name, img) in [
+        ("1 CPU", &one),
+        ("every CPU", &all),
+        ("rows strided over the CPUs", &strided),
+    ] {
         if let Some(i) = (0..WIDTH * HEIGHT)
             .find(|&i| img[i].load(Ordering::Relaxed) != reference[i].load(Ordering::Relaxed))
         {
@@ -609,7 +629,12 @@ fn smp_many_sections(out: &mut dyn Write) -> bool {
     }
     let want = SECTIONS * smp::cpu_count() as u32;
     if count.load(Ordering::Relaxed) != want {
-        let _ = write!(out, "{} calls, expected {}", count.load(Ordering::Relaxed), want);
+        let _ = write!(
+            out,
+            "{} calls, expected {}",
+            count.load(Ordering::Relaxed),
+            want
+        );
         return false;
     }
     true

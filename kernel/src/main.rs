@@ -60,7 +60,9 @@ mod kmain {
 
     use crate::cmdline::{Crash, Mode};
     use crate::exit::{exit_qemu, ExitCode};
-    use crate::{acpi, arch, bootinfo, clock, cmdline, demo, gpu, heap, pci, selftest, serial, smp};
+    use crate::{
+        acpi, arch, bootinfo, clock, cmdline, demo, gpu, heap, pci, selftest, serial, smp,
+    };
 
     #[unsafe(no_mangle)]
     extern "C" fn kernel_main(start_info: u32) -> ! {
@@ -166,7 +168,10 @@ mod kmain {
             ),
             Err(e) => println!("acpi: {}; running on the boot CPU only", e),
         }
-        print!("smp: {} of {} CPU(s) online (APIC ids", cpus.cpus, cpus.listed);
+        print!(
+            "smp: {} of {} CPU(s) online (APIC ids",
+            cpus.cpus, cpus.listed
+        );
         for id in &cpus.apic_ids {
             print!(" {}", id);
         }
@@ -265,7 +270,10 @@ mod kmain {
             },
             Crash::ApFault | Crash::ApStackOverflow => {
                 if smp::cpu_count() < 2 {
-                    println!("crash: {:?} needs an application processor; only the boot CPU is online", crash);
+                    println!(
+                        "crash: {:?} needs an application processor; only the boot CPU is online",
+                        crash
+                    );
                     return;
                 }
                 let _ = smp::run_on_all(|cpu| {
@@ -278,7 +286,10 @@ mod kmain {
                         unsafe { core::arch::asm!("ud2", options(nomem, nostack)) };
                     } else {
                         let depth = recurse(core::hint::black_box(0));
-                        println!("crash: recursion returned at depth {} (no overflow?)", depth);
+                        println!(
+                            "crash: recursion returned at depth {} (no overflow?)",
+                            depth
+                        );
                     }
                 });
                 println!("crash: {:?} returned (no fault on CPU 1?)", crash);

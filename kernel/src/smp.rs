@@ -209,14 +209,19 @@ fn allocate_ap(index: usize) -> Option<u64> {
     }
     let cpu = &CPUS[index];
     cpu.tables.store(tables, Ordering::Release);
-    cpu.fault_stack_top
-        .store(fault as u64 + gdt::FAULT_STACK_SIZE as u64, Ordering::Release);
+    cpu.fault_stack_top.store(
+        fault as u64 + gdt::FAULT_STACK_SIZE as u64,
+        Ordering::Release,
+    );
     cpu.guard.store(guard, Ordering::Release);
     Some(guard + (GUARD_SIZE + AP_STACK_SIZE) as u64)
 }
 
 /// Starts every processor `processors` lists (after the heap and the clock are up).
-pub fn start(processors: Option<&crate::acpi::Processors>, trampoline: Option<u64>) -> &'static Report {
+pub fn start(
+    processors: Option<&crate::acpi::Processors>,
+    trampoline: Option<u64>,
+) -> &'static Report {
     let started = crate::clock::now_us();
     let mut report = Report {
         cpus: 1,
@@ -288,7 +293,10 @@ fn start_aps(others: &[u32], page: u64, report: &mut Report) {
         }
         core::sync::atomic::fence(Ordering::SeqCst);
         if !lapic::send_init(apic_id) {
-            report.note(format_args!("the INIT IPI to APIC id {} was not accepted", apic_id));
+            report.note(format_args!(
+                "the INIT IPI to APIC id {} was not accepted",
+                apic_id
+            ));
             return;
         }
         wait_us(INIT_DELAY_US);
@@ -399,12 +407,10 @@ fn run_section<F: Fn(usize) + Sync>(cpus: usize, f: &F) {
     while done.load(Ordering::Acquire) < cpus - 1 {
         core::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins % REWAKE_SPINS == 0 {
-            for index in 1..cpus {
-                if !CPUS[index].queue.lock().is_empty() {
-                    wake(index);
-                }
-            }
+        if spins.is_multiple_of(REWAKE_SPINS) {
+            (1..cpus)
+                .filter(|&index| !CPUS[index].queue.lock().is_empty())
+                .for_each(wake);
         }
     }
     // Every job has incremented `done` as its last access: `f` and `done` may now go.
@@ -475,7 +481,8 @@ pub fn apic_id_of(index: usize) -> Option<u32> {
 
 /// Jobs CPU `index` has finished (0 for the boot CPU, which runs its share inline).
 pub fn jobs_done(index: usize) -> u64 {
-    CPUS.get(index).map_or(0, |c| c.jobs.load(Ordering::Relaxed))
+    CPUS.get(index)
+        .map_or(0, |c| c.jobs.load(Ordering::Relaxed))
 }
 
 /// "CPU n (APIC id m)" for the fault and panic reports (reads only atomics; never locks).

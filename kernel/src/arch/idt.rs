@@ -76,7 +76,8 @@ pub fn init() {
             (*idt).0[vector] = gate(handler, 1);
         }
         (*idt).0[WAKE_VECTOR as usize] = gate(isr_wake as *const () as u64, 0);
-        (*idt).0[super::lapic::SPURIOUS_VECTOR as usize] = gate(isr_spurious as *const () as u64, 0);
+        (*idt).0[super::lapic::SPURIOUS_VECTOR as usize] =
+            gate(isr_spurious as *const () as u64, 0);
     }
     load();
 }
@@ -162,7 +163,11 @@ extern "C" fn fault_entry(frame: &FaultFrame) -> ! {
     }
     let out = &mut RawWriter;
     let (short, long) = vector_name(frame.vector);
-    let _ = write!(out, "\nCPU FAULT: {} {} (vector {}) on ", short, long, frame.vector);
+    let _ = write!(
+        out,
+        "\nCPU FAULT: {} {} (vector {}) on ",
+        short, long, frame.vector
+    );
     let _ = crate::smp::write_cpu_name(out, apic_id);
     let _ = write!(
         out,
