@@ -176,11 +176,27 @@ pub fn report() -> &'static Report {
     })
 }
 
-fn wait_us(us: u64) {
+/// Upper bound on polls per microsecond of waiting, so a wait ends even when the TSC calibration
+/// failed (then `now_us` reads 0): one poll (rdtsc and a division) takes well over 1 ns.
+const POLLS_PER_US_MAX: u64 = 1000;
+
+/// Polls `done` until it is true or `us` microseconds have passed; returns its last answer.
+fn wait_until(us: u64, mut done: impl FnMut() -> bool) -> bool {
     let end = crate::clock::now_us() + us;
-    while crate::clock::now_us() < end {
+    for _ in 0..us.saturating_mul(POLLS_PER_US_MAX) {
+        if done() {
+            return true;
+        }
+        if crate::clock::now_us() >= end {
+            break;
+        }
         core::hint::spin_loop();
     }
+    done()
+}
+
+fn wait_us(us: u64) {
+    wait_until(us, || false);
 }
 
 /// Per-AP memory, allocated for every AP before the first one starts (unmapping a guard page is
@@ -312,10 +328,8 @@ fn start_aps(others: &[u32], page: u64, report: &mut Report) {
                 break;
             }
         }
-        let deadline = crate::clock::now_us() + START_TIMEOUT_US;
-        while !online && crate::clock::now_us() < deadline {
-            online = cpu.online.load(Ordering::Acquire);
-            core::hint::spin_loop();
+        if !online {
+            online = wait_until(START_TIMEOUT_US, || cpu.online.load(Ordering::Acquire));
         }
         if !online {
             report.note(format_args!(
