@@ -5,6 +5,7 @@
 #   ./run-qemu.sh --test             selftests only; exit status tells whether everything passed
 #   options: --filter PREFIX  --append "ARGS"  --timeout SECONDS  --backend auto|software|virgl|mock
 #            --frames N (demo frames; default about 4 s of animation)
+#            --smp N (guest CPUs; default 2, or the host's core count if fewer)
 #
 # The serial console is this script's standard output. QEMU's stderr goes to out/qemu-stderr.log
 # and is scanned for VirGL errors (virglrenderer reports a bad command only there). Port 0xe9
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-0}"
 }
 
@@ -23,6 +24,7 @@ append=""
 timeout_s=""
 backend=""
 frames=""
+smp=""
 while (($#)); do
     case "$1" in
         --test) test_mode=1 ;;
@@ -31,6 +33,7 @@ while (($#)); do
         --timeout) timeout_s="${2:?--timeout needs SECONDS}"; shift ;;
         --backend) backend="${2:?--backend needs a NAME}"; shift ;;
         --frames) frames="${2:?--frames needs N}"; shift ;;
+        --smp) smp="${2:?--smp needs N}"; shift ;;
         -h|--help) usage 0 ;;
         *) echo "run-qemu: unknown option '$1'" >&2; usage 2 ;;
     esac
@@ -41,6 +44,13 @@ if [ -z "$timeout_s" ]; then
     if ((test_mode)); then timeout_s=600; else timeout_s=0; fi
 fi
 [[ "$timeout_s" =~ ^[0-9]+$ ]] || { echo "run-qemu: --timeout wants whole seconds, got '$timeout_s'" >&2; exit 2; }
+if [ -z "$smp" ]; then
+    # Two guest CPUs, or fewer when the host has fewer cores (one TCG thread per guest CPU).
+    host_cores=$(nproc 2>/dev/null || echo 1)
+    smp=$((host_cores < 2 ? host_cores : 2))
+fi
+[[ "$smp" =~ ^[1-9][0-9]*$ ]] && ((smp <= 16)) ||
+    { echo "run-qemu: --smp wants a CPU count from 1 to 16 (the kernel's MAX_CPUS), got '$smp'" >&2; exit 2; }
 
 say() { echo "run-qemu: $*"; }
 die() { echo "run-qemu: $*" >&2; exit 1; }
@@ -82,7 +92,9 @@ result_file=out/guest-result.txt
 screenshot=out/screenshot.ppm
 rm -f "$stderr_log" "$serial_log" "$result_file" "$screenshot"
 
-qemu_cmd=("$QEMU" -M q35 -m 1G -vga none -nic none -serial stdio -no-reboot
+# TCG (KVM is not used here, see docs/ARCHITECTURE.md), one host thread per guest CPU.
+qemu_cmd=("$QEMU" -M q35 -accel tcg,thread=multi -smp "$smp" -m 1G -vga none -nic none
+          -serial stdio -no-reboot
           -device isa-debug-exit,iobase=0xf4,iosize=0x04
           -device virtio-gpu-gl-pci -display gtk,gl=on
           -debugcon "file:$screenshot"
@@ -90,7 +102,7 @@ qemu_cmd=("$QEMU" -M q35 -m 1G -vga none -nic none -serial stdio -no-reboot
 timer=()
 if ((timeout_s > 0)); then timer=(timeout --kill-after=5 "$timeout_s"); fi
 
-say "booting: $QEMU ... -append \"$cmdline\"${timer:+ (timeout ${timeout_s} s)}"
+say "booting: $QEMU ... -smp $smp -append \"$cmdline\"${timer:+ (timeout ${timeout_s} s)}"
 start=$EPOCHREALTIME
 first_line_ms=""
 set +e

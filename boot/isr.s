@@ -47,6 +47,24 @@ isr_common:
     hlt
     jmp .Lisr_halt
 
+/*
+ * The wake-up IPI (kernel/src/smp.rs, vector 0xF0): an idle application processor halts with
+ * interrupts enabled; this only acknowledges the interrupt (local APIC EOI) so `hlt` returns.
+ * Runs on the interrupted stack (IST 0), touches RAX only and restores it.
+ */
+.global isr_wake
+isr_wake:
+    push rax
+    mov rax, qword ptr [rip + lapic_eoi_register]
+    mov dword ptr [rax], 0
+    pop rax
+    iretq
+
+/* The local APIC's spurious vector (0xFF): no EOI is owed. */
+.global isr_spurious
+isr_spurious:
+    iretq
+
 .section .rodata.isr, "a", @progbits
 .p2align 3
 .global isr_stub_table
@@ -54,5 +72,12 @@ isr_stub_table:
 .irp vec, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     .quad isr_stub_\vec
 .endr
+
+/* The local APIC's EOI register; arch/lapic.rs stores the real address at boot. */
+.section .data.isr, "aw", @progbits
+.p2align 3
+.global lapic_eoi_register
+lapic_eoi_register:
+    .quad 0xFEE000B0
 
 .text

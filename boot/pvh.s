@@ -22,6 +22,31 @@
 .quad pvh_start
 .p2align 2
 
+/*
+ * Paging on the boot tables, PAE, long mode and SSE: shared by the boot CPU (below) and every
+ * application processor (boot/ap.s), so all CPUs run with the same CR0/CR4/EFER. Anything the
+ * kernel adds to CR4 or EFER later must go here (or into smp.rs's AP entry) for every CPU.
+ * 32-bit code, paging off, clobbers EAX, ECX, EDX.
+ */
+.macro ENABLE_LONG_MODE
+    mov eax, offset boot_pml4
+    mov cr3, eax
+    /* CR4: PAE | OSFXSR | OSXMMEXCPT. SSE must work before the first Rust instruction. */
+    mov eax, cr4
+    or eax, 0x620
+    mov cr4, eax
+    /* EFER.LME */
+    mov ecx, 0xC0000080
+    rdmsr
+    or eax, 0x100
+    wrmsr
+    /* CR0: PG | NE | MP | PE, clear EM and TS (x87/SSE instructions must not trap). */
+    mov eax, cr0
+    and eax, 0xFFFFFFF3
+    or eax, 0x80000023
+    mov cr0, eax
+.endm
+
 .section .text.boot, "ax", @progbits
 .code32
 .global pvh_start
@@ -62,25 +87,7 @@ pvh_start:
     dec ecx
     jnz .Lfill_pd
 
-    mov eax, offset boot_pml4
-    mov cr3, eax
-
-    /* CR4: PAE | OSFXSR | OSXMMEXCPT. SSE must work before the first Rust instruction. */
-    mov eax, cr4
-    or eax, 0x620
-    mov cr4, eax
-
-    /* EFER.LME */
-    mov ecx, 0xC0000080
-    rdmsr
-    or eax, 0x100
-    wrmsr
-
-    /* CR0: PG | NE | MP | PE, clear EM and TS (x87/SSE instructions must not trap). */
-    mov eax, cr0
-    and eax, 0xFFFFFFF3
-    or eax, 0x80000023
-    mov cr0, eax
+    ENABLE_LONG_MODE
 
     lgdt [boot_gdt_ptr]
     mov eax, offset pvh_long_mode
@@ -110,10 +117,12 @@ pvh_long_mode:
 
 .section .data.boot, "aw", @progbits
 .p2align 4
+.global boot_gdt
 boot_gdt:
     .quad 0
     .quad 0x00AF9A000000FFFF /* 0x08: 64-bit code, ring 0 */
     .quad 0x00CF92000000FFFF /* 0x10: data, ring 0 */
+    .quad 0x00CF9A000000FFFF /* 0x18: 32-bit code, ring 0 (the AP trampoline's jump, boot/ap.s) */
 boot_gdt_end:
 .p2align 4
 boot_gdt_ptr:

@@ -8,6 +8,7 @@ fn main() {
     );
     println!("cargo:rerun-if-changed={}", boot.join("pvh.s").display());
     println!("cargo:rerun-if-changed={}", boot.join("isr.s").display());
+    println!("cargo:rerun-if-changed={}", boot.join("ap.s").display());
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("none") {
         println!(
             "cargo:rustc-link-arg-bins=-T{}",

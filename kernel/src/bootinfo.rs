@@ -1,5 +1,5 @@
 //! Reads the PVH `hvm_start_info` that QEMU passes in EBX: the command line (`-append`) and the
-//! memory map. Everything is copied into a `BootInfo` value, because the first 2 MiB (where QEMU
+//! memory map (and the ACPI RSDP address). Everything is copied into a `BootInfo` value, because the first 2 MiB (where QEMU
 //! puts these tables) are unmapped right after.
 //!
 //! Must never: trust the table beyond its documented layout (lengths are capped, magic is checked).
@@ -36,6 +36,8 @@ pub struct BootInfo {
     pub cmdline_truncated: bool,
     pub memory: Vec<MemRegion, MEMMAP_MAX>,
     pub memory_truncated: bool,
+    /// `rsdp_paddr`: where the loader found the ACPI RSDP (0: it did not say).
+    pub rsdp: u64,
 }
 
 #[derive(Debug)]
@@ -86,11 +88,13 @@ pub unsafe fn read(paddr: u64) -> Result<BootInfo, BootInfoError> {
         }
         let version = (base.add(4) as *const u32).read_unaligned();
         let cmdline_paddr = (base.add(24) as *const u64).read_unaligned();
+        let rsdp = (base.add(32) as *const u64).read_unaligned();
         let mut info = BootInfo {
             cmdline: String::new(),
             cmdline_truncated: false,
             memory: Vec::new(),
             memory_truncated: false,
+            rsdp,
         };
         if cmdline_paddr != 0 {
             let text = cmdline_paddr as *const u8;

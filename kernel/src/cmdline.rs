@@ -1,7 +1,8 @@
 //! The kernel command line (`-append`): which job to run and the options for it.
 //!
 //! Words: `selftest` | `demo` (mode; `demo` is the default), `filter=PREFIX`, `frames=N`,
-//! `backend=NAME`, `crash=panic|fault|pagefault|stackoverflow|virgl|hang` (scripted failure checks),
+//! `backend=NAME`, `crash=panic|fault|pagefault|stackoverflow|virgl|hang|ap-fault|ap-stackoverflow`
+//! (scripted failure checks),
 //! `gpu=none` (QEMU was started without virtio-gpu on purpose).
 //! Must never: fail on odd input; unknown words are collected and reported, not fatal.
 use heapless::{String, Vec};
@@ -31,6 +32,11 @@ pub enum Crash {
     /// run-qemu.sh must catch although the guest itself passes.
     VirglError,
     Hang,
+    /// `ud2` on CPU 1 (the first application processor): reported like a boot-CPU fault.
+    ApFault,
+    /// Unbounded recursion on CPU 1: must end on the guard page below its stack, reported as #PF
+    /// on its own fault stack.
+    ApStackOverflow,
 }
 
 #[derive(Debug)]
@@ -89,6 +95,8 @@ pub fn parse(line: &str) -> BootArgs {
                     "stackoverflow" => Some(Crash::StackOverflow),
                     "virgl" => Some(Crash::VirglError),
                     "hang" => Some(Crash::Hang),
+                    "ap-fault" => Some(Crash::ApFault),
+                    "ap-stackoverflow" => Some(Crash::ApStackOverflow),
                     _ => None,
                 };
                 args.crash.is_some()

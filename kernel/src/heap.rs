@@ -10,7 +10,8 @@ use talc::source::Manual;
 
 use crate::bootinfo::MemRegion;
 
-/// A spinlock for talc: one CPU, no interrupts, so it only guards against re-entry bugs.
+/// A spinlock for talc: shared by every CPU (jobs on application processors allocate too). No
+/// interrupt handler allocates, so holding it with interrupts on cannot deadlock.
 pub struct SpinRaw(AtomicBool);
 
 // SAFETY: a textbook test-and-set lock: `lock` returns only after swapping false -> true with

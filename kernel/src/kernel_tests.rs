@@ -30,6 +30,20 @@ pub const TESTS: &[SelfTest] = &[
     ("kernel::pci::virtio_gpu_present", pci_virtio_gpu),
     ("kernel::gpu::virgl_up", gpu_virgl_up),
     (
+        "kernel::smp::every_listed_cpu_started",
+        smp_every_listed_cpu_started,
+    ),
+    ("kernel::smp::every_cpu_answers", smp_every_cpu_answers),
+    (
+        "kernel::smp::parallel_matches_one_cpu",
+        smp_parallel_matches_one_cpu,
+    ),
+    (
+        "kernel::smp::each_index_once_and_nested_calls",
+        smp_each_index_once,
+    ),
+    ("kernel::smp::many_sections_in_a_row", smp_many_sections),
+    (
         "kernel::cmdline::parses_every_word",
         cmdline_parses_every_word,
     ),
@@ -397,6 +411,16 @@ fn cmdline_parses_every_word(out: &mut dyn Write) -> bool {
         let _ = write!(out, "empty command line parsed as {:?}", empty);
         return false;
     }
+    for (word, want) in [
+        ("crash=ap-fault", Crash::ApFault),
+        ("crash=ap-stackoverflow", Crash::ApStackOverflow),
+    ] {
+        let args = parse(word);
+        if args.crash != Some(want) || !args.unknown.is_empty() {
+            let _ = write!(out, "{:?} parsed as {:?}", word, args);
+            return false;
+        }
+    }
     let long = "x".repeat(crate::cmdline::FILTER_MAX + 1);
     let cut = parse(&alloc::format!("filter={}", long));
     if !cut.filter.is_empty() || cut.unknown.len() != 1 {
@@ -404,6 +428,212 @@ fn cmdline_parses_every_word(out: &mut dyn Write) -> bool {
             out,
             "an over-long filter was not rejected: {:?}",
             cut.filter
+        );
+        return false;
+    }
+    true
+}
+
+fn smp_every_listed_cpu_started(out: &mut dyn Write) -> bool {
+    let report = crate::smp::report();
+    if let Some(problem) = &report.problem {
+        let _ = write!(out, "SMP bring-up: {}", problem);
+        return false;
+    }
+    if report.cpus != report.listed || crate::smp::cpu_count() != report.cpus {
+        let _ = write!(
+            out,
+            "{} CPU(s) online, the MADT lists {}, cpu_count() says {}",
+            report.cpus,
+            report.listed,
+            crate::smp::cpu_count()
+        );
+        return false;
+    }
+    true
+}
+
+fn smp_every_cpu_answers(out: &mut dyn Write) -> bool {
+    use crate::smp::{self, MAX_CPUS};
+    use core::sync::atomic::{AtomicU32, Ordering};
+    const NONE: u32 = u32::MAX;
+    let own_id: [AtomicU32; MAX_CPUS] = [const { AtomicU32::new(NONE) }; MAX_CPUS];
+    let cpuid_id: [AtomicU32; MAX_CPUS] = [const { AtomicU32::new(NONE) }; MAX_CPUS];
+    let cpus = smp::cpu_count();
+    let jobs_before: Vec<u64> = (0..cpus).map(smp::jobs_done).collect();
+    let ran = smp::run_on_all(|cpu| {
+        // Each CPU reads its id from its own local APIC: proof the job ran on that CPU.
+        own_id[cpu].store(crate::arch::lapic::id(), Ordering::Relaxed);
+        cpuid_id[cpu].store(crate::arch::lapic::cpuid_id(), Ordering::Relaxed);
+    });
+    if ran.is_err() {
+        let _ = write!(out, "run_on_all said Busy outside any section");
+        return false;
+    }
+    for cpu in 0..cpus {
+        let want = smp::apic_id_of(cpu);
+        let got = own_id[cpu].load(Ordering::Relaxed);
+        if want != Some(got) || cpuid_id[cpu].load(Ordering::Relaxed) != got {
+            let _ = write!(
+                out,
+                "CPU {} answered APIC id {} (CPUID {}), expected {:?}",
+                cpu,
+                got,
+                cpuid_id[cpu].load(Ordering::Relaxed),
+                want
+            );
+            return false;
+        }
+        if cpu > 0 && smp::jobs_done(cpu) != jobs_before[cpu] + 1 {
+            let _ = write!(
+                out,
+                "CPU {} finished {} jobs for one run_on_all",
+                cpu,
+                smp::jobs_done(cpu) - jobs_before[cpu]
+            );
+            return false;
+        }
+    }
+    for (cpu, id) in own_id.iter().enumerate().skip(cpus) {
+        if id.load(Ordering::Relaxed) != NONE {
+            let _ = write!(
+                out,
+                "slot {} beyond the {} online CPUs was written",
+                cpu, cpus
+            );
+            return false;
+        }
+    }
+    true
+}
+
+/// One row of a float-heavy test image (libm and SSE on whichever CPU runs it).
+fn smp_test_row(y: usize, row: &[core::sync::atomic::AtomicU32]) {
+    for (x, pixel) in row.iter().enumerate() {
+        let fx = x as f32 * 0.071;
+        let fy = y as f32 * 0.053;
+        let v = libm::sinf(fx) * libm::cosf(fy) + libm::sqrtf(fx * fy + 1.0) / (1.0 + fy);
+        pixel.store(v.to_bits(), core::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn smp_parallel_matches_one_cpu(out: &mut dyn Write) -> bool {
+    use crate::smp;
+    use core::sync::atomic::{AtomicU32, Ordering};
+    const WIDTH: usize = 160;
+    const HEIGHT: usize = 120;
+    let image = || -> Vec<AtomicU32> { (0..WIDTH * HEIGHT).map(|_| AtomicU32::new(0)).collect() };
+    let row = |img: &[AtomicU32], y: usize| smp_test_row(y, &img[y * WIDTH..(y + 1) * WIDTH]);
+    // Reference: a plain loop on this CPU.
+    let reference = image();
+    (0..HEIGHT).for_each(|y| row(&reference, y));
+    let one = image();
+    smp::parallel_for_on(1, HEIGHT, |y, _| row(&one, y));
+    let all = image();
+    smp::parallel_for(HEIGHT, |y, _| row(&all, y));
+    // Every CPU gets rows (static striding), so each one's arithmetic is compared.
+    let cpus = smp::cpu_count();
+    let strided = image();
+    let busy = smp::run_on_all(|cpu| {
+        (cpu..HEIGHT).step_by(cpus).for_each(|y| row(&strided, y));
+    });
+    if busy.is_err() {
+        let _ = write!(out, "run_on_all said Busy outside any section");
+        return false;
+    }
+    for (name, img) in [
+        ("1 CPU", &one),
+        ("every CPU", &all),
+        ("rows strided over the CPUs", &strided),
+    ] {
+        if let Some(i) = (0..WIDTH * HEIGHT)
+            .find(|&i| img[i].load(Ordering::Relaxed) != reference[i].load(Ordering::Relaxed))
+        {
+            let _ = write!(
+                out,
+                "{} ({} online): pixel ({}, {}) is {:#x}, a plain loop gives {:#x}",
+                name,
+                cpus,
+                i % WIDTH,
+                i / WIDTH,
+                img[i].load(Ordering::Relaxed),
+                reference[i].load(Ordering::Relaxed)
+            );
+            return false;
+        }
+    }
+    true
+}
+
+fn smp_each_index_once(out: &mut dyn Write) -> bool {
+    use crate::smp;
+    use core::sync::atomic::{AtomicU32, Ordering};
+    const OUTER: usize = 97;
+    const INNER: usize = 5;
+    let hits: Vec<AtomicU32> = (0..OUTER * INNER).map(|_| AtomicU32::new(0)).collect();
+    let busy_inside = AtomicU32::new(0);
+    smp::parallel_for(OUTER, |i, _| {
+        // Nested calls do not queue: parallel_for runs inline, run_on_all refuses.
+        smp::parallel_for(INNER, |j, _| {
+            hits[i * INNER + j].fetch_add(1, Ordering::Relaxed);
+        });
+        if smp::run_on_all(|_| {}) == Err(smp::Busy) {
+            busy_inside.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    if let Some(i) = (0..OUTER * INNER).find(|&i| hits[i].load(Ordering::Relaxed) != 1) {
+        let _ = write!(
+            out,
+            "index ({}, {}) ran {} times",
+            i / INNER,
+            i % INNER,
+            hits[i].load(Ordering::Relaxed)
+        );
+        return false;
+    }
+    if busy_inside.load(Ordering::Relaxed) != OUTER as u32 {
+        let _ = write!(
+            out,
+            "run_on_all inside a job said Busy {} times of {}",
+            busy_inside.load(Ordering::Relaxed),
+            OUTER
+        );
+        return false;
+    }
+    // Nothing left to do still works, and zero indices run nothing.
+    smp::parallel_for(0, |_, _| {
+        hits[0].fetch_add(1, Ordering::Relaxed);
+    });
+    if hits[0].load(Ordering::Relaxed) != 1 {
+        let _ = write!(out, "parallel_for(0, ..) ran its closure");
+        return false;
+    }
+    true
+}
+
+fn smp_many_sections(out: &mut dyn Write) -> bool {
+    use crate::smp;
+    use core::sync::atomic::{AtomicU32, Ordering};
+    // Each section wakes the idle CPUs from `hlt` again; more sections than a queue holds.
+    const SECTIONS: u32 = 3 * smp::QUEUE_CAPACITY as u32 + 7;
+    let count = AtomicU32::new(0);
+    for _ in 0..SECTIONS {
+        if smp::run_on_all(|_| {
+            count.fetch_add(1, Ordering::Relaxed);
+        })
+        .is_err()
+        {
+            let _ = write!(out, "run_on_all said Busy outside any section");
+            return false;
+        }
+    }
+    let want = SECTIONS * smp::cpu_count() as u32;
+    if count.load(Ordering::Relaxed) != want {
+        let _ = write!(
+            out,
+            "{} calls, expected {}",
+            count.load(Ordering::Relaxed),
+            want
         );
         return false;
     }

@@ -19,6 +19,8 @@ fn main() {
 extern crate alloc;
 
 #[cfg(target_os = "none")]
+mod acpi;
+#[cfg(target_os = "none")]
 mod arch;
 #[cfg(target_os = "none")]
 mod bootinfo;
@@ -49,6 +51,8 @@ mod gpu;
 mod guest_tests;
 #[cfg(target_os = "none")]
 mod selftest;
+#[cfg(target_os = "none")]
+mod smp;
 
 #[cfg(target_os = "none")]
 mod kmain {
@@ -56,7 +60,9 @@ mod kmain {
 
     use crate::cmdline::{Crash, Mode};
     use crate::exit::{exit_qemu, ExitCode};
-    use crate::{arch, bootinfo, clock, cmdline, demo, gpu, heap, pci, selftest, serial};
+    use crate::{
+        acpi, arch, bootinfo, clock, cmdline, demo, gpu, heap, pci, selftest, serial, smp,
+    };
 
     #[unsafe(no_mangle)]
     extern "C" fn kernel_main(start_info: u32) -> ! {
@@ -78,6 +84,14 @@ mod kmain {
                 exit_qemu(ExitCode::BootError);
             }
         };
+        // The RSDP and the AP trampoline's page are in the first 2 MiB: before `protect` unmaps it.
+        // SAFETY: the low memory is still mapped.
+        let processors = match unsafe { acpi::find_rsdp(boot.rsdp) } {
+            // SAFETY: as above; `rsdp` came from find_rsdp.
+            Some(rsdp) => unsafe { acpi::processors(rsdp) },
+            None => Err(acpi::AcpiError::NoRsdp),
+        };
+        let trampoline = smp::install_trampoline(&boot.memory);
         arch::paging::protect();
         let image = arch::paging::kernel_image();
         let heap = heap::init(&boot.memory, image.end);
@@ -140,6 +154,34 @@ mod kmain {
             None => {
                 println!("clock: TSC calibration failed (no reference clock counted); times read 0")
             }
+        }
+        let cpus = smp::start(processors.as_ref().ok(), trampoline);
+        match &processors {
+            Ok(p) => println!(
+                "acpi: RSDP at {:#x}, MADT through the {}: {} processor(s){}{}, local APIC at {:#x}",
+                p.rsdp,
+                p.root,
+                p.apic_ids.len() + p.dropped,
+                if p.disabled > 0 { " (+ disabled ones)" } else { "" },
+                if p.dropped > 0 { " (list cut)" } else { "" },
+                p.lapic_address
+            ),
+            Err(e) => println!("acpi: {}; running on the boot CPU only", e),
+        }
+        print!(
+            "smp: {} of {} CPU(s) online (APIC ids",
+            cpus.cpus, cpus.listed
+        );
+        for id in &cpus.apic_ids {
+            print!(" {}", id);
+        }
+        print!(") in {} us", cpus.micros);
+        if let Some(page) = trampoline.filter(|_| cpus.cpus > 1) {
+            print!(", trampoline at {:#x}", page);
+        }
+        println!();
+        if let Some(problem) = &cpus.problem {
+            println!("smp: {}", problem);
         }
         if let Some(crash) = args.crash {
             crash_on_purpose(crash);
@@ -226,6 +268,32 @@ mod kmain {
             Crash::Hang => loop {
                 core::hint::spin_loop();
             },
+            Crash::ApFault | Crash::ApStackOverflow => {
+                if smp::cpu_count() < 2 {
+                    println!(
+                        "crash: {:?} needs an application processor; only the boot CPU is online",
+                        crash
+                    );
+                    return;
+                }
+                let _ = smp::run_on_all(|cpu| {
+                    if cpu != 1 {
+                        return;
+                    }
+                    if crash == Crash::ApFault {
+                        // SAFETY: deliberately raises #UD on CPU 1; the fault handler reports it
+                        // and exits.
+                        unsafe { core::arch::asm!("ud2", options(nomem, nostack)) };
+                    } else {
+                        let depth = recurse(core::hint::black_box(0));
+                        println!(
+                            "crash: recursion returned at depth {} (no overflow?)",
+                            depth
+                        );
+                    }
+                });
+                println!("crash: {:?} returned (no fault on CPU 1?)", crash);
+            }
         }
     }
 
@@ -250,6 +318,8 @@ mod kmain {
                 location.column()
             );
         }
+        let _ = write!(out, " on ");
+        let _ = smp::write_cpu_name(out, arch::lapic::cpuid_id());
         let _ = writeln!(out);
         exit_qemu(ExitCode::Panic)
     }

@@ -1,11 +1,12 @@
-//! The IDT and the fault report. Every CPU exception (vectors 0-31) is fatal: the handler prints the
-//! vector, its name, RIP, the error code, CR2 for page faults and the registers, then leaves QEMU
-//! with the fault status. It runs on the IST1 stack (see gdt.rs).
+//! The IDT (one, shared by every CPU) and the fault report. Every CPU exception (vectors 0-31) is
+//! fatal: the handler prints the vector, its name, the CPU (index and APIC id), RIP, the error code,
+//! CR2 for page faults and the registers, then leaves QEMU with the fault status, whichever CPU
+//! faulted. It runs on the faulting CPU's own IST1 stack (see gdt.rs).
 //!
 //! Must never: return to the faulting code, allocate, or take the console lock.
 use core::arch::asm;
 use core::fmt::Write;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::exit::{exit_qemu, ExitCode};
 use crate::serial::RawWriter;
@@ -39,6 +40,23 @@ static mut IDT: Idt = Idt([EMPTY_GATE; 256]);
 
 unsafe extern "C" {
     static isr_stub_table: [u64; 32];
+    fn isr_wake();
+    fn isr_spurious();
+}
+
+/// The work queue's wake-up IPI (smp.rs); its stub only acknowledges it.
+pub const WAKE_VECTOR: u8 = 0xF0;
+
+fn gate(handler: u64, ist: u8) -> Gate {
+    Gate {
+        offset_low: handler as u16,
+        selector: super::gdt::KERNEL_CODE,
+        ist,
+        attributes: 0x8E, // present, ring 0, 64-bit interrupt gate
+        offset_mid: (handler >> 16) as u16,
+        offset_high: (handler >> 32) as u32,
+        reserved: 0,
+    }
 }
 
 #[repr(C, packed)]
@@ -47,28 +65,31 @@ struct DescriptorPointer {
     base: u64,
 }
 
-/// Installs interrupt gates for vectors 0-31, all on IST1.
+/// Installs interrupt gates for vectors 0-31, all on IST1, plus the wake-up and spurious vectors
+/// (on the current stack), and loads the IDT on the boot CPU.
 pub fn init() {
-    // SAFETY: runs once on the only CPU with interrupts off; the IDT static is only touched here.
+    // SAFETY: runs once on the boot CPU with interrupts off, before any other CPU starts; the IDT
+    // static is written only here and read-only afterwards.
     unsafe {
         let idt = &raw mut IDT;
         for (vector, &handler) in isr_stub_table.iter().enumerate() {
-            (*idt).0[vector] = Gate {
-                offset_low: handler as u16,
-                selector: super::gdt::KERNEL_CODE,
-                ist: 1,
-                attributes: 0x8E, // present, ring 0, 64-bit interrupt gate
-                offset_mid: (handler >> 16) as u16,
-                offset_high: (handler >> 32) as u32,
-                reserved: 0,
-            };
+            (*idt).0[vector] = gate(handler, 1);
         }
-        let pointer = DescriptorPointer {
-            limit: (core::mem::size_of::<Idt>() - 1) as u16,
-            base: idt as u64,
-        };
-        asm!("lidt [{}]", in(reg) &pointer, options(readonly, nostack, preserves_flags));
+        (*idt).0[WAKE_VECTOR as usize] = gate(isr_wake as *const () as u64, 0);
+        (*idt).0[super::lapic::SPURIOUS_VECTOR as usize] =
+            gate(isr_spurious as *const () as u64, 0);
     }
+    load();
+}
+
+/// Loads the shared IDT on this CPU (every application processor calls it once).
+pub fn load() {
+    let pointer = DescriptorPointer {
+        limit: (core::mem::size_of::<Idt>() - 1) as u16,
+        base: &raw const IDT as u64,
+    };
+    // SAFETY: the IDT is a static filled by `init` before any CPU other than the boot CPU runs.
+    unsafe { asm!("lidt [{}]", in(reg) &pointer, options(readonly, nostack, preserves_flags)) };
 }
 
 /// The stack as boot/isr.s leaves it.
@@ -124,20 +145,34 @@ fn vector_name(vector: u64) -> (&'static str, &'static str) {
     }
 }
 
-static IN_FAULT: AtomicBool = AtomicBool::new(false);
+/// APIC id + 1 of the CPU reporting a fault (0: none).
+static IN_FAULT: AtomicU32 = AtomicU32::new(0);
 
 #[unsafe(no_mangle)]
 extern "C" fn fault_entry(frame: &FaultFrame) -> ! {
-    if IN_FAULT.swap(true, Ordering::SeqCst) {
-        // A fault while reporting a fault: say nothing more, just leave with the fault status.
-        exit_qemu(ExitCode::Fault);
+    let apic_id = super::lapic::cpuid_id();
+    if let Err(owner) =
+        IN_FAULT.compare_exchange(0, apic_id + 1, Ordering::SeqCst, Ordering::SeqCst)
+    {
+        if owner == apic_id + 1 {
+            // A fault while reporting a fault: say nothing more, just leave with the fault status.
+            exit_qemu(ExitCode::Fault);
+        }
+        // Another CPU is reporting its fault and will end the run; stay out of its way.
+        super::halt_forever();
     }
     let out = &mut RawWriter;
     let (short, long) = vector_name(frame.vector);
     let _ = write!(
         out,
-        "\nCPU FAULT: {} {} (vector {}) at RIP={:#018x} error={:#x}",
-        short, long, frame.vector, frame.rip, frame.error_code
+        "\nCPU FAULT: {} {} (vector {}) on ",
+        short, long, frame.vector
+    );
+    let _ = crate::smp::write_cpu_name(out, apic_id);
+    let _ = write!(
+        out,
+        " at RIP={:#018x} error={:#x}",
+        frame.rip, frame.error_code
     );
     if frame.vector == 14 {
         let cr2: u64;
@@ -146,6 +181,8 @@ extern "C" fn fault_entry(frame: &FaultFrame) -> ! {
         let _ = write!(out, " CR2={:#018x}", cr2);
         if super::paging::stack_guard().contains(&cr2) {
             let _ = write!(out, " (boot stack overflow: hit the guard page)");
+        } else if let Some(cpu) = crate::smp::stack_guard_owner(cr2) {
+            let _ = write!(out, " (CPU {} stack overflow: hit the guard page)", cpu);
         } else if cr2 < 0x20_0000 {
             let _ = write!(out, " (null or low pointer: the first 2 MiB are unmapped)");
         }

@@ -5,6 +5,7 @@
 pub mod boot;
 pub mod gdt;
 pub mod idt;
+pub mod lapic;
 pub mod paging;
 pub mod port;
 

@@ -1,7 +1,7 @@
 //! Adjustments to the boot identity map (0-4 GiB, 2 MiB pages, built in boot/pvh.s).
 //!
-//! Owns two holes: the first 2 MiB (so null pointers fault) and the guard page under the boot stack
-//! (so an overflow faults). Must never: unmap memory the heap, the image or a device uses.
+//! Owns the holes: the first 2 MiB (so null pointers fault), the guard page under the boot stack
+//! and one under each application processor's stack (so an overflow faults). Must never: unmap memory the heap, the image or a device uses.
 use core::arch::asm;
 
 unsafe extern "C" {
@@ -47,6 +47,16 @@ fn unmap_2m(address: u64) {
 pub fn protect() {
     unmap_2m(0);
     unmap_2m(stack_guard().start);
+}
+
+/// Unmaps the 2 MiB page at `address` (2 MiB aligned) as a stack guard: smp.rs puts one under each
+/// application processor's stack.
+///
+/// # Safety
+/// The page must belong to the caller for good (a leaked allocation nothing else will touch), and
+/// no other CPU may have it in its TLB (call before starting the CPUs that could).
+pub unsafe fn unmap_guard(address: u64) {
+    unmap_2m(address);
 }
 
 /// Byte written over the unused boot stack so its high-water mark can be read back.
