@@ -186,6 +186,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     let texels = [u32::from_le_bytes([0, 0, 255, 255]), 0, 0, 0];
     let tex = [
         Some(TextureRef {
+            depth: None,
             width: 2,
             height: 2,
             texels: &texels,
