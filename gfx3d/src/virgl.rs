@@ -222,7 +222,7 @@ struct Bound {
     raster: u32,
     shaders: (u32, u32),
     ve: u32,
-    vbuf: (u32, u32),
+    vbuf: (u32, u32, usize),
     ibuf: u32,
     samplers: ([u32; 4], [u32; 4], usize),
     vs_consts: Vec<[f32; 4]>,
@@ -1060,6 +1060,17 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             });
             divisors.push(el.divisor);
         }
+        // virglrenderer applies divisors per vertex-buffer binding (GL's vertex attrib
+        // binding), so with any per-instance element every element gets its own binding of
+        // the same buffer (as Mesa's virgl driver splits mixed bindings).
+        let bindings = if divisors.iter().any(|d| *d != 0) {
+            for (i, el) in elements.iter_mut().enumerate() {
+                el.buffer_index = i as u32;
+            }
+            elements.len().max(1)
+        } else {
+            1
+        };
         let cached = {
             let (_, c) = self.ctx_mut(ctx)?;
             c.ve_cache
@@ -1188,13 +1199,14 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 b.ve = ve;
                 e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
             }
-            if b.vbuf != (stride, vbo) {
-                b.vbuf = (stride, vbo);
-                e.set_vertex_buffers(&[VertexBuffer {
+            if b.vbuf != (stride, vbo, bindings) {
+                b.vbuf = (stride, vbo, bindings);
+                let vb = VertexBuffer {
                     stride,
                     offset: 0,
                     resource: vbo,
-                }])?;
+                };
+                e.set_vertex_buffers(&[vb; 8][..bindings.min(8)])?;
             }
             if let Some(ib) = ibo {
                 if b.ibuf != ib {
