@@ -871,29 +871,27 @@ impl<P: ShaderProgram> Gfx3d<P> {
             .zip(bound.iter())
         {
             match b {
-                Some(Sampled::Texture(h)) => {
-                    if self.textures.get(owner, *h).is_ok() {
-                        match self.texture_resident(owner, *h, dctx)? {
-                            Some(d) => *slot = Some(d),
-                            None => return Ok(false),
-                        }
+                Some(Sampled::Texture(h)) if self.textures.get(owner, *h).is_ok() => {
+                    match self.texture_resident(owner, *h, dctx)? {
+                        Some(d) => *slot = Some(d),
+                        None => return Ok(false),
                     }
                 }
-                Some(Sampled::Target { id, plane, sampler }) => {
-                    if self.targets.get(owner, *id).is_ok() {
-                        match self.ensure_target_dev(owner, *id)? {
-                            Some(d) => {
-                                *tslot = Some(DevSampledTarget {
-                                    target: d,
-                                    plane: *plane,
-                                    sampler: *sampler,
-                                })
-                            }
-                            None => return Ok(false),
+                Some(Sampled::Target { id, plane, sampler })
+                    if self.targets.get(owner, *id).is_ok() =>
+                {
+                    match self.ensure_target_dev(owner, *id)? {
+                        Some(d) => {
+                            *tslot = Some(DevSampledTarget {
+                                target: d,
+                                plane: *plane,
+                                sampler: *sampler,
+                            })
                         }
+                        None => return Ok(false),
                     }
                 }
-                None => {}
+                _ => {}
             }
         }
         let c = self.contexts.get(owner, ctx)?;
