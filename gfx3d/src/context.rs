@@ -8,6 +8,20 @@ use crate::limits::TEXTURE_UNITS;
 use crate::math::Mat4;
 use crate::program::Viewport;
 use crate::state::{DepthDesc, Pipeline};
+use crate::target::TargetPlane;
+use crate::texture::SamplerState;
+
+/// What a texture unit of a context samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sampled {
+    Texture(TextureId),
+    /// A render target's colour or depth (render to texture), with its own sampler state.
+    Target {
+        id: TargetId,
+        plane: TargetPlane,
+        sampler: SamplerState,
+    },
+}
 
 /// Defaults of a new context.
 pub const DEFAULT_FOV: f32 = 60.0;
@@ -22,7 +36,7 @@ pub(crate) struct Context {
     /// Target of the last frame (gives the aspect ratio to `camera` outside a frame).
     pub last_target: Option<TargetId>,
     pub program: Option<ProgramId>,
-    pub textures: [Option<TextureId>; TEXTURE_UNITS],
+    pub textures: [Option<Sampled>; TEXTURE_UNITS],
     /// Depth test, function, write mask and clear value.
     pub depth: DepthDesc,
     /// Blend, colour mask, scissor, polygon offset, front face and cull (its depth function

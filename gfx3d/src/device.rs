@@ -10,6 +10,7 @@ use heapless::Vec as HVec;
 use crate::limits::{LAYOUT_ELEMENTS_MAX, TEXTURE_UNITS};
 use crate::program::Viewport;
 use crate::state::Pipeline;
+use crate::target::TargetPlane;
 use crate::texture::SamplerState;
 
 /// An opaque device-side id (context, target, buffer, texture or program).
@@ -31,6 +32,17 @@ pub enum BufferKind {
 pub struct DevElement {
     pub offset: u32,
     pub components: u8,
+    /// Instance divisor (0: per vertex).
+    pub divisor: u32,
+}
+
+/// A render target sampled by a draw (render to texture): the device target, which of its
+/// buffers, and the sampler state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DevSampledTarget {
+    pub target: DevId,
+    pub plane: TargetPlane,
+    pub sampler: SamplerState,
 }
 
 /// Everything one device draw needs (ids are the device's own).
@@ -56,6 +68,11 @@ pub struct DevDraw<'a> {
     pub pipeline: Pipeline,
     pub viewport: Viewport,
     pub textures: [Option<DevId>; TEXTURE_UNITS],
+    /// Units that sample a render target of the same device context instead (a unit has a
+    /// texture or a target, never both).
+    pub target_textures: [Option<DevSampledTarget>; TEXTURE_UNITS],
+    /// Instances (1: a plain draw).
+    pub instances: u32,
     /// Units the fragment program samples (bit n = unit n); a sampled unit without a texture
     /// reads opaque black, as in GL and the software backend.
     pub sampled_units: u8,

@@ -50,6 +50,8 @@ pub enum LayoutError {
     VertexBytes { bytes: usize, stride: u32 },
     /// The program reads a location the layout does not supply.
     MissingAttribute { location: u8 },
+    /// An instance divisor for a location the layout has no element at.
+    DivisorWithoutElement { location: u8 },
     /// The layout supplies fewer components than the program's attribute has.
     TooFewComponents {
         location: u8,
@@ -103,6 +105,11 @@ impl fmt::Display for LayoutError {
             LayoutError::MissingAttribute { location } => write!(
                 f,
                 "vertex layout mismatch: the program reads location {} and the layout has no element there",
+                location
+            ),
+            LayoutError::DivisorWithoutElement { location } => write!(
+                f,
+                "instance divisor for location {}, which has no layout element",
                 location
             ),
             LayoutError::TooFewComponents { location, supplied, required } => write!(
@@ -223,6 +230,23 @@ pub enum Error {
         what: &'static str,
         value: u32,
     },
+    /// A draw samples the target it draws into, or a target is bound as a texture while its
+    /// frame is open (render to texture needs the frame that rendered it to have ended).
+    SampleTargetInFrame,
+    /// An instance count outside `1..=INSTANCES_MAX`.
+    InstanceCount {
+        instances: u32,
+    },
+    /// A per-instance element needs more vertex rows than the mesh has.
+    InstanceRows {
+        location: u8,
+        needed: u64,
+        rows: usize,
+    },
+    /// Lines and points are not drawn by either backend (triangles only).
+    PrimitiveUnsupported {
+        what: &'static str,
+    },
     /// Presentation needs the VirGL backend.
     NotVirgl,
     OutOfMemory {
@@ -337,6 +361,26 @@ impl fmt::Display for Error {
             Error::BadState { what } => write!(f, "bad pipeline state: {}", what),
             Error::BadEnum { what, value } => {
                 write!(f, "unknown {} value {:#x}", what, value)
+            }
+            Error::SampleTargetInFrame => f.write_str(
+                "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
+            ),
+            Error::InstanceCount { instances } => write!(
+                f,
+                "instance count {} (allowed: 1..={})",
+                instances, INSTANCES_MAX
+            ),
+            Error::InstanceRows {
+                location,
+                needed,
+                rows,
+            } => write!(
+                f,
+                "per-instance attribute at location {} needs {} vertex rows, the mesh has {}",
+                location, needed, rows
+            ),
+            Error::PrimitiveUnsupported { what } => {
+                write!(f, "{} are not supported (triangles only)", what)
             }
             Error::NotVirgl => f.write_str("presentation needs the virgl backend"),
             Error::OutOfMemory { bytes } => write!(f, "allocation of {} bytes failed", bytes),

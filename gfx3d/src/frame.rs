@@ -7,11 +7,12 @@
 
 use heapless::Vec as HVec;
 
-use crate::device::{BufferKind, DevDraw, DevElement, DevId, DeviceError};
+use crate::context::Sampled;
+use crate::device::{BufferKind, DevDraw, DevElement, DevId, DevSampledTarget, DeviceError};
 use crate::error::{Error, ObjectKind, Result};
 use crate::gfx3d::{wrong_context, Gfx3d};
 use crate::handle::*;
-use crate::limits::{TEXTURE_UNITS, VIEWPORT_MAX};
+use crate::limits::{INSTANCES_MAX, TEXTURE_UNITS, VIEWPORT_MAX};
 use crate::math::{Mat4, Vec3};
 use crate::mesh::MeshResidency;
 use crate::program::{
@@ -19,9 +20,11 @@ use crate::program::{
 };
 use crate::state::{
     check_blend, check_depth, check_offset, check_scissor, Blend, ColorMask, CullFace, DepthDesc,
-    FrontFace, Pipeline, Scissor,
+    FrontFace, Pipeline, Primitive, Scissor,
 };
 use crate::stats::{Backend, BackendMode};
+use crate::target::TargetPlane;
+use crate::texture::SamplerState;
 
 /// Packs a clear colour: each channel clamped to [0, 1] and rounded.
 pub fn pack_color(rgba: [f32; 4]) -> u32 {
@@ -486,16 +489,115 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let c = self.contexts.get_mut(owner, ctx)?;
         if let Some(slot) = c.textures.get_mut(unit as usize) {
-            *slot = tex;
+            *slot = tex.map(Sampled::Texture);
         }
         self.log_mock("tex");
         Ok(())
     }
 
+    /// Binds the colour or the depth of render target `target` (of this context) to texture
+    /// unit `unit` (0..=3), sampled with `sampler` (render to texture; a depth plane reads
+    /// (d, d, d, 1)). The target's frame must have ended: binding the target of the open frame
+    /// is `SampleTargetInFrame`, and so is a draw into a target that one of its units samples.
+    /// No copy is made: the software backend samples the target's own pixels, VirGL its
+    /// resources through sampler views. `bind_texture(unit, None)` unbinds it.
+    pub fn bind_target_texture(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        unit: u32,
+        target: TargetId,
+        plane: TargetPlane,
+        sampler: SamplerState,
+    ) -> Result<()> {
+        let c = self.contexts.get(owner, ctx)?;
+        if unit as usize >= TEXTURE_UNITS {
+            return Err(Error::TextureUnit { unit });
+        }
+        if self.targets.get(owner, target)?.ctx != ctx {
+            return Err(wrong_context(ObjectKind::Target));
+        }
+        if c.in_frame && c.target == Some(target) {
+            return Err(Error::SampleTargetInFrame);
+        }
+        let c = self.contexts.get_mut(owner, ctx)?;
+        if let Some(slot) = c.textures.get_mut(unit as usize) {
+            *slot = Some(Sampled::Target {
+                id: target,
+                plane,
+                sampler,
+            });
+        }
+        let line = alloc::format!(
+            "tex-target {} {}",
+            unit,
+            match plane {
+                TargetPlane::Color => "color",
+                TargetPlane::Depth => "depth",
+            }
+        );
+        self.log_mock(&line);
+        Ok(())
+    }
+
     /// Draws the mesh's triangles with the bound program and textures into the frame's target.
     pub fn draw(&mut self, owner: u32, ctx: ContextId, mesh: MeshId) -> Result<()> {
+        self.draw_mesh(owner, ctx, mesh, 1, false)
+    }
+
+    /// Draws `instances` (1..=`INSTANCES_MAX`) copies of the mesh's triangles, instance by
+    /// instance. Layout elements made per instance (`VertexLayout::instanced`) read vertex
+    /// row `instance / divisor` of the mesh's buffer for every vertex of that instance; each
+    /// needs that many rows (`InstanceRows` otherwise). Counted as one draw of
+    /// triangles x instances.
+    pub fn draw_instanced(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        mesh: MeshId,
+        instances: u32,
+    ) -> Result<()> {
+        self.draw_mesh(owner, ctx, mesh, instances, true)
+    }
+
+    /// `draw_instanced` with a primitive kind: triangles draw, lines and points are
+    /// `PrimitiveUnsupported` (neither backend rasterizes them).
+    pub fn draw_primitives(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        mesh: MeshId,
+        primitive: Primitive,
+        instances: u32,
+    ) -> Result<()> {
+        match primitive {
+            Primitive::Triangles => self.draw_instanced(owner, ctx, mesh, instances),
+            Primitive::Lines => Err(Error::PrimitiveUnsupported { what: "lines" }),
+            Primitive::Points => Err(Error::PrimitiveUnsupported { what: "points" }),
+        }
+    }
+
+    fn draw_mesh(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        mesh: MeshId,
+        instances: u32,
+        instanced: bool,
+    ) -> Result<()> {
         let target = self.frame_target(owner, ctx)?;
         self.targets.get(owner, target)?;
+        if instances == 0 || instances > INSTANCES_MAX {
+            return Err(Error::InstanceCount { instances });
+        }
+        // Render to texture: never sample the target being drawn into.
+        let sampled = self.contexts.get(owner, ctx)?.textures;
+        if sampled
+            .iter()
+            .any(|u| matches!(u, Some(Sampled::Target { id, .. }) if *id == target))
+        {
+            return Err(Error::SampleTargetInFrame);
+        }
         let pid = self.bound_program(owner, ctx)?;
         // A relink since the last bind reset the program's uniforms: restore the context state.
         let relinked = {
@@ -514,20 +616,37 @@ impl<P: ShaderProgram> Gfx3d<P> {
             if n == 0 {
                 return Err(Error::NoTriangles);
             }
+            for e in data.layout.elements.iter() {
+                let div = data.layout.divisor(e.location);
+                if div != 0 {
+                    let needed = (instances as u64).div_ceil(div as u64);
+                    if needed > data.vertex_count as u64 {
+                        return Err(Error::InstanceRows {
+                            location: e.location,
+                            needed,
+                            rows: data.vertex_count,
+                        });
+                    }
+                }
+            }
             n
         };
         match self.backend {
+            Backend::Mock if instanced => {
+                let line = alloc::format!("draw instances={}", instances);
+                self.log_mock(&line)
+            }
             Backend::Mock => self.log_mock("draw"),
             Backend::Virgl if self.virgl_active() => {
-                if !self.draw_device(owner, ctx, target, pid, mesh)? {
+                if !self.draw_device(owner, ctx, target, pid, mesh, instances)? {
                     // Degraded during the draw: render this one on the CPU.
-                    self.draw_software(owner, ctx, target, pid, mesh)?;
+                    self.draw_software(owner, ctx, target, pid, mesh, instances)?;
                 }
             }
-            _ => self.draw_software(owner, ctx, target, pid, mesh)?,
+            _ => self.draw_software(owner, ctx, target, pid, mesh, instances)?,
         }
         self.counters.draws += 1;
-        self.counters.triangles += triangles as u64;
+        self.counters.triangles += triangles as u64 * instances as u64;
         Ok(())
     }
 
@@ -538,6 +657,41 @@ impl<P: ShaderProgram> Gfx3d<P> {
         target: TargetId,
         pid: ProgramId,
         mesh: MeshId,
+        instances: u32,
+    ) -> Result<()> {
+        // The frame target's buffers are moved out for the draw, so sampled targets (never the
+        // frame's own: see `draw_mesh`) can be borrowed from the table meanwhile.
+        let (width, height, mut color, mut depth) = {
+            let t = self.targets.get_mut(owner, target)?;
+            (
+                t.width,
+                t.height,
+                core::mem::take(&mut t.color),
+                core::mem::take(&mut t.depth),
+            )
+        };
+        let r = self.draw_software_into(
+            owner, ctx, pid, mesh, instances, width, height, &mut color, &mut depth,
+        );
+        if let Ok(t) = self.targets.get_mut(owner, target) {
+            t.color = color;
+            t.depth = depth;
+        }
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_software_into(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        pid: ProgramId,
+        mesh: MeshId,
+        instances: u32,
+        width: u32,
+        height: u32,
+        color: &mut [u32],
+        depth: &mut [f32],
     ) -> Result<()> {
         let c = self.contexts.get(owner, ctx)?;
         let p = self.programs.get_mut(owner, pid)?;
@@ -545,13 +699,30 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
         let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
         for (slot, bound) in textures.iter_mut().zip(c.textures.iter()) {
-            if let Some(t) = bound.and_then(|h| self.textures.get(owner, h).ok()) {
-                *slot = Some(SoftTexture {
-                    width: t.width,
-                    height: t.height,
-                    texels: &t.texels,
-                    sampler: t.sampler,
-                });
+            match bound {
+                Some(Sampled::Texture(h)) => {
+                    if let Ok(t) = self.textures.get(owner, *h) {
+                        *slot = Some(SoftTexture {
+                            width: t.width,
+                            height: t.height,
+                            texels: &t.texels,
+                            sampler: t.sampler,
+                            depth: None,
+                        });
+                    }
+                }
+                Some(Sampled::Target { id, plane, sampler }) => {
+                    if let Ok(t) = self.targets.get(owner, *id) {
+                        *slot = Some(SoftTexture {
+                            width: t.width,
+                            height: t.height,
+                            texels: &t.color,
+                            sampler: *sampler,
+                            depth: (*plane == TargetPlane::Depth).then_some(&t.depth[..]),
+                        });
+                    }
+                }
+                None => {}
             }
         }
         let job = SoftDraw {
@@ -559,6 +730,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             vertices: &data.vertices,
             indices: data.indices.as_deref(),
             textures,
+            instances,
             viewport: c.viewport,
             depth_test: c.depth.test,
             depth_write: c.depth.write,
@@ -568,12 +740,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 ..c.pipe
             },
         };
-        let t = self.targets.get_mut(owner, target)?;
         let mut st = SoftTarget {
-            width: t.width,
-            height: t.height,
-            color: &mut t.color,
-            depth: &mut t.depth,
+            width,
+            height,
+            color,
+            depth,
         };
         p.program
             .draw_software(&job, &mut st)
@@ -677,6 +848,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         target: TargetId,
         pid: ProgramId,
         mesh: MeshId,
+        instances: u32,
     ) -> Result<bool> {
         let Some(dctx) = self.ensure_ctx_dev(owner, ctx)? else {
             return Ok(false);
@@ -692,14 +864,34 @@ impl<P: ShaderProgram> Gfx3d<P> {
         };
         let bound = self.contexts.get(owner, ctx)?.textures;
         let mut dev_tex: [Option<DevId>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
-        for (slot, b) in dev_tex.iter_mut().zip(bound.iter()) {
-            if let Some(h) = b {
-                if self.textures.get(owner, *h).is_ok() {
+        let mut dev_targets: [Option<DevSampledTarget>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
+        for ((slot, tslot), b) in dev_tex
+            .iter_mut()
+            .zip(dev_targets.iter_mut())
+            .zip(bound.iter())
+        {
+            match b {
+                Some(Sampled::Texture(h)) if self.textures.get(owner, *h).is_ok() => {
                     match self.texture_resident(owner, *h, dctx)? {
                         Some(d) => *slot = Some(d),
                         None => return Ok(false),
                     }
                 }
+                Some(Sampled::Target { id, plane, sampler })
+                    if self.targets.get(owner, *id).is_ok() =>
+                {
+                    match self.ensure_target_dev(owner, *id)? {
+                        Some(d) => {
+                            *tslot = Some(DevSampledTarget {
+                                target: d,
+                                plane: *plane,
+                                sampler: *sampler,
+                            })
+                        }
+                        None => return Ok(false),
+                    }
+                }
+                _ => {}
             }
         }
         let c = self.contexts.get(owner, ctx)?;
@@ -716,6 +908,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 DevElement {
                     offset: e.offset,
                     components: e.components,
+                    divisor: data.layout.divisor(e.location),
                 },
             ));
         }
@@ -746,6 +939,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             },
             viewport: c.viewport,
             textures: dev_tex,
+            target_textures: dev_targets,
+            instances,
             sampled_units: p.program.sampler_units(),
             vs_constants: p.program.constants(Stage::Vertex),
             fs_constants: p.program.constants(Stage::Fragment),

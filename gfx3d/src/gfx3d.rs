@@ -12,7 +12,7 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::context::Context;
+use crate::context::{Context, Sampled};
 use crate::device::{DevId, Device, DeviceCounters, DeviceError, ShaderText};
 use crate::error::{Error, ObjectKind, Result};
 use crate::handle::*;
@@ -379,6 +379,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             if c.last_target == Some(t) {
                 c.last_target = None;
             }
+            for u in c.textures.iter_mut() {
+                if matches!(u, Some(Sampled::Target { id, .. }) if *id == t) {
+                    *u = None;
+                }
+            }
         }
         Ok(())
     }
@@ -740,7 +745,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.remove(owner, tex)?;
         for c in self.contexts.values_mut() {
             for u in c.textures.iter_mut() {
-                if *u == Some(tex) {
+                if *u == Some(Sampled::Texture(tex)) {
                     *u = None;
                 }
             }

@@ -177,3 +177,56 @@ void main() {
     fragColor = c;
 }
 ";
+
+/// loc 0 vec4 position (already in clip space), loc 1 vec2 uv: a full-screen pass.
+pub const PASS_VERT: &str = "#version 330
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec2 uv;
+out vec2 fragUV;
+void main() {
+    fragUV = uv;
+    gl_Position = position;
+}
+";
+
+/// A post-processing pass over the render target on unit 0: channels rotated, green halved.
+pub const POST_FRAG: &str = "#version 330
+in vec2 fragUV;
+uniform sampler2D scene;
+out vec4 color;
+void main() {
+    vec4 c = texture(scene, fragUV);
+    color = vec4(c.b, c.r, c.g * 0.5 + 0.25, 1.0);
+}
+";
+
+/// A depth target on unit 0 compared with the receiver depth (the shader language has no
+/// shadow samplers yet: a plain read of the depth and a comparison); blue shows the depth.
+pub const SHADOW_FRAG: &str = "#version 330
+in vec2 fragUV;
+uniform sampler2D shadowMap;
+uniform float receiverDepth;
+out vec4 color;
+void main() {
+    float d = texture(shadowMap, fragUV).r;
+    float lit = 1.0;
+    if (d < receiverDepth - 0.01) {
+        lit = 0.25;
+    }
+    color = vec4(lit, lit * 0.5, d, 1.0);
+}
+";
+
+/// loc 0 vec4 position, loc 1 vec4 colour (per vertex), loc 2 vec4 offset (per instance),
+/// loc 3 vec4 tint (per instance, divisor 2).
+pub const INSTANCE_VERT: &str = "#version 330
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 color;
+layout(location = 2) in vec4 offset;
+layout(location = 3) in vec4 tint;
+out vec4 vcolor;
+void main() {
+    vcolor = color * tint;
+    gl_Position = vec4(position.xyz + offset.xyz, 1.0);
+}
+";

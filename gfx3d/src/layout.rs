@@ -25,6 +25,9 @@ pub struct Element {
 pub struct VertexLayout {
     pub stride: u32,
     pub elements: HVec<Element, LAYOUT_ELEMENTS_MAX>,
+    /// Instance divisor by attribute location (0: per vertex, the default; N: the element
+    /// advances every N instances, reading vertex row `instance / N` of the same buffer).
+    pub(crate) divisors: [u32; ATTRIBUTE_LOCATIONS as usize],
 }
 
 impl VertexLayout {
@@ -39,7 +42,32 @@ impl VertexLayout {
         Ok(VertexLayout {
             stride,
             elements: v,
+            divisors: [0; ATTRIBUTE_LOCATIONS as usize],
         })
+    }
+
+    /// The layout with the element at `location` made per instance: it advances every
+    /// `divisor` instances (row `instance / divisor` of the vertex buffer) instead of per
+    /// vertex; 0 makes it per vertex again. The location must have an element.
+    pub fn instanced(mut self, location: u8, divisor: u32) -> Result<VertexLayout, LayoutError> {
+        if self.element(location).is_none() {
+            return Err(LayoutError::DivisorWithoutElement { location });
+        }
+        match self.divisors.get_mut(location as usize) {
+            Some(d) => *d = divisor,
+            None => return Err(LayoutError::DivisorWithoutElement { location }),
+        }
+        Ok(self)
+    }
+
+    /// The instance divisor of `location` (0: per vertex).
+    pub fn divisor(&self, location: u8) -> u32 {
+        self.divisors.get(location as usize).copied().unwrap_or(0)
+    }
+
+    /// True when some element is per instance.
+    pub fn has_instanced(&self) -> bool {
+        self.elements.iter().any(|e| self.divisor(e.location) != 0)
     }
 
     /// The builder's 40-byte layout: location 0 position xyz1 (4 floats at 0), location 1
@@ -69,6 +97,7 @@ impl VertexLayout {
         VertexLayout {
             stride: CANONICAL_STRIDE,
             elements,
+            divisors: [0; ATTRIBUTE_LOCATIONS as usize],
         }
     }
 

@@ -83,7 +83,8 @@ pub use mesh::Usage;
 pub use program::ShaderProgram;
 pub use state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
-    FrontFace, Scissor,
+    FrontFace, Primitive, Scissor,
 };
 pub use stats::{Backend, BackendMode, Stats};
+pub use target::TargetPlane;
 pub use texture::{Filter, SamplerState, Wrap};

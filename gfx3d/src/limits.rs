@@ -43,6 +43,9 @@ pub const CANONICAL_STRIDE: u32 = 40;
 /// Largest viewport edge and offset magnitude, in pixels (both backends accept this range).
 pub const VIEWPORT_MAX: u32 = 8192;
 
+/// Instances one `draw_instanced` may draw (`1..=INSTANCES_MAX`).
+pub const INSTANCES_MAX: u32 = 4096;
+
 /// Texture units a context can bind (`0..TEXTURE_UNITS`).
 pub const TEXTURE_UNITS: usize = 4;
 

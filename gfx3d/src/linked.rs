@@ -16,6 +16,7 @@ use shader::limits::SAMPLER_MAX;
 use shader::program::cache::Compiler;
 use shader::program::link::{LinkError, Program};
 
+use crate::layout::fetch;
 use crate::program::*;
 use crate::texture::{Filter, SamplerState, Wrap};
 
@@ -178,13 +179,21 @@ impl ShaderProgram for Linked {
             offset: 0,
             components: 1,
         }; 8];
-        let n = d.layout.elements.len().min(8);
-        for (a, e) in attribs.iter_mut().zip(d.layout.elements.iter()) {
-            *a = VertexAttrib {
-                location: e.location,
-                offset: e.offset / 4,
-                components: e.components,
-            };
+        // Per-vertex elements are vertex attributes; per-instance ones are constants of each
+        // instance (below).
+        let mut n = 0usize;
+        for e in d.layout.elements.iter() {
+            if d.layout.divisor(e.location) != 0 {
+                continue;
+            }
+            if let Some(a) = attribs.get_mut(n) {
+                *a = VertexAttrib {
+                    location: e.location,
+                    offset: e.offset / 4,
+                    components: e.components,
+                };
+                n += 1;
+            }
         }
         let stride = (d.layout.stride / 4).max(1);
         let input = VertexInput {
@@ -196,6 +205,7 @@ impl ShaderProgram for Linked {
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
             *slot = tx.map(|x| TextureRef {
+                depth: x.depth,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
@@ -221,20 +231,57 @@ impl ShaderProgram for Linked {
             color: t.color,
             depth: t.depth,
         };
-        let stats = raster::draw_pipeline(
-            &mut self.scratch,
-            &self.program,
-            &input,
-            d.indices,
-            &textures,
-            &state,
-            &d.pipeline,
-            &mut target,
-        )
-        .map_err(draw_error)?;
-        Ok(stats
-            .triangles
-            .saturating_sub(stats.culled + stats.rejected))
+        if d.instances <= 1 && !d.layout.has_instanced() {
+            let stats = raster::draw_pipeline(
+                &mut self.scratch,
+                &self.program,
+                &input,
+                d.indices,
+                &textures,
+                &state,
+                &d.pipeline,
+                &mut target,
+            )
+            .map_err(draw_error)?;
+            return Ok(stats
+                .triangles
+                .saturating_sub(stats.culled + stats.rejected));
+        }
+        // One rasterizer call per instance, in instance order (as a device draws them).
+        let mut drawn = 0u32;
+        for instance in 0..d.instances.max(1) {
+            let mut constants = [(0u8, [0.0f32; 4]); 8];
+            let mut k = 0usize;
+            for e in d.layout.elements.iter() {
+                let div = d.layout.divisor(e.location);
+                if div == 0 {
+                    continue;
+                }
+                let row = (instance / div) as usize;
+                if let Some(c) = constants.get_mut(k) {
+                    *c = (e.location, fetch(d.layout, d.vertices, row, e));
+                    k += 1;
+                }
+            }
+            let stats = raster::draw_pipeline_instance(
+                &mut self.scratch,
+                &self.program,
+                &input,
+                &constants[..k],
+                d.indices,
+                &textures,
+                &state,
+                &d.pipeline,
+                &mut target,
+            )
+            .map_err(draw_error)?;
+            drawn = drawn.saturating_add(
+                stats
+                    .triangles
+                    .saturating_sub(stats.culled + stats.rejected),
+            );
+        }
+        Ok(drawn)
     }
 
     fn tgsi(&self, s: Stage, out: &mut String) -> Result<u32, &'static str> {

@@ -49,6 +49,8 @@ pub struct SoftTexture<'a> {
     /// Row 0 first, 0xAARRGGBB.
     pub texels: &'a [u32],
     pub sampler: SamplerState,
+    /// A render target's float depth instead of texels (reads (d, d, d, 1)).
+    pub depth: Option<&'a [f32]>,
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.
@@ -68,6 +70,9 @@ pub struct SoftDraw<'a> {
     /// Indices (already range-checked against the vertex count), or sequential vertices.
     pub indices: Option<&'a [u16]>,
     pub textures: [Option<SoftTexture<'a>>; TEXTURE_UNITS],
+    /// Instances to draw (1 for a plain draw); per-instance layout elements read row
+    /// `instance / divisor`.
+    pub instances: u32,
     pub viewport: Viewport,
     pub depth_test: bool,
     /// With the test on: write depth.

@@ -22,6 +22,8 @@ use crate::state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
     FrontFace, Scissor,
 };
+use crate::target::TargetPlane;
+use crate::texture::SamplerState;
 use crate::Gfx3d;
 
 pub const SCENE_WIDTH: u32 = 64;
@@ -86,6 +88,9 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("scissor", scissor),
     ("cull_front_face", cull_front_face),
     ("polygon_offset", polygon_offset),
+    ("rtt_chain", rtt_chain),
+    ("rtt_depth_compare", rtt_depth_compare),
+    ("instanced", instanced),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -976,5 +981,154 @@ fn polygon_offset(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError>
     g.draw(o, f.c, pulled)?;
     g.set_polygon_offset(o, f.c, 1.0, 4.0)?;
     g.draw(o, f.c, pushed)?;
+    close(g, o, &f)
+}
+
+/// A full-screen quad (position xyzw, uv) with v = 0 at the top, so a target sampled by it is
+/// copied upright pixel for pixel.
+fn screen_quad(g: &mut Gfx3d<Linked>, o: u32) -> Result<MeshId, SceneError> {
+    let corner = |x: f32, y: f32| [x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5];
+    let mut data = Vec::new();
+    for (x, y) in [
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+    ] {
+        data.extend_from_slice(&corner(x, y));
+    }
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &layout(24, &[(0, 4, 0), (1, 2, 16)])?, &data, None)?;
+    Ok(m)
+}
+
+fn read(g: &mut Gfx3d<Linked>, o: u32, t: TargetId) -> Result<Vec<u32>, SceneError> {
+    let mut px = vec![0u32; (SCENE_WIDTH * SCENE_HEIGHT) as usize];
+    g.target_read(o, t, &mut px)?;
+    Ok(px)
+}
+
+/// Render to texture, three passes: a scene into target A, A post-processed into B, B
+/// post-processed again (half size, with a triangle drawn over it) into C. No readback
+/// between the passes.
+fn rtt_chain(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let a = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let b = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let t = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let tri = program(g, o, c, TRI_VERT, TRI_FRAG, "tri")?;
+    let post = program(g, o, c, PASS_VERT, POST_FRAG, "post")?;
+    let quad = screen_quad(g, o)?;
+    let red = red_triangle(g, o)?;
+    let green = colored(g, o, &rect(-0.6, 0.0, 0.9, 0.9, -0.5, GREEN), None)?;
+    g.begin(o, c, a)?;
+    g.clear(o, c, [0.2, 0.4, 0.6, 1.0], true)?;
+    g.use_program(o, c, tri)?;
+    g.draw(o, c, red)?;
+    g.draw(o, c, green)?;
+    g.end(o, c)?;
+    g.begin(o, c, b)?;
+    g.clear(o, c, [0.0, 0.0, 0.0, 1.0], true)?;
+    g.use_program(o, c, post)?;
+    g.bind_target_texture(o, c, 0, a, TargetPlane::Color, SamplerState::default())?;
+    g.draw(o, c, quad)?;
+    g.end(o, c)?;
+    g.begin(o, c, t)?;
+    g.clear(o, c, [1.0, 1.0, 1.0, 1.0], true)?;
+    g.viewport(o, c, 8, 8, 32, 32)?;
+    g.bind_target_texture(o, c, 0, b, TargetPlane::Color, SamplerState::default())?;
+    g.draw(o, c, quad)?;
+    g.viewport(o, c, 0, 0, SCENE_WIDTH, SCENE_HEIGHT)?;
+    g.use_program(o, c, tri)?;
+    g.bind_texture(o, c, 0, None)?;
+    let small = colored(g, o, &rect(0.3, -0.9, 0.9, -0.3, 0.0, BLUE), None)?;
+    g.draw(o, c, small)?;
+    g.end(o, c)?;
+    read(g, o, t)
+}
+
+/// A depth pass (a sloped occluder over part of the map, window depth 0.2..0.8) sampled in a
+/// second pass and compared with the receiver's depth 0.5 (shadowed where the map is nearer).
+fn rtt_depth_compare(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let map = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let t = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let tri = program(g, o, c, TRI_VERT, TRI_FRAG, "tri")?;
+    let shadow = program(g, o, c, PASS_VERT, SHADOW_FRAG, "shadow")?;
+    let quad = screen_quad(g, o)?;
+    // z runs from -0.6 (left) to 0.6 (right): nearer than 0.5 on the left half only.
+    let z = |x: f32| x * 0.6;
+    let occluder = colored(
+        g,
+        o,
+        &[
+            ([-0.9, -0.7, z(-0.9)], RED),
+            ([0.9, -0.7, z(0.9)], RED),
+            ([0.9, 0.7, z(0.9)], RED),
+            ([-0.9, -0.7, z(-0.9)], RED),
+            ([0.9, 0.7, z(0.9)], RED),
+            ([-0.9, 0.7, z(-0.9)], RED),
+        ],
+        None,
+    )?;
+    g.begin(o, c, map)?;
+    g.clear(o, c, [0.0, 0.0, 0.0, 1.0], true)?;
+    g.use_program(o, c, tri)?;
+    g.set_polygon_offset(o, c, 1.0, 1.0)?;
+    g.draw(o, c, occluder)?;
+    g.end(o, c)?;
+    g.set_polygon_offset(o, c, 0.0, 0.0)?;
+    g.begin(o, c, t)?;
+    g.clear(o, c, [0.0, 0.0, 0.0, 1.0], true)?;
+    g.use_program(o, c, shadow)?;
+    g.uniform_f(o, c, "receiverDepth", &[0.5])?;
+    g.bind_target_texture(o, c, 0, map, TargetPlane::Depth, SamplerState::default())?;
+    g.draw(o, c, quad)?;
+    g.end(o, c)?;
+    read(g, o, t)
+}
+
+/// One small triangle drawn as 12 instances: a per-instance offset (divisor 1) places them on
+/// a 4x3 grid, a per-instance tint (divisor 2) colours pairs; per-vertex colours shade each.
+fn instanced(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.1, 0.1, 0.1, 1.0])?;
+    let p = program(g, o, f.c, INSTANCE_VERT, TRI_FRAG, "instance")?;
+    // 12 rows of: position xyzw, colour rgba, offset xyzw, tint rgba (64 bytes). Rows 0..3
+    // hold the triangle's vertices; every row holds instance data.
+    let tri = [[-0.2f32, -0.15], [0.2, -0.15], [0.0, 0.2]];
+    let vc = [RED, GREEN, BLUE];
+    let tints = [
+        [1.0, 1.0, 1.0, 1.0],
+        [1.0, 0.5, 0.5, 1.0],
+        [0.5, 1.0, 0.5, 1.0],
+        [0.5, 0.5, 1.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+        [0.0, 1.0, 1.0, 1.0],
+    ];
+    let mut data = Vec::new();
+    for row in 0..12usize {
+        let (pos, col) = match (tri.get(row), vc.get(row)) {
+            (Some(p), Some(c)) => ([p[0], p[1], 0.0, 1.0], *c),
+            _ => ([0.0, 0.0, 0.0, 1.0], [0.0; 4]),
+        };
+        let (gx, gy) = ((row % 4) as f32, (row / 4) as f32);
+        let offset = [-0.75 + gx * 0.5, 0.65 - gy * 0.65, 0.0, 0.0];
+        let tint = tints.get(row % 6).copied().unwrap_or([1.0; 4]);
+        data.extend_from_slice(&pos);
+        data.extend_from_slice(&col);
+        data.extend_from_slice(&offset);
+        data.extend_from_slice(&tint);
+    }
+    let l = layout(64, &[(0, 4, 0), (1, 4, 16), (2, 4, 32), (3, 4, 48)])?
+        .instanced(2, 1)
+        .map_err(Error::from)?
+        .instanced(3, 2)
+        .map_err(Error::from)?;
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &l, &data, Some(&[0, 1, 2]))?;
+    g.use_program(o, f.c, p)?;
+    g.draw_instanced(o, f.c, m, 12)?;
     close(g, o, &f)
 }

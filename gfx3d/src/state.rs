@@ -133,3 +133,25 @@ pub fn cull_face_from_gl(v: u32) -> Result<CullFace> {
         }),
     }
 }
+
+/// Primitive kinds a mesh can be drawn as. Only triangles are drawn (by both backends);
+/// lines and points are refused with `Error::PrimitiveUnsupported`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Primitive {
+    Triangles,
+    Lines,
+    Points,
+}
+
+/// Decodes GL_POINTS (0), GL_LINES (1) and GL_TRIANGLES (4); other numbers are errors.
+pub fn primitive_from_gl(v: u32) -> Result<Primitive> {
+    match v {
+        0 => Ok(Primitive::Points),
+        1 => Ok(Primitive::Lines),
+        4 => Ok(Primitive::Triangles),
+        _ => Err(Error::BadEnum {
+            what: "primitive",
+            value: v,
+        }),
+    }
+}

@@ -8,6 +8,16 @@ use crate::error::{Error, Result};
 use crate::handle::ContextId;
 use crate::limits::{TARGET_HEIGHT_MAX, TARGET_WIDTH_MAX};
 
+/// Which buffer of a render target a draw samples as a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetPlane {
+    /// The colour: texels as a texture's (0xAARRGGBB, alpha kept).
+    Color,
+    /// The float depth (for shadow maps): a `sampler2D` reads (d, d, d, 1) with d the window
+    /// depth in [0, 1] at float precision.
+    Depth,
+}
+
 pub(crate) struct Target {
     pub ctx: ContextId,
     pub width: u32,

@@ -30,6 +30,7 @@ use virtio_gpu::{CommandBuffer, CtxId, GpuError, GpuTransport3d, IdPool, ResId};
 use crate::device::*;
 use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
+use crate::target::TargetPlane;
 use crate::texture::{Filter, SamplerState, Wrap};
 
 /// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
@@ -221,7 +222,7 @@ struct Bound {
     raster: u32,
     shaders: (u32, u32),
     ve: u32,
-    vbuf: (u32, u32),
+    vbuf: (u32, u32, usize),
     ibuf: u32,
     samplers: ([u32; 4], [u32; 4], usize),
     vs_consts: Vec<[f32; 4]>,
@@ -236,8 +237,8 @@ struct Ctx {
     cb: CommandBuffer,
     handles: IdPool,
     pipe: Pipe,
-    /// Vertex-element objects by their element list.
-    ve_cache: Vec<(Vec<VertexElement>, u32)>,
+    /// Vertex-element objects by their element list and instance divisors.
+    ve_cache: Vec<(Vec<VertexElement>, Vec<u32>, u32)>,
     /// Target whose surfaces are bound as the framebuffer.
     bound_fb: Option<DevId>,
     viewport: Option<[i32; 4]>,
@@ -251,6 +252,9 @@ enum Obj {
         depth: ResId,
         csurf: u32,
         zsurf: u32,
+        /// Sampler views of the colour and the depth (0: none yet), made when a draw first
+        /// samples the target (render to texture).
+        views: [u32; 2],
         w: u32,
         h: u32,
         bytes: u64,
@@ -507,6 +511,55 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         Ok(view)
     }
 
+    /// The sampler view of a target's colour or depth, made on first use (a depth view reads
+    /// (d, d, d, 1), as the software backend's depth sampling does).
+    fn target_view(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        plane: TargetPlane,
+    ) -> Result<u32, DeviceError> {
+        let i = match plane {
+            TargetPlane::Color => 0,
+            TargetPlane::Depth => 1,
+        };
+        let (res, have) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                ctx: c,
+                color,
+                depth,
+                views,
+                ..
+            }) if *c == ctx => (
+                if i == 0 { *color } else { *depth },
+                views.get(i).copied().unwrap_or(0),
+            ),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        if have != 0 {
+            return Ok(have);
+        }
+        let (format, swizzle) = if i == 0 {
+            (FORMAT_B8G8R8A8_UNORM, SWIZZLE_IDENTITY)
+        } else {
+            (FORMAT_Z32_FLOAT, SWIZZLE_RRR1)
+        };
+        let view = self.enc(ctx, "virgl target sampler view failed", |e, hp, _| {
+            let v = hp.alloc()?;
+            if let Err(err) = e.create_sampler_view_swizzled(v, res.0, format, swizzle) {
+                let _ = hp.free(v);
+                return Err(err);
+            }
+            Ok(v)
+        })?;
+        if let Some(Obj::Target { views, .. }) = self.objects.get_mut(&target) {
+            if let Some(v) = views.get_mut(i) {
+                *v = view;
+            }
+        }
+        Ok(view)
+    }
+
     /// Handles and resource ids may be reused after a destroy: stop trusting the bound cache.
     fn forget_bound(&mut self, ctx: DevId) {
         if let Ok((_, c)) = self.ctx_mut(ctx) {
@@ -636,14 +689,18 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
         }
         let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
-        let (depth, dbytes) =
-            match self.create_resource(ctx, &ResourceDesc::depth_target(width, height)) {
-                Ok(r) => r,
-                Err(err) => {
-                    self.release(ctx, color, cbytes);
-                    return Err(err);
-                }
-            };
+        let (depth, dbytes) = match self.create_resource(ctx, &{
+            // Sampled as a texture too (shadow maps).
+            let mut d = ResourceDesc::depth_target(width, height);
+            d.bind |= BIND_SAMPLER_VIEW;
+            d
+        }) {
+            Ok(r) => r,
+            Err(err) => {
+                self.release(ctx, color, cbytes);
+                return Err(err);
+            }
+        };
         // The device's new resources hold undefined content; the CPU target starts at colour 0
         // and depth 1.0, so the device target is cleared to the same before anything draws
         // into it (a target never cleared by the caller then looks the same on both backends).
@@ -678,6 +735,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 depth,
                 csurf,
                 zsurf,
+                views: [0; 2],
                 w: width,
                 h: height,
                 bytes: cbytes + dbytes,
@@ -692,13 +750,20 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             depth,
             csurf,
             zsurf,
+            views,
             bytes,
             ..
         }) = self.objects.remove(&target)
         else {
             return;
         };
+        // Its sampler views may be bound (and their handles are reused).
+        self.forget_bound(ctx);
         let _ = self.enc(ctx, "virgl surface destroy failed", |e, h, _| {
+            for v in views.into_iter().filter(|v| *v != 0) {
+                e.destroy_object(OBJ_SAMPLER_VIEW, v)?;
+                let _ = h.free(v);
+            }
             e.destroy_object(OBJ_SURFACE, csurf)?;
             e.destroy_object(OBJ_SURFACE, zsurf)?;
             let _ = h.free(csurf);
@@ -939,8 +1004,21 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 }
             }
         }
-        let missing =
-            (0..4).filter(|u| d.sampled_units & (1 << u) != 0 && d.textures[*u].is_none());
+        for (u, t) in d.target_textures.iter().enumerate() {
+            if let Some(t) = t {
+                let view = self.target_view(ctx, t.target, t.plane)?;
+                if let (Some(v), Some(k)) = (views.get_mut(u), kinds.get_mut(u)) {
+                    *v = view;
+                    *k = sampler_kind(t.sampler);
+                }
+                units = units.max(u + 1);
+            }
+        }
+        let missing = (0..4).filter(|u| {
+            d.sampled_units & (1 << u) != 0
+                && d.textures[*u].is_none()
+                && d.target_textures[*u].is_none()
+        });
         let missing: Vec<usize> = missing.collect();
         if !missing.is_empty() {
             let black = self.black_view(ctx)?;
@@ -956,6 +1034,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         }
         // Vertex elements in location order; a location the layout skips reads element 0's data.
         let mut elements: Vec<VertexElement> = Vec::new();
+        let mut divisors: Vec<u32> = Vec::new();
         let last = d
             .elements
             .iter()
@@ -971,6 +1050,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             let el = el.unwrap_or(DevElement {
                 offset: 0,
                 components: 1,
+                divisor: 0,
             });
             float_format(el.components as u32).map_err(e("virgl vertex format"))?;
             elements.push(VertexElement {
@@ -978,31 +1058,43 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 buffer_index: 0,
                 components: el.components as u32,
             });
+            divisors.push(el.divisor);
         }
+        // virglrenderer applies divisors per vertex-buffer binding (GL's vertex attrib
+        // binding), so with any per-instance element every element gets its own binding of
+        // the same buffer (as Mesa's virgl driver splits mixed bindings).
+        let bindings = if divisors.iter().any(|d| *d != 0) {
+            for (i, el) in elements.iter_mut().enumerate() {
+                el.buffer_index = i as u32;
+            }
+            elements.len().max(1)
+        } else {
+            1
+        };
         let cached = {
             let (_, c) = self.ctx_mut(ctx)?;
             c.ve_cache
                 .iter()
-                .find(|(k, _)| *k == elements)
-                .map(|(_, h)| *h)
+                .find(|(k, dv, _)| *k == elements && *dv == divisors)
+                .map(|(_, _, h)| *h)
         };
         let ve = match cached {
             Some(h) => h,
             None => {
                 let h = self.enc(ctx, "virgl vertex elements failed", |e, hp, _| {
                     let h = hp.alloc()?;
-                    e.create_vertex_elements(h, &elements)?;
+                    e.create_vertex_elements_divided(h, &elements, &divisors)?;
                     Ok(h)
                 })?;
                 let (_, c) = self.ctx_mut(ctx)?;
-                c.ve_cache.push((elements, h));
+                c.ve_cache.push((elements, divisors, h));
                 h
             }
         };
         let vs_consts = to_vec4s(d.vs_constants);
         let fs_consts = to_vec4s(d.fs_constants);
         let link = self.transport.caps().supports_link_shader;
-        let info = if ibo.is_some() {
+        let mut info = if ibo.is_some() {
             DrawInfo {
                 start: 0,
                 count: d.count,
@@ -1016,6 +1108,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         } else {
             DrawInfo::arrays(PRIM_TRIANGLES, 0, d.count).map_err(e("virgl draw"))?
         };
+        info.instance_count = d.instances.max(1);
         let stride = d.stride;
         let blend_s = blend_state(&d.pipeline);
         let dsa_s = dsa_state(d.depth_test, d.depth_write, &d.pipeline);
@@ -1106,13 +1199,14 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 b.ve = ve;
                 e.bind_object(OBJ_VERTEX_ELEMENTS, ve)?;
             }
-            if b.vbuf != (stride, vbo) {
-                b.vbuf = (stride, vbo);
-                e.set_vertex_buffers(&[VertexBuffer {
+            if b.vbuf != (stride, vbo, bindings) {
+                b.vbuf = (stride, vbo, bindings);
+                let vb = VertexBuffer {
                     stride,
                     offset: 0,
                     resource: vbo,
-                }])?;
+                };
+                e.set_vertex_buffers(&[vb; 8][..bindings.min(8)])?;
             }
             if let Some(ib) = ibo {
                 if b.ibuf != ib {

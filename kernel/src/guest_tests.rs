@@ -90,6 +90,9 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     scissor,
     cull_front_face,
     polygon_offset,
+    rtt_chain,
+    rtt_depth_compare,
+    instanced,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[

@@ -535,7 +535,25 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         handle: u32,
         elements: &[VertexElement],
     ) -> Result<()> {
+        self.create_vertex_elements_divided(handle, elements, &[])
+    }
+
+    /// [`Self::create_vertex_elements`] with an instance divisor per element (`divisors[i]`
+    /// for element i, 0 when missing: per vertex; N: the element advances every N instances).
+    pub fn create_vertex_elements_divided(
+        &mut self,
+        handle: u32,
+        elements: &[VertexElement],
+        divisors: &[u32],
+    ) -> Result<()> {
         check_handle("vertex elements handle", handle)?;
+        if divisors.len() > elements.len() {
+            return Err(GpuError::OutOfRange {
+                what: "vertex element divisors",
+                value: divisors.len() as u64,
+                limit: elements.len() as u64,
+            });
+        }
         if elements.is_empty() || elements.len() > MAX_VERTEX_ELEMENTS {
             return Err(GpuError::OutOfRange {
                 what: "vertex elements",
@@ -562,7 +580,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             check_max("vertex element offset", e.offset, MAX_VERTEX_STRIDE - 1)?;
             let at = 2 + i * 4;
             w[at] = e.offset;
-            w[at + 1] = 0; // instance divisor
+            w[at + 1] = divisors.get(i).copied().unwrap_or(0);
             w[at + 2] = e.buffer_index;
             w[at + 3] = float_format(e.components)?;
         }
@@ -602,13 +620,30 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
 
     /// A 2D sampler view of the whole resource (level 0, layer 0, identity swizzle).
     pub fn create_sampler_view(&mut self, handle: u32, resource: u32, format: u32) -> Result<()> {
+        self.create_sampler_view_swizzled(handle, resource, format, SWIZZLE_IDENTITY)
+    }
+
+    /// [`Self::create_sampler_view`] with a swizzle word (four 3-bit pipe_swizzle selectors,
+    /// R in bits 0..2 .. A in bits 9..11; e.g. `SWIZZLE_RRR1` for a depth texture).
+    pub fn create_sampler_view_swizzled(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        swizzle: u32,
+    ) -> Result<()> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
         check_format(
-            "sampler view format (B8G8R8A8_UNORM or R8_UNORM)",
+            "sampler view format (B8G8R8A8_UNORM, R8_UNORM or Z32_FLOAT)",
             format,
             &SAMPLER_VIEW_FORMATS,
         )?;
+        if swizzle >> 12 != 0 || (0..4).any(|i| (swizzle >> (3 * i)) & 7 > SWIZZLE_SELECTOR_MAX) {
+            return Err(GpuError::Invalid {
+                what: "sampler view swizzle (four selectors 0..=5 in bits 0..11)",
+            });
+        }
         // Format word: format in bits 0..23, texture target in bits 24..31.
         let fmt = (format & 0x00FF_FFFF) | (TARGET_TEXTURE_2D << 24);
         self.emit(&[
@@ -618,7 +653,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             fmt,
             0,
             0,
-            SWIZZLE_IDENTITY,
+            swizzle,
         ])
     }
 

@@ -193,6 +193,10 @@ pub const MIPFILTER_NONE: u32 = 2;
 // Swizzles.
 /// R from red (0, bits 0..2), G from green (1), B from blue (2), A from alpha (3).
 pub const SWIZZLE_IDENTITY: u32 = (1 << 3) | (2 << 6) | (3 << 9);
+/// R, G and B from red, A one (PIPE_SWIZZLE_ONE = 5): a depth texture reads (d, d, d, 1).
+pub const SWIZZLE_RRR1: u32 = 5 << 9;
+/// Every channel selector is a pipe_swizzle value, 0..=5 (X, Y, Z, W, ZERO, ONE).
+pub const SWIZZLE_SELECTOR_MAX: u32 = 5;
 
 // Capability bits (virgl_caps_v2).
 pub const CAP_V2_SSO: u32 = 1 << 9;
@@ -221,8 +225,9 @@ pub const SURFACE_FORMATS: [u32; 3] = [
     FORMAT_Z32_FLOAT,
     FORMAT_Z24_UNORM_S8_UINT,
 ];
-/// Formats a sampler view may have.
-pub const SAMPLER_VIEW_FORMATS: [u32; 2] = [FORMAT_B8G8R8A8_UNORM, FORMAT_R8_UNORM];
+/// Formats a sampler view may have (Z32_FLOAT: a depth target sampled as a texture).
+pub const SAMPLER_VIEW_FORMATS: [u32; 3] =
+    [FORMAT_B8G8R8A8_UNORM, FORMAT_R8_UNORM, FORMAT_Z32_FLOAT];
 
 /// Highest pipe_blend_func (ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX).
 pub const BLEND_FUNC_MAX: u32 = 4;

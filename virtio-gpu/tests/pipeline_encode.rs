@@ -202,3 +202,59 @@ fn every_depth_function_is_encoded() {
     ))
     .is_err());
 }
+
+#[test]
+fn depth_sampler_view_and_swizzle_dwords() {
+    let words =
+        encode(|e| e.create_sampler_view_swizzled(5, 9, FORMAT_Z32_FLOAT, SWIZZLE_RRR1)).unwrap();
+    assert_eq!(
+        words,
+        vec![
+            cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_VIEW, SAMPLER_VIEW_SIZE),
+            5,
+            9,
+            FORMAT_Z32_FLOAT | TARGET_TEXTURE_2D << 24,
+            0,
+            0,
+            5 << 9
+        ]
+    );
+    // The plain call keeps the identity swizzle.
+    let plain = encode(|e| e.create_sampler_view(5, 9, FORMAT_B8G8R8A8_UNORM)).unwrap();
+    assert_eq!(plain.last(), Some(&SWIZZLE_IDENTITY));
+    // Selectors above ONE (5) and bits above 11 are refused; so is a format no view takes.
+    assert!(encode(|e| e.create_sampler_view_swizzled(5, 9, FORMAT_Z32_FLOAT, 6)).is_err());
+    assert!(encode(|e| e.create_sampler_view_swizzled(5, 9, FORMAT_Z32_FLOAT, 1 << 12)).is_err());
+    assert!(encode(|e| e.create_sampler_view(5, 9, FORMAT_R32_FLOAT)).is_err());
+}
+
+#[test]
+fn vertex_element_divisors_dwords() {
+    let el = |offset, buffer_index| VertexElement {
+        offset,
+        buffer_index,
+        components: 4,
+    };
+    let words =
+        encode(|e| e.create_vertex_elements_divided(3, &[el(0, 0), el(16, 1)], &[0, 7])).unwrap();
+    assert_eq!(
+        &words[2..],
+        &[
+            0,
+            0,
+            0,
+            FORMAT_R32G32B32A32_FLOAT,
+            16,
+            7,
+            1,
+            FORMAT_R32G32B32A32_FLOAT
+        ]
+    );
+    // Without divisors the words are the plain call's.
+    assert_eq!(
+        encode(|e| e.create_vertex_elements_divided(3, &[el(0, 0)], &[])).unwrap(),
+        encode(|e| e.create_vertex_elements(3, &[el(0, 0)])).unwrap()
+    );
+    // More divisors than elements is refused.
+    assert!(encode(|e| e.create_vertex_elements_divided(3, &[el(0, 0)], &[1, 2])).is_err());
+}

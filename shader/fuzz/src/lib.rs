@@ -260,6 +260,7 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
         },
     };
     let tex = TextureRef {
+        depth: None,
         width: tw,
         height: th,
         texels: &texels,

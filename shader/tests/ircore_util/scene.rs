@@ -112,6 +112,7 @@ pub fn render(
         .iter()
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                depth: None,
                 width: *w,
                 height: *h,
                 texels,

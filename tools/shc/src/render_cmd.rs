@@ -238,6 +238,7 @@ impl SoftScene {
         for t in &self.textures {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    depth: None,
                     width: t.width,
                     height: t.height,
                     texels: &t.texels,

@@ -459,15 +459,23 @@ impl Executable {
                 Op::Sample if d.y == 1 => {
                     // Fused with the colour output (only in straight code: every lane runs).
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let texels = match tex {
-                        Some(tex) => tex.texel_lanes(&r[a][0], &r[a][1]),
-                        // GL reads an unbound (incomplete) texture as opaque black.
-                        None => [0xFF00_0000; LANES],
-                    };
-                    if PACKED {
-                        out.packed = texels;
-                    } else {
-                        self::texel::unpack_lanes(&texels, &mut out.color);
+                    match tex {
+                        // A depth texture's float colour, unquantized, when not packed.
+                        Some(tex) if !PACKED && tex.depth.is_some() => {
+                            tex.sample_lanes(&r[a][0], &r[a][1], &mut out.color)
+                        }
+                        _ => {
+                            let texels = match tex {
+                                Some(tex) => tex.texel_lanes(&r[a][0], &r[a][1]),
+                                // GL reads an unbound (incomplete) texture as opaque black.
+                                None => [0xFF00_0000; LANES],
+                            };
+                            if PACKED {
+                                out.packed = texels;
+                            } else {
+                                self::texel::unpack_lanes(&texels, &mut out.color);
+                            }
+                        }
                     }
                 }
                 Op::Sample => {

@@ -42,6 +42,10 @@ pub struct TextureRef<'a> {
     pub height: u32,
     pub texels: &'a [u32],
     pub sampler: SamplerState,
+    /// A depth texture instead (a render target's float depth, `width * height` values, row 0
+    /// first): samples read (d, d, d, 1) at full float precision (bilinear with float weights),
+    /// and `texels` is not read.
+    pub depth: Option<&'a [f32]>,
 }
 
 /// Largest texture edge accepted (keeps texel arithmetic far from overflow).
@@ -86,11 +90,9 @@ impl TextureRef<'_> {
             });
         }
         let needed = self.width as usize * self.height as usize;
-        if self.texels.len() < needed {
-            return Err(TextureError::TooFewTexels {
-                needed,
-                found: self.texels.len(),
-            });
+        let found = self.depth.map_or(self.texels.len(), |d| d.len());
+        if found < needed {
+            return Err(TextureError::TooFewTexels { needed, found });
         }
         Ok(())
     }
@@ -109,13 +111,46 @@ impl TextureRef<'_> {
     /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
     #[inline(always)]
     pub fn sample(&self, u: f32, v: f32) -> [f32; 4] {
+        if let Some(d) = self.depth {
+            let z = self.sample_depth(d, u, v);
+            return [z, z, z, 1.0];
+        }
         unpack(self.sample_texel(u, v))
+    }
+
+    /// The filtered depth at (u, v) of a depth texture (same texel choice as `sample_texel`).
+    fn sample_depth(&self, d: &[f32], u: f32, v: f32) -> f32 {
+        let at = |x: usize, y: usize| d.get(y * self.width as usize + x).copied().unwrap_or(1.0);
+        let (w, h) = (self.width as f32, self.height as f32);
+        match self.sampler.filter {
+            Filter::Nearest => at(
+                self.wrap(floor_i32(u * w), self.width),
+                self.wrap(floor_i32(v * h), self.height),
+            ),
+            Filter::Linear => {
+                let fx = u * w - 0.5;
+                let fy = v * h - 0.5;
+                let (x0, y0) = (floor_i32(fx), floor_i32(fy));
+                let ax = (fx - x0 as f32).clamp(0.0, 1.0);
+                let ay = (fy - y0 as f32).clamp(0.0, 1.0);
+                let x0w = self.wrap(x0, self.width);
+                let x1w = self.wrap(x0.saturating_add(1), self.width);
+                let y0w = self.wrap(y0, self.height);
+                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let top = at(x0w, y0w) + (at(x1w, y0w) - at(x0w, y0w)) * ax;
+                let bot = at(x0w, y1w) + (at(x1w, y1w) - at(x0w, y1w)) * ax;
+                top + (bot - top) * ay
+            }
+        }
     }
 
     /// [`Self::sample`] before the conversion to floats: the filtered 0xAARRGGBB value (the
     /// bilinear blend works on the 8-bit channels).
     #[inline(always)]
     pub fn sample_texel(&self, u: f32, v: f32) -> u32 {
+        if self.depth.is_some() {
+            return super::texel::pack_one(self.sample(u, v));
+        }
         let (w, h) = (self.width as f32, self.height as f32);
         match self.sampler.filter {
             Filter::Nearest => {
@@ -146,6 +181,16 @@ impl TextureRef<'_> {
     /// result is a valid texel for any coordinate).
     #[inline(always)]
     pub(super) fn sample_lanes(&self, u: &Lanes, v: &Lanes, out: &mut Vec4x) {
+        if let Some(d) = self.depth {
+            for l in 0..LANES {
+                let z = self.sample_depth(d, u[l], v[l]);
+                out[0][l] = z;
+                out[1][l] = z;
+                out[2][l] = z;
+                out[3][l] = 1.0;
+            }
+            return;
+        }
         super::texel::unpack_lanes(&self.texel_lanes(u, v), out);
     }
 
@@ -155,7 +200,7 @@ impl TextureRef<'_> {
     #[inline(always)]
     pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
-        if !(pow2 && self.sampler.wrap == Wrap::Repeat) {
+        if !(pow2 && self.sampler.wrap == Wrap::Repeat) || self.depth.is_some() {
             let mut out = [0u32; LANES];
             for l in 0..LANES {
                 out[l] = self.sample_texel(u[l], v[l]);
@@ -334,6 +379,7 @@ mod tests {
             for filter in [Filter::Nearest, Filter::Linear] {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
                     let tex = TextureRef {
+                        depth: None,
                         width: w,
                         height: h,
                         texels: &texels,
@@ -372,6 +418,7 @@ mod tests {
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 let tex = TextureRef {
+                    depth: None,
                     width: w,
                     height: h,
                     texels: &texels,

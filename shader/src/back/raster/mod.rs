@@ -370,6 +370,7 @@ pub fn draw_with(
         scratch,
         prog,
         input,
+        &[],
         indices,
         textures,
         state,
@@ -404,13 +405,65 @@ pub fn draw_pipeline(
     if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
         return Err(DrawError::PolygonOffset);
     }
-    draw_checked(scratch, prog, input, indices, textures, state, pipe, target)
+    draw_checked(
+        scratch,
+        prog,
+        input,
+        &[],
+        indices,
+        textures,
+        state,
+        pipe,
+        target,
+    )
+}
+
+/// One instance of an instanced draw: [`draw_pipeline`] with the attributes at the locations of
+/// `constants` read as those values for every vertex (the per-instance attributes of this
+/// instance; they take the place of any binding in `input` at the same location). An instanced
+/// draw is one call per instance, in instance order.
+pub fn draw_pipeline_instance(
+    scratch: &mut Scratch,
+    prog: &Program,
+    input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    for (location, _) in constants {
+        if *location as usize >= ATTR_CAP {
+            return Err(DrawError::Attribute {
+                location: *location,
+                components: 4,
+            });
+        }
+    }
+    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
+    if let Some(s) = pipe.scissor {
+        if s.width > VIEWPORT_MAX as u32
+            || s.height > VIEWPORT_MAX as u32
+            || s.x.unsigned_abs() > VIEWPORT_MAX as u32
+            || s.y.unsigned_abs() > VIEWPORT_MAX as u32
+        {
+            return Err(DrawError::Scissor { scissor: s });
+        }
+    }
+    if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
+        return Err(DrawError::PolygonOffset);
+    }
+    draw_checked(
+        scratch, prog, input, constants, indices, textures, state, pipe, target,
+    )
 }
 
 fn draw_checked(
     scratch: &mut Scratch,
     prog: &Program,
     input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
     indices: Option<&[u16]>,
     textures: &[Option<TextureRef>],
     state: &RasterState,
@@ -531,6 +584,12 @@ fn draw_checked(
             for a in vs_attrs.iter() {
                 let input_slot = &mut inputs[a.location as usize & 7];
                 *input_slot = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
+                if let Some((_, k)) = constants.iter().rev().find(|(l, _)| *l == a.location) {
+                    for c in 0..4 {
+                        input_slot[c] = [k[c]; LANES];
+                    }
+                    continue;
+                }
                 let Some(bind) = input
                     .attribs
                     .iter()
@@ -1314,6 +1373,7 @@ pub fn soft_triangle(
         &mut scratch,
         prog,
         &input,
+        &[],
         None,
         textures,
         &state,

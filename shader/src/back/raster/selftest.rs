@@ -188,6 +188,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     let texels = [u32::from_le_bytes([0, 0, 255, 255]), 0, 0, 0];
     let mut tex = [None; SAMPLER_CAP];
     tex[0] = Some(TextureRef {
+        depth: None,
         width: 2,
         height: 2,
         texels: &texels,
