@@ -6,11 +6,16 @@
 //! public API, panic on any input, or use `unsafe`.
 //!
 //! A frame on the software backend (the VirGL backend is the same after
-//! `g.boot(BackendMode::Auto, Some(Box::new(virgl::VirglBackend::new(transport))))`):
+//! `g.boot(BackendMode::Auto, Some(Box::new(virgl::VirglBackend::new(transport))))`). The
+//! shader compiler's fixed tables are sized for profile 2 (several MiB, boxed inside `Gfx3d`),
+//! and an unoptimised build passes them through the stack while building them: give the thread
+//! that creates a `Gfx3d` room (the kernel's boot stack is 16 MiB; host programs spawn a thread
+//! as below, or build with optimisation).
 //!
 //! ```
 //! use gfx3d::{glsl, BackendMode, Element, Gfx3d, Linked, Usage, VertexLayout, OWNER_KERNEL as K};
 //!
+//! # std::thread::Builder::new().stack_size(64 << 20).spawn(|| {
 //! let mut g: Gfx3d = Gfx3d::new();
 //! g.boot(BackendMode::Software, None).unwrap();
 //! let ctx = g.context_create(K).unwrap();
@@ -38,6 +43,7 @@
 //! assert_eq!(pixels[40 * 64 + 32], 0xFFFF_0000); // red, row 0 = top
 //! assert_eq!(g.stats().draws, 1);
 //! g.drop_owner(K);
+//! # }).unwrap().join().unwrap();
 //! ```
 #![no_std]
 #![forbid(unsafe_code)]

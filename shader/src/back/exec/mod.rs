@@ -45,11 +45,13 @@ pub(crate) mod decode;
 pub mod lanes;
 pub mod math;
 pub(crate) mod selftest;
+pub mod simd;
 pub(crate) mod texel;
 pub mod texture;
 
 use self::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 use self::math::{pow_lanes, trig_lanes};
+use self::simd::{Isa, Simd};
 use self::texture::TextureRef;
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
@@ -78,6 +80,9 @@ pub struct Regs {
     /// bank is already there does not reload it.
     bank: [[u32; 4]; BANK_MAX],
     nbank: u8,
+    /// The instruction set the lane loops run on: detected at the first dispatch (None until
+    /// then), or chosen with [`Regs::set_isa`].
+    simd: Option<Simd>,
 }
 
 impl Default for Regs {
@@ -92,6 +97,32 @@ impl Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
             bank: [[0; 4]; BANK_MAX],
             nbank: 0,
+            simd: None,
+        }
+    }
+
+    /// Runs later dispatches (and draws through a `Scratch` holding these registers) on `isa`;
+    /// false, and no change, when this machine cannot run it. Every instruction set gives the
+    /// same bits.
+    pub fn set_isa(&mut self, isa: Isa) -> bool {
+        match Simd::with(isa) {
+            Some(s) => {
+                self.simd = Some(s);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The instruction set dispatches run on (detecting it on first use).
+    pub fn simd(&mut self) -> Simd {
+        match self.simd {
+            Some(s) => s,
+            None => {
+                let s = Simd::detect();
+                self.simd = Some(s);
+                s
+            }
         }
     }
 }
@@ -260,6 +291,22 @@ impl Executable {
         out: &mut Outputs,
         active: Mask,
     ) -> Mask {
+        let simd = regs.simd();
+        simd.run(
+            #[inline(always)]
+            || self.run_body::<STRAIGHT, PACKED>(regs, inv, out, active),
+        )
+    }
+
+    /// The interpreter loop, compiled once per instruction set (see `simd`).
+    #[inline(always)]
+    fn run_body<const STRAIGHT: bool, const PACKED: bool>(
+        &self,
+        regs: &mut Regs,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
         let nb = (self.nbank as usize).min(BANK_MAX);
         if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
             for (k, b) in self.bank.iter().enumerate().take(nb) {
@@ -400,20 +447,50 @@ impl Executable {
                 Op::Div => binary(r, d, m, |x, y| x / y),
                 Op::Max => binary(r, d, m, f32::max),
                 Op::Min => binary(r, d, m, f32::min),
-                Op::Pow => binary_lanes(r, d, m, pow_lanes),
+                Op::Pow => binary_lanes(
+                    r,
+                    d,
+                    m,
+                    #[inline(always)]
+                    |x, y| pow_lanes(x, y),
+                ),
                 Op::Abs => unary(r, d, m, f32::abs),
-                Op::Rsq => unary_lanes(r, d, m, |x| {
-                    let mut v = self::lanes::sqrt(x);
-                    for v in v.iter_mut() {
-                        *v = 1.0 / *v;
-                    }
-                    v
-                }),
+                Op::Rsq => unary_lanes(
+                    r,
+                    d,
+                    m,
+                    #[inline(always)]
+                    |x| {
+                        let mut v = self::lanes::sqrt(x);
+                        for v in v.iter_mut() {
+                            *v = 1.0 / *v;
+                        }
+                        v
+                    },
+                ),
                 Op::Rcp => unary(r, d, m, |x| 1.0 / x),
-                Op::Sin => unary_lanes(r, d, m, |x| trig_lanes(x, 0)),
-                Op::Cos => unary_lanes(r, d, m, |x| trig_lanes(x, 1)),
+                Op::Sin => unary_lanes(
+                    r,
+                    d,
+                    m,
+                    #[inline(always)]
+                    |x| trig_lanes(x, 0),
+                ),
+                Op::Cos => unary_lanes(
+                    r,
+                    d,
+                    m,
+                    #[inline(always)]
+                    |x| trig_lanes(x, 1),
+                ),
                 Op::Trunc => unary(r, d, m, libm::truncf),
-                Op::Sqrt => unary_lanes(r, d, m, self::lanes::sqrt),
+                Op::Sqrt => unary_lanes(
+                    r,
+                    d,
+                    m,
+                    #[inline(always)]
+                    |x| self::lanes::sqrt(x),
+                ),
                 Op::Dot => {
                     let mut s = [0.0; LANES];
                     for c in 0..(d.n as usize).min(4) {

@@ -287,6 +287,12 @@ impl Scratch {
             cache_index: [0; CACHE],
         }
     }
+
+    /// Runs later draws through this scratch on `isa` (see [`Regs::set_isa`]); false, and no
+    /// change, when this machine cannot run it. Every instruction set gives the same pixels.
+    pub fn set_isa(&mut self, isa: crate::back::exec::simd::Isa) -> bool {
+        self.regs.set_isa(isa)
+    }
 }
 
 fn check_target(t: &Target, max_w: u32, max_h: u32) -> Result<(), DrawError> {
@@ -800,6 +806,26 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
 
 #[allow(clippy::too_many_arguments)]
 fn raster(
+    setup: &Setup,
+    tri: &[ClipVert; 3],
+    scratch: &mut Scratch,
+    prog: &Program,
+    fs: &Executable,
+    textures: &[Option<TextureRef>],
+    target: &mut Target,
+    stats: &mut DrawStats,
+) {
+    // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
+    // interpolation and the pixel write widen with the features.
+    let simd = scratch.regs.simd();
+    simd.run(
+        #[inline(always)]
+        || raster_body(setup, tri, scratch, prog, fs, textures, target, stats),
+    )
+}
+
+#[inline(always)]
+fn raster_body(
     setup: &Setup,
     tri: &[ClipVert; 3],
     scratch: &mut Scratch,
