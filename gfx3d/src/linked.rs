@@ -22,7 +22,8 @@ use crate::texture::{Filter, SamplerState, Wrap};
 
 /// A linked program ready for `Gfx3d::prog_prepare`.
 pub struct Linked {
-    program: Program,
+    /// Boxed: a linked program at profile-2 capacity is about 2 MiB.
+    program: Box<Program>,
     scratch: Box<Scratch>,
 }
 
@@ -46,6 +47,11 @@ impl core::fmt::Display for BuildError {
 
 impl Linked {
     pub fn new(program: Program) -> Linked {
+        Linked::from_box(Box::new(program))
+    }
+
+    /// [`Linked::new`] for a program already on the heap (no copy through the stack).
+    pub fn from_box(program: Box<Program>) -> Linked {
         Linked {
             program,
             scratch: Box::new(Scratch::new()),
@@ -77,14 +83,14 @@ impl Linked {
                 log,
             }
         })?;
-        let mut p = Program::new();
+        let mut p = Box::new(Program::new());
         p.link(Some(&v.module), Some(&f.module))
             .map_err(|e: LinkError| {
                 let mut log = String::new();
                 let _ = write!(log, "{}: {}", e, p.log());
                 BuildError::Link { log }
             })?;
-        Ok(Linked::new(p))
+        Ok(Linked::from_box(p))
     }
 
     pub fn program(&self) -> &Program {
