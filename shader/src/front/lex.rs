@@ -1141,13 +1141,32 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
                 );
             }
         }
+    } else if word == "pragma" && chrisos_pragma(lx) {
+        let rest = rest_of_line(lx);
+        match profile_pragma_words(rest) {
+            None => diag.push(
+                line,
+                col,
+                format_args!(
+                    "malformed pragma: write '#pragma chrisos profile 1' or '#pragma chrisos profile 2'"
+                ),
+            ),
+            Some(_) if !out.toks.is_empty() => diag.push(
+                line,
+                col,
+                format_args!("'#pragma chrisos profile' must come before the first declaration"),
+            ),
+            // The profile was chosen before lexing (`front::profile::select`).
+            Some(_) => {}
+        }
     } else {
         diag.push(
             line,
             col,
             format_args!(
-                "unsupported preprocessor directive '#{}': only #version is accepted",
-                word
+                "unsupported preprocessor directive '#{}': only #version is accepted{}",
+                word,
+                crate::front::profile::P2_HINT
             ),
         );
     }
@@ -1167,6 +1186,41 @@ fn directive(lx: &mut Lexer<'_>, diag: &mut Diagnostics, out: &mut Tokens, seen:
             );
         }
         lx.bump();
+    }
+}
+
+/// After `#pragma`: the next word is `chrisos` (the ChrisOS pragma, checked here; others are
+/// not profile-1 directives).
+fn chrisos_pragma(lx: &Lexer<'_>) -> bool {
+    rest_of_line(lx)
+        .split(|&b| b == b' ' || b == b'\t')
+        .find(|w| !w.is_empty())
+        == Some(b"chrisos")
+}
+
+/// The bytes from the cursor to the end of the line (not consumed).
+fn rest_of_line<'s>(lx: &Lexer<'s>) -> &'s [u8] {
+    let rest = lx.src.get(lx.pos..).unwrap_or(&[]);
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    rest.get(..end).unwrap_or(&[])
+}
+
+/// `chrisos profile N` (then only a `//` comment) -> N, for N in 1..=2.
+fn profile_pragma_words(rest: &[u8]) -> Option<u8> {
+    let mut words = rest
+        .split(|&b| b == b' ' || b == b'\t' || b == b'\r')
+        .filter(|w| !w.is_empty());
+    if words.next()? != b"chrisos" || words.next()? != b"profile" {
+        return None;
+    }
+    let n = match words.next()? {
+        b"1" => 1,
+        b"2" => 2,
+        _ => return None,
+    };
+    match words.next() {
+        Some(w) if !w.starts_with(b"//") => None,
+        _ => Some(n),
     }
 }
 

@@ -504,6 +504,99 @@ mod tests {
         }
     }
 
+    fn with(profile: Profile, stage: u32, src: &str) -> Result<Shader, std::string::String> {
+        let opts = CompileOptions::profile(profile);
+        compile_with(stage, src.as_bytes(), "t", &opts).map_err(|d| {
+            let mut s = std::string::String::new();
+            d.render(src.as_bytes(), &mut s).unwrap();
+            s
+        })
+    }
+
+    const FRAG_DEFINE: &str =
+        "#define RED vec4(1.0, 0.0, 0.0, 1.0)\nout vec4 c;\nvoid main() { c = RED; }\n";
+
+    #[test]
+    fn the_profile_comes_from_the_pragma_or_the_options() {
+        // Profile 1 has no #define; the option or the pragma selects profile 2.
+        let e = with(Profile::P1, 1, FRAG_DEFINE).unwrap_err();
+        assert!(e.contains("'#define': only #version is accepted (profile 2 accepts this: add '#pragma chrisos profile 2' or compile with --profile 2)"), "{}", e);
+        let s = with(Profile::P2, 1, FRAG_DEFINE).unwrap();
+        assert_eq!((s.profile, s.module.profile), (Profile::P2, Profile::P2));
+        let src = std::format!("// a comment\n#pragma chrisos profile 2\n{}", FRAG_DEFINE);
+        assert_eq!(with(Profile::P1, 1, &src).unwrap().profile, Profile::P2);
+        // The source's pragma wins over the option.
+        let src = std::format!("#version 330\n#pragma chrisos profile 1\n{}", FRAG_DEFINE);
+        assert!(with(Profile::P2, 1, &src)
+            .unwrap_err()
+            .contains("'#define'"));
+        let plain = "#pragma chrisos profile 1\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        assert_eq!(with(Profile::P2, 1, plain).unwrap().profile, Profile::P1);
+    }
+
+    #[test]
+    fn a_misplaced_or_malformed_pragma_is_an_error_in_both_profiles() {
+        for p in Profile::ALL {
+            let late = "out vec4 c;\n#pragma chrisos profile 2\nvoid main() { c = vec4(1.0); }\n";
+            let e = with(p, 1, late).unwrap_err();
+            assert!(e.contains("t:2:1: error: '#pragma chrisos profile' must come before the first declaration"), "{:?}: {}", p, e);
+            let bad = "#pragma chrisos profile 3\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+            let e = with(p, 1, bad).unwrap_err();
+            assert!(
+                e.contains("t:1:1: error: malformed pragma"),
+                "{:?}: {}",
+                p,
+                e
+            );
+        }
+        // Other pragmas: profile 2 ignores them, profile 1 rejects them with the hint.
+        let other = "#pragma optimize(on)\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        assert!(with(Profile::P2, 1, other).is_ok());
+        assert!(with(Profile::P1, 1, other)
+            .unwrap_err()
+            .contains("(profile 2 accepts this"));
+    }
+
+    #[test]
+    fn profile_2_errors_in_macros_point_at_the_invocation() {
+        let src = "#pragma chrisos profile 2\n#define BAD(x) (x + undefined_name)\nout vec4 c;\nvoid main() {\n  c = vec4(BAD(1.0));\n}\n";
+        let e = with(Profile::P1, 1, src).unwrap_err();
+        assert!(e.contains("t:5:12: error: "), "{}", e);
+        assert!(e.contains("(in expansion of macro 'BAD')"), "{}", e);
+    }
+
+    #[test]
+    fn profile_2_bounds_apply() {
+        // 100 uniforms: over profile 1's 32 slots, within profile 2's 1024.
+        let mut src = std::string::String::from("out vec4 c;\n");
+        for i in 0..100 {
+            src.push_str(&std::format!("uniform float u{};\n", i));
+        }
+        src.push_str("void main() { c = vec4(u0 + u99); }\n");
+        assert!(with(Profile::P1, 1, &src)
+            .unwrap_err()
+            .contains("too many uniforms"));
+        let s = with(Profile::P2, 1, &src).unwrap();
+        assert_eq!(s.module.iface.uniforms.len(), 100);
+        // A 5000-byte source: over profile 1's size limit only.
+        let long = std::format!(
+            "{}{}",
+            " ".repeat(5000),
+            "out vec4 c;\nvoid main() { c = vec4(1.0); }\n"
+        );
+        assert!(with(Profile::P1, 1, &long)
+            .unwrap_err()
+            .contains("size limit"));
+        assert!(with(Profile::P2, 1, &long).is_ok());
+        // Profile 2 keeps 16 errors.
+        let bad: std::string::String = (0..30)
+            .map(|i| std::format!("float x{} = y;\n", i))
+            .collect();
+        let opts = CompileOptions::profile(Profile::P2);
+        let d = compile_with(1, bad.as_bytes(), "t", &opts).err().unwrap();
+        assert_eq!((d.len(), d.total() >= 16), (16, true));
+    }
+
     #[test]
     fn semantic_errors_point_at_the_construct() {
         let e = err(
