@@ -12,9 +12,10 @@ use heapless::{String, Vec};
 
 use crate::limits::{ERR_CAP, ERR_MAX, WARN_MAX};
 
-/// Room for one message: what was found, what is allowed and the limit, with names of at most
-/// 39 bytes. Longer text is cut at a character boundary (never a panic).
-pub const MSG_MAX: usize = 160;
+/// Room for one message: what was found, what is allowed and the limit, with names of up to 63
+/// bytes, the profile-2 hint or a macro-expansion note. Longer text is cut at a character
+/// boundary (never a panic).
+pub const MSG_MAX: usize = 256;
 /// Shader names are kept up to this many bytes.
 pub const SHADER_NAME_MAX: usize = 64;
 
