@@ -39,6 +39,9 @@ pub const UNROLL_MAX: usize = 8;
 /// multiply work, so without it nested loops and calls take exponential time even when they
 /// emit nothing. Every corpus shader needs well under a tenth of it.
 pub const WORK_MAX: u32 = 1 << 16;
+/// Profile 2's work budget: four times profile 1's, so that its 16384 IR instructions can be
+/// reached by unrolling (a step or more per instruction) while a compile stays bounded.
+pub const P2_WORK_MAX: u32 = 1 << 18;
 pub const VERSION_MIN: u32 = 110;
 pub const VERSION_MAX: u32 = 330;
 /// Structured control-flow nesting (IF stack) in the verifier and executor.
@@ -263,7 +266,7 @@ pub const P2_LIMITS: Limits = Limits {
     parameters_max: P2_PARAM_MAX,
     call_depth_max: P2_CALL_DEPTH_MAX,
     unroll_iterations_max: UNROLL_MAX,
-    compile_work_steps_max: WORK_MAX as usize,
+    compile_work_steps_max: P2_WORK_MAX as usize,
     if_depth_max: IF_DEPTH_MAX,
     tgsi_bytes_max: P2_TGSI_MAX,
     pp_macros_max: PP_MACRO_MAX,

@@ -407,7 +407,7 @@ fn conditional_structure_errors() {
     let deep = "#if 1\n".repeat(65) + &"#endif\n".repeat(65);
     assert_eq!(
         err(&deep),
-        "t.frag:65:1: error: too much #if nesting: the limit is 64 (PP_IF_MAX)"
+        "t.frag:65:1: error: too many nested #if directives: the limit is 64 (PP_IF_MAX)"
     );
     let ok = "#if 1\n".repeat(64) + "x\n" + &"#endif\n".repeat(64);
     assert_eq!(out(&ok), "x");
@@ -737,7 +737,7 @@ fn limits_are_named() {
     let ok = "x ".repeat(16384);
     assert_eq!(pp(&ok).toks.len(), 16384);
     let bad = "x ".repeat(16385);
-    assert_eq!(err(&bad), "t.frag:1:32769: error: too much tokens after preprocessing: the limit is 16384 (PP_TOK_MAX)");
+    assert_eq!(err(&bad), "t.frag:1:32769: error: too many tokens after preprocessing: the limit is 16384 (PP_TOK_MAX)");
     // Source size.
     let big = " ".repeat(65536);
     assert_eq!(
@@ -764,5 +764,5 @@ fn limits_are_named() {
     let many: String = (0..600)
         .map(|i| format!("#define M{} {}\n", i, i))
         .collect();
-    assert!(err(&many).contains("too much macros: the limit is 512 (PP_MACRO_MAX)"));
+    assert!(err(&many).contains("too many macros: the limit is 512 (PP_MACRO_MAX)"));
 }

@@ -1182,7 +1182,7 @@ impl Preprocessor {
             diag,
             t.line,
             t.col as u32,
-            "preprocessor text",
+            "bytes of preprocessor text",
             PP_SYNTH_MAX,
             "PP_SYNTH_MAX",
         );
@@ -1202,7 +1202,7 @@ impl Preprocessor {
             diag.push(
                 line,
                 col,
-                format_args!("too much {}: the limit is {} ({})", what, n, name),
+                format_args!("too many {}: the limit is {} ({})", what, n, name),
             );
         }
         self.fatal = true;
@@ -1222,7 +1222,7 @@ impl Preprocessor {
                 src,
                 diag,
                 t,
-                format_args!("too much {}: the limit is {} ({})", what, n, name),
+                format_args!("too many {}: the limit is {} ({})", what, n, name),
             );
         }
         self.fatal = true;
@@ -1826,7 +1826,7 @@ impl Preprocessor {
                     src,
                     diag,
                     t,
-                    "macro expansion",
+                    "tokens produced by macro expansion",
                     PP_EXPAND_MAX,
                     "PP_EXPAND_MAX",
                 );
@@ -1952,7 +1952,7 @@ impl Preprocessor {
                 src,
                 diag,
                 t,
-                "macro expansion",
+                "tokens produced by macro expansion",
                 PP_EXPAND_MAX,
                 "PP_EXPAND_MAX",
             );
@@ -2271,7 +2271,14 @@ impl Preprocessor {
             col,
         };
         if self.conds.push(c).is_err() {
-            self.limit(diag, line, col, "#if nesting", PP_IF_MAX, "PP_IF_MAX");
+            self.limit(
+                diag,
+                line,
+                col,
+                "nested #if directives",
+                PP_IF_MAX,
+                "PP_IF_MAX",
+            );
         }
     }
 

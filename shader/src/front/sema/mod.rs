@@ -261,7 +261,7 @@ impl<'a> Sema<'a> {
     /// The first overrun is reported once, at the outermost loop or call being expanded.
     #[inline]
     fn spend(&mut self, at: i16) -> R<()> {
-        if self.work < WORK_MAX {
+        if (self.work as usize) < self.lim.compile_work_steps_max {
             self.work += 1;
             return Ok(());
         }
@@ -272,7 +272,8 @@ impl<'a> Sema<'a> {
     fn budget_spent(&mut self, at: i16) -> R<()> {
         if !self.work_spent {
             self.work_spent = true;
-            self.work = WORK_MAX.saturating_add(1);
+            let max = self.lim.compile_work_steps_max;
+            self.work = (max as u32).saturating_add(1);
             let at = if self.expansion >= 0 {
                 self.expansion
             } else {
@@ -284,7 +285,7 @@ impl<'a> Sema<'a> {
                 col,
                 format_args!(
                     "compile work budget exceeded ({} steps: unrolled loops and inlined calls); reduce loop nesting, iterations or calls in loops",
-                    WORK_MAX
+                    max
                 ),
             );
         }
