@@ -5,7 +5,9 @@
 //!    frontend plus its validator on `#version 450` copies with uniform blocks (`benches/naga/`),
 //!    in the same run and interleaved, with the ratio per shader, the worst ratio and the
 //!    geometric mean.
-//! 2. Every compiling shader of the golden corpus: time per shader and per phase.
+//! 2. Profile 2: shaders of the compatibility suite against naga on `#version 450` copies, per
+//!    shader and per KiB of source.
+//! 3. Every compiling shader of the golden corpus: time per shader and per phase.
 //!
 //! A short fixed-time loop per measurement instead of criterion keeps the run well under a minute
 //! on a shared machine; nothing here asserts on time. `SHADER_PROFILE=<corpus file>[:<count>]`
@@ -104,6 +106,61 @@ fn naga_compile(stage: u32, src: &str) -> bool {
     v.validate(&module).is_ok()
 }
 
+/// Profile-2 shaders of the compatibility suite (`tools/shc/tests/compat`, each starting with
+/// `#pragma chrisos profile 2`) with naga copies in `benches/naga/p2_NAME`.
+const P2_EXAMPLES: &[&str] = &[
+    "fog_linear.frag",
+    "proc_rings.frag",
+    "matcap.frag",
+    "pp_sobel.frag",
+];
+
+/// Our compile against naga's for each (name, our source, naga's source): per shader, per KiB of
+/// our source, the ratios, the worst ratio and the geometric mean.
+fn against_naga(shaders: &[(String, Vec<u8>, String)], budget: Duration) {
+    println!(
+        "{:<18} {:>10} {:>10} {:>12} {:>8}",
+        "shader", "ours us", "naga us", "ours us/KiB", "ratio"
+    );
+    let (mut ours_total, mut naga_total, mut log_ratio) = (0.0, 0.0, 0.0);
+    let mut worst = f64::MAX;
+    for (name, src, nsrc) in shaders {
+        let st = stage(name);
+        assert!(compile(st, src, name).is_ok(), "{} does not compile", name);
+        assert!(naga_compile(st, nsrc), "naga rejects {}", name);
+        let (ours, theirs) = measure_pair(
+            budget,
+            || {
+                black_box(compile(st, black_box(src), name).is_ok());
+            },
+            || {
+                black_box(naga_compile(st, black_box(nsrc)));
+            },
+        );
+        ours_total += ours;
+        naga_total += theirs;
+        log_ratio += (theirs / ours).ln();
+        worst = worst.min(theirs / ours);
+        println!(
+            "{:<18} {:>10.2} {:>10.2} {:>12.2} {:>7.1}x",
+            name,
+            ours * 1e6,
+            theirs * 1e6,
+            ours * 1e6 / (src.len() as f64 / 1024.0),
+            theirs / ours
+        );
+    }
+    let n = shaders.len() as f64;
+    println!("worst ratio: {:.1}x", worst);
+    println!(
+        "mean per shader: ours {:.2} us, naga {:.2} us; naga/ours = {:.1}x (total time), {:.1}x (geometric mean)",
+        ours_total / n * 1e6,
+        naga_total / n * 1e6,
+        naga_total / ours_total,
+        (log_ratio / n).exp()
+    );
+}
+
 fn now_ns() -> u64 {
     static T0: OnceLock<Instant> = OnceLock::new();
     T0.get_or_init(Instant::now).elapsed().as_nanos() as u64
@@ -125,49 +182,29 @@ fn main() {
     let budget = Duration::from_millis(1000);
     println!("== example shaders: ChrisOS frontend vs naga glsl-in + validator (same run) ==");
     println!("(per call, fastest of alternating ~50 us batches; target: every ratio >= 10x)");
-    println!(
-        "{:<12} {:>10} {:>10} {:>8}",
-        "shader", "ours us", "naga us", "ratio"
-    );
-    let (mut ours_total, mut naga_total, mut log_ratio) = (0.0, 0.0, 0.0);
-    let mut worst = f64::MAX;
-    for name in EXAMPLES {
-        let src = std::fs::read(root.join("tests/in").join(name)).expect("corpus shader");
-        let nsrc =
-            std::fs::read_to_string(root.join("benches/naga").join(name)).expect("naga copy");
-        let st = stage(name);
-        assert!(compile(st, &src, name).is_ok(), "{} does not compile", name);
-        assert!(naga_compile(st, &nsrc), "naga rejects {}", name);
-        let (ours, theirs) = measure_pair(
-            budget,
-            || {
-                black_box(compile(st, black_box(&src), name).is_ok());
-            },
-            || {
-                black_box(naga_compile(st, black_box(&nsrc)));
-            },
-        );
-        ours_total += ours;
-        naga_total += theirs;
-        log_ratio += (theirs / ours).ln();
-        worst = worst.min(theirs / ours);
-        println!(
-            "{:<12} {:>10.2} {:>10.2} {:>7.1}x",
-            name,
-            ours * 1e6,
-            theirs * 1e6,
-            theirs / ours
-        );
-    }
-    let n = EXAMPLES.len() as f64;
-    println!("worst ratio: {:.1}x", worst);
-    println!(
-        "mean per shader: ours {:.2} us, naga {:.2} us; naga/ours = {:.1}x (total time), {:.1}x (geometric mean)",
-        ours_total / n * 1e6,
-        naga_total / n * 1e6,
-        naga_total / ours_total,
-        (log_ratio / n).exp()
-    );
+    let examples: Vec<(String, Vec<u8>, String)> = EXAMPLES
+        .iter()
+        .map(|name| {
+            let src = std::fs::read(root.join("tests/in").join(name)).expect("corpus shader");
+            let nsrc =
+                std::fs::read_to_string(root.join("benches/naga").join(name)).expect("naga copy");
+            (name.to_string(), src, nsrc)
+        })
+        .collect();
+    against_naga(&examples, budget);
+
+    println!("\n== profile 2: compatibility-suite shaders vs naga on #version 450 copies ==");
+    let compat = root.join("../tools/shc/tests/compat");
+    let p2: Vec<(String, Vec<u8>, String)> = P2_EXAMPLES
+        .iter()
+        .map(|name| {
+            let src = std::fs::read(compat.join(name)).expect("compat shader");
+            let nsrc = std::fs::read_to_string(root.join("benches/naga").join(format!("p2_{}", name)))
+                .expect("naga copy");
+            (name.to_string(), src, nsrc)
+        })
+        .collect();
+    against_naga(&p2, budget);
 
     println!("\n== golden corpus (compiling shaders): time per shader and per phase ==");
     let mut files: Vec<_> = std::fs::read_dir(root.join("tests/in"))

@@ -331,11 +331,11 @@ struct Plan {
     /// Deduplicated immediate vectors (bit patterns), in first-use order.
     imms: Vec<[u32; 4], { IR_CAP + 1 }>,
     /// For each instruction that is a CONST, its IMM index.
-    const_imm: [u16; IR_CAP],
+    const_imm: Vec<u16, IR_CAP>,
     /// IMM index of the all-zero vector when some op needs it.
     zero_imm: Option<u16>,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
-    flags: [u8; IR_CAP],
+    flags: Vec<u8, IR_CAP>,
     /// The input register of gl_FragCoord (one past the highest varying input).
     fcoord_reg: u8,
     scratch: u16,
@@ -428,7 +428,10 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                         .ok_or(bad(i, "CONST reads past the immediates"))?
                         .to_bits();
                 }
-                p.const_imm[i] = intern(&mut p.imms, v, i)?;
+                let k = intern(&mut p.imms, v, i)?;
+                if let Some(slot) = p.const_imm.get_mut(i) {
+                    *slot = k;
+                }
             }
             Op::Swz => need_zero |= inst.lanes < 4,
             Op::Div => p.scratch = p.scratch.max(1),
@@ -515,7 +518,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
     for (i, inst) in m.insts.iter().enumerate() {
         if matches!(inst.op, Op::MulMV | Op::MulMM) && inst.aux == 3 {
             let needed = if inst.op == Op::MulMV { 1 } else { 7 };
-            need_zero |= p.flags[i] & needed != needed;
+            need_zero |= p.flags.get(i).copied().unwrap_or(0) & needed != needed;
         }
     }
     if need_zero {
@@ -1137,9 +1140,9 @@ impl TgsiScratch {
         TgsiScratch {
             plan: Plan {
                 imms: Vec::new(),
-                const_imm: [0; IR_CAP],
+                const_imm: Vec::new(),
                 zero_imm: None,
-                flags: [0; IR_CAP],
+                flags: Vec::new(),
                 fcoord_reg: 0,
                 scratch: 0,
                 attrs: 0,
@@ -1192,8 +1195,11 @@ fn emit_plan(
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
-    p.const_imm.get_mut(..n).into_iter().for_each(|s| s.fill(0));
-    p.flags.get_mut(..n).into_iter().for_each(|s| s.fill(0));
+    // Sized to the module (no storage is touched past it: building a scratch costs nothing).
+    p.const_imm.clear();
+    let _ = p.const_imm.resize(n, 0);
+    p.flags.clear();
+    let _ = p.flags.resize(n, 0);
     p.zero_imm = None;
     p.fcoord_reg = 0;
     p.scratch = 0;
@@ -1326,7 +1332,8 @@ fn emit_inst(
         Op::Nop => {}
         Op::Const => {
             let d = temp(inst.dst, m, i)?;
-            inst_line!(e, "MOV TEMP[", d, "], IMM[", p.const_imm[i], "]\n")?;
+            let k = p.const_imm.get(i).copied().unwrap_or(0);
+            inst_line!(e, "MOV TEMP[", d, "], IMM[", k, "]\n")?;
         }
         Op::Mov => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);

@@ -110,7 +110,8 @@ pub struct Sema<'a> {
     limit_reported: bool,
     cur_node: i16,
     dry: bool,
-    called: [bool; AST_CAP],
+    /// Per tree node: a function node that some call reached (sized to the tree).
+    called: Vec<bool, AST_CAP>,
     pos_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
@@ -175,7 +176,7 @@ pub fn analyze(
         limit_reported: false,
         cur_node: -1,
         dry: false,
-        called: [false; AST_CAP],
+        called: Vec::new(),
         lim: limits(toks.profile),
         pos_written: false,
         stmt_mark: 0,
@@ -183,6 +184,7 @@ pub fn analyze(
         work_spent: false,
         expansion: -1,
     };
+    let _ = s.called.resize(ast.nodes.len(), false);
     let _ = s.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
