@@ -13,8 +13,9 @@ use heapless::{String, Vec};
 use crate::limits::{ERR_CAP, ERR_MAX, WARN_MAX};
 
 /// Room for one message: what was found, what is allowed and the limit, with names of at most
-/// 39 bytes. Longer text is cut at a character boundary (never a panic).
-pub const MSG_MAX: usize = 160;
+/// 39 bytes (63 in profile 2), and the profile-2 hint of a profile-1 message. Longer text is cut
+/// at a character boundary (never a panic).
+pub const MSG_MAX: usize = 256;
 /// Shader names are kept up to this many bytes.
 pub const SHADER_NAME_MAX: usize = 64;
 
