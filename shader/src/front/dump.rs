@@ -28,6 +28,26 @@ pub fn dump_ast_in(
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), Diagnostics> {
+    // Profile 2 (the source's pragma): preprocessed, and the parser reads the source followed
+    // by the preprocessor's own text.
+    if crate::front::profile::select(source) == Some(crate::limits::Profile::P2) {
+        let mut diag = Diagnostics::new(name);
+        if source.len() > crate::limits::limits(crate::limits::Profile::P2).source_bytes_max {
+            diag.push(1, 1, format_args!("shader source exceeds the size limit"));
+            return Err(diag);
+        }
+        let Workspace {
+            toks, ast, text, pp, ..
+        } = ws;
+        pp.run(source, &mut diag);
+        lex::lex_pp(pp, source, text, &mut diag, toks);
+        parse::parse(text, toks, ast, &mut diag);
+        if diag.total() > 0 {
+            return Err(diag);
+        }
+        let _ = write_ast(text, toks, ast, out);
+        return Ok(());
+    }
     parse_only(source, name, &mut ws.toks, &mut ws.ast)?;
     let _ = write_ast(source, &ws.toks, &ws.ast, out);
     Ok(())

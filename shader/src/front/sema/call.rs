@@ -571,7 +571,7 @@ impl<'a> Sema<'a> {
 
     /// Whether expression `i` has the form of an assignment target: a name, or swizzles and
     /// indexes of one.
-    fn is_lvalue_shape(&self, i: i16) -> bool {
+    pub(super) fn is_lvalue_shape(&self, i: i16) -> bool {
         let mut i = i;
         for _ in 0..=AST_CAP {
             let n = self.node(i);

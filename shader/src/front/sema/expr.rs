@@ -422,7 +422,7 @@ impl<'a> Sema<'a> {
         if c.ty != Type::Bool {
             bail!(
                 self,
-                n.a,
+                i,
                 "the condition of ?: must be a bool; found {}",
                 c.ty.name()
             );

@@ -821,6 +821,15 @@ impl<'a> Sema<'a> {
     /// Profile 2: `++x`, `--x` (the new value) and `x++`, `x--` (the old value) on an int or
     /// float scalar or vector target.
     pub(super) fn incr(&mut self, i: i16, n: Node) -> R<Val> {
+        if !self.is_lvalue_shape(n.a) {
+            let sym = if n.op == INC_PRE || n.op == INC_POST { "++" } else { "--" };
+            bail!(
+                self,
+                i,
+                "operator '{}' needs an l-value (a variable, or a swizzle or index of one)",
+                sym
+            );
+        }
         let lv = self.lvalue(n.a)?;
         let cur = self.lvalue_read(i, lv)?;
         self.cur_node = i;
