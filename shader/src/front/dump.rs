@@ -37,7 +37,11 @@ pub fn dump_ast_in(
             return Err(diag);
         }
         let Workspace {
-            toks, ast, text, pp, ..
+            toks,
+            ast,
+            text,
+            pp,
+            ..
         } = ws;
         pp.run(source, &mut diag);
         lex::lex_pp(pp, source, text, &mut diag, toks);

@@ -576,7 +576,10 @@ impl<'a> Parser<'a> {
                 return Err(());
             }
         }
-        if matches!(self.kind(), Tok::In | Tok::Out | Tok::InOut | Tok::Const | Tok::Uniform) {
+        if matches!(
+            self.kind(),
+            Tok::In | Tok::Out | Tok::InOut | Tok::Const | Tok::Uniform
+        ) {
             let t = self.tok();
             let w = t.text(self.src);
             self.err_at(
@@ -815,7 +818,11 @@ impl<'a> Parser<'a> {
     /// Profile 1: the comma operator in a `for` header.
     fn comma_hint(&mut self, part: &str) -> Result<(), ()> {
         let t = self.tok();
-        let what = if part == "step" { "')' after the loop step" } else { "';' after the loop initializer" };
+        let what = if part == "step" {
+            "')' after the loop step"
+        } else {
+            "';' after the loop initializer"
+        };
         self.err_at(t, format_args!("expected {}, found ','{}", what, P2_HINT));
         Err(())
     }
@@ -936,7 +943,11 @@ impl<'a> Parser<'a> {
         if self.at(Tok::Question) {
             if self.p2() {
                 // Only the outermost level takes it (it binds more loosely than '||').
-                return if min == 1 { self.conditional(lhs) } else { Ok(lhs) };
+                return if min == 1 {
+                    self.conditional(lhs)
+                } else {
+                    Ok(lhs)
+                };
             }
             let t = self.tok();
             self.err_at(

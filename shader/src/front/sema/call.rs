@@ -306,11 +306,13 @@ impl<'a> Sema<'a> {
                 );
                 return;
             }
-            let quals_differ = self
-                .ast
-                .list(o.a)
-                .zip(self.ast.list(n.a))
-                .any(|((_, p), (_, q))| p.quals & (Q_IN | Q_OUT | Q_CONST) != q.quals & (Q_IN | Q_OUT | Q_CONST));
+            let quals_differ =
+                self.ast
+                    .list(o.a)
+                    .zip(self.ast.list(n.a))
+                    .any(|((_, p), (_, q))| {
+                        p.quals & (Q_IN | Q_OUT | Q_CONST) != q.quals & (Q_IN | Q_OUT | Q_CONST)
+                    });
             if quals_differ {
                 self.err(
                     i,
@@ -374,7 +376,11 @@ impl<'a> Sema<'a> {
         if let Some(&f) = sigs.iter().find(|&&f| fits(self, f, true)) {
             return Ok(f);
         }
-        let viable: Vec<i16, 64> = sigs.iter().copied().filter(|&f| fits(self, f, false)).collect();
+        let viable: Vec<i16, 64> = sigs
+            .iter()
+            .copied()
+            .filter(|&f| fits(self, f, false))
+            .collect();
         let mut types: heapless::String<160> = heapless::String::new();
         for (k, (_, v)) in args.iter().enumerate() {
             let _ = write!(types, "{}{}", if k > 0 { ", " } else { "" }, v.ty.name());

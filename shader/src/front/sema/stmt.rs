@@ -190,7 +190,10 @@ impl<'a> Sema<'a> {
         let n = self.node(i);
         match n.kind {
             Kind::Return => true,
-            Kind::Block => self.ast.list(n.a).any(|(s, _)| self.may_return(s, depth + 1)),
+            Kind::Block => self
+                .ast
+                .list(n.a)
+                .any(|(s, _)| self.may_return(s, depth + 1)),
             Kind::If => self.may_return(n.b, depth + 1) || self.may_return(n.c, depth + 1),
             Kind::For => self.may_return(n.d, depth + 1),
             _ => false,
@@ -200,9 +203,10 @@ impl<'a> Sema<'a> {
     /// Whether function body `block` has a `return` other than as its last statement.
     pub(super) fn has_early_return(&self, block: i16) -> bool {
         let b = self.node(block);
-        self.ast
-            .list(b.a)
-            .any(|(s, sn)| sn.next >= 0 && self.may_return(s, 0) || sn.next < 0 && sn.kind != Kind::Return && self.may_return(s, 0))
+        self.ast.list(b.a).any(|(s, sn)| {
+            sn.next >= 0 && self.may_return(s, 0)
+                || sn.next < 0 && sn.kind != Kind::Return && self.may_return(s, 0)
+        })
     }
 
     /// `IF returned == 0` around the code after a statement that may have returned.
@@ -822,7 +826,11 @@ impl<'a> Sema<'a> {
     /// float scalar or vector target.
     pub(super) fn incr(&mut self, i: i16, n: Node) -> R<Val> {
         if !self.is_lvalue_shape(n.a) {
-            let sym = if n.op == INC_PRE || n.op == INC_POST { "++" } else { "--" };
+            let sym = if n.op == INC_PRE || n.op == INC_POST {
+                "++"
+            } else {
+                "--"
+            };
             bail!(
                 self,
                 i,
@@ -833,7 +841,11 @@ impl<'a> Sema<'a> {
         let lv = self.lvalue(n.a)?;
         let cur = self.lvalue_read(i, lv)?;
         self.cur_node = i;
-        let sym = if n.op == INC_PRE || n.op == INC_POST { "++" } else { "--" };
+        let sym = if n.op == INC_PRE || n.op == INC_POST {
+            "++"
+        } else {
+            "--"
+        };
         if !is_numeric(cur.ty) {
             bail!(
                 self,
