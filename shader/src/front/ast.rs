@@ -6,13 +6,14 @@
 //! | kind | fields |
 //! |---|---|
 //! | Decl | ty, quals, tok = name, a = initialiser, ival = location (-1 none), d = first qualifier token |
-//! | Func | ty = return type, tok = name, a = first Param, b = body Block |
-//! | Param | ty, tok = name |
+//! | Func | ty = return type, tok = name, a = first Param, b = body Block (-1: a prototype, profile 2) |
+//! | Param | ty, tok = name, quals = Q_IN/Q_OUT/Q_CONST (profile 2; inout = in + out), ival = 1 when unnamed |
 //! | Block | a = first statement |
 //! | Return | a = value |
 //! | If | a = condition, b = then, c = else |
-//! | For | a = init, b = condition, c = step, d = body |
-//! | Assign | a = target, b = value, tok = `=` |
+//! | For | a = init, b = condition, c = step (profile 2: a `next` list, the comma operator), d = body |
+//! | Assign | a = target, b = value, tok = `=`, op = 0 or the [`BinOp`] of `+= -= *= /= %=` (profile 2) |
+//! | Cond | a = condition, b = value if true, c = value if false, tok = `?` (profile 2) |
 //! | ExprStmt | a = expression |
 //! | Discard, Empty | - |
 //! | Call | tok = name, a = first argument |
@@ -56,6 +57,7 @@ pub enum Kind {
     BoolLit,
     Swizzle,
     Index,
+    Cond,
 }
 
 impl Kind {
@@ -83,6 +85,7 @@ impl Kind {
             Kind::BoolLit => "bool",
             Kind::Swizzle => "swz",
             Kind::Index => "index",
+            Kind::Cond => "cond",
         }
     }
 }

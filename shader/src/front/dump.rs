@@ -28,6 +28,30 @@ pub fn dump_ast_in(
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), Diagnostics> {
+    // Profile 2 (the source's pragma): preprocessed, and the parser reads the source followed
+    // by the preprocessor's own text.
+    if crate::front::profile::select(source) == Some(crate::limits::Profile::P2) {
+        let mut diag = Diagnostics::new(name);
+        if source.len() > crate::limits::limits(crate::limits::Profile::P2).source_bytes_max {
+            diag.push(1, 1, format_args!("shader source exceeds the size limit"));
+            return Err(diag);
+        }
+        let Workspace {
+            toks,
+            ast,
+            text,
+            pp,
+            ..
+        } = ws;
+        pp.run(source, &mut diag);
+        lex::lex_pp(pp, source, text, &mut diag, toks);
+        parse::parse(text, toks, ast, &mut diag);
+        if diag.total() > 0 {
+            return Err(diag);
+        }
+        let _ = write_ast(text, toks, ast, out);
+        return Ok(());
+    }
     parse_only(source, name, &mut ws.toks, &mut ws.ast)?;
     let _ = write_ast(source, &ws.toks, &ws.ast, out);
     Ok(())
@@ -111,10 +135,18 @@ fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::
                 }
             }
             // The initializer may be a declaration list; print only its first node here.
+            // The step may be a list (profile 2's comma operator): all of it is printed.
             Kind::For => {
-                for c in [n.a, n.b, n.c, n.d] {
+                for c in [n.a, n.b] {
                     let _ = kids.push(c);
                 }
+                if n.c < 0 {
+                    let _ = kids.push(n.c);
+                }
+                for (c, _) in ast.list(n.c) {
+                    let _ = kids.push(c);
+                }
+                let _ = kids.push(n.d);
             }
             _ => {
                 for c in [n.a, n.b, n.c] {
@@ -160,7 +192,17 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
                 write!(out, " location {}", n.ival)?;
             }
         }
-        Kind::Func | Kind::Param => write!(out, " {} {}", n.ty.name(), text)?,
+        Kind::Func => write!(out, " {} {}", n.ty.name(), text)?,
+        Kind::Param => {
+            quals(n.quals, out)?;
+            let name = if n.ival == 1 { "" } else { text };
+            write!(out, " {} {}", n.ty.name(), name)?
+        }
+        Kind::Assign if n.op != 0 => write!(
+            out,
+            " {}=",
+            BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
+        )?,
         Kind::Ctor => write!(out, " {}", n.ty.name())?,
         Kind::Binary => write!(
             out,

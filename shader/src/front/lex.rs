@@ -8,6 +8,7 @@ use heapless::Vec;
 
 use crate::front::diag::Diagnostics;
 use crate::front::pp::{PpKind, Preprocessor, SYNTH};
+use crate::front::profile::P2_HINT;
 use crate::limits::*;
 
 /// Token kinds. Keywords are separate kinds; `Reserved` marks GLSL words this language does not
@@ -81,6 +82,8 @@ pub enum Tok {
     Colon,
     /// `<<` and `>>`: lexed so the parser can reject shifts by name.
     Shift,
+    /// Profile 2: the `inout` parameter qualifier (profile 1 rejects the word in the lexer).
+    InOut,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -605,10 +608,16 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     Some(Word::Reserved) => Tok::Reserved,
                     Some(Word::Rejected(i)) => {
                         if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+                            // `inout` as a parameter qualifier (after '(' ',' or 'const').
+                            let param = matches!(
+                                out.toks.last().map(|t| t.kind),
+                                Some(Tok::LParen | Tok::Comma | Tok::Const)
+                            );
+                            let hint = if w == "inout" && param { P2_HINT } else { "" };
                             diag.push(
                                 line,
                                 col,
-                                format_args!("unsupported qualifier '{}': {}", w, advice),
+                                format_args!("unsupported qualifier '{}': {}{}", w, advice, hint),
                             );
                         }
                         continue;
@@ -914,6 +923,11 @@ pub fn lex_pp(
             } {
                 Some(Word::Keyword(k)) => k,
                 Some(Word::Reserved) => Tok::Reserved,
+                Some(Word::Rejected(i))
+                    if REJECTED_QUALIFIERS.get(i).map(|q| q.0) == Some("inout") =>
+                {
+                    Tok::InOut
+                }
                 Some(Word::Rejected(i)) => {
                     if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
                         pp.error(

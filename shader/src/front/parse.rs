@@ -10,6 +10,7 @@
 use crate::front::ast::*;
 use crate::front::diag::Diagnostics;
 use crate::front::lex::{Tok, Token, Tokens};
+use crate::front::profile::P2_HINT;
 use crate::ir::Type;
 use crate::limits::*;
 
@@ -103,6 +104,11 @@ impl<'a> Parser<'a> {
     }
     fn at(&self, k: Tok) -> bool {
         self.kind() == k
+    }
+    /// Profile 2's grammar (assignment and `?:` expressions, compound assignment, parameter
+    /// qualifiers, prototypes, the comma operator in `for` headers).
+    fn p2(&self) -> bool {
+        self.toks.profile == Profile::P2
     }
     fn idx(&self) -> i16 {
         let last = self.toks.toks.len().saturating_sub(1);
@@ -469,14 +475,17 @@ impl<'a> Parser<'a> {
             self.advance();
         }
         while !self.at(Tok::RParen) {
-            if matches!(self.kind(), Tok::In | Tok::Out | Tok::Const | Tok::Uniform) {
+            let mut pquals = 0u8;
+            if self.p2() {
+                pquals = self.param_qualifiers()?;
+            } else if matches!(self.kind(), Tok::In | Tok::Out | Tok::Const | Tok::Uniform) {
                 let t = self.tok();
                 let w = t.text(self.src);
                 self.err_at(
                     t,
                     format_args!(
-                        "parameter qualifier '{}' is not supported: parameters are passed by value",
-                        w
+                        "parameter qualifier '{}' is not supported: parameters are passed by value{}",
+                        w, P2_HINT
                     ),
                 );
                 return Err(());
@@ -487,13 +496,21 @@ impl<'a> Parser<'a> {
                 None => return self.expected("a parameter type").map(|_| -1),
             };
             self.advance();
-            let pname = self.idx();
-            if !self.at(Tok::Ident) {
+            let mut pname = self.idx();
+            let mut unnamed = false;
+            if self.p2() && matches!(self.kind(), Tok::Comma | Tok::RParen) {
+                // Profile 2: a parameter may be unnamed (typically in a prototype).
+                pname = self.idx() - 1;
+                unnamed = true;
+            } else if !self.at(Tok::Ident) {
                 return self.expected("a parameter name").map(|_| -1);
+            } else {
+                self.advance();
             }
-            self.advance();
             let mut n = Node::new(Kind::Param, pname);
             n.ty = ty;
+            n.quals = pquals;
+            n.ival = unnamed as i32;
             let p = self.node(n)?;
             if first < 0 {
                 first = p;
@@ -506,12 +523,22 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')' after the parameters")?;
+        if self.p2() && self.eat(Tok::Semi) {
+            // A prototype: the definition comes later (or the call is an error).
+            let mut n = Node::new(Kind::Func, name);
+            n.ty = ret;
+            n.a = first;
+            return self.node(n);
+        }
         if !self.at(Tok::LBrace) {
             if self.at(Tok::Semi) {
                 let t = self.tok();
                 self.err_at(
                     t,
-                    format_args!("function prototypes are not supported: give the body here"),
+                    format_args!(
+                        "function prototypes are not supported: give the body here{}",
+                        P2_HINT
+                    ),
                 );
                 return Err(());
             }
@@ -523,6 +550,48 @@ impl<'a> Parser<'a> {
         n.a = first;
         n.b = body;
         self.node(n)
+    }
+
+    /// Profile 2: `[const] [in | out | inout]` before a parameter's type.
+    fn param_qualifiers(&mut self) -> Result<u8, ()> {
+        let mut q = 0u8;
+        if self.eat(Tok::Const) {
+            q |= Q_CONST;
+        }
+        match self.kind() {
+            Tok::In => q |= Q_IN,
+            Tok::Out => q |= Q_OUT,
+            Tok::InOut => q |= Q_IN | Q_OUT,
+            _ => {}
+        }
+        if q & (Q_IN | Q_OUT) != 0 {
+            let t = self.tok();
+            self.advance();
+            if q & Q_CONST != 0 && q & Q_OUT != 0 {
+                let w = t.text(self.src);
+                self.err_at(
+                    t,
+                    format_args!("a const parameter cannot be '{}': it would be written", w),
+                );
+                return Err(());
+            }
+        }
+        if matches!(
+            self.kind(),
+            Tok::In | Tok::Out | Tok::InOut | Tok::Const | Tok::Uniform
+        ) {
+            let t = self.tok();
+            let w = t.text(self.src);
+            self.err_at(
+                t,
+                format_args!(
+                    "parameter qualifier '{}' is not valid here: write [const] [in | out | inout] TYPE NAME",
+                    w
+                ),
+            );
+            return Err(());
+        }
+        Ok(q)
     }
 
     // ---- statements ----
@@ -646,6 +715,15 @@ impl<'a> Parser<'a> {
     fn simple_statement(&mut self) -> P {
         let start = self.idx();
         let e = self.expr()?;
+        if self.p2() {
+            // Profile 2 parses assignments as expressions; one at the top is the statement.
+            if self.ast.get(e).map(|n| n.kind) == Some(Kind::Assign) {
+                return Ok(e);
+            }
+            let mut n = Node::new(Kind::ExprStmt, start);
+            n.a = e;
+            return self.node(n);
+        }
         if self.at(Tok::Assign) {
             let eq = self.idx();
             self.advance();
@@ -655,7 +733,8 @@ impl<'a> Parser<'a> {
                 self.err_at(
                     t,
                     format_args!(
-                        "chained assignment is not supported: assign one variable per statement"
+                        "chained assignment is not supported: assign one variable per statement{}",
+                        P2_HINT
                     ),
                 );
                 return Err(());
@@ -671,9 +750,10 @@ impl<'a> Parser<'a> {
             self.err_at(
                 t,
                 format_args!(
-                    "compound assignment '{}' is not supported: write 'x = x {} y'",
+                    "compound assignment '{}' is not supported: write 'x = x {} y'{}",
                     w,
-                    w.get(..1).unwrap_or("+")
+                    w.get(..1).unwrap_or("+"),
+                    P2_HINT
                 ),
             );
             return Err(());
@@ -693,7 +773,10 @@ impl<'a> Parser<'a> {
         } else if type_of(self.kind()).is_some() || self.at(Tok::Const) {
             self.declaration(false)?
         } else {
-            let s = self.simple_statement()?;
+            let s = self.comma_list()?;
+            if self.at(Tok::Comma) {
+                self.comma_hint("initializer")?;
+            }
             self.expect(Tok::Semi, "';' after the loop initializer")?;
             s
         };
@@ -702,8 +785,11 @@ impl<'a> Parser<'a> {
         let step = if self.at(Tok::RParen) {
             -1
         } else {
-            self.simple_statement()?
+            self.comma_list()?
         };
+        if self.at(Tok::Comma) {
+            self.comma_hint("step")?;
+        }
         self.expect(Tok::RParen, "')' after the loop step")?;
         self.enter()?;
         let body = self.statement();
@@ -716,13 +802,91 @@ impl<'a> Parser<'a> {
         self.node(n)
     }
 
+    /// A `for` initializer or step: one simple statement, or in profile 2 several separated
+    /// by the comma operator (chained through `next`, evaluated in order).
+    fn comma_list(&mut self) -> P {
+        let first = self.simple_statement()?;
+        let mut prev = first;
+        while self.p2() && self.eat(Tok::Comma) {
+            let s = self.simple_statement()?;
+            self.set(prev, |n| n.next = s);
+            prev = s;
+        }
+        Ok(first)
+    }
+
+    /// Profile 1: the comma operator in a `for` header.
+    fn comma_hint(&mut self, part: &str) -> Result<(), ()> {
+        let t = self.tok();
+        let what = if part == "step" {
+            "')' after the loop step"
+        } else {
+            "';' after the loop initializer"
+        };
+        self.err_at(t, format_args!("expected {}, found ','{}", what, P2_HINT));
+        Err(())
+    }
+
     // ---- expressions ----
 
     fn expr(&mut self) -> P {
         self.enter()?;
-        let r = self.binary(1);
+        let r = if self.p2() {
+            self.assignment()
+        } else {
+            self.binary(1)
+        };
         self.leave();
         r
+    }
+
+    /// Profile 2: `unary = value`, `unary OP= value` (right-associative) or a conditional.
+    fn assignment(&mut self) -> P {
+        let lhs = self.binary(1)?;
+        let op = match self.kind() {
+            Tok::Assign => 0,
+            Tok::CompoundAssign => {
+                let t = self.tok();
+                match t.bytes(self.src).first() {
+                    Some(b'+') => BinOp::Add as u8,
+                    Some(b'-') => BinOp::Sub as u8,
+                    Some(b'*') => BinOp::Mul as u8,
+                    Some(b'/') => BinOp::Div as u8,
+                    _ => BinOp::Mod as u8,
+                }
+            }
+            _ => return Ok(lhs),
+        };
+        let eq = self.idx();
+        self.advance();
+        self.enter()?;
+        let v = self.assignment();
+        self.leave();
+        let mut n = Node::new(Kind::Assign, eq);
+        n.op = op;
+        n.a = lhs;
+        n.b = v?;
+        self.node(n)
+    }
+
+    /// Profile 2: `cond ? expression : assignment-expression` after the condition `cond`.
+    fn conditional(&mut self, cond: i16) -> P {
+        let q = self.idx();
+        self.advance();
+        self.enter()?;
+        let r = (|| {
+            let then = self.assignment()?;
+            self.expect(Tok::Colon, "':' in the conditional operator ?:")?;
+            let els = self.assignment()?;
+            Ok((then, els))
+        })();
+        self.leave();
+        let (then, els) = r?;
+        let mut n = Node::new(Kind::Cond, q);
+        n.a = cond;
+        n.b = then;
+        n.c = els;
+        self.node(n)
     }
 
     fn binop(&self) -> Option<(BinOp, u8)> {
@@ -777,10 +941,21 @@ impl<'a> Parser<'a> {
             return Err(());
         }
         if self.at(Tok::Question) {
+            if self.p2() {
+                // Only the outermost level takes it (it binds more loosely than '||').
+                return if min == 1 {
+                    self.conditional(lhs)
+                } else {
+                    Ok(lhs)
+                };
+            }
             let t = self.tok();
             self.err_at(
                 t,
-                format_args!("the conditional operator ?: is not supported: use if/else"),
+                format_args!(
+                    "the conditional operator ?: is not supported: use if/else{}",
+                    P2_HINT
+                ),
             );
             return Err(());
         }

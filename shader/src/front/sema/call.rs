@@ -2,16 +2,28 @@
 //! the dispatch between user functions, built-ins and constructors.
 use heapless::Vec;
 
+use core::fmt::Write;
+
 use super::builtins::BUILTINS;
+use super::stmt::LValue;
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
+use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
 impl<'a> Sema<'a> {
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
-    pub(super) fn call_function(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
+    /// `outs` holds, per parameter, the caller's l-value an `out`/`inout` parameter is copied
+    /// back to (empty for `main` and for uncalled functions being checked).
+    pub(super) fn call_function(
+        &mut self,
+        f: i16,
+        args: &[Val],
+        outs: &[Option<LValue>],
+        at: i16,
+    ) -> R<Val> {
         self.spend(at)?;
         // A call from main (or from an uncalled function being checked) is the outermost
         // expansion unless a loop around it already is.
@@ -19,16 +31,32 @@ impl<'a> Sema<'a> {
         if outer {
             self.expansion = at;
         }
-        let r = self.inline_call(f, args, at);
+        let r = self.inline_call(f, args, outs, at);
         if outer {
             self.expansion = -1;
         }
         r
     }
 
-    pub(super) fn inline_call(&mut self, f: i16, args: &[Val], at: i16) -> R<Val> {
+    pub(super) fn inline_call(
+        &mut self,
+        f: i16,
+        args: &[Val],
+        outs: &[Option<LValue>],
+        at: i16,
+    ) -> R<Val> {
         let fnode = self.node(f);
         let name = self.name_of(f);
+        if fnode.b < 0 {
+            let line = self.toks.get(fnode.tok).map(|t| t.line).unwrap_or(0);
+            bail!(
+                self,
+                at,
+                "function '{}' is declared (line {}) but never defined",
+                name,
+                line
+            );
+        }
         if let Some(c) = self.called.get_mut(f as usize) {
             *c = true;
         }
@@ -73,14 +101,43 @@ impl<'a> Sema<'a> {
         };
         let prev_scope = self.push_scope(0, at)?;
         let _ = self.calls.push(f);
-        let saved = (self.ret_tmp, self.ret_ty, self.last_stmt, self.if_depth);
+        let saved = (
+            self.ret_tmp,
+            self.ret_ty,
+            self.last_stmt,
+            self.if_depth,
+            self.ret_flag,
+        );
         let r = (|| {
+            let mut copy_out: Vec<(usize, i16, Type), PARAM_CAP> = Vec::new();
             for (k, (p, pn)) in params.iter().enumerate() {
                 let Some(&arg) = args.get(k) else {
                     return Err(());
                 };
+                let out = pn.quals & Q_OUT != 0;
+                let copy_in = pn.quals & Q_IN != 0 || !out;
+                if let Some(Some((_, _, lty, swz))) = outs.get(k) {
+                    let target = match swz {
+                        Some((len, _)) => vec_type(is_int_based(*lty), *len),
+                        None => *lty,
+                    };
+                    if self.convert(Val::temp(pn.ty, 0), target).is_none() {
+                        let pname = self.name_of(*p);
+                        bail!(
+                            self,
+                            at,
+                            "argument {} of '{}' is {}; the out parameter '{}' is {} and cannot be stored there",
+                            k + 1,
+                            name,
+                            target.name(),
+                            pname,
+                            pn.ty.name()
+                        );
+                    }
+                }
                 let arg = match self.convert(arg, pn.ty) {
                     Some(v) => v,
+                    None if !copy_in => Val::temp(pn.ty, -1),
                     None => {
                         let pname = self.name_of(*p);
                         bail!(
@@ -97,14 +154,45 @@ impl<'a> Sema<'a> {
                 };
                 let cols = pn.ty.columns().max(1) as u16;
                 let t = self.temp(cols)?;
-                self.store(t, pn.ty, arg)?;
-                let pname = self.name_of(*p);
-                self.add_sym(*p, pname, SymKind::Local, pn.ty, t)?;
+                if copy_in {
+                    self.store(t, pn.ty, arg)?;
+                } else {
+                    // An out parameter starts at zero, as an uninitialised local.
+                    for c in 0..cols {
+                        self.zero(t + c as i16)?;
+                    }
+                }
+                if out {
+                    let _ = copy_out.push((k, t, pn.ty));
+                }
+                let kind = if pn.quals & Q_CONST != 0 {
+                    SymKind::Const
+                } else {
+                    SymKind::Local
+                };
+                if pn.ival != 1 {
+                    let pname = self.name_of(*p);
+                    self.add_sym(*p, pname, kind, pn.ty, t)?;
+                }
             }
             self.ret_tmp = ret_tmp;
             self.ret_ty = fnode.ty;
+            self.ret_flag = -1;
             let body = self.node(fnode.b);
             self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
+            if self.toks.profile == Profile::P2 && self.has_early_return(fnode.b) {
+                // Profile 2: a "returned" flag and IF around the code after each return.
+                let flag = self.temp(1)?;
+                self.zero(flag)?;
+                if ret_tmp >= 0 {
+                    for c in 0..fnode.ty.columns().max(1) as i16 {
+                        self.zero(ret_tmp + c)?;
+                    }
+                }
+                self.ret_flag = flag;
+                self.block_body(fnode.b, false)?;
+                return self.copy_out(&copy_out, outs);
+            }
             // Code after a `return` is the error (not the function's missing final return).
             if let Some((_, r)) = self
                 .ast
@@ -115,20 +203,28 @@ impl<'a> Sema<'a> {
             }
             let last = self.node(self.last_stmt);
             if fnode.ty != Type::Void && !(last.kind == Kind::Return && last.a >= 0) {
+                let hint = if self.toks.profile == Profile::P1 && self.may_return(fnode.b, 0) {
+                    P2_HINT
+                } else {
+                    ""
+                };
                 bail!(
                     self,
                     f,
-                    "function '{}' must end with 'return <{}>;'",
+                    "function '{}' must end with 'return <{}>;'{}",
                     name,
-                    fnode.ty.name()
+                    fnode.ty.name(),
+                    hint
                 );
             }
-            self.block_body(fnode.b, false)
+            self.block_body(fnode.b, false)?;
+            self.copy_out(&copy_out, outs)
         })();
         self.ret_tmp = saved.0;
         self.ret_ty = saved.1;
         self.last_stmt = saved.2;
         self.if_depth = saved.3;
+        self.ret_flag = saved.4;
         let _ = self.calls.pop();
         self.pop_scope(prev_scope);
         r?;
@@ -137,6 +233,177 @@ impl<'a> Sema<'a> {
             self.ntemp = (ret_tmp as u16).saturating_add(fnode.ty.columns().max(1) as u16);
         }
         Ok(Val::temp(fnode.ty, ret_tmp))
+    }
+
+    /// Copies `out`/`inout` parameters (temp, type) back to the caller's l-values.
+    fn copy_out(&mut self, params: &[(usize, i16, Type)], outs: &[Option<LValue>]) -> R<()> {
+        for &(k, t, ty) in params {
+            let Some(Some(lv)) = outs.get(k).copied() else {
+                continue;
+            };
+            let target = match lv.3 {
+                Some((len, _)) => vec_type(is_int_based(lv.2), len),
+                None => lv.2,
+            };
+            let v = Val::temp(target, t);
+            let _ = ty;
+            self.write_lvalue(lv, v)?;
+        }
+        Ok(())
+    }
+
+    /// Whether parameter lists `a` and `b` have the same types.
+    pub(super) fn same_params(&self, a: i16, b: i16) -> bool {
+        let mut x = self.ast.list(a);
+        let mut y = self.ast.list(b);
+        loop {
+            match (x.next(), y.next()) {
+                (None, None) => return true,
+                (Some((_, p)), Some((_, q))) if p.ty == q.ty => {}
+                _ => return false,
+            }
+        }
+    }
+
+    /// Profile 2: function `i` has the name of the earlier function `j`: a prototype or the
+    /// definition of a prototype (same parameter types, same return type and qualifiers), or
+    /// an overload (other parameter types).
+    pub(super) fn check_redeclaration(&mut self, i: i16, n: Node, j: i16, m: Node) {
+        let name = self.name_of(i);
+        // Every earlier function of the name with these parameter types.
+        let same: Vec<(i16, Node), 64> = self
+            .ast
+            .list(self.ast.first)
+            .take_while(|&(k, _)| k != i)
+            .filter(|&(k, o)| {
+                o.kind == Kind::Func && self.name_of(k) == name && self.same_params(o.a, n.a)
+            })
+            .take(64)
+            .collect();
+        let _ = (j, m);
+        for (_, o) in same {
+            let line = self.toks.get(o.tok).map(|t| t.line).unwrap_or(0);
+            if o.ty != n.ty {
+                self.err(
+                    i,
+                    format_args!(
+                        "'{}' is declared again with another return type ({} here, {} at line {})",
+                        name,
+                        n.ty.name(),
+                        o.ty.name(),
+                        line
+                    ),
+                );
+                return;
+            }
+            if o.b >= 0 && n.b >= 0 {
+                self.err(
+                    i,
+                    format_args!(
+                        "redefinition of '{}' with the same parameter types (first defined at line {})",
+                        name, line
+                    ),
+                );
+                return;
+            }
+            let quals_differ =
+                self.ast
+                    .list(o.a)
+                    .zip(self.ast.list(n.a))
+                    .any(|((_, p), (_, q))| {
+                        p.quals & (Q_IN | Q_OUT | Q_CONST) != q.quals & (Q_IN | Q_OUT | Q_CONST)
+                    });
+            if quals_differ {
+                self.err(
+                    i,
+                    format_args!(
+                        "'{}' is declared again with other parameter qualifiers (line {})",
+                        name, line
+                    ),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Profile 2: the function a call of `name` with arguments `args` names, among the
+    /// functions of that name (their definitions when given): the one whose parameter types
+    /// are the arguments' exactly, else the only one the arguments convert to (int to float;
+    /// an `out` parameter converts to its argument, an `inout` one must match).
+    fn resolve(&mut self, at: i16, name: &str, args: &[(i16, Val)], first: i16) -> R<i16> {
+        // Distinct signatures: for each, its definition, else its first declaration.
+        let mut sigs: Vec<i16, 64> = Vec::new();
+        for (j, m) in self.ast.list(self.ast.first) {
+            if m.kind != Kind::Func || self.name_of(j) != name {
+                continue;
+            }
+            let pos = sigs
+                .iter()
+                .position(|&s| self.same_params(self.node(s).a, m.a));
+            match pos {
+                Some(p) => {
+                    if m.b >= 0 {
+                        if let Some(s) = sigs.get_mut(p) {
+                            *s = j;
+                        }
+                    }
+                }
+                None => {
+                    if sigs.push(j).is_err() {
+                        bail!(self, at, "too many overloads of '{}'", name);
+                    }
+                }
+            }
+        }
+        if sigs.len() <= 1 {
+            return Ok(sigs.first().copied().unwrap_or(first));
+        }
+        let fits = |s: &Self, f: i16, exact: bool| {
+            let params = s.node(f).a;
+            if s.ast.list(params).count() != args.len() {
+                return false;
+            }
+            s.ast.list(params).zip(args.iter()).all(|((_, p), (_, v))| {
+                if exact || p.quals & (Q_IN | Q_OUT) == (Q_IN | Q_OUT) {
+                    return p.ty == v.ty;
+                }
+                if p.quals & Q_OUT != 0 {
+                    return s.convert(Val::temp(p.ty, 0), v.ty).is_some();
+                }
+                s.convert(*v, p.ty).is_some()
+            })
+        };
+        if let Some(&f) = sigs.iter().find(|&&f| fits(self, f, true)) {
+            return Ok(f);
+        }
+        let viable: Vec<i16, 64> = sigs
+            .iter()
+            .copied()
+            .filter(|&f| fits(self, f, false))
+            .collect();
+        let mut types: heapless::String<160> = heapless::String::new();
+        for (k, (_, v)) in args.iter().enumerate() {
+            let _ = write!(types, "{}{}", if k > 0 { ", " } else { "" }, v.ty.name());
+        }
+        match viable.len() {
+            1 => Ok(viable.first().copied().unwrap_or(first)),
+            0 => bail!(
+                self,
+                at,
+                "no overload of '{}' takes ({}): {} functions of that name have other parameter types",
+                name,
+                types,
+                sigs.len()
+            ),
+            n => bail!(
+                self,
+                at,
+                "ambiguous call of '{}' with ({}): {} overloads match after int-to-float conversion",
+                name,
+                types,
+                n
+            ),
+        }
     }
 
     /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
@@ -152,6 +419,14 @@ impl<'a> Sema<'a> {
             }
             let n = self.node(i);
             match n.kind {
+                // Profile 2: assignments and increments are side effects too.
+                Kind::Assign | Kind::Incr if self.toks.profile == Profile::P2 => return true,
+                Kind::Cond => {
+                    if self.has_user_call(n.b, depth + 1) || self.has_user_call(n.c, depth + 1) {
+                        return true;
+                    }
+                    i = n.a;
+                }
                 Kind::Call => {
                     let name = self.name_of(i);
                     if !Self::is_builtin(name) {
@@ -247,6 +522,42 @@ impl<'a> Sema<'a> {
         }
         let f = sym.node;
         let args = self.args(n.a, self.lim.parameters_max.max(8), i)?;
+        let p2 = self.toks.profile == Profile::P2;
+        let f = if p2 {
+            self.resolve(i, name, &args, f)?
+        } else {
+            f
+        };
+        // Profile 2: the caller's l-values of out and inout parameters.
+        let mut outs: Vec<Option<LValue>, PARAM_CAP> = Vec::new();
+        if p2 {
+            let params: Vec<(i16, Node), PARAM_CAP> =
+                self.ast.list(self.node(f).a).take(PARAM_CAP).collect();
+            for (k, (a, _)) in args.iter().enumerate() {
+                let Some((p, pn)) = params.get(k).copied() else {
+                    break;
+                };
+                if pn.quals & Q_OUT == 0 {
+                    let _ = outs.push(None);
+                    continue;
+                }
+                if !self.is_lvalue_shape(*a) {
+                    let pname = self.name_of(p);
+                    let q = if pn.quals & Q_IN != 0 { "inout" } else { "out" };
+                    bail!(
+                        self,
+                        *a,
+                        "argument {} of '{}' must be an l-value (a variable, or a swizzle or index of one): the parameter '{}' is {}",
+                        k + 1,
+                        name,
+                        pname,
+                        q
+                    );
+                }
+                let lv = self.lvalue(*a)?;
+                let _ = outs.push(Some(lv));
+            }
+        }
         let mut vals: Vec<Val, PARAM_CAP> = Vec::new();
         let max = self.lim.parameters_max;
         for (_, v) in args.iter() {
@@ -261,6 +572,21 @@ impl<'a> Sema<'a> {
             }
         }
         self.cur_node = i;
-        self.call_function(f, &vals, i)
+        self.call_function(f, &vals, &outs, i)
+    }
+
+    /// Whether expression `i` has the form of an assignment target: a name, or swizzles and
+    /// indexes of one.
+    pub(super) fn is_lvalue_shape(&self, i: i16) -> bool {
+        let mut i = i;
+        for _ in 0..=AST_CAP {
+            let n = self.node(i);
+            match n.kind {
+                Kind::Ident => return true,
+                Kind::Swizzle | Kind::Index => i = n.a,
+                _ => return false,
+            }
+        }
+        false
     }
 }

@@ -4,6 +4,7 @@
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
+use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
@@ -75,11 +76,15 @@ impl<'a> Sema<'a> {
             Kind::Ident => self.ident(i),
             Kind::Binary | Kind::Swizzle | Kind::Index => self.chain(i),
             Kind::Unary => self.unary(i, n),
+            Kind::Incr if self.toks.profile == Profile::P2 => self.incr(i, n),
             Kind::Incr => bail!(
                 self,
                 i,
-                "increment and decrement are only supported as a for-loop step"
+                "increment and decrement are only supported as a for-loop step{}",
+                P2_HINT
             ),
+            Kind::Assign if self.toks.profile == Profile::P2 => self.assign_value(i, n, true),
+            Kind::Cond => self.cond(i, n),
             Kind::Call => self.call(i, n),
             Kind::Ctor => self.ctor(i, n),
             _ => bail!(self, i, "unsupported expression"),
@@ -406,6 +411,109 @@ impl<'a> Sema<'a> {
         let irop = if op == BinOp::And { Op::Mul } else { Op::Max };
         self.emit(irop, Type::Bool, 1, t, ta, tb, 0, 0)?;
         Ok(Val::temp(Type::Bool, t))
+    }
+
+    /// Profile 2: `c ? a : b`. With a constant `c` and no calls or side effects on either side
+    /// the selected value is the result; with pure sides both are computed and an IF/ELSE of
+    /// two moves selects; otherwise each side is computed inside its branch, so only the
+    /// selected side's calls and side effects run.
+    pub(super) fn cond(&mut self, i: i16, n: Node) -> R<Val> {
+        let c = self.value(n.a)?;
+        if c.ty != Type::Bool {
+            bail!(
+                self,
+                i,
+                "the condition of ?: must be a bool; found {}",
+                c.ty.name()
+            );
+        }
+        let effects = self.has_user_call(n.b, 0) || self.has_user_call(n.c, 0);
+        if !effects {
+            let a = self.value(n.b)?;
+            let b = self.value(n.c)?;
+            self.cur_node = i;
+            let ty = self.cond_type(i, a.ty, b.ty)?;
+            let (a, b) = (Val { ty, ..a }, Val { ty, ..b });
+            if let Some(k) = c.k {
+                return Ok(if lane(&k, 0) != 0.0 { a } else { b });
+            }
+            let cols = ty.columns().max(1) as u16;
+            let r = self.temp(cols)?;
+            let tc = self.mat(c)?;
+            self.cond_if(i, tc)?;
+            self.store(r, ty, a)?;
+            self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+            self.store(r, ty, b)?;
+            self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+            self.if_depth -= 1;
+            return Ok(Val::temp(ty, r));
+        }
+        let tc = self.mat(c)?;
+        self.cond_if(i, tc)?;
+        let r = (|| {
+            // The result temp comes after the first side's temps (its type is known only
+            // then); int values are whole floats, so an int side stored for a float result
+            // needs no conversion.
+            let a = self.value(n.b)?;
+            if a.ty == Type::Sampler2D {
+                bail!(self, n.b, "?: cannot select a sampler2D");
+            }
+            let cols = a.ty.columns().max(1) as u16;
+            let r = self.temp(cols)?;
+            self.store(r, a.ty, a)?;
+            self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+            let mark = self.ntemp;
+            let b = self.value(n.c)?;
+            self.cur_node = i;
+            let ty = self.cond_type(i, a.ty, b.ty)?;
+            self.store(r, ty, Val { ty, ..b })?;
+            self.ntemp = mark;
+            Ok(Val::temp(ty, r))
+        })();
+        self.if_depth -= 1;
+        let r = r?;
+        self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+        Ok(r)
+    }
+
+    fn cond_if(&mut self, i: i16, tc: i16) -> R<()> {
+        if self.if_depth >= IF_DEPTH_MAX {
+            bail!(
+                self,
+                i,
+                "if statements are nested too deeply: the limit is {}",
+                IF_DEPTH_MAX
+            );
+        }
+        self.emit(Op::If, Type::None, 0, -1, tc, -1, 0, 0)?;
+        self.if_depth += 1;
+        Ok(())
+    }
+
+    /// The type of `c ? a : b`: the sides' common type (an int side converts to float).
+    fn cond_type(&mut self, i: i16, a: Type, b: Type) -> R<Type> {
+        if a == Type::Sampler2D || b == Type::Sampler2D {
+            bail!(self, i, "?: cannot select a sampler2D");
+        }
+        if a == b {
+            return Ok(a);
+        }
+        let conv = |x: Type, y: Type| {
+            is_int_based(x) && !is_int_based(y) && is_numeric(y) && x.components() == y.components()
+        };
+        if conv(a, b) {
+            return Ok(b);
+        }
+        if conv(b, a) {
+            return Ok(a);
+        }
+        bail!(
+            self,
+            i,
+            "type mismatch in ?: : the second operand is {}, the third is {}",
+            a.name(),
+            b.name()
+        )
     }
 
     pub(super) fn compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {

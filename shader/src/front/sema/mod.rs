@@ -23,6 +23,7 @@ use heapless::Vec;
 use crate::front::ast::*;
 use crate::front::diag::Diagnostics;
 use crate::front::lex::Tokens;
+use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
@@ -105,6 +106,8 @@ pub struct Sema<'a> {
     /// Per call: where a non-void result goes, and the function's last top-level statement.
     ret_tmp: i16,
     ret_ty: Type,
+    /// Profile 2, a function with an early return: its "returned" flag temp (-1 otherwise).
+    ret_flag: i16,
     last_stmt: i16,
     if_depth: usize,
     limit_reported: bool,
@@ -171,6 +174,7 @@ pub fn analyze(
         calls: Vec::new(),
         ret_tmp: -1,
         ret_ty: Type::Void,
+        ret_flag: -1,
         last_stmt: -1,
         if_depth: 0,
         limit_reported: false,
@@ -440,7 +444,32 @@ impl<'a> Sema<'a> {
                 if n.ty != Type::Void || nparams != 0 {
                     self.err(i, format_args!("main must be declared 'void main()'"));
                 }
-                main = i;
+                if n.b >= 0 {
+                    main = i;
+                }
+            }
+            // An earlier function of this name: profile 2 overloads (or declares) it.
+            let earlier = self
+                .ast
+                .list(self.ast.first)
+                .take_while(|&(j, _)| j != i)
+                .find(|&(j, m)| m.kind == Kind::Func && self.name_of(j) == name);
+            if let Some((j, m)) = earlier {
+                if self.toks.profile == Profile::P2 {
+                    self.check_redeclaration(i, n, j, m);
+                    continue;
+                }
+                if !self.same_params(n.a, m.a) {
+                    let line = self.toks.get(m.tok).map(|t| t.line).unwrap_or(0);
+                    self.err(
+                        i,
+                        format_args!(
+                            "duplicate declaration of '{}' (first declared at line {}){}",
+                            name, line, P2_HINT
+                        ),
+                    );
+                    continue;
+                }
             }
             if let Ok(s) = self.add_sym(i, name, SymKind::Func, n.ty, -1) {
                 if let Some(sym) = self.syms.get_mut(s) {
@@ -464,11 +493,12 @@ impl<'a> Sema<'a> {
         if self.diag.total() > 0 {
             return Err(());
         }
-        let _ = self.call_function(main, &[], main);
+        let _ = self.call_function(main, &[], &[], main);
         // Functions never called are still checked (their code is discarded).
         for (i, n) in self.ast.list(self.ast.first) {
             if n.kind == Kind::Func
                 && i != main
+                && n.b >= 0
                 && !self.called.get(i as usize).copied().unwrap_or(true)
             {
                 self.dry_check(i);
@@ -491,7 +521,7 @@ impl<'a> Sema<'a> {
         for (_, p) in self.ast.list(n.a).take(PARAM_CAP) {
             let _ = args.push(Val::temp(p.ty, 0));
         }
-        let _ = self.call_function(f, &args, f);
+        let _ = self.call_function(f, &args, &[], f);
         self.dry = false;
         self.ntemp = saved_temp;
         self.module.temps = saved_hi;

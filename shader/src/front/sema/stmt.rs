@@ -4,6 +4,7 @@
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
+use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
@@ -22,7 +23,8 @@ impl<'a> Sema<'a> {
         };
         let mark = self.ntemp;
         let mut ok = true;
-        for (i, _) in self.ast.list(b.a) {
+        let mut guards = 0usize;
+        for (i, node) in self.ast.list(b.a) {
             if self.diag.full() {
                 ok = false;
                 break;
@@ -30,6 +32,17 @@ impl<'a> Sema<'a> {
             if self.stmt(i).is_err() {
                 ok = false;
             }
+            // Profile 2's early return: the rest of the block runs only if nothing returned.
+            if ok && self.ret_flag >= 0 && node.next >= 0 && self.may_return(i, 0) {
+                if self.open_return_guard(i).is_err() {
+                    ok = false;
+                    break;
+                }
+                guards += 1;
+            }
+        }
+        if self.close_return_guards(guards).is_err() {
+            ok = false;
         }
         self.ntemp = mark;
         if let Some(p) = prev {
@@ -54,7 +67,7 @@ impl<'a> Sema<'a> {
             Kind::Block => self.block_body(i, true),
             Kind::Empty => Ok(()),
             Kind::ExprStmt => self.expr(n.a).map(|_| ()),
-            Kind::Assign => self.assign(n),
+            Kind::Assign => self.assign(i, n),
             Kind::If => self.if_stmt(i, n),
             Kind::For => self.for_stmt(i, n),
             Kind::Discard => {
@@ -82,11 +95,19 @@ impl<'a> Sema<'a> {
             .last()
             .map(|&f| self.name_of(f))
             .unwrap_or("main");
+        if self.ret_flag >= 0 {
+            return self.early_return(i, n, fname);
+        }
         if i != self.last_stmt {
             if n.next >= 0 {
                 return self.after_return(n.next);
             }
-            bail!(self, i, "return must be the last statement of the function");
+            bail!(
+                self,
+                i,
+                "return must be the last statement of the function{}",
+                P2_HINT
+            );
         }
         if self.ret_ty == Type::Void {
             if n.a >= 0 {
@@ -116,10 +137,106 @@ impl<'a> Sema<'a> {
         self.err_tok(
             tok,
             format_args!(
-                "statement after 'return': return must be the last statement of the function"
+                "statement after 'return': return must be the last statement of the function{}",
+                P2_HINT
             ),
         );
         Err(())
+    }
+
+    /// Profile 2: a `return` anywhere in a function whose body has one before its end. The
+    /// value goes to the result temp, the "returned" flag is set, and every statement after
+    /// one that may have returned is inside `IF returned == 0` (see `block_body`).
+    pub(super) fn early_return(&mut self, i: i16, n: Node, fname: &str) -> R<()> {
+        if self.ret_ty == Type::Void {
+            if n.a >= 0 {
+                bail!(self, n.a, "void function '{}' cannot return a value", fname);
+            }
+        } else {
+            if n.a < 0 {
+                bail!(
+                    self,
+                    i,
+                    "'{}' returns {}: give the value, 'return <{}>;'",
+                    fname,
+                    self.ret_ty.name(),
+                    self.ret_ty.name()
+                );
+            }
+            let v = self.value(n.a)?;
+            let want = self.ret_ty;
+            let Some(v) = self.convert(v, want) else {
+                bail!(
+                    self,
+                    n.a,
+                    "'{}' returns {}; found {}",
+                    fname,
+                    want.name(),
+                    v.ty.name()
+                );
+            };
+            let t = self.ret_tmp;
+            self.store(t, want, v)?;
+        }
+        let f = self.ret_flag;
+        self.store(f, Type::Bool, Val::konst(Type::Bool, [1.0, 0.0, 0.0, 0.0]))
+    }
+
+    /// Whether statement `i` contains a `return` (bounded by the tree's nesting).
+    pub(super) fn may_return(&self, i: i16, depth: usize) -> bool {
+        if depth > AST_CAP || i < 0 {
+            return false;
+        }
+        let n = self.node(i);
+        match n.kind {
+            Kind::Return => true,
+            Kind::Block => self
+                .ast
+                .list(n.a)
+                .any(|(s, _)| self.may_return(s, depth + 1)),
+            Kind::If => self.may_return(n.b, depth + 1) || self.may_return(n.c, depth + 1),
+            Kind::For => self.may_return(n.d, depth + 1),
+            _ => false,
+        }
+    }
+
+    /// Whether function body `block` has a `return` other than as its last statement.
+    pub(super) fn has_early_return(&self, block: i16) -> bool {
+        let b = self.node(block);
+        self.ast.list(b.a).any(|(s, sn)| {
+            sn.next >= 0 && self.may_return(s, 0)
+                || sn.next < 0 && sn.kind != Kind::Return && self.may_return(s, 0)
+        })
+    }
+
+    /// `IF returned == 0` around the code after a statement that may have returned.
+    pub(super) fn open_return_guard(&mut self, at: i16) -> R<()> {
+        let limit = IF_DEPTH_MAX;
+        if self.if_depth >= limit {
+            bail!(
+                self,
+                at,
+                "if statements are nested too deeply: the limit is {} (each early return nests the code after it)",
+                limit
+            );
+        }
+        let mark = self.ntemp;
+        let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
+        let t = self.temp(1)?;
+        let f = self.ret_flag;
+        self.emit(Op::Cmp, Type::Bool, 1, t, f, z, CmpCode::Eq as i16, 0)?;
+        self.emit(Op::If, Type::None, 0, -1, t, -1, 0, 0)?;
+        self.ntemp = mark;
+        self.if_depth += 1;
+        Ok(())
+    }
+
+    pub(super) fn close_return_guards(&mut self, n: usize) -> R<()> {
+        for _ in 0..n {
+            self.if_depth = self.if_depth.saturating_sub(1);
+            self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+        }
+        Ok(())
     }
 
     /// The first token of statement `i` (a declaration's type or qualifier, an assignment's
@@ -212,11 +329,13 @@ impl<'a> Sema<'a> {
             let at = if n.a >= 0 { n.a } else { i };
             bail!(self, at, "unsupported loop: the initializer must declare an int loop variable, as in 'for (int i = 0; ...)'");
         }
-        if init.next >= 0 && self.node(init.next).kind == Kind::Decl {
+        let p2 = self.toks.profile == Profile::P2;
+        if !p2 && init.next >= 0 && self.node(init.next).kind == Kind::Decl {
             bail!(
                 self,
                 init.next,
-                "unsupported loop: declare exactly one loop variable"
+                "unsupported loop: declare exactly one loop variable{}",
+                P2_HINT
             );
         }
         if init.ty != Type::Int || init.quals != 0 {
@@ -241,6 +360,19 @@ impl<'a> Sema<'a> {
         let vname = self.name_of(n.a);
         let v = self.add_sym(n.a, vname, SymKind::LoopVar, Type::Int, -1)?;
         let mut value = lane(&k, 0);
+        if p2 {
+            // Profile 2: the first declarator is the loop variable, the others are ordinary
+            // locals of the loop's scope (their initializers see the start value).
+            if let Some(s) = self.syms.get_mut(v) {
+                s.known = Some([value, 0.0, 0.0, 0.0]);
+            }
+            let mut d = init.next;
+            while d >= 0 && self.node(d).kind == Kind::Decl {
+                let dn = self.node(d);
+                self.local_decl(d, dn, false)?;
+                d = dn.next;
+            }
+        }
         if n.b < 0 {
             bail!(
                 self,
@@ -250,6 +382,7 @@ impl<'a> Sema<'a> {
         }
         let errors_before = self.diag.total();
         let mut iterations = 0usize;
+        let mut guards = 0usize;
         loop {
             if let Some(s) = self.syms.get_mut(v) {
                 s.known = Some([value, 0.0, 0.0, 0.0]);
@@ -281,9 +414,56 @@ impl<'a> Sema<'a> {
                 return Err(());
             }
             iterations += 1;
-            value = self.loop_step(n.c, v, value)?;
+            if p2 {
+                if self.ret_flag >= 0 && self.may_return(n.d, 0) {
+                    self.open_return_guard(n.d)?;
+                    guards += 1;
+                }
+                value = self.loop_steps(n.c, v, value)?;
+            } else {
+                value = self.loop_step(n.c, v, value)?;
+            }
         }
-        Ok(())
+        self.close_return_guards(guards)
+    }
+
+    /// Profile 2: the step list of a loop (the comma operator), in order: items that update the
+    /// loop variable give its next value (seen by the items after them), the others are
+    /// statements run at the end of each iteration.
+    pub(super) fn loop_steps(&mut self, step: i16, v: usize, value: f32) -> R<f32> {
+        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
+        let mut value = value;
+        let mut stepped = false;
+        for (item, _) in self.ast.list(step) {
+            let mut s = self.node(item);
+            if s.kind == Kind::ExprStmt {
+                s = self.node(s.a);
+            }
+            let target = match s.kind {
+                Kind::Incr | Kind::Assign => s.a,
+                _ => -1,
+            };
+            let on_var = target >= 0
+                && self.node(target).kind == Kind::Ident
+                && self.name_of(target) == vname;
+            if on_var {
+                value = self.loop_step(item, v, value)?;
+                stepped = true;
+                if let Some(sym) = self.syms.get_mut(v) {
+                    sym.known = Some([value, 0.0, 0.0, 0.0]);
+                }
+            } else {
+                let mark = self.ntemp;
+                let r = self.stmt(item);
+                self.ntemp = mark;
+                r?;
+            }
+        }
+        if !stepped {
+            // The profile-1 message, at the first item (or the loop).
+            return self.loop_step(step, v, value);
+        }
+        Ok(value)
     }
 
     /// The next value of the loop variable `v` after `step`.
@@ -318,6 +498,28 @@ impl<'a> Sema<'a> {
         let mark = self.ntemp;
         let nv = self.value(s.b)?;
         self.ntemp = mark;
+        if s.op != 0 {
+            // Profile 2: `i += N` and the other compound forms with a constant N.
+            let Some(k) = nv.k.filter(|_| nv.ty == Type::Int) else {
+                bail!(
+                    self,
+                    s.b,
+                    "unsupported loop step: the new value must be a constant integer expression"
+                );
+            };
+            let d = lane(&k, 0);
+            let r = match BinOp::from_u8(s.op) {
+                Some(BinOp::Add) => value + d,
+                Some(BinOp::Sub) => value - d,
+                Some(BinOp::Mul) => value * d,
+                Some(BinOp::Div) | Some(BinOp::Mod) if d == 0.0 => {
+                    bail!(self, s.b, "division by zero in the loop step")
+                }
+                Some(BinOp::Div) => libm::truncf(value / d),
+                _ => (value as i32).wrapping_rem(d as i32) as f32,
+            };
+            return Ok(r);
+        }
         match nv.k {
             Some(k) if nv.ty == Type::Int => Ok(lane(&k, 0)),
             _ => bail!(
@@ -526,9 +728,41 @@ impl<'a> Sema<'a> {
         whole
     }
 
-    pub(super) fn assign(&mut self, n: Node) -> R<()> {
-        let (sym, tmp, ty, swz) = self.lvalue(n.a)?;
-        let v = self.value(n.b)?;
+    pub(super) fn assign(&mut self, i: i16, n: Node) -> R<()> {
+        self.assign_value(i, n, false).map(|_| ())
+    }
+
+    /// The current value of an assignment target (a swizzle or index reads its lanes).
+    pub(super) fn lvalue_read(&mut self, i: i16, lv: LValue) -> R<Val> {
+        let (_, tmp, ty, swz) = lv;
+        match swz {
+            None => Ok(Val::temp(ty, tmp)),
+            Some((len, mask)) => self.swizzle(i, Val::temp(ty, tmp), len, mask),
+        }
+    }
+
+    /// Assignment node `i` (`=`, or in profile 2 a compound `OP=`): stores the value and, with
+    /// `want`, returns the value the target then holds (a copy, so later writes in the same
+    /// expression do not change it).
+    pub(super) fn assign_value(&mut self, i: i16, n: Node, want: bool) -> R<Val> {
+        let lv = self.lvalue(n.a)?;
+        let (sym, tmp, ty, swz) = lv;
+        let v = if n.op == 0 {
+            self.value(n.b)?
+        } else {
+            let mut cur = self.lvalue_read(i, lv)?;
+            if self.has_user_call(n.b, 0) {
+                cur = self.snapshot(cur)?;
+            }
+            let b = self.value(n.b)?;
+            self.cur_node = i;
+            match BinOp::from_u8(n.op) {
+                Some(BinOp::Mod) | None => {
+                    bail!(self, i, "operator % is only supported on constant integers")
+                }
+                Some(op) => self.arith(i, n, op, cur, b)?,
+            }
+        };
         let target_ty = match swz {
             Some((len, _)) => vec_type(is_int_based(ty), len),
             None => ty,
@@ -547,11 +781,28 @@ impl<'a> Sema<'a> {
                 v.ty.name()
             );
         };
+        let src = self.write_lvalue(lv, v)?;
+        if !want {
+            return Ok(v);
+        }
+        if v.k.is_some() {
+            return Ok(v);
+        }
+        match swz {
+            None => self.snapshot(Val::temp(ty, tmp)),
+            Some(_) => self.snapshot(Val::temp(target_ty, src)),
+        }
+    }
+
+    /// Stores `v` (already of the target's type) into an assignment target; returns the temp
+    /// the written lanes were taken from (swizzle and index targets), else -1.
+    pub(super) fn write_lvalue(&mut self, lv: LValue, v: Val) -> R<i16> {
+        let (sym, tmp, ty, swz) = lv;
         if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
             self.pos_written = true;
         }
         match swz {
-            None => self.store(tmp, ty, v),
+            None => self.store(tmp, ty, v).map(|_| -1),
             Some((len, mask)) => {
                 let src = self.mat(v)?;
                 for k in 0..len as usize {
@@ -566,8 +817,57 @@ impl<'a> Sema<'a> {
                         k as i16,
                     )?;
                 }
-                Ok(())
+                Ok(src)
             }
+        }
+    }
+
+    /// Profile 2: `++x`, `--x` (the new value) and `x++`, `x--` (the old value) on an int or
+    /// float scalar or vector target.
+    pub(super) fn incr(&mut self, i: i16, n: Node) -> R<Val> {
+        if !self.is_lvalue_shape(n.a) {
+            let sym = if n.op == INC_PRE || n.op == INC_POST {
+                "++"
+            } else {
+                "--"
+            };
+            bail!(
+                self,
+                i,
+                "operator '{}' needs an l-value (a variable, or a swizzle or index of one)",
+                sym
+            );
+        }
+        let lv = self.lvalue(n.a)?;
+        let cur = self.lvalue_read(i, lv)?;
+        self.cur_node = i;
+        let sym = if n.op == INC_PRE || n.op == INC_POST {
+            "++"
+        } else {
+            "--"
+        };
+        if !is_numeric(cur.ty) {
+            bail!(
+                self,
+                i,
+                "operator '{}' needs an int or float scalar or vector; found {}",
+                sym,
+                cur.ty.name()
+            );
+        }
+        let post = n.op == INC_POST || n.op == DEC_POST;
+        let old = if post { self.snapshot(cur)? } else { cur };
+        let op = if sym == "++" { BinOp::Add } else { BinOp::Sub };
+        let one = Val::konst(Type::Int, [1.0, 0.0, 0.0, 0.0]);
+        let new = self.arith(i, n, op, cur, one)?;
+        let src = self.write_lvalue(lv, new)?;
+        if post {
+            return Ok(old);
+        }
+        let (_, tmp, ty, swz) = lv;
+        match swz {
+            None => self.snapshot(Val::temp(ty, tmp)),
+            Some(_) => self.snapshot(Val::temp(cur.ty, src)),
         }
     }
 
