@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use shader::program::compile::{compile, compile_timed};
+use shader::program::compile::{compile_into, compile_timed_in, CompileOptions, Workspace};
 
 const EXAMPLES: &[&str] = &[
     "tri.vert",
@@ -167,6 +167,53 @@ fn now_ns() -> u64 {
 }
 
 fn main() {
+    // The compiler's tables are sized for profile 2: run with room for the ones `compile`
+    // would build in its frame (the measured path reuses one boxed workspace, as the kernel does).
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(bench)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Caller-owned storage of one compile: the workspace, the result and the diagnostics.
+struct Slot {
+    ws: Workspace,
+    shader: shader::Shader,
+    diag: shader::Diagnostics,
+}
+
+/// One compile into reused, boxed storage (`compile_into`: nothing is moved; the kernel's
+/// `cache::Compiler` owns its workspace the same way). Ok when it compiled.
+fn compile(stage: u32, src: &[u8], name: &str) -> Result<(), ()> {
+    thread_local! {
+        static SLOT: std::cell::RefCell<Box<Slot>> = std::cell::RefCell::new(Box::new(Slot {
+            ws: Workspace::new(),
+            shader: shader::Shader::EMPTY,
+            diag: shader::Diagnostics::new("bench"),
+        }));
+    }
+    SLOT.with(|s| {
+        let s = &mut **s.borrow_mut();
+        let opts = CompileOptions::default();
+        if compile_into(
+            &mut s.ws,
+            &mut s.shader,
+            &mut s.diag,
+            stage,
+            src,
+            name,
+            &opts,
+        ) {
+            Ok(())
+        } else {
+            Err(())
+        }
+    })
+}
+
+fn bench() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // `SHADER_PROFILE=<corpus file>[:<n>]`: only compile that shader n times (for callgrind/perf).
     if let Ok(spec) = std::env::var("SHADER_PROFILE") {
@@ -199,8 +246,9 @@ fn main() {
         .iter()
         .map(|name| {
             let src = std::fs::read(compat.join(name)).expect("compat shader");
-            let nsrc = std::fs::read_to_string(root.join("benches/naga").join(format!("p2_{}", name)))
-                .expect("naga copy");
+            let nsrc =
+                std::fs::read_to_string(root.join("benches/naga").join(format!("p2_{}", name)))
+                    .expect("naga copy");
             (name.to_string(), src, nsrc)
         })
         .collect();
@@ -214,6 +262,7 @@ fn main() {
         .collect();
     files.sort();
     let (mut count, mut total) = (0usize, 0.0f64);
+    let mut ws = Box::new(Workspace::new());
     let mut phases = [0u64; 5];
     let mut calls = 0u64;
     for p in &files {
@@ -227,7 +276,9 @@ fn main() {
             black_box(compile(st, black_box(&src), &name).is_ok());
         });
         for _ in 0..50 {
-            if let Ok(sh) = compile_timed(st, &src, &name, now_ns) {
+            if let Ok(sh) =
+                compile_timed_in(&mut ws, st, &src, &name, &CompileOptions::default(), now_ns)
+            {
                 phases[0] += sh.timing.lex;
                 phases[1] += sh.timing.parse;
                 phases[2] += sh.timing.sema;
@@ -240,6 +291,7 @@ fn main() {
         total += t;
     }
     let c = calls.max(1) as f64;
+    drop(ws);
     println!(
         "{} shaders, mean {:.2} us per shader",
         count,

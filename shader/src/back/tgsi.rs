@@ -591,11 +591,12 @@ fn digits(v: u16) -> u32 {
 }
 
 /// The registers each module temp is read from at the current instruction.
-struct Regs([Reg; TEMP_CAP]);
+struct Regs(Vec<Reg, TEMP_CAP>);
 
 impl Regs {
-    fn new() -> Regs {
-        Regs(core::array::from_fn(|k| Reg::Temp(k as u16)))
+    /// Every temp below `n` read from itself (temps past it are too: see `get`).
+    fn new(n: u16) -> Regs {
+        Regs((0..n.min(TEMP_CAP as u16)).map(Reg::Temp).collect())
     }
     fn get(&self, t: u16) -> Reg {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
@@ -792,7 +793,7 @@ fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> 
 /// Decides `p.flags` (see the section comment).
 /// `fx`: every instruction's lane effects as emitted (computed once: every scan reads them).
 fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
-    let mut regs = Regs::new();
+    let mut regs = Regs::new(m.temps);
     for (i, inst) in m.insts.iter().enumerate() {
         let mut flags = p.flags.get(i).copied().unwrap_or(0);
         if flags & F_SKIP == 0 {
@@ -1220,7 +1221,7 @@ fn emit_plan(
         tokens: TOKENS_HEADER,
         temps: declared_temps,
         scratch0: m.temps,
-        regs: Regs::new(),
+        regs: Regs::new(m.temps),
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;

@@ -248,7 +248,33 @@ fn run_result(
 #[allow(clippy::result_large_err)]
 #[inline(always)]
 fn blank() -> Result<Shader, Diagnostics> {
-    Ok(Shader::EMPTY)
+    // Field by field, not `Shader::EMPTY`: a constant is copied whole (hundreds of KiB of
+    // table storage), a literal writes only the scalars.
+    Ok(Shader {
+        name: String::new(),
+        stage: Stage::Vertex,
+        profile: Profile::P1,
+        version: 0,
+        module: Module {
+            stage: Stage::Vertex,
+            profile: Profile::P1,
+            insts: Vec::new(),
+            imms: Vec::new(),
+            temps: 0,
+            iface: Interface {
+                attributes: Vec::new(),
+                varyings: Vec::new(),
+                uniforms: Vec::new(),
+                samplers: Vec::new(),
+                writes_position: false,
+                color_output: None,
+                reads_fragcoord: false,
+                derived_names: false,
+            },
+        },
+        timing: PhaseTimes::default(),
+        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+    })
 }
 
 impl Shader {
