@@ -14,6 +14,7 @@ use shader::back::raster::{
 use shader::ir::Stage as IrStage;
 use shader::limits::SAMPLER_MAX;
 use shader::program::cache::Compiler;
+use shader::program::compile::CompileOptions;
 use shader::program::link::{LinkError, Program};
 
 use crate::layout::fetch;
@@ -60,8 +61,21 @@ impl Linked {
         fs: &str,
         name: &str,
     ) -> Result<Linked, BuildError> {
+        Linked::from_glsl_with(compiler, vs, fs, name, &CompileOptions::default())
+    }
+
+    /// [`Linked::from_glsl`] with compile options: `CompileOptions::profile(Profile::P2)`
+    /// builds a profile-2 program (a source's own `#pragma chrisos profile N` still overrides
+    /// the option). The options are part of the compile cache's key.
+    pub fn from_glsl_with(
+        compiler: &mut Compiler,
+        vs: &str,
+        fs: &str,
+        name: &str,
+        opts: &CompileOptions,
+    ) -> Result<Linked, BuildError> {
         use core::fmt::Write;
-        let v = compiler.compile(0, vs.as_bytes(), name).map_err(|d| {
+        let v = compiler.compile_with(0, vs.as_bytes(), name, opts).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(vs.as_bytes(), &mut log);
             BuildError::Compile {
@@ -69,7 +83,7 @@ impl Linked {
                 log,
             }
         })?;
-        let f = compiler.compile(1, fs.as_bytes(), name).map_err(|d| {
+        let f = compiler.compile_with(1, fs.as_bytes(), name, opts).map_err(|d| {
             let mut log = String::new();
             let _ = d.render(fs.as_bytes(), &mut log);
             BuildError::Compile {

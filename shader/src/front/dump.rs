@@ -35,23 +35,34 @@ pub fn dump_ast_in(
 }
 
 /// [`dump_ast_in`] in the profile `opts` names, or the one the source's own
-/// `#pragma chrisos profile N` selects (as `compile` chooses it). Profile 1 is exactly
-/// [`dump_ast_in`]; profile 2 preprocesses first, and every `@LINE:COL` is the original source
-/// position of the node's token (the outermost macro invocation for expanded text).
-#[allow(clippy::result_large_err)]
+/// `#pragma chrisos profile N` selects (as `compile` chooses it), like `compile_into`: `diag`
+/// receives the errors, or the warnings of a source that parses; true when the tree was
+/// written. Profile 1 is exactly [`dump_ast_in`]; profile 2 preprocesses first, and every
+/// `@LINE:COL` is the original source position of the node's token (the outermost macro
+/// invocation for expanded text).
 pub fn dump_ast_with(
     ws: &mut Workspace,
     source: &[u8],
     name: &str,
     opts: &CompileOptions,
+    diag: &mut Diagnostics,
     out: &mut dyn Write,
-) -> Result<(), Diagnostics> {
+) -> bool {
     let prof = crate::front::profile::select(source).unwrap_or(opts.profile);
     if prof == Profile::P1 {
-        return dump_ast_in(ws, source, name, out);
+        return match dump_ast_in(ws, source, name, out) {
+            Ok(()) => {
+                *diag = Diagnostics::new(name);
+                true
+            }
+            Err(d) => {
+                *diag = d;
+                false
+            }
+        };
     }
     let lim = limits(prof);
-    let mut diag = Diagnostics::with_error_limit(name, lim.errors_reported_max);
+    *diag = Diagnostics::with_error_limit(name, lim.errors_reported_max);
     if source.is_empty() || source.len() > lim.source_bytes_max {
         diag.push(
             1,
@@ -62,21 +73,21 @@ pub fn dump_ast_with(
                 source.len()
             ),
         );
-        return Err(diag);
+        return false;
     }
     let Workspace {
         toks, ast, text, pp, ..
     } = ws;
-    if !pp.run(source, &mut diag) && diag.total() > 0 && pp.tokens().is_empty() {
-        return Err(diag);
+    if !pp.run(source, diag) && diag.total() > 0 && pp.tokens().is_empty() {
+        return false;
     }
-    lex::lex_pp(pp, source, text, &mut diag, toks);
-    parse::parse(text, toks, ast, &mut diag);
+    lex::lex_pp(pp, source, text, diag, toks);
+    parse::parse(text, toks, ast, diag);
     if diag.total() > 0 {
-        return Err(diag);
+        return false;
     }
     let _ = write_tree::<{ 2 * AST_CAP }, AST_CAP>(text, toks, ast, out);
-    Ok(())
+    true
 }
 
 /// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.

@@ -146,6 +146,10 @@ pub fn dump_tgsi(file: &str, stage: Option<u32>, opts: &CompileOptions) -> i32 {
 /// The IR of a loaded blob in the shared dump format, after a line naming the CSIR version.
 fn ir_text(name: &str, m: &Module, version: u32) -> String {
     let mut s = format!("csir version {}\n", version);
+    // Profile-1 output is unchanged; other profiles say which they are.
+    if m.profile != shader::limits::Profile::P1 {
+        s += &format!("profile {}\n", m.profile.number());
+    }
     let _ = shader::ir::dump::dump_module(name, m, &mut s);
     s
 }

@@ -8,7 +8,7 @@
 use shader::front::dump::dump_ast_with;
 use shader::ir::dump::dump_module;
 use shader::limits::*;
-use shader::program::compile::{CompileOptions, Workspace};
+use shader::program::compile::{CompileOptions, Diagnostics, Workspace};
 
 use crate::render_cmd::{compile_full, json_diag, json_diags, render_diag};
 
@@ -104,7 +104,16 @@ pub fn dump(kind: &str, file: &str, stage: Option<u32>, opts: &CompileOptions) -
     let mut out = String::new();
     let diag = if kind == "ast" {
         let mut ws = Box::new(Workspace::new());
-        dump_ast_with(&mut ws, &src, file, opts, &mut out).err().map(Box::new)
+        let mut diag = Box::new(Diagnostics::new(file));
+        if dump_ast_with(&mut ws, &src, file, opts, &mut diag, &mut out) {
+            let text = render_diag(&diag, &src);
+            if !text.is_empty() {
+                eprintln!("{}", text);
+            }
+            None
+        } else {
+            Some(diag)
+        }
     } else {
         let st = match stage_for(file, stage) {
             Ok(s) => s,
