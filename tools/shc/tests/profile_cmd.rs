@@ -339,3 +339,28 @@ fn link_format_json() {
     assert_eq!(v[0]["file"], "l.frag");
     assert_eq!(v[0]["line"], 2);
 }
+
+/// 4096 unrolled `sin` of a vec4: far over profile 2's 256 KiB of TGSI. Profile 1 reports a
+/// stage over its budget as an error (as before: `budget_csir_cmd.rs`); in profile 2 it is a
+/// warning and `check` exits 0.
+#[test]
+fn profile_2_tgsi_over_the_virgl_budget_is_a_warning() {
+    let vs = tmp(
+        "huge.vert",
+        "#version 330 core\n#pragma chrisos profile 2\nuniform vec4 u;\nvoid main() {\n    vec4 x = u;\n    for (int i = 0; i < 8; i++) {\n    for (int j = 0; j < 8; j++) {\n    for (int k = 0; k < 8; k++) {\n    for (int l = 0; l < 8; l++) {\n        x = sin(x) + u;\n    }}}}\n    gl_Position = x;\n}\n",
+    );
+    let o = shc(&["check".as_ref(), vs.as_os_str()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("huge.vert: warning: TGSI exceeds the VirGL command budget (262144 bytes)"),
+        "{}",
+        err(&o)
+    );
+    let o = shc(&["check".as_ref(), vs.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json_lines(&o);
+    assert_eq!(v.len(), 1, "{}", out(&o));
+    assert_eq!(v[0]["severity"], "warning");
+    assert_eq!(v[0]["limit"], "tgsi_bytes_max");
+    assert!(v[0]["line"].is_null());
+}
