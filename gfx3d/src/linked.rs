@@ -75,22 +75,26 @@ impl Linked {
         opts: &CompileOptions,
     ) -> Result<Linked, BuildError> {
         use core::fmt::Write;
-        let v = compiler.compile_with(0, vs.as_bytes(), name, opts).map_err(|d| {
-            let mut log = String::new();
-            let _ = d.render(vs.as_bytes(), &mut log);
-            BuildError::Compile {
-                stage: "vertex",
-                log,
-            }
-        })?;
-        let f = compiler.compile_with(1, fs.as_bytes(), name, opts).map_err(|d| {
-            let mut log = String::new();
-            let _ = d.render(fs.as_bytes(), &mut log);
-            BuildError::Compile {
-                stage: "fragment",
-                log,
-            }
-        })?;
+        let v = compiler
+            .compile_with(0, vs.as_bytes(), name, opts)
+            .map_err(|d| {
+                let mut log = String::new();
+                let _ = d.render(vs.as_bytes(), &mut log);
+                BuildError::Compile {
+                    stage: "vertex",
+                    log,
+                }
+            })?;
+        let f = compiler
+            .compile_with(1, fs.as_bytes(), name, opts)
+            .map_err(|d| {
+                let mut log = String::new();
+                let _ = d.render(fs.as_bytes(), &mut log);
+                BuildError::Compile {
+                    stage: "fragment",
+                    log,
+                }
+            })?;
         let mut p = Program::new();
         p.link(Some(&v.module), Some(&f.module))
             .map_err(|e: LinkError| {

@@ -450,14 +450,23 @@ fn profile_2_programs_build_and_draw_through_from_glsl_with() {
     g.boot(BackendMode::Software, None).unwrap();
     let e = Linked::from_glsl(g.compiler(), VS, TRI_FRAG, "p1");
     assert!(
-        matches!(e, Err(gfx3d::linked::BuildError::Compile { stage: "vertex", .. })),
+        matches!(
+            e,
+            Err(gfx3d::linked::BuildError::Compile {
+                stage: "vertex",
+                ..
+            })
+        ),
         "profile 1 has no #define"
     );
     let p2 = CompileOptions::profile(Profile::P2);
     let linked = Linked::from_glsl_with(g.compiler(), VS, TRI_FRAG, "p2", &p2)
         .unwrap_or_else(|e| panic!("{}", e));
     assert_eq!(
-        linked.program().module(shader::ir::Stage::Vertex).map(|m| m.profile),
+        linked
+            .program()
+            .module(shader::ir::Stage::Vertex)
+            .map(|m| m.profile),
         Some(Profile::P2)
     );
     let c = g.context_create(1).unwrap();

@@ -353,7 +353,10 @@ const LIMIT_PHRASES: [(&str, &str); 26] = [
     ("shader source must be 1 to", "source_bytes_max"),
     ("too many tokens: the limit is", "tokens_max"),
     ("characters long; the limit is", "identifier_chars_max"),
-    ("integer literal is too large: the limit is", "int_literal_max"),
+    (
+        "integer literal is too large: the limit is",
+        "int_literal_max",
+    ),
     ("syntax tree limit of", "ast_nodes_max"),
     ("nesting exceeds the limit of", "nesting_max"),
     ("too many nested scopes: the limit is", "scopes_max"),
@@ -391,4 +394,61 @@ pub fn limit_named_in(message: &str) -> Option<&'static str> {
         .iter()
         .find(|(p, _)| message.contains(p))
         .map(|(_, name)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_messages_name_their_limit() {
+        for (msg, name) in [
+            (
+                "too many tokens: the limit is 768 tokens per shader",
+                Some("tokens_max"),
+            ),
+            (
+                "macro expansion nested too deeply: the limit is 64 (PP_DEPTH_MAX)",
+                Some("pp_expansion_depth_max"),
+            ),
+            (
+                "too much macro output: the limit is 65536 (PP_EXPAND_MAX)",
+                Some("pp_expanded_tokens_max"),
+            ),
+            (
+                "#if expression nested too deeply: the limit is 64 (PP_EXPR_DEPTH_MAX)",
+                Some("pp_expr_depth_max"),
+            ),
+            (
+                "if statements are nested too deeply: the limit is 32",
+                Some("if_depth_max"),
+            ),
+            ("IF nesting exceeds the limit of 32", Some("if_depth_max")),
+            (
+                "too many temporaries (the profile-2 limit is 1024)",
+                Some("temporaries_max"),
+            ),
+            (
+                "too many varyings: 'v' does not fit; the limit is 8",
+                Some("varyings_max"),
+            ),
+            (
+                "TGSI exceeds the VirGL command budget (3600 bytes)",
+                Some("tgsi_bytes_max"),
+            ),
+            ("too many arguments: 5 given, at most 4 accepted", None),
+            ("invalid swizzle 'z': vec2 has 2 component(s)", None),
+        ] {
+            assert_eq!(limit_named_in(msg), name, "{}", msg);
+        }
+        // Every name is a `shc limits` key or a preprocessor table's own.
+        let keys = P2_LIMITS.entries().map(|(k, _)| k);
+        for (_, name) in LIMIT_PHRASES.iter().chain(PP_LIMIT_NAMES.iter()) {
+            assert!(
+                keys.contains(name) || name.starts_with("pp_") || *name == "int_literal_max",
+                "{}",
+                name
+            );
+        }
+    }
 }

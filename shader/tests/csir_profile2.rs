@@ -40,7 +40,10 @@ fn big_vertex() -> String {
     for i in 0..n {
         s += &format!("uniform vec4 u{};\n", i);
     }
-    s += &format!("uniform mat4 {};\nlayout(location = 7) in vec4 pos;\n", LONG_UNIFORM);
+    s += &format!(
+        "uniform mat4 {};\nlayout(location = 7) in vec4 pos;\n",
+        LONG_UNIFORM
+    );
     for i in 0..12 {
         s += &format!("out vec4 v{};\n", i);
     }
@@ -71,7 +74,10 @@ fn big_fragment() -> String {
     for i in 2..12 {
         s += &format!("  c = c + v{};\n", i);
     }
-    s += &format!("  if (c.x < 0.0) discard;\n  {} = c / 3.0;\n}}\n", LONG_OUTPUT);
+    s += &format!(
+        "  if (c.x < 0.0) discard;\n  {} = c / 3.0;\n}}\n",
+        LONG_OUTPUT
+    );
     s
 }
 
@@ -219,16 +225,20 @@ fn the_profile_word_and_the_profile_bounds_are_checked_behind_the_checksum() {
     for word in [1u32, 3, 0x100, u32::MAX] {
         let mut b = blob.clone();
         b[56..60].copy_from_slice(&word.to_le_bytes());
-        assert_eq!(
-            load_fixed(b),
-            Err(CsirError::BadProfile { found: word })
-        );
+        assert_eq!(load_fixed(b), Err(CsirError::BadProfile { found: word }));
     }
     // A profile-2 blob relabelled profile 1: its tables do not fit profile 1's bounds.
     let mut b = blob.clone();
     b[56..60].copy_from_slice(&0u32.to_le_bytes());
     assert!(
-        matches!(load_fixed(b), Err(CsirError::TooMany { what: "instruction", limit: 384, .. })),
+        matches!(
+            load_fixed(b),
+            Err(CsirError::TooMany {
+                what: "instruction",
+                limit: 384,
+                ..
+            })
+        ),
         "relabelled as profile 1"
     );
     // Counts one past profile 2's bounds.
@@ -324,7 +334,10 @@ fn a_profile_2_loaded_module_links_and_runs_like_the_compiled_one() {
     let vs = "#version 330\n#pragma chrisos profile 2\n#define P pos\nlayout(location = 0) in vec4 pos;\nout vec4 a_varying_with_a_name_that_is_longer_than_39_bytes;\nvoid main() { a_varying_with_a_name_that_is_longer_than_39_bytes = P * 0.5; gl_Position = P; }\n";
     let fs = "#version 330\n#pragma chrisos profile 2\nin vec4 a_varying_with_a_name_that_is_longer_than_39_bytes;\nout vec4 c;\nvoid main() { c = a_varying_with_a_name_that_is_longer_than_39_bytes; }\n";
     let (v, f) = (compile2(0, vs), compile2(1, fs));
-    let (lv, lf) = (csir::load(&save(&v)).unwrap(), csir::load(&save(&f)).unwrap());
+    let (lv, lf) = (
+        csir::load(&save(&v)).unwrap(),
+        csir::load(&save(&f)).unwrap(),
+    );
     let mut p = shader::program::link::Program::new();
     p.link(Some(&lv), Some(&lf))
         .unwrap_or_else(|e| panic!("{}: {}", e, p.log()));

@@ -76,7 +76,11 @@ pub fn dump_ast_with(
         return false;
     }
     let Workspace {
-        toks, ast, text, pp, ..
+        toks,
+        ast,
+        text,
+        pp,
+        ..
     } = ws;
     if !pp.run(source, diag) && diag.total() > 0 && pp.tokens().is_empty() {
         return false;

@@ -92,7 +92,13 @@ pub fn json_diag(
 pub fn json_diags(file: &str, diag: &Diagnostics) -> Vec<serde_json::Value> {
     let mut v = Vec::new();
     for d in diag.errors() {
-        v.push(json_diag(Some(file), Some(d.line), Some(d.column), "error", &d.message));
+        v.push(json_diag(
+            Some(file),
+            Some(d.line),
+            Some(d.column),
+            "error",
+            &d.message,
+        ));
     }
     if diag.total() > diag.len() {
         let mut o = json_diag(
@@ -110,7 +116,13 @@ pub fn json_diags(file: &str, diag: &Diagnostics) -> Vec<serde_json::Value> {
         v.push(o);
     }
     for d in diag.warnings() {
-        v.push(json_diag(Some(file), Some(d.line), Some(d.column), "warning", &d.message));
+        v.push(json_diag(
+            Some(file),
+            Some(d.line),
+            Some(d.column),
+            "warning",
+            &d.message,
+        ));
     }
     v
 }

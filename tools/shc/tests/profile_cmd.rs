@@ -127,15 +127,27 @@ fn profile_option_on_every_compiling_command() {
     // The saved blob is profile 2 and loads back.
     let o = shc(&["csir".as_ref(), "load".as_ref(), blob.as_os_str()]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(out(&o).starts_with("csir version 2\nprofile 2\n"), "{}", out(&o));
+    assert!(
+        out(&o).starts_with("csir version 2\nprofile 2\n"),
+        "{}",
+        out(&o)
+    );
     // A bad profile is a usage error.
-    let o = shc(&["check".as_ref(), fs.as_os_str(), "--profile".as_ref(), "3".as_ref()]);
+    let o = shc(&[
+        "check".as_ref(),
+        fs.as_os_str(),
+        "--profile".as_ref(),
+        "3".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn csir_save_v1_refuses_profile_2_with_the_reason() {
-    let fs = tmp("v1.frag", "#version 330\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    let fs = tmp(
+        "v1.frag",
+        "#version 330\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
     let blob = fs.with_extension("csir");
     let _ = std::fs::remove_file(&blob);
     let o = shc(&[
@@ -177,7 +189,13 @@ fn limits_per_profile() {
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let lim = shader::limits::limits(shader::limits::Profile::from_u32(p).unwrap());
         for (name, value) in lim.entries() {
-            assert_eq!(v[name].as_u64(), Some(value as u64), "profile {} {}", p, name);
+            assert_eq!(
+                v[name].as_u64(),
+                Some(value as u64),
+                "profile {} {}",
+                p,
+                name
+            );
         }
         // Every key of the classic list is there too.
         for (k, _) in classic.as_object().unwrap() {
@@ -201,7 +219,12 @@ fn limits_per_profile() {
 fn check_format_json_has_one_object_per_diagnostic() {
     // Profile 1: two errors on lines 2 and 3.
     let fs = tmp("j.frag", P2_FRAG);
-    let o = shc(&["check".as_ref(), fs.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    let o = shc(&[
+        "check".as_ref(),
+        fs.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).is_empty(), "json goes to stdout only: {}", err(&o));
     let v = json_lines(&o);
@@ -228,10 +251,18 @@ fn check_format_json_has_one_object_per_diagnostic() {
     let v = json_lines(&o);
     assert_eq!(v.len(), 1, "{}", out(&o));
     assert_eq!(v[0]["severity"], "warning");
-    assert_eq!((v[0]["line"].as_u64(), v[0]["column"].as_u64()), (Some(2), Some(12)));
+    assert_eq!(
+        (v[0]["line"].as_u64(), v[0]["column"].as_u64()),
+        (Some(2), Some(12))
+    );
     // A clean shader: no output at all.
     let ok = tmp("ok.vert", VERT);
-    let o = shc(&["check".as_ref(), ok.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    let o = shc(&[
+        "check".as_ref(),
+        ok.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
 }
@@ -285,7 +316,12 @@ fn limit_errors_name_their_limit() {
     ];
     for (name, src, limit) in cases {
         let f = tmp(name, &src);
-        let o = shc(&["check".as_ref(), f.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+        let o = shc(&[
+            "check".as_ref(),
+            f.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ]);
         assert_eq!(o.status.code(), Some(1), "{}", name);
         let v = json_lines(&o);
         assert!(
@@ -333,7 +369,13 @@ fn link_format_json() {
     assert!(v.iter().all(|d| d["file"].is_null() && d["line"].is_null()));
     assert!(out(&o).contains("v_missing"), "{}", out(&o));
     // A compile error in json names the file and line.
-    let o = shc(&["link".as_ref(), vs.as_os_str(), fs.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    let o = shc(&[
+        "link".as_ref(),
+        vs.as_os_str(),
+        fs.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let v = json_lines(&o);
     assert_eq!(v[0]["file"], "l.frag");
@@ -352,11 +394,17 @@ fn profile_2_tgsi_over_the_virgl_budget_is_a_warning() {
     let o = shc(&["check".as_ref(), vs.as_os_str()]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(
-        err(&o).contains("huge.vert: warning: TGSI exceeds the VirGL command budget (262144 bytes)"),
+        err(&o)
+            .contains("huge.vert: warning: TGSI exceeds the VirGL command budget (262144 bytes)"),
         "{}",
         err(&o)
     );
-    let o = shc(&["check".as_ref(), vs.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    let o = shc(&[
+        "check".as_ref(),
+        vs.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let v = json_lines(&o);
     assert_eq!(v.len(), 1, "{}", out(&o));
