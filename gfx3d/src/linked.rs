@@ -14,6 +14,7 @@ use shader::back::raster::{
 use shader::ir::Stage as IrStage;
 use shader::limits::SAMPLER_MAX;
 use shader::program::cache::Compiler;
+use shader::program::compile::CompileOptions;
 use shader::program::link::{LinkError, Program};
 
 use crate::layout::fetch;
@@ -66,23 +67,40 @@ impl Linked {
         fs: &str,
         name: &str,
     ) -> Result<Linked, BuildError> {
+        Linked::from_glsl_with(compiler, vs, fs, name, &CompileOptions::default())
+    }
+
+    /// [`Linked::from_glsl`] with compile options: `CompileOptions::profile(Profile::P2)`
+    /// builds a profile-2 program (a source's own `#pragma chrisos profile N` still overrides
+    /// the option). The options are part of the compile cache's key.
+    pub fn from_glsl_with(
+        compiler: &mut Compiler,
+        vs: &str,
+        fs: &str,
+        name: &str,
+        opts: &CompileOptions,
+    ) -> Result<Linked, BuildError> {
         use core::fmt::Write;
-        let v = compiler.compile(0, vs.as_bytes(), name).map_err(|d| {
-            let mut log = String::new();
-            let _ = d.render(vs.as_bytes(), &mut log);
-            BuildError::Compile {
-                stage: "vertex",
-                log,
-            }
-        })?;
-        let f = compiler.compile(1, fs.as_bytes(), name).map_err(|d| {
-            let mut log = String::new();
-            let _ = d.render(fs.as_bytes(), &mut log);
-            BuildError::Compile {
-                stage: "fragment",
-                log,
-            }
-        })?;
+        let v = compiler
+            .compile_with(0, vs.as_bytes(), name, opts)
+            .map_err(|d| {
+                let mut log = String::new();
+                let _ = d.render(vs.as_bytes(), &mut log);
+                BuildError::Compile {
+                    stage: "vertex",
+                    log,
+                }
+            })?;
+        let f = compiler
+            .compile_with(1, fs.as_bytes(), name, opts)
+            .map_err(|d| {
+                let mut log = String::new();
+                let _ = d.render(fs.as_bytes(), &mut log);
+                BuildError::Compile {
+                    stage: "fragment",
+                    log,
+                }
+            })?;
         let mut p = Box::new(Program::new());
         p.link(Some(&v.module), Some(&f.module))
             .map_err(|e: LinkError| {

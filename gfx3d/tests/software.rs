@@ -437,3 +437,59 @@ fn programs_compile_through_the_compile_cache() {
     }
     g.drop_owner(1);
 }
+
+/// Issue 12 item 2: `Linked::from_glsl_with` passes the profile to the compiler. This pair uses
+/// `#define` (profile 2's preprocessor): profile 1 rejects it, profile 2 builds it, and the
+/// program draws the red triangle; a rebuild in profile 2 hits the compile cache.
+#[test]
+fn profile_2_programs_build_and_draw_through_from_glsl_with() {
+    use shader::limits::Profile;
+    use shader::program::compile::CompileOptions;
+    const VS: &str = "#version 330\n#define POS position\nlayout(location = 0) in vec4 position;\nlayout(location = 1) in vec4 color;\nout vec4 vcolor;\nvoid main() { vcolor = color; gl_Position = POS; }\n";
+    let mut g: G = Gfx3d::new();
+    g.boot(BackendMode::Software, None).unwrap();
+    let e = Linked::from_glsl(g.compiler(), VS, TRI_FRAG, "p1");
+    assert!(
+        matches!(
+            e,
+            Err(gfx3d::linked::BuildError::Compile {
+                stage: "vertex",
+                ..
+            })
+        ),
+        "profile 1 has no #define"
+    );
+    let p2 = CompileOptions::profile(Profile::P2);
+    let linked = Linked::from_glsl_with(g.compiler(), VS, TRI_FRAG, "p2", &p2)
+        .unwrap_or_else(|e| panic!("{}", e));
+    assert_eq!(
+        linked
+            .program()
+            .module(shader::ir::Stage::Vertex)
+            .map(|m| m.profile),
+        Some(Profile::P2)
+    );
+    let c = g.context_create(1).unwrap();
+    let t = g.target_create(1, c, 32, 32).unwrap();
+    let m = g.mesh_create(1, Usage::Static).unwrap();
+    g.mesh_upload_f32(1, m, &tri_layout(), &common::red_triangle(), None)
+        .unwrap();
+    let p = g.prog_prepare(1, c, linked).unwrap();
+    g.begin(1, c, t).unwrap();
+    g.clear(1, c, [0.0, 1.0, 0.0, 1.0], true).unwrap();
+    g.use_program(1, c, p).unwrap();
+    g.draw(1, c, m).unwrap();
+    g.end(1, c).unwrap();
+    let mut px = vec![0u32; 32 * 32];
+    g.target_read(1, t, &mut px).unwrap();
+    assert!(count(&px, |x| x == RED) > 100);
+    // The failed profile-1 vertex compile missed (failures are not cached), and so did both
+    // profile-2 stages.
+    assert_eq!((g.stats().compile_hits, g.stats().compile_misses), (0, 3));
+    // Built again in profile 2: both stages are hits (the profile is part of the key).
+    let again = Linked::from_glsl_with(g.compiler(), VS, TRI_FRAG, "p2", &p2).unwrap();
+    assert_eq!(g.stats().compile_hits, 2);
+    drop(again);
+    g.drop_owner(1);
+    assert_nothing_live(&g.stats(), "after drop_owner(1)");
+}

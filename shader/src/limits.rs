@@ -325,3 +325,133 @@ const _: () = assert!(IMM_CAP < i16::MAX as usize);
 const _: () = assert!(AST_CAP < i16::MAX as usize);
 const _: () = assert!(TOK_CAP < i16::MAX as usize);
 const _: () = assert!(UNIFORM_VEC4_CAP < i16::MAX as usize);
+
+// ---------------------------------------------------------------------------------------------
+// Which limit a diagnostic reports
+
+/// The preprocessor names its bound in the message (`... (PP_EXPAND_MAX)`): the `shc limits`
+/// name of each, or the constant's own name where `Limits` has no entry for it.
+const PP_LIMIT_NAMES: [(&str, &str); 15] = [
+    ("(PP_SRC_MAX)", "source_bytes_max"),
+    ("(PP_TOK_MAX)", "tokens_max"),
+    ("(PP_NAME_MAX)", "identifier_chars_max"),
+    ("(PP_MACRO_MAX)", "pp_macros_max"),
+    ("(PP_DEPTH_MAX)", "pp_expansion_depth_max"),
+    ("(PP_EXPAND_MAX)", "pp_expanded_tokens_max"),
+    ("(PP_IF_MAX)", "pp_if_nesting_max"),
+    ("(PP_BODY_MAX)", "pp_body_max"),
+    ("(PP_BODY_POOL)", "pp_body_pool"),
+    ("(PP_ARGS_MAX)", "pp_args_max"),
+    ("(PP_EXPANSION_MAX)", "pp_expansion_max"),
+    ("(PP_PENDING_MAX)", "pp_pending_max"),
+    ("(PP_WORK_MAX)", "pp_work_max"),
+    ("(PP_SYNTH_MAX)", "pp_synth_max"),
+    ("(PP_EXPR_DEPTH_MAX)", "pp_expr_depth_max"),
+];
+
+/// Phrases of the compiler's limit diagnostics (one per message shape, checked in order) and the
+/// `shc limits` name of the bound each reports.
+const LIMIT_PHRASES: [(&str, &str); 26] = [
+    ("shader source exceeds the size limit", "source_bytes_max"),
+    ("shader source must be 1 to", "source_bytes_max"),
+    ("too many tokens: the limit is", "tokens_max"),
+    ("characters long; the limit is", "identifier_chars_max"),
+    (
+        "integer literal is too large: the limit is",
+        "int_literal_max",
+    ),
+    ("syntax tree limit of", "ast_nodes_max"),
+    ("nesting exceeds the limit of", "nesting_max"),
+    ("too many nested scopes: the limit is", "scopes_max"),
+    ("too many symbols: the limit is", "symbols_max"),
+    ("instruction limit of", "ir_instructions_max"),
+    ("too many instructions (", "ir_instructions_max"),
+    ("temporary limit of", "temporaries_max"),
+    ("too many temporaries (", "temporaries_max"),
+    ("constant limit of", "immediates_max"),
+    ("too many immediates (", "immediates_max"),
+    ("too many parameters:", "parameters_max"),
+    ("' takes at most", "parameters_max"),
+    ("too many samplers:", "samplers_max"),
+    ("too many uniforms:", "uniform_vec4_slots_max"),
+    ("too many attributes:", "attributes_max"),
+    ("too many varyings:", "varyings_max"),
+    ("call depth exceeds the limit", "call_depth_max"),
+    ("nested too deeply: the limit is", "if_depth_max"),
+    ("unroll limit of", "unroll_iterations_max"),
+    ("compile work budget exceeded", "compile_work_steps_max"),
+    ("TGSI exceeds the VirGL command budget", "tgsi_bytes_max"),
+];
+
+/// The name (as `shc limits` prints it) of the bound a diagnostic message reports, or None when
+/// the message is not about a limit. A mapping of the message shapes above: a new limit message
+/// must be added here (the tests compile sources past each limit and check the name).
+pub fn limit_named_in(message: &str) -> Option<&'static str> {
+    if let Some((_, name)) = PP_LIMIT_NAMES.iter().find(|(c, _)| message.contains(c)) {
+        return Some(name);
+    }
+    if message.starts_with("IF nesting exceeds the limit") {
+        return Some("if_depth_max");
+    }
+    LIMIT_PHRASES
+        .iter()
+        .find(|(p, _)| message.contains(p))
+        .map(|(_, name)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_messages_name_their_limit() {
+        for (msg, name) in [
+            (
+                "too many tokens: the limit is 768 tokens per shader",
+                Some("tokens_max"),
+            ),
+            (
+                "macro expansion nested too deeply: the limit is 64 (PP_DEPTH_MAX)",
+                Some("pp_expansion_depth_max"),
+            ),
+            (
+                "too much macro output: the limit is 65536 (PP_EXPAND_MAX)",
+                Some("pp_expanded_tokens_max"),
+            ),
+            (
+                "#if expression nested too deeply: the limit is 64 (PP_EXPR_DEPTH_MAX)",
+                Some("pp_expr_depth_max"),
+            ),
+            (
+                "if statements are nested too deeply: the limit is 32",
+                Some("if_depth_max"),
+            ),
+            ("IF nesting exceeds the limit of 32", Some("if_depth_max")),
+            (
+                "too many temporaries (the profile-2 limit is 1024)",
+                Some("temporaries_max"),
+            ),
+            (
+                "too many varyings: 'v' does not fit; the limit is 8",
+                Some("varyings_max"),
+            ),
+            (
+                "TGSI exceeds the VirGL command budget (3600 bytes)",
+                Some("tgsi_bytes_max"),
+            ),
+            ("too many arguments: 5 given, at most 4 accepted", None),
+            ("invalid swizzle 'z': vec2 has 2 component(s)", None),
+        ] {
+            assert_eq!(limit_named_in(msg), name, "{}", msg);
+        }
+        // Every name is a `shc limits` key or a preprocessor table's own.
+        let keys = P2_LIMITS.entries().map(|(k, _)| k);
+        for (_, name) in LIMIT_PHRASES.iter().chain(PP_LIMIT_NAMES.iter()) {
+            assert!(
+                keys.contains(name) || name.starts_with("pp_") || *name == "int_literal_max",
+                "{}",
+                name
+            );
+        }
+    }
+}

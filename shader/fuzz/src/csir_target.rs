@@ -98,6 +98,20 @@ pub fn run(input: &[u8]) {
     assert!(same(&back, &m), "v2 round trip changed the module");
     assert_eq!(save(&back, Version::V2), v2, "v2 save is not stable");
 
+    // v1 holds profile 1 only: a profile-2 module is refused, naming its profile.
+    if m.profile != shader::limits::Profile::P1 {
+        let mut buf = vec![0u8; csir::CSIR_MAX];
+        assert_eq!(
+            csir::save(&m, Version::V1, &mut buf),
+            Err(csir::CsirError::ProfileNotInV1 {
+                profile: m.profile.number()
+            }),
+            "v1 save of a profile-{} module",
+            m.profile.number()
+        );
+        draw(&m, mode);
+        return;
+    }
     // v1 has no opcode past 32 (DIV, SQRT): saving such a module as v1 is refused, naming it.
     if let Some(i) = m
         .insts

@@ -11,7 +11,8 @@ use crate::front::diag::Diagnostics;
 use crate::front::lex::{self, Tok, Tokens};
 use crate::front::parse;
 use crate::front::Workspace;
-use crate::limits::{AST_MAX, SRC_MAX};
+use crate::limits::{limits, Profile, AST_CAP, AST_MAX, SRC_MAX};
+use crate::program::compile::CompileOptions;
 
 /// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
 /// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
@@ -57,6 +58,66 @@ pub fn dump_ast_in(
     Ok(())
 }
 
+/// [`dump_ast_in`] in the profile `opts` names, or the one the source's own
+/// `#pragma chrisos profile N` selects (as `compile` chooses it), like `compile_into`: `diag`
+/// receives the errors, or the warnings of a source that parses; true when the tree was
+/// written. Profile 1 is exactly [`dump_ast_in`]; profile 2 preprocesses first, and every
+/// `@LINE:COL` is the original source position of the node's token (the outermost macro
+/// invocation for expanded text).
+pub fn dump_ast_with(
+    ws: &mut Workspace,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+    diag: &mut Diagnostics,
+    out: &mut dyn Write,
+) -> bool {
+    let prof = crate::front::profile::select(source).unwrap_or(opts.profile);
+    if prof == Profile::P1 {
+        return match dump_ast_in(ws, source, name, out) {
+            Ok(()) => {
+                *diag = Diagnostics::new(name);
+                true
+            }
+            Err(d) => {
+                *diag = d;
+                false
+            }
+        };
+    }
+    let lim = limits(prof);
+    *diag = Diagnostics::with_error_limit(name, lim.errors_reported_max);
+    if source.is_empty() || source.len() > lim.source_bytes_max {
+        diag.push(
+            1,
+            1,
+            format_args!(
+                "shader source must be 1 to {} bytes; found {}",
+                lim.source_bytes_max,
+                source.len()
+            ),
+        );
+        return false;
+    }
+    let Workspace {
+        toks,
+        ast,
+        text,
+        pp,
+        ..
+    } = ws;
+    if !pp.run(source, diag) && diag.total() > 0 && pp.tokens().is_empty() {
+        return false;
+    }
+    lex::lex_pp(pp, source, text, diag, toks);
+    parse::parse(text, toks, ast, diag);
+    if diag.total() > 0 {
+        return false;
+    }
+    let _ = write_tree::<{ 2 * AST_CAP }, AST_CAP>(text, toks, ast, out);
+    true
+}
+
 /// Lexes and parses only (for the AST dump): the tokens and tree, or the diagnostics.
 #[allow(clippy::result_large_err)]
 fn parse_only(
@@ -86,7 +147,18 @@ fn parse_only(
     Ok(())
 }
 
+/// Profile 1's tree: small tables (the stack budget of a profile-1 dump stays what it was).
 fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::Result {
+    write_tree::<{ 2 * AST_MAX }, AST_MAX>(src, toks, ast, out)
+}
+
+/// The dump with room for `KIDS` children of one node and a `STACK`-entry walk.
+fn write_tree<const STACK: usize, const KIDS: usize>(
+    src: &[u8],
+    toks: &Tokens,
+    ast: &Ast,
+    out: &mut dyn Write,
+) -> fmt::Result {
     writeln!(
         out,
         "ast {} nodes, version {}",
@@ -95,8 +167,8 @@ fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::
     )?;
     // Depth first with an explicit stack (a chain like `a + a + ... + a` is as deep as the tree
     // is large): entries are (node, depth), node -1 printing `none` (an absent `for` part).
-    let mut stack: Vec<(i16, u16), { 2 * AST_MAX }> = Vec::new();
-    let globals: Vec<i16, AST_MAX> = ast.list(ast.first).map(|(i, _)| i).collect();
+    let mut stack: Vec<(i16, u16), STACK> = Vec::new();
+    let globals: Vec<i16, KIDS> = ast.list(ast.first).map(|(i, _)| i).collect();
     for &g in globals.iter().rev() {
         if stack.push((g, 0)).is_err() {
             return Ok(());
@@ -119,7 +191,7 @@ fn write_ast(src: &[u8], toks: &Tokens, ast: &Ast, out: &mut dyn Write) -> fmt::
         line(src, toks, n, out)?;
         let d = depth.saturating_add(1);
         // Children in order: pushed last first.
-        let mut kids: Vec<i16, AST_MAX> = Vec::new();
+        let mut kids: Vec<i16, KIDS> = Vec::new();
         match n.kind {
             Kind::Func => {
                 for (p, _) in ast.list(n.a) {

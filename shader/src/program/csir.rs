@@ -23,16 +23,70 @@ pub const MAGIC: u32 = 0x5249_5343;
 pub const V1_HEADER: usize = 32;
 pub const V2_HEADER: usize = 64;
 pub const RECORD: usize = 16;
-/// Bytes of one name field in v2 (a length byte, then up to 39 bytes, zero padded).
+/// Bytes of one name field in a profile-1 v2 blob (a length byte, then up to 39 bytes, zero
+/// padded).
 pub const NAME_FIELD: usize = 40;
-/// Bytes of one v2 interface-table entry (attribute, varying, uniform or sampler).
+/// Bytes of one interface-table entry (attribute, varying, uniform or sampler) of a profile-1
+/// v2 blob.
 pub const TABLE_ENTRY: usize = NAME_FIELD + 4;
-/// Largest possible blob of either version (a v2 blob with every table full).
-pub const CSIR_MAX: usize = V2_HEADER
+/// Bytes of one name field in a profile-2 v2 blob (a length byte, then up to 63 bytes).
+pub const P2_NAME_FIELD: usize = 64;
+/// Bytes of one interface-table entry of a profile-2 v2 blob (room for 16-bit uniform slots).
+pub const P2_TABLE_ENTRY: usize = P2_NAME_FIELD + 8;
+/// Header offset of the v2 profile word (0: profile 1, 2: profile 2).
+pub const PROFILE_OFFSET: usize = 56;
+/// Largest possible profile-1 blob of either version (a v2 blob with every table full).
+pub const CSIR_P1_MAX: usize = V2_HEADER
     + RECORD * IR_MAX
     + 4 * IMM_MAX
     + TABLE_ENTRY * (ATTR_MAX + VARYING_MAX + UNIFORM_VEC4_MAX + SAMPLER_MAX)
     + NAME_FIELD;
+/// Largest possible profile-2 blob (v2 with every table full).
+pub const CSIR_P2_MAX: usize = V2_HEADER
+    + RECORD * P2_IR_MAX
+    + 4 * P2_IMM_MAX
+    + P2_TABLE_ENTRY * (P2_ATTR_MAX + P2_VARYING_MAX + P2_UNIFORM_VEC4_MAX + P2_SAMPLER_MAX)
+    + P2_NAME_FIELD;
+/// Largest possible blob of any version and profile: a buffer this long holds every blob.
+pub const CSIR_MAX: usize = if CSIR_P2_MAX > CSIR_P1_MAX {
+    CSIR_P2_MAX
+} else {
+    CSIR_P1_MAX
+};
+
+/// The v2 table layout of one profile: name field and entry sizes, and its bounds.
+#[derive(Clone, Copy)]
+struct Layout {
+    profile: Profile,
+    name: usize,
+    entry: usize,
+    lim: &'static Limits,
+}
+
+fn layout(profile: Profile) -> Layout {
+    match profile {
+        Profile::P1 => Layout {
+            profile,
+            name: NAME_FIELD,
+            entry: TABLE_ENTRY,
+            lim: limits(profile),
+        },
+        Profile::P2 => Layout {
+            profile,
+            name: P2_NAME_FIELD,
+            entry: P2_TABLE_ENTRY,
+            lim: limits(profile),
+        },
+    }
+}
+
+/// The v2 header's profile word for `p` (0 for profile 1: those blobs are unchanged).
+fn profile_word(p: Profile) -> u32 {
+    match p {
+        Profile::P1 => 0,
+        p => p.number(),
+    }
+}
 
 const FLAG_WRITES_POSITION: u32 = 1;
 const FLAG_READS_FRAGCOORD: u32 = 2;
@@ -101,6 +155,14 @@ pub enum CsirError {
     NotInV1 {
         inst: usize,
         op: Op,
+    },
+    /// Saving as v1 a module of a profile other than 1 (v1 has no profile field).
+    ProfileNotInV1 {
+        profile: u32,
+    },
+    /// A v2 profile word other than 0 (profile 1) or 2.
+    BadProfile {
+        found: u32,
     },
 }
 
@@ -178,6 +240,16 @@ impl core::fmt::Display for CsirError {
                     inst, V1_OPCODE_MAX
                 )
             }
+            CsirError::ProfileNotInV1 { profile } => write!(
+                f,
+                "CSIR v1 holds profile-1 modules only (it has no profile field and profile 1's bounds): this module is profile {}; save it as CSIR v2 (--v2)",
+                profile
+            ),
+            CsirError::BadProfile { found } => write!(
+                f,
+                "CSIR profile word {} is not 0 (profile 1) or 2 (profile 2)",
+                found
+            ),
         }
     }
 }
@@ -201,11 +273,12 @@ pub fn saved_size(m: &Module, v: Version) -> usize {
         Version::V1 => V1_HEADER + body,
         Version::V2 => {
             let i = &m.iface;
+            let l = layout(m.profile);
             V2_HEADER
                 + body
-                + TABLE_ENTRY
+                + l.entry
                     * (i.attributes.len() + i.varyings.len() + i.uniforms.len() + i.samplers.len())
-                + NAME_FIELD
+                + l.name
         }
     }
 }
@@ -226,16 +299,22 @@ impl W<'_> {
     fn u32(&mut self, v: u32) {
         self.bytes(&v.to_le_bytes());
     }
-    fn u8(&mut self, v: u8) {
-        self.bytes(&[v]);
-    }
-    fn name(&mut self, n: &str) {
-        let mut f = [0u8; NAME_FIELD];
+    /// A name field of `size` bytes (at most 64): length, bytes, zero padding.
+    fn name(&mut self, n: &str, size: usize) {
+        let mut f = [0u8; P2_NAME_FIELD];
+        let size = size.min(P2_NAME_FIELD);
         let b = n.as_bytes();
-        let l = b.len().min(NAME_FIELD - 1);
+        let l = b.len().min(size - 1);
         f[0] = l as u8;
         f[1..1 + l].copy_from_slice(&b[..l]);
-        self.bytes(&f);
+        self.bytes(&f[..size]);
+    }
+    /// An entry's fields after its name, zero padded to `size` bytes (4 or 8).
+    fn tail(&mut self, fields: &[u8], size: usize) {
+        let mut t = [0u8; 8];
+        let n = fields.len().min(8);
+        t[..n].copy_from_slice(&fields[..n]);
+        self.bytes(&t[..size.min(8)]);
     }
 }
 
@@ -261,6 +340,11 @@ fn encode_inst(inst: &Inst) -> [u8; RECORD] {
 /// blob that cannot be loaded. Unverified modules are written as they are (the loader's
 /// verifier rejects them; tests build such blobs on purpose).
 pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> {
+    if v == Version::V1 && m.profile != Profile::P1 {
+        return Err(CsirError::ProfileNotInV1 {
+            profile: m.profile.number(),
+        });
+    }
     if v == Version::V1 {
         if let Some((inst, i)) = m
             .insts
@@ -324,7 +408,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
                 needed as u32,
                 0,
                 0,
-                0,
+                profile_word(m.profile),
                 0,
             ] {
                 w.u32(word);
@@ -338,24 +422,31 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         w.u32(f.to_bits());
     }
     if v == Version::V2 {
+        let l = layout(m.profile);
+        let (name, tail) = (l.name, l.entry - l.name);
         for a in &iface.attributes {
-            w.name(&a.name);
-            w.bytes(&[a.ty as u8, a.location, a.components, 0]);
+            w.name(&a.name, name);
+            w.tail(&[a.ty as u8, a.location, a.components], tail);
         }
         for x in &iface.varyings {
-            w.name(&x.name);
-            w.bytes(&[x.ty as u8, x.slot, 0, 0]);
+            w.name(&x.name, name);
+            w.tail(&[x.ty as u8, x.slot], tail);
         }
         for u in &iface.uniforms {
-            w.name(&u.name);
-            w.bytes(&[u.ty as u8, u.slot as u8, u.slots, 0]);
+            w.name(&u.name, name);
+            match l.profile {
+                Profile::P1 => w.tail(&[u.ty as u8, u.slot as u8, u.slots], tail),
+                Profile::P2 => {
+                    let [lo, hi] = u.slot.to_le_bytes();
+                    w.tail(&[u.ty as u8, u.slots, lo, hi], tail)
+                }
+            }
         }
         for s in &iface.samplers {
-            w.name(&s.name);
-            w.u8(s.unit);
-            w.bytes(&[0, 0, 0]);
+            w.name(&s.name, name);
+            w.tail(&[s.unit], tail);
         }
-        w.name(iface.color_output.as_deref().unwrap_or(""));
+        w.name(iface.color_output.as_deref().unwrap_or(""), name);
         let h = v2_checksum(&w.buf[..needed]);
         w.buf[48..56].copy_from_slice(&h.to_le_bytes());
     }
@@ -709,6 +800,7 @@ fn zero(b: &[u8], from: usize, to: usize) -> Result<(), CsirError> {
 fn rd_name(
     b: &[u8],
     at: usize,
+    size: usize,
     what: &'static str,
     index: usize,
     allow_empty: bool,
@@ -719,8 +811,12 @@ fn rd_name(
         reason,
     };
     let l = b.get(at).copied().unwrap_or(0) as usize;
-    if l >= NAME_FIELD {
-        return Err(bad("name longer than 39 bytes"));
+    if l >= size {
+        return Err(bad(if size == NAME_FIELD {
+            "name longer than 39 bytes"
+        } else {
+            "name longer than 63 bytes"
+        }));
     }
     if l == 0 && !allow_empty {
         return Err(bad("empty name"));
@@ -733,7 +829,7 @@ fn rd_name(
     if !ident {
         return Err(bad("name is not an identifier"));
     }
-    zero(b, at + 1 + l, at + NAME_FIELD)?;
+    zero(b, at + 1 + l, at + size)?;
     let mut n = Name::new();
     for &c in bytes {
         let _ = n.push(c as char);
@@ -757,19 +853,25 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         });
     }
     let stage = stage_at(b)?;
-    let n = count(b, 12, "instruction", IR_MAX)?;
-    let nimm = count(b, 16, "immediate", IMM_MAX)?;
-    let ntemp = count(b, 20, "temporary", TEMP_MAX)?;
-    let nattr = count(b, 24, "attribute", ATTR_MAX)?;
-    let nvary = count(b, 28, "varying", VARYING_MAX)?;
-    let nuni = count(b, 32, "uniform", UNIFORM_VEC4_MAX)?;
-    let nsamp = count(b, 36, "sampler", SAMPLER_MAX)?;
+    // The profile decides the bounds and the table layout, so it is read first (a corrupted
+    // word is still caught: it is covered by the checksum and must be 0 or 2).
+    let profile = match rd_u32(b, PROFILE_OFFSET) {
+        0 => Profile::P1,
+        2 => Profile::P2,
+        found => return Err(CsirError::BadProfile { found }),
+    };
+    let l = layout(profile);
+    let lim = l.lim;
+    let n = count(b, 12, "instruction", lim.ir_instructions_max)?;
+    let nimm = count(b, 16, "immediate", lim.immediates_max)?;
+    let ntemp = count(b, 20, "temporary", lim.temporaries_max)?;
+    let nattr = count(b, 24, "attribute", lim.attributes_max)?;
+    let nvary = count(b, 28, "varying", lim.varyings_max)?;
+    let nuni = count(b, 32, "uniform", lim.uniform_vec4_slots_max)?;
+    let nsamp = count(b, 36, "sampler", lim.samplers_max)?;
     let flags = rd_u32(b, 40);
-    let expected = V2_HEADER
-        + RECORD * n
-        + 4 * nimm
-        + TABLE_ENTRY * (nattr + nvary + nuni + nsamp)
-        + NAME_FIELD;
+    let expected =
+        V2_HEADER + RECORD * n + 4 * nimm + l.entry * (nattr + nvary + nuni + nsamp) + l.name;
     let total = rd_u32(b, 44) as usize;
     if total != expected || b.len() != expected {
         return Err(CsirError::BadSize {
@@ -787,8 +889,9 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     if flags & !FLAGS_KNOWN != 0 {
         return Err(CsirError::NonZero { offset: 40 });
     }
-    zero(b, 56, 64)?;
+    zero(b, PROFILE_OFFSET + 4, 64)?;
     let mut m = Module::new(stage);
+    m.profile = profile;
     m.temps = ntemp as u16;
     decode_records(b, V2_HEADER, n, &mut m)?;
     for i in 0..n {
@@ -806,11 +909,13 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         index: 0,
         reason: "table full",
     };
+    // Each entry: the name field, then its fields; the rest of the entry must be 0.
+    let entry_end = |at: usize| at + l.entry;
     for k in 0..nattr {
-        let name = rd_name(b, at, "attribute", k, false)?;
-        let e = at + NAME_FIELD;
+        let name = rd_name(b, at, l.name, "attribute", k, false)?;
+        let e = at + l.name;
         let ty = rd_type(byte(e), "attribute", k)?;
-        zero(b, e + 3, e + 4)?;
+        zero(b, e + 3, entry_end(at))?;
         let a = Attribute {
             name,
             ty,
@@ -818,13 +923,13 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
             components: byte(e + 2),
         };
         iface.attributes.push(a).map_err(|_| full("attribute"))?;
-        at += TABLE_ENTRY;
+        at += l.entry;
     }
     for k in 0..nvary {
-        let name = rd_name(b, at, "varying", k, false)?;
-        let e = at + NAME_FIELD;
+        let name = rd_name(b, at, l.name, "varying", k, false)?;
+        let e = at + l.name;
         let ty = rd_type(byte(e), "varying", k)?;
-        zero(b, e + 2, e + 4)?;
+        zero(b, e + 2, entry_end(at))?;
         iface
             .varyings
             .push(Varying {
@@ -833,28 +938,34 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
                 slot: byte(e + 1),
             })
             .map_err(|_| full("varying"))?;
-        at += TABLE_ENTRY;
+        at += l.entry;
     }
     for k in 0..nuni {
-        let name = rd_name(b, at, "uniform", k, false)?;
-        let e = at + NAME_FIELD;
+        let name = rd_name(b, at, l.name, "uniform", k, false)?;
+        let e = at + l.name;
         let ty = rd_type(byte(e), "uniform", k)?;
-        zero(b, e + 3, e + 4)?;
+        let (slot, slots) = match profile {
+            // type, first slot u8, slot count u8, 0
+            Profile::P1 => (byte(e + 1) as u16, byte(e + 2)),
+            // type, slot count u8, first slot u16 LE, 0 0 0 0
+            Profile::P2 => (u16::from_le_bytes([byte(e + 2), byte(e + 3)]), byte(e + 1)),
+        };
+        zero(b, e + 3 + (profile == Profile::P2) as usize, entry_end(at))?;
         iface
             .uniforms
             .push(Uniform {
                 name,
                 ty,
-                slot: byte(e + 1) as u16,
-                slots: byte(e + 2),
+                slot,
+                slots,
             })
             .map_err(|_| full("uniform"))?;
-        at += TABLE_ENTRY;
+        at += l.entry;
     }
     for k in 0..nsamp {
-        let name = rd_name(b, at, "sampler", k, false)?;
-        let e = at + NAME_FIELD;
-        zero(b, e + 1, e + 4)?;
+        let name = rd_name(b, at, l.name, "sampler", k, false)?;
+        let e = at + l.name;
+        zero(b, e + 1, entry_end(at))?;
         iface
             .samplers
             .push(Sampler {
@@ -862,9 +973,9 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
                 unit: byte(e),
             })
             .map_err(|_| full("sampler"))?;
-        at += TABLE_ENTRY;
+        at += l.entry;
     }
-    let color = rd_name(b, at, "colour output", 0, true)?;
+    let color = rd_name(b, at, l.name, "colour output", 0, true)?;
     if (flags & FLAG_COLOR_OUTPUT != 0) == color.is_empty() {
         return Err(CsirError::BadEntry {
             what: "colour output",
@@ -880,9 +991,12 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     Ok(m)
 }
 
-/// Table sanity the verifier may not know about: bounds and no duplicate locations/slots/units.
+/// Table sanity the verifier may not know about: bounds of the module's profile
+/// (`limits(profile)`) and no duplicate locations/slots/units.
 fn check_tables(m: &Module) -> Result<(), CsirError> {
     let i = &m.iface;
+    let p1 = m.profile == Profile::P1;
+    let lim = limits(m.profile);
     let bad = |what, index, reason| {
         Err(CsirError::BadEntry {
             what,
@@ -890,9 +1004,10 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
             reason,
         })
     };
+    // Every table but the uniforms' has at most 16 entries (both profiles): a u32 mask.
     let mut seen = 0u32;
     for (k, a) in i.attributes.iter().enumerate() {
-        if a.location as usize >= ATTR_MAX
+        if a.location as usize >= lim.attributes_max
             || !(1..=4).contains(&a.components)
             || seen & (1 << a.location) != 0
         {
@@ -906,30 +1021,39 @@ fn check_tables(m: &Module) -> Result<(), CsirError> {
     }
     seen = 0;
     for (k, v) in i.varyings.iter().enumerate() {
-        if v.slot as usize >= VARYING_MAX || seen & (1 << v.slot) != 0 {
+        if v.slot as usize >= lim.varyings_max || seen & (1 << v.slot) != 0 {
             return bad("varying", k, "slot out of range or duplicate");
         }
         seen |= 1 << v.slot;
     }
-    seen = 0;
+    let mut used = [0u64; UNIFORM_VEC4_CAP.div_ceil(64)];
     for (k, u) in i.uniforms.iter().enumerate() {
         let end = u.slot as usize + u.slots as usize;
-        if u.slots == 0 || u.slots != u.ty.uniform_slots() || end > UNIFORM_VEC4_MAX {
+        if u.slots == 0 || u.slots != u.ty.uniform_slots() || end > lim.uniform_vec4_slots_max {
             return bad(
                 "uniform",
                 k,
-                "slot range outside 0..32 or does not match its type",
+                if p1 {
+                    "slot range outside 0..32 or does not match its type"
+                } else {
+                    "slot range outside 0..1024 or does not match its type"
+                },
             );
         }
-        let range = (((1u64 << u.slots) - 1) << u.slot) as u32;
-        if seen & range != 0 {
-            return bad("uniform", k, "overlaps another uniform");
+        for slot in u.slot as usize..end {
+            let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+            let Some(w) = used.get_mut(word) else {
+                return bad("uniform", k, "slot out of range");
+            };
+            if *w & bit != 0 {
+                return bad("uniform", k, "overlaps another uniform");
+            }
+            *w |= bit;
         }
-        seen |= range;
     }
     seen = 0;
     for (k, s) in i.samplers.iter().enumerate() {
-        if s.unit as usize >= SAMPLER_MAX || seen & (1 << s.unit) != 0 {
+        if s.unit as usize >= lim.samplers_max || seen & (1 << s.unit) != 0 {
             return bad("sampler", k, "unit out of range or duplicate");
         }
         seen |= 1 << s.unit;

@@ -461,6 +461,21 @@ impl ShaderRegistry {
         self.compile(owner, || compiler.compile(stage, source, name))
     }
 
+    /// [`ShaderRegistry::compile_source`] with compile options (the profile: a source's own
+    /// `#pragma chrisos profile N` still overrides it). The options are part of the cache key.
+    #[allow(clippy::result_large_err)] // the diagnostics are the product of a failed compile
+    pub fn compile_source_with(
+        &mut self,
+        compiler: &mut crate::program::cache::Compiler,
+        owner: Owner,
+        stage: u32,
+        source: &[u8],
+        name: &str,
+        opts: &crate::program::compile::CompileOptions,
+    ) -> Result<ShaderId, GuestError<crate::front::diag::Diagnostics>> {
+        self.compile(owner, || compiler.compile_with(stage, source, name, opts))
+    }
+
     /// Links the program's attached shaders into its own `link::Program`: the generation
     /// advances on every successful link; a failed relink keeps the previous program and its
     /// log ends with `kept previous program` ([`GuestRegistry::last_link`] reads it).
@@ -860,6 +875,50 @@ mod tests {
         assert_eq!((s.hits, s.misses), (before.hits + 1, before.misses));
         assert_eq!((before.hits, before.misses), (0, 3));
         assert_eq!(r.shader(2, v2).unwrap().name.as_str(), "v2");
+    }
+
+    /// Issue 12 item 2: the registry passes the profile through; the same source in two
+    /// profiles is two cache entries and two shaders of their own profile, and a profile-2
+    /// program links.
+    #[test]
+    fn profile_2_sources_compile_and_link_through_the_registry() {
+        use crate::limits::Profile;
+        use crate::program::cache::Compiler;
+        use crate::program::compile::CompileOptions;
+        // `#define` is profile 2's: profile 1 rejects this pair.
+        let vs_src = b"#version 330\n#define P p\nlayout(location = 0) in vec4 p;\nout vec4 c;\nvoid main() { c = P; gl_Position = P; }\n";
+        let fs_src = b"#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+        let p2 = CompileOptions::profile(Profile::P2);
+        let mut r: std::boxed::Box<ShaderRegistry> = std::boxed::Box::default();
+        let mut c: std::boxed::Box<Compiler> = std::boxed::Box::default();
+        assert!(matches!(
+            r.compile_source(&mut c, 1, 0, vs_src, "v"),
+            Err(GuestError::Failed(_))
+        ));
+        let v = r
+            .compile_source_with(&mut c, 1, 0, vs_src, "v", &p2)
+            .ok()
+            .unwrap();
+        let f = r
+            .compile_source_with(&mut c, 1, 1, fs_src, "f", &p2)
+            .ok()
+            .unwrap();
+        let f1 = r.compile_source(&mut c, 1, 1, fs_src, "f1").ok().unwrap();
+        assert_eq!(r.shader(1, v).unwrap().profile, Profile::P2);
+        assert_eq!(r.shader(1, f).unwrap().module.profile, Profile::P2);
+        assert_eq!(r.shader(1, f1).unwrap().profile, Profile::P1);
+        // Two profiles of one fragment source: two misses, no hit.
+        assert_eq!(c.stats().hits, 0);
+        let p = r.create_program(1).unwrap();
+        r.attach(1, p, v).unwrap();
+        r.attach(1, p, f).unwrap();
+        r.link_program(1, p).unwrap();
+        assert!(r.program(1, p).unwrap().unwrap().is_linked());
+        // The same profile-2 source again is a cache hit.
+        r.compile_source_with(&mut c, 2, 1, fs_src, "f2", &p2)
+            .ok()
+            .unwrap();
+        assert_eq!(c.stats().hits, 1);
     }
 
     #[test]

@@ -60,8 +60,9 @@ fn frames_for(one: Duration) -> u32 {
 
 /// Software path: seconds per frame.
 fn time_software(c: &Case) -> Result<(f64, u64), String> {
-    let soft =
-        render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene)).map_err(|f| f.message)?;
+    let opts = shader::program::compile::CompileOptions::default();
+    let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
+        .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratch = Box::new(shader::back::raster::Scratch::new());

@@ -4,9 +4,10 @@
 //! blobs, printing the IR of a loaded blob and the standalone TGSI of a shader.
 //! Exit codes: 0 success, 1 compile/load errors (reason on stderr), 2 usage or I/O errors.
 use shader::ir::{Module, Stage};
+use shader::program::compile::CompileOptions;
 use shader::program::csir::{self, Version, CSIR_MAX};
 
-const USAGE: &str = "usage: shc csir save FILE -o OUT [--v1|--v2]\n       shc csir load FILE\n       shc dump tgsi FILE [--stage vertex|fragment]";
+use crate::render_cmd::{compile_full, render_diag};
 
 /// What an input file turned into.
 enum Input {
@@ -15,11 +16,14 @@ enum Input {
     Failed(String),
 }
 
-fn stage_of(path: &str, flag: Option<&str>) -> Result<Stage, String> {
+fn stage_of(path: &str, flag: Option<u32>) -> Result<Stage, String> {
     match flag {
-        Some("vertex" | "vert") => Ok(Stage::Vertex),
-        Some("fragment" | "frag") => Ok(Stage::Fragment),
-        Some(other) => Err(format!("unknown stage '{}' (vertex or fragment)", other)),
+        Some(0) => Ok(Stage::Vertex),
+        Some(1) => Ok(Stage::Fragment),
+        Some(other) => Err(format!(
+            "stage {} has no CSIR or TGSI form (vertex or fragment)",
+            other
+        )),
         None if path.ends_with(".frag") => Ok(Stage::Fragment),
         None => Ok(Stage::Vertex),
     }
@@ -27,7 +31,7 @@ fn stage_of(path: &str, flag: Option<&str>) -> Result<Stage, String> {
 
 /// Reads FILE: a CSIR blob (by its magic) is loaded and verified; anything else is compiled as
 /// GLSL for the stage given by `--stage` or the file suffix (`.frag` = fragment, else vertex).
-fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
+fn read_input(path: &str, stage: Option<u32>, opts: &CompileOptions) -> Result<Input, i32> {
     let bytes = std::fs::read(path).map_err(|e| {
         eprintln!("shc: cannot read {}: {}", path, e);
         2
@@ -42,60 +46,36 @@ fn read_input(path: &str, stage: Option<&str>) -> Result<Input, i32> {
         eprintln!("shc: {}", e);
         2
     })?;
-    Ok(compile(path, stage, &bytes))
+    Ok(compile(path, stage, &bytes, opts))
 }
 
-fn compile(path: &str, stage: Stage, source: &[u8]) -> Input {
+fn compile(path: &str, stage: Stage, source: &[u8], opts: &CompileOptions) -> Input {
     let name = std::path::Path::new(path)
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(path);
-    match shader::program::compile::compile(stage as u32, source, name) {
-        Ok(s) => Input::Loaded(Box::new(s.module)),
-        Err(d) => {
-            let mut text = String::new();
-            let _ = d.render(source, &mut text);
-            Input::Failed(text.trim_end().to_string())
+    let c = compile_full(stage as u32, source, name, opts);
+    let text = render_diag(&c.diag, source);
+    match c.shader {
+        Some(s) => {
+            if !text.is_empty() {
+                eprintln!("{}", text);
+            }
+            Input::Loaded(Box::new(s.module.clone()))
         }
+        None => Input::Failed(text),
     }
 }
 
-fn flag_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
-}
-
-/// `shc csir save|load`.
-pub fn csir(args: &[String]) -> i32 {
-    match args.first().map(String::as_str) {
-        Some("save") => save(&args[1..]),
-        Some("load") => load(&args[1..]),
-        _ => {
-            eprintln!("{}", USAGE);
-            2
-        }
-    }
-}
-
-fn save(args: &[String]) -> i32 {
-    let (Some(file), Some(out)) = (args.first(), flag_value(args, "-o")) else {
-        eprintln!("{}", USAGE);
-        return 2;
-    };
-    let version = match (
-        args.iter().any(|a| a == "--v1"),
-        args.iter().any(|a| a == "--v2"),
-    ) {
-        (true, true) => {
-            eprintln!("shc csir save: --v1 and --v2 exclude each other");
-            return 2;
-        }
-        (true, false) => Version::V1,
-        _ => Version::V2,
-    };
-    let m = match read_input(file, flag_value(args, "--stage")) {
+/// `shc csir save FILE -o OUT [--v1|--v2]`.
+pub fn save(
+    file: &str,
+    out: &str,
+    version: Version,
+    stage: Option<u32>,
+    opts: &CompileOptions,
+) -> i32 {
+    let m = match read_input(file, stage, opts) {
         Ok(Input::Loaded(m)) => m,
         Ok(Input::Failed(reason)) => {
             eprintln!("{}", reason);
@@ -118,11 +98,8 @@ fn save(args: &[String]) -> i32 {
     0
 }
 
-fn load(args: &[String]) -> i32 {
-    let Some(file) = args.first() else {
-        eprintln!("{}", USAGE);
-        return 2;
-    };
+/// `shc csir load FILE`.
+pub fn load(file: &str) -> i32 {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
@@ -144,12 +121,8 @@ fn load(args: &[String]) -> i32 {
 }
 
 /// `shc dump tgsi FILE`: standalone TGSI (identity varying remap).
-pub fn dump_tgsi(args: &[String]) -> i32 {
-    let Some(file) = args.first() else {
-        eprintln!("{}", USAGE);
-        return 2;
-    };
-    let m = match read_input(file, flag_value(args, "--stage")) {
+pub fn dump_tgsi(file: &str, stage: Option<u32>, opts: &CompileOptions) -> i32 {
+    let m = match read_input(file, stage, opts) {
         Ok(Input::Loaded(m)) => m,
         Ok(Input::Failed(reason)) => {
             eprintln!("{}", reason);
@@ -157,7 +130,7 @@ pub fn dump_tgsi(args: &[String]) -> i32 {
         }
         Err(code) => return code,
     };
-    let mut text = shader::back::tgsi::TgsiText::new();
+    let mut text = Box::new(shader::back::tgsi::TgsiText::new());
     match shader::back::tgsi::emit(&m, None, &mut text) {
         Ok(_) => {
             print!("{}", text);
@@ -173,6 +146,10 @@ pub fn dump_tgsi(args: &[String]) -> i32 {
 /// The IR of a loaded blob in the shared dump format, after a line naming the CSIR version.
 fn ir_text(name: &str, m: &Module, version: u32) -> String {
     let mut s = format!("csir version {}\n", version);
+    // Profile-1 output is unchanged; other profiles say which they are.
+    if m.profile != shader::limits::Profile::P1 {
+        s += &format!("profile {}\n", m.profile.number());
+    }
     let _ = shader::ir::dump::dump_module(name, m, &mut s);
     s
 }

@@ -1,49 +1,19 @@
 //! `shc check`, `shc dump ast|ir`, `shc limits`, `shc builtins`: the frontend for shader authors.
 //!
-//! Owns: argument handling and exit codes of these commands (0 ok, 1 compile errors with the
-//! diagnostics on stderr, including a stage whose TGSI exceeds the VirGL budget, 2 usage or I/O
-//! errors). Must never: reimplement compiler rules (it only
-//! calls `shader::program::compile` and the dumps).
-use shader::front::dump::dump_ast;
+//! Owns: the behaviour and exit codes of these commands (0 ok, warnings on stderr; 1 compile
+//! errors with the diagnostics on stderr, including a profile-1 stage whose TGSI exceeds the
+//! VirGL budget; 2 usage or I/O errors; `--format json` puts one object per diagnostic on
+//! stdout instead). Argument parsing is `main.rs`'s. Must never: reimplement compiler rules (it
+//! only calls `shader::program::compile` and the dumps).
+use shader::front::dump::dump_ast_with;
 use shader::ir::dump::dump_module;
 use shader::limits::*;
-use shader::program::compile::compile;
+use shader::program::compile::{CompileOptions, Diagnostics, Workspace};
 
-/// Files and the optional `--stage` value; Err is a usage message.
-fn files_and_stage(args: &[String]) -> Result<(Vec<String>, Option<u32>), String> {
-    let mut files = Vec::new();
-    let mut stage = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--stage" {
-            let v = it
-                .next()
-                .ok_or("--stage needs a value: vertex, fragment, geometry or compute")?;
-            stage = Some(match v.as_str() {
-                "vertex" | "vert" => 0,
-                "fragment" | "frag" => 1,
-                "geometry" => 2,
-                "compute" => 3,
-                other => {
-                    return Err(format!(
-                        "unknown stage '{}': use vertex, fragment, geometry or compute",
-                        other
-                    ))
-                }
-            });
-        } else if let Some(v) = a.strip_prefix("--stage=") {
-            return files_and_stage(&[String::from("--stage"), v.to_string()])
-                .map(|(_, s)| (files.clone(), s));
-        } else if a.starts_with("--") {
-            return Err(format!("unknown option '{}'", a));
-        } else {
-            files.push(a.clone());
-        }
-    }
-    Ok((files, stage))
-}
+use crate::render_cmd::{compile_full, json_diag, json_diags, render_diag};
 
-fn stage_for(file: &str, given: Option<u32>) -> Result<u32, String> {
+/// The stage of `file`: `given`, else from the name (`.vert`, `.frag`).
+pub fn stage_for(file: &str, given: Option<u32>) -> Result<u32, String> {
     if let Some(s) = given {
         return Ok(s);
     }
@@ -63,21 +33,12 @@ fn read(file: &str) -> Result<Vec<u8>, String> {
     std::fs::read(file).map_err(|e| format!("{}: cannot read: {}", file, e))
 }
 
-/// `shc check FILE... [--stage S]`.
-pub fn check(args: &[String]) -> i32 {
-    let (files, stage) = match files_and_stage(args) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("shc check: {}", e);
-            return 2;
-        }
-    };
-    if files.is_empty() {
-        eprintln!("usage: shc check FILE... [--stage vertex|fragment|geometry|compute]");
-        return 2;
-    }
+/// `shc check FILE... [--stage S] [--profile N] [--format json]`. A stage whose TGSI exceeds
+/// the VirGL budget is an error in profile 1 (the specification's link rule, as before) and a
+/// warning in profile 2; warnings (the preprocessor's, ...) never change the exit code.
+pub fn check(files: &[String], stage: Option<u32>, opts: &CompileOptions, json: bool) -> i32 {
     let mut code = 0;
-    for f in &files {
+    for f in files {
         let st = match stage_for(f, stage) {
             Ok(s) => s,
             Err(e) => {
@@ -92,41 +53,47 @@ pub fn check(args: &[String]) -> i32 {
                 return 2;
             }
         };
-        match compile(st, &src, f) {
-            // A shader whose TGSI cannot be emitted can never be linked (the specification's
-            // link rule), so `check` reports it as the old compiler did.
-            Ok(sh) => {
-                if let Err(e) = sh.tgsi {
-                    eprintln!("{}: error: {}", f, e);
-                    code = 1;
+        let c = compile_full(st, &src, f, opts);
+        let mut objects = json_diags(f, &c.diag);
+        let text = render_diag(&c.diag, &src);
+        if !json && !text.is_empty() {
+            eprintln!("{}", text);
+        }
+        match &c.shader {
+            // A profile-1 shader whose TGSI cannot be emitted can never be linked (the
+            // specification's link rule), so `check` reports it as the old compiler did.
+            Some(sh) => {
+                if let Err(e) = &sh.tgsi {
+                    let (severity, note) = if sh.profile == Profile::P1 {
+                        code = 1;
+                        ("error", "")
+                    } else {
+                        (
+                            "warning",
+                            ": it compiles, but VirGL cannot take it and no program can link it",
+                        )
+                    };
+                    let msg = format!("{}{}", e, note);
+                    if json {
+                        objects.push(json_diag(Some(f), None, None, severity, &msg));
+                    } else {
+                        eprintln!("{}: {}: {}", f, severity, msg);
+                    }
                 }
             }
-            Err(d) => {
-                let mut s = String::new();
-                let _ = d.render(&src, &mut s);
-                eprint!("{}", s);
-                code = 1;
+            None => code = 1,
+        }
+        if json {
+            for o in &objects {
+                println!("{}", o);
             }
         }
     }
     code
 }
 
-/// `shc dump ast|ir FILE [--stage S]`.
-pub fn dump(args: &[String]) -> i32 {
-    let what = args.first().map(String::as_str);
-    let rest = args.get(1..).unwrap_or(&[]);
-    let (files, stage) = match files_and_stage(rest) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("shc dump: {}", e);
-            return 2;
-        }
-    };
-    let (Some(kind @ ("ast" | "ir")), [file]) = (what, files.as_slice()) else {
-        eprintln!("usage: shc dump ast|ir|tgsi FILE [--stage vertex|fragment]");
-        return 2;
-    };
+/// `shc dump ast|ir FILE [--stage S] [--profile N]`.
+pub fn dump(kind: &str, file: &str, stage: Option<u32>, opts: &CompileOptions) -> i32 {
     let src = match read(file) {
         Ok(s) => s,
         Err(e) => {
@@ -135,8 +102,18 @@ pub fn dump(args: &[String]) -> i32 {
         }
     };
     let mut out = String::new();
-    let result = if kind == "ast" {
-        dump_ast(&src, file, &mut out)
+    let diag = if kind == "ast" {
+        let mut ws = Box::new(Workspace::new());
+        let mut diag = Box::new(Diagnostics::new(file));
+        if dump_ast_with(&mut ws, &src, file, opts, &mut diag, &mut out) {
+            let text = render_diag(&diag, &src);
+            if !text.is_empty() {
+                eprintln!("{}", text);
+            }
+            None
+        } else {
+            Some(diag)
+        }
     } else {
         let st = match stage_for(file, stage) {
             Ok(s) => s,
@@ -145,16 +122,26 @@ pub fn dump(args: &[String]) -> i32 {
                 return 2;
             }
         };
-        compile(st, &src, file).map(|sh| {
-            let _ = dump_module(&sh.name, &sh.module, &mut out);
-        })
+        let c = compile_full(st, &src, file, opts);
+        match &c.shader {
+            Some(sh) => {
+                let _ = dump_module(&sh.name, &sh.module, &mut out);
+                // Warnings of a successful compile go to stderr; the dump is unchanged.
+                let text = render_diag(&c.diag, &src);
+                if !text.is_empty() {
+                    eprintln!("{}", text);
+                }
+                None
+            }
+            None => Some(c.diag),
+        }
     };
-    match result {
-        Ok(()) => {
+    match diag {
+        None => {
             print!("{}", out);
             0
         }
-        Err(d) => {
+        Some(d) => {
             let mut s = String::new();
             let _ = d.render(&src, &mut s);
             eprint!("{}", s);
@@ -163,36 +150,54 @@ pub fn dump(args: &[String]) -> i32 {
     }
 }
 
-/// `shc limits`: every fixed capacity of the compiler as JSON.
-pub fn limits() -> i32 {
-    let v = serde_json::json!({
-        "source_bytes_max": SRC_MAX - 1,
-        "identifier_chars_max": NAME_MAX - 1,
-        "tokens_max": TOK_MAX,
-        "ast_nodes_max": AST_MAX,
-        "nesting_max": NEST_MAX,
-        "scopes_max": SCOPE_MAX,
-        "symbols_max": SYM_MAX,
-        "errors_reported_max": ERR_MAX,
-        "ir_instructions_max": IR_MAX,
-        "immediates_max": IMM_MAX,
-        "temporaries_max": TEMP_MAX,
-        "attributes_max": ATTR_MAX,
-        "varyings_max": VARYING_MAX,
-        "uniform_vec4_slots_max": UNIFORM_VEC4_MAX,
-        "samplers_max": SAMPLER_MAX,
-        "fragment_outputs": 1,
-        "parameters_max": PARAM_MAX,
-        "call_depth_max": CALL_DEPTH_MAX,
-        "unroll_iterations_max": UNROLL_MAX,
-        "compile_work_steps_max": WORK_MAX,
-        "if_depth_max": IF_DEPTH_MAX,
-        "version_min": VERSION_MIN,
-        "version_max": VERSION_MAX,
-        "int_literal_max": shader::front::lex::INT_LITERAL_MAX,
-        "tgsi_bytes_max": TGSI_MAX,
-        "compiler_version": COMPILER_VERSION,
-    });
+/// `shc limits`: every fixed capacity of the compiler as JSON. Without `--profile` the
+/// profile-1 object of before profiles existed (its keys are kept exactly); with `--profile N`
+/// every entry of `limits(N)` plus the bounds both profiles share.
+pub fn limits_cmd(profile: Option<Profile>) -> i32 {
+    let v = match profile {
+        None => serde_json::json!({
+            "source_bytes_max": SRC_MAX - 1,
+            "identifier_chars_max": NAME_MAX - 1,
+            "tokens_max": TOK_MAX,
+            "ast_nodes_max": AST_MAX,
+            "nesting_max": NEST_MAX,
+            "scopes_max": SCOPE_MAX,
+            "symbols_max": SYM_MAX,
+            "errors_reported_max": ERR_MAX,
+            "ir_instructions_max": IR_MAX,
+            "immediates_max": IMM_MAX,
+            "temporaries_max": TEMP_MAX,
+            "attributes_max": ATTR_MAX,
+            "varyings_max": VARYING_MAX,
+            "uniform_vec4_slots_max": UNIFORM_VEC4_MAX,
+            "samplers_max": SAMPLER_MAX,
+            "fragment_outputs": 1,
+            "parameters_max": PARAM_MAX,
+            "call_depth_max": CALL_DEPTH_MAX,
+            "unroll_iterations_max": UNROLL_MAX,
+            "compile_work_steps_max": WORK_MAX,
+            "if_depth_max": IF_DEPTH_MAX,
+            "version_min": VERSION_MIN,
+            "version_max": VERSION_MAX,
+            "int_literal_max": shader::front::lex::INT_LITERAL_MAX,
+            "tgsi_bytes_max": TGSI_MAX,
+            "compiler_version": COMPILER_VERSION,
+        }),
+        Some(p) => {
+            let mut m = serde_json::Map::new();
+            for (name, value) in limits(p).entries() {
+                m.insert(name.into(), value.into());
+            }
+            m.insert("version_min".into(), VERSION_MIN.into());
+            m.insert("version_max".into(), VERSION_MAX.into());
+            m.insert(
+                "int_literal_max".into(),
+                shader::front::lex::INT_LITERAL_MAX.into(),
+            );
+            m.insert("compiler_version".into(), COMPILER_VERSION.into());
+            serde_json::Value::Object(m)
+        }
+    };
     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     0
 }

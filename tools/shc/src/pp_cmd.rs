@@ -6,11 +6,7 @@
 use shader::front::diag::Diagnostics;
 use shader::front::pp::Preprocessor;
 
-pub fn preprocess(args: &[String]) -> i32 {
-    let [file] = args else {
-        eprintln!("usage: shc preprocess FILE");
-        return 2;
-    };
+pub fn preprocess(file: &str) -> i32 {
     let src = match std::fs::read(file) {
         Ok(s) => s,
         Err(e) => {

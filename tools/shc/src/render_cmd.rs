@@ -9,7 +9,7 @@
 //! through Mesa for the differential tests.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use scene::{Filter, Image, Scene, Wrap};
 use shader::back::raster::{
@@ -17,7 +17,7 @@ use shader::back::raster::{
     VertexInput,
 };
 use shader::limits::SAMPLER_MAX;
-use shader::program::compile::{compile, Shader};
+use shader::program::compile::{compile_into, CompileOptions, Diagnostics, Shader, Workspace};
 use shader::program::link::Program;
 use shader::Stage;
 
@@ -26,12 +26,15 @@ use shader::Stage;
 pub struct Failure {
     pub code: i32,
     pub message: String,
+    /// The same diagnostics as `--format json` objects (empty for usage, I/O and scene errors).
+    pub diags: Vec<serde_json::Value>,
 }
 
 fn failure(code: i32, message: impl Into<String>) -> Failure {
     Failure {
         code,
         message: message.into(),
+        diags: Vec::new(),
     }
 }
 
@@ -39,13 +42,115 @@ fn read_source(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| failure(2, format!("cannot read {}: {}", path.display(), e)))
 }
 
-/// Compile one stage; diagnostics are rendered with the file name.
-pub fn compile_stage(stage: Stage, source: &[u8], name: &str) -> Result<Shader, Failure> {
-    compile(stage as u32, source, name).map_err(|d| {
-        let mut text = String::new();
-        let _ = d.render(source, &mut text);
-        failure(1, text.trim_end().to_string())
+/// One stage's compile: the shader (None when it failed) and its diagnostics (errors, or the
+/// warnings of a successful compile). Boxed: a profile-2 shader is a few hundred KiB.
+pub struct Compiled {
+    pub shader: Option<Box<Shader>>,
+    pub diag: Box<Diagnostics>,
+}
+
+/// Compiles one stage with `opts` (the source's `#pragma chrisos profile N` overrides it),
+/// keeping the warnings of a successful compile (`compile_into` leaves them in `diag`).
+pub fn compile_full(stage: u32, source: &[u8], name: &str, opts: &CompileOptions) -> Compiled {
+    let mut ws = Box::new(Workspace::new());
+    let mut shader = Box::new(Shader::EMPTY);
+    let mut diag = Box::new(Diagnostics::new(name));
+    let ok = compile_into(&mut ws, &mut shader, &mut diag, stage, source, name, opts);
+    Compiled {
+        shader: ok.then_some(shader),
+        diag,
+    }
+}
+
+/// The diagnostics as rendered text (errors, then warnings), without the last newline.
+pub fn render_diag(diag: &Diagnostics, source: &[u8]) -> String {
+    let mut text = String::new();
+    let _ = diag.render(source, &mut text);
+    text.trim_end().to_string()
+}
+
+/// One JSON object of `--format json`.
+pub fn json_diag(
+    file: Option<&str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    severity: &str,
+    message: &str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "file": file,
+        "line": line,
+        "column": column,
+        "severity": severity,
+        "message": message,
+        "limit": shader::limits::limit_named_in(message),
     })
+}
+
+/// Every kept error and warning of `diag` as `--format json` objects (errors first), and one
+/// for the errors past the profile's `errors_reported_max` when there are any.
+pub fn json_diags(file: &str, diag: &Diagnostics) -> Vec<serde_json::Value> {
+    let mut v = Vec::new();
+    for d in diag.errors() {
+        v.push(json_diag(
+            Some(file),
+            Some(d.line),
+            Some(d.column),
+            "error",
+            &d.message,
+        ));
+    }
+    if diag.total() > diag.len() {
+        let mut o = json_diag(
+            Some(file),
+            None,
+            None,
+            "error",
+            &format!(
+                "{} more errors not shown (at most {} are kept)",
+                diag.total() - diag.len(),
+                diag.len()
+            ),
+        );
+        o["limit"] = "errors_reported_max".into();
+        v.push(o);
+    }
+    for d in diag.warnings() {
+        v.push(json_diag(
+            Some(file),
+            Some(d.line),
+            Some(d.column),
+            "warning",
+            &d.message,
+        ));
+    }
+    v
+}
+
+/// Compile one stage; diagnostics are rendered with the file name (warnings of a successful
+/// compile are returned as rendered text, empty when there are none).
+pub fn compile_stage(
+    stage: Stage,
+    source: &[u8],
+    name: &str,
+    opts: &CompileOptions,
+) -> Result<(Box<Shader>, Box<Diagnostics>), Failure> {
+    let c = compile_full(stage as u32, source, name, opts);
+    match c.shader {
+        Some(s) => Ok((s, c.diag)),
+        None => Err(Failure {
+            code: 1,
+            message: render_diag(&c.diag, source),
+            diags: json_diags(name, &c.diag),
+        }),
+    }
+}
+
+/// A program and the warnings of its two compiles (rendered text, and as JSON objects).
+pub struct Built {
+    pub program: Program,
+    pub warnings: Vec<String>,
+    pub json: Vec<serde_json::Value>,
 }
 
 /// Compile both stages and link them; the program log explains a failed link.
@@ -54,20 +159,35 @@ pub fn build_program(
     vs_name: &str,
     fs_src: &[u8],
     fs_name: &str,
-) -> Result<Program, Failure> {
-    let vs = compile_stage(Stage::Vertex, vs_src, vs_name);
-    let fs = compile_stage(Stage::Fragment, fs_src, fs_name);
-    let (vs, fs) = match (vs, fs) {
+    opts: &CompileOptions,
+) -> Result<Built, Failure> {
+    let vs = compile_stage(Stage::Vertex, vs_src, vs_name, opts);
+    let fs = compile_stage(Stage::Fragment, fs_src, fs_name, opts);
+    let ((vs, vd), (fs, fd)) = match (vs, fs) {
         (Ok(v), Ok(f)) => (v, f),
         (v, f) => {
-            let msgs: Vec<String> = [v.err(), f.err()]
-                .into_iter()
-                .flatten()
-                .map(|e| e.message)
-                .collect();
-            return Err(failure(1, msgs.join("\n")));
+            let fails: Vec<Failure> = [v.err(), f.err()].into_iter().flatten().collect();
+            let message = fails
+                .iter()
+                .map(|e| e.message.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let diags = fails.into_iter().flat_map(|e| e.diags).collect();
+            return Err(Failure {
+                code: 1,
+                message,
+                diags,
+            });
         }
     };
+    let mut warnings = Vec::new();
+    let mut json = Vec::new();
+    for (d, src, name) in [(&vd, vs_src, vs_name), (&fd, fs_src, fs_name)] {
+        if d.warnings().next().is_some() {
+            warnings.push(render_diag(d, src));
+            json.extend(json_diags(name, d));
+        }
+    }
     let mut program = Program::new();
     if let Err(e) = program.link(Some(&vs.module), Some(&fs.module)) {
         let log = program.log().trim_end();
@@ -76,9 +196,28 @@ pub fn build_program(
         } else {
             log.to_string()
         };
-        return Err(failure(1, text));
+        // A link failure is a program's, not one file's: no file, line or column.
+        json.extend(
+            text.lines()
+                .map(|l| json_diag(None, None, None, "error", l)),
+        );
+        let message = warnings
+            .iter()
+            .map(String::as_str)
+            .chain([text.as_str()])
+            .collect::<Vec<_>>()
+            .join("\n");
+        return Err(Failure {
+            code: 1,
+            message,
+            diags: json,
+        });
     }
-    Ok(program)
+    Ok(Built {
+        program,
+        warnings,
+        json,
+    })
 }
 
 struct SceneTexture {
@@ -282,15 +421,17 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Compile, link and prepare a scene from files (the common part of `shc render` and the bench).
-pub fn load(vert: &Path, frag: &Path, scene: &Path) -> Result<SoftScene, Failure> {
+pub fn load(
+    vert: &Path,
+    frag: &Path,
+    scene: &Path,
+    opts: &CompileOptions,
+) -> Result<(SoftScene, Vec<String>), Failure> {
     let (vs, fs) = (read_source(vert)?, read_source(frag)?);
-    let program = build_program(&vs, &file_name(vert), &fs, &file_name(frag))?;
+    let built = build_program(&vs, &file_name(vert), &fs, &file_name(frag), opts)?;
     let scene = Scene::load(scene).map_err(|e| failure(1, e.to_string()))?;
-    SoftScene::new(program, &scene)
+    Ok((SoftScene::new(built.program, &scene)?, built.warnings))
 }
-
-const RENDER_USAGE: &str = "usage: shc render VERT FRAG --scene SCENE.json --out OUT.png";
-const LINK_USAGE: &str = "usage: shc link VERT FRAG";
 
 fn report(r: Result<(), Failure>) -> i32 {
     match r {
@@ -303,36 +444,12 @@ fn report(r: Result<(), Failure>) -> i32 {
 }
 
 /// `shc render VERT FRAG --scene SCENE.json --out OUT.png`
-pub fn render(args: &[String]) -> i32 {
+pub fn render(vert: &Path, frag: &Path, scene: &Path, out: &Path, opts: &CompileOptions) -> i32 {
     report((|| {
-        let mut files = Vec::new();
-        let (mut scene, mut out) = (None, None);
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            match a.as_str() {
-                "--scene" => {
-                    scene = Some(PathBuf::from(
-                        it.next().ok_or_else(|| failure(2, RENDER_USAGE))?,
-                    ))
-                }
-                "--out" => {
-                    out = Some(PathBuf::from(
-                        it.next().ok_or_else(|| failure(2, RENDER_USAGE))?,
-                    ))
-                }
-                f if f.starts_with("--") => {
-                    return Err(failure(
-                        2,
-                        format!("unknown option {}\n{}", f, RENDER_USAGE),
-                    ))
-                }
-                f => files.push(PathBuf::from(f)),
-            }
+        let (soft, warnings) = load(vert, frag, scene, opts)?;
+        for w in &warnings {
+            eprintln!("{}", w);
         }
-        let (Some(scene), Some(out), [vert, frag]) = (scene, out, files.as_slice()) else {
-            return Err(failure(2, RENDER_USAGE));
-        };
-        let soft = load(vert, frag, &scene)?;
         for name in &soft.unused_uniforms {
             eprintln!(
                 "note: the program has no uniform {} (given by the scene)",
@@ -340,52 +457,69 @@ pub fn render(args: &[String]) -> i32 {
             );
         }
         let image = soft.render()?;
-        scene::write_png(&out, &image).map_err(|e| failure(2, e.to_string()))
+        scene::write_png(out, &image).map_err(|e| failure(2, e.to_string()))
     })())
 }
 
 /// `shc link VERT FRAG`: exit 0 when the pair links (with a summary), 1 with the log when not.
-pub fn link(args: &[String]) -> i32 {
-    report((|| {
-        let [vert, frag] = args else {
-            return Err(failure(2, LINK_USAGE));
-        };
-        let (vert, frag) = (Path::new(vert), Path::new(frag));
+/// With `json`, stdout holds only the diagnostics, one JSON object per line.
+pub fn link(vert: &Path, frag: &Path, opts: &CompileOptions, json: bool) -> i32 {
+    let result = (|| {
         let (vs, fs) = (read_source(vert)?, read_source(frag)?);
-        let program = build_program(&vs, &file_name(vert), &fs, &file_name(frag))?;
-        let mut s = String::new();
-        let _ = writeln!(s, "linked (generation {})", program.generation());
-        for a in program.attributes() {
-            let _ = writeln!(
-                s,
-                "attribute {} {} location {}",
-                a.ty.name(),
-                a.name,
-                a.location
-            );
+        build_program(&vs, &file_name(vert), &fs, &file_name(frag), opts)
+    })();
+    let built = match result {
+        Ok(b) => b,
+        Err(f) if json && f.code == 1 => {
+            for d in &f.diags {
+                println!("{}", d);
+            }
+            return 1;
         }
-        for v in program.varyings() {
-            let _ = writeln!(
-                s,
-                "varying {} {} vertex slot {} fragment slot {}",
-                v.ty.name(),
-                v.name,
-                v.vs_slot,
-                v.fs_slot
-            );
+        Err(f) => return report(Err(f)),
+    };
+    if json {
+        for d in &built.json {
+            println!("{}", d);
         }
-        for u in program.uniforms() {
-            let stages = match (u.vs_slot, u.fs_slot) {
-                (Some(_), Some(_)) => "both stages",
-                (Some(_), None) => "vertex",
-                _ => "fragment",
-            };
-            let _ = writeln!(s, "uniform {} {} ({})", u.ty.name(), u.name, stages);
-        }
-        for smp in program.samplers() {
-            let _ = writeln!(s, "sampler2D {} unit {}", smp.name, smp.unit);
-        }
-        print!("{}", s);
-        Ok(())
-    })())
+        return 0;
+    }
+    for w in &built.warnings {
+        eprintln!("{}", w);
+    }
+    let program = &built.program;
+    let mut s = String::new();
+    let _ = writeln!(s, "linked (generation {})", program.generation());
+    for a in program.attributes() {
+        let _ = writeln!(
+            s,
+            "attribute {} {} location {}",
+            a.ty.name(),
+            a.name,
+            a.location
+        );
+    }
+    for v in program.varyings() {
+        let _ = writeln!(
+            s,
+            "varying {} {} vertex slot {} fragment slot {}",
+            v.ty.name(),
+            v.name,
+            v.vs_slot,
+            v.fs_slot
+        );
+    }
+    for u in program.uniforms() {
+        let stages = match (u.vs_slot, u.fs_slot) {
+            (Some(_), Some(_)) => "both stages",
+            (Some(_), None) => "vertex",
+            _ => "fragment",
+        };
+        let _ = writeln!(s, "uniform {} {} ({})", u.ty.name(), u.name, stages);
+    }
+    for smp in program.samplers() {
+        let _ = writeln!(s, "sampler2D {} unit {}", smp.name, smp.unit);
+    }
+    print!("{}", s);
+    0
 }
