@@ -6,6 +6,12 @@
 //! warnings never make a compile fail and never count as errors) and the text shape.
 //! Must never: allocate, panic on any line/column (even ones past the end of the source),
 //! or decide what is an error (the lexer, parser and semantic pass do).
+
+/// Appended to a profile-1 diagnostic about something profile 2 accepts (re-exported as
+/// `front::profile::P2_HINT`).
+pub const P2_HINT: &str =
+    " (profile 2 accepts this: add '#pragma chrisos profile 2' or compile with --profile 2)";
+
 use core::fmt::{self, Write};
 
 use heapless::{String, Vec};
@@ -13,8 +19,9 @@ use heapless::{String, Vec};
 use crate::limits::{ERR_CAP, ERR_MAX, WARN_MAX};
 
 /// Room for one message: what was found, what is allowed and the limit, with names of at most
-/// 39 bytes. Longer text is cut at a character boundary (never a panic).
-pub const MSG_MAX: usize = 160;
+/// 39 bytes, and room for the profile-2 hint ([`P2_HINT`]) after it. Longer text is cut at a
+/// character boundary (never a panic).
+pub const MSG_MAX: usize = 256;
 /// Shader names are kept up to this many bytes.
 pub const SHADER_NAME_MAX: usize = 64;
 

@@ -11,7 +11,8 @@ use crate::front::diag::Diagnostics;
 use crate::front::lex::{self, Tok, Tokens};
 use crate::front::parse;
 use crate::front::Workspace;
-use crate::limits::{AST_MAX, SRC_MAX};
+use crate::front::profile;
+use crate::limits::{Profile, AST_MAX, P2_LIMITS, SRC_MAX};
 
 /// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
 /// indented by depth, its kind, type, name/operator/value and `@LINE:COL`.
@@ -28,6 +29,11 @@ pub fn dump_ast_in(
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), Diagnostics> {
+    if profile::select(source) == Some(Profile::P2) {
+        parse_only_p2(ws, source, name)?;
+        let _ = write_ast(&ws.text, &ws.toks, &ws.ast, out);
+        return Ok(());
+    }
     parse_only(source, name, &mut ws.toks, &mut ws.ast)?;
     let _ = write_ast(source, &ws.toks, &ws.ast, out);
     Ok(())
@@ -56,6 +62,35 @@ fn parse_only(
     }
     lex::lex(source, &mut diag, toks);
     parse::parse(source, toks, ast, &mut diag);
+    if diag.total() > 0 {
+        return Err(diag);
+    }
+    Ok(())
+}
+
+/// Profile 2: preprocesses, lexes and parses `source` into the workspace; the text the tokens
+/// point into is `ws.text`.
+#[allow(clippy::result_large_err)]
+fn parse_only_p2(ws: &mut Workspace, source: &[u8], name: &str) -> Result<(), Diagnostics> {
+    let mut diag = Diagnostics::with_error_limit(name, P2_LIMITS.errors_reported_max);
+    if source.is_empty() || source.len() > P2_LIMITS.source_bytes_max {
+        diag.push(
+            1,
+            1,
+            format_args!(
+                "shader source must be 1 to {} bytes; found {}",
+                P2_LIMITS.source_bytes_max,
+                source.len()
+            ),
+        );
+        return Err(diag);
+    }
+    let Workspace {
+        toks, ast, text, pp, ..
+    } = ws;
+    pp.run(source, &mut diag);
+    lex::lex_pp(pp, source, text, &mut diag, toks);
+    parse::parse(text, toks, ast, &mut diag);
     if diag.total() > 0 {
         return Err(diag);
     }
@@ -154,6 +189,17 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
     out.write_str(n.kind.name())?;
     match n.kind {
         Kind::Decl => {
+            // Profile 2's declaration flags (never set in profile 1).
+            for (bit, w) in [
+                (D_INVARIANT, "invariant"),
+                (D_FLAT, "flat"),
+                (D_NOPERSPECTIVE, "noperspective"),
+                (D_CENTROID, "centroid"),
+            ] {
+                if n.op & bit != 0 {
+                    write!(out, " {}", w)?;
+                }
+            }
             quals(n.quals, out)?;
             write!(out, " {} {}", n.ty.name(), text)?;
             if n.quals & Q_LAYOUT != 0 {

@@ -273,6 +273,7 @@ impl Shader {
                 samplers: Vec::new(),
                 writes_position: false,
                 color_output: None,
+                frag_outputs: Vec::new(),
                 reads_fragcoord: false,
                 derived_names: false,
             },

@@ -14,7 +14,7 @@ use heapless::String;
 use crate::back::tgsi::{self, TgsiError, TgsiInfo};
 use crate::ir::verify::{self, VerifyError};
 use crate::ir::{
-    Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
+    Attribute, Inst, Interface, Interp, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
 };
 use crate::limits::*;
 
@@ -344,7 +344,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
         for x in &iface.varyings {
             w.name(&x.name);
-            w.bytes(&[x.ty as u8, x.slot, 0, 0]);
+            w.bytes(&[x.ty as u8, x.slot, x.interp as u8, 0]);
         }
         for u in &iface.uniforms {
             w.name(&u.name);
@@ -622,6 +622,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                         name: numbered("var", aux as usize),
                         ty: Type::Vec4,
                         slot: aux as u8,
+                        interp: Interp::Smooth,
                     };
                     iface.varyings.push(v).map_err(|_| full("varying"))?;
                 }
@@ -824,13 +825,19 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         let name = rd_name(b, at, "varying", k, false)?;
         let e = at + NAME_FIELD;
         let ty = rd_type(byte(e), "varying", k)?;
-        zero(b, e + 2, e + 4)?;
+        zero(b, e + 3, e + 4)?;
+        let interp = Interp::from_u8(byte(e + 2)).ok_or(CsirError::BadEntry {
+            what: "varying",
+            index: k,
+            reason: "interpolation byte is not 0 (smooth), 1 (flat) or 2 (noperspective)",
+        })?;
         iface
             .varyings
             .push(Varying {
                 name,
                 ty,
                 slot: byte(e + 1),
+                interp,
             })
             .map_err(|_| full("varying"))?;
         at += TABLE_ENTRY;
