@@ -428,6 +428,9 @@ impl<'a> Parser<'a> {
         self.advance();
         let name = self.idx();
         if !self.at(Tok::Ident) {
+            if self.at(Tok::Reserved) && self.toks.profile == Profile::P2 {
+                return self.reserved().map(|_| -1);
+            }
             return self.expected("a name").map(|_| -1);
         }
         self.advance();
