@@ -1646,6 +1646,66 @@ mod tests {
         assert!(!may_be_word(b""));
     }
 
+    /// The profile-2 table is sorted (binary search), every GLSL 3.30 word reserved for future
+    /// use is refused as a name in profile 2, and the words GLSL 3.30 does not reserve are names.
+    #[test]
+    fn profile_2_words() {
+        assert!(P2_WORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        for &(w, kind) in P2_WORDS {
+            assert_eq!(p2_word(w.as_bytes()), Some(kind), "{}", w);
+            let src = std::format!("float {};", w);
+            let mut d = Diagnostics::with_error_limit("t", 16);
+            let mut pp = Preprocessor::new();
+            pp.run(src.as_bytes(), &mut d);
+            let mut text = Vec::new();
+            let mut t = Tokens::new();
+            lex_pp(&pp, src.as_bytes(), &mut text, &mut d, &mut t);
+            let reserved = d.errors().any(|e| e.message.contains("reserved word"));
+            assert_eq!(reserved, kind == P2Word::Reserved, "{}", w);
+            let name = t.toks.get(1).map(|t| t.kind);
+            match kind {
+                P2Word::Reserved | P2Word::Ident => assert_eq!(name, Some(Tok::Ident), "{}", w),
+                P2Word::Later => assert_eq!(name, Some(Tok::Reserved), "{}", w),
+                P2Word::Keyword(k) => assert_eq!(name, Some(k), "{}", w),
+            }
+        }
+        for w in ["position", "texture", "main", "sampler2D", "vec4", "Flat", "flatten", ""] {
+            assert_eq!(p2_word(w.as_bytes()), None, "{}", w);
+        }
+    }
+
+    /// Profile 2's integer literals: hex, octal, u/U suffixes (kept as int values).
+    #[test]
+    fn profile_2_integer_literals() {
+        for (t, v) in [
+            ("0x1F", 31u32),
+            ("0XaBu", 171),
+            ("017", 15),
+            ("00", 0),
+            ("0u", 0),
+            ("7U", 7),
+            ("0x1000000", 1 << 24),
+            ("16777216u", 1 << 24),
+        ] {
+            let mut d = Diagnostics::new("t");
+            let (end, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
+            assert!(d.is_empty(), "{}", t);
+            assert_eq!((end, r), (t.len(), Ok((Tok::IntLit, v))), "{}", t);
+        }
+        for t in ["0x", "0x1g", "08", "0x1000001", "16777217u", "1uu", "1.0u", "0xu"] {
+            let mut d = Diagnostics::new("t");
+            let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
+            assert!(r.is_err() && d.len() == 1, "{}", t);
+        }
+        // Profile 1 is unchanged: the same spellings are errors, with the profile-2 hint.
+        for t in ["0x1F", "017", "7u"] {
+            let mut d = Diagnostics::new("t");
+            let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, false);
+            assert!(r.is_err(), "{}", t);
+            assert!(d.errors().next().unwrap().message.ends_with(P2_HINT), "{}", t);
+        }
+    }
+
     #[test]
     fn word_matches_agree_with_the_tables() {
         for (w, k) in KEYWORDS {

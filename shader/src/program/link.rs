@@ -399,6 +399,14 @@ impl Program {
         if fs.iface.color_output.is_none() {
             self.fail(&mut first, LinkError::NoColorOutput);
         }
+        // Profile 2: outputs at locations 1..7 are reflected (the fragment module's
+        // `frag_outputs`) but not stored.
+        for o in fs.iface.frag_outputs.iter().filter(|o| o.location != 0) {
+            self.log_line(format_args!(
+                "note: fragment output '{}' (location {}) is not stored: a target has one colour attachment, location 0",
+                o.name, o.location
+            ));
+        }
 
         let mut refl = Reflection {
             remap: [-1; VARYING_CAP],
@@ -585,7 +593,8 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link).
+    /// The log of the last link (empty after a clean link, but for profile 2's notes: a
+    /// fragment output at a location other than 0 is reflected and not stored).
     pub fn log(&self) -> &str {
         &self.log
     }
