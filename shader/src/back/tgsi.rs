@@ -445,7 +445,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             Op::LoadAttr => bit(
                 &mut p.attrs,
                 inst.aux,
-                8,
+                ATTR_CAP,
                 i,
                 "attribute location out of range",
             )?,

@@ -725,17 +725,19 @@ fn triangle(
     // Flat varyings take the provoking vertex's value (GL's default convention: the last
     // vertex of the triangle): copied to the others before clipping, every vertex that
     // clipping makes carries it too (a + t * (a - a) is exactly a).
-    let mut flat = *v;
+    let flat: [ClipVert; 3];
     let v = if setup.interp.iter().take(setup.slots.len()).any(|&m| m == Mode::Flat) {
+        let mut f = *v;
         for (k, &m) in setup.interp.iter().take(setup.slots.len()).enumerate() {
             if m == Mode::Flat {
                 for c in k * 4..k * 4 + 4 {
                     let last = v[2].var[c];
-                    flat[0].var[c] = last;
-                    flat[1].var[c] = last;
+                    f[0].var[c] = last;
+                    f[1].var[c] = last;
                 }
             }
         }
+        flat = f;
         &flat
     } else {
         v
