@@ -165,7 +165,11 @@ fn flat_survives_clipping_and_follows_the_last_vertex() {
     let program = link(VS, FS);
     let mut clipped = TRIANGLE;
     clipped[8] = -8.0; // v1.z < -w: clipped by the near plane
-    for (verts, want) in [(clipped, 0.6), (rotate(&TRIANGLE), 0.2), (rotate(&rotate(&TRIANGLE)), 0.4)] {
+    for (verts, want) in [
+        (clipped, 0.6),
+        (rotate(&TRIANGLE), 0.2),
+        (rotate(&rotate(&TRIANGLE)), 0.4),
+    ] {
         let picture = draw_triangle(&program, &verts);
         let blues: std::collections::BTreeSet<i32> = picture
             .iter()
@@ -207,8 +211,16 @@ fn interpolation_must_match_between_the_stages() {
     for (fs, name, ok) in [
         (FS.replace("flat in float f", "in float f"), "f", false),
         (FS.replace("noperspective in", "flat in"), "n", false),
-        (FS.replace("smooth in float s", "noperspective in float s"), "s", false),
-        (FS.replace("smooth in float s", "centroid in float s"), "s", true),
+        (
+            FS.replace("smooth in float s", "noperspective in float s"),
+            "s",
+            false,
+        ),
+        (
+            FS.replace("smooth in float s", "centroid in float s"),
+            "s",
+            true,
+        ),
     ] {
         let fs = module(1, &fs);
         let mut p = Program::new();
@@ -216,7 +228,10 @@ fn interpolation_must_match_between_the_stages() {
             Ok(()) => assert!(ok, "{} linked", name),
             Err(e) => {
                 assert!(!ok);
-                assert_eq!(e, LinkError::VaryingInterpMismatch(name.try_into().unwrap()));
+                assert_eq!(
+                    e,
+                    LinkError::VaryingInterpMismatch(name.try_into().unwrap())
+                );
                 assert!(
                     p.log().contains("varying interpolation mismatch"),
                     "{}",
@@ -244,7 +259,11 @@ fn csir_v2_keeps_the_interpolation() {
             }
             // Until CSIR v2 records the profile (a separate change), a loaded module is held to
             // profile 1, whose verifier refuses flat and noperspective varyings.
-            Err(e) => assert!(e.to_string().contains("profile-1 varying must be smooth"), "{}", e),
+            Err(e) => assert!(
+                e.to_string().contains("profile-1 varying must be smooth"),
+                "{}",
+                e
+            ),
         }
         // An unknown interpolation byte is refused.
         let at = find_entry(&buf[..n], "f");
@@ -288,7 +307,8 @@ fn short_outputs_write_zero_in_the_missing_channels() {
     assert_eq!(c, 0x0080_0000);
     let (c, _) = colour("out vec2 o; void main() { o = vec2(1.0, 0.25); }");
     assert_eq!(c, 0x00ff_4000);
-    let (c, _) = colour("layout(location = 0) out vec3 o; void main() { o = vec3(1.0, 0.5, 0.25); }");
+    let (c, _) =
+        colour("layout(location = 0) out vec3 o; void main() { o = vec3(1.0, 0.5, 0.25); }");
     assert_eq!(c, 0x00ff_8040);
     let (c, _) = colour("out vec4 o; void main() { o = vec4(1.0, 0.5, 0.25, 0.75); }");
     assert_eq!(c, 0xbfff_8040);

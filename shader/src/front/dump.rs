@@ -10,8 +10,8 @@ use crate::front::ast::*;
 use crate::front::diag::Diagnostics;
 use crate::front::lex::{self, Tok, Tokens};
 use crate::front::parse;
-use crate::front::Workspace;
 use crate::front::profile;
+use crate::front::Workspace;
 use crate::limits::{Profile, AST_MAX, P2_LIMITS, SRC_MAX};
 
 /// Parses `source` and writes its syntax tree, one node per line: the node's index, then,
@@ -86,7 +86,11 @@ fn parse_only_p2(ws: &mut Workspace, source: &[u8], name: &str) -> Result<(), Di
         return Err(diag);
     }
     let Workspace {
-        toks, ast, text, pp, ..
+        toks,
+        ast,
+        text,
+        pp,
+        ..
     } = ws;
     pp.run(source, &mut diag);
     lex::lex_pp(pp, source, text, &mut diag, toks);

@@ -1565,7 +1565,9 @@ fn p2_hex(
     let mut v: Option<u32> = Some(0);
     while at(p).is_ascii_hexdigit() {
         let d = (at(p) as char).to_digit(16).unwrap_or(0);
-        v = v.and_then(|v| v.checked_mul(16)).and_then(|v| v.checked_add(d));
+        v = v
+            .and_then(|v| v.checked_mul(16))
+            .and_then(|v| v.checked_add(d));
         p += 1;
     }
     let digits = p - start - 2;
@@ -1669,7 +1671,16 @@ mod tests {
                 P2Word::Keyword(k) => assert_eq!(name, Some(k), "{}", w),
             }
         }
-        for w in ["position", "texture", "main", "sampler2D", "vec4", "Flat", "flatten", ""] {
+        for w in [
+            "position",
+            "texture",
+            "main",
+            "sampler2D",
+            "vec4",
+            "Flat",
+            "flatten",
+            "",
+        ] {
             assert_eq!(p2_word(w.as_bytes()), None, "{}", w);
         }
     }
@@ -1692,7 +1703,16 @@ mod tests {
             assert!(d.is_empty(), "{}", t);
             assert_eq!((end, r), (t.len(), Ok((Tok::IntLit, v))), "{}", t);
         }
-        for t in ["0x", "0x1g", "08", "0x1000001", "16777217u", "1uu", "1.0u", "0xu"] {
+        for t in [
+            "0x",
+            "0x1g",
+            "08",
+            "0x1000001",
+            "16777217u",
+            "1uu",
+            "1.0u",
+            "0xu",
+        ] {
             let mut d = Diagnostics::new("t");
             let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
             assert!(r.is_err() && d.len() == 1, "{}", t);
@@ -1702,7 +1722,11 @@ mod tests {
             let mut d = Diagnostics::new("t");
             let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, false);
             assert!(r.is_err(), "{}", t);
-            assert!(d.errors().next().unwrap().message.ends_with(P2_HINT), "{}", t);
+            assert!(
+                d.errors().next().unwrap().message.ends_with(P2_HINT),
+                "{}",
+                t
+            );
         }
     }
 

@@ -82,7 +82,11 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
             o.ty.name(),
             o.name,
             o.location,
-            if o.location == 0 { " (colour)" } else { " (not stored)" }
+            if o.location == 0 {
+                " (colour)"
+            } else {
+                " (not stored)"
+            }
         )?;
     }
     if f.writes_position {

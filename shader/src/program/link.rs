@@ -448,7 +448,10 @@ impl Program {
                         v.interp.name(),
                         fv.interp.name()
                     ));
-                    note(&mut first, LinkError::VaryingInterpMismatch(fv.name.clone()));
+                    note(
+                        &mut first,
+                        LinkError::VaryingInterpMismatch(fv.name.clone()),
+                    );
                 }
                 Some(v) => {
                     if let Some(slot) = refl.remap.get_mut(fv.slot as usize) {

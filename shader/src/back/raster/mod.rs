@@ -726,7 +726,12 @@ fn triangle(
     // vertex of the triangle): copied to the others before clipping, every vertex that
     // clipping makes carries it too (a + t * (a - a) is exactly a).
     let flat: [ClipVert; 3];
-    let v = if setup.interp.iter().take(setup.slots.len()).any(|&m| m == Mode::Flat) {
+    let v = if setup
+        .interp
+        .iter()
+        .take(setup.slots.len())
+        .any(|&m| m == Mode::Flat)
+    {
         let mut f = *v;
         for (k, &m) in setup.interp.iter().take(setup.slots.len()).enumerate() {
             if m == Mode::Flat {

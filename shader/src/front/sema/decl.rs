@@ -35,16 +35,22 @@ impl<'a> Sema<'a> {
             let name = self.name_of(i);
             if name == "gl_Position" {
                 if !vs {
-                    self.err(i, format_args!("gl_Position is not available in a fragment shader"));
+                    self.err(
+                        i,
+                        format_args!("gl_Position is not available in a fragment shader"),
+                    );
                 }
                 continue;
             }
-            let varying = ast.list(ast.first).take_while(|&(j, _)| j != i).any(|(j, d)| {
-                d.kind == Kind::Decl
-                    && d.ty != Type::None
-                    && self.name_of(j) == name
-                    && ((vs && d.quals & Q_OUT != 0) || (!vs && d.quals & Q_IN != 0))
-            });
+            let varying = ast
+                .list(ast.first)
+                .take_while(|&(j, _)| j != i)
+                .any(|(j, d)| {
+                    d.kind == Kind::Decl
+                        && d.ty != Type::None
+                        && self.name_of(j) == name
+                        && ((vs && d.quals & Q_OUT != 0) || (!vs && d.quals & Q_IN != 0))
+                });
             if !varying {
                 self.err(
                     i,
@@ -433,7 +439,9 @@ impl<'a> Sema<'a> {
             }
         }
         if p2 && !vs && outputs > 0 && self.module.iface.color_output.is_none() {
-            let first = self.global_decls().find(|&i| self.node(i).quals & Q_OUT != 0);
+            let first = self
+                .global_decls()
+                .find(|&i| self.node(i).quals & Q_OUT != 0);
             if let Some(i) = first {
                 self.err(
                     i,
@@ -628,7 +636,9 @@ impl<'a> Sema<'a> {
                 .iter()
                 .find(|s| {
                     s.kind == SymKind::Out
-                        && colour.as_ref().is_none_or(|c| same_name(c.as_str(), s.name))
+                        && colour
+                            .as_ref()
+                            .is_none_or(|c| same_name(c.as_str(), s.name))
                 })
                 .map(|s| (s.tmp, s.ty));
             match out {
