@@ -145,6 +145,8 @@ pub const P2_CALL_DEPTH_MAX: usize = 32;
 pub const P2_TGSI_MAX: usize = 256 * 1024;
 /// Profile-2 fragment outputs (`layout(location = 0..7)`; location 0 is the target's colour).
 pub const P2_FRAG_OUTPUT_MAX: usize = 8;
+/// Storage for the fragment outputs of a stage's interface.
+pub const FRAG_OUTPUT_CAP: usize = P2_FRAG_OUTPUT_MAX;
 
 /// Storage capacities: the larger bound of the two profiles.
 pub const NAME_CAP: usize = max(NAME_MAX, P2_NAME_MAX);

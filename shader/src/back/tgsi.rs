@@ -10,7 +10,8 @@
 //! Conventions chosen here (documented in docs/CSIR.md "TGSI mapping" as well):
 //! - Vertex stage: `IN[loc]` is attribute location `loc`; `OUT[0]` is POSITION; varying slot `s`
 //!   is `OUT[s+1], GENERIC[s]`.
-//! - Fragment stage: fragment varying slot `f` is `IN[f], GENERIC[remap[f]], PERSPECTIVE` (the
+//! - Fragment stage: fragment varying slot `f` is `IN[f], GENERIC[remap[f]], PERSPECTIVE` (or
+//!   CONSTANT for a `flat` varying, LINEAR for a `noperspective` one) (the
 //!   link's remap from fragment slot to vertex slot; identity when standalone or when the entry is
 //!   negative). gl_FragCoord, only when read, is `IN[p], POSITION` with `p` one past the highest
 //!   varying register, so it can never collide with a varying.
@@ -28,7 +29,7 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
-use crate::ir::{CmpCode, Inst, Module, Op, Stage};
+use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage};
 #[allow(unused_imports)]
 use crate::limits::{
     limits, ATTR_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX, VARYING_CAP,
@@ -447,7 +448,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             Op::LoadAttr => bit(
                 &mut p.attrs,
                 inst.aux,
-                8,
+                ATTR_CAP,
                 i,
                 "attribute location out of range",
             )?,
@@ -1238,7 +1239,13 @@ fn emit_plan(
                     Some(v) if v >= 0 => v as usize,
                     _ => f,
                 };
-                dcl!(e, "IN[", f, "], GENERIC[", g, "], PERSPECTIVE")?;
+                // GLSL's interpolation qualifier (centroid is the centre: no multisampling).
+                let mode = match m.iface.varyings.iter().find(|v| v.slot as usize == f) {
+                    Some(v) if v.interp == Interp::Flat => "CONSTANT",
+                    Some(v) if v.interp == Interp::NoPerspective => "LINEAR",
+                    _ => "PERSPECTIVE",
+                };
+                dcl!(e, "IN[", f, "], GENERIC[", g, "], ", mode)?;
                 fcoord_reg = f as u8 + 1;
             }
         }
@@ -2260,6 +2267,7 @@ pub(crate) fn selftest_module() -> Module {
         name: name.clone(),
         ty: crate::ir::Type::Vec4,
         slot: 0,
+        interp: crate::ir::Interp::Smooth,
     });
     m.iface.color_output = Some(name);
     let _ = m.imms.push(0.5);

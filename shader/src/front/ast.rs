@@ -5,7 +5,7 @@
 //!
 //! | kind | fields |
 //! |---|---|
-//! | Decl | ty, quals, tok = name, a = initialiser, ival = location (-1 none), d = first qualifier token |
+//! | Decl | ty, quals, op = `D_*` flags (profile 2), tok = name, a = initialiser, ival = location (-1 none), d = first qualifier token; ty None with `D_INVARIANT`: `invariant NAME;` |
 //! | Func | ty = return type, tok = name, a = first Param, b = body Block (-1: a prototype, profile 2) |
 //! | Param | ty, tok = name, quals = Q_IN/Q_OUT/Q_CONST (profile 2; inout = in + out), ival = 1 when unnamed |
 //! | Block | a = first statement |
@@ -161,6 +161,14 @@ pub const Q_UNIFORM: u8 = 4;
 pub const Q_CONST: u8 = 8;
 pub const Q_SMOOTH: u8 = 16;
 pub const Q_LAYOUT: u8 = 32;
+
+/// Profile-2 declaration flags (`Node::op` of a Decl): the interpolation, `centroid`,
+/// `invariant` and whether a precision qualifier was given (accepted and ignored).
+pub const D_FLAT: u8 = 1;
+pub const D_NOPERSPECTIVE: u8 = 2;
+pub const D_CENTROID: u8 = 4;
+pub const D_INVARIANT: u8 = 8;
+pub const D_PRECISION: u8 = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node {

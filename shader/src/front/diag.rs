@@ -6,6 +6,12 @@
 //! warnings never make a compile fail and never count as errors) and the text shape.
 //! Must never: allocate, panic on any line/column (even ones past the end of the source),
 //! or decide what is an error (the lexer, parser and semantic pass do).
+
+/// Appended to a profile-1 diagnostic about something profile 2 accepts (re-exported as
+/// `front::profile::P2_HINT`).
+pub const P2_HINT: &str =
+    " (profile 2 accepts this: add '#pragma chrisos profile 2' or compile with --profile 2)";
+
 use core::fmt::{self, Write};
 
 use heapless::{String, Vec};

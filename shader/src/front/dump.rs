@@ -258,6 +258,17 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
     out.write_str(n.kind.name())?;
     match n.kind {
         Kind::Decl => {
+            // Profile 2's declaration flags (never set in profile 1).
+            for (bit, w) in [
+                (D_INVARIANT, "invariant"),
+                (D_FLAT, "flat"),
+                (D_NOPERSPECTIVE, "noperspective"),
+                (D_CENTROID, "centroid"),
+            ] {
+                if n.op & bit != 0 {
+                    write!(out, " {}", w)?;
+                }
+            }
             quals(n.quals, out)?;
             write!(out, " {} {}", n.ty.name(), text)?;
             if n.quals & Q_LAYOUT != 0 {

@@ -6,9 +6,8 @@
 //! identifier (it is reported here and dropped, so the parser does not pile up follow-on errors).
 use heapless::Vec;
 
-use crate::front::diag::Diagnostics;
+use crate::front::diag::{Diagnostics, P2_HINT};
 use crate::front::pp::{PpKind, Preprocessor, SYNTH};
-use crate::front::profile::P2_HINT;
 use crate::limits::*;
 
 /// Token kinds. Keywords are separate kinds; `Reserved` marks GLSL words this language does not
@@ -84,6 +83,15 @@ pub enum Tok {
     Shift,
     /// Profile 2: the `inout` parameter qualifier (profile 1 rejects the word in the lexer).
     InOut,
+    // Profile-2 keywords (profile 1 rejects these words in the lexer: see `P2_WORDS`).
+    Flat,
+    NoPerspective,
+    Centroid,
+    Invariant,
+    /// `highp`, `mediump`, `lowp` (accepted and ignored, as GLSL 3.30 does).
+    PrecQual,
+    /// `precision` (a precision statement).
+    Precision,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -213,6 +221,186 @@ pub const RESERVED: &[&str] = &[
     "struct",
     "precision",
 ];
+
+/// How profile 2 reads a word that profile 1 classifies otherwise (or not at all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P2Word {
+    /// A keyword of the profile-2 language.
+    Keyword(Tok),
+    /// A plain identifier in GLSL 3.30 (profile 1 rejects it as a qualifier of later GLSL).
+    Ident,
+    /// A GLSL 3.30 keyword that profile 2 does not implement yet (a type of a later part):
+    /// a `Reserved` token, which the parser names.
+    Later,
+    /// Reserved for future use by GLSL 3.30 (§3.6): an error as an identifier.
+    Reserved,
+}
+
+/// Profile 2's own words, sorted by their bytes (binary search; checked by a test). GLSL 3.30
+/// §3.6 lists the keywords and the words reserved for future use; the keywords profile 1 also
+/// has, and `while`/`struct`/... (`RESERVED`), are found in the shared tables.
+pub const P2_WORDS: &[(&str, P2Word)] = {
+    use P2Word::*;
+    &[
+        ("active", Reserved),
+        ("asm", Reserved),
+        ("bvec2", Later),
+        ("bvec3", Later),
+        ("bvec4", Later),
+        ("cast", Reserved),
+        ("centroid", Keyword(Tok::Centroid)),
+        ("class", Reserved),
+        ("coherent", Ident),
+        ("common", Reserved),
+        ("double", Reserved),
+        ("dvec2", Reserved),
+        ("dvec3", Reserved),
+        ("dvec4", Reserved),
+        ("enum", Reserved),
+        ("extern", Reserved),
+        ("external", Reserved),
+        ("filter", Reserved),
+        ("fixed", Reserved),
+        ("flat", Keyword(Tok::Flat)),
+        ("fvec2", Reserved),
+        ("fvec3", Reserved),
+        ("fvec4", Reserved),
+        ("goto", Reserved),
+        ("half", Reserved),
+        ("highp", Keyword(Tok::PrecQual)),
+        ("hvec2", Reserved),
+        ("hvec3", Reserved),
+        ("hvec4", Reserved),
+        ("iimage1D", Reserved),
+        ("iimage1DArray", Reserved),
+        ("iimage2D", Reserved),
+        ("iimage2DArray", Reserved),
+        ("iimage3D", Reserved),
+        ("iimageBuffer", Reserved),
+        ("iimageCube", Reserved),
+        ("image1D", Reserved),
+        ("image1DArray", Reserved),
+        ("image1DArrayShadow", Reserved),
+        ("image1DShadow", Reserved),
+        ("image2D", Reserved),
+        ("image2DArray", Reserved),
+        ("image2DArrayShadow", Reserved),
+        ("image2DShadow", Reserved),
+        ("image3D", Reserved),
+        ("imageBuffer", Reserved),
+        ("imageCube", Reserved),
+        ("inline", Reserved),
+        ("input", Reserved),
+        ("interface", Reserved),
+        ("invariant", Keyword(Tok::Invariant)),
+        ("isampler1D", Later),
+        ("isampler1DArray", Later),
+        ("isampler2D", Later),
+        ("isampler2DArray", Later),
+        ("isampler2DMS", Later),
+        ("isampler2DMSArray", Later),
+        ("isampler2DRect", Later),
+        ("isampler3D", Later),
+        ("isamplerBuffer", Later),
+        ("isamplerCube", Later),
+        ("long", Reserved),
+        ("lowp", Keyword(Tok::PrecQual)),
+        ("mat2", Later),
+        ("mat2x2", Later),
+        ("mat2x3", Later),
+        ("mat2x4", Later),
+        ("mat3x2", Later),
+        ("mat3x3", Later),
+        ("mat3x4", Later),
+        ("mat4x2", Later),
+        ("mat4x3", Later),
+        ("mat4x4", Later),
+        ("mediump", Keyword(Tok::PrecQual)),
+        ("namespace", Reserved),
+        ("noinline", Reserved),
+        ("noperspective", Keyword(Tok::NoPerspective)),
+        ("output", Reserved),
+        ("packed", Reserved),
+        ("partition", Reserved),
+        ("patch", Ident),
+        ("precise", Ident),
+        ("precision", Keyword(Tok::Precision)),
+        ("public", Reserved),
+        ("readonly", Ident),
+        ("restrict", Ident),
+        ("row_major", Reserved),
+        ("sample", Ident),
+        ("sampler1D", Later),
+        ("sampler1DArray", Later),
+        ("sampler1DArrayShadow", Later),
+        ("sampler1DShadow", Later),
+        ("sampler2DArray", Later),
+        ("sampler2DArrayShadow", Later),
+        ("sampler2DMS", Later),
+        ("sampler2DMSArray", Later),
+        ("sampler2DRect", Later),
+        ("sampler2DRectShadow", Later),
+        ("sampler2DShadow", Later),
+        ("sampler3D", Later),
+        ("sampler3DRect", Reserved),
+        ("samplerBuffer", Later),
+        ("samplerCube", Later),
+        ("samplerCubeShadow", Later),
+        ("shared", Ident),
+        ("short", Reserved),
+        ("sizeof", Reserved),
+        ("static", Reserved),
+        ("superp", Reserved),
+        ("template", Reserved),
+        ("this", Reserved),
+        ("typedef", Reserved),
+        ("uimage1D", Reserved),
+        ("uimage1DArray", Reserved),
+        ("uimage2D", Reserved),
+        ("uimage2DArray", Reserved),
+        ("uimage3D", Reserved),
+        ("uimageBuffer", Reserved),
+        ("uimageCube", Reserved),
+        ("uint", Later),
+        ("union", Reserved),
+        ("unsigned", Reserved),
+        ("usampler1D", Later),
+        ("usampler1DArray", Later),
+        ("usampler2D", Later),
+        ("usampler2DArray", Later),
+        ("usampler2DMS", Later),
+        ("usampler2DMSArray", Later),
+        ("usampler2DRect", Later),
+        ("usampler3D", Later),
+        ("usamplerBuffer", Later),
+        ("usamplerCube", Later),
+        ("using", Reserved),
+        ("uvec2", Later),
+        ("uvec3", Later),
+        ("uvec4", Later),
+        ("volatile", Reserved),
+        ("writeonly", Ident),
+    ]
+};
+
+/// Profile 2's reading of `w` when it differs from the shared tables' (see [`P2_WORDS`]).
+pub fn p2_word(w: &[u8]) -> Option<P2Word> {
+    let first = *w.first()?;
+    // Every word starts with a lower-case letter; most identifiers are ruled out here.
+    if !first.is_ascii_lowercase() || w.len() > 20 {
+        return None;
+    }
+    P2_WORDS
+        .binary_search_by(|(t, _)| t.as_bytes().cmp(w))
+        .ok()
+        .and_then(|i| P2_WORDS.get(i))
+        .map(|e| e.1)
+}
+
+/// Whether profile 2 accepts the rejected qualifier `w` (its profile-1 diagnostic gets the hint).
+fn p2_accepts(w: &str) -> bool {
+    matches!(p2_word(w.as_bytes()), Some(P2Word::Keyword(_)))
+}
 
 /// What a word of the three tables above is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -613,7 +801,12 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                 out.toks.last().map(|t| t.kind),
                                 Some(Tok::LParen | Tok::Comma | Tok::Const)
                             );
-                            let hint = if w == "inout" && param { P2_HINT } else { "" };
+                            let hint = if (w == "inout" && param) || (w != "inout" && p2_accepts(w))
+                            {
+                                P2_HINT
+                            } else {
+                                ""
+                            };
                             diag.push(
                                 line,
                                 col,
@@ -749,7 +942,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 }
                 line_start = false;
                 if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
-                    let (end, r) = number(src, start, diag, line, col);
+                    let (end, r) = number(src, start, diag, line, col, false);
                     pos = end;
                     match r {
                         Ok((k, v)) => {
@@ -916,10 +1109,26 @@ pub fn lex_pp(
         let bytes = pp.spelling(src, t);
         let mut value = 0u32;
         let kind = match t.kind {
-            PpKind::Ident => match if may_be_word(bytes) {
-                word(bytes)
-            } else {
-                None
+            PpKind::Ident => match match p2_word(bytes) {
+                Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
+                Some(P2Word::Later) => Some(Word::Reserved),
+                Some(P2Word::Ident) => None,
+                Some(P2Word::Reserved) => {
+                    pp.error(
+                        src,
+                        diag,
+                        t,
+                        format_args!(
+                            "'{}' is a reserved word in GLSL 3.30: it cannot be used as a name",
+                            core::str::from_utf8(bytes).unwrap_or("?")
+                        ),
+                    );
+                    // Kept as a name: the rest of the declaration parses without follow-on
+                    // errors.
+                    None
+                }
+                None if may_be_word(bytes) => word(bytes),
+                None => None,
             } {
                 Some(Word::Keyword(k)) => k,
                 Some(Word::Reserved) => Tok::Reserved,
@@ -956,7 +1165,7 @@ pub fn lex_pp(
                 }
             },
             PpKind::Number => {
-                let (end, r) = number(bytes, 0, diag, line, col);
+                let (end, r) = number(bytes, 0, diag, line, col, true);
                 if end != bytes.len() {
                     pp.error(
                         src,
@@ -1250,17 +1459,21 @@ fn number(
     diag: &mut Diagnostics,
     line: u32,
     col: u32,
+    p2: bool,
 ) -> (usize, Result<(Tok, u32), Tok>) {
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     let mut p = start;
     if at(p) == b'0' && matches!(at(p + 1), b'x' | b'X') {
+        if p2 {
+            return p2_hex(src, start, diag, line, col);
+        }
         while is_ident(at(p)) {
             p += 1;
         }
         diag.push(
             line,
             col,
-            format_args!("hexadecimal literals are not supported"),
+            format_args!("hexadecimal literals are not supported{}", P2_HINT),
         );
         return (p, Err(Tok::IntLit));
     }
@@ -1313,14 +1526,23 @@ fn number(
     if is_float && matches!(at(p), b'f' | b'F') {
         p += 1;
     }
+    // Profile 2: an unsigned suffix on an integer (its value is kept; `uint` is a later part).
+    let unsigned = p2 && !is_float && matches!(at(p), b'u' | b'U') && !is_ident(at(p + 1));
+    if unsigned {
+        p += 1;
+    }
     if is_ident(at(p)) {
+        let u = !is_float && matches!(at(p), b'u' | b'U') && !is_ident(at(p + 1));
         while is_ident(at(p)) {
             p += 1;
         }
         diag.push(
             line,
             col,
-            format_args!("invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported)"),
+            format_args!(
+                "invalid numeric literal: letters directly after a number (suffixes other than 'f' are not supported){}",
+                if u { P2_HINT } else { "" }
+            ),
         );
         return (p, Err(if is_float { Tok::FloatLit } else { Tok::IntLit }));
     }
@@ -1347,14 +1569,39 @@ fn number(
         (p, Ok((Tok::FloatLit, v.to_bits())))
     } else {
         let digits = src.get(start..end).unwrap_or(&[]);
+        if p2 && digits.len() > 1 && digits.first() == Some(&b'0') {
+            // GLSL octal: every digit 0..7.
+            let mut v: Option<u32> = Some(0);
+            for &d in digits.iter().skip(1) {
+                if d > b'7' {
+                    diag.push(
+                        line,
+                        col,
+                        format_args!(
+                            "invalid octal literal '{}': a leading 0 makes an octal number, whose digits are 0 to 7",
+                            text()
+                        ),
+                    );
+                    return (p, Err(Tok::IntLit));
+                }
+                v = v
+                    .and_then(|v| v.checked_mul(8))
+                    .and_then(|v| v.checked_add((d - b'0') as u32));
+            }
+            return int_value(v, unsigned, diag, line, col, p);
+        }
+        if p2 {
+            return int_value(mant, unsigned, diag, line, col, p);
+        }
         if digits.len() > 1 && digits.first() == Some(&b'0') {
             // GLSL reads a leading 0 as octal ('010' is 8): never give it another meaning.
             diag.push(
                 line,
                 col,
                 format_args!(
-                    "octal literals are not supported: '{}' has a leading zero (write it without the zero; GLSL would read it as octal)",
-                    text()
+                    "octal literals are not supported: '{}' has a leading zero (write it without the zero; GLSL would read it as octal){}",
+                    text(),
+                    P2_HINT
                 ),
             );
             return (p, Err(Tok::IntLit));
@@ -1376,6 +1623,84 @@ fn number(
     }
 }
 
+/// Profile 2: a hexadecimal integer `0x...` with an optional `u`/`U` suffix.
+fn p2_hex(
+    src: &[u8],
+    start: usize,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+) -> (usize, Result<(Tok, u32), Tok>) {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    let mut p = start + 2;
+    let mut v: Option<u32> = Some(0);
+    while at(p).is_ascii_hexdigit() {
+        let d = (at(p) as char).to_digit(16).unwrap_or(0);
+        v = v
+            .and_then(|v| v.checked_mul(16))
+            .and_then(|v| v.checked_add(d));
+        p += 1;
+    }
+    let digits = p - start - 2;
+    let unsigned = matches!(at(p), b'u' | b'U');
+    if unsigned {
+        p += 1;
+    }
+    if digits == 0 || is_ident(at(p)) {
+        while is_ident(at(p)) {
+            p += 1;
+        }
+        let text = core::str::from_utf8(src.get(start..p).unwrap_or(&[])).unwrap_or("?");
+        diag.push(
+            line,
+            col,
+            format_args!(
+                "invalid hexadecimal literal '{}': 0x must be followed by hexadecimal digits (0-9, a-f) and at most a 'u' suffix",
+                text
+            ),
+        );
+        return (p, Err(Tok::IntLit));
+    }
+    int_value(v, unsigned, diag, line, col, p)
+}
+
+/// Profile 2: an integer literal's token, or the error for one that does not fit (integers are
+/// exact below 2^24; an unsigned literal is an `int` here until `uint` arrives).
+fn int_value(
+    v: Option<u32>,
+    unsigned: bool,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+    end: usize,
+) -> (usize, Result<(Tok, u32), Tok>) {
+    match v {
+        Some(v) if v <= INT_LITERAL_MAX => (end, Ok((Tok::IntLit, v))),
+        _ if unsigned => {
+            diag.push(
+                line,
+                col,
+                format_args!(
+                    "unsigned literal is too large: profile 2 reads a 'u' literal as an int (there is no uint yet), and ints are exact up to {}",
+                    INT_LITERAL_MAX
+                ),
+            );
+            (end, Err(Tok::IntLit))
+        }
+        _ => {
+            diag.push(
+                line,
+                col,
+                format_args!(
+                    "integer literal is too large: the limit is {} (integers are exact below 2^24)",
+                    INT_LITERAL_MAX
+                ),
+            );
+            (end, Err(Tok::IntLit))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1392,6 +1717,88 @@ mod tests {
         }
         assert!(!may_be_word(b"position"));
         assert!(!may_be_word(b""));
+    }
+
+    /// The profile-2 table is sorted (binary search), every GLSL 3.30 word reserved for future
+    /// use is refused as a name in profile 2, and the words GLSL 3.30 does not reserve are names.
+    #[test]
+    fn profile_2_words() {
+        assert!(P2_WORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        for &(w, kind) in P2_WORDS {
+            assert_eq!(p2_word(w.as_bytes()), Some(kind), "{}", w);
+            let src = std::format!("float {};", w);
+            let mut d = Diagnostics::with_error_limit("t", 16);
+            let mut pp = Preprocessor::new();
+            pp.run(src.as_bytes(), &mut d);
+            let mut text = Vec::new();
+            let mut t = Tokens::new();
+            lex_pp(&pp, src.as_bytes(), &mut text, &mut d, &mut t);
+            let reserved = d.errors().any(|e| e.message.contains("reserved word"));
+            assert_eq!(reserved, kind == P2Word::Reserved, "{}", w);
+            let name = t.toks.get(1).map(|t| t.kind);
+            match kind {
+                P2Word::Reserved | P2Word::Ident => assert_eq!(name, Some(Tok::Ident), "{}", w),
+                P2Word::Later => assert_eq!(name, Some(Tok::Reserved), "{}", w),
+                P2Word::Keyword(k) => assert_eq!(name, Some(k), "{}", w),
+            }
+        }
+        for w in [
+            "position",
+            "texture",
+            "main",
+            "sampler2D",
+            "vec4",
+            "Flat",
+            "flatten",
+            "",
+        ] {
+            assert_eq!(p2_word(w.as_bytes()), None, "{}", w);
+        }
+    }
+
+    /// Profile 2's integer literals: hex, octal, u/U suffixes (kept as int values).
+    #[test]
+    fn profile_2_integer_literals() {
+        for (t, v) in [
+            ("0x1F", 31u32),
+            ("0XaBu", 171),
+            ("017", 15),
+            ("00", 0),
+            ("0u", 0),
+            ("7U", 7),
+            ("0x1000000", 1 << 24),
+            ("16777216u", 1 << 24),
+        ] {
+            let mut d = Diagnostics::new("t");
+            let (end, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
+            assert!(d.is_empty(), "{}", t);
+            assert_eq!((end, r), (t.len(), Ok((Tok::IntLit, v))), "{}", t);
+        }
+        for t in [
+            "0x",
+            "0x1g",
+            "08",
+            "0x1000001",
+            "16777217u",
+            "1uu",
+            "1.0u",
+            "0xu",
+        ] {
+            let mut d = Diagnostics::new("t");
+            let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
+            assert!(r.is_err() && d.len() == 1, "{}", t);
+        }
+        // Profile 1 is unchanged: the same spellings are errors, with the profile-2 hint.
+        for t in ["0x1F", "017", "7u"] {
+            let mut d = Diagnostics::new("t");
+            let (_, r) = number(t.as_bytes(), 0, &mut d, 1, 1, false);
+            assert!(r.is_err(), "{}", t);
+            assert!(
+                d.errors().next().unwrap().message.ends_with(P2_HINT),
+                "{}",
+                t
+            );
+        }
     }
 
     #[test]

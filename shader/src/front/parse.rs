@@ -8,9 +8,8 @@
 //! nesting, however long. Must never: check types or names (sema does), loop without consuming a
 //! token, or recurse without a depth check.
 use crate::front::ast::*;
-use crate::front::diag::Diagnostics;
+use crate::front::diag::{Diagnostics, P2_HINT};
 use crate::front::lex::{Tok, Token, Tokens};
-use crate::front::profile::P2_HINT;
 use crate::ir::Type;
 use crate::limits::*;
 
@@ -306,12 +305,27 @@ impl<'a> Parser<'a> {
             self.advance();
             return self.node(Node::new(Kind::Empty, self.idx() - 1));
         }
+        if self.at(Tok::Precision) {
+            return self.precision_statement();
+        }
         self.declaration(true)
     }
 
     fn reserved(&mut self) -> Result<(), ()> {
         let t = self.tok();
         let w = t.text(self.src);
+        if self.toks.profile == Profile::P2
+            && crate::front::lex::p2_word(w.as_bytes()) == Some(crate::front::lex::P2Word::Later)
+        {
+            self.err_at(
+                t,
+                format_args!(
+                    "'{}' is a GLSL 3.30 keyword that profile 2 does not support yet",
+                    w
+                ),
+            );
+            return Err(());
+        }
         let why = match w {
             "while" | "do" => {
                 "only 'for' loops with at most 8 iterations exist (they are unrolled)"
@@ -322,7 +336,12 @@ impl<'a> Parser<'a> {
             "precision" => "precision statements are not supported",
             _ => "not part of this language",
         };
-        self.err_at(t, format_args!("'{}' is not supported: {}", w, why));
+        let hint = if w == "precision" && self.toks.profile == Profile::P1 {
+            P2_HINT
+        } else {
+            ""
+        };
+        self.err_at(t, format_args!("'{}' is not supported: {}{}", w, why, hint));
         Err(())
     }
 
@@ -365,7 +384,13 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RParen, "')' after layout(location = N")?;
             quals |= Q_LAYOUT;
         }
-        if self.eat(Tok::Smooth) {
+        let mut flags = 0u8;
+        if self.toks.profile == Profile::P2 {
+            if self.at(Tok::Invariant) && self.peek_kind(1) == Tok::Ident && quals == 0 {
+                return self.invariant_redeclaration(first_tok);
+            }
+            self.p2_qualifiers(&mut quals, &mut flags)?;
+        } else if self.eat(Tok::Smooth) {
             quals |= Q_SMOOTH;
         }
         match self.kind() {
@@ -386,6 +411,10 @@ impl<'a> Parser<'a> {
                 return Err(());
             }
         }
+        if self.at(Tok::PrecQual) {
+            self.advance();
+            flags |= D_PRECISION;
+        }
         if self.at(Tok::Reserved) {
             self.reserved()?;
         }
@@ -404,6 +433,9 @@ impl<'a> Parser<'a> {
         self.advance();
         let name = self.idx();
         if !self.at(Tok::Ident) {
+            if self.at(Tok::Reserved) && self.toks.profile == Profile::P2 {
+                return self.reserved().map(|_| -1);
+            }
             return self.expected("a name").map(|_| -1);
         }
         self.advance();
@@ -416,7 +448,7 @@ impl<'a> Parser<'a> {
                 );
                 return Err(());
             }
-            if quals != 0 {
+            if quals != 0 || flags & !D_PRECISION != 0 {
                 let t = self
                     .toks
                     .get(first_tok)
@@ -443,6 +475,7 @@ impl<'a> Parser<'a> {
             let mut n = Node::new(Kind::Decl, name);
             n.ty = ty;
             n.quals = quals;
+            n.op = flags;
             n.a = init;
             n.ival = location;
             n.d = first_tok;
@@ -465,6 +498,121 @@ impl<'a> Parser<'a> {
         }
         self.expect_semi("';' after the declaration")?;
         Ok(first)
+    }
+
+    /// Profile 2: `invariant`, an interpolation qualifier and `centroid` before the storage
+    /// qualifier, in GLSL 3.30's order (invariant, interpolation, centroid with in/out).
+    fn p2_qualifiers(&mut self, quals: &mut u8, flags: &mut u8) -> Result<(), ()> {
+        // Rank of the last qualifier seen: 1 invariant, 2 interpolation, 3 centroid.
+        let mut rank = 0u8;
+        let mut last = self.tok();
+        loop {
+            let t = self.tok();
+            let (r, q, f) = match t.kind {
+                Tok::Invariant => (1, 0, D_INVARIANT),
+                Tok::Smooth => (2, Q_SMOOTH, 0),
+                Tok::Flat => (2, 0, D_FLAT),
+                Tok::NoPerspective => (2, 0, D_NOPERSPECTIVE),
+                Tok::Centroid => (3, 0, D_CENTROID),
+                _ => break,
+            };
+            if r == rank {
+                let (w, prev) = (t.text(self.src), last.text(self.src));
+                if r == 2 {
+                    self.err_at(
+                        t,
+                        format_args!(
+                            "two interpolation qualifiers: '{}' after '{}' (give at most one of smooth, flat, noperspective)",
+                            w, prev
+                        ),
+                    );
+                } else {
+                    self.err_at(t, format_args!("'{}' is given twice", w));
+                }
+                return Err(());
+            }
+            if r < rank {
+                let (w, prev) = (t.text(self.src), last.text(self.src));
+                self.err_at(
+                    t,
+                    format_args!(
+                        "'{}' must come before '{}' (GLSL 3.30 order: invariant, interpolation, centroid, storage, precision)",
+                        w, prev
+                    ),
+                );
+                return Err(());
+            }
+            rank = r;
+            last = t;
+            *quals |= q;
+            *flags |= f;
+            self.advance();
+        }
+        if rank == 3 && !matches!(self.kind(), Tok::In | Tok::Out) {
+            self.err_at(
+                last,
+                format_args!("'centroid' must be followed by 'in' or 'out'"),
+            );
+            return Err(());
+        }
+        Ok(())
+    }
+
+    /// Profile 2: `invariant NAME [, NAME]... ;` at global scope (makes a declared output,
+    /// or `gl_Position`, invariant): Decl nodes of type None with `D_INVARIANT`.
+    fn invariant_redeclaration(&mut self, first_tok: i16) -> P {
+        self.advance();
+        let mut first = -1;
+        let mut prev = -1;
+        loop {
+            let name = self.idx();
+            if !self.at(Tok::Ident) {
+                return self.expected("a name after 'invariant'").map(|_| -1);
+            }
+            self.advance();
+            let mut n = Node::new(Kind::Decl, name);
+            n.op = D_INVARIANT;
+            n.ival = -1;
+            n.d = first_tok;
+            let d = self.node(n)?;
+            if first < 0 {
+                first = d;
+            } else {
+                self.set(prev, |n| n.next = d);
+            }
+            prev = d;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect_semi("';' after the invariant declaration")?;
+        Ok(first)
+    }
+
+    /// Profile 2: `precision highp|mediump|lowp TYPE;` (accepted and ignored, as GLSL 3.30
+    /// does), an Empty node. GLSL allows it for float, int and sampler types.
+    fn precision_statement(&mut self) -> P {
+        let i = self.idx();
+        self.advance();
+        if !self.eat(Tok::PrecQual) {
+            return self
+                .expected("a precision qualifier (highp, mediump or lowp) after 'precision'")
+                .map(|_| -1);
+        }
+        let t = self.tok();
+        match t.kind {
+            Tok::Float | Tok::Int | Tok::Sampler2D => self.advance(),
+            Tok::Reserved => {
+                self.reserved()?;
+            }
+            _ => {
+                return self
+                    .expected("float, int or a sampler type in the precision statement")
+                    .map(|_| -1)
+            }
+        }
+        self.expect_semi("';' after the precision statement")?;
+        self.node(Node::new(Kind::Empty, i))
     }
 
     fn function(&mut self, ret: Type, name: i16) -> P {
@@ -490,6 +638,8 @@ impl<'a> Parser<'a> {
                 );
                 return Err(());
             }
+            // Profile 2: a precision qualifier (ignored).
+            self.eat(Tok::PrecQual);
             let t = self.tok();
             let ty = match type_of(t.kind) {
                 Some(ty) => ty,
@@ -697,6 +847,11 @@ impl<'a> Parser<'a> {
             Tok::In | Tok::Out | Tok::Uniform | Tok::Const | Tok::Layout | Tok::Smooth => {
                 self.declaration(false)
             }
+            // Profile 2 only (profile 1 never lexes these).
+            Tok::Flat | Tok::NoPerspective | Tok::Centroid | Tok::Invariant | Tok::PrecQual => {
+                self.declaration(false)
+            }
+            Tok::Precision => self.precision_statement(),
             k if type_of(k).is_some() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
             Tok::Ident if self.peek_kind(1) == Tok::Ident => {
                 let w = t.text(self.src);

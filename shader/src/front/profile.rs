@@ -11,9 +11,9 @@ use crate::front::lex::Tokens;
 use crate::front::pp::{Bytes, Preprocessor};
 use crate::limits::Profile;
 
-/// Appended to a profile-1 diagnostic about something profile 2 accepts.
-pub const P2_HINT: &str =
-    " (profile 2 accepts this: add '#pragma chrisos profile 2' or compile with --profile 2)";
+/// Appended to a profile-1 diagnostic about something profile 2 accepts (defined next to the
+/// diagnostics so that the lexer can use it without importing this module).
+pub use crate::front::diag::P2_HINT;
 
 /// The profile named by a `#pragma chrisos profile N` among the directives, blank lines and
 /// comments before the source's first other token (None: there is none, or it is malformed or

@@ -5,7 +5,7 @@
 //! allocate, or be parsed back by anything (it is a diagnostic, not an interchange format).
 use core::fmt::{self, Write};
 
-use crate::ir::{CmpCode, Inst, Module, Op, Stage, Type};
+use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type};
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -44,11 +44,16 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     for v in f.varyings.iter() {
         writeln!(
             out,
-            "varying {} {} {} slot {}",
+            "varying {} {} {} slot {}{}",
             vdir,
             v.ty.name(),
             v.name,
-            v.slot
+            v.slot,
+            match v.interp {
+                Interp::Smooth => "",
+                Interp::Flat => " flat",
+                Interp::NoPerspective => " noperspective",
+            }
         )?;
     }
     for u in f.uniforms.iter() {
@@ -64,8 +69,25 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     for s in f.samplers.iter() {
         writeln!(out, "sampler2D {} unit {}", s.name, s.unit)?;
     }
-    if let Some(c) = &f.color_output {
-        writeln!(out, "output vec4 {}", c)?;
+    if f.frag_outputs.is_empty() {
+        if let Some(c) = &f.color_output {
+            writeln!(out, "output vec4 {}", c)?;
+        }
+    }
+    // Profile 2: every output with its type and location (location 0 is the colour).
+    for o in f.frag_outputs.iter() {
+        writeln!(
+            out,
+            "output {} {} location {}{}",
+            o.ty.name(),
+            o.name,
+            o.location,
+            if o.location == 0 {
+                " (colour)"
+            } else {
+                " (not stored)"
+            }
+        )?;
     }
     if f.writes_position {
         writeln!(out, "writes gl_Position")?;

@@ -403,12 +403,58 @@ pub struct Attribute {
     pub components: u8,
 }
 
+/// How a varying is interpolated across a triangle (GLSL's interpolation qualifiers; CSIR v2
+/// keeps it in the varying entry's third byte). Profile 1 has only `Smooth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Interp {
+    /// Perspective-correct (GLSL `smooth`, the default; TGSI PERSPECTIVE).
+    #[default]
+    Smooth = 0,
+    /// No interpolation: the provoking (last) vertex's value (GLSL `flat`; TGSI CONSTANT).
+    Flat = 1,
+    /// Linear in screen space (GLSL `noperspective`; TGSI LINEAR).
+    NoPerspective = 2,
+}
+
+impl Interp {
+    pub fn from_u8(v: u8) -> Option<Interp> {
+        match v {
+            0 => Some(Interp::Smooth),
+            1 => Some(Interp::Flat),
+            2 => Some(Interp::NoPerspective),
+            _ => None,
+        }
+    }
+
+    /// The GLSL qualifier.
+    pub fn name(self) -> &'static str {
+        match self {
+            Interp::Smooth => "smooth",
+            Interp::Flat => "flat",
+            Interp::NoPerspective => "noperspective",
+        }
+    }
+}
+
 /// A varying: a vertex-stage `out` or a fragment-stage `in`, in this stage's slot numbering.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Varying {
     pub name: Name,
     pub ty: Type,
     pub slot: u8,
+    /// Its interpolation (both stages of a program must agree).
+    pub interp: Interp,
+}
+
+/// A fragment-stage output (profile 2 may have up to 8, `layout(location = 0..7)`): location 0
+/// is the target's colour (`Interface::color_output`); the others are reflected, not stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FragOutput {
+    pub name: Name,
+    /// float, vec2, vec3 or vec4 (profile 1: vec4).
+    pub ty: Type,
+    pub location: u8,
 }
 
 /// A non-sampler uniform: `slots` vec4 slots starting at `slot`.
@@ -441,8 +487,11 @@ pub struct Interface {
     /// The tables were derived from the instructions (a CSIR v1 load): the names are synthetic
     /// (`varN`, ...), not the shader's own, so varyings cannot be matched by name at link.
     pub derived_names: bool,
-    /// Fragment stage: the single vec4 output (name kept for reflection).
+    /// Fragment stage: the output stored as the colour (location 0; name kept for reflection).
     pub color_output: Option<Name>,
+    /// Fragment stage, profile 2: every output with its type and location (empty in profile 1
+    /// and after a CSIR load, which keeps only `color_output`).
+    pub frag_outputs: Vec<FragOutput, FRAG_OUTPUT_CAP>,
     pub samplers: Vec<Sampler, SAMPLER_CAP>,
     pub attributes: Vec<Attribute, ATTR_CAP>,
     pub varyings: Vec<Varying, VARYING_CAP>,

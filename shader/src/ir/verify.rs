@@ -342,6 +342,12 @@ fn verify_interface(stage: Stage, profile: Profile, iface: &Interface) -> Result
             return Err(module_err("two varyings share a slot"));
         }
         slots |= 1 << v.slot;
+        // Profile 1 has no interpolation qualifiers (its CSIR entries keep the byte 0).
+        if p1 && v.interp != crate::ir::Interp::Smooth {
+            return Err(module_err(
+                "a profile-1 varying must be smooth (flat and noperspective are profile 2)",
+            ));
+        }
     }
     let mut used = [0u64; UNIFORM_VEC4_CAP / 64];
     for u in iface.uniforms.iter() {

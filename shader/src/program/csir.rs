@@ -14,7 +14,7 @@ use heapless::String;
 use crate::back::tgsi::{self, TgsiError, TgsiInfo};
 use crate::ir::verify::{self, VerifyError};
 use crate::ir::{
-    Attribute, Inst, Interface, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
+    Attribute, Inst, Interface, Interp, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
 };
 use crate::limits::*;
 
@@ -430,7 +430,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
         for x in &iface.varyings {
             w.name(&x.name, name);
-            w.tail(&[x.ty as u8, x.slot], tail);
+            w.tail(&[x.ty as u8, x.slot, x.interp as u8], tail);
         }
         for u in &iface.uniforms {
             w.name(&u.name, name);
@@ -713,6 +713,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                         name: numbered("var", aux as usize),
                         ty: Type::Vec4,
                         slot: aux as u8,
+                        interp: Interp::Smooth,
                     };
                     iface.varyings.push(v).map_err(|_| full("varying"))?;
                 }
@@ -929,13 +930,19 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         let name = rd_name(b, at, l.name, "varying", k, false)?;
         let e = at + l.name;
         let ty = rd_type(byte(e), "varying", k)?;
-        zero(b, e + 2, entry_end(at))?;
+        zero(b, e + 3, entry_end(at))?;
+        let interp = Interp::from_u8(byte(e + 2)).ok_or(CsirError::BadEntry {
+            what: "varying",
+            index: k,
+            reason: "interpolation byte is not 0 (smooth), 1 (flat) or 2 (noperspective)",
+        })?;
         iface
             .varyings
             .push(Varying {
                 name,
                 ty,
                 slot: byte(e + 1),
+                interp,
             })
             .map_err(|_| full("varying"))?;
         at += l.entry;
@@ -984,6 +991,25 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         });
     }
     iface.color_output = if color.is_empty() { None } else { Some(color) };
+    // Profile 2 reflects its fragment outputs; CSIR keeps the one that is stored (location 0,
+    // its type the STORE_COLOR's), not the reflection-only others.
+    if m.profile == Profile::P2 {
+        if let Some(name) = iface.color_output.clone() {
+            let ty = m
+                .insts
+                .iter()
+                .rev()
+                .find(|i| i.op == Op::StoreColor)
+                .and_then(|i| Type::from_u8(i.ty))
+                .filter(|t| matches!(t, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4))
+                .unwrap_or(Type::Vec4);
+            let _ = iface.frag_outputs.push(crate::ir::FragOutput {
+                name,
+                ty,
+                location: 0,
+            });
+        }
+    }
     iface.writes_position = flags & FLAG_WRITES_POSITION != 0;
     iface.reads_fragcoord = flags & FLAG_READS_FRAGCOORD != 0;
     iface.derived_names = flags & FLAG_DERIVED_NAMES != 0;

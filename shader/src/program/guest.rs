@@ -748,6 +748,7 @@ mod tests {
             name: n,
             ty: crate::ir::Type::Vec4,
             slot: 0,
+            interp: crate::ir::Interp::Smooth,
         });
         vs.iface.writes_position = true;
         let _ = vs.imms.push(1.0);

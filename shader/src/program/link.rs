@@ -31,7 +31,7 @@ use heapless::{String, Vec};
 use crate::back::exec::Executable;
 use crate::back::tgsi::{self, TgsiError};
 use crate::ir::verify::VerifyError;
-use crate::ir::{Module, Name, Op, Stage, Type};
+use crate::ir::{Interp, Module, Name, Op, Stage, Type};
 use crate::limits::{
     limits, Profile, ATTR_CAP, LOG_MAX, P2_PROGRAM_UNIFORM_MAX, PROGRAM_UNIFORM_CAP,
     PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS_CAP, VARYING_CAP,
@@ -53,6 +53,8 @@ pub struct VaryingInfo {
     pub ty: Type,
     pub vs_slot: u8,
     pub fs_slot: u8,
+    /// How the rasterizer interpolates it (the same in both stages).
+    pub interp: Interp,
 }
 
 /// A program uniform (non-sampler): its slot in each stage that declares it.
@@ -94,6 +96,8 @@ pub enum LinkError {
     NoColorOutput,
     MissingVarying(Name),
     VaryingTypeMismatch(Name),
+    /// The stages declare the varying with different interpolation qualifiers.
+    VaryingInterpMismatch(Name),
     /// The stage was loaded from CSIR v1, which keeps no varying names, and the fragment stage
     /// reads varyings: they cannot be matched by name.
     UnnamedVaryings(Stage),
@@ -119,6 +123,9 @@ impl core::fmt::Display for LinkError {
                 write!(f, "missing varying {}: the fragment shader reads it, the vertex shader does not write it", n)
             }
             LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
+            LinkError::VaryingInterpMismatch(n) => {
+                write!(f, "varying interpolation mismatch {}", n)
+            }
             LinkError::UnnamedVaryings(s) => write!(
                 f,
                 "the {} shader's varyings cannot be matched by name: it was loaded from CSIR v1, which stores no varying names; save it as CSIR v2 (shc csir save --v2) from its source",
@@ -392,6 +399,14 @@ impl Program {
         if fs.iface.color_output.is_none() {
             self.fail(&mut first, LinkError::NoColorOutput);
         }
+        // Profile 2: outputs at locations 1..7 are reflected (the fragment module's
+        // `frag_outputs`) but not stored.
+        for o in fs.iface.frag_outputs.iter().filter(|o| o.location != 0) {
+            self.log_line(format_args!(
+                "note: fragment output '{}' (location {}) is not stored: a target has one colour attachment, location 0",
+                o.name, o.location
+            ));
+        }
 
         let mut refl = Reflection {
             remap: [-1; VARYING_CAP],
@@ -426,6 +441,18 @@ impl Program {
                     ));
                     note(&mut first, LinkError::VaryingTypeMismatch(fv.name.clone()));
                 }
+                Some(v) if v.interp != fv.interp => {
+                    self.log_line(format_args!(
+                        "link error: varying interpolation mismatch {}: the vertex shader declares it {}, the fragment shader {}",
+                        fv.name,
+                        v.interp.name(),
+                        fv.interp.name()
+                    ));
+                    note(
+                        &mut first,
+                        LinkError::VaryingInterpMismatch(fv.name.clone()),
+                    );
+                }
                 Some(v) => {
                     if let Some(slot) = refl.remap.get_mut(fv.slot as usize) {
                         *slot = v.slot as i8;
@@ -435,6 +462,7 @@ impl Program {
                         ty: fv.ty,
                         vs_slot: v.slot,
                         fs_slot: fv.slot,
+                        interp: fv.interp,
                     });
                 }
             }
@@ -568,7 +596,8 @@ impl Program {
         self.generation
     }
 
-    /// The log of the last link (empty after a clean link).
+    /// The log of the last link (empty after a clean link, but for profile 2's notes: a
+    /// fragment output at a location other than 0 is reflected and not stored).
     pub fn log(&self) -> &str {
         &self.log
     }

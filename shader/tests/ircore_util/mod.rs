@@ -88,6 +88,7 @@ impl B {
                 name: name(n),
                 ty,
                 slot,
+                interp: shader::ir::Interp::Smooth,
             })
             .unwrap();
     }

@@ -309,7 +309,7 @@ impl Executable {
                 if matches!(d.op, Op::LoadVar | Op::LoadAttr) {
                     let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
                     if d.op == Op::LoadVar {
-                        if let Some(v) = e.varying_lanes.get_mut(d.x as usize & 7) {
+                        if let Some(v) = e.varying_lanes.get_mut(d.x as usize & (VARYING_CAP - 1)) {
                             *v |= read;
                         }
                     }

@@ -601,7 +601,11 @@ impl Executable {
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
                 Op::StorePos => put4(&mut out.position, &r[a], m),
-                Op::StoreVar => put4(&mut out.varyings[d.x as usize & 7], &r[a], m),
+                Op::StoreVar => put4(
+                    &mut out.varyings[d.x as usize & (VARYING_CAP - 1)],
+                    &r[a],
+                    m,
+                ),
                 Op::StoreColor => put4(&mut out.color, &r[a], m),
                 Op::Discard => {
                     alive &= !cur;

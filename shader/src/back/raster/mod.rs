@@ -40,7 +40,7 @@
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::back::exec::{Executable, Invocation, Outputs, Regs};
-use crate::ir::Stage;
+use crate::ir::{Interp as Mode, Stage};
 use crate::limits::{ATTR_CAP, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};
 use crate::program::link::Program;
 
@@ -536,12 +536,20 @@ fn draw_checked(
         }
     }
     let slots = &slots[..nslots];
+    // Each packed slot's interpolation (the link checked that both stages agree).
+    let mut interp = [Mode::Smooth; VARYING_CAP];
+    for (k, &s) in slots.iter().enumerate() {
+        if let Some(v) = prog.varyings().iter().find(|v| v.vs_slot as usize == s) {
+            interp[k] = v.interp;
+        }
+    }
 
     let setup = Setup {
         vp: [vx as f64, vy as f64, vw as f64, vh as f64],
         height: h,
         scissor: [sx0, sx1, sy0, sy1],
         slots,
+        interp,
         nv: nslots * 4,
         state: *state,
         pipe: *pipe,
@@ -588,7 +596,7 @@ fn draw_checked(
             let lanes = (n - base).min(LANES);
             let inputs = &mut scratch.inputs;
             for a in vs_attrs.iter() {
-                let input_slot = &mut inputs[a.location as usize & 7];
+                let input_slot = &mut inputs[a.location as usize & (VARYING_CAP - 1)];
                 *input_slot = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
                 if let Some((_, k)) = constants.iter().rev().find(|(l, _)| *l == a.location) {
                     for c in 0..4 {
@@ -662,6 +670,8 @@ struct Setup<'a> {
     /// x0, x1, row0, row1 (half-open) in target memory coordinates.
     scissor: [i64; 4],
     slots: &'a [usize],
+    /// Interpolation of each packed slot (index as in `slots`).
+    interp: [Mode; VARYING_CAP],
     nv: usize,
     state: RasterState,
     pipe: Pipeline,
@@ -712,6 +722,31 @@ fn triangle(
         stats.rejected += 1;
         return;
     }
+    // Flat varyings take the provoking vertex's value (GL's default convention: the last
+    // vertex of the triangle): copied to the others before clipping, every vertex that
+    // clipping makes carries it too (a + t * (a - a) is exactly a).
+    let flat: [ClipVert; 3];
+    let v = if setup
+        .interp
+        .iter()
+        .take(setup.slots.len())
+        .any(|&m| m == Mode::Flat)
+    {
+        let mut f = *v;
+        for (k, &m) in setup.interp.iter().take(setup.slots.len()).enumerate() {
+            if m == Mode::Flat {
+                for c in k * 4..k * 4 + 4 {
+                    let last = v[2].var[c];
+                    f[0].var[c] = last;
+                    f[1].var[c] = last;
+                }
+            }
+        }
+        flat = f;
+        &flat
+    } else {
+        v
+    };
     if codes[0] | codes[1] | codes[2] == 0 {
         raster(setup, v, scratch, prog, fs, textures, target, stats);
         return;
@@ -930,9 +965,25 @@ fn raster_body(
     let mut d1 = [0.0f32; VARY_FLOATS];
     let mut d2 = [0.0f32; VARY_FLOATS];
     for k in 0..nv {
-        a0[k] = v0.var[k] * q0;
-        d1[k] = v1.var[k] * q1 - a0[k];
-        d2[k] = v2.var[k] * q2 - a0[k];
+        match setup.interp.get(k / 4).copied().unwrap_or(Mode::Smooth) {
+            Mode::Smooth => {
+                a0[k] = v0.var[k] * q0;
+                d1[k] = v1.var[k] * q1 - a0[k];
+                d2[k] = v2.var[k] * q2 - a0[k];
+            }
+            // Screen-linear: the value itself, not value/w (and no division by 1/w).
+            Mode::NoPerspective => {
+                a0[k] = v0.var[k];
+                d1[k] = v1.var[k] - a0[k];
+                d2[k] = v2.var[k] - a0[k];
+            }
+            // Every vertex holds the provoking vertex's value (see `triangle`).
+            Mode::Flat => {
+                a0[k] = v0.var[k];
+                d1[k] = 0.0;
+                d2[k] = 0.0;
+            }
+        }
     }
 
     // Per-lane offsets inside a 4x2 block of the edge values (bias included).
@@ -1190,9 +1241,28 @@ fn queue_block(
         wl[l] = 1.0 / ql[l];
     }
     for (k, &s) in setup.slots.iter().enumerate() {
-        let dst = &mut scratch.inputs[s & 7];
+        let dst = &mut scratch.inputs[s & (VARYING_CAP - 1)];
         // Components the shader never reads keep stale values.
-        let read = fs.varying_lanes(s & 7);
+        let read = fs.varying_lanes(s & (VARYING_CAP - 1));
+        let mode = setup.interp.get(k).copied().unwrap_or(Mode::Smooth);
+        if mode != Mode::Smooth {
+            for c in 0..4 {
+                if read & (1 << c) == 0 {
+                    continue;
+                }
+                let j = k * 4 + c;
+                let (a, p, r) = (
+                    it.a0.get(j).copied().unwrap_or(0.0),
+                    it.d1.get(j).copied().unwrap_or(0.0),
+                    it.d2.get(j).copied().unwrap_or(0.0),
+                );
+                let lanes = &mut dst[c][o..o + BLOCK];
+                for l in 0..BLOCK {
+                    lanes[l] = a + b1[l] * p + b2[l] * r;
+                }
+            }
+            continue;
+        }
         for c in 0..4 {
             if read & (1 << c) == 0 {
                 continue;

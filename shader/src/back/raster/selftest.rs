@@ -54,6 +54,7 @@ fn passthrough_vs() -> Module {
         name: name("v"),
         ty: Type::Vec4,
         slot: 0,
+        interp: crate::ir::Interp::Smooth,
     });
     push(&mut m, inst(Op::StorePos, -1, 0, -1, 4, 0, 0));
     push(&mut m, inst(Op::StoreVar, -1, 1, -1, 4, 0, 0));
@@ -69,6 +70,7 @@ fn passthrough_fs() -> Module {
         name: name("v"),
         ty: Type::Vec4,
         slot: 0,
+        interp: crate::ir::Interp::Smooth,
     });
     push(&mut m, inst(Op::LoadVar, 0, -1, -1, 4, 0, 0));
     push(&mut m, inst(Op::StoreColor, -1, 0, -1, 4, 0, 0));

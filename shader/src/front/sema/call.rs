@@ -495,6 +495,20 @@ impl<'a> Sema<'a> {
 
     pub(super) fn call(&mut self, i: i16, n: Node) -> R<Val> {
         let name = self.name_of(i);
+        // Profile 2 (GLSL): a variable of the same name hides a built-in function.
+        if self.toks.profile == Profile::P2 && Self::is_builtin(name) {
+            if let Some(s) = self.lookup(name) {
+                if self.sym(s).is_some_and(|s| s.kind != SymKind::Func) {
+                    bail!(
+                        self,
+                        i,
+                        "'{}' is a variable here, which hides the built-in function {}() (rename the variable)",
+                        name,
+                        name
+                    );
+                }
+            }
+        }
         if let Some(&(bname, lo, hi, sig)) = BUILTINS.iter().find(|b| b.0 == name) {
             let args = self.args(n.a, 16, i)?;
             if args.len() < lo as usize || args.len() > hi as usize {

@@ -6,7 +6,7 @@ use super::scope::{key_of, name_key, same_bytes, same_name};
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
-use crate::front::diag::bounded_string;
+use crate::front::diag::{bounded_string, P2_HINT};
 use crate::ir::*;
 use crate::limits::*;
 
@@ -19,16 +19,61 @@ impl<'a> Sema<'a> {
     pub(super) fn global_decls(&self) -> impl Iterator<Item = i16> + 'a {
         let ast: &'a Ast = self.ast;
         ast.list(ast.first)
-            .filter(|(_, n)| n.kind == Kind::Decl)
+            .filter(|(_, n)| n.kind == Kind::Decl && n.ty != Type::None)
             .map(|(i, _)| i)
+    }
+
+    /// Profile 2: `invariant NAME;` must name `gl_Position` (vertex) or an output or input
+    /// varying declared before it.
+    fn invariant_redeclarations(&mut self) {
+        let vs = self.stage == Stage::Vertex;
+        let ast: &'a Ast = self.ast;
+        for (i, n) in ast.list(ast.first) {
+            if n.kind != Kind::Decl || n.ty != Type::None {
+                continue;
+            }
+            let name = self.name_of(i);
+            if name == "gl_Position" {
+                if !vs {
+                    self.err(
+                        i,
+                        format_args!("gl_Position is not available in a fragment shader"),
+                    );
+                }
+                continue;
+            }
+            let varying = ast
+                .list(ast.first)
+                .take_while(|&(j, _)| j != i)
+                .any(|(j, d)| {
+                    d.kind == Kind::Decl
+                        && d.ty != Type::None
+                        && self.name_of(j) == name
+                        && ((vs && d.quals & Q_OUT != 0) || (!vs && d.quals & Q_IN != 0))
+                });
+            if !varying {
+                self.err(
+                    i,
+                    format_args!(
+                        "'invariant {}': only gl_Position or a varying declared before it (a vertex output or fragment input) can be made invariant",
+                        name
+                    ),
+                );
+            }
+        }
     }
 
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
     pub(super) fn bind_interface(&mut self) {
         let vs = self.stage == Stage::Vertex;
         let (attr_max, var_max) = (self.lim.attributes_max, self.lim.varyings_max);
+        let p2 = self.toks.profile == Profile::P2;
         let mut used_attr: [i16; ATTR_CAP] = [-1; ATTR_CAP];
         let mut used_var: [i16; VARYING_CAP] = [-1; VARYING_CAP];
+        let mut used_out: [i16; FRAG_OUTPUT_CAP] = [-1; FRAG_OUTPUT_CAP];
+        if p2 {
+            self.invariant_redeclarations();
+        }
         // Checks, then explicit locations.
         for i in self.global_decls() {
             let n = self.node(i);
@@ -51,6 +96,25 @@ impl<'a> Sema<'a> {
                 self.err_tok(
                     n.d,
                     format_args!("'smooth' only applies to vertex outputs and fragment inputs"),
+                );
+                continue;
+            }
+            // Profile 2's interpolation, centroid and invariant qualifiers (`op` flags).
+            let interp_word = if n.op & D_FLAT != 0 {
+                Some("flat")
+            } else if n.op & D_NOPERSPECTIVE != 0 {
+                Some("noperspective")
+            } else if n.op & D_CENTROID != 0 {
+                Some("centroid")
+            } else if n.op & D_INVARIANT != 0 {
+                Some("invariant")
+            } else {
+                None
+            };
+            if let (Some(w), false) = (interp_word, varying) {
+                self.err_tok(
+                    n.d,
+                    format_args!("'{}' only applies to vertex outputs and fragment inputs", w),
                 );
                 continue;
             }
@@ -97,13 +161,58 @@ impl<'a> Sema<'a> {
                     "varying"
                 };
                 if !vs && q & Q_OUT != 0 {
+                    if p2 {
+                        if !float_vec {
+                            self.err(
+                                i,
+                                format_args!(
+                                    "fragment output '{}' has type {}; it must be float, vec2, vec3 or vec4",
+                                    name,
+                                    n.ty.name()
+                                ),
+                            );
+                            continue;
+                        }
+                        if q & Q_LAYOUT != 0 {
+                            let max = self.lim.fragment_outputs_max;
+                            let loc = n.ival;
+                            if loc < 0 || loc as usize >= max {
+                                self.err_tok(
+                                    n.d,
+                                    format_args!(
+                                        "fragment output location {} is out of range: the locations are 0 to {}",
+                                        loc,
+                                        max - 1
+                                    ),
+                                );
+                                continue;
+                            }
+                            let other = used_out.get(loc as usize).copied().unwrap_or(-1);
+                            if other >= 0 {
+                                let other = self.name_of(other);
+                                self.err_tok(
+                                    n.d,
+                                    format_args!(
+                                        "fragment output location {} is already used by '{}'",
+                                        loc, other
+                                    ),
+                                );
+                                continue;
+                            }
+                            if let Some(t) = used_out.get_mut(loc as usize) {
+                                *t = i;
+                            }
+                        }
+                        continue;
+                    }
                     if n.ty != Type::Vec4 {
                         self.err(
                             i,
                             format_args!(
-                                "fragment output must be vec4; '{}' is {}",
+                                "fragment output must be vec4; '{}' is {}{}",
                                 name,
-                                n.ty.name()
+                                n.ty.name(),
+                                if float_vec { P2_HINT } else { "" }
                             ),
                         );
                         continue;
@@ -112,8 +221,13 @@ impl<'a> Sema<'a> {
                         self.err_tok(
                             n.d,
                             format_args!(
-                                "the fragment output is always location 0; found location {}",
-                                n.ival
+                                "the fragment output is always location 0; found location {}{}",
+                                n.ival,
+                                if (0..P2_FRAG_OUTPUT_MAX as i32).contains(&n.ival) {
+                                    P2_HINT
+                                } else {
+                                    ""
+                                }
                             ),
                         );
                         continue;
@@ -260,25 +374,81 @@ impl<'a> Sema<'a> {
                         components: n.ty.components(),
                     });
                 } else {
+                    let interp = if n.op & D_FLAT != 0 {
+                        Interp::Flat
+                    } else if n.op & D_NOPERSPECTIVE != 0 {
+                        Interp::NoPerspective
+                    } else {
+                        Interp::Smooth
+                    };
                     let _ = self.module.iface.varyings.push(Varying {
                         name: nm,
                         ty: n.ty,
                         slot: loc as u8,
+                        interp,
                     });
                 }
             } else if q & Q_OUT != 0 {
                 outputs += 1;
+                if p2 {
+                    // Explicit locations were taken above; the others take the lowest free one.
+                    let loc = if q & Q_LAYOUT != 0 {
+                        n.ival as usize
+                    } else {
+                        match used_out.iter().position(|&s| s < 0) {
+                            Some(free) => {
+                                if let Some(t) = used_out.get_mut(free) {
+                                    *t = i;
+                                }
+                                free
+                            }
+                            None => {
+                                let max = self.lim.fragment_outputs_max;
+                                self.err(
+                                    i,
+                                    format_args!(
+                                        "too many fragment outputs: '{}' does not fit; the limit is {}",
+                                        name, max
+                                    ),
+                                );
+                                continue;
+                            }
+                        }
+                    };
+                    if loc == 0 {
+                        self.module.iface.color_output = Some(nm.clone());
+                    }
+                    let _ = self.module.iface.frag_outputs.push(FragOutput {
+                        name: nm,
+                        ty: n.ty,
+                        location: loc as u8,
+                    });
+                    continue;
+                }
                 if outputs > 1 {
                     self.err(
                         i,
                         format_args!(
-                            "only one fragment output is supported; '{}' is a second one",
-                            name
+                            "only one fragment output is supported; '{}' is a second one{}",
+                            name, P2_HINT
                         ),
                     );
                     continue;
                 }
                 self.module.iface.color_output = Some(nm);
+            }
+        }
+        if p2 && !vs && outputs > 0 && self.module.iface.color_output.is_none() {
+            let first = self
+                .global_decls()
+                .find(|&i| self.node(i).quals & Q_OUT != 0);
+            if let Some(i) = first {
+                self.err(
+                    i,
+                    format_args!(
+                        "no fragment output has location 0: location 0 is the target's colour (the other locations are reflected, not stored)"
+                    ),
+                );
             }
         }
     }
@@ -459,13 +629,30 @@ impl<'a> Sema<'a> {
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
             }
         } else {
+            // The colour: the only output (profile 1), or the one at location 0 (profile 2).
+            let colour = self.module.iface.color_output.clone();
             let out = self
                 .syms
                 .iter()
-                .find(|s| s.kind == SymKind::Out)
-                .map(|s| s.tmp);
+                .find(|s| {
+                    s.kind == SymKind::Out
+                        && colour
+                            .as_ref()
+                            .is_none_or(|c| same_name(c.as_str(), s.name))
+                })
+                .map(|s| (s.tmp, s.ty));
             match out {
-                Some(t) => self.emit(Op::StoreColor, Type::Vec4, 4, -1, t, -1, 0, 0)?,
+                Some((t, Type::Vec4)) => {
+                    self.emit(Op::StoreColor, Type::Vec4, 4, -1, t, -1, 0, 0)?
+                }
+                Some((t, ty)) => {
+                    // A float/vec2/vec3 output: the channels it lacks are written as 0, alpha
+                    // included, as Mesa writes them to an RGBA8 target.
+                    let c = self.temp(1)?;
+                    self.zero(c)?;
+                    self.emit(Op::Mov, Type::Vec4, ty.components(), c, t, -1, 0, 0)?;
+                    self.emit(Op::StoreColor, Type::Vec4, 4, -1, c, -1, 0, 0)?
+                }
                 None => bail!(
                     self,
                     main,

@@ -157,6 +157,7 @@ pub fn analyze(
     iface.samplers.clear();
     iface.writes_position = false;
     iface.color_output = None;
+    iface.frag_outputs.clear();
     iface.reads_fragcoord = false;
     let mut s = Sema {
         src,

@@ -534,7 +534,7 @@ impl<'a> Sema<'a> {
     pub(super) fn local_decl(&mut self, i: i16, n: Node, global: bool) -> R<()> {
         let name = self.name_of(i);
         self.cur_node = i;
-        if !global && n.quals & !Q_CONST != 0 {
+        if !global && (n.quals & !Q_CONST != 0 || n.op & !D_PRECISION != 0) {
             self.err_tok(
                 n.d,
                 format_args!("qualifiers are only valid at global scope"),
