@@ -62,7 +62,9 @@ fn reassemble(batches: &[Vec<u32>]) -> (Vec<u8>, usize) {
 
 #[test]
 fn encoder_accepts_the_profile_2_bound() {
-    assert!(MAX_SHADER_TEXT_BYTES >= P2_TGSI_MAX);
+    let text = long_fragment_shader(P2_TGSI_MAX);
+    assert!(encode(&text, DEFAULT_BATCH_DWORDS, 0).is_ok());
+    assert!(text.len() <= MAX_SHADER_TEXT_BYTES);
 }
 
 #[test]
