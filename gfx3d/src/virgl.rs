@@ -27,6 +27,12 @@ use virtio_gpu::protocol::*;
 use virtio_gpu::transport::{CtxSink, ResourceDesc};
 use virtio_gpu::{CommandBuffer, CtxId, GpuError, GpuTransport3d, IdPool, ResId};
 
+// Every TGSI text the compiler may emit (profile 2's bound) is one the encoder uploads.
+const _: () = assert!(
+    virtio_gpu::limits::MAX_SHADER_TEXT_BYTES == shader::limits::P2_TGSI_MAX
+        && shader::limits::TGSI_CAP <= virtio_gpu::limits::MAX_SHADER_TEXT_BYTES
+);
+
 use crate::device::*;
 use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};

@@ -226,3 +226,74 @@ fn over_budget_program_is_not_a_device_loss() {
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     scenes::over_budget_program(&mut sw, 1).unwrap();
 }
+
+/// A profile-2 fragment shader of 900 locals (over 900 temps: the software executor renumbers
+/// them into its 96 registers) whose TGSI is well over 100 KiB (uploaded in first + continuation
+/// packets over several submits): software and VirGL agree pixel for pixel (the usual rule),
+/// with nothing in the host's stderr.
+#[test]
+fn software_and_virgl_agree_on_a_long_profile_2_shader() {
+    use gfx3d::glsl::TRI_VERT;
+    let mut fs = String::from(
+        "#version 330\n#pragma chrisos profile 2\nin vec4 vcolor;\nout vec4 fragColor;\nvoid main() {\n    vec4 a0 = vcolor * 0.5 + 0.25;\n",
+    );
+    let n: usize = 900;
+    for i in 1..n {
+        let p = |d: usize| i.saturating_sub(d);
+        fs.push_str(&format!(
+            "    vec4 a{} = (a{} + a{} * a{} + a{} + a0) * 0.25;\n",
+            i,
+            p(1),
+            p(2),
+            p(5),
+            p(3)
+        ));
+    }
+    // The recurrence settles on 1 - sqrt(1 - a0), which still follows vcolor.
+    fs.push_str(&format!("    fragColor = a{} * 2.0;\n}}\n", n - 1));
+    let sh = shader::program::compile::compile(1, fs.as_bytes(), "long").unwrap();
+    assert!(sh.module.temps > 900, "{} temps", sh.module.temps);
+    let (w, h) = (48u32, 40u32);
+    let render = |g: &mut Gfx3d<Linked>| -> Vec<u32> {
+        let c = g.context_create(0).unwrap();
+        let tg = g.target_create(0, c, w, h).unwrap();
+        let m = g.mesh_create(0, Usage::Static).unwrap();
+        let mut v = Vec::new();
+        for (x, y, col) in [
+            (-1.0f32, -1.0f32, [1.0f32, 0.2, 0.0, 1.0]),
+            (3.0, -1.0, [0.0, 1.0, 0.3, 1.0]),
+            (-1.0, 3.0, [0.2, 0.0, 1.0, 0.5]),
+        ] {
+            v.extend_from_slice(&[x, y, 0.0, 1.0]);
+            v.extend_from_slice(&col);
+        }
+        g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
+        let linked = Linked::from_glsl(g.compiler(), TRI_VERT, &fs, "long").unwrap();
+        let tgsi = linked.program().tgsi(shader::ir::Stage::Fragment).len();
+        assert!(tgsi > 100 * 1024, "fragment TGSI is {} bytes", tgsi);
+        eprintln!("fragment TGSI: {} bytes", tgsi);
+        let p = g.prog_prepare(0, c, linked).unwrap();
+        g.begin(0, c, tg).unwrap();
+        g.clear(0, c, [0.0, 0.0, 0.0, 1.0], true).unwrap();
+        g.use_program(0, c, p).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.end(0, c).unwrap();
+        let mut px = vec![0u32; (w * h) as usize];
+        g.target_read(0, tg, &mut px).unwrap();
+        px
+    };
+    let mut sw: Gfx3d<Linked> = Gfx3d::new();
+    let a = render(&mut sw);
+    let (server, mut hw) = virgl();
+    let b = render(&mut hw);
+    assert_eq!(hw.backend_name(), "virgl");
+    let distinct = a.iter().filter(|&&p| p != a[0]).count();
+    assert!(distinct > (w * h) as usize / 2, "the picture varies");
+    let c = compare(&a, &b, w, h);
+    eprintln!(
+        "long profile-2 shader: {} temps, {:?}, {} pixels unlike the first",
+        sh.module.temps, c, distinct
+    );
+    assert!(c.agrees(), "{:?}\n{}", c, server.stderr_text());
+    assert_no_host_errors(&server);
+}

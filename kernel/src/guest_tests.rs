@@ -62,6 +62,7 @@ pub const SCENE_TESTS: &[SelfTest] = scene_tests!(
     constants,
     inline_write,
     long_shader,
+    longest_shader,
     resource_cycles,
     context_cycles,
 );

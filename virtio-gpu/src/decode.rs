@@ -409,6 +409,10 @@ impl StreamChecker {
                 return Err("shader token count too small to be an upper bound");
             }
             let expected = offlen.div_ceil(4) * 4;
+            if pkt_bytes > expected {
+                // The host's "Invalid expected token count".
+                return Err("shader packet carries more text than its announced length");
+            }
             if expected > pkt_bytes {
                 *slot = Some((handle, pkt_bytes, expected));
                 (false, None)
@@ -417,6 +421,10 @@ impl StreamChecker {
             }
         } else {
             let (h, got, expected) = slot.ok_or("shader continuation without a first packet")?;
+            // The host translates with the token count of the packet that completes the text.
+            if num_tokens < 16 {
+                return Err("shader continuation token count too small to be an upper bound");
+            }
             if h != handle {
                 return Err("shader continuation for another handle");
             }

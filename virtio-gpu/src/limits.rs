@@ -37,9 +37,13 @@ pub const MAX_VIEWPORT_DIM: f32 = 16384.0;
 pub const MAX_VIEWPORT_BOUND: f32 = 32768.0;
 /// Most vertices one DRAW_VBO may process (count x instances): a bound on the host's work.
 pub const MAX_DRAW_VERTICES: u32 = 1 << 24;
-/// Longest TGSI text accepted (bytes, without the terminating NUL). Longer text is refused; text
-/// longer than one packet is sent with continuation packets.
-pub const MAX_SHADER_TEXT_BYTES: usize = 65536;
+/// Longest TGSI text accepted (bytes, without the terminating NUL): the shader compiler's
+/// profile-2 bound (`shader::limits::P2_TGSI_MAX`, 256 KiB; gfx3d's tests check that the two
+/// agree). Longer text is refused; text longer than one packet is sent as a first packet carrying
+/// the total length and continuation packets carrying their byte offset, over as many batches
+/// (SUBMIT_3D) as it takes. 256 KiB + NUL is 65537 dwords: more than one command can carry
+/// (`protocol::MAX_PAYLOAD_DWORDS`), so the longest shaders always take continuations.
+pub const MAX_SHADER_TEXT_BYTES: usize = 256 * 1024;
 
 /// Largest capset blob kept (bytes).
 pub const MAX_CAPSET_BYTES: usize = 8192;

@@ -12,6 +12,7 @@ use crate::limits::{DEFAULT_BATCH_DWORDS, MAX_OBJECT_HANDLES};
 use crate::proto::Box3d;
 use crate::protocol::*;
 use crate::transport::{CtxId, CtxSink, GpuTransport3d, ResId, ResourceDesc};
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write;
@@ -28,6 +29,7 @@ pub const SCENES: &[&str] = &[
     "constants",
     "inline_write",
     "long_shader",
+    "longest_shader",
     "resource_cycles",
     "context_cycles",
 ];
@@ -99,6 +101,7 @@ pub fn run_scene_with<T: GpuTransport3d + ?Sized>(
         "constants" => scene_constants(t, out),
         "inline_write" => scene_inline_write(t, out),
         "long_shader" => scene_long_shader(t, out),
+        "longest_shader" => scene_longest_shader(t, out),
         "resource_cycles" => scene_resource_cycles(t, out, p.resource_cycles),
         "context_cycles" => scene_context_cycles(t, out, p.context_cycles),
         _ => {
@@ -692,6 +695,80 @@ fn scene_long_shader<T: GpuTransport3d + ?Sized>(t: &mut T, out: &mut dyn Write)
         "long_shader",
         &[(32, 32, RED, "long shader output")],
         0,
+    )
+}
+
+/// A fragment shader of TGSI text exactly `bytes` long (at least 512): CONST[0] plus
+/// CONST[1] added 768 times, with ADD/SUB pairs of CONST[1] (net zero) filling the text. Every
+/// partial sum of CONST[1] = (1/1024, 1/2048, 1/4096, 0) is exact in f32, so any evaluation
+/// order gives CONST[0] + 768 * CONST[1]; with CONST[0] = (0, 0, 0, 1) that is
+/// (0.75, 0.375, 0.1875, 1), the pixel [`LONGEST_SHADER_PIXEL`] (+-1 per channel).
+pub fn long_fragment_shader(bytes: usize) -> String {
+    let mut text = String::from(
+        "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL OUT[0], COLOR\nDCL CONST[0..1]\nDCL TEMP[0]\n  0: MOV TEMP[0], CONST[0]\n",
+    );
+    let tail = |n: usize| alloc::format!("  {}: MOV OUT[0], TEMP[0]\n  {}: END\n", n, n + 1);
+    let mut n = 1usize;
+    let mut adds = 0usize;
+    loop {
+        // Net ADDs first (768 of them), then ADD/SUB pairs while a pair and the tail still fit.
+        let line =
+            |n: usize, op: &str| alloc::format!("  {}: {} TEMP[0], TEMP[0], CONST[1]\n", n, op);
+        if adds < 768 {
+            text.push_str(&line(n, "ADD"));
+            adds += 1;
+            n += 1;
+            continue;
+        }
+        let pair = line(n, "ADD").len() + line(n + 1, "SUB").len();
+        if text.len() + pair + tail(n + 2).len() + 16 > bytes {
+            break;
+        }
+        text.push_str(&line(n, "ADD"));
+        text.push_str(&line(n + 1, "SUB"));
+        n += 2;
+    }
+    // Pad with comment-free blank space the TGSI parser skips, to hit the length exactly.
+    let t = tail(n);
+    while text.len() + t.len() < bytes {
+        text.push(' ');
+    }
+    text.push_str(&t);
+    text
+}
+
+/// The pixel [`long_fragment_shader`] draws (0xAARRGGBB).
+pub const LONGEST_SHADER_PIXEL: u32 = 0xFFBF_6030;
+
+/// A fragment shader as long as the encoder accepts (`MAX_SHADER_TEXT_BYTES`, the shader
+/// compiler's profile-2 TGSI bound): a first packet and continuations over several batches.
+fn scene_longest_shader<T: GpuTransport3d + ?Sized>(
+    t: &mut T,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let mut s = SceneCtx::new(t, false)?;
+    let text = long_fragment_shader(crate::limits::MAX_SHADER_TEXT_BYTES);
+    s.program(VS_POS, &text)?;
+    s.vertices(&FULL_TRIANGLE, &[4])?;
+    s.enc(|e| {
+        e.clear(CLEAR_COLOR0, rgba(BLUE), 1.0, 0)?;
+        e.set_constant_buffer(
+            SHADER_FRAGMENT,
+            &[
+                [0.0, 0.0, 0.0, 1.0],
+                [1.0 / 1024.0, 1.0 / 2048.0, 1.0 / 4096.0, 0.0],
+            ],
+        )?;
+        e.draw_vbo(&DrawInfo::arrays(PRIM_TRIANGLES, 0, 3)?)
+    })?;
+    s.check(
+        out,
+        "longest_shader",
+        &[
+            (32, 32, LONGEST_SHADER_PIXEL, "longest shader output"),
+            (2, 60, LONGEST_SHADER_PIXEL, "longest shader output"),
+        ],
+        1,
     )
 }
 

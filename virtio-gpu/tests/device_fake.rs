@@ -887,3 +887,33 @@ fn two_d_console_resource_flushes_its_backing() {
     assert!(st.borrow().host.resources.is_empty());
     assert!(dev.backing_mut(r).is_err());
 }
+
+#[test]
+fn a_256_kib_shader_goes_through_the_device_in_several_submits() {
+    let (mut dev, st) = device(standard());
+    let before = st
+        .borrow()
+        .host
+        .commands
+        .iter()
+        .filter(|&&c| c == CMD_SUBMIT_3D)
+        .count();
+    let mut why = String::new();
+    // The fake renders only clears: the pixel check fails, the stream must pass.
+    let _ = scenes::run_scene("longest_shader", &mut dev, &mut why);
+    assert_eq!(dev.state(), DeviceState::Ready, "{}", why);
+    let submits = st
+        .borrow()
+        .host
+        .commands
+        .iter()
+        .filter(|&&c| c == CMD_SUBMIT_3D)
+        .count()
+        - before;
+    assert!(submits >= 17, "{} submits", submits);
+    assert!(
+        st.borrow().host.stream_errors.is_empty(),
+        "{:?}",
+        st.borrow().host.stream_errors
+    );
+}

@@ -51,6 +51,7 @@ default_scene_tests!(
     constants,
     inline_write,
     long_shader,
+    longest_shader,
     texture_units,
     indexed
 );

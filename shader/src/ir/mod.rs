@@ -46,6 +46,7 @@
 
 pub mod dump;
 pub mod opt;
+pub mod regalloc;
 pub mod verify;
 
 use heapless::{String, Vec};

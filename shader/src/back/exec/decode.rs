@@ -4,8 +4,9 @@
 //! colour.
 use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP};
 use crate::ir::opt::effects;
+use crate::ir::regalloc::renumber;
 use crate::ir::verify::{verify, VerifyError};
-use crate::ir::{Module, Op, Stage};
+use crate::ir::{Inst, Module, Op, Stage};
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
 
 fn narrow(v: i16) -> u8 {
@@ -21,11 +22,25 @@ impl Executable {
             inst: None,
             message,
         };
-        if m.temps as usize > TEMP_MAX {
-            return Err(internal(
-                "the software executor holds at most 96 temporaries; this shader needs more",
-            ));
-        }
+        // More temps than registers (profile 2 allows 1024): renumber them by live range, so
+        // the module runs whenever at most TEMP_MAX of them are live at once. Modules that fit
+        // (every profile-1 module) are decoded exactly as they are.
+        let ren = if m.temps as usize > TEMP_MAX {
+            Some(renumber(m, TEMP_MAX).map_err(|p| VerifyError {
+                inst: Some(p.inst),
+                message: "the software executor holds at most 96 temporaries live at once; \
+                          this shader keeps more live here",
+            })?)
+        } else {
+            None
+        };
+        let fetch = |i: usize| -> Option<Inst> {
+            let inst = m.insts.get(i)?;
+            Some(match &ren {
+                Some(r) => r.apply(inst),
+                None => *inst,
+            })
+        };
         let mut e = Executable {
             stage: m.stage,
             code: [DNOP; IR_CAP],
@@ -67,7 +82,9 @@ impl Executable {
         let mut defined = [0u8; TEMP_MAX];
         let mut needs_zero = [false; TEMP_MAX];
         let mut out = 0usize;
-        for (i, inst) in m.insts.iter().enumerate() {
+        for i in 0..m.insts.len() {
+            let Some(inst) = fetch(i) else { break };
+            let inst = &inst;
             // Temps read before being fully written at top level must start at zero.
             let eff = effects(inst);
             for r in eff.reads {
@@ -285,11 +302,11 @@ impl Executable {
             }
             let (Some(d), Some(inst)) = (
                 e.code.get(j).copied(),
-                origin.get(j).and_then(|&i| m.insts.get(i as usize)),
+                origin.get(j).and_then(|&i| fetch(i as usize)),
             ) else {
                 continue;
             };
-            let eff = effects(inst);
+            let eff = effects(&inst);
             let w = eff.write;
             let pure = !no_register_result(d.op);
             let top = !nested.get(j).copied().unwrap_or(true);
