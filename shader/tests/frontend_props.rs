@@ -417,3 +417,107 @@ fn nested_loops_and_calls_stop_at_the_work_budget() {
         check_work(0, src.as_bytes()).unwrap();
     }
 }
+
+/// Profile 2: lines of preprocessor directives (recursive, self-referring and exponential macros,
+/// conditionals, errors) mixed with token soup.
+const PP_LINES: &[&str] = &[
+    "#define A(x) x x",
+    "#define B A(A(A(A(A(A(B))))))",
+    "#define C C C",
+    "#define D(x, y) x ## y",
+    "#define E(...) __VA_ARGS__",
+    "#define F(x) F(x) x",
+    "#define G G(1)",
+    "#define H(x) #x",
+    "#define V vec4(1.0)",
+    "#undef A",
+    "#if A(1) + 2 * (3 - 1) > 2",
+    "#ifdef B",
+    "#ifndef GL_ES",
+    "#elif defined(C) && __VERSION__ >= 330",
+    "#else",
+    "#endif",
+    "#error oops",
+    "#line 7 3",
+    "#extension GL_ARB_foo : enable",
+    "#extension all : warn",
+    "#pragma optimize(off)",
+    "#version 330 core",
+    "A(B) C D(1, 2) F(V) G H(x)",
+    "out vec4 c; void main() { c = V; }",
+    "float f(float x) { return x > 0.0 ? x : -x; }",
+    "\\",
+];
+
+fn pp_soup() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(prop::sample::select(PP_LINES), 0..24),
+        soup(),
+    )
+        .prop_map(|(lines, tail)| {
+            let mut s = b"#pragma chrisos profile 2\n".to_vec();
+            for l in lines {
+                s.extend_from_slice(l.as_bytes());
+                s.push(b'\n');
+            }
+            s.extend_from_slice(&tail);
+            s
+        })
+}
+
+/// Profile 2's property: no panic, a verified module or a diagnostic inside the source, and the
+/// work within profile 2's budget.
+fn check_p2(stage: u32, src: &[u8]) -> Result<(), TestCaseError> {
+    use shader::limits::{limits, Profile};
+    use shader::program::compile::{compile_with_stats_in, CompileOptions, Workspace};
+    let opts = CompileOptions::profile(Profile::P2);
+    let mut ws = Box::new(Workspace::new());
+    let (r, stats) = compile_with_stats_in(&mut ws, stage, src, "p2", &opts);
+    let max = limits(Profile::P2).compile_work_steps_max as u32;
+    prop_assert!(stats.work <= max + 1, "work {}", stats.work);
+    match r {
+        Ok(sh) => {
+            prop_assert_eq!(sh.profile, Profile::P2);
+            prop_assert!(shader::ir::verify::verify(&sh.module).is_ok());
+        }
+        Err(d) => {
+            prop_assert!(d.total() > 0);
+            let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            for e in d.errors() {
+                prop_assert!(
+                    e.line >= 1 && e.line <= lines,
+                    "line {} of {}",
+                    e.line,
+                    lines
+                );
+            }
+            let mut s = String::new();
+            d.render(src, &mut s).unwrap();
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Random macro soup in profile 2 never panics, never loops, and stays within its budgets.
+    #[test]
+    fn profile_2_macro_soup_never_panics(stage in 0u32..2, src in pp_soup()) {
+        check_p2(stage, &src)?;
+    }
+
+    #[test]
+    fn profile_2_random_bytes_never_panic(stage in 0u32..2, src in prop::collection::vec(any::<u8>(), 0..600)) {
+        let mut s = b"#pragma chrisos profile 2\n".to_vec();
+        s.extend_from_slice(&src);
+        check_p2(stage, &s)?;
+    }
+
+    #[test]
+    fn profile_2_mutated_corpus_never_panics(stage in 0u32..2, src in mutated()) {
+        let mut s = b"#pragma chrisos profile 2\n".to_vec();
+        s.extend_from_slice(&src);
+        check_p2(stage, &s)?;
+    }
+}
