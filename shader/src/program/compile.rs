@@ -248,73 +248,54 @@ fn run_result(
 #[allow(clippy::result_large_err)]
 #[inline(always)]
 fn blank() -> Result<Shader, Diagnostics> {
-    // Field by field, not `Shader::EMPTY`: a constant is copied whole (hundreds of KiB of
-    // table storage), a literal writes only the scalars.
-    Ok(Shader {
-        name: String::new(),
-        stage: Stage::Vertex,
-        profile: Profile::P1,
-        version: 0,
-        module: Module {
-            stage: Stage::Vertex,
-            profile: Profile::P1,
-            insts: Vec::new(),
-            imms: Vec::new(),
-            temps: 0,
-            iface: Interface {
-                attributes: Vec::new(),
-                varyings: Vec::new(),
-                uniforms: Vec::new(),
-                samplers: Vec::new(),
-                writes_position: false,
-                color_output: None,
-                reads_fragcoord: false,
-                derived_names: false,
-                frag_outputs: Vec::new(),
-            },
-        },
-        timing: PhaseTimes::default(),
-        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
-    })
+    // A call, not `Shader::EMPTY`: a constant is copied whole (hundreds of KiB of table
+    // storage), the function writes only the scalars.
+    Ok(Shader::empty())
 }
 
 impl Shader {
     /// A shader with nothing in it (the starting point of a compile into caller storage).
-    pub const EMPTY: Shader = Shader {
-        name: String::new(),
-        stage: Stage::Vertex,
-        profile: Profile::P1,
-        version: 0,
-        module: Module {
+    pub const EMPTY: Shader = Shader::empty();
+
+    /// [`Shader::EMPTY`], built where it is called (only its scalars are written).
+    #[inline(always)]
+    pub const fn empty() -> Shader {
+        Shader {
+            name: String::new(),
             stage: Stage::Vertex,
             profile: Profile::P1,
-            insts: Vec::new(),
-            imms: Vec::new(),
-            temps: 0,
-            // A literal, not `Interface::default()`: the derived constructor built the
-            // interface in a temporary and copied it into place on every compile.
-            iface: Interface {
-                attributes: Vec::new(),
-                varyings: Vec::new(),
-                uniforms: Vec::new(),
-                samplers: Vec::new(),
-                writes_position: false,
-                color_output: None,
-                frag_outputs: Vec::new(),
-                reads_fragcoord: false,
-                derived_names: false,
+            version: 0,
+            module: Module {
+                stage: Stage::Vertex,
+                profile: Profile::P1,
+                insts: Vec::new(),
+                imms: Vec::new(),
+                temps: 0,
+                // A literal, not `Interface::default()`: the derived constructor built the
+                // interface in a temporary and copied it into place on every compile.
+                iface: Interface {
+                    attributes: Vec::new(),
+                    varyings: Vec::new(),
+                    uniforms: Vec::new(),
+                    samplers: Vec::new(),
+                    writes_position: false,
+                    color_output: None,
+                    frag_outputs: Vec::new(),
+                    reads_fragcoord: false,
+                    derived_names: false,
+                },
             },
-        },
-        timing: PhaseTimes {
-            lex: 0,
-            parse: 0,
-            sema: 0,
-            ir: 0,
-            tgsi: 0,
-        },
-        // Replaced by the real emission result before a successful compile returns.
-        tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
-    };
+            timing: PhaseTimes {
+                lex: 0,
+                parse: 0,
+                sema: 0,
+                ir: 0,
+                tgsi: 0,
+            },
+            // Replaced by the real emission result before a successful compile returns.
+            tgsi: Err(TgsiError::TooLong { limit: TGSI_MAX }),
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
