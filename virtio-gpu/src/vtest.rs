@@ -121,17 +121,50 @@ impl VtestServer {
         fs::read_to_string(&self.stderr_path).unwrap_or_default()
     }
 
-    /// Lines of stderr that report a host-side context error.
+    /// Lines of stderr that report a host-side context error (see [`host_error_lines`]).
     pub fn host_errors(&self) -> Vec<String> {
-        self.stderr_text()
-            .lines()
-            .filter(|l| {
-                HOST_ERROR_MARKERS.iter().any(|m| l.contains(m))
-                    // Every disconnect logs INPUT_READ; any other client failure is an error.
-                    || (l.contains("client failed") && !l.contains("INPUT_READ"))
-            })
-            .map(|l| l.to_string())
-            .collect()
+        host_error_lines(&self.stderr_text())
+    }
+}
+
+/// The complete lines of a vtest server's stderr that report a host-side error.
+///
+/// Only complete lines count: the forked children write to the same file, and a read can land
+/// in the middle of a write, so a last line without its newline may be a disconnect's
+/// `..._INPUT_READ` cut short (it is seen whole on the next read).
+pub fn host_error_lines(text: &str) -> Vec<String> {
+    let complete = match text.rfind('\n') {
+        Some(end) => &text[..end + 1],
+        None => "",
+    };
+    complete
+        .lines()
+        .filter(|l| {
+            HOST_ERROR_MARKERS.iter().any(|m| l.contains(m))
+                // Every disconnect logs INPUT_READ; any other client failure is an error.
+                || (l.contains("client failed") && !l.contains("INPUT_READ"))
+        })
+        .map(|l| l.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod stderr_tests {
+    use super::host_error_lines;
+
+    #[test]
+    fn a_disconnect_cut_short_is_not_an_error() {
+        let cut = "client failed: VTEST_CLIENT_ERROR_INPUT_READ\nclient failed: VTEST_CLIENT_ERROR_INPUT";
+        assert!(host_error_lines(cut).is_empty());
+        let whole = "client failed: VTEST_CLIENT_ERROR_INPUT_READ\n";
+        assert!(host_error_lines(whole).is_empty());
+    }
+
+    #[test]
+    fn real_errors_are_reported() {
+        let text = "vrend_report_context_error: context error reported 3 \"x\" Illegal shader 0\n\
+                    client failed: VTEST_CLIENT_ERROR_COMMAND_DISPATCH\n";
+        assert_eq!(host_error_lines(text).len(), 2);
     }
 }
 
