@@ -19,6 +19,7 @@ use crate::back::tgsi::TgsiScratch;
 use crate::front::ast::Ast;
 use crate::front::lex::{Tokens, TEXT_CAP};
 use crate::front::pp::Preprocessor;
+use crate::front::sema::SemaTables;
 use crate::limits::TGSI_CAP;
 
 /// The frontend's storage for one compile at a time, reusable (every compile starts afresh):
@@ -30,6 +31,7 @@ use crate::limits::TGSI_CAP;
 pub struct Workspace {
     pub(crate) toks: Tokens,
     pub(crate) ast: Ast,
+    pub(crate) sema: SemaTables,
     pub(crate) text: Vec<u8, TEXT_CAP>,
     pub(crate) pp: Preprocessor,
     /// The TGSI emission that ends a compile (its text is not kept: see `compile`).
@@ -49,6 +51,7 @@ impl Workspace {
         Workspace {
             toks: Tokens::new(),
             ast: Ast::new(),
+            sema: SemaTables::new(),
             text: Vec::new(),
             pp: Preprocessor::new(),
             tgsi: TgsiScratch::new(),

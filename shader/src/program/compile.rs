@@ -16,6 +16,7 @@ use crate::front::ast::Ast;
 use crate::front::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::front::diag::{Diagnostic, Diagnostics};
 use crate::front::lex::Tokens;
+use crate::front::sema::SemaTables;
 pub use crate::front::Workspace;
 use crate::front::{lex, parse, profile, sema};
 use crate::ir::{opt, verify};
@@ -353,6 +354,7 @@ fn run(
     let Workspace {
         toks,
         ast,
+        sema,
         text,
         pp,
         tgsi,
@@ -394,7 +396,7 @@ fn run(
     shader.timing = timing;
     let ok = finish(
         shader,
-        (text, toks, ast),
+        (text, toks, ast, sema),
         (tgsi, tgsi_text),
         stage,
         diag,
@@ -413,7 +415,7 @@ fn run(
 #[allow(clippy::too_many_arguments)]
 fn finish(
     shader: &mut Shader,
-    (source, toks, ast): (&[u8], &Tokens, &Ast),
+    (source, toks, ast, tables): (&[u8], &Tokens, &Ast, &mut SemaTables),
     (scratch, text): (&mut TgsiScratch, &mut String<TGSI_CAP>),
     stage: Stage,
     diag: &mut Diagnostics,
@@ -421,7 +423,7 @@ fn finish(
     t2: u64,
     stats: &mut CompileStats,
 ) -> bool {
-    stats.work = sema::analyze(source, toks, ast, stage, diag, &mut shader.module);
+    stats.work = sema::analyze(source, toks, ast, stage, diag, &mut shader.module, tables);
     let t3 = clock();
     shader.timing.sema = t3.wrapping_sub(t2);
     if diag.total() > 0 {

@@ -57,7 +57,7 @@ impl<'a> Sema<'a> {
                 line
             );
         }
-        if let Some(c) = self.called.get_mut(f as usize) {
+        if let Some(c) = self.t.called.get_mut(f as usize) {
             *c = true;
         }
         if self.calls.contains(&f) {

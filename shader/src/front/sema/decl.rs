@@ -498,7 +498,7 @@ impl<'a> Sema<'a> {
         if vs {
             if let Ok(t) = self.temp(1) {
                 let _ = self.zero(t);
-                if let Some(s) = self.syms.get_mut(0) {
+                if let Some(s) = self.t.syms.get_mut(0) {
                     s.tmp = t;
                 }
             }
@@ -506,7 +506,7 @@ impl<'a> Sema<'a> {
             if let Ok(t) = self.temp(1) {
                 let _ = self.emit(Op::LoadFcoord, Type::Vec4, 4, t, -1, -1, 0, 0);
                 self.module.iface.reads_fragcoord = true;
-                if let Some(s) = self.syms.get_mut(1) {
+                if let Some(s) = self.t.syms.get_mut(1) {
                     s.tmp = t;
                 }
             }
@@ -532,7 +532,7 @@ impl<'a> Sema<'a> {
                             .find(|s| same_name(s.name.as_str(), name))
                             .map(|s| s.unit);
                         let s = self.add_sym(i, name, SymKind::Sampler, n.ty, -1)?;
-                        if let Some(sym) = self.syms.get_mut(s) {
+                        if let Some(sym) = self.t.syms.get_mut(s) {
                             sym.slot = unit.map(|u| u as i16).unwrap_or(0);
                         }
                         return Ok(());
@@ -610,9 +610,9 @@ impl<'a> Sema<'a> {
                 bail!(self, main, "vertex shader does not write gl_Position");
             }
             self.module.iface.writes_position = true;
-            let t = self.syms.first().map(|s| s.tmp).unwrap_or(-1);
+            let t = self.t.syms.first().map(|s| s.tmp).unwrap_or(-1);
             self.emit(Op::StorePos, Type::Vec4, 4, -1, t, -1, 0, 0)?;
-            for i in 0..self.syms.len() {
+            for i in 0..self.t.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
                 if s.kind != SymKind::Out {
                     continue;
@@ -623,7 +623,7 @@ impl<'a> Sema<'a> {
                     .iface
                     .varyings
                     .iter()
-                    .find(|v| same_name(v.name.as_str(), s.name))
+                    .find(|v| same_name(v.name.as_str(), self.sym_name(s)))
                     .map(|v| v.slot)
                     .unwrap_or(0);
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
@@ -632,13 +632,14 @@ impl<'a> Sema<'a> {
             // The colour: the only output (profile 1), or the one at location 0 (profile 2).
             let colour = self.module.iface.color_output.clone();
             let out = self
+                .t
                 .syms
                 .iter()
                 .find(|s| {
                     s.kind == SymKind::Out
                         && colour
                             .as_ref()
-                            .is_none_or(|c| same_name(c.as_str(), s.name))
+                            .is_none_or(|c| same_name(c.as_str(), self.sym_name(s)))
                 })
                 .map(|s| (s.tmp, s.ty));
             match out {

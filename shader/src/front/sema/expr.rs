@@ -98,17 +98,17 @@ impl<'a> Sema<'a> {
     /// the chain, its innermost operand is lowered, and each link is applied on the way back,
     /// in the same order (and with the same diagnostics) as a recursive descent.
     pub(super) fn chain(&mut self, top: i16) -> R<Val> {
-        let base = self.spine.len();
+        let base = self.t.spine.len();
         let r = self.chain_from(top, base);
-        self.spine.truncate(base);
+        self.t.spine.truncate(base);
         r
     }
 
     pub(super) fn chain_from(&mut self, top: i16, base: usize) -> R<Val> {
         let mut cur = self.push_chain(top, false)?;
         let mut v = self.value(cur)?;
-        while self.spine.len() > base {
-            let Some(link) = self.spine.pop() else {
+        while self.t.spine.len() > base {
+            let Some(link) = self.t.spine.pop() else {
                 break;
             };
             cur = link;
@@ -139,7 +139,7 @@ impl<'a> Sema<'a> {
             if n.kind == Kind::Binary && BinOp::from_u8(n.op).is_none() {
                 bail!(self, cur, "unsupported operator");
             }
-            if self.spine.push(cur).is_err() {
+            if self.t.spine.push(cur).is_err() {
                 // Unreachable: a node is on the stack at most once (no recursion).
                 bail!(self, cur, "expression is too long");
             }

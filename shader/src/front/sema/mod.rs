@@ -61,11 +61,33 @@ enum SymKind {
     FragCoord,
 }
 
+/// A symbol's name: a slice of the compile's source (by offset, so the symbol table can live in
+/// the caller's [`SemaTables`] across compiles), or a built-in's literal.
+#[derive(Clone, Copy, Debug)]
+enum SymName {
+    Src { off: u32, len: u32 },
+    Static(&'static str),
+}
+
+/// Names of built-in symbols that are not slices of the source (GLSL 3.30's built-in variables).
+const STATIC_NAMES: &[&str] = &[
+    "gl_Position",
+    "gl_FragCoord",
+    "gl_VertexID",
+    "gl_InstanceID",
+    "gl_PointSize",
+    "gl_PointCoord",
+    "gl_FrontFacing",
+    "gl_FragDepth",
+    "gl_ClipDistance",
+    "gl_PrimitiveID",
+];
+
 #[derive(Clone, Debug)]
-struct Sym<'a> {
+struct Sym {
     /// A slice of the source (or a built-in's literal): symbols are never copied names.
-    name: &'a str,
-    /// [`name_key`] of `name`: most lookups reject a symbol on this word alone.
+    name: SymName,
+    /// [`name_key`] of the name: most lookups reject a symbol on this word alone.
     key: u32,
     kind: SymKind,
     ty: Type,
@@ -113,8 +135,6 @@ pub struct Sema<'a> {
     limit_reported: bool,
     cur_node: i16,
     dry: bool,
-    /// Per tree node: a function node that some call reached (sized to the tree).
-    called: Vec<bool, AST_CAP>,
     pos_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
@@ -126,13 +146,41 @@ pub struct Sema<'a> {
     /// The outermost loop or call being expanded in the current top-level function, where a
     /// spent budget is reported (-1 when none).
     expansion: i16,
+    /// The tables, in the caller's storage (see [`SemaTables`]).
+    t: &'a mut SemaTables,
+    /// The bounds of the compile's profile.
+    lim: &'static Limits,
+}
+
+/// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
+/// `Workspace` and reused: built in `analyze`'s frame, their empty storage was zeroed on every
+/// compile (a constant `heapless::Vec::new()` is copied as a memset), a fifth of a small
+/// shader's compile time.
+pub struct SemaTables {
     scopes: Vec<Scope, SCOPE_CAP>,
-    syms: Vec<Sym<'a>, SYM_CAP>,
+    syms: Vec<Sym, SYM_CAP>,
     /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
     /// once, as no function is active twice.
     spine: Vec<i16, AST_CAP>,
-    /// The bounds of the compile's profile.
-    lim: &'static Limits,
+    /// Per tree node: a function node that some call reached (sized to the tree).
+    called: Vec<bool, AST_CAP>,
+}
+
+impl Default for SemaTables {
+    fn default() -> Self {
+        SemaTables::new()
+    }
+}
+
+impl SemaTables {
+    pub const fn new() -> SemaTables {
+        SemaTables {
+            scopes: Vec::new(),
+            syms: Vec::new(),
+            spine: Vec::new(),
+            called: Vec::new(),
+        }
+    }
 }
 
 /// Runs semantic analysis and lowering of `ast` into `module`; returns the work spent (at most
@@ -144,6 +192,7 @@ pub fn analyze(
     stage: Stage,
     diag: &mut Diagnostics,
     module: &mut Module,
+    tables: &mut SemaTables,
 ) -> u32 {
     module.stage = stage;
     module.insts.clear();
@@ -167,9 +216,6 @@ pub fn analyze(
         diag,
         module,
         stage,
-        syms: Vec::new(),
-        scopes: Vec::new(),
-        spine: Vec::new(),
         cur: 0,
         ntemp: 0,
         calls: Vec::new(),
@@ -181,16 +227,20 @@ pub fn analyze(
         limit_reported: false,
         cur_node: -1,
         dry: false,
-        called: Vec::new(),
         lim: limits(toks.profile),
         pos_written: false,
         stmt_mark: 0,
         work: 0,
         work_spent: false,
         expansion: -1,
+        t: tables,
     };
-    let _ = s.called.resize(ast.nodes.len(), false);
-    let _ = s.scopes.push(Scope {
+    s.t.syms.clear();
+    s.t.scopes.clear();
+    s.t.spine.clear();
+    s.t.called.clear();
+    let _ = s.t.called.resize(ast.nodes.len(), false);
+    let _ = s.t.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
     });
@@ -473,7 +523,7 @@ impl<'a> Sema<'a> {
                 }
             }
             if let Ok(s) = self.add_sym(i, name, SymKind::Func, n.ty, -1) {
-                if let Some(sym) = self.syms.get_mut(s) {
+                if let Some(sym) = self.t.syms.get_mut(s) {
                     sym.node = i;
                 }
             }
@@ -500,7 +550,7 @@ impl<'a> Sema<'a> {
             if n.kind == Kind::Func
                 && i != main
                 && n.b >= 0
-                && !self.called.get(i as usize).copied().unwrap_or(true)
+                && !self.t.called.get(i as usize).copied().unwrap_or(true)
             {
                 self.dry_check(i);
             }

@@ -1,6 +1,6 @@
 //! Scopes and symbols: nested scopes over one symbol table, lookup by name (innermost visible
 //! first), declaration with the duplicate and capacity rules.
-use super::{Scope, Sema, Sym, SymKind, R};
+use super::{Scope, Sema, Sym, SymKind, SymName, R, STATIC_NAMES};
 use crate::ir::Type;
 use crate::limits::*;
 
@@ -32,11 +32,12 @@ pub(super) fn key_of(b: &[u8]) -> u32 {
 
 impl<'a> Sema<'a> {
     pub(super) fn push_scope(&mut self, parent: u16, at: i16) -> R<u16> {
-        let id = self.scopes.len();
+        let id = self.t.scopes.len();
         let max = self.lim.scopes_max;
-        let base = self.syms.len() as u16;
+        let base = self.t.syms.len() as u16;
         if id >= max
             || self
+                .t
                 .scopes
                 .push(Scope {
                     parent,
@@ -57,8 +58,8 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn pop_scope(&mut self, prev: u16) {
-        if let Some(s) = self.scopes.pop() {
-            self.syms.truncate(s.sym_base as usize);
+        if let Some(s) = self.t.scopes.pop() {
+            self.t.syms.truncate(s.sym_base as usize);
         }
         self.cur = prev;
     }
@@ -72,17 +73,17 @@ impl<'a> Sema<'a> {
             if s == 0 {
                 return false;
             }
-            s = self.scopes.get(s as usize).map(|r| r.parent).unwrap_or(0);
+            s = self.t.scopes.get(s as usize).map(|r| r.parent).unwrap_or(0);
         }
         false
     }
 
     pub(super) fn lookup(&self, name: &str) -> Option<usize> {
         let key = name_key(name);
-        (0..self.syms.len()).rev().find(|&i| {
-            self.syms
+        (0..self.t.syms.len()).rev().find(|&i| {
+            self.t.syms
                 .get(i)
-                .map(|s| s.key == key && same_name(s.name, name) && self.visible(s.scope))
+                .map(|s| s.key == key && same_name(self.sym_name(s), name) && self.visible(s.scope))
                 .unwrap_or(false)
         })
     }
@@ -98,9 +99,10 @@ impl<'a> Sema<'a> {
         let cur = self.cur;
         let key = name_key(name);
         if let Some(prev) = self
+            .t
             .syms
             .iter()
-            .find(|s| s.key == key && s.scope == cur && same_name(s.name, name))
+            .find(|s| s.key == key && s.scope == cur && same_name(self.sym_name(s), name))
         {
             let line = self
                 .toks
@@ -123,8 +125,16 @@ impl<'a> Sema<'a> {
                 line
             );
         }
+        let Some(name_ref) = self.name_ref(name) else {
+            bail!(
+                self,
+                at,
+                "internal compiler error: the name '{}' is not in the source",
+                name
+            );
+        };
         let sym = Sym {
-            name,
+            name: name_ref,
             key,
             kind,
             ty,
@@ -135,7 +145,7 @@ impl<'a> Sema<'a> {
             slot: -1,
         };
         let max = self.lim.symbols_max;
-        if self.syms.len() >= max || self.syms.push(sym).is_err() {
+        if self.t.syms.len() >= max || self.t.syms.push(sym).is_err() {
             bail!(
                 self,
                 at,
@@ -143,10 +153,46 @@ impl<'a> Sema<'a> {
                 max
             );
         }
-        Ok(self.syms.len() - 1)
+        Ok(self.t.syms.len() - 1)
     }
 
-    pub(super) fn sym(&self, i: usize) -> Option<&Sym<'a>> {
-        self.syms.get(i)
+    /// How a symbol records `name`: by offset when it is a slice of the source, else one of
+    /// the built-in names.
+    fn name_ref(&self, name: &str) -> Option<SymName> {
+        // Address arithmetic only (no pointer is dereferenced): is `name` inside `src`?
+        let base = self.src.as_ptr() as usize;
+        let at = (name.as_ptr() as usize).wrapping_sub(base);
+        if at <= self.src.len() && name.len() <= self.src.len() - at {
+            return Some(SymName::Src {
+                off: at as u32,
+                len: name.len() as u32,
+            });
+        }
+        STATIC_NAMES
+            .iter()
+            .find(|s| **s == name)
+            .map(|s| SymName::Static(s))
+    }
+
+    /// A symbol's name (a slice of the source, as when it was declared).
+    pub(super) fn sym_name(&self, s: &Sym) -> &'a str {
+        match s.name {
+            SymName::Static(n) => n,
+            SymName::Src { off, len } => {
+                let (start, end) = (off as usize, off as usize + len as usize);
+                match self.text {
+                    Some(text) => text.get(start..end).unwrap_or(""),
+                    None => self
+                        .src
+                        .get(start..end)
+                        .and_then(|b| core::str::from_utf8(b).ok())
+                        .unwrap_or(""),
+                }
+            }
+        }
+    }
+
+    pub(super) fn sym(&self, i: usize) -> Option<&Sym> {
+        self.t.syms.get(i)
     }
 }

@@ -363,7 +363,7 @@ impl<'a> Sema<'a> {
         if p2 {
             // Profile 2: the first declarator is the loop variable, the others are ordinary
             // locals of the loop's scope (their initializers see the start value).
-            if let Some(s) = self.syms.get_mut(v) {
+            if let Some(s) = self.t.syms.get_mut(v) {
                 s.known = Some([value, 0.0, 0.0, 0.0]);
             }
             let mut d = init.next;
@@ -384,7 +384,7 @@ impl<'a> Sema<'a> {
         let mut iterations = 0usize;
         let mut guards = 0usize;
         loop {
-            if let Some(s) = self.syms.get_mut(v) {
+            if let Some(s) = self.t.syms.get_mut(v) {
                 s.known = Some([value, 0.0, 0.0, 0.0]);
             }
             let mark = self.ntemp;
@@ -431,7 +431,7 @@ impl<'a> Sema<'a> {
     /// loop variable give its next value (seen by the items after them), the others are
     /// statements run at the end of each iteration.
     pub(super) fn loop_steps(&mut self, step: i16, v: usize, value: f32) -> R<f32> {
-        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
+        let vname = self.sym(v).map(|s| self.sym_name(s)).unwrap_or_default();
         let mut value = value;
         let mut stepped = false;
         for (item, _) in self.ast.list(step) {
@@ -449,7 +449,7 @@ impl<'a> Sema<'a> {
             if on_var {
                 value = self.loop_step(item, v, value)?;
                 stepped = true;
-                if let Some(sym) = self.syms.get_mut(v) {
+                if let Some(sym) = self.t.syms.get_mut(v) {
                     sym.known = Some([value, 0.0, 0.0, 0.0]);
                 }
             } else {
@@ -472,7 +472,7 @@ impl<'a> Sema<'a> {
         if s.kind == Kind::ExprStmt {
             s = self.node(s.a);
         }
-        let vname = self.sym(v).map(|s| s.name).unwrap_or_default();
+        let vname = self.sym(v).map(|s| self.sym_name(s)).unwrap_or_default();
         let target = match s.kind {
             Kind::Incr => s.a,
             Kind::Assign => s.a,
@@ -590,7 +590,7 @@ impl<'a> Sema<'a> {
             SymKind::Local
         };
         let s = self.add_sym(i, name, kind, n.ty, if known.is_some() { -1 } else { tmp })?;
-        if let Some(sym) = self.syms.get_mut(s) {
+        if let Some(sym) = self.t.syms.get_mut(s) {
             sym.known = known;
         }
         Ok(())
@@ -874,17 +874,17 @@ impl<'a> Sema<'a> {
     /// Resolves an assignment target: (symbol, storage temp, type at that temp, written lanes).
     /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
     pub(super) fn lvalue(&mut self, i: i16) -> R<LValue> {
-        let base = self.spine.len();
+        let base = self.t.spine.len();
         let r = self.lvalue_from(i, base);
-        self.spine.truncate(base);
+        self.t.spine.truncate(base);
         r
     }
 
     pub(super) fn lvalue_from(&mut self, i: i16, base: usize) -> R<LValue> {
         let root = self.push_chain(i, true)?;
         let mut lv = self.lvalue_link(root, None)?;
-        while self.spine.len() > base {
-            let Some(link) = self.spine.pop() else {
+        while self.t.spine.len() > base {
+            let Some(link) = self.t.spine.pop() else {
                 break;
             };
             lv = self.lvalue_link(link, Some(lv))?;
