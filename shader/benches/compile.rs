@@ -219,7 +219,13 @@ fn bench() {
     if let Ok(spec) = std::env::var("SHADER_PROFILE") {
         let (name, n) = spec.split_once(':').unwrap_or((&spec, "1000"));
         let n: u32 = n.parse().expect("iteration count");
-        let src = std::fs::read(root.join("tests/in").join(name)).expect("corpus shader");
+        // A bare name is a golden-corpus file; a path (with '/') is read as it is.
+        let path = if name.contains('/') {
+            std::path::PathBuf::from(name)
+        } else {
+            root.join("tests/in").join(name)
+        };
+        let src = std::fs::read(path).expect("shader source");
         let st = stage(name);
         for _ in 0..n {
             black_box(compile(st, black_box(&src), name).is_ok());

@@ -337,6 +337,9 @@ struct Plan {
     zero_imm: Option<u16>,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
     flags: Vec<u8, IR_CAP>,
+    /// Per temp: one past the last instruction that reads it (0: none), so that [`follow`]
+    /// stops there instead of scanning to the end (its scans were quadratic in long shaders).
+    read_end: Vec<u32, TEMP_CAP>,
     /// The input register of gl_FragCoord (one past the highest varying input).
     fcoord_reg: u8,
     scratch: u16,
@@ -513,6 +516,21 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
     if optimize {
         fx.clear();
         fx.extend(m.insts.iter().map(lanes_read));
+        p.read_end.clear();
+        let _ = p.read_end.resize((m.temps as usize).min(TEMP_CAP), 0);
+        for (i, e) in fx.iter().enumerate() {
+            for r in e.reads.iter().filter(|r| r.count > 0) {
+                let end = (r.base as usize + r.count as usize).min(p.read_end.len());
+                for slot in p
+                    .read_end
+                    .get_mut(r.base as usize..end)
+                    .into_iter()
+                    .flatten()
+                {
+                    *slot = i as u32 + 1;
+                }
+            }
+        }
         forward(m, p, fx);
     }
     // A mat3 product's zero lane w is written only when something reads it.
@@ -660,18 +678,27 @@ fn multiplicity(inst: &Inst, k: usize) -> u32 {
 fn follow(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
+    read_end: &[u32],
     from: usize,
     t: u16,
     lanes: u8,
     source: Option<u16>,
 ) -> Option<u32> {
+    // Past the last read of `t` nothing can change the answer (only reads decide it).
+    let end = match read_end.get(t as usize) {
+        Some(&e) => e as usize,
+        None => m.insts.len(),
+    };
+    if end <= from {
+        return Some(0);
+    }
     let mut may = lanes;
     let mut depth = 0u32;
     let mut dominated = true;
     let mut written = false;
     let mut source_written = false;
     let mut reads = 0u32;
-    for (inst, e) in m.insts.iter().zip(fx).skip(from) {
+    for (inst, e) in m.insts.iter().zip(fx).take(end).skip(from) {
         if may == 0 {
             break;
         }
@@ -770,7 +797,13 @@ fn next_inst(m: &Module, i: usize) -> Option<(usize, &Inst)> {
 }
 
 /// Whether the MUL at `i` and the ADD/SUB after it can be one MAD.
-fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> Option<usize> {
+fn fusable(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    read_end: &[u32],
+    i: usize,
+    mul: &Inst,
+) -> Option<usize> {
     let (j, add) = next_inst(m, i)?;
     if !matches!(add.op, Op::Add | Op::Sub) || lanes_or(add, 4) != lanes_or(mul, 4) {
         return None;
@@ -788,7 +821,7 @@ fn fusable(m: &Module, fx: &[crate::ir::opt::Effects], i: usize, mul: &Inst) -> 
     if add.dst == t {
         return Some(j);
     }
-    (follow(m, fx, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
+    (follow(m, fx, read_end, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
 }
 
 /// Decides `p.flags` (see the section comment).
@@ -806,7 +839,9 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                             Reg::Temp(s) => Some(s),
                             _ => None,
                         };
-                        if follow(m, fx, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
+                        if follow(m, fx, &p.read_end, i + 1, t, 15, source)
+                            .is_some_and(|n| worth(r, t, n))
+                        {
                             flags |= F_ELIDED;
                         }
                     }
@@ -817,7 +852,9 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                         for k in 0..n {
                             let t = inst.dst as u16 + k;
                             let r = Reg::Const(inst.aux as u16 + k);
-                            if follow(m, fx, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
+                            if follow(m, fx, &p.read_end, i + 1, t, 15, None)
+                                .is_some_and(|n| worth(r, t, n))
+                            {
                                 flags |= 1 << k;
                             }
                         }
@@ -827,13 +864,13 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                     let cols = if inst.op == Op::MulMV { 1 } else { 3 };
                     for k in 0..cols {
                         let t = inst.dst as u16 + k;
-                        if t < m.temps && follow(m, fx, i + 1, t, 8, None) == Some(0) {
+                        if t < m.temps && follow(m, fx, &p.read_end, i + 1, t, 8, None) == Some(0) {
                             flags |= 1 << k;
                         }
                     }
                 }
                 Op::Mul => {
-                    if let Some(j) = fusable(m, fx, i, inst) {
+                    if let Some(j) = fusable(m, fx, &p.read_end, i, inst) {
                         flags |= F_FUSED;
                         if let Some(f) = p.flags.get_mut(j) {
                             *f |= F_SKIP;
@@ -1145,6 +1182,7 @@ impl TgsiScratch {
                 const_imm: Vec::new(),
                 zero_imm: None,
                 flags: Vec::new(),
+                read_end: Vec::new(),
                 fcoord_reg: 0,
                 scratch: 0,
                 attrs: 0,

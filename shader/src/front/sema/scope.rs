@@ -81,7 +81,8 @@ impl<'a> Sema<'a> {
     pub(super) fn lookup(&self, name: &str) -> Option<usize> {
         let key = name_key(name);
         (0..self.t.syms.len()).rev().find(|&i| {
-            self.t.syms
+            self.t
+                .syms
                 .get(i)
                 .map(|s| s.key == key && same_name(self.sym_name(s), name) && self.visible(s.scope))
                 .unwrap_or(false)
