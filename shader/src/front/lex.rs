@@ -383,11 +383,29 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
     ]
 };
 
+/// For each ASCII first byte, a bit per length (up to 31) that some word of [`P2_WORDS`] has.
+const P2_SHAPES: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut i = 0;
+    while i < P2_WORDS.len() {
+        let w = P2_WORDS[i].0.as_bytes();
+        if w.len() < 32 {
+            t[w[0] as usize & 127] |= 1 << w.len();
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Profile 2's reading of `w` when it differs from the shared tables' (see [`P2_WORDS`]).
 pub fn p2_word(w: &[u8]) -> Option<P2Word> {
     let first = *w.first()?;
     // Every word starts with a lower-case letter; most identifiers are ruled out here.
     if !first.is_ascii_lowercase() || w.len() > 20 {
+        return None;
+    }
+    // One load rules out most identifiers before the search (as `may_be_word` does).
+    if (P2_SHAPES[first as usize & 127] >> w.len()) & 1 == 0 {
         return None;
     }
     P2_WORDS
