@@ -1105,8 +1105,22 @@ impl Preprocessor {
         let start = self.pos;
         let splices = self.splices;
         let kind = if ident_start(c) {
-            while self.cur(src).is_some_and(ident_char) {
-                self.bump(src);
+            // A run of identifier bytes at a time (no newline can be in it), then whatever
+            // continuations follow, as `bump` would take them one byte at a time.
+            loop {
+                let run = src
+                    .get(self.pos..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .take_while(|&&b| ident_char(b))
+                    .count();
+                if run == 0 {
+                    break;
+                }
+                self.pos += run;
+                self.end = self.pos;
+                self.end_splices = self.splices;
+                self.splice(src);
             }
             PpKind::Ident
         } else if c.is_ascii_digit()
