@@ -240,7 +240,10 @@ fn num_uint(v: &Json, path: &str, max: u32) -> Result<u32, String> {
     match v {
         Json::Number(t) => match t.parse::<u32>() {
             Ok(x) if x <= max => Ok(x),
-            _ => Err(format!("{}: expected a whole number 0..={}, found {}", path, max, t)),
+            _ => Err(format!(
+                "{}: expected a whole number 0..={}, found {}",
+                path, max, t
+            )),
         },
         _ => Err(format!("{}: expected a number", path)),
     }
@@ -315,9 +318,12 @@ impl Scene {
         };
         let mut attributes: Vec<SceneAttribute> = Vec::new();
         let mut vertex_count = None;
-        for (i, a) in array(root.get("attributes").ok_or("attributes: missing")?, "attributes")?
-            .iter()
-            .enumerate()
+        for (i, a) in array(
+            root.get("attributes").ok_or("attributes: missing")?,
+            "attributes",
+        )?
+        .iter()
+        .enumerate()
         {
             let p = format!("attributes[{}]", i);
             let location = num_uint(a.get("location").ok_or("location: missing")?, &p, 7)? as u8;
@@ -557,7 +563,8 @@ fn render_inner(
         move |err: crate::Error| format!("{}: {}", what, err)
     };
     let opts = CompileOptions::profile(Profile::P2);
-    let prog = Linked::from_glsl_with(g.compiler(), vs, fs, name, &opts).map_err(|b| b.to_string())?;
+    let prog =
+        Linked::from_glsl_with(g.compiler(), vs, fs, name, &opts).map_err(|b| b.to_string())?;
     // Reflection before the program moves into Gfx3D: sampler units, mat3 uniforms.
     let samplers: Vec<(String, u32)> = prog
         .program()
@@ -570,13 +577,18 @@ fn render_inner(
         let p = prog.program();
         let Some(i) = p.uniform_find(uname) else {
             if samplers.iter().any(|(s, _)| s == uname) {
-                return Err(format!("uniform {} is a sampler2D: give it under \"textures\"", uname));
+                return Err(format!(
+                    "uniform {} is a sampler2D: give it under \"textures\"",
+                    uname
+                ));
             }
             continue;
         };
         let mat3 = p.uniforms().get(i).map(|u| u.ty) == Some(shader::Type::Mat3);
         let v = if mat3 && vals.len() == 12 {
-            vals.chunks_exact(4).flat_map(|c| c.iter().take(3).copied()).collect()
+            vals.chunks_exact(4)
+                .flat_map(|c| c.iter().take(3).copied())
+                .collect()
         } else {
             vals.clone()
         };
@@ -622,8 +634,11 @@ fn render_inner(
         if bound.iter().any(|(u, _)| u == unit) {
             continue;
         }
-        let id = g.tex_create(o, tex.width, tex.height).map_err(e("texture"))?;
-        g.tex_upload(o, id, &tex.texels).map_err(e("texture upload"))?;
+        let id = g
+            .tex_create(o, tex.width, tex.height)
+            .map_err(e("texture"))?;
+        g.tex_upload(o, id, &tex.texels)
+            .map_err(e("texture upload"))?;
         g.tex_sampler(o, id, tex.sampler).map_err(e("sampler"))?;
         bound.push((*unit, id));
     }
@@ -684,7 +699,10 @@ pub fn run_batch(
                 .map_err(|m| format!("{}: {}", other.backend_name(), m))?;
             let first = a.first().copied().unwrap_or(0);
             if a.iter().all(|&p| p == first) {
-                return Err(format!("the software picture is one flat colour {:08x}", first));
+                return Err(format!(
+                    "the software picture is one flat colour {:08x}",
+                    first
+                ));
             }
             let c = compare::compare(&a, &b, sc.width, sc.height);
             if !c.agrees() {
@@ -697,7 +715,10 @@ pub fn run_batch(
                     c.off_edge
                 );
                 if let Some((x, y, r, o)) = c.first_off_edge {
-                    m.push_str(&format!("; first off-edge at ({}, {}): {:08x} vs {:08x}", x, y, r, o));
+                    m.push_str(&format!(
+                        "; first off-edge at ({}, {}): {:08x} vs {:08x}",
+                        x, y, r, o
+                    ));
                 }
                 return Err(m);
             }

@@ -41,9 +41,24 @@ fn scenes_are_read_as_the_scene_crate_reads_them() {
     for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".json")) {
         let ours = Scene::parse(text).unwrap_or_else(|e| panic!("{}: {}", name, e));
         let theirs = scene::Scene::parse(text).unwrap_or_else(|e| panic!("{}: {}", name, e));
-        assert_eq!((ours.width, ours.height), (theirs.width, theirs.height), "{}", name);
-        assert_eq!(ours.clear.map(f32::to_bits), theirs.clear.map(f32::to_bits), "{}", name);
-        assert_eq!((ours.depth, ours.cull), (theirs.depth, theirs.cull), "{}", name);
+        assert_eq!(
+            (ours.width, ours.height),
+            (theirs.width, theirs.height),
+            "{}",
+            name
+        );
+        assert_eq!(
+            ours.clear.map(f32::to_bits),
+            theirs.clear.map(f32::to_bits),
+            "{}",
+            name
+        );
+        assert_eq!(
+            (ours.depth, ours.cull),
+            (theirs.depth, theirs.cull),
+            "{}",
+            name
+        );
         assert_eq!(ours.viewport, theirs.viewport, "{}", name);
         assert_eq!(ours.vertex_count, theirs.vertex_count, "{}", name);
         assert_eq!(ours.indices, theirs.indices, "{}", name);
@@ -78,7 +93,13 @@ fn scenes_are_read_as_the_scene_crate_reads_them() {
                 scene::Wrap::Repeat => Wrap::Repeat,
                 scene::Wrap::ClampToEdge => Wrap::ClampToEdge,
             };
-            assert_eq!((a.sampler.filter, a.sampler.wrap), (filter, wrap), "{}: {}", name, na);
+            assert_eq!(
+                (a.sampler.filter, a.sampler.wrap),
+                (filter, wrap),
+                "{}: {}",
+                name,
+                na
+            );
         }
         n += 1;
     }
@@ -113,7 +134,10 @@ fn software_and_virgl_agree_on_the_compat_suite() {
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
 
     let owned = suite_files();
-    let files: Vec<(&str, &str)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let files: Vec<(&str, &str)> = owned
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     let suite = Suite::new(&files).unwrap();
     let (mut passed, mut gaps, mut failed) = (0, 0, Vec::new());
     for batch in suite.batches() {
@@ -139,7 +163,10 @@ fn software_and_virgl_agree_on_the_compat_suite() {
     );
     assert_eq!(hw.backend_name(), "virgl");
     let errors = server.host_errors();
-    let list: Vec<String> = failed.iter().map(|(n, m)| format!("{}: {}", n, m)).collect();
+    let list: Vec<String> = failed
+        .iter()
+        .map(|(n, m)| format!("{}: {}", n, m))
+        .collect();
     assert!(
         failed.is_empty() && errors.is_empty(),
         "{} pairs disagree:\n{}\nhost errors: {:?}",
