@@ -176,3 +176,39 @@ fn software_and_virgl_agree_on_the_compat_suite() {
     );
     assert_eq!(passed + gaps, suite.pairs.len());
 }
+
+/// A pair that fails (here: one added to the corpus whose fragment shader does not compile) is
+/// reported by name with its reason; the other pairs of the batch still run.
+#[test]
+fn a_failing_pair_is_reported_by_name() {
+    let owned = suite_files();
+    let mut files: Vec<(&str, &str)> = owned
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let corpus = owned
+        .iter()
+        .find(|(n, _)| n == "corpus.txt")
+        .map(|(_, t)| format!("{}\nground.json mesh.vert broken.frag\n", t))
+        .unwrap();
+    for f in files.iter_mut().filter(|(n, _)| *n == "corpus.txt") {
+        f.1 = &corpus;
+    }
+    files.push((
+        "broken.frag",
+        "#version 330 core\n#pragma chrisos profile 2\nout vec4 c;\nvoid main() { c = no_such_function(); }\n",
+    ));
+    let suite = Suite::new(&files).unwrap();
+    let (mut a, mut b): (Gfx3d<Linked>, Gfx3d<Linked>) = (Gfx3d::new(), Gfx3d::new());
+    let r = run_batch(&suite, "ground", &mut a, &mut b, 1).unwrap();
+    assert_eq!(r.failed.len(), 1, "{:?}", r);
+    assert_eq!(r.failed[0].0, "broken@ground");
+    assert!(
+        r.failed[0].1.contains("did not compile"),
+        "{}",
+        r.failed[0].1
+    );
+    assert!(!r.passed.is_empty());
+    let ground = suite.pairs.iter().filter(|p| p.batch() == "ground").count();
+    assert_eq!(r.passed.len() + r.failed.len() + r.gaps, ground);
+}
