@@ -69,16 +69,12 @@ fn scenes_are_read_as_the_scene_crate_reads_them() {
             let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&a.data), bits(&b.data), "{}", name);
         }
-        let ub: Vec<(String, Vec<u32>)> = |u: &[(String, Vec<f32>)]| -> Vec<(String, Vec<u32>)> {
+        let bits = |u: &[(String, Vec<f32>)]| -> Vec<(String, Vec<u32>)> {
             u.iter()
                 .map(|(n, v)| (n.clone(), v.iter().map(|x| x.to_bits()).collect()))
                 .collect()
-        }(&ours.uniforms);
-        let tb: Vec<(String, Vec<u32>)> = theirs
-            .uniforms
-            .iter()
-            .map(|(n, v)| (n.clone(), v.iter().map(|x| x.to_bits()).collect()))
-            .collect();
+        };
+        let (ub, tb) = (bits(&ours.uniforms), bits(&theirs.uniforms));
         assert_eq!(ub, tb, "{}", name);
         assert_eq!(ours.textures.len(), theirs.textures.len(), "{}", name);
         for ((na, a), (nb, b)) in ours.textures.iter().zip(&theirs.textures) {
