@@ -1,6 +1,45 @@
-//! Links the kernel with boot/linker.ld, only when building for the kernel target.
+//! Links the kernel with boot/linker.ld, only when building for the kernel target, and writes
+//! `$OUT_DIR/compat_files.rs`: every file of the profile-2 compatibility suite
+//! (tools/shc/tests/compat: corpus, known gaps, shaders, scenes) as `(name, include_str!(..))`,
+//! for the `gfx3d::compat::*` guest tests.
+fn compat_files(manifest: &std::path::Path) {
+    let dir = manifest.join("../tools/shc/tests/compat");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_file())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| {
+                    [".vert", ".frag", ".json", ".txt"]
+                        .iter()
+                        .any(|x| n.ends_with(x))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut out = String::from("pub static COMPAT_FILES: &[(&str, &str)] = &[\n");
+    for n in &names {
+        let path = dir.join(n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        out.push_str(&format!(
+            "    ({:?}, include_str!({:?})),\n",
+            n,
+            path.display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()))
+        .join("compat_files.rs");
+    if let Err(e) = std::fs::write(&dest, out) {
+        panic!("cannot write {}: {}", dest.display(), e);
+    }
+}
+
 fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    compat_files(std::path::Path::new(&manifest));
     let boot = std::path::Path::new(&manifest).join("../boot");
     println!(
         "cargo:rerun-if-changed={}",

@@ -25,7 +25,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     cargo +nightly install cargo-fuzz --locked
 fi
 
-# Seeds. frontend: 1 stage byte + source; exec: options byte (bit 0 = stage) + uniform seed
+# Seeds. frontend: 1 options byte (bit 0 = stage, bit 1 = profile 2) + source; exec: options byte (bit 0 = stage) + uniform seed
 # byte + source; csir: mode byte (0 as is; 3 fix the checksum, draw) + v1 or v2 blob.
 for t in frontend csir exec guest; do
     mkdir -p "$fuzz/corpus/$t"
@@ -35,9 +35,21 @@ for f in "$root"/shader/tests/in/*.vert "$root"/shader/tests/in/*.frag; do
     b=$(basename "$f")
     case "$b" in *.frag) s='\001' ;; *) s='\000' ;; esac
     { printf "$s"; cat "$f"; } >"$fuzz/corpus/frontend/seed_$b"
+    # Profile-2 sources (their pragma) also as profile-2 compiles (options bit 1).
+    if grep -q '^#pragma chrisos profile 2' "$f"; then
+        case "$b" in *.frag) p='\003' ;; *) p='\002' ;; esac
+        { printf "$p"; cat "$f"; } >"$fuzz/corpus/frontend/seed_p2_$b"
+    fi
     case "$b" in err_*) continue ;; esac
     case "$b" in *.frag) o='\003' ;; *) o='\002' ;; esac
     { printf "$o\007"; cat "$f"; } >"$fuzz/corpus/exec/seed_$b"
+done
+# The profile-2 compatibility suite (real-application GLSL 3.30 with macros) as profile-2 seeds.
+for f in "$root"/tools/shc/tests/compat/*.vert "$root"/tools/shc/tests/compat/*.frag; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    case "$b" in *.frag) p='\003' ;; *) p='\002' ;; esac
+    { printf "$p"; cat "$f"; } >"$fuzz/corpus/frontend/seed_compat_$b"
 done
 if [[ " ${targets[*]} " == *" csir "* ]]; then
     for b in tri.vert tri.frag tex.frag light.vert light.frag world.frag ok_builtins.frag \
@@ -65,8 +77,9 @@ for t in "${targets[@]}"; do
     dict=()
     case "$t" in frontend | exec) dict=(-dict="$fuzz/glsl.dict") ;; esac
     # Longest input: a whole CSIR blob (CSIR_MAX = 9176 bytes) plus the mode byte; a source one
-    # past the 4095-byte limit plus the option bytes (libFuzzer's default is 4096).
-    case "$t" in csir) dict+=(-max_len=9177) ;; frontend | exec) dict+=(-max_len=4100) ;; esac
+    # past profile 1's 4095-byte limit plus the option bytes (libFuzzer's default is 4096);
+    # frontend: 8 KiB, room for profile-2 macro soup (longer sources only add time per run).
+    case "$t" in csir) dict+=(-max_len=9177) ;; exec) dict+=(-max_len=4100) ;; frontend) dict+=(-max_len=8192) ;; esac
     set +e
     (cd "$fuzz" && cargo +nightly fuzz run "$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \

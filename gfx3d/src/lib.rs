@@ -52,6 +52,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod compare;
+pub mod compat;
 pub mod context;
 pub mod demo;
 pub mod device;

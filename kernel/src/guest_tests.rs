@@ -2,6 +2,10 @@
 //! - `virtio_gpu::scene::NAME`: the virtio-gpu crate's pixel-checked scenes through the device;
 //! - `gfx3d::diff::NAME`: every Gfx3D differential scene rendered by the software and the VirGL
 //!   backend and compared pixel by pixel (at most 1% may differ, only along edges);
+//! - `gfx3d::compat::BATCH`: the profile-2 compatibility suite (tools/shc/tests/compat, built
+//!   into the image by build.rs), one test per scene: every pair of the scene that is not a
+//!   known gap compiled with profile 2, drawn by the software and the VirGL backend and compared
+//!   by the same rule; a failure names every pair that failed and why;
 //! - `gfx3d::lost::*`: device loss under AUTO and forced VIRGL, driven by [`FaultyGpu`] (a
 //!   `gfx3d::fault::FaultyTransport`), a transport that fails every call once told to;
 //! - `gfx3d::present::*`: a VirGL target made the scanout, then the console restored.
@@ -48,6 +52,24 @@ macro_rules! diff_tests {
         })),*]
     };
 }
+
+macro_rules! compat_tests {
+    ($($name:ident),* $(,)?) => {
+        &[$((concat!("gfx3d::compat::", stringify!($name)), {
+            fn t(out: &mut dyn Write) -> bool { compat_batch(stringify!($name), out) }
+            t
+        })),*]
+    };
+}
+
+mod compat_files {
+    include!(concat!(env!("OUT_DIR"), "/compat_files.rs"));
+}
+
+/// The compat suite's batches (its scenes, in corpus order; `compat_list_complete` checks that
+/// this list is the suite's).
+pub const COMPAT_TESTS: &[SelfTest] =
+    compat_tests!(sphere, ground, cube, waves, tris, clip, quad, post, vertexid);
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
 /// `scene_list_complete` test checks that the two lists agree).
@@ -100,6 +122,7 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("virtio_gpu::scene::list_complete", scene_list_complete),
     ("gfx3d::diff::list_complete", diff_list_complete),
     ("gfx3d::diff::demo_scene", diff_demo),
+    ("gfx3d::compat::list_complete", compat_list_complete),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
     (
@@ -163,6 +186,84 @@ fn diff_list_complete(out: &mut dyn Write) -> bool {
         return false;
     }
     true
+}
+
+fn compat_list_complete(out: &mut dyn Write) -> bool {
+    let suite = match gfx3d::compat::Suite::new(compat_files::COMPAT_FILES) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            return false;
+        }
+    };
+    let ours: Vec<&str> = COMPAT_TESTS
+        .iter()
+        .map(|(n, _)| n.trim_start_matches("gfx3d::compat::"))
+        .collect();
+    if ours != suite.batches() {
+        let _ = write!(
+            out,
+            "kernel runs {:?}, the suite has {:?}",
+            ours,
+            suite.batches()
+        );
+        return false;
+    }
+    true
+}
+
+/// One batch of the compat suite: software against forced VirGL, every failing pair named.
+fn compat_batch(batch: &str, out: &mut dyn Write) -> bool {
+    if gpu::report().is_none_or(|r| !r.virgl) {
+        return no_device(out);
+    }
+    let suite = match gfx3d::compat::Suite::new(compat_files::COMPAT_FILES) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            return false;
+        }
+    };
+    let mut soft = Gfx3d::<Linked>::new();
+    let mut g = match virgl_gfx(BackendMode::Virgl) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = write!(out, "virgl boot: {}", e);
+            return false;
+        }
+    };
+    let r = gfx3d::compat::run_batch(&suite, batch, &mut soft, &mut g, OWNER);
+    g.drop_owner(OWNER);
+    let r = match r {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            return false;
+        }
+    };
+    if g.backend_name() != "virgl" {
+        let _ = write!(out, "the VirGL runs ended on backend {}", g.backend_name());
+        return false;
+    }
+    if r.failed.is_empty() {
+        return true;
+    }
+    let _ = write!(
+        out,
+        "{} of {} pairs fail ({} agree, {} known gaps):",
+        r.failed.len(),
+        r.failed.len() + r.passed.len(),
+        r.passed.len(),
+        r.gaps
+    );
+    // Every name first (the reason is cut at its capacity), then the first reasons.
+    for (name, _) in &r.failed {
+        let _ = write!(out, " {}", name);
+    }
+    for (name, why) in &r.failed {
+        let _ = write!(out, "; {}: {}", name, why);
+    }
+    false
 }
 
 /// A Gfx3D on VirGL through the shared device (forced VirGL: a failure is never hidden).

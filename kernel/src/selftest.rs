@@ -17,6 +17,7 @@ pub const SUITES: &[&[SelfTest]] = &[
     gfx3d::selftest::TESTS,
     crate::guest_tests::SCENE_TESTS,
     crate::guest_tests::DIFF_TESTS,
+    crate::guest_tests::COMPAT_TESTS,
     crate::guest_tests::OTHER_TESTS,
     crate::kernel_tests::META_TESTS,
 ];

@@ -36,33 +36,103 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
     true
 }
 
-/// The `frontend` target: any bytes, in either stage (byte 0, bit 0), must compile to a verified
-/// module or produce at least one diagnostic with a position inside the source; rendering and
-/// dumping never panic.
+/// The `frontend` target: any bytes, in either stage (byte 0, bit 0) and either profile (byte 0,
+/// bit 1: profile 2 by the compile option; a source's own `#pragma chrisos profile N` still
+/// overrides it), must compile to a verified module or produce at least one diagnostic with a
+/// position inside the source, within the profile's work budget; rendering and dumping never
+/// panic. In profile 2 the preprocessor also runs on its own (as `shc preprocess` does): its
+/// output stays within the token budgets and its diagnostics inside the source.
 pub fn frontend(data: &[u8]) {
-    let (stage, src) = match data.split_first() {
-        Some((s, rest)) => ((*s & 1) as u32, rest),
+    let (opts, src) = match data.split_first() {
+        Some((s, rest)) => (*s, rest),
         None => (0, data),
     };
+    let stage = (opts & 1) as u32;
+    if opts & 2 != 0 {
+        return frontend_p2(stage, src);
+    }
     let (result, stats) = shader::program::compile::compile_with_stats(stage, src, "fuzz");
     assert!(stats.work <= shader::limits::WORK_MAX + 1);
+    check_result(src, result.as_ref().map(|sh| &sh.module));
+    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
+}
+
+/// A compile's result: a verified, dumpable module, or located diagnostics that render.
+fn check_result(src: &[u8], result: Result<&Module, &shader::front::diag::Diagnostics>) {
     match result {
-        Ok(sh) => {
-            assert!(shader::ir::verify::verify(&sh.module).is_ok());
+        Ok(m) => {
+            assert!(shader::ir::verify::verify(m).is_ok());
             let mut s = String::new();
-            shader::ir::dump::dump_module(&sh.name, &sh.module, &mut s).unwrap();
+            shader::ir::dump::dump_module("fuzz", m, &mut s).unwrap();
         }
         Err(d) => {
-            assert!(!d.is_empty());
-            let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-            for e in d.errors() {
-                assert!(e.line >= 1 && e.line <= lines && e.column >= 1);
-            }
+            assert!(d.total() > 0);
+            check_located(src, d);
             let mut s = String::new();
             d.render(src, &mut s).unwrap();
         }
     }
-    let _ = shader::front::dump::dump_ast(src, "fuzz", &mut String::new());
+}
+
+/// Every kept error and warning points at a line of `src` (column 1 or more).
+fn check_located(src: &[u8], d: &shader::front::diag::Diagnostics) {
+    let lines = src.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    for e in d.errors().chain(d.warnings()) {
+        assert!(
+            e.line >= 1 && e.line <= lines && e.column >= 1,
+            "diagnostic at {}:{} outside the {} lines: {}",
+            e.line,
+            e.column,
+            lines,
+            e.message
+        );
+    }
+}
+
+thread_local! {
+    /// One profile-2 workspace and preprocessor per thread (several MiB: never on the stack,
+    /// and not allocated again for every input).
+    static P2: core::cell::RefCell<(
+        Box<shader::program::compile::Workspace>,
+        Box<shader::front::pp::Preprocessor>,
+    )> = core::cell::RefCell::new((
+        Box::new(shader::program::compile::Workspace::new()),
+        Box::new(shader::front::pp::Preprocessor::new()),
+    ));
+}
+
+/// The profile-2 half of [`frontend`].
+fn frontend_p2(stage: u32, src: &[u8]) {
+    use shader::limits::{limits, Profile};
+    use shader::program::compile::{compile_with_stats_in, CompileOptions};
+    let opts = CompileOptions::profile(Profile::P2);
+    let l = limits(Profile::P2);
+    P2.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let (ws, pp) = &mut *guard;
+        let (result, stats) = compile_with_stats_in(ws, stage, src, "fuzz", &opts);
+        // Profile 2's budget (a source that selects profile 1 by its pragma has the smaller one).
+        assert!(
+            stats.work as usize <= l.compile_work_steps_max + 1,
+            "work {}",
+            stats.work
+        );
+        check_result(src, result.as_ref().map(|sh| &sh.module));
+        drop(result);
+
+        let mut diag = shader::front::diag::Diagnostics::new("fuzz");
+        let ok = pp.run(src, &mut diag);
+        check_located(src, &diag);
+        let mut s = String::new();
+        diag.render(src, &mut s).unwrap();
+        if ok {
+            assert!(pp.tokens().len() <= l.tokens_max);
+            let mut text = String::new();
+            pp.render(src, &mut text).unwrap();
+        } else {
+            assert!(diag.total() > 0);
+        }
+    });
 }
 
 /// The `exec` target: a shader compiled from fuzzer-chosen source is linked with a fixed

@@ -1,0 +1,733 @@
+//! The profile-2 compatibility suite (`tools/shc/tests/compat/`, see its README.md) on Gfx3D:
+//! every pair of its `corpus.txt` that is not a known gap is compiled with profile 2, drawn with
+//! its scene by two Gfx3D instances (the kernel: software and VirGL; host tests: software and
+//! VirGL through vtest) and compared with [`crate::compare`] (at most 1% of the pixels differ by
+//! more than 2/255, only along edges). The host's `shc` compat test compares the same pairs with
+//! Mesa; this is the guest half.
+//!
+//! Owns: reading the suite's files (given as name/text pairs: the kernel includes them in its
+//! image, host tests read the directory), a JSON reader for the scene format (the subset scene
+//! files use: objects, arrays, numbers, strings, booleans), and the mapping of a scene onto
+//! Gfx3D, which follows `shc render` (tools/shc/src/render_cmd.rs): interleaved vertex data by
+//! location, uniforms by name (uniforms a program does not have are skipped, a mat3 given as 12
+//! padded floats is unpadded), each sampler's texture by name on the unit the program gives it,
+//! viewport, depth and cull state.
+//! Must never: panic on any file text (errors name the pair or the field), interpret a scene
+//! differently from `shc render`/`mesa-ref` (a host test compares this reader with the `scene`
+//! crate's on every suite file), or depend on a particular backend.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use shader::limits::Profile;
+use shader::program::compile::CompileOptions;
+
+use crate::compare;
+use crate::layout::{Element, VertexLayout};
+use crate::linked::Linked;
+use crate::mesh::Usage;
+use crate::texture::{Filter, SamplerState, Wrap};
+use crate::Gfx3d;
+
+/// Largest scene picture side drawn here (the suite's scenes are 64x64; this keeps a guest run
+/// small).
+pub const PICTURE_SIDE_MAX: u32 = 256;
+/// JSON nesting accepted by the scene reader (scene files nest four deep).
+pub const JSON_DEPTH_MAX: usize = 16;
+
+/// A JSON value of the scene subset; numbers keep their text (rounded once where they are read).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    Number(&'a str),
+    Str(&'a str),
+    Array(Vec<Json<'a>>),
+    Object(Vec<(&'a str, Json<'a>)>),
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn fail<T>(&self, what: &str) -> Result<T, String> {
+        Err(format!("invalid JSON at byte {}: {}", self.pos, what))
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        self.skip_ws();
+        if self.peek() == Some(b) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> bool {
+        let end = self.pos.saturating_add(word.len());
+        if self.text.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A string without escapes (scene keys and words never need them).
+    fn string(&mut self) -> Result<&'a str, String> {
+        if !self.eat(b'"') {
+            return self.fail("expected a string");
+        }
+        let start = self.pos;
+        loop {
+            match self.peek() {
+                None => return self.fail("unterminated string"),
+                Some(b'\\') => return self.fail("escapes are not used by scene files"),
+                Some(b'"') => break,
+                Some(_) => self.pos += 1,
+            }
+        }
+        let s = self.text.get(start..self.pos).unwrap_or("");
+        self.pos += 1;
+        Ok(s)
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Json<'a>, String> {
+        if depth > JSON_DEPTH_MAX {
+            return self.fail("nested too deeply");
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') => {
+                self.pos += 1;
+                let mut fields: Vec<(&'a str, Json<'a>)> = Vec::new();
+                if self.eat(b'}') {
+                    return Ok(Json::Object(fields));
+                }
+                loop {
+                    let key = self.string()?;
+                    if fields.iter().any(|(k, _)| *k == key) {
+                        return self.fail("duplicate key");
+                    }
+                    if !self.eat(b':') {
+                        return self.fail("expected ':'");
+                    }
+                    let v = self.value(depth + 1)?;
+                    fields.push((key, v));
+                    if self.eat(b'}') {
+                        return Ok(Json::Object(fields));
+                    }
+                    if !self.eat(b',') {
+                        return self.fail("expected ',' or '}'");
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                if self.eat(b']') {
+                    return Ok(Json::Array(items));
+                }
+                loop {
+                    items.push(self.value(depth + 1)?);
+                    if self.eat(b']') {
+                        return Ok(Json::Array(items));
+                    }
+                    if !self.eat(b',') {
+                        return self.fail("expected ',' or ']'");
+                    }
+                }
+            }
+            Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b't') if self.literal("true") => Ok(Json::Bool(true)),
+            Some(b'f') if self.literal("false") => Ok(Json::Bool(false)),
+            Some(b'n') if self.literal("null") => Ok(Json::Null),
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.pos;
+                while matches!(
+                    self.peek(),
+                    Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                ) {
+                    self.pos += 1;
+                }
+                Ok(Json::Number(self.text.get(start..self.pos).unwrap_or("")))
+            }
+            _ => self.fail("expected a value"),
+        }
+    }
+}
+
+/// Parses JSON text (the scene subset: no string escapes).
+pub fn parse_json(text: &str) -> Result<Json<'_>, String> {
+    let mut r = Reader { text, pos: 0 };
+    let v = r.value(0)?;
+    r.skip_ws();
+    if r.pos != text.len() {
+        return r.fail("text after the value");
+    }
+    Ok(v)
+}
+
+impl<'a> Json<'a> {
+    fn get(&self, key: &str) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(f) => f.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// One vertex attribute of a scene: `components` floats per vertex.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneAttribute {
+    pub location: u8,
+    pub components: u8,
+    pub data: Vec<f32>,
+}
+
+/// A scene texture: RGBA8 rows (row 0 is v = 0) as 0xAARRGGBB.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneTexture {
+    pub width: u32,
+    pub height: u32,
+    pub texels: Vec<u32>,
+    pub sampler: SamplerState,
+}
+
+/// A scene file as Gfx3D draws it (the `scene` crate's model; defaults are GL's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub width: u32,
+    pub height: u32,
+    pub clear: [f32; 4],
+    pub depth: bool,
+    pub cull: bool,
+    /// (x, y, w, h), GL window coordinates (origin lower-left).
+    pub viewport: [i32; 4],
+    pub attributes: Vec<SceneAttribute>,
+    pub vertex_count: usize,
+    pub indices: Option<Vec<u16>>,
+    pub uniforms: Vec<(String, Vec<f32>)>,
+    pub textures: Vec<(String, SceneTexture)>,
+}
+
+fn num_f32(v: &Json, path: &str) -> Result<f32, String> {
+    match v {
+        Json::Number(t) => match t.parse::<f32>() {
+            Ok(x) if x.is_finite() => Ok(x),
+            _ => Err(format!("{}: {} is not a finite f32", path, t)),
+        },
+        _ => Err(format!("{}: expected a number", path)),
+    }
+}
+
+fn num_uint(v: &Json, path: &str, max: u32) -> Result<u32, String> {
+    match v {
+        Json::Number(t) => match t.parse::<u32>() {
+            Ok(x) if x <= max => Ok(x),
+            _ => Err(format!(
+                "{}: expected a whole number 0..={}, found {}",
+                path, max, t
+            )),
+        },
+        _ => Err(format!("{}: expected a number", path)),
+    }
+}
+
+fn array<'b, 'a>(v: &'b Json<'a>, path: &str) -> Result<&'b [Json<'a>], String> {
+    match v {
+        Json::Array(a) => Ok(a),
+        _ => Err(format!("{}: expected an array", path)),
+    }
+}
+
+fn floats(v: &Json, path: &str) -> Result<Vec<f32>, String> {
+    array(v, path)?.iter().map(|x| num_f32(x, path)).collect()
+}
+
+fn boolean(v: Option<&Json>, path: &str) -> Result<bool, String> {
+    match v {
+        None => Ok(false),
+        Some(Json::Bool(b)) => Ok(*b),
+        Some(_) => Err(format!("{}: expected true or false", path)),
+    }
+}
+
+impl Scene {
+    /// Reads a scene file of the suite. Checks what drawing needs (sizes, counts, ranges); the
+    /// `scene` crate validates the files fully on the host.
+    pub fn parse(text: &str) -> Result<Scene, String> {
+        let root = parse_json(text)?;
+        if !matches!(root, Json::Object(_)) {
+            return Err("the scene is not a JSON object".into());
+        }
+        let size = array(root.get("size").ok_or("size: missing")?, "size")?;
+        let [w, h] = size else {
+            return Err("size: expected [width, height]".into());
+        };
+        let width = num_uint(w, "size[0]", PICTURE_SIDE_MAX)?;
+        let height = num_uint(h, "size[1]", PICTURE_SIDE_MAX)?;
+        if width == 0 || height == 0 {
+            return Err("size: width and height must be at least 1".into());
+        }
+        let clear = match root.get("clear") {
+            None => [0.0, 0.0, 0.0, 1.0],
+            Some(v) => <[f32; 4]>::try_from(floats(v, "clear")?)
+                .map_err(|_| String::from("clear: expected 4 numbers"))?,
+        };
+        let depth = boolean(root.get("depth"), "depth")?;
+        let cull = boolean(root.get("cull"), "cull")?;
+        let viewport = match root.get("viewport") {
+            None => [0, 0, width as i32, height as i32],
+            Some(v) => {
+                let mut vp = [0i32; 4];
+                let a = array(v, "viewport")?;
+                if a.len() != 4 {
+                    return Err("viewport: expected [x, y, w, h]".into());
+                }
+                for (slot, x) in vp.iter_mut().zip(a) {
+                    *slot = match x {
+                        Json::Number(t) => t
+                            .parse::<i32>()
+                            .ok()
+                            .filter(|n| n.unsigned_abs() <= 4096)
+                            .ok_or("viewport: expected whole numbers within +-4096")?,
+                        _ => return Err("viewport: expected numbers".into()),
+                    };
+                }
+                if vp[2] <= 0 || vp[3] <= 0 {
+                    return Err("viewport: width and height must be at least 1".into());
+                }
+                vp
+            }
+        };
+        let mut attributes: Vec<SceneAttribute> = Vec::new();
+        let mut vertex_count = None;
+        for (i, a) in array(
+            root.get("attributes").ok_or("attributes: missing")?,
+            "attributes",
+        )?
+        .iter()
+        .enumerate()
+        {
+            let p = format!("attributes[{}]", i);
+            let location = num_uint(a.get("location").ok_or("location: missing")?, &p, 7)? as u8;
+            let components =
+                num_uint(a.get("components").ok_or("components: missing")?, &p, 4)? as u8;
+            let data = floats(a.get("data").ok_or("data: missing")?, &p)?;
+            if components == 0 || data.is_empty() || data.len() % components as usize != 0 {
+                return Err(format!("{}: not a whole number of vertices", p));
+            }
+            if attributes.iter().any(|x| x.location == location) {
+                return Err(format!("{}: location {} is given twice", p, location));
+            }
+            let n = data.len() / components as usize;
+            if *vertex_count.get_or_insert(n) != n || n > 65536 {
+                return Err(format!("{}: {} vertices, unlike attributes[0]", p, n));
+            }
+            attributes.push(SceneAttribute {
+                location,
+                components,
+                data,
+            });
+        }
+        let vertex_count = vertex_count.ok_or("attributes: at least one is needed")?;
+        let indices = match root.get("indices") {
+            None if vertex_count % 3 == 0 => None,
+            None => return Err("attributes: not a whole number of triangles".into()),
+            Some(v) => {
+                let a = array(v, "indices")?;
+                if a.is_empty() || a.len() % 3 != 0 {
+                    return Err("indices: not a whole number of triangles".into());
+                }
+                let max = (vertex_count - 1) as u32;
+                Some(
+                    a.iter()
+                        .map(|x| num_uint(x, "indices", max).map(|n| n as u16))
+                        .collect::<Result<Vec<u16>, String>>()?,
+                )
+            }
+        };
+        let mut uniforms = Vec::new();
+        if let Some(Json::Object(fields)) = root.get("uniforms") {
+            for (name, v) in fields {
+                let p = format!("uniforms.{}", name);
+                let vals = match v {
+                    Json::Number(_) => vec![num_f32(v, &p)?],
+                    _ => floats(v, &p)?,
+                };
+                if vals.is_empty() || vals.len() > 16 {
+                    return Err(format!("{}: expected 1 to 16 floats", p));
+                }
+                uniforms.push((name.to_string(), vals));
+            }
+        }
+        // The `scene` crate keeps uniforms and textures sorted by name.
+        uniforms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut textures = Vec::new();
+        if let Some(Json::Object(fields)) = root.get("textures") {
+            for (name, t) in fields {
+                let p = format!("textures.{}", name);
+                let field = |k: &str| t.get(k).ok_or_else(|| format!("{}: missing {}", p, k));
+                let width = num_uint(field("width")?, &p, PICTURE_SIDE_MAX)?;
+                let height = num_uint(field("height")?, &p, PICTURE_SIDE_MAX)?;
+                let bytes = array(field("rgba8")?, &p)?;
+                if width == 0 || height == 0 || bytes.len() != (width * height * 4) as usize {
+                    return Err(format!("{}: size and rgba8 disagree", p));
+                }
+                let mut texels = Vec::with_capacity(bytes.len() / 4);
+                for px in bytes.chunks_exact(4) {
+                    let mut c = [0u8; 4];
+                    for (slot, b) in c.iter_mut().zip(px) {
+                        *slot = num_uint(b, &p, 255)? as u8;
+                    }
+                    texels.push(u32::from_be_bytes([c[3], c[0], c[1], c[2]]));
+                }
+                let filter = match t.get("filter") {
+                    None | Some(Json::Str("nearest")) => Filter::Nearest,
+                    Some(Json::Str("linear")) => Filter::Linear,
+                    _ => return Err(format!("{}: unknown filter", p)),
+                };
+                let wrap = match t.get("wrap") {
+                    None | Some(Json::Str("repeat")) => Wrap::Repeat,
+                    Some(Json::Str("clamp" | "clamp_to_edge")) => Wrap::ClampToEdge,
+                    _ => return Err(format!("{}: unknown wrap", p)),
+                };
+                textures.push((
+                    name.to_string(),
+                    SceneTexture {
+                        width,
+                        height,
+                        texels,
+                        sampler: SamplerState { filter, wrap },
+                    },
+                ));
+            }
+        }
+        textures.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Scene {
+            width,
+            height,
+            clear,
+            depth,
+            cull,
+            viewport,
+            attributes,
+            vertex_count,
+            indices,
+            uniforms,
+            textures,
+        })
+    }
+}
+
+/// One pair of `corpus.txt`: file names inside the suite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair<'a> {
+    pub scene: &'a str,
+    pub vert: &'a str,
+    pub frag: &'a str,
+}
+
+fn stem(file: &str) -> &str {
+    file.rsplit_once('.').map_or(file, |(s, _)| s)
+}
+
+impl Pair<'_> {
+    /// `FRAG@SCENE` (file stems), the suite's name of the pair.
+    pub fn name(&self) -> String {
+        format!("{}@{}", stem(self.frag), stem(self.scene))
+    }
+
+    /// The batch the pair runs in: its scene's stem.
+    pub fn batch(&self) -> &str {
+        stem(self.scene)
+    }
+}
+
+/// The suite: its files by name, its pairs and the names of its known gaps.
+pub struct Suite<'a> {
+    files: &'a [(&'a str, &'a str)],
+    pub pairs: Vec<Pair<'a>>,
+    pub gaps: Vec<&'a str>,
+}
+
+impl<'a> Suite<'a> {
+    /// Reads `corpus.txt` and `known-gaps.txt` from `files` (name, text).
+    pub fn new(files: &'a [(&'a str, &'a str)]) -> Result<Suite<'a>, String> {
+        let mut s = Suite {
+            files,
+            pairs: Vec::new(),
+            gaps: Vec::new(),
+        };
+        for line in s.file("corpus.txt")?.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut w = line.split_whitespace();
+            match (w.next(), w.next(), w.next(), w.next()) {
+                (Some(scene), Some(vert), Some(frag), None) => {
+                    s.pairs.push(Pair { scene, vert, frag })
+                }
+                _ => return Err(format!("corpus.txt: expected 'SCENE VERT FRAG': {}", line)),
+            }
+        }
+        for line in s.file("known-gaps.txt")?.lines() {
+            let line = line.trim();
+            if !line.is_empty() && !line.starts_with('#') {
+                if let Some(name) = line.split_whitespace().next() {
+                    s.gaps.push(name);
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// A file of the suite by name.
+    pub fn file(&self, name: &str) -> Result<&'a str, String> {
+        self.files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| format!("the suite has no file {}", name))
+    }
+
+    /// The batches (scene stems) in corpus order, each once.
+    pub fn batches(&self) -> Vec<&'a str> {
+        let mut b: Vec<&'a str> = Vec::new();
+        for p in &self.pairs {
+            let s = stem(p.scene);
+            if !b.contains(&s) {
+                b.push(s);
+            }
+        }
+        b
+    }
+
+    pub fn is_gap(&self, pair: &Pair) -> bool {
+        let name = pair.name();
+        self.gaps.iter().any(|g| *g == name)
+    }
+}
+
+/// The outcome of one batch: pair names that agreed, pairs that failed (name, why), and the
+/// number of known gaps skipped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchReport {
+    pub passed: Vec<String>,
+    pub failed: Vec<(String, String)>,
+    pub gaps: usize,
+}
+
+/// Draws `pair` with `scene` on `g` for `owner` (profile 2); the owner's objects are dropped
+/// afterwards. Returns the picture (`scene.width` x `scene.height`, 0xAARRGGBB).
+pub fn render_pair(
+    g: &mut Gfx3d<Linked>,
+    owner: u32,
+    name: &str,
+    vs: &str,
+    fs: &str,
+    scene: &Scene,
+) -> Result<Vec<u32>, String> {
+    let r = render_inner(g, owner, name, vs, fs, scene);
+    g.drop_owner(owner);
+    r
+}
+
+fn render_inner(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    name: &str,
+    vs: &str,
+    fs: &str,
+    scene: &Scene,
+) -> Result<Vec<u32>, String> {
+    let e = |what: &str| {
+        let what = String::from(what);
+        move |err: crate::Error| format!("{}: {}", what, err)
+    };
+    let opts = CompileOptions::profile(Profile::P2);
+    let prog =
+        Linked::from_glsl_with(g.compiler(), vs, fs, name, &opts).map_err(|b| b.to_string())?;
+    // Reflection before the program moves into Gfx3D: sampler units, mat3 uniforms.
+    let samplers: Vec<(String, u32)> = prog
+        .program()
+        .samplers()
+        .iter()
+        .map(|s| (String::from(s.name.as_str()), s.unit as u32))
+        .collect();
+    let mut uniforms: Vec<(&str, Vec<f32>)> = Vec::new();
+    for (uname, vals) in &scene.uniforms {
+        let p = prog.program();
+        let Some(i) = p.uniform_find(uname) else {
+            if samplers.iter().any(|(s, _)| s == uname) {
+                return Err(format!(
+                    "uniform {} is a sampler2D: give it under \"textures\"",
+                    uname
+                ));
+            }
+            continue;
+        };
+        let mat3 = p.uniforms().get(i).map(|u| u.ty) == Some(shader::Type::Mat3);
+        let v = if mat3 && vals.len() == 12 {
+            vals.chunks_exact(4)
+                .flat_map(|c| c.iter().take(3).copied())
+                .collect()
+        } else {
+            vals.clone()
+        };
+        uniforms.push((uname, v));
+    }
+    let c = g.context_create(o).map_err(e("context"))?;
+    let t = g
+        .target_create(o, c, scene.width, scene.height)
+        .map_err(e("target"))?;
+    let p = g.prog_prepare(o, c, prog).map_err(e("prog_prepare"))?;
+
+    let stride: u32 = scene.attributes.iter().map(|a| a.components as u32).sum();
+    let mut els = Vec::new();
+    let mut offset = 0u32;
+    for a in &scene.attributes {
+        els.push(Element {
+            location: a.location,
+            components: a.components,
+            offset: offset * 4,
+        });
+        offset += a.components as u32;
+    }
+    let layout = VertexLayout::new(stride * 4, &els).map_err(|l| format!("layout: {:?}", l))?;
+    let mut data = Vec::with_capacity(stride as usize * scene.vertex_count);
+    for v in 0..scene.vertex_count {
+        for a in &scene.attributes {
+            let n = a.components as usize;
+            data.extend_from_slice(a.data.get(v * n..v * n + n).unwrap_or(&[]));
+        }
+    }
+    let m = g.mesh_create(o, Usage::Static).map_err(e("mesh"))?;
+    g.mesh_upload_f32(o, m, &layout, &data, scene.indices.as_deref())
+        .map_err(e("mesh upload"))?;
+
+    let mut bound = Vec::new();
+    for (sname, unit) in &samplers {
+        let Some((_, tex)) = scene.textures.iter().find(|(n, _)| n == sname) else {
+            return Err(format!(
+                "the shaders sample {} but the scene has no texture of that name",
+                sname
+            ));
+        };
+        if bound.iter().any(|(u, _)| u == unit) {
+            continue;
+        }
+        let id = g
+            .tex_create(o, tex.width, tex.height)
+            .map_err(e("texture"))?;
+        g.tex_upload(o, id, &tex.texels)
+            .map_err(e("texture upload"))?;
+        g.tex_sampler(o, id, tex.sampler).map_err(e("sampler"))?;
+        bound.push((*unit, id));
+    }
+
+    g.begin(o, c, t).map_err(e("begin"))?;
+    g.clear(o, c, scene.clear, true).map_err(e("clear"))?;
+    let [x, y, w, h] = scene.viewport;
+    g.viewport(o, c, x, y, w as u32, h as u32)
+        .map_err(e("viewport"))?;
+    g.depth_test(o, c, scene.depth).map_err(e("depth"))?;
+    g.cull_back(o, c, scene.cull).map_err(e("cull"))?;
+    g.use_program(o, c, p).map_err(e("use_program"))?;
+    for (uname, v) in &uniforms {
+        g.uniform_f(o, c, uname, v)
+            .map_err(|err| format!("uniform {}: {}", uname, err))?;
+    }
+    for (unit, id) in &bound {
+        g.bind_texture(o, c, *unit, Some(*id))
+            .map_err(e("bind_texture"))?;
+    }
+    g.draw(o, c, m).map_err(e("draw"))?;
+    g.end(o, c).map_err(e("end"))?;
+    let mut px = vec![0u32; (scene.width * scene.height) as usize];
+    g.target_read(o, t, &mut px).map_err(e("read"))?;
+    Ok(px)
+}
+
+/// Runs batch `batch` (a scene stem): every pair of that scene that is not a known gap is drawn
+/// by `reference` (software) and `other` (VirGL) and compared. A pair fails when either side
+/// fails to build or draw, when the reference picture is one flat colour, or when the pictures
+/// differ by more than the rule allows.
+pub fn run_batch(
+    suite: &Suite,
+    batch: &str,
+    reference: &mut Gfx3d<Linked>,
+    other: &mut Gfx3d<Linked>,
+    owner: u32,
+) -> Result<BatchReport, String> {
+    let mut report = BatchReport::default();
+    let mut scene: Option<Scene> = None;
+    for pair in suite.pairs.iter().filter(|p| p.batch() == batch) {
+        if suite.is_gap(pair) {
+            report.gaps += 1;
+            continue;
+        }
+        if scene.is_none() {
+            let text = suite.file(pair.scene)?;
+            scene = Some(Scene::parse(text).map_err(|m| format!("{}: {}", pair.scene, m))?);
+        }
+        let Some(sc) = scene.as_ref() else { continue };
+        let name = pair.name();
+        let r = (|| -> Result<(), String> {
+            let vs = suite.file(pair.vert)?;
+            let fs = suite.file(pair.frag)?;
+            let a = render_pair(reference, owner, &name, vs, fs, sc)
+                .map_err(|m| format!("{}: {}", reference.backend_name(), m))?;
+            let b = render_pair(other, owner, &name, vs, fs, sc)
+                .map_err(|m| format!("{}: {}", other.backend_name(), m))?;
+            let first = a.first().copied().unwrap_or(0);
+            if a.iter().all(|&p| p == first) {
+                return Err(format!(
+                    "the software picture is one flat colour {:08x}",
+                    first
+                ));
+            }
+            let c = compare::compare(&a, &b, sc.width, sc.height);
+            if !c.agrees() {
+                let mut m = format!(
+                    "{} and {} differ: {} of {} pixels ({} off edges)",
+                    reference.backend_name(),
+                    other.backend_name(),
+                    c.differing,
+                    c.pixels,
+                    c.off_edge
+                );
+                if let Some((x, y, r, o)) = c.first_off_edge {
+                    m.push_str(&format!(
+                        "; first off-edge at ({}, {}): {:08x} vs {:08x}",
+                        x, y, r, o
+                    ));
+                }
+                return Err(m);
+            }
+            Ok(())
+        })();
+        match r {
+            Ok(()) => report.passed.push(name),
+            Err(m) => report.failed.push((name, m)),
+        }
+    }
+    Ok(report)
+}
