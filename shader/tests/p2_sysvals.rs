@@ -62,10 +62,10 @@ void main() { gl_Position = vec4(float(gl_VertexID), float(gl_InstanceID), float
     let inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
     let textures = [None; SAMPLER_MAX];
     let mut sys = [[0.0; LANES]; 4];
-    for l in 0..LANES {
-        sys[0][l] = (l * 3) as f32;
-        sys[1][l] = 7.0;
+    for (l, v) in sys[0].iter_mut().enumerate() {
+        *v = (l * 3) as f32;
     }
+    sys[1] = [7.0; LANES];
     let inv = Invocation {
         uniforms: &uni,
         textures: &textures,
