@@ -1136,7 +1136,8 @@ fn instanced(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
 
 /// Profile 2's gl_VertexID and gl_InstanceID: a square of an indexed mesh that uses vertices
 /// 2..=5 of six (so the index value, not the position in the index list, colours each corner)
-/// drawn as 6 instances placed on a 3x2 grid by gl_InstanceID.
+/// drawn as 5 instances placed on a 3x2 grid by gl_InstanceID; the sixth cell is a plain draw
+/// (instance 0) of a non-indexed square of six vertices, coloured by their positions 0..=5.
 fn vertex_instance_id(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     let f = open(g, o, [0.1, 0.1, 0.1, 1.0])?;
     let p = program(g, o, f.c, SYSVAL_VERT, TRI_FRAG, "sysval")?;
@@ -1154,6 +1155,16 @@ fn vertex_instance_id(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneEr
     let m = g.mesh_create(o, Usage::Static)?;
     g.mesh_upload_f32(o, m, &l, &data, Some(&[2, 3, 4, 2, 4, 5]))?;
     g.use_program(o, f.c, p)?;
-    g.draw_instanced(o, f.c, m, 6)?;
+    g.draw_instanced(o, f.c, m, 5)?;
+    // The sixth cell (column 2, row 1) through instance 0's placement.
+    let (dx, dy) = (1.2f32, -0.9f32);
+    let mut plain = Vec::new();
+    for i in [2usize, 3, 4, 2, 4, 5] {
+        let c = corners.get(i).copied().unwrap_or([0.0; 4]);
+        plain.extend_from_slice(&[c[0] + dx, c[1] + dy, 0.0, 1.0]);
+    }
+    let m2 = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m2, &l, &plain, None)?;
+    g.draw(o, f.c, m2)?;
     close(g, o, &f)
 }
