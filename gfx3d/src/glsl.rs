@@ -230,3 +230,19 @@ void main() {
     gl_Position = vec4(position.xyz + offset.xyz, 1.0);
 }
 ";
+
+/// Profile 2: loc 0 vec4 position; the colour comes from gl_VertexID (the index value of an
+/// indexed draw) and the placement from gl_InstanceID.
+pub const SYSVAL_VERT: &str = "#version 330
+#pragma chrisos profile 2
+layout(location = 0) in vec4 position;
+out vec4 vcolor;
+void main() {
+    float v = float(gl_VertexID);
+    float n = float(gl_InstanceID);
+    vcolor = vec4(v / 5.0, 1.0 - v / 5.0, n / 5.0, 1.0);
+    float col = n < 3.0 ? n : n - 3.0;
+    float row = n < 3.0 ? 0.0 : 1.0;
+    gl_Position = vec4(position.x - 0.6 + col * 0.6, position.y + 0.45 - row * 0.9, position.z, 1.0);
+}
+";

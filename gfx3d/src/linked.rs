@@ -292,6 +292,7 @@ impl ShaderProgram for Linked {
                 &self.program,
                 &input,
                 &constants[..k],
+                instance,
                 d.indices,
                 &textures,
                 &state,

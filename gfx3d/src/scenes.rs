@@ -91,6 +91,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("rtt_chain", rtt_chain),
     ("rtt_depth_compare", rtt_depth_compare),
     ("instanced", instanced),
+    ("vertex_instance_id", vertex_instance_id),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -1130,5 +1131,40 @@ fn instanced(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
     g.mesh_upload_f32(o, m, &l, &data, Some(&[0, 1, 2]))?;
     g.use_program(o, f.c, p)?;
     g.draw_instanced(o, f.c, m, 12)?;
+    close(g, o, &f)
+}
+
+/// Profile 2's gl_VertexID and gl_InstanceID: a square of an indexed mesh that uses vertices
+/// 2..=5 of six (so the index value, not the position in the index list, colours each corner)
+/// drawn as 5 instances placed on a 3x2 grid by gl_InstanceID; the sixth cell is a plain draw
+/// (instance 0) of a non-indexed square of six vertices, coloured by their positions 0..=5.
+fn vertex_instance_id(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let f = open(g, o, [0.1, 0.1, 0.1, 1.0])?;
+    let p = program(g, o, f.c, SYSVAL_VERT, TRI_FRAG, "sysval")?;
+    let (h, w) = (0.35f32, 0.25f32);
+    let corners: [[f32; 4]; 6] = [
+        [0.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, 0.0, 1.0],
+        [-w, -h, 0.0, 1.0],
+        [w, -h, 0.0, 1.0],
+        [w, h, 0.0, 1.0],
+        [-w, h, 0.0, 1.0],
+    ];
+    let data: Vec<f32> = corners.iter().flatten().copied().collect();
+    let l = layout(16, &[(0, 4, 0)])?;
+    let m = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m, &l, &data, Some(&[2, 3, 4, 2, 4, 5]))?;
+    g.use_program(o, f.c, p)?;
+    g.draw_instanced(o, f.c, m, 5)?;
+    // The sixth cell (column 2, row 1) through instance 0's placement.
+    let (dx, dy) = (1.2f32, -0.9f32);
+    let mut plain = Vec::new();
+    for i in [2usize, 3, 4, 2, 4, 5] {
+        let c = corners.get(i).copied().unwrap_or([0.0; 4]);
+        plain.extend_from_slice(&[c[0] + dx, c[1] + dy, 0.0, 1.0]);
+    }
+    let m2 = g.mesh_create(o, Usage::Static)?;
+    g.mesh_upload_f32(o, m2, &l, &plain, None)?;
+    g.draw(o, f.c, m2)?;
     close(g, o, &f)
 }

@@ -228,6 +228,74 @@ void main() {
 }
 
 #[test]
+fn instance_and_vertex_ids_match_separate_draws() {
+    // Profile 2: gl_InstanceID places each instance; gl_VertexID (the index value) colours.
+    let vs_ids = "#version 330
+#pragma chrisos profile 2
+layout(location = 0) in vec4 position;
+out vec4 vcolor;
+void main() {
+    float v = float(gl_VertexID);
+    vcolor = vec4(v / 5.0, 1.0 - v / 5.0, 0.5, 1.0);
+    gl_Position = vec4(position.xy + vec2(0.5) * float(gl_InstanceID), 0.0, 1.0);
+}
+";
+    // The same picture from a vertex colour and a uniform offset per draw.
+    let vs_plain = "#version 330
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 color;
+uniform vec4 shift;
+out vec4 vcolor;
+void main() {
+    vcolor = color;
+    gl_Position = vec4(position.xy + shift.xy, 0.0, 1.0);
+}
+";
+    let corners = [(-1.0f32, -1.0f32), (-0.5, -1.0), (-0.5, -0.5), (-1.0, -0.5)];
+    let indices = [2u16, 3, 4, 2, 4, 5];
+    let draw = |ids: bool| -> (Vec<u32>, Stats) {
+        let mut g = boot(BackendMode::Software);
+        let c = g.context_create(0).unwrap();
+        let t = g.target_create(0, c, W, H).unwrap();
+        g.begin(0, c, t).unwrap();
+        g.clear(0, c, [0.0; 4], true).unwrap();
+        // Six rows, vertices 2..=5 used: position xyzw, colour rgba.
+        let mut v = vec![0.0f32; 16];
+        for (i, (x, y)) in corners.iter().enumerate() {
+            let id = (i + 2) as f32;
+            v.extend_from_slice(&[*x, *y, 0.0, 1.0]);
+            v.extend_from_slice(&[id / 5.0, 1.0 - id / 5.0, 0.5, 1.0]);
+        }
+        let l = layout(32, &[(0, 4, 0), (1, 4, 16)]);
+        let m = g.mesh_create(0, Usage::Static).unwrap();
+        g.mesh_upload_f32(0, m, &l, &v, Some(&indices)).unwrap();
+        if ids {
+            let p = prog(&mut g, c, vs_ids, TRI_FRAG);
+            g.use_program(0, c, p).unwrap();
+            g.stats_reset();
+            g.draw_instanced(0, c, m, 3).unwrap();
+        } else {
+            let p = prog(&mut g, c, vs_plain, TRI_FRAG);
+            g.use_program(0, c, p).unwrap();
+            g.stats_reset();
+            for i in 0..3 {
+                let k = 0.5 * i as f32;
+                g.uniform_f(0, c, "shift", &[k, k, 0.0, 0.0]).unwrap();
+                g.draw(0, c, m).unwrap();
+            }
+        }
+        g.end(0, c).unwrap();
+        let s = g.stats();
+        (read(&mut g, t), s)
+    };
+    let (a, sa) = draw(true);
+    let (b, _) = draw(false);
+    assert_eq!(a, b);
+    assert!(a.iter().filter(|&&p| p != 0).count() >= 12);
+    assert_eq!((sa.draws, sa.triangles), (1, 6));
+}
+
+#[test]
 fn misuse_is_an_error_never_a_panic() {
     let mut g = boot(BackendMode::Software);
     let c = g.context_create(0).unwrap();

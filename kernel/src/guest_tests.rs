@@ -116,6 +116,7 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     rtt_chain,
     rtt_depth_compare,
     instanced,
+    vertex_instance_id,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[

@@ -349,6 +349,8 @@ struct Plan {
     samplers: u32,
     uniform_vec4s: usize,
     reads_fragcoord: bool,
+    /// Vertex stage: bit 0 = gl_VertexID, bit 1 = gl_InstanceID is read (LOAD_SYSVAL).
+    sysvals: u8,
     writes_position: bool,
     writes_color: bool,
 }
@@ -490,6 +492,15 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     return Err(bad(i, "gl_FragCoord outside a fragment shader"));
                 }
                 p.reads_fragcoord = true;
+            }
+            Op::LoadSysval => {
+                if m.stage != Stage::Vertex {
+                    return Err(bad(i, "load_sysval outside a vertex shader"));
+                }
+                if !(0..2).contains(&inst.aux) {
+                    return Err(bad(i, "load_sysval value out of range"));
+                }
+                p.sysvals |= 1 << inst.aux;
             }
             Op::StorePos if m.stage != Stage::Vertex => {
                 return Err(bad(i, "store_pos outside a vertex shader"));
@@ -1191,6 +1202,7 @@ impl TgsiScratch {
                 samplers: 0,
                 uniform_vec4s: 0,
                 reads_fragcoord: false,
+                sysvals: 0,
                 writes_position: false,
                 writes_color: false,
             },
@@ -1249,6 +1261,7 @@ fn emit_plan(
     p.samplers = 0;
     p.uniform_vec4s = m.iface.uniform_vec4s();
     p.reads_fragcoord = false;
+    p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
     plan(m, p, fx, optimize)?;
@@ -1306,6 +1319,13 @@ fn emit_plan(
             if p.vs_outputs & (1 << s) != 0 {
                 dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
             }
+        }
+        // System values, packed from SV[0] in the order gl_VertexID, gl_InstanceID.
+        if p.sysvals & 1 != 0 {
+            dcl!(e, "SV[0], VERTEXID")?;
+        }
+        if p.sysvals & 2 != 0 {
+            dcl!(e, "SV[", (p.sysvals & 1) as u16, "], INSTANCEID")?;
         }
     }
     if p.uniform_vec4s > 0 {
@@ -1719,6 +1739,12 @@ fn emit_inst(
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]\n")?;
         }
+        Op::LoadSysval => {
+            // The system values are integers: converted to the float every lane holds.
+            let d = temp(inst.dst, m, i)?;
+            let sv = if inst.aux == 1 { p.sysvals & 1 } else { 0 } as u16;
+            inst_line!(e, "I2F TEMP[", d, "], SV[", sv, "].xxxx\n")?;
+        }
         Op::StorePos | Op::StoreColor => {
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
@@ -1847,6 +1873,7 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("COS", 1, 1, false),
     ("POW", 1, 2, false),
     ("TRUNC", 1, 1, false),
+    ("I2F", 1, 1, false),
     ("SLT", 1, 2, false),
     ("SGE", 1, 2, false),
     ("SEQ", 1, 2, false),
@@ -1869,6 +1896,8 @@ struct Decls {
     konst: Option<(u32, u32)>,
     samp: u64,
     sview: u64,
+    /// System values (vertex stage).
+    sv: u64,
     imms: u32,
 }
 
@@ -2173,6 +2202,20 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
                 }
             }
         }
+        "SV" => {
+            let (first, last) = range(c)?;
+            if frag {
+                return c.err("system values are declared in vertex shaders only");
+            }
+            for r in first..=last {
+                set_bit(&mut d.sv, r, c)?;
+            }
+            c.expect(b',', "SV needs a semantic")?;
+            c.ws();
+            if !matches!(c.word(), "VERTEXID" | "INSTANCEID") {
+                return c.err("unknown system value");
+            }
+        }
         "TEMP" => {
             if d.temp.is_some() {
                 return c.err("register declared more than once");
@@ -2234,6 +2277,7 @@ fn register<'a>(c: &mut Cur<'a>, d: &Decls, write: bool) -> Result<&'a str, Tgsi
     let ok = match file {
         "TEMP" => in_range(d.temp, i),
         "IN" => !write && has(d.input, i),
+        "SV" => !write && has(d.sv, i),
         "OUT" => write && has(d.output, i),
         "IMM" => !write && i < d.imms,
         "CONST" => {

@@ -5,7 +5,7 @@
 //! allocate, or be parsed back by anything (it is a diagnostic, not an interchange format).
 use core::fmt::{self, Write};
 
-use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type};
+use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type, SYSVAL_INSTANCE_ID};
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -95,6 +95,12 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     if f.reads_fragcoord {
         writeln!(out, "reads gl_FragCoord")?;
     }
+    if f.reads_vertex_id {
+        writeln!(out, "reads gl_VertexID")?;
+    }
+    if f.reads_instance_id {
+        writeln!(out, "reads gl_InstanceID")?;
+    }
     writeln!(out, "block 0:")?;
     let mut depth = 1usize;
     for (idx, i) in m.insts.iter().enumerate() {
@@ -178,6 +184,8 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::LoadVar => write!(out, "load_var {} slot {}", ty, i.aux),
         Op::LoadUni => write!(out, "load_uni {} slot {} count {}", ty, i.aux, i.aux2),
         Op::LoadFcoord => write!(out, "load_fragcoord"),
+        Op::LoadSysval if i.aux == SYSVAL_INSTANCE_ID => write!(out, "load_sysval gl_InstanceID"),
+        Op::LoadSysval => write!(out, "load_sysval gl_VertexID"),
         Op::StorePos | Op::StoreColor => write!(out, "{} %{}", name, i.a),
         Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
         Op::If => write!(out, "if %{}", i.a),

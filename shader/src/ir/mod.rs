@@ -34,6 +34,7 @@
 //! | LOAD_VAR | dst, aux = this stage's varying slot (fragment input) | dst = interpolated varying |
 //! | LOAD_UNI | dst = base, aux = first vec4 slot, aux2 = count (1, 3 or 4) | dst+k = uniform vec4 slot aux+k |
 //! | LOAD_FCOORD | dst | dst = gl_FragCoord |
+//! | LOAD_SYSVAL | dst, aux = [`SYSVAL_VERTEX_ID`] or [`SYSVAL_INSTANCE_ID`] (vertex stage) | dst = the value as a float in every lane |
 //! | STORE_POS | a | gl_Position = a |
 //! | STORE_VAR | a, aux = varying slot (vertex output) | varying[aux] = a |
 //! | STORE_COLOR | a | fragment colour = a |
@@ -42,7 +43,8 @@
 //! | DISCARD | - | ends the fragment, discarded |
 //!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
-//! (documented in docs/CSIR.md): DIV (33) and SQRT (34).
+//! (documented in docs/CSIR.md): DIV (33), SQRT (34) and LOAD_SYSVAL (35, profile 2's
+//! gl_VertexID and gl_InstanceID).
 
 pub mod dump;
 pub mod opt;
@@ -215,10 +217,16 @@ pub enum Op {
     Discard = 32,
     Div = 33,
     Sqrt = 34,
+    LoadSysval = 35,
 }
 
+/// LOAD_SYSVAL `aux`: gl_VertexID (the vertex's index: the index value of an indexed draw).
+pub const SYSVAL_VERTEX_ID: i16 = 0;
+/// LOAD_SYSVAL `aux`: gl_InstanceID (0 for a draw that is not instanced).
+pub const SYSVAL_INSTANCE_ID: i16 = 1;
+
 impl Op {
-    pub const ALL: [Op; 35] = [
+    pub const ALL: [Op; 36] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -254,6 +262,7 @@ impl Op {
         Op::Discard,
         Op::Div,
         Op::Sqrt,
+        Op::LoadSysval,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -298,6 +307,7 @@ impl Op {
             Op::Discard => "discard",
             Op::Div => "div",
             Op::Sqrt => "sqrt",
+            Op::LoadSysval => "load_sysval",
         }
     }
 
@@ -331,6 +341,7 @@ impl Op {
                 | Op::LoadVar
                 | Op::LoadUni
                 | Op::LoadFcoord
+                | Op::LoadSysval
                 | Op::Div
                 | Op::Sqrt
         )
@@ -485,6 +496,10 @@ pub struct Interface {
     pub writes_position: bool,
     /// Fragment stage: gl_FragCoord is read.
     pub reads_fragcoord: bool,
+    /// Vertex stage (profile 2): gl_VertexID is read.
+    pub reads_vertex_id: bool,
+    /// Vertex stage (profile 2): gl_InstanceID is read.
+    pub reads_instance_id: bool,
     /// The tables were derived from the instructions (a CSIR v1 load): the names are synthetic
     /// (`varN`, ...), not the shader's own, so varyings cannot be matched by name at link.
     pub derived_names: bool,

@@ -83,7 +83,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
     };
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
-        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord => Effects {
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval => Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::NONE; 2],
         },

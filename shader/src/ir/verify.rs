@@ -10,7 +10,9 @@
 //!
 //! It must never: modify the module, allocate, panic on any input, or accept something the
 //! executor would have to guess about.
-use crate::ir::{CmpCode, Interface, Module, Op, Stage, Type};
+use crate::ir::{
+    CmpCode, Interface, Module, Op, Stage, Type, SYSVAL_INSTANCE_ID, SYSVAL_VERTEX_ID,
+};
 use crate::limits::{limits, Profile, IF_DEPTH_MAX, UNIFORM_VEC4_CAP};
 
 /// Why a module was rejected: the instruction index (or None for module-level problems) and a
@@ -235,6 +237,21 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     Stage::Fragment,
                     "LOAD_FCOORD is only allowed in fragment shaders",
                 )?;
+                v.temp(inst.dst)?;
+            }
+            Op::LoadSysval => {
+                v.stage(
+                    Stage::Vertex,
+                    "LOAD_SYSVAL is only allowed in vertex shaders",
+                )?;
+                if p1 {
+                    return Err(v.err("LOAD_SYSVAL is not part of profile 1"));
+                }
+                if !matches!(inst.aux, SYSVAL_VERTEX_ID | SYSVAL_INSTANCE_ID) {
+                    return Err(
+                        v.err("LOAD_SYSVAL value must be 0 (gl_VertexID) or 1 (gl_InstanceID)")
+                    );
+                }
                 v.temp(inst.dst)?;
             }
             Op::StorePos => {

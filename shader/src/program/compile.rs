@@ -283,6 +283,8 @@ impl Shader {
                     color_output: None,
                     frag_outputs: Vec::new(),
                     reads_fragcoord: false,
+                    reads_vertex_id: false,
+                    reads_instance_id: false,
                     derived_names: false,
                 },
             },

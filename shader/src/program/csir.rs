@@ -94,7 +94,10 @@ const FLAG_COLOR_OUTPUT: u32 = 4;
 /// The interface tables were derived from a v1 blob (synthetic names): kept so that a v1 module
 /// saved as v2 still cannot link by (meaningless) varying names.
 const FLAG_DERIVED_NAMES: u32 = 8;
-const FLAGS_KNOWN: u32 = 15;
+/// Vertex stage (profile 2): gl_VertexID / gl_InstanceID are read (LOAD_SYSVAL).
+const FLAG_READS_VERTEX_ID: u32 = 16;
+const FLAG_READS_INSTANCE_ID: u32 = 32;
+const FLAGS_KNOWN: u32 = 63;
 
 /// Which format to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,7 +395,9 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
             let flags = bit(iface.writes_position, FLAG_WRITES_POSITION)
                 | bit(iface.reads_fragcoord, FLAG_READS_FRAGCOORD)
                 | bit(iface.color_output.is_some(), FLAG_COLOR_OUTPUT)
-                | bit(iface.derived_names, FLAG_DERIVED_NAMES);
+                | bit(iface.derived_names, FLAG_DERIVED_NAMES)
+                | bit(iface.reads_vertex_id, FLAG_READS_VERTEX_ID)
+                | bit(iface.reads_instance_id, FLAG_READS_INSTANCE_ID);
             for word in [
                 MAGIC,
                 2,
@@ -576,6 +581,7 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::LoadAttr | Op::LoadVar => (true, false, false, true, false),
         Op::LoadUni => (true, false, false, true, true),
         Op::LoadFcoord => (true, false, false, false, false),
+        Op::LoadSysval => (true, false, false, true, false),
         Op::StorePos | Op::StoreColor | Op::If => (false, true, false, false, false),
         Op::StoreVar => (false, true, false, true, false),
     };
@@ -767,6 +773,10 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
             Op::StorePos => iface.writes_position = true,
             Op::StoreColor => iface.color_output = Some(numbered("color", 0)),
             Op::LoadFcoord => iface.reads_fragcoord = true,
+            Op::LoadSysval if aux == crate::ir::SYSVAL_INSTANCE_ID => {
+                iface.reads_instance_id = true
+            }
+            Op::LoadSysval => iface.reads_vertex_id = true,
             _ => {}
         }
     }
@@ -1013,6 +1023,8 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     iface.writes_position = flags & FLAG_WRITES_POSITION != 0;
     iface.reads_fragcoord = flags & FLAG_READS_FRAGCOORD != 0;
     iface.derived_names = flags & FLAG_DERIVED_NAMES != 0;
+    iface.reads_vertex_id = flags & FLAG_READS_VERTEX_ID != 0;
+    iface.reads_instance_id = flags & FLAG_READS_INSTANCE_ID != 0;
     check_tables(&m)?;
     Ok(m)
 }

@@ -190,6 +190,7 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                 }
             }
             Op::LoadFcoord => t[d] = inp.fragcoord,
+            Op::LoadSysval => t[d] = [inp.fragcoord[i.aux as usize & 1]; 4],
             Op::StorePos => o.position = t[a],
             Op::StoreVar => o.varyings[i.aux as usize] = t[a],
             Op::StoreColor => o.color = t[a],

@@ -39,7 +39,8 @@ pub struct Prepared {
     viewport: [i32; 4],
     clear: [f32; 4],
     depth: bool,
-    cull: bool,
+    /// Blending, depth function and mask, colour mask, scissor, faces, polygon offset.
+    pipeline: scene::Pipeline,
     indexed: bool,
     count: i32,
     /// Scene uniforms the linked program does not have (absent or removed as unused by Mesa).
@@ -441,7 +442,7 @@ impl MesaRenderer {
                 viewport: scene.viewport,
                 clear: scene.clear,
                 depth: scene.depth,
-                cull: scene.cull,
+                pipeline: scene.pipeline.clone(),
                 indexed,
                 count,
                 inactive_uniforms,
@@ -470,18 +471,41 @@ impl MesaRenderer {
                 gl.clear_buffer_f32_slice(glow::COLOR, 0, &p.clear);
             }
             gl.clear_buffer_f32_slice(glow::DEPTH, 0, &[1.0]);
+            let s = &p.pipeline;
             if p.depth {
                 gl.enable(glow::DEPTH_TEST);
-                gl.depth_func(glow::LESS);
+                gl.depth_func(s.depth_func);
+                gl.depth_mask(s.depth_mask);
             } else {
                 gl.disable(glow::DEPTH_TEST);
             }
-            if p.cull {
+            gl.front_face(s.front_face);
+            if s.cull_face != 0 {
                 gl.enable(glow::CULL_FACE);
-                gl.cull_face(glow::BACK);
-                gl.front_face(glow::CCW);
+                gl.cull_face(s.cull_face);
             } else {
                 gl.disable(glow::CULL_FACE);
+            }
+            if let Some([x, y, w, h]) = s.scissor {
+                gl.enable(glow::SCISSOR_TEST);
+                gl.scissor(x, y, w, h);
+            }
+            if s.polygon_offset != [0.0, 0.0] {
+                gl.enable(glow::POLYGON_OFFSET_FILL);
+                gl.polygon_offset(s.polygon_offset[0], s.polygon_offset[1]);
+            } else {
+                gl.disable(glow::POLYGON_OFFSET_FILL);
+            }
+            // The primitive-id pass records coverage: no blending and every channel there.
+            if !ids {
+                if let Some(b) = &s.blend {
+                    gl.enable(glow::BLEND);
+                    gl.blend_func_separate(b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha);
+                    gl.blend_equation_separate(b.eq_rgb, b.eq_alpha);
+                    gl.blend_color(b.color[0], b.color[1], b.color[2], b.color[3]);
+                }
+                let [r, g, b, a] = s.color_mask;
+                gl.color_mask(r, g, b, a);
             }
             if p.indexed {
                 gl.draw_elements(glow::TRIANGLES, p.count, glow::UNSIGNED_SHORT, 0);

@@ -35,6 +35,235 @@ pub struct Scene {
     pub indices: Option<Vec<u16>>,
     pub uniforms: Vec<(String, Vec<f32>)>,
     pub textures: Vec<(String, Texture)>,
+    /// Output state beyond `depth` and `cull` (blending, depth function and mask, colour mask,
+    /// scissor, faces, polygon offset); GL's defaults when the file gives none.
+    pub pipeline: Pipeline,
+}
+
+/// GL enum values of the pipeline state, by the names a scene file uses (GL's without `GL_`).
+pub const BLEND_FACTORS: &[(&str, u32)] = &[
+    ("ZERO", 0),
+    ("ONE", 1),
+    ("SRC_COLOR", 0x300),
+    ("ONE_MINUS_SRC_COLOR", 0x301),
+    ("SRC_ALPHA", 0x302),
+    ("ONE_MINUS_SRC_ALPHA", 0x303),
+    ("DST_ALPHA", 0x304),
+    ("ONE_MINUS_DST_ALPHA", 0x305),
+    ("DST_COLOR", 0x306),
+    ("ONE_MINUS_DST_COLOR", 0x307),
+    ("SRC_ALPHA_SATURATE", 0x308),
+    ("CONSTANT_COLOR", 0x8001),
+    ("ONE_MINUS_CONSTANT_COLOR", 0x8002),
+    ("CONSTANT_ALPHA", 0x8003),
+    ("ONE_MINUS_CONSTANT_ALPHA", 0x8004),
+];
+pub const BLEND_EQUATIONS: &[(&str, u32)] = &[
+    ("ADD", 0x8006),
+    ("MIN", 0x8007),
+    ("MAX", 0x8008),
+    ("SUBTRACT", 0x800A),
+    ("REVERSE_SUBTRACT", 0x800B),
+];
+pub const DEPTH_FUNCS: &[(&str, u32)] = &[
+    ("NEVER", 0x200),
+    ("LESS", 0x201),
+    ("EQUAL", 0x202),
+    ("LEQUAL", 0x203),
+    ("GREATER", 0x204),
+    ("NOTEQUAL", 0x205),
+    ("GEQUAL", 0x206),
+    ("ALWAYS", 0x207),
+];
+pub const CULL_FACES: &[(&str, u32)] = &[
+    ("NONE", 0),
+    ("FRONT", 0x404),
+    ("BACK", 0x405),
+    ("FRONT_AND_BACK", 0x408),
+];
+pub const FRONT_FACES: &[(&str, u32)] = &[("CW", 0x900), ("CCW", 0x901)];
+
+/// Blending (GL's glBlendFuncSeparate, glBlendEquationSeparate, glBlendColor), GL enum values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blend {
+    pub src_rgb: u32,
+    pub dst_rgb: u32,
+    pub src_alpha: u32,
+    pub dst_alpha: u32,
+    pub eq_rgb: u32,
+    pub eq_alpha: u32,
+    pub color: [f32; 4],
+}
+
+/// A scene's output state, GL enum values (see the `*_FACES`, `DEPTH_FUNCS`, ... tables).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pipeline {
+    pub blend: Option<Blend>,
+    /// Used while the scene's depth test is on.
+    pub depth_func: u32,
+    /// Depth writes (while the depth test is on).
+    pub depth_mask: bool,
+    /// r, g, b, a.
+    pub color_mask: [bool; 4],
+    /// x, y (lower-left corner, GL window coordinates), width, height.
+    pub scissor: Option<[i32; 4]>,
+    /// 0 (none), FRONT, BACK or FRONT_AND_BACK; `"cull": true` is BACK.
+    pub cull_face: u32,
+    pub front_face: u32,
+    /// glPolygonOffset(factor, units), applied while the depth test is on.
+    pub polygon_offset: [f32; 2],
+}
+
+impl Default for Pipeline {
+    fn default() -> Pipeline {
+        Pipeline {
+            blend: None,
+            depth_func: 0x201,
+            depth_mask: true,
+            color_mask: [true; 4],
+            scissor: None,
+            cull_face: 0,
+            front_face: 0x901,
+            polygon_offset: [0.0, 0.0],
+        }
+    }
+}
+
+fn gl_name(v: &Value, path: &str, table: &[(&str, u32)]) -> Result<u32, SceneError> {
+    let names = || {
+        table
+            .iter()
+            .map(|(n, _)| format!("\"{}\"", n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match v.as_str() {
+        Some(s) => match table.iter().find(|(n, _)| *n == s) {
+            Some((_, e)) => Ok(*e),
+            None => err(
+                path,
+                format!("unknown value \"{}\"; expected one of {}", s, names()),
+            ),
+        },
+        None => err(
+            path,
+            format!("expected one of {}, found {}", names(), kind(v)),
+        ),
+    }
+}
+
+fn parse_blend(v: &Value, path: &str) -> Result<Blend, SceneError> {
+    let o = as_object(v, path)?;
+    check_keys(
+        o,
+        path,
+        &[
+            "src",
+            "dst",
+            "src_alpha",
+            "dst_alpha",
+            "equation",
+            "equation_alpha",
+            "color",
+        ],
+    )?;
+    let get = |key: &str, table: &[(&str, u32)], default: Option<u32>| -> Result<u32, SceneError> {
+        match (o.get(key), default) {
+            (Some(x), _) => gl_name(x, &format!("{}.{}", path, key), table),
+            (None, Some(d)) => Ok(d),
+            (None, None) => err(path, format!("missing {}", key)),
+        }
+    };
+    let src_rgb = get("src", BLEND_FACTORS, None)?;
+    let dst_rgb = get("dst", BLEND_FACTORS, None)?;
+    let eq_rgb = get("equation", BLEND_EQUATIONS, Some(0x8006))?;
+    Ok(Blend {
+        src_rgb,
+        dst_rgb,
+        src_alpha: get("src_alpha", BLEND_FACTORS, Some(src_rgb))?,
+        dst_alpha: get("dst_alpha", BLEND_FACTORS, Some(dst_rgb))?,
+        eq_rgb,
+        eq_alpha: get("equation_alpha", BLEND_EQUATIONS, Some(eq_rgb))?,
+        color: match o.get("color") {
+            Some(c) => {
+                let c = fixed_floats::<4>(c, &format!("{}.color", path))?;
+                if c.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                    return err(&format!("{}.color", path), "components must be in [0, 1]");
+                }
+                c
+            }
+            None => [0.0; 4],
+        },
+    })
+}
+
+fn parse_pipeline(obj: &Map<String, Value>, cull: bool) -> Result<Pipeline, SceneError> {
+    let mut p = Pipeline::default();
+    if let Some(v) = obj.get("blend") {
+        p.blend = Some(parse_blend(v, "blend")?);
+    }
+    if let Some(v) = obj.get("depth_func") {
+        p.depth_func = gl_name(v, "depth_func", DEPTH_FUNCS)?;
+    }
+    if let Some(v) = obj.get("depth_mask") {
+        p.depth_mask = as_bool(v, "depth_mask")?;
+    }
+    if let Some(v) = obj.get("color_mask") {
+        let a = as_array(v, "color_mask")?;
+        if a.len() != 4 {
+            return err(
+                "color_mask",
+                format!("expected [r, g, b, a] booleans, found {} values", a.len()),
+            );
+        }
+        for (i, x) in a.iter().enumerate() {
+            p.color_mask[i] = as_bool(x, &format!("color_mask[{}]", i))?;
+        }
+    }
+    if let Some(v) = obj.get("scissor") {
+        let a = as_array(v, "scissor")?;
+        if a.len() != 4 {
+            return err(
+                "scissor",
+                format!("expected [x, y, w, h], found {} numbers", a.len()),
+            );
+        }
+        let mut r = [0i32; 4];
+        for (i, x) in a.iter().enumerate() {
+            let min = if i < 2 { -(SIZE_MAX as i64) } else { 0 };
+            r[i] = match x.as_i64() {
+                Some(n) if (min..=SIZE_MAX as i64).contains(&n) => n as i32,
+                _ => {
+                    return err(
+                        &format!("scissor[{}]", i),
+                        format!(
+                            "expected a whole number {}..={}, found {}",
+                            min, SIZE_MAX, x
+                        ),
+                    )
+                }
+            };
+        }
+        p.scissor = Some(r);
+    }
+    match obj.get("cull_face") {
+        Some(_) if cull => {
+            return err(
+                "cull_face",
+                "give either \"cull\": true (back faces) or cull_face",
+            )
+        }
+        Some(v) => p.cull_face = gl_name(v, "cull_face", CULL_FACES)?,
+        None if cull => p.cull_face = 0x405,
+        None => {}
+    }
+    if let Some(v) = obj.get("front_face") {
+        p.front_face = gl_name(v, "front_face", FRONT_FACES)?;
+    }
+    if let Some(v) = obj.get("polygon_offset") {
+        p.polygon_offset = fixed_floats::<2>(v, "polygon_offset")?;
+    }
+    Ok(p)
 }
 
 /// One vertex attribute: `components` floats per vertex for every vertex.
@@ -245,6 +474,14 @@ impl Scene {
                 "indices",
                 "uniforms",
                 "textures",
+                "blend",
+                "depth_func",
+                "depth_mask",
+                "color_mask",
+                "scissor",
+                "cull_face",
+                "front_face",
+                "polygon_offset",
             ],
         )?;
 
@@ -542,6 +779,7 @@ impl Scene {
             }
         }
 
+        let pipeline = parse_pipeline(obj, cull)?;
         Ok(Scene {
             width,
             height,
@@ -554,6 +792,7 @@ impl Scene {
             indices,
             uniforms,
             textures,
+            pipeline,
         })
     }
 
@@ -643,6 +882,107 @@ mod tests {
 
     fn error_of(text: &str) -> String {
         Scene::parse(text).unwrap_err().to_string()
+    }
+
+    fn with(keys: &str) -> String {
+        format!(
+            r#"{{"size": [4, 4], {}, "attributes": [{{"location": 0, "components": 2, "data": [0,0, 1,0, 0,1]}}]}}"#,
+            keys
+        )
+    }
+
+    #[test]
+    fn pipeline_state_parses_with_gl_defaults() {
+        let s = Scene::parse(TRI).unwrap();
+        assert_eq!(s.pipeline, Pipeline::default());
+        assert_eq!(s.pipeline.depth_func, 0x201);
+        assert_eq!(s.pipeline.cull_face, 0);
+        let s = Scene::parse(&with(r#""cull": true"#)).unwrap();
+        assert_eq!(s.pipeline.cull_face, 0x405);
+        let s = Scene::parse(&with(
+            r#""blend": {"src": "SRC_ALPHA", "dst": "ONE_MINUS_SRC_ALPHA", "dst_alpha": "ZERO",
+                "equation": "REVERSE_SUBTRACT", "color": [0.5, 0.25, 0, 1]},
+              "depth_func": "GEQUAL", "depth_mask": false, "color_mask": [true, false, true, false],
+              "scissor": [-2, 1, 3, 5], "cull_face": "FRONT_AND_BACK", "front_face": "CW",
+              "polygon_offset": [1.5, -2]"#,
+        ))
+        .unwrap();
+        let p = &s.pipeline;
+        assert_eq!(
+            p.blend,
+            Some(Blend {
+                src_rgb: 0x302,
+                dst_rgb: 0x303,
+                src_alpha: 0x302,
+                dst_alpha: 0,
+                eq_rgb: 0x800B,
+                eq_alpha: 0x800B,
+                color: [0.5, 0.25, 0.0, 1.0],
+            })
+        );
+        assert_eq!((p.depth_func, p.depth_mask), (0x206, false));
+        assert_eq!(p.color_mask, [true, false, true, false]);
+        assert_eq!(p.scissor, Some([-2, 1, 3, 5]));
+        assert_eq!((p.cull_face, p.front_face), (0x408, 0x900));
+        assert_eq!(p.polygon_offset, [1.5, -2.0]);
+    }
+
+    #[test]
+    fn bad_pipeline_state_is_an_error_naming_the_field() {
+        for (keys, want) in [
+            (
+                r#""depth_func": "SOMETIMES""#,
+                "depth_func: unknown value \"SOMETIMES\"",
+            ),
+            (
+                r#""depth_func": 513"#,
+                "depth_func: expected one of \"NEVER\"",
+            ),
+            (r#""depth_mask": 1"#, "depth_mask: expected true or false"),
+            (r#""blend": {"src": "ONE"}"#, "blend: missing dst"),
+            (
+                r#""blend": {"src": "ONE", "dst": "TWO"}"#,
+                "blend.dst: unknown value \"TWO\"",
+            ),
+            (
+                r#""blend": {"src": "ONE", "dst": "ONE", "equation": "MUL"}"#,
+                "blend.equation: unknown value",
+            ),
+            (
+                r#""blend": {"src": "ONE", "dst": "ONE", "mode": 1}"#,
+                "blend.mode: unknown key",
+            ),
+            (
+                r#""blend": {"src": "ONE", "dst": "ONE", "color": [2, 0, 0, 0]}"#,
+                "blend.color: components must be in [0, 1]",
+            ),
+            (
+                r#""color_mask": [true, true, true]"#,
+                "color_mask: expected [r, g, b, a] booleans",
+            ),
+            (
+                r#""color_mask": [true, true, true, 0]"#,
+                "color_mask[3]: expected true or false",
+            ),
+            (
+                r#""scissor": [0, 0, -1, 4]"#,
+                "scissor[2]: expected a whole number 0..=4096",
+            ),
+            (r#""scissor": [0, 0, 4]"#, "scissor: expected [x, y, w, h]"),
+            (
+                r#""cull": true, "cull_face": "BACK""#,
+                "cull_face: give either",
+            ),
+            (r#""cull_face": "SIDE""#, "cull_face: unknown value"),
+            (r#""front_face": "CLOCKWISE""#, "front_face: unknown value"),
+            (
+                r#""polygon_offset": [1]"#,
+                "polygon_offset: expected 2 numbers",
+            ),
+        ] {
+            let e = error_of(&with(keys));
+            assert!(e.contains(want), "{}: {}", keys, e);
+        }
     }
 
     #[test]

@@ -220,6 +220,8 @@ pub fn builtins() -> i32 {
         "variables": [
             {"name": "gl_Position", "type": "vec4", "stage": "vertex", "access": "write (must be written)"},
             {"name": "gl_FragCoord", "type": "vec4", "stage": "fragment", "access": "read-only"},
+            {"name": "gl_VertexID", "type": "int", "stage": "vertex", "access": "read-only", "profile": 2},
+            {"name": "gl_InstanceID", "type": "int", "stage": "vertex", "access": "read-only", "profile": 2},
         ],
         "genType": ["float", "vec2", "vec3", "vec4"],
         "genIType": ["int", "ivec2", "ivec3", "ivec4"],

@@ -12,6 +12,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use scene::{Filter, Image, Scene, Wrap};
+use shader::back::raster::state::{
+    Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
+    Pipeline, Scissor,
+};
 use shader::back::raster::{
     self, DrawStats, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
     VertexInput,
@@ -238,6 +242,7 @@ pub struct SoftScene {
     indices: Option<Vec<u16>>,
     textures: Vec<SceneTexture>,
     state: RasterState,
+    pipe: Pipeline,
     pub width: u32,
     pub height: u32,
     clear: u32,
@@ -340,9 +345,11 @@ impl SoftScene {
         let state = RasterState {
             viewport: scene.viewport,
             depth_test: scene.depth,
-            depth_write: scene.depth,
-            cull_back: scene.cull,
+            depth_write: scene.depth && scene.pipeline.depth_mask,
+            // Culling is the pipeline's (which knows the front face).
+            cull_back: false,
         };
+        let pipe = pipeline_of(&scene.pipeline)?;
         Ok(SoftScene {
             program,
             data,
@@ -352,6 +359,7 @@ impl SoftScene {
             indices: scene.indices.clone(),
             textures,
             state,
+            pipe,
             width: scene.width,
             height: scene.height,
             clear: scene.clear_argb(),
@@ -391,13 +399,14 @@ impl SoftScene {
             attribs: &self.attribs,
             count: self.count,
         };
-        raster::draw_with(
+        raster::draw_pipeline(
             scratch,
             &self.program,
             &input,
             self.indices.as_deref(),
             &units,
             &self.state,
+            &self.pipe,
             &mut target,
         )
         .map_err(|e| failure(1, format!("render: {}", e)))
@@ -522,4 +531,62 @@ pub fn link(vert: &Path, frag: &Path, opts: &CompileOptions, json: bool) -> i32 
     }
     print!("{}", s);
     0
+}
+
+/// The scene's pipeline state (GL enum values, validated by the scene model) as the
+/// rasterizer's.
+fn pipeline_of(p: &scene::Pipeline) -> Result<Pipeline, Failure> {
+    let bad =
+        |what: &str, v: u32| failure(1, format!("scene: {} 0x{:x} is not supported", what, v));
+    let factor = |v: u32| BlendFactor::from_gl(v).ok_or_else(|| bad("blend factor", v));
+    let op = |v: u32| BlendOp::from_gl(v).ok_or_else(|| bad("blend equation", v));
+    let blend = match &p.blend {
+        None => None,
+        Some(b) => Some(Blend {
+            color: BlendComponent {
+                src: factor(b.src_rgb)?,
+                dst: factor(b.dst_rgb)?,
+                op: op(b.eq_rgb)?,
+            },
+            alpha: BlendComponent {
+                src: factor(b.src_alpha)?,
+                dst: factor(b.dst_alpha)?,
+                op: op(b.eq_alpha)?,
+            },
+            constant: b.color,
+        }),
+    };
+    let cull = match p.cull_face {
+        0 => CullFace::None,
+        0x404 => CullFace::Front,
+        0x405 => CullFace::Back,
+        0x408 => CullFace::FrontAndBack,
+        v => return Err(bad("cull face", v)),
+    };
+    let front_face = match p.front_face {
+        0x900 => FrontFace::Cw,
+        0x901 => FrontFace::Ccw,
+        v => return Err(bad("front face", v)),
+    };
+    Ok(Pipeline {
+        blend,
+        depth_func: CompareFunc::from_gl(p.depth_func)
+            .ok_or_else(|| bad("depth function", p.depth_func))?,
+        color_mask: ColorMask {
+            r: p.color_mask[0],
+            g: p.color_mask[1],
+            b: p.color_mask[2],
+            a: p.color_mask[3],
+        },
+        scissor: p.scissor.map(|[x, y, w, h]| Scissor {
+            x,
+            y,
+            width: w.max(0) as u32,
+            height: h.max(0) as u32,
+        }),
+        offset_factor: p.polygon_offset[0],
+        offset_units: p.polygon_offset[1],
+        front_face,
+        cull,
+    })
 }

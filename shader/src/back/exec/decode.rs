@@ -52,6 +52,7 @@ impl Executable {
             bank: [[0; 4]; BANK_MAX],
             nbank: 0,
             reads_fragcoord: false,
+            reads_sysvals: false,
             has_flow: false,
             color_always: false,
             sample_color: false,
@@ -145,6 +146,7 @@ impl Executable {
                 e.varying_mask |= 1 << (x & 15);
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
+            e.reads_sysvals |= inst.op == Op::LoadSysval;
             e.has_flow |= inst.op == Op::If;
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 15);

@@ -135,7 +135,9 @@ pub struct Invocation<'a, 'b> {
     /// Vertex stage: attributes by location. Fragment stage: interpolated varyings by
     /// vertex-output slot (the executable applies the link remap).
     pub inputs: &'a [Vec4x; VARYING_CAP],
-    /// Fragment stage: gl_FragCoord per lane.
+    /// Fragment stage: gl_FragCoord per lane. Vertex stage: component 0 is gl_VertexID and
+    /// component 1 gl_InstanceID per lane, as floats (read only when
+    /// [`Executable::reads_sysvals`]).
     pub fragcoord: &'a Vec4x,
 }
 
@@ -216,6 +218,8 @@ pub struct Executable {
     varying_lanes: [u8; VARYING_CAP],
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
+    /// Some instruction reads gl_VertexID or gl_InstanceID (LOAD_SYSVAL).
+    reads_sysvals: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
     has_flow: bool,
     /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
@@ -250,6 +254,12 @@ impl Executable {
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
     pub fn reads_fragcoord(&self) -> bool {
         self.reads_fragcoord
+    }
+
+    /// Whether this vertex stage reads gl_VertexID or gl_InstanceID (carried in
+    /// `Invocation::fragcoord`).
+    pub fn reads_sysvals(&self) -> bool {
+        self.reads_sysvals
     }
 
     /// Runs the lanes in `active` (bit l = lane l). Returns the lanes that finished without
@@ -600,6 +610,13 @@ impl Executable {
                     }
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
+                Op::LoadSysval => {
+                    // Vertex stage: `fragcoord` carries (gl_VertexID, gl_InstanceID, 0, 0).
+                    let v = &inv.fragcoord[d.x as usize & 1];
+                    for c in 0..4 {
+                        put(&mut r[dst][c], v, m);
+                    }
+                }
                 Op::StorePos => put4(&mut out.position, &r[a], m),
                 Op::StoreVar => put4(
                     &mut out.varyings[d.x as usize & (VARYING_CAP - 1)],

@@ -377,6 +377,7 @@ pub fn draw_with(
         prog,
         input,
         &[],
+        0,
         indices,
         textures,
         state,
@@ -416,6 +417,7 @@ pub fn draw_pipeline(
         prog,
         input,
         &[],
+        0,
         indices,
         textures,
         state,
@@ -426,13 +428,15 @@ pub fn draw_pipeline(
 
 /// One instance of an instanced draw: [`draw_pipeline`] with the attributes at the locations of
 /// `constants` read as those values for every vertex (the per-instance attributes of this
-/// instance; they take the place of any binding in `input` at the same location). An instanced
-/// draw is one call per instance, in instance order.
+/// instance; they take the place of any binding in `input` at the same location), and
+/// gl_InstanceID = `instance`. An instanced draw is one call per instance, in instance order.
+#[allow(clippy::too_many_arguments)]
 pub fn draw_pipeline_instance(
     scratch: &mut Scratch,
     prog: &Program,
     input: &VertexInput,
     constants: &[(u8, [f32; 4])],
+    instance: u32,
     indices: Option<&[u16]>,
     textures: &[Option<TextureRef>],
     state: &RasterState,
@@ -461,15 +465,17 @@ pub fn draw_pipeline_instance(
         return Err(DrawError::PolygonOffset);
     }
     draw_checked(
-        scratch, prog, input, constants, indices, textures, state, pipe, target,
+        scratch, prog, input, constants, instance, indices, textures, state, pipe, target,
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_checked(
     scratch: &mut Scratch,
     prog: &Program,
     input: &VertexInput,
     constants: &[(u8, [f32; 4])],
+    instance: u32,
     indices: Option<&[u16]>,
     textures: &[Option<TextureRef>],
     state: &RasterState,
@@ -623,6 +629,14 @@ fn draw_checked(
                             .unwrap_or(0.0);
                     }
                 }
+            }
+            if vs.reads_sysvals() {
+                // gl_VertexID is the vertex's index (the index value of an indexed draw).
+                for l in 0..LANES {
+                    let v = scratch.cache_index.get(base + l).copied().unwrap_or(0);
+                    scratch.fragcoord[0][l] = if l < lanes { v as f32 } else { 0.0 };
+                }
+                scratch.fragcoord[1] = [instance as f32; LANES];
             }
             let inv = Invocation {
                 uniforms: vs_uniforms,
@@ -1470,6 +1484,7 @@ pub fn soft_triangle(
         prog,
         &input,
         &[],
+        0,
         None,
         textures,
         &state,

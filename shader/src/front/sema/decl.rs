@@ -511,6 +511,26 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        if vs && self.toks.profile == Profile::P2 {
+            for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
+                let is_sysval = self.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);
+                if !is_sysval || !self.referenced(&ids, name) {
+                    continue;
+                }
+                let value = self.syms.get(s).map_or(0, |x| x.slot);
+                if let Ok(t) = self.temp(1) {
+                    let _ = self.emit(Op::LoadSysval, Type::Int, 1, t, -1, -1, value, 0);
+                    if value == SYSVAL_INSTANCE_ID {
+                        self.module.iface.reads_instance_id = true;
+                    } else {
+                        self.module.iface.reads_vertex_id = true;
+                    }
+                    if let Some(x) = self.syms.get_mut(s) {
+                        x.tmp = t;
+                    }
+                }
+            }
+        }
         for i in self.global_decls() {
             let n = self.node(i);
             if self.diag.full() {

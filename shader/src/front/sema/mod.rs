@@ -59,6 +59,8 @@ enum SymKind {
     Func,
     Position,
     FragCoord,
+    /// Profile 2's vertex-stage gl_VertexID / gl_InstanceID (`slot` = the LOAD_SYSVAL value).
+    SysVal,
 }
 
 /// A symbol's name: a slice of the compile's source (by offset, so the symbol table can live in
@@ -208,6 +210,8 @@ pub fn analyze(
     iface.color_output = None;
     iface.frag_outputs.clear();
     iface.reads_fragcoord = false;
+    iface.reads_vertex_id = false;
+    iface.reads_instance_id = false;
     let mut s = Sema {
         src,
         text: core::str::from_utf8(src).ok(),
@@ -456,6 +460,16 @@ impl<'a> Sema<'a> {
         // Built-ins are symbols 0 and 1 in the global scope.
         self.add_sym(-1, "gl_Position", SymKind::Position, Type::Vec4, -1)?;
         self.add_sym(-1, "gl_FragCoord", SymKind::FragCoord, Type::Vec4, -1)?;
+        if self.toks.profile == Profile::P2 {
+            // Symbols 2 and 3 (profile 1 has no such names).
+            let v = self.add_sym(-1, "gl_VertexID", SymKind::SysVal, Type::Int, -1)?;
+            let n = self.add_sym(-1, "gl_InstanceID", SymKind::SysVal, Type::Int, -1)?;
+            for (s, value) in [(v, SYSVAL_VERTEX_ID), (n, SYSVAL_INSTANCE_ID)] {
+                if let Some(sym) = self.syms.get_mut(s) {
+                    sym.slot = value;
+                }
+            }
+        }
 
         let mut main: i16 = -1;
         // Functions first, so calls resolve whatever the order.

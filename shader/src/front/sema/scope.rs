@@ -110,7 +110,10 @@ impl<'a> Sema<'a> {
                 .get(self.node(prev.node).tok)
                 .map(|t| t.line)
                 .unwrap_or(0);
-            if prev.kind == SymKind::Position || prev.kind == SymKind::FragCoord {
+            if matches!(
+                prev.kind,
+                SymKind::Position | SymKind::FragCoord | SymKind::SysVal
+            ) {
                 bail!(
                     self,
                     at,

@@ -913,6 +913,7 @@ impl<'a> Sema<'a> {
                         bail!(self, i, "gl_Position is not available in a fragment shader")
                     }
                     SymKind::FragCoord => bail!(self, i, "gl_FragCoord is read-only"),
+                    SymKind::SysVal => bail!(self, i, "{} is read-only", name),
                     SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
                     SymKind::Uniform | SymKind::Sampler => {
                         bail!(self, i, "cannot assign to uniform '{}'", name)
