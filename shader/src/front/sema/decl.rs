@@ -513,11 +513,11 @@ impl<'a> Sema<'a> {
         }
         if vs && self.toks.profile == Profile::P2 {
             for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
-                let is_sysval = self.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);
+                let is_sysval = self.t.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);
                 if !is_sysval || !self.referenced(&ids, name) {
                     continue;
                 }
-                let value = self.syms.get(s).map_or(0, |x| x.slot);
+                let value = self.t.syms.get(s).map_or(0, |x| x.slot);
                 if let Ok(t) = self.temp(1) {
                     let _ = self.emit(Op::LoadSysval, Type::Int, 1, t, -1, -1, value, 0);
                     if value == SYSVAL_INSTANCE_ID {
@@ -525,7 +525,7 @@ impl<'a> Sema<'a> {
                     } else {
                         self.module.iface.reads_vertex_id = true;
                     }
-                    if let Some(x) = self.syms.get_mut(s) {
+                    if let Some(x) = self.t.syms.get_mut(s) {
                         x.tmp = t;
                     }
                 }

@@ -465,7 +465,7 @@ impl<'a> Sema<'a> {
             let v = self.add_sym(-1, "gl_VertexID", SymKind::SysVal, Type::Int, -1)?;
             let n = self.add_sym(-1, "gl_InstanceID", SymKind::SysVal, Type::Int, -1)?;
             for (s, value) in [(v, SYSVAL_VERTEX_ID), (n, SYSVAL_INSTANCE_ID)] {
-                if let Some(sym) = self.syms.get_mut(s) {
+                if let Some(sym) = self.t.syms.get_mut(s) {
                     sym.slot = value;
                 }
             }
