@@ -51,6 +51,25 @@ pub fn type_of(kind: Tok) -> Option<Type> {
 /// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
 /// [`lex::report_overflow`](crate::front::lex::report_overflow)): it is found past every other error
 /// the parser can see.
+/// Whether `b` is a swizzle the parser accepts (1-4 letters of one of xyzw, rgba).
+pub fn is_swizzle(b: &[u8]) -> bool {
+    let xyzw = b.iter().all(|c| b"xyzw".contains(c));
+    let rgba = b.iter().all(|c| b"rgba".contains(c));
+    (1..=4).contains(&b.len()) && (xyzw || rgba)
+}
+
+/// Why `b` is not a swizzle (the parser's messages), for a profile-2 member name used on a
+/// value that is not a struct.
+pub fn swizzle_problem(b: &[u8]) -> &'static str {
+    if b.len() > 4 {
+        "at most 4 components"
+    } else if b.iter().all(|c| b"xyzwrgba".contains(c)) {
+        "mixed"
+    } else {
+        "use the letters xyzw or rgba"
+    }
+}
+
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
@@ -308,6 +327,9 @@ impl<'a> Parser<'a> {
         if self.at(Tok::Precision) {
             return self.precision_statement();
         }
+        if self.at_struct() {
+            return self.struct_decl();
+        }
         self.declaration(true)
     }
 
@@ -419,8 +441,15 @@ impl<'a> Parser<'a> {
             self.reserved()?;
         }
         let type_tok = self.tok();
+        let type_idx = self.idx();
+        let mut user_ty = -1;
         let ty = match type_of(type_tok.kind) {
             Some(t) => t,
+            // Profile 2: a struct type's name (sema resolves it); `ty` is Void with `c` set.
+            None if self.p2() && type_tok.kind == Tok::Ident && self.peek_kind(1) == Tok::Ident => {
+                user_ty = type_idx;
+                Type::Void
+            }
             None => {
                 if type_tok.kind == Tok::Ident && self.peek_kind(1) == Tok::Ident {
                     let w = type_tok.text(self.src);
@@ -457,7 +486,9 @@ impl<'a> Parser<'a> {
                 self.err_at(t, format_args!("a function cannot have qualifiers"));
                 return Err(());
             }
-            return self.function(ty, name);
+            let f = self.function(ty, name)?;
+            self.set(f, |n| n.c = user_ty);
+            return Ok(f);
         }
         let mut first = -1;
         let mut prev = -1;
@@ -479,6 +510,7 @@ impl<'a> Parser<'a> {
             n.a = init;
             n.ival = location;
             n.d = first_tok;
+            n.c = user_ty;
             let d = self.node(n)?;
             if first < 0 {
                 first = d;
@@ -589,6 +621,103 @@ impl<'a> Parser<'a> {
         Ok(first)
     }
 
+    /// Profile 2: the `struct` keyword starts a struct declaration.
+    fn at_struct(&self) -> bool {
+        self.p2() && self.at(Tok::Reserved) && self.tok().bytes(self.src) == b"struct"
+    }
+
+    /// Profile 2: `struct NAME { TYPE NAME [, NAME]...; ... } [NAME [= INIT] [, ...]];`: a
+    /// Struct node (tok = name, a = first member Decl, d = the `struct` token), followed (through
+    /// `next`) by a Decl of each variable declared with it.
+    fn struct_decl(&mut self) -> P {
+        let kw = self.idx();
+        self.advance();
+        let name = self.idx();
+        if !self.at(Tok::Ident) {
+            return self.expected("a struct name after 'struct'").map(|_| -1);
+        }
+        self.advance();
+        self.expect(Tok::LBrace, "'{' after the struct name")?;
+        self.enter()?;
+        let members = self.struct_members();
+        self.leave();
+        let members = members?;
+        self.expect(Tok::RBrace, "'}' after the struct members")?;
+        let mut n = Node::new(Kind::Struct, name);
+        n.a = members;
+        n.d = kw;
+        let s = self.node(n)?;
+        let mut prev = s;
+        while self.at(Tok::Ident) {
+            let v = self.idx();
+            self.advance();
+            let mut d = Node::new(Kind::Decl, v);
+            d.ty = Type::Void;
+            d.c = name;
+            d.ival = -1;
+            d.d = kw;
+            if self.eat(Tok::Assign) {
+                d.a = self.expr()?;
+            }
+            let di = self.node(d)?;
+            self.set(prev, |n| n.next = di);
+            prev = di;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect_semi("';' after the struct declaration")?;
+        Ok(s)
+    }
+
+    /// The members of a struct: Decl nodes (ty, c = a struct type's name token, d = the type
+    /// token) chained through `next`.
+    fn struct_members(&mut self) -> P {
+        let mut first = -1;
+        let mut prev = -1;
+        while !self.at(Tok::RBrace) && !self.at(Tok::Eof) {
+            self.eat(Tok::PrecQual);
+            let t = self.tok();
+            let ti = self.idx();
+            let (ty, user) = match type_of(t.kind) {
+                Some(ty) => (ty, -1),
+                None if t.kind == Tok::Ident => (Type::Void, ti),
+                None if t.kind == Tok::Reserved => return self.reserved().map(|_| -1),
+                None => return self.expected("a member type").map(|_| -1),
+            };
+            self.advance();
+            loop {
+                let m = self.idx();
+                if !self.at(Tok::Ident) {
+                    return self.expected("a member name").map(|_| -1);
+                }
+                self.advance();
+                let mut d = Node::new(Kind::Decl, m);
+                d.ty = ty;
+                d.c = user;
+                d.ival = -1;
+                d.d = ti;
+                let di = self.node(d)?;
+                if first < 0 {
+                    first = di;
+                } else {
+                    self.set(prev, |n| n.next = di);
+                }
+                prev = di;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect_semi("';' after the struct member")?;
+        }
+        if first < 0 {
+            let t = self.tok();
+            self.err_at(t, format_args!("a struct needs at least one member"));
+            return Err(());
+        }
+        Ok(first)
+    }
+
     /// Profile 2: `precision highp|mediump|lowp TYPE;` (accepted and ignored, as GLSL 3.30
     /// does), an Empty node. GLSL allows it for float, int and sampler types.
     fn precision_statement(&mut self) -> P {
@@ -641,8 +770,13 @@ impl<'a> Parser<'a> {
             // Profile 2: a precision qualifier (ignored).
             self.eat(Tok::PrecQual);
             let t = self.tok();
+            let mut user_ty = -1;
             let ty = match type_of(t.kind) {
                 Some(ty) => ty,
+                None if self.p2() && t.kind == Tok::Ident => {
+                    user_ty = self.idx();
+                    Type::Void
+                }
                 None => return self.expected("a parameter type").map(|_| -1),
             };
             self.advance();
@@ -659,6 +793,7 @@ impl<'a> Parser<'a> {
             }
             let mut n = Node::new(Kind::Param, pname);
             n.ty = ty;
+            n.c = user_ty;
             n.quals = pquals;
             n.ival = unnamed as i32;
             let p = self.node(n)?;
@@ -840,6 +975,7 @@ impl<'a> Parser<'a> {
                 self.err_at(t, format_args!("'else' without a matching 'if'"));
                 Err(())
             }
+            Tok::Reserved if self.at_struct() => self.struct_decl(),
             Tok::Reserved => {
                 self.reserved()?;
                 Err(())
@@ -853,6 +989,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Precision => self.precision_statement(),
             k if type_of(k).is_some() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
+            Tok::Ident if self.p2() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
             Tok::Ident if self.peek_kind(1) == Tok::Ident => {
                 let w = t.text(self.src);
                 self.err_at(t, format_args!("unknown type '{}'", w));
@@ -1161,7 +1298,13 @@ impl<'a> Parser<'a> {
                         return self.expected("a swizzle after '.'").map(|_| -1);
                     }
                     self.advance();
-                    let (len, mask) = self.swizzle(st)?;
+                    // Profile 2: a name that is not a swizzle is a struct member (`op` 0);
+                    // sema reports the swizzle error when the value is not a struct.
+                    let (len, mask) = if self.p2() && !is_swizzle(st.bytes(self.src)) {
+                        (0, 0)
+                    } else {
+                        self.swizzle(st)?
+                    };
                     let mut n = Node::new(Kind::Swizzle, si);
                     n.a = e;
                     n.op = len;

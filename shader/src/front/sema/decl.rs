@@ -84,6 +84,32 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let io = q & (Q_IN | Q_OUT) != 0;
+            if n.c >= 0 {
+                // Profile 2: a struct-typed global.
+                let Ok(agg) = self.node_agg(i) else { continue };
+                if io {
+                    let st = self.agg_name(agg);
+                    self.err(
+                        i,
+                        format_args!(
+                            "'{}' has struct type {}: shader inputs and outputs cannot be structs in GLSL 3.30 (declare a member per varying, or use an interface block)",
+                            name, st
+                        ),
+                    );
+                    continue;
+                }
+                if q & Q_CONST != 0 && q & Q_UNIFORM == 0 && n.a < 0 {
+                    self.err(i, format_args!("const '{}' needs an initializer", name));
+                    continue;
+                }
+                if n.a >= 0 && q & Q_UNIFORM != 0 {
+                    self.err(
+                        n.a,
+                        format_args!("uniforms cannot have an initializer (the application sets them)"),
+                    );
+                }
+                continue;
+            }
             if q & Q_LAYOUT != 0 && !io {
                 self.err_tok(
                     n.d,
@@ -295,6 +321,26 @@ impl<'a> Sema<'a> {
             let name = self.name_of(i);
             let q = n.quals;
             let nm: Name = bounded_string(name);
+            if q & Q_UNIFORM != 0 && n.c >= 0 {
+                // Profile 2: a uniform struct, one program uniform per leaf.
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let slots = self.agg_uslots(agg) as usize;
+                if uni_slot + slots > self.lim.uniform_vec4_slots_max {
+                    let max = self.lim.uniform_vec4_slots_max;
+                    self.err(
+                        i,
+                        format_args!(
+                            "too many uniforms: '{}' needs {} vec4 slot(s) from slot {}; the limit is {} vec4 slots (mat3 takes 3, mat4 takes 4)",
+                            name, slots, uni_slot, max
+                        ),
+                    );
+                    continue;
+                }
+                if self.reflect_uniform(i, name, agg, uni_slot).is_ok() {
+                    uni_slot += slots;
+                }
+                continue;
+            }
             if q & Q_UNIFORM != 0 {
                 if n.ty == Type::Sampler2D {
                     if units >= self.lim.samplers_max {
@@ -522,6 +568,22 @@ impl<'a> Sema<'a> {
             let q = n.quals;
             let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
+                if q & Q_UNIFORM != 0 && n.c >= 0 {
+                    // Profile 2: a uniform struct: its leaves' slots follow its first one.
+                    let agg = self.node_agg(i)?;
+                    let first = self.struct_uniform_slot(name);
+                    let tmp = if used {
+                        self.load_uniform_agg(i, agg, first)?
+                    } else {
+                        -1
+                    };
+                    let s = self.add_sym(i, name, SymKind::Uniform, Type::None, tmp)?;
+                    if let Some(sym) = self.syms.get_mut(s) {
+                        sym.agg = agg;
+                        sym.slot = first as i16;
+                    }
+                    return Ok(());
+                }
                 if q & Q_UNIFORM != 0 {
                     if n.ty == Type::Sampler2D {
                         let unit = self
@@ -595,6 +657,23 @@ impl<'a> Sema<'a> {
             })();
             let _ = r;
         }
+    }
+
+    /// Profile 2: the first vec4 slot of uniform struct `name` (its first leaf is reflected as
+    /// `name.` followed by a member path).
+    fn struct_uniform_slot(&self, name: &str) -> u16 {
+        self.module
+            .iface
+            .uniforms
+            .iter()
+            .find(|u| {
+                let s = u.name.as_str();
+                s.len() > name.len()
+                    && s.as_bytes().get(name.len()) == Some(&b'.')
+                    && s.get(..name.len()) == Some(name)
+            })
+            .map(|u| u.slot)
+            .unwrap_or(0)
     }
 
     pub(super) fn zero(&mut self, t: i16) -> R<()> {

@@ -151,6 +151,18 @@ impl<'a> Sema<'a> {
     /// Applies chain link `i` to `lhs`, the value of its left operand.
     pub(super) fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
         let n = self.node(i);
+        if lhs.agg.is_agg() {
+            if n.kind == Kind::Swizzle {
+                return self.member_value(i, lhs);
+            }
+            if n.kind == Kind::Index {
+                let st = self.agg_name(lhs.agg);
+                bail!(self, i, "cannot index a struct ({}): select a member with '.'", st);
+            }
+        }
+        if n.kind == Kind::Swizzle && n.op == 0 {
+            return self.not_a_swizzle(i);
+        }
         match n.kind {
             Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
             Kind::Index => {
@@ -167,6 +179,21 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Profile 2: Swizzle node `i` names no swizzle (a struct member's name) but its value is
+    /// not a struct: the parser's swizzle diagnostic.
+    pub(super) fn not_a_swizzle<T>(&mut self, i: i16) -> R<T> {
+        let w = self.name_of(i);
+        match crate::front::parse::swizzle_problem(w.as_bytes()) {
+            "mixed" => bail!(
+                self,
+                i,
+                "mixed swizzle sets in '{}': use only xyzw or only rgba",
+                w
+            ),
+            why => bail!(self, i, "invalid swizzle '{}': {}", w, why),
+        }
+    }
+
     pub(super) fn ident(&mut self, i: i16) -> R<Val> {
         let name = self.name_of(i);
         let Some(s) = self.lookup(name) else {
@@ -179,6 +206,13 @@ impl<'a> Sema<'a> {
             return Err(());
         };
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
+        if sym.agg.is_agg() {
+            let agg = sym.agg;
+            if tmp < 0 {
+                bail!(self, i, "'{}' has no value here", name);
+            }
+            return Ok(Val::agg(agg, tmp));
+        }
         match kind {
             SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
             SymKind::Position if self.stage != Stage::Vertex => {
@@ -193,6 +227,7 @@ impl<'a> Sema<'a> {
                     tmp: -1,
                     k: None,
                     unit: slot as i8,
+                    agg: super::aggregate::AggTy::NONE,
                 })
             }
             _ => {}
@@ -318,6 +353,9 @@ impl<'a> Sema<'a> {
         }
         let b = self.value(n.b)?;
         self.cur_node = i;
+        if a.agg.is_agg() || b.agg.is_agg() {
+            return self.agg_compare(i, op, a, b);
+        }
         match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
                 self.compare(i, op, a, b)

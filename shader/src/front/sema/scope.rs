@@ -57,8 +57,12 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn pop_scope(&mut self, prev: u16) {
+        let popped = self.scopes.len().saturating_sub(1) as u16;
         if let Some(s) = self.scopes.pop() {
             self.syms.truncate(s.sym_base as usize);
+            if !self.structs.is_empty() {
+                self.pop_structs(popped);
+            }
         }
         self.cur = prev;
     }
@@ -133,6 +137,7 @@ impl<'a> Sema<'a> {
             known: None,
             node: at,
             slot: -1,
+            agg: super::aggregate::AggTy::NONE,
         };
         let max = self.lim.symbols_max;
         if self.syms.len() >= max || self.syms.push(sym).is_err() {
