@@ -376,7 +376,19 @@ impl<'a> Sema<'a> {
 
     /// `a == b` / `a != b` on aggregates: every leaf component equal.
     pub(super) fn agg_compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
-        if !matches!(op, BinOp::Eq | BinOp::Ne) || a.agg != b.agg {
+        if !matches!(op, BinOp::Eq | BinOp::Ne) {
+            let (x, y) = (self.val_name(&a), self.val_name(&b));
+            bail!(
+                self,
+                i,
+                "operator {} cannot take a struct ({} {} {}); only = == != do",
+                op.symbol(),
+                x,
+                op.symbol(),
+                y
+            );
+        }
+        if a.agg != b.agg {
             let (x, y) = (self.val_name(&a), self.val_name(&b));
             bail!(self, i, "cannot compare {} {} {}", x, op.symbol(), y);
         }

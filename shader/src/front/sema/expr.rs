@@ -470,6 +470,22 @@ impl<'a> Sema<'a> {
             let a = self.value(n.b)?;
             let b = self.value(n.c)?;
             self.cur_node = i;
+            if a.agg.is_agg() || b.agg.is_agg() {
+                // Profile 2: structs of one type are selected as wholes.
+                self.cond_agg_check(i, &a, &b)?;
+                if let Some(k) = c.k {
+                    return Ok(if lane(&k, 0) != 0.0 { a } else { b });
+                }
+                let r = self.temp(self.agg_temps(a.agg))?;
+                let tc = self.mat(c)?;
+                self.cond_if(i, tc)?;
+                self.store_agg(i, r, a.agg, a)?;
+                self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+                self.store_agg(i, r, a.agg, b)?;
+                self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+                self.if_depth -= 1;
+                return Ok(Val::agg(a.agg, r));
+            }
             let ty = self.cond_type(i, a.ty, b.ty)?;
             let (a, b) = (Val { ty, ..a }, Val { ty, ..b });
             if let Some(k) = c.k {
@@ -496,6 +512,18 @@ impl<'a> Sema<'a> {
             if a.ty == Type::Sampler2D {
                 bail!(self, n.b, "?: cannot select a sampler2D");
             }
+            if a.agg.is_agg() {
+                let r = self.temp(self.agg_temps(a.agg))?;
+                self.store_agg(i, r, a.agg, a)?;
+                self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+                let mark = self.ntemp;
+                let b = self.value(n.c)?;
+                self.cur_node = i;
+                self.cond_agg_check(i, &a, &b)?;
+                self.store_agg(i, r, a.agg, b)?;
+                self.ntemp = mark;
+                return Ok(Val::agg(a.agg, r));
+            }
             let cols = a.ty.columns().max(1) as u16;
             let r = self.temp(cols)?;
             self.store(r, a.ty, a)?;
@@ -503,6 +531,9 @@ impl<'a> Sema<'a> {
             let mark = self.ntemp;
             let b = self.value(n.c)?;
             self.cur_node = i;
+            if b.agg.is_agg() {
+                self.cond_agg_check(i, &a, &b)?;
+            }
             let ty = self.cond_type(i, a.ty, b.ty)?;
             self.store(r, ty, Val { ty, ..b })?;
             self.ntemp = mark;
@@ -512,6 +543,21 @@ impl<'a> Sema<'a> {
         let r = r?;
         self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
         Ok(r)
+    }
+
+    /// Profile 2: the sides of `?:` where one is a struct must be the same struct.
+    fn cond_agg_check(&mut self, i: i16, a: &Val, b: &Val) -> R<()> {
+        if a.agg != b.agg {
+            let (x, y) = (self.val_name(a), self.val_name(b));
+            bail!(
+                self,
+                i,
+                "type mismatch in ?: : the second operand is {}, the third is {}",
+                x,
+                y
+            );
+        }
+        Ok(())
     }
 
     fn cond_if(&mut self, i: i16, tc: i16) -> R<()> {
