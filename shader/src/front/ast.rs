@@ -175,6 +175,8 @@ pub const D_NOPERSPECTIVE: u8 = 2;
 pub const D_CENTROID: u8 = 4;
 pub const D_INVARIANT: u8 = 8;
 pub const D_PRECISION: u8 = 16;
+/// Profile 2: `T name[] = ...`, an array whose size its initializer gives.
+pub const D_UNSIZED: u8 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node {

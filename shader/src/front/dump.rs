@@ -210,6 +210,9 @@ fn write_tree<const STACK: usize, const KIDS: usize>(
                 }
             }
             Kind::Block | Kind::Call | Kind::Ctor | Kind::Struct => {
+                if n.kind == Kind::Ctor && n.b >= 0 {
+                    let _ = kids.push(n.b); // profile 2: an array constructor's size
+                }
                 for (c, _) in ast.list(n.a) {
                     let _ = kids.push(c);
                 }
@@ -300,6 +303,10 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
             " {}=",
             BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
         )?,
+        Kind::Ctor if n.op == 1 => match toks.get(n.c) {
+            Some(t) => write!(out, " {}[]", t.text(src))?,
+            None => write!(out, " {}[]", n.ty.name())?,
+        },
         Kind::Ctor => write!(out, " {}", n.ty.name())?,
         Kind::Binary => write!(
             out,

@@ -446,7 +446,10 @@ impl<'a> Parser<'a> {
         let ty = match type_of(type_tok.kind) {
             Some(t) => t,
             // Profile 2: a struct type's name (sema resolves it); `ty` is Void with `c` set.
-            None if self.p2() && type_tok.kind == Tok::Ident && self.peek_kind(1) == Tok::Ident => {
+            None if self.p2()
+                && type_tok.kind == Tok::Ident
+                && matches!(self.peek_kind(1), Tok::Ident | Tok::LBracket) =>
+            {
                 user_ty = type_idx;
                 Type::Void
             }
@@ -460,6 +463,11 @@ impl<'a> Parser<'a> {
             }
         };
         self.advance();
+        // Profile 2: `TYPE[SIZE] name`, the array size with the type.
+        let mut type_size = -1;
+        if self.p2() && self.at(Tok::LBracket) {
+            type_size = self.array_size(false)?;
+        }
         let name = self.idx();
         if !self.at(Tok::Ident) {
             if self.at(Tok::Reserved) && self.toks.profile == Profile::P2 {
@@ -487,17 +495,34 @@ impl<'a> Parser<'a> {
                 return Err(());
             }
             let f = self.function(ty, name)?;
-            self.set(f, |n| n.c = user_ty);
+            self.set(f, |n| {
+                n.c = user_ty;
+                n.d = type_size;
+            });
             return Ok(f);
         }
         let mut first = -1;
         let mut prev = -1;
         let mut name = name;
         loop {
+            let mut size = type_size;
+            let mut no_size = false;
             if self.at(Tok::LBracket) {
-                let t = self.tok();
-                self.err_at(t, format_args!("arrays are not supported"));
-                return Err(());
+                if !self.p2() {
+                    let t = self.tok();
+                    self.err_at(t, format_args!("arrays are not supported"));
+                    return Err(());
+                }
+                if type_size >= 0 {
+                    let t = self.tok();
+                    self.err_at(t, format_args!("arrays of arrays are not part of GLSL 3.30"));
+                    return Err(());
+                }
+                size = self.array_size(true)?;
+                if size == -2 {
+                    size = -1;
+                    no_size = true;
+                }
             }
             let mut init = -1;
             if self.eat(Tok::Assign) {
@@ -511,6 +536,10 @@ impl<'a> Parser<'a> {
             n.ival = location;
             n.d = first_tok;
             n.c = user_ty;
+            n.b = size;
+            if no_size {
+                n.op |= D_UNSIZED;
+            }
             let d = self.node(n)?;
             if first < 0 {
                 first = d;
@@ -621,6 +650,59 @@ impl<'a> Parser<'a> {
         Ok(first)
     }
 
+    /// Profile 2: `[SIZE]` after a declared name: the size expression's node (sema requires a
+    /// constant).
+    fn array_size(&mut self, unsized_ok: bool) -> P {
+        let t = self.tok();
+        self.advance();
+        if unsized_ok && self.at(Tok::RBracket) && self.peek_kind(1) == Tok::Assign {
+            self.advance();
+            return Ok(-2); // `name[] = T[](...)`: the initializer gives the size
+        }
+        if self.at(Tok::RBracket) {
+            self.err_at(
+                t,
+                format_args!("an array declaration needs a size here: give it inside [ ]"),
+            );
+            return Err(());
+        }
+        let e = self.expr()?;
+        self.expect(Tok::RBracket, "']' after the array size")?;
+        if self.at(Tok::LBracket) {
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!("arrays of arrays are not part of GLSL 3.30"),
+            );
+            return Err(());
+        }
+        Ok(e)
+    }
+
+    /// Profile 2: `TYPE[SIZE](args)` or `TYPE[](args)` after the type name (at `[`): a Ctor
+    /// node with op 1, b = the size expression (-1 without one), c = a struct type's name token.
+    fn array_ctor(&mut self, i: i16, ty: Type, user: i16) -> P {
+        self.advance(); // [
+        let mut size = -1;
+        if !self.at(Tok::RBracket) {
+            size = self.expr()?;
+        }
+        self.expect(Tok::RBracket, "']' in the array constructor")?;
+        if !self.at(Tok::LParen) {
+            return self
+                .expected("'(' after the array type (an array constructor)")
+                .map(|_| -1);
+        }
+        let args = self.args()?;
+        let mut n = Node::new(Kind::Ctor, i);
+        n.ty = ty;
+        n.op = 1;
+        n.a = args;
+        n.b = size;
+        n.c = user;
+        self.node(n)
+    }
+
     /// Profile 2: the `struct` keyword starts a struct declaration.
     fn at_struct(&self) -> bool {
         self.p2() && self.at(Tok::Reserved) && self.tok().bytes(self.src) == b"struct"
@@ -697,6 +779,9 @@ impl<'a> Parser<'a> {
                 d.c = user;
                 d.ival = -1;
                 d.d = ti;
+                if self.at(Tok::LBracket) {
+                    d.b = self.array_size(false)?;
+                }
                 let di = self.node(d)?;
                 if first < 0 {
                     first = di;
@@ -791,7 +876,12 @@ impl<'a> Parser<'a> {
             } else {
                 self.advance();
             }
+            let mut size = -1;
+            if self.p2() && self.at(Tok::LBracket) {
+                size = self.array_size(false)?;
+            }
             let mut n = Node::new(Kind::Param, pname);
+            n.b = size;
             n.ty = ty;
             n.c = user_ty;
             n.quals = pquals;
@@ -990,6 +1080,15 @@ impl<'a> Parser<'a> {
             Tok::Precision => self.precision_statement(),
             k if type_of(k).is_some() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
             Tok::Ident if self.p2() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
+            // Profile 2: `TYPE[N] name ...` (an array-typed declaration, not a constructor).
+            k if self.p2()
+                && (type_of(k).is_some() || k == Tok::Ident)
+                && self.peek_kind(1) == Tok::LBracket
+                && ((self.peek_kind(2) == Tok::RBracket && self.peek_kind(3) == Tok::Ident)
+                    || (self.peek_kind(3) == Tok::RBracket && self.peek_kind(4) == Tok::Ident)) =>
+            {
+                self.declaration(false)
+            }
             Tok::Ident if self.peek_kind(1) == Tok::Ident => {
                 let w = t.text(self.src);
                 self.err_at(t, format_args!("unknown type '{}'", w));
@@ -1309,6 +1408,16 @@ impl<'a> Parser<'a> {
                     n.a = e;
                     n.op = len;
                     n.ival = mask as i32;
+                    if len == 0
+                        && st.bytes(self.src) == b"length"
+                        && self.at(Tok::LParen)
+                        && self.peek_kind(1) == Tok::RParen
+                    {
+                        // Profile 2: `a.length()` (ival 1).
+                        self.advance();
+                        self.advance();
+                        n.ival = 1;
+                    }
                     e = self.node(n)?;
                 }
                 Tok::LBracket => {
@@ -1437,6 +1546,17 @@ impl<'a> Parser<'a> {
                 n.ival = (t.kind == Tok::True) as i32;
                 self.node(n)
             }
+            Tok::Ident
+                if self.p2()
+                    && self.peek_kind(1) == Tok::LBracket
+                    && (self.peek_kind(2) == Tok::RBracket
+                        || (self.peek_kind(3) == Tok::RBracket
+                            && self.peek_kind(4) == Tok::LParen)) =>
+            {
+                // Profile 2: `S[N](...)` / `S[](...)`, an array constructor of a struct type.
+                self.advance();
+                self.array_ctor(i, Type::Void, i)
+            }
             Tok::Ident => {
                 self.advance();
                 if self.at(Tok::LParen) {
@@ -1460,6 +1580,9 @@ impl<'a> Parser<'a> {
             k => {
                 if let Some(ty) = type_of(k) {
                     self.advance();
+                    if self.p2() && self.at(Tok::LBracket) {
+                        return self.array_ctor(i, ty, -1);
+                    }
                     if !self.at(Tok::LParen) {
                         if self.at(Tok::LBracket) {
                             let b = self.tok();

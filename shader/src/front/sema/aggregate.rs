@@ -45,6 +45,11 @@ impl AggTy {
         }
     }
 
+    /// The element type of an array type (the type itself otherwise).
+    pub(super) fn elem(self) -> AggTy {
+        AggTy { len: 0, ..self }
+    }
+
     /// Whether values of this type are blocks of temps rather than single values.
     pub(super) fn is_agg(self) -> bool {
         self.strukt != 0 || self.len != 0
@@ -81,6 +86,9 @@ pub(super) struct Leaf {
     pub(super) ty: Type,
 }
 
+/// A type's name in a diagnostic.
+pub(super) type TypeName = heapless::String<80>;
+
 /// Leaves of one aggregate value at most (each takes at least one temp).
 pub(super) const LEAF_CAP: usize = P2_TEMP_MAX;
 
@@ -99,6 +107,9 @@ impl<'a> Sema<'a> {
 
     /// Temps a value of `agg` takes.
     pub(super) fn agg_temps(&self, agg: AggTy) -> u16 {
+        if agg.len > 0 {
+            return agg.len.saturating_mul(self.agg_temps(agg.elem()));
+        }
         match self.struct_def(agg) {
             Some(d) => d.temps,
             None => base_temps(agg.base),
@@ -107,26 +118,37 @@ impl<'a> Sema<'a> {
 
     /// Uniform vec4 slots a uniform of `agg` takes.
     pub(super) fn agg_uslots(&self, agg: AggTy) -> u16 {
+        if agg.len > 0 {
+            return agg.len.saturating_mul(self.agg_uslots(agg.elem()));
+        }
         match self.struct_def(agg) {
             Some(d) => d.uslots,
             None => agg.base.uniform_slots() as u16,
         }
     }
 
-    /// The name of `agg` for diagnostics.
-    pub(super) fn agg_name(&self, agg: AggTy) -> &'a str {
-        match self.struct_def(agg) {
+    /// The name of `agg` for diagnostics (`Light`, `vec3[4]`).
+    pub(super) fn agg_name(&self, agg: AggTy) -> TypeName {
+        let mut s = TypeName::new();
+        let base = match self.struct_def(agg) {
             Some(d) => d.name,
             None => agg.base.name(),
+        };
+        let _ = s.push_str(base);
+        if agg.len > 0 {
+            let _ = core::fmt::Write::write_fmt(&mut s, format_args!("[{}]", agg.len));
         }
+        s
     }
 
-    /// The type name of a value for diagnostics (its struct's name, or its type's).
-    pub(super) fn val_name(&self, v: &Val) -> &'a str {
+    /// The type name of a value for diagnostics (its struct's or array's, or its type's).
+    pub(super) fn val_name(&self, v: &Val) -> TypeName {
         if v.agg.is_agg() {
             self.agg_name(v.agg)
         } else {
-            v.ty.name()
+            let mut s = TypeName::new();
+            let _ = s.push_str(v.ty.name());
+            s
         }
     }
 
@@ -155,7 +177,103 @@ impl<'a> Sema<'a> {
     /// struct its type name names.
     pub(super) fn node_agg(&mut self, i: i16) -> R<AggTy> {
         let n = self.node(i);
-        if n.c < 0 || !matches!(n.kind, Kind::Decl | Kind::Param | Kind::Func) {
+        let elem = self.node_elem(i)?;
+        if n.b >= 0 && matches!(n.kind, Kind::Decl | Kind::Param) {
+            let len = self.array_len(n.b)?;
+            return Ok(AggTy { len, ..elem });
+        }
+        if n.d >= 0 && n.kind == Kind::Func {
+            let len = self.array_len(n.d)?;
+            return Ok(AggTy { len, ..elem });
+        }
+        Ok(elem)
+    }
+
+    /// An array size: a constant integer expression, 1 to [`P2_ARRAY_LEN_MAX`].
+    pub(super) fn array_len(&mut self, e: i16) -> R<u16> {
+        if let Some(len) = self.global_const_int(e, 0) {
+            if !(1..=P2_ARRAY_LEN_MAX as i64).contains(&len) {
+                bail!(
+                    self,
+                    e,
+                    "array size {} is out of range: it must be 1 to {} (P2_ARRAY_LEN_MAX)",
+                    len,
+                    P2_ARRAY_LEN_MAX
+                );
+            }
+            return Ok(len as u16);
+        }
+        let v = self.value(e)?;
+        let Some(k) = v.k.filter(|_| v.ty == Type::Int) else {
+            bail!(
+                self,
+                e,
+                "an array size must be a constant integer expression; found {}",
+                if v.ty == Type::Int { "a value known only at run time" } else { v.ty.name() }
+            );
+        };
+        let len = lane(&k, 0);
+        if !(len >= 1.0 && len <= P2_ARRAY_LEN_MAX as f32) {
+            bail!(
+                self,
+                e,
+                "array size {} is out of range: it must be 1 to {} (P2_ARRAY_LEN_MAX)",
+                len,
+                P2_ARRAY_LEN_MAX
+            );
+        }
+        Ok(len as u16)
+    }
+
+    /// The value of integer expression `e` when it is made of literals, `+ - * /` and global
+    /// `const int`s declared before the use: the sizes of global arrays are needed when the
+    /// interface is bound, before the global constants are symbols. None otherwise (then the
+    /// expression is lowered as usual, which reports what is wrong).
+    fn global_const_int(&self, e: i16, depth: usize) -> Option<i64> {
+        if depth > NEST_MAX {
+            return None;
+        }
+        let n = self.ast.get(e).copied()?;
+        match n.kind {
+            Kind::IntLit => Some(n.ival as u32 as i64),
+            Kind::Ident => {
+                let name = self.name_of(e);
+                if self.lookup(name).is_some() {
+                    return None;
+                }
+                let ast: &'a Ast = self.ast;
+                let (_, d) = ast.list(ast.first).take_while(|&(j, _)| j < e).find(|&(j, d)| {
+                    d.kind == Kind::Decl
+                        && d.quals & Q_CONST != 0
+                        && d.quals & Q_UNIFORM == 0
+                        && d.ty == Type::Int
+                        && d.b < 0
+                        && d.a >= 0
+                        && self.name_of(j) == name
+                })?;
+                self.global_const_int(d.a, depth + 1)
+            }
+            Kind::Unary if n.op == UN_NEG => self.global_const_int(n.a, depth + 1).map(|v| -v),
+            Kind::Binary => {
+                let a = self.global_const_int(n.a, depth + 1)?;
+                let b = self.global_const_int(n.b, depth + 1)?;
+                let r = match BinOp::from_u8(n.op)? {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div if b != 0 => a.checked_div(b),
+                    _ => None,
+                }?;
+                (r.abs() <= 1 << 24).then_some(r)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of a Decl, Param or Func node without its array size.
+    fn node_elem(&mut self, i: i16) -> R<AggTy> {
+        let n = self.node(i);
+        if n.c < 0 || !matches!(n.kind, Kind::Decl | Kind::Param | Kind::Func | Kind::Ctor) {
             return Ok(AggTy::plain(n.ty));
         }
         let t = self.toks.get(n.c).map(|t| t.text(self.src)).unwrap_or("");
@@ -269,6 +387,9 @@ impl<'a> Sema<'a> {
 
     /// Member `name` of struct type `agg`: its temp and uniform-slot offsets and its type.
     pub(super) fn member_of(&self, agg: AggTy, name: &str) -> Option<(u16, u16, AggTy)> {
+        if agg.len > 0 {
+            return None;
+        }
         let d = self.struct_def(agg)?;
         let (mut toff, mut uoff) = (0u16, 0u16);
         for k in d.first..d.first + d.count {
@@ -290,6 +411,14 @@ impl<'a> Sema<'a> {
         uoff: u16,
         out: &mut Vec<Leaf, LEAF_CAP>,
     ) -> R<()> {
+        if agg.len > 0 {
+            let e = agg.elem();
+            let (et, eu) = (self.agg_temps(e), self.agg_uslots(e));
+            for k in 0..agg.len {
+                self.leaves(e, toff + k * et, uoff + k * eu, out)?;
+            }
+            return Ok(());
+        }
         let Some(d) = self.struct_def(agg) else {
             return out
                 .push(Leaf {
@@ -362,6 +491,10 @@ impl<'a> Sema<'a> {
     /// Member access `v.name` (Swizzle node `i` naming a member) on the aggregate `v`.
     pub(super) fn member_value(&mut self, i: i16, v: Val) -> R<Val> {
         let name = self.name_of(i);
+        if v.agg.len > 0 {
+            let a = self.agg_name(v.agg);
+            bail!(self, i, "an array ({}) has no member '{}': only .length()", a, name);
+        }
         let Some((toff, _, ty)) = self.member_of(v.agg, name) else {
             let s = self.agg_name(v.agg);
             bail!(self, i, "struct '{}' has no member named '{}'", s, name);
@@ -498,6 +631,27 @@ impl<'a> Sema<'a> {
         agg: AggTy,
         slot: usize,
     ) -> R<()> {
+        if agg.len > 0 {
+            let e = agg.elem();
+            let eu = self.agg_uslots(e) as usize;
+            for k in 0..agg.len as usize {
+                let mut full: heapless::String<NAME_CAP> = heapless::String::new();
+                if core::fmt::Write::write_fmt(&mut full, format_args!("{}[{}]", prefix, k))
+                    .is_err()
+                {
+                    bail!(
+                        self,
+                        at,
+                        "the uniform name '{}[{}]' is longer than {} characters",
+                        prefix,
+                        k,
+                        NAME_CAP - 1
+                    );
+                }
+                self.reflect_uniform(at, &full, e, slot + k * eu)?;
+            }
+            return Ok(());
+        }
         let Some(d) = self.struct_def(agg) else {
             let nm: Name = bounded_string(prefix);
             if self.module.iface.uniforms.len() >= self.lim.uniform_vec4_slots_max
@@ -559,5 +713,118 @@ impl<'a> Sema<'a> {
             }
         }
         Ok(t)
+    }
+
+    /// Element `idx` (node `e`, a constant) of array `v` (Index node `i`).
+    pub(super) fn index_value(&mut self, i: i16, e: i16, v: Val) -> R<Val> {
+        let k = self.array_index(e, v.agg)?;
+        let el = v.agg.elem();
+        if el.base == Type::Sampler2D {
+            return Ok(Val {
+                ty: Type::Sampler2D,
+                tmp: -1,
+                k: None,
+                unit: v.unit.saturating_add(k as i8),
+                agg: AggTy::NONE,
+            });
+        }
+        let _ = i;
+        let t = v.tmp + (k * self.agg_temps(el)) as i16;
+        Ok(if el.is_agg() {
+            Val::agg(el, t)
+        } else {
+            Val::temp(el.base, t)
+        })
+    }
+
+    /// A constant index into an array of type `agg` (profile 2 part 2: only constant indexes).
+    pub(super) fn array_index(&mut self, e: i16, agg: AggTy) -> R<u16> {
+        let v = self.value(e)?;
+        if v.ty != Type::Int || v.agg.is_agg() {
+            let g = self.val_name(&v);
+            bail!(self, e, "an array index must be an int; found {}", g);
+        }
+        let Some(k) = v.k else {
+            bail!(
+                self,
+                e,
+                "array indexes must be constant expressions (or loop indexes) for now: dynamic indexing comes with profile 2 part 3"
+            );
+        };
+        let idx = lane(&k, 0);
+        if !(idx >= 0.0 && idx < agg.len as f32) {
+            let a = self.agg_name(agg);
+            bail!(
+                self,
+                e,
+                "index {} is out of range: {} has {} element(s)",
+                idx,
+                a,
+                agg.len
+            );
+        }
+        Ok(idx as u16)
+    }
+
+    /// Array constructor `T[N](...)` / `T[](...)` (Ctor node `i` with op 1).
+    pub(super) fn array_ctor(&mut self, i: i16, n: Node) -> R<Val> {
+        let el = self.node_elem(i)?;
+        if el.base == Type::Sampler2D || (el.base == Type::Void && el.strukt == 0) {
+            let w = self.agg_name(el);
+            bail!(self, i, "cannot construct an array of {}", w);
+        }
+        let nargs = self.ast.list(n.a).count();
+        let len = if n.b >= 0 {
+            let len = self.array_len(n.b)?;
+            if len as usize != nargs {
+                bail!(
+                    self,
+                    i,
+                    "the array constructor has {} element(s) but {} argument(s)",
+                    len,
+                    nargs
+                );
+            }
+            len
+        } else {
+            if nargs == 0 || nargs > P2_ARRAY_LEN_MAX {
+                bail!(
+                    self,
+                    i,
+                    "an array constructor needs 1 to {} arguments; found {}",
+                    P2_ARRAY_LEN_MAX,
+                    nargs
+                );
+            }
+            nargs as u16
+        };
+        let agg = AggTy { len, ..el };
+        let et = self.agg_temps(el);
+        let t = self.temp(self.agg_temps(agg))?;
+        let args = self.ast.list(n.a);
+        for (k, (a, _)) in args.enumerate() {
+            let v = self.value(a)?;
+            let dst = t + (k as u16 * et) as i16;
+            if el.is_agg() {
+                self.check_agg(a, &v, el, "wrong element type in the array constructor")?;
+                self.store_agg(a, dst, el, v)?;
+            } else {
+                let Some(v) = self.convert(v, el.base).filter(|_| !v.agg.is_agg()) else {
+                    let (g, w) = (self.val_name(&v), self.agg_name(agg));
+                    bail!(
+                        self,
+                        a,
+                        "element {} of the {} constructor is {}; it must be {}",
+                        k,
+                        w,
+                        g,
+                        el.base.name()
+                    );
+                };
+                self.store(dst, el.base, v)?;
+            }
+        }
+        self.cur_node = i;
+        Ok(Val::agg(agg, t))
     }
 }

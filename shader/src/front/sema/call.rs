@@ -431,9 +431,16 @@ impl<'a> Sema<'a> {
                 return false;
             }
             s.ast.list(params).zip(args.iter()).all(|((_, p), (_, v))| {
-                if p.c >= 0 || v.agg.is_agg() {
-                    // Profile 2: a struct parameter takes exactly its struct.
-                    return p.c >= 0 && v.agg.is_agg() && s.user_type_name(&p) == s.val_name(v);
+                if p.c >= 0 || p.b >= 0 || v.agg.is_agg() {
+                    // Profile 2: a struct or array parameter takes exactly its type (the array
+                    // size is checked when the call is inlined).
+                    let arrays = (p.b >= 0) == (v.agg.len > 0);
+                    let elem = if p.c >= 0 {
+                        s.user_type_name(&p) == s.agg_name(v.agg.elem()).as_str()
+                    } else {
+                        v.agg.strukt == 0 && v.agg.base == p.ty
+                    };
+                    return v.agg.is_agg() && arrays && elem;
                 }
                 if exact || p.quals & (Q_IN | Q_OUT) == (Q_IN | Q_OUT) {
                     return p.ty == v.ty;

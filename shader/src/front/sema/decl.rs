@@ -84,9 +84,47 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let io = q & (Q_IN | Q_OUT) != 0;
-            if n.c >= 0 {
-                // Profile 2: a struct-typed global.
+            if n.c >= 0 || n.b >= 0 {
+                // Profile 2: a struct- or array-typed global.
                 let Ok(agg) = self.node_agg(i) else { continue };
+                let varying = (vs && q & Q_OUT != 0) || (!vs && q & Q_IN != 0);
+                if io && agg.strukt == 0 {
+                    let float_vec =
+                        matches!(n.ty, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4);
+                    if !varying {
+                        let what = if vs { "vertex inputs" } else { "fragment outputs" };
+                        self.err(
+                            i,
+                            format_args!("'{}': {} cannot be arrays in this profile", name, what),
+                        );
+                    } else if !float_vec {
+                        self.err(
+                            i,
+                            format_args!(
+                                "varying '{}' has type {}; its elements must be float, vec2, vec3 or vec4",
+                                name,
+                                self.agg_name(agg)
+                            ),
+                        );
+                    } else if q & Q_LAYOUT != 0 {
+                        self.err_tok(
+                            n.d,
+                            format_args!("layout(location) on an array varying is not supported yet"),
+                        );
+                    } else if n.op & (D_FLAT | D_NOPERSPECTIVE | D_CENTROID | D_INVARIANT) != 0
+                        || q & Q_CONST != 0
+                    {
+                        self.err_tok(
+                            n.d,
+                            format_args!("qualifiers on an array varying are not supported yet (only smooth)"),
+                        );
+                    }
+                    continue;
+                }
+                if n.ty == Type::Sampler2D && q & Q_UNIFORM == 0 {
+                    self.err(i, format_args!("sampler2D must be a uniform"));
+                    continue;
+                }
                 if io {
                     let st = self.agg_name(agg);
                     self.err(
@@ -321,8 +359,66 @@ impl<'a> Sema<'a> {
             let name = self.name_of(i);
             let q = n.quals;
             let nm: Name = bounded_string(name);
-            if q & Q_UNIFORM != 0 && n.c >= 0 {
-                // Profile 2: a uniform struct, one program uniform per leaf.
+            if (n.c >= 0 || n.b >= 0) && q & Q_UNIFORM == 0 && q & (Q_IN | Q_OUT) != 0 {
+                // Profile 2: an array varying, one slot per element (`v[0]`, `v[1]`, ...).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let max = var_max;
+                for k in 0..agg.len {
+                    let table = used_var.get_mut(..max).unwrap_or(&mut []);
+                    let Some(free) = table.iter().position(|&s| s < 0) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many varyings: '{}[{}]' does not fit; the limit is {}",
+                                name, k, max
+                            ),
+                        );
+                        break;
+                    };
+                    if let Some(t) = table.get_mut(free) {
+                        *t = i;
+                    }
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: n.ty,
+                        slot: free as u8,
+                        interp: Interp::Smooth,
+                    });
+                }
+                continue;
+            }
+            if q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D && n.b >= 0 {
+                // Profile 2: a sampler array, consecutive units (`tex[0]`, `tex[1]`, ...).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let max = self.lim.samplers_max;
+                if units + agg.len as usize > max {
+                    self.err(
+                        i,
+                        format_args!(
+                            "too many samplers: '{}' would need samplers {} to {}; the limit is {}",
+                            name,
+                            units + 1,
+                            units + agg.len as usize,
+                            max
+                        ),
+                    );
+                    continue;
+                }
+                for k in 0..agg.len as usize {
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+                    let _ = self.module.iface.samplers.push(Sampler {
+                        name: en,
+                        unit: (units + k) as u8,
+                    });
+                }
+                units += agg.len as usize;
+                continue;
+            }
+            if q & Q_UNIFORM != 0 && (n.c >= 0 || n.b >= 0) {
+                // Profile 2: a uniform struct or array, one program uniform per leaf.
                 let Ok(agg) = self.node_agg(i) else { continue };
                 let slots = self.agg_uslots(agg) as usize;
                 if uni_slot + slots > self.lim.uniform_vec4_slots_max {
@@ -568,10 +664,42 @@ impl<'a> Sema<'a> {
             let q = n.quals;
             let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
-                if q & Q_UNIFORM != 0 && n.c >= 0 {
-                    // Profile 2: a uniform struct: its leaves' slots follow its first one.
+                let agg_decl = n.c >= 0 || n.b >= 0;
+                if agg_decl && q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D {
+                    // Profile 2: a sampler array: its units follow its first one.
                     let agg = self.node_agg(i)?;
-                    let first = self.struct_uniform_slot(name);
+                    let first = self.first_element(name, true);
+                    let s = self.add_sym(i, name, SymKind::Sampler, Type::None, -1)?;
+                    if let Some(sym) = self.syms.get_mut(s) {
+                        sym.agg = agg;
+                        sym.slot = first as i16;
+                    }
+                    return Ok(());
+                }
+                if agg_decl && q & (Q_IN | Q_OUT) != 0 {
+                    // Profile 2: an array varying, a block of temps (element k at temp k).
+                    let agg = self.node_agg(i)?;
+                    let tmp = self.temp(agg.len)?;
+                    let kind = if q & Q_IN != 0 { SymKind::In } else { SymKind::Out };
+                    for k in 0..agg.len {
+                        let t = tmp + k as i16;
+                        if kind == SymKind::In {
+                            let slot = self.varying_slot(name, k);
+                            self.emit(Op::LoadVar, n.ty, 4, t, -1, -1, slot as i16, 0)?;
+                        } else {
+                            self.zero(t)?;
+                        }
+                    }
+                    let s = self.add_sym(i, name, kind, n.ty, tmp)?;
+                    if let Some(sym) = self.syms.get_mut(s) {
+                        sym.agg = agg;
+                    }
+                    return Ok(());
+                }
+                if q & Q_UNIFORM != 0 && agg_decl {
+                    // Profile 2: a uniform struct or array: its leaves' slots follow its first.
+                    let agg = self.node_agg(i)?;
+                    let first = self.first_element(name, false);
                     let tmp = if used {
                         self.load_uniform_agg(i, agg, first)?
                     } else {
@@ -659,20 +787,33 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// Profile 2: the first vec4 slot of uniform struct `name` (its first leaf is reflected as
-    /// `name.` followed by a member path).
-    fn struct_uniform_slot(&self, name: &str) -> u16 {
+    /// Profile 2: the first vec4 slot of uniform struct or array `name` (or, with `sampler`,
+    /// the first unit of a sampler array): its first leaf is reflected as `name` followed by
+    /// `.member` or `[0]`.
+    fn first_element(&self, name: &str, sampler: bool) -> u16 {
+        let of = |s: &str| {
+            s.len() > name.len()
+                && matches!(s.as_bytes().get(name.len()), Some(b'.') | Some(b'['))
+                && s.get(..name.len()) == Some(name)
+        };
+        if sampler {
+            let s = &self.module.iface.samplers;
+            return s.iter().find(|u| of(u.name.as_str())).map(|u| u.unit as u16).unwrap_or(0);
+        }
+        let u = &self.module.iface.uniforms;
+        u.iter().find(|u| of(u.name.as_str())).map(|u| u.slot).unwrap_or(0)
+    }
+
+    /// Profile 2: the slot of element `k` of array varying `name` (`name[k]`).
+    fn varying_slot(&self, name: &str, k: u16) -> u8 {
+        let mut en: Name = Name::new();
+        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
         self.module
             .iface
-            .uniforms
+            .varyings
             .iter()
-            .find(|u| {
-                let s = u.name.as_str();
-                s.len() > name.len()
-                    && s.as_bytes().get(name.len()) == Some(&b'.')
-                    && s.get(..name.len()) == Some(name)
-            })
-            .map(|u| u.slot)
+            .find(|v| v.name == en)
+            .map(|v| v.slot)
             .unwrap_or(0)
     }
 
@@ -694,6 +835,16 @@ impl<'a> Sema<'a> {
             for i in 0..self.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
                 if s.kind != SymKind::Out {
+                    continue;
+                }
+                if s.agg.len > 0 {
+                    // Profile 2: an array varying, element by element.
+                    let (tmp, ty, name, len) = (s.tmp, s.ty, s.name, s.agg.len);
+                    let ty = if ty == Type::None { Type::Vec4 } else { ty };
+                    for k in 0..len {
+                        let slot = self.varying_slot(name, k);
+                        self.emit(Op::StoreVar, ty, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                    }
                     continue;
                 }
                 let (tmp, ty) = (s.tmp, s.ty);

@@ -151,6 +151,17 @@ impl<'a> Sema<'a> {
     /// Applies chain link `i` to `lhs`, the value of its left operand.
     pub(super) fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
         let n = self.node(i);
+        if n.kind == Kind::Swizzle && n.op == 0 && n.ival == 1 {
+            // Profile 2: `a.length()`, a constant.
+            if lhs.agg.len == 0 {
+                let g = self.val_name(&lhs);
+                bail!(self, i, "length() needs an array; this is {}", g);
+            }
+            return Ok(Val::konst(Type::Int, [lhs.agg.len as f32, 0.0, 0.0, 0.0]));
+        }
+        if lhs.agg.len > 0 && n.kind == Kind::Index {
+            return self.index_value(i, n.b, lhs);
+        }
         if lhs.agg.is_agg() {
             if n.kind == Kind::Swizzle {
                 return self.member_value(i, lhs);
@@ -208,6 +219,16 @@ impl<'a> Sema<'a> {
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
         if sym.agg.is_agg() {
             let agg = sym.agg;
+            if agg.base == Type::Sampler2D {
+                // Profile 2: a sampler array: its units follow the first one.
+                return Ok(Val {
+                    ty: Type::None,
+                    tmp: -1,
+                    k: None,
+                    unit: slot as i8,
+                    agg,
+                });
+            }
             if tmp < 0 {
                 bail!(self, i, "'{}' has no value here", name);
             }

@@ -570,7 +570,7 @@ impl<'a> Sema<'a> {
         if is_const && n.a < 0 {
             bail!(self, i, "const '{}' needs an initializer", name);
         }
-        if n.c >= 0 {
+        if n.c >= 0 || n.b >= 0 || n.op & D_UNSIZED != 0 {
             return self.local_agg(i, n, is_const);
         }
         let mark = self.ntemp;
@@ -622,10 +622,24 @@ impl<'a> Sema<'a> {
     /// initialised from a value of the same struct or zeroed.
     fn local_agg(&mut self, i: i16, n: Node, is_const: bool) -> R<()> {
         let name = self.name_of(i);
-        let agg = self.node_agg(i)?;
+        let mut agg = self.node_agg(i)?;
+        let mut init = None;
+        if n.op & D_UNSIZED != 0 {
+            // `T name[] = ...`: the initializer's array gives the size.
+            let v = self.value(n.a)?;
+            if v.agg.len == 0 || v.agg.elem() != agg {
+                let (w, g) = (self.agg_name(agg), self.val_name(&v));
+                bail!(self, n.a, "cannot initialize {}[] '{}' with a {} value", w, name, g);
+            }
+            agg = v.agg;
+            init = Some(v);
+        }
         let tmp = self.temp(self.agg_temps(agg))?;
         if n.a >= 0 {
-            let v = self.value(n.a)?;
+            let v = match init {
+                Some(v) => v,
+                None => self.value(n.a)?,
+            };
             if v.agg != agg {
                 let (w, g) = (self.agg_name(agg), self.val_name(&v));
                 bail!(self, n.a, "cannot initialize {} '{}' with a {} value", w, name, g);
@@ -972,6 +986,19 @@ impl<'a> Sema<'a> {
             };
             self.lv_agg = ty;
             return Ok((s, tmp + toff as i16, ty.base, None));
+        }
+        if let (Kind::Index, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.len > 0) {
+            // Profile 2: an array element (a constant index).
+            let k = self.array_index(n.b, inner_agg)?;
+            let el = inner_agg.elem();
+            let t = tmp + (k * self.agg_temps(el)) as i16;
+            if el.is_agg() {
+                self.lv_agg = el;
+            }
+            return Ok((s, t, el.base, None));
+        }
+        if n.kind == Kind::Swizzle && n.op == 0 && n.ival == 1 {
+            bail!(self, i, "length() cannot be assigned");
         }
         if inner_agg.is_agg() && inner.is_some() {
             let st = self.agg_name(inner_agg);
