@@ -514,7 +514,7 @@ impl<'a> Sema<'a> {
             bail!(
                 self,
                 i,
-                "operator {} cannot take a struct ({} {} {}); only = == != do",
+                "operator {} cannot take a struct or an array ({} {} {}); only = == != do",
                 op.symbol(),
                 x,
                 op.symbol(),
