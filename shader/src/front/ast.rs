@@ -177,6 +177,10 @@ pub const D_INVARIANT: u8 = 8;
 pub const D_PRECISION: u8 = 16;
 /// Profile 2: `T name[] = ...`, an array whose size its initializer gives.
 pub const D_UNSIZED: u8 = 32;
+/// Profile 2: the instance of an interface or uniform block (a Decl whose `c` names the
+/// block, a Struct node with op 1), and `layout(row_major)` on a matrix member.
+pub const D_BLOCK: u8 = 64;
+pub const D_ROW_MAJOR: u8 = 128;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node {

@@ -373,7 +373,15 @@ impl<'a> Parser<'a> {
         let first_tok = self.idx();
         let mut quals = 0u8;
         let mut location: i32 = -1;
-        if self.at(Tok::Layout) {
+        // Profile 2's block layout words: 1 a packing (std140, shared, packed), 2 row_major,
+        // 4 column_major.
+        let mut lay = 0u8;
+        if self.p2() && self.at(Tok::Layout) {
+            lay = self.p2_layout(&mut location)?;
+            if location >= 0 {
+                quals |= Q_LAYOUT;
+            }
+        } else if self.at(Tok::Layout) {
             self.advance();
             self.expect(Tok::LParen, "'(' after layout")?;
             if !(self.at(Tok::Ident) && self.tok().bytes(self.src) == b"location") {
@@ -424,6 +432,18 @@ impl<'a> Parser<'a> {
         }
         if quals & (Q_IN | Q_OUT | Q_UNIFORM | Q_CONST) != 0 {
             self.advance();
+            if self.p2() && quals & (Q_IN | Q_OUT | Q_UNIFORM) != 0 {
+                if self.at(Tok::Ident) && self.peek_kind(1) == Tok::LBrace {
+                    return self.block_decl(first_tok, quals, flags, lay);
+                }
+                if quals & Q_UNIFORM != 0 && lay != 0 && location < 0 && self.at(Tok::Semi) {
+                    // `layout(std140) uniform;`: the default layout of later blocks (accepted;
+                    // blocks have no storage layout here).
+                    let i = self.idx();
+                    self.advance();
+                    return self.node(Node::new(Kind::Empty, i));
+                }
+            }
             if quals & Q_CONST == 0 && self.eat(Tok::Const) {
                 quals |= Q_CONST;
             }
@@ -439,6 +459,14 @@ impl<'a> Parser<'a> {
         }
         if self.at(Tok::Reserved) {
             self.reserved()?;
+        }
+        if lay != 0 {
+            let t = self.toks.get(first_tok).copied().unwrap_or_else(|| self.tok());
+            self.err_at(
+                t,
+                format_args!("layout(std140, shared, packed, row_major, column_major) only applies to uniform blocks and their members"),
+            );
+            return Err(());
         }
         let type_tok = self.tok();
         let type_idx = self.idx();
@@ -703,6 +731,104 @@ impl<'a> Parser<'a> {
         self.node(n)
     }
 
+    /// Profile 2: `layout(ID [= N], ...)` with the ids GLSL 3.30 has for vertex inputs,
+    /// fragment outputs and uniform blocks: `location = N` (into `location`), and the block
+    /// words, returned as bits (1 std140/shared/packed, 2 row_major, 4 column_major).
+    fn p2_layout(&mut self, location: &mut i32) -> Result<u8, ()> {
+        self.advance();
+        self.expect(Tok::LParen, "'(' after layout")?;
+        let mut lay = 0u8;
+        loop {
+            let t = self.tok();
+            let w = t.bytes(self.src);
+            match w {
+                b"location" => {
+                    self.advance();
+                    self.expect(Tok::Assign, "'=' in layout(location = N)")?;
+                    if !self.at(Tok::IntLit) {
+                        return self.expected("an integer location").map(|_| 0);
+                    }
+                    *location = self.tok().int() as i32;
+                }
+                b"std140" | b"shared" | b"packed" => lay |= 1,
+                b"row_major" => lay = (lay & !4) | 2,
+                b"column_major" => lay = (lay & !2) | 4,
+                _ => {
+                    let w = t.text(self.src);
+                    self.err_at(
+                        t,
+                        format_args!(
+                            "unsupported layout qualifier '{}': profile 2 has location = N, std140, shared, packed, row_major and column_major",
+                            w
+                        ),
+                    );
+                    return Err(());
+                }
+            }
+            self.advance();
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "')' after the layout qualifiers")?;
+        Ok(lay)
+    }
+
+    /// Profile 2: an interface block (`in`/`out`) or a uniform block, at `NAME {`:
+    /// `QUALIFIER NAME { [layout(..)] TYPE NAME; ... } [INSTANCE];`. With an instance name: a
+    /// Struct node (op 1) of the members, then a Decl of the instance (`c` = the block name,
+    /// `D_BLOCK`); without one, the members themselves as Decls with the block's qualifier.
+    fn block_decl(&mut self, first_tok: i16, quals: u8, flags: u8, lay: u8) -> P {
+        let name = self.idx();
+        self.advance();
+        self.advance(); // {
+        self.enter()?;
+        let members = self.struct_members(true, lay & 2 != 0);
+        self.leave();
+        let members = members?;
+        self.expect(Tok::RBrace, "'}' after the block members")?;
+        let instance = if self.at(Tok::Ident) {
+            let v = self.idx();
+            self.advance();
+            if self.at(Tok::LBracket) {
+                let t = self.tok();
+                self.err_at(t, format_args!("arrays of interface blocks are not supported yet"));
+                return Err(());
+            }
+            v
+        } else {
+            -1
+        };
+        self.expect_semi("';' after the block")?;
+        if instance < 0 {
+            let mut cur = members;
+            while cur >= 0 {
+                self.set(cur, |n| {
+                    n.quals |= quals;
+                    n.op |= flags;
+                    n.d = first_tok;
+                });
+                cur = self.ast.get(cur).map(|n| n.next).unwrap_or(-1);
+            }
+            return Ok(members);
+        }
+        let mut n = Node::new(Kind::Struct, name);
+        n.a = members;
+        n.d = first_tok;
+        n.op = 1;
+        let s = self.node(n)?;
+        let mut d = Node::new(Kind::Decl, instance);
+        d.ty = Type::Void;
+        d.c = name;
+        d.quals = quals;
+        d.op = flags | D_BLOCK;
+        d.ival = -1;
+        d.d = first_tok;
+        let di = self.node(d)?;
+        self.set(s, |n| n.next = di);
+        Ok(s)
+    }
+
     /// Profile 2: the `struct` keyword starts a struct declaration.
     fn at_struct(&self) -> bool {
         self.p2() && self.at(Tok::Reserved) && self.tok().bytes(self.src) == b"struct"
@@ -721,7 +847,7 @@ impl<'a> Parser<'a> {
         self.advance();
         self.expect(Tok::LBrace, "'{' after the struct name")?;
         self.enter()?;
-        let members = self.struct_members();
+        let members = self.struct_members(false, false);
         self.leave();
         let members = members?;
         self.expect(Tok::RBrace, "'}' after the struct members")?;
@@ -754,10 +880,25 @@ impl<'a> Parser<'a> {
 
     /// The members of a struct: Decl nodes (ty, c = a struct type's name token, d = the type
     /// token) chained through `next`.
-    fn struct_members(&mut self) -> P {
+    fn struct_members(&mut self, block: bool, row_major: bool) -> P {
         let mut first = -1;
         let mut prev = -1;
         while !self.at(Tok::RBrace) && !self.at(Tok::Eof) {
+            // Block members: `layout(row_major | column_major)` (D_ROW_MAJOR on matrices).
+            let mut row = row_major;
+            if block && self.at(Tok::Layout) {
+                let mut loc = -1;
+                let lay = self.p2_layout(&mut loc)?;
+                if loc >= 0 || lay & 1 != 0 {
+                    let t = self.tok();
+                    self.err_at(
+                        t,
+                        format_args!("a block member's layout can only be row_major or column_major"),
+                    );
+                    return Err(());
+                }
+                row = (row || lay & 2 != 0) && lay & 4 == 0;
+            }
             self.eat(Tok::PrecQual);
             let t = self.tok();
             let ti = self.idx();
@@ -779,6 +920,9 @@ impl<'a> Parser<'a> {
                 d.c = user;
                 d.ival = -1;
                 d.d = ti;
+                if row && matches!(ty, Type::Mat3 | Type::Mat4) {
+                    d.op |= D_ROW_MAJOR;
+                }
                 if self.at(Tok::LBracket) {
                     d.b = self.array_size(false)?;
                 }

@@ -76,6 +76,8 @@ pub(super) struct StructDef<'a> {
 pub(super) struct Member<'a> {
     pub(super) name: &'a str,
     pub(super) ty: AggTy,
+    /// A matrix member of a block with `layout(row_major)`.
+    pub(super) row_major: bool,
 }
 
 /// One leaf of an aggregate: its temp and uniform-slot offsets and its type.
@@ -84,6 +86,8 @@ pub(super) struct Leaf {
     pub(super) toff: u16,
     pub(super) uoff: u16,
     pub(super) ty: Type,
+    /// A row-major matrix: its uniform floats are its rows (transposed when loaded).
+    pub(super) row_major: bool,
 }
 
 /// A type's name in a diagnostic.
@@ -358,7 +362,14 @@ impl<'a> Sema<'a> {
                 bail!(self, m, "struct '{}' has two members named '{}'", name, mname);
             }
             if self.members.len() >= P2_MEMBER_MAX
-                || self.members.push(Member { name: mname, ty }).is_err()
+                || self
+                    .members
+                    .push(Member {
+                        name: mname,
+                        ty,
+                        row_major: mn.op & D_ROW_MAJOR != 0,
+                    })
+                    .is_err()
             {
                 self.members.truncate(first as usize);
                 bail!(
@@ -425,6 +436,7 @@ impl<'a> Sema<'a> {
                     toff,
                     uoff,
                     ty: agg.base,
+                    row_major: false,
                 })
                 .map_err(|_| ());
         };
@@ -437,7 +449,17 @@ impl<'a> Sema<'a> {
             if m.ty.strukt != 0 && m.ty.strukt > agg.strukt {
                 return Err(());
             }
-            self.leaves(m.ty, t, u, out)?;
+            if !m.ty.is_agg() {
+                out.push(Leaf {
+                    toff: t,
+                    uoff: u,
+                    ty: m.ty.base,
+                    row_major: m.row_major,
+                })
+                .map_err(|_| ())?;
+            } else {
+                self.leaves(m.ty, t, u, out)?;
+            }
             t = t.saturating_add(self.agg_temps(m.ty));
             u = u.saturating_add(self.agg_uslots(m.ty));
         }
@@ -699,6 +721,25 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
+    /// Transposes the matrix of type `ty` in the temps from `t` (a row-major uniform's rows
+    /// become its columns): column j of the result is lane j of every column.
+    pub(super) fn transpose_in_place(&mut self, t: i16, ty: Type) -> R<()> {
+        let n = ty.columns() as i16;
+        if n == 0 {
+            return Ok(());
+        }
+        let r = self.temp(n as u16)?;
+        for j in 0..n {
+            for k in 0..n {
+                self.emit(Op::SetLane, Type::Vec4, 1, r + j, t + k, -1, k, j)?;
+            }
+        }
+        for j in 0..n {
+            self.emit(Op::Mov, Type::Vec4, n as u8, t + j, r + j, -1, 0, 0)?;
+        }
+        Ok(())
+    }
+
     /// Loads uniform aggregate `agg` (first vec4 slot `slot`) into a new block.
     pub(super) fn load_uniform_agg(&mut self, at: i16, agg: AggTy, slot: u16) -> R<i16> {
         let t = self.temp(self.agg_temps(agg))?;
@@ -707,6 +748,9 @@ impl<'a> Sema<'a> {
             let count = l.ty.uniform_slots();
             let s = (slot + l.uoff) as i16;
             self.emit(Op::LoadUni, l.ty, 4, dst, -1, -1, s, count as i16)?;
+            if l.row_major {
+                self.transpose_in_place(dst, l.ty)?;
+            }
             if l.ty == Type::Bool {
                 let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
                 self.emit(Op::Cmp, Type::Bool, 1, dst, dst, z, CmpCode::Ne as i16, 0)?;

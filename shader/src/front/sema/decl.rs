@@ -3,6 +3,7 @@
 use heapless::Vec;
 
 use super::scope::{key_of, name_key, same_bytes, same_name};
+use super::aggregate::AggTy;
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
@@ -123,6 +124,16 @@ impl<'a> Sema<'a> {
                 }
                 if n.ty == Type::Sampler2D && q & Q_UNIFORM == 0 {
                     self.err(i, format_args!("sampler2D must be a uniform"));
+                    continue;
+                }
+                if io && n.op & D_BLOCK != 0 {
+                    // Profile 2: an interface block between the stages.
+                    if !varying {
+                        let what = if vs { "an input block in a vertex shader" } else { "an output block in a fragment shader" };
+                        self.err(i, format_args!("'{}': GLSL 3.30 has no {}", name, what));
+                        continue;
+                    }
+                    let _ = self.check_varying_block(i, agg);
                     continue;
                 }
                 if io {
@@ -359,6 +370,44 @@ impl<'a> Sema<'a> {
             let name = self.name_of(i);
             let q = n.quals;
             let nm: Name = bounded_string(name);
+            if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
+                // Profile 2: an interface block, a varying per member (`Block.member`).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let Some(d) = self.struct_def(agg) else { continue };
+                let interp = if n.op & D_FLAT != 0 {
+                    Interp::Flat
+                } else if n.op & D_NOPERSPECTIVE != 0 {
+                    Interp::NoPerspective
+                } else {
+                    Interp::Smooth
+                };
+                for k in d.first..d.first + d.count {
+                    let Some(m) = self.members.get(k as usize).copied() else { break };
+                    let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                    let Some(free) = table.iter().position(|&s| s < 0) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many varyings: '{}.{}' does not fit; the limit is {}",
+                                d.name, m.name, var_max
+                            ),
+                        );
+                        break;
+                    };
+                    if let Some(t) = table.get_mut(free) {
+                        *t = i;
+                    }
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", d.name, m.name));
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: m.ty.base,
+                        slot: free as u8,
+                        interp,
+                    });
+                }
+                continue;
+            }
             if (n.c >= 0 || n.b >= 0) && q & Q_UNIFORM == 0 && q & (Q_IN | Q_OUT) != 0 {
                 // Profile 2: an array varying, one slot per element (`v[0]`, `v[1]`, ...).
                 let Ok(agg) = self.node_agg(i) else { continue };
@@ -432,7 +481,12 @@ impl<'a> Sema<'a> {
                     );
                     continue;
                 }
-                if self.reflect_uniform(i, name, agg, uni_slot).is_ok() {
+                // A uniform block's members are named after the block (`Block.member`).
+                let prefix = match self.struct_def(agg) {
+                    Some(d) if n.op & D_BLOCK != 0 => d.name,
+                    _ => name,
+                };
+                if self.reflect_uniform(i, prefix, agg, uni_slot).is_ok() {
                     uni_slot += slots;
                 }
                 continue;
@@ -676,6 +730,30 @@ impl<'a> Sema<'a> {
                     }
                     return Ok(());
                 }
+                if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
+                    // Profile 2: an interface block: member k at temp k.
+                    let agg = self.node_agg(i)?;
+                    let Some(d) = self.struct_def(agg) else { return Err(()) };
+                    let tmp = self.temp(d.count)?;
+                    let kind = if q & Q_IN != 0 { SymKind::In } else { SymKind::Out };
+                    for k in 0..d.count {
+                        let t = tmp + k as i16;
+                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                            break;
+                        };
+                        if kind == SymKind::In {
+                            let slot = self.block_varying_slot(d.name, m.name);
+                            self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
+                        } else {
+                            self.zero(t)?;
+                        }
+                    }
+                    let s = self.add_sym(i, name, kind, Type::None, tmp)?;
+                    if let Some(sym) = self.syms.get_mut(s) {
+                        sym.agg = agg;
+                    }
+                    return Ok(());
+                }
                 if agg_decl && q & (Q_IN | Q_OUT) != 0 {
                     // Profile 2: an array varying, a block of temps (element k at temp k).
                     let agg = self.node_agg(i)?;
@@ -699,7 +777,11 @@ impl<'a> Sema<'a> {
                 if q & Q_UNIFORM != 0 && agg_decl {
                     // Profile 2: a uniform struct or array: its leaves' slots follow its first.
                     let agg = self.node_agg(i)?;
-                    let first = self.first_element(name, false);
+                    let prefix = match self.struct_def(agg) {
+                        Some(d) if n.op & D_BLOCK != 0 => d.name,
+                        _ => name,
+                    };
+                    let first = self.first_element(prefix, false);
                     let tmp = if used {
                         self.load_uniform_agg(i, agg, first)?
                     } else {
@@ -740,6 +822,9 @@ impl<'a> Sema<'a> {
                         let count = n.ty.uniform_slots();
                         tmp = self.temp(count as u16)?;
                         self.emit(Op::LoadUni, n.ty, 4, tmp, -1, -1, slot as i16, count as i16)?;
+                        if n.op & D_ROW_MAJOR != 0 {
+                            self.transpose_in_place(tmp, n.ty)?;
+                        }
                         if n.ty == Type::Bool {
                             // Any non-zero value the application stores means true.
                             let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
@@ -804,6 +889,41 @@ impl<'a> Sema<'a> {
         u.iter().find(|u| of(u.name.as_str())).map(|u| u.slot).unwrap_or(0)
     }
 
+    /// Profile 2: the slot of member `member` of interface block `block` (`block.member`).
+    fn block_varying_slot(&self, block: &str, member: &str) -> u8 {
+        let mut en: Name = Name::new();
+        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", block, member));
+        self.module
+            .iface
+            .varyings
+            .iter()
+            .find(|v| v.name == en)
+            .map(|v| v.slot)
+            .unwrap_or(0)
+    }
+
+    /// Profile 2: an interface block's members must be float, vec2, vec3 or vec4.
+    fn check_varying_block(&mut self, i: i16, agg: AggTy) -> R<()> {
+        let Some(d) = self.struct_def(agg) else { return Err(()) };
+        for k in d.first..d.first + d.count {
+            let Some(m) = self.members.get(k as usize).copied() else { break };
+            let ok = !m.ty.is_agg()
+                && matches!(m.ty.base, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4);
+            if !ok {
+                let w = self.agg_name(m.ty);
+                bail!(
+                    self,
+                    i,
+                    "member '{}' of interface block '{}' is {}; it must be float, vec2, vec3 or vec4 in this profile",
+                    m.name,
+                    d.name,
+                    w
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Profile 2: the slot of element `k` of array varying `name` (`name[k]`).
     fn varying_slot(&self, name: &str, k: u16) -> u8 {
         let mut en: Name = Name::new();
@@ -835,6 +955,19 @@ impl<'a> Sema<'a> {
             for i in 0..self.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
                 if s.kind != SymKind::Out {
+                    continue;
+                }
+                if s.agg.strukt != 0 {
+                    // Profile 2: an interface block, member by member.
+                    let (tmp, agg) = (s.tmp, s.agg);
+                    let Some(d) = self.struct_def(agg) else { continue };
+                    for k in 0..d.count {
+                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                            break;
+                        };
+                        let slot = self.block_varying_slot(d.name, m.name);
+                        self.emit(Op::StoreVar, m.ty.base, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                    }
                     continue;
                 }
                 if s.agg.len > 0 {
