@@ -800,7 +800,7 @@ impl<'a> Parser<'a> {
             -1
         };
         self.expect_semi("';' after the block")?;
-        if instance < 0 {
+        if instance < 0 && quals & Q_UNIFORM != 0 {
             let mut cur = members;
             while cur >= 0 {
                 self.set(cur, |n| {
@@ -817,12 +817,14 @@ impl<'a> Parser<'a> {
         n.d = first_tok;
         n.op = 1;
         let s = self.node(n)?;
-        let mut d = Node::new(Kind::Decl, instance);
+        // An in/out block without an instance name: the Decl is named by the block (ival -2)
+        // and its members are names of their own.
+        let mut d = Node::new(Kind::Decl, if instance < 0 { name } else { instance });
         d.ty = Type::Void;
         d.c = name;
         d.quals = quals;
         d.op = flags | D_BLOCK;
-        d.ival = -1;
+        d.ival = if instance < 0 { -2 } else { -1 };
         d.d = first_tok;
         let di = self.node(d)?;
         self.set(s, |n| n.next = di);

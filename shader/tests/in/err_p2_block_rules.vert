@@ -2,5 +2,4 @@
 in Attribs { vec3 p; } a;
 out Bad { mat4 m; } bad;
 layout(std140) uniform U { float x; } u;
-layout(std140) float y;
 void main() { u.x = 1.0; gl_Position = vec4(0.0); }

@@ -129,7 +129,7 @@ impl<'a> Sema<'a> {
                 if io && n.op & D_BLOCK != 0 {
                     // Profile 2: an interface block between the stages.
                     if !varying {
-                        let what = if vs { "an input block in a vertex shader" } else { "an output block in a fragment shader" };
+                        let what = if vs { "input blocks in a vertex shader" } else { "output blocks in a fragment shader" };
                         self.err(i, format_args!("'{}': GLSL 3.30 has no {}", name, what));
                         continue;
                     }
@@ -752,6 +752,19 @@ impl<'a> Sema<'a> {
                     if let Some(sym) = self.syms.get_mut(s) {
                         sym.agg = agg;
                     }
+                    if n.ival == -2 {
+                        // Without an instance name: each member is a name (slot -2: stored
+                        // with the block, not on its own).
+                        for k in 0..d.count {
+                            let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                                break;
+                            };
+                            let s = self.add_sym(i, m.name, kind, m.ty.base, tmp + k as i16)?;
+                            if let Some(sym) = self.syms.get_mut(s) {
+                                sym.slot = -2;
+                            }
+                        }
+                    }
                     return Ok(());
                 }
                 if agg_decl && q & (Q_IN | Q_OUT) != 0 {
@@ -954,7 +967,7 @@ impl<'a> Sema<'a> {
             self.emit(Op::StorePos, Type::Vec4, 4, -1, t, -1, 0, 0)?;
             for i in 0..self.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
-                if s.kind != SymKind::Out {
+                if s.kind != SymKind::Out || s.slot == -2 {
                     continue;
                 }
                 if s.agg.strukt != 0 {
