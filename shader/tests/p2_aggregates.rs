@@ -110,7 +110,10 @@ fn aggregate_uniforms_are_reflected_per_leaf_with_glsl_names() {
 fn a_whole_uniform_array_is_set_at_once_or_refused_with_the_count() {
     let vs = "in vec3 pos; void main() { gl_Position = vec4(pos, 1.0); }";
     let mut p = link(vs, FS_UNIFORMS).unwrap();
-    assert_eq!(p.set_uniform_array("offsets", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), Ok(2));
+    assert_eq!(
+        p.set_uniform_array("offsets", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        Ok(2)
+    );
     let i = p.uniform_find("offsets[1]").unwrap();
     let mut out = [0.0; 3];
     p.uniform_value(i, &mut out).unwrap();

@@ -461,7 +461,11 @@ impl<'a> Parser<'a> {
             self.reserved()?;
         }
         if lay != 0 {
-            let t = self.toks.get(first_tok).copied().unwrap_or_else(|| self.tok());
+            let t = self
+                .toks
+                .get(first_tok)
+                .copied()
+                .unwrap_or_else(|| self.tok());
             self.err_at(
                 t,
                 format_args!("layout(std140, shared, packed, row_major, column_major) only applies to uniform blocks and their members"),
@@ -543,7 +547,10 @@ impl<'a> Parser<'a> {
                 }
                 if type_size >= 0 {
                     let t = self.tok();
-                    self.err_at(t, format_args!("arrays of arrays are not part of GLSL 3.30"));
+                    self.err_at(
+                        t,
+                        format_args!("arrays of arrays are not part of GLSL 3.30"),
+                    );
                     return Err(());
                 }
                 size = self.array_size(true)?;
@@ -792,7 +799,10 @@ impl<'a> Parser<'a> {
             self.advance();
             if self.at(Tok::LBracket) {
                 let t = self.tok();
-                self.err_at(t, format_args!("arrays of interface blocks are not supported yet"));
+                self.err_at(
+                    t,
+                    format_args!("arrays of interface blocks are not supported yet"),
+                );
                 return Err(());
             }
             v
@@ -895,7 +905,9 @@ impl<'a> Parser<'a> {
                     let t = self.tok();
                     self.err_at(
                         t,
-                        format_args!("a block member's layout can only be row_major or column_major"),
+                        format_args!(
+                            "a block member's layout can only be row_major or column_major"
+                        ),
                     );
                     return Err(());
                 }

@@ -33,8 +33,9 @@ use crate::back::tgsi::{self, TgsiError};
 use crate::ir::verify::VerifyError;
 use crate::ir::{Interp, Module, Name, Op, Stage, Type};
 use crate::limits::{
-    limits, Profile, ATTR_CAP, LOG_MAX, NAME_CAP, P2_ARRAY_LEN_MAX, P2_PROGRAM_UNIFORM_MAX, PROGRAM_UNIFORM_CAP,
-    PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS_CAP, VARYING_CAP,
+    limits, Profile, ATTR_CAP, LOG_MAX, NAME_CAP, P2_ARRAY_LEN_MAX, P2_PROGRAM_UNIFORM_MAX,
+    PROGRAM_UNIFORM_CAP, PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP,
+    UNIFORM_FLOATS_CAP, VARYING_CAP,
 };
 
 /// A vertex attribute of the linked program.

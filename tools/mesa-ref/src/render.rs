@@ -128,7 +128,11 @@ fn set_uniforms(
                 inactive.push(name.clone());
                 continue;
             };
-            let elems = if u.name == whole { u.size.max(1) as usize } else { 1 };
+            let elems = if u.name == whole {
+                u.size.max(1) as usize
+            } else {
+                1
+            };
             let loc = gl.get_uniform_location(program, name);
             let loc = loc.as_ref();
             let want = |n: usize, ty: &str| -> Result<(), MesaError> {

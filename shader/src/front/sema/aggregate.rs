@@ -213,7 +213,11 @@ impl<'a> Sema<'a> {
                 self,
                 e,
                 "an array size must be a constant integer expression; found {}",
-                if v.ty == Type::Int { "a value known only at run time" } else { v.ty.name() }
+                if v.ty == Type::Int {
+                    "a value known only at run time"
+                } else {
+                    v.ty.name()
+                }
             );
         };
         let len = lane(&k, 0);
@@ -246,15 +250,18 @@ impl<'a> Sema<'a> {
                     return None;
                 }
                 let ast: &'a Ast = self.ast;
-                let (_, d) = ast.list(ast.first).take_while(|&(j, _)| j < e).find(|&(j, d)| {
-                    d.kind == Kind::Decl
-                        && d.quals & Q_CONST != 0
-                        && d.quals & Q_UNIFORM == 0
-                        && d.ty == Type::Int
-                        && d.b < 0
-                        && d.a >= 0
-                        && self.name_of(j) == name
-                })?;
+                let (_, d) = ast
+                    .list(ast.first)
+                    .take_while(|&(j, _)| j < e)
+                    .find(|&(j, d)| {
+                        d.kind == Kind::Decl
+                            && d.quals & Q_CONST != 0
+                            && d.quals & Q_UNIFORM == 0
+                            && d.ty == Type::Int
+                            && d.b < 0
+                            && d.a >= 0
+                            && self.name_of(j) == name
+                    })?;
                 self.global_const_int(d.a, depth + 1)
             }
             Kind::Unary if n.op == UN_NEG => self.global_const_int(n.a, depth + 1).map(|v| -v),
@@ -359,7 +366,13 @@ impl<'a> Sema<'a> {
             }
             if dup {
                 self.members.truncate(first as usize);
-                bail!(self, m, "struct '{}' has two members named '{}'", name, mname);
+                bail!(
+                    self,
+                    m,
+                    "struct '{}' has two members named '{}'",
+                    name,
+                    mname
+                );
             }
             if self.members.len() >= P2_MEMBER_MAX
                 || self
@@ -426,7 +439,12 @@ impl<'a> Sema<'a> {
             let e = agg.elem();
             let (et, eu) = (self.agg_temps(e), self.agg_uslots(e));
             for k in 0..agg.len {
-                self.leaves(e, toff + k * et, uoff + k * eu, out)?;
+                self.leaves(
+                    e,
+                    toff.saturating_add(k.saturating_mul(et)),
+                    uoff.saturating_add(k.saturating_mul(eu)),
+                    out,
+                )?;
             }
             return Ok(());
         }
@@ -480,8 +498,12 @@ impl<'a> Sema<'a> {
             return Ok(());
         }
         for l in self.leaves_of(at, agg)? {
-            let o = l.toff as i16;
-            self.store(dst + o, l.ty, Val::temp(l.ty, v.tmp + o))?;
+            let o = l.toff.min(i16::MAX as u16) as i16;
+            self.store(
+                dst.saturating_add(o),
+                l.ty,
+                Val::temp(l.ty, v.tmp.saturating_add(o)),
+            )?;
         }
         Ok(())
     }
@@ -515,13 +537,19 @@ impl<'a> Sema<'a> {
         let name = self.name_of(i);
         if v.agg.len > 0 {
             let a = self.agg_name(v.agg);
-            bail!(self, i, "an array ({}) has no member '{}': only .length()", a, name);
+            bail!(
+                self,
+                i,
+                "an array ({}) has no member '{}': only .length()",
+                a,
+                name
+            );
         }
         let Some((toff, _, ty)) = self.member_of(v.agg, name) else {
             let s = self.agg_name(v.agg);
             bail!(self, i, "struct '{}' has no member named '{}'", s, name);
         };
-        let t = v.tmp + toff as i16;
+        let t = v.tmp.saturating_add(toff.min(i16::MAX as u16) as i16);
         Ok(if ty.is_agg() {
             Val::agg(ty, t)
         } else {
@@ -556,9 +584,12 @@ impl<'a> Sema<'a> {
                 l.ty
             };
             for c in 0..cols {
-                let o = l.toff as i16 + c;
+                let o = (l.toff.min(i16::MAX as u16) as i16).saturating_add(c);
                 for k in 0..col_ty.components().max(1) {
-                    let (x, y) = (Val::temp(col_ty, a.tmp + o), Val::temp(col_ty, b.tmp + o));
+                    let (x, y) = (
+                        Val::temp(col_ty, a.tmp.saturating_add(o)),
+                        Val::temp(col_ty, b.tmp.saturating_add(o)),
+                    );
                     let (x, y) = if is_scalar(col_ty) {
                         (x, y)
                     } else {
@@ -620,7 +651,12 @@ impl<'a> Sema<'a> {
             let v = self.value(a)?;
             let dst = t + off as i16;
             if m.ty.is_agg() {
-                self.check_agg(a, &v, m.ty, "wrong type for a struct member in the constructor")?;
+                self.check_agg(
+                    a,
+                    &v,
+                    m.ty,
+                    "wrong type for a struct member in the constructor",
+                )?;
                 self.store_agg(a, dst, m.ty, v)?;
             } else {
                 let Some(v) = self.convert(v, m.ty.base).filter(|_| !v.agg.is_agg()) else {
@@ -744,9 +780,9 @@ impl<'a> Sema<'a> {
     pub(super) fn load_uniform_agg(&mut self, at: i16, agg: AggTy, slot: u16) -> R<i16> {
         let t = self.temp(self.agg_temps(agg))?;
         for l in self.leaves_of(at, agg)? {
-            let dst = t + l.toff as i16;
+            let dst = t.saturating_add(l.toff.min(i16::MAX as u16) as i16);
             let count = l.ty.uniform_slots();
-            let s = (slot + l.uoff) as i16;
+            let s = slot.saturating_add(l.uoff).min(i16::MAX as u16) as i16;
             self.emit(Op::LoadUni, l.ty, 4, dst, -1, -1, s, count as i16)?;
             if l.row_major {
                 self.transpose_in_place(dst, l.ty)?;
@@ -773,7 +809,9 @@ impl<'a> Sema<'a> {
             });
         }
         let _ = i;
-        let t = v.tmp + (k * self.agg_temps(el)) as i16;
+        let t = v
+            .tmp
+            .saturating_add(k.saturating_mul(self.agg_temps(el)).min(i16::MAX as u16) as i16);
         Ok(if el.is_agg() {
             Val::agg(el, t)
         } else {
@@ -848,7 +886,7 @@ impl<'a> Sema<'a> {
         let args = self.ast.list(n.a);
         for (k, (a, _)) in args.enumerate() {
             let v = self.value(a)?;
-            let dst = t + (k as u16 * et) as i16;
+            let dst = t.saturating_add((k as u16).saturating_mul(et).min(i16::MAX as u16) as i16);
             if el.is_agg() {
                 self.check_agg(a, &v, el, "wrong element type in the array constructor")?;
                 self.store_agg(a, dst, el, v)?;

@@ -461,7 +461,12 @@ impl<'a> Sema<'a> {
             .collect();
         let mut types: heapless::String<160> = heapless::String::new();
         for (k, (_, v)) in args.iter().enumerate() {
-            let _ = write!(types, "{}{}", if k > 0 { ", " } else { "" }, self.val_name(v));
+            let _ = write!(
+                types,
+                "{}{}",
+                if k > 0 { ", " } else { "" },
+                self.val_name(v)
+            );
         }
         match viable.len() {
             1 => Ok(viable.first().copied().unwrap_or(first)),
@@ -607,10 +612,17 @@ impl<'a> Sema<'a> {
             // A struct's name called: its constructor (unless a function or variable of that
             // name is declared in an inner scope).
             if let Some(st) = self.lookup_struct(name) {
-                let hidden = self.lookup(name).and_then(|s| self.sym(s)).is_some_and(|s| {
-                    self.struct_def(super::aggregate::AggTy { base: Type::None, strukt: st, len: 0 })
+                let hidden = self
+                    .lookup(name)
+                    .and_then(|s| self.sym(s))
+                    .is_some_and(|s| {
+                        self.struct_def(super::aggregate::AggTy {
+                            base: Type::None,
+                            strukt: st,
+                            len: 0,
+                        })
                         .is_some_and(|d| s.scope > d.scope)
-                });
+                    });
                 if !hidden {
                     return self.struct_ctor(i, n, st);
                 }

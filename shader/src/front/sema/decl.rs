@@ -2,8 +2,8 @@
 //! the used-global check, and the prologue and epilogue around `main`.
 use heapless::Vec;
 
-use super::scope::{key_of, name_key, same_bytes, same_name};
 use super::aggregate::AggTy;
+use super::scope::{key_of, name_key, same_bytes, same_name};
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
@@ -93,7 +93,11 @@ impl<'a> Sema<'a> {
                     let float_vec =
                         matches!(n.ty, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4);
                     if !varying {
-                        let what = if vs { "vertex inputs" } else { "fragment outputs" };
+                        let what = if vs {
+                            "vertex inputs"
+                        } else {
+                            "fragment outputs"
+                        };
                         self.err(
                             i,
                             format_args!("'{}': {} cannot be arrays in this profile", name, what),
@@ -110,7 +114,9 @@ impl<'a> Sema<'a> {
                     } else if q & Q_LAYOUT != 0 {
                         self.err_tok(
                             n.d,
-                            format_args!("layout(location) on an array varying is not supported yet"),
+                            format_args!(
+                                "layout(location) on an array varying is not supported yet"
+                            ),
                         );
                     } else if n.op & (D_FLAT | D_NOPERSPECTIVE | D_CENTROID | D_INVARIANT) != 0
                         || q & Q_CONST != 0
@@ -129,7 +135,11 @@ impl<'a> Sema<'a> {
                 if io && n.op & D_BLOCK != 0 {
                     // Profile 2: an interface block between the stages.
                     if !varying {
-                        let what = if vs { "input blocks in a vertex shader" } else { "output blocks in a fragment shader" };
+                        let what = if vs {
+                            "input blocks in a vertex shader"
+                        } else {
+                            "output blocks in a fragment shader"
+                        };
                         self.err(i, format_args!("'{}': GLSL 3.30 has no {}", name, what));
                         continue;
                     }
@@ -154,7 +164,9 @@ impl<'a> Sema<'a> {
                 if n.a >= 0 && q & Q_UNIFORM != 0 {
                     self.err(
                         n.a,
-                        format_args!("uniforms cannot have an initializer (the application sets them)"),
+                        format_args!(
+                            "uniforms cannot have an initializer (the application sets them)"
+                        ),
                     );
                 }
                 continue;
@@ -373,7 +385,9 @@ impl<'a> Sema<'a> {
             if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
                 // Profile 2: an interface block, a varying per member (`Block.member`).
                 let Ok(agg) = self.node_agg(i) else { continue };
-                let Some(d) = self.struct_def(agg) else { continue };
+                let Some(d) = self.struct_def(agg) else {
+                    continue;
+                };
                 let interp = if n.op & D_FLAT != 0 {
                     Interp::Flat
                 } else if n.op & D_NOPERSPECTIVE != 0 {
@@ -382,7 +396,9 @@ impl<'a> Sema<'a> {
                     Interp::Smooth
                 };
                 for k in d.first..d.first + d.count {
-                    let Some(m) = self.members.get(k as usize).copied() else { break };
+                    let Some(m) = self.members.get(k as usize).copied() else {
+                        break;
+                    };
                     let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
                     let Some(free) = table.iter().position(|&s| s < 0) else {
                         self.err(
@@ -398,7 +414,8 @@ impl<'a> Sema<'a> {
                         *t = i;
                     }
                     let mut en: Name = Name::new();
-                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", d.name, m.name));
+                    let _ =
+                        core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", d.name, m.name));
                     let _ = self.module.iface.varyings.push(Varying {
                         name: en,
                         ty: m.ty.base,
@@ -733,9 +750,15 @@ impl<'a> Sema<'a> {
                 if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
                     // Profile 2: an interface block: member k at temp k.
                     let agg = self.node_agg(i)?;
-                    let Some(d) = self.struct_def(agg) else { return Err(()) };
+                    let Some(d) = self.struct_def(agg) else {
+                        return Err(());
+                    };
                     let tmp = self.temp(d.count)?;
-                    let kind = if q & Q_IN != 0 { SymKind::In } else { SymKind::Out };
+                    let kind = if q & Q_IN != 0 {
+                        SymKind::In
+                    } else {
+                        SymKind::Out
+                    };
                     for k in 0..d.count {
                         let t = tmp + k as i16;
                         let Some(m) = self.members.get((d.first + k) as usize).copied() else {
@@ -771,7 +794,11 @@ impl<'a> Sema<'a> {
                     // Profile 2: an array varying, a block of temps (element k at temp k).
                     let agg = self.node_agg(i)?;
                     let tmp = self.temp(agg.len)?;
-                    let kind = if q & Q_IN != 0 { SymKind::In } else { SymKind::Out };
+                    let kind = if q & Q_IN != 0 {
+                        SymKind::In
+                    } else {
+                        SymKind::Out
+                    };
                     for k in 0..agg.len {
                         let t = tmp + k as i16;
                         if kind == SymKind::In {
@@ -896,10 +923,17 @@ impl<'a> Sema<'a> {
         };
         if sampler {
             let s = &self.module.iface.samplers;
-            return s.iter().find(|u| of(u.name.as_str())).map(|u| u.unit as u16).unwrap_or(0);
+            return s
+                .iter()
+                .find(|u| of(u.name.as_str()))
+                .map(|u| u.unit as u16)
+                .unwrap_or(0);
         }
         let u = &self.module.iface.uniforms;
-        u.iter().find(|u| of(u.name.as_str())).map(|u| u.slot).unwrap_or(0)
+        u.iter()
+            .find(|u| of(u.name.as_str()))
+            .map(|u| u.slot)
+            .unwrap_or(0)
     }
 
     /// Profile 2: the slot of member `member` of interface block `block` (`block.member`).
@@ -917,11 +951,18 @@ impl<'a> Sema<'a> {
 
     /// Profile 2: an interface block's members must be float, vec2, vec3 or vec4.
     fn check_varying_block(&mut self, i: i16, agg: AggTy) -> R<()> {
-        let Some(d) = self.struct_def(agg) else { return Err(()) };
+        let Some(d) = self.struct_def(agg) else {
+            return Err(());
+        };
         for k in d.first..d.first + d.count {
-            let Some(m) = self.members.get(k as usize).copied() else { break };
+            let Some(m) = self.members.get(k as usize).copied() else {
+                break;
+            };
             let ok = !m.ty.is_agg()
-                && matches!(m.ty.base, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4);
+                && matches!(
+                    m.ty.base,
+                    Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+                );
             if !ok {
                 let w = self.agg_name(m.ty);
                 bail!(
@@ -973,13 +1014,24 @@ impl<'a> Sema<'a> {
                 if s.agg.strukt != 0 {
                     // Profile 2: an interface block, member by member.
                     let (tmp, agg) = (s.tmp, s.agg);
-                    let Some(d) = self.struct_def(agg) else { continue };
+                    let Some(d) = self.struct_def(agg) else {
+                        continue;
+                    };
                     for k in 0..d.count {
                         let Some(m) = self.members.get((d.first + k) as usize).copied() else {
                             break;
                         };
                         let slot = self.block_varying_slot(d.name, m.name);
-                        self.emit(Op::StoreVar, m.ty.base, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                        self.emit(
+                            Op::StoreVar,
+                            m.ty.base,
+                            4,
+                            -1,
+                            tmp + k as i16,
+                            -1,
+                            slot as i16,
+                            0,
+                        )?;
                     }
                     continue;
                 }

@@ -168,7 +168,12 @@ impl<'a> Sema<'a> {
             }
             if n.kind == Kind::Index {
                 let st = self.agg_name(lhs.agg);
-                bail!(self, i, "cannot index a struct ({}): select a member with '.'", st);
+                bail!(
+                    self,
+                    i,
+                    "cannot index a struct ({}): select a member with '.'",
+                    st
+                );
             }
         }
         if n.kind == Kind::Swizzle && n.op == 0 {

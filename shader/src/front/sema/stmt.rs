@@ -164,7 +164,14 @@ impl<'a> Sema<'a> {
         if self.ret_agg.is_agg() {
             if n.a < 0 {
                 let w = self.agg_name(self.ret_agg);
-                bail!(self, i, "'{}' returns {}: give the value, 'return <{}>;'", fname, w, w);
+                bail!(
+                    self,
+                    i,
+                    "'{}' returns {}: give the value, 'return <{}>;'",
+                    fname,
+                    w,
+                    w
+                );
             }
             self.return_agg(n)?;
         } else if self.ret_ty == Type::Void {
@@ -629,7 +636,14 @@ impl<'a> Sema<'a> {
             let v = self.value(n.a)?;
             if v.agg.len == 0 || v.agg.elem() != agg {
                 let (w, g) = (self.agg_name(agg), self.val_name(&v));
-                bail!(self, n.a, "cannot initialize {}[] '{}' with a {} value", w, name, g);
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {}[] '{}' with a {} value",
+                    w,
+                    name,
+                    g
+                );
             }
             agg = v.agg;
             init = Some(v);
@@ -642,7 +656,14 @@ impl<'a> Sema<'a> {
             };
             if v.agg != agg {
                 let (w, g) = (self.agg_name(agg), self.val_name(&v));
-                bail!(self, n.a, "cannot initialize {} '{}' with a {} value", w, name, g);
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {} '{}' with a {} value",
+                    w,
+                    name,
+                    g
+                );
             }
             self.store_agg(n.a, tmp, agg, v)?;
         } else {
@@ -977,7 +998,8 @@ impl<'a> Sema<'a> {
     pub(super) fn lvalue_link(&mut self, i: i16, inner: Option<LValue>) -> R<LValue> {
         let n = self.node(i);
         let inner_agg = core::mem::replace(&mut self.lv_agg, super::aggregate::AggTy::NONE);
-        if let (Kind::Swizzle, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.is_agg()) {
+        if let (Kind::Swizzle, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.is_agg())
+        {
             // Profile 2: a struct member.
             let name = self.name_of(i);
             let Some((toff, _, ty)) = self.member_of(inner_agg, name) else {
@@ -985,13 +1007,19 @@ impl<'a> Sema<'a> {
                 bail!(self, i, "struct '{}' has no member named '{}'", st, name);
             };
             self.lv_agg = ty;
-            return Ok((s, tmp + toff as i16, ty.base, None));
+            return Ok((
+                s,
+                tmp.saturating_add(toff.min(i16::MAX as u16) as i16),
+                ty.base,
+                None,
+            ));
         }
         if let (Kind::Index, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.len > 0) {
             // Profile 2: an array element (a constant index).
             let k = self.array_index(n.b, inner_agg)?;
             let el = inner_agg.elem();
-            let t = tmp + (k * self.agg_temps(el)) as i16;
+            let t = tmp
+                .saturating_add(k.saturating_mul(self.agg_temps(el)).min(i16::MAX as u16) as i16);
             if el.is_agg() {
                 self.lv_agg = el;
             }
@@ -1002,7 +1030,12 @@ impl<'a> Sema<'a> {
         }
         if inner_agg.is_agg() && inner.is_some() {
             let st = self.agg_name(inner_agg);
-            bail!(self, i, "cannot index a struct ({}): select a member with '.'", st);
+            bail!(
+                self,
+                i,
+                "cannot index a struct ({}): select a member with '.'",
+                st
+            );
         }
         if n.kind == Kind::Swizzle && n.op == 0 {
             return self.not_a_swizzle(i);
