@@ -178,9 +178,25 @@ impl ShaderProgram for Linked {
 
     fn has_uniform(&self, name: &str) -> bool {
         self.program.uniform_find(name).is_some()
+            || !self.program.uniform_array_find::<1>(name).is_empty()
     }
 
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError> {
+        if self.program.uniform_find(name).is_none()
+            && !self.program.uniform_array_find::<1>(name).is_empty()
+        {
+            // Profile 2: a whole uniform array (`name[0]`, `name[1]`, ...).
+            return self
+                .program
+                .set_uniform_array(name, values)
+                .map(|_| ())
+                .map_err(|e| match e {
+                    shader::program::link::UniformError::WrongCount { found, .. } => {
+                        UniformError::Size { found }
+                    }
+                    _ => UniformError::NoSuchUniform,
+                });
+        }
         let i = self
             .program
             .uniform_find(name)

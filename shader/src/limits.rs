@@ -145,6 +145,12 @@ pub const P2_CALL_DEPTH_MAX: usize = 32;
 pub const P2_TGSI_MAX: usize = 256 * 1024;
 /// Profile-2 fragment outputs (`layout(location = 0..7)`; location 0 is the target's colour).
 pub const P2_FRAG_OUTPUT_MAX: usize = 8;
+/// Profile-2 struct types declared at once (global and in scope), and their members in all.
+pub const P2_STRUCT_MAX: usize = 64;
+pub const P2_MEMBER_MAX: usize = 512;
+/// Profile-2 array length at most (the temps, varyings and uniform slots it takes are bounded
+/// by their own limits too).
+pub const P2_ARRAY_LEN_MAX: usize = 1024;
 /// Storage for the fragment outputs of a stage's interface.
 pub const FRAG_OUTPUT_CAP: usize = P2_FRAG_OUTPUT_MAX;
 

@@ -5,6 +5,7 @@
 //!
 //! | kind | fields |
 //! |---|---|
+//! | Struct | tok = name, a = first member (Decl nodes: ty, c, tok = name), d = `struct` token (profile 2) |
 //! | Decl | ty, quals, op = `D_*` flags (profile 2), tok = name, a = initialiser, ival = location (-1 none), d = first qualifier token; ty None with `D_INVARIANT`: `invariant NAME;` |
 //! | Func | ty = return type, tok = name, a = first Param, b = body Block (-1: a prototype, profile 2) |
 //! | Param | ty, tok = name, quals = Q_IN/Q_OUT/Q_CONST (profile 2; inout = in + out), ival = 1 when unnamed |
@@ -23,8 +24,11 @@
 //! | Incr | op (PreInc, PreDec, PostInc, PostDec), a |
 //! | Ident | tok |
 //! | IntLit, FloatLit, BoolLit | ival (int / f32 bits / 0-1) |
-//! | Swizzle | a = value, op = length, ival = 2-bit selectors, tok = the letters |
+//! | Swizzle | a = value, op = length, ival = 2-bit selectors, tok = the letters; op 0 (profile 2): a struct member's name |
 //! | Index | a = value, b = index |
+//!
+//! Profile 2: a Decl, Param or Func whose type is a struct's name has ty Void and c = that name's
+//! token (-1 otherwise).
 //!
 //! Lists (statements, parameters, arguments, globals) chain through `next`.
 use heapless::Vec;
@@ -58,6 +62,7 @@ pub enum Kind {
     Swizzle,
     Index,
     Cond,
+    Struct,
 }
 
 impl Kind {
@@ -86,6 +91,7 @@ impl Kind {
             Kind::Swizzle => "swz",
             Kind::Index => "index",
             Kind::Cond => "cond",
+            Kind::Struct => "struct",
         }
     }
 }
@@ -169,6 +175,12 @@ pub const D_NOPERSPECTIVE: u8 = 2;
 pub const D_CENTROID: u8 = 4;
 pub const D_INVARIANT: u8 = 8;
 pub const D_PRECISION: u8 = 16;
+/// Profile 2: `T name[] = ...`, an array whose size its initializer gives.
+pub const D_UNSIZED: u8 = 32;
+/// Profile 2: the instance of an interface or uniform block (a Decl whose `c` names the
+/// block, a Struct node with op 1), and `layout(row_major)` on a matrix member.
+pub const D_BLOCK: u8 = 64;
+pub const D_ROW_MAJOR: u8 = 128;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node {

@@ -201,7 +201,18 @@ fn write_tree<const STACK: usize, const KIDS: usize>(
                     let _ = kids.push(n.b);
                 }
             }
-            Kind::Block | Kind::Call | Kind::Ctor => {
+            // Profile 2: `c` of a declaration is a token (a struct type's name), not a child.
+            Kind::Decl | Kind::Param => {
+                for c in [n.a, n.b] {
+                    if c >= 0 {
+                        let _ = kids.push(c);
+                    }
+                }
+            }
+            Kind::Block | Kind::Call | Kind::Ctor | Kind::Struct => {
+                if n.kind == Kind::Ctor && n.b >= 0 {
+                    let _ = kids.push(n.b); // profile 2: an array constructor's size
+                }
                 for (c, _) in ast.list(n.a) {
                     let _ = kids.push(c);
                 }
@@ -255,6 +266,12 @@ fn quals(q: u8, out: &mut dyn Write) -> fmt::Result {
 /// One node's line after its indentation: kind, details, position.
 fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result {
     let text = toks.get(n.tok).map(|t| t.text(src)).unwrap_or("");
+    // A struct type's name (profile 2) in place of the type.
+    let user = matches!(n.kind, Kind::Decl | Kind::Param | Kind::Func) && n.c >= 0;
+    let ty = match toks.get(n.c) {
+        Some(t) if user => t.text(src),
+        _ => n.ty.name(),
+    };
     out.write_str(n.kind.name())?;
     match n.kind {
         Kind::Decl => {
@@ -270,22 +287,26 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
                 }
             }
             quals(n.quals, out)?;
-            write!(out, " {} {}", n.ty.name(), text)?;
+            write!(out, " {} {}", ty, text)?;
             if n.quals & Q_LAYOUT != 0 {
                 write!(out, " location {}", n.ival)?;
             }
         }
-        Kind::Func => write!(out, " {} {}", n.ty.name(), text)?,
+        Kind::Func => write!(out, " {} {}", ty, text)?,
         Kind::Param => {
             quals(n.quals, out)?;
             let name = if n.ival == 1 { "" } else { text };
-            write!(out, " {} {}", n.ty.name(), name)?
+            write!(out, " {} {}", ty, name)?
         }
         Kind::Assign if n.op != 0 => write!(
             out,
             " {}=",
             BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
         )?,
+        Kind::Ctor if n.op == 1 => match toks.get(n.c) {
+            Some(t) => write!(out, " {}[]", t.text(src))?,
+            None => write!(out, " {}[]", n.ty.name())?,
+        },
         Kind::Ctor => write!(out, " {}", n.ty.name())?,
         Kind::Binary => write!(
             out,
@@ -299,7 +320,7 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
             INC_POST => " x++",
             _ => " x--",
         })?,
-        Kind::Ident | Kind::Call | Kind::Swizzle => write!(out, " {}", text)?,
+        Kind::Ident | Kind::Call | Kind::Swizzle | Kind::Struct => write!(out, " {}", text)?,
         Kind::IntLit => write!(out, " {}", n.ival)?,
         Kind::FloatLit => write!(out, " {}", f32::from_bits(n.ival as u32))?,
         Kind::BoolLit => out.write_str(if n.ival != 0 { " true" } else { " false" })?,

@@ -1133,6 +1133,8 @@ pub fn lex_pp(
     }
     let base = src.len() as u32;
     let (mut last_line, mut last_col) = (1u32, 1u32);
+    // 1 after `layout`, 2 inside its parentheses.
+    let mut in_layout = 0u8;
     for t in pp.tokens() {
         if diag.full() {
             break;
@@ -1146,7 +1148,10 @@ pub fn lex_pp(
         };
         let bytes = pp.spelling(src, t);
         let mut value = 0u32;
+        // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids (as Mesa).
+        let layout_id = in_layout == 2 && matches!(bytes, b"row_major" | b"packed");
         let kind = match t.kind {
+            PpKind::Ident if layout_id => Tok::Ident,
             PpKind::Ident => match match p2_word(bytes) {
                 Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
                 Some(P2Word::Later) => Some(Word::Reserved),
@@ -1263,6 +1268,11 @@ pub fn lex_pp(
                 }
                 continue;
             }
+        };
+        in_layout = match (in_layout, kind) {
+            (_, Tok::Layout) => 1,
+            (1, Tok::LParen) | (2, _) if kind != Tok::RParen => 2,
+            _ => 0,
         };
         if out.toks.len() >= P2_TOK_MAX {
             out.overflow = Some((line, col));

@@ -51,6 +51,25 @@ pub fn type_of(kind: Tok) -> Option<Type> {
 /// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
 /// [`lex::report_overflow`](crate::front::lex::report_overflow)): it is found past every other error
 /// the parser can see.
+/// Whether `b` is a swizzle the parser accepts (1-4 letters of one of xyzw, rgba).
+pub fn is_swizzle(b: &[u8]) -> bool {
+    let xyzw = b.iter().all(|c| b"xyzw".contains(c));
+    let rgba = b.iter().all(|c| b"rgba".contains(c));
+    (1..=4).contains(&b.len()) && (xyzw || rgba)
+}
+
+/// Why `b` is not a swizzle (the parser's messages), for a profile-2 member name used on a
+/// value that is not a struct.
+pub fn swizzle_problem(b: &[u8]) -> &'static str {
+    if b.len() > 4 {
+        "at most 4 components"
+    } else if b.iter().all(|c| b"xyzwrgba".contains(c)) {
+        "mixed"
+    } else {
+        "use the letters xyzw or rgba"
+    }
+}
+
 pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
     ast.nodes.clear();
     ast.first = -1;
@@ -308,6 +327,9 @@ impl<'a> Parser<'a> {
         if self.at(Tok::Precision) {
             return self.precision_statement();
         }
+        if self.at_struct() {
+            return self.struct_decl();
+        }
         self.declaration(true)
     }
 
@@ -351,7 +373,15 @@ impl<'a> Parser<'a> {
         let first_tok = self.idx();
         let mut quals = 0u8;
         let mut location: i32 = -1;
-        if self.at(Tok::Layout) {
+        // Profile 2's block layout words: 1 a packing (std140, shared, packed), 2 row_major,
+        // 4 column_major.
+        let mut lay = 0u8;
+        if self.p2() && self.at(Tok::Layout) {
+            lay = self.p2_layout(&mut location)?;
+            if location >= 0 {
+                quals |= Q_LAYOUT;
+            }
+        } else if self.at(Tok::Layout) {
             self.advance();
             self.expect(Tok::LParen, "'(' after layout")?;
             if !(self.at(Tok::Ident) && self.tok().bytes(self.src) == b"location") {
@@ -402,6 +432,18 @@ impl<'a> Parser<'a> {
         }
         if quals & (Q_IN | Q_OUT | Q_UNIFORM | Q_CONST) != 0 {
             self.advance();
+            if self.p2() && quals & (Q_IN | Q_OUT | Q_UNIFORM) != 0 {
+                if self.at(Tok::Ident) && self.peek_kind(1) == Tok::LBrace {
+                    return self.block_decl(first_tok, quals, flags, lay);
+                }
+                if quals & Q_UNIFORM != 0 && lay != 0 && location < 0 && self.at(Tok::Semi) {
+                    // `layout(std140) uniform;`: the default layout of later blocks (accepted;
+                    // blocks have no storage layout here).
+                    let i = self.idx();
+                    self.advance();
+                    return self.node(Node::new(Kind::Empty, i));
+                }
+            }
             if quals & Q_CONST == 0 && self.eat(Tok::Const) {
                 quals |= Q_CONST;
             }
@@ -418,9 +460,31 @@ impl<'a> Parser<'a> {
         if self.at(Tok::Reserved) {
             self.reserved()?;
         }
+        if lay != 0 {
+            let t = self
+                .toks
+                .get(first_tok)
+                .copied()
+                .unwrap_or_else(|| self.tok());
+            self.err_at(
+                t,
+                format_args!("layout(std140, shared, packed, row_major, column_major) only applies to uniform blocks and their members"),
+            );
+            return Err(());
+        }
         let type_tok = self.tok();
+        let type_idx = self.idx();
+        let mut user_ty = -1;
         let ty = match type_of(type_tok.kind) {
             Some(t) => t,
+            // Profile 2: a struct type's name (sema resolves it); `ty` is Void with `c` set.
+            None if self.p2()
+                && type_tok.kind == Tok::Ident
+                && matches!(self.peek_kind(1), Tok::Ident | Tok::LBracket) =>
+            {
+                user_ty = type_idx;
+                Type::Void
+            }
             None => {
                 if type_tok.kind == Tok::Ident && self.peek_kind(1) == Tok::Ident {
                     let w = type_tok.text(self.src);
@@ -431,6 +495,11 @@ impl<'a> Parser<'a> {
             }
         };
         self.advance();
+        // Profile 2: `TYPE[SIZE] name`, the array size with the type.
+        let mut type_size = -1;
+        if self.p2() && self.at(Tok::LBracket) {
+            type_size = self.array_size(false)?;
+        }
         let name = self.idx();
         if !self.at(Tok::Ident) {
             if self.at(Tok::Reserved) && self.toks.profile == Profile::P2 {
@@ -457,16 +526,38 @@ impl<'a> Parser<'a> {
                 self.err_at(t, format_args!("a function cannot have qualifiers"));
                 return Err(());
             }
-            return self.function(ty, name);
+            let f = self.function(ty, name)?;
+            self.set(f, |n| {
+                n.c = user_ty;
+                n.d = type_size;
+            });
+            return Ok(f);
         }
         let mut first = -1;
         let mut prev = -1;
         let mut name = name;
         loop {
+            let mut size = type_size;
+            let mut no_size = false;
             if self.at(Tok::LBracket) {
-                let t = self.tok();
-                self.err_at(t, format_args!("arrays are not supported"));
-                return Err(());
+                if !self.p2() {
+                    let t = self.tok();
+                    self.err_at(t, format_args!("arrays are not supported"));
+                    return Err(());
+                }
+                if type_size >= 0 {
+                    let t = self.tok();
+                    self.err_at(
+                        t,
+                        format_args!("arrays of arrays are not part of GLSL 3.30"),
+                    );
+                    return Err(());
+                }
+                size = self.array_size(true)?;
+                if size == -2 {
+                    size = -1;
+                    no_size = true;
+                }
             }
             let mut init = -1;
             if self.eat(Tok::Assign) {
@@ -479,6 +570,11 @@ impl<'a> Parser<'a> {
             n.a = init;
             n.ival = location;
             n.d = first_tok;
+            n.c = user_ty;
+            n.b = size;
+            if no_size {
+                n.op |= D_UNSIZED;
+            }
             let d = self.node(n)?;
             if first < 0 {
                 first = d;
@@ -589,6 +685,282 @@ impl<'a> Parser<'a> {
         Ok(first)
     }
 
+    /// Profile 2: `[SIZE]` after a declared name: the size expression's node (sema requires a
+    /// constant).
+    fn array_size(&mut self, unsized_ok: bool) -> P {
+        let t = self.tok();
+        self.advance();
+        if unsized_ok && self.at(Tok::RBracket) && self.peek_kind(1) == Tok::Assign {
+            self.advance();
+            return Ok(-2); // `name[] = T[](...)`: the initializer gives the size
+        }
+        if self.at(Tok::RBracket) {
+            self.err_at(
+                t,
+                format_args!("an array declaration needs a size here: give it inside [ ]"),
+            );
+            return Err(());
+        }
+        let e = self.expr()?;
+        self.expect(Tok::RBracket, "']' after the array size")?;
+        if self.at(Tok::LBracket) {
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!("arrays of arrays are not part of GLSL 3.30"),
+            );
+            return Err(());
+        }
+        Ok(e)
+    }
+
+    /// Profile 2: `TYPE[SIZE](args)` or `TYPE[](args)` after the type name (at `[`): a Ctor
+    /// node with op 1, b = the size expression (-1 without one), c = a struct type's name token.
+    fn array_ctor(&mut self, i: i16, ty: Type, user: i16) -> P {
+        self.advance(); // [
+        let mut size = -1;
+        if !self.at(Tok::RBracket) {
+            size = self.expr()?;
+        }
+        self.expect(Tok::RBracket, "']' in the array constructor")?;
+        if !self.at(Tok::LParen) {
+            return self
+                .expected("'(' after the array type (an array constructor)")
+                .map(|_| -1);
+        }
+        let args = self.args()?;
+        let mut n = Node::new(Kind::Ctor, i);
+        n.ty = ty;
+        n.op = 1;
+        n.a = args;
+        n.b = size;
+        n.c = user;
+        self.node(n)
+    }
+
+    /// Profile 2: `layout(ID [= N], ...)` with the ids GLSL 3.30 has for vertex inputs,
+    /// fragment outputs and uniform blocks: `location = N` (into `location`), and the block
+    /// words, returned as bits (1 std140/shared/packed, 2 row_major, 4 column_major).
+    fn p2_layout(&mut self, location: &mut i32) -> Result<u8, ()> {
+        self.advance();
+        self.expect(Tok::LParen, "'(' after layout")?;
+        let mut lay = 0u8;
+        loop {
+            let t = self.tok();
+            let w = t.bytes(self.src);
+            match w {
+                b"location" => {
+                    self.advance();
+                    self.expect(Tok::Assign, "'=' in layout(location = N)")?;
+                    if !self.at(Tok::IntLit) {
+                        return self.expected("an integer location").map(|_| 0);
+                    }
+                    *location = self.tok().int() as i32;
+                }
+                b"std140" | b"shared" | b"packed" => lay |= 1,
+                b"row_major" => lay = (lay & !4) | 2,
+                b"column_major" => lay = (lay & !2) | 4,
+                _ => {
+                    let w = t.text(self.src);
+                    self.err_at(
+                        t,
+                        format_args!(
+                            "unsupported layout qualifier '{}': profile 2 has location = N, std140, shared, packed, row_major and column_major",
+                            w
+                        ),
+                    );
+                    return Err(());
+                }
+            }
+            self.advance();
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "')' after the layout qualifiers")?;
+        Ok(lay)
+    }
+
+    /// Profile 2: an interface block (`in`/`out`) or a uniform block, at `NAME {`:
+    /// `QUALIFIER NAME { [layout(..)] TYPE NAME; ... } [INSTANCE];`. With an instance name: a
+    /// Struct node (op 1) of the members, then a Decl of the instance (`c` = the block name,
+    /// `D_BLOCK`); without one, the members themselves as Decls with the block's qualifier.
+    fn block_decl(&mut self, first_tok: i16, quals: u8, flags: u8, lay: u8) -> P {
+        let name = self.idx();
+        self.advance();
+        self.advance(); // {
+        self.enter()?;
+        let members = self.struct_members(true, lay & 2 != 0);
+        self.leave();
+        let members = members?;
+        self.expect(Tok::RBrace, "'}' after the block members")?;
+        let instance = if self.at(Tok::Ident) {
+            let v = self.idx();
+            self.advance();
+            if self.at(Tok::LBracket) {
+                let t = self.tok();
+                self.err_at(
+                    t,
+                    format_args!("arrays of interface blocks are not supported yet"),
+                );
+                return Err(());
+            }
+            v
+        } else {
+            -1
+        };
+        self.expect_semi("';' after the block")?;
+        if instance < 0 && quals & Q_UNIFORM != 0 {
+            let mut cur = members;
+            while cur >= 0 {
+                self.set(cur, |n| {
+                    n.quals |= quals;
+                    n.op |= flags;
+                    n.d = first_tok;
+                });
+                cur = self.ast.get(cur).map(|n| n.next).unwrap_or(-1);
+            }
+            return Ok(members);
+        }
+        let mut n = Node::new(Kind::Struct, name);
+        n.a = members;
+        n.d = first_tok;
+        n.op = 1;
+        let s = self.node(n)?;
+        // An in/out block without an instance name: the Decl is named by the block (ival -2)
+        // and its members are names of their own.
+        let mut d = Node::new(Kind::Decl, if instance < 0 { name } else { instance });
+        d.ty = Type::Void;
+        d.c = name;
+        d.quals = quals;
+        d.op = flags | D_BLOCK;
+        d.ival = if instance < 0 { -2 } else { -1 };
+        d.d = first_tok;
+        let di = self.node(d)?;
+        self.set(s, |n| n.next = di);
+        Ok(s)
+    }
+
+    /// Profile 2: the `struct` keyword starts a struct declaration.
+    fn at_struct(&self) -> bool {
+        self.p2() && self.at(Tok::Reserved) && self.tok().bytes(self.src) == b"struct"
+    }
+
+    /// Profile 2: `struct NAME { TYPE NAME [, NAME]...; ... } [NAME [= INIT] [, ...]];`: a
+    /// Struct node (tok = name, a = first member Decl, d = the `struct` token), followed (through
+    /// `next`) by a Decl of each variable declared with it.
+    fn struct_decl(&mut self) -> P {
+        let kw = self.idx();
+        self.advance();
+        let name = self.idx();
+        if !self.at(Tok::Ident) {
+            return self.expected("a struct name after 'struct'").map(|_| -1);
+        }
+        self.advance();
+        self.expect(Tok::LBrace, "'{' after the struct name")?;
+        self.enter()?;
+        let members = self.struct_members(false, false);
+        self.leave();
+        let members = members?;
+        self.expect(Tok::RBrace, "'}' after the struct members")?;
+        let mut n = Node::new(Kind::Struct, name);
+        n.a = members;
+        n.d = kw;
+        let s = self.node(n)?;
+        let mut prev = s;
+        while self.at(Tok::Ident) {
+            let v = self.idx();
+            self.advance();
+            let mut d = Node::new(Kind::Decl, v);
+            d.ty = Type::Void;
+            d.c = name;
+            d.ival = -1;
+            d.d = kw;
+            if self.eat(Tok::Assign) {
+                d.a = self.expr()?;
+            }
+            let di = self.node(d)?;
+            self.set(prev, |n| n.next = di);
+            prev = di;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect_semi("';' after the struct declaration")?;
+        Ok(s)
+    }
+
+    /// The members of a struct: Decl nodes (ty, c = a struct type's name token, d = the type
+    /// token) chained through `next`.
+    fn struct_members(&mut self, block: bool, row_major: bool) -> P {
+        let mut first = -1;
+        let mut prev = -1;
+        while !self.at(Tok::RBrace) && !self.at(Tok::Eof) {
+            // Block members: `layout(row_major | column_major)` (D_ROW_MAJOR on matrices).
+            let mut row = row_major;
+            if block && self.at(Tok::Layout) {
+                let mut loc = -1;
+                let lay = self.p2_layout(&mut loc)?;
+                if loc >= 0 || lay & 1 != 0 {
+                    let t = self.tok();
+                    self.err_at(
+                        t,
+                        format_args!(
+                            "a block member's layout can only be row_major or column_major"
+                        ),
+                    );
+                    return Err(());
+                }
+                row = (row || lay & 2 != 0) && lay & 4 == 0;
+            }
+            self.eat(Tok::PrecQual);
+            let t = self.tok();
+            let ti = self.idx();
+            let (ty, user) = match type_of(t.kind) {
+                Some(ty) => (ty, -1),
+                None if t.kind == Tok::Ident => (Type::Void, ti),
+                None if t.kind == Tok::Reserved => return self.reserved().map(|_| -1),
+                None => return self.expected("a member type").map(|_| -1),
+            };
+            self.advance();
+            loop {
+                let m = self.idx();
+                if !self.at(Tok::Ident) {
+                    return self.expected("a member name").map(|_| -1);
+                }
+                self.advance();
+                let mut d = Node::new(Kind::Decl, m);
+                d.ty = ty;
+                d.c = user;
+                d.ival = -1;
+                d.d = ti;
+                if row && matches!(ty, Type::Mat3 | Type::Mat4) {
+                    d.op |= D_ROW_MAJOR;
+                }
+                if self.at(Tok::LBracket) {
+                    d.b = self.array_size(false)?;
+                }
+                let di = self.node(d)?;
+                if first < 0 {
+                    first = di;
+                } else {
+                    self.set(prev, |n| n.next = di);
+                }
+                prev = di;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect_semi("';' after the struct member")?;
+        }
+        if first < 0 {
+            let t = self.tok();
+            self.err_at(t, format_args!("a struct needs at least one member"));
+            return Err(());
+        }
+        Ok(first)
+    }
+
     /// Profile 2: `precision highp|mediump|lowp TYPE;` (accepted and ignored, as GLSL 3.30
     /// does), an Empty node. GLSL allows it for float, int and sampler types.
     fn precision_statement(&mut self) -> P {
@@ -641,8 +1013,13 @@ impl<'a> Parser<'a> {
             // Profile 2: a precision qualifier (ignored).
             self.eat(Tok::PrecQual);
             let t = self.tok();
+            let mut user_ty = -1;
             let ty = match type_of(t.kind) {
                 Some(ty) => ty,
+                None if self.p2() && t.kind == Tok::Ident => {
+                    user_ty = self.idx();
+                    Type::Void
+                }
                 None => return self.expected("a parameter type").map(|_| -1),
             };
             self.advance();
@@ -657,8 +1034,14 @@ impl<'a> Parser<'a> {
             } else {
                 self.advance();
             }
+            let mut size = -1;
+            if self.p2() && self.at(Tok::LBracket) {
+                size = self.array_size(false)?;
+            }
             let mut n = Node::new(Kind::Param, pname);
+            n.b = size;
             n.ty = ty;
+            n.c = user_ty;
             n.quals = pquals;
             n.ival = unnamed as i32;
             let p = self.node(n)?;
@@ -840,6 +1223,7 @@ impl<'a> Parser<'a> {
                 self.err_at(t, format_args!("'else' without a matching 'if'"));
                 Err(())
             }
+            Tok::Reserved if self.at_struct() => self.struct_decl(),
             Tok::Reserved => {
                 self.reserved()?;
                 Err(())
@@ -853,6 +1237,16 @@ impl<'a> Parser<'a> {
             }
             Tok::Precision => self.precision_statement(),
             k if type_of(k).is_some() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
+            Tok::Ident if self.p2() && self.peek_kind(1) == Tok::Ident => self.declaration(false),
+            // Profile 2: `TYPE[N] name ...` (an array-typed declaration, not a constructor).
+            k if self.p2()
+                && (type_of(k).is_some() || k == Tok::Ident)
+                && self.peek_kind(1) == Tok::LBracket
+                && ((self.peek_kind(2) == Tok::RBracket && self.peek_kind(3) == Tok::Ident)
+                    || (self.peek_kind(3) == Tok::RBracket && self.peek_kind(4) == Tok::Ident)) =>
+            {
+                self.declaration(false)
+            }
             Tok::Ident if self.peek_kind(1) == Tok::Ident => {
                 let w = t.text(self.src);
                 self.err_at(t, format_args!("unknown type '{}'", w));
@@ -1161,11 +1555,27 @@ impl<'a> Parser<'a> {
                         return self.expected("a swizzle after '.'").map(|_| -1);
                     }
                     self.advance();
-                    let (len, mask) = self.swizzle(st)?;
+                    // Profile 2: a name that is not a swizzle is a struct member (`op` 0);
+                    // sema reports the swizzle error when the value is not a struct.
+                    let (len, mask) = if self.p2() && !is_swizzle(st.bytes(self.src)) {
+                        (0, 0)
+                    } else {
+                        self.swizzle(st)?
+                    };
                     let mut n = Node::new(Kind::Swizzle, si);
                     n.a = e;
                     n.op = len;
                     n.ival = mask as i32;
+                    if len == 0
+                        && st.bytes(self.src) == b"length"
+                        && self.at(Tok::LParen)
+                        && self.peek_kind(1) == Tok::RParen
+                    {
+                        // Profile 2: `a.length()` (ival 1).
+                        self.advance();
+                        self.advance();
+                        n.ival = 1;
+                    }
                     e = self.node(n)?;
                 }
                 Tok::LBracket => {
@@ -1294,6 +1704,17 @@ impl<'a> Parser<'a> {
                 n.ival = (t.kind == Tok::True) as i32;
                 self.node(n)
             }
+            Tok::Ident
+                if self.p2()
+                    && self.peek_kind(1) == Tok::LBracket
+                    && (self.peek_kind(2) == Tok::RBracket
+                        || (self.peek_kind(3) == Tok::RBracket
+                            && self.peek_kind(4) == Tok::LParen)) =>
+            {
+                // Profile 2: `S[N](...)` / `S[](...)`, an array constructor of a struct type.
+                self.advance();
+                self.array_ctor(i, Type::Void, i)
+            }
             Tok::Ident => {
                 self.advance();
                 if self.at(Tok::LParen) {
@@ -1317,6 +1738,9 @@ impl<'a> Parser<'a> {
             k => {
                 if let Some(ty) = type_of(k) {
                     self.advance();
+                    if self.p2() && self.at(Tok::LBracket) {
+                        return self.array_ctor(i, ty, -1);
+                    }
                     if !self.at(Tok::LParen) {
                         if self.at(Tok::LBracket) {
                             let b = self.tok();

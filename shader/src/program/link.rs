@@ -33,8 +33,9 @@ use crate::back::tgsi::{self, TgsiError};
 use crate::ir::verify::VerifyError;
 use crate::ir::{Interp, Module, Name, Op, Stage, Type};
 use crate::limits::{
-    limits, Profile, ATTR_CAP, LOG_MAX, P2_PROGRAM_UNIFORM_MAX, PROGRAM_UNIFORM_CAP,
-    PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS_CAP, VARYING_CAP,
+    limits, Profile, ATTR_CAP, LOG_MAX, NAME_CAP, P2_ARRAY_LEN_MAX, P2_PROGRAM_UNIFORM_MAX,
+    PROGRAM_UNIFORM_CAP, PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP,
+    UNIFORM_FLOATS_CAP, VARYING_CAP,
 };
 
 /// A vertex attribute of the linked program.
@@ -746,6 +747,49 @@ impl Program {
             }
         }
         Ok(())
+    }
+
+    /// Profile 2: the uniforms of array `name`'s elements, reflected as `name[0]`, `name[1]`,
+    /// ... (a scalar, vector or matrix element type): their indexes in order, at most `N`.
+    pub fn uniform_array_find<const N: usize>(&self, name: &str) -> heapless::Vec<usize, N> {
+        let mut out = heapless::Vec::new();
+        for k in 0..N {
+            let mut en: heapless::String<{ NAME_CAP + 8 }> = heapless::String::new();
+            if core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k)).is_err() {
+                break;
+            }
+            match self.uniform_find(en.as_str()) {
+                Some(i) if out.push(i).is_ok() => {}
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Profile 2: sets a whole uniform array `name` (elements `name[0]`, `name[1]`, ...):
+    /// `values` holds every element's floats in order (`floats()` of the element type each,
+    /// matrices column-major). Returns the number of elements set; an array of no element
+    /// is `NoSuchUniform`.
+    pub fn set_uniform_array(&mut self, name: &str, values: &[f32]) -> Result<usize, UniformError> {
+        let elems: heapless::Vec<usize, P2_ARRAY_LEN_MAX> = self.uniform_array_find(name);
+        let Some(&first) = elems.first() else {
+            return Err(UniformError::NoSuchUniform {
+                index: usize::MAX,
+                count: self.refl.uniforms.len(),
+            });
+        };
+        let per = uniform_floats(self.entry(first)?.ty);
+        let expected = per * elems.len();
+        if values.len() != expected {
+            return Err(UniformError::WrongCount {
+                expected,
+                found: values.len(),
+            });
+        }
+        for (&i, chunk) in elems.iter().zip(values.chunks(per.max(1))) {
+            self.set_uniform(i, chunk)?;
+        }
+        Ok(elems.len())
     }
 
     /// Sets float `lane` of a uniform (matrices: column-major index) and nothing else.

@@ -120,13 +120,24 @@ fn set_uniforms(
         }
         let mut inactive = Vec::new();
         for (name, values) in &scene.uniforms {
-            let Some(u) = active.iter().find(|u| &u.name == name) else {
+            // `"name": [floats]` of a uniform array sets all of it (GL lists it as `name[0]`).
+            let whole = format!("{}[0]", name);
+            let Some(u) = active
+                .iter()
+                .find(|u| &u.name == name || (u.name == whole && !name.ends_with(']')))
+            else {
                 inactive.push(name.clone());
                 continue;
+            };
+            let elems = if u.name == whole {
+                u.size.max(1) as usize
+            } else {
+                1
             };
             let loc = gl.get_uniform_location(program, name);
             let loc = loc.as_ref();
             let want = |n: usize, ty: &str| -> Result<(), MesaError> {
+                let n = n * elems;
                 if values.len() == n {
                     Ok(())
                 } else {

@@ -256,6 +256,13 @@ impl SoftScene {
         let mut unused_uniforms = Vec::new();
         for (name, values) in &scene.uniforms {
             let Some(index) = program.uniform_find(name) else {
+                // Profile 2: `"name": [floats]` sets a whole uniform array.
+                if program.uniform_array_find::<1>(name).first().is_some() {
+                    program
+                        .set_uniform_array(name, values)
+                        .map_err(|e| failure(1, format!("uniform {}: {}", name, e)))?;
+                    continue;
+                }
                 if program.sampler_find(name).is_some() {
                     return Err(failure(
                         1,

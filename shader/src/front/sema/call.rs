@@ -93,11 +93,16 @@ impl<'a> Sema<'a> {
             );
         }
         // The result lives below the callee's temps so it survives the callee's statements.
-        let ret_tmp = if fnode.ty == Type::Void {
+        let ret_agg = self.node_agg(f)?;
+        let ret_temps = if ret_agg.is_agg() {
+            self.agg_temps(ret_agg)
+        } else {
+            fnode.ty.columns().max(1) as u16
+        };
+        let ret_tmp = if fnode.ty == Type::Void && !ret_agg.is_agg() {
             -1
         } else {
-            let cols = fnode.ty.columns().max(1);
-            self.temp(cols as u16)?
+            self.temp(ret_temps)?
         };
         let prev_scope = self.push_scope(0, at)?;
         let _ = self.calls.push(f);
@@ -107,6 +112,7 @@ impl<'a> Sema<'a> {
             self.last_stmt,
             self.if_depth,
             self.ret_flag,
+            self.ret_agg,
         );
         let r = (|| {
             let mut copy_out: Vec<(usize, i16, Type), PARAM_CAP> = Vec::new();
@@ -116,6 +122,47 @@ impl<'a> Sema<'a> {
                 };
                 let out = pn.quals & Q_OUT != 0;
                 let copy_in = pn.quals & Q_IN != 0 || !out;
+                let pagg = self.node_agg(*p)?;
+                if pagg.is_agg() || arg.agg.is_agg() {
+                    // Profile 2: a struct parameter (in only in this part).
+                    let pname = self.name_of(*p);
+                    if out {
+                        bail!(
+                            self,
+                            at,
+                            "out and inout parameters of struct type are not supported yet ('{}' of '{}')",
+                            pname,
+                            name
+                        );
+                    }
+                    if arg.agg != pagg {
+                        let (g, w) = (self.val_name(&arg), self.agg_name(pagg));
+                        bail!(
+                            self,
+                            at,
+                            "argument {} of '{}' is {}; the parameter '{}' is {}",
+                            k + 1,
+                            name,
+                            g,
+                            pname,
+                            w
+                        );
+                    }
+                    let t = self.temp(self.agg_temps(pagg))?;
+                    self.store_agg(at, t, pagg, arg)?;
+                    let kind = if pn.quals & Q_CONST != 0 {
+                        SymKind::Const
+                    } else {
+                        SymKind::Local
+                    };
+                    if pn.ival != 1 {
+                        let s = self.add_sym(*p, pname, kind, Type::None, t)?;
+                        if let Some(sym) = self.t.syms.get_mut(s) {
+                            sym.agg = pagg;
+                        }
+                    }
+                    continue;
+                }
                 if let Some(Some((_, _, lty, swz))) = outs.get(k) {
                     let target = match swz {
                         Some((len, _)) => vec_type(is_int_based(*lty), *len),
@@ -177,6 +224,7 @@ impl<'a> Sema<'a> {
             }
             self.ret_tmp = ret_tmp;
             self.ret_ty = fnode.ty;
+            self.ret_agg = ret_agg;
             self.ret_flag = -1;
             let body = self.node(fnode.b);
             self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
@@ -185,7 +233,7 @@ impl<'a> Sema<'a> {
                 let flag = self.temp(1)?;
                 self.zero(flag)?;
                 if ret_tmp >= 0 {
-                    for c in 0..fnode.ty.columns().max(1) as i16 {
+                    for c in 0..ret_temps as i16 {
                         self.zero(ret_tmp + c)?;
                     }
                 }
@@ -202,7 +250,9 @@ impl<'a> Sema<'a> {
                 return self.after_return(r.next);
             }
             let last = self.node(self.last_stmt);
-            if fnode.ty != Type::Void && !(last.kind == Kind::Return && last.a >= 0) {
+            if (fnode.ty != Type::Void || ret_agg.is_agg())
+                && !(last.kind == Kind::Return && last.a >= 0)
+            {
                 let hint = if self.toks.profile == Profile::P1 && self.may_return(fnode.b, 0) {
                     P2_HINT
                 } else {
@@ -213,7 +263,7 @@ impl<'a> Sema<'a> {
                     f,
                     "function '{}' must end with 'return <{}>;'{}",
                     name,
-                    fnode.ty.name(),
+                    self.agg_name(ret_agg),
                     hint
                 );
             }
@@ -225,12 +275,16 @@ impl<'a> Sema<'a> {
         self.last_stmt = saved.2;
         self.if_depth = saved.3;
         self.ret_flag = saved.4;
+        self.ret_agg = saved.5;
         let _ = self.calls.pop();
         self.pop_scope(prev_scope);
         r?;
         if ret_tmp >= 0 {
             // Callee temps above the result are dead now.
-            self.ntemp = (ret_tmp as u16).saturating_add(fnode.ty.columns().max(1) as u16);
+            self.ntemp = (ret_tmp as u16).saturating_add(ret_temps);
+        }
+        if ret_agg.is_agg() {
+            return Ok(Val::agg(ret_agg, ret_tmp));
         }
         Ok(Val::temp(fnode.ty, ret_tmp))
     }
@@ -252,6 +306,19 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
+    /// Profile 2: the struct type name of a Param node (empty for other types).
+    pub(super) fn user_type_name(&self, p: &Node) -> &'a str {
+        if p.c < 0 {
+            return "";
+        }
+        self.toks.get(p.c).map(|t| t.text(self.src)).unwrap_or("")
+    }
+
+    /// Whether two Param nodes name the same struct type (or neither names one).
+    fn same_user_type(&self, p: &Node, q: &Node) -> bool {
+        self.user_type_name(p) == self.user_type_name(q)
+    }
+
     /// Whether parameter lists `a` and `b` have the same types.
     pub(super) fn same_params(&self, a: i16, b: i16) -> bool {
         let mut x = self.ast.list(a);
@@ -259,7 +326,7 @@ impl<'a> Sema<'a> {
         loop {
             match (x.next(), y.next()) {
                 (None, None) => return true,
-                (Some((_, p)), Some((_, q))) if p.ty == q.ty => {}
+                (Some((_, p)), Some((_, q))) if p.ty == q.ty && self.same_user_type(&p, &q) => {}
                 _ => return false,
             }
         }
@@ -364,6 +431,17 @@ impl<'a> Sema<'a> {
                 return false;
             }
             s.ast.list(params).zip(args.iter()).all(|((_, p), (_, v))| {
+                if p.c >= 0 || p.b >= 0 || v.agg.is_agg() {
+                    // Profile 2: a struct or array parameter takes exactly its type (the array
+                    // size is checked when the call is inlined).
+                    let arrays = (p.b >= 0) == (v.agg.len > 0);
+                    let elem = if p.c >= 0 {
+                        s.user_type_name(&p) == s.agg_name(v.agg.elem()).as_str()
+                    } else {
+                        v.agg.strukt == 0 && v.agg.base == p.ty
+                    };
+                    return v.agg.is_agg() && arrays && elem;
+                }
                 if exact || p.quals & (Q_IN | Q_OUT) == (Q_IN | Q_OUT) {
                     return p.ty == v.ty;
                 }
@@ -383,7 +461,12 @@ impl<'a> Sema<'a> {
             .collect();
         let mut types: heapless::String<160> = heapless::String::new();
         for (k, (_, v)) in args.iter().enumerate() {
-            let _ = write!(types, "{}{}", if k > 0 { ", " } else { "" }, v.ty.name());
+            let _ = write!(
+                types,
+                "{}{}",
+                if k > 0 { ", " } else { "" },
+                self.val_name(v)
+            );
         }
         match viable.len() {
             1 => Ok(viable.first().copied().unwrap_or(first)),
@@ -524,6 +607,26 @@ impl<'a> Sema<'a> {
             }
             self.cur_node = i;
             return self.builtin(i, bname, &args);
+        }
+        if self.toks.profile == Profile::P2 {
+            // A struct's name called: its constructor (unless a function or variable of that
+            // name is declared in an inner scope).
+            if let Some(st) = self.lookup_struct(name) {
+                let hidden = self
+                    .lookup(name)
+                    .and_then(|s| self.sym(s))
+                    .is_some_and(|s| {
+                        self.struct_def(super::aggregate::AggTy {
+                            base: Type::None,
+                            strukt: st,
+                            len: 0,
+                        })
+                        .is_some_and(|d| s.scope > d.scope)
+                    });
+                if !hidden {
+                    return self.struct_ctor(i, n, st);
+                }
+            }
         }
         let Some(s) = self.lookup(name) else {
             bail!(self, i, "unknown function '{}'", name);

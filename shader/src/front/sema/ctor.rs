@@ -8,6 +8,9 @@ use crate::ir::*;
 
 impl<'a> Sema<'a> {
     pub(super) fn ctor(&mut self, i: i16, n: Node) -> R<Val> {
+        if n.op == 1 {
+            return self.array_ctor(i, n);
+        }
         let ty = n.ty;
         let args = self.args(n.a, 16, i)?;
         self.cur_node = i;

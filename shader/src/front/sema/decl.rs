@@ -2,6 +2,7 @@
 //! the used-global check, and the prologue and epilogue around `main`.
 use heapless::Vec;
 
+use super::aggregate::AggTy;
 use super::scope::{key_of, name_key, same_bytes, same_name};
 use super::types::*;
 use super::{Sema, SymKind, R};
@@ -84,6 +85,92 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let io = q & (Q_IN | Q_OUT) != 0;
+            if n.c >= 0 || n.b >= 0 {
+                // Profile 2: a struct- or array-typed global.
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let varying = (vs && q & Q_OUT != 0) || (!vs && q & Q_IN != 0);
+                if io && agg.strukt == 0 {
+                    let float_vec =
+                        matches!(n.ty, Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4);
+                    if !varying {
+                        let what = if vs {
+                            "vertex inputs"
+                        } else {
+                            "fragment outputs"
+                        };
+                        self.err(
+                            i,
+                            format_args!("'{}': {} cannot be arrays in this profile", name, what),
+                        );
+                    } else if !float_vec {
+                        self.err(
+                            i,
+                            format_args!(
+                                "varying '{}' has type {}; its elements must be float, vec2, vec3 or vec4",
+                                name,
+                                self.agg_name(agg)
+                            ),
+                        );
+                    } else if q & Q_LAYOUT != 0 {
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "layout(location) on an array varying is not supported yet"
+                            ),
+                        );
+                    } else if n.op & (D_FLAT | D_NOPERSPECTIVE | D_CENTROID | D_INVARIANT) != 0
+                        || q & Q_CONST != 0
+                    {
+                        self.err_tok(
+                            n.d,
+                            format_args!("qualifiers on an array varying are not supported yet (only smooth)"),
+                        );
+                    }
+                    continue;
+                }
+                if n.ty == Type::Sampler2D && q & Q_UNIFORM == 0 {
+                    self.err(i, format_args!("sampler2D must be a uniform"));
+                    continue;
+                }
+                if io && n.op & D_BLOCK != 0 {
+                    // Profile 2: an interface block between the stages.
+                    if !varying {
+                        let what = if vs {
+                            "input blocks in a vertex shader"
+                        } else {
+                            "output blocks in a fragment shader"
+                        };
+                        self.err(i, format_args!("'{}': GLSL 3.30 has no {}", name, what));
+                        continue;
+                    }
+                    let _ = self.check_varying_block(i, agg);
+                    continue;
+                }
+                if io {
+                    let st = self.agg_name(agg);
+                    self.err(
+                        i,
+                        format_args!(
+                            "'{}' has struct type {}: shader inputs and outputs cannot be structs in GLSL 3.30 (declare a member per varying, or use an interface block)",
+                            name, st
+                        ),
+                    );
+                    continue;
+                }
+                if q & Q_CONST != 0 && q & Q_UNIFORM == 0 && n.a < 0 {
+                    self.err(i, format_args!("const '{}' needs an initializer", name));
+                    continue;
+                }
+                if n.a >= 0 && q & Q_UNIFORM != 0 {
+                    self.err(
+                        n.a,
+                        format_args!(
+                            "uniforms cannot have an initializer (the application sets them)"
+                        ),
+                    );
+                }
+                continue;
+            }
             if q & Q_LAYOUT != 0 && !io {
                 self.err_tok(
                     n.d,
@@ -295,6 +382,132 @@ impl<'a> Sema<'a> {
             let name = self.name_of(i);
             let q = n.quals;
             let nm: Name = bounded_string(name);
+            if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
+                // Profile 2: an interface block, a varying per member (`Block.member`).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let Some(d) = self.struct_def(agg) else {
+                    continue;
+                };
+                let interp = if n.op & D_FLAT != 0 {
+                    Interp::Flat
+                } else if n.op & D_NOPERSPECTIVE != 0 {
+                    Interp::NoPerspective
+                } else {
+                    Interp::Smooth
+                };
+                for k in d.first..d.first + d.count {
+                    let Some(m) = self.members.get(k as usize).copied() else {
+                        break;
+                    };
+                    let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                    let Some(free) = table.iter().position(|&s| s < 0) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many varyings: '{}.{}' does not fit; the limit is {}",
+                                d.name, m.name, var_max
+                            ),
+                        );
+                        break;
+                    };
+                    if let Some(t) = table.get_mut(free) {
+                        *t = i;
+                    }
+                    let mut en: Name = Name::new();
+                    let _ =
+                        core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", d.name, m.name));
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: m.ty.base,
+                        slot: free as u8,
+                        interp,
+                    });
+                }
+                continue;
+            }
+            if (n.c >= 0 || n.b >= 0) && q & Q_UNIFORM == 0 && q & (Q_IN | Q_OUT) != 0 {
+                // Profile 2: an array varying, one slot per element (`v[0]`, `v[1]`, ...).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let max = var_max;
+                for k in 0..agg.len {
+                    let table = used_var.get_mut(..max).unwrap_or(&mut []);
+                    let Some(free) = table.iter().position(|&s| s < 0) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many varyings: '{}[{}]' does not fit; the limit is {}",
+                                name, k, max
+                            ),
+                        );
+                        break;
+                    };
+                    if let Some(t) = table.get_mut(free) {
+                        *t = i;
+                    }
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: n.ty,
+                        slot: free as u8,
+                        interp: Interp::Smooth,
+                    });
+                }
+                continue;
+            }
+            if q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D && n.b >= 0 {
+                // Profile 2: a sampler array, consecutive units (`tex[0]`, `tex[1]`, ...).
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let max = self.lim.samplers_max;
+                if units + agg.len as usize > max {
+                    self.err(
+                        i,
+                        format_args!(
+                            "too many samplers: '{}' would need samplers {} to {}; the limit is {}",
+                            name,
+                            units + 1,
+                            units + agg.len as usize,
+                            max
+                        ),
+                    );
+                    continue;
+                }
+                for k in 0..agg.len as usize {
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+                    let _ = self.module.iface.samplers.push(Sampler {
+                        name: en,
+                        unit: (units + k) as u8,
+                    });
+                }
+                units += agg.len as usize;
+                continue;
+            }
+            if q & Q_UNIFORM != 0 && (n.c >= 0 || n.b >= 0) {
+                // Profile 2: a uniform struct or array, one program uniform per leaf.
+                let Ok(agg) = self.node_agg(i) else { continue };
+                let slots = self.agg_uslots(agg) as usize;
+                if uni_slot + slots > self.lim.uniform_vec4_slots_max {
+                    let max = self.lim.uniform_vec4_slots_max;
+                    self.err(
+                        i,
+                        format_args!(
+                            "too many uniforms: '{}' needs {} vec4 slot(s) from slot {}; the limit is {} vec4 slots (mat3 takes 3, mat4 takes 4)",
+                            name, slots, uni_slot, max
+                        ),
+                    );
+                    continue;
+                }
+                // A uniform block's members are named after the block (`Block.member`).
+                let prefix = match self.struct_def(agg) {
+                    Some(d) if n.op & D_BLOCK != 0 => d.name,
+                    _ => name,
+                };
+                if self.reflect_uniform(i, prefix, agg, uni_slot).is_ok() {
+                    uni_slot += slots;
+                }
+                continue;
+            }
             if q & Q_UNIFORM != 0 {
                 if n.ty == Type::Sampler2D {
                     if units >= self.lim.samplers_max {
@@ -542,6 +755,105 @@ impl<'a> Sema<'a> {
             let q = n.quals;
             let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
+                let agg_decl = n.c >= 0 || n.b >= 0;
+                if agg_decl && q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D {
+                    // Profile 2: a sampler array: its units follow its first one.
+                    let agg = self.node_agg(i)?;
+                    let first = self.first_element(name, true);
+                    let s = self.add_sym(i, name, SymKind::Sampler, Type::None, -1)?;
+                    if let Some(sym) = self.t.syms.get_mut(s) {
+                        sym.agg = agg;
+                        sym.slot = first as i16;
+                    }
+                    return Ok(());
+                }
+                if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
+                    // Profile 2: an interface block: member k at temp k.
+                    let agg = self.node_agg(i)?;
+                    let Some(d) = self.struct_def(agg) else {
+                        return Err(());
+                    };
+                    let tmp = self.temp(d.count)?;
+                    let kind = if q & Q_IN != 0 {
+                        SymKind::In
+                    } else {
+                        SymKind::Out
+                    };
+                    for k in 0..d.count {
+                        let t = tmp + k as i16;
+                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                            break;
+                        };
+                        if kind == SymKind::In {
+                            let slot = self.block_varying_slot(d.name, m.name);
+                            self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
+                        } else {
+                            self.zero(t)?;
+                        }
+                    }
+                    let s = self.add_sym(i, name, kind, Type::None, tmp)?;
+                    if let Some(sym) = self.t.syms.get_mut(s) {
+                        sym.agg = agg;
+                    }
+                    if n.ival == -2 {
+                        // Without an instance name: each member is a name (slot -2: stored
+                        // with the block, not on its own).
+                        for k in 0..d.count {
+                            let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                                break;
+                            };
+                            let s = self.add_sym(i, m.name, kind, m.ty.base, tmp + k as i16)?;
+                            if let Some(sym) = self.t.syms.get_mut(s) {
+                                sym.slot = -2;
+                            }
+                        }
+                    }
+                    return Ok(());
+                }
+                if agg_decl && q & (Q_IN | Q_OUT) != 0 {
+                    // Profile 2: an array varying, a block of temps (element k at temp k).
+                    let agg = self.node_agg(i)?;
+                    let tmp = self.temp(agg.len)?;
+                    let kind = if q & Q_IN != 0 {
+                        SymKind::In
+                    } else {
+                        SymKind::Out
+                    };
+                    for k in 0..agg.len {
+                        let t = tmp + k as i16;
+                        if kind == SymKind::In {
+                            let slot = self.varying_slot(name, k);
+                            self.emit(Op::LoadVar, n.ty, 4, t, -1, -1, slot as i16, 0)?;
+                        } else {
+                            self.zero(t)?;
+                        }
+                    }
+                    let s = self.add_sym(i, name, kind, n.ty, tmp)?;
+                    if let Some(sym) = self.t.syms.get_mut(s) {
+                        sym.agg = agg;
+                    }
+                    return Ok(());
+                }
+                if q & Q_UNIFORM != 0 && agg_decl {
+                    // Profile 2: a uniform struct or array: its leaves' slots follow its first.
+                    let agg = self.node_agg(i)?;
+                    let prefix = match self.struct_def(agg) {
+                        Some(d) if n.op & D_BLOCK != 0 => d.name,
+                        _ => name,
+                    };
+                    let first = self.first_element(prefix, false);
+                    let tmp = if used {
+                        self.load_uniform_agg(i, agg, first)?
+                    } else {
+                        -1
+                    };
+                    let s = self.add_sym(i, name, SymKind::Uniform, Type::None, tmp)?;
+                    if let Some(sym) = self.t.syms.get_mut(s) {
+                        sym.agg = agg;
+                        sym.slot = first as i16;
+                    }
+                    return Ok(());
+                }
                 if q & Q_UNIFORM != 0 {
                     if n.ty == Type::Sampler2D {
                         let unit = self
@@ -570,6 +882,9 @@ impl<'a> Sema<'a> {
                         let count = n.ty.uniform_slots();
                         tmp = self.temp(count as u16)?;
                         self.emit(Op::LoadUni, n.ty, 4, tmp, -1, -1, slot as i16, count as i16)?;
+                        if n.op & D_ROW_MAJOR != 0 {
+                            self.transpose_in_place(tmp, n.ty)?;
+                        }
                         if n.ty == Type::Bool {
                             // Any non-zero value the application stores means true.
                             let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
@@ -617,6 +932,85 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Profile 2: the first vec4 slot of uniform struct or array `name` (or, with `sampler`,
+    /// the first unit of a sampler array): its first leaf is reflected as `name` followed by
+    /// `.member` or `[0]`.
+    fn first_element(&self, name: &str, sampler: bool) -> u16 {
+        let of = |s: &str| {
+            s.len() > name.len()
+                && matches!(s.as_bytes().get(name.len()), Some(b'.') | Some(b'['))
+                && s.get(..name.len()) == Some(name)
+        };
+        if sampler {
+            let s = &self.module.iface.samplers;
+            return s
+                .iter()
+                .find(|u| of(u.name.as_str()))
+                .map(|u| u.unit as u16)
+                .unwrap_or(0);
+        }
+        let u = &self.module.iface.uniforms;
+        u.iter()
+            .find(|u| of(u.name.as_str()))
+            .map(|u| u.slot)
+            .unwrap_or(0)
+    }
+
+    /// Profile 2: the slot of member `member` of interface block `block` (`block.member`).
+    fn block_varying_slot(&self, block: &str, member: &str) -> u8 {
+        let mut en: Name = Name::new();
+        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", block, member));
+        self.module
+            .iface
+            .varyings
+            .iter()
+            .find(|v| v.name == en)
+            .map(|v| v.slot)
+            .unwrap_or(0)
+    }
+
+    /// Profile 2: an interface block's members must be float, vec2, vec3 or vec4.
+    fn check_varying_block(&mut self, i: i16, agg: AggTy) -> R<()> {
+        let Some(d) = self.struct_def(agg) else {
+            return Err(());
+        };
+        for k in d.first..d.first + d.count {
+            let Some(m) = self.members.get(k as usize).copied() else {
+                break;
+            };
+            let ok = !m.ty.is_agg()
+                && matches!(
+                    m.ty.base,
+                    Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+                );
+            if !ok {
+                let w = self.agg_name(m.ty);
+                bail!(
+                    self,
+                    i,
+                    "member '{}' of interface block '{}' is {}; it must be float, vec2, vec3 or vec4 in this profile",
+                    m.name,
+                    d.name,
+                    w
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Profile 2: the slot of element `k` of array varying `name` (`name[k]`).
+    fn varying_slot(&self, name: &str, k: u16) -> u8 {
+        let mut en: Name = Name::new();
+        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+        self.module
+            .iface
+            .varyings
+            .iter()
+            .find(|v| v.name == en)
+            .map(|v| v.slot)
+            .unwrap_or(0)
+    }
+
     pub(super) fn zero(&mut self, t: i16) -> R<()> {
         let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
         self.emit(Op::Const, Type::Vec4, 4, t, -1, -1, base, 0)
@@ -634,7 +1028,41 @@ impl<'a> Sema<'a> {
             self.emit(Op::StorePos, Type::Vec4, 4, -1, t, -1, 0, 0)?;
             for i in 0..self.t.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
-                if s.kind != SymKind::Out {
+                if s.kind != SymKind::Out || s.slot == -2 {
+                    continue;
+                }
+                if s.agg.strukt != 0 {
+                    // Profile 2: an interface block, member by member.
+                    let (tmp, agg) = (s.tmp, s.agg);
+                    let Some(d) = self.struct_def(agg) else {
+                        continue;
+                    };
+                    for k in 0..d.count {
+                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                            break;
+                        };
+                        let slot = self.block_varying_slot(d.name, m.name);
+                        self.emit(
+                            Op::StoreVar,
+                            m.ty.base,
+                            4,
+                            -1,
+                            tmp + k as i16,
+                            -1,
+                            slot as i16,
+                            0,
+                        )?;
+                    }
+                    continue;
+                }
+                if s.agg.len > 0 {
+                    // Profile 2: an array varying, element by element.
+                    let (tmp, ty, name, len) = (s.tmp, s.ty, self.sym_name(s), s.agg.len);
+                    let ty = if ty == Type::None { Type::Vec4 } else { ty };
+                    for k in 0..len {
+                        let slot = self.varying_slot(name, k);
+                        self.emit(Op::StoreVar, ty, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                    }
                     continue;
                 }
                 let (tmp, ty) = (s.tmp, s.ty);

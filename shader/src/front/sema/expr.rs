@@ -151,6 +151,34 @@ impl<'a> Sema<'a> {
     /// Applies chain link `i` to `lhs`, the value of its left operand.
     pub(super) fn link(&mut self, i: i16, lhs: Val) -> R<Val> {
         let n = self.node(i);
+        if n.kind == Kind::Swizzle && n.op == 0 && n.ival == 1 {
+            // Profile 2: `a.length()`, a constant.
+            if lhs.agg.len == 0 {
+                let g = self.val_name(&lhs);
+                bail!(self, i, "length() needs an array; this is {}", g);
+            }
+            return Ok(Val::konst(Type::Int, [lhs.agg.len as f32, 0.0, 0.0, 0.0]));
+        }
+        if lhs.agg.len > 0 && n.kind == Kind::Index {
+            return self.index_value(i, n.b, lhs);
+        }
+        if lhs.agg.is_agg() {
+            if n.kind == Kind::Swizzle {
+                return self.member_value(i, lhs);
+            }
+            if n.kind == Kind::Index {
+                let st = self.agg_name(lhs.agg);
+                bail!(
+                    self,
+                    i,
+                    "cannot index a struct ({}): select a member with '.'",
+                    st
+                );
+            }
+        }
+        if n.kind == Kind::Swizzle && n.op == 0 {
+            return self.not_a_swizzle(i);
+        }
         match n.kind {
             Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
             Kind::Index => {
@@ -167,6 +195,21 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Profile 2: Swizzle node `i` names no swizzle (a struct member's name) but its value is
+    /// not a struct: the parser's swizzle diagnostic.
+    pub(super) fn not_a_swizzle<T>(&mut self, i: i16) -> R<T> {
+        let w = self.name_of(i);
+        match crate::front::parse::swizzle_problem(w.as_bytes()) {
+            "mixed" => bail!(
+                self,
+                i,
+                "mixed swizzle sets in '{}': use only xyzw or only rgba",
+                w
+            ),
+            why => bail!(self, i, "invalid swizzle '{}': {}", w, why),
+        }
+    }
+
     pub(super) fn ident(&mut self, i: i16) -> R<Val> {
         let name = self.name_of(i);
         let Some(s) = self.lookup(name) else {
@@ -179,6 +222,23 @@ impl<'a> Sema<'a> {
             return Err(());
         };
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
+        if sym.agg.is_agg() {
+            let agg = sym.agg;
+            if agg.base == Type::Sampler2D {
+                // Profile 2: a sampler array: its units follow the first one.
+                return Ok(Val {
+                    ty: Type::None,
+                    tmp: -1,
+                    k: None,
+                    unit: slot as i8,
+                    agg,
+                });
+            }
+            if tmp < 0 {
+                bail!(self, i, "'{}' has no value here", name);
+            }
+            return Ok(Val::agg(agg, tmp));
+        }
         match kind {
             SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
             SymKind::Position if self.stage != Stage::Vertex => {
@@ -196,6 +256,7 @@ impl<'a> Sema<'a> {
                     tmp: -1,
                     k: None,
                     unit: slot as i8,
+                    agg: super::aggregate::AggTy::NONE,
                 })
             }
             _ => {}
@@ -321,6 +382,9 @@ impl<'a> Sema<'a> {
         }
         let b = self.value(n.b)?;
         self.cur_node = i;
+        if a.agg.is_agg() || b.agg.is_agg() {
+            return self.agg_compare(i, op, a, b);
+        }
         match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
                 self.compare(i, op, a, b)
@@ -435,6 +499,22 @@ impl<'a> Sema<'a> {
             let a = self.value(n.b)?;
             let b = self.value(n.c)?;
             self.cur_node = i;
+            if a.agg.is_agg() || b.agg.is_agg() {
+                // Profile 2: structs of one type are selected as wholes.
+                self.cond_agg_check(i, &a, &b)?;
+                if let Some(k) = c.k {
+                    return Ok(if lane(&k, 0) != 0.0 { a } else { b });
+                }
+                let r = self.temp(self.agg_temps(a.agg))?;
+                let tc = self.mat(c)?;
+                self.cond_if(i, tc)?;
+                self.store_agg(i, r, a.agg, a)?;
+                self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+                self.store_agg(i, r, a.agg, b)?;
+                self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+                self.if_depth -= 1;
+                return Ok(Val::agg(a.agg, r));
+            }
             let ty = self.cond_type(i, a.ty, b.ty)?;
             let (a, b) = (Val { ty, ..a }, Val { ty, ..b });
             if let Some(k) = c.k {
@@ -461,6 +541,18 @@ impl<'a> Sema<'a> {
             if a.ty == Type::Sampler2D {
                 bail!(self, n.b, "?: cannot select a sampler2D");
             }
+            if a.agg.is_agg() {
+                let r = self.temp(self.agg_temps(a.agg))?;
+                self.store_agg(i, r, a.agg, a)?;
+                self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+                let mark = self.ntemp;
+                let b = self.value(n.c)?;
+                self.cur_node = i;
+                self.cond_agg_check(i, &a, &b)?;
+                self.store_agg(i, r, a.agg, b)?;
+                self.ntemp = mark;
+                return Ok(Val::agg(a.agg, r));
+            }
             let cols = a.ty.columns().max(1) as u16;
             let r = self.temp(cols)?;
             self.store(r, a.ty, a)?;
@@ -468,6 +560,9 @@ impl<'a> Sema<'a> {
             let mark = self.ntemp;
             let b = self.value(n.c)?;
             self.cur_node = i;
+            if b.agg.is_agg() {
+                self.cond_agg_check(i, &a, &b)?;
+            }
             let ty = self.cond_type(i, a.ty, b.ty)?;
             self.store(r, ty, Val { ty, ..b })?;
             self.ntemp = mark;
@@ -477,6 +572,21 @@ impl<'a> Sema<'a> {
         let r = r?;
         self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
         Ok(r)
+    }
+
+    /// Profile 2: the sides of `?:` where one is a struct must be the same struct.
+    fn cond_agg_check(&mut self, i: i16, a: &Val, b: &Val) -> R<()> {
+        if a.agg != b.agg {
+            let (x, y) = (self.val_name(a), self.val_name(b));
+            bail!(
+                self,
+                i,
+                "type mismatch in ?: : the second operand is {}, the third is {}",
+                x,
+                y
+            );
+        }
+        Ok(())
     }
 
     fn cond_if(&mut self, i: i16, tc: i16) -> R<()> {

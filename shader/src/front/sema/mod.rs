@@ -27,6 +27,7 @@ use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
+use self::aggregate::{AggTy, Member, StructDef};
 use self::types::Val;
 
 macro_rules! bail {
@@ -36,6 +37,7 @@ macro_rules! bail {
     }};
 }
 
+mod aggregate;
 pub mod builtins;
 mod call;
 mod ctor;
@@ -101,6 +103,9 @@ struct Sym {
     node: i16,
     /// Location, slot or sampler unit.
     slot: i16,
+    /// Profile 2: a struct variable's type (its value is the block of temps from `tmp`; a
+    /// uniform's leaves are in consecutive vec4 slots from `slot`); NONE otherwise.
+    agg: AggTy,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -152,6 +157,13 @@ pub struct Sema<'a> {
     t: &'a mut SemaTables,
     /// The bounds of the compile's profile.
     lim: &'static Limits,
+    /// Profile 2: the aggregate type of the last l-value resolved (NONE for plain targets),
+    /// and of the current function's result.
+    lv_agg: AggTy,
+    ret_agg: AggTy,
+    /// Profile 2: the struct types in scope and their members (see `aggregate`).
+    structs: Vec<StructDef<'a>, P2_STRUCT_MAX>,
+    members: Vec<Member<'a>, P2_MEMBER_MAX>,
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -237,6 +249,10 @@ pub fn analyze(
         work: 0,
         work_spent: false,
         expansion: -1,
+        lv_agg: AggTy::NONE,
+        ret_agg: AggTy::NONE,
+        structs: Vec::new(),
+        members: Vec::new(),
         t: tables,
     };
     s.t.syms.clear();
@@ -472,6 +488,12 @@ impl<'a> Sema<'a> {
         }
 
         let mut main: i16 = -1;
+        // Profile 2: global struct types, in order (a member names only earlier structs).
+        for (i, n) in self.ast.list(self.ast.first) {
+            if n.kind == Kind::Struct {
+                let _ = self.declare_struct(i);
+            }
+        }
         // Functions first, so calls resolve whatever the order.
         for (i, n) in self.ast.list(self.ast.first) {
             if n.kind != Kind::Func {
@@ -498,7 +520,7 @@ impl<'a> Sema<'a> {
                 );
             }
             for (p, pn) in self.ast.list(n.a) {
-                if pn.ty == Type::Void || pn.ty == Type::Sampler2D {
+                if (pn.ty == Type::Void && pn.c < 0) || pn.ty == Type::Sampler2D {
                     self.err(
                         p,
                         format_args!("parameters cannot have type {}", pn.ty.name()),
@@ -506,7 +528,7 @@ impl<'a> Sema<'a> {
                 }
             }
             if name == "main" {
-                if n.ty != Type::Void || nparams != 0 {
+                if n.ty != Type::Void || n.c >= 0 || nparams != 0 {
                     self.err(i, format_args!("main must be declared 'void main()'"));
                 }
                 if n.b >= 0 {
@@ -583,8 +605,14 @@ impl<'a> Sema<'a> {
         self.dry = true;
         let mut args: Vec<Val, PARAM_CAP> = Vec::new();
         let n = self.node(f);
-        for (_, p) in self.ast.list(n.a).take(PARAM_CAP) {
-            let _ = args.push(Val::temp(p.ty, 0));
+        for (pi, p) in self.ast.list(n.a).take(PARAM_CAP) {
+            let agg = self.node_agg(pi).unwrap_or(AggTy::NONE);
+            let v = if agg.is_agg() {
+                Val::agg(agg, 0)
+            } else {
+                Val::temp(p.ty, 0)
+            };
+            let _ = args.push(v);
         }
         let _ = self.call_function(f, &args, &[], f);
         self.dry = false;

@@ -58,8 +58,12 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn pop_scope(&mut self, prev: u16) {
+        let popped = self.t.scopes.len().saturating_sub(1) as u16;
         if let Some(s) = self.t.scopes.pop() {
             self.t.syms.truncate(s.sym_base as usize);
+            if !self.structs.is_empty() {
+                self.pop_structs(popped);
+            }
         }
         self.cur = prev;
     }
@@ -147,6 +151,7 @@ impl<'a> Sema<'a> {
             known: None,
             node: at,
             slot: -1,
+            agg: super::aggregate::AggTy::NONE,
         };
         let max = self.lim.symbols_max;
         if self.t.syms.len() >= max || self.t.syms.push(sym).is_err() {

@@ -77,6 +77,7 @@ impl<'a> Sema<'a> {
                 self.emit(Op::Discard, Type::None, 0, -1, -1, -1, 0, 0)
             }
             Kind::Return => self.return_stmt(i, n),
+            Kind::Struct => self.declare_struct(i),
             _ => {
                 self.err(i, format_args!("unsupported statement"));
                 Err(())
@@ -109,6 +110,9 @@ impl<'a> Sema<'a> {
                 P2_HINT
             );
         }
+        if self.ret_agg.is_agg() {
+            return self.return_agg(n);
+        }
         if self.ret_ty == Type::Void {
             if n.a >= 0 {
                 bail!(self, n.a, "void function '{}' cannot return a value", fname);
@@ -131,6 +135,15 @@ impl<'a> Sema<'a> {
         self.store(t, want, v)
     }
 
+    /// Profile 2: `return VALUE;` in a function returning a struct.
+    fn return_agg(&mut self, n: Node) -> R<()> {
+        let v = self.value(n.a)?;
+        let want = self.ret_agg;
+        self.check_agg(n.a, &v, want, "wrong type returned")?;
+        let t = self.ret_tmp;
+        self.store_agg(n.a, t, want, v)
+    }
+
     /// Reports statement `next`, which follows a `return` in the same block.
     pub(super) fn after_return(&mut self, next: i16) -> R<()> {
         let tok = self.first_token(next);
@@ -148,7 +161,20 @@ impl<'a> Sema<'a> {
     /// value goes to the result temp, the "returned" flag is set, and every statement after
     /// one that may have returned is inside `IF returned == 0` (see `block_body`).
     pub(super) fn early_return(&mut self, i: i16, n: Node, fname: &str) -> R<()> {
-        if self.ret_ty == Type::Void {
+        if self.ret_agg.is_agg() {
+            if n.a < 0 {
+                let w = self.agg_name(self.ret_agg);
+                bail!(
+                    self,
+                    i,
+                    "'{}' returns {}: give the value, 'return <{}>;'",
+                    fname,
+                    w,
+                    w
+                );
+            }
+            self.return_agg(n)?;
+        } else if self.ret_ty == Type::Void {
             if n.a >= 0 {
                 bail!(self, n.a, "void function '{}' cannot return a value", fname);
             }
@@ -541,7 +567,7 @@ impl<'a> Sema<'a> {
             );
             return Err(());
         }
-        if n.ty == Type::Void {
+        if n.ty == Type::Void && n.c < 0 {
             bail!(self, i, "variables cannot be void");
         }
         if n.ty == Type::Sampler2D {
@@ -550,6 +576,9 @@ impl<'a> Sema<'a> {
         let is_const = n.quals & Q_CONST != 0;
         if is_const && n.a < 0 {
             bail!(self, i, "const '{}' needs an initializer", name);
+        }
+        if n.c >= 0 || n.b >= 0 || n.op & D_UNSIZED != 0 {
+            return self.local_agg(i, n, is_const);
         }
         let mark = self.ntemp;
         let cols = n.ty.columns().max(1) as u16;
@@ -592,6 +621,63 @@ impl<'a> Sema<'a> {
         let s = self.add_sym(i, name, kind, n.ty, if known.is_some() { -1 } else { tmp })?;
         if let Some(sym) = self.t.syms.get_mut(s) {
             sym.known = known;
+        }
+        Ok(())
+    }
+
+    /// Profile 2: a local (or plain or const global) of struct type: a block of temps,
+    /// initialised from a value of the same struct or zeroed.
+    fn local_agg(&mut self, i: i16, n: Node, is_const: bool) -> R<()> {
+        let name = self.name_of(i);
+        let mut agg = self.node_agg(i)?;
+        let mut init = None;
+        if n.op & D_UNSIZED != 0 {
+            // `T name[] = ...`: the initializer's array gives the size.
+            let v = self.value(n.a)?;
+            if v.agg.len == 0 || v.agg.elem() != agg {
+                let (w, g) = (self.agg_name(agg), self.val_name(&v));
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {}[] '{}' with a {} value",
+                    w,
+                    name,
+                    g
+                );
+            }
+            agg = v.agg;
+            init = Some(v);
+        }
+        let tmp = self.temp(self.agg_temps(agg))?;
+        if n.a >= 0 {
+            let v = match init {
+                Some(v) => v,
+                None => self.value(n.a)?,
+            };
+            if v.agg != agg {
+                let (w, g) = (self.agg_name(agg), self.val_name(&v));
+                bail!(
+                    self,
+                    n.a,
+                    "cannot initialize {} '{}' with a {} value",
+                    w,
+                    name,
+                    g
+                );
+            }
+            self.store_agg(n.a, tmp, agg, v)?;
+        } else {
+            self.zero_agg(tmp, agg)?;
+        }
+        self.ntemp = (tmp as u16).saturating_add(self.agg_temps(agg));
+        let kind = if is_const {
+            SymKind::Const
+        } else {
+            SymKind::Local
+        };
+        let s = self.add_sym(i, name, kind, Type::None, tmp)?;
+        if let Some(sym) = self.t.syms.get_mut(s) {
+            sym.agg = agg;
         }
         Ok(())
     }
@@ -747,6 +833,21 @@ impl<'a> Sema<'a> {
     pub(super) fn assign_value(&mut self, i: i16, n: Node, want: bool) -> R<Val> {
         let lv = self.lvalue(n.a)?;
         let (sym, tmp, ty, swz) = lv;
+        let lagg = self.lv_agg;
+        if lagg.is_agg() {
+            // Profile 2: a whole struct.
+            if n.op != 0 {
+                let w = self.agg_name(lagg);
+                bail!(self, i, "compound assignment cannot take a struct ({})", w);
+            }
+            let v = self.value(n.b)?;
+            self.check_agg(n.b, &v, lagg, "type mismatch in assignment")?;
+            self.store_agg(i, tmp, lagg, v)?;
+            if want {
+                return self.copy_agg(i, Val::agg(lagg, tmp));
+            }
+            return Ok(v);
+        }
         let v = if n.op == 0 {
             self.value(n.b)?
         } else {
@@ -778,7 +879,7 @@ impl<'a> Sema<'a> {
                 "{}: the target is {}, the value is {}",
                 what,
                 target_ty.name(),
-                v.ty.name()
+                self.val_name(&v)
             );
         };
         let src = self.write_lvalue(lv, v)?;
@@ -896,6 +997,49 @@ impl<'a> Sema<'a> {
     /// to the target `inner` below it.
     pub(super) fn lvalue_link(&mut self, i: i16, inner: Option<LValue>) -> R<LValue> {
         let n = self.node(i);
+        let inner_agg = core::mem::replace(&mut self.lv_agg, super::aggregate::AggTy::NONE);
+        if let (Kind::Swizzle, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.is_agg())
+        {
+            // Profile 2: a struct member.
+            let name = self.name_of(i);
+            let Some((toff, _, ty)) = self.member_of(inner_agg, name) else {
+                let st = self.agg_name(inner_agg);
+                bail!(self, i, "struct '{}' has no member named '{}'", st, name);
+            };
+            self.lv_agg = ty;
+            return Ok((
+                s,
+                tmp.saturating_add(toff.min(i16::MAX as u16) as i16),
+                ty.base,
+                None,
+            ));
+        }
+        if let (Kind::Index, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.len > 0) {
+            // Profile 2: an array element (a constant index).
+            let k = self.array_index(n.b, inner_agg)?;
+            let el = inner_agg.elem();
+            let t = tmp
+                .saturating_add(k.saturating_mul(self.agg_temps(el)).min(i16::MAX as u16) as i16);
+            if el.is_agg() {
+                self.lv_agg = el;
+            }
+            return Ok((s, t, el.base, None));
+        }
+        if n.kind == Kind::Swizzle && n.op == 0 && n.ival == 1 {
+            bail!(self, i, "length() cannot be assigned");
+        }
+        if inner_agg.is_agg() && inner.is_some() {
+            let st = self.agg_name(inner_agg);
+            bail!(
+                self,
+                i,
+                "cannot index a struct ({}): select a member with '.'",
+                st
+            );
+        }
+        if n.kind == Kind::Swizzle && n.op == 0 {
+            return self.not_a_swizzle(i);
+        }
         match (n.kind, inner) {
             (Kind::Ident, None) => {
                 let name = self.name_of(i);
@@ -906,6 +1050,7 @@ impl<'a> Sema<'a> {
                     return Err(());
                 };
                 let (kind, ty, tmp) = (sym.kind, sym.ty, sym.tmp);
+                self.lv_agg = sym.agg;
                 match kind {
                     SymKind::Local | SymKind::Out => {}
                     SymKind::Position if self.stage == Stage::Vertex => {}

@@ -1,4 +1,5 @@
 //! An expression's value during lowering and the type predicates the rules are written in.
+use super::aggregate::AggTy;
 use crate::ir::Type;
 
 /// An expression's value: a constant (not yet in IR), a temp, or a sampler unit.
@@ -8,6 +9,9 @@ pub(super) struct Val {
     pub(super) tmp: i16,
     pub(super) k: Option<[f32; 4]>,
     pub(super) unit: i8,
+    /// Profile 2: a struct (or array) value, a block of consecutive temps from `tmp` (`ty` is
+    /// None); [`AggTy::NONE`] for every other value.
+    pub(super) agg: AggTy,
 }
 
 impl Val {
@@ -17,6 +21,7 @@ impl Val {
             tmp: -1,
             k: Some(k),
             unit: -1,
+            agg: AggTy::NONE,
         }
     }
     pub(super) fn temp(ty: Type, tmp: i16) -> Val {
@@ -25,6 +30,17 @@ impl Val {
             tmp,
             k: None,
             unit: -1,
+            agg: AggTy::NONE,
+        }
+    }
+    /// A struct (or array) value in the temps from `tmp`.
+    pub(super) fn agg(agg: AggTy, tmp: i16) -> Val {
+        Val {
+            ty: Type::None,
+            tmp,
+            k: None,
+            unit: -1,
+            agg,
         }
     }
 }
