@@ -118,7 +118,7 @@ impl<'a> Sema<'a> {
                 let copy_in = pn.quals & Q_IN != 0 || !out;
                 if let Some(Some((_, _, lty, swz))) = outs.get(k) {
                     let target = match swz {
-                        Some((len, _)) => vec_type(is_int_based(*lty), *len),
+                        Some((len, _)) => like(*lty, *len),
                         None => *lty,
                     };
                     if self.convert(Val::temp(pn.ty, 0), target).is_none() {
@@ -242,7 +242,7 @@ impl<'a> Sema<'a> {
                 continue;
             };
             let target = match lv.3 {
-                Some((len, _)) => vec_type(is_int_based(lv.2), len),
+                Some((len, _)) => like(lv.2, len),
                 None => lv.2,
             };
             let v = Val::temp(target, t);

@@ -41,6 +41,7 @@ mod call;
 mod ctor;
 mod decl;
 mod expr;
+mod p2types;
 mod scope;
 mod stmt;
 mod types;
