@@ -41,8 +41,12 @@
 //! | ELSE, ENDIF | - | structured control flow |
 //! | DISCARD | - | ends the fragment, discarded |
 //!
+//! | FLOOR CEIL FRACT ROUND_EVEN EXP2 LOG2 SIGN | dst, a, lanes (0 means 1) | lane-wise for k < lanes (profile 2; FRACT = x - floor(x), ROUND_EVEN ties to even, SIGN gives 1, -1 or 0 and 0 for NaN) |
+//! | CMPV | dst, a, b, aux = [`CmpCode`], lanes (0 means 1) | dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes (profile 2) |
+//!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
-//! (documented in docs/CSIR.md): DIV (33) and SQRT (34).
+//! (documented in docs/CSIR.md): DIV (33) and SQRT (34); profile 2's FLOOR (35) CEIL (36)
+//! FRACT (37) ROUND_EVEN (38) EXP2 (39) LOG2 (40) SIGN (41) CMPV (42).
 
 pub mod dump;
 pub mod opt;
@@ -296,10 +300,20 @@ pub enum Op {
     Discard = 32,
     Div = 33,
     Sqrt = 34,
+    // Profile 2's built-in library (issue 13): lane-wise ops, `lanes` (0 means 1).
+    Floor = 35,
+    Ceil = 36,
+    Fract = 37,
+    RoundEven = 38,
+    Exp2 = 39,
+    Log2 = 40,
+    Sign = 41,
+    /// Lane-wise compare: dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes; aux = CmpCode.
+    CmpV = 42,
 }
 
 impl Op {
-    pub const ALL: [Op; 35] = [
+    pub const ALL: [Op; 43] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -335,6 +349,14 @@ impl Op {
         Op::Discard,
         Op::Div,
         Op::Sqrt,
+        Op::Floor,
+        Op::Ceil,
+        Op::Fract,
+        Op::RoundEven,
+        Op::Exp2,
+        Op::Log2,
+        Op::Sign,
+        Op::CmpV,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -379,6 +401,14 @@ impl Op {
             Op::Discard => "discard",
             Op::Div => "div",
             Op::Sqrt => "sqrt",
+            Op::Floor => "floor",
+            Op::Ceil => "ceil",
+            Op::Fract => "fract",
+            Op::RoundEven => "round_even",
+            Op::Exp2 => "exp2",
+            Op::Log2 => "log2",
+            Op::Sign => "sign",
+            Op::CmpV => "cmpv",
         }
     }
 
@@ -414,6 +444,14 @@ impl Op {
                 | Op::LoadFcoord
                 | Op::Div
                 | Op::Sqrt
+                | Op::Floor
+                | Op::Ceil
+                | Op::Fract
+                | Op::RoundEven
+                | Op::Exp2
+                | Op::Log2
+                | Op::Sign
+                | Op::CmpV
         )
     }
 }

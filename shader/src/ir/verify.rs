@@ -131,6 +131,27 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 v.temp(inst.a)?;
                 v.lanes_0_to_4(inst.lanes)?;
             }
+            Op::Floor
+            | Op::Ceil
+            | Op::Fract
+            | Op::RoundEven
+            | Op::Exp2
+            | Op::Log2
+            | Op::Sign
+            | Op::CmpV => {
+                if p1 {
+                    return Err(v.err("opcodes 35..=42 are profile 2's (built-in library)"));
+                }
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+                if inst.op == Op::CmpV {
+                    v.temp(inst.b)?;
+                    if CmpCode::from_i16(inst.aux).is_none() {
+                        return Err(v.err("CMPV code must be 1..=6 (LT GT LE GE EQ NE)"));
+                    }
+                }
+            }
             Op::Dot => {
                 v.temp(inst.dst)?;
                 v.temp(inst.a)?;

@@ -177,7 +177,7 @@ impl<'a> Sema<'a> {
     pub(super) fn ident(&mut self, i: i16) -> R<Val> {
         let name = self.name_of(i);
         let Some(s) = self.lookup(name) else {
-            if Self::is_builtin(name) {
+            if self.is_builtin(name) {
                 bail!(self, i, "'{}' is a built-in function, not a value", name);
             }
             bail!(self, i, "unknown identifier '{}'", name);

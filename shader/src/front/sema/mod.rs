@@ -37,6 +37,7 @@ macro_rules! bail {
 }
 
 pub mod builtins;
+pub mod builtins2;
 mod call;
 mod ctor;
 mod decl;
@@ -415,7 +416,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let name = self.name_of(i);
-            if Self::is_builtin(name) {
+            if self.is_builtin(name) {
                 self.err(
                     i,
                     format_args!("'{}' is a built-in function and cannot be redefined", name),
