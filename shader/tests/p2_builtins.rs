@@ -267,6 +267,71 @@ fn trigonometric_and_hyperbolic_functions_are_within_their_bounds() {
 }
 
 #[test]
+fn inverse_trigonometric_functions_are_within_their_bounds() {
+    // atan: Mesa's minimax polynomial, |error| < 1e-5; asin/acos: Abramowitz-Stegun 4.4.45,
+    // |error| < 7e-5 (undefined outside [-1, 1]: not compared there).
+    // atan(NaN) is 0 here (the result takes SIGN(x), 0 for NaN).
+    check("atan", 1e4, 1e-5, 0.0, |x| {
+        if x.is_nan() {
+            0.0
+        } else {
+            x.atan()
+        }
+    });
+    check("asin", 1.0, 7e-5, 0.0, |x| {
+        if x.abs() > 1.0 {
+            ANY
+        } else {
+            x.asin()
+        }
+    });
+    check("acos", 1.0, 7e-5, 0.0, |x| {
+        if x.abs() > 1.0 {
+            ANY
+        } else {
+            x.acos()
+        }
+    });
+    let s = Shader::new("atan(u.x, u.y), atan(u.zw, vec2(-1.0, 0.5)), 0.0");
+    for (y, x) in [
+        (1.0f32, 1.0f32),
+        (1.0, -1.0),
+        (-1.0, -1.0),
+        (-2.0, 0.5),
+        (0.5, -3.0),
+        (3.0, 0.0),
+    ] {
+        let r = s.run([y, x, y, x]);
+        let r = [r[0], r[0], r[1], r[2]];
+        let want = (y as f64).atan2(x as f64);
+        assert!(
+            (r[0] as f64 - want).abs() < 2e-5,
+            "atan({}, {}) = {}, want {}",
+            y,
+            x,
+            r[0],
+            want
+        );
+        assert!((r[2] as f64 - (y as f64).atan2(-1.0)).abs() < 2e-5);
+    }
+}
+
+#[test]
+fn inverse_of_mat2_and_mat3() {
+    let s = Shader::new("inverse(mat2(u)) * vec2(1.0, 2.0), (inverse(mat3(u.x, 0, 1, 0, u.y, 0, 2, 0, u.z)) * vec3(1.0, 2.0, 3.0)).xy");
+    // mat2 (1, 2, 3, 4): M = [1 3; 2 4], M^-1 (1, 2) = (1, 0)... computed below
+    let r = s.run([1.0, 2.0, 3.0, 4.0]);
+    // M^-1 = 1/(-2) [4 -3; -2 1]; times (1, 2) = (-2/ -2 ... ) = (1, 0)
+    assert!((r[0] - 1.0).abs() < 1e-6 && r[1].abs() < 1e-6, "{:?}", r);
+    // N = [x 0 2; 0 y 0; 1 0 z] with x=1, y=2, z=3: N v = (1,2,3) for v = (1/1... ) check N r = b
+    let (x, y) = (r[2] as f64, r[3] as f64);
+    // third component unknown here; check the first two rows: x + 2 v2 = 1, 2 y = 2
+    assert!((y - 1.0).abs() < 1e-6, "{:?}", r);
+    // v = N^-1 b with det = x*y*z - 2*y = 6 - 4 = 2: v0 = (y z b0 - 2 y b2) / det = (6 - 12) / 2 = -3
+    assert!((x + 3.0).abs() < 1e-5, "{:?}", r);
+}
+
+#[test]
 fn vector_overloads_relational_and_geometric_functions() {
     let s =
         Shader::new("mod(u.x, u.y), mod(u.xy, 3.0).y, step(0.5, u.z), smoothstep(0.0, 2.0, u.w)");

@@ -15,6 +15,14 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
     ("radians", 1, 1, "genType radians(genType degrees)"),
     ("degrees", 1, 1, "genType degrees(genType radians)"),
     ("tan", 1, 1, "genType tan(genType angle)"),
+    ("asin", 1, 1, "genType asin(genType x)"),
+    ("acos", 1, 1, "genType acos(genType x)"),
+    (
+        "atan",
+        1,
+        2,
+        "genType atan(genType y, genType x); genType atan(genType y_over_x)",
+    ),
     ("sinh", 1, 1, "genType sinh(genType x)"),
     ("cosh", 1, 1, "genType cosh(genType x)"),
     ("tanh", 1, 1, "genType tanh(genType x)"),
@@ -68,6 +76,12 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
     ),
     ("refract", 3, 3, "genType refract(genType I, genType N, float eta)"),
     ("matrixCompMult", 2, 2, "mat matrixCompMult(mat x, mat y)"),
+    (
+        "inverse",
+        1,
+        1,
+        "mat2 inverse(mat2 m); mat3 inverse(mat3 m)",
+    ),
     (
         "outerProduct",
         2,
@@ -126,6 +140,18 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
     ("all", 1, 1, "bool all(bvec x)"),
     ("not", 1, 1, "bvec not(bvec x)"),
 ];
+
+/// Mesa's minimax polynomial for atan on [0, 1] (odd powers, u^1..u^11).
+const ATAN_P: [f32; 6] = [
+    0.999_979_3,
+    -0.332_675_64,
+    0.193_892_5,
+    -0.117_350_32,
+    0.053_681_38,
+    -0.012_132_321,
+];
+/// Abramowitz and Stegun 4.4.45: asin(x) = pi/2 - sqrt(1 - x) (a0 + a1 x + a2 x^2 + a3 x^3).
+const ASIN_A: [f32; 4] = [1.570_728_8, -0.212_114_4, 0.074_261, -0.018_729_3];
 
 const LOG2_E: f32 = core::f32::consts::LOG2_E;
 const LN_2: f32 = core::f32::consts::LN_2;
@@ -222,6 +248,46 @@ impl<'a> Sema<'a> {
         Ok(Val::temp(Type::Float, t))
     }
 
+    /// Horner: `c[0] + x (c[1] + x (...))`.
+    fn poly(&mut self, x: Val, c: &[f32]) -> R<Val> {
+        let n = x.ty.components();
+        let mut acc = self.splat(
+            Val::konst(
+                Type::Float,
+                [c.last().copied().unwrap_or(0.0), 0.0, 0.0, 0.0],
+            ),
+            n,
+        )?;
+        for &k in c.iter().rev().skip(1) {
+            let m = self.op2(Op::Mul, x.ty, acc, x)?;
+            acc = self.add_k(m, k)?;
+        }
+        Ok(acc)
+    }
+
+    /// atan(x) for genType x: the polynomial on min(|x|, 1) / max(|x|, 1), reflected about
+    /// pi/4 above 1, with x's sign.
+    fn atan1(&mut self, x: Val) -> R<Val> {
+        let n = x.ty.components();
+        let one = self.splat(Val::konst(Type::Float, [1.0, 0.0, 0.0, 0.0]), n)?;
+        let a = self.op1(Op::Abs, x)?;
+        let lo = self.op2(Op::Min, x.ty, a, one)?;
+        let hi = self.op2(Op::Max, x.ty, a, one)?;
+        let u = self.op2(Op::Div, x.ty, lo, hi)?;
+        let u2 = self.op2(Op::Mul, x.ty, u, u)?;
+        let p = self.poly(u2, &ATAN_P)?;
+        let t = self.op2(Op::Mul, x.ty, u, p)?;
+        // above 1: pi/2 - t, as t + b (pi/2 - 2t)
+        let b = self.cmpv(a, one, CmpCode::Gt)?;
+        let b = Val { ty: x.ty, ..b };
+        let m2 = self.mul_k(t, -2.0)?;
+        let c = self.add_k(m2, core::f32::consts::FRAC_PI_2)?;
+        let bc = self.op2(Op::Mul, x.ty, b, c)?;
+        let r = self.op2(Op::Add, x.ty, t, bc)?;
+        let sg = self.op1(Op::Sign, x)?;
+        self.op2(Op::Mul, x.ty, sg, r)
+    }
+
     /// Profile 2's built-ins (`P2_BUILTINS`); the arguments are already counted.
     pub(super) fn builtin2(&mut self, i: i16, name: &str, args: &[(i16, Val)]) -> R<Val> {
         let arg = |k: usize| {
@@ -248,6 +314,116 @@ impl<'a> Sema<'a> {
             "exp" => {
                 let x = self.float_arg(name, 0, arg(0))?;
                 self.exp_e(x)
+            }
+            "atan" if args.len() == 1 => {
+                let x = self.float_arg(name, 0, arg(0))?;
+                self.atan1(x)
+            }
+            "atan" => {
+                // atan(y / x), plus pi with y's sign (y >= 0: +pi) when x < 0.
+                let y = self.float_arg(name, 0, arg(0))?;
+                let x = self.float_arg(name, 1, arg(1))?;
+                self.same_type(name, i, y, x)?;
+                let q = self.op2(Op::Div, x.ty, y, x)?;
+                let t = self.atan1(q)?;
+                let z = self.splat(Val::konst(Type::Float, [0.0; 4]), x.ty.components())?;
+                let neg = self.cmpv(x, z, CmpCode::Lt)?;
+                let up = self.cmpv(y, z, CmpCode::Ge)?;
+                let up = Val { ty: x.ty, ..up };
+                let s2 = self.mul_k(up, 2.0 * core::f32::consts::PI)?;
+                let s = self.add_k(s2, -core::f32::consts::PI)?;
+                let c = self.op2(Op::Mul, x.ty, Val { ty: x.ty, ..neg }, s)?;
+                self.op2(Op::Add, x.ty, t, c)
+            }
+            "asin" | "acos" => {
+                let x = self.float_arg(name, 0, arg(0))?;
+                let a = self.op1(Op::Abs, x)?;
+                let na = self.mul_k(a, -1.0)?;
+                let om = self.add_k(na, 1.0)?;
+                let r = self.op1(Op::Sqrt, om)?;
+                let p = self.poly(a, &ASIN_A)?;
+                let rp = self.op2(Op::Mul, x.ty, r, p)?;
+                let nrp = self.mul_k(rp, -1.0)?;
+                let h = self.add_k(nrp, core::f32::consts::FRAC_PI_2)?;
+                let sg = self.op1(Op::Sign, x)?;
+                let asin = self.op2(Op::Mul, x.ty, sg, h)?;
+                if name == "asin" {
+                    return Ok(asin);
+                }
+                let n = self.mul_k(asin, -1.0)?;
+                self.add_k(n, core::f32::consts::FRAC_PI_2)
+            }
+            "inverse" => {
+                let m = self.matrix_arg(name, arg(0))?;
+                match m.ty {
+                    Type::Mat2 => {
+                        // (1 / det) (d, -b, -c, a)
+                        let det = self.builtin2(i, "determinant", &[(i, m)])?;
+                        let one = Val::konst(Type::Float, [1.0, 0.0, 0.0, 0.0]);
+                        let r = self.op2(Op::Div, Type::Float, one, det)?;
+                        let t = self.temp(2)?;
+                        self.zero(t)?;
+                        self.zero(t + 1)?;
+                        self.emit(Op::SetLane, Type::Vec2, 1, t, m.tmp + 1, -1, 0, 1)?;
+                        self.emit(Op::SetLane, Type::Vec2, 1, t, m.tmp, -1, 1, 1)?;
+                        self.emit(Op::SetLane, Type::Vec2, 1, t + 1, m.tmp + 1, -1, 0, 0)?;
+                        self.emit(Op::SetLane, Type::Vec2, 1, t + 1, m.tmp, -1, 1, 0)?;
+                        let sgn = self.mat(Val::konst(Type::Vec2, [1.0, -1.0, 0.0, 0.0]))?;
+                        let nsg = self.mat(Val::konst(Type::Vec2, [-1.0, 1.0, 0.0, 0.0]))?;
+                        let rs = self.splat(r, 2)?;
+                        let rs = self.mat(rs)?;
+                        self.emit(Op::Mul, Type::Vec2, 2, t, t, sgn, 0, 0)?;
+                        self.emit(Op::Mul, Type::Vec2, 2, t + 1, t + 1, nsg, 0, 0)?;
+                        self.emit(Op::Mul, Type::Vec2, 2, t, t, rs, 0, 0)?;
+                        self.emit(Op::Mul, Type::Vec2, 2, t + 1, t + 1, rs, 0, 0)?;
+                        Ok(Val::temp(Type::Mat2, t))
+                    }
+                    Type::Mat3 => {
+                        // rows of the inverse: cross(c1, c2), cross(c2, c0), cross(c0, c1) / det
+                        let c = [
+                            Val::temp(Type::Vec3, m.tmp),
+                            Val::temp(Type::Vec3, m.tmp + 1),
+                            Val::temp(Type::Vec3, m.tmp + 2),
+                        ];
+                        let r0 = self.builtin(i, "cross", &[(i, c[1]), (i, c[2])])?;
+                        let r1 = self.builtin(i, "cross", &[(i, c[2]), (i, c[0])])?;
+                        let r2 = self.builtin(i, "cross", &[(i, c[0]), (i, c[1])])?;
+                        let det = self.dot(c[0], r0)?;
+                        let one = Val::konst(Type::Float, [1.0, 0.0, 0.0, 0.0]);
+                        let rd = self.op2(Op::Div, Type::Float, one, det)?;
+                        let rds = self.splat(rd, 3)?;
+                        let rows = [r0, r1, r2];
+                        let mut scaled = [r0; 3];
+                        for (k, r) in rows.iter().enumerate() {
+                            if let Some(s) = scaled.get_mut(k) {
+                                *s = self.op2(Op::Mul, Type::Vec3, *r, rds)?;
+                            }
+                        }
+                        let t = self.temp(3)?;
+                        for j in 0..3i16 {
+                            self.zero(t + j)?;
+                            for (k, r) in scaled.iter().enumerate() {
+                                self.emit(
+                                    Op::SetLane,
+                                    Type::Vec3,
+                                    1,
+                                    t + j,
+                                    r.tmp,
+                                    -1,
+                                    k as i16,
+                                    j,
+                                )?;
+                            }
+                        }
+                        Ok(Val::temp(Type::Mat3, t))
+                    }
+                    t => bail!(
+                        self,
+                        arg(0).0,
+                        "inverse() of {} is not supported yet (profile 2 inverts mat2 and mat3)",
+                        t.name()
+                    ),
+                }
             }
             "log" => {
                 let x = self.float_arg(name, 0, arg(0))?;
