@@ -414,3 +414,13 @@ fn csir_v2_keeps_the_new_types_and_opcodes_and_profile_1_refuses_them() {
         Err(CsirError::BadOpcode { op: 35, .. })
     ));
 }
+
+#[test]
+fn mix_with_a_bool_selector_picks_exactly_and_uint_min_max_keep_their_type() {
+    let s = Shader::new(
+        "mix(u.xy, vec2(1e38 * u.x * 10.0, -2.0), bvec2(u.z > 0.0, u.w > 0.0)), float(max(uvec2(u.zw), uvec2(3u)).y), mix(1.0, 2.0, u.x > 5.0)",
+    );
+    assert_eq!(s.run([7.0, 8.0, 1.0, 0.0]), [f32::INFINITY, 8.0, 3.0, 2.0]);
+    assert_eq!(s.run([7.0, 8.0, 0.0, 5.0]), [7.0, -2.0, 5.0, 2.0]);
+    assert_eq!(s.run([1.0, 8.0, 0.0, 0.0]), [1.0, 8.0, 3.0, 1.0]);
+}

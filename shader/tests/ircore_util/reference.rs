@@ -119,13 +119,7 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     };
                 }
             }
-            Op::Floor
-            | Op::Ceil
-            | Op::Fract
-            | Op::RoundEven
-            | Op::Exp2
-            | Op::Log2
-            | Op::Sign => {
+            Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Exp2 | Op::Log2 | Op::Sign => {
                 let x = t[a];
                 for k in 0..l01(i.lanes) {
                     t[d][k] = match i.op {

@@ -249,7 +249,9 @@ impl<'a> Sema<'a> {
                         );
                     }
                 }
-                let int = is_int_based(a.1.ty) && is_int_based(b.1.ty);
+                // Profile 2: two uint-based arguments keep their type, as two int-based ones do.
+                let int = (is_int_based(a.1.ty) && is_int_based(b.1.ty))
+                    || (is_uint_based(a.1.ty) && is_uint_based(b.1.ty));
                 let fa = if int {
                     a.1
                 } else {
@@ -277,6 +279,12 @@ impl<'a> Sema<'a> {
                 let hi = self.match_size(name, i, x, hi)?;
                 let m = self.op2(Op::Max, x.ty, x, lo)?;
                 self.op2(Op::Min, x.ty, m, hi)
+            }
+            "mix"
+                if self.toks.profile == crate::limits::Profile::P2
+                    && (arg(2).1.ty == Type::Bool || is_bvec(arg(2).1.ty)) =>
+            {
+                self.mix_select(i, arg(0), arg(1), arg(2))
             }
             "mix" => {
                 let a = self.float_arg(name, 0, arg(0))?;

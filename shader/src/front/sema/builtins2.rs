@@ -65,6 +65,12 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
         3,
         "genType smoothstep(genType e0, genType e1, genType x); genType smoothstep(float e0, float e1, genType x)",
     ),
+    (
+        "mix",
+        3,
+        3,
+        "genType mix(genType a, genType b, genBType sel); genIType mix(genIType a, genIType b, genBType sel); genUType mix(genUType a, genUType b, genBType sel); genBType mix(genBType a, genBType b, genBType sel) (profile 2's overloads; the float ones are profile 1's)",
+    ),
     ("isnan", 1, 1, "genBType isnan(genType x)"),
     ("isinf", 1, 1, "genBType isinf(genType x)"),
     ("distance", 2, 2, "float distance(genType p0, genType p1)"),
@@ -286,6 +292,63 @@ impl<'a> Sema<'a> {
         let r = self.op2(Op::Add, x.ty, t, bc)?;
         let sg = self.op1(Op::Sign, x)?;
         self.op2(Op::Mul, x.ty, sg, r)
+    }
+
+    /// `mix(a, b, sel)` with a bool or bvec selector: lane k is b[k] where sel[k] is true and
+    /// a[k] otherwise, exactly (no arithmetic: infinities and NaN pass through), one IF per lane.
+    pub(super) fn mix_select(
+        &mut self,
+        i: i16,
+        a: (i16, Val),
+        b: (i16, Val),
+        s: (i16, Val),
+    ) -> R<Val> {
+        let (a, b, s) = (a.1, b.1, s.1);
+        let n = a.ty.components();
+        let ok = (is_numeric(a.ty) || is_bvec(a.ty) || a.ty == Type::Bool)
+            && !is_matrix(a.ty)
+            && a.ty == b.ty
+            && s.ty.components() == n;
+        if !ok {
+            bail!(
+                self,
+                i,
+                "mix() with a bool selector expects a and b of one type and a selector of their size; found {}, {} and {}",
+                a.ty.name(),
+                b.ty.name(),
+                s.ty.name()
+            );
+        }
+        if let (Some(x), Some(y), Some(c)) = (a.k, b.k, s.k) {
+            let mut out = [0.0f32; 4];
+            for (k, o) in out.iter_mut().enumerate().take(n as usize) {
+                *o = if lane(&c, k) != 0.0 {
+                    lane(&y, k)
+                } else {
+                    lane(&x, k)
+                };
+            }
+            return Ok(Val::konst(a.ty, out));
+        }
+        if self.if_depth >= crate::limits::IF_DEPTH_MAX {
+            bail!(
+                self,
+                i,
+                "if statements are nested too deeply: the limit is {}",
+                crate::limits::IF_DEPTH_MAX
+            );
+        }
+        let (ta, tb, ts) = (self.mat(a)?, self.mat(b)?, self.mat(s)?);
+        let r = self.temp(1)?;
+        self.emit(Op::Mov, a.ty, 4, r, ta, -1, 0, 0)?;
+        let c = self.temp(1)?;
+        for k in 0..n as i16 {
+            self.emit(Op::Swz, Type::Bool, 1, c, ts, -1, k, 0)?;
+            self.emit(Op::If, Type::None, 0, -1, c, -1, 0, 0)?;
+            self.emit(Op::SetLane, a.ty, 1, r, tb, -1, k, k)?;
+            self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+        }
+        Ok(Val::temp(a.ty, r))
     }
 
     /// Profile 2's built-ins (`P2_BUILTINS`); the arguments are already counted.
