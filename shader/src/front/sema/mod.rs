@@ -14,7 +14,8 @@
 //! (scopes and symbol lookup), `decl` (global declarations, interface binding, prologue and
 //! epilogue), `stmt` (statements, unrolling, assignment), `expr` (expressions and operators),
 //! `call` (user calls and inlining), `builtins` (the built-in functions), `ctor`
-//! (constructors). Constant folding happens where each operation is lowered: an operation whose
+//! (constructors), and profile 2's `p2types` (uint, bvec and every matrix shape: conversions,
+//! linear algebra, equality) and `builtins2` (profile 2's built-in library). Constant folding happens where each operation is lowered: an operation whose
 //! operands are all constants yields a constant `Val` instead of IR.
 use core::fmt;
 
