@@ -235,6 +235,22 @@ fn run(text: &str, input: &[[f32; 4]], konst: &[[f32; 4]]) -> (Vec<(usize, [u32;
             "COS" => [src[0][0].cos(); 4],
             "POW" => [src[0][0].powf(src[1][0]); 4],
             "TRUNC" => lanewise(&|k| src[0][k].trunc()),
+            "FLR" => lanewise(&|k| src[0][k].floor()),
+            "CEIL" => lanewise(&|k| src[0][k].ceil()),
+            "FRC" => lanewise(&|k| src[0][k] - src[0][k].floor()),
+            "ROUND" => lanewise(&|k| src[0][k].round_ties_even()),
+            "SSG" => lanewise(&|k| {
+                let x = src[0][k];
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                }
+            }),
+            "EX2" => [src[0][0].exp2(); 4],
+            "LG2" => [src[0][0].log2(); 4],
             "SLT" => lanewise(&|k| (src[0][k] < src[1][k]) as u8 as f32),
             "SGE" => lanewise(&|k| (src[0][k] >= src[1][k]) as u8 as f32),
             "SEQ" => lanewise(&|k| (src[0][k] == src[1][k]) as u8 as f32),

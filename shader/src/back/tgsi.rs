@@ -677,7 +677,9 @@ fn multiplicity(inst: &Inst, k: usize) -> u32 {
             }
         }
         Op::Div if k == 1 => lanes_or(inst, 4) as u32,
-        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt | Op::Pow => lanes_or(inst, 1) as u32,
+        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt | Op::Pow | Op::Exp2 | Op::Log2 => {
+            lanes_or(inst, 1) as u32
+        }
         _ => 1,
     }
 }
@@ -1573,13 +1575,15 @@ fn emit_inst(
             let (a, b) = (e.src(a), e.src(b));
             inst!(e, name, " TEMP[", d, "].x, ", a, ", ", b)?;
         }
-        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt => {
+        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Sqrt | Op::Exp2 | Op::Log2 => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
             let name = match inst.op {
                 Op::Rsq => "RSQ",
                 Op::Rcp => "RCP",
                 Op::Sin => "SIN",
                 Op::Cos => "COS",
+                Op::Exp2 => "EX2",
+                Op::Log2 => "LG2",
                 _ => "SQRT",
             };
             let a = e.src(a);
@@ -1598,16 +1602,18 @@ fn emit_inst(
                 )?;
             }
         }
-        Op::Trunc => {
+        Op::Trunc | Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Sign => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
             let a = e.src(a);
-            inst!(
-                e,
-                "TRUNC TEMP[",
-                d,
-                around!("]", mask(lanes_or(inst, 1)), ", "),
-                a
-            )?;
+            let name = match inst.op {
+                Op::Floor => "FLR TEMP[",
+                Op::Ceil => "CEIL TEMP[",
+                Op::Fract => "FRC TEMP[",
+                Op::RoundEven => "ROUND TEMP[",
+                Op::Sign => "SSG TEMP[",
+                _ => "TRUNC TEMP[",
+            };
+            inst!(e, name, d, around!("]", mask(lanes_or(inst, 1)), ", "), a)?;
         }
         Op::Pow => {
             let (d, a, b) = (
@@ -1620,6 +1626,32 @@ fn emit_inst(
                 let r = replicate(k);
                 inst!(e, "POW TEMP[", d, "]", lane_mask(k), ", ", a, r, ", ", b, r)?;
             }
+        }
+        Op::CmpV => {
+            let (d, a, b) = (
+                temp(inst.dst, m, i)?,
+                temp(inst.a, m, i)?,
+                temp(inst.b, m, i)?,
+            );
+            let (name, x, y) = match CmpCode::from_i16(inst.aux) {
+                Some(CmpCode::Lt) => ("SLT TEMP[", a, b),
+                Some(CmpCode::Gt) => ("SLT TEMP[", b, a),
+                Some(CmpCode::Le) => ("SGE TEMP[", b, a),
+                Some(CmpCode::Ge) => ("SGE TEMP[", a, b),
+                Some(CmpCode::Eq) => ("SEQ TEMP[", a, b),
+                Some(CmpCode::Ne) => ("SNE TEMP[", a, b),
+                None => return Err(bad(i, "unknown comparison code")),
+            };
+            let (x, y) = (e.src(x), e.src(y));
+            inst!(
+                e,
+                name,
+                d,
+                around!("]", mask(lanes_or(inst, 1)), ", "),
+                x,
+                ", ",
+                y
+            )?;
         }
         Op::Cmp => {
             let (d, a, b) = (
@@ -1874,6 +1906,13 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("POW", 1, 2, false),
     ("TRUNC", 1, 1, false),
     ("I2F", 1, 1, false),
+    ("FLR", 1, 1, false),
+    ("CEIL", 1, 1, false),
+    ("FRC", 1, 1, false),
+    ("ROUND", 1, 1, false),
+    ("SSG", 1, 1, false),
+    ("EX2", 1, 1, false),
+    ("LG2", 1, 1, false),
     ("SLT", 1, 2, false),
     ("SGE", 1, 2, false),
     ("SEQ", 1, 2, false),

@@ -92,6 +92,21 @@ pub enum Tok {
     PrecQual,
     /// `precision` (a precision statement).
     Precision,
+    // Profile-2 types (issue 13); `mat2x2`, `mat3x3`, `mat4x4` are `Mat2`, `Mat3`, `Mat4`.
+    Uint,
+    UVec2,
+    UVec3,
+    UVec4,
+    BVec2,
+    BVec3,
+    BVec4,
+    Mat2,
+    Mat2x3,
+    Mat2x4,
+    Mat3x2,
+    Mat3x4,
+    Mat4x2,
+    Mat4x3,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -244,9 +259,9 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
     &[
         ("active", Reserved),
         ("asm", Reserved),
-        ("bvec2", Later),
-        ("bvec3", Later),
-        ("bvec4", Later),
+        ("bvec2", Keyword(Tok::BVec2)),
+        ("bvec3", Keyword(Tok::BVec3)),
+        ("bvec4", Keyword(Tok::BVec4)),
         ("cast", Reserved),
         ("centroid", Keyword(Tok::Centroid)),
         ("class", Reserved),
@@ -305,16 +320,16 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("isamplerCube", Later),
         ("long", Reserved),
         ("lowp", Keyword(Tok::PrecQual)),
-        ("mat2", Later),
-        ("mat2x2", Later),
-        ("mat2x3", Later),
-        ("mat2x4", Later),
-        ("mat3x2", Later),
-        ("mat3x3", Later),
-        ("mat3x4", Later),
-        ("mat4x2", Later),
-        ("mat4x3", Later),
-        ("mat4x4", Later),
+        ("mat2", Keyword(Tok::Mat2)),
+        ("mat2x2", Keyword(Tok::Mat2)),
+        ("mat2x3", Keyword(Tok::Mat2x3)),
+        ("mat2x4", Keyword(Tok::Mat2x4)),
+        ("mat3x2", Keyword(Tok::Mat3x2)),
+        ("mat3x3", Keyword(Tok::Mat3)),
+        ("mat3x4", Keyword(Tok::Mat3x4)),
+        ("mat4x2", Keyword(Tok::Mat4x2)),
+        ("mat4x3", Keyword(Tok::Mat4x3)),
+        ("mat4x4", Keyword(Tok::Mat4)),
         ("mediump", Keyword(Tok::PrecQual)),
         ("namespace", Reserved),
         ("noinline", Reserved),
@@ -361,7 +376,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("uimage3D", Reserved),
         ("uimageBuffer", Reserved),
         ("uimageCube", Reserved),
-        ("uint", Later),
+        ("uint", Keyword(Tok::Uint)),
         ("union", Reserved),
         ("unsigned", Reserved),
         ("usampler1D", Later),
@@ -375,9 +390,9 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("usamplerBuffer", Later),
         ("usamplerCube", Later),
         ("using", Reserved),
-        ("uvec2", Later),
-        ("uvec3", Later),
-        ("uvec4", Later),
+        ("uvec2", Keyword(Tok::UVec2)),
+        ("uvec3", Keyword(Tok::UVec3)),
+        ("uvec4", Keyword(Tok::UVec4)),
         ("volatile", Reserved),
         ("writeonly", Ident),
     ]
@@ -1574,7 +1589,7 @@ fn number(
     if is_float && matches!(at(p), b'f' | b'F') {
         p += 1;
     }
-    // Profile 2: an unsigned suffix on an integer (its value is kept; `uint` is a later part).
+    // Profile 2: an unsigned suffix on an integer (a `uint` literal: the parser reads the suffix).
     let unsigned = p2 && !is_float && matches!(at(p), b'u' | b'U') && !is_ident(at(p + 1));
     if unsigned {
         p += 1;
@@ -1713,7 +1728,7 @@ fn p2_hex(
 }
 
 /// Profile 2: an integer literal's token, or the error for one that does not fit (integers are
-/// exact below 2^24; an unsigned literal is an `int` here until `uint` arrives).
+/// exact below 2^24, and so are profile 2's float-backed `uint`s).
 fn int_value(
     v: Option<u32>,
     unsigned: bool,
@@ -1729,7 +1744,7 @@ fn int_value(
                 line,
                 col,
                 format_args!(
-                    "unsigned literal is too large: profile 2 reads a 'u' literal as an int (there is no uint yet), and ints are exact up to {}",
+                    "unsigned literal is too large: profile 2's uints are exact up to {} (they are float-backed until part 3)",
                     INT_LITERAL_MAX
                 ),
             );

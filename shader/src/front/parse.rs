@@ -44,6 +44,20 @@ pub fn type_of(kind: Tok) -> Option<Type> {
         Tok::Mat3 => Type::Mat3,
         Tok::Mat4 => Type::Mat4,
         Tok::Sampler2D => Type::Sampler2D,
+        Tok::Uint => Type::Uint,
+        Tok::UVec2 => Type::UVec2,
+        Tok::UVec3 => Type::UVec3,
+        Tok::UVec4 => Type::UVec4,
+        Tok::BVec2 => Type::BVec2,
+        Tok::BVec3 => Type::BVec3,
+        Tok::BVec4 => Type::BVec4,
+        Tok::Mat2 => Type::Mat2,
+        Tok::Mat2x3 => Type::Mat2x3,
+        Tok::Mat2x4 => Type::Mat2x4,
+        Tok::Mat3x2 => Type::Mat3x2,
+        Tok::Mat3x4 => Type::Mat3x4,
+        Tok::Mat4x2 => Type::Mat4x2,
+        Tok::Mat4x3 => Type::Mat4x3,
         _ => return None,
     })
 }
@@ -1690,6 +1704,10 @@ impl<'a> Parser<'a> {
                 self.advance();
                 let mut n = Node::new(Kind::IntLit, i);
                 n.ival = t.int() as i32;
+                // Profile 2: a `u`/`U` suffix makes a uint literal (profile 1's lexer refuses it).
+                if matches!(t.text(self.src).as_bytes().last(), Some(b'u' | b'U')) {
+                    n.ty = Type::Uint;
+                }
                 self.node(n)
             }
             Tok::FloatLit => {

@@ -160,7 +160,7 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             i.a,
             LANES[(i.aux2 & 3) as usize]
         ),
-        Op::Cmp => {
+        Op::Cmp | Op::CmpV => {
             let c = match CmpCode::from_i16(i.aux) {
                 Some(CmpCode::Lt) => "lt",
                 Some(CmpCode::Gt) => "gt",
@@ -170,6 +170,9 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
                 Some(CmpCode::Ne) => "ne",
                 None => "?",
             };
+            if i.op == Op::CmpV {
+                return write!(out, "cmpv {}.{} %{}, %{}", c, i.lanes, i.a, i.b);
+            }
             write!(out, "cmp {} %{}, %{}", c, i.a, i.b)
         }
         Op::Dot => write!(out, "dot{} %{}, %{}", i.aux, i.a, i.b),

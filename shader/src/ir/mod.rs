@@ -3,7 +3,7 @@
 //! A [`Module`] is a flat list of [`Inst`] records over 4-lane float temporaries, a pool of f32
 //! immediates and the stage's [`Interface`] (attributes, varyings, uniforms, samplers). Control
 //! flow is structured (IF/ELSE/ENDIF); there are no labels, loops or calls (the frontend inlines
-//! and unrolls). Matrices are 3 or 4 consecutive temps (one column each), named by the first.
+//! and unrolls). Matrices are 2, 3 or 4 consecutive temps (one column each), named by the first.
 //!
 //! Nothing here checks anything: `verify` is the safety boundary. After `verify` accepts a
 //! module, `exec` and `tgsi` may rely on every invariant documented below and never fail on it.
@@ -42,9 +42,13 @@
 //! | ELSE, ENDIF | - | structured control flow |
 //! | DISCARD | - | ends the fragment, discarded |
 //!
+//! | FLOOR CEIL FRACT ROUND_EVEN EXP2 LOG2 SIGN | dst, a, lanes (0 means 1) | lane-wise for k < lanes (profile 2; FRACT = x - floor(x), ROUND_EVEN ties to even, SIGN gives 1, -1 or 0 and 0 for NaN) |
+//! | CMPV | dst, a, b, aux = [`CmpCode`], lanes (0 means 1) | dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes (profile 2) |
+//!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
-//! (documented in docs/CSIR.md): DIV (33), SQRT (34) and LOAD_SYSVAL (35, profile 2's
-//! gl_VertexID and gl_InstanceID).
+//! (documented in docs/CSIR.md): DIV (33), SQRT (34); profile 2's LOAD_SYSVAL (35,
+//! gl_VertexID and gl_InstanceID), FLOOR (36) CEIL (37) FRACT (38) ROUND_EVEN (39) EXP2 (40)
+//! LOG2 (41) SIGN (42) CMPV (43).
 
 pub mod dump;
 pub mod opt;
@@ -104,10 +108,29 @@ pub enum Type {
     Mat3 = 11,
     Mat4 = 12,
     Sampler2D = 13,
+    // Profile 2 (issue 13): unsigned integers, boolean vectors, mat2 and the non-square
+    // matrices (`MatCxR`: C columns of R rows). Integers and bools are float-backed like `int`.
+    Uint = 14,
+    UVec2 = 15,
+    UVec3 = 16,
+    UVec4 = 17,
+    BVec2 = 18,
+    BVec3 = 19,
+    BVec4 = 20,
+    Mat2 = 21,
+    Mat2x3 = 22,
+    Mat2x4 = 23,
+    Mat3x2 = 24,
+    Mat3x4 = 25,
+    Mat4x2 = 26,
+    Mat4x3 = 27,
 }
 
 impl Type {
-    pub const ALL: [Type; 14] = [
+    /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
+    pub const P1_LAST: u8 = 13;
+
+    pub const ALL: [Type; 28] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -122,6 +145,20 @@ impl Type {
         Type::Mat3,
         Type::Mat4,
         Type::Sampler2D,
+        Type::Uint,
+        Type::UVec2,
+        Type::UVec3,
+        Type::UVec4,
+        Type::BVec2,
+        Type::BVec3,
+        Type::BVec4,
+        Type::Mat2,
+        Type::Mat2x3,
+        Type::Mat2x4,
+        Type::Mat3x2,
+        Type::Mat3x4,
+        Type::Mat4x2,
+        Type::Mat4x3,
     ];
 
     pub fn from_u8(v: u8) -> Option<Type> {
@@ -131,10 +168,13 @@ impl Type {
     /// Components of a scalar/vector (matrices: rows per column; others 0).
     pub fn components(self) -> u8 {
         match self {
-            Type::Bool | Type::Int | Type::Float => 1,
-            Type::Vec2 | Type::IVec2 => 2,
-            Type::Vec3 | Type::IVec3 | Type::Mat3 => 3,
-            Type::Vec4 | Type::IVec4 | Type::Mat4 => 4,
+            Type::Bool | Type::Int | Type::Float | Type::Uint => 1,
+            Type::Vec2 | Type::IVec2 | Type::UVec2 | Type::BVec2 => 2,
+            Type::Mat2 | Type::Mat3x2 | Type::Mat4x2 => 2,
+            Type::Vec3 | Type::IVec3 | Type::UVec3 | Type::BVec3 => 3,
+            Type::Mat3 | Type::Mat2x3 | Type::Mat4x3 => 3,
+            Type::Vec4 | Type::IVec4 | Type::UVec4 | Type::BVec4 => 4,
+            Type::Mat4 | Type::Mat2x4 | Type::Mat3x4 => 4,
             _ => 0,
         }
     }
@@ -142,18 +182,49 @@ impl Type {
     /// Matrix columns (0 for non-matrices).
     pub fn columns(self) -> u8 {
         match self {
-            Type::Mat3 => 3,
-            Type::Mat4 => 4,
+            Type::Mat2 | Type::Mat2x3 | Type::Mat2x4 => 2,
+            Type::Mat3 | Type::Mat3x2 | Type::Mat3x4 => 3,
+            Type::Mat4 | Type::Mat4x2 | Type::Mat4x3 => 4,
             _ => 0,
         }
     }
 
-    /// vec4 uniform slots this type takes (samplers take none).
+    /// int, uint and their vectors (float-backed whole numbers; as varyings they must be flat).
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            Type::Int
+                | Type::IVec2
+                | Type::IVec3
+                | Type::IVec4
+                | Type::Uint
+                | Type::UVec2
+                | Type::UVec3
+                | Type::UVec4
+        )
+    }
+
+    /// The matrix of `cols` columns of `rows` rows (2..=4 each).
+    pub fn matrix(cols: u8, rows: u8) -> Option<Type> {
+        Some(match (cols, rows) {
+            (2, 2) => Type::Mat2,
+            (2, 3) => Type::Mat2x3,
+            (2, 4) => Type::Mat2x4,
+            (3, 2) => Type::Mat3x2,
+            (3, 3) => Type::Mat3,
+            (3, 4) => Type::Mat3x4,
+            (4, 2) => Type::Mat4x2,
+            (4, 3) => Type::Mat4x3,
+            (4, 4) => Type::Mat4,
+            _ => return None,
+        })
+    }
+
+    /// vec4 uniform slots this type takes (samplers take none; a matrix one per column).
     pub fn uniform_slots(self) -> u8 {
         match self {
-            Type::Mat3 => 3,
-            Type::Mat4 => 4,
             Type::Sampler2D | Type::None | Type::Void => 0,
+            t if t.columns() > 0 => t.columns(),
             _ => 1,
         }
     }
@@ -174,6 +245,20 @@ impl Type {
             Type::Mat3 => "mat3",
             Type::Mat4 => "mat4",
             Type::Sampler2D => "sampler2D",
+            Type::Uint => "uint",
+            Type::UVec2 => "uvec2",
+            Type::UVec3 => "uvec3",
+            Type::UVec4 => "uvec4",
+            Type::BVec2 => "bvec2",
+            Type::BVec3 => "bvec3",
+            Type::BVec4 => "bvec4",
+            Type::Mat2 => "mat2",
+            Type::Mat2x3 => "mat2x3",
+            Type::Mat2x4 => "mat2x4",
+            Type::Mat3x2 => "mat3x2",
+            Type::Mat3x4 => "mat3x4",
+            Type::Mat4x2 => "mat4x2",
+            Type::Mat4x3 => "mat4x3",
         }
     }
 }
@@ -218,6 +303,16 @@ pub enum Op {
     Div = 33,
     Sqrt = 34,
     LoadSysval = 35,
+    // Profile 2's built-in library (issue 13): lane-wise ops, `lanes` (0 means 1).
+    Floor = 36,
+    Ceil = 37,
+    Fract = 38,
+    RoundEven = 39,
+    Exp2 = 40,
+    Log2 = 41,
+    Sign = 42,
+    /// Lane-wise compare: dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes; aux = CmpCode.
+    CmpV = 43,
 }
 
 /// LOAD_SYSVAL `aux`: gl_VertexID (the vertex's index: the index value of an indexed draw).
@@ -226,7 +321,7 @@ pub const SYSVAL_VERTEX_ID: i16 = 0;
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 36] = [
+    pub const ALL: [Op; 44] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -263,6 +358,14 @@ impl Op {
         Op::Div,
         Op::Sqrt,
         Op::LoadSysval,
+        Op::Floor,
+        Op::Ceil,
+        Op::Fract,
+        Op::RoundEven,
+        Op::Exp2,
+        Op::Log2,
+        Op::Sign,
+        Op::CmpV,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -308,6 +411,14 @@ impl Op {
             Op::Div => "div",
             Op::Sqrt => "sqrt",
             Op::LoadSysval => "load_sysval",
+            Op::Floor => "floor",
+            Op::Ceil => "ceil",
+            Op::Fract => "fract",
+            Op::RoundEven => "round_even",
+            Op::Exp2 => "exp2",
+            Op::Log2 => "log2",
+            Op::Sign => "sign",
+            Op::CmpV => "cmpv",
         }
     }
 
@@ -344,6 +455,14 @@ impl Op {
                 | Op::LoadSysval
                 | Op::Div
                 | Op::Sqrt
+                | Op::Floor
+                | Op::Ceil
+                | Op::Fract
+                | Op::RoundEven
+                | Op::Exp2
+                | Op::Log2
+                | Op::Sign
+                | Op::CmpV
         )
     }
 }

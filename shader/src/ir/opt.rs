@@ -115,14 +115,26 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 reads: [Access::one(i.a, m), Access::one(i.b, m)],
             }
         }
-        Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
+        Op::Rsq
+        | Op::Rcp
+        | Op::Sin
+        | Op::Cos
+        | Op::Trunc
+        | Op::Sqrt
+        | Op::Floor
+        | Op::Ceil
+        | Op::Fract
+        | Op::RoundEven
+        | Op::Exp2
+        | Op::Log2
+        | Op::Sign => {
             let m = mask(lanes_or(i.lanes, 1));
             Effects {
                 write: Access::one(i.dst, m),
                 reads: [Access::one(i.a, m), Access::NONE],
             }
         }
-        Op::Pow => {
+        Op::Pow | Op::CmpV => {
             let m = mask(lanes_or(i.lanes, 1));
             Effects {
                 write: Access::one(i.dst, m),

@@ -76,8 +76,12 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
     let mut depth = 0usize;
     for (i, inst) in m.insts.iter().enumerate() {
         v.at = i;
-        if Type::from_u8(inst.ty).is_none() {
-            return Err(v.err("result type id is not a known type (0..=13)"));
+        if Type::from_u8(inst.ty).is_none() || (p1 && inst.ty > Type::P1_LAST) {
+            return Err(v.err(pick(
+                p1,
+                "result type id is not a known type (0..=13)",
+                "result type id is not a known type (0..=27)",
+            )));
         }
         match inst.op {
             Op::Nop => {}
@@ -128,6 +132,27 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 v.temp(inst.dst)?;
                 v.temp(inst.a)?;
                 v.lanes_0_to_4(inst.lanes)?;
+            }
+            Op::Floor
+            | Op::Ceil
+            | Op::Fract
+            | Op::RoundEven
+            | Op::Exp2
+            | Op::Log2
+            | Op::Sign
+            | Op::CmpV => {
+                if p1 {
+                    return Err(v.err("opcodes 36..=43 are profile 2's (built-in library)"));
+                }
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+                if inst.op == Op::CmpV {
+                    v.temp(inst.b)?;
+                    if CmpCode::from_i16(inst.aux).is_none() {
+                        return Err(v.err("CMPV code must be 1..=6 (LT GT LE GE EQ NE)"));
+                    }
+                }
             }
             Op::Dot => {
                 v.temp(inst.dst)?;
@@ -209,8 +234,11 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             }
             Op::LoadUni => {
                 let count = inst.aux2;
-                if !matches!(count, 1 | 3 | 4) {
+                if p1 && !matches!(count, 1 | 3 | 4) {
                     return Err(v.err("LOAD_UNI count must be 1, 3 or 4"));
+                }
+                if !p1 && !(1..=4).contains(&count) {
+                    return Err(v.err("LOAD_UNI count must be 1..=4"));
                 }
                 if inst.aux < 0 {
                     return Err(v.err("LOAD_UNI slot is negative"));
@@ -342,6 +370,9 @@ fn verify_interface(stage: Stage, profile: Profile, iface: &Interface) -> Result
             return Err(module_err("two attributes share a location"));
         }
         locs |= 1 << a.location;
+        if p1 && a.ty as u8 > Type::P1_LAST {
+            return Err(module_err("a profile-1 attribute has a profile-2 type"));
+        }
     }
     if stage == Stage::Fragment && !iface.attributes.is_empty() {
         return Err(module_err("a fragment shader declares vertex attributes"));
@@ -359,6 +390,13 @@ fn verify_interface(stage: Stage, profile: Profile, iface: &Interface) -> Result
             return Err(module_err("two varyings share a slot"));
         }
         slots |= 1 << v.slot;
+        if p1 && v.ty as u8 > Type::P1_LAST {
+            return Err(module_err("a profile-1 varying has a profile-2 type"));
+        }
+        // GLSL 3.30 §4.3.4: integer varyings cannot be interpolated.
+        if v.ty.is_integer() && v.interp != crate::ir::Interp::Flat {
+            return Err(module_err("an integer varying must be flat"));
+        }
         // Profile 1 has no interpolation qualifiers (its CSIR entries keep the byte 0).
         if p1 && v.interp != crate::ir::Interp::Smooth {
             return Err(module_err(
@@ -368,6 +406,9 @@ fn verify_interface(stage: Stage, profile: Profile, iface: &Interface) -> Result
     }
     let mut used = [0u64; UNIFORM_VEC4_CAP / 64];
     for u in iface.uniforms.iter() {
+        if p1 && u.ty as u8 > Type::P1_LAST {
+            return Err(module_err("a profile-1 uniform has a profile-2 type"));
+        }
         if u.slots == 0 || u.slot as usize + u.slots as usize > lim.uniform_vec4_slots_max {
             return Err(module_err(pick(
                 p1,

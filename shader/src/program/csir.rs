@@ -171,6 +171,8 @@ pub enum CsirError {
 
 /// The highest opcode of CSIR v1 (the older implementation's loader rejects anything above).
 pub const V1_OPCODE_MAX: u8 = Op::Discard as u8;
+/// The highest opcode a profile-1 module may use (SQRT); profile 2 adds LOAD_SYSVAL (35) and 36..=43.
+pub const P1_OPCODE_MAX: u8 = Op::Sqrt as u8;
 
 impl core::fmt::Display for CsirError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -538,7 +540,11 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        let op = Op::from_u8(opb).ok_or(CsirError::BadOpcode { inst: i, op: opb })?;
+        // Opcodes 35..=43 (LOAD_SYSVAL and the built-in library) exist only in profile-2 modules.
+        let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
+        let op = Op::from_u8(opb)
+            .filter(|_| known)
+            .ok_or(CsirError::BadOpcode { inst: i, op: opb })?;
         let f = |k: usize| rd_i16(b, r + 4 + 2 * k);
         let inst = Inst {
             op,
@@ -572,6 +578,10 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::Mov | Op::Abs | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
             (true, true, false, false, false)
         }
+        Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Exp2 | Op::Log2 | Op::Sign => {
+            (true, true, false, false, false)
+        }
+        Op::CmpV => (true, true, true, true, false),
         Op::Swz | Op::Sample => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {

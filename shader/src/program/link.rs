@@ -16,7 +16,8 @@
 //! Uniform storage: each stage has 32 vec4 slots (128 floats) laid out like constant buffer 0.
 //! A program uniform that both stages declare (same name, same type) is one entry that writes
 //! both stages at their own slots. mat4 = 16 floats column-major in 4 slots; mat3 = 9 floats
-//! column-major, each column padded into its own slot (lane 3 = 0).
+//! column-major, each column padded into its own slot (lane 3 = 0); profile 2's matCxR = C*R floats
+//! column-major, one slot per column (R lanes used).
 //!
 //! Samplers: one texture unit per sampler name in the program (`program_samplers`); the vertex
 //! stage's SAMPLE operands and declarations are remapped to those units in the kept module, so
@@ -83,8 +84,7 @@ pub struct SamplerInfo {
 
 fn uniform_floats(ty: Type) -> usize {
     match ty {
-        Type::Mat3 => 9,
-        Type::Mat4 => 16,
+        t if t.columns() > 0 => t.columns() as usize * t.components() as usize,
         t => t.components() as usize,
     }
 }
@@ -715,11 +715,13 @@ impl Program {
 
     /// Float `k` of a uniform -> offset in a stage's word array starting at `slot`.
     fn word(ty: Type, slot: u16, k: usize) -> usize {
-        let (col, row) = if ty == Type::Mat3 {
-            (k / 3, k % 3)
+        // Matrices: `rows` floats per column (mat3 3, mat2x4 4, mat4x2 2); others one vec4.
+        let rows = if ty.columns() > 0 {
+            ty.components().max(1)
         } else {
-            (k / 4, k % 4)
-        };
+            4
+        } as usize;
+        let (col, row) = (k / rows, k % rows);
         (slot as usize + col) * 4 + row
     }
 

@@ -119,6 +119,36 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     };
                 }
             }
+            Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Exp2 | Op::Log2 | Op::Sign => {
+                let x = t[a];
+                for k in 0..l01(i.lanes) {
+                    t[d][k] = match i.op {
+                        Op::Floor => libm::floorf(x[k]),
+                        Op::Ceil => libm::ceilf(x[k]),
+                        Op::Fract => x[k] - libm::floorf(x[k]),
+                        Op::RoundEven => libm::rintf(x[k]),
+                        Op::Exp2 => libm::exp2f(x[k]),
+                        Op::Log2 => libm::log2f(x[k]),
+                        _ if x[k] > 0.0 => 1.0,
+                        _ if x[k] < 0.0 => -1.0,
+                        _ => 0.0,
+                    };
+                }
+            }
+            Op::CmpV => {
+                let (x, y) = (t[a], t[b]);
+                for k in 0..l01(i.lanes) {
+                    let r = match CmpCode::from_i16(i.aux).unwrap() {
+                        CmpCode::Lt => x[k] < y[k],
+                        CmpCode::Gt => x[k] > y[k],
+                        CmpCode::Le => x[k] <= y[k],
+                        CmpCode::Ge => x[k] >= y[k],
+                        CmpCode::Eq => x[k] == y[k],
+                        CmpCode::Ne => x[k] != y[k],
+                    };
+                    t[d][k] = if r { 1.0 } else { 0.0 };
+                }
+            }
             Op::Pow => {
                 let (x, y) = (t[a], t[b]);
                 for k in 0..l01(i.lanes) {

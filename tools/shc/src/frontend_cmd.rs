@@ -202,10 +202,18 @@ pub fn limits_cmd(profile: Option<Profile>) -> i32 {
     0
 }
 
-/// `shc builtins`: the built-in functions and variables with their signatures, as JSON.
-pub fn builtins() -> i32 {
+/// `shc builtins [--profile N]`: the built-in functions and variables with their signatures,
+/// as JSON. Without `--profile` (or with 1) profile 1's list exactly as before; with 2 the
+/// profile-2 additions follow, each overload a signature.
+pub fn builtins(profile: Option<Profile>) -> i32 {
+    let p2: &[(&str, u8, u8, &str)] = if profile == Some(Profile::P2) {
+        shader::front::sema::builtins2::P2_BUILTINS
+    } else {
+        &[]
+    };
     let funcs: Vec<_> = shader::front::sema::builtins::BUILTINS
         .iter()
+        .chain(p2.iter())
         .map(|(name, lo, hi, sig)| {
             serde_json::json!({
                 "name": name,
@@ -226,6 +234,14 @@ pub fn builtins() -> i32 {
         "genType": ["float", "vec2", "vec3", "vec4"],
         "genIType": ["int", "ivec2", "ivec3", "ivec4"],
     });
+    let mut v = v;
+    if profile == Some(Profile::P2) {
+        v["genUType"] = serde_json::json!(["uint", "uvec2", "uvec3", "uvec4"]);
+        v["genBType"] = serde_json::json!(["bool", "bvec2", "bvec3", "bvec4"]);
+        v["mat"] = serde_json::json!([
+            "mat2", "mat3", "mat4", "mat2x3", "mat2x4", "mat3x2", "mat3x4", "mat4x2", "mat4x3"
+        ]);
+    }
     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     0
 }

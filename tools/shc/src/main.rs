@@ -107,8 +107,12 @@ enum Command {
         #[arg(long, value_name = "1|2", value_parser = parse_profile)]
         profile: Option<Profile>,
     },
-    /// Print the built-in functions and variables as JSON.
-    Builtins,
+    /// Print the built-in functions and variables as JSON (with --profile 2: profile 2's
+    /// whole library, every overload).
+    Builtins {
+        #[arg(long, value_name = "1|2", value_parser = parse_profile)]
+        profile: Option<Profile>,
+    },
     /// Print the profile-2 preprocessor's expanded text (warnings and errors on stderr).
     Preprocess {
         #[arg(value_name = "FILE")]
@@ -244,7 +248,7 @@ fn run() -> i32 {
             } => csir_cmd::dump_tgsi(&file, stage(s), &profile.options()),
         },
         Command::Limits { profile } => frontend_cmd::limits_cmd(profile),
-        Command::Builtins => frontend_cmd::builtins(),
+        Command::Builtins { profile } => frontend_cmd::builtins(profile),
         Command::Preprocess { file } => pp_cmd::preprocess(&file),
         Command::Link {
             vert,

@@ -412,3 +412,49 @@ fn profile_2_tgsi_over_the_virgl_budget_is_a_warning() {
     assert_eq!(v[0]["limit"], "tgsi_bytes_max");
     assert!(v[0]["line"].is_null());
 }
+
+/// Issue 13 item 5: `shc builtins --profile 2` lists profile 2's library with every overload;
+/// without `--profile` the profile-1 list is unchanged.
+#[test]
+fn builtins_lists_the_profile_2_library() {
+    let names = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_str(&out(o)).expect("json");
+        v["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let p1 = shc(&["builtins"]);
+    assert!(p1.status.success());
+    let p2 = shc(&["builtins", "--profile", "2"]);
+    assert!(p2.status.success());
+    let (n1, n2) = (names(&p1), names(&p2));
+    assert!(!n1.contains(&"smoothstep".to_string()));
+    assert_eq!(
+        &n2[..n1.len()],
+        &n1[..],
+        "profile 1's entries come first, unchanged"
+    );
+    for f in [
+        "smoothstep",
+        "floor",
+        "transpose",
+        "lessThan",
+        "any",
+        "determinant",
+        "tanh",
+    ] {
+        assert!(n2.contains(&f.to_string()), "{}", f);
+    }
+    let v: serde_json::Value = serde_json::from_str(&out(&p2)).unwrap();
+    let op = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "outerProduct")
+        .unwrap();
+    assert_eq!(op["signatures"].as_array().unwrap().len(), 9);
+    assert_eq!(v["genUType"][0], "uint");
+}

@@ -120,6 +120,14 @@ impl Executable {
                 Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt | Op::Pow => {
                     lanes_or(1)
                 }
+                Op::Floor
+                | Op::Ceil
+                | Op::Fract
+                | Op::RoundEven
+                | Op::Exp2
+                | Op::Log2
+                | Op::Sign
+                | Op::CmpV => lanes_or(1),
                 Op::Dot => match inst.aux {
                     0 => 3,
                     v => narrow(v),

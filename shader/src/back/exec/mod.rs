@@ -494,6 +494,40 @@ impl Executable {
                     |x| trig_lanes(x, 1),
                 ),
                 Op::Trunc => unary(r, d, m, libm::truncf),
+                Op::Floor => unary(r, d, m, libm::floorf),
+                Op::Ceil => unary(r, d, m, libm::ceilf),
+                Op::Fract => unary(r, d, m, |x| x - libm::floorf(x)),
+                Op::RoundEven => unary(r, d, m, libm::rintf),
+                Op::Exp2 => unary(r, d, m, libm::exp2f),
+                Op::Log2 => unary(r, d, m, libm::log2f),
+                Op::Sign => unary(r, d, m, |x| {
+                    if x > 0.0 {
+                        1.0
+                    } else if x < 0.0 {
+                        -1.0
+                    } else {
+                        0.0
+                    }
+                }),
+                Op::CmpV => {
+                    let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
+                    for c in 0..(d.n as usize).min(4) {
+                        let (x, y) = (&r[a][c], &r[b][c]);
+                        let mut v = [0.0; LANES];
+                        for l in 0..LANES {
+                            let t = match code {
+                                CmpCode::Lt => x[l] < y[l],
+                                CmpCode::Gt => x[l] > y[l],
+                                CmpCode::Le => x[l] <= y[l],
+                                CmpCode::Ge => x[l] >= y[l],
+                                CmpCode::Eq => x[l] == y[l],
+                                CmpCode::Ne => x[l] != y[l],
+                            };
+                            v[l] = if t { 1.0 } else { 0.0 };
+                        }
+                        put(&mut r[dst][c], &v, m);
+                    }
+                }
                 Op::Sqrt => unary_lanes(
                     r,
                     d,

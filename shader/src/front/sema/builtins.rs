@@ -37,8 +37,22 @@ impl<'a> Sema<'a> {
     /// Whether `name` is a built-in function (which a shader can neither redefine nor shadow by
     /// a function of its own).
     #[inline]
-    pub(super) fn is_builtin(name: &str) -> bool {
-        BUILTINS.iter().any(|b| b.0 == name)
+    pub(super) fn is_builtin(&self, name: &str) -> bool {
+        self.find_builtin(name).is_some()
+    }
+
+    /// The built-in `name` of this compile's profile (profile 2 adds `P2_BUILTINS`).
+    pub(super) fn find_builtin(
+        &self,
+        name: &str,
+    ) -> Option<&'static (&'static str, u8, u8, &'static str)> {
+        BUILTINS.iter().find(|b| b.0 == name).or_else(|| {
+            if self.toks.profile == crate::limits::Profile::P2 {
+                super::builtins2::P2_BUILTINS.iter().find(|b| b.0 == name)
+            } else {
+                None
+            }
+        })
     }
 
     /// Float arguments for a genType built-in: numeric non-matrix, ints converted to float.
@@ -235,7 +249,9 @@ impl<'a> Sema<'a> {
                         );
                     }
                 }
-                let int = is_int_based(a.1.ty) && is_int_based(b.1.ty);
+                // Profile 2: two uint-based arguments keep their type, as two int-based ones do.
+                let int = (is_int_based(a.1.ty) && is_int_based(b.1.ty))
+                    || (is_uint_based(a.1.ty) && is_uint_based(b.1.ty));
                 let fa = if int {
                     a.1
                 } else {
@@ -263,6 +279,12 @@ impl<'a> Sema<'a> {
                 let hi = self.match_size(name, i, x, hi)?;
                 let m = self.op2(Op::Max, x.ty, x, lo)?;
                 self.op2(Op::Min, x.ty, m, hi)
+            }
+            "mix"
+                if self.toks.profile == crate::limits::Profile::P2
+                    && (arg(2).1.ty == Type::Bool || is_bvec(arg(2).1.ty)) =>
+            {
+                self.mix_select(i, arg(0), arg(1), arg(2))
             }
             "mix" => {
                 let a = self.float_arg(name, 0, arg(0))?;
@@ -300,6 +322,7 @@ impl<'a> Sema<'a> {
                 let p = self.op2(Op::Mul, v.ty, s, nn)?;
                 self.op2(Op::Sub, v.ty, v, p)
             }
+            _ if self.toks.profile == crate::limits::Profile::P2 => self.builtin2(i, name, args),
             _ => bail!(self, i, "unknown function '{}'", name),
         }
     }

@@ -4,7 +4,6 @@ use heapless::Vec;
 
 use core::fmt::Write;
 
-use super::builtins::BUILTINS;
 use super::stmt::LValue;
 use super::types::*;
 use super::{Sema, SymKind, R};
@@ -165,7 +164,7 @@ impl<'a> Sema<'a> {
                 }
                 if let Some(Some((_, _, lty, swz))) = outs.get(k) {
                     let target = match swz {
-                        Some((len, _)) => vec_type(is_int_based(*lty), *len),
+                        Some((len, _)) => like(*lty, *len),
                         None => *lty,
                     };
                     if self.convert(Val::temp(pn.ty, 0), target).is_none() {
@@ -296,7 +295,7 @@ impl<'a> Sema<'a> {
                 continue;
             };
             let target = match lv.3 {
-                Some((len, _)) => vec_type(is_int_based(lv.2), len),
+                Some((len, _)) => like(lv.2, len),
                 None => lv.2,
             };
             let v = Val::temp(target, t);
@@ -512,7 +511,7 @@ impl<'a> Sema<'a> {
                 }
                 Kind::Call => {
                     let name = self.name_of(i);
-                    if !Self::is_builtin(name) {
+                    if !self.is_builtin(name) {
                         return true;
                     }
                     return self
@@ -579,7 +578,7 @@ impl<'a> Sema<'a> {
     pub(super) fn call(&mut self, i: i16, n: Node) -> R<Val> {
         let name = self.name_of(i);
         // Profile 2 (GLSL): a variable of the same name hides a built-in function.
-        if self.toks.profile == Profile::P2 && Self::is_builtin(name) {
+        if self.toks.profile == Profile::P2 && self.is_builtin(name) {
             if let Some(s) = self.lookup(name) {
                 if self.sym(s).is_some_and(|s| s.kind != SymKind::Func) {
                     bail!(
@@ -592,7 +591,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if let Some(&(bname, lo, hi, sig)) = BUILTINS.iter().find(|b| b.0 == name) {
+        if let Some(&(bname, lo, hi, sig)) = self.find_builtin(name) {
             let args = self.args(n.a, 16, i)?;
             if args.len() < lo as usize || args.len() > hi as usize {
                 bail!(

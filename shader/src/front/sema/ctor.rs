@@ -21,7 +21,7 @@ impl<'a> Sema<'a> {
             bail!(self, i, "{}() needs at least one argument", ty.name());
         }
         for &(a, v) in args.iter() {
-            if !is_scalar(v.ty) && !is_numeric(v.ty) && !is_matrix(v.ty) {
+            if !is_scalar(v.ty) && !is_numeric(v.ty) && !is_matrix(v.ty) && !is_bvec(v.ty) {
                 bail!(
                     self,
                     a,
@@ -60,7 +60,7 @@ impl<'a> Sema<'a> {
             if fc < n_out {
                 bail!(self, i, "constructor component count does not match: {} needs {}, the argument gives {}", ty.name(), n_out, fc);
             }
-            let v = self.conv_scalar_kind(src, vec_type(is_int_based(ty), fc as u8))?;
+            let v = self.conv_scalar_kind(src, vec_of(sk(ty), fc as u8))?;
             return Ok(Val { ty, ..v });
         }
         let total: usize = args.iter().map(|a| a.1.ty.components() as usize).sum();
@@ -85,15 +85,25 @@ impl<'a> Sema<'a> {
     /// Converts a value's element kind to that of `target` (int<->float<->bool), keeping size.
     pub(super) fn conv_scalar_kind(&mut self, v: Val, target: Type) -> R<Val> {
         let n = v.ty.components().max(1);
-        let to_int = is_int_based(target);
+        let to_int = is_whole(target);
         let to_bool = target == Type::Bool;
-        let from_int = is_int_based(v.ty);
-        let from_bool = v.ty == Type::Bool;
+        let from_int = is_whole(v.ty);
+        let from_bool = v.ty == Type::Bool || is_bvec(v.ty);
         let ty = if to_bool {
             Type::Bool
         } else {
-            vec_type(to_int, n)
+            vec_of(sk(target), n)
         };
+        if is_bvec(target) || (to_bool && n > 1) {
+            // Profile 2: lane-wise `x != 0` (a bool vector keeps its lanes).
+            if from_bool {
+                return Ok(Val {
+                    ty: vec_of(Sk::Bool, n),
+                    ..v
+                });
+            }
+            return self.to_bools(v);
+        }
         if to_bool {
             if from_bool {
                 return Ok(v);
@@ -132,8 +142,10 @@ impl<'a> Sema<'a> {
             let c = v.k?;
             for l in 0..v.ty.components() as usize {
                 let mut x = lane(&c, l);
-                if is_int_based(ty) && !is_int_based(v.ty) {
+                if is_whole(ty) && sk(v.ty) == Sk::Float {
                     x = libm::truncf(x);
+                } else if is_bvec(ty) {
+                    x = (x != 0.0) as u8 as f32;
                 }
                 if let Some(o) = out.get_mut(k) {
                     *o = x;
@@ -149,7 +161,7 @@ impl<'a> Sema<'a> {
         if self.fill_const(ty, args).is_some() {
             return Ok(());
         }
-        let col = vec_type(is_int_based(ty), ty.components());
+        let col = like(ty, ty.components());
         // Constant parts first (zeros where values go), then the values lane by lane.
         let mut base = [0.0f32; 4];
         let mut lane_at = 0usize;
@@ -158,8 +170,10 @@ impl<'a> Sema<'a> {
             if let Some(k) = v.k {
                 for l in 0..c {
                     let mut x = lane(&k, l);
-                    if is_int_based(ty) && !is_int_based(v.ty) {
+                    if is_whole(ty) && sk(v.ty) == Sk::Float {
                         x = libm::truncf(x);
+                    } else if is_bvec(ty) {
+                        x = (x != 0.0) as u8 as f32;
                     }
                     if let Some(b) = base.get_mut(lane_at + l) {
                         *b = x;
@@ -175,7 +189,7 @@ impl<'a> Sema<'a> {
         for &(_, v) in args {
             let c = v.ty.components() as usize;
             if v.k.is_none() {
-                let v = self.conv_scalar_kind(v, vec_type(is_int_based(ty), c as u8))?;
+                let v = self.conv_scalar_kind(v, vec_of(sk(ty), c as u8))?;
                 if lane_at == 0 && c > 1 {
                     self.emit(Op::Mov, col, c as u8, t, v.tmp, -1, 0, 0)?;
                 } else {
@@ -200,7 +214,8 @@ impl<'a> Sema<'a> {
 
     pub(super) fn mat_ctor(&mut self, i: i16, ty: Type, args: &[(i16, Val)]) -> R<Val> {
         let cols = ty.columns() as usize;
-        let colty = vec_type(false, cols as u8);
+        let rows = ty.components() as usize;
+        let colty = vec_type(false, rows as u8);
         let first = args
             .first()
             .map(|a| a.1)
@@ -208,6 +223,9 @@ impl<'a> Sema<'a> {
         if args.len() == 1 && is_matrix(first.ty) {
             if first.ty == ty {
                 return Ok(first);
+            }
+            if self.toks.profile == crate::limits::Profile::P2 {
+                return self.mat_from_mat(ty, first);
             }
             if ty == Type::Mat3 {
                 // The upper-left 3x3: the same columns read three lanes.
@@ -241,27 +259,27 @@ impl<'a> Sema<'a> {
             for c in 0..cols {
                 let mut k = [0.0f32; 4];
                 if let Some(sk) = s.k {
-                    if let Some(x) = k.get_mut(c) {
+                    if let Some(x) = k.get_mut(c).filter(|_| c < rows) {
                         *x = lane(&sk, 0);
                     }
                 }
-                let b = self.imm(k.get(..cols).unwrap_or(&k))?;
-                self.emit(Op::Const, colty, cols as u8, t + c as i16, -1, -1, b, 0)?;
-                if s.k.is_none() {
+                let b = self.imm(k.get(..rows).unwrap_or(&k))?;
+                self.emit(Op::Const, colty, rows as u8, t + c as i16, -1, -1, b, 0)?;
+                if s.k.is_none() && c < rows {
                     self.emit(Op::SetLane, colty, 1, t + c as i16, s.tmp, -1, c as i16, 0)?;
                 }
             }
             return Ok(Val::temp(ty, t));
         }
         let total: usize = args.iter().map(|a| a.1.ty.components() as usize).sum();
-        if total != cols * cols {
+        if total != cols * rows {
             bail!(
                 self,
                 i,
                 "unsupported matrix constructor: {} takes one scalar (diagonal), {} column vectors or {} scalars; the arguments give {} components",
                 ty.name(),
                 cols,
-                cols * cols,
+                cols * rows,
                 total
             );
         }
@@ -270,28 +288,39 @@ impl<'a> Sema<'a> {
         let mut col_args: Vec<(i16, Val), 16> = Vec::new();
         let mut filled = 0usize;
         let mut c = 0i16;
-        for &(a, v) in args {
-            let n = v.ty.components() as usize;
-            if filled + n > cols {
-                bail!(
-                    self,
-                    a,
-                    "bad matrix column: this argument crosses a column boundary of {}",
-                    ty.name()
-                );
-            }
-            let _ = col_args.push((a, v));
-            filled += n;
-            if filled == cols {
-                let ctmp = t + c;
-                self.fill(ctmp, colty, &col_args)?;
-                if let Some(k) = self.fill_const(colty, &col_args) {
-                    let b = self.imm(k.get(..cols).unwrap_or(&k))?;
-                    self.emit(Op::Const, colty, cols as u8, ctmp, -1, -1, b, 0)?;
+        let p2 = self.toks.profile == crate::limits::Profile::P2;
+        for &(a, whole) in args {
+            let wn = whole.ty.components() as usize;
+            // Profile 2 (GLSL): an argument may straddle columns; it is split into components.
+            let split = p2 && filled + wn > rows;
+            for part in 0..if split { wn } else { 1 } {
+                let v = if split {
+                    self.swizzle(a, whole, 1, part as i32)?
+                } else {
+                    whole
+                };
+                let n = v.ty.components() as usize;
+                if filled + n > rows {
+                    bail!(
+                        self,
+                        a,
+                        "bad matrix column: this argument crosses a column boundary of {}",
+                        ty.name()
+                    );
                 }
-                col_args.clear();
-                filled = 0;
-                c += 1;
+                let _ = col_args.push((a, v));
+                filled += n;
+                if filled == rows {
+                    let ctmp = t + c;
+                    self.fill(ctmp, colty, &col_args)?;
+                    if let Some(k) = self.fill_const(colty, &col_args) {
+                        let b = self.imm(k.get(..rows).unwrap_or(&k))?;
+                        self.emit(Op::Const, colty, rows as u8, ctmp, -1, -1, b, 0)?;
+                    }
+                    col_args.clear();
+                    filled = 0;
+                    c += 1;
+                }
             }
         }
         Ok(Val::temp(ty, t))

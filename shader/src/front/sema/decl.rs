@@ -321,7 +321,20 @@ impl<'a> Sema<'a> {
                     }
                     continue;
                 }
-                if !float_vec {
+                // Profile 2: int and uint varyings, which GLSL requires to be flat.
+                let int_varying = p2 && what == "varying" && n.ty.is_integer();
+                if int_varying && n.op & D_FLAT == 0 {
+                    self.err(
+                        i,
+                        format_args!(
+                            "integer varying '{}' ({}) must be declared flat: integers are not interpolated",
+                            name,
+                            n.ty.name()
+                        ),
+                    );
+                    continue;
+                }
+                if !float_vec && !int_varying {
                     self.err(
                         i,
                         format_args!(
@@ -889,6 +902,9 @@ impl<'a> Sema<'a> {
                             // Any non-zero value the application stores means true.
                             let z = self.mat(Val::konst(Type::Float, [0.0; 4]))?;
                             self.emit(Op::Cmp, Type::Bool, 1, tmp, tmp, z, CmpCode::Ne as i16, 0)?;
+                        } else if is_bvec(n.ty) {
+                            let v = self.to_bools(Val::temp(float_of(n.ty), tmp))?;
+                            tmp = v.tmp;
                         }
                     }
                     self.add_sym(i, name, SymKind::Uniform, n.ty, tmp)?;

@@ -25,8 +25,8 @@ impl<'a> Sema<'a> {
         if v.ty == want {
             return Some(v);
         }
-        if is_int_based(v.ty)
-            && !is_int_based(want)
+        if is_whole(v.ty)
+            && sk(want) == Sk::Float
             && is_numeric(want)
             && v.ty.components() == want.components()
         {
@@ -37,7 +37,7 @@ impl<'a> Sema<'a> {
 
     pub(super) fn const_index(&mut self, i: i16, of: Type) -> R<usize> {
         let v = self.value(i)?;
-        let Some(k) = v.k.filter(|_| v.ty == Type::Int) else {
+        let Some(k) = v.k.filter(|_| matches!(v.ty, Type::Int | Type::Uint)) else {
             bail!(self, i, "only constant integer indexes are supported");
         };
         let idx = lane(&k, 0);
@@ -67,7 +67,14 @@ impl<'a> Sema<'a> {
         let n = self.node(i);
         self.cur_node = i;
         match n.kind {
-            Kind::IntLit => Ok(Val::konst(Type::Int, [n.ival as u32 as f32, 0.0, 0.0, 0.0])),
+            Kind::IntLit => Ok(Val::konst(
+                if n.ty == Type::Uint {
+                    Type::Uint
+                } else {
+                    Type::Int
+                },
+                [n.ival as u32 as f32, 0.0, 0.0, 0.0],
+            )),
             Kind::FloatLit => Ok(Val::konst(
                 Type::Float,
                 [f32::from_bits(n.ival as u32), 0.0, 0.0, 0.0],
@@ -213,7 +220,7 @@ impl<'a> Sema<'a> {
     pub(super) fn ident(&mut self, i: i16) -> R<Val> {
         let name = self.name_of(i);
         let Some(s) = self.lookup(name) else {
-            if Self::is_builtin(name) {
+            if self.is_builtin(name) {
                 bail!(self, i, "'{}' is a built-in function, not a value", name);
             }
             bail!(self, i, "unknown identifier '{}'", name);
@@ -278,7 +285,7 @@ impl<'a> Sema<'a> {
                 "cannot swizzle a matrix (index a column first, as in m[0].xyz)"
             );
         }
-        if !is_scalar(b.ty) && !is_numeric(b.ty) {
+        if !is_scalar(b.ty) && !is_numeric(b.ty) && !is_bvec(b.ty) {
             bail!(self, i, "cannot swizzle a {}", b.ty.name());
         }
         let comps = b.ty.components() as usize;
@@ -301,7 +308,7 @@ impl<'a> Sema<'a> {
             }
             Type::Bool
         } else {
-            vec_type(is_int_based(b.ty), len)
+            like(b.ty, len)
         };
         if let Some(k) = b.k {
             let mut out = [0.0f32; 4];
@@ -321,7 +328,7 @@ impl<'a> Sema<'a> {
 
     /// Broadcasts a scalar to `n` lanes.
     pub(super) fn splat(&mut self, v: Val, n: u8) -> R<Val> {
-        let ty = vec_type(is_int_based(v.ty), n);
+        let ty = like(v.ty, n);
         if n <= 1 {
             return Ok(v);
         }
@@ -355,7 +362,7 @@ impl<'a> Sema<'a> {
                 "cannot multiply a matrix by a scalar (scale the vector instead)"
             );
         }
-        if is_int_based(vec) || vec.components() != cols {
+        if sk(vec) != Sk::Float || vec.components() != cols {
             bail!(
                 self,
                 i,
@@ -612,7 +619,7 @@ impl<'a> Sema<'a> {
             return Ok(a);
         }
         let conv = |x: Type, y: Type| {
-            is_int_based(x) && !is_int_based(y) && is_numeric(y) && x.components() == y.components()
+            is_whole(x) && sk(y) == Sk::Float && is_numeric(y) && x.components() == y.components()
         };
         if conv(a, b) {
             return Ok(b);
@@ -630,6 +637,11 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
+        if self.toks.profile == Profile::P2 {
+            if let Some(v) = self.p2_compare(i, op, a, b)? {
+                return Ok(v);
+            }
+        }
         if !is_scalar(a.ty) || !is_scalar(b.ty) {
             let ty = if is_scalar(a.ty) { b.ty } else { a.ty };
             bail!(
@@ -691,7 +703,19 @@ impl<'a> Sema<'a> {
         if is_matrix(a.ty) || is_matrix(b.ty) {
             return self.matrix_arith(i, op, a, b);
         }
-        let int = is_int_based(a.ty) && is_int_based(b.ty);
+        let (ka, kb) = (sk(a.ty), sk(b.ty));
+        if matches!((ka, kb), (Sk::Int, Sk::Uint) | (Sk::Uint, Sk::Int)) {
+            bail!(
+                self,
+                i,
+                "type mismatch: {} {} {} (GLSL 3.30 does not convert between int and uint implicitly)",
+                a.ty.name(),
+                op.symbol(),
+                b.ty.name()
+            );
+        }
+        let kind = if ka == kb { ka } else { Sk::Float };
+        let int = kind != Sk::Float;
         let (na, nb) = (a.ty.components(), b.ty.components());
         if na != nb && na != 1 && nb != 1 {
             bail!(
@@ -704,7 +728,7 @@ impl<'a> Sema<'a> {
             );
         }
         let len = na.max(nb);
-        let ty = vec_type(int, len);
+        let ty = vec_of(kind, len);
         if op == BinOp::Div {
             if let Some(k) = b.k {
                 if (0..nb as usize).any(|l| lane(&k, l) == 0.0) {
@@ -751,6 +775,22 @@ impl<'a> Sema<'a> {
 
     pub(super) fn matrix_arith(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
         let (ma, mb) = (is_matrix(a.ty), is_matrix(b.ty));
+        let square = |t: Type| matches!(t, Type::Mat3 | Type::Mat4);
+        // The cases profile 1 has keep its lowering (MULMM, MULMV, DOTs, column ADD/SUB).
+        let p1_case = match op {
+            BinOp::Mul => {
+                (ma && mb && a.ty == b.ty && square(a.ty))
+                    || (ma && !mb && square(a.ty) && b.ty.components() > 1)
+                    || (mb && !ma && square(b.ty) && a.ty.components() > 1)
+            }
+            BinOp::Add | BinOp::Sub => a.ty == b.ty,
+            _ => false,
+        };
+        if self.toks.profile == Profile::P2 && !p1_case {
+            if let Some(v) = self.p2_matrix_arith(i, op, a, b)? {
+                return Ok(v);
+            }
+        }
         match op {
             BinOp::Mul if ma && mb => {
                 if a.ty != b.ty {
@@ -790,14 +830,14 @@ impl<'a> Sema<'a> {
                 Ok(Val::temp(a.ty, t))
             }
             BinOp::Add | BinOp::Sub if a.ty == b.ty => {
-                let cols = a.ty.columns();
+                let (cols, rows) = (a.ty.columns(), a.ty.components());
                 let t = self.temp(cols as u16)?;
                 let irop = if op == BinOp::Add { Op::Add } else { Op::Sub };
                 for c in 0..cols as i16 {
                     self.emit(
                         irop,
-                        vec_type(false, cols),
-                        cols,
+                        vec_type(false, rows),
+                        rows,
                         t + c,
                         a.tmp + c,
                         b.tmp + c,
@@ -835,6 +875,9 @@ impl<'a> Sema<'a> {
             let t = self.temp(1)?;
             self.emit(Op::Cmp, Type::Bool, 1, t, v.tmp, z, CmpCode::Eq as i16, 0)?;
             return Ok(Val::temp(Type::Bool, t));
+        }
+        if is_matrix(v.ty) && self.toks.profile == Profile::P2 {
+            return self.neg_matrix(v);
         }
         if !is_numeric(v.ty) {
             bail!(

@@ -14,7 +14,8 @@
 //! (scopes and symbol lookup), `decl` (global declarations, interface binding, prologue and
 //! epilogue), `stmt` (statements, unrolling, assignment), `expr` (expressions and operators),
 //! `call` (user calls and inlining), `builtins` (the built-in functions), `ctor`
-//! (constructors). Constant folding happens where each operation is lowered: an operation whose
+//! (constructors), and profile 2's `p2types` (uint, bvec and every matrix shape: conversions,
+//! linear algebra, equality) and `builtins2` (profile 2's built-in library). Constant folding happens where each operation is lowered: an operation whose
 //! operands are all constants yields a constant `Val` instead of IR.
 use core::fmt;
 
@@ -39,10 +40,12 @@ macro_rules! bail {
 
 mod aggregate;
 pub mod builtins;
+pub mod builtins2;
 mod call;
 mod ctor;
 mod decl;
 mod expr;
+mod p2types;
 mod scope;
 mod stmt;
 mod types;
@@ -500,7 +503,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             let name = self.name_of(i);
-            if Self::is_builtin(name) {
+            if self.is_builtin(name) {
                 self.err(
                     i,
                     format_args!("'{}' is a built-in function and cannot be redefined", name),

@@ -685,12 +685,12 @@ impl<'a> Sema<'a> {
     /// Writes `v` (already of type `ty`) into the storage at `dst` (all columns of a matrix).
     pub(super) fn store(&mut self, dst: i16, ty: Type, v: Val) -> R<()> {
         if is_matrix(ty) {
-            let cols = ty.columns();
+            let (cols, rows) = (ty.columns(), ty.components());
             for c in 0..cols as i16 {
                 self.emit(
                     Op::Mov,
                     float_of(Type::Vec4),
-                    cols,
+                    rows,
                     dst + c,
                     v.tmp + c,
                     -1,
@@ -865,7 +865,7 @@ impl<'a> Sema<'a> {
             }
         };
         let target_ty = match swz {
-            Some((len, _)) => vec_type(is_int_based(ty), len),
+            Some((len, _)) => like(ty, len),
             None => ty,
         };
         let Some(v) = self.convert(v, target_ty) else {

@@ -48,6 +48,18 @@ impl Val {
 pub(super) fn is_int_based(t: Type) -> bool {
     matches!(t, Type::Int | Type::IVec2 | Type::IVec3 | Type::IVec4)
 }
+/// Profile 2: `uint` and `uvec2..4`.
+pub(super) fn is_uint_based(t: Type) -> bool {
+    matches!(t, Type::Uint | Type::UVec2 | Type::UVec3 | Type::UVec4)
+}
+/// Profile 2: `bvec2..4` (a scalar `bool` is not included).
+pub(super) fn is_bvec(t: Type) -> bool {
+    matches!(t, Type::BVec2 | Type::BVec3 | Type::BVec4)
+}
+/// Whole-number values (int or uint based): division truncates, conversions from float truncate.
+pub(super) fn is_whole(t: Type) -> bool {
+    is_int_based(t) || is_uint_based(t)
+}
 pub(super) fn is_numeric(t: Type) -> bool {
     matches!(
         t,
@@ -59,13 +71,56 @@ pub(super) fn is_numeric(t: Type) -> bool {
             | Type::IVec2
             | Type::IVec3
             | Type::IVec4
-    )
+    ) || is_uint_based(t)
 }
 pub(super) fn is_scalar(t: Type) -> bool {
-    matches!(t, Type::Bool | Type::Int | Type::Float)
+    matches!(t, Type::Bool | Type::Int | Type::Float | Type::Uint)
 }
 pub(super) fn is_matrix(t: Type) -> bool {
-    matches!(t, Type::Mat3 | Type::Mat4)
+    t.columns() > 0
+}
+/// Scalar kinds of profile 2's vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sk {
+    Float,
+    Int,
+    Uint,
+    Bool,
+}
+pub(super) fn sk(t: Type) -> Sk {
+    if is_int_based(t) {
+        Sk::Int
+    } else if is_uint_based(t) {
+        Sk::Uint
+    } else if t == Type::Bool || is_bvec(t) {
+        Sk::Bool
+    } else {
+        Sk::Float
+    }
+}
+/// The scalar (n = 1) or vector of `n` components of kind `k`.
+pub(super) fn vec_of(k: Sk, n: u8) -> Type {
+    match (k, n) {
+        (Sk::Uint, 1) => Type::Uint,
+        (Sk::Uint, 2) => Type::UVec2,
+        (Sk::Uint, 3) => Type::UVec3,
+        (Sk::Uint, _) => Type::UVec4,
+        (Sk::Bool, 1) => Type::Bool,
+        (Sk::Bool, 2) => Type::BVec2,
+        (Sk::Bool, 3) => Type::BVec3,
+        (Sk::Bool, _) => Type::BVec4,
+        (Sk::Int, n) => vec_type(true, n),
+        (Sk::Float, n) => vec_type(false, n),
+    }
+}
+/// `n` components of `t`'s kind. Profile-1 types map as `vec_type(is_int_based(t), n)` always
+/// did (a scalar bool gives a float vector); uint and bvec keep their kind.
+pub(super) fn like(t: Type, n: u8) -> Type {
+    match sk(t) {
+        Sk::Uint => vec_of(Sk::Uint, n),
+        Sk::Bool if t != Type::Bool => vec_of(Sk::Bool, n),
+        _ => vec_type(is_int_based(t), n),
+    }
 }
 pub(super) fn vec_type(int: bool, n: u8) -> Type {
     match (int, n) {
