@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use scene::{Filter, Image, Scene, Wrap};
+use shader::back::raster::parallel::Threads;
 use shader::back::raster::{
-    self, DrawStats, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
+    self, DrawStats, Pipeline, Serial, Workers, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
     VertexInput,
 };
 use shader::limits::SAMPLER_MAX;
@@ -366,6 +367,18 @@ impl SoftScene {
         color: &mut [u32],
         depth: &mut [f32],
     ) -> Result<DrawStats, Failure> {
+        self.draw_parallel(&Serial, std::slice::from_mut(scratch), color, depth)
+    }
+
+    /// [`Self::draw`] split into bands over `workers`, one scratch per band (the same picture
+    /// for any number).
+    pub fn draw_parallel(
+        &self,
+        workers: &dyn Workers,
+        scratches: &mut [Scratch],
+        color: &mut [u32],
+        depth: &mut [f32],
+    ) -> Result<DrawStats, Failure> {
         let mut target = Target {
             width: self.width,
             height: self.height,
@@ -391,13 +404,16 @@ impl SoftScene {
             attribs: &self.attribs,
             count: self.count,
         };
-        raster::draw_with(
-            scratch,
+        raster::draw_parallel(
+            workers,
+            scratches,
             &self.program,
             &input,
+            &[],
             self.indices.as_deref(),
             &units,
             &self.state,
+            &Pipeline::DEFAULT,
             &mut target,
         )
         .map_err(|e| failure(1, format!("render: {}", e)))
@@ -405,10 +421,19 @@ impl SoftScene {
 
     /// Draw once into a new picture.
     pub fn render(&self) -> Result<Image, Failure> {
+        self.render_threads(1)
+    }
+
+    /// [`Self::render`] on `threads` threads (0: one per core).
+    pub fn render_threads(&self, threads: usize) -> Result<Image, Failure> {
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
         let n = self.width as usize * self.height as usize;
         let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-        let mut scratch = Box::new(Scratch::new());
-        self.draw(&mut scratch, &mut color, &mut depth)?;
+        let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+        self.draw_parallel(&Threads(threads), &mut scratches, &mut color, &mut depth)?;
         Image::from_argb(self.width, self.height, &color).map_err(|e| failure(1, e.to_string()))
     }
 }
@@ -444,7 +469,14 @@ fn report(r: Result<(), Failure>) -> i32 {
 }
 
 /// `shc render VERT FRAG --scene SCENE.json --out OUT.png`
-pub fn render(vert: &Path, frag: &Path, scene: &Path, out: &Path, opts: &CompileOptions) -> i32 {
+pub fn render(
+    vert: &Path,
+    frag: &Path,
+    scene: &Path,
+    out: &Path,
+    threads: usize,
+    opts: &CompileOptions,
+) -> i32 {
     report((|| {
         let (soft, warnings) = load(vert, frag, scene, opts)?;
         for w in &warnings {
@@ -456,7 +488,7 @@ pub fn render(vert: &Path, frag: &Path, scene: &Path, out: &Path, opts: &Compile
                 name
             );
         }
-        let image = soft.render()?;
+        let image = soft.render_threads(threads)?;
         scene::write_png(out, &image).map_err(|e| failure(2, e.to_string()))
     })())
 }
