@@ -361,6 +361,7 @@ impl SoftScene {
     }
 
     /// Clear `color`/`depth` (width * height each) and draw the scene into them.
+    #[allow(dead_code)] // the bench's one-thread timing
     pub fn draw(
         &self,
         scratch: &mut Scratch,
@@ -420,6 +421,7 @@ impl SoftScene {
     }
 
     /// Draw once into a new picture.
+    #[allow(dead_code)] // tests
     pub fn render(&self) -> Result<Image, Failure> {
         self.render_threads(1)
     }
