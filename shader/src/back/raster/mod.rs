@@ -1430,7 +1430,20 @@ fn queue_block(
                 .get(top.wrapping_add((l & 3) + (l >> 2) * it.width))
                 .copied()
         };
-        if setup.pipe.depth_func == CompareFunc::Less {
+        let w = it.width;
+        let rows = (
+            target.depth.get(top..top.wrapping_add(4)),
+            target.depth.get(top.wrapping_add(w)..top.wrapping_add(w).wrapping_add(4)),
+        );
+        if let (CompareFunc::Less, (Some(d0), Some(d1))) = (setup.pipe.depth_func, rows) {
+            // Both rows in the band: two 4-wide reads, the same comparisons as below.
+            let mut d = [0.0f32; BLOCK];
+            d[..4].copy_from_slice(d0);
+            d[4..].copy_from_slice(d1);
+            for l in 0..BLOCK {
+                pass |= ((zl[l] < d[l]) as Mask) << l;
+            }
+        } else if setup.pipe.depth_func == CompareFunc::Less {
             for l in 0..BLOCK {
                 let d = depth_at(l).unwrap_or(f32::NEG_INFINITY);
                 pass |= ((zl[l] < d) as Mask) << l;
