@@ -21,10 +21,10 @@ use crate::limits::*;
 use crate::mesh::{Mesh, MeshData, Usage};
 use crate::mock::MockLog;
 use crate::program::{ShaderProgram, Stage};
-use shader::back::raster::parallel::{Serial, Workers};
 use crate::stats::{Backend, BackendMode, Counters, Stats};
 use crate::target::{check_size, filled, Target};
 use crate::texture::{SamplerState, Texture};
+use shader::back::raster::parallel::{Serial, Workers};
 
 pub(crate) struct ProgramInst<P> {
     pub ctx: ContextId,

@@ -43,7 +43,11 @@ fn every_scene_is_the_same_on_any_thread_count() {
         for w in [&TWO, &THREE, &FOUR, &MANY] {
             let got = scene(name, *f, Some(w));
             let diff = got.iter().zip(&one).filter(|(a, b)| a != b).count();
-            assert_eq!(diff, 0, "{} on {} threads: {} pixels differ", name, w.0, diff);
+            assert_eq!(
+                diff, 0,
+                "{} on {} threads: {} pixels differ",
+                name, w.0, diff
+            );
             assert_eq!(got.len(), one.len(), "{}", name);
         }
     }

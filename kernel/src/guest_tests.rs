@@ -282,7 +282,9 @@ fn same_on_every_cpu<E: core::fmt::Display>(
 
 /// Every differential scene draws the same on one CPU and on all of them.
 fn smp_scenes(out: &mut dyn Write) -> bool {
-    scenes::SCENES.iter().all(|(name, f)| same_on_every_cpu(out, name, |g| f(g, OWNER)))
+    scenes::SCENES
+        .iter()
+        .all(|(name, f)| same_on_every_cpu(out, name, |g| f(g, OWNER)))
 }
 
 /// The demo frame draws the same on one CPU and on all of them.

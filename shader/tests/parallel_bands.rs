@@ -52,9 +52,23 @@ fn same_for_every_thread_count(vs: &str, fs: &str, sc: &str) -> u64 {
     for threads in [2, 3, 4, rows + 5] {
         let got = frame(&p, threads);
         let diff = got.0.iter().zip(&base.0).filter(|(a, b)| a != b).count();
-        assert_eq!(diff, 0, "{} / {} on {} threads: {} pixels differ", fs, sc, threads, diff);
-        assert!(got.1 == base.1, "{} / {} on {} threads: depth differs", fs, sc, threads);
-        assert_eq!(got.2, base.2, "{} / {} on {} threads: statistics", fs, sc, threads);
+        assert_eq!(
+            diff, 0,
+            "{} / {} on {} threads: {} pixels differ",
+            fs, sc, threads, diff
+        );
+        assert!(
+            got.1 == base.1,
+            "{} / {} on {} threads: depth differs",
+            fs,
+            sc,
+            threads
+        );
+        assert_eq!(
+            got.2, base.2,
+            "{} / {} on {} threads: statistics",
+            fs, sc, threads
+        );
     }
     fnv(&base.0)
 }

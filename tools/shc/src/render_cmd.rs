@@ -14,8 +14,8 @@ use std::path::Path;
 use scene::{Filter, Image, Scene, Wrap};
 use shader::back::raster::parallel::Threads;
 use shader::back::raster::{
-    self, DrawStats, Pipeline, Serial, Workers, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
-    VertexInput,
+    self, DrawStats, Pipeline, RasterState, SamplerState, Scratch, Serial, Target, TextureRef,
+    VertexAttrib, VertexInput, Workers,
 };
 use shader::limits::SAMPLER_MAX;
 use shader::program::compile::{compile_into, CompileOptions, Diagnostics, Shader, Workspace};

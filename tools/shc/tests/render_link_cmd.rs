@@ -172,8 +172,17 @@ fn render_threads_give_the_same_picture() {
             "--threads".as_ref(),
             threads.as_ref(),
         ]);
-        assert_eq!(o.status.code(), Some(0), "--threads {}: {}", threads, text(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "--threads {}: {}",
+            threads,
+            text(&o)
+        );
         pictures.push(std::fs::read(&out).unwrap());
     }
-    assert!(pictures.iter().all(|p| *p == pictures[0]), "pictures differ");
+    assert!(
+        pictures.iter().all(|p| *p == pictures[0]),
+        "pictures differ"
+    );
 }

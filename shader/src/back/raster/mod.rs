@@ -1433,7 +1433,9 @@ fn queue_block(
         let w = it.width;
         let rows = (
             target.depth.get(top..top.wrapping_add(4)),
-            target.depth.get(top.wrapping_add(w)..top.wrapping_add(w).wrapping_add(4)),
+            target
+                .depth
+                .get(top.wrapping_add(w)..top.wrapping_add(w).wrapping_add(4)),
         );
         if let (CompareFunc::Less, (Some(d0), Some(d1))) = (setup.pipe.depth_func, rows) {
             // Both rows in the band: two 4-wide reads, the same comparisons as below.
