@@ -757,8 +757,10 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
         vs_attrs,
     } = *ctx;
     let slots = setup.slots;
-    let mut stats = DrawStats::default();
-    stats.triangles = tri_count.min(u32::MAX as usize) as u32;
+    let mut stats = DrawStats {
+        triangles: tri_count.min(u32::MAX as usize) as u32,
+        ..DrawStats::default()
+    };
     let corner = |t: usize| -> u32 {
         match indices {
             Some(ix) => ix.get(t).copied().unwrap_or(0) as u32,
