@@ -726,6 +726,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             }
         }
         let job = SoftDraw {
+            workers: self.workers,
             layout: &data.layout,
             vertices: &data.vertices,
             indices: data.indices.as_deref(),

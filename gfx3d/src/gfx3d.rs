@@ -24,6 +24,7 @@ use crate::program::{ShaderProgram, Stage};
 use crate::stats::{Backend, BackendMode, Counters, Stats};
 use crate::target::{check_size, filled, Target};
 use crate::texture::{SamplerState, Texture};
+use shader::back::raster::parallel::{Serial, Workers};
 
 pub(crate) struct ProgramInst<P> {
     pub ctx: ContextId,
@@ -54,6 +55,8 @@ pub struct Gfx3d<P: ShaderProgram = crate::linked::Linked> {
     pub(crate) mock: MockLog,
     /// The compile path of the shader crate (its compile cache), for `Linked::from_glsl`.
     pub(crate) compiler: Box<shader::program::cache::Compiler>,
+    /// Runs the bands of a software draw (see `shader::back::raster::parallel`).
+    pub(crate) workers: &'static (dyn Workers + Sync),
 }
 
 impl<P: ShaderProgram> Default for Gfx3d<P> {
@@ -80,7 +83,15 @@ impl<P: ShaderProgram> Gfx3d<P> {
             dev_seen: DeviceCounters::default(),
             mock: MockLog::default(),
             compiler: Box::new(shader::program::cache::Compiler::new()),
+            workers: &Serial,
         }
+    }
+
+    /// Splits later software draws into bands run by `workers` (the kernel's CPUs, host
+    /// threads); [`Serial`] (the default) draws on the caller alone. Pictures do not depend on
+    /// it.
+    pub fn set_workers(&mut self, workers: &'static (dyn Workers + Sync)) {
+        self.workers = workers;
     }
 
     /// The compile path programs are built through (`Linked::from_glsl(g.compiler(), ..)`): the

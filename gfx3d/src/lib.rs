@@ -88,6 +88,8 @@ pub use linked::{BuildError, Linked};
 pub use math::{Mat3, Mat4};
 pub use mesh::Usage;
 pub use program::ShaderProgram;
+/// What runs the bands of a software draw (see `Gfx3d::set_workers`).
+pub use shader::back::raster::parallel::{Serial, Workers};
 pub use state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
     FrontFace, Primitive, Scissor,

@@ -7,6 +7,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use shader::back::raster::{
     self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
@@ -25,7 +26,8 @@ use crate::texture::{Filter, SamplerState, Wrap};
 pub struct Linked {
     /// Boxed: a linked program at profile-2 capacity is about 2 MiB.
     program: Box<Program>,
-    scratch: Box<Scratch>,
+    /// One rasterizer scratch per band of a draw (grown to the workers' count at a draw).
+    scratches: Vec<Scratch>,
 }
 
 /// Why building a program from GLSL failed (the rendered diagnostics or link log).
@@ -55,7 +57,7 @@ impl Linked {
     pub fn from_box(program: Box<Program>) -> Linked {
         Linked {
             program,
-            scratch: Box::new(Scratch::new()),
+            scratches: alloc::vec![Scratch::new()],
         }
     }
 
@@ -271,11 +273,19 @@ impl ShaderProgram for Linked {
             color: t.color,
             depth: t.depth,
         };
+        let bands = d.workers.count().clamp(1, shader::limits::RASTER_BANDS_MAX);
+        while self.scratches.len() < bands {
+            self.scratches.push(Scratch::new());
+        }
+        let scratches = self.scratches.get_mut(..bands).unwrap_or(&mut []);
         if d.instances <= 1 && !d.layout.has_instanced() {
-            let stats = raster::draw_pipeline(
-                &mut self.scratch,
+            let stats = raster::draw_parallel(
+                d.workers,
+                scratches,
                 &self.program,
                 &input,
+                &[],
+                0,
                 d.indices,
                 &textures,
                 &state,
@@ -303,8 +313,9 @@ impl ShaderProgram for Linked {
                     k += 1;
                 }
             }
-            let stats = raster::draw_pipeline_instance(
-                &mut self.scratch,
+            let stats = raster::draw_parallel(
+                d.workers,
+                &mut *scratches,
                 &self.program,
                 &input,
                 &constants[..k],

@@ -14,6 +14,7 @@ use crate::layout::VertexLayout;
 use crate::limits::{ATTRIBUTE_LOCATIONS, TEXTURE_UNITS};
 use crate::state::Pipeline;
 use crate::texture::SamplerState;
+use shader::back::raster::parallel::Workers;
 
 /// An attribute the vertex stage reads: location and component count (1..=4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,8 @@ pub struct Viewport {
 
 /// One software draw: everything the rasterizer needs besides the program and the target.
 pub struct SoftDraw<'a> {
+    /// Runs the bands the draw is split into (`shader::back::raster::parallel`).
+    pub workers: &'a dyn Workers,
     pub layout: &'a VertexLayout,
     /// Vertex floats; vertex i starts at float `i * stride / 4`.
     pub vertices: &'a [f32],

@@ -45,6 +45,7 @@ fn parse_mode(name: &str) -> Option<BackendMode> {
 /// A Gfx3D booted in `mode`, with the VirGL device when the GPU is up.
 fn gfx(mode: BackendMode) -> Result<Gfx3d<Linked>, gfx3d::Error> {
     let mut g = Gfx3d::<Linked>::new();
+    g.set_workers(&crate::smp::Cpus);
     let device = SharedGpu::new().map(|t| {
         Box::new(VirglBackend::new(t).with_scanout(gpu::scanout_hooks()))
             as Box<dyn gfx3d::device::Device + Send>

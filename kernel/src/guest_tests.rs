@@ -124,6 +124,8 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("gfx3d::diff::list_complete", diff_list_complete),
     ("gfx3d::diff::demo_scene", diff_demo),
     ("gfx3d::compat::list_complete", compat_list_complete),
+    ("gfx3d::smp::scenes_same_on_every_cpu", smp_scenes),
+    ("gfx3d::smp::demo_same_on_every_cpu", smp_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
     (
@@ -270,6 +272,7 @@ fn compat_batch(batch: &str, out: &mut dyn Write) -> bool {
 /// A Gfx3D on VirGL through the shared device (forced VirGL: a failure is never hidden).
 pub fn virgl_gfx(mode: BackendMode) -> Result<Gfx3d<Linked>, Error> {
     let mut g = Gfx3d::<Linked>::new();
+    g.set_workers(&crate::smp::Cpus);
     let dev = SharedGpu::new().map(|t| {
         Box::new(VirglBackend::new(t).with_scanout(gpu::scanout_hooks()))
             as Box<dyn gfx3d::device::Device + Send>
@@ -347,6 +350,50 @@ fn render_demo(g: &mut Gfx3d<Linked>) -> Result<Vec<u32>, alloc::string::String>
     r.map(|_| px)
 }
 
+/// Renders with `render` on one CPU and on every CPU (`smp::Cpus`, software backend) and
+/// compares the pictures bit for bit.
+fn same_on_every_cpu<E: core::fmt::Display>(
+    out: &mut dyn Write,
+    what: &str,
+    mut render: impl FnMut(&mut Gfx3d<Linked>) -> Result<Vec<u32>, E>,
+) -> bool {
+    let mut one = Gfx3d::<Linked>::new();
+    let mut all = Gfx3d::<Linked>::new();
+    all.set_workers(&crate::smp::Cpus);
+    let (a, b) = match (render(&mut one), render(&mut all)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            let _ = write!(out, "{}: {}", what, e);
+            return false;
+        }
+    };
+    let differ = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    if differ != 0 || a.len() != b.len() {
+        let _ = write!(
+            out,
+            "{}: {} of {} pixels differ between 1 and {} CPUs",
+            what,
+            differ,
+            a.len(),
+            crate::smp::cpu_count()
+        );
+        return false;
+    }
+    true
+}
+
+/// Every differential scene draws the same on one CPU and on all of them.
+fn smp_scenes(out: &mut dyn Write) -> bool {
+    scenes::SCENES
+        .iter()
+        .all(|(name, f)| same_on_every_cpu(out, name, |g| f(g, OWNER)))
+}
+
+/// The demo frame draws the same on one CPU and on all of them.
+fn smp_demo(out: &mut dyn Write) -> bool {
+    same_on_every_cpu(out, "demo", render_demo)
+}
+
 /// The main job's scene (lit, textured, several meshes, linear filtering) on both backends.
 fn diff_demo(out: &mut dyn Write) -> bool {
     software_agrees_with_virgl(out, DEMO_W, DEMO_H, render_demo).is_some()
@@ -362,6 +409,7 @@ fn software_agrees_with_virgl<E: core::fmt::Display>(
     mut render: impl FnMut(&mut Gfx3d<Linked>) -> Result<Vec<u32>, E>,
 ) -> Option<Vec<u32>> {
     let mut soft = Gfx3d::<Linked>::new();
+    soft.set_workers(&crate::smp::Cpus);
     let reference = match render(&mut soft) {
         Ok(px) => px,
         Err(e) => {

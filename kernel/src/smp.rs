@@ -514,3 +514,27 @@ pub fn stack_guard_owner(address: u64) -> Option<usize> {
         guard != 0 && (guard..guard + GUARD_SIZE as u64).contains(&address)
     })
 }
+
+/// Gfx3D's software draws on every online CPU: each band of a draw is one index of a
+/// [`parallel_for`] (see `shader::back::raster::parallel`). A job is taken through its own
+/// lock exactly once, so the lock never waits; inside a job (a nested section) the bands run
+/// inline on the current CPU.
+pub struct Cpus;
+
+impl gfx3d::Workers for Cpus {
+    fn count(&self) -> usize {
+        cpu_count()
+    }
+
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let cells: alloc::vec::Vec<spin::Mutex<&mut (dyn FnMut() + Send)>> = jobs
+            .iter_mut()
+            .map(|job| spin::Mutex::new(&mut **job))
+            .collect();
+        parallel_for(cells.len(), |index, _| {
+            if let Some(cell) = cells.get(index) {
+                (cell.lock())();
+            }
+        });
+    }
+}

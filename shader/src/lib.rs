@@ -15,7 +15,7 @@
 // it (run-time selection of AVX2 lane loops).
 #![deny(unsafe_code)]
 
-#[cfg(test)]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 pub mod back;

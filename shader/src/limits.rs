@@ -463,3 +463,7 @@ mod tests {
         }
     }
 }
+
+/// Most bands (threads) one software draw is split into (`back::raster::draw_parallel`); more
+/// workers than this leave the rest idle.
+pub const RASTER_BANDS_MAX: usize = 64;

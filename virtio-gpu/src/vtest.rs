@@ -154,7 +154,8 @@ mod stderr_tests {
 
     #[test]
     fn a_disconnect_cut_short_is_not_an_error() {
-        let cut = "client failed: VTEST_CLIENT_ERROR_INPUT_READ\nclient failed: VTEST_CLIENT_ERROR_INPUT";
+        let cut =
+            "client failed: VTEST_CLIENT_ERROR_INPUT_READ\nclient failed: VTEST_CLIENT_ERROR_INPUT";
         assert!(host_error_lines(cut).is_empty());
         let whole = "client failed: VTEST_CLIENT_ERROR_INPUT_READ\n";
         assert!(host_error_lines(whole).is_empty());

@@ -100,6 +100,17 @@ pub fn render(
     color: &mut [u32],
     depth: &mut [f32],
 ) -> DrawStats {
+    render_parallel(p, &Serial, std::slice::from_mut(scratch), color, depth)
+}
+
+/// [`render`] split into bands over `workers`, one scratch per band (`draw_parallel`).
+pub fn render_parallel(
+    p: &Prepared,
+    workers: &dyn Workers,
+    scratches: &mut [Scratch],
+    color: &mut [u32],
+    depth: &mut [f32],
+) -> DrawStats {
     let mut t = Target {
         width: p.scene.width,
         height: p.scene.height,
@@ -127,13 +138,17 @@ pub fn render(
         attribs: &p.attribs,
         count: p.scene.vertex_count as u32,
     };
-    draw_with(
-        scratch,
+    draw_parallel(
+        workers,
+        scratches,
         &p.program,
         &input,
+        &[],
+        0,
         p.scene.indices.as_deref(),
         &tex,
         &p.state,
+        &Pipeline::DEFAULT,
         &mut t,
     )
     .unwrap_or_else(|e| panic!("draw: {}", e))

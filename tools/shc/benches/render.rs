@@ -3,6 +3,9 @@
 //! run: a lit rotating cube, a full-screen shader heavy in functions and built-ins, and a
 //! textured quad. Targets (issue 4): at least 8x softpipe, within 3x of llvmpipe.
 //!
+//! A second table (issue 17) times the same scenes on N threads (`draw_parallel` over
+//! `Threads(N)`) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the machine's cores.
+//!
 //! Mesa picks its driver once per process, so each driver runs in a child process: this same
 //! binary, re-executed with `SHC_BENCH_MESA_DRIVER` set. A frame is clear + draw, waited for
 //! (glFinish for Mesa); compile, link and upload are outside the timing. Each measurement runs
@@ -19,6 +22,8 @@ use std::time::{Duration, Instant};
 use mesa_ref::{Driver, DriverConfig, MesaRenderer};
 
 const CHILD_ENV: &str = "SHC_BENCH_MESA_DRIVER";
+/// llvmpipe's thread count in a child (0 when unset: rasterize on the calling thread).
+const THREADS_ENV: &str = "SHC_BENCH_LP_THREADS";
 const BUDGET: Duration = Duration::from_millis(1500);
 const MAX_FRAMES: u32 = 500;
 
@@ -82,12 +87,42 @@ fn time_software(c: &Case) -> Result<(f64, u64), String> {
     ))
 }
 
+/// Software path on `threads` threads (bands over scoped threads): seconds per frame.
+fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String> {
+    use shader::back::raster::{parallel::Threads, Scratch};
+    let opts = shader::program::compile::CompileOptions::default();
+    let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
+        .map_err(|f| f.message)?;
+    let n = soft.width as usize * soft.height as usize;
+    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+    let workers = Threads(threads);
+    let t0 = Instant::now();
+    let stats = soft
+        .draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
+        .map_err(|f| f.message)?;
+    let frames = frames_for(t0.elapsed());
+    let start = Instant::now();
+    for _ in 0..frames {
+        soft.draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
+            .map_err(|f| f.message)?;
+    }
+    Ok((
+        start.elapsed().as_secs_f64() / frames as f64,
+        stats.fragments_shaded,
+    ))
+}
+
 /// Child process: time every case with one Mesa driver and print "case seconds" lines.
 fn child(driver: &str) {
     let driver = Driver::parse(driver).unwrap_or_else(|| panic!("unknown driver {}", driver));
+    let threads = std::env::var(THREADS_ENV)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut mesa = MesaRenderer::new(DriverConfig {
         driver,
-        llvmpipe_threads: Some(0),
+        llvmpipe_threads: Some(threads),
     })
     .unwrap_or_else(|e| panic!("{}", e));
     eprintln!("  ({} is {})", driver.name(), mesa.renderer());
@@ -106,8 +141,14 @@ fn child(driver: &str) {
 }
 
 fn time_mesa(driver: Driver) -> Vec<f64> {
+    time_mesa_threads(driver, 0)
+}
+
+/// `driver` in a child process with `LP_NUM_THREADS=threads`: seconds per frame per case.
+fn time_mesa_threads(driver: Driver, threads: u32) -> Vec<f64> {
     let out = Command::new(std::env::current_exe().unwrap())
         .env(CHILD_ENV, driver.name())
+        .env(THREADS_ENV, threads.to_string())
         .output()
         .unwrap_or_else(|e| panic!("cannot re-run the bench for {}: {}", driver.name(), e));
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
@@ -132,7 +173,19 @@ fn time_mesa(driver: Driver) -> Vec<f64> {
     times
 }
 
+/// Compiling and linking at profile-2 capacity needs more than a main thread's default stack.
+const STACK: usize = 256 << 20;
+
 fn main() {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(run)
+        .expect("bench thread")
+        .join()
+        .expect("bench thread panicked");
+}
+
+fn run() {
     if let Ok(driver) = std::env::var(CHILD_ENV) {
         child(&driver);
         return;
@@ -171,4 +224,50 @@ fn main() {
     }
     println!("ratios: software speed relative to each driver (>1: software faster)");
     println!("targets: >= 8x softpipe on each scene; >= 0.33x llvmpipe (within 3x)");
+
+    // Many threads: ours on N bands against llvmpipe with LP_NUM_THREADS=N.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut counts = vec![1usize];
+    if cores > 1 {
+        counts.push(cores);
+    }
+    println!();
+    println!(
+        "{:<28} {:>8} {:>22} {:>22} {:>12} {:>12}",
+        "scene (640x480)", "threads", "software", "llvmpipe", "vs llvmpipe", "scaling"
+    );
+    let lp: Vec<Vec<f64>> = counts
+        .iter()
+        .map(|&n| time_mesa_threads(Driver::Llvmpipe, n as u32))
+        .collect();
+    for (i, c) in CASES.iter().enumerate() {
+        let mut first = f64::NAN;
+        for (k, &n) in counts.iter().enumerate() {
+            let soft = match time_software_threads(c, n) {
+                Ok((t, _)) => t,
+                Err(e) => {
+                    println!("{:<28} software path failed: {}", c.name, e);
+                    continue;
+                }
+            };
+            if k == 0 {
+                first = soft;
+            }
+            let cell = |s: f64| format!("{:7.2} ms {:6.1} Mpx/s", s * 1e3, mpix(s));
+            println!(
+                "{:<28} {:>8} {:>22} {:>22} {:>11.2}x {:>11.2}x",
+                c.name,
+                n,
+                cell(soft),
+                cell(lp[k][i]),
+                lp[k][i] / soft,
+                first / soft
+            );
+        }
+    }
+    println!(
+        "threads: ours on N bands, llvmpipe with LP_NUM_THREADS=N ({} cores here); scaling: \
+         our 1-thread time over our N-thread time",
+        cores
+    );
 }

@@ -136,6 +136,10 @@ enum Command {
         scene: String,
         #[arg(long, value_name = "OUT.png")]
         out: String,
+        /// Threads the rasterizer splits the picture over (horizontal bands; the picture is
+        /// the same for any count). 0: one per core.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        threads: usize,
         #[command(flatten)]
         profile: ProfileArg,
     },
@@ -266,12 +270,14 @@ fn run() -> i32 {
             frag,
             scene,
             out,
+            threads,
             profile,
         } => render_cmd::render(
             vert.as_ref(),
             frag.as_ref(),
             scene.as_ref(),
             out.as_ref(),
+            threads,
             &profile.options(),
         ),
         Command::Csir { what } => match what {

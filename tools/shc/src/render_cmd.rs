@@ -12,13 +12,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use scene::{Filter, Image, Scene, Wrap};
+use shader::back::raster::parallel::Threads;
 use shader::back::raster::state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
     Pipeline, Scissor,
 };
 use shader::back::raster::{
-    self, DrawStats, RasterState, SamplerState, Scratch, Target, TextureRef, VertexAttrib,
-    VertexInput,
+    self, DrawStats, RasterState, SamplerState, Scratch, Serial, Target, TextureRef, VertexAttrib,
+    VertexInput, Workers,
 };
 use shader::limits::SAMPLER_MAX;
 use shader::program::compile::{compile_into, CompileOptions, Diagnostics, Shader, Workspace};
@@ -375,9 +376,22 @@ impl SoftScene {
     }
 
     /// Clear `color`/`depth` (width * height each) and draw the scene into them.
+    #[allow(dead_code)] // the bench's one-thread timing
     pub fn draw(
         &self,
         scratch: &mut Scratch,
+        color: &mut [u32],
+        depth: &mut [f32],
+    ) -> Result<DrawStats, Failure> {
+        self.draw_parallel(&Serial, std::slice::from_mut(scratch), color, depth)
+    }
+
+    /// [`Self::draw`] split into bands over `workers`, one scratch per band (the same picture
+    /// for any number).
+    pub fn draw_parallel(
+        &self,
+        workers: &dyn Workers,
+        scratches: &mut [Scratch],
         color: &mut [u32],
         depth: &mut [f32],
     ) -> Result<DrawStats, Failure> {
@@ -406,10 +420,13 @@ impl SoftScene {
             attribs: &self.attribs,
             count: self.count,
         };
-        raster::draw_pipeline(
-            scratch,
+        raster::draw_parallel(
+            workers,
+            scratches,
             &self.program,
             &input,
+            &[],
+            0,
             self.indices.as_deref(),
             &units,
             &self.state,
@@ -420,11 +437,21 @@ impl SoftScene {
     }
 
     /// Draw once into a new picture.
+    #[allow(dead_code)] // tests
     pub fn render(&self) -> Result<Image, Failure> {
+        self.render_threads(1)
+    }
+
+    /// [`Self::render`] on `threads` threads (0: one per core).
+    pub fn render_threads(&self, threads: usize) -> Result<Image, Failure> {
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
         let n = self.width as usize * self.height as usize;
         let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-        let mut scratch = Box::new(Scratch::new());
-        self.draw(&mut scratch, &mut color, &mut depth)?;
+        let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+        self.draw_parallel(&Threads(threads), &mut scratches, &mut color, &mut depth)?;
         Image::from_argb(self.width, self.height, &color).map_err(|e| failure(1, e.to_string()))
     }
 }
@@ -460,7 +487,14 @@ fn report(r: Result<(), Failure>) -> i32 {
 }
 
 /// `shc render VERT FRAG --scene SCENE.json --out OUT.png`
-pub fn render(vert: &Path, frag: &Path, scene: &Path, out: &Path, opts: &CompileOptions) -> i32 {
+pub fn render(
+    vert: &Path,
+    frag: &Path,
+    scene: &Path,
+    out: &Path,
+    threads: usize,
+    opts: &CompileOptions,
+) -> i32 {
     report((|| {
         let (soft, warnings) = load(vert, frag, scene, opts)?;
         for w in &warnings {
@@ -472,7 +506,7 @@ pub fn render(vert: &Path, frag: &Path, scene: &Path, out: &Path, opts: &Compile
                 name
             );
         }
-        let image = soft.render()?;
+        let image = soft.render_threads(threads)?;
         scene::write_png(out, &image).map_err(|e| failure(2, e.to_string()))
     })())
 }

@@ -153,3 +153,36 @@ fn compile_errors_exit_1_with_diagnostics() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("broken.frag:3:"), "{}", text(&o));
 }
+
+/// `shc render --threads N` writes the same PNG bytes for any N (0: one per core).
+#[test]
+fn render_threads_give_the_same_picture() {
+    let d = diff_dir();
+    let mut pictures = vec![];
+    for threads in ["1", "2", "3", "0"] {
+        let out = tmp(&format!("lit_cube_{}.png", threads));
+        let o = shc(&[
+            "render".as_ref(),
+            d.join("lit_cube.vert").as_os_str(),
+            d.join("lit_cube.frag").as_os_str(),
+            "--scene".as_ref(),
+            d.join("lit_cube.json").as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--threads".as_ref(),
+            threads.as_ref(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "--threads {}: {}",
+            threads,
+            text(&o)
+        );
+        pictures.push(std::fs::read(&out).unwrap());
+    }
+    assert!(
+        pictures.iter().all(|p| *p == pictures[0]),
+        "pictures differ"
+    );
+}

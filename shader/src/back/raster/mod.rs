@@ -41,9 +41,11 @@ use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
 use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::{Interp as Mode, Stage};
-use crate::limits::{ATTR_CAP, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};
+use crate::limits::{ATTR_CAP, RASTER_BANDS_MAX, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};
 use crate::program::link::Program;
 
+pub mod parallel;
+pub use parallel::{Serial, Workers};
 pub mod state;
 pub use state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
@@ -87,6 +89,16 @@ impl Target<'_> {
         self.color.iter_mut().for_each(|p| *p = color);
         self.depth.iter_mut().for_each(|d| *d = depth);
     }
+}
+
+/// The rows `row0..row1` of a target that one band of a draw owns (see [`parallel`]): `color`
+/// and `depth` hold exactly those rows, row `row0` first.
+struct Band<'a> {
+    width: u32,
+    row0: i64,
+    row1: i64,
+    color: &'a mut [u32],
+    depth: &'a mut [f32],
 }
 
 /// One vertex attribute stream: `components` floats at `offset` within each vertex.
@@ -373,7 +385,8 @@ pub fn draw_with(
 ) -> Result<DrawStats, DrawError> {
     check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
     draw_checked(
-        scratch,
+        core::slice::from_mut(scratch),
+        &Serial,
         prog,
         input,
         &[],
@@ -413,7 +426,8 @@ pub fn draw_pipeline(
         return Err(DrawError::PolygonOffset);
     }
     draw_checked(
-        scratch,
+        core::slice::from_mut(scratch),
+        &Serial,
         prog,
         input,
         &[],
@@ -464,14 +478,104 @@ pub fn draw_pipeline_instance(
     if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
         return Err(DrawError::PolygonOffset);
     }
-    draw_checked(
-        scratch, prog, input, constants, instance, indices, textures, state, pipe, target,
+    draw_parallel(
+        &Serial,
+        core::slice::from_mut(scratch),
+        prog,
+        input,
+        constants,
+        instance,
+        indices,
+        textures,
+        state,
+        pipe,
+        target,
     )
 }
 
+/// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): the target is cut into
+/// at most `min(workers.count(), scratches.len())` horizontal bands, each drawn by one job with
+/// its own scratch. The picture is bit-identical to a one-band draw; so are the statistics
+/// (each band shades every vertex, `vertices_shaded` counts them once). With no scratch, one
+/// band is drawn with working memory on the stack.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_parallel(
+    workers: &dyn Workers,
+    scratches: &mut [Scratch],
+    prog: &Program,
+    input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
+    instance: u32,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+) -> Result<DrawStats, DrawError> {
+    for (location, _) in constants {
+        if *location as usize >= ATTR_CAP {
+            return Err(DrawError::Attribute {
+                location: *location,
+                components: 4,
+            });
+        }
+    }
+    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
+    if let Some(s) = pipe.scissor {
+        if s.width > VIEWPORT_MAX as u32
+            || s.height > VIEWPORT_MAX as u32
+            || s.x.unsigned_abs() > VIEWPORT_MAX as u32
+            || s.y.unsigned_abs() > VIEWPORT_MAX as u32
+        {
+            return Err(DrawError::Scissor { scissor: s });
+        }
+    }
+    if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
+        return Err(DrawError::PolygonOffset);
+    }
+    if scratches.is_empty() {
+        let mut scratch = Scratch::new();
+        return draw_checked(
+            core::slice::from_mut(&mut scratch),
+            &Serial,
+            prog,
+            input,
+            constants,
+            instance,
+            indices,
+            textures,
+            state,
+            pipe,
+            target,
+        );
+    }
+    draw_checked(
+        scratches, workers, prog, input, constants, instance, indices, textures, state, pipe,
+        target,
+    )
+}
+
+/// What every band of one draw shares.
+struct DrawCtx<'a, 'b> {
+    setup: &'a Setup<'a>,
+    prog: &'a Program,
+    vs: &'a Executable,
+    fs: &'a Executable,
+    input: &'a VertexInput<'b>,
+    constants: &'a [(u8, [f32; 4])],
+    /// gl_InstanceID of this draw.
+    instance: u32,
+    indices: Option<&'a [u16]>,
+    textures: &'a [Option<TextureRef<'b>>],
+    tri_count: usize,
+    vs_attrs: &'a [crate::ir::Attribute],
+}
+
+/// `scratches` is not empty (one-band draws pass one scratch).
 #[allow(clippy::too_many_arguments)]
 fn draw_checked(
-    scratch: &mut Scratch,
+    scratches: &mut [Scratch],
+    workers: &dyn Workers,
     prog: &Program,
     input: &VertexInput,
     constants: &[(u8, [f32; 4])],
@@ -560,12 +664,118 @@ fn draw_checked(
         state: *state,
         pipe: *pipe,
     };
-    let mut stats = DrawStats::default();
     let tri_count = match indices {
         Some(ix) => ix.len() / 3,
         None => input.count as usize / 3,
     };
-    stats.triangles = tri_count.min(u32::MAX as usize) as u32;
+    let vs_attrs = prog
+        .module(Stage::Vertex)
+        .map(|m| m.iface.attributes.clone())
+        .unwrap_or_default();
+    let ctx = DrawCtx {
+        setup: &setup,
+        prog,
+        vs,
+        fs,
+        input,
+        constants,
+        instance,
+        indices,
+        textures,
+        tri_count,
+        vs_attrs: &vs_attrs,
+    };
+    let width = target.width as usize;
+    // check_target: both buffers hold at least width * height entries.
+    let needed = width * target.height as usize;
+    let color = target.color.get_mut(..needed).unwrap_or(&mut []);
+    let depth = target.depth.get_mut(..needed).unwrap_or(&mut []);
+    let bands = scratches
+        .len()
+        .min(workers.count())
+        .min(RASTER_BANDS_MAX)
+        .min(target.height as usize)
+        .max(1);
+    if bands == 1 {
+        let Some(scratch) = scratches.first_mut() else {
+            return Ok(DrawStats::default());
+        };
+        let mut band = Band {
+            width: target.width,
+            row0: 0,
+            row1: h,
+            color,
+            depth,
+        };
+        return Ok(draw_band(&ctx, scratch, &mut band));
+    }
+    // Equal bands of an even number of rows (a 4x2 block then straddles two bands only when
+    // its triangle's first block row is odd).
+    let rows = (target.height as usize).div_ceil(bands);
+    let rows = rows + (rows & 1);
+    let mut results = [DrawStats::default(); RASTER_BANDS_MAX];
+    let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
+    let parts = color
+        .chunks_mut(rows * width)
+        .zip(depth.chunks_mut(rows * width))
+        .zip(scratches.iter_mut())
+        .zip(results.iter_mut())
+        .enumerate();
+    for (i, (((c, d), scratch), result)) in parts {
+        let ctx = &ctx;
+        let row0 = (i * rows) as i64;
+        let row1 = row0 + (c.len() / width.max(1)) as i64;
+        let job = move || {
+            let mut band = Band {
+                width: width as u32,
+                row0,
+                row1,
+                color: c,
+                depth: d,
+            };
+            *result = draw_band(ctx, scratch, &mut band);
+        };
+        if jobs.push(job).is_err() {
+            break;
+        }
+    }
+    let mut refs = heapless::Vec::<&mut (dyn FnMut() + Send), RASTER_BANDS_MAX>::new();
+    for job in jobs.iter_mut() {
+        let _ = refs.push(job);
+    }
+    let ran = refs.len();
+    workers.run(&mut refs);
+    drop(refs);
+    drop(jobs);
+    // Per-triangle counts are the same in every band; per-pixel ones add up.
+    let mut stats = results[0];
+    for r in results.iter().take(ran).skip(1) {
+        stats.fragments_shaded += r.fragments_shaded;
+        stats.pixels_written += r.pixels_written;
+    }
+    Ok(stats)
+}
+
+/// Draws every triangle of the draw into the rows of `target`.
+fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawStats {
+    let DrawCtx {
+        setup,
+        prog,
+        vs,
+        fs,
+        input,
+        constants,
+        instance,
+        indices,
+        textures,
+        tri_count,
+        vs_attrs,
+    } = *ctx;
+    let slots = setup.slots;
+    let mut stats = DrawStats {
+        triangles: tri_count.min(u32::MAX as usize) as u32,
+        ..DrawStats::default()
+    };
     let corner = |t: usize| -> u32 {
         match indices {
             Some(ix) => ix.get(t).copied().unwrap_or(0) as u32,
@@ -573,10 +783,6 @@ fn draw_checked(
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
-    let vs_attrs = prog
-        .module(Stage::Vertex)
-        .map(|m| m.iface.attributes.clone())
-        .unwrap_or_default();
 
     let mut first = 0usize;
     while first < tri_count {
@@ -671,11 +877,11 @@ fn draw_checked(
                 scratch.cache[corners[i + 1] as usize % CACHE],
                 scratch.cache[corners[i + 2] as usize % CACHE],
             ];
-            triangle(&setup, &v, scratch, prog, fs, textures, target, &mut stats);
+            triangle(setup, &v, scratch, prog, fs, textures, target, &mut stats);
         }
         first = last;
     }
-    Ok(stats)
+    stats
 }
 
 struct Setup<'a> {
@@ -724,7 +930,7 @@ fn triangle(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Target,
+    target: &mut Band,
     stats: &mut DrawStats,
 ) {
     if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
@@ -861,7 +1067,7 @@ fn raster(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Target,
+    target: &mut Band,
     stats: &mut DrawStats,
 ) {
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
@@ -881,7 +1087,7 @@ fn raster_body(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Target,
+    target: &mut Band,
     stats: &mut DrawStats,
 ) {
     let mut wv = [
@@ -947,6 +1153,13 @@ fn raster_body(
     let py0 = ((min_y - half + ONE - 1) >> SUBPIXEL_BITS).max(sy0);
     let py1 = ((max_y - half) >> SUBPIXEL_BITS).min(sy1 - 1);
     if px0 > px1 || py0 > py1 {
+        return;
+    }
+    // This band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from py0 in
+    // steps of 2, that touch rows row0..row1 (skipped: `skip` block rows above the band).
+    let skip = ((target.row0 - 1 - py0).max(0) + 1) / 2;
+    let py_first = py0 + 2 * skip;
+    if py_first > py1 || py_first >= target.row1 {
         return;
     }
     let edge = |a: &WinVert, b: &WinVert| {
@@ -1092,11 +1305,23 @@ fn raster_body(
             )
         };
     }
-    let mut row = [edges[0].e0, edges[1].e0, edges[2].e0];
-    let mut py = py0;
-    while py <= py1 {
+    let mut row = [
+        edges[0].e0 + 2 * skip * edges[0].dy,
+        edges[1].e0 + 2 * skip * edges[1].dy,
+        edges[2].e0 + 2 * skip * edges[2].dy,
+    ];
+    let (band0, band1) = (target.row0, target.row1);
+    let mut py = py_first;
+    while py <= py1 && py < band1 {
         let rows = (py1 - py + 1).min(2) as u32;
-        let rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
+        let mut rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
+        // A block straddling the band's first or last row keeps only this band's lanes.
+        if py < band0 {
+            rowmask &= 0xF0;
+        }
+        if py + 1 >= band1 {
+            rowmask &= 0x0F;
+        }
         let mut base = row;
         let mut px = px0;
         while px <= px1 {
@@ -1193,7 +1418,7 @@ fn queue_block(
     setup: &Setup,
     scratch: &mut Scratch,
     fs: &Executable,
-    target: &Target,
+    target: &Band,
     batch: &mut Batch,
     it: &Interp,
     px: i64,
@@ -1214,19 +1439,38 @@ fn queue_block(
             *z = (*z + o).clamp(0.0, 1.0);
         }
     }
-    // Blocks start inside the scissor (px, py >= 0); lanes right of the target's edge are
-    // never covered, and a lane below its last row reads no depth (index out of range).
-    let top = py.max(0) as usize * it.width + px.max(0) as usize;
+    // Blocks start inside the scissor (px >= 0, py >= row0 - 1); lanes right of the target's
+    // edge are never covered, and a lane outside the band's rows reads no depth (the index
+    // wraps out of range: a block whose first row lies above the band has a `top` that only
+    // its second row brings back into the band).
+    let top = (py - target.row0)
+        .wrapping_mul(it.width as i64)
+        .wrapping_add(px.max(0)) as usize;
     if setup.state.depth_test {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
         let mut pass: Mask = 0;
         let depth_at = |l: usize| {
             target
                 .depth
-                .get(top + (l & 3) + (l >> 2) * it.width)
+                .get(top.wrapping_add((l & 3) + (l >> 2) * it.width))
                 .copied()
         };
-        if setup.pipe.depth_func == CompareFunc::Less {
+        let w = it.width;
+        let rows = (
+            target.depth.get(top..top.wrapping_add(4)),
+            target
+                .depth
+                .get(top.wrapping_add(w)..top.wrapping_add(w).wrapping_add(4)),
+        );
+        if let (CompareFunc::Less, (Some(d0), Some(d1))) = (setup.pipe.depth_func, rows) {
+            // Both rows in the band: two 4-wide reads, the same comparisons as below.
+            let mut d = [0.0f32; BLOCK];
+            d[..4].copy_from_slice(d0);
+            d[4..].copy_from_slice(d1);
+            for l in 0..BLOCK {
+                pass |= ((zl[l] < d[l]) as Mask) << l;
+            }
+        } else if setup.pipe.depth_func == CompareFunc::Less {
             for l in 0..BLOCK {
                 let d = depth_at(l).unwrap_or(f32::NEG_INFINITY);
                 pass |= ((zl[l] < d) as Mask) << l;
@@ -1317,7 +1561,7 @@ fn flush(
     fs: &Executable,
     fs_uniforms: &[f32; crate::limits::UNIFORM_FLOATS_CAP],
     textures: &[Option<TextureRef>],
-    target: &mut Target,
+    target: &mut Band,
     stats: &mut DrawStats,
     batch: &mut Batch,
 ) {
@@ -1359,7 +1603,7 @@ fn flush(
                 if live & (1 << l) == 0 {
                     continue;
                 }
-                let i = top + (l & 3) + (l >> 2) * width;
+                let i = top.wrapping_add((l & 3) + (l >> 2) * width);
                 let lane = o + l;
                 let Some(p) = target.color.get_mut(i) else {
                     continue;
@@ -1395,18 +1639,18 @@ fn flush(
         let (zl, px) = (&batch.z[o..o + BLOCK], &pixels[o..o + BLOCK]);
         if live == BLOCK_ALL {
             // Both rows of the block lie inside the target (every lane is covered).
-            let (r0, r1) = (top, top + width);
-            if let Some(c0) = target.color.get_mut(r0..r0 + 4) {
+            let (r0, r1) = (top, top.wrapping_add(width));
+            if let Some(c0) = target.color.get_mut(r0..r0.wrapping_add(4)) {
                 c0.copy_from_slice(&px[..4]);
             }
-            if let Some(c1) = target.color.get_mut(r1..r1 + 4) {
+            if let Some(c1) = target.color.get_mut(r1..r1.wrapping_add(4)) {
                 c1.copy_from_slice(&px[4..]);
             }
             if write_depth {
-                if let Some(d0) = target.depth.get_mut(r0..r0 + 4) {
+                if let Some(d0) = target.depth.get_mut(r0..r0.wrapping_add(4)) {
                     d0.copy_from_slice(&zl[..4]);
                 }
-                if let Some(d1) = target.depth.get_mut(r1..r1 + 4) {
+                if let Some(d1) = target.depth.get_mut(r1..r1.wrapping_add(4)) {
                     d1.copy_from_slice(&zl[4..]);
                 }
             }
@@ -1417,7 +1661,7 @@ fn flush(
             if live & (1 << l) == 0 {
                 continue;
             }
-            let i = top + (l & 3) + (l >> 2) * width;
+            let i = top.wrapping_add((l & 3) + (l >> 2) * width);
             if let Some(p) = target.color.get_mut(i) {
                 *p = px[l];
                 stats.pixels_written += 1;
@@ -1480,7 +1724,8 @@ pub fn soft_triangle(
     let state = RasterState::new(target.width, target.height);
     let mut scratch = Scratch::new();
     draw_checked(
-        &mut scratch,
+        core::slice::from_mut(&mut scratch),
+        &Serial,
         prog,
         &input,
         &[],

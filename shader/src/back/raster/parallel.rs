@@ -1,0 +1,65 @@
+//! Running a draw's bands at the same time: the [`Workers`] a caller hands to
+//! [`draw_parallel`](super::draw_parallel).
+//!
+//! The rasterizer splits the target into horizontal bands, one per job; each job owns its
+//! band's colour and depth rows outright (disjoint `&mut` slices), shades every vertex itself
+//! and rasterizes every triangle of the draw, in draw order, clipped to its rows. Every pixel is
+//! computed from the same inputs in the same order as in a one-band draw (the 4x2 block grid is
+//! the one the whole scissor gives, a block straddling two bands is shaded in both with the
+//! other band's lanes switched off, and lanes never influence each other), so the picture is
+//! bit-identical for any band count. Nothing on the pixel path takes a lock.
+//!
+//! This crate is `no_std`: the caller supplies the threads. [`Serial`] runs the jobs one after
+//! the other; with the `std` feature, [`Threads`] runs each job on a scoped thread; the kernel
+//! runs them on its CPUs.
+//!
+//! It must never: run a job twice or not at all, or return before every job has finished.
+
+/// Runs a set of independent jobs.
+pub trait Workers {
+    /// How many jobs can usefully run at once (the draw makes at most this many bands).
+    fn count(&self) -> usize;
+    /// Runs every job exactly once, possibly at the same time, and returns when all have
+    /// finished.
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]);
+}
+
+/// One worker: jobs run in order on the caller's thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Serial;
+
+impl Workers for Serial {
+    fn count(&self) -> usize {
+        1
+    }
+
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        for job in jobs.iter_mut() {
+            job();
+        }
+    }
+}
+
+/// `count` scoped threads (the caller's thread runs the first job).
+#[cfg(feature = "std")]
+#[derive(Clone, Copy, Debug)]
+pub struct Threads(pub usize);
+
+#[cfg(feature = "std")]
+impl Workers for Threads {
+    fn count(&self) -> usize {
+        self.0.max(1)
+    }
+
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let Some((first, rest)) = jobs.split_first_mut() else {
+            return;
+        };
+        std::thread::scope(|s| {
+            for job in rest.iter_mut() {
+                s.spawn(move || job());
+            }
+            first();
+        });
+    }
+}
