@@ -44,6 +44,11 @@ pub struct DeviceConfig {
     /// only SUBMIT_3D and transfers are fenced: QEMU handles the control queue in order, and
     /// unfenced commands are answered without waiting for the host's fence poll.
     pub fence_every_command: bool,
+    /// With `fence_every_command` false: also fence SUBMIT_3D. When false, SUBMIT_3D is answered
+    /// once QEMU has decoded the batch and handed it to the host's GL (the host renders while the
+    /// guest builds the next batch); transfers stay fenced, and a readback (TRANSFER_FROM_HOST_3D)
+    /// is ordered after every earlier batch of its context by the host, so it still sees them.
+    pub fence_submits: bool,
 }
 
 impl Default for DeviceConfig {
@@ -53,6 +58,7 @@ impl Default for DeviceConfig {
             clock: None,
             timeout_ns: DEFAULT_TIMEOUT_NS,
             fence_every_command: true,
+            fence_submits: true,
         }
     }
 }
@@ -121,6 +127,12 @@ pub struct DeviceStats {
     pub submits: u64,
     pub dwords: u64,
     pub transfers: u64,
+    /// Nanoseconds spent polling for responses (with a `clock`), all commands.
+    pub wait_ns: u64,
+    /// The part of `wait_ns` spent on fenced commands (answered only after the host's fence).
+    pub fenced_wait_ns: u64,
+    /// Fenced commands sent.
+    pub fenced: u64,
 }
 
 /// A virtio-gpu device driven with VirGL.
@@ -254,11 +266,13 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         }
         resp.bytes()[..HDR_SIZE].fill(0);
-        let fenced_kind = matches!(
-            command,
-            CMD_SUBMIT_3D | CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D
-        );
-        if !self.config.fence_every_command && !fenced_kind {
+        let fenced_kind = match command {
+            CMD_SUBMIT_3D => self.config.fence_submits,
+            CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D => true,
+            _ => false,
+        };
+        let fenced = self.config.fence_every_command || fenced_kind;
+        if !fenced {
             // Clear FLAG_FENCE (header bytes 4..8) of a command that needs no completion fence.
             if let Some(flags) = cmd.bytes().get_mut(4..8) {
                 flags.fill(0);
@@ -296,6 +310,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
                 return self.lose(GpuError::Timeout { command });
             }
             core::hint::spin_loop();
+        }
+        if let (Some(c), Some(s)) = (self.config.clock, start) {
+            let waited = c().wrapping_sub(s);
+            self.stats.wait_ns = self.stats.wait_ns.wrapping_add(waited);
+            if fenced {
+                self.stats.fenced_wait_ns = self.stats.fenced_wait_ns.wrapping_add(waited);
+            }
+        }
+        if fenced {
+            self.stats.fenced += 1;
         }
         // SAFETY: the same buffers that were passed to `add` for this token.
         let used = match unsafe { self.control.pop_used(token, &inputs, &mut outputs) } {

@@ -102,6 +102,8 @@ struct Host {
     cbuf: BTreeMap<u32, u32>,
     stream_errors: Vec<String>,
     commands: Vec<u32>,
+    /// Types of the commands that came with FLAG_FENCE.
+    fenced: Vec<u32>,
 }
 
 struct State {
@@ -171,6 +173,9 @@ impl Host {
         let g = |at| rd32(req, at).unwrap_or(0);
         let ty = g(0);
         self.commands.push(ty);
+        if g(4) & FLAG_FENCE != 0 {
+            self.fenced.push(ty);
+        }
         let ok = |req: &[u8]| resp(RESP_OK_NODATA, req, &[]);
         let err = |req: &[u8], code: u32| resp(code, req, &[]);
         match ty {
@@ -379,6 +384,7 @@ impl FakeTransport {
                 cbuf: BTreeMap::new(),
                 stream_errors: Vec::new(),
                 commands: Vec::new(),
+                fenced: Vec::new(),
             },
         }));
         (
@@ -786,6 +792,38 @@ fn unfenced_control_commands_still_work() {
     let mut why = String::new();
     assert!(scenes::run_scene("clear", &mut dev, &mut why), "{}", why);
     assert!(st.borrow().host.stream_errors.is_empty());
+}
+
+#[test]
+fn unfenced_submits_leave_only_transfers_fenced() {
+    let (t, st) = FakeTransport::new(standard(), FEATURES);
+    let cfg = DeviceConfig {
+        fence_every_command: false,
+        fence_submits: false,
+        ..quick()
+    };
+    let mut dev = VirglDevice::<TestHal, _>::new(t, cfg).unwrap();
+    let mut why = String::new();
+    // The scene renders, then reads the target back and checks its pixels.
+    assert!(scenes::run_scene("clear", &mut dev, &mut why), "{}", why);
+    let host = &st.borrow().host;
+    assert!(host.stream_errors.is_empty());
+    assert!(host.commands.contains(&CMD_SUBMIT_3D));
+    assert!(
+        !host.fenced.contains(&CMD_SUBMIT_3D),
+        "SUBMIT_3D sent with FLAG_FENCE: {:x?}",
+        host.fenced
+    );
+    assert!(
+        host.fenced.contains(&CMD_TRANSFER_FROM_HOST_3D),
+        "the readback stays fenced: {:x?}",
+        host.fenced
+    );
+    assert!(host
+        .fenced
+        .iter()
+        .all(|t| *t == CMD_TRANSFER_TO_HOST_3D || *t == CMD_TRANSFER_FROM_HOST_3D));
+    assert_eq!(dev.stats.fenced as usize, host.fenced.len());
 }
 
 #[test]
