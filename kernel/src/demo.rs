@@ -235,6 +235,16 @@ fn bench() -> bool {
             }
         }
     }
+    // The same VirGL case with every SUBMIT_3D fenced (how the loop ran before), for a
+    // comparison in the same conditions (the host is shared and its load varies).
+    println!("bench: next: virgl 640x480 with fenced SUBMIT_3D (each waits for the host's fence)");
+    gpu::with(|d| d.set_fence_submits(true));
+    let r = bench_case(BackendMode::Virgl, 640, 480);
+    gpu::with(|d| d.set_fence_submits(gpu::FENCE_SUBMITS));
+    if let Err(e) = r {
+        println!("bench: Virgl 640x480 fenced: FAILED: {}", e);
+        ok = false;
+    }
     ok
 }
 

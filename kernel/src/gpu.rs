@@ -45,7 +45,7 @@ const FENCE_EVERY_COMMAND: bool = false;
 /// SUBMIT_3D unfenced: QEMU answers once virglrenderer decoded the batch and issued its GL calls,
 /// so the guest builds the next frame while the host renders (a readback's fenced transfer is
 /// ordered after the batches by the host). Measured in the demo: see docs/ARCHITECTURE.md.
-const FENCE_SUBMITS: bool = false;
+pub const FENCE_SUBMITS: bool = false;
 
 #[derive(Clone, Debug, Default)]
 pub struct GpuReport {

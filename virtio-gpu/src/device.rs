@@ -153,6 +153,8 @@ pub struct VirglDevice<H: Hal, T: Transport> {
     config: DeviceConfig,
     /// Ids of every capset the device listed (VirGL or not), in its order.
     capset_ids: heapless::Vec<u32, { MAX_CAPSETS as usize }>,
+    /// What each scanout shows since our last SET_SCANOUT (resource id, rect); None: unknown.
+    scanouts: [Option<(u32, [u32; 4])>; MAX_SCANOUTS],
     pub stats: DeviceStats,
 }
 
@@ -207,10 +209,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             resources: BTreeMap::new(),
             config,
             capset_ids: heapless::Vec::new(),
+            scanouts: [None; MAX_SCANOUTS],
             stats: DeviceStats::default(),
         };
         dev.read_capsets()?;
         Ok(dev)
+    }
+
+    /// Changes `DeviceConfig::fence_submits` (the kernel's bench compares both ways in one boot).
+    pub fn set_fence_submits(&mut self, on: bool) {
+        self.config.fence_submits = on;
     }
 
     pub fn state(&self) -> DeviceState {
@@ -591,16 +599,28 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         }
     }
 
-    /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
+    /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH). SET_SCANOUT is left out
+    /// when our last one already put `res` with `rect` on `scanout` (the host then only redraws
+    /// it: RESOURCE_FLUSH updates every scanout showing the resource).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
-        self.simple(CMD_SET_SCANOUT, |f| {
-            SetScanout {
-                rect,
-                scanout_id: scanout,
-                resource_id: res.0,
+        let key = (res.0, [rect.x, rect.y, rect.width, rect.height]);
+        let slot = scanout as usize;
+        if self.scanouts.get(slot).copied().flatten() != Some(key) {
+            if let Some(s) = self.scanouts.get_mut(slot) {
+                *s = None;
             }
-            .to_bytes(f)
-        })?;
+            self.simple(CMD_SET_SCANOUT, |f| {
+                SetScanout {
+                    rect,
+                    scanout_id: scanout,
+                    resource_id: res.0,
+                }
+                .to_bytes(f)
+            })?;
+            if let Some(s) = self.scanouts.get_mut(slot) {
+                *s = Some(key);
+            }
+        }
         self.flush_rect(res, rect)
     }
 
@@ -756,6 +776,12 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         };
         let ctx = r.ctx;
+        // The host takes a destroyed resource off its scanouts; a new one may reuse the id.
+        for s in self.scanouts.iter_mut() {
+            if s.is_some_and(|(res, _)| res == id) {
+                *s = None;
+            }
+        }
         // 2D resources (ctx 0) were never attached to a context.
         let a = if ctx == 0 {
             Ok(())

@@ -927,6 +927,47 @@ fn two_d_console_resource_flushes_its_backing() {
 }
 
 #[test]
+fn present_sets_the_scanout_only_when_it_changes() {
+    let (mut dev, st) = device(standard());
+    let full = |w| Rect {
+        x: 0,
+        y: 0,
+        width: w,
+        height: 4,
+    };
+    let a = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    let b = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    let sent = |st: &Rc<RefCell<State>>, from: usize| -> Vec<u32> {
+        st.borrow().host.commands[from..]
+            .iter()
+            .copied()
+            .filter(|t| *t == CMD_SET_SCANOUT || *t == CMD_RESOURCE_FLUSH)
+            .collect()
+    };
+    let n = st.borrow().host.commands.len();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(0, a, full(4)).unwrap();
+    dev.present(0, b, full(8)).unwrap();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(1, a, full(8)).unwrap();
+    use CMD_RESOURCE_FLUSH as F;
+    use CMD_SET_SCANOUT as S;
+    assert_eq!(
+        sent(&st, n),
+        vec![S, F, F, S, F, S, F, S, F, S, F],
+        "same resource and rect again: only RESOURCE_FLUSH"
+    );
+    // A destroyed resource is off the scanout; a new one with the same id is set again.
+    dev.resource_destroy_2d(a).unwrap();
+    let c = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    assert_eq!(c.0, a.0, "the fake reuses the id");
+    let n = st.borrow().host.commands.len();
+    dev.present(0, c, full(8)).unwrap();
+    assert_eq!(sent(&st, n), vec![S, F]);
+}
+
+#[test]
 fn a_256_kib_shader_goes_through_the_device_in_several_submits() {
     let (mut dev, st) = device(standard());
     let before = st
