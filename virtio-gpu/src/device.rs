@@ -41,8 +41,8 @@ pub struct DeviceConfig {
     pub clock: Option<fn() -> u64>,
     pub timeout_ns: u64,
     /// Fence every command (QEMU then answers only after the host finished it). When false,
-    /// only SUBMIT_3D and transfers are fenced: QEMU handles the control queue in order, and
-    /// unfenced commands are answered without waiting for the host's fence poll.
+    /// only transfers and (with `fence_submits`) SUBMIT_3D are fenced: QEMU handles the control
+    /// queue in order, and unfenced commands are answered without waiting for its fence poll.
     pub fence_every_command: bool,
     /// With `fence_every_command` false: also fence SUBMIT_3D. When false, SUBMIT_3D is answered
     /// once QEMU has decoded the batch and handed it to the host's GL (the host renders while the
