@@ -72,6 +72,34 @@ fn per_frame(a: &Stats, b: &Stats, frames: u32) -> PerFrame {
     }
 }
 
+/// One line: where a VirGL frame's time went, as means per frame over `frames` frames taking
+/// `total_us`: the guest CPU (everything outside device calls: Gfx3D building the command
+/// stream), then per kind of device call how many per frame and their microseconds per frame.
+fn breakdown(label: &str, t: &gpu::GpuTimes, frames: u32, total_us: u64) {
+    let n = u64::from(frames.max(1));
+    let per = |calls: u64| {
+        let c = calls * 100 / n;
+        alloc::format!("{}.{:02}", c / 100, c % 100)
+    };
+    println!(
+        "{}: virgl breakdown per frame ({} frames): {} us = guest cpu {} us + submit_3d {} x {} us + transfers {} x {} us + scanout (set_scanout+resource_flush) {} x {} us + other {} x {} us; fence waits {} x {} us (inside the calls)",
+        label,
+        frames,
+        total_us / n,
+        total_us.saturating_sub(t.device_us()) / n,
+        per(t.submits),
+        t.submit_us / n,
+        per(t.transfers),
+        t.transfer_us / n,
+        per(t.presents),
+        t.present_us / n,
+        per(t.others),
+        t.other_us / n,
+        per(t.fenced),
+        t.fence_wait_us / n,
+    );
+}
+
 /// "12.34" from frames over microseconds.
 fn fps(frames: u32, us: u64) -> (u64, u64) {
     let centi = u64::from(frames) * 100_000_000 / us.max(1);
@@ -117,6 +145,7 @@ fn animate(mode: BackendMode, frames: Option<u32>) -> Result<(), alloc::string::
     let presenting = g.backend_name() == "virgl";
     let start = clock::now_us();
     let first = g.stats();
+    let times0 = gpu::times();
     let (mut min_us, mut max_us) = (u64::MAX, 0u64);
     let mut done = 0u32;
     loop {
@@ -157,6 +186,7 @@ fn animate(mode: BackendMode, frames: Option<u32>) -> Result<(), alloc::string::
         done += 1;
     }
     let total = clock::now_us().saturating_sub(start);
+    let times = gpu::times().since(&times0);
     let last = g.stats();
     let s = per_frame(&first, &last, done);
     let (fi, ff) = fps(done, total);
@@ -175,6 +205,9 @@ fn animate(mode: BackendMode, frames: Option<u32>) -> Result<(), alloc::string::
         s.dwords,
         if last.degraded { " (degraded: the device was lost)" } else { "" }
     );
+    if g.backend_name() == "virgl" {
+        breakdown("demo", &times, done, total);
+    }
     let mut px = vec![0u32; (DEMO_WIDTH * DEMO_HEIGHT) as usize];
     demo.read(&mut g, &mut px).map_err(|e| e.to_string())?;
     let t0 = clock::now_us();
@@ -203,6 +236,16 @@ fn bench() -> bool {
             }
         }
     }
+    // The same VirGL case with every SUBMIT_3D fenced (how the loop ran before), for a
+    // comparison in the same conditions (the host is shared and its load varies).
+    println!("bench: next: virgl 640x480 with fenced SUBMIT_3D (each waits for the host's fence)");
+    gpu::with(|d| d.set_fence_submits(true));
+    let r = bench_case(BackendMode::Virgl, 640, 480);
+    gpu::with(|d| d.set_fence_submits(gpu::FENCE_SUBMITS));
+    if let Err(e) = r {
+        println!("bench: Virgl 640x480 fenced: FAILED: {}", e);
+        ok = false;
+    }
     ok
 }
 
@@ -213,6 +256,7 @@ fn bench_case(mode: BackendMode, w: u32, h: u32) -> Result<(), alloc::string::St
     demo.frame(&mut g, 0)
         .map_err(|e| alloc::format!("warm-up frame: {}", e))?;
     let first = g.stats();
+    let times0 = gpu::times();
     let start = clock::now_us();
     let mut n = 0u32;
     while n < BENCH_FRAMES_MIN
@@ -223,6 +267,7 @@ fn bench_case(mode: BackendMode, w: u32, h: u32) -> Result<(), alloc::string::St
         n += 1;
     }
     let us = clock::now_us().saturating_sub(start);
+    let times = gpu::times().since(&times0);
     let s = per_frame(&first, &g.stats(), n);
     let (fi, ff) = fps(n, us);
     println!(
@@ -239,6 +284,9 @@ fn bench_case(mode: BackendMode, w: u32, h: u32) -> Result<(), alloc::string::St
         s.submits,
         s.dwords
     );
+    if g.backend_name() == "virgl" {
+        breakdown("bench", &times, n, us);
+    }
     demo.destroy(&mut g);
     Ok(())
 }

@@ -38,10 +38,14 @@ const CONSOLE_COLOUR: u32 = 0xFF20_2838;
 /// Every device command may take this long before the device counts as lost.
 const COMMAND_TIMEOUT_NS: u64 = 30_000_000_000;
 pub const CAPSETS_MAX: usize = 16;
-/// Fence only SUBMIT_3D and transfers: QEMU serves the control queue in order, and answers an
-/// unfenced command without waiting for its fence poll. Measured: the demo loop (frame + SET_SCANOUT
+/// Fence only SUBMIT_3D (see FENCE_SUBMITS) and transfers: QEMU serves the control queue in order,
+/// and answers an unfenced command without waiting for its fence poll. Measured: the demo loop (frame + SET_SCANOUT
 /// + RESOURCE_FLUSH) went from 37-44 to 60 fps at 640x480, every test still passing.
 const FENCE_EVERY_COMMAND: bool = false;
+/// SUBMIT_3D unfenced: QEMU answers once virglrenderer decoded the batch and issued its GL calls,
+/// so the guest builds the next frame while the host renders (a readback's fenced transfer is
+/// ordered after the batches by the host). Measured in the demo: see docs/ARCHITECTURE.md.
+pub const FENCE_SUBMITS: bool = false;
 
 #[derive(Clone, Debug, Default)]
 pub struct GpuReport {
@@ -154,6 +158,7 @@ fn bring_up() -> GpuReport {
         clock: Some(now_ns),
         timeout_ns: COMMAND_TIMEOUT_NS,
         fence_every_command: FENCE_EVERY_COMMAND,
+        fence_submits: FENCE_SUBMITS,
         ..Default::default()
     };
     let mut device = match VirglDevice::<KernelHal, _>::new(transport, config) {
@@ -262,21 +267,114 @@ fn locked<R>(f: impl FnOnce(&mut Device) -> virtio_gpu::Result<R>) -> virtio_gpu
     with(f).unwrap_or(Err(virtio_gpu::GpuError::Lost))
 }
 
+/// Where device time goes, for the demo's frame breakdown: calls and microseconds per kind of
+/// `SharedGpu` call (each includes its round trip to QEMU), and the driver's polling time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GpuTimes {
+    pub submits: u64,
+    pub submit_us: u64,
+    pub transfers: u64,
+    pub transfer_us: u64,
+    /// SET_SCANOUT + RESOURCE_FLUSH pairs.
+    pub presents: u64,
+    pub present_us: u64,
+    /// Every other call (create/destroy).
+    pub others: u64,
+    pub other_us: u64,
+    /// Fenced commands and the microseconds spent polling for their answers (the fence waits).
+    pub fenced: u64,
+    pub fence_wait_us: u64,
+}
+
+impl GpuTimes {
+    /// Microseconds of every device call.
+    pub fn device_us(&self) -> u64 {
+        self.submit_us + self.transfer_us + self.present_us + self.other_us
+    }
+    /// `self - earlier`, field by field.
+    pub fn since(&self, e: &GpuTimes) -> GpuTimes {
+        GpuTimes {
+            submits: self.submits.saturating_sub(e.submits),
+            submit_us: self.submit_us.saturating_sub(e.submit_us),
+            transfers: self.transfers.saturating_sub(e.transfers),
+            transfer_us: self.transfer_us.saturating_sub(e.transfer_us),
+            presents: self.presents.saturating_sub(e.presents),
+            present_us: self.present_us.saturating_sub(e.present_us),
+            others: self.others.saturating_sub(e.others),
+            other_us: self.other_us.saturating_sub(e.other_us),
+            fenced: self.fenced.saturating_sub(e.fenced),
+            fence_wait_us: self.fence_wait_us.saturating_sub(e.fence_wait_us),
+        }
+    }
+}
+
+static TIMES: spin::Mutex<GpuTimes> = spin::Mutex::new(GpuTimes {
+    submits: 0,
+    submit_us: 0,
+    transfers: 0,
+    transfer_us: 0,
+    presents: 0,
+    present_us: 0,
+    others: 0,
+    other_us: 0,
+    fenced: 0,
+    fence_wait_us: 0,
+});
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Submit,
+    Transfer,
+    Present,
+    Other,
+}
+
+/// The running totals (with the driver's fence counters).
+pub fn times() -> GpuTimes {
+    let mut t = *TIMES.lock();
+    if let Some((n, ns)) = with(|d| (d.stats.fenced, d.stats.fenced_wait_ns)) {
+        t.fenced = n;
+        t.fence_wait_us = ns / 1000;
+    }
+    t
+}
+
+/// `locked`, timed under `kind`.
+fn timed<R>(
+    kind: Kind,
+    f: impl FnOnce(&mut Device) -> virtio_gpu::Result<R>,
+) -> virtio_gpu::Result<R> {
+    let t0 = clock::now_us();
+    let r = locked(f);
+    let us = clock::now_us().saturating_sub(t0);
+    let mut guard = TIMES.lock();
+    let t = &mut *guard;
+    let (n, total) = match kind {
+        Kind::Submit => (&mut t.submits, &mut t.submit_us),
+        Kind::Transfer => (&mut t.transfers, &mut t.transfer_us),
+        Kind::Present => (&mut t.presents, &mut t.present_us),
+        Kind::Other => (&mut t.others, &mut t.other_us),
+    };
+    *n += 1;
+    *total += us;
+    r
+}
+
 impl GpuTransport3d for SharedGpu {
     fn caps(&self) -> &HostCaps {
         &self.caps
     }
     fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
-        locked(|d| d.ctx_create())
+        timed(Kind::Other, |d| d.ctx_create())
     }
     fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
-        locked(|d| d.ctx_destroy(ctx))
+        timed(Kind::Other, |d| d.ctx_destroy(ctx))
     }
     fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> virtio_gpu::Result<ResId> {
-        locked(|d| d.resource_create_3d(ctx, desc))
+        timed(Kind::Other, |d| d.resource_create_3d(ctx, desc))
     }
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
-        locked(|d| d.resource_destroy(ctx, res))
+        timed(Kind::Other, |d| d.resource_destroy(ctx, res))
     }
     fn transfer_to_host_3d(
         &mut self,
@@ -286,7 +384,9 @@ impl GpuTransport3d for SharedGpu {
         stride: u32,
         data: &[u8],
     ) -> virtio_gpu::Result<()> {
-        locked(|d| d.transfer_to_host_3d(ctx, res, bx, stride, data))
+        timed(Kind::Transfer, |d| {
+            d.transfer_to_host_3d(ctx, res, bx, stride, data)
+        })
     }
     fn transfer_from_host_3d(
         &mut self,
@@ -296,10 +396,12 @@ impl GpuTransport3d for SharedGpu {
         stride: u32,
         out: &mut [u8],
     ) -> virtio_gpu::Result<()> {
-        locked(|d| d.transfer_from_host_3d(ctx, res, bx, stride, out))
+        timed(Kind::Transfer, |d| {
+            d.transfer_from_host_3d(ctx, res, bx, stride, out)
+        })
     }
     fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
-        locked(|d| d.submit_3d(ctx, dwords))
+        timed(Kind::Submit, |d| d.submit_3d(ctx, dwords))
     }
     fn is_lost(&self) -> bool {
         with(|d| d.is_lost()).unwrap_or(true)
@@ -311,7 +413,7 @@ impl GpuTransport3d for SharedGpu {
 pub fn scanout_hooks<T>() -> gfx3d::virgl::ScanoutHooks<T> {
     gfx3d::virgl::ScanoutHooks {
         present: |_, res, w, h| {
-            locked(|d| {
+            timed(Kind::Present, |d| {
                 d.present(
                     0,
                     res,

@@ -41,9 +41,14 @@ pub struct DeviceConfig {
     pub clock: Option<fn() -> u64>,
     pub timeout_ns: u64,
     /// Fence every command (QEMU then answers only after the host finished it). When false,
-    /// only SUBMIT_3D and transfers are fenced: QEMU handles the control queue in order, and
-    /// unfenced commands are answered without waiting for the host's fence poll.
+    /// only transfers and (with `fence_submits`) SUBMIT_3D are fenced: QEMU handles the control
+    /// queue in order, and unfenced commands are answered without waiting for its fence poll.
     pub fence_every_command: bool,
+    /// With `fence_every_command` false: also fence SUBMIT_3D. When false, SUBMIT_3D is answered
+    /// once QEMU has decoded the batch and handed it to the host's GL (the host renders while the
+    /// guest builds the next batch); transfers stay fenced, and a readback (TRANSFER_FROM_HOST_3D)
+    /// is ordered after every earlier batch of its context by the host, so it still sees them.
+    pub fence_submits: bool,
 }
 
 impl Default for DeviceConfig {
@@ -53,6 +58,7 @@ impl Default for DeviceConfig {
             clock: None,
             timeout_ns: DEFAULT_TIMEOUT_NS,
             fence_every_command: true,
+            fence_submits: true,
         }
     }
 }
@@ -121,6 +127,12 @@ pub struct DeviceStats {
     pub submits: u64,
     pub dwords: u64,
     pub transfers: u64,
+    /// Nanoseconds spent polling for responses (with a `clock`), all commands.
+    pub wait_ns: u64,
+    /// The part of `wait_ns` spent on fenced commands (answered only after the host's fence).
+    pub fenced_wait_ns: u64,
+    /// Fenced commands sent.
+    pub fenced: u64,
 }
 
 /// A virtio-gpu device driven with VirGL.
@@ -141,6 +153,8 @@ pub struct VirglDevice<H: Hal, T: Transport> {
     config: DeviceConfig,
     /// Ids of every capset the device listed (VirGL or not), in its order.
     capset_ids: heapless::Vec<u32, { MAX_CAPSETS as usize }>,
+    /// What each scanout shows since our last SET_SCANOUT (resource id, rect); None: unknown.
+    scanouts: [Option<(u32, [u32; 4])>; MAX_SCANOUTS],
     pub stats: DeviceStats,
 }
 
@@ -195,10 +209,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             resources: BTreeMap::new(),
             config,
             capset_ids: heapless::Vec::new(),
+            scanouts: [None; MAX_SCANOUTS],
             stats: DeviceStats::default(),
         };
         dev.read_capsets()?;
         Ok(dev)
+    }
+
+    /// Changes `DeviceConfig::fence_submits` (the kernel's bench compares both ways in one boot).
+    pub fn set_fence_submits(&mut self, on: bool) {
+        self.config.fence_submits = on;
     }
 
     pub fn state(&self) -> DeviceState {
@@ -254,11 +274,13 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         }
         resp.bytes()[..HDR_SIZE].fill(0);
-        let fenced_kind = matches!(
-            command,
-            CMD_SUBMIT_3D | CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D
-        );
-        if !self.config.fence_every_command && !fenced_kind {
+        let fenced_kind = match command {
+            CMD_SUBMIT_3D => self.config.fence_submits,
+            CMD_TRANSFER_TO_HOST_3D | CMD_TRANSFER_FROM_HOST_3D => true,
+            _ => false,
+        };
+        let fenced = self.config.fence_every_command || fenced_kind;
+        if !fenced {
             // Clear FLAG_FENCE (header bytes 4..8) of a command that needs no completion fence.
             if let Some(flags) = cmd.bytes().get_mut(4..8) {
                 flags.fill(0);
@@ -296,6 +318,16 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
                 return self.lose(GpuError::Timeout { command });
             }
             core::hint::spin_loop();
+        }
+        if let (Some(c), Some(s)) = (self.config.clock, start) {
+            let waited = c().wrapping_sub(s);
+            self.stats.wait_ns = self.stats.wait_ns.wrapping_add(waited);
+            if fenced {
+                self.stats.fenced_wait_ns = self.stats.fenced_wait_ns.wrapping_add(waited);
+            }
+        }
+        if fenced {
+            self.stats.fenced += 1;
         }
         // SAFETY: the same buffers that were passed to `add` for this token.
         let used = match unsafe { self.control.pop_used(token, &inputs, &mut outputs) } {
@@ -567,16 +599,28 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         }
     }
 
-    /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH).
+    /// Shows a resource on a scanout (SET_SCANOUT then RESOURCE_FLUSH). SET_SCANOUT is left out
+    /// when our last one already put `res` with `rect` on `scanout` (the host then only redraws
+    /// it: RESOURCE_FLUSH updates every scanout showing the resource).
     pub fn present(&mut self, scanout: u32, res: ResId, rect: Rect) -> Result<()> {
-        self.simple(CMD_SET_SCANOUT, |f| {
-            SetScanout {
-                rect,
-                scanout_id: scanout,
-                resource_id: res.0,
+        let key = (res.0, [rect.x, rect.y, rect.width, rect.height]);
+        let slot = scanout as usize;
+        if self.scanouts.get(slot).copied().flatten() != Some(key) {
+            if let Some(s) = self.scanouts.get_mut(slot) {
+                *s = None;
             }
-            .to_bytes(f)
-        })?;
+            self.simple(CMD_SET_SCANOUT, |f| {
+                SetScanout {
+                    rect,
+                    scanout_id: scanout,
+                    resource_id: res.0,
+                }
+                .to_bytes(f)
+            })?;
+            if let Some(s) = self.scanouts.get_mut(slot) {
+                *s = Some(key);
+            }
+        }
         self.flush_rect(res, rect)
     }
 
@@ -732,6 +776,12 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             });
         };
         let ctx = r.ctx;
+        // The host takes a destroyed resource off its scanouts; a new one may reuse the id.
+        for s in self.scanouts.iter_mut() {
+            if s.is_some_and(|(res, _)| res == id) {
+                *s = None;
+            }
+        }
         // 2D resources (ctx 0) were never attached to a context.
         let a = if ctx == 0 {
             Ok(())

@@ -102,6 +102,8 @@ struct Host {
     cbuf: BTreeMap<u32, u32>,
     stream_errors: Vec<String>,
     commands: Vec<u32>,
+    /// Types of the commands that came with FLAG_FENCE.
+    fenced: Vec<u32>,
 }
 
 struct State {
@@ -171,6 +173,9 @@ impl Host {
         let g = |at| rd32(req, at).unwrap_or(0);
         let ty = g(0);
         self.commands.push(ty);
+        if g(4) & FLAG_FENCE != 0 {
+            self.fenced.push(ty);
+        }
         let ok = |req: &[u8]| resp(RESP_OK_NODATA, req, &[]);
         let err = |req: &[u8], code: u32| resp(code, req, &[]);
         match ty {
@@ -379,6 +384,7 @@ impl FakeTransport {
                 cbuf: BTreeMap::new(),
                 stream_errors: Vec::new(),
                 commands: Vec::new(),
+                fenced: Vec::new(),
             },
         }));
         (
@@ -789,6 +795,38 @@ fn unfenced_control_commands_still_work() {
 }
 
 #[test]
+fn unfenced_submits_leave_only_transfers_fenced() {
+    let (t, st) = FakeTransport::new(standard(), FEATURES);
+    let cfg = DeviceConfig {
+        fence_every_command: false,
+        fence_submits: false,
+        ..quick()
+    };
+    let mut dev = VirglDevice::<TestHal, _>::new(t, cfg).unwrap();
+    let mut why = String::new();
+    // The scene renders, then reads the target back and checks its pixels.
+    assert!(scenes::run_scene("clear", &mut dev, &mut why), "{}", why);
+    let host = &st.borrow().host;
+    assert!(host.stream_errors.is_empty());
+    assert!(host.commands.contains(&CMD_SUBMIT_3D));
+    assert!(
+        !host.fenced.contains(&CMD_SUBMIT_3D),
+        "SUBMIT_3D sent with FLAG_FENCE: {:x?}",
+        host.fenced
+    );
+    assert!(
+        host.fenced.contains(&CMD_TRANSFER_FROM_HOST_3D),
+        "the readback stays fenced: {:x?}",
+        host.fenced
+    );
+    assert!(host
+        .fenced
+        .iter()
+        .all(|t| *t == CMD_TRANSFER_TO_HOST_3D || *t == CMD_TRANSFER_FROM_HOST_3D));
+    assert_eq!(dev.stats.fenced as usize, host.fenced.len());
+}
+
+#[test]
 fn virgl_context_frees_handles_with_their_objects() {
     let (mut dev, st) = device(standard());
     let mut c = virtio_gpu::VirglContext::create(&mut dev).unwrap();
@@ -886,6 +924,47 @@ fn two_d_console_resource_flushes_its_backing() {
     dev.resource_destroy_2d(r).unwrap();
     assert!(st.borrow().host.resources.is_empty());
     assert!(dev.backing_mut(r).is_err());
+}
+
+#[test]
+fn present_sets_the_scanout_only_when_it_changes() {
+    let (mut dev, st) = device(standard());
+    let full = |w| Rect {
+        x: 0,
+        y: 0,
+        width: w,
+        height: 4,
+    };
+    let a = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    let b = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    let sent = |st: &Rc<RefCell<State>>, from: usize| -> Vec<u32> {
+        st.borrow().host.commands[from..]
+            .iter()
+            .copied()
+            .filter(|t| *t == CMD_SET_SCANOUT || *t == CMD_RESOURCE_FLUSH)
+            .collect()
+    };
+    let n = st.borrow().host.commands.len();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(0, a, full(4)).unwrap();
+    dev.present(0, b, full(8)).unwrap();
+    dev.present(0, a, full(8)).unwrap();
+    dev.present(1, a, full(8)).unwrap();
+    use CMD_RESOURCE_FLUSH as F;
+    use CMD_SET_SCANOUT as S;
+    assert_eq!(
+        sent(&st, n),
+        vec![S, F, F, S, F, S, F, S, F, S, F],
+        "same resource and rect again: only RESOURCE_FLUSH"
+    );
+    // A destroyed resource is off the scanout; a new one with the same id is set again.
+    dev.resource_destroy_2d(a).unwrap();
+    let c = dev.resource_create_2d(FORMAT_B8G8R8A8_UNORM, 8, 4).unwrap();
+    assert_eq!(c.0, a.0, "the fake reuses the id");
+    let n = st.borrow().host.commands.len();
+    dev.present(0, c, full(8)).unwrap();
+    assert_eq!(sent(&st, n), vec![S, F]);
 }
 
 #[test]
