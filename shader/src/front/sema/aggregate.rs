@@ -15,7 +15,7 @@ use heapless::Vec;
 
 use super::scope::{name_key, same_name};
 use super::types::*;
-use super::{Sema, R};
+use super::{Sema, SymName, R};
 use crate::front::ast::*;
 use crate::front::diag::bounded_string;
 use crate::ir::*;
@@ -58,8 +58,8 @@ impl AggTy {
 
 /// A declared struct type.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct StructDef<'a> {
-    pub(super) name: &'a str,
+pub(super) struct StructDef {
+    pub(super) name: SymName,
     pub(super) key: u32,
     /// The scope it was declared in (structs of a popped scope are dropped with it).
     pub(super) scope: u16,
@@ -73,8 +73,8 @@ pub(super) struct StructDef<'a> {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Member<'a> {
-    pub(super) name: &'a str,
+pub(super) struct Member {
+    pub(super) name: SymName,
     pub(super) ty: AggTy,
     /// A matrix member of a block with `layout(row_major)`.
     pub(super) row_major: bool,
@@ -102,10 +102,10 @@ fn base_temps(t: Type) -> u16 {
 }
 
 impl<'a> Sema<'a> {
-    pub(super) fn struct_def(&self, agg: AggTy) -> Option<StructDef<'a>> {
+    pub(super) fn struct_def(&self, agg: AggTy) -> Option<StructDef> {
         agg.strukt
             .checked_sub(1)
-            .and_then(|s| self.structs.get(s as usize))
+            .and_then(|s| self.t.structs.get(s as usize))
             .copied()
     }
 
@@ -135,7 +135,7 @@ impl<'a> Sema<'a> {
     pub(super) fn agg_name(&self, agg: AggTy) -> TypeName {
         let mut s = TypeName::new();
         let base = match self.struct_def(agg) {
-            Some(d) => d.name,
+            Some(d) => self.name_str(d.name),
             None => agg.base.name(),
         };
         let _ = s.push_str(base);
@@ -159,21 +159,21 @@ impl<'a> Sema<'a> {
     /// The innermost visible struct named `name`, as an [`AggTy::strukt`] number.
     pub(super) fn lookup_struct(&self, name: &str) -> Option<u16> {
         let key = name_key(name);
-        (0..self.structs.len()).rev().find_map(|i| {
-            let d = self.structs.get(i)?;
-            (d.key == key && same_name(d.name, name) && self.visible(d.scope))
+        (0..self.t.structs.len()).rev().find_map(|i| {
+            let d = self.t.structs.get(i)?;
+            (d.key == key && same_name(self.name_str(d.name), name) && self.visible(d.scope))
                 .then_some(i as u16 + 1)
         })
     }
 
     /// Drops the structs declared in scope `scope` and above (it is being popped).
     pub(super) fn pop_structs(&mut self, scope: u16) {
-        while let Some(d) = self.structs.last().copied() {
+        while let Some(d) = self.t.structs.last().copied() {
             if d.scope < scope || scope == 0 {
                 break;
             }
-            self.members.truncate(d.first as usize);
-            self.structs.pop();
+            self.t.members.truncate(d.first as usize);
+            self.t.structs.pop();
         }
     }
 
@@ -311,9 +311,10 @@ impl<'a> Sema<'a> {
             bail!(self, i, "names beginning with 'gl_' are reserved");
         }
         if let Some(prev) = self
+            .t
             .structs
             .iter()
-            .find(|d| d.scope == cur && d.key == key && same_name(d.name, name))
+            .find(|d| d.scope == cur && d.key == key && same_name(self.name_str(d.name), name))
         {
             let line = self
                 .toks
@@ -328,7 +329,7 @@ impl<'a> Sema<'a> {
                 line
             );
         }
-        if self.structs.len() >= P2_STRUCT_MAX {
+        if self.t.structs.len() >= P2_STRUCT_MAX {
             bail!(
                 self,
                 i,
@@ -336,14 +337,14 @@ impl<'a> Sema<'a> {
                 P2_STRUCT_MAX
             );
         }
-        let first = self.members.len() as u16;
+        let first = self.t.members.len() as u16;
         let (mut temps, mut uslots) = (0u16, 0u16);
         for (m, mn) in self.ast.list(n.a) {
             let mname = self.name_of(m);
             let ty = match self.node_agg(m) {
                 Ok(t) => t,
                 Err(()) => {
-                    self.members.truncate(first as usize);
+                    self.t.members.truncate(first as usize);
                     return Err(());
                 }
             };
@@ -357,15 +358,16 @@ impl<'a> Sema<'a> {
                 None
             };
             let dup = self
+                .t
                 .members
                 .get(first as usize..)
-                .is_some_and(|ms| ms.iter().any(|x| same_name(x.name, mname)));
+                .is_some_and(|ms| ms.iter().any(|x| same_name(self.name_str(x.name), mname)));
             if let Some(what) = bad {
-                self.members.truncate(first as usize);
+                self.t.members.truncate(first as usize);
                 bail!(self, m, "struct member '{}' cannot be {}", mname, what);
             }
             if dup {
-                self.members.truncate(first as usize);
+                self.t.members.truncate(first as usize);
                 bail!(
                     self,
                     m,
@@ -374,17 +376,27 @@ impl<'a> Sema<'a> {
                     mname
                 );
             }
-            if self.members.len() >= P2_MEMBER_MAX
+            let Some(mref) = self.name_ref(mname) else {
+                self.t.members.truncate(first as usize);
+                bail!(
+                    self,
+                    m,
+                    "internal compiler error: the name '{}' is not in the source",
+                    mname
+                );
+            };
+            if self.t.members.len() >= P2_MEMBER_MAX
                 || self
+                    .t
                     .members
                     .push(Member {
-                        name: mname,
+                        name: mref,
                         ty,
                         row_major: mn.op & D_ROW_MAJOR != 0,
                     })
                     .is_err()
             {
-                self.members.truncate(first as usize);
+                self.t.members.truncate(first as usize);
                 bail!(
                     self,
                     m,
@@ -395,9 +407,18 @@ impl<'a> Sema<'a> {
             temps = temps.saturating_add(self.agg_temps(ty));
             uslots = uslots.saturating_add(self.agg_uslots(ty));
         }
-        let count = self.members.len() as u16 - first;
-        let _ = self.structs.push(StructDef {
-            name,
+        let count = self.t.members.len() as u16 - first;
+        let Some(sref) = self.name_ref(name) else {
+            self.t.members.truncate(first as usize);
+            bail!(
+                self,
+                i,
+                "internal compiler error: the name '{}' is not in the source",
+                name
+            );
+        };
+        let _ = self.t.structs.push(StructDef {
+            name: sref,
             key,
             scope: cur,
             first,
@@ -417,8 +438,8 @@ impl<'a> Sema<'a> {
         let d = self.struct_def(agg)?;
         let (mut toff, mut uoff) = (0u16, 0u16);
         for k in d.first..d.first + d.count {
-            let m = self.members.get(k as usize)?;
-            if same_name(m.name, name) {
+            let m = self.t.members.get(k as usize)?;
+            if same_name(self.name_str(m.name), name) {
                 return Some((toff, uoff, m.ty));
             }
             toff = toff.saturating_add(self.agg_temps(m.ty));
@@ -460,7 +481,7 @@ impl<'a> Sema<'a> {
         };
         let (mut t, mut u) = (toff, uoff);
         for k in d.first..d.first + d.count {
-            let Some(m) = self.members.get(k as usize).copied() else {
+            let Some(m) = self.t.members.get(k as usize).copied() else {
                 return Err(());
             };
             // A member's struct is an earlier one: the recursion is bounded by the table.
@@ -636,7 +657,7 @@ impl<'a> Sema<'a> {
                 self,
                 i,
                 "constructor of struct '{}' takes {} argument(s) (one per member), {} given",
-                d.name,
+                self.name_str(d.name),
                 d.count,
                 nargs
             );
@@ -645,7 +666,7 @@ impl<'a> Sema<'a> {
         let mut off = 0u16;
         let args = self.ast.list(n.a);
         for (k, (a, _)) in args.enumerate() {
-            let Some(m) = self.members.get(d.first as usize + k).copied() else {
+            let Some(m) = self.t.members.get(d.first as usize + k).copied() else {
                 return Err(());
             };
             let v = self.value(a)?;
@@ -666,9 +687,9 @@ impl<'a> Sema<'a> {
                         a,
                         "argument {} of the constructor of '{}' is {}; the member '{}' is {}",
                         k + 1,
-                        d.name,
+                        self.name_str(d.name),
                         g,
-                        m.name,
+                        self.name_str(m.name),
                         m.ty.base.name()
                     );
                 };
@@ -731,7 +752,7 @@ impl<'a> Sema<'a> {
         };
         let mut u = slot;
         for k in d.first..d.first + d.count {
-            let Some(m) = self.members.get(k as usize).copied() else {
+            let Some(m) = self.t.members.get(k as usize).copied() else {
                 return Err(());
             };
             if m.ty.strukt > agg.strukt {
@@ -740,14 +761,14 @@ impl<'a> Sema<'a> {
             let mut full: heapless::String<NAME_CAP> = heapless::String::new();
             if full.push_str(prefix).is_err()
                 || full.push('.').is_err()
-                || full.push_str(m.name).is_err()
+                || full.push_str(self.name_str(m.name)).is_err()
             {
                 bail!(
                     self,
                     at,
                     "the uniform name '{}.{}' is longer than {} characters",
                     prefix,
-                    m.name,
+                    self.name_str(m.name),
                     NAME_CAP - 1
                 );
             }

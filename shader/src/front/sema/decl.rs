@@ -409,7 +409,7 @@ impl<'a> Sema<'a> {
                     Interp::Smooth
                 };
                 for k in d.first..d.first + d.count {
-                    let Some(m) = self.members.get(k as usize).copied() else {
+                    let Some(m) = self.t.members.get(k as usize).copied() else {
                         break;
                     };
                     let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
@@ -418,7 +418,9 @@ impl<'a> Sema<'a> {
                             i,
                             format_args!(
                                 "too many varyings: '{}.{}' does not fit; the limit is {}",
-                                d.name, m.name, var_max
+                                self.name_str(d.name),
+                                self.name_str(m.name),
+                                var_max
                             ),
                         );
                         break;
@@ -427,8 +429,10 @@ impl<'a> Sema<'a> {
                         *t = i;
                     }
                     let mut en: Name = Name::new();
-                    let _ =
-                        core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", d.name, m.name));
+                    let _ = core::fmt::Write::write_fmt(
+                        &mut en,
+                        format_args!("{}.{}", self.name_str(d.name), self.name_str(m.name)),
+                    );
                     let _ = self.module.iface.varyings.push(Varying {
                         name: en,
                         ty: m.ty.base,
@@ -513,7 +517,7 @@ impl<'a> Sema<'a> {
                 }
                 // A uniform block's members are named after the block (`Block.member`).
                 let prefix = match self.struct_def(agg) {
-                    Some(d) if n.op & D_BLOCK != 0 => d.name,
+                    Some(d) if n.op & D_BLOCK != 0 => self.name_str(d.name),
                     _ => name,
                 };
                 if self.reflect_uniform(i, prefix, agg, uni_slot).is_ok() {
@@ -794,11 +798,12 @@ impl<'a> Sema<'a> {
                     };
                     for k in 0..d.count {
                         let t = tmp + k as i16;
-                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                        let Some(m) = self.t.members.get((d.first + k) as usize).copied() else {
                             break;
                         };
                         if kind == SymKind::In {
-                            let slot = self.block_varying_slot(d.name, m.name);
+                            let slot = self
+                                .block_varying_slot(self.name_str(d.name), self.name_str(m.name));
                             self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
                         } else {
                             self.zero(t)?;
@@ -812,10 +817,17 @@ impl<'a> Sema<'a> {
                         // Without an instance name: each member is a name (slot -2: stored
                         // with the block, not on its own).
                         for k in 0..d.count {
-                            let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                            let Some(m) = self.t.members.get((d.first + k) as usize).copied()
+                            else {
                                 break;
                             };
-                            let s = self.add_sym(i, m.name, kind, m.ty.base, tmp + k as i16)?;
+                            let s = self.add_sym(
+                                i,
+                                self.name_str(m.name),
+                                kind,
+                                m.ty.base,
+                                tmp + k as i16,
+                            )?;
                             if let Some(sym) = self.t.syms.get_mut(s) {
                                 sym.slot = -2;
                             }
@@ -851,7 +863,7 @@ impl<'a> Sema<'a> {
                     // Profile 2: a uniform struct or array: its leaves' slots follow its first.
                     let agg = self.node_agg(i)?;
                     let prefix = match self.struct_def(agg) {
-                        Some(d) if n.op & D_BLOCK != 0 => d.name,
+                        Some(d) if n.op & D_BLOCK != 0 => self.name_str(d.name),
                         _ => name,
                     };
                     let first = self.first_element(prefix, false);
@@ -991,7 +1003,7 @@ impl<'a> Sema<'a> {
             return Err(());
         };
         for k in d.first..d.first + d.count {
-            let Some(m) = self.members.get(k as usize).copied() else {
+            let Some(m) = self.t.members.get(k as usize).copied() else {
                 break;
             };
             let ok = !m.ty.is_agg()
@@ -1005,8 +1017,8 @@ impl<'a> Sema<'a> {
                     self,
                     i,
                     "member '{}' of interface block '{}' is {}; it must be float, vec2, vec3 or vec4 in this profile",
-                    m.name,
-                    d.name,
+                    self.name_str(m.name),
+                    self.name_str(d.name),
                     w
                 );
             }
@@ -1054,10 +1066,11 @@ impl<'a> Sema<'a> {
                         continue;
                     };
                     for k in 0..d.count {
-                        let Some(m) = self.members.get((d.first + k) as usize).copied() else {
+                        let Some(m) = self.t.members.get((d.first + k) as usize).copied() else {
                             break;
                         };
-                        let slot = self.block_varying_slot(d.name, m.name);
+                        let slot =
+                            self.block_varying_slot(self.name_str(d.name), self.name_str(m.name));
                         self.emit(
                             Op::StoreVar,
                             m.ty.base,

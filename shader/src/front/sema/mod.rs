@@ -164,9 +164,6 @@ pub struct Sema<'a> {
     /// and of the current function's result.
     lv_agg: AggTy,
     ret_agg: AggTy,
-    /// Profile 2: the struct types in scope and their members (see `aggregate`).
-    structs: Vec<StructDef<'a>, P2_STRUCT_MAX>,
-    members: Vec<Member<'a>, P2_MEMBER_MAX>,
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -181,6 +178,9 @@ pub struct SemaTables {
     spine: Vec<i16, AST_CAP>,
     /// Per tree node: a function node that some call reached (sized to the tree).
     called: Vec<bool, AST_CAP>,
+    /// Profile 2: the struct types in scope and their members (see `aggregate`).
+    structs: Vec<StructDef, P2_STRUCT_MAX>,
+    members: Vec<Member, P2_MEMBER_MAX>,
 }
 
 impl Default for SemaTables {
@@ -196,6 +196,8 @@ impl SemaTables {
             syms: Vec::new(),
             spine: Vec::new(),
             called: Vec::new(),
+            structs: Vec::new(),
+            members: Vec::new(),
         }
     }
 }
@@ -254,14 +256,14 @@ pub fn analyze(
         expansion: -1,
         lv_agg: AggTy::NONE,
         ret_agg: AggTy::NONE,
-        structs: Vec::new(),
-        members: Vec::new(),
         t: tables,
     };
     s.t.syms.clear();
     s.t.scopes.clear();
     s.t.spine.clear();
     s.t.called.clear();
+    s.t.structs.clear();
+    s.t.members.clear();
     let _ = s.t.called.resize(ast.nodes.len(), false);
     let _ = s.t.scopes.push(Scope {
         parent: 0,

@@ -61,7 +61,7 @@ impl<'a> Sema<'a> {
         let popped = self.t.scopes.len().saturating_sub(1) as u16;
         if let Some(s) = self.t.scopes.pop() {
             self.t.syms.truncate(s.sym_base as usize);
-            if !self.structs.is_empty() {
+            if !self.t.structs.is_empty() {
                 self.pop_structs(popped);
             }
         }
@@ -167,7 +167,7 @@ impl<'a> Sema<'a> {
 
     /// How a symbol records `name`: by offset when it is a slice of the source, else one of
     /// the built-in names.
-    fn name_ref(&self, name: &str) -> Option<SymName> {
+    pub(super) fn name_ref(&self, name: &str) -> Option<SymName> {
         // Address arithmetic only (no pointer is dereferenced): is `name` inside `src`?
         let base = self.src.as_ptr() as usize;
         let at = (name.as_ptr() as usize).wrapping_sub(base);
@@ -185,7 +185,12 @@ impl<'a> Sema<'a> {
 
     /// A symbol's name (a slice of the source, as when it was declared).
     pub(super) fn sym_name(&self, s: &Sym) -> &'a str {
-        match s.name {
+        self.name_str(s.name)
+    }
+
+    /// The text of a recorded name.
+    pub(super) fn name_str(&self, n: SymName) -> &'a str {
+        match n {
             SymName::Static(n) => n,
             SymName::Src { off, len } => {
                 let (start, end) = (off as usize, off as usize + len as usize);
