@@ -213,3 +213,19 @@ void main() {
 float pick(float a) { return 1.0; }";
     assert_eq!(run_vs(src, &[], [0.0; 4]), [2.0, 1.0, 5.0, 1.5]);
 }
+
+#[test]
+fn increments_of_matrices_add_one_to_every_component() {
+    // mat2 u = [[1,2],[3,4]] (columns); a++ yields the old value, ++ the new one (GLSL 5.9).
+    let src = "uniform mat2 m;
+void main() {
+    mat2 a = m;
+    mat2 old = a++;
+    mat3 b = mat3(0.0);
+    --b;
+    mat2 c = ++a;
+    gl_Position = vec4(old[0].x, a[1].y, b[2].z, c[0].y);
+}";
+    let p = run_vs(src, &[[1.0, 2.0, 0.0, 0.0], [3.0, 4.0, 0.0, 0.0]], [0.0; 4]);
+    assert_eq!(p, [1.0, 6.0, -1.0, 4.0]);
+}

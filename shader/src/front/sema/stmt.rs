@@ -924,7 +924,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Profile 2: `++x`, `--x` (the new value) and `x++`, `x--` (the old value) on an int or
-    /// float scalar or vector target.
+    /// float scalar, vector or matrix target.
     pub(super) fn incr(&mut self, i: i16, n: Node) -> R<Val> {
         if !self.is_lvalue_shape(n.a) {
             let sym = if n.op == INC_PRE || n.op == INC_POST {
@@ -947,11 +947,11 @@ impl<'a> Sema<'a> {
         } else {
             "--"
         };
-        if !is_numeric(cur.ty) {
+        if !is_numeric(cur.ty) && !is_matrix(cur.ty) {
             bail!(
                 self,
                 i,
-                "operator '{}' needs an int or float scalar or vector; found {}",
+                "operator '{}' needs an int or float scalar, vector or matrix; found {}",
                 sym,
                 cur.ty.name()
             );
@@ -959,7 +959,9 @@ impl<'a> Sema<'a> {
         let post = n.op == INC_POST || n.op == DEC_POST;
         let old = if post { self.snapshot(cur)? } else { cur };
         let op = if sym == "++" { BinOp::Add } else { BinOp::Sub };
-        let one = Val::konst(Type::Int, [1.0, 0.0, 0.0, 0.0]);
+        // GLSL: a matrix gains 1.0 in every component.
+        let one_ty = if is_matrix(cur.ty) { Type::Float } else { Type::Int };
+        let one = Val::konst(one_ty, [1.0, 0.0, 0.0, 0.0]);
         let new = self.arith(i, n, op, cur, one)?;
         let src = self.write_lvalue(lv, new)?;
         if post {
