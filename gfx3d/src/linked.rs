@@ -248,6 +248,7 @@ impl ShaderProgram for Linked {
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
             *slot = tx.map(|x| TextureRef {
                 depth: x.depth,
+                rgba: None,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
