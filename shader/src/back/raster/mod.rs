@@ -526,7 +526,8 @@ pub fn draw_parallel(
 /// [`draw_parallel`] into a float colour target: `colorf` holds the `width * height` colours
 /// (r, g, b, a), row 0 = top, and `target.color` is not used (it may be empty). The fragment
 /// colour is stored unclamped; blending follows GL's rules for float targets
-/// ([`state::blend_float`]: nothing is clamped); the colour mask applies per channel.
+/// ([`state::blend_float`]: nothing is clamped); the colour mask applies per channel. An empty
+/// `colorf` draws into `target.color` exactly as [`draw_parallel`] does.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_parallel_float(
     workers: &dyn Workers,
@@ -542,6 +543,12 @@ pub fn draw_parallel_float(
     target: &mut Target,
     colorf: &mut [[f32; 4]],
 ) -> Result<DrawStats, DrawError> {
+    if colorf.is_empty() {
+        return draw_parallel(
+            workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+            target,
+        );
+    }
     let (w, h) = (target.width, target.height);
     if w == 0 || h == 0 || w > TARGET_MAX_WIDTH || h > TARGET_MAX_HEIGHT {
         return Err(DrawError::TargetSize {
