@@ -338,3 +338,61 @@ fn virgl_refuses_float_targets_clearly() {
         g.target_create(0, c, W, H).unwrap();
     }
 }
+
+/// Each job on its own scoped thread.
+struct TestThreads(usize);
+
+impl Workers for TestThreads {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        std::thread::scope(|s| {
+            for job in jobs.iter_mut() {
+                s.spawn(move || job());
+            }
+        });
+    }
+}
+
+static THREE: TestThreads = TestThreads(3);
+
+#[test]
+fn float_target_bands_over_threads_match_one_band() {
+    let run = |workers: Option<&'static TestThreads>| -> Vec<[f32; 4]> {
+        let mut g = boot(BackendMode::Software);
+        if let Some(w) = workers {
+            g.set_workers(w);
+        }
+        let c = g.context_create(0).unwrap();
+        let (w, h) = (37u32, 29u32);
+        let t = g
+            .target_create_format(0, c, w, h, TargetFormat::Rgba32F)
+            .unwrap();
+        let tri = prog(&mut g, c, TRI_VERT, TRI_FRAG);
+        let mut v = Vec::new();
+        for (x, y, col) in [
+            (-0.9f32, -0.8f32, [6.0f32, 0.0, 0.0, 1.0]),
+            (0.9, -0.7, [0.0, 3.0, 0.0, 2.0]),
+            (0.1, 0.95, [0.0, 0.0, 12.0, 0.5]),
+        ] {
+            v.extend_from_slice(&[x, y, 0.0, 1.0]);
+            v.extend_from_slice(&col);
+        }
+        let m = g.mesh_create(0, Usage::Static).unwrap();
+        g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
+        g.begin(0, c, t).unwrap();
+        g.clear(0, c, [0.0, 0.0, 0.0, 0.0], true).unwrap();
+        g.use_program(0, c, tri).unwrap();
+        g.set_blend(0, c, Some(Blend::ALPHA)).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.draw(0, c, m).unwrap();
+        g.end(0, c).unwrap();
+        let mut px = vec![[0.0f32; 4]; (w * h) as usize];
+        g.target_read_float(0, t, &mut px).unwrap();
+        px
+    };
+    let one = run(None);
+    assert!(one.iter().any(|p| p[2] > 1.0), "HDR values were stored");
+    assert_eq!(run(Some(&THREE)), one);
+}
