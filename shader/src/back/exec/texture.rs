@@ -443,7 +443,6 @@ mod tests {
                     let tex = TextureRef {
                         depth: None,
                         rgba: None,
-                        rgba: None,
                         width: w,
                         height: h,
                         texels: &texels,
@@ -484,7 +483,6 @@ mod tests {
                 let tex = TextureRef {
                     depth: None,
                     rgba: None,
-                        rgba: None,
                     width: w,
                     height: h,
                     texels: &texels,
