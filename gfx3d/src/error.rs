@@ -230,6 +230,11 @@ pub enum Error {
         what: &'static str,
         value: u32,
     },
+    /// The active backend cannot create a render target of this colour format.
+    TargetFormatUnsupported {
+        format: &'static str,
+        backend: &'static str,
+    },
     /// A draw samples the target it draws into, or a target is bound as a texture while its
     /// frame is open (render to texture needs the frame that rendered it to have ended).
     SampleTargetInFrame,
@@ -362,6 +367,11 @@ impl fmt::Display for Error {
             Error::BadEnum { what, value } => {
                 write!(f, "unknown {} value {:#x}", what, value)
             }
+            Error::TargetFormatUnsupported { format, backend } => write!(
+                f,
+                "render target format {} is not supported on the {} backend",
+                format, backend
+            ),
             Error::SampleTargetInFrame => f.write_str(
                 "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
             ),

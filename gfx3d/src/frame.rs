@@ -23,7 +23,7 @@ use crate::state::{
     FrontFace, Pipeline, Primitive, Scissor,
 };
 use crate::stats::{Backend, BackendMode};
-use crate::target::TargetPlane;
+use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::SamplerState;
 
 /// Packs a clear colour: each channel clamped to [0, 1] and rounded.
@@ -105,7 +105,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
         })
     }
 
-    /// Clears the whole target's colour (channels clamped to [0, 1]) and, when `depth` is set,
+    /// Clears the whole target's colour (channels clamped to [0, 1]; an RGBA32F target keeps
+    /// them unclamped, NaN as 0) and, when `depth` is set,
     /// its depth to the context's depth clear value (1.0 unless `set_depth` changed it). Depth
     /// testing itself is controlled only by `depth_test` / `set_depth`. The scissor and the
     /// masks do not apply to clears.
@@ -117,6 +118,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             let packed = pack_color(clamped);
             let t = self.targets.get_mut(owner, target)?;
             t.color.fill(packed);
+            t.colorf.fill(rgba.map(|v| if v.is_nan() { 0.0 } else { v }));
             if depth {
                 t.depth.fill(depth_value);
             }
@@ -661,20 +663,30 @@ impl<P: ShaderProgram> Gfx3d<P> {
     ) -> Result<()> {
         // The frame target's buffers are moved out for the draw, so sampled targets (never the
         // frame's own: see `draw_mesh`) can be borrowed from the table meanwhile.
-        let (width, height, mut color, mut depth) = {
+        let (width, height, mut color, mut colorf, mut depth) = {
             let t = self.targets.get_mut(owner, target)?;
             (
                 t.width,
                 t.height,
                 core::mem::take(&mut t.color),
+                core::mem::take(&mut t.colorf),
                 core::mem::take(&mut t.depth),
             )
         };
         let r = self.draw_software_into(
-            owner, ctx, pid, mesh, instances, width, height, &mut color, &mut depth,
+            owner,
+            ctx,
+            pid,
+            mesh,
+            instances,
+            (width, height),
+            &mut color,
+            &mut colorf,
+            &mut depth,
         );
         if let Ok(t) = self.targets.get_mut(owner, target) {
             t.color = color;
+            t.colorf = colorf;
             t.depth = depth;
         }
         r
@@ -688,9 +700,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         pid: ProgramId,
         mesh: MeshId,
         instances: u32,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         color: &mut [u32],
+        colorf: &mut [[f32; 4]],
         depth: &mut [f32],
     ) -> Result<()> {
         let c = self.contexts.get(owner, ctx)?;
@@ -708,6 +720,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             texels: &t.texels,
                             sampler: t.sampler,
                             depth: None,
+                            rgba: None,
                         });
                     }
                 }
@@ -719,6 +732,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             texels: &t.color,
                             sampler: *sampler,
                             depth: (*plane == TargetPlane::Depth).then_some(&t.depth[..]),
+                            rgba: (*plane == TargetPlane::Color
+                                && t.format == TargetFormat::Rgba32F)
+                                .then_some(&t.colorf[..]),
                         });
                     }
                 }
@@ -746,6 +762,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             height,
             color,
             depth,
+            colorf,
         };
         p.program
             .draw_software(&job, &mut st)

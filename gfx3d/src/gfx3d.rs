@@ -22,7 +22,7 @@ use crate::mesh::{Mesh, MeshData, Usage};
 use crate::mock::MockLog;
 use crate::program::{ShaderProgram, Stage};
 use crate::stats::{Backend, BackendMode, Counters, Stats};
-use crate::target::{check_size, filled, Target};
+use crate::target::{check_size, filled, Target, TargetFormat};
 use crate::texture::{SamplerState, Texture};
 use shader::back::raster::parallel::{Serial, Workers};
 
@@ -310,7 +310,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
     // ----- targets -----
 
     /// A `width` x `height` target (1x1..1920x1080) of `ctx`, with CPU colour and depth, and
-    /// device colour + depth under VirGL.
+    /// device colour + depth under VirGL. The colour is RGBA8 (see `target_create_format`).
     pub fn target_create(
         &mut self,
         owner: u32,
@@ -318,9 +318,30 @@ impl<P: ShaderProgram> Gfx3d<P> {
         width: u32,
         height: u32,
     ) -> Result<TargetId> {
+        self.target_create_format(owner, ctx, width, height, TargetFormat::Rgba8)
+    }
+
+    /// [`Self::target_create`] with the colour format `format`. An RGBA32F target stores its
+    /// colour as floats on the software backend (16 bytes a pixel in `Stats::target_bytes`);
+    /// the VirGL backend cannot create one yet (`TargetFormatUnsupported`, also under AUTO
+    /// with the device active).
+    pub fn target_create_format(
+        &mut self,
+        owner: u32,
+        ctx: ContextId,
+        width: u32,
+        height: u32,
+        format: TargetFormat,
+    ) -> Result<TargetId> {
         self.contexts.get(owner, ctx)?;
         let n = check_size(width, height)?;
-        let color = filled(n, 0u32)?;
+        if format != TargetFormat::Rgba8 && self.virgl_active() {
+            return Err(Error::TargetFormatUnsupported {
+                format: format.name(),
+                backend: "virgl",
+            });
+        }
+        let (color, colorf) = Target::planes(format, n)?;
         let depth = filled(n, 1.0f32)?;
         let id = self.targets.insert(
             owner,
@@ -328,7 +349,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 ctx,
                 width,
                 height,
+                format,
                 color,
+                colorf,
                 depth,
                 dev: None,
             },
@@ -337,7 +360,17 @@ impl<P: ShaderProgram> Gfx3d<P> {
             let _ = self.targets.remove(owner, id);
             return Err(e);
         }
+        // RGBA8 targets are not logged (the log of RGBA8-only programs is unchanged).
+        if format != TargetFormat::Rgba8 {
+            let line = alloc::format!("target {} {}x{}", format.name(), width, height);
+            self.log_mock(&line);
+        }
         Ok(id)
+    }
+
+    /// The colour format the target was created with.
+    pub fn target_format(&self, owner: u32, t: TargetId) -> Result<TargetFormat> {
+        Ok(self.targets.get(owner, t)?.format)
     }
 
     pub(crate) fn ensure_target_dev(&mut self, owner: u32, t: TargetId) -> Result<Option<DevId>> {
@@ -413,7 +446,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Ok(());
         }
         let n = check_size(width, height)?;
-        let color = filled(n, 0u32)?;
+        let format = self.targets.get(owner, t)?.format;
+        let (color, colorf) = Target::planes(format, n)?;
         let depth = filled(n, 1.0f32)?;
         self.target_dev_release(owner, t)?;
         {
@@ -421,6 +455,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.width = width;
             tg.height = height;
             tg.color = color;
+            tg.colorf = colorf;
             tg.depth = depth;
         }
         self.ensure_target_dev(owner, t)?;
@@ -433,8 +468,26 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Copies the target's colour (row 0 = top, 0xAARRGGBB) into `dst`, which must hold
-    /// width x height pixels. Under VirGL the device colour is transferred back first.
+    /// width x height pixels. Under VirGL the device colour is transferred back first. An
+    /// RGBA32F target's floats are converted as GL converts to UNORM8: clamped to [0, 1] (NaN
+    /// to 0), times 255, rounded to nearest (even on a tie).
     pub fn target_read(&mut self, owner: u32, t: TargetId, dst: &mut [u32]) -> Result<()> {
+        {
+            let tg = self.targets.get(owner, t)?;
+            if tg.format == TargetFormat::Rgba32F {
+                let n = tg.colorf.len();
+                let Some(out) = dst.get_mut(..n) else {
+                    return Err(Error::ReadbackCapacity {
+                        found: dst.len(),
+                        expected: n,
+                    });
+                };
+                for (o, c) in out.iter_mut().zip(tg.colorf.iter()) {
+                    *o = crate::frame::pack_color(*c);
+                }
+                return Ok(());
+            }
+        }
         let (ctx, n, dev_t) = {
             let tg = self.targets.get(owner, t)?;
             (tg.ctx, tg.color.len(), tg.dev)
@@ -460,6 +513,40 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let tg = self.targets.get(owner, t)?;
         if let (Some(out), Some(src)) = (dst.get_mut(..n), tg.color.get(..n)) {
             out.copy_from_slice(src);
+        }
+        Ok(())
+    }
+
+    /// Copies the target's colour as floats (r, g, b, a; row 0 = top) into `dst`, which must
+    /// hold width x height entries: an RGBA32F target's stored values unclamped, an RGBA8
+    /// target's channels as c / 255 (after the device readback under VirGL).
+    pub fn target_read_float(
+        &mut self,
+        owner: u32,
+        t: TargetId,
+        dst: &mut [[f32; 4]],
+    ) -> Result<()> {
+        let (format, n) = {
+            let tg = self.targets.get(owner, t)?;
+            (tg.format, tg.pixels())
+        };
+        if dst.len() < n {
+            return Err(Error::ReadbackCapacity {
+                found: dst.len(),
+                expected: n,
+            });
+        }
+        if format == TargetFormat::Rgba32F {
+            let tg = self.targets.get(owner, t)?;
+            for (o, c) in dst.iter_mut().zip(tg.colorf.iter()) {
+                *o = *c;
+            }
+            return Ok(());
+        }
+        let mut px = filled(n, 0u32)?;
+        self.target_read(owner, t, &mut px)?;
+        for (o, p) in dst.iter_mut().zip(px.iter()) {
+            *o = shader::back::raster::state::unpack(*p);
         }
         Ok(())
     }
@@ -943,7 +1030,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let target_bytes: usize = self
             .targets
             .iter_all()
-            .map(|(_, _, t)| t.color.len() * 4)
+            .map(|(_, _, t)| t.color_bytes())
             .sum();
         let depth_bytes: usize = self
             .targets

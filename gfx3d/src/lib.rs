@@ -95,5 +95,5 @@ pub use state::{
     FrontFace, Primitive, Scissor,
 };
 pub use stats::{Backend, BackendMode, Stats};
-pub use target::TargetPlane;
+pub use target::{TargetFormat, TargetPlane};
 pub use texture::{Filter, SamplerState, Wrap};

@@ -248,6 +248,7 @@ impl ShaderProgram for Linked {
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
             *slot = tx.map(|x| TextureRef {
                 depth: x.depth,
+                rgba: x.rgba,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
@@ -279,7 +280,7 @@ impl ShaderProgram for Linked {
         }
         let scratches = self.scratches.get_mut(..bands).unwrap_or(&mut []);
         if d.instances <= 1 && !d.layout.has_instanced() {
-            let stats = raster::draw_parallel(
+            let stats = raster::draw_parallel_float(
                 d.workers,
                 scratches,
                 &self.program,
@@ -291,6 +292,7 @@ impl ShaderProgram for Linked {
                 &state,
                 &d.pipeline,
                 &mut target,
+                &mut *t.colorf,
             )
             .map_err(draw_error)?;
             return Ok(stats
@@ -313,7 +315,7 @@ impl ShaderProgram for Linked {
                     k += 1;
                 }
             }
-            let stats = raster::draw_parallel(
+            let stats = raster::draw_parallel_float(
                 d.workers,
                 &mut *scratches,
                 &self.program,
@@ -325,6 +327,7 @@ impl ShaderProgram for Linked {
                 &state,
                 &d.pipeline,
                 &mut target,
+                &mut *t.colorf,
             )
             .map_err(draw_error)?;
             drawn = drawn.saturating_add(

@@ -1,5 +1,5 @@
 //! The mock backend's operation log: one line per API operation (`begin`, `clear`, `use`, `tex`,
-//! `draw`, `end`), bounded to `MOCK_LOG_BYTES`; lines that do not fit are counted, not written.
+//! `draw`, `end`; `target rgba32f WxH` for a float target's creation), bounded to `MOCK_LOG_BYTES`; lines that do not fit are counted, not written.
 //! It is a validation tool, never a renderer.
 
 use alloc::string::String;

@@ -52,6 +52,8 @@ pub struct SoftTexture<'a> {
     pub sampler: SamplerState,
     /// A render target's float depth instead of texels (reads (d, d, d, 1)).
     pub depth: Option<&'a [f32]>,
+    /// A float render target's colour instead of texels (unclamped (r, g, b, a)).
+    pub rgba: Option<&'a [[f32; 4]]>,
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.
@@ -92,6 +94,8 @@ pub struct SoftTarget<'a> {
     pub height: u32,
     pub color: &'a mut [u32],
     pub depth: &'a mut [f32],
+    /// A float target's colour (then `color` is empty); empty for an RGBA8 target.
+    pub colorf: &'a mut [[f32; 4]],
 }
 
 /// A linked program as Gfx3D uses it.

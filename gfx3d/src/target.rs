@@ -1,4 +1,5 @@
-//! Render-target objects: CPU colour (0xAARRGGBB, row 0 = top) and float depth always, and the
+//! Render-target objects: CPU colour (0xAARRGGBB, or float RGBA for an RGBA32F target; row
+//! 0 = top) and float depth always, and the
 //! device target under VirGL. This module must never talk to a device itself.
 
 use alloc::vec::Vec;
@@ -18,11 +19,57 @@ pub enum TargetPlane {
     Depth,
 }
 
+/// The colour format of a render target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TargetFormat {
+    /// 8-bit unsigned normalized channels, stored 0xAARRGGBB (the default).
+    #[default]
+    Rgba8,
+    /// 32-bit float channels (for HDR rendering): colours are stored unclamped, blending
+    /// follows GL's float-target rules (nothing clamped), sampling the target returns the
+    /// floats. Readback as 0xAARRGGBB clamps to [0, 1] and rounds to nearest.
+    Rgba32F,
+}
+
+impl TargetFormat {
+    /// The format numbered `v` (0 = RGBA8, 1 = RGBA32F); another value is `BadEnum`.
+    pub fn from_raw(v: u32) -> Result<TargetFormat> {
+        match v {
+            0 => Ok(TargetFormat::Rgba8),
+            1 => Ok(TargetFormat::Rgba32F),
+            _ => Err(Error::BadEnum {
+                what: "target format",
+                value: v,
+            }),
+        }
+    }
+
+    /// Bytes of colour per pixel.
+    pub const fn bytes_per_pixel(self) -> usize {
+        match self {
+            TargetFormat::Rgba8 => 4,
+            TargetFormat::Rgba32F => 16,
+        }
+    }
+
+    /// The name the mock log records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TargetFormat::Rgba8 => "rgba8",
+            TargetFormat::Rgba32F => "rgba32f",
+        }
+    }
+}
+
 pub(crate) struct Target {
     pub ctx: ContextId,
     pub width: u32,
     pub height: u32,
+    pub format: TargetFormat,
+    /// RGBA8: the pixels. RGBA32F: empty (the colour is `colorf`).
     pub color: Vec<u32>,
+    /// RGBA32F: the `width * height` colours (r, g, b, a), row 0 = top. RGBA8: empty.
+    pub colorf: Vec<[f32; 4]>,
     pub depth: Vec<f32>,
     /// Device colour + depth on the owning context's device context.
     pub dev: Option<DevId>,
@@ -43,4 +90,27 @@ pub(crate) fn filled<T: Clone>(n: usize, v: T) -> Result<Vec<T>> {
     })?;
     out.resize(n, v);
     Ok(out)
+}
+
+impl Target {
+    /// Allocated colour planes for `n` pixels of `format`: (RGBA8 pixels, float colours).
+    pub(crate) fn planes(format: TargetFormat, n: usize) -> Result<(Vec<u32>, Vec<[f32; 4]>)> {
+        Ok(match format {
+            TargetFormat::Rgba8 => (filled(n, 0u32)?, Vec::new()),
+            TargetFormat::Rgba32F => (Vec::new(), filled(n, [0.0f32; 4])?),
+        })
+    }
+
+    /// Bytes of the colour plane.
+    pub(crate) fn color_bytes(&self) -> usize {
+        self.color.len() * 4 + self.colorf.len() * 16
+    }
+
+    /// Pixels of the colour plane.
+    pub(crate) fn pixels(&self) -> usize {
+        match self.format {
+            TargetFormat::Rgba8 => self.color.len(),
+            TargetFormat::Rgba32F => self.colorf.len(),
+        }
+    }
 }

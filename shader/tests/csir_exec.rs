@@ -36,6 +36,7 @@ fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (Mask, O
     let exe = Executable::new(m, None).unwrap_or_else(|e| panic!("{}", e));
     let tex = TextureRef {
         depth: None,
+        rgba: None,
         width: 2,
         height: 2,
         texels,

@@ -23,6 +23,7 @@ fn check_module(m: &Module, seed: u64) {
     let textures = [
         Some(TextureRef {
             depth: None,
+            rgba: None,
             width: 2,
             height: 2,
             texels: &tx,

@@ -94,6 +94,7 @@ void main() { c = texture(diffuseTexture, v_uv); }
     let mut tex = NO_TEX;
     tex[unit as usize] = Some(TextureRef {
         depth: None,
+        rgba: None,
         width: 2,
         height: 2,
         texels: &texels,
@@ -300,6 +301,7 @@ fn frontend_corpus_runs_on_the_executor() {
         let texels = [0xFF80_8080u32; 4];
         let t = TextureRef {
             depth: None,
+            rgba: None,
             width: 2,
             height: 2,
             texels: &texels,

@@ -155,6 +155,7 @@ fn texel_order_is_bgra() {
     let tex = [
         Some(TextureRef {
             depth: None,
+            rgba: None,
             width: 2,
             height: 2,
             texels: &texels,
@@ -660,6 +661,7 @@ fn sampler_state_per_unit() {
     let texels = [0xFF00_0000u32, 0xFF55_0000, 0xFFAA_0000, 0xFFFF_0000];
     let mk = |filter, wrap| TextureRef {
         depth: None,
+        rgba: None,
         width: 4,
         height: 1,
         texels: &texels,
@@ -771,6 +773,7 @@ fn draw_errors_are_typed() {
     let tex = [
         Some(TextureRef {
             depth: None,
+            rgba: None,
             width: 4,
             height: 4,
             texels: &[0; 3],
@@ -885,7 +888,7 @@ mod fuzz {
                 cull_back: r.chance(50),
             };
             let texels = [0xFF00_00FFu32, 0x8000_FF00, 0x00FF_0000, 0xFFFF_FFFF];
-            let tex = [Some(TextureRef { depth: None, width: 2, height: 2, texels: &texels, sampler: SamplerState { filter: Filter::Linear, wrap: Wrap::Repeat } }), None, None, None];
+            let tex = [Some(TextureRef { depth: None, rgba: None, width: 2, height: 2, texels: &texels, sampler: SamplerState { filter: Filter::Linear, wrap: Wrap::Repeat } }), None, None, None];
             let mut img = Img::new(w, h);
             let ix = if r.chance(50) { Some(&idx[..]) } else { None };
             let s = draw(&prog, &input, ix, &tex, &state, &mut img.target()).unwrap();
@@ -942,6 +945,7 @@ fn sample_color_fusion_keeps_pixels() {
                 let tex = [
                     Some(TextureRef {
                         depth: None,
+                        rgba: None,
                         width: w,
                         height: h,
                         texels: &texels[..(w * h) as usize],

@@ -73,6 +73,7 @@ fn the_issue_example_renders_with_the_right_textures() {
     let p = program();
     let tex = |texels: &'static [u32; 1]| TextureRef {
         depth: None,
+        rgba: None,
         width: 1,
         height: 1,
         texels,

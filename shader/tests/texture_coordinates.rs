@@ -42,6 +42,7 @@ fn picture(expr: &str) -> Vec<u32> {
         .collect();
     let tex = TextureRef {
         depth: None,
+        rgba: None,
         width: 4,
         height: 4,
         texels: &texels,

@@ -331,6 +331,7 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
     };
     let tex = TextureRef {
         depth: None,
+        rgba: None,
         width: tw,
         height: th,
         texels: &texels,

@@ -124,6 +124,7 @@ pub fn render_parallel(
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
                 depth: None,
+                rgba: None,
                 width: *w,
                 height: *h,
                 texels,

@@ -407,6 +407,7 @@ impl SoftScene {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
                     depth: None,
+                    rgba: None,
                     width: t.width,
                     height: t.height,
                     texels: &t.texels,

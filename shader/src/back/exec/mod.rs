@@ -582,7 +582,7 @@ impl Executable {
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     match tex {
                         // A depth texture's float colour, unquantized, when not packed.
-                        Some(tex) if !PACKED && tex.depth.is_some() => {
+                        Some(tex) if !PACKED && tex.is_float() => {
                             tex.sample_lanes(&r[a][0], &r[a][1], &mut out.color)
                         }
                         _ => {

@@ -90,6 +90,7 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
             for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
                 let tex = TextureRef {
                     depth: None,
+                    rgba: None,
                     width,
                     height,
                     texels: &texels,

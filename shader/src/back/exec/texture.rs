@@ -46,6 +46,10 @@ pub struct TextureRef<'a> {
     /// first): samples read (d, d, d, 1) at full float precision (bilinear with float weights),
     /// and `texels` is not read.
     pub depth: Option<&'a [f32]>,
+    /// A float colour texture instead (a float render target's colour, `width * height`
+    /// (r, g, b, a), row 0 first): samples are unclamped floats (bilinear with float weights),
+    /// and `texels` is not read. `depth` wins when both are set.
+    pub rgba: Option<&'a [[f32; 4]]>,
 }
 
 /// Largest texture edge accepted (keeps texel arithmetic far from overflow).
@@ -90,11 +94,21 @@ impl TextureRef<'_> {
             });
         }
         let needed = self.width as usize * self.height as usize;
-        let found = self.depth.map_or(self.texels.len(), |d| d.len());
+        let found = match (self.depth, self.rgba) {
+            (Some(d), _) => d.len(),
+            (None, Some(c)) => c.len(),
+            (None, None) => self.texels.len(),
+        };
         if found < needed {
             return Err(TextureError::TooFewTexels { needed, found });
         }
         Ok(())
+    }
+
+    /// Whether samples are floats read at full precision (a depth or float colour texture).
+    #[inline(always)]
+    pub fn is_float(&self) -> bool {
+        self.depth.is_some() || self.rgba.is_some()
     }
 
     #[inline(always)]
@@ -115,7 +129,46 @@ impl TextureRef<'_> {
             let z = self.sample_depth(d, u, v);
             return [z, z, z, 1.0];
         }
+        if let Some(c) = self.rgba {
+            return self.sample_rgba(c, u, v);
+        }
         unpack(self.sample_texel(u, v))
+    }
+
+    /// The filtered (r, g, b, a) at (u, v) of a float colour texture, unclamped (same texel
+    /// choice and float weights as `sample_depth`).
+    fn sample_rgba(&self, c: &[[f32; 4]], u: f32, v: f32) -> [f32; 4] {
+        let at = |x: usize, y: usize| {
+            c.get(y * self.width as usize + x)
+                .copied()
+                .unwrap_or([0.0, 0.0, 0.0, 1.0])
+        };
+        let (w, h) = (self.width as f32, self.height as f32);
+        match self.sampler.filter {
+            Filter::Nearest => at(
+                self.wrap(floor_i32(u * w), self.width),
+                self.wrap(floor_i32(v * h), self.height),
+            ),
+            Filter::Linear => {
+                let fx = u * w - 0.5;
+                let fy = v * h - 0.5;
+                let (x0, y0) = (floor_i32(fx), floor_i32(fy));
+                let ax = (fx - x0 as f32).clamp(0.0, 1.0);
+                let ay = (fy - y0 as f32).clamp(0.0, 1.0);
+                let x0w = self.wrap(x0, self.width);
+                let x1w = self.wrap(x0.saturating_add(1), self.width);
+                let y0w = self.wrap(y0, self.height);
+                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let (p00, p10, p01, p11) = (at(x0w, y0w), at(x1w, y0w), at(x0w, y1w), at(x1w, y1w));
+                let mut out = [0.0f32; 4];
+                for (k, o) in out.iter_mut().enumerate() {
+                    let top = p00[k] + (p10[k] - p00[k]) * ax;
+                    let bot = p01[k] + (p11[k] - p01[k]) * ax;
+                    *o = top + (bot - top) * ay;
+                }
+                out
+            }
+        }
     }
 
     /// The filtered depth at (u, v) of a depth texture (same texel choice as `sample_texel`).
@@ -148,7 +201,7 @@ impl TextureRef<'_> {
     /// bilinear blend works on the 8-bit channels).
     #[inline(always)]
     pub fn sample_texel(&self, u: f32, v: f32) -> u32 {
-        if self.depth.is_some() {
+        if self.is_float() {
             return super::texel::pack_one(self.sample(u, v));
         }
         let (w, h) = (self.width as f32, self.height as f32);
@@ -191,6 +244,15 @@ impl TextureRef<'_> {
             }
             return;
         }
+        if let Some(c) = self.rgba {
+            for l in 0..LANES {
+                let p = self.sample_rgba(c, u[l], v[l]);
+                for (k, ch) in p.iter().enumerate() {
+                    out[k][l] = *ch;
+                }
+            }
+            return;
+        }
         super::texel::unpack_lanes(&self.texel_lanes(u, v), out);
     }
 
@@ -200,7 +262,7 @@ impl TextureRef<'_> {
     #[inline(always)]
     pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
-        if !(pow2 && self.sampler.wrap == Wrap::Repeat) || self.depth.is_some() {
+        if !(pow2 && self.sampler.wrap == Wrap::Repeat) || self.is_float() {
             let mut out = [0u32; LANES];
             for l in 0..LANES {
                 out[l] = self.sample_texel(u[l], v[l]);
@@ -380,6 +442,7 @@ mod tests {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
                     let tex = TextureRef {
                         depth: None,
+                        rgba: None,
                         width: w,
                         height: h,
                         texels: &texels,
@@ -419,6 +482,7 @@ mod tests {
             for filter in [Filter::Nearest, Filter::Linear] {
                 let tex = TextureRef {
                     depth: None,
+                    rgba: None,
                     width: w,
                     height: h,
                     texels: &texels,

@@ -99,6 +99,8 @@ struct Band<'a> {
     row1: i64,
     color: &'a mut [u32],
     depth: &'a mut [f32],
+    /// A float colour target's rows instead of `color` (empty for a 0xAARRGGBB target).
+    colorf: &'a mut [[f32; 4]],
 }
 
 /// One vertex attribute stream: `components` floats at `offset` within each vertex.
@@ -396,6 +398,7 @@ pub fn draw_with(
         state,
         &Pipeline::DEFAULT,
         target,
+        &mut [],
     )
 }
 
@@ -437,6 +440,7 @@ pub fn draw_pipeline(
         state,
         pipe,
         target,
+        &mut [],
     )
 }
 
@@ -512,6 +516,77 @@ pub fn draw_parallel(
     pipe: &Pipeline,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
+    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
+    draw_parallel_checked(
+        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+        target, &mut [],
+    )
+}
+
+/// [`draw_parallel`] into a float colour target: `colorf` holds the `width * height` colours
+/// (r, g, b, a), row 0 = top, and `target.color` is not used (it may be empty). The fragment
+/// colour is stored unclamped; blending follows GL's rules for float targets
+/// ([`state::blend_float`]: nothing is clamped); the colour mask applies per channel. An empty
+/// `colorf` draws into `target.color` exactly as [`draw_parallel`] does.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_parallel_float(
+    workers: &dyn Workers,
+    scratches: &mut [Scratch],
+    prog: &Program,
+    input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
+    instance: u32,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+    colorf: &mut [[f32; 4]],
+) -> Result<DrawStats, DrawError> {
+    if colorf.is_empty() {
+        return draw_parallel(
+            workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+            target,
+        );
+    }
+    let (w, h) = (target.width, target.height);
+    if w == 0 || h == 0 || w > TARGET_MAX_WIDTH || h > TARGET_MAX_HEIGHT {
+        return Err(DrawError::TargetSize {
+            width: w,
+            height: h,
+            max_width: TARGET_MAX_WIDTH,
+            max_height: TARGET_MAX_HEIGHT,
+        });
+    }
+    let needed = w as usize * h as usize;
+    if colorf.len() < needed || target.depth.len() < needed {
+        return Err(DrawError::TargetBuffers {
+            color: colorf.len(),
+            depth: target.depth.len(),
+            needed,
+        });
+    }
+    draw_parallel_checked(
+        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+        target, colorf,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_parallel_checked(
+    workers: &dyn Workers,
+    scratches: &mut [Scratch],
+    prog: &Program,
+    input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
+    instance: u32,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+    colorf: &mut [[f32; 4]],
+) -> Result<DrawStats, DrawError> {
     for (location, _) in constants {
         if *location as usize >= ATTR_CAP {
             return Err(DrawError::Attribute {
@@ -520,7 +595,6 @@ pub fn draw_parallel(
             });
         }
     }
-    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
     if let Some(s) = pipe.scissor {
         if s.width > VIEWPORT_MAX as u32
             || s.height > VIEWPORT_MAX as u32
@@ -547,11 +621,12 @@ pub fn draw_parallel(
             state,
             pipe,
             target,
+            colorf,
         );
     }
     draw_checked(
         scratches, workers, prog, input, constants, instance, indices, textures, state, pipe,
-        target,
+        target, colorf,
     )
 }
 
@@ -585,6 +660,7 @@ fn draw_checked(
     state: &RasterState,
     pipe: &Pipeline,
     target: &mut Target,
+    colorf: &mut [[f32; 4]],
 ) -> Result<DrawStats, DrawError> {
     let (Some(vs), Some(fs)) = (
         prog.executable(Stage::Vertex),
@@ -688,8 +764,14 @@ fn draw_checked(
     let width = target.width as usize;
     // check_target: both buffers hold at least width * height entries.
     let needed = width * target.height as usize;
-    let color = target.color.get_mut(..needed).unwrap_or(&mut []);
+    let float = !colorf.is_empty();
+    let color = if float {
+        &mut []
+    } else {
+        target.color.get_mut(..needed).unwrap_or(&mut [])
+    };
     let depth = target.depth.get_mut(..needed).unwrap_or(&mut []);
+    let colorf = colorf.get_mut(..needed).unwrap_or(&mut []);
     let bands = scratches
         .len()
         .min(workers.count())
@@ -706,6 +788,7 @@ fn draw_checked(
             row1: h,
             color,
             depth,
+            colorf,
         };
         return Ok(draw_band(&ctx, scratch, &mut band));
     }
@@ -715,16 +798,20 @@ fn draw_checked(
     let rows = rows + (rows & 1);
     let mut results = [DrawStats::default(); RASTER_BANDS_MAX];
     let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
-    let parts = color
+    // Depth always holds every row; the unused colour plane is empty (its chunks run out).
+    let mut color_parts = color.chunks_mut(rows * width);
+    let mut float_parts = colorf.chunks_mut(rows * width);
+    let parts = depth
         .chunks_mut(rows * width)
-        .zip(depth.chunks_mut(rows * width))
         .zip(scratches.iter_mut())
         .zip(results.iter_mut())
         .enumerate();
-    for (i, (((c, d), scratch), result)) in parts {
+    for (i, ((d, scratch), result)) in parts {
         let ctx = &ctx;
         let row0 = (i * rows) as i64;
-        let row1 = row0 + (c.len() / width.max(1)) as i64;
+        let row1 = row0 + (d.len() / width.max(1)) as i64;
+        let c = color_parts.next().unwrap_or_default();
+        let f = float_parts.next().unwrap_or_default();
         let job = move || {
             let mut band = Band {
                 width: width as u32,
@@ -732,6 +819,7 @@ fn draw_checked(
                 row1,
                 color: c,
                 depth: d,
+                colorf: f,
             };
             *result = draw_band(ctx, scratch, &mut band);
         };
@@ -1579,10 +1667,52 @@ fn flush(
         fragcoord: &scratch.fragcoord,
     };
     stats.fragments_shaded += mask.count_ones() as u64;
-    let alive = fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask);
+    let float = !target.colorf.is_empty();
+    let alive = if float {
+        // Float colours are needed unpacked.
+        fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask)
+    } else {
+        fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask)
+    };
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     let width = target.width as usize;
+    if float {
+        let m = setup.pipe.color_mask;
+        let keep = [m.r, m.g, m.b, m.a];
+        for j in 0..blocks {
+            let o = j * BLOCK;
+            let live = (alive >> o) & BLOCK_ALL;
+            let top = batch.top[j];
+            for l in 0..BLOCK {
+                if live & (1 << l) == 0 {
+                    continue;
+                }
+                let i = top.wrapping_add((l & 3) + (l >> 2) * width);
+                let lane = o + l;
+                let Some(p) = target.colorf.get_mut(i) else {
+                    continue;
+                };
+                let src = [col[0][lane], col[1][lane], col[2][lane], col[3][lane]];
+                let out = match &setup.pipe.blend {
+                    None => src,
+                    Some(b) => state::blend_float(b, src, *p),
+                };
+                for k in 0..4 {
+                    if keep[k] {
+                        p[k] = out[k];
+                    }
+                }
+                stats.pixels_written += 1;
+                if write_depth {
+                    if let (Some(d), Some(z)) = (target.depth.get_mut(i), batch.z.get(lane)) {
+                        *d = *z;
+                    }
+                }
+            }
+        }
+        return;
+    }
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
     let pixels = if fs.sample_color() {
         scratch.out.packed
@@ -1735,6 +1865,7 @@ pub fn soft_triangle(
         &state,
         &Pipeline::DEFAULT,
         target,
+        &mut [],
     )
 }
 

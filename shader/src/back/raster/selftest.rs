@@ -191,6 +191,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     let mut tex = [None; SAMPLER_CAP];
     tex[0] = Some(TextureRef {
         depth: None,
+        rgba: None,
         width: 2,
         height: 2,
         texels: &texels,

@@ -354,6 +354,16 @@ pub fn blend_pixel(b: &Blend, src: [f32; 4], dst: u32) -> u32 {
     let s = src.map(unorm);
     let k = b.constant.map(unorm);
     let d = unpack(dst);
+    crate::back::exec::texel::pack_one(blend_eval(b, &s, &d, &k))
+}
+
+/// GL's blend on a float target: source, destination, constant and result are not clamped
+/// (the equation is evaluated in f32 and stored as is).
+pub fn blend_float(b: &Blend, src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+    blend_eval(b, &src, &dst, &b.constant)
+}
+
+fn blend_eval(b: &Blend, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) -> [f32; 4] {
     let mut out = [0.0f32; 4];
     for (c, o) in out.iter_mut().enumerate() {
         let part = if c == 3 { &b.alpha } else { &b.color };
@@ -362,8 +372,8 @@ pub fn blend_pixel(b: &Blend, src: [f32; 4], dst: u32) -> u32 {
             BlendOp::Min => sc.min(dc),
             BlendOp::Max => sc.max(dc),
             op => {
-                let x = sc * factor(part.src, c, &s, &d, &k);
-                let y = dc * factor(part.dst, c, &s, &d, &k);
+                let x = sc * factor(part.src, c, s, d, k);
+                let y = dc * factor(part.dst, c, s, d, k);
                 match op {
                     BlendOp::Subtract => x - y,
                     BlendOp::ReverseSubtract => y - x,
@@ -372,7 +382,7 @@ pub fn blend_pixel(b: &Blend, src: [f32; 4], dst: u32) -> u32 {
             }
         };
     }
-    crate::back::exec::texel::pack_one(out)
+    out
 }
 
 /// The window-space depth offset GL defines for a triangle with window depth slopes
