@@ -605,6 +605,9 @@ impl<'a> Sema<'a> {
                 );
             }
             self.cur_node = i;
+            if bname == "modf" {
+                return self.modf(i, &args);
+            }
             return self.builtin(i, bname, &args);
         }
         if self.toks.profile == Profile::P2 {
