@@ -536,3 +536,31 @@ fn modf_writes_the_whole_part_and_clamp_keeps_uint() {
     assert_eq!(s.run([1.0, 9.0, 0.0, 0.0]), [2.0, 5.0, 1.0, 0.5]);
     assert_eq!(s.run([3.0, 0.0, 0.0, 0.0]), [3.0, 2.0, 0.0, 1.5]);
 }
+
+/// Issue 13 item 2's leftover (run here for this file's executor helper): `out`/`inout`
+/// parameters of struct and array type are copied in (inout) and back out whole, including to
+/// a struct member and an array element of the caller.
+#[test]
+fn out_and_inout_struct_and_array_parameters_copy_back() {
+    let s = Shader::from_src(
+        "#pragma chrisos profile 2
+struct Light { vec3 color; float power; };
+struct Scene { Light key; float w[2]; };
+uniform vec4 u;
+void make(out Light l, float p) { l.color = u.xyz; l.power = p; }
+void dim(inout Light l) { l.power = l.power * 0.5; }
+void fill(out float a[3]) { a[0] = u.x; a[1] = u.y; a[2] = u.z; }
+void bump(inout Scene s) { dim(s.key); s.w[1] = s.w[0] + 1.0; }
+void main() {
+    Light l; make(l, 4.0); dim(l);
+    float a[3]; fill(a);
+    Light ls[2]; make(ls[1], 2.0);
+    Scene s = Scene(l, float[2](0.25, 0.0)); bump(s);
+    gl_Position = vec4(l.color.x * l.power, a[1] + a[2], ls[1].power + ls[0].power, s.key.power + s.w[1]);
+}
+"
+        .to_string(),
+    );
+    // l = (u.xyz, 2); a = u.xyz; ls[1].power = 2, ls[0] zero; s.key.power = 1, s.w[1] = 1.25
+    assert_eq!(s.run([3.0, 1.0, 0.5, 0.0]), [6.0, 1.5, 2.0, 2.25]);
+}
