@@ -19,6 +19,10 @@ impl Shader {
             "#pragma chrisos profile 2\nuniform vec4 u;\nvoid main() {{ gl_Position = vec4({}); }}\n",
             expr
         );
+        Shader::from_src(src)
+    }
+
+    fn from_src(src: String) -> Shader {
         let sh = match compile(0, src.as_bytes(), "t.vert") {
             Ok(s) => s,
             Err(d) => {
@@ -31,6 +35,14 @@ impl Shader {
         Shader {
             exe: Executable::new(&sh.module, None).expect("runs"),
         }
+    }
+
+    /// `void main() { BODY }` with `uniform vec4 u`.
+    fn body(body: &str) -> Shader {
+        Shader::from_src(format!(
+            "#pragma chrisos profile 2\nuniform vec4 u;\nvoid main() {{ {} }}\n",
+            body
+        ))
     }
 
     fn run(&self, u: [f32; 4]) -> [f32; 4] {
@@ -423,4 +435,132 @@ fn mix_with_a_bool_selector_picks_exactly_and_uint_min_max_keep_their_type() {
     assert_eq!(s.run([7.0, 8.0, 1.0, 0.0]), [f32::INFINITY, 8.0, 3.0, 2.0]);
     assert_eq!(s.run([7.0, 8.0, 0.0, 5.0]), [7.0, -2.0, 5.0, 2.0]);
     assert_eq!(s.run([1.0, 8.0, 0.0, 0.0]), [1.0, 8.0, 3.0, 1.0]);
+}
+
+/// f64 inverse of a column-major 4x4 matrix by Gauss-Jordan elimination with pivoting.
+fn inverse4_f64(m: &[[f64; 4]; 4]) -> [[f64; 4]; 4] {
+    // a[r][c] = m[c][r], augmented with the identity
+    let mut a = [[0.0f64; 8]; 4];
+    for r in 0..4 {
+        for c in 0..4 {
+            a[r][c] = m[c][r];
+        }
+        a[r][4 + r] = 1.0;
+    }
+    for c in 0..4 {
+        let p = (c..4)
+            .max_by(|&x, &y| a[x][c].abs().partial_cmp(&a[y][c].abs()).unwrap())
+            .unwrap();
+        a.swap(c, p);
+        let d = a[c][c];
+        for k in 0..8 {
+            a[c][k] /= d;
+        }
+        for r in 0..4 {
+            if r != c {
+                let f = a[r][c];
+                for k in 0..8 {
+                    a[r][k] -= f * a[c][k];
+                }
+            }
+        }
+    }
+    let mut inv = [[0.0f64; 4]; 4];
+    for r in 0..4 {
+        for c in 0..4 {
+            inv[c][r] = a[r][4 + c];
+        }
+    }
+    inv
+}
+
+#[test]
+fn inverse_of_mat4_matches_an_f64_inverse() {
+    // M's columns: u-dependent entries over a fixed well-conditioned base.
+    let cols = "mat4(u.x + 4.0, 1.0, u.y, -0.5,  0.25, u.z + 3.0, 2.0, u.w,  u.w, -1.0, 5.0 - u.x, 0.75,  1.5, u.y, 0.5, u.z * u.w + 6.0)";
+    let shaders: Vec<Shader> = (0..4)
+        .map(|c| Shader::new(&format!("inverse({})[{}]", cols, c)))
+        .collect();
+    let mut seed = 0x1234_5678u32;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed as f32 / u32::MAX as f32) * 4.0 - 2.0
+    };
+    for _ in 0..500 {
+        let u = [next(), next(), next(), next()];
+        let (x, y, z, w) = (u[0], u[1], u[2], u[3]);
+        let m32 = [
+            [x + 4.0, 1.0, y, -0.5],
+            [0.25, z + 3.0, 2.0, w],
+            [w, -1.0, 5.0 - x, 0.75],
+            [1.5, y, 0.5, z * w + 6.0],
+        ];
+        let m: [[f64; 4]; 4] = m32.map(|c| c.map(|v| v as f64));
+        let want = inverse4_f64(&m);
+        for (c, s) in shaders.iter().enumerate() {
+            let got = s.run(u);
+            for r in 0..4 {
+                let e = (got[r] as f64 - want[c][r]).abs();
+                assert!(e < 2e-6 + 1e-5 * want[c][r].abs(), "u {:?} col {} row {}: {} vs {}", u, c, r, got[r], want[c][r]);
+            }
+        }
+    }
+    // inverse(M) * M is the identity, and a singular matrix gives non-finite lanes (GLSL:
+    // undefined; Mesa divides by the zero determinant too).
+    let s = Shader::new(&format!("(inverse({0}) * {0})[1]", cols));
+    let r = s.run([0.3, -1.2, 0.7, 1.9]);
+    for (k, v) in r.iter().enumerate() {
+        let want = if k == 1 { 1.0 } else { 0.0 };
+        assert!((v - want).abs() < 1e-5, "{:?}", r);
+    }
+    let s = Shader::new("inverse(mat4(u, u, u.wzyx, vec4(1.0)))[0]");
+    assert!(s.run([1.0, 2.0, 3.0, 4.0]).iter().all(|v| !v.is_finite()));
+}
+
+#[test]
+fn modf_writes_the_whole_part_and_clamp_keeps_uint() {
+    let s = Shader::body(
+        "vec2 w; vec3 v; float f = modf(u.x, v.y); vec2 g = modf(u.zw, w); gl_Position = vec4(f, v.y, g.x, w.x);",
+    );
+    assert_eq!(s.run([2.75, 0.0, -1.5, 0.0]), [0.75, 2.0, -0.5, -1.0]);
+    assert_eq!(s.run([-3.25, 0.0, 7.0, 0.0]), [-0.25, -3.0, 0.0, 7.0]);
+    // Mesa's lowering x - trunc(x): an infinite x gives a NaN fraction and an infinite part.
+    let r = s.run([f32::INFINITY, 0.0, 0.0, 0.0]);
+    assert!(r[0].is_nan() && r[1] == f32::INFINITY, "{:?}", r);
+    // clamp of uints stays uint (the division truncates only for ints), abs of a uint is float
+    let s = Shader::body(
+        "uvec2 k = uvec2(u.xy); uvec2 c = clamp(k, uvec2(2u), uvec2(5u)); uint d = clamp(k.y, 1u, 3u) / 2u; gl_Position = vec4(vec2(c), float(d), abs(k.x) / 2.0);",
+    );
+    assert_eq!(s.run([1.0, 9.0, 0.0, 0.0]), [2.0, 5.0, 1.0, 0.5]);
+    assert_eq!(s.run([3.0, 0.0, 0.0, 0.0]), [3.0, 2.0, 0.0, 1.5]);
+}
+
+/// Issue 13 item 2's leftover (run here for this file's executor helper): `out`/`inout`
+/// parameters of struct and array type are copied in (inout) and back out whole, including to
+/// a struct member and an array element of the caller.
+#[test]
+fn out_and_inout_struct_and_array_parameters_copy_back() {
+    let s = Shader::from_src(
+        "#pragma chrisos profile 2
+struct Light { vec3 color; float power; };
+struct Scene { Light key; float w[2]; };
+uniform vec4 u;
+void make(out Light l, float p) { l.color = u.xyz; l.power = p; }
+void dim(inout Light l) { l.power = l.power * 0.5; }
+void fill(out float a[3]) { a[0] = u.x; a[1] = u.y; a[2] = u.z; }
+void bump(inout Scene s) { dim(s.key); s.w[1] = s.w[0] + 1.0; }
+void main() {
+    Light l; make(l, 4.0); dim(l);
+    float a[3]; fill(a);
+    Light ls[2]; make(ls[1], 2.0);
+    Scene s = Scene(l, float[2](0.25, 0.0)); bump(s);
+    gl_Position = vec4(l.color.x * l.power, a[1] + a[2], ls[1].power + ls[0].power, s.key.power + s.w[1]);
+}
+"
+        .to_string(),
+    );
+    // l = (u.xyz, 2); a = u.xyz; ls[1].power = 2, ls[0] zero; s.key.power = 1, s.w[1] = 1.25
+    assert_eq!(s.run([3.0, 1.0, 0.5, 0.0]), [6.0, 1.5, 2.0, 2.25]);
 }

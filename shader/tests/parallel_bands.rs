@@ -117,3 +117,13 @@ fn bands_keep_the_bench_picture_hashes() {
         assert_eq!(got, want, "{}: picture hash", sc);
     }
 }
+
+#[test]
+fn bands_keep_the_profile_2_bench_scene() {
+    let p = |x: &str| format!("{}/{}", ROOT, x);
+    same_for_every_thread_count(
+        &p("tools/shc/benches/scenes/p2_lights.vert"),
+        &p("tools/shc/benches/scenes/p2_lights.frag"),
+        &p("tools/shc/benches/scenes/p2_lights.json"),
+    );
+}

@@ -221,14 +221,20 @@ impl<'a> Sema<'a> {
                         v.1.ty.name()
                     );
                 }
+                // GLSL has no genUType abs: a uint argument converts to float (profile 2).
+                let ty = if is_uint_based(v.1.ty) {
+                    float_of(v.1.ty)
+                } else {
+                    v.1.ty
+                };
                 if let Some(k) = v.1.k {
                     let mut out = k;
                     for o in out.iter_mut() {
                         *o = libm::fabsf(*o);
                     }
-                    return Ok(Val::konst(v.1.ty, out));
+                    return Ok(Val::konst(ty, out));
                 }
-                self.op1(Op::Abs, v.1)
+                self.op1(Op::Abs, Val { ty, ..v.1 })
             }
             "sin" | "cos" => {
                 let v = self.float_arg(name, 0, arg(0))?;
@@ -272,9 +278,17 @@ impl<'a> Sema<'a> {
                 self.op2(if name == "min" { Op::Min } else { Op::Max }, fa.ty, fa, fb)
             }
             "clamp" => {
+                // Profile 2: three uint-based arguments keep the uint type (genUType clamp).
+                let keep = |v: (i16, Val)| is_uint_based(v.1.ty);
+                let uint = keep(arg(0)) && keep(arg(1)) && keep(arg(2));
                 let x = self.float_arg(name, 0, arg(0))?;
                 let lo = self.float_arg(name, 1, arg(1))?;
                 let hi = self.float_arg(name, 2, arg(2))?;
+                let (x, lo, hi) = if uint {
+                    (arg(0).1, arg(1).1, arg(2).1)
+                } else {
+                    (x, lo, hi)
+                };
                 let lo = self.match_size(name, i, x, lo)?;
                 let hi = self.match_size(name, i, x, hi)?;
                 let m = self.op2(Op::Max, x.ty, x, lo)?;

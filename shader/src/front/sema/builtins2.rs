@@ -47,6 +47,7 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
     ("roundEven", 1, 1, "genType roundEven(genType x)"),
     ("ceil", 1, 1, "genType ceil(genType x)"),
     ("fract", 1, 1, "genType fract(genType x)"),
+    ("modf", 2, 2, "genType modf(genType x, out genType i)"),
     (
         "mod",
         2,
@@ -86,7 +87,7 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
         "inverse",
         1,
         1,
-        "mat2 inverse(mat2 m); mat3 inverse(mat3 m)",
+        "mat2 inverse(mat2 m); mat3 inverse(mat3 m); mat4 inverse(mat4 m)",
     ),
     (
         "outerProduct",
@@ -294,6 +295,111 @@ impl<'a> Sema<'a> {
         self.op2(Op::Mul, x.ty, sg, r)
     }
 
+    /// `modf(x, out i)`: `i = trunc(x)`, the result `x - i` (Mesa's lowering: an infinite x
+    /// gives NaN). The second argument must be an l-value of x's float type.
+    pub(super) fn modf(&mut self, i: i16, args: &[(i16, Val)]) -> R<Val> {
+        let (Some(&a0), Some(&(n1, v1))) = (args.first(), args.get(1)) else {
+            return Err(());
+        };
+        let x = self.float_arg("modf", 0, a0)?;
+        if !self.is_lvalue_shape(n1) {
+            bail!(
+                self,
+                n1,
+                "argument 2 of modf() must be an l-value (a variable, or a swizzle or index of one): it is an out parameter"
+            );
+        }
+        if v1.ty != x.ty || v1.agg.is_agg() {
+            bail!(
+                self,
+                n1,
+                "argument 2 of modf() must be a {} like argument 1 (genType modf(genType x, out genType i)); found {}",
+                x.ty.name(),
+                self.val_name(&v1)
+            );
+        }
+        let lv = self.lvalue(n1)?;
+        self.cur_node = i;
+        let t = self.op1(Op::Trunc, x)?;
+        let f = self.op2(Op::Sub, x.ty, x, t)?;
+        self.write_lvalue(lv, t)?;
+        Ok(f)
+    }
+
+    /// A vec4 swizzle of temp `v` (`sel`: two bits per lane, lane 0 lowest).
+    fn swz4(&mut self, v: i16, sel: i16) -> R<Val> {
+        let t = self.temp(1)?;
+        self.emit(Op::Swz, Type::Vec4, 4, t, v, -1, sel, 0)?;
+        Ok(Val::temp(Type::Vec4, t))
+    }
+
+    /// `inverse(mat4)` by cofactors: row i of the adjugate is (-1)^i times the 4-D cross
+    /// product of the other three columns (lane j: (-1)^j times the 3x3 determinant of their
+    /// rows other than j, each lane's three rows picked by swizzles), the determinant is
+    /// dot(column 0, adjugate row 0), and the rows over it are transposed into columns.
+    fn inverse4(&mut self, m: Val) -> R<Val> {
+        // rows other than lane j, as (P, Q, R) per lane: (1,2,3) (0,2,3) (0,1,3) (0,1,2)
+        const P: i16 = 1;
+        const Q: i16 = 2 | (2 << 2) | (1 << 4) | (1 << 6);
+        const RR: i16 = 3 | (3 << 2) | (3 << 4) | (2 << 6);
+        let v4 = Type::Vec4;
+        let mut rows = [Val::konst(v4, [0.0; 4]); 4];
+        for (i, row) in rows.iter_mut().enumerate() {
+            let mut others = [0i16; 3];
+            let mut k = 0;
+            for c in 0..4i16 {
+                if c as usize != i {
+                    if let Some(o) = others.get_mut(k) {
+                        *o = m.tmp + c;
+                    }
+                    k += 1;
+                }
+            }
+            let [a, b, c] = others;
+            let (ap, aq, ar) = (self.swz4(a, P)?, self.swz4(a, Q)?, self.swz4(a, RR)?);
+            let (bp, bq, br) = (self.swz4(b, P)?, self.swz4(b, Q)?, self.swz4(b, RR)?);
+            let (cp, cq, cr) = (self.swz4(c, P)?, self.swz4(c, Q)?, self.swz4(c, RR)?);
+            // a.P (b.Q c.R - b.R c.Q) - a.Q (b.P c.R - b.R c.P) + a.R (b.P c.Q - b.Q c.P)
+            let x = self.op2(Op::Mul, v4, bq, cr)?;
+            let y = self.op2(Op::Mul, v4, br, cq)?;
+            let m0 = self.op2(Op::Sub, v4, x, y)?;
+            let x = self.op2(Op::Mul, v4, bp, cr)?;
+            let y = self.op2(Op::Mul, v4, br, cp)?;
+            let m1 = self.op2(Op::Sub, v4, x, y)?;
+            let x = self.op2(Op::Mul, v4, bp, cq)?;
+            let y = self.op2(Op::Mul, v4, bq, cp)?;
+            let m2 = self.op2(Op::Sub, v4, x, y)?;
+            let t0 = self.op2(Op::Mul, v4, ap, m0)?;
+            let t1 = self.op2(Op::Mul, v4, aq, m1)?;
+            let t2 = self.op2(Op::Mul, v4, ar, m2)?;
+            let d = self.op2(Op::Sub, v4, t0, t1)?;
+            let d = self.op2(Op::Add, v4, d, t2)?;
+            let s = if i % 2 == 0 {
+                [1.0, -1.0, 1.0, -1.0]
+            } else {
+                [-1.0, 1.0, -1.0, 1.0]
+            };
+            *row = self.op2(Op::Mul, v4, d, Val::konst(v4, s))?;
+        }
+        let det = self.dot(Val::temp(v4, m.tmp), rows[0])?;
+        let one = Val::konst(Type::Float, [1.0, 0.0, 0.0, 0.0]);
+        let rd = self.op2(Op::Div, Type::Float, one, det)?;
+        let rds = self.splat(rd, 4)?;
+        let mut scaled = rows;
+        for (s, r) in scaled.iter_mut().zip(rows.iter()) {
+            *s = self.op2(Op::Mul, v4, *r, rds)?;
+        }
+        let t = self.temp(4)?;
+        for j in 0..4i16 {
+            self.zero(t + j)?;
+            for (k, r) in scaled.iter().enumerate() {
+                let tr = self.mat(*r)?;
+                self.emit(Op::SetLane, v4, 1, t + j, tr, -1, k as i16, j)?;
+            }
+        }
+        Ok(Val::temp(Type::Mat4, t))
+    }
+
     /// `mix(a, b, sel)` with a bool or bvec selector: lane k is b[k] where sel[k] is true and
     /// a[k] otherwise, exactly (no arithmetic: infinities and NaN pass through), one IF per lane.
     pub(super) fn mix_select(
@@ -480,10 +586,11 @@ impl<'a> Sema<'a> {
                         }
                         Ok(Val::temp(Type::Mat3, t))
                     }
+                    Type::Mat4 => self.inverse4(m),
                     t => bail!(
                         self,
                         arg(0).0,
-                        "inverse() of {} is not supported yet (profile 2 inverts mat2 and mat3)",
+                        "inverse() expects a square matrix (mat2, mat3 or mat4); found {}",
                         t.name()
                     ),
                 }

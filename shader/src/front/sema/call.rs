@@ -114,7 +114,7 @@ impl<'a> Sema<'a> {
             self.ret_agg,
         );
         let r = (|| {
-            let mut copy_out: Vec<(usize, i16, Type), PARAM_CAP> = Vec::new();
+            let mut copy_out: Vec<(usize, i16, super::aggregate::AggTy), PARAM_CAP> = Vec::new();
             for (k, (p, pn)) in params.iter().enumerate() {
                 let Some(&arg) = args.get(k) else {
                     return Err(());
@@ -123,17 +123,9 @@ impl<'a> Sema<'a> {
                 let copy_in = pn.quals & Q_IN != 0 || !out;
                 let pagg = self.node_agg(*p)?;
                 if pagg.is_agg() || arg.agg.is_agg() {
-                    // Profile 2: a struct parameter (in only in this part).
+                    // Profile 2: a struct or array parameter; `out`/`inout` ones are copied
+                    // in (inout) and back out to the caller's l-value whole, as scalars are.
                     let pname = self.name_of(*p);
-                    if out {
-                        bail!(
-                            self,
-                            at,
-                            "out and inout parameters of struct type are not supported yet ('{}' of '{}')",
-                            pname,
-                            name
-                        );
-                    }
                     if arg.agg != pagg {
                         let (g, w) = (self.val_name(&arg), self.agg_name(pagg));
                         bail!(
@@ -148,7 +140,15 @@ impl<'a> Sema<'a> {
                         );
                     }
                     let t = self.temp(self.agg_temps(pagg))?;
-                    self.store_agg(at, t, pagg, arg)?;
+                    if copy_in {
+                        self.store_agg(at, t, pagg, arg)?;
+                    } else {
+                        // An out parameter starts at zero, as an uninitialised local.
+                        self.zero_agg(t, pagg)?;
+                    }
+                    if out {
+                        let _ = copy_out.push((k, t, pagg));
+                    }
                     let kind = if pn.quals & Q_CONST != 0 {
                         SymKind::Const
                     } else {
@@ -209,7 +209,7 @@ impl<'a> Sema<'a> {
                     }
                 }
                 if out {
-                    let _ = copy_out.push((k, t, pn.ty));
+                    let _ = copy_out.push((k, t, super::aggregate::AggTy::NONE));
                 }
                 let kind = if pn.quals & Q_CONST != 0 {
                     SymKind::Const
@@ -288,18 +288,28 @@ impl<'a> Sema<'a> {
         Ok(Val::temp(fnode.ty, ret_tmp))
     }
 
-    /// Copies `out`/`inout` parameters (temp, type) back to the caller's l-values.
-    fn copy_out(&mut self, params: &[(usize, i16, Type)], outs: &[Option<LValue>]) -> R<()> {
-        for &(k, t, ty) in params {
+    /// Copies `out`/`inout` parameters (temp, aggregate type or NONE) back to the caller's
+    /// l-values.
+    fn copy_out(
+        &mut self,
+        params: &[(usize, i16, super::aggregate::AggTy)],
+        outs: &[Option<LValue>],
+    ) -> R<()> {
+        for &(k, t, agg) in params {
             let Some(Some(lv)) = outs.get(k).copied() else {
                 continue;
             };
+            if agg.is_agg() {
+                // A whole struct or array: leaf by leaf into the caller's block.
+                let at = self.cur_node;
+                self.store_agg(at, lv.1, agg, Val::agg(agg, t))?;
+                continue;
+            }
             let target = match lv.3 {
                 Some((len, _)) => like(lv.2, len),
                 None => lv.2,
             };
             let v = Val::temp(target, t);
-            let _ = ty;
             self.write_lvalue(lv, v)?;
         }
         Ok(())
@@ -605,6 +615,9 @@ impl<'a> Sema<'a> {
                 );
             }
             self.cur_node = i;
+            if bname == "modf" {
+                return self.modf(i, &args);
+            }
             return self.builtin(i, bname, &args);
         }
         if self.toks.profile == Profile::P2 {
