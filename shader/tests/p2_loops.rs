@@ -1,0 +1,251 @@
+//! Profile 2's structured loops (issue 14): the verifier's rules, the executor's per-lane loop
+//! masks and bound, the TGSI guard counter, CSIR v2 round trips.
+mod ircore_util;
+use heapless::String;
+use ircore_util::*;
+use shader::back::exec::lanes::{ALL_LANES, LANES};
+use shader::back::exec::*;
+use shader::back::tgsi::{check_tgsi, emit};
+use shader::ir::verify::verify;
+use shader::ir::*;
+use shader::limits::{Profile, LOOP_DEPTH_MAX, P2_LOOP_ITERATIONS_MAX, TGSI_CAP};
+
+fn p2(b: B) -> Module {
+    let mut m = b.done();
+    m.profile = Profile::P2;
+    m
+}
+
+fn push(b: &mut B, i: Inst) {
+    b.push(i);
+}
+
+fn ctl(op: Op) -> Inst {
+    Inst::new(op)
+}
+
+/// Runs a fragment module with gl_FragCoord.x = lane index on every lane; the colour's x.
+fn run_x(m: &Module) -> [f32; LANES] {
+    let exe = Executable::new(m, None).expect("verifies");
+    let mut regs = Regs::new();
+    let inputs = [[[0.0f32; LANES]; 4]; 16];
+    let mut fc = [[0.0f32; LANES]; 4];
+    for l in 0..LANES {
+        fc[0][l] = l as f32;
+    }
+    let inv = Invocation {
+        uniforms: &[0.0; 128],
+        textures: &[None, None, None, None],
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
+    let mut out = Outputs::new();
+    let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+    assert_eq!(alive, ALL_LANES);
+    out.color[0]
+}
+
+fn tgsi_ok(m: &Module) -> std::string::String {
+    let mut out: String<TGSI_CAP> = String::new();
+    emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
+    check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
+    out.as_str().into()
+}
+
+/// `i = 0; loop(bound) { if (i >= x) break; i += 1; } color = i` with an extra accumulator that
+/// `continue` skips on odd iterations: lanes leave the loop at different iterations.
+fn counting(bound: u32, limit_from_lane: bool) -> Module {
+    let mut b = B::new(Stage::Fragment);
+    let fc = b.fragcoord();
+    let one = b.konst(&[1.0]);
+    let two = b.konst(&[2.0]);
+    let i = b.konst(&[0.0]);
+    let acc = b.konst(&[0.0]);
+    let lim = if limit_from_lane { fc } else { b.konst(&[1e9]) };
+    push(&mut b, loop_inst(bound));
+    let c = b.temp();
+    b.inst(Op::Cmp, c, i, lim, 1, CmpCode::Ge as i16, 0);
+    b.inst(Op::If, -1, c, -1, 0, 0, 0);
+    push(&mut b, ctl(Op::Break));
+    push(&mut b, ctl(Op::Endif));
+    b.inst(Op::Add, i, i, one, 1, 0, 0);
+    // odd = fract(i / 2) != 0: skip the accumulator.
+    let h = b.temp();
+    b.inst(Op::Div, h, i, two, 1, 0, 0);
+    let f = b.temp();
+    b.inst(Op::Fract, f, h, -1, 1, 0, 0);
+    let z = b.konst(&[0.0]);
+    let odd = b.temp();
+    b.inst(Op::Cmp, odd, f, z, 1, CmpCode::Ne as i16, 0);
+    b.inst(Op::If, -1, odd, -1, 0, 0, 0);
+    push(&mut b, ctl(Op::Continue));
+    push(&mut b, ctl(Op::Endif));
+    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
+    push(&mut b, ctl(Op::EndLoop));
+    // color = (i, acc, 0, 0)
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
+    b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
+    b.color(o);
+    p2(b)
+}
+
+#[test]
+fn lanes_leave_the_loop_at_different_iterations() {
+    let m = counting(100, true);
+    verify(&m).unwrap();
+    let x = run_x(&m);
+    for (l, v) in x.iter().enumerate() {
+        assert_eq!(*v, l as f32, "lane {}", l);
+    }
+    // The accumulator counts the even iterations only (continue skipped the odd ones).
+    let exe = Executable::new(&m, None).unwrap();
+    let _ = exe;
+}
+
+#[test]
+fn continue_skips_the_rest_of_the_iteration_per_lane() {
+    let m = counting(100, true);
+    let exe = Executable::new(&m, None).expect("verifies");
+    let mut regs = Regs::new();
+    let inputs = [[[0.0f32; LANES]; 4]; 16];
+    let mut fc = [[0.0f32; LANES]; 4];
+    for l in 0..LANES {
+        fc[0][l] = l as f32;
+    }
+    let inv = Invocation {
+        uniforms: &[0.0; 128],
+        textures: &[None, None, None, None],
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
+    let mut out = Outputs::new();
+    exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+    for l in 0..LANES {
+        assert_eq!(out.color[1][l], (l / 2) as f32, "lane {}", l);
+    }
+}
+
+#[test]
+fn an_endless_loop_stops_at_its_bound() {
+    for bound in [1u32, 5, 1000, P2_LOOP_ITERATIONS_MAX] {
+        let m = counting(bound, false);
+        let x = run_x(&m);
+        assert!(x.iter().all(|v| *v == bound as f32), "{} {:?}", bound, x);
+        // The TGSI guards it with a counter compared against the same bound.
+        let t = tgsi_ok(&m);
+        assert!(t.contains("BGNLOOP") && t.contains("ENDLOOP") && t.contains("BRK"));
+        assert!(t.contains(&format!("{}", shader::back::tgsi::format_imm(bound as f32))), "{}", t);
+    }
+}
+
+#[test]
+fn verifier_rejects_unbounded_and_unbalanced_loops() {
+    let base = |f: &dyn Fn(&mut B)| {
+        let mut b = B::new(Stage::Fragment);
+        let z = b.konst(&[0.0, 0.0, 0.0, 1.0]);
+        f(&mut b);
+        b.color(z);
+        p2(b)
+    };
+    let err = |m: &Module| verify(m).unwrap_err().message;
+    assert!(err(&base(&|b| {
+        push(b, loop_inst(0));
+        push(b, ctl(Op::EndLoop));
+    }))
+    .contains("without an iteration bound"));
+    assert!(err(&base(&|b| {
+        push(b, loop_inst(P2_LOOP_ITERATIONS_MAX + 1));
+        push(b, ctl(Op::EndLoop));
+    }))
+    .contains("P2_LOOP_ITERATIONS_MAX"));
+    assert!(err(&base(&|b| push(b, ctl(Op::Break)))).contains("outside of a LOOP"));
+    assert!(err(&base(&|b| push(b, ctl(Op::EndLoop)))).contains("ENDLOOP outside"));
+    assert!(err(&base(&|b| push(b, loop_inst(4)))).contains("unbalanced"));
+    // IF opened in a loop must close in it.
+    assert!(err(&base(&|b| {
+        let c = b.konst(&[1.0]);
+        push(b, loop_inst(4));
+        b.inst(Op::If, -1, c, -1, 0, 0, 0);
+        push(b, ctl(Op::EndLoop));
+        push(b, ctl(Op::Endif));
+    }))
+    .contains("ENDLOOP closes an IF"));
+    assert!(err(&base(&|b| {
+        let c = b.konst(&[1.0]);
+        b.inst(Op::If, -1, c, -1, 0, 0, 0);
+        push(b, loop_inst(4));
+        push(b, ctl(Op::Endif));
+        push(b, ctl(Op::EndLoop));
+    }))
+    .contains("ENDIF closes a LOOP"));
+    // Depth limit.
+    assert!(err(&base(&|b| {
+        for _ in 0..=LOOP_DEPTH_MAX {
+            push(b, loop_inst(2));
+        }
+        for _ in 0..=LOOP_DEPTH_MAX {
+            push(b, ctl(Op::EndLoop));
+        }
+    }))
+    .contains("LOOP_DEPTH_MAX"));
+    // Profile 1 has no loops.
+    let mut m = base(&|b| {
+        push(b, loop_inst(2));
+        push(b, ctl(Op::EndLoop));
+    });
+    verify(&m).unwrap();
+    m.profile = Profile::P1;
+    assert!(err(&m).contains("profile-2"));
+}
+
+#[test]
+fn nested_loops_multiply_and_stop_at_their_bounds() {
+    // for 3 outer iterations, an inner endless loop bounded at 7: n = 21.
+    let mut b = B::new(Stage::Fragment);
+    let one = b.konst(&[1.0]);
+    let n = b.konst(&[0.0]);
+    push(&mut b, loop_inst(3));
+    push(&mut b, loop_inst(7));
+    b.inst(Op::Add, n, n, one, 1, 0, 0);
+    push(&mut b, ctl(Op::EndLoop));
+    push(&mut b, ctl(Op::EndLoop));
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, n, -1, 0, 0, 0);
+    b.color(o);
+    let m = p2(b);
+    assert!(run_x(&m).iter().all(|v| *v == 21.0));
+    tgsi_ok(&m);
+}
+
+#[test]
+fn dead_code_keeps_values_read_in_later_iterations() {
+    // t is read at the top of the body and written at its end: the write is live.
+    let mut b = B::new(Stage::Fragment);
+    let one = b.konst(&[1.0]);
+    let t = b.konst(&[0.0]);
+    let s = b.konst(&[0.0]);
+    push(&mut b, loop_inst(4));
+    b.inst(Op::Add, s, s, t, 1, 0, 0);
+    b.inst(Op::Add, t, t, one, 1, 0, 0);
+    push(&mut b, ctl(Op::EndLoop));
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, s, -1, 0, 0, 0);
+    b.color(o);
+    let mut m = p2(b);
+    shader::ir::opt::optimize(&mut m);
+    // s = 0 + 1 + 2 + 3.
+    assert!(run_x(&m).iter().all(|v| *v == 6.0));
+}
+
+#[test]
+fn loops_round_trip_through_csir_v2() {
+    use shader::program::csir::{load, save, saved_size, Version};
+    let m = counting(77, true);
+    let mut buf = vec![0u8; saved_size(&m, Version::V2)];
+    let n = save(&m, Version::V2, &mut buf).unwrap();
+    let back = load(&buf[..n]).unwrap();
+    assert_eq!(back.insts.len(), m.insts.len());
+    assert!(back.insts.iter().any(|i| i.op == Op::Loop && loop_bound(i) == 77));
+    assert_eq!(run_x(&back), run_x(&m));
+}
