@@ -249,3 +249,74 @@ fn loops_round_trip_through_csir_v2() {
     assert!(back.insts.iter().any(|i| i.op == Op::Loop && loop_bound(i) == 77));
     assert_eq!(run_x(&back), run_x(&m));
 }
+
+/// Compiles a profile-2 vertex shader, checks its TGSI, and runs it with `uniforms` (vec4 slots)
+/// and attribute 0 = `attr0` on every lane; gl_Position of lane 0.
+fn run_glsl(body: &str, uniforms: &[[f32; 4]], attr0: [f32; 4]) -> [f32; 4] {
+    use shader::back::exec::lanes::Vec4x;
+    use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
+    let src = format!("#pragma chrisos profile 2\n{}", body);
+    let sh = match shader::program::compile::compile(0, src.as_bytes(), "t.vert") {
+        Ok(s) => s,
+        Err(d) => {
+            let mut s = std::string::String::new();
+            d.render(src.as_bytes(), &mut s).unwrap();
+            panic!("{}", s)
+        }
+    };
+    tgsi_ok(&sh.module);
+    let exe = Executable::new(&sh.module, None).expect("verified");
+    let mut uni = [0.0f32; UNIFORM_FLOATS];
+    for (i, u) in uniforms.iter().enumerate() {
+        uni[i * 4..i * 4 + 4].copy_from_slice(u);
+    }
+    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
+    for c in 0..4 {
+        inputs[0][c] = [attr0[c]; LANES];
+    }
+    let textures = [None; SAMPLER_MAX];
+    let fragcoord = [[0.0; LANES]; 4];
+    let inv = Invocation {
+        uniforms: &uni,
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
+    let mut regs = Box::new(Regs::new());
+    let mut out = Box::new(Outputs::new());
+    exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+    [
+        out.position[0][0],
+        out.position[1][0],
+        out.position[2][0],
+        out.position[3][0],
+    ]
+}
+
+#[test]
+fn glsl_while_for_do_break_continue() {
+    let src = "uniform int steps;\nin vec4 a;\nvoid main() {\n\
+        float t = 0.0; int n = 0;\n\
+        while (n < steps) { t += a.x; if (t > 10.0) break; n++; }\n\
+        float acc = 0.0;\n\
+        for (int i = 0; i < steps; i++) { if (i == 2) continue; acc += 1.0; }\n\
+        int k = 0;\n\
+        do { k += 2; if (k >= 5) continue; k += 1; } while (k < 5);\n\
+        gl_Position = vec4(t, float(n), acc, float(k));\n}\n";
+    // steps = 5, a.x = 3: t = 3, 6, 9, 12 (break at n = 3); acc = 4 (i = 2 skipped);
+    // k: 2 -> 3, then 5 and `continue`, which still evaluates the condition (5 < 5 ends it).
+    assert_eq!(run_glsl(src, &[[5.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]), [12.0, 3.0, 4.0, 5.0]);
+    // steps = 0: the while and for bodies never run.
+    assert_eq!(run_glsl(src, &[[0.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]), [0.0, 0.0, 0.0, 5.0]);
+}
+
+#[test]
+fn glsl_endless_loops_stop_at_the_bound() {
+    let src = "in vec4 a;\nvoid main() {\n\
+        float n = 0.0; while (true) { n += 1.0; }\n\
+        float m = 0.0; for (int i = 0; i >= 0; i++) { m += 1.0; }\n\
+        float z = 0.0; for (int i = 0; i < 20; i++) { z += 1.0; }\n\
+        gl_Position = vec4(n, m, z, 1.0);\n}\n";
+    let b = P2_LOOP_ITERATIONS_MAX as f32;
+    assert_eq!(run_glsl(src, &[], [0.0; 4]), [b, b, 20.0, 1.0]);
+}
