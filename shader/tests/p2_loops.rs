@@ -320,3 +320,38 @@ fn glsl_endless_loops_stop_at_the_bound() {
     let b = P2_LOOP_ITERATIONS_MAX as f32;
     assert_eq!(run_glsl(src, &[], [0.0; 4]), [b, b, 20.0, 1.0]);
 }
+
+#[test]
+fn renumbered_temps_stay_live_across_the_back_edge() {
+    // More than 96 temps, so the executor renumbers them by live range. In the loop, `t` is
+    // last touched by its increment; the temps made after it in the body must not take its
+    // register, because the next iteration reads `t` again.
+    let mut b = B::new(Stage::Fragment);
+    let one = b.konst(&[1.0]);
+    let t = b.konst(&[0.0]);
+    let s = b.konst(&[0.0]);
+    push(&mut b, loop_inst(4));
+    b.inst(Op::Add, s, s, t, 1, 0, 0);
+    b.inst(Op::Add, t, t, one, 1, 0, 0);
+    for _ in 0..3 {
+        let w = b.konst(&[100.0]);
+        let junk = b.bin(Op::Mul, w, w, 1);
+        b.inst(Op::Max, s, s, junk, 1, 0, 0);
+        b.inst(Op::Min, s, s, w, 1, 0, 0);
+    }
+    push(&mut b, ctl(Op::EndLoop));
+    for _ in 0..100 {
+        let w = b.konst(&[0.0]);
+        b.inst(Op::Add, s, s, w, 1, 0, 0);
+    }
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, t, -1, 0, 0, 0);
+    b.inst(Op::SetLane, o, s, -1, 0, 1, 0);
+    b.color(o);
+    let m = p2(b);
+    assert!(m.temps as usize > shader::limits::TEMP_MAX);
+    // t counts the 4 iterations.
+    let x = run_x(&m);
+    assert!(x.iter().all(|v| *v == 4.0), "{:?}", x);
+    tgsi_ok(&m);
+}
