@@ -135,7 +135,11 @@ fn an_endless_loop_stops_at_its_bound() {
         // The TGSI guards it with a counter compared against the same bound.
         let t = tgsi_ok(&m);
         assert!(t.contains("BGNLOOP") && t.contains("ENDLOOP") && t.contains("BRK"));
-        assert!(t.contains(&format!("{}", shader::back::tgsi::format_imm(bound as f32))), "{}", t);
+        assert!(
+            t.contains(&format!("{}", shader::back::tgsi::format_imm(bound as f32))),
+            "{}",
+            t
+        );
     }
 }
 
@@ -246,7 +250,10 @@ fn loops_round_trip_through_csir_v2() {
     let n = save(&m, Version::V2, &mut buf).unwrap();
     let back = load(&buf[..n]).unwrap();
     assert_eq!(back.insts.len(), m.insts.len());
-    assert!(back.insts.iter().any(|i| i.op == Op::Loop && loop_bound(i) == 77));
+    assert!(back
+        .insts
+        .iter()
+        .any(|i| i.op == Op::Loop && loop_bound(i) == 77));
     assert_eq!(run_x(&back), run_x(&m));
 }
 
@@ -305,9 +312,15 @@ fn glsl_while_for_do_break_continue() {
         gl_Position = vec4(t, float(n), acc, float(k));\n}\n";
     // steps = 5, a.x = 3: t = 3, 6, 9, 12 (break at n = 3); acc = 4 (i = 2 skipped);
     // k: 2 -> 3, then 5 and `continue`, which still evaluates the condition (5 < 5 ends it).
-    assert_eq!(run_glsl(src, &[[5.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]), [12.0, 3.0, 4.0, 5.0]);
+    assert_eq!(
+        run_glsl(src, &[[5.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]),
+        [12.0, 3.0, 4.0, 5.0]
+    );
     // steps = 0: the while and for bodies never run.
-    assert_eq!(run_glsl(src, &[[0.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]), [0.0, 0.0, 0.0, 5.0]);
+    assert_eq!(
+        run_glsl(src, &[[0.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]),
+        [0.0, 0.0, 0.0, 5.0]
+    );
 }
 
 #[test]

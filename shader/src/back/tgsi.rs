@@ -1826,11 +1826,29 @@ fn emit_inst(
             e.loop_level += 1;
             inst!(e, "MOV TEMP[", c, "].x, IMM[", k, "].xxxx")?;
             inst!(e, "BGNLOOP")?;
-            inst!(e, "SGE TEMP[", c, "].y, TEMP[", c, "].xxxx, IMM[", k, "].zzzz")?;
+            inst!(
+                e,
+                "SGE TEMP[",
+                c,
+                "].y, TEMP[",
+                c,
+                "].xxxx, IMM[",
+                k,
+                "].zzzz"
+            )?;
             inst!(e, "IF TEMP[", c, "].yyyy")?;
             inst!(e, "BRK")?;
             inst!(e, "ENDIF")?;
-            inst!(e, "ADD TEMP[", c, "].x, TEMP[", c, "].xxxx, IMM[", k, "].yyyy")?;
+            inst!(
+                e,
+                "ADD TEMP[",
+                c,
+                "].x, TEMP[",
+                c,
+                "].xxxx, IMM[",
+                k,
+                "].yyyy"
+            )?;
         }
         Op::Break => inst!(e, "BRK")?,
         Op::Continue => inst!(e, "CONT")?,

@@ -1340,7 +1340,11 @@ impl<'a> Parser<'a> {
         self.advance();
         match w {
             "break" | "continue" => {
-                let kind = if w == "break" { Kind::Break } else { Kind::Continue };
+                let kind = if w == "break" {
+                    Kind::Break
+                } else {
+                    Kind::Continue
+                };
                 self.expect_semi(if w == "break" {
                     "';' after break"
                 } else {
@@ -1367,7 +1371,10 @@ impl<'a> Parser<'a> {
                 let body = body?;
                 let wt = self.tok();
                 if !(wt.kind == Tok::Reserved && wt.text(self.src) == "while") {
-                    self.err_at(wt, format_args!("expected 'while' after the body of a do loop"));
+                    self.err_at(
+                        wt,
+                        format_args!("expected 'while' after the body of a do loop"),
+                    );
                     return Err(());
                 }
                 self.advance();

@@ -281,7 +281,9 @@ pub fn optimize(m: &mut Module) {
                     }
                 }
             }
-            let Some(inst) = m.insts.get_mut(i) else { continue };
+            let Some(inst) = m.insts.get_mut(i) else {
+                continue;
+            };
             if inst.op == Op::Nop {
                 continue;
             }

@@ -326,9 +326,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 }
                 match stack.get_mut(depth - 1) {
                     Some(k) if *k == IF_OPEN => *k = IF_ELSE,
-                    Some(k) if *k == IF_ELSE => {
-                        return Err(v.err("second ELSE for the same IF"))
-                    }
+                    Some(k) if *k == IF_ELSE => return Err(v.err("second ELSE for the same IF")),
                     _ => return Err(v.err("ELSE inside a LOOP opened after its IF")),
                 }
             }

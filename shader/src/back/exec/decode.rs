@@ -233,7 +233,11 @@ impl Executable {
                         *kd = out;
                         *f = true;
                     }
-                } else if inst.op == Op::Mov && (depth | ldepth) == 0 && w.count == 1 && w.lanes == 15 {
+                } else if inst.op == Op::Mov
+                    && (depth | ldepth) == 0
+                    && w.count == 1
+                    && w.lanes == 15
+                {
                     // A copy of a bank register (or of itself) names the same value.
                     if src >= BANK_BASE {
                         if let (Some(kr), Some(kd), Some(f)) =
@@ -324,7 +328,10 @@ impl Executable {
             if let (Some(o), Some(n)) = (origin.get_mut(out), nested.get_mut(out)) {
                 *o = i as u16;
                 *n = (depth | ldepth) > 0
-                    || matches!(inst.op, Op::If | Op::Else | Op::Endif | Op::Loop | Op::EndLoop);
+                    || matches!(
+                        inst.op,
+                        Op::If | Op::Else | Op::Endif | Op::Loop | Op::EndLoop
+                    );
             }
             *e.code
                 .get_mut(out)

@@ -22,10 +22,7 @@ impl<'a> Sema<'a> {
         let n = self.node(i);
         match n.kind {
             Kind::Break | Kind::Continue => true,
-            Kind::Block => self
-                .ast
-                .list(n.a)
-                .any(|(s, _)| self.has_jump(s, depth + 1)),
+            Kind::Block => self.ast.list(n.a).any(|(s, _)| self.has_jump(s, depth + 1)),
             Kind::If => self.has_jump(n.b, depth + 1) || self.has_jump(n.c, depth + 1),
             Kind::For => self.has_jump(n.d, depth + 1),
             Kind::While | Kind::DoWhile => self.has_jump(n.b, depth + 1),
@@ -189,7 +186,8 @@ impl<'a> Sema<'a> {
         }
         if r.is_ok() {
             let mark = self.ntemp;
-            let items: heapless::Vec<i16, 16> = self.ast.list(n.c).map(|(s, _)| s).take(16).collect();
+            let items: heapless::Vec<i16, 16> =
+                self.ast.list(n.c).map(|(s, _)| s).take(16).collect();
             for s in items {
                 if self.stmt(s).is_err() {
                     r = Err(());
