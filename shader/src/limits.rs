@@ -46,6 +46,12 @@ pub const VERSION_MIN: u32 = 110;
 pub const VERSION_MAX: u32 = 330;
 /// Structured control-flow nesting (IF stack) in the verifier and executor.
 pub const IF_DEPTH_MAX: usize = 32;
+/// Profile 2: structured loops (LOOP/ENDLOOP) open at once, in the verifier and executor (they
+/// count toward [`IF_DEPTH_MAX`]'s stack as well).
+pub const LOOP_DEPTH_MAX: usize = 8;
+/// Profile 2: the iteration bound of a loop whose trip count the compiler cannot prove; a
+/// LOOP's bound is at most this. At the bound the loop ends as if by `break`.
+pub const P2_LOOP_ITERATIONS_MAX: u32 = 65536;
 pub const COMPILER_VERSION: u32 = 1;
 /// Compile-cache entries.
 pub const CACHE_ENTRIES: usize = 8;
@@ -219,6 +225,9 @@ pub struct Limits {
     pub pp_expansion_depth_max: usize,
     pub pp_expanded_tokens_max: usize,
     pub pp_if_nesting_max: usize,
+    /// Dynamic loops (0 in profile 1, which unrolls every loop).
+    pub loop_iterations_max: usize,
+    pub loop_depth_max: usize,
 }
 
 pub const P1_LIMITS: Limits = Limits {
@@ -250,6 +259,8 @@ pub const P1_LIMITS: Limits = Limits {
     pp_expansion_depth_max: 0,
     pp_expanded_tokens_max: 0,
     pp_if_nesting_max: 0,
+    loop_iterations_max: 0,
+    loop_depth_max: 0,
 };
 
 pub const P2_LIMITS: Limits = Limits {
@@ -281,6 +292,8 @@ pub const P2_LIMITS: Limits = Limits {
     pp_expansion_depth_max: PP_DEPTH_MAX,
     pp_expanded_tokens_max: PP_EXPAND_MAX,
     pp_if_nesting_max: PP_IF_MAX,
+    loop_iterations_max: P2_LOOP_ITERATIONS_MAX as usize,
+    loop_depth_max: LOOP_DEPTH_MAX,
 };
 
 /// The bounds of `profile`.
@@ -293,7 +306,7 @@ pub fn limits(profile: Profile) -> &'static Limits {
 
 impl Limits {
     /// Every bound as (name, value), in `shc limits` order.
-    pub fn entries(&self) -> [(&'static str, usize); 28] {
+    pub fn entries(&self) -> [(&'static str, usize); 30] {
         [
             ("profile", self.profile.number() as usize),
             ("source_bytes_max", self.source_bytes_max),
@@ -323,6 +336,8 @@ impl Limits {
             ("pp_expansion_depth_max", self.pp_expansion_depth_max),
             ("pp_expanded_tokens_max", self.pp_expanded_tokens_max),
             ("pp_if_nesting_max", self.pp_if_nesting_max),
+            ("loop_iterations_max", self.loop_iterations_max),
+            ("loop_depth_max", self.loop_depth_max),
         ]
     }
 }

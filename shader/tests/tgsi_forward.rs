@@ -412,6 +412,11 @@ fn corpus_results_are_unchanged_and_text_is_shorter() {
         let src = std::fs::read(&p).unwrap();
         let stage = if file.ends_with(".frag") { 1 } else { 0 };
         let sh = shader::program::compile::compile(stage, &src, &file).unwrap();
+        // Modules with loops are emitted without forwarding (and this interpreter has no
+        // loops): nothing to compare.
+        if sh.module.insts.iter().any(|i| i.op == shader::ir::Op::Loop) {
+            continue;
+        }
         let mut fwd: String<TGSI_CAP> = String::new();
         emit(&sh.module, None, &mut fwd).unwrap_or_else(|e| panic!("{}: {}", file, e));
         let mut big = std::string::String::new();

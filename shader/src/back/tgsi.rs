@@ -343,6 +343,8 @@ struct Plan {
     /// The input register of gl_FragCoord (one past the highest varying input).
     fcoord_reg: u8,
     scratch: u16,
+    /// Loop counters (one temp per loop nesting level, after the scratch temps).
+    loop_temps: u16,
     attrs: u32,
     fs_inputs: u32,
     vs_outputs: u32,
@@ -418,6 +420,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
         )?;
     }
     let mut need_zero = false;
+    let mut loop_depth = 0u16;
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.op {
             Op::Const => {
@@ -440,6 +443,17 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                 }
             }
             Op::Swz => need_zero |= inst.lanes < 4,
+            Op::Loop => {
+                // IMM {0, 1, bound, 0}: the counter's start, step and limit.
+                let bound = crate::ir::loop_bound(inst) as f32;
+                let k = intern(&mut p.imms, [0, 1f32.to_bits(), bound.to_bits(), 0], i)?;
+                if let Some(slot) = p.const_imm.get_mut(i) {
+                    *slot = k;
+                }
+                loop_depth += 1;
+                p.loop_temps = p.loop_temps.max(loop_depth);
+            }
+            Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
             Op::Div => p.scratch = p.scratch.max(1),
             Op::MulMV => p.scratch = p.scratch.max(1),
             Op::MulMM => p.scratch = p.scratch.max(SCRATCH_TEMPS),
@@ -907,6 +921,9 @@ struct Emitter<'a> {
     temps: u16,
     scratch0: u16,
     regs: Regs,
+    /// The first loop-counter temp, and the loops open at the current instruction.
+    loop0: u16,
+    loop_level: u16,
 }
 
 impl Emitter<'_> {
@@ -1198,6 +1215,7 @@ impl TgsiScratch {
                 read_end: Vec::new(),
                 fcoord_reg: 0,
                 scratch: 0,
+                loop_temps: 0,
                 attrs: 0,
                 fs_inputs: 0,
                 vs_outputs: 0,
@@ -1257,6 +1275,7 @@ fn emit_plan(
     p.zero_imm = None;
     p.fcoord_reg = 0;
     p.scratch = 0;
+    p.loop_temps = 0;
     p.attrs = 0;
     p.fs_inputs = 0;
     p.vs_outputs = 0;
@@ -1266,9 +1285,11 @@ fn emit_plan(
     p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
+    // The copy forwarding assumes straight-line order; loops are emitted as they are.
+    let optimize = optimize && !m.insts.iter().any(|i| i.op == Op::Loop);
     plan(m, p, fx, optimize)?;
     let p = &*p;
-    let declared_temps = m.temps + p.scratch;
+    let declared_temps = m.temps + p.scratch + p.loop_temps;
     let mut e = Emitter {
         out,
         line: 0,
@@ -1276,6 +1297,8 @@ fn emit_plan(
         temps: declared_temps,
         scratch0: m.temps,
         regs: Regs::new(m.temps),
+        loop0: m.temps + p.scratch,
+        loop_level: 0,
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
@@ -1795,6 +1818,44 @@ fn emit_inst(
         Op::Else => inst!(e, "ELSE")?,
         Op::Endif => inst!(e, "ENDIF")?,
         Op::Discard => inst!(e, "KILL")?,
+        // Every loop is guarded by a counter: at its bound it ends as if by BRK (the IR's
+        // LOOP semantics, so no shader can run unbounded on the host GPU).
+        Op::Loop => {
+            let c = e.loop0 + e.loop_level;
+            let k = p.const_imm.get(i).copied().unwrap_or(0);
+            e.loop_level += 1;
+            inst!(e, "MOV TEMP[", c, "].x, IMM[", k, "].xxxx")?;
+            inst!(e, "BGNLOOP")?;
+            inst!(
+                e,
+                "SGE TEMP[",
+                c,
+                "].y, TEMP[",
+                c,
+                "].xxxx, IMM[",
+                k,
+                "].zzzz"
+            )?;
+            inst!(e, "IF TEMP[", c, "].yyyy")?;
+            inst!(e, "BRK")?;
+            inst!(e, "ENDIF")?;
+            inst!(
+                e,
+                "ADD TEMP[",
+                c,
+                "].x, TEMP[",
+                c,
+                "].xxxx, IMM[",
+                k,
+                "].yyyy"
+            )?;
+        }
+        Op::Break => inst!(e, "BRK")?,
+        Op::Continue => inst!(e, "CONT")?,
+        Op::EndLoop => {
+            e.loop_level = e.loop_level.saturating_sub(1);
+            inst!(e, "ENDLOOP")?;
+        }
     }
     Ok(())
 }
@@ -1922,6 +1983,10 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("IF", 0, 1, false),
     ("ELSE", 0, 0, false),
     ("ENDIF", 0, 0, false),
+    ("BGNLOOP", 0, 0, false),
+    ("ENDLOOP", 0, 0, false),
+    ("BRK", 0, 0, false),
+    ("CONT", 0, 0, false),
     ("END", 0, 0, false),
 ];
 
@@ -2027,6 +2092,9 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
     let mut stats = TgsiStats::default();
     let mut ended = false;
     let mut depth: u32 = 0;
+    // Open IFs and loops, innermost in bit 0 (1 = loop), and how many loops are open.
+    let mut kinds: u64 = 0;
+    let mut loops: u32 = 0;
     let mut frag = false;
     let mut in_body = false;
     for (n, line) in text.split('\n').enumerate() {
@@ -2093,14 +2161,34 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                 return c.err("unexpected text after the operands");
             }
             match name {
-                "IF" => depth += 1,
-                "ELSE" if depth == 0 => return c.err("ELSE without IF"),
+                "IF" | "BGNLOOP" if depth >= 64 => return c.err("control flow nested too deeply"),
+                "IF" => {
+                    depth += 1;
+                    kinds <<= 1;
+                }
+                "BGNLOOP" => {
+                    depth += 1;
+                    loops += 1;
+                    kinds = (kinds << 1) | 1;
+                }
+                "ELSE" if depth == 0 || kinds & 1 != 0 => return c.err("ELSE without IF"),
+                "ENDIF" if depth > 0 && kinds & 1 != 0 => return c.err("ENDIF closes a loop"),
                 "ENDIF" => {
                     depth = depth.checked_sub(1).ok_or(TgsiCheckError {
                         line: n + 1,
                         message: "ENDIF without IF",
-                    })?
+                    })?;
+                    kinds >>= 1;
                 }
+                "ENDLOOP" if depth == 0 || kinds & 1 == 0 => {
+                    return c.err("ENDLOOP without BGNLOOP")
+                }
+                "ENDLOOP" => {
+                    depth -= 1;
+                    loops -= 1;
+                    kinds >>= 1;
+                }
+                "BRK" | "CONT" if loops == 0 => return c.err("BRK or CONT outside a loop"),
                 "END" => ended = true,
                 _ => {}
             }

@@ -13,6 +13,8 @@
 //! | Return | a = value |
 //! | If | a = condition, b = then, c = else |
 //! | For | a = init, b = condition, c = step (profile 2: a `next` list, the comma operator), d = body |
+//! | While, DoWhile | a = condition, b = body (profile 2) |
+//! | Break, Continue | - (profile 2) |
 //! | Assign | a = target, b = value, tok = `=`, op = 0 or the [`BinOp`] of `+= -= *= /= %=` (profile 2) |
 //! | Cond | a = condition, b = value if true, c = value if false, tok = `?` (profile 2) |
 //! | ExprStmt | a = expression |
@@ -63,6 +65,10 @@ pub enum Kind {
     Index,
     Cond,
     Struct,
+    While,
+    DoWhile,
+    Break,
+    Continue,
 }
 
 impl Kind {
@@ -92,6 +98,10 @@ impl Kind {
             Kind::Index => "index",
             Kind::Cond => "cond",
             Kind::Struct => "struct",
+            Kind::While => "while",
+            Kind::DoWhile => "do",
+            Kind::Break => "break",
+            Kind::Continue => "continue",
         }
     }
 }

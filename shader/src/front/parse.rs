@@ -1238,6 +1238,12 @@ impl<'a> Parser<'a> {
                 Err(())
             }
             Tok::Reserved if self.at_struct() => self.struct_decl(),
+            Tok::Reserved
+                if self.p2()
+                    && matches!(t.text(self.src), "while" | "do" | "break" | "continue") =>
+            {
+                self.loop_statement()
+            }
             Tok::Reserved => {
                 self.reserved()?;
                 Err(())
@@ -1324,6 +1330,64 @@ impl<'a> Parser<'a> {
         let mut n = Node::new(Kind::ExprStmt, start);
         n.a = e;
         self.node(n)
+    }
+
+    /// Profile 2: `while (c) s`, `do s while (c);`, `break;`, `continue;`.
+    fn loop_statement(&mut self) -> P {
+        let t = self.tok();
+        let i = self.idx();
+        let w = t.text(self.src);
+        self.advance();
+        match w {
+            "break" | "continue" => {
+                let kind = if w == "break" {
+                    Kind::Break
+                } else {
+                    Kind::Continue
+                };
+                self.expect_semi(if w == "break" {
+                    "';' after break"
+                } else {
+                    "';' after continue"
+                })?;
+                self.node(Node::new(kind, i))
+            }
+            "while" => {
+                self.expect(Tok::LParen, "'(' after while")?;
+                let cond = self.expr()?;
+                self.expect(Tok::RParen, "')' after the while condition")?;
+                self.enter()?;
+                let body = self.statement();
+                self.leave();
+                let mut n = Node::new(Kind::While, i);
+                n.a = cond;
+                n.b = body?;
+                self.node(n)
+            }
+            _ => {
+                self.enter()?;
+                let body = self.statement();
+                self.leave();
+                let body = body?;
+                let wt = self.tok();
+                if !(wt.kind == Tok::Reserved && wt.text(self.src) == "while") {
+                    self.err_at(
+                        wt,
+                        format_args!("expected 'while' after the body of a do loop"),
+                    );
+                    return Err(());
+                }
+                self.advance();
+                self.expect(Tok::LParen, "'(' after while")?;
+                let cond = self.expr()?;
+                self.expect(Tok::RParen, "')' after the while condition")?;
+                self.expect_semi("';' after do ... while (...)")?;
+                let mut n = Node::new(Kind::DoWhile, i);
+                n.a = cond;
+                n.b = body;
+                self.node(n)
+            }
+        }
     }
 
     fn for_statement(&mut self) -> P {

@@ -107,7 +107,7 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
         if i.op == Op::Nop {
             continue;
         }
-        if matches!(i.op, Op::Else | Op::Endif) {
+        if matches!(i.op, Op::Else | Op::Endif | Op::EndLoop) {
             depth = depth.saturating_sub(1).max(1);
         }
         write!(out, "{:4}:", idx)?;
@@ -116,7 +116,7 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
         }
         inst(m, i, out)?;
         out.write_char('\n')?;
-        if matches!(i.op, Op::If | Op::Else) {
+        if matches!(i.op, Op::If | Op::Else | Op::Loop) {
             depth += 1;
         }
     }
@@ -193,6 +193,8 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
         Op::If => write!(out, "if %{}", i.a),
         Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),
+        Op::Loop => write!(out, "loop bound {}", crate::ir::loop_bound(i)),
+        Op::Break | Op::Continue | Op::EndLoop => out.write_str(name),
         _ => {
             write!(out, "{} {}", name, ty)?;
             if i.lanes > 0 {

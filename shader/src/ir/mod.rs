@@ -2,8 +2,9 @@
 //!
 //! A [`Module`] is a flat list of [`Inst`] records over 4-lane float temporaries, a pool of f32
 //! immediates and the stage's [`Interface`] (attributes, varyings, uniforms, samplers). Control
-//! flow is structured (IF/ELSE/ENDIF); there are no labels, loops or calls (the frontend inlines
-//! and unrolls). Matrices are 2, 3 or 4 consecutive temps (one column each), named by the first.
+//! flow is structured (IF/ELSE/ENDIF, and in profile 2 LOOP/BREAK/CONTINUE/ENDLOOP with an
+//! iteration bound); there are no labels, jumps or calls (the frontend inlines, and unrolls
+//! constant-trip loops). Matrices are 2, 3 or 4 consecutive temps (one column each), named by the first.
 //!
 //! Nothing here checks anything: `verify` is the safety boundary. After `verify` accepts a
 //! module, `exec` and `tgsi` may rely on every invariant documented below and never fail on it.
@@ -44,11 +45,17 @@
 //!
 //! | FLOOR CEIL FRACT ROUND_EVEN EXP2 LOG2 SIGN | dst, a, lanes (0 means 1) | lane-wise for k < lanes (profile 2; FRACT = x - floor(x), ROUND_EVEN ties to even, SIGN gives 1, -1 or 0 and 0 for NaN) |
 //! | CMPV | dst, a, b, aux = [`CmpCode`], lanes (0 means 1) | dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes (profile 2) |
+//! | LOOP | aux = low 16 bits, aux2 = high 16 bits of the iteration bound (1..=`P2_LOOP_ITERATIONS_MAX`) | opens a loop (profile 2); see [`loop_bound`] |
+//! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
+//! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
+//! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
 //! (documented in docs/CSIR.md): DIV (33), SQRT (34); profile 2's LOAD_SYSVAL (35,
 //! gl_VertexID and gl_InstanceID), FLOOR (36) CEIL (37) FRACT (38) ROUND_EVEN (39) EXP2 (40)
-//! LOG2 (41) SIGN (42) CMPV (43).
+//! LOG2 (41) SIGN (42) CMPV (43); profile 2's structured loops LOOP (44) BREAK (45)
+//! CONTINUE (46) ENDLOOP (47). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
+//! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop.
 
 pub mod dump;
 pub mod opt;
@@ -313,6 +320,25 @@ pub enum Op {
     Sign = 42,
     /// Lane-wise compare: dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes; aux = CmpCode.
     CmpV = 43,
+    // Profile 2's structured loops (issue 14).
+    Loop = 44,
+    Break = 45,
+    Continue = 46,
+    EndLoop = 47,
+}
+
+/// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
+/// accepts 1..=[`P2_LOOP_ITERATIONS_MAX`].
+pub fn loop_bound(i: &Inst) -> u32 {
+    (i.aux as u16 as u32) | ((i.aux2 as u16 as u32) << 16)
+}
+
+/// The LOOP instruction for `bound` iterations.
+pub fn loop_inst(bound: u32) -> Inst {
+    let mut i = Inst::new(Op::Loop);
+    i.aux = (bound & 0xffff) as u16 as i16;
+    i.aux2 = (bound >> 16) as u16 as i16;
+    i
 }
 
 /// LOAD_SYSVAL `aux`: gl_VertexID (the vertex's index: the index value of an indexed draw).
@@ -321,7 +347,7 @@ pub const SYSVAL_VERTEX_ID: i16 = 0;
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 44] = [
+    pub const ALL: [Op; 48] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -366,6 +392,10 @@ impl Op {
         Op::Log2,
         Op::Sign,
         Op::CmpV,
+        Op::Loop,
+        Op::Break,
+        Op::Continue,
+        Op::EndLoop,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -419,6 +449,10 @@ impl Op {
             Op::Log2 => "log2",
             Op::Sign => "sign",
             Op::CmpV => "cmpv",
+            Op::Loop => "loop",
+            Op::Break => "break",
+            Op::Continue => "continue",
+            Op::EndLoop => "endloop",
         }
     }
 

@@ -11,7 +11,10 @@
 //! reads nothing. Liveness is tracked per temp lane and is never killed by a later write (the IR
 //! has structured IF/ELSE whose writes may not run), so a result is removed only when no
 //! surviving later instruction reads any lane it writes. One backward pass reaches the fixed
-//! point because the IR has no loops; the pass is repeated until nothing changes anyway.
+//! point; the pass is repeated until nothing changes anyway. A profile-2 LOOP's body runs again
+//! after its end, so a value read anywhere in a loop body is live everywhere in it: reaching an
+//! ENDLOOP (walking backwards), every read of the body counts as live before anything in the
+//! body is considered.
 //!
 //! It must never: remove an impure instruction (stores, control flow, DISCARD), remove a result
 //! that a later instruction reads, or index out of bounds on an unverified module (operands out
@@ -83,6 +86,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
     };
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
+        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
         Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval => Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::NONE; 2],
@@ -258,7 +262,28 @@ pub fn optimize(m: &mut Module) {
             lanes: [0; TEMP_MAX],
             everything: false,
         };
-        for inst in m.insts.iter_mut().rev() {
+        for i in (0..m.insts.len()).rev() {
+            let Some(&cur) = m.insts.get(i) else { continue };
+            if cur.op == Op::EndLoop {
+                // The reads of the whole body (up to the matching LOOP) are live in it.
+                let mut depth = 0usize;
+                for j in (0..i).rev() {
+                    let Some(b) = m.insts.get(j) else { break };
+                    match b.op {
+                        Op::EndLoop => depth += 1,
+                        Op::Loop if depth == 0 => break,
+                        Op::Loop => depth -= 1,
+                        Op::Nop => continue,
+                        _ => {}
+                    }
+                    for r in effects(b).reads {
+                        live.read(r);
+                    }
+                }
+            }
+            let Some(inst) = m.insts.get_mut(i) else {
+                continue;
+            };
             if inst.op == Op::Nop {
                 continue;
             }

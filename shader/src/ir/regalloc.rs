@@ -23,11 +23,16 @@
 //! - Registers are given first-fit, lowest first, to blocks in order of interval start (linear
 //!   scan; without loops this is optimal for blocks of one temp).
 //!
+//! - Profile 2's loops: a LOOP opens a branch like IF (writes in its body may not run for a lane
+//!   that left the loop earlier), and every temp touched in an outermost loop body, or live into
+//!   it, has its interval stretched over the whole loop, LOOP to ENDLOOP: a value read in a later
+//!   iteration (across the back-edge) keeps its register for the whole body.
+//!
 //! It must never: change what a module computes, allocate, or panic on a verified module (it
 //! runs after `verify`; out-of-range operands are refused, not indexed).
 use crate::ir::opt::effects;
 use crate::ir::{Inst, Module, Op};
-use crate::limits::{IF_DEPTH_MAX, TEMP_CAP};
+use crate::limits::{IF_DEPTH_MAX, LOOP_DEPTH_MAX, TEMP_CAP};
 
 /// The register of every temp (`map[t]`; -1 for temps no instruction touches), and how many
 /// registers the module now needs.
@@ -110,9 +115,12 @@ pub fn renumber(m: &Module, regs: usize) -> Result<Renumbering, PressureError> {
     let mut scope = [0u16; TEMP_CAP];
     let mut zero = [false; TEMP_CAP];
     // The open branches, innermost last (ids from 1; an ELSE opens a new one).
-    let mut open = [0u16; IF_DEPTH_MAX + 1];
+    let mut open = [0u16; IF_DEPTH_MAX + LOOP_DEPTH_MAX + 1];
     let mut depth = 0usize;
     let mut next_id = 0u16;
+    // Open loops, and where the outermost one started.
+    let mut loops = 0usize;
+    let mut loop_start = 0u16;
     for (i, inst) in m.insts.iter().enumerate() {
         let at = i.min(NEVER as usize - 1) as u16;
         let e = effects(inst);
@@ -187,6 +195,29 @@ pub fn renumber(m: &Module, regs: usize) -> Result<Renumbering, PressureError> {
                 }
             }
             Op::Endif => depth = depth.saturating_sub(1),
+            Op::Loop => {
+                next_id = next_id.wrapping_add(1).max(1);
+                if let Some(o) = open.get_mut(depth) {
+                    *o = next_id;
+                }
+                depth += 1;
+                if loops == 0 {
+                    loop_start = at;
+                }
+                loops += 1;
+            }
+            Op::EndLoop => {
+                depth = depth.saturating_sub(1);
+                loops = loops.saturating_sub(1);
+                if loops == 0 {
+                    for (f, l) in first.iter_mut().zip(last.iter_mut()).take(n) {
+                        if *f != NEVER && *l >= loop_start {
+                            *f = (*f).min(loop_start);
+                            *l = at;
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }

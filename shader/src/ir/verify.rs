@@ -13,7 +13,9 @@
 use crate::ir::{
     CmpCode, Interface, Module, Op, Stage, Type, SYSVAL_INSTANCE_ID, SYSVAL_VERTEX_ID,
 };
-use crate::limits::{limits, Profile, IF_DEPTH_MAX, UNIFORM_VEC4_CAP};
+use crate::limits::{
+    limits, Profile, IF_DEPTH_MAX, LOOP_DEPTH_MAX, P2_LOOP_ITERATIONS_MAX, UNIFORM_VEC4_CAP,
+};
 
 /// Why a module was rejected: the instruction index (or None for module-level problems) and a
 /// message naming the broken invariant.
@@ -43,6 +45,10 @@ fn module_err(message: &'static str) -> VerifyError {
     }
 }
 
+const IF_OPEN: u8 = 0;
+const IF_ELSE: u8 = 1;
+const LOOP_OPEN: u8 = 2;
+
 /// Checks every invariant `exec` and `tgsi` rely on.
 pub fn verify(m: &Module) -> Result<(), VerifyError> {
     let p1 = m.profile == Profile::P1;
@@ -71,9 +77,11 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
     verify_interface(m.stage, m.profile, &m.iface)?;
 
     let mut v = Checker { m, at: 0 };
-    // Per open IF: whether its ELSE has been seen.
-    let mut stack = [false; IF_DEPTH_MAX];
+    // The open IFs and LOOPs, innermost last: IF_OPEN, IF_ELSE (its ELSE seen) or LOOP_OPEN.
+    let mut stack = [0u8; IF_DEPTH_MAX + LOOP_DEPTH_MAX];
     let mut depth = 0usize;
+    let mut if_depth = 0usize;
+    let mut loop_depth = 0usize;
     for (i, inst) in m.insts.iter().enumerate() {
         v.at = i;
         if Type::from_u8(inst.ty).is_none() || (p1 && inst.ty > Type::P1_LAST) {
@@ -303,28 +311,71 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             }
             Op::If => {
                 v.temp(inst.a)?;
-                if depth >= IF_DEPTH_MAX {
+                if if_depth >= IF_DEPTH_MAX {
                     return Err(v.err("IF nesting exceeds the limit of 32"));
                 }
                 if let Some(slot) = stack.get_mut(depth) {
-                    *slot = false;
+                    *slot = IF_OPEN;
                 }
                 depth += 1;
+                if_depth += 1;
             }
             Op::Else => {
-                if depth == 0 {
+                if if_depth == 0 {
                     return Err(v.err("ELSE outside of an IF"));
                 }
                 match stack.get_mut(depth - 1) {
-                    Some(seen) if !*seen => *seen = true,
-                    _ => return Err(v.err("second ELSE for the same IF")),
+                    Some(k) if *k == IF_OPEN => *k = IF_ELSE,
+                    Some(k) if *k == IF_ELSE => return Err(v.err("second ELSE for the same IF")),
+                    _ => return Err(v.err("ELSE inside a LOOP opened after its IF")),
                 }
             }
             Op::Endif => {
-                if depth == 0 {
+                if if_depth == 0 {
                     return Err(v.err("ENDIF outside of an IF"));
                 }
+                if stack.get(depth - 1) == Some(&LOOP_OPEN) {
+                    return Err(v.err("ENDIF closes a LOOP (ENDLOOP expected)"));
+                }
                 depth -= 1;
+                if_depth -= 1;
+            }
+            Op::Loop => {
+                if p1 {
+                    return Err(v.err("LOOP is a profile-2 instruction"));
+                }
+                let bound = crate::ir::loop_bound(inst);
+                if bound == 0 {
+                    return Err(v.err("LOOP without an iteration bound (aux, aux2 = 0)"));
+                }
+                if bound > P2_LOOP_ITERATIONS_MAX {
+                    return Err(v.err(
+                        "LOOP iteration bound exceeds the profile-2 limit of 65536 (P2_LOOP_ITERATIONS_MAX)",
+                    ));
+                }
+                if loop_depth >= LOOP_DEPTH_MAX {
+                    return Err(v.err("LOOP nesting exceeds the limit of 8 (LOOP_DEPTH_MAX)"));
+                }
+                if let Some(slot) = stack.get_mut(depth) {
+                    *slot = LOOP_OPEN;
+                }
+                depth += 1;
+                loop_depth += 1;
+            }
+            Op::Break | Op::Continue => {
+                if loop_depth == 0 {
+                    return Err(v.err("BREAK or CONTINUE outside of a LOOP"));
+                }
+            }
+            Op::EndLoop => {
+                if loop_depth == 0 {
+                    return Err(v.err("ENDLOOP outside of a LOOP"));
+                }
+                if stack.get(depth - 1) != Some(&LOOP_OPEN) {
+                    return Err(v.err("ENDLOOP closes an IF (ENDIF expected)"));
+                }
+                depth -= 1;
+                loop_depth -= 1;
             }
             Op::Discard => {
                 v.stage(
@@ -336,7 +387,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
     }
     if depth != 0 {
         return Err(module_err(
-            "unbalanced control flow: IF without ENDIF at the end",
+            "unbalanced control flow: IF without ENDIF or LOOP without ENDLOOP at the end",
         ));
     }
     Ok(())

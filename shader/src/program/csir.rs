@@ -171,7 +171,8 @@ pub enum CsirError {
 
 /// The highest opcode of CSIR v1 (the older implementation's loader rejects anything above).
 pub const V1_OPCODE_MAX: u8 = Op::Discard as u8;
-/// The highest opcode a profile-1 module may use (SQRT); profile 2 adds LOAD_SYSVAL (35) and 36..=43.
+/// The highest opcode a profile-1 module may use (SQRT); profile 2 adds LOAD_SYSVAL (35),
+/// 36..=43 and the loops 44..=47.
 pub const P1_OPCODE_MAX: u8 = Op::Sqrt as u8;
 
 impl core::fmt::Display for CsirError {
@@ -540,7 +541,7 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=43 (LOAD_SYSVAL and the built-in library) exist only in profile-2 modules.
+        // Opcodes 35..=47 (LOAD_SYSVAL, the built-in library, loops) exist only in profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -574,6 +575,8 @@ pub fn normalize(mut i: Inst) -> Inst {
     // (dst, a, b, aux, aux2) used?
     let (d, a, b, x, x2) = match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => (false, false, false, false, false),
+        Op::Break | Op::Continue | Op::EndLoop => (false, false, false, false, false),
+        Op::Loop => (false, false, false, true, true),
         Op::Const => (true, false, false, true, false),
         Op::Mov | Op::Abs | Op::Rsq | Op::Rcp | Op::Sin | Op::Cos | Op::Trunc | Op::Sqrt => {
             (true, true, false, false, false)

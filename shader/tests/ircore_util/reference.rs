@@ -37,11 +37,17 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
     let mut skip = false;
     let l04 = |l: u8| if l == 0 { 4 } else { l as usize };
     let l01 = |l: u8| if l == 0 { 1 } else { l as usize };
-    for i in m.insts.iter() {
+    // Open loops: (first body instruction, iterations done, bound, broke, continued). A loop
+    // reached while skipping is jumped over whole.
+    let mut loops: Vec<(usize, u32, u32, bool, bool)> = vec![];
+    let mut pc = 0usize;
+    while let Some(i) = m.insts.get(pc) {
+        pc += 1;
         let (d, a, b) = (i.dst as usize, i.a as usize, i.b as usize);
+        let lflag = loops.last().is_some_and(|f| f.3 || f.4);
         match i.op {
             Op::If => {
-                let cond = !skip && t[a][0] != 0.0;
+                let cond = !skip && !lflag && t[a][0] != 0.0;
                 stack.push((skip, cond));
                 skip = skip || !cond;
                 continue;
@@ -55,13 +61,53 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                 skip = stack.pop().unwrap().0;
                 continue;
             }
+            Op::Loop => {
+                if skip || lflag {
+                    let mut depth = 0;
+                    while let Some(j) = m.insts.get(pc) {
+                        pc += 1;
+                        match j.op {
+                            Op::Loop => depth += 1,
+                            Op::EndLoop if depth == 0 => break,
+                            Op::EndLoop => depth -= 1,
+                            _ => {}
+                        }
+                    }
+                } else {
+                    loops.push((pc, 0, loop_bound(i), false, false));
+                }
+                continue;
+            }
+            Op::Break | Op::Continue => {
+                if !skip && !lflag {
+                    let f = loops.last_mut().unwrap();
+                    if i.op == Op::Break {
+                        f.3 = true;
+                    } else {
+                        f.4 = true;
+                    }
+                }
+                continue;
+            }
+            Op::EndLoop => {
+                let f = loops.last_mut().unwrap();
+                f.1 += 1;
+                if f.3 || f.1 >= f.2 {
+                    loops.pop();
+                } else {
+                    f.4 = false;
+                    pc = f.0;
+                }
+                continue;
+            }
             _ => {}
         }
-        if skip {
+        if skip || lflag {
             continue;
         }
         match i.op {
             Op::Nop | Op::If | Op::Else | Op::Endif => {}
+            Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
             Op::Const => {
                 let mut v = [0.0; 4];
                 for k in 0..i.lanes as usize {

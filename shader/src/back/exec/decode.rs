@@ -7,7 +7,7 @@ use crate::ir::opt::effects;
 use crate::ir::regalloc::renumber;
 use crate::ir::verify::{verify, VerifyError};
 use crate::ir::{Inst, Module, Op, Stage};
-use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, LOOP_DEPTH_MAX, TEMP_MAX, VARYING_CAP};
 
 fn narrow(v: i16) -> u8 {
     v.clamp(0, 255) as u8
@@ -80,6 +80,9 @@ impl Executable {
         }
         let mut stack = [0usize; IF_DEPTH_MAX + 1];
         let mut depth = 0usize;
+        // Open LOOPs (their output indexes): a loop body counts as nested like an IF part.
+        let mut lstack = [0usize; LOOP_DEPTH_MAX + 1];
+        let mut ldepth = 0usize;
         let mut defined = [0u8; TEMP_MAX];
         let mut needs_zero = [false; TEMP_MAX];
         let mut out = 0usize;
@@ -98,7 +101,7 @@ impl Executable {
                     }
                 }
             }
-            if depth == 0 {
+            if (depth | ldepth) == 0 {
                 for k in 0..eff.write.count as usize {
                     if let Some(d) = defined.get_mut(eff.write.base as usize + k) {
                         *d |= eff.write.lanes;
@@ -155,7 +158,7 @@ impl Executable {
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
             e.reads_sysvals |= inst.op == Op::LoadSysval;
-            e.has_flow |= inst.op == Op::If;
+            e.has_flow |= matches!(inst.op, Op::If | Op::Loop);
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 15);
             }
@@ -207,7 +210,7 @@ impl Executable {
                     if let Some(kr) = kreg.get_mut(t).filter(|b| **b != 0) {
                         *kr = 0;
                         // A partial or masked write leaves some of the constant in place.
-                        if depth > 0 || w.lanes != 15 {
+                        if (depth | ldepth) > 0 || w.lanes != 15 {
                             if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
                                 *f = false;
                             }
@@ -217,7 +220,7 @@ impl Executable {
                 let src = d.a as usize;
                 let t = d.dst as usize;
                 if inst.op == Op::Mov
-                    && depth == 0
+                    && (depth | ldepth) == 0
                     && w.count == 1
                     && w.lanes == 15
                     && src != t
@@ -230,7 +233,11 @@ impl Executable {
                         *kd = out;
                         *f = true;
                     }
-                } else if inst.op == Op::Mov && depth == 0 && w.count == 1 && w.lanes == 15 {
+                } else if inst.op == Op::Mov
+                    && (depth | ldepth) == 0
+                    && w.count == 1
+                    && w.lanes == 15
+                {
                     // A copy of a bank register (or of itself) names the same value.
                     if src >= BANK_BASE {
                         if let (Some(kr), Some(kd), Some(f)) =
@@ -242,7 +249,7 @@ impl Executable {
                         }
                     }
                 }
-                if inst.op == Op::Const && depth == 0 {
+                if inst.op == Op::Const && (depth | ldepth) == 0 {
                     let mut v = [0u32; 4];
                     for (c, vc) in v.iter_mut().enumerate().take(d.n as usize) {
                         *vc = e
@@ -290,11 +297,41 @@ impl Executable {
                     let open = *stack.get(depth).ok_or(internal("ENDIF"))?;
                     e.code.get_mut(open).ok_or(internal("ENDIF"))?.jump = out as u16;
                 }
+                Op::Loop => {
+                    // Values from before the loop may be rewritten in its body and read again
+                    // in the next iteration: no constant or copy alias survives into a loop.
+                    for (t, kr) in kreg.iter_mut().enumerate() {
+                        if *kr != 0 {
+                            *kr = 0;
+                            if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
+                                *f = false;
+                            }
+                        }
+                    }
+                    *lstack.get_mut(ldepth).ok_or(internal("LOOP nesting"))? = out;
+                    ldepth += 1;
+                    // The bound, little-endian in dst, a, b, x (see `Executable::run_body`).
+                    let bound = crate::ir::loop_bound(inst).to_le_bytes();
+                    d.dst = bound[0];
+                    d.a = bound[1];
+                    d.b = bound[2];
+                    d.x = bound[3];
+                }
+                Op::EndLoop => {
+                    ldepth = ldepth.checked_sub(1).ok_or(internal("ENDLOOP"))?;
+                    let open = *lstack.get(ldepth).ok_or(internal("ENDLOOP"))?;
+                    e.code.get_mut(open).ok_or(internal("ENDLOOP"))?.jump = out as u16;
+                    d.jump = open as u16;
+                }
                 _ => {}
             }
             if let (Some(o), Some(n)) = (origin.get_mut(out), nested.get_mut(out)) {
                 *o = i as u16;
-                *n = depth > 0 || matches!(inst.op, Op::If | Op::Else | Op::Endif);
+                *n = (depth | ldepth) > 0
+                    || matches!(
+                        inst.op,
+                        Op::If | Op::Else | Op::Endif | Op::Loop | Op::EndLoop
+                    );
             }
             *e.code
                 .get_mut(out)
@@ -305,10 +342,26 @@ impl Executable {
         // Dead code: walking backwards with the live components of each temp, an instruction
         // without side effects whose written components are never read afterwards is dropped.
         // Only top-level writes end a value's life (a write under IF may not happen).
+        // A loop body runs again after its ENDLOOP: reaching one, every read in the body is
+        // live before anything in it is looked at.
         let mut live = [0u8; TEMP_MAX];
         for j in (0..out).rev() {
             if drop.get(j).copied().unwrap_or(true) {
                 continue;
+            }
+            if let Some(d) = e.code.get(j).filter(|d| d.op == Op::EndLoop) {
+                let start = d.jump as usize;
+                for k in start..j {
+                    if drop.get(k).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    if let (Some(d), Some(inst)) = (
+                        e.code.get(k).copied(),
+                        origin.get(k).and_then(|&i| fetch(i as usize)),
+                    ) {
+                        mark(&d, &inst, &mut live);
+                    }
+                }
             }
             let (Some(d), Some(inst)) = (
                 e.code.get(j).copied(),
@@ -353,24 +406,7 @@ impl Executable {
                     }
                 }
             }
-            for (k, r) in eff.reads.iter().enumerate() {
-                if r.count == 0 || r.base < 0 {
-                    continue;
-                }
-                if r.count == 1 {
-                    // Operand k names reads[k] (see the renaming above), maybe redirected.
-                    let reg = if k == 0 { d.a } else { d.b } as usize;
-                    if let Some(l) = live.get_mut(reg) {
-                        *l |= r.lanes;
-                    }
-                    continue;
-                }
-                for c in 0..r.count as usize {
-                    if let Some(l) = live.get_mut(r.base as usize + c) {
-                        *l |= r.lanes;
-                    }
-                }
-            }
+            mark(&d, &inst, &mut live);
         }
         // Remove the dropped CONSTs; IF/ELSE jump to ELSE/ENDIF, which are never dropped.
         let mut map = [0u16; IR_CAP];
@@ -389,7 +425,7 @@ impl Executable {
             let Some(mut d) = e.code.get(i).copied() else {
                 continue;
             };
-            if matches!(d.op, Op::If | Op::Else) {
+            if matches!(d.op, Op::If | Op::Else | Op::Loop | Op::EndLoop) {
                 d.jump = map.get(d.jump as usize).copied().unwrap_or(0);
             }
             if let Some(slot) = e.code.get_mut(w) {
@@ -467,6 +503,28 @@ impl Executable {
     }
 }
 
+/// Marks the temps decoded instruction `d` (module instruction `inst`) reads as live.
+fn mark(d: &DInst, inst: &Inst, live: &mut [u8; TEMP_MAX]) {
+    for (k, r) in effects(inst).reads.iter().enumerate() {
+        if r.count == 0 || r.base < 0 {
+            continue;
+        }
+        if r.count == 1 {
+            // Operand k names reads[k] (see the renaming above), maybe redirected.
+            let reg = if k == 0 { d.a } else { d.b } as usize;
+            if let Some(l) = live.get_mut(reg) {
+                *l |= r.lanes;
+            }
+            continue;
+        }
+        for c in 0..r.count as usize {
+            if let Some(l) = live.get_mut(r.base as usize + c) {
+                *l |= r.lanes;
+            }
+        }
+    }
+}
+
 /// Control flow, stores and DISCARD: the instructions that write no register (and have an
 /// effect besides, so they are never dead code).
 fn no_register_result(op: Op) -> bool {
@@ -476,6 +534,10 @@ fn no_register_result(op: Op) -> bool {
             | Op::If
             | Op::Else
             | Op::Endif
+            | Op::Loop
+            | Op::Break
+            | Op::Continue
+            | Op::EndLoop
             | Op::StorePos
             | Op::StoreVar
             | Op::StoreColor

@@ -54,7 +54,7 @@ use self::math::{pow_lanes, trig_lanes};
 use self::simd::{Isa, Simd};
 use self::texture::TextureRef;
 use crate::ir::{CmpCode, Op, Stage};
-use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, TEMP_MAX, VARYING_CAP};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, LOOP_DEPTH_MAX, TEMP_MAX, VARYING_CAP};
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
@@ -168,6 +168,29 @@ impl Outputs {
     }
 }
 
+/// One open loop of `run_body`.
+#[derive(Clone, Copy)]
+struct LoopFrame {
+    /// The running lanes and the enclosing loop's `lm` at the LOOP, restored at its end.
+    cur: Mask,
+    lm: Mask,
+    /// Lanes that have not left the loop (by BREAK).
+    running: Mask,
+    /// Iterations finished, and the bound.
+    count: u32,
+    bound: u32,
+}
+
+impl LoopFrame {
+    const EMPTY: LoopFrame = LoopFrame {
+        cur: 0,
+        lm: 0,
+        running: 0,
+        count: 0,
+        bound: 0,
+    };
+}
+
 /// One decoded instruction: operands narrowed to bytes, lane counts resolved.
 #[derive(Clone, Copy, Debug)]
 struct DInst {
@@ -183,7 +206,9 @@ struct DInst {
     /// aux2: SETLANE source lane; SAMPLE: 1 when it also is the colour output (see
     /// `fuse_sample_color`).
     y: u8,
-    /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF.
+    /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF; LOOP: index of its ENDLOOP;
+    /// ENDLOOP: index of its LOOP. (A LOOP keeps its iteration bound little-endian in `dst`,
+    /// `a`, `b`, `x`.)
     jump: u16,
 }
 
@@ -351,6 +376,11 @@ impl Executable {
         let mut full = true;
         let mut stack = [(0 as Mask, 0 as Mask); IF_DEPTH_MAX + 1];
         let mut depth = 0usize;
+        // Loops: `lm` holds the lanes still running this iteration of the innermost loop (all
+        // lanes outside loops); IF parts only ever narrow it.
+        let mut lm: Mask = ALL_LANES;
+        let mut loops = [LoopFrame::EMPTY; LOOP_DEPTH_MAX + 1];
+        let mut ldepth = 0usize;
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         let mut pc = 0usize;
         while let Some(d) = code.get(pc) {
@@ -383,7 +413,7 @@ impl Executable {
                     Op::Else => {
                         let (saved, cond) =
                             stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                        cur = saved & !cond & alive;
+                        cur = saved & !cond & alive & lm;
                         full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         if cur == 0 {
                             pc = d.jump as usize;
@@ -393,7 +423,59 @@ impl Executable {
                     Op::Endif => {
                         depth = depth.saturating_sub(1);
                         let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
-                        cur = saved & alive;
+                        cur = saved & alive & lm;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        continue;
+                    }
+                    Op::Loop => {
+                        if cur == 0 {
+                            pc = d.jump as usize + 1;
+                            continue;
+                        }
+                        if let Some(f) = loops.get_mut(ldepth) {
+                            *f = LoopFrame {
+                                cur,
+                                lm,
+                                running: cur,
+                                count: 0,
+                                bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
+                            };
+                        }
+                        ldepth += 1;
+                        lm = cur;
+                        continue;
+                    }
+                    Op::Break => {
+                        if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                            f.running &= !cur;
+                        }
+                        lm &= !cur;
+                        cur = 0;
+                        full = false;
+                        continue;
+                    }
+                    Op::Continue => {
+                        lm &= !cur;
+                        cur = 0;
+                        full = false;
+                        continue;
+                    }
+                    Op::EndLoop => {
+                        let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) else {
+                            continue;
+                        };
+                        f.count += 1;
+                        let next = f.running & alive;
+                        if next == 0 || f.count >= f.bound {
+                            // Done, or at the bound: the loop ends as if every lane broke.
+                            cur = f.cur & alive;
+                            lm = f.lm;
+                            ldepth -= 1;
+                        } else {
+                            cur = next;
+                            lm = next;
+                            pc = d.jump as usize + 1;
+                        }
                         full = (cur | !alive) & ALL_LANES == ALL_LANES;
                         continue;
                     }
@@ -406,6 +488,7 @@ impl Executable {
             let m = if STRAIGHT || full { ALL_LANES } else { cur };
             match d.op {
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
+                Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
                 Op::Const => {
                     // All four components are written; those past the count are 0.
                     for c in 0..4 {

@@ -45,6 +45,7 @@ mod call;
 mod ctor;
 mod decl;
 mod expr;
+mod loops;
 mod p2types;
 mod scope;
 mod stmt;
@@ -142,6 +143,11 @@ pub struct Sema<'a> {
     ret_flag: i16,
     last_stmt: i16,
     if_depth: usize,
+    /// Profile 2's open dynamic loops, innermost last: (`continue` and `break` leave a one-trip
+    /// wrapper loop around the body, the break flag temp); see `loops`.
+    dloops: Vec<(bool, i16), LOOP_DEPTH_MAX>,
+    /// Set by the unroller when a profile-2 loop must run dynamically instead.
+    unroll_failed: bool,
     limit_reported: bool,
     cur_node: i16,
     dry: bool,
@@ -245,6 +251,8 @@ pub fn analyze(
         ret_flag: -1,
         last_stmt: -1,
         if_depth: 0,
+        dloops: Vec::new(),
+        unroll_failed: false,
         limit_reported: false,
         cur_node: -1,
         dry: false,

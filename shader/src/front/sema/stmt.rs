@@ -70,6 +70,10 @@ impl<'a> Sema<'a> {
             Kind::Assign => self.assign(i, n),
             Kind::If => self.if_stmt(i, n),
             Kind::For => self.for_stmt(i, n),
+            Kind::While => self.while_stmt(i, n, false),
+            Kind::DoWhile => self.while_stmt(i, n, true),
+            Kind::Break => self.jump_stmt(i, true),
+            Kind::Continue => self.jump_stmt(i, false),
             Kind::Discard => {
                 if self.stage != Stage::Fragment {
                     bail!(self, i, "discard is only valid in a fragment shader");
@@ -222,6 +226,7 @@ impl<'a> Sema<'a> {
                 .any(|(s, _)| self.may_return(s, depth + 1)),
             Kind::If => self.may_return(n.b, depth + 1) || self.may_return(n.c, depth + 1),
             Kind::For => self.may_return(n.d, depth + 1),
+            Kind::While | Kind::DoWhile => self.may_return(n.b, depth + 1),
             _ => false,
         }
     }
@@ -336,16 +341,31 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
+        let p2 = self.toks.profile == Profile::P2;
+        if p2 && (self.has_jump(n.d, 0) || !self.unrollable_shape(n)) {
+            return self.dyn_for(i, n);
+        }
+        let insts = self.module.insts.len();
+        let mark = self.ntemp;
         let prev = self.push_scope(self.cur, i)?;
         let outer = self.expansion < 0;
         if outer {
             self.expansion = i;
         }
+        self.unroll_failed = false;
         let r = self.for_inner(i, n);
         if outer {
             self.expansion = -1;
         }
         self.pop_scope(prev);
+        if p2 && self.unroll_failed && !self.dry {
+            // Profile 2: a loop the unroller cannot take (a condition known only at run time,
+            // more trips than the unroll limit) runs as a dynamic loop instead.
+            self.unroll_failed = false;
+            self.module.insts.truncate(insts);
+            self.ntemp = mark;
+            return self.dyn_for(i, n);
+        }
         r
     }
 
@@ -417,6 +437,10 @@ impl<'a> Sema<'a> {
             let c = self.value(n.b)?;
             self.ntemp = mark;
             let Some(ck) = c.k.filter(|_| c.ty == Type::Bool) else {
+                if p2 && iterations == 0 && c.ty == Type::Bool {
+                    self.unroll_failed = true;
+                    return Err(());
+                }
                 bail!(
                     self,
                     n.b,
@@ -427,6 +451,10 @@ impl<'a> Sema<'a> {
                 break;
             }
             if iterations >= UNROLL_MAX {
+                if p2 {
+                    self.unroll_failed = true;
+                    return Err(());
+                }
                 bail!(
                     self,
                     i,

@@ -1,0 +1,7 @@
+#pragma chrisos profile 2
+out vec4 color;
+void main() {
+    float x = 0.0;
+    while (x) { x += 1.0; }
+    color = vec4(x);
+}
