@@ -15,9 +15,9 @@
 //! clearing the whole register file for every 8 pixels). Top-level CONSTs are banked: their
 //! values sit in registers above the temps (loaded once per executable switch, not per
 //! dispatch), operands read them there, and a CONST whose every read was redirected is dropped.
-Top-level LOAD_UNIs are banked the same way (broadcast only when a uniform's value differs from
-what its bank register holds, so once per draw), and a splat SWZ feeding an ADD/SUB/MUL is
-fused into it (see `decode::fuse_splat`).
+//! Top-level LOAD_UNIs are banked the same way (broadcast only when a uniform's value differs
+//! from what its bank register holds, so once per draw), and a splat SWZ feeding an
+//! ADD/SUB/MUL is fused into it (see `decode::fuse_splat`).
 //!
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
