@@ -2,7 +2,7 @@
 //! IF/ELSE jump targets, the fragment varying remap, the zeroed-before-read temps, the constant
 //! bank, copy propagation, dead code, components actually read, and the fused texture-sample
 //! colour.
-use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP};
+use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP, NOT_UNIFORM};
 use crate::ir::opt::effects;
 use crate::ir::regalloc::renumber;
 use crate::ir::verify::{verify, VerifyError};
@@ -50,6 +50,7 @@ impl Executable {
             nzero: 0,
             varying_mask: 0,
             bank: [[0; 4]; BANK_MAX],
+            bank_uni: [NOT_UNIFORM; BANK_MAX],
             nbank: 0,
             reads_fragcoord: false,
             reads_sysvals: false,
@@ -169,7 +170,12 @@ impl Executable {
                 a: narrow(inst.a),
                 b: narrow(inst.b),
                 x,
-                y: narrow(inst.aux2),
+                // Arithmetic keeps y for a fused splat operand (see `fuse_splat`).
+                y: if matches!(inst.op, Op::Add | Op::Sub | Op::Mul) {
+                    0
+                } else {
+                    narrow(inst.aux2)
+                },
                 jump: 0,
             };
             if inst.op != Op::Nop {
@@ -187,6 +193,17 @@ impl Executable {
                         match (r.count, k) {
                             (1, 0) => d.a = bank,
                             (1, _) => d.b = bank,
+                            _ if banked_run(&kreg, r.base, r.count) => {
+                                // A matrix in consecutive bank registers (a banked LOAD_UNI):
+                                // the operand names the first of them.
+                                if j == 0 {
+                                    if k == 0 {
+                                        d.a = bank;
+                                    } else {
+                                        d.b = bank;
+                                    }
+                                }
+                            }
                             _ => {
                                 if let Some(f) = kdef.get(t).and_then(|&i| drop.get_mut(i)) {
                                     *f = false;
@@ -260,7 +277,13 @@ impl Executable {
                             .to_bits();
                     }
                     let nb = e.nbank as usize;
-                    let slot = match e.bank.iter().take(nb).position(|b| *b == v) {
+                    let slot = match e
+                        .bank
+                        .iter()
+                        .zip(e.bank_uni.iter())
+                        .take(nb)
+                        .position(|(b, u)| *b == v && *u == NOT_UNIFORM)
+                    {
                         Some(p) => Some(p),
                         None if nb < BANK_MAX => {
                             e.bank[nb] = v;
@@ -276,6 +299,45 @@ impl Executable {
                         *kr = (BANK_BASE + p) as u8;
                         *kd = out;
                         *f = true;
+                    }
+                }
+                if inst.op == Op::LoadUni && depth == 0 && d.n > 0 {
+                    // Uniforms are the same for every lane of a draw: slots x..x+n go to
+                    // consecutive bank registers, broadcast when their values change (see
+                    // `run_body`), and reads name those registers as they do constants'.
+                    let n = (d.n as usize).min(4);
+                    let nb = e.nbank as usize;
+                    let held = |p: usize| {
+                        (0..n).all(|k| {
+                            e.bank_uni.get(p + k).copied() == Some(d.x as u16 + k as u16)
+                        })
+                    };
+                    let slot = match (0..nb).find(|&p| held(p)) {
+                        Some(p) => Some(p),
+                        None if nb + n <= BANK_MAX => {
+                            for k in 0..n {
+                                if let Some(u) = e.bank_uni.get_mut(nb + k) {
+                                    *u = d.x as u16 + k as u16;
+                                }
+                            }
+                            e.nbank += n as u8;
+                            Some(nb)
+                        }
+                        None => None,
+                    };
+                    if let Some(p) = slot {
+                        let base = d.dst as usize;
+                        for k in 0..n {
+                            if let (Some(kr), Some(kd)) =
+                                (kreg.get_mut(base + k), kdef.get_mut(base + k))
+                            {
+                                *kr = (BANK_BASE + p + k) as u8;
+                                *kd = out;
+                            }
+                        }
+                        if let Some(f) = drop.get_mut(out) {
+                            *f = base + n <= TEMP_MAX;
+                        }
                     }
                 }
             }
@@ -404,6 +466,8 @@ impl Executable {
                             *l &= !w.lanes;
                         }
                     }
+                    // `live` now holds what is read after j of values written before it.
+                    fuse_splat(&mut e.code, &mut drop, &nested, &mut live, j);
                 }
             }
             mark(&d, &inst, &mut live);
@@ -523,6 +587,80 @@ fn mark(d: &DInst, inst: &Inst, live: &mut [u8; TEMP_MAX]) {
             }
         }
     }
+}
+
+/// Splat fusion (called in the dead-code walk, `live` holding what is read after `j` of the
+/// values written before it): a
+/// top-level ADD/SUB/MUL at `j` reading, as one operand, a temp the SWZ just before it filled
+/// with one component of a register (`%t = swz %s.xxx`), with `%t` dead afterwards, reads
+/// that component itself (y = 2: operand b, y = 3: operand a; x = the component) and the
+/// SWZ is dropped. The values and their order in each operation are the same, so are the bits.
+fn fuse_splat(
+    code: &mut [DInst; IR_CAP],
+    drop: &mut [bool; IR_CAP],
+    nested: &[bool; IR_CAP],
+    live: &mut [u8; TEMP_MAX],
+    j: usize,
+) {
+    let Some(i) = j.checked_sub(1) else { return };
+    let (Some(&op), Some(&sw)) = (code.get(j), code.get(i)) else {
+        return;
+    };
+    if !matches!(op.op, Op::Add | Op::Sub | Op::Mul)
+        || sw.op != Op::Swz
+        || drop.get(i).copied().unwrap_or(true)
+        || nested.get(i).copied().unwrap_or(true)
+        || sw.n == 0
+        || op.n > sw.n
+        || op.a == op.b
+    {
+        return;
+    }
+    let sel = |k: u8| (sw.x >> (2 * k)) & 3;
+    let comp = sel(0);
+    if (1..sw.n.min(4)).any(|k| sel(k) != comp) {
+        return;
+    }
+    let t = sw.dst;
+    if live.get(t as usize).is_none_or(|l| *l != 0) {
+        return;
+    }
+    let side = if op.b == t {
+        2
+    } else if op.a == t {
+        3
+    } else {
+        return;
+    };
+    if let (Some(d), Some(f)) = (code.get_mut(j), drop.get_mut(i)) {
+        if side == 2 {
+            d.b = sw.a;
+        } else {
+            d.a = sw.a;
+        }
+        d.y = side;
+        d.x = comp;
+        *f = true;
+    }
+    // The dropped SWZ's read is now this instruction's.
+    if let Some(l) = live.get_mut(sw.a as usize) {
+        *l |= 1 << comp;
+    }
+}
+
+/// Whether temps base..base+count all name consecutive bank registers (kreg[base] + j).
+fn banked_run(kreg: &[u8; TEMP_MAX], base: i16, count: u8) -> bool {
+    if base < 0 {
+        return false;
+    }
+    let Some(&first) = kreg.get(base as usize) else {
+        return false;
+    };
+    (first as usize) >= BANK_BASE
+        && (first as usize) < ALIAS_BIAS
+        && (0..count as usize).all(|j| {
+            kreg.get(base as usize + j).copied() == Some(first.wrapping_add(j as u8))
+        })
 }
 
 /// Control flow, stores and DISCARD: the instructions that write no register (and have an

@@ -15,6 +15,9 @@
 //! clearing the whole register file for every 8 pixels). Top-level CONSTs are banked: their
 //! values sit in registers above the temps (loaded once per executable switch, not per
 //! dispatch), operands read them there, and a CONST whose every read was redirected is dropped.
+//! Top-level LOAD_UNIs are banked the same way (broadcast only when a uniform's value differs
+//! from what its bank register holds, so once per draw), and a splat SWZ feeding an
+//! ADD/SUB/MUL is fused into it (see `decode::fuse_splat`).
 //!
 //! Numerics (chosen to match Mesa llvmpipe, which follows the GPU rather than C):
 //! IEEE f32 everywhere, no fused multiply-add; DIV is true division and RCP is 1/x, so
@@ -66,6 +69,8 @@ const BANK_BASE: usize = TEMP_MAX + 4;
 /// Distinct constants an executable keeps in bank registers (the rest stay CONST instructions).
 const BANK_MAX: usize = REG_FILE - BANK_BASE;
 const _: () = assert!(BANK_BASE < REG_FILE && BANK_MAX <= u8::MAX as usize);
+/// `Executable::bank_uni` of a bank register holding a constant.
+const NOT_UNIFORM: u16 = u16::MAX;
 /// Decode-time alias marks: temp t is recorded as t + ALIAS_BIAS, above every bank register.
 const ALIAS_BIAS: usize = REG_FILE;
 const _: () = assert!(ALIAS_BIAS + TEMP_MAX <= u8::MAX as usize + 1);
@@ -76,10 +81,10 @@ const _: () = assert!(VARYING_CAP.is_power_of_two());
 #[derive(Clone)]
 pub struct Regs {
     t: [Vec4x; REG_FILE],
-    /// The constant bank (bits) last loaded into the bank registers, so an executable whose
-    /// bank is already there does not reload it.
+    /// The bits each bank register holds in every lane (a constant's or a uniform's), so an
+    /// executable whose bank values are already there does not broadcast them again: a
+    /// uniform is broadcast once per draw (or when another draw changed it), not per dispatch.
     bank: [[u32; 4]; BANK_MAX],
-    nbank: u8,
     /// The instruction set the lane loops run on: detected at the first dispatch (None until
     /// then), or chosen with [`Regs::set_isa`].
     simd: Option<Simd>,
@@ -96,7 +101,6 @@ impl Regs {
         Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
             bank: [[0; 4]; BANK_MAX],
-            nbank: 0,
             simd: None,
         }
     }
@@ -238,6 +242,9 @@ pub struct Executable {
     /// Values (bits) of the bank registers BANK_BASE.. that operands may name instead of a
     /// temp written by a top-level CONST (see `new`).
     bank: [[u32; 4]; BANK_MAX],
+    /// Per bank register: the uniform slot it holds (a banked top-level LOAD_UNI), or
+    /// [`NOT_UNIFORM`] for a constant (its bits in `bank`).
+    bank_uni: [u16; BANK_MAX],
     nbank: u8,
     /// Per varying slot (vertex-output numbering): the components some instruction reads.
     varying_lanes: [u8; VARYING_CAP],
@@ -343,16 +350,30 @@ impl Executable {
         active: Mask,
     ) -> Mask {
         let nb = (self.nbank as usize).min(BANK_MAX);
-        if regs.nbank != self.nbank || regs.bank.get(..nb) != self.bank.get(..nb) {
-            for (k, b) in self.bank.iter().enumerate().take(nb) {
+        for k in 0..nb {
+            let want = match self.bank_uni[k] {
+                NOT_UNIFORM => self.bank[k],
+                slot => {
+                    let mut v = [0u32; 4];
+                    for (c, v) in v.iter_mut().enumerate() {
+                        *v = inv
+                            .uniforms
+                            .get(slot as usize * 4 + c)
+                            .copied()
+                            .unwrap_or(0.0)
+                            .to_bits();
+                    }
+                    v
+                }
+            };
+            if regs.bank[k] != want {
                 if let Some(reg) = regs.t.get_mut(BANK_BASE + k) {
                     for c in 0..4 {
-                        reg[c] = [f32::from_bits(b[c]); LANES];
+                        reg[c] = [f32::from_bits(want[c]); LANES];
                     }
                 }
+                regs.bank[k] = want;
             }
-            regs.bank = self.bank;
-            regs.nbank = self.nbank;
         }
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
@@ -534,6 +555,12 @@ impl Executable {
                     let src = r[a][d.y as usize & 3];
                     put(&mut r[dst][d.x as usize & 3], &src, m);
                 }
+                Op::Add if d.y == 2 => binary_splat::<true>(r, d, m, |x, y| x + y),
+                Op::Add if d.y == 3 => binary_splat::<false>(r, d, m, |x, y| x + y),
+                Op::Sub if d.y == 2 => binary_splat::<true>(r, d, m, |x, y| x - y),
+                Op::Sub if d.y == 3 => binary_splat::<false>(r, d, m, |x, y| x - y),
+                Op::Mul if d.y == 2 => binary_splat::<true>(r, d, m, |x, y| x * y),
+                Op::Mul if d.y == 3 => binary_splat::<false>(r, d, m, |x, y| x * y),
                 Op::Add => binary(r, d, m, |x, y| x + y),
                 Op::Sub => binary(r, d, m, |x, y| x - y),
                 Op::Mul => binary(r, d, m, |x, y| x * y),
@@ -823,6 +850,32 @@ fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) ->
     }
 }
 
+/// [`binary`] with one operand a splat: component `d.x` of register b (`SPLAT_B`) or a, for
+/// every component (a fused SWZ, see `decode::fuse_splat`).
+#[inline(always)]
+fn binary_splat<const SPLAT_B: bool>(
+    r: &mut [Vec4x; REG_FILE],
+    d: &DInst,
+    m: Mask,
+    f: impl Fn(f32, f32) -> f32,
+) {
+    let (a, b, dst) = (
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+        d.dst as usize & REG_MASK,
+    );
+    // Copied first: the destination may be the splat's register.
+    let s = if SPLAT_B { r[b][d.x as usize & 3] } else { r[a][d.x as usize & 3] };
+    for c in 0..(d.n as usize).min(4) {
+        let o = if SPLAT_B { &r[a][c] } else { &r[b][c] };
+        let mut v = [0.0; LANES];
+        for l in 0..LANES {
+            v[l] = if SPLAT_B { f(o[l], s[l]) } else { f(s[l], o[l]) };
+        }
+        put(&mut r[dst][c], &v, m);
+    }
+}
+
 #[inline(always)]
 fn unary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32) -> f32) {
     let (a, dst) = (d.a as usize & REG_MASK, d.dst as usize & REG_MASK);
@@ -900,5 +953,68 @@ mod tests {
             .map(|s| e.varying_lanes(s))
             .fold(0, |a, b| a | b);
         assert_eq!(lanes, 0b0101, "only x and z of v_a are read");
+    }
+
+    /// Uniforms are banked: the decoded code has no LOAD_UNI left (a vec4 and a mat4, the
+    /// matrix read as four consecutive bank registers), and the bank follows the uniform
+    /// values from dispatch to dispatch through the same registers.
+    #[test]
+    fn uniforms_are_banked_and_follow_their_values() {
+        let src = b"#version 330\nuniform mat4 u_m;\nuniform vec4 u_c;\nout vec4 frag;\n\
+            void main() { frag = u_m * vec4(1.0, 2.0, 3.0, 4.0) + u_c; }\n";
+        let sh = match crate::program::compile::compile(1, src, "t") {
+            Ok(s) => s,
+            Err(_) => panic!("test shader must compile"),
+        };
+        let e = match Executable::new(&sh.module, None) {
+            Ok(e) => e,
+            Err(err) => panic!("decode: {}", err.message),
+        };
+        let code = e.code.get(..e.len as usize).unwrap_or(&[]);
+        assert!(
+            code.iter().all(|d| d.op != Op::LoadUni),
+            "every LOAD_UNI is banked: {:?}",
+            code
+        );
+        let slot = |name: &str| {
+            sh.module
+                .iface
+                .uniforms
+                .iter()
+                .find(|u| u.name.as_str() == name)
+                .map(|u| u.slot as usize)
+                .unwrap_or_else(|| panic!("uniform {}", name))
+        };
+        let (m, c) = (slot("u_m"), slot("u_c"));
+        let mut regs = Regs::new();
+        let mut out = Outputs::new();
+        let inputs = [[[0.0; LANES]; 4]; VARYING_CAP];
+        let fc = [[0.0; LANES]; 4];
+        for round in 0..3 {
+            let mut uni = [0.0f32; 32 * 4];
+            for k in 0..4 {
+                for r in 0..4 {
+                    uni[(m + k) * 4 + r] = (round * 16 + k * 4 + r) as f32;
+                }
+            }
+            for r in 0..4 {
+                uni[c * 4 + r] = (100 * round + r) as f32;
+            }
+            let inv = Invocation {
+                uniforms: &uni,
+                textures: &[],
+                inputs: &inputs,
+                fragcoord: &fc,
+            };
+            e.run(&mut regs, &inv, &mut out, ALL_LANES);
+            for r in 0..4 {
+                let mut want = 0.0f32;
+                for k in 0..4 {
+                    want += uni[(m + k) * 4 + r] * (k + 1) as f32;
+                }
+                want += uni[c * 4 + r];
+                assert_eq!(out.color[r], [want; LANES], "round {} component {}", round, r);
+            }
+        }
     }
 }

@@ -1,0 +1,58 @@
+//! Profiling driver (not a test): renders one bench scene N times on one thread, for
+//! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
+//! (scene: cube, fullscreen or quad). Instruction counts per frame are exact and repeatable.
+#[allow(dead_code)]
+#[path = "../src/render_cmd.rs"]
+mod render_cmd;
+
+use std::path::{Path, PathBuf};
+
+fn path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn main() {
+    // The compiler's tables are large: run on a big stack, as the shc binary does.
+    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
+    if let Ok(t) = t {
+        let _ = t.join();
+    }
+}
+
+fn run() {
+    let mut args = std::env::args().skip(1);
+    let scene = args.next().unwrap_or_else(|| "cube".into());
+    let frames: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let (scene, vert, frag) = match scene.as_str() {
+        "fullscreen" => (
+            "benches/scenes/fullscreen.json",
+            "tests/diff/fullscreen.vert",
+            "tests/diff/functions.frag",
+        ),
+        "quad" => (
+            "benches/scenes/textured_quad.json",
+            "tests/diff/textured.vert",
+            "benches/scenes/tex_quad.frag",
+        ),
+        _ => (
+            "benches/scenes/cube.json",
+            "tests/diff/lit_cube.vert",
+            "tests/diff/lit_cube.frag",
+        ),
+    };
+    let opts = shader::program::compile::CompileOptions::default();
+    let (soft, _) = render_cmd::load(&path(vert), &path(frag), &path(scene), &opts)
+        .unwrap_or_else(|f| panic!("{}", f.message));
+    let n = soft.width as usize * soft.height as usize;
+    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    let mut scratch = Box::new(shader::back::raster::Scratch::new());
+    let mut hash = 0u64;
+    for _ in 0..frames {
+        soft.draw(&mut scratch, &mut color, &mut depth)
+            .unwrap_or_else(|f| panic!("{}", f.message));
+    }
+    for p in &color {
+        hash = hash.wrapping_mul(0x100_0000_01b3).wrapping_add(*p as u64);
+    }
+    println!("{} frames, colour hash {:016x}", frames, hash);
+}
