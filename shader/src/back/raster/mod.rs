@@ -461,27 +461,7 @@ pub fn draw_pipeline_instance(
     pipe: &Pipeline,
     target: &mut Target,
 ) -> Result<DrawStats, DrawError> {
-    for (location, _) in constants {
-        if *location as usize >= ATTR_CAP {
-            return Err(DrawError::Attribute {
-                location: *location,
-                components: 4,
-            });
-        }
-    }
-    check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
-    if let Some(s) = pipe.scissor {
-        if s.width > VIEWPORT_MAX as u32
-            || s.height > VIEWPORT_MAX as u32
-            || s.x.unsigned_abs() > VIEWPORT_MAX as u32
-            || s.y.unsigned_abs() > VIEWPORT_MAX as u32
-        {
-            return Err(DrawError::Scissor { scissor: s });
-        }
-    }
-    if !pipe.offset_factor.is_finite() || !pipe.offset_units.is_finite() {
-        return Err(DrawError::PolygonOffset);
-    }
+    // `draw_parallel` validates the target, the constants, the scissor and the offset.
     draw_parallel(
         &Serial,
         core::slice::from_mut(scratch),
