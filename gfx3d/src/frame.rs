@@ -118,7 +118,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             let packed = pack_color(clamped);
             let t = self.targets.get_mut(owner, target)?;
             t.color.fill(packed);
-            t.colorf.fill(rgba.map(|v| if v.is_nan() { 0.0 } else { v }));
+            t.colorf
+                .fill(rgba.map(|v| if v.is_nan() { 0.0 } else { v }));
             if depth {
                 t.depth.fill(depth_value);
             }

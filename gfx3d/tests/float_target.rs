@@ -96,7 +96,9 @@ fn float_target_stores_unclamped_and_reads_back_rgba8_clamped() {
     g.begin(0, c, a).unwrap();
     g.clear(0, c, [1.5, -2.0, f32::NAN, 7.0], true).unwrap();
     g.end(0, c).unwrap();
-    assert!(read_f(&mut g, a).iter().all(|p| *p == [1.5, -2.0, 0.0, 7.0]));
+    assert!(read_f(&mut g, a)
+        .iter()
+        .all(|p| *p == [1.5, -2.0, 0.0, 7.0]));
     hdr_pass(&mut g, c, a);
     let f = read_f(&mut g, a);
     assert_eq!(f[0], HDR_LEFT);

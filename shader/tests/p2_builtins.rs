@@ -503,7 +503,15 @@ fn inverse_of_mat4_matches_an_f64_inverse() {
             let got = s.run(u);
             for r in 0..4 {
                 let e = (got[r] as f64 - want[c][r]).abs();
-                assert!(e < 2e-6 + 1e-5 * want[c][r].abs(), "u {:?} col {} row {}: {} vs {}", u, c, r, got[r], want[c][r]);
+                assert!(
+                    e < 2e-6 + 1e-5 * want[c][r].abs(),
+                    "u {:?} col {} row {}: {} vs {}",
+                    u,
+                    c,
+                    r,
+                    got[r],
+                    want[c][r]
+                );
             }
         }
     }

@@ -308,9 +308,8 @@ impl Executable {
                     let n = (d.n as usize).min(4);
                     let nb = e.nbank as usize;
                     let held = |p: usize| {
-                        (0..n).all(|k| {
-                            e.bank_uni.get(p + k).copied() == Some(d.x as u16 + k as u16)
-                        })
+                        (0..n)
+                            .all(|k| e.bank_uni.get(p + k).copied() == Some(d.x as u16 + k as u16))
                     };
                     let slot = match (0..nb).find(|&p| held(p)) {
                         Some(p) => Some(p),
@@ -658,9 +657,8 @@ fn banked_run(kreg: &[u8; TEMP_MAX], base: i16, count: u8) -> bool {
     };
     (first as usize) >= BANK_BASE
         && (first as usize) < ALIAS_BIAS
-        && (0..count as usize).all(|j| {
-            kreg.get(base as usize + j).copied() == Some(first.wrapping_add(j as u8))
-        })
+        && (0..count as usize)
+            .all(|j| kreg.get(base as usize + j).copied() == Some(first.wrapping_add(j as u8)))
 }
 
 /// Control flow, stores and DISCARD: the instructions that write no register (and have an

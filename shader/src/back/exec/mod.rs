@@ -865,12 +865,20 @@ fn binary_splat<const SPLAT_B: bool>(
         d.dst as usize & REG_MASK,
     );
     // Copied first: the destination may be the splat's register.
-    let s = if SPLAT_B { r[b][d.x as usize & 3] } else { r[a][d.x as usize & 3] };
+    let s = if SPLAT_B {
+        r[b][d.x as usize & 3]
+    } else {
+        r[a][d.x as usize & 3]
+    };
     for c in 0..(d.n as usize).min(4) {
         let o = if SPLAT_B { &r[a][c] } else { &r[b][c] };
         let mut v = [0.0; LANES];
         for l in 0..LANES {
-            v[l] = if SPLAT_B { f(o[l], s[l]) } else { f(s[l], o[l]) };
+            v[l] = if SPLAT_B {
+                f(o[l], s[l])
+            } else {
+                f(s[l], o[l])
+            };
         }
         put(&mut r[dst][c], &v, m);
     }
@@ -1013,7 +1021,11 @@ mod tests {
                     want += uni[(m + k) * 4 + r] * (k + 1) as f32;
                 }
                 want += uni[c * 4 + r];
-                assert_eq!(out.color[r], [want; LANES], "round {} component {}", round, r);
+                assert_eq!(
+                    out.color[r], [want; LANES],
+                    "round {} component {}",
+                    round, r
+                );
             }
         }
     }

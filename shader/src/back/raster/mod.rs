@@ -498,8 +498,18 @@ pub fn draw_parallel(
 ) -> Result<DrawStats, DrawError> {
     check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
     draw_parallel_checked(
-        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-        target, &mut [],
+        workers,
+        scratches,
+        prog,
+        input,
+        constants,
+        instance,
+        indices,
+        textures,
+        state,
+        pipe,
+        target,
+        &mut [],
     )
 }
 

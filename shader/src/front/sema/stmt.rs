@@ -988,7 +988,11 @@ impl<'a> Sema<'a> {
         let old = if post { self.snapshot(cur)? } else { cur };
         let op = if sym == "++" { BinOp::Add } else { BinOp::Sub };
         // GLSL: a matrix gains 1.0 in every component.
-        let one_ty = if is_matrix(cur.ty) { Type::Float } else { Type::Int };
+        let one_ty = if is_matrix(cur.ty) {
+            Type::Float
+        } else {
+            Type::Int
+        };
         let one = Val::konst(one_ty, [1.0, 0.0, 0.0, 0.0]);
         let new = self.arith(i, n, op, cur, one)?;
         let src = self.write_lvalue(lv, new)?;
