@@ -335,6 +335,12 @@ struct Plan {
     const_imm: Vec<u16, IR_CAP>,
     /// IMM index of the all-zero vector when some op needs it.
     zero_imm: Option<u16>,
+    /// Profile 2: IMM index of {1.0, 1.0, 1.0, 1.0}, whose bits turn an integer compare's ~0
+    /// into the bool 1.0 (AND).
+    one_imm: Option<u16>,
+    /// Profile 2: bit k set when IMM[k] holds integer constants (declared UINT32: its bits
+    /// are not a float's, e.g. 1 is a denormal).
+    uint_imms: Vec<u32, UINT_IMM_WORDS>,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
     flags: Vec<u8, IR_CAP>,
     /// Per temp: one past the last instruction that reads it (0: none), so that [`follow`]
@@ -356,6 +362,9 @@ struct Plan {
     writes_position: bool,
     writes_color: bool,
 }
+
+/// Words of [`Plan::uint_imms`].
+const UINT_IMM_WORDS: usize = (IR_CAP + 1).div_ceil(32);
 
 fn bad(inst: usize, reason: &'static str) -> TgsiError {
     TgsiError::BadInst { inst, reason }
@@ -441,8 +450,24 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
+                let int = crate::ir::Type::from_u8(inst.ty).is_some_and(|t| t.is_integer());
+                if int && m.profile != crate::limits::Profile::P1 {
+                    let w = k as usize / 32;
+                    if p.uint_imms.len() <= w {
+                        let _ = p.uint_imms.resize(w + 1, 0);
+                    }
+                    if let Some(word) = p.uint_imms.get_mut(w) {
+                        *word |= 1 << (k % 32);
+                    }
+                }
             }
             Op::Swz => need_zero |= inst.lanes < 4,
+            Op::ICmp | Op::UCmp => {
+                if p.one_imm.is_none() {
+                    p.one_imm = Some(intern(&mut p.imms, [1f32.to_bits(); 4], i)?);
+                }
+            }
+            Op::ISub => p.scratch = p.scratch.max(1),
             Op::Loop => {
                 // IMM {0, 1, bound, 0}: the counter's start, step and limit.
                 let bound = crate::ir::loop_bound(inst) as f32;
@@ -1211,6 +1236,8 @@ impl TgsiScratch {
                 imms: Vec::new(),
                 const_imm: Vec::new(),
                 zero_imm: None,
+                one_imm: None,
+                uint_imms: Vec::new(),
                 flags: Vec::new(),
                 read_end: Vec::new(),
                 fcoord_reg: 0,
@@ -1273,6 +1300,8 @@ fn emit_plan(
     p.flags.clear();
     let _ = p.flags.resize(n, 0);
     p.zero_imm = None;
+    p.one_imm = None;
+    p.uint_imms.clear();
     p.fcoord_reg = 0;
     p.scratch = 0;
     p.loop_temps = 0;
@@ -1368,6 +1397,13 @@ fn emit_plan(
         n => dcl!(e, "TEMP[0..", n - 1, "]")?,
     }
     for (k, v) in p.imms.iter().enumerate() {
+        if p.uint_imms.get(k / 32).is_some_and(|w| w & (1 << (k % 32)) != 0) {
+            raw!(
+                e, "IMM[", k, "] UINT32 {", v[0], ", ", v[1], ", ", v[2], ", ", v[3], "}\n"
+            )?;
+            e.tokens = e.tokens.saturating_add(TOKENS_IMM);
+            continue;
+        }
         let f = |i: usize| format_imm(f32::from_bits(v[i]));
         raw!(
             e,
@@ -1396,6 +1432,84 @@ fn emit_plan(
         instructions: e.line,
         temps: e.temps,
     })
+}
+
+/// Profile 2's integer ops: one TGSI integer instruction each (ISUB is INEG then UADD; a
+/// compare's ~0 is ANDed with 1.0's bits to give profile 2's bool 1.0).
+fn emit_int(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+) -> Result<(), TgsiError> {
+    let d = temp(inst.dst, m, i)?;
+    let a = e.src(temp(inst.a, m, i)?);
+    let n = lanes_or(inst, 1);
+    if inst.op.is_int_unary() {
+        let name = match inst.op {
+            Op::Not => "NOT TEMP[",
+            Op::INeg => "INEG TEMP[",
+            Op::IAbs => "IABS TEMP[",
+            Op::ISign => "ISSG TEMP[",
+            _ => match inst.aux {
+                crate::ir::CVT_I2F => "I2F TEMP[",
+                crate::ir::CVT_U2F => "U2F TEMP[",
+                crate::ir::CVT_F2I => "F2I TEMP[",
+                _ => "F2U TEMP[",
+            },
+        };
+        return inst!(e, name, d, around!("]", mask(n), ", "), a);
+    }
+    let b = e.src(temp(inst.b, m, i)?);
+    if inst.op == Op::ISub {
+        let s = e.scratch0;
+        inst!(e, "INEG TEMP[", s, around!("]", mask(n), ", "), b)?;
+        return inst_line!(e, "UADD TEMP[", d, around!("]", mask(n), ", "), a, ", TEMP[", s, "]\n");
+    }
+    if matches!(inst.op, Op::ICmp | Op::UCmp) {
+        let signed = inst.op == Op::ICmp;
+        let (name, x, y) = match CmpCode::from_i16(inst.aux) {
+            Some(CmpCode::Lt) => (if signed { "ISLT TEMP[" } else { "USLT TEMP[" }, a, b),
+            Some(CmpCode::Gt) => (if signed { "ISLT TEMP[" } else { "USLT TEMP[" }, b, a),
+            Some(CmpCode::Le) => (if signed { "ISGE TEMP[" } else { "USGE TEMP[" }, b, a),
+            Some(CmpCode::Ge) => (if signed { "ISGE TEMP[" } else { "USGE TEMP[" }, a, b),
+            Some(CmpCode::Eq) => ("USEQ TEMP[", a, b),
+            Some(CmpCode::Ne) => ("USNE TEMP[", a, b),
+            None => return Err(bad(i, "unknown comparison code")),
+        };
+        inst!(e, name, d, around!("]", mask(n), ", "), x, ", ", y)?;
+        let one = p.one_imm.ok_or(bad(i, "one immediate missing"))?;
+        return inst_line!(
+            e,
+            "AND TEMP[",
+            d,
+            around!("]", mask(n), ", TEMP["),
+            d,
+            "], IMM[",
+            one,
+            "]\n"
+        );
+    }
+    let name = match inst.op {
+        Op::IAdd => "UADD TEMP[",
+        Op::IMul => "UMUL TEMP[",
+        Op::IDiv => "IDIV TEMP[",
+        Op::UDiv => "UDIV TEMP[",
+        Op::IMod => "MOD TEMP[",
+        Op::UMod => "UMOD TEMP[",
+        Op::And => "AND TEMP[",
+        Op::Or => "OR TEMP[",
+        Op::Xor => "XOR TEMP[",
+        Op::Shl => "SHL TEMP[",
+        Op::IShr => "ISHR TEMP[",
+        Op::UShr => "USHR TEMP[",
+        Op::IMin => "IMIN TEMP[",
+        Op::IMax => "IMAX TEMP[",
+        Op::UMin => "UMIN TEMP[",
+        _ => "UMAX TEMP[",
+    };
+    inst!(e, name, d, around!("]", mask(n), ", "), a, ", ", b)
 }
 
 fn emit_inst(
@@ -1676,6 +1790,7 @@ fn emit_inst(
                 y
             )?;
         }
+        crate::ir::int_ops!() => emit_int(e, m, p, i, inst)?,
         Op::Cmp => {
             let (d, a, b) = (
                 temp(inst.dst, m, i)?,
@@ -1967,6 +2082,35 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("POW", 1, 2, false),
     ("TRUNC", 1, 1, false),
     ("I2F", 1, 1, false),
+    ("U2F", 1, 1, false),
+    ("F2I", 1, 1, false),
+    ("F2U", 1, 1, false),
+    ("UADD", 1, 2, false),
+    ("UMUL", 1, 2, false),
+    ("IDIV", 1, 2, false),
+    ("UDIV", 1, 2, false),
+    ("MOD", 1, 2, false),
+    ("UMOD", 1, 2, false),
+    ("AND", 1, 2, false),
+    ("OR", 1, 2, false),
+    ("XOR", 1, 2, false),
+    ("NOT", 1, 1, false),
+    ("SHL", 1, 2, false),
+    ("ISHR", 1, 2, false),
+    ("USHR", 1, 2, false),
+    ("IMIN", 1, 2, false),
+    ("IMAX", 1, 2, false),
+    ("UMIN", 1, 2, false),
+    ("UMAX", 1, 2, false),
+    ("INEG", 1, 1, false),
+    ("IABS", 1, 1, false),
+    ("ISSG", 1, 1, false),
+    ("ISLT", 1, 2, false),
+    ("ISGE", 1, 2, false),
+    ("USLT", 1, 2, false),
+    ("USGE", 1, 2, false),
+    ("USEQ", 1, 2, false),
+    ("USNE", 1, 2, false),
     ("FLR", 1, 1, false),
     ("CEIL", 1, 1, false),
     ("FRC", 1, 1, false),
@@ -2225,9 +2369,11 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                 }
                 c.expect(b']', "expected `]`")?;
                 c.expect(b' ', "expected a space")?;
-                if c.word() != "FLT32" {
-                    return c.err("expected FLT32");
-                }
+                let uint = match c.word() {
+                    "FLT32" => false,
+                    "UINT32" => true,
+                    _ => return c.err("expected FLT32 or UINT32"),
+                };
                 c.ws();
                 c.expect(b'{', "expected `{`")?;
                 for k in 0..4 {
@@ -2243,7 +2389,10 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                     }
                     let tok =
                         core::str::from_utf8(c.s.get(start..c.i).unwrap_or(&[])).unwrap_or("");
-                    if parse_tgsi_float(tok).is_none() {
+                    if uint && tok.parse::<u32>().is_err() {
+                        return c.err("immediate is not an unsigned 32-bit integer");
+                    }
+                    if !uint && parse_tgsi_float(tok).is_none() {
                         return c.err("immediate is not a float in TGSI syntax");
                     }
                 }

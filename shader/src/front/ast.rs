@@ -123,10 +123,16 @@ pub enum BinOp {
     Mul,
     Div,
     Mod,
+    // Profile 2's bitwise operators (issue 14).
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 impl BinOp {
-    pub const ALL: [BinOp; 13] = [
+    pub const ALL: [BinOp; 18] = [
         BinOp::Or,
         BinOp::And,
         BinOp::Eq,
@@ -140,6 +146,11 @@ impl BinOp {
         BinOp::Mul,
         BinOp::Div,
         BinOp::Mod,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::Shl,
+        BinOp::Shr,
     ];
     pub fn from_u8(v: u8) -> Option<BinOp> {
         BinOp::ALL.iter().copied().find(|o| *o as u8 == v)
@@ -159,12 +170,19 @@ impl BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::Mod => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 }
 
 pub const UN_NEG: u8 = 1;
 pub const UN_NOT: u8 = 2;
+/// Profile 2: `~` (bitwise not).
+pub const UN_BITNOT: u8 = 3;
 pub const INC_PRE: u8 = 1;
 pub const DEC_PRE: u8 = 2;
 pub const INC_POST: u8 = 3;

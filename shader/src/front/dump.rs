@@ -313,7 +313,11 @@ fn line(src: &[u8], toks: &Tokens, n: Node, out: &mut dyn Write) -> fmt::Result 
             " {}",
             BinOp::from_u8(n.op).map(BinOp::symbol).unwrap_or("?")
         )?,
-        Kind::Unary => out.write_str(if n.op == UN_NOT { " !" } else { " -" })?,
+        Kind::Unary => out.write_str(match n.op {
+            UN_NOT => " !",
+            UN_BITNOT => " ~",
+            _ => " -",
+        })?,
         Kind::Incr => out.write_str(match n.op {
             INC_PRE => " ++x",
             DEC_PRE => " --x",

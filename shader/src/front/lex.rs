@@ -79,8 +79,13 @@ pub enum Tok {
     /// `?` and `:`: lexed so the parser can reject the conditional operator by name.
     Question,
     Colon,
-    /// `<<` and `>>`: lexed so the parser can reject shifts by name.
+    /// `<<` and `>>`: lexed so the parser can reject shifts by name (profile 2 has them).
     Shift,
+    /// Profile 2's bitwise operators `&`, `|`, `^`, `~` (profile 1 rejects the bytes in the lexer).
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
     /// Profile 2: the `inout` parameter qualifier (profile 1 rejects the word in the lexer).
     InOut,
     // Profile-2 keywords (profile 1 rejects these words in the lexer: see `P2_WORDS`).
@@ -1094,6 +1099,19 @@ fn punct(c: u8, next: u8) -> Option<(Tok, usize)> {
     })
 }
 
+/// Profile 2's bitwise punctuators (the preprocessor's tokens): `& | ^ ~` and the compound
+/// assignments `&= |= ^= <<= >>=` (CompoundAssign; the parser reads the operator's bytes).
+fn p2_bit_punct(bytes: &[u8]) -> Option<Tok> {
+    Some(match bytes {
+        b"&" => Tok::Amp,
+        b"|" => Tok::Pipe,
+        b"^" => Tok::Caret,
+        b"~" => Tok::Tilde,
+        b"&=" | b"|=" | b"^=" | b"<<=" | b">>=" => Tok::CompoundAssign,
+        _ => return None,
+    })
+}
+
 /// Reports a byte that starts no token.
 #[cold]
 fn bad_byte(diag: &mut Diagnostics, line: u32, col: u32, c: u8) {
@@ -1247,6 +1265,9 @@ pub fn lex_pp(
                 let c = bytes.first().copied().unwrap_or(0);
                 match punct(c, bytes.get(1).copied().unwrap_or(0)) {
                     Some((k, n)) if n == bytes.len() => k,
+                    _ if p2_bit_punct(bytes).is_some() => {
+                        p2_bit_punct(bytes).unwrap_or(Tok::Amp)
+                    }
                     _ => {
                         let shown = core::str::from_utf8(bytes).unwrap_or("?");
                         if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
@@ -1727,8 +1748,8 @@ fn p2_hex(
     int_value(v, unsigned, diag, line, col, p)
 }
 
-/// Profile 2: an integer literal's token, or the error for one that does not fit (integers are
-/// exact below 2^24, and so are profile 2's float-backed `uint`s).
+/// Profile 2: an integer literal's token, or the error for one that does not fit in 32 bits
+/// (profile 2's integers are 32-bit: `0xFFFFFFFF` is -1 as an int, 4294967295 as a uint).
 fn int_value(
     v: Option<u32>,
     unsigned: bool,
@@ -1738,25 +1759,14 @@ fn int_value(
     end: usize,
 ) -> (usize, Result<(Tok, u32), Tok>) {
     match v {
-        Some(v) if v <= INT_LITERAL_MAX => (end, Ok((Tok::IntLit, v))),
-        _ if unsigned => {
+        Some(v) => (end, Ok((Tok::IntLit, v))),
+        None => {
             diag.push(
                 line,
                 col,
                 format_args!(
-                    "unsigned literal is too large: profile 2's uints are exact up to {} (they are float-backed until part 3)",
-                    INT_LITERAL_MAX
-                ),
-            );
-            (end, Err(Tok::IntLit))
-        }
-        _ => {
-            diag.push(
-                line,
-                col,
-                format_args!(
-                    "integer literal is too large: the limit is {} (integers are exact below 2^24)",
-                    INT_LITERAL_MAX
+                    "{} literal is too large: it does not fit in 32 bits (the largest is 4294967295, 0xFFFFFFFF)",
+                    if unsigned { "unsigned" } else { "integer" }
                 ),
             );
             (end, Err(Tok::IntLit))

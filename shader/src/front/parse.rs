@@ -1479,6 +1479,11 @@ impl<'a> Parser<'a> {
                     Some(b'-') => BinOp::Sub as u8,
                     Some(b'*') => BinOp::Mul as u8,
                     Some(b'/') => BinOp::Div as u8,
+                    Some(b'&') => BinOp::BitAnd as u8,
+                    Some(b'|') => BinOp::BitOr as u8,
+                    Some(b'^') => BinOp::BitXor as u8,
+                    Some(b'<') => BinOp::Shl as u8,
+                    Some(b'>') => BinOp::Shr as u8,
                     _ => BinOp::Mod as u8,
                 }
             }
@@ -1516,21 +1521,34 @@ impl<'a> Parser<'a> {
         self.node(n)
     }
 
+    /// GLSL's precedence levels, loosest first: `||`, `&&`, `|`, `^`, `&` (profile 2), equality,
+    /// relational, shifts (profile 2), additive, multiplicative. Profile 1's operators keep
+    /// their relative order, so its trees are unchanged.
     fn binop(&self) -> Option<(BinOp, u8)> {
         Some(match self.kind() {
             Tok::OrOr => (BinOp::Or, 1),
             Tok::AndAnd => (BinOp::And, 2),
-            Tok::EqEq => (BinOp::Eq, 3),
-            Tok::NotEq => (BinOp::Ne, 3),
-            Tok::Lt => (BinOp::Lt, 4),
-            Tok::Gt => (BinOp::Gt, 4),
-            Tok::Le => (BinOp::Le, 4),
-            Tok::Ge => (BinOp::Ge, 4),
-            Tok::Plus => (BinOp::Add, 5),
-            Tok::Minus => (BinOp::Sub, 5),
-            Tok::Star => (BinOp::Mul, 6),
-            Tok::Slash => (BinOp::Div, 6),
-            Tok::Percent => (BinOp::Mod, 6),
+            Tok::Pipe => (BinOp::BitOr, 3),
+            Tok::Caret => (BinOp::BitXor, 4),
+            Tok::Amp => (BinOp::BitAnd, 5),
+            Tok::EqEq => (BinOp::Eq, 6),
+            Tok::NotEq => (BinOp::Ne, 6),
+            Tok::Lt => (BinOp::Lt, 7),
+            Tok::Gt => (BinOp::Gt, 7),
+            Tok::Le => (BinOp::Le, 7),
+            Tok::Ge => (BinOp::Ge, 7),
+            Tok::Shift if self.p2() => {
+                if self.tok().bytes(self.src).first() == Some(&b'<') {
+                    (BinOp::Shl, 8)
+                } else {
+                    (BinOp::Shr, 8)
+                }
+            }
+            Tok::Plus => (BinOp::Add, 9),
+            Tok::Minus => (BinOp::Sub, 9),
+            Tok::Star => (BinOp::Mul, 10),
+            Tok::Slash => (BinOp::Div, 10),
+            Tok::Percent => (BinOp::Mod, 10),
             _ => return None,
         })
     }
@@ -1544,7 +1562,7 @@ impl<'a> Parser<'a> {
             }
             let optok = self.idx();
             self.advance();
-            let rhs = if prec < 6 {
+            let rhs = if prec < 10 {
                 self.binary(prec + 1)?
             } else {
                 self.unary()?
@@ -1596,6 +1614,7 @@ impl<'a> Parser<'a> {
             Tok::Plus => 0,
             Tok::Minus => UN_NEG,
             Tok::Not => UN_NOT,
+            Tok::Tilde => UN_BITNOT,
             Tok::PlusPlus => 100 + INC_PRE,
             Tok::MinusMinus => 100 + DEC_PRE,
             _ => return self.postfix(),

@@ -131,6 +131,7 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
     let ty = ty_name(i.ty);
     match i.op {
         Op::Const => {
+            let int_bits = m.profile == crate::limits::Profile::P2;
             write!(out, "const {} (", ty)?;
             for k in 0..i.lanes.clamp(1, 4) as usize {
                 let v = m
@@ -141,7 +142,17 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
                 if k > 0 {
                     out.write_str(", ")?;
                 }
-                write!(out, "{}", v)?;
+                // Profile 2's integers are bit patterns.
+                match Type::from_u8(i.ty) {
+                    Some(t) if int_bits && crate::ir::Type::is_integer(t) => {
+                        if matches!(t, Type::Int | Type::IVec2 | Type::IVec3 | Type::IVec4) {
+                            write!(out, "{}", v.to_bits() as i32)?
+                        } else {
+                            write!(out, "{}u", v.to_bits())?
+                        }
+                    }
+                    _ => write!(out, "{}", v)?,
+                }
             }
             write!(out, ") imm {}", i.aux)
         }
@@ -160,7 +171,16 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             i.a,
             LANES[(i.aux2 & 3) as usize]
         ),
-        Op::Cmp | Op::CmpV => {
+        Op::Cvt => {
+            let k = match i.aux {
+                crate::ir::CVT_I2F => "i2f",
+                crate::ir::CVT_U2F => "u2f",
+                crate::ir::CVT_F2I => "f2i",
+                _ => "f2u",
+            };
+            write!(out, "cvt {} {}.{} %{}", k, ty, i.lanes, i.a)
+        }
+        Op::Cmp | Op::CmpV | Op::ICmp | Op::UCmp => {
             let c = match CmpCode::from_i16(i.aux) {
                 Some(CmpCode::Lt) => "lt",
                 Some(CmpCode::Gt) => "gt",
@@ -170,8 +190,8 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
                 Some(CmpCode::Ne) => "ne",
                 None => "?",
             };
-            if i.op == Op::CmpV {
-                return write!(out, "cmpv {}.{} %{}, %{}", c, i.lanes, i.a, i.b);
+            if i.op != Op::Cmp {
+                return write!(out, "{} {}.{} %{}, %{}", name, c, i.lanes, i.a, i.b);
             }
             write!(out, "cmp {} %{}, %{}", c, i.a, i.b)
         }

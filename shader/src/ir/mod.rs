@@ -50,12 +50,61 @@
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //!
+//! Profile 2's 32-bit integers: an `int`/`uint` lane holds its bit pattern (`f32::from_bits`).
+//! Every op below is lane-wise for k < lanes (0 means 1), other lanes kept; results wrap.
+//!
+//! | op | operands | semantics |
+//! |---|---|---|
+//! | IADD ISUB IMUL | dst, a, b, lanes | two's-complement wrapping (the same bits for int and uint) |
+//! | IDIV | dst, a, b, lanes | signed, truncating; x / 0 = 0, INT_MIN / -1 = INT_MIN |
+//! | UDIV | dst, a, b, lanes | unsigned; x / 0 = 0xffffffff |
+//! | IMOD UMOD | dst, a, b, lanes | the remainder of the unsigned bit patterns (Mesa's `%` on int, measured); x % 0 = 0xffffffff |
+//! | AND OR XOR | dst, a, b, lanes | bitwise |
+//! | NOT INEG IABS ISIGN | dst, a, lanes | bitwise not; wrapping negation; abs(INT_MIN) = INT_MIN; sign gives 1, 0, -1 |
+//! | SHL ISHR USHR | dst, a, b, lanes | shift a by b mod 32 (ISHR arithmetic, USHR logical) |
+//! | IMIN IMAX UMIN UMAX | dst, a, b, lanes | signed / unsigned |
+//! | ICMP UCMP | dst, a, b, aux = [`CmpCode`], lanes | dst[k] = 1.0 if a[k] OP b[k] (signed / unsigned) else 0.0: profile 2's bools stay 0.0/1.0 |
+//! | CVT | dst, a, aux = [`CVT_I2F`], [`CVT_U2F`], [`CVT_F2I`] or [`CVT_F2U`], lanes | conversions; F2I of NaN, infinities and values outside the range is INT_MIN (0x80000000); F2U as Mesa on x86: see [`f2u`] |
+//!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
 //! (documented in docs/CSIR.md): DIV (33), SQRT (34); profile 2's LOAD_SYSVAL (35,
 //! gl_VertexID and gl_InstanceID), FLOOR (36) CEIL (37) FRACT (38) ROUND_EVEN (39) EXP2 (40)
 //! LOG2 (41) SIGN (42) CMPV (43); profile 2's structured loops LOOP (44) BREAK (45)
 //! CONTINUE (46) ENDLOOP (47). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
-//! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop.
+//! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop. Profile 2's
+//! integer ops are 48..=71: IADD ISUB IMUL IDIV UDIV IMOD UMOD AND OR XOR NOT SHL ISHR USHR IMIN
+//! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order.
+
+/// The pattern of every profile-2 integer op (48..=71), for exhaustive matches.
+macro_rules! int_ops {
+    () => {
+        $crate::ir::Op::IAdd
+            | $crate::ir::Op::ISub
+            | $crate::ir::Op::IMul
+            | $crate::ir::Op::IDiv
+            | $crate::ir::Op::UDiv
+            | $crate::ir::Op::IMod
+            | $crate::ir::Op::UMod
+            | $crate::ir::Op::And
+            | $crate::ir::Op::Or
+            | $crate::ir::Op::Xor
+            | $crate::ir::Op::Not
+            | $crate::ir::Op::Shl
+            | $crate::ir::Op::IShr
+            | $crate::ir::Op::UShr
+            | $crate::ir::Op::IMin
+            | $crate::ir::Op::IMax
+            | $crate::ir::Op::UMin
+            | $crate::ir::Op::UMax
+            | $crate::ir::Op::INeg
+            | $crate::ir::Op::IAbs
+            | $crate::ir::Op::ISign
+            | $crate::ir::Op::ICmp
+            | $crate::ir::Op::UCmp
+            | $crate::ir::Op::Cvt
+    };
+}
+pub(crate) use int_ops;
 
 pub mod dump;
 pub mod opt;
@@ -325,6 +374,32 @@ pub enum Op {
     Break = 45,
     Continue = 46,
     EndLoop = 47,
+    // Profile 2's 32-bit integers (issue 14 item 4): lane-wise ops on the bit patterns the
+    // lanes hold, `lanes` (0 means 1); see `ints` and docs/LANGUAGE.md ("Integers").
+    IAdd = 48,
+    ISub = 49,
+    IMul = 50,
+    IDiv = 51,
+    UDiv = 52,
+    IMod = 53,
+    UMod = 54,
+    And = 55,
+    Or = 56,
+    Xor = 57,
+    Not = 58,
+    Shl = 59,
+    IShr = 60,
+    UShr = 61,
+    IMin = 62,
+    IMax = 63,
+    UMin = 64,
+    UMax = 65,
+    INeg = 66,
+    IAbs = 67,
+    ISign = 68,
+    ICmp = 69,
+    UCmp = 70,
+    Cvt = 71,
 }
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -341,13 +416,44 @@ pub fn loop_inst(bound: u32) -> Inst {
     i
 }
 
+/// CVT `aux`: int bits to float.
+pub const CVT_I2F: i16 = 0;
+/// CVT `aux`: uint bits to float.
+pub const CVT_U2F: i16 = 1;
+/// CVT `aux`: float to int bits (truncating).
+pub const CVT_F2I: i16 = 2;
+/// CVT `aux`: float to uint bits (truncating).
+pub const CVT_F2U: i16 = 3;
+
+/// Profile 2's float-to-int conversion (CVT F2I): truncation toward zero; NaN, infinities and
+/// values outside -2^31..2^31 give INT_MIN, as x86's CVTTPS2DQ (and so Mesa's llvmpipe) does.
+#[inline]
+pub fn f2i(x: f32) -> i32 {
+    if x >= -2147483648.0 && x < 2147483648.0 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// Profile 2's float-to-uint conversion (CVT F2U), bit-exact with what llvmpipe computes (measured
+/// through Mesa and VirGL): `r1 = f2i(x)`, `r2 = f2i(x - 2^31)`, result `r1 | (r2 & (r1 >> 31))`
+/// (arithmetic shift). So 0..2^32 convert exactly, negative values above -2^31 give f2i(x)'s
+/// bits (`uint(-3.7)` = 0xfffffffd) and NaN, infinities and the rest give 0x80000000.
+#[inline]
+pub fn f2u(x: f32) -> u32 {
+    let r1 = f2i(x);
+    let r2 = f2i(x - 2147483648.0);
+    (r1 | (r2 & (r1 >> 31))) as u32
+}
+
 /// LOAD_SYSVAL `aux`: gl_VertexID (the vertex's index: the index value of an indexed draw).
 pub const SYSVAL_VERTEX_ID: i16 = 0;
 /// LOAD_SYSVAL `aux`: gl_InstanceID (0 for a draw that is not instanced).
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 48] = [
+    pub const ALL: [Op; 72] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -396,6 +502,30 @@ impl Op {
         Op::Break,
         Op::Continue,
         Op::EndLoop,
+        Op::IAdd,
+        Op::ISub,
+        Op::IMul,
+        Op::IDiv,
+        Op::UDiv,
+        Op::IMod,
+        Op::UMod,
+        Op::And,
+        Op::Or,
+        Op::Xor,
+        Op::Not,
+        Op::Shl,
+        Op::IShr,
+        Op::UShr,
+        Op::IMin,
+        Op::IMax,
+        Op::UMin,
+        Op::UMax,
+        Op::INeg,
+        Op::IAbs,
+        Op::ISign,
+        Op::ICmp,
+        Op::UCmp,
+        Op::Cvt,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -453,6 +583,30 @@ impl Op {
             Op::Break => "break",
             Op::Continue => "continue",
             Op::EndLoop => "endloop",
+            Op::IAdd => "iadd",
+            Op::ISub => "isub",
+            Op::IMul => "imul",
+            Op::IDiv => "idiv",
+            Op::UDiv => "udiv",
+            Op::IMod => "imod",
+            Op::UMod => "umod",
+            Op::And => "and",
+            Op::Or => "or",
+            Op::Xor => "xor",
+            Op::Not => "not",
+            Op::Shl => "shl",
+            Op::IShr => "ishr",
+            Op::UShr => "ushr",
+            Op::IMin => "imin",
+            Op::IMax => "imax",
+            Op::UMin => "umin",
+            Op::UMax => "umax",
+            Op::INeg => "ineg",
+            Op::IAbs => "iabs",
+            Op::ISign => "isign",
+            Op::ICmp => "icmp",
+            Op::UCmp => "ucmp",
+            Op::Cvt => "cvt",
         }
     }
 
@@ -497,7 +651,17 @@ impl Op {
                 | Op::Log2
                 | Op::Sign
                 | Op::CmpV
-        )
+        ) || self.is_int()
+    }
+
+    /// Profile 2's integer ops (48..=71), all pure and lane-wise.
+    pub fn is_int(self) -> bool {
+        (Op::IAdd as u8..=Op::Cvt as u8).contains(&(self as u8))
+    }
+
+    /// Integer ops with one operand (`a`); the others read `a` and `b`.
+    pub fn is_int_unary(self) -> bool {
+        matches!(self, Op::Not | Op::INeg | Op::IAbs | Op::ISign | Op::Cvt)
     }
 }
 

@@ -138,6 +138,21 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 reads: [Access::one(i.a, m), Access::NONE],
             }
         }
+        crate::ir::int_ops!() => {
+            let op = i.op;
+            let m = mask(lanes_or(i.lanes, 1));
+            Effects {
+                write: Access::one(i.dst, m),
+                reads: [
+                    Access::one(i.a, m),
+                    if op.is_int_unary() {
+                        Access::NONE
+                    } else {
+                        Access::one(i.b, m)
+                    },
+                ],
+            }
+        }
         Op::Pow | Op::CmpV => {
             let m = mask(lanes_or(i.lanes, 1));
             Effects {

@@ -11,7 +11,8 @@
 //! It must never: modify the module, allocate, panic on any input, or accept something the
 //! executor would have to guess about.
 use crate::ir::{
-    CmpCode, Interface, Module, Op, Stage, Type, SYSVAL_INSTANCE_ID, SYSVAL_VERTEX_ID,
+    CmpCode, Interface, Module, Op, Stage, Type, CVT_F2U, CVT_I2F, SYSVAL_INSTANCE_ID,
+    SYSVAL_VERTEX_ID,
 };
 use crate::limits::{
     limits, Profile, IF_DEPTH_MAX, LOOP_DEPTH_MAX, P2_LOOP_ITERATIONS_MAX, UNIFORM_VEC4_CAP,
@@ -160,6 +161,23 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     if CmpCode::from_i16(inst.aux).is_none() {
                         return Err(v.err("CMPV code must be 1..=6 (LT GT LE GE EQ NE)"));
                     }
+                }
+            }
+            crate::ir::int_ops!() => {
+                if p1 {
+                    return Err(v.err("opcodes 48..=71 are profile 2's (32-bit integers)"));
+                }
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+                if !inst.op.is_int_unary() {
+                    v.temp(inst.b)?;
+                }
+                if matches!(inst.op, Op::ICmp | Op::UCmp) && CmpCode::from_i16(inst.aux).is_none() {
+                    return Err(v.err("ICMP/UCMP code must be 1..=6 (LT GT LE GE EQ NE)"));
+                }
+                if inst.op == Op::Cvt && !(CVT_I2F..=CVT_F2U).contains(&inst.aux) {
+                    return Err(v.err("CVT kind must be 0..=3 (I2F U2F F2I F2U)"));
                 }
             }
             Op::Dot => {

@@ -541,7 +541,8 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=47 (LOAD_SYSVAL, the built-in library, loops) exist only in profile-2 modules.
+        // Opcodes 35..=71 (LOAD_SYSVAL, the built-in library, loops, integers) exist only in
+        // profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -597,6 +598,13 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::LoadSysval => (true, false, false, true, false),
         Op::StorePos | Op::StoreColor | Op::If => (false, true, false, false, false),
         Op::StoreVar => (false, true, false, true, false),
+        crate::ir::int_ops!() => (
+            true,
+            true,
+            !i.op.is_int_unary(),
+            matches!(i.op, Op::ICmp | Op::UCmp | Op::Cvt),
+            false,
+        ),
     };
     if !d {
         i.dst = -1;

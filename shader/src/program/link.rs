@@ -737,6 +737,9 @@ impl Program {
                 found: values.len(),
             });
         }
+        // Profile 2's integers are bit patterns: a whole number given as a float converts
+        // (int(v) / uint(v), as the shader's own conversion does).
+        let bits = self.int_bits();
         for (slot, words) in [
             (vs_slot, &mut self.vs_uniforms),
             (fs_slot, &mut self.fs_uniforms),
@@ -744,7 +747,46 @@ impl Program {
             let Some(slot) = slot else { continue };
             for (k, v) in values.iter().enumerate() {
                 if let Some(w) = words.get_mut(Self::word(ty, slot, k)) {
-                    *w = *v;
+                    *w = match ty {
+                        _ if !bits || !ty.is_integer() => *v,
+                        Type::Uint | Type::UVec2 | Type::UVec3 | Type::UVec4 => {
+                            f32::from_bits(crate::ir::f2u(*v))
+                        }
+                        _ => f32::from_bits(crate::ir::f2i(*v) as u32),
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Profile 2: whether integer uniforms hold bit patterns (a stage compiled in profile 2).
+    fn int_bits(&self) -> bool {
+        self.vs.profile.max(self.fs.profile) != Profile::P1
+    }
+
+    /// Sets an int/uint uniform (or vector) of a profile-2 program from exact 32-bit values
+    /// (the bits are stored as given: `-1i32 as u32`, `0xffffffff`); any other uniform takes
+    /// the values as `set_uniform` does, each converted to a float.
+    pub fn set_uniform_bits(&mut self, index: usize, values: &[u32]) -> Result<(), UniformError> {
+        let e = self.entry(index)?;
+        let (ty, vs_slot, fs_slot) = (e.ty, e.vs_slot, e.fs_slot);
+        let expected = uniform_floats(ty);
+        if values.len() != expected {
+            return Err(UniformError::WrongCount {
+                expected,
+                found: values.len(),
+            });
+        }
+        let raw = self.int_bits() && ty.is_integer();
+        for (slot, words) in [
+            (vs_slot, &mut self.vs_uniforms),
+            (fs_slot, &mut self.fs_uniforms),
+        ] {
+            let Some(slot) = slot else { continue };
+            for (k, v) in values.iter().enumerate() {
+                if let Some(w) = words.get_mut(Self::word(ty, slot, k)) {
+                    *w = if raw { f32::from_bits(*v) } else { *v as f32 };
                 }
             }
         }
@@ -807,6 +849,13 @@ impl Program {
         if lane >= floats {
             return Err(UniformError::LaneOutOfRange { lane, floats });
         }
+        let value = match ty {
+            _ if !self.int_bits() || !ty.is_integer() => value,
+            Type::Uint | Type::UVec2 | Type::UVec3 | Type::UVec4 => {
+                f32::from_bits(crate::ir::f2u(value))
+            }
+            _ => f32::from_bits(crate::ir::f2i(value) as u32),
+        };
         for (slot, words) in [
             (vs_slot, &mut self.vs_uniforms),
             (fs_slot, &mut self.fs_uniforms),

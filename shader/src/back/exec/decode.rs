@@ -132,6 +132,7 @@ impl Executable {
                 | Op::Log2
                 | Op::Sign
                 | Op::CmpV => lanes_or(1),
+                crate::ir::int_ops!() => lanes_or(1),
                 Op::Dot => match inst.aux {
                     0 => 3,
                     v => narrow(v),

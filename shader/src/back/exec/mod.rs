@@ -45,6 +45,7 @@
 )]
 
 pub(crate) mod decode;
+pub mod ints;
 pub mod lanes;
 pub mod math;
 pub(crate) mod selftest;
@@ -638,6 +639,7 @@ impl Executable {
                         put(&mut r[dst][c], &v, m);
                     }
                 }
+                crate::ir::int_ops!() => ints::run(r, d, m),
                 Op::Sqrt => unary_lanes(
                     r,
                     d,

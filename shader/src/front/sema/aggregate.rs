@@ -220,7 +220,7 @@ impl<'a> Sema<'a> {
                 }
             );
         };
-        let len = lane(&k, 0);
+        let len = self.knum(v.ty, &k, 0);
         if !(len >= 1.0 && len <= P2_ARRAY_LEN_MAX as f32) {
             bail!(
                 self,
@@ -680,7 +680,7 @@ impl<'a> Sema<'a> {
                 )?;
                 self.store_agg(a, dst, m.ty, v)?;
             } else {
-                let Some(v) = self.convert(v, m.ty.base).filter(|_| !v.agg.is_agg()) else {
+                let Some(v) = self.convert_emit(v, m.ty.base)?.filter(|_| !v.agg.is_agg()) else {
                     let g = self.val_name(&v);
                     bail!(
                         self,
@@ -854,7 +854,7 @@ impl<'a> Sema<'a> {
                 "array indexes must be constant expressions (or loop indexes) for now: dynamic indexing comes with profile 2 part 3"
             );
         };
-        let idx = lane(&k, 0);
+        let idx = self.knum(v.ty, &k, 0);
         if !(idx >= 0.0 && idx < agg.len as f32) {
             let a = self.agg_name(agg);
             bail!(
@@ -912,7 +912,7 @@ impl<'a> Sema<'a> {
                 self.check_agg(a, &v, el, "wrong element type in the array constructor")?;
                 self.store_agg(a, dst, el, v)?;
             } else {
-                let Some(v) = self.convert(v, el.base).filter(|_| !v.agg.is_agg()) else {
+                let Some(v) = self.convert_emit(v, el.base)?.filter(|_| !v.agg.is_agg()) else {
                     let (g, w) = (self.val_name(&v), self.agg_name(agg));
                     bail!(
                         self,

@@ -68,10 +68,7 @@ impl<'a> Sema<'a> {
                 v.ty.name()
             );
         }
-        Ok(Val {
-            ty: float_of(v.ty),
-            ..v
-        })
+        self.to_float(v)
     }
 
     pub(super) fn op1(&mut self, op: Op, v: Val) -> R<Val> {
@@ -221,6 +218,13 @@ impl<'a> Sema<'a> {
                         v.1.ty.name()
                     );
                 }
+                if self.true_ints() && is_int_based(v.1.ty) {
+                    return self.int_builtin("abs", v.1, None);
+                }
+                if self.true_ints() && is_uint_based(v.1.ty) {
+                    let f = self.to_float(v.1)?;
+                    return self.op1(Op::Abs, f);
+                }
                 // GLSL has no genUType abs: a uint argument converts to float (profile 2).
                 let ty = if is_uint_based(v.1.ty) {
                     float_of(v.1.ty)
@@ -258,22 +262,26 @@ impl<'a> Sema<'a> {
                 // Profile 2: two uint-based arguments keep their type, as two int-based ones do.
                 let int = (is_int_based(a.1.ty) && is_int_based(b.1.ty))
                     || (is_uint_based(a.1.ty) && is_uint_based(b.1.ty));
-                let fa = if int {
-                    a.1
+                let (fa, fb) = if int {
+                    (a.1, b.1)
+                } else if self.true_ints() {
+                    (self.to_float(a.1)?, self.to_float(b.1)?)
                 } else {
-                    Val {
-                        ty: float_of(a.1.ty),
-                        ..a.1
-                    }
+                    (
+                        Val {
+                            ty: float_of(a.1.ty),
+                            ..a.1
+                        },
+                        Val {
+                            ty: float_of(b.1.ty),
+                            ..b.1
+                        },
+                    )
                 };
-                let fb = if int {
-                    b.1
-                } else {
-                    Val {
-                        ty: float_of(b.1.ty),
-                        ..b.1
-                    }
-                };
+                if int && self.true_ints() {
+                    let fb = self.match_size(name, i, fa, fb)?;
+                    return self.int_builtin(name, fa, Some(fb));
+                }
                 let fb = self.match_size(name, i, fa, fb)?;
                 self.op2(if name == "min" { Op::Min } else { Op::Max }, fa.ty, fa, fb)
             }
@@ -284,6 +292,16 @@ impl<'a> Sema<'a> {
                 let x = self.float_arg(name, 0, arg(0))?;
                 let lo = self.float_arg(name, 1, arg(1))?;
                 let hi = self.float_arg(name, 2, arg(2))?;
+                let ints = [arg(0), arg(1), arg(2)]
+                    .iter()
+                    .all(|v| is_int_based(v.1.ty));
+                if self.true_ints() && (uint || ints) {
+                    let (x, lo, hi) = (arg(0).1, arg(1).1, arg(2).1);
+                    let lo = self.match_size(name, i, x, lo)?;
+                    let hi = self.match_size(name, i, x, hi)?;
+                    let m = self.int_builtin("max", x, Some(lo))?;
+                    return self.int_builtin("min", m, Some(hi));
+                }
                 let (x, lo, hi) = if uint {
                     (arg(0).1, arg(1).1, arg(2).1)
                 } else {

@@ -195,6 +195,9 @@ impl<'a> Sema<'a> {
     /// Lane-wise comparison into a bool vector (or bool) of `a`'s size.
     fn cmpv(&mut self, a: Val, b: Val, code: CmpCode) -> R<Val> {
         let n = a.ty.components().max(1);
+        if self.true_ints() && is_whole(a.ty) && is_whole(b.ty) {
+            return self.int_compare(code, a, b, n);
+        }
         let (ta, tb) = (self.mat(a)?, self.mat(b)?);
         let t = self.temp(1)?;
         let ty = vec_of(Sk::Bool, n);
@@ -679,6 +682,9 @@ impl<'a> Sema<'a> {
                         "sign() expects a float or int scalar or vector; found {}",
                         v.1.ty.name()
                     );
+                }
+                if self.true_ints() && is_int_based(v.1.ty) {
+                    return self.int_builtin("sign", v.1, None);
                 }
                 self.op1(Op::Sign, v.1)
             }

@@ -181,7 +181,7 @@ impl<'a> Sema<'a> {
                         );
                     }
                 }
-                let arg = match self.convert(arg, pn.ty) {
+                let arg = match self.convert_emit(arg, pn.ty)? {
                     Some(v) => v,
                     None if !copy_in => Val::temp(pn.ty, -1),
                     None => {

@@ -31,6 +31,18 @@ impl<'a> Sema<'a> {
                 );
             }
         }
+        let mut args = args;
+        if self.true_ints() && !args.iter().any(|a| is_matrix(a.1.ty)) {
+            // Profile 2: every argument is first converted to the result's scalar kind (a
+            // matrix's is float), so the builders below copy lanes (integers are bit patterns).
+            let kind = if is_matrix(ty) { Sk::Float } else { sk(ty) };
+            for a in args.iter_mut() {
+                let n = a.1.ty.components().max(1);
+                if sk(a.1.ty) != kind && (is_whole(a.1.ty) || kind == Sk::Int || kind == Sk::Uint) {
+                    a.1 = self.conv_scalar_kind(a.1, vec_of(kind, n))?;
+                }
+            }
+        }
         let first = args
             .first()
             .map(|a| a.1)
@@ -85,6 +97,14 @@ impl<'a> Sema<'a> {
     /// Converts a value's element kind to that of `target` (int<->float<->bool), keeping size.
     pub(super) fn conv_scalar_kind(&mut self, v: Val, target: Type) -> R<Val> {
         let n = v.ty.components().max(1);
+        let whole = is_whole(v.ty) || is_whole(target);
+        if self.true_ints() && whole && !(is_bvec(target) || target == Type::Bool) {
+            return self.p2_conv_kind(v, target);
+        }
+        if self.true_ints() && is_whole(v.ty) {
+            // int/uint to bool or bvec: lane-wise `x != 0` on the integers.
+            return self.p2_conv_kind(v, Type::Bool);
+        }
         let to_int = is_whole(target);
         let to_bool = target == Type::Bool;
         let from_int = is_whole(v.ty);

@@ -750,6 +750,8 @@ impl<'a> Sema<'a> {
                 let value = self.t.syms.get(s).map_or(0, |x| x.slot);
                 if let Ok(t) = self.temp(1) {
                     let _ = self.emit(Op::LoadSysval, Type::Int, 1, t, -1, -1, value, 0);
+                    // Profile 2's ints are bit patterns: the float the IR loads converts.
+                    let _ = self.emit(Op::Cvt, Type::Int, 1, t, t, -1, CVT_F2I, 0);
                     if value == SYSVAL_INSTANCE_ID {
                         self.module.iface.reads_instance_id = true;
                     } else {

@@ -40,7 +40,7 @@ impl<'a> Sema<'a> {
         let Some(k) = v.k.filter(|_| matches!(v.ty, Type::Int | Type::Uint)) else {
             bail!(self, i, "only constant integer indexes are supported");
         };
-        let idx = lane(&k, 0);
+        let idx = self.knum(v.ty, &k, 0);
         let count = if is_matrix(of) {
             of.columns()
         } else {
@@ -67,13 +67,13 @@ impl<'a> Sema<'a> {
         let n = self.node(i);
         self.cur_node = i;
         match n.kind {
-            Kind::IntLit => Ok(Val::konst(
+            Kind::IntLit => Ok(self.int_literal(
                 if n.ty == Type::Uint {
                     Type::Uint
                 } else {
                     Type::Int
                 },
-                [n.ival as u32 as f32, 0.0, 0.0, 0.0],
+                n.ival as u32,
             )),
             Kind::FloatLit => Ok(Val::konst(
                 Type::Float,
@@ -164,7 +164,7 @@ impl<'a> Sema<'a> {
                 let g = self.val_name(&lhs);
                 bail!(self, i, "length() needs an array; this is {}", g);
             }
-            return Ok(Val::konst(Type::Int, [lhs.agg.len as f32, 0.0, 0.0, 0.0]));
+            return Ok(self.int_literal(Type::Int, lhs.agg.len as u32));
         }
         if lhs.agg.len > 0 && n.kind == Kind::Index {
             return self.index_value(i, n.b, lhs);
@@ -396,6 +396,16 @@ impl<'a> Sema<'a> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
                 self.compare(i, op, a, b)
             }
+            BinOp::Mod
+            | BinOp::BitAnd
+            | BinOp::BitOr
+            | BinOp::BitXor
+            | BinOp::Shl
+            | BinOp::Shr
+                if self.true_ints() =>
+            {
+                self.arith(i, n, op, a, b)
+            }
             BinOp::Mod => {
                 let ok = a.ty == Type::Int && b.ty == Type::Int;
                 match (a.k, b.k) {
@@ -523,6 +533,14 @@ impl<'a> Sema<'a> {
                 return Ok(Val::agg(a.agg, r));
             }
             let ty = self.cond_type(i, a.ty, b.ty)?;
+            let (a, b) = if self.true_ints() && a.ty != b.ty {
+                // Profile 2: the int side converts to float (a CVT).
+                let a = self.convert_emit(a, ty)?.unwrap_or(a);
+                let b = self.convert_emit(b, ty)?.unwrap_or(b);
+                (a, b)
+            } else {
+                (a, b)
+            };
             let (a, b) = (Val { ty, ..a }, Val { ty, ..b });
             if let Some(k) = c.k {
                 return Ok(if lane(&k, 0) != 0.0 { a } else { b });
@@ -670,6 +688,30 @@ impl<'a> Sema<'a> {
             BinOp::Eq => CmpCode::Eq,
             _ => CmpCode::Ne,
         };
+        if self.true_ints() && bools == 0 {
+            // Profile 2: int/uint pairs compare their integers; int with float converts.
+            if is_whole(a.ty) && is_whole(b.ty) {
+                return self.int_compare(code, a, b, 1);
+            }
+            let a = self.to_float(a)?;
+            let b = self.to_float(b)?;
+            if let (Some(x), Some(y)) = (a.k, b.k) {
+                let (x, y) = (lane(&x, 0), lane(&y, 0));
+                let r = match code {
+                    CmpCode::Lt => x < y,
+                    CmpCode::Gt => x > y,
+                    CmpCode::Le => x <= y,
+                    CmpCode::Ge => x >= y,
+                    CmpCode::Eq => x == y,
+                    CmpCode::Ne => x != y,
+                };
+                return Ok(Val::konst(Type::Bool, [r as u8 as f32, 0.0, 0.0, 0.0]));
+            }
+            let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+            let t = self.temp(1)?;
+            self.emit(Op::Cmp, Type::Bool, 1, t, ta, tb, code as i16, 0)?;
+            return Ok(Val::temp(Type::Bool, t));
+        }
         if let (Some(x), Some(y)) = (a.k, b.k) {
             let (x, y) = (lane(&x, 0), lane(&y, 0));
             let r = match code {
@@ -703,7 +745,17 @@ impl<'a> Sema<'a> {
         if is_matrix(a.ty) || is_matrix(b.ty) {
             return self.matrix_arith(i, op, a, b);
         }
-        let (ka, kb) = (sk(a.ty), sk(b.ty));
+        let (ka, mut kb) = (sk(a.ty), sk(b.ty));
+        let mut b = b;
+        if matches!(op, BinOp::Shl | BinOp::Shr) && is_whole(a.ty) && is_whole(b.ty) {
+            // A shift's count may be int or uint whatever the shifted value is (the bits are
+            // the same); the result has the left operand's type.
+            b = Val {
+                ty: vec_of(ka, b.ty.components()),
+                ..b
+            };
+            kb = ka;
+        }
         if matches!((ka, kb), (Sk::Int, Sk::Uint) | (Sk::Uint, Sk::Int)) {
             bail!(
                 self,
@@ -729,6 +781,28 @@ impl<'a> Sema<'a> {
         }
         let len = na.max(nb);
         let ty = vec_of(kind, len);
+        if self.true_ints() {
+            let bitwise = !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+            if bitwise && !int {
+                bail!(
+                    self,
+                    i,
+                    "operator '{}' needs int or uint operands; found {} and {}",
+                    op.symbol(),
+                    a.ty.name(),
+                    b.ty.name()
+                );
+            }
+            let a = if na < len { self.splat(a, len)? } else { a };
+            let b = if nb < len { self.splat(b, len)? } else { b };
+            if int {
+                return self.int_binary(n.b, op, ty, a, b);
+            }
+            // int with float: the int side converts (CVT), then the float rules below.
+            let a = self.to_float(a)?;
+            let b = self.to_float(b)?;
+            return self.float_arith(n, op, ty, len, a, b);
+        }
         if op == BinOp::Div {
             if let Some(k) = b.k {
                 if (0..nb as usize).any(|l| lane(&k, l) == 0.0) {
@@ -770,6 +844,40 @@ impl<'a> Sema<'a> {
         if int && op == BinOp::Div {
             self.emit(Op::Trunc, ty, len, t, t, -1, 0, 0)?;
         }
+        Ok(Val::temp(ty, t))
+    }
+
+    /// Profile 2's float `+ - * /` of two float operands of `len` lanes (after conversion).
+    fn float_arith(&mut self, n: Node, op: BinOp, ty: Type, len: u8, a: Val, b: Val) -> R<Val> {
+        if op == BinOp::Div {
+            if let Some(k) = b.k {
+                if (0..len as usize).any(|l| lane(&k, l) == 0.0) {
+                    bail!(self, n.b, "division by zero");
+                }
+            }
+        }
+        if let (Some(x), Some(y)) = (a.k, b.k) {
+            let mut out = [0.0f32; 4];
+            for (l, o) in out.iter_mut().enumerate().take(len as usize) {
+                let (p, q) = (lane(&x, l), lane(&y, l));
+                *o = match op {
+                    BinOp::Add => p + q,
+                    BinOp::Sub => p - q,
+                    BinOp::Mul => p * q,
+                    _ => p / q,
+                };
+            }
+            return Ok(Val::konst(ty, out));
+        }
+        let (ta, tb) = (self.mat(a)?, self.mat(b)?);
+        let t = self.temp(1)?;
+        let irop = match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            _ => Op::Div,
+        };
+        self.emit(irop, ty, len, t, ta, tb, 0, 0)?;
         Ok(Val::temp(ty, t))
     }
 
@@ -878,6 +986,20 @@ impl<'a> Sema<'a> {
         }
         if is_matrix(v.ty) && self.toks.profile == Profile::P2 {
             return self.neg_matrix(v);
+        }
+        if n.op == UN_BITNOT {
+            if !is_whole(v.ty) {
+                bail!(
+                    self,
+                    i,
+                    "operator '~' needs an int or uint value; found {}",
+                    v.ty.name()
+                );
+            }
+            return self.int_unary(true, v);
+        }
+        if self.true_ints() && is_whole(v.ty) {
+            return self.int_unary(false, v);
         }
         if !is_numeric(v.ty) {
             bail!(

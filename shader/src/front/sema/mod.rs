@@ -45,6 +45,7 @@ mod call;
 mod ctor;
 mod decl;
 mod expr;
+mod ints;
 mod loops;
 mod p2types;
 mod scope;

@@ -328,9 +328,9 @@ impl<'a> Sema<'a> {
         }
         let (a, b) = if a.ty == b.ty {
             (a, b)
-        } else if let Some(b2) = self.convert(b, a.ty) {
+        } else if let Some(b2) = self.convert_emit(b, a.ty)? {
             (a, b2)
-        } else if let Some(a2) = self.convert(a, b.ty) {
+        } else if let Some(a2) = self.convert_emit(a, b.ty)? {
             (a2, b)
         } else {
             bail!(
@@ -342,6 +342,9 @@ impl<'a> Sema<'a> {
                 b.ty.name()
             );
         };
+        if self.true_ints() && is_whole(a.ty) && is_whole(b.ty) {
+            return self.int_equal_all(a, b, op == BinOp::Eq).map(Some);
+        }
         self.equal_all(a, b, op == BinOp::Eq).map(Some)
     }
 }

@@ -125,7 +125,7 @@ impl<'a> Sema<'a> {
         }
         let v = self.value(n.a)?;
         let want = self.ret_ty;
-        let Some(v) = self.convert(v, want) else {
+        let Some(v) = self.convert_emit(v, want)? else {
             bail!(
                 self,
                 n.a,
@@ -195,7 +195,7 @@ impl<'a> Sema<'a> {
             }
             let v = self.value(n.a)?;
             let want = self.ret_ty;
-            let Some(v) = self.convert(v, want) else {
+            let Some(v) = self.convert_emit(v, want)? else {
                 bail!(
                     self,
                     n.a,
@@ -405,12 +405,13 @@ impl<'a> Sema<'a> {
         };
         let vname = self.name_of(n.a);
         let v = self.add_sym(n.a, vname, SymKind::LoopVar, Type::Int, -1)?;
-        let mut value = lane(&k, 0);
+        let mut value = self.knum(Type::Int, &k, 0);
         if p2 {
             // Profile 2: the first declarator is the loop variable, the others are ordinary
             // locals of the loop's scope (their initializers see the start value).
+            let kv = self.kwhole(Type::Int, value);
             if let Some(s) = self.t.syms.get_mut(v) {
-                s.known = Some([value, 0.0, 0.0, 0.0]);
+                s.known = Some([kv, 0.0, 0.0, 0.0]);
             }
             let mut d = init.next;
             while d >= 0 && self.node(d).kind == Kind::Decl {
@@ -430,8 +431,9 @@ impl<'a> Sema<'a> {
         let mut iterations = 0usize;
         let mut guards = 0usize;
         loop {
+            let kv = self.kwhole(Type::Int, value);
             if let Some(s) = self.t.syms.get_mut(v) {
-                s.known = Some([value, 0.0, 0.0, 0.0]);
+                s.known = Some([kv, 0.0, 0.0, 0.0]);
             }
             let mark = self.ntemp;
             let c = self.value(n.b)?;
@@ -503,8 +505,9 @@ impl<'a> Sema<'a> {
             if on_var {
                 value = self.loop_step(item, v, value)?;
                 stepped = true;
+                let kv = self.kwhole(Type::Int, value);
                 if let Some(sym) = self.t.syms.get_mut(v) {
-                    sym.known = Some([value, 0.0, 0.0, 0.0]);
+                    sym.known = Some([kv, 0.0, 0.0, 0.0]);
                 }
             } else {
                 let mark = self.ntemp;
@@ -561,7 +564,7 @@ impl<'a> Sema<'a> {
                     "unsupported loop step: the new value must be a constant integer expression"
                 );
             };
-            let d = lane(&k, 0);
+            let d = self.knum(Type::Int, &k, 0);
             let r = match BinOp::from_u8(s.op) {
                 Some(BinOp::Add) => value + d,
                 Some(BinOp::Sub) => value - d,
@@ -575,7 +578,7 @@ impl<'a> Sema<'a> {
             return Ok(r);
         }
         match nv.k {
-            Some(k) if nv.ty == Type::Int => Ok(lane(&k, 0)),
+            Some(k) if nv.ty == Type::Int => Ok(self.knum(Type::Int, &k, 0)),
             _ => bail!(
                 self,
                 s.b,
@@ -615,7 +618,7 @@ impl<'a> Sema<'a> {
         let mut known = None;
         if n.a >= 0 {
             let v = self.value(n.a)?;
-            let Some(v) = self.convert(v, n.ty) else {
+            let Some(v) = self.convert_emit(v, n.ty)? else {
                 bail!(
                     self,
                     n.a,
@@ -896,7 +899,7 @@ impl<'a> Sema<'a> {
             Some((len, _)) => like(ty, len),
             None => ty,
         };
-        let Some(v) = self.convert(v, target_ty) else {
+        let Some(v) = self.convert_emit(v, target_ty)? else {
             let what = match self.sym(sym).map(|s| s.kind) {
                 Some(SymKind::Position) => "gl_Position must be a vec4",
                 _ => "type mismatch in assignment",
@@ -990,10 +993,13 @@ impl<'a> Sema<'a> {
         // GLSL: a matrix gains 1.0 in every component.
         let one_ty = if is_matrix(cur.ty) {
             Type::Float
+        } else if self.true_ints() && is_whole(cur.ty) {
+            // Profile 2: 1 of the operand's own kind (a uint counts up by 1u).
+            vec_of(sk(cur.ty), 1)
         } else {
             Type::Int
         };
-        let one = Val::konst(one_ty, [1.0, 0.0, 0.0, 0.0]);
+        let one = Val::konst(one_ty, [self.kwhole(one_ty, 1.0), 0.0, 0.0, 0.0]);
         let new = self.arith(i, n, op, cur, one)?;
         let src = self.write_lvalue(lv, new)?;
         if post {
