@@ -146,6 +146,30 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
     ("any", 1, 1, "bool any(bvec x)"),
     ("all", 1, 1, "bool all(bvec x)"),
     ("not", 1, 1, "bvec not(bvec x)"),
+    (
+        "floatBitsToInt",
+        1,
+        1,
+        "genIType floatBitsToInt(genType value)",
+    ),
+    (
+        "floatBitsToUint",
+        1,
+        1,
+        "genUType floatBitsToUint(genType value)",
+    ),
+    (
+        "intBitsToFloat",
+        1,
+        1,
+        "genType intBitsToFloat(genIType value)",
+    ),
+    (
+        "uintBitsToFloat",
+        1,
+        1,
+        "genType uintBitsToFloat(genUType value)",
+    ),
 ];
 
 /// Mesa's minimax polynomial for atan on [0, 1] (odd powers, u^1..u^11).
@@ -965,6 +989,27 @@ impl<'a> Sema<'a> {
                 let z = Val::konst(Type::Float, [0.0; 4]);
                 let z = self.splat(z, b.ty.components())?;
                 self.cmpv(b, z, CmpCode::Eq)
+            }
+            "floatBitsToInt" | "floatBitsToUint" | "intBitsToFloat" | "uintBitsToFloat" => {
+                // Bit casts (profile 2's integers are bit patterns): the lanes are kept.
+                let (at, v) = arg(0);
+                let (want, to) = match name {
+                    "floatBitsToInt" => (Sk::Float, Sk::Int),
+                    "floatBitsToUint" => (Sk::Float, Sk::Uint),
+                    "intBitsToFloat" => (Sk::Int, Sk::Float),
+                    _ => (Sk::Uint, Sk::Float),
+                };
+                if !is_numeric(v.ty) || sk(v.ty) != want {
+                    bail!(
+                        self,
+                        at,
+                        "{}() expects a {} scalar or vector; found {}",
+                        name,
+                        vec_of(want, 1).name(),
+                        v.ty.name()
+                    );
+                }
+                Ok(self.bit_cast(v, to))
             }
             _ => bail!(self, i, "unknown function '{}'", name),
         }
