@@ -541,7 +541,8 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=47 (LOAD_SYSVAL, the built-in library, loops) exist only in profile-2 modules.
+        // Opcodes 35..=47 (LOAD_SYSVAL, the built-in library, loops) and 72..=76 (indirect
+        // addressing) exist only in profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -597,6 +598,10 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::LoadSysval => (true, false, false, true, false),
         Op::StorePos | Op::StoreColor | Op::If => (false, true, false, false, false),
         Op::StoreVar => (false, true, false, true, false),
+        Op::LoadIdx | Op::StoreIdx | Op::LoadLane | Op::StoreLane => {
+            (true, true, true, true, true)
+        }
+        Op::LoadUniIdx => (true, true, false, true, true),
     };
     if !d {
         i.dst = -1;
@@ -607,7 +612,10 @@ pub fn normalize(mut i: Inst) -> Inst {
     if !b {
         i.b = -1;
     }
-    i.c = -1;
+    // Only the indirect ops use `c` (offset or stride).
+    if !matches!(i.op, Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx) {
+        i.c = -1;
+    }
     if !x {
         i.aux = 0;
     }

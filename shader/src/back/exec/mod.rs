@@ -45,6 +45,7 @@
 )]
 
 pub(crate) mod decode;
+mod indirect;
 pub mod lanes;
 pub mod math;
 pub(crate) mod selftest;
@@ -768,6 +769,9 @@ impl Executable {
                     m,
                 ),
                 Op::StoreColor => put4(&mut out.color, &r[a], m),
+                Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
+                    indirect::run(r, d, m, inv.uniforms)
+                }
                 Op::Discard => {
                     alive &= !cur;
                     cur = 0;

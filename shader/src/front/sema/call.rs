@@ -303,6 +303,7 @@ impl<'a> Sema<'a> {
                 // A whole struct or array: leaf by leaf into the caller's block.
                 let at = self.cur_node;
                 self.store_agg(at, lv.1, agg, Val::agg(agg, t))?;
+                self.flush_indexed(lv.1)?;
                 continue;
             }
             let target = match lv.3 {

@@ -45,6 +45,7 @@ mod call;
 mod ctor;
 mod decl;
 mod expr;
+mod index;
 mod loops;
 mod p2types;
 mod scope;
@@ -187,6 +188,8 @@ pub struct SemaTables {
     /// Profile 2: the struct types in scope and their members (see `aggregate`).
     structs: Vec<StructDef, P2_STRUCT_MAX>,
     members: Vec<Member, P2_MEMBER_MAX>,
+    /// Profile 2: write-backs of dynamically indexed assignment targets (see `index`).
+    wb: Vec<index::WriteBack, P2_INDEXED_TARGETS_MAX>,
 }
 
 impl Default for SemaTables {
@@ -204,6 +207,7 @@ impl SemaTables {
             called: Vec::new(),
             structs: Vec::new(),
             members: Vec::new(),
+            wb: Vec::new(),
         }
     }
 }
@@ -272,6 +276,7 @@ pub fn analyze(
     s.t.called.clear();
     s.t.structs.clear();
     s.t.members.clear();
+    s.t.wb.clear();
     let _ = s.t.called.resize(ast.nodes.len(), false);
     let _ = s.t.scopes.push(Scope {
         parent: 0,

@@ -871,6 +871,7 @@ impl<'a> Sema<'a> {
             let v = self.value(n.b)?;
             self.check_agg(n.b, &v, lagg, "type mismatch in assignment")?;
             self.store_agg(i, tmp, lagg, v)?;
+            self.flush_indexed(tmp)?;
             if want {
                 return self.copy_agg(i, Val::agg(lagg, tmp));
             }
@@ -930,7 +931,7 @@ impl<'a> Sema<'a> {
         if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
             self.pos_written = true;
         }
-        match swz {
+        let r = match swz {
             None => self.store(tmp, ty, v).map(|_| -1),
             Some((len, mask)) => {
                 let src = self.mat(v)?;
@@ -948,7 +949,9 @@ impl<'a> Sema<'a> {
                 }
                 Ok(src)
             }
-        }
+        }?;
+        self.flush_indexed(tmp)?;
+        Ok(r)
     }
 
     /// Profile 2: `++x`, `--x` (the new value) and `x++`, `x--` (the old value) on an int or
@@ -1010,8 +1013,14 @@ impl<'a> Sema<'a> {
     /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
     pub(super) fn lvalue(&mut self, i: i16) -> R<LValue> {
         let base = self.t.spine.len();
+        let mark = self.t.wb.len();
         let r = self.lvalue_from(i, base);
         self.t.spine.truncate(base);
+        match r {
+            // Dynamically indexed levels are written back after the store (`flush_indexed`).
+            Ok(lv) => self.own_indexed(mark, lv.1),
+            Err(()) => self.t.wb.truncate(mark),
+        }
         r
     }
 
@@ -1049,7 +1058,10 @@ impl<'a> Sema<'a> {
             ));
         }
         if let (Kind::Index, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.len > 0) {
-            // Profile 2: an array element (a constant index).
+            // Profile 2: an array element.
+            if let super::index::Index::Dyn(t) = self.index_operand(n.b, true)? {
+                return self.dyn_array_target(n.b, s, tmp, inner_agg, t);
+            }
             let k = self.array_index(n.b, inner_agg)?;
             let el = inner_agg.elem();
             let t = tmp
@@ -1112,6 +1124,11 @@ impl<'a> Sema<'a> {
                         i,
                         "assignment target must be a name, a swizzle or an index of one"
                     );
+                }
+                if self.toks.profile == Profile::P2 {
+                    if let super::index::Index::Dyn(t) = self.index_operand(n.b, true)? {
+                        return self.dyn_component_target(n.b, s, tmp, ty, t);
+                    }
                 }
                 let idx = self.const_index(n.b, ty)?;
                 if is_matrix(ty) {
