@@ -163,6 +163,8 @@ pub const TGSI_TEMP_ARRAYS_MAX: usize = 32;
 /// Profile 2: dynamically indexed assignment targets pending their write-back at once (each
 /// index level of one target, as in `a[i][j] = x`, is one).
 pub const P2_INDEXED_TARGETS_MAX: usize = 32;
+/// Profile 2: `case`/`default` labels of one switch.
+pub const P2_SWITCH_LABELS_MAX: usize = 256;
 /// Storage for the fragment outputs of a stage's interface.
 pub const FRAG_OUTPUT_CAP: usize = P2_FRAG_OUTPUT_MAX;
 

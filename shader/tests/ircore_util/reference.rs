@@ -274,9 +274,55 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                 o.discarded = true;
                 return o;
             }
+            // Profile 2's indirect ops: floor(index) clamped to 0..=len-1, NaN as 0.
+            Op::LoadIdx => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d] = t[b + k * i.aux2 as usize + i.c as usize];
+            }
+            Op::StoreIdx => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                let to = d + k * i.aux2 as usize + i.c as usize;
+                let v = t[b];
+                for c in 0..l04(i.lanes) {
+                    t[to][c] = v[c];
+                }
+            }
+            Op::LoadUniIdx => {
+                let k = ref_clamp(t[a][0], i.aux2 as usize);
+                let s = (i.aux as usize + k * i.c as usize) * 4;
+                t[d] = [
+                    inp.uniforms.get(s).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 1).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 2).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 3).copied().unwrap_or(0.0),
+                ];
+            }
+            Op::LoadLane => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d][0] = t[b][k];
+            }
+            Op::StoreLane => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d][k] = t[b][0];
+            }
         }
     }
     o
+}
+
+/// The clamped index of the operand table, computed the obvious way.
+fn ref_clamp(v: f32, len: usize) -> usize {
+    if v.is_nan() {
+        return 0;
+    }
+    let f = v.floor();
+    if f < 0.0 {
+        0
+    } else if f >= (len - 1) as f32 {
+        len - 1
+    } else {
+        f as usize
+    }
 }
 
 pub struct Rng(pub u64);

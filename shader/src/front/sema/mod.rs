@@ -50,6 +50,7 @@ mod loops;
 mod p2types;
 mod scope;
 mod stmt;
+mod switch;
 mod types;
 
 type R<T> = Result<T, ()>;
@@ -147,6 +148,9 @@ pub struct Sema<'a> {
     /// Profile 2's open dynamic loops, innermost last: (`continue` and `break` leave a one-trip
     /// wrapper loop around the body, the break flag temp); see `loops`.
     dloops: Vec<(bool, i16), LOOP_DEPTH_MAX>,
+    /// The entries of `dloops` that belong to callers of the function being inlined
+    /// (`break`, `continue` and `return` act only on the loops above it).
+    loop_base: usize,
     /// Set by the unroller when a profile-2 loop must run dynamically instead.
     unroll_failed: bool,
     limit_reported: bool,
@@ -256,6 +260,7 @@ pub fn analyze(
         last_stmt: -1,
         if_depth: 0,
         dloops: Vec::new(),
+        loop_base: 0,
         unroll_failed: false,
         limit_reported: false,
         cur_node: -1,

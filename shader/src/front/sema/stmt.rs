@@ -82,6 +82,11 @@ impl<'a> Sema<'a> {
             }
             Kind::Return => self.return_stmt(i, n),
             Kind::Struct => self.declare_struct(i),
+            Kind::Switch => self.switch_stmt(i, n),
+            Kind::Case => {
+                let w = if n.a < 0 { "default" } else { "case" };
+                bail!(self, i, "'{}' label outside of a switch body", w)
+            }
             _ => {
                 self.err(i, format_args!("unsupported statement"));
                 Err(())
@@ -209,7 +214,8 @@ impl<'a> Sema<'a> {
             self.store(t, want, v)?;
         }
         let f = self.ret_flag;
-        self.store(f, Type::Bool, Val::konst(Type::Bool, [1.0, 0.0, 0.0, 0.0]))
+        self.store(f, Type::Bool, Val::konst(Type::Bool, [1.0, 0.0, 0.0, 0.0]))?;
+        self.return_from_loops()
     }
 
     /// Whether statement `i` contains a `return` (bounded by the tree's nesting).
@@ -226,7 +232,7 @@ impl<'a> Sema<'a> {
                 .any(|(s, _)| self.may_return(s, depth + 1)),
             Kind::If => self.may_return(n.b, depth + 1) || self.may_return(n.c, depth + 1),
             Kind::For => self.may_return(n.d, depth + 1),
-            Kind::While | Kind::DoWhile => self.may_return(n.b, depth + 1),
+            Kind::While | Kind::DoWhile | Kind::Switch => self.may_return(n.b, depth + 1),
             _ => false,
         }
     }
