@@ -157,6 +157,14 @@ pub const P2_MEMBER_MAX: usize = 512;
 /// Profile-2 array length at most (the temps, varyings and uniform slots it takes are bounded
 /// by their own limits too).
 pub const P2_ARRAY_LEN_MAX: usize = 1024;
+/// TGSI: indirectly addressed temp ranges declared as `DCL TEMP[a..b], ARRAY(n)` (more are
+/// merged into one array spanning them all).
+pub const TGSI_TEMP_ARRAYS_MAX: usize = 32;
+/// Profile 2: dynamically indexed assignment targets pending their write-back at once (each
+/// index level of one target, as in `a[i][j] = x`, is one).
+pub const P2_INDEXED_TARGETS_MAX: usize = 32;
+/// Profile 2: `case`/`default` labels of one switch.
+pub const P2_SWITCH_LABELS_MAX: usize = 256;
 /// Storage for the fragment outputs of a stage's interface.
 pub const FRAG_OUTPUT_CAP: usize = P2_FRAG_OUTPUT_MAX;
 

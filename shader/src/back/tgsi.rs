@@ -32,7 +32,8 @@ use heapless::{String, Vec};
 use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage};
 #[allow(unused_imports)]
 use crate::limits::{
-    limits, ATTR_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX, VARYING_CAP,
+    limits, ATTR_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX, TGSI_TEMP_ARRAYS_MAX,
+    VARYING_CAP,
 };
 
 /// Scratch temps the emitter may add after the module's own (MULMM needs up to 4).
@@ -361,6 +362,35 @@ struct Plan {
     sysvals: u8,
     writes_position: bool,
     writes_color: bool,
+    /// Profile 2's indirect ops: ADDR[0] is declared; the indirectly addressed temp ranges
+    /// (first, last), sorted and disjoint; IMM {0, 1, 2, 3} for the lane ops.
+    addr: bool,
+    arrays: Vec<(u16, u16), TGSI_TEMP_ARRAYS_MAX>,
+    lane_imm: u16,
+}
+
+/// Adds temp range first..=last to the sorted, disjoint `arrays`, merging what overlaps or
+/// touches it (when the table is full everything becomes one array).
+fn add_array(arrays: &mut Vec<(u16, u16), TGSI_TEMP_ARRAYS_MAX>, first: u16, last: u16) {
+    let (mut lo, mut hi) = (first, last);
+    let mut k = 0;
+    while k < arrays.len() {
+        let (a, b) = arrays[k];
+        if a <= hi.saturating_add(1) && lo <= b.saturating_add(1) {
+            lo = lo.min(a);
+            hi = hi.max(b);
+            arrays.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    let at = arrays.iter().position(|&(a, _)| a > lo).unwrap_or(arrays.len());
+    if arrays.insert(at, (lo, hi)).is_err() {
+        let lo = arrays.first().map_or(lo, |r| r.0.min(lo));
+        let hi = arrays.last().map_or(hi, |r| r.1.max(hi));
+        arrays.clear();
+        let _ = arrays.push((lo, hi));
+    }
 }
 
 /// Words of [`Plan::uint_imms`].
@@ -552,6 +582,41 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             }
             Op::Discard if m.stage != Stage::Fragment => {
                 return Err(bad(i, "discard outside a fragment shader"));
+            }
+            op if op.is_indirect() => {
+                // IMM {0, highest index, stride, 0}: the clamp and the address scale.
+                let (max, stride) = match op {
+                    Op::LoadIdx | Op::StoreIdx => (inst.aux as i32 - 1, inst.aux2 as i32),
+                    Op::LoadUniIdx => (inst.aux2 as i32 - 1, inst.c as i32),
+                    _ => (inst.aux as i32 - 1, 1),
+                };
+                if max < 0 || stride < 1 {
+                    return Err(bad(i, "indirect op without a range"));
+                }
+                let v = [0, (max as f32).to_bits(), (stride as f32).to_bits(), 0];
+                let k = intern(&mut p.imms, v, i)?;
+                if let Some(slot) = p.const_imm.get_mut(i) {
+                    *slot = k;
+                }
+                p.scratch = p.scratch.max(1);
+                if matches!(op, Op::LoadLane | Op::StoreLane) {
+                    let l = [0f32, 1.0, 2.0, 3.0].map(f32::to_bits);
+                    p.lane_imm = intern(&mut p.imms, l, i)?;
+                } else {
+                    p.addr = true;
+                }
+                if matches!(op, Op::LoadIdx | Op::StoreIdx) {
+                    let base = if op == Op::LoadIdx { inst.b } else { inst.dst };
+                    let n = inst.aux as i32 * inst.aux2 as i32;
+                    if base < 0 || base as i32 + n > m.temps as i32 {
+                        return Err(bad(i, "indirect range out of the temporaries"));
+                    }
+                    add_array(&mut p.arrays, base as u16, (base as i32 + n - 1) as u16);
+                }
+                if op == Op::LoadUniIdx {
+                    let last = inst.aux as usize + max as usize * stride as usize;
+                    p.uniform_vec4s = p.uniform_vec4s.max(last + 1);
+                }
             }
             _ => {}
         }
@@ -1252,6 +1317,9 @@ impl TgsiScratch {
                 sysvals: 0,
                 writes_position: false,
                 writes_color: false,
+                addr: false,
+                arrays: Vec::new(),
+                lane_imm: 0,
             },
             fx: Vec::new(),
         }
@@ -1314,8 +1382,16 @@ fn emit_plan(
     p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
-    // The copy forwarding assumes straight-line order; loops are emitted as they are.
-    let optimize = optimize && !m.insts.iter().any(|i| i.op == Op::Loop);
+    p.addr = false;
+    p.arrays.clear();
+    p.lane_imm = 0;
+    // The copy forwarding assumes straight-line order and statically named temps; loops and
+    // indirect ops are emitted as they are.
+    let optimize = optimize
+        && !m
+            .insts
+            .iter()
+            .any(|i| i.op == Op::Loop || i.op.is_indirect());
     plan(m, p, fx, optimize)?;
     let p = &*p;
     let declared_temps = m.temps + p.scratch + p.loop_temps;
@@ -1391,10 +1467,29 @@ fn emit_plan(
             dcl!(e, "SVIEW[", s, "], 2D, FLOAT")?;
         }
     }
-    match declared_temps {
-        0 => {}
-        1 => dcl!(e, "TEMP[0]")?,
-        n => dcl!(e, "TEMP[0..", n - 1, "]")?,
+    if p.arrays.is_empty() {
+        match declared_temps {
+            0 => {}
+            1 => dcl!(e, "TEMP[0]")?,
+            n => dcl!(e, "TEMP[0..", n - 1, "]")?,
+        }
+    } else {
+        // Indirectly addressed ranges are arrays of their own (virglrenderer turns each
+        // declaration into a GLSL array and an indirect operand into an index into it).
+        let mut next = 0u16;
+        for (id, &(a, b)) in p.arrays.iter().enumerate() {
+            if a > next {
+                dcl_temps(&mut e, next, a - 1)?;
+            }
+            dcl!(e, "TEMP[", a, "..", b, "], ARRAY(", id + 1, ")")?;
+            next = b + 1;
+        }
+        if next < declared_temps {
+            dcl_temps(&mut e, next, declared_temps - 1)?;
+        }
+    }
+    if p.addr {
+        dcl!(e, "ADDR[0]")?;
     }
     for (k, v) in p.imms.iter().enumerate() {
         if p.uint_imms.get(k / 32).is_some_and(|w| w & (1 << (k % 32)) != 0) {
@@ -1971,6 +2066,107 @@ fn emit_inst(
             e.loop_level = e.loop_level.saturating_sub(1);
             inst!(e, "ENDLOOP")?;
         }
+        Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
+            emit_indirect(e, m, p, i, inst)?
+        }
+    }
+    Ok(())
+}
+
+/// `DCL TEMP[a..b]` (or `TEMP[a]`).
+fn dcl_temps(e: &mut Emitter<'_>, a: u16, b: u16) -> Result<(), TgsiError> {
+    if a == b {
+        dcl!(e, "TEMP[", a, "]")
+    } else {
+        dcl!(e, "TEMP[", a, "..", b, "]")
+    }
+}
+
+const REPLICATE: [&str; 4] = [".xxxx", ".yyyy", ".zzzz", ".wwww"];
+
+/// Profile 2's indirect ops. The index is clamped in the first scratch temp (MAX, MIN with
+/// the instruction's IMM {0, highest index, stride, 0}); the temp and uniform ops scale it by
+/// the stride and address through ADDR[0] (ARL floors it), the lane ops floor it and select
+/// lanes with SGE/SEQ + CMP (exact: no arithmetic touches the values).
+fn emit_indirect(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+) -> Result<(), TgsiError> {
+    let k = p.const_imm.get(i).copied().unwrap_or(0);
+    let s = e.scratch0;
+    let idx = e.src(temp(inst.a, m, i)?);
+    inst!(e, "MAX TEMP[", s, "].x, ", idx, ".xxxx, IMM[", k, "].xxxx")?;
+    inst!(e, "MIN TEMP[", s, "].x, TEMP[", s, "].xxxx, IMM[", k, "].yyyy")?;
+    let stride = match inst.op {
+        Op::LoadIdx | Op::StoreIdx => inst.aux2,
+        Op::LoadUniIdx => inst.c,
+        _ => 1,
+    };
+    match inst.op {
+        Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx => {
+            if stride != 1 {
+                inst!(e, "MUL TEMP[", s, "].x, TEMP[", s, "].xxxx, IMM[", k, "].zzzz")?;
+            }
+            inst!(e, "ARL ADDR[0].x, TEMP[", s, "].xxxx")?;
+            match inst.op {
+                Op::LoadIdx => {
+                    let d = temp(inst.dst, m, i)?;
+                    let at = temp(inst.b, m, i)? + inst.c.max(0) as u16;
+                    inst!(e, "MOV TEMP[", d, "], TEMP[ADDR[0].x+", at, "]")?;
+                }
+                Op::StoreIdx => {
+                    let at = temp(inst.dst, m, i)? + inst.c.max(0) as u16;
+                    let v = e.src(temp(inst.b, m, i)?);
+                    inst!(
+                        e,
+                        "MOV TEMP[ADDR[0].x+",
+                        at,
+                        around!("]", mask(lanes_or(inst, 4)), ", "),
+                        v
+                    )?;
+                }
+                _ => {
+                    let d = temp(inst.dst, m, i)?;
+                    inst!(e, "MOV TEMP[", d, "], CONST[0][ADDR[0].x+", inst.aux, "]")?;
+                }
+            }
+        }
+        Op::LoadLane => {
+            let d = temp(inst.dst, m, i)?;
+            let v = e.src(temp(inst.b, m, i)?);
+            let l = p.lane_imm;
+            inst!(e, "FLR TEMP[", s, "].x, TEMP[", s, "].xxxx")?;
+            inst!(e, "MOV TEMP[", s, "].y, ", v, ".xxxx")?;
+            for j in 1..inst.aux.clamp(1, 4) as usize {
+                let r = REPLICATE[j];
+                inst!(e, "SGE TEMP[", s, "].z, TEMP[", s, "].xxxx, IMM[", l, "]", r)?;
+                inst!(e, "CMP TEMP[", s, "].y, -TEMP[", s, "].zzzz, ", v, r, ", TEMP[", s, "].yyyy")?;
+            }
+            inst!(e, "MOV TEMP[", d, "].x, TEMP[", s, "].yyyy")?;
+        }
+        _ => {
+            let d = temp(inst.dst, m, i)?;
+            let v = e.src(temp(inst.b, m, i)?);
+            let l = p.lane_imm;
+            inst!(e, "FLR TEMP[", s, "].x, TEMP[", s, "].xxxx")?;
+            inst!(e, "SEQ TEMP[", s, "], TEMP[", s, "].xxxx, IMM[", l, "]")?;
+            let n = inst.aux.clamp(2, 4) as u8;
+            inst!(
+                e,
+                "CMP TEMP[",
+                d,
+                around!("]", mask(n), ", -TEMP["),
+                s,
+                "], ",
+                v,
+                ".xxxx, TEMP[",
+                d,
+                "]"
+            )?;
+        }
     }
     Ok(())
 }
@@ -2122,6 +2318,8 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("SGE", 1, 2, false),
     ("SEQ", 1, 2, false),
     ("SNE", 1, 2, false),
+    ("ARL", 1, 1, false),
+    ("CMP", 1, 3, false),
     ("TEX", 1, 2, true),
     ("KILL", 0, 0, false),
     ("IF", 0, 1, false),
@@ -2147,6 +2345,9 @@ struct Decls {
     /// System values (vertex stage).
     sv: u64,
     imms: u32,
+    /// ADDR[0] is declared; TEMP arrays declared so far.
+    addr: bool,
+    arrays: u32,
 }
 
 struct Cur<'a> {
@@ -2493,10 +2694,32 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
             }
         }
         "TEMP" => {
-            if d.temp.is_some() {
-                return c.err("register declared more than once");
+            // Several declarations (arrays among them) must follow each other without gaps.
+            let (a, b) = range(c)?;
+            d.temp = match d.temp {
+                None if a == 0 => Some((a, b)),
+                Some((f, l)) if a == l + 1 => Some((f, b)),
+                _ => return c.err("TEMP declarations must be contiguous from 0"),
+            };
+            if c.eat(b',') {
+                c.ws();
+                if c.word() != "ARRAY" {
+                    return c.err("expected ARRAY(n)");
+                }
+                c.expect(b'(', "expected `(`")?;
+                if c.uint()? != d.arrays + 1 {
+                    return c.err("array ids must count up from 1");
+                }
+                c.expect(b')', "expected `)`")?;
+                d.arrays += 1;
             }
-            d.temp = Some(range(c)?);
+        }
+        "ADDR" => {
+            if c.uint()? != 0 || d.addr {
+                return c.err("only ADDR[0] is declared, once");
+            }
+            c.expect(b']', "expected `]`")?;
+            d.addr = true;
         }
         "CONST" => {
             if c.uint()? != 0 {
@@ -2548,6 +2771,35 @@ fn has(set: u64, i: u32) -> bool {
 fn register<'a>(c: &mut Cur<'a>, d: &Decls, write: bool) -> Result<&'a str, TgsiCheckError> {
     let file = c.word();
     c.expect(b'[', "expected `[`")?;
+    if file == "ADDR" {
+        if c.uint()? != 0 || !d.addr || !write {
+            return c.err("ADDR[0] is not declared (or read directly)");
+        }
+        c.expect(b']', "expected `]`")?;
+        return Ok(file);
+    }
+    // `ADDR[0].x+k`: an indirect TEMP (read or write) or CONST (read) operand.
+    let indirect = |c: &mut Cur<'a>| -> Result<bool, TgsiCheckError> {
+        if c.peek() != Some(b'A') {
+            return Ok(false);
+        }
+        if c.word() != "ADDR" || !d.addr {
+            return c.err("indirect operand without ADDR[0]");
+        }
+        c.expect(b'[', "expected `[`")?;
+        if c.uint()? != 0 {
+            return c.err("only ADDR[0] is declared");
+        }
+        c.expect(b']', "expected `]`")?;
+        c.expect(b'.', "expected `.x`")?;
+        c.expect(b'x', "expected `.x`")?;
+        c.expect(b'+', "expected `+`")?;
+        Ok(true)
+    };
+    let ind = file == "TEMP" && indirect(c)?;
+    if ind && d.arrays == 0 {
+        return c.err("indirect TEMP operand without a TEMP array");
+    }
     let mut i = c.uint()?;
     c.expect(b']', "expected `]`")?;
     let ok = match file {
@@ -2561,6 +2813,7 @@ fn register<'a>(c: &mut Cur<'a>, d: &Decls, write: bool) -> Result<&'a str, Tgsi
                 return c.err("only constant buffer 0 is declared");
             }
             c.expect(b'[', "CONST needs 2D addressing")?;
+            indirect(c)?;
             i = c.uint()?;
             c.expect(b']', "expected `]`")?;
             !write && in_range(d.konst, i)

@@ -69,6 +69,10 @@ pub enum Kind {
     DoWhile,
     Break,
     Continue,
+    /// Profile 2: `switch (a) b` (b: the body block) and a `case a:` / `default:` (a = -1)
+    /// label in that body.
+    Switch,
+    Case,
 }
 
 impl Kind {
@@ -101,6 +105,8 @@ impl Kind {
             Kind::While => "while",
             Kind::DoWhile => "do",
             Kind::Break => "break",
+            Kind::Switch => "switch",
+            Kind::Case => "case",
             Kind::Continue => "continue",
         }
     }

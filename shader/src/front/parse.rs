@@ -1244,6 +1244,11 @@ impl<'a> Parser<'a> {
             {
                 self.loop_statement()
             }
+            Tok::Reserved
+                if self.p2() && matches!(t.text(self.src), "switch" | "case" | "default") =>
+            {
+                self.switch_part()
+            }
             Tok::Reserved => {
                 self.reserved()?;
                 Err(())
@@ -1330,6 +1335,44 @@ impl<'a> Parser<'a> {
         let mut n = Node::new(Kind::ExprStmt, start);
         n.a = e;
         self.node(n)
+    }
+
+    /// Profile 2: `switch (e) { ... }`, and the `case e:` and `default:` labels of its body
+    /// (parsed wherever a statement may stand; the semantic pass rejects them outside a
+    /// switch body).
+    fn switch_part(&mut self) -> P {
+        let t = self.tok();
+        let i = self.idx();
+        let w = t.text(self.src);
+        self.advance();
+        match w {
+            "switch" => {
+                self.expect(Tok::LParen, "'(' after switch")?;
+                let sel = self.expr()?;
+                self.expect(Tok::RParen, "')' after the switch selector")?;
+                if !self.at(Tok::LBrace) {
+                    let cur = self.tok();
+                    self.err_at(cur, format_args!("expected '{{' to open the switch body"));
+                    return Err(());
+                }
+                let body = self.block()?;
+                let mut n = Node::new(Kind::Switch, i);
+                n.a = sel;
+                n.b = body;
+                self.node(n)
+            }
+            "case" => {
+                let e = self.expr()?;
+                self.expect(Tok::Colon, "':' after the case label")?;
+                let mut n = Node::new(Kind::Case, i);
+                n.a = e;
+                self.node(n)
+            }
+            _ => {
+                self.expect(Tok::Colon, "':' after default")?;
+                self.node(Node::new(Kind::Case, i))
+            }
+        }
     }
 
     /// Profile 2: `while (c) s`, `do s while (c);`, `break;`, `continue;`.

@@ -215,6 +215,25 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),
         Op::Loop => write!(out, "loop bound {}", crate::ir::loop_bound(i)),
         Op::Break | Op::Continue | Op::EndLoop => out.write_str(name),
+        // Profile 2's indirect ops: the index, then the range (first temp or slot, elements,
+        // stride) and the offset in an element.
+        Op::LoadIdx => write!(
+            out,
+            "load_idx %{}[%{} clamp {}] stride {} +{}",
+            i.b, i.a, i.aux, i.aux2, i.c
+        ),
+        Op::StoreIdx => write!(
+            out,
+            "store_idx.{} %{}[%{} clamp {}] stride {} +{} <- %{}",
+            i.lanes, i.dst, i.a, i.aux, i.aux2, i.c, i.b
+        ),
+        Op::LoadUniIdx => write!(
+            out,
+            "load_uni_idx slot {}[%{} clamp {}] stride {}",
+            i.aux, i.a, i.aux2, i.c
+        ),
+        Op::LoadLane => write!(out, "load_lane %{}[%{} clamp {}]", i.b, i.a, i.aux),
+        Op::StoreLane => write!(out, "store_lane %{}[%{} clamp {}] <- %{}", i.dst, i.a, i.aux, i.b),
         _ => {
             write!(out, "{} {}", name, ty)?;
             if i.lanes > 0 {

@@ -49,6 +49,15 @@
 //! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
+//! | LOAD_IDX | dst, a = index, b = range base, c = offset in an element, aux = len (elements), aux2 = stride (temps per element) | dst = temp b + clamp(index)*aux2 + c (all four lanes); the range is temps b..b+aux*aux2 (profile 2) |
+//! | STORE_IDX | dst = range base, a = index, b = source, c, aux = len, aux2 = stride, lanes (0 means 4) | temp dst + clamp(index)*aux2 + c gets b's first `lanes` lanes; the rest of the range is kept (profile 2) |
+//! | LOAD_UNI_IDX | dst, a = index, aux = uniform slot of element 0, aux2 = len, c = stride (slots per element) | dst = uniform slot aux + clamp(index)*c (profile 2) |
+//! | LOAD_LANE | dst, a = index, b = vector, aux = n (2..=4 components) | dst[0] = b[clamp(index)]; other lanes kept (profile 2) |
+//! | STORE_LANE | dst = vector, a = index, b = source, aux = n (2..=4) | dst[clamp(index)] = b[0]; other lanes kept (profile 2) |
+//!
+//! The index of the indirect ops is lane 0 of temp `a`, a float holding a whole number (sema
+//! converts profile 2's integer index with CVT); `clamp(index)` = floor(index) clamped to 0..=len-1 (n-1 for the
+//! lanes), NaN reads as 0: out-of-range indexes are defined and the same on every backend.
 //!
 //! Profile 2's 32-bit integers: an `int`/`uint` lane holds its bit pattern (`f32::from_bits`).
 //! Every op below is lane-wise for k < lanes (0 means 1), other lanes kept; results wrap.
@@ -73,7 +82,8 @@
 //! CONTINUE (46) ENDLOOP (47). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
 //! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop. Profile 2's
 //! integer ops are 48..=71: IADD ISUB IMUL IDIV UDIV IMOD UMOD AND OR XOR NOT SHL ISHR USHR IMIN
-//! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order.
+//! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order; profile 2's dynamic indexing
+//! LOAD_IDX (72) STORE_IDX (73) LOAD_UNI_IDX (74) LOAD_LANE (75) STORE_LANE (76).
 
 /// The pattern of every profile-2 integer op (48..=71), for exhaustive matches.
 macro_rules! int_ops {
@@ -400,6 +410,13 @@ pub enum Op {
     ICmp = 69,
     UCmp = 70,
     Cvt = 71,
+    // Profile 2's dynamic indexing (issue 14; the range 72..=79 is this feature's): indirect
+    // reads and writes of a temp range, an indirect uniform read, a dynamic vector lane.
+    LoadIdx = 72,
+    StoreIdx = 73,
+    LoadUniIdx = 74,
+    LoadLane = 75,
+    StoreLane = 76,
 }
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -449,11 +466,26 @@ pub fn f2u(x: f32) -> u32 {
 
 /// LOAD_SYSVAL `aux`: gl_VertexID (the vertex's index: the index value of an indexed draw).
 pub const SYSVAL_VERTEX_ID: i16 = 0;
+
+/// The clamped index of an indirect op (see the operand table): floor(v) clamped to
+/// 0..=max_index; NaN gives 0. Every backend computes this value.
+pub fn clamp_index(v: f32, max_index: u32) -> u32 {
+    if v >= 1.0 {
+        let f = libm::floorf(v);
+        if f >= max_index as f32 {
+            max_index
+        } else {
+            f as u32
+        }
+    } else {
+        0
+    }
+}
 /// LOAD_SYSVAL `aux`: gl_InstanceID (0 for a draw that is not instanced).
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 72] = [
+    pub const ALL: [Op; 77] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -526,10 +558,28 @@ impl Op {
         Op::ICmp,
         Op::UCmp,
         Op::Cvt,
+        Op::LoadIdx,
+        Op::StoreIdx,
+        Op::LoadUniIdx,
+        Op::LoadLane,
+        Op::StoreLane,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
-        Op::ALL.get(v as usize).copied()
+        // 0..=47 are dense; later additions own number ranges with gaps between them.
+        match Op::ALL.get(v as usize).copied() {
+            Some(op) if op as u8 == v => Some(op),
+            _ => Op::ALL.iter().copied().find(|o| *o as u8 == v),
+        }
+    }
+
+    /// Profile 2's indirect ops (dynamic indexing, 72..=76): they address a temp or uniform
+    /// range through an index operand (see the operand table).
+    pub fn is_indirect(self) -> bool {
+        matches!(
+            self,
+            Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane
+        )
     }
 
     /// Name used in IR dumps.
@@ -607,6 +657,11 @@ impl Op {
             Op::ICmp => "icmp",
             Op::UCmp => "ucmp",
             Op::Cvt => "cvt",
+            Op::LoadIdx => "load_idx",
+            Op::StoreIdx => "store_idx",
+            Op::LoadUniIdx => "load_uni_idx",
+            Op::LoadLane => "load_lane",
+            Op::StoreLane => "store_lane",
         }
     }
 
@@ -651,6 +706,9 @@ impl Op {
                 | Op::Log2
                 | Op::Sign
                 | Op::CmpV
+                | Op::LoadIdx
+                | Op::LoadUniIdx
+                | Op::LoadLane
         ) || self.is_int()
     }
 

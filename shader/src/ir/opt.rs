@@ -26,7 +26,8 @@ use crate::limits::TEMP_MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Access {
     pub base: i16,
-    pub count: u8,
+    /// Temps in the range (u16: an indirectly indexed array is one range).
+    pub count: u16,
     pub lanes: u8,
 }
 
@@ -178,7 +179,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 reads: [
                     Access {
                         base: i.a,
-                        count: n,
+                        count: n as u16,
                         lanes: 15,
                     },
                     Access::one(i.b, 15),
@@ -190,18 +191,18 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             Effects {
                 write: Access {
                     base: i.dst,
-                    count: n,
+                    count: n as u16,
                     lanes: 15,
                 },
                 reads: [
                     Access {
                         base: i.a,
-                        count: n,
+                        count: n as u16,
                         lanes: 15,
                     },
                     Access {
                         base: i.b,
-                        count: n,
+                        count: n as u16,
                         lanes: 15,
                     },
                 ],
@@ -216,7 +217,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             Effects {
                 write: Access {
                     base: i.dst,
-                    count: n,
+                    count: n as u16,
                     lanes: 15,
                 },
                 reads: [Access::NONE; 2],
@@ -230,6 +231,43 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             write: Access::NONE,
             reads: [Access::one(i.a, 1), Access::NONE],
         },
+        // Profile 2's indirect ops: the whole indexed range counts as read (LOAD_IDX) or
+        // written (STORE_IDX), so liveness and register allocation treat it as one object. A
+        // STORE_IDX or STORE_LANE writes lanes nobody can name statically: its write defines
+        // no lane (`lanes` 0), so those ops are not pure and never dropped.
+        Op::LoadIdx => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 1), range(i.b, i.aux, i.aux2)],
+        },
+        Op::StoreIdx => Effects {
+            write: Access {
+                lanes: 0,
+                ..range(i.dst, i.aux, i.aux2)
+            },
+            reads: [Access::one(i.a, 1), Access::one(i.b, mask(lanes_or(i.lanes, 4)))],
+        },
+        Op::LoadUniIdx => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 1), Access::NONE],
+        },
+        Op::LoadLane => Effects {
+            write: Access::one(i.dst, 1),
+            reads: [Access::one(i.a, 1), Access::one(i.b, mask(i.aux.clamp(0, 4) as u8))],
+        },
+        Op::StoreLane => Effects {
+            write: Access::one(i.dst, 0),
+            reads: [Access::one(i.a, 1), Access::one(i.b, 1)],
+        },
+    }
+}
+
+/// The temp range `len` elements of `stride` temps from `base` (LOAD_IDX, STORE_IDX).
+fn range(base: i16, len: i16, stride: i16) -> Access {
+    let n = (len.max(0) as i32 * stride.max(0) as i32).clamp(0, u16::MAX as i32) as u16;
+    Access {
+        base,
+        count: n,
+        lanes: 15,
     }
 }
 

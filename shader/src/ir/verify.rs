@@ -401,6 +401,9 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     "DISCARD is only allowed in fragment shaders",
                 )?;
             }
+            Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
+                v.indirect(inst, p1)?;
+            }
         }
     }
     if depth != 0 {
@@ -537,6 +540,60 @@ impl Checker<'_> {
     fn columns(&self, base: i16, n: usize, message: &'static str) -> Result<(), VerifyError> {
         if base < 0 || base as usize + n > self.m.temps as usize {
             return Err(self.err(message));
+        }
+        Ok(())
+    }
+
+    /// Profile 2's indirect ops: the index and value operands are temps, and the whole range
+    /// an index can reach (after clamping) lies inside the temps or the declared uniforms.
+    fn indirect(&self, inst: &crate::ir::Inst, p1: bool) -> Result<(), VerifyError> {
+        if p1 {
+            return Err(self.err("indirect addressing is a profile-2 instruction"));
+        }
+        self.temp(inst.a)?;
+        match inst.op {
+            Op::LoadIdx | Op::StoreIdx => {
+                let (base, value) = if inst.op == Op::LoadIdx {
+                    (inst.b, inst.dst)
+                } else {
+                    (inst.dst, inst.b)
+                };
+                self.temp(value)?;
+                self.lanes_0_to_4(inst.lanes)?;
+                if inst.aux < 1 || inst.aux2 < 1 {
+                    return Err(self.err("indirect temp range needs len (aux) >= 1 and stride (aux2) >= 1"));
+                }
+                if inst.c < 0 || inst.c >= inst.aux2 {
+                    return Err(self.err("indirect offset (c) must be 0 <= c < stride (aux2)"));
+                }
+                let n = inst.aux as usize * inst.aux2 as usize;
+                self.columns(
+                    base,
+                    n,
+                    "indirect temp range (base, len * stride) is not inside the temporaries",
+                )?;
+            }
+            Op::LoadUniIdx => {
+                self.temp(inst.dst)?;
+                if inst.aux < 0 || inst.aux2 < 1 || inst.c < 1 {
+                    return Err(self.err(
+                        "LOAD_UNI_IDX needs slot (aux) >= 0, len (aux2) >= 1 and stride (c) >= 1",
+                    ));
+                }
+                let last = inst.aux as usize + (inst.aux2 as usize - 1) * inst.c as usize;
+                if last >= self.m.iface.uniform_vec4s() {
+                    return Err(self.err(
+                        "LOAD_UNI_IDX range reaches uniform slots no declared uniform covers",
+                    ));
+                }
+            }
+            _ => {
+                self.temp(inst.dst)?;
+                self.temp(inst.b)?;
+                if !(2..=4).contains(&inst.aux) {
+                    return Err(self.err("LOAD_LANE/STORE_LANE component count (aux) must be 2..=4"));
+                }
+            }
         }
         Ok(())
     }

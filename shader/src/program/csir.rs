@@ -541,8 +541,8 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=71 (LOAD_SYSVAL, the built-in library, loops, integers) exist only in
-        // profile-2 modules.
+        // Opcodes 35..=76 (LOAD_SYSVAL, the built-in library, loops, integers, indirect
+        // addressing) exist only in profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -605,6 +605,10 @@ pub fn normalize(mut i: Inst) -> Inst {
             matches!(i.op, Op::ICmp | Op::UCmp | Op::Cvt),
             false,
         ),
+        Op::LoadIdx | Op::StoreIdx | Op::LoadLane | Op::StoreLane => {
+            (true, true, true, true, true)
+        }
+        Op::LoadUniIdx => (true, true, false, true, true),
     };
     if !d {
         i.dst = -1;
@@ -615,7 +619,10 @@ pub fn normalize(mut i: Inst) -> Inst {
     if !b {
         i.b = -1;
     }
-    i.c = -1;
+    // Only the indirect ops use `c` (offset or stride).
+    if !matches!(i.op, Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx) {
+        i.c = -1;
+    }
     if !x {
         i.aux = 0;
     }

@@ -181,6 +181,75 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     };
                 }
             }
+            Op::IAdd | Op::ISub | Op::IMul | Op::IDiv | Op::UDiv | Op::IMod | Op::UMod
+            | Op::And | Op::Or | Op::Xor | Op::Shl | Op::IShr | Op::UShr | Op::IMin
+            | Op::IMax | Op::UMin | Op::UMax => {
+                // Straight from the operand table: the lanes hold 32-bit patterns.
+                let (x, y) = (t[a], t[b]);
+                for k in 0..l01(i.lanes) {
+                    let (p, q) = (x[k].to_bits(), y[k].to_bits());
+                    let (sp, sq) = (p as i32, q as i32);
+                    let r: u32 = match i.op {
+                        Op::IAdd => p.wrapping_add(q),
+                        Op::ISub => p.wrapping_sub(q),
+                        Op::IMul => p.wrapping_mul(q),
+                        Op::IDiv if q == 0 => 0,
+                        Op::IDiv => sp.wrapping_div(sq) as u32,
+                        Op::UDiv if q == 0 => u32::MAX,
+                        Op::UDiv => p / q,
+                        Op::IMod | Op::UMod if q == 0 => u32::MAX,
+                        Op::IMod | Op::UMod => p % q,
+                        Op::And => p & q,
+                        Op::Or => p | q,
+                        Op::Xor => p ^ q,
+                        Op::Shl => p << (q % 32),
+                        Op::IShr => (sp >> (q % 32)) as u32,
+                        Op::UShr => p >> (q % 32),
+                        Op::IMin => sp.min(sq) as u32,
+                        Op::IMax => sp.max(sq) as u32,
+                        Op::UMin => p.min(q),
+                        _ => p.max(q),
+                    };
+                    t[d][k] = f32::from_bits(r);
+                }
+            }
+            Op::Not | Op::INeg | Op::IAbs | Op::ISign | Op::Cvt => {
+                let x = t[a];
+                for k in 0..l01(i.lanes) {
+                    let p = x[k].to_bits();
+                    let sp = p as i32;
+                    t[d][k] = match (i.op, i.aux) {
+                        (Op::Not, _) => f32::from_bits(!p),
+                        (Op::INeg, _) => f32::from_bits(sp.wrapping_neg() as u32),
+                        (Op::IAbs, _) => f32::from_bits(sp.wrapping_abs() as u32),
+                        (Op::ISign, _) => f32::from_bits(sp.signum() as u32),
+                        (_, CVT_I2F) => sp as f32,
+                        (_, CVT_U2F) => p as f32,
+                        (_, CVT_F2I) => f32::from_bits(f2i(x[k]) as u32),
+                        _ => f32::from_bits(f2u(x[k])),
+                    };
+                }
+            }
+            Op::ICmp | Op::UCmp => {
+                let (x, y) = (t[a], t[b]);
+                for k in 0..l01(i.lanes) {
+                    let (p, q) = (x[k].to_bits(), y[k].to_bits());
+                    let o = if i.op == Op::ICmp {
+                        (p as i32).cmp(&(q as i32))
+                    } else {
+                        p.cmp(&q)
+                    };
+                    let r = match CmpCode::from_i16(i.aux).unwrap() {
+                        CmpCode::Lt => o.is_lt(),
+                        CmpCode::Gt => o.is_gt(),
+                        CmpCode::Le => o.is_le(),
+                        CmpCode::Ge => o.is_ge(),
+                        CmpCode::Eq => o.is_eq(),
+                        CmpCode::Ne => o.is_ne(),
+                    };
+                    t[d][k] = if r { 1.0 } else { 0.0 };
+                }
+            }
             Op::CmpV => {
                 let (x, y) = (t[a], t[b]);
                 for k in 0..l01(i.lanes) {
@@ -274,9 +343,55 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                 o.discarded = true;
                 return o;
             }
+            // Profile 2's indirect ops: floor(index) clamped to 0..=len-1, NaN as 0.
+            Op::LoadIdx => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d] = t[b + k * i.aux2 as usize + i.c as usize];
+            }
+            Op::StoreIdx => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                let to = d + k * i.aux2 as usize + i.c as usize;
+                let v = t[b];
+                for c in 0..l04(i.lanes) {
+                    t[to][c] = v[c];
+                }
+            }
+            Op::LoadUniIdx => {
+                let k = ref_clamp(t[a][0], i.aux2 as usize);
+                let s = (i.aux as usize + k * i.c as usize) * 4;
+                t[d] = [
+                    inp.uniforms.get(s).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 1).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 2).copied().unwrap_or(0.0),
+                    inp.uniforms.get(s + 3).copied().unwrap_or(0.0),
+                ];
+            }
+            Op::LoadLane => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d][0] = t[b][k];
+            }
+            Op::StoreLane => {
+                let k = ref_clamp(t[a][0], i.aux as usize);
+                t[d][k] = t[b][0];
+            }
         }
     }
     o
+}
+
+/// The clamped index of the operand table, computed the obvious way.
+fn ref_clamp(v: f32, len: usize) -> usize {
+    if v.is_nan() {
+        return 0;
+    }
+    let f = v.floor();
+    if f < 0.0 {
+        0
+    } else if f >= (len - 1) as f32 {
+        len - 1
+    } else {
+        f as usize
+    }
 }
 
 pub struct Rng(pub u64);

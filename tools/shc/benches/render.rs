@@ -2,8 +2,9 @@
 //! Mesa softpipe and llvmpipe (`LP_NUM_THREADS=0`) on four 640x480 scenes, measured in the same
 //! run: a lit rotating cube, a full-screen shader heavy in functions and built-ins, a textured
 //! quad, and (issue 13) a profile-2 scene: a textured mesh lit by an array of 4 point-light
-//! structs with attenuation. Targets: at least 8x softpipe, within 3x of llvmpipe (issue 4),
-//! within 2x on the profile-2 scene (issue 13).
+//! structs with attenuation, and (issue 14) a loop-heavy full-screen 64-step fractal. Targets:
+//! at least 8x softpipe, within 3x of llvmpipe (issue 4), within 2x on the profile-2 scenes
+//! (issues 13 and 14).
 //!
 //! A second table (issue 17) times the same scenes on N threads (`draw_parallel` over
 //! `Threads(N)`) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the machine's cores.
@@ -36,7 +37,7 @@ struct Case {
     frag: &'static str,
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         name: "lit cube",
         scene: "benches/scenes/cube.json",
@@ -62,6 +63,14 @@ const CASES: [Case; 4] = [
         scene: "benches/scenes/p2_lights.json",
         vert: "benches/scenes/p2_lights.vert",
         frag: "benches/scenes/p2_lights.frag",
+    },
+    // Issue 14's loop-heavy scene: a 64-step Mandelbrot over the whole frame (a dynamic loop
+    // with a break, a dynamically indexed palette, an early return).
+    Case {
+        name: "p2 64-step fractal",
+        scene: "benches/scenes/p2_fractal.json",
+        vert: "benches/scenes/p2_fractal.vert",
+        frag: "benches/scenes/p2_fractal.frag",
     },
 ];
 

@@ -179,6 +179,10 @@ impl Executable {
                 },
                 jump: 0,
             };
+            if inst.op.is_indirect() {
+                indirect_operands(inst, &mut d)
+                    .ok_or(internal("an indirect range is too wide for the software executor"))?;
+            }
             if inst.op != Op::Nop {
                 for (k, r) in eff.reads.iter().enumerate() {
                     for j in 0..r.count as usize {
@@ -194,7 +198,7 @@ impl Executable {
                         match (r.count, k) {
                             (1, 0) => d.a = bank,
                             (1, _) => d.b = bank,
-                            _ if banked_run(&kreg, r.base, r.count) => {
+                            _ if !inst.op.is_indirect() && banked_run(&kreg, r.base, r.count) => {
                                 // A matrix in consecutive bank registers (a banked LOAD_UNI):
                                 // the operand names the first of them.
                                 if j == 0 {
@@ -521,6 +525,10 @@ impl Executable {
         if self.stage != Stage::Fragment || self.has_flow {
             return;
         }
+        if self.code.iter().take(self.len as usize).any(|d| d.op.is_indirect()) {
+            // Indirect writes name no register statically: keep the colour path plain.
+            return;
+        }
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         let mut stores = code
             .iter()
@@ -649,7 +657,7 @@ fn fuse_splat(
 }
 
 /// Whether temps base..base+count all name consecutive bank registers (kreg[base] + j).
-fn banked_run(kreg: &[u8; TEMP_MAX], base: i16, count: u8) -> bool {
+fn banked_run(kreg: &[u8; TEMP_MAX], base: i16, count: u16) -> bool {
     if base < 0 {
         return false;
     }
@@ -679,5 +687,39 @@ fn no_register_result(op: Op) -> bool {
             | Op::StoreVar
             | Op::StoreColor
             | Op::Discard
+            | Op::StoreIdx
+            | Op::StoreLane
     )
+}
+
+/// The decoded operands of an indirect op (see `indirect`); None when a field does not fit.
+fn indirect_operands(inst: &Inst, d: &mut DInst) -> Option<()> {
+    let byte = |v: i32| u8::try_from(v).ok();
+    match inst.op {
+        Op::LoadIdx | Op::StoreIdx => {
+            let base = if inst.op == Op::LoadIdx {
+                inst.b
+            } else {
+                inst.dst
+            } as i32;
+            let first = byte(base + inst.c as i32)?;
+            if inst.op == Op::LoadIdx {
+                d.b = first;
+            } else {
+                d.dst = first;
+                d.n = inst.lanes.min(4);
+            }
+            d.x = byte(inst.aux as i32 - 1)?;
+            d.y = byte(inst.aux2 as i32)?;
+        }
+        Op::LoadUniIdx => {
+            let max = u16::try_from(inst.aux2 as i32 - 1).ok()?;
+            d.jump = u16::try_from(inst.aux).ok()?;
+            d.x = max as u8;
+            d.y = (max >> 8) as u8;
+            d.n = byte(inst.c as i32)?;
+        }
+        _ => d.x = byte(inst.aux as i32 - 1)?,
+    }
+    Some(())
 }

@@ -46,6 +46,7 @@
 
 pub(crate) mod decode;
 pub mod ints;
+mod indirect;
 pub mod lanes;
 pub mod math;
 pub(crate) mod selftest;
@@ -770,6 +771,9 @@ impl Executable {
                     m,
                 ),
                 Op::StoreColor => put4(&mut out.color, &r[a], m),
+                Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
+                    indirect::run(r, d, m, inv.uniforms)
+                }
                 Op::Discard => {
                     alive &= !cur;
                     cur = 0;

@@ -505,7 +505,7 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
-    fn leaves_of(&mut self, at: i16, agg: AggTy) -> R<Vec<Leaf, LEAF_CAP>> {
+    pub(super) fn leaves_of(&mut self, at: i16, agg: AggTy) -> R<Vec<Leaf, LEAF_CAP>> {
         let mut out = Vec::new();
         if self.leaves(agg, 0, 0, &mut out).is_err() {
             bail!(self, at, "struct '{}' is too large", self.agg_name(agg));
@@ -818,6 +818,9 @@ impl<'a> Sema<'a> {
 
     /// Element `idx` (node `e`, a constant) of array `v` (Index node `i`).
     pub(super) fn index_value(&mut self, i: i16, e: i16, v: Val) -> R<Val> {
+        if let super::index::Index::Dyn(t) = self.index_operand(e, false)? {
+            return self.dyn_array_value(e, v, t);
+        }
         let k = self.array_index(e, v.agg)?;
         let el = v.agg.elem();
         if el.base == Type::Sampler2D {

@@ -113,6 +113,7 @@ impl<'a> Sema<'a> {
             self.ret_flag,
             self.ret_agg,
         );
+        let saved_loop_base = core::mem::replace(&mut self.loop_base, self.dloops.len());
         let r = (|| {
             let mut copy_out: Vec<(usize, i16, super::aggregate::AggTy), PARAM_CAP> = Vec::new();
             for (k, (p, pn)) in params.iter().enumerate() {
@@ -275,6 +276,7 @@ impl<'a> Sema<'a> {
         self.if_depth = saved.3;
         self.ret_flag = saved.4;
         self.ret_agg = saved.5;
+        self.loop_base = saved_loop_base;
         let _ = self.calls.pop();
         self.pop_scope(prev_scope);
         r?;
@@ -303,6 +305,7 @@ impl<'a> Sema<'a> {
                 // A whole struct or array: leaf by leaf into the caller's block.
                 let at = self.cur_node;
                 self.store_agg(at, lv.1, agg, Val::agg(agg, t))?;
+                self.flush_indexed(lv.1)?;
                 continue;
             }
             let target = match lv.3 {

@@ -189,6 +189,11 @@ impl<'a> Sema<'a> {
         match n.kind {
             Kind::Swizzle => self.swizzle(i, lhs, n.op, n.ival),
             Kind::Index => {
+                if self.toks.profile == Profile::P2 {
+                    if let super::index::Index::Dyn(t) = self.index_operand(n.b, false)? {
+                        return self.dyn_component_value(n.b, lhs, t);
+                    }
+                }
                 let idx = self.const_index(n.b, lhs.ty)?;
                 if is_matrix(lhs.ty) {
                     return Ok(Val::temp(

@@ -26,6 +26,8 @@ impl<'a> Sema<'a> {
             Kind::If => self.has_jump(n.b, depth + 1) || self.has_jump(n.c, depth + 1),
             Kind::For => self.has_jump(n.d, depth + 1),
             Kind::While | Kind::DoWhile => self.has_jump(n.b, depth + 1),
+            // A switch's `break` is its own; a `continue` in it belongs to the loop.
+            Kind::Switch => self.has_continue(n.b, depth + 1),
             _ => false,
         }
     }
@@ -40,14 +42,7 @@ impl<'a> Sema<'a> {
         init.kind == Kind::Decl && init.ty == Type::Int && init.quals == 0 && init.a >= 0
     }
 
-    fn jump_check(&mut self, i: i16) -> R<()> {
-        if self.ret_flag >= 0 {
-            bail!(
-                self,
-                i,
-                "return inside a loop that is not unrolled is not supported yet (issue 14)"
-            );
-        }
+    pub(super) fn jump_check(&mut self, i: i16) -> R<()> {
         if self.dloops.len() >= LOOP_DEPTH_MAX {
             bail!(
                 self,
@@ -125,13 +120,43 @@ impl<'a> Sema<'a> {
             self.emit(Op::If, Type::None, 0, -1, flag, -1, 0, 0)?;
             self.ctl(Op::Break)?;
             self.ctl(Op::Endif)?;
+            self.returned_break()?;
         }
         r
     }
 
     fn close_loop(&mut self) -> R<()> {
         self.dloops.pop();
-        self.ctl(Op::EndLoop)
+        self.ctl(Op::EndLoop)?;
+        self.after_inner_loop()
+    }
+
+    /// After an IR loop that may have been left by a `return` (its lanes broke out): when still
+    /// inside a loop of this function, those lanes leave that one too.
+    pub(super) fn after_inner_loop(&mut self) -> R<()> {
+        if self.dloops.len() > self.loop_base {
+            self.returned_break()?;
+        }
+        Ok(())
+    }
+
+    /// `if (returned) BREAK;` in a function with an early return (nothing otherwise).
+    fn returned_break(&mut self) -> R<()> {
+        if self.ret_flag < 0 {
+            return Ok(());
+        }
+        self.emit(Op::If, Type::None, 0, -1, self.ret_flag, -1, 0, 0)?;
+        self.ctl(Op::Break)?;
+        self.ctl(Op::Endif)
+    }
+
+    /// A `return` inside loops of the current function: the returning lanes leave the innermost
+    /// loop now (and each enclosing one after it ends, see [`Self::after_inner_loop`]).
+    pub(super) fn return_from_loops(&mut self) -> R<()> {
+        if self.dloops.len() > self.loop_base {
+            self.ctl(Op::Break)?;
+        }
+        Ok(())
     }
 
     /// `while (c) s` and `do s while (c);`.
@@ -203,9 +228,24 @@ impl<'a> Sema<'a> {
     /// `break;` and `continue;`.
     pub(super) fn jump_stmt(&mut self, i: i16, is_break: bool) -> R<()> {
         let what = if is_break { "break" } else { "continue" };
-        let Some(&(wrapped, flag)) = self.dloops.last() else {
+        let Some(&(wrapped, flag)) = self.dloops.get(self.loop_base..).and_then(|l| l.last())
+        else {
             bail!(self, i, "'{}' outside of a loop", what);
         };
+        if !wrapped && flag & super::switch::SWITCH_ENTRY != 0 {
+            // A switch: `break` leaves it; `continue` sets its flag, leaves it, and continues
+            // the enclosing loop after it (see `switch`).
+            if is_break {
+                return self.ctl(Op::Break);
+            }
+            let cont = (flag & !super::switch::SWITCH_ENTRY) - 1;
+            if cont < 0 {
+                bail!(self, i, "'continue' outside of a loop");
+            }
+            let base = self.imm(&[1.0])?;
+            self.emit(Op::Const, Type::Bool, 1, cont, -1, -1, base, 0)?;
+            return self.ctl(Op::Break);
+        }
         if wrapped {
             if is_break {
                 let base = self.imm(&[1.0])?;

@@ -46,10 +46,12 @@ mod ctor;
 mod decl;
 mod expr;
 mod ints;
+mod index;
 mod loops;
 mod p2types;
 mod scope;
 mod stmt;
+mod switch;
 mod types;
 
 type R<T> = Result<T, ()>;
@@ -147,6 +149,9 @@ pub struct Sema<'a> {
     /// Profile 2's open dynamic loops, innermost last: (`continue` and `break` leave a one-trip
     /// wrapper loop around the body, the break flag temp); see `loops`.
     dloops: Vec<(bool, i16), LOOP_DEPTH_MAX>,
+    /// The entries of `dloops` that belong to callers of the function being inlined
+    /// (`break`, `continue` and `return` act only on the loops above it).
+    loop_base: usize,
     /// Set by the unroller when a profile-2 loop must run dynamically instead.
     unroll_failed: bool,
     limit_reported: bool,
@@ -188,6 +193,8 @@ pub struct SemaTables {
     /// Profile 2: the struct types in scope and their members (see `aggregate`).
     structs: Vec<StructDef, P2_STRUCT_MAX>,
     members: Vec<Member, P2_MEMBER_MAX>,
+    /// Profile 2: write-backs of dynamically indexed assignment targets (see `index`).
+    wb: Vec<index::WriteBack, P2_INDEXED_TARGETS_MAX>,
 }
 
 impl Default for SemaTables {
@@ -205,6 +212,7 @@ impl SemaTables {
             called: Vec::new(),
             structs: Vec::new(),
             members: Vec::new(),
+            wb: Vec::new(),
         }
     }
 }
@@ -253,6 +261,7 @@ pub fn analyze(
         last_stmt: -1,
         if_depth: 0,
         dloops: Vec::new(),
+        loop_base: 0,
         unroll_failed: false,
         limit_reported: false,
         cur_node: -1,
@@ -273,6 +282,7 @@ pub fn analyze(
     s.t.called.clear();
     s.t.structs.clear();
     s.t.members.clear();
+    s.t.wb.clear();
     let _ = s.t.called.resize(ast.nodes.len(), false);
     let _ = s.t.scopes.push(Scope {
         parent: 0,

@@ -82,6 +82,11 @@ impl<'a> Sema<'a> {
             }
             Kind::Return => self.return_stmt(i, n),
             Kind::Struct => self.declare_struct(i),
+            Kind::Switch => self.switch_stmt(i, n),
+            Kind::Case => {
+                let w = if n.a < 0 { "default" } else { "case" };
+                bail!(self, i, "'{}' label outside of a switch body", w)
+            }
             _ => {
                 self.err(i, format_args!("unsupported statement"));
                 Err(())
@@ -209,7 +214,8 @@ impl<'a> Sema<'a> {
             self.store(t, want, v)?;
         }
         let f = self.ret_flag;
-        self.store(f, Type::Bool, Val::konst(Type::Bool, [1.0, 0.0, 0.0, 0.0]))
+        self.store(f, Type::Bool, Val::konst(Type::Bool, [1.0, 0.0, 0.0, 0.0]))?;
+        self.return_from_loops()
     }
 
     /// Whether statement `i` contains a `return` (bounded by the tree's nesting).
@@ -226,7 +232,7 @@ impl<'a> Sema<'a> {
                 .any(|(s, _)| self.may_return(s, depth + 1)),
             Kind::If => self.may_return(n.b, depth + 1) || self.may_return(n.c, depth + 1),
             Kind::For => self.may_return(n.d, depth + 1),
-            Kind::While | Kind::DoWhile => self.may_return(n.b, depth + 1),
+            Kind::While | Kind::DoWhile | Kind::Switch => self.may_return(n.b, depth + 1),
             _ => false,
         }
     }
@@ -874,6 +880,7 @@ impl<'a> Sema<'a> {
             let v = self.value(n.b)?;
             self.check_agg(n.b, &v, lagg, "type mismatch in assignment")?;
             self.store_agg(i, tmp, lagg, v)?;
+            self.flush_indexed(tmp)?;
             if want {
                 return self.copy_agg(i, Val::agg(lagg, tmp));
             }
@@ -933,7 +940,7 @@ impl<'a> Sema<'a> {
         if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
             self.pos_written = true;
         }
-        match swz {
+        let r = match swz {
             None => self.store(tmp, ty, v).map(|_| -1),
             Some((len, mask)) => {
                 let src = self.mat(v)?;
@@ -951,7 +958,9 @@ impl<'a> Sema<'a> {
                 }
                 Ok(src)
             }
-        }
+        }?;
+        self.flush_indexed(tmp)?;
+        Ok(r)
     }
 
     /// Profile 2: `++x`, `--x` (the new value) and `x++`, `x--` (the old value) on an int or
@@ -1016,8 +1025,14 @@ impl<'a> Sema<'a> {
     /// Its swizzles and indexes form a chain, resolved from the name outwards (see `chain`).
     pub(super) fn lvalue(&mut self, i: i16) -> R<LValue> {
         let base = self.t.spine.len();
+        let mark = self.t.wb.len();
         let r = self.lvalue_from(i, base);
         self.t.spine.truncate(base);
+        match r {
+            // Dynamically indexed levels are written back after the store (`flush_indexed`).
+            Ok(lv) => self.own_indexed(mark, lv.1),
+            Err(()) => self.t.wb.truncate(mark),
+        }
         r
     }
 
@@ -1055,7 +1070,10 @@ impl<'a> Sema<'a> {
             ));
         }
         if let (Kind::Index, Some((s, tmp, _, None)), true) = (n.kind, inner, inner_agg.len > 0) {
-            // Profile 2: an array element (a constant index).
+            // Profile 2: an array element.
+            if let super::index::Index::Dyn(t) = self.index_operand(n.b, true)? {
+                return self.dyn_array_target(n.b, s, tmp, inner_agg, t);
+            }
             let k = self.array_index(n.b, inner_agg)?;
             let el = inner_agg.elem();
             let t = tmp
@@ -1118,6 +1136,11 @@ impl<'a> Sema<'a> {
                         i,
                         "assignment target must be a name, a swizzle or an index of one"
                     );
+                }
+                if self.toks.profile == Profile::P2 {
+                    if let super::index::Index::Dyn(t) = self.index_operand(n.b, true)? {
+                        return self.dyn_component_target(n.b, s, tmp, ty, t);
+                    }
                 }
                 let idx = self.const_index(n.b, ty)?;
                 if is_matrix(ty) {
