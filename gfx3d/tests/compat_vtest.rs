@@ -228,14 +228,25 @@ fn integer_edge_cases_are_bit_exact_on_virgl() {
     let a = gfx3d::compat::render_pair(&mut sw, 1, "int_edges", &vs, &fs, &scene).unwrap();
     let b = gfx3d::compat::render_pair(&mut hw, 1, "int_edges", &vs, &fs, &scene).unwrap();
     assert_eq!(hw.backend_name(), "virgl");
-    assert!(server.host_errors().is_empty(), "{:?}", server.host_errors());
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
     let w = scene.width as usize;
     let bad: Vec<String> = (0..a.len())
         .filter(|&i| a[i] != b[i])
         .take(8)
         .map(|i| {
             let (x, y) = (i % w, i / w);
-            format!("({}, {}) case {}: software {:08x}, VirGL {:08x}", x, y, x / 4 + 16 * (y / 16), a[i], b[i])
+            format!(
+                "({}, {}) case {}: software {:08x}, VirGL {:08x}",
+                x,
+                y,
+                x / 4 + 16 * (y / 16),
+                a[i],
+                b[i]
+            )
         })
         .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));

@@ -1265,9 +1265,7 @@ pub fn lex_pp(
                 let c = bytes.first().copied().unwrap_or(0);
                 match punct(c, bytes.get(1).copied().unwrap_or(0)) {
                     Some((k, n)) if n == bytes.len() => k,
-                    _ if p2_bit_punct(bytes).is_some() => {
-                        p2_bit_punct(bytes).unwrap_or(Tok::Amp)
-                    }
+                    _ if p2_bit_punct(bytes).is_some() => p2_bit_punct(bytes).unwrap_or(Tok::Amp),
                     _ => {
                         let shown = core::str::from_utf8(bytes).unwrap_or("?");
                         if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
