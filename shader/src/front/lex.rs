@@ -586,6 +586,8 @@ fn word(w: &[u8]) -> Option<Word> {
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
+/// Profile 2's largest integer literal (its integers are 32-bit).
+pub const P2_INT_LITERAL_MAX: u32 = u32::MAX;
 
 /// The tokens of one source, always ending with an EOF token.
 // repr(C) with the scalar first keeps construction from memsetting the token storage.
