@@ -1841,6 +1841,11 @@ mod tests {
             ("7U", 7),
             ("0x1000000", 1 << 24),
             ("16777216u", 1 << 24),
+            // 32-bit integers (issue 14): every 32-bit value.
+            ("0x1000001", (1 << 24) + 1),
+            ("0xFFFFFFFFu", u32::MAX),
+            ("4294967295", u32::MAX),
+            ("037777777777", u32::MAX),
         ] {
             let mut d = Diagnostics::new("t");
             let (end, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
@@ -1851,8 +1856,9 @@ mod tests {
             "0x",
             "0x1g",
             "08",
-            "0x1000001",
-            "16777217u",
+            "0x100000000",
+            "4294967296u",
+            "040000000000",
             "1uu",
             "1.0u",
             "0xu",
