@@ -208,3 +208,46 @@ fn a_failing_pair_is_reported_by_name() {
     let ground = suite.pairs.iter().filter(|p| p.batch() == "ground").count();
     assert_eq!(r.passed.len() + r.failed.len() + r.gaps, ground);
 }
+
+/// Profile 2's integer edge cases (issue 14 item 4) give the same bits on VirGL as on the
+/// software path: `int_edges.frag` writes each case's 32-bit result as the four bytes of a
+/// block, so the two pictures must be identical, not just within the suite's tolerance.
+#[test]
+fn integer_edge_cases_are_bit_exact_on_virgl() {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let mut hw: Gfx3d<Linked> = Gfx3d::new();
+    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .unwrap();
+    let mut sw: Gfx3d<Linked> = Gfx3d::new();
+    let dir = suite_dir();
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let scene = Scene::parse(&read("quad.json")).unwrap();
+    let (vs, fs) = (read("fullscreen.vert"), read("int_edges.frag"));
+    let a = gfx3d::compat::render_pair(&mut sw, 1, "int_edges", &vs, &fs, &scene).unwrap();
+    let b = gfx3d::compat::render_pair(&mut hw, 1, "int_edges", &vs, &fs, &scene).unwrap();
+    assert_eq!(hw.backend_name(), "virgl");
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
+    let w = scene.width as usize;
+    let bad: Vec<String> = (0..a.len())
+        .filter(|&i| a[i] != b[i])
+        .take(8)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            format!(
+                "({}, {}) case {}: software {:08x}, VirGL {:08x}",
+                x,
+                y,
+                x / 4 + 16 * (y / 16),
+                a[i],
+                b[i]
+            )
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

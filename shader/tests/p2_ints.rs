@@ -126,7 +126,12 @@ fn table() -> Vec<(&'static str, u32, u32, u32)> {
         ("int(uintBitsToFloat(a.x))", f(2147483520.0), 0, 0x7fff_ff80),
         // Float to uint as llvmpipe computes it.
         ("uint(uintBitsToFloat(a.x))", f(3.0e9), 0, 3_000_000_000),
-        ("uint(uintBitsToFloat(a.x))", f(4294967040.0), 0, 0xffff_ff00),
+        (
+            "uint(uintBitsToFloat(a.x))",
+            f(4294967040.0),
+            0,
+            0xffff_ff00,
+        ),
         ("uint(uintBitsToFloat(a.x))", f(4294967296.0), 0, MIN),
         ("uint(uintBitsToFloat(a.x))", f(-3.7), 0, s(-3)),
         ("uint(uintBitsToFloat(a.x))", f(-0.5), 0, 0),
@@ -173,7 +178,10 @@ fn edge_cases_fold_to_the_run_time_bits() {
             .replace("b.x", &format!("{}u", b));
         let got = run(&folded, [0; 4], [0; 4]);
         if got != want {
-            bad.push(format!("{}: got {:#010x}, want {:#010x}", folded, got, want));
+            bad.push(format!(
+                "{}: got {:#010x}, want {:#010x}",
+                folded, got, want
+            ));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

@@ -313,7 +313,11 @@ fn glsl_while_for_do_break_continue() {
     // steps = 5, a.x = 3: t = 3, 6, 9, 12 (break at n = 3); acc = 4 (i = 2 skipped);
     // k: 2 -> 3, then 5 and `continue`, which still evaluates the condition (5 < 5 ends it).
     assert_eq!(
-        run_glsl(src, &[[5.0, 0.0, 0.0, 0.0]], [3.0, 0.0, 0.0, 0.0]),
+        run_glsl(
+            src,
+            &[[f32::from_bits(5), 0.0, 0.0, 0.0]],
+            [3.0, 0.0, 0.0, 0.0]
+        ),
         [12.0, 3.0, 4.0, 5.0]
     );
     // steps = 0: the while and for bodies never run.

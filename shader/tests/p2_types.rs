@@ -178,7 +178,8 @@ void main() {
         k(1.0, 2.0, 9.0, 9.0),
         k(3.0, 4.0, 9.0, 9.0),
         k(5.0, 6.0, 9.0, 9.0),
-        k(1.0, 2.0, 3.0, 0.0),
+        // Profile 2's uints are 32-bit: the uniform words hold their bits.
+        k(f32::from_bits(1), f32::from_bits(2), f32::from_bits(3), 0.0),
         k(0.0, 0.5, 0.0, 0.0),
     ];
     assert_eq!(run_vs(src, &uni, [0.0; 4]), [531.0, 642.0, 3.0, 10.0]);

@@ -1492,9 +1492,23 @@ fn emit_plan(
         dcl!(e, "ADDR[0]")?;
     }
     for (k, v) in p.imms.iter().enumerate() {
-        if p.uint_imms.get(k / 32).is_some_and(|w| w & (1 << (k % 32)) != 0) {
+        if p.uint_imms
+            .get(k / 32)
+            .is_some_and(|w| w & (1 << (k % 32)) != 0)
+        {
             raw!(
-                e, "IMM[", k, "] UINT32 {", v[0], ", ", v[1], ", ", v[2], ", ", v[3], "}\n"
+                e,
+                "IMM[",
+                k,
+                "] UINT32 {",
+                v[0],
+                ", ",
+                v[1],
+                ", ",
+                v[2],
+                ", ",
+                v[3],
+                "}\n"
             )?;
             e.tokens = e.tokens.saturating_add(TOKENS_IMM);
             continue;
@@ -1560,7 +1574,16 @@ fn emit_int(
     if inst.op == Op::ISub {
         let s = e.scratch0;
         inst!(e, "INEG TEMP[", s, around!("]", mask(n), ", "), b)?;
-        return inst_line!(e, "UADD TEMP[", d, around!("]", mask(n), ", "), a, ", TEMP[", s, "]\n");
+        return inst_line!(
+            e,
+            "UADD TEMP[",
+            d,
+            around!("]", mask(n), ", "),
+            a,
+            ", TEMP[",
+            s,
+            "]\n"
+        );
     }
     if matches!(inst.op, Op::ICmp | Op::UCmp) {
         let signed = inst.op == Op::ICmp;

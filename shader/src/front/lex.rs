@@ -586,6 +586,8 @@ fn word(w: &[u8]) -> Option<Word> {
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
 pub const INT_LITERAL_MAX: u32 = 1 << 24;
+/// Profile 2's largest integer literal (its integers are 32-bit).
+pub const P2_INT_LITERAL_MAX: u32 = u32::MAX;
 
 /// The tokens of one source, always ending with an EOF token.
 // repr(C) with the scalar first keeps construction from memsetting the token storage.
@@ -1265,9 +1267,7 @@ pub fn lex_pp(
                 let c = bytes.first().copied().unwrap_or(0);
                 match punct(c, bytes.get(1).copied().unwrap_or(0)) {
                     Some((k, n)) if n == bytes.len() => k,
-                    _ if p2_bit_punct(bytes).is_some() => {
-                        p2_bit_punct(bytes).unwrap_or(Tok::Amp)
-                    }
+                    _ if p2_bit_punct(bytes).is_some() => p2_bit_punct(bytes).unwrap_or(Tok::Amp),
                     _ => {
                         let shown = core::str::from_utf8(bytes).unwrap_or("?");
                         if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
@@ -1841,6 +1841,11 @@ mod tests {
             ("7U", 7),
             ("0x1000000", 1 << 24),
             ("16777216u", 1 << 24),
+            // 32-bit integers (issue 14): every 32-bit value.
+            ("0x1000001", (1 << 24) + 1),
+            ("0xFFFFFFFFu", u32::MAX),
+            ("4294967295", u32::MAX),
+            ("037777777777", u32::MAX),
         ] {
             let mut d = Diagnostics::new("t");
             let (end, r) = number(t.as_bytes(), 0, &mut d, 1, 1, true);
@@ -1851,8 +1856,9 @@ mod tests {
             "0x",
             "0x1g",
             "08",
-            "0x1000001",
-            "16777217u",
+            "0x100000000",
+            "4294967296u",
+            "040000000000",
             "1uu",
             "1.0u",
             "0xu",

@@ -181,20 +181,50 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                     };
                 }
             }
-            Op::IAdd | Op::ISub | Op::IMul | Op::IDiv | Op::UDiv | Op::IMod | Op::UMod
-            | Op::And | Op::Or | Op::Xor | Op::Shl | Op::IShr | Op::UShr | Op::IMin
-            | Op::IMax | Op::UMin | Op::UMax => {
-                // Straight from the operand table: the lanes hold 32-bit patterns.
-                let (x, y) = (t[a], t[b]);
+            Op::IAdd
+            | Op::ISub
+            | Op::IMul
+            | Op::IDiv
+            | Op::UDiv
+            | Op::IMod
+            | Op::UMod
+            | Op::And
+            | Op::Or
+            | Op::Xor
+            | Op::Not
+            | Op::Shl
+            | Op::IShr
+            | Op::UShr
+            | Op::IMin
+            | Op::IMax
+            | Op::UMin
+            | Op::UMax
+            | Op::INeg
+            | Op::IAbs
+            | Op::ISign
+            | Op::ICmp
+            | Op::UCmp
+            | Op::Cvt => {
+                // Written from the table in ir/mod.rs, independently of back::exec::ints.
+                let (x, y) = (t[a], if b < t.len() { t[b] } else { [0.0; 4] });
                 for k in 0..l01(i.lanes) {
                     let (p, q) = (x[k].to_bits(), y[k].to_bits());
                     let (sp, sq) = (p as i32, q as i32);
-                    let r: u32 = match i.op {
+                    let cmp = |lt: bool, eq: bool| match CmpCode::from_i16(i.aux).unwrap() {
+                        CmpCode::Lt => lt,
+                        CmpCode::Gt => !lt && !eq,
+                        CmpCode::Le => lt || eq,
+                        CmpCode::Ge => !lt,
+                        CmpCode::Eq => eq,
+                        CmpCode::Ne => !eq,
+                    };
+                    let bits = match i.op {
                         Op::IAdd => p.wrapping_add(q),
                         Op::ISub => p.wrapping_sub(q),
                         Op::IMul => p.wrapping_mul(q),
                         Op::IDiv if q == 0 => 0,
-                        Op::IDiv => sp.wrapping_div(sq) as u32,
+                        Op::IDiv if sp == i32::MIN && sq == -1 => p,
+                        Op::IDiv => (sp / sq) as u32,
                         Op::UDiv if q == 0 => u32::MAX,
                         Op::UDiv => p / q,
                         Op::IMod | Op::UMod if q == 0 => u32::MAX,
@@ -202,52 +232,33 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
                         Op::And => p & q,
                         Op::Or => p | q,
                         Op::Xor => p ^ q,
-                        Op::Shl => p << (q % 32),
-                        Op::IShr => (sp >> (q % 32)) as u32,
-                        Op::UShr => p >> (q % 32),
+                        Op::Not => !p,
+                        Op::Shl => p << (q & 31),
+                        Op::IShr => (sp >> (q & 31)) as u32,
+                        Op::UShr => p >> (q & 31),
                         Op::IMin => sp.min(sq) as u32,
                         Op::IMax => sp.max(sq) as u32,
                         Op::UMin => p.min(q),
-                        _ => p.max(q),
+                        Op::UMax => p.max(q),
+                        Op::INeg => (0u32).wrapping_sub(p),
+                        Op::IAbs => {
+                            if sp < 0 {
+                                (0u32).wrapping_sub(p)
+                            } else {
+                                p
+                            }
+                        }
+                        Op::ISign => (sp > 0) as u32 | if sp < 0 { u32::MAX } else { 0 },
+                        Op::ICmp => (cmp(sp < sq, p == q) as u8 as f32).to_bits(),
+                        Op::UCmp => (cmp(p < q, p == q) as u8 as f32).to_bits(),
+                        _ => match i.aux {
+                            CVT_I2F => (sp as f32).to_bits(),
+                            CVT_U2F => (p as f32).to_bits(),
+                            CVT_F2I => f2i(x[k]) as u32,
+                            _ => f2u(x[k]),
+                        },
                     };
-                    t[d][k] = f32::from_bits(r);
-                }
-            }
-            Op::Not | Op::INeg | Op::IAbs | Op::ISign | Op::Cvt => {
-                let x = t[a];
-                for k in 0..l01(i.lanes) {
-                    let p = x[k].to_bits();
-                    let sp = p as i32;
-                    t[d][k] = match (i.op, i.aux) {
-                        (Op::Not, _) => f32::from_bits(!p),
-                        (Op::INeg, _) => f32::from_bits(sp.wrapping_neg() as u32),
-                        (Op::IAbs, _) => f32::from_bits(sp.wrapping_abs() as u32),
-                        (Op::ISign, _) => f32::from_bits(sp.signum() as u32),
-                        (_, CVT_I2F) => sp as f32,
-                        (_, CVT_U2F) => p as f32,
-                        (_, CVT_F2I) => f32::from_bits(f2i(x[k]) as u32),
-                        _ => f32::from_bits(f2u(x[k])),
-                    };
-                }
-            }
-            Op::ICmp | Op::UCmp => {
-                let (x, y) = (t[a], t[b]);
-                for k in 0..l01(i.lanes) {
-                    let (p, q) = (x[k].to_bits(), y[k].to_bits());
-                    let o = if i.op == Op::ICmp {
-                        (p as i32).cmp(&(q as i32))
-                    } else {
-                        p.cmp(&q)
-                    };
-                    let r = match CmpCode::from_i16(i.aux).unwrap() {
-                        CmpCode::Lt => o.is_lt(),
-                        CmpCode::Gt => o.is_gt(),
-                        CmpCode::Le => o.is_le(),
-                        CmpCode::Ge => o.is_ge(),
-                        CmpCode::Eq => o.is_eq(),
-                        CmpCode::Ne => o.is_ne(),
-                    };
-                    t[d][k] = if r { 1.0 } else { 0.0 };
+                    t[d][k] = f32::from_bits(bits);
                 }
             }
             Op::CmpV => {

@@ -190,10 +190,13 @@ pub fn limits_cmd(profile: Option<Profile>) -> i32 {
             }
             m.insert("version_min".into(), VERSION_MIN.into());
             m.insert("version_max".into(), VERSION_MAX.into());
-            m.insert(
-                "int_literal_max".into(),
-                shader::front::lex::INT_LITERAL_MAX.into(),
-            );
+            // Profile 2's integers are 32-bit (issue 14): every 32-bit literal is exact.
+            let int_max = if p == shader::limits::Profile::P1 {
+                shader::front::lex::INT_LITERAL_MAX
+            } else {
+                shader::front::lex::P2_INT_LITERAL_MAX
+            };
+            m.insert("int_literal_max".into(), int_max.into());
             m.insert("compiler_version".into(), COMPILER_VERSION.into());
             serde_json::Value::Object(m)
         }

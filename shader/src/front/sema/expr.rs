@@ -401,12 +401,7 @@ impl<'a> Sema<'a> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
                 self.compare(i, op, a, b)
             }
-            BinOp::Mod
-            | BinOp::BitAnd
-            | BinOp::BitOr
-            | BinOp::BitXor
-            | BinOp::Shl
-            | BinOp::Shr
+            BinOp::Mod | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr
                 if self.true_ints() =>
             {
                 self.arith(i, n, op, a, b)

@@ -124,7 +124,11 @@ impl<'a> Sema<'a> {
     /// A scalar or lane-wise compare of two whole-number values of one kind: a bool (n = 1) or
     /// bvecN of 1.0 / 0.0 lanes.
     pub(super) fn int_compare(&mut self, code: CmpCode, a: Val, b: Val, n: u8) -> R<Val> {
-        let op = if is_uint_based(a.ty) { Op::UCmp } else { Op::ICmp };
+        let op = if is_uint_based(a.ty) {
+            Op::UCmp
+        } else {
+            Op::ICmp
+        };
         self.int_op(op, code as i16, vec_of(Sk::Bool, n), n, a, Some(b))
     }
 
@@ -172,7 +176,17 @@ impl<'a> Sema<'a> {
             }
             (Sk::Bool, Sk::Int) | (Sk::Bool, Sk::Uint) => {
                 // 0.0 / 1.0 -> 0 / 1.
-                self.int_op(Op::Cvt, CVT_F2I, ty, n, Val { ty: float_of(v.ty), ..v }, None)
+                self.int_op(
+                    Op::Cvt,
+                    CVT_F2I,
+                    ty,
+                    n,
+                    Val {
+                        ty: float_of(v.ty),
+                        ..v
+                    },
+                    None,
+                )
             }
             (Sk::Int, Sk::Bool) | (Sk::Uint, Sk::Bool) => {
                 let z = Val::konst(v.ty, [0.0; 4]);
