@@ -310,8 +310,10 @@ dump("post", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
                            "u_strength": 0.75, "u_levels": 4.0, "u_brightness": 0.05,
                            "u_contrast": 1.25, "u_saturation": 0.6, "u_radius": 2, "u_offset": 2.0,
                            # Whole uniform arrays (every element's floats in order).
-                           "u_offsets": [v for k in range(9) for v in (float(k % 3 - 1), float(k // 3 - 1))],
-                           "u_weights": [w / 16 for w in [1, 2, 1, 2, 4, 2, 1, 2, 1]]},
+                           # The 8 neighbours' offsets, two per vec4; the centre weight last.
+                           "u_taps": [-1.0, -1.0, 0.0, -1.0, 1.0, -1.0, -1.0, 0.0,
+                                      1.0, 0.0, -1.0, 1.0, 0.0, 1.0, 1.0, 1.0],
+                           "u_weights": [w / 16 for w in [1, 2, 1, 2, 2, 1, 2, 1, 4]]},
               "textures": {"u_image": image_texture(), "u_image_linear": image_linear}})
 
 # vertexid: three vertices whose positions come from gl_VertexID (the attribute only counts them).
