@@ -162,7 +162,8 @@ fn check(m: &Module, seed: u64) {
     let n = csir::save(m, Version::V2, &mut buf).expect("saves");
     // (A load keeps only the colour output of the fragment outputs.)
     let back = csir::load(&buf[..n]).expect("loads");
-    assert_eq!((&back.insts, &back.imms, back.temps), (&m.insts, &m.imms, m.temps));
+    let bits = |m: &Module| m.imms.iter().map(|v| v.to_bits()).collect::<Vec<u32>>();
+    assert_eq!((&back.insts, bits(&back), back.temps), (&m.insts, bits(m), m.temps));
 
     let exe = Executable::new(m, None).expect("verified");
     let mut r = Rng(seed | 3);
