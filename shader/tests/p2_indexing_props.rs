@@ -223,6 +223,13 @@ fn check(m: &Module, seed: u64) {
     }
 }
 
+/// Found by this test: a LOAD_UNI inside a loop body (after a BREAK there) was banked like a
+/// top-level one, so its value showed even though it never ran for those lanes.
+#[test]
+fn a_load_uni_inside_a_loop_is_not_banked() {
+    check(&random_p2(8485958251625398306), 0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
     #[test]
