@@ -575,7 +575,9 @@ fn render_inner(
     let mut uniforms: Vec<(&str, Vec<f32>)> = Vec::new();
     for (uname, vals) in &scene.uniforms {
         let p = prog.program();
-        let Some(i) = p.uniform_find(uname) else {
+        // A whole uniform array is given by its name (reflected per element as `name[0]`...).
+        let whole = format!("{}[0]", uname);
+        let Some(i) = p.uniform_find(uname).or_else(|| p.uniform_find(&whole)) else {
             if samplers.iter().any(|(s, _)| s == uname) {
                 return Err(format!(
                     "uniform {} is a sampler2D: give it under \"textures\"",

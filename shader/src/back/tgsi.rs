@@ -590,7 +590,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     Op::LoadUniIdx => (inst.aux2 as i32 - 1, inst.c as i32),
                     _ => (inst.aux as i32 - 1, 1),
                 };
-                if max < 0 || stride < 1 {
+                if max < 0 || stride < 1 || (op == Op::LoadUniIdx && inst.aux < 0) {
                     return Err(bad(i, "indirect op without a range"));
                 }
                 let v = [0, (max as f32).to_bits(), (stride as f32).to_bits(), 0];

@@ -306,7 +306,7 @@ impl Executable {
                         *f = true;
                     }
                 }
-                if inst.op == Op::LoadUni && depth == 0 && d.n > 0 {
+                if inst.op == Op::LoadUni && (depth | ldepth) == 0 && d.n > 0 {
                     // Uniforms are the same for every lane of a draw: slots x..x+n go to
                     // consecutive bank registers, broadcast when their values change (see
                     // `run_body`), and reads name those registers as they do constants'.

@@ -1,9 +1,10 @@
 #version 330 core
 #pragma chrisos profile 2
-// A 3x3 kernel whose taps and weights are uniform arrays, read through the loop index.
+// A 3x3 kernel whose tap offsets (two per vec4) and weights are uniform arrays, read through
+// the loop index (the neighbours in the loop, the centre weight last).
 uniform sampler2D u_image;
 uniform vec2 u_texel;
-uniform vec2 u_offsets[9];
+uniform vec4 u_taps[4];
 uniform float u_weights[9];
 uniform int u_radius;
 
@@ -11,9 +12,12 @@ in vec2 v_uv;
 out vec4 frag_color;
 
 void main() {
-    vec3 sum = vec3(0.0);
-    int taps = u_radius * 4 + 1;
-    for (int k = 0; k < taps; k++)
-        sum += texture(u_image, v_uv + u_offsets[k] * u_texel).rgb * u_weights[k];
+    vec3 sum = texture(u_image, v_uv).rgb * u_weights[8];
+    int pairs = u_radius * 2;
+    for (int j = 0; j < pairs; j++) {
+        vec4 t = u_taps[j];
+        sum += texture(u_image, v_uv + t.xy * u_texel).rgb * u_weights[2 * j];
+        sum += texture(u_image, v_uv + t.zw * u_texel).rgb * u_weights[2 * j + 1];
+    }
     frag_color = vec4(sum, 1.0);
 }

@@ -299,8 +299,7 @@ dump("quad", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
                            "u_color_a": [0.95, 0.55, 0.2], "u_color_b": [0.15, 0.3, 0.6],
                            "u_scale": 6.0, "u_steps": 40, "u_octaves": 4, "u_iterations": 5,
                            "u_mode": 1,
-                           **{"u_palette[%d]" % k: c for k, c in enumerate(
-                               [[0.9, 0.3, 0.25], [0.95, 0.75, 0.3], [0.3, 0.7, 0.45], [0.25, 0.45, 0.85]])}}})
+                           "u_palette": [0.9, 0.3, 0.25, 0.95, 0.75, 0.3, 0.3, 0.7, 0.45, 0.25, 0.45, 0.85]}})
 
 # post: the full-screen quad over the 64x64 test picture, texel for texel (nearest, so that
 # kernels read whole texels), and the same picture filtered linearly for distortions that
@@ -310,8 +309,11 @@ dump("post", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
               "uniforms": {"u_texel": [1 / 64, 1 / 64], "u_resolution": [S, S], "u_time": 0.6,
                            "u_strength": 0.75, "u_levels": 4.0, "u_brightness": 0.05,
                            "u_contrast": 1.25, "u_saturation": 0.6, "u_radius": 2, "u_offset": 2.0,
-                           **{"u_offsets[%d]" % k: [float(k % 3 - 1), float(k // 3 - 1)] for k in range(9)},
-                           **{"u_weights[%d]" % k: [1, 2, 1, 2, 4, 2, 1, 2, 1][k] / 16 for k in range(9)}},
+                           # Whole uniform arrays (every element's floats in order).
+                           # The 8 neighbours' offsets, two per vec4; the centre weight last.
+                           "u_taps": [-1.0, -1.0, 0.0, -1.0, 1.0, -1.0, -1.0, 0.0,
+                                      1.0, 0.0, -1.0, 1.0, 0.0, 1.0, 1.0, 1.0],
+                           "u_weights": [w / 16 for w in [1, 2, 1, 2, 2, 1, 2, 1, 4]]},
               "textures": {"u_image": image_texture(), "u_image_linear": image_linear}})
 
 # vertexid: three vertices whose positions come from gl_VertexID (the attribute only counts them).
