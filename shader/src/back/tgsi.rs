@@ -997,14 +997,25 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
 
 /// Updates `regs` past instruction `i` (shared by `forward` and the emitter): every temp it
 /// writes reads itself again, except the ones it defined without emitting.
-fn redirect(regs: &mut Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) {
+/// `fx`: the lane effects computed for forwarding, or empty (each write is then derived here).
+fn redirect(
+    regs: &mut Regs,
+    inst: &Inst,
+    i: usize,
+    p: &Plan,
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+) {
     let flags = p.flags.get(i).copied().unwrap_or(0);
     let elided = if flags & F_ELIDED != 0 {
         defined_reg(regs, inst, i, p, m)
     } else {
         None
     };
-    let w = crate::ir::opt::effects(inst).write;
+    let w = match fx.get(i) {
+        Some(e) => e.write,
+        None => crate::ir::opt::effects(inst).write,
+    };
     for k in 0..w.count as i32 {
         let t = w.base as i32 + k;
         regs.set(t, Reg::Temp(t as u16));
@@ -1132,7 +1143,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
         if let Some(f) = p.flags.get_mut(i) {
             *f = flags;
         }
-        redirect(&mut regs, inst, i, p, m);
+        redirect(&mut regs, inst, i, p, m, fx);
     }
 }
 
@@ -1511,6 +1522,8 @@ fn emit_plan(
     let optimize = optimize && !m.insts.iter().any(|i| i.op == Op::Loop);
     plan(m, p, fx, optimize)?;
     let p = &*p;
+    // `fx` was filled for this module only when forwarding ran.
+    let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
     let declared_temps = m.temps + p.scratch + p.loop_temps;
     let mut e = Emitter {
         out,
@@ -1609,7 +1622,7 @@ fn emit_plan(
     }
     for (i, inst) in m.insts.iter().enumerate() {
         emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-        redirect(&mut e.regs, inst, i, p, m);
+        redirect(&mut e.regs, inst, i, p, m, written);
     }
     inst!(e, "END")?;
     Ok(TgsiInfo {
