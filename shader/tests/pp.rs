@@ -766,3 +766,35 @@ fn limits_are_named() {
         .collect();
     assert!(err(&many).contains("too many macros: the limit is 512 (PP_MACRO_MAX)"));
 }
+
+/// Blanks and comment bodies are skipped as runs: positions after blanks, `//` and `/* */`
+/// comments (with stars, backslashes and line continuations inside them and right after
+/// blanks) are the ones the byte-at-a-time scanner gave.
+#[test]
+fn positions_after_blank_runs_and_comments() {
+    let src = "a  \t b // one \\ two\n c /* x * y ** \\\n z \\ */ d\n   \\\n  e//\\\n f\n\t\t/***/g /*\n*\n*/ h \x0b\x0c i";
+    let r = pp(src);
+    let got: Vec<(String, u32, u32)> = r
+        .toks
+        .iter()
+        .zip(&r.origins)
+        .map(|(t, o)| (t.clone(), o.0, o.1))
+        .collect();
+    let want: Vec<(String, u32, u32)> = WANT_POSITIONS
+        .iter()
+        .map(|&(t, l, c)| (t.to_string(), l, c))
+        .collect();
+    assert_eq!(got, want, "{}", r.diag);
+}
+
+/// As the byte-at-a-time scanner gave them (checked against it).
+const WANT_POSITIONS: &[(&str, u32, u32)] = &[
+    ("a", 1, 1),
+    ("b", 1, 6),
+    ("c", 2, 2),
+    ("d", 3, 9),
+    ("e", 5, 3),
+    ("g", 7, 8),
+    ("h", 9, 4),
+    ("i", 9, 9),
+];

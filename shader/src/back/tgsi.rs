@@ -344,9 +344,8 @@ struct Plan {
     uint_imms: Vec<u32, UINT_IMM_WORDS>,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
     flags: Vec<u8, IR_CAP>,
-    /// Per temp: one past the last instruction that reads it (0: none), so that [`follow`]
-    /// stops there instead of scanning to the end (its scans were quadratic in long shaders).
-    read_end: Vec<u32, TEMP_CAP>,
+    /// Where each temp is read and written, for [`follow`].
+    index: FollowIndex,
     /// The input register of gl_FragCoord (one past the highest varying input).
     fcoord_reg: u8,
     scratch: u16,
@@ -418,6 +417,157 @@ fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Res
     }
     *set |= 1 << v;
     Ok(())
+}
+
+/// Capacity of [`FollowIndex::events`]: three accesses per instruction (more, as with wide
+/// matrix operands, and `follow` scans the instructions instead).
+const FOLLOW_EVENTS_CAP: usize = 3 * IR_CAP;
+const _: () = assert!(IR_CAP <= u16::MAX as usize);
+
+/// What [`follow`] looks up instead of scanning every instruction after a definition.
+struct FollowIndex {
+    /// Per temp: one past the last instruction that reads it (0: none), so that [`follow`]
+    /// stops there instead of scanning to the end (its scans were quadratic in long shaders).
+    read_end: Vec<u32, TEMP_CAP>,
+    /// Per temp `t`: `events[start[t]..start[t + 1]]` are the instructions that read or write
+    /// it, ascending (an instruction may appear twice in a row).
+    start: Vec<u32, { TEMP_CAP + 1 }>,
+    events: Vec<u16, FOLLOW_EVENTS_CAP>,
+    /// Per instruction `i`: the first ELSE or ENDIF at or after `i` that closes the block `i`
+    /// is in (the instruction count when none does). A definition at `i` dominates the
+    /// instructions up to it, and an instruction `j` up to it is in the definition's own block
+    /// exactly when `exit[j] == exit[i]`.
+    exit: Vec<u16, IR_CAP>,
+    /// Endifs whose IF the backward pass has not reached yet (scratch of `build`).
+    open: Vec<u16, IR_CAP>,
+    /// False when the tables could not be built (too many events, unbalanced IF/ENDIF):
+    /// [`follow`] scans.
+    ok: bool,
+}
+
+impl FollowIndex {
+    const fn new() -> FollowIndex {
+        FollowIndex {
+            read_end: Vec::new(),
+            start: Vec::new(),
+            events: Vec::new(),
+            exit: Vec::new(),
+            open: Vec::new(),
+            ok: false,
+        }
+    }
+
+    /// The temps (below `nt`) that access `a` covers.
+    fn span(a: &crate::ir::opt::Access, nt: usize) -> core::ops::Range<usize> {
+        if a.count == 0 {
+            return 0..0;
+        }
+        let lo = (a.base as i32).clamp(0, nt as i32) as usize;
+        let hi = (a.base as i32 + a.count as i32).clamp(0, nt as i32) as usize;
+        lo..hi.max(lo)
+    }
+
+    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects]) {
+        let nt = (m.temps as usize).min(TEMP_CAP);
+        self.read_end.clear();
+        let _ = self.read_end.resize(nt, 0);
+        for (i, e) in fx.iter().enumerate() {
+            for r in e.reads.iter().filter(|r| r.count > 0) {
+                let end = (r.base as usize + r.count as usize).min(self.read_end.len());
+                for slot in self
+                    .read_end
+                    .get_mut(r.base as usize..end)
+                    .into_iter()
+                    .flatten()
+                {
+                    *slot = i as u32 + 1;
+                }
+            }
+        }
+        self.ok = false;
+        self.events.clear();
+        self.exit.clear();
+        self.open.clear();
+        if fx.len() > IR_CAP {
+            return;
+        }
+        // Events: count per temp, prefix sums (start[t] = end of t's list), then fill backwards
+        // so that each list ascends and start[t] ends at its beginning.
+        self.start.clear();
+        let _ = self.start.resize(nt + 1, 0);
+        let mut total = 0usize;
+        for e in fx {
+            for a in [&e.write, &e.reads[0], &e.reads[1]] {
+                for t in Self::span(a, nt) {
+                    if let Some(c) = self.start.get_mut(t) {
+                        *c += 1;
+                    }
+                    total += 1;
+                }
+            }
+        }
+        if total > FOLLOW_EVENTS_CAP {
+            return;
+        }
+        let mut sum = 0u32;
+        for c in self.start.iter_mut() {
+            sum += *c;
+            *c = sum;
+        }
+        let _ = self.events.resize(total, 0);
+        for (i, e) in fx.iter().enumerate().rev() {
+            for a in [&e.write, &e.reads[0], &e.reads[1]] {
+                for t in Self::span(a, nt) {
+                    if let Some(c) = self.start.get_mut(t) {
+                        *c -= 1;
+                        if let Some(slot) = self.events.get_mut(*c as usize) {
+                            *slot = i as u16;
+                        }
+                    }
+                }
+            }
+        }
+        // Block exits, backwards: an ENDIF opens a block (seen from the end), its IF closes it.
+        let n = fx.len();
+        let _ = self.exit.resize(n, 0);
+        let mut cur = n as u16;
+        for (k, inst) in m.insts.iter().enumerate().take(n).rev() {
+            let x = match inst.op {
+                Op::Endif => {
+                    if self.open.push(cur).is_err() {
+                        return;
+                    }
+                    cur = k as u16;
+                    cur
+                }
+                Op::Else => {
+                    cur = k as u16;
+                    cur
+                }
+                Op::If => {
+                    match self.open.pop() {
+                        Some(outer) => cur = outer,
+                        None => return,
+                    }
+                    cur
+                }
+                _ => cur,
+            };
+            if let Some(slot) = self.exit.get_mut(k) {
+                *slot = x;
+            }
+        }
+        self.ok = self.open.is_empty();
+    }
+
+    /// The instructions that read or write temp `t`, ascending.
+    fn of(&self, t: u16) -> &[u16] {
+        let t = t as usize;
+        match (self.start.get(t), self.start.get(t + 1)) {
+            (Some(&a), Some(&b)) => self.events.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
 }
 
 /// Fills `p` (built by the caller: the plan is ~7 KB and moving it out by value cost a copy).
@@ -631,21 +781,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
     if optimize {
         fx.clear();
         fx.extend(m.insts.iter().map(lanes_read));
-        p.read_end.clear();
-        let _ = p.read_end.resize((m.temps as usize).min(TEMP_CAP), 0);
-        for (i, e) in fx.iter().enumerate() {
-            for r in e.reads.iter().filter(|r| r.count > 0) {
-                let end = (r.base as usize + r.count as usize).min(p.read_end.len());
-                for slot in p
-                    .read_end
-                    .get_mut(r.base as usize..end)
-                    .into_iter()
-                    .flatten()
-                {
-                    *slot = i as u32 + 1;
-                }
-            }
-        }
+        p.index.build(m, fx);
         forward(m, p, fx);
     }
     // A mat3 product's zero lane w is written only when something reads it.
@@ -795,20 +931,106 @@ fn multiplicity(inst: &Inst, k: usize) -> u32 {
 fn follow(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
-    read_end: &[u32],
+    ix: &FollowIndex,
     from: usize,
     t: u16,
     lanes: u8,
     source: Option<u16>,
 ) -> Option<u32> {
     // Past the last read of `t` nothing can change the answer (only reads decide it).
-    let end = match read_end.get(t as usize) {
+    let end = match ix.read_end.get(t as usize) {
         Some(&e) => e as usize,
         None => m.insts.len(),
     };
     if end <= from {
         return Some(0);
     }
+    if ix.ok && (t as usize) < ix.read_end.len() {
+        return follow_events(m, fx, ix, from, end, t, lanes, source);
+    }
+    follow_scan(m, fx, from, end, t, lanes, source)
+}
+
+/// [`follow`] over the instructions that touch `t` (and `source`) only: the same decisions as
+/// [`follow_scan`], with domination and block depth read from `ix.exit`.
+#[allow(clippy::too_many_arguments)]
+fn follow_events(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    ix: &FollowIndex,
+    from: usize,
+    end: usize,
+    t: u16,
+    lanes: u8,
+    source: Option<u16>,
+) -> Option<u32> {
+    let exit = match ix.exit.get(from) {
+        Some(&x) => x as usize,
+        None => return follow_scan(m, fx, from, end, t, lanes, source),
+    };
+    // The first write of `source` at or after `from`: reads after it fail.
+    let source_write = match source {
+        Some(s) if (s as usize) < ix.read_end.len() => {
+            let ev = ix.of(s);
+            let k = ev.partition_point(|&j| (j as usize) < from);
+            ev.get(k..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|&j| j as usize)
+                .take_while(|&j| j < end)
+                .find(|&j| fx.get(j).is_some_and(|e| covers(&e.write, s)))
+                .unwrap_or(usize::MAX)
+        }
+        Some(_) => return follow_scan(m, fx, from, end, t, lanes, source),
+        None => usize::MAX,
+    };
+    let ev = ix.of(t);
+    let k = ev.partition_point(|&j| (j as usize) < from);
+    let mut may = lanes;
+    let mut written = false;
+    let mut reads = 0u32;
+    let mut last = usize::MAX;
+    for &j in ev.get(k..).unwrap_or(&[]) {
+        let j = j as usize;
+        if j >= end || may == 0 {
+            break;
+        }
+        if j == last {
+            continue;
+        }
+        last = j;
+        let (Some(inst), Some(e)) = (m.insts.get(j), fx.get(j)) else {
+            break;
+        };
+        let dominated = j <= exit;
+        for (k, r) in e.reads.iter().enumerate() {
+            if covers(r, t) && r.lanes & may != 0 {
+                if !dominated || written || j > source_write {
+                    return None;
+                }
+                reads = reads.saturating_add(multiplicity(inst, k));
+            }
+        }
+        if covers(&e.write, t) {
+            written = true;
+            if dominated && ix.exit.get(j) == Some(&(exit as u16)) {
+                may &= !e.write.lanes;
+            }
+        }
+    }
+    Some(reads)
+}
+
+/// [`follow`] by scanning every instruction from `from` to `end`.
+fn follow_scan(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    from: usize,
+    end: usize,
+    t: u16,
+    lanes: u8,
+    source: Option<u16>,
+) -> Option<u32> {
     let mut may = lanes;
     let mut depth = 0u32;
     let mut dominated = true;
@@ -865,14 +1087,25 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
 
 /// Updates `regs` past instruction `i` (shared by `forward` and the emitter): every temp it
 /// writes reads itself again, except the ones it defined without emitting.
-fn redirect(regs: &mut Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) {
+/// `fx`: the lane effects computed for forwarding, or empty (each write is then derived here).
+fn redirect(
+    regs: &mut Regs,
+    inst: &Inst,
+    i: usize,
+    p: &Plan,
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+) {
     let flags = p.flags.get(i).copied().unwrap_or(0);
     let elided = if flags & F_ELIDED != 0 {
         defined_reg(regs, inst, i, p, m)
     } else {
         None
     };
-    let w = crate::ir::opt::effects(inst).write;
+    let w = match fx.get(i) {
+        Some(e) => e.write,
+        None => crate::ir::opt::effects(inst).write,
+    };
     for k in 0..w.count as i32 {
         let t = w.base as i32 + k;
         regs.set(t, Reg::Temp(t as u16));
@@ -917,7 +1150,7 @@ fn next_inst(m: &Module, i: usize) -> Option<(usize, &Inst)> {
 fn fusable(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
-    read_end: &[u32],
+    ix: &FollowIndex,
     i: usize,
     mul: &Inst,
 ) -> Option<usize> {
@@ -938,7 +1171,7 @@ fn fusable(
     if add.dst == t {
         return Some(j);
     }
-    (follow(m, fx, read_end, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
+    (follow(m, fx, ix, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
 }
 
 /// Decides `p.flags` (see the section comment).
@@ -956,7 +1189,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                             Reg::Temp(s) => Some(s),
                             _ => None,
                         };
-                        if follow(m, fx, &p.read_end, i + 1, t, 15, source)
+                        if follow(m, fx, &p.index, i + 1, t, 15, source)
                             .is_some_and(|n| worth(r, t, n))
                         {
                             flags |= F_ELIDED;
@@ -969,7 +1202,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                         for k in 0..n {
                             let t = inst.dst as u16 + k;
                             let r = Reg::Const(inst.aux as u16 + k);
-                            if follow(m, fx, &p.read_end, i + 1, t, 15, None)
+                            if follow(m, fx, &p.index, i + 1, t, 15, None)
                                 .is_some_and(|n| worth(r, t, n))
                             {
                                 flags |= 1 << k;
@@ -981,13 +1214,13 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
                     let cols = if inst.op == Op::MulMV { 1 } else { 3 };
                     for k in 0..cols {
                         let t = inst.dst as u16 + k;
-                        if t < m.temps && follow(m, fx, &p.read_end, i + 1, t, 8, None) == Some(0) {
+                        if t < m.temps && follow(m, fx, &p.index, i + 1, t, 8, None) == Some(0) {
                             flags |= 1 << k;
                         }
                     }
                 }
                 Op::Mul => {
-                    if let Some(j) = fusable(m, fx, &p.read_end, i, inst) {
+                    if let Some(j) = fusable(m, fx, &p.index, i, inst) {
                         flags |= F_FUSED;
                         if let Some(f) = p.flags.get_mut(j) {
                             *f |= F_SKIP;
@@ -1000,7 +1233,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
         if let Some(f) = p.flags.get_mut(i) {
             *f = flags;
         }
-        redirect(&mut regs, inst, i, p, m);
+        redirect(&mut regs, inst, i, p, m, fx);
     }
 }
 
@@ -1304,7 +1537,7 @@ impl TgsiScratch {
                 one_imm: None,
                 uint_imms: Vec::new(),
                 flags: Vec::new(),
-                read_end: Vec::new(),
+                index: FollowIndex::new(),
                 fcoord_reg: 0,
                 scratch: 0,
                 loop_temps: 0,
@@ -1394,6 +1627,8 @@ fn emit_plan(
             .any(|i| i.op == Op::Loop || i.op.is_indirect());
     plan(m, p, fx, optimize)?;
     let p = &*p;
+    // `fx` was filled for this module only when forwarding ran.
+    let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
     let declared_temps = m.temps + p.scratch + p.loop_temps;
     let mut e = Emitter {
         out,
@@ -1532,7 +1767,7 @@ fn emit_plan(
     }
     for (i, inst) in m.insts.iter().enumerate() {
         emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-        redirect(&mut e.regs, inst, i, p, m);
+        redirect(&mut e.regs, inst, i, p, m, written);
     }
     inst!(e, "END")?;
     Ok(TgsiInfo {
@@ -3058,5 +3293,129 @@ mod tests {
             assert!(short_decimal(v, &mut s), "{}", want);
             assert_eq!(s.as_str(), want);
         }
+    }
+}
+
+#[cfg(test)]
+mod follow_tests {
+    use super::*;
+    use crate::ir::opt::Effects;
+
+    /// Every answer of `follow_events` against `follow_scan` on module `m`.
+    fn same_answers(m: &Module, what: &str) -> usize {
+        let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
+        let mut ix = std::boxed::Box::new(FollowIndex::new());
+        ix.build(m, &fx);
+        assert!(ix.ok, "{}: no index", what);
+        let mut checked = 0;
+        for from in 0..=m.insts.len() {
+            for t in 0..m.temps {
+                let end = ix.read_end[t as usize] as usize;
+                if end <= from {
+                    continue;
+                }
+                for lanes in [15u8, 8, 1, 6] {
+                    for source in [None, Some(t.wrapping_sub(1)), Some(t + 1), Some(0)] {
+                        let source = source.filter(|&s| s < m.temps);
+                        assert_eq!(
+                            follow_events(m, &fx, &ix, from, end, t, lanes, source),
+                            follow_scan(m, &fx, from, end, t, lanes, source),
+                            "{}: from {} temp {} lanes {} source {:?}",
+                            what,
+                            from,
+                            t,
+                            lanes,
+                            source
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        checked
+    }
+
+    /// The indexed scan answers what the full scan answers, on every corpus and compatibility
+    /// shader without loops, for every start, temp, lane set and copy source.
+    #[test]
+    fn indexed_follow_matches_the_scan() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut shaders = 0;
+        let mut checked = 0;
+        for dir in [
+            root.join("tests/in"),
+            root.join("../tools/shc/tests/compat"),
+        ] {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                let name = p.file_name().unwrap().to_str().unwrap();
+                let stage = if name.ends_with(".frag") {
+                    1
+                } else if name.ends_with(".vert") {
+                    0
+                } else {
+                    continue;
+                };
+                let src = std::fs::read(&p).unwrap();
+                let Ok(sh) = crate::program::compile::compile(stage, &src, &name) else {
+                    continue;
+                };
+                if sh.module.insts.iter().any(|i| i.op == Op::Loop) {
+                    continue;
+                }
+                checked += same_answers(&sh.module, &name);
+                shaders += 1;
+            }
+        }
+        assert!(shaders > 100 && checked > 10_000, "{} {}", shaders, checked);
+    }
+
+    /// Nested IF/ELSE/ENDIF: domination ends at the block's ELSE or ENDIF, and only writes in
+    /// the definition's own block kill its lanes.
+    #[test]
+    fn indexed_follow_matches_the_scan_in_nested_blocks() {
+        let mut m = std::boxed::Box::new(Module::new(Stage::Fragment));
+        m.temps = 4;
+        let mov = |dst: i16, a: i16, lanes: u8| Inst {
+            dst,
+            a,
+            lanes,
+            ..Inst::new(Op::Mov)
+        };
+        let cond = |a: i16| Inst {
+            a,
+            ..Inst::new(Op::If)
+        };
+        let body = [
+            mov(0, 1, 4),
+            cond(0),
+            mov(2, 0, 1),
+            cond(2),
+            mov(0, 3, 4),
+            mov(1, 0, 4),
+            Inst::new(Op::Else),
+            mov(3, 0, 2),
+            Inst::new(Op::Endif),
+            mov(0, 2, 1),
+            mov(3, 0, 4),
+            Inst::new(Op::Else),
+            mov(1, 0, 4),
+            mov(0, 1, 4),
+            Inst::new(Op::Endif),
+            mov(2, 0, 4),
+            mov(1, 3, 4),
+            Inst {
+                a: 1,
+                ..Inst::new(Op::StoreColor)
+            },
+            Inst {
+                a: 2,
+                ..Inst::new(Op::StoreColor)
+            },
+        ];
+        for inst in body {
+            m.insts.push(inst).unwrap();
+        }
+        assert!(same_answers(&m, "nested") > 50);
     }
 }

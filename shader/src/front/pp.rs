@@ -318,19 +318,26 @@ fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
     ) {
         return 3;
     }
-    if let Some(b) = b {
-        const TWO: &[&[u8; 2]] = &[
-            b"++", b"--", b"<<", b">>", b"<=", b">=", b"==", b"!=", b"&&", b"||", b"^^", b"+=",
-            b"-=", b"*=", b"/=", b"%=", b"&=", b"|=", b"^=", b"##",
-        ];
-        if TWO.iter().any(|p| p[0] == a && p[1] == b) {
-            return 2;
-        }
+    // Matches instead of searching tables: this runs for every punctuator of the source.
+    if matches!(
+        (a, b),
+        (b'+', Some(b'+' | b'='))
+            | (b'-', Some(b'-' | b'='))
+            | (b'<', Some(b'<' | b'='))
+            | (b'>', Some(b'>' | b'='))
+            | (b'=' | b'!' | b'*' | b'/' | b'%', Some(b'='))
+            | (b'&', Some(b'&' | b'='))
+            | (b'|', Some(b'|' | b'='))
+            | (b'^', Some(b'^' | b'='))
+            | (b'#', Some(b'#'))
+    ) {
+        return 2;
     }
-    if b"[](){}.,;:?+-*/%<>=!~&|^#".contains(&a) {
-        1
-    } else {
-        0
+    match a {
+        b'[' | b']' | b'(' | b')' | b'{' | b'}' | b'.' | b',' | b';' | b':' | b'?' | b'+'
+        | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'~' | b'&' | b'|' | b'^'
+        | b'#' => 1,
+        _ => 0,
     }
 }
 
@@ -1021,6 +1028,15 @@ impl Preprocessor {
         self.splice(src);
     }
 
+    /// How many bytes from the current position on satisfy `f`.
+    fn run_of(&self, src: &[u8], f: impl Fn(u8) -> bool) -> usize {
+        src.get(self.pos..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&b| f(b))
+            .count()
+    }
+
     fn col(&self) -> u16 {
         (self.pos.saturating_sub(self.line_start) + 1).min(u16::MAX as usize) as u16
     }
@@ -1046,6 +1062,10 @@ impl Preprocessor {
             };
             match c {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    // A run of blanks at once: none is a newline or a backslash, so the splice
+                    // check `bump` makes after each but the last finds nothing.
+                    let run = self.run_of(src, |b| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c));
+                    self.pos += run.saturating_sub(1);
                     self.bump(src);
                     space = true;
                 }
@@ -1058,11 +1078,18 @@ impl Preprocessor {
                     };
                 }
                 b'/' if self.peek(src, 1) == Some(b'/') => {
-                    while let Some(c) = self.cur(src) {
-                        if c == b'\n' {
-                            break;
+                    loop {
+                        // Runs without a newline or a backslash at once (see the blanks).
+                        let run = self.run_of(src, |b| b != b'\n' && b != b'\\');
+                        if run > 0 {
+                            self.pos += run - 1;
+                            self.bump(src);
+                            continue;
                         }
-                        self.bump(src);
+                        match self.cur(src) {
+                            Some(c) if c != b'\n' => self.bump(src),
+                            _ => break,
+                        }
                     }
                     space = true;
                 }
@@ -1084,7 +1111,12 @@ impl Preprocessor {
                                 self.bump(src);
                                 break;
                             }
-                            Some(_) => self.bump(src),
+                            Some(_) => {
+                                let run =
+                                    self.run_of(src, |b| b != b'*' && b != b'\n' && b != b'\\');
+                                self.pos += run.saturating_sub(1);
+                                self.bump(src);
+                            }
                         }
                     }
                     space = true;
@@ -3133,5 +3165,42 @@ impl Preprocessor {
             }
         }
         self.work.truncate(mark);
+    }
+}
+
+#[cfg(test)]
+mod punct_tests {
+    use super::punct_len;
+
+    /// The table search `punct_len` replaced (kept as the reference).
+    fn by_table(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
+        if matches!(
+            (a, b, c),
+            (b'<', Some(b'<'), Some(b'=')) | (b'>', Some(b'>'), Some(b'='))
+        ) {
+            return 3;
+        }
+        if let Some(b) = b {
+            const TWO: &[&[u8; 2]] = &[
+                b"++", b"--", b"<<", b">>", b"<=", b">=", b"==", b"!=", b"&&", b"||", b"^^", b"+=",
+                b"-=", b"*=", b"/=", b"%=", b"&=", b"|=", b"^=", b"##",
+            ];
+            if TWO.iter().any(|p| p[0] == a && p[1] == b) {
+                return 2;
+            }
+        }
+        usize::from(b"[](){}.,;:?+-*/%<>=!~&|^#".contains(&a))
+    }
+
+    /// Every first and second byte (and the third where it matters) gives the table's answer.
+    #[test]
+    fn punctuators_match_the_table() {
+        for a in 0..=255u8 {
+            for b in (0..=255u8).map(Some).chain([None]) {
+                for c in [None, Some(b'='), Some(b'<'), Some(b'a')] {
+                    assert_eq!(punct_len(a, b, c), by_table(a, b, c), "{:?}", (a, b, c));
+                }
+            }
+        }
     }
 }

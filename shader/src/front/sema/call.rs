@@ -504,6 +504,24 @@ impl<'a> Sema<'a> {
     /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
     /// loop; the recursion is only into right operands and arguments, which are real nesting.
     pub(super) fn has_user_call(&self, i: i16, depth: usize) -> bool {
+        // Memoised per node: the answer depends on the tree only, and operators ask it of
+        // their right operand at every level (and again in every inlined copy of a body).
+        let memo = usize::try_from(i)
+            .ok()
+            .and_then(|k| self.t.user_calls.get(k));
+        match memo.map(|m| m.get()) {
+            Some(1) => return false,
+            Some(2) => return true,
+            _ => {}
+        }
+        let r = self.has_user_call_scan(i, depth);
+        if let Some(m) = memo {
+            m.set(if r { 2 } else { 1 });
+        }
+        r
+    }
+
+    fn has_user_call_scan(&self, i: i16, depth: usize) -> bool {
         if depth > AST_CAP {
             return true;
         }

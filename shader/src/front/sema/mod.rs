@@ -190,6 +190,9 @@ pub struct SemaTables {
     spine: Vec<i16, AST_CAP>,
     /// Per tree node: a function node that some call reached (sized to the tree).
     called: Vec<bool, AST_CAP>,
+    /// Per tree node: whether the expression calls a user function (0: not asked yet, 1: no,
+    /// 2: yes; see `has_user_call`).
+    user_calls: Vec<core::cell::Cell<u8>, AST_CAP>,
     /// Profile 2: the struct types in scope and their members (see `aggregate`).
     structs: Vec<StructDef, P2_STRUCT_MAX>,
     members: Vec<Member, P2_MEMBER_MAX>,
@@ -210,6 +213,7 @@ impl SemaTables {
             syms: Vec::new(),
             spine: Vec::new(),
             called: Vec::new(),
+            user_calls: Vec::new(),
             structs: Vec::new(),
             members: Vec::new(),
             wb: Vec::new(),
@@ -284,6 +288,10 @@ pub fn analyze(
     s.t.members.clear();
     s.t.wb.clear();
     let _ = s.t.called.resize(ast.nodes.len(), false);
+    s.t.user_calls.clear();
+    let _ =
+        s.t.user_calls
+            .resize(ast.nodes.len(), core::cell::Cell::new(0));
     let _ = s.t.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
