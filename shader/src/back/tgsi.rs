@@ -1625,10 +1625,19 @@ fn emit_inst(
                 )?;
             }
         }
-        Op::Trunc | Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Sign => {
+        Op::Trunc
+        | Op::Floor
+        | Op::Ceil
+        | Op::Fract
+        | Op::RoundEven
+        | Op::Sign
+        | Op::Ddx
+        | Op::Ddy => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
             let a = e.src(a);
             let name = match inst.op {
+                Op::Ddx => "DDX TEMP[",
+                Op::Ddy => "DDY TEMP[",
                 Op::Floor => "FLR TEMP[",
                 Op::Ceil => "CEIL TEMP[",
                 Op::Fract => "FRC TEMP[",
@@ -1974,6 +1983,8 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("SSG", 1, 1, false),
     ("EX2", 1, 1, false),
     ("LG2", 1, 1, false),
+    ("DDX", 1, 1, false),
+    ("DDY", 1, 1, false),
     ("SLT", 1, 2, false),
     ("SGE", 1, 2, false),
     ("SEQ", 1, 2, false),

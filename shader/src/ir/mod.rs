@@ -48,13 +48,14 @@
 //! | LOOP | aux = low 16 bits, aux2 = high 16 bits of the iteration bound (1..=`P2_LOOP_ITERATIONS_MAX`) | opens a loop (profile 2); see [`loop_bound`] |
 //! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
+//! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
 //! (documented in docs/CSIR.md): DIV (33), SQRT (34); profile 2's LOAD_SYSVAL (35,
 //! gl_VertexID and gl_InstanceID), FLOOR (36) CEIL (37) FRACT (38) ROUND_EVEN (39) EXP2 (40)
 //! LOG2 (41) SIGN (42) CMPV (43); profile 2's structured loops LOOP (44) BREAK (45)
-//! CONTINUE (46) ENDLOOP (47). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
+//! CONTINUE (46) ENDLOOP (47); profile 2's derivatives DDX (80) DDY (81). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
 //! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop.
 
 pub mod dump;
@@ -325,6 +326,10 @@ pub enum Op {
     Break = 45,
     Continue = 46,
     EndLoop = 47,
+    // Profile 2's derivatives (issue 15), fragment stage only: lane-wise over `lanes` (0 means
+    // 1), each lane taking the difference inside its 2x2 quad (see `back::exec::quad`).
+    Ddx = 80,
+    Ddy = 81,
 }
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -399,6 +404,11 @@ impl Op {
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
+        match v {
+            80 => return Some(Op::Ddx),
+            81 => return Some(Op::Ddy),
+            _ => {}
+        }
         Op::ALL.get(v as usize).copied()
     }
 
@@ -453,6 +463,8 @@ impl Op {
             Op::Break => "break",
             Op::Continue => "continue",
             Op::EndLoop => "endloop",
+            Op::Ddx => "ddx",
+            Op::Ddy => "ddy",
         }
     }
 
@@ -497,6 +509,8 @@ impl Op {
                 | Op::Log2
                 | Op::Sign
                 | Op::CmpV
+                | Op::Ddx
+                | Op::Ddy
         )
     }
 }

@@ -131,7 +131,9 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         | Op::RoundEven
         | Op::Exp2
         | Op::Log2
-        | Op::Sign => {
+        | Op::Sign
+        | Op::Ddx
+        | Op::Ddy => {
             let m = mask(lanes_or(i.lanes, 1));
             Effects {
                 write: Access::one(i.dst, m),

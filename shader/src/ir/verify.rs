@@ -162,6 +162,18 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     }
                 }
             }
+            Op::Ddx | Op::Ddy => {
+                if p1 {
+                    return Err(v.err("DDX and DDY (opcodes 80, 81) are profile 2's"));
+                }
+                v.stage(
+                    Stage::Fragment,
+                    "DDX and DDY (derivatives) are only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
+            }
             Op::Dot => {
                 v.temp(inst.dst)?;
                 v.temp(inst.a)?;

@@ -47,6 +47,7 @@
 pub(crate) mod decode;
 pub mod lanes;
 pub mod math;
+pub mod quad;
 pub(crate) mod selftest;
 pub mod simd;
 pub(crate) mod texel;
@@ -252,6 +253,9 @@ pub struct Executable {
     reads_fragcoord: bool,
     /// Some instruction reads gl_VertexID or gl_InstanceID (LOAD_SYSVAL).
     reads_sysvals: bool,
+    /// Some instruction takes a derivative (DDX/DDY): the rasterizer must shade whole 2x2
+    /// quads, helper lanes included (see [`Executable::derivatives`]).
+    derivatives: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
     has_flow: bool,
     /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
@@ -286,6 +290,14 @@ impl Executable {
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
     pub fn reads_fragcoord(&self) -> bool {
         self.reads_fragcoord
+    }
+
+    /// Whether some instruction takes a derivative (DDX/DDY): the fragment stage then needs
+    /// every lane of each 2x2 quad that has a covered lane (helper lanes), with quads aligned
+    /// to even window coordinates. The compiler sets it per program; shaders without
+    /// derivatives shade only covered lanes.
+    pub fn derivatives(&self) -> bool {
+        self.derivatives
     }
 
     /// Whether this vertex stage reads gl_VertexID or gl_InstanceID (carried in
@@ -605,6 +617,8 @@ impl Executable {
                 ),
                 Op::Trunc => unary(r, d, m, libm::truncf),
                 Op::Floor => unary(r, d, m, libm::floorf),
+                Op::Ddx => unary_lanes(r, d, m, self::quad::ddx),
+                Op::Ddy => unary_lanes(r, d, m, self::quad::ddy),
                 Op::Ceil => unary(r, d, m, libm::ceilf),
                 Op::Fract => unary(r, d, m, |x| x - libm::floorf(x)),
                 Op::RoundEven => unary(r, d, m, libm::rintf),
