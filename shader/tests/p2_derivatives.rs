@@ -1,7 +1,8 @@
 //! Profile 2's derivatives (issue 15 item 1): `dFdx`, `dFdy`, `fwidth` in fragment shaders,
 //! the IR ops DDX/DDY through the verifier, the executor (fine differences inside 2x2 quads,
 //! as llvmpipe), the rasterizer (quads aligned to even window coordinates, helper lanes that
-//! are shaded but never written, early depth unchanged), `soft_fs` (0) and TGSI (DDX/DDY).
+//! are shaded but never written, early depth unchanged), `soft_fs` (0) and TGSI (DDX/DDY);
+//! and gl_FrontFacing (issue 15 item 5, IR LOAD_FACE, TGSI FACE).
 use shader::back::raster::{
     draw_parallel, draw_parallel_float, soft_fs, CompareFunc, Pipeline, RasterState, Scratch,
     Serial, Target, VertexAttrib, VertexInput, Workers,
@@ -509,4 +510,136 @@ fn csir_v2_keeps_ddx_and_ddy() {
     assert_eq!(m, sh.module);
     assert!(m.insts.iter().any(|i| i.op == Op::Ddx));
     assert!(m.insts.iter().any(|i| i.op == Op::Ddy));
+}
+
+const TWO_SIDED: &str = "#pragma chrisos profile 2
+out vec4 c;
+void main() { c = gl_FrontFacing ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 0.0, 1.0, 1.0); }";
+
+/// Two-sided colouring: a counter-clockwise (front) triangle on the left, a clockwise (back)
+/// one on the right; `front_face` = CW swaps the two.
+#[test]
+fn front_facing_follows_the_winding_and_the_front_face_state() {
+    use shader::back::raster::FrontFace;
+    let prog = program(TWO_SIDED);
+    let tris = [
+        // Left half, counter-clockwise in GL window space.
+        [-1.0, -1.0, 0.0],
+        [-0.1, -1.0, 0.0],
+        [-1.0, 1.0, 0.0],
+        // Right half, clockwise.
+        [0.1, -1.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [1.0, -1.0, 0.0],
+    ];
+    let data: Vec<f32> = tris.iter().flatten().copied().collect();
+    let attribs = [VertexAttrib {
+        location: 0,
+        offset: 0,
+        components: 3,
+    }];
+    let input = VertexInput {
+        data: &data,
+        stride: 3,
+        attribs: &attribs,
+        count: 6,
+    };
+    for (front_face, left, right) in [
+        (FrontFace::Ccw, [1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]),
+        (FrontFace::Cw, [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 0.0, 1.0]),
+    ] {
+        let mut img = Img::new(16, 16);
+        let pipe = Pipeline {
+            front_face,
+            ..Pipeline::DEFAULT
+        };
+        let mut t = Target {
+            width: 16,
+            height: 16,
+            color: &mut img.packed,
+            depth: &mut img.depth,
+        };
+        draw_parallel_float(
+            &Serial,
+            &mut [Scratch::new()],
+            &prog,
+            &input,
+            &[],
+            0,
+            None,
+            &[None, None, None, None],
+            &RasterState::new(16, 16),
+            &pipe,
+            &mut t,
+            &mut img.color,
+        )
+        .expect("drawn");
+        // Pixel (1, 14 from the top) is inside the left triangle, (14, 14) inside the right.
+        assert_eq!(img.at(1, 14), left, "{:?} left", front_face);
+        assert_eq!(img.at(14, 14), right, "{:?} right", front_face);
+    }
+    // soft_fs: front-facing.
+    let r = soft_fs(&prog, &[], [0.5; 4], &[None, None, None, None]).expect("ran");
+    assert_eq!(r.color, [1.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn front_facing_misuse_tgsi_and_csir() {
+    let e = first_error(
+        0,
+        "#pragma chrisos profile 2\nvoid main() { gl_Position = vec4(gl_FrontFacing ? 1.0 : 0.0); }",
+    );
+    assert!(
+        e.contains("gl_FrontFacing is not available in a vertex shader"),
+        "{}",
+        e
+    );
+    let e = first_error(
+        1,
+        "#pragma chrisos profile 2\nout vec4 c;\nvoid main() { gl_FrontFacing = true; c = vec4(1.0); }",
+    );
+    assert!(e.contains("gl_FrontFacing is read-only"), "{}", e);
+    let e = first_error(
+        1,
+        "out vec4 c;\nvoid main() { c = vec4(gl_FrontFacing ? 1.0 : 0.0); }",
+    );
+    assert!(e.contains("gl_FrontFacing"), "{}", e);
+    let sh = build(1, TWO_SIDED);
+    assert_eq!(
+        sh.module
+            .insts
+            .iter()
+            .filter(|i| i.op == Op::LoadFace)
+            .count(),
+        1
+    );
+    let mut m = sh.module.clone();
+    m.stage = shader::ir::Stage::Vertex;
+    assert!(shader::ir::verify::verify(&m).is_err());
+    // With and without gl_FragCoord and varyings: FACE comes after them.
+    for src in [
+        TWO_SIDED,
+        "#pragma chrisos profile 2\nin vec4 v;\nout vec4 c;\nvoid main() { c = gl_FrontFacing ? v : gl_FragCoord; }",
+    ] {
+        let sh = build(1, src);
+        let mut text = heapless::String::<{ shader::limits::TGSI_CAP }>::new();
+        shader::back::tgsi::emit(&sh.module, None, &mut text).expect("tgsi");
+        let text = text.as_str();
+        let face = if src.contains("gl_FragCoord") { 2 } else { 0 };
+        assert!(
+            text.contains(&format!("DCL IN[{}], FACE, CONSTANT", face)),
+            "{}",
+            text
+        );
+        assert!(
+            text.contains("SGE TEMP[") && text.contains(&format!("-IN[{}].xxxx", face)),
+            "{}",
+            text
+        );
+        check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
+    }
+    use shader::program::csir::{load, save, Version};
+    let mut buf = vec![0u8; 1 << 20];
+    let n = save(&sh.module, Version::V2, &mut buf).expect("saved");
+    assert_eq!(load(&buf[..n]).expect("loaded"), sh.module);
 }

@@ -351,6 +351,8 @@ struct Plan {
     samplers: u32,
     uniform_vec4s: usize,
     reads_fragcoord: bool,
+    /// Fragment stage: gl_FrontFacing is read (LOAD_FACE; `IN[n], FACE` after gl_FragCoord).
+    reads_face: bool,
     /// Vertex stage: bit 0 = gl_VertexID, bit 1 = gl_InstanceID is read (LOAD_SYSVAL).
     sysvals: u8,
     writes_position: bool,
@@ -506,6 +508,12 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     return Err(bad(i, "gl_FragCoord outside a fragment shader"));
                 }
                 p.reads_fragcoord = true;
+            }
+            Op::LoadFace => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "gl_FrontFacing outside a fragment shader"));
+                }
+                p.reads_face = true;
             }
             Op::LoadSysval => {
                 if m.stage != Stage::Vertex {
@@ -1222,6 +1230,7 @@ impl TgsiScratch {
                 samplers: 0,
                 uniform_vec4s: 0,
                 reads_fragcoord: false,
+                reads_face: false,
                 sysvals: 0,
                 writes_position: false,
                 writes_color: false,
@@ -1282,6 +1291,7 @@ fn emit_plan(
     p.samplers = 0;
     p.uniform_vec4s = m.iface.uniform_vec4s();
     p.reads_fragcoord = false;
+    p.reads_face = false;
     p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
@@ -1327,6 +1337,15 @@ fn emit_plan(
         }
         if p.reads_fragcoord {
             dcl!(e, "IN[", fcoord_reg, "], POSITION, LINEAR")?;
+        }
+        if p.reads_face {
+            // gl_FrontFacing: FACE is positive for a front face, negative for a back face.
+            dcl!(
+                e,
+                "IN[",
+                fcoord_reg + p.reads_fragcoord as u8,
+                "], FACE, CONSTANT"
+            )?;
         }
         if p.writes_color {
             dcl!(e, "OUT[0], COLOR")?;
@@ -1803,6 +1822,22 @@ fn emit_inst(
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]\n")?;
         }
+        Op::LoadFace => {
+            // 1.0 when FACE >= -FACE (front), else 0.0.
+            let d = temp(inst.dst, m, i)?;
+            let f = fcoord_reg + p.reads_fragcoord as u8;
+            inst_line!(
+                e,
+                "SGE TEMP[",
+                d,
+                "], IN[",
+                f,
+                "].xxxx, -IN[",
+                f,
+                "].xxxx
+"
+            )?;
+        }
         Op::LoadSysval => {
             // The system values are integers: converted to the float every lane holds.
             let d = temp(inst.dst, m, i)?;
@@ -2001,7 +2036,7 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("END", 0, 0, false),
 ];
 
-const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC"];
+const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC", "FACE"];
 
 #[derive(Default)]
 struct Decls {

@@ -49,13 +49,14 @@
 //! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
+//! | LOAD_FACE | dst | fragment stage, profile 2: dst = (1, 1, 1, 1) when the primitive is front-facing (gl_FrontFacing), else 0 |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //!
 //! Opcodes 0..=32 are the historical set; 33 and up are additions of this implementation
 //! (documented in docs/CSIR.md): DIV (33), SQRT (34); profile 2's LOAD_SYSVAL (35,
 //! gl_VertexID and gl_InstanceID), FLOOR (36) CEIL (37) FRACT (38) ROUND_EVEN (39) EXP2 (40)
 //! LOG2 (41) SIGN (42) CMPV (43); profile 2's structured loops LOOP (44) BREAK (45)
-//! CONTINUE (46) ENDLOOP (47); profile 2's derivatives DDX (80) DDY (81). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
+//! CONTINUE (46) ENDLOOP (47); profile 2's derivatives DDX (80) DDY (81); gl_FrontFacing's LOAD_FACE (82). LOOP/ENDLOOP nest with IF/ELSE/ENDIF as one stack, at most
 //! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop.
 
 pub mod dump;
@@ -330,6 +331,9 @@ pub enum Op {
     // 1), each lane taking the difference inside its 2x2 quad (see `back::exec::quad`).
     Ddx = 80,
     Ddy = 81,
+    /// Profile 2's gl_FrontFacing (fragment stage): dst = 1.0 in every component when the
+    /// primitive faces front, else 0.0.
+    LoadFace = 82,
 }
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -407,6 +411,7 @@ impl Op {
         match v {
             80 => return Some(Op::Ddx),
             81 => return Some(Op::Ddy),
+            82 => return Some(Op::LoadFace),
             _ => {}
         }
         Op::ALL.get(v as usize).copied()
@@ -465,6 +470,7 @@ impl Op {
             Op::EndLoop => "endloop",
             Op::Ddx => "ddx",
             Op::Ddy => "ddy",
+            Op::LoadFace => "load_face",
         }
     }
 
@@ -511,6 +517,7 @@ impl Op {
                 | Op::CmpV
                 | Op::Ddx
                 | Op::Ddy
+                | Op::LoadFace
         )
     }
 }

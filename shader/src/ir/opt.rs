@@ -87,7 +87,12 @@ pub(crate) fn effects(i: &Inst) -> Effects {
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
         Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
-        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval => Effects {
+        Op::Const
+        | Op::LoadAttr
+        | Op::LoadVar
+        | Op::LoadFcoord
+        | Op::LoadSysval
+        | Op::LoadFace => Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::NONE; 2],
         },

@@ -162,6 +162,16 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     }
                 }
             }
+            Op::LoadFace => {
+                if p1 {
+                    return Err(v.err("LOAD_FACE (opcode 82) is profile 2's"));
+                }
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_FACE (gl_FrontFacing) is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+            }
             Op::Ddx | Op::Ddy => {
                 if p1 {
                     return Err(v.err("DDX and DDY (opcodes 80, 81) are profile 2's"));

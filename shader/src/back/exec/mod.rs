@@ -89,6 +89,9 @@ pub struct Regs {
     /// The instruction set the lane loops run on: detected at the first dispatch (None until
     /// then), or chosen with [`Regs::set_isa`].
     simd: Option<Simd>,
+    /// gl_FrontFacing of the next dispatches (LOAD_FACE): 1.0 front, 0.0 back. The rasterizer
+    /// sets it per triangle (a dispatch holds blocks of one triangle only).
+    face: f32,
 }
 
 impl Default for Regs {
@@ -103,7 +106,13 @@ impl Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
             bank: [[0; 4]; BANK_MAX],
             simd: None,
+            face: 1.0,
         }
+    }
+
+    /// Sets gl_FrontFacing for later dispatches (true when a register file is made).
+    pub fn set_front_facing(&mut self, front: bool) {
+        self.face = if front { 1.0 } else { 0.0 };
     }
 
     /// Runs later dispatches (and draws through a `Scratch` holding these registers) on `isa`;
@@ -387,6 +396,7 @@ impl Executable {
                 regs.bank[k] = want;
             }
         }
+        let face = regs.face;
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
             r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
@@ -768,6 +778,11 @@ impl Executable {
                     }
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
+                Op::LoadFace => {
+                    for c in 0..4 {
+                        fill(&mut r[dst][c], face, m);
+                    }
+                }
                 Op::LoadSysval => {
                     // Vertex stage: `fragcoord` carries (gl_VertexID, gl_InstanceID, 0, 0).
                     let v = &inv.fragcoord[d.x as usize & 1];

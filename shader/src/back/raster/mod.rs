@@ -1205,6 +1205,8 @@ fn raster_body(
         stats.culled += 1;
         return;
     }
+    // gl_FrontFacing of this triangle's dispatches (the batch is flushed before the next one).
+    scratch.regs.set_front_facing(front);
     let area = if area < 0 {
         wv.swap(1, 2);
         order.swap(1, 2);
