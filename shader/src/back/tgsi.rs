@@ -1665,6 +1665,19 @@ fn emit_inst(
                 _ => "TRUNC TEMP[",
             };
             inst!(e, name, d, around!("]", mask(lanes_or(inst, 1)), ", "), a)?;
+            if inst.op == Op::Ddy {
+                // Gfx3D's VirGL targets are drawn upright (a negative viewport y-scale), which
+                // reverses window y on the host: virglrenderer corrects gl_FragCoord for it
+                // (FS_COORD_ORIGIN), not DDY, so DDY is negated to stay GL's (window y up).
+                inst!(
+                    e,
+                    "MOV TEMP[",
+                    d,
+                    around!("]", mask(lanes_or(inst, 1)), ", -TEMP["),
+                    d,
+                    "]"
+                )?;
+            }
         }
         Op::Pow => {
             let (d, a, b) = (
