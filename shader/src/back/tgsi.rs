@@ -357,6 +357,8 @@ struct Plan {
     samplers: u32,
     uniform_vec4s: usize,
     reads_fragcoord: bool,
+    /// Fragment stage: gl_FrontFacing is read (LOAD_FACE; `IN[n], FACE` after gl_FragCoord).
+    reads_face: bool,
     /// Vertex stage: bit 0 = gl_VertexID, bit 1 = gl_InstanceID is read (LOAD_SYSVAL).
     sysvals: u8,
     writes_position: bool,
@@ -711,6 +713,12 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     return Err(bad(i, "gl_FragCoord outside a fragment shader"));
                 }
                 p.reads_fragcoord = true;
+            }
+            Op::LoadFace => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "gl_FrontFacing outside a fragment shader"));
+                }
+                p.reads_face = true;
             }
             Op::LoadSysval => {
                 if m.stage != Stage::Vertex {
@@ -1547,6 +1555,7 @@ impl TgsiScratch {
                 samplers: 0,
                 uniform_vec4s: 0,
                 reads_fragcoord: false,
+                reads_face: false,
                 sysvals: 0,
                 writes_position: false,
                 writes_color: false,
@@ -1612,6 +1621,7 @@ fn emit_plan(
     p.samplers = 0;
     p.uniform_vec4s = m.iface.uniform_vec4s();
     p.reads_fragcoord = false;
+    p.reads_face = false;
     p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
@@ -1667,6 +1677,15 @@ fn emit_plan(
         }
         if p.reads_fragcoord {
             dcl!(e, "IN[", fcoord_reg, "], POSITION, LINEAR")?;
+        }
+        if p.reads_face {
+            // gl_FrontFacing: FACE is positive for a front face, negative for a back face.
+            dcl!(
+                e,
+                "IN[",
+                fcoord_reg + p.reads_fragcoord as u8,
+                "], FACE, CONSTANT"
+            )?;
         }
         if p.writes_color {
             dcl!(e, "OUT[0], COLOR")?;
@@ -2092,10 +2111,19 @@ fn emit_inst(
                 )?;
             }
         }
-        Op::Trunc | Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Sign => {
+        Op::Trunc
+        | Op::Floor
+        | Op::Ceil
+        | Op::Fract
+        | Op::RoundEven
+        | Op::Sign
+        | Op::Ddx
+        | Op::Ddy => {
             let (d, a) = (temp(inst.dst, m, i)?, temp(inst.a, m, i)?);
             let a = e.src(a);
             let name = match inst.op {
+                Op::Ddx => "DDX TEMP[",
+                Op::Ddy => "DDY TEMP[",
                 Op::Floor => "FLR TEMP[",
                 Op::Ceil => "CEIL TEMP[",
                 Op::Fract => "FRC TEMP[",
@@ -2104,6 +2132,19 @@ fn emit_inst(
                 _ => "TRUNC TEMP[",
             };
             inst!(e, name, d, around!("]", mask(lanes_or(inst, 1)), ", "), a)?;
+            if inst.op == Op::Ddy {
+                // Gfx3D's VirGL targets are drawn upright (a negative viewport y-scale), which
+                // reverses window y on the host: virglrenderer corrects gl_FragCoord for it
+                // (FS_COORD_ORIGIN), not DDY, so DDY is negated to stay GL's (window y up).
+                inst!(
+                    e,
+                    "MOV TEMP[",
+                    d,
+                    around!("]", mask(lanes_or(inst, 1)), ", -TEMP["),
+                    d,
+                    "]"
+                )?;
+            }
         }
         Op::Pow => {
             let (d, a, b) = (
@@ -2261,6 +2302,22 @@ fn emit_inst(
         Op::LoadFcoord => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", fcoord_reg, "]\n")?;
+        }
+        Op::LoadFace => {
+            // 1.0 when FACE >= -FACE (front), else 0.0.
+            let d = temp(inst.dst, m, i)?;
+            let f = fcoord_reg + p.reads_fragcoord as u8;
+            inst_line!(
+                e,
+                "SGE TEMP[",
+                d,
+                "], IN[",
+                f,
+                "].xxxx, -IN[",
+                f,
+                "].xxxx
+"
+            )?;
         }
         Op::LoadSysval => {
             // The system values are integers: converted to the float every lane holds.
@@ -2572,6 +2629,8 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("SSG", 1, 1, false),
     ("EX2", 1, 1, false),
     ("LG2", 1, 1, false),
+    ("DDX", 1, 1, false),
+    ("DDY", 1, 1, false),
     ("SLT", 1, 2, false),
     ("SGE", 1, 2, false),
     ("SEQ", 1, 2, false),
@@ -2590,7 +2649,7 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("END", 0, 0, false),
 ];
 
-const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC"];
+const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC", "FACE"];
 
 #[derive(Default)]
 struct Decls {

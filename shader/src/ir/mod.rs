@@ -48,6 +48,8 @@
 //! | LOOP | aux = low 16 bits, aux2 = high 16 bits of the iteration bound (1..=`P2_LOOP_ITERATIONS_MAX`) | opens a loop (profile 2); see [`loop_bound`] |
 //! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
+//! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
+//! | LOAD_FACE | dst | fragment stage, profile 2: dst = (1, 1, 1, 1) when the primitive is front-facing (gl_FrontFacing), else 0 |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //! | LOAD_IDX | dst, a = index, b = range base, c = offset in an element, aux = len (elements), aux2 = stride (temps per element) | dst = temp b + clamp(index)*aux2 + c (all four lanes); the range is temps b..b+aux*aux2 (profile 2) |
 //! | STORE_IDX | dst = range base, a = index, b = source, c, aux = len, aux2 = stride, lanes (0 means 4) | temp dst + clamp(index)*aux2 + c gets b's first `lanes` lanes; the rest of the range is kept (profile 2) |
@@ -83,7 +85,8 @@
 //! [`LOOP_DEPTH_MAX`] loops deep; BREAK and CONTINUE appear only inside a loop. Profile 2's
 //! integer ops are 48..=71: IADD ISUB IMUL IDIV UDIV IMOD UMOD AND OR XOR NOT SHL ISHR USHR IMIN
 //! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order; profile 2's dynamic indexing
-//! LOAD_IDX (72) STORE_IDX (73) LOAD_UNI_IDX (74) LOAD_LANE (75) STORE_LANE (76).
+//! LOAD_IDX (72) STORE_IDX (73) LOAD_UNI_IDX (74) LOAD_LANE (75) STORE_LANE (76); profile 2's derivatives DDX (80) DDY
+//! (81); gl_FrontFacing's LOAD_FACE (82).
 
 /// The pattern of every profile-2 integer op (48..=71), for exhaustive matches.
 macro_rules! int_ops {
@@ -417,6 +420,13 @@ pub enum Op {
     LoadUniIdx = 74,
     LoadLane = 75,
     StoreLane = 76,
+    // Profile 2's derivatives (issue 15), fragment stage only: lane-wise over `lanes` (0 means
+    // 1), each lane taking the difference inside its 2x2 quad (see `back::exec::quad`).
+    Ddx = 80,
+    Ddy = 81,
+    /// Profile 2's gl_FrontFacing (fragment stage): dst = 1.0 in every component when the
+    /// primitive faces front, else 0.0.
+    LoadFace = 82,
 }
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -485,7 +495,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 77] = [
+    pub const ALL: [Op; 80] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -563,6 +573,9 @@ impl Op {
         Op::LoadUniIdx,
         Op::LoadLane,
         Op::StoreLane,
+        Op::Ddx,
+        Op::Ddy,
+        Op::LoadFace,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -662,6 +675,9 @@ impl Op {
             Op::LoadUniIdx => "load_uni_idx",
             Op::LoadLane => "load_lane",
             Op::StoreLane => "store_lane",
+            Op::Ddx => "ddx",
+            Op::Ddy => "ddy",
+            Op::LoadFace => "load_face",
         }
     }
 
@@ -709,6 +725,9 @@ impl Op {
                 | Op::LoadIdx
                 | Op::LoadUniIdx
                 | Op::LoadLane
+                | Op::Ddx
+                | Op::Ddy
+                | Op::LoadFace
         ) || self.is_int()
     }
 

@@ -88,7 +88,12 @@ pub(crate) fn effects(i: &Inst) -> Effects {
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
         Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
-        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval => Effects {
+        Op::Const
+        | Op::LoadAttr
+        | Op::LoadVar
+        | Op::LoadFcoord
+        | Op::LoadSysval
+        | Op::LoadFace => Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::NONE; 2],
         },
@@ -132,7 +137,9 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         | Op::RoundEven
         | Op::Exp2
         | Op::Log2
-        | Op::Sign => {
+        | Op::Sign
+        | Op::Ddx
+        | Op::Ddy => {
             let m = mask(lanes_or(i.lanes, 1));
             Effects {
                 write: Access::one(i.dst, m),

@@ -179,6 +179,27 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 if inst.op == Op::Cvt && !(CVT_I2F..=CVT_F2U).contains(&inst.aux) {
                     return Err(v.err("CVT kind must be 0..=3 (I2F U2F F2I F2U)"));
                 }
+            Op::LoadFace => {
+                if p1 {
+                    return Err(v.err("LOAD_FACE (opcode 82) is profile 2's"));
+                }
+                v.stage(
+                    Stage::Fragment,
+                    "LOAD_FACE (gl_FrontFacing) is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+            }
+            Op::Ddx | Op::Ddy => {
+                if p1 {
+                    return Err(v.err("DDX and DDY (opcodes 80, 81) are profile 2's"));
+                }
+                v.stage(
+                    Stage::Fragment,
+                    "DDX and DDY (derivatives) are only allowed in fragment shaders",
+                )?;
+                v.temp(inst.dst)?;
+                v.temp(inst.a)?;
+                v.lanes_0_to_4(inst.lanes)?;
             }
             Op::Dot => {
                 v.temp(inst.dst)?;

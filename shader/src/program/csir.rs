@@ -541,8 +541,8 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=76 (LOAD_SYSVAL, the built-in library, loops, integers, indirect
-        // addressing) exist only in profile-2 modules.
+        // Opcodes 35..=82 (LOAD_SYSVAL, the built-in library, loops, integers, indirect
+        // addressing, derivatives, gl_FrontFacing) exist only in profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -585,6 +585,8 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::Floor | Op::Ceil | Op::Fract | Op::RoundEven | Op::Exp2 | Op::Log2 | Op::Sign => {
             (true, true, false, false, false)
         }
+        Op::Ddx | Op::Ddy => (true, true, false, false, false),
+        Op::LoadFace => (true, false, false, false, false),
         Op::CmpV => (true, true, true, true, false),
         Op::Swz | Op::Sample => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),

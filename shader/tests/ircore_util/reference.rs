@@ -347,6 +347,13 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             }
             Op::LoadFcoord => t[d] = inp.fragcoord,
             Op::LoadSysval => t[d] = [inp.fragcoord[i.aux as usize & 1]; 4],
+            // One invocation: every lane of its quad is itself (derivatives 0), front-facing.
+            Op::Ddx | Op::Ddy => {
+                for k in 0..(i.lanes.max(1) as usize).min(4) {
+                    t[d][k] = 0.0;
+                }
+            }
+            Op::LoadFace => t[d] = [1.0; 4],
             Op::StorePos => o.position = t[a],
             Op::StoreVar => o.varyings[i.aux as usize] = t[a],
             Op::StoreColor => o.color = t[a],

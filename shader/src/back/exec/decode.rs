@@ -54,6 +54,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             reads_sysvals: false,
+            derivatives: false,
             has_flow: false,
             color_always: false,
             sample_color: false,
@@ -131,7 +132,9 @@ impl Executable {
                 | Op::Exp2
                 | Op::Log2
                 | Op::Sign
-                | Op::CmpV => lanes_or(1),
+                | Op::CmpV
+                | Op::Ddx
+                | Op::Ddy => lanes_or(1),
                 crate::ir::int_ops!() => lanes_or(1),
                 Op::Dot => match inst.aux {
                     0 => 3,
@@ -160,6 +163,7 @@ impl Executable {
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
             e.reads_sysvals |= inst.op == Op::LoadSysval;
+            e.derivatives |= matches!(inst.op, Op::Ddx | Op::Ddy);
             e.has_flow |= matches!(inst.op, Op::If | Op::Loop);
             if inst.op == Op::StoreVar {
                 e.varying_mask |= 1 << (x & 15);

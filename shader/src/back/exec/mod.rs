@@ -49,6 +49,7 @@ pub mod ints;
 mod indirect;
 pub mod lanes;
 pub mod math;
+pub mod quad;
 pub(crate) mod selftest;
 pub mod simd;
 pub(crate) mod texel;
@@ -90,6 +91,9 @@ pub struct Regs {
     /// The instruction set the lane loops run on: detected at the first dispatch (None until
     /// then), or chosen with [`Regs::set_isa`].
     simd: Option<Simd>,
+    /// gl_FrontFacing of the next dispatches (LOAD_FACE): 1.0 front, 0.0 back. The rasterizer
+    /// sets it per triangle (a dispatch holds blocks of one triangle only).
+    face: f32,
 }
 
 impl Default for Regs {
@@ -104,7 +108,13 @@ impl Regs {
             t: [[[0.0; LANES]; 4]; REG_FILE],
             bank: [[0; 4]; BANK_MAX],
             simd: None,
+            face: 1.0,
         }
+    }
+
+    /// Sets gl_FrontFacing for later dispatches (true when a register file is made).
+    pub fn set_front_facing(&mut self, front: bool) {
+        self.face = if front { 1.0 } else { 0.0 };
     }
 
     /// Runs later dispatches (and draws through a `Scratch` holding these registers) on `isa`;
@@ -254,6 +264,9 @@ pub struct Executable {
     reads_fragcoord: bool,
     /// Some instruction reads gl_VertexID or gl_InstanceID (LOAD_SYSVAL).
     reads_sysvals: bool,
+    /// Some instruction takes a derivative (DDX/DDY): the rasterizer must shade whole 2x2
+    /// quads, helper lanes included (see [`Executable::derivatives`]).
+    derivatives: bool,
     /// The code has IF: without it every write may cover all lanes (see `run`).
     has_flow: bool,
     /// Every lane that finishes has run a top-level STORE_COLOR (no IF, some STORE_COLOR), so
@@ -288,6 +301,14 @@ impl Executable {
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
     pub fn reads_fragcoord(&self) -> bool {
         self.reads_fragcoord
+    }
+
+    /// Whether some instruction takes a derivative (DDX/DDY): the fragment stage then needs
+    /// every lane of each 2x2 quad that has a covered lane (helper lanes), with quads aligned
+    /// to even window coordinates. The compiler sets it per program; shaders without
+    /// derivatives shade only covered lanes.
+    pub fn derivatives(&self) -> bool {
+        self.derivatives
     }
 
     /// Whether this vertex stage reads gl_VertexID or gl_InstanceID (carried in
@@ -377,6 +398,7 @@ impl Executable {
                 regs.bank[k] = want;
             }
         }
+        let face = regs.face;
         let r = &mut regs.t;
         for &t in self.zero.iter().take(self.nzero as usize) {
             r[t as usize & REG_MASK] = [[0.0; LANES]; 4];
@@ -607,6 +629,8 @@ impl Executable {
                 ),
                 Op::Trunc => unary(r, d, m, libm::truncf),
                 Op::Floor => unary(r, d, m, libm::floorf),
+                Op::Ddx => unary_lanes(r, d, m, self::quad::ddx),
+                Op::Ddy => unary_lanes(r, d, m, self::quad::ddy),
                 Op::Ceil => unary(r, d, m, libm::ceilf),
                 Op::Fract => unary(r, d, m, |x| x - libm::floorf(x)),
                 Op::RoundEven => unary(r, d, m, libm::rintf),
@@ -757,6 +781,11 @@ impl Executable {
                     }
                 }
                 Op::LoadFcoord => put4(&mut r[dst], inv.fragcoord, m),
+                Op::LoadFace => {
+                    for c in 0..4 {
+                        fill(&mut r[dst][c], face, m);
+                    }
+                }
                 Op::LoadSysval => {
                     // Vertex stage: `fragcoord` carries (gl_VertexID, gl_InstanceID, 0, 0).
                     let v = &inv.fragcoord[d.x as usize & 1];

@@ -1205,6 +1205,8 @@ fn raster_body(
         stats.culled += 1;
         return;
     }
+    // gl_FrontFacing of this triangle's dispatches (the batch is flushed before the next one).
+    scratch.regs.set_front_facing(front);
     let area = if area < 0 {
         wv.swap(1, 2);
         order.swap(1, 2);
@@ -1233,17 +1235,27 @@ fn raster_body(
     if px0 > px1 || py0 > py1 {
         return;
     }
-    // This band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from py0 in
+    // A shader taking derivatives shades whole 2x2 quads aligned to even window coordinates
+    // (GL's and llvmpipe's quads): blocks then start at an even column and at a memory row
+    // of the target height's parity (window row = height - 1 - memory row), and the pixels
+    // left of px0 or above py0 in the first blocks are not covered (helper lanes at most).
+    let quads = fs.derivatives();
+    let (bx0, by0) = if quads {
+        (px0 & !1, py0 - ((py0 + setup.height) & 1))
+    } else {
+        (px0, py0)
+    };
+    // This band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
     // steps of 2, that touch rows row0..row1 (skipped: `skip` block rows above the band).
-    let skip = ((target.row0 - 1 - py0).max(0) + 1) / 2;
-    let py_first = py0 + 2 * skip;
+    let skip = ((target.row0 - 1 - by0).max(0) + 1) / 2;
+    let py_first = by0 + 2 * skip;
     if py_first > py1 || py_first >= target.row1 {
         return;
     }
     let edge = |a: &WinVert, b: &WinVert| {
         let (ex, ey) = (b.x - a.x, b.y - a.y);
-        let cx = px0 * ONE + half;
-        let cy = py0 * ONE + half;
+        let cx = bx0 * ONE + half;
+        let cy = by0 * ONE + half;
         let top_left = (ey == 0 && ex > 0) || ey < 0;
         Edge {
             e0: ex * (cy - a.y) - ey * (cx - a.x),
@@ -1400,11 +1412,17 @@ fn raster_body(
         if py + 1 >= band1 {
             rowmask &= 0x0F;
         }
+        if py < py0 {
+            rowmask &= 0xF0;
+        }
         let mut base = row;
-        let mut px = px0;
+        let mut px = bx0;
         while px <= px1 {
             let n = (px1 - px + 1).min(4) as u32;
-            let cols = ((1u32 << n) - 1) as Mask;
+            let mut cols = ((1u32 << n) - 1) as Mask;
+            if px < px0 {
+                cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+            }
             let mut mask: Mask = 0;
             if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
                 mask = BLOCK_ALL;
@@ -1429,7 +1447,7 @@ fn raster_body(
                     b2[l] = w2 + offs_f[1][l];
                 }
                 queue_block(
-                    setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2,
+                    setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2, quads,
                 );
                 if batch.blocks == BLOCKS {
                     flush_batch!();
@@ -1473,8 +1491,11 @@ struct Interp<'a> {
 /// is the same as doing each block alone; the batch is flushed before the next triangle.
 struct Batch {
     blocks: usize,
-    /// Lanes that passed coverage and the depth test (bit 8j + l: block j, lane l).
+    /// Lanes to shade (bit 8j + l: block j, lane l): `cover`, plus the helper lanes that
+    /// complete its 2x2 quads when the shader takes derivatives.
     mask: Mask,
+    /// Lanes that passed coverage and the depth test: the only ones ever written.
+    cover: Mask,
     /// Target index of each block's top-left pixel, and the window depth per lane.
     top: [usize; BLOCKS],
     z: Lanes,
@@ -1484,6 +1505,7 @@ impl Batch {
     const EMPTY: Batch = Batch {
         blocks: 0,
         mask: 0,
+        cover: 0,
         top: [0; BLOCKS],
         z: [0.0; LANES],
     };
@@ -1504,6 +1526,7 @@ fn queue_block(
     mut mask: Mask,
     b1: &[f32; BLOCK],
     b2: &[f32; BLOCK],
+    quads: bool,
 ) {
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
@@ -1569,7 +1592,15 @@ fn queue_block(
     let j = batch.blocks.min(BLOCKS - 1);
     let o = j * BLOCK;
     batch.blocks = j + 1;
-    batch.mask |= mask << o;
+    batch.cover |= mask << o;
+    // Helper lanes: every lane of a quad with a covered lane (interpolated below like the
+    // others; their depth is neither tested nor written).
+    let shade = if quads {
+        crate::back::exec::quad::quad_lanes(mask)
+    } else {
+        mask
+    };
+    batch.mask |= shade << o;
     batch.top[j] = top;
     batch.z[o..o + BLOCK].copy_from_slice(&zl);
     let mut wl = [0.0f32; BLOCK];
@@ -1644,9 +1675,10 @@ fn flush(
     batch: &mut Batch,
 ) {
     let blocks = batch.blocks.min(BLOCKS);
-    let mask = batch.mask;
+    let (mask, cover) = (batch.mask, batch.cover);
     batch.blocks = 0;
     batch.mask = 0;
+    batch.cover = 0;
     if blocks == 0 || mask == 0 {
         return;
     }
@@ -1656,7 +1688,7 @@ fn flush(
         inputs: &scratch.inputs,
         fragcoord: &scratch.fragcoord,
     };
-    stats.fragments_shaded += mask.count_ones() as u64;
+    stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
     let alive = if float {
         // Float colours are needed unpacked.
@@ -1664,6 +1696,8 @@ fn flush(
     } else {
         fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask)
     };
+    // Helper lanes never write (and their DISCARD removes nothing but themselves).
+    let alive = alive & cover;
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     let width = target.width as usize;
@@ -1943,7 +1977,10 @@ pub fn soft_fs(
     };
     let mut regs = Regs::new();
     let mut out = Outputs::new();
-    let alive = fs.run(&mut regs, &inv, &mut out, 1);
+    // Every lane runs the same invocation, so a derivative (a difference between lanes of a
+    // quad) is 0 here, also inside control flow.
+    let active = if fs.derivatives() { ALL_LANES } else { 1 };
+    let alive = fs.run(&mut regs, &inv, &mut out, active);
     Ok(FsResult {
         color: [
             out.color[0][0],

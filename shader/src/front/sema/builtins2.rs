@@ -42,6 +42,14 @@ pub const P2_BUILTINS: &[(&str, u8, u8, &str)] = &[
         "genType sign(genType x); genIType sign(genIType x)",
     ),
     ("floor", 1, 1, "genType floor(genType x)"),
+    ("dFdx", 1, 1, "genType dFdx(genType p) (fragment shaders only)"),
+    ("dFdy", 1, 1, "genType dFdy(genType p) (fragment shaders only)"),
+    (
+        "fwidth",
+        1,
+        1,
+        "genType fwidth(genType p) (fragment shaders only)",
+    ),
     ("trunc", 1, 1, "genType trunc(genType x)"),
     ("round", 1, 1, "genType round(genType x)"),
     ("roundEven", 1, 1, "genType roundEven(genType x)"),
@@ -696,6 +704,29 @@ impl<'a> Sema<'a> {
                     _ => Op::RoundEven,
                 };
                 self.op1(op, x)
+            }
+            "dFdx" | "dFdy" | "fwidth" => {
+                if self.stage != crate::ir::Stage::Fragment {
+                    bail!(
+                        self,
+                        i,
+                        "{}() is only available in a fragment shader (derivatives need 2x2 pixel quads)",
+                        name
+                    );
+                }
+                let x = self.float_arg(name, 0, arg(0))?;
+                match name {
+                    "dFdx" => self.op1(Op::Ddx, x),
+                    "dFdy" => self.op1(Op::Ddy, x),
+                    _ => {
+                        // abs(dFdx(p)) + abs(dFdy(p)), as GLSL defines it.
+                        let dx = self.op1(Op::Ddx, x)?;
+                        let dy = self.op1(Op::Ddy, x)?;
+                        let ax = self.op1(Op::Abs, dx)?;
+                        let ay = self.op1(Op::Abs, dy)?;
+                        self.op2(Op::Add, x.ty, ax, ay)
+                    }
+                }
             }
             "sign" => {
                 let v = arg(0);

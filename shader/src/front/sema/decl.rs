@@ -741,6 +741,18 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        if !vs && self.toks.profile == Profile::P2 && self.referenced(&ids, "gl_FrontFacing") {
+            let is_face = self.t.syms.get(4).map(|x| (x.kind, x.slot))
+                == Some((SymKind::SysVal, super::FRONT_FACING_SLOT));
+            if is_face {
+                if let Ok(t) = self.temp(1) {
+                    let _ = self.emit(Op::LoadFace, Type::Bool, 1, t, -1, -1, 0, 0);
+                    if let Some(x) = self.t.syms.get_mut(4) {
+                        x.tmp = t;
+                    }
+                }
+            }
+        }
         if vs && self.toks.profile == Profile::P2 {
             for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
                 let is_sysval = self.t.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);

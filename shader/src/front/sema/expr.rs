@@ -259,7 +259,12 @@ impl<'a> Sema<'a> {
             SymKind::FragCoord if self.stage != Stage::Fragment => {
                 bail!(self, i, "gl_FragCoord is not available in a vertex shader")
             }
-            SymKind::SysVal if self.stage != Stage::Vertex => {
+            SymKind::SysVal
+                if slot == super::FRONT_FACING_SLOT && self.stage != Stage::Fragment =>
+            {
+                bail!(self, i, "{} is not available in a vertex shader", name)
+            }
+            SymKind::SysVal if slot != super::FRONT_FACING_SLOT && self.stage != Stage::Vertex => {
                 bail!(self, i, "{} is not available in a fragment shader", name)
             }
             SymKind::Sampler => {

@@ -68,9 +68,13 @@ enum SymKind {
     Func,
     Position,
     FragCoord,
-    /// Profile 2's vertex-stage gl_VertexID / gl_InstanceID (`slot` = the LOAD_SYSVAL value).
+    /// Profile 2's vertex-stage gl_VertexID / gl_InstanceID (`slot` = the LOAD_SYSVAL value),
+    /// and the fragment stage's gl_FrontFacing (`slot` = [`FRONT_FACING_SLOT`]).
     SysVal,
 }
+
+/// The `slot` of the gl_FrontFacing symbol (a fragment-stage system value, LOAD_FACE).
+pub(super) const FRONT_FACING_SLOT: i16 = 2;
 
 /// A symbol's name: a slice of the compile's source (by offset, so the symbol table can live in
 /// the caller's [`SemaTables`] across compiles), or a built-in's literal.
@@ -512,6 +516,14 @@ impl<'a> Sema<'a> {
             // Symbols 2 and 3 (profile 1 has no such names).
             let v = self.add_sym(-1, "gl_VertexID", SymKind::SysVal, Type::Int, -1)?;
             let n = self.add_sym(-1, "gl_InstanceID", SymKind::SysVal, Type::Int, -1)?;
+            // Symbol 4, only when the source names it (so it takes no room in the symbol
+            // table otherwise): the fragment stage's gl_FrontFacing (its `slot` marks it).
+            if self.referenced(&None, "gl_FrontFacing") {
+                let f = self.add_sym(-1, "gl_FrontFacing", SymKind::SysVal, Type::Bool, -1)?;
+                if let Some(sym) = self.t.syms.get_mut(f) {
+                    sym.slot = FRONT_FACING_SLOT;
+                }
+            }
             for (s, value) in [(v, SYSVAL_VERTEX_ID), (n, SYSVAL_INSTANCE_ID)] {
                 if let Some(sym) = self.t.syms.get_mut(s) {
                     sym.slot = value;

@@ -27,7 +27,7 @@ vec3 perturb_normal(vec3 n, vec3 p, float height) {
 
 void main() {
     vec3 n = normalize(v_normal);
-    float height = texture(u_normal_map, v_uv * 2.0).a * 0.15;
+    float height = texture(u_normal_map, v_uv * 2.0).a * 0.04;
     vec3 bumped = perturb_normal(n, v_world, height);
     vec3 l = normalize(u_light0_pos - v_world);
     vec3 color = vec3(0.7, 0.65, 0.6) * (u_ambient * 2.0 + u_light_color * max(dot(bumped, l), 0.0));
