@@ -9,8 +9,8 @@
 //!    ring of small cubes (one `draw_instanced`, each placed by `gl_InstanceID`), and last a
 //!    transparent glass cube blended over the rest (alpha blending, no depth writes);
 //! 3. the **post-processing pass**: the scene target sampled as a texture by a full-screen
-//!    quad into the demo's target, tone-mapped (extended Reinhard after an exposure) with a
-//!    vignette.
+//!    quad into the demo's target, tone-mapped (exposure, extended Reinhard on the luminance)
+//!    with a vignette.
 //!
 //! Rendered through whatever backend the `Gfx3d` value runs. Used by the kernel's demo mode
 //! (one `frame(index)` per displayed frame), its guest differential test and the benches.
@@ -37,7 +37,7 @@ pub const DEMO_WIDTH: u32 = 640;
 pub const DEMO_HEIGHT: u32 = 480;
 
 /// Lights the lit shader has room for (`MAX_LIGHTS` in [`LIT_FRAG`]).
-pub const DEMO_LIGHTS_MAX: usize = 4;
+pub const DEMO_LIGHTS_MAX: usize = 3;
 /// Lights the demo switches on (the `lightCount` uniform).
 pub const DEMO_LIGHTS: usize = 3;
 /// Cubes of the instanced ring (the `ringCount` uniform, one instanced draw).
@@ -114,7 +114,7 @@ struct Light {
     vec3 color;
     float range;
 };
-const int MAX_LIGHTS = 4;
+const int MAX_LIGHTS = 3;
 in vec3 vN;
 in vec3 vP;
 in vec2 vUV;
@@ -159,22 +159,24 @@ void main() {
 }
 ";
 
-/// The post-processing pass: exposure, extended Reinhard tone mapping (white point `white`
-/// maps to 1), a vignette. The curve's slope stays below 1.6, so a one-step difference of the
-/// scene's 8-bit pixels stays within the differential rule's 2/255 after the pass.
+/// The post-processing pass: exposure, then extended Reinhard tone mapping on the luminance
+/// (`invWhite2` = 1 / white^2, the luminance `white` maps to 1; one scalar division per pixel
+/// instead of three), a vignette. The curve's slope stays below 1.6, so a one-step difference
+/// of the scene's 8-bit pixels stays within the differential rule's 2/255 after the pass.
 pub const TONEMAP_FRAG: &str = "#version 330 core
 #pragma chrisos profile 2
 in vec2 fragUV;
 uniform sampler2D scene;
 uniform float exposure;
-uniform float white;
+uniform float invWhite2;
 out vec4 color;
 void main() {
     vec3 x = texture(scene, fragUV).rgb * exposure;
-    vec3 mapped = x * (vec3(1.0) + x / (white * white)) / (vec3(1.0) + x);
+    float l = dot(x, vec3(0.2126, 0.7152, 0.0722));
+    float scale = (1.0 + l * invWhite2) / (1.0 + l);
     vec2 c = fragUV - vec2(0.5);
     float vignette = 1.0 - 0.5 * dot(c, c);
-    color = vec4(clamp(mapped, 0.0, 1.0) * vignette, 1.0);
+    color = vec4(clamp(x * (scale * vignette), 0.0, 1.0), 1.0);
 }
 ";
 
@@ -357,7 +359,6 @@ impl Demo {
                 0.2,
                 6.0,
             ],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
         ]
     }
 
@@ -437,7 +438,13 @@ impl Demo {
         let glass_model = Mat4::translation(2.4 * cosf(rad), 0.5, 2.4 * sinf(rad) - 0.3)
             .mul(&Mat4::rotation_y(a * 1.5))
             .mul(&Mat4::scale(0.6, 0.6, 0.6));
-        self.draw_lit(g, self.cube, self.white, [0.5, 0.8, 1.0, 0.45], &glass_model)?;
+        self.draw_lit(
+            g,
+            self.cube,
+            self.white,
+            [0.5, 0.8, 1.0, 0.45],
+            &glass_model,
+        )?;
         g.set_blend(o, c, None)?;
         g.set_depth(o, c, DepthDesc::DEFAULT)?;
         g.end(o, c)
@@ -450,7 +457,7 @@ impl Demo {
         g.clear(o, c, [0.0, 0.0, 0.0, 1.0], true)?;
         g.use_program(o, c, self.tonemap)?;
         g.uniform_f(o, c, "exposure", &[1.5])?;
-        g.uniform_f(o, c, "white", &[1.5])?;
+        g.uniform_f(o, c, "invWhite2", &[1.0 / (1.5 * 1.5)])?;
         g.bind_target_texture(
             o,
             c,
