@@ -37,7 +37,7 @@ pub const DEMO_WIDTH: u32 = 640;
 pub const DEMO_HEIGHT: u32 = 480;
 
 /// Lights the lit shader has room for (`MAX_LIGHTS` in [`LIT_FRAG`]).
-pub const DEMO_LIGHTS_MAX: usize = 3;
+pub const DEMO_LIGHTS_MAX: usize = 4;
 /// Lights the demo switches on (the `lightCount` uniform).
 pub const DEMO_LIGHTS: usize = 3;
 /// Cubes of the instanced ring (the `ringCount` uniform, one instanced draw).
@@ -114,7 +114,7 @@ struct Light {
     vec3 color;
     float range;
 };
-const int MAX_LIGHTS = 3;
+const int MAX_LIGHTS = 4;
 in vec3 vN;
 in vec3 vP;
 in vec2 vUV;
@@ -359,6 +359,7 @@ impl Demo {
                 0.2,
                 6.0,
             ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
         ]
     }
 
