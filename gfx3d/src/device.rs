@@ -10,7 +10,7 @@ use heapless::Vec as HVec;
 use crate::limits::{LAYOUT_ELEMENTS_MAX, TEXTURE_UNITS};
 use crate::program::Viewport;
 use crate::state::Pipeline;
-use crate::target::TargetPlane;
+use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::SamplerState;
 
 /// An opaque device-side id (context, target, buffer, texture or program).
@@ -106,6 +106,25 @@ pub trait Device {
     /// Colour (B8G8R8A8) + depth (Z32F) resources of `width` x `height`, initialised to what a
     /// new CPU target holds: colour 0 (transparent black) and depth 1.0.
     fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError>;
+    /// Whether [`Device::target_create_format`] can make a target of `format` (RGBA8 always;
+    /// devices without float targets keep this default).
+    fn supports_target_format(&self, format: TargetFormat) -> bool {
+        format == TargetFormat::Rgba8
+    }
+    /// [`Device::target_create`] with the colour format `format` (an RGBA32F colour is
+    /// initialised to (0, 0, 0, 0) as well).
+    fn target_create_format(
+        &mut self,
+        ctx: DevId,
+        width: u32,
+        height: u32,
+        format: TargetFormat,
+    ) -> Result<DevId, DeviceError> {
+        match format {
+            TargetFormat::Rgba8 => self.target_create(ctx, width, height),
+            TargetFormat::Rgba32F => Err(DeviceError("this device has no RGBA32F targets")),
+        }
+    }
     fn target_destroy(&mut self, ctx: DevId, target: DevId);
     fn buffer_create(
         &mut self,
@@ -162,6 +181,16 @@ pub trait Device {
         target: DevId,
         out: &mut [u32],
     ) -> Result<(), DeviceError>;
+    /// Transfers an RGBA32F target's colour back into `out` as floats (r, g, b, a; row 0 =
+    /// top).
+    fn read_target_float(
+        &mut self,
+        _ctx: DevId,
+        _target: DevId,
+        _out: &mut [[f32; 4]],
+    ) -> Result<(), DeviceError> {
+        Err(DeviceError("this device has no RGBA32F targets"))
+    }
     /// Makes the target's colour the scanout (upright) and flushes it.
     fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError>;
     /// Restores the 2D console scanout.

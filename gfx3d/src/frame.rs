@@ -126,12 +126,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         if self.virgl_active() {
             let dctx = self.contexts.get(owner, ctx)?.dev;
-            let dt = self.targets.get(owner, target)?.dev;
+            let (dt, format) = {
+                let t = self.targets.get(owner, target)?;
+                (t.dev, t.format)
+            };
+            // A float target is cleared to the unclamped colour, as its CPU floats are.
+            let rgba = match format {
+                TargetFormat::Rgba8 => clamped,
+                TargetFormat::Rgba32F => rgba.map(|v| if v.is_nan() { 0.0 } else { v }),
+            };
             let r = match (self.device.as_deref_mut(), dctx, dt) {
                 (Some(dev), Some(c), Some(t)) if depth && depth_value != 1.0 => {
-                    dev.clear_to(c, t, clamped, Some(depth_value))
+                    dev.clear_to(c, t, rgba, Some(depth_value))
                 }
-                (Some(dev), Some(c), Some(t)) => dev.clear(c, t, clamped, depth),
+                (Some(dev), Some(c), Some(t)) => dev.clear(c, t, rgba, depth),
                 _ => Err(DeviceError("no device target")),
             };
             if let Err(e) = r {

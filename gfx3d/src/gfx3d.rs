@@ -322,9 +322,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// [`Self::target_create`] with the colour format `format`. An RGBA32F target stores its
-    /// colour as floats on the software backend (16 bytes a pixel in `Stats::target_bytes`);
-    /// the VirGL backend cannot create one yet (`TargetFormatUnsupported`, also under AUTO
-    /// with the device active).
+    /// colour as floats (16 bytes a pixel in `Stats::target_bytes`); under VirGL its device
+    /// colour is an R32G32B32A32_FLOAT resource (rendered to, sampled and read back as
+    /// floats), and a host whose capset cannot render to or sample that format refuses it
+    /// with `TargetFormatUnsupported` (also under AUTO with the device active). Only an RGBA8
+    /// target can be presented on the scanout.
     pub fn target_create_format(
         &mut self,
         owner: u32,
@@ -335,7 +337,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
     ) -> Result<TargetId> {
         self.contexts.get(owner, ctx)?;
         let n = check_size(width, height)?;
-        if format != TargetFormat::Rgba8 && self.virgl_active() {
+        if self.virgl_active()
+            && !self
+                .device
+                .as_deref()
+                .is_some_and(|d| d.supports_target_format(format))
+        {
             return Err(Error::TargetFormatUnsupported {
                 format: format.name(),
                 backend: "virgl",
@@ -374,9 +381,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     pub(crate) fn ensure_target_dev(&mut self, owner: u32, t: TargetId) -> Result<Option<DevId>> {
-        let (ctx, w, h, have) = {
+        let (ctx, w, h, have, format) = {
             let tg = self.targets.get(owner, t)?;
-            (tg.ctx, tg.width, tg.height, tg.dev)
+            (tg.ctx, tg.width, tg.height, tg.dev, tg.format)
         };
         if have.is_some() && self.virgl_active() {
             return Ok(have);
@@ -385,7 +392,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Ok(None);
         };
         let r = match self.device.as_deref_mut() {
-            Some(dev) => dev.target_create(dctx, w, h),
+            Some(dev) => dev.target_create_format(dctx, w, h, format),
             None => Err(DeviceError("no device")),
         };
         match r {
@@ -472,6 +479,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// RGBA32F target's floats are converted as GL converts to UNORM8: clamped to [0, 1] (NaN
     /// to 0), times 255, rounded to nearest (even on a tie).
     pub fn target_read(&mut self, owner: u32, t: TargetId, dst: &mut [u32]) -> Result<()> {
+        if self.targets.get(owner, t)?.format == TargetFormat::Rgba32F {
+            self.float_readback(owner, t)?;
+        }
         {
             let tg = self.targets.get(owner, t)?;
             if tg.format == TargetFormat::Rgba32F {
@@ -537,6 +547,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             });
         }
         if format == TargetFormat::Rgba32F {
+            self.float_readback(owner, t)?;
             let tg = self.targets.get(owner, t)?;
             for (o, c) in dst.iter_mut().zip(tg.colorf.iter()) {
                 *o = *c;
@@ -551,10 +562,43 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
-    /// Makes a VirGL target the scanout (upright) and flushes it.
+    /// Under VirGL, transfers an RGBA32F target's device colour back into its CPU floats
+    /// (nothing to do on the other backends: they draw into the CPU floats).
+    fn float_readback(&mut self, owner: u32, t: TargetId) -> Result<()> {
+        let (ctx, dev_t) = {
+            let tg = self.targets.get(owner, t)?;
+            (tg.ctx, tg.dev)
+        };
+        let (Some(d), true) = (dev_t, self.virgl_active()) else {
+            return Ok(());
+        };
+        let dctx = self.contexts.get(owner, ctx)?.dev;
+        let tg = self.targets.get_mut(owner, t)?;
+        let r = match (self.device.as_deref_mut(), dctx) {
+            (Some(dev), Some(dctx)) => dev.read_target_float(dctx, d, &mut tg.colorf),
+            _ => Err(DeviceError("no device context")),
+        };
+        match r {
+            Ok(()) => {
+                self.counters.readbacks += 1;
+                Ok(())
+            }
+            Err(e) => self.device_failed(e),
+        }
+    }
+
+    /// Makes a VirGL target the scanout (upright) and flushes it. Only an RGBA8 target can
+    /// be shown (`TargetFormatUnsupported` otherwise).
     pub fn present_scanout(&mut self, owner: u32, t: TargetId) -> Result<()> {
         if !self.virgl_active() {
             return Err(Error::NotVirgl);
+        }
+        let format = self.targets.get(owner, t)?.format;
+        if format != TargetFormat::Rgba8 {
+            return Err(Error::TargetFormatUnsupported {
+                format: format.name(),
+                backend: "scanout",
+            });
         }
         let ctx = self.targets.get(owner, t)?.ctx;
         let dctx = self.ensure_ctx_dev(owner, ctx)?;

@@ -22,7 +22,7 @@ use crate::state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, DepthDesc,
     FrontFace, Scissor,
 };
-use crate::target::TargetPlane;
+use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::SamplerState;
 use crate::Gfx3d;
 
@@ -92,6 +92,7 @@ pub static SCENES: &[(&str, SceneFn)] = &[
     ("rtt_depth_compare", rtt_depth_compare),
     ("instanced", instanced),
     ("vertex_instance_id", vertex_instance_id),
+    ("hdr_tonemap", hdr_tonemap),
 ];
 
 /// Renders scene `name` for `owner` and always drops the owner's objects afterwards.
@@ -1167,4 +1168,86 @@ fn vertex_instance_id(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneEr
     g.mesh_upload_f32(o, m2, &l, &plain, None)?;
     g.draw(o, f.c, m2)?;
     close(g, o, &f)
+}
+
+/// The HDR pass of [`hdr_tonemap`]: exposure, then extended Reinhard (`white` maps to 1).
+pub const HDR_TONEMAP_FRAG: &str = "#version 330
+in vec2 fragUV;
+uniform sampler2D hdr;
+uniform float exposure;
+uniform float white;
+out vec4 color;
+void main() {
+    vec3 x = texture(hdr, fragUV).rgb * exposure;
+    vec3 m = x * (vec3(1.0) + x / (white * white)) / (vec3(1.0) + x);
+    color = vec4(m, 1.0);
+}
+";
+
+/// HDR post-processing in two passes: values above 1 (vertex colours up to 6, and two
+/// quads added with ONE + ONE blending, unclamped in the float target) drawn into an RGBA32F
+/// target, then tone-mapped by a full-screen pass into the RGBA8 picture. In RGBA8 the bright
+/// parts would all be white; tone-mapped they keep their gradients.
+fn hdr_tonemap(g: &mut Gfx3d<Linked>, o: u32) -> Result<Vec<u32>, SceneError> {
+    let c = g.context_create(o)?;
+    let hdr = g.target_create_format(o, c, SCENE_WIDTH, SCENE_HEIGHT, TargetFormat::Rgba32F)?;
+    let t = g.target_create(o, c, SCENE_WIDTH, SCENE_HEIGHT)?;
+    let tri = program(g, o, c, TRI_VERT, TRI_FRAG, "tri")?;
+    let tone = program(g, o, c, PASS_VERT, HDR_TONEMAP_FRAG, "hdr-tonemap")?;
+    let quad = screen_quad(g, o)?;
+    let (a, b, k, d) = (
+        [4.0, 0.5, 0.0, 1.0],
+        [0.2, 3.0, 6.0, 1.0],
+        [1.5, 1.5, 1.5, 1.0],
+        [0.0, 0.25, 2.0, 1.0],
+    );
+    let gradient = colored(
+        g,
+        o,
+        &[
+            ([-0.9, -0.9, 0.0], a),
+            ([0.9, -0.9, 0.0], b),
+            ([0.9, 0.9, 0.0], k),
+            ([-0.9, -0.9, 0.0], a),
+            ([0.9, 0.9, 0.0], k),
+            ([-0.9, 0.9, 0.0], d),
+        ],
+        None,
+    )?;
+    let over = colored(
+        g,
+        o,
+        &rect(-0.5, -0.6, 0.6, 0.4, 0.0, [2.5, 2.0, 1.0, 1.0]),
+        None,
+    )?;
+    let one = BlendComponent {
+        src: BlendFactor::One,
+        dst: BlendFactor::One,
+        op: BlendOp::Add,
+    };
+    g.begin(o, c, hdr)?;
+    g.clear(o, c, [0.05, 0.1, 0.3, 1.0], true)?;
+    g.use_program(o, c, tri)?;
+    g.depth_test(o, c, false)?;
+    g.draw(o, c, gradient)?;
+    g.set_blend(
+        o,
+        c,
+        Some(Blend {
+            color: one,
+            alpha: one,
+            constant: [0.0; 4],
+        }),
+    )?;
+    g.draw(o, c, over)?;
+    g.set_blend(o, c, None)?;
+    g.end(o, c)?;
+    g.begin(o, c, t)?;
+    g.use_program(o, c, tone)?;
+    g.uniform_f(o, c, "exposure", &[0.8])?;
+    g.uniform_f(o, c, "white", &[4.0])?;
+    g.bind_target_texture(o, c, 0, hdr, TargetPlane::Color, SamplerState::default())?;
+    g.draw(o, c, quad)?;
+    g.end(o, c)?;
+    read(g, o, t)
 }

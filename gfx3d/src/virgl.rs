@@ -36,7 +36,7 @@ const _: () = assert!(
 use crate::device::*;
 use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
-use crate::target::TargetPlane;
+use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::{Filter, SamplerState, Wrap};
 
 /// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
@@ -264,6 +264,7 @@ enum Obj {
         w: u32,
         h: u32,
         bytes: u64,
+        format: TargetFormat,
     },
     Buffer {
         ctx: DevId,
@@ -529,16 +530,18 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             TargetPlane::Color => 0,
             TargetPlane::Depth => 1,
         };
-        let (res, have) = match self.objects.get(&target) {
+        let (res, have, color_format) = match self.objects.get(&target) {
             Some(Obj::Target {
                 ctx: c,
                 color,
                 depth,
                 views,
+                format,
                 ..
             }) if *c == ctx => (
                 if i == 0 { *color } else { *depth },
                 views.get(i).copied().unwrap_or(0),
+                color_format(*format),
             ),
             _ => return Err(DeviceError("unknown device target")),
         };
@@ -546,7 +549,7 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             return Ok(have);
         }
         let (format, swizzle) = if i == 0 {
-            (FORMAT_B8G8R8A8_UNORM, SWIZZLE_IDENTITY)
+            (color_format, SWIZZLE_IDENTITY)
         } else {
             (FORMAT_Z32_FLOAT, SWIZZLE_RRR1)
         };
@@ -690,8 +693,36 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     }
 
     fn target_create(&mut self, ctx: DevId, width: u32, height: u32) -> Result<DevId, DeviceError> {
-        let mut cdesc = ResourceDesc::color_target(width, height);
-        if self.scanout_bind {
+        self.target_create_format(ctx, width, height, TargetFormat::Rgba8)
+    }
+
+    /// RGBA32F when the host renders to and samples R32G32B32A32_FLOAT (its capset's render
+    /// and sampler format masks).
+    fn supports_target_format(&self, format: TargetFormat) -> bool {
+        match format {
+            TargetFormat::Rgba8 => true,
+            TargetFormat::Rgba32F => {
+                let caps = self.transport.caps();
+                caps.render_formats.supports(FORMAT_R32G32B32A32_FLOAT)
+                    && caps.sampler_formats.supports(FORMAT_R32G32B32A32_FLOAT)
+            }
+        }
+    }
+
+    fn target_create_format(
+        &mut self,
+        ctx: DevId,
+        width: u32,
+        height: u32,
+        format: TargetFormat,
+    ) -> Result<DevId, DeviceError> {
+        let cformat = color_format(format);
+        let mut cdesc = match format {
+            TargetFormat::Rgba8 => ResourceDesc::color_target(width, height),
+            TargetFormat::Rgba32F => ResourceDesc::float_color_target(width, height),
+        };
+        // Only an RGBA8 target can be the scanout.
+        if self.scanout_bind && format == TargetFormat::Rgba8 {
             cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
         }
         let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
@@ -713,7 +744,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let surfs = self.enc(ctx, "virgl surface create failed", |e, h, _| {
             let cs = h.alloc()?;
             let zs = h.alloc()?;
-            e.create_surface(cs, color.0, FORMAT_B8G8R8A8_UNORM, 0, 0)?;
+            e.create_surface(cs, color.0, cformat, 0, 0)?;
             e.create_surface(zs, depth.0, FORMAT_Z32_FLOAT, 0, 0)?;
             e.set_framebuffer_state(&[cs], zs)?;
             e.clear(CLEAR_COLOR0 | CLEAR_DEPTH, [0.0; 4], 1.0, 0)?;
@@ -745,6 +776,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 w: width,
                 h: height,
                 bytes: cbytes + dbytes,
+                format,
             },
         );
         Ok(id)
@@ -1244,8 +1276,10 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 w,
                 h,
                 ctx: c,
+                format: TargetFormat::Rgba8,
                 ..
             }) if *c == ctx => (*color, *w, *h),
+            Some(Obj::Target { .. }) => return Err(DeviceError("not an RGBA8 device target")),
             _ => return Err(DeviceError("unknown device target")),
         };
         self.flush(ctx)?;
@@ -1260,12 +1294,51 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         Ok(())
     }
 
+    fn read_target_float(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        out: &mut [[f32; 4]],
+    ) -> Result<(), DeviceError> {
+        let (color, w, h) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                color,
+                w,
+                h,
+                ctx: c,
+                format: TargetFormat::Rgba32F,
+                ..
+            }) if *c == ctx => (*color, *w, *h),
+            Some(Obj::Target { .. }) => return Err(DeviceError("not an RGBA32F device target")),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        self.flush(ctx)?;
+        let cid = self.cid(ctx)?;
+        let mut bytes = vec![0u8; w as usize * h as usize * 16];
+        self.transport
+            .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 16, &mut bytes)
+            .map_err(e("virgl float readback failed"))?;
+        for (o, px) in out.iter_mut().zip(bytes.chunks_exact(16)) {
+            for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
+                *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        }
+        Ok(())
+    }
+
     fn present(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError> {
         let Some(hooks) = self.hooks else {
             return Err(DeviceError("no scanout on this transport"));
         };
         let (color, w, h) = match self.objects.get(&target) {
-            Some(Obj::Target { color, w, h, .. }) => (*color, *w, *h),
+            Some(Obj::Target {
+                color,
+                w,
+                h,
+                format: TargetFormat::Rgba8,
+                ..
+            }) => (*color, *w, *h),
+            Some(Obj::Target { .. }) => return Err(DeviceError("only an RGBA8 target is shown")),
             _ => return Err(DeviceError("unknown device target")),
         };
         self.flush(ctx)?;
@@ -1287,6 +1360,14 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             objects_live: self.objects_live(),
             objects_peak: self.peak,
         }
+    }
+}
+
+/// The pipe format of a target's colour resource, surface and sampler view.
+fn color_format(f: TargetFormat) -> u32 {
+    match f {
+        TargetFormat::Rgba8 => FORMAT_B8G8R8A8_UNORM,
+        TargetFormat::Rgba32F => FORMAT_R32G32B32A32_FLOAT,
     }
 }
 

@@ -117,6 +117,7 @@ pub const DIFF_TESTS: &[SelfTest] = diff_tests!(
     rtt_depth_compare,
     instanced,
     vertex_instance_id,
+    hdr_tonemap,
 );
 
 pub const OTHER_TESTS: &[SelfTest] = &[

@@ -386,7 +386,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_handle("surface handle", handle)?;
         check_resource("surface resource", resource)?;
         check_format(
-            "surface format (B8G8R8A8_UNORM, Z32_FLOAT or Z24_UNORM_S8_UINT)",
+            "surface format (B8G8R8A8_UNORM, Z32_FLOAT, Z24_UNORM_S8_UINT or R32G32B32A32_FLOAT)",
             format,
             &SURFACE_FORMATS,
         )?;
@@ -635,7 +635,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
         check_format(
-            "sampler view format (B8G8R8A8_UNORM, R8_UNORM or Z32_FLOAT)",
+            "sampler view format (B8G8R8A8_UNORM, R8_UNORM, Z32_FLOAT or R32G32B32A32_FLOAT)",
             format,
             &SAMPLER_VIEW_FORMATS,
         )?;

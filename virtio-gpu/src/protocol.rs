@@ -220,14 +220,21 @@ pub const KNOWN_FORMATS: [u32; 8] = [
     FORMAT_R8_UNORM,
 ];
 /// Formats a surface (render target or depth buffer) may have.
-pub const SURFACE_FORMATS: [u32; 3] = [
+/// (R32G32B32A32_FLOAT: a float colour target for HDR rendering.)
+pub const SURFACE_FORMATS: [u32; 4] = [
     FORMAT_B8G8R8A8_UNORM,
     FORMAT_Z32_FLOAT,
     FORMAT_Z24_UNORM_S8_UINT,
+    FORMAT_R32G32B32A32_FLOAT,
 ];
-/// Formats a sampler view may have (Z32_FLOAT: a depth target sampled as a texture).
-pub const SAMPLER_VIEW_FORMATS: [u32; 3] =
-    [FORMAT_B8G8R8A8_UNORM, FORMAT_R8_UNORM, FORMAT_Z32_FLOAT];
+/// Formats a sampler view may have (Z32_FLOAT: a depth target sampled as a texture;
+/// R32G32B32A32_FLOAT: a float colour target sampled as a texture).
+pub const SAMPLER_VIEW_FORMATS: [u32; 4] = [
+    FORMAT_B8G8R8A8_UNORM,
+    FORMAT_R8_UNORM,
+    FORMAT_Z32_FLOAT,
+    FORMAT_R32G32B32A32_FLOAT,
+];
 
 /// Highest pipe_blend_func (ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX).
 pub const BLEND_FUNC_MAX: u32 = 4;

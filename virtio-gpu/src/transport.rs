@@ -46,6 +46,16 @@ impl ResourceDesc {
             4,
         )
     }
+    /// An R32G32B32A32_FLOAT 2D render target (HDR) that can be sampled and read back.
+    pub fn float_color_target(w: u32, h: u32) -> Self {
+        ResourceDesc::tex2d(
+            w,
+            h,
+            FORMAT_R32G32B32A32_FLOAT,
+            BIND_RENDER_TARGET | BIND_SAMPLER_VIEW,
+            16,
+        )
+    }
     /// A Z32_FLOAT depth buffer.
     pub fn depth_target(w: u32, h: u32) -> Self {
         ResourceDesc::tex2d(w, h, FORMAT_Z32_FLOAT, BIND_DEPTH_STENCIL, 4)

@@ -894,6 +894,10 @@ pub struct Interface {
     pub reads_vertex_id: bool,
     /// Vertex stage (profile 2): gl_InstanceID is read.
     pub reads_instance_id: bool,
+    /// Profile 2: bit `s` set when this stage's varying in slot `s` is declared `invariant`
+    /// (GLSL 3.30 §4.6.1: a vertex output and the fragment input it feeds must agree; checked
+    /// at link).
+    pub invariant_slots: u32,
     /// The tables were derived from the instructions (a CSIR v1 load): the names are synthetic
     /// (`varN`, ...), not the shader's own, so varyings cannot be matched by name at link.
     pub derived_names: bool,

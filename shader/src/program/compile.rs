@@ -285,6 +285,7 @@ impl Shader {
                     reads_fragcoord: false,
                     reads_vertex_id: false,
                     reads_instance_id: false,
+                    invariant_slots: 0,
                     derived_names: false,
                 },
             },

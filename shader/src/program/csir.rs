@@ -438,7 +438,15 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
         for x in &iface.varyings {
             w.name(&x.name, name);
-            w.tail(&[x.ty as u8, x.slot, x.interp as u8], tail);
+            match l.profile {
+                Profile::P1 => w.tail(&[x.ty as u8, x.slot, x.interp as u8], tail),
+                // Profile 2: the fourth byte is 1 for an invariant varying.
+                Profile::P2 => {
+                    let inv =
+                        u32::from(x.slot) < u32::BITS && iface.invariant_slots & (1 << x.slot) != 0;
+                    w.tail(&[x.ty as u8, x.slot, x.interp as u8, u8::from(inv)], tail)
+                }
+            }
         }
         for u in &iface.uniforms {
             w.name(&u.name, name);
@@ -970,12 +978,30 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
         let name = rd_name(b, at, l.name, "varying", k, false)?;
         let e = at + l.name;
         let ty = rd_type(byte(e), "varying", k)?;
-        zero(b, e + 3, entry_end(at))?;
         let interp = Interp::from_u8(byte(e + 2)).ok_or(CsirError::BadEntry {
             what: "varying",
             index: k,
             reason: "interpolation byte is not 0 (smooth), 1 (flat) or 2 (noperspective)",
         })?;
+        if l.profile == Profile::P2 {
+            // Profile 2: byte 3 is the invariant flag.
+            match byte(e + 3) {
+                0 => {}
+                1 if u32::from(byte(e + 1)) < u32::BITS => {
+                    iface.invariant_slots |= 1 << byte(e + 1);
+                }
+                _ => {
+                    return Err(CsirError::BadEntry {
+                        what: "varying",
+                        index: k,
+                        reason: "invariant byte is not 0 or 1",
+                    })
+                }
+            }
+            zero(b, e + 4, entry_end(at))?;
+        } else {
+            zero(b, e + 3, entry_end(at))?;
+        }
         iface
             .varyings
             .push(Varying {

@@ -99,6 +99,9 @@ pub enum LinkError {
     VaryingTypeMismatch(Name),
     /// The stages declare the varying with different interpolation qualifiers.
     VaryingInterpMismatch(Name),
+    /// Profile 2: one stage declares the varying `invariant` and the other does not (GLSL
+    /// 3.30 §4.6.1 requires both or neither; GLSL 4.20 relaxed it, 3.30 did not).
+    VaryingInvariantMismatch(Name),
     /// The stage was loaded from CSIR v1, which keeps no varying names, and the fragment stage
     /// reads varyings: they cannot be matched by name.
     UnnamedVaryings(Stage),
@@ -126,6 +129,9 @@ impl core::fmt::Display for LinkError {
             LinkError::VaryingTypeMismatch(n) => write!(f, "varying type mismatch {}", n),
             LinkError::VaryingInterpMismatch(n) => {
                 write!(f, "varying interpolation mismatch {}", n)
+            }
+            LinkError::VaryingInvariantMismatch(n) => {
+                write!(f, "varying invariance mismatch {}", n)
             }
             LinkError::UnnamedVaryings(s) => write!(
                 f,
@@ -452,6 +458,19 @@ impl Program {
                     note(
                         &mut first,
                         LinkError::VaryingInterpMismatch(fv.name.clone()),
+                    );
+                }
+                Some(v) if invariant(&vs.iface, v.slot) != invariant(&fs.iface, fv.slot) => {
+                    let has = |on: bool| if on { "has" } else { "lacks" };
+                    self.log_line(format_args!(
+                        "link error: varying invariance mismatch {}: the vertex shader output {} the invariant qualifier, the fragment shader input {} it (GLSL 3.30 4.6.1: both or neither)",
+                        fv.name,
+                        has(invariant(&vs.iface, v.slot)),
+                        has(invariant(&fs.iface, fv.slot))
+                    ));
+                    note(
+                        &mut first,
+                        LinkError::VaryingInvariantMismatch(fv.name.clone()),
                     );
                 }
                 Some(v) => {
@@ -887,4 +906,9 @@ impl Program {
         }
         Ok(())
     }
+}
+
+/// Whether the varying in `slot` of the stage `iface` describes is declared `invariant`.
+fn invariant(iface: &crate::ir::Interface, slot: u8) -> bool {
+    u32::from(slot) < u32::BITS && iface.invariant_slots & (1 << slot) != 0
 }

@@ -64,6 +64,52 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Profile 2: records which varyings are invariant (`Interface::invariant_slots`, matched
+    /// at link): those declared with `invariant` (a plain varying, every element of an array,
+    /// every member of a block) and those named by an `invariant NAME;` redeclaration.
+    fn invariant_slots(&mut self) {
+        let ast: &'a Ast = self.ast;
+        let mut bits: u32 = 0;
+        for (i, n) in ast.list(ast.first) {
+            if n.kind != Kind::Decl {
+                continue;
+            }
+            let redeclared = n.ty == Type::None;
+            if !redeclared && (n.op & D_INVARIANT == 0 || n.quals & (Q_IN | Q_OUT) == 0) {
+                continue;
+            }
+            let name = self.name_of(i);
+            if name == "gl_Position" {
+                continue;
+            }
+            // A block's varyings are named `Block.member` after the block's type name.
+            let block = if !redeclared && n.op & D_BLOCK != 0 {
+                self.node_agg(i)
+                    .ok()
+                    .and_then(|agg| self.struct_def(agg))
+                    .map(|d| self.name_str(d.name))
+            } else {
+                None
+            };
+            for v in self.module.iface.varyings.iter() {
+                let vn = v.name.as_str();
+                let hit = match block {
+                    Some(b) => vn.strip_prefix(b).is_some_and(|rest| rest.starts_with('.')),
+                    None => {
+                        vn == name
+                            || vn
+                                .strip_prefix(name)
+                                .is_some_and(|rest| rest.starts_with('['))
+                    }
+                };
+                if hit && (v.slot as u32) < u32::BITS {
+                    bits |= 1 << v.slot;
+                }
+            }
+        }
+        self.module.iface.invariant_slots |= bits;
+    }
+
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
     pub(super) fn bind_interface(&mut self) {
         let vs = self.stage == Stage::Vertex;
@@ -667,6 +713,9 @@ impl<'a> Sema<'a> {
                 }
                 self.module.iface.color_output = Some(nm);
             }
+        }
+        if p2 {
+            self.invariant_slots();
         }
         if p2 && !vs && outputs > 0 && self.module.iface.color_output.is_none() {
             let first = self
