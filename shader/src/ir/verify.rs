@@ -179,6 +179,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 if inst.op == Op::Cvt && !(CVT_I2F..=CVT_F2U).contains(&inst.aux) {
                     return Err(v.err("CVT kind must be 0..=3 (I2F U2F F2I F2U)"));
                 }
+            }
             Op::LoadFace => {
                 if p1 {
                     return Err(v.err("LOAD_FACE (opcode 82) is profile 2's"));
