@@ -414,7 +414,7 @@ impl Scene {
                         width,
                         height,
                         texels,
-                        sampler: SamplerState { filter, wrap },
+                        sampler: SamplerState::new(filter, wrap),
                     },
                 ));
             }

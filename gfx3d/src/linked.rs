@@ -247,6 +247,7 @@ impl ShaderProgram for Linked {
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
             *slot = tx.map(|x| TextureRef {
+                mips: &[],
                 depth: x.depth,
                 rgba: x.rgba,
                 width: x.width,

@@ -330,6 +330,7 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
         },
     };
     let tex = TextureRef {
+        mips: &[],
         depth: None,
         rgba: None,
         width: tw,

@@ -325,7 +325,30 @@ pub enum Op {
     Break = 45,
     Continue = 46,
     EndLoop = 47,
+    // Profile 2's texture functions (issue 15; numbers 88..=103). Each samples unit `aux`;
+    // `aux2` is a constant texel offset (`mip::offset_code`, 0: none). Results are vec4, except
+    // TEXSIZE's ivec2.
+    /// dst = textureLod(unit, a.xy, b.x).
+    SampleLod = 88,
+    /// dst = texture(unit, a.xy) with the implicit level of detail (fragment stage; 0 in the
+    /// vertex stage), plus the bias b.x when b >= 0.
+    SampleBias = 89,
+    /// dst = textureGrad(unit, a.xy, dPdx = b.xy, dPdy = (b + 1).xy).
+    SampleGrad = 90,
+    /// dst = texelFetch(unit, ivec2(a.xy), int(b.x)).
+    TexFetch = 91,
+    /// dst = textureSize(unit, int(a.x)) (ivec2).
+    TexSize = 92,
 }
+
+/// The texture opcodes (numbers 88..=103), which `Op::ALL` (indexed by number) does not hold.
+pub const TEX_OPS: [Op; 5] = [
+    Op::SampleLod,
+    Op::SampleBias,
+    Op::SampleGrad,
+    Op::TexFetch,
+    Op::TexSize,
+];
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
 /// accepts 1..=[`P2_LOOP_ITERATIONS_MAX`].
@@ -399,7 +422,15 @@ impl Op {
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
-        Op::ALL.get(v as usize).copied()
+        Op::ALL
+            .get(v as usize)
+            .copied()
+            .or_else(|| TEX_OPS.iter().find(|o| **o as u8 == v).copied())
+    }
+
+    /// The texture opcodes of profile 2 (numbers 88..=103).
+    pub fn is_texture(self) -> bool {
+        (88..=103).contains(&(self as u8))
     }
 
     /// Name used in IR dumps.
@@ -453,6 +484,11 @@ impl Op {
             Op::Break => "break",
             Op::Continue => "continue",
             Op::EndLoop => "endloop",
+            Op::SampleLod => "sample_lod",
+            Op::SampleBias => "sample_bias",
+            Op::SampleGrad => "sample_grad",
+            Op::TexFetch => "texel_fetch",
+            Op::TexSize => "texture_size",
         }
     }
 
@@ -497,6 +533,11 @@ impl Op {
                 | Op::Log2
                 | Op::Sign
                 | Op::CmpV
+                | Op::SampleLod
+                | Op::SampleBias
+                | Op::SampleGrad
+                | Op::TexFetch
+                | Op::TexSize
         )
     }
 }

@@ -123,6 +123,7 @@ pub fn render_parallel(
         .iter()
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                mips: &[],
                 depth: None,
                 rgba: None,
                 width: *w,

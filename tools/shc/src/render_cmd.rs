@@ -406,6 +406,7 @@ impl SoftScene {
         for t in &self.textures {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    mips: &[],
                     depth: None,
                     rgba: None,
                     width: t.width,
