@@ -84,10 +84,7 @@ impl Demo {
         g.tex_sampler(
             owner,
             crate_tex,
-            SamplerState {
-                filter: Filter::Linear,
-                wrap: Wrap::Repeat,
-            },
+            SamplerState::new(Filter::Linear, Wrap::Repeat),
         )?;
         let floor_tex = g.tex_create(owner, 16, 16)?;
         g.tex_upload(

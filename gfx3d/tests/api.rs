@@ -621,10 +621,7 @@ fn textures_keep_alpha_and_sizes_are_checked() {
     g.tex_sampler(
         0,
         tex,
-        SamplerState {
-            filter: Filter::Linear,
-            wrap: Wrap::ClampToEdge,
-        },
+        SamplerState::new(Filter::Linear, Wrap::ClampToEdge),
     )
     .unwrap();
     let solid = g.tex_solid(0, 0x40FF_0000).unwrap();
@@ -644,10 +641,7 @@ fn textures_keep_alpha_and_sizes_are_checked() {
     );
     assert_eq!(
         t0.3,
-        SamplerState {
-            filter: Filter::Linear,
-            wrap: Wrap::ClampToEdge
-        }
+        SamplerState::new(Filter::Linear, Wrap::ClampToEdge)
     );
     assert!(d[0].textures[1].is_none() && d[0].textures[2].is_none());
     assert_eq!(d[0].textures[3].clone().unwrap().2, vec![0x40FF_0000]);

@@ -36,7 +36,7 @@ struct Case {
     frag: &'static str,
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         name: "lit cube",
         scene: "benches/scenes/cube.json",
@@ -62,6 +62,14 @@ const CASES: [Case; 4] = [
         scene: "benches/scenes/p2_lights.json",
         vert: "benches/scenes/p2_lights.vert",
         frag: "benches/scenes/p2_lights.frag",
+    },
+    // Issue 15: the compat suite's receding checkerboard floor, mipmapped (box chain) and
+    // trilinear (LINEAR_MIPMAP_LINEAR), implicit level of detail from the quads.
+    Case {
+        name: "mipmapped trilinear floor",
+        scene: "benches/scenes/mip_floor.json",
+        vert: "tests/compat/mesh.vert",
+        frag: "tests/compat/floor_ll.frag",
     },
 ];
 

@@ -122,7 +122,10 @@ impl<'a> TextureRef<'a> {
         let (w, h) = (self.width as f32, self.height as f32);
         let (ax, bx, ay, by) = (dudx * w, dvdx * h, dudy * w, dvdy * h);
         let rho2 = (ax * ax + bx * bx).max(ay * ay + by * by);
-        let l = libm::log2f(libm::sqrtf(rho2));
+        // log2(sqrt(rho2)) = log2(rho2) / 2, with llvmpipe's fast log2 (exponent plus the
+        // mantissa's fraction, exact at powers of two and linear between them): the level
+        // and weights llvmpipe's sampler takes.
+        let l = 0.5 * fast_log2(rho2);
         if l >= LAMBDA_MIN {
             l
         } else {
@@ -229,6 +232,19 @@ impl<'a> TextureRef<'a> {
     }
 }
 
+/// log2(x) approximated as llvmpipe's `lp_build_fast_log2` does: the unbiased exponent plus
+/// the mantissa's fraction (m - 1 for x = 2^e * m, 1 <= m < 2). Zero, denormals and NaN give
+/// [`LAMBDA_MIN`] or less (most magnified), infinity a huge value.
+pub fn fast_log2(x: f32) -> f32 {
+    if !(x >= f32::MIN_POSITIVE) {
+        return 2.0 * LAMBDA_MIN;
+    }
+    let b = x.to_bits();
+    let e = ((b >> 23) & 0xFF) as i32 - 127;
+    let m = f32::from_bits((b & 0x007F_FFFF) | 0x3F80_0000);
+    e as f32 + (m - 1.0)
+}
+
 /// Per lane: the implicit lambda of a fragment-stage sample at (u, v), from the quad
 /// derivatives. Coarse, as llvmpipe's per-quad level of detail: every lane of a quad takes the
 /// derivatives at the quad's lower-left pixel (the x difference of the lower row, the y
@@ -239,7 +255,7 @@ pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
     let mut lambda = [0.0f32; LANES];
     for l in 0..LANES {
         // The quad's lower-left lane: row 1 of the block, the quad's left column.
-        let ll = (l & !7) | 4 | (l & 2);
+        let ll = (l & !7) | (l & 2);
         lambda[l] = tex.lambda(dux[ll], dvx[ll], duy[ll], dvy[ll]);
     }
     lambda
@@ -326,6 +342,201 @@ pub(super) fn texture_op(
                 }
             }
             sample_lambda_lanes(tex, u, v, &lambda, off, out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::texture::{SamplerState, Wrap};
+    use super::*;
+
+    const L0: [u32; 16] = [0xFF00_0010; 16];
+    const L1: [u32; 4] = [0xFF00_0020; 4];
+    const L2: [u32; 1] = [0xFF00_0040; 1];
+    const MIPS: [&[u32]; 2] = [&L1, &L2];
+
+    fn tex(sampler: SamplerState) -> TextureRef<'static> {
+        TextureRef {
+            mips: &MIPS,
+            width: 4,
+            height: 4,
+            texels: &L0,
+            sampler,
+            depth: None,
+            rgba: None,
+        }
+    }
+
+    fn mip(mip: MipFilter) -> SamplerState {
+        SamplerState {
+            mip,
+            ..SamplerState::new(Filter::Nearest, Wrap::Repeat)
+        }
+    }
+
+    #[test]
+    fn lambda_is_log2_of_the_longer_scaled_derivative() {
+        let t = tex(mip(MipFilter::Nearest));
+        // 4 texels across: a derivative of 1/4 is one texel per pixel.
+        assert_eq!(t.lambda(0.25, 0.0, 0.0, 0.25), 0.0);
+        assert_eq!(t.lambda(0.5, 0.0, 0.0, 0.25), 1.0);
+        // The y derivative's length sqrt(3^2 + 4^2) = 5 texels wins over x's 1: llvmpipe's
+        // fast log2 of 25 is 4 + (25/16 - 1) = 4.5625, halved.
+        assert_eq!(t.lambda(0.25, 0.0, 0.75, 1.0), 0.5 * 4.5625);
+        // No derivative at all: the most magnified.
+        assert_eq!(t.lambda(0.0, 0.0, 0.0, 0.0), LAMBDA_MIN);
+        assert_eq!(t.lambda(f32::NAN, 0.0, 0.0, 0.0), LAMBDA_MIN);
+        assert_eq!(fast_log2(3.0), 1.5);
+        assert_eq!(fast_log2(0.25), -2.0);
+    }
+
+    #[test]
+    fn nearest_mip_level_choice() {
+        let t = tex(mip(MipFilter::Nearest));
+        for (lambda, want) in [
+            (-1.0, 0x10),
+            (0.4, 0x10),
+            (0.5, 0x10),
+            (0.6, 0x20),
+            (1.5, 0x20),
+            (1.51, 0x40),
+            (9.0, 0x40),
+        ] {
+            assert_eq!(t.texel_lambda(0.3, 0.6, lambda, (0, 0)), 0xFF00_0000 | want, "{lambda}");
+        }
+    }
+
+    #[test]
+    fn linear_mip_blend_weights_and_lod_clamps() {
+        let t = tex(mip(MipFilter::Linear));
+        // Levels 1 and 2 at weight 64/256: (32 * 192 + 64 * 64 + 128) >> 8 = 40.
+        assert_eq!(t.texel_lambda(0.3, 0.6, 1.25, (0, 0)), 0xFF00_0028);
+        assert_eq!(t.texel_lambda(0.3, 0.6, 2.0, (0, 0)), 0xFF00_0040);
+        assert_eq!(t.texel_lambda(0.3, 0.6, -0.5, (0, 0)), 0xFF00_0010);
+        let mut s = mip(MipFilter::Linear);
+        s.lod_bias = 1.0;
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, 0.0, (0, 0)), 0xFF00_0020);
+        let mut s = mip(MipFilter::Linear);
+        s.max_lod = 0.5;
+        // Levels 0 and 1 at weight 128: (16 * 128 + 32 * 128 + 128) >> 8 = 24.
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, 3.0, (0, 0)), 0xFF00_0018);
+        let mut s = mip(MipFilter::Linear);
+        s.min_lod = 2.0;
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, -5.0, (0, 0)), 0xFF00_0040);
+        // MipFilter::None: level 0 only, whatever lambda.
+        assert_eq!(tex(mip(MipFilter::None)).texel_lambda(0.3, 0.6, 5.0, (0, 0)), 0xFF00_0010);
+    }
+
+    #[test]
+    fn magnification_and_minification_filters_switch_at_zero() {
+        let texels = [0xFF00_0000u32, 0xFF00_00FF];
+        let t = TextureRef {
+            mips: &[],
+            width: 2,
+            height: 1,
+            texels: &texels,
+            sampler: SamplerState {
+                min_filter: Some(Filter::Linear),
+                ..SamplerState::new(Filter::Nearest, Wrap::ClampToEdge)
+            },
+            depth: None,
+            rgba: None,
+        };
+        assert!(t.needs_lod());
+        // u = 0.5 is the boundary of the two texels: nearest takes the right one, linear
+        // blends them at weight 128: (255 * 128 + 128) >> 8 = 128.
+        assert_eq!(t.texel_lambda(0.5, 0.5, 0.0, (0, 0)), 0xFF00_00FF);
+        assert_eq!(t.texel_lambda(0.5, 0.5, 0.01, (0, 0)), 0xFF00_0080);
+        // One filter and no levels: the level of detail does not matter.
+        let plain = TextureRef {
+            sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
+            ..t
+        };
+        assert!(!plain.needs_lod());
+    }
+
+    #[test]
+    fn wrap_modes_on_integer_texel_indexes() {
+        let w = |m, i, n| wrap_index(m, i, n);
+        for (i, want) in [(-1, 0), (0, 0), (3, 3), (4, 3), (5, 2), (7, 0), (8, 0), (-5, 3)] {
+            assert_eq!(w(Wrap::MirroredRepeat, i, 4), want, "mirror {i}");
+        }
+        assert_eq!(w(Wrap::ClampToEdge, -3, 4), 0);
+        assert_eq!(w(Wrap::ClampToEdge, 9, 4), 3);
+        assert_eq!(w(Wrap::Repeat, -1, 3), 2);
+        assert_eq!(w(Wrap::Repeat, -1, 4), 3);
+        assert_eq!(w(Wrap::MirroredRepeat, i32::MIN, 4), w(Wrap::MirroredRepeat, 0, 4));
+    }
+
+    #[test]
+    fn fetch_sizes_and_offsets() {
+        let t = tex(mip(MipFilter::Linear));
+        assert_eq!(t.level_size(0), Some((4, 4)));
+        assert_eq!(t.level_size(2), Some((1, 1)));
+        assert_eq!(t.level_size(3), None);
+        assert_eq!(t.level_size(-1), None);
+        assert_eq!(t.fetch(1, 1, 1), unpack(0xFF00_0020));
+        assert_eq!(t.fetch(2, 0, 1), [0.0; 4]);
+        assert_eq!(t.fetch(0, 0, 7), [0.0; 4]);
+        assert_eq!(t.fetch(-1, 0, 0), [0.0; 4]);
+        // A 5x3 texture's level 1 is 2x1, level 2 1x1.
+        let odd = TextureRef {
+            width: 5,
+            height: 3,
+            mips: &[&[1, 2], &[3]],
+            texels: &[0; 15],
+            ..t
+        };
+        assert_eq!(odd.level_size(1), Some((2, 1)));
+        assert_eq!(odd.level_size(2), Some((1, 1)));
+        // A short level reads as absent (opaque black), never out of bounds.
+        let short = TextureRef {
+            mips: &[&[1]],
+            ..odd
+        };
+        assert!(short.level(1).is_none());
+        assert_eq!(short.texel_lambda(0.5, 0.5, 1.0, (0, 0)), 0xFF00_0000);
+        for x in -8..=7 {
+            for y in -8..=7 {
+                assert_eq!(offset_of(offset_code(x, y) as u8), (x, y));
+            }
+        }
+        assert_eq!(offset_code(0, 0), 0);
+    }
+
+    #[test]
+    fn offsets_move_by_whole_texels() {
+        let texels: [u32; 4] = [1, 2, 3, 4];
+        let t = TextureRef {
+            mips: &[],
+            width: 4,
+            height: 1,
+            texels: &texels,
+            sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
+            depth: None,
+            rgba: None,
+        };
+        let at = |u: f32, off: i32| texel_level(&t, Filter::Nearest, u, 0.5, (off, 0));
+        assert_eq!(at(0.1, 0), 1);
+        assert_eq!(at(0.1, 1), 2);
+        assert_eq!(at(0.1, -1), 4);
+        assert_eq!(at(0.9, 7), 4 - 1);
+    }
+
+    #[test]
+    fn quad_lambda_is_per_quad() {
+        let t = tex(mip(MipFilter::Linear));
+        let mut u = [0.0f32; LANES];
+        let mut v = [0.0f32; LANES];
+        for l in 0..LANES {
+            // 2 texels per pixel along x (u step 1/2 of a 4-texel texture), one along y.
+            u[l] = (l & 3) as f32 * 0.5;
+            v[l] = (l >> 2 & 1) as f32 * 0.25;
+        }
+        let lambda = quad_lambda(&t, &u, &v);
+        for l in 0..LANES {
+            assert_eq!(lambda[l], 1.0, "lane {l}");
         }
     }
 }

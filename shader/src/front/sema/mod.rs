@@ -49,6 +49,7 @@ mod loops;
 mod p2types;
 mod scope;
 mod stmt;
+mod textures;
 mod types;
 
 type R<T> = Result<T, ()>;
