@@ -30,7 +30,11 @@ fn sampler_states_are_validated() {
             max_lod: max,
             ..good
         };
-        assert_eq!(g.tex_sampler(1, t, s), Err(Error::BadSampler), "{bias} {min} {max}");
+        assert_eq!(
+            g.tex_sampler(1, t, s),
+            Err(Error::BadSampler),
+            "{bias} {min} {max}"
+        );
     }
 }
 
@@ -91,7 +95,17 @@ fn sampler_and_level_fuzz_never_panics() {
         s ^= s << 5;
         s
     };
-    let vals = [f32::NAN, f32::INFINITY, -f32::INFINITY, 0.0, -0.0, 1e30, -5.5, 999.0, 1000.0];
+    let vals = [
+        f32::NAN,
+        f32::INFINITY,
+        -f32::INFINITY,
+        0.0,
+        -0.0,
+        1e30,
+        -5.5,
+        999.0,
+        1000.0,
+    ];
     for _ in 0..400 {
         let (w, h) = (next() % 70, next() % 70);
         let Ok(t) = g.tex_create(1, w, h) else {

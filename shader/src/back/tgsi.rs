@@ -1780,7 +1780,9 @@ fn emit_inst(
             let a = e.src(a);
             inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", inst.aux, "], 2D")?;
         }
-        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => texture_inst(e, m, i, inst)?,
+        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+            texture_inst(e, m, i, inst)?
+        }
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
@@ -2666,7 +2668,16 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
             inst!(e, "F2I TEMP[", s, "].x, ", a, ".xxxx")?;
-            inst!(e, "TXQ TEMP[", s, "], TEMP[", s, "].xxxx, SAMP[", u, "], 2D")?;
+            inst!(
+                e,
+                "TXQ TEMP[",
+                s,
+                "], TEMP[",
+                s,
+                "].xxxx, SAMP[",
+                u,
+                "], 2D"
+            )?;
             inst!(e, "I2F TEMP[", d, "], TEMP[", s, "]")?;
         }
         Op::SampleBias if inst.b < 0 => {
@@ -2678,7 +2689,20 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
             let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
             let c = temp(inst.b.saturating_add(1), m, i)?;
             let (a, b, c) = (e.src(a), e.src(b), e.src(c));
-            inst!(e, "TXD TEMP[", d, "], ", a, ", ", b, ", ", c, ", SAMP[", u, "], 2D")?;
+            inst!(
+                e,
+                "TXD TEMP[",
+                d,
+                "], ",
+                a,
+                ", ",
+                b,
+                ", ",
+                c,
+                ", SAMP[",
+                u,
+                "], 2D"
+            )?;
         }
         Op::TexFetch => {
             let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
@@ -2694,7 +2718,11 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
             // TXL (SAMPLE_LOD) or TXB (SAMPLE_BIAS with a bias): the level or bias in .w.
             let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
             let (a, b) = (e.src(a), e.src(b));
-            let op = if inst.op == Op::SampleLod { "TXL" } else { "TXB" };
+            let op = if inst.op == Op::SampleLod {
+                "TXL"
+            } else {
+                "TXB"
+            };
             inst!(e, "MOV TEMP[", s, "].xy, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
             inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], 2D")?;

@@ -187,9 +187,15 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             match (i.op, i.b) {
                 (Op::TexSize, _) => write!(out, "{} unit {} lod %{}", name, i.aux, i.a)?,
                 (Op::SampleBias, b) if b < 0 => write!(out, "{} %{} unit {}", name, i.a, i.aux)?,
-                (Op::SampleGrad, b) => {
-                    write!(out, "{} %{} unit {} grad %{}, %{}", name, i.a, i.aux, b, b + 1)?
-                }
+                (Op::SampleGrad, b) => write!(
+                    out,
+                    "{} %{} unit {} grad %{}, %{}",
+                    name,
+                    i.a,
+                    i.aux,
+                    b,
+                    b + 1
+                )?,
                 (_, b) => write!(out, "{} %{} unit {} %{}", name, i.a, i.aux, b)?,
             }
             if i.aux2 != 0 {

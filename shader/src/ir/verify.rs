@@ -216,7 +216,11 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     Op::TexSize => v.temp(inst.a)?,
                     Op::SampleGrad => {
                         v.temp(inst.a)?;
-                        v.columns(inst.b, 2, "SAMPLE_GRAD derivatives are not valid temporaries")?;
+                        v.columns(
+                            inst.b,
+                            2,
+                            "SAMPLE_GRAD derivatives are not valid temporaries",
+                        )?;
                     }
                     _ => {
                         v.temp(inst.a)?;

@@ -451,10 +451,18 @@ impl MesaRenderer {
                     }) as i32
                 };
                 gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min);
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, filter(t.filter) as i32);
+                gl.tex_parameter_i32(
+                    glow::TEXTURE_2D,
+                    glow::TEXTURE_MAG_FILTER,
+                    filter(t.filter) as i32,
+                );
                 gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap(t.wrap));
                 gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap(t.wrap_t));
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, t.levels.len() as i32);
+                gl.tex_parameter_i32(
+                    glow::TEXTURE_2D,
+                    glow::TEXTURE_MAX_LEVEL,
+                    t.levels.len() as i32,
+                );
                 gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_LOD_BIAS, t.lod_bias);
                 gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MIN_LOD, t.min_lod);
                 gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LOD, t.max_lod);

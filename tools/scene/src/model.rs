@@ -812,7 +812,8 @@ impl Scene {
                 for (i, b) in bytes.iter().enumerate() {
                     rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
                 }
-                let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str())) {
+                let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str()))
+                {
                     None => Ok(dflt),
                     Some((_, Some("nearest"))) => Ok(Filter::Nearest),
                     Some((_, Some("linear"))) => Ok(Filter::Linear),
@@ -851,7 +852,8 @@ impl Scene {
                         )
                     }
                 };
-                let wrap_of = |key: &str, dflt: Wrap| match to.get(key).map(|v| (v, v.as_str())) {
+                let wrap_of = |key: &str, dflt: Wrap| {
+                    match to.get(key).map(|v| (v, v.as_str())) {
                     None => Ok(dflt),
                     Some((_, Some("repeat"))) => Ok(Wrap::Repeat),
                     Some((_, Some("clamp"))) | Some((_, Some("clamp_to_edge"))) => {
@@ -865,6 +867,7 @@ impl Scene {
                             v
                         ),
                     ),
+                }
                 };
                 let wrap = wrap_of("wrap", Wrap::Repeat)?;
                 let wrap_t = wrap_of("wrap_t", wrap)?;
@@ -876,12 +879,18 @@ impl Scene {
                         if x.is_finite() && x.abs() <= 1000.0 {
                             Ok(x)
                         } else {
-                            err(&format!("{}.{}", p, key), "expected a number in -1000..=1000")
+                            err(
+                                &format!("{}.{}", p, key),
+                                "expected a number in -1000..=1000",
+                            )
                         }
                     }
                 };
-                let (lod_bias, min_lod, max_lod) =
-                    (lod("lod_bias", 0.0)?, lod("min_lod", -1000.0)?, lod("max_lod", 1000.0)?);
+                let (lod_bias, min_lod, max_lod) = (
+                    lod("lod_bias", 0.0)?,
+                    lod("min_lod", -1000.0)?,
+                    lod("max_lod", 1000.0)?,
+                );
                 let mut levels = Vec::new();
                 if let Some(v) = to.get("mipmaps") {
                     if as_bool(v, &format!("{}.mipmaps", p))? {
@@ -890,18 +899,35 @@ impl Scene {
                 }
                 if let Some(v) = to.get("levels") {
                     if !levels.is_empty() {
-                        return err(&format!("{}.levels", p), "give \"levels\" or \"mipmaps\", not both");
+                        return err(
+                            &format!("{}.levels", p),
+                            "give \"levels\" or \"mipmaps\", not both",
+                        );
                     }
                     for (i, l) in as_array(v, &format!("{}.levels", p))?.iter().enumerate() {
                         let lp = format!("{}.levels[{}]", p, i);
                         let s = i as u32 + 1;
                         let (lw, lh) = ((width >> s.min(31)).max(1), (height >> s.min(31)).max(1));
-                        if lw == 1 && lh == 1 && i > 0 && (width >> i.min(31)).max(1) == 1 && (height >> i.min(31)).max(1) == 1 {
+                        if lw == 1
+                            && lh == 1
+                            && i > 0
+                            && (width >> i.min(31)).max(1) == 1
+                            && (height >> i.min(31)).max(1) == 1
+                        {
                             return err(&lp, "more levels than the chain down to 1x1 has");
                         }
                         let bytes = as_array(l, &lp)?;
                         if bytes.len() != lw as usize * lh as usize * 4 {
-                            return err(&lp, format!("expected {} bytes ({}x{} RGBA), found {}", lw as usize * lh as usize * 4, lw, lh, bytes.len()));
+                            return err(
+                                &lp,
+                                format!(
+                                    "expected {} bytes ({}x{} RGBA), found {}",
+                                    lw as usize * lh as usize * 4,
+                                    lw,
+                                    lh,
+                                    bytes.len()
+                                ),
+                            );
                         }
                         let mut level = Vec::with_capacity(bytes.len());
                         for (k, b) in bytes.iter().enumerate() {

@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{
-    compare_pictures, corpus, corpus_file, is_build_failure, is_build_failure_text, is_flat, mesa_frame,
-    mesa_renderer, name_of, output_dir, shc_render, Pair,
+    compare_pictures, corpus, corpus_file, is_build_failure, is_build_failure_text, is_flat,
+    mesa_frame, mesa_renderer, name_of, output_dir, shc_render, Pair,
 };
 
 /// Extra arguments of every `shc render` run: the suite is profile 2's (issue 12 item 2; the

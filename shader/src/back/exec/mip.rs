@@ -11,10 +11,10 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::lanes::{Lanes, Vec4x, LANES};
-use super::{DInst, REG_MASK};
-use crate::ir::{Op, Stage};
 use super::math::floor_i32;
 use super::texture::{lerp_texel, unpack, wrap_index, Filter, MipFilter, TextureRef};
+use super::{DInst, REG_MASK};
+use crate::ir::{Op, Stage};
 
 /// A constant texel offset (`textureOffset` & co.) as IR instructions carry it in `aux2`: x in
 /// bits 0..4, y in bits 4..8, each 4-bit two's complement (GLSL's range -8..=7); 0 is none.
@@ -34,12 +34,7 @@ pub fn offset_of(code: u8) -> (i32, i32) {
 fn texel_level(t: &TextureRef, f: Filter, u: f32, v: f32, off: (i32, i32)) -> u32 {
     let (w, h) = (t.width as f32, t.height as f32);
     let (ws, wt) = (t.sampler.wrap, t.sampler.wrap_t());
-    let raw = |x: usize, y: usize| {
-        t.texels
-            .get(y * t.width as usize + x)
-            .copied()
-            .unwrap_or(0)
-    };
+    let raw = |x: usize, y: usize| t.texels.get(y * t.width as usize + x).copied().unwrap_or(0);
     match f {
         Filter::Nearest => {
             let x = wrap_index(ws, floor_i32(u * w).saturating_add(off.0), t.width);
@@ -403,7 +398,11 @@ mod tests {
             (1.51, 0x40),
             (9.0, 0x40),
         ] {
-            assert_eq!(t.texel_lambda(0.3, 0.6, lambda, (0, 0)), 0xFF00_0000 | want, "{lambda}");
+            assert_eq!(
+                t.texel_lambda(0.3, 0.6, lambda, (0, 0)),
+                0xFF00_0000 | want,
+                "{lambda}"
+            );
         }
     }
 
@@ -425,7 +424,10 @@ mod tests {
         s.min_lod = 2.0;
         assert_eq!(tex(s).texel_lambda(0.3, 0.6, -5.0, (0, 0)), 0xFF00_0040);
         // MipFilter::None: level 0 only, whatever lambda.
-        assert_eq!(tex(mip(MipFilter::None)).texel_lambda(0.3, 0.6, 5.0, (0, 0)), 0xFF00_0010);
+        assert_eq!(
+            tex(mip(MipFilter::None)).texel_lambda(0.3, 0.6, 5.0, (0, 0)),
+            0xFF00_0010
+        );
     }
 
     #[test]
@@ -459,14 +461,26 @@ mod tests {
     #[test]
     fn wrap_modes_on_integer_texel_indexes() {
         let w = |m, i, n| wrap_index(m, i, n);
-        for (i, want) in [(-1, 0), (0, 0), (3, 3), (4, 3), (5, 2), (7, 0), (8, 0), (-5, 3)] {
+        for (i, want) in [
+            (-1, 0),
+            (0, 0),
+            (3, 3),
+            (4, 3),
+            (5, 2),
+            (7, 0),
+            (8, 0),
+            (-5, 3),
+        ] {
             assert_eq!(w(Wrap::MirroredRepeat, i, 4), want, "mirror {i}");
         }
         assert_eq!(w(Wrap::ClampToEdge, -3, 4), 0);
         assert_eq!(w(Wrap::ClampToEdge, 9, 4), 3);
         assert_eq!(w(Wrap::Repeat, -1, 3), 2);
         assert_eq!(w(Wrap::Repeat, -1, 4), 3);
-        assert_eq!(w(Wrap::MirroredRepeat, i32::MIN, 4), w(Wrap::MirroredRepeat, 0, 4));
+        assert_eq!(
+            w(Wrap::MirroredRepeat, i32::MIN, 4),
+            w(Wrap::MirroredRepeat, 0, 4)
+        );
     }
 
     #[test]

@@ -45,10 +45,10 @@
 )]
 
 pub(crate) mod decode;
-pub(crate) mod mip;
-pub mod quad;
 pub mod lanes;
 pub mod math;
+pub(crate) mod mip;
+pub mod quad;
 pub(crate) mod selftest;
 pub mod simd;
 pub(crate) mod texel;
@@ -706,7 +706,9 @@ impl Executable {
                                 self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
                                 if PACKED {
                                     for l in 0..LANES {
-                                        out.packed[l] = self::texel::pack_one([c[0][l], c[1][l], c[2][l], c[3][l]]);
+                                        out.packed[l] = self::texel::pack_one([
+                                            c[0][l], c[1][l], c[2][l], c[3][l],
+                                        ]);
                                     }
                                 } else {
                                     out.color = c;

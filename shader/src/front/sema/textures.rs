@@ -140,7 +140,11 @@ impl<'a> Sema<'a> {
                 a.0,
                 "{}() expects a constant ivec2 offset; found {}{}",
                 name,
-                if a.1.ty == Type::IVec2 { "a non-constant " } else { "" },
+                if a.1.ty == Type::IVec2 {
+                    "a non-constant "
+                } else {
+                    ""
+                },
                 a.1.ty.name()
             );
         };
@@ -157,7 +161,10 @@ impl<'a> Sema<'a> {
                 );
             }
         }
-        Ok(crate::back::exec::mip::offset_code(k[0] as i32, k[1] as i32))
+        Ok(crate::back::exec::mip::offset_code(
+            k[0] as i32,
+            k[1] as i32,
+        ))
     }
 
     /// A bias argument: a float, in a fragment shader only.
