@@ -711,14 +711,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let m = self.meshes.get(owner, mesh)?;
         let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
         let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
-        let level_refs: [Vec<&[u32]>; TEXTURE_UNITS] =
+        let level_refs: [alloc::vec::Vec<&[u32]>; TEXTURE_UNITS] =
             core::array::from_fn(|u| match c.textures.get(u) {
                 Some(Some(Sampled::Texture(h))) => self
                     .textures
                     .get(owner, *h)
                     .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
                     .unwrap_or_default(),
-                _ => Vec::new(),
+                _ => alloc::vec::Vec::new(),
             });
         for ((slot, bound), mips) in textures
             .iter_mut()

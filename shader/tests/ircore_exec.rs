@@ -28,10 +28,7 @@ fn check_module(m: &Module, seed: u64) {
             width: 2,
             height: 2,
             texels: &tx,
-            sampler: SamplerState {
-                filter: Filter::Linear,
-                wrap: Wrap::Repeat,
-            },
+            sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
         }),
         None,
         None,

@@ -78,10 +78,7 @@ fn the_issue_example_renders_with_the_right_textures() {
         width: 1,
         height: 1,
         texels,
-        sampler: SamplerState {
-            filter: Filter::Nearest,
-            wrap: Wrap::Repeat,
-        },
+        sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
     };
     static RED: [u32; 1] = [0xFFFF_0000];
     static GREEN: [u32; 1] = [0xFF00_FF00];

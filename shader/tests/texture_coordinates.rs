@@ -47,10 +47,7 @@ fn picture(expr: &str) -> Vec<u32> {
         width: 4,
         height: 4,
         texels: &texels,
-        sampler: SamplerState {
-            filter: Filter::Nearest,
-            wrap: Wrap::Repeat,
-        },
+        sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
     };
     let textures = [Some(tex), None, None, None];
     let quad: [f32; 16] = [

@@ -72,6 +72,7 @@ pub fn prepare(vs_path: &str, fs_path: &str, scene_path: &str) -> Prepared {
                 } else {
                     Wrap::Repeat
                 },
+                ..SamplerState::default()
             };
             textures[unit as usize] = Some((t.to_argb(), t.width, t.height, sampler));
         }
