@@ -5,7 +5,7 @@ use gfx3d::*;
 
 #[test]
 fn sampler_states_are_validated() {
-    let mut g = Gfx3d::new();
+    let mut g: Gfx3d = Gfx3d::new();
     let t = g.tex_create(1, 4, 4).unwrap();
     let good = SamplerState {
         min_filter: Some(Filter::Linear),
@@ -40,7 +40,7 @@ fn sampler_states_are_validated() {
 
 #[test]
 fn levels_are_checked_counted_and_dropped() {
-    let mut g = Gfx3d::new();
+    let mut g: Gfx3d = Gfx3d::new();
     let t = g.tex_create(1, 4, 2).unwrap();
     let base = g.stats().cpu_texture_bytes;
     assert_eq!(base, 4 * 2 * 4);
@@ -87,7 +87,7 @@ fn box_chain_averages_with_rounding() {
 
 #[test]
 fn sampler_and_level_fuzz_never_panics() {
-    let mut g = Gfx3d::new();
+    let mut g: Gfx3d = Gfx3d::new();
     let mut s = 0x2545_F491u32;
     let mut next = move || {
         s ^= s << 13;
