@@ -28,7 +28,7 @@ use crate::compare;
 use crate::layout::{Element, VertexLayout};
 use crate::linked::Linked;
 use crate::mesh::Usage;
-use crate::texture::{Filter, SamplerState, Wrap};
+use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
 use crate::Gfx3d;
 
 /// Largest scene picture side drawn here (the suite's scenes are 64x64; this keeps a guest run
@@ -206,6 +206,8 @@ pub struct SceneTexture {
     pub width: u32,
     pub height: u32,
     pub texels: Vec<u32>,
+    /// Mip levels 1, 2, ... (`"levels"`, or `"mipmaps": true`: the box chain).
+    pub levels: Vec<Vec<u32>>,
     pub sampler: SamplerState,
 }
 
@@ -398,23 +400,81 @@ impl Scene {
                     }
                     texels.push(u32::from_be_bytes([c[3], c[0], c[1], c[2]]));
                 }
-                let filter = match t.get("filter") {
-                    None | Some(Json::Str("nearest")) => Filter::Nearest,
-                    Some(Json::Str("linear")) => Filter::Linear,
-                    _ => return Err(format!("{}: unknown filter", p)),
+                let filter_of = |k: &str, d: Filter| match t.get(k) {
+                    None => Ok(d),
+                    Some(Json::Str("nearest")) => Ok(Filter::Nearest),
+                    Some(Json::Str("linear")) => Ok(Filter::Linear),
+                    _ => Err(format!("{}: unknown {}", p, k)),
                 };
-                let wrap = match t.get("wrap") {
-                    None | Some(Json::Str("repeat")) => Wrap::Repeat,
-                    Some(Json::Str("clamp" | "clamp_to_edge")) => Wrap::ClampToEdge,
-                    _ => return Err(format!("{}: unknown wrap", p)),
+                let filter = filter_of("filter", Filter::Nearest)?;
+                let filter = filter_of("mag_filter", filter)?;
+                let (min_filter, mip) = match t.get("min_filter") {
+                    None => (filter, MipFilter::None),
+                    Some(Json::Str(n)) => match *n {
+                        "nearest" => (Filter::Nearest, MipFilter::None),
+                        "linear" => (Filter::Linear, MipFilter::None),
+                        "nearest_mipmap_nearest" => (Filter::Nearest, MipFilter::Nearest),
+                        "linear_mipmap_nearest" => (Filter::Linear, MipFilter::Nearest),
+                        "nearest_mipmap_linear" => (Filter::Nearest, MipFilter::Linear),
+                        "linear_mipmap_linear" => (Filter::Linear, MipFilter::Linear),
+                        _ => return Err(format!("{}: unknown min_filter", p)),
+                    },
+                    _ => return Err(format!("{}: unknown min_filter", p)),
                 };
+                let wrap_of = |k: &str, d: Wrap| match t.get(k) {
+                    None => Ok(d),
+                    Some(Json::Str("repeat")) => Ok(Wrap::Repeat),
+                    Some(Json::Str("clamp" | "clamp_to_edge")) => Ok(Wrap::ClampToEdge),
+                    Some(Json::Str("mirrored_repeat")) => Ok(Wrap::MirroredRepeat),
+                    _ => Err(format!("{}: unknown {}", p, k)),
+                };
+                let wrap = wrap_of("wrap", Wrap::Repeat)?;
+                let wrap_t = wrap_of("wrap_t", wrap)?;
+                let wrap = wrap_of("wrap_s", wrap)?;
+                let lod = |k: &str, d: f32| match t.get(k) {
+                    None => Ok(d),
+                    Some(v) => num_f32(v, &p),
+                };
+                let sampler = SamplerState {
+                    min_filter: Some(min_filter),
+                    mip,
+                    wrap_t: Some(wrap_t),
+                    lod_bias: lod("lod_bias", 0.0)?,
+                    min_lod: lod("min_lod", -1000.0)?,
+                    max_lod: lod("max_lod", 1000.0)?,
+                    ..SamplerState::new(filter, wrap)
+                };
+                let mut levels = Vec::new();
+                if let Some(Json::Bool(true)) = t.get("mipmaps") {
+                    levels = crate::texture::box_chain(width, height, &texels);
+                }
+                if let Some(v) = t.get("levels") {
+                    for (i, l) in array(v, &p)?.iter().enumerate() {
+                        let s = (i as u32 + 1).min(31);
+                        let n = (width >> s).max(1) as usize * (height >> s).max(1) as usize;
+                        let bytes = array(l, &p)?;
+                        if bytes.len() != n * 4 {
+                            return Err(format!("{}: level {} has the wrong size", p, i + 1));
+                        }
+                        let mut level = Vec::with_capacity(n);
+                        for px in bytes.chunks_exact(4) {
+                            let mut c = [0u8; 4];
+                            for (slot, b) in c.iter_mut().zip(px) {
+                                *slot = num_uint(b, &p, 255)? as u8;
+                            }
+                            level.push(u32::from_be_bytes([c[3], c[0], c[1], c[2]]));
+                        }
+                        levels.push(level);
+                    }
+                }
                 textures.push((
                     name.to_string(),
                     SceneTexture {
                         width,
                         height,
                         texels,
-                        sampler: SamplerState { filter, wrap },
+                        levels,
+                        sampler,
                     },
                 ));
             }
@@ -642,6 +702,10 @@ fn render_inner(
         g.tex_upload(o, id, &tex.texels)
             .map_err(e("texture upload"))?;
         g.tex_sampler(o, id, tex.sampler).map_err(e("sampler"))?;
+        if !tex.levels.is_empty() {
+            let refs: Vec<&[u32]> = tex.levels.iter().map(|l| l.as_slice()).collect();
+            g.tex_levels(o, id, &refs).map_err(e("texture levels"))?;
+        }
         bound.push((*unit, id));
     }
 

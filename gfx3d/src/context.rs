@@ -12,7 +12,7 @@ use crate::target::TargetPlane;
 use crate::texture::SamplerState;
 
 /// What a texture unit of a context samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Sampled {
     Texture(TextureId),
     /// A render target's colour or depth (render to texture), with its own sampler state.

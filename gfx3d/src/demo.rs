@@ -291,10 +291,7 @@ impl Demo {
         g.tex_sampler(
             o,
             crate_tex,
-            SamplerState {
-                filter: Filter::Linear,
-                wrap: Wrap::Repeat,
-            },
+            SamplerState::new(Filter::Linear, Wrap::Repeat),
         )?;
         let floor_tex = g.tex_create(o, 16, 16)?;
         g.tex_upload(

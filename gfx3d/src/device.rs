@@ -38,7 +38,7 @@ pub struct DevElement {
 
 /// A render target sampled by a draw (render to texture): the device target, which of its
 /// buffers, and the sampler state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DevSampledTarget {
     pub target: DevId,
     pub plane: TargetPlane,

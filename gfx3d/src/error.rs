@@ -156,6 +156,14 @@ pub enum Error {
         width: u32,
         height: u32,
     },
+    /// A sampler state with a LOD bias, min or max that is not finite, beyond +-1000, or
+    /// min > max.
+    BadSampler,
+    /// More mip levels than the chain of the texture's size has (`max` below level 0).
+    BadMipLevel {
+        level: u32,
+        max: u32,
+    },
     /// Pixel count given does not match the object's size.
     PixelCount {
         found: usize,
@@ -309,6 +317,14 @@ impl fmt::Display for Error {
             Error::PixelCount { found, expected } => {
                 write!(f, "{} pixels given, the object has {}", found, expected)
             }
+            Error::BadSampler => f.write_str(
+                "bad sampler state: LOD bias, min and max must be finite, within -1000..=1000, min <= max",
+            ),
+            Error::BadMipLevel { level, max } => write!(
+                f,
+                "mip level {} does not exist: this texture's chain has levels 1..={} below level 0",
+                level, max
+            ),
             Error::ReadbackCapacity { found, expected } => write!(
                 f,
                 "readback destination holds {} pixels, the target has {}",

@@ -719,11 +719,25 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let m = self.meshes.get(owner, mesh)?;
         let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
         let mut textures: [Option<SoftTexture<'_>>; TEXTURE_UNITS] = [None; TEXTURE_UNITS];
-        for (slot, bound) in textures.iter_mut().zip(c.textures.iter()) {
+        let level_refs: [alloc::vec::Vec<&[u32]>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match c.textures.get(u) {
+                Some(Some(Sampled::Texture(h))) => self
+                    .textures
+                    .get(owner, *h)
+                    .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
+                    .unwrap_or_default(),
+                _ => alloc::vec::Vec::new(),
+            });
+        for ((slot, bound), mips) in textures
+            .iter_mut()
+            .zip(c.textures.iter())
+            .zip(level_refs.iter())
+        {
             match bound {
                 Some(Sampled::Texture(h)) => {
                     if let Ok(t) = self.textures.get(owner, *h) {
                         *slot = Some(SoftTexture {
+                            mips,
                             width: t.width,
                             height: t.height,
                             texels: &t.texels,
@@ -736,6 +750,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 Some(Sampled::Target { id, plane, sampler }) => {
                     if let Ok(t) = self.targets.get(owner, *id) {
                         *slot = Some(SoftTexture {
+                            mips: &[],
                             width: t.width,
                             height: t.height,
                             texels: &t.color,

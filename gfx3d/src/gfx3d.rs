@@ -824,6 +824,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 width,
                 height,
                 texels,
+                levels: Vec::new(),
                 sampler: SamplerState::default(),
                 resident: Vec::new(),
             },
@@ -860,8 +861,55 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
+    /// Replaces mip levels 1, 2, ... (0xAARRGGBB, row 0 first): `levels[i]` is level i + 1,
+    /// max(1, width >> (i + 1)) x max(1, height >> (i + 1)) texels exactly, and there are at
+    /// most as many as the chain down to 1x1 has. An empty list leaves level 0 only.
+    pub fn tex_levels(&mut self, owner: u32, tex: TextureId, levels: &[&[u32]]) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        let (w, h) = (t.width, t.height);
+        let max = 32 - w.max(h).leading_zeros() - 1;
+        if levels.len() > max as usize {
+            return Err(Error::BadMipLevel {
+                level: levels.len() as u32,
+                max,
+            });
+        }
+        let mut copy = Vec::new();
+        for (i, l) in levels.iter().enumerate() {
+            let s = i as u32 + 1;
+            let n = (w >> s).max(1) as usize * (h >> s).max(1) as usize;
+            if l.len() != n {
+                return Err(Error::PixelCount {
+                    found: l.len(),
+                    expected: n,
+                });
+            }
+            let mut v = filled(n, 0u32)?;
+            v.copy_from_slice(l);
+            copy.push(v);
+        }
+        self.tex_release_device(owner, tex)?;
+        self.textures.get_mut(owner, tex)?.levels = copy;
+        Ok(())
+    }
+
+    /// Builds mip levels 1, 2, ... down to 1x1 from level 0 with a box filter
+    /// ([`crate::texture::box_chain`]).
+    pub fn tex_generate_mipmaps(&mut self, owner: u32, tex: TextureId) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        let chain = crate::texture::box_chain(t.width, t.height, &t.texels);
+        self.tex_release_device(owner, tex)?;
+        self.textures.get_mut(owner, tex)?.levels = chain;
+        Ok(())
+    }
+
+    /// The sampler state of a texture: filters, mip filter, wrap per axis, LOD bias and clamp
+    /// (bad LOD values are [`Error::BadSampler`]).
     pub fn tex_sampler(&mut self, owner: u32, tex: TextureId, sampler: SamplerState) -> Result<()> {
         self.textures.get(owner, tex)?;
+        if !crate::texture::sampler_valid(&sampler) {
+            return Err(Error::BadSampler);
+        }
         self.tex_release_device(owner, tex)?;
         self.textures.get_mut(owner, tex)?.sampler = sampler;
         Ok(())
@@ -1069,7 +1117,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let tex_bytes: usize = self
             .textures
             .iter_all()
-            .map(|(_, _, t)| t.texels.len() * 4)
+            .map(|(_, _, t)| (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>()) * 4)
             .sum();
         let target_bytes: usize = self
             .targets

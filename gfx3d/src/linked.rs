@@ -20,7 +20,7 @@ use shader::program::link::{LinkError, Program};
 
 use crate::layout::fetch;
 use crate::program::*;
-use crate::texture::{Filter, SamplerState, Wrap};
+use crate::texture::SamplerState;
 
 /// A linked program ready for `Gfx3d::prog_prepare`.
 pub struct Linked {
@@ -131,16 +131,7 @@ fn stage(s: Stage) -> IrStage {
 }
 
 fn sampler(s: SamplerState) -> raster::SamplerState {
-    raster::SamplerState {
-        filter: match s.filter {
-            Filter::Nearest => raster::Filter::Nearest,
-            Filter::Linear => raster::Filter::Linear,
-        },
-        wrap: match s.wrap {
-            Wrap::Repeat => raster::Wrap::Repeat,
-            Wrap::ClampToEdge => raster::Wrap::ClampToEdge,
-        },
-    }
+    s
 }
 
 fn draw_error(e: DrawError) -> &'static str {
@@ -247,6 +238,7 @@ impl ShaderProgram for Linked {
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
             *slot = tx.map(|x| TextureRef {
+                mips: x.mips,
                 depth: x.depth,
                 rgba: x.rgba,
                 width: x.width,

@@ -54,6 +54,8 @@ pub struct SoftTexture<'a> {
     pub depth: Option<&'a [f32]>,
     /// A float render target's colour instead of texels (unclamped (r, g, b, a)).
     pub rgba: Option<&'a [[f32; 4]]>,
+    /// Mip levels 1, 2, ... of a texture (empty for targets).
+    pub mips: &'a [&'a [u32]],
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.

@@ -618,15 +618,8 @@ fn textures_keep_alpha_and_sizes_are_checked() {
     g.tex_destroy(0, big).unwrap();
     let tex = g.tex_create(0, 2, 1).unwrap();
     g.tex_upload(0, tex, &[0x8011_2233, 0x0044_5566]).unwrap();
-    g.tex_sampler(
-        0,
-        tex,
-        SamplerState {
-            filter: Filter::Linear,
-            wrap: Wrap::ClampToEdge,
-        },
-    )
-    .unwrap();
+    g.tex_sampler(0, tex, SamplerState::new(Filter::Linear, Wrap::ClampToEdge))
+        .unwrap();
     let solid = g.tex_solid(0, 0x40FF_0000).unwrap();
     g.begin(0, c, t).unwrap();
     g.use_program(0, c, p).unwrap();
@@ -642,13 +635,7 @@ fn textures_keep_alpha_and_sizes_are_checked() {
         (t0.0, t0.1, t0.2.clone()),
         (2, 1, vec![0x8011_2233, 0x0044_5566])
     );
-    assert_eq!(
-        t0.3,
-        SamplerState {
-            filter: Filter::Linear,
-            wrap: Wrap::ClampToEdge
-        }
-    );
+    assert_eq!(t0.3, SamplerState::new(Filter::Linear, Wrap::ClampToEdge));
     assert!(d[0].textures[1].is_none() && d[0].textures[2].is_none());
     assert_eq!(d[0].textures[3].clone().unwrap().2, vec![0x40FF_0000]);
     // Unbinding and destroying unbind.

@@ -85,17 +85,36 @@ fn scenes_are_read_as_the_scene_crate_reads_them() {
                 scene::Filter::Nearest => Filter::Nearest,
                 scene::Filter::Linear => Filter::Linear,
             };
-            let wrap = match b.wrap {
+            let w = |w: scene::Wrap| match w {
                 scene::Wrap::Repeat => Wrap::Repeat,
                 scene::Wrap::ClampToEdge => Wrap::ClampToEdge,
+                scene::Wrap::MirroredRepeat => Wrap::MirroredRepeat,
             };
+            let (wrap, wrap_t) = (w(b.wrap), w(b.wrap_t));
             assert_eq!(
-                (a.sampler.filter, a.sampler.wrap),
-                (filter, wrap),
+                (a.sampler.filter, a.sampler.wrap, a.sampler.wrap_t()),
+                (filter, wrap, wrap_t),
                 "{}: {}",
                 name,
                 na
             );
+            assert_eq!(
+                (a.sampler.lod_bias, a.sampler.min_lod, a.sampler.max_lod),
+                (b.lod_bias, b.min_lod, b.max_lod),
+                "{}: {}",
+                name,
+                na
+            );
+            let levels: Vec<Vec<u32>> = b
+                .levels
+                .iter()
+                .map(|l| {
+                    l.chunks_exact(4)
+                        .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+                        .collect()
+                })
+                .collect();
+            assert_eq!(a.levels, levels, "{}: {} mip levels", name, na);
         }
         n += 1;
     }

@@ -234,10 +234,7 @@ fn sampling_a_float_target_returns_unclamped_values() {
     assert_eq!(px[(W - 1) as usize], 0xFF00_33E6);
     // Linear filtering of the float texels is in float (no 8-bit quantization): between 4.0 and
     // -1.0 at the middle columns.
-    let lin = SamplerState {
-        filter: Filter::Linear,
-        wrap: Wrap::ClampToEdge,
-    };
+    let lin = SamplerState::new(Filter::Linear, Wrap::ClampToEdge);
     g.begin(0, c, b).unwrap();
     g.use_program(0, c, copy).unwrap();
     g.bind_target_texture(0, c, 0, a, TargetPlane::Color, lin)

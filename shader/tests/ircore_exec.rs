@@ -22,15 +22,13 @@ fn check_module(m: &Module, seed: u64) {
     let tx = texels();
     let textures = [
         Some(TextureRef {
+            mips: &[],
             depth: None,
             rgba: None,
             width: 2,
             height: 2,
             texels: &tx,
-            sampler: SamplerState {
-                filter: Filter::Linear,
-                wrap: Wrap::Repeat,
-            },
+            sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
         }),
         None,
         None,

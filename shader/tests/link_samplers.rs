@@ -72,15 +72,13 @@ fn the_issue_example_links_with_one_unit_per_name() {
 fn the_issue_example_renders_with_the_right_textures() {
     let p = program();
     let tex = |texels: &'static [u32; 1]| TextureRef {
+        mips: &[],
         depth: None,
         rgba: None,
         width: 1,
         height: 1,
         texels,
-        sampler: SamplerState {
-            filter: Filter::Nearest,
-            wrap: Wrap::Repeat,
-        },
+        sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
     };
     static RED: [u32; 1] = [0xFFFF_0000];
     static GREEN: [u32; 1] = [0xFF00_FF00];

@@ -41,15 +41,13 @@ fn picture(expr: &str) -> Vec<u32> {
         .map(|i| 0xFF00_0000 | (i * 16) << 16 | (255 - i * 16) << 8 | (i * 37 % 256))
         .collect();
     let tex = TextureRef {
+        mips: &[],
         depth: None,
         rgba: None,
         width: 4,
         height: 4,
         texels: &texels,
-        sampler: SamplerState {
-            filter: Filter::Nearest,
-            wrap: Wrap::Repeat,
-        },
+        sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
     };
     let textures = [Some(tex), None, None, None];
     let quad: [f32; 16] = [

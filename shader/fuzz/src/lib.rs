@@ -328,8 +328,10 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
         } else {
             Wrap::Repeat
         },
+        ..SamplerState::default()
     };
     let tex = TextureRef {
+        mips: &[],
         depth: None,
         rgba: None,
         width: tw,

@@ -671,6 +671,16 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                 i,
                 "sampler unit out of range",
             )?,
+            op if op.is_texture() => {
+                p.scratch = p.scratch.max(1);
+                bit(
+                    &mut p.samplers,
+                    inst.aux,
+                    SAMPLER_CAP,
+                    i,
+                    "sampler unit out of range",
+                )?
+            }
             Op::LoadAttr => bit(
                 &mut p.attrs,
                 inst.aux,
@@ -2279,6 +2289,9 @@ fn emit_inst(
             let a = e.src(a);
             inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", inst.aux, "], 2D")?;
         }
+        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+            texture_inst(e, m, i, inst)?
+        }
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
@@ -3353,6 +3366,89 @@ mod tests {
             assert_eq!(s.as_str(), want);
         }
     }
+}
+
+/// The texture opcodes (SAMPLE_LOD .. TEXSIZE): TXL, TEX/TXB, TXD, TXF, TXQ on the unit's 2D
+/// sampler view; the scratch temp builds the coordinate with its level or bias in .w (TXF and
+/// TXQ take integers: F2I first, and TXQ's size comes back through I2F, the IR holding
+/// integers as floats).
+fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(), TgsiError> {
+    if inst.aux2 != 0 && inst.op != Op::TexFetch {
+        return Err(bad(
+            i,
+            "texel offsets of filtered samples are not supported in TGSI yet",
+        ));
+    }
+    let d = temp(inst.dst, m, i)?;
+    let s = e.scratch0;
+    let u = inst.aux;
+    match inst.op {
+        Op::TexSize => {
+            let a = temp(inst.a, m, i)?;
+            let a = e.src(a);
+            inst!(e, "F2I TEMP[", s, "].x, ", a, ".xxxx")?;
+            inst!(
+                e,
+                "TXQ TEMP[",
+                s,
+                "], TEMP[",
+                s,
+                "].xxxx, SAMP[",
+                u,
+                "], 2D"
+            )?;
+            inst!(e, "I2F TEMP[", d, "], TEMP[", s, "]")?;
+        }
+        Op::SampleBias if inst.b < 0 => {
+            let a = temp(inst.a, m, i)?;
+            let a = e.src(a);
+            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], 2D")?;
+        }
+        Op::SampleGrad => {
+            let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let c = temp(inst.b.saturating_add(1), m, i)?;
+            let (a, b, c) = (e.src(a), e.src(b), e.src(c));
+            inst!(
+                e,
+                "TXD TEMP[",
+                d,
+                "], ",
+                a,
+                ", ",
+                b,
+                ", ",
+                c,
+                ", SAMP[",
+                u,
+                "], 2D"
+            )?;
+        }
+        Op::TexFetch => {
+            let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (a, b) = (e.src(a), e.src(b));
+            inst!(e, "F2I TEMP[", s, "].xy, ", a)?;
+            inst!(e, "F2I TEMP[", s, "].w, ", b, ".xxxx")?;
+            if inst.aux2 != 0 {
+                return Err(bad(i, "texelFetchOffset is not supported in TGSI yet"));
+            }
+            inst!(e, "TXF TEMP[", d, "], TEMP[", s, "], SAMP[", u, "], 2D")?;
+        }
+        _ => {
+            // TXL (SAMPLE_LOD) or TXB (SAMPLE_BIAS with a bias): the level or bias in .w.
+            let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
+            let (a, b) = (e.src(a), e.src(b));
+            let op = if inst.op == Op::SampleLod {
+                "TXL"
+            } else {
+                "TXB"
+            };
+            inst!(e, "MOV TEMP[", s, "].xy, ", a)?;
+            inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], 2D")?;
+            inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -203,6 +203,27 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             ty, i.a, i.aux, i.b, i.aux
         ),
         Op::Sample => write!(out, "sample2d %{} unit {}", i.a, i.aux),
+        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+            match (i.op, i.b) {
+                (Op::TexSize, _) => write!(out, "{} unit {} lod %{}", name, i.aux, i.a)?,
+                (Op::SampleBias, b) if b < 0 => write!(out, "{} %{} unit {}", name, i.a, i.aux)?,
+                (Op::SampleGrad, b) => write!(
+                    out,
+                    "{} %{} unit {} grad %{}, %{}",
+                    name,
+                    i.a,
+                    i.aux,
+                    b,
+                    b + 1
+                )?,
+                (_, b) => write!(out, "{} %{} unit {} %{}", name, i.a, i.aux, b)?,
+            }
+            if i.aux2 != 0 {
+                let (x, y) = crate::back::exec::mip::offset_of(i.aux2 as u8);
+                write!(out, " offset ({}, {})", x, y)?;
+            }
+            Ok(())
+        }
         Op::LoadAttr => write!(out, "load_attr {} location {}", ty, i.aux),
         Op::LoadVar => write!(out, "load_var {} slot {}", ty, i.aux),
         Op::LoadUni => write!(out, "load_uni {} slot {} count {}", ty, i.aux, i.aux2),

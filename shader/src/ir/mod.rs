@@ -427,7 +427,30 @@ pub enum Op {
     /// Profile 2's gl_FrontFacing (fragment stage): dst = 1.0 in every component when the
     /// primitive faces front, else 0.0.
     LoadFace = 82,
+    // Profile 2's texture functions (issue 15; numbers 88..=103). Each samples unit `aux`;
+    // `aux2` is a constant texel offset (`mip::offset_code`, 0: none). Results are vec4, except
+    // TEXSIZE's ivec2.
+    /// dst = textureLod(unit, a.xy, b.x).
+    SampleLod = 88,
+    /// dst = texture(unit, a.xy) with the implicit level of detail (fragment stage; 0 in the
+    /// vertex stage), plus the bias b.x when b >= 0.
+    SampleBias = 89,
+    /// dst = textureGrad(unit, a.xy, dPdx = b.xy, dPdy = (b + 1).xy).
+    SampleGrad = 90,
+    /// dst = texelFetch(unit, ivec2(a.xy), int(b.x)).
+    TexFetch = 91,
+    /// dst = textureSize(unit, int(a.x)) (ivec2).
+    TexSize = 92,
 }
+
+/// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
+pub const TEX_OPS: [Op; 5] = [
+    Op::SampleLod,
+    Op::SampleBias,
+    Op::SampleGrad,
+    Op::TexFetch,
+    Op::TexSize,
+];
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
 /// accepts 1..=[`P2_LOOP_ITERATIONS_MAX`].
@@ -495,7 +518,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 80] = [
+    pub const ALL: [Op; 85] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -576,6 +599,11 @@ impl Op {
         Op::Ddx,
         Op::Ddy,
         Op::LoadFace,
+        Op::SampleLod,
+        Op::SampleBias,
+        Op::SampleGrad,
+        Op::TexFetch,
+        Op::TexSize,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -593,6 +621,11 @@ impl Op {
             self,
             Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane
         )
+    }
+
+    /// The texture opcodes of profile 2 (numbers 88..=103).
+    pub fn is_texture(self) -> bool {
+        (88..=103).contains(&(self as u8))
     }
 
     /// Name used in IR dumps.
@@ -678,6 +711,11 @@ impl Op {
             Op::Ddx => "ddx",
             Op::Ddy => "ddy",
             Op::LoadFace => "load_face",
+            Op::SampleLod => "sample_lod",
+            Op::SampleBias => "sample_bias",
+            Op::SampleGrad => "sample_grad",
+            Op::TexFetch => "texel_fetch",
+            Op::TexSize => "texture_size",
         }
     }
 
@@ -728,6 +766,11 @@ impl Op {
                 | Op::Ddx
                 | Op::Ddy
                 | Op::LoadFace
+                | Op::SampleLod
+                | Op::SampleBias
+                | Op::SampleGrad
+                | Op::TexFetch
+                | Op::TexSize
         ) || self.is_int()
     }
 

@@ -219,6 +219,36 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::one(i.a, 3), Access::NONE],
         },
+        Op::SampleLod | Op::TexFetch => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 3), Access::one(i.b, 1)],
+        },
+        Op::SampleBias => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [
+                Access::one(i.a, 3),
+                if i.b >= 0 {
+                    Access::one(i.b, 1)
+                } else {
+                    Access::NONE
+                },
+            ],
+        },
+        Op::SampleGrad => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [
+                Access::one(i.a, 3),
+                Access {
+                    base: i.b,
+                    count: 2,
+                    lanes: 3,
+                },
+            ],
+        },
+        Op::TexSize => Effects {
+            write: Access::one(i.dst, 15),
+            reads: [Access::one(i.a, 1), Access::NONE],
+        },
         Op::LoadUni => {
             let n = i.aux2.clamp(0, 4) as u8;
             Effects {

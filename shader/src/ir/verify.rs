@@ -246,6 +246,37 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     "MULMM right matrix column is not a valid temporary",
                 )?;
             }
+            op @ (Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize) => {
+                if p1 {
+                    return Err(v.err("opcodes 88..=103 are profile 2's (texture functions)"));
+                }
+                v.temp(inst.dst)?;
+                match op {
+                    Op::SampleBias if inst.b < 0 => v.temp(inst.a)?,
+                    Op::TexSize => v.temp(inst.a)?,
+                    Op::SampleGrad => {
+                        v.temp(inst.a)?;
+                        v.columns(
+                            inst.b,
+                            2,
+                            "SAMPLE_GRAD derivatives are not valid temporaries",
+                        )?;
+                    }
+                    _ => {
+                        v.temp(inst.a)?;
+                        v.temp(inst.b)?;
+                    }
+                }
+                if !(0..lim.samplers_max as i16).contains(&inst.aux) {
+                    return Err(v.err("texture unit must be 0..=15"));
+                }
+                if !m.iface.samplers.iter().any(|s| s.unit as i16 == inst.aux) {
+                    return Err(v.err("texture unit is not a declared sampler"));
+                }
+                if !(0..=255).contains(&inst.aux2) || (op == Op::TexSize && inst.aux2 != 0) {
+                    return Err(v.err("texel offset code must be 0..=255 (0 for TEXSIZE)"));
+                }
+            }
             Op::Sample => {
                 v.temp(inst.dst)?;
                 v.temp(inst.a)?;

@@ -72,6 +72,7 @@ pub fn prepare(vs_path: &str, fs_path: &str, scene_path: &str) -> Prepared {
                 } else {
                     Wrap::Repeat
                 },
+                ..SamplerState::default()
             };
             textures[unit as usize] = Some((t.to_argb(), t.width, t.height, sampler));
         }
@@ -123,6 +124,7 @@ pub fn render_parallel(
         .iter()
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                mips: &[],
                 depth: None,
                 rgba: None,
                 width: *w,

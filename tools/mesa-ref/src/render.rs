@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use glow::HasContext;
-use scene::{Filter, Image, Scene, Wrap};
+use scene::{Filter, Image, Mip, Scene, Wrap};
 
 use crate::{fail, source, MesaError, MesaRenderer};
 
@@ -418,19 +418,54 @@ impl MesaRenderer {
                     glow::UNSIGNED_BYTE,
                     glow::PixelUnpackData::Slice(Some(&t.rgba8)),
                 );
-                let filter = match t.filter {
+                for (i, level) in t.levels.iter().enumerate() {
+                    let s = i as u32 + 1;
+                    gl.tex_image_2d(
+                        glow::TEXTURE_2D,
+                        s as i32,
+                        glow::RGBA8 as i32,
+                        (t.width >> s).max(1) as i32,
+                        (t.height >> s).max(1) as i32,
+                        0,
+                        glow::RGBA,
+                        glow::UNSIGNED_BYTE,
+                        glow::PixelUnpackData::Slice(Some(level)),
+                    );
+                }
+                let filter = |f: Filter| match f {
                     Filter::Nearest => glow::NEAREST,
                     Filter::Linear => glow::LINEAR,
+                };
+                let min = match (t.min_filter, t.mip) {
+                    (f, Mip::None) => filter(f),
+                    (Filter::Nearest, Mip::Nearest) => glow::NEAREST_MIPMAP_NEAREST,
+                    (Filter::Linear, Mip::Nearest) => glow::LINEAR_MIPMAP_NEAREST,
+                    (Filter::Nearest, Mip::Linear) => glow::NEAREST_MIPMAP_LINEAR,
+                    (Filter::Linear, Mip::Linear) => glow::LINEAR_MIPMAP_LINEAR,
                 } as i32;
-                let wrap = match t.wrap {
-                    Wrap::Repeat => glow::REPEAT,
-                    Wrap::ClampToEdge => glow::CLAMP_TO_EDGE,
-                } as i32;
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, filter);
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, filter);
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap);
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap);
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, 0);
+                let wrap = |w: Wrap| {
+                    (match w {
+                        Wrap::Repeat => glow::REPEAT,
+                        Wrap::ClampToEdge => glow::CLAMP_TO_EDGE,
+                        Wrap::MirroredRepeat => glow::MIRRORED_REPEAT,
+                    }) as i32
+                };
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min);
+                gl.tex_parameter_i32(
+                    glow::TEXTURE_2D,
+                    glow::TEXTURE_MAG_FILTER,
+                    filter(t.filter) as i32,
+                );
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap(t.wrap));
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap(t.wrap_t));
+                gl.tex_parameter_i32(
+                    glow::TEXTURE_2D,
+                    glow::TEXTURE_MAX_LEVEL,
+                    t.levels.len() as i32,
+                );
+                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_LOD_BIAS, t.lod_bias);
+                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MIN_LOD, t.min_lod);
+                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LOD, t.max_lod);
             }
 
             let mut renderbuffers = Vec::new();

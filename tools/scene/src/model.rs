@@ -292,6 +292,15 @@ pub enum Filter {
 pub enum Wrap {
     Repeat,
     ClampToEdge,
+    MirroredRepeat,
+}
+
+/// The mip-level part of a minification filter (`*_MIPMAP_NEAREST`, `*_MIPMAP_LINEAR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mip {
+    None,
+    Nearest,
+    Linear,
 }
 
 /// A texture bound to a sampler uniform: RGBA8 rows, row 0 is v = 0.
@@ -301,8 +310,55 @@ pub struct Texture {
     pub width: u32,
     pub height: u32,
     pub rgba8: Vec<u8>,
+    /// The magnification filter (`"filter"` or `"mag_filter"`).
     pub filter: Filter,
+    /// The wrap mode of s (`"wrap"` or `"wrap_s"`).
     pub wrap: Wrap,
+    /// The minification filter within a level (`"filter"`, or `"min_filter"`'s first word).
+    pub min_filter: Filter,
+    /// The mip filter (`"min_filter": "linear_mipmap_nearest"` ...).
+    pub mip: Mip,
+    pub wrap_t: Wrap,
+    pub lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+    /// RGBA8 levels 1, 2, ...: `"levels"` given, or `"mipmaps": true` (the box-filtered chain
+    /// down to 1x1, see [`box_chain`]). Level i is max(1, width >> i) x max(1, height >> i).
+    pub levels: Vec<Vec<u8>>,
+}
+
+/// The mip chain of an RGBA8 picture below level 0, down to 1x1: each texel of level i + 1
+/// the rounded mean of the (up to) 2x2 texels of level i it covers (a 1-texel edge averages
+/// 2 or 1).
+pub fn box_chain(width: u32, height: u32, rgba8: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let (mut w, mut h) = (width.max(1) as usize, height.max(1) as usize);
+    let mut prev = rgba8.to_vec();
+    while w > 1 || h > 1 {
+        let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+        let mut next = vec![0u8; nw * nh * 4];
+        for y in 0..nh {
+            for x in 0..nw {
+                for c in 0..4 {
+                    let mut sum = 0u32;
+                    let mut n = 0u32;
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let (sx, sy) = (2 * x + dx, 2 * y + dy);
+                        if (w > 1 || dx == 0) && (h > 1 || dy == 0) && sx < w && sy < h {
+                            sum += prev.get((sy * w + sx) * 4 + c).copied().unwrap_or(0) as u32;
+                            n += 1;
+                        }
+                    }
+                    next[(y * nw + x) * 4 + c] = ((sum + n / 2) / n.max(1)) as u8;
+                }
+            }
+        }
+        out.push(next.clone());
+        prev = next;
+        w = nw;
+        h = nh;
+    }
+    out
 }
 
 impl Texture {
@@ -697,7 +753,23 @@ impl Scene {
                 check_keys(
                     to,
                     &p,
-                    &["unit", "width", "height", "rgba8", "filter", "wrap"],
+                    &[
+                        "unit",
+                        "width",
+                        "height",
+                        "rgba8",
+                        "filter",
+                        "wrap",
+                        "mag_filter",
+                        "min_filter",
+                        "wrap_s",
+                        "wrap_t",
+                        "mipmaps",
+                        "levels",
+                        "lod_bias",
+                        "min_lod",
+                        "max_lod",
+                    ],
                 )?;
                 let field = |k: &str| {
                     to.get(k)
@@ -740,31 +812,130 @@ impl Scene {
                 for (i, b) in bytes.iter().enumerate() {
                     rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
                 }
-                let filter = match to.get("filter").map(|v| (v, v.as_str())) {
-                    None | Some((_, Some("nearest"))) => Filter::Nearest,
-                    Some((_, Some("linear"))) => Filter::Linear,
-                    Some((v, _)) => {
+                let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str()))
+                {
+                    None => Ok(dflt),
+                    Some((_, Some("nearest"))) => Ok(Filter::Nearest),
+                    Some((_, Some("linear"))) => Ok(Filter::Linear),
+                    Some((v, _)) => err(
+                        &format!("{}.{}", p, key),
+                        format!("expected \"nearest\" or \"linear\", found {}", v),
+                    ),
+                };
+                let filter = filter_of("filter", Filter::Nearest)?;
+                let filter = filter_of("mag_filter", filter)?;
+                let (min_filter, mip) = match to.get("min_filter").map(|v| (v, v.as_str())) {
+                    None => (filter, Mip::None),
+                    Some((v, Some(name))) => {
+                        let table = [
+                            ("nearest", Filter::Nearest, Mip::None),
+                            ("linear", Filter::Linear, Mip::None),
+                            ("nearest_mipmap_nearest", Filter::Nearest, Mip::Nearest),
+                            ("linear_mipmap_nearest", Filter::Linear, Mip::Nearest),
+                            ("nearest_mipmap_linear", Filter::Nearest, Mip::Linear),
+                            ("linear_mipmap_linear", Filter::Linear, Mip::Linear),
+                        ];
+                        match table.iter().find(|t| t.0 == name) {
+                            Some(t) => (t.1, t.2),
+                            None => {
+                                return err(
+                                    &format!("{}.min_filter", p),
+                                    format!("expected nearest, linear or NEAREST|LINEAR_MIPMAP_NEAREST|LINEAR in lower case, found {}", v),
+                                )
+                            }
+                        }
+                    }
+                    Some((v, None)) => {
                         return err(
-                            &format!("{}.filter", p),
-                            format!("expected \"nearest\" or \"linear\", found {}", v),
+                            &format!("{}.min_filter", p),
+                            format!("expected a filter name, found {}", v),
                         )
                     }
                 };
-                let wrap = match to.get("wrap").map(|v| (v, v.as_str())) {
-                    None | Some((_, Some("repeat"))) => Wrap::Repeat,
+                let wrap_of = |key: &str, dflt: Wrap| {
+                    match to.get(key).map(|v| (v, v.as_str())) {
+                    None => Ok(dflt),
+                    Some((_, Some("repeat"))) => Ok(Wrap::Repeat),
                     Some((_, Some("clamp"))) | Some((_, Some("clamp_to_edge"))) => {
-                        Wrap::ClampToEdge
+                        Ok(Wrap::ClampToEdge)
                     }
-                    Some((v, _)) => {
-                        return err(
-                            &format!("{}.wrap", p),
-                            format!(
-                                "expected \"repeat\", \"clamp\" or \"clamp_to_edge\", found {}",
-                                v
-                            ),
-                        )
+                    Some((_, Some("mirrored_repeat"))) => Ok(Wrap::MirroredRepeat),
+                    Some((v, _)) => err(
+                        &format!("{}.{}", p, key),
+                        format!(
+                            "expected \"repeat\", \"clamp\", \"clamp_to_edge\" or \"mirrored_repeat\", found {}",
+                            v
+                        ),
+                    ),
+                }
+                };
+                let wrap = wrap_of("wrap", Wrap::Repeat)?;
+                let wrap_t = wrap_of("wrap_t", wrap)?;
+                let wrap = wrap_of("wrap_s", wrap)?;
+                let lod = |key: &str, dflt: f32| match to.get(key) {
+                    None => Ok(dflt),
+                    Some(v) => {
+                        let x = as_f32(v, &format!("{}.{}", p, key))?;
+                        if x.is_finite() && x.abs() <= 1000.0 {
+                            Ok(x)
+                        } else {
+                            err(
+                                &format!("{}.{}", p, key),
+                                "expected a number in -1000..=1000",
+                            )
+                        }
                     }
                 };
+                let (lod_bias, min_lod, max_lod) = (
+                    lod("lod_bias", 0.0)?,
+                    lod("min_lod", -1000.0)?,
+                    lod("max_lod", 1000.0)?,
+                );
+                let mut levels = Vec::new();
+                if let Some(v) = to.get("mipmaps") {
+                    if as_bool(v, &format!("{}.mipmaps", p))? {
+                        levels = box_chain(width, height, &rgba8);
+                    }
+                }
+                if let Some(v) = to.get("levels") {
+                    if !levels.is_empty() {
+                        return err(
+                            &format!("{}.levels", p),
+                            "give \"levels\" or \"mipmaps\", not both",
+                        );
+                    }
+                    for (i, l) in as_array(v, &format!("{}.levels", p))?.iter().enumerate() {
+                        let lp = format!("{}.levels[{}]", p, i);
+                        let s = i as u32 + 1;
+                        let (lw, lh) = ((width >> s.min(31)).max(1), (height >> s.min(31)).max(1));
+                        if lw == 1
+                            && lh == 1
+                            && i > 0
+                            && (width >> i.min(31)).max(1) == 1
+                            && (height >> i.min(31)).max(1) == 1
+                        {
+                            return err(&lp, "more levels than the chain down to 1x1 has");
+                        }
+                        let bytes = as_array(l, &lp)?;
+                        if bytes.len() != lw as usize * lh as usize * 4 {
+                            return err(
+                                &lp,
+                                format!(
+                                    "expected {} bytes ({}x{} RGBA), found {}",
+                                    lw as usize * lh as usize * 4,
+                                    lw,
+                                    lh,
+                                    bytes.len()
+                                ),
+                            );
+                        }
+                        let mut level = Vec::with_capacity(bytes.len());
+                        for (k, b) in bytes.iter().enumerate() {
+                            level.push(as_uint(b, &format!("{}[{}]", lp, k), 255)? as u8);
+                        }
+                        levels.push(level);
+                    }
+                }
                 textures.push((
                     name.clone(),
                     Texture {
@@ -774,6 +945,13 @@ impl Scene {
                         rgba8,
                         filter,
                         wrap,
+                        min_filter,
+                        mip,
+                        wrap_t,
+                        lod_bias,
+                        min_lod,
+                        max_lod,
+                        levels,
                     },
                 ));
             }

@@ -71,6 +71,13 @@ const CASES: [Case; 5] = [
         scene: "benches/scenes/p2_fractal.json",
         vert: "benches/scenes/p2_fractal.vert",
         frag: "benches/scenes/p2_fractal.frag",
+    // Issue 15: the compat suite's receding checkerboard floor, mipmapped (box chain) and
+    // trilinear (LINEAR_MIPMAP_LINEAR), implicit level of detail from the quads.
+    Case {
+        name: "mipmapped trilinear floor",
+        scene: "benches/scenes/mip_floor.json",
+        vert: "tests/compat/mesh.vert",
+        frag: "tests/compat/floor_ll.frag",
     },
 ];
 

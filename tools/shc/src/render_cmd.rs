@@ -230,7 +230,36 @@ struct SceneTexture {
     width: u32,
     height: u32,
     texels: Vec<u32>,
+    /// Levels 1, 2, ... as 0xAARRGGBB texels.
+    levels: Vec<Vec<u32>>,
     sampler: SamplerState,
+}
+
+/// The software sampler state of a scene texture.
+fn scene_sampler(t: &scene::Texture) -> SamplerState {
+    let filter = |f: Filter| match f {
+        Filter::Nearest => raster::Filter::Nearest,
+        Filter::Linear => raster::Filter::Linear,
+    };
+    let wrap = |w: Wrap| match w {
+        Wrap::Repeat => raster::Wrap::Repeat,
+        Wrap::ClampToEdge => raster::Wrap::ClampToEdge,
+        Wrap::MirroredRepeat => raster::Wrap::MirroredRepeat,
+    };
+    SamplerState {
+        filter: filter(t.filter),
+        wrap: wrap(t.wrap),
+        min_filter: Some(filter(t.min_filter)),
+        mip: match t.mip {
+            scene::Mip::None => raster::MipFilter::None,
+            scene::Mip::Nearest => raster::MipFilter::Nearest,
+            scene::Mip::Linear => raster::MipFilter::Linear,
+        },
+        wrap_t: Some(wrap(t.wrap_t)),
+        lod_bias: t.lod_bias,
+        min_lod: t.min_lod,
+        max_lod: t.max_lod,
+    }
 }
 
 /// A linked program with a scene's data in the software renderer's layout, ready to draw.
@@ -312,21 +341,18 @@ impl SoftScene {
             if textures.iter().any(|x: &SceneTexture| x.unit == unit) || unit >= SAMPLER_MAX {
                 continue;
             }
-            let sampler = SamplerState {
-                filter: match t.filter {
-                    Filter::Nearest => raster::Filter::Nearest,
-                    Filter::Linear => raster::Filter::Linear,
-                },
-                wrap: match t.wrap {
-                    Wrap::Repeat => raster::Wrap::Repeat,
-                    Wrap::ClampToEdge => raster::Wrap::ClampToEdge,
-                },
+            let sampler = scene_sampler(t);
+            let argb = |b: &[u8]| -> Vec<u32> {
+                b.chunks_exact(4)
+                    .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+                    .collect()
             };
             textures.push(SceneTexture {
                 unit,
                 width: t.width,
                 height: t.height,
                 texels: t.to_argb(),
+                levels: t.levels.iter().map(|l| argb(l)).collect(),
                 sampler,
             });
         }
@@ -403,9 +429,15 @@ impl SoftScene {
         };
         target.clear(self.clear, 1.0);
         let mut units: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
-        for t in &self.textures {
+        let levels: Vec<Vec<&[u32]>> = self
+            .textures
+            .iter()
+            .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
+            .collect();
+        for (t, mips) in self.textures.iter().zip(levels.iter()) {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    mips,
                     depth: None,
                     rgba: None,
                     width: t.width,

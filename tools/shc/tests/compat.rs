@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{
-    compare_pictures, corpus, is_build_failure, is_build_failure_text, is_flat, mesa_frame,
-    mesa_renderer, name_of, output_dir, shc_render, Pair,
+    compare_pictures, corpus, corpus_file, is_build_failure, is_build_failure_text, is_flat,
+    mesa_frame, mesa_renderer, name_of, output_dir, shc_render, Pair,
 };
 
 /// Extra arguments of every `shc render` run: the suite is profile 2's (issue 12 item 2; the
@@ -102,7 +102,9 @@ fn parse_gaps(text: &str) -> Result<BTreeMap<String, Gap>, Vec<String>> {
 
 fn load_suite() -> (Vec<Pair>, BTreeMap<String, Gap>) {
     let dir = suite_dir();
-    let pairs = corpus(&dir);
+    // corpus.txt, then the host-only pairs (compared with Mesa, not drawn by VirGL yet).
+    let mut pairs = corpus(&dir);
+    pairs.extend(corpus_file(&dir, "host-corpus.txt"));
     let text =
         std::fs::read_to_string(dir.join("known-gaps.txt")).expect("tests/compat/known-gaps.txt");
     let gaps = parse_gaps(&text).unwrap_or_else(|e| panic!("{}", e.join("\n")));

@@ -49,6 +49,7 @@ pub mod ints;
 mod indirect;
 pub mod lanes;
 pub mod math;
+pub(crate) mod mip;
 pub mod quad;
 pub(crate) mod selftest;
 pub mod simd;
@@ -718,6 +719,28 @@ impl Executable {
                     // Fused with the colour output (only in straight code: every lane runs).
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     match tex {
+                        // Mipmapped or two filters: the level of detail from the quad.
+                        Some(tex) if tex.needs_lod() => {
+                            let (u, v) = (&r[a][0], &r[a][1]);
+                            let lambda = self::mip::quad_lambda(tex, u, v);
+                            if PACKED && !tex.is_float() {
+                                for l in 0..LANES {
+                                    out.packed[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
+                                }
+                            } else {
+                                let mut c = [[0.0; LANES]; 4];
+                                self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
+                                if PACKED {
+                                    for l in 0..LANES {
+                                        out.packed[l] = self::texel::pack_one([
+                                            c[0][l], c[1][l], c[2][l], c[3][l],
+                                        ]);
+                                    }
+                                } else {
+                                    out.color = c;
+                                }
+                            }
+                        }
                         // A depth texture's float colour, unquantized, when not packed.
                         Some(tex) if !PACKED && tex.is_float() => {
                             tex.sample_lanes(&r[a][0], &r[a][1], &mut out.color)
@@ -741,6 +764,19 @@ impl Executable {
                     // store forwarding.
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     match (tex, src_dst(r, a, dst)) {
+                        // Mipmapped or two filters: the level of detail from the quad (the
+                        // vertex stage has none: level 0's).
+                        (Some(tex), _) if tex.needs_lod() => {
+                            let (u, v) = (&r[a][0], &r[a][1]);
+                            let lambda = if self.stage == Stage::Fragment {
+                                self::mip::quad_lambda(tex, u, v)
+                            } else {
+                                [0.0; LANES]
+                            };
+                            let mut c = [[0.0; LANES]; 4];
+                            self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
+                            put4(&mut r[dst], &c, m);
+                        }
                         // Straight into the destination (sample_lanes writes all four).
                         (Some(tex), Some((coord, to))) if m == ALL_LANES => {
                             tex.sample_lanes(&coord[0], &coord[1], to)
@@ -758,6 +794,12 @@ impl Executable {
                             }
                         }
                     }
+                }
+                Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    let mut c = [[0.0; LANES]; 4];
+                    self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
+                    put4(&mut r[dst], &c, m);
                 }
                 Op::LoadAttr | Op::LoadVar => {
                     // `n`: the components read later (see `new`).

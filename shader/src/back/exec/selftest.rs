@@ -89,12 +89,13 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
         for filter in [Filter::Nearest, Filter::Linear] {
             for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
                 let tex = TextureRef {
+                    mips: &[],
                     depth: None,
                     rgba: None,
                     width,
                     height,
                     texels: &texels,
-                    sampler: SamplerState { filter, wrap },
+                    sampler: SamplerState::new(filter, wrap),
                 };
                 for _ in 0..16 {
                     let mut u = [0.0f32; LANES];

@@ -26,13 +26,81 @@ pub enum Wrap {
     #[default]
     Repeat,
     ClampToEdge,
+    /// GL_MIRRORED_REPEAT: every other repeat mirrored.
+    MirroredRepeat,
 }
 
-/// Per-unit sampler state; the default is GL's (nearest here, repeat).
+/// How minification chooses between mip levels (the `*_MIPMAP_*` part of GL's min filter).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MipFilter {
+    /// GL_NEAREST / GL_LINEAR: level 0 only.
+    #[default]
+    None,
+    /// `*_MIPMAP_NEAREST`: the nearest level.
+    Nearest,
+    /// `*_MIPMAP_LINEAR`: a blend of the two nearest levels.
+    Linear,
+}
+
+/// Per-unit sampler state; the default is GL's (nearest here, repeat, no mipmapping).
+/// `filter` magnifies (and minifies unless `min_filter` says otherwise); `wrap` wraps s (and t
+/// unless `wrap_t` says otherwise), so `SamplerState { filter, wrap, ..Default::default() }` is
+/// one filter and one wrap mode for everything.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SamplerState {
     pub filter: Filter,
     pub wrap: Wrap,
+    /// The minification filter within a level (None: `filter`).
+    pub min_filter: Option<Filter>,
+    /// The mip-level choice when minifying.
+    pub mip: MipFilter,
+    /// The wrap mode of t (None: `wrap`).
+    pub wrap_t: Option<Wrap>,
+    /// GL_TEXTURE_LOD_BIAS, GL_TEXTURE_MIN_LOD, GL_TEXTURE_MAX_LOD.
+    pub lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+}
+
+impl Default for SamplerState {
+    fn default() -> Self {
+        SamplerState {
+            filter: Filter::Nearest,
+            wrap: Wrap::Repeat,
+            min_filter: None,
+            mip: MipFilter::None,
+            wrap_t: None,
+            lod_bias: 0.0,
+            min_lod: -1000.0,
+            max_lod: 1000.0,
+        }
+    }
+}
+
+impl SamplerState {
+    /// One filter and one wrap mode for both axes, no mipmapping (profile 1's sampler).
+    pub const fn new(filter: Filter, wrap: Wrap) -> SamplerState {
+        SamplerState {
+            filter,
+            wrap,
+            min_filter: None,
+            mip: MipFilter::None,
+            wrap_t: None,
+            lod_bias: 0.0,
+            min_lod: -1000.0,
+            max_lod: 1000.0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn min(&self) -> Filter {
+        self.min_filter.unwrap_or(self.filter)
+    }
+
+    #[inline(always)]
+    pub fn wrap_t(&self) -> Wrap {
+        self.wrap_t.unwrap_or(self.wrap)
+    }
 }
 
 /// A texture bound to a unit: `width * height` texels `0xAARRGGBB`, row 0 (v = 0) first.
@@ -50,6 +118,9 @@ pub struct TextureRef<'a> {
     /// (r, g, b, a), row 0 first): samples are unclamped floats (bilinear with float weights),
     /// and `texels` is not read. `depth` wins when both are set.
     pub rgba: Option<&'a [[f32; 4]]>,
+    /// Mip levels 1, 2, ... of an 8-bit texture (level 0 is `texels`): level i has
+    /// max(1, width >> i) x max(1, height >> i) texels, row 0 first. Empty: level 0 only.
+    pub mips: &'a [&'a [u32]],
 }
 
 /// Largest texture edge accepted (keeps texel arithmetic far from overflow).
@@ -111,15 +182,16 @@ impl TextureRef<'_> {
         self.depth.is_some() || self.rgba.is_some()
     }
 
+    /// Texel column `i` wrapped by the s mode into 0..size.
     #[inline(always)]
     fn wrap(&self, i: i32, size: u32) -> usize {
-        let size = size.clamp(1, TEXTURE_MAX) as i32;
-        match self.sampler.wrap {
-            // Power-of-two sizes wrap with a mask (two's complement makes it exact for negatives).
-            Wrap::Repeat if size & (size - 1) == 0 => (i & (size - 1)) as usize,
-            Wrap::Repeat => i.rem_euclid(size) as usize,
-            Wrap::ClampToEdge => i.clamp(0, size - 1) as usize,
-        }
+        wrap_index(self.sampler.wrap, i, size)
+    }
+
+    /// Texel row `i` wrapped by the t mode into 0..size.
+    #[inline(always)]
+    fn wrap_y(&self, i: i32, size: u32) -> usize {
+        wrap_index(self.sampler.wrap_t(), i, size)
     }
 
     /// The filtered (r, g, b, a) at (u, v); texel i covers [i/width, (i+1)/width).
@@ -147,7 +219,7 @@ impl TextureRef<'_> {
         match self.sampler.filter {
             Filter::Nearest => at(
                 self.wrap(floor_i32(u * w), self.width),
-                self.wrap(floor_i32(v * h), self.height),
+                self.wrap_y(floor_i32(v * h), self.height),
             ),
             Filter::Linear => {
                 let fx = u * w - 0.5;
@@ -157,8 +229,8 @@ impl TextureRef<'_> {
                 let ay = (fy - y0 as f32).clamp(0.0, 1.0);
                 let x0w = self.wrap(x0, self.width);
                 let x1w = self.wrap(x0.saturating_add(1), self.width);
-                let y0w = self.wrap(y0, self.height);
-                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let y0w = self.wrap_y(y0, self.height);
+                let y1w = self.wrap_y(y0.saturating_add(1), self.height);
                 let (p00, p10, p01, p11) = (at(x0w, y0w), at(x1w, y0w), at(x0w, y1w), at(x1w, y1w));
                 let mut out = [0.0f32; 4];
                 for (k, o) in out.iter_mut().enumerate() {
@@ -178,7 +250,7 @@ impl TextureRef<'_> {
         match self.sampler.filter {
             Filter::Nearest => at(
                 self.wrap(floor_i32(u * w), self.width),
-                self.wrap(floor_i32(v * h), self.height),
+                self.wrap_y(floor_i32(v * h), self.height),
             ),
             Filter::Linear => {
                 let fx = u * w - 0.5;
@@ -188,8 +260,8 @@ impl TextureRef<'_> {
                 let ay = (fy - y0 as f32).clamp(0.0, 1.0);
                 let x0w = self.wrap(x0, self.width);
                 let x1w = self.wrap(x0.saturating_add(1), self.width);
-                let y0w = self.wrap(y0, self.height);
-                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let y0w = self.wrap_y(y0, self.height);
+                let y1w = self.wrap_y(y0.saturating_add(1), self.height);
                 let top = at(x0w, y0w) + (at(x1w, y0w) - at(x0w, y0w)) * ax;
                 let bot = at(x0w, y1w) + (at(x1w, y1w) - at(x0w, y1w)) * ax;
                 top + (bot - top) * ay
@@ -208,7 +280,7 @@ impl TextureRef<'_> {
         match self.sampler.filter {
             Filter::Nearest => {
                 let x = self.wrap(floor_i32(u * w), self.width);
-                let y = self.wrap(floor_i32(v * h), self.height);
+                let y = self.wrap_y(floor_i32(v * h), self.height);
                 self.raw(x, y)
             }
             Filter::Linear => {
@@ -221,8 +293,8 @@ impl TextureRef<'_> {
                 let ay = ((fy - y0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
                 let x0w = self.wrap(x0, self.width);
                 let x1w = self.wrap(x0.saturating_add(1), self.width);
-                let y0w = self.wrap(y0, self.height);
-                let y1w = self.wrap(y0.saturating_add(1), self.height);
+                let y0w = self.wrap_y(y0, self.height);
+                let y1w = self.wrap_y(y0.saturating_add(1), self.height);
                 let top = lerp_texel(self.raw(x0w, y0w), self.raw(x1w, y0w), ax);
                 let bot = lerp_texel(self.raw(x0w, y1w), self.raw(x1w, y1w), ax);
                 lerp_texel(top, bot, ay)
@@ -262,7 +334,8 @@ impl TextureRef<'_> {
     #[inline(always)]
     pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
-        if !(pow2 && self.sampler.wrap == Wrap::Repeat) || self.is_float() {
+        let repeat = self.sampler.wrap == Wrap::Repeat && self.sampler.wrap_t() == Wrap::Repeat;
+        if !(pow2 && repeat) || self.is_float() {
             let mut out = [0u32; LANES];
             for l in 0..LANES {
                 out[l] = self.sample_texel(u[l], v[l]);
@@ -361,9 +434,25 @@ impl TextureRef<'_> {
     }
 }
 
+/// Texel index `i` wrapped by `mode` into 0..size (GL's wrap of an integer texel index).
+#[inline(always)]
+pub(super) fn wrap_index(mode: Wrap, i: i32, size: u32) -> usize {
+    let size = size.clamp(1, TEXTURE_MAX) as i32;
+    match mode {
+        // Power-of-two sizes wrap with a mask (two's complement makes it exact for negatives).
+        Wrap::Repeat if size & (size - 1) == 0 => (i & (size - 1)) as usize,
+        Wrap::Repeat => i.rem_euclid(size) as usize,
+        Wrap::ClampToEdge => i.clamp(0, size - 1) as usize,
+        Wrap::MirroredRepeat => {
+            let m = i.rem_euclid(2 * size);
+            (if m >= size { 2 * size - 1 - m } else { m }) as usize
+        }
+    }
+}
+
 /// (r, g, b, a) in [0, 1] of a 0xAARRGGBB texel.
 #[inline(always)]
-fn unpack(t: u32) -> [f32; 4] {
+pub(super) fn unpack(t: u32) -> [f32; 4] {
     let ch = |s: u32| ((t >> s) & 0xFF) as f32 * (1.0 / 255.0);
     [ch(16), ch(8), ch(0), ch(24)]
 }
@@ -371,7 +460,7 @@ fn unpack(t: u32) -> [f32; 4] {
 /// Per-channel a + (b - a) * w / 256 with rounding, two channels per 32-bit half at a time
 /// (each 16-bit field holds at most 255 * 256 + 128: no carries between fields).
 #[inline(always)]
-fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
+pub(super) fn lerp_texel(a: u32, b: u32, w: u32) -> u32 {
     let iw = 256 - w;
     let lo = ((a & 0x00FF_00FF) * iw + (b & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
     let hi = (((a >> 8) & 0x00FF_00FF) * iw + ((b >> 8) & 0x00FF_00FF) * w + 0x0080_0080) >> 8;
@@ -439,14 +528,15 @@ mod tests {
         ];
         for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
             for filter in [Filter::Nearest, Filter::Linear] {
-                for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+                for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
                     let tex = TextureRef {
+                        mips: &[],
                         depth: None,
                         rgba: None,
                         width: w,
                         height: h,
                         texels: &texels,
-                        sampler: SamplerState { filter, wrap },
+                        sampler: SamplerState::new(filter, wrap),
                     };
                     for (i, &u0) in coords.iter().enumerate() {
                         let mut u = [0.0; LANES];
@@ -481,15 +571,13 @@ mod tests {
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 let tex = TextureRef {
+                    mips: &[],
                     depth: None,
                     rgba: None,
                     width: w,
                     height: h,
                     texels: &texels,
-                    sampler: SamplerState {
-                        filter,
-                        wrap: Wrap::Repeat,
-                    },
+                    sampler: SamplerState::new(filter, Wrap::Repeat),
                 };
                 let special = [
                     f32::NAN,

@@ -38,7 +38,9 @@
     clippy::manual_memcpy
 )]
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
-pub use crate::back::exec::texture::{Filter, SamplerState, TextureError, TextureRef, Wrap};
+pub use crate::back::exec::texture::{
+    Filter, MipFilter, SamplerState, TextureError, TextureRef, Wrap,
+};
 use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::{Interp as Mode, Stage};
 use crate::limits::{ATTR_CAP, RASTER_BANDS_MAX, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};

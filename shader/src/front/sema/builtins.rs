@@ -46,6 +46,11 @@ impl<'a> Sema<'a> {
         &self,
         name: &str,
     ) -> Option<&'static (&'static str, u8, u8, &'static str)> {
+        if self.toks.profile == crate::limits::Profile::P2 {
+            if let Some(b) = Self::find_tex_builtin(name) {
+                return Some(b);
+            }
+        }
         BUILTINS.iter().find(|b| b.0 == name).or_else(|| {
             if self.toks.profile == crate::limits::Profile::P2 {
                 super::builtins2::P2_BUILTINS.iter().find(|b| b.0 == name)

@@ -639,6 +639,9 @@ impl<'a> Sema<'a> {
             if bname == "modf" {
                 return self.modf(i, &args);
             }
+            if self.toks.profile == Profile::P2 && Self::find_tex_builtin(bname).is_some() {
+                return self.tex_builtin(i, bname, &args);
+            }
             return self.builtin(i, bname, &args);
         }
         if self.toks.profile == Profile::P2 {

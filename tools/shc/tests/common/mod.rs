@@ -38,7 +38,12 @@ impl Pair {
 /// The pairs of `DIR/corpus.txt`: lines `SCENE VERT FRAG` naming files in `dir`; blank lines
 /// and lines starting with `#` are skipped.
 pub fn corpus(dir: &Path) -> Vec<Pair> {
-    let path = dir.join("corpus.txt");
+    corpus_file(dir, "corpus.txt")
+}
+
+/// The pairs of one corpus file of `dir` (`corpus.txt`, `host-corpus.txt`).
+pub fn corpus_file(dir: &Path, file: &str) -> Vec<Pair> {
+    let path = dir.join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {}", path.display(), e));
     text.lines()

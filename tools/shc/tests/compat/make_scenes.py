@@ -320,3 +320,65 @@ dump("post", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
 dump("vertexid", {"size": [S, S], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
                   "uniforms": {"u_time": 0.4, "u_sky_color": [0.45, 0.65, 0.95],
                                "u_ground_color": [0.3, 0.25, 0.2]}})
+
+# ---- mipmapping (issue 15) ----
+def checker_texture(n, check, a, b, unit, min_filter, mag="linear", wrap="repeat"):
+    px = []
+    for y in range(n):
+        for x in range(n):
+            c = a if ((x // check) + (y // check)) % 2 == 0 else b
+            px += list(c) + [255]
+    return {"unit": unit, "width": n, "height": n, "rgba8": px, "filter": mag,
+            "min_filter": min_filter, "wrap": wrap, "mipmaps": True}
+
+def level_colors(n, unit):
+    # n x n with explicit levels, each level its own colour ramp, so a level reads as a hue.
+    hues = [(230, 60, 40), (60, 200, 70), (50, 90, 230), (240, 210, 40), (200, 60, 220), (40, 220, 220), (250, 250, 250)]
+    levels = []
+    size, i = n, 0
+    while True:
+        px = []
+        for y in range(size):
+            for x in range(size):
+                h = hues[i % len(hues)]
+                k = 0.6 + 0.4 * ((x + 2 * y) % 3) / 2.0
+                px += [clamp8(h[0] * k), clamp8(h[1] * k), clamp8(h[2] * k), 255]
+        levels.append(px)
+        if size == 1:
+            break
+        size //= 2
+        i += 1
+    return {"unit": unit, "width": n, "height": n, "rgba8": levels[0], "levels": levels[1:],
+            "filter": "linear", "min_filter": "linear_mipmap_linear", "wrap": "repeat"}
+
+# floor: one long floor quad receding to the horizon under a 64x64 mipmapped checkerboard, once
+# per mipmap filter (units 0..3).
+# The floor's far and side edges stay off screen (the camera looks down far enough): only
+# its diagonal crosses the picture.
+floor = [[-64, -1, 4, 64, -1, 4, 64, -1, -60, -64, -1, -60], [0, 1, 0] * 4,
+         [0, 0, 32, 0, 32, 16, 0, 16], [1, 0, 0, 1] * 4, [0, 1, 2, 0, 2, 3]]
+A, B = (235, 205, 70), (40, 60, 150)
+floor_scene = mesh_scene(floor, [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+                         [0.0, 0.6, 3.0], [0, -1.0, 0.5], [0.6, 0.7, 0.9, 1], fov=60.0, far=80.0)
+floor_scene["textures"] = {
+    "u_checker_nn": checker_texture(64, 8, A, B, 0, "nearest_mipmap_nearest", "nearest"),
+    "u_checker_ln": checker_texture(64, 8, A, B, 1, "linear_mipmap_nearest"),
+    "u_checker_nl": checker_texture(64, 8, A, B, 2, "nearest_mipmap_linear", "nearest"),
+    "u_checker_ll": checker_texture(64, 8, A, B, 3, "linear_mipmap_linear"),
+}
+dump("floor", floor_scene)
+
+# mip: the full-screen quad over textures with explicit levels (textureLod, textureGrad,
+# texelFetch, textureSize), mirrored and per-axis wrap, sampler LOD bias and clamp, and
+# different magnification and minification filters.
+mirror = checker_texture(8, 2, (220, 80, 60), (30, 40, 90), 1, "linear")
+mirror.update({"mipmaps": False, "wrap_s": "mirrored_repeat", "wrap_t": "clamp_to_edge"})
+mirror["rgba8"] = [clamp8(v * (0.5 + (i // 4 % 8) / 14.0)) if i % 4 != 3 else 255 for i, v in enumerate(mirror["rgba8"])]
+biased = checker_texture(32, 4, (250, 160, 40), (30, 90, 60), 2, "linear_mipmap_linear")
+biased.update({"lod_bias": 0.75, "min_lod": 0.5, "max_lod": 3.0})
+magmin = checker_texture(16, 2, (240, 240, 230), (20, 30, 40), 3, "linear", "nearest")
+magmin["mipmaps"] = False
+dump("mip", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+             "uniforms": {"u_resolution": [S, S]},
+             "textures": {"u_levels": level_colors(16, 0), "u_mirror": mirror,
+                          "u_biased": biased, "u_magmin": magmin}})

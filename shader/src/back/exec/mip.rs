@@ -1,0 +1,556 @@
+//! Level of detail and mip levels of the executor's textures (GL 3.3 §3.8.11, as llvmpipe
+//! computes it): lambda from the scaled derivative lengths (log2 of the larger one), the
+//! sampler's bias and min/max clamp, magnification below 0, the level choice of the
+//! `*_MIPMAP_*` filters (nearest level, or two levels blended with an 8-bit weight as llvmpipe
+//! blends 8-bit texels), and the integer-coordinate fetch and level sizes of `texelFetch` and
+//! `textureSize`.
+//!
+//! It must never: panic on any coordinate, level or texel slice (a missing or short level reads
+//! as an absent one), or change what a texture without mip levels and one filter samples.
+// Lane loops index several arrays in lockstep on purpose.
+#![allow(clippy::needless_range_loop)]
+
+use super::lanes::{Lanes, Vec4x, LANES};
+use super::math::floor_i32;
+use super::texture::{lerp_texel, unpack, wrap_index, Filter, MipFilter, TextureRef};
+use super::{DInst, REG_MASK};
+use crate::ir::{Op, Stage};
+
+/// A constant texel offset (`textureOffset` & co.) as IR instructions carry it in `aux2`: x in
+/// bits 0..4, y in bits 4..8, each 4-bit two's complement (GLSL's range -8..=7); 0 is none.
+pub fn offset_code(x: i32, y: i32) -> i16 {
+    ((x & 15) | (y & 15) << 4) as i16
+}
+
+/// The (x, y) texel offset of an `aux2` offset code.
+pub fn offset_of(code: u8) -> (i32, i32) {
+    let f = |v: u8| ((v & 15) as i32 ^ 8) - 8;
+    (f(code), f(code >> 4))
+}
+
+/// The filtered 8-bit texel of one level (no further levels) at (u, v) moved by `off` texels:
+/// `TextureRef::sample_texel`'s texel choice and weights, with the offset added to the integer
+/// texel coordinates (as GL and llvmpipe apply it).
+fn texel_level(t: &TextureRef, f: Filter, u: f32, v: f32, off: (i32, i32)) -> u32 {
+    let (w, h) = (t.width as f32, t.height as f32);
+    let (ws, wt) = (t.sampler.wrap, t.sampler.wrap_t());
+    let raw = |x: usize, y: usize| t.texels.get(y * t.width as usize + x).copied().unwrap_or(0);
+    match f {
+        Filter::Nearest => {
+            let x = wrap_index(ws, floor_i32(u * w).saturating_add(off.0), t.width);
+            let y = wrap_index(wt, floor_i32(v * h).saturating_add(off.1), t.height);
+            raw(x, y)
+        }
+        Filter::Linear => {
+            let fx = u * w - 0.5;
+            let fy = v * h - 0.5;
+            let (x0, y0) = (floor_i32(fx), floor_i32(fy));
+            let ax = ((fx - x0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+            let ay = ((fy - y0 as f32) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+            let (x0, y0) = (x0.saturating_add(off.0), y0.saturating_add(off.1));
+            let x0w = wrap_index(ws, x0, t.width);
+            let x1w = wrap_index(ws, x0.saturating_add(1), t.width);
+            let y0w = wrap_index(wt, y0, t.height);
+            let y1w = wrap_index(wt, y0.saturating_add(1), t.height);
+            let top = lerp_texel(raw(x0w, y0w), raw(x1w, y0w), ax);
+            let bot = lerp_texel(raw(x0w, y1w), raw(x1w, y1w), ax);
+            lerp_texel(top, bot, ay)
+        }
+    }
+}
+
+/// Lambda when the derivatives are all zero or not numbers: the most magnified.
+const LAMBDA_MIN: f32 = -1000.0;
+
+impl<'a> TextureRef<'a> {
+    /// Whether a sample depends on the level of detail (otherwise every lambda gives the
+    /// same result and the derivatives need not be computed).
+    #[inline(always)]
+    pub fn needs_lod(&self) -> bool {
+        let s = &self.sampler;
+        s.min() != s.filter || (s.mip != MipFilter::None && !self.mips.is_empty())
+    }
+
+    /// Levels held (1 for float textures, which have no mip levels).
+    pub fn level_count(&self) -> usize {
+        if self.is_float() {
+            1
+        } else {
+            1 + self.mips.len()
+        }
+    }
+
+    /// The size of level `lod`, None outside 0..level_count().
+    pub fn level_size(&self, lod: i32) -> Option<(u32, u32)> {
+        if lod < 0 || lod as usize >= self.level_count() {
+            return None;
+        }
+        let s = lod as u32;
+        Some(((self.width >> s).max(1), (self.height >> s).max(1)))
+    }
+
+    /// Level `i` as a texture of its own (no further levels), None when it is absent or has
+    /// fewer texels than its size needs.
+    pub fn level(&self, i: usize) -> Option<TextureRef<'a>> {
+        if i == 0 {
+            return Some(TextureRef { mips: &[], ..*self });
+        }
+        let (w, h) = self.level_size(i.min(i32::MAX as usize) as i32)?;
+        let texels = *self.mips.get(i - 1)?;
+        if texels.len() < w as usize * h as usize {
+            return None;
+        }
+        Some(TextureRef {
+            mips: &[],
+            width: w,
+            height: h,
+            texels,
+            depth: None,
+            rgba: None,
+            sampler: self.sampler,
+        })
+    }
+
+    /// Lambda of a sample from the derivatives of (u, v) along x and y: log2 of the larger of
+    /// the two scaled derivative lengths (level 0's size scales them).
+    pub fn lambda(&self, dudx: f32, dvdx: f32, dudy: f32, dvdy: f32) -> f32 {
+        let (w, h) = (self.width as f32, self.height as f32);
+        let (ax, bx, ay, by) = (dudx * w, dvdx * h, dudy * w, dvdy * h);
+        let rho2 = (ax * ax + bx * bx).max(ay * ay + by * by);
+        // log2(sqrt(rho2)) = log2(rho2) / 2, with llvmpipe's fast log2 (exponent plus the
+        // mantissa's fraction, exact at powers of two and linear between them): the level
+        // and weights llvmpipe's sampler takes.
+        let l = 0.5 * fast_log2(rho2);
+        if l >= LAMBDA_MIN {
+            l
+        } else {
+            LAMBDA_MIN
+        }
+    }
+
+    /// The sampler's bias and clamp applied to `lambda` (which already holds any shader bias).
+    #[inline]
+    fn lod(&self, lambda: f32) -> f32 {
+        let s = &self.sampler;
+        let l = lambda + s.lod_bias;
+        let l = if l <= s.max_lod { l } else { s.max_lod };
+        if l >= s.min_lod {
+            l
+        } else {
+            s.min_lod
+        }
+    }
+
+    /// The filtered (r, g, b, a) at (u, v) for a given lambda (before the sampler's bias and
+    /// clamp): magnified at lambda <= 0, else minified through the mip filter.
+    pub fn sample_lambda(&self, u: f32, v: f32, lambda: f32) -> [f32; 4] {
+        self.sample_lambda_offset(u, v, lambda, (0, 0))
+    }
+
+    /// [`Self::sample_lambda`] with a texel offset.
+    pub fn sample_lambda_offset(&self, u: f32, v: f32, lambda: f32, off: (i32, i32)) -> [f32; 4] {
+        if self.is_float() {
+            let (u, v) = (
+                u + off.0 as f32 / self.width as f32,
+                v + off.1 as f32 / self.height as f32,
+            );
+            let l = self.lod(lambda);
+            let f = if l > 0.0 {
+                self.sampler.min()
+            } else {
+                self.sampler.filter
+            };
+            let mut t = *self;
+            t.sampler.filter = f;
+            return t.sample(u, v);
+        }
+        unpack(self.texel_lambda(u, v, lambda, off))
+    }
+
+    /// [`Self::sample_lambda_offset`] of an 8-bit texture before the conversion to floats.
+    pub fn texel_lambda(&self, u: f32, v: f32, lambda: f32, off: (i32, i32)) -> u32 {
+        let s = self.sampler;
+        let l = self.lod(lambda);
+        let at = |level: usize, f: Filter| match self.level(level) {
+            Some(t) => texel_level(&t, f, u, v, off),
+            None => 0xFF00_0000,
+        };
+        if !(l > 0.0) {
+            return at(0, s.filter);
+        }
+        let f = s.min();
+        let q = (self.level_count() - 1) as f32;
+        match s.mip {
+            MipFilter::None => at(0, f),
+            MipFilter::Nearest => {
+                let d = if l <= 0.5 {
+                    0.0
+                } else {
+                    (libm::ceilf(l + 0.5) - 1.0).min(q)
+                };
+                at(d as usize, f)
+            }
+            MipFilter::Linear => {
+                if l >= q {
+                    return at(q as usize, f);
+                }
+                let d = libm::floorf(l);
+                let w = ((l - d) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+                let (a, b) = (at(d as usize, f), at(d as usize + 1, f));
+                lerp_texel(a, b, w)
+            }
+        }
+    }
+
+    /// `texelFetch`: the texel (x, y) of level `lod` unfiltered; outside the level (or a level
+    /// that does not exist) (0, 0, 0, 0), as llvmpipe returns.
+    pub fn fetch(&self, x: i32, y: i32, lod: i32) -> [f32; 4] {
+        // Offsets come added (texelFetchOffset); nothing wraps.
+        let Some((w, h)) = self.level_size(lod) else {
+            return [0.0; 4];
+        };
+        if x < 0 || y < 0 || x as u32 >= w || y as u32 >= h {
+            return [0.0; 4];
+        }
+        let i = y as usize * w as usize + x as usize;
+        if let Some(d) = self.depth {
+            let z = d.get(i).copied().unwrap_or(0.0);
+            return [z, z, z, 1.0];
+        }
+        if let Some(c) = self.rgba {
+            return c.get(i).copied().unwrap_or([0.0; 4]);
+        }
+        match self.level(lod as usize) {
+            Some(t) => unpack(t.texels.get(i).copied().unwrap_or(0)),
+            None => [0.0; 4],
+        }
+    }
+}
+
+/// log2(x) approximated as llvmpipe's `lp_build_fast_log2` does: the unbiased exponent plus
+/// the mantissa's fraction (m - 1 for x = 2^e * m, 1 <= m < 2). Zero, denormals and NaN give
+/// [`LAMBDA_MIN`] or less (most magnified), infinity a huge value.
+pub fn fast_log2(x: f32) -> f32 {
+    if !(x >= f32::MIN_POSITIVE) {
+        return 2.0 * LAMBDA_MIN;
+    }
+    let b = x.to_bits();
+    let e = ((b >> 23) & 0xFF) as i32 - 127;
+    let m = f32::from_bits((b & 0x007F_FFFF) | 0x3F80_0000);
+    e as f32 + (m - 1.0)
+}
+
+/// Per lane: the implicit lambda of a fragment-stage sample at (u, v), from the quad
+/// derivatives. Coarse, as llvmpipe's per-quad level of detail: every lane of a quad takes the
+/// derivatives at the quad's lower-left pixel (the x difference of the lower row, the y
+/// difference of the left column).
+pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
+    let (dux, dvx) = (super::quad::ddx(u), super::quad::ddx(v));
+    let (duy, dvy) = (super::quad::ddy(u), super::quad::ddy(v));
+    let mut lambda = [0.0f32; LANES];
+    for l in 0..LANES {
+        // The quad's lower-left lane: row 1 of the block, the quad's left column.
+        let ll = (l & !7) | (l & 2);
+        lambda[l] = tex.lambda(dux[ll], dvx[ll], duy[ll], dvy[ll]);
+    }
+    lambda
+}
+
+/// Samples every lane at its own lambda, moved by `off` texels.
+pub(super) fn sample_lambda_lanes(
+    tex: &TextureRef,
+    u: &Lanes,
+    v: &Lanes,
+    lambda: &Lanes,
+    off: (i32, i32),
+    out: &mut Vec4x,
+) {
+    for l in 0..LANES {
+        let c = tex.sample_lambda_offset(u[l], v[l], lambda[l], off);
+        for k in 0..4 {
+            out[k][l] = c[k];
+        }
+    }
+}
+
+/// The texture opcodes (SAMPLE_LOD .. TEXSIZE) for every lane into `out`; registers `a`, `b`
+/// are the decoded operands. An unbound unit reads as GL's incomplete texture: opaque black
+/// samples and fetches, size 0.
+pub(super) fn texture_op(
+    d: &DInst,
+    stage: Stage,
+    tex: Option<&TextureRef>,
+    r: &[Vec4x],
+    a: usize,
+    b: usize,
+    out: &mut Vec4x,
+) {
+    let reg = |i: usize| r.get(i & REG_MASK);
+    let (Some(ra), Some(rb)) = (reg(a), reg(b)) else {
+        return;
+    };
+    let Some(tex) = tex else {
+        if d.op != Op::TexSize {
+            out[3] = [1.0; LANES];
+        }
+        return;
+    };
+    let off = offset_of(d.y);
+    let (u, v) = (&ra[0], &ra[1]);
+    match d.op {
+        Op::TexSize => {
+            for l in 0..LANES {
+                let (w, h) = tex.level_size(ra[0][l] as i32).unwrap_or((0, 0));
+                out[0][l] = w as f32;
+                out[1][l] = h as f32;
+            }
+        }
+        Op::TexFetch => {
+            for l in 0..LANES {
+                let x = (u[l] as i32).saturating_add(off.0);
+                let y = (v[l] as i32).saturating_add(off.1);
+                let c = tex.fetch(x, y, rb[0][l] as i32);
+                for k in 0..4 {
+                    out[k][l] = c[k];
+                }
+            }
+        }
+        Op::SampleLod => sample_lambda_lanes(tex, u, v, &rb[0], off, out),
+        Op::SampleGrad => {
+            let Some(ry) = reg(b + 1) else { return };
+            let mut lambda = [0.0f32; LANES];
+            for l in 0..LANES {
+                lambda[l] = tex.lambda(rb[0][l], rb[1][l], ry[0][l], ry[1][l]);
+            }
+            sample_lambda_lanes(tex, u, v, &lambda, off, out)
+        }
+        _ => {
+            // SAMPLE_BIAS: the implicit level of detail (level 0's in the vertex stage).
+            let mut lambda = if stage == Stage::Fragment && tex.needs_lod() {
+                quad_lambda(tex, u, v)
+            } else {
+                [0.0; LANES]
+            };
+            if d.n == 1 {
+                for l in 0..LANES {
+                    lambda[l] += rb[0][l];
+                }
+            }
+            sample_lambda_lanes(tex, u, v, &lambda, off, out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::texture::{SamplerState, Wrap};
+    use super::*;
+
+    const L0: [u32; 16] = [0xFF00_0010; 16];
+    const L1: [u32; 4] = [0xFF00_0020; 4];
+    const L2: [u32; 1] = [0xFF00_0040; 1];
+    const MIPS: [&[u32]; 2] = [&L1, &L2];
+
+    fn tex(sampler: SamplerState) -> TextureRef<'static> {
+        TextureRef {
+            mips: &MIPS,
+            width: 4,
+            height: 4,
+            texels: &L0,
+            sampler,
+            depth: None,
+            rgba: None,
+        }
+    }
+
+    fn mip(mip: MipFilter) -> SamplerState {
+        SamplerState {
+            mip,
+            ..SamplerState::new(Filter::Nearest, Wrap::Repeat)
+        }
+    }
+
+    #[test]
+    fn lambda_is_log2_of_the_longer_scaled_derivative() {
+        let t = tex(mip(MipFilter::Nearest));
+        // 4 texels across: a derivative of 1/4 is one texel per pixel.
+        assert_eq!(t.lambda(0.25, 0.0, 0.0, 0.25), 0.0);
+        assert_eq!(t.lambda(0.5, 0.0, 0.0, 0.25), 1.0);
+        // The y derivative's length sqrt(3^2 + 4^2) = 5 texels wins over x's 1: llvmpipe's
+        // fast log2 of 25 is 4 + (25/16 - 1) = 4.5625, halved.
+        assert_eq!(t.lambda(0.25, 0.0, 0.75, 1.0), 0.5 * 4.5625);
+        // No derivative at all: the most magnified.
+        assert_eq!(t.lambda(0.0, 0.0, 0.0, 0.0), LAMBDA_MIN);
+        assert_eq!(t.lambda(f32::NAN, 0.0, 0.0, 0.0), LAMBDA_MIN);
+        assert_eq!(fast_log2(3.0), 1.5);
+        assert_eq!(fast_log2(0.25), -2.0);
+    }
+
+    #[test]
+    fn nearest_mip_level_choice() {
+        let t = tex(mip(MipFilter::Nearest));
+        for (lambda, want) in [
+            (-1.0, 0x10),
+            (0.4, 0x10),
+            (0.5, 0x10),
+            (0.6, 0x20),
+            (1.5, 0x20),
+            (1.51, 0x40),
+            (9.0, 0x40),
+        ] {
+            assert_eq!(
+                t.texel_lambda(0.3, 0.6, lambda, (0, 0)),
+                0xFF00_0000 | want,
+                "{lambda}"
+            );
+        }
+    }
+
+    #[test]
+    fn linear_mip_blend_weights_and_lod_clamps() {
+        let t = tex(mip(MipFilter::Linear));
+        // Levels 1 and 2 at weight 64/256: (32 * 192 + 64 * 64 + 128) >> 8 = 40.
+        assert_eq!(t.texel_lambda(0.3, 0.6, 1.25, (0, 0)), 0xFF00_0028);
+        assert_eq!(t.texel_lambda(0.3, 0.6, 2.0, (0, 0)), 0xFF00_0040);
+        assert_eq!(t.texel_lambda(0.3, 0.6, -0.5, (0, 0)), 0xFF00_0010);
+        let mut s = mip(MipFilter::Linear);
+        s.lod_bias = 1.0;
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, 0.0, (0, 0)), 0xFF00_0020);
+        let mut s = mip(MipFilter::Linear);
+        s.max_lod = 0.5;
+        // Levels 0 and 1 at weight 128: (16 * 128 + 32 * 128 + 128) >> 8 = 24.
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, 3.0, (0, 0)), 0xFF00_0018);
+        let mut s = mip(MipFilter::Linear);
+        s.min_lod = 2.0;
+        assert_eq!(tex(s).texel_lambda(0.3, 0.6, -5.0, (0, 0)), 0xFF00_0040);
+        // MipFilter::None: level 0 only, whatever lambda.
+        assert_eq!(
+            tex(mip(MipFilter::None)).texel_lambda(0.3, 0.6, 5.0, (0, 0)),
+            0xFF00_0010
+        );
+    }
+
+    #[test]
+    fn magnification_and_minification_filters_switch_at_zero() {
+        let texels = [0xFF00_0000u32, 0xFF00_00FF];
+        let t = TextureRef {
+            mips: &[],
+            width: 2,
+            height: 1,
+            texels: &texels,
+            sampler: SamplerState {
+                min_filter: Some(Filter::Linear),
+                ..SamplerState::new(Filter::Nearest, Wrap::ClampToEdge)
+            },
+            depth: None,
+            rgba: None,
+        };
+        assert!(t.needs_lod());
+        // u = 0.5 is the boundary of the two texels: nearest takes the right one, linear
+        // blends them at weight 128: (255 * 128 + 128) >> 8 = 128.
+        assert_eq!(t.texel_lambda(0.5, 0.5, 0.0, (0, 0)), 0xFF00_00FF);
+        assert_eq!(t.texel_lambda(0.5, 0.5, 0.01, (0, 0)), 0xFF00_0080);
+        // One filter and no levels: the level of detail does not matter.
+        let plain = TextureRef {
+            sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
+            ..t
+        };
+        assert!(!plain.needs_lod());
+    }
+
+    #[test]
+    fn wrap_modes_on_integer_texel_indexes() {
+        let w = |m, i, n| wrap_index(m, i, n);
+        for (i, want) in [
+            (-1, 0),
+            (0, 0),
+            (3, 3),
+            (4, 3),
+            (5, 2),
+            (7, 0),
+            (8, 0),
+            (-5, 3),
+        ] {
+            assert_eq!(w(Wrap::MirroredRepeat, i, 4), want, "mirror {i}");
+        }
+        assert_eq!(w(Wrap::ClampToEdge, -3, 4), 0);
+        assert_eq!(w(Wrap::ClampToEdge, 9, 4), 3);
+        assert_eq!(w(Wrap::Repeat, -1, 3), 2);
+        assert_eq!(w(Wrap::Repeat, -1, 4), 3);
+        assert_eq!(
+            w(Wrap::MirroredRepeat, i32::MIN, 4),
+            w(Wrap::MirroredRepeat, 0, 4)
+        );
+    }
+
+    #[test]
+    fn fetch_sizes_and_offsets() {
+        let t = tex(mip(MipFilter::Linear));
+        assert_eq!(t.level_size(0), Some((4, 4)));
+        assert_eq!(t.level_size(2), Some((1, 1)));
+        assert_eq!(t.level_size(3), None);
+        assert_eq!(t.level_size(-1), None);
+        assert_eq!(t.fetch(1, 1, 1), unpack(0xFF00_0020));
+        assert_eq!(t.fetch(2, 0, 1), [0.0; 4]);
+        assert_eq!(t.fetch(0, 0, 7), [0.0; 4]);
+        assert_eq!(t.fetch(-1, 0, 0), [0.0; 4]);
+        // A 5x3 texture's level 1 is 2x1, level 2 1x1.
+        let odd = TextureRef {
+            width: 5,
+            height: 3,
+            mips: &[&[1, 2], &[3]],
+            texels: &[0; 15],
+            ..t
+        };
+        assert_eq!(odd.level_size(1), Some((2, 1)));
+        assert_eq!(odd.level_size(2), Some((1, 1)));
+        // A short level reads as absent (opaque black), never out of bounds.
+        let short = TextureRef {
+            mips: &[&[1]],
+            ..odd
+        };
+        assert!(short.level(1).is_none());
+        assert_eq!(short.texel_lambda(0.5, 0.5, 1.0, (0, 0)), 0xFF00_0000);
+        for x in -8..=7 {
+            for y in -8..=7 {
+                assert_eq!(offset_of(offset_code(x, y) as u8), (x, y));
+            }
+        }
+        assert_eq!(offset_code(0, 0), 0);
+    }
+
+    #[test]
+    fn offsets_move_by_whole_texels() {
+        let texels: [u32; 4] = [1, 2, 3, 4];
+        let t = TextureRef {
+            mips: &[],
+            width: 4,
+            height: 1,
+            texels: &texels,
+            sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
+            depth: None,
+            rgba: None,
+        };
+        let at = |u: f32, off: i32| texel_level(&t, Filter::Nearest, u, 0.5, (off, 0));
+        assert_eq!(at(0.1, 0), 1);
+        assert_eq!(at(0.1, 1), 2);
+        assert_eq!(at(0.1, -1), 4);
+        assert_eq!(at(0.9, 7), 4 - 1);
+    }
+
+    #[test]
+    fn quad_lambda_is_per_quad() {
+        let t = tex(mip(MipFilter::Linear));
+        let mut u = [0.0f32; LANES];
+        let mut v = [0.0f32; LANES];
+        for l in 0..LANES {
+            // 2 texels per pixel along x (u step 1/2 of a 4-texel texture), one along y.
+            u[l] = (l & 3) as f32 * 0.5;
+            v[l] = (l >> 2 & 1) as f32 * 0.25;
+        }
+        let lambda = quad_lambda(&t, &u, &v);
+        for l in 0..LANES {
+            assert_eq!(lambda[l], 1.0, "lane {l}");
+        }
+    }
+}
