@@ -337,8 +337,10 @@ fn corpus_shaders_verify_in_both_stages() {
 /// The kernel compiles on a fixed stack with the compiler's tables in a boxed `Workspace` and
 /// the result in caller storage: the deepest shaders the limits allow (call depth 8 with deeply
 /// nested expressions in every function) must fit this budget, recursion only (measured on a
-/// debug build, whose frames are several times a release build's).
-const STACK_BUDGET: usize = 320 * 1024;
+/// debug build, whose frames are several times a release build's). Raised from 320 KiB to 512
+/// KiB when profile 2's integer and dynamic-indexing lowering merged (the debug build then needed
+/// between 384 and 512 KiB); the kernel's compile stacks are 4 MiB.
+const STACK_BUDGET: usize = 512 * 1024;
 
 #[test]
 fn deepest_shaders_fit_the_stack_budget() {

@@ -114,7 +114,7 @@ fn a_bubble_sort_in_a_dynamic_loop_sorts() {
              for (int j = 0; j < n - 1 - i; j++)
                if (v[j] > v[j + 1]) { float t = v[j]; v[j] = v[j + 1]; v[j + 1] = t; }
            o = vec4(v[0], v[1] * 10.0 + v[2], v[3] * 10.0 + v[4], v[5]); }",
-        &[[6.0, 0.0, 0.0, 0.0]],
+        &[[f32::from_bits(6), 0.0, 0.0, 0.0]], // int uniforms hold 32-bit patterns
     );
     for (l, px) in c.iter().enumerate() {
         let mut v: Vec<f32> = (0..6)

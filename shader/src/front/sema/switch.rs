@@ -98,14 +98,16 @@ impl<'a> Sema<'a> {
                         sel.ty.name()
                     );
                 }
+                // Labels are compared by their 32-bit patterns (profile 2's integers).
+                let shown = self.knum(v.ty, &k, 0) as i64;
                 let k = lane(&k, 0);
-                if let Some(&(prev, _)) = labels.iter().find(|l| l.1 == Some(k)) {
+                if let Some(&(prev, _)) = labels.iter().find(|l| l.1.map(f32::to_bits) == Some(k.to_bits())) {
                     let line = self.line_of(prev);
                     bail!(
                         self,
                         sn.a,
                         "duplicate case label {} (first used at line {})",
-                        k,
+                        shown,
                         line
                     );
                 }
@@ -132,7 +134,7 @@ impl<'a> Sema<'a> {
                 if let Some(k) = k {
                     let kt = self.mat(Val::konst(sel.ty, [k, 0.0, 0.0, 0.0]))?;
                     let c = self.temp(1)?;
-                    self.emit(Op::Cmp, Type::Bool, 1, c, s, kt, CmpCode::Ne as i16, 0)?;
+                    self.emit(Op::ICmp, Type::Bool, 1, c, s, kt, CmpCode::Ne as i16, 0)?;
                     self.emit(Op::Min, Type::Bool, 1, d, d, c, 0, 0)?;
                 }
             }
@@ -187,7 +189,7 @@ impl<'a> Sema<'a> {
                     let v = self.value(sn.a)?;
                     let kt = self.mat(Val::konst(ty, v.k.unwrap_or([0.0; 4])))?;
                     let c = self.temp(1)?;
-                    self.emit(Op::Cmp, Type::Bool, 1, c, s, kt, CmpCode::Eq as i16, 0)?;
+                    self.emit(Op::ICmp, Type::Bool, 1, c, s, kt, CmpCode::Eq as i16, 0)?;
                     c
                 };
                 self.emit(Op::Max, Type::Bool, 1, matched, matched, c, 0, 0)?;
