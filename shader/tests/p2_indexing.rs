@@ -12,7 +12,10 @@ use shader::program::compile::compile;
 use shader::program::csir::{self, Version, CSIR_MAX};
 
 fn compile_fs(body: &str) -> Module {
-    let src = format!("#version 330 core\n#pragma chrisos profile 2\nout vec4 o;\n{}", body);
+    let src = format!(
+        "#version 330 core\n#pragma chrisos profile 2\nout vec4 o;\n{}",
+        body
+    );
     match compile(1, src.as_bytes(), "t.frag") {
         Ok(s) => s.module,
         Err(d) => {
@@ -62,7 +65,14 @@ fn run(body: &str, uniforms: &[[f32; 4]]) -> Vec<[f32; 4]> {
     let mut out = Box::new(Outputs::new());
     assert_eq!(exe.run(&mut regs, &inv, &mut out, ALL_LANES), ALL_LANES);
     (0..LANES)
-        .map(|l| [out.color[0][l], out.color[1][l], out.color[2][l], out.color[3][l]])
+        .map(|l| {
+            [
+                out.color[0][l],
+                out.color[1][l],
+                out.color[2][l],
+                out.color[3][l],
+            ]
+        })
         .collect()
 }
 
@@ -195,8 +205,18 @@ fn vector_lanes_and_matrix_columns_read_and_write() {
         m[clamp(i, 3) as usize] = [7.0; 3];
         m[clamp(i, 3) as usize][clamp(i + 1, 3) as usize] = 5.0;
         assert_eq!(px[0], v[clamp(i + 1, 4) as usize], "lane {}", l);
-        assert_eq!(px[1], v[0] + v[1] * 10.0 + v[2] * 100.0 + v[3] * 1000.0, "lane {}", l);
-        assert_eq!(px[2], m[0][0] + m[1][1] * 10.0 + m[2][2] * 100.0, "lane {}", l);
+        assert_eq!(
+            px[1],
+            v[0] + v[1] * 10.0 + v[2] * 100.0 + v[3] * 1000.0,
+            "lane {}",
+            l
+        );
+        assert_eq!(
+            px[2],
+            m[0][0] + m[1][1] * 10.0 + m[2][2] * 100.0,
+            "lane {}",
+            l
+        );
         assert_eq!(px[3], 5.0, "lane {}", l);
     }
 }

@@ -62,7 +62,11 @@ fn random_p2(seed: u64) -> Module {
                 let len = 1 + r.below(((nt as i16 / stride) as u64).min(6)) as i16;
                 let base = r.below((nt as i16 - len * stride + 1) as u64) as i16;
                 let c = r.below(stride as u64) as i16;
-                let mut i = Inst::new(if r.chance(50) { Op::LoadIdx } else { Op::StoreIdx });
+                let mut i = Inst::new(if r.chance(50) {
+                    Op::LoadIdx
+                } else {
+                    Op::StoreIdx
+                });
                 i.ty = Type::Vec4 as u8;
                 i.a = a;
                 i.c = c;
@@ -163,7 +167,10 @@ fn check(m: &Module, seed: u64) {
     // (A load keeps only the colour output of the fragment outputs.)
     let back = csir::load(&buf[..n]).expect("loads");
     let bits = |m: &Module| m.imms.iter().map(|v| v.to_bits()).collect::<Vec<u32>>();
-    assert_eq!((&back.insts, bits(&back), back.temps), (&m.insts, bits(m), m.temps));
+    assert_eq!(
+        (&back.insts, bits(&back), back.temps),
+        (&m.insts, bits(m), m.temps)
+    );
 
     let exe = Executable::new(m, None).expect("verified");
     let mut r = Rng(seed | 3);
@@ -205,7 +212,11 @@ fn check(m: &Module, seed: u64) {
         };
         let want = reference(m, &ri);
         let discarded = alive & (1 << l) == 0;
-        assert_eq!(discarded, want.discarded, "lane {} discard\n{:?}", l, m.insts);
+        assert_eq!(
+            discarded, want.discarded,
+            "lane {} discard\n{:?}",
+            l, m.insts
+        );
         if !discarded {
             let got = lane4(&out.color);
             for c in 0..4 {

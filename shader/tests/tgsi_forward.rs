@@ -478,7 +478,12 @@ fn corpus_results_are_unchanged_and_text_is_shorter() {
             continue;
         }
         // Nor system values (gl_VertexID, gl_InstanceID).
-        if sh.module.insts.iter().any(|i| i.op == shader::ir::Op::LoadSysval) {
+        if sh
+            .module
+            .insts
+            .iter()
+            .any(|i| i.op == shader::ir::Op::LoadSysval)
+        {
             continue;
         }
         let mut fwd: String<TGSI_CAP> = String::new();

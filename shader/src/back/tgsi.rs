@@ -385,7 +385,10 @@ fn add_array(arrays: &mut Vec<(u16, u16), TGSI_TEMP_ARRAYS_MAX>, first: u16, las
             k += 1;
         }
     }
-    let at = arrays.iter().position(|&(a, _)| a > lo).unwrap_or(arrays.len());
+    let at = arrays
+        .iter()
+        .position(|&(a, _)| a > lo)
+        .unwrap_or(arrays.len());
     if arrays.insert(at, (lo, hi)).is_err() {
         let lo = arrays.first().map_or(lo, |r| r.0.min(lo));
         let hi = arrays.last().map_or(hi, |r| r.1.max(hi));
@@ -2427,7 +2430,16 @@ fn emit_indirect(
     let s = e.scratch0;
     let idx = e.src(temp(inst.a, m, i)?);
     inst!(e, "MAX TEMP[", s, "].x, ", idx, ".xxxx, IMM[", k, "].xxxx")?;
-    inst!(e, "MIN TEMP[", s, "].x, TEMP[", s, "].xxxx, IMM[", k, "].yyyy")?;
+    inst!(
+        e,
+        "MIN TEMP[",
+        s,
+        "].x, TEMP[",
+        s,
+        "].xxxx, IMM[",
+        k,
+        "].yyyy"
+    )?;
     let stride = match inst.op {
         Op::LoadIdx | Op::StoreIdx => inst.aux2,
         Op::LoadUniIdx => inst.c,
@@ -2436,7 +2448,16 @@ fn emit_indirect(
     match inst.op {
         Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx => {
             if stride != 1 {
-                inst!(e, "MUL TEMP[", s, "].x, TEMP[", s, "].xxxx, IMM[", k, "].zzzz")?;
+                inst!(
+                    e,
+                    "MUL TEMP[",
+                    s,
+                    "].x, TEMP[",
+                    s,
+                    "].xxxx, IMM[",
+                    k,
+                    "].zzzz"
+                )?;
             }
             inst!(e, "ARL ADDR[0].x, TEMP[", s, "].xxxx")?;
             match inst.op {
@@ -2470,8 +2491,30 @@ fn emit_indirect(
             inst!(e, "MOV TEMP[", s, "].y, ", v, ".xxxx")?;
             for j in 1..inst.aux.clamp(1, 4) as usize {
                 let r = REPLICATE[j];
-                inst!(e, "SGE TEMP[", s, "].z, TEMP[", s, "].xxxx, IMM[", l, "]", r)?;
-                inst!(e, "CMP TEMP[", s, "].y, -TEMP[", s, "].zzzz, ", v, r, ", TEMP[", s, "].yyyy")?;
+                inst!(
+                    e,
+                    "SGE TEMP[",
+                    s,
+                    "].z, TEMP[",
+                    s,
+                    "].xxxx, IMM[",
+                    l,
+                    "]",
+                    r
+                )?;
+                inst!(
+                    e,
+                    "CMP TEMP[",
+                    s,
+                    "].y, -TEMP[",
+                    s,
+                    "].zzzz, ",
+                    v,
+                    r,
+                    ", TEMP[",
+                    s,
+                    "].yyyy"
+                )?;
             }
             inst!(e, "MOV TEMP[", d, "].x, TEMP[", s, "].yyyy")?;
         }

@@ -254,7 +254,11 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             i.aux, i.a, i.aux2, i.c
         ),
         Op::LoadLane => write!(out, "load_lane %{}[%{} clamp {}]", i.b, i.a, i.aux),
-        Op::StoreLane => write!(out, "store_lane %{}[%{} clamp {}] <- %{}", i.dst, i.a, i.aux, i.b),
+        Op::StoreLane => write!(
+            out,
+            "store_lane %{}[%{} clamp {}] <- %{}",
+            i.dst, i.a, i.aux, i.b
+        ),
         _ => {
             write!(out, "{} {}", name, ty)?;
             if i.lanes > 0 {

@@ -88,15 +88,12 @@ pub(crate) fn effects(i: &Inst) -> Effects {
     match i.op {
         Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
         Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
-        Op::Const
-        | Op::LoadAttr
-        | Op::LoadVar
-        | Op::LoadFcoord
-        | Op::LoadSysval
-        | Op::LoadFace => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [Access::NONE; 2],
-        },
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval | Op::LoadFace => {
+            Effects {
+                write: Access::one(i.dst, 15),
+                reads: [Access::NONE; 2],
+            }
+        }
         Op::Mov | Op::Abs => {
             let m = mask(lanes_or(i.lanes, 4));
             Effects {
@@ -281,7 +278,10 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 lanes: 0,
                 ..range(i.dst, i.aux, i.aux2)
             },
-            reads: [Access::one(i.a, 1), Access::one(i.b, mask(lanes_or(i.lanes, 4)))],
+            reads: [
+                Access::one(i.a, 1),
+                Access::one(i.b, mask(lanes_or(i.lanes, 4))),
+            ],
         },
         Op::LoadUniIdx => Effects {
             write: Access::one(i.dst, 15),
@@ -289,7 +289,10 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         },
         Op::LoadLane => Effects {
             write: Access::one(i.dst, 1),
-            reads: [Access::one(i.a, 1), Access::one(i.b, mask(i.aux.clamp(0, 4) as u8))],
+            reads: [
+                Access::one(i.a, 1),
+                Access::one(i.b, mask(i.aux.clamp(0, 4) as u8)),
+            ],
         },
         Op::StoreLane => Effects {
             write: Access::one(i.dst, 0),

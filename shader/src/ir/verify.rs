@@ -614,7 +614,9 @@ impl Checker<'_> {
                 self.temp(value)?;
                 self.lanes_0_to_4(inst.lanes)?;
                 if inst.aux < 1 || inst.aux2 < 1 {
-                    return Err(self.err("indirect temp range needs len (aux) >= 1 and stride (aux2) >= 1"));
+                    return Err(
+                        self.err("indirect temp range needs len (aux) >= 1 and stride (aux2) >= 1")
+                    );
                 }
                 if inst.c < 0 || inst.c >= inst.aux2 {
                     return Err(self.err("indirect offset (c) must be 0 <= c < stride (aux2)"));
@@ -644,7 +646,9 @@ impl Checker<'_> {
                 self.temp(inst.dst)?;
                 self.temp(inst.b)?;
                 if !(2..=4).contains(&inst.aux) {
-                    return Err(self.err("LOAD_LANE/STORE_LANE component count (aux) must be 2..=4"));
+                    return Err(
+                        self.err("LOAD_LANE/STORE_LANE component count (aux) must be 2..=4")
+                    );
                 }
             }
         }

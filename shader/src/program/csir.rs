@@ -619,9 +619,7 @@ pub fn normalize(mut i: Inst) -> Inst {
             matches!(i.op, Op::ICmp | Op::UCmp | Op::Cvt),
             false,
         ),
-        Op::LoadIdx | Op::StoreIdx | Op::LoadLane | Op::StoreLane => {
-            (true, true, true, true, true)
-        }
+        Op::LoadIdx | Op::StoreIdx | Op::LoadLane | Op::StoreLane => (true, true, true, true, true),
         Op::LoadUniIdx => (true, true, false, true, true),
     };
     if !d {

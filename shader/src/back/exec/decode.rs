@@ -186,8 +186,9 @@ impl Executable {
                 jump: 0,
             };
             if inst.op.is_indirect() {
-                indirect_operands(inst, &mut d)
-                    .ok_or(internal("an indirect range is too wide for the software executor"))?;
+                indirect_operands(inst, &mut d).ok_or(internal(
+                    "an indirect range is too wide for the software executor",
+                ))?;
             }
             if inst.op != Op::Nop {
                 for (k, r) in eff.reads.iter().enumerate() {
@@ -531,7 +532,12 @@ impl Executable {
         if self.stage != Stage::Fragment || self.has_flow {
             return;
         }
-        if self.code.iter().take(self.len as usize).any(|d| d.op.is_indirect()) {
+        if self
+            .code
+            .iter()
+            .take(self.len as usize)
+            .any(|d| d.op.is_indirect())
+        {
             // Indirect writes name no register statically: keep the colour path plain.
             return;
         }

@@ -45,8 +45,8 @@
 )]
 
 pub(crate) mod decode;
-pub mod ints;
 mod indirect;
+pub mod ints;
 pub mod lanes;
 pub mod math;
 pub(crate) mod mip;

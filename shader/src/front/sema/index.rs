@@ -112,12 +112,9 @@ impl<'a> Sema<'a> {
     /// element's leaves are all float-based and column-major (LOAD_UNI_IDX reads them as they
     /// are); None otherwise (the loaded temps are indexed instead).
     fn uniform_array(&mut self, v: &Val) -> Option<u16> {
-        let s = self
-            .t
-            .syms
-            .iter()
-            .rev()
-            .find(|s| s.kind == SymKind::Uniform && s.tmp == v.tmp && s.tmp >= 0 && s.agg == v.agg)?;
+        let s = self.t.syms.iter().rev().find(|s| {
+            s.kind == SymKind::Uniform && s.tmp == v.tmp && s.tmp >= 0 && s.agg == v.agg
+        })?;
         let slot = u16::try_from(s.slot).ok()?;
         let leaves = self.leaves_of(-1, v.agg.elem()).ok()?;
         leaves
@@ -185,7 +182,14 @@ impl<'a> Sema<'a> {
 
     /// An assignment target `arr[index]` (array block `tmp` of type `agg`): a copy of the
     /// element, written back after the store.
-    pub(super) fn dyn_array_target(&mut self, e: i16, s: usize, tmp: i16, agg: AggTy, index: i16) -> R<LValue> {
+    pub(super) fn dyn_array_target(
+        &mut self,
+        e: i16,
+        s: usize,
+        tmp: i16,
+        agg: AggTy,
+        index: i16,
+    ) -> R<LValue> {
         let el = agg.elem();
         if el.base == Type::Sampler2D {
             bail!(self, e, "cannot assign to a sampler");
@@ -209,7 +213,14 @@ impl<'a> Sema<'a> {
     }
 
     /// An assignment target `v[index]` on a vector or matrix target at `tmp` of type `ty`.
-    pub(super) fn dyn_component_target(&mut self, e: i16, s: usize, tmp: i16, ty: Type, index: i16) -> R<LValue> {
+    pub(super) fn dyn_component_target(
+        &mut self,
+        e: i16,
+        s: usize,
+        tmp: i16,
+        ty: Type,
+        index: i16,
+    ) -> R<LValue> {
         if is_scalar(ty) || !is_matrix(ty) && !is_numeric(ty) && !is_bvec(ty) {
             bail!(self, e, "cannot index a {}", ty.name());
         }
@@ -274,7 +285,16 @@ impl<'a> Sema<'a> {
             }
             self.t.wb.pop();
             if w.lane {
-                self.emit(Op::StoreLane, Type::None, 1, w.base, w.index, w.copy, w.len as i16, 0)?;
+                self.emit(
+                    Op::StoreLane,
+                    Type::None,
+                    1,
+                    w.base,
+                    w.index,
+                    w.copy,
+                    w.len as i16,
+                    0,
+                )?;
                 continue;
             }
             for o in 0..w.temps as i16 {

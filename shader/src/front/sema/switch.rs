@@ -101,7 +101,10 @@ impl<'a> Sema<'a> {
                 // Labels are compared by their 32-bit patterns (profile 2's integers).
                 let shown = self.knum(v.ty, &k, 0) as i64;
                 let k = lane(&k, 0);
-                if let Some(&(prev, _)) = labels.iter().find(|l| l.1.map(f32::to_bits) == Some(k.to_bits())) {
+                if let Some(&(prev, _)) = labels
+                    .iter()
+                    .find(|l| l.1.map(f32::to_bits) == Some(k.to_bits()))
+                {
                     let line = self.line_of(prev);
                     bail!(
                         self,
@@ -153,7 +156,11 @@ impl<'a> Sema<'a> {
         let l = loop_inst(1);
         self.emit(Op::Loop, Type::None, 0, -1, -1, -1, l.aux, l.aux2)?;
         // A switch entry: not wrapped, with its continue flag (0 when none: never used then).
-        if self.dloops.push((false, (cont + 1) | SWITCH_ENTRY)).is_err() {
+        if self
+            .dloops
+            .push((false, (cont + 1) | SWITCH_ENTRY))
+            .is_err()
+        {
             bail!(self, i, "loops are nested too deeply");
         }
         let prev = self.push_scope(self.cur, n.b)?;
