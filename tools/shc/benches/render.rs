@@ -37,7 +37,7 @@ struct Case {
     frag: &'static str,
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         name: "lit cube",
         scene: "benches/scenes/cube.json",
@@ -71,6 +71,7 @@ const CASES: [Case; 5] = [
         scene: "benches/scenes/p2_fractal.json",
         vert: "benches/scenes/p2_fractal.vert",
         frag: "benches/scenes/p2_fractal.frag",
+    },
     // Issue 15: the compat suite's receding checkerboard floor, mipmapped (box chain) and
     // trilinear (LINEAR_MIPMAP_LINEAR), implicit level of detail from the quads.
     Case {
