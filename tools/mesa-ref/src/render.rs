@@ -113,13 +113,30 @@ fn set_uniforms(
     unsafe {
         gl.use_program(Some(program));
         let mut active = Vec::new();
+        // Uniform-block members are set by `set_block_uniforms` (into a buffer).
+        let mut in_blocks = Vec::new();
         for i in 0..gl.get_active_uniforms(program) {
             if let Some(u) = gl.get_active_uniform(program, i) {
-                active.push(u);
+                let block = gl
+                    .get_active_uniforms_parameter(program, &[i], glow::UNIFORM_BLOCK_INDEX)
+                    .first()
+                    .copied()
+                    .unwrap_or(-1);
+                if block >= 0 {
+                    in_blocks.push(u.name.clone());
+                    if let Some(whole) = u.name.strip_suffix("[0]") {
+                        in_blocks.push(whole.to_string());
+                    }
+                } else {
+                    active.push(u);
+                }
             }
         }
         let mut inactive = Vec::new();
         for (name, values) in &scene.uniforms {
+            if in_blocks.contains(name) {
+                continue;
+            }
             // `"name": [floats]` of a uniform array sets all of it (GL lists it as `name[0]`).
             let whole = format!("{}[0]", name);
             let Some(u) = active
@@ -239,6 +256,126 @@ fn set_uniforms(
     }
 }
 
+/// Scene values of uniform-block members (`Block.member` with an instance name, `member`
+/// without, as GL names them): each active block gets a buffer, its members written at GL's
+/// offsets and strides. A value's floats are in buffer order: a matrix member is given as its
+/// columns, or, with `row_major`, as its rows (chunk k of the floats at `offset + k * stride`),
+/// as the compiler under test reads them (docs/LANGUAGE.md, "Uniform blocks"). Block k binds
+/// to binding point `base + k`; the buffers are returned to be deleted with the scene.
+fn set_block_uniforms(
+    gl: &glow::Context,
+    program: glow::Program,
+    scene: &Scene,
+    base: u32,
+) -> Result<Vec<glow::Buffer>, MesaError> {
+    unsafe {
+        let count = gl.get_program_parameter_i32(program, glow::ACTIVE_UNIFORM_BLOCKS).max(0) as u32;
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let mut data: Vec<Vec<u8>> = (0..count)
+            .map(|b| {
+                let size = gl.get_active_uniform_block_parameter_i32(
+                    program,
+                    b,
+                    glow::UNIFORM_BLOCK_DATA_SIZE,
+                );
+                vec![0u8; size.max(0) as usize]
+            })
+            .collect();
+        let n = gl.get_active_uniforms(program);
+        for i in 0..n {
+            let Some(u) = gl.get_active_uniform(program, i) else {
+                continue;
+            };
+            let param = |p: u32| {
+                gl.get_active_uniforms_parameter(program, &[i], p)
+                    .first()
+                    .copied()
+                    .unwrap_or(-1)
+            };
+            let block = param(glow::UNIFORM_BLOCK_INDEX);
+            if block < 0 {
+                continue;
+            }
+            let whole = u.name.strip_suffix("[0]").unwrap_or(&u.name);
+            let Some(values) = scene
+                .uniforms
+                .iter()
+                .find(|(name, _)| name == &u.name || name == whole)
+                .map(|(_, v)| v)
+            else {
+                continue;
+            };
+            let offset = param(glow::UNIFORM_OFFSET).max(0) as usize;
+            let mstride = param(glow::UNIFORM_MATRIX_STRIDE).max(0) as usize;
+            let astride = param(glow::UNIFORM_ARRAY_STRIDE).max(0) as usize;
+            let (chunk, chunks, int) = match u.utype {
+                glow::FLOAT => (1, 1, false),
+                glow::FLOAT_VEC2 => (2, 1, false),
+                glow::FLOAT_VEC3 => (3, 1, false),
+                glow::FLOAT_VEC4 => (4, 1, false),
+                glow::INT | glow::BOOL => (1, 1, true),
+                glow::INT_VEC2 | glow::BOOL_VEC2 => (2, 1, true),
+                glow::INT_VEC3 | glow::BOOL_VEC3 => (3, 1, true),
+                glow::INT_VEC4 | glow::BOOL_VEC4 => (4, 1, true),
+                glow::FLOAT_MAT2 => (2, 2, false),
+                glow::FLOAT_MAT3 => (3, 3, false),
+                glow::FLOAT_MAT4 => (4, 4, false),
+                t => {
+                    return fail(format!(
+                        "uniform-block member {} has GL type 0x{:x}, which scenes cannot set",
+                        u.name, t
+                    ))
+                }
+            };
+            let per = chunk * chunks;
+            let elems = u.size.max(1) as usize;
+            if values.len() != per && values.len() != per * elems {
+                return fail(format!(
+                    "uniform-block member {} takes {} floats per element ({} elements); the scene gives {}",
+                    u.name,
+                    per,
+                    elems,
+                    values.len()
+                ));
+            }
+            let buf = &mut data[block as usize];
+            for (k, v) in values.iter().enumerate() {
+                let (e, rest) = (k / per, k % per);
+                let (c, j) = (rest / chunk, rest % chunk);
+                let at = offset + e * astride + c * mstride + j * 4;
+                let bytes = if int {
+                    (*v as i32).to_ne_bytes()
+                } else {
+                    v.to_ne_bytes()
+                };
+                let Some(dst) = buf.get_mut(at..at + 4) else {
+                    return fail(format!(
+                        "uniform-block member {}: offset {} is outside the block",
+                        u.name, at
+                    ));
+                };
+                dst.copy_from_slice(&bytes);
+            }
+        }
+        let mut buffers = Vec::new();
+        for (b, bytes) in data.iter().enumerate() {
+            let buf = gl
+                .create_buffer()
+                .map_err(|e| MesaError(format!("glGenBuffers: {}", e)))?;
+            buffers.push(buf);
+            gl.bind_buffer(glow::UNIFORM_BUFFER, Some(buf));
+            gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, bytes, glow::STATIC_DRAW);
+            gl.uniform_block_binding(program, b as u32, base + b as u32);
+            gl.bind_buffer_base(glow::UNIFORM_BUFFER, base + b as u32, Some(buf));
+        }
+        gl.bind_buffer(glow::UNIFORM_BUFFER, None);
+        check_error(gl, "uniform blocks")?;
+        Ok(buffers)
+    }
+}
+
 fn check_error(gl: &glow::Context, what: &str) -> Result<(), MesaError> {
     let e = unsafe { gl.get_error() };
     if e == glow::NO_ERROR {
@@ -335,7 +472,12 @@ impl MesaRenderer {
                 }
             };
             let uniforms = set_uniforms(gl, program, scene)
-                .and_then(|inactive| set_uniforms(gl, id_program, scene).map(|_| inactive));
+                .and_then(|inactive| set_uniforms(gl, id_program, scene).map(|_| inactive))
+                .and_then(|inactive| {
+                    let mut ubos = set_block_uniforms(gl, program, scene, 0)?;
+                    ubos.extend(set_block_uniforms(gl, id_program, scene, 16)?);
+                    Ok((inactive, ubos))
+                });
             match uniforms {
                 Ok(inactive) => Ok((program, id_program, inactive)),
                 Err(e) => {
@@ -347,7 +489,7 @@ impl MesaRenderer {
                 }
             }
         })();
-        let (program, id_program, inactive_uniforms) = match linked {
+        let (program, id_program, (inactive_uniforms, ubos)) = match linked {
             Ok(l) => l,
             Err(e) => {
                 unsafe {
@@ -364,7 +506,7 @@ impl MesaRenderer {
                 .create_vertex_array()
                 .map_err(|e| MesaError(format!("glGenVertexArrays: {}", e)))?;
             gl.bind_vertex_array(Some(vao));
-            let mut buffers = Vec::new();
+            let mut buffers = ubos;
             for a in &scene.attributes {
                 let b = gl
                     .create_buffer()

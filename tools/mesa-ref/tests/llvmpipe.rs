@@ -168,4 +168,32 @@ fn llvmpipe_renders_scenes_with_gl_conventions() {
     check_culling(&mut mesa);
     check_texture_rows_and_filter(&mut mesa);
     check_errors_are_reported(&mut mesa);
+    check_uniform_blocks(&mut mesa);
+}
+
+fn check_uniform_blocks(mesa: &mut MesaRenderer) {
+    // Uniform-block members by their GL names: an anonymous block's `offset` and an instance
+    // block's `Colors.tint`, and a row_major mat2 given row by row (buffer order): rows (0, 1)
+    // and (1, 0) swap x and y, so (0.25, 0.75) becomes (0.75, 0.25).
+    let vs = "#version 330
+layout(location = 0) in vec4 a_pos;
+layout(std140) uniform Shift { vec2 offset; };
+void main() { gl_Position = a_pos + vec4(offset, 0.0, 0.0); }
+";
+    let fs = "#version 330
+layout(std140) uniform Colors { vec4 tint; layout(row_major) mat2 swap; float half_; } colors;
+out vec4 frag;
+void main() { frag = vec4(colors.swap * vec2(0.25, 0.75), colors.tint.b, colors.half_); }
+";
+    // A quad over the right half of the target, moved onto the left half by `offset`.
+    let s = scene(
+        r#"{"size": [8, 4], "clear": [0, 0, 0, 0],
+        "attributes": [{"location": 0, "components": 2, "data": [0,-1, 1,-1, 1,1, 0,1]}],
+        "indices": [0,1,2, 0,2,3],
+        "uniforms": {"offset": [-1, 0], "Colors.tint": [0, 0, 1, 0],
+                     "Colors.swap": [0, 1, 1, 0], "Colors.half_": [0.5]}}"#,
+    );
+    let img = mesa.render(vs, fs, &s).unwrap();
+    assert_eq!(img.pixel(1, 1), [191, 64, 255, 128], "left half: the moved quad");
+    assert_eq!(img.pixel(6, 1), [0, 0, 0, 0], "right half: cleared");
 }

@@ -228,9 +228,25 @@ QUAD = [-1, -1, 1, -1, 1, 1, -1, 1]
 QIDX = [0, 1, 2, 0, 2, 3]
 FULLSCREEN = {"location": 0, "components": 2, "data": QUAD}
 
+def rows_of(colmajor_list, n):
+    """The same matrix's floats row by row (a row_major block member's buffer order)."""
+    return [colmajor_list[c * n + r] for r in range(n) for c in range(n)]
+
+def add_block_uniforms(scene):
+    """Uniform-block members (issue 13 item 4; mesa-ref writes them into a buffer): the
+    anonymous block `Matrices` (u_proj, u_view, u_model: plain names, already present), the
+    instance-named `Lighting` block and the row_major `Transform` block (matrices by rows)."""
+    u = scene["uniforms"]
+    u.update({"Lighting.light_pos": [2.5, 2.0, 2.0], "Lighting.light_color": [1.0, 0.85, 0.7],
+              "Lighting.ambient": [0.06, 0.07, 0.1], "Lighting.shininess": 28.0,
+              "Transform.mvp_rows": rows_of(u["u_mvp"], 4),
+              "Transform.normal_rows": rows_of(u["u_normal_matrix"], 3)})
+    return scene
+
 # sphere: a UV sphere turned so its seam and poles are off-centre.
-dump("sphere", mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
-                          [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1]))
+dump("sphere", add_block_uniforms(
+    mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
+               [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1])))
 
 # cube: a textured, normal-mapped box turned to show three faces.
 dump("cube", mesh_scene(box([0, 0, 0], [0.9, 0.9, 0.9]), rotation((1, 1.4, 0.2), 0.75),
