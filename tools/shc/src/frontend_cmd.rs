@@ -214,18 +214,32 @@ pub fn builtins(profile: Option<Profile>) -> i32 {
     } else {
         &[]
     };
-    let funcs: Vec<_> = shader::front::sema::builtins::BUILTINS
+    // Profile 2's texture functions (issue 15): `texture` takes profile 2's overloads in
+    // profile 1's place (so profile 1's names stay first, in order); the others follow the
+    // library.
+    let tex: &[(&str, u8, u8, &str)] = if profile == Some(Profile::P2) {
+        shader::front::sema::textures::P2_TEX_BUILTINS
+    } else {
+        &[]
+    };
+    let entry = |(name, lo, hi, sig): &(&str, u8, u8, &str)| {
+        serde_json::json!({
+            "name": name,
+            "min_args": lo,
+            "max_args": hi,
+            "signatures": sig.split("; ").collect::<Vec<_>>(),
+        })
+    };
+    let mut funcs: Vec<serde_json::Value> = shader::front::sema::builtins::BUILTINS
         .iter()
         .chain(p2.iter())
-        .map(|(name, lo, hi, sig)| {
-            serde_json::json!({
-                "name": name,
-                "min_args": lo,
-                "max_args": hi,
-                "signatures": sig.split("; ").collect::<Vec<_>>(),
-            })
-        })
+        .map(|b| tex.iter().find(|t| t.0 == b.0).map_or_else(|| entry(b), entry))
         .collect();
+    for t in tex {
+        if !funcs.iter().any(|f| f["name"] == t.0) {
+            funcs.push(entry(t));
+        }
+    }
     let v = serde_json::json!({
         "functions": funcs,
         "variables": [
@@ -233,6 +247,7 @@ pub fn builtins(profile: Option<Profile>) -> i32 {
             {"name": "gl_FragCoord", "type": "vec4", "stage": "fragment", "access": "read-only"},
             {"name": "gl_VertexID", "type": "int", "stage": "vertex", "access": "read-only", "profile": 2},
             {"name": "gl_InstanceID", "type": "int", "stage": "vertex", "access": "read-only", "profile": 2},
+            {"name": "gl_FrontFacing", "type": "bool", "stage": "fragment", "access": "read-only", "profile": 2},
         ],
         "genType": ["float", "vec2", "vec3", "vec4"],
         "genIType": ["int", "ivec2", "ivec3", "ivec4"],

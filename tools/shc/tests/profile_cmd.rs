@@ -458,3 +458,53 @@ fn builtins_lists_the_profile_2_library() {
     assert_eq!(op["signatures"].as_array().unwrap().len(), 9);
     assert_eq!(v["genUType"][0], "uint");
 }
+
+/// Issue 13 item 5 / issue 15: `shc builtins --profile 2` lists the texture functions too, each
+/// once with all its overloads (`texture` with profile 2's bias form in profile 1's place), and
+/// the derivative functions; profile 1's `texture` entry stays profile 1's.
+#[test]
+fn builtins_profile_2_lists_the_texture_functions() {
+    let list = |args: &[&str]| -> Vec<serde_json::Value> {
+        let o = shc(args);
+        assert!(o.status.success(), "{}", err(&o));
+        let v: serde_json::Value = serde_json::from_str(&out(&o)).expect("json");
+        v["functions"].as_array().unwrap().clone()
+    };
+    let p1 = list(&["builtins"]);
+    let p2 = list(&["builtins", "--profile", "2"]);
+    let find = |l: &[serde_json::Value], n: &str| l.iter().filter(|f| f["name"] == n).count();
+    for f in [
+        "texture",
+        "textureLod",
+        "textureOffset",
+        "textureLodOffset",
+        "textureProj",
+        "textureProjOffset",
+        "textureGrad",
+        "textureGradOffset",
+        "texelFetch",
+        "texelFetchOffset",
+        "textureSize",
+        "dFdx",
+        "dFdy",
+        "fwidth",
+    ] {
+        assert_eq!(find(&p2, f), 1, "{} listed once in profile 2", f);
+    }
+    assert_eq!(find(&p1, "textureLod"), 0);
+    let sigs = |l: &[serde_json::Value], n: &str| -> String {
+        let f = l.iter().find(|f| f["name"] == n).unwrap();
+        format!("{}", f["signatures"])
+    };
+    assert!(sigs(&p2, "texture").contains("bias"), "{}", sigs(&p2, "texture"));
+    assert!(!sigs(&p1, "texture").contains("bias"));
+    assert_eq!(
+        p2.iter()
+            .find(|f| f["name"] == "textureProj")
+            .unwrap()["signatures"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}

@@ -52,7 +52,7 @@ mod p2types;
 mod scope;
 mod stmt;
 mod switch;
-mod textures;
+pub mod textures;
 mod types;
 
 type R<T> = Result<T, ()>;
