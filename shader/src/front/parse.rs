@@ -927,6 +927,12 @@ impl<'a> Parser<'a> {
                 }
                 row = (row || lay & 2 != 0) && lay & 4 == 0;
             }
+            // Block members: interpolation, centroid and invariant qualifiers (GLSL 3.30
+            // §4.3.7; sema allows them on in/out blocks only).
+            let (mut mq, mut mf) = (0u8, 0u8);
+            if block {
+                self.p2_qualifiers(&mut mq, &mut mf)?;
+            }
             self.eat(Tok::PrecQual);
             let t = self.tok();
             let ti = self.idx();
@@ -948,6 +954,8 @@ impl<'a> Parser<'a> {
                 d.c = user;
                 d.ival = -1;
                 d.d = ti;
+                d.quals |= mq;
+                d.op |= mf;
                 if row && matches!(ty, Type::Mat3 | Type::Mat4) {
                     d.op |= D_ROW_MAJOR;
                 }

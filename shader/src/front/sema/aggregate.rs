@@ -78,6 +78,9 @@ pub(super) struct Member {
     pub(super) ty: AggTy,
     /// A matrix member of a block with `layout(row_major)`.
     pub(super) row_major: bool,
+    /// An interface block member's own qualifiers: the `D_FLAT | D_NOPERSPECTIVE | D_CENTROID
+    /// | D_INVARIANT` flags, and 0x80 for `smooth` (0: the block's qualifiers apply).
+    pub(super) quals: u8,
 }
 
 /// One leaf of an aggregate: its temp and uniform-slot offsets and its type.
@@ -393,6 +396,8 @@ impl<'a> Sema<'a> {
                         name: mref,
                         ty,
                         row_major: mn.op & D_ROW_MAJOR != 0,
+                        quals: (mn.op & (D_FLAT | D_NOPERSPECTIVE | D_CENTROID | D_INVARIANT))
+                            | if mn.quals & Q_SMOOTH != 0 { 0x80 } else { 0 },
                     })
                     .is_err()
             {

@@ -157,20 +157,53 @@ impl<'a> Sema<'a> {
                                 self.agg_name(agg)
                             ),
                         );
+                    } else if q & Q_CONST != 0 {
+                        self.err_tok(
+                            n.d,
+                            format_args!("shader inputs and outputs cannot be const"),
+                        );
                     } else if q & Q_LAYOUT != 0 {
-                        self.err_tok(
-                            n.d,
-                            format_args!(
-                                "layout(location) on an array varying is not supported yet"
-                            ),
-                        );
-                    } else if n.op & (D_FLAT | D_NOPERSPECTIVE | D_CENTROID | D_INVARIANT) != 0
-                        || q & Q_CONST != 0
-                    {
-                        self.err_tok(
-                            n.d,
-                            format_args!("qualifiers on an array varying are not supported yet (only smooth)"),
-                        );
+                        // Element k takes location N + k; every one must be free and in range.
+                        let loc = n.ival;
+                        let end = loc.saturating_add(i32::from(agg.len));
+                        if loc < 0 || end as usize > var_max {
+                            self.err_tok(
+                                n.d,
+                                format_args!(
+                                    "varying location {} is out of range for '{}' ({} elements take locations {} to {}): the locations are 0 to {}",
+                                    loc,
+                                    name,
+                                    agg.len,
+                                    loc,
+                                    end - 1,
+                                    var_max - 1
+                                ),
+                            );
+                            continue;
+                        }
+                        let taken = (loc..end).find_map(|l| {
+                            let s = used_var.get(l as usize).copied().unwrap_or(-1);
+                            (s >= 0).then_some((l, s))
+                        });
+                        if let Some((l, other)) = taken {
+                            let other = self.name_of(other);
+                            self.err_tok(
+                                n.d,
+                                format_args!(
+                                    "varying location {} (element {} of '{}') is already used by '{}'",
+                                    l,
+                                    l - loc,
+                                    name,
+                                    other
+                                ),
+                            );
+                            continue;
+                        }
+                        for l in loc..end {
+                            if let Some(t) = used_var.get_mut(l as usize) {
+                                *t = i;
+                            }
+                        }
                     }
                     continue;
                 }
@@ -191,6 +224,29 @@ impl<'a> Sema<'a> {
                     }
                     let _ = self.check_varying_block(i, agg);
                     continue;
+                }
+                if q & Q_UNIFORM != 0 && n.op & D_BLOCK != 0 {
+                    // Interpolation qualifiers belong to in/out block members only.
+                    if let Some(d) = self.struct_def(agg) {
+                        let bad = (d.first..d.first + d.count).find_map(|k| {
+                            self.t
+                                .members
+                                .get(k as usize)
+                                .copied()
+                                .filter(|m| m.quals != 0)
+                        });
+                        if let Some(m) = bad {
+                            self.err(
+                                i,
+                                format_args!(
+                                    "member '{}' of uniform block '{}' has an interpolation, centroid or invariant qualifier; those apply to in/out block members only",
+                                    self.name_str(m.name),
+                                    self.name_str(d.name)
+                                ),
+                            );
+                            continue;
+                        }
+                    }
                 }
                 if io {
                     let st = self.agg_name(agg);
@@ -479,6 +535,19 @@ impl<'a> Sema<'a> {
                         &mut en,
                         format_args!("{}.{}", self.name_str(d.name), self.name_str(m.name)),
                     );
+                    // A member's own interpolation qualifier wins over the block's.
+                    let interp = if m.quals & D_FLAT != 0 {
+                        Interp::Flat
+                    } else if m.quals & D_NOPERSPECTIVE != 0 {
+                        Interp::NoPerspective
+                    } else if m.quals & 0x80 != 0 {
+                        Interp::Smooth
+                    } else {
+                        interp
+                    };
+                    if m.quals & D_INVARIANT != 0 && (free as u32) < u32::BITS {
+                        self.module.iface.invariant_slots |= 1 << free;
+                    }
                     let _ = self.module.iface.varyings.push(Varying {
                         name: en,
                         ty: m.ty.base,
@@ -492,7 +561,27 @@ impl<'a> Sema<'a> {
                 // Profile 2: an array varying, one slot per element (`v[0]`, `v[1]`, ...).
                 let Ok(agg) = self.node_agg(i) else { continue };
                 let max = var_max;
+                let interp = if n.op & D_FLAT != 0 {
+                    Interp::Flat
+                } else if n.op & D_NOPERSPECTIVE != 0 {
+                    Interp::NoPerspective
+                } else {
+                    Interp::Smooth
+                };
                 for k in 0..agg.len {
+                    if q & Q_LAYOUT != 0 {
+                        // Explicit: element k at N + k (checked and taken above).
+                        let mut en: Name = Name::new();
+                        let _ =
+                            core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+                        let _ = self.module.iface.varyings.push(Varying {
+                            name: en,
+                            ty: n.ty,
+                            slot: (n.ival + i32::from(k)) as u8,
+                            interp,
+                        });
+                        continue;
+                    }
                     let table = used_var.get_mut(..max).unwrap_or(&mut []);
                     let Some(free) = table.iter().position(|&s| s < 0) else {
                         self.err(
@@ -513,7 +602,7 @@ impl<'a> Sema<'a> {
                         name: en,
                         ty: n.ty,
                         slot: free as u8,
-                        interp: Interp::Smooth,
+                        interp,
                     });
                 }
                 continue;
@@ -1065,10 +1154,21 @@ impl<'a> Sema<'a> {
         let Some(d) = self.struct_def(agg) else {
             return Err(());
         };
+        let n = self.node(i);
+        let block_interp = n.op & (D_FLAT | D_NOPERSPECTIVE) != 0 || n.quals & Q_SMOOTH != 0;
         for k in d.first..d.first + d.count {
             let Some(m) = self.t.members.get(k as usize).copied() else {
                 break;
             };
+            if block_interp && m.quals & (D_FLAT | D_NOPERSPECTIVE | 0x80) != 0 {
+                bail!(
+                    self,
+                    i,
+                    "member '{}' of interface block '{}' has an interpolation qualifier, and so does the block: give it on one of them",
+                    self.name_str(m.name),
+                    self.name_str(d.name)
+                );
+            }
             let ok = !m.ty.is_agg()
                 && matches!(
                     m.ty.base,
