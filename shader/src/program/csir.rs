@@ -873,11 +873,17 @@ fn rd_name(
         return Err(bad("empty name"));
     }
     let bytes = b.get(at + 1..at + 1 + l).unwrap_or(&[]);
-    let ident = bytes
-        .iter()
-        .enumerate()
-        .all(|(k, c)| c.is_ascii_alphabetic() || *c == b'_' || (k > 0 && c.is_ascii_digit()));
-    if !ident {
+    // Profile 2 reflects struct members, array elements and block members of varyings,
+    // uniforms and samplers (`u.m`, `a[3]`, `lights[2].color`, `VS_OUT.n`): those entries take
+    // such a path; every other name is a plain identifier.
+    let path = size == P2_NAME_FIELD && matches!(what, "varying" | "uniform" | "sampler");
+    if path && !is_reflected_path(bytes) {
+        return Err(bad(
+            "name is not an identifier or a reflected member/element path",
+        ));
+    }
+    // (An empty name passed the length check above only where it is allowed.)
+    if !path && !bytes.is_empty() && !is_identifier(bytes) {
         return Err(bad("name is not an identifier"));
     }
     zero(b, at + 1 + l, at + size)?;
@@ -886,6 +892,38 @@ fn rd_name(
         let _ = n.push(c as char);
     }
     Ok(n)
+}
+
+/// An identifier: an ASCII letter or `_`, then letters, digits and `_`.
+fn is_identifier(b: &[u8]) -> bool {
+    !b.is_empty()
+        && b.iter()
+            .enumerate()
+            .all(|(k, c)| c.is_ascii_alphabetic() || *c == b'_' || (k > 0 && c.is_ascii_digit()))
+}
+
+/// A reflected name of profile 2: identifiers joined by `.`, each optionally followed by one
+/// element index `[N]` (N decimal, no leading zero), as the compiler names struct members,
+/// array elements and block members (`u_lights[2].color`, `Matrices.view`, `w[1]`).
+pub fn is_reflected_path(b: &[u8]) -> bool {
+    !b.is_empty()
+        && b.split(|c| *c == b'.').all(|seg| {
+            let (id, idx) = match seg.iter().position(|c| *c == b'[') {
+                Some(p) => (seg.get(..p).unwrap_or(&[]), seg.get(p..)),
+                None => (seg, None),
+            };
+            let idx_ok = match idx {
+                None => true,
+                Some(t) => {
+                    let digits = t.get(1..t.len().saturating_sub(1)).unwrap_or(&[]);
+                    t.len() >= 3
+                        && t.last() == Some(&b']')
+                        && digits.iter().all(u8::is_ascii_digit)
+                        && (digits.len() == 1 || digits.first() != Some(&b'0'))
+                }
+            };
+            is_identifier(id) && idx_ok
+        })
 }
 
 fn rd_type(v: u8, what: &'static str, index: usize) -> Result<Type, CsirError> {
