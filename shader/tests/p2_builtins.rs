@@ -580,3 +580,20 @@ void main() {
     // l = (u.xyz, 2); a = u.xyz; ls[1].power = 2, ls[0] zero; s.key.power = 1, s.w[1] = 1.25
     assert_eq!(s.run([3.0, 1.0, 0.5, 0.0]), [6.0, 1.5, 2.0, 2.25]);
 }
+
+/// atan(y, x) with x = -0 is sign(y) pi/2, as with +0 and as Mesa gives (found by
+/// tools/shc/tests/builtin_accuracy.rs: before, a -0 divisor made it -sign(y) pi/2).
+#[test]
+fn atan2_of_negative_zero_x_has_the_sign_of_y() {
+    let s = Shader::new("atan(u.x, u.y), atan(u.z, u.y), atan(u.x, u.w), atan(u.z, u.w)");
+    let half_pi = core::f32::consts::FRAC_PI_2;
+    let r = s.run([9.223372e18, -0.0, -1.5, 0.0]);
+    assert_eq!(r, [half_pi, -half_pi, half_pi, -half_pi], "{:?}", r);
+    // x = -2 and +2 still follow the quadrants.
+    let s = Shader::new("atan(1.0, u.x), atan(-1.0, u.x), atan(1.0, u.y), atan(-1.0, u.y)");
+    let r = s.run([-2.0, 2.0, 0.0, 0.0]);
+    let want = [2.677_945, -2.677_945, 0.463_647_6, -0.463_647_6];
+    for k in 0..4 {
+        assert!((r[k] - want[k]).abs() < 2e-5, "{:?}", r);
+    }
+}

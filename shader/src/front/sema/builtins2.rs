@@ -528,9 +528,12 @@ impl<'a> Sema<'a> {
                 let y = self.float_arg(name, 0, arg(0))?;
                 let x = self.float_arg(name, 1, arg(1))?;
                 self.same_type(name, i, y, x)?;
-                let q = self.op2(Op::Div, x.ty, y, x)?;
-                let t = self.atan1(q)?;
                 let z = self.splat(Val::konst(Type::Float, [0.0; 4]), x.ty.components())?;
+                // x = -0 divides as +0 (x + 0 is +0 for -0, x otherwise), so atan(y, -0) is
+                // sign(y) pi/2 as for +0 (and as Mesa gives), not -sign(y) pi/2.
+                let xp = self.add_k(x, 0.0)?;
+                let q = self.op2(Op::Div, x.ty, y, xp)?;
+                let t = self.atan1(q)?;
                 let neg = self.cmpv(x, z, CmpCode::Lt)?;
                 let up = self.cmpv(y, z, CmpCode::Ge)?;
                 let up = Val { ty: x.ty, ..up };
