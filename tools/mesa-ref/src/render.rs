@@ -269,7 +269,9 @@ fn set_block_uniforms(
     base: u32,
 ) -> Result<Vec<glow::Buffer>, MesaError> {
     unsafe {
-        let count = gl.get_program_parameter_i32(program, glow::ACTIVE_UNIFORM_BLOCKS).max(0) as u32;
+        let count = gl
+            .get_program_parameter_i32(program, glow::ACTIVE_UNIFORM_BLOCKS)
+            .max(0) as u32;
         if count == 0 {
             return Ok(Vec::new());
         }

@@ -194,6 +194,10 @@ void main() { frag = vec4(colors.swap * vec2(0.25, 0.75), colors.tint.b, colors.
                      "Colors.swap": [0, 1, 1, 0], "Colors.half_": [0.5]}}"#,
     );
     let img = mesa.render(vs, fs, &s).unwrap();
-    assert_eq!(img.pixel(1, 1), [191, 64, 255, 128], "left half: the moved quad");
+    assert_eq!(
+        img.pixel(1, 1),
+        [191, 64, 255, 128],
+        "left half: the moved quad"
+    );
     assert_eq!(img.pixel(6, 1), [0, 0, 0, 0], "right half: cleared");
 }

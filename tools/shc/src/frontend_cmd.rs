@@ -233,7 +233,11 @@ pub fn builtins(profile: Option<Profile>) -> i32 {
     let mut funcs: Vec<serde_json::Value> = shader::front::sema::builtins::BUILTINS
         .iter()
         .chain(p2.iter())
-        .map(|b| tex.iter().find(|t| t.0 == b.0).map_or_else(|| entry(b), entry))
+        .map(|b| {
+            tex.iter()
+                .find(|t| t.0 == b.0)
+                .map_or_else(|| entry(b), entry)
+        })
         .collect();
     for t in tex {
         if !funcs.iter().any(|f| f["name"] == t.0) {

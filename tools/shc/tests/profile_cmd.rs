@@ -496,12 +496,14 @@ fn builtins_profile_2_lists_the_texture_functions() {
         let f = l.iter().find(|f| f["name"] == n).unwrap();
         format!("{}", f["signatures"])
     };
-    assert!(sigs(&p2, "texture").contains("bias"), "{}", sigs(&p2, "texture"));
+    assert!(
+        sigs(&p2, "texture").contains("bias"),
+        "{}",
+        sigs(&p2, "texture")
+    );
     assert!(!sigs(&p1, "texture").contains("bias"));
     assert_eq!(
-        p2.iter()
-            .find(|f| f["name"] == "textureProj")
-            .unwrap()["signatures"]
+        p2.iter().find(|f| f["name"] == "textureProj").unwrap()["signatures"]
             .as_array()
             .unwrap()
             .len(),
