@@ -37,7 +37,7 @@ use crate::device::*;
 use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
 use crate::target::{TargetFormat, TargetPlane};
-use crate::texture::{Filter, SamplerState, Wrap};
+use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
 
 /// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
 pub struct ScanoutHooks<T> {
@@ -58,8 +58,9 @@ struct Pipe {
     blend: u32,
     dsa: [u32; 2],
     raster: [u32; 2],
-    /// Sampler states by (filter, wrap) kind, created on first use.
-    samplers: [u32; 4],
+    /// Sampler states by their description (filters, wraps, mip filter, LODs), created on
+    /// first use; at most `SAMPLER_CACHE_MAX` (see [`VirglBackend::sampler`]).
+    samplers: Vec<(VSampler, u32)>,
     /// Blend, DSA and rasterizer objects by their description: the fixed objects above first,
     /// then those made on demand for other pipeline state (at most `STATE_CACHE_MAX` each; the
     /// oldest unbound one made on demand is destroyed to make room).
@@ -75,6 +76,9 @@ struct Pipe {
 
 /// State objects of each kind a device context keeps.
 const STATE_CACHE_MAX: usize = 16;
+/// Sampler state objects a device context keeps: more than two draws' worth of units, so the
+/// states of the draw being encoded and of the one bound before are never evicted.
+const SAMPLER_CACHE_MAX: usize = 48;
 
 /// The cached object for `key`, creating it (and evicting the oldest unbound on-demand entry
 /// past the fixed `keep` ones when the cache is full).
@@ -275,7 +279,7 @@ enum Obj {
         ctx: DevId,
         res: ResId,
         view: u32,
-        kind: usize,
+        sampler: SamplerState,
         bytes: u64,
     },
     Program {
@@ -303,9 +307,53 @@ fn e(what: &'static str) -> impl Fn(GpuError) -> DeviceError {
     move |_| DeviceError(what)
 }
 
-fn sampler_kind(s: SamplerState) -> usize {
-    (matches!(s.filter, Filter::Linear) as usize)
-        | ((matches!(s.wrap, Wrap::ClampToEdge) as usize) << 1)
+fn pipe_filter(f: Filter) -> u32 {
+    match f {
+        Filter::Nearest => FILTER_NEAREST,
+        Filter::Linear => FILTER_LINEAR,
+    }
+}
+
+fn pipe_wrap(w: Wrap) -> u32 {
+    match w {
+        Wrap::Repeat => WRAP_REPEAT,
+        Wrap::ClampToEdge => WRAP_CLAMP_TO_EDGE,
+        Wrap::MirroredRepeat => WRAP_MIRROR_REPEAT,
+    }
+}
+
+/// The VirGL sampler state of a Gfx3D sampler: every field carried (filters, wraps, mip filter,
+/// LOD bias/min/max). Without a mip filter only the sign of the LOD against 0 matters
+/// (magnify or minify), so a min LOD below 0 is sent as 0: the same choice, and the stream of
+/// a default sampler stays what it was before mip states existed.
+fn vsampler(s: SamplerState) -> VSampler {
+    let mip_filter = match s.mip {
+        MipFilter::None => MIPFILTER_NONE,
+        MipFilter::Nearest => MIPFILTER_NEAREST,
+        MipFilter::Linear => MIPFILTER_LINEAR,
+    };
+    let clamp = |v: f32| {
+        if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(-SAMPLER_LOD_MAX, SAMPLER_LOD_MAX)
+        }
+    };
+    let min_lod = if s.mip == MipFilter::None {
+        clamp(s.min_lod).max(0.0)
+    } else {
+        clamp(s.min_lod)
+    };
+    VSampler {
+        wrap_s: pipe_wrap(s.wrap),
+        wrap_t: pipe_wrap(s.wrap_t()),
+        min_filter: pipe_filter(s.min()),
+        mag_filter: pipe_filter(s.filter),
+        mip_filter,
+        lod_bias: clamp(s.lod_bias),
+        min_lod,
+        max_lod: clamp(s.max_lod),
+    }
 }
 
 impl<T: GpuTransport3d> VirglBackend<T> {
@@ -394,37 +442,44 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         self.enc(ctx, "virgl submit failed", |e, _, _| e.flush())
     }
 
-    fn sampler(&mut self, ctx: DevId, kind: usize) -> Result<u32, DeviceError> {
+    /// The sampler state object of `s` in context `ctx`, created on first use. When the cache
+    /// is full the oldest state neither in `keep` (this draw's states so far) nor bound is
+    /// destroyed, and the bound sampler list is forgotten so the next draw re-binds.
+    fn sampler(&mut self, ctx: DevId, s: SamplerState, keep: &[u32]) -> Result<u32, DeviceError> {
+        let key = vsampler(s);
         let (_, c) = self.ctx_mut(ctx)?;
-        if let Some(&h) = c.pipe.samplers.get(kind).filter(|h| **h != 0) {
-            return Ok(h);
+        if let Some((_, h)) = c.pipe.samplers.iter().find(|(k, _)| *k == key) {
+            return Ok(*h);
         }
-        self.enc(ctx, "virgl sampler state failed", |e, handles, pipe| {
-            let h = handles.alloc()?;
-            let wrap = if kind & 2 != 0 {
-                WRAP_CLAMP_TO_EDGE
-            } else {
-                WRAP_REPEAT
-            };
-            let filter = if kind & 1 != 0 {
-                FILTER_LINEAR
-            } else {
-                FILTER_NEAREST
-            };
-            e.create_sampler_state(
-                h,
-                &VSampler {
-                    wrap_s: wrap,
-                    wrap_t: wrap,
-                    min_filter: filter,
-                    mag_filter: filter,
-                },
-            )?;
-            if let Some(s) = pipe.samplers.get_mut(kind) {
-                *s = h;
+        let bound = c.bound.samplers.0;
+        let mut evicted = false;
+        let h = self.enc(ctx, "virgl sampler state failed", |e, handles, pipe| {
+            if pipe.samplers.len() >= SAMPLER_CACHE_MAX {
+                let old = pipe
+                    .samplers
+                    .iter()
+                    .position(|(_, h)| !keep.contains(h) && !bound.contains(h));
+                if let Some(i) = old {
+                    let (_, old) = pipe.samplers.remove(i);
+                    e.destroy_object(OBJ_SAMPLER_STATE, old)?;
+                    let _ = handles.free(old);
+                    evicted = true;
+                }
             }
+            let h = handles.alloc()?;
+            if let Err(err) = e.create_sampler_state(h, &key) {
+                let _ = handles.free(h);
+                return Err(err);
+            }
+            pipe.samplers.push((key, h));
             Ok(h)
-        })
+        })?;
+        if evicted {
+            if let Ok((_, c)) = self.ctx_mut(ctx) {
+                c.bound.samplers = Default::default();
+            }
+        }
+        Ok(h)
     }
 
     fn bind_target(&mut self, ctx: DevId, target: DevId) -> Result<(u32, u32), DeviceError> {
@@ -602,7 +657,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             blend: 0,
             dsa: [0; 2],
             raster: [0; 2],
-            samplers: [0; 4],
+            samplers: Vec::new(),
             blends: Vec::new(),
             dsas: Vec::new(),
             rasters: Vec::new(),
@@ -866,8 +921,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         texels: &[u32],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError> {
-        let kind = sampler_kind(sampler);
-        self.sampler(ctx, kind)?;
+        self.sampler(ctx, sampler, &[])?;
         let (res, n) = self.create_resource(ctx, &ResourceDesc::texture(w, h))?;
         let cid = self.cid(ctx)?;
         let mut bytes = Vec::with_capacity(texels.len() * 4);
@@ -900,7 +954,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 ctx,
                 res,
                 view,
-                kind,
+                sampler,
                 bytes: n,
             },
         );
@@ -1026,16 +1080,19 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         };
         // Sampler views and states for units 0..=last bound unit.
         let mut views = [0u32; 4];
-        let mut kinds = [0usize; 4];
+        let mut kinds = [SamplerState::default(); 4];
         let mut units = 0usize;
         for (u, t) in d.textures.iter().enumerate() {
             if let Some(t) = t {
                 match self.objects.get(t) {
                     Some(Obj::Texture {
-                        view, kind, ctx: c, ..
+                        view,
+                        sampler,
+                        ctx: c,
+                        ..
                     }) if *c == ctx => {
                         views[u] = *view;
-                        kinds[u] = *kind;
+                        kinds[u] = *sampler;
                         units = u + 1;
                     }
                     _ => return Err(DeviceError("unknown device texture")),
@@ -1047,7 +1104,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 let view = self.target_view(ctx, t.target, t.plane)?;
                 if let (Some(v), Some(k)) = (views.get_mut(u), kinds.get_mut(u)) {
                     *v = view;
-                    *k = sampler_kind(t.sampler);
+                    *k = t.sampler;
                 }
                 units = units.max(u + 1);
             }
@@ -1062,13 +1119,14 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             let black = self.black_view(ctx)?;
             for u in missing {
                 views[u] = black;
-                kinds[u] = 0;
+                kinds[u] = SamplerState::default();
                 units = units.max(u + 1);
             }
         }
         let mut states = [0u32; 4];
         for u in 0..units {
-            states[u] = self.sampler(ctx, kinds[u])?;
+            let s = self.sampler(ctx, kinds[u], &states[..u])?;
+            states[u] = s;
         }
         // Vertex elements in location order; a location the layout skips reads element 0's data.
         let mut elements: Vec<VertexElement> = Vec::new();

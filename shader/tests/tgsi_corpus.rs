@@ -35,8 +35,9 @@ fn checked(m: &Module, remap: Option<&[i8]>, what: &str) -> Result<String, TgsiE
 }
 
 /// Accepted shaders whose TGSI is a known gap (their golden TGSI file holds the error, so the
-/// list stays honest: once they emit, the golden differs).
-const NO_TGSI_YET: [&str; 1] = ["p2_texture_functions.frag"];
+/// list stays honest: once they emit, the golden differs). None today: texel offsets are
+/// emitted since session 4.
+const NO_TGSI_YET: [&str; 0] = [];
 
 #[test]
 fn corpus_tgsi_is_golden_and_parses() {
@@ -55,8 +56,7 @@ fn corpus_tgsi_is_golden_and_parses() {
             Ok(t) => t,
             Err(e) => {
                 // Every shader the corpus accepts must link, and a link needs TGSI for both
-                // stages (issue 11): an accepted shader over the budget is a failure. The one
-                // known gap (issue 15): texel offsets of filtered samples are not emitted yet.
+                // stages (issue 11): an accepted shader over the budget is a failure.
                 if !NO_TGSI_YET.contains(&file.as_str()) {
                     failures.push(format!("{}: no TGSI: {}", file, e));
                 }

@@ -87,12 +87,18 @@ pub struct DsaState {
 }
 
 /// Sampler state (nearest/repeat by default, the GL defaults the project uses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `mip_filter` is a `MIPFILTER_*` (NONE: level 0 only); the LODs are GL's
+/// TEXTURE_LOD_BIAS/MIN_LOD/MAX_LOD, each within +-`SAMPLER_LOD_MAX`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SamplerState {
     pub wrap_s: u32,
     pub wrap_t: u32,
     pub min_filter: u32,
     pub mag_filter: u32,
+    pub mip_filter: u32,
+    pub lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
 }
 
 impl Default for SamplerState {
@@ -102,6 +108,10 @@ impl Default for SamplerState {
             wrap_t: WRAP_REPEAT,
             min_filter: FILTER_NEAREST,
             mag_filter: FILTER_NEAREST,
+            mip_filter: MIPFILTER_NONE,
+            lod_bias: 0.0,
+            min_lod: 0.0,
+            max_lod: SAMPLER_LOD_MAX,
         }
     }
 }
@@ -587,30 +597,40 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         self.emit(&w[..2 + 4 * elements.len()])
     }
 
+    /// CREATE_OBJECT SAMPLER_STATE: wraps (REPEAT, CLAMP_TO_EDGE, MIRROR_REPEAT; r follows t:
+    /// 2D textures never read it), filters, the mip filter and the three LODs; no border colour.
     pub fn create_sampler_state(&mut self, handle: u32, s: &SamplerState) -> Result<()> {
         check_handle("sampler state handle", handle)?;
         for wrap in [s.wrap_s, s.wrap_t] {
-            if wrap != WRAP_REPEAT && wrap != WRAP_CLAMP_TO_EDGE {
+            if !matches!(wrap, WRAP_REPEAT | WRAP_CLAMP_TO_EDGE | WRAP_MIRROR_REPEAT) {
                 return Err(GpuError::Invalid {
-                    what: "sampler wrap (REPEAT or CLAMP_TO_EDGE)",
+                    what: "sampler wrap (REPEAT, CLAMP_TO_EDGE or MIRROR_REPEAT)",
                 });
             }
         }
         check_max("sampler min filter", s.min_filter, FILTER_LINEAR)?;
         check_max("sampler mag filter", s.mag_filter, FILTER_LINEAR)?;
-        let s0 = (s.wrap_s & 7)
-            | (s.wrap_t & 7) << 3
-            | (s.wrap_t & 7) << 6 // wrap_r follows wrap_t: 2D textures never read it
-            | (s.min_filter & 3) << 9
-            | MIPFILTER_NONE << 11
-            | (s.mag_filter & 3) << 13;
+        check_max("sampler mip filter", s.mip_filter, MIPFILTER_NONE)?;
+        for lod in [s.lod_bias, s.min_lod, s.max_lod] {
+            if !(-SAMPLER_LOD_MAX..=SAMPLER_LOD_MAX).contains(&lod) {
+                return Err(GpuError::Invalid {
+                    what: "sampler LOD (finite, within +-1000)",
+                });
+            }
+        }
+        let s0 = (s.wrap_s & 7) << SAMPLER_S0_WRAP_S_SHIFT
+            | (s.wrap_t & 7) << SAMPLER_S0_WRAP_T_SHIFT
+            | (s.wrap_t & 7) << SAMPLER_S0_WRAP_R_SHIFT
+            | (s.min_filter & 3) << SAMPLER_S0_MIN_IMG_FILTER_SHIFT
+            | (s.mip_filter & 3) << SAMPLER_S0_MIN_MIP_FILTER_SHIFT
+            | (s.mag_filter & 3) << SAMPLER_S0_MAG_IMG_FILTER_SHIFT;
         self.emit(&[
             cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_STATE, SAMPLER_STATE_SIZE),
             handle,
             s0,
-            f(0.0),
-            f(0.0),
-            f(1000.0),
+            f(s.lod_bias),
+            f(s.min_lod),
+            f(s.max_lod),
             0,
             0,
             0,

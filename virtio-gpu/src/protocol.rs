@@ -185,10 +185,22 @@ pub const CULL_BACK: u32 = 2;
 // Texture wrap modes (pipe_tex_wrap).
 pub const WRAP_REPEAT: u32 = 0;
 pub const WRAP_CLAMP_TO_EDGE: u32 = 2;
+pub const WRAP_MIRROR_REPEAT: u32 = 4;
 // Filters.
 pub const FILTER_NEAREST: u32 = 0;
 pub const FILTER_LINEAR: u32 = 1;
 pub const MIPFILTER_NONE: u32 = 2;
+pub const MIPFILTER_NEAREST: u32 = 0;
+pub const MIPFILTER_LINEAR: u32 = 1;
+/// Sampler state S0 fields (virgl_protocol.h VIRGL_OBJ_SAMPLE_STATE_S0_*): bit shifts.
+pub const SAMPLER_S0_WRAP_S_SHIFT: u32 = 0;
+pub const SAMPLER_S0_WRAP_T_SHIFT: u32 = 3;
+pub const SAMPLER_S0_WRAP_R_SHIFT: u32 = 6;
+pub const SAMPLER_S0_MIN_IMG_FILTER_SHIFT: u32 = 9;
+pub const SAMPLER_S0_MIN_MIP_FILTER_SHIFT: u32 = 11;
+pub const SAMPLER_S0_MAG_IMG_FILTER_SHIFT: u32 = 13;
+/// Largest |LOD| a sampler state carries (GL clamps nothing; the project bounds it).
+pub const SAMPLER_LOD_MAX: f32 = 1000.0;
 
 // Swizzles.
 /// R from red (0, bits 0..2), G from green (1), B from blue (2), A from alpha (3).

@@ -342,6 +342,10 @@ struct Plan {
     /// Profile 2: bit k set when IMM[k] holds integer constants (declared UINT32: its bits
     /// are not a float's, e.g. 1 is a denormal).
     uint_imms: Vec<u32, UINT_IMM_WORDS>,
+    /// Profile 2: IMM[k] for k >= this are texel offsets (declared INT32, as Mesa's st emits
+    /// them; interned after every other immediate, so they form the tail). For a texture op
+    /// with an offset, `const_imm` holds its offset's IMM index.
+    int_imms_from: u16,
     /// Per instruction: what [`forward`] decided (see the `F_*` flags).
     flags: Vec<u8, IR_CAP>,
     /// Where each temp is read and written, for [`follow`].
@@ -814,6 +818,28 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
     }
     if need_zero {
         p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
+    }
+    texel_offset_imms(m, p)
+}
+
+/// Interns the constant texel offsets of the texture ops as `IMM[k] INT32 {x, y, 0, 0}` after
+/// every other immediate (an offset may share an integer constant's entry: virglrenderer reads
+/// an offset's bits as integers whatever the immediate's type).
+fn texel_offset_imms(m: &Module, p: &mut Plan) -> Result<(), TgsiError> {
+    let from = p.imms.len() as u16;
+    for (i, inst) in m.insts.iter().enumerate() {
+        if !crate::ir::TEX_OPS.contains(&inst.op) || inst.aux2 == 0 {
+            continue;
+        }
+        let (x, y) = crate::back::exec::mip::offset_of(inst.aux2 as u8);
+        let v = [x as u32, y as u32, 0, 0];
+        let k = intern(&mut p.imms, v, i)?;
+        if let Some(slot) = p.const_imm.get_mut(i) {
+            *slot = k;
+        }
+    }
+    if p.imms.len() as u16 > from {
+        p.int_imms_from = from;
     }
     Ok(())
 }
@@ -1557,6 +1583,7 @@ impl TgsiScratch {
                 zero_imm: None,
                 one_imm: None,
                 uint_imms: Vec::new(),
+                int_imms_from: u16::MAX,
                 flags: Vec::new(),
                 index: FollowIndex::new(),
                 fcoord_reg: 0,
@@ -1625,6 +1652,7 @@ fn emit_plan(
     p.zero_imm = None;
     p.one_imm = None;
     p.uint_imms.clear();
+    p.int_imms_from = u16::MAX;
     p.fcoord_reg = 0;
     p.scratch = 0;
     p.loop_temps = 0;
@@ -1759,6 +1787,25 @@ fn emit_plan(
         dcl!(e, "ADDR[0]")?;
     }
     for (k, v) in p.imms.iter().enumerate() {
+        if k >= p.int_imms_from as usize {
+            let n = |i: usize| v[i] as i32;
+            raw!(
+                e,
+                "IMM[",
+                k,
+                "] INT32 {",
+                n(0),
+                ", ",
+                n(1),
+                ", ",
+                n(2),
+                ", ",
+                n(3),
+                "}\n"
+            )?;
+            e.tokens = e.tokens.saturating_add(TOKENS_IMM);
+            continue;
+        }
         if p.uint_imms
             .get(k / 32)
             .is_some_and(|w| w & (1 << (k % 32)) != 0)
@@ -2293,7 +2340,7 @@ fn emit_inst(
             inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", inst.aux, "], 2D")?;
         }
         Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
-            texture_inst(e, m, i, inst)?
+            texture_inst(e, m, p, i, inst)?
         }
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
@@ -2723,6 +2770,8 @@ struct Decls {
     /// System values (vertex stage).
     sv: u64,
     imms: u32,
+    /// Bit k set when IMM[k] (k < 256) is declared INT32 or UINT32 (texel offsets read those).
+    int_imms: [u64; 4],
     /// ADDR[0] is declared; TEMP arrays declared so far.
     addr: bool,
     arrays: u32,
@@ -2879,6 +2928,16 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                     return c.err("expected texture target 2D");
                 }
             }
+            // A texel offset after the target: `, IMM[k].xyz` of an integer immediate.
+            c.ws();
+            if tex && c.peek() == Some(b',') {
+                if !matches!(name, "TEX" | "TXB" | "TXL" | "TXD" | "TXF") {
+                    return c.err("texel offset on an instruction that takes none");
+                }
+                c.expect(b',', "expected `,`")?;
+                c.ws();
+                tex_offset(&mut c, &d)?;
+            }
             c.ws();
             if !c.at_end() {
                 return c.err("unexpected text after the operands");
@@ -2948,11 +3007,17 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                 }
                 c.expect(b']', "expected `]`")?;
                 c.expect(b' ', "expected a space")?;
-                let uint = match c.word() {
-                    "FLT32" => false,
-                    "UINT32" => true,
-                    _ => return c.err("expected FLT32 or UINT32"),
+                let (uint, sint) = match c.word() {
+                    "FLT32" => (false, false),
+                    "UINT32" => (true, false),
+                    "INT32" => (false, true),
+                    _ => return c.err("expected FLT32, UINT32 or INT32"),
                 };
+                if uint || sint {
+                    if let Some(w) = d.int_imms.get_mut(d.imms as usize / 64) {
+                        *w |= 1 << (d.imms % 64);
+                    }
+                }
                 c.ws();
                 c.expect(b'{', "expected `{`")?;
                 for k in 0..4 {
@@ -2971,7 +3036,10 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                     if uint && tok.parse::<u32>().is_err() {
                         return c.err("immediate is not an unsigned 32-bit integer");
                     }
-                    if !uint && parse_tgsi_float(tok).is_none() {
+                    if sint && tok.parse::<i32>().is_err() {
+                        return c.err("immediate is not a signed 32-bit integer");
+                    }
+                    if !uint && !sint && parse_tgsi_float(tok).is_none() {
                         return c.err("immediate is not a float in TGSI syntax");
                     }
                 }
@@ -3205,6 +3273,38 @@ fn register<'a>(c: &mut Cur<'a>, d: &Decls, write: bool) -> Result<&'a str, Tgsi
     Ok(file)
 }
 
+/// A texture instruction's offset operand: `IMM[k].abc` (three swizzle letters) of an INT32 or
+/// UINT32 immediate, as tgsi_text parses it.
+fn tex_offset(c: &mut Cur<'_>, d: &Decls) -> Result<(), TgsiCheckError> {
+    if c.word() != "IMM" {
+        return c.err("a texel offset must be an immediate");
+    }
+    c.expect(b'[', "expected `[`")?;
+    let k = c.uint()?;
+    c.expect(b']', "expected `]`")?;
+    let int = k < d.imms
+        && d.int_imms
+            .get(k as usize / 64)
+            .is_some_and(|w| w & (1 << (k % 64)) != 0);
+    if !int {
+        return c.err("a texel offset must be a declared integer immediate");
+    }
+    c.expect(b'.', "a texel offset needs a swizzle of 3 letters")?;
+    for _ in 0..3 {
+        if !c
+            .peek()
+            .is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w'))
+        {
+            return c.err("a texel offset needs a swizzle of 3 letters");
+        }
+        c.i += 1;
+    }
+    if c.peek().is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return c.err("a texel offset needs a swizzle of 3 letters");
+    }
+    Ok(())
+}
+
 fn dst_operand(c: &mut Cur<'_>, d: &Decls) -> Result<(), TgsiCheckError> {
     register(c, d, true)?;
     if c.eat(b'.') {
@@ -3416,17 +3516,46 @@ mod tests {
     }
 }
 
+/// A texture instruction's optional texel-offset operand (`, IMM[k].xyz`).
+#[derive(Clone, Copy)]
+struct TexOffset(Option<u16>);
+
+impl Piece for TexOffset {
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        if let Some(k) = self.0 {
+            ", IMM[".put(out)?;
+            k.put(out)?;
+            "].xyz".put(out)?;
+        }
+        Ok(())
+    }
+}
+
 /// The texture opcodes (SAMPLE_LOD .. TEXSIZE): TXL, TEX/TXB, TXD, TXF, TXQ on the unit's 2D
 /// sampler view; the scratch temp builds the coordinate with its level or bias in .w (TXF and
 /// TXQ take integers: F2I first, and TXQ's size comes back through I2F, the IR holding
 /// integers as floats).
-fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(), TgsiError> {
-    if inst.aux2 != 0 && inst.op != Op::TexFetch {
-        return Err(bad(
-            i,
-            "texel offsets of filtered samples are not supported in TGSI yet",
-        ));
-    }
+fn texture_inst(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+) -> Result<(), TgsiError> {
+    // A constant texel offset is the instruction's texture-offset operand after the target,
+    // `IMM[k].xyz` of its INT32 immediate (as Mesa's st emits it; virglrenderer turns it into
+    // the GLSL offset argument).
+    let off = TexOffset(if inst.aux2 != 0 && inst.op != Op::TexSize {
+        Some(
+            p.const_imm
+                .get(i)
+                .copied()
+                .filter(|&k| (k as usize) < p.imms.len())
+                .ok_or(bad(i, "texel offset immediate missing"))?,
+        )
+    } else {
+        None
+    });
     let d = temp(inst.dst, m, i)?;
     let s = e.scratch0;
     let u = inst.aux;
@@ -3450,7 +3579,7 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
         Op::SampleBias if inst.b < 0 => {
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
-            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], 2D")?;
+            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], 2D", off)?;
         }
         Op::SampleGrad => {
             let (a, b) = (temp(inst.a, m, i)?, temp(inst.b, m, i)?);
@@ -3468,7 +3597,8 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
                 c,
                 ", SAMP[",
                 u,
-                "], 2D"
+                "], 2D",
+                off
             )?;
         }
         Op::TexFetch => {
@@ -3476,10 +3606,17 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
             let (a, b) = (e.src(a), e.src(b));
             inst!(e, "F2I TEMP[", s, "].xy, ", a)?;
             inst!(e, "F2I TEMP[", s, "].w, ", b, ".xxxx")?;
-            if inst.aux2 != 0 {
-                return Err(bad(i, "texelFetchOffset is not supported in TGSI yet"));
-            }
-            inst!(e, "TXF TEMP[", d, "], TEMP[", s, "], SAMP[", u, "], 2D")?;
+            inst!(
+                e,
+                "TXF TEMP[",
+                d,
+                "], TEMP[",
+                s,
+                "], SAMP[",
+                u,
+                "], 2D",
+                off
+            )?;
         }
         _ => {
             // TXL (SAMPLE_LOD) or TXB (SAMPLE_BIAS with a bias): the level or bias in .w.
@@ -3492,7 +3629,7 @@ fn texture_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Resul
             };
             inst!(e, "MOV TEMP[", s, "].xy, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
-            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], 2D")?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], 2D", off)?;
             inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
         }
     }
