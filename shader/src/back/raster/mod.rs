@@ -1025,7 +1025,7 @@ fn triangle(
     }
     // Flat varyings take the provoking vertex's value (GL's default convention: the last
     // vertex of the triangle): copied to the others before clipping, every vertex that
-    // clipping makes carries it too (a + t * (a - a) is exactly a).
+    // clipping makes carries it too (copied as bits: profile 2's flat integers).
     let flat: [ClipVert; 3];
     let v = if setup
         .interp
@@ -1087,7 +1087,13 @@ fn triangle(
                     r.pos[c] = p.pos[c] + t * (q.pos[c] - p.pos[c]);
                 }
                 for k in 0..nv {
-                    r.var[k] = p.var[k] + t * (q.var[k] - p.var[k]);
+                    r.var[k] = if setup.interp.get(k / 4) == Some(&Mode::Flat) {
+                        // Bits, not arithmetic: a flat integer's pattern may be -0.0, an
+                        // infinity or a NaN (a + t * (a - a) would change it).
+                        p.var[k]
+                    } else {
+                        p.var[k] + t * (q.var[k] - p.var[k])
+                    };
                 }
                 tmp[m] = r;
                 m += 1;
@@ -1616,6 +1622,18 @@ fn queue_block(
         // Components the shader never reads keep stale values.
         let read = fs.varying_lanes(s & (VARYING_CAP - 1));
         let mode = setup.interp.get(k).copied().unwrap_or(Mode::Smooth);
+        if mode == Mode::Flat {
+            // The provoking vertex's bits in every lane (profile 2's flat integers are bit
+            // patterns: a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+            for c in 0..4 {
+                if read & (1 << c) == 0 {
+                    continue;
+                }
+                let a = it.a0.get(k * 4 + c).copied().unwrap_or(0.0);
+                dst[c][o..o + BLOCK].fill(a);
+            }
+            continue;
+        }
         if mode != Mode::Smooth {
             for c in 0..4 {
                 if read & (1 << c) == 0 {
