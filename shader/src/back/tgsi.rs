@@ -367,6 +367,8 @@ struct Plan {
     sysvals: u8,
     writes_position: bool,
     writes_color: bool,
+    /// Fragment stage (profile 2): gl_FragDepth is written (`OUT[1], POSITION`, its .z).
+    writes_depth: bool,
     /// Profile 2's indirect ops: ADDR[0] is declared; the indirectly addressed temp ranges
     /// (first, last), sorted and disjoint; IMM {0, 1, 2, 3} for the lane ops.
     addr: bool,
@@ -754,6 +756,12 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     return Err(bad(i, "store_color outside a fragment shader"));
                 }
                 p.writes_color = true;
+            }
+            Op::StoreDepth => {
+                if m.stage != Stage::Fragment {
+                    return Err(bad(i, "store_depth outside a fragment shader"));
+                }
+                p.writes_depth = true;
             }
             Op::Discard if m.stage != Stage::Fragment => {
                 return Err(bad(i, "discard outside a fragment shader"));
@@ -1599,6 +1607,7 @@ impl TgsiScratch {
                 sysvals: 0,
                 writes_position: false,
                 writes_color: false,
+                writes_depth: false,
                 addr: false,
                 arrays: Vec::new(),
                 lane_imm: 0,
@@ -1666,6 +1675,7 @@ fn emit_plan(
     p.sysvals = 0;
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
+    p.writes_depth = false;
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
@@ -1730,6 +1740,10 @@ fn emit_plan(
         }
         if p.writes_color {
             dcl!(e, "OUT[0], COLOR")?;
+        }
+        if p.writes_depth {
+            // gl_FragDepth, as Mesa's state tracker declares it: the z of a POSITION output.
+            dcl!(e, "OUT[1], POSITION")?;
         }
     } else {
         for a in 0..ATTR_CAP {
@@ -2397,6 +2411,11 @@ fn emit_inst(
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
             inst!(e, "MOV OUT[", inst.aux + 1, "], ", a)?;
+        }
+        Op::StoreDepth => {
+            let a = temp(inst.a, m, i)?;
+            let a = e.src(a);
+            inst!(e, "MOV OUT[1].z, ", a, ".xxxx")?;
         }
         Op::If => {
             let a = temp(inst.a, m, i)?;

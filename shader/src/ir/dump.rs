@@ -95,6 +95,9 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     if f.reads_fragcoord {
         writeln!(out, "reads gl_FragCoord")?;
     }
+    if f.writes_depth {
+        writeln!(out, "writes gl_FragDepth")?;
+    }
     if f.reads_vertex_id {
         writeln!(out, "reads gl_VertexID")?;
     }
@@ -230,7 +233,7 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::LoadFcoord => write!(out, "load_fragcoord"),
         Op::LoadSysval if i.aux == SYSVAL_INSTANCE_ID => write!(out, "load_sysval gl_InstanceID"),
         Op::LoadSysval => write!(out, "load_sysval gl_VertexID"),
-        Op::StorePos | Op::StoreColor => write!(out, "{} %{}", name, i.a),
+        Op::StorePos | Op::StoreColor | Op::StoreDepth => write!(out, "{} %{}", name, i.a),
         Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
         Op::If => write!(out, "if %{}", i.a),
         Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),

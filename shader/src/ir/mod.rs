@@ -50,6 +50,7 @@
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
 //! | LOAD_FACE | dst | fragment stage, profile 2: dst = (1, 1, 1, 1) when the primitive is front-facing (gl_FrontFacing), else 0 |
+//! | STORE_DEPTH | a | fragment stage, profile 2: gl_FragDepth = a[0]; the rasterizer clamps it to [0, 1] (NaN -> 0) and tests and writes it instead of the interpolated depth |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
 //! | LOAD_IDX | dst, a = index, b = range base, c = offset in an element, aux = len (elements), aux2 = stride (temps per element) | dst = temp b + clamp(index)*aux2 + c (all four lanes); the range is temps b..b+aux*aux2 (profile 2) |
 //! | STORE_IDX | dst = range base, a = index, b = source, c, aux = len, aux2 = stride, lanes (0 means 4) | temp dst + clamp(index)*aux2 + c gets b's first `lanes` lanes; the rest of the range is kept (profile 2) |
@@ -86,7 +87,7 @@
 //! integer ops are 48..=71: IADD ISUB IMUL IDIV UDIV IMOD UMOD AND OR XOR NOT SHL ISHR USHR IMIN
 //! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order; profile 2's dynamic indexing
 //! LOAD_IDX (72) STORE_IDX (73) LOAD_UNI_IDX (74) LOAD_LANE (75) STORE_LANE (76); profile 2's derivatives DDX (80) DDY
-//! (81); gl_FrontFacing's LOAD_FACE (82).
+//! (81); gl_FrontFacing's LOAD_FACE (82); gl_FragDepth's STORE_DEPTH (104).
 
 /// The pattern of every profile-2 integer op (48..=71), for exhaustive matches.
 macro_rules! int_ops {
@@ -441,6 +442,10 @@ pub enum Op {
     TexFetch = 91,
     /// dst = textureSize(unit, int(a.x)) (ivec2).
     TexSize = 92,
+    // Profile 2's remaining built-in outputs (issue 15; numbers 104..=107).
+    /// Fragment stage: gl_FragDepth = a[0] (replaces the interpolated depth for the depth test
+    /// and the depth buffer; clamped to [0, 1], NaN -> 0, by the rasterizer).
+    StoreDepth = 104,
 }
 
 /// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
@@ -518,7 +523,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 85] = [
+    pub const ALL: [Op; 86] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -604,6 +609,7 @@ impl Op {
         Op::SampleGrad,
         Op::TexFetch,
         Op::TexSize,
+        Op::StoreDepth,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -716,6 +722,7 @@ impl Op {
             Op::SampleGrad => "sample_grad",
             Op::TexFetch => "texel_fetch",
             Op::TexSize => "texture_size",
+            Op::StoreDepth => "store_depth",
         }
     }
 
@@ -933,6 +940,9 @@ pub struct Interface {
     pub writes_position: bool,
     /// Fragment stage: gl_FragCoord is read.
     pub reads_fragcoord: bool,
+    /// Fragment stage (profile 2): gl_FragDepth is written (STORE_DEPTH): the depth test
+    /// must run after the shader.
+    pub writes_depth: bool,
     /// Vertex stage (profile 2): gl_VertexID is read.
     pub reads_vertex_id: bool,
     /// Vertex stage (profile 2): gl_InstanceID is read.

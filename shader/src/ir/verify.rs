@@ -373,6 +373,16 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 v.temp(inst.a)?;
                 v.varying(inst.aux, "STORE_VAR slot is not a declared varying")?;
             }
+            Op::StoreDepth => {
+                if p1 {
+                    return Err(v.err("STORE_DEPTH (opcode 104) is profile 2's"));
+                }
+                v.stage(
+                    Stage::Fragment,
+                    "STORE_DEPTH (gl_FragDepth) is only allowed in fragment shaders",
+                )?;
+                v.temp(inst.a)?;
+            }
             Op::StoreColor => {
                 v.stage(
                     Stage::Fragment,

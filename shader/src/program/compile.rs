@@ -283,6 +283,7 @@ impl Shader {
                     color_output: None,
                     frag_outputs: Vec::new(),
                     reads_fragcoord: false,
+                    writes_depth: false,
                     reads_vertex_id: false,
                     reads_instance_id: false,
                     invariant_slots: 0,

@@ -549,8 +549,8 @@ fn decode_records(b: &[u8], at: usize, n: usize, m: &mut Module) -> Result<(), C
     for i in 0..n {
         let r = at + RECORD * i;
         let opb = b.get(r).copied().unwrap_or(0xff);
-        // Opcodes 35..=82 (LOAD_SYSVAL, the built-in library, loops, integers, indirect
-        // addressing, derivatives, gl_FrontFacing) exist only in profile-2 modules.
+        // Opcodes 35 and up (LOAD_SYSVAL, the built-in library, loops, integers, indirect
+        // addressing, derivatives, gl_FrontFacing, textures, gl_FragDepth) exist only in profile-2 modules.
         let known = m.profile != Profile::P1 || opb <= P1_OPCODE_MAX;
         let op = Op::from_u8(opb)
             .filter(|_| known)
@@ -610,7 +610,9 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::LoadUni => (true, false, false, true, true),
         Op::LoadFcoord => (true, false, false, false, false),
         Op::LoadSysval => (true, false, false, true, false),
-        Op::StorePos | Op::StoreColor | Op::If => (false, true, false, false, false),
+        Op::StorePos | Op::StoreColor | Op::StoreDepth | Op::If => {
+            (false, true, false, false, false)
+        }
         Op::StoreVar => (false, true, false, true, false),
         crate::ir::int_ops!() => (
             true,
@@ -812,6 +814,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
             }
             Op::StorePos => iface.writes_position = true,
             Op::StoreColor => iface.color_output = Some(numbered("color", 0)),
+            Op::StoreDepth => iface.writes_depth = true,
             Op::LoadFcoord => iface.reads_fragcoord = true,
             Op::LoadSysval if aux == crate::ir::SYSVAL_INSTANCE_ID => {
                 iface.reads_instance_id = true
@@ -1121,6 +1124,8 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     iface.derived_names = flags & FLAG_DERIVED_NAMES != 0;
     iface.reads_vertex_id = flags & FLAG_READS_VERTEX_ID != 0;
     iface.reads_instance_id = flags & FLAG_READS_INSTANCE_ID != 0;
+    // No header flag: gl_FragDepth is written exactly when a STORE_DEPTH is there.
+    iface.writes_depth = m.insts.iter().any(|i| i.op == Op::StoreDepth);
     check_tables(&m)?;
     Ok(m)
 }

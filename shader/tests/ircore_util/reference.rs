@@ -111,6 +111,9 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             // Profile 2's texture opcodes: the random programs never hold them (mip.rs has
             // their own tests).
             Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {}
+            // gl_FragDepth is the rasterizer's (tests/p2_frag_depth.rs); the random programs
+            // never hold it.
+            Op::StoreDepth => {}
             Op::Const => {
                 let mut v = [0.0; 4];
                 for k in 0..i.lanes as usize {

@@ -53,6 +53,7 @@ impl Executable {
             bank_uni: [NOT_UNIFORM; BANK_MAX],
             nbank: 0,
             reads_fragcoord: false,
+            writes_depth: false,
             reads_sysvals: false,
             derivatives: false,
             has_flow: false,
@@ -164,6 +165,7 @@ impl Executable {
                 e.varying_mask |= 1 << (x & 15);
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
+            e.writes_depth |= inst.op == Op::StoreDepth;
             e.reads_sysvals |= inst.op == Op::LoadSysval;
             e.derivatives |= matches!(inst.op, Op::Ddx | Op::Ddy);
             e.has_flow |= matches!(inst.op, Op::If | Op::Loop);
@@ -698,6 +700,7 @@ fn no_register_result(op: Op) -> bool {
             | Op::StorePos
             | Op::StoreVar
             | Op::StoreColor
+            | Op::StoreDepth
             | Op::Discard
             | Op::StoreIdx
             | Op::StoreLane

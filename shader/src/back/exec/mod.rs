@@ -166,6 +166,9 @@ pub struct Outputs {
     pub color: Vec4x,
     /// [`Executable::run_packed`]: the colour as 0xAARRGGBB pixels (`color` is not written).
     pub packed: [u32; LANES],
+    /// Fragment stage: gl_FragDepth per lane, as written (STORE_DEPTH; see
+    /// [`Executable::writes_depth`]); unclamped.
+    pub depth: Lanes,
 }
 
 impl Default for Outputs {
@@ -181,6 +184,7 @@ impl Outputs {
             varyings: [[[0.0; LANES]; 4]; VARYING_CAP],
             color: [[0.0; LANES]; 4],
             packed: [0; LANES],
+            depth: [0.0; LANES],
         }
     }
 }
@@ -263,6 +267,8 @@ pub struct Executable {
     varying_lanes: [u8; VARYING_CAP],
     /// Some instruction reads gl_FragCoord (otherwise the rasterizer need not fill it).
     reads_fragcoord: bool,
+    /// Some instruction writes gl_FragDepth (STORE_DEPTH): the depth test runs after shading.
+    writes_depth: bool,
     /// Some instruction reads gl_VertexID or gl_InstanceID (LOAD_SYSVAL).
     reads_sysvals: bool,
     /// Some instruction takes a derivative (DDX/DDY): the rasterizer must shade whole 2x2
@@ -297,6 +303,12 @@ impl Executable {
     /// the code reads; the others may hold anything.
     pub fn varying_lanes(&self, slot: usize) -> u8 {
         self.varying_lanes.get(slot).copied().unwrap_or(0)
+    }
+
+    /// Whether this fragment stage writes gl_FragDepth (`Outputs::depth`): the rasterizer must
+    /// test and write depth after shading (no early depth test).
+    pub fn writes_depth(&self) -> bool {
+        self.writes_depth
     }
 
     /// Whether this stage reads gl_FragCoord (`Invocation::fragcoord`).
@@ -842,6 +854,7 @@ impl Executable {
                     m,
                 ),
                 Op::StoreColor => put4(&mut out.color, &r[a], m),
+                Op::StoreDepth => put(&mut out.depth, &r[a][0], m),
                 Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
                     indirect::run(r, d, m, inv.uniforms)
                 }

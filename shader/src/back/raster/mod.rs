@@ -11,8 +11,9 @@
 //! fixed point (i64) with the top-left fill rule applied in target memory orientation (row 0 =
 //! top of the picture); scissor to the viewport rectangle; 4x2 pixel blocks, up to
 //! [`LANES`]/8 of them from one triangle queued and shaded as one SoA dispatch; early depth
-//! test (LESS against the target's float buffer; there is no shader depth output, so testing
-//! before shading is exact) with the write after shading for the lanes that did not DISCARD;
+//! test (against the target's float buffer; exact before shading unless the shader writes
+//! gl_FragDepth, which is then clamped to [0, 1] and tested and written after shading, see
+//! `late_depth`) with the write after shading for the lanes that did not DISCARD;
 //! perspective-correct varyings (attribute/w and 1/w interpolated linearly in screen space,
 //! with planes set up from the unsnapped float positions as llvmpipe does, so texel choices at
 //! texture-coordinate boundaries agree with it); window depth z_ndc*0.5+0.5 interpolated
@@ -1024,7 +1025,7 @@ fn triangle(
     }
     // Flat varyings take the provoking vertex's value (GL's default convention: the last
     // vertex of the triangle): copied to the others before clipping, every vertex that
-    // clipping makes carries it too (a + t * (a - a) is exactly a).
+    // clipping makes carries it too (copied as bits: profile 2's flat integers).
     let flat: [ClipVert; 3];
     let v = if setup
         .interp
@@ -1086,7 +1087,13 @@ fn triangle(
                     r.pos[c] = p.pos[c] + t * (q.pos[c] - p.pos[c]);
                 }
                 for k in 0..nv {
-                    r.var[k] = p.var[k] + t * (q.var[k] - p.var[k]);
+                    r.var[k] = if setup.interp.get(k / 4) == Some(&Mode::Flat) {
+                        // Bits, not arithmetic: a flat integer's pattern may be -0.0, an
+                        // infinity or a NaN (a + t * (a - a) would change it).
+                        p.var[k]
+                    } else {
+                        p.var[k] + t * (q.var[k] - p.var[k])
+                    };
                 }
                 tmp[m] = r;
                 m += 1;
@@ -1549,7 +1556,8 @@ fn queue_block(
     let top = (py - target.row0)
         .wrapping_mul(it.width as i64)
         .wrapping_add(px.max(0)) as usize;
-    if setup.state.depth_test {
+    // A shader writing gl_FragDepth is tested after shading (`flush`), never early.
+    if setup.state.depth_test && !fs.writes_depth() {
         // Every lane is tested (branch-free); a lane outside the buffer never passes.
         let mut pass: Mask = 0;
         let depth_at = |l: usize| {
@@ -1614,6 +1622,18 @@ fn queue_block(
         // Components the shader never reads keep stale values.
         let read = fs.varying_lanes(s & (VARYING_CAP - 1));
         let mode = setup.interp.get(k).copied().unwrap_or(Mode::Smooth);
+        if mode == Mode::Flat {
+            // The provoking vertex's bits in every lane (profile 2's flat integers are bit
+            // patterns: a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+            for c in 0..4 {
+                if read & (1 << c) == 0 {
+                    continue;
+                }
+                let a = it.a0.get(k * 4 + c).copied().unwrap_or(0.0);
+                dst[c][o..o + BLOCK].fill(a);
+            }
+            continue;
+        }
         if mode != Mode::Smooth {
             for c in 0..4 {
                 if read & (1 << c) == 0 {
@@ -1699,7 +1719,10 @@ fn flush(
         fs.run_packed(&mut scratch.regs, &inv, &mut scratch.out, mask)
     };
     // Helper lanes never write (and their DISCARD removes nothing but themselves).
-    let alive = alive & cover;
+    let mut alive = alive & cover;
+    if fs.writes_depth() {
+        alive = late_depth(setup, target, batch, &scratch.out.depth, blocks, alive);
+    }
     let col = &scratch.out.color;
     let write_depth = setup.state.depth_test && setup.state.depth_write;
     let width = target.width as usize;
@@ -1829,6 +1852,45 @@ fn flush(
             }
         }
     }
+}
+
+/// gl_FragDepth: each surviving lane's written depth, clamped to the depth range [0, 1]
+/// (NaN -> 0), replaces its interpolated depth in `batch.z` and, with the test on, is tested
+/// against the target; returns the lanes that pass. A lane outside the band never passes.
+fn late_depth(
+    setup: &Setup,
+    target: &Band,
+    batch: &mut Batch,
+    depth: &Lanes,
+    blocks: usize,
+    alive: Mask,
+) -> Mask {
+    let width = target.width as usize;
+    let mut pass: Mask = 0;
+    for j in 0..blocks.min(BLOCKS) {
+        let o = j * BLOCK;
+        let top = batch.top[j];
+        for l in 0..BLOCK {
+            let lane = o + l;
+            if alive & (1 << lane) == 0 {
+                continue;
+            }
+            let z = depth.get(lane).copied().unwrap_or(0.0);
+            // max then min: NaN becomes 0 (f32::max returns the non-NaN operand).
+            let z = z.max(0.0).min(1.0);
+            if let Some(slot) = batch.z.get_mut(lane) {
+                *slot = z;
+            }
+            let i = top.wrapping_add((l & 3) + (l >> 2) * width);
+            let ok = !setup.state.depth_test
+                || target
+                    .depth
+                    .get(i)
+                    .is_some_and(|&d| setup.pipe.depth_func.test(z, d));
+            pass |= (ok as Mask) << lane;
+        }
+    }
+    alive & pass
 }
 
 /// Clamps to [0, 1] (NaN -> 0) and rounds to nearest even into 0xAARRGGBB.

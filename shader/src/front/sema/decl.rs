@@ -891,6 +891,9 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        if !vs {
+            self.depth_prologue();
+        }
         if vs && self.toks.profile == Profile::P2 {
             for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
                 let is_sysval = self.t.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);
@@ -1202,6 +1205,38 @@ impl<'a> Sema<'a> {
             .unwrap_or(0)
     }
 
+    /// The gl_FragDepth symbol (profile 2, only when the source names it; one of the first
+    /// built-ins), if any.
+    fn depth_sym(&self) -> Option<usize> {
+        self.t
+            .syms
+            .iter()
+            .take(8)
+            .position(|s| s.kind == SymKind::FragDepth)
+    }
+
+    /// Fragment stage: gl_FragDepth starts as the interpolated window depth (gl_FragCoord.z),
+    /// the value a path that does not write it keeps (the documented choice for GLSL's
+    /// undefined value).
+    fn depth_prologue(&mut self) {
+        let Some(s) = self.depth_sym() else { return };
+        let Ok(t) = self.temp(1) else { return };
+        let fc = match self.t.syms.get(1).map(|x| x.tmp) {
+            Some(f) if f >= 0 => f,
+            _ => {
+                let Ok(f) = self.temp(1) else { return };
+                let _ = self.emit(Op::LoadFcoord, Type::Vec4, 4, f, -1, -1, 0, 0);
+                self.module.iface.reads_fragcoord = true;
+                f
+            }
+        };
+        // SWZ .z into lane 0 (selector 2).
+        let _ = self.emit(Op::Swz, Type::Float, 1, t, fc, -1, 2, 0);
+        if let Some(x) = self.t.syms.get_mut(s) {
+            x.tmp = t;
+        }
+    }
+
     pub(super) fn zero(&mut self, t: i16) -> R<()> {
         let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
         self.emit(Op::Const, Type::Vec4, 4, t, -1, -1, base, 0)
@@ -1269,6 +1304,16 @@ impl<'a> Sema<'a> {
                 self.emit(Op::StoreVar, ty, 4, -1, tmp, -1, slot as i16, 0)?;
             }
         } else {
+            if self.depth_written {
+                if let Some(t) = self
+                    .depth_sym()
+                    .and_then(|s| self.t.syms.get(s))
+                    .map(|s| s.tmp)
+                {
+                    self.module.iface.writes_depth = true;
+                    self.emit(Op::StoreDepth, Type::Float, 1, -1, t, -1, 0, 0)?;
+                }
+            }
             // The colour: the only output (profile 1), or the one at location 0 (profile 2).
             let colour = self.module.iface.color_output.clone();
             let out = self

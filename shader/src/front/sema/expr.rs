@@ -259,6 +259,9 @@ impl<'a> Sema<'a> {
             SymKind::FragCoord if self.stage != Stage::Fragment => {
                 bail!(self, i, "gl_FragCoord is not available in a vertex shader")
             }
+            SymKind::FragDepth if self.stage != Stage::Fragment => {
+                bail!(self, i, "gl_FragDepth is not available in a vertex shader")
+            }
             SymKind::SysVal
                 if slot == super::FRONT_FACING_SLOT && self.stage != Stage::Fragment =>
             {

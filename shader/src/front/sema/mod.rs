@@ -69,6 +69,8 @@ enum SymKind {
     Func,
     Position,
     FragCoord,
+    /// Profile 2's gl_FragDepth (a fragment output; named in a vertex shader, an error).
+    FragDepth,
     /// Profile 2's vertex-stage gl_VertexID / gl_InstanceID (`slot` = the LOAD_SYSVAL value),
     /// and the fragment stage's gl_FrontFacing (`slot` = [`FRONT_FACING_SLOT`]).
     SysVal,
@@ -163,6 +165,8 @@ pub struct Sema<'a> {
     cur_node: i16,
     dry: bool,
     pos_written: bool,
+    /// Profile 2: gl_FragDepth is assigned somewhere (statically): main stores it.
+    depth_written: bool,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
     /// Work spent so far (see [`WORK_MAX`]): one step per statement and expression lowered, per
@@ -277,6 +281,7 @@ pub fn analyze(
         dry: false,
         lim: limits(toks.profile),
         pos_written: false,
+        depth_written: false,
         stmt_mark: 0,
         work: 0,
         work_spent: false,
@@ -525,6 +530,10 @@ impl<'a> Sema<'a> {
                     sym.slot = FRONT_FACING_SLOT;
                 }
             }
+            // Likewise gl_FragDepth (its temp comes in the prologue; see `depth_sym`).
+            if self.referenced(&None, "gl_FragDepth") {
+                self.add_sym(-1, "gl_FragDepth", SymKind::FragDepth, Type::Float, -1)?;
+            }
             for (s, value) in [(v, SYSVAL_VERTEX_ID), (n, SYSVAL_INSTANCE_ID)] {
                 if let Some(sym) = self.t.syms.get_mut(s) {
                     sym.slot = value;
@@ -646,7 +655,7 @@ impl<'a> Sema<'a> {
     fn dry_check(&mut self, f: i16) {
         let saved_temp = self.ntemp;
         let saved_hi = self.module.temps;
-        let saved_pos = self.pos_written;
+        let saved_pos = (self.pos_written, self.depth_written);
         self.dry = true;
         let mut args: Vec<Val, PARAM_CAP> = Vec::new();
         let n = self.node(f);
@@ -663,6 +672,6 @@ impl<'a> Sema<'a> {
         self.dry = false;
         self.ntemp = saved_temp;
         self.module.temps = saved_hi;
-        self.pos_written = saved_pos;
+        (self.pos_written, self.depth_written) = saved_pos;
     }
 }

@@ -116,7 +116,7 @@ impl<'a> Sema<'a> {
                 .unwrap_or(0);
             if matches!(
                 prev.kind,
-                SymKind::Position | SymKind::FragCoord | SymKind::SysVal
+                SymKind::Position | SymKind::FragCoord | SymKind::FragDepth | SymKind::SysVal
             ) {
                 bail!(
                     self,

@@ -909,6 +909,7 @@ impl<'a> Sema<'a> {
         let Some(v) = self.convert_emit(v, target_ty)? else {
             let what = match self.sym(sym).map(|s| s.kind) {
                 Some(SymKind::Position) => "gl_Position must be a vec4",
+                Some(SymKind::FragDepth) => "gl_FragDepth must be a float",
                 _ => "type mismatch in assignment",
             };
             bail!(
@@ -937,8 +938,10 @@ impl<'a> Sema<'a> {
     /// the written lanes were taken from (swizzle and index targets), else -1.
     pub(super) fn write_lvalue(&mut self, lv: LValue, v: Val) -> R<i16> {
         let (sym, tmp, ty, swz) = lv;
-        if self.sym(sym).map(|s| s.kind) == Some(SymKind::Position) {
-            self.pos_written = true;
+        match self.sym(sym).map(|s| s.kind) {
+            Some(SymKind::Position) => self.pos_written = true,
+            Some(SymKind::FragDepth) => self.depth_written = true,
+            _ => {}
         }
         let r = match swz {
             None => self.store(tmp, ty, v).map(|_| -1),
@@ -1116,6 +1119,10 @@ impl<'a> Sema<'a> {
                         bail!(self, i, "gl_Position is not available in a fragment shader")
                     }
                     SymKind::FragCoord => bail!(self, i, "gl_FragCoord is read-only"),
+                    SymKind::FragDepth if self.stage == Stage::Fragment => {}
+                    SymKind::FragDepth => {
+                        bail!(self, i, "gl_FragDepth is not available in a vertex shader")
+                    }
                     SymKind::SysVal => bail!(self, i, "{} is read-only", name),
                     SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
                     SymKind::Uniform | SymKind::Sampler => {

@@ -398,3 +398,22 @@ dump("mip", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
              "uniforms": {"u_resolution": [S, S]},
              "textures": {"u_levels": level_colors(16, 0), "u_mirror": mirror,
                           "u_biased": biased, "u_magmin": magmin}})
+
+# ---- built-in outputs (issue 15 item 5) ----
+# fragdepth_spheres: two overlapping quads, each a sphere impostor (uv -1..1 across the quad, a
+# colour per quad) whose depth comes from gl_FragDepth, so the spheres cut each other along a
+# curve no triangle has.
+def impostor(cx, cy, half, z, color):
+    pos, uv, col = [], [], []
+    for (sx, sy) in [(-1, -1), (1, -1), (1, 1), (-1, 1)]:
+        pos += [cx + sx * half, cy + sy * half, z]
+        uv += [sx, sy]
+        col += color
+    return pos, uv, col
+pa, ua, ca = impostor(-0.22, -0.05, 0.6, 0.0, [0.9, 0.35, 0.2])
+pb, ub, cb = impostor(0.25, 0.08, 0.55, 0.1, [0.25, 0.55, 0.95])
+dump("fragdepth_spheres", {"size": [S, S], "clear": [0.08, 0.08, 0.1, 1], "depth": True,
+                           "attributes": [{"location": 0, "components": 3, "data": r6(pa + pb)},
+                                          {"location": 1, "components": 2, "data": ua + ub},
+                                          {"location": 2, "components": 3, "data": ca + cb}],
+                           "indices": QIDX + [i + 4 for i in QIDX]})
