@@ -110,7 +110,17 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
             // Profile 2's texture opcodes: the random programs never hold them (mip.rs has
             // their own tests).
-            Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {}
+            Op::SampleLod
+            | Op::SampleBias
+            | Op::SampleGrad
+            | Op::TexFetch
+            | Op::TexSize
+            | Op::CubeLod
+            | Op::CubeBias
+            | Op::CubeGrad
+            | Op::ShadowLod
+            | Op::ShadowBias
+            | Op::ShadowCube => {}
             Op::Const => {
                 let mut v = [0.0; 4];
                 for k in 0..i.lanes as usize {
