@@ -1295,6 +1295,48 @@ mod tests {
     }
 
     #[test]
+    fn cube_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}],
+                "textures": {{"c": {}}}}}"#,
+                tex
+            )
+        };
+        let face = |v: u8| format!("[{v}, 0, 0, 255]");
+        let faces: Vec<String> = (0..6).map(|f| face(f * 10)).collect();
+        let good = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}], "mipmaps": true}}"#,
+            faces.join(", ")
+        ));
+        let s = Scene::parse(&good).unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_cube());
+        assert_eq!(t.face_argb(0).0, vec![0xFF00_0000]);
+        assert_eq!(t.face_argb(5).0, vec![0xFF32_0000]);
+        let five = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}]}}"#,
+            faces[..5].join(", ")
+        ));
+        assert!(error_of(&five).contains("textures.c.cube: expected 6 faces"));
+        let wide = scene(&format!(
+            r#"{{"unit": 0, "width": 2, "height": 1, "cube": [{}]}}"#,
+            faces.join(", ")
+        ));
+        assert!(error_of(&wide).contains("cube faces must be square, found 2x1"));
+        let both = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "cube": [{}]}}"#,
+            faces.join(", ")
+        ));
+        assert!(error_of(&both).contains("not \"rgba8\""));
+        let short = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}, [1]]}}"#,
+            faces[..5].join(", ")
+        ));
+        assert!(error_of(&short).contains("textures.c.cube[5]: expected 4 bytes"));
+    }
+
+    #[test]
     fn errors_name_the_field_and_the_rule() {
         assert_eq!(
             error_of("{"),
