@@ -246,6 +246,21 @@ pub enum Error {
     /// A draw samples the target it draws into, or a target is bound as a texture while its
     /// frame is open (render to texture needs the frame that rendered it to have ended).
     SampleTargetInFrame,
+    /// A cube texture's faces must be square (`tex_create_cube`).
+    CubeNotSquare {
+        width: u32,
+        height: u32,
+    },
+    /// A face index outside 0..6, or a face other than 0 of a 2D texture.
+    BadCubeFace {
+        face: u32,
+        cube: bool,
+    },
+    /// A cube texture where the call takes 2D textures only (`tex_levels`), or a cube
+    /// bound on a device backend that does not draw cubes yet (VirGL).
+    CubeUnsupported {
+        what: &'static str,
+    },
     /// An instance count outside `1..=INSTANCES_MAX`.
     InstanceCount {
         instances: u32,
@@ -388,6 +403,19 @@ impl fmt::Display for Error {
                 "render target format {} is not supported on the {} backend",
                 format, backend
             ),
+            Error::CubeNotSquare { width, height } => write!(
+                f,
+                "cube texture faces must be square; found {}x{}",
+                width, height
+            ),
+            Error::BadCubeFace { face, cube } => {
+                if *cube {
+                    write!(f, "cube face {} out of range (faces are 0..=5: +x, -x, +y, -y, +z, -z)", face)
+                } else {
+                    write!(f, "face {} of a 2D texture (only cube textures have faces 1..=5)", face)
+                }
+            }
+            Error::CubeUnsupported { what } => write!(f, "cube textures are not supported {}", what),
             Error::SampleTargetInFrame => f.write_str(
                 "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
             ),

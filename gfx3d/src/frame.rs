@@ -728,16 +728,48 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
-        for ((slot, bound), mips) in textures
+        // A cube's faces 1..=5: their level lists, then (texels, levels) per face.
+        let face_levels: [alloc::vec::Vec<alloc::vec::Vec<&[u32]>>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match c.textures.get(u) {
+                Some(Some(Sampled::Texture(h))) => self
+                    .textures
+                    .get(owner, *h)
+                    .map(|t| {
+                        t.faces
+                            .iter()
+                            .map(|f| f.1.iter().map(|l| l.as_slice()).collect())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                _ => alloc::vec::Vec::new(),
+            });
+        let face_refs: [alloc::vec::Vec<(&[u32], &[&[u32]])>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match c.textures.get(u) {
+                Some(Some(Sampled::Texture(h))) => {
+                    match (self.textures.get(owner, *h), face_levels.get(u)) {
+                        (Ok(t), Some(fl)) => t
+                            .faces
+                            .iter()
+                            .zip(fl.iter())
+                            .map(|(f, l)| (f.0.as_slice(), l.as_slice()))
+                            .collect(),
+                        _ => alloc::vec::Vec::new(),
+                    }
+                }
+                _ => alloc::vec::Vec::new(),
+            });
+        for (((slot, bound), mips), faces) in textures
             .iter_mut()
             .zip(c.textures.iter())
             .zip(level_refs.iter())
+            .zip(face_refs.iter())
         {
             match bound {
                 Some(Sampled::Texture(h)) => {
                     if let Ok(t) = self.textures.get(owner, *h) {
                         *slot = Some(SoftTexture {
                             mips,
+                            faces,
                             width: t.width,
                             height: t.height,
                             texels: &t.texels,
@@ -751,6 +783,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     if let Ok(t) = self.targets.get(owner, *id) {
                         *slot = Some(SoftTexture {
                             mips: &[],
+                            faces: &[],
                             width: t.width,
                             height: t.height,
                             texels: &t.color,
@@ -866,6 +899,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let t = self.textures.get(owner, tex)?;
         if let Some(r) = t.resident.iter().find(|r| r.0 == dctx) {
             return Ok(Some(r.1));
+        }
+        if !t.faces.is_empty() {
+            return Err(Error::CubeUnsupported {
+                what: "by the VirGL backend yet (draw with the software backend)",
+            });
         }
         let Some(dev) = self.device.as_deref_mut() else {
             return Ok(None);

@@ -825,10 +825,86 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 height,
                 texels,
                 levels: Vec::new(),
+                faces: Vec::new(),
                 sampler: SamplerState::default(),
                 resident: Vec::new(),
             },
         )
+    }
+
+    /// A cube texture of 6 square `width` x `height` faces (1..=1024; `CubeNotSquare`
+    /// otherwise), texels 0 until uploaded with [`Self::tex_upload_face`]. Sampled by
+    /// `samplerCube` (a 2D sampler reads it as incomplete: opaque black). The software
+    /// backend draws it; VirGL does not yet (`CubeUnsupported` at the draw).
+    pub fn tex_create_cube(&mut self, owner: u32, width: u32, height: u32) -> Result<TextureId> {
+        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+            return Err(Error::BadTextureSize { width, height });
+        }
+        if width != height {
+            return Err(Error::CubeNotSquare { width, height });
+        }
+        let n = width as usize * height as usize;
+        let texels = filled(n, 0u32)?;
+        let mut faces = Vec::new();
+        for _ in 1..6 {
+            faces.push((filled(n, 0u32)?, Vec::new()));
+        }
+        self.log_mock("tex-cube");
+        self.textures.insert(
+            owner,
+            Texture {
+                width,
+                height,
+                texels,
+                levels: Vec::new(),
+                faces,
+                sampler: SamplerState::default(),
+                resident: Vec::new(),
+            },
+        )
+    }
+
+    /// Whether `tex` is a cube texture.
+    pub fn tex_is_cube(&self, owner: u32, tex: TextureId) -> Result<bool> {
+        Ok(!self.textures.get(owner, tex)?.faces.is_empty())
+    }
+
+    /// Replaces every texel of face `face` (0..=5: +x, -x, +y, -y, +z, -z) of a cube texture,
+    /// as [`Self::tex_upload`] does for a 2D texture (face 0 of a 2D texture is the texture).
+    /// Mip levels of the face are dropped (generate them again).
+    pub fn tex_upload_face(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        face: u32,
+        texels: &[u32],
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        let cube = !t.faces.is_empty();
+        if face >= 6 || (!cube && face != 0) {
+            return Err(Error::BadCubeFace { face, cube });
+        }
+        if face == 0 {
+            return self.tex_upload(owner, tex, texels);
+        }
+        if texels.len() != t.texels.len() {
+            return Err(Error::PixelCount {
+                found: texels.len(),
+                expected: t.texels.len(),
+            });
+        }
+        self.tex_release_device(owner, tex)?;
+        if let Some(f) = self
+            .textures
+            .get_mut(owner, tex)?
+            .faces
+            .get_mut(face as usize - 1)
+        {
+            f.0.copy_from_slice(texels);
+            f.1.clear();
+        }
+        self.log_mock("tex-face");
+        Ok(())
     }
 
     fn tex_release_device(&mut self, owner: u32, tex: TextureId) -> Result<()> {
@@ -866,6 +942,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// most as many as the chain down to 1x1 has. An empty list leaves level 0 only.
     pub fn tex_levels(&mut self, owner: u32, tex: TextureId, levels: &[&[u32]]) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
+        if !t.faces.is_empty() {
+            return Err(Error::CubeUnsupported {
+                what: "by tex_levels (generate a cube's levels with tex_generate_mipmaps)",
+            });
+        }
         let (w, h) = (t.width, t.height);
         let max = 32 - w.max(h).leading_zeros() - 1;
         if levels.len() > max as usize {
@@ -898,8 +979,17 @@ impl<P: ShaderProgram> Gfx3d<P> {
     pub fn tex_generate_mipmaps(&mut self, owner: u32, tex: TextureId) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
         let chain = crate::texture::box_chain(t.width, t.height, &t.texels);
+        let face_chains: Vec<Vec<Vec<u32>>> = t
+            .faces
+            .iter()
+            .map(|f| crate::texture::box_chain(t.width, t.height, &f.0))
+            .collect();
         self.tex_release_device(owner, tex)?;
-        self.textures.get_mut(owner, tex)?.levels = chain;
+        let t = self.textures.get_mut(owner, tex)?;
+        t.levels = chain;
+        for (f, c) in t.faces.iter_mut().zip(face_chains) {
+            f.1 = c;
+        }
         Ok(())
     }
 
@@ -1117,7 +1207,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let tex_bytes: usize = self
             .textures
             .iter_all()
-            .map(|(_, _, t)| (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>()) * 4)
+            .map(|(_, _, t)| {
+                let faces: usize = t
+                    .faces
+                    .iter()
+                    .map(|f| f.0.len() + f.1.iter().map(Vec::len).sum::<usize>())
+                    .sum();
+                (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>() + faces) * 4
+            })
             .sum();
         let target_bytes: usize = self
             .targets

@@ -235,9 +235,33 @@ impl ShaderProgram for Linked {
             attribs: &attribs[..n],
             count: (d.vertices.len() / stride as usize) as u32,
         };
+        // A cube's 6 faces as textures of their own (face 0 is the texture's own texels).
+        let faces: [Vec<TextureRef<'_>>; SAMPLER_MAX] =
+            core::array::from_fn(|u| match d.textures.get(u).copied().flatten() {
+                Some(x) if x.faces.len() == 5 => {
+                    let face = |texels, mips| TextureRef {
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        width: x.width,
+                        height: x.height,
+                        texels,
+                        sampler: sampler(x.sampler),
+                    };
+                    let mut v = Vec::with_capacity(6);
+                    v.push(face(x.texels, x.mips));
+                    for f in x.faces {
+                        v.push(face(f.0, f.1));
+                    }
+                    v
+                }
+                _ => Vec::new(),
+            });
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
-        for (slot, tx) in textures.iter_mut().zip(d.textures.iter()) {
+        for ((slot, tx), faces) in textures.iter_mut().zip(d.textures.iter()).zip(faces.iter()) {
             *slot = tx.map(|x| TextureRef {
+                faces,
                 mips: x.mips,
                 depth: x.depth,
                 rgba: x.rgba,

@@ -56,6 +56,8 @@ pub struct SoftTexture<'a> {
     pub rgba: Option<&'a [[f32; 4]]>,
     /// Mip levels 1, 2, ... of a texture (empty for targets).
     pub mips: &'a [&'a [u32]],
+    /// A cube texture's faces 1..=5 as (texels, levels 1, 2, ...); empty for a 2D texture.
+    pub faces: &'a [(&'a [u32], &'a [&'a [u32]])],
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.

@@ -59,6 +59,9 @@ pub(crate) struct Texture {
     pub texels: Vec<u32>,
     /// Mip levels 1, 2, ... (empty: level 0 only).
     pub levels: Vec<Vec<u32>>,
+    /// A cube texture's faces 1..=5 (+x is face 0: `texels`/`levels`), each (texels, levels
+    /// 1, 2, ...) of the same square size. Empty: a 2D texture.
+    pub faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
     pub sampler: SamplerState,
     /// Device texture per device context that drew with it: (device context, device texture).
     pub resident: Vec<(DevId, DevId)>,

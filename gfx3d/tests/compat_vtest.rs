@@ -38,7 +38,13 @@ fn suite_files() -> Vec<(String, String)> {
 fn scenes_are_read_as_the_scene_crate_reads_them() {
     let files = suite_files();
     let mut n = 0;
-    for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".json")) {
+    // The cube_* scenes (host-only pairs: gfx3d::compat does not read cube textures yet, and
+    // VirGL has no cube resources) are the scene crate's alone.
+    let host_only = |n: &str| n.rsplit('/').next().is_some_and(|f| f.starts_with("cube_"));
+    for (name, text) in files
+        .iter()
+        .filter(|(n, _)| n.ends_with(".json") && !host_only(n))
+    {
         let ours = Scene::parse(text).unwrap_or_else(|e| panic!("{}: {}", name, e));
         let theirs = scene::Scene::parse(text).unwrap_or_else(|e| panic!("{}: {}", name, e));
         assert_eq!(

@@ -359,6 +359,8 @@ struct Plan {
     fs_inputs: u32,
     vs_outputs: u32,
     samplers: u32,
+    /// Units sampled as cubes (their SVIEW is CUBE).
+    cube_samplers: u32,
     uniform_vec4s: usize,
     reads_fragcoord: bool,
     /// Fragment stage: gl_FrontFacing is read (LOAD_FACE; `IN[n], FACE` after gl_FragCoord).
@@ -682,6 +684,15 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             )?,
             op if op.is_texture() => {
                 p.scratch = p.scratch.max(1);
+                if matches!(op, Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube) {
+                    bit(
+                        &mut p.cube_samplers,
+                        inst.aux,
+                        SAMPLER_CAP,
+                        i,
+                        "sampler unit out of range",
+                    )?;
+                }
                 bit(
                     &mut p.samplers,
                     inst.aux,
@@ -1601,6 +1612,7 @@ impl TgsiScratch {
                 fs_inputs: 0,
                 vs_outputs: 0,
                 samplers: 0,
+                cube_samplers: 0,
                 uniform_vec4s: 0,
                 reads_fragcoord: false,
                 reads_face: false,
@@ -1773,7 +1785,12 @@ fn emit_plan(
     for s in 0..SAMPLER_CAP {
         if p.samplers & (1 << s) != 0 {
             dcl!(e, "SAMP[", s, "]")?;
-            dcl!(e, "SVIEW[", s, "], 2D, FLOAT")?;
+            let target = if p.cube_samplers & (1 << s) != 0 {
+                "CUBE"
+            } else {
+                "2D"
+            };
+            dcl!(e, "SVIEW[", s, "], ", target, ", FLOAT")?;
         }
     }
     if p.arrays.is_empty() {
@@ -2356,6 +2373,12 @@ fn emit_inst(
         Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
             texture_inst(e, m, p, i, inst)?
         }
+        Op::CubeLod
+        | Op::CubeBias
+        | Op::CubeGrad
+        | Op::ShadowLod
+        | Op::ShadowBias
+        | Op::ShadowCube => cube_inst(e, m, i, inst)?,
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
@@ -2943,8 +2966,8 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                     dst_operand(&mut c, &d)?;
                 } else if k < ndst + nsrc {
                     src_operand(&mut c, &d, frag)?;
-                } else if c.word() != "2D" {
-                    return c.err("expected texture target 2D");
+                } else if !matches!(c.word(), "2D" | "CUBE" | "SHADOW2D" | "SHADOWCUBE") {
+                    return c.err("expected texture target 2D, CUBE, SHADOW2D or SHADOWCUBE");
                 }
             }
             // A texel offset after the target: `, IMM[k].xyz` of an integer immediate.
@@ -3210,8 +3233,8 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
             }
             c.expect(b',', "SVIEW needs a target")?;
             c.ws();
-            if c.word() != "2D" {
-                return c.err("expected 2D");
+            if !matches!(c.word(), "2D" | "CUBE") {
+                return c.err("expected 2D or CUBE");
             }
             c.expect(b',', "SVIEW needs a return type")?;
             c.ws();
@@ -3649,6 +3672,61 @@ fn texture_inst(
             inst!(e, "MOV TEMP[", s, "].xy, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
             inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], 2D", off)?;
+            inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
+        }
+    }
+    Ok(())
+}
+
+/// The cube and shadow opcodes (CUBE_LOD .. SHADOW_CUBE): TEX/TXB/TXL/TXD on the CUBE
+/// target, and on SHADOW2D (the reference in .z, already there in the IR's coordinate) or
+/// SHADOWCUBE (the reference in .w); a level or bias goes in .w of the scratch coordinate.
+fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(), TgsiError> {
+    if inst.aux2 != 0 {
+        return Err(bad(
+            i,
+            "texel offsets of shadow samples are not supported in TGSI yet",
+        ));
+    }
+    let d = temp(inst.dst, m, i)?;
+    let s = e.scratch0;
+    let u = inst.aux;
+    let target = match inst.op {
+        Op::CubeLod | Op::CubeBias | Op::CubeGrad => "CUBE",
+        Op::ShadowCube => "SHADOWCUBE",
+        _ => "SHADOW2D",
+    };
+    let a = temp(inst.a, m, i)?;
+    let a = e.src(a);
+    match inst.op {
+        Op::CubeBias | Op::ShadowBias | Op::ShadowCube if inst.b < 0 => {
+            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], ", target)?;
+        }
+        Op::ShadowCube => {
+            return Err(bad(
+                i,
+                "a bias on a samplerCubeShadow sample is not supported in TGSI yet",
+            ));
+        }
+        Op::CubeGrad => {
+            let b = temp(inst.b, m, i)?;
+            let c = temp(inst.b.saturating_add(1), m, i)?;
+            let (b, c) = (e.src(b), e.src(c));
+            inst!(
+                e, "TXD TEMP[", d, "], ", a, ", ", b, ", ", c, ", SAMP[", u, "], ", target
+            )?;
+        }
+        _ => {
+            let b = temp(inst.b, m, i)?;
+            let b = e.src(b);
+            let op = if matches!(inst.op, Op::CubeLod | Op::ShadowLod) {
+                "TXL"
+            } else {
+                "TXB"
+            };
+            inst!(e, "MOV TEMP[", s, "].xyz, ", a)?;
+            inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", target)?;
             inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
         }
     }

@@ -112,6 +112,10 @@ pub enum Tok {
     Mat3x4,
     Mat4x2,
     Mat4x3,
+    // Profile 2's cube and shadow samplers (issue 15).
+    SamplerCube,
+    Sampler2DShadow,
+    SamplerCubeShadow,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -360,12 +364,12 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("sampler2DMSArray", Later),
         ("sampler2DRect", Later),
         ("sampler2DRectShadow", Later),
-        ("sampler2DShadow", Later),
+        ("sampler2DShadow", Keyword(Tok::Sampler2DShadow)),
         ("sampler3D", Later),
         ("sampler3DRect", Reserved),
         ("samplerBuffer", Later),
-        ("samplerCube", Later),
-        ("samplerCubeShadow", Later),
+        ("samplerCube", Keyword(Tok::SamplerCube)),
+        ("samplerCubeShadow", Keyword(Tok::SamplerCubeShadow)),
         ("shared", Ident),
         ("short", Reserved),
         ("sizeof", Reserved),

@@ -58,6 +58,9 @@ pub fn type_of(kind: Tok) -> Option<Type> {
         Tok::Mat3x4 => Type::Mat3x4,
         Tok::Mat4x2 => Type::Mat4x2,
         Tok::Mat4x3 => Type::Mat4x3,
+        Tok::SamplerCube => Type::SamplerCube,
+        Tok::Sampler2DShadow => Type::Sampler2DShadow,
+        Tok::SamplerCubeShadow => Type::SamplerCubeShadow,
         _ => return None,
     })
 }
@@ -995,7 +998,12 @@ impl<'a> Parser<'a> {
         }
         let t = self.tok();
         match t.kind {
-            Tok::Float | Tok::Int | Tok::Sampler2D => self.advance(),
+            Tok::Float
+            | Tok::Int
+            | Tok::Sampler2D
+            | Tok::SamplerCube
+            | Tok::Sampler2DShadow
+            | Tok::SamplerCubeShadow => self.advance(),
             Tok::Reserved => {
                 self.reserved()?;
             }

@@ -206,11 +206,13 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
             ty, i.a, i.aux, i.b, i.aux
         ),
         Op::Sample => write!(out, "sample2d %{} unit {}", i.a, i.aux),
-        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+        op if op.is_texture() => {
             match (i.op, i.b) {
                 (Op::TexSize, _) => write!(out, "{} unit {} lod %{}", name, i.aux, i.a)?,
-                (Op::SampleBias, b) if b < 0 => write!(out, "{} %{} unit {}", name, i.a, i.aux)?,
-                (Op::SampleGrad, b) => write!(
+                (Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube, b) if b < 0 => {
+                    write!(out, "{} %{} unit {}", name, i.a, i.aux)?
+                }
+                (Op::SampleGrad | Op::CubeGrad, b) => write!(
                     out,
                     "{} %{} unit {} grad %{}, %{}",
                     name,

@@ -194,13 +194,18 @@ pub enum Type {
     Mat3x4 = 25,
     Mat4x2 = 26,
     Mat4x3 = 27,
+    // Profile 2 (issue 15): the cube and depth-compare sampler types (uniforms only, like
+    // sampler2D; see `is_sampler`).
+    SamplerCube = 28,
+    Sampler2DShadow = 29,
+    SamplerCubeShadow = 30,
 }
 
 impl Type {
     /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
     pub const P1_LAST: u8 = 13;
 
-    pub const ALL: [Type; 28] = [
+    pub const ALL: [Type; 31] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -229,7 +234,18 @@ impl Type {
         Type::Mat3x4,
         Type::Mat4x2,
         Type::Mat4x3,
+        Type::SamplerCube,
+        Type::Sampler2DShadow,
+        Type::SamplerCubeShadow,
     ];
+
+    /// Whether this is one of the sampler types (uniforms bound to a texture unit).
+    pub fn is_sampler(self) -> bool {
+        matches!(
+            self,
+            Type::Sampler2D | Type::SamplerCube | Type::Sampler2DShadow | Type::SamplerCubeShadow
+        )
+    }
 
     pub fn from_u8(v: u8) -> Option<Type> {
         Type::ALL.get(v as usize).copied()
@@ -293,7 +309,8 @@ impl Type {
     /// vec4 uniform slots this type takes (samplers take none; a matrix one per column).
     pub fn uniform_slots(self) -> u8 {
         match self {
-            Type::Sampler2D | Type::None | Type::Void => 0,
+            t if t.is_sampler() => 0,
+            Type::None | Type::Void => 0,
             t if t.columns() > 0 => t.columns(),
             _ => 1,
         }
@@ -329,6 +346,9 @@ impl Type {
             Type::Mat3x4 => "mat3x4",
             Type::Mat4x2 => "mat4x2",
             Type::Mat4x3 => "mat4x3",
+            Type::SamplerCube => "samplerCube",
+            Type::Sampler2DShadow => "sampler2DShadow",
+            Type::SamplerCubeShadow => "samplerCubeShadow",
         }
     }
 }
@@ -446,15 +466,40 @@ pub enum Op {
     /// Fragment stage: gl_FragDepth = a[0] (replaces the interpolated depth for the depth test
     /// and the depth buffer; clamped to [0, 1], NaN -> 0, by the rasterizer).
     StoreDepth = 104,
+    // samplerCube (issue 15): a = the direction (x, y, z); the face and its (s, t) as GL 3.3
+    // §3.8.10 (see `back::exec::cube`). No offsets.
+    /// dst = textureLod(samplerCube unit, a.xyz, b.x).
+    CubeLod = 96,
+    /// dst = texture(samplerCube unit, a.xyz) with the implicit level of detail, plus the bias
+    /// b.x when b >= 0.
+    CubeBias = 97,
+    /// dst = textureGrad(samplerCube unit, a.xyz, dPdx = b.xyz, dPdy = (b + 1).xyz).
+    CubeGrad = 98,
+    // Depth comparison (sampler2DShadow, samplerCubeShadow): the result is (r, 0, 0, 1) where r
+    // is the compare result 0/1 (PCF-weighted with linear filtering) of the reference against
+    // the depth texels, by the bound sampler's compare function.
+    /// dst = textureLod(sampler2DShadow unit, a.xyz = (s, t, ref), b.x), offset aux2.
+    ShadowLod = 99,
+    /// dst = texture(sampler2DShadow unit, a.xyz = (s, t, ref)) with the implicit level of
+    /// detail (+ bias b.x when b >= 0), offset aux2.
+    ShadowBias = 100,
+    /// dst = texture(samplerCubeShadow unit, a = (x, y, z, ref)) (+ bias b.x when b >= 0).
+    ShadowCube = 101,
 }
 
 /// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
-pub const TEX_OPS: [Op; 5] = [
+pub const TEX_OPS: [Op; 11] = [
     Op::SampleLod,
     Op::SampleBias,
     Op::SampleGrad,
     Op::TexFetch,
     Op::TexSize,
+    Op::CubeLod,
+    Op::CubeBias,
+    Op::CubeGrad,
+    Op::ShadowLod,
+    Op::ShadowBias,
+    Op::ShadowCube,
 ];
 
 /// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
@@ -523,7 +568,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 86] = [
+    pub const ALL: [Op; 92] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -610,6 +655,12 @@ impl Op {
         Op::TexFetch,
         Op::TexSize,
         Op::StoreDepth,
+        Op::CubeLod,
+        Op::CubeBias,
+        Op::CubeGrad,
+        Op::ShadowLod,
+        Op::ShadowBias,
+        Op::ShadowCube,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -723,6 +774,12 @@ impl Op {
             Op::TexFetch => "texel_fetch",
             Op::TexSize => "texture_size",
             Op::StoreDepth => "store_depth",
+            Op::CubeLod => "sample_cube_lod",
+            Op::CubeBias => "sample_cube",
+            Op::CubeGrad => "sample_cube_grad",
+            Op::ShadowLod => "sample_shadow_lod",
+            Op::ShadowBias => "sample_shadow",
+            Op::ShadowCube => "sample_cube_shadow",
         }
     }
 
@@ -778,6 +835,12 @@ impl Op {
                 | Op::SampleGrad
                 | Op::TexFetch
                 | Op::TexSize
+                | Op::CubeLod
+                | Op::CubeBias
+                | Op::CubeGrad
+                | Op::ShadowLod
+                | Op::ShadowBias
+                | Op::ShadowCube
         ) || self.is_int()
     }
 

@@ -216,14 +216,14 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::one(i.a, 3), Access::NONE],
         },
-        Op::SampleLod | Op::TexFetch => Effects {
+        Op::SampleLod | Op::TexFetch | Op::CubeLod | Op::ShadowLod => Effects {
             write: Access::one(i.dst, 15),
-            reads: [Access::one(i.a, 3), Access::one(i.b, 1)],
+            reads: [Access::one(i.a, coord_lanes(i.op)), Access::one(i.b, 1)],
         },
-        Op::SampleBias => Effects {
+        Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube => Effects {
             write: Access::one(i.dst, 15),
             reads: [
-                Access::one(i.a, 3),
+                Access::one(i.a, coord_lanes(i.op)),
                 if i.b >= 0 {
                     Access::one(i.b, 1)
                 } else {
@@ -231,14 +231,14 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 },
             ],
         },
-        Op::SampleGrad => Effects {
+        Op::SampleGrad | Op::CubeGrad => Effects {
             write: Access::one(i.dst, 15),
             reads: [
-                Access::one(i.a, 3),
+                Access::one(i.a, coord_lanes(i.op)),
                 Access {
                     base: i.b,
                     count: 2,
-                    lanes: 3,
+                    lanes: coord_lanes(i.op),
                 },
             ],
         },
@@ -393,5 +393,15 @@ pub fn optimize(m: &mut Module) {
         if !changed {
             break;
         }
+    }
+}
+
+/// The coordinate lanes a texture op reads (xy; xyz for cube directions and 2D shadow
+/// coordinates with their reference; xyzw for a cube shadow coordinate).
+fn coord_lanes(op: Op) -> u8 {
+    match op {
+        Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowLod | Op::ShadowBias => 7,
+        Op::ShadowCube => 15,
+        _ => 3,
     }
 }

@@ -246,15 +246,29 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     "MULMM right matrix column is not a valid temporary",
                 )?;
             }
-            op @ (Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize) => {
+            op @ (Op::SampleLod
+            | Op::SampleBias
+            | Op::SampleGrad
+            | Op::TexFetch
+            | Op::TexSize
+            | Op::CubeLod
+            | Op::CubeBias
+            | Op::CubeGrad
+            | Op::ShadowLod
+            | Op::ShadowBias
+            | Op::ShadowCube) => {
                 if p1 {
                     return Err(v.err("opcodes 88..=103 are profile 2's (texture functions)"));
                 }
                 v.temp(inst.dst)?;
                 match op {
-                    Op::SampleBias if inst.b < 0 => v.temp(inst.a)?,
+                    Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube
+                        if inst.b < 0 =>
+                    {
+                        v.temp(inst.a)?
+                    }
                     Op::TexSize => v.temp(inst.a)?,
-                    Op::SampleGrad => {
+                    Op::SampleGrad | Op::CubeGrad => {
                         v.temp(inst.a)?;
                         v.columns(
                             inst.b,
@@ -273,8 +287,12 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 if !m.iface.samplers.iter().any(|s| s.unit as i16 == inst.aux) {
                     return Err(v.err("texture unit is not a declared sampler"));
                 }
-                if !(0..=255).contains(&inst.aux2) || (op == Op::TexSize && inst.aux2 != 0) {
-                    return Err(v.err("texel offset code must be 0..=255 (0 for TEXSIZE)"));
+                let no_offset = matches!(
+                    op,
+                    Op::TexSize | Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
+                );
+                if !(0..=255).contains(&inst.aux2) || (no_offset && inst.aux2 != 0) {
+                    return Err(v.err("texel offset code must be 0..=255 (0 for TEXSIZE and the cube ops)"));
                 }
             }
             Op::Sample => {

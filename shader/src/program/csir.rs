@@ -597,9 +597,16 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::LoadFace => (true, false, false, false, false),
         Op::CmpV => (true, true, true, true, false),
         Op::Swz | Op::Sample => (true, true, false, true, false),
-        Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch => {
-            (true, true, true, true, true)
-        }
+        Op::SampleLod
+        | Op::SampleBias
+        | Op::SampleGrad
+        | Op::TexFetch
+        | Op::CubeLod
+        | Op::CubeBias
+        | Op::CubeGrad
+        | Op::ShadowLod
+        | Op::ShadowBias
+        | Op::ShadowCube => (true, true, true, true, true),
         Op::TexSize => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {

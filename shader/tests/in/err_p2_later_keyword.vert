@@ -1,3 +1,3 @@
 #pragma chrisos profile 2
-samplerCube count;
+sampler3D count;
 void main() { gl_Position = vec4(0.0); }

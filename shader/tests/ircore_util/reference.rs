@@ -110,7 +110,17 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
             // Profile 2's texture opcodes: the random programs never hold them (mip.rs has
             // their own tests).
-            Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {}
+            Op::SampleLod
+            | Op::SampleBias
+            | Op::SampleGrad
+            | Op::TexFetch
+            | Op::TexSize
+            | Op::CubeLod
+            | Op::CubeBias
+            | Op::CubeGrad
+            | Op::ShadowLod
+            | Op::ShadowBias
+            | Op::ShadowCube => {}
             // gl_FragDepth is the rasterizer's (tests/p2_frag_depth.rs); the random programs
             // never hold it.
             Op::StoreDepth => {}

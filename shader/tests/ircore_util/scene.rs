@@ -124,6 +124,7 @@ pub fn render_parallel(
         .iter()
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                faces: &[],
                 mips: &[],
                 depth: None,
                 rgba: None,

@@ -549,32 +549,57 @@ impl MesaRenderer {
                     .map_err(|e| MesaError(format!("glGenTextures: {}", e)))?;
                 textures.push(tex);
                 gl.active_texture(glow::TEXTURE0 + t.unit);
-                gl.bind_texture(glow::TEXTURE_2D, Some(tex));
-                // Rows go up in memory order: GL's first row is t = 0, the scene's is v = 0.
-                gl.tex_image_2d(
-                    glow::TEXTURE_2D,
-                    0,
-                    glow::RGBA8 as i32,
-                    t.width as i32,
-                    t.height as i32,
-                    0,
-                    glow::RGBA,
-                    glow::UNSIGNED_BYTE,
-                    glow::PixelUnpackData::Slice(Some(&t.rgba8)),
-                );
-                for (i, level) in t.levels.iter().enumerate() {
-                    let s = i as u32 + 1;
+                // A cube (`"cube"`): TEXTURE_CUBE_MAP with its 6 faces, each with its levels.
+                let tt = if t.is_cube() {
+                    glow::TEXTURE_CUBE_MAP
+                } else {
+                    glow::TEXTURE_2D
+                };
+                gl.bind_texture(tt, Some(tex));
+                let faces: Vec<(u32, Vec<u8>, Vec<Vec<u8>>)> = if t.is_cube() {
+                    let mut v = vec![(
+                        glow::TEXTURE_CUBE_MAP_POSITIVE_X,
+                        t.rgba8.clone(),
+                        t.levels.clone(),
+                    )];
+                    for f in 0..5 {
+                        v.push((
+                            glow::TEXTURE_CUBE_MAP_POSITIVE_X + 1 + f as u32,
+                            t.faces[f].clone(),
+                            t.face_levels.get(f).cloned().unwrap_or_default(),
+                        ));
+                    }
+                    v
+                } else {
+                    vec![(glow::TEXTURE_2D, t.rgba8.clone(), t.levels.clone())]
+                };
+                for (target, rgba8, levels) in &faces {
+                    // Rows go up in memory order: GL's first row is t = 0, the scene's is v = 0.
                     gl.tex_image_2d(
-                        glow::TEXTURE_2D,
-                        s as i32,
+                        *target,
+                        0,
                         glow::RGBA8 as i32,
-                        (t.width >> s).max(1) as i32,
-                        (t.height >> s).max(1) as i32,
+                        t.width as i32,
+                        t.height as i32,
                         0,
                         glow::RGBA,
                         glow::UNSIGNED_BYTE,
-                        glow::PixelUnpackData::Slice(Some(level)),
+                        glow::PixelUnpackData::Slice(Some(rgba8)),
                     );
+                    for (i, level) in levels.iter().enumerate() {
+                        let s = i as u32 + 1;
+                        gl.tex_image_2d(
+                            *target,
+                            s as i32,
+                            glow::RGBA8 as i32,
+                            (t.width >> s).max(1) as i32,
+                            (t.height >> s).max(1) as i32,
+                            0,
+                            glow::RGBA,
+                            glow::UNSIGNED_BYTE,
+                            glow::PixelUnpackData::Slice(Some(level)),
+                        );
+                    }
                 }
                 let filter = |f: Filter| match f {
                     Filter::Nearest => glow::NEAREST,
@@ -594,22 +619,14 @@ impl MesaRenderer {
                         Wrap::MirroredRepeat => glow::MIRRORED_REPEAT,
                     }) as i32
                 };
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min);
-                gl.tex_parameter_i32(
-                    glow::TEXTURE_2D,
-                    glow::TEXTURE_MAG_FILTER,
-                    filter(t.filter) as i32,
-                );
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap(t.wrap));
-                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap(t.wrap_t));
-                gl.tex_parameter_i32(
-                    glow::TEXTURE_2D,
-                    glow::TEXTURE_MAX_LEVEL,
-                    t.levels.len() as i32,
-                );
-                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_LOD_BIAS, t.lod_bias);
-                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MIN_LOD, t.min_lod);
-                gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LOD, t.max_lod);
+                gl.tex_parameter_i32(tt, glow::TEXTURE_MIN_FILTER, min);
+                gl.tex_parameter_i32(tt, glow::TEXTURE_MAG_FILTER, filter(t.filter) as i32);
+                gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_S, wrap(t.wrap));
+                gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_T, wrap(t.wrap_t));
+                gl.tex_parameter_i32(tt, glow::TEXTURE_MAX_LEVEL, t.levels.len() as i32);
+                gl.tex_parameter_f32(tt, glow::TEXTURE_LOD_BIAS, t.lod_bias);
+                gl.tex_parameter_f32(tt, glow::TEXTURE_MIN_LOD, t.min_lod);
+                gl.tex_parameter_f32(tt, glow::TEXTURE_MAX_LOD, t.max_lod);
             }
 
             let mut renderbuffers = Vec::new();

@@ -325,6 +325,12 @@ pub struct Texture {
     /// RGBA8 levels 1, 2, ...: `"levels"` given, or `"mipmaps": true` (the box-filtered chain
     /// down to 1x1, see [`box_chain`]). Level i is max(1, width >> i) x max(1, height >> i).
     pub levels: Vec<Vec<u8>>,
+    /// A cube texture (`"cube": [6 faces]`, +X, -X, +Y, -Y, +Z, -Z, each `width` x `height`
+    /// RGBA8, square; `rgba8` is then face 0): faces 1..=5. Empty: a 2D texture.
+    pub faces: Vec<Vec<u8>>,
+    /// With `"mipmaps": true` on a cube: the box-filtered levels of faces 1..=5 (face 0's are
+    /// `levels`).
+    pub face_levels: Vec<Vec<Vec<u8>>>,
 }
 
 /// The mip chain of an RGBA8 picture below level 0, down to 1x1: each texel of level i + 1
@@ -369,6 +375,34 @@ impl Texture {
             Some(&[r, g, b, a]) => u32::from_be_bytes([a, r, g, b]),
             _ => 0,
         }
+    }
+
+    /// Whether this is a cube texture (6 faces).
+    pub fn is_cube(&self) -> bool {
+        self.faces.len() == 5
+    }
+
+    /// Face `f` (0..6) of a cube as `0xAARRGGBB` texels, and its levels 1, 2, ...; face 0 of a
+    /// 2D texture is the texture.
+    pub fn face_argb(&self, f: usize) -> (Vec<u32>, Vec<Vec<u32>>) {
+        let argb = |b: &[u8]| -> Vec<u32> {
+            b.chunks_exact(4)
+                .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+                .collect()
+        };
+        if f == 0 {
+            return (
+                argb(&self.rgba8),
+                self.levels.iter().map(|l| argb(l)).collect(),
+            );
+        }
+        let texels = self.faces.get(f - 1).map(|b| argb(b)).unwrap_or_default();
+        let levels = self
+            .face_levels
+            .get(f - 1)
+            .map(|ls| ls.iter().map(|l| argb(l)).collect())
+            .unwrap_or_default();
+        (texels, levels)
     }
 
     /// All texels as `0xAARRGGBB`, row 0 first.
@@ -766,6 +800,7 @@ impl Scene {
                         "wrap_t",
                         "mipmaps",
                         "levels",
+                        "cube",
                         "lod_bias",
                         "min_lod",
                         "max_lod",
@@ -793,10 +828,64 @@ impl Scene {
                 if width == 0 || height == 0 {
                     return err(&p, "width and height must be at least 1");
                 }
-                let bp = format!("{}.rgba8", p);
-                let bytes = as_array(field("rgba8")?, &bp)?;
                 let want = width as usize * height as usize * 4;
-                if bytes.len() != want {
+                let mut faces: Vec<Vec<u8>> = Vec::new();
+                if let Some(v) = to.get("cube") {
+                    let cp = format!("{}.cube", p);
+                    if to.contains_key("rgba8") {
+                        return err(&cp, "a cube gives its texels as 6 faces, not \"rgba8\"");
+                    }
+                    if width != height {
+                        return err(
+                            &cp,
+                            format!("cube faces must be square, found {}x{}", width, height),
+                        );
+                    }
+                    let list = as_array(v, &cp)?;
+                    if list.len() != 6 {
+                        return err(
+                            &cp,
+                            format!(
+                                "expected 6 faces (+x, -x, +y, -y, +z, -z), found {}",
+                                list.len()
+                            ),
+                        );
+                    }
+                    for (f, l) in list.iter().enumerate() {
+                        let fp = format!("{}[{}]", cp, f);
+                        let bytes = as_array(l, &fp)?;
+                        if bytes.len() != want {
+                            return err(
+                                &fp,
+                                format!(
+                                    "expected {} bytes ({}x{} RGBA), found {}",
+                                    want,
+                                    width,
+                                    height,
+                                    bytes.len()
+                                ),
+                            );
+                        }
+                        let mut face = Vec::with_capacity(want);
+                        for (i, b) in bytes.iter().enumerate() {
+                            face.push(as_uint(b, &format!("{}[{}]", fp, i), 255)? as u8);
+                        }
+                        faces.push(face);
+                    }
+                }
+                let cube0 = if faces.is_empty() {
+                    None
+                } else {
+                    Some(faces.remove(0))
+                };
+                let bp = format!("{}.rgba8", p);
+                let empty = Vec::new();
+                let bytes = match cube0 {
+                    Some(_) => &empty,
+                    None => as_array(field("rgba8")?, &bp)?,
+                };
+                let bytes_ok = cube0.is_some() || bytes.len() == want;
+                if !bytes_ok {
                     return err(
                         &bp,
                         format!(
@@ -811,6 +900,9 @@ impl Scene {
                 let mut rgba8 = Vec::with_capacity(want);
                 for (i, b) in bytes.iter().enumerate() {
                     rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
+                }
+                if let Some(f0) = cube0 {
+                    rgba8 = f0;
                 }
                 let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str()))
                 {
@@ -897,6 +989,17 @@ impl Scene {
                         levels = box_chain(width, height, &rgba8);
                     }
                 }
+                let face_levels: Vec<Vec<Vec<u8>>> = if levels.is_empty() {
+                    Vec::new()
+                } else {
+                    faces.iter().map(|f| box_chain(width, height, f)).collect()
+                };
+                if !faces.is_empty() && to.contains_key("levels") {
+                    return err(
+                        &format!("{}.levels", p),
+                        "a cube takes \"mipmaps\", not \"levels\"",
+                    );
+                }
                 if let Some(v) = to.get("levels") {
                     if !levels.is_empty() {
                         return err(
@@ -952,6 +1055,8 @@ impl Scene {
                         min_lod,
                         max_lod,
                         levels,
+                        faces,
+                        face_levels,
                     },
                 ));
             }
@@ -1187,6 +1292,48 @@ mod tests {
         let inner = r#"{"size": [1, 1], "uniforms": {"u": 1, "u": 2},
             "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
         assert!(error_of(inner).contains("duplicate key \"u\""));
+    }
+
+    #[test]
+    fn cube_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}],
+                "textures": {{"c": {}}}}}"#,
+                tex
+            )
+        };
+        let face = |v: u8| format!("[{v}, 0, 0, 255]");
+        let faces: Vec<String> = (0..6).map(|f| face(f * 10)).collect();
+        let good = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}], "mipmaps": true}}"#,
+            faces.join(", ")
+        ));
+        let s = Scene::parse(&good).unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_cube());
+        assert_eq!(t.face_argb(0).0, vec![0xFF00_0000]);
+        assert_eq!(t.face_argb(5).0, vec![0xFF32_0000]);
+        let five = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}]}}"#,
+            faces[..5].join(", ")
+        ));
+        assert!(error_of(&five).contains("textures.c.cube: expected 6 faces"));
+        let wide = scene(&format!(
+            r#"{{"unit": 0, "width": 2, "height": 1, "cube": [{}]}}"#,
+            faces.join(", ")
+        ));
+        assert!(error_of(&wide).contains("cube faces must be square, found 2x1"));
+        let both = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "cube": [{}]}}"#,
+            faces.join(", ")
+        ));
+        assert!(error_of(&both).contains("not \"rgba8\""));
+        let short = scene(&format!(
+            r#"{{"unit": 0, "width": 1, "height": 1, "cube": [{}, [1]]}}"#,
+            faces[..5].join(", ")
+        ));
+        assert!(error_of(&short).contains("textures.c.cube[5]: expected 4 bytes"));
     }
 
     #[test]

@@ -233,6 +233,8 @@ struct SceneTexture {
     /// Levels 1, 2, ... as 0xAARRGGBB texels.
     levels: Vec<Vec<u32>>,
     sampler: SamplerState,
+    /// A cube's 6 faces (texels, levels 1, 2, ...); empty for a 2D texture.
+    faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
 }
 
 /// The software sampler state of a scene texture.
@@ -259,6 +261,7 @@ fn scene_sampler(t: &scene::Texture) -> SamplerState {
         lod_bias: t.lod_bias,
         min_lod: t.min_lod,
         max_lod: t.max_lod,
+        compare: None,
     }
 }
 
@@ -354,6 +357,11 @@ impl SoftScene {
                 texels: t.to_argb(),
                 levels: t.levels.iter().map(|l| argb(l)).collect(),
                 sampler,
+                faces: if t.is_cube() {
+                    (0..6).map(|f| t.face_argb(f)).collect()
+                } else {
+                    Vec::new()
+                },
             });
         }
 
@@ -434,9 +442,41 @@ impl SoftScene {
             .iter()
             .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
             .collect();
-        for (t, mips) in self.textures.iter().zip(levels.iter()) {
+        let face_levels: Vec<Vec<Vec<&[u32]>>> = self
+            .textures
+            .iter()
+            .map(|t| {
+                t.faces
+                    .iter()
+                    .map(|f| f.1.iter().map(|l| l.as_slice()).collect())
+                    .collect()
+            })
+            .collect();
+        let faces: Vec<Vec<TextureRef>> = self
+            .textures
+            .iter()
+            .zip(face_levels.iter())
+            .map(|(t, fl)| {
+                t.faces
+                    .iter()
+                    .zip(fl.iter())
+                    .map(|(f, mips)| TextureRef {
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        width: t.width,
+                        height: t.height,
+                        texels: &f.0,
+                        sampler: t.sampler,
+                    })
+                    .collect()
+            })
+            .collect();
+        for ((t, mips), faces) in self.textures.iter().zip(levels.iter()).zip(faces.iter()) {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    faces,
                     mips,
                     depth: None,
                     rgba: None,

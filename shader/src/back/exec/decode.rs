@@ -148,7 +148,9 @@ impl Executable {
                 Op::MulMM => narrow(inst.aux),
                 Op::LoadUni => narrow(inst.aux2),
                 // SAMPLE_BIAS: 1 when b holds a bias.
-                Op::SampleBias => (inst.b >= 0) as u8,
+                Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube => {
+                    (inst.b >= 0) as u8
+                }
                 _ => 0,
             };
             let mut x = narrow(inst.aux);

@@ -101,6 +101,7 @@ impl<'a> TextureRef<'a> {
             return None;
         }
         Some(TextureRef {
+            faces: &[],
             mips: &[],
             width: w,
             height: h,
@@ -289,7 +290,8 @@ pub(super) fn texture_op(
     let (Some(ra), Some(rb)) = (reg(a), reg(b)) else {
         return;
     };
-    let Some(tex) = tex else {
+    // A cube under a 2D op (except textureSize) samples as incomplete.
+    let Some(tex) = tex.filter(|t| !t.is_cube() || d.op == Op::TexSize) else {
         if d.op != Op::TexSize {
             out[3] = [1.0; LANES];
         }
@@ -353,6 +355,7 @@ mod tests {
 
     fn tex(sampler: SamplerState) -> TextureRef<'static> {
         TextureRef {
+            faces: &[],
             mips: &MIPS,
             width: 4,
             height: 4,
@@ -434,6 +437,7 @@ mod tests {
     fn magnification_and_minification_filters_switch_at_zero() {
         let texels = [0xFF00_0000u32, 0xFF00_00FF];
         let t = TextureRef {
+            faces: &[],
             mips: &[],
             width: 2,
             height: 1,
@@ -506,6 +510,7 @@ mod tests {
         assert_eq!(odd.level_size(2), Some((1, 1)));
         // A short level reads as absent (opaque black), never out of bounds.
         let short = TextureRef {
+            faces: &[],
             mips: &[&[1]],
             ..odd
         };
@@ -523,6 +528,7 @@ mod tests {
     fn offsets_move_by_whole_texels() {
         let texels: [u32; 4] = [1, 2, 3, 4];
         let t = TextureRef {
+            faces: &[],
             mips: &[],
             width: 4,
             height: 1,

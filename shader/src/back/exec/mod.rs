@@ -45,6 +45,7 @@
 )]
 
 pub(crate) mod decode;
+pub mod cube;
 mod indirect;
 pub mod ints;
 pub mod lanes;
@@ -806,6 +807,17 @@ impl Executable {
                             }
                         }
                     }
+                }
+                Op::CubeLod
+                | Op::CubeBias
+                | Op::CubeGrad
+                | Op::ShadowLod
+                | Op::ShadowBias
+                | Op::ShadowCube => {
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    let mut c = [[0.0; LANES]; 4];
+                    self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
+                    put4(&mut r[dst], &c, m);
                 }
                 Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());

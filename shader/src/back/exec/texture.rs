@@ -42,6 +42,9 @@ pub enum MipFilter {
     Linear,
 }
 
+/// The depth compare functions of a sampler's compare mode are the depth test's (GL's 8).
+pub use crate::back::raster::state::CompareFunc;
+
 /// Per-unit sampler state; the default is GL's (nearest here, repeat, no mipmapping).
 /// `filter` magnifies (and minifies unless `min_filter` says otherwise); `wrap` wraps s (and t
 /// unless `wrap_t` says otherwise), so `SamplerState { filter, wrap, ..Default::default() }` is
@@ -60,6 +63,9 @@ pub struct SamplerState {
     pub lod_bias: f32,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// GL_TEXTURE_COMPARE_MODE: None is GL_NONE, Some(func) is GL_COMPARE_REF_TO_TEXTURE
+    /// with that function (read by the shadow samplers' ops only).
+    pub compare: Option<CompareFunc>,
 }
 
 impl Default for SamplerState {
@@ -73,6 +79,7 @@ impl Default for SamplerState {
             lod_bias: 0.0,
             min_lod: -1000.0,
             max_lod: 1000.0,
+            compare: None,
         }
     }
 }
@@ -89,6 +96,7 @@ impl SamplerState {
             lod_bias: 0.0,
             min_lod: -1000.0,
             max_lod: 1000.0,
+            compare: None,
         }
     }
 
@@ -121,6 +129,11 @@ pub struct TextureRef<'a> {
     /// Mip levels 1, 2, ... of an 8-bit texture (level 0 is `texels`): level i has
     /// max(1, width >> i) x max(1, height >> i) texels, row 0 first. Empty: level 0 only.
     pub mips: &'a [&'a [u32]],
+    /// A cube texture: its 6 faces (+X, -X, +Y, -Y, +Z, -Z), each a square 2D texture of this
+    /// size with its own levels (this texture's own texels are face 0's). Empty: a 2D texture.
+    /// Only the cube ops read the faces; a cube under a 2D op, or a 2D texture under a cube
+    /// op, samples as incomplete (opaque black).
+    pub faces: &'a [TextureRef<'a>],
 }
 
 /// Largest texture edge accepted (keeps texel arithmetic far from overflow).
@@ -133,6 +146,8 @@ pub enum TextureError {
     BadSize { width: u32, height: u32 },
     /// Fewer texels than width * height.
     TooFewTexels { needed: usize, found: usize },
+    /// A cube texture without exactly 6 faces, non-square, or a face of another size.
+    BadCube { faces: usize },
 }
 
 impl core::fmt::Display for TextureError {
@@ -148,6 +163,11 @@ impl core::fmt::Display for TextureError {
             TextureError::TooFewTexels { needed, found } => {
                 write!(f, "texture has {} texels, its size needs {}", found, needed)
             }
+            TextureError::BadCube { faces } => write!(
+                f,
+                "cube texture has {} faces; it needs 6 square faces of one size",
+                faces
+            ),
         }
     }
 }
@@ -172,6 +192,20 @@ impl TextureRef<'_> {
         };
         if found < needed {
             return Err(TextureError::TooFewTexels { needed, found });
+        }
+        if !self.faces.is_empty() {
+            let bad = TextureError::BadCube {
+                faces: self.faces.len(),
+            };
+            if self.faces.len() != 6 || self.width != self.height {
+                return Err(bad);
+            }
+            for f in self.faces {
+                if f.width != self.width || f.height != self.height || !f.faces.is_empty() {
+                    return Err(bad);
+                }
+                f.validate()?;
+            }
         }
         Ok(())
     }
@@ -530,6 +564,7 @@ mod tests {
             for filter in [Filter::Nearest, Filter::Linear] {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
                     let tex = TextureRef {
+                        faces: &[],
                         mips: &[],
                         depth: None,
                         rgba: None,
@@ -571,6 +606,7 @@ mod tests {
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 let tex = TextureRef {
+                    faces: &[],
                     mips: &[],
                     depth: None,
                     rgba: None,

@@ -355,7 +355,7 @@ impl<'a> Sema<'a> {
                 None
             } else if mn.ty == Type::Void {
                 Some("void")
-            } else if mn.ty == Type::Sampler2D {
+            } else if mn.ty.is_sampler() {
                 Some("a sampler (samplers cannot be struct members in this profile)")
             } else {
                 None
@@ -828,9 +828,9 @@ impl<'a> Sema<'a> {
         }
         let k = self.array_index(e, v.agg)?;
         let el = v.agg.elem();
-        if el.base == Type::Sampler2D {
+        if el.base.is_sampler() {
             return Ok(Val {
-                ty: Type::Sampler2D,
+                ty: el.base,
                 tmp: -1,
                 k: None,
                 unit: v.unit.saturating_add(k as i8),
@@ -880,7 +880,7 @@ impl<'a> Sema<'a> {
     /// Array constructor `T[N](...)` / `T[](...)` (Ctor node `i` with op 1).
     pub(super) fn array_ctor(&mut self, i: i16, n: Node) -> R<Val> {
         let el = self.node_elem(i)?;
-        if el.base == Type::Sampler2D || (el.base == Type::Void && el.strukt == 0) {
+        if el.base.is_sampler() || (el.base == Type::Void && el.strukt == 0) {
             let w = self.agg_name(el);
             bail!(self, i, "cannot construct an array of {}", w);
         }

@@ -595,7 +595,7 @@ impl<'a> Sema<'a> {
 
     /// A copy of a variable's current value, so later writes to the variable do not change it.
     pub(super) fn snapshot(&mut self, v: Val) -> R<Val> {
-        if v.k.is_some() || v.tmp < 0 || v.ty == Type::Sampler2D {
+        if v.k.is_some() || v.tmp < 0 || v.ty.is_sampler() {
             return Ok(v);
         }
         let cols = v.ty.columns().max(1);

@@ -14,7 +14,7 @@ impl<'a> Sema<'a> {
         let ty = n.ty;
         let args = self.args(n.a, 16, i)?;
         self.cur_node = i;
-        if matches!(ty, Type::Void | Type::Sampler2D) {
+        if ty == Type::Void || ty.is_sampler() {
             bail!(self, i, "cannot construct a {}", ty.name());
         }
         if args.is_empty() {

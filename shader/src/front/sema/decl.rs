@@ -207,8 +207,8 @@ impl<'a> Sema<'a> {
                     }
                     continue;
                 }
-                if n.ty == Type::Sampler2D && q & Q_UNIFORM == 0 {
-                    self.err(i, format_args!("sampler2D must be a uniform"));
+                if n.ty.is_sampler() && q & Q_UNIFORM == 0 {
+                    self.err(i, format_args!("{} must be a uniform", n.ty.name()));
                     continue;
                 }
                 if io && n.op & D_BLOCK != 0 {
@@ -311,8 +311,8 @@ impl<'a> Sema<'a> {
                 self.err(i, format_args!("variables cannot be void"));
                 continue;
             }
-            if n.ty == Type::Sampler2D && q & Q_UNIFORM == 0 {
-                self.err(i, format_args!("sampler2D must be a uniform"));
+            if n.ty.is_sampler() && q & Q_UNIFORM == 0 {
+                self.err(i, format_args!("{} must be a uniform", n.ty.name()));
                 continue;
             }
             if io && q & Q_CONST != 0 {
@@ -607,7 +607,7 @@ impl<'a> Sema<'a> {
                 }
                 continue;
             }
-            if q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D && n.b >= 0 {
+            if q & Q_UNIFORM != 0 && n.ty.is_sampler() && n.b >= 0 {
                 // Profile 2: a sampler array, consecutive units (`tex[0]`, `tex[1]`, ...).
                 let Ok(agg) = self.node_agg(i) else { continue };
                 let max = self.lim.samplers_max;
@@ -661,7 +661,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             if q & Q_UNIFORM != 0 {
-                if n.ty == Type::Sampler2D {
+                if n.ty.is_sampler() {
                     if units >= self.lim.samplers_max {
                         let max = self.lim.samplers_max;
                         self.err(
@@ -928,7 +928,7 @@ impl<'a> Sema<'a> {
             let used = self.referenced(&ids, name);
             let r: R<()> = (|| {
                 let agg_decl = n.c >= 0 || n.b >= 0;
-                if agg_decl && q & Q_UNIFORM != 0 && n.ty == Type::Sampler2D {
+                if agg_decl && q & Q_UNIFORM != 0 && n.ty.is_sampler() {
                     // Profile 2: a sampler array: its units follow its first one.
                     let agg = self.node_agg(i)?;
                     let first = self.first_element(name, true);
@@ -1035,7 +1035,7 @@ impl<'a> Sema<'a> {
                     return Ok(());
                 }
                 if q & Q_UNIFORM != 0 {
-                    if n.ty == Type::Sampler2D {
+                    if n.ty.is_sampler() {
                         let unit = self
                             .module
                             .iface

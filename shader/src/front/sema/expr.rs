@@ -236,7 +236,7 @@ impl<'a> Sema<'a> {
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
         if sym.agg.is_agg() {
             let agg = sym.agg;
-            if agg.base == Type::Sampler2D {
+            if agg.base.is_sampler() {
                 // Profile 2: a sampler array: its units follow the first one.
                 return Ok(Val {
                     ty: Type::None,
@@ -571,8 +571,8 @@ impl<'a> Sema<'a> {
             // then); int values are whole floats, so an int side stored for a float result
             // needs no conversion.
             let a = self.value(n.b)?;
-            if a.ty == Type::Sampler2D {
-                bail!(self, n.b, "?: cannot select a sampler2D");
+            if a.ty.is_sampler() {
+                bail!(self, n.b, "?: cannot select a {}", a.ty.name());
             }
             if a.agg.is_agg() {
                 let r = self.temp(self.agg_temps(a.agg))?;
@@ -638,8 +638,9 @@ impl<'a> Sema<'a> {
 
     /// The type of `c ? a : b`: the sides' common type (an int side converts to float).
     fn cond_type(&mut self, i: i16, a: Type, b: Type) -> R<Type> {
-        if a == Type::Sampler2D || b == Type::Sampler2D {
-            bail!(self, i, "?: cannot select a sampler2D");
+        if a.is_sampler() || b.is_sampler() {
+            let s = if a.is_sampler() { a } else { b };
+            bail!(self, i, "?: cannot select a {}", s.name());
         }
         if a == b {
             return Ok(a);

@@ -126,7 +126,7 @@ impl<'a> Sema<'a> {
     /// `v[index]` for array value `v` with a run-time index.
     pub(super) fn dyn_array_value(&mut self, e: i16, v: Val, index: i16) -> R<Val> {
         let el = v.agg.elem();
-        if el.base == Type::Sampler2D {
+        if el.base.is_sampler() {
             bail!(
                 self,
                 e,
@@ -191,7 +191,7 @@ impl<'a> Sema<'a> {
         index: i16,
     ) -> R<LValue> {
         let el = agg.elem();
-        if el.base == Type::Sampler2D {
+        if el.base.is_sampler() {
             bail!(self, e, "cannot assign to a sampler");
         }
         let stride = self.agg_temps(el);

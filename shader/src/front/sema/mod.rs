@@ -53,6 +53,7 @@ mod scope;
 mod stmt;
 mod switch;
 pub mod textures;
+mod textures_cube;
 mod types;
 
 type R<T> = Result<T, ()>;
@@ -574,7 +575,7 @@ impl<'a> Sema<'a> {
                 );
             }
             for (p, pn) in self.ast.list(n.a) {
-                if (pn.ty == Type::Void && pn.c < 0) || pn.ty == Type::Sampler2D {
+                if (pn.ty == Type::Void && pn.c < 0) || pn.ty.is_sampler() {
                     self.err(
                         p,
                         format_args!("parameters cannot have type {}", pn.ty.name()),

@@ -607,8 +607,8 @@ impl<'a> Sema<'a> {
         if n.ty == Type::Void && n.c < 0 {
             bail!(self, i, "variables cannot be void");
         }
-        if n.ty == Type::Sampler2D {
-            bail!(self, i, "sampler2D must be a uniform");
+        if n.ty.is_sampler() {
+            bail!(self, i, "{} must be a uniform", n.ty.name());
         }
         let is_const = n.quals & Q_CONST != 0;
         if is_const && n.a < 0 {

@@ -93,7 +93,7 @@ impl<'a> Sema<'a> {
     /// A float vector argument of exactly `n` components (ints are not converted: GLSL has no
     /// implicit conversion to a texture coordinate of another type... except int -> float,
     /// which 3.30 allows, so ivecN is taken as vecN).
-    fn tex_vec(&mut self, name: &str, what: &str, a: (i16, Val), n: u8) -> R<i16> {
+    pub(super) fn tex_vec(&mut self, name: &str, what: &str, a: (i16, Val), n: u8) -> R<i16> {
         let want = match n {
             1 => Type::Float,
             2 => Type::Vec2,
@@ -118,7 +118,7 @@ impl<'a> Sema<'a> {
 
     /// An int (or ivecN) argument of `n` components, converted to the floats the texture ops
     /// read (profile 2's integers are 32-bit patterns: CVT I2F).
-    fn tex_int(&mut self, name: &str, what: &str, a: (i16, Val), n: u8) -> R<i16> {
+    pub(super) fn tex_int(&mut self, name: &str, what: &str, a: (i16, Val), n: u8) -> R<i16> {
         if !is_int_based(a.1.ty) || a.1.ty.components() != n {
             bail!(
                 self,
@@ -135,7 +135,7 @@ impl<'a> Sema<'a> {
     }
 
     /// A constant ivec2 offset in GLSL's range, as its `aux2` code.
-    fn tex_offset(&mut self, name: &str, a: (i16, Val)) -> R<i16> {
+    pub(super) fn tex_offset(&mut self, name: &str, a: (i16, Val)) -> R<i16> {
         let Some(k) = a.1.k.filter(|_| a.1.ty == Type::IVec2) else {
             bail!(
                 self,
@@ -171,7 +171,7 @@ impl<'a> Sema<'a> {
     }
 
     /// A bias argument: a float, in a fragment shader only.
-    fn tex_bias(&mut self, name: &str, a: (i16, Val)) -> R<i16> {
+    pub(super) fn tex_bias(&mut self, name: &str, a: (i16, Val)) -> R<i16> {
         if self.module.stage != Stage::Fragment {
             bail!(
                 self,
@@ -190,6 +190,9 @@ impl<'a> Sema<'a> {
                 .copied()
                 .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
         };
+        if arg(0).1.ty.is_sampler() && arg(0).1.ty != Type::Sampler2D {
+            return self.cube_shadow_builtin(name, args);
+        }
         let unit = self.tex_unit(name, arg(0))?;
         let out = |s: &mut Self, op: Op, ty: Type, a: i16, b: i16, aux2: i16| -> R<Val> {
             let t = s.temp(1)?;

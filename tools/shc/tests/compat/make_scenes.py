@@ -417,3 +417,35 @@ dump("fragdepth_spheres", {"size": [S, S], "clear": [0.08, 0.08, 0.1, 1], "depth
                                           {"location": 1, "components": 2, "data": ua + ub},
                                           {"location": 2, "components": 3, "data": ca + cb}],
                            "indices": QIDX + [i + 4 for i in QIDX]})
+# ---- cube textures (issue 15) ----
+def cube_faces(n, unit, min_filter="linear", mipmaps=False):
+    # Six n x n faces (+x, -x, +y, -y, +z, -z), each its own hue under a soft 4x4 checker and a
+    # ramp along s, so a face, its orientation and a level all show.
+    hues = [(230, 70, 50), (60, 200, 90), (60, 100, 235), (240, 210, 60), (200, 70, 220), (50, 215, 215)]
+    faces = []
+    for f, h in enumerate(hues):
+        px = []
+        for y in range(n):
+            for x in range(n):
+                k = 0.55 + 0.3 * (((x * 4 // n) + (y * 4 // n)) % 2) + 0.15 * x / max(1, n - 1)
+                px += [clamp8(h[0] * k), clamp8(h[1] * k), clamp8(h[2] * k), 255]
+        faces.append(px)
+    return {"unit": unit, "width": n, "height": n, "cube": faces, "filter": "linear",
+            "min_filter": min_filter, "wrap": "clamp_to_edge", "mipmaps": mipmaps}
+
+CUBE_TEXTURES = {"u_env": cube_faces(16, 0),
+                 "u_env_mip": cube_faces(32, 1, "linear_mipmap_linear", True),
+                 "u_env_near": dict(cube_faces(8, 2, "nearest"), filter="nearest")}
+
+# cube_sphere: the sphere of `sphere` with an environment cube (reflection, refraction).
+cube_sphere = mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
+                         [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1])
+cube_sphere["textures"] = CUBE_TEXTURES
+dump("cube_sphere", cube_sphere)
+
+# cube_sky: the full-screen quad with a camera basis, for skyboxes and fixed-level lookups.
+dump("cube_sky", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+                  "uniforms": {"u_resolution": [S, S], "u_right": [0.8, 0.0, -0.6],
+                               "u_up": [0.12, 0.98, 0.16], "u_forward": [-0.59, 0.2, -0.78],
+                               "u_fov_scale": 1.1},
+                  "textures": CUBE_TEXTURES})
