@@ -55,8 +55,10 @@ pub const P2_LOOP_ITERATIONS_MAX: u32 = 65536;
 /// Profile 2: loop iterations per shader invocation, shared by every loop whose trip count the
 /// compiler cannot prove (and every loop nested in one): each iteration such a loop starts costs
 /// one, nested loops count every inner trip, and once it is spent every such loop ends at once
-/// for that invocation, as if by `break`.
-pub const P2_LOOP_BUDGET: u32 = 65536;
+/// for that invocation, as if by `break`. 65535, not 65536: Mesa's llvmpipe (the usual host
+/// driver under virglrenderer) ends any loop after 65535 iterations, so with this budget the
+/// software path and VirGL agree on every endless loop.
+pub const P2_LOOP_BUDGET: u32 = 65535;
 pub const COMPILER_VERSION: u32 = 1;
 /// Compile-cache entries.
 pub const CACHE_ENTRIES: usize = 8;

@@ -84,7 +84,7 @@ const B: f32 = P2_LOOP_BUDGET as f32;
 
 #[test]
 fn the_budget_is_a_reported_limit() {
-    assert_eq!(P2_LOOP_BUDGET, 65536);
+    assert_eq!(P2_LOOP_BUDGET, 65535);
     let find = |p| {
         limits(p)
             .entries()
@@ -92,7 +92,7 @@ fn the_budget_is_a_reported_limit() {
             .find(|(k, _)| *k == "loop_budget_per_invocation")
             .map(|(_, v)| *v)
     };
-    assert_eq!(find(Profile::P2), Some(65536));
+    assert_eq!(find(Profile::P2), Some(65535));
     assert_eq!(find(Profile::P1), Some(0));
 }
 
@@ -113,7 +113,8 @@ fn provable_for_loops_carry_their_trip_count() {
     assert_eq!(f("uint i = 0u; i < 20u; i++"), [(20, false)]);
     assert_eq!(f("int i = -5; i < N; i++"), [(45, false)]);
     assert_eq!(f("int i = 0; i < N * 2 - 10; i++"), [(70, false)]);
-    assert_eq!(f("int i = 0; i < 65536; i++"), [(65536, false)]);
+    assert_eq!(f("int i = 0; i < 65535; i++"), [(65535, false)]);
+    assert_eq!(f("int i = 0; i < 65536; i++"), [(65536, true)]);
 }
 
 #[test]
@@ -150,8 +151,8 @@ fn nested_proven_loops_stay_exact_until_their_product_passes_the_budget() {
             o, i
         ))
     };
-    assert_eq!(f(256, 256), [(256, false), (256, false)]);
-    // 300 x 300 > 65536: the inner loop spends the budget (its bound stays its trip count).
+    assert_eq!(f(255, 256), [(255, false), (256, false)]);
+    // 300 x 300 > 65535: the inner loop spends the budget (its bound stays its trip count).
     assert_eq!(f(300, 300), [(300, false), (300, true)]);
     // Inside a while loop everything is budgeted.
     let w = loops("in vec4 a;\nvoid main() { float s = 0.0; while (s < 5.0) { for (int j = 0; j < 10; j++) { s += 1.0; } } gl_Position = vec4(s); }\n");
@@ -185,7 +186,7 @@ fn a_condition_that_never_changes_ends_at_the_budget() {
 #[test]
 fn huge_nested_loops_share_one_budget() {
     // 1e6 x 1e6 trips: neither is provable within the limit, both spend the one budget. The
-    // outer loop's first iteration costs one, the inner runs the other 65535, then both end.
+    // outer loop's first iteration costs one, the inner runs the other 65534, then both end.
     let p = lane0(
         "in vec4 a;\nvoid main() { float n = 0.0; float o = 0.0;\n\
          for (int i = 0; i < 1000000; i++) { o += 1.0; for (int j = 0; j < 1000000; j++) { n += 1.0; } }\n\
@@ -237,10 +238,10 @@ fn tgsi_guards_budgeted_loops_with_one_counter() {
          gl_Position = vec4(n, s, 0.0, 1.0); }\n",
     );
     let t = tgsi(&sh.module);
-    // One budget immediate (65536, 1, 0, 0) and one initialisation of its counter temp.
+    // One budget immediate (65535, 1, 0, 0) and one initialisation of its counter temp.
     let imm: Vec<&str> = t
         .lines()
-        .filter(|l| l.ends_with("FLT32 {65536.0, 1.0, 0.0, 0.0}"))
+        .filter(|l| l.ends_with("FLT32 {65535.0, 1.0, 0.0, 0.0}"))
         .collect();
     assert_eq!(imm.len(), 1, "{}", t);
     let k = imm[0].split(']').next().unwrap().trim_start_matches("IMM[");

@@ -290,7 +290,7 @@ impl<'a> Sema<'a> {
     /// expressions, every value of `v` up to the one that ends the loop in `T`'s range (no
     /// wrap-around), and no write of `v` in the body (an assignment, `++`/`--`, or `v` passed
     /// to a user function, which might take it `out`). None otherwise, or past
-    /// `P2_LOOP_ITERATIONS_MAX` trips.
+    /// `P2_LOOP_BUDGET` trips (no host runs one loop longer: see `P2_LOOP_BUDGET`).
     pub(super) fn proven_trips(&self, n: Node) -> Option<u32> {
         if n.a < 0 || n.b < 0 || n.c < 0 {
             return None;
@@ -385,7 +385,7 @@ impl<'a> Sema<'a> {
         };
         // Every value the counter takes, the last step's included, stays in range.
         let last = a.checked_add(trips.checked_mul(c)?)?;
-        if !(lo..=hi).contains(&last) || trips > P2_LOOP_ITERATIONS_MAX as i64 {
+        if !(lo..=hi).contains(&last) || trips > P2_LOOP_BUDGET as i64 {
             return None;
         }
         let mut budget = WRITE_SCAN_MAX;
