@@ -19,18 +19,6 @@ fn compile(body: &str) -> shader::program::compile::Shader {
     }
 }
 
-/// The (bound, budgeted) of every LOOP with a bound above 1 (one-trip wrappers and switches
-/// left out), in order.
-fn loops(body: &str) -> Vec<(u32, bool)> {
-    compile(body)
-        .module
-        .insts
-        .iter()
-        .filter(|i| i.op == Op::Loop && loop_bound(i) > 1)
-        .map(|i| (loop_bound(i), loop_budgeted(i)))
-        .collect()
-}
-
 fn tgsi(m: &Module) -> std::string::String {
     let mut out: String<TGSI_CAP> = String::new();
     emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
