@@ -76,6 +76,7 @@ pub mod selftest;
 pub mod state;
 pub mod stats;
 pub mod target;
+pub mod termination;
 pub mod texture;
 pub mod virgl;
 

@@ -128,6 +128,7 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("gfx3d::smp::scenes_same_on_every_cpu", smp_scenes),
     ("gfx3d::smp::demo_same_on_every_cpu", smp_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
+    ("gfx3d::loops::termination", loop_termination),
     ("gfx3d::lost::forced_virgl_fails", lost_forced),
     (
         "gfx3d::lost::over_budget_program_forced",
@@ -552,6 +553,45 @@ fn frame(g: &mut Gfx3d<Linked>, s: &LostScene) -> Result<(), Error> {
     g.use_program(OWNER, s.c, s.p)?;
     g.draw(OWNER, s.c, s.m)?;
     g.end(OWNER, s.c)
+}
+
+/// Issue 14 item 2: endless loops (`gfx3d::termination`) end at the per-invocation loop budget
+/// on forced VirGL as on the software path: both pictures are all green (the documented values)
+/// and the host reports no context error (a lost device would leave the VirGL backend).
+fn loop_termination(out: &mut dyn Write) -> bool {
+    use gfx3d::termination::{check, render, CASES};
+    if gpu::report().is_none_or(|r| !r.virgl) {
+        return no_device(out);
+    }
+    let mut soft = Gfx3d::<Linked>::new();
+    let mut g = match virgl_gfx(BackendMode::Virgl) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = write!(out, "virgl boot: {}", e);
+            return false;
+        }
+    };
+    for i in 0..CASES.len() {
+        let r = render(&mut soft, OWNER, i)
+            .and_then(|p| check(i, &p).map(|_| p))
+            .and_then(|a| {
+                let b = render(&mut g, OWNER, i)?;
+                check(i, &b)?;
+                if a != b {
+                    return Err(alloc::format!("case {}: VirGL and software differ", i));
+                }
+                Ok(())
+            });
+        if let Err(e) = r {
+            let _ = write!(out, "{}", e);
+            return false;
+        }
+        if g.backend_name() != "virgl" {
+            let _ = write!(out, "case {} ended on backend {}", i, g.backend_name());
+            return false;
+        }
+    }
+    true
 }
 
 fn lost_auto(out: &mut dyn Write) -> bool {

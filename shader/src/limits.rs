@@ -52,6 +52,13 @@ pub const LOOP_DEPTH_MAX: usize = 8;
 /// Profile 2: the iteration bound of a loop whose trip count the compiler cannot prove; a
 /// LOOP's bound is at most this. At the bound the loop ends as if by `break`.
 pub const P2_LOOP_ITERATIONS_MAX: u32 = 65536;
+/// Profile 2: loop iterations per shader invocation, shared by every loop whose trip count the
+/// compiler cannot prove (and every loop nested in one): each iteration such a loop starts costs
+/// one, nested loops count every inner trip, and once it is spent every such loop ends at once
+/// for that invocation, as if by `break`. 65535, not 65536: Mesa's llvmpipe (the usual host
+/// driver under virglrenderer) ends any loop after 65535 iterations, so with this budget the
+/// software path and VirGL agree on every endless loop.
+pub const P2_LOOP_BUDGET: u32 = 65535;
 pub const COMPILER_VERSION: u32 = 1;
 /// Compile-cache entries.
 pub const CACHE_ENTRIES: usize = 8;
@@ -236,6 +243,8 @@ pub struct Limits {
     /// Dynamic loops (0 in profile 1, which unrolls every loop).
     pub loop_iterations_max: usize,
     pub loop_depth_max: usize,
+    /// Loop iterations per invocation of unproven loops ([`P2_LOOP_BUDGET`]; 0 in profile 1).
+    pub loop_budget_per_invocation: usize,
 }
 
 pub const P1_LIMITS: Limits = Limits {
@@ -269,6 +278,7 @@ pub const P1_LIMITS: Limits = Limits {
     pp_if_nesting_max: 0,
     loop_iterations_max: 0,
     loop_depth_max: 0,
+    loop_budget_per_invocation: 0,
 };
 
 pub const P2_LIMITS: Limits = Limits {
@@ -302,6 +312,7 @@ pub const P2_LIMITS: Limits = Limits {
     pp_if_nesting_max: PP_IF_MAX,
     loop_iterations_max: P2_LOOP_ITERATIONS_MAX as usize,
     loop_depth_max: LOOP_DEPTH_MAX,
+    loop_budget_per_invocation: P2_LOOP_BUDGET as usize,
 };
 
 /// The bounds of `profile`.
@@ -314,7 +325,7 @@ pub fn limits(profile: Profile) -> &'static Limits {
 
 impl Limits {
     /// Every bound as (name, value), in `shc limits` order.
-    pub fn entries(&self) -> [(&'static str, usize); 30] {
+    pub fn entries(&self) -> [(&'static str, usize); 31] {
         [
             ("profile", self.profile.number() as usize),
             ("source_bytes_max", self.source_bytes_max),
@@ -346,6 +357,7 @@ impl Limits {
             ("pp_if_nesting_max", self.pp_if_nesting_max),
             ("loop_iterations_max", self.loop_iterations_max),
             ("loop_depth_max", self.loop_depth_max),
+            ("loop_budget_per_invocation", self.loop_budget_per_invocation),
         ]
     }
 }

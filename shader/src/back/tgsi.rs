@@ -355,6 +355,9 @@ struct Plan {
     scratch: u16,
     /// Loop counters (one temp per loop nesting level, after the scratch temps).
     loop_temps: u16,
+    /// IMM {P2_LOOP_BUDGET, 1, 0, 0} when a loop spends the invocation budget (its counter is
+    /// one temp after the loop counters).
+    budget_imm: Option<u16>,
     attrs: u32,
     fs_inputs: u32,
     vs_outputs: u32,
@@ -670,6 +673,10 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                 }
                 loop_depth += 1;
                 p.loop_temps = p.loop_temps.max(loop_depth);
+                if crate::ir::loop_budgeted(inst) && p.budget_imm.is_none() {
+                    let b = (crate::limits::P2_LOOP_BUDGET as f32).to_bits();
+                    p.budget_imm = Some(intern(&mut p.imms, [b, 1f32.to_bits(), 0, 0], i)?);
+                }
             }
             Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
             Op::Div => p.scratch = p.scratch.max(1),
@@ -1313,6 +1320,8 @@ struct Emitter<'a> {
     /// The first loop-counter temp, and the loops open at the current instruction.
     loop0: u16,
     loop_level: u16,
+    /// The invocation's loop-budget counter (iterations of budgeted loops started so far).
+    budget: u16,
 }
 
 impl Emitter<'_> {
@@ -1608,6 +1617,7 @@ impl TgsiScratch {
                 fcoord_reg: 0,
                 scratch: 0,
                 loop_temps: 0,
+                budget_imm: None,
                 attrs: 0,
                 fs_inputs: 0,
                 vs_outputs: 0,
@@ -1677,6 +1687,7 @@ fn emit_plan(
     p.fcoord_reg = 0;
     p.scratch = 0;
     p.loop_temps = 0;
+    p.budget_imm = None;
     p.attrs = 0;
     p.fs_inputs = 0;
     p.vs_outputs = 0;
@@ -1702,7 +1713,7 @@ fn emit_plan(
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
-    let declared_temps = m.temps + p.scratch + p.loop_temps;
+    let declared_temps = m.temps + p.scratch + p.loop_temps + p.budget_imm.is_some() as u16;
     let mut e = Emitter {
         out,
         line: 0,
@@ -1712,6 +1723,7 @@ fn emit_plan(
         regs: Regs::new(m.temps),
         loop0: m.temps + p.scratch,
         loop_level: 0,
+        budget: m.temps + p.scratch + p.loop_temps,
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
@@ -1874,6 +1886,10 @@ fn emit_plan(
             "}\n"
         )?;
         e.tokens = e.tokens.saturating_add(TOKENS_IMM);
+    }
+    if let Some(kb) = p.budget_imm {
+        let b = e.budget;
+        inst!(e, "MOV TEMP[", b, "].x, IMM[", kb, "].zzzz")?;
     }
     for (i, inst) in m.insts.iter().enumerate() {
         emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
@@ -2479,6 +2495,34 @@ fn emit_inst(
                 k,
                 "].yyyy"
             )?;
+            if let Some(kb) = p.budget_imm.filter(|_| crate::ir::loop_budgeted(inst)) {
+                // Each iteration started spends one of the invocation's budget; once spent,
+                // the loop ends as if by BRK (the executor's rule, per lane).
+                let b = e.budget;
+                inst!(
+                    e,
+                    "SGE TEMP[",
+                    c,
+                    "].y, TEMP[",
+                    b,
+                    "].xxxx, IMM[",
+                    kb,
+                    "].xxxx"
+                )?;
+                inst!(e, "IF TEMP[", c, "].yyyy")?;
+                inst!(e, "BRK")?;
+                inst!(e, "ENDIF")?;
+                inst!(
+                    e,
+                    "ADD TEMP[",
+                    b,
+                    "].x, TEMP[",
+                    b,
+                    "].xxxx, IMM[",
+                    kb,
+                    "].yyyy"
+                )?;
+            }
         }
         Op::Break => inst!(e, "BRK")?,
         Op::Continue => inst!(e, "CONT")?,

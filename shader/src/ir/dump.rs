@@ -239,6 +239,9 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
         Op::If => write!(out, "if %{}", i.a),
         Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),
+        Op::Loop if crate::ir::loop_budgeted(i) => {
+            write!(out, "loop bound {} budget", crate::ir::loop_bound(i))
+        }
         Op::Loop => write!(out, "loop bound {}", crate::ir::loop_bound(i)),
         Op::Break | Op::Continue | Op::EndLoop => out.write_str(name),
         // Profile 2's indirect ops: the index, then the range (first temp or slot, elements,

@@ -45,13 +45,13 @@
 //!
 //! | FLOOR CEIL FRACT ROUND_EVEN EXP2 LOG2 SIGN | dst, a, lanes (0 means 1) | lane-wise for k < lanes (profile 2; FRACT = x - floor(x), ROUND_EVEN ties to even, SIGN gives 1, -1 or 0 and 0 for NaN) |
 //! | CMPV | dst, a, b, aux = [`CmpCode`], lanes (0 means 1) | dst[k] = 1.0 if a[k] OP b[k] else 0.0 for k < lanes (profile 2) |
-//! | LOOP | aux = low 16 bits, aux2 = high 16 bits of the iteration bound (1..=`P2_LOOP_ITERATIONS_MAX`) | opens a loop (profile 2); see [`loop_bound`] |
+//! | LOOP | aux = low 16 bits, aux2 = high 16 bits of the iteration bound (1..=`P2_LOOP_ITERATIONS_MAX`), aux2 bit 14 ([`LOOP_BUDGETED`]): the loop spends the invocation's loop budget | opens a loop (profile 2); see [`loop_bound`] |
 //! | BREAK | - | the lanes running here leave the innermost loop (profile 2) |
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
 //! | LOAD_FACE | dst | fragment stage, profile 2: dst = (1, 1, 1, 1) when the primitive is front-facing (gl_FrontFacing), else 0 |
 //! | STORE_DEPTH | a | fragment stage, profile 2: gl_FragDepth = a[0]; the rasterizer clamps it to [0, 1] (NaN -> 0) and tests and writes it instead of the interpolated depth |
-//! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK (profile 2) |
+//! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK; in a budgeted loop a lane whose invocation budget is spent leaves it as if by BREAK (profile 2) |
 //! | LOAD_IDX | dst, a = index, b = range base, c = offset in an element, aux = len (elements), aux2 = stride (temps per element) | dst = temp b + clamp(index)*aux2 + c (all four lanes); the range is temps b..b+aux*aux2 (profile 2) |
 //! | STORE_IDX | dst = range base, a = index, b = source, c, aux = len, aux2 = stride, lanes (0 means 4) | temp dst + clamp(index)*aux2 + c gets b's first `lanes` lanes; the rest of the range is kept (profile 2) |
 //! | LOAD_UNI_IDX | dst, a = index, aux = uniform slot of element 0, aux2 = len, c = stride (slots per element) | dst = uniform slot aux + clamp(index)*c (profile 2) |
@@ -502,17 +502,36 @@ pub const TEX_OPS: [Op; 11] = [
     Op::ShadowCube,
 ];
 
-/// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits); the verifier
-/// accepts 1..=[`P2_LOOP_ITERATIONS_MAX`].
+/// LOOP's aux2 bit saying the loop spends the invocation's loop budget
+/// ([`P2_LOOP_BUDGET`](crate::limits::P2_LOOP_BUDGET)): every iteration it starts (the first
+/// included) costs one, per lane, and a lane whose budget is spent leaves the loop as if by BREAK.
+/// Loops without it have a proven trip count as their bound.
+pub const LOOP_BUDGETED: u16 = 0x4000;
+
+/// The iteration bound a LOOP carries (aux = low 16 bits, aux2 = high 16 bits without
+/// [`LOOP_BUDGETED`]); the verifier accepts 1..=[`P2_LOOP_ITERATIONS_MAX`].
 pub fn loop_bound(i: &Inst) -> u32 {
-    (i.aux as u16 as u32) | ((i.aux2 as u16 as u32) << 16)
+    (i.aux as u16 as u32) | (((i.aux2 as u16) & !LOOP_BUDGETED) as u32) << 16
 }
 
-/// The LOOP instruction for `bound` iterations.
+/// Whether a LOOP spends the invocation's loop budget (see [`LOOP_BUDGETED`]).
+pub fn loop_budgeted(i: &Inst) -> bool {
+    i.aux2 as u16 & LOOP_BUDGETED != 0
+}
+
+/// The LOOP instruction for `bound` iterations (a proven trip count: no budget spent).
 pub fn loop_inst(bound: u32) -> Inst {
     let mut i = Inst::new(Op::Loop);
     i.aux = (bound & 0xffff) as u16 as i16;
     i.aux2 = (bound >> 16) as u16 as i16;
+    i
+}
+
+/// The LOOP instruction for at most `bound` iterations that also spends the invocation's loop
+/// budget (a loop whose trip count the compiler could not prove, or one nested in such a loop).
+pub fn loop_inst_budgeted(bound: u32) -> Inst {
+    let mut i = loop_inst(bound);
+    i.aux2 = (i.aux2 as u16 | LOOP_BUDGETED) as i16;
     i
 }
 

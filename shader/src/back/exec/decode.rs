@@ -393,6 +393,7 @@ impl Executable {
                     d.a = bound[1];
                     d.b = bound[2];
                     d.x = bound[3];
+                    d.y = crate::ir::loop_budgeted(inst) as u8;
                 }
                 Op::EndLoop => {
                     ldepth = ldepth.checked_sub(1).ok_or(internal("ENDLOOP"))?;

@@ -201,6 +201,8 @@ struct LoopFrame {
     /// Iterations finished, and the bound.
     count: u32,
     bound: u32,
+    /// Whether each iteration spends the invocation budget (`LOOP_BUDGETED`).
+    budgeted: bool,
 }
 
 impl LoopFrame {
@@ -210,6 +212,7 @@ impl LoopFrame {
         running: 0,
         count: 0,
         bound: 0,
+        budgeted: false,
     };
 }
 
@@ -230,7 +233,7 @@ struct DInst {
     y: u8,
     /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF; LOOP: index of its ENDLOOP;
     /// ENDLOOP: index of its LOOP. (A LOOP keeps its iteration bound little-endian in `dst`,
-    /// `a`, `b`, `x`.)
+    /// `a`, `b`, `x`, and in `y` 1 when it spends the invocation budget.)
     jump: u16,
 }
 
@@ -439,6 +442,8 @@ impl Executable {
         // lanes outside loops); IF parts only ever narrow it.
         let mut lm: Mask = ALL_LANES;
         let mut loops = [LoopFrame::EMPTY; LOOP_DEPTH_MAX + 1];
+        // Iterations of budgeted loops each lane (invocation) has started (`P2_LOOP_BUDGET`).
+        let mut spent = [0u32; LANES];
         let mut ldepth = 0usize;
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         let mut pc = 0usize;
@@ -487,7 +492,13 @@ impl Executable {
                         continue;
                     }
                     Op::Loop => {
-                        if cur == 0 {
+                        let budgeted = d.y != 0;
+                        let run = if budgeted {
+                            spend_budget(&mut spent, cur)
+                        } else {
+                            cur
+                        };
+                        if run == 0 {
                             pc = d.jump as usize + 1;
                             continue;
                         }
@@ -495,13 +506,18 @@ impl Executable {
                             *f = LoopFrame {
                                 cur,
                                 lm,
-                                running: cur,
+                                running: run,
                                 count: 0,
                                 bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
+                                budgeted,
                             };
                         }
                         ldepth += 1;
-                        lm = cur;
+                        lm = run;
+                        if run != cur {
+                            cur = run;
+                            full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        }
                         continue;
                     }
                     Op::Break => {
@@ -524,7 +540,12 @@ impl Executable {
                             continue;
                         };
                         f.count += 1;
-                        let next = f.running & alive;
+                        let mut next = f.running & alive;
+                        if f.budgeted && next != 0 && f.count < f.bound {
+                            // Lanes whose budget is spent leave the loop as if by BREAK.
+                            next = spend_budget(&mut spent, next);
+                            f.running = next;
+                        }
                         if next == 0 || f.count >= f.bound {
                             // Done, or at the bound: the loop ends as if every lane broke.
                             cur = f.cur & alive;
@@ -882,6 +903,27 @@ impl Executable {
         }
         alive
     }
+}
+
+/// A budgeted loop iteration starts for the lanes of `m`: each spends one of its invocation's
+/// [`P2_LOOP_BUDGET`](crate::limits::P2_LOOP_BUDGET) iterations; the lanes that have none left
+/// are not in the result (they leave the loop as if by BREAK).
+#[inline(always)]
+fn spend_budget(spent: &mut [u32; LANES], m: Mask) -> Mask {
+    let mut out = m;
+    let mut rest = m & ALL_LANES;
+    while rest != 0 {
+        let l = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if let Some(s) = spent.get_mut(l) {
+            if *s >= crate::limits::P2_LOOP_BUDGET {
+                out &= !(1 << l);
+            } else {
+                *s += 1;
+            }
+        }
+    }
+    out
 }
 
 #[inline(always)]

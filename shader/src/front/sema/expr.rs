@@ -584,12 +584,26 @@ impl<'a> Sema<'a> {
                 self.cond_agg_check(i, &a, &b)?;
                 self.store_agg(i, r, a.agg, b)?;
                 self.ntemp = mark;
-                return Ok(Val::agg(a.agg, r));
+                return Ok((Val::agg(a.agg, r), -1, a.ty));
             }
             let cols = a.ty.columns().max(1) as u16;
             let r = self.temp(cols)?;
             self.store(r, a.ty, a)?;
+            // Profile 2: an integer first side holds integer bits; if the result turns out a
+            // float, the lanes that took this side convert after the ENDIF (`took` marks them).
+            let took = if self.true_ints() && is_whole(a.ty) {
+                let f = self.temp(1)?;
+                let one = self.imm(&[1.0])?;
+                self.emit(Op::Const, Type::Bool, 1, f, -1, -1, one, 0)?;
+                f
+            } else {
+                -1
+            };
             self.emit(Op::Else, Type::None, 0, -1, -1, -1, 0, 0)?;
+            if took >= 0 {
+                let zero = self.imm(&[0.0])?;
+                self.emit(Op::Const, Type::Bool, 1, took, -1, -1, zero, 0)?;
+            }
             let mark = self.ntemp;
             let b = self.value(n.c)?;
             self.cur_node = i;
@@ -597,13 +611,28 @@ impl<'a> Sema<'a> {
                 self.cond_agg_check(i, &a, &b)?;
             }
             let ty = self.cond_type(i, a.ty, b.ty)?;
+            let b = if self.true_ints() && b.ty != ty {
+                self.convert_emit(b, ty)?.unwrap_or(b)
+            } else {
+                b
+            };
             self.store(r, ty, Val { ty, ..b })?;
             self.ntemp = mark;
-            Ok(Val::temp(ty, r))
+            Ok((Val::temp(ty, r), took, a.ty))
         })();
         self.if_depth -= 1;
-        let r = r?;
+        let (r, took, aty) = r?;
         self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+        if took >= 0 && aty != r.ty {
+            self.cond_if(i, took)?;
+            let mark = self.ntemp;
+            if let Some(cv) = self.convert_emit(Val::temp(aty, r.tmp), r.ty)? {
+                self.store(r.tmp, r.ty, cv)?;
+            }
+            self.ntemp = mark;
+            self.emit(Op::Endif, Type::None, 0, -1, -1, -1, 0, 0)?;
+            self.if_depth -= 1;
+        }
         Ok(r)
     }
 

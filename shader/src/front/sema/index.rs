@@ -130,7 +130,7 @@ impl<'a> Sema<'a> {
             bail!(
                 self,
                 e,
-                "an array of samplers can only be indexed with a constant expression"
+                "an array of samplers can only be indexed with a constant expression (GLSL 3.30, section 4.1.7: sampler arrays take only integral constant-expression indexes)"
             );
         }
         let stride = self.agg_temps(el);

@@ -2,13 +2,19 @@
 //! not take (a trip count not known at compile time, more trips than the unroll limit, or a
 //! `break`/`continue` in the body), `break` and `continue`, lowered to the IR's bounded LOOP.
 //!
-//! Every loop gets the bound `P2_LOOP_ITERATIONS_MAX`: at the bound it ends as if by `break`
-//! (the documented deviation from GLSL). `while (c) s` is `LOOP; if (!c) BREAK; s; ENDLOOP`.
+//! A loop's bound is its trip count when [`Sema::proven_trips`] proves one (a `for` over an
+//! `int`/`uint` counter with constant start, limit and step that the body never writes) and the
+//! product of the proven trip counts of it and its enclosing loops stays within
+//! `P2_LOOP_BUDGET`: it then runs exactly as in GLSL. Every other loop (and every loop nested in
+//! one) is budgeted: bound `P2_LOOP_ITERATIONS_MAX` (or its trip count), and each iteration it
+//! starts spends one of the invocation's `P2_LOOP_BUDGET` iterations; once spent, every
+//! budgeted loop ends for that invocation as if by `break` (the documented deviation from
+//! GLSL). `while (c) s` is `LOOP; if (!c) BREAK; s; ENDLOOP`.
 //! Where `continue` must still run code after the body (a `for` step, a `do` condition) the body
 //! sits in a one-trip wrapper loop: `continue` leaves the wrapper, `break` sets a flag and leaves
 //! it, and the flag breaks the loop itself after the wrapper.
 use super::types::*;
-use super::{Sema, R};
+use super::{Sema, SymKind, R};
 use crate::front::ast::*;
 use crate::ir::*;
 use crate::limits::*;
@@ -89,8 +95,9 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
-    /// Opens the IR loop of a source loop (and its wrapper when `wrapped`).
-    fn open_loop(&mut self, wrapped: bool) -> R<()> {
+    /// Opens the IR loop of a source loop (and its wrapper when `wrapped`), `trips` its proven
+    /// trip count if any. Returns the enclosing `loop_work`, for [`Self::close_loop`].
+    fn open_loop(&mut self, wrapped: bool, trips: Option<u32>) -> R<u32> {
         let flag = if wrapped {
             let f = self.temp(1)?;
             let base = self.imm(&[0.0])?;
@@ -99,12 +106,26 @@ impl<'a> Sema<'a> {
         } else {
             -1
         };
-        let l = loop_inst(P2_LOOP_ITERATIONS_MAX);
+        let prev = self.loop_work;
+        let (bound, work) = match trips {
+            Some(t) => {
+                let t = t.clamp(1, P2_LOOP_ITERATIONS_MAX);
+                let w = prev.checked_mul(t).filter(|w| *w <= P2_LOOP_BUDGET);
+                (t, w.unwrap_or(0))
+            }
+            None => (P2_LOOP_ITERATIONS_MAX, 0),
+        };
+        let l = if work == 0 {
+            loop_inst_budgeted(bound)
+        } else {
+            loop_inst(bound)
+        };
         self.emit(Op::Loop, Type::None, 0, -1, -1, -1, l.aux, l.aux2)?;
         if self.dloops.push((wrapped, flag)).is_err() {
             bail!(self, -1, "loops are nested too deeply");
         }
-        Ok(())
+        self.loop_work = work;
+        Ok(prev)
     }
 
     /// The body of a source loop, inside its wrapper when there is one.
@@ -125,7 +146,8 @@ impl<'a> Sema<'a> {
         r
     }
 
-    fn close_loop(&mut self) -> R<()> {
+    fn close_loop(&mut self, work: u32) -> R<()> {
+        self.loop_work = work;
         self.dloops.pop();
         self.ctl(Op::EndLoop)?;
         self.after_inner_loop()
@@ -163,7 +185,7 @@ impl<'a> Sema<'a> {
     pub(super) fn while_stmt(&mut self, i: i16, n: Node, do_while: bool) -> R<()> {
         self.jump_check(i)?;
         let wrapped = do_while && self.has_jump(n.b, 0);
-        self.open_loop(wrapped)?;
+        let work = self.open_loop(wrapped, None)?;
         let mut r = Ok(());
         if !do_while {
             r = self.break_unless(n.a);
@@ -174,7 +196,7 @@ impl<'a> Sema<'a> {
         if r.is_ok() && do_while {
             r = self.break_unless(n.a);
         }
-        let c = self.close_loop();
+        let c = self.close_loop(work);
         r.and(c)
     }
 
@@ -188,6 +210,7 @@ impl<'a> Sema<'a> {
     }
 
     fn dyn_for_inner(&mut self, n: Node) -> R<()> {
+        let trips = self.proven_trips(n);
         // The initializer: declarations (a list) or a statement.
         let mut d = n.a;
         while d >= 0 {
@@ -201,7 +224,7 @@ impl<'a> Sema<'a> {
             }
         }
         let wrapped = n.c >= 0 && self.has_jump(n.d, 0);
-        self.open_loop(wrapped)?;
+        let work = self.open_loop(wrapped, trips)?;
         let mut r = Ok(());
         if n.b >= 0 {
             r = self.break_unless(n.b);
@@ -221,7 +244,7 @@ impl<'a> Sema<'a> {
             }
             self.ntemp = mark;
         }
-        let c = self.close_loop();
+        let c = self.close_loop(work);
         r.and(c)
     }
 
@@ -254,5 +277,234 @@ impl<'a> Sema<'a> {
             return self.ctl(Op::Break);
         }
         self.ctl(if is_break { Op::Break } else { Op::Continue })
+    }
+}
+
+/// AST nodes [`Sema::writes_var`] visits at most (past it the loop counts as unproven).
+const WRITE_SCAN_MAX: usize = 4096;
+
+impl<'a> Sema<'a> {
+    /// The trip count of `for` loop `n` when it is provable (issue 14): `T v = a` (`T` int or
+    /// uint, one declarator), the condition `v OP b` or `b OP v` (`<`, `<=`, `>`, `>=`, `!=`),
+    /// one step `v++`, `++v`, `v--`, `--v`, `v += c` or `v -= c`, with `a`, `b`, `c` constant
+    /// expressions, every value of `v` up to the one that ends the loop in `T`'s range (no
+    /// wrap-around), and no write of `v` in the body (an assignment, `++`/`--`, or `v` passed
+    /// to a user function, which might take it `out`). None otherwise, or past
+    /// `P2_LOOP_BUDGET` trips (no host runs one loop longer: see `P2_LOOP_BUDGET`).
+    pub(super) fn proven_trips(&self, n: Node) -> Option<u32> {
+        if n.a < 0 || n.b < 0 || n.c < 0 {
+            return None;
+        }
+        let init = self.node(n.a);
+        let uint = match init.ty {
+            Type::Int => false,
+            Type::Uint => true,
+            _ => return None,
+        };
+        if init.kind != Kind::Decl || init.quals != 0 || init.a < 0 || init.next >= 0 {
+            return None;
+        }
+        let v = self.name_of(n.a);
+        let (lo, hi) = if uint {
+            (0i64, u32::MAX as i64)
+        } else {
+            (i32::MIN as i64, i32::MAX as i64)
+        };
+        let a = self.const_int(init.a, uint, 0)?;
+        // The condition, as `v OP b`.
+        let cn = self.node(n.b);
+        if cn.kind != Kind::Binary {
+            return None;
+        }
+        let is_v = |s: &Self, i: i16| i >= 0 && s.node(i).kind == Kind::Ident && s.name_of(i) == v;
+        let op = BinOp::from_u8(cn.op)?;
+        let (op, b) = if is_v(self, cn.a) {
+            (op, self.const_int(cn.b, uint, 0)?)
+        } else if is_v(self, cn.b) {
+            let flipped = match op {
+                BinOp::Lt => BinOp::Gt,
+                BinOp::Gt => BinOp::Lt,
+                BinOp::Le => BinOp::Ge,
+                BinOp::Ge => BinOp::Le,
+                other => other,
+            };
+            (flipped, self.const_int(cn.a, uint, 0)?)
+        } else {
+            return None;
+        };
+        // The step: exactly one item, on `v`.
+        let mut items = self.ast.list(n.c);
+        let (item, _) = items.next()?;
+        if items.next().is_some() {
+            return None;
+        }
+        let mut st = self.node(item);
+        if st.kind == Kind::ExprStmt {
+            st = self.node(st.a);
+        }
+        if !is_v(self, st.a) {
+            return None;
+        }
+        let c = match st.kind {
+            Kind::Incr if st.op == INC_PRE || st.op == INC_POST => 1,
+            Kind::Incr => -1,
+            Kind::Assign if st.op == BinOp::Add as u8 => self.const_int(st.b, uint, 0)?,
+            Kind::Assign if st.op == BinOp::Sub as u8 => {
+                self.const_int(st.b, uint, 0)?.checked_neg()?
+            }
+            _ => return None,
+        };
+        if !(lo..=hi).contains(&a) || !(lo..=hi).contains(&b) || c == 0 {
+            return None;
+        }
+        let holds = |x: i64| match op {
+            BinOp::Lt => x < b,
+            BinOp::Le => x <= b,
+            BinOp::Gt => x > b,
+            BinOp::Ge => x >= b,
+            BinOp::Ne => x != b,
+            _ => true,
+        };
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Ne
+        ) {
+            return None;
+        }
+        let trips: i64 = if !holds(a) {
+            0
+        } else {
+            match op {
+                BinOp::Lt if c > 0 => (b - a + c - 1) / c,
+                BinOp::Le if c > 0 => (b - a) / c + 1,
+                BinOp::Gt if c < 0 => (a - b + (-c) - 1) / (-c),
+                BinOp::Ge if c < 0 => (a - b) / (-c) + 1,
+                BinOp::Ne if (b - a) % c == 0 && (b - a) / c > 0 => (b - a) / c,
+                _ => return None,
+            }
+        };
+        // Every value the counter takes, the last step's included, stays in range.
+        let last = a.checked_add(trips.checked_mul(c)?)?;
+        if !(lo..=hi).contains(&last) || trips > P2_LOOP_BUDGET as i64 {
+            return None;
+        }
+        let mut budget = WRITE_SCAN_MAX;
+        if self.writes_var(n.d, v, &mut budget, 0) || budget == 0 {
+            return None;
+        }
+        Some(trips as u32)
+    }
+
+    /// The value of a constant integer expression in the AST (literals, `-`, `+ - *` and
+    /// `const` variables), without lowering it; None when it is not one.
+    fn const_int(&self, i: i16, uint: bool, depth: usize) -> Option<i64> {
+        if i < 0 || depth > 16 {
+            return None;
+        }
+        let n = self.node(i);
+        match n.kind {
+            Kind::IntLit => {
+                if (n.ty == Type::Uint) != uint {
+                    return None;
+                }
+                Some(if uint {
+                    n.ival as u32 as i64
+                } else {
+                    n.ival as i64
+                })
+            }
+            Kind::Unary if n.op == UN_NEG => self.const_int(n.a, uint, depth + 1)?.checked_neg(),
+            Kind::Binary => {
+                let x = self.const_int(n.a, uint, depth + 1)?;
+                let y = self.const_int(n.b, uint, depth + 1)?;
+                let r = match BinOp::from_u8(n.op)? {
+                    BinOp::Add => x.checked_add(y)?,
+                    BinOp::Sub => x.checked_sub(y)?,
+                    BinOp::Mul => x.checked_mul(y)?,
+                    _ => return None,
+                };
+                // Out of the type's range it would have wrapped: not folded here.
+                let ok = if uint {
+                    (0..=u32::MAX as i64).contains(&r)
+                } else {
+                    (i32::MIN as i64..=i32::MAX as i64).contains(&r)
+                };
+                ok.then_some(r)
+            }
+            Kind::Ident => {
+                let s = self.sym(self.lookup(self.name_of(i))?)?;
+                let want = if uint { Type::Uint } else { Type::Int };
+                if s.kind != SymKind::Const || s.ty != want {
+                    return None;
+                }
+                let k = s.known?;
+                let v = self.knum(s.ty, &k, 0);
+                Some(v as i64)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether statement or expression `i` (and what follows it through `next`) may write the
+    /// variable named `v`; `budget` counts the nodes visited (at 0 the answer is unknown).
+    fn writes_var(&self, i: i16, v: &str, budget: &mut usize, depth: usize) -> bool {
+        let mut cur = i;
+        while cur >= 0 {
+            if *budget == 0 || depth > AST_CAP {
+                *budget = 0;
+                return true;
+            }
+            *budget -= 1;
+            let n = self.node(cur);
+            let hit = match n.kind {
+                Kind::Assign | Kind::Incr => self.lvalue_root_is(n.a, v, 0),
+                Kind::Call => {
+                    let user = self
+                        .lookup(self.name_of(cur))
+                        .and_then(|s| self.sym(s))
+                        .is_some_and(|s| s.kind == SymKind::Func);
+                    user && self
+                        .ast
+                        .list(n.a)
+                        .any(|(arg, _)| self.lvalue_root_is(arg, v, 0))
+                }
+                _ => false,
+            };
+            if hit {
+                return true;
+            }
+            let kids: [i16; 4] = match n.kind {
+                Kind::Ident | Kind::IntLit | Kind::FloatLit | Kind::BoolLit => [-1; 4],
+                Kind::Break | Kind::Continue | Kind::Discard | Kind::Empty => [-1; 4],
+                Kind::Swizzle | Kind::Unary | Kind::Incr | Kind::ExprStmt | Kind::Return => {
+                    [n.a, -1, -1, -1]
+                }
+                Kind::Decl => [n.a, n.b, -1, -1],
+                // Arguments chain through `next` from `a`.
+                Kind::Call | Kind::Ctor | Kind::Block => [n.a, -1, -1, -1],
+                _ => [n.a, n.b, n.c, n.d],
+            };
+            for k in kids {
+                if k >= 0 && self.writes_var(k, v, budget, depth + 1) {
+                    return true;
+                }
+            }
+            // Lists (statements, arguments, declarators) chain through `next`.
+            cur = n.next;
+        }
+        false
+    }
+
+    /// Whether lvalue `i` is `v` or an element, member or swizzle of it.
+    fn lvalue_root_is(&self, i: i16, v: &str, depth: usize) -> bool {
+        if i < 0 || depth > 64 {
+            return false;
+        }
+        let n = self.node(i);
+        match n.kind {
+            Kind::Ident => self.name_of(i) == v,
+            Kind::Index | Kind::Swizzle => self.lvalue_root_is(n.a, v, depth + 1),
+            _ => false,
+        }
     }
 }

@@ -160,6 +160,9 @@ pub struct Sema<'a> {
     /// The entries of `dloops` that belong to callers of the function being inlined
     /// (`break`, `continue` and `return` act only on the loops above it).
     loop_base: usize,
+    /// Profile 2: the product of the proven trip counts of the open dynamic loops, or 0 inside
+    /// a loop that spends the invocation budget (see `loops`).
+    loop_work: u32,
     /// Set by the unroller when a profile-2 loop must run dynamically instead.
     unroll_failed: bool,
     limit_reported: bool,
@@ -276,6 +279,7 @@ pub fn analyze(
         if_depth: 0,
         dloops: Vec::new(),
         loop_base: 0,
+        loop_work: 1,
         unroll_failed: false,
         limit_reported: false,
         cur_node: -1,
