@@ -190,6 +190,10 @@ pub const VARYING_CAP: usize = max(VARYING_MAX, P2_VARYING_MAX);
 pub const UNIFORM_VEC4_CAP: usize = max(UNIFORM_VEC4_MAX, P2_UNIFORM_VEC4_MAX);
 pub const SAMPLER_CAP: usize = max(SAMPLER_MAX, P2_SAMPLER_MAX);
 pub const PARAM_CAP: usize = max(PARAM_MAX, P2_PARAM_MAX);
+/// Capacity of the TGSI emitter's follow index (`FollowIndex::events` in `back/tgsi.rs`): three
+/// accesses per instruction (more, as with wide matrix operands, and its forwarding scan walks
+/// the instructions instead).
+pub const FOLLOW_EVENTS_CAP: usize = 3 * IR_CAP;
 pub const CALL_DEPTH_CAP: usize = max(CALL_DEPTH_MAX, P2_CALL_DEPTH_MAX);
 pub const TGSI_CAP: usize = max(TGSI_MAX, P2_TGSI_MAX);
 /// Floats of uniform storage per stage, either profile.

@@ -32,8 +32,8 @@ use heapless::{String, Vec};
 use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage};
 #[allow(unused_imports)]
 use crate::limits::{
-    limits, ATTR_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX, TGSI_TEMP_ARRAYS_MAX,
-    VARYING_CAP,
+    limits, ATTR_CAP, FOLLOW_EVENTS_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX,
+    TGSI_TEMP_ARRAYS_MAX, VARYING_CAP,
 };
 
 /// Scratch temps the emitter may add after the module's own (MULMM needs up to 4).
@@ -435,9 +435,6 @@ fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Res
     Ok(())
 }
 
-/// Capacity of [`FollowIndex::events`]: three accesses per instruction (more, as with wide
-/// matrix operands, and `follow` scans the instructions instead).
-const FOLLOW_EVENTS_CAP: usize = 3 * IR_CAP;
 const _: () = assert!(IR_CAP <= u16::MAX as usize);
 
 /// What [`follow`] looks up instead of scanning every instruction after a definition.

@@ -317,7 +317,7 @@ fn run(
 ) -> bool {
     let prof = profile::select(source).unwrap_or(opts.profile);
     let lim = limits(prof);
-    *diag = Diagnostics::with_error_limit(name, lim.errors_reported_max);
+    diag.reset(name, lim.errors_reported_max);
     let stage = match Stage::from_u32(stage) {
         Some(s) => s,
         None => {
