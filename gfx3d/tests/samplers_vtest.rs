@@ -104,7 +104,10 @@ fn virgl_sampler_states_match_the_software_path() {
         let a = draw(&mut sw, n, s);
         let b = draw(&mut hw, n, s);
         let c = compare(&a, &b, SIZE, SIZE);
-        eprintln!("{:60} differing {:4} off-edge {:3}", what, c.differing, c.off_edge);
+        eprintln!(
+            "{:60} differing {:4} off-edge {:3}",
+            what, c.differing, c.off_edge
+        );
         if !c.agrees() {
             report.push_str(&format!("{}: {:?}\n", what, c));
         }

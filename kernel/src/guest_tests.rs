@@ -68,8 +68,18 @@ mod compat_files {
 
 /// The compat suite's batches (its scenes, in corpus order; `compat_list_complete` checks that
 /// this list is the suite's).
-pub const COMPAT_TESTS: &[SelfTest] =
-    compat_tests!(sphere, ground, cube, waves, tris, clip, quad, post, vertexid, fragdepth_spheres);
+pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
+    sphere,
+    ground,
+    cube,
+    waves,
+    tris,
+    clip,
+    quad,
+    post,
+    vertexid,
+    fragdepth_spheres
+);
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
 /// `scene_list_complete` test checks that the two lists agree).

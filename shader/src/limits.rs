@@ -361,7 +361,10 @@ impl Limits {
             ("pp_if_nesting_max", self.pp_if_nesting_max),
             ("loop_iterations_max", self.loop_iterations_max),
             ("loop_depth_max", self.loop_depth_max),
-            ("loop_budget_per_invocation", self.loop_budget_per_invocation),
+            (
+                "loop_budget_per_invocation",
+                self.loop_budget_per_invocation,
+            ),
         ]
     }
 }

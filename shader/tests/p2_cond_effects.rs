@@ -120,7 +120,11 @@ fn an_int_second_arm_with_effects_converts_too() {
         &[],
     );
     for (l, p) in r.iter().enumerate() {
-        let want = if l < 8 { [1.5, 1.0, 0.0, 1.0] } else { [3.0, 7.0, 0.0, 1.0] };
+        let want = if l < 8 {
+            [1.5, 1.0, 0.0, 1.0]
+        } else {
+            [3.0, 7.0, 0.0, 1.0]
+        };
         assert_eq!(*p, want, "lane {}", l);
     }
 }

@@ -47,13 +47,7 @@ fn every_field_lands_in_its_bits() {
     let s0 = 4 | 2 << 3 | 2 << 6 | 1 << 9 | 1 << 11;
     assert_eq!(
         w[1..6],
-        [
-            5,
-            s0,
-            (-0.5f32).to_bits(),
-            1f32.to_bits(),
-            3f32.to_bits()
-        ]
+        [5, s0, (-0.5f32).to_bits(), 1f32.to_bits(), 3f32.to_bits()]
     );
     let s = SamplerState {
         mip_filter: MIPFILTER_NEAREST,
@@ -71,9 +65,18 @@ fn bad_sampler_fields_are_errors() {
         SamplerState { wrap_t: 3, ..d },
         SamplerState { mip_filter: 3, ..d },
         SamplerState { min_filter: 2, ..d },
-        SamplerState { lod_bias: f32::NAN, ..d },
-        SamplerState { min_lod: -1001.0, ..d },
-        SamplerState { max_lod: f32::INFINITY, ..d },
+        SamplerState {
+            lod_bias: f32::NAN,
+            ..d
+        },
+        SamplerState {
+            min_lod: -1001.0,
+            ..d
+        },
+        SamplerState {
+            max_lod: f32::INFINITY,
+            ..d
+        },
     ] {
         assert!(words(&s).is_err(), "{:?} accepted", s);
     }

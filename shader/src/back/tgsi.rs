@@ -688,7 +688,10 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             )?,
             op if op.is_texture() => {
                 p.scratch = p.scratch.max(1);
-                if matches!(op, Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube) {
+                if matches!(
+                    op,
+                    Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
+                ) {
                     bit(
                         &mut p.cube_samplers,
                         inst.aux,
@@ -3754,7 +3757,19 @@ fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(
             let c = temp(inst.b.saturating_add(1), m, i)?;
             let (b, c) = (e.src(b), e.src(c));
             inst!(
-                e, "TXD TEMP[", d, "], ", a, ", ", b, ", ", c, ", SAMP[", u, "], ", target
+                e,
+                "TXD TEMP[",
+                d,
+                "], ",
+                a,
+                ", ",
+                b,
+                ", ",
+                c,
+                ", SAMP[",
+                u,
+                "], ",
+                target
             )?;
         }
         _ => {

@@ -292,7 +292,9 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                     Op::TexSize | Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
                 );
                 if !(0..=255).contains(&inst.aux2) || (no_offset && inst.aux2 != 0) {
-                    return Err(v.err("texel offset code must be 0..=255 (0 for TEXSIZE and the cube ops)"));
+                    return Err(v.err(
+                        "texel offset code must be 0..=255 (0 for TEXSIZE and the cube ops)",
+                    ));
                 }
             }
             Op::Sample => {

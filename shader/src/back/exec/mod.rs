@@ -44,8 +44,8 @@
     clippy::excessive_precision
 )]
 
-pub(crate) mod decode;
 pub mod cube;
+pub(crate) mod decode;
 mod indirect;
 pub mod ints;
 pub mod lanes;
