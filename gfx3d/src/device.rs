@@ -142,6 +142,23 @@ pub trait Device {
         texels: &[u32],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError>;
+    /// Whether [`Device::texture_create_cube`] makes cube textures (a cube texture at a draw
+    /// on a device without them is `Error::CubeUnsupported`).
+    fn supports_cube_textures(&self) -> bool {
+        false
+    }
+    /// A cube texture of six `size` x `size` faces (`faces[f]`: face f, +x, -x, +y, -y, +z,
+    /// -z; texels as [`Device::texture_create`]), destroyed with [`Device::texture_destroy`].
+    /// Devices without cube textures keep this default.
+    fn texture_create_cube(
+        &mut self,
+        _ctx: DevId,
+        _size: u32,
+        _faces: [&[u32]; 6],
+        _sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        Err(DeviceError("this device has no cube textures"))
+    }
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
     /// Creates and links the vertex and fragment shaders of one program.
     fn program_create(

@@ -257,7 +257,7 @@ pub enum Error {
         cube: bool,
     },
     /// A cube texture where the call takes 2D textures only (`tex_levels`), or a cube
-    /// bound on a device backend that does not draw cubes yet (VirGL).
+    /// bound on a device backend without cube textures (`Device::supports_cube_textures`).
     CubeUnsupported {
         what: &'static str,
     },

@@ -900,18 +900,34 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if let Some(r) = t.resident.iter().find(|r| r.0 == dctx) {
             return Ok(Some(r.1));
         }
-        if !t.faces.is_empty() {
-            return Err(Error::CubeUnsupported {
-                what: "by the VirGL backend yet (draw with the software backend)",
-            });
-        }
         let Some(dev) = self.device.as_deref_mut() else {
             return Ok(None);
         };
-        match dev.texture_create(dctx, t.width, t.height, &t.texels, t.sampler) {
+        if !t.faces.is_empty() && !dev.supports_cube_textures() {
+            return Err(Error::CubeUnsupported {
+                what: "by this device backend (draw with the software backend)",
+            });
+        }
+        let r = match t.faces.as_slice() {
+            [] => dev.texture_create(dctx, t.width, t.height, &t.texels, t.sampler),
+            // A cube: face 0 is `texels`, faces 1..6 follow (level 0 only on the device).
+            [f1, f2, f3, f4, f5] => dev.texture_create_cube(
+                dctx,
+                t.width,
+                [&t.texels, &f1.0, &f2.0, &f3.0, &f4.0, &f5.0],
+                t.sampler,
+            ),
+            _ => {
+                return Err(Error::CubeUnsupported {
+                    what: "with other than six faces",
+                })
+            }
+        };
+        let layers = 1 + t.faces.len() as u64;
+        match r {
             Ok(d) => {
                 self.counters.uploads += 1;
-                self.counters.bytes_up += t.texels.len() as u64 * 4;
+                self.counters.bytes_up += t.texels.len() as u64 * 4 * layers;
                 self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
                 Ok(Some(d))
             }

@@ -835,7 +835,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// A cube texture of 6 square `width` x `height` faces (1..=1024; `CubeNotSquare`
     /// otherwise), texels 0 until uploaded with [`Self::tex_upload_face`]. Sampled by
     /// `samplerCube` (a 2D sampler reads it as incomplete: opaque black). The software
-    /// backend draws it; VirGL does not yet (`CubeUnsupported` at the draw).
+    /// and VirGL backends draw it (VirGL: a PIPE_TEXTURE_CUBE resource, level 0 only).
     pub fn tex_create_cube(&mut self, owner: u32, width: u32, height: u32) -> Result<TextureId> {
         if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
             return Err(Error::BadTextureSize { width, height });

@@ -353,6 +353,8 @@ fn vsampler(s: SamplerState) -> VSampler {
         lod_bias: clamp(s.lod_bias),
         min_lod,
         max_lod: clamp(s.max_lod),
+        // Shadow samplers: COMPARE_MODE with the function (pipe's order is GL's).
+        compare_func: s.compare.map(pipe_compare),
     }
 }
 
@@ -636,6 +638,72 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             Some(Obj::Context(c)) => Ok(c.ctx),
             _ => Err(DeviceError("unknown device context")),
         }
+    }
+
+    /// A B8G8R8A8 texture resource `desc` (2D: one layer; cube: six faces as layers 0..6,
+    /// each transferred with its face as the box's z), filled from `layers`, and its sampler
+    /// view (a cube view for a cube).
+    fn texture_layers(
+        &mut self,
+        ctx: DevId,
+        desc: &ResourceDesc,
+        layers: &[&[u32]],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        self.sampler(ctx, sampler, &[])?;
+        let (w, h) = (desc.width, desc.height);
+        let (res, n) = self.create_resource(ctx, desc)?;
+        let cid = self.cid(ctx)?;
+        let cube = desc.target == TARGET_TEXTURE_CUBE;
+        for (z, texels) in layers.iter().enumerate() {
+            let mut bytes = Vec::with_capacity(texels.len() * 4);
+            for t in texels.iter() {
+                bytes.extend_from_slice(&t.to_le_bytes());
+            }
+            let bx = Box3d {
+                z: z as u32,
+                ..Box3d::new_2d(w, h)
+            };
+            if let Err(err) = self
+                .transport
+                .transfer_to_host_3d(cid, res, bx, w * 4, &bytes)
+            {
+                self.release(ctx, res, n);
+                return Err(e("virgl texture upload failed")(err));
+            }
+        }
+        let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
+            let v = hp.alloc()?;
+            let r = if cube {
+                e.create_sampler_view_cube(v, res.0, FORMAT_B8G8R8A8_UNORM)
+            } else {
+                e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)
+            };
+            if let Err(err) = r {
+                let _ = hp.free(v);
+                return Err(err);
+            }
+            Ok(v)
+        });
+        let view = match view {
+            Ok(v) => v,
+            Err(err) => {
+                self.release(ctx, res, n);
+                return Err(err);
+            }
+        };
+        let id = self.alloc_id();
+        self.objects.insert(
+            id,
+            Obj::Texture {
+                ctx,
+                res,
+                view,
+                sampler,
+                bytes: n,
+            },
+        );
+        Ok(id)
     }
 }
 
@@ -921,44 +989,21 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         texels: &[u32],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError> {
-        self.sampler(ctx, sampler, &[])?;
-        let (res, n) = self.create_resource(ctx, &ResourceDesc::texture(w, h))?;
-        let cid = self.cid(ctx)?;
-        let mut bytes = Vec::with_capacity(texels.len() * 4);
-        for t in texels {
-            bytes.extend_from_slice(&t.to_le_bytes());
-        }
-        if let Err(err) =
-            self.transport
-                .transfer_to_host_3d(cid, res, Box3d::new_2d(w, h), w * 4, &bytes)
-        {
-            self.release(ctx, res, n);
-            return Err(e("virgl texture upload failed")(err));
-        }
-        let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
-            let v = hp.alloc()?;
-            e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)?;
-            Ok(v)
-        });
-        let view = match view {
-            Ok(v) => v,
-            Err(err) => {
-                self.release(ctx, res, n);
-                return Err(err);
-            }
-        };
-        let id = self.alloc_id();
-        self.objects.insert(
-            id,
-            Obj::Texture {
-                ctx,
-                res,
-                view,
-                sampler,
-                bytes: n,
-            },
-        );
-        Ok(id)
+        self.texture_layers(ctx, &ResourceDesc::texture(w, h), &[texels], sampler)
+    }
+
+    fn supports_cube_textures(&self) -> bool {
+        true
+    }
+
+    fn texture_create_cube(
+        &mut self,
+        ctx: DevId,
+        size: u32,
+        faces: [&[u32]; 6],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        self.texture_layers(ctx, &ResourceDesc::cube_texture(size), &faces, sampler)
     }
 
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {

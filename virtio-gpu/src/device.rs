@@ -642,7 +642,8 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             let s = r.desc.stride();
             (
                 s,
-                bx.y as u64 * s as u64 + bx.x as u64 * r.desc.bytes_per_texel as u64,
+                (bx.z as u64 * r.desc.height as u64 + bx.y as u64) * s as u64
+                    + bx.x as u64 * r.desc.bytes_per_texel as u64,
             )
         };
         let t = Transfer3d {
@@ -683,7 +684,8 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             return Err(GpuError::Lost);
         }
         let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
-        let bpp = self.resource(ctx, res)?.desc.bytes_per_texel;
+        let desc = self.resource(ctx, res)?.desc;
+        let bpp = desc.bytes_per_texel;
         let stride = if stride == 0 { row as u32 } else { stride };
         let span = transfer_span(bx, stride, bpp).ok_or(GpuError::Invalid {
             what: "empty transfer",
@@ -700,7 +702,9 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             rows,
             stride,
             rstride,
-            base: bx.y as usize * rstride + (bx.x * bpp) as usize,
+            // A layer (cube face) z starts z x height rows into the backing.
+            base: (bx.z as usize * desc.height as usize + bx.y as usize) * rstride
+                + (bx.x * bpp) as usize,
         })
     }
 
@@ -708,9 +712,10 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
     fn box_rows(&self, ctx: CtxId, res: ResId, bx: Box3d) -> Result<(usize, usize, usize)> {
         let r = self.resource(ctx, res)?;
         let d = r.desc;
-        if bx.w == 0 || bx.h == 0 || bx.d != 1 || bx.z != 0 {
+        // One layer at a time: z selects a cube face (0 on every other resource).
+        if bx.w == 0 || bx.h == 0 || bx.d != 1 || bx.z >= d.array_size.max(1) {
             return Err(GpuError::Invalid {
-                what: "transfer box must be non-empty and 2D",
+                what: "transfer box must be non-empty, one layer deep, within the layers",
             });
         }
         let fits = bx.x.checked_add(bx.w).is_some_and(|e| e <= d.width)

@@ -99,6 +99,9 @@ pub struct SamplerState {
     pub lod_bias: f32,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// Depth compare (COMPARE_MODE 1 with this FUNC_* function) for shadow samplers; None is
+    /// COMPARE_MODE 0 (the texel itself).
+    pub compare_func: Option<u32>,
 }
 
 impl Default for SamplerState {
@@ -112,6 +115,7 @@ impl Default for SamplerState {
             lod_bias: 0.0,
             min_lod: 0.0,
             max_lod: SAMPLER_LOD_MAX,
+            compare_func: None,
         }
     }
 }
@@ -611,6 +615,9 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_max("sampler min filter", s.min_filter, FILTER_LINEAR)?;
         check_max("sampler mag filter", s.mag_filter, FILTER_LINEAR)?;
         check_max("sampler mip filter", s.mip_filter, MIPFILTER_NONE)?;
+        if let Some(func) = s.compare_func {
+            check_max("sampler compare function", func, FUNC_ALWAYS)?;
+        }
         for lod in [s.lod_bias, s.min_lod, s.max_lod] {
             if !(-SAMPLER_LOD_MAX..=SAMPLER_LOD_MAX).contains(&lod) {
                 return Err(GpuError::Invalid {
@@ -623,7 +630,13 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             | (s.wrap_t & 7) << SAMPLER_S0_WRAP_R_SHIFT
             | (s.min_filter & 3) << SAMPLER_S0_MIN_IMG_FILTER_SHIFT
             | (s.mip_filter & 3) << SAMPLER_S0_MIN_MIP_FILTER_SHIFT
-            | (s.mag_filter & 3) << SAMPLER_S0_MAG_IMG_FILTER_SHIFT;
+            | (s.mag_filter & 3) << SAMPLER_S0_MAG_IMG_FILTER_SHIFT
+            | match s.compare_func {
+                Some(func) => {
+                    1 << SAMPLER_S0_COMPARE_MODE_SHIFT | (func & 7) << SAMPLER_S0_COMPARE_FUNC_SHIFT
+                }
+                None => 0,
+            };
         self.emit(&[
             cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_STATE, SAMPLER_STATE_SIZE),
             handle,
@@ -652,6 +665,34 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         format: u32,
         swizzle: u32,
     ) -> Result<()> {
+        self.sampler_view(handle, resource, format, swizzle, TARGET_TEXTURE_2D)
+    }
+
+    /// A cube sampler view of a TEXTURE_CUBE resource: all six faces (layers 0..=5), level 0,
+    /// identity swizzle (what TGSI's `SVIEW CUBE` / `SHADOWCUBE` sample).
+    pub fn create_sampler_view_cube(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+    ) -> Result<()> {
+        self.sampler_view(
+            handle,
+            resource,
+            format,
+            SWIZZLE_IDENTITY,
+            TARGET_TEXTURE_CUBE,
+        )
+    }
+
+    fn sampler_view(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        swizzle: u32,
+        target: u32,
+    ) -> Result<()> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
         check_format(
@@ -665,13 +706,19 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             });
         }
         // Format word: format in bits 0..23, texture target in bits 24..31.
-        let fmt = (format & 0x00FF_FFFF) | (TARGET_TEXTURE_2D << 24);
+        let fmt = (format & 0x00FF_FFFF) | (target << 24);
+        // Layers: first in bits 0..15, last in bits 16..31 (a cube view spans its 6 faces).
+        let layers = if target == TARGET_TEXTURE_CUBE {
+            (CUBE_FACES - 1) << 16
+        } else {
+            0
+        };
         self.emit(&[
             cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_VIEW, SAMPLER_VIEW_SIZE),
             handle,
             resource,
             fmt,
-            0,
+            layers,
             0,
             swizzle,
         ])

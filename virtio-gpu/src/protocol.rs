@@ -130,6 +130,11 @@ pub const BIND_SCANOUT: u32 = 1 << 18;
 // Texture targets (pipe_texture_target).
 pub const TARGET_BUFFER: u32 = 0;
 pub const TARGET_TEXTURE_2D: u32 = 2;
+/// PIPE_TEXTURE_CUBE: six square faces as layers 0..6 (+x, -x, +y, -y, +z, -z); a transfer
+/// box's z is the face.
+pub const TARGET_TEXTURE_CUBE: u32 = 4;
+/// Layers of a cube resource (its `array_size`).
+pub const CUBE_FACES: u32 = 6;
 
 // Clear bits.
 pub const CLEAR_DEPTH: u32 = 1 << 0;
@@ -199,6 +204,10 @@ pub const SAMPLER_S0_WRAP_R_SHIFT: u32 = 6;
 pub const SAMPLER_S0_MIN_IMG_FILTER_SHIFT: u32 = 9;
 pub const SAMPLER_S0_MIN_MIP_FILTER_SHIFT: u32 = 11;
 pub const SAMPLER_S0_MAG_IMG_FILTER_SHIFT: u32 = 13;
+/// COMPARE_MODE (1 bit: 1 = compare the reference with the texel, shadow samplers).
+pub const SAMPLER_S0_COMPARE_MODE_SHIFT: u32 = 15;
+/// COMPARE_FUNC (3 bits, a FUNC_* value).
+pub const SAMPLER_S0_COMPARE_FUNC_SHIFT: u32 = 16;
 /// Largest |LOD| a sampler state carries (GL clamps nothing; the project bounds it).
 pub const SAMPLER_LOD_MAX: f32 = 1000.0;
 

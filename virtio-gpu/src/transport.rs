@@ -64,6 +64,15 @@ impl ResourceDesc {
     pub fn texture(w: u32, h: u32) -> Self {
         ResourceDesc::tex2d(w, h, FORMAT_B8G8R8A8_UNORM, BIND_SAMPLER_VIEW, 4)
     }
+    /// A B8G8R8A8 cube texture of six `size` x `size` faces (layers 0..6, +x, -x, +y, -y, +z,
+    /// -z; a transfer box's z is the face). The guest copy holds the faces one after another.
+    pub fn cube_texture(size: u32) -> Self {
+        ResourceDesc {
+            target: TARGET_TEXTURE_CUBE,
+            array_size: CUBE_FACES,
+            ..ResourceDesc::texture(size, size)
+        }
+    }
     pub fn tex2d(w: u32, h: u32, format: u32, bind: u32, bpp: u32) -> Self {
         ResourceDesc {
             target: TARGET_TEXTURE_2D,
@@ -112,8 +121,19 @@ impl ResourceDesc {
         if self.bytes_per_texel == 0 || self.bytes_per_texel > 16 {
             return bad("resource bytes per texel must be 1..=16");
         }
-        if self.depth != 1 || self.array_size != 1 || self.last_level != 0 || self.nr_samples > 1 {
-            return bad("resource must have depth 1, one layer, one level, no multisampling");
+        let layers = if self.target == TARGET_TEXTURE_CUBE {
+            CUBE_FACES
+        } else {
+            1
+        };
+        if self.depth != 1
+            || self.array_size != layers
+            || self.last_level != 0
+            || self.nr_samples > 1
+        {
+            return bad(
+                "resource must have depth 1, one layer (a cube 6), one level, no multisampling",
+            );
         }
         let max = if host_max_2d == 0 {
             MAX_RESOURCE_DIM
@@ -135,7 +155,13 @@ impl ResourceDesc {
                 range("resource width", self.width, max)?;
                 range("resource height", self.height, max)?;
             }
-            _ => return bad("resource target must be BUFFER or TEXTURE_2D"),
+            TARGET_TEXTURE_CUBE => {
+                range("resource width", self.width, max)?;
+                if self.height != self.width {
+                    return bad("cube resource faces must be square");
+                }
+            }
+            _ => return bad("resource target must be BUFFER, TEXTURE_2D or TEXTURE_CUBE"),
         }
         self.backing_bytes()
             .filter(|&b| b <= MAX_BACKING_BYTES)

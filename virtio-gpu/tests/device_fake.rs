@@ -55,6 +55,8 @@ struct FakeRes {
     target: u32,
     format: u32,
     width: u32,
+    /// Rows of one layer (a cube's faces follow one another in `data`).
+    height: u32,
     backing: Option<(u64, usize)>,
     data: Vec<u8>,
     attached: bool,
@@ -69,6 +71,7 @@ impl FakeRes {
         bpp: usize,
         (offset, stride): (usize, usize),
         (x, y, w, h): (usize, usize, usize, usize),
+        z: usize,
     ) -> Result<(), u32> {
         let Some((addr, len)) = self.backing else {
             return Err(0x1205);
@@ -77,7 +80,7 @@ impl FakeRes {
         let n = w * bpp;
         for row in 0..h {
             let g_at = offset + row * stride;
-            let h_at = (y + row) * host_stride + x * bpp;
+            let h_at = (z * self.height as usize + y + row) * host_stride + x * bpp;
             if g_at + n > len || h_at + n > self.data.len() {
                 return Err(0x1205);
             }
@@ -224,7 +227,14 @@ impl Host {
                         target: g(28),
                         format: g(32),
                         width: w,
-                        data: vec![0; w as usize * h as usize * Self::bpp(g(32))],
+                        height: h,
+                        data: vec![
+                            0;
+                            w as usize
+                                * h as usize
+                                * g(52).max(1) as usize
+                                * Self::bpp(g(32))
+                        ],
                         ..Default::default()
                     }
                 } else {
@@ -233,6 +243,7 @@ impl Host {
                         target: 2,
                         format: g(28),
                         width: w,
+                        height: h,
                         data: vec![0; w as usize * h as usize * 4],
                         attached: true,
                         ..Default::default()
@@ -253,7 +264,7 @@ impl Host {
                     return err(req, 0x1203);
                 };
                 let stride = r.width as usize * 4;
-                match r.copy_rows(true, 4, (offset, stride), (x, y, w, h)) {
+                match r.copy_rows(true, 4, (offset, stride), (x, y, w, h), 0) {
                     Ok(()) => ok(req),
                     Err(code) => err(req, code),
                 }
@@ -310,7 +321,8 @@ impl Host {
                 }
                 let _ = r.target;
                 let (to_host, bpp) = (ty == CMD_TRANSFER_TO_HOST_3D, Self::bpp(r.format));
-                match r.copy_rows(to_host, bpp, (offset, stride), (x, y, w, h)) {
+                let z = g(32) as usize;
+                match r.copy_rows(to_host, bpp, (offset, stride), (x, y, w, h), z) {
                     Ok(()) => ok(req),
                     Err(code) => err(req, code),
                 }
@@ -995,4 +1007,39 @@ fn a_256_kib_shader_goes_through_the_device_in_several_submits() {
         "{:?}",
         st.borrow().host.stream_errors
     );
+}
+
+#[test]
+fn cube_faces_transfer_as_layers() {
+    // Each face is its own z; the device puts face z at z x height rows into the backing and
+    // sends that offset, so the host (here the fake) gets each face in its layer.
+    let (mut dev, _) = device(standard());
+    let c = dev.ctx_create().unwrap();
+    let r = dev
+        .resource_create_3d(c, &ResourceDesc::cube_texture(4))
+        .unwrap();
+    let face = |z: u32| Box3d {
+        z,
+        ..Box3d::new_2d(4, 4)
+    };
+    for z in 0..6u32 {
+        let data = vec![0x10 * (z as u8 + 1); 64];
+        dev.transfer_to_host_3d(c, r, face(z), 16, &data).unwrap();
+    }
+    for z in 0..6u32 {
+        let mut out = vec![0u8; 64];
+        dev.transfer_from_host_3d(c, r, face(z), 16, &mut out)
+            .unwrap();
+        assert!(out.iter().all(|&b| b == 0x10 * (z as u8 + 1)), "face {}", z);
+    }
+    // A seventh layer does not exist; a 2D texture has layer 0 only.
+    assert!(dev
+        .transfer_to_host_3d(c, r, face(6), 16, &[0u8; 64])
+        .is_err());
+    let t = dev
+        .resource_create_3d(c, &ResourceDesc::texture(4, 4))
+        .unwrap();
+    assert!(dev
+        .transfer_to_host_3d(c, t, face(1), 16, &[0u8; 64])
+        .is_err());
 }

@@ -42,6 +42,7 @@ fn every_field_lands_in_its_bits() {
         lod_bias: -0.5,
         min_lod: 1.0,
         max_lod: 3.0,
+        compare_func: None,
     };
     let w = words(&s).unwrap();
     let s0 = 4 | 2 << 3 | 2 << 6 | 1 << 9 | 1 << 11;
