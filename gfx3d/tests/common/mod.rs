@@ -18,7 +18,7 @@ pub struct SeenDraw {
     pub stride: u32,
     pub vertex_bytes: usize,
     pub indices: Option<usize>,
-    pub textures: [Option<(u32, u32, Vec<u32>, SamplerState)>; 4],
+    pub textures: [Option<(u32, u32, Vec<u32>, SamplerState)>; gfx3d::limits::TEXTURE_UNITS],
     pub viewport: Option<Viewport>,
     pub depth_test: bool,
     pub cull_back: bool,
@@ -162,7 +162,7 @@ impl ShaderProgram for FakeProgram {
             Stage::Fragment => &self.fs_constants,
         }
     }
-    fn sampler_units(&self) -> u8 {
+    fn sampler_units(&self) -> u16 {
         1
     }
 }
@@ -177,7 +177,14 @@ pub struct DevLog {
     pub dead: bool,
     pub next_id: u32,
     pub submits: u64,
-    pub draws: Vec<(u32, u32, bool, bool, Viewport, [Option<u32>; 4])>,
+    pub draws: Vec<(
+        u32,
+        u32,
+        bool,
+        bool,
+        Viewport,
+        [Option<u32>; gfx3d::limits::TEXTURE_UNITS],
+    )>,
 }
 
 impl DevLog {
