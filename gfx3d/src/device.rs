@@ -75,7 +75,7 @@ pub struct DevDraw<'a> {
     pub instances: u32,
     /// Units the fragment program samples (bit n = unit n); a sampled unit without a texture
     /// reads opaque black, as in GL and the software backend.
-    pub sampled_units: u8,
+    pub sampled_units: u16,
     pub vs_constants: &'a [f32],
     pub fs_constants: &'a [f32],
 }

@@ -483,7 +483,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             .map_err(Self::map_uniform)
     }
 
-    /// Binds `tex` (or nothing) to texture unit `unit` (0..=3) of the context.
+    /// Binds `tex` (or nothing) to texture unit `unit` (0..TEXTURE_UNITS, 0..=15) of the context.
     pub fn bind_texture(
         &mut self,
         owner: u32,
@@ -507,7 +507,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
     }
 
     /// Binds the colour or the depth of render target `target` (of this context) to texture
-    /// unit `unit` (0..=3), sampled with `sampler` (render to texture; a depth plane reads
+    /// unit `unit` (0..=15), sampled with `sampler` (render to texture; a depth plane reads
     /// (d, d, d, 1)). The target's frame must have ended: binding the target of the open frame
     /// is `SampleTargetInFrame`, and so is a draw into a target that one of its units samples.
     /// No copy is made: the software backend samples the target's own pixels, VirGL its

@@ -970,7 +970,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
             copy.push(v);
         }
         self.tex_release_device(owner, tex)?;
+        let line = alloc::format!("tex-levels {}x{} {}", w, h, copy.len());
         self.textures.get_mut(owner, tex)?.levels = copy;
+        self.log_mock(&line);
         Ok(())
     }
 
@@ -986,10 +988,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
             .collect();
         self.tex_release_device(owner, tex)?;
         let t = self.textures.get_mut(owner, tex)?;
+        let line = alloc::format!("tex-mipmaps {}x{} {}", t.width, t.height, chain.len());
         t.levels = chain;
         for (f, c) in t.faces.iter_mut().zip(face_chains) {
             f.1 = c;
         }
+        self.log_mock(&line);
         Ok(())
     }
 
@@ -1002,6 +1006,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         self.tex_release_device(owner, tex)?;
         self.textures.get_mut(owner, tex)?.sampler = sampler;
+        self.log_mock(&crate::mock::sampler_line(&sampler));
         Ok(())
     }
 

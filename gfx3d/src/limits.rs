@@ -46,8 +46,9 @@ pub const VIEWPORT_MAX: u32 = 8192;
 /// Instances one `draw_instanced` may draw (`1..=INSTANCES_MAX`).
 pub const INSTANCES_MAX: u32 = 4096;
 
-/// Texture units a context can bind (`0..TEXTURE_UNITS`).
-pub const TEXTURE_UNITS: usize = 4;
+/// Texture units a context can bind (`0..TEXTURE_UNITS`): 16, profile 2's sampler limit and
+/// virglrenderer's per-stage sampler-state and sampler-view limit (PIPE_MAX_SAMPLERS).
+pub const TEXTURE_UNITS: usize = 16;
 
 /// Bytes the mock backend's log keeps; further entries are dropped and counted.
 pub const MOCK_LOG_BYTES: usize = 1024;

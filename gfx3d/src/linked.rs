@@ -13,7 +13,7 @@ use shader::back::raster::{
     self, DrawError, RasterState, Scratch, Target, TextureRef, VertexAttrib, VertexInput,
 };
 use shader::ir::Stage as IrStage;
-use shader::limits::SAMPLER_MAX;
+use shader::limits::SAMPLER_CAP;
 use shader::program::cache::Compiler;
 use shader::program::compile::CompileOptions;
 use shader::program::link::{LinkError, Program};
@@ -236,7 +236,7 @@ impl ShaderProgram for Linked {
             count: (d.vertices.len() / stride as usize) as u32,
         };
         // A cube's 6 faces as textures of their own (face 0 is the texture's own texels).
-        let faces: [Vec<TextureRef<'_>>; SAMPLER_MAX] =
+        let faces: [Vec<TextureRef<'_>>; SAMPLER_CAP] =
             core::array::from_fn(|u| match d.textures.get(u).copied().flatten() {
                 Some(x) if x.faces.len() == 5 => {
                     let face = |texels, mips| TextureRef {
@@ -258,7 +258,7 @@ impl ShaderProgram for Linked {
                 }
                 _ => Vec::new(),
             });
-        let mut textures: [Option<TextureRef<'_>>; SAMPLER_MAX] = [None; SAMPLER_MAX];
+        let mut textures: [Option<TextureRef<'_>>; SAMPLER_CAP] = [None; SAMPLER_CAP];
         for ((slot, tx), faces) in textures.iter_mut().zip(d.textures.iter()).zip(faces.iter()) {
             *slot = tx.map(|x| TextureRef {
                 faces,
@@ -379,10 +379,10 @@ impl ShaderProgram for Linked {
         words.get(..n).unwrap_or(&[])
     }
 
-    fn sampler_units(&self) -> u8 {
+    fn sampler_units(&self) -> u16 {
         self.program
             .samplers()
             .iter()
-            .fold(0u8, |acc, s| acc | (1u8 << (s.unit & 7)))
+            .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 }

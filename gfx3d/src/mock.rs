@@ -1,10 +1,55 @@
 //! The mock backend's operation log: one line per API operation (`begin`, `clear`, `use`, `tex`,
 //! `draw`, `end`; `target rgba32f WxH` for a float target's creation), bounded to `MOCK_LOG_BYTES`; lines that do not fit are counted, not written.
+//! Textures: `tex-levels WxH N` (`tex_levels` gave N levels past level 0), `tex-mipmaps WxH N`
+//! (`tex_generate_mipmaps` built N), and `tex-sampler MAG,MIN WRAP_S,WRAP_T lod BIAS,MIN,MAX CMP`
+//! (`tex_sampler`; GL enum values in hex: MIN folds the mip filter in as GL's min filter does,
+//! e.g. 2703 is GL_LINEAR_MIPMAP_LINEAR; CMP is `off` or the compare function, e.g. 203).
+//! A refused call logs nothing.
 //! It is a validation tool, never a renderer.
 
 use alloc::string::String;
 
 use crate::limits::MOCK_LOG_BYTES;
+use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
+
+/// GL's enum for a filter and mip filter (GL_TEXTURE_MAG_FILTER / GL_TEXTURE_MIN_FILTER values).
+fn filter_gl(f: Filter, mip: MipFilter) -> u32 {
+    match (f, mip) {
+        (Filter::Nearest, MipFilter::None) => 0x2600,
+        (Filter::Linear, MipFilter::None) => 0x2601,
+        (Filter::Nearest, MipFilter::Nearest) => 0x2700,
+        (Filter::Linear, MipFilter::Nearest) => 0x2701,
+        (Filter::Nearest, MipFilter::Linear) => 0x2702,
+        (Filter::Linear, MipFilter::Linear) => 0x2703,
+    }
+}
+
+fn wrap_gl(w: Wrap) -> u32 {
+    match w {
+        Wrap::Repeat => 0x2901,
+        Wrap::ClampToEdge => 0x812F,
+        Wrap::MirroredRepeat => 0x8370,
+    }
+}
+
+/// The `tex-sampler` line of a sampler state (format in the module doc).
+pub(crate) fn sampler_line(s: &SamplerState) -> String {
+    let cmp = match s.compare {
+        Some(f) => alloc::format!("{:x}", f.gl()),
+        None => String::from("off"),
+    };
+    alloc::format!(
+        "tex-sampler {:x},{:x} {:x},{:x} lod {},{},{} {}",
+        filter_gl(s.filter, MipFilter::None),
+        filter_gl(s.min_filter.unwrap_or(s.filter), s.mip),
+        wrap_gl(s.wrap),
+        wrap_gl(s.wrap_t.unwrap_or(s.wrap)),
+        s.lod_bias,
+        s.min_lod,
+        s.max_lod,
+        cmp
+    )
+}
 
 #[derive(Default)]
 pub(crate) struct MockLog {

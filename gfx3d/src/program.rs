@@ -127,5 +127,5 @@ pub trait ShaderProgram {
     /// slots in use).
     fn constants(&self, stage: Stage) -> &[f32];
     /// Texture units the fragment stage samples (bit n = unit n).
-    fn sampler_units(&self) -> u8;
+    fn sampler_units(&self) -> u16;
 }

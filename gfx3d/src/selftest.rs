@@ -262,7 +262,7 @@ impl ShaderProgram for NullProgram {
     fn constants(&self, _: Stage) -> &[f32] {
         &[]
     }
-    fn sampler_units(&self) -> u8 {
+    fn sampler_units(&self) -> u16 {
         0
     }
 }

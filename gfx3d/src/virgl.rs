@@ -34,6 +34,7 @@ const _: () = assert!(
 );
 
 use crate::device::*;
+use crate::limits::TEXTURE_UNITS;
 use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
 use crate::target::{TargetFormat, TargetPlane};
@@ -234,7 +235,7 @@ struct Bound {
     ve: u32,
     vbuf: (u32, u32, usize),
     ibuf: u32,
-    samplers: ([u32; 4], [u32; 4], usize),
+    samplers: ([u32; TEXTURE_UNITS], [u32; TEXTURE_UNITS], usize),
     vs_consts: Vec<[f32; 4]>,
     fs_consts: Vec<[f32; 4]>,
 }
@@ -1124,8 +1125,8 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             None => None,
         };
         // Sampler views and states for units 0..=last bound unit.
-        let mut views = [0u32; 4];
-        let mut kinds = [SamplerState::default(); 4];
+        let mut views = [0u32; TEXTURE_UNITS];
+        let mut kinds = [SamplerState::default(); TEXTURE_UNITS];
         let mut units = 0usize;
         for (u, t) in d.textures.iter().enumerate() {
             if let Some(t) = t {
@@ -1154,7 +1155,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 units = units.max(u + 1);
             }
         }
-        let missing = (0..4).filter(|u| {
+        let missing = (0..TEXTURE_UNITS).filter(|u| {
             d.sampled_units & (1 << u) != 0
                 && d.textures[*u].is_none()
                 && d.target_textures[*u].is_none()
@@ -1168,7 +1169,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 units = units.max(u + 1);
             }
         }
-        let mut states = [0u32; 4];
+        let mut states = [0u32; TEXTURE_UNITS];
         for u in 0..units {
             let s = self.sampler(ctx, kinds[u], &states[..u])?;
             states[u] = s;

@@ -444,9 +444,11 @@ fn frame_preconditions() {
     assert!(g.viewport(0, c, 0, 0, 8193, 4).is_err());
     assert!(g.viewport(0, c, -8193, 0, 4, 4).is_err());
     g.viewport(0, c, -8192, 8192, 8192, 1).unwrap();
+    // Sixteen units (0..=15): unit 15 binds, unit 16 is the first refused.
+    g.bind_texture(0, c, 15, None).unwrap();
     assert_eq!(
-        g.bind_texture(0, c, 4, None),
-        Err(Error::TextureUnit { unit: 4 })
+        g.bind_texture(0, c, 16, None),
+        Err(Error::TextureUnit { unit: 16 })
     );
     // The program needs location 1 with 4 components.
     let short = layout(32, &[(0, 4, 0), (1, 3, 16)]);
@@ -1287,7 +1289,7 @@ fn every_error_message_says_what_and_the_limit() {
         ),
         (Error::NoSuchUniform, &["uniform"]),
         (Error::UniformSize { found: 3 }, &["3"]),
-        (Error::TextureUnit { unit: 4 }, &["4", "0..4"]),
+        (Error::TextureUnit { unit: 16 }, &["16", "0..16"]),
         (
             Error::BadViewport {
                 x: 0,

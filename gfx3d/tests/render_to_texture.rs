@@ -331,8 +331,8 @@ fn misuse_is_an_error_never_a_panic() {
         })
     );
     assert_eq!(
-        g.bind_target_texture(0, c, 4, a, TargetPlane::Color, sd),
-        Err(Error::TextureUnit { unit: 4 })
+        g.bind_target_texture(0, c, 16, a, TargetPlane::Color, sd),
+        Err(Error::TextureUnit { unit: 16 })
     );
     assert_eq!(
         g.bind_target_texture(7, c, 0, a, TargetPlane::Color, sd),

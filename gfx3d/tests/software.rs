@@ -412,11 +412,13 @@ fn demo_runs_on_the_mock_backend() {
     g.boot(BackendMode::Mock, None).unwrap();
     let demo = gfx3d::demo::Demo::new(&mut g, 2, 640, 480).unwrap();
     demo.frame(&mut g, 0).unwrap();
-    // The scene pass (opaque objects, the instanced ring, the blended glass cube without
-    // depth writes), then the post-processing pass sampling the scene target.
+    // The demo's linear texture sampler (set up by `Demo::new`), the scene pass (opaque
+    // objects, the instanced ring, the blended glass cube without depth writes), then the
+    // post-processing pass sampling the scene target.
     assert_eq!(
         g.mock_log(),
-        "begin\nblend off\ndepth on 201 write=1 clear=1\nclear\nuse\ntex\ndraw\ntex\ndraw\n\
+        "tex-sampler 2601,2601 2901,2901 lod 0,-1000,1000 off\n\
+         begin\nblend off\ndepth on 201 write=1 clear=1\nclear\nuse\ntex\ndraw\ntex\ndraw\n\
          tex\ndraw\nuse\ntex\ndraw instances=8\nuse\n\
          blend 302,303,8006 302,303,8006 [0.0, 0.0, 0.0, 0.0]\ndepth on 201 write=0 clear=1\n\
          tex\ndraw\nblend off\ndepth on 201 write=1 clear=1\nend\n\

@@ -21,8 +21,9 @@ pub const MAX_RESOURCES: u32 = 512;
 
 /// Constant-buffer size per shader stage, in vec4 (the shader contract).
 pub const MAX_CONSTANT_VEC4: usize = 32;
-/// Texture units the encoder binds (sampler views and sampler states).
-pub const MAX_SAMPLER_UNITS: usize = 4;
+/// Texture units the encoder binds (sampler views and sampler states): virglrenderer's
+/// PIPE_MAX_SAMPLERS (16) per stage; it takes up to 32 views, but a view needs its state.
+pub const MAX_SAMPLER_UNITS: usize = 16;
 /// Vertex elements per vertex-elements object (the attribute limit of the shader contract).
 pub const MAX_VERTEX_ELEMENTS: usize = 8;
 /// Vertex buffers bound at once.

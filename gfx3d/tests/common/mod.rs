@@ -9,8 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::vec::Vec;
 
 use gfx3d::device::*;
+use gfx3d::limits::TEXTURE_UNITS;
 use gfx3d::program::*;
 use gfx3d::texture::SamplerState;
+
+/// One value (or none) per texture unit.
+pub type PerUnit<T> = [Option<T>; TEXTURE_UNITS];
 
 /// What the fake program saw in its last software draw.
 #[derive(Clone, Debug, Default)]
@@ -18,7 +22,7 @@ pub struct SeenDraw {
     pub stride: u32,
     pub vertex_bytes: usize,
     pub indices: Option<usize>,
-    pub textures: [Option<(u32, u32, Vec<u32>, SamplerState)>; 4],
+    pub textures: PerUnit<(u32, u32, Vec<u32>, SamplerState)>,
     pub viewport: Option<Viewport>,
     pub depth_test: bool,
     pub cull_back: bool,
@@ -162,7 +166,7 @@ impl ShaderProgram for FakeProgram {
             Stage::Fragment => &self.fs_constants,
         }
     }
-    fn sampler_units(&self) -> u8 {
+    fn sampler_units(&self) -> u16 {
         1
     }
 }
@@ -177,7 +181,7 @@ pub struct DevLog {
     pub dead: bool,
     pub next_id: u32,
     pub submits: u64,
-    pub draws: Vec<(u32, u32, bool, bool, Viewport, [Option<u32>; 4])>,
+    pub draws: Vec<(u32, u32, bool, bool, Viewport, PerUnit<u32>)>,
 }
 
 impl DevLog {
