@@ -59,6 +59,9 @@ pub const P2_LOOP_ITERATIONS_MAX: u32 = 65536;
 /// driver under virglrenderer) ends any loop after 65535 iterations, so with this budget the
 /// software path and VirGL agree on every endless loop.
 pub const P2_LOOP_BUDGET: u32 = 65535;
+/// Profile 2: the vertex stage's `gl_ClipDistance` has this many elements (GLSL's
+/// gl_MaxClipDistances); each one the shader writes is a user clip plane (distance >= 0 kept).
+pub const CLIP_DISTANCE_MAX: usize = 8;
 pub const COMPILER_VERSION: u32 = 1;
 /// Compile-cache entries.
 pub const CACHE_ENTRIES: usize = 8;
@@ -249,6 +252,8 @@ pub struct Limits {
     pub loop_depth_max: usize,
     /// Loop iterations per invocation of unproven loops ([`P2_LOOP_BUDGET`]; 0 in profile 1).
     pub loop_budget_per_invocation: usize,
+    /// Elements of gl_ClipDistance ([`CLIP_DISTANCE_MAX`]; 0 in profile 1, which has none).
+    pub clip_distances_max: usize,
 }
 
 pub const P1_LIMITS: Limits = Limits {
@@ -283,6 +288,7 @@ pub const P1_LIMITS: Limits = Limits {
     loop_iterations_max: 0,
     loop_depth_max: 0,
     loop_budget_per_invocation: 0,
+    clip_distances_max: 0,
 };
 
 pub const P2_LIMITS: Limits = Limits {
@@ -317,6 +323,7 @@ pub const P2_LIMITS: Limits = Limits {
     loop_iterations_max: P2_LOOP_ITERATIONS_MAX as usize,
     loop_depth_max: LOOP_DEPTH_MAX,
     loop_budget_per_invocation: P2_LOOP_BUDGET as usize,
+    clip_distances_max: CLIP_DISTANCE_MAX,
 };
 
 /// The bounds of `profile`.
@@ -329,7 +336,7 @@ pub fn limits(profile: Profile) -> &'static Limits {
 
 impl Limits {
     /// Every bound as (name, value), in `shc limits` order.
-    pub fn entries(&self) -> [(&'static str, usize); 31] {
+    pub fn entries(&self) -> [(&'static str, usize); 32] {
         [
             ("profile", self.profile.number() as usize),
             ("source_bytes_max", self.source_bytes_max),
@@ -365,6 +372,7 @@ impl Limits {
                 "loop_budget_per_invocation",
                 self.loop_budget_per_invocation,
             ),
+            ("clip_distances_max", self.clip_distances_max),
         ]
     }
 }

@@ -374,6 +374,9 @@ struct Plan {
     writes_color: bool,
     /// Fragment stage (profile 2): gl_FragDepth is written (`OUT[1], POSITION`, its .z).
     writes_depth: bool,
+    /// Vertex stage (profile 2): bit k when gl_ClipDistance[k] is written (STORE_CLIP):
+    /// `OUT[CLIP_OUT + k / 4], CLIPDIST[k / 4]` with those components.
+    clip: u8,
     /// Profile 2's indirect ops: ADDR[0] is declared; the indirectly addressed temp ranges
     /// (first, last), sorted and disjoint; IMM {0, 1, 2, 3} for the lane ops.
     addr: bool,
@@ -780,6 +783,12 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
                     return Err(bad(i, "store_depth outside a fragment shader"));
                 }
                 p.writes_depth = true;
+            }
+            Op::StoreClip => {
+                if m.stage != Stage::Vertex || !(0..8).contains(&inst.aux) {
+                    return Err(bad(i, "store_clip outside a vertex shader or past index 7"));
+                }
+                p.clip |= 1 << inst.aux;
             }
             Op::Discard if m.stage != Stage::Fragment => {
                 return Err(bad(i, "discard outside a fragment shader"));
@@ -1630,6 +1639,7 @@ impl TgsiScratch {
                 writes_position: false,
                 writes_color: false,
                 writes_depth: false,
+                clip: 0,
                 addr: false,
                 arrays: Vec::new(),
                 lane_imm: 0,
@@ -1699,6 +1709,7 @@ fn emit_plan(
     p.writes_position = m.stage == Stage::Vertex;
     p.writes_color = m.iface.color_output.is_some();
     p.writes_depth = false;
+    p.clip = 0;
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
@@ -1727,6 +1738,11 @@ fn emit_plan(
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
+    if !frag && p.clip != 0 {
+        let n = 8 - p.clip.leading_zeros() as u16;
+        raw!(e, "PROPERTY NUM_CLIPDIST_ENABLED ", n, "\n")?;
+        e.tokens = e.tokens.saturating_add(TOKENS_PROPERTY);
+    }
     let mut fcoord_reg = 0u8;
     if frag {
         if p.reads_fragcoord {
@@ -1781,6 +1797,24 @@ fn emit_plan(
         for s in 0..VARYING_CAP {
             if p.vs_outputs & (1 << s) != 0 {
                 dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
+            }
+        }
+        // gl_ClipDistance as Mesa's state tracker declares it: two CLIPDIST vec4 outputs,
+        // each with the components written (virglrenderer sizes gl_ClipDistance from
+        // NUM_CLIPDIST_ENABLED, emitted above).
+        for h in 0..2usize {
+            let bits = (p.clip >> (4 * h)) & 15;
+            if bits != 0 {
+                dcl!(
+                    e,
+                    "OUT[",
+                    CLIP_OUT + h,
+                    "].",
+                    WRITE_MASKS[bits as usize],
+                    ", CLIPDIST[",
+                    h,
+                    "]"
+                )?;
             }
         }
         // System values, packed from SV[0] in the order gl_VertexID, gl_InstanceID.
@@ -2456,6 +2490,13 @@ fn emit_inst(
             let a = e.src(a);
             inst!(e, "MOV OUT[1].z, ", a, ".xxxx")?;
         }
+        Op::StoreClip => {
+            let a = temp(inst.a, m, i)?;
+            let a = e.src(a);
+            let k = (inst.aux as usize) & 7;
+            let c = ["x", "y", "z", "w"][k & 3];
+            inst!(e, "MOV OUT[", CLIP_OUT + k / 4, "].", c, ", ", a, ".xxxx")?;
+        }
         Op::If => {
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
@@ -2843,7 +2884,15 @@ const OPCODES: &[(&str, u8, u8, bool)] = &[
     ("END", 0, 0, false),
 ];
 
-const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC", "FACE"];
+const SEMANTICS: &[&str] = &["POSITION", "COLOR", "GENERIC", "FACE", "CLIPDIST"];
+
+/// The first output register of gl_ClipDistance (after every GENERIC slot).
+const CLIP_OUT: usize = VARYING_CAP + 1;
+
+/// TGSI write masks by bit set (bit 0 = x).
+const WRITE_MASKS: [&str; 16] = [
+    "", "x", "y", "xy", "z", "xz", "yz", "xyz", "w", "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw",
+];
 
 #[derive(Default)]
 struct Decls {
@@ -3075,9 +3124,12 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                 let ok = match name {
                     "FS_COORD_ORIGIN" => matches!(value, "UPPER_LEFT" | "LOWER_LEFT"),
                     "FS_COORD_PIXEL_CENTER" => matches!(value, "HALF_INTEGER" | "INTEGER"),
+                    "NUM_CLIPDIST_ENABLED" if !frag => {
+                        matches!(value.parse::<u8>(), Ok(1..=8))
+                    }
                     _ => return c.err("unknown property"),
                 };
-                if !ok || !frag {
+                if !ok || (!frag && name != "NUM_CLIPDIST_ENABLED") {
                     return c.err("bad property value or stage");
                 }
             }
@@ -3190,6 +3242,15 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
                 )?;
             }
             let vs_input = file == "IN" && !frag;
+            // A usage mask (Mesa's masked outputs: CLIPDIST).
+            let masked = if c.eat(b'.') {
+                if !WRITE_MASKS[1..].contains(&c.word()) {
+                    return c.err("bad usage mask");
+                }
+                true
+            } else {
+                false
+            };
             if c.eat(b',') {
                 if vs_input {
                     return c.err("vertex inputs take no semantic");
@@ -3198,6 +3259,9 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
                 let sem = c.word();
                 if !SEMANTICS.contains(&sem) {
                     return c.err("unknown semantic");
+                }
+                if (sem == "CLIPDIST") != masked || sem == "CLIPDIST" && (frag || file != "OUT") {
+                    return c.err("CLIPDIST is a masked vertex output (and only it is masked)");
                 }
                 if c.eat(b'[') {
                     c.uint()?;

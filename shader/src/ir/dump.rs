@@ -95,6 +95,11 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
     if f.reads_fragcoord {
         writeln!(out, "reads gl_FragCoord")?;
     }
+    for k in 0..8 {
+        if f.clip_distances & (1 << k) != 0 {
+            writeln!(out, "writes gl_ClipDistance[{}]", k)?;
+        }
+    }
     if f.writes_depth {
         writeln!(out, "writes gl_FragDepth")?;
     }
@@ -236,6 +241,7 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::LoadSysval if i.aux == SYSVAL_INSTANCE_ID => write!(out, "load_sysval gl_InstanceID"),
         Op::LoadSysval => write!(out, "load_sysval gl_VertexID"),
         Op::StorePos | Op::StoreColor | Op::StoreDepth => write!(out, "{} %{}", name, i.a),
+        Op::StoreClip => write!(out, "store_clip gl_ClipDistance[{}] %{}", i.aux, i.a),
         Op::StoreVar => write!(out, "store_var slot {} %{}", i.aux, i.a),
         Op::If => write!(out, "if %{}", i.a),
         Op::Else | Op::Endif | Op::Discard | Op::Nop => out.write_str(name),

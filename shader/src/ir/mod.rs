@@ -50,6 +50,7 @@
 //! | CONTINUE | - | the lanes running here skip to the innermost loop's next iteration (profile 2) |
 //! | DDX DDY | dst, a, lanes (0 means 1) | fragment stage, profile 2: dst[k] = the horizontal (DDX) or vertical (DDY, window y up) difference of a[k] inside the lane's 2x2 quad, fine as llvmpipe (see `back::exec::quad`) |
 //! | LOAD_FACE | dst | fragment stage, profile 2: dst = (1, 1, 1, 1) when the primitive is front-facing (gl_FrontFacing), else 0 |
+//! | STORE_CLIP | a, aux = k | vertex stage, profile 2: gl_ClipDistance[k] = a[0]; the rasterizer clips each triangle to where every written distance (interpolated linearly in clip space like the frustum planes) is >= 0 |
 //! | STORE_DEPTH | a | fragment stage, profile 2: gl_FragDepth = a[0]; the rasterizer clamps it to [0, 1] (NaN -> 0) and tests and writes it instead of the interpolated depth |
 //! | ENDLOOP | - | closes the innermost loop: its lanes that neither broke nor were discarded start the next iteration, unless the loop has run its bound of iterations, when the loop ends for every lane as if by BREAK; in a budgeted loop a lane whose invocation budget is spent leaves it as if by BREAK (profile 2) |
 //! | LOAD_IDX | dst, a = index, b = range base, c = offset in an element, aux = len (elements), aux2 = stride (temps per element) | dst = temp b + clamp(index)*aux2 + c (all four lanes); the range is temps b..b+aux*aux2 (profile 2) |
@@ -87,7 +88,7 @@
 //! integer ops are 48..=71: IADD ISUB IMUL IDIV UDIV IMOD UMOD AND OR XOR NOT SHL ISHR USHR IMIN
 //! IMAX UMIN UMAX INEG IABS ISIGN ICMP UCMP CVT, in that order; profile 2's dynamic indexing
 //! LOAD_IDX (72) STORE_IDX (73) LOAD_UNI_IDX (74) LOAD_LANE (75) STORE_LANE (76); profile 2's derivatives DDX (80) DDY
-//! (81); gl_FrontFacing's LOAD_FACE (82); gl_FragDepth's STORE_DEPTH (104).
+//! (81); gl_FrontFacing's LOAD_FACE (82); gl_FragDepth's STORE_DEPTH (104); gl_ClipDistance's STORE_CLIP (105).
 
 /// The pattern of every profile-2 integer op (48..=71), for exhaustive matches.
 macro_rules! int_ops {
@@ -466,6 +467,9 @@ pub enum Op {
     /// Fragment stage: gl_FragDepth = a[0] (replaces the interpolated depth for the depth test
     /// and the depth buffer; clamped to [0, 1], NaN -> 0, by the rasterizer).
     StoreDepth = 104,
+    /// Vertex stage: gl_ClipDistance[aux] = a[0] (user clip plane `aux`, 0..CLIP_DISTANCE_MAX;
+    /// the rasterizer keeps the part of a triangle where every written distance is >= 0).
+    StoreClip = 105,
     // samplerCube (issue 15): a = the direction (x, y, z); the face and its (s, t) as GL 3.3
     // §3.8.10 (see `back::exec::cube`). No offsets.
     /// dst = textureLod(samplerCube unit, a.xyz, b.x).
@@ -587,7 +591,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 92] = [
+    pub const ALL: [Op; 93] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -674,6 +678,7 @@ impl Op {
         Op::TexFetch,
         Op::TexSize,
         Op::StoreDepth,
+        Op::StoreClip,
         Op::CubeLod,
         Op::CubeBias,
         Op::CubeGrad,
@@ -793,6 +798,7 @@ impl Op {
             Op::TexFetch => "texel_fetch",
             Op::TexSize => "texture_size",
             Op::StoreDepth => "store_depth",
+            Op::StoreClip => "store_clip",
             Op::CubeLod => "sample_cube_lod",
             Op::CubeBias => "sample_cube",
             Op::CubeGrad => "sample_cube_grad",
@@ -1025,6 +1031,9 @@ pub struct Interface {
     /// Fragment stage (profile 2): gl_FragDepth is written (STORE_DEPTH): the depth test
     /// must run after the shader.
     pub writes_depth: bool,
+    /// Vertex stage (profile 2): bit k set when gl_ClipDistance[k] is written (STORE_CLIP
+    /// aux k): the enabled user clip planes.
+    pub clip_distances: u8,
     /// Vertex stage (profile 2): gl_VertexID is read.
     pub reads_vertex_id: bool,
     /// Vertex stage (profile 2): gl_InstanceID is read.

@@ -257,7 +257,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 reads: [Access::NONE; 2],
             }
         }
-        Op::StorePos | Op::StoreVar | Op::StoreColor | Op::StoreDepth => Effects {
+        Op::StorePos | Op::StoreVar | Op::StoreColor | Op::StoreDepth | Op::StoreClip => Effects {
             write: Access::NONE,
             reads: [Access::one(i.a, 15), Access::NONE],
         },

@@ -393,6 +393,19 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 v.temp(inst.a)?;
                 v.varying(inst.aux, "STORE_VAR slot is not a declared varying")?;
             }
+            Op::StoreClip => {
+                if p1 {
+                    return Err(v.err("STORE_CLIP (opcode 105) is profile 2's"));
+                }
+                v.stage(
+                    Stage::Vertex,
+                    "STORE_CLIP (gl_ClipDistance) is only allowed in vertex shaders",
+                )?;
+                if !(0..crate::limits::CLIP_DISTANCE_MAX as i16).contains(&inst.aux) {
+                    return Err(v.err("STORE_CLIP index is not 0..CLIP_DISTANCE_MAX"));
+                }
+                v.temp(inst.a)?;
+            }
             Op::StoreDepth => {
                 if p1 {
                     return Err(v.err("STORE_DEPTH (opcode 104) is profile 2's"));

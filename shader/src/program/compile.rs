@@ -284,6 +284,7 @@ impl Shader {
                     frag_outputs: Vec::new(),
                     reads_fragcoord: false,
                     writes_depth: false,
+                    clip_distances: 0,
                     reads_vertex_id: false,
                     reads_instance_id: false,
                     invariant_slots: 0,

@@ -620,6 +620,7 @@ pub fn normalize(mut i: Inst) -> Inst {
         Op::StorePos | Op::StoreColor | Op::StoreDepth | Op::If => {
             (false, true, false, false, false)
         }
+        Op::StoreClip => (false, true, false, true, false),
         Op::StoreVar => (false, true, false, true, false),
         crate::ir::int_ops!() => (
             true,
@@ -822,6 +823,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
             Op::StorePos => iface.writes_position = true,
             Op::StoreColor => iface.color_output = Some(numbered("color", 0)),
             Op::StoreDepth => iface.writes_depth = true,
+            Op::StoreClip if (0..8).contains(&aux) => iface.clip_distances |= 1 << aux,
             Op::LoadFcoord => iface.reads_fragcoord = true,
             Op::LoadSysval if aux == crate::ir::SYSVAL_INSTANCE_ID => {
                 iface.reads_instance_id = true
@@ -1133,6 +1135,12 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     iface.reads_instance_id = flags & FLAG_READS_INSTANCE_ID != 0;
     // No header flag: gl_FragDepth is written exactly when a STORE_DEPTH is there.
     iface.writes_depth = m.insts.iter().any(|i| i.op == Op::StoreDepth);
+    // Nor for gl_ClipDistance: the written elements are the STORE_CLIP indexes.
+    iface.clip_distances = m
+        .insts
+        .iter()
+        .filter(|i| i.op == Op::StoreClip && (0..8).contains(&i.aux))
+        .fold(0, |a, i| a | 1 << i.aux);
     check_tables(&m)?;
     Ok(m)
 }

@@ -123,7 +123,7 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             | Op::ShadowCube => {}
             // gl_FragDepth is the rasterizer's (tests/p2_frag_depth.rs); the random programs
             // never hold it.
-            Op::StoreDepth => {}
+            Op::StoreDepth | Op::StoreClip => {}
             Op::Const => {
                 let mut v = [0.0; 4];
                 for k in 0..i.lanes as usize {

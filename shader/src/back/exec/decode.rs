@@ -7,6 +7,7 @@ use crate::ir::opt::effects;
 use crate::ir::regalloc::renumber;
 use crate::ir::verify::{verify, VerifyError};
 use crate::ir::{Inst, Module, Op, Stage};
+use crate::limits::CLIP_DISTANCE_MAX;
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, LOOP_DEPTH_MAX, TEMP_MAX, VARYING_CAP};
 
 fn narrow(v: i16) -> u8 {
@@ -54,6 +55,7 @@ impl Executable {
             nbank: 0,
             reads_fragcoord: false,
             writes_depth: false,
+            clip_mask: 0,
             reads_sysvals: false,
             derivatives: false,
             has_flow: false,
@@ -168,6 +170,9 @@ impl Executable {
             }
             e.reads_fragcoord |= inst.op == Op::LoadFcoord;
             e.writes_depth |= inst.op == Op::StoreDepth;
+            if inst.op == Op::StoreClip && (inst.aux as usize) < CLIP_DISTANCE_MAX {
+                e.clip_mask |= 1 << inst.aux;
+            }
             e.reads_sysvals |= inst.op == Op::LoadSysval;
             e.derivatives |= matches!(inst.op, Op::Ddx | Op::Ddy);
             e.has_flow |= matches!(inst.op, Op::If | Op::Loop);
@@ -704,6 +709,7 @@ fn no_register_result(op: Op) -> bool {
             | Op::StoreVar
             | Op::StoreColor
             | Op::StoreDepth
+            | Op::StoreClip
             | Op::Discard
             | Op::StoreIdx
             | Op::StoreLane

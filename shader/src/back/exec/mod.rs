@@ -62,7 +62,9 @@ use self::math::{pow_lanes, trig_lanes};
 use self::simd::{Isa, Simd};
 use self::texture::TextureRef;
 use crate::ir::{CmpCode, Op, Stage};
-use crate::limits::{IF_DEPTH_MAX, IMM_CAP, IR_CAP, LOOP_DEPTH_MAX, TEMP_MAX, VARYING_CAP};
+use crate::limits::{
+    CLIP_DISTANCE_MAX, IF_DEPTH_MAX, IMM_CAP, IR_CAP, LOOP_DEPTH_MAX, TEMP_MAX, VARYING_CAP,
+};
 
 /// Register file size: a power of two above TEMP_MAX so a masked index can never be out of range.
 const REG_FILE: usize = 128;
@@ -170,6 +172,9 @@ pub struct Outputs {
     /// Fragment stage: gl_FragDepth per lane, as written (STORE_DEPTH; see
     /// [`Executable::writes_depth`]); unclamped.
     pub depth: Lanes,
+    /// Vertex stage: gl_ClipDistance[k] per lane for the written k (STORE_CLIP; see
+    /// [`Executable::clip_mask`]).
+    pub clip: [Lanes; CLIP_DISTANCE_MAX],
 }
 
 impl Default for Outputs {
@@ -186,6 +191,7 @@ impl Outputs {
             color: [[0.0; LANES]; 4],
             packed: [0; LANES],
             depth: [0.0; LANES],
+            clip: [[0.0; LANES]; CLIP_DISTANCE_MAX],
         }
     }
 }
@@ -273,6 +279,8 @@ pub struct Executable {
     reads_fragcoord: bool,
     /// Some instruction writes gl_FragDepth (STORE_DEPTH): the depth test runs after shading.
     writes_depth: bool,
+    /// Vertex stage: bit k set when gl_ClipDistance[k] is written (STORE_CLIP aux k).
+    clip_mask: u8,
     /// Some instruction reads gl_VertexID or gl_InstanceID (LOAD_SYSVAL).
     reads_sysvals: bool,
     /// Some instruction takes a derivative (DDX/DDY): the rasterizer must shade whole 2x2
@@ -307,6 +315,12 @@ impl Executable {
     /// the code reads; the others may hold anything.
     pub fn varying_lanes(&self, slot: usize) -> u8 {
         self.varying_lanes.get(slot).copied().unwrap_or(0)
+    }
+
+    /// Vertex stage: the user clip planes, bit k for gl_ClipDistance[k] (those the shader
+    /// writes; `Outputs::clip`).
+    pub fn clip_mask(&self) -> u8 {
+        self.clip_mask
     }
 
     /// Whether this fragment stage writes gl_FragDepth (`Outputs::depth`): the rasterizer must
@@ -888,6 +902,11 @@ impl Executable {
                 ),
                 Op::StoreColor => put4(&mut out.color, &r[a], m),
                 Op::StoreDepth => put(&mut out.depth, &r[a][0], m),
+                Op::StoreClip => {
+                    if let Some(c) = out.clip.get_mut(d.x as usize) {
+                        put(c, &r[a][0], m)
+                    }
+                }
                 Op::LoadIdx | Op::StoreIdx | Op::LoadUniIdx | Op::LoadLane | Op::StoreLane => {
                     indirect::run(r, d, m, inv.uniforms)
                 }

@@ -44,7 +44,9 @@ pub use crate::back::exec::texture::{
 };
 use crate::back::exec::{Executable, Invocation, Outputs, Regs};
 use crate::ir::{Interp as Mode, Stage};
-use crate::limits::{ATTR_CAP, RASTER_BANDS_MAX, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP};
+use crate::limits::{
+    ATTR_CAP, CLIP_DISTANCE_MAX, RASTER_BANDS_MAX, SAMPLER_CAP, SOFT_TRIANGLE_MAX, VARYING_CAP,
+};
 use crate::program::link::Program;
 
 pub mod parallel;
@@ -71,8 +73,10 @@ const SUBPIXEL_BITS: u32 = 8;
 const ONE: i64 = 1 << SUBPIXEL_BITS;
 /// Floats of varying data carried per vertex (8 slots of 4).
 const VARY_FLOATS: usize = VARYING_CAP * 4;
-/// Clipping adds at most one vertex per plane.
-const CLIP_PLANES: usize = 7;
+/// The frustum and guard planes (near, far, w > 0, four guard-band planes).
+const FRUSTUM_PLANES: usize = 7;
+/// Those and the user planes of gl_ClipDistance; clipping adds at most one vertex per plane.
+const CLIP_PLANES: usize = FRUSTUM_PLANES + CLIP_DISTANCE_MAX;
 const CLIP_VERTS: usize = 3 + CLIP_PLANES;
 
 /// A colour + depth render target; row 0 is the top of the picture. Depth is owned here, so
@@ -269,11 +273,14 @@ impl core::fmt::Display for DrawError {
 struct ClipVert {
     pos: [f32; 4],
     var: [f32; VARY_FLOATS],
+    /// gl_ClipDistance (the elements of `Setup::clip_mask`; the rest 0).
+    clip: [f32; CLIP_DISTANCE_MAX],
 }
 
 const CLIP_ZERO: ClipVert = ClipVert {
     pos: [0.0; 4],
     var: [0.0; VARY_FLOATS],
+    clip: [0.0; CLIP_DISTANCE_MAX],
 };
 
 /// Working memory of a draw (about 30 KiB): keep one and pass it to [`draw_with`] to avoid
@@ -730,6 +737,7 @@ fn draw_checked(
         slots,
         interp,
         nv: nslots * 4,
+        clip_mask: vs.clip_mask(),
         state: *state,
         pipe: *pipe,
     };
@@ -942,6 +950,13 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
                 for c in 0..4 {
                     cv.pos[c] = scratch.out.position[c][l];
                 }
+                for (k, d) in cv.clip.iter_mut().enumerate() {
+                    *d = if setup.clip_mask & (1 << k) != 0 {
+                        scratch.out.clip[k][l]
+                    } else {
+                        0.0
+                    };
+                }
                 for (k, &s) in slots.iter().enumerate() {
                     for c in 0..4 {
                         cv.var[k * 4 + c] = scratch.out.varyings[s][c][l];
@@ -974,14 +989,18 @@ struct Setup<'a> {
     /// Interpolation of each packed slot (index as in `slots`).
     interp: [Mode; VARYING_CAP],
     nv: usize,
+    /// The user clip planes: bit k when the vertex stage writes gl_ClipDistance[k].
+    clip_mask: u8,
     state: RasterState,
     pipe: Pipeline,
 }
 
-/// Signed distances to the clip planes (inside when >= 0).
-fn plane_distances(p: &[f32; 4]) -> [f32; CLIP_PLANES] {
-    let [x, y, z, w] = *p;
-    [
+/// Signed distances to the clip planes (inside when >= 0): the frustum and guard planes of
+/// the clip position, then gl_ClipDistance (0, inside, for the elements not written).
+fn plane_distances(v: &ClipVert) -> [f32; CLIP_PLANES] {
+    let [x, y, z, w] = v.pos;
+    let mut d = [0.0; CLIP_PLANES];
+    d[..FRUSTUM_PLANES].copy_from_slice(&[
         z + w,
         w - z,
         w - W_MIN,
@@ -989,12 +1008,14 @@ fn plane_distances(p: &[f32; 4]) -> [f32; CLIP_PLANES] {
         GUARD * w + x,
         GUARD * w - y,
         GUARD * w + y,
-    ]
+    ]);
+    d[FRUSTUM_PLANES..].copy_from_slice(&v.clip);
+    d
 }
 
-fn outcode(p: &[f32; 4]) -> u8 {
-    let mut code = 0u8;
-    for (i, d) in plane_distances(p).iter().enumerate() {
+fn outcode(v: &ClipVert) -> u16 {
+    let mut code = 0u16;
+    for (i, d) in plane_distances(v).iter().enumerate() {
         // NaN counts as outside.
         if !(*d >= 0.0) {
             code |= 1 << i;
@@ -1018,7 +1039,7 @@ fn triangle(
         stats.rejected += 1;
         return;
     }
-    let codes = [outcode(&v[0].pos), outcode(&v[1].pos), outcode(&v[2].pos)];
+    let codes = [outcode(&v[0]), outcode(&v[1]), outcode(&v[2])];
     if codes[0] & codes[1] & codes[2] != 0 {
         stats.rejected += 1;
         return;
@@ -1066,8 +1087,8 @@ fn triangle(
         for i in 0..n {
             let a = poly[i];
             let b = poly[(i + 1) % n];
-            let da = plane_distances(&a.pos)[plane];
-            let db = plane_distances(&b.pos)[plane];
+            let da = plane_distances(&a)[plane];
+            let db = plane_distances(&b)[plane];
             let (ain, bin) = (da >= 0.0, db >= 0.0);
             if ain && m < CLIP_VERTS {
                 tmp[m] = a;
@@ -1085,6 +1106,10 @@ fn triangle(
                 let mut r = CLIP_ZERO;
                 for c in 0..4 {
                     r.pos[c] = p.pos[c] + t * (q.pos[c] - p.pos[c]);
+                }
+                // The user distances are linear in clip space too (later planes test them).
+                for k in 0..CLIP_DISTANCE_MAX {
+                    r.clip[k] = p.clip[k] + t * (q.clip[k] - p.clip[k]);
                 }
                 for k in 0..nv {
                     r.var[k] = if setup.interp.get(k / 4) == Some(&Mode::Flat) {

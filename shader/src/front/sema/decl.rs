@@ -893,6 +893,8 @@ impl<'a> Sema<'a> {
         }
         if !vs {
             self.depth_prologue();
+        } else {
+            self.clip_prologue();
         }
         if vs && self.toks.profile == Profile::P2 {
             for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
@@ -1237,6 +1239,29 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Vertex stage: gl_ClipDistance's CLIP_DISTANCE_MAX temps, zero (an element a path does
+    /// not write is 0: on its plane, never clipped).
+    fn clip_prologue(&mut self) {
+        let Some(s) = self
+            .t
+            .syms
+            .iter()
+            .take(8)
+            .position(|s| s.kind == SymKind::ClipDistance)
+        else {
+            return;
+        };
+        let Ok(t) = self.temp(CLIP_DISTANCE_MAX as u16) else {
+            return;
+        };
+        for k in 0..CLIP_DISTANCE_MAX as i16 {
+            let _ = self.zero(t + k);
+        }
+        if let Some(x) = self.t.syms.get_mut(s) {
+            x.tmp = t;
+        }
+    }
+
     pub(super) fn zero(&mut self, t: i16) -> R<()> {
         let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
         self.emit(Op::Const, Type::Vec4, 4, t, -1, -1, base, 0)
@@ -1252,6 +1277,27 @@ impl<'a> Sema<'a> {
             self.module.iface.writes_position = true;
             let t = self.t.syms.first().map(|s| s.tmp).unwrap_or(-1);
             self.emit(Op::StorePos, Type::Vec4, 4, -1, t, -1, 0, 0)?;
+            let clip = self
+                .t
+                .syms
+                .iter()
+                .take(8)
+                .find(|s| s.kind == SymKind::ClipDistance)
+                .map(|s| s.tmp)
+                .filter(|&t| t >= 0);
+            if let Some(base) = clip {
+                // Elements 0..=highest written are the planes: one below that no path writes
+                // is 0 (never clips), so enabling it changes nothing, and VirGL's
+                // NUM_CLIPDIST_ENABLED counts from 0.
+                let hi = 8 - self.clip_written.leading_zeros();
+                self.clip_written = (((1u16 << hi) - 1) & 0xff) as u8;
+                self.module.iface.clip_distances = self.clip_written;
+                for k in 0..CLIP_DISTANCE_MAX as i16 {
+                    if self.clip_written & (1 << k) != 0 {
+                        self.emit(Op::StoreClip, Type::Float, 1, -1, base + k, -1, k, 0)?;
+                    }
+                }
+            }
             for i in 0..self.t.syms.len() {
                 let Some(s) = self.sym(i) else { continue };
                 if s.kind != SymKind::Out || s.slot == -2 {

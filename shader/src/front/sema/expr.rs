@@ -234,6 +234,13 @@ impl<'a> Sema<'a> {
             return Err(());
         };
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
+        if kind == SymKind::ClipDistance && self.stage != Stage::Vertex {
+            bail!(
+                self,
+                i,
+                "gl_ClipDistance is not available in a fragment shader"
+            )
+        }
         if sym.agg.is_agg() {
             let agg = sym.agg;
             if agg.base.is_sampler() {

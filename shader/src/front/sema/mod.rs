@@ -72,6 +72,9 @@ enum SymKind {
     FragCoord,
     /// Profile 2's gl_FragDepth (a fragment output; named in a vertex shader, an error).
     FragDepth,
+    /// Profile 2's gl_ClipDistance (a vertex output array of CLIP_DISTANCE_MAX floats; named
+    /// in a fragment shader, an error).
+    ClipDistance,
     /// Profile 2's vertex-stage gl_VertexID / gl_InstanceID (`slot` = the LOAD_SYSVAL value),
     /// and the fragment stage's gl_FrontFacing (`slot` = [`FRONT_FACING_SLOT`]).
     SysVal,
@@ -171,6 +174,9 @@ pub struct Sema<'a> {
     pos_written: bool,
     /// Profile 2: gl_FragDepth is assigned somewhere (statically): main stores it.
     depth_written: bool,
+    /// Profile 2: the gl_ClipDistance elements assigned somewhere (statically; bit k): main
+    /// stores them, and they are the enabled user clip planes.
+    clip_written: u8,
     /// First temp allocated by the current statement (temps below hold variables).
     stmt_mark: u16,
     /// Work spent so far (see [`WORK_MAX`]): one step per statement and expression lowered, per
@@ -287,6 +293,7 @@ pub fn analyze(
         lim: limits(toks.profile),
         pos_written: false,
         depth_written: false,
+        clip_written: 0,
         stmt_mark: 0,
         work: 0,
         work_spent: false,
@@ -539,6 +546,23 @@ impl<'a> Sema<'a> {
             if self.referenced(&None, "gl_FragDepth") {
                 self.add_sym(-1, "gl_FragDepth", SymKind::FragDepth, Type::Float, -1)?;
             }
+            // And gl_ClipDistance, float[CLIP_DISTANCE_MAX] (its temps come in the prologue).
+            if self.referenced(&None, "gl_ClipDistance") {
+                let c = self.add_sym(
+                    -1,
+                    "gl_ClipDistance",
+                    SymKind::ClipDistance,
+                    Type::Float,
+                    -1,
+                )?;
+                if let Some(sym) = self.t.syms.get_mut(c) {
+                    sym.agg = AggTy {
+                        base: Type::Float,
+                        strukt: 0,
+                        len: CLIP_DISTANCE_MAX as u16,
+                    };
+                }
+            }
             for (s, value) in [(v, SYSVAL_VERTEX_ID), (n, SYSVAL_INSTANCE_ID)] {
                 if let Some(sym) = self.t.syms.get_mut(s) {
                     sym.slot = value;
@@ -660,7 +684,7 @@ impl<'a> Sema<'a> {
     fn dry_check(&mut self, f: i16) {
         let saved_temp = self.ntemp;
         let saved_hi = self.module.temps;
-        let saved_pos = (self.pos_written, self.depth_written);
+        let saved_pos = (self.pos_written, self.depth_written, self.clip_written);
         self.dry = true;
         let mut args: Vec<Val, PARAM_CAP> = Vec::new();
         let n = self.node(f);
@@ -677,6 +701,6 @@ impl<'a> Sema<'a> {
         self.dry = false;
         self.ntemp = saved_temp;
         self.module.temps = saved_hi;
-        (self.pos_written, self.depth_written) = saved_pos;
+        (self.pos_written, self.depth_written, self.clip_written) = saved_pos;
     }
 }

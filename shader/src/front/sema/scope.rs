@@ -116,7 +116,11 @@ impl<'a> Sema<'a> {
                 .unwrap_or(0);
             if matches!(
                 prev.kind,
-                SymKind::Position | SymKind::FragCoord | SymKind::FragDepth | SymKind::SysVal
+                SymKind::Position
+                    | SymKind::FragCoord
+                    | SymKind::FragDepth
+                    | SymKind::ClipDistance
+                    | SymKind::SysVal
             ) {
                 bail!(
                     self,

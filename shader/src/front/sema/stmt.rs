@@ -872,6 +872,9 @@ impl<'a> Sema<'a> {
         let (sym, tmp, ty, swz) = lv;
         let lagg = self.lv_agg;
         if lagg.is_agg() {
+            if self.sym(sym).map(|s| s.kind) == Some(SymKind::ClipDistance) {
+                self.clip_written = 0xff;
+            }
             // Profile 2: a whole struct.
             if n.op != 0 {
                 let w = self.agg_name(lagg);
@@ -938,9 +941,18 @@ impl<'a> Sema<'a> {
     /// the written lanes were taken from (swizzle and index targets), else -1.
     pub(super) fn write_lvalue(&mut self, lv: LValue, v: Val) -> R<i16> {
         let (sym, tmp, ty, swz) = lv;
-        match self.sym(sym).map(|s| s.kind) {
-            Some(SymKind::Position) => self.pos_written = true,
-            Some(SymKind::FragDepth) => self.depth_written = true,
+        match self.sym(sym).map(|s| (s.kind, s.tmp)) {
+            Some((SymKind::Position, _)) => self.pos_written = true,
+            Some((SymKind::FragDepth, _)) => self.depth_written = true,
+            // An element written by a constant index is its temp; any other target (a
+            // dynamic index's copy) may be any element.
+            Some((SymKind::ClipDistance, base)) => {
+                let k = tmp.wrapping_sub(base);
+                self.clip_written |= match (0..8).contains(&k) && ty == Type::Float {
+                    true => 1 << k,
+                    false => 0xff,
+                };
+            }
             _ => {}
         }
         let r = match swz {
@@ -1122,6 +1134,14 @@ impl<'a> Sema<'a> {
                     SymKind::FragDepth if self.stage == Stage::Fragment => {}
                     SymKind::FragDepth => {
                         bail!(self, i, "gl_FragDepth is not available in a vertex shader")
+                    }
+                    SymKind::ClipDistance if self.stage == Stage::Vertex => {}
+                    SymKind::ClipDistance => {
+                        bail!(
+                            self,
+                            i,
+                            "gl_ClipDistance is not available in a fragment shader"
+                        )
                     }
                     SymKind::SysVal => bail!(self, i, "{} is read-only", name),
                     SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
