@@ -348,7 +348,7 @@ impl<'a> Sema<'a> {
 
     pub(super) fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
         let p2 = self.toks.profile == Profile::P2;
-        if p2 && (self.has_jump(n.d, 0) || !self.unrollable_shape(n)) {
+        if p2 && (self.has_jump(n.d, 0) || !self.unrollable_shape(n) || self.writes_counter(n)) {
             return self.dyn_for(i, n);
         }
         let insts = self.module.insts.len();
