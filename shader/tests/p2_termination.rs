@@ -284,3 +284,16 @@ fn a_short_loop_that_writes_its_counter_runs_at_run_time() {
     // i = 0, 2, ..., 98: 50 trips; i = 0, 1, 2, 7, 8, 9: 0+1+2+7+8+9; i = 1..5 in the body.
     assert_eq!(p, [50.0, 27.0, 15.0, 1.0]);
 }
+
+#[test]
+fn a_loop_with_a_uniform_start_runs_at_run_time() {
+    // `for (int y = -r; y <= r; ++y)` (pp_gauss_radius@post): the start is not a constant, so
+    // the loop runs at run time (it failed "loop initializer is not a constant integer").
+    let p = run(
+        "uniform int r;\nin vec4 a;\nvoid main() { float s = 0.0;\n\
+         for (int y = -r; y <= r; ++y) { s += exp(float(y) * 0.0); }\n\
+         gl_Position = vec4(s, 0.0, 0.0, 1.0); }\n",
+        &[[f32::from_bits(2), 0.0, 0.0, 0.0]],
+    );
+    assert_eq!(p[0][0], 5.0);
+}

@@ -407,6 +407,11 @@ impl<'a> Sema<'a> {
         }
         let start = self.value(init.a)?;
         let Some(k) = start.k.filter(|_| start.ty == Type::Int) else {
+            if p2 && start.ty == Type::Int {
+                // Profile 2: a start known only at run time (`int y = -u_radius`).
+                self.unroll_failed = true;
+                return Err(());
+            }
             bail!(self, init.a, "loop initializer is not a constant integer");
         };
         let vname = self.name_of(n.a);
