@@ -262,3 +262,38 @@ fn tgsi_guards_budgeted_loops_with_one_counter() {
         .count();
     assert_eq!(adds, 2, "{}", t);
 }
+
+#[test]
+fn a_short_loop_that_writes_its_counter_runs_at_run_time() {
+    // Short enough to unroll, but the body writes the counter (GLSL allows it): profile 2 runs
+    // it as a budgeted run-time loop instead of refusing it ("cannot assign the loop variable").
+    let head = "in vec4 a;\nvoid main() { float s = 0.0;\n";
+    let l = loops(&format!(
+        "{}for (int i = 0; i < 100; i++) {{ i += 1; s += 1.0; }}\ngl_Position = vec4(s); }}\n",
+        head
+    ));
+    assert_eq!(l, [(65536, true)]);
+    let p = lane0(&format!(
+        "{}float t = 0.0; float u = 0.0;\n\
+         for (int i = 0; i < 100; i++) {{ i += 1; s += 1.0; }}\n\
+         for (int i = 0; i < 10; i++) {{ if (i == 3) i = 7; t += float(i); }}\n\
+         for (int i = 0; i++ < 5; ) {{ u += float(i); }}\n\
+         gl_Position = vec4(s, t, u, 1.0); }}\n",
+        head
+    ));
+    // i = 0, 2, ..., 98: 50 trips; i = 0, 1, 2, 7, 8, 9: 0+1+2+7+8+9; i = 1..5 in the body.
+    assert_eq!(p, [50.0, 27.0, 15.0, 1.0]);
+}
+
+#[test]
+fn a_loop_with_a_uniform_start_runs_at_run_time() {
+    // `for (int y = -r; y <= r; ++y)` (pp_gauss_radius@post): the start is not a constant, so
+    // the loop runs at run time (it failed "loop initializer is not a constant integer").
+    let p = run(
+        "uniform int r;\nin vec4 a;\nvoid main() { float s = 0.0;\n\
+         for (int y = -r; y <= r; ++y) { s += exp(float(y) * 0.0); }\n\
+         gl_Position = vec4(s, 0.0, 0.0, 1.0); }\n",
+        &[[f32::from_bits(2), 0.0, 0.0, 0.0]],
+    );
+    assert_eq!(p[0][0], 5.0);
+}

@@ -395,6 +395,22 @@ impl<'a> Sema<'a> {
         Some(trips as u32)
     }
 
+    /// Whether the body or the condition of `for` loop `n` may write its (first) loop variable:
+    /// GLSL allows it, the unroller does not, so profile 2 runs such a loop at run time (with
+    /// the budget, as [`Self::proven_trips`] proves nothing for it).
+    pub(super) fn writes_counter(&self, n: Node) -> bool {
+        if n.a < 0 || self.node(n.a).kind != Kind::Decl {
+            return false;
+        }
+        let v = self.name_of(n.a);
+        let mut budget = WRITE_SCAN_MAX;
+        let body = self.writes_var(n.d, v, &mut budget, 0);
+        // A write in the condition (`i++ < n`) counts too (a false positive only costs the
+        // unrolling).
+        let cond = self.writes_var(n.b, v, &mut budget, 0);
+        body || cond || budget == 0
+    }
+
     /// The value of a constant integer expression in the AST (literals, `-`, `+ - *` and
     /// `const` variables), without lowering it; None when it is not one.
     fn const_int(&self, i: i16, uint: bool, depth: usize) -> Option<i64> {

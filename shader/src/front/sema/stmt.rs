@@ -348,7 +348,7 @@ impl<'a> Sema<'a> {
 
     pub(super) fn for_stmt(&mut self, i: i16, n: Node) -> R<()> {
         let p2 = self.toks.profile == Profile::P2;
-        if p2 && (self.has_jump(n.d, 0) || !self.unrollable_shape(n)) {
+        if p2 && (self.has_jump(n.d, 0) || !self.unrollable_shape(n) || self.writes_counter(n)) {
             return self.dyn_for(i, n);
         }
         let insts = self.module.insts.len();
@@ -407,6 +407,11 @@ impl<'a> Sema<'a> {
         }
         let start = self.value(init.a)?;
         let Some(k) = start.k.filter(|_| start.ty == Type::Int) else {
+            if p2 && start.ty == Type::Int {
+                // Profile 2: a start known only at run time (`int y = -u_radius`).
+                self.unroll_failed = true;
+                return Err(());
+            }
             bail!(self, init.a, "loop initializer is not a constant integer");
         };
         let vname = self.name_of(n.a);
