@@ -159,6 +159,40 @@ pub trait Device {
     ) -> Result<DevId, DeviceError> {
         Err(DeviceError("this device has no cube textures"))
     }
+    /// [`Device::texture_create`] with mip levels: `levels[l]` is level l (level 0 first,
+    /// max(1, width >> l) x max(1, height >> l) texels). Devices without mip levels keep this
+    /// default, which makes a level-0 texture (`levels` empty is an error).
+    fn texture_create_levels(
+        &mut self,
+        ctx: DevId,
+        width: u32,
+        height: u32,
+        levels: &[&[u32]],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        match levels.first() {
+            Some(l0) => self.texture_create(ctx, width, height, l0, sampler),
+            None => Err(DeviceError("a texture needs level 0")),
+        }
+    }
+    /// [`Device::texture_create_cube`] with mip levels: `faces[f][l]` is level l of face f
+    /// (every face the same count). The default makes a level-0 cube.
+    fn texture_create_cube_levels(
+        &mut self,
+        ctx: DevId,
+        size: u32,
+        faces: [&[&[u32]]; 6],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        let mut l0: [&[u32]; 6] = [&[]; 6];
+        for (d, f) in l0.iter_mut().zip(faces.iter()) {
+            *d = f
+                .first()
+                .copied()
+                .ok_or(DeviceError("a cube face needs level 0"))?;
+        }
+        self.texture_create_cube(ctx, size, l0, sampler)
+    }
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
     /// Creates and links the vertex and fragment shaders of one program.
     fn program_create(

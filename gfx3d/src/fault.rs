@@ -80,16 +80,18 @@ impl<T: GpuTransport3d, L: CtxLog> GpuTransport3d for FaultyTransport<T, L> {
         self.check()?;
         self.inner.resource_destroy(ctx, res)
     }
-    fn transfer_to_host_3d(
+    fn transfer_level_to_host_3d(
         &mut self,
         ctx: CtxId,
         res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         data: &[u8],
     ) -> virtio_gpu::Result<()> {
         self.check()?;
-        self.inner.transfer_to_host_3d(ctx, res, bx, stride, data)
+        self.inner
+            .transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
     }
     fn transfer_from_host_3d(
         &mut self,

@@ -908,15 +908,25 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 what: "by this device backend (draw with the software backend)",
             });
         }
+        // Level 0 and the mip levels 1.. (face 0: `texels`/`levels`).
+        let chain0 = level_chain(&t.texels, &t.levels);
         let r = match t.faces.as_slice() {
-            [] => dev.texture_create(dctx, t.width, t.height, &t.texels, t.sampler),
-            // A cube: face 0 is `texels`, faces 1..6 follow (level 0 only on the device).
-            [f1, f2, f3, f4, f5] => dev.texture_create_cube(
-                dctx,
-                t.width,
-                [&t.texels, &f1.0, &f2.0, &f3.0, &f4.0, &f5.0],
-                t.sampler,
-            ),
+            [] => dev.texture_create_levels(dctx, t.width, t.height, &chain0, t.sampler),
+            // A cube: face 0 is `texels`/`levels`, faces 1..6 follow, each with its levels.
+            [f1, f2, f3, f4, f5] => {
+                let (c1, c2, c3) = (
+                    level_chain(&f1.0, &f1.1),
+                    level_chain(&f2.0, &f2.1),
+                    level_chain(&f3.0, &f3.1),
+                );
+                let (c4, c5) = (level_chain(&f4.0, &f4.1), level_chain(&f5.0, &f5.1));
+                dev.texture_create_cube_levels(
+                    dctx,
+                    t.width,
+                    [&chain0, &c1, &c2, &c3, &c4, &c5],
+                    t.sampler,
+                )
+            }
             _ => {
                 return Err(Error::CubeUnsupported {
                     what: "with other than six faces",
@@ -924,10 +934,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             }
         };
         let layers = 1 + t.faces.len() as u64;
+        let texels = chain0.iter().map(|l| l.len() as u64).sum::<u64>();
         match r {
             Ok(d) => {
                 self.counters.uploads += 1;
-                self.counters.bytes_up += t.texels.len() as u64 * 4 * layers;
+                self.counters.bytes_up += texels * 4 * layers;
                 self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
                 Ok(Some(d))
             }
@@ -1087,4 +1098,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
     pub fn in_frame(&self, owner: u32, ctx: ContextId) -> Result<bool> {
         Ok(self.contexts.get(owner, ctx)?.in_frame)
     }
+}
+
+/// Level 0 and the mip levels 1.. of one texture face, level 0 first.
+fn level_chain<'a>(l0: &'a [u32], rest: &'a [alloc::vec::Vec<u32>]) -> alloc::vec::Vec<&'a [u32]> {
+    core::iter::once(l0)
+        .chain(rest.iter().map(alloc::vec::Vec::as_slice))
+        .collect()
 }

@@ -642,44 +642,53 @@ impl<T: GpuTransport3d> VirglBackend<T> {
     }
 
     /// A B8G8R8A8 texture resource `desc` (2D: one layer; cube: six faces as layers 0..6,
-    /// each transferred with its face as the box's z), filled from `layers`, and its sampler
-    /// view (a cube view for a cube).
+    /// each transferred with its face as the box's z) with as many mip levels as
+    /// `layers[0]` has (`layers[z][l]`: level l of layer z, max(1, w >> l) x max(1, h >> l)
+    /// texels; every layer the same count), one transfer per level and layer, and its
+    /// sampler view over all the levels (a cube view for a cube).
     fn texture_layers(
         &mut self,
         ctx: DevId,
         desc: &ResourceDesc,
-        layers: &[&[u32]],
+        layers: &[&[&[u32]]],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError> {
+        let levels = layers.first().map_or(1, |l| l.len().max(1)) as u32;
+        if layers.iter().any(|l| l.len() as u32 != levels) {
+            return Err(DeviceError(
+                "virgl texture layers with different mip levels",
+            ));
+        }
+        let desc = desc.with_levels(levels);
         self.sampler(ctx, sampler, &[])?;
-        let (w, h) = (desc.width, desc.height);
-        let (res, n) = self.create_resource(ctx, desc)?;
+        let (res, n) = self.create_resource(ctx, &desc)?;
         let cid = self.cid(ctx)?;
         let cube = desc.target == TARGET_TEXTURE_CUBE;
-        for (z, texels) in layers.iter().enumerate() {
-            let mut bytes = Vec::with_capacity(texels.len() * 4);
-            for t in texels.iter() {
-                bytes.extend_from_slice(&t.to_le_bytes());
-            }
-            let bx = Box3d {
-                z: z as u32,
-                ..Box3d::new_2d(w, h)
-            };
-            if let Err(err) = self
-                .transport
-                .transfer_to_host_3d(cid, res, bx, w * 4, &bytes)
-            {
-                self.release(ctx, res, n);
-                return Err(e("virgl texture upload failed")(err));
+        for (z, chain) in layers.iter().enumerate() {
+            for (level, texels) in chain.iter().enumerate() {
+                let level = level as u32;
+                let (w, h) = desc.level_size(level);
+                let mut bytes = Vec::with_capacity(texels.len() * 4);
+                for t in texels.iter() {
+                    bytes.extend_from_slice(&t.to_le_bytes());
+                }
+                let bx = Box3d {
+                    z: z as u32,
+                    ..Box3d::new_2d(w, h)
+                };
+                if let Err(err) =
+                    self.transport
+                        .transfer_level_to_host_3d(cid, res, level, bx, w * 4, &bytes)
+                {
+                    self.release(ctx, res, n);
+                    return Err(e("virgl texture upload failed")(err));
+                }
             }
         }
+        let last_level = desc.last_level;
         let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
             let v = hp.alloc()?;
-            let r = if cube {
-                e.create_sampler_view_cube(v, res.0, FORMAT_B8G8R8A8_UNORM)
-            } else {
-                e.create_sampler_view(v, res.0, FORMAT_B8G8R8A8_UNORM)
-            };
+            let r = e.create_sampler_view_levels(v, res.0, FORMAT_B8G8R8A8_UNORM, cube, last_level);
             if let Err(err) = r {
                 let _ = hp.free(v);
                 return Err(err);
@@ -990,7 +999,28 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         texels: &[u32],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError> {
-        self.texture_layers(ctx, &ResourceDesc::texture(w, h), &[texels], sampler)
+        self.texture_layers(ctx, &ResourceDesc::texture(w, h), &[&[texels]], sampler)
+    }
+
+    fn texture_create_levels(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        levels: &[&[u32]],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        self.texture_layers(ctx, &ResourceDesc::texture(w, h), &[levels], sampler)
+    }
+
+    fn texture_create_cube_levels(
+        &mut self,
+        ctx: DevId,
+        size: u32,
+        faces: [&[&[u32]]; 6],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        self.texture_layers(ctx, &ResourceDesc::cube_texture(size), &faces, sampler)
     }
 
     fn supports_cube_textures(&self) -> bool {
@@ -1004,7 +1034,13 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         faces: [&[u32]; 6],
         sampler: SamplerState,
     ) -> Result<DevId, DeviceError> {
-        self.texture_layers(ctx, &ResourceDesc::cube_texture(size), &faces, sampler)
+        let [a, b, c, d, e, f] = faces;
+        self.texture_layers(
+            ctx,
+            &ResourceDesc::cube_texture(size),
+            &[&[a], &[b], &[c], &[d], &[e], &[f]],
+            sampler,
+        )
     }
 
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {

@@ -376,16 +376,17 @@ impl GpuTransport3d for SharedGpu {
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
         timed(Kind::Other, |d| d.resource_destroy(ctx, res))
     }
-    fn transfer_to_host_3d(
+    fn transfer_level_to_host_3d(
         &mut self,
         ctx: CtxId,
         res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         data: &[u8],
     ) -> virtio_gpu::Result<()> {
         timed(Kind::Transfer, |d| {
-            d.transfer_to_host_3d(ctx, res, bx, stride, data)
+            d.transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
         })
     }
     fn transfer_from_host_3d(

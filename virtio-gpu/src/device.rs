@@ -634,15 +634,27 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         }
     }
 
-    fn transfer(&mut self, to_host: bool, ctx: CtxId, res: ResId, bx: Box3d) -> Result<()> {
+    fn transfer(
+        &mut self,
+        to_host: bool,
+        ctx: CtxId,
+        res: ResId,
+        level: u32,
+        bx: Box3d,
+    ) -> Result<()> {
         let r = self.resource(ctx, res)?;
         let (stride, offset) = if r.desc.target == TARGET_BUFFER {
             (0, bx.x as u64)
         } else {
-            let s = r.desc.stride();
+            // Levels lie one after another in the backing, each with all its layers.
+            let s = r.desc.level_stride(level);
+            let h = r.desc.level_size(level).1;
+            let base = r.desc.level_offset(level).ok_or(GpuError::Invalid {
+                what: "transfer level outside the backing",
+            })?;
             (
                 s,
-                (bx.z as u64 * r.desc.height as u64 + bx.y as u64) * s as u64
+                base + (bx.z as u64 * h as u64 + bx.y as u64) * s as u64
                     + bx.x as u64 * r.desc.bytes_per_texel as u64,
             )
         };
@@ -652,7 +664,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             bx,
             offset,
             resource_id: res.0,
-            level: 0,
+            level,
             stride,
             layer_stride: 0,
         };
@@ -675,6 +687,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         &self,
         ctx: CtxId,
         res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         have: usize,
@@ -683,7 +696,7 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
         if self.state == DeviceState::Lost {
             return Err(GpuError::Lost);
         }
-        let (row, rows, rstride) = self.box_rows(ctx, res, bx)?;
+        let (row, rows, rstride) = self.box_rows(ctx, res, level, bx)?;
         let desc = self.resource(ctx, res)?.desc;
         let bpp = desc.bytes_per_texel;
         let stride = if stride == 0 { row as u32 } else { stride };
@@ -702,35 +715,51 @@ impl<H: Hal, T: Transport> VirglDevice<H, T> {
             rows,
             stride,
             rstride,
-            // A layer (cube face) z starts z x height rows into the backing.
-            base: (bx.z as usize * desc.height as usize + bx.y as usize) * rstride
+            // Level `level` starts after the levels above it; a layer (cube face) z starts
+            // z x (the level's height) rows into its level.
+            base: desc.level_offset(level).unwrap_or(0) as usize
+                + (bx.z as usize * desc.level_size(level).1 as usize + bx.y as usize) * rstride
                 + (bx.x * bpp) as usize,
         })
     }
 
     /// Validates a box against a resource and returns (row bytes, rows, resource stride).
-    fn box_rows(&self, ctx: CtxId, res: ResId, bx: Box3d) -> Result<(usize, usize, usize)> {
+    fn box_rows(
+        &self,
+        ctx: CtxId,
+        res: ResId,
+        level: u32,
+        bx: Box3d,
+    ) -> Result<(usize, usize, usize)> {
         let r = self.resource(ctx, res)?;
         let d = r.desc;
+        if level > d.last_level {
+            return Err(GpuError::OutOfRange {
+                what: "transfer mip level",
+                value: level as u64,
+                limit: d.last_level as u64,
+            });
+        }
+        let (lw, lh) = d.level_size(level);
         // One layer at a time: z selects a cube face (0 on every other resource).
         if bx.w == 0 || bx.h == 0 || bx.d != 1 || bx.z >= d.array_size.max(1) {
             return Err(GpuError::Invalid {
                 what: "transfer box must be non-empty, one layer deep, within the layers",
             });
         }
-        let fits = bx.x.checked_add(bx.w).is_some_and(|e| e <= d.width)
-            && bx.y.checked_add(bx.h).is_some_and(|e| e <= d.height);
+        let fits = bx.x.checked_add(bx.w).is_some_and(|e| e <= lw)
+            && bx.y.checked_add(bx.h).is_some_and(|e| e <= lh);
         if !fits {
             return Err(GpuError::OutOfRange {
                 what: "transfer box end",
                 value: (bx.x as u64 + bx.w as u64).max(bx.y as u64 + bx.h as u64),
-                limit: d.width.max(d.height) as u64,
+                limit: lw.max(lh) as u64,
             });
         }
         Ok((
             (bx.w * d.bytes_per_texel) as usize,
             bx.h as usize,
-            d.stride() as usize,
+            d.level_stride(level) as usize,
         ))
     }
 
@@ -955,15 +984,24 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         self.release(res.0)
     }
 
-    fn transfer_to_host_3d(
+    fn transfer_level_to_host_3d(
         &mut self,
         ctx: CtxId,
         res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
-        let p = self.plan_rows(ctx, res, bx, stride, data.len(), "transfer data bytes")?;
+        let p = self.plan_rows(
+            ctx,
+            res,
+            level,
+            bx,
+            stride,
+            data.len(),
+            "transfer data bytes",
+        )?;
         let r = self.resource_mut(res)?;
         let limit = r.bytes;
         let mem = r.backing.bytes();
@@ -984,7 +1022,7 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
                 }
             }
         }
-        self.transfer(true, ctx, res, bx)
+        self.transfer(true, ctx, res, level, bx)
     }
 
     fn transfer_from_host_3d(
@@ -995,8 +1033,8 @@ impl<H: Hal, T: Transport> GpuTransport3d for VirglDevice<H, T> {
         stride: u32,
         out: &mut [u8],
     ) -> Result<()> {
-        let p = self.plan_rows(ctx, res, bx, stride, out.len(), "readback bytes")?;
-        self.transfer(false, ctx, res, bx)?;
+        let p = self.plan_rows(ctx, res, 0, bx, stride, out.len(), "readback bytes")?;
+        self.transfer(false, ctx, res, 0, bx)?;
         let mem = self.resource_mut(res)?.backing.bytes();
         for y in 0..p.rows {
             let src = mem.get(p.backing(y));

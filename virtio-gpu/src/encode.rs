@@ -11,8 +11,8 @@
 use crate::batch::{CommandBuffer, Sink};
 use crate::error::{GpuError, Result};
 use crate::limits::{
-    MAX_BACKING_BYTES, MAX_CONSTANT_VEC4, MAX_DRAW_VERTICES, MAX_OBJECT_HANDLES, MAX_RESOURCES,
-    MAX_RESOURCE_DIM, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES, MAX_VERTEX_BUFFERS,
+    MAX_BACKING_BYTES, MAX_CONSTANT_VEC4, MAX_DRAW_VERTICES, MAX_MIP_LEVELS, MAX_OBJECT_HANDLES,
+    MAX_RESOURCES, MAX_RESOURCE_DIM, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES, MAX_VERTEX_BUFFERS,
     MAX_VERTEX_ELEMENTS, MAX_VERTEX_STRIDE, MAX_VIEWPORT_BOUND, MAX_VIEWPORT_DIM,
 };
 use crate::proto::Box3d;
@@ -61,6 +61,9 @@ pub struct RasterState {
     pub offset_tri: bool,
     pub offset_units: f32,
     pub offset_scale: f32,
+    /// User clip planes enabled (bit i: gl_ClipDistance[i], i < 8; S3 bits 24..31): the
+    /// distances the linked vertex shader writes. 0: none.
+    pub clip_planes: u8,
 }
 
 impl Default for RasterState {
@@ -73,6 +76,7 @@ impl Default for RasterState {
             offset_tri: false,
             offset_units: 0.0,
             offset_scale: 0.0,
+            clip_planes: 0,
         }
     }
 }
@@ -470,10 +474,10 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             cmd0(CCMD_CREATE_OBJECT, OBJ_RASTERIZER, RS_SIZE),
             handle,
             s0,
-            f(1.0), // point size
-            0,      // sprite coord enable
-            0,      // S3: no stipple, no clip planes
-            f(1.0), // line width
+            f(1.0),                       // point size
+            0,                            // sprite coord enable
+            (s.clip_planes as u32) << 24, // S3: no stipple; clip plane enables in 24..31
+            f(1.0),                       // line width
             f(s.offset_units),
             f(s.offset_scale),
             0, // offset clamp
@@ -685,6 +689,34 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         )
     }
 
+    /// A sampler view of levels 0..=`last_level` of a mipmapped TEXTURE_2D resource (`cube`
+    /// false) or TEXTURE_CUBE resource (`cube` true, all six faces), identity swizzle. The
+    /// level word is first | last << 8 (virgl_protocol.h's TEXTURE_LEVEL); `last_level` 0 is
+    /// the plain view.
+    pub fn create_sampler_view_levels(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        cube: bool,
+        last_level: u32,
+    ) -> Result<()> {
+        check_max("sampler view last level", last_level, MAX_MIP_LEVELS - 1)?;
+        let target = if cube {
+            TARGET_TEXTURE_CUBE
+        } else {
+            TARGET_TEXTURE_2D
+        };
+        self.sampler_view_levels(
+            handle,
+            resource,
+            format,
+            SWIZZLE_IDENTITY,
+            target,
+            last_level,
+        )
+    }
+
     fn sampler_view(
         &mut self,
         handle: u32,
@@ -692,6 +724,18 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         format: u32,
         swizzle: u32,
         target: u32,
+    ) -> Result<()> {
+        self.sampler_view_levels(handle, resource, format, swizzle, target, 0)
+    }
+
+    fn sampler_view_levels(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        swizzle: u32,
+        target: u32,
+        last_level: u32,
     ) -> Result<()> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
@@ -719,7 +763,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             resource,
             fmt,
             layers,
-            0,
+            (last_level & 0xFF) << 8, // levels: first 0 (bits 0..7), last (bits 8..15)
             swizzle,
         ])
     }

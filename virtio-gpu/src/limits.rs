@@ -52,6 +52,9 @@ pub const MAX_CAPSET_BYTES: usize = 8192;
 pub const MAX_CAPSETS: u32 = 16;
 /// Largest width/height/depth of a resource the driver creates.
 pub const MAX_RESOURCE_DIM: u32 = 16384;
+/// Most mip levels of a texture resource (`last_level` + 1): a full chain of a
+/// `MAX_RESOURCE_DIM` texture (16384 = 2^14: 15 levels).
+pub const MAX_MIP_LEVELS: u32 = 15;
 /// Largest guest backing of one resource, in bytes (64 MiB).
 pub const MAX_BACKING_BYTES: usize = 64 << 20;
 

@@ -7,7 +7,7 @@
 use crate::batch::Sink;
 use crate::caps::HostCaps;
 use crate::error::{GpuError, Result};
-use crate::limits::{MAX_BACKING_BYTES, MAX_RESOURCE_DIM};
+use crate::limits::{MAX_BACKING_BYTES, MAX_MIP_LEVELS, MAX_RESOURCE_DIM};
 use crate::proto::Box3d;
 use crate::protocol::*;
 
@@ -73,6 +73,43 @@ impl ResourceDesc {
             ..ResourceDesc::texture(size, size)
         }
     }
+    /// The same resource with `levels` mip levels (`last_level = levels - 1`; 0 is taken as 1).
+    /// Level i is max(1, width >> i) x max(1, height >> i); the guest copy holds the levels
+    /// one after another, each with all its layers ([`ResourceDesc::level_offset`]).
+    pub fn with_levels(self, levels: u32) -> Self {
+        ResourceDesc {
+            last_level: levels.max(1) - 1,
+            ..self
+        }
+    }
+    /// Width and height of mip level `level` (max(1, size >> level)).
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        let s = |v: u32| v.checked_shr(level).unwrap_or(0).max(1);
+        (s(self.width), s(self.height))
+    }
+    /// Row pitch of level `level` in the guest copy (tightly packed).
+    pub fn level_stride(&self, level: u32) -> u32 {
+        self.level_size(level)
+            .0
+            .saturating_mul(self.bytes_per_texel)
+    }
+    /// Bytes of one level (all its layers) in the guest copy.
+    fn level_bytes(&self, level: u32) -> Option<u64> {
+        let (w, h) = self.level_size(level);
+        (w as u64)
+            .checked_mul(h as u64)?
+            .checked_mul(self.depth.max(1) as u64)?
+            .checked_mul(self.array_size.max(1) as u64)?
+            .checked_mul(self.bytes_per_texel as u64)
+    }
+    /// Where level `level` starts in the guest copy: the bytes of levels 0..level.
+    pub fn level_offset(&self, level: u32) -> Option<u64> {
+        let mut at = 0u64;
+        for l in 0..level {
+            at = at.checked_add(self.level_bytes(l)?)?;
+        }
+        Some(at)
+    }
     pub fn tex2d(w: u32, h: u32, format: u32, bind: u32, bpp: u32) -> Self {
         ResourceDesc {
             target: TARGET_TEXTURE_2D,
@@ -102,19 +139,18 @@ impl ResourceDesc {
             bytes_per_texel: 1,
         }
     }
-    /// Bytes of a tightly packed guest copy of level 0.
+    /// Bytes of a tightly packed guest copy of every level (levels one after another).
     pub fn backing_bytes(&self) -> Option<usize> {
-        let n = (self.width as u64)
-            .checked_mul(self.height as u64)?
-            .checked_mul(self.depth.max(1) as u64)?
-            .checked_mul(self.array_size.max(1) as u64)?
-            .checked_mul(self.bytes_per_texel as u64)?;
+        let n = self
+            .level_offset(self.last_level.min(MAX_MIP_LEVELS))?
+            .checked_add(self.level_bytes(self.last_level.min(MAX_MIP_LEVELS))?)?;
         usize::try_from(n).ok()
     }
     /// The limits both transports apply before creating a resource (so vtest refuses what the
     /// kernel's driver refuses): a 2D texture is 1..=`min(MAX_RESOURCE_DIM, host max)` texels
-    /// on each axis (`host_max_2d` from the capset; 0 = unknown), depth and array size 1, level
-    /// 0 only; a buffer is 1..=`MAX_BACKING_BYTES` bytes wide, height and depth 1; bytes per
+    /// on each axis (`host_max_2d` from the capset; 0 = unknown), depth and array size 1 (a
+    /// cube: six square faces), levels 1 up to the full chain (`last_level` at most
+    /// log2(max(width, height)), and below `MAX_MIP_LEVELS`); a buffer is 1..=`MAX_BACKING_BYTES` bytes wide, height and depth 1; bytes per
     /// texel 1..=16; the guest copy at most `MAX_BACKING_BYTES`. Returns the backing bytes.
     pub fn check(&self, host_max_2d: u32) -> Result<usize> {
         let bad = |what| Err(GpuError::Invalid { what });
@@ -126,14 +162,20 @@ impl ResourceDesc {
         } else {
             1
         };
-        if self.depth != 1
-            || self.array_size != layers
-            || self.last_level != 0
-            || self.nr_samples > 1
-        {
-            return bad(
-                "resource must have depth 1, one layer (a cube 6), one level, no multisampling",
-            );
+        if self.depth != 1 || self.array_size != layers || self.nr_samples > 1 {
+            return bad("resource must have depth 1, one layer (a cube 6), no multisampling");
+        }
+        if self.target == TARGET_BUFFER && self.last_level != 0 {
+            return bad("buffer resource must have one level");
+        }
+        // The full chain ends at 1x1: level log2(max(w, h)).
+        let top = 31u32.saturating_sub(self.width.max(self.height).max(1).leading_zeros());
+        if self.last_level > top || self.last_level >= MAX_MIP_LEVELS {
+            return Err(GpuError::OutOfRange {
+                what: "resource last mip level",
+                value: self.last_level as u64,
+                limit: top.min(MAX_MIP_LEVELS - 1) as u64,
+            });
         }
         let max = if host_max_2d == 0 {
             MAX_RESOURCE_DIM
@@ -201,11 +243,24 @@ pub trait GpuTransport3d {
     fn resource_create_3d(&mut self, ctx: CtxId, desc: &ResourceDesc) -> Result<ResId>;
     /// Detaches and releases a resource and its backing.
     fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> Result<()>;
-    /// Copies `data` (rows `stride` bytes apart) into the box of the resource (level 0).
+    /// Copies `data` (rows `stride` bytes apart) into the box of the resource's level 0.
     fn transfer_to_host_3d(
         &mut self,
         ctx: CtxId,
         res: ResId,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> Result<()> {
+        self.transfer_level_to_host_3d(ctx, res, 0, bx, stride, data)
+    }
+    /// Copies `data` (rows `stride` bytes apart) into the box of mip level `level` of the
+    /// resource (the box is in that level's texels; `level <= last_level`).
+    fn transfer_level_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         data: &[u8],

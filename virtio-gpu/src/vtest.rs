@@ -357,13 +357,20 @@ impl VtestTransport {
     }
 }
 
-/// The header of a vtest TRANSFER_PUT / TRANSFER_GET of `span` bytes (level 0).
-fn transfer_header(op: u32, res: ResId, stride: u32, bx: Box3d, span: usize) -> [u32; 13] {
+/// The header of a vtest TRANSFER_PUT / TRANSFER_GET of `span` bytes of mip level `level`.
+fn transfer_header(
+    op: u32,
+    res: ResId,
+    level: u32,
+    stride: u32,
+    bx: Box3d,
+    span: usize,
+) -> [u32; 13] {
     [
         VCMD_TRANSFER_HDR_SIZE,
         op,
         res.0,
-        0, // level
+        level,
         stride,
         0, // layer stride
         bx.x,
@@ -456,15 +463,23 @@ impl GpuTransport3d for VtestTransport {
         }
     }
 
-    fn transfer_to_host_3d(
+    fn transfer_level_to_host_3d(
         &mut self,
         ctx: CtxId,
         res: ResId,
+        level: u32,
         bx: Box3d,
         stride: u32,
         data: &[u8],
     ) -> Result<()> {
         let d = self.check_res(ctx, res)?;
+        if level > d.last_level {
+            return Err(GpuError::OutOfRange {
+                what: "transfer mip level",
+                value: level as u64,
+                limit: d.last_level as u64,
+            });
+        }
         let span = transfer_span(bx, stride, d.bytes_per_texel).ok_or(GpuError::Invalid {
             what: "empty transfer box",
         })?;
@@ -475,7 +490,7 @@ impl GpuTransport3d for VtestTransport {
         })?;
         let c = self.conn(ctx)?;
         let r = c.send(
-            &transfer_header(VCMD_TRANSFER_PUT, res, stride, bx, span),
+            &transfer_header(VCMD_TRANSFER_PUT, res, level, stride, bx, span),
             data,
         );
         match r {
@@ -505,7 +520,7 @@ impl GpuTransport3d for VtestTransport {
         let c = self.conn(ctx)?;
         let r = c
             .send(
-                &transfer_header(VCMD_TRANSFER_GET, res, stride, bx, span),
+                &transfer_header(VCMD_TRANSFER_GET, res, 0, stride, bx, span),
                 &[],
             )
             .and_then(|_| c.recv(out));

@@ -107,6 +107,9 @@ struct Host {
     commands: Vec<u32>,
     /// Types of the commands that came with FLAG_FENCE.
     fenced: Vec<u32>,
+    /// Every TRANSFER_TO_HOST_3D: (resource, level, box z, offset, stride, the guest bytes of
+    /// its first row at that offset).
+    uploads: Vec<(u32, u32, u32, u64, u32, Vec<u8>)>,
 }
 
 struct State {
@@ -322,6 +325,27 @@ impl Host {
                 let _ = r.target;
                 let (to_host, bpp) = (ty == CMD_TRANSFER_TO_HOST_3D, Self::bpp(r.format));
                 let z = g(32) as usize;
+                if to_host {
+                    let row = match r.backing {
+                        Some((addr, len)) if offset + w * bpp <= len => {
+                            // The test owns the backing memory the device handed over.
+                            unsafe {
+                                std::slice::from_raw_parts(
+                                    (addr as usize + offset) as *const u8,
+                                    w * bpp,
+                                )
+                            }
+                            .to_vec()
+                        }
+                        _ => Vec::new(),
+                    };
+                    self.uploads
+                        .push((g(56), g(60), z as u32, offset as u64, stride as u32, row));
+                    if g(60) != 0 {
+                        // The fake keeps level 0 only; the log above is what tests read.
+                        return ok(req);
+                    }
+                }
                 match r.copy_rows(to_host, bpp, (offset, stride), (x, y, w, h), z) {
                     Ok(()) => ok(req),
                     Err(code) => err(req, code),
@@ -397,6 +421,7 @@ impl FakeTransport {
                 stream_errors: Vec::new(),
                 commands: Vec::new(),
                 fenced: Vec::new(),
+                uploads: Vec::new(),
             },
         }));
         (
@@ -660,6 +685,78 @@ fn transfer_round_trip_through_backing() {
         .unwrap();
     assert_eq!(&out[2 * 32 + 12..2 * 32 + 20], &sub);
     assert_eq!(out[2 * 32 + 11], data[2 * 32 + 11]);
+}
+
+#[test]
+fn per_level_transfers_land_at_their_level_offsets() {
+    // An 8x4 cube with its full chain (8x4 is not square: a 2D texture; then a 4x4 cube).
+    let (mut dev, st) = device(standard());
+    let c = dev.ctx_create().unwrap();
+    let d = ResourceDesc::texture(8, 4).with_levels(4);
+    assert_eq!(d.last_level, 3);
+    assert_eq!(
+        [0, 1, 2, 3].map(|l| d.level_size(l)),
+        [(8, 4), (4, 2), (2, 1), (1, 1)]
+    );
+    // Levels one after another: 128 + 32 + 8 + 4 bytes.
+    assert_eq!(
+        [0, 1, 2, 3].map(|l| d.level_offset(l)),
+        [Some(0), Some(128), Some(160), Some(168)]
+    );
+    assert_eq!(d.backing_bytes(), Some(172));
+    let r = dev.resource_create_3d(c, &d).unwrap();
+    for level in 0..4u32 {
+        let (w, h) = d.level_size(level);
+        let data: Vec<u8> = (0..w * h * 4).map(|i| (level * 50 + i) as u8).collect();
+        dev.transfer_level_to_host_3d(c, r, level, Box3d::new_2d(w, h), w * 4, &data)
+            .unwrap();
+    }
+    // Out of range: level 4, or a level-1 box of level 0's size.
+    assert!(dev
+        .transfer_level_to_host_3d(c, r, 4, Box3d::new_2d(1, 1), 4, &[0; 4])
+        .is_err());
+    assert!(dev
+        .transfer_level_to_host_3d(c, r, 1, Box3d::new_2d(8, 4), 32, &[0; 128])
+        .is_err());
+    let cube = ResourceDesc::cube_texture(4).with_levels(3);
+    let rc = dev.resource_create_3d(c, &cube).unwrap();
+    // Level 1 of face 5: after level 0's six 4x4 faces, five 2x2 faces in.
+    dev.transfer_level_to_host_3d(
+        c,
+        rc,
+        1,
+        Box3d {
+            z: 5,
+            ..Box3d::new_2d(2, 2)
+        },
+        8,
+        &[7; 16],
+    )
+    .unwrap();
+    let ups = st.borrow().host.uploads.clone();
+    assert_eq!(ups.len(), 5, "{ups:?}");
+    for (level, u) in ups.iter().take(4).enumerate() {
+        let level = level as u32;
+        let (w, _) = d.level_size(level);
+        let first: Vec<u8> = (0..w * 4).map(|i| (level * 50 + i) as u8).collect();
+        assert_eq!(
+            (u.0, u.1, u.2, u.3, u.4, &u.5),
+            (r.0, level, 0, d.level_offset(level).unwrap(), w * 4, &first),
+            "level {level}"
+        );
+    }
+    let u = &ups[4];
+    assert_eq!(
+        (u.0, u.1, u.2, u.3, u.4, &u.5),
+        (rc.0, 1, 5, 6 * 64 + 5 * 16, 8, &vec![7u8; 8])
+    );
+    // A chain longer than the texture's is refused, and buffers have one level.
+    assert!(dev
+        .resource_create_3d(c, &ResourceDesc::texture(8, 4).with_levels(5))
+        .is_err());
+    assert!(dev
+        .resource_create_3d(c, &ResourceDesc::buffer(64, 0).with_levels(2))
+        .is_err());
 }
 
 #[test]
