@@ -78,7 +78,9 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     quad,
     post,
     vertexid,
-    fragdepth_spheres
+    fragdepth_spheres,
+    floor,
+    mip
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
