@@ -209,6 +209,10 @@ pub struct SceneTexture {
     /// Mip levels 1, 2, ... (`"levels"`, or `"mipmaps": true`: the box chain).
     pub levels: Vec<Vec<u32>>,
     pub sampler: SamplerState,
+    /// A cube texture (`"cube": [6 faces]`, +x, -x, +y, -y, +z, -z, square; `texels` and
+    /// `levels` are face 0): faces 1..=5, each its texels (with `"mipmaps": true` the levels
+    /// are built by `tex_generate_mipmaps`). Empty: a 2D texture.
+    pub faces: Vec<Vec<u32>>,
 }
 
 /// A scene file as Gfx3D draws it (the `scene` crate's model; defaults are GL's).
@@ -388,18 +392,44 @@ impl Scene {
                 let field = |k: &str| t.get(k).ok_or_else(|| format!("{}: missing {}", p, k));
                 let width = num_uint(field("width")?, &p, PICTURE_SIDE_MAX)?;
                 let height = num_uint(field("height")?, &p, PICTURE_SIDE_MAX)?;
-                let bytes = array(field("rgba8")?, &p)?;
-                if width == 0 || height == 0 || bytes.len() != (width * height * 4) as usize {
-                    return Err(format!("{}: size and rgba8 disagree", p));
-                }
-                let mut texels = Vec::with_capacity(bytes.len() / 4);
-                for px in bytes.chunks_exact(4) {
-                    let mut c = [0u8; 4];
-                    for (slot, b) in c.iter_mut().zip(px) {
-                        *slot = num_uint(b, &p, 255)? as u8;
+                let picture = |v: &Json, what: &str| -> Result<Vec<u32>, String> {
+                    let bytes = array(v, &p)?;
+                    if width == 0 || height == 0 || bytes.len() != (width * height * 4) as usize {
+                        return Err(format!("{}: size and {} disagree", p, what));
                     }
-                    texels.push(u32::from_be_bytes([c[3], c[0], c[1], c[2]]));
-                }
+                    let mut texels = Vec::with_capacity(bytes.len() / 4);
+                    for px in bytes.chunks_exact(4) {
+                        let mut c = [0u8; 4];
+                        for (slot, b) in c.iter_mut().zip(px) {
+                            *slot = num_uint(b, &p, 255)? as u8;
+                        }
+                        texels.push(u32::from_be_bytes([c[3], c[0], c[1], c[2]]));
+                    }
+                    Ok(texels)
+                };
+                let mut faces = Vec::new();
+                let texels = match t.get("cube") {
+                    Some(cube) => {
+                        if t.get("rgba8").is_some() || t.get("levels").is_some() {
+                            return Err(format!(
+                                "{}: a cube gives 6 faces (and \"mipmaps\"), not rgba8 or levels",
+                                p
+                            ));
+                        }
+                        if width != height {
+                            return Err(format!("{}: cube faces must be square", p));
+                        }
+                        let list = array(cube, &p)?;
+                        if list.len() != 6 {
+                            return Err(format!("{}: a cube has 6 faces", p));
+                        }
+                        for f in list {
+                            faces.push(picture(f, "cube face")?);
+                        }
+                        faces.remove(0)
+                    }
+                    None => picture(field("rgba8")?, "rgba8")?,
+                };
                 let filter_of = |k: &str, d: Filter| match t.get(k) {
                     None => Ok(d),
                     Some(Json::Str("nearest")) => Ok(Filter::Nearest),
@@ -448,6 +478,7 @@ impl Scene {
                 if let Some(Json::Bool(true)) = t.get("mipmaps") {
                     levels = crate::texture::box_chain(width, height, &texels);
                 }
+                // A cube's chains are built by `tex_generate_mipmaps` (the same box filter).
                 if let Some(v) = t.get("levels") {
                     for (i, l) in array(v, &p)?.iter().enumerate() {
                         let s = (i as u32 + 1).min(31);
@@ -475,6 +506,7 @@ impl Scene {
                         texels,
                         levels,
                         sampler,
+                        faces,
                     },
                 ));
             }
@@ -696,13 +728,29 @@ fn render_inner(
         if bound.iter().any(|(u, _)| u == unit) {
             continue;
         }
-        let id = g
-            .tex_create(o, tex.width, tex.height)
-            .map_err(e("texture"))?;
-        g.tex_upload(o, id, &tex.texels)
-            .map_err(e("texture upload"))?;
+        let id = if tex.faces.is_empty() {
+            let id = g
+                .tex_create(o, tex.width, tex.height)
+                .map_err(e("texture"))?;
+            g.tex_upload(o, id, &tex.texels)
+                .map_err(e("texture upload"))?;
+            id
+        } else {
+            let id = g
+                .tex_create_cube(o, tex.width, tex.height)
+                .map_err(e("cube texture"))?;
+            let all = core::iter::once(&tex.texels).chain(tex.faces.iter());
+            for (f, texels) in all.enumerate() {
+                g.tex_upload_face(o, id, f as u32, texels)
+                    .map_err(e("cube face upload"))?;
+            }
+            if !tex.levels.is_empty() {
+                g.tex_generate_mipmaps(o, id).map_err(e("cube mipmaps"))?;
+            }
+            id
+        };
         g.tex_sampler(o, id, tex.sampler).map_err(e("sampler"))?;
-        if !tex.levels.is_empty() {
+        if !tex.levels.is_empty() && tex.faces.is_empty() {
             let refs: Vec<&[u32]> = tex.levels.iter().map(|l| l.as_slice()).collect();
             g.tex_levels(o, id, &refs).map_err(e("texture levels"))?;
         }

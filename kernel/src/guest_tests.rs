@@ -80,7 +80,9 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     vertexid,
     fragdepth_spheres,
     floor,
-    mip
+    mip,
+    cube_sky,
+    cube_sphere
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
