@@ -196,6 +196,37 @@ fn dsa_state(test: bool, write: bool, p: &Pipeline) -> DsaState {
     }
 }
 
+/// The clip distances a vertex shader's TGSI writes: the components of its `CLIPDIST[h]`
+/// output declarations (`DCL OUT[n].xy, CLIPDIST[0]`: distances 0 and 1; CLIPDIST[1] holds
+/// 4..=7), which become the rasterizer's clip-plane enables, as GL enables the planes an
+/// application turns on for the distances its shader writes.
+pub fn clip_planes_of(vs_tgsi: &str) -> u8 {
+    let mut planes = 0u8;
+    for line in vs_tgsi.lines() {
+        let line = line.trim();
+        let Some(rest) = line.strip_prefix("DCL OUT[") else {
+            continue;
+        };
+        let Some(at) = rest.find(", CLIPDIST[") else {
+            continue;
+        };
+        let half = match rest.get(at + 11..at + 12) {
+            Some("0") => 0,
+            Some("1") => 4,
+            _ => continue,
+        };
+        // "n].xyzw": the write mask after the register (none: all four).
+        let head = rest.get(..at).unwrap_or("");
+        let mask = head.split_once("].").map_or("xyzw", |(_, m)| m);
+        for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
+            if mask.contains(c) {
+                planes |= 1 << (half + i);
+            }
+        }
+    }
+    planes
+}
+
 fn raster_state(p: &Pipeline) -> RasterState {
     let offset = p.offset_factor != 0.0 || p.offset_units != 0.0;
     RasterState {
@@ -287,6 +318,8 @@ enum Obj {
         ctx: DevId,
         vs: u32,
         fs: u32,
+        /// The user clip planes the vertex shader writes (bit k: gl_ClipDistance[k]).
+        clip: u8,
     },
 }
 
@@ -1096,6 +1129,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 ctx,
                 vs: vsh,
                 fs: fsh,
+                clip: clip_planes_of(vs.text),
             },
         );
         Ok(id)
@@ -1147,8 +1181,13 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     fn draw(&mut self, ctx: DevId, d: &DevDraw<'_>) -> Result<(), DeviceError> {
         let (_, th) = self.bind_target(ctx, d.target)?;
         self.set_viewport(ctx, d.viewport, th)?;
-        let (vs, fs) = match self.objects.get(&d.program) {
-            Some(Obj::Program { vs, fs, ctx: c }) if *c == ctx => (*vs, *fs),
+        let (vs, fs, clip) = match self.objects.get(&d.program) {
+            Some(Obj::Program {
+                vs,
+                fs,
+                clip,
+                ctx: c,
+            }) if *c == ctx => (*vs, *fs, *clip),
             _ => return Err(DeviceError("unknown device program")),
         };
         let res_of = |objs: &BTreeMap<DevId, Obj>, id: DevId| match objs.get(&id) {
@@ -1290,7 +1329,10 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let stride = d.stride;
         let blend_s = blend_state(&d.pipeline);
         let dsa_s = dsa_state(d.depth_test, d.depth_write, &d.pipeline);
-        let rs_s = raster_state(&d.pipeline);
+        let rs_s = RasterState {
+            clip_planes: clip,
+            ..raster_state(&d.pipeline)
+        };
         let constant = d
             .pipeline
             .blend
