@@ -43,6 +43,9 @@ pub struct Prepared {
     pipeline: scene::Pipeline,
     indexed: bool,
     count: i32,
+    /// User clip planes enabled (GL_CLIP_DISTANCE0..n): the distances the vertex shader
+    /// writes (`source::clip_planes`).
+    clip_planes: u32,
     /// Scene uniforms the linked program does not have (absent or removed as unused by Mesa).
     pub inactive_uniforms: Vec<String>,
 }
@@ -652,6 +655,7 @@ impl MesaRenderer {
                 pipeline: scene.pipeline.clone(),
                 indexed,
                 count,
+                clip_planes: source::clip_planes(vertex_source),
                 inactive_uniforms,
             })
         }
@@ -713,6 +717,13 @@ impl MesaRenderer {
                 }
                 let [r, g, b, a] = s.color_mask;
                 gl.color_mask(r, g, b, a);
+            }
+            for i in 0..8 {
+                if i < p.clip_planes {
+                    gl.enable(glow::CLIP_DISTANCE0 + i);
+                } else {
+                    gl.disable(glow::CLIP_DISTANCE0 + i);
+                }
             }
             if p.indexed {
                 gl.draw_elements(glow::TRIANGLES, p.count, glow::UNSIGNED_SHORT, 0);

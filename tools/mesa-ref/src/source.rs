@@ -219,3 +219,46 @@ mod tests {
         );
     }
 }
+
+/// How many user clip planes a vertex shader needs enabled (`glEnable(GL_CLIP_DISTANCEi)` for
+/// i below it): one past the highest constant `gl_ClipDistance[N]` index it mentions (comments
+/// ignored), or 8 (GL_MAX_CLIP_DISTANCES' minimum) when an index is not a literal; 0 without
+/// gl_ClipDistance. Elements below the highest one that the shader does not write are what GL
+/// leaves undefined, so the suite's shaders write 0..=N.
+pub fn clip_planes(vertex_source: &str) -> u32 {
+    const NAME: &str = "gl_ClipDistance";
+    let text = strip_comments(vertex_source);
+    let mut n = 0u32;
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(NAME) {
+        rest = &rest[at + NAME.len()..];
+        let Some(index) = rest.trim_start().strip_prefix('[') else {
+            continue;
+        };
+        let inner = index.split(']').next().unwrap_or("").trim();
+        match inner.parse::<u32>() {
+            Ok(k) if k < 8 => n = n.max(k + 1),
+            _ => n = 8,
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::clip_planes;
+
+    #[test]
+    fn clip_planes_count_from_the_highest_index() {
+        assert_eq!(clip_planes("void main() { gl_Position = p; }"), 0);
+        assert_eq!(
+            clip_planes("gl_ClipDistance[0] = a; gl_ClipDistance [ 2 ] = b;"),
+            3
+        );
+        assert_eq!(
+            clip_planes("// gl_ClipDistance[7]\ngl_ClipDistance[1] = a;"),
+            2
+        );
+        assert_eq!(clip_planes("gl_ClipDistance[i] = a;"), 8);
+    }
+}
