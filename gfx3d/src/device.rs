@@ -126,6 +126,24 @@ pub trait Device {
         }
     }
     fn target_destroy(&mut self, ctx: DevId, target: DevId);
+    /// Gives the target's colour the mip chain `levels` (level 0 first: the colour as drawn,
+    /// `width` x `height`, then the box-filtered levels) for sampling it as a texture, until
+    /// the next call; an empty `levels` drops the chain (the target is drawn into again).
+    /// Devices without target mip levels keep this default.
+    fn target_set_levels(
+        &mut self,
+        _ctx: DevId,
+        _target: DevId,
+        _width: u32,
+        _height: u32,
+        levels: &[&[u32]],
+    ) -> Result<(), DeviceError> {
+        if levels.is_empty() {
+            Ok(())
+        } else {
+            Err(DeviceError("this device has no target mip levels"))
+        }
+    }
     fn buffer_create(
         &mut self,
         ctx: DevId,

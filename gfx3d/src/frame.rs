@@ -60,11 +60,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Err(Error::FrameOpen);
         }
         let (w, h) = (t.width, t.height);
+        // Drawing into the target makes its generated mip levels stale.
+        let had_levels = !t.levels.is_empty();
+        self.targets.get_mut(owner, target)?.levels.clear();
         if self.virgl_active() {
             self.ensure_target_dev(owner, target)?;
             if let Some(d) = self.contexts.get(owner, ctx)?.dev {
+                let dt = self.targets.get(owner, target)?.dev;
                 let r = match self.device.as_deref_mut() {
-                    Some(dev) => dev.frame_begin(d),
+                    Some(dev) => match (had_levels, dt) {
+                        (true, Some(dt)) => dev
+                            .target_set_levels(d, dt, w, h, &[])
+                            .and_then(|_| dev.frame_begin(d)),
+                        _ => dev.frame_begin(d),
+                    },
                     None => Err(DeviceError("no device")),
                 };
                 if let Err(e) = r {
@@ -726,6 +735,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .get(owner, *h)
                     .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
                     .unwrap_or_default(),
+                // A target's colour with its generated levels (`target_generate_mipmaps`).
+                Some(Some(Sampled::Target {
+                    id,
+                    plane: TargetPlane::Color,
+                    ..
+                })) => self
+                    .targets
+                    .get(owner, *id)
+                    .map(|t| t.levels.iter().map(|l| l.as_slice()).collect())
+                    .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
         // A cube's faces 1..=5: their level lists, then (texels, levels) per face.
@@ -782,7 +801,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 Some(Sampled::Target { id, plane, sampler }) => {
                     if let Ok(t) = self.targets.get(owner, *id) {
                         *slot = Some(SoftTexture {
-                            mips: &[],
+                            mips: if *plane == TargetPlane::Color {
+                                mips
+                            } else {
+                                &[]
+                            },
                             faces: &[],
                             width: t.width,
                             height: t.height,

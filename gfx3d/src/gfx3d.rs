@@ -360,6 +360,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 color,
                 colorf,
                 depth,
+                levels: Vec::new(),
                 dev: None,
             },
         )?;
@@ -464,6 +465,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.color = color;
             tg.colorf = colorf;
             tg.depth = depth;
+            tg.levels.clear();
         }
         self.ensure_target_dev(owner, t)?;
         Ok(())
@@ -478,6 +480,54 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// width x height pixels. Under VirGL the device colour is transferred back first. An
     /// RGBA32F target's floats are converted as GL converts to UNORM8: clamped to [0, 1] (NaN
     /// to 0), times 255, rounded to nearest (even on a tie).
+    /// Builds mip levels 1, 2, ... down to 1x1 of an RGBA8 target's colour with the box filter
+    /// of [`Gfx3d::tex_generate_mipmaps`] (`texture::box_chain`), after its frame ended
+    /// (render to level 0, then generate): binding the colour with `bind_target_texture`
+    /// then samples the chain with the sampler's mip filter, on both backends (VirGL reads the
+    /// colour back and uploads the chain as a mipmapped texture the target's colour view
+    /// uses). The levels last until the next `begin` on the target. The target of an open
+    /// frame is `SampleTargetInFrame`; an RGBA32F target is `TargetFormatUnsupported`.
+    pub fn target_generate_mipmaps(&mut self, owner: u32, t: TargetId) -> Result<()> {
+        let (ctx, format, w, h) = {
+            let tg = self.targets.get(owner, t)?;
+            (tg.ctx, tg.format, tg.width, tg.height)
+        };
+        let c = self.contexts.get(owner, ctx)?;
+        if c.in_frame && c.target == Some(t) {
+            return Err(Error::SampleTargetInFrame);
+        }
+        if format != TargetFormat::Rgba8 {
+            return Err(Error::TargetFormatUnsupported {
+                format: format.name(),
+                backend: "target_generate_mipmaps",
+            });
+        }
+        // Level 0 as the backend drew it (the device readback under VirGL).
+        let mut level0 = filled(w as usize * h as usize, 0u32)?;
+        self.target_read(owner, t, &mut level0)?;
+        let chain = crate::texture::box_chain(w, h, &level0);
+        if self.virgl_active() {
+            let dctx = self.contexts.get(owner, ctx)?.dev;
+            let dt = self.targets.get(owner, t)?.dev;
+            if let (Some(dctx), Some(dt)) = (dctx, dt) {
+                let mut refs: Vec<&[u32]> = Vec::with_capacity(chain.len() + 1);
+                refs.push(&level0);
+                refs.extend(chain.iter().map(Vec::as_slice));
+                let r = match self.device.as_deref_mut() {
+                    Some(dev) => dev.target_set_levels(dctx, dt, w, h, &refs),
+                    None => Err(DeviceError("no device")),
+                };
+                if let Err(e) = r {
+                    self.device_failed(e)?;
+                }
+            }
+        }
+        let line = alloc::format!("target-mipmaps {}x{} {}", w, h, chain.len());
+        self.targets.get_mut(owner, t)?.levels = chain;
+        self.log_mock(&line);
+        Ok(())
+    }
+
     pub fn target_read(&mut self, owner: u32, t: TargetId, dst: &mut [u32]) -> Result<()> {
         if self.targets.get(owner, t)?.format == TargetFormat::Rgba32F {
             self.float_readback(owner, t)?;

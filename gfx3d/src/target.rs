@@ -71,6 +71,9 @@ pub(crate) struct Target {
     /// RGBA32F: the `width * height` colours (r, g, b, a), row 0 = top. RGBA8: empty.
     pub colorf: Vec<[f32; 4]>,
     pub depth: Vec<f32>,
+    /// RGBA8 colour mip levels 1, 2, ... made by `target_generate_mipmaps` from the colour
+    /// (box filter), sampled with the colour until the next frame begins on the target.
+    pub levels: Vec<Vec<u32>>,
     /// Device colour + depth on the owning context's device context.
     pub dev: Option<DevId>,
 }
@@ -103,7 +106,9 @@ impl Target {
 
     /// Bytes of the colour plane.
     pub(crate) fn color_bytes(&self) -> usize {
-        self.color.len() * 4 + self.colorf.len() * 16
+        self.color.len() * 4
+            + self.colorf.len() * 16
+            + self.levels.iter().map(Vec::len).sum::<usize>() * 4
     }
 
     /// Pixels of the colour plane.

@@ -301,6 +301,9 @@ enum Obj {
         h: u32,
         bytes: u64,
         format: TargetFormat,
+        /// A mipmapped copy of the colour (`target_set_levels`): the texture whose view a
+        /// draw samples for the colour until the target is drawn into again.
+        mips: Option<DevId>,
     },
     Buffer {
         ctx: DevId,
@@ -621,6 +624,12 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             TargetPlane::Color => 0,
             TargetPlane::Depth => 1,
         };
+        // The colour with generated levels: the mipmapped copy's view.
+        if let (0, Some(Obj::Target { mips: Some(m), .. })) = (i, self.objects.get(&target)) {
+            if let Some(Obj::Texture { view, .. }) = self.objects.get(m) {
+                return Ok(*view);
+            }
+        }
         let (res, have, color_format) = match self.objects.get(&target) {
             Some(Obj::Target {
                 ctx: c,
@@ -943,12 +952,49 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 h: height,
                 bytes: cbytes + dbytes,
                 format,
+                mips: None,
             },
         );
         Ok(id)
     }
 
+    fn target_set_levels(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        width: u32,
+        height: u32,
+        levels: &[&[u32]],
+    ) -> Result<(), DeviceError> {
+        let old = match self.objects.get_mut(&target) {
+            Some(Obj::Target { ctx: c, mips, .. }) if *c == ctx => mips.take(),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        if let Some(m) = old {
+            self.texture_destroy(ctx, m);
+        }
+        if levels.is_empty() {
+            return Ok(());
+        }
+        let desc = ResourceDesc::texture(width, height);
+        let tex = self.texture_layers(ctx, &desc, &[levels], SamplerState::default())?;
+        match self.objects.get_mut(&target) {
+            Some(Obj::Target { mips, .. }) => {
+                *mips = Some(tex);
+                Ok(())
+            }
+            _ => {
+                self.texture_destroy(ctx, tex);
+                Err(DeviceError("unknown device target"))
+            }
+        }
+    }
+
     fn target_destroy(&mut self, ctx: DevId, target: DevId) {
+        if let Some(Obj::Target { mips: Some(m), .. }) = self.objects.get(&target) {
+            let m = *m;
+            self.texture_destroy(ctx, m);
+        }
         let Some(Obj::Target {
             color,
             depth,
