@@ -239,9 +239,17 @@ fn set_uniforms(
                 }
             }
         }
-        // Samplers: the scene names the unit of each sampler's texture.
+        // Samplers: the scene names the unit of each sampler's texture (every sampler type: a
+        // samplerCube left unset would read unit 0).
         for u in &active {
-            if u.utype != glow::SAMPLER_2D {
+            let sampler = matches!(
+                u.utype,
+                glow::SAMPLER_2D
+                    | glow::SAMPLER_CUBE
+                    | glow::SAMPLER_2D_SHADOW
+                    | glow::SAMPLER_CUBE_SHADOW
+            );
+            if !sampler {
                 continue;
             }
             let Some((_, tex)) = scene.textures.iter().find(|(n, _)| n == &u.name) else {
