@@ -913,3 +913,80 @@ impl Demo {
         g.drop_owner(self.owner);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GL's cube face selection (major axis) and (s, t) of direction `d`.
+    fn gl_face(d: Vec3) -> (u32, f32, f32) {
+        let [x, y, z] = d;
+        let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+        let (face, sc, tc, ma) = if ax >= ay && ax >= az {
+            if x > 0.0 {
+                (0, -z, -y, ax)
+            } else {
+                (1, z, -y, ax)
+            }
+        } else if ay >= az {
+            if y > 0.0 {
+                (2, x, z, ay)
+            } else {
+                (3, x, -z, ay)
+            }
+        } else if z > 0.0 {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        };
+        (face, (sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
+    }
+
+    #[test]
+    fn sky_texels_point_where_gl_samples_them() {
+        let n = DEMO_SKY_SIZE;
+        for face in 0..6 {
+            for (x, y) in [(0, 0), (n - 1, 0), (5, 17), (n - 1, n - 1)] {
+                let (f, s, t) = gl_face(cube_direction(face, x, y, n));
+                assert_eq!(f, face);
+                assert!((s * n as f32 - 0.5 - x as f32).abs() < 1e-3, "{face} {x} {y} s {s}");
+                assert!((t * n as f32 - 0.5 - y as f32).abs() < 1e-3, "{face} {x} {y} t {t}");
+            }
+        }
+        // Up is the zenith's blue, down the haze, the sun's texel carries its HDR gain.
+        let faces = sky_faces();
+        let mid = (n / 2 * n + n / 2) as usize;
+        let (up, down) = (faces[2][mid], faces[3][mid]);
+        assert!(up & 0xFF > (up >> 16) & 0xFF, "zenith {:08x}", up);
+        assert!(down & 0xFF < 0xA0, "below the horizon {:08x}", down);
+        let sun = sky_color(SUN);
+        assert_eq!(sun >> 24, 0xFF, "sun {:08x}", sun);
+        assert_eq!(sky_color([0.0, 1.0, 0.0]) >> 24, 0);
+    }
+
+    #[test]
+    fn the_shadow_matrix_maps_the_casters_into_the_map() {
+        // The crate's centre lands inside the map; a floor point along the light ray behind it
+        // at the same (u, v), deeper.
+        let m = shadow_matrix();
+        let c = m.mul_vec4([0.0, 0.3, 0.0, 1.0]);
+        let d = normalize([
+            KEY_LIGHT[0] - SHADOW_CENTER[0],
+            KEY_LIGHT[1] - SHADOW_CENTER[1],
+            KEY_LIGHT[2] - SHADOW_CENTER[2],
+        ]);
+        let k = 1.5 / d[1];
+        let f = m.mul_vec4([-d[0] * k, -1.2, -d[2] * k, 1.0]);
+        for v in [c, f] {
+            assert!((0.0..1.0).contains(&v[0]) && (0.0..1.0).contains(&v[1]), "{v:?}");
+            assert!((0.0..1.0).contains(&v[2]), "{v:?}");
+        }
+        assert!((c[0] - f[0]).abs() < 1e-4 && (c[1] - f[1]).abs() < 1e-4);
+        assert!(f[2] > c[2] + 0.05);
+        // The light's up (+y) is the map's top (v = 0, a sampled target's row 0).
+        let (view, proj) = light_view_projection();
+        let up = proj.mul(&view).mul_vec4([0.0, 2.0, 0.0, 1.0]);
+        let p = m.mul_vec4([0.0, 2.0, 0.0, 1.0]);
+        assert!(up[1] > 0.0 && p[1] < 0.5, "{up:?} {p:?}");
+    }
+}
