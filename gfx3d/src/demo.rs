@@ -392,7 +392,7 @@ fn floor_texels() -> alloc::vec::Vec<u32> {
             let k = (hash(x, y) & 0xFF) as f32 / 255.0 * 0.06;
             let texel = if tile_height(x, y) == 0.0 {
                 argb(1.0, 0.22 + k, 0.22 + k, 0.24 + k)
-            } else if ((x / TILE) + (y / TILE)) % 2 == 0 {
+            } else if ((x / TILE) + (y / TILE)).is_multiple_of(2) {
                 argb(1.0, 0.56 + k, 0.58 + k, 0.62 + k)
             } else {
                 argb(1.0, 0.44 + k, 0.46 + k, 0.52 + k)
