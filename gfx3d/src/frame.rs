@@ -548,7 +548,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 sampler,
             });
         }
-        let line = alloc::format!(
+        let mut line = alloc::format!(
             "tex-target {} {}",
             unit,
             match plane {
@@ -556,6 +556,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 TargetPlane::Depth => "depth",
             }
         );
+        // A shadow sampler's compare function (GL's number), so a log shows the compare.
+        if let Some(f) = sampler.compare {
+            line.push_str(&alloc::format!(" compare {:x}", f.gl()));
+        }
         self.log_mock(&line);
         Ok(())
     }

@@ -363,11 +363,15 @@ fn demo_renders_and_animates() {
         "the scene moves"
     );
     let s = g.stats();
-    // Per demo frame: two frames (the scene pass, the post-processing pass); draws: floor,
-    // crate, pyramid, the instanced ring, the glass cube, the full-screen quad.
-    assert_eq!((s.draws, s.frames), (2 * 6, 2 * 2));
+    // Per demo frame: three frames (the shadow pass, the scene pass, the post-processing
+    // pass); draws: crate, pyramid and ring into the shadow map; sky, floor, crate, pyramid,
+    // the instanced ring, the glass cube; the full-screen quad.
+    assert_eq!((s.draws, s.frames), (2 * 10, 2 * 3));
     let ring = gfx3d::demo::DEMO_RING as u64;
-    assert_eq!(s.triangles, 2 * (2 + 12 + 6 + ring * 12 + 12 + 2));
+    assert_eq!(
+        s.triangles,
+        2 * ((12 + 6 + ring * 12) + (2 + 2 + 12 + 6 + ring * 12 + 12) + 2)
+    );
     demo.destroy(&mut g);
     assert_eq!(g.stats().live_mesh, 0);
 }
@@ -412,16 +416,28 @@ fn demo_runs_on_the_mock_backend() {
     g.boot(BackendMode::Mock, None).unwrap();
     let demo = gfx3d::demo::Demo::new(&mut g, 2, 640, 480).unwrap();
     demo.frame(&mut g, 0).unwrap();
-    // The demo's linear texture sampler (set up by `Demo::new`), the scene pass (opaque
-    // objects, the instanced ring, the blended glass cube without depth writes), then the
-    // post-processing pass sampling the scene target.
+    // `Demo::new`: the float scene target, the crate's linear sampler, the floor's two
+    // mipmapped textures with trilinear samplers, the sky cube's faces and sampler. Then the
+    // shadow pass (colour writes off, polygon offset; crate, pyramid, the instanced ring),
+    // the scene pass (the sky without depth test, the shadow map's depth bound with a LEQUAL
+    // compare; the normal-mapped floor, crate, pyramid, the ring, the blended glass cube
+    // without depth writes), then the post-processing pass sampling the scene target.
     assert_eq!(
         g.mock_log(),
-        "tex-sampler 2601,2601 2901,2901 lod 0,-1000,1000 off\n\
-         begin\nblend off\ndepth on 201 write=1 clear=1\nclear\nuse\ntex\ndraw\ntex\ndraw\n\
+        "target rgba32f 640x480\n\
+         tex-sampler 2601,2601 2901,2901 lod 0,-1000,1000 off\n\
+         tex-mipmaps 64x64 6\ntex-sampler 2601,2703 2901,2901 lod 0,-1000,1000 off\n\
+         tex-mipmaps 64x64 6\ntex-sampler 2601,2703 2901,2901 lod 0,-1000,1000 off\n\
+         tex-cube\ntex-face\ntex-face\ntex-face\ntex-face\ntex-face\n\
+         tex-sampler 2601,2601 812f,812f lod 0,-1000,1000 off\n\
+         begin\nblend off\ndepth on 201 write=1 clear=1\nclear\nmask ----\noffset 2 2\n\
+         use\ndraw\ndraw\nuse\ndraw instances=8\noffset 0 0\nmask rgba\nend\n\
+         begin\nblend off\ndepth on 201 write=1 clear=1\nclear\nuse\ntex\n\
+         depth off 201 write=0 clear=1\ndraw\ndepth on 201 write=1 clear=1\n\
+         tex-target 1 depth compare 203\nuse\ntex\ntex\ndraw\ntex\nuse\ntex\ndraw\n\
          tex\ndraw\nuse\ntex\ndraw instances=8\nuse\n\
          blend 302,303,8006 302,303,8006 [0.0, 0.0, 0.0, 0.0]\ndepth on 201 write=0 clear=1\n\
-         tex\ndraw\nblend off\ndepth on 201 write=1 clear=1\nend\n\
+         tex\ndraw\nblend off\ndepth on 201 write=1 clear=1\ntex\nend\n\
          begin\nclear\nuse\ntex-target 0 color\ndraw\ntex\nend\n"
     );
     assert_eq!(demo.present(&mut g), Err(Error::NotVirgl));

@@ -1,4 +1,5 @@
-//! The main job's demo: Gfx3D's demo scene (a lit, textured, rotating cube with more objects) at
+//! The main job's demo: Gfx3D's demo scene (`gfx3d::demo`: shadow map, sky cube, lit objects, a
+//! normal-mapped floor, instancing, blending, HDR tone mapping) at
 //! 640x480 through the backend the command line asks for (`backend=auto|software|virgl|mock`,
 //! AUTO by default), presented on the scanout every frame when VirGL renders, for `frames=N`
 //! frames (default: about [`DEFAULT_SECONDS`] of animation). Prints the backend, frames per
@@ -142,6 +143,12 @@ fn animate(mode: BackendMode, frames: Option<u32>) -> Result<(), alloc::string::
     );
     let demo = Demo::new(&mut g, OWNER, DEMO_WIDTH, DEMO_HEIGHT)
         .map_err(|e| alloc::format!("setup: {}", e))?;
+    println!(
+        "demo: passes: shadow map {}x{} (depth, compare-sampled), scene into {} (sky cube, normal-mapped mipmapped floor, instanced ring, blended glass), tone-mapping post pass",
+        gfx3d::demo::DEMO_SHADOW_SIZE,
+        gfx3d::demo::DEMO_SHADOW_SIZE,
+        demo.scene_format.name()
+    );
     let presenting = g.backend_name() == "virgl";
     let start = clock::now_us();
     let first = g.stats();

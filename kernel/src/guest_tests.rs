@@ -138,6 +138,7 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("virtio_gpu::scene::list_complete", scene_list_complete),
     ("gfx3d::diff::list_complete", diff_list_complete),
     ("gfx3d::diff::demo_scene", diff_demo),
+    ("gfx3d::diff::demo_scene_without_mips", diff_demo_without_mips),
     ("gfx3d::compat::list_complete", compat_list_complete),
     ("gfx3d::smp::scenes_same_on_every_cpu", smp_scenes),
     ("gfx3d::smp::demo_same_on_every_cpu", smp_demo),
@@ -355,8 +356,22 @@ const DEMO_H: u32 = 120;
 const DEMO_FRAME: u32 = 17;
 
 fn render_demo(g: &mut Gfx3d<Linked>) -> Result<Vec<u32>, alloc::string::String> {
+    render_demo_mips(g, true)
+}
+
+/// The demo frame, the floor's textures mipmapped or not (`Demo::with_mipmaps`).
+fn render_demo_mips(
+    g: &mut Gfx3d<Linked>,
+    mipmaps: bool,
+) -> Result<Vec<u32>, alloc::string::String> {
     use gfx3d::demo::Demo;
-    let demo = Demo::new(g, OWNER, DEMO_W, DEMO_H).map_err(|e| alloc::format!("setup: {}", e))?;
+    let demo = Demo::with_mipmaps(g, OWNER, DEMO_W, DEMO_H, mipmaps)
+        .map_err(|e| alloc::format!("setup: {}", e))?;
+    if demo.scene_format != gfx3d::TargetFormat::Rgba32F {
+        let name = g.backend_name();
+        demo.destroy(g);
+        return Err(alloc::format!("{}: the scene target is not RGBA32F", name));
+    }
     let mut px = vec![0u32; (DEMO_W * DEMO_H) as usize];
     let r = demo
         .frame(g, DEMO_FRAME)
@@ -410,9 +425,16 @@ fn smp_demo(out: &mut dyn Write) -> bool {
     same_on_every_cpu(out, "demo", render_demo)
 }
 
-/// The main job's scene (lit, textured, several meshes, linear filtering) on both backends.
+/// The main job's scene (every pass: shadow map, sky cube, normal-mapped mipmapped floor,
+/// float scene target, instancing, blending, tone mapping) on both backends.
 fn diff_demo(out: &mut dyn Write) -> bool {
     software_agrees_with_virgl(out, DEMO_W, DEMO_H, render_demo).is_some()
+}
+
+/// The demo frame without the floor's mip levels on both backends (everything but the mip
+/// levels, which VirGL samples as level 0 only until it uploads the others).
+fn diff_demo_without_mips(out: &mut dyn Write) -> bool {
+    software_agrees_with_virgl(out, DEMO_W, DEMO_H, |g| render_demo_mips(g, false)).is_some()
 }
 
 /// Renders a `w` x `h` picture with `render` on the software backend, then on forced VirGL,
