@@ -563,7 +563,7 @@ impl Demo {
 
     /// [`Self::new`], the floor's textures trilinear over their mip chains when `mipmaps` is
     /// set, else bilinear from level 0 without chains (a differential that leaves mip levels
-    /// out: VirGL uploads level 0 only until its mip levels land).
+    /// out, to tell a mip-level fault from the rest).
     pub fn with_mipmaps(
         g: &mut Gfx3d<Linked>,
         owner: u32,

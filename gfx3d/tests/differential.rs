@@ -68,8 +68,7 @@ fn software_and_virgl_agree_on_demo_frames() {
     demo_frames_agree(true);
 }
 
-/// Every pass of the demo but the floor's mip levels (VirGL samples level 0 only until its
-/// mip levels land; then the test above covers them too).
+/// Every pass of the demo but the floor's mip levels (tells a mip-level fault from the rest).
 #[test]
 fn software_and_virgl_agree_on_demo_frames_without_mip_levels() {
     demo_frames_agree(false);
