@@ -8,75 +8,13 @@ use gfx3d::*;
 
 mod common;
 use common::layout;
+mod int_attr_data;
+use int_attr_data::*;
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
 const H: u32 = 8;
 const N: usize = (W * H) as usize;
-
-/// The attribute words pass through flat integer varyings and come back out of a float target
-/// as their bit patterns (intBitsToFloat), so the readback shows every bit.
-pub const INT_VERT: &str = "#version 330 core
-#pragma chrisos profile 2
-layout(location = 0) in vec4 pos;
-layout(location = 1) in ivec2 a;
-layout(location = 2) in uint b;
-flat out ivec2 va;
-flat out uint vb;
-void main() {
-    va = a;
-    vb = b;
-    gl_Position = pos;
-}
-";
-
-pub const INT_FRAG: &str = "#version 330 core
-#pragma chrisos profile 2
-flat in ivec2 va;
-flat in uint vb;
-out vec4 c;
-void main() {
-    c = vec4(intBitsToFloat(va.x), intBitsToFloat(va.y), uintBitsToFloat(vb), 1.0);
-}
-";
-
-/// Above 2^24 (not a float's integer), negative and above 2^31; every pattern a normal float.
-pub const A: [i32; 2] = [16_777_217, -16_777_219];
-pub const B: u32 = 0xC000_0001;
-
-/// loc 0 position (4 floats at 0), loc 1 ivec2 (2 i32 at 16), loc 2 uint (1 u32 at 24).
-pub fn int_layout() -> VertexLayout {
-    layout(32, &[(0, 4, 0), (1, 2, 16), (2, 1, 24)])
-        .with_kind(1, ElementKind::I32)
-        .unwrap()
-        .with_kind(2, ElementKind::U32)
-        .unwrap()
-}
-
-/// A full-screen rectangle with the integer words A and B at every vertex.
-pub fn int_vertices() -> Vec<f32> {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[
-            x,
-            y,
-            0.0,
-            1.0,
-            int_word(A[0]),
-            int_word(A[1]),
-            uint_word(B),
-            0.0,
-        ]);
-    }
-    v
-}
 
 fn boot(mode: BackendMode) -> G {
     let mut g = G::new();
