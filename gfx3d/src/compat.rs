@@ -25,7 +25,7 @@ use shader::limits::Profile;
 use shader::program::compile::CompileOptions;
 
 use crate::compare;
-use crate::layout::{Element, VertexLayout};
+use crate::layout::{Element, ElementKind, VertexLayout};
 use crate::linked::Linked;
 use crate::mesh::Usage;
 use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
@@ -192,12 +192,14 @@ impl<'a> Json<'a> {
     }
 }
 
-/// One vertex attribute of a scene: `components` floats per vertex.
+/// One vertex attribute of a scene: `components` values per vertex (`"type"` `"int"` or
+/// `"uint"`: 32-bit integer words held as `f32::from_bits`, for an integer attribute).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneAttribute {
     pub location: u8,
     pub components: u8,
     pub data: Vec<f32>,
+    pub kind: ElementKind,
 }
 
 /// A scene texture: RGBA8 rows (row 0 is v = 0) as 0xAARRGGBB.
@@ -335,7 +337,31 @@ impl Scene {
             let location = num_uint(a.get("location").ok_or("location: missing")?, &p, 7)? as u8;
             let components =
                 num_uint(a.get("components").ok_or("components: missing")?, &p, 4)? as u8;
-            let data = floats(a.get("data").ok_or("data: missing")?, &p)?;
+            let kind = match a.get("type") {
+                None | Some(Json::Str("float")) => ElementKind::F32,
+                Some(Json::Str("int")) => ElementKind::I32,
+                Some(Json::Str("uint")) => ElementKind::U32,
+                Some(_) => return Err(format!("{}: type: expected float, int or uint", p)),
+            };
+            let dv = a.get("data").ok_or("data: missing")?;
+            let data = match kind {
+                ElementKind::F32 => floats(dv, &p)?,
+                _ => array(dv, &p)?
+                    .iter()
+                    .map(|x| {
+                        let w = match x {
+                            Json::Number(t) if kind == ElementKind::I32 => {
+                                t.parse::<i32>().ok().map(|n| n as u32)
+                            }
+                            Json::Number(t) => t.parse::<u32>().ok(),
+                            _ => None,
+                        };
+                        w.map(f32::from_bits).ok_or_else(|| {
+                            format!("{}: expected whole numbers of the {} range", p, kind.name())
+                        })
+                    })
+                    .collect::<Result<Vec<f32>, String>>()?,
+            };
             if components == 0 || data.is_empty() || data.len() % components as usize != 0 {
                 return Err(format!("{}: not a whole number of vertices", p));
             }
@@ -350,6 +376,7 @@ impl Scene {
                 location,
                 components,
                 data,
+                kind,
             });
         }
         let vertex_count = vertex_count.ok_or("attributes: at least one is needed")?;
@@ -705,7 +732,13 @@ fn render_inner(
         });
         offset += a.components as u32;
     }
-    let layout = VertexLayout::new(stride * 4, &els).map_err(|l| format!("layout: {:?}", l))?;
+    let mut layout =
+        VertexLayout::new(stride * 4, &els).map_err(|l| format!("layout: {:?}", l))?;
+    for a in &scene.attributes {
+        layout = layout
+            .with_kind(a.location, a.kind)
+            .map_err(|l| format!("layout: {:?}", l))?;
+    }
     let mut data = Vec::with_capacity(stride as usize * scene.vertex_count);
     for v in 0..scene.vertex_count {
         for a in &scene.attributes {

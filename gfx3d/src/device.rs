@@ -34,6 +34,8 @@ pub struct DevElement {
     pub components: u8,
     /// Instance divisor (0: per vertex).
     pub divisor: u32,
+    /// What its words are (integer elements: SINT/UINT vertex formats).
+    pub kind: crate::layout::ElementKind,
 }
 
 /// A render target sampled by a draw (render to texture): the device target, which of its

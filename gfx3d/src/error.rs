@@ -58,6 +58,15 @@ pub enum LayoutError {
         supplied: u8,
         required: u8,
     },
+    /// A component kind for a location the layout has no element at.
+    KindWithoutElement { location: u8 },
+    /// The element's component kind does not fit the program's attribute (a float element for
+    /// an `int`/`uint` attribute or an integer element for a float one).
+    KindMismatch {
+        location: u8,
+        supplied: crate::layout::ElementKind,
+        required: crate::layout::ElementKind,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -117,6 +126,31 @@ impl fmt::Display for LayoutError {
                 "vertex layout mismatch: location {} supplies {} components, the program needs {}",
                 location, supplied, required
             ),
+            LayoutError::KindWithoutElement { location } => write!(
+                f,
+                "component kind for location {}, which has no layout element",
+                location
+            ),
+            LayoutError::KindMismatch { location, supplied, required } => {
+                let what = match required {
+                    crate::layout::ElementKind::F32 => "a float attribute",
+                    crate::layout::ElementKind::I32 => "an int attribute",
+                    crate::layout::ElementKind::U32 => "a uint attribute",
+                };
+                write!(
+                    f,
+                    "vertex layout mismatch: location {} is {} and needs {} elements, the layout supplies {} ({})",
+                    location,
+                    what,
+                    required.name(),
+                    supplied.name(),
+                    if required == crate::layout::ElementKind::F32 {
+                        "integer elements feed only int/uint attributes"
+                    } else {
+                        "an integer attribute takes integer elements, as glVertexAttribIPointer"
+                    }
+                )
+            }
         }
     }
 }

@@ -635,7 +635,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
             let p = self.programs.get(owner, pid)?;
             let m = self.meshes.get(owner, mesh)?;
             let data = m.data.as_ref().ok_or(Error::MeshNotUploaded)?;
-            data.layout.supplies(&p.program.attributes())?;
+            let attributes = p.program.attributes();
+            data.layout.supplies(&attributes)?;
+            data.layout.supplies_kinds(
+                attributes
+                    .iter()
+                    .map(|a| (a.location, p.program.attribute_kind(a.location))),
+            )?;
             let n = data.triangles();
             if n == 0 {
                 return Err(Error::NoTriangles);
@@ -655,9 +661,29 @@ impl<P: ShaderProgram> Gfx3d<P> {
             }
             n
         };
+        // The mock log names integer elements: ` ints=LOC:KIND,...` (nothing for float ones).
+        let mut ints = alloc::string::String::new();
+        if self.backend == Backend::Mock {
+            let m = self.meshes.get(owner, mesh)?;
+            if let Some(data) = m.data.as_ref().filter(|d| d.layout.has_int()) {
+                let mut els: HVec<_, 8> = data.layout.elements.clone();
+                els.sort_unstable_by_key(|e| e.location);
+                for e in els.iter() {
+                    let k = data.layout.kind(e.location);
+                    if k != crate::layout::ElementKind::F32 {
+                        let sep = if ints.is_empty() { " ints=" } else { "," };
+                        ints.push_str(&alloc::format!("{}{}:{}", sep, e.location, k.name()));
+                    }
+                }
+            }
+        }
         match self.backend {
             Backend::Mock if instanced => {
-                let line = alloc::format!("draw instances={}", instances);
+                let line = alloc::format!("draw instances={}{}", instances, ints);
+                self.log_mock(&line)
+            }
+            Backend::Mock if !ints.is_empty() => {
+                let line = alloc::format!("draw{}", ints);
                 self.log_mock(&line)
             }
             Backend::Mock => self.log_mock("draw"),
@@ -1043,6 +1069,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     offset: e.offset,
                     components: e.components,
                     divisor: data.layout.divisor(e.location),
+                    kind: data.layout.kind(e.location),
                 },
             ));
         }

@@ -1,6 +1,8 @@
 //! Vertex layouts and their full validation: every element's bytes lie inside the stride,
-//! locations are unique and below 8, 1-4 float components, 4-byte alignment, vertex bytes a
-//! positive multiple of the stride, and the program's required attributes present.
+//! locations are unique and below 8, 1-4 32-bit components, 4-byte alignment, vertex bytes a
+//! positive multiple of the stride, and the program's required attributes present with their
+//! component kind (float elements for float attributes, 32-bit integer elements for `int`/`uint`
+//! ones, as GL pairs glVertexAttribPointer / glVertexAttribIPointer with the attribute type).
 //!
 //! This module must never touch mesh storage or backends; it only judges layouts.
 
@@ -10,11 +12,59 @@ use crate::error::LayoutError;
 use crate::limits::*;
 use crate::program::AttributeReq;
 
-/// One attribute stream inside an interleaved vertex (32-bit floats).
+/// What the 32-bit words of an element are (profile 2's integer attributes, issue 14). The
+/// words are passed to the shader bit for bit in every case: an integer element's words reach an
+/// `int`/`ivecN` (`I32`) or `uint`/`uvecN` (`U32`) attribute unconverted, as
+/// glVertexAttribIPointer does (vertex data holds them as `f32::from_bits`, see [`int_word`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum ElementKind {
+    /// 32-bit floats (the default; glVertexAttribPointer with GL_FLOAT).
+    #[default]
+    F32,
+    /// 32-bit two's-complement integers (glVertexAttribIPointer with GL_INT).
+    I32,
+    /// 32-bit unsigned integers (glVertexAttribIPointer with GL_UNSIGNED_INT).
+    U32,
+}
+
+impl ElementKind {
+    /// `f32`, `i32` or `u32` (error messages, the mock log).
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementKind::F32 => "f32",
+            ElementKind::I32 => "i32",
+            ElementKind::U32 => "u32",
+        }
+    }
+
+    /// The kind of element an attribute of GLSL type `ty` needs (`int`/`ivecN`: I32,
+    /// `uint`/`uvecN`: U32, everything else F32).
+    pub fn of_type(ty: shader::ir::Type) -> ElementKind {
+        use shader::ir::Type as T;
+        match ty {
+            T::Int | T::IVec2 | T::IVec3 | T::IVec4 => ElementKind::I32,
+            T::Uint | T::UVec2 | T::UVec3 | T::UVec4 => ElementKind::U32,
+            _ => ElementKind::F32,
+        }
+    }
+}
+
+/// The vertex-data word holding the integer `v` bit for bit (for an `I32` element).
+pub fn int_word(v: i32) -> f32 {
+    f32::from_bits(v as u32)
+}
+
+/// The vertex-data word holding the unsigned integer `v` bit for bit (for a `U32` element).
+pub fn uint_word(v: u32) -> f32 {
+    f32::from_bits(v)
+}
+
+/// One attribute stream inside an interleaved vertex (32-bit words: floats unless the layout
+/// gives its location another [`ElementKind`], see [`VertexLayout::with_kind`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Element {
     pub location: u8,
-    /// Float components, 1..=4.
+    /// 32-bit components, 1..=4.
     pub components: u8,
     /// Byte offset inside the vertex.
     pub offset: u32,
@@ -28,6 +78,8 @@ pub struct VertexLayout {
     /// Instance divisor by attribute location (0: per vertex, the default; N: the element
     /// advances every N instances, reading vertex row `instance / N` of the same buffer).
     pub(crate) divisors: [u32; ATTRIBUTE_LOCATIONS as usize],
+    /// Component kind by attribute location (F32, the default, unless set by `with_kind`).
+    pub(crate) kinds: [ElementKind; ATTRIBUTE_LOCATIONS as usize],
 }
 
 impl VertexLayout {
@@ -43,6 +95,7 @@ impl VertexLayout {
             stride,
             elements: v,
             divisors: [0; ATTRIBUTE_LOCATIONS as usize],
+            kinds: [ElementKind::F32; ATTRIBUTE_LOCATIONS as usize],
         })
     }
 
@@ -58,6 +111,35 @@ impl VertexLayout {
             None => return Err(LayoutError::DivisorWithoutElement { location }),
         }
         Ok(self)
+    }
+
+    /// The layout with the element at `location` made of `kind` words (`I32`/`U32` for a
+    /// program's `int`/`uint` attribute: GL's glVertexAttribIPointer); F32 is the default. The
+    /// location must have an element.
+    pub fn with_kind(mut self, location: u8, kind: ElementKind) -> Result<VertexLayout, LayoutError> {
+        if self.element(location).is_none() {
+            return Err(LayoutError::KindWithoutElement { location });
+        }
+        match self.kinds.get_mut(location as usize) {
+            Some(k) => *k = kind,
+            None => return Err(LayoutError::KindWithoutElement { location }),
+        }
+        Ok(self)
+    }
+
+    /// The component kind of the element at `location` (F32 unless set).
+    pub fn kind(&self, location: u8) -> ElementKind {
+        self.kinds
+            .get(location as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// True when some element holds integers.
+    pub fn has_int(&self) -> bool {
+        self.elements
+            .iter()
+            .any(|e| self.kind(e.location) != ElementKind::F32)
     }
 
     /// The instance divisor of `location` (0: per vertex).
@@ -98,6 +180,7 @@ impl VertexLayout {
             stride: CANONICAL_STRIDE,
             elements,
             divisors: [0; ATTRIBUTE_LOCATIONS as usize],
+            kinds: [ElementKind::F32; ATTRIBUTE_LOCATIONS as usize],
         }
     }
 
@@ -180,6 +263,30 @@ impl VertexLayout {
                     })
                 }
                 Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Every attribute the program reads, `(location, kind it needs)`, is fed by an element of
+    /// that kind: a float attribute by an F32 element, an `int`/`uint` one by I32/U32 (GL's
+    /// glVertexAttribPointer / glVertexAttribIPointer pairing). Locations without an element
+    /// are left to [`Self::supplies`].
+    pub fn supplies_kinds(
+        &self,
+        required: impl IntoIterator<Item = (u8, ElementKind)>,
+    ) -> Result<(), LayoutError> {
+        for (location, kind) in required {
+            if self.element(location).is_none() {
+                continue;
+            }
+            let supplied = self.kind(location);
+            if supplied != kind {
+                return Err(LayoutError::KindMismatch {
+                    location,
+                    supplied,
+                    required: kind,
+                });
             }
         }
         Ok(())

@@ -84,7 +84,7 @@ pub use error::{Error, LayoutError, ObjectKind, Result};
 pub use frame::pack_color;
 pub use gfx3d::Gfx3d;
 pub use handle::{ContextId, MeshId, ProgramId, TargetId, TextureId, OWNER_KERNEL};
-pub use layout::{Element, VertexLayout};
+pub use layout::{int_word, uint_word, Element, ElementKind, VertexLayout};
 pub use linked::{BuildError, Linked};
 pub use math::{Mat3, Mat4};
 pub use mesh::Usage;

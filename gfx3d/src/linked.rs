@@ -169,6 +169,16 @@ impl ShaderProgram for Linked {
         a
     }
 
+    fn attribute_kind(&self, location: u8) -> crate::layout::ElementKind {
+        self.program
+            .attributes()
+            .iter()
+            .find(|a| a.location == location)
+            .map_or(crate::layout::ElementKind::F32, |a| {
+                crate::layout::ElementKind::of_type(a.ty)
+            })
+    }
+
     fn has_uniform(&self, name: &str) -> bool {
         self.program.uniform_find(name).is_some()
             || !self.program.uniform_array_find::<1>(name).is_empty()

@@ -110,6 +110,12 @@ pub trait ShaderProgram {
     fn generation(&self) -> u32;
     /// The vertex attributes the program reads.
     fn attributes(&self) -> Attributes;
+    /// The component kind the attribute at `location` needs (profile 2's `int`/`uint`
+    /// attributes take I32/U32 elements); F32 unless a program says otherwise.
+    fn attribute_kind(&self, location: u8) -> crate::layout::ElementKind {
+        let _ = location;
+        crate::layout::ElementKind::F32
+    }
     fn has_uniform(&self, name: &str) -> bool;
     /// Writes a uniform by name: mat4 takes 16 floats, mat3 9 (both column-major), vecN N.
     fn set_uniform(&mut self, name: &str, values: &[f32]) -> Result<(), UniformError>;

@@ -18,7 +18,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use virtio_gpu::encode::{
-    float_format, BlendState, DrawInfo, DsaState, Encoder, RasterState, SamplerState as VSampler,
+    float_format, int_format, BlendState, DrawInfo, DsaState, Encoder, RasterState, SamplerState as VSampler,
     VertexBuffer, VertexElement, Viewport as VViewport,
 };
 use virtio_gpu::limits::{DEFAULT_BATCH_DWORDS, MAX_OBJECT_HANDLES};
@@ -280,7 +280,7 @@ struct Ctx {
     handles: IdPool,
     pipe: Pipe,
     /// Vertex-element objects by their element list and instance divisors.
-    ve_cache: Vec<(Vec<VertexElement>, Vec<u32>, u32)>,
+    ve_cache: Vec<(Vec<VertexElement>, Vec<u32>, Vec<u32>, u32)>,
     /// Target whose surfaces are bound as the framebuffer.
     bound_fb: Option<DevId>,
     viewport: Option<[i32; 4]>,
@@ -1298,6 +1298,8 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         // Vertex elements in location order; a location the layout skips reads element 0's data.
         let mut elements: Vec<VertexElement> = Vec::new();
         let mut divisors: Vec<u32> = Vec::new();
+        // Each element's format: R32..R32G32B32A32 FLOAT, or SINT/UINT for integer attributes.
+        let mut formats: Vec<u32> = Vec::new();
         let last = d
             .elements
             .iter()
@@ -1314,8 +1316,16 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 offset: 0,
                 components: 1,
                 divisor: 0,
+                kind: crate::layout::ElementKind::F32,
             });
-            float_format(el.components as u32).map_err(e("virgl vertex format"))?;
+            let n = el.components as u32;
+            let format = match el.kind {
+                crate::layout::ElementKind::F32 => float_format(n),
+                crate::layout::ElementKind::I32 => int_format(n, true),
+                crate::layout::ElementKind::U32 => int_format(n, false),
+            }
+            .map_err(e("virgl vertex format"))?;
+            formats.push(format);
             elements.push(VertexElement {
                 offset: el.offset,
                 buffer_index: 0,
@@ -1338,19 +1348,19 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             let (_, c) = self.ctx_mut(ctx)?;
             c.ve_cache
                 .iter()
-                .find(|(k, dv, _)| *k == elements && *dv == divisors)
-                .map(|(_, _, h)| *h)
+                .find(|(k, dv, f, _)| *k == elements && *dv == divisors && *f == formats)
+                .map(|(_, _, _, h)| *h)
         };
         let ve = match cached {
             Some(h) => h,
             None => {
                 let h = self.enc(ctx, "virgl vertex elements failed", |e, hp, _| {
                     let h = hp.alloc()?;
-                    e.create_vertex_elements_divided(h, &elements, &divisors)?;
+                    e.create_vertex_elements_formats(h, &elements, &divisors, &formats)?;
                     Ok(h)
                 })?;
                 let (_, c) = self.ctx_mut(ctx)?;
-                c.ve_cache.push((elements, divisors, h));
+                c.ve_cache.push((elements, divisors, formats, h));
                 h
             }
         };

@@ -82,7 +82,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     floor,
     mip,
     cube_sky,
-    cube_sphere
+    cube_sphere,
+    iattr_tris
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the

@@ -297,3 +297,23 @@ fn a_loop_with_a_uniform_start_runs_at_run_time() {
     );
     assert_eq!(p[0][0], 5.0);
 }
+
+#[test]
+fn a_switch_spends_no_budget() {
+    // A switch is a one-trip LOOP with the proven trip count 1: inside a budgeted loop of 60000
+    // trips it costs nothing, so the loop runs to its end (were the switch budgeted, the two
+    // would spend 120000 > 65535 iterations and the loop would stop near 32767).
+    let body = "in vec4 a;\nvoid main() { float n = 0.0; float s = 0.0;\n\
+         while (n < 60000.0) { n += 1.0; switch (int(n) % 3) { case 0: s += 1.0; break; default: break; } }\n\
+         gl_Position = vec4(n, s, 0.0, 1.0); }\n";
+    let sw: Vec<(u32, bool)> = compile(body)
+        .module
+        .insts
+        .iter()
+        .filter(|i| i.op == Op::Loop)
+        .map(|i| (loop_bound(i), loop_budgeted(i)))
+        .collect();
+    assert_eq!(sw, [(65536, true), (1, false)]);
+    let p = lane0(body);
+    assert_eq!(p, [60000.0, 20000.0, 0.0, 1.0]);
+}

@@ -266,3 +266,25 @@ fn profile_2_types_stay_unknown_in_profile_1() {
         assert!(compile(0, src.as_bytes(), "t").is_err(), "{}", t);
     }
 }
+
+#[test]
+fn integer_attributes_are_profile_2_words() {
+    // Issue 14 item 4: `in int`/`ivecN`/`uint`/`uvecN` attributes in profile 2, read as their
+    // 32-bit words (attribute 0 holds the bits of 16777217 and -3, which floats cannot carry);
+    // profile 1 keeps "it must be float, vec2, vec3 or vec4".
+    let p = run_vs(
+        "in ivec2 a; void main() { ivec2 b = a + ivec2(1, -1); gl_Position = vec4(intBitsToFloat(b.x), float(b.y), 0.0, 1.0); }",
+        &[],
+        [f32::from_bits(16_777_217), f32::from_bits(-3i32 as u32), 0.0, 0.0],
+    );
+    assert_eq!(p[0].to_bits(), 16_777_218);
+    assert_eq!(p[1], -4.0);
+    let vs = module(0, "layout(location = 3) in uvec3 u; void main() { gl_Position = vec4(float(u.z)); }");
+    let a = &vs.iface.attributes[0];
+    assert_eq!((a.ty, a.location, a.components), (shader::ir::Type::UVec3, 3, 3));
+    let p1 = "in int i;\nvoid main() { gl_Position = vec4(float(i)); }\n";
+    let d = compile(0, p1.as_bytes(), "t").err().expect("profile 1 refuses it");
+    let mut s = String::new();
+    d.render(p1.as_bytes(), &mut s).unwrap();
+    assert!(s.contains("attribute 'i' has type int; it must be float, vec2, vec3 or vec4"), "{}", s);
+}

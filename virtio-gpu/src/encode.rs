@@ -147,6 +147,24 @@ pub fn float_format(components: u32) -> Result<u32> {
     }
 }
 
+/// The VirGL format of `n` packed 32-bit integer components (1..=4): R32{,G32,G32B32,G32B32A32}
+/// _SINT when `signed`, else _UINT (a vertex element feeding an `int`/`uint` attribute).
+pub fn int_format(components: u32, signed: bool) -> Result<u32> {
+    let base = if signed {
+        FORMAT_R32_SINT
+    } else {
+        FORMAT_R32_UINT
+    };
+    match components {
+        1..=4 => Ok(base + components - 1),
+        n => Err(GpuError::OutOfRange {
+            what: "vertex element components",
+            value: n as u64,
+            limit: 4,
+        }),
+    }
+}
+
 /// One bound vertex buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VertexBuffer {
@@ -564,7 +582,27 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         elements: &[VertexElement],
         divisors: &[u32],
     ) -> Result<()> {
+        self.create_vertex_elements_formats(handle, elements, divisors, &[])
+    }
+
+    /// [`Self::create_vertex_elements_divided`] with a format per element: `formats[i]` for
+    /// element i when given (a float format of its components, or an [`int_format`] one for an
+    /// integer attribute), the float format of its components otherwise.
+    pub fn create_vertex_elements_formats(
+        &mut self,
+        handle: u32,
+        elements: &[VertexElement],
+        divisors: &[u32],
+        formats: &[u32],
+    ) -> Result<()> {
         check_handle("vertex elements handle", handle)?;
+        if formats.len() > elements.len() {
+            return Err(GpuError::OutOfRange {
+                what: "vertex element formats",
+                value: formats.len() as u64,
+                limit: elements.len() as u64,
+            });
+        }
         if divisors.len() > elements.len() {
             return Err(GpuError::OutOfRange {
                 what: "vertex element divisors",
@@ -600,7 +638,22 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
             w[at] = e.offset;
             w[at + 1] = divisors.get(i).copied().unwrap_or(0);
             w[at + 2] = e.buffer_index;
-            w[at + 3] = float_format(e.components)?;
+            let float = float_format(e.components)?;
+            w[at + 3] = match formats.get(i).copied() {
+                None => float,
+                Some(f)
+                    if f == float
+                        || f == int_format(e.components, true)?
+                        || f == int_format(e.components, false)? =>
+                {
+                    f
+                }
+                Some(_) => {
+                    return Err(GpuError::Invalid {
+                        what: "vertex element format (R32..R32G32B32A32 FLOAT, SINT or UINT of its components)",
+                    })
+                }
+            };
         }
         self.emit(&w[..2 + 4 * elements.len()])
     }

@@ -116,6 +116,12 @@ pub const FORMAT_R32G32_FLOAT: u32 = 29;
 pub const FORMAT_R32G32B32_FLOAT: u32 = 30;
 pub const FORMAT_R32G32B32A32_FLOAT: u32 = 31;
 pub const FORMAT_R8_UNORM: u32 = 64;
+/// 32-bit integer vertex formats (integer vertex attributes, issue 14): R32..R32G32B32A32 UINT
+/// and SINT, numbered consecutively by component count in enum virgl_formats.
+pub const FORMAT_R32_UINT: u32 = 193;
+pub const FORMAT_R32G32B32A32_UINT: u32 = 196;
+pub const FORMAT_R32_SINT: u32 = 197;
+pub const FORMAT_R32G32B32A32_SINT: u32 = 200;
 
 // Bind flags.
 pub const BIND_DEPTH_STENCIL: u32 = 1 << 0;

@@ -528,14 +528,31 @@ impl MesaRenderer {
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(b));
                 let bytes: Vec<u8> = a.data.iter().flat_map(|f| f.to_ne_bytes()).collect();
                 gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STATIC_DRAW);
-                gl.vertex_attrib_pointer_f32(
-                    a.location,
-                    a.components as i32,
-                    glow::FLOAT,
-                    false,
-                    0,
-                    0,
-                );
+                // Integer attributes take glVertexAttribIPointer (the words unconverted).
+                match a.kind {
+                    scene::AttrKind::Float => gl.vertex_attrib_pointer_f32(
+                        a.location,
+                        a.components as i32,
+                        glow::FLOAT,
+                        false,
+                        0,
+                        0,
+                    ),
+                    scene::AttrKind::Int => gl.vertex_attrib_pointer_i32(
+                        a.location,
+                        a.components as i32,
+                        glow::INT,
+                        0,
+                        0,
+                    ),
+                    scene::AttrKind::Uint => gl.vertex_attrib_pointer_i32(
+                        a.location,
+                        a.components as i32,
+                        glow::UNSIGNED_INT,
+                        0,
+                        0,
+                    ),
+                }
                 gl.enable_vertex_attrib_array(a.location);
             }
             let (indexed, count) = match &scene.indices {

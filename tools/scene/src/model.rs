@@ -266,12 +266,26 @@ fn parse_pipeline(obj: &Map<String, Value>, cull: bool) -> Result<Pipeline, Scen
     Ok(p)
 }
 
-/// One vertex attribute: `components` floats per vertex for every vertex.
+/// What an attribute's values are: `"type": "float"` (the default), `"int"` or `"uint"`
+/// (32-bit integers for an `int`/`ivecN` or `uint`/`uvecN` attribute, given to GL with
+/// glVertexAttribIPointer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AttrKind {
+    #[default]
+    Float,
+    Int,
+    Uint,
+}
+
+/// One vertex attribute: `components` values per vertex for every vertex. For integer kinds
+/// `data` holds each value's 32-bit word (`f32::from_bits`), so every consumer copies the
+/// words unchanged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribute {
     pub location: u32,
     pub components: u32,
     pub data: Vec<f32>,
+    pub kind: AttrKind,
 }
 
 impl Attribute {
@@ -501,6 +515,36 @@ fn floats(v: &Value, path: &str) -> Result<Vec<f32>, SceneError> {
         .collect()
 }
 
+/// Whole numbers of i32's range (`signed`) or u32's as their 32-bit words.
+fn int_words(v: &Value, path: &str, signed: bool) -> Result<Vec<f32>, SceneError> {
+    as_array(v, path)?
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let word = if signed {
+                x.as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .map(|n| n as u32)
+            } else {
+                x.as_u64().and_then(|n| u32::try_from(n).ok())
+            };
+            word.map(f32::from_bits).map_or_else(
+                || {
+                    err(
+                        &format!("{}[{}]", path, i),
+                        format!(
+                            "expected a whole number of {}'s range, found {}",
+                            if signed { "int" } else { "uint" },
+                            x
+                        ),
+                    )
+                },
+                Ok,
+            )
+        })
+        .collect()
+}
+
 fn fixed_floats<const N: usize>(v: &Value, path: &str) -> Result<[f32; N], SceneError> {
     let f = floats(v, path)?;
     f.as_slice().try_into().map_or_else(
@@ -646,7 +690,21 @@ impl Scene {
         for (i, a) in attrs.iter().enumerate() {
             let p = format!("attributes[{}]", i);
             let ao = as_object(a, &p)?;
-            check_keys(ao, &p, &["location", "components", "data"])?;
+            check_keys(ao, &p, &["location", "components", "data", "type"])?;
+            let kind = match ao.get("type") {
+                None => AttrKind::Float,
+                Some(t) => match t.as_str() {
+                    Some("float") => AttrKind::Float,
+                    Some("int") => AttrKind::Int,
+                    Some("uint") => AttrKind::Uint,
+                    _ => {
+                        return err(
+                            &format!("{}.type", p),
+                            format!("expected \"float\", \"int\" or \"uint\", found {}", t),
+                        )
+                    }
+                },
+            };
             let location = as_uint(
                 ao.get("location")
                     .map_or_else(|| err(&p, "missing location"), Ok)?,
@@ -672,10 +730,11 @@ impl Scene {
                 );
             }
             let dp = format!("{}.data", p);
-            let data = floats(
-                ao.get("data").map_or_else(|| err(&p, "missing data"), Ok)?,
-                &dp,
-            )?;
+            let dv = ao.get("data").map_or_else(|| err(&p, "missing data"), Ok)?;
+            let data = match kind {
+                AttrKind::Float => floats(dv, &dp)?,
+                AttrKind::Int | AttrKind::Uint => int_words(dv, &dp, kind == AttrKind::Int)?,
+            };
             if data.len() % components as usize != 0 {
                 return err(
                     &dp,
@@ -713,6 +772,7 @@ impl Scene {
                 location,
                 components,
                 data,
+                kind,
             });
         }
         let vertex_count = vertex_count.unwrap_or(0);
@@ -1381,5 +1441,32 @@ mod tests {
         let byte = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
             "textures": {"t": {"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 300, 4]}}}"#;
         assert!(error_of(byte).contains("textures.t.rgba8[2]: 300 is above the limit 255"));
+    }
+
+    #[test]
+    fn integer_attributes_hold_their_words() {
+        let text = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]},
+            {"location": 1, "components": 1, "type": "int", "data": [16777217, -2147483648, -1]},
+            {"location": 2, "components": 1, "type": "uint", "data": [4294967295, 0, 3221225473]}]}"#;
+        let s = Scene::parse(text).unwrap();
+        assert_eq!(s.attribute(0).unwrap().kind, AttrKind::Float);
+        let i = s.attribute(1).unwrap();
+        assert_eq!(i.kind, AttrKind::Int);
+        let words: Vec<u32> = i.data.iter().map(|f| f.to_bits()).collect();
+        assert_eq!(words, [16777217, 0x8000_0000, 0xFFFF_FFFF]);
+        let u = s.attribute(2).unwrap();
+        assert_eq!(u.kind, AttrKind::Uint);
+        assert_eq!(u.data[0].to_bits(), u32::MAX);
+        assert_eq!(u.data[2].to_bits(), 3221225473);
+        let bad = |ty: &str, v: &str| {
+            error_of(&format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "type": "{}", "data": [0, {}, 2]}}]}}"#,
+                ty, v
+            ))
+        };
+        assert!(bad("int", "2147483648").contains("attributes[0].data[1]: expected a whole number of int's range"));
+        assert!(bad("uint", "-1").contains("attributes[0].data[1]: expected a whole number of uint's range"));
+        assert!(bad("int", "1.5").contains("attributes[0].data[1]"));
+        assert!(bad("double", "1").contains("attributes[0].type: expected \"float\", \"int\" or \"uint\""));
     }
 }

@@ -27,6 +27,9 @@ use mesa_ref::{Driver, DriverConfig, MesaRenderer};
 const CHILD_ENV: &str = "SHC_BENCH_MESA_DRIVER";
 /// llvmpipe's thread count in a child (0 when unset: rasterize on the calling thread).
 const THREADS_ENV: &str = "SHC_BENCH_LP_THREADS";
+/// Scenes to run: those whose name contains this text (set for the children from the bench's
+/// first non-option argument, `cargo bench -p shc --bench render -- fractal`; unset: all).
+const FILTER_ENV: &str = "SHC_BENCH_SCENE";
 const BUDGET: Duration = Duration::from_millis(1500);
 const MAX_FRAMES: u32 = 500;
 
@@ -81,6 +84,19 @@ const CASES: [Case; 6] = [
         frag: "tests/compat/floor_ll.frag",
     },
 ];
+
+/// The scene filter: the first argument that is not an option, else `SHC_BENCH_SCENE`.
+fn filter() -> String {
+    std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .or_else(|| std::env::var(FILTER_ENV).ok())
+        .unwrap_or_default()
+}
+
+fn selected(c: &Case) -> bool {
+    c.name.contains(filter().as_str())
+}
 
 fn path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -153,7 +169,7 @@ fn child(driver: &str) {
     })
     .unwrap_or_else(|e| panic!("{}", e));
     eprintln!("  ({} is {})", driver.name(), mesa.renderer());
-    for (i, c) in CASES.iter().enumerate() {
+    for (i, c) in CASES.iter().enumerate().filter(|(_, c)| selected(c)) {
         let scene = scene::Scene::load(&path(c.scene)).unwrap_or_else(|e| panic!("{}", e));
         let vs = std::fs::read_to_string(path(c.vert)).unwrap();
         let fs = std::fs::read_to_string(path(c.frag)).unwrap();
@@ -176,6 +192,7 @@ fn time_mesa_threads(driver: Driver, threads: u32) -> Vec<f64> {
     let out = Command::new(std::env::current_exe().unwrap())
         .env(CHILD_ENV, driver.name())
         .env(THREADS_ENV, threads.to_string())
+        .env(FILTER_ENV, filter())
         .output()
         .unwrap_or_else(|e| panic!("cannot re-run the bench for {}: {}", driver.name(), e));
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
@@ -217,7 +234,7 @@ fn run() {
         child(&driver);
         return;
     }
-    // `cargo bench` passes `--bench`; a filter argument selects nothing here (fixed cases).
+    // `cargo bench` passes `--bench`; a further argument selects the scenes whose name has it.
     let pixels = 640.0 * 480.0;
     let mpix = |secs: f64| pixels / secs / 1e6;
     let softpipe = time_mesa(Driver::Softpipe);
@@ -226,7 +243,7 @@ fn run() {
         "{:<28} {:>22} {:>22} {:>22} {:>12} {:>12}",
         "scene (640x480)", "software", "softpipe", "llvmpipe", "vs softpipe", "vs llvmpipe"
     );
-    for (i, c) in CASES.iter().enumerate() {
+    for (i, c) in CASES.iter().enumerate().filter(|(_, c)| selected(c)) {
         let (soft, fragments) = match time_software(c) {
             Ok(t) => t,
             Err(e) => {
@@ -269,7 +286,7 @@ fn run() {
         .iter()
         .map(|&n| time_mesa_threads(Driver::Llvmpipe, n as u32))
         .collect();
-    for (i, c) in CASES.iter().enumerate() {
+    for (i, c) in CASES.iter().enumerate().filter(|(_, c)| selected(c)) {
         let mut first = f64::NAN;
         for (k, &n) in counts.iter().enumerate() {
             let soft = match time_software_threads(c, n) {

@@ -436,7 +436,10 @@ impl<'a> Sema<'a> {
                     );
                     continue;
                 }
-                if !float_vec && !int_varying {
+                // Profile 2: int/uint vertex attributes (issue 14; fed by integer layout
+                // elements, GL's glVertexAttribIPointer), read as their 32-bit words.
+                let int_attribute = p2 && what == "attribute" && n.ty.is_integer();
+                if !float_vec && !int_varying && !int_attribute {
                     self.err(
                         i,
                         format_args!(

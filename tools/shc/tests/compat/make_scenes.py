@@ -449,3 +449,29 @@ dump("cube_sky", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
                                "u_up": [0.12, 0.98, 0.16], "u_forward": [-0.59, 0.2, -0.78],
                                "u_fov_scale": 1.1},
                   "textures": CUBE_TEXTURES})
+
+# iattr_tris: eight triangles over the whole picture (2x2 cells, two triangles each, no shared
+# vertices) with integer attributes (issue 14): location 1 an int material id per vertex
+# (values above 2^24 and negative, which a float attribute would change; flat takes the last,
+# provoking, vertex), location 2 a uvec2 seed per vertex (words above 2^31).
+def iattr_tris():
+    pos, mat, seed = [], [], []
+    ids = [0, 1, 2, 3, -5, 16777217, 2147483647, -2147483648]
+    k = 0
+    for cy in range(2):
+        for cx in range(2):
+            x0, y0 = -1.0 + cx, -1.0 + cy
+            x1, y1 = x0 + 1.0, y0 + 1.0
+            for tri in ([(x0, y0), (x1, y0), (x1, y1)], [(x0, y0), (x1, y1), (x0, y1)]):
+                for j, (x, y) in enumerate(tri):
+                    pos += [x, y]
+                    # Non-provoking vertices carry other ids: only the last one may show.
+                    mat.append(ids[k] if j == 2 else ids[(k + 3 + j) % 8])
+                    seed += [(0x9E3779B9 * (k + 1) + j) % 2**32, (0x85EBCA6B + 977 * k * (j + 1)) % 2**32]
+                k += 1
+    return {"size": [S, S], "clear": [0.0, 0.0, 0.0, 1],
+            "attributes": [{"location": 0, "components": 2, "data": pos},
+                           {"location": 1, "components": 1, "type": "int", "data": mat},
+                           {"location": 2, "components": 2, "type": "uint", "data": seed}]}
+
+dump("iattr_tris", iattr_tris())
