@@ -9,7 +9,7 @@ use gfx3d::*;
 use shader::back::raster::state::CompareFunc;
 
 mod common;
-use common::{layout, tri_layout};
+use common::{screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -27,24 +27,6 @@ fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
 }
 
 /// Full-screen quad: position xyzw, uv with v = 0 at the top.
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
-    m
-}
-
 fn rect(g: &mut G, r: [f32; 4], z: f32) -> MeshId {
     let [x0, y0, x1, y1] = r;
     let mut v = Vec::new();
@@ -158,7 +140,7 @@ fn samplercube_draw_reads_the_faces_gl_picks() {
             .unwrap();
     }
     let p = prog(&mut g, c, PASS_VERT, CUBE_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     g.begin(0, c, t).unwrap();
     g.clear(0, c, [0.0; 4], true).unwrap();
     g.use_program(0, c, p).unwrap();
@@ -210,7 +192,7 @@ fn sampler2dshadow_compares_a_targets_depth() {
     g.draw(0, c, left).unwrap();
     g.end(0, c).unwrap();
     let p = prog(&mut g, c, PASS_VERT, SHADOW_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     for func in CompareFunc::ALL {
         for r in [0.5f32, 0.75, 0.9] {
             let sampler = SamplerState {
@@ -264,7 +246,7 @@ fn cube_and_compare_fuzz_never_panics() {
     let c = g.context_create(0).unwrap();
     let t = g.target_create(0, c, W, H).unwrap();
     let p = prog(&mut g, c, PASS_VERT, CUBE_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     let mut s = 0x9E37_79B9u32;
     let mut next = move || {
         s ^= s << 13;

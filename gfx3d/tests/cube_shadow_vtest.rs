@@ -14,7 +14,7 @@ use shader::back::raster::state::CompareFunc;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
-use common::{layout, tri_layout};
+use common::{screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const SIZE: u32 = 32;
@@ -22,25 +22,6 @@ const SIZE: u32 = 32;
 fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
     let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
     g.prog_prepare(0, c, linked).unwrap()
-}
-
-/// Full-target quad: position xyzw, uv with v = 0 at the top.
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
-    m
 }
 
 fn rect(g: &mut G, r: [f32; 4], z: f32) -> MeshId {
@@ -106,7 +87,7 @@ fn cube_draw(g: &mut G, fs: &str, sampler: SamplerState) -> Vec<u32> {
     let c = g.context_create(0).unwrap();
     let tg = g.target_create(0, c, SIZE, SIZE).unwrap();
     let p = prog(g, c, PASS_VERT, fs);
-    let quad = screen(g);
+    let quad = screen_quad(g);
     let sky = cube(g, sampler);
     g.begin(0, c, tg).unwrap();
     g.clear(0, c, [0.0; 4], true).unwrap();
@@ -147,7 +128,7 @@ fn shadow_draw(g: &mut G, func: CompareFunc, r: f32, filter: Filter) -> Vec<u32>
     g.draw(0, c, left).unwrap();
     g.end(0, c).unwrap();
     let p = prog(g, c, PASS_VERT, SHADOW_FRAG);
-    let quad = screen(g);
+    let quad = screen_quad(g);
     let sampler = SamplerState {
         compare: Some(func),
         ..SamplerState::new(filter, Wrap::ClampToEdge)

@@ -7,7 +7,7 @@ use gfx3d::linked::Linked;
 use gfx3d::*;
 
 mod common;
-use common::{assert_nothing_live, layout, live_counts, tri_layout, FakeDevice};
+use common::{assert_nothing_live, live_counts, screen_quad, tri_layout, FakeDevice};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -34,24 +34,6 @@ fn rect(g: &mut G, r: [f32; 4], c: [f32; 4]) -> MeshId {
     }
     let m = g.mesh_create(0, Usage::Static).unwrap();
     g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
-    m
-}
-
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
     m
 }
 
@@ -210,7 +192,7 @@ fn sampling_a_float_target_returns_unclamped_values() {
         .unwrap();
     let out = g.target_create(0, c, W, H).unwrap();
     hdr_pass(&mut g, c, a);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     // A copy into another float target is exact, values above 1 and below 0 kept.
     let copy = prog(&mut g, c, PASS_VERT, COPY_FRAG);
     g.begin(0, c, b).unwrap();

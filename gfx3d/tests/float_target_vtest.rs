@@ -10,7 +10,7 @@ use gfx3d::*;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
-use common::{layout, tri_layout};
+use common::{screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 16;
@@ -45,24 +45,6 @@ fn rect(g: &mut G, r: [f32; 4], c: [[f32; 4]; 4]) -> MeshId {
     }
     let m = g.mesh_create(0, Usage::Static).unwrap();
     g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
-    m
-}
-
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
     m
 }
 
@@ -201,7 +183,7 @@ fn a_float_target_sampled_by_later_passes_agrees_with_software() {
         g.use_program(0, c, tri).unwrap();
         g.draw(0, c, ramp).unwrap();
         g.end(0, c).unwrap();
-        let quad = screen(g);
+        let quad = screen_quad(g);
         let copy = prog(g, c, PASS_VERT, COPY_FRAG);
         let tone = prog(g, c, PASS_VERT, TONEMAP_FRAG);
         for (dst, p) in [(b, copy), (out, tone)] {

@@ -12,29 +12,10 @@ use gfx3d::*;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
-use common::layout;
+use common::screen_quad;
 
 type G = Gfx3d<Linked>;
 const SIZE: u32 = 16;
-
-/// Full-target quad: position xyzw, uv with v = 0 at the top.
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
-    m
-}
 
 fn lod_frag(cube: bool, level: u32) -> String {
     if cube {
@@ -81,7 +62,7 @@ fn draw(g: &mut G, tex: TextureId, cube: bool, level: u32) -> Vec<u32> {
     let fs = lod_frag(cube, level);
     let linked = Linked::from_glsl(g.compiler(), PASS_VERT, &fs, "lod").unwrap();
     let p = g.prog_prepare(0, c, linked).unwrap();
-    let quad = screen(g);
+    let quad = screen_quad(g);
     g.begin(0, c, tg).unwrap();
     g.clear(0, c, [0.0; 4], true).unwrap();
     g.use_program(0, c, p).unwrap();

@@ -8,7 +8,7 @@ use gfx3d::linked::Linked;
 use gfx3d::*;
 
 mod common;
-use common::{assert_nothing_live, layout, live_counts, tri_layout};
+use common::{assert_nothing_live, layout, live_counts, screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -37,24 +37,6 @@ fn rect(g: &mut G, r: [f32; 4], z: f32, c: [f32; 4]) -> MeshId {
 }
 
 /// Full-screen quad: position xyzw, uv with v = 0 at the top.
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
-    m
-}
-
 fn read(g: &mut G, t: TargetId) -> Vec<u32> {
     let mut px = vec![0u32; (W * H) as usize];
     g.target_read(0, t, &mut px).unwrap();
@@ -92,7 +74,7 @@ fn colour_of_a_target_is_sampled_exactly() {
     first_pass(&mut g, c, a);
     let before = g.stats();
     let copy = prog(&mut g, c, PASS_VERT, COPY_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     g.begin(0, c, b).unwrap();
     g.use_program(0, c, copy).unwrap();
     g.bind_target_texture(0, c, 0, a, TargetPlane::Color, SamplerState::default())
@@ -133,7 +115,7 @@ void main() {
 }
 ";
     let p = prog(&mut g, c, PASS_VERT, fs);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     for (r, want_lit) in [(0.7505f32, true), (0.7495, false)] {
         g.begin(0, c, b).unwrap();
         g.clear(0, c, [0.0; 4], true).unwrap();
@@ -303,7 +285,7 @@ fn misuse_is_an_error_never_a_panic() {
     let a = g.target_create(0, c, W, H).unwrap();
     let other = g.target_create(0, c2, W, H).unwrap();
     let copy = prog(&mut g, c, PASS_VERT, COPY_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     let sd = SamplerState::default();
     // Binding the target of the open frame, and drawing into a sampled target.
     g.begin(0, c, a).unwrap();
@@ -419,7 +401,7 @@ fn mock_log_records_target_bindings_and_instanced_draws() {
     let a = g.target_create(0, c, W, H).unwrap();
     let b = g.target_create(0, c, W, H).unwrap();
     let copy = prog(&mut g, c, PASS_VERT, COPY_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     g.bind_target_texture(0, c, 2, a, TargetPlane::Depth, SamplerState::default())
         .unwrap();
     g.begin(0, c, b).unwrap();
@@ -439,7 +421,7 @@ fn a_thousand_create_bind_destroy_cycles_return_live_counts() {
         let c = g.context_create(0).unwrap();
         let b = g.target_create(0, c, W, H).unwrap();
         let copy = prog(&mut g, c, PASS_VERT, COPY_FRAG);
-        let quad = screen(&mut g);
+        let quad = screen_quad(&mut g);
         let start = g.stats();
         for i in 0..1000u32 {
             let a = g.target_create(0, c, W, H).unwrap();

@@ -11,7 +11,7 @@ use gfx3d::*;
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
-use common::{layout, tri_layout};
+use common::{screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const SRC: u32 = 16;
@@ -44,24 +44,6 @@ fn quad(g: &mut G, r: [f32; 4], rgba: [f32; 4]) -> MeshId {
     m
 }
 
-fn screen(g: &mut G) -> MeshId {
-    let mut v = Vec::new();
-    for (x, y) in [
-        (-1.0f32, -1.0f32),
-        (1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-    ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
-        .unwrap();
-    m
-}
-
 /// Level 0 of the source target: a cleared background and two rectangles (so every level
 /// of the chain is a different picture). Returns the source's level 0 as read back.
 fn render_source(g: &mut G, c: ContextId, src: TargetId) -> Vec<u32> {
@@ -87,7 +69,7 @@ fn sample(g: &mut G, c: ContextId, src: TargetId, level: u32) -> Vec<u32> {
     let fs = lod_frag(level);
     let linked = Linked::from_glsl(g.compiler(), PASS_VERT, &fs, "lod").unwrap();
     let p = g.prog_prepare(0, c, linked).unwrap();
-    let m = screen(g);
+    let m = screen_quad(g);
     let sampler = SamplerState {
         mip: MipFilter::Nearest,
         ..SamplerState::new(Filter::Nearest, Wrap::ClampToEdge)

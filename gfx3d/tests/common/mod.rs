@@ -355,6 +355,26 @@ pub fn layout(stride: u32, elements: &[(u8, u8, u32)]) -> gfx3d::VertexLayout {
     gfx3d::VertexLayout::new(stride, &elements).unwrap()
 }
 
+/// A full-target quad of two triangles on owner 0: position xyzw at location 0, uv at
+/// location 1 with v = 0 at the top (24 bytes a vertex).
+pub fn screen_quad(g: &mut gfx3d::Gfx3d<gfx3d::linked::Linked>) -> gfx3d::MeshId {
+    let mut v = Vec::new();
+    for (x, y) in [
+        (-1.0f32, -1.0f32),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+    ] {
+        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
+    }
+    let m = g.mesh_create(0, gfx3d::Usage::Static).unwrap();
+    g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)
+        .unwrap();
+    m
+}
+
 /// loc 0 position (4 floats at 0), loc 1 colour (4 floats at 16), 32 bytes a vertex.
 pub fn tri_layout() -> gfx3d::VertexLayout {
     layout(32, &[(0, 4, 0), (1, 4, 16)])
