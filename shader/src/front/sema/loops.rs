@@ -255,7 +255,9 @@ impl<'a> Sema<'a> {
         else {
             bail!(self, i, "'{}' outside of a loop", what);
         };
-        if !wrapped && flag & super::switch::SWITCH_ENTRY != 0 {
+        // A loop without a wrapper has flag -1 (every bit set): only a non-negative flag can
+        // mark a switch entry.
+        if !wrapped && flag >= 0 && flag & super::switch::SWITCH_ENTRY != 0 {
             // A switch: `break` leaves it; `continue` sets its flag, leaves it, and continues
             // the enclosing loop after it (see `switch`).
             if is_break {
