@@ -287,7 +287,10 @@ fn has_feature(code: &str, feature: &str) -> Option<bool> {
         code.match_indices(w).any(|(at, _)| {
             let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
             let before = code[..at].chars().next_back().is_none_or(|c| !ident(c));
-            let after = code[at + w.len()..].chars().next().is_none_or(|c| !ident(c));
+            let after = code[at + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c));
             before && after
         })
     };
@@ -295,8 +298,15 @@ fn has_feature(code: &str, feature: &str) -> Option<bool> {
         "while" | "do" | "break" | "continue" | "switch" => Some(word(feature)),
         "mod" => Some(code.contains('%')),
         "bits" => {
-            let logical = code.replace("&&", " ").replace("||", " ").replace("^^", " ");
-            Some(logical.contains(['&', '|', '^', '~']) || code.contains("<<") || code.contains(">>"))
+            let logical = code
+                .replace("&&", " ")
+                .replace("||", " ")
+                .replace("^^", " ");
+            Some(
+                logical.contains(['&', '|', '^', '~'])
+                    || code.contains("<<")
+                    || code.contains(">>"),
+            )
         }
         _ => None,
     }
@@ -335,7 +345,10 @@ fn at_least_40_corpus_pairs_need_part3() {
     let mut problems = Vec::new();
     for (name, features) in &listed {
         let Some(pair) = pairs.get(name) else {
-            problems.push(format!("part3.txt lists {}, which is not a pair of corpus.txt", name));
+            problems.push(format!(
+                "part3.txt lists {}, which is not a pair of corpus.txt",
+                name
+            ));
             continue;
         };
         let code: String = [&pair.vert, &pair.frag]
@@ -345,7 +358,10 @@ fn at_least_40_corpus_pairs_need_part3() {
             .join("\n");
         for f in features {
             if has_feature(&code, f) == Some(false) {
-                problems.push(format!("{}: part3.txt names '{}', not found in its shaders", name, f));
+                problems.push(format!(
+                    "{}: part3.txt names '{}', not found in its shaders",
+                    name, f
+                ));
             }
         }
     }
