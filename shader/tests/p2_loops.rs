@@ -399,9 +399,9 @@ fn glsl_continue_in_while_and_stepless_for() {
 
 #[test]
 fn continue_never_reaches_tgsi_as_cont() {
-    // virglrenderer (0.10) cannot translate TGSI's CONT ("failed to convert opcode 96"; the
-    // draw then runs without the shader's continue), so every `continue` leaves a one-trip
-    // wrapper loop instead: no CONTINUE in the IR, no CONT in the TGSI, in every loop form.
+    // virglrenderer (0.10) cannot translate TGSI's CONT (it logs "failed to convert opcode
+    // 96" and the picture is wrong: loop_light_mask@sphere through vtest), so every `continue`
+    // leaves a one-trip wrapper loop instead: no CONTINUE in the IR, no CONT in the TGSI.
     for body in [
         "int i = 0; while (i < n) { i++; if (i == 2) continue; s += 1.0; }",
         "int i = 0; while (true) { if (i >= n) break; i++; if (i == 2) continue; s += 1.0; }",

@@ -14,7 +14,7 @@
 //! every loop whose body has a `continue`, the body sits in a one-trip wrapper loop: `continue`
 //! leaves the wrapper, `break` sets a flag and leaves it, and the flag breaks the loop itself
 //! after the wrapper. So the front end never emits the IR's CONTINUE: virglrenderer (0.10)
-//! cannot translate TGSI's CONT (it logs "failed to convert opcode 96" and drops the shader).
+//! cannot translate TGSI's CONT (it logs "failed to convert opcode 96"; the picture is wrong).
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
