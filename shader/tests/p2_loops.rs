@@ -374,3 +374,60 @@ fn renumbered_temps_stay_live_across_the_back_edge() {
     assert!(x.iter().all(|v| *v == 4.0), "{:?}", x);
     tgsi_ok(&m);
 }
+
+#[test]
+fn glsl_continue_in_while_and_stepless_for() {
+    // `continue` directly in a `while` body and in a `for` without a step: loops that need no
+    // wrapper. They were taken for a switch entry (their flag, -1, has every bit set) and
+    // `continue` was rejected as "outside of a loop".
+    let src = "uniform int steps;\nin vec4 a;\nvoid main() {\n\
+        int i = 0; float odd = 0.0;\n\
+        while (i < steps) { i++; if (i % 2 == 0) continue; odd += 1.0; }\n\
+        int j = 0; float s = 0.0;\n\
+        for (;;) { if (j >= steps) break; j++; if (j == 3) continue; s += float(j); }\n\
+        int k = 0; float w = 0.0;\n\
+        while (true) { if (k >= steps) break; int m = k++;\n\
+            switch (m) { case 1: continue; default: w += 1.0; } }\n\
+        gl_Position = vec4(odd, s, w, float(i));\n}\n";
+    // steps = 5: odd counts i = 1, 3, 5; s = 1 + 2 + 4 + 5; w skips m = 1 (a continue in a
+    // switch in a while).
+    assert_eq!(
+        run_glsl(src, &[[f32::from_bits(5), 0.0, 0.0, 0.0]], [0.0; 4]),
+        [3.0, 12.0, 4.0, 5.0]
+    );
+}
+
+#[test]
+fn continue_never_reaches_tgsi_as_cont() {
+    // virglrenderer (0.10) cannot translate TGSI's CONT (it logs "failed to convert opcode
+    // 96" and the picture is wrong: loop_light_mask@sphere through vtest), so every `continue`
+    // leaves a one-trip wrapper loop instead: no CONTINUE in the IR, no CONT in the TGSI.
+    for body in [
+        "int i = 0; while (i < n) { i++; if (i == 2) continue; s += 1.0; }",
+        "int i = 0; while (true) { if (i >= n) break; i++; if (i == 2) continue; s += 1.0; }",
+        "int i = 0; for (;;) { if (i >= n) break; i++; if (i == 2) continue; s += 1.0; }",
+        "for (int i = 0; i < n; i++) { if (i == 2) continue; s += 1.0; }",
+        "int i = 0; do { i++; if (i == 2) continue; s += 1.0; } while (i < n);",
+        "int i = 0; while (i < n) { switch (i++) { case 1: continue; default: s += 1.0; } }",
+    ] {
+        let src = format!(
+            "#pragma chrisos profile 2\nuniform int n;\n\
+             void main() {{ float s = 0.0; {} gl_Position = vec4(s); }}\n",
+            body
+        );
+        let sh = shader::program::compile::compile(0, src.as_bytes(), "t.vert")
+            .unwrap_or_else(|_| panic!("does not compile: {}", body));
+        assert!(
+            !sh.module.insts.iter().any(|i| i.op == Op::Continue),
+            "CONTINUE in the IR of: {}",
+            body
+        );
+        let tgsi = tgsi_ok(&sh.module);
+        assert!(
+            !tgsi.lines().any(|l| l.trim() == "CONT"),
+            "CONT in the TGSI of: {}\n{}",
+            body,
+            tgsi
+        );
+    }
+}

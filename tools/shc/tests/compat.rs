@@ -216,6 +216,164 @@ fn suite_files_are_consistent() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Issue 14 asks for at least 40 pairs that need profile 2 part 3; `part3.txt` lists them.
+const MIN_PART3_PAIRS: usize = 40;
+
+/// The features a `part3.txt` line can name (see the file's header).
+const PART3_FEATURES: &[&str] = &[
+    "loop", "while", "do", "break", "continue", "switch", "index", "bits", "mod", "wrap",
+];
+
+/// Parse `part3.txt` (`FRAG@SCENE FEATURE...`): the names with their features, or every
+/// malformed line (unknown feature, no feature, a name listed twice) as an error.
+fn parse_part3(text: &str) -> Result<BTreeMap<String, Vec<String>>, Vec<String>> {
+    let mut listed = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let name = fields.next().unwrap_or_default();
+        let features: Vec<String> = fields.map(str::to_string).collect();
+        if !name.contains('@') || features.is_empty() {
+            errors.push(format!(
+                "part3.txt:{}: expected 'FRAG@SCENE FEATURE...': {}",
+                i + 1,
+                line
+            ));
+            continue;
+        }
+        for f in &features {
+            if !PART3_FEATURES.contains(&f.as_str()) {
+                errors.push(format!("part3.txt:{}: unknown feature '{}'", i + 1, f));
+            }
+        }
+        if listed.insert(name.to_string(), features).is_some() {
+            errors.push(format!("part3.txt:{}: {} is listed twice", i + 1, name));
+        }
+    }
+    if errors.is_empty() {
+        Ok(listed)
+    } else {
+        Err(errors)
+    }
+}
+
+/// GLSL text without `//` and `/* */` comments.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.find('\n').map_or("", |n| &r[n..]);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.find("*/").map_or("", |n| &r[n + 2..]);
+            out.push(' ');
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Whether a syntactic part-3 feature appears in the (comment-free) shader text; `None` for
+/// the features a text search cannot tell (`loop`, `index`, `wrap`).
+fn has_feature(code: &str, feature: &str) -> Option<bool> {
+    let word = |w: &str| {
+        code.match_indices(w).any(|(at, _)| {
+            let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let before = code[..at].chars().next_back().is_none_or(|c| !ident(c));
+            let after = code[at + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c));
+            before && after
+        })
+    };
+    match feature {
+        "while" | "do" | "break" | "continue" | "switch" => Some(word(feature)),
+        "mod" => Some(code.contains('%')),
+        "bits" => {
+            let logical = code
+                .replace("&&", " ")
+                .replace("||", " ")
+                .replace("^^", " ");
+            Some(
+                logical.contains(['&', '|', '^', '~'])
+                    || code.contains("<<")
+                    || code.contains(">>"),
+            )
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn part3_list_is_parsed_and_features_are_found() {
+    let listed = parse_part3("# c\n\na@b loop break\n").unwrap();
+    assert_eq!(listed["a@b"], vec!["loop", "break"]);
+    assert_eq!(
+        parse_part3("a@b\nc@d jump\na@b loop\na@b bits\n").unwrap_err(),
+        vec![
+            "part3.txt:1: expected 'FRAG@SCENE FEATURE...': a@b",
+            "part3.txt:2: unknown feature 'jump'",
+            "part3.txt:4: a@b is listed twice",
+        ]
+    );
+    let code = strip_comments("x = a && b; // break\n/* switch */ y = c >> 2; breaks = 1;");
+    assert_eq!(has_feature(&code, "break"), Some(false));
+    assert_eq!(has_feature(&code, "switch"), Some(false));
+    assert_eq!(has_feature(&code, "bits"), Some(true));
+    assert_eq!(has_feature("if (a || b) discard;", "bits"), Some(false));
+    assert_eq!(has_feature("do { i++; } while (i < n);", "do"), Some(true));
+    assert_eq!(has_feature("int k = i % 4;", "mod"), Some(true));
+    assert_eq!(has_feature("a[i] = x;", "index"), None);
+}
+
+/// Issue 14's claim, tested: at least 40 pairs of corpus.txt (drawn by Mesa, `shc render` and
+/// VirGL) need part 3, each with the features it uses, the syntactic ones found in its shaders.
+#[test]
+fn at_least_40_corpus_pairs_need_part3() {
+    let dir = suite_dir();
+    let text = std::fs::read_to_string(dir.join("part3.txt")).expect("tests/compat/part3.txt");
+    let listed = parse_part3(&text).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let pairs: BTreeMap<String, Pair> = corpus(&dir).into_iter().map(|p| (p.name(), p)).collect();
+    let mut problems = Vec::new();
+    for (name, features) in &listed {
+        let Some(pair) = pairs.get(name) else {
+            problems.push(format!(
+                "part3.txt lists {}, which is not a pair of corpus.txt",
+                name
+            ));
+            continue;
+        };
+        let code: String = [&pair.vert, &pair.frag]
+            .iter()
+            .map(|p| strip_comments(&std::fs::read_to_string(p).unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for f in features {
+            if has_feature(&code, f) == Some(false) {
+                problems.push(format!(
+                    "{}: part3.txt names '{}', not found in its shaders",
+                    name, f
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        listed.len() >= MIN_PART3_PAIRS,
+        "part3.txt lists {} corpus pairs that need part 3 (issue 14 asks for at least {})",
+        listed.len(),
+        MIN_PART3_PAIRS
+    );
+}
+
 #[test]
 fn every_pair_renders_in_mesa_and_in_shc_unless_a_known_gap() {
     let (pairs, gaps) = load_suite();

@@ -10,9 +10,11 @@
 //! starts spends one of the invocation's `P2_LOOP_BUDGET` iterations; once spent, every
 //! budgeted loop ends for that invocation as if by `break` (the documented deviation from
 //! GLSL). `while (c) s` is `LOOP; if (!c) BREAK; s; ENDLOOP`.
-//! Where `continue` must still run code after the body (a `for` step, a `do` condition) the body
-//! sits in a one-trip wrapper loop: `continue` leaves the wrapper, `break` sets a flag and leaves
-//! it, and the flag breaks the loop itself after the wrapper.
+//! Where `continue` must still run code after the body (a `for` step, a `do` condition), and in
+//! every loop whose body has a `continue`, the body sits in a one-trip wrapper loop: `continue`
+//! leaves the wrapper, `break` sets a flag and leaves it, and the flag breaks the loop itself
+//! after the wrapper. So the front end never emits the IR's CONTINUE: virglrenderer (0.10)
+//! cannot translate TGSI's CONT (it logs "failed to convert opcode 96"; the picture is wrong).
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
@@ -184,7 +186,13 @@ impl<'a> Sema<'a> {
     /// `while (c) s` and `do s while (c);`.
     pub(super) fn while_stmt(&mut self, i: i16, n: Node, do_while: bool) -> R<()> {
         self.jump_check(i)?;
-        let wrapped = do_while && self.has_jump(n.b, 0);
+        // A `continue` always leaves a one-trip wrapper: the IR's CONTINUE is never emitted,
+        // since virglrenderer (0.10) cannot translate TGSI's CONT ("failed to convert opcode").
+        let wrapped = if do_while {
+            self.has_jump(n.b, 0)
+        } else {
+            self.has_continue(n.b, 0)
+        };
         let work = self.open_loop(wrapped, None)?;
         let mut r = Ok(());
         if !do_while {
@@ -223,7 +231,8 @@ impl<'a> Sema<'a> {
                 break;
             }
         }
-        let wrapped = n.c >= 0 && self.has_jump(n.d, 0);
+        // A step to run after `continue`, or a `continue` at all (see `while_stmt`).
+        let wrapped = (n.c >= 0 && self.has_jump(n.d, 0)) || self.has_continue(n.d, 0);
         let work = self.open_loop(wrapped, trips)?;
         let mut r = Ok(());
         if n.b >= 0 {
@@ -255,7 +264,9 @@ impl<'a> Sema<'a> {
         else {
             bail!(self, i, "'{}' outside of a loop", what);
         };
-        if !wrapped && flag & super::switch::SWITCH_ENTRY != 0 {
+        // A loop without a wrapper has flag -1 (every bit set): only a non-negative flag can
+        // mark a switch entry.
+        if !wrapped && flag >= 0 && flag & super::switch::SWITCH_ENTRY != 0 {
             // A switch: `break` leaves it; `continue` sets its flag, leaves it, and continues
             // the enclosing loop after it (see `switch`).
             if is_break {

@@ -244,9 +244,12 @@ def add_block_uniforms(scene):
     return scene
 
 # sphere: a UV sphere turned so its seam and poles are off-centre.
-dump("sphere", add_block_uniforms(
+sphere_scene = add_block_uniforms(
     mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
-               [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1])))
+               [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1]))
+# The enabled lights of u_lights as a bit mask (lights 0 and 2; loop_light_mask.frag).
+sphere_scene["uniforms"]["u_light_mask"] = 5
+dump("sphere", sphere_scene)
 
 # cube: a textured, normal-mapped box turned to show three faces.
 dump("cube", mesh_scene(box([0, 0, 0], [0.9, 0.9, 0.9]), rotation((1, 1.4, 0.2), 0.75),
