@@ -143,7 +143,7 @@ case "$status" in
             problems+=("QEMU could not start with GL here; its error output: $(head -c 2000 "$stderr_log" | tr '\n' ' ')")
         fi ;;
 esac
-if virgl_errors=$(grep -E 'context error|failed to dispatch' "$stderr_log"); then
+if virgl_errors=$(grep -E 'context error|failed to dispatch|failed to convert' "$stderr_log"); then
     problems+=("QEMU reported VirGL errors on stderr (full log: $stderr_log):")
     while IFS= read -r l; do problems+=("  $l"); done <<<"$(head -n 20 <<<"$virgl_errors")"
 fi

@@ -274,6 +274,12 @@ pub const fn is_blend_factor(f: u32) -> bool {
 /// Highest primitive mode the encoder sends (POINTS..=TRIANGLE_FAN; no adjacency, no patches).
 pub const PRIM_MAX: u32 = PRIM_TRIANGLE_FAN;
 
-// Host context error strings that harnesses scan for.
-pub const HOST_ERROR_MARKERS: [&str; 3] =
-    ["context error", "failed to dispatch", "Illegal command"];
+// Host context error strings that harnesses scan for. "failed to convert" is virglrenderer's
+// word for a TGSI instruction it cannot translate (it then draws a wrong picture instead of
+// refusing the shader).
+pub const HOST_ERROR_MARKERS: [&str; 4] = [
+    "context error",
+    "failed to dispatch",
+    "Illegal command",
+    "failed to convert",
+];
