@@ -489,10 +489,14 @@ pub enum Op {
     ShadowBias = 100,
     /// dst = texture(samplerCubeShadow unit, a = (x, y, z, ref)) (+ bias b.x when b >= 0).
     ShadowCube = 101,
+    // Shadow leftovers and integer samplers (issue 15; numbers 108..=115).
+    /// dst = textureGrad(sampler2DShadow unit, a.xyz = (s, t, ref), dPdx = b.xy,
+    /// dPdy = (b + 1).xy), offset aux2.
+    ShadowGrad = 108,
 }
 
 /// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
-pub const TEX_OPS: [Op; 11] = [
+pub const TEX_OPS: [Op; 12] = [
     Op::SampleLod,
     Op::SampleBias,
     Op::SampleGrad,
@@ -504,6 +508,7 @@ pub const TEX_OPS: [Op; 11] = [
     Op::ShadowLod,
     Op::ShadowBias,
     Op::ShadowCube,
+    Op::ShadowGrad,
 ];
 
 /// LOOP's aux2 bit saying the loop spends the invocation's loop budget
@@ -591,7 +596,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 93] = [
+    pub const ALL: [Op; 94] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -685,6 +690,7 @@ impl Op {
         Op::ShadowLod,
         Op::ShadowBias,
         Op::ShadowCube,
+        Op::ShadowGrad,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -704,9 +710,9 @@ impl Op {
         )
     }
 
-    /// The texture opcodes of profile 2 (numbers 88..=103).
+    /// The texture opcodes of profile 2 (numbers 88..=103 and 108..=115).
     pub fn is_texture(self) -> bool {
-        (88..=103).contains(&(self as u8))
+        (88..=103).contains(&(self as u8)) || (108..=115).contains(&(self as u8))
     }
 
     /// Name used in IR dumps.
@@ -805,6 +811,7 @@ impl Op {
             Op::ShadowLod => "sample_shadow_lod",
             Op::ShadowBias => "sample_shadow",
             Op::ShadowCube => "sample_cube_shadow",
+            Op::ShadowGrad => "sample_shadow_grad",
         }
     }
 
@@ -866,6 +873,7 @@ impl Op {
                 | Op::ShadowLod
                 | Op::ShadowBias
                 | Op::ShadowCube
+                | Op::ShadowGrad
         ) || self.is_int()
     }
 
@@ -1010,11 +1018,13 @@ pub struct Uniform {
     pub slots: u8,
 }
 
-/// A sampler2D uniform bound to texture unit `unit` (0..=3).
+/// A sampler uniform bound to texture unit `unit` (0..=3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sampler {
     pub name: Name,
     pub unit: u8,
+    /// Its sampler type (`Type::Sampler2D` in profile 1 and after a CSIR v1 load).
+    pub ty: Type,
 }
 
 /// What a stage reads and writes: reflection, verifier bounds, TGSI declarations and link input.

@@ -848,7 +848,8 @@ impl Executable {
                 | Op::CubeGrad
                 | Op::ShadowLod
                 | Op::ShadowBias
-                | Op::ShadowCube => {
+                | Op::ShadowCube
+                | Op::ShadowGrad => {
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     let mut c = [[0.0; LANES]; 4];
                     self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);

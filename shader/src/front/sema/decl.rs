@@ -630,6 +630,7 @@ impl<'a> Sema<'a> {
                     let _ = self.module.iface.samplers.push(Sampler {
                         name: en,
                         unit: (units + k) as u8,
+                        ty: n.ty,
                     });
                 }
                 units += agg.len as usize;
@@ -678,6 +679,7 @@ impl<'a> Sema<'a> {
                     let _ = self.module.iface.samplers.push(Sampler {
                         name: nm,
                         unit: units as u8,
+                        ty: n.ty,
                     });
                     units += 1;
                 } else {
