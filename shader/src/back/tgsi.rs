@@ -1846,7 +1846,14 @@ fn emit_plan(
             } else {
                 "2D"
             };
-            dcl!(e, "SVIEW[", s, "], ", target, ", FLOAT")?;
+            // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
+            // isampler/usampler for it).
+            let ret = match m.iface.samplers.iter().find(|x| x.unit as usize == s).map(|x| x.ty) {
+                Some(Type::ISampler2D) => "SINT",
+                Some(Type::USampler2D) => "UINT",
+                _ => "FLOAT",
+            };
+            dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
         }
     }
     if p.arrays.is_empty() {
@@ -3357,8 +3364,8 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
             }
             c.expect(b',', "SVIEW needs a return type")?;
             c.ws();
-            if c.word() != "FLOAT" {
-                return c.err("expected FLOAT");
+            if !matches!(c.word(), "FLOAT" | "SINT" | "UINT") {
+                return c.err("expected FLOAT, SINT or UINT");
             }
         }
         _ => return c.err("unknown register file"),

@@ -200,13 +200,16 @@ pub enum Type {
     SamplerCube = 28,
     Sampler2DShadow = 29,
     SamplerCubeShadow = 30,
+    // Profile 2 (issue 15): the integer samplers (results ivec4/uvec4, the texel words).
+    ISampler2D = 32,
+    USampler2D = 33,
 }
 
 impl Type {
     /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
     pub const P1_LAST: u8 = 13;
 
-    pub const ALL: [Type; 31] = [
+    pub const ALL: [Type; 33] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -238,18 +241,29 @@ impl Type {
         Type::SamplerCube,
         Type::Sampler2DShadow,
         Type::SamplerCubeShadow,
+        Type::ISampler2D,
+        Type::USampler2D,
     ];
 
     /// Whether this is one of the sampler types (uniforms bound to a texture unit).
     pub fn is_sampler(self) -> bool {
         matches!(
             self,
-            Type::Sampler2D | Type::SamplerCube | Type::Sampler2DShadow | Type::SamplerCubeShadow
+            Type::Sampler2D
+                | Type::SamplerCube
+                | Type::Sampler2DShadow
+                | Type::SamplerCubeShadow
+                | Type::ISampler2D
+                | Type::USampler2D
         )
     }
 
     pub fn from_u8(v: u8) -> Option<Type> {
-        Type::ALL.get(v as usize).copied()
+        // 0..=30 are dense; later ids own ranges with gaps between them.
+        match Type::ALL.get(v as usize).copied() {
+            Some(t) if t as u8 == v => Some(t),
+            _ => Type::ALL.iter().copied().find(|t| *t as u8 == v),
+        }
     }
 
     /// Components of a scalar/vector (matrices: rows per column; others 0).
@@ -350,6 +364,8 @@ impl Type {
             Type::SamplerCube => "samplerCube",
             Type::Sampler2DShadow => "sampler2DShadow",
             Type::SamplerCubeShadow => "samplerCubeShadow",
+            Type::ISampler2D => "isampler2D",
+            Type::USampler2D => "usampler2D",
         }
     }
 }

@@ -48,6 +48,7 @@ pub mod cube;
 pub(crate) mod decode;
 mod indirect;
 pub mod ints;
+pub mod itex;
 pub mod lanes;
 pub mod math;
 pub(crate) mod mip;

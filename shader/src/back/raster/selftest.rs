@@ -195,6 +195,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 2,
         height: 2,
         texels: &texels,
