@@ -266,7 +266,9 @@ impl ShaderProgram for Linked {
                 mips: x.mips,
                 depth: x.depth,
                 rgba: x.rgba,
-                ints: x.ints,
+                // Gfx3D has no integer texture formats yet (isampler2D/usampler2D sample
+                // integer textures only through `TextureRef` directly).
+                ints: None,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
