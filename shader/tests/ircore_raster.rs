@@ -897,7 +897,7 @@ mod fuzz {
                 cull_back: r.chance(50),
             };
             let texels = [0xFF00_00FFu32, 0x8000_FF00, 0x00FF_0000, 0xFFFF_FFFF];
-            let tex = [Some(TextureRef { faces: &[], mips: &[], depth: None, rgba: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
+            let tex = [Some(TextureRef { faces: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
             let mut img = Img::new(w, h);
             let ix = if r.chance(50) { Some(&idx[..]) } else { None };
             let s = draw(&prog, &input, ix, &tex, &state, &mut img.target()).unwrap();
