@@ -389,4 +389,12 @@ impl ShaderProgram for Linked {
             .iter()
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
+
+    fn integer_sampler_units(&self) -> u16 {
+        self.program
+            .samplers()
+            .iter()
+            .filter(|s| matches!(s.ty, shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D))
+            .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
+    }
 }
