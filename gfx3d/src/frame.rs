@@ -611,7 +611,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let pid = self.bound_program(owner, ctx)?;
         // Integer samplers need integer textures, which Gfx3D does not have yet.
-        let ints = self.programs.get(owner, pid)?.program.integer_sampler_units();
+        let ints = self
+            .programs
+            .get(owner, pid)?
+            .program
+            .integer_sampler_units();
         if ints != 0 {
             return Err(Error::IntegerSamplerUnsupported {
                 unit: ints.trailing_zeros(),

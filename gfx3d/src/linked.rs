@@ -394,7 +394,12 @@ impl ShaderProgram for Linked {
         self.program
             .samplers()
             .iter()
-            .filter(|s| matches!(s.ty, shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D))
+            .filter(|s| {
+                matches!(
+                    s.ty,
+                    shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D
+                )
+            })
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 }

@@ -309,8 +309,16 @@ fn sampler2dshadow_offsets_and_grad_move_the_compare() {
         let got = px[x + W as usize * 3];
         let lit = |texel: i32| if texel >= 4 { 0xFF } else { 0 };
         let xi = x as i32;
-        assert_eq!((got >> 16) & 0xFF, lit(xi + 2), "offset (2, 0) at x {x}: {got:08x}");
-        assert_eq!((got >> 8) & 0xFF, lit(xi - 1), "grad offset (-1, 0) at x {x}: {got:08x}");
+        assert_eq!(
+            (got >> 16) & 0xFF,
+            lit(xi + 2),
+            "offset (2, 0) at x {x}: {got:08x}"
+        );
+        assert_eq!(
+            (got >> 8) & 0xFF,
+            lit(xi - 1),
+            "grad offset (-1, 0) at x {x}: {got:08x}"
+        );
         assert_eq!(got & 0xFF, lit(xi), "grad at x {x}: {got:08x}");
     }
 }

@@ -275,7 +275,12 @@ fn virgl_shadow_offsets_match_the_software_path() {
         for r in [0.5f32, 0.9] {
             let a = shadow_draw_with(&mut sw, SHADOW_OFFSET_FRAG, func, r, Filter::Nearest);
             let b = shadow_draw_with(&mut hw, SHADOW_OFFSET_FRAG, func, r, Filter::Nearest);
-            check(&mut report, &format!("offsets {:?} ref {}", func, r), &a, &b);
+            check(
+                &mut report,
+                &format!("offsets {:?} ref {}", func, r),
+                &a,
+                &b,
+            );
         }
     }
     assert_eq!(hw.backend_name(), "virgl");

@@ -2,8 +2,8 @@
 //! of an integer sampler read the texel words bit-exact into the integer registers (values above
 //! 2^24, negatives, INT_MIN and NaN patterns), nearest on level 0 with wrap and offsets;
 //! texelFetch outside reads zeros; textureSize gives the size.
-use shader::back::raster::*;
 use shader::back::exec::texture::{Filter, SamplerState, Wrap};
+use shader::back::raster::*;
 use shader::program::compile::compile;
 use shader::program::link::Program;
 
@@ -49,7 +49,12 @@ void main() {
 
 const WORDS: [[u32; 4]; 4] = [
     [16_777_217, (-3i32) as u32, 0x8000_0000, 0x7FC0_0001],
-    [0x0100_0001, 0xFFFF_FFFF, 2_147_483_647, (-16_777_219i32) as u32],
+    [
+        0x0100_0001,
+        0xFFFF_FFFF,
+        2_147_483_647,
+        (-16_777_219i32) as u32,
+    ],
     [5, 6, 7, 8],
     [0xDEAD_BEEF, 0x7F80_0001, 0xFF80_0000, 3],
 ];

@@ -1848,7 +1848,13 @@ fn emit_plan(
             };
             // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
             // isampler/usampler for it).
-            let ret = match m.iface.samplers.iter().find(|x| x.unit as usize == s).map(|x| x.ty) {
+            let ret = match m
+                .iface
+                .samplers
+                .iter()
+                .find(|x| x.unit as usize == s)
+                .map(|x| x.ty)
+            {
                 Some(Type::ISampler2D) => "SINT",
                 Some(Type::USampler2D) => "UINT",
                 _ => "FLOAT",
@@ -3810,7 +3816,13 @@ fn texture_inst(
 
 /// The TGSI texture target of the sampler declared on unit `u` (2D when none is).
 fn sampler_target(m: &Module, u: i16) -> &'static str {
-    match m.iface.samplers.iter().find(|s| s.unit as i16 == u).map(|s| s.ty) {
+    match m
+        .iface
+        .samplers
+        .iter()
+        .find(|s| s.unit as i16 == u)
+        .map(|s| s.ty)
+    {
         Some(Type::SamplerCube) => "CUBE",
         Some(Type::Sampler2DShadow) => "SHADOW2D",
         Some(Type::SamplerCubeShadow) => "SHADOWCUBE",
@@ -3853,7 +3865,18 @@ fn cube_inst(
     let a = e.src(a);
     match inst.op {
         Op::CubeBias | Op::ShadowBias | Op::ShadowCube if inst.b < 0 => {
-            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], ", target, off)?;
+            inst!(
+                e,
+                "TEX TEMP[",
+                d,
+                "], ",
+                a,
+                ", SAMP[",
+                u,
+                "], ",
+                target,
+                off
+            )?;
         }
         Op::ShadowCube => {
             return Err(bad(
@@ -3892,19 +3915,7 @@ fn cube_inst(
             };
             inst!(e, "MOV TEMP[", s, "].xyz, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
-            inst!(
-                e,
-                op,
-                " TEMP[",
-                s,
-                "], TEMP[",
-                s,
-                "], SAMP[",
-                u,
-                "], ",
-                target,
-                off
-            )?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", target, off)?;
             inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
         }
     }

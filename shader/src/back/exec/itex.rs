@@ -27,7 +27,13 @@ fn wrapped(tex: &TextureRef, ints: &[[u32; 4]], x: i32, y: i32) -> [u32; 4] {
 }
 
 /// The words at (u, v) (nearest) with offset `off`.
-pub fn sample_int(tex: &TextureRef, ints: &[[u32; 4]], u: f32, v: f32, off: (i32, i32)) -> [u32; 4] {
+pub fn sample_int(
+    tex: &TextureRef,
+    ints: &[[u32; 4]],
+    u: f32,
+    v: f32,
+    off: (i32, i32),
+) -> [u32; 4] {
     let x = floor_i32(u * tex.width as f32).saturating_add(off.0);
     let y = floor_i32(v * tex.height as f32).saturating_add(off.1);
     wrapped(tex, ints, x, y)
