@@ -295,6 +295,12 @@ pub enum Error {
     CubeUnsupported {
         what: &'static str,
     },
+    /// A draw whose program has an isampler2D/usampler2D (on `unit`): Gfx3D has no integer
+    /// texture formats yet, and an integer sampler over an 8-bit texture is GL's format
+    /// mismatch (undefined results), so the draw is refused.
+    IntegerSamplerUnsupported {
+        unit: u32,
+    },
     /// An instance count outside `1..=INSTANCES_MAX`.
     InstanceCount {
         instances: u32,
@@ -450,6 +456,11 @@ impl fmt::Display for Error {
                 }
             }
             Error::CubeUnsupported { what } => write!(f, "cube textures are not supported {}", what),
+            Error::IntegerSamplerUnsupported { unit } => write!(
+                f,
+                "the program's isampler2D/usampler2D on texture unit {} needs an integer texture (RGBA32I/RGBA32UI), which Gfx3D does not have yet",
+                unit
+            ),
             Error::SampleTargetInFrame => f.write_str(
                 "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
             ),

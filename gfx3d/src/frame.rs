@@ -623,6 +623,17 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Err(Error::SampleTargetInFrame);
         }
         let pid = self.bound_program(owner, ctx)?;
+        // Integer samplers need integer textures, which Gfx3D does not have yet.
+        let ints = self
+            .programs
+            .get(owner, pid)?
+            .program
+            .integer_sampler_units();
+        if ints != 0 {
+            return Err(Error::IntegerSamplerUnsupported {
+                unit: ints.trailing_zeros(),
+            });
+        }
         // A relink since the last bind reset the program's uniforms: restore the context state.
         let relinked = {
             let p = self.programs.get(owner, pid)?;

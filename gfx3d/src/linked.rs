@@ -254,6 +254,7 @@ impl ShaderProgram for Linked {
                         mips,
                         depth: None,
                         rgba: None,
+                        ints: None,
                         width: x.width,
                         height: x.height,
                         texels,
@@ -275,6 +276,9 @@ impl ShaderProgram for Linked {
                 mips: x.mips,
                 depth: x.depth,
                 rgba: x.rgba,
+                // Gfx3D has no integer texture formats yet (isampler2D/usampler2D sample
+                // integer textures only through `TextureRef` directly).
+                ints: None,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
@@ -393,6 +397,19 @@ impl ShaderProgram for Linked {
         self.program
             .samplers()
             .iter()
+            .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
+    }
+
+    fn integer_sampler_units(&self) -> u16 {
+        self.program
+            .samplers()
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.ty,
+                    shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D
+                )
+            })
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 }

@@ -134,4 +134,9 @@ pub trait ShaderProgram {
     fn constants(&self, stage: Stage) -> &[f32];
     /// Texture units the fragment stage samples (bit n = unit n).
     fn sampler_units(&self) -> u16;
+    /// Units whose sampler is an integer one (isampler2D/usampler2D; bit n = unit n): Gfx3D
+    /// has no integer texture formats yet, so a draw with one is `IntegerSamplerUnsupported`.
+    fn integer_sampler_units(&self) -> u16 {
+        0
+    }
 }

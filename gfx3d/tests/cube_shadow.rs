@@ -240,6 +240,71 @@ fn sampler2dshadow_compares_a_targets_depth() {
     g.end(0, c).unwrap();
 }
 
+const SHADOW_OFFSET_FRAG: &str = "#version 330 core
+#pragma chrisos profile 2
+in vec2 fragUV;
+uniform sampler2DShadow shadowMap;
+uniform float ref;
+out vec4 color;
+void main() {
+    vec3 p = vec3(fragUV, ref);
+    float a = textureOffset(shadowMap, p, ivec2(2, 0));
+    float b = textureGradOffset(shadowMap, p, dFdx(fragUV), dFdy(fragUV), ivec2(-1, 0));
+    float c = textureGrad(shadowMap, p, vec2(0.0), vec2(0.0));
+    color = vec4(a, b, c, 1.0);
+}
+";
+
+/// Texel offsets and textureGrad/textureGradOffset of a sampler2DShadow (issue 15 shadow
+/// leftovers): the offset moves the compare's depth boundary by whole texels.
+#[test]
+fn sampler2dshadow_offsets_and_grad_move_the_compare() {
+    let mut g = boot(BackendMode::Software);
+    let c = g.context_create(0).unwrap();
+    let a = g.target_create(0, c, W, H).unwrap();
+    let b = g.target_create(0, c, W, H).unwrap();
+    // Depth: texels x < 4 at 0.75, the others 1.0.
+    let tri = prog(&mut g, c, TRI_VERT, TRI_FRAG);
+    let left = rect(&mut g, [-1.0, -1.0, 0.0, 1.0], 0.5);
+    g.begin(0, c, a).unwrap();
+    g.clear(0, c, [0.0; 4], true).unwrap();
+    g.use_program(0, c, tri).unwrap();
+    g.draw(0, c, left).unwrap();
+    g.end(0, c).unwrap();
+    let p = prog(&mut g, c, PASS_VERT, SHADOW_OFFSET_FRAG);
+    let quad = screen(&mut g);
+    let sampler = SamplerState {
+        compare: Some(CompareFunc::Less),
+        ..SamplerState::new(Filter::Nearest, Wrap::ClampToEdge)
+    };
+    g.begin(0, c, b).unwrap();
+    g.clear(0, c, [0.0; 4], true).unwrap();
+    g.use_program(0, c, p).unwrap();
+    // 0.9 < d passes only where d = 1.0.
+    g.uniform_f(0, c, "ref", &[0.9]).unwrap();
+    g.bind_target_texture(0, c, 0, a, TargetPlane::Depth, sampler)
+        .unwrap();
+    g.draw(0, c, quad).unwrap();
+    g.end(0, c).unwrap();
+    let px = read(&mut g, b);
+    for x in 0..W as usize {
+        let got = px[x + W as usize * 3];
+        let lit = |texel: i32| if texel >= 4 { 0xFF } else { 0 };
+        let xi = x as i32;
+        assert_eq!(
+            (got >> 16) & 0xFF,
+            lit(xi + 2),
+            "offset (2, 0) at x {x}: {got:08x}"
+        );
+        assert_eq!(
+            (got >> 8) & 0xFF,
+            lit(xi - 1),
+            "grad offset (-1, 0) at x {x}: {got:08x}"
+        );
+        assert_eq!(got & 0xFF, lit(xi), "grad at x {x}: {got:08x}");
+    }
+}
+
 #[test]
 fn cube_and_compare_fuzz_never_panics() {
     let mut g = boot(BackendMode::Software);

@@ -117,6 +117,11 @@ void main() {
 /// Depth pass (left half at window depth 0.75, the right half cleared to 1.0), then a
 /// compare of `r` against that depth under `func`.
 fn shadow_draw(g: &mut G, func: CompareFunc, r: f32, filter: Filter) -> Vec<u32> {
+    shadow_draw_with(g, SHADOW_FRAG, func, r, filter)
+}
+
+/// `shadow_draw` with the fragment shader `fs`.
+fn shadow_draw_with(g: &mut G, fs: &str, func: CompareFunc, r: f32, filter: Filter) -> Vec<u32> {
     let c = g.context_create(0).unwrap();
     let a = g.target_create(0, c, SIZE, SIZE).unwrap();
     let b = g.target_create(0, c, SIZE, SIZE).unwrap();
@@ -127,7 +132,7 @@ fn shadow_draw(g: &mut G, func: CompareFunc, r: f32, filter: Filter) -> Vec<u32>
     g.use_program(0, c, tri).unwrap();
     g.draw(0, c, left).unwrap();
     g.end(0, c).unwrap();
-    let p = prog(g, c, PASS_VERT, SHADOW_FRAG);
+    let p = prog(g, c, PASS_VERT, fs);
     let quad = screen_quad(g);
     let sampler = SamplerState {
         compare: Some(func),
@@ -207,6 +212,56 @@ fn virgl_shadow_compares_match_the_software_path() {
             let a = shadow_draw(&mut sw, func, r, Filter::Nearest);
             let b = shadow_draw(&mut hw, func, r, Filter::Nearest);
             check(&mut report, &format!("{:?} ref {}", func, r), &a, &b);
+        }
+    }
+    assert_eq!(hw.backend_name(), "virgl");
+    let errors = server.host_errors();
+    assert!(
+        report.is_empty() && errors.is_empty(),
+        "{}host errors: {:?}",
+        report,
+        errors
+    );
+}
+
+const SHADOW_OFFSET_FRAG: &str = "#version 330 core
+#pragma chrisos profile 2
+in vec2 fragUV;
+uniform sampler2DShadow shadowMap;
+uniform float ref;
+out vec4 color;
+void main() {
+    vec3 p = vec3(fragUV, ref);
+    float a = textureOffset(shadowMap, p, ivec2(3, 0));
+    float b = textureLodOffset(shadowMap, p, 0.0, ivec2(-2, 1));
+    float c = textureGradOffset(shadowMap, p, dFdx(fragUV), dFdy(fragUV), ivec2(5, -1));
+    float d = textureProjOffset(shadowMap, vec4(p * 2.0, 2.0), ivec2(-4, 0));
+    ivec2 s = textureSize(shadowMap, 0);
+    color = vec4(a, b, c * 0.5 + d * 0.5, float(s.x) / 64.0);
+}
+";
+
+/// Texel offsets of shadow samples (TEX/TXL/TXD/TXB on SHADOW2D with an offset operand),
+/// textureGradOffset and textureSize (TXQ on SHADOW2D) of a sampler2DShadow: VirGL draws what
+/// the software path draws (before, the TGSI emitter refused shadow offsets and the compiler
+/// refused textureGrad of a shadow sampler).
+#[test]
+fn virgl_shadow_offsets_match_the_software_path() {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let mut hw = virgl(&server);
+    let mut sw = G::new();
+    let mut report = String::new();
+    for func in [CompareFunc::Less, CompareFunc::GreaterEqual] {
+        for r in [0.5f32, 0.9] {
+            let a = shadow_draw_with(&mut sw, SHADOW_OFFSET_FRAG, func, r, Filter::Nearest);
+            let b = shadow_draw_with(&mut hw, SHADOW_OFFSET_FRAG, func, r, Filter::Nearest);
+            check(
+                &mut report,
+                &format!("offsets {:?} ref {}", func, r),
+                &a,
+                &b,
+            );
         }
     }
     assert_eq!(hw.backend_name(), "virgl");

@@ -183,6 +183,7 @@ fn render(p: &Program) -> Vec<u32> {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 2,
         height: 2,
         texels: &texels,

@@ -39,6 +39,7 @@ fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (Mask, O
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 2,
         height: 2,
         texels,

@@ -347,3 +347,42 @@ fn a_profile_2_loaded_module_links_and_runs_like_the_compiled_one() {
     assert_eq!(p.tgsi(S::Vertex), q.tgsi(S::Vertex));
     assert_eq!(p.tgsi(S::Fragment), q.tgsi(S::Fragment));
 }
+
+/// Profile 2 keeps each sampler's type (the byte after its unit; 0 for sampler2D, so blobs
+/// with only sampler2D are unchanged): a load gives back samplerCube and sampler2DShadow, and
+/// a type byte that is not a sampler type is refused (before, every loaded sampler was a
+/// sampler2D).
+#[test]
+fn sampler_types_survive_a_v2_round_trip() {
+    let m = compile2(
+        1,
+        "#version 330\nuniform samplerCube sky;\nuniform sampler2DShadow map;\nuniform sampler2D t;\nin vec3 d;\nout vec4 c;\nvoid main() {\n  c = texture(sky, d) * texture(map, d) + texture(t, d.xy);\n}\n",
+    );
+    let mut buf = vec![0u8; CSIR_MAX];
+    let n = csir::save(&m, Version::V2, &mut buf).unwrap();
+    let back = csir::load(&buf[..n]).unwrap();
+    let tys: Vec<_> = back.iface.samplers.iter().map(|s| s.ty).collect();
+    use shader::ir::Type;
+    assert_eq!(
+        tys,
+        [Type::SamplerCube, Type::Sampler2DShadow, Type::Sampler2D]
+    );
+    assert_eq!(back.iface, m.iface);
+    // Corrupt the first sampler's type byte: a float is no sampler type.
+    let at = buf[..n]
+        .windows(4)
+        .position(|w| w == [3, b's', b'k', b'y'])
+        .unwrap();
+    let ty_at = at + P2_NAME_FIELD + 1;
+    assert_eq!(buf[ty_at], Type::SamplerCube as u8);
+    buf[ty_at] = Type::Float as u8;
+    let mut bad = buf[..n].to_vec();
+    fix(&mut bad);
+    assert!(matches!(
+        csir::load(&bad),
+        Err(CsirError::BadEntry {
+            what: "sampler",
+            ..
+        })
+    ));
+}

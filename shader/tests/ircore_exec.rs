@@ -26,6 +26,7 @@ fn check_module(m: &Module, seed: u64) {
             mips: &[],
             depth: None,
             rgba: None,
+            ints: None,
             width: 2,
             height: 2,
             texels: &tx,

@@ -125,6 +125,7 @@ fn uniform_type_mismatch_is_named() {
         .push(Sampler {
             name: name("k"),
             unit: 0,
+            ty: Type::Sampler2D,
         })
         .unwrap();
     fails(Some(&vs), Some(&fs2), "uniform type mismatch k");
@@ -181,6 +182,7 @@ fn same_name_samplers_share_a_unit_and_unverifiable_modules_fail() {
         .push(Sampler {
             name: name("tex"),
             unit: 0,
+            ty: Type::Sampler2D,
         })
         .unwrap();
     let mut fs = passthrough_fs();
@@ -189,6 +191,7 @@ fn same_name_samplers_share_a_unit_and_unverifiable_modules_fail() {
         .push(Sampler {
             name: name("tex"),
             unit: 1,
+            ty: Type::Sampler2D,
         })
         .unwrap();
     // One program sampler: the fragment unit (1), the vertex stage remapped to it.

@@ -158,6 +158,7 @@ fn texel_order_is_bgra() {
             mips: &[],
             depth: None,
             rgba: None,
+            ints: None,
             width: 2,
             height: 2,
             texels: &texels,
@@ -666,6 +667,7 @@ fn sampler_state_per_unit() {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 4,
         height: 1,
         texels: &texels,
@@ -780,6 +782,7 @@ fn draw_errors_are_typed() {
             mips: &[],
             depth: None,
             rgba: None,
+            ints: None,
             width: 4,
             height: 4,
             texels: &[0; 3],
@@ -894,7 +897,7 @@ mod fuzz {
                 cull_back: r.chance(50),
             };
             let texels = [0xFF00_00FFu32, 0x8000_FF00, 0x00FF_0000, 0xFFFF_FFFF];
-            let tex = [Some(TextureRef { faces: &[], mips: &[], depth: None, rgba: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
+            let tex = [Some(TextureRef { faces: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
             let mut img = Img::new(w, h);
             let ix = if r.chance(50) { Some(&idx[..]) } else { None };
             let s = draw(&prog, &input, ix, &tex, &state, &mut img.target()).unwrap();
@@ -954,6 +957,7 @@ fn sample_color_fusion_keeps_pixels() {
                         mips: &[],
                         depth: None,
                         rgba: None,
+                        ints: None,
                         width: w,
                         height: h,
                         texels: &texels[..(w * h) as usize],

@@ -76,6 +76,7 @@ fn the_issue_example_renders_with_the_right_textures() {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 1,
         height: 1,
         texels,

@@ -45,6 +45,7 @@ fn picture(expr: &str) -> Vec<u32> {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 4,
         height: 4,
         texels: &texels,

@@ -94,6 +94,7 @@ impl B {
             .push(Sampler {
                 name: name(n),
                 unit,
+                ty: Type::Sampler2D,
             })
             .unwrap();
         self

@@ -335,6 +335,7 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: tw,
         height: th,
         texels: &texels,

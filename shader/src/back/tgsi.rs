@@ -29,7 +29,7 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
-use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage};
+use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type};
 #[allow(unused_imports)]
 use crate::limits::{
     limits, ATTR_CAP, FOLLOW_EVENTS_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX,
@@ -623,6 +623,16 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
             0,
             "sampler unit out of range",
         )?;
+        // A cube sampler's view is CUBE whatever samples it (TXQ included).
+        if matches!(s.ty, Type::SamplerCube | Type::SamplerCubeShadow) {
+            bit(
+                &mut p.cube_samplers,
+                s.unit as i16,
+                SAMPLER_CAP,
+                0,
+                "sampler unit out of range",
+            )?;
+        }
     }
     let mut need_zero = false;
     let mut loop_depth = 0u16;
@@ -1836,7 +1846,20 @@ fn emit_plan(
             } else {
                 "2D"
             };
-            dcl!(e, "SVIEW[", s, "], ", target, ", FLOAT")?;
+            // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
+            // isampler/usampler for it).
+            let ret = match m
+                .iface
+                .samplers
+                .iter()
+                .find(|x| x.unit as usize == s)
+                .map(|x| x.ty)
+            {
+                Some(Type::ISampler2D) => "SINT",
+                Some(Type::USampler2D) => "UINT",
+                _ => "FLOAT",
+            };
+            dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
         }
     }
     if p.arrays.is_empty() {
@@ -2428,7 +2451,8 @@ fn emit_inst(
         | Op::CubeGrad
         | Op::ShadowLod
         | Op::ShadowBias
-        | Op::ShadowCube => cube_inst(e, m, i, inst)?,
+        | Op::ShadowCube
+        | Op::ShadowGrad => cube_inst(e, m, p, i, inst)?,
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
@@ -3346,8 +3370,8 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
             }
             c.expect(b',', "SVIEW needs a return type")?;
             c.ws();
-            if c.word() != "FLOAT" {
-                return c.err("expected FLOAT");
+            if !matches!(c.word(), "FLOAT" | "SINT" | "UINT") {
+                return c.err("expected FLOAT, SINT or UINT");
             }
         }
         _ => return c.err("unknown register file"),
@@ -3714,6 +3738,9 @@ fn texture_inst(
             let a = temp(inst.a, m, i)?;
             let a = e.src(a);
             inst!(e, "F2I TEMP[", s, "].x, ", a, ".xxxx")?;
+            // The sampler's own target: virglrenderer types the GLSL sampler from the target
+            // of each instruction naming it, so TXQ must agree with the samples.
+            let target = sampler_target(m, u);
             inst!(
                 e,
                 "TXQ TEMP[",
@@ -3722,7 +3749,8 @@ fn texture_inst(
                 s,
                 "].xxxx, SAMP[",
                 u,
-                "], 2D"
+                "], ",
+                target
             )?;
             inst!(e, "I2F TEMP[", d, "], TEMP[", s, "]")?;
         }
@@ -3786,16 +3814,45 @@ fn texture_inst(
     Ok(())
 }
 
+/// The TGSI texture target of the sampler declared on unit `u` (2D when none is).
+fn sampler_target(m: &Module, u: i16) -> &'static str {
+    match m
+        .iface
+        .samplers
+        .iter()
+        .find(|s| s.unit as i16 == u)
+        .map(|s| s.ty)
+    {
+        Some(Type::SamplerCube) => "CUBE",
+        Some(Type::Sampler2DShadow) => "SHADOW2D",
+        Some(Type::SamplerCubeShadow) => "SHADOWCUBE",
+        _ => "2D",
+    }
+}
+
 /// The cube and shadow opcodes (CUBE_LOD .. SHADOW_CUBE): TEX/TXB/TXL/TXD on the CUBE
 /// target, and on SHADOW2D (the reference in .z, already there in the IR's coordinate) or
 /// SHADOWCUBE (the reference in .w); a level or bias goes in .w of the scratch coordinate.
-fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(), TgsiError> {
-    if inst.aux2 != 0 {
-        return Err(bad(
-            i,
-            "texel offsets of shadow samples are not supported in TGSI yet",
-        ));
-    }
+fn cube_inst(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+) -> Result<(), TgsiError> {
+    // A shadow sample's constant texel offset: the texture-offset operand, as for 2D samples
+    // (the cube ops take none; the verifier holds their aux2 at 0).
+    let off = TexOffset(if inst.aux2 != 0 {
+        Some(
+            p.const_imm
+                .get(i)
+                .copied()
+                .filter(|&k| (k as usize) < p.imms.len())
+                .ok_or(bad(i, "texel offset immediate missing"))?,
+        )
+    } else {
+        None
+    });
     let d = temp(inst.dst, m, i)?;
     let s = e.scratch0;
     let u = inst.aux;
@@ -3808,7 +3865,18 @@ fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(
     let a = e.src(a);
     match inst.op {
         Op::CubeBias | Op::ShadowBias | Op::ShadowCube if inst.b < 0 => {
-            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], ", target)?;
+            inst!(
+                e,
+                "TEX TEMP[",
+                d,
+                "], ",
+                a,
+                ", SAMP[",
+                u,
+                "], ",
+                target,
+                off
+            )?;
         }
         Op::ShadowCube => {
             return Err(bad(
@@ -3816,7 +3884,7 @@ fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(
                 "a bias on a samplerCubeShadow sample is not supported in TGSI yet",
             ));
         }
-        Op::CubeGrad => {
+        Op::CubeGrad | Op::ShadowGrad => {
             let b = temp(inst.b, m, i)?;
             let c = temp(inst.b.saturating_add(1), m, i)?;
             let (b, c) = (e.src(b), e.src(c));
@@ -3833,7 +3901,8 @@ fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(
                 ", SAMP[",
                 u,
                 "], ",
-                target
+                target,
+                off
             )?;
         }
         _ => {
@@ -3846,7 +3915,7 @@ fn cube_inst(e: &mut Emitter<'_>, m: &Module, i: usize, inst: &Inst) -> Result<(
             };
             inst!(e, "MOV TEMP[", s, "].xyz, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
-            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", target)?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", target, off)?;
             inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
         }
     }

@@ -116,6 +116,9 @@ pub enum Tok {
     SamplerCube,
     Sampler2DShadow,
     SamplerCubeShadow,
+    // Profile 2's integer samplers (issue 15).
+    ISampler2D,
+    USampler2D,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -319,7 +322,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("invariant", Keyword(Tok::Invariant)),
         ("isampler1D", Later),
         ("isampler1DArray", Later),
-        ("isampler2D", Later),
+        ("isampler2D", Keyword(Tok::ISampler2D)),
         ("isampler2DArray", Later),
         ("isampler2DMS", Later),
         ("isampler2DMSArray", Later),
@@ -390,7 +393,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("unsigned", Reserved),
         ("usampler1D", Later),
         ("usampler1DArray", Later),
-        ("usampler2D", Later),
+        ("usampler2D", Keyword(Tok::USampler2D)),
         ("usampler2DArray", Later),
         ("usampler2DMS", Later),
         ("usampler2DMSArray", Later),

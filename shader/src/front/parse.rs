@@ -61,6 +61,8 @@ pub fn type_of(kind: Tok) -> Option<Type> {
         Tok::SamplerCube => Type::SamplerCube,
         Tok::Sampler2DShadow => Type::Sampler2DShadow,
         Tok::SamplerCubeShadow => Type::SamplerCubeShadow,
+        Tok::ISampler2D => Type::ISampler2D,
+        Tok::USampler2D => Type::USampler2D,
         _ => return None,
     })
 }
@@ -1003,7 +1005,9 @@ impl<'a> Parser<'a> {
             | Tok::Sampler2D
             | Tok::SamplerCube
             | Tok::Sampler2DShadow
-            | Tok::SamplerCubeShadow => self.advance(),
+            | Tok::SamplerCubeShadow
+            | Tok::ISampler2D
+            | Tok::USampler2D => self.advance(),
             Tok::Reserved => {
                 self.reserved()?;
             }

@@ -67,7 +67,7 @@ pub fn dump_module(name: &str, m: &Module, out: &mut dyn Write) -> fmt::Result {
         )?;
     }
     for s in f.samplers.iter() {
-        writeln!(out, "sampler2D {} unit {}", s.name, s.unit)?;
+        writeln!(out, "{} {} unit {}", s.ty.name(), s.name, s.unit)?;
     }
     if f.frag_outputs.is_empty() {
         if let Some(c) = &f.color_output {
@@ -217,7 +217,7 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
                 (Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube, b) if b < 0 => {
                     write!(out, "{} %{} unit {}", name, i.a, i.aux)?
                 }
-                (Op::SampleGrad | Op::CubeGrad, b) => write!(
+                (Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad, b) => write!(
                     out,
                     "{} %{} unit {} grad %{}, %{}",
                     name,

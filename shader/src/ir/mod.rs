@@ -200,13 +200,16 @@ pub enum Type {
     SamplerCube = 28,
     Sampler2DShadow = 29,
     SamplerCubeShadow = 30,
+    // Profile 2 (issue 15): the integer samplers (results ivec4/uvec4, the texel words).
+    ISampler2D = 32,
+    USampler2D = 33,
 }
 
 impl Type {
     /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
     pub const P1_LAST: u8 = 13;
 
-    pub const ALL: [Type; 31] = [
+    pub const ALL: [Type; 33] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -238,18 +241,29 @@ impl Type {
         Type::SamplerCube,
         Type::Sampler2DShadow,
         Type::SamplerCubeShadow,
+        Type::ISampler2D,
+        Type::USampler2D,
     ];
 
     /// Whether this is one of the sampler types (uniforms bound to a texture unit).
     pub fn is_sampler(self) -> bool {
         matches!(
             self,
-            Type::Sampler2D | Type::SamplerCube | Type::Sampler2DShadow | Type::SamplerCubeShadow
+            Type::Sampler2D
+                | Type::SamplerCube
+                | Type::Sampler2DShadow
+                | Type::SamplerCubeShadow
+                | Type::ISampler2D
+                | Type::USampler2D
         )
     }
 
     pub fn from_u8(v: u8) -> Option<Type> {
-        Type::ALL.get(v as usize).copied()
+        // 0..=30 are dense; later ids own ranges with gaps between them.
+        match Type::ALL.get(v as usize).copied() {
+            Some(t) if t as u8 == v => Some(t),
+            _ => Type::ALL.iter().copied().find(|t| *t as u8 == v),
+        }
     }
 
     /// Components of a scalar/vector (matrices: rows per column; others 0).
@@ -350,6 +364,8 @@ impl Type {
             Type::SamplerCube => "samplerCube",
             Type::Sampler2DShadow => "sampler2DShadow",
             Type::SamplerCubeShadow => "samplerCubeShadow",
+            Type::ISampler2D => "isampler2D",
+            Type::USampler2D => "usampler2D",
         }
     }
 }
@@ -489,10 +505,14 @@ pub enum Op {
     ShadowBias = 100,
     /// dst = texture(samplerCubeShadow unit, a = (x, y, z, ref)) (+ bias b.x when b >= 0).
     ShadowCube = 101,
+    // Shadow leftovers and integer samplers (issue 15; numbers 108..=115).
+    /// dst = textureGrad(sampler2DShadow unit, a.xyz = (s, t, ref), dPdx = b.xy,
+    /// dPdy = (b + 1).xy), offset aux2.
+    ShadowGrad = 108,
 }
 
 /// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
-pub const TEX_OPS: [Op; 11] = [
+pub const TEX_OPS: [Op; 12] = [
     Op::SampleLod,
     Op::SampleBias,
     Op::SampleGrad,
@@ -504,6 +524,7 @@ pub const TEX_OPS: [Op; 11] = [
     Op::ShadowLod,
     Op::ShadowBias,
     Op::ShadowCube,
+    Op::ShadowGrad,
 ];
 
 /// LOOP's aux2 bit saying the loop spends the invocation's loop budget
@@ -591,7 +612,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 93] = [
+    pub const ALL: [Op; 94] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -685,6 +706,7 @@ impl Op {
         Op::ShadowLod,
         Op::ShadowBias,
         Op::ShadowCube,
+        Op::ShadowGrad,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -704,9 +726,9 @@ impl Op {
         )
     }
 
-    /// The texture opcodes of profile 2 (numbers 88..=103).
+    /// The texture opcodes of profile 2 (numbers 88..=103 and 108..=115).
     pub fn is_texture(self) -> bool {
-        (88..=103).contains(&(self as u8))
+        (88..=103).contains(&(self as u8)) || (108..=115).contains(&(self as u8))
     }
 
     /// Name used in IR dumps.
@@ -805,6 +827,7 @@ impl Op {
             Op::ShadowLod => "sample_shadow_lod",
             Op::ShadowBias => "sample_shadow",
             Op::ShadowCube => "sample_cube_shadow",
+            Op::ShadowGrad => "sample_shadow_grad",
         }
     }
 
@@ -866,6 +889,7 @@ impl Op {
                 | Op::ShadowLod
                 | Op::ShadowBias
                 | Op::ShadowCube
+                | Op::ShadowGrad
         ) || self.is_int()
     }
 
@@ -1010,11 +1034,13 @@ pub struct Uniform {
     pub slots: u8,
 }
 
-/// A sampler2D uniform bound to texture unit `unit` (0..=3).
+/// A sampler uniform bound to texture unit `unit` (0..=3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sampler {
     pub name: Name,
     pub unit: u8,
+    /// Its sampler type (`Type::Sampler2D` in profile 1 and after a CSIR v1 load).
+    pub ty: Type,
 }
 
 /// What a stage reads and writes: reflection, verifier bounds, TGSI declarations and link input.

@@ -231,7 +231,7 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 },
             ],
         },
-        Op::SampleGrad | Op::CubeGrad => Effects {
+        Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad => Effects {
             write: Access::one(i.dst, 15),
             reads: [
                 Access::one(i.a, coord_lanes(i.op)),
@@ -400,7 +400,12 @@ pub fn optimize(m: &mut Module) {
 /// coordinates with their reference; xyzw for a cube shadow coordinate).
 fn coord_lanes(op: Op) -> u8 {
     match op {
-        Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowLod | Op::ShadowBias => 7,
+        Op::CubeLod
+        | Op::CubeBias
+        | Op::CubeGrad
+        | Op::ShadowLod
+        | Op::ShadowBias
+        | Op::ShadowGrad => 7,
         Op::ShadowCube => 15,
         _ => 3,
     }

@@ -256,7 +256,8 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             | Op::CubeGrad
             | Op::ShadowLod
             | Op::ShadowBias
-            | Op::ShadowCube) => {
+            | Op::ShadowCube
+            | Op::ShadowGrad) => {
                 if p1 {
                     return Err(v.err("opcodes 88..=103 are profile 2's (texture functions)"));
                 }
@@ -268,7 +269,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                         v.temp(inst.a)?
                     }
                     Op::TexSize => v.temp(inst.a)?,
-                    Op::SampleGrad | Op::CubeGrad => {
+                    Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad => {
                         v.temp(inst.a)?;
                         v.columns(
                             inst.b,

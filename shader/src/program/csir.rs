@@ -460,7 +460,12 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
         for s in &iface.samplers {
             w.name(&s.name, name);
-            w.tail(&[s.unit], tail);
+            // Profile 2: the sampler type after the unit (0 for sampler2D, as before types
+            // were stored); profile 1's entries hold the unit only.
+            match (l.profile, s.ty) {
+                (Profile::P1, _) | (_, Type::Sampler2D) => w.tail(&[s.unit], tail),
+                _ => w.tail(&[s.unit, s.ty as u8], tail),
+            }
         }
         w.name(iface.color_output.as_deref().unwrap_or(""), name);
         let h = v2_checksum(&w.buf[..needed]);
@@ -606,7 +611,8 @@ pub fn normalize(mut i: Inst) -> Inst {
         | Op::CubeGrad
         | Op::ShadowLod
         | Op::ShadowBias
-        | Op::ShadowCube => (true, true, true, true, true),
+        | Op::ShadowCube
+        | Op::ShadowGrad => (true, true, true, true, true),
         Op::TexSize => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {
@@ -816,6 +822,7 @@ pub fn derive_interface(m: &Module) -> Result<Interface, CsirError> {
                     let s = Sampler {
                         name: numbered(tex, aux as usize),
                         unit: aux as u8,
+                        ty: Type::Sampler2D,
                     };
                     iface.samplers.push(s).map_err(|_| full("sampler"))?;
                 }
@@ -1090,12 +1097,29 @@ fn load_v2(b: &[u8]) -> Result<Module, CsirError> {
     for k in 0..nsamp {
         let name = rd_name(b, at, l.name, "sampler", k, false)?;
         let e = at + l.name;
-        zero(b, e + 1, entry_end(at))?;
+        // Profile 2 stores a sampler's type after its unit (0: sampler2D).
+        let ty = match byte(e + 1) {
+            _ if l.profile != Profile::P2 => Type::Sampler2D,
+            0 => Type::Sampler2D,
+            t => match Type::from_u8(t) {
+                Some(ty) if ty.is_sampler() => ty,
+                _ => {
+                    return Err(CsirError::BadEntry {
+                        what: "sampler",
+                        index: k,
+                        reason: "type is not a sampler type",
+                    })
+                }
+            },
+        };
+        let typed = l.profile == Profile::P2;
+        zero(b, e + 1 + typed as usize, entry_end(at))?;
         iface
             .samplers
             .push(Sampler {
                 name,
                 unit: byte(e),
+                ty,
             })
             .map_err(|_| full("sampler"))?;
         at += l.entry;

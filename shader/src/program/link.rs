@@ -80,6 +80,8 @@ impl UniformInfo {
 pub struct SamplerInfo {
     pub name: Name,
     pub unit: u8,
+    /// The sampler type (sampler2D, samplerCube, ..., isampler2D, usampler2D).
+    pub ty: Type,
 }
 
 fn uniform_floats(ty: Type) -> usize {
@@ -243,6 +245,7 @@ fn program_samplers(
         let _ = out.push(SamplerInfo {
             name: s.name.clone(),
             unit: s.unit,
+            ty: s.ty,
         });
     }
     let mut map = IDENTITY_UNITS;
@@ -264,6 +267,7 @@ fn program_samplers(
                     .push(SamplerInfo {
                         name: s.name.clone(),
                         unit,
+                        ty: s.ty,
                     })
                     .is_err()
                 {

@@ -128,6 +128,7 @@ impl B {
             .push(Sampler {
                 name: name(n),
                 unit,
+                ty: Type::Sampler2D,
             })
             .unwrap();
     }

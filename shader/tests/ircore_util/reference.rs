@@ -120,7 +120,8 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             | Op::CubeGrad
             | Op::ShadowLod
             | Op::ShadowBias
-            | Op::ShadowCube => {}
+            | Op::ShadowCube
+            | Op::ShadowGrad => {}
             // gl_FragDepth is the rasterizer's (tests/p2_frag_depth.rs); the random programs
             // never hold it.
             Op::StoreDepth | Op::StoreClip => {}

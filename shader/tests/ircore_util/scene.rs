@@ -128,6 +128,7 @@ pub fn render_parallel(
                 mips: &[],
                 depth: None,
                 rgba: None,
+                ints: None,
                 width: *w,
                 height: *h,
                 texels,

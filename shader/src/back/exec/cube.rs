@@ -282,12 +282,20 @@ pub(super) fn cube_op(
                 }
             }
         }
-        Op::ShadowLod | Op::ShadowBias => {
+        Op::ShadowLod | Op::ShadowBias | Op::ShadowGrad => {
             let off = super::mip::offset_of(d.y);
-            let mut lambda = if d.op == Op::ShadowLod {
-                rb[0]
-            } else {
-                implicit_2d(stage, tex, &p[0], &p[1])
+            let mut lambda = match d.op {
+                Op::ShadowLod => rb[0],
+                Op::ShadowGrad => {
+                    // textureGrad: lambda from the given (s, t) derivatives, as SAMPLE_GRAD.
+                    let Some(ry) = reg(b + 1) else { return };
+                    let mut lambda = [0.0f32; LANES];
+                    for l in 0..LANES {
+                        lambda[l] = tex.lambda(rb[0][l], rb[1][l], ry[0][l], ry[1][l]);
+                    }
+                    lambda
+                }
+                _ => implicit_2d(stage, tex, &p[0], &p[1]),
             };
             if d.op == Op::ShadowBias {
                 bias(&mut lambda);
@@ -359,6 +367,7 @@ mod tests {
             mips: &[],
             depth: None,
             rgba: None,
+            ints: None,
             width: 2,
             height: 2,
             texels: &texels[i],
@@ -427,6 +436,7 @@ mod tests {
             mips: &[],
             depth: Some(&depth),
             rgba: None,
+            ints: None,
             width: 2,
             height: 2,
             texels: &[],

@@ -108,6 +108,7 @@ impl<'a> TextureRef<'a> {
             texels,
             depth: None,
             rgba: None,
+            ints: None,
             sampler: self.sampler,
         })
     }
@@ -297,6 +298,10 @@ pub(super) fn texture_op(
         }
         return;
     };
+    if let (Some(ints), false) = (tex.int_texels(), d.op == Op::TexSize) {
+        super::itex::int_texture_op(d, &tex, ints, r, a, b, out);
+        return;
+    }
     let off = offset_of(d.y);
     let (u, v) = (&ra[0], &ra[1]);
     match d.op {
@@ -363,6 +368,7 @@ mod tests {
             sampler,
             depth: None,
             rgba: None,
+            ints: None,
         }
     }
 
@@ -448,6 +454,7 @@ mod tests {
             },
             depth: None,
             rgba: None,
+            ints: None,
         };
         assert!(t.needs_lod());
         // u = 0.5 is the boundary of the two texels: nearest takes the right one, linear
@@ -536,6 +543,7 @@ mod tests {
             sampler: SamplerState::new(Filter::Nearest, Wrap::Repeat),
             depth: None,
             rgba: None,
+            ints: None,
         };
         let at = |u: f32, off: i32| texel_level(&t, Filter::Nearest, u, 0.5, (off, 0));
         assert_eq!(at(0.1, 0), 1);

@@ -48,6 +48,7 @@ pub mod cube;
 pub(crate) mod decode;
 mod indirect;
 pub mod ints;
+pub mod itex;
 pub mod lanes;
 pub mod math;
 pub(crate) mod mip;
@@ -848,7 +849,8 @@ impl Executable {
                 | Op::CubeGrad
                 | Op::ShadowLod
                 | Op::ShadowBias
-                | Op::ShadowCube => {
+                | Op::ShadowCube
+                | Op::ShadowGrad => {
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     let mut c = [[0.0; LANES]; 4];
                     self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);

@@ -93,6 +93,7 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
                     mips: &[],
                     depth: None,
                     rgba: None,
+                    ints: None,
                     width,
                     height,
                     texels: &texels,

@@ -126,6 +126,11 @@ pub struct TextureRef<'a> {
     /// (r, g, b, a), row 0 first): samples are unclamped floats (bilinear with float weights),
     /// and `texels` is not read. `depth` wins when both are set.
     pub rgba: Option<&'a [[f32; 4]]>,
+    /// An integer texture instead (profile 2's isampler2D/usampler2D, issue 15): `width *
+    /// height` texels of four 32-bit words (r, g, b, a), row 0 first, one level. The texture
+    /// ops of an integer sampler read the words unchanged into the integer registers
+    /// (`exec::itex`); `texels` is not read. `depth` and `rgba` win when set.
+    pub ints: Option<&'a [[u32; 4]]>,
     /// Mip levels 1, 2, ... of an 8-bit texture (level 0 is `texels`): level i has
     /// max(1, width >> i) x max(1, height >> i) texels, row 0 first. Empty: level 0 only.
     pub mips: &'a [&'a [u32]],
@@ -185,10 +190,11 @@ impl TextureRef<'_> {
             });
         }
         let needed = self.width as usize * self.height as usize;
-        let found = match (self.depth, self.rgba) {
-            (Some(d), _) => d.len(),
-            (None, Some(c)) => c.len(),
-            (None, None) => self.texels.len(),
+        let found = match (self.depth, self.rgba, self.ints) {
+            (Some(d), _, _) => d.len(),
+            (None, Some(c), _) => c.len(),
+            (None, None, Some(i)) => i.len(),
+            (None, None, None) => self.texels.len(),
         };
         if found < needed {
             return Err(TextureError::TooFewTexels { needed, found });
@@ -213,7 +219,16 @@ impl TextureRef<'_> {
     /// Whether samples are floats read at full precision (a depth or float colour texture).
     #[inline(always)]
     pub fn is_float(&self) -> bool {
-        self.depth.is_some() || self.rgba.is_some()
+        self.depth.is_some() || self.rgba.is_some() || self.ints.is_some()
+    }
+
+    /// The integer texels when this is an integer texture (and neither depth nor float).
+    #[inline(always)]
+    pub fn int_texels(&self) -> Option<&[[u32; 4]]> {
+        match (self.depth, self.rgba) {
+            (None, None) => self.ints,
+            _ => None,
+        }
     }
 
     /// Texel column `i` wrapped by the s mode into 0..size.
@@ -568,6 +583,7 @@ mod tests {
                         mips: &[],
                         depth: None,
                         rgba: None,
+                        ints: None,
                         width: w,
                         height: h,
                         texels: &texels,
@@ -610,6 +626,7 @@ mod tests {
                     mips: &[],
                     depth: None,
                     rgba: None,
+                    ints: None,
                     width: w,
                     height: h,
                     texels: &texels,

@@ -171,6 +171,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     let _ = fs.iface.samplers.push(Sampler {
         name: name("tex"),
         unit: 0,
+        ty: Type::Sampler2D,
     });
     fs.iface.color_output = Some(name("c"));
     let _ = fs.imms.push(0.0);
@@ -194,6 +195,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
         mips: &[],
         depth: None,
         rgba: None,
+        ints: None,
         width: 2,
         height: 2,
         texels: &texels,

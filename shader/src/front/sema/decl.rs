@@ -633,6 +633,7 @@ impl<'a> Sema<'a> {
                     let _ = self.module.iface.samplers.push(Sampler {
                         name: en,
                         unit: (units + k) as u8,
+                        ty: n.ty,
                     });
                 }
                 units += agg.len as usize;
@@ -681,6 +682,7 @@ impl<'a> Sema<'a> {
                     let _ = self.module.iface.samplers.push(Sampler {
                         name: nm,
                         unit: units as u8,
+                        ty: n.ty,
                     });
                     units += 1;
                 } else {

@@ -78,7 +78,11 @@ impl<'a> Sema<'a> {
 
     /// The sampler argument's texture unit.
     fn tex_unit(&mut self, name: &str, s: (i16, Val)) -> R<i16> {
-        if s.1.ty != Type::Sampler2D || s.1.unit < 0 {
+        let ok = matches!(
+            s.1.ty,
+            Type::Sampler2D | Type::ISampler2D | Type::USampler2D
+        );
+        if !ok || s.1.unit < 0 {
             bail!(
                 self,
                 s.0,
@@ -190,21 +194,34 @@ impl<'a> Sema<'a> {
                 .copied()
                 .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
         };
-        if arg(0).1.ty.is_sampler() && arg(0).1.ty != Type::Sampler2D {
+        let sty = arg(0).1.ty;
+        let int = matches!(sty, Type::ISampler2D | Type::USampler2D);
+        if sty.is_sampler() && sty != Type::Sampler2D && !int {
             return self.cube_shadow_builtin(name, args);
         }
         let unit = self.tex_unit(name, arg(0))?;
+        // An integer sampler's functions are sampler2D's with ivec4/uvec4 results: the same
+        // ops, which read an integer texture's words into the integer lanes (`exec::itex`).
+        let rty = match sty {
+            Type::ISampler2D => Type::IVec4,
+            Type::USampler2D => Type::UVec4,
+            _ => Type::Vec4,
+        };
         let out = |s: &mut Self, op: Op, ty: Type, a: i16, b: i16, aux2: i16| -> R<Val> {
             let t = s.temp(1)?;
             s.emit(op, ty, 4, t, a, b, unit, aux2)?;
             Ok(Val::temp(ty, t))
         };
         match name {
+            "texture" if args.len() == 2 && int => {
+                let p = self.tex_vec(name, "coordinate", arg(1), 2)?;
+                out(self, Op::SampleBias, rty, p, -1, 0)
+            }
             "texture" if args.len() == 2 => self.builtin(i, name, args),
             "texture" => {
                 let p = self.tex_vec(name, "coordinate", arg(1), 2)?;
                 let b = self.tex_bias(name, arg(2))?;
-                out(self, Op::SampleBias, Type::Vec4, p, b, 0)
+                out(self, Op::SampleBias, rty, p, b, 0)
             }
             "textureOffset" => {
                 let p = self.tex_vec(name, "coordinate", arg(1), 2)?;
@@ -214,7 +231,7 @@ impl<'a> Sema<'a> {
                 } else {
                     -1
                 };
-                out(self, Op::SampleBias, Type::Vec4, p, b, o)
+                out(self, Op::SampleBias, rty, p, b, o)
             }
             "textureLod" | "textureLodOffset" => {
                 let p = self.tex_vec(name, "coordinate", arg(1), 2)?;
@@ -224,7 +241,7 @@ impl<'a> Sema<'a> {
                 } else {
                     0
                 };
-                out(self, Op::SampleLod, Type::Vec4, p, l, o)
+                out(self, Op::SampleLod, rty, p, l, o)
             }
             "textureProj" | "textureProjOffset" => {
                 let q = arg(1);
@@ -258,7 +275,7 @@ impl<'a> Sema<'a> {
                 } else {
                     -1
                 };
-                out(self, Op::SampleBias, Type::Vec4, p, b, o)
+                out(self, Op::SampleBias, rty, p, b, o)
             }
             "textureGrad" | "textureGradOffset" => {
                 let p = self.tex_vec(name, "coordinate", arg(1), 2)?;
@@ -273,7 +290,7 @@ impl<'a> Sema<'a> {
                 let g = self.temp(2)?;
                 self.emit(Op::Mov, Type::Vec2, 4, g, dx, -1, 0, 0)?;
                 self.emit(Op::Mov, Type::Vec2, 4, g + 1, dy, -1, 0, 0)?;
-                out(self, Op::SampleGrad, Type::Vec4, p, g, o)
+                out(self, Op::SampleGrad, rty, p, g, o)
             }
             "texelFetch" | "texelFetchOffset" => {
                 let p = self.tex_int(name, "coordinate", arg(1), 2)?;
@@ -283,7 +300,7 @@ impl<'a> Sema<'a> {
                 } else {
                     0
                 };
-                out(self, Op::TexFetch, Type::Vec4, p, l, o)
+                out(self, Op::TexFetch, rty, p, l, o)
             }
             _ => {
                 // textureSize

@@ -7,7 +7,9 @@
 //! - sampler2DShadow (float results): `texture(s, vec3 P [, bias])` (P.z the reference),
 //!   `textureLod(s, vec3, float)`, `textureOffset(s, vec3, const ivec2 [, bias])`,
 //!   `textureLodOffset(s, vec3, float, const ivec2)`, `textureProj(s, vec4 [, bias])`,
-//!   `textureProjOffset(s, vec4, const ivec2 [, bias])`, `textureSize(s, int)`.
+//!   `textureProjOffset(s, vec4, const ivec2 [, bias])`, `textureGrad(s, vec3, vec2 dPdx,
+//!   vec2 dPdy)`, `textureGradOffset(s, vec3, vec2, vec2, const ivec2)` (SHADOW_GRAD, 108),
+//!   `textureSize(s, int)`.
 //! - samplerCubeShadow: `texture(s, vec4 P [, bias])` (P.w the reference), `textureSize`.
 //!
 //! Every other function on these samplers is an error naming what exists.
@@ -130,6 +132,21 @@ impl<'a> Sema<'a> {
                 };
                 out(self, Op::ShadowBias, p, b, o)
             }
+            (Type::Sampler2DShadow, "textureGrad" | "textureGradOffset") => {
+                let p = self.tex_vec(name, "coordinate (s, t, reference)", arg(1), 3)?;
+                let dx = self.tex_vec(name, "dPdx", arg(2), 2)?;
+                let dy = self.tex_vec(name, "dPdy", arg(3), 2)?;
+                let o = if n == 5 {
+                    self.tex_offset(name, arg(4))?
+                } else {
+                    0
+                };
+                // The two derivatives in consecutive temps, as SAMPLE_GRAD.
+                let g = self.temp(2)?;
+                self.emit(Op::Mov, Type::Vec2, 4, g, dx, -1, 0, 0)?;
+                self.emit(Op::Mov, Type::Vec2, 4, g + 1, dy, -1, 0, 0)?;
+                out(self, Op::ShadowGrad, p, g, o)
+            }
             (Type::SamplerCubeShadow, "texture") => {
                 let p = self.tex_vec(name, "coordinate (direction, reference)", arg(1), 4)?;
                 let b = if n == 3 {
@@ -143,7 +160,7 @@ impl<'a> Sema<'a> {
                 let has = match sty {
                     Type::SamplerCube => "texture, textureLod, textureGrad and textureSize",
                     Type::Sampler2DShadow => {
-                        "texture, textureOffset, textureLod, textureLodOffset, textureProj, textureProjOffset and textureSize"
+                        "texture, textureOffset, textureLod, textureLodOffset, textureProj, textureProjOffset, textureGrad, textureGradOffset and textureSize"
                     }
                     _ => "texture and textureSize",
                 };
