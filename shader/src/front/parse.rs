@@ -830,6 +830,15 @@ impl<'a> Parser<'a> {
         if instance < 0 && quals & Q_UNIFORM != 0 {
             let mut cur = members;
             while cur >= 0 {
+                if let Some(m) = self.ast.get(cur).copied().filter(|m| m.ty.is_sampler()) {
+                    let t = self.toks.get(m.tok).copied();
+                    if let Some(t) = t {
+                        self.err_at(
+                            t,
+                            format_args!("uniform block members cannot be samplers (GLSL 3.30, section 4.3.7): declare it as a plain uniform"),
+                        );
+                    }
+                }
                 self.set(cur, |n| {
                     n.quals |= quals;
                     n.op |= flags;

@@ -247,6 +247,17 @@ impl<'a> Sema<'a> {
                             continue;
                         }
                     }
+                    if self.agg_units(agg) > 0 {
+                        let b = self.agg_name(agg);
+                        self.err(
+                            i,
+                            format_args!(
+                                "uniform block '{}' has a sampler member: GLSL 3.30 (section 4.3.7) allows samplers in uniform blocks nowhere; declare it as a plain uniform",
+                                b
+                            ),
+                        );
+                        continue;
+                    }
                 }
                 if io {
                     let st = self.agg_name(agg);
@@ -655,7 +666,10 @@ impl<'a> Sema<'a> {
                     Some(d) if n.op & D_BLOCK != 0 => self.name_str(d.name),
                     _ => name,
                 };
-                if self.reflect_uniform(i, prefix, agg, uni_slot).is_ok() {
+                if self
+                    .reflect_uniform(i, prefix, agg, uni_slot, &mut units)
+                    .is_ok()
+                {
                     uni_slot += slots;
                 }
                 continue;
@@ -1029,10 +1043,16 @@ impl<'a> Sema<'a> {
                     } else {
                         -1
                     };
+                    let unit = if self.agg_units(agg) > 0 {
+                        i8::try_from(self.first_element(prefix, true)).unwrap_or(-1)
+                    } else {
+                        -1
+                    };
                     let s = self.add_sym(i, name, SymKind::Uniform, Type::None, tmp)?;
                     if let Some(sym) = self.t.syms.get_mut(s) {
                         sym.agg = agg;
                         sym.slot = first as i16;
+                        sym.unit = unit;
                     }
                     return Ok(());
                 }
