@@ -175,3 +175,28 @@ void main() {
     // The program's six units.
     assert_eq!(p.sampler_units(), 0b11_1111);
 }
+
+/// Brief F item 2: a uniform block array, each element its own block with GL's names
+/// (`Light[1].color`), set through the uniform API like any uniform.
+#[test]
+fn uniform_block_arrays_name_each_element_as_gl_does() {
+    let vs = "in vec3 pos; void main() { gl_Position = vec4(pos, 1.0); }";
+    let fs = "layout(std140) uniform Light { vec3 color; float k; } lights[3];
+out vec4 c;
+void main() { c = vec4(lights[0].color * lights[2].k + lights[1].color, 1.0); }";
+    let p = link(vs, fs).unwrap();
+    let names: Vec<&str> = p.uniforms().iter().map(|u| u.name.as_str()).collect();
+    for want in [
+        "Light[0].color",
+        "Light[1].color",
+        "Light[2].color",
+        "Light[0].k",
+        "Light[2].k",
+    ] {
+        assert!(names.contains(&want), "{} missing from {:?}", want, names);
+    }
+    assert!(!names.iter().any(|n| n.starts_with("lights")), "{:?}", names);
+    let a = p.uniform_find("Light[2].k").unwrap();
+    let b = p.uniform_find("Light[0].k").unwrap();
+    assert_ne!(p.uniforms()[a].fs_slot, p.uniforms()[b].fs_slot);
+}

@@ -436,7 +436,7 @@ impl<'a> Parser<'a> {
             if self.at(Tok::Invariant) && self.peek_kind(1) == Tok::Ident && quals == 0 {
                 return self.invariant_redeclaration(first_tok);
             }
-            self.p2_qualifiers(&mut quals, &mut flags)?;
+            self.p2_qualifiers(&mut quals, &mut flags, false)?;
         } else if self.eat(Tok::Smooth) {
             quals |= Q_SMOOTH;
         }
@@ -614,8 +614,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Profile 2: `invariant`, an interpolation qualifier and `centroid` before the storage
-    /// qualifier, in GLSL 3.30's order (invariant, interpolation, centroid with in/out).
-    fn p2_qualifiers(&mut self, quals: &mut u8, flags: &mut u8) -> Result<(), ()> {
+    /// qualifier, in GLSL 3.30's order (invariant, interpolation, centroid with in/out). On an
+    /// interface block `member`, `centroid` stands alone (before the member's type).
+    fn p2_qualifiers(&mut self, quals: &mut u8, flags: &mut u8, member: bool) -> Result<(), ()> {
         // Rank of the last qualifier seen: 1 invariant, 2 interpolation, 3 centroid.
         let mut rank = 0u8;
         let mut last = self.tok();
@@ -661,7 +662,7 @@ impl<'a> Parser<'a> {
             *flags |= f;
             self.advance();
         }
-        if rank == 3 && !matches!(self.kind(), Tok::In | Tok::Out) {
+        if rank == 3 && !member && !matches!(self.kind(), Tok::In | Tok::Out) {
             self.err_at(
                 last,
                 format_args!("'centroid' must be followed by 'in' or 'out'"),
@@ -811,16 +812,22 @@ impl<'a> Parser<'a> {
         self.leave();
         let members = members?;
         self.expect(Tok::RBrace, "'}' after the block members")?;
+        // A uniform block array (`uniform B { ... } b[3];`): each element its own block, its
+        // members named `B[k].member` as GL names them.
+        let mut arr = -1;
         let instance = if self.at(Tok::Ident) {
             let v = self.idx();
             self.advance();
             if self.at(Tok::LBracket) {
-                let t = self.tok();
-                self.err_at(
-                    t,
-                    format_args!("arrays of interface blocks are not supported yet"),
-                );
-                return Err(());
+                if quals & Q_UNIFORM == 0 {
+                    let t = self.tok();
+                    self.err_at(
+                        t,
+                        format_args!("arrays of in/out interface blocks are not supported yet (uniform block arrays are)"),
+                    );
+                    return Err(());
+                }
+                arr = self.array_size(false)?;
             }
             v
         } else {
@@ -862,6 +869,7 @@ impl<'a> Parser<'a> {
         d.op = flags | D_BLOCK;
         d.ival = if instance < 0 { -2 } else { -1 };
         d.d = first_tok;
+        d.b = arr;
         let di = self.node(d)?;
         self.set(s, |n| n.next = di);
         Ok(s)
@@ -943,7 +951,7 @@ impl<'a> Parser<'a> {
             // §4.3.7; sema allows them on in/out blocks only).
             let (mut mq, mut mf) = (0u8, 0u8);
             if block {
-                self.p2_qualifiers(&mut mq, &mut mf)?;
+                self.p2_qualifiers(&mut mq, &mut mf, true)?;
             }
             self.eat(Tok::PrecQual);
             let t = self.tok();

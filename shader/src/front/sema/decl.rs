@@ -1194,17 +1194,29 @@ impl<'a> Sema<'a> {
                     self.name_str(d.name)
                 );
             }
-            let ok = !m.ty.is_agg()
-                && matches!(
-                    m.ty.base,
-                    Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+            let float_vec = matches!(
+                m.ty.base,
+                Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+            );
+            // int/uint scalar and vector members, as plain integer varyings: flat (the
+            // member's own qualifier or the block's).
+            let int_member = m.ty.base.is_integer();
+            if !m.ty.is_agg() && int_member && (m.quals | n.op) & D_FLAT == 0 {
+                bail!(
+                    self,
+                    i,
+                    "integer member '{}' ({}) of interface block '{}' must be flat (on the member or the block): integers are not interpolated",
+                    self.name_str(m.name),
+                    m.ty.base.name(),
+                    self.name_str(d.name)
                 );
-            if !ok {
+            }
+            if m.ty.is_agg() || !(float_vec || int_member) {
                 let w = self.agg_name(m.ty);
                 bail!(
                     self,
                     i,
-                    "member '{}' of interface block '{}' is {}; it must be float, vec2, vec3 or vec4 in this profile",
+                    "member '{}' of interface block '{}' is {}; it must be float, vec2-4, or (flat) int, ivec2-4, uint, uvec2-4 in this profile",
                     self.name_str(m.name),
                     self.name_str(d.name),
                     w
