@@ -78,7 +78,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     quad,
     post,
     vertexid,
-    fragdepth_spheres
+    fragdepth_spheres,
+    agg_cube
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
