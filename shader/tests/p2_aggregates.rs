@@ -168,7 +168,13 @@ void main() {
     assert_eq!(p.sampler_find("mats[1].albedo"), Some(2));
     // The non-sampler members stay uniforms, in consecutive slots.
     let names: Vec<&str> = p.uniforms().iter().map(|u| u.name.as_str()).collect();
-    for want in ["m.tint", "mats[0].tint", "mats[1].tint", "pr.w", "pr.m.tint"] {
+    for want in [
+        "m.tint",
+        "mats[0].tint",
+        "mats[1].tint",
+        "pr.w",
+        "pr.m.tint",
+    ] {
         assert!(names.contains(&want), "{} missing from {:?}", want, names);
     }
     assert!(!names.iter().any(|n| n.contains("albedo")), "{:?}", names);
@@ -195,7 +201,11 @@ void main() { c = vec4(lights[0].color * lights[2].k + lights[1].color, 1.0); }"
     ] {
         assert!(names.contains(&want), "{} missing from {:?}", want, names);
     }
-    assert!(!names.iter().any(|n| n.starts_with("lights")), "{:?}", names);
+    assert!(
+        !names.iter().any(|n| n.starts_with("lights")),
+        "{:?}",
+        names
+    );
     let a = p.uniform_find("Light[2].k").unwrap();
     let b = p.uniform_find("Light[0].k").unwrap();
     assert_ne!(p.uniforms()[a].fs_slot, p.uniforms()[b].fs_slot);

@@ -195,5 +195,9 @@ void main() { ids.id = 1; gl_Position = vec4(0.0); }";
     };
     let mut s = String::new();
     d.render(src.as_bytes(), &mut s).unwrap();
-    assert!(s.contains("integer member 'id' (int) of interface block 'Ids' must be flat"), "{}", s);
+    assert!(
+        s.contains("integer member 'id' (int) of interface block 'Ids' must be flat"),
+        "{}",
+        s
+    );
 }

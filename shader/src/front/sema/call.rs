@@ -93,7 +93,11 @@ impl<'a> Sema<'a> {
         }
         // The result lives below the callee's temps so it survives the callee's statements.
         let ret_agg = self.node_agg(f)?;
-        self.no_sampler_agg(f, ret_agg, "a function cannot return a struct with samplers")?;
+        self.no_sampler_agg(
+            f,
+            ret_agg,
+            "a function cannot return a struct with samplers",
+        )?;
         let ret_temps = if ret_agg.is_agg() {
             self.agg_temps(ret_agg)
         } else {
