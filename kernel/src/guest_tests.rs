@@ -83,7 +83,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     mip,
     cube_sky,
     cube_sphere,
-    iattr_tris
+    iattr_tris,
+    agg_cube
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the

@@ -130,3 +130,83 @@ fn a_whole_uniform_array_is_set_at_once_or_refused_with_the_count() {
         Err(UniformError::NoSuchUniform { .. })
     ));
 }
+
+/// Issue 13 (brief F item 1): samplers as struct members. Each sampler member of a uniform
+/// struct (plain, array element, nested) is its own unit, reflected by its GL name, and is
+/// sampled through an `in` parameter of the struct type too.
+#[test]
+fn samplers_in_uniform_structs_get_their_own_units_named_as_gl_names_them() {
+    let vs = "in vec3 pos; out vec2 uv; void main() { uv = pos.xy; gl_Position = vec4(pos, 1.0); }";
+    let fs = "struct Mat { sampler2D albedo; vec3 tint; };
+struct Pair { float w; Mat m; sampler2D extra[2]; };
+uniform Mat m;
+uniform Mat mats[2];
+uniform Pair pr;
+in vec2 uv;
+out vec4 color;
+vec4 shade(Mat q) { return texture(q.albedo, uv) * vec4(q.tint, 1.0); }
+void main() {
+    color = texture(m.albedo, uv) + shade(mats[1]) + shade(pr.m) * pr.w + texture(pr.extra[1], uv);
+}";
+    let p = link(vs, fs).unwrap();
+    let units: Vec<(&str, u8)> = p
+        .samplers()
+        .iter()
+        .map(|s| (s.name.as_str(), s.unit))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            ("m.albedo", 0),
+            ("mats[0].albedo", 1),
+            ("mats[1].albedo", 2),
+            ("pr.m.albedo", 3),
+            ("pr.extra[0]", 4),
+            ("pr.extra[1]", 5),
+        ]
+    );
+    assert_eq!(p.sampler_find("mats[1].albedo"), Some(2));
+    // The non-sampler members stay uniforms, in consecutive slots.
+    let names: Vec<&str> = p.uniforms().iter().map(|u| u.name.as_str()).collect();
+    for want in [
+        "m.tint",
+        "mats[0].tint",
+        "mats[1].tint",
+        "pr.w",
+        "pr.m.tint",
+    ] {
+        assert!(names.contains(&want), "{} missing from {:?}", want, names);
+    }
+    assert!(!names.iter().any(|n| n.contains("albedo")), "{:?}", names);
+    // The program's six units.
+    assert_eq!(p.sampler_units(), 0b11_1111);
+}
+
+/// Brief F item 2: a uniform block array, each element its own block with GL's names
+/// (`Light[1].color`), set through the uniform API like any uniform.
+#[test]
+fn uniform_block_arrays_name_each_element_as_gl_does() {
+    let vs = "in vec3 pos; void main() { gl_Position = vec4(pos, 1.0); }";
+    let fs = "layout(std140) uniform Light { vec3 color; float k; } lights[3];
+out vec4 c;
+void main() { c = vec4(lights[0].color * lights[2].k + lights[1].color, 1.0); }";
+    let p = link(vs, fs).unwrap();
+    let names: Vec<&str> = p.uniforms().iter().map(|u| u.name.as_str()).collect();
+    for want in [
+        "Light[0].color",
+        "Light[1].color",
+        "Light[2].color",
+        "Light[0].k",
+        "Light[2].k",
+    ] {
+        assert!(names.contains(&want), "{} missing from {:?}", want, names);
+    }
+    assert!(
+        !names.iter().any(|n| n.starts_with("lights")),
+        "{:?}",
+        names
+    );
+    let a = p.uniform_find("Light[2].k").unwrap();
+    let b = p.uniform_find("Light[0].k").unwrap();
+    assert_ne!(p.uniforms()[a].fs_slot, p.uniforms()[b].fs_slot);
+}

@@ -280,8 +280,9 @@ fn trigonometric_and_hyperbolic_functions_are_within_their_bounds() {
 
 #[test]
 fn inverse_trigonometric_functions_are_within_their_bounds() {
-    // atan: Mesa's minimax polynomial, |error| < 1e-5; asin/acos: Abramowitz-Stegun 4.4.45,
-    // |error| < 7e-5 (undefined outside [-1, 1]: not compared there).
+    // atan: Mesa's minimax polynomial, |error| < 1e-5; asin/acos: Mesa's form and fitted
+    // coefficients (so the results equal llvmpipe's), |error| < 3.9e-4 (asin) and 1.6e-4 (acos)
+    // against the true value (undefined outside [-1, 1]: not compared there).
     // atan(NaN) is 0 here (the result takes SIGN(x), 0 for NaN).
     check("atan", 1e4, 1e-5, 0.0, |x| {
         if x.is_nan() {
@@ -290,14 +291,14 @@ fn inverse_trigonometric_functions_are_within_their_bounds() {
             x.atan()
         }
     });
-    check("asin", 1.0, 7e-5, 0.0, |x| {
+    check("asin", 1.0, 4e-4, 0.0, |x| {
         if x.abs() > 1.0 {
             ANY
         } else {
             x.asin()
         }
     });
-    check("acos", 1.0, 7e-5, 0.0, |x| {
+    check("acos", 1.0, 1.7e-4, 0.0, |x| {
         if x.abs() > 1.0 {
             ANY
         } else {

@@ -52,8 +52,12 @@ impl Workers for Bands {
 }
 
 fn render(verts: &[[f32; 4]], bands: usize) -> (Vec<u32>, u32) {
-    let vs = build(0, VS);
-    let fs = build(1, FS);
+    render_with(VS, FS, verts, bands)
+}
+
+fn render_with(vs: &str, fs: &str, verts: &[[f32; 4]], bands: usize) -> (Vec<u32>, u32) {
+    let vs = build(0, vs);
+    let fs = build(1, fs);
     let mut prog = Program::new();
     prog.link(Some(&vs.module), Some(&fs.module))
         .unwrap_or_else(|e| panic!("{} {}", e, prog.log()));
@@ -144,4 +148,56 @@ fn flat_integers_keep_their_bits() {
             &img[..16]
         );
     }
+}
+
+/// The same integers as members of an interface block (brief F item 2): `flat` on the member
+/// or on the whole block, with `centroid` and `invariant` members beside them.
+const VS_BLOCK: &str = "#pragma chrisos profile 2
+layout(location = 0) in vec4 pos;
+out Ids { flat ivec4 v; centroid vec2 w; invariant float f; } ids;
+flat out Raw { uint u; } raw;
+void main() {
+    ids.v = ivec4(-2147483647 - 1, 2139095041, 2139095040, -8388607);
+    ids.w = vec2(0.5);
+    ids.f = 0.25;
+    raw.u = 4286578689u;
+    gl_Position = pos;
+}";
+
+const FS_BLOCK: &str = "#pragma chrisos profile 2
+in Ids { flat ivec4 v; centroid vec2 w; invariant float f; } fs_ids;
+flat in Raw { uint u; };
+out vec4 c;
+void main() {
+    bool same = all(equal(fs_ids.v, ivec4(-2147483647 - 1, 2139095041, 2139095040, -8388607)));
+    bool near = abs(fs_ids.w.x - 0.5) < 1e-4 && abs(fs_ids.f - 0.25) < 1e-4;
+    c = (same && near && u == 4286578689u) ? vec4(1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+}";
+
+#[test]
+fn flat_integer_members_of_interface_blocks_keep_their_bits() {
+    let full = [
+        [-1.0, -1.0, 0.0, 1.0],
+        [3.0, -1.0, 0.0, 1.0],
+        [-1.0, 3.0, 0.0, 1.0],
+    ];
+    let (img, _) = render_with(VS_BLOCK, FS_BLOCK, &full, 1);
+    assert!(img.iter().all(|&p| p == 0xffffffff), "{:x?}", &img[..16]);
+}
+
+#[test]
+fn an_integer_block_member_must_be_flat() {
+    let src = "#pragma chrisos profile 2
+out Ids { int id; } ids;
+void main() { ids.id = 1; gl_Position = vec4(0.0); }";
+    let Err(d) = compile(0, src.as_bytes(), "t") else {
+        panic!("an interpolated int member compiled");
+    };
+    let mut s = String::new();
+    d.render(src.as_bytes(), &mut s).unwrap();
+    assert!(
+        s.contains("integer member 'id' (int) of interface block 'Ids' must be flat"),
+        "{}",
+        s
+    );
 }

@@ -438,7 +438,7 @@ impl<'a> Parser<'a> {
             if self.at(Tok::Invariant) && self.peek_kind(1) == Tok::Ident && quals == 0 {
                 return self.invariant_redeclaration(first_tok);
             }
-            self.p2_qualifiers(&mut quals, &mut flags)?;
+            self.p2_qualifiers(&mut quals, &mut flags, false)?;
         } else if self.eat(Tok::Smooth) {
             quals |= Q_SMOOTH;
         }
@@ -616,8 +616,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Profile 2: `invariant`, an interpolation qualifier and `centroid` before the storage
-    /// qualifier, in GLSL 3.30's order (invariant, interpolation, centroid with in/out).
-    fn p2_qualifiers(&mut self, quals: &mut u8, flags: &mut u8) -> Result<(), ()> {
+    /// qualifier, in GLSL 3.30's order (invariant, interpolation, centroid with in/out). On an
+    /// interface block `member`, `centroid` stands alone (before the member's type).
+    fn p2_qualifiers(&mut self, quals: &mut u8, flags: &mut u8, member: bool) -> Result<(), ()> {
         // Rank of the last qualifier seen: 1 invariant, 2 interpolation, 3 centroid.
         let mut rank = 0u8;
         let mut last = self.tok();
@@ -663,7 +664,7 @@ impl<'a> Parser<'a> {
             *flags |= f;
             self.advance();
         }
-        if rank == 3 && !matches!(self.kind(), Tok::In | Tok::Out) {
+        if rank == 3 && !member && !matches!(self.kind(), Tok::In | Tok::Out) {
             self.err_at(
                 last,
                 format_args!("'centroid' must be followed by 'in' or 'out'"),
@@ -813,16 +814,22 @@ impl<'a> Parser<'a> {
         self.leave();
         let members = members?;
         self.expect(Tok::RBrace, "'}' after the block members")?;
+        // A uniform block array (`uniform B { ... } b[3];`): each element its own block, its
+        // members named `B[k].member` as GL names them.
+        let mut arr = -1;
         let instance = if self.at(Tok::Ident) {
             let v = self.idx();
             self.advance();
             if self.at(Tok::LBracket) {
-                let t = self.tok();
-                self.err_at(
-                    t,
-                    format_args!("arrays of interface blocks are not supported yet"),
-                );
-                return Err(());
+                if quals & Q_UNIFORM == 0 {
+                    let t = self.tok();
+                    self.err_at(
+                        t,
+                        format_args!("arrays of in/out interface blocks are not supported yet (uniform block arrays are)"),
+                    );
+                    return Err(());
+                }
+                arr = self.array_size(false)?;
             }
             v
         } else {
@@ -832,6 +839,15 @@ impl<'a> Parser<'a> {
         if instance < 0 && quals & Q_UNIFORM != 0 {
             let mut cur = members;
             while cur >= 0 {
+                if let Some(m) = self.ast.get(cur).copied().filter(|m| m.ty.is_sampler()) {
+                    let t = self.toks.get(m.tok).copied();
+                    if let Some(t) = t {
+                        self.err_at(
+                            t,
+                            format_args!("uniform block members cannot be samplers (GLSL 3.30, section 4.3.7): declare it as a plain uniform"),
+                        );
+                    }
+                }
                 self.set(cur, |n| {
                     n.quals |= quals;
                     n.op |= flags;
@@ -855,6 +871,7 @@ impl<'a> Parser<'a> {
         d.op = flags | D_BLOCK;
         d.ival = if instance < 0 { -2 } else { -1 };
         d.d = first_tok;
+        d.b = arr;
         let di = self.node(d)?;
         self.set(s, |n| n.next = di);
         Ok(s)
@@ -936,7 +953,7 @@ impl<'a> Parser<'a> {
             // §4.3.7; sema allows them on in/out blocks only).
             let (mut mq, mut mf) = (0u8, 0u8);
             if block {
-                self.p2_qualifiers(&mut mq, &mut mf)?;
+                self.p2_qualifiers(&mut mq, &mut mf, true)?;
             }
             self.eat(Tok::PrecQual);
             let t = self.tok();

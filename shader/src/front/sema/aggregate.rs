@@ -69,6 +69,9 @@ pub(super) struct StructDef {
     /// Temps and uniform vec4 slots of one value.
     pub(super) temps: u16,
     pub(super) uslots: u16,
+    /// Sampler units of one value (its sampler members, GLSL 3.30 §4.1.7: such a struct is
+    /// only a uniform or an `in` parameter; its samplers take no temps and no slots).
+    pub(super) units: u16,
     pub(super) node: i16,
 }
 
@@ -99,8 +102,12 @@ pub(super) type TypeName = heapless::String<80>;
 /// Leaves of one aggregate value at most (each takes at least one temp).
 pub(super) const LEAF_CAP: usize = P2_TEMP_MAX;
 
-/// Temps of a value of base type `t` (matrices: a temp per column).
+/// Temps of a value of base type `t` (matrices: a temp per column; a sampler member none: its
+/// value is a unit known at compile time).
 fn base_temps(t: Type) -> u16 {
+    if t.is_sampler() {
+        return 0;
+    }
     t.columns().max(1) as u16
 }
 
@@ -132,6 +139,38 @@ impl<'a> Sema<'a> {
             Some(d) => d.uslots,
             None => agg.base.uniform_slots() as u16,
         }
+    }
+
+    /// Sampler units a value of `agg` refers to (its sampler leaves, in layout order).
+    pub(super) fn agg_units(&self, agg: AggTy) -> u16 {
+        if agg.len > 0 {
+            return agg.len.saturating_mul(self.agg_units(agg.elem()));
+        }
+        match self.struct_def(agg) {
+            Some(d) => d.units,
+            None => u16::from(agg.base.is_sampler()),
+        }
+    }
+
+    /// The GLSL rule a struct with a sampler member breaks when used as anything but a
+    /// uniform or an `in` parameter.
+    pub(super) const SAMPLER_STRUCT_RULE: &'static str = "GLSL 3.30, section 4.1.7: samplers, and structs with sampler members, can only be uniforms or function 'in' parameters, never l-values";
+
+    /// Refuses `agg` when it holds samplers: `what` is the use (`'m' cannot be a local
+    /// variable`), followed by the type and the GLSL rule.
+    pub(super) fn no_sampler_agg(&mut self, at: i16, agg: AggTy, what: &str) -> R<()> {
+        if self.agg_units(agg) == 0 {
+            return Ok(());
+        }
+        let t = self.agg_name(agg);
+        bail!(
+            self,
+            at,
+            "{}: {} has sampler members ({})",
+            what,
+            t,
+            Self::SAMPLER_STRUCT_RULE
+        );
     }
 
     /// The name of `agg` for diagnostics (`Light`, `vec3[4]`).
@@ -341,7 +380,7 @@ impl<'a> Sema<'a> {
             );
         }
         let first = self.t.members.len() as u16;
-        let (mut temps, mut uslots) = (0u16, 0u16);
+        let (mut temps, mut uslots, mut units) = (0u16, 0u16, 0u16);
         for (m, mn) in self.ast.list(n.a) {
             let mname = self.name_of(m);
             let ty = match self.node_agg(m) {
@@ -355,8 +394,6 @@ impl<'a> Sema<'a> {
                 None
             } else if mn.ty == Type::Void {
                 Some("void")
-            } else if mn.ty.is_sampler() {
-                Some("a sampler (samplers cannot be struct members in this profile)")
             } else {
                 None
             };
@@ -411,6 +448,7 @@ impl<'a> Sema<'a> {
             }
             temps = temps.saturating_add(self.agg_temps(ty));
             uslots = uslots.saturating_add(self.agg_uslots(ty));
+            units = units.saturating_add(self.agg_units(ty));
         }
         let count = self.t.members.len() as u16 - first;
         let Some(sref) = self.name_ref(name) else {
@@ -430,6 +468,7 @@ impl<'a> Sema<'a> {
             count,
             temps,
             uslots,
+            units,
             node: i,
         });
         Ok(())
@@ -453,7 +492,26 @@ impl<'a> Sema<'a> {
         None
     }
 
-    /// The leaves of `agg` in layout order, offsets from (`toff`, `uoff`).
+    /// The sampler-unit offset of member `name` of struct type `agg` (0 when none).
+    pub(super) fn member_unit(&self, agg: AggTy, name: &str) -> u16 {
+        let Some(d) = self.struct_def(agg) else {
+            return 0;
+        };
+        let mut off = 0u16;
+        for k in d.first..d.first + d.count {
+            let Some(m) = self.t.members.get(k as usize) else {
+                break;
+            };
+            if same_name(self.name_str(m.name), name) {
+                break;
+            }
+            off = off.saturating_add(self.agg_units(m.ty));
+        }
+        off
+    }
+
+    /// The leaves of `agg` in layout order, offsets from (`toff`, `uoff`). Samplers are no
+    /// leaves (they hold no value: their units are known at compile time).
     pub(super) fn leaves(
         &self,
         agg: AggTy,
@@ -475,6 +533,9 @@ impl<'a> Sema<'a> {
             return Ok(());
         }
         let Some(d) = self.struct_def(agg) else {
+            if agg.base.is_sampler() {
+                return Ok(());
+            }
             return out
                 .push(Leaf {
                     toff,
@@ -493,7 +554,9 @@ impl<'a> Sema<'a> {
             if m.ty.strukt != 0 && m.ty.strukt > agg.strukt {
                 return Err(());
             }
-            if !m.ty.is_agg() {
+            if m.ty.base.is_sampler() && !m.ty.is_agg() {
+                // A sampler member: no value (its unit is the struct value's unit + offset).
+            } else if !m.ty.is_agg() {
                 out.push(Leaf {
                     toff: t,
                     uoff: u,
@@ -576,6 +639,42 @@ impl<'a> Sema<'a> {
             bail!(self, i, "struct '{}' has no member named '{}'", s, name);
         };
         let t = v.tmp.saturating_add(toff.min(i16::MAX as u16) as i16);
+        if self.agg_units(ty) > 0 {
+            // A sampler member (or a struct or array holding samplers): its units follow the
+            // struct value's first unit.
+            let uo = self.member_unit(v.agg, name);
+            let unit = i8::try_from((v.unit as i32).saturating_add(uo as i32)).unwrap_or(-1);
+            if v.unit < 0 || unit < 0 {
+                bail!(
+                    self,
+                    i,
+                    "'{}' names a sampler of a struct that has none bound here",
+                    name
+                );
+            }
+            return Ok(if !ty.is_agg() {
+                Val {
+                    ty: ty.base,
+                    tmp: -1,
+                    k: None,
+                    unit,
+                    agg: AggTy::NONE,
+                }
+            } else if ty.base.is_sampler() && ty.strukt == 0 {
+                Val {
+                    ty: Type::None,
+                    tmp: -1,
+                    k: None,
+                    unit,
+                    agg: ty,
+                }
+            } else {
+                Val {
+                    unit,
+                    ..Val::agg(ty, t)
+                }
+            });
+        }
         Ok(if ty.is_agg() {
             Val::agg(ty, t)
         } else {
@@ -601,6 +700,7 @@ impl<'a> Sema<'a> {
             let (x, y) = (self.val_name(&a), self.val_name(&b));
             bail!(self, i, "cannot compare {} {} {}", x, op.symbol(), y);
         }
+        self.no_sampler_agg(i, a.agg, "structs with samplers cannot be compared")?;
         let mut acc: i16 = -1;
         for l in self.leaves_of(i, a.agg)? {
             let cols = l.ty.columns().max(1) as i16;
@@ -656,6 +756,7 @@ impl<'a> Sema<'a> {
         let Some(d) = self.struct_def(agg) else {
             return Err(());
         };
+        self.no_sampler_agg(i, agg, "a struct with samplers cannot be constructed")?;
         let nargs = self.ast.list(n.a).count();
         if nargs != d.count as usize {
             bail!(
@@ -714,6 +815,7 @@ impl<'a> Sema<'a> {
         prefix: &str,
         agg: AggTy,
         slot: usize,
+        units: &mut usize,
     ) -> R<()> {
         if agg.len > 0 {
             let e = agg.elem();
@@ -732,12 +834,38 @@ impl<'a> Sema<'a> {
                         NAME_CAP - 1
                     );
                 }
-                self.reflect_uniform(at, &full, e, slot + k * eu)?;
+                self.reflect_uniform(at, &full, e, slot + k * eu, units)?;
             }
             return Ok(());
         }
         let Some(d) = self.struct_def(agg) else {
             let nm: Name = bounded_string(prefix);
+            if agg.base.is_sampler() {
+                // A sampler member: the next unit, named `u.member` (`mats[1].albedo`).
+                let max = self.lim.samplers_max;
+                if *units >= max
+                    || self
+                        .module
+                        .iface
+                        .samplers
+                        .push(Sampler {
+                            name: nm,
+                            unit: *units as u8,
+                        })
+                        .is_err()
+                {
+                    bail!(
+                        self,
+                        at,
+                        "too many samplers: '{}' would be sampler {}; the limit is {}",
+                        prefix,
+                        *units + 1,
+                        max
+                    );
+                }
+                *units += 1;
+                return Ok(());
+            }
             if self.module.iface.uniforms.len() >= self.lim.uniform_vec4_slots_max
                 || self
                     .module
@@ -777,7 +905,7 @@ impl<'a> Sema<'a> {
                     NAME_CAP - 1
                 );
             }
-            self.reflect_uniform(at, &full, m.ty, u)?;
+            self.reflect_uniform(at, &full, m.ty, u, units)?;
             u += self.agg_uslots(m.ty) as usize;
         }
         Ok(())
@@ -841,6 +969,15 @@ impl<'a> Sema<'a> {
         let t = v
             .tmp
             .saturating_add(k.saturating_mul(self.agg_temps(el)).min(i16::MAX as u16) as i16);
+        let eu = self.agg_units(el);
+        if eu > 0 {
+            // An element of an array of structs with samplers: its units follow.
+            let unit = (v.unit as i32).saturating_add(k as i32 * eu as i32);
+            return Ok(Val {
+                unit: i8::try_from(unit).unwrap_or(-1),
+                ..Val::agg(el, t)
+            });
+        }
         Ok(if el.is_agg() {
             Val::agg(el, t)
         } else {

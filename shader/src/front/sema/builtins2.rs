@@ -189,8 +189,23 @@ const ATAN_P: [f32; 6] = [
     0.053_681_38,
     -0.012_132_321,
 ];
-/// Abramowitz and Stegun 4.4.45: asin(x) = pi/2 - sqrt(1 - x) (a0 + a1 x + a2 x^2 + a3 x^3).
-const ASIN_A: [f32; 4] = [1.570_728_8, -0.212_114_4, 0.074_261, -0.018_729_3];
+/// asin(x) = pi/2 - sqrt(1 - x) p(x) for x in [0, 1], p(x) = pi/2 + x (pi/4 - 1 + x (p0 + x p1)):
+/// the form Mesa's GLSL front end lowers asin to (first-order exact at 0 and 1), with its fitted
+/// p0, p1 (so the software path and TGSI agree with llvmpipe to rounding). Coefficients of p,
+/// constant term first.
+const ASIN_P: [f32; 4] = [
+    core::f32::consts::FRAC_PI_2,
+    core::f32::consts::FRAC_PI_4 - 1.0,
+    0.086_566_724,
+    -0.031_029_55,
+];
+/// The same form with the coefficients Mesa fits for acos (acos = pi/2 - that).
+const ACOS_P: [f32; 4] = [
+    core::f32::consts::FRAC_PI_2,
+    core::f32::consts::FRAC_PI_4 - 1.0,
+    0.081_324_63,
+    -0.023_633_18,
+];
 
 const LOG2_E: f32 = core::f32::consts::LOG2_E;
 const LN_2: f32 = core::f32::consts::LN_2;
@@ -548,7 +563,7 @@ impl<'a> Sema<'a> {
                 let na = self.mul_k(a, -1.0)?;
                 let om = self.add_k(na, 1.0)?;
                 let r = self.op1(Op::Sqrt, om)?;
-                let p = self.poly(a, &ASIN_A)?;
+                let p = self.poly(a, if name == "asin" { &ASIN_P } else { &ACOS_P })?;
                 let rp = self.op2(Op::Mul, x.ty, r, p)?;
                 let nrp = self.mul_k(rp, -1.0)?;
                 let h = self.add_k(nrp, core::f32::consts::FRAC_PI_2)?;

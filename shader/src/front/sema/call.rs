@@ -93,6 +93,11 @@ impl<'a> Sema<'a> {
         }
         // The result lives below the callee's temps so it survives the callee's statements.
         let ret_agg = self.node_agg(f)?;
+        self.no_sampler_agg(
+            f,
+            ret_agg,
+            "a function cannot return a struct with samplers",
+        )?;
         let ret_temps = if ret_agg.is_agg() {
             self.agg_temps(ret_agg)
         } else {
@@ -140,6 +145,14 @@ impl<'a> Sema<'a> {
                             w
                         );
                     }
+                    if out {
+                        let mut msg: heapless::String<96> = heapless::String::new();
+                        let _ = core::fmt::Write::write_fmt(
+                            &mut msg,
+                            format_args!("the parameter '{}' cannot be out or inout", pname),
+                        );
+                        self.no_sampler_agg(at, pagg, &msg)?;
+                    }
                     let t = self.temp(self.agg_temps(pagg))?;
                     if copy_in {
                         self.store_agg(at, t, pagg, arg)?;
@@ -159,6 +172,8 @@ impl<'a> Sema<'a> {
                         let s = self.add_sym(*p, pname, kind, Type::None, t)?;
                         if let Some(sym) = self.t.syms.get_mut(s) {
                             sym.agg = pagg;
+                            // A struct with samplers refers to the argument's units.
+                            sym.unit = arg.unit;
                         }
                     }
                     continue;

@@ -247,6 +247,17 @@ impl<'a> Sema<'a> {
                             continue;
                         }
                     }
+                    if self.agg_units(agg) > 0 {
+                        let b = self.agg_name(agg);
+                        self.err(
+                            i,
+                            format_args!(
+                                "uniform block '{}' has a sampler member: GLSL 3.30 (section 4.3.7) allows samplers in uniform blocks nowhere; declare it as a plain uniform",
+                                b
+                            ),
+                        );
+                        continue;
+                    }
                 }
                 if io {
                     let st = self.agg_name(agg);
@@ -659,7 +670,10 @@ impl<'a> Sema<'a> {
                     Some(d) if n.op & D_BLOCK != 0 => self.name_str(d.name),
                     _ => name,
                 };
-                if self.reflect_uniform(i, prefix, agg, uni_slot).is_ok() {
+                if self
+                    .reflect_uniform(i, prefix, agg, uni_slot, &mut units)
+                    .is_ok()
+                {
                     uni_slot += slots;
                 }
                 continue;
@@ -1034,10 +1048,16 @@ impl<'a> Sema<'a> {
                     } else {
                         -1
                     };
+                    let unit = if self.agg_units(agg) > 0 {
+                        i8::try_from(self.first_element(prefix, true)).unwrap_or(-1)
+                    } else {
+                        -1
+                    };
                     let s = self.add_sym(i, name, SymKind::Uniform, Type::None, tmp)?;
                     if let Some(sym) = self.t.syms.get_mut(s) {
                         sym.agg = agg;
                         sym.slot = first as i16;
+                        sym.unit = unit;
                     }
                     return Ok(());
                 }
@@ -1179,17 +1199,29 @@ impl<'a> Sema<'a> {
                     self.name_str(d.name)
                 );
             }
-            let ok = !m.ty.is_agg()
-                && matches!(
-                    m.ty.base,
-                    Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+            let float_vec = matches!(
+                m.ty.base,
+                Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
+            );
+            // int/uint scalar and vector members, as plain integer varyings: flat (the
+            // member's own qualifier or the block's).
+            let int_member = m.ty.base.is_integer();
+            if !m.ty.is_agg() && int_member && (m.quals | n.op) & D_FLAT == 0 {
+                bail!(
+                    self,
+                    i,
+                    "integer member '{}' ({}) of interface block '{}' must be flat (on the member or the block): integers are not interpolated",
+                    self.name_str(m.name),
+                    m.ty.base.name(),
+                    self.name_str(d.name)
                 );
-            if !ok {
+            }
+            if m.ty.is_agg() || !(float_vec || int_member) {
                 let w = self.agg_name(m.ty);
                 bail!(
                     self,
                     i,
-                    "member '{}' of interface block '{}' is {}; it must be float, vec2, vec3 or vec4 in this profile",
+                    "member '{}' of interface block '{}' is {}; it must be float, vec2-4, or (flat) int, ivec2-4, uint, uvec2-4 in this profile",
                     self.name_str(m.name),
                     self.name_str(d.name),
                     w

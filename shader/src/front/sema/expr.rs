@@ -234,6 +234,7 @@ impl<'a> Sema<'a> {
             return Err(());
         };
         let (kind, ty, tmp, known, slot) = (sym.kind, sym.ty, sym.tmp, sym.known, sym.slot);
+        let unit = sym.unit;
         if kind == SymKind::ClipDistance && self.stage != Stage::Vertex {
             bail!(
                 self,
@@ -256,7 +257,11 @@ impl<'a> Sema<'a> {
             if tmp < 0 {
                 bail!(self, i, "'{}' has no value here", name);
             }
-            return Ok(Val::agg(agg, tmp));
+            // A struct with sampler members carries its first unit.
+            return Ok(Val {
+                unit,
+                ..Val::agg(agg, tmp)
+            });
         }
         match kind {
             SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
@@ -645,6 +650,7 @@ impl<'a> Sema<'a> {
 
     /// Profile 2: the sides of `?:` where one is a struct must be the same struct.
     fn cond_agg_check(&mut self, i: i16, a: &Val, b: &Val) -> R<()> {
+        self.no_sampler_agg(i, a.agg, "?: cannot select a struct with samplers")?;
         if a.agg != b.agg {
             let (x, y) = (self.val_name(a), self.val_name(b));
             bail!(

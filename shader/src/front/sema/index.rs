@@ -133,6 +133,15 @@ impl<'a> Sema<'a> {
                 "an array of samplers can only be indexed with a constant expression (GLSL 3.30, section 4.1.7: sampler arrays take only integral constant-expression indexes)"
             );
         }
+        if self.agg_units(el) > 0 {
+            let a = self.agg_name(v.agg);
+            bail!(
+                self,
+                e,
+                "an array of structs with samplers ({}) can only be indexed with a constant expression (GLSL 3.30, section 4.1.7: sampler arrays take only integral constant-expression indexes)",
+                a
+            );
+        }
         let stride = self.agg_temps(el);
         let len = v.agg.len;
         let t = match self.uniform_array(&v) {

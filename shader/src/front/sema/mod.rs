@@ -124,6 +124,9 @@ struct Sym {
     /// Profile 2: a struct variable's type (its value is the block of temps from `tmp`; a
     /// uniform's leaves are in consecutive vec4 slots from `slot`); NONE otherwise.
     agg: AggTy,
+    /// Profile 2: the first sampler unit of a struct value with sampler members (a uniform or
+    /// an `in` parameter), -1 otherwise.
+    unit: i8,
 }
 
 #[derive(Clone, Copy, Debug)]

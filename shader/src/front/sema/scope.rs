@@ -156,6 +156,7 @@ impl<'a> Sema<'a> {
             node: at,
             slot: -1,
             agg: super::aggregate::AggTy::NONE,
+            unit: -1,
         };
         let max = self.lim.symbols_max;
         if self.t.syms.len() >= max || self.t.syms.push(sym).is_err() {

@@ -672,6 +672,21 @@ impl<'a> Sema<'a> {
     fn local_agg(&mut self, i: i16, n: Node, is_const: bool) -> R<()> {
         let name = self.name_of(i);
         let mut agg = self.node_agg(i)?;
+        if self.agg_units(agg) > 0 {
+            let what = if n.quals & Q_CONST != 0 {
+                "a const"
+            } else if self.cur == 0 {
+                "a global variable (only a uniform)"
+            } else {
+                "a local variable"
+            };
+            let mut msg: heapless::String<96> = heapless::String::new();
+            let _ = core::fmt::Write::write_fmt(
+                &mut msg,
+                format_args!("'{}' cannot be {}", name, what),
+            );
+            self.no_sampler_agg(i, agg, &msg)?;
+        }
         let mut init = None;
         if n.op & D_UNSIZED != 0 {
             // `T name[] = ...`: the initializer's array gives the size.
@@ -1046,8 +1061,24 @@ impl<'a> Sema<'a> {
     pub(super) fn lvalue(&mut self, i: i16) -> R<LValue> {
         let base = self.t.spine.len();
         let mark = self.t.wb.len();
-        let r = self.lvalue_from(i, base);
+        let mut r = self.lvalue_from(i, base);
         self.t.spine.truncate(base);
+        if let Ok(lv) = r {
+            // Samplers (and structs holding them) are not l-values (GLSL 3.30, 4.1.7).
+            if lv.2.is_sampler() {
+                self.err(
+                    i,
+                    format_args!(
+                        "cannot assign to a sampler ({})",
+                        super::Sema::SAMPLER_STRUCT_RULE
+                    ),
+                );
+                r = Err(());
+            } else if self.agg_units(self.lv_agg) > 0 {
+                let _ = self.no_sampler_agg(i, self.lv_agg, "cannot assign to this struct");
+                r = Err(());
+            }
+        }
         match r {
             // Dynamically indexed levels are written back after the store (`flush_indexed`).
             Ok(lv) => self.own_indexed(mark, lv.1),

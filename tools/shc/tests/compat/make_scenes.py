@@ -255,6 +255,17 @@ dump("sphere", sphere_scene)
 dump("cube", mesh_scene(box([0, 0, 0], [0.9, 0.9, 0.9]), rotation((1, 1.4, 0.2), 0.75),
                         [0.0, 0.4, 3.6], [0, 0, 0], [0.1, 0.1, 0.12, 1]))
 
+# agg_cube: the cube with its three pictures named as sampler members of structs
+# (agg_sampler_struct: `uniform Surface u_surf; uniform Layer u_layers[2];`, GL's names).
+agg_cube = mesh_scene(box([0, 0, 0], [0.9, 0.9, 0.9]), rotation((1, 1.4, 0.2), 0.75),
+                      [0.0, 0.4, 3.6], [0, 0, 0], [0.1, 0.1, 0.12, 1])
+agg_cube["textures"] = {"u_surf.albedo": albedo_texture(), "u_layers[0].tex": normal_map_texture(),
+                        "u_layers[1].tex": matcap_texture()}
+agg_cube["uniforms"].update({"u_surf.tint": [0.6, 0.55, 0.5],
+                             "u_layers[0].weight": 0.3, "u_layers[0].scale": [2.0, 2.0],
+                             "u_layers[1].weight": 0.4, "u_layers[1].scale": [1.0, 1.0]})
+dump("agg_cube", agg_cube)
+
 # ground: a long floor and three boxes at growing distances, for fog and grid lines.
 ground = [[-12, -1, 3, 12, -1, 3, 12, -1, -45, -12, -1, -45], [0, 1, 0] * 4,
           [0, 0, 12, 0, 12, 24, 0, 24], [1, 0, 0, 1] * 4, [0, 1, 2, 0, 2, 3]]

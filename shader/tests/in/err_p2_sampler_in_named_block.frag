@@ -1,0 +1,5 @@
+#pragma chrisos profile 2
+// GLSL 3.30 4.3.7: uniform blocks cannot hold samplers (a block with an instance name).
+uniform C { sampler2D t; vec4 j; } c;
+out vec4 color;
+void main() { color = c.j; }

@@ -1,0 +1,11 @@
+#pragma chrisos profile 2
+// Misuse of a struct with a sampler member (GLSL 3.30 4.1.7: only a uniform or an in parameter).
+struct Mat { sampler2D albedo; vec3 tint; };
+uniform Mat m;
+uniform Mat ms[2];
+uniform int k;
+in vec2 uv;
+out vec4 color;
+void f(Mat q) { q.albedo = m.albedo; }
+void g(Mat q) { q = m; }
+void main() { f(m); g(m); color = vec4(1.0); }
