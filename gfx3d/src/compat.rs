@@ -732,8 +732,7 @@ fn render_inner(
         });
         offset += a.components as u32;
     }
-    let mut layout =
-        VertexLayout::new(stride * 4, &els).map_err(|l| format!("layout: {:?}", l))?;
+    let mut layout = VertexLayout::new(stride * 4, &els).map_err(|l| format!("layout: {:?}", l))?;
     for a in &scene.attributes {
         layout = layout
             .with_kind(a.location, a.kind)

@@ -949,8 +949,14 @@ mod tests {
             for (x, y) in [(0, 0), (n - 1, 0), (5, 17), (n - 1, n - 1)] {
                 let (f, s, t) = gl_face(cube_direction(face, x, y, n));
                 assert_eq!(f, face);
-                assert!((s * n as f32 - 0.5 - x as f32).abs() < 1e-3, "{face} {x} {y} s {s}");
-                assert!((t * n as f32 - 0.5 - y as f32).abs() < 1e-3, "{face} {x} {y} t {t}");
+                assert!(
+                    (s * n as f32 - 0.5 - x as f32).abs() < 1e-3,
+                    "{face} {x} {y} s {s}"
+                );
+                assert!(
+                    (t * n as f32 - 0.5 - y as f32).abs() < 1e-3,
+                    "{face} {x} {y} t {t}"
+                );
             }
         }
         // Up is the zenith's blue, down the haze, the sun's texel carries its HDR gain.
@@ -978,7 +984,10 @@ mod tests {
         let k = 1.5 / d[1];
         let f = m.mul_vec4([-d[0] * k, -1.2, -d[2] * k, 1.0]);
         for v in [c, f] {
-            assert!((0.0..1.0).contains(&v[0]) && (0.0..1.0).contains(&v[1]), "{v:?}");
+            assert!(
+                (0.0..1.0).contains(&v[0]) && (0.0..1.0).contains(&v[1]),
+                "{v:?}"
+            );
             assert!((0.0..1.0).contains(&v[2]), "{v:?}");
         }
         assert!((c[0] - f[0]).abs() < 1e-4 && (c[1] - f[1]).abs() < 1e-4);

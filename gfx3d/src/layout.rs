@@ -116,7 +116,11 @@ impl VertexLayout {
     /// The layout with the element at `location` made of `kind` words (`I32`/`U32` for a
     /// program's `int`/`uint` attribute: GL's glVertexAttribIPointer); F32 is the default. The
     /// location must have an element.
-    pub fn with_kind(mut self, location: u8, kind: ElementKind) -> Result<VertexLayout, LayoutError> {
+    pub fn with_kind(
+        mut self,
+        location: u8,
+        kind: ElementKind,
+    ) -> Result<VertexLayout, LayoutError> {
         if self.element(location).is_none() {
             return Err(LayoutError::KindWithoutElement { location });
         }

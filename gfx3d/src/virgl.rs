@@ -18,8 +18,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use virtio_gpu::encode::{
-    float_format, int_format, BlendState, DrawInfo, DsaState, Encoder, RasterState, SamplerState as VSampler,
-    VertexBuffer, VertexElement, Viewport as VViewport,
+    float_format, int_format, BlendState, DrawInfo, DsaState, Encoder, RasterState,
+    SamplerState as VSampler, VertexBuffer, VertexElement, Viewport as VViewport,
 };
 use virtio_gpu::limits::{DEFAULT_BATCH_DWORDS, MAX_OBJECT_HANDLES};
 use virtio_gpu::proto::Box3d;

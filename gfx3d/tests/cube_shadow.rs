@@ -272,7 +272,7 @@ fn sampler2dshadow_offsets_and_grad_move_the_compare() {
     g.draw(0, c, left).unwrap();
     g.end(0, c).unwrap();
     let p = prog(&mut g, c, PASS_VERT, SHADOW_OFFSET_FRAG);
-    let quad = screen(&mut g);
+    let quad = screen_quad(&mut g);
     let sampler = SamplerState {
         compare: Some(CompareFunc::Less),
         ..SamplerState::new(Filter::Nearest, Wrap::ClampToEdge)

@@ -140,7 +140,10 @@ pub const OTHER_TESTS: &[SelfTest] = &[
     ("virtio_gpu::scene::list_complete", scene_list_complete),
     ("gfx3d::diff::list_complete", diff_list_complete),
     ("gfx3d::diff::demo_scene", diff_demo),
-    ("gfx3d::diff::demo_scene_without_mips", diff_demo_without_mips),
+    (
+        "gfx3d::diff::demo_scene_without_mips",
+        diff_demo_without_mips,
+    ),
     ("gfx3d::compat::list_complete", compat_list_complete),
     ("gfx3d::smp::scenes_same_on_every_cpu", smp_scenes),
     ("gfx3d::smp::demo_same_on_every_cpu", smp_demo),

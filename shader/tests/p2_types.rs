@@ -279,12 +279,24 @@ fn integer_attributes_are_profile_2_words() {
     );
     assert_eq!(p[0].to_bits(), 16_777_218);
     assert_eq!(p[1], -4.0);
-    let vs = module(0, "layout(location = 3) in uvec3 u; void main() { gl_Position = vec4(float(u.z)); }");
+    let vs = module(
+        0,
+        "layout(location = 3) in uvec3 u; void main() { gl_Position = vec4(float(u.z)); }",
+    );
     let a = &vs.iface.attributes[0];
-    assert_eq!((a.ty, a.location, a.components), (shader::ir::Type::UVec3, 3, 3));
+    assert_eq!(
+        (a.ty, a.location, a.components),
+        (shader::ir::Type::UVec3, 3, 3)
+    );
     let p1 = "in int i;\nvoid main() { gl_Position = vec4(float(i)); }\n";
-    let d = compile(0, p1.as_bytes(), "t").err().expect("profile 1 refuses it");
+    let d = compile(0, p1.as_bytes(), "t")
+        .err()
+        .expect("profile 1 refuses it");
     let mut s = String::new();
     d.render(p1.as_bytes(), &mut s).unwrap();
-    assert!(s.contains("attribute 'i' has type int; it must be float, vec2, vec3 or vec4"), "{}", s);
+    assert!(
+        s.contains("attribute 'i' has type int; it must be float, vec2, vec3 or vec4"),
+        "{}",
+        s
+    );
 }

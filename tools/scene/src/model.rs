@@ -1464,9 +1464,12 @@ mod tests {
                 ty, v
             ))
         };
-        assert!(bad("int", "2147483648").contains("attributes[0].data[1]: expected a whole number of int's range"));
-        assert!(bad("uint", "-1").contains("attributes[0].data[1]: expected a whole number of uint's range"));
+        assert!(bad("int", "2147483648")
+            .contains("attributes[0].data[1]: expected a whole number of int's range"));
+        assert!(bad("uint", "-1")
+            .contains("attributes[0].data[1]: expected a whole number of uint's range"));
         assert!(bad("int", "1.5").contains("attributes[0].data[1]"));
-        assert!(bad("double", "1").contains("attributes[0].type: expected \"float\", \"int\" or \"uint\""));
+        assert!(bad("double", "1")
+            .contains("attributes[0].type: expected \"float\", \"int\" or \"uint\""));
     }
 }

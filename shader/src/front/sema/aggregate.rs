@@ -851,6 +851,7 @@ impl<'a> Sema<'a> {
                         .push(Sampler {
                             name: nm,
                             unit: *units as u8,
+                            ty: agg.base,
                         })
                         .is_err()
                 {
