@@ -79,11 +79,11 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     post,
     vertexid,
     fragdepth_spheres,
+    iattr_tris,
     floor,
     mip,
     cube_sky,
     cube_sphere,
-    iattr_tris,
     agg_cube
 );
 
