@@ -431,3 +431,27 @@ fn continue_never_reaches_tgsi_as_cont() {
         );
     }
 }
+
+#[test]
+fn a_loaded_continue_is_emitted_without_cont() {
+    // virglrenderer 0.10 cannot translate CONT; a CSIR module (e.g. loaded from bytes) may
+    // still hold a CONTINUE: the emitter wraps that loop's body in a one-trip inner loop and
+    // leaves it by BRK instead. The module survives a CSIR round trip with its CONTINUE.
+    let m = counting(100, true);
+    assert!(m.insts.iter().any(|i| i.op == Op::Continue));
+    use shader::program::csir::{load, save, saved_size, Version};
+    let mut buf = vec![0u8; saved_size(&m, Version::V2)];
+    let n = save(&m, Version::V2, &mut buf).unwrap();
+    let loaded = load(&buf[..n]).unwrap();
+    assert!(loaded.insts.iter().any(|i| i.op == Op::Continue));
+    let t = tgsi_ok(&loaded);
+    assert!(!t.lines().any(|l| l.trim() == "CONT"), "{}", t);
+    // Two BGNLOOP per loop (the guarded loop and the one-trip body), the break flag tested.
+    assert_eq!(
+        t.lines().filter(|l| l.trim() == "BGNLOOP").count(),
+        2,
+        "{}",
+        t
+    );
+    assert!(t.contains("].zzzz"), "{}", t);
+}

@@ -1341,9 +1341,26 @@ struct Emitter<'a> {
     loop_level: u16,
     /// The invocation's loop-budget counter (iterations of budgeted loops started so far).
     budget: u16,
+    /// The module holds a CONTINUE (loops are checked for one only then).
+    any_continue: bool,
+    /// Bit l: the loop open at level l holds a CONTINUE of its own, so it is emitted without
+    /// `CONT` (see [`loop_continues`]); `cont_imm[l]` is its IMM {0, 1, bound, 0}.
+    cont_loops: u32,
+    cont_imm: [u16; crate::limits::LOOP_DEPTH_MAX],
 }
 
 impl Emitter<'_> {
+    /// The innermost open loop, when it is emitted with its one-trip inner loop (it holds a
+    /// CONTINUE): its counter temp and its IMM {0, 1, bound, 0}.
+    fn continuing_loop(&self) -> Option<(u16, u16)> {
+        let level = self.loop_level.checked_sub(1)?;
+        if level >= 32 || self.cont_loops & (1 << level) == 0 {
+            return None;
+        }
+        let k = *self.cont_imm.get(level as usize)?;
+        Some((self.loop0 + level, k))
+    }
+
     /// Where temp `t` is read from at the current instruction.
     fn src(&self, t: u16) -> Reg {
         self.regs.get(t)
@@ -1745,6 +1762,9 @@ fn emit_plan(
         loop0: m.temps + p.scratch,
         loop_level: 0,
         budget: m.temps + p.scratch + p.loop_temps,
+        any_continue: m.insts.iter().any(|x| x.op == Op::Continue),
+        cont_loops: 0,
+        cont_imm: [0; crate::limits::LOOP_DEPTH_MAX],
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
@@ -2532,8 +2552,20 @@ fn emit_inst(
         // Every loop is guarded by a counter: at its bound it ends as if by BRK (the IR's
         // LOOP semantics, so no shader can run unbounded on the host GPU).
         Op::Loop => {
-            let c = e.loop0 + e.loop_level;
+            let level = e.loop_level;
+            let c = e.loop0 + level;
             let k = p.const_imm.get(i).copied().unwrap_or(0);
+            let cont = e.any_continue && loop_continues(m, i);
+            if cont {
+                let slot = e
+                    .cont_imm
+                    .get_mut(level as usize)
+                    .ok_or_else(|| bad(i, "loops with CONTINUE nested too deeply"))?;
+                *slot = k;
+                e.cont_loops |= 1 << level;
+            } else if level < 32 {
+                e.cont_loops &= !(1u32 << level);
+            }
             e.loop_level += 1;
             inst!(e, "MOV TEMP[", c, "].x, IMM[", k, "].xxxx")?;
             inst!(e, "BGNLOOP")?;
@@ -2588,10 +2620,32 @@ fn emit_inst(
                     "].yyyy"
                 )?;
             }
+            if cont {
+                // No `CONT` (virglrenderer 0.10 cannot translate it): the body runs in a
+                // one-trip inner loop. CONTINUE leaves it by BRK (the outer loop goes on to
+                // its next iteration, counter guard and budget included); BREAK sets the
+                // flag TEMP[c].z first, and the outer loop ends when it is set.
+                inst!(e, "MOV TEMP[", c, "].z, IMM[", k, "].xxxx")?;
+                inst!(e, "BGNLOOP")?;
+            }
         }
-        Op::Break => inst!(e, "BRK")?,
-        Op::Continue => inst!(e, "CONT")?,
+        Op::Break => {
+            if let Some((c, k)) = e.continuing_loop() {
+                inst!(e, "MOV TEMP[", c, "].z, IMM[", k, "].yyyy")?;
+            }
+            inst!(e, "BRK")?
+        }
+        // Inside a loop emitted with its one-trip inner loop, BRK is the continue.
+        Op::Continue if e.continuing_loop().is_some() => inst!(e, "BRK")?,
+        Op::Continue => return Err(bad(i, "CONTINUE outside a loop")),
         Op::EndLoop => {
+            if let Some((c, _)) = e.continuing_loop() {
+                inst!(e, "BRK")?;
+                inst!(e, "ENDLOOP")?;
+                inst!(e, "IF TEMP[", c, "].zzzz")?;
+                inst!(e, "BRK")?;
+                inst!(e, "ENDIF")?;
+            }
             e.loop_level = e.loop_level.saturating_sub(1);
             inst!(e, "ENDLOOP")?;
         }
@@ -2600,6 +2654,21 @@ fn emit_inst(
         }
     }
     Ok(())
+}
+
+/// Whether the LOOP at `i` holds a CONTINUE of its own (not one of a loop nested in it).
+fn loop_continues(m: &Module, i: usize) -> bool {
+    let mut depth = 0u32;
+    for inst in m.insts.iter().skip(i + 1) {
+        match inst.op {
+            Op::Loop => depth += 1,
+            Op::EndLoop if depth == 0 => return false,
+            Op::EndLoop => depth -= 1,
+            Op::Continue if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `DCL TEMP[a..b]` (or `TEMP[a]`).
