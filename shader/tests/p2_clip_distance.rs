@@ -3,24 +3,14 @@
 //! like the frustum planes; identical at any band count), the reflected planes
 //! (elements 0..=highest written) and TGSI (`DCL OUT[n].mask, CLIPDIST[h]` with
 //! `PROPERTY NUM_CLIPDIST_ENABLED`, accepted by the TGSI checker).
+mod ircore_util;
+use ircore_util::p2::{build, link_glsl, Bands};
 use shader::back::raster::{
-    draw_parallel, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput, Workers,
+    draw_parallel, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
 };
 use shader::back::tgsi::check_tgsi;
 use shader::limits::{limits, Profile, CLIP_DISTANCE_MAX};
-use shader::program::compile::{compile, Shader};
 use shader::program::link::Program;
-
-fn build(stage: u32, src: &str) -> Shader {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
 
 const FS: &str = "#pragma chrisos profile 2
 in float v;
@@ -28,25 +18,7 @@ out vec4 c;
 void main() { c = vec4(v, 1.0, 0.0, 1.0); }";
 
 fn program(vs: &str) -> Program {
-    let vs = build(0, vs);
-    let fs = build(1, FS);
-    let mut prog = Program::new();
-    prog.link(Some(&vs.module), Some(&fs.module))
-        .unwrap_or_else(|e| panic!("{} {}", e, prog.log()));
-    prog
-}
-
-struct Bands(usize);
-
-impl Workers for Bands {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
+    link_glsl(vs, FS)
 }
 
 const W: u32 = 16;

@@ -1,63 +1,20 @@
 //! Issue 14 item 3: `?:` whose arms call functions with side effects (out/inout parameters,
 //! writes of globals): only the selected arm's effects happen, per lane.
-use heapless::String;
-use shader::back::exec::lanes::{Vec4x, ALL_LANES, LANES};
-use shader::back::exec::*;
-use shader::back::tgsi::{check_tgsi, emit};
-use shader::ir::*;
-use shader::limits::{SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
-
-fn compile(body: &str) -> shader::program::compile::Shader {
-    let src = format!("#pragma chrisos profile 2\n{}", body);
-    match shader::program::compile::compile(0, src.as_bytes(), "t.vert") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = std::string::String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
-
-fn tgsi(m: &Module) -> std::string::String {
-    let mut out: String<TGSI_CAP> = String::new();
-    emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
-    check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
-    out.as_str().into()
-}
+mod ircore_util;
+use ircore_util::p2::{compile_p2_vs as compile, run_vs_lanes, tgsi_ok as tgsi};
+use shader::back::exec::lanes::{ALL_LANES, LANES};
 
 /// Compiles a vertex shader, checks its TGSI, runs it with `uniforms` (vec4 slots) and
 /// attribute 0 = (lane index, 0, 0, 0); gl_Position per lane.
 fn run(body: &str, uniforms: &[[f32; 4]]) -> [[f32; 4]; LANES] {
     let sh = compile(body);
     tgsi(&sh.module);
-    let exe = Executable::new(&sh.module, None).expect("verified");
-    let mut uni = [0.0f32; UNIFORM_FLOATS];
-    for (i, u) in uniforms.iter().enumerate() {
-        uni[i * 4..i * 4 + 4].copy_from_slice(u);
-    }
-    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
-    for l in 0..LANES {
-        inputs[0][0][l] = l as f32;
-    }
-    let textures = [None; SAMPLER_MAX];
-    let fragcoord = [[0.0; LANES]; 4];
-    let inv = Invocation {
-        uniforms: &uni,
-        textures: &textures,
-        inputs: &inputs,
-        fragcoord: &fragcoord,
-    };
-    let mut regs = Box::new(Regs::new());
-    let mut out = Box::new(Outputs::new());
-    exe.run(&mut regs, &inv, &mut out, ALL_LANES);
-    let mut r = [[0.0; 4]; LANES];
-    for (l, v) in r.iter_mut().enumerate() {
-        for c in 0..4 {
-            v[c] = out.position[c][l];
-        }
-    }
-    r
+    run_vs_lanes(
+        &sh.module,
+        uniforms,
+        |l| [l as f32, 0.0, 0.0, 0.0],
+        ALL_LANES,
+    )
 }
 
 #[test]

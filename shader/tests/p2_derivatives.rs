@@ -3,29 +3,20 @@
 //! as llvmpipe), the rasterizer (quads aligned to even window coordinates, helper lanes that
 //! are shaded but never written, early depth unchanged), `soft_fs` (0) and TGSI (DDX/DDY);
 //! and gl_FrontFacing (issue 15 item 5, IR LOAD_FACE, TGSI FACE).
+mod ircore_util;
+use ircore_util::p2::{build, link_glsl, Bands};
 use shader::back::raster::{
     draw_parallel, draw_parallel_float, soft_fs, CompareFunc, Pipeline, RasterState, Scratch,
-    Serial, Target, VertexAttrib, VertexInput, Workers,
+    Serial, Target, VertexAttrib, VertexInput,
 };
 use shader::back::tgsi::check_tgsi;
 use shader::ir::Op;
-use shader::program::compile::{compile, Shader};
+use shader::program::compile::compile;
 use shader::program::link::Program;
 
 const VS: &str = "#pragma chrisos profile 2
 layout(location = 0) in vec3 pos;
 void main() { gl_Position = vec4(pos, 1.0); }";
-
-fn build(stage: u32, src: &str) -> Shader {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
 
 fn first_error(stage: u32, src: &str) -> String {
     match compile(stage, src.as_bytes(), "t") {
@@ -39,26 +30,7 @@ fn first_error(stage: u32, src: &str) -> String {
 }
 
 fn program(fs: &str) -> Program {
-    let vs = build(0, VS);
-    let fs = build(1, fs);
-    let mut prog = Program::new();
-    prog.link(Some(&vs.module), Some(&fs.module))
-        .unwrap_or_else(|e| panic!("{} {}", e, prog.log()));
-    prog
-}
-
-/// A serial worker pool that asks for `0` bands (the picture must not depend on them).
-struct Bands(usize);
-
-impl Workers for Bands {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
+    link_glsl(VS, fs)
 }
 
 struct Img {

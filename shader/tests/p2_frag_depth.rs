@@ -3,50 +3,22 @@
 //! clamped to [0, 1], replaces the interpolated one for the depth test and the depth buffer;
 //! no early depth test for such shaders; identical at any band count, packed or float
 //! colour) and TGSI (`DCL OUT[1], POSITION`, its .z written).
+mod ircore_util;
+use ircore_util::p2::{build, link_glsl, Bands};
 use shader::back::raster::{
     draw_parallel, draw_parallel_float, CompareFunc, Pipeline, RasterState, Scratch, Target,
-    VertexAttrib, VertexInput, Workers,
+    VertexAttrib, VertexInput,
 };
 use shader::back::tgsi::check_tgsi;
 use shader::ir::Op;
-use shader::program::compile::{compile, Shader};
 use shader::program::link::Program;
 
 const VS: &str = "#pragma chrisos profile 2
 layout(location = 0) in vec3 pos;
 void main() { gl_Position = vec4(pos, 1.0); }";
 
-fn build(stage: u32, src: &str) -> Shader {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
-
 fn program(fs: &str) -> Program {
-    let vs = build(0, VS);
-    let fs = build(1, fs);
-    let mut prog = Program::new();
-    prog.link(Some(&vs.module), Some(&fs.module))
-        .unwrap_or_else(|e| panic!("{} {}", e, prog.log()));
-    prog
-}
-
-struct Bands(usize);
-
-impl Workers for Bands {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
+    link_glsl(VS, fs)
 }
 
 const W: u32 = 16;

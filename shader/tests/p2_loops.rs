@@ -1,14 +1,13 @@
 //! Profile 2's structured loops (issue 14): the verifier's rules, the executor's per-lane loop
 //! masks and bound, the TGSI guard counter, CSIR v2 round trips.
 mod ircore_util;
-use heapless::String;
+use ircore_util::p2::{compile_p2_vs, run_vs_lanes, tgsi_ok};
 use ircore_util::*;
 use shader::back::exec::lanes::{ALL_LANES, LANES};
 use shader::back::exec::*;
-use shader::back::tgsi::{check_tgsi, emit};
 use shader::ir::verify::verify;
 use shader::ir::*;
-use shader::limits::{Profile, LOOP_DEPTH_MAX, P2_LOOP_ITERATIONS_MAX, TGSI_CAP};
+use shader::limits::{Profile, LOOP_DEPTH_MAX, P2_LOOP_ITERATIONS_MAX};
 
 fn p2(b: B) -> Module {
     let mut m = b.done();
@@ -43,13 +42,6 @@ fn run_x(m: &Module) -> [f32; LANES] {
     let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
     assert_eq!(alive, ALL_LANES);
     out.color[0]
-}
-
-fn tgsi_ok(m: &Module) -> std::string::String {
-    let mut out: String<TGSI_CAP> = String::new();
-    emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
-    check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
-    out.as_str().into()
 }
 
 /// `i = 0; loop(bound) { if (i >= x) break; i += 1; } color = i` with an extra accumulator that
@@ -260,44 +252,9 @@ fn loops_round_trip_through_csir_v2() {
 /// Compiles a profile-2 vertex shader, checks its TGSI, and runs it with `uniforms` (vec4 slots)
 /// and attribute 0 = `attr0` on every lane; gl_Position of lane 0.
 fn run_glsl(body: &str, uniforms: &[[f32; 4]], attr0: [f32; 4]) -> [f32; 4] {
-    use shader::back::exec::lanes::Vec4x;
-    use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
-    let src = format!("#pragma chrisos profile 2\n{}", body);
-    let sh = match shader::program::compile::compile(0, src.as_bytes(), "t.vert") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = std::string::String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    };
+    let sh = compile_p2_vs(body);
     tgsi_ok(&sh.module);
-    let exe = Executable::new(&sh.module, None).expect("verified");
-    let mut uni = [0.0f32; UNIFORM_FLOATS];
-    for (i, u) in uniforms.iter().enumerate() {
-        uni[i * 4..i * 4 + 4].copy_from_slice(u);
-    }
-    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
-    for c in 0..4 {
-        inputs[0][c] = [attr0[c]; LANES];
-    }
-    let textures = [None; SAMPLER_MAX];
-    let fragcoord = [[0.0; LANES]; 4];
-    let inv = Invocation {
-        uniforms: &uni,
-        textures: &textures,
-        inputs: &inputs,
-        fragcoord: &fragcoord,
-    };
-    let mut regs = Box::new(Regs::new());
-    let mut out = Box::new(Outputs::new());
-    exe.run(&mut regs, &inv, &mut out, ALL_LANES);
-    [
-        out.position[0][0],
-        out.position[1][0],
-        out.position[2][0],
-        out.position[3][0],
-    ]
+    run_vs_lanes(&sh.module, uniforms, |_| attr0, ALL_LANES)[0]
 }
 
 #[test]

@@ -2,50 +2,15 @@
 //! shader's computed `gl_Position` proves the GLSL value rules of `?:`, compound assignment,
 //! `++`/`--`, assignment as an expression, the comma operator in `for` headers, `in`/`out`/
 //! `inout`/`const in` parameters, early `return`, overloading and prototypes.
-use shader::back::exec::lanes::{Vec4x, LANES};
-use shader::back::exec::{Executable, Invocation, Outputs, Regs};
-use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
-use shader::program::compile::compile;
+mod ircore_util;
+use ircore_util::p2::{compile_p2_vs, run_vs_lanes};
 
 /// Compiles a profile-2 vertex shader (the pragma is prepended) and runs it once with
 /// `uniforms` (vec4 slots in order) and attribute 0 = `attr0`; returns gl_Position.
 fn run_vs(body: &str, uniforms: &[[f32; 4]], attr0: [f32; 4]) -> [f32; 4] {
-    let src = format!("#pragma chrisos profile 2\n{}", body);
-    let sh = match compile(0, src.as_bytes(), "t.vert") {
-        Ok(s) => s,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    };
+    let sh = compile_p2_vs(body);
     shader::ir::verify::verify(&sh.module).expect("verified");
-    let exe = Executable::new(&sh.module, None).expect("verified");
-    let mut uni = [0.0f32; UNIFORM_FLOATS];
-    for (i, u) in uniforms.iter().enumerate() {
-        uni[i * 4..i * 4 + 4].copy_from_slice(u);
-    }
-    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
-    for c in 0..4 {
-        inputs[0][c] = [attr0[c]; LANES];
-    }
-    let textures = [None; SAMPLER_MAX];
-    let fragcoord = [[0.0; LANES]; 4];
-    let inv = Invocation {
-        uniforms: &uni,
-        textures: &textures,
-        inputs: &inputs,
-        fragcoord: &fragcoord,
-    };
-    let mut regs = Box::new(Regs::new());
-    let mut out = Box::new(Outputs::new());
-    exe.run(&mut regs, &inv, &mut out, 1);
-    [
-        out.position[0][0],
-        out.position[1][0],
-        out.position[2][0],
-        out.position[3][0],
-    ]
+    run_vs_lanes(&sh.module, uniforms, |_| attr0, 1)[0]
 }
 
 fn u(x: f32) -> [[f32; 4]; 1] {

@@ -1,5 +1,6 @@
 //! Hand-built IR modules for the IR-core tests (used until, and alongside, the frontend).
 #![allow(dead_code)]
+pub mod p2;
 pub mod reference;
 pub mod scene;
 use shader::ir::*;

@@ -1,0 +1,108 @@
+//! Shared helpers of the profile-2 GLSL tests: compile one shader (its diagnostics rendered
+//! on failure), emit and check its TGSI, link a program, run a vertex shader on the executor,
+//! and a serial worker pool for the rasterizer.
+use heapless::String;
+use shader::back::exec::lanes::{Mask, Vec4x, LANES};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
+use shader::back::raster::Workers;
+use shader::back::tgsi::{check_tgsi, emit};
+use shader::ir::Module;
+use shader::limits::{SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
+use shader::program::compile::{compile, Shader};
+use shader::program::link::Program;
+
+/// Compiles `src` for `stage` (0 vertex, 1 fragment) under the file name `file`; panics with
+/// the rendered diagnostics when it does not compile.
+pub fn build_named(stage: u32, src: &str, file: &str) -> Shader {
+    match compile(stage, src.as_bytes(), file) {
+        Ok(s) => s,
+        Err(d) => {
+            let mut s = std::string::String::new();
+            d.render(src.as_bytes(), &mut s).unwrap();
+            panic!("{}", s)
+        }
+    }
+}
+
+/// [`build_named`] under the file name "t".
+pub fn build(stage: u32, src: &str) -> Shader {
+    build_named(stage, src, "t")
+}
+
+/// Compiles a profile-2 vertex shader (the pragma is prepended).
+pub fn compile_p2_vs(body: &str) -> Shader {
+    let src = format!("#pragma chrisos profile 2\n{}", body);
+    build_named(0, &src, "t.vert")
+}
+
+/// The module's TGSI, which must emit and pass `check_tgsi`.
+pub fn tgsi_ok(m: &Module) -> std::string::String {
+    let mut out: String<TGSI_CAP> = String::new();
+    emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
+    check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
+    out.as_str().into()
+}
+
+/// Links the compiled vertex and fragment sources.
+pub fn link_glsl(vs: &str, fs: &str) -> Program {
+    let vs = build(0, vs);
+    let fs = build(1, fs);
+    let mut prog = Program::new();
+    prog.link(Some(&vs.module), Some(&fs.module))
+        .unwrap_or_else(|e| panic!("{} {}", e, prog.log()));
+    prog
+}
+
+/// Runs vertex module `m` once on the `active` lanes with `uniforms` (vec4 slots in order) and
+/// attribute 0 = `attr0(lane)`; gl_Position per lane.
+pub fn run_vs_lanes(
+    m: &Module,
+    uniforms: &[[f32; 4]],
+    attr0: impl Fn(usize) -> [f32; 4],
+    active: Mask,
+) -> [[f32; 4]; LANES] {
+    let exe = Executable::new(m, None).expect("verified");
+    let mut uni = [0.0f32; UNIFORM_FLOATS];
+    for (i, u) in uniforms.iter().enumerate() {
+        uni[i * 4..i * 4 + 4].copy_from_slice(u);
+    }
+    let mut inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
+    for l in 0..LANES {
+        let a = attr0(l);
+        for c in 0..4 {
+            inputs[0][c][l] = a[c];
+        }
+    }
+    let textures = [None; SAMPLER_MAX];
+    let fragcoord = [[0.0; LANES]; 4];
+    let inv = Invocation {
+        uniforms: &uni,
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fragcoord,
+    };
+    let mut regs = Box::new(Regs::new());
+    let mut out = Box::new(Outputs::new());
+    exe.run(&mut regs, &inv, &mut out, active);
+    let mut r = [[0.0; 4]; LANES];
+    for (l, v) in r.iter_mut().enumerate() {
+        for c in 0..4 {
+            v[c] = out.position[c][l];
+        }
+    }
+    r
+}
+
+/// A serial worker pool that asks for `0` bands (the picture must not depend on them).
+pub struct Bands(pub usize);
+
+impl Workers for Bands {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        for job in jobs.iter_mut() {
+            job();
+        }
+    }
+}
