@@ -1,7 +1,7 @@
 //! Profile 2's structured loops (issue 14): the verifier's rules, the executor's per-lane loop
 //! masks and bound, the TGSI guard counter, CSIR v2 round trips.
 mod ircore_util;
-use ircore_util::p2::{compile_p2_vs, run_vs_lanes, tgsi_ok};
+use ircore_util::p2::{compile_p2_vs, counting, run_vs_lanes, tgsi_ok};
 use ircore_util::*;
 use shader::back::exec::lanes::{ALL_LANES, LANES};
 use shader::back::exec::*;
@@ -42,44 +42,6 @@ fn run_x(m: &Module) -> [f32; LANES] {
     let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
     assert_eq!(alive, ALL_LANES);
     out.color[0]
-}
-
-/// `i = 0; loop(bound) { if (i >= x) break; i += 1; } color = i` with an extra accumulator that
-/// `continue` skips on odd iterations: lanes leave the loop at different iterations.
-fn counting(bound: u32, limit_from_lane: bool) -> Module {
-    let mut b = B::new(Stage::Fragment);
-    let fc = b.fragcoord();
-    let one = b.konst(&[1.0]);
-    let two = b.konst(&[2.0]);
-    let i = b.konst(&[0.0]);
-    let acc = b.konst(&[0.0]);
-    let lim = if limit_from_lane { fc } else { b.konst(&[1e9]) };
-    push(&mut b, loop_inst(bound));
-    let c = b.temp();
-    b.inst(Op::Cmp, c, i, lim, 1, CmpCode::Ge as i16, 0);
-    b.inst(Op::If, -1, c, -1, 0, 0, 0);
-    push(&mut b, ctl(Op::Break));
-    push(&mut b, ctl(Op::Endif));
-    b.inst(Op::Add, i, i, one, 1, 0, 0);
-    // odd = fract(i / 2) != 0: skip the accumulator.
-    let h = b.temp();
-    b.inst(Op::Div, h, i, two, 1, 0, 0);
-    let f = b.temp();
-    b.inst(Op::Fract, f, h, -1, 1, 0, 0);
-    let z = b.konst(&[0.0]);
-    let odd = b.temp();
-    b.inst(Op::Cmp, odd, f, z, 1, CmpCode::Ne as i16, 0);
-    b.inst(Op::If, -1, odd, -1, 0, 0, 0);
-    push(&mut b, ctl(Op::Continue));
-    push(&mut b, ctl(Op::Endif));
-    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
-    push(&mut b, ctl(Op::EndLoop));
-    // color = (i, acc, 0, 0)
-    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
-    b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
-    b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
-    b.color(o);
-    p2(b)
 }
 
 #[test]

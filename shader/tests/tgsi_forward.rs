@@ -6,6 +6,7 @@
 //! forwarded read of a temp that was never written shows up as a difference.
 #[path = "tgsi_fixtures.rs"]
 mod fixtures;
+mod ircore_util;
 
 use std::collections::HashMap;
 
@@ -173,38 +174,81 @@ fn run(text: &str, input: &[[f32; 4]], konst: &[[f32; 4]]) -> (Vec<(usize, [u32;
             lines.push(l);
         }
     }
-    // Structured control flow: a stack of "this block runs" flags.
-    let mut active: Vec<bool> = vec![true];
-    for l in lines {
+    // Structured control flow (one invocation, so by jumps): where each IF's ELSE (or ENDIF)
+    // and each ELSE's ENDIF are, each ENDLOOP's BGNLOOP, and each BRK's loop's ENDLOOP.
+    let mut jump = vec![usize::MAX; lines.len()];
+    let mut open: Vec<usize> = Vec::new();
+    let mut brks: Vec<Vec<usize>> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        match l.split(' ').next().unwrap_or("") {
+            "IF" | "BGNLOOP" => {
+                open.push(i);
+                brks.push(Vec::new());
+            }
+            "ELSE" => {
+                let k = open.pop().unwrap();
+                jump[k] = i;
+                open.push(i);
+            }
+            "ENDIF" => {
+                let k = open.pop().unwrap();
+                jump[k] = i;
+                brks.pop();
+            }
+            "ENDLOOP" => {
+                let k = open.pop().unwrap();
+                jump[i] = k;
+                for b in brks.pop().unwrap() {
+                    jump[b] = i;
+                }
+            }
+            "BRK" => {
+                // Onto the list of the innermost open BGNLOOP (IFs in between keep none).
+                let d = open
+                    .iter()
+                    .rposition(|&k| lines[k].starts_with("BGNLOOP"))
+                    .unwrap();
+                brks[d].push(i);
+            }
+            _ => {}
+        }
+    }
+    let mut pc = 0;
+    let mut steps = 0u32;
+    while let Some(l) = lines.get(pc).copied() {
+        steps += 1;
+        assert!(steps < 50_000_000, "the TGSI does not terminate:\n{}", text);
+        let here = pc;
+        pc += 1;
         let (op, rest) = l.split_once(' ').unwrap_or((l, ""));
-        let on = *active.last().unwrap();
         match op {
             "IF" => {
                 let c = m.read(&operand(rest))[0];
-                active.push(on && c != 0.0);
+                if c == 0.0 {
+                    pc = jump[here] + 1;
+                }
                 continue;
             }
+            // Reached at the end of the IF's block: past the ENDIF.
             "ELSE" => {
-                let n = active.len();
-                let outer = active[n - 2];
-                active[n - 1] = outer && !active[n - 1];
+                pc = jump[here] + 1;
                 continue;
             }
-            "ENDIF" => {
-                active.pop();
+            "ENDIF" | "BGNLOOP" => continue,
+            "ENDLOOP" => {
+                pc = jump[here] + 1;
+                continue;
+            }
+            "BRK" => {
+                pc = jump[here] + 1;
                 continue;
             }
             "END" => break,
             "KILL" => {
-                if on {
-                    m.killed = true;
-                }
+                m.killed = true;
                 continue;
             }
             _ => {}
-        }
-        if !on {
-            continue;
         }
         let ops: Vec<&str> = rest.split(", ").collect();
         let dst = operand(ops[0]);
@@ -539,4 +583,101 @@ fn most_biased_modules_verify_and_get_forwarded() {
     assert!(verified > 150, "{} of 300 verify", verified);
     assert!(changed > 100, "{} forwarded", changed);
     assert!(mads > 20, "{} with a fused MAD", mads);
+}
+
+#[test]
+fn a_loop_with_continue_computes_on_tgsi_what_the_executor_computes() {
+    // A CSIR module may hold a CONTINUE; the emitter lowers it without CONT (a one-trip inner
+    // loop left by BRK, a break flag for BREAK). Per lane (gl_FragCoord.x = lane: the lanes
+    // leave at different iterations, continue skips the odd ones), the interpreted TGSI must
+    // give the executor's colour, and a bound that cuts the loop short must too.
+    use shader::back::exec::lanes::{ALL_LANES, LANES};
+    use shader::back::exec::{Executable, Invocation, Outputs, Regs};
+    for (bound, from_lane, late) in [
+        (100, true, false),
+        (5, true, false),
+        (7, false, false),
+        (100, true, true),
+        (9, true, true),
+    ] {
+        let m = if late {
+            break_after_effects(bound)
+        } else {
+            ircore_util::p2::counting(bound, from_lane)
+        };
+        assert!(m.insts.iter().any(|i| i.op == Op::Continue));
+        let text = ircore_util::p2::tgsi_ok(&m);
+        assert!(!text.lines().any(|l| l.trim() == "CONT"), "{}", text);
+        let exe = Executable::new(&m, None).expect("verifies");
+        let mut regs = Regs::new();
+        let inputs = [[[0.0f32; LANES]; 4]; 16];
+        let mut fc = [[0.0f32; LANES]; 4];
+        for (l, x) in fc[0].iter_mut().enumerate() {
+            *x = l as f32;
+        }
+        let inv = Invocation {
+            uniforms: &[0.0; 128],
+            textures: &[None, None, None, None],
+            inputs: &inputs,
+            fragcoord: &fc,
+        };
+        let mut out = Outputs::new();
+        exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+        for l in 0..LANES {
+            let (outs, killed) = run(&text, &[[l as f32, 0.0, 0.0, 1.0]], &[]);
+            assert!(!killed);
+            let want = bits([
+                out.color[0][l],
+                out.color[1][l],
+                out.color[2][l],
+                out.color[3][l],
+            ]);
+            assert_eq!(
+                outs,
+                vec![(0, want)],
+                "bound {} lane {}\n{}",
+                bound,
+                l,
+                text
+            );
+        }
+    }
+}
+
+/// `i = 0; acc = 0; loop(bound) { i += 1; if (fract(i / 2) != 0) continue; acc += 1;
+/// if (acc >= gl_FragCoord.x) break; } color = (i, acc)`: the BREAK comes after the
+/// iteration's effects, so a BREAK that only left the inner one-trip loop would show.
+fn break_after_effects(bound: u32) -> Module {
+    let mut b = ircore_util::B::new(Stage::Fragment);
+    let fc = b.fragcoord();
+    let one = b.konst(&[1.0]);
+    let two = b.konst(&[2.0]);
+    let i = b.konst(&[0.0]);
+    let acc = b.konst(&[0.0]);
+    b.push(loop_inst(bound));
+    b.inst(Op::Add, i, i, one, 1, 0, 0);
+    let h = b.temp();
+    b.inst(Op::Div, h, i, two, 1, 0, 0);
+    let f = b.temp();
+    b.inst(Op::Fract, f, h, -1, 1, 0, 0);
+    let z = b.konst(&[0.0]);
+    let odd = b.temp();
+    b.inst(Op::Cmp, odd, f, z, 1, CmpCode::Ne as i16, 0);
+    b.inst(Op::If, -1, odd, -1, 0, 0, 0);
+    b.push(Inst::new(Op::Continue));
+    b.push(Inst::new(Op::Endif));
+    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
+    let c = b.temp();
+    b.inst(Op::Cmp, c, acc, fc, 1, CmpCode::Ge as i16, 0);
+    b.inst(Op::If, -1, c, -1, 0, 0, 0);
+    b.push(Inst::new(Op::Break));
+    b.push(Inst::new(Op::Endif));
+    b.push(Inst::new(Op::EndLoop));
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
+    b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
+    b.color(o);
+    let mut m = b.done();
+    m.profile = shader::limits::Profile::P2;
+    m
 }

@@ -1,13 +1,14 @@
 //! Shared helpers of the profile-2 GLSL tests: compile one shader (its diagnostics rendered
 //! on failure), emit and check its TGSI, link a program, run a vertex shader on the executor,
 //! and a serial worker pool for the rasterizer.
+use super::B;
 use heapless::String;
 use shader::back::exec::lanes::{Mask, Vec4x, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::back::raster::Workers;
 use shader::back::tgsi::{check_tgsi, emit};
-use shader::ir::Module;
-use shader::limits::{SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
+use shader::ir::{loop_inst, CmpCode, Inst, Module, Op, Stage};
+use shader::limits::{Profile, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::compile::{compile, Shader};
 use shader::program::link::Program;
 
@@ -105,4 +106,44 @@ impl Workers for Bands {
             job();
         }
     }
+}
+
+/// `i = 0; loop(bound) { if (i >= x) break; i += 1; } color = i` with an extra accumulator that
+/// `continue` skips on odd iterations: lanes leave the loop at different iterations.
+pub fn counting(bound: u32, limit_from_lane: bool) -> Module {
+    let mut b = B::new(Stage::Fragment);
+    let fc = b.fragcoord();
+    let one = b.konst(&[1.0]);
+    let two = b.konst(&[2.0]);
+    let i = b.konst(&[0.0]);
+    let acc = b.konst(&[0.0]);
+    let lim = if limit_from_lane { fc } else { b.konst(&[1e9]) };
+    b.push(loop_inst(bound));
+    let c = b.temp();
+    b.inst(Op::Cmp, c, i, lim, 1, CmpCode::Ge as i16, 0);
+    b.inst(Op::If, -1, c, -1, 0, 0, 0);
+    b.push(Inst::new(Op::Break));
+    b.push(Inst::new(Op::Endif));
+    b.inst(Op::Add, i, i, one, 1, 0, 0);
+    // odd = fract(i / 2) != 0: skip the accumulator.
+    let h = b.temp();
+    b.inst(Op::Div, h, i, two, 1, 0, 0);
+    let f = b.temp();
+    b.inst(Op::Fract, f, h, -1, 1, 0, 0);
+    let z = b.konst(&[0.0]);
+    let odd = b.temp();
+    b.inst(Op::Cmp, odd, f, z, 1, CmpCode::Ne as i16, 0);
+    b.inst(Op::If, -1, odd, -1, 0, 0, 0);
+    b.push(Inst::new(Op::Continue));
+    b.push(Inst::new(Op::Endif));
+    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
+    b.push(Inst::new(Op::EndLoop));
+    // color = (i, acc, 0, 0)
+    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
+    b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
+    b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
+    b.color(o);
+    let mut m = b.done();
+    m.profile = Profile::P2;
+    m
 }
