@@ -1,7 +1,7 @@
 //! Profile 2's structured loops (issue 14): the verifier's rules, the executor's per-lane loop
 //! masks and bound, the TGSI guard counter, CSIR v2 round trips.
 mod ircore_util;
-use ircore_util::p2::{compile_p2_vs, counting, run_vs_lanes, tgsi_ok};
+use ircore_util::p2::{compile_p2_vs, counting, run_fs_lanes, run_vs_lanes, tgsi_ok};
 use ircore_util::*;
 use shader::back::exec::lanes::{ALL_LANES, LANES};
 use shader::back::exec::*;
@@ -25,23 +25,7 @@ fn ctl(op: Op) -> Inst {
 
 /// Runs a fragment module with gl_FragCoord.x = lane index on every lane; the colour's x.
 fn run_x(m: &Module) -> [f32; LANES] {
-    let exe = Executable::new(m, None).expect("verifies");
-    let mut regs = Regs::new();
-    let inputs = [[[0.0f32; LANES]; 4]; 16];
-    let mut fc = [[0.0f32; LANES]; 4];
-    for l in 0..LANES {
-        fc[0][l] = l as f32;
-    }
-    let inv = Invocation {
-        uniforms: &[0.0; 128],
-        textures: &[None, None, None, None],
-        inputs: &inputs,
-        fragcoord: &fc,
-    };
-    let mut out = Outputs::new();
-    let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
-    assert_eq!(alive, ALL_LANES);
-    out.color[0]
+    run_fs_lanes(m)[0]
 }
 
 #[test]

@@ -591,8 +591,7 @@ fn a_loop_with_continue_computes_on_tgsi_what_the_executor_computes() {
     // loop left by BRK, a break flag for BREAK). Per lane (gl_FragCoord.x = lane: the lanes
     // leave at different iterations, continue skips the odd ones), the interpreted TGSI must
     // give the executor's colour, and a bound that cuts the loop short must too.
-    use shader::back::exec::lanes::{ALL_LANES, LANES};
-    use shader::back::exec::{Executable, Invocation, Outputs, Regs};
+    use shader::back::exec::lanes::LANES;
     for (bound, from_lane, late) in [
         (100, true, false),
         (5, true, false),
@@ -601,37 +600,18 @@ fn a_loop_with_continue_computes_on_tgsi_what_the_executor_computes() {
         (9, true, true),
     ] {
         let m = if late {
-            break_after_effects(bound)
+            ircore_util::p2::break_after_effects(bound)
         } else {
             ircore_util::p2::counting(bound, from_lane)
         };
         assert!(m.insts.iter().any(|i| i.op == Op::Continue));
         let text = ircore_util::p2::tgsi_ok(&m);
         assert!(!text.lines().any(|l| l.trim() == "CONT"), "{}", text);
-        let exe = Executable::new(&m, None).expect("verifies");
-        let mut regs = Regs::new();
-        let inputs = [[[0.0f32; LANES]; 4]; 16];
-        let mut fc = [[0.0f32; LANES]; 4];
-        for (l, x) in fc[0].iter_mut().enumerate() {
-            *x = l as f32;
-        }
-        let inv = Invocation {
-            uniforms: &[0.0; 128],
-            textures: &[None, None, None, None],
-            inputs: &inputs,
-            fragcoord: &fc,
-        };
-        let mut out = Outputs::new();
-        exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+        let color = ircore_util::p2::run_fs_lanes(&m);
         for l in 0..LANES {
             let (outs, killed) = run(&text, &[[l as f32, 0.0, 0.0, 1.0]], &[]);
             assert!(!killed);
-            let want = bits([
-                out.color[0][l],
-                out.color[1][l],
-                out.color[2][l],
-                out.color[3][l],
-            ]);
+            let want = bits([color[0][l], color[1][l], color[2][l], color[3][l]]);
             assert_eq!(
                 outs,
                 vec![(0, want)],
@@ -642,42 +622,4 @@ fn a_loop_with_continue_computes_on_tgsi_what_the_executor_computes() {
             );
         }
     }
-}
-
-/// `i = 0; acc = 0; loop(bound) { i += 1; if (fract(i / 2) != 0) continue; acc += 1;
-/// if (acc >= gl_FragCoord.x) break; } color = (i, acc)`: the BREAK comes after the
-/// iteration's effects, so a BREAK that only left the inner one-trip loop would show.
-fn break_after_effects(bound: u32) -> Module {
-    let mut b = ircore_util::B::new(Stage::Fragment);
-    let fc = b.fragcoord();
-    let one = b.konst(&[1.0]);
-    let two = b.konst(&[2.0]);
-    let i = b.konst(&[0.0]);
-    let acc = b.konst(&[0.0]);
-    b.push(loop_inst(bound));
-    b.inst(Op::Add, i, i, one, 1, 0, 0);
-    let h = b.temp();
-    b.inst(Op::Div, h, i, two, 1, 0, 0);
-    let f = b.temp();
-    b.inst(Op::Fract, f, h, -1, 1, 0, 0);
-    let z = b.konst(&[0.0]);
-    let odd = b.temp();
-    b.inst(Op::Cmp, odd, f, z, 1, CmpCode::Ne as i16, 0);
-    b.inst(Op::If, -1, odd, -1, 0, 0, 0);
-    b.push(Inst::new(Op::Continue));
-    b.push(Inst::new(Op::Endif));
-    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
-    let c = b.temp();
-    b.inst(Op::Cmp, c, acc, fc, 1, CmpCode::Ge as i16, 0);
-    b.inst(Op::If, -1, c, -1, 0, 0, 0);
-    b.push(Inst::new(Op::Break));
-    b.push(Inst::new(Op::Endif));
-    b.push(Inst::new(Op::EndLoop));
-    let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
-    b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
-    b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
-    b.color(o);
-    let mut m = b.done();
-    m.profile = shader::limits::Profile::P2;
-    m
 }

@@ -3,7 +3,7 @@
 //! and a serial worker pool for the rasterizer.
 use super::B;
 use heapless::String;
-use shader::back::exec::lanes::{Mask, Vec4x, LANES};
+use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::back::raster::Workers;
 use shader::back::tgsi::{check_tgsi, emit};
@@ -125,7 +125,37 @@ pub fn counting(bound: u32, limit_from_lane: bool) -> Module {
     b.push(Inst::new(Op::Break));
     b.push(Inst::new(Op::Endif));
     b.inst(Op::Add, i, i, one, 1, 0, 0);
-    // odd = fract(i / 2) != 0: skip the accumulator.
+    continue_if_odd(&mut b, i, two);
+    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
+    b.push(Inst::new(Op::EndLoop));
+    color_i_acc(b, i, acc)
+}
+
+/// `i = 0; acc = 0; loop(bound) { i += 1; if (fract(i / 2) != 0) continue; acc += 1;
+/// if (acc >= gl_FragCoord.x) break; } color = (i, acc)`: the BREAK comes after the
+/// iteration's effects (a BREAK that only left an inner loop would show).
+pub fn break_after_effects(bound: u32) -> Module {
+    let mut b = B::new(Stage::Fragment);
+    let fc = b.fragcoord();
+    let one = b.konst(&[1.0]);
+    let two = b.konst(&[2.0]);
+    let i = b.konst(&[0.0]);
+    let acc = b.konst(&[0.0]);
+    b.push(loop_inst(bound));
+    b.inst(Op::Add, i, i, one, 1, 0, 0);
+    continue_if_odd(&mut b, i, two);
+    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
+    let c = b.temp();
+    b.inst(Op::Cmp, c, acc, fc, 1, CmpCode::Ge as i16, 0);
+    b.inst(Op::If, -1, c, -1, 0, 0, 0);
+    b.push(Inst::new(Op::Break));
+    b.push(Inst::new(Op::Endif));
+    b.push(Inst::new(Op::EndLoop));
+    color_i_acc(b, i, acc)
+}
+
+/// `if (fract(i / two) != 0) CONTINUE;` (`two` holds 2.0).
+fn continue_if_odd(b: &mut B, i: i16, two: i16) {
     let h = b.temp();
     b.inst(Op::Div, h, i, two, 1, 0, 0);
     let f = b.temp();
@@ -136,9 +166,10 @@ pub fn counting(bound: u32, limit_from_lane: bool) -> Module {
     b.inst(Op::If, -1, odd, -1, 0, 0, 0);
     b.push(Inst::new(Op::Continue));
     b.push(Inst::new(Op::Endif));
-    b.inst(Op::Add, acc, acc, one, 1, 0, 0);
-    b.push(Inst::new(Op::EndLoop));
-    // color = (i, acc, 0, 0)
+}
+
+/// color = (i, acc, 0, 0); the profile-2 module.
+fn color_i_acc(mut b: B, i: i16, acc: i16) -> Module {
     let o = b.konst(&[0.0, 0.0, 0.0, 0.0]);
     b.inst(Op::SetLane, o, i, -1, 0, 0, 0);
     b.inst(Op::SetLane, o, acc, -1, 0, 1, 0);
@@ -146,4 +177,28 @@ pub fn counting(bound: u32, limit_from_lane: bool) -> Module {
     let mut m = b.done();
     m.profile = Profile::P2;
     m
+}
+
+/// Runs fragment module `m` on every lane with gl_FragCoord.x = the lane index (every lane
+/// must stay alive); its colour, per component and lane.
+pub fn run_fs_lanes(m: &Module) -> Vec4x {
+    let exe = Executable::new(m, None).expect("verifies");
+    let mut regs = Box::new(Regs::new());
+    let inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
+    let mut fc = [[0.0f32; LANES]; 4];
+    for (l, x) in fc[0].iter_mut().enumerate() {
+        *x = l as f32;
+    }
+    let uni = [0.0f32; UNIFORM_FLOATS];
+    let textures = [None; SAMPLER_MAX];
+    let inv = Invocation {
+        uniforms: &uni,
+        textures: &textures,
+        inputs: &inputs,
+        fragcoord: &fc,
+    };
+    let mut out = Box::new(Outputs::new());
+    let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
+    assert_eq!(alive, ALL_LANES);
+    out.color
 }
