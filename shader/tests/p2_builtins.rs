@@ -3,9 +3,9 @@
 //! NaN, inf) and is compared with an f64 evaluation of GLSL's definition (libm). The allowed
 //! error per function is written next to it and in docs/LANGUAGE.md. (Mesa llvmpipe is not
 //! reached from this test: it is the compat suite's reference.)
-use shader::back::exec::lanes::{Vec4x, LANES};
-use shader::back::exec::{Executable, Invocation, Outputs, Regs};
-use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
+mod ircore_util;
+use ircore_util::p2::{build_named, run_exe_lanes};
+use shader::back::exec::Executable;
 use shader::program::compile::compile;
 
 struct Shader {
@@ -23,14 +23,7 @@ impl Shader {
     }
 
     fn from_src(src: String) -> Shader {
-        let sh = match compile(0, src.as_bytes(), "t.vert") {
-            Ok(s) => s,
-            Err(d) => {
-                let mut s = String::new();
-                d.render(src.as_bytes(), &mut s).unwrap();
-                panic!("{}", s)
-            }
-        };
+        let sh = build_named(0, &src, "t.vert");
         shader::ir::verify::verify(&sh.module).expect("verified");
         Shader {
             exe: Executable::new(&sh.module, None).expect("runs"),
@@ -46,26 +39,7 @@ impl Shader {
     }
 
     fn run(&self, u: [f32; 4]) -> [f32; 4] {
-        let mut uni = [0.0f32; UNIFORM_FLOATS];
-        uni[..4].copy_from_slice(&u);
-        let inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
-        let textures = [None; SAMPLER_MAX];
-        let fragcoord = [[0.0; LANES]; 4];
-        let inv = Invocation {
-            uniforms: &uni,
-            textures: &textures,
-            inputs: &inputs,
-            fragcoord: &fragcoord,
-        };
-        let mut regs = Box::new(Regs::new());
-        let mut out = Box::new(Outputs::new());
-        self.exe.run(&mut regs, &inv, &mut out, 1);
-        [
-            out.position[0][0],
-            out.position[1][0],
-            out.position[2][0],
-            out.position[3][0],
-        ]
+        run_exe_lanes(&self.exe, &[u], |_| [0.0; 4], 1)[0]
     }
 }
 

@@ -4,9 +4,8 @@
 //! uniforms holding exact bit patterns, and the same expressions folded at compile time. The
 //! expected bits are what Mesa's llvmpipe gives (measured with `mesa-ref`; the same shaders run
 //! through VirGL in the `int_edges` compat pair).
-use shader::back::exec::lanes::{Vec4x, LANES};
-use shader::back::exec::{Executable, Invocation, Outputs, Regs};
-use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
+mod ircore_util;
+use ircore_util::p2::run_vs_lanes;
 use shader::program::compile::compile;
 
 /// Compiles `uniform uvec4 a, b; gl_Position.x = uintBitsToFloat(EXPR)` and runs it with the
@@ -25,8 +24,7 @@ fn run(expr: &str, a: [u32; 4], b: [u32; 4]) -> u32 {
         }
     };
     shader::ir::verify::verify(&sh.module).expect("verified");
-    let exe = Executable::new(&sh.module, None).expect("verified");
-    let mut uni = [0.0f32; UNIFORM_FLOATS];
+    let mut uni = [[0.0f32; 4]; shader::limits::UNIFORM_FLOATS / 4];
     // The uniforms are declared in order: a in slot 0, b in slot 1 (when both are used).
     let slot = |name: &str| {
         sh.module
@@ -39,23 +37,11 @@ fn run(expr: &str, a: [u32; 4], b: [u32; 4]) -> u32 {
     for (name, v) in [("a", a), ("b", b)] {
         if let Some(s) = slot(name) {
             for k in 0..4 {
-                uni[s * 4 + k] = f32::from_bits(v[k]);
+                uni[s][k] = f32::from_bits(v[k]);
             }
         }
     }
-    let inputs: [Vec4x; VARYING_CAP] = [[[0.0; LANES]; 4]; VARYING_CAP];
-    let textures = [None; SAMPLER_MAX];
-    let fragcoord = [[0.0; LANES]; 4];
-    let inv = Invocation {
-        uniforms: &uni,
-        textures: &textures,
-        inputs: &inputs,
-        fragcoord: &fragcoord,
-    };
-    let mut regs = Box::new(Regs::new());
-    let mut out = Box::new(Outputs::new());
-    exe.run(&mut regs, &inv, &mut out, 1);
-    out.position[0][0].to_bits()
+    run_vs_lanes(&sh.module, &uni, |_| [0.0; 4], 1)[0][0].to_bits()
 }
 
 fn s(v: i32) -> u32 {

@@ -63,6 +63,16 @@ pub fn run_vs_lanes(
     active: Mask,
 ) -> [[f32; 4]; LANES] {
     let exe = Executable::new(m, None).expect("verified");
+    run_exe_lanes(&exe, uniforms, attr0, active)
+}
+
+/// [`run_vs_lanes`] of an executable built once (for tests that run it many times).
+pub fn run_exe_lanes(
+    exe: &Executable,
+    uniforms: &[[f32; 4]],
+    attr0: impl Fn(usize) -> [f32; 4],
+    active: Mask,
+) -> [[f32; 4]; LANES] {
     let mut uni = [0.0f32; UNIFORM_FLOATS];
     for (i, u) in uniforms.iter().enumerate() {
         uni[i * 4..i * 4 + 4].copy_from_slice(u);
