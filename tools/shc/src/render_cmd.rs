@@ -3,7 +3,8 @@
 //!
 //! Owns: the mapping of the scene format onto the software renderer (interleaved vertex data by
 //! location, uniforms by name, textures bound to the unit the program gives each sampler name,
-//! viewport/depth/cull state) and the command-line shape and exit codes of both commands. The
+//! viewport/depth/cull state, instances: one draw per instance with the divisor attributes as
+//! constants) and the command-line shape and exit codes of both commands. The
 //! benchmark includes this file as a module so that it times exactly this path.
 //! Must never: interpret a scene differently from `mesa-ref`, which renders the same files
 //! through Mesa for the differential tests.
