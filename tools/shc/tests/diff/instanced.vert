@@ -1,6 +1,7 @@
 #version 330 core
 #pragma chrisos profile 2
-// One quad drawn as a 4x3 grid of instances (glDrawElementsInstanced): each copy placed by
+// One quad drawn as a grid of instances (glDrawElementsInstanced; glDrawArraysInstanced for
+// the two triangles of instanced_arrays.json): each copy placed by
 // gl_InstanceID, coloured by a per-instance attribute (divisor 1) and sized by another
 // (divisor 4: one value per row); a per-vertex shade varies across each quad. The copies do
 // not touch, so every triangle edge is next to the clear colour (gl_PrimitiveID restarts per
