@@ -41,10 +41,13 @@ pub fn prepare(vs_path: &str, fs_path: &str, scene_path: &str) -> Prepared {
                 .unwrap_or_else(|e| panic!("uniform {}: {}", name, e));
         }
     }
-    let stride: u32 = scene.attributes.iter().map(|a| a.components).sum();
+    // Per-vertex attributes interleaved; per-instance ones (`"divisor"`) are each instance's
+    // constants in `render_parallel`.
+    let per_vertex: Vec<_> = scene.attributes.iter().filter(|a| a.divisor == 0).collect();
+    let stride: u32 = per_vertex.iter().map(|a| a.components).sum();
     let mut attribs = vec![];
     let mut offset = 0;
-    for a in &scene.attributes {
+    for a in &per_vertex {
         attribs.push(VertexAttrib {
             location: a.location as u8,
             offset,
@@ -54,7 +57,7 @@ pub fn prepare(vs_path: &str, fs_path: &str, scene_path: &str) -> Prepared {
     }
     let mut data = vec![];
     for v in 0..scene.vertex_count {
-        for a in &scene.attributes {
+        for a in &per_vertex {
             data.extend_from_slice(a.vertex(v));
         }
     }
@@ -143,18 +146,36 @@ pub fn render_parallel(
         attribs: &p.attribs,
         count: p.scene.vertex_count as u32,
     };
-    draw_parallel(
-        workers,
-        scratches,
-        &p.program,
-        &input,
-        &[],
-        0,
-        p.scene.indices.as_deref(),
-        &tex,
-        &p.state,
-        &Pipeline::DEFAULT,
-        &mut t,
-    )
-    .unwrap_or_else(|e| panic!("draw: {}", e))
+    // One call per instance, in order (`"instances"`); the statistics are summed.
+    let mut total = DrawStats::default();
+    for instance in 0..p.scene.instances.max(1) {
+        let constants: Vec<(u8, [f32; 4])> = p
+            .scene
+            .attributes
+            .iter()
+            .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
+            .collect();
+        let s = draw_parallel(
+            workers,
+            scratches,
+            &p.program,
+            &input,
+            &constants,
+            instance,
+            p.scene.indices.as_deref(),
+            &tex,
+            &p.state,
+            &Pipeline::DEFAULT,
+            &mut t,
+        )
+        .unwrap_or_else(|e| panic!("draw: {}", e));
+        total.triangles += s.triangles;
+        total.culled += s.culled;
+        total.rejected += s.rejected;
+        total.clipped += s.clipped;
+        total.vertices_shaded += s.vertices_shaded;
+        total.fragments_shaded += s.fragments_shaded;
+        total.pixels_written += s.pixels_written;
+    }
+    total
 }

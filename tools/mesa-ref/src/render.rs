@@ -3,7 +3,8 @@
 //!
 //! Owns: the mapping of the scene format onto GL state (attribute locations, uniforms by name,
 //! textures per unit with row 0 = v 0, viewport, depth LESS on a float depth buffer, CCW front
-//! faces with back-face culling, no blending or dithering) and the flip of GL's bottom-up
+//! faces with back-face culling, no blending or dithering, attribute divisors and instanced
+//! draws) and the flip of GL's bottom-up
 //! readback into row 0 = top. Must never: leave a GL error unreported or draw with state a
 //! previous scene left behind (every [`Prepared`] sets all of it).
 
@@ -43,6 +44,9 @@ pub struct Prepared {
     pipeline: scene::Pipeline,
     indexed: bool,
     count: i32,
+    /// `"instances"`: glDraw*Instanced with this count (1 for a plain scene, drawn as one
+    /// instance, which is the same draw).
+    instances: i32,
     /// User clip planes enabled (GL_CLIP_DISTANCE0..n): the distances the vertex shader
     /// writes (`source::clip_planes`).
     clip_planes: u32,
@@ -554,6 +558,8 @@ impl MesaRenderer {
                     ),
                 }
                 gl.enable_vertex_attrib_array(a.location);
+                // 0 (per vertex) is GL's default; a VAO starts with it on every attribute.
+                gl.vertex_attrib_divisor(a.location, a.divisor);
             }
             let (indexed, count) = match &scene.indices {
                 Some(ix) => {
@@ -680,6 +686,7 @@ impl MesaRenderer {
                 pipeline: scene.pipeline.clone(),
                 indexed,
                 count,
+                instances: scene.instances as i32,
                 clip_planes: source::clip_planes(vertex_source),
                 inactive_uniforms,
             })
@@ -751,9 +758,15 @@ impl MesaRenderer {
                 }
             }
             if p.indexed {
-                gl.draw_elements(glow::TRIANGLES, p.count, glow::UNSIGNED_SHORT, 0);
+                gl.draw_elements_instanced(
+                    glow::TRIANGLES,
+                    p.count,
+                    glow::UNSIGNED_SHORT,
+                    0,
+                    p.instances,
+                );
             } else {
-                gl.draw_arrays(glow::TRIANGLES, 0, p.count);
+                gl.draw_arrays_instanced(glow::TRIANGLES, 0, p.count, p.instances);
             }
         }
     }

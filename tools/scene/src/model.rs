@@ -18,6 +18,8 @@ pub const VERTEX_MAX: usize = 65536;
 pub const UNIFORM_FLOATS_MAX: usize = 16;
 /// Texture units `0..TEXTURE_UNITS`.
 pub const TEXTURE_UNITS: u32 = 4;
+/// `"instances"` is `1..=INSTANCES_MAX` (Gfx3D's `draw_instanced` limit).
+pub const INSTANCES_MAX: u32 = 4096;
 
 /// A validated scene. Vectors keep file order where it matters (attributes, indices); uniforms and
 /// textures are sorted by name.
@@ -31,7 +33,10 @@ pub struct Scene {
     /// (x, y, w, h) in GL window coordinates (origin lower-left); the whole target when absent.
     pub viewport: [i32; 4],
     pub attributes: Vec<Attribute>,
+    /// Vertices of one instance (the element count of every per-vertex attribute).
     pub vertex_count: usize,
+    /// `"instances"`: copies of the geometry drawn, gl_InstanceID 0..instances (1: a plain draw).
+    pub instances: u32,
     pub indices: Option<Vec<u16>>,
     pub uniforms: Vec<(String, Vec<f32>)>,
     pub textures: Vec<(String, Texture)>,
@@ -286,6 +291,10 @@ pub struct Attribute {
     pub components: u32,
     pub data: Vec<f32>,
     pub kind: AttrKind,
+    /// `"divisor"` (glVertexAttribDivisor): 0 for a per-vertex attribute; D > 0 makes it
+    /// per-instance, instance i reading element i / D (the data then holds at least
+    /// ceil(instances / D) elements instead of one per vertex).
+    pub divisor: u32,
 }
 
 impl Attribute {
@@ -293,6 +302,19 @@ impl Attribute {
     pub fn vertex(&self, v: usize) -> &[f32] {
         let n = self.components as usize;
         self.data.get(v * n..v * n + n).unwrap_or(&[])
+    }
+
+    /// The element instance `i` reads, padded with GL's defaults (0, 0, 0, 1) to 4 values;
+    /// `None` for a per-vertex attribute.
+    pub fn instance_value(&self, i: u32) -> Option<[f32; 4]> {
+        if self.divisor == 0 {
+            return None;
+        }
+        let mut v = [0.0, 0.0, 0.0, 1.0];
+        for (d, s) in v.iter_mut().zip(self.vertex((i / self.divisor) as usize)) {
+            *d = *s;
+        }
+        Some(v)
     }
 }
 
@@ -605,6 +627,7 @@ impl Scene {
                 "cull",
                 "viewport",
                 "attributes",
+                "instances",
                 "indices",
                 "uniforms",
                 "textures",
@@ -677,6 +700,17 @@ impl Scene {
             }
         };
 
+        let instances = match obj.get("instances") {
+            None => 1,
+            Some(v) => {
+                let n = as_uint(v, "instances", INSTANCES_MAX as u64)? as u32;
+                if n == 0 {
+                    return err("instances", "expected 1 to 4096 instances, found 0");
+                }
+                n
+            }
+        };
+
         let attributes_v = obj.get("attributes").map_or_else(
             || err("attributes", "missing; at least one attribute is needed"),
             Ok,
@@ -687,10 +721,20 @@ impl Scene {
         }
         let mut attributes: Vec<Attribute> = Vec::new();
         let mut vertex_count: Option<usize> = None;
+        // The first per-vertex attribute's index, named when another's count differs.
+        let mut first_vertex_attr = 0usize;
         for (i, a) in attrs.iter().enumerate() {
             let p = format!("attributes[{}]", i);
             let ao = as_object(a, &p)?;
-            check_keys(ao, &p, &["location", "components", "data", "type"])?;
+            check_keys(
+                ao,
+                &p,
+                &["location", "components", "data", "type", "divisor"],
+            )?;
+            let divisor = match ao.get("divisor") {
+                None => 0,
+                Some(v) => as_uint(v, &format!("{}.divisor", p), u32::MAX as u64)? as u32,
+            };
             let kind = match ao.get("type") {
                 None => AttrKind::Float,
                 Some(t) => match t.as_str() {
@@ -755,14 +799,37 @@ impl Scene {
                     format!("{} vertices is above the limit {}", n, VERTEX_MAX),
                 );
             }
+            if divisor > 0 {
+                let need = instances.div_ceil(divisor) as usize;
+                if n < need {
+                    return err(
+                        &dp,
+                        format!(
+                            "{} elements, but {} instances with divisor {} read {}",
+                            n, instances, divisor, need
+                        ),
+                    );
+                }
+                attributes.push(Attribute {
+                    location,
+                    components,
+                    data,
+                    kind,
+                    divisor,
+                });
+                continue;
+            }
             match vertex_count {
-                None => vertex_count = Some(n),
+                None => {
+                    vertex_count = Some(n);
+                    first_vertex_attr = i;
+                }
                 Some(m) if m != n => {
                     return err(
                         &dp,
                         format!(
-                        "{} vertices, but attributes[0] has {}; all attributes need the same count",
-                        n, m
+                        "{} vertices, but attributes[{}] has {}; all attributes need the same count",
+                        n, first_vertex_attr, m
                     ),
                     )
                 }
@@ -773,9 +840,15 @@ impl Scene {
                 components,
                 data,
                 kind,
+                divisor: 0,
             });
         }
-        let vertex_count = vertex_count.unwrap_or(0);
+        let Some(vertex_count) = vertex_count else {
+            return err(
+                "attributes",
+                "every attribute has a divisor; at least one per-vertex attribute is needed",
+            );
+        };
 
         let indices = match obj.get("indices") {
             None => {
@@ -1132,6 +1205,7 @@ impl Scene {
             viewport,
             attributes,
             vertex_count,
+            instances,
             indices,
             uniforms,
             textures,
@@ -1441,6 +1515,83 @@ mod tests {
         let byte = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}],
             "textures": {"t": {"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 300, 4]}}}"#;
         assert!(error_of(byte).contains("textures.t.rgba8[2]: 300 is above the limit 255"));
+    }
+
+    #[test]
+    fn instances_and_divisors_parse_and_are_checked() {
+        let s = Scene::parse(TRI).unwrap();
+        assert_eq!(s.instances, 1);
+        assert_eq!(s.attribute(0).unwrap().divisor, 0);
+        assert_eq!(s.attribute(0).unwrap().instance_value(0), None);
+        let scene = |keys: &str, inst: &str| {
+            format!(
+                r#"{{"size": [4, 4], {} "attributes": [{{"location": 0, "components": 2, "data": [0,0, 1,0, 0,1]}}{}]}}"#,
+                keys, inst
+            )
+        };
+        let text = scene(
+            r#""instances": 5,"#,
+            r#", {"location": 2, "components": 3, "divisor": 2, "data": [1,2,3, 4,5,6, 7,8,9]}"#,
+        );
+        let s = Scene::parse(&text).unwrap();
+        assert_eq!((s.instances, s.vertex_count), (5, 3));
+        let a = s.attribute(2).unwrap();
+        assert_eq!(a.divisor, 2);
+        assert_eq!(a.instance_value(0), Some([1.0, 2.0, 3.0, 1.0]));
+        assert_eq!(a.instance_value(3), Some([4.0, 5.0, 6.0, 1.0]));
+        assert_eq!(a.instance_value(4), Some([7.0, 8.0, 9.0, 1.0]));
+        for (keys, inst, want) in [
+            (
+                r#""instances": 0,"#,
+                "",
+                "instances: expected 1 to 4096 instances, found 0",
+            ),
+            (
+                r#""instances": 4097,"#,
+                "",
+                "instances: 4097 is above the limit 4096",
+            ),
+            (
+                r#""instances": 1e12,"#,
+                "",
+                "instances: expected a whole number 0..=4096",
+            ),
+            (
+                r#""instances": -1,"#,
+                "",
+                "instances: expected a whole number",
+            ),
+            (
+                r#""instances": 3,"#,
+                r#", {"location": 1, "components": 1, "divisor": 1, "data": [1, 2]}"#,
+                "attributes[1].data: 2 elements, but 3 instances with divisor 1 read 3",
+            ),
+            (
+                "",
+                r#", {"location": 1, "components": 1, "divisor": -1, "data": [1]}"#,
+                "attributes[1].divisor: expected a whole number 0..=4294967295",
+            ),
+            (
+                "",
+                r#", {"location": 1, "components": 1, "divisor": 4294967296, "data": [1]}"#,
+                "attributes[1].divisor: 4294967296 is above the limit 4294967295",
+            ),
+            (
+                "",
+                r#", {"location": 0, "components": 1, "divisor": 1, "data": [1]}"#,
+                "attributes[1].location: location 0 is given twice",
+            ),
+        ] {
+            let e = error_of(&scene(keys, inst));
+            assert!(e.contains(want), "{} {}: {}", keys, inst, e);
+        }
+        // Every attribute per-instance: no vertex count to draw.
+        let all = r#"{"size": [1, 1], "attributes": [{"location": 0, "components": 1, "divisor": 1, "data": [0]}]}"#;
+        assert!(error_of(all).contains("attributes: every attribute has a divisor"));
+        // A per-instance attribute does not count vertices: the per-vertex ones still agree.
+        let mixed = r#"{"size": [1, 1], "attributes": [{"location": 1, "components": 1, "divisor": 1, "data": [0, 1, 2, 3]},
+            {"location": 0, "components": 1, "data": [0, 1, 2]}, {"location": 2, "components": 1, "data": [0, 1]}]}"#;
+        assert!(error_of(mixed).contains("attributes[2].data: 2 vertices, but attributes[1] has 3"));
     }
 
     #[test]

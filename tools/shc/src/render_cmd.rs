@@ -3,7 +3,8 @@
 //!
 //! Owns: the mapping of the scene format onto the software renderer (interleaved vertex data by
 //! location, uniforms by name, textures bound to the unit the program gives each sampler name,
-//! viewport/depth/cull state) and the command-line shape and exit codes of both commands. The
+//! viewport/depth/cull state, instances: one draw per instance with the divisor attributes as
+//! constants) and the command-line shape and exit codes of both commands. The
 //! benchmark includes this file as a module so that it times exactly this path.
 //! Must never: interpret a scene differently from `mesa-ref`, which renders the same files
 //! through Mesa for the differential tests.
@@ -272,6 +273,11 @@ pub struct SoftScene {
     stride: u32,
     attribs: Vec<VertexAttrib>,
     count: u32,
+    /// Copies drawn (gl_InstanceID 0..instances), one rasterizer call each, in order.
+    instances: u32,
+    /// The per-instance attributes (`"divisor"` > 0): given to each instance's call as
+    /// constants, the value that instance reads.
+    per_instance: Vec<scene::Attribute>,
     indices: Option<Vec<u16>>,
     textures: Vec<SceneTexture>,
     state: RasterState,
@@ -365,11 +371,16 @@ impl SoftScene {
             });
         }
 
-        // Interleave every attribute of the scene: vertex i starts at i * stride.
-        let stride: u32 = scene.attributes.iter().map(|a| a.components).sum();
+        // Interleave every per-vertex attribute of the scene: vertex i starts at i * stride.
+        let (per_instance, per_vertex): (Vec<_>, Vec<_>) = scene
+            .attributes
+            .iter()
+            .cloned()
+            .partition(|a| a.divisor > 0);
+        let stride: u32 = per_vertex.iter().map(|a| a.components).sum();
         let mut attribs = Vec::new();
         let mut offset = 0;
-        for a in &scene.attributes {
+        for a in &per_vertex {
             attribs.push(VertexAttrib {
                 location: a.location as u8,
                 offset,
@@ -379,7 +390,7 @@ impl SoftScene {
         }
         let mut data = Vec::with_capacity(stride as usize * scene.vertex_count);
         for v in 0..scene.vertex_count {
-            for a in &scene.attributes {
+            for a in &per_vertex {
                 data.extend_from_slice(a.vertex(v));
             }
         }
@@ -398,6 +409,8 @@ impl SoftScene {
             stride,
             attribs,
             count: scene.vertex_count as u32,
+            instances: scene.instances,
+            per_instance,
             indices: scene.indices.clone(),
             textures,
             state,
@@ -495,20 +508,38 @@ impl SoftScene {
             attribs: &self.attribs,
             count: self.count,
         };
-        raster::draw_parallel(
-            workers,
-            scratches,
-            &self.program,
-            &input,
-            &[],
-            0,
-            self.indices.as_deref(),
-            &units,
-            &self.state,
-            &self.pipe,
-            &mut target,
-        )
-        .map_err(|e| failure(1, format!("render: {}", e)))
+        // An instanced draw is one call per instance, in instance order (as Gfx3D's software
+        // backend draws `draw_instanced`); the statistics are summed.
+        let mut total = DrawStats::default();
+        for instance in 0..self.instances.max(1) {
+            let constants: Vec<(u8, [f32; 4])> = self
+                .per_instance
+                .iter()
+                .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
+                .collect();
+            let s = raster::draw_parallel(
+                workers,
+                scratches,
+                &self.program,
+                &input,
+                &constants,
+                instance,
+                self.indices.as_deref(),
+                &units,
+                &self.state,
+                &self.pipe,
+                &mut target,
+            )
+            .map_err(|e| failure(1, format!("render: {}", e)))?;
+            total.triangles = total.triangles.saturating_add(s.triangles);
+            total.culled = total.culled.saturating_add(s.culled);
+            total.rejected = total.rejected.saturating_add(s.rejected);
+            total.clipped = total.clipped.saturating_add(s.clipped);
+            total.vertices_shaded = total.vertices_shaded.saturating_add(s.vertices_shaded);
+            total.fragments_shaded = total.fragments_shaded.saturating_add(s.fragments_shaded);
+            total.pixels_written = total.pixels_written.saturating_add(s.pixels_written);
+        }
+        Ok(total)
     }
 
     /// Draw once into a new picture.

@@ -186,3 +186,62 @@ fn render_threads_give_the_same_picture() {
         "pictures differ"
     );
 }
+
+/// `"instances"` and `"divisor"`: the corpus's instanced grid with a flat shade draws each
+/// instance's colour where gl_InstanceID placed it (the size of row r is the divisor-4
+/// attribute's element r); a bad instance count is a scene error naming the field.
+#[test]
+fn render_draws_every_instance_with_its_attributes() {
+    let d = diff_dir();
+    let base = std::fs::read_to_string(d.join("instanced.json")).unwrap();
+    let flat = base.replace("[0.5, 0.8, 1.0, 0.7]", "[1, 1, 1, 1]");
+    assert_ne!(flat, base, "instanced.json changed its shade data");
+    let run = |name: &str, text: &str| {
+        let scene = tmp(&format!("{}.json", name));
+        std::fs::write(&scene, text).unwrap();
+        let out = tmp(&format!("{}.png", name));
+        let o = shc(&[
+            "render".as_ref(),
+            d.join("instanced.vert").as_os_str(),
+            d.join("gradient.frag").as_os_str(),
+            "--scene".as_ref(),
+            scene.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        (o, out)
+    };
+    let (o, out) = run("instanced_flat", &flat);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let img = scene::read_png(&out).unwrap();
+    // Centres (row 0 = top) of instances 0 (red, size 1), 5 (cyan, size 0.8) and 11
+    // ((0.9, 0.2, 0.5), size 0.6), and a gap between instances 0 and 1 (the clear colour).
+    for (x, y, want) in [
+        (9, 51, [255, 0, 0]),
+        (22, 34, [0, 255, 255]),
+        (50, 17, [230, 51, 128]),
+        (16, 51, [13, 13, 26]),
+    ] {
+        let p = img.pixel(x, y);
+        for c in 0..3 {
+            assert!(
+                (p[c] as i32 - want[c] as i32).abs() <= 1,
+                "pixel ({}, {}) is {:?}, expected {:?}",
+                x,
+                y,
+                p,
+                want
+            );
+        }
+    }
+    let (o, _) = run(
+        "instanced_zero",
+        &base.replace("\"instances\": 12", "\"instances\": 0"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("scene: instances: expected 1 to 4096 instances, found 0"),
+        "{}",
+        text(&o)
+    );
+}
