@@ -718,10 +718,14 @@ impl<T: GpuTransport3d> VirglBackend<T> {
                     z: z as u32,
                     ..Box3d::new_2d(w, h)
                 };
-                if let Err(err) =
-                    self.transport
-                        .transfer_level_to_host_3d(cid, res, level, bx, w * desc.bytes_per_texel, &bytes)
-                {
+                if let Err(err) = self.transport.transfer_level_to_host_3d(
+                    cid,
+                    res,
+                    level,
+                    bx,
+                    w * desc.bytes_per_texel,
+                    &bytes,
+                ) {
                     self.release(ctx, res, n);
                     return Err(e("virgl texture upload failed")(err));
                 }
