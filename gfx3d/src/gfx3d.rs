@@ -1051,7 +1051,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let t = self.textures.get(owner, tex)?;
         if t.format.is_integer() {
             return Err(Error::TextureFormatOp {
-                what: "tex_upload takes RGBA8 texels (upload an integer texture with tex_upload_ints)",
+                what:
+                    "tex_upload takes RGBA8 texels (upload an integer texture with tex_upload_ints)",
             });
         }
         if texels.len() != t.texels.len() {
