@@ -213,6 +213,25 @@ pub trait Device {
         }
         self.texture_create_cube(ctx, size, l0, sampler)
     }
+    /// Whether [`Device::texture_create_ints`] makes integer textures (an integer texture at
+    /// a draw on a device without them is `Error::TextureFormatOp`).
+    fn supports_integer_textures(&self) -> bool {
+        false
+    }
+    /// An RGBA32I (`signed`) / RGBA32UI texture of `width` x `height` texels of four 32-bit
+    /// words (r, g, b, a), row 0 first, level 0 only, destroyed with
+    /// [`Device::texture_destroy`]. Devices without integer textures keep this default.
+    fn texture_create_ints(
+        &mut self,
+        _ctx: DevId,
+        _width: u32,
+        _height: u32,
+        _words: &[[u32; 4]],
+        _signed: bool,
+        _sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        Err(DeviceError("this device has no integer textures"))
+    }
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
     /// Creates and links the vertex and fragment shaders of one program.
     fn program_create(

@@ -295,11 +295,30 @@ pub enum Error {
     CubeUnsupported {
         what: &'static str,
     },
-    /// A draw whose program has an isampler2D/usampler2D (on `unit`): Gfx3D has no integer
-    /// texture formats yet, and an integer sampler over an 8-bit texture is GL's format
-    /// mismatch (undefined results), so the draw is refused.
+    /// A draw whose program has an isampler2D/usampler2D on `unit` with no integer texture
+    /// bound there (nothing, or a render target: Gfx3D has no integer targets), so the draw
+    /// is refused.
     IntegerSamplerUnsupported {
         unit: u32,
+    },
+    /// A draw whose program's sampler on `unit` does not match the bound texture's format:
+    /// an isampler2D needs RGBA32I, a usampler2D RGBA32UI, a float sampler RGBA8 (GL's
+    /// undefined format mismatch, refused).
+    TextureFormatMismatch {
+        unit: u32,
+        sampler: &'static str,
+        format: &'static str,
+    },
+    /// A draw sampling an integer texture on `unit` whose sampler state is not NEAREST
+    /// (min and mag filter NEAREST, no mip filter): GL makes it incomplete, Gfx3D refuses.
+    IntegerTextureFilter {
+        unit: u32,
+    },
+    /// An operation the texture's format does not have (8-bit upload or mip levels on an
+    /// integer texture, integer upload on an RGBA8 one, integer textures on a device without
+    /// them).
+    TextureFormatOp {
+        what: &'static str,
     },
     /// An instance count outside `1..=INSTANCES_MAX`.
     InstanceCount {
@@ -458,9 +477,24 @@ impl fmt::Display for Error {
             Error::CubeUnsupported { what } => write!(f, "cube textures are not supported {}", what),
             Error::IntegerSamplerUnsupported { unit } => write!(
                 f,
-                "the program's isampler2D/usampler2D on texture unit {} needs an integer texture (RGBA32I/RGBA32UI), which Gfx3D does not have yet",
+                "the program's isampler2D/usampler2D on texture unit {} needs an integer texture (RGBA32I/RGBA32UI) bound there (none is, or a render target is)",
                 unit
             ),
+            Error::TextureFormatMismatch {
+                unit,
+                sampler,
+                format,
+            } => write!(
+                f,
+                "texture unit {}: the program's {} cannot sample a {} texture (isampler2D needs RGBA32I, usampler2D RGBA32UI, float samplers RGBA8)",
+                unit, sampler, format
+            ),
+            Error::IntegerTextureFilter { unit } => write!(
+                f,
+                "texture unit {}: an integer texture is sampled with NEAREST filters only (min and mag NEAREST, no mip filter)",
+                unit
+            ),
+            Error::TextureFormatOp { what } => f.write_str(what),
             Error::SampleTargetInFrame => f.write_str(
                 "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
             ),

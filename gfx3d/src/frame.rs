@@ -24,7 +24,7 @@ use crate::state::{
 };
 use crate::stats::{Backend, BackendMode};
 use crate::target::{TargetFormat, TargetPlane};
-use crate::texture::SamplerState;
+use crate::texture::{Filter, MipFilter, SamplerState, TextureFormat};
 
 /// Packs a clear colour: each channel clamped to [0, 1] and rounded.
 pub fn pack_color(rgba: [f32; 4]) -> u32 {
@@ -623,17 +623,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             return Err(Error::SampleTargetInFrame);
         }
         let pid = self.bound_program(owner, ctx)?;
-        // Integer samplers need integer textures, which Gfx3D does not have yet.
-        let ints = self
-            .programs
-            .get(owner, pid)?
-            .program
-            .integer_sampler_units();
-        if ints != 0 {
-            return Err(Error::IntegerSamplerUnsupported {
-                unit: ints.trailing_zeros(),
-            });
-        }
+        self.check_sampler_formats(owner, pid, &sampled)?;
         // A relink since the last bind reset the program's uniforms: restore the context state.
         let relinked = {
             let p = self.programs.get(owner, pid)?;
@@ -708,6 +698,70 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         self.counters.draws += 1;
         self.counters.triangles += triangles as u64 * instances as u64;
+        Ok(())
+    }
+
+    /// Every sampled unit's texture format matches its sampler type (isampler2D: RGBA32I,
+    /// usampler2D: RGBA32UI, float samplers: RGBA8 or a target), and an integer texture's
+    /// sampler state is NEAREST without mip filter.
+    fn check_sampler_formats(
+        &self,
+        owner: u32,
+        pid: ProgramId,
+        sampled: &[Option<Sampled>; TEXTURE_UNITS],
+    ) -> Result<()> {
+        let p = &self.programs.get(owner, pid)?.program;
+        let (units, ints, uints) = (
+            p.sampler_units(),
+            p.integer_sampler_units(),
+            p.unsigned_sampler_units(),
+        );
+        for (u, bound) in sampled.iter().enumerate() {
+            let bit = 1u16 << (u & 15);
+            if (units | ints) & bit == 0 {
+                continue;
+            }
+            let sampler = if uints & bit != 0 {
+                "usampler2D"
+            } else if ints & bit != 0 {
+                "isampler2D"
+            } else {
+                "float sampler"
+            };
+            let tex = match bound {
+                Some(Sampled::Texture(h)) => self.textures.get(owner, *h).ok(),
+                _ => None,
+            };
+            let Some(t) = tex else {
+                if ints & bit != 0 {
+                    return Err(Error::IntegerSamplerUnsupported { unit: u as u32 });
+                }
+                continue;
+            };
+            let want = if uints & bit != 0 {
+                TextureFormat::Rgba32UI
+            } else if ints & bit != 0 {
+                TextureFormat::Rgba32I
+            } else {
+                TextureFormat::Rgba8
+            };
+            if t.format != want {
+                return Err(Error::TextureFormatMismatch {
+                    unit: u as u32,
+                    sampler,
+                    format: t.format.name(),
+                });
+            }
+            if t.format.is_integer() {
+                let s = &t.sampler;
+                if s.filter != Filter::Nearest
+                    || s.min() != Filter::Nearest
+                    || s.mip != MipFilter::None
+                {
+                    return Err(Error::IntegerTextureFilter { unit: u as u32 });
+                }
+            }
+        }
         Ok(())
     }
 
@@ -836,6 +890,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             sampler: t.sampler,
                             depth: None,
                             rgba: None,
+                            ints: t.format.is_integer().then_some(&t.ints[..]),
                         });
                     }
                 }
@@ -856,6 +911,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             rgba: (*plane == TargetPlane::Color
                                 && t.format == TargetFormat::Rgba32F)
                                 .then_some(&t.colorf[..]),
+                            ints: None,
                         });
                     }
                 }
@@ -967,6 +1023,25 @@ impl<P: ShaderProgram> Gfx3d<P> {
         let Some(dev) = self.device.as_deref_mut() else {
             return Ok(None);
         };
+        if t.format.is_integer() {
+            if !dev.supports_integer_textures() {
+                return Err(Error::TextureFormatOp {
+                    what: "integer textures are not supported by this device backend (draw with the software backend)",
+                });
+            }
+            let signed = t.format == TextureFormat::Rgba32I;
+            let r = dev.texture_create_ints(dctx, t.width, t.height, &t.ints, signed, t.sampler);
+            let bytes = t.ints.len() as u64 * 16;
+            return match r {
+                Ok(d) => {
+                    self.counters.uploads += 1;
+                    self.counters.bytes_up += bytes;
+                    self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
+                    Ok(Some(d))
+                }
+                Err(e) => self.device_failed(e).map(|_| None),
+            };
+        }
         if !t.faces.is_empty() && !dev.supports_cube_textures() {
             return Err(Error::CubeUnsupported {
                 what: "by this device backend (draw with the software backend)",

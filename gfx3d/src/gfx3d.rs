@@ -23,7 +23,7 @@ use crate::mock::MockLog;
 use crate::program::{ShaderProgram, Stage};
 use crate::stats::{Backend, BackendMode, Counters, Stats};
 use crate::target::{check_size, filled, Target, TargetFormat};
-use crate::texture::{SamplerState, Texture};
+use crate::texture::{SamplerState, Texture, TextureFormat};
 use shader::back::raster::parallel::{Serial, Workers};
 
 pub(crate) struct ProgramInst<P> {
@@ -877,9 +877,83 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 levels: Vec::new(),
                 faces: Vec::new(),
                 sampler: SamplerState::default(),
+                format: TextureFormat::Rgba8,
+                ints: Vec::new(),
                 resident: Vec::new(),
             },
         )
+    }
+
+    /// A `width` x `height` texture of `format` (1..=1024 each). RGBA8 is [`Self::tex_create`];
+    /// an integer texture (RGBA32I/RGBA32UI: 4 words a texel, 16 bytes, (0, 0, 0, 0) until
+    /// uploaded with [`Self::tex_upload_ints`]) has level 0 only and is sampled only by an
+    /// isampler2D (RGBA32I) / usampler2D (RGBA32UI) with NEAREST filters (checked at draw).
+    pub fn tex_create_format(
+        &mut self,
+        owner: u32,
+        width: u32,
+        height: u32,
+        format: TextureFormat,
+    ) -> Result<TextureId> {
+        if !format.is_integer() {
+            return self.tex_create(owner, width, height);
+        }
+        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+            return Err(Error::BadTextureSize { width, height });
+        }
+        let ints = filled(width as usize * height as usize, [0u32; 4])?;
+        let line = alloc::format!("tex-format {} {}x{}", format.name(), width, height);
+        self.log_mock(&line);
+        self.textures.insert(
+            owner,
+            Texture {
+                width,
+                height,
+                texels: Vec::new(),
+                levels: Vec::new(),
+                faces: Vec::new(),
+                sampler: SamplerState::default(),
+                format,
+                ints,
+                resident: Vec::new(),
+            },
+        )
+    }
+
+    /// The texel format of a texture.
+    pub fn tex_format(&self, owner: u32, tex: TextureId) -> Result<TextureFormat> {
+        Ok(self.textures.get(owner, tex)?.format)
+    }
+
+    /// Replaces every texel of an integer texture: `words` holds 4 words a texel (r, g, b, a;
+    /// an RGBA32I word is the i32's bits), row 0 first, width x height x 4 words exactly.
+    pub fn tex_upload_ints(&mut self, owner: u32, tex: TextureId, words: &[u32]) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        if !t.format.is_integer() {
+            return Err(Error::TextureFormatOp {
+                what: "tex_upload_ints needs an RGBA32I/RGBA32UI texture (upload RGBA8 texels with tex_upload)",
+            });
+        }
+        let expected = t.ints.len() * 4;
+        if words.len() != expected {
+            return Err(Error::PixelCount {
+                found: words.len(),
+                expected,
+            });
+        }
+        self.tex_release_device(owner, tex)?;
+        for (d, s) in self
+            .textures
+            .get_mut(owner, tex)?
+            .ints
+            .iter_mut()
+            .zip(words.chunks_exact(4))
+        {
+            d.copy_from_slice(s);
+        }
+        let line = alloc::format!("tex-ints {}", words.len() / 4);
+        self.log_mock(&line);
+        Ok(())
     }
 
     /// A cube texture of 6 square `width` x `height` faces (1..=1024; `CubeNotSquare`
@@ -909,6 +983,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 levels: Vec::new(),
                 faces,
                 sampler: SamplerState::default(),
+                format: TextureFormat::Rgba8,
+                ints: Vec::new(),
                 resident: Vec::new(),
             },
         )
@@ -973,6 +1049,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// width x height exactly.
     pub fn tex_upload(&mut self, owner: u32, tex: TextureId, texels: &[u32]) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
+        if t.format.is_integer() {
+            return Err(Error::TextureFormatOp {
+                what:
+                    "tex_upload takes RGBA8 texels (upload an integer texture with tex_upload_ints)",
+            });
+        }
         if texels.len() != t.texels.len() {
             return Err(Error::PixelCount {
                 found: texels.len(),
@@ -992,6 +1074,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// most as many as the chain down to 1x1 has. An empty list leaves level 0 only.
     pub fn tex_levels(&mut self, owner: u32, tex: TextureId, levels: &[&[u32]]) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
+        if t.format.is_integer() {
+            return Err(Error::TextureFormatOp {
+                what: "an integer texture has level 0 only (no tex_levels)",
+            });
+        }
         if !t.faces.is_empty() {
             return Err(Error::CubeUnsupported {
                 what: "by tex_levels (generate a cube's levels with tex_generate_mipmaps)",
@@ -1030,6 +1117,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// ([`crate::texture::box_chain`]).
     pub fn tex_generate_mipmaps(&mut self, owner: u32, tex: TextureId) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
+        if t.format.is_integer() {
+            return Err(Error::TextureFormatOp {
+                what: "an integer texture has level 0 only (no tex_generate_mipmaps)",
+            });
+        }
         let chain = crate::texture::box_chain(t.width, t.height, &t.texels);
         let face_chains: Vec<Vec<Vec<u32>>> = t
             .faces
@@ -1269,6 +1361,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .map(|f| f.0.len() + f.1.iter().map(Vec::len).sum::<usize>())
                     .sum();
                 (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>() + faces) * 4
+                    + t.ints.len() * 16
             })
             .sum();
         let target_bytes: usize = self

@@ -97,4 +97,4 @@ pub use state::{
 };
 pub use stats::{Backend, BackendMode, Stats};
 pub use target::{TargetFormat, TargetPlane};
-pub use texture::{Filter, SamplerState, Wrap};
+pub use texture::{Filter, SamplerState, TextureFormat, Wrap};

@@ -276,9 +276,7 @@ impl ShaderProgram for Linked {
                 mips: x.mips,
                 depth: x.depth,
                 rgba: x.rgba,
-                // Gfx3D has no integer texture formats yet (isampler2D/usampler2D sample
-                // integer textures only through `TextureRef` directly).
-                ints: None,
+                ints: x.ints,
                 width: x.width,
                 height: x.height,
                 texels: x.texels,
@@ -410,6 +408,14 @@ impl ShaderProgram for Linked {
                     shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D
                 )
             })
+            .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
+    }
+
+    fn unsigned_sampler_units(&self) -> u16 {
+        self.program
+            .samplers()
+            .iter()
+            .filter(|s| s.ty == shader::ir::Type::USampler2D)
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 }

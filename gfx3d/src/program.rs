@@ -54,6 +54,8 @@ pub struct SoftTexture<'a> {
     pub depth: Option<&'a [f32]>,
     /// A float render target's colour instead of texels (unclamped (r, g, b, a)).
     pub rgba: Option<&'a [[f32; 4]]>,
+    /// An integer texture's words instead of texels (RGBA32I/RGBA32UI, level 0).
+    pub ints: Option<&'a [[u32; 4]]>,
     /// Mip levels 1, 2, ... of a texture (empty for targets).
     pub mips: &'a [&'a [u32]],
     /// A cube texture's faces 1..=5 as (texels, levels 1, 2, ...); empty for a 2D texture.
@@ -134,9 +136,13 @@ pub trait ShaderProgram {
     fn constants(&self, stage: Stage) -> &[f32];
     /// Texture units the fragment stage samples (bit n = unit n).
     fn sampler_units(&self) -> u16;
-    /// Units whose sampler is an integer one (isampler2D/usampler2D; bit n = unit n): Gfx3D
-    /// has no integer texture formats yet, so a draw with one is `IntegerSamplerUnsupported`.
+    /// Units whose sampler is an integer one (isampler2D/usampler2D; bit n = unit n): a draw
+    /// needs an RGBA32I (isampler2D) / RGBA32UI (usampler2D) texture bound there.
     fn integer_sampler_units(&self) -> u16 {
+        0
+    }
+    /// The subset of [`ShaderProgram::integer_sampler_units`] that are usampler2D.
+    fn unsigned_sampler_units(&self) -> u16 {
         0
     }
 }

@@ -53,6 +53,39 @@ pub fn sampler_valid(s: &SamplerState) -> bool {
     ok(s.lod_bias) && ok(s.min_lod) && ok(s.max_lod) && s.min_lod <= s.max_lod
 }
 
+/// A texture's texel format. RGBA8 (0xAARRGGBB, the default) is sampled by float samplers;
+/// RGBA32I / RGBA32UI (four 32-bit words a texel, 16 bytes) only by `isampler2D` /
+/// `usampler2D`, level 0 only, NEAREST only (issue 15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TextureFormat {
+    #[default]
+    Rgba8,
+    Rgba32I,
+    Rgba32UI,
+}
+
+impl TextureFormat {
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureFormat::Rgba8 => "RGBA8",
+            TextureFormat::Rgba32I => "RGBA32I",
+            TextureFormat::Rgba32UI => "RGBA32UI",
+        }
+    }
+    /// Whether the texels are integer words (RGBA32I/RGBA32UI).
+    pub fn is_integer(self) -> bool {
+        self != TextureFormat::Rgba8
+    }
+    /// Bytes a texel takes (4 for RGBA8, 16 for the integer formats).
+    pub fn bytes_per_texel(self) -> usize {
+        if self.is_integer() {
+            16
+        } else {
+            4
+        }
+    }
+}
+
 pub(crate) struct Texture {
     pub width: u32,
     pub height: u32,
@@ -63,6 +96,11 @@ pub(crate) struct Texture {
     /// 1, 2, ...) of the same square size. Empty: a 2D texture.
     pub faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
     pub sampler: SamplerState,
+    /// RGBA8 unless made by `tex_create_format`.
+    pub format: TextureFormat,
+    /// An integer texture's texels (RGBA32I/RGBA32UI: (r, g, b, a) words, row 0 first,
+    /// width * height of them); empty for RGBA8 (whose `texels` are then unused zeros' size).
+    pub ints: Vec<[u32; 4]>,
     /// Device texture per device context that drew with it: (device context, device texture).
     pub resident: Vec<(DevId, DevId)>,
 }

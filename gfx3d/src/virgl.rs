@@ -718,10 +718,14 @@ impl<T: GpuTransport3d> VirglBackend<T> {
                     z: z as u32,
                     ..Box3d::new_2d(w, h)
                 };
-                if let Err(err) =
-                    self.transport
-                        .transfer_level_to_host_3d(cid, res, level, bx, w * 4, &bytes)
-                {
+                if let Err(err) = self.transport.transfer_level_to_host_3d(
+                    cid,
+                    res,
+                    level,
+                    bx,
+                    w * desc.bytes_per_texel,
+                    &bytes,
+                ) {
                     self.release(ctx, res, n);
                     return Err(e("virgl texture upload failed")(err));
                 }
@@ -730,7 +734,7 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         let last_level = desc.last_level;
         let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
             let v = hp.alloc()?;
-            let r = e.create_sampler_view_levels(v, res.0, FORMAT_B8G8R8A8_UNORM, cube, last_level);
+            let r = e.create_sampler_view_levels(v, res.0, desc.format, cube, last_level);
             if let Err(err) = r {
                 let _ = hp.free(v);
                 return Err(err);
@@ -1120,6 +1124,36 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             &[&[a], &[b], &[c], &[d], &[e], &[f]],
             sampler,
         )
+    }
+
+    fn supports_integer_textures(&self) -> bool {
+        let caps = self.transport.caps();
+        caps.sampler_formats.supports(FORMAT_R32G32B32A32_SINT)
+            && caps.sampler_formats.supports(FORMAT_R32G32B32A32_UINT)
+    }
+
+    fn texture_create_ints(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        words: &[[u32; 4]],
+        signed: bool,
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        // PIPE_FORMAT_R32G32B32A32_SINT (200) / _UINT (196): 16 bytes a texel, level 0; the
+        // sampler view has the resource's format.
+        let desc = ResourceDesc {
+            format: if signed {
+                FORMAT_R32G32B32A32_SINT
+            } else {
+                FORMAT_R32G32B32A32_UINT
+            },
+            bytes_per_texel: 16,
+            ..ResourceDesc::texture(w, h)
+        };
+        let flat: Vec<u32> = words.iter().flatten().copied().collect();
+        self.texture_layers(ctx, &desc, &[&[&flat]], sampler)
     }
 
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {

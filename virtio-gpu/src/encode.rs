@@ -793,7 +793,7 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
         check_format(
-            "sampler view format (B8G8R8A8_UNORM, R8_UNORM, Z32_FLOAT or R32G32B32A32_FLOAT)",
+            "sampler view format (B8G8R8A8_UNORM, R8_UNORM, Z32_FLOAT, R32G32B32A32_FLOAT, _SINT or _UINT)",
             format,
             &SAMPLER_VIEW_FORMATS,
         )?;

@@ -255,12 +255,15 @@ pub const SURFACE_FORMATS: [u32; 4] = [
     FORMAT_R32G32B32A32_FLOAT,
 ];
 /// Formats a sampler view may have (Z32_FLOAT: a depth target sampled as a texture;
-/// R32G32B32A32_FLOAT: a float colour target sampled as a texture).
-pub const SAMPLER_VIEW_FORMATS: [u32; 4] = [
+/// R32G32B32A32_FLOAT: a float colour target sampled as a texture; R32G32B32A32_SINT/_UINT:
+/// an integer texture read by isampler2D/usampler2D).
+pub const SAMPLER_VIEW_FORMATS: [u32; 6] = [
     FORMAT_B8G8R8A8_UNORM,
     FORMAT_R8_UNORM,
     FORMAT_Z32_FLOAT,
     FORMAT_R32G32B32A32_FLOAT,
+    FORMAT_R32G32B32A32_SINT,
+    FORMAT_R32G32B32A32_UINT,
 ];
 
 /// Highest pipe_blend_func (ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX).
