@@ -814,21 +814,13 @@ impl<'a> Parser<'a> {
         self.leave();
         let members = members?;
         self.expect(Tok::RBrace, "'}' after the block members")?;
-        // A uniform block array (`uniform B { ... } b[3];`): each element its own block, its
-        // members named `B[k].member` as GL names them.
+        // A block array (`uniform B { ... } b[3];`, `out B { ... } b[2];`): each element its
+        // own block, its members named `B[k].member` as GL names them.
         let mut arr = -1;
         let instance = if self.at(Tok::Ident) {
             let v = self.idx();
             self.advance();
             if self.at(Tok::LBracket) {
-                if quals & Q_UNIFORM == 0 {
-                    let t = self.tok();
-                    self.err_at(
-                        t,
-                        format_args!("arrays of in/out interface blocks are not supported yet (uniform block arrays are)"),
-                    );
-                    return Err(());
-                }
                 arr = self.array_size(false)?;
             }
             v

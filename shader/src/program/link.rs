@@ -104,6 +104,9 @@ pub enum LinkError {
     /// Profile 2: one stage declares the varying `invariant` and the other does not (GLSL
     /// 3.30 §4.6.1 requires both or neither; GLSL 4.20 relaxed it, 3.30 did not).
     VaryingInvariantMismatch(Name),
+    /// Profile 2: an interface block (named) is an array of different sizes in the two stages
+    /// (0: not an array), or an array in one and not in the other.
+    BlockArraySizeMismatch(Name, u16, u16),
     /// The stage was loaded from CSIR v1, which keeps no varying names, and the fragment stage
     /// reads varyings: they cannot be matched by name.
     UnnamedVaryings(Stage),
@@ -134,6 +137,25 @@ impl core::fmt::Display for LinkError {
             }
             LinkError::VaryingInvariantMismatch(n) => {
                 write!(f, "varying invariance mismatch {}", n)
+            }
+            LinkError::BlockArraySizeMismatch(n, v, f_) => {
+                let size = |k: &u16| -> heapless::String<24> {
+                    let mut s = heapless::String::new();
+                    if *k == 0 {
+                        let _ = s.push_str("not an array");
+                    } else {
+                        let _ =
+                            core::fmt::Write::write_fmt(&mut s, format_args!("an array of {}", k));
+                    }
+                    s
+                };
+                write!(
+                    f,
+                    "interface block {} is {} in the vertex shader and {} in the fragment shader (GLSL 3.30 4.3.7: the sizes must match)",
+                    n,
+                    size(v),
+                    size(f_)
+                )
             }
             LinkError::UnnamedVaryings(s) => write!(
                 f,
@@ -439,6 +461,31 @@ impl Program {
         if let (Some((stage, _)), false) = (derived, fs.iface.varyings.is_empty()) {
             self.fail(&mut first, LinkError::UnnamedVaryings(stage));
             return Err(first.unwrap_or(LinkError::UnnamedVaryings(stage)));
+        }
+        // Profile 2: an interface block the fragment stage reads is an array of the same size
+        // (or not an array) in both stages; checked first, before its members' names.
+        for (i, fv) in fs.iface.varyings.iter().enumerate() {
+            let Some(block) = block_of(fv.name.as_str()) else {
+                continue;
+            };
+            let seen = fs
+                .iface
+                .varyings
+                .iter()
+                .take(i)
+                .any(|v| block_of(v.name.as_str()) == Some(block));
+            let (Some(vn), Some(fn_)) = (
+                block_array_len(&vs.iface, block),
+                block_array_len(&fs.iface, block),
+            ) else {
+                continue;
+            };
+            if !seen && vn != fn_ {
+                let mut name = Name::new();
+                let _ = name.push_str(block);
+                let e = LinkError::BlockArraySizeMismatch(name, vn, fn_);
+                self.fail(&mut first, e);
+            }
         }
         for fv in fs.iface.varyings.iter() {
             match vs.iface.varyings.iter().find(|v| v.name == fv.name) {
@@ -913,6 +960,34 @@ impl Program {
 }
 
 /// Whether the varying in `slot` of the stage `iface` describes is declared `invariant`.
+/// The interface block a varying name belongs to: `B` of `B.member` or `B[k].member`.
+fn block_of(name: &str) -> Option<&str> {
+    let dot = name.find('.')?;
+    let head = name.get(..dot)?;
+    Some(head.split('[').next().unwrap_or(head))
+}
+
+/// Profile 2: the array size of interface block `block` in a stage (0: not an array), or
+/// `None` when the stage has no varying of it.
+fn block_array_len(iface: &crate::ir::Interface, block: &str) -> Option<u16> {
+    let mut len: Option<u16> = None;
+    for v in iface.varyings.iter() {
+        let n = v.name.as_str();
+        if block_of(n) != Some(block) {
+            continue;
+        }
+        let rest = n.get(block.len()..).unwrap_or("");
+        let k = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split(']').next())
+            .and_then(|d| d.parse::<u16>().ok())
+            .map(|k| k.saturating_add(1))
+            .unwrap_or(0);
+        len = Some(len.map_or(k, |l| l.max(k)));
+    }
+    len
+}
+
 fn invariant(iface: &crate::ir::Interface, slot: u8) -> bool {
     u32::from(slot) < u32::BITS && iface.invariant_slots & (1 << slot) != 0
 }

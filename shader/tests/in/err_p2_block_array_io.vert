@@ -1,5 +1,5 @@
 #pragma chrisos profile 2
-// Arrays of in/out interface blocks are not supported yet.
+// Vertex shaders have no input blocks, arrays of them neither.
 in vec4 pos;
-out V { vec3 n; } vs_out[2];
+in V { vec3 n; } vs_in[2];
 void main() { gl_Position = pos; }

@@ -94,7 +94,9 @@ impl<'a> Sema<'a> {
             for v in self.module.iface.varyings.iter() {
                 let vn = v.name.as_str();
                 let hit = match block {
-                    Some(b) => vn.strip_prefix(b).is_some_and(|rest| rest.starts_with('.')),
+                    Some(b) => vn
+                        .strip_prefix(b)
+                        .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('[')),
                     None => {
                         vn == name
                             || vn
@@ -524,50 +526,52 @@ impl<'a> Sema<'a> {
                 } else {
                     Interp::Smooth
                 };
-                for k in d.first..d.first + d.count {
-                    let Some(m) = self.t.members.get(k as usize).copied() else {
-                        break;
-                    };
-                    let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
-                    let Some(free) = table.iter().position(|&s| s < 0) else {
-                        self.err(
-                            i,
-                            format_args!(
-                                "too many varyings: '{}.{}' does not fit; the limit is {}",
-                                self.name_str(d.name),
-                                self.name_str(m.name),
-                                var_max
-                            ),
+                // A block array (`out B { .. } b[2];`): element by element, `B[e].member`.
+                let elems = agg.len.max(1);
+                'elems: for e in 0..elems {
+                    for k in d.first..d.first + d.count {
+                        let Some(m) = self.t.members.get(k as usize).copied() else {
+                            break;
+                        };
+                        let en = self.block_member_name(
+                            self.name_str(d.name),
+                            (agg.len > 0).then_some(e),
+                            self.name_str(m.name),
                         );
-                        break;
-                    };
-                    if let Some(t) = table.get_mut(free) {
-                        *t = i;
+                        let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                        let Some(free) = table.iter().position(|&s| s < 0) else {
+                            self.err(
+                                i,
+                                format_args!(
+                                    "too many varyings: '{}' does not fit; the limit is {}",
+                                    en, var_max
+                                ),
+                            );
+                            break 'elems;
+                        };
+                        if let Some(t) = table.get_mut(free) {
+                            *t = i;
+                        }
+                        // A member's own interpolation qualifier wins over the block's.
+                        let interp = if m.quals & D_FLAT != 0 {
+                            Interp::Flat
+                        } else if m.quals & D_NOPERSPECTIVE != 0 {
+                            Interp::NoPerspective
+                        } else if m.quals & 0x80 != 0 {
+                            Interp::Smooth
+                        } else {
+                            interp
+                        };
+                        if m.quals & D_INVARIANT != 0 && (free as u32) < u32::BITS {
+                            self.module.iface.invariant_slots |= 1 << free;
+                        }
+                        let _ = self.module.iface.varyings.push(Varying {
+                            name: en,
+                            ty: m.ty.base,
+                            slot: free as u8,
+                            interp,
+                        });
                     }
-                    let mut en: Name = Name::new();
-                    let _ = core::fmt::Write::write_fmt(
-                        &mut en,
-                        format_args!("{}.{}", self.name_str(d.name), self.name_str(m.name)),
-                    );
-                    // A member's own interpolation qualifier wins over the block's.
-                    let interp = if m.quals & D_FLAT != 0 {
-                        Interp::Flat
-                    } else if m.quals & D_NOPERSPECTIVE != 0 {
-                        Interp::NoPerspective
-                    } else if m.quals & 0x80 != 0 {
-                        Interp::Smooth
-                    } else {
-                        interp
-                    };
-                    if m.quals & D_INVARIANT != 0 && (free as u32) < u32::BITS {
-                        self.module.iface.invariant_slots |= 1 << free;
-                    }
-                    let _ = self.module.iface.varyings.push(Varying {
-                        name: en,
-                        ty: m.ty.base,
-                        slot: free as u8,
-                        interp,
-                    });
                 }
                 continue;
             }
@@ -966,23 +970,31 @@ impl<'a> Sema<'a> {
                     let Some(d) = self.struct_def(agg) else {
                         return Err(());
                     };
-                    let tmp = self.temp(d.count)?;
+                    // A block array: element e's member k at temp e * count + k.
+                    let elems = agg.len.max(1);
+                    let tmp = self.temp(d.count.saturating_mul(elems))?;
                     let kind = if q & Q_IN != 0 {
                         SymKind::In
                     } else {
                         SymKind::Out
                     };
-                    for k in 0..d.count {
-                        let t = tmp + k as i16;
-                        let Some(m) = self.t.members.get((d.first + k) as usize).copied() else {
-                            break;
-                        };
-                        if kind == SymKind::In {
-                            let slot = self
-                                .block_varying_slot(self.name_str(d.name), self.name_str(m.name));
-                            self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
-                        } else {
-                            self.zero(t)?;
+                    for e in 0..elems {
+                        for k in 0..d.count {
+                            let t = tmp + (e * d.count + k) as i16;
+                            let Some(m) = self.t.members.get((d.first + k) as usize).copied()
+                            else {
+                                break;
+                            };
+                            if kind == SymKind::In {
+                                let slot = self.block_varying_slot(
+                                    self.name_str(d.name),
+                                    (agg.len > 0).then_some(e),
+                                    self.name_str(m.name),
+                                );
+                                self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
+                            } else {
+                                self.zero(t)?;
+                            }
                         }
                     }
                     let s = self.add_sym(i, name, kind, Type::None, tmp)?;
@@ -1167,9 +1179,9 @@ impl<'a> Sema<'a> {
     }
 
     /// Profile 2: the slot of member `member` of interface block `block` (`block.member`).
-    fn block_varying_slot(&self, block: &str, member: &str) -> u8 {
-        let mut en: Name = Name::new();
-        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", block, member));
+    /// (`elem`: element `elem` of a block array, `block[elem].member`).
+    fn block_varying_slot(&self, block: &str, elem: Option<u16>, member: &str) -> u8 {
+        let en = self.block_member_name(block, elem, member);
         self.module
             .iface
             .varyings
@@ -1177,6 +1189,19 @@ impl<'a> Sema<'a> {
             .find(|v| v.name == en)
             .map(|v| v.slot)
             .unwrap_or(0)
+    }
+
+    /// Profile 2: the varying name of a block member, `Block.member`, or `Block[e].member` for
+    /// element `e` of a block array (as GL reflects it).
+    fn block_member_name(&self, block: &str, elem: Option<u16>, member: &str) -> Name {
+        let mut en: Name = Name::new();
+        let _ = match elem {
+            Some(e) => {
+                core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}].{}", block, e, member))
+            }
+            None => core::fmt::Write::write_fmt(&mut en, format_args!("{}.{}", block, member)),
+        };
+        en
     }
 
     /// Profile 2: an interface block's members must be float, vec2, vec3 or vec4.
@@ -1346,22 +1371,28 @@ impl<'a> Sema<'a> {
                     let Some(d) = self.struct_def(agg) else {
                         continue;
                     };
-                    for k in 0..d.count {
-                        let Some(m) = self.t.members.get((d.first + k) as usize).copied() else {
-                            break;
-                        };
-                        let slot =
-                            self.block_varying_slot(self.name_str(d.name), self.name_str(m.name));
-                        self.emit(
-                            Op::StoreVar,
-                            m.ty.base,
-                            4,
-                            -1,
-                            tmp + k as i16,
-                            -1,
-                            slot as i16,
-                            0,
-                        )?;
+                    for e in 0..agg.len.max(1) {
+                        for k in 0..d.count {
+                            let Some(m) = self.t.members.get((d.first + k) as usize).copied()
+                            else {
+                                break;
+                            };
+                            let slot = self.block_varying_slot(
+                                self.name_str(d.name),
+                                (agg.len > 0).then_some(e),
+                                self.name_str(m.name),
+                            );
+                            self.emit(
+                                Op::StoreVar,
+                                m.ty.base,
+                                4,
+                                -1,
+                                tmp + (e * d.count + k) as i16,
+                                -1,
+                                slot as i16,
+                                0,
+                            )?;
+                        }
                     }
                     continue;
                 }
