@@ -3533,17 +3533,22 @@ fn tex_offset(c: &mut Cur<'_>, d: &Decls) -> Result<(), TgsiCheckError> {
         return c.err("a texel offset must be a declared integer immediate");
     }
     c.expect(b'.', "a texel offset needs a swizzle of 3 letters")?;
-    for _ in 0..3 {
+    swizzle(c, 3, "a texel offset needs a swizzle of 3 letters")
+}
+
+/// Exactly `n` swizzle letters (each of xyzw, any order) and nothing alphanumeric after them.
+fn swizzle(c: &mut Cur<'_>, n: usize, message: &'static str) -> Result<(), TgsiCheckError> {
+    for _ in 0..n {
         if !c
             .peek()
             .is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w'))
         {
-            return c.err("a texel offset needs a swizzle of 3 letters");
+            return c.err(message);
         }
         c.i += 1;
     }
     if c.peek().is_some_and(|b| b.is_ascii_alphanumeric()) {
-        return c.err("a texel offset needs a swizzle of 3 letters");
+        return c.err(message);
     }
     Ok(())
 }
@@ -3567,18 +3572,7 @@ fn src_operand(c: &mut Cur<'_>, d: &Decls, _frag: bool) -> Result<(), TgsiCheckE
     let abs = c.eat(b'|');
     let file = register(c, d, false)?;
     if c.eat(b'.') {
-        for _ in 0..4 {
-            if !c
-                .peek()
-                .is_some_and(|b| matches!(b, b'x' | b'y' | b'z' | b'w'))
-            {
-                return c.err("source swizzle must have exactly 4 letters or none");
-            }
-            c.i += 1;
-        }
-        if c.peek().is_some_and(|b| b.is_ascii_alphanumeric()) {
-            return c.err("source swizzle must have exactly 4 letters or none");
-        }
+        swizzle(c, 4, "source swizzle must have exactly 4 letters or none")?;
     }
     if file == "SAMP" && abs {
         return c.err("sampler with a modifier");
