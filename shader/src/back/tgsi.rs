@@ -587,7 +587,13 @@ impl FollowIndex {
 }
 
 /// Fills `p` (built by the caller: the plan is ~7 KB and moving it out by value cost a copy).
-fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<(), TgsiError> {
+fn plan(
+    m: &Module,
+    p: &mut Plan,
+    fx: &mut Effects,
+    regs: &mut Regs,
+    optimize: bool,
+) -> Result<(), TgsiError> {
     for a in &m.iface.attributes {
         bit(
             &mut p.attrs,
@@ -852,7 +858,7 @@ fn plan(m: &Module, p: &mut Plan, fx: &mut Effects, optimize: bool) -> Result<()
         fx.clear();
         fx.extend(m.insts.iter().map(lanes_read));
         p.index.build(m, fx);
-        forward(m, p, fx);
+        forward(m, p, fx, regs);
     }
     // A mat3 product's zero lane w is written only when something reads it.
     for (i, inst) in m.insts.iter().enumerate() {
@@ -956,9 +962,15 @@ fn digits(v: u16) -> u32 {
 struct Regs(Vec<Reg, TEMP_CAP>);
 
 impl Regs {
-    /// Every temp below `n` read from itself (temps past it are too: see `get`).
-    fn new(n: u16) -> Regs {
-        Regs((0..n.min(TEMP_CAP as u16)).map(Reg::Temp).collect())
+    /// An empty table (filled by `reset`).
+    const fn empty() -> Regs {
+        Regs(Vec::new())
+    }
+    /// Every temp below `n` read from itself (temps past it are too: see `get`), in place: the
+    /// table is 4 KiB, and building it by value copied it several times per emission.
+    fn reset(&mut self, n: u16) {
+        self.0.clear();
+        self.0.extend((0..n.min(TEMP_CAP as u16)).map(Reg::Temp));
     }
     fn get(&self, t: u16) -> Reg {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
@@ -1268,14 +1280,14 @@ fn fusable(
 
 /// Decides `p.flags` (see the section comment).
 /// `fx`: every instruction's lane effects as emitted (computed once: every scan reads them).
-fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
-    let mut regs = Regs::new(m.temps);
+fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut Regs) {
+    regs.reset(m.temps);
     for (i, inst) in m.insts.iter().enumerate() {
         let mut flags = p.flags.get(i).copied().unwrap_or(0);
         if flags & F_SKIP == 0 {
             match inst.op {
                 Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
-                    if let Some(r) = defined_reg(&regs, inst, i, p, m) {
+                    if let Some(r) = defined_reg(regs, inst, i, p, m) {
                         let t = inst.dst as u16;
                         let source = match r {
                             Reg::Temp(s) => Some(s),
@@ -1325,7 +1337,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects]) {
         if let Some(f) = p.flags.get_mut(i) {
             *f = flags;
         }
-        redirect(&mut regs, inst, i, p, m, fx);
+        redirect(regs, inst, i, p, m, fx);
     }
 }
 
@@ -1335,7 +1347,7 @@ struct Emitter<'a> {
     tokens: u32,
     temps: u16,
     scratch0: u16,
-    regs: Regs,
+    regs: &'a mut Regs,
     /// The first loop-counter temp, and the loops open at the current instruction.
     loop0: u16,
     loop_level: u16,
@@ -1627,6 +1639,7 @@ fn within_budget(
 pub struct TgsiScratch {
     plan: Plan,
     fx: Effects,
+    regs: Regs,
 }
 
 /// Per instruction: the lanes it reads and writes as emitted (see [`forward`]).
@@ -1672,6 +1685,7 @@ impl TgsiScratch {
                 lane_imm: 0,
             },
             fx: Vec::new(),
+            regs: Regs::empty(),
         }
     }
 }
@@ -1684,7 +1698,15 @@ pub fn emit_in(
     out: &mut String<TGSI_CAP>,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
-    let r = emit_plan(&mut scratch.plan, &mut scratch.fx, m, remap, out, true);
+    let r = emit_plan(
+        &mut scratch.plan,
+        &mut scratch.fx,
+        &mut scratch.regs,
+        m,
+        remap,
+        out,
+        true,
+    );
     let r = within_budget(m, out, r);
     if r.is_err() {
         out.clear();
@@ -1699,12 +1721,21 @@ fn emit_inner(
     optimize: bool,
 ) -> Result<TgsiInfo, TgsiError> {
     let mut scratch = TgsiScratch::new();
-    emit_plan(&mut scratch.plan, &mut scratch.fx, m, remap, out, optimize)
+    emit_plan(
+        &mut scratch.plan,
+        &mut scratch.fx,
+        &mut scratch.regs,
+        m,
+        remap,
+        out,
+        optimize,
+    )
 }
 
 fn emit_plan(
     p: &mut Plan,
     fx: &mut Effects,
+    regs: &mut Regs,
     m: &Module,
     remap: Option<&[i8]>,
     out: &mut Out,
@@ -1747,7 +1778,7 @@ fn emit_plan(
             .insts
             .iter()
             .any(|i| i.op == Op::Loop || i.op.is_indirect());
-    plan(m, p, fx, optimize)?;
+    plan(m, p, fx, regs, optimize)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
@@ -1758,7 +1789,10 @@ fn emit_plan(
         tokens: TOKENS_HEADER,
         temps: declared_temps,
         scratch0: m.temps,
-        regs: Regs::new(m.temps),
+        regs: {
+            regs.reset(m.temps);
+            regs
+        },
         loop0: m.temps + p.scratch,
         loop_level: 0,
         budget: m.temps + p.scratch + p.loop_temps,
@@ -1970,7 +2004,7 @@ fn emit_plan(
     }
     for (i, inst) in m.insts.iter().enumerate() {
         emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-        redirect(&mut e.regs, inst, i, p, m, written);
+        redirect(e.regs, inst, i, p, m, written);
     }
     inst!(e, "END")?;
     Ok(TgsiInfo {
