@@ -489,6 +489,38 @@ mod tests {
         assert!(f.module.insts.iter().any(|i| i.op == Op::StoreColor));
     }
 
+    /// One workspace reused for shaders of different sizes emits what a fresh emission does:
+    /// the TGSI scratch (register table, plan) is reset in place per compile, and what a long
+    /// shader left in it past a short one's temps must not leak into the short one's text.
+    #[test]
+    fn reused_workspace_emits_what_a_fresh_one_does() {
+        let long = std::format!(
+            "#version 330 core\n#pragma chrisos profile 2\nin vec2 v;\nout vec4 c;\nvoid main() {{ vec4 s = vec4(v, 0.0, 1.0); {} c = s; }}\n",
+            "s = s * 0.5 + vec4(v.x, v.y, s.z, 1.0);".repeat(40)
+        );
+        let short = "out vec4 c; void main() { vec4 a = vec4(0.5); c = a * 2.0; }";
+        let mut ws = std::boxed::Box::new(Workspace::new());
+        let mut shader = std::boxed::Box::new(Shader::EMPTY);
+        let mut diag = Diagnostics::new("t");
+        let opts = CompileOptions::default();
+        for src in [long.as_str(), short, long.as_str(), short] {
+            assert!(compile_into(
+                &mut ws,
+                &mut shader,
+                &mut diag,
+                1,
+                src.as_bytes(),
+                "t",
+                &opts
+            ));
+            let mut fresh: std::boxed::Box<String<TGSI_CAP>> = std::boxed::Box::new(String::new());
+            let info = shader.standalone_tgsi(&mut fresh);
+            assert_eq!(info, shader.tgsi);
+            assert_eq!(ws.tgsi_text.as_str(), fresh.as_str());
+            assert_eq!(*shader, ok(1, src));
+        }
+    }
+
     #[test]
     fn stage_and_size_errors() {
         assert!(err(2, "void main(){}").contains("geometry"));

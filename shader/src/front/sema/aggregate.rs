@@ -573,6 +573,10 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
+    // Out of line: its 6 KiB leaf list must not sit in the frames of the recursive
+    // expression and statement functions it would be inlined into (every nesting level paid
+    // for it in stack probes and cache misses).
+    #[inline(never)]
     pub(super) fn leaves_of(&mut self, at: i16, agg: AggTy) -> R<Vec<Leaf, LEAF_CAP>> {
         let mut out = Vec::new();
         if self.leaves(agg, 0, 0, &mut out).is_err() {
@@ -582,6 +586,8 @@ impl<'a> Sema<'a> {
     }
 
     /// Copies the aggregate `v` (of type `agg`) into the block at `dst`.
+    // Out of line (a leaf list): see `leaves_of`.
+    #[inline(never)]
     pub(super) fn store_agg(&mut self, at: i16, dst: i16, agg: AggTy, v: Val) -> R<()> {
         if v.tmp == dst {
             return Ok(());
@@ -683,6 +689,8 @@ impl<'a> Sema<'a> {
     }
 
     /// `a == b` / `a != b` on aggregates: every leaf component equal.
+    // Out of line (a leaf list): see `leaves_of`.
+    #[inline(never)]
     pub(super) fn agg_compare(&mut self, i: i16, op: BinOp, a: Val, b: Val) -> R<Val> {
         if !matches!(op, BinOp::Eq | BinOp::Ne) {
             let (x, y) = (self.val_name(&a), self.val_name(&b));
@@ -932,6 +940,8 @@ impl<'a> Sema<'a> {
     }
 
     /// Loads uniform aggregate `agg` (first vec4 slot `slot`) into a new block.
+    // Out of line (a leaf list): see `leaves_of`.
+    #[inline(never)]
     pub(super) fn load_uniform_agg(&mut self, at: i16, agg: AggTy, slot: u16) -> R<i16> {
         let t = self.temp(self.agg_temps(agg))?;
         for l in self.leaves_of(at, agg)? {

@@ -111,6 +111,8 @@ impl<'a> Sema<'a> {
     /// The uniform array symbol whose loaded block `v` is, with its first slot, when its
     /// element's leaves are all float-based and column-major (LOAD_UNI_IDX reads them as they
     /// are); None otherwise (the loaded temps are indexed instead).
+    // Out of line (a leaf list): see `leaves_of`.
+    #[inline(never)]
     fn uniform_array(&mut self, v: &Val) -> Option<u16> {
         let s = self.t.syms.iter().rev().find(|s| {
             s.kind == SymKind::Uniform && s.tmp == v.tmp && s.tmp >= 0 && s.agg == v.agg
@@ -124,6 +126,8 @@ impl<'a> Sema<'a> {
     }
 
     /// `v[index]` for array value `v` with a run-time index.
+    // Out of line (a leaf list): see `leaves_of`.
+    #[inline(never)]
     pub(super) fn dyn_array_value(&mut self, e: i16, v: Val, index: i16) -> R<Val> {
         let el = v.agg.elem();
         if el.base.is_sampler() {
