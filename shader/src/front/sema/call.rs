@@ -582,8 +582,16 @@ impl<'a> Sema<'a> {
         true
     }
 
-    pub(super) fn args(&mut self, first: i16, max: usize, at: i16) -> R<Vec<(i16, Val), 16>> {
-        let mut out: Vec<(i16, Val), 16> = Vec::new();
+    /// The call's argument values into `out` (cleared first). An out-parameter: returned by
+    /// value, the 584-byte list was copied up to four times per call.
+    pub(super) fn args(
+        &mut self,
+        first: i16,
+        max: usize,
+        at: i16,
+        out: &mut Vec<(i16, Val), 16>,
+    ) -> R<()> {
+        out.clear();
         let count = self.ast.list(first).count();
         if count > max {
             bail!(
@@ -605,7 +613,7 @@ impl<'a> Sema<'a> {
             let v = if later_call { self.snapshot(v)? } else { v };
             let _ = out.push((a, v));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A copy of a variable's current value, so later writes to the variable do not change it.
@@ -638,7 +646,8 @@ impl<'a> Sema<'a> {
             }
         }
         if let Some(&(bname, lo, hi, sig)) = self.find_builtin(name) {
-            let args = self.args(n.a, 16, i)?;
+            let mut args = Vec::new();
+            self.args(n.a, 16, i, &mut args)?;
             if args.len() < lo as usize || args.len() > hi as usize {
                 bail!(
                     self,
@@ -689,7 +698,8 @@ impl<'a> Sema<'a> {
             bail!(self, i, "'{}' is not a function", name);
         }
         let f = sym.node;
-        let args = self.args(n.a, self.lim.parameters_max.max(8), i)?;
+        let mut args = Vec::new();
+        self.args(n.a, self.lim.parameters_max.max(8), i, &mut args)?;
         let p2 = self.toks.profile == Profile::P2;
         let f = if p2 {
             self.resolve(i, name, &args, f)?

@@ -12,7 +12,8 @@ impl<'a> Sema<'a> {
             return self.array_ctor(i, n);
         }
         let ty = n.ty;
-        let args = self.args(n.a, 16, i)?;
+        let mut args = Vec::new();
+        self.args(n.a, 16, i, &mut args)?;
         self.cur_node = i;
         if ty == Type::Void || ty.is_sampler() {
             bail!(self, i, "cannot construct a {}", ty.name());
@@ -31,7 +32,6 @@ impl<'a> Sema<'a> {
                 );
             }
         }
-        let mut args = args;
         if self.true_ints() && !args.iter().any(|a| is_matrix(a.1.ty)) {
             // Profile 2: every argument is first converted to the result's scalar kind (a
             // matrix's is float), so the builders below copy lanes (integers are bit patterns).
