@@ -239,3 +239,37 @@ fn member_types_and_array_sizes_must_match_at_link() {
         );
     }
 }
+
+/// Flat integer array varyings outside a block (GLSL 3.30 §4.3.6), bit for bit above 2^24.
+#[test]
+fn flat_integer_array_varyings_reach_the_fragment_stage() {
+    let vs = "#pragma chrisos profile 2
+layout(location = 0) in vec4 pos;
+flat out int ids[2];
+flat out uvec2 seeds[2];
+void main() {
+    ids[0] = 16777217;
+    ids[1] = -5;
+    seeds[0] = uvec2(4294967295u, 7u);
+    seeds[1] = uvec2(2147483649u, 1u);
+    gl_Position = pos;
+}";
+    let fs = "#pragma chrisos profile 2
+flat in int ids[2];
+flat in uvec2 seeds[2];
+out vec4 c;
+void main() {
+    bool ok = ids[0] == 16777217 && ids[1] == -5 && seeds[0] == uvec2(4294967295u, 7u)
+        && seeds[1] == uvec2(2147483649u, 1u);
+    c = ok ? vec4(1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+}";
+    let prog = link(vs, fs).unwrap_or_else(|(e, log)| panic!("{} {}", e, log));
+    let color = draw(&prog);
+    assert!(
+        color.iter().all(|&p| p == 0xffffffff),
+        "{:x?}",
+        &color[..16]
+    );
+    let text = prog.tgsi(Stage::Fragment);
+    check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
+}

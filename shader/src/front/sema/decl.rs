@@ -150,11 +150,21 @@ impl<'a> Sema<'a> {
                             i,
                             format_args!("'{}': {} cannot be arrays in this profile", name, what),
                         );
-                    } else if !float_vec {
+                    } else if !float_vec && !n.ty.is_integer() {
                         self.err(
                             i,
                             format_args!(
-                                "varying '{}' has type {}; its elements must be float, vec2, vec3 or vec4",
+                                "varying '{}' has type {}; its elements must be float, vec2, vec3, vec4 or (flat) int, ivec2-4, uint, uvec2-4",
+                                name,
+                                self.agg_name(agg)
+                            ),
+                        );
+                    } else if n.ty.is_integer() && n.op & D_FLAT == 0 {
+                        // Integer array varyings, as plain ones: flat, carried bit for bit.
+                        self.err(
+                            i,
+                            format_args!(
+                                "integer varying '{}' ({}) must be declared flat: integers are not interpolated",
                                 name,
                                 self.agg_name(agg)
                             ),
