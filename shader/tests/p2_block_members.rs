@@ -273,3 +273,49 @@ void main() {
     let text = prog.tgsi(Stage::Fragment);
     check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
 }
+
+/// Matrix varyings outside a block (GLSL 3.30 §4.3.6): a slot per column, `m[c]`, matched by
+/// type at link.
+#[test]
+fn matrix_varyings_reach_the_fragment_stage() {
+    let vs = "#pragma chrisos profile 2
+layout(location = 0) in vec4 pos;
+out mat3 tbn;
+layout(location = 5) out mat2x4 m24;
+void main() {
+    tbn = mat3(0.5, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.125);
+    m24 = mat2x4(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    gl_Position = pos;
+}";
+    let fs = "#pragma chrisos profile 2
+in mat3 tbn;
+layout(location = 5) in mat2x4 m24;
+out vec4 c;
+void main() {
+    bool ok = all(lessThan(abs(tbn * vec3(2.0, 4.0, 8.0) - vec3(1.0)), vec3(1e-4)));
+    ok = ok && m24[0] == vec4(1.0, 2.0, 3.0, 4.0) && m24[1] == vec4(5.0, 6.0, 7.0, 8.0);
+    c = ok ? vec4(1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+}";
+    let prog = link(vs, fs).unwrap_or_else(|(e, log)| panic!("{} {}", e, log));
+    let color = draw(&prog);
+    assert!(
+        color.iter().all(|&p| p == 0xffffffff),
+        "{:x?}",
+        &color[..16]
+    );
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let text = prog.tgsi(stage);
+        check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
+    }
+    // A mat3 does not link with a vec3[3] (the same slots, another type).
+    let fs_arr = fs
+        .replace("in mat3 tbn;", "in vec3 tbn[3];")
+        .replace("tbn * vec3(2.0, 4.0, 8.0)", "tbn[0] * 2.0");
+    let (e, log) = link(vs, &fs_arr).err().expect("mat3 / vec3[3] linked");
+    assert_eq!(
+        e,
+        LinkError::VaryingTypeMismatch("tbn[0]".try_into().unwrap()),
+        "{}",
+        log
+    );
+}

@@ -462,6 +462,49 @@ impl<'a> Sema<'a> {
                 // Profile 2: int/uint vertex attributes (issue 14; fed by integer layout
                 // elements, GL's glVertexAttribIPointer), read as their 32-bit words.
                 let int_attribute = p2 && what == "attribute" && n.ty.is_integer();
+                // Profile 2: a matrix varying, a slot per column (GLSL 3.30 §4.3.6).
+                let mat_varying = p2 && what == "varying" && is_matrix(n.ty);
+                if mat_varying && q & Q_LAYOUT != 0 {
+                    let cols = n.ty.columns() as i32;
+                    let (loc, end) = (n.ival, n.ival.saturating_add(cols));
+                    if loc < 0 || end as usize > var_max {
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "varying location {} is out of range for '{}' ({} columns take locations {} to {}): the locations are 0 to {}",
+                                loc, name, cols, loc, end - 1, var_max - 1
+                            ),
+                        );
+                        continue;
+                    }
+                    let taken = (loc..end).find_map(|l| {
+                        let s = used_var.get(l as usize).copied().unwrap_or(-1);
+                        (s >= 0).then_some((l, s))
+                    });
+                    if let Some((l, other)) = taken {
+                        let other = self.name_of(other);
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "varying location {} (column {} of '{}') is already used by '{}'",
+                                l,
+                                l - loc,
+                                name,
+                                other
+                            ),
+                        );
+                        continue;
+                    }
+                    for l in loc..end {
+                        if let Some(t) = used_var.get_mut(l as usize) {
+                            *t = i;
+                        }
+                    }
+                    continue;
+                }
+                if mat_varying {
+                    continue;
+                }
                 if !float_vec && !int_varying && !int_attribute {
                     self.err(
                         i,
@@ -724,6 +767,45 @@ impl<'a> Sema<'a> {
                         slots: slots as u8,
                     });
                     uni_slot += slots;
+                }
+            } else if p2 && is_matrix(n.ty) && (q & Q_IN != 0) != vs {
+                // Profile 2: a matrix varying, column c in its own slot named `m[c]` with the
+                // matrix type (as a matrix member of an interface block).
+                let interp = if n.op & D_FLAT != 0 {
+                    Interp::Flat
+                } else if n.op & D_NOPERSPECTIVE != 0 {
+                    Interp::NoPerspective
+                } else {
+                    Interp::Smooth
+                };
+                for c in 0..n.ty.columns() as i32 {
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, c));
+                    let slot = if q & Q_LAYOUT != 0 {
+                        (n.ival + c) as usize
+                    } else {
+                        let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                        let Some(free) = table.iter().position(|&s| s < 0) else {
+                            self.err(
+                                i,
+                                format_args!(
+                                    "too many varyings: '{}' does not fit; the limit is {}",
+                                    en, var_max
+                                ),
+                            );
+                            break;
+                        };
+                        if let Some(t) = table.get_mut(free) {
+                            *t = i;
+                        }
+                        free
+                    };
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: n.ty,
+                        slot: slot as u8,
+                        interp,
+                    });
                 }
             } else if q & Q_IN != 0 || (vs && q & Q_OUT != 0) {
                 let attr = vs && q & Q_IN != 0;
@@ -1107,6 +1189,16 @@ impl<'a> Sema<'a> {
                         }
                     }
                     self.add_sym(i, name, SymKind::Uniform, n.ty, tmp)?;
+                } else if q & Q_IN != 0 && !vs && is_matrix(n.ty) {
+                    // Profile 2: a matrix varying, column by column (`m[c]`).
+                    let cols = n.ty.columns() as u16;
+                    let tmp = self.temp(cols)?;
+                    let col = vec_type(false, n.ty.components());
+                    for c in 0..cols {
+                        let slot = self.varying_slot(name, c);
+                        self.emit(Op::LoadVar, col, 4, tmp + c as i16, -1, -1, slot as i16, 0)?;
+                    }
+                    self.add_sym(i, name, SymKind::In, n.ty, tmp)?;
                 } else if q & Q_IN != 0 {
                     let mut tmp = -1;
                     if used {
@@ -1135,8 +1227,15 @@ impl<'a> Sema<'a> {
                     }
                     self.add_sym(i, name, SymKind::In, n.ty, tmp)?;
                 } else if q & Q_OUT != 0 {
-                    let tmp = self.temp(1)?;
-                    self.zero(tmp)?;
+                    let cols = if vs && is_matrix(n.ty) {
+                        n.ty.columns() as u16
+                    } else {
+                        1
+                    };
+                    let tmp = self.temp(cols)?;
+                    for c in 0..cols as i16 {
+                        self.zero(tmp + c)?;
+                    }
                     self.add_sym(i, name, SymKind::Out, n.ty, tmp)?;
                 } else {
                     self.local_decl(i, n, true)?;
@@ -1355,6 +1454,17 @@ impl<'a> Sema<'a> {
                     for k in 0..len {
                         let slot = self.varying_slot(name, k);
                         self.emit(Op::StoreVar, ty, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                    }
+                    continue;
+                }
+                if is_matrix(s.ty) {
+                    // Profile 2: a matrix varying, column by column (`m[c]`).
+                    let (tmp, ty, name) = (s.tmp, s.ty, self.sym_name(s));
+                    let col = vec_type(false, ty.components());
+                    for c in 0..ty.columns() as u16 {
+                        let slot = self.varying_slot(name, c);
+                        let t = tmp + c as i16;
+                        self.emit(Op::StoreVar, col, 4, -1, t, -1, slot as i16, 0)?;
                     }
                     continue;
                 }
