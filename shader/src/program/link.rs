@@ -487,6 +487,34 @@ impl Program {
                 self.fail(&mut first, e);
             }
         }
+        // Profile 2: an array varying or array member of a block (`w[k]`, `B.uv[k]`) has the
+        // same size in both stages (GLSL: the types must match; vec2[2] is not vec2[3]).
+        for (i, fv) in fs.iface.varyings.iter().enumerate() {
+            let Some(base) = array_of(fv.name.as_str()) else {
+                continue;
+            };
+            let seen = fs
+                .iface
+                .varyings
+                .iter()
+                .take(i)
+                .any(|v| array_of(v.name.as_str()) == Some(base));
+            let (Some(vn), Some(fn_)) = (
+                array_varying_len(&vs.iface, base),
+                array_varying_len(&fs.iface, base),
+            ) else {
+                continue;
+            };
+            if !seen && vn != fn_ && !is_matrix_type(fv.ty) {
+                self.log_line(format_args!(
+                    "link error: varying type mismatch {}: an array of {} in the vertex shader, of {} in the fragment shader",
+                    base, vn, fn_
+                ));
+                let mut name = Name::new();
+                let _ = name.push_str(base);
+                note(&mut first, LinkError::VaryingTypeMismatch(name));
+            }
+        }
         for fv in fs.iface.varyings.iter() {
             match vs.iface.varyings.iter().find(|v| v.name == fv.name) {
                 None => self.fail(&mut first, LinkError::MissingVarying(fv.name.clone())),
@@ -986,6 +1014,37 @@ fn block_array_len(iface: &crate::ir::Interface, block: &str) -> Option<u16> {
         len = Some(len.map_or(k, |l| l.max(k)));
     }
     len
+}
+
+/// Profile 2: the array a varying is an element of (`w` of `w[1]`, `B.uv` of `B.uv[0]`,
+/// `B[1].uv` of `B[1].uv[0]`); None when its last path segment has no index (`B[1].n`).
+fn array_of(name: &str) -> Option<&str> {
+    let last = name.rfind('.').map_or(0, |d| d + 1);
+    let open = name.get(last..)?.find('[')? + last;
+    name.ends_with(']').then(|| name.get(..open)).flatten()
+}
+
+/// Profile 2: the element count of array varying `base` in a stage (its highest index + 1),
+/// or `None` when the stage has no element of it.
+fn array_varying_len(iface: &crate::ir::Interface, base: &str) -> Option<u16> {
+    let mut len: Option<u16> = None;
+    for v in iface.varyings.iter() {
+        let n = v.name.as_str();
+        if array_of(n) != Some(base) {
+            continue;
+        }
+        let k = n
+            .get(base.len() + 1..n.len().saturating_sub(1))
+            .and_then(|d| d.parse::<u16>().ok())
+            .map_or(0, |k| k.saturating_add(1));
+        len = Some(len.map_or(k, |l| l.max(k)));
+    }
+    len
+}
+
+/// A matrix type: its varying pieces are columns (`B.m[c]`), checked by type, not by count.
+fn is_matrix_type(t: Type) -> bool {
+    t.columns() > 1
 }
 
 fn invariant(iface: &crate::ir::Interface, slot: u8) -> bool {

@@ -141,7 +141,7 @@ fn set_uniforms(
         }
         let mut inactive = Vec::new();
         for (name, values) in &scene.uniforms {
-            if in_blocks.contains(name) {
+            if in_blocks.contains(name) || in_blocks.contains(&block_family_name(name)) {
                 continue;
             }
             // `"name": [floats]` of a uniform array sets all of it (GL lists it as `name[0]`).
@@ -271,6 +271,18 @@ fn set_uniforms(
     }
 }
 
+/// `Light.pos` for a uniform block array element's member `Light[2].pos` (the name GL gives
+/// the member of every element); the name itself otherwise.
+fn block_family_name(name: &str) -> String {
+    let Some((head, rest)) = name.split_once('.') else {
+        return name.to_string();
+    };
+    match head.strip_suffix(']').and_then(|h| h.rsplit_once('[')) {
+        Some((f, k)) if k.parse::<u32>().is_ok() => format!("{}.{}", f, rest),
+        _ => name.to_string(),
+    }
+}
+
 /// Scene values of uniform-block members (`Block.member` with an instance name, `member`
 /// without, as GL names them): each active block gets a buffer, its members written at GL's
 /// offsets and strides. A value's floats are in buffer order: a matrix member is given as its
@@ -300,6 +312,14 @@ fn set_block_uniforms(
                 vec![0u8; size.max(0) as usize]
             })
             .collect();
+        // A uniform block array (`uniform Light { .. } lights[3];`) is one active block per
+        // element, named `Light[k]`; GL reports each member once (`Light.pos`, in the first
+        // element's block, the same offsets in every element), and the scene names it per
+        // element as the compiler under test does (`Light[k].pos`): one buffer, and one
+        // binding point, per element.
+        let block_names: Vec<String> = (0..count)
+            .map(|b| gl.get_active_uniform_block_name(program, b))
+            .collect();
         let n = gl.get_active_uniforms(program);
         for i in 0..n {
             let Some(u) = gl.get_active_uniform(program, i) else {
@@ -315,65 +335,90 @@ fn set_block_uniforms(
             if block < 0 {
                 continue;
             }
-            let whole = u.name.strip_suffix("[0]").unwrap_or(&u.name);
-            let Some(values) = scene
-                .uniforms
-                .iter()
-                .find(|(name, _)| name == &u.name || name == whole)
-                .map(|(_, v)| v)
-            else {
-                continue;
-            };
-            let offset = param(glow::UNIFORM_OFFSET).max(0) as usize;
-            let mstride = param(glow::UNIFORM_MATRIX_STRIDE).max(0) as usize;
-            let astride = param(glow::UNIFORM_ARRAY_STRIDE).max(0) as usize;
-            let (chunk, chunks, int) = match u.utype {
-                glow::FLOAT => (1, 1, false),
-                glow::FLOAT_VEC2 => (2, 1, false),
-                glow::FLOAT_VEC3 => (3, 1, false),
-                glow::FLOAT_VEC4 => (4, 1, false),
-                glow::INT | glow::BOOL => (1, 1, true),
-                glow::INT_VEC2 | glow::BOOL_VEC2 => (2, 1, true),
-                glow::INT_VEC3 | glow::BOOL_VEC3 => (3, 1, true),
-                glow::INT_VEC4 | glow::BOOL_VEC4 => (4, 1, true),
-                glow::FLOAT_MAT2 => (2, 2, false),
-                glow::FLOAT_MAT3 => (3, 3, false),
-                glow::FLOAT_MAT4 => (4, 4, false),
-                t => {
+            // (block, scene name) pairs this member is written to.
+            let mut targets: Vec<(usize, String)> = vec![(block as usize, u.name.clone())];
+            let family = block_names
+                .get(block as usize)
+                .and_then(|b| b.strip_suffix(']'))
+                .and_then(|b| b.rsplit_once('['))
+                .map(|(f, _)| f.to_string());
+            if let Some(rest) = family
+                .as_deref()
+                .and_then(|f| u.name.strip_prefix(f))
+                .and_then(|r| r.strip_prefix('.'))
+            {
+                let f = family.as_deref().unwrap_or("");
+                targets = block_names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(b, bn)| {
+                        let k = bn.strip_prefix(f)?.strip_prefix('[')?.strip_suffix(']')?;
+                        k.parse::<u32>().ok()?;
+                        Some((b, format!("{}[{}].{}", f, k, rest)))
+                    })
+                    .collect();
+            }
+            for (block, uname) in targets {
+                let whole = uname.strip_suffix("[0]").unwrap_or(&uname);
+                let Some(values) = scene
+                    .uniforms
+                    .iter()
+                    .find(|(name, _)| name == &uname || name == whole)
+                    .map(|(_, v)| v)
+                else {
+                    continue;
+                };
+                let offset = param(glow::UNIFORM_OFFSET).max(0) as usize;
+                let mstride = param(glow::UNIFORM_MATRIX_STRIDE).max(0) as usize;
+                let astride = param(glow::UNIFORM_ARRAY_STRIDE).max(0) as usize;
+                let (chunk, chunks, int) = match u.utype {
+                    glow::FLOAT => (1, 1, false),
+                    glow::FLOAT_VEC2 => (2, 1, false),
+                    glow::FLOAT_VEC3 => (3, 1, false),
+                    glow::FLOAT_VEC4 => (4, 1, false),
+                    glow::INT | glow::BOOL => (1, 1, true),
+                    glow::INT_VEC2 | glow::BOOL_VEC2 => (2, 1, true),
+                    glow::INT_VEC3 | glow::BOOL_VEC3 => (3, 1, true),
+                    glow::INT_VEC4 | glow::BOOL_VEC4 => (4, 1, true),
+                    glow::FLOAT_MAT2 => (2, 2, false),
+                    glow::FLOAT_MAT3 => (3, 3, false),
+                    glow::FLOAT_MAT4 => (4, 4, false),
+                    t => {
+                        return fail(format!(
+                            "uniform-block member {} has GL type 0x{:x}, which scenes cannot set",
+                            u.name, t
+                        ))
+                    }
+                };
+                let per = chunk * chunks;
+                let elems = u.size.max(1) as usize;
+                if values.len() != per && values.len() != per * elems {
                     return fail(format!(
-                        "uniform-block member {} has GL type 0x{:x}, which scenes cannot set",
-                        u.name, t
-                    ))
-                }
-            };
-            let per = chunk * chunks;
-            let elems = u.size.max(1) as usize;
-            if values.len() != per && values.len() != per * elems {
-                return fail(format!(
                     "uniform-block member {} takes {} floats per element ({} elements); the scene gives {}",
                     u.name,
                     per,
                     elems,
                     values.len()
                 ));
-            }
-            let buf = &mut data[block as usize];
-            for (k, v) in values.iter().enumerate() {
-                let (e, rest) = (k / per, k % per);
-                let (c, j) = (rest / chunk, rest % chunk);
-                let at = offset + e * astride + c * mstride + j * 4;
-                let bytes = if int {
-                    (*v as i32).to_ne_bytes()
-                } else {
-                    v.to_ne_bytes()
-                };
-                let Some(dst) = buf.get_mut(at..at + 4) else {
-                    return fail(format!(
-                        "uniform-block member {}: offset {} is outside the block",
-                        u.name, at
-                    ));
-                };
-                dst.copy_from_slice(&bytes);
+                }
+                let buf = &mut data[block];
+                for (k, v) in values.iter().enumerate() {
+                    let (e, rest) = (k / per, k % per);
+                    let (c, j) = (rest / chunk, rest % chunk);
+                    let at = offset + e * astride + c * mstride + j * 4;
+                    let bytes = if int {
+                        (*v as i32).to_ne_bytes()
+                    } else {
+                        v.to_ne_bytes()
+                    };
+                    let Some(dst) = buf.get_mut(at..at + 4) else {
+                        return fail(format!(
+                            "uniform-block member {}: offset {} is outside the block",
+                            u.name, at
+                        ));
+                    };
+                    dst.copy_from_slice(&bytes);
+                }
             }
         }
         let mut buffers = Vec::new();

@@ -962,6 +962,7 @@ impl<'a> Sema<'a> {
 
     /// Element `idx` (node `e`, a constant) of array `v` (Index node `i`).
     pub(super) fn index_value(&mut self, i: i16, e: i16, v: Val) -> R<Val> {
+        self.check_block_array_index(i, e)?;
         if let super::index::Index::Dyn(t) = self.index_operand(e, false)? {
             return self.dyn_array_value(e, v, t);
         }

@@ -150,11 +150,21 @@ impl<'a> Sema<'a> {
                             i,
                             format_args!("'{}': {} cannot be arrays in this profile", name, what),
                         );
-                    } else if !float_vec {
+                    } else if !float_vec && !n.ty.is_integer() {
                         self.err(
                             i,
                             format_args!(
-                                "varying '{}' has type {}; its elements must be float, vec2, vec3 or vec4",
+                                "varying '{}' has type {}; its elements must be float, vec2, vec3, vec4 or (flat) int, ivec2-4, uint, uvec2-4",
+                                name,
+                                self.agg_name(agg)
+                            ),
+                        );
+                    } else if n.ty.is_integer() && n.op & D_FLAT == 0 {
+                        // Integer array varyings, as plain ones: flat, carried bit for bit.
+                        self.err(
+                            i,
+                            format_args!(
+                                "integer varying '{}' ({}) must be declared flat: integers are not interpolated",
                                 name,
                                 self.agg_name(agg)
                             ),
@@ -452,6 +462,49 @@ impl<'a> Sema<'a> {
                 // Profile 2: int/uint vertex attributes (issue 14; fed by integer layout
                 // elements, GL's glVertexAttribIPointer), read as their 32-bit words.
                 let int_attribute = p2 && what == "attribute" && n.ty.is_integer();
+                // Profile 2: a matrix varying, a slot per column (GLSL 3.30 §4.3.6).
+                let mat_varying = p2 && what == "varying" && is_matrix(n.ty);
+                if mat_varying && q & Q_LAYOUT != 0 {
+                    let cols = n.ty.columns() as i32;
+                    let (loc, end) = (n.ival, n.ival.saturating_add(cols));
+                    if loc < 0 || end as usize > var_max {
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "varying location {} is out of range for '{}' ({} columns take locations {} to {}): the locations are 0 to {}",
+                                loc, name, cols, loc, end - 1, var_max - 1
+                            ),
+                        );
+                        continue;
+                    }
+                    let taken = (loc..end).find_map(|l| {
+                        let s = used_var.get(l as usize).copied().unwrap_or(-1);
+                        (s >= 0).then_some((l, s))
+                    });
+                    if let Some((l, other)) = taken {
+                        let other = self.name_of(other);
+                        self.err_tok(
+                            n.d,
+                            format_args!(
+                                "varying location {} (column {} of '{}') is already used by '{}'",
+                                l,
+                                l - loc,
+                                name,
+                                other
+                            ),
+                        );
+                        continue;
+                    }
+                    for l in loc..end {
+                        if let Some(t) = used_var.get_mut(l as usize) {
+                            *t = i;
+                        }
+                    }
+                    continue;
+                }
+                if mat_varying {
+                    continue;
+                }
                 if !float_vec && !int_varying && !int_attribute {
                     self.err(
                         i,
@@ -516,9 +569,6 @@ impl<'a> Sema<'a> {
             if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
                 // Profile 2: an interface block, a varying per member (`Block.member`).
                 let Ok(agg) = self.node_agg(i) else { continue };
-                let Some(d) = self.struct_def(agg) else {
-                    continue;
-                };
                 let interp = if n.op & D_FLAT != 0 {
                     Interp::Flat
                 } else if n.op & D_NOPERSPECTIVE != 0 {
@@ -526,52 +576,46 @@ impl<'a> Sema<'a> {
                 } else {
                     Interp::Smooth
                 };
-                // A block array (`out B { .. } b[2];`): element by element, `B[e].member`.
-                let elems = agg.len.max(1);
-                'elems: for e in 0..elems {
-                    for k in d.first..d.first + d.count {
-                        let Some(m) = self.t.members.get(k as usize).copied() else {
-                            break;
-                        };
-                        let en = self.block_member_name(
-                            self.name_str(d.name),
-                            (agg.len > 0).then_some(e),
-                            self.name_str(m.name),
+                // A block array (`out B { .. } b[2];`): element by element, `B[e].member`;
+                // a matrix member a slot per column, an array member a slot per element
+                // (`ioblock`).
+                let mut p = 0u16;
+                while let Some(m) = self.block_piece(agg, p) {
+                    p += 1;
+                    let en = m.name.clone();
+                    let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                    let Some(free) = table.iter().position(|&s| s < 0) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many varyings: '{}' does not fit; the limit is {}",
+                                en, var_max
+                            ),
                         );
-                        let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
-                        let Some(free) = table.iter().position(|&s| s < 0) else {
-                            self.err(
-                                i,
-                                format_args!(
-                                    "too many varyings: '{}' does not fit; the limit is {}",
-                                    en, var_max
-                                ),
-                            );
-                            break 'elems;
-                        };
-                        if let Some(t) = table.get_mut(free) {
-                            *t = i;
-                        }
-                        // A member's own interpolation qualifier wins over the block's.
-                        let interp = if m.quals & D_FLAT != 0 {
-                            Interp::Flat
-                        } else if m.quals & D_NOPERSPECTIVE != 0 {
-                            Interp::NoPerspective
-                        } else if m.quals & 0x80 != 0 {
-                            Interp::Smooth
-                        } else {
-                            interp
-                        };
-                        if m.quals & D_INVARIANT != 0 && (free as u32) < u32::BITS {
-                            self.module.iface.invariant_slots |= 1 << free;
-                        }
-                        let _ = self.module.iface.varyings.push(Varying {
-                            name: en,
-                            ty: m.ty.base,
-                            slot: free as u8,
-                            interp,
-                        });
+                        break;
+                    };
+                    if let Some(t) = table.get_mut(free) {
+                        *t = i;
                     }
+                    // A member's own interpolation qualifier wins over the block's.
+                    let interp = if m.quals & D_FLAT != 0 {
+                        Interp::Flat
+                    } else if m.quals & D_NOPERSPECTIVE != 0 {
+                        Interp::NoPerspective
+                    } else if m.quals & 0x80 != 0 {
+                        Interp::Smooth
+                    } else {
+                        interp
+                    };
+                    if m.quals & D_INVARIANT != 0 && (free as u32) < u32::BITS {
+                        self.module.iface.invariant_slots |= 1 << free;
+                    }
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: m.reflect,
+                        slot: free as u8,
+                        interp,
+                    });
                 }
                 continue;
             }
@@ -723,6 +767,45 @@ impl<'a> Sema<'a> {
                         slots: slots as u8,
                     });
                     uni_slot += slots;
+                }
+            } else if p2 && is_matrix(n.ty) && (q & Q_IN != 0) != vs {
+                // Profile 2: a matrix varying, column c in its own slot named `m[c]` with the
+                // matrix type (as a matrix member of an interface block).
+                let interp = if n.op & D_FLAT != 0 {
+                    Interp::Flat
+                } else if n.op & D_NOPERSPECTIVE != 0 {
+                    Interp::NoPerspective
+                } else {
+                    Interp::Smooth
+                };
+                for c in 0..n.ty.columns() as i32 {
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, c));
+                    let slot = if q & Q_LAYOUT != 0 {
+                        (n.ival + c) as usize
+                    } else {
+                        let table = used_var.get_mut(..var_max).unwrap_or(&mut []);
+                        let Some(free) = table.iter().position(|&s| s < 0) else {
+                            self.err(
+                                i,
+                                format_args!(
+                                    "too many varyings: '{}' does not fit; the limit is {}",
+                                    en, var_max
+                                ),
+                            );
+                            break;
+                        };
+                        if let Some(t) = table.get_mut(free) {
+                            *t = i;
+                        }
+                        free
+                    };
+                    let _ = self.module.iface.varyings.push(Varying {
+                        name: en,
+                        ty: n.ty,
+                        slot: slot as u8,
+                        interp,
+                    });
                 }
             } else if q & Q_IN != 0 || (vs && q & Q_OUT != 0) {
                 let attr = vs && q & Q_IN != 0;
@@ -970,31 +1053,23 @@ impl<'a> Sema<'a> {
                     let Some(d) = self.struct_def(agg) else {
                         return Err(());
                     };
-                    // A block array: element e's member k at temp e * count + k.
-                    let elems = agg.len.max(1);
-                    let tmp = self.temp(d.count.saturating_mul(elems))?;
+                    // Laid out as a struct (a block array: element after element); each
+                    // varying piece (`ioblock`) is one temp.
+                    let tmp = self.temp(self.agg_temps(agg))?;
                     let kind = if q & Q_IN != 0 {
                         SymKind::In
                     } else {
                         SymKind::Out
                     };
-                    for e in 0..elems {
-                        for k in 0..d.count {
-                            let t = tmp + (e * d.count + k) as i16;
-                            let Some(m) = self.t.members.get((d.first + k) as usize).copied()
-                            else {
-                                break;
-                            };
-                            if kind == SymKind::In {
-                                let slot = self.block_varying_slot(
-                                    self.name_str(d.name),
-                                    (agg.len > 0).then_some(e),
-                                    self.name_str(m.name),
-                                );
-                                self.emit(Op::LoadVar, m.ty.base, 4, t, -1, -1, slot as i16, 0)?;
-                            } else {
-                                self.zero(t)?;
-                            }
+                    let mut p = 0u16;
+                    while let Some(pc) = self.block_piece(agg, p) {
+                        p += 1;
+                        let t = tmp.saturating_add(pc.toff.min(i16::MAX as u16) as i16);
+                        if kind == SymKind::In {
+                            let slot = self.piece_slot(&pc.name);
+                            self.emit(Op::LoadVar, pc.emit, 4, t, -1, -1, slot as i16, 0)?;
+                        } else {
+                            self.zero(t)?;
                         }
                     }
                     let s = self.add_sym(i, name, kind, Type::None, tmp)?;
@@ -1004,20 +1079,20 @@ impl<'a> Sema<'a> {
                     if n.ival == -2 {
                         // Without an instance name: each member is a name (slot -2: stored
                         // with the block, not on its own).
+                        let mut toff = 0u16;
                         for k in 0..d.count {
                             let Some(m) = self.t.members.get((d.first + k) as usize).copied()
                             else {
                                 break;
                             };
-                            let s = self.add_sym(
-                                i,
-                                self.name_str(m.name),
-                                kind,
-                                m.ty.base,
-                                tmp + k as i16,
-                            )?;
+                            let t = tmp.saturating_add(toff.min(i16::MAX as u16) as i16);
+                            toff = toff.saturating_add(self.agg_temps(m.ty));
+                            let s = self.add_sym(i, self.name_str(m.name), kind, m.ty.base, t)?;
                             if let Some(sym) = self.t.syms.get_mut(s) {
                                 sym.slot = -2;
+                                if m.ty.is_agg() {
+                                    sym.agg = m.ty;
+                                }
                             }
                         }
                     }
@@ -1114,6 +1189,16 @@ impl<'a> Sema<'a> {
                         }
                     }
                     self.add_sym(i, name, SymKind::Uniform, n.ty, tmp)?;
+                } else if q & Q_IN != 0 && !vs && is_matrix(n.ty) {
+                    // Profile 2: a matrix varying, column by column (`m[c]`).
+                    let cols = n.ty.columns() as u16;
+                    let tmp = self.temp(cols)?;
+                    let col = vec_type(false, n.ty.components());
+                    for c in 0..cols {
+                        let slot = self.varying_slot(name, c);
+                        self.emit(Op::LoadVar, col, 4, tmp + c as i16, -1, -1, slot as i16, 0)?;
+                    }
+                    self.add_sym(i, name, SymKind::In, n.ty, tmp)?;
                 } else if q & Q_IN != 0 {
                     let mut tmp = -1;
                     if used {
@@ -1142,8 +1227,15 @@ impl<'a> Sema<'a> {
                     }
                     self.add_sym(i, name, SymKind::In, n.ty, tmp)?;
                 } else if q & Q_OUT != 0 {
-                    let tmp = self.temp(1)?;
-                    self.zero(tmp)?;
+                    let cols = if vs && is_matrix(n.ty) {
+                        n.ty.columns() as u16
+                    } else {
+                        1
+                    };
+                    let tmp = self.temp(cols)?;
+                    for c in 0..cols as i16 {
+                        self.zero(tmp + c)?;
+                    }
                     self.add_sym(i, name, SymKind::Out, n.ty, tmp)?;
                 } else {
                     self.local_decl(i, n, true)?;
@@ -1178,22 +1270,9 @@ impl<'a> Sema<'a> {
             .unwrap_or(0)
     }
 
-    /// Profile 2: the slot of member `member` of interface block `block` (`block.member`).
-    /// (`elem`: element `elem` of a block array, `block[elem].member`).
-    fn block_varying_slot(&self, block: &str, elem: Option<u16>, member: &str) -> u8 {
-        let en = self.block_member_name(block, elem, member);
-        self.module
-            .iface
-            .varyings
-            .iter()
-            .find(|v| v.name == en)
-            .map(|v| v.slot)
-            .unwrap_or(0)
-    }
-
     /// Profile 2: the varying name of a block member, `Block.member`, or `Block[e].member` for
     /// element `e` of a block array (as GL reflects it).
-    fn block_member_name(&self, block: &str, elem: Option<u16>, member: &str) -> Name {
+    pub(super) fn block_member_name(&self, block: &str, elem: Option<u16>, member: &str) -> Name {
         let mut en: Name = Name::new();
         let _ = match elem {
             Some(e) => {
@@ -1224,14 +1303,16 @@ impl<'a> Sema<'a> {
                     self.name_str(d.name)
                 );
             }
-            let float_vec = matches!(
-                m.ty.base,
-                Type::Float | Type::Vec2 | Type::Vec3 | Type::Vec4
-            );
-            // int/uint scalar and vector members, as plain integer varyings: flat (the
+            // int/uint scalar, vector and array members, as plain integer varyings: flat (the
             // member's own qualifier or the block's).
+            self.check_block_member_type(
+                i,
+                self.name_str(d.name),
+                self.name_str(m.name),
+                m.ty,
+            )?;
             let int_member = m.ty.base.is_integer();
-            if !m.ty.is_agg() && int_member && (m.quals | n.op) & D_FLAT == 0 {
+            if int_member && (m.quals | n.op) & D_FLAT == 0 {
                 bail!(
                     self,
                     i,
@@ -1239,17 +1320,6 @@ impl<'a> Sema<'a> {
                     self.name_str(m.name),
                     m.ty.base.name(),
                     self.name_str(d.name)
-                );
-            }
-            if m.ty.is_agg() || !(float_vec || int_member) {
-                let w = self.agg_name(m.ty);
-                bail!(
-                    self,
-                    i,
-                    "member '{}' of interface block '{}' is {}; it must be float, vec2-4, or (flat) int, ivec2-4, uint, uvec2-4 in this profile",
-                    self.name_str(m.name),
-                    self.name_str(d.name),
-                    w
                 );
             }
         }
@@ -1368,31 +1438,12 @@ impl<'a> Sema<'a> {
                 if s.agg.strukt != 0 {
                     // Profile 2: an interface block, member by member.
                     let (tmp, agg) = (s.tmp, s.agg);
-                    let Some(d) = self.struct_def(agg) else {
-                        continue;
-                    };
-                    for e in 0..agg.len.max(1) {
-                        for k in 0..d.count {
-                            let Some(m) = self.t.members.get((d.first + k) as usize).copied()
-                            else {
-                                break;
-                            };
-                            let slot = self.block_varying_slot(
-                                self.name_str(d.name),
-                                (agg.len > 0).then_some(e),
-                                self.name_str(m.name),
-                            );
-                            self.emit(
-                                Op::StoreVar,
-                                m.ty.base,
-                                4,
-                                -1,
-                                tmp + (e * d.count + k) as i16,
-                                -1,
-                                slot as i16,
-                                0,
-                            )?;
-                        }
+                    let mut p = 0u16;
+                    while let Some(pc) = self.block_piece(agg, p) {
+                        p += 1;
+                        let slot = self.piece_slot(&pc.name);
+                        let t = tmp.saturating_add(pc.toff.min(i16::MAX as u16) as i16);
+                        self.emit(Op::StoreVar, pc.emit, 4, -1, t, -1, slot as i16, 0)?;
                     }
                     continue;
                 }
@@ -1403,6 +1454,17 @@ impl<'a> Sema<'a> {
                     for k in 0..len {
                         let slot = self.varying_slot(name, k);
                         self.emit(Op::StoreVar, ty, 4, -1, tmp + k as i16, -1, slot as i16, 0)?;
+                    }
+                    continue;
+                }
+                if is_matrix(s.ty) {
+                    // Profile 2: a matrix varying, column by column (`m[c]`).
+                    let (tmp, ty, name) = (s.tmp, s.ty, self.sym_name(s));
+                    let col = vec_type(false, ty.components());
+                    for c in 0..ty.columns() as u16 {
+                        let slot = self.varying_slot(name, c);
+                        let t = tmp + c as i16;
+                        self.emit(Op::StoreVar, col, 4, -1, t, -1, slot as i16, 0)?;
                     }
                     continue;
                 }

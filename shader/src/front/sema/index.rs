@@ -19,6 +19,7 @@ use super::aggregate::AggTy;
 use super::stmt::LValue;
 use super::types::*;
 use super::{Sema, SymKind, R};
+use crate::front::ast::Kind;
 use crate::ir::*;
 use crate::limits::*;
 
@@ -123,6 +124,81 @@ impl<'a> Sema<'a> {
             .iter()
             .all(|l| !l.row_major && l.ty != Type::Bool && !is_bvec(l.ty))
             .then_some(slot)
+    }
+
+    /// GLSL 3.30 §4.3.7: an index into a uniform block array (`lights[k]` of `uniform Light
+    /// { .. } lights[3];`) must be an integral constant expression (literals, `const`
+    /// variables and operators, constructors and built-in calls on them). A run-time index or
+    /// a loop's counter (even one the compiler unrolls) is an error, as in Mesa's `#version
+    /// 330` without GL_ARB_gpu_shader5. `i` is the Index node, `e` its index expression.
+    pub(super) fn check_block_array_index(&mut self, i: i16, e: i16) -> R<()> {
+        let a = self.node(i).a;
+        if a < 0 || self.node(a).kind != Kind::Ident {
+            return Ok(());
+        }
+        let Some((kind, agg, node)) = self
+            .lookup(self.name_of(a))
+            .and_then(|s| self.sym(s))
+            .map(|s| (s.kind, s.agg, s.node))
+        else {
+            return Ok(());
+        };
+        let block_array = kind == SymKind::Uniform
+            && agg.len > 0
+            && node >= 0
+            && self.node(node).op & crate::front::ast::D_BLOCK != 0;
+        if !block_array || self.is_const_expr(e, 0) {
+            return Ok(());
+        }
+        let block = self.agg_name(agg.elem());
+        let inst = self.name_of(a);
+        bail!(
+            self,
+            e,
+            "'{}' is an array of uniform block {}: its index must be a constant integer expression (GLSL 3.30, section 4.3.7: uniform block arrays take only integral constant-expression indexes; a loop counter or run-time value is not one)",
+            inst,
+            block
+        );
+    }
+
+    /// Whether expression `i` is a GLSL constant expression: literals, `const` variables, and
+    /// operators, constructors, swizzles, `.length()`, indexes and built-in calls on them.
+    fn is_const_expr(&self, i: i16, depth: usize) -> bool {
+        if i < 0 || depth > 64 {
+            return false;
+        }
+        let n = self.node(i);
+        match n.kind {
+            Kind::IntLit | Kind::FloatLit | Kind::BoolLit => true,
+            Kind::Ident => self
+                .lookup(self.name_of(i))
+                .and_then(|s| self.sym(s))
+                .is_some_and(|s| s.kind == SymKind::Const),
+            Kind::Swizzle if n.op == 0 && n.ival == 1 => true,
+            Kind::Swizzle | Kind::Unary => self.is_const_expr(n.a, depth + 1),
+            Kind::Binary | Kind::Index => {
+                self.is_const_expr(n.a, depth + 1) && self.is_const_expr(n.b, depth + 1)
+            }
+            Kind::Cond => {
+                self.is_const_expr(n.a, depth + 1)
+                    && self.is_const_expr(n.b, depth + 1)
+                    && self.is_const_expr(n.c, depth + 1)
+            }
+            Kind::Ctor | Kind::Call => {
+                let user = n.kind == Kind::Call
+                    && self
+                        .lookup(self.name_of(i))
+                        .and_then(|s| self.sym(s))
+                        .is_some_and(|s| s.kind == SymKind::Func);
+                !user
+                    && self
+                        .ast
+                        .list(n.a)
+                        .take(64)
+                        .all(|(arg, _)| self.is_const_expr(arg, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     /// `v[index]` for array value `v` with a run-time index.

@@ -47,6 +47,7 @@ mod decl;
 mod expr;
 mod index;
 mod ints;
+mod ioblock;
 mod loops;
 mod p2types;
 mod scope;

@@ -266,6 +266,26 @@ agg_cube["uniforms"].update({"u_surf.tint": [0.6, 0.55, 0.5],
                              "u_layers[1].weight": 0.4, "u_layers[1].scale": [1.0, 1.0]})
 dump("agg_cube", agg_cube)
 
+# blk_lights: the sphere lit through uniform block arrays (blk_lights: `uniform Light { vec4
+# pos; vec4 color; } lights[3];`, each element its own block, named `Light[k].member` as GL
+# names them; mesa-ref fills one buffer per element), the matrices through the `Xform` block
+# (mat4, mat3 members) and two row_major projector matrices (`Projector[k].proj`, given by rows).
+blk = mesh_scene(sphere(1.1, 18, 12), mul(rotation((0.3, 1, 0), 0.6), scaling(1.0)),
+                 [0.0, 0.6, 3.4], [0, 0, 0], [0.05, 0.05, 0.08, 1])
+bu = blk["uniforms"]
+def projector(eye, fov):
+    return mul(perspective(math.radians(fov), 1.0, 0.5, 20.0), look_at(eye, [0, 0, 0], [0, 1, 0]))
+bu.update({"Xform.mvp": bu["u_mvp"], "Xform.model": bu["u_model"],
+           "Xform.normal_matrix": bu["u_normal_matrix"],
+           "Light[0].pos": [2.5, 2.0, 2.0, 1.0], "Light[0].color": [1.0, 0.55, 0.3, 2.2],
+           "Light[1].pos": [-2.5, 1.0, 1.5, 1.0], "Light[1].color": [0.3, 0.5, 1.0, 1.8],
+           "Light[2].pos": [0.0, -2.5, 2.0, 1.0], "Light[2].color": [0.4, 1.0, 0.4, 1.5],
+           "Projector[0].proj": rows_of(colmajor(projector([1.5, 2.5, 3.0], 35.0)), 4),
+           "Projector[0].tint": [0.9, 0.8, 0.2, 1.0],
+           "Projector[1].proj": rows_of(colmajor(projector([-2.0, -0.5, 3.0], 30.0)), 4),
+           "Projector[1].tint": [0.2, 0.7, 0.9, 1.0]})
+dump("blk_lights", blk)
+
 # ground: a long floor and three boxes at growing distances, for fog and grid lines.
 ground = [[-12, -1, 3, 12, -1, 3, 12, -1, -45, -12, -1, -45], [0, 1, 0] * 4,
           [0, 0, 12, 0, 12, 24, 0, 24], [1, 0, 0, 1] * 4, [0, 1, 2, 0, 2, 3]]
