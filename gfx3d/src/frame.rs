@@ -61,8 +61,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let (w, h) = (t.width, t.height);
         // Drawing into the target makes its generated mip levels stale.
-        let had_levels = !t.levels.is_empty();
-        self.targets.get_mut(owner, target)?.levels.clear();
+        let had_levels = !t.levels.is_empty() || t.dev_levels;
+        {
+            let tg = self.targets.get_mut(owner, target)?;
+            tg.levels.clear();
+            tg.dev_levels = false;
+        }
         if self.virgl_active() {
             self.ensure_target_dev(owner, target)?;
             if let Some(d) = self.contexts.get(owner, ctx)?.dev {

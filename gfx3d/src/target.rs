@@ -74,6 +74,9 @@ pub(crate) struct Target {
     /// RGBA8 colour mip levels 1, 2, ... made by `target_generate_mipmaps` from the colour
     /// (box filter), sampled with the colour until the next frame begins on the target.
     pub levels: Vec<Vec<u32>>,
+    /// Under VirGL: the device built the colour's mip chain on the host
+    /// (`Device::target_generate_levels`; `levels` stays empty), until the next frame begins.
+    pub dev_levels: bool,
     /// Device colour + depth on the owning context's device context.
     pub dev: Option<DevId>,
 }
