@@ -306,8 +306,8 @@ impl StreamChecker {
                 if len != BLIT_SIZE {
                     return Err("BLIT length must be 21");
                 }
-                // Both sides: a non-empty box (w, h, d at words 6..9 and 15..18).
-                if [6, 7, 8, 15, 16, 17].iter().any(|&i| get(i) == 0) {
+                // Both sides: a non-empty box (w, h, d at payload words 9..=11 and 18..=20).
+                if [9, 10, 11, 18, 19, 20].iter().any(|&i| get(i) == 0) {
                     return Err("BLIT with an empty box");
                 }
                 Ok(())
