@@ -481,8 +481,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Builds mip levels 1, 2, ... down to 1x1 of a target's colour, after its frame ended
     /// (render to level 0, then generate): binding the colour with `bind_target_texture` then
     /// samples the chain with the sampler's mip filter, on both backends. The software backend
-    /// builds the box chain of [`Gfx3d::tex_generate_mipmaps`] (`texture::box_chain`; an
-    /// RGBA32F target: `texture::box_chain_f32`, in floats). VirGL builds the chain on the host
+    /// builds GL's chain (`texture::gl_chain`: the box chain of [`Gfx3d::tex_generate_mipmaps`]
+    /// on even extents, the linear blit's weights on odd ones; an RGBA32F target:
+    /// `texture::gl_chain_f32`, in floats). VirGL builds the chain on the host
     /// GPU from the device colour, with no transfer (a host-side copy of level 0 and a linear
     /// BLIT from each level to the next, see docs/VIRGL.md). The levels last until the next
     /// `begin` on the target. The target of an open frame is `SampleTargetInFrame`.
@@ -522,7 +523,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             let tg = self.targets.get_mut(owner, t)?;
             match format {
                 TargetFormat::Rgba8 => {
-                    tg.levels = crate::texture::box_chain(w, h, &tg.color);
+                    tg.levels = crate::texture::gl_chain(w, h, &tg.color);
                 }
                 TargetFormat::Rgba32F => {}
             }

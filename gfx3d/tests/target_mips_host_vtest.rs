@@ -300,3 +300,29 @@ fn non_square_target_levels_agree() {
 fn odd_target_levels_agree() {
     rgba8_agrees(13, 7);
 }
+
+#[test]
+fn gl_chain_is_the_box_chain_on_even_extents_only() {
+    use gfx3d::texture::{box_chain, gl_chain, gl_chain_f32};
+    let pic = |w: u32, h: u32| -> Vec<u32> {
+        (0..w * h)
+            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ (i << 7))
+            .collect()
+    };
+    for (w, h) in [(16, 16), (32, 8), (1, 64), (8, 1)] {
+        assert_eq!(
+            gl_chain(w, h, &pic(w, h)),
+            box_chain(w, h, &pic(w, h)),
+            "{w}x{h}"
+        );
+    }
+    // 3x1 -> 1x1 is the middle texel (the blit samples the centre), not the box mean.
+    let c = gl_chain(3, 1, &[0xFF00_0000, 0xFF80_4020, 0xFFFF_FFFF]);
+    assert_eq!(c, vec![vec![0xFF80_4020]]);
+    assert_ne!(c, box_chain(3, 1, &[0xFF00_0000, 0xFF80_4020, 0xFFFF_FFFF]));
+    // Floats: 2x2 -> the mean, unclamped.
+    let f = gl_chain_f32(2, 2, &[[4.0, 0.0, -2.0, 1.0]; 4]);
+    assert_eq!(f, vec![vec![[4.0, 0.0, -2.0, 1.0]]]);
+    let f = gl_chain_f32(2, 1, &[[8.0, 1.0, 0.0, 1.0], [0.0, 3.0, 0.0, 1.0]]);
+    assert_eq!(f, vec![vec![[4.0, 2.0, 0.0, 1.0]]]);
+}
