@@ -65,6 +65,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         {
             let tg = self.targets.get_mut(owner, target)?;
             tg.levels.clear();
+            tg.chainf = alloc::vec::Vec::new();
             tg.dev_levels = false;
         }
         if self.virgl_active() {
@@ -912,9 +913,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             texels: &t.color,
                             sampler: *sampler,
                             depth: (*plane == TargetPlane::Depth).then_some(&t.depth[..]),
+                            // With generated levels: the colour and its chain.
                             rgba: (*plane == TargetPlane::Color
                                 && t.format == TargetFormat::Rgba32F)
-                                .then_some(&t.colorf[..]),
+                                .then_some(if t.chainf.is_empty() {
+                                    &t.colorf[..]
+                                } else {
+                                    &t.chainf[..]
+                                }),
                             ints: None,
                         });
                     }

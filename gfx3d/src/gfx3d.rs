@@ -361,6 +361,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 colorf,
                 depth,
                 levels: Vec::new(),
+                chainf: Vec::new(),
                 dev_levels: false,
                 dev: None,
             },
@@ -467,6 +468,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.colorf = colorf;
             tg.depth = depth;
             tg.levels.clear();
+            tg.chainf = Vec::new();
             tg.dev_levels = false;
         }
         self.ensure_target_dev(owner, t)?;
@@ -496,12 +498,6 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if c.in_frame && c.target == Some(t) {
             return Err(Error::SampleTargetInFrame);
         }
-        if format != TargetFormat::Rgba8 {
-            return Err(Error::TargetFormatUnsupported {
-                format: format.name(),
-                backend: "target_generate_mipmaps",
-            });
-        }
         // Levels below level 0: floor(log2(max(w, h))).
         let below = 31 - w.max(h).max(1).leading_zeros();
         if self.virgl_active() {
@@ -525,7 +521,19 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 TargetFormat::Rgba8 => {
                     tg.levels = crate::texture::gl_chain(w, h, &tg.color);
                 }
-                TargetFormat::Rgba32F => {}
+                TargetFormat::Rgba32F => {
+                    let chain = crate::texture::gl_chain_f32(w, h, &tg.colorf);
+                    let n = tg.colorf.len() + chain.iter().map(Vec::len).sum::<usize>();
+                    let mut all = Vec::new();
+                    all.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+                        bytes: n.saturating_mul(16),
+                    })?;
+                    all.extend_from_slice(&tg.colorf);
+                    for l in &chain {
+                        all.extend_from_slice(l);
+                    }
+                    tg.chainf = all;
+                }
             }
         }
         let line = alloc::format!("target-mipmaps {}x{} {}", w, h, below);

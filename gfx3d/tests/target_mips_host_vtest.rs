@@ -326,3 +326,68 @@ fn gl_chain_is_the_box_chain_on_even_extents_only() {
     let f = gl_chain_f32(2, 1, &[[8.0, 1.0, 0.0, 1.0], [0.0, 3.0, 0.0, 1.0]]);
     assert_eq!(f, vec![vec![[4.0, 2.0, 0.0, 1.0]]]);
 }
+
+/// RGBA32F targets get mips on both backends (software: `gl_chain_f32`; VirGL: the same host
+/// copy + linear BLIT path on the float resource), unclamped (HDR values above 1 survive).
+fn float_agrees(w: u32, h: u32) {
+    let (server, mut hw, log) = virgl();
+    let mut sw: G = Gfx3d::new();
+    let a = run(&mut sw, w, h, TargetFormat::Rgba32F, 4.0);
+    let b = run(&mut hw, w, h, TargetFormat::Rgba32F, 4.0);
+    assert_eq!(hw.backend_name(), "virgl");
+    assert!(log.lock().unwrap().commands.contains(&CCMD_BLIT));
+    for (l, (x, y)) in a.iter().zip(&b).enumerate() {
+        let d = max_diff(x, y);
+        eprintln!("float {w}x{h} level {l}: max diff {d}");
+        assert!(d <= 1e-3, "float {w}x{h} level {l}: max diff {d}");
+    }
+    // The 1x1 level is the picture's (weighted) mean: a colour above 1 somewhere.
+    let last = a.last().unwrap();
+    assert!(last[0].iter().take(3).any(|&c| c > 1.0), "{:?}", last[0]);
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
+}
+
+#[test]
+fn float_target_levels_agree() {
+    float_agrees(16, 16);
+    float_agrees(13, 7);
+}
+
+#[test]
+fn float_target_level_is_the_float_chain_on_software() {
+    use gfx3d::texture::gl_chain_f32;
+    let mut g: G = Gfx3d::new();
+    let c = g.context_create(0).unwrap();
+    let src = g
+        .target_create_format(0, c, 16, 16, TargetFormat::Rgba32F)
+        .unwrap();
+    let dst = g
+        .target_create_format(0, c, DST, DST, TargetFormat::Rgba32F)
+        .unwrap();
+    render_source(&mut g, c, src, 4.0);
+    let mut level0 = vec![[0.0f32; 4]; 256];
+    g.target_read_float(0, src, &mut level0).unwrap();
+    g.target_generate_mipmaps(0, src).unwrap();
+    let pass = sampler_pass(&mut g, c, 1);
+    sample_into(&mut g, c, src, dst, pass);
+    let mut px = vec![[0.0f32; 4]; (DST * DST) as usize];
+    g.target_read_float(0, dst, &mut px).unwrap();
+    assert_eq!(px, gl_chain_f32(16, 16, &level0)[0]);
+    // Level 4 (1x1) is one colour over the whole target, until the next frame drops the
+    // chain (then level 4 reads level 0: the rectangles again).
+    let pass4 = sampler_pass(&mut g, c, 4);
+    let uniform = |g: &mut G| {
+        sample_into(g, c, src, dst, pass4);
+        let mut px = vec![[0.0f32; 4]; (DST * DST) as usize];
+        g.target_read_float(0, dst, &mut px).unwrap();
+        px.iter().all(|p| *p == px[0])
+    };
+    assert!(uniform(&mut g));
+    render_source(&mut g, c, src, 4.0);
+    assert!(!uniform(&mut g));
+    g.drop_owner(0);
+}
