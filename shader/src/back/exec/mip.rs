@@ -564,6 +564,45 @@ mod tests {
     }
 
     #[test]
+    fn a_float_chain_is_sampled_through_the_mip_filter() {
+        // 2x2 level 0 then the 1x1 level 1, back to back (a float target's chain).
+        let chain: [[f32; 4]; 5] = [
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [5.0, 2.0, -1.0, 1.0],
+        ];
+        let t = TextureRef {
+            mips: &[],
+            width: 2,
+            height: 2,
+            texels: &[],
+            rgba: Some(&chain),
+            ..tex(mip(MipFilter::Nearest))
+        };
+        assert_eq!(t.level_count(), 2);
+        assert!(t.needs_lod());
+        assert_eq!(t.sample_lambda(0.5, 0.5, 0.0), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(t.sample_lambda(0.5, 0.5, 1.0), [5.0, 2.0, -1.0, 1.0]);
+        assert_eq!(t.fetch(0, 0, 1), [5.0, 2.0, -1.0, 1.0]);
+        assert_eq!(t.level_size(1), Some((1, 1)));
+        // Linear between the levels, float weights.
+        let lin = TextureRef {
+            sampler: mip(MipFilter::Linear),
+            ..t
+        };
+        assert_eq!(lin.sample_lambda(0.5, 0.5, 0.5), [3.0, 1.0, -0.5, 1.0]);
+        // Level 0 alone (no chain): one level, the mip filter changes nothing.
+        let one = TextureRef {
+            rgba: chain.get(..4),
+            ..t
+        };
+        assert_eq!(one.level_count(), 1);
+        assert_eq!(one.sample_lambda(0.5, 0.5, 1.0), [1.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
     fn wrap_modes_on_integer_texel_indexes() {
         let w = |m, i, n| wrap_index(m, i, n);
         for (i, want) in [
