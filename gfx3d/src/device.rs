@@ -146,6 +146,13 @@ pub trait Device {
             Err(DeviceError("this device has no target mip levels"))
         }
     }
+    /// Builds mip levels 1, 2, ... (down to 1x1) of the target's colour on the device from
+    /// what was drawn into it, without a transfer; sampling the colour then reads the chain
+    /// until `target_set_levels(.., &[])` (the target is drawn into again). Devices that
+    /// cannot keep this default.
+    fn target_generate_levels(&mut self, _ctx: DevId, _target: DevId) -> Result<(), DeviceError> {
+        Err(DeviceError("this device cannot generate target mip levels"))
+    }
     fn buffer_create(
         &mut self,
         ctx: DevId,

@@ -61,8 +61,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
         }
         let (w, h) = (t.width, t.height);
         // Drawing into the target makes its generated mip levels stale.
-        let had_levels = !t.levels.is_empty();
-        self.targets.get_mut(owner, target)?.levels.clear();
+        let had_levels = !t.levels.is_empty() || t.dev_levels;
+        {
+            let tg = self.targets.get_mut(owner, target)?;
+            tg.levels.clear();
+            tg.chainf = alloc::vec::Vec::new();
+            tg.dev_levels = false;
+        }
         if self.virgl_active() {
             self.ensure_target_dev(owner, target)?;
             if let Some(d) = self.contexts.get(owner, ctx)?.dev {
@@ -908,9 +913,14 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             texels: &t.color,
                             sampler: *sampler,
                             depth: (*plane == TargetPlane::Depth).then_some(&t.depth[..]),
+                            // With generated levels: the colour and its chain.
                             rgba: (*plane == TargetPlane::Color
                                 && t.format == TargetFormat::Rgba32F)
-                                .then_some(&t.colorf[..]),
+                                .then_some(if t.chainf.is_empty() {
+                                    &t.colorf[..]
+                                } else {
+                                    &t.chainf[..]
+                                }),
                             ints: None,
                         });
                     }

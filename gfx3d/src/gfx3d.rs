@@ -361,6 +361,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 colorf,
                 depth,
                 levels: Vec::new(),
+                chainf: Vec::new(),
+                dev_levels: false,
                 dev: None,
             },
         )?;
@@ -466,6 +468,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.colorf = colorf;
             tg.depth = depth;
             tg.levels.clear();
+            tg.chainf = Vec::new();
+            tg.dev_levels = false;
         }
         self.ensure_target_dev(owner, t)?;
         Ok(())
@@ -476,17 +480,15 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok((tg.width, tg.height))
     }
 
-    /// Copies the target's colour (row 0 = top, 0xAARRGGBB) into `dst`, which must hold
-    /// width x height pixels. Under VirGL the device colour is transferred back first. An
-    /// RGBA32F target's floats are converted as GL converts to UNORM8: clamped to [0, 1] (NaN
-    /// to 0), times 255, rounded to nearest (even on a tie).
-    /// Builds mip levels 1, 2, ... down to 1x1 of an RGBA8 target's colour with the box filter
-    /// of [`Gfx3d::tex_generate_mipmaps`] (`texture::box_chain`), after its frame ended
-    /// (render to level 0, then generate): binding the colour with `bind_target_texture`
-    /// then samples the chain with the sampler's mip filter, on both backends (VirGL reads the
-    /// colour back and uploads the chain as a mipmapped texture the target's colour view
-    /// uses). The levels last until the next `begin` on the target. The target of an open
-    /// frame is `SampleTargetInFrame`; an RGBA32F target is `TargetFormatUnsupported`.
+    /// Builds mip levels 1, 2, ... down to 1x1 of a target's colour, after its frame ended
+    /// (render to level 0, then generate): binding the colour with `bind_target_texture` then
+    /// samples the chain with the sampler's mip filter, on both backends. The software backend
+    /// builds GL's chain (`texture::gl_chain`: the box chain of [`Gfx3d::tex_generate_mipmaps`]
+    /// on even extents, the linear blit's weights on odd ones; an RGBA32F target:
+    /// `texture::gl_chain_f32`, in floats). VirGL builds the chain on the host
+    /// GPU from the device colour, with no transfer (a host-side copy of level 0 and a linear
+    /// BLIT from each level to the next, see docs/VIRGL.md). The levels last until the next
+    /// `begin` on the target. The target of an open frame is `SampleTargetInFrame`.
     pub fn target_generate_mipmaps(&mut self, owner: u32, t: TargetId) -> Result<()> {
         let (ctx, format, w, h) = {
             let tg = self.targets.get(owner, t)?;
@@ -496,38 +498,53 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if c.in_frame && c.target == Some(t) {
             return Err(Error::SampleTargetInFrame);
         }
-        if format != TargetFormat::Rgba8 {
-            return Err(Error::TargetFormatUnsupported {
-                format: format.name(),
-                backend: "target_generate_mipmaps",
-            });
-        }
-        // Level 0 as the backend drew it (the device readback under VirGL).
-        let mut level0 = filled(w as usize * h as usize, 0u32)?;
-        self.target_read(owner, t, &mut level0)?;
-        let chain = crate::texture::box_chain(w, h, &level0);
+        // Levels below level 0: floor(log2(max(w, h))).
+        let below = 31 - w.max(h).max(1).leading_zeros();
         if self.virgl_active() {
             let dctx = self.contexts.get(owner, ctx)?.dev;
             let dt = self.targets.get(owner, t)?.dev;
             if let (Some(dctx), Some(dt)) = (dctx, dt) {
-                let mut refs: Vec<&[u32]> = Vec::with_capacity(chain.len() + 1);
-                refs.push(&level0);
-                refs.extend(chain.iter().map(Vec::as_slice));
                 let r = match self.device.as_deref_mut() {
-                    Some(dev) => dev.target_set_levels(dctx, dt, w, h, &refs),
+                    Some(dev) => dev.target_generate_levels(dctx, dt),
                     None => Err(DeviceError("no device")),
                 };
                 if let Err(e) = r {
                     self.device_failed(e)?;
                 }
             }
+            let tg = self.targets.get_mut(owner, t)?;
+            tg.levels.clear();
+            tg.dev_levels = below > 0;
+        } else {
+            let tg = self.targets.get_mut(owner, t)?;
+            match format {
+                TargetFormat::Rgba8 => {
+                    tg.levels = crate::texture::gl_chain(w, h, &tg.color);
+                }
+                TargetFormat::Rgba32F => {
+                    let chain = crate::texture::gl_chain_f32(w, h, &tg.colorf);
+                    let n = tg.colorf.len() + chain.iter().map(Vec::len).sum::<usize>();
+                    let mut all = Vec::new();
+                    all.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+                        bytes: n.saturating_mul(16),
+                    })?;
+                    all.extend_from_slice(&tg.colorf);
+                    for l in &chain {
+                        all.extend_from_slice(l);
+                    }
+                    tg.chainf = all;
+                }
+            }
         }
-        let line = alloc::format!("target-mipmaps {}x{} {}", w, h, chain.len());
-        self.targets.get_mut(owner, t)?.levels = chain;
+        let line = alloc::format!("target-mipmaps {}x{} {}", w, h, below);
         self.log_mock(&line);
         Ok(())
     }
 
+    /// Copies the target's colour (row 0 = top, 0xAARRGGBB) into `dst`, which must hold
+    /// width x height pixels. Under VirGL the device colour is transferred back first. An
+    /// RGBA32F target's floats are converted as GL converts to UNORM8: clamped to [0, 1] (NaN
+    /// to 0), times 255, rounded to nearest (even on a tie).
     pub fn target_read(&mut self, owner: u32, t: TargetId, dst: &mut [u32]) -> Result<()> {
         if self.targets.get(owner, t)?.format == TargetFormat::Rgba32F {
             self.float_readback(owner, t)?;

@@ -72,8 +72,15 @@ pub(crate) struct Target {
     pub colorf: Vec<[f32; 4]>,
     pub depth: Vec<f32>,
     /// RGBA8 colour mip levels 1, 2, ... made by `target_generate_mipmaps` from the colour
-    /// (box filter), sampled with the colour until the next frame begins on the target.
+    /// (`texture::gl_chain`), sampled with the colour until the next frame begins on the target.
     pub levels: Vec<Vec<u32>>,
+    /// An RGBA32F target's colour with its mip chain (`target_generate_mipmaps` on the
+    /// software backend): level 0 (a copy of `colorf`), then levels 1, 2, ... back to back, as
+    /// the float sampler reads a chain; empty without levels.
+    pub chainf: Vec<[f32; 4]>,
+    /// Under VirGL: the device built the colour's mip chain on the host
+    /// (`Device::target_generate_levels`; `levels` stays empty), until the next frame begins.
+    pub dev_levels: bool,
     /// Device colour + depth on the owning context's device context.
     pub dev: Option<DevId>,
 }
@@ -109,6 +116,7 @@ impl Target {
         self.color.len() * 4
             + self.colorf.len() * 16
             + self.levels.iter().map(Vec::len).sum::<usize>() * 4
+            + self.chainf.len() * 16
     }
 
     /// Pixels of the colour plane.

@@ -46,6 +46,97 @@ pub fn box_chain(width: u32, height: u32, texels: &[u32]) -> Vec<Vec<u32>> {
     out
 }
 
+/// The two source taps (index, weight) along one axis of texel `x` of a level `dst` texels
+/// wide made from one `src` texels wide, by GL's rule for glGenerateMipmap as Mesa (llvmpipe)
+/// and virglrenderer run it: a linear 2:1 blit, sampling the source at the destination
+/// texel's centre. An even source gives the 2-texel box (weights 1/2, 1/2), an extent of 1
+/// the texel itself, and an odd source the bilinear taps around (x + 1/2) * src / dst
+/// (clamped to the edge).
+fn gl_taps(src: usize, dst: usize, x: usize) -> [(usize, f32); 2] {
+    if src <= 1 {
+        return [(0, 1.0), (0, 0.0)];
+    }
+    if src.is_multiple_of(2) {
+        return [(2 * x, 0.5), (2 * x + 1, 0.5)];
+    }
+    let u = (x as f32 + 0.5) * src as f32 / dst.max(1) as f32 - 0.5;
+    let i0 = libm::floorf(u).max(0.0);
+    let f = (u - i0).clamp(0.0, 1.0);
+    let i0 = (i0 as usize).min(src - 1);
+    [(i0, 1.0 - f), ((i0 + 1).min(src - 1), f)]
+}
+
+/// The mip chain below level 0 of a `width` x `height` picture of `T`, each level made from
+/// the one above with [`gl_taps`] on both axes (`mix` blends up to 4 weighted texels).
+fn gl_chain_of<T: Copy>(
+    width: u32,
+    height: u32,
+    level0: &[T],
+    zero: T,
+    mix: impl Fn(&[(T, f32); 4]) -> T,
+) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = Vec::new();
+    let (mut w, mut h) = (width.max(1) as usize, height.max(1) as usize);
+    while w > 1 || h > 1 {
+        let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+        let prev: &[T] = out.last().map_or(level0, Vec::as_slice);
+        let mut next = Vec::with_capacity(nw * nh);
+        for y in 0..nh {
+            let ty = gl_taps(h, nh, y);
+            for x in 0..nw {
+                let tx = gl_taps(w, nw, x);
+                let at = |(xi, wx): (usize, f32), (yi, wy): (usize, f32)| {
+                    (prev.get(yi * w + xi).copied().unwrap_or(zero), wx * wy)
+                };
+                next.push(mix(&[
+                    at(tx[0], ty[0]),
+                    at(tx[1], ty[0]),
+                    at(tx[0], ty[1]),
+                    at(tx[1], ty[1]),
+                ]));
+            }
+        }
+        out.push(next);
+        w = nw;
+        h = nh;
+    }
+    out
+}
+
+/// The mip chain a render target's colour gets (`target_generate_mipmaps`): GL's
+/// glGenerateMipmap rule ([`gl_taps`]) per channel, rounded to nearest. On even extents (every
+/// level of a power-of-two target) it is exactly [`box_chain`]; on an odd extent the texels
+/// are weighted as the host's linear blit weights them, so VirGL's host-made chain and this
+/// one agree (within the compat rule: the host quantizes its weights to 8 bits).
+pub fn gl_chain(width: u32, height: u32, texels: &[u32]) -> Vec<Vec<u32>> {
+    gl_chain_of(width, height, texels, 0, |taps| {
+        let mut texel = 0u32;
+        for shift in [0u32, 8, 16, 24] {
+            let v: f32 = taps
+                .iter()
+                .map(|&(t, w)| ((t >> shift) & 0xFF) as f32 * w)
+                .sum();
+            texel |= (libm::floorf(v + 0.5).clamp(0.0, 255.0) as u32) << shift;
+        }
+        texel
+    })
+}
+
+/// [`gl_chain`] of a float target's colours (r, g, b, a), in f32 without rounding.
+pub fn gl_chain_f32(width: u32, height: u32, colors: &[[f32; 4]]) -> Vec<Vec<[f32; 4]>> {
+    gl_chain_of(width, height, colors, [0.0; 4], |taps| {
+        let mut c = [0.0f32; 4];
+        for &(t, w) in taps {
+            if w != 0.0 {
+                for (o, v) in c.iter_mut().zip(t) {
+                    *o += v * w;
+                }
+            }
+        }
+        c
+    })
+}
+
 /// Whether a sampler state can be used: LOD bias, min and max finite within +-1000 and
 /// min <= max.
 pub fn sampler_valid(s: &SamplerState) -> bool {

@@ -18,7 +18,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use virtio_gpu::encode::{
-    float_format, int_format, BlendState, DrawInfo, DsaState, Encoder, RasterState,
+    float_format, int_format, BlendState, BlitSide, DrawInfo, DsaState, Encoder, RasterState,
     SamplerState as VSampler, VertexBuffer, VertexElement, Viewport as VViewport,
 };
 use virtio_gpu::limits::{DEFAULT_BATCH_DWORDS, MAX_OBJECT_HANDLES};
@@ -301,9 +301,12 @@ enum Obj {
         h: u32,
         bytes: u64,
         format: TargetFormat,
-        /// A mipmapped copy of the colour (`target_set_levels`): the texture whose view a
-        /// draw samples for the colour until the target is drawn into again.
+        /// A mipmapped copy of the colour (`target_generate_levels` on the host, or
+        /// `target_set_levels` uploaded): the texture whose view a draw samples for the colour
+        /// while `mips_valid` (until the target is drawn into again). Kept for the next
+        /// generation; destroyed with the target.
         mips: Option<DevId>,
+        mips_valid: bool,
     },
     Buffer {
         ctx: DevId,
@@ -625,7 +628,15 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             TargetPlane::Depth => 1,
         };
         // The colour with generated levels: the mipmapped copy's view.
-        if let (0, Some(Obj::Target { mips: Some(m), .. })) = (i, self.objects.get(&target)) {
+        if let (
+            0,
+            Some(Obj::Target {
+                mips: Some(m),
+                mips_valid: true,
+                ..
+            }),
+        ) = (i, self.objects.get(&target))
+        {
             if let Some(Obj::Texture { view, .. }) = self.objects.get(m) {
                 return Ok(*view);
             }
@@ -957,6 +968,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 bytes: cbytes + dbytes,
                 format,
                 mips: None,
+                mips_valid: false,
             },
         );
         Ok(id)
@@ -970,21 +982,41 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         height: u32,
         levels: &[&[u32]],
     ) -> Result<(), DeviceError> {
+        // Drawn into again: the chain is stale (its resource is kept for the next generation).
+        if levels.is_empty() {
+            return match self.objects.get_mut(&target) {
+                Some(Obj::Target {
+                    ctx: c, mips_valid, ..
+                }) if *c == ctx => {
+                    *mips_valid = false;
+                    Ok(())
+                }
+                _ => Err(DeviceError("unknown device target")),
+            };
+        }
         let old = match self.objects.get_mut(&target) {
-            Some(Obj::Target { ctx: c, mips, .. }) if *c == ctx => mips.take(),
+            Some(Obj::Target {
+                ctx: c,
+                mips,
+                mips_valid,
+                ..
+            }) if *c == ctx => {
+                *mips_valid = false;
+                mips.take()
+            }
             _ => return Err(DeviceError("unknown device target")),
         };
         if let Some(m) = old {
             self.texture_destroy(ctx, m);
         }
-        if levels.is_empty() {
-            return Ok(());
-        }
         let desc = ResourceDesc::texture(width, height);
         let tex = self.texture_layers(ctx, &desc, &[levels], SamplerState::default())?;
         match self.objects.get_mut(&target) {
-            Some(Obj::Target { mips, .. }) => {
+            Some(Obj::Target {
+                mips, mips_valid, ..
+            }) => {
                 *mips = Some(tex);
+                *mips_valid = true;
                 Ok(())
             }
             _ => {
@@ -992,6 +1024,91 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 Err(DeviceError("unknown device target"))
             }
         }
+    }
+
+    fn target_generate_levels(&mut self, ctx: DevId, target: DevId) -> Result<(), DeviceError> {
+        let (color, w, h, format, mips) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                ctx: c,
+                color,
+                w,
+                h,
+                format,
+                mips,
+                ..
+            }) if *c == ctx => (*color, *w, *h, *format, *mips),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        // Levels 0..n of the full chain: floor(log2(max(w, h))) + 1.
+        let levels = 32 - w.max(h).max(1).leading_zeros();
+        if levels <= 1 {
+            return Ok(());
+        }
+        let cformat = color_format(format);
+        let desc = match format {
+            TargetFormat::Rgba8 => ResourceDesc::color_target(w, h),
+            TargetFormat::Rgba32F => ResourceDesc::float_color_target(w, h),
+        }
+        .with_levels(levels);
+        let chain = match mips.map(|m| self.objects.get(&m)) {
+            Some(Some(Obj::Texture { res, .. })) => *res,
+            _ => {
+                // The chain's resource: made once per target, kept while it lives.
+                let (res, n) = self.create_resource(ctx, &desc)?;
+                let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
+                    let v = hp.alloc()?;
+                    let r = e.create_sampler_view_levels(v, res.0, cformat, false, levels - 1);
+                    if let Err(err) = r {
+                        let _ = hp.free(v);
+                        return Err(err);
+                    }
+                    Ok(v)
+                });
+                let view = match view {
+                    Ok(v) => v,
+                    Err(err) => {
+                        self.release(ctx, res, n);
+                        return Err(err);
+                    }
+                };
+                let id = self.alloc_id();
+                self.objects.insert(
+                    id,
+                    Obj::Texture {
+                        ctx,
+                        res,
+                        view,
+                        sampler: SamplerState::default(),
+                        bytes: n,
+                    },
+                );
+                if let Some(Obj::Target { mips, .. }) = self.objects.get_mut(&target) {
+                    *mips = Some(id);
+                }
+                res
+            }
+        };
+        // Level 0 copied on the host, then each level a linear 2:1 BLIT of the one above
+        // (what glGenerateMipmap does in Mesa); no transfer, no wait.
+        self.enc(ctx, "virgl mip generation failed", |e, _, _| {
+            e.copy_region(chain.0, 0, (0, 0), color.0, 0, Box3d::new_2d(w, h))?;
+            for l in 1..levels {
+                let (sw, sh) = desc.level_size(l - 1);
+                let (dw, dh) = desc.level_size(l);
+                let side = |level, w, h| BlitSide {
+                    resource: chain.0,
+                    level,
+                    format: cformat,
+                    bx: Box3d::new_2d(w, h),
+                };
+                e.blit(&side(l, dw, dh), &side(l - 1, sw, sh), BLIT_FILTER_LINEAR)?;
+            }
+            Ok(())
+        })?;
+        if let Some(Obj::Target { mips_valid, .. }) = self.objects.get_mut(&target) {
+            *mips_valid = true;
+        }
+        Ok(())
     }
 
     fn target_destroy(&mut self, ctx: DevId, target: DevId) {

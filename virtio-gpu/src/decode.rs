@@ -302,6 +302,25 @@ impl StreamChecker {
                 }
                 Ok(())
             }
+            CCMD_BLIT => {
+                if len != BLIT_SIZE {
+                    return Err("BLIT length must be 21");
+                }
+                // Both sides: a non-empty box (w, h, d at payload words 9..=11 and 18..=20).
+                if [9, 10, 11, 18, 19, 20].iter().any(|&i| get(i) == 0) {
+                    return Err("BLIT with an empty box");
+                }
+                Ok(())
+            }
+            CCMD_RESOURCE_COPY_REGION => {
+                if len != COPY_REGION_SIZE {
+                    return Err("RESOURCE_COPY_REGION length must be 13");
+                }
+                if [10, 11, 12].iter().any(|&i| get(i) == 0) {
+                    return Err("RESOURCE_COPY_REGION with an empty box");
+                }
+                Ok(())
+            }
             CCMD_SET_BLEND_COLOR => {
                 if len != BLEND_COLOR_SIZE {
                     return Err("SET_BLEND_COLOR length must be 4");

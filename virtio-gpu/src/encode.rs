@@ -18,6 +18,9 @@ use crate::limits::{
 use crate::proto::Box3d;
 use crate::protocol::*;
 
+mod blit;
+pub use blit::BlitSide;
+
 /// Blend state for the single colour buffer (blending off = opaque).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlendState {

@@ -28,6 +28,8 @@ pub const CCMD_SET_INDEX_BUFFER: u32 = 11;
 pub const CCMD_SET_CONSTANT_BUFFER: u32 = 12;
 pub const CCMD_SET_BLEND_COLOR: u32 = 14;
 pub const CCMD_SET_SCISSOR_STATE: u32 = 15;
+pub const CCMD_BLIT: u32 = 16;
+pub const CCMD_RESOURCE_COPY_REGION: u32 = 17;
 pub const CCMD_BIND_SAMPLER_STATES: u32 = 18;
 pub const CCMD_BIND_SHADER: u32 = 31;
 pub const CCMD_LINK_SHADER: u32 = 52;
@@ -95,6 +97,19 @@ pub const INLINE_WRITE_HDR_SIZE: u32 = 11;
 pub const SCISSOR_SIZE_ONE: u32 = 3;
 /// SET_BLEND_COLOR: four floats.
 pub const BLEND_COLOR_SIZE: u32 = 4;
+/// BLIT: S0 (mask | filter << 8 | scissor << 10 | render condition << 11 | alpha blend << 12),
+/// scissor min, scissor max, then dst (res, level, format, x, y, z, w, h, d) and src (res,
+/// level, format, x, y, z, w, h, d) (VIRGL_CMD_BLIT_SIZE).
+pub const BLIT_SIZE: u32 = 21;
+/// RESOURCE_COPY_REGION: dst (res, level, x, y, z), src (res, level, x, y, z, w, h, d)
+/// (VIRGL_CMD_RESOURCE_COPY_REGION_SIZE).
+pub const COPY_REGION_SIZE: u32 = 13;
+/// BLIT S0 mask bits (PIPE_MASK_RGBA: the colour channels).
+pub const BLIT_MASK_RGBA: u32 = 0xF;
+/// BLIT S0 filter (pipe_tex_filter): NEAREST 0, LINEAR 1, shifted by 8.
+pub const BLIT_FILTER_NEAREST: u32 = 0;
+pub const BLIT_FILTER_LINEAR: u32 = 1;
+pub const BLIT_FILTER_SHIFT: u32 = 8;
 /// Largest scissor coordinate (16 bits on the wire).
 pub const SCISSOR_COORD_MAX: u32 = 0xFFFF;
 

@@ -68,15 +68,50 @@ impl<'a> TextureRef<'a> {
     #[inline(always)]
     pub fn needs_lod(&self) -> bool {
         let s = &self.sampler;
-        s.min() != s.filter || (s.mip != MipFilter::None && !self.mips.is_empty())
+        s.min() != s.filter
+            || (s.mip != MipFilter::None && (!self.mips.is_empty() || self.rgba_chain()))
     }
 
-    /// Levels held (1 for float textures, which have no mip levels).
+    /// Whether this is a float colour texture whose `rgba` holds levels below level 0.
+    #[inline(always)]
+    fn rgba_chain(&self) -> bool {
+        match (self.depth, self.rgba) {
+            (None, Some(c)) => c.len() > self.width as usize * self.height as usize,
+            _ => false,
+        }
+    }
+
+    /// Levels of a float colour texture's `rgba` (level 0, then levels 1, 2, ... back to
+    /// back, each max(1, size >> i)): (levels held, start of level `want`, if held).
+    fn rgba_levels(&self, len: usize, want: usize) -> (usize, Option<usize>) {
+        let (mut w, mut h) = (self.width.max(1) as usize, self.height.max(1) as usize);
+        let (mut n, mut at, mut found) = (0usize, 0usize, None);
+        loop {
+            let need = w * h;
+            if at + need > len {
+                break;
+            }
+            if n == want {
+                found = Some(at);
+            }
+            at += need;
+            n += 1;
+            if w == 1 && h == 1 {
+                break;
+            }
+            w = (w / 2).max(1);
+            h = (h / 2).max(1);
+        }
+        (n.max(1), found)
+    }
+
+    /// Levels held (1 for depth and integer textures, which have no mip levels; a float colour
+    /// texture: the levels its `rgba` holds).
     pub fn level_count(&self) -> usize {
-        if self.is_float() {
-            1
-        } else {
-            1 + self.mips.len()
+        match (self.depth, self.rgba, self.ints) {
+            (None, Some(c), _) => self.rgba_levels(c.len(), usize::MAX).0,
+            (None, None, None) => 1 + self.mips.len(),
+            _ => 1,
         }
     }
 
@@ -92,6 +127,19 @@ impl<'a> TextureRef<'a> {
     /// Level `i` as a texture of its own (no further levels), None when it is absent or has
     /// fewer texels than its size needs.
     pub fn level(&self, i: usize) -> Option<TextureRef<'a>> {
+        if let (None, Some(c)) = (self.depth, self.rgba) {
+            let (w, h) = self.level_size(i.min(i32::MAX as usize) as i32)?;
+            let at = self.rgba_levels(c.len(), i).1?;
+            let level = c.get(at..at + w as usize * h as usize)?;
+            return Some(TextureRef {
+                faces: &[],
+                mips: &[],
+                width: w,
+                height: h,
+                rgba: Some(level),
+                ..*self
+            });
+        }
         if i == 0 {
             return Some(TextureRef { mips: &[], ..*self });
         }
@@ -151,6 +199,9 @@ impl<'a> TextureRef<'a> {
 
     /// [`Self::sample_lambda`] with a texel offset.
     pub fn sample_lambda_offset(&self, u: f32, v: f32, lambda: f32, off: (i32, i32)) -> [f32; 4] {
+        if self.rgba_chain() && self.sampler.mip != MipFilter::None {
+            return self.rgba_lambda(u, v, lambda, off);
+        }
         if self.is_float() {
             let (u, v) = (
                 u + off.0 as f32 / self.width as f32,
@@ -167,6 +218,48 @@ impl<'a> TextureRef<'a> {
             return t.sample(u, v);
         }
         unpack(self.texel_lambda(u, v, lambda, off))
+    }
+
+    /// [`Self::sample_lambda_offset`] of a float colour texture with mip levels: the level
+    /// choice of [`Self::texel_lambda`], float weights between levels (unclamped results).
+    fn rgba_lambda(&self, u: f32, v: f32, lambda: f32, off: (i32, i32)) -> [f32; 4] {
+        let s = self.sampler;
+        let l = self.lod(lambda);
+        let at = |level: usize, f: Filter| match self.level(level) {
+            Some(mut t) => {
+                t.sampler.filter = f;
+                t.sample(
+                    u + off.0 as f32 / t.width as f32,
+                    v + off.1 as f32 / t.height as f32,
+                )
+            }
+            None => [0.0, 0.0, 0.0, 1.0],
+        };
+        if !(l > 0.0) {
+            return at(0, s.filter);
+        }
+        let f = s.min();
+        let q = (self.level_count() - 1) as f32;
+        match s.mip {
+            MipFilter::None => at(0, f),
+            MipFilter::Nearest => {
+                let d = if l <= 0.5 {
+                    0.0
+                } else {
+                    (libm::ceilf(l + 0.5) - 1.0).min(q)
+                };
+                at(d as usize, f)
+            }
+            MipFilter::Linear => {
+                if l >= q {
+                    return at(q as usize, f);
+                }
+                let d = libm::floorf(l);
+                let w = l - d;
+                let (a, b) = (at(d as usize, f), at(d as usize + 1, f));
+                core::array::from_fn(|k| a[k] + (b[k] - a[k]) * w)
+            }
+        }
     }
 
     /// [`Self::sample_lambda_offset`] of an 8-bit texture before the conversion to floats.
@@ -220,7 +313,8 @@ impl<'a> TextureRef<'a> {
             return [z, z, z, 1.0];
         }
         if let Some(c) = self.rgba {
-            return c.get(i).copied().unwrap_or([0.0; 4]);
+            let at = self.rgba_levels(c.len(), lod as usize).1.unwrap_or(0);
+            return c.get(at + i).copied().unwrap_or([0.0; 4]);
         }
         match self.level(lod as usize) {
             Some(t) => unpack(t.texels.get(i).copied().unwrap_or(0)),
@@ -467,6 +561,45 @@ mod tests {
             ..t
         };
         assert!(!plain.needs_lod());
+    }
+
+    #[test]
+    fn a_float_chain_is_sampled_through_the_mip_filter() {
+        // 2x2 level 0 then the 1x1 level 1, back to back (a float target's chain).
+        let chain: [[f32; 4]; 5] = [
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [5.0, 2.0, -1.0, 1.0],
+        ];
+        let t = TextureRef {
+            mips: &[],
+            width: 2,
+            height: 2,
+            texels: &[],
+            rgba: Some(&chain),
+            ..tex(mip(MipFilter::Nearest))
+        };
+        assert_eq!(t.level_count(), 2);
+        assert!(t.needs_lod());
+        assert_eq!(t.sample_lambda(0.5, 0.5, 0.0), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(t.sample_lambda(0.5, 0.5, 1.0), [5.0, 2.0, -1.0, 1.0]);
+        assert_eq!(t.fetch(0, 0, 1), [5.0, 2.0, -1.0, 1.0]);
+        assert_eq!(t.level_size(1), Some((1, 1)));
+        // Linear between the levels, float weights.
+        let lin = TextureRef {
+            sampler: mip(MipFilter::Linear),
+            ..t
+        };
+        assert_eq!(lin.sample_lambda(0.5, 0.5, 0.5), [3.0, 1.0, -0.5, 1.0]);
+        // Level 0 alone (no chain): one level, the mip filter changes nothing.
+        let one = TextureRef {
+            rgba: chain.get(..4),
+            ..t
+        };
+        assert_eq!(one.level_count(), 1);
+        assert_eq!(one.sample_lambda(0.5, 0.5, 1.0), [1.0, 0.0, 0.0, 1.0]);
     }
 
     #[test]

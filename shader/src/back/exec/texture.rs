@@ -124,7 +124,9 @@ pub struct TextureRef<'a> {
     pub depth: Option<&'a [f32]>,
     /// A float colour texture instead (a float render target's colour, `width * height`
     /// (r, g, b, a), row 0 first): samples are unclamped floats (bilinear with float weights),
-    /// and `texels` is not read. `depth` wins when both are set.
+    /// and `texels` is not read. `depth` wins when both are set. It may hold a mip chain:
+    /// level 0's `width * height` colours, then level 1's, 2's, ... back to back (level i
+    /// max(1, width >> i) x max(1, height >> i)), sampled through the mip filter.
     pub rgba: Option<&'a [[f32; 4]]>,
     /// An integer texture instead (profile 2's isampler2D/usampler2D, issue 15): `width *
     /// height` texels of four 32-bit words (r, g, b, a), row 0 first, one level. The texture
