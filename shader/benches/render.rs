@@ -1,5 +1,6 @@
-//! Software rendering speed: the three 640x480 bench scenes of `tools/shc/benches/scenes` (a lit
-//! rotating cube, a function-heavy full-screen shader, a textured quad in perspective), each
+//! Software rendering speed: the 640x480 bench scenes of `tools/shc/benches/scenes` (a lit
+//! rotating cube, a function-heavy full-screen shader, a textured quad in perspective, and
+//! profile 2's 64-step fractal and uniform-count lights loops), each
 //! rendered single-threaded through compile -> link -> raster::draw. Reports ms/frame, frame
 //! Mpixels/s and shaded fragments per second, from this thread's CPU time. A short custom harness (a few seconds in all).
 //! The Mesa softpipe/llvmpipe comparison is wired by the `mesa-ref` tool.
@@ -49,6 +50,18 @@ fn main() {
             "tools/shc/tests/diff/textured.vert",
             "tools/shc/benches/scenes/tex_quad.frag",
             "tools/shc/benches/scenes/textured_quad.json",
+        ),
+        (
+            "p2_fractal",
+            "tools/shc/benches/scenes/p2_fractal.vert",
+            "tools/shc/benches/scenes/p2_fractal.frag",
+            "tools/shc/benches/scenes/p2_fractal.json",
+        ),
+        (
+            "p2_lights",
+            "tools/shc/benches/scenes/p2_lights.vert",
+            "tools/shc/benches/scenes/p2_lights.frag",
+            "tools/shc/benches/scenes/p2_lights.json",
         ),
     ];
     let mut scratch = Box::new(Scratch::new());

@@ -1,5 +1,5 @@
 //! Every instruction set the executor and the rasterizer can run on (`exec::simd`) draws the
-//! same pixels: the differential corpus and the three bench scenes, rendered once per path this
+//! same pixels: the differential corpus and the bench scenes (profile 2's loop scenes too), rendered once per path this
 //! machine can run (forced through `Scratch::set_isa`), compared pixel by pixel with the base
 //! (SSE2) path; the bench scenes also keep their recorded picture hashes.
 #[path = "ircore_util/scene.rs"]
@@ -97,6 +97,20 @@ fn simd_paths_keep_the_bench_picture_hashes() {
             "tools/shc/benches/scenes/tex_quad.frag",
             "tools/shc/benches/scenes/textured_quad.json",
             0xf223_5941_bc8b_b277,
+        ),
+        // Profile 2's loop scenes: divergent loops (masked writes, the loop budget, integer
+        // lanes) on every path.
+        (
+            "tools/shc/benches/scenes/p2_fractal.vert",
+            "tools/shc/benches/scenes/p2_fractal.frag",
+            "tools/shc/benches/scenes/p2_fractal.json",
+            0xe53b_d6e2_e7f5_ee70,
+        ),
+        (
+            "tools/shc/benches/scenes/p2_lights.vert",
+            "tools/shc/benches/scenes/p2_lights.frag",
+            "tools/shc/benches/scenes/p2_lights.json",
+            0x9dd1_a639_a788_8417,
         ),
     ];
     for (vs, fs, sc, want) in scenes {
