@@ -714,7 +714,23 @@ impl MesaRenderer {
                             Wrap::MirroredRepeat => glow::MIRRORED_REPEAT,
                         }) as i32
                     };
-                    gl.tex_parameter_i32(tt, glow::TEXTURE_MIN_FILTER, f(t.min_filter));
+                    let min = match (t.min_filter, t.mip) {
+                        (m, Mip::None) => f(m),
+                        (Filter::Nearest, Mip::Nearest) => glow::NEAREST_MIPMAP_NEAREST as i32,
+                        (Filter::Linear, Mip::Nearest) => glow::LINEAR_MIPMAP_NEAREST as i32,
+                        (Filter::Nearest, Mip::Linear) => glow::NEAREST_MIPMAP_LINEAR as i32,
+                        (Filter::Linear, Mip::Linear) => glow::LINEAR_MIPMAP_LINEAR as i32,
+                    };
+                    // `"mipmaps": true`: GL generates the chain of what the pass drew.
+                    let max_level = if src.mipmaps {
+                        gl.tex_parameter_i32(tt, glow::TEXTURE_MAX_LEVEL, 1000);
+                        gl.generate_mipmap(tt);
+                        31 - t.width.max(t.height).max(1).leading_zeros() as i32
+                    } else {
+                        0
+                    };
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_MAX_LEVEL, max_level);
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_MIN_FILTER, min);
                     gl.tex_parameter_i32(tt, glow::TEXTURE_MAG_FILTER, f(t.filter));
                     gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_S, w(t.wrap));
                     gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_T, w(t.wrap_t));

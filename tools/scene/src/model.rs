@@ -1162,7 +1162,8 @@ impl Scene {
                     lod("max_lod", 1000.0)?,
                 );
                 let mut levels = Vec::new();
-                if let Some(v) = to.get("mipmaps") {
+                // A pass's chain is generated after the pass is drawn (`PassSource::mipmaps`).
+                if let (Some(v), None) = (to.get("mipmaps"), &source) {
                     if as_bool(v, &format!("{}.mipmaps", p))? {
                         levels = box_chain(width, height, &rgba8);
                     }

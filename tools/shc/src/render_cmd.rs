@@ -526,6 +526,41 @@ impl SoftScene {
         };
         target.clear(self.clear, 1.0);
         colorf.iter_mut().for_each(|p| *p = self.clear_f);
+        // `"mipmaps": true` on a pass texture: the box chain of the pass's colour, per texture.
+        let pass_mips: Vec<Vec<Vec<u32>>> = self
+            .textures
+            .iter()
+            .map(|t| {
+                match (
+                    &t.source,
+                    t.source.as_ref().and_then(|s| outputs.get(s.pass)),
+                ) {
+                    (Some(src), Some(out)) if src.mipmaps => {
+                        let bytes: Vec<u8> = out
+                            .color
+                            .iter()
+                            .flat_map(|p| {
+                                let [a, r, g, b] = p.to_be_bytes();
+                                [r, g, b, a]
+                            })
+                            .collect();
+                        scene::box_chain(out.width, out.height, &bytes)
+                            .iter()
+                            .map(|l| {
+                                l.chunks_exact(4)
+                                    .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+                                    .collect()
+                            })
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        let pass_mip_refs: Vec<Vec<&[u32]>> = pass_mips
+            .iter()
+            .map(|ls| ls.iter().map(|l| l.as_slice()).collect())
+            .collect();
         let mut units: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         let levels: Vec<Vec<&[u32]>> = self
             .textures
@@ -564,7 +599,13 @@ impl SoftScene {
                     .collect()
             })
             .collect();
-        for ((t, mips), faces) in self.textures.iter().zip(levels.iter()).zip(faces.iter()) {
+        for (((t, mips), faces), pass_mips) in self
+            .textures
+            .iter()
+            .zip(levels.iter())
+            .zip(faces.iter())
+            .zip(pass_mip_refs.iter())
+        {
             if let Some(src) = &t.source {
                 // The scene model only names earlier passes; `load` built one per name.
                 let Some(out) = outputs.get(src.pass) else {
@@ -577,7 +618,7 @@ impl SoftScene {
                 if let Some(slot) = units.get_mut(t.unit) {
                     *slot = Some(TextureRef {
                         faces: &[],
-                        mips: &[],
+                        mips: pass_mips,
                         depth: if depth { Some(&out.depth) } else { None },
                         rgba: if !depth && !out.colorf.is_empty() {
                             Some(&out.colorf)

@@ -17,7 +17,9 @@
 //! Owns: those rules and their validation. Must never: accept a pass that samples itself, a
 //! later pass or an unknown one, a nested `"passes"`, or two passes of one name.
 
-use super::{as_array, as_object, err, gl_name, Map, Scene, SceneError, Value, DEPTH_FUNCS};
+use super::{
+    as_array, as_bool, as_object, err, gl_name, Map, Scene, SceneError, Value, DEPTH_FUNCS,
+};
 
 /// At most this many passes before the picture.
 pub const PASSES_MAX: usize = 8;
@@ -61,6 +63,10 @@ pub struct PassSource {
     /// GL depth function of the compare mode (GL_COMPARE_REF_TO_TEXTURE); None: no compare.
     pub compare: Option<u32>,
     pub format: ColorFormat,
+    /// `"mipmaps": true`: the level chain is generated from the pass's colour after it is
+    /// drawn (GL's glGenerateMipmap; the software path's [`super::box_chain`]). RGBA8 colour
+    /// only.
+    pub mipmaps: bool,
 }
 
 /// What a scene object being parsed may refer to.
@@ -166,7 +172,7 @@ pub(super) fn parse_passes(v: &Value) -> Result<Vec<Pass>, SceneError> {
 }
 
 /// The keys of a texture that a pass source replaces.
-const PIXEL_KEYS: &[&str] = &["width", "height", "rgba8", "cube", "levels", "mipmaps"];
+const PIXEL_KEYS: &[&str] = &["width", "height", "rgba8", "cube", "levels"];
 
 /// A texture object with `"pass"`: its source and size.
 pub(super) fn texture_source(
@@ -248,12 +254,21 @@ pub(super) fn texture_source(
         }
         Some(c) => Some(gl_name(c, &format!("{}.compare", p), DEPTH_FUNCS)?),
     };
+    let mp = format!("{}.mipmaps", p);
+    let mipmaps = match to.get("mipmaps") {
+        None => false,
+        Some(m) => as_bool(m, &mp)?,
+    };
+    if mipmaps && (attachment != Attachment::Color || pass.format != ColorFormat::Rgba8) {
+        return err(&mp, "mipmaps are generated for an RGBA8 pass's colour only");
+    }
     Ok(Some((
         PassSource {
             pass: index,
             attachment,
             compare,
             format: pass.format,
+            mipmaps,
         },
         pass.scene.width,
         pass.scene.height,
@@ -396,5 +411,31 @@ mod tests {
         let many: Vec<String> = (0..9).map(|i| pass(&format!("p{}", i), "")).collect();
         let e = error(&many.join(", "), "");
         assert!(e.contains("above the limit 8"), "{}", e);
+    }
+
+    #[test]
+    fn generated_mipmaps_need_rgba8_colour() {
+        let e = error(
+            &pass("a", r#", "depth": true"#),
+            r#""t": {"unit": 0, "pass": "a", "attachment": "depth", "mipmaps": true}"#,
+        );
+        assert!(
+            e.contains("textures.t.mipmaps") && e.contains("RGBA8"),
+            "{}",
+            e
+        );
+        let e = error(
+            &pass("a", r#", "format": "rgba32f""#),
+            r#""t": {"unit": 0, "pass": "a", "mipmaps": true}"#,
+        );
+        assert!(
+            e.contains("textures.t.mipmaps") && e.contains("RGBA8"),
+            "{}",
+            e
+        );
+        let s = scene(&pass("a", ""), r#""t": {"unit": 0, "pass": "a", "mipmaps": true, "min_filter": "linear_mipmap_linear"}"#).unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.source.as_ref().unwrap().mipmaps);
+        assert!(t.levels.is_empty() && t.mip == Mip::Linear);
     }
 }

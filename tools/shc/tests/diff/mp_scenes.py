@@ -89,3 +89,19 @@ dump("mp_shadow", {
     "textures": {"u_shadow": {"unit": 0, "pass": "shadow", "attachment": "depth",
                               "compare": "LEQUAL", "filter": "linear", "wrap": "clamp"}},
 })
+
+# mp_mips: the triangles into a 32x32 RGBA8 target, its chain generated (glGenerateMipmap vs
+# the software box chain), sampled trilinear on the tilted, repeating quad of textured.json.
+textured = json.load(open(os.path.join(OUT, "textured.json")))
+dump("mp_mips", {
+    "size": [64, 64], "clear": [0.2, 0.2, 0.2, 1],
+    "passes": [{"name": "art", "vertex": "depth.vert", "fragment": "depth.frag",
+                "size": [32, 32], "clear": [0.05, 0.05, 0.2, 1], "depth": True,
+                "attributes": triangles(1.0)}],
+    "attributes": [textured["attributes"][0],
+                   {"location": 1, "components": 2, "data": [0, 0, 6, 0, 6, 6, 0, 6]}],
+    "indices": QIDX,
+    "uniforms": {"u_mvp": textured["uniforms"]["u_mvp"]},
+    "textures": {"u_img": {"unit": 0, "pass": "art", "mipmaps": True, "filter": "linear",
+                           "min_filter": "linear_mipmap_linear", "wrap": "repeat"}},
+})
