@@ -4,7 +4,8 @@
 //! Owns: the mapping of the scene format onto GL state (attribute locations, uniforms by name,
 //! textures per unit with row 0 = v 0, viewport, depth LESS on a float depth buffer, CCW front
 //! faces with back-face culling, no blending or dithering, attribute divisors and instanced
-//! draws) and the flip of GL's bottom-up
+//! draws; `"passes"` into FBOs of colour and depth textures that later passes sample, with no
+//! flip) and the flip of GL's bottom-up
 //! readback into row 0 = top. Must never: leave a GL error unreported or draw with state a
 //! previous scene left behind (every [`Prepared`] sets all of it).
 

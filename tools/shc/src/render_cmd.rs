@@ -4,7 +4,9 @@
 //! Owns: the mapping of the scene format onto the software renderer (interleaved vertex data by
 //! location, uniforms by name, textures bound to the unit the program gives each sampler name,
 //! viewport/depth/cull state, instances: one draw per instance with the divisor attributes as
-//! constants) and the command-line shape and exit codes of both commands. The
+//! constants; `"passes"`: each earlier pass drawn into its own buffers with its own program, its
+//! rows flipped into GL's texture orientation, row 0 = the bottom = t 0, when a later pass
+//! samples it) and the command-line shape and exit codes of both commands. The
 //! benchmark includes this file as a module so that it times exactly this path.
 //! Must never: interpret a scene differently from `mesa-ref`, which renders the same files
 //! through Mesa for the differential tests.
