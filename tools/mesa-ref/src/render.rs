@@ -4,7 +4,8 @@
 //! Owns: the mapping of the scene format onto GL state (attribute locations, uniforms by name,
 //! textures per unit with row 0 = v 0, viewport, depth LESS on a float depth buffer, CCW front
 //! faces with back-face culling, no blending or dithering, attribute divisors and instanced
-//! draws) and the flip of GL's bottom-up
+//! draws; `"passes"` into FBOs of colour and depth textures that later passes sample, with no
+//! flip) and the flip of GL's bottom-up
 //! readback into row 0 = top. Must never: leave a GL error unreported or draw with state a
 //! previous scene left behind (every [`Prepared`] sets all of it).
 
@@ -35,6 +36,9 @@ pub struct Prepared {
     fbo: glow::Framebuffer,
     id_fbo: glow::Framebuffer,
     renderbuffers: Vec<glow::Renderbuffer>,
+    /// A pass's target (see [`MesaRenderer::draw_passes`]): its colour and depth textures,
+    /// which later passes and the picture sample; None for the picture's renderbuffers.
+    outputs: Option<(glow::Texture, glow::Texture)>,
     width: u32,
     height: u32,
     viewport: [i32; 4],
@@ -487,6 +491,69 @@ fn target(
     }
 }
 
+/// A pass's target: a framebuffer with a colour texture (RGBA8 or RGBA32F) and a
+/// DEPTH_COMPONENT32F texture, both one level. GL draws window row 0 into texel row 0 (t = 0).
+fn pass_target(
+    gl: &glow::Context,
+    format: scene::ColorFormat,
+    width: i32,
+    height: i32,
+) -> Result<(glow::Framebuffer, glow::Texture, glow::Texture), MesaError> {
+    unsafe {
+        let fbo = gl
+            .create_framebuffer()
+            .map_err(|e| MesaError(format!("glGenFramebuffers: {}", e)))?;
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        let (internal, pixel) = match format {
+            scene::ColorFormat::Rgba8 => (glow::RGBA8, glow::UNSIGNED_BYTE),
+            scene::ColorFormat::Rgba32f => (glow::RGBA32F, glow::FLOAT),
+        };
+        let mut made = Vec::new();
+        for (internal, fmt, pixel, attachment) in [
+            (internal, glow::RGBA, pixel, glow::COLOR_ATTACHMENT0),
+            (
+                glow::DEPTH_COMPONENT32F,
+                glow::DEPTH_COMPONENT,
+                glow::FLOAT,
+                glow::DEPTH_ATTACHMENT,
+            ),
+        ] {
+            let tex = gl
+                .create_texture()
+                .map_err(|e| MesaError(format!("glGenTextures: {}", e)))?;
+            made.push(tex);
+            gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                internal as i32,
+                width,
+                height,
+                0,
+                fmt,
+                pixel,
+                glow::PixelUnpackData::Slice(None),
+            );
+            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAX_LEVEL, 0);
+            gl.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                attachment,
+                glow::TEXTURE_2D,
+                Some(tex),
+                0,
+            );
+        }
+        let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+        if status != glow::FRAMEBUFFER_COMPLETE {
+            return fail(format!(
+                "pass target {}x{} is incomplete (status 0x{:x})",
+                width, height, status
+            ));
+        }
+        Ok((fbo, made[0], made[1]))
+    }
+}
+
 impl MesaRenderer {
     /// Compile and link the shaders, upload the scene's vertices, textures and uniforms and
     /// create its off-screen targets.
@@ -495,6 +562,54 @@ impl MesaRenderer {
         vertex_source: &str,
         fragment_source: &str,
         scene: &Scene,
+    ) -> Result<Prepared, MesaError> {
+        self.prepare_in(vertex_source, fragment_source, scene, None, &[])
+    }
+
+    /// Draw the scene's `"passes"` in order, each into its own texture target (each
+    /// sampling the earlier ones' textures); the result is passed to [`Self::prepare_in`] for
+    /// the picture and released with [`Self::release`] after it.
+    pub fn draw_passes(&mut self, scene: &Scene) -> Result<Vec<Prepared>, MesaError> {
+        let mut done: Vec<Prepared> = Vec::new();
+        let result = (|| {
+            for pass in &scene.passes {
+                let read = |p: &str| {
+                    std::fs::read_to_string(p)
+                        .map_err(|e| MesaError(format!("cannot read {}: {}", p, e)))
+                };
+                let (vs, fs) = (read(&pass.vertex)?, read(&pass.fragment)?);
+                let outputs: Vec<(glow::Texture, glow::Texture)> =
+                    done.iter().filter_map(|p| p.outputs).collect();
+                let p = self
+                    .prepare_in(&vs, &fs, &pass.scene, Some(pass.format), &outputs)
+                    .map_err(|e| MesaError(format!("pass \"{}\": {}", pass.name, e.0)))?;
+                let drawn = self.draw(&p);
+                done.push(p);
+                drawn?;
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok(done),
+            Err(e) => {
+                for p in done {
+                    self.release(p);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Self::prepare`] for a pass (`format`: its target is a colour and a depth texture) or
+    /// the picture (None), with `earlier` the (colour, depth) textures of the passes drawn
+    /// before, which `"pass"` textures bind.
+    pub fn prepare_in(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+        format: Option<scene::ColorFormat>,
+        earlier: &[(glow::Texture, glow::Texture)],
     ) -> Result<Prepared, MesaError> {
         let gl = &self.gl;
         let vs = compile(
@@ -623,6 +738,75 @@ impl MesaRenderer {
             let mut textures = Vec::new();
             gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
             for (_, t) in &scene.textures {
+                if let Some(src) = &t.source {
+                    let Some(&(color, depth)) = earlier.get(src.pass) else {
+                        return fail(format!("texture of pass {} before it is drawn", src.pass));
+                    };
+                    let is_depth = src.attachment == scene::Attachment::Depth;
+                    let tex = if is_depth { depth } else { color };
+                    gl.active_texture(glow::TEXTURE0 + t.unit);
+                    gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                    let tt = glow::TEXTURE_2D;
+                    let f = |f: Filter| {
+                        (match f {
+                            Filter::Nearest => glow::NEAREST,
+                            Filter::Linear => glow::LINEAR,
+                        }) as i32
+                    };
+                    let w = |w: Wrap| {
+                        (match w {
+                            Wrap::Repeat => glow::REPEAT,
+                            Wrap::ClampToEdge => glow::CLAMP_TO_EDGE,
+                            Wrap::MirroredRepeat => glow::MIRRORED_REPEAT,
+                        }) as i32
+                    };
+                    let min = match (t.min_filter, t.mip) {
+                        (m, Mip::None) => f(m),
+                        (Filter::Nearest, Mip::Nearest) => glow::NEAREST_MIPMAP_NEAREST as i32,
+                        (Filter::Linear, Mip::Nearest) => glow::LINEAR_MIPMAP_NEAREST as i32,
+                        (Filter::Nearest, Mip::Linear) => glow::NEAREST_MIPMAP_LINEAR as i32,
+                        (Filter::Linear, Mip::Linear) => glow::LINEAR_MIPMAP_LINEAR as i32,
+                    };
+                    // `"mipmaps": true`: GL generates the chain of what the pass drew.
+                    let max_level = if src.mipmaps {
+                        gl.tex_parameter_i32(tt, glow::TEXTURE_MAX_LEVEL, 1000);
+                        gl.generate_mipmap(tt);
+                        31 - t.width.max(t.height).max(1).leading_zeros() as i32
+                    } else {
+                        0
+                    };
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_MAX_LEVEL, max_level);
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_MIN_FILTER, min);
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_MAG_FILTER, f(t.filter));
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_S, w(t.wrap));
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_WRAP_T, w(t.wrap_t));
+                    gl.tex_parameter_f32(tt, glow::TEXTURE_LOD_BIAS, t.lod_bias);
+                    gl.tex_parameter_f32(tt, glow::TEXTURE_MIN_LOD, t.min_lod);
+                    gl.tex_parameter_f32(tt, glow::TEXTURE_MAX_LOD, t.max_lod);
+                    // A depth texture reads (d, d, d, 1) as the software path's does (core
+                    // GL's default is (d, 0, 0, 1)).
+                    let (g, b) = if is_depth {
+                        (glow::RED, glow::RED)
+                    } else {
+                        (glow::GREEN, glow::BLUE)
+                    };
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_SWIZZLE_G, g as i32);
+                    gl.tex_parameter_i32(tt, glow::TEXTURE_SWIZZLE_B, b as i32);
+                    match src.compare {
+                        Some(func) => {
+                            gl.tex_parameter_i32(
+                                tt,
+                                glow::TEXTURE_COMPARE_MODE,
+                                glow::COMPARE_REF_TO_TEXTURE as i32,
+                            );
+                            gl.tex_parameter_i32(tt, glow::TEXTURE_COMPARE_FUNC, func as i32);
+                        }
+                        None => {
+                            gl.tex_parameter_i32(tt, glow::TEXTURE_COMPARE_MODE, glow::NONE as i32)
+                        }
+                    }
+                    continue;
+                }
                 let tex = gl
                     .create_texture()
                     .map_err(|e| MesaError(format!("glGenTextures: {}", e)))?;
@@ -710,7 +894,13 @@ impl MesaRenderer {
 
             let mut renderbuffers = Vec::new();
             let (w, h) = (scene.width as i32, scene.height as i32);
-            let fbo = target(gl, glow::RGBA8, w, h, &mut renderbuffers)?;
+            let (fbo, outputs) = match format {
+                None => (target(gl, glow::RGBA8, w, h, &mut renderbuffers)?, None),
+                Some(f) => {
+                    let (fbo, color, depth) = pass_target(gl, f, w, h)?;
+                    (fbo, Some((color, depth)))
+                }
+            };
             let id_fbo = target(gl, glow::R32UI, w, h, &mut renderbuffers)?;
             check_error(gl, "scene upload")?;
             Ok(Prepared {
@@ -723,6 +913,7 @@ impl MesaRenderer {
                 fbo,
                 id_fbo,
                 renderbuffers,
+                outputs,
                 width: scene.width,
                 height: scene.height,
                 viewport: scene.viewport,
@@ -888,6 +1079,10 @@ impl MesaRenderer {
             for t in p.textures {
                 gl.delete_texture(t);
             }
+            if let Some((color, depth)) = p.outputs {
+                gl.delete_texture(color);
+                gl.delete_texture(depth);
+            }
             for b in p.buffers {
                 gl.delete_buffer(b);
             }
@@ -907,10 +1102,38 @@ impl MesaRenderer {
         fragment_source: &str,
         scene: &Scene,
     ) -> Result<Image, MesaError> {
-        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        let (passes, p) = self.prepare_all(vertex_source, fragment_source, scene)?;
         let result = self.draw(&p).and_then(|_| self.read_image(&p));
-        self.release(p);
+        self.release_all(passes, p);
         result
+    }
+
+    /// The scene's passes drawn ([`Self::draw_passes`]) and the picture prepared.
+    fn prepare_all(
+        &mut self,
+        vertex_source: &str,
+        fragment_source: &str,
+        scene: &Scene,
+    ) -> Result<(Vec<Prepared>, Prepared), MesaError> {
+        let passes = self.draw_passes(scene)?;
+        let outputs: Vec<(glow::Texture, glow::Texture)> =
+            passes.iter().filter_map(|p| p.outputs).collect();
+        match self.prepare_in(vertex_source, fragment_source, scene, None, &outputs) {
+            Ok(p) => Ok((passes, p)),
+            Err(e) => {
+                for p in passes {
+                    self.release(p);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn release_all(&mut self, passes: Vec<Prepared>, p: Prepared) {
+        self.release(p);
+        for p in passes {
+            self.release(p);
+        }
     }
 
     /// Render a scene and its triangle-edge flags for a differential comparison.
@@ -920,7 +1143,7 @@ impl MesaRenderer {
         fragment_source: &str,
         scene: &Scene,
     ) -> Result<Frame, MesaError> {
-        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        let (passes, p) = self.prepare_all(vertex_source, fragment_source, scene)?;
         let result = (|| {
             self.draw(&p)?;
             let image = self.read_image(&p)?;
@@ -929,7 +1152,7 @@ impl MesaRenderer {
                 .map_err(|e| MesaError(e.to_string()))?;
             Ok(Frame { image, edges })
         })();
-        self.release(p);
+        self.release_all(passes, p);
         result
     }
 
@@ -942,7 +1165,8 @@ impl MesaRenderer {
         scene: &Scene,
         frames: u32,
     ) -> Result<Duration, MesaError> {
-        let p = self.prepare(vertex_source, fragment_source, scene)?;
+        // The passes are drawn once, untimed: the time is the picture's pass.
+        let (passes, p) = self.prepare_all(vertex_source, fragment_source, scene)?;
         let result = (|| {
             self.draw(&p)?;
             self.finish();
@@ -953,7 +1177,7 @@ impl MesaRenderer {
             }
             Ok(start.elapsed() / frames.max(1))
         })();
-        self.release(p);
+        self.release_all(passes, p);
         result
     }
 }

@@ -8,6 +8,10 @@ use std::fmt;
 
 use crate::json::{Map, Value};
 
+mod passes;
+use passes::PassContext;
+pub use passes::{Attachment, ColorFormat, Pass, PassSource, PASSES_MAX};
+
 /// Largest picture or texture side accepted.
 pub const SIZE_MAX: u32 = 4096;
 /// Vertex attribute locations are `0..ATTRIBUTE_LOCATIONS` (the subset's limit of eight).
@@ -43,6 +47,9 @@ pub struct Scene {
     /// Output state beyond `depth` and `cull` (blending, depth function and mask, colour mask,
     /// scissor, faces, polygon offset); GL's defaults when the file gives none.
     pub pipeline: Pipeline,
+    /// `"passes"`: targets drawn before this scene, in order, which its textures (and later
+    /// passes') may sample (see [`passes`]); empty for a one-pass scene.
+    pub passes: Vec<Pass>,
 }
 
 /// GL enum values of the pipeline state, by the names a scene file uses (GL's without `GL_`).
@@ -367,6 +374,9 @@ pub struct Texture {
     /// With `"mipmaps": true` on a cube: the box-filtered levels of faces 1..=5 (face 0's are
     /// `levels`).
     pub face_levels: Vec<Vec<Vec<u8>>>,
+    /// `"pass"`: the texels are an earlier pass's target (`rgba8` is then empty and the size
+    /// is the pass's).
+    pub source: Option<PassSource>,
 }
 
 /// The mip chain of an RGBA8 picture below level 0, down to 1x1: each texel of level i + 1
@@ -608,19 +618,46 @@ impl Scene {
             path: String::new(),
             message: format!("cannot read {}: {}", path.display(), e),
         })?;
-        Scene::parse(&text).map_err(|e| SceneError {
+        let mut scene = Scene::parse(&text).map_err(|e| SceneError {
             path: e.path,
             message: format!("{} (in {})", e.message, path.display()),
-        })
+        })?;
+        // Pass shader files are named relative to the scene file.
+        if let Some(dir) = path.parent() {
+            for p in &mut scene.passes {
+                for f in [&mut p.vertex, &mut p.fragment] {
+                    *f = dir.join(&*f).display().to_string();
+                }
+            }
+        }
+        Ok(scene)
     }
 
     /// Validate an already parsed JSON value.
     pub fn from_value(root: &Value) -> Result<Scene, SceneError> {
         let obj = as_object(root, "")?;
+        let passes = match obj.get("passes") {
+            Some(v) => passes::parse_passes(v)?,
+            None => Vec::new(),
+        };
+        let names: Vec<String> = passes.iter().map(|p| p.name.clone()).collect();
+        let ctx = PassContext {
+            earlier: &passes,
+            all: &names,
+            current: None,
+        };
+        let mut scene = Scene::from_object(obj, &ctx)?;
+        scene.passes = passes;
+        Ok(scene)
+    }
+
+    /// One pass's object (the picture's, or one of `"passes"`), its textures resolved in `ctx`.
+    fn from_object(obj: &Map<String, Value>, ctx: &PassContext) -> Result<Scene, SceneError> {
         check_keys(
             obj,
             "",
             &[
+                "passes",
                 "size",
                 "clear",
                 "depth",
@@ -937,8 +974,12 @@ impl Scene {
                         "lod_bias",
                         "min_lod",
                         "max_lod",
+                        "pass",
+                        "attachment",
+                        "compare",
                     ],
                 )?;
+                let source = passes::texture_source(to, &p, ctx)?;
                 let field = |k: &str| {
                     to.get(k)
                         .map_or_else(|| err(&p, format!("missing {}", k)), Ok)
@@ -954,10 +995,14 @@ impl Scene {
                         format!("unit {} is already used by textures.{}", unit, other),
                     );
                 }
-                let width =
-                    as_uint(field("width")?, &format!("{}.width", p), SIZE_MAX as u64)? as u32;
-                let height =
-                    as_uint(field("height")?, &format!("{}.height", p), SIZE_MAX as u64)? as u32;
+                let (width, height) = match &source {
+                    Some((_, w, h)) => (*w, *h),
+                    None => (
+                        as_uint(field("width")?, &format!("{}.width", p), SIZE_MAX as u64)? as u32,
+                        as_uint(field("height")?, &format!("{}.height", p), SIZE_MAX as u64)?
+                            as u32,
+                    ),
+                };
                 if width == 0 || height == 0 {
                     return err(&p, "width and height must be at least 1");
                 }
@@ -1013,11 +1058,11 @@ impl Scene {
                 };
                 let bp = format!("{}.rgba8", p);
                 let empty = Vec::new();
-                let bytes = match cube0 {
-                    Some(_) => &empty,
-                    None => as_array(field("rgba8")?, &bp)?,
+                let bytes = match (&cube0, &source) {
+                    (Some(_), _) | (_, Some(_)) => &empty,
+                    (None, None) => as_array(field("rgba8")?, &bp)?,
                 };
-                let bytes_ok = cube0.is_some() || bytes.len() == want;
+                let bytes_ok = cube0.is_some() || source.is_some() || bytes.len() == want;
                 if !bytes_ok {
                     return err(
                         &bp,
@@ -1117,7 +1162,8 @@ impl Scene {
                     lod("max_lod", 1000.0)?,
                 );
                 let mut levels = Vec::new();
-                if let Some(v) = to.get("mipmaps") {
+                // A pass's chain is generated after the pass is drawn (`PassSource::mipmaps`).
+                if let (Some(v), None) = (to.get("mipmaps"), &source) {
                     if as_bool(v, &format!("{}.mipmaps", p))? {
                         levels = box_chain(width, height, &rgba8);
                     }
@@ -1190,6 +1236,7 @@ impl Scene {
                         levels,
                         faces,
                         face_levels,
+                        source: source.map(|s| s.0),
                     },
                 ));
             }
@@ -1210,6 +1257,7 @@ impl Scene {
             uniforms,
             textures,
             pipeline,
+            passes: Vec::new(),
         })
     }
 

@@ -4,7 +4,9 @@
 //! Owns: the mapping of the scene format onto the software renderer (interleaved vertex data by
 //! location, uniforms by name, textures bound to the unit the program gives each sampler name,
 //! viewport/depth/cull state, instances: one draw per instance with the divisor attributes as
-//! constants) and the command-line shape and exit codes of both commands. The
+//! constants; `"passes"`: each earlier pass drawn into its own buffers with its own program, its
+//! rows flipped into GL's texture orientation, row 0 = the bottom = t 0, when a later pass
+//! samples it) and the command-line shape and exit codes of both commands. The
 //! benchmark includes this file as a module so that it times exactly this path.
 //! Must never: interpret a scene differently from `mesa-ref`, which renders the same files
 //! through Mesa for the differential tests.
@@ -236,6 +238,29 @@ struct SceneTexture {
     sampler: SamplerState,
     /// A cube's 6 faces (texels, levels 1, 2, ...); empty for a 2D texture.
     faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// `"pass"`: the texels are an earlier pass's target, drawn before this scene.
+    source: Option<scene::PassSource>,
+}
+
+/// What one earlier pass left in its target, in texture orientation (row 0 = the bottom of
+/// the pass's picture = t 0, GL's): rows flipped from the rasterizer's top-first order.
+struct PassOutput {
+    width: u32,
+    height: u32,
+    /// 0xAARRGGBB (an RGBA8 pass; empty for RGBA32F).
+    color: Vec<u32>,
+    /// (r, g, b, a) floats (an RGBA32F pass; empty for RGBA8).
+    colorf: Vec<[f32; 4]>,
+    depth: Vec<f32>,
+}
+
+/// Rows of a `width`-wide buffer in reverse order (top-first <-> bottom-first).
+fn flip_rows<T: Copy>(width: u32, rows: &[T]) -> Vec<T> {
+    rows.chunks_exact(width.max(1) as usize)
+        .rev()
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// The software sampler state of a scene texture.
@@ -262,7 +287,12 @@ fn scene_sampler(t: &scene::Texture) -> SamplerState {
         lod_bias: t.lod_bias,
         min_lod: t.min_lod,
         max_lod: t.max_lod,
-        compare: None,
+        // Validated by the scene model (a depth function name).
+        compare: t
+            .source
+            .as_ref()
+            .and_then(|s| s.compare)
+            .and_then(CompareFunc::from_gl),
     }
 }
 
@@ -285,6 +315,12 @@ pub struct SoftScene {
     pub width: u32,
     pub height: u32,
     clear: u32,
+    /// The clear colour unclamped (an RGBA32F pass target's).
+    clear_f: [f32; 4],
+    /// An RGBA32F target (a pass's `"format"`); the picture is RGBA8.
+    float: bool,
+    /// `"passes"`: the earlier passes, drawn in order before this scene (see [`load`]).
+    passes: Vec<SoftScene>,
     /// Scene uniforms the program does not declare (reported, not fatal: Mesa drops unused ones).
     pub unused_uniforms: Vec<String>,
 }
@@ -368,6 +404,7 @@ impl SoftScene {
                 } else {
                     Vec::new()
                 },
+                source: t.source.clone(),
             });
         }
 
@@ -418,6 +455,9 @@ impl SoftScene {
             width: scene.width,
             height: scene.height,
             clear: scene.clear_argb(),
+            clear_f: scene.clear,
+            float: false,
+            passes: Vec::new(),
             unused_uniforms,
         })
     }
@@ -442,6 +482,44 @@ impl SoftScene {
         color: &mut [u32],
         depth: &mut [f32],
     ) -> Result<DrawStats, Failure> {
+        // The passes first, in order; each may sample the ones before it.
+        let mut outputs: Vec<PassOutput> = Vec::new();
+        for pass in &self.passes {
+            let n = pass.width as usize * pass.height as usize;
+            let mut out = PassOutput {
+                width: pass.width,
+                height: pass.height,
+                color: vec![0; if pass.float { 0 } else { n }],
+                colorf: vec![[0.0; 4]; if pass.float { n } else { 0 }],
+                depth: vec![1.0; n],
+            };
+            pass.draw_target(
+                workers,
+                scratches,
+                &outputs,
+                &mut out.color,
+                &mut out.depth,
+                &mut out.colorf,
+            )?;
+            out.color = flip_rows(out.width, &out.color);
+            out.colorf = flip_rows(out.width, &out.colorf);
+            out.depth = flip_rows(out.width, &out.depth);
+            outputs.push(out);
+        }
+        self.draw_target(workers, scratches, &outputs, color, depth, &mut [])
+    }
+
+    /// Clear and draw this scene (one pass) into `color`/`depth`, or into `colorf` (when not
+    /// empty: an RGBA32F target), with `outputs` the earlier passes' targets.
+    fn draw_target(
+        &self,
+        workers: &dyn Workers,
+        scratches: &mut [Scratch],
+        outputs: &[PassOutput],
+        color: &mut [u32],
+        depth: &mut [f32],
+        colorf: &mut [[f32; 4]],
+    ) -> Result<DrawStats, Failure> {
         let mut target = Target {
             width: self.width,
             height: self.height,
@@ -449,6 +527,42 @@ impl SoftScene {
             depth,
         };
         target.clear(self.clear, 1.0);
+        colorf.iter_mut().for_each(|p| *p = self.clear_f);
+        // `"mipmaps": true` on a pass texture: the box chain of the pass's colour, per texture.
+        let pass_mips: Vec<Vec<Vec<u32>>> = self
+            .textures
+            .iter()
+            .map(|t| {
+                match (
+                    &t.source,
+                    t.source.as_ref().and_then(|s| outputs.get(s.pass)),
+                ) {
+                    (Some(src), Some(out)) if src.mipmaps => {
+                        let bytes: Vec<u8> = out
+                            .color
+                            .iter()
+                            .flat_map(|p| {
+                                let [a, r, g, b] = p.to_be_bytes();
+                                [r, g, b, a]
+                            })
+                            .collect();
+                        scene::box_chain(out.width, out.height, &bytes)
+                            .iter()
+                            .map(|l| {
+                                l.chunks_exact(4)
+                                    .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]]))
+                                    .collect()
+                            })
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        let pass_mip_refs: Vec<Vec<&[u32]>> = pass_mips
+            .iter()
+            .map(|ls| ls.iter().map(|l| l.as_slice()).collect())
+            .collect();
         let mut units: [Option<TextureRef>; SAMPLER_MAX] = [None; SAMPLER_MAX];
         let levels: Vec<Vec<&[u32]>> = self
             .textures
@@ -487,7 +601,41 @@ impl SoftScene {
                     .collect()
             })
             .collect();
-        for ((t, mips), faces) in self.textures.iter().zip(levels.iter()).zip(faces.iter()) {
+        for (((t, mips), faces), pass_mips) in self
+            .textures
+            .iter()
+            .zip(levels.iter())
+            .zip(faces.iter())
+            .zip(pass_mip_refs.iter())
+        {
+            if let Some(src) = &t.source {
+                // The scene model only names earlier passes; `load` built one per name.
+                let Some(out) = outputs.get(src.pass) else {
+                    return Err(failure(
+                        1,
+                        "render: a pass texture before its pass is drawn",
+                    ));
+                };
+                let depth = src.attachment == scene::Attachment::Depth;
+                if let Some(slot) = units.get_mut(t.unit) {
+                    *slot = Some(TextureRef {
+                        faces: &[],
+                        mips: pass_mips,
+                        depth: if depth { Some(&out.depth) } else { None },
+                        rgba: if !depth && !out.colorf.is_empty() {
+                            Some(&out.colorf)
+                        } else {
+                            None
+                        },
+                        ints: None,
+                        width: out.width,
+                        height: out.height,
+                        texels: &out.color,
+                        sampler: t.sampler,
+                    });
+                }
+                continue;
+            }
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
                     faces,
@@ -517,7 +665,7 @@ impl SoftScene {
                 .iter()
                 .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
                 .collect();
-            let s = raster::draw_parallel(
+            let s = raster::draw_parallel_float(
                 workers,
                 scratches,
                 &self.program,
@@ -529,6 +677,7 @@ impl SoftScene {
                 &self.state,
                 &self.pipe,
                 &mut target,
+                colorf,
             )
             .map_err(|e| failure(1, format!("render: {}", e)))?;
             total.triangles = total.triangles.saturating_add(s.triangles);
@@ -579,7 +728,29 @@ pub fn load(
     let (vs, fs) = (read_source(vert)?, read_source(frag)?);
     let built = build_program(&vs, &file_name(vert), &fs, &file_name(frag), opts)?;
     let scene = Scene::load(scene).map_err(|e| failure(1, e.to_string()))?;
-    Ok((SoftScene::new(built.program, &scene)?, built.warnings))
+    let mut warnings = Vec::new();
+    let mut passes = Vec::new();
+    // Each pass: its own shaders (named by the scene file), program and target.
+    for pass in &scene.passes {
+        let (pv, pf) = (Path::new(&pass.vertex), Path::new(&pass.fragment));
+        let (vs, fs) = (read_source(pv)?, read_source(pf)?);
+        let b =
+            build_program(&vs, &file_name(pv), &fs, &file_name(pf), opts).map_err(|e| Failure {
+                message: format!("pass \"{}\": {}", pass.name, e.message),
+                ..e
+            })?;
+        warnings.extend(b.warnings);
+        let mut soft = SoftScene::new(b.program, &pass.scene).map_err(|e| Failure {
+            message: format!("pass \"{}\": {}", pass.name, e.message),
+            ..e
+        })?;
+        soft.float = pass.format == scene::ColorFormat::Rgba32f;
+        passes.push(soft);
+    }
+    warnings.extend(built.warnings);
+    let mut soft = SoftScene::new(built.program, &scene)?;
+    soft.passes = passes;
+    Ok((soft, warnings))
 }
 
 fn report(r: Result<(), Failure>) -> i32 {
