@@ -84,7 +84,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     mip,
     cube_sky,
     cube_sphere,
-    agg_cube
+    agg_cube,
+    itex
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use glow::HasContext;
-use scene::{Filter, Image, Mip, Scene, Wrap};
+use scene::{Filter, Image, Mip, Scene, TexFormat, Wrap};
 
 use crate::{fail, source, MesaError, MesaRenderer};
 
@@ -252,6 +252,8 @@ fn set_uniforms(
                     | glow::SAMPLER_CUBE
                     | glow::SAMPLER_2D_SHADOW
                     | glow::SAMPLER_CUBE_SHADOW
+                    | glow::INT_SAMPLER_2D
+                    | glow::UNSIGNED_INT_SAMPLER_2D
             );
             if !sampler {
                 continue;
@@ -606,6 +608,36 @@ impl MesaRenderer {
                     v
                 } else {
                     vec![(glow::TEXTURE_2D, t.rgba8.clone(), t.levels.clone())]
+                };
+                // An integer texture (`"format"`): RGBA32I/RGBA32UI from its words, level 0.
+                let int_format = match t.format {
+                    TexFormat::Rgba8 => None,
+                    TexFormat::Rgba32I => Some((glow::RGBA32I, glow::INT)),
+                    TexFormat::Rgba32UI => Some((glow::RGBA32UI, glow::UNSIGNED_INT)),
+                };
+                if let Some((internal, ty)) = int_format {
+                    let bytes: Vec<u8> = t
+                        .ints
+                        .iter()
+                        .flatten()
+                        .flat_map(|w| w.to_ne_bytes())
+                        .collect();
+                    gl.tex_image_2d(
+                        glow::TEXTURE_2D,
+                        0,
+                        internal as i32,
+                        t.width as i32,
+                        t.height as i32,
+                        0,
+                        glow::RGBA_INTEGER,
+                        ty,
+                        glow::PixelUnpackData::Slice(Some(&bytes)),
+                    );
+                }
+                let faces = if int_format.is_some() {
+                    Vec::new()
+                } else {
+                    faces
                 };
                 for (target, rgba8, levels) in &faces {
                     // Rows go up in memory order: GL's first row is t = 0, the scene's is v = 0.

@@ -15,5 +15,6 @@ pub mod model;
 pub use compare::{compare, diff_image, edge_mask_from_ids, Comparison};
 pub use image::{read_png, write_png, Image, ImageError};
 pub use model::{
-    box_chain, AttrKind, Attribute, Blend, Filter, Mip, Pipeline, Scene, SceneError, Texture, Wrap,
+    box_chain, AttrKind, Attribute, Blend, Filter, Mip, Pipeline, Scene, SceneError, TexFormat,
+    Texture, Wrap,
 };

@@ -236,6 +236,8 @@ struct SceneTexture {
     sampler: SamplerState,
     /// A cube's 6 faces (texels, levels 1, 2, ...); empty for a 2D texture.
     faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// An integer texture's texels (`"format": "rgba32i"`/`"rgba32ui"`); empty for RGBA8.
+    ints: Vec<[u32; 4]>,
 }
 
 /// The software sampler state of a scene texture.
@@ -368,6 +370,7 @@ impl SoftScene {
                 } else {
                     Vec::new()
                 },
+                ints: t.ints.clone(),
             });
         }
 
@@ -494,7 +497,11 @@ impl SoftScene {
                     mips,
                     depth: None,
                     rgba: None,
-                    ints: None,
+                    ints: if t.ints.is_empty() {
+                        None
+                    } else {
+                        Some(&t.ints)
+                    },
                     width: t.width,
                     height: t.height,
                     texels: &t.texels,
