@@ -254,6 +254,7 @@ fn set_uniforms(
                     | glow::SAMPLER_CUBE_SHADOW
                     | glow::INT_SAMPLER_2D
                     | glow::UNSIGNED_INT_SAMPLER_2D
+                    | glow::SAMPLER_2D_ARRAY
             );
             if !sampler {
                 continue;
@@ -588,6 +589,8 @@ impl MesaRenderer {
                 // A cube (`"cube"`): TEXTURE_CUBE_MAP with its 6 faces, each with its levels.
                 let tt = if t.is_cube() {
                     glow::TEXTURE_CUBE_MAP
+                } else if t.is_array() {
+                    glow::TEXTURE_2D_ARRAY
                 } else {
                     glow::TEXTURE_2D
                 };
@@ -634,7 +637,42 @@ impl MesaRenderer {
                         glow::PixelUnpackData::Slice(Some(&bytes)),
                     );
                 }
-                let faces = if int_format.is_some() {
+                // An array (`"layers"`): TEXTURE_2D_ARRAY, each level one glTexImage3D of
+                // every layer (layer 0 first).
+                if t.is_array() {
+                    let n = t.layers.len() as i32;
+                    let mut level = 0usize;
+                    loop {
+                        let s = level as u32;
+                        let mut bytes: Vec<u8> = Vec::new();
+                        for (k, l) in t.layers.iter().enumerate() {
+                            if level == 0 {
+                                bytes.extend_from_slice(l);
+                            } else if let Some(x) =
+                                t.layer_levels.get(k).and_then(|ls| ls.get(level - 1))
+                            {
+                                bytes.extend_from_slice(x);
+                            }
+                        }
+                        gl.tex_image_3d(
+                            glow::TEXTURE_2D_ARRAY,
+                            level as i32,
+                            glow::RGBA8 as i32,
+                            (t.width >> s).max(1) as i32,
+                            (t.height >> s).max(1) as i32,
+                            n,
+                            0,
+                            glow::RGBA,
+                            glow::UNSIGNED_BYTE,
+                            glow::PixelUnpackData::Slice(Some(&bytes)),
+                        );
+                        level += 1;
+                        if level > t.levels.len() {
+                            break;
+                        }
+                    }
+                }
+                let faces = if int_format.is_some() || t.is_array() {
                     Vec::new()
                 } else {
                     faces

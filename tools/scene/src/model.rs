@@ -16,6 +16,8 @@ pub const ATTRIBUTE_LOCATIONS: u32 = 8;
 pub const VERTEX_MAX: usize = 65536;
 /// A uniform value holds 1 to 16 floats (a float up to a column-major mat4).
 pub const UNIFORM_FLOATS_MAX: usize = 16;
+/// Most layers of an array texture (`"layers"`; the executor's `ARRAY_LAYERS_MAX`).
+pub const ARRAY_LAYERS_MAX: usize = 256;
 /// Texture units `0..TEXTURE_UNITS`.
 pub const TEXTURE_UNITS: u32 = 4;
 /// `"instances"` is `1..=INSTANCES_MAX` (Gfx3D's `draw_instanced` limit).
@@ -369,6 +371,12 @@ pub struct Texture {
     pub face_levels: Vec<Vec<Vec<u8>>>,
     /// `"format"`: `"rgba8"` (the default) or an integer format.
     pub format: TexFormat,
+    /// A 2D array texture (`"layers": [[rgba8 of layer 0], [layer 1], ...]`, each `width` x
+    /// `height`): every layer, 0 first (`rgba8` is a copy of layer 0). Empty: not an array.
+    /// With `"mipmaps": true` each layer gets its box chain (`layer_levels`).
+    pub layers: Vec<Vec<u8>>,
+    /// With `"mipmaps": true` on an array: the box-filtered levels 1, 2, ... of every layer
+    pub layer_levels: Vec<Vec<Vec<u8>>>,
     /// An integer texture's texels (`"ints"`, 4 whole numbers a texel: r, g, b, a, row 0
     /// first), each the 32-bit word of the value (an RGBA32I value's i32 bits). Empty for RGBA8
     /// (`rgba8` is then empty for an integer texture).
@@ -437,6 +445,11 @@ impl Texture {
             Some(&[r, g, b, a]) => u32::from_be_bytes([a, r, g, b]),
             _ => 0,
         }
+    }
+
+    /// Whether this is a 2D array texture (`"layers"`).
+    pub fn is_array(&self) -> bool {
+        !self.layers.is_empty()
     }
 
     /// Whether this is a cube texture (6 faces).
@@ -612,7 +625,7 @@ fn parse_int_texture(
     height: u32,
     format: TexFormat,
 ) -> Result<Texture, SceneError> {
-    for key in ["rgba8", "cube", "levels", "mipmaps"] {
+    for key in ["rgba8", "cube", "levels", "mipmaps", "layers"] {
         if to.contains_key(key) {
             return err(
                 &format!("{}.{}", p, key),
@@ -700,6 +713,8 @@ fn parse_int_texture(
         face_levels: Vec::new(),
         format,
         ints,
+        layers: Vec::new(),
+        layer_levels: Vec::new(),
     })
 }
 
@@ -1067,6 +1082,7 @@ impl Scene {
                         "max_lod",
                         "format",
                         "ints",
+                        "layers",
                     ],
                 )?;
                 let field = |k: &str| {
@@ -1118,6 +1134,51 @@ impl Scene {
                     );
                 }
                 let mut faces: Vec<Vec<u8>> = Vec::new();
+                let mut layers: Vec<Vec<u8>> = Vec::new();
+                if let Some(v) = to.get("layers") {
+                    let lp = format!("{}.layers", p);
+                    for key in ["rgba8", "cube", "levels"] {
+                        if to.contains_key(key) {
+                            return err(
+                                &lp,
+                                format!("an array gives its texels as \"layers\" (and \"mipmaps\"), not \"{}\"", key),
+                            );
+                        }
+                    }
+                    let list = as_array(v, &lp)?;
+                    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
+                        return err(
+                            &lp,
+                            format!(
+                                "expected 1..={} layers, found {}",
+                                ARRAY_LAYERS_MAX,
+                                list.len()
+                            ),
+                        );
+                    }
+                    for (k, l) in list.iter().enumerate() {
+                        let fp = format!("{}[{}]", lp, k);
+                        let bytes = as_array(l, &fp)?;
+                        if bytes.len() != want {
+                            return err(
+                                &fp,
+                                format!(
+                                    "expected {} bytes ({}x{} RGBA), found {}",
+                                    want,
+                                    width,
+                                    height,
+                                    bytes.len()
+                                ),
+                            );
+                        }
+                        let mut layer = Vec::with_capacity(want);
+                        for (i, b) in bytes.iter().enumerate() {
+                            layer.push(as_uint(b, &format!("{}[{}]", fp, i), 255)? as u8);
+                        }
+                        layers.push(layer);
+                    }
+                }
+                let layer0 = layers.first().cloned();
                 if let Some(v) = to.get("cube") {
                     let cp = format!("{}.cube", p);
                     if to.contains_key("rgba8") {
@@ -1168,11 +1229,11 @@ impl Scene {
                 };
                 let bp = format!("{}.rgba8", p);
                 let empty = Vec::new();
-                let bytes = match cube0 {
-                    Some(_) => &empty,
-                    None => as_array(field("rgba8")?, &bp)?,
+                let bytes = match (&cube0, &layer0) {
+                    (Some(_), _) | (_, Some(_)) => &empty,
+                    _ => as_array(field("rgba8")?, &bp)?,
                 };
-                let bytes_ok = cube0.is_some() || bytes.len() == want;
+                let bytes_ok = cube0.is_some() || layer0.is_some() || bytes.len() == want;
                 if !bytes_ok {
                     return err(
                         &bp,
@@ -1189,7 +1250,7 @@ impl Scene {
                 for (i, b) in bytes.iter().enumerate() {
                     rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
                 }
-                if let Some(f0) = cube0 {
+                if let Some(f0) = cube0.or(layer0) {
                     rgba8 = f0;
                 }
                 let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str()))
@@ -1282,6 +1343,11 @@ impl Scene {
                 } else {
                     faces.iter().map(|f| box_chain(width, height, f)).collect()
                 };
+                let layer_levels: Vec<Vec<Vec<u8>>> = if levels.is_empty() {
+                    Vec::new()
+                } else {
+                    layers.iter().map(|f| box_chain(width, height, f)).collect()
+                };
                 if !faces.is_empty() && to.contains_key("levels") {
                     return err(
                         &format!("{}.levels", p),
@@ -1347,6 +1413,8 @@ impl Scene {
                         face_levels,
                         format,
                         ints: Vec::new(),
+                        layers,
+                        layer_levels,
                     },
                 ));
             }
@@ -1649,6 +1717,51 @@ mod tests {
             (
                 r#"{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "ints": [1, 2, 3, 4]}"#,
                 "textures.t.ints: \"ints\" are the texels of an integer format",
+            ),
+        ];
+        for (tex, want) in cases {
+            let e = error_of(&scene(tex));
+            assert!(e.contains(want), "{}: {}", tex, e);
+        }
+    }
+
+    #[test]
+    fn array_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}],
+                "textures": {{"a": {}}}}}"#,
+                tex
+            )
+        };
+        let good = scene(
+            r#"{"unit": 0, "width": 2, "height": 1, "mipmaps": true,
+                "layers": [[1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 1, 1, 1, 1]]}"#,
+        );
+        let s = Scene::parse(&good).unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_array() && !t.is_cube());
+        assert_eq!(t.layers.len(), 2);
+        assert_eq!(t.rgba8, t.layers[0]);
+        assert_eq!(t.layer_levels[1], vec![vec![5, 5, 5, 5]]);
+        let one = scene(r#"{"unit": 0, "width": 1, "height": 1, "layers": [[1, 2, 3, 4]]}"#);
+        assert!(Scene::parse(&one).unwrap().textures[0].1.is_array());
+        let cases = [
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "layers": []}"#,
+                "textures.a.layers: expected 1..=256 layers, found 0",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "layers": [[1, 2, 3, 4], [1]]}"#,
+                "textures.a.layers[1]: expected 4 bytes (1x1 RGBA), found 1",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "layers": [[1, 2, 3, 4]]}"#,
+                "not \"rgba8\"",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "ints": [1, 2, 3, 4], "layers": [[1, 2, 3, 4]]}"#,
+                "textures.a.layers: an integer texture",
             ),
         ];
         for (tex, want) in cases {

@@ -238,6 +238,8 @@ struct SceneTexture {
     faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
     /// An integer texture's texels (`"format": "rgba32i"`/`"rgba32ui"`); empty for RGBA8.
     ints: Vec<[u32; 4]>,
+    /// An array texture's layers (texels, levels 1, 2, ...), layer 0 first; empty otherwise.
+    layers: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
 }
 
 /// The software sampler state of a scene texture.
@@ -371,6 +373,18 @@ impl SoftScene {
                     Vec::new()
                 },
                 ints: t.ints.clone(),
+                layers: t
+                    .layers
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| {
+                        let levels = t
+                            .layer_levels
+                            .get(k)
+                            .map_or(Vec::new(), |ls| ls.iter().map(|x| argb(x)).collect());
+                        (argb(l), levels)
+                    })
+                    .collect(),
             });
         }
 
@@ -477,6 +491,7 @@ impl SoftScene {
                     .iter()
                     .zip(fl.iter())
                     .map(|(f, mips)| TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips,
                         depth: None,
@@ -490,9 +505,49 @@ impl SoftScene {
                     .collect()
             })
             .collect();
-        for ((t, mips), faces) in self.textures.iter().zip(levels.iter()).zip(faces.iter()) {
+        let layer_levels: Vec<Vec<Vec<&[u32]>>> = self
+            .textures
+            .iter()
+            .map(|t| {
+                t.layers
+                    .iter()
+                    .map(|f| f.1.iter().map(|l| l.as_slice()).collect())
+                    .collect()
+            })
+            .collect();
+        let layers: Vec<Vec<TextureRef>> = self
+            .textures
+            .iter()
+            .zip(layer_levels.iter())
+            .map(|(t, ll)| {
+                t.layers
+                    .iter()
+                    .zip(ll.iter())
+                    .map(|(f, mips)| TextureRef {
+                        layers: &[],
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        ints: None,
+                        width: t.width,
+                        height: t.height,
+                        texels: &f.0,
+                        sampler: t.sampler,
+                    })
+                    .collect()
+            })
+            .collect();
+        for (((t, mips), faces), layers) in self
+            .textures
+            .iter()
+            .zip(levels.iter())
+            .zip(faces.iter())
+            .zip(layers.iter())
+        {
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    layers,
                     faces,
                     mips,
                     depth: None,

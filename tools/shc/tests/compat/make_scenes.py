@@ -514,3 +514,31 @@ def itex_textures():
 lut_tex, bits_tex = itex_textures()
 dump("itex", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
               "textures": {"u_lut": lut_tex, "u_bits": bits_tex}})
+
+# ---- array textures (session 6: arr_*) ----
+# arr: the full-screen quad over a 16x16 sampler2DArray of 4 layers (a distinct colour
+# pattern each: checks, stripes, rings, a diagonal ramp), mipmapped, trilinear; host-only
+# (host-corpus.txt) until Gfx3D has array textures.
+def array_layers(n):
+    layers = []
+    for l in range(4):
+        px = []
+        for y in range(n):
+            for x in range(n):
+                if l == 0:
+                    c = (230, 80, 40) if ((x // 4) + (y // 4)) % 2 == 0 else (30, 40, 120)
+                elif l == 1:
+                    c = (40, 200, 90) if (x // 2) % 2 == 0 else (240, 230, 200)
+                elif l == 2:
+                    r = ((x - 7.5) ** 2 + (y - 7.5) ** 2) ** 0.5
+                    c = (200, 60, 220) if int(r) % 4 < 2 else (20, 20, 30)
+                else:
+                    c = (clamp8(16 * x), clamp8(16 * y), clamp8(255 - 8 * (x + y)))
+                px += list(c) + [255]
+        layers.append(px)
+    return {"unit": 0, "width": n, "height": n, "layers": layers, "filter": "linear",
+            "min_filter": "linear_mipmap_linear", "wrap": "repeat", "mipmaps": True}
+
+dump("arr", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+             "uniforms": {"u_resolution": [S, S]},
+             "textures": {"u_layers": array_layers(16)}})
