@@ -220,6 +220,9 @@ pub struct SceneTexture {
     /// An integer texture's words (`"ints"`, 4 a texel: r, g, b, a, row 0 first; an RGBA32I
     /// value as its i32 bits); `texels` is then empty.
     pub ints: Vec<u32>,
+    /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0). Gfx3D has
+    /// no array textures yet: such a scene is read (its pairs are host-only) but not drawn.
+    pub layers: Vec<Vec<u32>>,
 }
 
 /// A scene file as Gfx3D draws it (the `scene` crate's model; defaults are GL's).
@@ -472,8 +475,15 @@ impl Scene {
                     }
                 }
                 let mut faces = Vec::new();
+                let mut layers = Vec::new();
+                if let Some(list) = t.get("layers") {
+                    for l in array(list, &p)? {
+                        layers.push(picture(l, "layer")?);
+                    }
+                }
                 let texels = match t.get("cube") {
                     _ if format.is_integer() => Vec::new(),
+                    _ if !layers.is_empty() => layers.first().cloned().unwrap_or_default(),
                     Some(cube) => {
                         if t.get("rgba8").is_some() || t.get("levels").is_some() {
                             return Err(format!(
@@ -574,6 +584,7 @@ impl Scene {
                         faces,
                         format,
                         ints,
+                        layers,
                     },
                 ));
             }
@@ -799,6 +810,12 @@ fn render_inner(
         };
         if bound.iter().any(|(u, _)| u == unit) {
             continue;
+        }
+        if !tex.layers.is_empty() {
+            return Err(format!(
+                "texture {}: array textures (\"layers\") are not supported by Gfx3D yet",
+                sname
+            ));
         }
         let id = if tex.format.is_integer() {
             let id = g

@@ -135,3 +135,27 @@ fn array_textures_are_validated() {
         .to_string()
         .contains("array texture has 1 layers"));
 }
+
+#[test]
+fn csir_v2_keeps_the_array_sampler_and_its_ops() {
+    use shader::program::csir::{self, Version, CSIR_MAX};
+    let m = build(1, FS);
+    let mut buf = vec![0u8; CSIR_MAX];
+    let n = csir::save(&m, Version::V2, &mut buf).unwrap_or_else(|e| panic!("save: {}", e));
+    let back = csir::load(&buf[..n]).unwrap_or_else(|e| panic!("load: {}", e));
+    let ty = |m: &shader::ir::Module| -> Vec<shader::ir::Type> {
+        m.iface.samplers.iter().map(|s| s.ty).collect()
+    };
+    assert!(ty(&back).contains(&shader::ir::Type::Sampler2DArray));
+    assert_eq!(ty(&back), ty(&m));
+    assert_eq!(back.insts.len(), m.insts.len());
+    for op in [
+        shader::ir::Op::ArrLod,
+        shader::ir::Op::ArrBias,
+        shader::ir::Op::ArrGrad,
+        shader::ir::Op::ArrFetch,
+        shader::ir::Op::ArrSize,
+    ] {
+        assert!(back.insts.iter().any(|i| i.op == op), "{:?}", op);
+    }
+}
