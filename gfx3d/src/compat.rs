@@ -28,7 +28,7 @@ use crate::compare;
 use crate::layout::{Element, ElementKind, VertexLayout};
 use crate::linked::Linked;
 use crate::mesh::Usage;
-use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
+use crate::texture::{Filter, MipFilter, SamplerState, TextureFormat, Wrap};
 use crate::Gfx3d;
 
 /// Largest scene picture side drawn here (the suite's scenes are 64x64; this keeps a guest run
@@ -215,6 +215,14 @@ pub struct SceneTexture {
     /// `levels` are face 0): faces 1..=5, each its texels (with `"mipmaps": true` the levels
     /// are built by `tex_generate_mipmaps`). Empty: a 2D texture.
     pub faces: Vec<Vec<u32>>,
+    /// `"format"`: RGBA8 (the default) or RGBA32I/RGBA32UI.
+    pub format: TextureFormat,
+    /// An integer texture's words (`"ints"`, 4 a texel: r, g, b, a, row 0 first; an RGBA32I
+    /// value as its i32 bits); `texels` is then empty.
+    pub ints: Vec<u32>,
+    /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0). Gfx3D has
+    /// no array textures yet: such a scene is read (its pairs are host-only) but not drawn.
+    pub layers: Vec<Vec<u32>>,
 }
 
 /// A scene file as Gfx3D draws it (the `scene` crate's model; defaults are GL's).
@@ -434,8 +442,48 @@ impl Scene {
                     }
                     Ok(texels)
                 };
+                let format = match t.get("format") {
+                    None | Some(Json::Str("rgba8")) => TextureFormat::Rgba8,
+                    Some(Json::Str("rgba32i")) => TextureFormat::Rgba32I,
+                    Some(Json::Str("rgba32ui")) => TextureFormat::Rgba32UI,
+                    Some(_) => {
+                        return Err(format!(
+                            "{}: format: expected rgba8, rgba32i or rgba32ui",
+                            p
+                        ))
+                    }
+                };
+                let mut ints = Vec::new();
+                if format.is_integer() {
+                    let signed = format == TextureFormat::Rgba32I;
+                    for x in array(field("ints")?, &p)? {
+                        let w = match x {
+                            Json::Number(n) if signed => n.parse::<i32>().ok().map(|v| v as u32),
+                            Json::Number(n) => n.parse::<u32>().ok(),
+                            _ => None,
+                        };
+                        ints.push(w.ok_or_else(|| {
+                            format!(
+                                "{}: ints: expected whole numbers of the {} range",
+                                p,
+                                format.name()
+                            )
+                        })?);
+                    }
+                    if width == 0 || height == 0 || ints.len() != (width * height * 4) as usize {
+                        return Err(format!("{}: size and ints disagree", p));
+                    }
+                }
                 let mut faces = Vec::new();
+                let mut layers = Vec::new();
+                if let Some(list) = t.get("layers") {
+                    for l in array(list, &p)? {
+                        layers.push(picture(l, "layer")?);
+                    }
+                }
                 let texels = match t.get("cube") {
+                    _ if format.is_integer() => Vec::new(),
+                    _ if !layers.is_empty() => layers.first().cloned().unwrap_or_default(),
                     Some(cube) => {
                         if t.get("rgba8").is_some() || t.get("levels").is_some() {
                             return Err(format!(
@@ -534,6 +582,9 @@ impl Scene {
                         levels,
                         sampler,
                         faces,
+                        format,
+                        ints,
+                        layers,
                     },
                 ));
             }
@@ -760,7 +811,20 @@ fn render_inner(
         if bound.iter().any(|(u, _)| u == unit) {
             continue;
         }
-        let id = if tex.faces.is_empty() {
+        if !tex.layers.is_empty() {
+            return Err(format!(
+                "texture {}: array textures (\"layers\") are not supported by Gfx3D yet",
+                sname
+            ));
+        }
+        let id = if tex.format.is_integer() {
+            let id = g
+                .tex_create_format(o, tex.width, tex.height, tex.format)
+                .map_err(e("integer texture"))?;
+            g.tex_upload_ints(o, id, &tex.ints)
+                .map_err(e("integer texture upload"))?;
+            id
+        } else if tex.faces.is_empty() {
             let id = g
                 .tex_create(o, tex.width, tex.height)
                 .map_err(e("texture"))?;

@@ -250,6 +250,7 @@ impl ShaderProgram for Linked {
             core::array::from_fn(|u| match d.textures.get(u).copied().flatten() {
                 Some(x) if x.faces.len() == 5 => {
                     let face = |texels, mips| TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips,
                         depth: None,
@@ -272,6 +273,7 @@ impl ShaderProgram for Linked {
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_CAP] = [None; SAMPLER_CAP];
         for ((slot, tx), faces) in textures.iter_mut().zip(d.textures.iter()).zip(faces.iter()) {
             *slot = tx.map(|x| TextureRef {
+                layers: &[],
                 faces,
                 mips: x.mips,
                 depth: x.depth,

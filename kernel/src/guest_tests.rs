@@ -85,7 +85,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     cube_sky,
     cube_sphere,
     agg_cube,
-    blk_lights
+    blk_lights,
+    itex
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the

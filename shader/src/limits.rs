@@ -62,6 +62,9 @@ pub const P2_LOOP_BUDGET: u32 = 65535;
 /// Profile 2: the vertex stage's `gl_ClipDistance` has this many elements (GLSL's
 /// gl_MaxClipDistances); each one the shader writes is a user clip plane (distance >= 0 kept).
 pub const CLIP_DISTANCE_MAX: usize = 8;
+/// Profile 2: most layers of a sampler2DArray's texture (`TextureRef::layers`; GL 3.3's
+/// minimum MAX_ARRAY_TEXTURE_LAYERS is 256).
+pub const ARRAY_LAYERS_MAX: usize = 256;
 pub const COMPILER_VERSION: u32 = 1;
 /// Compile-cache entries.
 pub const CACHE_ENTRIES: usize = 8;

@@ -179,6 +179,7 @@ fn render(p: &Program) -> Vec<u32> {
     };
     let texels = [0xff20_4060u32, 0x80a0_c0e0, 0xff00_ff00, 0x40ff_0000];
     let tex = TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

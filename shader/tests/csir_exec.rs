@@ -35,6 +35,7 @@ fn inputs(seed: f32) -> [Vec4x; VARYING_CAP] {
 fn run(m: &Module, uniforms: &[f32; UNIFORM_FLOATS], texels: &[u32]) -> (Mask, Outputs) {
     let exe = Executable::new(m, None).unwrap_or_else(|e| panic!("{}", e));
     let tex = TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

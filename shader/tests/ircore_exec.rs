@@ -22,6 +22,7 @@ fn check_module(m: &Module, seed: u64) {
     let tx = texels();
     let textures = [
         Some(TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,

@@ -93,6 +93,7 @@ void main() { c = texture(diffuseTexture, v_uv); }
     let texels = [u32::from_le_bytes([0, 0, 255, 255]), 0, 0, 0];
     let mut tex = NO_TEX;
     tex[unit as usize] = Some(TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,
@@ -303,6 +304,7 @@ fn frontend_corpus_runs_on_the_executor() {
         let fc = [[0.5f32; LANES]; 4];
         let texels = [0xFF80_8080u32; 4];
         let t = TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,

@@ -208,7 +208,7 @@ proptest! {
         let mut uniforms = [0.0f32; 128];
         uniforms.iter_mut().for_each(|u| *u = r.value());
         let tex = [0xFF11_2233u32, 0x4455_6677, 0x8899_AABB, 0xCCDD_EEFF];
-        let textures = [Some(shader::back::exec::texture::TextureRef { faces: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &tex, sampler: Default::default() }), None, None, None];
+        let textures = [Some(shader::back::exec::texture::TextureRef { faces: &[], layers: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &tex, sampler: Default::default() }), None, None, None];
         let mut ri = RefIn { attrs: [[0.0; 4]; 8], vars: [[0.0; 4]; 8], fragcoord: [r.value(), r.value(), 0.5, 1.0], uniforms: &uniforms, textures: &textures };
         for s in 0..8 {
             for c in 0..4 {

@@ -154,6 +154,7 @@ fn texel_order_is_bgra() {
         .collect();
     let tex = [
         Some(TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,
@@ -663,6 +664,7 @@ fn sampler_state_per_unit() {
     // 4x1 texture, red channel = 0, 85, 170, 255.
     let texels = [0xFF00_0000u32, 0xFF55_0000, 0xFFAA_0000, 0xFFFF_0000];
     let mk = |filter, wrap| TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,
@@ -778,6 +780,7 @@ fn draw_errors_are_typed() {
     ));
     let tex = [
         Some(TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,
@@ -897,7 +900,7 @@ mod fuzz {
                 cull_back: r.chance(50),
             };
             let texels = [0xFF00_00FFu32, 0x8000_FF00, 0x00FF_0000, 0xFFFF_FFFF];
-            let tex = [Some(TextureRef { faces: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
+            let tex = [Some(TextureRef { faces: &[], layers: &[], mips: &[], depth: None, rgba: None, ints: None, width: 2, height: 2, texels: &texels, sampler: SamplerState::new(Filter::Linear, Wrap::Repeat) }), None, None, None];
             let mut img = Img::new(w, h);
             let ix = if r.chance(50) { Some(&idx[..]) } else { None };
             let s = draw(&prog, &input, ix, &tex, &state, &mut img.target()).unwrap();
@@ -953,6 +956,7 @@ fn sample_color_fusion_keeps_pixels() {
             for (w, h) in [(8u32, 4u32), (5, 6)] {
                 let tex = [
                     Some(TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips: &[],
                         depth: None,

@@ -72,6 +72,7 @@ fn the_issue_example_links_with_one_unit_per_name() {
 fn the_issue_example_renders_with_the_right_textures() {
     let p = program();
     let tex = |texels: &'static [u32; 1]| TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

@@ -61,6 +61,7 @@ const WORDS: [[u32; 4]; 4] = [
 
 fn tex(ints: &'static [[u32; 4]]) -> TextureRef<'static> {
     TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

@@ -41,6 +41,7 @@ fn picture(expr: &str) -> Vec<u32> {
         .map(|i| 0xFF00_0000 | (i * 16) << 16 | (255 - i * 16) << 8 | (i * 37 % 256))
         .collect();
     let tex = TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

@@ -331,6 +331,7 @@ pub fn draw_linked(program: &mut Program, opts: u8, seed: u8) {
         ..SamplerState::default()
     };
     let tex = TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

@@ -1895,8 +1895,15 @@ fn emit_plan(
     for s in 0..SAMPLER_CAP {
         if p.samplers & (1 << s) != 0 {
             dcl!(e, "SAMP[", s, "]")?;
+            let array = m
+                .iface
+                .samplers
+                .iter()
+                .any(|x| x.unit as usize == s && x.ty == Type::Sampler2DArray);
             let target = if p.cube_samplers & (1 << s) != 0 {
                 "CUBE"
+            } else if array {
+                "2D_ARRAY"
             } else {
                 "2D"
             };
@@ -2507,6 +2514,9 @@ fn emit_inst(
         | Op::ShadowBias
         | Op::ShadowCube
         | Op::ShadowGrad => cube_inst(e, m, p, i, inst)?,
+        Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
+            array_inst(e, m, p, i, inst)?
+        }
         Op::LoadAttr | Op::LoadVar => {
             let d = temp(inst.dst, m, i)?;
             inst_line!(e, "MOV TEMP[", d, "], IN[", inst.aux, "]\n")?;
@@ -3186,8 +3196,12 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
                     dst_operand(&mut c, &d)?;
                 } else if k < ndst + nsrc {
                     src_operand(&mut c, &d, frag)?;
-                } else if !matches!(c.word(), "2D" | "CUBE" | "SHADOW2D" | "SHADOWCUBE") {
-                    return c.err("expected texture target 2D, CUBE, SHADOW2D or SHADOWCUBE");
+                } else if !matches!(
+                    c.word(),
+                    "2D" | "CUBE" | "SHADOW2D" | "SHADOWCUBE" | "2D_ARRAY"
+                ) {
+                    return c
+                        .err("expected texture target 2D, CUBE, SHADOW2D, SHADOWCUBE or 2D_ARRAY");
                 }
             }
             // A texel offset after the target: `, IMM[k].xyz` of an integer immediate.
@@ -3468,8 +3482,8 @@ fn declaration(c: &mut Cur<'_>, d: &mut Decls, frag: bool) -> Result<(), TgsiChe
             }
             c.expect(b',', "SVIEW needs a target")?;
             c.ws();
-            if !matches!(c.word(), "2D" | "CUBE") {
-                return c.err("expected 2D or CUBE");
+            if !matches!(c.word(), "2D" | "CUBE" | "2D_ARRAY") {
+                return c.err("expected 2D, CUBE or 2D_ARRAY");
             }
             c.expect(b',', "SVIEW needs a return type")?;
             c.ws();
@@ -3923,6 +3937,7 @@ fn sampler_target(m: &Module, u: i16) -> &'static str {
         Some(Type::SamplerCube) => "CUBE",
         Some(Type::Sampler2DShadow) => "SHADOW2D",
         Some(Type::SamplerCubeShadow) => "SHADOWCUBE",
+        Some(Type::Sampler2DArray) => "2D_ARRAY",
         _ => "2D",
     }
 }
@@ -4013,6 +4028,104 @@ fn cube_inst(
             inst!(e, "MOV TEMP[", s, "].xyz, ", a)?;
             inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
             inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", target, off)?;
+            inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
+        }
+    }
+    Ok(())
+}
+
+/// The sampler2DArray opcodes (ARR_LOD .. ARR_SIZE) on the 2D_ARRAY target: the layer is the
+/// coordinate's .z (the sampler rounds and clamps it), a level or bias in .w of the scratch
+/// coordinate, TXF's integer coordinate and level from F2I, TXQ's (width, height, layers).
+fn array_inst(
+    e: &mut Emitter<'_>,
+    m: &Module,
+    p: &Plan,
+    i: usize,
+    inst: &Inst,
+) -> Result<(), TgsiError> {
+    let off = TexOffset(if inst.aux2 != 0 && inst.op != Op::ArrSize {
+        Some(
+            p.const_imm
+                .get(i)
+                .copied()
+                .filter(|&k| (k as usize) < p.imms.len())
+                .ok_or(bad(i, "texel offset immediate missing"))?,
+        )
+    } else {
+        None
+    });
+    let d = temp(inst.dst, m, i)?;
+    let s = e.scratch0;
+    let u = inst.aux;
+    let a = temp(inst.a, m, i)?;
+    let a = e.src(a);
+    const T: &str = "2D_ARRAY";
+    match inst.op {
+        Op::ArrSize => {
+            inst!(e, "F2I TEMP[", s, "].x, ", a, ".xxxx")?;
+            inst!(
+                e,
+                "TXQ TEMP[",
+                s,
+                "], TEMP[",
+                s,
+                "].xxxx, SAMP[",
+                u,
+                "], ",
+                T
+            )?;
+            inst!(e, "I2F TEMP[", d, "], TEMP[", s, "]")?;
+        }
+        Op::ArrBias if inst.b < 0 => {
+            inst!(e, "TEX TEMP[", d, "], ", a, ", SAMP[", u, "], ", T, off)?;
+        }
+        Op::ArrGrad => {
+            let b = temp(inst.b, m, i)?;
+            let c = temp(inst.b.saturating_add(1), m, i)?;
+            let (b, c) = (e.src(b), e.src(c));
+            inst!(
+                e,
+                "TXD TEMP[",
+                d,
+                "], ",
+                a,
+                ", ",
+                b,
+                ", ",
+                c,
+                ", SAMP[",
+                u,
+                "], ",
+                T,
+                off
+            )?;
+        }
+        Op::ArrFetch => {
+            let b = temp(inst.b, m, i)?;
+            let b = e.src(b);
+            inst!(e, "F2I TEMP[", s, "].xyz, ", a)?;
+            inst!(e, "F2I TEMP[", s, "].w, ", b, ".xxxx")?;
+            inst!(
+                e,
+                "TXF TEMP[",
+                d,
+                "], TEMP[",
+                s,
+                "], SAMP[",
+                u,
+                "], ",
+                T,
+                off
+            )?;
+        }
+        _ => {
+            let b = temp(inst.b, m, i)?;
+            let b = e.src(b);
+            let op = if inst.op == Op::ArrLod { "TXL" } else { "TXB" };
+            inst!(e, "MOV TEMP[", s, "].xyz, ", a)?;
+            inst!(e, "MOV TEMP[", s, "].w, ", b, ".xxxx")?;
+            inst!(e, op, " TEMP[", s, "], TEMP[", s, "], SAMP[", u, "], ", T, off)?;
             inst!(e, "MOV TEMP[", d, "], TEMP[", s, "]")?;
         }
     }

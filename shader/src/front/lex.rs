@@ -119,6 +119,8 @@ pub enum Tok {
     // Profile 2's integer samplers (issue 15).
     ISampler2D,
     USampler2D,
+    // Profile 2's 2D array sampler (session 6).
+    Sampler2DArray,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -361,7 +363,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("sampler1DArray", Later),
         ("sampler1DArrayShadow", Later),
         ("sampler1DShadow", Later),
-        ("sampler2DArray", Later),
+        ("sampler2DArray", Keyword(Tok::Sampler2DArray)),
         ("sampler2DArrayShadow", Later),
         ("sampler2DMS", Later),
         ("sampler2DMSArray", Later),

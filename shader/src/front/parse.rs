@@ -63,6 +63,7 @@ pub fn type_of(kind: Tok) -> Option<Type> {
         Tok::SamplerCubeShadow => Type::SamplerCubeShadow,
         Tok::ISampler2D => Type::ISampler2D,
         Tok::USampler2D => Type::USampler2D,
+        Tok::Sampler2DArray => Type::Sampler2DArray,
         _ => return None,
     })
 }
@@ -1016,7 +1017,8 @@ impl<'a> Parser<'a> {
             | Tok::Sampler2DShadow
             | Tok::SamplerCubeShadow
             | Tok::ISampler2D
-            | Tok::USampler2D => self.advance(),
+            | Tok::USampler2D
+            | Tok::Sampler2DArray => self.advance(),
             Tok::Reserved => {
                 self.reserved()?;
             }

@@ -213,11 +213,14 @@ fn inst(m: &Module, i: &Inst, out: &mut dyn Write) -> fmt::Result {
         Op::Sample => write!(out, "sample2d %{} unit {}", i.a, i.aux),
         op if op.is_texture() => {
             match (i.op, i.b) {
-                (Op::TexSize, _) => write!(out, "{} unit {} lod %{}", name, i.aux, i.a)?,
-                (Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube, b) if b < 0 => {
-                    write!(out, "{} %{} unit {}", name, i.a, i.aux)?
+                (Op::TexSize | Op::ArrSize, _) => {
+                    write!(out, "{} unit {} lod %{}", name, i.aux, i.a)?
                 }
-                (Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad, b) => write!(
+                (
+                    Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube | Op::ArrBias,
+                    b,
+                ) if b < 0 => write!(out, "{} %{} unit {}", name, i.a, i.aux)?,
+                (Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad | Op::ArrGrad, b) => write!(
                     out,
                     "{} %{} unit {} grad %{}, %{}",
                     name,

@@ -203,13 +203,15 @@ pub enum Type {
     // Profile 2 (issue 15): the integer samplers (results ivec4/uvec4, the texel words).
     ISampler2D = 32,
     USampler2D = 33,
+    // Profile 2 (session 6, issue 15 item 3): the 2D array sampler (ids 34..=37 reserved).
+    Sampler2DArray = 34,
 }
 
 impl Type {
     /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
     pub const P1_LAST: u8 = 13;
 
-    pub const ALL: [Type; 33] = [
+    pub const ALL: [Type; 34] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -243,6 +245,7 @@ impl Type {
         Type::SamplerCubeShadow,
         Type::ISampler2D,
         Type::USampler2D,
+        Type::Sampler2DArray,
     ];
 
     /// Whether this is one of the sampler types (uniforms bound to a texture unit).
@@ -255,6 +258,7 @@ impl Type {
                 | Type::SamplerCubeShadow
                 | Type::ISampler2D
                 | Type::USampler2D
+                | Type::Sampler2DArray
         )
     }
 
@@ -366,6 +370,7 @@ impl Type {
             Type::SamplerCubeShadow => "samplerCubeShadow",
             Type::ISampler2D => "isampler2D",
             Type::USampler2D => "usampler2D",
+            Type::Sampler2DArray => "sampler2DArray",
         }
     }
 }
@@ -509,10 +514,24 @@ pub enum Op {
     /// dst = textureGrad(sampler2DShadow unit, a.xyz = (s, t, ref), dPdx = b.xy,
     /// dPdy = (b + 1).xy), offset aux2.
     ShadowGrad = 108,
+    // sampler2DArray (session 6; numbers 112..=117): a = (s, t, layer) (ArrFetch: ivec3 as
+    // floats), the layer clamp(roundEven(layer), 0, layers - 1) as GL 3.3 §3.8.10 says (the
+    // fetch's layer is not rounded), then a 2D sample of that layer; aux2 a constant offset.
+    /// dst = textureLod(sampler2DArray unit, a.xyz, b.x).
+    ArrLod = 112,
+    /// dst = texture(sampler2DArray unit, a.xyz) with the implicit level of detail of a.xy
+    /// (+ bias b.x when b >= 0).
+    ArrBias = 113,
+    /// dst = textureGrad(sampler2DArray unit, a.xyz, dPdx = b.xy, dPdy = (b + 1).xy).
+    ArrGrad = 114,
+    /// dst = texelFetch(sampler2DArray unit, ivec3(a.xyz), int(b.x)).
+    ArrFetch = 115,
+    /// dst = textureSize(sampler2DArray unit, int(a.x)): (width, height, layers) (ivec3).
+    ArrSize = 116,
 }
 
 /// The texture opcodes (numbers 88..=103; `Op::ALL` holds them too).
-pub const TEX_OPS: [Op; 12] = [
+pub const TEX_OPS: [Op; 17] = [
     Op::SampleLod,
     Op::SampleBias,
     Op::SampleGrad,
@@ -525,6 +544,11 @@ pub const TEX_OPS: [Op; 12] = [
     Op::ShadowBias,
     Op::ShadowCube,
     Op::ShadowGrad,
+    Op::ArrLod,
+    Op::ArrBias,
+    Op::ArrGrad,
+    Op::ArrFetch,
+    Op::ArrSize,
 ];
 
 /// LOOP's aux2 bit saying the loop spends the invocation's loop budget
@@ -612,7 +636,7 @@ pub fn clamp_index(v: f32, max_index: u32) -> u32 {
 pub const SYSVAL_INSTANCE_ID: i16 = 1;
 
 impl Op {
-    pub const ALL: [Op; 94] = [
+    pub const ALL: [Op; 99] = [
         Op::Nop,
         Op::Const,
         Op::Mov,
@@ -707,6 +731,11 @@ impl Op {
         Op::ShadowBias,
         Op::ShadowCube,
         Op::ShadowGrad,
+        Op::ArrLod,
+        Op::ArrBias,
+        Op::ArrGrad,
+        Op::ArrFetch,
+        Op::ArrSize,
     ];
 
     pub fn from_u8(v: u8) -> Option<Op> {
@@ -728,7 +757,7 @@ impl Op {
 
     /// The texture opcodes of profile 2 (numbers 88..=103 and 108..=115).
     pub fn is_texture(self) -> bool {
-        (88..=103).contains(&(self as u8)) || (108..=115).contains(&(self as u8))
+        (88..=103).contains(&(self as u8)) || (108..=117).contains(&(self as u8))
     }
 
     /// Name used in IR dumps.
@@ -828,6 +857,11 @@ impl Op {
             Op::ShadowBias => "sample_shadow",
             Op::ShadowCube => "sample_cube_shadow",
             Op::ShadowGrad => "sample_shadow_grad",
+            Op::ArrLod => "sample_array_lod",
+            Op::ArrBias => "sample_array",
+            Op::ArrGrad => "sample_array_grad",
+            Op::ArrFetch => "texel_fetch_array",
+            Op::ArrSize => "texture_size_array",
         }
     }
 
@@ -890,6 +924,11 @@ impl Op {
                 | Op::ShadowBias
                 | Op::ShadowCube
                 | Op::ShadowGrad
+                | Op::ArrLod
+                | Op::ArrBias
+                | Op::ArrGrad
+                | Op::ArrFetch
+                | Op::ArrSize
         ) || self.is_int()
     }
 

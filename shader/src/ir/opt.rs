@@ -216,11 +216,13 @@ pub(crate) fn effects(i: &Inst) -> Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::one(i.a, 3), Access::NONE],
         },
-        Op::SampleLod | Op::TexFetch | Op::CubeLod | Op::ShadowLod => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [Access::one(i.a, coord_lanes(i.op)), Access::one(i.b, 1)],
-        },
-        Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube => Effects {
+        Op::SampleLod | Op::TexFetch | Op::CubeLod | Op::ShadowLod | Op::ArrLod | Op::ArrFetch => {
+            Effects {
+                write: Access::one(i.dst, 15),
+                reads: [Access::one(i.a, coord_lanes(i.op)), Access::one(i.b, 1)],
+            }
+        }
+        Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube | Op::ArrBias => Effects {
             write: Access::one(i.dst, 15),
             reads: [
                 Access::one(i.a, coord_lanes(i.op)),
@@ -231,18 +233,23 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 },
             ],
         },
-        Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad => Effects {
+        Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad | Op::ArrGrad => Effects {
             write: Access::one(i.dst, 15),
             reads: [
                 Access::one(i.a, coord_lanes(i.op)),
                 Access {
                     base: i.b,
                     count: 2,
-                    lanes: coord_lanes(i.op),
+                    // The derivatives are of (s, t) only.
+                    lanes: if i.op == Op::ArrGrad {
+                        3
+                    } else {
+                        coord_lanes(i.op)
+                    },
                 },
             ],
         },
-        Op::TexSize => Effects {
+        Op::TexSize | Op::ArrSize => Effects {
             write: Access::one(i.dst, 15),
             reads: [Access::one(i.a, 1), Access::NONE],
         },
@@ -405,7 +412,11 @@ fn coord_lanes(op: Op) -> u8 {
         | Op::CubeGrad
         | Op::ShadowLod
         | Op::ShadowBias
-        | Op::ShadowGrad => 7,
+        | Op::ShadowGrad
+        | Op::ArrLod
+        | Op::ArrBias
+        | Op::ArrGrad
+        | Op::ArrFetch => 7,
         Op::ShadowCube => 15,
         _ => 3,
     }

@@ -257,19 +257,28 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             | Op::ShadowLod
             | Op::ShadowBias
             | Op::ShadowCube
-            | Op::ShadowGrad) => {
+            | Op::ShadowGrad
+            | Op::ArrLod
+            | Op::ArrBias
+            | Op::ArrGrad
+            | Op::ArrFetch
+            | Op::ArrSize) => {
                 if p1 {
                     return Err(v.err("opcodes 88..=103 are profile 2's (texture functions)"));
                 }
                 v.temp(inst.dst)?;
                 match op {
-                    Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube
+                    Op::SampleBias
+                    | Op::CubeBias
+                    | Op::ShadowBias
+                    | Op::ShadowCube
+                    | Op::ArrBias
                         if inst.b < 0 =>
                     {
                         v.temp(inst.a)?
                     }
-                    Op::TexSize => v.temp(inst.a)?,
-                    Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad => {
+                    Op::TexSize | Op::ArrSize => v.temp(inst.a)?,
+                    Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad | Op::ArrGrad => {
                         v.temp(inst.a)?;
                         v.columns(
                             inst.b,
@@ -290,7 +299,12 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
                 }
                 let no_offset = matches!(
                     op,
-                    Op::TexSize | Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
+                    Op::TexSize
+                        | Op::CubeLod
+                        | Op::CubeBias
+                        | Op::CubeGrad
+                        | Op::ShadowCube
+                        | Op::ArrSize
                 );
                 if !(0..=255).contains(&inst.aux2) || (no_offset && inst.aux2 != 0) {
                     return Err(v.err(

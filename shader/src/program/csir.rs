@@ -612,8 +612,12 @@ pub fn normalize(mut i: Inst) -> Inst {
         | Op::ShadowLod
         | Op::ShadowBias
         | Op::ShadowCube
-        | Op::ShadowGrad => (true, true, true, true, true),
-        Op::TexSize => (true, true, false, true, false),
+        | Op::ShadowGrad
+        | Op::ArrLod
+        | Op::ArrBias
+        | Op::ArrGrad
+        | Op::ArrFetch => (true, true, true, true, true),
+        Op::TexSize | Op::ArrSize => (true, true, false, true, false),
         Op::SetLane => (true, true, false, true, true),
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div | Op::Pow => {
             (true, true, true, false, false)

@@ -121,7 +121,12 @@ pub fn reference(m: &Module, inp: &RefIn) -> RefOut {
             | Op::ShadowLod
             | Op::ShadowBias
             | Op::ShadowCube
-            | Op::ShadowGrad => {}
+            | Op::ShadowGrad
+            | Op::ArrLod
+            | Op::ArrBias
+            | Op::ArrGrad
+            | Op::ArrFetch
+            | Op::ArrSize => {}
             // gl_FragDepth is the rasterizer's (tests/p2_frag_depth.rs); the random programs
             // never hold it.
             Op::StoreDepth | Op::StoreClip => {}

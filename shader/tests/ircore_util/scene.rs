@@ -127,6 +127,7 @@ pub fn render_parallel(
         .iter()
         .map(|t| {
             t.as_ref().map(|(texels, w, h, s)| TextureRef {
+                layers: &[],
                 faces: &[],
                 mips: &[],
                 depth: None,

@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use glow::HasContext;
-use scene::{Filter, Image, Mip, Scene, Wrap};
+use scene::{Filter, Image, Mip, Scene, TexFormat, Wrap};
 
 use crate::{fail, source, MesaError, MesaRenderer};
 
@@ -256,6 +256,9 @@ fn set_uniforms(
                     | glow::SAMPLER_CUBE
                     | glow::SAMPLER_2D_SHADOW
                     | glow::SAMPLER_CUBE_SHADOW
+                    | glow::INT_SAMPLER_2D
+                    | glow::UNSIGNED_INT_SAMPLER_2D
+                    | glow::SAMPLER_2D_ARRAY
             );
             if !sampler {
                 continue;
@@ -815,6 +818,8 @@ impl MesaRenderer {
                 // A cube (`"cube"`): TEXTURE_CUBE_MAP with its 6 faces, each with its levels.
                 let tt = if t.is_cube() {
                     glow::TEXTURE_CUBE_MAP
+                } else if t.is_array() {
+                    glow::TEXTURE_2D_ARRAY
                 } else {
                     glow::TEXTURE_2D
                 };
@@ -835,6 +840,71 @@ impl MesaRenderer {
                     v
                 } else {
                     vec![(glow::TEXTURE_2D, t.rgba8.clone(), t.levels.clone())]
+                };
+                // An integer texture (`"format"`): RGBA32I/RGBA32UI from its words, level 0.
+                let int_format = match t.format {
+                    TexFormat::Rgba8 => None,
+                    TexFormat::Rgba32I => Some((glow::RGBA32I, glow::INT)),
+                    TexFormat::Rgba32UI => Some((glow::RGBA32UI, glow::UNSIGNED_INT)),
+                };
+                if let Some((internal, ty)) = int_format {
+                    let bytes: Vec<u8> = t
+                        .ints
+                        .iter()
+                        .flatten()
+                        .flat_map(|w| w.to_ne_bytes())
+                        .collect();
+                    gl.tex_image_2d(
+                        glow::TEXTURE_2D,
+                        0,
+                        internal as i32,
+                        t.width as i32,
+                        t.height as i32,
+                        0,
+                        glow::RGBA_INTEGER,
+                        ty,
+                        glow::PixelUnpackData::Slice(Some(&bytes)),
+                    );
+                }
+                // An array (`"layers"`): TEXTURE_2D_ARRAY, each level one glTexImage3D of
+                // every layer (layer 0 first).
+                if t.is_array() {
+                    let n = t.layers.len() as i32;
+                    let mut level = 0usize;
+                    loop {
+                        let s = level as u32;
+                        let mut bytes: Vec<u8> = Vec::new();
+                        for (k, l) in t.layers.iter().enumerate() {
+                            if level == 0 {
+                                bytes.extend_from_slice(l);
+                            } else if let Some(x) =
+                                t.layer_levels.get(k).and_then(|ls| ls.get(level - 1))
+                            {
+                                bytes.extend_from_slice(x);
+                            }
+                        }
+                        gl.tex_image_3d(
+                            glow::TEXTURE_2D_ARRAY,
+                            level as i32,
+                            glow::RGBA8 as i32,
+                            (t.width >> s).max(1) as i32,
+                            (t.height >> s).max(1) as i32,
+                            n,
+                            0,
+                            glow::RGBA,
+                            glow::UNSIGNED_BYTE,
+                            glow::PixelUnpackData::Slice(Some(&bytes)),
+                        );
+                        level += 1;
+                        if level > t.levels.len() {
+                            break;
+                        }
+                    }
+                }
+                let faces = if int_format.is_some() || t.is_array() {
+                    Vec::new()
+                } else {
+                    faces
                 };
                 for (target, rgba8, levels) in &faces {
                     // Rows go up in memory order: GL's first row is t = 0, the scene's is v = 0.

@@ -16,5 +16,5 @@ pub use compare::{compare, diff_image, edge_mask_from_ids, Comparison};
 pub use image::{read_png, write_png, Image, ImageError};
 pub use model::{
     box_chain, Attachment, AttrKind, Attribute, Blend, ColorFormat, Filter, Mip, Pass, PassSource,
-    Pipeline, Scene, SceneError, Texture, Wrap,
+    Pipeline, Scene, SceneError, TexFormat, Texture, Wrap,
 };

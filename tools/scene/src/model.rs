@@ -20,6 +20,8 @@ pub const ATTRIBUTE_LOCATIONS: u32 = 8;
 pub const VERTEX_MAX: usize = 65536;
 /// A uniform value holds 1 to 16 floats (a float up to a column-major mat4).
 pub const UNIFORM_FLOATS_MAX: usize = 16;
+/// Most layers of an array texture (`"layers"`; the executor's `ARRAY_LAYERS_MAX`).
+pub const ARRAY_LAYERS_MAX: usize = 256;
 /// Texture units `0..TEXTURE_UNITS`.
 pub const TEXTURE_UNITS: u32 = 4;
 /// `"instances"` is `1..=INSTANCES_MAX` (Gfx3D's `draw_instanced` limit).
@@ -377,6 +379,38 @@ pub struct Texture {
     /// `"pass"`: the texels are an earlier pass's target (`rgba8` is then empty and the size
     /// is the pass's).
     pub source: Option<PassSource>,
+    /// `"format"`: `"rgba8"` (the default) or an integer format.
+    pub format: TexFormat,
+    /// A 2D array texture (`"layers": [[rgba8 of layer 0], [layer 1], ...]`, each `width` x
+    /// `height`): every layer, 0 first (`rgba8` is a copy of layer 0). Empty: not an array.
+    /// With `"mipmaps": true` each layer gets its box chain (`layer_levels`).
+    pub layers: Vec<Vec<u8>>,
+    /// With `"mipmaps": true` on an array: the box-filtered levels 1, 2, ... of every layer
+    pub layer_levels: Vec<Vec<Vec<u8>>>,
+    /// An integer texture's texels (`"ints"`, 4 whole numbers a texel: r, g, b, a, row 0
+    /// first), each the 32-bit word of the value (an RGBA32I value's i32 bits). Empty for RGBA8
+    /// (`rgba8` is then empty for an integer texture).
+    pub ints: Vec<[u32; 4]>,
+}
+
+/// A scene texture's texel format (`"format"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TexFormat {
+    /// 8-bit normalized RGBA (`"rgba8"`, texels in `"rgba8"`).
+    #[default]
+    Rgba8,
+    /// Signed 32-bit integer RGBA (`"rgba32i"`, texels in `"ints"`, i32 range; for an isampler2D).
+    Rgba32I,
+    /// Unsigned 32-bit integer RGBA (`"rgba32ui"`, texels in `"ints"`, u32 range; for a
+    /// usampler2D).
+    Rgba32UI,
+}
+
+impl TexFormat {
+    /// Whether the texels are integer words.
+    pub fn is_integer(self) -> bool {
+        self != TexFormat::Rgba8
+    }
 }
 
 /// The mip chain of an RGBA8 picture below level 0, down to 1x1: each texel of level i + 1
@@ -421,6 +455,11 @@ impl Texture {
             Some(&[r, g, b, a]) => u32::from_be_bytes([a, r, g, b]),
             _ => 0,
         }
+    }
+
+    /// Whether this is a 2D array texture (`"layers"`).
+    pub fn is_array(&self) -> bool {
+        !self.layers.is_empty()
     }
 
     /// Whether this is a cube texture (6 faces).
@@ -583,6 +622,111 @@ fn fixed_floats<const N: usize>(v: &Value, path: &str) -> Result<[f32; N], Scene
         |_| err(path, format!("expected {} numbers, found {}", N, f.len())),
         Ok,
     )
+}
+
+/// An RGBA32I/RGBA32UI texture (`"format"`): its texels in `"ints"` (4 whole numbers a texel,
+/// i32's or u32's range), level 0 only, NEAREST filters (GL leaves an integer texture with a
+/// linear filter incomplete), not a cube.
+fn parse_int_texture(
+    to: &Map<String, Value>,
+    p: &str,
+    unit: u32,
+    width: u32,
+    height: u32,
+    format: TexFormat,
+) -> Result<Texture, SceneError> {
+    for key in ["rgba8", "cube", "levels", "mipmaps", "layers", "pass"] {
+        if to.contains_key(key) {
+            return err(
+                &format!("{}.{}", p, key),
+                "an integer texture gives its texels as \"ints\", level 0 only, not a cube, layers or a pass",
+            );
+        }
+    }
+    for key in ["filter", "mag_filter", "min_filter"] {
+        if let Some(v) = to.get(key) {
+            if v.as_str() != Some("nearest") {
+                return err(
+                    &format!("{}.{}", p, key),
+                    format!(
+                        "an integer texture takes \"nearest\" filters only, found {}",
+                        v
+                    ),
+                );
+            }
+        }
+    }
+    let ip = format!("{}.ints", p);
+    let v = to.get("ints").map_or_else(|| err(p, "missing ints"), Ok)?;
+    let words = int_words(v, &ip, format == TexFormat::Rgba32I)?;
+    let want = width as usize * height as usize * 4;
+    if words.len() != want {
+        return err(
+            &ip,
+            format!(
+                "expected {} whole numbers ({}x{} RGBA), found {}",
+                want,
+                width,
+                height,
+                words.len()
+            ),
+        );
+    }
+    let ints = words
+        .chunks_exact(4)
+        .map(|c| {
+            [
+                c[0].to_bits(),
+                c[1].to_bits(),
+                c[2].to_bits(),
+                c[3].to_bits(),
+            ]
+        })
+        .collect();
+    let wrap_of = |key: &str, dflt: Wrap| {
+        match to.get(key).map(|v| (v, v.as_str())) {
+        None => Ok(dflt),
+        Some((_, Some("repeat"))) => Ok(Wrap::Repeat),
+        Some((_, Some("clamp"))) | Some((_, Some("clamp_to_edge"))) => Ok(Wrap::ClampToEdge),
+        Some((_, Some("mirrored_repeat"))) => Ok(Wrap::MirroredRepeat),
+        Some((v, _)) => err(
+            &format!("{}.{}", p, key),
+            format!(
+                "expected \"repeat\", \"clamp\", \"clamp_to_edge\" or \"mirrored_repeat\", found {}",
+                v
+            ),
+        ),
+    }
+    };
+    let wrap = wrap_of("wrap", Wrap::Repeat)?;
+    let wrap_t = wrap_of("wrap_t", wrap)?;
+    let wrap = wrap_of("wrap_s", wrap)?;
+    let lod = |key: &str, dflt: f32| match to.get(key) {
+        None => Ok(dflt),
+        Some(v) => as_f32(v, &format!("{}.{}", p, key)),
+    };
+    Ok(Texture {
+        unit,
+        width,
+        height,
+        rgba8: Vec::new(),
+        filter: Filter::Nearest,
+        wrap,
+        min_filter: Filter::Nearest,
+        mip: Mip::None,
+        wrap_t,
+        lod_bias: lod("lod_bias", 0.0)?,
+        min_lod: lod("min_lod", -1000.0)?,
+        max_lod: lod("max_lod", 1000.0)?,
+        levels: Vec::new(),
+        faces: Vec::new(),
+        face_levels: Vec::new(),
+        format,
+        ints,
+        layers: Vec::new(),
+        layer_levels: Vec::new(),
+        source: None,
+    })
 }
 
 fn check_keys(obj: &Map<String, Value>, path: &str, allowed: &[&str]) -> Result<(), SceneError> {
@@ -977,6 +1121,9 @@ impl Scene {
                         "pass",
                         "attachment",
                         "compare",
+                        "format",
+                        "ints",
+                        "layers",
                     ],
                 )?;
                 let source = passes::texture_source(to, &p, ctx)?;
@@ -1007,7 +1154,77 @@ impl Scene {
                     return err(&p, "width and height must be at least 1");
                 }
                 let want = width as usize * height as usize * 4;
+                let format = match to.get("format").map(|v| (v, v.as_str())) {
+                    None | Some((_, Some("rgba8"))) => TexFormat::Rgba8,
+                    Some((_, Some("rgba32i"))) => TexFormat::Rgba32I,
+                    Some((_, Some("rgba32ui"))) => TexFormat::Rgba32UI,
+                    Some((v, _)) => {
+                        return err(
+                            &format!("{}.format", p),
+                            format!(
+                                "expected \"rgba8\", \"rgba32i\" or \"rgba32ui\", found {}",
+                                v
+                            ),
+                        )
+                    }
+                };
+                if format.is_integer() {
+                    let t = parse_int_texture(to, &p, unit, width, height, format)?;
+                    textures.push((name.clone(), t));
+                    continue;
+                }
+                if to.contains_key("ints") {
+                    return err(
+                        &format!("{}.ints", p),
+                        "\"ints\" are the texels of an integer format (\"format\": \"rgba32i\" or \"rgba32ui\")",
+                    );
+                }
                 let mut faces: Vec<Vec<u8>> = Vec::new();
+                let mut layers: Vec<Vec<u8>> = Vec::new();
+                if let Some(v) = to.get("layers") {
+                    let lp = format!("{}.layers", p);
+                    for key in ["rgba8", "cube", "levels", "pass"] {
+                        if to.contains_key(key) {
+                            return err(
+                                &lp,
+                                format!("an array gives its texels as \"layers\" (and \"mipmaps\"), not \"{}\"", key),
+                            );
+                        }
+                    }
+                    let list = as_array(v, &lp)?;
+                    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
+                        return err(
+                            &lp,
+                            format!(
+                                "expected 1..={} layers, found {}",
+                                ARRAY_LAYERS_MAX,
+                                list.len()
+                            ),
+                        );
+                    }
+                    for (k, l) in list.iter().enumerate() {
+                        let fp = format!("{}[{}]", lp, k);
+                        let bytes = as_array(l, &fp)?;
+                        if bytes.len() != want {
+                            return err(
+                                &fp,
+                                format!(
+                                    "expected {} bytes ({}x{} RGBA), found {}",
+                                    want,
+                                    width,
+                                    height,
+                                    bytes.len()
+                                ),
+                            );
+                        }
+                        let mut layer = Vec::with_capacity(want);
+                        for (i, b) in bytes.iter().enumerate() {
+                            layer.push(as_uint(b, &format!("{}[{}]", fp, i), 255)? as u8);
+                        }
+                        layers.push(layer);
+                    }
+                }
+                let layer0 = layers.first().cloned();
                 if let Some(v) = to.get("cube") {
                     let cp = format!("{}.cube", p);
                     if to.contains_key("rgba8") {
@@ -1058,11 +1275,12 @@ impl Scene {
                 };
                 let bp = format!("{}.rgba8", p);
                 let empty = Vec::new();
-                let bytes = match (&cube0, &source) {
-                    (Some(_), _) | (_, Some(_)) => &empty,
-                    (None, None) => as_array(field("rgba8")?, &bp)?,
+                let bytes = match (&cube0, &layer0, &source) {
+                    (None, None, None) => as_array(field("rgba8")?, &bp)?,
+                    _ => &empty,
                 };
-                let bytes_ok = cube0.is_some() || source.is_some() || bytes.len() == want;
+                let bytes_ok =
+                    cube0.is_some() || layer0.is_some() || source.is_some() || bytes.len() == want;
                 if !bytes_ok {
                     return err(
                         &bp,
@@ -1079,7 +1297,7 @@ impl Scene {
                 for (i, b) in bytes.iter().enumerate() {
                     rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
                 }
-                if let Some(f0) = cube0 {
+                if let Some(f0) = cube0.or(layer0) {
                     rgba8 = f0;
                 }
                 let filter_of = |key: &str, dflt: Filter| match to.get(key).map(|v| (v, v.as_str()))
@@ -1173,6 +1391,11 @@ impl Scene {
                 } else {
                     faces.iter().map(|f| box_chain(width, height, f)).collect()
                 };
+                let layer_levels: Vec<Vec<Vec<u8>>> = if levels.is_empty() {
+                    Vec::new()
+                } else {
+                    layers.iter().map(|f| box_chain(width, height, f)).collect()
+                };
                 if !faces.is_empty() && to.contains_key("levels") {
                     return err(
                         &format!("{}.levels", p),
@@ -1237,6 +1460,10 @@ impl Scene {
                         faces,
                         face_levels,
                         source: source.map(|s| s.0),
+                        format,
+                        ints: Vec::new(),
+                        layers,
+                        layer_levels,
                     },
                 ));
             }
@@ -1474,6 +1701,123 @@ mod tests {
         let inner = r#"{"size": [1, 1], "uniforms": {"u": 1, "u": 2},
             "attributes": [{"location": 0, "components": 1, "data": [0, 1, 2]}]}"#;
         assert!(error_of(inner).contains("duplicate key \"u\""));
+    }
+
+    #[test]
+    fn integer_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}],
+                "textures": {{"t": {}}}}}"#,
+                tex
+            )
+        };
+        let good = scene(
+            r#"{"unit": 1, "width": 2, "height": 1, "format": "rgba32i", "wrap": "clamp_to_edge",
+                "ints": [-1, 16777217, -2147483648, 2147483647, 0, 1, 2, 3]}"#,
+        );
+        let s = Scene::parse(&good).unwrap();
+        let t = &s.textures[0].1;
+        assert_eq!(t.format, TexFormat::Rgba32I);
+        assert!(t.rgba8.is_empty() && t.levels.is_empty());
+        assert_eq!(
+            t.ints,
+            vec![
+                [0xFFFF_FFFF, 0x0100_0001, 0x8000_0000, 0x7FFF_FFFF],
+                [0, 1, 2, 3]
+            ]
+        );
+        assert_eq!(t.wrap, Wrap::ClampToEdge);
+        let u = scene(
+            r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32ui", "ints": [4294967295, 0, 7, 16777217]}"#,
+        );
+        assert_eq!(
+            Scene::parse(&u).unwrap().textures[0].1.ints,
+            vec![[0xFFFF_FFFF, 0, 7, 0x0100_0001]]
+        );
+        let cases = [
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32ui", "ints": [-1, 0, 0, 0]}"#,
+                "textures.t.ints[0]: expected a whole number of uint's range, found -1",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "ints": [2147483648, 0, 0, 0]}"#,
+                "textures.t.ints[0]: expected a whole number of int's range",
+            ),
+            (
+                r#"{"unit": 0, "width": 2, "height": 1, "format": "rgba32i", "ints": [1, 2, 3, 4]}"#,
+                "textures.t.ints: expected 8 whole numbers (2x1 RGBA), found 4",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "filter": "linear", "ints": [1, 2, 3, 4]}"#,
+                "textures.t.filter: an integer texture takes \"nearest\" filters only",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "mipmaps": true, "ints": [1, 2, 3, 4]}"#,
+                "textures.t.mipmaps: an integer texture gives its texels as \"ints\"",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i"}"#,
+                "textures.t: missing ints",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgb9", "ints": [1, 2, 3, 4]}"#,
+                "textures.t.format: expected \"rgba8\", \"rgba32i\" or \"rgba32ui\"",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "ints": [1, 2, 3, 4]}"#,
+                "textures.t.ints: \"ints\" are the texels of an integer format",
+            ),
+        ];
+        for (tex, want) in cases {
+            let e = error_of(&scene(tex));
+            assert!(e.contains(want), "{}: {}", tex, e);
+        }
+    }
+
+    #[test]
+    fn array_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}],
+                "textures": {{"a": {}}}}}"#,
+                tex
+            )
+        };
+        let good = scene(
+            r#"{"unit": 0, "width": 2, "height": 1, "mipmaps": true,
+                "layers": [[1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 1, 1, 1, 1]]}"#,
+        );
+        let s = Scene::parse(&good).unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_array() && !t.is_cube());
+        assert_eq!(t.layers.len(), 2);
+        assert_eq!(t.rgba8, t.layers[0]);
+        assert_eq!(t.layer_levels[1], vec![vec![5, 5, 5, 5]]);
+        let one = scene(r#"{"unit": 0, "width": 1, "height": 1, "layers": [[1, 2, 3, 4]]}"#);
+        assert!(Scene::parse(&one).unwrap().textures[0].1.is_array());
+        let cases = [
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "layers": []}"#,
+                "textures.a.layers: expected 1..=256 layers, found 0",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "layers": [[1, 2, 3, 4], [1]]}"#,
+                "textures.a.layers[1]: expected 4 bytes (1x1 RGBA), found 1",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "rgba8": [1, 2, 3, 4], "layers": [[1, 2, 3, 4]]}"#,
+                "not \"rgba8\"",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "ints": [1, 2, 3, 4], "layers": [[1, 2, 3, 4]]}"#,
+                "textures.a.layers: an integer texture",
+            ),
+        ];
+        for (tex, want) in cases {
+            let e = error_of(&scene(tex));
+            assert!(e.contains(want), "{}: {}", tex, e);
+        }
     }
 
     #[test]

@@ -238,6 +238,10 @@ struct SceneTexture {
     sampler: SamplerState,
     /// A cube's 6 faces (texels, levels 1, 2, ...); empty for a 2D texture.
     faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// An integer texture's texels (`"format": "rgba32i"`/`"rgba32ui"`); empty for RGBA8.
+    ints: Vec<[u32; 4]>,
+    /// An array texture's layers (texels, levels 1, 2, ...), layer 0 first; empty otherwise.
+    layers: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
     /// `"pass"`: the texels are an earlier pass's target, drawn before this scene.
     source: Option<scene::PassSource>,
 }
@@ -405,6 +409,19 @@ impl SoftScene {
                     Vec::new()
                 },
                 source: t.source.clone(),
+                ints: t.ints.clone(),
+                layers: t
+                    .layers
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| {
+                        let levels = t
+                            .layer_levels
+                            .get(k)
+                            .map_or(Vec::new(), |ls| ls.iter().map(|x| argb(x)).collect());
+                        (argb(l), levels)
+                    })
+                    .collect(),
             });
         }
 
@@ -588,6 +605,7 @@ impl SoftScene {
                     .iter()
                     .zip(fl.iter())
                     .map(|(f, mips)| TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips,
                         depth: None,
@@ -601,12 +619,46 @@ impl SoftScene {
                     .collect()
             })
             .collect();
-        for (((t, mips), faces), pass_mips) in self
+        let layer_levels: Vec<Vec<Vec<&[u32]>>> = self
+            .textures
+            .iter()
+            .map(|t| {
+                t.layers
+                    .iter()
+                    .map(|f| f.1.iter().map(|l| l.as_slice()).collect())
+                    .collect()
+            })
+            .collect();
+        let layers: Vec<Vec<TextureRef>> = self
+            .textures
+            .iter()
+            .zip(layer_levels.iter())
+            .map(|(t, ll)| {
+                t.layers
+                    .iter()
+                    .zip(ll.iter())
+                    .map(|(f, mips)| TextureRef {
+                        layers: &[],
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        ints: None,
+                        width: t.width,
+                        height: t.height,
+                        texels: &f.0,
+                        sampler: t.sampler,
+                    })
+                    .collect()
+            })
+            .collect();
+        for ((((t, mips), faces), pass_mips), layers) in self
             .textures
             .iter()
             .zip(levels.iter())
             .zip(faces.iter())
             .zip(pass_mip_refs.iter())
+            .zip(layers.iter())
         {
             if let Some(src) = &t.source {
                 // The scene model only names earlier passes; `load` built one per name.
@@ -619,6 +671,7 @@ impl SoftScene {
                 let depth = src.attachment == scene::Attachment::Depth;
                 if let Some(slot) = units.get_mut(t.unit) {
                     *slot = Some(TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips: pass_mips,
                         depth: if depth { Some(&out.depth) } else { None },
@@ -638,11 +691,16 @@ impl SoftScene {
             }
             if let Some(slot) = units.get_mut(t.unit) {
                 *slot = Some(TextureRef {
+                    layers,
                     faces,
                     mips,
                     depth: None,
                     rgba: None,
-                    ints: None,
+                    ints: if t.ints.is_empty() {
+                        None
+                    } else {
+                        Some(&t.ints)
+                    },
                     width: t.width,
                     height: t.height,
                     texels: &t.texels,

@@ -239,7 +239,7 @@ pub(super) fn cube_op(
         Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
     );
     let tex = match tex {
-        Some(t) if t.is_cube() == cube_op => t,
+        Some(t) if t.is_cube() == cube_op && t.layers.is_empty() => t,
         _ => {
             out[3] = [1.0; LANES];
             return;
@@ -363,6 +363,7 @@ mod tests {
 
     fn faces_of(texels: &'static [[u32; 4]; 6]) -> [TextureRef<'static>; 6] {
         core::array::from_fn(|i| TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,
@@ -387,6 +388,7 @@ mod tests {
         ];
         let faces = faces_of(&T);
         let cube = TextureRef {
+            layers: &[],
             faces: &faces,
             ..faces[0]
         };
@@ -417,6 +419,7 @@ mod tests {
         static T: [[u32; 4]; 6] = [[0; 4]; 6];
         let faces = faces_of(&T);
         let cube = TextureRef {
+            layers: &[],
             faces: &faces,
             ..faces[0]
         };
@@ -432,6 +435,7 @@ mod tests {
     fn compare_functions_and_pcf() {
         let depth = [0.25f32, 0.75, 0.25, 0.75];
         let mut t = TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: Some(&depth),

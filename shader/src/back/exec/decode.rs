@@ -150,7 +150,7 @@ impl Executable {
                 Op::MulMM => narrow(inst.aux),
                 Op::LoadUni => narrow(inst.aux2),
                 // SAMPLE_BIAS: 1 when b holds a bias.
-                Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube => {
+                Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube | Op::ArrBias => {
                     (inst.b >= 0) as u8
                 }
                 _ => 0,

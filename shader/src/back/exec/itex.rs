@@ -94,6 +94,7 @@ mod tests {
 
     fn tex(wrap: Wrap) -> TextureRef<'static> {
         TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             depth: None,

@@ -149,6 +149,7 @@ impl<'a> TextureRef<'a> {
             return None;
         }
         Some(TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             width: w,
@@ -385,8 +386,9 @@ pub(super) fn texture_op(
     let (Some(ra), Some(rb)) = (reg(a), reg(b)) else {
         return;
     };
-    // A cube under a 2D op (except textureSize) samples as incomplete.
-    let Some(tex) = tex.filter(|t| !t.is_cube() || d.op == Op::TexSize) else {
+    // A cube under a 2D op (except textureSize) samples as incomplete, an array too.
+    let Some(tex) = tex.filter(|t| (!t.is_cube() || d.op == Op::TexSize) && t.layers.is_empty())
+    else {
         if d.op != Op::TexSize {
             out[3] = [1.0; LANES];
         }
@@ -454,6 +456,7 @@ mod tests {
 
     fn tex(sampler: SamplerState) -> TextureRef<'static> {
         TextureRef {
+            layers: &[],
             faces: &[],
             mips: &MIPS,
             width: 4,
@@ -537,6 +540,7 @@ mod tests {
     fn magnification_and_minification_filters_switch_at_zero() {
         let texels = [0xFF00_0000u32, 0xFF00_00FF];
         let t = TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             width: 2,
@@ -557,6 +561,7 @@ mod tests {
         assert_eq!(t.texel_lambda(0.5, 0.5, 0.01, (0, 0)), 0xFF00_0080);
         // One filter and no levels: the level of detail does not matter.
         let plain = TextureRef {
+            layers: &[],
             sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
             ..t
         };
@@ -640,6 +645,7 @@ mod tests {
         assert_eq!(t.fetch(-1, 0, 0), [0.0; 4]);
         // A 5x3 texture's level 1 is 2x1, level 2 1x1.
         let odd = TextureRef {
+            layers: &[],
             width: 5,
             height: 3,
             mips: &[&[1, 2], &[3]],
@@ -650,6 +656,7 @@ mod tests {
         assert_eq!(odd.level_size(2), Some((1, 1)));
         // A short level reads as absent (opaque black), never out of bounds.
         let short = TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[&[1]],
             ..odd
@@ -668,6 +675,7 @@ mod tests {
     fn offsets_move_by_whole_texels() {
         let texels: [u32; 4] = [1, 2, 3, 4];
         let t = TextureRef {
+            layers: &[],
             faces: &[],
             mips: &[],
             width: 4,

@@ -44,6 +44,7 @@
     clippy::excessive_precision
 )]
 
+pub(crate) mod array;
 pub mod cube;
 pub(crate) mod decode;
 mod indirect;
@@ -812,7 +813,12 @@ impl Executable {
                 Op::Sample => {
                     // Borrowed, not copied: a stack copy read back at lane offsets stalls on
                     // store forwarding.
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    // An array texture under a 2D sample is incomplete.
+                    let tex = inv
+                        .textures
+                        .get(d.x as usize)
+                        .and_then(|t| t.as_ref())
+                        .filter(|t| t.layers.is_empty());
                     match (tex, src_dst(r, a, dst)) {
                         // Mipmapped or two filters: the level of detail from the quad (the
                         // vertex stage has none: level 0's).
@@ -855,6 +861,12 @@ impl Executable {
                     let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
                     let mut c = [[0.0; LANES]; 4];
                     self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
+                    put4(&mut r[dst], &c, m);
+                }
+                Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
+                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    let mut c = [[0.0; LANES]; 4];
+                    self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
                     put4(&mut r[dst], &c, m);
                 }
                 Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {

@@ -89,6 +89,7 @@ pub(crate) fn selftest_simd(w: &mut dyn core::fmt::Write) -> bool {
         for filter in [Filter::Nearest, Filter::Linear] {
             for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
                 let tex = TextureRef {
+                    layers: &[],
                     faces: &[],
                     mips: &[],
                     depth: None,

@@ -141,6 +141,11 @@ pub struct TextureRef<'a> {
     /// Only the cube ops read the faces; a cube under a 2D op, or a 2D texture under a cube
     /// op, samples as incomplete (opaque black).
     pub faces: &'a [TextureRef<'a>],
+    /// A 2D array texture (sampler2DArray, session 6): its layers, each a 2D texture of this
+    /// size with its own levels (this texture's own texels are not read). Only the array ops
+    /// (`exec::array`) read the layers; an array under another op, or another texture under
+    /// an array op, samples as incomplete (opaque black). Empty: not an array.
+    pub layers: &'a [TextureRef<'a>],
 }
 
 /// Largest texture edge accepted (keeps texel arithmetic far from overflow).
@@ -155,7 +160,12 @@ pub enum TextureError {
     TooFewTexels { needed: usize, found: usize },
     /// A cube texture without exactly 6 faces, non-square, or a face of another size.
     BadCube { faces: usize },
+    /// An array texture with more than [`ARRAY_LAYERS_MAX`] layers, a layer of another size,
+    /// or a layer that is itself a cube or an array.
+    BadArray { layers: usize },
 }
+
+pub use crate::limits::ARRAY_LAYERS_MAX;
 
 impl core::fmt::Display for TextureError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -174,6 +184,11 @@ impl core::fmt::Display for TextureError {
                 f,
                 "cube texture has {} faces; it needs 6 square faces of one size",
                 faces
+            ),
+            TextureError::BadArray { layers } => write!(
+                f,
+                "array texture has {} layers; it needs 1..={} layers of its size, each a 2D texture",
+                layers, ARRAY_LAYERS_MAX
             ),
         }
     }
@@ -200,6 +215,25 @@ impl TextureRef<'_> {
         };
         if found < needed {
             return Err(TextureError::TooFewTexels { needed, found });
+        }
+        if !self.layers.is_empty() {
+            if self.layers.len() > ARRAY_LAYERS_MAX || !self.faces.is_empty() {
+                return Err(TextureError::BadArray {
+                    layers: self.layers.len(),
+                });
+            }
+            for l in self.layers {
+                if l.width != self.width
+                    || l.height != self.height
+                    || !l.faces.is_empty()
+                    || !l.layers.is_empty()
+                {
+                    return Err(TextureError::BadArray {
+                        layers: self.layers.len(),
+                    });
+                }
+                l.validate()?;
+            }
         }
         if !self.faces.is_empty() {
             let bad = TextureError::BadCube {
@@ -581,6 +615,7 @@ mod tests {
             for filter in [Filter::Nearest, Filter::Linear] {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
                     let tex = TextureRef {
+                        layers: &[],
                         faces: &[],
                         mips: &[],
                         depth: None,
@@ -624,6 +659,7 @@ mod tests {
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 let tex = TextureRef {
+                    layers: &[],
                     faces: &[],
                     mips: &[],
                     depth: None,

@@ -191,6 +191,7 @@ pub(crate) fn texel_order_is_bgra(w: &mut dyn Write) -> bool {
     let texels = [u32::from_le_bytes([0, 0, 255, 255]), 0, 0, 0];
     let mut tex = [None; SAMPLER_CAP];
     tex[0] = Some(TextureRef {
+        layers: &[],
         faces: &[],
         mips: &[],
         depth: None,

@@ -1305,12 +1305,7 @@ impl<'a> Sema<'a> {
             }
             // int/uint scalar, vector and array members, as plain integer varyings: flat (the
             // member's own qualifier or the block's).
-            self.check_block_member_type(
-                i,
-                self.name_str(d.name),
-                self.name_str(m.name),
-                m.ty,
-            )?;
+            self.check_block_member_type(i, self.name_str(d.name), self.name_str(m.name), m.ty)?;
             let int_member = m.ty.base.is_integer();
             if int_member && (m.quals | n.op) & D_FLAT == 0 {
                 bail!(

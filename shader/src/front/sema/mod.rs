@@ -54,6 +54,7 @@ mod scope;
 mod stmt;
 mod switch;
 pub mod textures;
+mod textures_array;
 mod textures_cube;
 mod types;
 

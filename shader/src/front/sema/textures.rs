@@ -129,7 +129,11 @@ impl<'a> Sema<'a> {
                 a.0,
                 "{}() expects {} as its {}; found {}",
                 name,
-                if n == 1 { "an int" } else { "an ivec2" },
+                match n {
+                    1 => "an int",
+                    2 => "an ivec2",
+                    _ => "an ivec3",
+                },
                 what,
                 a.1.ty.name()
             );
@@ -196,6 +200,9 @@ impl<'a> Sema<'a> {
         };
         let sty = arg(0).1.ty;
         let int = matches!(sty, Type::ISampler2D | Type::USampler2D);
+        if sty == Type::Sampler2DArray {
+            return self.array_builtin(name, args);
+        }
         if sty.is_sampler() && sty != Type::Sampler2D && !int {
             return self.cube_shadow_builtin(name, args);
         }

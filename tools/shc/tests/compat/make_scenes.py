@@ -509,3 +509,56 @@ def iattr_tris():
                            {"location": 2, "components": 2, "type": "uint", "data": seed}]}
 
 dump("iattr_tris", iattr_tris())
+
+# ---- integer textures (issue 15 leftovers, session 6: itex_*) ----
+# itex: the full-screen quad over two 8x8 integer textures, read texel for texel (8x8 pixels a
+# texel). u_lut (RGBA32I, an isampler2D lookup table): r = 2^24 + k * 65537 + red (low byte the
+# red, the whole above 2^24), g = -(1000 + green), b = blue << 20 | k, a = +-(k + 1) (the sign a
+# shade). u_bits (RGBA32UI, a usampler2D): r = a packed RGBA8 colour (words above 2^31), g = a
+# 32-bit stripe mask, b = 0xFFFFFFFF - k, a = k * 0x9E3779B9 mod 2^32.
+def itex_textures():
+    lut, bits = [], []
+    for y in range(8):
+        for x in range(8):
+            k = y * 8 + x
+            red, green, blue = (37 * k + 11) % 256, (91 * k + 200) % 256, (53 * k + 7) % 256
+            lut += [2**24 + k * 65537 * 256 + red, -(1000 + green), (blue << 20) | k,
+                    (k + 1) if (x + y) % 3 else -(k + 1)]
+            a = 128 + (k * 29) % 128
+            packed = red | (green << 8) | (((blue * 3) % 256) << 16) | (a << 24)
+            mask = (0x0F0F0F0F << (k % 4) | 0x80000001 * (k % 2)) % 2**32
+            bits += [packed, mask, 0xFFFFFFFF - k, (k * 0x9E3779B9) % 2**32]
+    return ({"unit": 0, "width": 8, "height": 8, "format": "rgba32i", "ints": lut},
+            {"unit": 1, "width": 8, "height": 8, "format": "rgba32ui", "ints": bits})
+
+lut_tex, bits_tex = itex_textures()
+dump("itex", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+              "textures": {"u_lut": lut_tex, "u_bits": bits_tex}})
+
+# ---- array textures (session 6: arr_*) ----
+# arr: the full-screen quad over a 16x16 sampler2DArray of 4 layers (a distinct colour
+# pattern each: checks, stripes, rings, a diagonal ramp), mipmapped, trilinear; host-only
+# (host-corpus.txt) until Gfx3D has array textures.
+def array_layers(n):
+    layers = []
+    for l in range(4):
+        px = []
+        for y in range(n):
+            for x in range(n):
+                if l == 0:
+                    c = (230, 80, 40) if ((x // 4) + (y // 4)) % 2 == 0 else (30, 40, 120)
+                elif l == 1:
+                    c = (40, 200, 90) if (x // 2) % 2 == 0 else (240, 230, 200)
+                elif l == 2:
+                    r = ((x - 7.5) ** 2 + (y - 7.5) ** 2) ** 0.5
+                    c = (200, 60, 220) if int(r) % 4 < 2 else (20, 20, 30)
+                else:
+                    c = (clamp8(16 * x), clamp8(16 * y), clamp8(255 - 8 * (x + y)))
+                px += list(c) + [255]
+        layers.append(px)
+    return {"unit": 0, "width": n, "height": n, "layers": layers, "filter": "linear",
+            "min_filter": "linear_mipmap_linear", "wrap": "repeat", "mipmaps": True}
+
+dump("arr", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
+             "uniforms": {"u_resolution": [S, S]},
+             "textures": {"u_layers": array_layers(16)}})

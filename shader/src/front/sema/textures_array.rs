@@ -1,0 +1,109 @@
+//! Profile 2's texture functions for `sampler2DArray` (GLSL 3.30 §8.7; session 6) and their
+//! lowering to ARR_LOD .. ARR_SIZE (112..=116):
+//!
+//! - `texture(s, vec3 P [, float bias])` (P.z the layer), `textureOffset(s, vec3, const ivec2
+//!   [, bias])`, `textureLod(s, vec3, float)`, `textureLodOffset(s, vec3, float, const ivec2)`,
+//!   `textureGrad(s, vec3, vec2 dPdx, vec2 dPdy)`, `textureGradOffset(..., const ivec2)`,
+//!   `texelFetch(s, ivec3, int lod)`, `texelFetchOffset(s, ivec3, int, const ivec2)`,
+//!   `textureSize(s, int)` (ivec3: width, height, layers).
+//!
+//! Every other function on a sampler2DArray (textureProj: GLSL has none for arrays) is an
+//! error naming what exists.
+//!
+//! Must never: allocate or panic.
+
+use super::types::*;
+use super::{Sema, R};
+use crate::ir::*;
+
+impl<'a> Sema<'a> {
+    /// The texture functions of a sampler2DArray; `args[0]` is one.
+    pub(super) fn array_builtin(&mut self, name: &str, args: &[(i16, Val)]) -> R<Val> {
+        let arg = |k: usize| {
+            args.get(k)
+                .copied()
+                .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
+        };
+        let s = arg(0);
+        if s.1.unit < 0 {
+            bail!(
+                self,
+                s.0,
+                "{}() expects a sampler2DArray uniform as its first argument",
+                name
+            );
+        }
+        let unit = s.1.unit as i16;
+        let out = |s: &mut Self, op: Op, a: i16, b: i16, aux2: i16| -> R<Val> {
+            let t = s.temp(1)?;
+            s.emit(op, Type::Vec4, 4, t, a, b, unit, aux2)?;
+            Ok(Val::temp(Type::Vec4, t))
+        };
+        let n = args.len();
+        let coord = "coordinate (s, t, layer)";
+        match name {
+            "texture" | "textureOffset" => {
+                let p = self.tex_vec(name, coord, arg(1), 3)?;
+                let (o, bias_at) = if name == "textureOffset" {
+                    (self.tex_offset(name, arg(2))?, 3)
+                } else {
+                    (0, 2)
+                };
+                let b = if n > bias_at {
+                    self.tex_bias(name, arg(bias_at))?
+                } else {
+                    -1
+                };
+                out(self, Op::ArrBias, p, b, o)
+            }
+            "textureLod" | "textureLodOffset" => {
+                let p = self.tex_vec(name, coord, arg(1), 3)?;
+                let l = self.tex_vec(name, "level of detail", arg(2), 1)?;
+                let o = if n == 4 {
+                    self.tex_offset(name, arg(3))?
+                } else {
+                    0
+                };
+                out(self, Op::ArrLod, p, l, o)
+            }
+            "textureGrad" | "textureGradOffset" => {
+                let p = self.tex_vec(name, coord, arg(1), 3)?;
+                let dx = self.tex_vec(name, "dPdx", arg(2), 2)?;
+                let dy = self.tex_vec(name, "dPdy", arg(3), 2)?;
+                let o = if n == 5 {
+                    self.tex_offset(name, arg(4))?
+                } else {
+                    0
+                };
+                // The two derivatives in consecutive temps, as SAMPLE_GRAD.
+                let g = self.temp(2)?;
+                self.emit(Op::Mov, Type::Vec2, 4, g, dx, -1, 0, 0)?;
+                self.emit(Op::Mov, Type::Vec2, 4, g + 1, dy, -1, 0, 0)?;
+                out(self, Op::ArrGrad, p, g, o)
+            }
+            "texelFetch" | "texelFetchOffset" => {
+                let p = self.tex_int(name, "coordinate (x, y, layer)", arg(1), 3)?;
+                let l = self.tex_int(name, "level", arg(2), 1)?;
+                let o = if n == 4 {
+                    self.tex_offset(name, arg(3))?
+                } else {
+                    0
+                };
+                out(self, Op::ArrFetch, p, l, o)
+            }
+            "textureSize" => {
+                // ARR_SIZE gives (width, height, layers) as floats; the ivec3 is its conversion.
+                let l = self.tex_int(name, "level", arg(1), 1)?;
+                let t = self.temp(1)?;
+                self.emit(Op::ArrSize, Type::Vec3, 4, t, l, -1, unit, 0)?;
+                self.p2_conv_kind(Val::temp(Type::Vec3, t), Type::IVec3)
+            }
+            _ => bail!(
+                self,
+                s.0,
+                "{}() has no sampler2DArray overload; a sampler2DArray takes texture, textureOffset, textureLod, textureLodOffset, textureGrad, textureGradOffset, texelFetch, texelFetchOffset and textureSize",
+                name
+            ),
+        }
+    }
+}
