@@ -778,34 +778,40 @@ impl<'a> Sema<'a> {
             } else if p2 && is_matrix(n.ty) && vs && q & Q_IN != 0 {
                 // Profile 2: a matrix vertex input, column c at its own location named `m[c]`
                 // with the column type (GLSL 3.30 §4.3.4; GL's glGetAttribLocation("m") is
-                // column 0's location, the others follow it).
+                // column 0's location, the others follow it). Without a layout location the
+                // columns take the lowest run of consecutive free locations, as GL assigns them.
                 let col = vec_type(false, n.ty.components());
-                for c in 0..n.ty.columns() as i32 {
+                let cols = n.ty.columns() as usize;
+                let first = if q & Q_LAYOUT != 0 {
+                    n.ival as usize
+                } else {
+                    let table = used_attr.get_mut(..attr_max).unwrap_or(&mut []);
+                    let Some(free) = (0..table.len().saturating_sub(cols - 1)).find(|&l| {
+                        table
+                            .get(l..l + cols)
+                            .is_some_and(|run| run.iter().all(|&s| s < 0))
+                    }) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many attributes: '{}' ({} consecutive locations) does not fit; the limit is {}",
+                                name, cols, attr_max
+                            ),
+                        );
+                        continue;
+                    };
+                    for t in table.iter_mut().skip(free).take(cols) {
+                        *t = i;
+                    }
+                    free
+                };
+                for c in 0..cols {
                     let mut en: Name = Name::new();
                     let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, c));
-                    let loc = if q & Q_LAYOUT != 0 {
-                        (n.ival + c) as usize
-                    } else {
-                        let table = used_attr.get_mut(..attr_max).unwrap_or(&mut []);
-                        let Some(free) = table.iter().position(|&s| s < 0) else {
-                            self.err(
-                                i,
-                                format_args!(
-                                    "too many attributes: '{}' does not fit; the limit is {}",
-                                    en, attr_max
-                                ),
-                            );
-                            break;
-                        };
-                        if let Some(t) = table.get_mut(free) {
-                            *t = i;
-                        }
-                        free
-                    };
                     let _ = self.module.iface.attributes.push(Attribute {
                         name: en,
                         ty: col,
-                        location: loc as u8,
+                        location: (first + c) as u8,
                         components: col.components(),
                     });
                 }
