@@ -386,3 +386,44 @@ fn sampler_types_survive_a_v2_round_trip() {
         })
     ));
 }
+
+#[test]
+fn matrix_vertex_input_columns_round_trip_with_their_names() {
+    // Each column of `in mat4 inst` is an attribute entry `inst[c]` (vec4) at location 1 + c;
+    // v2 takes the element path in an attribute name (it refused `inst[0]` before).
+    let src = "#version 330\nlayout(location = 0) in vec4 p;\nlayout(location = 1) in mat4 inst;\n\
+               void main() { gl_Position = inst * p; }\n";
+    let m = compile2(0, src);
+    let cols: Vec<(String, u8)> = m
+        .iface
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str().to_string(), a.location))
+        .collect();
+    assert_eq!(
+        cols,
+        [
+            ("p", 0),
+            ("inst[0]", 1),
+            ("inst[1]", 2),
+            ("inst[2]", 3),
+            ("inst[3]", 4)
+        ]
+        .map(|(n, l)| (n.to_string(), l))
+    );
+    assert!(m
+        .iface
+        .attributes
+        .iter()
+        .skip(1)
+        .all(|a| a.ty == shader::ir::Type::Vec4));
+    let blob = save(&m);
+    let back = csir::load(&blob).unwrap_or_else(|e| panic!("load: {}", e));
+    assert_eq!(back, m);
+    // A name that is not an identifier or an element path stays refused.
+    let at = V2_HEADER + RECORD * m.insts.len() + 4 * m.imms.len() + P2_TABLE_ENTRY;
+    let mut bad = blob.clone();
+    let name = bad.iter().skip(at).position(|&c| c == b'[').unwrap() + at;
+    bad[name] = b'(';
+    assert!(load_fixed(bad).is_err());
+}

@@ -897,9 +897,11 @@ fn rd_name(
     }
     let bytes = b.get(at + 1..at + 1 + l).unwrap_or(&[]);
     // Profile 2 reflects struct members, array elements and block members of varyings,
-    // uniforms and samplers (`u.m`, `a[3]`, `lights[2].color`, `VS_OUT.n`): those entries take
+    // uniforms and samplers (`u.m`, `a[3]`, `lights[2].color`, `VS_OUT.n`), and the columns of
+    // matrix vertex inputs (`instanceModel[2]`): those entries take
     // such a path; every other name is a plain identifier.
-    let path = size == P2_NAME_FIELD && matches!(what, "varying" | "uniform" | "sampler");
+    let path =
+        size == P2_NAME_FIELD && matches!(what, "varying" | "uniform" | "sampler" | "attribute");
     if path && !is_reflected_path(bytes) {
         return Err(bad(
             "name is not an identifier or a reflected member/element path",

@@ -83,6 +83,17 @@ fn tokens(statement: &str) -> Vec<String> {
 pub struct InputDecl {
     pub name: String,
     pub location: Option<u32>,
+    /// Locations it takes: a matCxR input one per column (C), anything else 1.
+    pub locations: u32,
+}
+
+/// The columns of a matrix type name (`mat4`, `mat3x2`: 4, 3), else 1.
+fn matrix_columns(ty: &str) -> u32 {
+    ty.strip_prefix("mat")
+        .and_then(|d| d.chars().next())
+        .and_then(|c| c.to_digit(10))
+        .filter(|c| (2..=4).contains(c))
+        .unwrap_or(1)
 }
 
 /// Global `in` declarations, in source order (statements at brace depth 0 only).
@@ -140,9 +151,10 @@ fn parse_input(toks: &[String]) -> Option<InputDecl> {
         .filter(|t| t.as_str() != "const")
         .collect();
     match rest.as_slice() {
-        [_ty, name] => Some(InputDecl {
+        [ty, name] => Some(InputDecl {
             name: (*name).clone(),
             location,
+            locations: matrix_columns(ty),
         }),
         _ => None,
     }
@@ -151,14 +163,22 @@ fn parse_input(toks: &[String]) -> Option<InputDecl> {
 /// The location of every vertex input, with implicit ones assigned like the subset's frontend.
 pub fn attribute_locations(source: &str, locations: u32) -> Vec<(String, u32)> {
     let inputs = vertex_inputs(source);
-    let mut taken: Vec<u32> = inputs.iter().filter_map(|d| d.location).collect();
+    // A matrix takes a run of consecutive locations, one per column (the subset's rule too).
+    let mut taken: Vec<u32> = inputs
+        .iter()
+        .filter_map(|d| d.location.map(|l| (l, d.locations)))
+        .flat_map(|(l, n)| l..l + n)
+        .collect();
     let mut out = Vec::new();
     for d in inputs {
+        let n = d.locations;
         let loc = match d.location {
             Some(l) => l,
-            None => match (0..locations).find(|l| !taken.contains(l)) {
+            None => match (0..locations.saturating_sub(n - 1))
+                .find(|l| (*l..*l + n).all(|k| !taken.contains(&k)))
+            {
                 Some(l) => {
-                    taken.push(l);
+                    taken.extend(l..l + n);
                     l
                 }
                 None => continue,
@@ -197,15 +217,18 @@ mod tests {
             vec![
                 InputDecl {
                     name: "a_normal".into(),
-                    location: None
+                    location: None,
+                    locations: 1
                 },
                 InputDecl {
                     name: "a_pos".into(),
-                    location: Some(0)
+                    location: Some(0),
+                    locations: 1
                 },
                 InputDecl {
                     name: "a_uv".into(),
-                    location: None
+                    location: None,
+                    locations: 1
                 },
             ]
         );
@@ -217,6 +240,32 @@ mod tests {
                 ("a_uv".to_string(), 2)
             ]
         );
+    }
+
+    #[test]
+    fn matrix_inputs_take_a_run_of_locations() {
+        // As the subset assigns them: an explicit mat2 at 3 takes 3..4; an implicit mat3 takes
+        // the lowest run of three free locations (5..7, as 0 and 1..2 are short or taken).
+        let src = "#version 330
+layout(location = 1) in vec4 a;
+in vec2 b;
+                   layout(location = 3) in mat2 m;
+in mat3 n;
+in float f;
+                   void main() { gl_Position = a; }
+";
+        assert_eq!(
+            attribute_locations(src, 16),
+            vec![
+                ("a".to_string(), 1),
+                ("b".to_string(), 0),
+                ("m".to_string(), 3),
+                ("n".to_string(), 5),
+                ("f".to_string(), 2)
+            ]
+        );
+        assert_eq!(matrix_columns("mat3x2"), 3);
+        assert_eq!(matrix_columns("vec4"), 1);
     }
 }
 

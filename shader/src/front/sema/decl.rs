@@ -463,22 +463,28 @@ impl<'a> Sema<'a> {
                 // elements, GL's glVertexAttribIPointer), read as their 32-bit words.
                 let int_attribute = p2 && what == "attribute" && n.ty.is_integer();
                 // Profile 2: a matrix varying, a slot per column (GLSL 3.30 §4.3.6).
-                let mat_varying = p2 && what == "varying" && is_matrix(n.ty);
+                // Profile 2: a matrix vertex input, a location per column (GLSL 3.30 §4.3.4).
+                let mat_varying = p2 && is_matrix(n.ty);
                 if mat_varying && q & Q_LAYOUT != 0 {
                     let cols = n.ty.columns() as i32;
                     let (loc, end) = (n.ival, n.ival.saturating_add(cols));
-                    if loc < 0 || end as usize > var_max {
+                    let (used, max) = if what == "attribute" {
+                        (&mut used_attr, attr_max)
+                    } else {
+                        (&mut used_var, var_max)
+                    };
+                    if loc < 0 || end as usize > max {
                         self.err_tok(
                             n.d,
                             format_args!(
-                                "varying location {} is out of range for '{}' ({} columns take locations {} to {}): the locations are 0 to {}",
-                                loc, name, cols, loc, end - 1, var_max - 1
+                                "{} location {} is out of range for '{}' ({} columns take locations {} to {}): the locations are 0 to {}",
+                                what, loc, name, cols, loc, end - 1, max - 1
                             ),
                         );
                         continue;
                     }
                     let taken = (loc..end).find_map(|l| {
-                        let s = used_var.get(l as usize).copied().unwrap_or(-1);
+                        let s = used.get(l as usize).copied().unwrap_or(-1);
                         (s >= 0).then_some((l, s))
                     });
                     if let Some((l, other)) = taken {
@@ -486,7 +492,8 @@ impl<'a> Sema<'a> {
                         self.err_tok(
                             n.d,
                             format_args!(
-                                "varying location {} (column {} of '{}') is already used by '{}'",
+                                "{} location {} (column {} of '{}') is already used by '{}'",
+                                what,
                                 l,
                                 l - loc,
                                 name,
@@ -496,7 +503,7 @@ impl<'a> Sema<'a> {
                         continue;
                     }
                     for l in loc..end {
-                        if let Some(t) = used_var.get_mut(l as usize) {
+                        if let Some(t) = used.get_mut(l as usize) {
                             *t = i;
                         }
                     }
@@ -767,6 +774,46 @@ impl<'a> Sema<'a> {
                         slots: slots as u8,
                     });
                     uni_slot += slots;
+                }
+            } else if p2 && is_matrix(n.ty) && vs && q & Q_IN != 0 {
+                // Profile 2: a matrix vertex input, column c at its own location named `m[c]`
+                // with the column type (GLSL 3.30 §4.3.4; GL's glGetAttribLocation("m") is
+                // column 0's location, the others follow it). Without a layout location the
+                // columns take the lowest run of consecutive free locations, as GL assigns them.
+                let col = vec_type(false, n.ty.components());
+                let cols = n.ty.columns() as usize;
+                let first = if q & Q_LAYOUT != 0 {
+                    n.ival as usize
+                } else {
+                    let table = used_attr.get_mut(..attr_max).unwrap_or(&mut []);
+                    let Some(free) = (0..table.len().saturating_sub(cols - 1)).find(|&l| {
+                        table
+                            .get(l..l + cols)
+                            .is_some_and(|run| run.iter().all(|&s| s < 0))
+                    }) else {
+                        self.err(
+                            i,
+                            format_args!(
+                                "too many attributes: '{}' ({} consecutive locations) does not fit; the limit is {}",
+                                name, cols, attr_max
+                            ),
+                        );
+                        continue;
+                    };
+                    for t in table.iter_mut().skip(free).take(cols) {
+                        *t = i;
+                    }
+                    free
+                };
+                for c in 0..cols {
+                    let mut en: Name = Name::new();
+                    let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, c));
+                    let _ = self.module.iface.attributes.push(Attribute {
+                        name: en,
+                        ty: col,
+                        location: (first + c) as u8,
+                        components: col.components(),
+                    });
                 }
             } else if p2 && is_matrix(n.ty) && (q & Q_IN != 0) != vs {
                 // Profile 2: a matrix varying, column c in its own slot named `m[c]` with the
@@ -1189,6 +1236,16 @@ impl<'a> Sema<'a> {
                         }
                     }
                     self.add_sym(i, name, SymKind::Uniform, n.ty, tmp)?;
+                } else if q & Q_IN != 0 && vs && is_matrix(n.ty) {
+                    // Profile 2: a matrix vertex input, column by column (`m[c]`).
+                    let cols = n.ty.columns() as u16;
+                    let tmp = self.temp(cols)?;
+                    let col = vec_type(false, n.ty.components());
+                    for c in 0..cols {
+                        let loc = self.attr_column_location(name, c);
+                        self.emit(Op::LoadAttr, col, 4, tmp + c as i16, -1, -1, loc as i16, 0)?;
+                    }
+                    self.add_sym(i, name, SymKind::In, n.ty, tmp)?;
                 } else if q & Q_IN != 0 && !vs && is_matrix(n.ty) {
                     // Profile 2: a matrix varying, column by column (`m[c]`).
                     let cols = n.ty.columns() as u16;
@@ -1322,6 +1379,19 @@ impl<'a> Sema<'a> {
     }
 
     /// Profile 2: the slot of element `k` of array varying `name` (`name[k]`).
+    /// The location of column `k` of matrix vertex input `name` (reflected as `name[k]`).
+    fn attr_column_location(&self, name: &str, k: u16) -> u8 {
+        let mut en: Name = Name::new();
+        let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
+        self.module
+            .iface
+            .attributes
+            .iter()
+            .find(|a| a.name == en)
+            .map(|a| a.location)
+            .unwrap_or(0)
+    }
+
     fn varying_slot(&self, name: &str, k: u16) -> u8 {
         let mut en: Name = Name::new();
         let _ = core::fmt::Write::write_fmt(&mut en, format_args!("{}[{}]", name, k));
