@@ -234,22 +234,7 @@ void main() { v_color = color; gl_Position = position; }
 #[test]
 fn corpus_renders() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/shc");
-    let corpus =
-        std::fs::read_to_string(format!("{}/tests/diff/corpus.txt", root)).expect("corpus.txt");
-    let mut pairs: Vec<(String, String, String)> = corpus
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let d = format!("{}/tests/diff", root);
-            (
-                format!("{}/{}", d, f[1]),
-                format!("{}/{}", d, f[2]),
-                format!("{}/{}", d, f[0]),
-            )
-        })
-        .collect();
-    assert!(pairs.len() >= 12, "corpus has {} pairs", pairs.len());
+    let mut pairs = scene_render::one_pass_diff_corpus();
     pairs.push((
         format!("{}/tests/diff/textured.vert", root),
         format!("{}/benches/scenes/tex_quad.frag", root),
@@ -258,12 +243,6 @@ fn corpus_renders() {
     let mut scratch = Box::new(Scratch::new());
     for (vs, fs, sc) in pairs {
         let p = scene_render::prepare(&vs, &fs, &sc);
-        if !p.scene.passes.is_empty() {
-            // A multi-pass scene samples earlier passes' targets, which this one-pass helper
-            // does not draw: shc's differential test (against Mesa) and gfx3d's passes_vtest
-            // render those.
-            continue;
-        }
         let n = (p.scene.width * p.scene.height) as usize;
         let mut color = vec![0u32; n];
         let mut depth = vec![1.0f32; n];

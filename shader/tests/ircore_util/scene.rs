@@ -17,6 +17,32 @@ pub struct Prepared {
     pub state: RasterState,
 }
 
+/// The pairs of the differential corpus (`tools/shc/tests/diff/corpus.txt`) this one-pass helper
+/// can draw, as (vertex, fragment, scene) paths: every pair but the multi-pass scenes, whose
+/// final pass samples earlier passes' targets (shc's differential test, against Mesa, and gfx3d's
+/// passes_vtest draw those).
+pub fn one_pass_diff_corpus() -> Vec<(String, String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/shc/tests/diff");
+    let corpus = std::fs::read_to_string(format!("{}/corpus.txt", dir)).expect("corpus.txt");
+    let mut pairs = Vec::new();
+    for line in corpus.lines().filter(|l| !l.starts_with('#')) {
+        if let [sc, vs, fs] = line.split_whitespace().collect::<Vec<_>>()[..] {
+            let p = |x: &str| format!("{}/{}", dir, x);
+            let multi_pass =
+                Scene::load(std::path::Path::new(&p(sc))).map_or(false, |s| !s.passes.is_empty());
+            if !multi_pass {
+                pairs.push((p(vs), p(fs), p(sc)));
+            }
+        }
+    }
+    assert!(
+        pairs.len() >= 12,
+        "corpus has {} one-pass pairs",
+        pairs.len()
+    );
+    pairs
+}
+
 pub fn compile(stage: u32, path: &str) -> shader::ir::Module {
     let src = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {}", path, e));
     match shader::program::compile::compile(stage, &src, path) {
