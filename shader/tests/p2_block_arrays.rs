@@ -1,10 +1,8 @@
 //! Profile 2: arrays of in/out interface blocks (issue 13): a varying per element and member,
 //! named `Block[k].member` as GL reflects them, matched at link by block name, member names and
 //! array size, and drawn by the software rasterizer.
-use shader::back::raster::{
-    draw_parallel, CompareFunc, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
-    Workers,
-};
+mod ircore_util;
+use ircore_util::p2::draw_fullscreen;
 use shader::program::compile::{compile, Shader};
 use shader::program::link::{LinkError, Program};
 
@@ -50,71 +48,10 @@ void main() {
     c = ok ? vec4(m, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);
 }";
 
-struct Bands;
-
-impl Workers for Bands {
-    fn count(&self) -> usize {
-        1
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
-}
-
 #[test]
 fn both_elements_of_a_block_array_reach_the_fragment_stage() {
     let prog = link(VS, FS).unwrap_or_else(|(e, log)| panic!("{} {}", e, log));
-    let verts = [
-        [-1.0f32, -1.0, 0.0, 1.0],
-        [3.0, -1.0, 0.0, 1.0],
-        [-1.0, 3.0, 0.0, 1.0],
-    ];
-    let data: Vec<f32> = verts.iter().flatten().copied().collect();
-    let attribs = [VertexAttrib {
-        location: 0,
-        offset: 0,
-        components: 4,
-    }];
-    let input = VertexInput {
-        data: &data,
-        stride: 4,
-        attribs: &attribs,
-        count: 3,
-    };
-    let (w, h) = (16u32, 16u32);
-    let mut color = vec![0u32; (w * h) as usize];
-    let mut depth = vec![1.0f32; (w * h) as usize];
-    let mut t = Target {
-        width: w,
-        height: h,
-        color: &mut color,
-        depth: &mut depth,
-    };
-    let st = RasterState {
-        depth_test: false,
-        ..RasterState::new(w, h)
-    };
-    let pipe = Pipeline {
-        depth_func: CompareFunc::Less,
-        ..Pipeline::DEFAULT
-    };
-    let mut scratches = vec![Scratch::new()];
-    draw_parallel(
-        &Bands,
-        &mut scratches,
-        &prog,
-        &input,
-        &[],
-        0,
-        None,
-        &[None, None, None, None],
-        &st,
-        &pipe,
-        &mut t,
-    )
-    .expect("drawn");
+    let color = draw_fullscreen(&prog, 16, 16);
     assert!(
         color.iter().all(|&p| p == 0xffffffff),
         "{:x?}",

@@ -2,10 +2,8 @@
 //! member a varying slot per column (`B.m[c]`, reflected with the matrix type), an array member
 //! a slot per element (`B.uv[j]`), integer ones flat; drawn by the software rasterizer, emitted
 //! as TGSI, kept by CSIR v2, matched at link by name, type and array size.
-use shader::back::raster::{
-    draw_parallel, CompareFunc, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
-    Workers,
-};
+mod ircore_util;
+use ircore_util::p2::draw_fullscreen;
 use shader::back::tgsi::check_tgsi;
 use shader::ir::Stage;
 use shader::program::compile::{compile, Shader};
@@ -73,70 +71,8 @@ void main() {
     c = ok ? vec4(1.0) : vec4(1.0, 0.0, 0.0, 1.0);
 }";
 
-struct Bands;
-
-impl Workers for Bands {
-    fn count(&self) -> usize {
-        1
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
-}
-
 fn draw(prog: &Program) -> Vec<u32> {
-    let verts = [
-        [-1.0f32, -1.0, 0.0, 1.0],
-        [3.0, -1.0, 0.0, 1.0],
-        [-1.0, 3.0, 0.0, 1.0],
-    ];
-    let data: Vec<f32> = verts.iter().flatten().copied().collect();
-    let attribs = [VertexAttrib {
-        location: 0,
-        offset: 0,
-        components: 4,
-    }];
-    let input = VertexInput {
-        data: &data,
-        stride: 4,
-        attribs: &attribs,
-        count: 3,
-    };
-    let (w, h) = (16u32, 16u32);
-    let mut color = vec![0u32; (w * h) as usize];
-    let mut depth = vec![1.0f32; (w * h) as usize];
-    let mut t = Target {
-        width: w,
-        height: h,
-        color: &mut color,
-        depth: &mut depth,
-    };
-    let st = RasterState {
-        depth_test: false,
-        ..RasterState::new(w, h)
-    };
-    let pipe = Pipeline {
-        depth_func: CompareFunc::Less,
-        ..Pipeline::DEFAULT
-    };
-    let mut scratches = vec![Scratch::new()];
-    draw_parallel(
-        &Bands,
-        &mut scratches,
-        prog,
-        &input,
-        &[],
-        0,
-        None,
-        &[None, None, None, None],
-        &st,
-        &pipe,
-        &mut t,
-    )
-    .expect("drawn");
-    color
+    draw_fullscreen(prog, 16, 16)
 }
 
 #[test]

@@ -5,7 +5,10 @@ use super::B;
 use heapless::String;
 use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
-use shader::back::raster::Workers;
+use shader::back::raster::{
+    draw_parallel, CompareFunc, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
+    Workers,
+};
 use shader::back::tgsi::{check_tgsi, emit};
 use shader::ir::{loop_inst, CmpCode, Inst, Module, Op, Stage};
 use shader::limits::{Profile, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
@@ -211,4 +214,55 @@ pub fn run_fs_lanes(m: &Module) -> Vec4x {
     let alive = exe.run(&mut regs, &inv, &mut out, ALL_LANES);
     assert_eq!(alive, ALL_LANES);
     out.color
+}
+
+/// Draws one triangle covering the whole `w` x `h` target (no depth test, no textures, one
+/// band) with `prog`; returns the colour pixels.
+pub fn draw_fullscreen(prog: &Program, w: u32, h: u32) -> std::vec::Vec<u32> {
+    let data: [f32; 12] = [
+        -1.0, -1.0, 0.0, 1.0, 3.0, -1.0, 0.0, 1.0, -1.0, 3.0, 0.0, 1.0,
+    ];
+    let attribs = [VertexAttrib {
+        location: 0,
+        offset: 0,
+        components: 4,
+    }];
+    let input = VertexInput {
+        data: &data,
+        stride: 4,
+        attribs: &attribs,
+        count: 3,
+    };
+    let mut color = std::vec![0u32; (w * h) as usize];
+    let mut depth = std::vec![1.0f32; (w * h) as usize];
+    let mut t = Target {
+        width: w,
+        height: h,
+        color: &mut color,
+        depth: &mut depth,
+    };
+    let st = RasterState {
+        depth_test: false,
+        ..RasterState::new(w, h)
+    };
+    let pipe = Pipeline {
+        depth_func: CompareFunc::Less,
+        ..Pipeline::DEFAULT
+    };
+    let mut scratches = std::vec![Scratch::new()];
+    draw_parallel(
+        &Bands(1),
+        &mut scratches,
+        prog,
+        &input,
+        &[],
+        0,
+        None,
+        &[None, None, None, None],
+        &st,
+        &pipe,
+        &mut t,
+    )
+    .expect("drawn");
+    color
 }
