@@ -571,6 +571,29 @@ fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> 
     )
 }
 
+/// One RGBA8 picture of `width` x `height` texels: an array of exactly that many bytes, each 0..=255.
+fn rgba_bytes(v: &Value, path: &str, width: u32, height: u32) -> Result<Vec<u8>, SceneError> {
+    let want = width as usize * height as usize * 4;
+    let bytes = as_array(v, path)?;
+    if bytes.len() != want {
+        return err(
+            path,
+            format!(
+                "expected {} bytes ({}x{} RGBA), found {}",
+                want,
+                width,
+                height,
+                bytes.len()
+            ),
+        );
+    }
+    let mut out = Vec::with_capacity(want);
+    for (i, b) in bytes.iter().enumerate() {
+        out.push(as_uint(b, &format!("{}[{}]", path, i), 255)? as u8);
+    }
+    Ok(out)
+}
+
 fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, SceneError> {
     v.as_object().map_or_else(
         || err(path, format!("expected an object, found {}", kind(v))),
@@ -1153,7 +1176,6 @@ impl Scene {
                 if width == 0 || height == 0 {
                     return err(&p, "width and height must be at least 1");
                 }
-                let want = width as usize * height as usize * 4;
                 let format = match to.get("format").map(|v| (v, v.as_str())) {
                     None | Some((_, Some("rgba8"))) => TexFormat::Rgba8,
                     Some((_, Some("rgba32i"))) => TexFormat::Rgba32I,
@@ -1203,25 +1225,7 @@ impl Scene {
                         );
                     }
                     for (k, l) in list.iter().enumerate() {
-                        let fp = format!("{}[{}]", lp, k);
-                        let bytes = as_array(l, &fp)?;
-                        if bytes.len() != want {
-                            return err(
-                                &fp,
-                                format!(
-                                    "expected {} bytes ({}x{} RGBA), found {}",
-                                    want,
-                                    width,
-                                    height,
-                                    bytes.len()
-                                ),
-                            );
-                        }
-                        let mut layer = Vec::with_capacity(want);
-                        for (i, b) in bytes.iter().enumerate() {
-                            layer.push(as_uint(b, &format!("{}[{}]", fp, i), 255)? as u8);
-                        }
-                        layers.push(layer);
+                        layers.push(rgba_bytes(l, &format!("{}[{}]", lp, k), width, height)?);
                     }
                 }
                 let layer0 = layers.first().cloned();
@@ -1247,25 +1251,7 @@ impl Scene {
                         );
                     }
                     for (f, l) in list.iter().enumerate() {
-                        let fp = format!("{}[{}]", cp, f);
-                        let bytes = as_array(l, &fp)?;
-                        if bytes.len() != want {
-                            return err(
-                                &fp,
-                                format!(
-                                    "expected {} bytes ({}x{} RGBA), found {}",
-                                    want,
-                                    width,
-                                    height,
-                                    bytes.len()
-                                ),
-                            );
-                        }
-                        let mut face = Vec::with_capacity(want);
-                        for (i, b) in bytes.iter().enumerate() {
-                            face.push(as_uint(b, &format!("{}[{}]", fp, i), 255)? as u8);
-                        }
-                        faces.push(face);
+                        faces.push(rgba_bytes(l, &format!("{}[{}]", cp, f), width, height)?);
                     }
                 }
                 let cube0 = if faces.is_empty() {
@@ -1273,30 +1259,12 @@ impl Scene {
                 } else {
                     Some(faces.remove(0))
                 };
-                let bp = format!("{}.rgba8", p);
-                let empty = Vec::new();
-                let bytes = match (&cube0, &layer0, &source) {
-                    (None, None, None) => as_array(field("rgba8")?, &bp)?,
-                    _ => &empty,
+                let mut rgba8 = match (&cube0, &layer0, &source) {
+                    (None, None, None) => {
+                        rgba_bytes(field("rgba8")?, &format!("{}.rgba8", p), width, height)?
+                    }
+                    _ => Vec::new(),
                 };
-                let bytes_ok =
-                    cube0.is_some() || layer0.is_some() || source.is_some() || bytes.len() == want;
-                if !bytes_ok {
-                    return err(
-                        &bp,
-                        format!(
-                            "expected {} bytes ({}x{} RGBA), found {}",
-                            want,
-                            width,
-                            height,
-                            bytes.len()
-                        ),
-                    );
-                }
-                let mut rgba8 = Vec::with_capacity(want);
-                for (i, b) in bytes.iter().enumerate() {
-                    rgba8.push(as_uint(b, &format!("{}[{}]", bp, i), 255)? as u8);
-                }
                 if let Some(f0) = cube0.or(layer0) {
                     rgba8 = f0;
                 }
@@ -1421,24 +1389,7 @@ impl Scene {
                         {
                             return err(&lp, "more levels than the chain down to 1x1 has");
                         }
-                        let bytes = as_array(l, &lp)?;
-                        if bytes.len() != lw as usize * lh as usize * 4 {
-                            return err(
-                                &lp,
-                                format!(
-                                    "expected {} bytes ({}x{} RGBA), found {}",
-                                    lw as usize * lh as usize * 4,
-                                    lw,
-                                    lh,
-                                    bytes.len()
-                                ),
-                            );
-                        }
-                        let mut level = Vec::with_capacity(bytes.len());
-                        for (k, b) in bytes.iter().enumerate() {
-                            level.push(as_uint(b, &format!("{}[{}]", lp, k), 255)? as u8);
-                        }
-                        levels.push(level);
+                        levels.push(rgba_bytes(l, &lp, lw, lh)?);
                     }
                 }
                 textures.push((
@@ -1812,6 +1763,18 @@ mod tests {
             (
                 r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "ints": [1, 2, 3, 4], "layers": [[1, 2, 3, 4]]}"#,
                 "textures.a.layers: an integer texture",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "layers": [[1, 2, 3, 256]]}"#,
+                "textures.a.layers[0][3]",
+            ),
+            (
+                r#"{"unit": 0, "width": 1, "height": 1, "cube": [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2], [1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]}"#,
+                "textures.a.cube[2]: expected 4 bytes (1x1 RGBA), found 2",
+            ),
+            (
+                r#"{"unit": 0, "width": 4, "height": 2, "rgba8": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "levels": [[1, 2, 3, 4]]}"#,
+                "textures.a.levels[0]: expected 8 bytes (2x1 RGBA), found 4",
             ),
         ];
         for (tex, want) in cases {
