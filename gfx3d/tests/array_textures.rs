@@ -279,3 +279,66 @@ fn sampler_and_texture_must_agree_on_arrays() {
     g.tex_levels(0, odd, &[&[0; 4]]).unwrap();
     assert!(draw(&mut g, FETCH_FRAG, odd).is_ok());
 }
+
+/// Random array sizes, layer counts, layer indices, texel counts and level lists through the
+/// API (and draws of what survives) never panic; every refusal is an error value.
+#[test]
+fn random_array_calls_never_panic() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n.max(1)
+    };
+    let mut g = boot(BackendMode::Software);
+    let mut live = Vec::new();
+    let mut drawn = 0u32;
+    for _ in 0..400 {
+        match next(6) {
+            0 => {
+                let (w, h) = (next(20) as u32, next(20) as u32);
+                let layers = [0, 1, 2, 7, 255, 256, 257, u32::MAX][next(8) as usize];
+                if let Ok(t) = g.tex_create_array(0, w, h, layers) {
+                    live.push(t);
+                }
+            }
+            1 | 2 => {
+                if let Some(&t) = live.get(next(live.len() as u64 + 1) as usize) {
+                    let layer = [0, 1, 3, 300, u32::MAX][next(5) as usize];
+                    let n = next(420) as usize;
+                    let _ = g.tex_upload_layer(0, t, layer, &vec![0xFF12_3456; n]);
+                    let levels: Vec<Vec<u32>> =
+                        (0..next(6)).map(|_| vec![0; next(100) as usize]).collect();
+                    let refs: Vec<&[u32]> = levels.iter().map(|l| l.as_slice()).collect();
+                    let _ = g.tex_layer_levels(0, t, layer, &refs);
+                }
+            }
+            3 => {
+                if let Some(&t) = live.get(next(live.len() as u64 + 1) as usize) {
+                    let _ = g.tex_generate_mipmaps(0, t);
+                    let _ = g.tex_levels(0, t, &[]);
+                }
+            }
+            4 => {
+                if let Some(&t) = live.get(next(live.len() as u64 + 1) as usize) {
+                    if draw(&mut g, FETCH_FRAG, t).is_ok() {
+                        drawn += 1;
+                    }
+                    let _ = draw(&mut g, FILTER_FRAG, t);
+                }
+            }
+            _ => {
+                if !live.is_empty() {
+                    let t = live.swap_remove(next(live.len() as u64) as usize);
+                    g.tex_destroy(0, t).unwrap();
+                    assert!(g.tex_upload_layer(0, t, 0, &[]).is_err());
+                }
+            }
+        }
+    }
+    g.drop_owner(0);
+    assert_eq!(g.stats().live_tex, 0);
+    // The sequences reach real array draws, not only refusals.
+    assert!(drawn > 0, "no random array was drawn");
+}
