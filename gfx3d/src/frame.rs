@@ -891,21 +891,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
-        let face_refs: [alloc::vec::Vec<(&[u32], &[&[u32]])>; TEXTURE_UNITS] =
-            core::array::from_fn(|u| match c.textures.get(u) {
-                Some(Some(Sampled::Texture(h))) => {
-                    match (self.textures.get(owner, *h), face_levels.get(u)) {
-                        (Ok(t), Some(fl)) => t
-                            .faces
-                            .iter()
-                            .zip(fl.iter())
-                            .map(|(f, l)| (f.0.as_slice(), l.as_slice()))
-                            .collect(),
-                        _ => alloc::vec::Vec::new(),
-                    }
+        let face_refs: PerUnitLayers<'_> = core::array::from_fn(|u| match c.textures.get(u) {
+            Some(Some(Sampled::Texture(h))) => {
+                match (self.textures.get(owner, *h), face_levels.get(u)) {
+                    (Ok(t), Some(fl)) => t
+                        .faces
+                        .iter()
+                        .zip(fl.iter())
+                        .map(|(f, l)| (f.0.as_slice(), l.as_slice()))
+                        .collect(),
+                    _ => alloc::vec::Vec::new(),
                 }
-                _ => alloc::vec::Vec::new(),
-            });
+            }
+            _ => alloc::vec::Vec::new(),
+        });
         // An array's layers 1..: their level lists; then (texels, levels) per layer, layer 0
         // (`texels`, `level_refs`) first.
         let layer_levels: [alloc::vec::Vec<alloc::vec::Vec<&[u32]>>; TEXTURE_UNITS] =
@@ -922,29 +921,28 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
-        let layer_refs: [alloc::vec::Vec<(&[u32], &[&[u32]])>; TEXTURE_UNITS] =
-            core::array::from_fn(|u| match c.textures.get(u) {
-                Some(Some(Sampled::Texture(h))) => {
-                    match (
-                        self.textures.get(owner, *h),
-                        layer_levels.get(u),
-                        level_refs.get(u),
-                    ) {
-                        (Ok(t), Some(ll), Some(l0)) if t.array => {
-                            core::iter::once((t.texels.as_slice(), l0.as_slice()))
-                                .chain(
-                                    t.layers
-                                        .iter()
-                                        .zip(ll.iter())
-                                        .map(|(l, v)| (l.0.as_slice(), v.as_slice())),
-                                )
-                                .collect()
-                        }
-                        _ => alloc::vec::Vec::new(),
+        let layer_refs: PerUnitLayers<'_> = core::array::from_fn(|u| match c.textures.get(u) {
+            Some(Some(Sampled::Texture(h))) => {
+                match (
+                    self.textures.get(owner, *h),
+                    layer_levels.get(u),
+                    level_refs.get(u),
+                ) {
+                    (Ok(t), Some(ll), Some(l0)) if t.array => {
+                        core::iter::once((t.texels.as_slice(), l0.as_slice()))
+                            .chain(
+                                t.layers
+                                    .iter()
+                                    .zip(ll.iter())
+                                    .map(|(l, v)| (l.0.as_slice(), v.as_slice())),
+                            )
+                            .collect()
                     }
+                    _ => alloc::vec::Vec::new(),
                 }
-                _ => alloc::vec::Vec::new(),
-            });
+            }
+            _ => alloc::vec::Vec::new(),
+        });
         for ((((slot, bound), mips), faces), layers) in textures
             .iter_mut()
             .zip(c.textures.iter())
@@ -1345,6 +1343,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
 }
 
 /// Level 0 and the mip levels 1.. of one texture face, level 0 first.
+/// Per texture unit: a cube's faces or an array's layers as (texels, levels 1, 2, ...).
+type PerUnitLayers<'a> = [alloc::vec::Vec<(&'a [u32], &'a [&'a [u32]])>; TEXTURE_UNITS];
+
 fn level_chain<'a>(l0: &'a [u32], rest: &'a [alloc::vec::Vec<u32>]) -> alloc::vec::Vec<&'a [u32]> {
     core::iter::once(l0)
         .chain(rest.iter().map(alloc::vec::Vec::as_slice))
