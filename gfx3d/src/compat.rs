@@ -220,8 +220,8 @@ pub struct SceneTexture {
     /// An integer texture's words (`"ints"`, 4 a texel: r, g, b, a, row 0 first; an RGBA32I
     /// value as its i32 bits); `texels` is then empty.
     pub ints: Vec<u32>,
-    /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0). Gfx3D has
-    /// no array textures yet: such a scene is read (its pairs are host-only) but not drawn.
+    /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0), drawn as
+    /// a `tex_create_array` texture (`"mipmaps"`: every layer's box chain).
     pub layers: Vec<Vec<u32>>,
 }
 
@@ -477,6 +477,14 @@ impl Scene {
                 let mut faces = Vec::new();
                 let mut layers = Vec::new();
                 if let Some(list) = t.get("layers") {
+                    for key in ["rgba8", "cube", "levels"] {
+                        if t.get(key).is_some() {
+                            return Err(format!(
+                                "{}: an array gives its texels as \"layers\" (and \"mipmaps\"), not \"{}\"",
+                                p, key
+                            ));
+                        }
+                    }
                     for l in array(list, &p)? {
                         layers.push(picture(l, "layer")?);
                     }
@@ -811,18 +819,25 @@ fn render_inner(
         if bound.iter().any(|(u, _)| u == unit) {
             continue;
         }
-        if !tex.layers.is_empty() {
-            return Err(format!(
-                "texture {}: array textures (\"layers\") are not supported by Gfx3D yet",
-                sname
-            ));
-        }
         let id = if tex.format.is_integer() {
             let id = g
                 .tex_create_format(o, tex.width, tex.height, tex.format)
                 .map_err(e("integer texture"))?;
             g.tex_upload_ints(o, id, &tex.ints)
                 .map_err(e("integer texture upload"))?;
+            id
+        } else if !tex.layers.is_empty() {
+            let id = g
+                .tex_create_array(o, tex.width, tex.height, tex.layers.len() as u32)
+                .map_err(e("array texture"))?;
+            for (z, texels) in tex.layers.iter().enumerate() {
+                g.tex_upload_layer(o, id, z as u32, texels)
+                    .map_err(e("array layer upload"))?;
+            }
+            // `"mipmaps"`: every layer's box chain.
+            if !tex.levels.is_empty() {
+                g.tex_generate_mipmaps(o, id).map_err(e("array mipmaps"))?;
+            }
             id
         } else if tex.faces.is_empty() {
             let id = g
@@ -846,7 +861,7 @@ fn render_inner(
             id
         };
         g.tex_sampler(o, id, tex.sampler).map_err(e("sampler"))?;
-        if !tex.levels.is_empty() && tex.faces.is_empty() {
+        if !tex.levels.is_empty() && tex.faces.is_empty() && tex.layers.is_empty() {
             let refs: Vec<&[u32]> = tex.levels.iter().map(|l| l.as_slice()).collect();
             g.tex_levels(o, id, &refs).map_err(e("texture levels"))?;
         }

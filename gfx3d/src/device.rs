@@ -220,6 +220,25 @@ pub trait Device {
         }
         self.texture_create_cube(ctx, size, l0, sampler)
     }
+    /// Whether [`Device::texture_create_array`] makes 2D array textures (an array texture at
+    /// a draw on a device without them is `Error::ArrayUnsupported`).
+    fn supports_array_textures(&self) -> bool {
+        false
+    }
+    /// A 2D array texture of `layers.len()` layers of `width` x `height` texels:
+    /// `layers[z][l]` is level l of layer z (texels as [`Device::texture_create_levels`],
+    /// every layer the same count), destroyed with [`Device::texture_destroy`]. Devices
+    /// without array textures keep this default.
+    fn texture_create_array(
+        &mut self,
+        _ctx: DevId,
+        _width: u32,
+        _height: u32,
+        _layers: &[&[&[u32]]],
+        _sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        Err(DeviceError("this device has no array textures"))
+    }
     /// Whether [`Device::texture_create_ints`] makes integer textures (an integer texture at
     /// a draw on a device without them is `Error::TextureFormatOp`).
     fn supports_integer_textures(&self) -> bool {

@@ -320,6 +320,36 @@ pub enum Error {
     TextureFormatOp {
         what: &'static str,
     },
+    /// An array texture's layer count outside `1..=TEXTURE_LAYERS_MAX`, or more layers of
+    /// `width` x `height` than `TEXTURE_ARRAY_BYTES_MAX` holds (`tex_create_array`).
+    BadLayerCount {
+        layers: u32,
+        width: u32,
+        height: u32,
+    },
+    /// A layer index at or past the array's `layers` (0: the texture is not an array).
+    BadArrayLayer {
+        layer: u32,
+        layers: u32,
+    },
+    /// A draw whose program's sampler on `unit` and the texture bound there disagree on being
+    /// an array: a sampler2DArray needs an array texture (`array_sampler`), any other sampler
+    /// a texture that is not one. GL leaves it undefined; Gfx3D refuses it.
+    ArraySamplerMismatch {
+        unit: u32,
+        array_sampler: bool,
+    },
+    /// A draw sampling an array texture whose layer `layer` has `levels` mip levels where
+    /// layer 0 has `expected` (every layer of an array has the same levels).
+    ArrayLevelMismatch {
+        layer: u32,
+        levels: u32,
+        expected: u32,
+    },
+    /// An array texture where the call or the device backend has none.
+    ArrayUnsupported {
+        what: &'static str,
+    },
     /// An instance count outside `1..=INSTANCES_MAX`.
     InstanceCount {
         instances: u32,
@@ -498,6 +528,35 @@ impl fmt::Display for Error {
             Error::SampleTargetInFrame => f.write_str(
                 "render target sampled while its frame is open (a draw cannot sample the target it draws into; end its frame first)",
             ),
+            Error::BadLayerCount {
+                layers,
+                width,
+                height,
+            } => write!(
+                f,
+                "bad array texture layer count {} of {}x{} (allowed: 1..={} layers, at most {} bytes of level-0 texels)",
+                layers, width, height, TEXTURE_LAYERS_MAX, TEXTURE_ARRAY_BYTES_MAX
+            ),
+            Error::BadArrayLayer { layer, layers } => {
+                if *layers == 0 {
+                    write!(f, "layer {} of a texture that is not an array (only array textures have layers)", layer)
+                } else {
+                    write!(f, "array layer {} out of range (the array has layers 0..={})", layer, layers - 1)
+                }
+            }
+            Error::ArraySamplerMismatch { unit, array_sampler } => {
+                if *array_sampler {
+                    write!(f, "texture unit {}: the program's sampler2DArray needs an array texture (tex_create_array) bound there", unit)
+                } else {
+                    write!(f, "texture unit {}: an array texture is bound there, but the program's sampler there is not a sampler2DArray", unit)
+                }
+            }
+            Error::ArrayLevelMismatch { layer, levels, expected } => write!(
+                f,
+                "array texture layer {} has {} mip levels, layer 0 has {} (every layer needs the same levels)",
+                layer, levels, expected
+            ),
+            Error::ArrayUnsupported { what } => write!(f, "array textures are not supported {}", what),
             Error::InstanceCount { instances } => write!(
                 f,
                 "instance count {} (allowed: 1..={})",

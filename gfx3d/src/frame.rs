@@ -716,15 +716,44 @@ impl<P: ShaderProgram> Gfx3d<P> {
         sampled: &[Option<Sampled>; TEXTURE_UNITS],
     ) -> Result<()> {
         let p = &self.programs.get(owner, pid)?.program;
-        let (units, ints, uints) = (
+        let (units, ints, uints, arrays) = (
             p.sampler_units(),
             p.integer_sampler_units(),
             p.unsigned_sampler_units(),
+            p.array_sampler_units(),
         );
         for (u, bound) in sampled.iter().enumerate() {
             let bit = 1u16 << (u & 15);
-            if (units | ints) & bit == 0 {
+            if (units | ints | arrays) & bit == 0 {
                 continue;
+            }
+            // sampler2DArray and array textures go together (nothing bound reads black).
+            let array_tex = match bound {
+                Some(Sampled::Texture(h)) => self.textures.get(owner, *h).ok().map(|t| t.array),
+                Some(Sampled::Target { .. }) => Some(false),
+                None => None,
+            };
+            if let Some(is_array) = array_tex {
+                if is_array != (arrays & bit != 0) {
+                    return Err(Error::ArraySamplerMismatch {
+                        unit: u as u32,
+                        array_sampler: arrays & bit != 0,
+                    });
+                }
+            }
+            if let Some(Sampled::Texture(h)) = bound {
+                if let Ok(t) = self.textures.get(owner, *h) {
+                    let expected = t.levels.len();
+                    for (i, l) in t.layers.iter().enumerate() {
+                        if l.1.len() != expected {
+                            return Err(Error::ArrayLevelMismatch {
+                                layer: i as u32 + 1,
+                                levels: l.1.len() as u32 + 1,
+                                expected: expected as u32 + 1,
+                            });
+                        }
+                    }
+                }
             }
             let sampler = if uints & bit != 0 {
                 "usampler2D"
@@ -862,26 +891,64 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
-        let face_refs: [alloc::vec::Vec<(&[u32], &[&[u32]])>; TEXTURE_UNITS] =
-            core::array::from_fn(|u| match c.textures.get(u) {
-                Some(Some(Sampled::Texture(h))) => {
-                    match (self.textures.get(owner, *h), face_levels.get(u)) {
-                        (Ok(t), Some(fl)) => t
-                            .faces
-                            .iter()
-                            .zip(fl.iter())
-                            .map(|(f, l)| (f.0.as_slice(), l.as_slice()))
-                            .collect(),
-                        _ => alloc::vec::Vec::new(),
-                    }
+        let face_refs: PerUnitLayers<'_> = core::array::from_fn(|u| match c.textures.get(u) {
+            Some(Some(Sampled::Texture(h))) => {
+                match (self.textures.get(owner, *h), face_levels.get(u)) {
+                    (Ok(t), Some(fl)) => t
+                        .faces
+                        .iter()
+                        .zip(fl.iter())
+                        .map(|(f, l)| (f.0.as_slice(), l.as_slice()))
+                        .collect(),
+                    _ => alloc::vec::Vec::new(),
                 }
+            }
+            _ => alloc::vec::Vec::new(),
+        });
+        // An array's layers 1..: their level lists; then (texels, levels) per layer, layer 0
+        // (`texels`, `level_refs`) first.
+        let layer_levels: [alloc::vec::Vec<alloc::vec::Vec<&[u32]>>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match c.textures.get(u) {
+                Some(Some(Sampled::Texture(h))) => self
+                    .textures
+                    .get(owner, *h)
+                    .map(|t| {
+                        t.layers
+                            .iter()
+                            .map(|l| l.1.iter().map(|v| v.as_slice()).collect())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 _ => alloc::vec::Vec::new(),
             });
-        for (((slot, bound), mips), faces) in textures
+        let layer_refs: PerUnitLayers<'_> = core::array::from_fn(|u| match c.textures.get(u) {
+            Some(Some(Sampled::Texture(h))) => {
+                match (
+                    self.textures.get(owner, *h),
+                    layer_levels.get(u),
+                    level_refs.get(u),
+                ) {
+                    (Ok(t), Some(ll), Some(l0)) if t.array => {
+                        core::iter::once((t.texels.as_slice(), l0.as_slice()))
+                            .chain(
+                                t.layers
+                                    .iter()
+                                    .zip(ll.iter())
+                                    .map(|(l, v)| (l.0.as_slice(), v.as_slice())),
+                            )
+                            .collect()
+                    }
+                    _ => alloc::vec::Vec::new(),
+                }
+            }
+            _ => alloc::vec::Vec::new(),
+        });
+        for ((((slot, bound), mips), faces), layers) in textures
             .iter_mut()
             .zip(c.textures.iter())
             .zip(level_refs.iter())
             .zip(face_refs.iter())
+            .zip(layer_refs.iter())
         {
             match bound {
                 Some(Sampled::Texture(h)) => {
@@ -889,6 +956,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                         *slot = Some(SoftTexture {
                             mips,
                             faces,
+                            layers,
                             width: t.width,
                             height: t.height,
                             texels: &t.texels,
@@ -908,6 +976,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                                 &[]
                             },
                             faces: &[],
+                            layers: &[],
                             width: t.width,
                             height: t.height,
                             texels: &t.color,
@@ -1046,6 +1115,29 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 Ok(d) => {
                     self.counters.uploads += 1;
                     self.counters.bytes_up += bytes;
+                    self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
+                    Ok(Some(d))
+                }
+                Err(e) => self.device_failed(e).map(|_| None),
+            };
+        }
+        if t.array {
+            if !dev.supports_array_textures() {
+                return Err(Error::ArrayUnsupported {
+                    what: "by this device backend (draw with the software backend)",
+                });
+            }
+            let chains: alloc::vec::Vec<alloc::vec::Vec<&[u32]>> =
+                core::iter::once(level_chain(&t.texels, &t.levels))
+                    .chain(t.layers.iter().map(|l| level_chain(&l.0, &l.1)))
+                    .collect();
+            let refs: alloc::vec::Vec<&[&[u32]]> = chains.iter().map(|c| c.as_slice()).collect();
+            let r = dev.texture_create_array(dctx, t.width, t.height, &refs, t.sampler);
+            let texels: u64 = chains.iter().flatten().map(|l| l.len() as u64).sum();
+            return match r {
+                Ok(d) => {
+                    self.counters.uploads += 1;
+                    self.counters.bytes_up += texels * 4;
                     self.textures.get_mut(owner, tex)?.resident.push((dctx, d));
                     Ok(Some(d))
                 }
@@ -1251,6 +1343,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
 }
 
 /// Level 0 and the mip levels 1.. of one texture face, level 0 first.
+/// Per texture unit: a cube's faces or an array's layers as (texels, levels 1, 2, ...).
+type PerUnitLayers<'a> = [alloc::vec::Vec<(&'a [u32], &'a [&'a [u32]])>; TEXTURE_UNITS];
+
 fn level_chain<'a>(l0: &'a [u32], rest: &'a [alloc::vec::Vec<u32>]) -> alloc::vec::Vec<&'a [u32]> {
     core::iter::once(l0)
         .chain(rest.iter().map(alloc::vec::Vec::as_slice))

@@ -893,6 +893,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 texels,
                 levels: Vec::new(),
                 faces: Vec::new(),
+                layers: Vec::new(),
+                array: false,
                 sampler: SamplerState::default(),
                 format: TextureFormat::Rgba8,
                 ints: Vec::new(),
@@ -929,6 +931,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 texels: Vec::new(),
                 levels: Vec::new(),
                 faces: Vec::new(),
+                layers: Vec::new(),
+                array: false,
                 sampler: SamplerState::default(),
                 format,
                 ints,
@@ -999,6 +1003,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 texels,
                 levels: Vec::new(),
                 faces,
+                layers: Vec::new(),
+                array: false,
                 sampler: SamplerState::default(),
                 format: TextureFormat::Rgba8,
                 ints: Vec::new(),
@@ -1050,6 +1056,170 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
+    /// A 2D array texture of `layers` layers (1..=[`TEXTURE_LAYERS_MAX`], at most
+    /// [`TEXTURE_ARRAY_BYTES_MAX`] bytes of level 0 together) of `width` x `height` texels
+    /// each (1..=1024), texels 0 until uploaded with
+    /// [`Self::tex_upload_layer`]. Sampled by `sampler2DArray` only (another sampler on its
+    /// unit, or a sampler2DArray on another texture, is [`Error::ArraySamplerMismatch`] at the
+    /// draw). Each layer has its own mip levels ([`Self::tex_layer_levels`] or
+    /// [`Self::tex_generate_mipmaps`]); every layer must have as many at a draw. Both backends
+    /// draw it (VirGL: a PIPE_TEXTURE_2D_ARRAY resource).
+    pub fn tex_create_array(
+        &mut self,
+        owner: u32,
+        width: u32,
+        height: u32,
+        layers: u32,
+    ) -> Result<TextureId> {
+        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+            return Err(Error::BadTextureSize { width, height });
+        }
+        let bytes = width as u64 * height as u64 * layers as u64 * 4;
+        if layers == 0 || layers > TEXTURE_LAYERS_MAX || bytes > TEXTURE_ARRAY_BYTES_MAX {
+            return Err(Error::BadLayerCount {
+                layers,
+                width,
+                height,
+            });
+        }
+        let n = width as usize * height as usize;
+        let texels = filled(n, 0u32)?;
+        let mut rest = Vec::new();
+        rest.try_reserve_exact(layers as usize - 1)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: n * 4 * layers as usize,
+            })?;
+        for _ in 1..layers {
+            rest.push((filled(n, 0u32)?, Vec::new()));
+        }
+        let line = alloc::format!("tex-array {}x{} {}", width, height, layers);
+        self.log_mock(&line);
+        self.textures.insert(
+            owner,
+            Texture {
+                width,
+                height,
+                texels,
+                levels: Vec::new(),
+                faces: Vec::new(),
+                layers: rest,
+                array: true,
+                sampler: SamplerState::default(),
+                format: TextureFormat::Rgba8,
+                ints: Vec::new(),
+                resident: Vec::new(),
+            },
+        )
+    }
+
+    /// Layers of an array texture; 0 for a texture that is not an array.
+    pub fn tex_layers(&self, owner: u32, tex: TextureId) -> Result<u32> {
+        Ok(self.textures.get(owner, tex)?.layer_count())
+    }
+
+    /// Checks that `layer` is a layer of array texture `t` ([`Error::BadArrayLayer`]).
+    fn check_layer(t: &Texture, layer: u32) -> Result<()> {
+        let layers = t.layer_count();
+        if layer >= layers {
+            return Err(Error::BadArrayLayer { layer, layers });
+        }
+        Ok(())
+    }
+
+    /// Replaces every texel of layer `layer` of an array texture (0xAARRGGBB, row 0 first,
+    /// width x height exactly, as [`Self::tex_upload`]; layer 0 is what `tex_upload` writes).
+    /// The layer's mip levels are kept (upload them again, or generate them).
+    pub fn tex_upload_layer(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        layer: u32,
+        texels: &[u32],
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        Self::check_layer(t, layer)?;
+        if layer == 0 {
+            return self.tex_upload(owner, tex, texels);
+        }
+        if texels.len() != t.texels.len() {
+            return Err(Error::PixelCount {
+                found: texels.len(),
+                expected: t.texels.len(),
+            });
+        }
+        self.tex_release_device(owner, tex)?;
+        if let Some(l) = self
+            .textures
+            .get_mut(owner, tex)?
+            .layers
+            .get_mut(layer as usize - 1)
+        {
+            l.0.copy_from_slice(texels);
+        }
+        let line = alloc::format!("tex-layer {}", layer);
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Replaces mip levels 1, 2, ... of layer `layer` of an array texture, as
+    /// [`Self::tex_levels`] does for a 2D texture (`tex_levels` on an array is layer 0's).
+    /// Every layer needs the same number of levels when the array is drawn
+    /// ([`Error::ArrayLevelMismatch`] otherwise).
+    pub fn tex_layer_levels(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        layer: u32,
+        levels: &[&[u32]],
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        Self::check_layer(t, layer)?;
+        if layer == 0 {
+            return self.tex_levels(owner, tex, levels);
+        }
+        let copy = Self::level_copies(t.width, t.height, levels)?;
+        self.tex_release_device(owner, tex)?;
+        let t = self.textures.get_mut(owner, tex)?;
+        let line = alloc::format!(
+            "tex-layer-levels {} {}x{} {}",
+            layer,
+            t.width,
+            t.height,
+            copy.len()
+        );
+        if let Some(l) = t.layers.get_mut(layer as usize - 1) {
+            l.1 = copy;
+        }
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// Checked copies of mip levels 1, 2, ... of a `w` x `h` picture (see [`Self::tex_levels`]).
+    fn level_copies(w: u32, h: u32, levels: &[&[u32]]) -> Result<Vec<Vec<u32>>> {
+        let max = 32 - w.max(h).leading_zeros() - 1;
+        if levels.len() > max as usize {
+            return Err(Error::BadMipLevel {
+                level: levels.len() as u32,
+                max,
+            });
+        }
+        let mut copy = Vec::new();
+        for (i, l) in levels.iter().enumerate() {
+            let s = i as u32 + 1;
+            let n = (w >> s).max(1) as usize * (h >> s).max(1) as usize;
+            if l.len() != n {
+                return Err(Error::PixelCount {
+                    found: l.len(),
+                    expected: n,
+                });
+            }
+            let mut v = filled(n, 0u32)?;
+            v.copy_from_slice(l);
+            copy.push(v);
+        }
+        Ok(copy)
+    }
+
     fn tex_release_device(&mut self, owner: u32, tex: TextureId) -> Result<()> {
         let resident = core::mem::take(&mut self.textures.get_mut(owner, tex)?.resident);
         if self.virgl_active() {
@@ -1088,7 +1258,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
 
     /// Replaces mip levels 1, 2, ... (0xAARRGGBB, row 0 first): `levels[i]` is level i + 1,
     /// max(1, width >> (i + 1)) x max(1, height >> (i + 1)) texels exactly, and there are at
-    /// most as many as the chain down to 1x1 has. An empty list leaves level 0 only.
+    /// most as many as the chain down to 1x1 has. An empty list leaves level 0 only. On an
+    /// array texture these are layer 0's levels ([`Self::tex_layer_levels`]).
     pub fn tex_levels(&mut self, owner: u32, tex: TextureId, levels: &[&[u32]]) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
         if t.format.is_integer() {
@@ -1102,27 +1273,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             });
         }
         let (w, h) = (t.width, t.height);
-        let max = 32 - w.max(h).leading_zeros() - 1;
-        if levels.len() > max as usize {
-            return Err(Error::BadMipLevel {
-                level: levels.len() as u32,
-                max,
-            });
-        }
-        let mut copy = Vec::new();
-        for (i, l) in levels.iter().enumerate() {
-            let s = i as u32 + 1;
-            let n = (w >> s).max(1) as usize * (h >> s).max(1) as usize;
-            if l.len() != n {
-                return Err(Error::PixelCount {
-                    found: l.len(),
-                    expected: n,
-                });
-            }
-            let mut v = filled(n, 0u32)?;
-            v.copy_from_slice(l);
-            copy.push(v);
-        }
+        let copy = Self::level_copies(w, h, levels)?;
         self.tex_release_device(owner, tex)?;
         let line = alloc::format!("tex-levels {}x{} {}", w, h, copy.len());
         self.textures.get_mut(owner, tex)?.levels = copy;
@@ -1145,12 +1296,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
             .iter()
             .map(|f| crate::texture::box_chain(t.width, t.height, &f.0))
             .collect();
+        let layer_chains: Vec<Vec<Vec<u32>>> = t
+            .layers
+            .iter()
+            .map(|l| crate::texture::box_chain(t.width, t.height, &l.0))
+            .collect();
         self.tex_release_device(owner, tex)?;
         let t = self.textures.get_mut(owner, tex)?;
         let line = alloc::format!("tex-mipmaps {}x{} {}", t.width, t.height, chain.len());
         t.levels = chain;
         for (f, c) in t.faces.iter_mut().zip(face_chains) {
             f.1 = c;
+        }
+        for (l, c) in t.layers.iter_mut().zip(layer_chains) {
+            l.1 = c;
         }
         self.log_mock(&line);
         Ok(())
@@ -1372,9 +1531,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
             .textures
             .iter_all()
             .map(|(_, _, t)| {
+                // A cube's faces 1..=5 and an array's layers 1.., each with its levels.
                 let faces: usize = t
                     .faces
                     .iter()
+                    .chain(t.layers.iter())
                     .map(|f| f.0.len() + f.1.iter().map(Vec::len).sum::<usize>())
                     .sum();
                 (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>() + faces) * 4

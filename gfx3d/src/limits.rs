@@ -22,6 +22,12 @@ pub const TARGET_WIDTH_MAX: u32 = 1920;
 pub const TARGET_HEIGHT_MAX: u32 = 1080;
 /// Texture width and height range (inclusive, both axes).
 pub const TEXTURE_SIZE_MAX: u32 = 1024;
+/// Layers of a 2D array texture (`tex_create_array`, inclusive range 1..=256): GL 3.3's
+/// guaranteed MAX_ARRAY_TEXTURE_LAYERS and the shader executor's `ARRAY_LAYERS_MAX`.
+pub const TEXTURE_LAYERS_MAX: u32 = 256;
+/// Bytes of level 0 of all the layers of one array texture (width x height x layers x 4): 32
+/// MiB, so the whole mip chain (a third more) fits one VirGL resource's 64 MiB guest backing.
+pub const TEXTURE_ARRAY_BYTES_MAX: u64 = 32 << 20;
 
 /// Vertex-layout elements (and attribute locations are below this).
 pub const LAYOUT_ELEMENTS_MAX: usize = 8;

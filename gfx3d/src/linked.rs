@@ -270,10 +270,36 @@ impl ShaderProgram for Linked {
                 }
                 _ => Vec::new(),
             });
+        // An array's layers as textures of their own (layer 0 first).
+        let layers: [Vec<TextureRef<'_>>; SAMPLER_CAP] =
+            core::array::from_fn(|u| match d.textures.get(u).copied().flatten() {
+                Some(x) if !x.layers.is_empty() => x
+                    .layers
+                    .iter()
+                    .map(|&(texels, mips)| TextureRef {
+                        layers: &[],
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        ints: None,
+                        width: x.width,
+                        height: x.height,
+                        texels,
+                        sampler: sampler(x.sampler),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            });
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_CAP] = [None; SAMPLER_CAP];
-        for ((slot, tx), faces) in textures.iter_mut().zip(d.textures.iter()).zip(faces.iter()) {
+        for (((slot, tx), faces), layers) in textures
+            .iter_mut()
+            .zip(d.textures.iter())
+            .zip(faces.iter())
+            .zip(layers.iter())
+        {
             *slot = tx.map(|x| TextureRef {
-                layers: &[],
+                layers,
                 faces,
                 mips: x.mips,
                 depth: x.depth,
@@ -410,6 +436,14 @@ impl ShaderProgram for Linked {
                     shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D
                 )
             })
+            .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
+    }
+
+    fn array_sampler_units(&self) -> u16 {
+        self.program
+            .samplers()
+            .iter()
+            .filter(|s| s.ty == shader::ir::Type::Sampler2DArray)
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 

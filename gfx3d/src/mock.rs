@@ -4,6 +4,9 @@
 //! (`tex_generate_mipmaps` built N), and `tex-sampler MAG,MIN WRAP_S,WRAP_T lod BIAS,MIN,MAX CMP`
 //! (`tex_sampler`; GL enum values in hex: MIN folds the mip filter in as GL's min filter does,
 //! e.g. 2703 is GL_LINEAR_MIPMAP_LINEAR; CMP is `off` or the compare function, e.g. 203).
+//! Array textures: `tex-array WxH N` (`tex_create_array` of N layers), `tex-layer Z`
+//! (`tex_upload_layer` of layer Z >= 1; layer 0 is `tex_upload`) and `tex-layer-levels Z WxH N`
+//! (`tex_layer_levels` of layer Z >= 1; layer 0's are `tex-levels`).
 //! A refused call logs nothing.
 //! It is a validation tool, never a renderer.
 

@@ -60,6 +60,9 @@ pub struct SoftTexture<'a> {
     pub mips: &'a [&'a [u32]],
     /// A cube texture's faces 1..=5 as (texels, levels 1, 2, ...); empty for a 2D texture.
     pub faces: &'a [(&'a [u32], &'a [&'a [u32]])],
+    /// An array texture's layers as (texels, levels 1, 2, ...), layer 0 first (its are
+    /// `texels` and `mips` again); empty for a texture that is not an array.
+    pub layers: &'a [(&'a [u32], &'a [&'a [u32]])],
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.
@@ -143,6 +146,11 @@ pub trait ShaderProgram {
     }
     /// The subset of [`ShaderProgram::integer_sampler_units`] that are usampler2D.
     fn unsigned_sampler_units(&self) -> u16 {
+        0
+    }
+    /// Units whose sampler is a sampler2DArray (bit n = unit n): a draw needs an array
+    /// texture bound there, and an array texture is sampled by nothing else.
+    fn array_sampler_units(&self) -> u16 {
         0
     }
 }

@@ -186,6 +186,12 @@ pub(crate) struct Texture {
     /// A cube texture's faces 1..=5 (+x is face 0: `texels`/`levels`), each (texels, levels
     /// 1, 2, ...) of the same square size. Empty: a 2D texture.
     pub faces: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// A 2D array texture's layers 1.. (layer 0 is `texels`/`levels`), each (texels, levels
+    /// 1, 2, ...) of the same size. Empty for other textures and for an array of 1 layer
+    /// (`array` tells those apart).
+    pub layers: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// Whether this is a 2D array texture (`tex_create_array`), sampled by sampler2DArray.
+    pub array: bool,
     pub sampler: SamplerState,
     /// RGBA8 unless made by `tex_create_format`.
     pub format: TextureFormat,
@@ -194,4 +200,15 @@ pub(crate) struct Texture {
     pub ints: Vec<[u32; 4]>,
     /// Device texture per device context that drew with it: (device context, device texture).
     pub resident: Vec<(DevId, DevId)>,
+}
+
+impl Texture {
+    /// Layers of an array texture (1..=TEXTURE_LAYERS_MAX); 0 for any other texture.
+    pub fn layer_count(&self) -> u32 {
+        if self.array {
+            1 + self.layers.len() as u32
+        } else {
+            0
+        }
+    }
 }

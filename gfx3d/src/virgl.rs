@@ -695,10 +695,10 @@ impl<T: GpuTransport3d> VirglBackend<T> {
     }
 
     /// A B8G8R8A8 texture resource `desc` (2D: one layer; cube: six faces as layers 0..6,
-    /// each transferred with its face as the box's z) with as many mip levels as
+    /// each transferred with its face as the box's z; 2D array: its layers, the layer as z) with as many mip levels as
     /// `layers[0]` has (`layers[z][l]`: level l of layer z, max(1, w >> l) x max(1, h >> l)
     /// texels; every layer the same count), one transfer per level and layer, and its
-    /// sampler view over all the levels (a cube view for a cube).
+    /// sampler view over all the levels (a cube view for a cube, every layer of an array).
     fn texture_layers(
         &mut self,
         ctx: DevId,
@@ -717,6 +717,7 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         let (res, n) = self.create_resource(ctx, &desc)?;
         let cid = self.cid(ctx)?;
         let cube = desc.target == TARGET_TEXTURE_CUBE;
+        let array = desc.target == TARGET_TEXTURE_2D_ARRAY;
         for (z, chain) in layers.iter().enumerate() {
             for (level, texels) in chain.iter().enumerate() {
                 let level = level as u32;
@@ -745,7 +746,11 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         let last_level = desc.last_level;
         let view = self.enc(ctx, "virgl sampler view failed", |e, hp, _| {
             let v = hp.alloc()?;
-            let r = e.create_sampler_view_levels(v, res.0, desc.format, cube, last_level);
+            let r = if array {
+                e.create_sampler_view_array(v, res.0, desc.format, desc.array_size, last_level)
+            } else {
+                e.create_sampler_view_levels(v, res.0, desc.format, cube, last_level)
+            };
             if let Err(err) = r {
                 let _ = hp.free(v);
                 return Err(err);
@@ -1241,6 +1246,22 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             &[&[a], &[b], &[c], &[d], &[e], &[f]],
             sampler,
         )
+    }
+
+    fn supports_array_textures(&self) -> bool {
+        true
+    }
+
+    fn texture_create_array(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        layers: &[&[&[u32]]],
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        let n = u32::try_from(layers.len()).map_err(|_| DeviceError("too many array layers"))?;
+        self.texture_layers(ctx, &ResourceDesc::array_texture(w, h, n), layers, sampler)
     }
 
     fn supports_integer_textures(&self) -> bool {

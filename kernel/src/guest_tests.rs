@@ -86,7 +86,8 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     cube_sphere,
     agg_cube,
     blk_lights,
-    itex
+    itex,
+    arr
 );
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the

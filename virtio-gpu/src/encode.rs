@@ -11,9 +11,10 @@
 use crate::batch::{CommandBuffer, Sink};
 use crate::error::{GpuError, Result};
 use crate::limits::{
-    MAX_BACKING_BYTES, MAX_CONSTANT_VEC4, MAX_DRAW_VERTICES, MAX_MIP_LEVELS, MAX_OBJECT_HANDLES,
-    MAX_RESOURCES, MAX_RESOURCE_DIM, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES, MAX_VERTEX_BUFFERS,
-    MAX_VERTEX_ELEMENTS, MAX_VERTEX_STRIDE, MAX_VIEWPORT_BOUND, MAX_VIEWPORT_DIM,
+    MAX_ARRAY_LAYERS, MAX_BACKING_BYTES, MAX_CONSTANT_VEC4, MAX_DRAW_VERTICES, MAX_MIP_LEVELS,
+    MAX_OBJECT_HANDLES, MAX_RESOURCES, MAX_RESOURCE_DIM, MAX_SAMPLER_UNITS, MAX_SHADER_TEXT_BYTES,
+    MAX_VERTEX_BUFFERS, MAX_VERTEX_ELEMENTS, MAX_VERTEX_STRIDE, MAX_VIEWPORT_BOUND,
+    MAX_VIEWPORT_DIM,
 };
 use crate::proto::Box3d;
 use crate::protocol::*;
@@ -773,6 +774,36 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         )
     }
 
+    /// A sampler view of a TEXTURE_2D_ARRAY resource: layers 0..`layers` (1..=256), levels
+    /// 0..=`last_level`, identity swizzle (what TGSI's `SVIEW 2D_ARRAY` samples). The layer word
+    /// is first | last << 16 (virgl_protocol.h's TEXTURE_LAYER).
+    pub fn create_sampler_view_array(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        layers: u32,
+        last_level: u32,
+    ) -> Result<()> {
+        check_max("sampler view last level", last_level, MAX_MIP_LEVELS - 1)?;
+        if layers == 0 || layers > MAX_ARRAY_LAYERS {
+            return Err(GpuError::OutOfRange {
+                what: "sampler view array layers",
+                value: layers as u64,
+                limit: MAX_ARRAY_LAYERS as u64,
+            });
+        }
+        self.sampler_view_span(
+            handle,
+            resource,
+            format,
+            SWIZZLE_IDENTITY,
+            TARGET_TEXTURE_2D_ARRAY,
+            (layers - 1) << 16,
+            last_level,
+        )
+    }
+
     fn sampler_view(
         &mut self,
         handle: u32,
@@ -793,6 +824,28 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         target: u32,
         last_level: u32,
     ) -> Result<()> {
+        // Layers: first in bits 0..15, last in bits 16..31 (a cube view spans its 6 faces).
+        let layers = if target == TARGET_TEXTURE_CUBE {
+            (CUBE_FACES - 1) << 16
+        } else {
+            0
+        };
+        self.sampler_view_span(
+            handle, resource, format, swizzle, target, layers, last_level,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sampler_view_span(
+        &mut self,
+        handle: u32,
+        resource: u32,
+        format: u32,
+        swizzle: u32,
+        target: u32,
+        layers: u32,
+        last_level: u32,
+    ) -> Result<()> {
         check_handle("sampler view handle", handle)?;
         check_resource("sampler view resource", resource)?;
         check_format(
@@ -807,12 +860,6 @@ impl<'a, S: Sink + ?Sized> Encoder<'a, S> {
         }
         // Format word: format in bits 0..23, texture target in bits 24..31.
         let fmt = (format & 0x00FF_FFFF) | (target << 24);
-        // Layers: first in bits 0..15, last in bits 16..31 (a cube view spans its 6 faces).
-        let layers = if target == TARGET_TEXTURE_CUBE {
-            (CUBE_FACES - 1) << 16
-        } else {
-            0
-        };
         self.emit(&[
             cmd0(CCMD_CREATE_OBJECT, OBJ_SAMPLER_VIEW, SAMPLER_VIEW_SIZE),
             handle,

@@ -55,6 +55,9 @@ pub const MAX_RESOURCE_DIM: u32 = 16384;
 /// Most mip levels of a texture resource (`last_level` + 1): a full chain of a
 /// `MAX_RESOURCE_DIM` texture (16384 = 2^14: 15 levels).
 pub const MAX_MIP_LEVELS: u32 = 15;
+/// Most layers of a 2D array texture resource (`array_size`): GL 3.3's guaranteed
+/// MAX_ARRAY_TEXTURE_LAYERS, so every host takes it.
+pub const MAX_ARRAY_LAYERS: u32 = 256;
 /// Largest guest backing of one resource, in bytes (64 MiB).
 pub const MAX_BACKING_BYTES: usize = 64 << 20;
 

@@ -156,6 +156,8 @@ pub const TARGET_TEXTURE_2D: u32 = 2;
 pub const TARGET_TEXTURE_CUBE: u32 = 4;
 /// Layers of a cube resource (its `array_size`).
 pub const CUBE_FACES: u32 = 6;
+/// PIPE_TEXTURE_2D_ARRAY: `array_size` layers of one size; a transfer box's z is the layer.
+pub const TARGET_TEXTURE_2D_ARRAY: u32 = 7;
 
 // Clear bits.
 pub const CLEAR_DEPTH: u32 = 1 << 0;

@@ -7,7 +7,7 @@
 use crate::batch::Sink;
 use crate::caps::HostCaps;
 use crate::error::{GpuError, Result};
-use crate::limits::{MAX_BACKING_BYTES, MAX_MIP_LEVELS, MAX_RESOURCE_DIM};
+use crate::limits::{MAX_ARRAY_LAYERS, MAX_BACKING_BYTES, MAX_MIP_LEVELS, MAX_RESOURCE_DIM};
 use crate::proto::Box3d;
 use crate::protocol::*;
 
@@ -71,6 +71,15 @@ impl ResourceDesc {
             target: TARGET_TEXTURE_CUBE,
             array_size: CUBE_FACES,
             ..ResourceDesc::texture(size, size)
+        }
+    }
+    /// A B8G8R8A8 2D array texture of `layers` layers of `w` x `h` texels (a transfer box's z
+    /// is the layer). The guest copy holds each level's layers one after another.
+    pub fn array_texture(w: u32, h: u32, layers: u32) -> Self {
+        ResourceDesc {
+            target: TARGET_TEXTURE_2D_ARRAY,
+            array_size: layers,
+            ..ResourceDesc::texture(w, h)
         }
     }
     /// The same resource with `levels` mip levels (`last_level = levels - 1`; 0 is taken as 1).
@@ -157,13 +166,13 @@ impl ResourceDesc {
         if self.bytes_per_texel == 0 || self.bytes_per_texel > 16 {
             return bad("resource bytes per texel must be 1..=16");
         }
-        let layers = if self.target == TARGET_TEXTURE_CUBE {
-            CUBE_FACES
-        } else {
-            1
+        let layers_ok = match self.target {
+            TARGET_TEXTURE_CUBE => self.array_size == CUBE_FACES,
+            TARGET_TEXTURE_2D_ARRAY => (1..=MAX_ARRAY_LAYERS).contains(&self.array_size),
+            _ => self.array_size == 1,
         };
-        if self.depth != 1 || self.array_size != layers || self.nr_samples > 1 {
-            return bad("resource must have depth 1, one layer (a cube 6), no multisampling");
+        if self.depth != 1 || !layers_ok || self.nr_samples > 1 {
+            return bad("resource must have depth 1, one layer (a cube 6, a 2D array 1..=256), no multisampling");
         }
         if self.target == TARGET_BUFFER && self.last_level != 0 {
             return bad("buffer resource must have one level");
@@ -193,7 +202,7 @@ impl ResourceDesc {
                     MAX_BACKING_BYTES as u32,
                 )?;
             }
-            TARGET_TEXTURE_2D => {
+            TARGET_TEXTURE_2D | TARGET_TEXTURE_2D_ARRAY => {
                 range("resource width", self.width, max)?;
                 range("resource height", self.height, max)?;
             }
@@ -203,7 +212,11 @@ impl ResourceDesc {
                     return bad("cube resource faces must be square");
                 }
             }
-            _ => return bad("resource target must be BUFFER, TEXTURE_2D or TEXTURE_CUBE"),
+            _ => {
+                return bad(
+                    "resource target must be BUFFER, TEXTURE_2D, TEXTURE_CUBE or TEXTURE_2D_ARRAY",
+                )
+            }
         }
         self.backing_bytes()
             .filter(|&b| b <= MAX_BACKING_BYTES)

@@ -102,7 +102,7 @@ fn parse_gaps(text: &str) -> Result<BTreeMap<String, Gap>, Vec<String>> {
 
 fn load_suite() -> (Vec<Pair>, BTreeMap<String, Gap>) {
     let dir = suite_dir();
-    // corpus.txt, then the host-only pairs (compared with Mesa, not drawn by VirGL yet).
+    // corpus.txt, then the host-only pairs (compared with Mesa, not drawn by VirGL yet; none today).
     let mut pairs = corpus(&dir);
     pairs.extend(corpus_file(&dir, "host-corpus.txt"));
     let text =

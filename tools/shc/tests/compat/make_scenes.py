@@ -537,8 +537,8 @@ dump("itex", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
 
 # ---- array textures (session 6: arr_*) ----
 # arr: the full-screen quad over a 16x16 sampler2DArray of 4 layers (a distinct colour
-# pattern each: checks, stripes, rings, a diagonal ramp), mipmapped, trilinear; host-only
-# (host-corpus.txt) until Gfx3D has array textures.
+# pattern each: checks, stripes, rings, a diagonal ramp), mipmapped, trilinear; drawn by
+# Gfx3D's array textures too (corpus.txt, since session 8).
 def array_layers(n):
     layers = []
     for l in range(4):
