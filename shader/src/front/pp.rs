@@ -278,6 +278,10 @@ pub struct Preprocessor {
     macros: Vec<Macro, PP_MACRO_MAX>,
     buckets: [u16; BUCKETS],
     free: u16,
+    /// Bit `b` set: some macro stored this run has a name starting with byte `b` (never
+    /// cleared by `#undef`). Most identifiers start with a byte no macro does, and `find`
+    /// answers them without hashing the name.
+    first: [u64; 4],
     active: [u16; PP_MACRO_MAX],
     // conditionals
     conds: Vec<Cond, PP_IF_MAX>,
@@ -661,6 +665,7 @@ impl Preprocessor {
             macros: Vec::new(),
             buckets: [NIL; BUCKETS],
             free: NIL,
+            first: [0; 4],
             active: [0; PP_MACRO_MAX],
             conds: Vec::new(),
             depth: 0,
@@ -693,6 +698,12 @@ impl Preprocessor {
         self.end = 0;
         self.end_splices = 0;
         self.unread = None;
+        // Only slots of this run's table were counted (`insert` also zeroes its slot).
+        let used = self.macros.len().min(PP_MACRO_MAX);
+        if let Some(a) = self.active.get_mut(..used) {
+            a.fill(0);
+        }
+        self.first = [0; 4];
         self.out.clear();
         self.pending.clear();
         self.work.clear();
@@ -702,7 +713,6 @@ impl Preprocessor {
         self.macros.clear();
         self.buckets = [NIL; BUCKETS];
         self.free = NIL;
-        self.active = [0; PP_MACRO_MAX];
         self.conds.clear();
         self.depth = 0;
         self.recursion = 0;
@@ -1307,6 +1317,14 @@ impl Preprocessor {
     // --- macro table ---
 
     fn find(&self, src: &[u8], name: &[u8]) -> Option<usize> {
+        let b = *name.first()? as usize;
+        if self
+            .first
+            .get(b / 64)
+            .is_none_or(|w| w & (1 << (b % 64)) == 0)
+        {
+            return None;
+        }
         let h = hash(name);
         let mut i = *self.buckets.get(h as usize % BUCKETS)?;
         for _ in 0..=PP_MACRO_MAX {
@@ -1325,7 +1343,13 @@ impl Preprocessor {
     /// Stores a new macro (its name token, pool range) and links it; false when the table is
     /// full.
     fn insert(&mut self, src: &[u8], mut m: Macro) -> bool {
-        m.hash = hash(self.spelling(src, &m.name));
+        let name = self.spelling(src, &m.name);
+        m.hash = hash(name);
+        if let Some(&c) = name.first() {
+            if let Some(w) = self.first.get_mut(c as usize / 64) {
+                *w |= 1 << (c % 64);
+            }
+        }
         let b = m.hash as usize % BUCKETS;
         m.next = self.buckets.get(b).copied().unwrap_or(NIL);
         let slot = if self.free != NIL {
@@ -1440,10 +1464,17 @@ impl Preprocessor {
         })
     }
 
+    /// Defines the version's predefined macros, once per run (at the first token or directive
+    /// that is not `#version`).
+    #[inline(always)]
     fn resolve_version(&mut self) {
-        if self.version_resolved {
-            return;
+        if !self.version_resolved {
+            self.define_version_macros();
         }
+    }
+
+    #[inline(never)]
+    fn define_version_macros(&mut self) {
         self.version_resolved = true;
         let v = self.version;
         let _ = self.define_predefined(b"__VERSION__", MacroKind::Object, Some(v.number));
