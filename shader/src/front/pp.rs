@@ -1068,6 +1068,9 @@ impl Preprocessor {
         if let Some(t) = self.unread.take() {
             return t;
         }
+        if self.clean {
+            return self.raw_clean(src, diag);
+        }
         let mut space = false;
         loop {
             let here = PpToken {
@@ -1146,6 +1149,137 @@ impl Preprocessor {
                 _ => return self.scan_token(src, diag, here, c, space),
             }
         }
+    }
+
+    /// [`Preprocessor::raw`] for a source without a backslash (no line continuation): the same
+    /// tokens, scanned with the cursor in locals and written back once (`pp::clean_raw_tests`
+    /// compares it with the general scanner).
+    fn raw_clean(&mut self, src: &[u8], diag: &mut Diagnostics) -> PpToken {
+        let mut pos = self.pos;
+        let mut line = self.line;
+        let mut line_start = self.line_start;
+        let mut space = false;
+        let at = |i: usize| src.get(i).copied();
+        let col = |pos: usize, line_start: usize| {
+            (pos.saturating_sub(line_start) + 1).min(u16::MAX as usize) as u16
+        };
+        let t = loop {
+            let here = PpToken {
+                kind: PpKind::Eof,
+                flags: 0,
+                len: 0,
+                off: pos as u32,
+                line,
+                col: col(pos, line_start),
+                exp: 0,
+            };
+            let Some(c) = at(pos) else {
+                break here;
+            };
+            match c {
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    pos += 1;
+                    while matches!(at(pos), Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+                        pos += 1;
+                    }
+                    space = true;
+                }
+                b'\n' => {
+                    pos += 1;
+                    line = line.saturating_add(1);
+                    line_start = pos;
+                    self.bol = true;
+                    break PpToken {
+                        kind: PpKind::Newline,
+                        ..here
+                    };
+                }
+                b'/' if at(pos + 1) == Some(b'/') => {
+                    let rest = src.get(pos..).unwrap_or(&[]);
+                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    space = true;
+                }
+                b'/' if at(pos + 1) == Some(b'*') => {
+                    pos += 2;
+                    loop {
+                        match at(pos) {
+                            None => {
+                                diag.push(
+                                    here.line,
+                                    here.col as u32,
+                                    format_args!("unterminated comment: '/*' without '*/'"),
+                                );
+                                break;
+                            }
+                            Some(b'*') if at(pos + 1) == Some(b'/') => {
+                                pos += 2;
+                                break;
+                            }
+                            Some(b'\n') => {
+                                pos += 1;
+                                line = line.saturating_add(1);
+                                line_start = pos;
+                            }
+                            Some(_) => pos += 1,
+                        }
+                    }
+                    space = true;
+                }
+                _ => {
+                    let start = pos;
+                    let kind = if ident_start(c) {
+                        pos += 1;
+                        while at(pos).is_some_and(ident_char) {
+                            pos += 1;
+                        }
+                        PpKind::Ident
+                    } else if c.is_ascii_digit()
+                        || (c == b'.' && at(pos + 1).is_some_and(|d| d.is_ascii_digit()))
+                    {
+                        let mut prev = c;
+                        pos += 1;
+                        while let Some(d) = at(pos) {
+                            if ident_char(d)
+                                || d == b'.'
+                                || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
+                            {
+                                prev = d;
+                                pos += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                        PpKind::Number
+                    } else {
+                        let n = punct_len(c, at(pos + 1), at(pos + 2));
+                        pos += n.max(1);
+                        if n == 0 {
+                            PpKind::Other
+                        } else {
+                            PpKind::Punct
+                        }
+                    };
+                    let mut flags = if space { SPACE_BEFORE } else { 0 };
+                    if self.bol {
+                        flags |= LINE_START | SPACE_BEFORE;
+                    }
+                    self.bol = false;
+                    break PpToken {
+                        kind,
+                        flags,
+                        len: (pos - start).min(u16::MAX as usize) as u16,
+                        off: start as u32,
+                        ..here
+                    };
+                }
+            }
+        };
+        self.pos = pos;
+        self.line = line;
+        self.line_start = line_start;
+        self.end = pos;
+        self.end_splices = self.splices;
+        t
     }
 
     fn scan_token(
@@ -3287,6 +3421,8 @@ mod clean_scan_tests {
             b"#if 1\nfloat f = 1.0e-2f;\n#else\nbad\n#endif\n#ifdef",
             b"x",
             b"",
+            b"a\r\n\x0b\x0cb\t/* one\ntwo\n */ c /**/d\n  # define X 1\n .5e+1 1.e-x 0x1Fu a.b.c",
+            b"\xc3\xa9 \x01 ` \"s\" <<=>>=^^||&&!=~\n\n\n#version 330\n/* a * / b **/ e",
         ];
         for (i, src) in sources.iter().enumerate() {
             let mut general = src.to_vec();
@@ -3301,5 +3437,36 @@ mod clean_scan_tests {
                 assert_eq!(da, db, "source {}", i);
             }
         }
+    }
+
+    /// The same comparison over every shader of the golden corpus and the compatibility suite.
+    #[test]
+    fn the_no_continuation_path_scans_every_corpus_shader_as_the_general_one() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut n = 0;
+        for dir in ["tests/in", "../tools/shc/tests/compat"] {
+            let mut files: std::vec::Vec<_> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            for f in files {
+                let src = std::fs::read(&f).unwrap();
+                if src.contains(&b'\\') {
+                    continue;
+                }
+                let mut general = src.clone();
+                general.extend_from_slice(b"\n/* \\ */");
+                let (a, va, da) = run(&src);
+                let (b, vb, db) = run(&general);
+                assert_eq!(a, b, "{}", f.display());
+                assert_eq!(va, vb, "{}", f.display());
+                if !da.contains("unterminated") {
+                    assert_eq!(da, db, "{}", f.display());
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 100, "only {} corpus shaders read", n);
     }
 }
