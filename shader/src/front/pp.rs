@@ -1228,10 +1228,8 @@ impl Preprocessor {
                 _ => {
                     let start = pos;
                     let kind = if ident_start(c) {
-                        pos += 1;
-                        while at(pos).is_some_and(ident_char) {
-                            pos += 1;
-                        }
+                        // The lexer's table-driven run (the same bytes as `ident_char`).
+                        pos += crate::front::lex::ident_run(src.get(pos..).unwrap_or(&[])).max(1);
                         PpKind::Ident
                     } else if c.is_ascii_digit()
                         || (c == b'.' && at(pos + 1).is_some_and(|d| d.is_ascii_digit()))
