@@ -3449,6 +3449,12 @@ mod clean_scan_tests {
                 .collect();
             files.sort();
             for f in files {
+                let shader = f
+                    .extension()
+                    .is_some_and(|e| e == "vert" || e == "frag" || e == "glsl");
+                if !shader {
+                    continue;
+                }
                 let src = std::fs::read(&f).unwrap();
                 if src.contains(&b'\\') {
                     continue;
