@@ -444,11 +444,32 @@ const P2_TABLE: [u16; P2_SLOTS] = {
     t
 };
 
+/// The longest word of [`P2_WORDS`] is shorter than this.
+const P2_LEN_LIMIT: usize = 21;
+
+/// For each lower-case first letter, a bit per length that some word of [`P2_WORDS`] has: most
+/// identifiers are ruled out by this one load, before the hash.
+const P2_SHAPES: [u32; 26] = {
+    let mut t = [0u32; 26];
+    let mut i = 0;
+    while i < P2_WORDS.len() {
+        let w = P2_WORDS[i].0.as_bytes();
+        assert!(w[0].is_ascii_lowercase() && w.len() < P2_LEN_LIMIT);
+        t[(w[0] - b'a') as usize] |= 1 << w.len();
+        i += 1;
+    }
+    t
+};
+
 /// Profile 2's reading of `w` when it differs from the shared tables' (see [`P2_WORDS`]).
 pub fn p2_word(w: &[u8]) -> Option<P2Word> {
     let first = *w.first()?;
     // Every word starts with a lower-case letter; most identifiers are ruled out here.
-    if !first.is_ascii_lowercase() || w.len() > 20 {
+    if !first.is_ascii_lowercase() || w.len() >= P2_LEN_LIMIT {
+        return None;
+    }
+    let shapes = P2_SHAPES.get(first.wrapping_sub(b'a') as usize).copied();
+    if shapes.unwrap_or(0) & (1 << w.len()) == 0 {
         return None;
     }
     let mut h = p2_hash(w);
@@ -775,8 +796,8 @@ fn bad_comment_byte(diag: &mut Diagnostics, line: u32, col: u32, b: Option<u8>) 
     );
 }
 
-/// Length of the identifier run at the start of `rest`.
-fn ident_run(rest: &[u8]) -> usize {
+/// Length of the identifier run (`[A-Za-z0-9_]*`) at the start of `rest`.
+pub(crate) fn ident_run(rest: &[u8]) -> usize {
     // Four bytes a step: most names are a few bytes long, and the loop overhead per byte
     // cost as much as the class test.
     let mut n = 0;

@@ -278,6 +278,10 @@ pub struct Preprocessor {
     macros: Vec<Macro, PP_MACRO_MAX>,
     buckets: [u16; BUCKETS],
     free: u16,
+    /// Bit `b` set: some macro stored this run has a name starting with byte `b` (never
+    /// cleared by `#undef`). Most identifiers start with a byte no macro does, and `find`
+    /// answers them without hashing the name.
+    first: [u64; 4],
     active: [u16; PP_MACRO_MAX],
     // conditionals
     conds: Vec<Cond, PP_IF_MAX>,
@@ -661,6 +665,7 @@ impl Preprocessor {
             macros: Vec::new(),
             buckets: [NIL; BUCKETS],
             free: NIL,
+            first: [0; 4],
             active: [0; PP_MACRO_MAX],
             conds: Vec::new(),
             depth: 0,
@@ -693,6 +698,12 @@ impl Preprocessor {
         self.end = 0;
         self.end_splices = 0;
         self.unread = None;
+        // Only slots of this run's table were counted (`insert` also zeroes its slot).
+        let used = self.macros.len().min(PP_MACRO_MAX);
+        if let Some(a) = self.active.get_mut(..used) {
+            a.fill(0);
+        }
+        self.first = [0; 4];
         self.out.clear();
         self.pending.clear();
         self.work.clear();
@@ -702,7 +713,6 @@ impl Preprocessor {
         self.macros.clear();
         self.buckets = [NIL; BUCKETS];
         self.free = NIL;
-        self.active = [0; PP_MACRO_MAX];
         self.conds.clear();
         self.depth = 0;
         self.recursion = 0;
@@ -1058,6 +1068,9 @@ impl Preprocessor {
         if let Some(t) = self.unread.take() {
             return t;
         }
+        if self.clean {
+            return self.raw_clean(src, diag);
+        }
         let mut space = false;
         loop {
             let here = PpToken {
@@ -1136,6 +1149,135 @@ impl Preprocessor {
                 _ => return self.scan_token(src, diag, here, c, space),
             }
         }
+    }
+
+    /// [`Preprocessor::raw`] for a source without a backslash (no line continuation): the same
+    /// tokens, scanned with the cursor in locals and written back once (`pp::clean_raw_tests`
+    /// compares it with the general scanner).
+    fn raw_clean(&mut self, src: &[u8], diag: &mut Diagnostics) -> PpToken {
+        let mut pos = self.pos;
+        let mut line = self.line;
+        let mut line_start = self.line_start;
+        let mut space = false;
+        let at = |i: usize| src.get(i).copied();
+        let col = |pos: usize, line_start: usize| {
+            (pos.saturating_sub(line_start) + 1).min(u16::MAX as usize) as u16
+        };
+        let t = loop {
+            let here = PpToken {
+                kind: PpKind::Eof,
+                flags: 0,
+                len: 0,
+                off: pos as u32,
+                line,
+                col: col(pos, line_start),
+                exp: 0,
+            };
+            let Some(c) = at(pos) else {
+                break here;
+            };
+            match c {
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    pos += 1;
+                    while matches!(at(pos), Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+                        pos += 1;
+                    }
+                    space = true;
+                }
+                b'\n' => {
+                    pos += 1;
+                    line = line.saturating_add(1);
+                    line_start = pos;
+                    self.bol = true;
+                    break PpToken {
+                        kind: PpKind::Newline,
+                        ..here
+                    };
+                }
+                b'/' if at(pos + 1) == Some(b'/') => {
+                    let rest = src.get(pos..).unwrap_or(&[]);
+                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    space = true;
+                }
+                b'/' if at(pos + 1) == Some(b'*') => {
+                    pos += 2;
+                    loop {
+                        match at(pos) {
+                            None => {
+                                diag.push(
+                                    here.line,
+                                    here.col as u32,
+                                    format_args!("unterminated comment: '/*' without '*/'"),
+                                );
+                                break;
+                            }
+                            Some(b'*') if at(pos + 1) == Some(b'/') => {
+                                pos += 2;
+                                break;
+                            }
+                            Some(b'\n') => {
+                                pos += 1;
+                                line = line.saturating_add(1);
+                                line_start = pos;
+                            }
+                            Some(_) => pos += 1,
+                        }
+                    }
+                    space = true;
+                }
+                _ => {
+                    let start = pos;
+                    let kind = if ident_start(c) {
+                        // The lexer's table-driven run (the same bytes as `ident_char`).
+                        pos += crate::front::lex::ident_run(src.get(pos..).unwrap_or(&[])).max(1);
+                        PpKind::Ident
+                    } else if c.is_ascii_digit()
+                        || (c == b'.' && at(pos + 1).is_some_and(|d| d.is_ascii_digit()))
+                    {
+                        let mut prev = c;
+                        pos += 1;
+                        while let Some(d) = at(pos) {
+                            if ident_char(d)
+                                || d == b'.'
+                                || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
+                            {
+                                prev = d;
+                                pos += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                        PpKind::Number
+                    } else {
+                        let n = punct_len(c, at(pos + 1), at(pos + 2));
+                        pos += n.max(1);
+                        if n == 0 {
+                            PpKind::Other
+                        } else {
+                            PpKind::Punct
+                        }
+                    };
+                    let mut flags = if space { SPACE_BEFORE } else { 0 };
+                    if self.bol {
+                        flags |= LINE_START | SPACE_BEFORE;
+                    }
+                    self.bol = false;
+                    break PpToken {
+                        kind,
+                        flags,
+                        len: (pos - start).min(u16::MAX as usize) as u16,
+                        off: start as u32,
+                        ..here
+                    };
+                }
+            }
+        };
+        self.pos = pos;
+        self.line = line;
+        self.line_start = line_start;
+        self.end = pos;
+        self.end_splices = self.splices;
+        t
     }
 
     fn scan_token(
@@ -1307,6 +1449,14 @@ impl Preprocessor {
     // --- macro table ---
 
     fn find(&self, src: &[u8], name: &[u8]) -> Option<usize> {
+        let b = *name.first()? as usize;
+        if self
+            .first
+            .get(b / 64)
+            .is_none_or(|w| w & (1 << (b % 64)) == 0)
+        {
+            return None;
+        }
         let h = hash(name);
         let mut i = *self.buckets.get(h as usize % BUCKETS)?;
         for _ in 0..=PP_MACRO_MAX {
@@ -1325,7 +1475,13 @@ impl Preprocessor {
     /// Stores a new macro (its name token, pool range) and links it; false when the table is
     /// full.
     fn insert(&mut self, src: &[u8], mut m: Macro) -> bool {
-        m.hash = hash(self.spelling(src, &m.name));
+        let name = self.spelling(src, &m.name);
+        m.hash = hash(name);
+        if let Some(&c) = name.first() {
+            if let Some(w) = self.first.get_mut(c as usize / 64) {
+                *w |= 1 << (c % 64);
+            }
+        }
         let b = m.hash as usize % BUCKETS;
         m.next = self.buckets.get(b).copied().unwrap_or(NIL);
         let slot = if self.free != NIL {
@@ -1440,10 +1596,17 @@ impl Preprocessor {
         })
     }
 
+    /// Defines the version's predefined macros, once per run (at the first token or directive
+    /// that is not `#version`).
+    #[inline(always)]
     fn resolve_version(&mut self) {
-        if self.version_resolved {
-            return;
+        if !self.version_resolved {
+            self.define_version_macros();
         }
+    }
+
+    #[inline(never)]
+    fn define_version_macros(&mut self) {
         self.version_resolved = true;
         let v = self.version;
         let _ = self.define_predefined(b"__VERSION__", MacroKind::Object, Some(v.number));
@@ -3256,6 +3419,8 @@ mod clean_scan_tests {
             b"#if 1\nfloat f = 1.0e-2f;\n#else\nbad\n#endif\n#ifdef",
             b"x",
             b"",
+            b"a\r\n\x0b\x0cb\t/* one\ntwo\n */ c /**/d\n  # define X 1\n .5e+1 1.e-x 0x1Fu a.b.c",
+            b"\xc3\xa9 \x01 ` \"s\" <<=>>=^^||&&!=~\n\n\n#version 330\n/* a * / b **/ e",
         ];
         for (i, src) in sources.iter().enumerate() {
             let mut general = src.to_vec();
@@ -3270,5 +3435,42 @@ mod clean_scan_tests {
                 assert_eq!(da, db, "source {}", i);
             }
         }
+    }
+
+    /// The same comparison over every shader of the golden corpus and the compatibility suite.
+    #[test]
+    fn the_no_continuation_path_scans_every_corpus_shader_as_the_general_one() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut n = 0;
+        for dir in ["tests/in", "../tools/shc/tests/compat"] {
+            let mut files: std::vec::Vec<_> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            for f in files {
+                let shader = f
+                    .extension()
+                    .is_some_and(|e| e == "vert" || e == "frag" || e == "glsl");
+                if !shader {
+                    continue;
+                }
+                let src = std::fs::read(&f).unwrap();
+                if src.contains(&b'\\') {
+                    continue;
+                }
+                let mut general = src.clone();
+                general.extend_from_slice(b"\n/* \\ */");
+                let (a, va, da) = run(&src);
+                let (b, vb, db) = run(&general);
+                assert_eq!(a, b, "{}", f.display());
+                assert_eq!(va, vb, "{}", f.display());
+                if !da.contains("unterminated") {
+                    assert_eq!(da, db, "{}", f.display());
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 100, "only {} corpus shaders read", n);
     }
 }
