@@ -517,7 +517,7 @@ pub(super) fn texture_op(
         return;
     };
     if let (Some(ints), false) = (tex.int_texels(), d.op == Op::TexSize) {
-        super::itex::int_texture_op(d, &tex, ints, r, a, b, out);
+        super::itex::int_texture_op(d, tex, ints, r, a, b, out);
         return;
     }
     let off = offset_of(d.y);
