@@ -342,15 +342,133 @@ pub fn fast_log2(x: f32) -> f32 {
 /// derivatives at the quad's lower-left pixel (the x difference of the lower row, the y
 /// difference of the left column).
 pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
-    let (dux, dvx) = (super::quad::ddx(u), super::quad::ddx(v));
-    let (duy, dvy) = (super::quad::ddy(u), super::quad::ddy(v));
     let mut lambda = [0.0f32; LANES];
-    for l in 0..LANES {
-        // The quad's lower-left lane: row 1 of the block, the quad's left column.
-        let ll = (l & !7) | (l & 2);
-        lambda[l] = tex.lambda(dux[ll], dvx[ll], duy[ll], dvy[ll]);
+    // One lambda per quad (the differences `quad::ddx` and `quad::ddy` take at that lane),
+    // given to its four lanes: a quarter of the work of a lambda per lane, the same values.
+    for b in (0..LANES).step_by(8) {
+        for c in [0, 2] {
+            // The quad's lower-left lane: row 0 of the block, the quad's left column.
+            let ll = b + c;
+            let (dux, dvx) = (u[ll + 1] - u[ll], v[ll + 1] - v[ll]);
+            let (duy, dvy) = (u[ll] - u[ll + 4], v[ll] - v[ll + 4]);
+            let q = tex.lambda(dux, dvx, duy, dvy);
+            for l in [ll, ll + 1, ll + 4, ll + 5] {
+                lambda[l] = q;
+            }
+        }
     }
     lambda
+}
+
+/// Most distinct (level, filter) sources [`texel_lambda_lanes`] samples all lanes of; a lane
+/// group that needs more (lambda varying wildly within 32 fragments) samples lane by lane.
+const SOURCES_MAX: usize = 6;
+
+/// A lane's texel source: mip level `k >> 1`, filtered linear when `k & 1`.
+#[inline(always)]
+fn source_key(level: u32, f: Filter) -> u32 {
+    (level << 1) | (f == Filter::Linear) as u32
+}
+
+/// Every lane's texel of source `key` (lanes that do not use it get some texel too).
+#[inline(always)]
+fn source_lanes(tex: &TextureRef, key: u32, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+    match tex.level((key >> 1) as usize) {
+        Some(mut t) => {
+            t.sampler.filter = if key & 1 == 1 {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            };
+            t.texel_lanes(u, v)
+        }
+        None => [0xFF00_0000; LANES],
+    }
+}
+
+/// [`TextureRef::texel_lambda`] (no offset) of an 8-bit texture for every lane at once, the
+/// same bits lane by lane: each lane's level choice (one or two (level, filter) sources and
+/// the 8-bit weight between them, an unblended lane as its source twice at weight 0, which
+/// `lerp_texel` returns unchanged), then each distinct source sampled for all lanes through
+/// the SIMD `texel_lanes` (the group's lanes mostly share one or two levels), each lane
+/// picking its two texels, and one blend of all lanes.
+pub(super) fn texel_lambda_lanes(
+    tex: &TextureRef,
+    u: &Lanes,
+    v: &Lanes,
+    lambda: &Lanes,
+) -> [u32; LANES] {
+    let s = tex.sampler;
+    let q = (tex.level_count() - 1) as f32;
+    let f = s.min();
+    let mut ka = [0u32; LANES];
+    let mut kb = [0u32; LANES];
+    let mut w = [0u32; LANES];
+    for l in 0..LANES {
+        let lod = tex.lod(lambda[l]);
+        let (a, b, wl) = if !(lod > 0.0) {
+            let k = source_key(0, s.filter);
+            (k, k, 0)
+        } else {
+            match s.mip {
+                MipFilter::None => {
+                    let k = source_key(0, f);
+                    (k, k, 0)
+                }
+                MipFilter::Nearest => {
+                    let d = if lod <= 0.5 {
+                        0.0
+                    } else {
+                        (libm::ceilf(lod + 0.5) - 1.0).min(q)
+                    };
+                    let k = source_key(d as u32, f);
+                    (k, k, 0)
+                }
+                MipFilter::Linear if lod >= q => {
+                    let k = source_key(q as u32, f);
+                    (k, k, 0)
+                }
+                MipFilter::Linear => {
+                    let d = libm::floorf(lod);
+                    let wl = ((lod - d) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
+                    (source_key(d as u32, f), source_key(d as u32 + 1, f), wl)
+                }
+            }
+        };
+        ka[l] = a;
+        kb[l] = b;
+        w[l] = wl;
+    }
+    // The distinct sources, in first-use order.
+    let mut keys = [0u32; SOURCES_MAX];
+    let mut n = 0usize;
+    for l in 0..LANES {
+        for k in [ka[l], kb[l]] {
+            if keys.get(..n).is_some_and(|seen| seen.contains(&k)) {
+                continue;
+            }
+            match keys.get_mut(n) {
+                Some(slot) => *slot = k,
+                None => {
+                    let mut out = [0u32; LANES];
+                    for l in 0..LANES {
+                        out[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
+                    }
+                    return out;
+                }
+            }
+            n += 1;
+        }
+    }
+    let (mut a, mut b) = ([0u32; LANES], [0u32; LANES]);
+    for &k in keys.iter().take(n) {
+        let t = source_lanes(tex, k, u, v);
+        for l in 0..LANES {
+            a[l] = if ka[l] == k { t[l] } else { a[l] };
+            b[l] = if kb[l] == k { t[l] } else { b[l] };
+        }
+    }
+    super::texel::lerp_lanes(&a, &b, &w)
 }
 
 /// Samples every lane at its own lambda, moved by `off` texels.
@@ -362,6 +480,10 @@ pub(super) fn sample_lambda_lanes(
     off: (i32, i32),
     out: &mut Vec4x,
 ) {
+    if off == (0, 0) && !tex.is_float() {
+        super::texel::unpack_lanes(&texel_lambda_lanes(tex, u, v, lambda), out);
+        return;
+    }
     for l in 0..LANES {
         let c = tex.sample_lambda_offset(u[l], v[l], lambda[l], off);
         for k in 0..4 {
@@ -395,7 +517,7 @@ pub(super) fn texture_op(
         return;
     };
     if let (Some(ints), false) = (tex.int_texels(), d.op == Op::TexSize) {
-        super::itex::int_texture_op(d, &tex, ints, r, a, b, out);
+        super::itex::int_texture_op(d, tex, ints, r, a, b, out);
         return;
     }
     let off = offset_of(d.y);
@@ -691,6 +813,136 @@ mod tests {
         assert_eq!(at(0.1, 1), 2);
         assert_eq!(at(0.1, -1), 4);
         assert_eq!(at(0.9, 7), 4 - 1);
+    }
+
+    /// `texel_lambda_lanes` gives every lane the bits of the per-lane `texel_lambda`: full and
+    /// short chains, power-of-two and other sizes, every filter, mip filter and wrap mode,
+    /// bias and clamps, lambdas shared by a few levels (the grouped path) or scattered over
+    /// all of them (the lane-by-lane fallback), and NaN, infinite and huge values.
+    #[test]
+    fn texel_lambda_lanes_matches_texel_lambda() {
+        let mut s = 0x2545_F491u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        let mut store = [0u32; 64 * 64 * 2];
+        for t in store.iter_mut() {
+            *t = next();
+        }
+        // Level i of a w x h chain starts at offset i * 4096 (room for every level).
+        let chain = |w: u32, h: u32, store: &'static [u32]| {
+            let mut levels: std::vec::Vec<&'static [u32]> = std::vec::Vec::new();
+            let (mut lw, mut lh, mut at) = (w, h, 0usize);
+            while lw > 1 || lh > 1 {
+                lw = (lw / 2).max(1);
+                lh = (lh / 2).max(1);
+                at += 97;
+                levels.push(&store[at..at + (lw * lh) as usize]);
+            }
+            levels
+        };
+        let store: &'static [u32] = std::boxed::Box::leak(std::boxed::Box::new(store));
+        let specials = [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            2.0,
+            1.5,
+            LAMBDA_MIN,
+            1e30,
+            -1e30,
+        ];
+        for (w, h) in [(64u32, 64u32), (16, 4), (12, 8), (1, 1), (5, 3)] {
+            let full: &'static [&'static [u32]] = std::vec::Vec::leak(chain(w, h, store));
+            // A chain missing its last levels, and one whose level 1 is short (absent).
+            let cut = &full[..full.len() / 2];
+            let short: &'static [&'static [u32]] = std::vec::Vec::leak(
+                [&store[..1]]
+                    .into_iter()
+                    .chain(full.iter().copied().skip(1))
+                    .collect(),
+            );
+            for mips in [full, cut, short] {
+                for (mag, min) in [
+                    (Filter::Linear, Filter::Linear),
+                    (Filter::Nearest, Filter::Linear),
+                    (Filter::Linear, Filter::Nearest),
+                    (Filter::Nearest, Filter::Nearest),
+                ] {
+                    for mipf in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear] {
+                        for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
+                            let mut sampler = SamplerState {
+                                min_filter: Some(min),
+                                mip: mipf,
+                                ..SamplerState::new(mag, wrap)
+                            };
+                            match next() % 4 {
+                                0 => sampler.lod_bias = 0.75,
+                                1 => sampler.max_lod = 1.25,
+                                2 => sampler.min_lod = 0.5,
+                                _ => {}
+                            }
+                            let t = TextureRef {
+                                mips,
+                                width: w,
+                                height: h,
+                                texels: store,
+                                sampler,
+                                ..tex(sampler)
+                            };
+                            for round in 0..24u32 {
+                                let mut u = [0.0f32; LANES];
+                                let mut v = [0.0f32; LANES];
+                                let mut lambda = [0.0f32; LANES];
+                                let base = (next() % 1200) as f32 / 100.0 - 2.0;
+                                for l in 0..LANES {
+                                    let r = next();
+                                    u[l] = ((r & 0xFFFF) as f32 / 8192.0) - 3.0;
+                                    v[l] = ((r >> 16) as f32 / 16384.0) - 1.0;
+                                    lambda[l] = match round % 3 {
+                                        // Near one value: one or two levels for the group.
+                                        0 => base + (l / 4) as f32 * 0.01,
+                                        // Scattered over every level: the fallback.
+                                        1 => (next() % 1400) as f32 / 100.0 - 2.0,
+                                        _ => specials[(l + round as usize) % specials.len()],
+                                    };
+                                    if round % 5 == 4 {
+                                        u[l] = specials[(l * 7) % specials.len()];
+                                    }
+                                }
+                                let got = texel_lambda_lanes(&t, &u, &v, &lambda);
+                                for l in 0..LANES {
+                                    let want = t.texel_lambda(u[l], v[l], lambda[l], (0, 0));
+                                    assert_eq!(
+                                        got[l], want,
+                                        "{w}x{h} {} levels {sampler:?} lane {l} at ({}, {}) lambda {}",
+                                        mips.len(),
+                                        u[l],
+                                        v[l],
+                                        lambda[l]
+                                    );
+                                }
+                                let mut c = [[0.0f32; LANES]; 4];
+                                sample_lambda_lanes(&t, &u, &v, &lambda, (0, 0), &mut c);
+                                for l in 0..LANES {
+                                    let want = t.sample_lambda(u[l], v[l], lambda[l]);
+                                    for k in 0..4 {
+                                        assert_eq!(c[k][l].to_bits(), want[k].to_bits());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

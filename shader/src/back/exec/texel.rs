@@ -39,6 +39,22 @@ pub(crate) fn bilerp(
     }
 }
 
+/// Per lane: `lerp(a, b, w)` on the four channels, `(a * (256 - w) + b * w + 128) >> 8` with
+/// an 8-bit weight w in [0, 256] (the executor's `lerp_texel`, the blend between two mip
+/// levels); w = 0 gives a unchanged. Larger weights are the caller's bug; they give some
+/// 8-bit-per-channel value (no panic).
+#[inline(always)]
+pub(crate) fn lerp_lanes(a: &[u32; LANES], b: &[u32; LANES], w: &[u32; LANES]) -> [u32; LANES] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        sse2::lerp_lanes(a, b, w)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        portable::lerp_lanes(a, b, w)
+    }
+}
+
 /// Each lane's texel as (r, g, b, a) in [0, 1]: `channel as f32 * (1.0 / 255.0)`, the
 /// executor's `unpack` lane by lane.
 #[inline(always)]
@@ -227,6 +243,16 @@ mod portable {
     }
 
     #[inline(always)]
+    pub(super) fn lerp_lanes(a: &[u32; LANES], b: &[u32; LANES], w: &[u32; LANES]) -> [u32; LANES] {
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            let f = lerp(spread(a[l]), spread(b[l]), w[l] & 0x1FF);
+            r[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
+        }
+        r
+    }
+
+    #[inline(always)]
     pub(super) fn bilerp(
         pair: impl Fn(u32) -> u64,
         i0: &[u32; LANES],
@@ -275,6 +301,39 @@ mod sse2 {
         let d = mul_i16_keep_low_m128i(sub_i16_m128i(b, a), w);
         let a8 = bitor_m128i(shl_imm_u16_m128i::<8>(a), set_splat_i16_m128i(128));
         shr_imm_u16_m128i::<8>(add_i16_m128i(a8, d))
+    }
+
+    /// Each weight in both u16 halves of its lane (weights masked to 9 bits).
+    #[inline(always)]
+    fn dup(w: m128i) -> m128i {
+        let w = bitand_m128i(w, set_splat_i32_m128i(0x1FF));
+        bitor_m128i(w, shl_imm_u32_m128i::<16>(w))
+    }
+
+    #[inline(always)]
+    pub(super) fn lerp_lanes(a: &[u32; LANES], b: &[u32; LANES], w: &[u32; LANES]) -> [u32; LANES] {
+        let zero = zeroed_m128i();
+        let mut out = [0u32; LANES];
+        for k in 0..LANES / 4 {
+            let v = |x: &[u32; LANES]| m128i::from(quad(x, k));
+            let wd = dup(v(w));
+            // Lanes 0, 1 of the quad in the low half, 2, 3 in the high half: their four
+            // channels as u16 fields, each lane's weight in its four fields.
+            let (w_lo, w_hi) = (unpack_low_i32_m128i(wd, wd), unpack_high_i32_m128i(wd, wd));
+            let (a4, b4) = (v(a), v(b));
+            let lo = lerp(
+                unpack_low_i8_m128i(a4, zero),
+                unpack_low_i8_m128i(b4, zero),
+                w_lo,
+            );
+            let hi = lerp(
+                unpack_high_i8_m128i(a4, zero),
+                unpack_high_i8_m128i(b4, zero),
+                w_hi,
+            );
+            set_quad(&mut out, k, pack_i16_to_u8_m128i(lo, hi).into());
+        }
+        out
     }
 
     #[inline(always)]
@@ -493,6 +552,37 @@ mod tests {
                                 ax[l]
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every (a, b, w) of one channel through `lerp_lanes` (and its portable form) against
+    /// the reference formula, each lane and channel with its own values.
+    #[test]
+    fn lerp_lanes_matches_reference_formula_exhaustively() {
+        let (mut a, mut b, mut w) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+        for x in 0..256u32 {
+            for y in 0..256u32 {
+                for w0 in (0..=256u32).step_by(LANES) {
+                    for l in 0..LANES {
+                        let c = |x: u32, s: u32| (x + s * 59 + l as u32 * 13) & 0xFF;
+                        let texel = |x: u32| c(x, 0) | c(x, 1) << 8 | c(x, 2) << 16 | c(x, 3) << 24;
+                        a[l] = texel(x);
+                        b[l] = texel(y);
+                        w[l] = (w0 + l as u32).min(256);
+                    }
+                    let got = lerp_lanes(&a, &b, &w);
+                    let port = portable::lerp_lanes(&a, &b, &w);
+                    for l in 0..LANES {
+                        let mut want = 0;
+                        for s in [0, 8, 16, 24] {
+                            let ch = |t: u32| (t >> s) & 0xFF;
+                            want |= lerp_ref(ch(a[l]), ch(b[l]), w[l]) << s;
+                        }
+                        assert_eq!(got[l], want, "lane {l} a {x} b {y} w {}", w[l]);
+                        assert_eq!(port[l], want, "portable lane {l} a {x} b {y} w {}", w[l]);
                     }
                 }
             }
