@@ -42,7 +42,7 @@ impl Rng {
             0.5,
         ];
         let r = self.next();
-        if r % 4 == 0 {
+        if r.is_multiple_of(4) {
             EDGES[(r >> 8) as usize % EDGES.len()]
         } else {
             ((r >> 16) as u32 as f32 / u32::MAX as f32 - 0.5) * 8.0
@@ -92,7 +92,8 @@ fn check(m: &Module, rounds: u32, seed: u64) {
         let wm = exe.run(&mut regs, &inv, &mut want, active);
         let gm = code.run(&exe, &mut frame, &inv, &mut got, active);
         assert_eq!(wm, gm, "round {round}: active lanes");
-        let pairs: Vec<(&str, &[[f32; LANES]; 4], &[[f32; LANES]; 4])> = match m.stage {
+        type Pair<'a> = (&'a str, &'a [[f32; LANES]; 4], &'a [[f32; LANES]; 4]);
+        let pairs: Vec<Pair> = match m.stage {
             Stage::Fragment => vec![("color", &want.color, &got.color)],
             Stage::Vertex => {
                 let mut v = vec![("position", &want.position, &got.position)];
@@ -168,6 +169,25 @@ fn swizzles_dots_and_lanes_match_interpreter() {
         &frag("c = vec4(dot(a.xy, b.zw), abs(b.zx), 1.0) + w;"),
         60,
         24,
+    );
+}
+
+#[test]
+fn comparisons_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(
+        &frag(
+            "c = vec4(float(a.x < b.x), float(a.y >= b.y), float(a.z == b.z), float(a.w != b.w));",
+        ),
+        90,
+        41,
+    );
+    check(
+        &frag("c = vec4(float(a.x > u.x), float(a.y <= u.y), float(b.z > a.w), 1.0) * w;"),
+        90,
+        42,
     );
 }
 
