@@ -134,6 +134,18 @@ fn frag(body: &str) -> Module {
     )
 }
 
+/// A profile-2 fragment shader (its wider built-in library).
+fn frag2(body: &str) -> Module {
+    let head = FS_HEAD.replace(
+        "#version 330\n",
+        "#version 330\n#pragma chrisos profile 2\n",
+    );
+    compile(
+        Stage::Fragment,
+        &format!("{head}void main() {{ {body} }}\n"),
+    )
+}
+
 #[test]
 fn arithmetic_matches_interpreter() {
     if !have_avx2() {
@@ -170,6 +182,21 @@ fn swizzles_dots_and_lanes_match_interpreter() {
         60,
         24,
     );
+}
+
+#[test]
+fn min_max_and_roots_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(&frag("c = min(a, b) + max(b, u);"), 120, 51);
+    check(&frag("c = clamp(a, b.x, u.y) * max(a.x, w.z);"), 120, 52);
+    check(
+        &frag2("c = vec4(sqrt(a.xy), inversesqrt(b.z), 1.0 / a.w);"),
+        120,
+        53,
+    );
+    check(&frag("c = vec4(normalize(a.xyz), length(b));"), 120, 54);
 }
 
 #[test]

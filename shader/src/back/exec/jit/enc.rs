@@ -31,6 +31,10 @@ pub enum Ps {
     Mul = 0x59,
     Sub = 0x5C,
     Div = 0x5E,
+    Min = 0x5D,
+    Max = 0x5F,
+    /// Unary: the first source must be ymm0 (VEX.vvvv = 1111).
+    Sqrt = 0x51,
 }
 
 impl<'a> Enc<'a> {
@@ -116,6 +120,21 @@ impl<'a> Enc<'a> {
         self.mem(y.0, off, 4)
     }
 
+    /// `vblendvps d, s, t, m`: d = sign of m ? t : s (VEX.256.66.0F3A.W0 4A /r /is4)
+    pub fn blendv(&mut self, d: Y, s: Y, t: Y, m: Y) -> Result<(), EncError> {
+        self.bytes(&[0xC4, 0xE3, ((!s.0 & 0xF) << 3) | 0x05, 0x4A])?;
+        self.byte(0xC0 | (d.0 & 7) << 3 | (t.0 & 7))?;
+        self.byte((m.0 & 7) << 4)
+    }
+
+    /// `vcmpps d, s, t, pred`
+    pub fn cmp_reg(&mut self, d: Y, s: Y, t: Y, pred: u8) -> Result<(), EncError> {
+        self.vex2(s.0, 0)?;
+        self.byte(0xC2)?;
+        self.byte(0xC0 | (d.0 & 7) << 3 | (t.0 & 7))?;
+        self.byte(pred)
+    }
+
     /// `vzeroupper; ret`
     pub fn ret(&mut self) -> Result<(), EncError> {
         self.bytes(&[0xC5, 0xF8, 0x77, 0xC3])
@@ -136,7 +155,16 @@ mod tests {
 
     #[test]
     fn encodings_are_the_manual_ones() {
-        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 7] = [
+        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 10] = [
+            (&[0xC4, 0xE3, 0x75, 0x4A, 0xC2, 0x30], |e| {
+                e.blendv(Y(0), Y(1), Y(2), Y(3))
+            }),
+            (&[0xC5, 0xFC, 0x51, 0x87, 0, 0, 0, 0], |e| {
+                e.op_mem(Ps::Sqrt, Y(0), Y(0), 0)
+            }),
+            (&[0xC5, 0xF4, 0xC2, 0xC2, 0x03], |e| {
+                e.cmp_reg(Y(0), Y(1), Y(2), 3)
+            }),
             (&[0xC5, 0xFC, 0x10, 0x87, 0x20, 0, 0, 0], |e| {
                 e.load(Y(0), 0x20)
             }),

@@ -14,7 +14,7 @@
 //! This round the code keeps registers in the frame (`regs`, the interpreter's register file
 //! cut to 8 lanes) and does load / op / store per component; there is no register allocation
 //! yet. Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
-//! ADD/SUB/MUL (fused splats included), DIV, ABS, DOT, CMP, LOAD_VAR/LOAD_ATTR, LOAD_UNI,
+//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, LOAD_VAR/LOAD_ATTR, LOAD_UNI,
 //! LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR. [`compile`] refuses any other module
 //! ([`JitError::Unsupported`]) and the caller runs the interpreter, which stays the reference.
 //!
@@ -141,6 +141,8 @@ const fn konst(k: usize) -> usize {
 
 const Y0: Y = Y(0);
 const Y1: Y = Y(1);
+const Y2: Y = Y(2);
+const Y3: Y = Y(3);
 const Y7: Y = Y(7);
 
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
@@ -233,6 +235,38 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
                         }
                     }
                     _ => return Err(JitError::Unsupported(d.op)),
+                }
+            }
+            Op::Sqrt | Op::Rsq | Op::Rcp => {
+                // SQRT is VSQRTPS (correctly rounded, as the interpreter's); RSQ = 1 / sqrt(x)
+                // and RCP = 1 / x are true divisions, as there.
+                if d.op != Op::Sqrt {
+                    e.broadcast(Y7, konst(K_ONE))?;
+                }
+                for c in 0..n {
+                    match d.op {
+                        Op::Sqrt => e.op_mem(Ps::Sqrt, Y0, Y0, reg(a, c))?,
+                        Op::Rsq => {
+                            e.op_mem(Ps::Sqrt, Y0, Y0, reg(a, c))?;
+                            e.op_reg(Ps::Div, Y0, Y7, Y0)?;
+                        }
+                        _ => e.op_mem(Ps::Div, Y0, Y7, reg(a, c))?,
+                    }
+                    e.store(reg(dst, c), Y0)?;
+                }
+            }
+            Op::Min | Op::Max => {
+                // f32::min / f32::max as LLVM lowers them on x86 (IEEE minNum / maxNum):
+                // t = b OP a ? b : a (VMAXPS b, a returns a when either is NaN), then b where
+                // a is NaN. Signed zeros come out as that sequence gives them (a's).
+                let op = if d.op == Op::Min { Ps::Min } else { Ps::Max };
+                for c in 0..n {
+                    e.load(Y0, reg(a, c))?;
+                    e.load(Y1, reg(b, c))?;
+                    e.op_reg(op, Y2, Y1, Y0)?;
+                    e.cmp_reg(Y3, Y0, Y0, 0x03)?; // UNORD_Q: a is NaN
+                    e.blendv(Y2, Y2, Y1, Y3)?;
+                    e.store(reg(dst, c), Y2)?;
                 }
             }
             Op::Abs => {
