@@ -388,7 +388,18 @@ impl Executable {
         if let (Some(d), Some(s)) = (frame.uniforms.get_mut(..nu), inv.uniforms.get(..nu)) {
             d.copy_from_slice(s);
         }
-        frame.imms = self.imms;
+        // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
+        let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        let imm_end = code
+            .iter()
+            .filter(|d| d.op == Op::Const)
+            .map(|d| d.x as usize + (d.n as usize).min(4))
+            .max()
+            .unwrap_or(0)
+            .min(IMM_CAP);
+        if let (Some(d), Some(s)) = (frame.imms.get_mut(..imm_end), self.imms.get(..imm_end)) {
+            d.copy_from_slice(s);
+        }
         // Bank registers: constants, and top-level uniforms (as the interpreter loads them).
         let nb = (self.nbank as usize).min(BANK_MAX);
         for k in 0..nb {
