@@ -52,8 +52,16 @@ fn bench(cr: &mut Criterion) {
             }
         })
     });
+    let mut frame = Box::new(Frame::new());
+    // The frame fill and copy-back alone (the call does nothing): the compiled path's overhead.
+    g.bench_function("frame_only", |b| {
+        b.iter(|| {
+            for _ in 0..1000 {
+                black_box(exe.run_compiled(&mut frame, &mut |_| {}, &inv, &mut out, u32::MAX));
+            }
+        })
+    });
     if let Ok(code) = jitmem::Code::new(&exe) {
-        let mut frame = Box::new(Frame::new());
         g.bench_function("jit", |b| {
             b.iter(|| {
                 for _ in 0..1000 {
