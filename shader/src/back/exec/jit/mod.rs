@@ -446,12 +446,20 @@ impl Executable {
                     frame.inputs[s] = get8(&inv.inputs[s], g);
                 }
             }
-            frame.fragcoord = get8(inv.fragcoord, g);
-            frame.color = get8(&out.color, g);
-            frame.position = get8(&out.position, g);
-            for s in 0..VARYING_CAP {
-                if self.varying_mask & (1 << s) != 0 && self.stage == Stage::Vertex {
-                    frame.varyings[s] = get8(&out.varyings[s], g);
+            if self.reads_fragcoord {
+                frame.fragcoord = get8(inv.fragcoord, g);
+            }
+            // The outputs start as the interpreter starts them (set above), for the lanes
+            // the code does not store.
+            match self.stage {
+                Stage::Fragment => frame.color = get8(&out.color, g),
+                Stage::Vertex => {
+                    frame.position = get8(&out.position, g);
+                    for s in 0..VARYING_CAP {
+                        if self.varying_mask & (1 << s) != 0 {
+                            frame.varyings[s] = get8(&out.varyings[s], g);
+                        }
+                    }
                 }
             }
             call(frame);
