@@ -182,6 +182,7 @@ fn swizzles_dots_and_lanes_match_interpreter() {
         60,
         24,
     );
+    check(&frag("c = gl_FragCoord * u + a.yxwz;"), 60, 25);
 }
 
 #[test]
