@@ -50,6 +50,7 @@ pub(crate) mod decode;
 mod indirect;
 pub mod ints;
 pub mod itex;
+pub mod jit;
 pub mod lanes;
 pub mod math;
 pub(crate) mod mip;

@@ -1,0 +1,246 @@
+//! The compiled form against the interpreter (the reference): each shader runs on random
+//! inputs (NaN, infinities, signed zeros, denormals and huge values included) and random
+//! active-lane masks, through `Executable::run` and through `jitmem::Code`, and every active
+//! lane of every output must have the same bits. Each shader here must compile (a module that
+//! fell back to the interpreter would prove nothing), so the test fails if one does not.
+#![cfg(all(target_arch = "x86_64", unix))]
+
+use jitmem::{Code, Error};
+use shader::back::exec::jit::{Frame, JitError};
+use shader::back::exec::lanes::{Mask, LANES};
+use shader::back::exec::{Executable, Invocation, Outputs, Regs};
+use shader::ir::{Module, Stage};
+
+fn compile(stage: Stage, src: &str) -> Module {
+    match shader::program::compile::compile(stage as u32, src.as_bytes(), "test") {
+        Ok(s) => s.module,
+        Err(d) => panic!("compile failed: {:?}\n{}", d, src),
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn value(&mut self) -> f32 {
+        const EDGES: [f32; 12] = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e-40,
+            -1e-41,
+            3.0e38,
+            f32::MIN_POSITIVE,
+            0.5,
+        ];
+        let r = self.next();
+        if r.is_multiple_of(4) {
+            EDGES[(r >> 8) as usize % EDGES.len()]
+        } else {
+            ((r >> 16) as u32 as f32 / u32::MAX as f32 - 0.5) * 8.0
+        }
+    }
+}
+
+fn have_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// Runs `m` through both paths on `rounds` random dispatches; panics at the first difference.
+fn check(m: &Module, rounds: u32, seed: u64) {
+    let exe = Executable::new(m, None).expect("verifies");
+    let code = match Code::new(&exe) {
+        Ok(c) => c,
+        Err(e) => panic!("not compiled: {e:?}"),
+    };
+    let mut r = Rng(seed | 1);
+    let mut regs = Regs::new();
+    let mut frame = Box::new(Frame::new());
+    for round in 0..rounds {
+        let mut uniforms = [0.0f32; 128];
+        uniforms.iter_mut().for_each(|u| *u = r.value());
+        let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
+        for s in inputs.iter_mut() {
+            for c in s.iter_mut() {
+                c.iter_mut().for_each(|x| *x = r.value());
+            }
+        }
+        let mut fragcoord = [[0.0f32; LANES]; 4];
+        for c in fragcoord.iter_mut() {
+            c.iter_mut().for_each(|x| *x = r.value());
+        }
+        let active = match round % 3 {
+            0 => u32::MAX,
+            _ => r.next() as Mask | 1,
+        };
+        let inv = Invocation {
+            uniforms: &uniforms,
+            textures: &[],
+            inputs: &inputs,
+            fragcoord: &fragcoord,
+        };
+        let mut want = Box::new(Outputs::new());
+        let mut got = Box::new(Outputs::new());
+        let wm = exe.run(&mut regs, &inv, &mut want, active);
+        let gm = code.run(&exe, &mut frame, &inv, &mut got, active);
+        assert_eq!(wm, gm, "round {round}: active lanes");
+        type Pair<'a> = (&'a str, &'a [[f32; LANES]; 4], &'a [[f32; LANES]; 4]);
+        let pairs: Vec<Pair> = match m.stage {
+            Stage::Fragment => vec![("color", &want.color, &got.color)],
+            Stage::Vertex => {
+                let mut v = vec![("position", &want.position, &got.position)];
+                for s in 0..want.varyings.len() {
+                    v.push(("varying", &want.varyings[s], &got.varyings[s]));
+                }
+                v
+            }
+        };
+        for (name, w, g) in pairs {
+            for c in 0..4 {
+                for l in 0..LANES {
+                    // Any NaN matches any NaN: which one an op on two NaNs gives depends on
+                    // its operand order, and the interpreter's own order is LLVM's choice
+                    // (it may commute ADD and MUL), so NaN bits are not part of the contract.
+                    if wm & (1 << l) != 0 && !(w[c][l].is_nan() && g[c][l].is_nan()) {
+                        assert_eq!(
+                            w[c][l].to_bits(),
+                            g[c][l].to_bits(),
+                            "round {round}: {name}[{c}] lane {l}: {} vs {}",
+                            w[c][l],
+                            g[c][l]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+const FS_HEAD: &str =
+    "#version 330\nin vec4 a;\nin vec4 b;\nuniform vec4 u;\nuniform vec4 w;\nout vec4 c;\n";
+
+fn frag(body: &str) -> Module {
+    compile(
+        Stage::Fragment,
+        &format!("{FS_HEAD}void main() {{ {body} }}\n"),
+    )
+}
+
+/// A profile-2 fragment shader (its wider built-in library).
+fn frag2(body: &str) -> Module {
+    let head = FS_HEAD.replace(
+        "#version 330\n",
+        "#version 330\n#pragma chrisos profile 2\n",
+    );
+    compile(
+        Stage::Fragment,
+        &format!("{head}void main() {{ {body} }}\n"),
+    )
+}
+
+#[test]
+fn arithmetic_matches_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(&frag("c = a + b * u;"), 60, 11);
+    check(&frag("c = a - b / u;"), 60, 12);
+    check(
+        &frag("c = (a * vec4(2.0, 0.5, -1.0, 3.0) + vec4(1.0)) * w.x;"),
+        60,
+        13,
+    );
+    check(&frag("c = u.y * a - b * w.z;"), 60, 14);
+}
+
+#[test]
+fn swizzles_dots_and_lanes_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(&frag("c = a.wzyx * u.x + vec4(dot(a, b));"), 60, 21);
+    check(
+        &frag("c = vec4(dot(a.xyz, b.xyz), a.x - b.y, a.w / b.z, abs(a.y));"),
+        60,
+        22,
+    );
+    check(
+        &frag("vec4 t = a; t.y = b.x; t.w = u.z; c = t - u;"),
+        60,
+        23,
+    );
+    check(
+        &frag("c = vec4(dot(a.xy, b.zw), abs(b.zx), 1.0) + w;"),
+        60,
+        24,
+    );
+    check(&frag("c = gl_FragCoord * u + a.yxwz;"), 60, 25);
+}
+
+#[test]
+fn min_max_and_roots_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(&frag("c = min(a, b) + max(b, u);"), 120, 51);
+    check(&frag("c = clamp(a, b.x, u.y) * max(a.x, w.z);"), 120, 52);
+    check(
+        &frag2("c = vec4(sqrt(a.xy), inversesqrt(b.z), 1.0 / a.w);"),
+        120,
+        53,
+    );
+    check(&frag("c = vec4(normalize(a.xyz), length(b));"), 120, 54);
+}
+
+#[test]
+fn comparisons_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(
+        &frag(
+            "c = vec4(float(a.x < b.x), float(a.y >= b.y), float(a.z == b.z), float(a.w != b.w));",
+        ),
+        90,
+        41,
+    );
+    check(
+        &frag("c = vec4(float(a.x > u.x), float(a.y <= u.y), float(b.z > a.w), 1.0) * w;"),
+        90,
+        42,
+    );
+}
+
+#[test]
+fn vertex_stage_matches_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let vs = "#version 330
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform vec4 u;
+out vec4 v0;
+out vec2 v1;
+void main() { gl_Position = p * u + q; v0 = q.zyxw - u; v1 = p.xy * q.w; }
+";
+    check(&compile(Stage::Vertex, vs), 60, 31);
+}
+
+#[test]
+fn control_flow_falls_back() {
+    if !have_avx2() {
+        return;
+    }
+    let m = frag("if (a.x > u.x) discard; c = a;");
+    let exe = Executable::new(&m, None).expect("verifies");
+    assert!(matches!(Code::new(&exe), Err(Error::Jit(JitError::Flow))));
+}
