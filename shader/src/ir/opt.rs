@@ -401,6 +401,9 @@ pub fn optimize(m: &mut Module) {
             break;
         }
     }
+    // Profile 2's loops: structured liveness, dead code and copy coalescing (no-op without a
+    // LOOP, so profile 1 never changes).
+    crate::ir::loopopt::optimize_loops(m);
 }
 
 /// The coordinate lanes a texture op reads (xy; xyz for cube directions and 2D shadow
