@@ -34,9 +34,14 @@ impl Gen {
         self.pool[self.pick(6) as usize]
     }
     fn operand(&mut self) -> i16 {
-        match self.pick(5) {
+        match self.pick(6) {
             0 => self.fc,
             1 => self.consts[self.pick(3) as usize],
+            // A CONST where it is used (in a loop: loop-invariant constant hoisting's shape).
+            2 => {
+                let v = self.pick(4) as f32 - 1.5;
+                self.b.konst(&[v, 0.75, -2.0])
+            }
             _ => self.var(),
         }
     }
@@ -256,4 +261,29 @@ fn the_generator_makes_verifiable_loops_the_pass_changes() {
         ok,
         changed
     );
+}
+
+#[test]
+fn a_constant_in_a_loop_is_set_once_before_it() {
+    // loop(8) { k = const 2; acc = add acc, k } color = acc: the CONST moves before the loop.
+    let mut b = B::new(Stage::Fragment);
+    let acc = b.konst(&[0.0]);
+    b.push(loop_inst(8));
+    let k = b.konst(&[2.0]);
+    let t = b.temp();
+    b.inst(Op::Add, t, acc, k, 1, 0, 0);
+    b.inst(Op::Mov, acc, t, -1, 1, 0, 0);
+    b.push(Inst::new(Op::EndLoop));
+    b.color(acc);
+    let mut m = b.done();
+    m.profile = Profile::P2;
+    let before = run_fs_lanes(&m);
+    assert!(optimize_loops(&mut m));
+    verify(&m).unwrap();
+    let lp = m.insts.iter().position(|i| i.op == Op::Loop).unwrap();
+    let body = &m.insts[lp..];
+    assert!(!body.iter().any(|i| i.op == Op::Const), "{:?}", m.insts);
+    assert!(m.insts[..lp].iter().filter(|i| i.op == Op::Const).count() == 2);
+    assert_eq!(bits(&before), bits(&run_fs_lanes(&m)));
+    assert!(before[0].iter().all(|v| *v == 16.0));
 }

@@ -366,11 +366,104 @@ pub fn optimize_loops(m: &mut Module) -> bool {
             }
         }
         if !changed {
+            changed = hoist_const(m);
+        }
+        if !changed {
             break;
         }
         any = true;
     }
     any
+}
+
+/// The innermost LOOP around instruction `j`.
+fn enclosing_loop(m: &Module, j: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for k in (0..j).rev() {
+        match m.insts.get(k)?.op {
+            Op::EndLoop => depth += 1,
+            Op::Loop if depth == 0 => return Some(k),
+            Op::Loop => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Loop-invariant constants: a CONST into `t` inside a loop whose reads (those it alone
+/// reaches: up to the next write of `t`, a LOOP or ENDLOOP, or the end of its IF part) are
+/// renamed to a fresh temp set by a copy of the CONST placed before the innermost LOOP. The
+/// fresh temp is written once and only read where `t` held the same value, so every lane reads
+/// the same bits; the in-loop CONST then goes as dead code when nothing else reads it. Only
+/// while the module stays within the executor's register file without renumbering
+/// (`TEMP_MAX`), so no module that ran before can fail to. One hoist per call.
+fn hoist_const(m: &mut Module) -> bool {
+    use crate::limits::TEMP_MAX;
+    if m.temps as usize >= TEMP_MAX {
+        return false;
+    }
+    let fresh = m.temps as i16;
+    for j in 0..m.insts.len() {
+        let Some(&x) = m.insts.get(j) else { break };
+        if x.op != Op::Const || x.dst < 0 {
+            continue;
+        }
+        let Some(s) = enclosing_loop(m, j) else {
+            continue;
+        };
+        let t = x.dst;
+        let mut renamed = false;
+        let mut depth = 0usize;
+        for k in j + 1..m.insts.len() {
+            let Some(inst) = m.insts.get_mut(k) else {
+                break;
+            };
+            match inst.op {
+                Op::Loop | Op::EndLoop => break,
+                Op::If => depth += 1,
+                Op::Else if depth == 0 => break,
+                Op::Endif if depth == 0 => break,
+                Op::Endif => depth -= 1,
+                _ => {}
+            }
+            let e = effects(inst);
+            for (r, field) in e.reads.iter().zip([0, 1]) {
+                if r.count == 1 && r.base == t && r.lanes != 0 {
+                    if field == 0 {
+                        inst.a = fresh;
+                    } else {
+                        inst.b = fresh;
+                    }
+                    renamed = true;
+                }
+            }
+            let w = effects(inst).write;
+            let hits = w.count > 0 && w.base <= t && (t as i32) < w.base as i32 + w.count as i32;
+            if hits {
+                break;
+            }
+        }
+        if renamed {
+            let copy = Inst { dst: fresh, ..x };
+            if m.insts.insert(s, copy).is_ok() {
+                m.temps += 1;
+                return true;
+            }
+            // No room: undo the renaming.
+            for k in j + 1..m.insts.len() {
+                if let Some(inst) = m.insts.get_mut(k) {
+                    if inst.a == fresh {
+                        inst.a = t;
+                    }
+                    if inst.b == fresh {
+                        inst.b = t;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+    false
 }
 
 /// `t = OP ...; u = MOV t` at `j` (OP the previous non-NOP) becomes `u = OP ...` when allowed.
