@@ -122,6 +122,7 @@ macro_rules! int_ops {
 pub(crate) use int_ops;
 
 pub mod dump;
+pub mod loopopt;
 pub mod opt;
 pub mod regalloc;
 pub mod verify;

@@ -14,7 +14,8 @@
 //! point; the pass is repeated until nothing changes anyway. A profile-2 LOOP's body runs again
 //! after its end, so a value read anywhere in a loop body is live everywhere in it: reaching an
 //! ENDLOOP (walking backwards), every read of the body counts as live before anything in the
-//! body is considered.
+//! body is considered. Modules with loops then go through [`crate::ir::loopopt`], whose
+//! structured liveness kills on writes and so removes more.
 //!
 //! It must never: remove an impure instruction (stores, control flow, DISCARD), remove a result
 //! that a later instruction reads, or index out of bounds on an unverified module (operands out
@@ -401,6 +402,9 @@ pub fn optimize(m: &mut Module) {
             break;
         }
     }
+    // Profile 2's loops: structured liveness, dead code and copy coalescing (no-op without a
+    // LOOP, so profile 1 never changes).
+    crate::ir::loopopt::optimize_loops(m);
 }
 
 /// The coordinate lanes a texture op reads (xy; xyz for cube directions and 2D shadow
