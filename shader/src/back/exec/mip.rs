@@ -243,14 +243,7 @@ impl<'a> TextureRef<'a> {
         let q = (self.level_count() - 1) as f32;
         match s.mip {
             MipFilter::None => at(0, f),
-            MipFilter::Nearest => {
-                let d = if l <= 0.5 {
-                    0.0
-                } else {
-                    (libm::ceilf(l + 0.5) - 1.0).min(q)
-                };
-                at(d as usize, f)
-            }
+            MipFilter::Nearest => at(nearest_level(l, q), f),
             MipFilter::Linear => {
                 if l >= q {
                     return at(q as usize, f);
@@ -278,14 +271,7 @@ impl<'a> TextureRef<'a> {
         let q = (self.level_count() - 1) as f32;
         match s.mip {
             MipFilter::None => at(0, f),
-            MipFilter::Nearest => {
-                let d = if l <= 0.5 {
-                    0.0
-                } else {
-                    (libm::ceilf(l + 0.5) - 1.0).min(q)
-                };
-                at(d as usize, f)
-            }
+            MipFilter::Nearest => at(nearest_level(l, q), f),
             MipFilter::Linear => {
                 if l >= q {
                     return at(q as usize, f);
@@ -335,6 +321,16 @@ pub fn fast_log2(x: f32) -> f32 {
     let e = ((b >> 23) & 0xFF) as i32 - 127;
     let m = f32::from_bits((b & 0x007F_FFFF) | 0x3F80_0000);
     e as f32 + (m - 1.0)
+}
+
+/// The level a `*_MIPMAP_NEAREST` filter reads at a minifying `lod` (> 0, after the sampler's
+/// bias and clamp) of a chain whose last level is `q`: `lod` rounded to the nearest integer,
+/// ties to even, as llvmpipe does (`lp_build_iround`, `cvtps2dq` in the default rounding
+/// mode), then clamped to the chain. GL's ceil(lod + 1/2) - 1 rounds every tie down; the two
+/// differ at 1.5, 3.5, 5.5, ... (llvmpipe reads the level above), the project follows Mesa.
+#[inline]
+fn nearest_level(lod: f32, q: f32) -> usize {
+    libm::roundevenf(lod).min(q) as usize
 }
 
 /// Per lane: the implicit lambda of a fragment-stage sample at (u, v), from the quad
@@ -416,12 +412,7 @@ pub(super) fn texel_lambda_lanes(
                     (k, k, 0)
                 }
                 MipFilter::Nearest => {
-                    let d = if lod <= 0.5 {
-                        0.0
-                    } else {
-                        (libm::ceilf(lod + 0.5) - 1.0).min(q)
-                    };
-                    let k = source_key(d as u32, f);
+                    let k = source_key(nearest_level(lod, q) as u32, f);
                     (k, k, 0)
                 }
                 MipFilter::Linear if lod >= q => {
@@ -622,7 +613,8 @@ mod tests {
             (0.4, 0x10),
             (0.5, 0x10),
             (0.6, 0x20),
-            (1.5, 0x20),
+            (1.49, 0x20),
+            (1.5, 0x40),
             (1.51, 0x40),
             (9.0, 0x40),
         ] {
@@ -631,6 +623,60 @@ mod tests {
                 0xFF00_0000 | want,
                 "{lambda}"
             );
+        }
+    }
+
+    #[test]
+    fn nearest_mip_ties_round_to_even_like_llvmpipe() {
+        // A 16x16 chain of five flat levels, level k holding 0x10 + k.
+        static L0: [u32; 256] = [0xFF00_0010; 256];
+        static L1: [u32; 64] = [0xFF00_0011; 64];
+        static L2: [u32; 16] = [0xFF00_0012; 16];
+        static L3: [u32; 4] = [0xFF00_0013; 4];
+        static L4: [u32; 1] = [0xFF00_0014; 1];
+        static MIPS: [&[u32]; 4] = [&L1, &L2, &L3, &L4];
+        let t = TextureRef {
+            mips: &MIPS,
+            width: 16,
+            height: 16,
+            texels: &L0,
+            ..tex(mip(MipFilter::Nearest))
+        };
+        // Ties go to the even level (GL's ceil(lod + 1/2) - 1 would give 0, 1, 2, 3).
+        for (lod, level) in [
+            (0.5, 0),
+            (1.5, 2),
+            (2.5, 2),
+            (3.5, 4),
+            (0.5001, 1),
+            (1.4999, 1),
+            (2.5001, 3),
+            (3.4999, 3),
+            (4.5, 4),
+        ] {
+            let want = 0xFF00_0010 + level;
+            assert_eq!(t.texel_lambda(0.3, 0.6, lod, (0, 0)), want, "lod {lod}");
+            let mut lanes = [0.0f32; LANES];
+            lanes[LANES - 1] = lod;
+            let got = texel_lambda_lanes(&t, &[0.3; LANES], &[0.6; LANES], &lanes);
+            assert_eq!(got[LANES - 1], want, "lanes, lod {lod}");
+        }
+        // A float chain (4x4, 2x2, 1x1, level k holding k + 1) rounds the same way.
+        let mut chain = [[1.0f32, 0.0, 0.0, 1.0]; 21];
+        for (i, texel) in chain.iter_mut().enumerate().skip(16) {
+            texel[0] = if i < 20 { 2.0 } else { 3.0 };
+        }
+        let f = TextureRef {
+            mips: &[],
+            width: 4,
+            height: 4,
+            texels: &[],
+            rgba: Some(&chain),
+            ..tex(mip(MipFilter::Nearest))
+        };
+        assert_eq!(f.level_count(), 3);
+        for (lod, red) in [(0.5, 1.0), (1.4999, 2.0), (1.5, 3.0), (2.5, 3.0)] {
+            assert_eq!(f.sample_lambda(0.3, 0.6, lod)[0], red, "float, lod {lod}");
         }
     }
 
