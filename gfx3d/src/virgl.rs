@@ -4,8 +4,14 @@
 //! Per device context it keeps one command batch, an object-handle pool and the fixed pipe
 //! objects (blend, depth on/off, cull on/off, one sampler state per sampler kind); colour targets
 //! are B8G8R8A8 with a Z32F depth buffer; buffers and textures are resources of the context that
-//! uses them; programs are a VS/FS pair (linked when the host supports LINK_SHADER). The image
-//! is rendered upright (row 0 = top, negative viewport y-scale), so readback needs no flip.
+//! uses them; programs are a VS/FS pair (linked when the host supports LINK_SHADER). Targets
+//! are drawn GL-native (a positive viewport y-scale: host row 0 is window y 0, the bottom of
+//! the picture), so a sampled target reads as in GL (t = 0 at the bottom); readback reverses
+//! the rows into Gfx3D's top-row-first images. virglrenderer turns a positive y-scale into no
+//! gl_Position flip and inverts gallium's front_ccw for a framebuffer without
+//! VIRGL_RESOURCE_Y_0_TOP, so the rasterizer state sends the opposite winding; gl_FragCoord's
+//! origin is gallium's UPPER_LEFT there (the program's TGSI, `linked`); the scissor rectangle
+//! is in GL's window coordinates.
 //! Presentation goes through caller-supplied scanout hooks because scanout is a property of the
 //! virtio device, not of every transport.
 //!
@@ -236,7 +242,9 @@ fn raster_state(p: &Pipeline) -> RasterState {
             CullFace::Back => CULL_BACK,
             CullFace::FrontAndBack => CULL_BACK + 1,
         },
-        front_ccw: p.front_face == FrontFace::Ccw,
+        // Drawn GL-native: virglrenderer inverts front_ccw for a framebuffer that is not
+        // Y_0_TOP (it expects gallium's y-down winding), so GL's winding is sent inverted.
+        front_ccw: p.front_face != FrontFace::Ccw,
         scissor: p.scissor.is_some(),
         offset_tri: offset,
         offset_units: if offset { p.offset_units } else { 0.0 },
@@ -245,14 +253,14 @@ fn raster_state(p: &Pipeline) -> RasterState {
     }
 }
 
-/// The scissor rectangle clipped to the `w` x `h` target as [min, max) in rows from the top
-/// (the target is rendered upright).
+/// The scissor rectangle clipped to the `w` x `h` target as [min, max) in rows from window
+/// y 0 (the target is drawn GL-native: host row 0 is the bottom).
 fn scissor_rect(s: &Scissor, w: u32, h: u32) -> ([u32; 2], [u32; 2]) {
     let (w, h) = (w as i64, h as i64);
     let x0 = (s.x as i64).clamp(0, w);
     let x1 = (s.x as i64 + s.width as i64).clamp(x0, w);
-    let y0 = (h - s.y as i64 - s.height as i64).clamp(0, h);
-    let y1 = (h - s.y as i64).clamp(y0, h);
+    let y0 = (s.y as i64).clamp(0, h);
+    let y1 = (s.y as i64 + s.height as i64).clamp(y0, h);
     ([x0 as u32, y0 as u32], [x1 as u32, y1 as u32])
 }
 
@@ -554,9 +562,10 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             return Ok(());
         }
         c.viewport = Some(key);
-        // GL's (x, y) is the lower-left corner; the target's row 0 is the top of the picture.
-        let top = target_h as f32 - vp.y as f32 - vp.height as f32;
-        let v = VViewport::top_down(vp.x as f32, top, vp.width as f32, vp.height as f32);
+        // GL's (x, y) is the lower-left corner, and the target's row 0 is window y 0 (drawn
+        // GL-native: a positive y-scale).
+        let _ = target_h;
+        let v = VViewport::gl_native(vp.x as f32, vp.y as f32, vp.width as f32, vp.height as f32);
         self.enc(ctx, "virgl viewport failed", |e, _, _| e.set_viewport(&v))
     }
 
@@ -1677,8 +1686,15 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         self.transport
             .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 4, &mut bytes)
             .map_err(e("virgl readback failed"))?;
-        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        // Host row 0 is the bottom of the picture: rows reversed into top row first.
+        let row = w as usize * 4;
+        for (orow, brow) in out
+            .chunks_mut(w as usize)
+            .zip(bytes.chunks_exact(row.max(1)).rev())
+        {
+            for (o, b) in orow.iter_mut().zip(brow.chunks_exact(4)) {
+                *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
         }
         Ok(())
     }
@@ -1707,9 +1723,16 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         self.transport
             .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 16, &mut bytes)
             .map_err(e("virgl float readback failed"))?;
-        for (o, px) in out.iter_mut().zip(bytes.chunks_exact(16)) {
-            for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
-                *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        // Host row 0 is the bottom of the picture: rows reversed into top row first.
+        let row = w as usize * 16;
+        for (orow, brow) in out
+            .chunks_mut(w as usize)
+            .zip(bytes.chunks_exact(row.max(1)).rev())
+        {
+            for (o, px) in orow.iter_mut().zip(brow.chunks_exact(16)) {
+                for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
+                    *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
             }
         }
         Ok(())
