@@ -13,7 +13,8 @@
 //! origin is gallium's UPPER_LEFT there (the program's TGSI, `linked`); the scissor rectangle
 //! is in GL's window coordinates.
 //! Presentation goes through caller-supplied scanout hooks because scanout is a property of the
-//! virtio device, not of every transport.
+//! virtio device, not of every transport; what they show is a per-target scanout copy filled
+//! by a vertically flipped host BLIT (the host's display reads a resource top row first).
 //!
 //! It must never: let a device id escape through Gfx3D's public API, panic on any transport
 //! answer, or send a command the encoder did not validate.
@@ -315,6 +316,11 @@ enum Obj {
         /// generation; destroyed with the target.
         mips: Option<DevId>,
         mips_valid: bool,
+        /// The scanout copy of the colour (RGBA8 targets, made on first `present`, kept,
+        /// destroyed with the target): the colour flipped vertically by a host BLIT, so its
+        /// row 0 is the picture's top row, as the host's display expects of a resource without
+        /// VIRGL_RESOURCE_Y_0_TOP. Its resource and backing bytes.
+        scanout: Option<(ResId, u64)>,
     },
     Buffer {
         ctx: DevId,
@@ -343,7 +349,6 @@ pub struct VirglBackend<T: GpuTransport3d> {
     objects: BTreeMap<DevId, Obj>,
     next_id: DevId,
     hooks: Option<ScanoutHooks<T>>,
-    scanout_bind: bool,
     submits: u64,
     dwords: u64,
     backing: u64,
@@ -413,7 +418,6 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             objects: BTreeMap::new(),
             next_id: 1,
             hooks: None,
-            scanout_bind: false,
             submits: 0,
             dwords: 0,
             backing: 0,
@@ -422,10 +426,9 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         }
     }
 
-    /// Adds scanout hooks; colour targets are then created scanout-capable.
+    /// Adds scanout hooks: `present` then shows an RGBA8 target through its scanout copy.
     pub fn with_scanout(mut self, hooks: ScanoutHooks<T>) -> Self {
         self.hooks = Some(hooks);
-        self.scanout_bind = true;
         self
     }
 
@@ -872,6 +875,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             .collect();
         for k in owned {
             match self.objects.remove(&k) {
+                Some(Obj::Target {
+                    bytes,
+                    scanout: Some((_, n)),
+                    ..
+                }) => self.backing = self.backing.saturating_sub(bytes + n),
                 Some(Obj::Target { bytes, .. })
                 | Some(Obj::Buffer { bytes, .. })
                 | Some(Obj::Texture { bytes, .. }) => {
@@ -916,14 +924,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         format: TargetFormat,
     ) -> Result<DevId, DeviceError> {
         let cformat = color_format(format);
-        let mut cdesc = match format {
+        let cdesc = match format {
             TargetFormat::Rgba8 => ResourceDesc::color_target(width, height),
             TargetFormat::Rgba32F => ResourceDesc::float_color_target(width, height),
         };
-        // Only an RGBA8 target can be the scanout.
-        if self.scanout_bind && format == TargetFormat::Rgba8 {
-            cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
-        }
+        // The scanout is the target's flipped copy (see `present`), not the target itself.
         let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
         let (depth, dbytes) = match self.create_resource(ctx, &{
             // Sampled as a texture too (shadow maps).
@@ -978,6 +983,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 format,
                 mips: None,
                 mips_valid: false,
+                scanout: None,
             },
         );
         Ok(id)
@@ -1132,6 +1138,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             zsurf,
             views,
             bytes,
+            scanout,
             ..
         }) = self.objects.remove(&target)
         else {
@@ -1157,6 +1164,9 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         }
         self.release(ctx, color, 0);
         self.release(ctx, depth, 0);
+        if let Some((res, n)) = scanout {
+            self.release(ctx, res, n);
+        }
         self.backing = self.backing.saturating_sub(bytes);
     }
 
@@ -1742,19 +1752,52 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let Some(hooks) = self.hooks else {
             return Err(DeviceError("no scanout on this transport"));
         };
-        let (color, w, h) = match self.objects.get(&target) {
+        let (color, w, h, have) = match self.objects.get(&target) {
             Some(Obj::Target {
+                ctx: c,
                 color,
                 w,
                 h,
                 format: TargetFormat::Rgba8,
+                scanout,
                 ..
-            }) => (*color, *w, *h),
-            Some(Obj::Target { .. }) => return Err(DeviceError("only an RGBA8 target is shown")),
+            }) if *c == ctx => (*color, *w, *h, *scanout),
+            Some(Obj::Target { ctx: c, .. }) if *c == ctx => {
+                return Err(DeviceError("only an RGBA8 target is shown"))
+            }
             _ => return Err(DeviceError("unknown device target")),
         };
-        self.flush(ctx)?;
-        (hooks.present)(&mut self.transport, color, w, h).map_err(e("virgl scanout failed"))
+        // The target is drawn GL-native (host row 0 = the picture's bottom row), while the
+        // host's display reads a resource without VIRGL_RESOURCE_Y_0_TOP top row first. The
+        // scanout is a kept copy of the target's size and format, filled by a host BLIT with
+        // the source box flipped (y = h, height = -h): no transfer either way.
+        let shown = match have {
+            Some((res, _)) => res,
+            None => {
+                let mut desc = ResourceDesc::color_target(w, h);
+                desc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
+                let (res, n) = self.create_resource(ctx, &desc)?;
+                match self.objects.get_mut(&target) {
+                    Some(Obj::Target { scanout, .. }) => *scanout = Some((res, n)),
+                    _ => {
+                        self.release(ctx, res, n);
+                        return Err(DeviceError("unknown device target"));
+                    }
+                }
+                res
+            }
+        };
+        let side = |resource: ResId| BlitSide {
+            resource: resource.0,
+            level: 0,
+            format: FORMAT_B8G8R8A8_UNORM,
+            bx: Box3d::new_2d(w, h),
+        };
+        self.enc(ctx, "virgl scanout copy failed", |e, _, _| {
+            e.blit(&side(shown), &side(color).flipped_y(), BLIT_FILTER_NEAREST)?;
+            e.flush()
+        })?;
+        (hooks.present)(&mut self.transport, shown, w, h).map_err(e("virgl scanout failed"))
     }
 
     fn scanout_primary(&mut self) -> Result<(), DeviceError> {
