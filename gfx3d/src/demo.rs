@@ -238,7 +238,7 @@ void main() {
 }
 ";
 
-/// Vertex shader of the full-screen pass: clip-space xyzw and uv (v = 0 at the top).
+/// Vertex shader of the full-screen pass: clip-space xyzw and uv (v = 0 at the bottom, GL's).
 pub const SCREEN_VERT: &str = "#version 330 core
 #pragma chrisos profile 2
 layout(location = 0) in vec4 position;
@@ -318,8 +318,9 @@ fn upload(g: &mut Gfx3d<Linked>, o: u32, m: &MeshData) -> Result<MeshId> {
     Ok(id)
 }
 
-/// Two triangles covering clip space: position xyzw, uv with v = 0 at the top (a target
-/// sampled by it is copied upright, pixel for pixel at the same size).
+/// Two triangles covering clip space: position xyzw, uv = xy * 0.5 + 0.5 (v = 0 at the
+/// bottom, as in GL: a target sampled by it is copied upright, pixel for pixel at the same
+/// size).
 fn screen_quad(g: &mut Gfx3d<Linked>, o: u32) -> Result<MeshId> {
     let mut data = alloc::vec::Vec::new();
     for (x, y) in [
@@ -330,7 +331,7 @@ fn screen_quad(g: &mut Gfx3d<Linked>, o: u32) -> Result<MeshId> {
         (1.0, 1.0),
         (-1.0, 1.0),
     ] {
-        data.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
+        data.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, y * 0.5 + 0.5]);
     }
     let el = |location: u8, components: u8, offset: u32| Element {
         location,
@@ -497,11 +498,11 @@ fn light_view_projection() -> (Mat4, Mat4) {
 }
 
 /// World position -> (u, v, window depth) of the shadow map: the light's projection, then
-/// x, z from [-1, 1] to [0, 1] and y to v with v = 0 at the top (a sampled target's row 0).
+/// x, y, z from [-1, 1] to [0, 1], as in GL (a sampled target's t = 0 is window y 0).
 fn shadow_matrix() -> Mat4 {
     let (view, proj) = light_view_projection();
     Mat4::translation(0.5, 0.5, 0.5)
-        .mul(&Mat4::scale(0.5, -0.5, 0.5))
+        .mul(&Mat4::scale(0.5, 0.5, 0.5))
         .mul(&proj)
         .mul(&view)
 }
@@ -992,10 +993,10 @@ mod tests {
         }
         assert!((c[0] - f[0]).abs() < 1e-4 && (c[1] - f[1]).abs() < 1e-4);
         assert!(f[2] > c[2] + 0.05);
-        // The light's up (+y) is the map's top (v = 0, a sampled target's row 0).
+        // The light's up (+y) is the map's top (v = 1: GL's t = 0 is the window's bottom).
         let (view, proj) = light_view_projection();
         let up = proj.mul(&view).mul_vec4([0.0, 2.0, 0.0, 1.0]);
         let p = m.mul_vec4([0.0, 2.0, 0.0, 1.0]);
-        assert!(up[1] > 0.0 && p[1] < 0.5, "{up:?} {p:?}");
+        assert!(up[1] > 0.0 && p[1] > 0.5, "{up:?} {p:?}");
     }
 }

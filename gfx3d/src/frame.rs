@@ -67,6 +67,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.levels.clear();
             tg.chainf = alloc::vec::Vec::new();
             tg.dev_levels = false;
+            // Drawn top row first (a plane a draw sampled was stored bottom row first).
+            tg.orient(TargetPlane::Color, false);
+            tg.orient(TargetPlane::Depth, false);
         }
         if self.virgl_active() {
             self.ensure_target_dev(owner, target)?;
@@ -852,6 +855,20 @@ impl<P: ShaderProgram> Gfx3d<P> {
         colorf: &mut [[f32; 4]],
         depth: &mut [f32],
     ) -> Result<()> {
+        // Sampled targets are read in GL's row order: the row drawn at window y = 0 at t = 0.
+        let sampled: [Option<(TargetId, TargetPlane)>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match self.contexts.get(owner, ctx) {
+                Ok(c) => match c.textures.get(u) {
+                    Some(Some(Sampled::Target { id, plane, .. })) => Some((*id, *plane)),
+                    _ => None,
+                },
+                Err(_) => None,
+            });
+        for (id, plane) in sampled.iter().flatten() {
+            if let Ok(t) = self.targets.get_mut(owner, *id) {
+                t.orient(*plane, true);
+            }
+        }
         let c = self.contexts.get(owner, ctx)?;
         let p = self.programs.get_mut(owner, pid)?;
         let m = self.meshes.get(owner, mesh)?;

@@ -22,7 +22,7 @@ use crate::mesh::{Mesh, MeshData, Usage};
 use crate::mock::MockLog;
 use crate::program::{ShaderProgram, Stage};
 use crate::stats::{Backend, BackendMode, Counters, Stats};
-use crate::target::{check_size, filled, Target, TargetFormat};
+use crate::target::{check_size, filled, Target, TargetFormat, TargetPlane};
 use crate::texture::{SamplerState, Texture, TextureFormat};
 use shader::back::raster::parallel::{Serial, Workers};
 
@@ -364,6 +364,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 chainf: Vec::new(),
                 dev_levels: false,
                 dev: None,
+                color_bottom_first: false,
+                depth_bottom_first: false,
             },
         )?;
         if let Err(e) = self.ensure_target_dev(owner, id) {
@@ -470,6 +472,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.levels.clear();
             tg.chainf = Vec::new();
             tg.dev_levels = false;
+            tg.color_bottom_first = false;
+            tg.depth_bottom_first = false;
         }
         self.ensure_target_dev(owner, t)?;
         Ok(())
@@ -517,6 +521,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             tg.dev_levels = below > 0;
         } else {
             let tg = self.targets.get_mut(owner, t)?;
+            // The chain is made from, and sampled in, GL's row order (bottom row first).
+            tg.orient(TargetPlane::Color, true);
             match format {
                 TargetFormat::Rgba8 => {
                     tg.levels = crate::texture::gl_chain(w, h, &tg.color);
@@ -559,8 +565,18 @@ impl<P: ShaderProgram> Gfx3d<P> {
                         expected: n,
                     });
                 };
-                for (o, c) in out.iter_mut().zip(tg.colorf.iter()) {
-                    *o = crate::frame::pack_color(*c);
+                let (w, h) = (tg.width as usize, tg.height as usize);
+                for (y, row) in out.chunks_mut(w.max(1)).enumerate() {
+                    // Row y from the top, in the plane's stored order.
+                    let sy = if tg.color_bottom_first {
+                        h.saturating_sub(y + 1)
+                    } else {
+                        y
+                    };
+                    let src = tg.colorf.iter().skip(sy * w).take(w);
+                    for (o, c) in row.iter_mut().zip(src) {
+                        *o = crate::frame::pack_color(*c);
+                    }
                 }
                 return Ok(());
             }
@@ -582,14 +598,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 (Some(dev), Some(dctx)) => dev.read_target(dctx, d, &mut tg.color),
                 _ => Err(DeviceError("no device context")),
             };
+            // The device's readback is top row first.
+            tg.color_bottom_first = false;
             match r {
                 Ok(()) => self.counters.readbacks += 1,
                 Err(e) => self.device_failed(e)?,
             }
         }
         let tg = self.targets.get(owner, t)?;
-        if let (Some(out), Some(src)) = (dst.get_mut(..n), tg.color.get(..n)) {
-            out.copy_from_slice(src);
+        if let Some(out) = dst.get_mut(..n) {
+            crate::target::copy_top_first(out, &tg.color, tg.width as usize, tg.color_bottom_first);
         }
         Ok(())
     }
@@ -616,9 +634,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if format == TargetFormat::Rgba32F {
             self.float_readback(owner, t)?;
             let tg = self.targets.get(owner, t)?;
-            for (o, c) in dst.iter_mut().zip(tg.colorf.iter()) {
-                *o = *c;
-            }
+            crate::target::copy_top_first(
+                dst,
+                &tg.colorf,
+                tg.width as usize,
+                tg.color_bottom_first,
+            );
             return Ok(());
         }
         let mut px = filled(n, 0u32)?;
@@ -645,6 +666,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
             (Some(dev), Some(dctx)) => dev.read_target_float(dctx, d, &mut tg.colorf),
             _ => Err(DeviceError("no device context")),
         };
+        // The device's readback is top row first.
+        tg.color_bottom_first = false;
         match r {
             Ok(()) => {
                 self.counters.readbacks += 1;

@@ -405,11 +405,31 @@ impl ShaderProgram for Linked {
         if text.is_empty() {
             return Err("TGSI emission failed");
         }
+        // The VirGL backend draws every target GL-native (row 0 = window y 0, a positive
+        // viewport y-scale; see `virgl`): a fragment stage whose text depends on that (reads
+        // gl_FragCoord, or takes dFdy) is emitted again for it (`tgsi::Framebuffer`); the
+        // link's text is the emitter's default (upright).
+        if s == Stage::Fragment
+            && (text.contains("PROPERTY FS_COORD_ORIGIN") || text.contains("DDY "))
+        {
+            if let Some(fs) = self.program.module(IrStage::Fragment) {
+                let opts = shader::back::tgsi::EmitOptions {
+                    framebuffer: shader::back::tgsi::Framebuffer::GlNative,
+                };
+                let mut native = heapless::String::new();
+                shader::back::tgsi::emit_with(
+                    fs,
+                    Some(self.program.varying_remap()),
+                    opts,
+                    &mut native,
+                )
+                .map_err(|_| "TGSI emission failed")?;
+                out.push_str(&native);
+                return Ok(shader::back::tgsi::token_bound(&native));
+            }
+        }
         let tokens = shader::back::tgsi::token_bound(text);
-        // The VirGL backend renders upright (row 0 = top, negative viewport y-scale), so GL's
-        // lower-left gl_FragCoord origin is LOWER_LEFT here; the emitter's UPPER_LEFT assumes a
-        // bottom-up framebuffer.
-        out.push_str(&text.replace("FS_COORD_ORIGIN UPPER_LEFT", "FS_COORD_ORIGIN LOWER_LEFT"));
+        out.push_str(text);
         Ok(tokens)
     }
 

@@ -1,6 +1,12 @@
-//! Render-target objects: CPU colour (0xAARRGGBB, or float RGBA for an RGBA32F target; row
-//! 0 = top) and float depth always, and the
-//! device target under VirGL. This module must never talk to a device itself.
+//! Render-target objects: CPU colour (0xAARRGGBB, or float RGBA for an RGBA32F target) and
+//! float depth always, and the device target under VirGL. This module must never talk to a
+//! device itself.
+//!
+//! Orientation (GL's): a sampled target's row at t = 0 is the row drawn at window y = 0 (the
+//! bottom of the picture). The software rasterizer draws top row first, so each CPU plane
+//! (colour, depth) carries its row order: top row first while drawn into and read back, and
+//! reversed in place to bottom row first (GL's texture order) when a draw samples it or its
+//! mip levels are generated ([`Target::orient`]). Readback reads either order top row first.
 
 use alloc::vec::Vec;
 
@@ -83,6 +89,48 @@ pub(crate) struct Target {
     pub dev_levels: bool,
     /// Device colour + depth on the owning context's device context.
     pub dev: Option<DevId>,
+    /// The colour plane (`color` or `colorf`) is stored bottom row first (sampled), not top
+    /// row first (drawn). Mip levels are always made from, and so share, the bottom-first
+    /// order.
+    pub color_bottom_first: bool,
+    /// The depth plane is stored bottom row first (sampled as a shadow map).
+    pub depth_bottom_first: bool,
+}
+
+/// Reverses the row order of a `width`-wide picture in place.
+pub(crate) fn flip_rows<T>(px: &mut [T], width: usize) {
+    if width == 0 {
+        return;
+    }
+    let rows = px.len() / width;
+    let (mut top, mut bottom) = (0usize, rows.saturating_sub(1));
+    while top < bottom {
+        let (head, tail) = px.split_at_mut(bottom * width);
+        if let (Some(a), Some(b)) = (
+            head.get_mut(top * width..(top + 1) * width),
+            tail.get_mut(..width),
+        ) {
+            a.swap_with_slice(b);
+        }
+        top += 1;
+        bottom -= 1;
+    }
+}
+
+/// Copies the `width`-wide picture `src` into `dst` top row first: as it is, or with its rows
+/// reversed when `src` is stored bottom row first.
+pub(crate) fn copy_top_first<T: Copy>(dst: &mut [T], src: &[T], width: usize, bottom_first: bool) {
+    if !bottom_first || width == 0 {
+        for (o, v) in dst.iter_mut().zip(src) {
+            *o = *v;
+        }
+        return;
+    }
+    for (o, row) in dst.chunks_mut(width).zip(src.chunks(width).rev()) {
+        for (d, v) in o.iter_mut().zip(row) {
+            *d = *v;
+        }
+    }
 }
 
 pub(crate) fn check_size(width: u32, height: u32) -> Result<usize> {
@@ -117,6 +165,30 @@ impl Target {
             + self.colorf.len() * 16
             + self.levels.iter().map(Vec::len).sum::<usize>() * 4
             + self.chainf.len() * 16
+    }
+
+    /// Stores `plane` bottom row first (`bottom_first`: for sampling, GL's texture order) or
+    /// top row first (for drawing and readback), reversing its rows in place when it is in
+    /// the other order. Generated mip levels are dropped when the colour turns top row first
+    /// (they are stale then: only `begin` does that).
+    pub(crate) fn orient(&mut self, plane: TargetPlane, bottom_first: bool) {
+        let w = self.width as usize;
+        match plane {
+            TargetPlane::Color if self.color_bottom_first != bottom_first => {
+                flip_rows(&mut self.color, w);
+                flip_rows(&mut self.colorf, w);
+                self.color_bottom_first = bottom_first;
+                if !bottom_first {
+                    self.levels.clear();
+                    self.chainf = Vec::new();
+                }
+            }
+            TargetPlane::Depth if self.depth_bottom_first != bottom_first => {
+                flip_rows(&mut self.depth, w);
+                self.depth_bottom_first = bottom_first;
+            }
+            _ => {}
+        }
     }
 
     /// Pixels of the colour plane.

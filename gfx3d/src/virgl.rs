@@ -4,10 +4,17 @@
 //! Per device context it keeps one command batch, an object-handle pool and the fixed pipe
 //! objects (blend, depth on/off, cull on/off, one sampler state per sampler kind); colour targets
 //! are B8G8R8A8 with a Z32F depth buffer; buffers and textures are resources of the context that
-//! uses them; programs are a VS/FS pair (linked when the host supports LINK_SHADER). The image
-//! is rendered upright (row 0 = top, negative viewport y-scale), so readback needs no flip.
+//! uses them; programs are a VS/FS pair (linked when the host supports LINK_SHADER). Targets
+//! are drawn GL-native (a positive viewport y-scale: host row 0 is window y 0, the bottom of
+//! the picture), so a sampled target reads as in GL (t = 0 at the bottom); readback reverses
+//! the rows into Gfx3D's top-row-first images. virglrenderer turns a positive y-scale into no
+//! gl_Position flip and inverts gallium's front_ccw for a framebuffer without
+//! VIRGL_RESOURCE_Y_0_TOP, so the rasterizer state sends the opposite winding; gl_FragCoord's
+//! origin is gallium's UPPER_LEFT there (the program's TGSI, `linked`); the scissor rectangle
+//! is in GL's window coordinates.
 //! Presentation goes through caller-supplied scanout hooks because scanout is a property of the
-//! virtio device, not of every transport.
+//! virtio device, not of every transport; what they show is a per-target scanout copy filled
+//! by a vertically flipped host BLIT (the host's display reads a resource top row first).
 //!
 //! It must never: let a device id escape through Gfx3D's public API, panic on any transport
 //! answer, or send a command the encoder did not validate.
@@ -236,7 +243,9 @@ fn raster_state(p: &Pipeline) -> RasterState {
             CullFace::Back => CULL_BACK,
             CullFace::FrontAndBack => CULL_BACK + 1,
         },
-        front_ccw: p.front_face == FrontFace::Ccw,
+        // Drawn GL-native: virglrenderer inverts front_ccw for a framebuffer that is not
+        // Y_0_TOP (it expects gallium's y-down winding), so GL's winding is sent inverted.
+        front_ccw: p.front_face != FrontFace::Ccw,
         scissor: p.scissor.is_some(),
         offset_tri: offset,
         offset_units: if offset { p.offset_units } else { 0.0 },
@@ -245,14 +254,14 @@ fn raster_state(p: &Pipeline) -> RasterState {
     }
 }
 
-/// The scissor rectangle clipped to the `w` x `h` target as [min, max) in rows from the top
-/// (the target is rendered upright).
+/// The scissor rectangle clipped to the `w` x `h` target as [min, max) in rows from window
+/// y 0 (the target is drawn GL-native: host row 0 is the bottom).
 fn scissor_rect(s: &Scissor, w: u32, h: u32) -> ([u32; 2], [u32; 2]) {
     let (w, h) = (w as i64, h as i64);
     let x0 = (s.x as i64).clamp(0, w);
     let x1 = (s.x as i64 + s.width as i64).clamp(x0, w);
-    let y0 = (h - s.y as i64 - s.height as i64).clamp(0, h);
-    let y1 = (h - s.y as i64).clamp(y0, h);
+    let y0 = (s.y as i64).clamp(0, h);
+    let y1 = (s.y as i64 + s.height as i64).clamp(y0, h);
     ([x0 as u32, y0 as u32], [x1 as u32, y1 as u32])
 }
 
@@ -307,6 +316,11 @@ enum Obj {
         /// generation; destroyed with the target.
         mips: Option<DevId>,
         mips_valid: bool,
+        /// The scanout copy of the colour (RGBA8 targets, made on first `present`, kept,
+        /// destroyed with the target): the colour flipped vertically by a host BLIT, so its
+        /// row 0 is the picture's top row, as the host's display expects of a resource without
+        /// VIRGL_RESOURCE_Y_0_TOP. Its resource and backing bytes.
+        scanout: Option<(ResId, u64)>,
     },
     Buffer {
         ctx: DevId,
@@ -335,7 +349,6 @@ pub struct VirglBackend<T: GpuTransport3d> {
     objects: BTreeMap<DevId, Obj>,
     next_id: DevId,
     hooks: Option<ScanoutHooks<T>>,
-    scanout_bind: bool,
     submits: u64,
     dwords: u64,
     backing: u64,
@@ -405,7 +418,6 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             objects: BTreeMap::new(),
             next_id: 1,
             hooks: None,
-            scanout_bind: false,
             submits: 0,
             dwords: 0,
             backing: 0,
@@ -414,10 +426,9 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         }
     }
 
-    /// Adds scanout hooks; colour targets are then created scanout-capable.
+    /// Adds scanout hooks: `present` then shows an RGBA8 target through its scanout copy.
     pub fn with_scanout(mut self, hooks: ScanoutHooks<T>) -> Self {
         self.hooks = Some(hooks);
-        self.scanout_bind = true;
         self
     }
 
@@ -554,9 +565,10 @@ impl<T: GpuTransport3d> VirglBackend<T> {
             return Ok(());
         }
         c.viewport = Some(key);
-        // GL's (x, y) is the lower-left corner; the target's row 0 is the top of the picture.
-        let top = target_h as f32 - vp.y as f32 - vp.height as f32;
-        let v = VViewport::top_down(vp.x as f32, top, vp.width as f32, vp.height as f32);
+        // GL's (x, y) is the lower-left corner, and the target's row 0 is window y 0 (drawn
+        // GL-native: a positive y-scale).
+        let _ = target_h;
+        let v = VViewport::gl_native(vp.x as f32, vp.y as f32, vp.width as f32, vp.height as f32);
         self.enc(ctx, "virgl viewport failed", |e, _, _| e.set_viewport(&v))
     }
 
@@ -868,6 +880,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             .collect();
         for k in owned {
             match self.objects.remove(&k) {
+                Some(Obj::Target {
+                    bytes,
+                    scanout: Some((_, n)),
+                    ..
+                }) => self.backing = self.backing.saturating_sub(bytes + n),
                 Some(Obj::Target { bytes, .. })
                 | Some(Obj::Buffer { bytes, .. })
                 | Some(Obj::Texture { bytes, .. }) => {
@@ -912,14 +929,11 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         format: TargetFormat,
     ) -> Result<DevId, DeviceError> {
         let cformat = color_format(format);
-        let mut cdesc = match format {
+        let cdesc = match format {
             TargetFormat::Rgba8 => ResourceDesc::color_target(width, height),
             TargetFormat::Rgba32F => ResourceDesc::float_color_target(width, height),
         };
-        // Only an RGBA8 target can be the scanout.
-        if self.scanout_bind && format == TargetFormat::Rgba8 {
-            cdesc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
-        }
+        // The scanout is the target's flipped copy (see `present`), not the target itself.
         let (color, cbytes) = self.create_resource(ctx, &cdesc)?;
         let (depth, dbytes) = match self.create_resource(ctx, &{
             // Sampled as a texture too (shadow maps).
@@ -974,6 +988,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 format,
                 mips: None,
                 mips_valid: false,
+                scanout: None,
             },
         );
         Ok(id)
@@ -1128,6 +1143,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
             zsurf,
             views,
             bytes,
+            scanout,
             ..
         }) = self.objects.remove(&target)
         else {
@@ -1153,6 +1169,9 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         }
         self.release(ctx, color, 0);
         self.release(ctx, depth, 0);
+        if let Some((res, n)) = scanout {
+            self.release(ctx, res, n);
+        }
         self.backing = self.backing.saturating_sub(bytes);
     }
 
@@ -1698,8 +1717,15 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         self.transport
             .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 4, &mut bytes)
             .map_err(e("virgl readback failed"))?;
-        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        // Host row 0 is the bottom of the picture: rows reversed into top row first.
+        let row = w as usize * 4;
+        for (orow, brow) in out
+            .chunks_mut(w as usize)
+            .zip(bytes.chunks_exact(row.max(1)).rev())
+        {
+            for (o, b) in orow.iter_mut().zip(brow.chunks_exact(4)) {
+                *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
         }
         Ok(())
     }
@@ -1728,9 +1754,16 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         self.transport
             .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 16, &mut bytes)
             .map_err(e("virgl float readback failed"))?;
-        for (o, px) in out.iter_mut().zip(bytes.chunks_exact(16)) {
-            for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
-                *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        // Host row 0 is the bottom of the picture: rows reversed into top row first.
+        let row = w as usize * 16;
+        for (orow, brow) in out
+            .chunks_mut(w as usize)
+            .zip(bytes.chunks_exact(row.max(1)).rev())
+        {
+            for (o, px) in orow.iter_mut().zip(brow.chunks_exact(16)) {
+                for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
+                    *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
             }
         }
         Ok(())
@@ -1740,19 +1773,52 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let Some(hooks) = self.hooks else {
             return Err(DeviceError("no scanout on this transport"));
         };
-        let (color, w, h) = match self.objects.get(&target) {
+        let (color, w, h, have) = match self.objects.get(&target) {
             Some(Obj::Target {
+                ctx: c,
                 color,
                 w,
                 h,
                 format: TargetFormat::Rgba8,
+                scanout,
                 ..
-            }) => (*color, *w, *h),
-            Some(Obj::Target { .. }) => return Err(DeviceError("only an RGBA8 target is shown")),
+            }) if *c == ctx => (*color, *w, *h, *scanout),
+            Some(Obj::Target { ctx: c, .. }) if *c == ctx => {
+                return Err(DeviceError("only an RGBA8 target is shown"))
+            }
             _ => return Err(DeviceError("unknown device target")),
         };
-        self.flush(ctx)?;
-        (hooks.present)(&mut self.transport, color, w, h).map_err(e("virgl scanout failed"))
+        // The target is drawn GL-native (host row 0 = the picture's bottom row), while the
+        // host's display reads a resource without VIRGL_RESOURCE_Y_0_TOP top row first. The
+        // scanout is a kept copy of the target's size and format, filled by a host BLIT with
+        // the source box flipped (y = h, height = -h): no transfer either way.
+        let shown = match have {
+            Some((res, _)) => res,
+            None => {
+                let mut desc = ResourceDesc::color_target(w, h);
+                desc.bind |= BIND_SCANOUT | BIND_DISPLAY_TARGET;
+                let (res, n) = self.create_resource(ctx, &desc)?;
+                match self.objects.get_mut(&target) {
+                    Some(Obj::Target { scanout, .. }) => *scanout = Some((res, n)),
+                    _ => {
+                        self.release(ctx, res, n);
+                        return Err(DeviceError("unknown device target"));
+                    }
+                }
+                res
+            }
+        };
+        let side = |resource: ResId| BlitSide {
+            resource: resource.0,
+            level: 0,
+            format: FORMAT_B8G8R8A8_UNORM,
+            bx: Box3d::new_2d(w, h),
+        };
+        self.enc(ctx, "virgl scanout copy failed", |e, _, _| {
+            e.blit(&side(shown), &side(color).flipped_y(), BLIT_FILTER_NEAREST)?;
+            e.flush()
+        })?;
+        (hooks.present)(&mut self.transport, shown, w, h).map_err(e("virgl scanout failed"))
     }
 
     fn scanout_primary(&mut self) -> Result<(), DeviceError> {

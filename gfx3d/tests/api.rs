@@ -936,6 +936,9 @@ fn device_objects_follow_the_api() {
     g.scanout_primary().unwrap();
     g.drop_owner(0);
     let l = log.lock().unwrap();
+    // One device present per present_scanout (the backend makes its scanout copy itself).
+    assert_eq!(l.count("present"), 1);
+    assert_eq!(l.count("scanout_primary"), 1);
     assert_eq!(l.count("buffer_destroy"), 1);
     assert_eq!(l.count("texture_destroy"), 1);
     assert_eq!(l.count("program_destroy"), 1);

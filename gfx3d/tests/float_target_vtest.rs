@@ -128,8 +128,23 @@ fn a_float_target_holds_the_same_floats_on_virgl_and_software() {
     // Interpolated and blended floats agree to float rounding.
     let d = max_diff(&fs, &fh);
     assert!(d < 1e-4, "float pixels differ by up to {}", d);
-    // The RGBA8 readback of the float target clamps the same way on both.
-    assert_eq!(ps, ph);
+    // The RGBA8 readback of the float target clamps the same way on both: within one step
+    // per channel (floats that agree to 1e-4 may round to neighbouring bytes; the host draws
+    // targets GL-native, bottom row first, so its interpolation rounds a little differently).
+    let step = |a: u32, b: u32| {
+        (0..4)
+            .map(|k| ((a >> (8 * k)) & 0xFF).abs_diff((b >> (8 * k)) & 0xFF))
+            .max()
+            .unwrap_or(0)
+    };
+    let worst = ps
+        .iter()
+        .zip(&ph)
+        .map(|(a, b)| step(*a, *b))
+        .max()
+        .unwrap_or(0);
+    assert!(worst <= 1, "RGBA8 readback differs by {} steps", worst);
+    assert!(ps.iter().zip(&ph).filter(|(a, b)| a != b).count() < N / 20);
     assert!(
         server.host_errors().is_empty(),
         "{:?}",

@@ -267,31 +267,38 @@ fn software_and_virgl_agree_on_the_multi_pass_scenes() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Gfx3D's orientation of a sampled target, pinned as it is today (both backends: targets are
-/// stored top row first, VirGL renders upright with a negative viewport y-scale): a target's
-/// TOP row is t = 0, the mirror of GL (window row 0, the bottom, is t = 0). So a pass's picture
-/// sampled with uv = (x, y) * 0.5 + 0.5 over a full-screen quad shows upside down, and the mp_
-/// scenes' Gfx3D pictures are not Mesa's (the demo flips v in its quads instead). Whether to
-/// take GL's orientation is open (branch s7-orient-wip, see docs/ARCHITECTURE.md); when it
-/// changes, this test turns into "green at the top right".
+/// A sampled target reads in GL's orientation on both backends: the row drawn at window y = 0
+/// (the bottom of the pass's picture) is t = 0, so a pass sampled with uv = (x, y) * 0.5 + 0.5
+/// over a full-screen quad shows upright, as in `shc render` and Mesa. mp_post's pass has its
+/// green triangle at the top right (NDC y 0.6 to 0.95); the final picture (read back top row
+/// first) must show it there and not at the bottom right, on software and on VirGL.
 #[test]
-fn a_sampled_target_is_mirrored_against_gl() {
-    let mut g = G::new();
-    g.boot(BackendMode::Software, None).unwrap();
-    let (w, h, px) = render(&mut g, "mp_post", "fullscreen.vert", "mp_post.frag").unwrap();
-    // mp_post's pass has its green triangle at the top right (NDC y 0.6 to 0.95): GL shows it
-    // there; Gfx3D shows it at the bottom right.
-    let at = |x: u32, y: u32| px[(y * w + x) as usize].to_be_bytes();
-    let [_, r, gr, b] = at(50, h - 9);
-    assert!(
-        gr > r && gr > b,
-        "bottom right is not green: {:?}",
-        at(50, h - 9)
-    );
-    let [_, r, gr, b] = at(50, 8);
-    assert!(
-        !(gr > r && gr > b),
-        "top right is green (GL's orientation): {:?}",
-        at(50, 8)
-    );
+fn a_sampled_target_is_upright_as_in_gl_on_both_backends() {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let mut virgl = G::new();
+    virgl
+        .boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
+        .unwrap();
+    assert_eq!(virgl.backend_name(), "virgl");
+    let mut soft = G::new();
+    soft.boot(BackendMode::Software, None).unwrap();
+    for (name, g) in [("software", &mut soft), ("virgl", &mut virgl)] {
+        let (w, h, px) = render(g, "mp_post", "fullscreen.vert", "mp_post.frag").unwrap();
+        let at = |x: u32, y: u32| px[(y * w + x) as usize].to_be_bytes();
+        let green = |p: [u8; 4]| p[2] > p[1] && p[2] > p[3];
+        assert!(
+            green(at(50, 8)),
+            "{}: top right is not green: {:?}",
+            name,
+            at(50, 8)
+        );
+        assert!(
+            !green(at(50, h - 9)),
+            "{}: bottom right is green (the mirror of GL): {:?}",
+            name,
+            at(50, h - 9)
+        );
+    }
 }

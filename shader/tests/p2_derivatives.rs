@@ -615,3 +615,51 @@ fn front_facing_misuse_tgsi_and_csir() {
     let n = save(&sh.module, Version::V2, &mut buf).expect("saved");
     assert_eq!(load(&buf[..n]).expect("loaded"), sh.module);
 }
+
+/// The emitter's framebuffer option (`tgsi::EmitOptions`): the default is exactly `emit`'s
+/// text (upright: FS_COORD_ORIGIN LOWER_LEFT, DDY negated after it); GL-native (Gfx3D's
+/// VirGL targets) gives UPPER_LEFT and DDY as it is, and nothing else changes.
+#[test]
+fn tgsi_framebuffer_option_sets_fragcoord_origin_and_ddy_sign() {
+    use shader::back::tgsi::{emit_with, EmitOptions, Framebuffer};
+    let sh = build(
+        1,
+        "#pragma chrisos profile 2\nin vec4 v;\nout vec4 c;\nvoid main() { c = vec4(dFdy(v.x), gl_FragCoord.y, 0.0, 1.0); }",
+    );
+    type Text = heapless::String<{ shader::limits::TGSI_CAP }>;
+    let (mut plain, mut upright, mut native) = (Text::new(), Text::new(), Text::new());
+    shader::back::tgsi::emit(&sh.module, None, &mut plain).expect("tgsi");
+    emit_with(&sh.module, None, EmitOptions::default(), &mut upright).expect("tgsi");
+    let gl = EmitOptions {
+        framebuffer: Framebuffer::GlNative,
+    };
+    emit_with(&sh.module, None, gl, &mut native).expect("tgsi");
+    assert_eq!(plain, upright, "the default options are emit's text");
+    assert!(
+        upright.contains("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"),
+        "{}",
+        upright
+    );
+    assert!(
+        native.contains("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"),
+        "{}",
+        native
+    );
+    let negated = |t: &str| {
+        t.lines()
+            .any(|l| l.starts_with("MOV") && l.contains(", -TEMP["))
+    };
+    assert!(negated(&upright), "{}", upright);
+    assert!(!negated(&native), "{}", native);
+    // Only those lines differ.
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| {
+                !l.contains("FS_COORD_ORIGIN") && !(l.starts_with("MOV") && l.contains(", -TEMP["))
+            })
+            .map(|l| l.to_string())
+            .collect()
+    };
+    assert_eq!(strip(&upright), strip(&native));
+    check_tgsi(&native).unwrap_or_else(|e| panic!("{:?}\n{}", e, native));
+}

@@ -193,6 +193,15 @@ impl Viewport {
             translate: [x + w * 0.5, y + h * 0.5, 0.5],
         }
     }
+
+    /// The viewport of a `w` x `h` box with its lower-left corner at (`x`, `y`) and row 0 of
+    /// the target at window y 0, GL's (positive y scale), depth range [0, 1].
+    pub fn gl_native(x: f32, y: f32, w: f32, h: f32) -> Self {
+        Viewport {
+            scale: [w * 0.5, h * 0.5, 0.5],
+            translate: [x + w * 0.5, y + h * 0.5, 0.5],
+        }
+    }
 }
 
 /// DRAW_VBO arguments. Build them with `DrawInfo::arrays` or `DrawInfo::indexed` so the index

@@ -81,6 +81,72 @@ fn blit_refuses_what_the_host_would() {
 }
 
 #[test]
+fn a_flipped_source_sends_y_at_the_far_edge_and_a_negative_height() {
+    let dst = side(3, 0, 6, 4);
+    let src = side(9, 0, 6, 4).flipped_y();
+    assert_eq!(src.bx.y, 4);
+    assert_eq!(src.bx.h as i32, -4);
+    let w = stream(|e| e.blit(&dst, &src, BLIT_FILTER_NEAREST)).unwrap();
+    let f = FORMAT_B8G8R8A8_UNORM;
+    assert_eq!(w[4..13], [3, 0, f, 0, 0, 0, 6, 4, 1]);
+    assert_eq!(w[13..22], [9, 0, f, 0, 4, 0, 6, (-4i32) as u32, 1]);
+    // A flipped box inside a row band: rows 2..5 read from row 4 down.
+    let band = BlitSide {
+        bx: Box3d {
+            y: 2,
+            ..Box3d::new_2d(6, 3)
+        },
+        ..side(9, 0, 6, 3)
+    }
+    .flipped_y();
+    assert_eq!((band.bx.y, band.bx.h as i32), (5, -3));
+    assert!(stream(|e| e.blit(&dst, &band, BLIT_FILTER_NEAREST)).is_ok());
+    // A negative width mirrors too (gallium allows it for the source).
+    let mirrored = BlitSide {
+        bx: Box3d {
+            x: 6,
+            w: (-6i32) as u32,
+            ..Box3d::new_2d(6, 4)
+        },
+        ..side(9, 0, 6, 4)
+    };
+    assert!(stream(|e| e.blit(&dst, &mirrored, BLIT_FILTER_NEAREST)).is_ok());
+}
+
+#[test]
+fn a_flipped_box_is_refused_where_it_cannot_be() {
+    let ok = side(3, 0, 6, 4);
+    let flipped = side(9, 0, 6, 4).flipped_y();
+    // Not as the destination (gallium: negative extents only for the source).
+    assert!(stream(|e| e.blit(&flipped, &ok, BLIT_FILTER_NEAREST)).is_err());
+    // A negative height reaching above row 0.
+    let above = BlitSide {
+        bx: Box3d {
+            y: 3,
+            h: (-4i32) as u32,
+            ..ok.bx
+        },
+        ..ok
+    };
+    assert!(stream(|e| e.blit(&ok, &above, BLIT_FILTER_NEAREST)).is_err());
+    // Beyond the largest resource, and flipping twice (an empty box to refuse).
+    let far = BlitSide {
+        bx: Box3d {
+            y: 16385,
+            h: (-1i32) as u32,
+            ..ok.bx
+        },
+        ..ok
+    };
+    assert!(stream(|e| e.blit(&ok, &far, BLIT_FILTER_NEAREST)).is_err());
+    let twice = flipped.flipped_y();
+    assert_eq!(twice.bx.h, 0);
+    assert!(stream(|e| e.blit(&ok, &twice, BLIT_FILTER_NEAREST)).is_err());
+    // A copy region takes no signed box.
+    assert!(stream(|e| e.copy_region(3, 0, (0, 0), 9, 0, flipped.bx)).is_err());
+}
+
+#[test]
 fn copy_region_is_13_dwords() {
     let bx = Box3d {
         x: 1,

@@ -356,7 +356,8 @@ pub fn layout(stride: u32, elements: &[(u8, u8, u32)]) -> gfx3d::VertexLayout {
 }
 
 /// A full-target quad of two triangles on owner 0: position xyzw at location 0, uv at
-/// location 1 with v = 0 at the top (24 bytes a vertex).
+/// location 1 = xy * 0.5 + 0.5 (GL's: v = 0 at the bottom, so a sampled target is copied
+/// upright; 24 bytes a vertex).
 pub fn screen_quad(g: &mut gfx3d::Gfx3d<gfx3d::linked::Linked>) -> gfx3d::MeshId {
     let mut v = Vec::new();
     for (x, y) in [
@@ -367,7 +368,7 @@ pub fn screen_quad(g: &mut gfx3d::Gfx3d<gfx3d::linked::Linked>) -> gfx3d::MeshId
         (1.0, 1.0),
         (-1.0, 1.0),
     ] {
-        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, 0.5 - y * 0.5]);
+        v.extend_from_slice(&[x, y, 0.0, 1.0, x * 0.5 + 0.5, y * 0.5 + 0.5]);
     }
     let m = g.mesh_create(0, gfx3d::Usage::Static).unwrap();
     g.mesh_upload_f32(0, m, &layout(24, &[(0, 4, 0), (1, 2, 16)]), &v, None)

@@ -1359,6 +1359,8 @@ struct Emitter<'a> {
     /// `CONT` (see [`loop_continues`]); `cont_imm[l]` is its IMM {0, 1, bound, 0}.
     cont_loops: u32,
     cont_imm: [u16; crate::limits::LOOP_DEPTH_MAX],
+    /// How the device draws (gl_FragCoord's origin, DDY's sign).
+    framebuffer: Framebuffer,
 }
 
 impl Emitter<'_> {
@@ -1706,6 +1708,7 @@ pub fn emit_in(
         remap,
         out,
         true,
+        EmitOptions::default(),
     );
     let r = within_budget(m, out, r);
     if r.is_err() {
@@ -1720,6 +1723,16 @@ fn emit_inner(
     out: &mut Out,
     optimize: bool,
 ) -> Result<TgsiInfo, TgsiError> {
+    emit_inner_with(m, remap, out, optimize, EmitOptions::default())
+}
+
+fn emit_inner_with(
+    m: &Module,
+    remap: Option<&[i8]>,
+    out: &mut Out,
+    optimize: bool,
+    opts: EmitOptions,
+) -> Result<TgsiInfo, TgsiError> {
     let mut scratch = TgsiScratch::new();
     emit_plan(
         &mut scratch.plan,
@@ -1729,9 +1742,48 @@ fn emit_inner(
         remap,
         out,
         optimize,
+        opts,
     )
 }
 
+/// How the VirGL device draws the target, which decides gl_FragCoord's origin
+/// (`FS_COORD_ORIGIN`) and DDY's sign in the text (virglrenderer turns a non-`Y_0_TOP`
+/// framebuffer's origin around itself, but not DDY).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Framebuffer {
+    /// Upright (the default): row 0 = the top of the picture, a negative viewport y-scale;
+    /// the host's window y runs downwards. `FS_COORD_ORIGIN LOWER_LEFT`, DDY negated.
+    #[default]
+    Upright,
+    /// GL-native: row 0 = window y 0, a positive viewport y-scale, as Gfx3D's VirGL backend
+    /// draws render targets (so a sampled target reads as in GL). `FS_COORD_ORIGIN
+    /// UPPER_LEFT`, DDY as it is.
+    GlNative,
+}
+
+/// Choices of the emitted text that depend on how the device draws, not on the shader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EmitOptions {
+    pub framebuffer: Framebuffer,
+}
+
+/// [`emit`] with [`EmitOptions`] (the default options emit exactly [`emit`]'s text).
+pub fn emit_with(
+    m: &Module,
+    remap: Option<&[i8]>,
+    opts: EmitOptions,
+    out: &mut String<TGSI_CAP>,
+) -> Result<TgsiInfo, TgsiError> {
+    out.clear();
+    let r = emit_inner_with(m, remap, out, true, opts);
+    let r = within_budget(m, out, r);
+    if r.is_err() {
+        out.clear();
+    }
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
 fn emit_plan(
     p: &mut Plan,
     fx: &mut Effects,
@@ -1740,6 +1792,7 @@ fn emit_plan(
     remap: Option<&[i8]>,
     out: &mut Out,
     optimize: bool,
+    opts: EmitOptions,
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
@@ -1799,6 +1852,7 @@ fn emit_plan(
         any_continue: m.insts.iter().any(|x| x.op == Op::Continue),
         cont_loops: 0,
         cont_imm: [0; crate::limits::LOOP_DEPTH_MAX],
+        framebuffer: opts.framebuffer,
     };
     let frag = m.stage == Stage::Fragment;
     raw!(e, if frag { "FRAG" } else { "VERT" }, "\n")?;
@@ -1810,7 +1864,13 @@ fn emit_plan(
     let mut fcoord_reg = 0u8;
     if frag {
         if p.reads_fragcoord {
-            raw!(e, "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n")?;
+            raw!(
+                e,
+                match opts.framebuffer {
+                    Framebuffer::Upright => "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n",
+                    Framebuffer::GlNative => "PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n",
+                }
+            )?;
             raw!(e, "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n")?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
@@ -2357,10 +2417,10 @@ fn emit_inst(
                 _ => "TRUNC TEMP[",
             };
             inst!(e, name, d, around!("]", mask(lanes_or(inst, 1)), ", "), a)?;
-            if inst.op == Op::Ddy {
-                // Gfx3D's VirGL targets are drawn upright (a negative viewport y-scale), which
-                // reverses window y on the host: virglrenderer corrects gl_FragCoord for it
-                // (FS_COORD_ORIGIN), not DDY, so DDY is negated to stay GL's (window y up).
+            if inst.op == Op::Ddy && e.framebuffer == Framebuffer::Upright {
+                // Drawn upright (a negative viewport y-scale), window y is reversed on the
+                // host: virglrenderer corrects gl_FragCoord for it (FS_COORD_ORIGIN), not
+                // DDY, so DDY is negated to stay GL's (window y up). GL-native needs neither.
                 inst!(
                     e,
                     "MOV TEMP[",

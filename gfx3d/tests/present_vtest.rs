@@ -1,0 +1,249 @@
+//! Presenting a VirGL target (brief orient2, session 8): targets are drawn GL-native (host row
+//! 0 is the picture's bottom row), but the host's display reads a resource without
+//! VIRGL_RESOURCE_Y_0_TOP top row first. `present_scanout` therefore shows a kept scanout copy
+//! of the target filled by one host BLIT with the source flipped vertically; these tests read
+//! that copy back through a transfer (in the scanout hook, as the display would see it) and
+//! check it is the target's picture top row first, that the present sends no transfer, and
+//! that the copy is counted and freed with its target.
+use std::sync::{Arc, Mutex};
+
+use gfx3d::glsl::{TRI_FRAG, TRI_VERT};
+use gfx3d::linked::Linked;
+use gfx3d::virgl::{ScanoutHooks, VirglBackend};
+use gfx3d::*;
+use virtio_gpu::proto::Box3d;
+use virtio_gpu::protocol::CCMD_BLIT;
+use virtio_gpu::vtest::{VtestServer, VtestTransport};
+use virtio_gpu::{CtxId, GpuTransport3d, HostCaps, ResId, ResourceDesc};
+
+mod common;
+use common::tri_layout;
+
+type G = Gfx3d<Linked>;
+const W: u32 = 12;
+const H: u32 = 8;
+
+#[derive(Default)]
+struct Log {
+    ctx: Option<CtxId>,
+    transfers: u32,
+    creates: u32,
+    destroys: Vec<ResId>,
+    commands: Vec<u32>,
+    /// What each present showed: the resource, its size and its contents read back (row 0
+    /// first, as stored on the host).
+    shown: Vec<(ResId, u32, u32, Vec<u32>)>,
+}
+
+struct Logged {
+    inner: VtestTransport,
+    log: Arc<Mutex<Log>>,
+}
+
+impl GpuTransport3d for Logged {
+    fn caps(&self) -> &HostCaps {
+        self.inner.caps()
+    }
+    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
+        let c = self.inner.ctx_create()?;
+        self.log.lock().unwrap().ctx = Some(c);
+        Ok(c)
+    }
+    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
+        self.inner.ctx_destroy(ctx)
+    }
+    fn resource_create_3d(&mut self, ctx: CtxId, d: &ResourceDesc) -> virtio_gpu::Result<ResId> {
+        self.log.lock().unwrap().creates += 1;
+        self.inner.resource_create_3d(ctx, d)
+    }
+    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().destroys.push(res);
+        self.inner.resource_destroy(ctx, res)
+    }
+    fn transfer_level_to_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        level: u32,
+        bx: Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().transfers += 1;
+        self.inner
+            .transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
+    }
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: CtxId,
+        res: ResId,
+        bx: Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().transfers += 1;
+        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
+    }
+    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
+        {
+            let mut l = self.log.lock().unwrap();
+            let mut at = 0;
+            while let Some(h) = dwords.get(at) {
+                l.commands.push(h & 0xff);
+                at += 1 + (h >> 16) as usize;
+            }
+        }
+        self.inner.submit_3d(ctx, dwords)
+    }
+    fn is_lost(&self) -> bool {
+        self.inner.is_lost()
+    }
+}
+
+/// The display's view of the shown resource: read through the inner transport (not logged).
+fn show(t: &mut Logged, res: ResId, w: u32, h: u32) -> virtio_gpu::Result<()> {
+    let ctx = t.log.lock().unwrap().ctx.expect("a context");
+    let mut bytes = vec![0u8; (w * h * 4) as usize];
+    t.inner
+        .transfer_from_host_3d(ctx, res, Box3d::new_2d(w, h), w * 4, &mut bytes)?;
+    let px = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    t.log.lock().unwrap().shown.push((res, w, h, px));
+    Ok(())
+}
+
+fn virgl() -> (VtestServer, G, Arc<Mutex<Log>>) {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
+    let log = Arc::new(Mutex::new(Log::default()));
+    let t = Logged {
+        inner: t,
+        log: log.clone(),
+    };
+    let hooks = ScanoutHooks {
+        present: show,
+        primary: |_| Ok(()),
+    };
+    let mut g: G = Gfx3d::new();
+    g.boot(
+        BackendMode::Virgl,
+        Some(Box::new(VirglBackend::new(t).with_scanout(hooks))),
+    )
+    .unwrap();
+    (server, g, log)
+}
+
+/// A picture that differs from its own vertical mirror: a green clear, a red rectangle over
+/// the lower left and a blue one over the upper right, of unequal heights.
+fn draw(g: &mut G, c: ContextId, t: TargetId) {
+    let linked = Linked::from_glsl(g.compiler(), TRI_VERT, TRI_FRAG, "tri").unwrap();
+    let p = g.prog_prepare(0, c, linked).unwrap();
+    let quad = |g: &mut G, [x0, y0, x1, y1]: [f32; 4], rgba: [f32; 4]| {
+        let mut v = Vec::new();
+        for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)] {
+            v.extend_from_slice(&[x, y, 0.0, 1.0]);
+            v.extend_from_slice(&rgba);
+        }
+        let m = g.mesh_create(0, Usage::Static).unwrap();
+        g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
+        m
+    };
+    let a = quad(g, [-1.0, -1.0, 0.0, -0.5], [1.0, 0.0, 0.0, 1.0]);
+    let b = quad(g, [0.25, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]);
+    g.begin(0, c, t).unwrap();
+    g.clear(0, c, [0.0, 1.0, 0.0, 1.0], true).unwrap();
+    g.depth_test(0, c, false).unwrap();
+    g.use_program(0, c, p).unwrap();
+    g.draw(0, c, a).unwrap();
+    g.draw(0, c, b).unwrap();
+    g.end(0, c).unwrap();
+}
+
+fn rows_reversed(px: &[u32], w: u32) -> Vec<u32> {
+    px.chunks_exact(w as usize)
+        .rev()
+        .flatten()
+        .copied()
+        .collect()
+}
+
+#[test]
+fn the_presented_copy_is_the_picture_top_row_first() {
+    let (server, mut g, log) = virgl();
+    let c = g.context_create(0).unwrap();
+    let t = g.target_create(0, c, W, H).unwrap();
+    draw(&mut g, c, t);
+    let mut picture = vec![0u32; (W * H) as usize];
+    g.target_read(0, t, &mut picture).unwrap();
+    // The picture is not its own mirror (so an unflipped copy would differ), and it is the
+    // one drawn: blue at the top right, red at the bottom left (B8G8R8A8 words).
+    assert_ne!(picture, rows_reversed(&picture, W));
+    assert_eq!(picture[(W - 1) as usize], 0xFF00_00FF);
+    assert_eq!(picture[((H - 1) * W) as usize], 0xFFFF_0000);
+
+    let before = {
+        let l = log.lock().unwrap();
+        (l.transfers, l.commands.len())
+    };
+    g.present_scanout(0, t).unwrap();
+    {
+        let l = log.lock().unwrap();
+        assert_eq!(l.shown.len(), 1);
+        let (res, w, h, px) = &l.shown[0];
+        assert_eq!((*w, *h), (W, H));
+        assert_eq!(px, &picture, "the scanout copy of {res:?}");
+        // One BLIT, no transfer either way.
+        assert_eq!(l.transfers, before.0);
+        assert_eq!(l.commands[before.1..], [CCMD_BLIT]);
+    }
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
+}
+
+#[test]
+fn the_scanout_copy_is_kept_counted_and_freed_with_its_target() {
+    let (server, mut g, log) = virgl();
+    let c = g.context_create(0).unwrap();
+    let t = g.target_create(0, c, W, H).unwrap();
+    draw(&mut g, c, t);
+    let backing = g.stats().gpu_backing_bytes;
+    let creates = log.lock().unwrap().creates;
+    g.present_scanout(0, t).unwrap();
+    // One resource of the target's size and format (B8G8R8A8: 4 bytes a pixel).
+    assert_eq!(log.lock().unwrap().creates, creates + 1);
+    assert_eq!(g.stats().gpu_backing_bytes, backing + u64::from(W * H * 4));
+    // Redrawn and presented again: the same copy, updated.
+    g.begin(0, c, t).unwrap();
+    g.clear(0, c, [1.0, 1.0, 0.0, 1.0], true).unwrap();
+    g.end(0, c).unwrap();
+    g.present_scanout(0, t).unwrap();
+    assert_eq!(log.lock().unwrap().creates, creates + 1);
+    assert_eq!(g.stats().gpu_backing_bytes, backing + u64::from(W * H * 4));
+    let shown = {
+        let l = log.lock().unwrap();
+        assert_eq!(l.shown.len(), 2);
+        assert_eq!(l.shown[0].0, l.shown[1].0);
+        assert!(l.shown[1].3.iter().all(|&p| p == 0xFFFF_FF00));
+        l.shown[0].0
+    };
+    // Destroying the target frees the copy and its bytes.
+    g.target_destroy(0, t).unwrap();
+    assert!(log.lock().unwrap().destroys.contains(&shown));
+    let t2 = g.target_create(0, c, W, H).unwrap();
+    g.present_scanout(0, t2).unwrap();
+    // drop_owner frees everything, the copy included.
+    g.drop_owner(0);
+    assert_eq!(g.stats().gpu_backing_bytes, 0);
+    assert_eq!(g.stats().live_target, 0);
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
+}
