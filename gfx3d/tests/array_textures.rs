@@ -223,9 +223,10 @@ fn a_layer_coordinate_outside_the_array_is_clamped() {
     let t = array(&mut g, SamplerState::new(Filter::Nearest, Wrap::Repeat));
     let px = draw(&mut g, FILTER_FRAG, t).unwrap();
     let red = |p: u32| (p >> 16) & 0xFF;
-    // Top half (fragUV.y < 0.5): the leftmost column's layer is -1.4 (layer 0), the
-    // rightmost's 5.4 (layer 3).
-    for y in 0..SIZE / 2 {
+    // Bottom half of the picture (fragUV.y < 0.5: the quad's uv is GL's, v = 0 at the bottom,
+    // and row 0 of the readback is the top): the leftmost column's layer is -1.4 (layer 0),
+    // the rightmost's 5.4 (layer 3).
+    for y in SIZE / 2..SIZE {
         assert_eq!(red(px[(y * SIZE) as usize]), 0x20, "row {}", y);
         assert_eq!(red(px[(y * SIZE + SIZE - 1) as usize]), 0x20 + 3 * 0x30);
     }
