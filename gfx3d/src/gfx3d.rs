@@ -1059,23 +1059,35 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if face == 0 {
             return self.tex_upload(owner, tex, texels);
         }
-        if texels.len() != t.texels.len() {
+        self.upload_plane(owner, tex, texels, |t, texels| {
+            if let Some(f) = t.faces.get_mut(face as usize - 1) {
+                f.0.copy_from_slice(texels);
+                f.1.clear();
+            }
+        })?;
+        self.log_mock("tex-face");
+        Ok(())
+    }
+
+    /// The common part of writing a cube face or an array layer past the first: the size check
+    /// (exactly the texture's width x height), the device copy released (it is rebuilt at the
+    /// next draw), then `write` on the texture's own planes.
+    fn upload_plane(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        texels: &[u32],
+        write: impl FnOnce(&mut Texture, &[u32]),
+    ) -> Result<()> {
+        let expected = self.textures.get(owner, tex)?.texels.len();
+        if texels.len() != expected {
             return Err(Error::PixelCount {
                 found: texels.len(),
-                expected: t.texels.len(),
+                expected,
             });
         }
         self.tex_release_device(owner, tex)?;
-        if let Some(f) = self
-            .textures
-            .get_mut(owner, tex)?
-            .faces
-            .get_mut(face as usize - 1)
-        {
-            f.0.copy_from_slice(texels);
-            f.1.clear();
-        }
-        self.log_mock("tex-face");
+        write(self.textures.get_mut(owner, tex)?, texels);
         Ok(())
     }
 
@@ -1164,21 +1176,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if layer == 0 {
             return self.tex_upload(owner, tex, texels);
         }
-        if texels.len() != t.texels.len() {
-            return Err(Error::PixelCount {
-                found: texels.len(),
-                expected: t.texels.len(),
-            });
-        }
-        self.tex_release_device(owner, tex)?;
-        if let Some(l) = self
-            .textures
-            .get_mut(owner, tex)?
-            .layers
-            .get_mut(layer as usize - 1)
-        {
-            l.0.copy_from_slice(texels);
-        }
+        self.upload_plane(owner, tex, texels, |t, texels| {
+            if let Some(l) = t.layers.get_mut(layer as usize - 1) {
+                l.0.copy_from_slice(texels);
+            }
+        })?;
         let line = alloc::format!("tex-layer {}", layer);
         self.log_mock(&line);
         Ok(())
