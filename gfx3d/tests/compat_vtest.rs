@@ -362,10 +362,7 @@ fn software_and_virgl_agree_on_the_compat_suite() {
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
 
     let owned = suite_files();
-    let files: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
+    let files = common::borrowed(&owned);
     let suite = Suite::new(&files).unwrap();
     let (mut passed, mut gaps, mut failed) = (0, 0, Vec::new());
     for batch in suite.batches() {
@@ -410,10 +407,7 @@ fn software_and_virgl_agree_on_the_compat_suite() {
 #[test]
 fn a_failing_pair_is_reported_by_name() {
     let owned = suite_files();
-    let mut files: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
+    let mut files = common::borrowed(&owned);
     let corpus = owned
         .iter()
         .find(|(n, _)| n == "corpus.txt")

@@ -22,7 +22,10 @@ fn diff_files() -> Vec<(String, String)> {
     common::dir_files(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/shc/tests/diff"))
 }
 
-fn backends(server: &VtestServer) -> (G, G) {
+/// A vtest server and Gfx3D on software and on VirGL through it.
+fn backends() -> (VtestServer, G, G) {
+    let server =
+        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut virgl = G::new();
     virgl
@@ -31,19 +34,14 @@ fn backends(server: &VtestServer) -> (G, G) {
     assert_eq!(virgl.backend_name(), "virgl");
     let mut soft = G::new();
     soft.boot(BackendMode::Software, None).unwrap();
-    (soft, virgl)
+    (server, soft, virgl)
 }
 
 #[test]
 fn software_and_virgl_agree_on_the_multi_pass_scenes() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let (mut soft, mut virgl) = backends(&server);
+    let (server, mut soft, mut virgl) = backends();
     let owned = diff_files();
-    let files: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
+    let files = common::borrowed(&owned);
     let suite = Suite::passes(&files);
     assert_eq!(suite.batches().len(), PASS_PAIRS.len());
     let mut failed = Vec::new();
@@ -70,14 +68,9 @@ fn software_and_virgl_agree_on_the_multi_pass_scenes() {
 /// first) must show it there and not at the bottom right, on software and on VirGL.
 #[test]
 fn a_sampled_target_is_upright_as_in_gl_on_both_backends() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let (mut soft, mut virgl) = backends(&server);
+    let (server, mut soft, mut virgl) = backends();
     let owned = diff_files();
-    let files: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
+    let files = common::borrowed(&owned);
     let file = |n: &str| files.iter().find(|(f, _)| *f == n).unwrap().1;
     let scene = Scene::parse(file("mp_post.json")).unwrap();
     let shaders = (file("fullscreen.vert"), file("mp_post.frag"));
@@ -99,4 +92,9 @@ fn a_sampled_target_is_upright_as_in_gl_on_both_backends() {
             at(50, h - 9)
         );
     }
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
 }

@@ -425,6 +425,14 @@ pub fn dir_files(dir: &std::path::Path) -> Vec<(String, String)> {
     v
 }
 
+/// `dir_files`' pairs borrowed, as `gfx3d::compat::Suite` takes them.
+pub fn borrowed(owned: &[(String, String)]) -> Vec<(&str, &str)> {
+    owned
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect()
+}
+
 /// What went through a [`Logged`] transport: every count a transport test checks.
 #[derive(Default)]
 pub struct TransportLog {
