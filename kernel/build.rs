@@ -1,11 +1,11 @@
 //! Links the kernel with boot/linker.ld, only when building for the kernel target, and writes
 //! `$OUT_DIR/compat_files.rs`: every file of the profile-2 compatibility suite
-//! (tools/shc/tests/compat: corpus, known gaps, shaders, scenes) as `(name, include_str!(..))`,
-//! for the `gfx3d::compat::*` guest tests.
-fn compat_files(manifest: &std::path::Path) {
-    let dir = manifest.join("../tools/shc/tests/compat");
+//! (tools/shc/tests/compat: corpus, known gaps, shaders, scenes) as `(name, include_str!(..))`
+//! in `COMPAT_FILES`, and every file of the differential corpus (tools/shc/tests/diff, whose
+//! multi-pass scenes the guest draws) in `DIFF_FILES`, for the `gfx3d::compat::*` guest tests.
+fn embed_dir(dir: &std::path::Path, name: &str, out: &mut String) {
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
                 .filter(|e| e.path().is_file())
@@ -19,7 +19,7 @@ fn compat_files(manifest: &std::path::Path) {
         })
         .unwrap_or_default();
     names.sort();
-    let mut out = String::from("pub static COMPAT_FILES: &[(&str, &str)] = &[\n");
+    out.push_str(&format!("pub static {}: &[(&str, &str)] = &[\n", name));
     for n in &names {
         let path = dir.join(n);
         println!("cargo:rerun-if-changed={}", path.display());
@@ -30,6 +30,20 @@ fn compat_files(manifest: &std::path::Path) {
         ));
     }
     out.push_str("];\n");
+}
+
+fn compat_files(manifest: &std::path::Path) {
+    let mut out = String::new();
+    embed_dir(
+        &manifest.join("../tools/shc/tests/compat"),
+        "COMPAT_FILES",
+        &mut out,
+    );
+    embed_dir(
+        &manifest.join("../tools/shc/tests/diff"),
+        "DIFF_FILES",
+        &mut out,
+    );
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()))
         .join("compat_files.rs");
     if let Err(e) = std::fs::write(&dest, out) {

@@ -11,7 +11,13 @@
 //! Gfx3D, which follows `shc render` (tools/shc/src/render_cmd.rs): interleaved vertex data by
 //! location, uniforms by name (uniforms a program does not have are skipped, a mat3 given as 12
 //! padded floats is unpadded), each sampler's texture by name on the unit the program gives it,
-//! viewport, depth and cull state.
+//! viewport, depth (test, function, mask, polygon offset) and cull state, and `"passes"` (the
+//! scene crate's `model/passes.rs`): each pass drawn in order into its own target
+//! (`target_create_format`) with its own shaders, a texture with `"pass"` bound to that
+//! target's colour or depth (`bind_target_texture`, generated mips for `"mipmaps"`). Besides
+//! the suite, [`PASS_PAIRS`] lists the differential corpus's multi-pass scenes
+//! (`tools/shc/tests/diff`, [`Suite::passes`]). Scene keys it does not draw (blending, masks,
+//! scissor, face state, instancing) are an error, never ignored.
 //! Must never: panic on any file text (errors name the pair or the field), interpret a scene
 //! differently from `shc render`/`mesa-ref` (a host test compares this reader with the `scene`
 //! crate's on every suite file), or depend on a particular backend.
@@ -28,8 +34,11 @@ use crate::compare;
 use crate::layout::{Element, ElementKind, VertexLayout};
 use crate::linked::Linked;
 use crate::mesh::Usage;
+use crate::state::DepthDesc;
+use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::{Filter, MipFilter, SamplerState, TextureFormat, Wrap};
-use crate::Gfx3d;
+use crate::{ContextId, Gfx3d, TargetId, TextureId};
+use shader::back::raster::state::CompareFunc;
 
 /// Largest scene picture side drawn here (the suite's scenes are 64x64; this keeps a guest run
 /// small).
@@ -223,6 +232,36 @@ pub struct SceneTexture {
     /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0), drawn as
     /// a `tex_create_array` texture (`"mipmaps"`: every layer's box chain).
     pub layers: Vec<Vec<u32>>,
+    /// `"pass"`: the texels are an earlier pass's target (its size; `texels` and `levels` are
+    /// empty; the depth compare mode is in `sampler.compare`).
+    pub source: Option<PassSource>,
+}
+
+/// A texture that samples an earlier pass's target (the `scene` crate's `PassSource`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassSource {
+    /// Index into the top-level scene's `passes`.
+    pub pass: usize,
+    /// `"attachment"`: `"color"` (the default) or `"depth"` (the pass needs `"depth": true`).
+    pub plane: TargetPlane,
+    /// `"compare"`: a depth function name (depth only; GL_COMPARE_REF_TO_TEXTURE).
+    pub compare: Option<CompareFunc>,
+    /// `"mipmaps": true`: the chain is generated from the pass's colour after it is drawn
+    /// (`target_generate_mipmaps`; RGBA8 colour only).
+    pub mipmaps: bool,
+}
+
+/// One pass drawn before the picture (`"passes"`): a one-pass scene object plus its name, its
+/// shader files (names in the suite, as the scene file gives them) and its target's format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pass {
+    pub name: String,
+    pub vertex: String,
+    pub fragment: String,
+    /// `"format"`: `"rgba8"` (the default) or `"rgba32f"`.
+    pub format: TargetFormat,
+    /// The pass's own size, clear, state, draw and textures (its `passes` is empty).
+    pub scene: Scene,
 }
 
 /// A scene file as Gfx3D draws it (the `scene` crate's model; defaults are GL's).
@@ -233,6 +272,11 @@ pub struct Scene {
     pub clear: [f32; 4],
     pub depth: bool,
     pub cull: bool,
+    /// `"depth_func"` (LESS by default) and `"depth_mask"` (true), used while `depth` is on.
+    pub depth_func: CompareFunc,
+    pub depth_mask: bool,
+    /// `"polygon_offset"`: glPolygonOffset(factor, units), (0, 0) by default.
+    pub polygon_offset: [f32; 2],
     /// (x, y, w, h), GL window coordinates (origin lower-left).
     pub viewport: [i32; 4],
     pub attributes: Vec<SceneAttribute>,
@@ -240,6 +284,9 @@ pub struct Scene {
     pub indices: Option<Vec<u16>>,
     pub uniforms: Vec<(String, Vec<f32>)>,
     pub textures: Vec<(String, SceneTexture)>,
+    /// `"passes"` (top level only): drawn in order, each into its own target, before the
+    /// picture; a texture with `"pass"` samples one of them.
+    pub passes: Vec<Pass>,
 }
 
 fn num_f32(v: &Json, path: &str) -> Result<f32, String> {
@@ -284,6 +331,199 @@ fn boolean(v: Option<&Json>, path: &str) -> Result<bool, String> {
     }
 }
 
+/// At most this many passes before the picture (the `scene` crate's limit).
+pub const PASSES_MAX: usize = 8;
+
+/// Scene keys the `scene` crate takes that this reader does not draw: a scene with one is an
+/// error here, never drawn without it.
+const UNREAD_KEYS: [&str; 6] = [
+    "blend",
+    "color_mask",
+    "scissor",
+    "cull_face",
+    "front_face",
+    "instances",
+];
+
+/// The depth function names of scene files (GL's, as `"LEQUAL"`).
+const DEPTH_FUNCS: [(&str, CompareFunc); 8] = [
+    ("NEVER", CompareFunc::Never),
+    ("LESS", CompareFunc::Less),
+    ("EQUAL", CompareFunc::Equal),
+    ("LEQUAL", CompareFunc::LessEqual),
+    ("GREATER", CompareFunc::Greater),
+    ("NOTEQUAL", CompareFunc::NotEqual),
+    ("GEQUAL", CompareFunc::GreaterEqual),
+    ("ALWAYS", CompareFunc::Always),
+];
+
+fn depth_func(v: &Json, path: &str) -> Result<CompareFunc, String> {
+    DEPTH_FUNCS
+        .iter()
+        .find(|(n, _)| *v == Json::Str(n))
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            format!(
+                "{}: expected a depth function name such as \"LEQUAL\"",
+                path
+            )
+        })
+}
+
+/// What a scene object being read may sample: the passes drawn before it.
+struct PassContext<'b> {
+    earlier: &'b [Pass],
+    /// Every pass name of the file (for "drawn after this one" errors).
+    all: &'b [&'b str],
+    /// The pass being read (None: the picture).
+    current: Option<&'b str>,
+}
+
+/// `"passes"`: every pass object read in order, each seeing the ones before it.
+fn parse_passes(v: &Json) -> Result<Vec<Pass>, String> {
+    let list = array(v, "passes")?;
+    if list.len() > PASSES_MAX {
+        return Err(format!(
+            "passes: {} passes is above the limit {}",
+            list.len(),
+            PASSES_MAX
+        ));
+    }
+    let mut all: Vec<&str> = Vec::new();
+    for (i, p) in list.iter().enumerate() {
+        match p.get("name") {
+            Some(Json::Str(n)) if !n.is_empty() => {
+                if all.contains(n) {
+                    return Err(format!("passes[{}].name: \"{}\" is given twice", i, n));
+                }
+                all.push(n);
+            }
+            _ => return Err(format!("passes[{}]: missing name", i)),
+        }
+    }
+    let mut passes: Vec<Pass> = Vec::new();
+    for (i, (p, name)) in list.iter().zip(&all).enumerate() {
+        let path = format!("passes[{}]", i);
+        if p.get("passes").is_some() {
+            return Err(format!("{}.passes: passes do not nest", path));
+        }
+        let file = |k: &str| match p.get(k) {
+            Some(Json::Str(f)) if !f.is_empty() => Ok(f.to_string()),
+            _ => Err(format!("{}: missing {} (the pass's shader file)", path, k)),
+        };
+        let (vertex, fragment) = (file("vertex")?, file("fragment")?);
+        let format = match p.get("format") {
+            None | Some(Json::Str("rgba8")) => TargetFormat::Rgba8,
+            Some(Json::Str("rgba32f")) => TargetFormat::Rgba32F,
+            Some(_) => {
+                return Err(format!(
+                    "{}.format: expected \"rgba8\" or \"rgba32f\"",
+                    path
+                ))
+            }
+        };
+        let ctx = PassContext {
+            earlier: &passes,
+            all: &all,
+            current: Some(name),
+        };
+        let scene = Scene::from_object(p, &ctx).map_err(|m| format!("{}.{}", path, m))?;
+        passes.push(Pass {
+            name: name.to_string(),
+            vertex,
+            fragment,
+            format,
+            scene,
+        });
+    }
+    Ok(passes)
+}
+
+/// A texture object with `"pass"`: its source and the pass's size.
+fn texture_source(
+    t: &Json,
+    p: &str,
+    ctx: &PassContext,
+) -> Result<Option<(PassSource, u32, u32)>, String> {
+    let Some(v) = t.get("pass") else {
+        for k in ["attachment", "compare"] {
+            if t.get(k).is_some() {
+                return Err(format!(
+                    "{}.{}: only a texture with \"pass\" takes this",
+                    p, k
+                ));
+            }
+        }
+        return Ok(None);
+    };
+    let Json::Str(name) = v else {
+        return Err(format!("{}.pass: expected a pass name", p));
+    };
+    for k in [
+        "width", "height", "rgba8", "cube", "levels", "layers", "ints", "format",
+    ] {
+        if t.get(k).is_some() {
+            return Err(format!(
+                "{}.{}: a texture from a pass takes its texels and size from that pass",
+                p, k
+            ));
+        }
+    }
+    let Some((index, pass)) = ctx
+        .earlier
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.name == *name)
+    else {
+        let why = if ctx.current == Some(*name) {
+            "a pass cannot sample its own target"
+        } else if ctx.all.contains(name) {
+            "that pass is drawn after this one; a pass samples only earlier passes"
+        } else {
+            "unknown pass"
+        };
+        return Err(format!("{}.pass: \"{}\": {}", p, name, why));
+    };
+    let plane = match t.get("attachment") {
+        None | Some(Json::Str("color")) => TargetPlane::Color,
+        Some(Json::Str("depth")) => TargetPlane::Depth,
+        Some(_) => return Err(format!("{}.attachment: expected \"color\" or \"depth\"", p)),
+    };
+    if plane == TargetPlane::Depth && !pass.scene.depth {
+        return Err(format!(
+            "{}.attachment: pass \"{}\" has no depth buffer (\"depth\": true)",
+            p, name
+        ));
+    }
+    let compare = match t.get("compare") {
+        None => None,
+        Some(_) if plane != TargetPlane::Depth => {
+            return Err(format!(
+                "{}.compare: a compare mode needs \"attachment\": \"depth\"",
+                p
+            ))
+        }
+        Some(c) => Some(depth_func(c, &format!("{}.compare", p))?),
+    };
+    let mipmaps = boolean(t.get("mipmaps"), p)?;
+    if mipmaps && (plane != TargetPlane::Color || pass.format != TargetFormat::Rgba8) {
+        return Err(format!(
+            "{}.mipmaps: mipmaps are generated for an RGBA8 pass's colour only",
+            p
+        ));
+    }
+    Ok(Some((
+        PassSource {
+            pass: index,
+            plane,
+            compare,
+            mipmaps,
+        },
+        pass.scene.width,
+        pass.scene.height,
+    )))
+}
+
 impl Scene {
     /// Reads a scene file of the suite. Checks what drawing needs (sizes, counts, ranges); the
     /// `scene` crate validates the files fully on the host.
@@ -291,6 +531,31 @@ impl Scene {
         let root = parse_json(text)?;
         if !matches!(root, Json::Object(_)) {
             return Err("the scene is not a JSON object".into());
+        }
+        let passes = match root.get("passes") {
+            None => Vec::new(),
+            Some(v) => parse_passes(v)?,
+        };
+        let names: Vec<&str> = passes.iter().map(|p| p.name.as_str()).collect();
+        let ctx = PassContext {
+            earlier: &passes,
+            all: &names,
+            current: None,
+        };
+        let mut scene = Scene::from_object(&root, &ctx)?;
+        scene.passes = passes;
+        Ok(scene)
+    }
+
+    /// One pass's object (the picture's or one of `"passes"`), its textures resolved in `ctx`.
+    fn from_object(root: &Json, ctx: &PassContext) -> Result<Scene, String> {
+        for key in UNREAD_KEYS {
+            if root.get(key).is_some() {
+                return Err(format!(
+                    "{}: not drawn by gfx3d::compat (scenes with it stay host-only)",
+                    key
+                ));
+            }
         }
         let size = array(root.get("size").ok_or("size: missing")?, "size")?;
         let [w, h] = size else {
@@ -308,6 +573,19 @@ impl Scene {
         };
         let depth = boolean(root.get("depth"), "depth")?;
         let cull = boolean(root.get("cull"), "cull")?;
+        let depth_func = match root.get("depth_func") {
+            None => CompareFunc::Less,
+            Some(v) => depth_func(v, "depth_func")?,
+        };
+        let depth_mask = match root.get("depth_mask") {
+            None => true,
+            v => boolean(v, "depth_mask")?,
+        };
+        let polygon_offset = match root.get("polygon_offset") {
+            None => [0.0, 0.0],
+            Some(v) => <[f32; 2]>::try_from(floats(v, "polygon_offset")?)
+                .map_err(|_| String::from("polygon_offset: expected [factor, units]"))?,
+        };
         let viewport = match root.get("viewport") {
             None => [0, 0, width as i32, height as i32],
             Some(v) => {
@@ -345,6 +623,14 @@ impl Scene {
             let location = num_uint(a.get("location").ok_or("location: missing")?, &p, 7)? as u8;
             let components =
                 num_uint(a.get("components").ok_or("components: missing")?, &p, 4)? as u8;
+            if let Some(d) = a.get("divisor") {
+                if num_uint(d, &p, u32::MAX)? != 0 {
+                    return Err(format!(
+                        "{}: divisor: instanced attributes are not drawn by gfx3d::compat",
+                        p
+                    ));
+                }
+            }
             let kind = match a.get("type") {
                 None | Some(Json::Str("float")) => ElementKind::F32,
                 Some(Json::Str("int")) => ElementKind::I32,
@@ -425,8 +711,14 @@ impl Scene {
             for (name, t) in fields {
                 let p = format!("textures.{}", name);
                 let field = |k: &str| t.get(k).ok_or_else(|| format!("{}: missing {}", p, k));
-                let width = num_uint(field("width")?, &p, PICTURE_SIDE_MAX)?;
-                let height = num_uint(field("height")?, &p, PICTURE_SIDE_MAX)?;
+                let source = texture_source(t, &p, ctx)?;
+                let (width, height) = match &source {
+                    Some((_, w, h)) => (*w, *h),
+                    None => (
+                        num_uint(field("width")?, &p, PICTURE_SIDE_MAX)?,
+                        num_uint(field("height")?, &p, PICTURE_SIDE_MAX)?,
+                    ),
+                };
                 let picture = |v: &Json, what: &str| -> Result<Vec<u32>, String> {
                     let bytes = array(v, &p)?;
                     if width == 0 || height == 0 || bytes.len() != (width * height * 4) as usize {
@@ -490,7 +782,7 @@ impl Scene {
                     }
                 }
                 let texels = match t.get("cube") {
-                    _ if format.is_integer() => Vec::new(),
+                    _ if format.is_integer() || source.is_some() => Vec::new(),
                     _ if !layers.is_empty() => layers.first().cloned().unwrap_or_default(),
                     Some(cube) => {
                         if t.get("rgba8").is_some() || t.get("levels").is_some() {
@@ -555,10 +847,12 @@ impl Scene {
                     lod_bias: lod("lod_bias", 0.0)?,
                     min_lod: lod("min_lod", -1000.0)?,
                     max_lod: lod("max_lod", 1000.0)?,
+                    compare: source.as_ref().and_then(|(src, _, _)| src.compare),
                     ..SamplerState::new(filter, wrap)
                 };
                 let mut levels = Vec::new();
-                if let Some(Json::Bool(true)) = t.get("mipmaps") {
+                let mipmaps = boolean(t.get("mipmaps"), &p)?;
+                if mipmaps && source.is_none() {
                     levels = crate::texture::box_chain(width, height, &texels);
                 }
                 // A cube's chains are built by `tex_generate_mipmaps` (the same box filter).
@@ -593,6 +887,7 @@ impl Scene {
                         format,
                         ints,
                         layers,
+                        source: source.map(|(src, _, _)| PassSource { mipmaps, ..src }),
                     },
                 ));
             }
@@ -604,12 +899,16 @@ impl Scene {
             clear,
             depth,
             cull,
+            depth_func,
+            depth_mask,
+            polygon_offset,
             viewport,
             attributes,
             vertex_count,
             indices,
             uniforms,
             textures,
+            passes: Vec::new(),
         })
     }
 }
@@ -637,6 +936,31 @@ impl Pair<'_> {
         stem(self.scene)
     }
 }
+
+/// The multi-pass scenes of the differential corpus (`tools/shc/tests/diff/mp_*.json`, which
+/// `shc render` matches with Mesa) with their pairs' shaders: one batch each.
+pub const PASS_PAIRS: &[Pair<'static>] = &[
+    Pair {
+        scene: "mp_post.json",
+        vert: "fullscreen.vert",
+        frag: "mp_post.frag",
+    },
+    Pair {
+        scene: "mp_hdr.json",
+        vert: "fullscreen.vert",
+        frag: "mp_hdr.frag",
+    },
+    Pair {
+        scene: "mp_shadow.json",
+        vert: "mp_shadow.vert",
+        frag: "mp_shadow.frag",
+    },
+    Pair {
+        scene: "mp_mips.json",
+        vert: "textured.vert",
+        frag: "mp_mips.frag",
+    },
+];
 
 /// The suite: its files by name, its pairs and the names of its known gaps.
 pub struct Suite<'a> {
@@ -677,6 +1001,16 @@ impl<'a> Suite<'a> {
         Ok(s)
     }
 
+    /// The multi-pass scenes of the differential corpus ([`PASS_PAIRS`]; `files`: the files
+    /// of `tools/shc/tests/diff`, as for [`Suite::new`]), without known gaps.
+    pub fn passes(files: &'a [(&'a str, &'a str)]) -> Suite<'a> {
+        Suite {
+            files,
+            pairs: PASS_PAIRS.to_vec(),
+            gaps: Vec::new(),
+        }
+    }
+
     /// A file of the suite by name.
     pub fn file(&self, name: &str) -> Result<&'a str, String> {
         self.files
@@ -714,7 +1048,8 @@ pub struct BatchReport {
 }
 
 /// Draws `pair` with `scene` on `g` for `owner` (profile 2); the owner's objects are dropped
-/// afterwards. Returns the picture (`scene.width` x `scene.height`, 0xAARRGGBB).
+/// afterwards. Returns the picture (`scene.width` x `scene.height`, 0xAARRGGBB). A scene with
+/// `"passes"` needs [`render_scene`] (its passes' shader files).
 pub fn render_pair(
     g: &mut Gfx3d<Linked>,
     owner: u32,
@@ -723,7 +1058,22 @@ pub fn render_pair(
     fs: &str,
     scene: &Scene,
 ) -> Result<Vec<u32>, String> {
-    let r = render_inner(g, owner, name, vs, fs, scene);
+    render_scene(g, owner, name, (vs, fs), scene, &[])
+}
+
+/// [`render_pair`] for any scene: its passes first, in order, each into its own target
+/// (`target_create_format`) with its shaders from `files` (name, text), then the picture with
+/// `vs`/`fs` into an RGBA8 target; a texture with `"pass"` is that pass's target
+/// (`bind_target_texture`, colour or depth, its mips generated when asked).
+pub fn render_scene(
+    g: &mut Gfx3d<Linked>,
+    owner: u32,
+    name: &str,
+    (vs, fs): (&str, &str),
+    scene: &Scene,
+    files: &[(&str, &str)],
+) -> Result<Vec<u32>, String> {
+    let r = render_inner(g, owner, name, (vs, fs), scene, files);
     g.drop_owner(owner);
     r
 }
@@ -732,10 +1082,59 @@ fn render_inner(
     g: &mut Gfx3d<Linked>,
     o: u32,
     name: &str,
-    vs: &str,
-    fs: &str,
+    (vs, fs): (&str, &str),
     scene: &Scene,
+    files: &[(&str, &str)],
 ) -> Result<Vec<u32>, String> {
+    let c = g.context_create(o).map_err(|e| format!("context: {}", e))?;
+    let file = |f: &str| {
+        files
+            .iter()
+            .find(|(n, _)| *n == f)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| format!("the suite has no file {}", f))
+    };
+    let mut targets = Vec::new();
+    for pass in &scene.passes {
+        let r = (|| {
+            let t = g
+                .target_create_format(o, c, pass.scene.width, pass.scene.height, pass.format)
+                .map_err(|e| format!("target: {}", e))?;
+            let shaders = (file(&pass.vertex)?, file(&pass.fragment)?);
+            let pname = format!("{}/{}", name, pass.name);
+            draw_into(g, o, c, t, &pname, shaders, &pass.scene, &targets)?;
+            Ok::<TargetId, String>(t)
+        })();
+        targets.push(r.map_err(|m| format!("pass {}: {}", pass.name, m))?);
+    }
+    let t = g
+        .target_create(o, c, scene.width, scene.height)
+        .map_err(|e| format!("target: {}", e))?;
+    draw_into(g, o, c, t, name, (vs, fs), scene, &targets)?;
+    let mut px = vec![0u32; (scene.width * scene.height) as usize];
+    g.target_read(o, t, &mut px)
+        .map_err(|e| format!("read: {}", e))?;
+    Ok(px)
+}
+
+/// What a sampler unit is bound to.
+enum Bound {
+    Texture(TextureId),
+    Target(TargetId, TargetPlane, SamplerState),
+}
+
+/// Draws one scene object (the picture or a pass) into `t`; `targets` are the earlier passes'.
+#[allow(clippy::too_many_arguments)]
+fn draw_into(
+    g: &mut Gfx3d<Linked>,
+    o: u32,
+    c: ContextId,
+    t: TargetId,
+    name: &str,
+    (vs, fs): (&str, &str),
+    scene: &Scene,
+    targets: &[TargetId],
+) -> Result<(), String> {
     let e = |what: &str| {
         let what = String::from(what);
         move |err: crate::Error| format!("{}: {}", what, err)
@@ -774,10 +1173,6 @@ fn render_inner(
         };
         uniforms.push((uname, v));
     }
-    let c = g.context_create(o).map_err(e("context"))?;
-    let t = g
-        .target_create(o, c, scene.width, scene.height)
-        .map_err(e("target"))?;
     let p = g.prog_prepare(o, c, prog).map_err(e("prog_prepare"))?;
 
     let stride: u32 = scene.attributes.iter().map(|a| a.components as u32).sum();
@@ -817,6 +1212,17 @@ fn render_inner(
             ));
         };
         if bound.iter().any(|(u, _)| u == unit) {
+            continue;
+        }
+        if let Some(src) = &tex.source {
+            let tid = *targets
+                .get(src.pass)
+                .ok_or_else(|| format!("texture {}: no pass {}", sname, src.pass))?;
+            if src.mipmaps {
+                g.target_generate_mipmaps(o, tid)
+                    .map_err(e("pass mipmaps"))?;
+            }
+            bound.push((*unit, Bound::Target(tid, src.plane, tex.sampler)));
             continue;
         }
         let id = if tex.format.is_integer() {
@@ -865,7 +1271,7 @@ fn render_inner(
             let refs: Vec<&[u32]> = tex.levels.iter().map(|l| l.as_slice()).collect();
             g.tex_levels(o, id, &refs).map_err(e("texture levels"))?;
         }
-        bound.push((*unit, id));
+        bound.push((*unit, Bound::Texture(id)));
     }
 
     g.begin(o, c, t).map_err(e("begin"))?;
@@ -873,22 +1279,45 @@ fn render_inner(
     let [x, y, w, h] = scene.viewport;
     g.viewport(o, c, x, y, w as u32, h as u32)
         .map_err(e("viewport"))?;
-    g.depth_test(o, c, scene.depth).map_err(e("depth"))?;
+    let depth = DepthDesc {
+        test: scene.depth,
+        func: scene.depth_func,
+        write: scene.depth_mask,
+        clear: 1.0,
+    };
+    g.set_depth(o, c, depth).map_err(e("depth"))?;
     g.cull_back(o, c, scene.cull).map_err(e("cull"))?;
+    let [factor, units] = scene.polygon_offset;
+    let offset = factor != 0.0 || units != 0.0;
+    if offset {
+        g.set_polygon_offset(o, c, factor, units)
+            .map_err(e("polygon offset"))?;
+    }
     g.use_program(o, c, p).map_err(e("use_program"))?;
     for (uname, v) in &uniforms {
         g.uniform_f(o, c, uname, v)
             .map_err(|err| format!("uniform {}: {}", uname, err))?;
     }
-    for (unit, id) in &bound {
-        g.bind_texture(o, c, *unit, Some(*id))
-            .map_err(e("bind_texture"))?;
+    for (unit, b) in &bound {
+        match b {
+            Bound::Texture(id) => g.bind_texture(o, c, *unit, Some(*id)),
+            Bound::Target(tid, plane, smp) => {
+                g.bind_target_texture(o, c, *unit, *tid, *plane, *smp)
+            }
+        }
+        .map_err(e("bind_texture"))?;
     }
     g.draw(o, c, m).map_err(e("draw"))?;
     g.end(o, c).map_err(e("end"))?;
-    let mut px = vec![0u32; (scene.width * scene.height) as usize];
-    g.target_read(o, t, &mut px).map_err(e("read"))?;
-    Ok(px)
+    // The context draws the later passes: this draw's units and offset do not carry over.
+    for (unit, _) in &bound {
+        g.bind_texture(o, c, *unit, None).map_err(e("unbind"))?;
+    }
+    if offset {
+        g.set_polygon_offset(o, c, 0.0, 0.0)
+            .map_err(e("polygon offset"))?;
+    }
+    Ok(())
 }
 
 /// Runs batch `batch` (a scene stem): every pair of that scene that is not a known gap is drawn
@@ -918,9 +1347,9 @@ pub fn run_batch(
         let r = (|| -> Result<(), String> {
             let vs = suite.file(pair.vert)?;
             let fs = suite.file(pair.frag)?;
-            let a = render_pair(reference, owner, &name, vs, fs, sc)
+            let a = render_scene(reference, owner, &name, (vs, fs), sc, suite.files)
                 .map_err(|m| format!("{}: {}", reference.backend_name(), m))?;
-            let b = render_pair(other, owner, &name, vs, fs, sc)
+            let b = render_scene(other, owner, &name, (vs, fs), sc, suite.files)
                 .map_err(|m| format!("{}: {}", other.backend_name(), m))?;
             let first = a.first().copied().unwrap_or(0);
             if a.iter().all(|&p| p == first) {

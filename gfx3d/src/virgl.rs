@@ -14,7 +14,8 @@
 //! is in GL's window coordinates.
 //! Presentation goes through caller-supplied scanout hooks because scanout is a property of the
 //! virtio device, not of every transport; what they show is a per-target scanout copy filled
-//! by a vertically flipped host BLIT (the host's display reads a resource top row first).
+//! by a vertically flipped host BLIT (the host's display reads a resource top row first), sent
+//! at the end of each frame's own batch once the copy exists.
 //!
 //! It must never: let a device id escape through Gfx3D's public API, panic on any transport
 //! answer, or send a command the encoder did not validate.
@@ -46,6 +47,24 @@ use crate::program::Viewport;
 use crate::state::{BlendFactor, BlendOp, CompareFunc, CullFace, FrontFace, Pipeline, Scissor};
 use crate::target::{TargetFormat, TargetPlane};
 use crate::texture::{Filter, MipFilter, SamplerState, Wrap};
+
+/// Fills scanout copy `shown` with RGBA8 target colour `color` (w x h), rows reversed: one
+/// host BLIT with the source box flipped.
+fn scanout_blit<S: virtio_gpu::Sink>(
+    e: &mut Encoder<'_, S>,
+    shown: ResId,
+    color: ResId,
+    w: u32,
+    h: u32,
+) -> virtio_gpu::Result<()> {
+    let side = |resource: ResId| BlitSide {
+        resource: resource.0,
+        level: 0,
+        format: FORMAT_B8G8R8A8_UNORM,
+        bx: Box3d::new_2d(w, h),
+    };
+    e.blit(&side(shown), &side(color).flipped_y(), BLIT_FILTER_NEAREST)
+}
 
 /// How a VirGL colour target is made the scanout (supplied by the kernel's virtio device).
 pub struct ScanoutHooks<T> {
@@ -321,6 +340,10 @@ enum Obj {
         /// row 0 is the picture's top row, as the host's display expects of a resource without
         /// VIRGL_RESOURCE_Y_0_TOP. Its resource and backing bytes.
         scanout: Option<(ResId, u64)>,
+        /// The scanout copy holds the target's picture: false once a clear or draw binds the
+        /// target; `frame_end` then refreshes the copy in the frame's own batch (after its
+        /// draws), so a `present` after it sends no command.
+        scanout_fresh: bool,
     },
     Buffer {
         ctx: DevId,
@@ -535,16 +558,21 @@ impl<T: GpuTransport3d> VirglBackend<T> {
         Ok(h)
     }
 
+    /// Makes `target` the framebuffer (a clear or a draw follows: its scanout copy is stale).
     fn bind_target(&mut self, ctx: DevId, target: DevId) -> Result<(u32, u32), DeviceError> {
-        let (csurf, zsurf, w, h) = match self.objects.get(&target) {
+        let (csurf, zsurf, w, h) = match self.objects.get_mut(&target) {
             Some(Obj::Target {
                 csurf,
                 zsurf,
                 w,
                 h,
                 ctx: c,
+                scanout_fresh,
                 ..
-            }) if *c == ctx => (*csurf, *zsurf, *w, *h),
+            }) if *c == ctx => {
+                *scanout_fresh = false;
+                (*csurf, *zsurf, *w, *h)
+            }
             _ => return Err(DeviceError("unknown device target")),
         };
         let (_, c) = self.ctx_mut(ctx)?;
@@ -989,6 +1017,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 mips: None,
                 mips_valid: false,
                 scanout: None,
+                scanout_fresh: false,
             },
         );
         Ok(id)
@@ -1690,7 +1719,34 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     }
 
     fn frame_end(&mut self, ctx: DevId) -> Result<(), DeviceError> {
-        self.flush(ctx)
+        // Every presented target of the context drawn since its last copy: the copy is
+        // refreshed by its BLIT at the end of this batch (after the frame's draws, in the
+        // same submit), so the `present` that follows sends nothing.
+        let stale: Vec<(ResId, ResId, u32, u32)> = self
+            .objects
+            .values_mut()
+            .filter_map(|o| match o {
+                Obj::Target {
+                    ctx: c,
+                    color,
+                    w,
+                    h,
+                    scanout: Some((shown, _)),
+                    scanout_fresh,
+                    ..
+                } if *c == ctx && !*scanout_fresh => {
+                    *scanout_fresh = true;
+                    Some((*shown, *color, *w, *h))
+                }
+                _ => None,
+            })
+            .collect();
+        self.enc(ctx, "virgl submit failed", |e, _, _| {
+            for (shown, color, w, h) in &stale {
+                scanout_blit(e, *shown, *color, *w, *h)?;
+            }
+            e.flush()
+        })
     }
 
     fn read_target(
@@ -1773,7 +1829,7 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         let Some(hooks) = self.hooks else {
             return Err(DeviceError("no scanout on this transport"));
         };
-        let (color, w, h, have) = match self.objects.get(&target) {
+        let (color, w, h, have, fresh) = match self.objects.get(&target) {
             Some(Obj::Target {
                 ctx: c,
                 color,
@@ -1781,8 +1837,9 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 h,
                 format: TargetFormat::Rgba8,
                 scanout,
+                scanout_fresh,
                 ..
-            }) if *c == ctx => (*color, *w, *h, *scanout),
+            }) if *c == ctx => (*color, *w, *h, *scanout, *scanout_fresh),
             Some(Obj::Target { ctx: c, .. }) if *c == ctx => {
                 return Err(DeviceError("only an RGBA8 target is shown"))
             }
@@ -1791,8 +1848,14 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         // The target is drawn GL-native (host row 0 = the picture's bottom row), while the
         // host's display reads a resource without VIRGL_RESOURCE_Y_0_TOP top row first. The
         // scanout is a kept copy of the target's size and format, filled by a host BLIT with
-        // the source box flipped (y = h, height = -h): no transfer either way.
+        // the source box flipped (y = h, height = -h): no transfer either way. The copy is
+        // refreshed by the frame's own batch once it exists (`frame_end`); the first present
+        // of a target (or one drawn in a frame not yet ended) sends its BLIT here.
         let shown = match have {
+            Some((res, _)) if fresh => {
+                return (hooks.present)(&mut self.transport, res, w, h)
+                    .map_err(e("virgl scanout failed"))
+            }
             Some((res, _)) => res,
             None => {
                 let mut desc = ResourceDesc::color_target(w, h);
@@ -1808,16 +1871,13 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
                 res
             }
         };
-        let side = |resource: ResId| BlitSide {
-            resource: resource.0,
-            level: 0,
-            format: FORMAT_B8G8R8A8_UNORM,
-            bx: Box3d::new_2d(w, h),
-        };
         self.enc(ctx, "virgl scanout copy failed", |e, _, _| {
-            e.blit(&side(shown), &side(color).flipped_y(), BLIT_FILTER_NEAREST)?;
+            scanout_blit(e, shown, color, w, h)?;
             e.flush()
         })?;
+        if let Some(Obj::Target { scanout_fresh, .. }) = self.objects.get_mut(&target) {
+            *scanout_fresh = true;
+        }
         (hooks.present)(&mut self.transport, shown, w, h).map_err(e("virgl scanout failed"))
     }
 

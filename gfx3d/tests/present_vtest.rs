@@ -12,96 +12,19 @@ use gfx3d::linked::Linked;
 use gfx3d::virgl::{ScanoutHooks, VirglBackend};
 use gfx3d::*;
 use virtio_gpu::proto::Box3d;
-use virtio_gpu::protocol::CCMD_BLIT;
+use virtio_gpu::protocol::{CCMD_BLIT, CCMD_DRAW_VBO};
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
-use virtio_gpu::{CtxId, GpuTransport3d, HostCaps, ResId, ResourceDesc};
+use virtio_gpu::{GpuTransport3d, ResId};
 
 mod common;
-use common::tri_layout;
+use common::{tri_layout, Logged, TransportLog};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 12;
 const H: u32 = 8;
 
-#[derive(Default)]
-struct Log {
-    ctx: Option<CtxId>,
-    transfers: u32,
-    creates: u32,
-    destroys: Vec<ResId>,
-    commands: Vec<u32>,
-    /// What each present showed: the resource, its size and its contents read back (row 0
-    /// first, as stored on the host).
-    shown: Vec<(ResId, u32, u32, Vec<u32>)>,
-}
-
-struct Logged {
-    inner: VtestTransport,
-    log: Arc<Mutex<Log>>,
-}
-
-impl GpuTransport3d for Logged {
-    fn caps(&self) -> &HostCaps {
-        self.inner.caps()
-    }
-    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
-        let c = self.inner.ctx_create()?;
-        self.log.lock().unwrap().ctx = Some(c);
-        Ok(c)
-    }
-    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
-        self.inner.ctx_destroy(ctx)
-    }
-    fn resource_create_3d(&mut self, ctx: CtxId, d: &ResourceDesc) -> virtio_gpu::Result<ResId> {
-        self.log.lock().unwrap().creates += 1;
-        self.inner.resource_create_3d(ctx, d)
-    }
-    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
-        self.log.lock().unwrap().destroys.push(res);
-        self.inner.resource_destroy(ctx, res)
-    }
-    fn transfer_level_to_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        level: u32,
-        bx: Box3d,
-        stride: u32,
-        data: &[u8],
-    ) -> virtio_gpu::Result<()> {
-        self.log.lock().unwrap().transfers += 1;
-        self.inner
-            .transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
-    }
-    fn transfer_from_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        out: &mut [u8],
-    ) -> virtio_gpu::Result<()> {
-        self.log.lock().unwrap().transfers += 1;
-        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
-    }
-    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
-        {
-            let mut l = self.log.lock().unwrap();
-            let mut at = 0;
-            while let Some(h) = dwords.get(at) {
-                l.commands.push(h & 0xff);
-                at += 1 + (h >> 16) as usize;
-            }
-        }
-        self.inner.submit_3d(ctx, dwords)
-    }
-    fn is_lost(&self) -> bool {
-        self.inner.is_lost()
-    }
-}
-
 /// The display's view of the shown resource: read through the inner transport (not logged).
-fn show(t: &mut Logged, res: ResId, w: u32, h: u32) -> virtio_gpu::Result<()> {
+fn show(t: &mut Logged<VtestTransport>, res: ResId, w: u32, h: u32) -> virtio_gpu::Result<()> {
     let ctx = t.log.lock().unwrap().ctx.expect("a context");
     let mut bytes = vec![0u8; (w * h * 4) as usize];
     t.inner
@@ -114,15 +37,11 @@ fn show(t: &mut Logged, res: ResId, w: u32, h: u32) -> virtio_gpu::Result<()> {
     Ok(())
 }
 
-fn virgl() -> (VtestServer, G, Arc<Mutex<Log>>) {
+fn virgl() -> (VtestServer, G, Arc<Mutex<TransportLog>>) {
     let server =
         VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let log = Arc::new(Mutex::new(Log::default()));
-    let t = Logged {
-        inner: t,
-        log: log.clone(),
-    };
+    let (t, log) = Logged::new(t);
     let hooks = ScanoutHooks {
         present: show,
         primary: |_| Ok(()),
@@ -186,7 +105,7 @@ fn the_presented_copy_is_the_picture_top_row_first() {
 
     let before = {
         let l = log.lock().unwrap();
-        (l.transfers, l.commands.len())
+        (l.transfers(), l.submits.len())
     };
     g.present_scanout(0, t).unwrap();
     {
@@ -195,9 +114,9 @@ fn the_presented_copy_is_the_picture_top_row_first() {
         let (res, w, h, px) = &l.shown[0];
         assert_eq!((*w, *h), (W, H));
         assert_eq!(px, &picture, "the scanout copy of {res:?}");
-        // One BLIT, no transfer either way.
-        assert_eq!(l.transfers, before.0);
-        assert_eq!(l.commands[before.1..], [CCMD_BLIT]);
+        // The first present makes the copy: one submit of one BLIT, no transfer either way.
+        assert_eq!(l.transfers(), before.0);
+        assert_eq!(l.submits[before.1..], [vec![CCMD_BLIT]]);
     }
     assert!(
         server.host_errors().is_empty(),
@@ -241,6 +160,66 @@ fn the_scanout_copy_is_kept_counted_and_freed_with_its_target() {
     g.drop_owner(0);
     assert_eq!(g.stats().gpu_backing_bytes, 0);
     assert_eq!(g.stats().live_target, 0);
+    assert!(
+        server.host_errors().is_empty(),
+        "{:?}",
+        server.host_errors()
+    );
+}
+
+/// Once a target has its scanout copy, each frame drawn into it refreshes the copy with the
+/// BLIT at the end of the frame's own batch (after its draws, in the same submit), and the
+/// present that follows submits nothing: one submit per presented frame fewer. The copy shown
+/// is each frame's picture.
+#[test]
+fn a_presented_target_s_frames_carry_its_copy_and_present_submits_nothing() {
+    let (server, mut g, log) = virgl();
+    let c = g.context_create(0).unwrap();
+    let t = g.target_create(0, c, W, H).unwrap();
+    draw(&mut g, c, t);
+    g.present_scanout(0, t).unwrap();
+    for frame in 0..3 {
+        let before = log.lock().unwrap().submits.len();
+        draw(&mut g, c, t);
+        let frame_submits = log.lock().unwrap().submits.len() - before;
+        g.present_scanout(0, t).unwrap();
+        let mut picture = vec![0u32; (W * H) as usize];
+        g.target_read(0, t, &mut picture).unwrap();
+        let l = log.lock().unwrap();
+        // The frame's batch: its draws, then the copy's BLIT, last.
+        assert_eq!(frame_submits, 1, "frame {frame}");
+        assert_eq!(
+            l.submits.len(),
+            before + 1,
+            "frame {frame}: the present submitted"
+        );
+        let batch = &l.submits[before];
+        assert_eq!(batch.last(), Some(&CCMD_BLIT), "frame {frame}: {batch:?}");
+        let draw_at = batch.iter().rposition(|&c| c == CCMD_DRAW_VBO);
+        assert_eq!(
+            draw_at,
+            Some(batch.len() - 2),
+            "frame {frame}: the BLIT follows the draws: {batch:?}"
+        );
+        assert_eq!(batch.iter().filter(|&&c| c == CCMD_BLIT).count(), 1);
+        let (_, _, _, px) = l.shown.last().unwrap();
+        assert_eq!(l.shown.len(), frame + 2);
+        assert_eq!(
+            px, &picture,
+            "frame {frame}: the copy is the frame's picture"
+        );
+    }
+    // A frame into another target does not touch the presented one's copy.
+    let other = g.target_create(0, c, W, H).unwrap();
+    let before = log.lock().unwrap().submits.len();
+    draw(&mut g, c, other);
+    {
+        let l = log.lock().unwrap();
+        assert!(l.submits[before..]
+            .iter()
+            .flatten()
+            .all(|&c| c != CCMD_BLIT));
+    }
     assert!(
         server.host_errors().is_empty(),
         "{:?}",

@@ -1,7 +1,7 @@
 //! Render-target mip levels built on the host GPU (brief D, session 7; issue 16 item 3, issue
 //! 17 item 3): under VirGL `target_generate_mipmaps` sends a host-side copy of level 0 and a
-//! linear BLIT per level, and no transfer in either direction (the transport below logs every
-//! transfer and every command it submits); the levels sampled with `textureLod` agree with the
+//! linear BLIT per level, and no transfer in either direction (`common::Logged` counts every
+//! transfer and every command submitted); the levels sampled with `textureLod` agree with the
 //! software backend's chain, for square, odd and float targets.
 use std::sync::{Arc, Mutex};
 
@@ -11,88 +11,14 @@ use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, MipFilter, SamplerState, Wrap};
 use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::proto::Box3d;
 use virtio_gpu::protocol::{CCMD_BLIT, CCMD_RESOURCE_COPY_REGION};
 use virtio_gpu::vtest::{VtestServer, VtestTransport};
-use virtio_gpu::{CtxId, GpuTransport3d, HostCaps, ResId, ResourceDesc};
 
 mod common;
-use common::{screen_quad, tri_layout};
+use common::{screen_quad, tri_layout, Logged, TransportLog};
 
 type G = Gfx3d<Linked>;
 const DST: u32 = 8;
-
-/// What went through the transport.
-#[derive(Default)]
-struct Log {
-    to_host: u32,
-    from_host: u32,
-    creates: u32,
-    /// Command ids of every submitted command, in order.
-    commands: Vec<u32>,
-}
-
-struct Logged<T> {
-    inner: T,
-    log: Arc<Mutex<Log>>,
-}
-
-impl<T: GpuTransport3d> GpuTransport3d for Logged<T> {
-    fn caps(&self) -> &HostCaps {
-        self.inner.caps()
-    }
-    fn ctx_create(&mut self) -> virtio_gpu::Result<CtxId> {
-        self.inner.ctx_create()
-    }
-    fn ctx_destroy(&mut self, ctx: CtxId) -> virtio_gpu::Result<()> {
-        self.inner.ctx_destroy(ctx)
-    }
-    fn resource_create_3d(&mut self, ctx: CtxId, d: &ResourceDesc) -> virtio_gpu::Result<ResId> {
-        self.log.lock().unwrap().creates += 1;
-        self.inner.resource_create_3d(ctx, d)
-    }
-    fn resource_destroy(&mut self, ctx: CtxId, res: ResId) -> virtio_gpu::Result<()> {
-        self.inner.resource_destroy(ctx, res)
-    }
-    fn transfer_level_to_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        level: u32,
-        bx: Box3d,
-        stride: u32,
-        data: &[u8],
-    ) -> virtio_gpu::Result<()> {
-        self.log.lock().unwrap().to_host += 1;
-        self.inner
-            .transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
-    }
-    fn transfer_from_host_3d(
-        &mut self,
-        ctx: CtxId,
-        res: ResId,
-        bx: Box3d,
-        stride: u32,
-        out: &mut [u8],
-    ) -> virtio_gpu::Result<()> {
-        self.log.lock().unwrap().from_host += 1;
-        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
-    }
-    fn submit_3d(&mut self, ctx: CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
-        {
-            let mut l = self.log.lock().unwrap();
-            let mut at = 0;
-            while let Some(h) = dwords.get(at) {
-                l.commands.push(h & 0xff);
-                at += 1 + (h >> 16) as usize;
-            }
-        }
-        self.inner.submit_3d(ctx, dwords)
-    }
-    fn is_lost(&self) -> bool {
-        self.inner.is_lost()
-    }
-}
 
 fn lod_frag(level: u32) -> String {
     format!(
@@ -186,15 +112,11 @@ fn run(g: &mut G, w: u32, h: u32, format: TargetFormat, bright: f32) -> Vec<Vec<
     out
 }
 
-fn virgl() -> (VtestServer, G, Arc<Mutex<Log>>) {
+fn virgl() -> (VtestServer, G, Arc<Mutex<TransportLog>>) {
     let server =
         VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let log = Arc::new(Mutex::new(Log::default()));
-    let t = Logged {
-        inner: t,
-        log: log.clone(),
-    };
+    let (t, log) = Logged::new(t);
     let mut hw: G = Gfx3d::new();
     hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
         .unwrap();
@@ -223,7 +145,7 @@ fn generating_on_virgl_sends_copy_and_blits_and_no_transfer() {
     for round in 0..2 {
         render_source(&mut g, c, src, 1.0);
         // What the draws before queued is not this test's business.
-        *log.lock().unwrap() = Log::default();
+        *log.lock().unwrap() = TransportLog::default();
         let before = g.stats().readbacks;
         g.target_generate_mipmaps(0, src).unwrap();
         sample_into(&mut g, c, src, dst, pass);
@@ -234,7 +156,8 @@ fn generating_on_virgl_sends_copy_and_blits_and_no_transfer() {
             "round {round}: a transfer"
         );
         assert_eq!(g.stats().readbacks, before);
-        let count = |id| l.commands.iter().filter(|&&c| c == id).count();
+        let commands = l.commands();
+        let count = |id| commands.iter().filter(|&&c| c == id).count();
         assert_eq!(count(CCMD_RESOURCE_COPY_REGION), 1, "round {round}");
         // 16x16: levels 1..=4, one BLIT each.
         assert_eq!(count(CCMD_BLIT), 4, "round {round}");
@@ -335,7 +258,7 @@ fn float_agrees(w: u32, h: u32) {
     let a = run(&mut sw, w, h, TargetFormat::Rgba32F, 4.0);
     let b = run(&mut hw, w, h, TargetFormat::Rgba32F, 4.0);
     assert_eq!(hw.backend_name(), "virgl");
-    assert!(log.lock().unwrap().commands.contains(&CCMD_BLIT));
+    assert!(log.lock().unwrap().commands().contains(&CCMD_BLIT));
     for (l, (x, y)) in a.iter().zip(&b).enumerate() {
         let d = max_diff(x, y);
         eprintln!("float {w}x{h} level {l}: max diff {d}");

@@ -6,6 +6,9 @@
 //!   into the image by build.rs), one test per scene: every pair of the scene that is not a
 //!   known gap compiled with profile 2, drawn by the software and the VirGL backend and compared
 //!   by the same rule; a failure names every pair that failed and why;
+//! - `gfx3d::compat::passes::SCENE`: the differential corpus's multi-pass scenes
+//!   (tools/shc/tests/diff/mp_*.json, `gfx3d::compat::PASS_PAIRS`), each pass drawn into its
+//!   own target and sampled by the later ones, by the same two backends and rule;
 //! - `gfx3d::lost::*`: device loss under AUTO and forced VIRGL, driven by [`FaultyGpu`] (a
 //!   `gfx3d::fault::FaultyTransport`), a transport that fails every call once told to;
 //! - `gfx3d::present::*`: a VirGL target made the scanout, then the console restored.
@@ -62,6 +65,15 @@ macro_rules! compat_tests {
     };
 }
 
+macro_rules! pass_tests {
+    ($($name:ident),* $(,)?) => {
+        &[$((concat!("gfx3d::compat::passes::", stringify!($name)), {
+            fn t(out: &mut dyn Write) -> bool { pass_batch(stringify!($name), out) }
+            t
+        })),*]
+    };
+}
+
 mod compat_files {
     include!(concat!(env!("OUT_DIR"), "/compat_files.rs"));
 }
@@ -89,6 +101,10 @@ pub const COMPAT_TESTS: &[SelfTest] = compat_tests!(
     itex,
     arr
 );
+
+/// The multi-pass scenes of the differential corpus (`gfx3d::compat::PASS_PAIRS`, in its order;
+/// `gfx3d::compat::passes::list_complete` checks that this list is that one).
+pub const PASS_TESTS: &[SelfTest] = pass_tests!(mp_post, mp_hdr, mp_shadow, mp_mips);
 
 /// The virtio-gpu crate's scenes, in its own order (`virtio_gpu::scenes::SCENES`; the
 /// `scene_list_complete` test checks that the two lists agree).
@@ -148,6 +164,7 @@ pub const OTHER_TESTS: &[SelfTest] = &[
         diff_demo_without_mips,
     ),
     ("gfx3d::compat::list_complete", compat_list_complete),
+    ("gfx3d::compat::passes::list_complete", pass_list_complete),
     ("gfx3d::smp::scenes_same_on_every_cpu", smp_scenes),
     ("gfx3d::smp::demo_same_on_every_cpu", smp_demo),
     ("gfx3d::lost::auto_falls_back_to_software", lost_auto),
@@ -240,18 +257,46 @@ fn compat_list_complete(out: &mut dyn Write) -> bool {
     true
 }
 
+fn pass_list_complete(out: &mut dyn Write) -> bool {
+    let suite = gfx3d::compat::Suite::passes(compat_files::DIFF_FILES);
+    let ours: Vec<&str> = PASS_TESTS
+        .iter()
+        .map(|(n, _)| n.trim_start_matches("gfx3d::compat::passes::"))
+        .collect();
+    if ours != suite.batches() {
+        let _ = write!(
+            out,
+            "kernel runs {:?}, gfx3d::compat::PASS_PAIRS has {:?}",
+            ours,
+            suite.batches()
+        );
+        return false;
+    }
+    true
+}
+
 /// One batch of the compat suite: software against forced VirGL, every failing pair named.
 fn compat_batch(batch: &str, out: &mut dyn Write) -> bool {
+    match gfx3d::compat::Suite::new(compat_files::COMPAT_FILES) {
+        Ok(suite) => suite_batch(&suite, batch, out),
+        Err(e) => {
+            let _ = write!(out, "{}", e);
+            false
+        }
+    }
+}
+
+/// One multi-pass scene of the differential corpus (its passes' targets sampled by the
+/// picture), software against forced VirGL.
+fn pass_batch(batch: &str, out: &mut dyn Write) -> bool {
+    let suite = gfx3d::compat::Suite::passes(compat_files::DIFF_FILES);
+    suite_batch(&suite, batch, out)
+}
+
+fn suite_batch(suite: &gfx3d::compat::Suite, batch: &str, out: &mut dyn Write) -> bool {
     if gpu::report().is_none_or(|r| !r.virgl) {
         return no_device(out);
     }
-    let suite = match gfx3d::compat::Suite::new(compat_files::COMPAT_FILES) {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = write!(out, "{}", e);
-            return false;
-        }
-    };
     let mut soft = Gfx3d::<Linked>::new();
     let mut g = match virgl_gfx(BackendMode::Virgl) {
         Ok(g) => g,
@@ -260,7 +305,7 @@ fn compat_batch(batch: &str, out: &mut dyn Write) -> bool {
             return false;
         }
     };
-    let r = gfx3d::compat::run_batch(&suite, batch, &mut soft, &mut g, OWNER);
+    let r = gfx3d::compat::run_batch(suite, batch, &mut soft, &mut g, OWNER);
     g.drop_owner(OWNER);
     let r = match r {
         Ok(r) => r,

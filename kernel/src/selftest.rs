@@ -18,6 +18,7 @@ pub const SUITES: &[&[SelfTest]] = &[
     crate::guest_tests::SCENE_TESTS,
     crate::guest_tests::DIFF_TESTS,
     crate::guest_tests::COMPAT_TESTS,
+    crate::guest_tests::PASS_TESTS,
     crate::guest_tests::OTHER_TESTS,
     crate::kernel_tests::META_TESTS,
 ];

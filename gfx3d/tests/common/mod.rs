@@ -406,3 +406,143 @@ pub fn live_counts(s: &gfx3d::Stats) -> (u32, u32, u32, u32, u32) {
         s.live_prog,
     )
 }
+
+/// Every file of `dir` (a test corpus: tools/shc/tests/compat, tools/shc/tests/diff) as
+/// (name, text), sorted by name.
+pub fn dir_files(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {}", dir.display(), e))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// `dir_files`' pairs borrowed, as `gfx3d::compat::Suite` takes them.
+pub fn borrowed(owned: &[(String, String)]) -> Vec<(&str, &str)> {
+    owned
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect()
+}
+
+/// What went through a [`Logged`] transport: every count a transport test checks.
+#[derive(Default)]
+pub struct TransportLog {
+    /// The last context created.
+    pub ctx: Option<virtio_gpu::CtxId>,
+    pub creates: u32,
+    pub destroys: Vec<virtio_gpu::ResId>,
+    pub to_host: u32,
+    pub from_host: u32,
+    /// The command ids of each submit, in order.
+    pub submits: Vec<Vec<u32>>,
+    /// What each present showed (filled by a test's scanout hook): the resource, its size and
+    /// its contents read back (row 0 first, as stored on the host).
+    pub shown: Vec<(virtio_gpu::ResId, u32, u32, Vec<u32>)>,
+}
+
+impl TransportLog {
+    /// Transfers in either direction.
+    pub fn transfers(&self) -> u32 {
+        self.to_host + self.from_host
+    }
+
+    /// The command ids of every submitted command, in order.
+    pub fn commands(&self) -> Vec<u32> {
+        self.submits.iter().flatten().copied().collect()
+    }
+}
+
+/// A transport that logs what goes through it into a shared [`TransportLog`].
+pub struct Logged<T> {
+    pub inner: T,
+    pub log: Arc<Mutex<TransportLog>>,
+}
+
+impl<T> Logged<T> {
+    pub fn new(inner: T) -> (Logged<T>, Arc<Mutex<TransportLog>>) {
+        let log = Arc::new(Mutex::new(TransportLog::default()));
+        (
+            Logged {
+                inner,
+                log: log.clone(),
+            },
+            log,
+        )
+    }
+}
+
+impl<T: virtio_gpu::GpuTransport3d> virtio_gpu::GpuTransport3d for Logged<T> {
+    fn caps(&self) -> &virtio_gpu::HostCaps {
+        self.inner.caps()
+    }
+    fn ctx_create(&mut self) -> virtio_gpu::Result<virtio_gpu::CtxId> {
+        let c = self.inner.ctx_create()?;
+        self.log.lock().unwrap().ctx = Some(c);
+        Ok(c)
+    }
+    fn ctx_destroy(&mut self, ctx: virtio_gpu::CtxId) -> virtio_gpu::Result<()> {
+        self.inner.ctx_destroy(ctx)
+    }
+    fn resource_create_3d(
+        &mut self,
+        ctx: virtio_gpu::CtxId,
+        d: &virtio_gpu::ResourceDesc,
+    ) -> virtio_gpu::Result<virtio_gpu::ResId> {
+        self.log.lock().unwrap().creates += 1;
+        self.inner.resource_create_3d(ctx, d)
+    }
+    fn resource_destroy(
+        &mut self,
+        ctx: virtio_gpu::CtxId,
+        res: virtio_gpu::ResId,
+    ) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().destroys.push(res);
+        self.inner.resource_destroy(ctx, res)
+    }
+    fn transfer_level_to_host_3d(
+        &mut self,
+        ctx: virtio_gpu::CtxId,
+        res: virtio_gpu::ResId,
+        level: u32,
+        bx: virtio_gpu::proto::Box3d,
+        stride: u32,
+        data: &[u8],
+    ) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().to_host += 1;
+        self.inner
+            .transfer_level_to_host_3d(ctx, res, level, bx, stride, data)
+    }
+    fn transfer_from_host_3d(
+        &mut self,
+        ctx: virtio_gpu::CtxId,
+        res: virtio_gpu::ResId,
+        bx: virtio_gpu::proto::Box3d,
+        stride: u32,
+        out: &mut [u8],
+    ) -> virtio_gpu::Result<()> {
+        self.log.lock().unwrap().from_host += 1;
+        self.inner.transfer_from_host_3d(ctx, res, bx, stride, out)
+    }
+    fn submit_3d(&mut self, ctx: virtio_gpu::CtxId, dwords: &[u32]) -> virtio_gpu::Result<()> {
+        let mut ids = Vec::new();
+        let mut at = 0;
+        while let Some(h) = dwords.get(at) {
+            ids.push(h & 0xff);
+            at += 1 + (h >> 16) as usize;
+        }
+        self.log.lock().unwrap().submits.push(ids);
+        self.inner.submit_3d(ctx, dwords)
+    }
+    fn is_lost(&self) -> bool {
+        self.inner.is_lost()
+    }
+}
