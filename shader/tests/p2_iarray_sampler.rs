@@ -126,3 +126,23 @@ fn integer_array_samplers_read_every_layer_bit_exact() {
     let r = soft_fs(&p, &[[0.0; 4]; 16], [0.5, 0.5, 0.5, 1.0], &t).unwrap();
     assert_eq!(r.color, [1.0; 4], "fetch, layers, ops, size");
 }
+
+#[test]
+fn csir_v2_keeps_the_integer_array_samplers() {
+    use shader::ir::Type;
+    use shader::program::csir::{self, Version, CSIR_MAX};
+    let m = build(1, FS);
+    let mut buf = vec![0u8; CSIR_MAX];
+    let n = csir::save(&m, Version::V2, &mut buf).unwrap_or_else(|e| panic!("save: {}", e));
+    let back = csir::load(&buf[..n]).unwrap_or_else(|e| panic!("load: {}", e));
+    let ty =
+        |m: &shader::ir::Module| -> Vec<Type> { m.iface.samplers.iter().map(|s| s.ty).collect() };
+    assert!(ty(&back).contains(&Type::ISampler2DArray));
+    assert!(ty(&back).contains(&Type::USampler2DArray));
+    assert_eq!(ty(&back), ty(&m));
+    assert_eq!(back.insts.len(), m.insts.len());
+    // Profile 1 (CSIR v1) has no such types.
+    assert_eq!(Type::from_u8(35), Some(Type::ISampler2DArray));
+    assert_eq!(Type::from_u8(36), Some(Type::USampler2DArray));
+    assert!(Type::ISampler2DArray as u8 > Type::P1_LAST);
+}
