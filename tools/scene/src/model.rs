@@ -391,6 +391,10 @@ pub struct Texture {
     /// first), each the 32-bit word of the value (an RGBA32I value's i32 bits). Empty for RGBA8
     /// (`rgba8` is then empty for an integer texture).
     pub ints: Vec<[u32; 4]>,
+    /// An integer 2D array texture (`"layers"` of an integer format, session 9: each layer a
+    /// list of whole numbers as `"ints"` is): every layer's texels, 0 first (`ints` is a copy
+    /// of layer 0). Empty: not an integer array.
+    pub int_layers: Vec<Vec<[u32; 4]>>,
 }
 
 /// A scene texture's texel format (`"format"`).
@@ -457,9 +461,9 @@ impl Texture {
         }
     }
 
-    /// Whether this is a 2D array texture (`"layers"`).
+    /// Whether this is a 2D array texture (`"layers"`, RGBA8 or integer).
     pub fn is_array(&self) -> bool {
-        !self.layers.is_empty()
+        !self.layers.is_empty() || !self.int_layers.is_empty()
     }
 
     /// Whether this is a cube texture (6 faces).
@@ -658,11 +662,11 @@ fn parse_int_texture(
     height: u32,
     format: TexFormat,
 ) -> Result<Texture, SceneError> {
-    for key in ["rgba8", "cube", "levels", "mipmaps", "layers", "pass"] {
+    for key in ["rgba8", "cube", "levels", "mipmaps", "pass"] {
         if to.contains_key(key) {
             return err(
                 &format!("{}.{}", p, key),
-                "an integer texture gives its texels as \"ints\", level 0 only, not a cube, layers or a pass",
+                "an integer texture gives its texels as \"ints\" (or an array's as \"layers\"), level 0 only, not a cube or a pass",
             );
         }
     }
@@ -679,33 +683,60 @@ fn parse_int_texture(
             }
         }
     }
-    let ip = format!("{}.ints", p);
-    let v = to.get("ints").map_or_else(|| err(p, "missing ints"), Ok)?;
-    let words = int_words(v, &ip, format == TexFormat::Rgba32I)?;
-    let want = width as usize * height as usize * 4;
-    if words.len() != want {
-        return err(
-            &ip,
-            format!(
-                "expected {} whole numbers ({}x{} RGBA), found {}",
-                want,
-                width,
-                height,
-                words.len()
-            ),
-        );
-    }
-    let ints = words
-        .chunks_exact(4)
-        .map(|c| {
-            [
-                c[0].to_bits(),
-                c[1].to_bits(),
-                c[2].to_bits(),
-                c[3].to_bits(),
-            ]
-        })
-        .collect();
+    // One picture of whole numbers (`"ints"`, or one layer of `"layers"`).
+    let picture = |v: &Value, ip: &str| -> Result<Vec<[u32; 4]>, SceneError> {
+        let words = int_words(v, ip, format == TexFormat::Rgba32I)?;
+        let want = width as usize * height as usize * 4;
+        if words.len() != want {
+            return err(
+                ip,
+                format!(
+                    "expected {} whole numbers ({}x{} RGBA), found {}",
+                    want,
+                    width,
+                    height,
+                    words.len()
+                ),
+            );
+        }
+        Ok(words
+            .chunks_exact(4)
+            .map(|c| {
+                [
+                    c[0].to_bits(),
+                    c[1].to_bits(),
+                    c[2].to_bits(),
+                    c[3].to_bits(),
+                ]
+            })
+            .collect())
+    };
+    let mut int_layers = Vec::new();
+    let ints = match (to.get("ints"), to.get("layers")) {
+        (Some(v), None) => picture(v, &format!("{}.ints", p))?,
+        (None, Some(v)) => {
+            let lp = format!("{}.layers", p);
+            let list = as_array(v, &lp)?;
+            if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
+                return err(
+                    &lp,
+                    format!(
+                        "expected 1..={} layers, found {}",
+                        ARRAY_LAYERS_MAX,
+                        list.len()
+                    ),
+                );
+            }
+            for (i, l) in list.iter().enumerate() {
+                int_layers.push(picture(l, &format!("{}[{}]", lp, i))?);
+            }
+            int_layers.first().cloned().unwrap_or_default()
+        }
+        (Some(_), Some(_)) => {
+            return err(p, "an integer texture has \"ints\" or \"layers\", not both")
+        }
+        (None, None) => return err(p, "missing ints"),
+    };
     let wrap_of = |key: &str, dflt: Wrap| {
         match to.get(key).map(|v| (v, v.as_str())) {
         None => Ok(dflt),
@@ -748,6 +779,7 @@ fn parse_int_texture(
         ints,
         layers: Vec::new(),
         layer_levels: Vec::new(),
+        int_layers,
         source: None,
     })
 }
@@ -1415,6 +1447,7 @@ impl Scene {
                         ints: Vec::new(),
                         layers,
                         layer_levels,
+                        int_layers: Vec::new(),
                     },
                 ));
             }
