@@ -974,29 +974,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Replaces every texel of an integer texture: `words` holds 4 words a texel (r, g, b, a;
     /// an RGBA32I word is the i32's bits), row 0 first, width x height x 4 words exactly.
     pub fn tex_upload_ints(&mut self, owner: u32, tex: TextureId, words: &[u32]) -> Result<()> {
-        let t = self.textures.get(owner, tex)?;
-        if !t.format.is_integer() {
-            return Err(Error::TextureFormatOp {
-                what: "tex_upload_ints needs an RGBA32I/RGBA32UI texture (upload RGBA8 texels with tex_upload)",
-            });
-        }
-        let expected = t.ints.len() * 4;
-        if words.len() != expected {
-            return Err(Error::PixelCount {
-                found: words.len(),
-                expected,
-            });
-        }
-        self.tex_release_device(owner, tex)?;
-        for (d, s) in self
-            .textures
-            .get_mut(owner, tex)?
-            .ints
-            .iter_mut()
-            .zip(words.chunks_exact(4))
-        {
-            d.copy_from_slice(s);
-        }
+        self.upload_int_plane(
+            owner,
+            tex,
+            0,
+            words,
+            "tex_upload_ints needs an RGBA32I/RGBA32UI texture (upload RGBA8 texels with tex_upload)",
+        )?;
         let line = alloc::format!("tex-ints {}", words.len() / 4);
         self.log_mock(&line);
         Ok(())
@@ -1232,10 +1216,32 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if layer == 0 {
             return self.tex_upload_ints(owner, tex, words);
         }
+        self.upload_int_plane(
+            owner,
+            tex,
+            layer as usize,
+            words,
+            "tex_upload_layer_ints needs an RGBA32I/RGBA32UI array texture (upload RGBA8 layers with tex_upload_layer)",
+        )?;
+        let line = alloc::format!("tex-layer-ints {} {}", layer, words.len() / 4);
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// The common part of writing an integer texture's level 0 (`layer` 0) or an integer
+    /// array's layer: the format check (`what` is the error), the size check (width x height
+    /// x 4 words exactly), the device copy released, then the copy.
+    fn upload_int_plane(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        layer: usize,
+        words: &[u32],
+        what: &'static str,
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
         if !t.format.is_integer() {
-            return Err(Error::TextureFormatOp {
-                what: "tex_upload_layer_ints needs an RGBA32I/RGBA32UI array texture (upload RGBA8 layers with tex_upload_layer)",
-            });
+            return Err(Error::TextureFormatOp { what });
         }
         let expected = t.ints.len() * 4;
         if words.len() != expected {
@@ -1245,18 +1251,16 @@ impl<P: ShaderProgram> Gfx3d<P> {
             });
         }
         self.tex_release_device(owner, tex)?;
-        if let Some(l) = self
-            .textures
-            .get_mut(owner, tex)?
-            .int_layers
-            .get_mut(layer as usize - 1)
-        {
-            for (d, s) in l.iter_mut().zip(words.chunks_exact(4)) {
+        let t = self.textures.get_mut(owner, tex)?;
+        let plane = match layer.checked_sub(1) {
+            None => Some(&mut t.ints),
+            Some(k) => t.int_layers.get_mut(k),
+        };
+        if let Some(plane) = plane {
+            for (d, s) in plane.iter_mut().zip(words.chunks_exact(4)) {
                 d.copy_from_slice(s);
             }
         }
-        let line = alloc::format!("tex-layer-ints {} {}", layer, words.len() / 4);
-        self.log_mock(&line);
         Ok(())
     }
 

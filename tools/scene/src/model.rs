@@ -568,6 +568,22 @@ fn as_bool(v: &Value, path: &str) -> Result<bool, SceneError> {
     )
 }
 
+/// An array texture's `"layers"`: 1..=ARRAY_LAYERS_MAX of them.
+fn layer_list<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> {
+    let list = as_array(v, path)?;
+    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
+        return err(
+            path,
+            format!(
+                "expected 1..={} layers, found {}",
+                ARRAY_LAYERS_MAX,
+                list.len()
+            ),
+        );
+    }
+    Ok(list)
+}
+
 fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> {
     v.as_array().map_or_else(
         || err(path, format!("expected an array, found {}", kind(v))),
@@ -716,24 +732,17 @@ fn parse_int_texture(
         (Some(v), None) => picture(v, &format!("{}.ints", p))?,
         (None, Some(v)) => {
             let lp = format!("{}.layers", p);
-            let list = as_array(v, &lp)?;
-            if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
-                return err(
-                    &lp,
-                    format!(
-                        "expected 1..={} layers, found {}",
-                        ARRAY_LAYERS_MAX,
-                        list.len()
-                    ),
-                );
-            }
+            let list = layer_list(v, &lp)?;
             for (i, l) in list.iter().enumerate() {
                 int_layers.push(picture(l, &format!("{}[{}]", lp, i))?);
             }
             int_layers.first().cloned().unwrap_or_default()
         }
         (Some(_), Some(_)) => {
-            return err(p, "an integer texture has \"ints\" or \"layers\", not both")
+            return err(
+                &format!("{}.layers", p),
+                "an integer texture has \"ints\" or \"layers\", not both",
+            )
         }
         (None, None) => return err(p, "missing ints"),
     };
@@ -1245,17 +1254,7 @@ impl Scene {
                             );
                         }
                     }
-                    let list = as_array(v, &lp)?;
-                    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
-                        return err(
-                            &lp,
-                            format!(
-                                "expected 1..={} layers, found {}",
-                                ARRAY_LAYERS_MAX,
-                                list.len()
-                            ),
-                        );
-                    }
+                    let list = layer_list(v, &lp)?;
                     for (k, l) in list.iter().enumerate() {
                         layers.push(rgba_bytes(l, &format!("{}[{}]", lp, k), width, height)?);
                     }
@@ -1757,6 +1756,33 @@ mod tests {
             let e = error_of(&scene(tex));
             assert!(e.contains(want), "{}: {}", tex, e);
         }
+    }
+
+    #[test]
+    fn integer_array_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}], "textures": {{"a": {}}}}}"#,
+                tex
+            )
+        };
+        let s = Scene::parse(&scene(
+            r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32ui", "layers": [[1, 2, 3, 4], [4294967295, 0, 7, 8]]}"#,
+        ))
+        .unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_array());
+        assert_eq!(
+            t.int_layers,
+            vec![vec![[1, 2, 3, 4]], vec![[u32::MAX, 0, 7, 8]]]
+        );
+        assert_eq!(t.ints, t.int_layers[0]);
+        let e = Scene::parse(&scene(
+            r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "layers": [[1, 2, 3, 4], [1, 2]]}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("textures.a.layers[1]"), "{}", e);
     }
 
     #[test]
