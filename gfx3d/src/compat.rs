@@ -232,6 +232,10 @@ pub struct SceneTexture {
     /// A 2D array texture's layers (`"layers"`, layer 0 first; `texels` is layer 0), drawn as
     /// a `tex_create_array` texture (`"mipmaps"`: every layer's box chain).
     pub layers: Vec<Vec<u32>>,
+    /// An integer 2D array texture's layers (`"layers"` of whole numbers with an integer
+    /// `"format"`, layer 0 first; `ints` is layer 0), drawn as a `tex_create_array_format`
+    /// texture. Empty otherwise.
+    pub int_layers: Vec<Vec<u32>>,
     /// `"pass"`: the texels are an earlier pass's target (its size; `texels` and `levels` are
     /// empty; the depth compare mode is in `sampler.compare`).
     pub source: Option<PassSource>,
@@ -745,10 +749,11 @@ impl Scene {
                         ))
                     }
                 };
-                let mut ints = Vec::new();
-                if format.is_integer() {
+                // One picture of an integer texture's words (`"ints"`, or a layer).
+                let int_words = |v: &Json| -> Result<Vec<u32>, String> {
                     let signed = format == TextureFormat::Rgba32I;
-                    for x in array(field("ints")?, &p)? {
+                    let mut ints = Vec::new();
+                    for x in array(v, &p)? {
                         let w = match x {
                             Json::Number(n) if signed => n.parse::<i32>().ok().map(|v| v as u32),
                             Json::Number(n) => n.parse::<u32>().ok(),
@@ -765,10 +770,23 @@ impl Scene {
                     if width == 0 || height == 0 || ints.len() != (width * height * 4) as usize {
                         return Err(format!("{}: size and ints disagree", p));
                     }
+                    Ok(ints)
+                };
+                let mut ints = Vec::new();
+                let mut int_layers = Vec::new();
+                if format.is_integer() {
+                    if let Some(list) = t.get("layers") {
+                        for l in array(list, &p)? {
+                            int_layers.push(int_words(l)?);
+                        }
+                        ints = int_layers.first().cloned().unwrap_or_default();
+                    } else {
+                        ints = int_words(field("ints")?)?;
+                    }
                 }
                 let mut faces = Vec::new();
                 let mut layers = Vec::new();
-                if let Some(list) = t.get("layers") {
+                if let (Some(list), false) = (t.get("layers"), format.is_integer()) {
                     for key in ["rgba8", "cube", "levels"] {
                         if t.get(key).is_some() {
                             return Err(format!(
@@ -888,6 +906,7 @@ impl Scene {
                         ints,
                         layers,
                         source: source.map(|(src, _, _)| PassSource { mipmaps, ..src }),
+                        int_layers,
                     },
                 ));
             }
@@ -1225,7 +1244,22 @@ fn draw_into(
             bound.push((*unit, Bound::Target(tid, src.plane, tex.sampler)));
             continue;
         }
-        let id = if tex.format.is_integer() {
+        let id = if !tex.int_layers.is_empty() {
+            let id = g
+                .tex_create_array_format(
+                    o,
+                    tex.width,
+                    tex.height,
+                    tex.int_layers.len() as u32,
+                    tex.format,
+                )
+                .map_err(e("integer array texture"))?;
+            for (z, words) in tex.int_layers.iter().enumerate() {
+                g.tex_upload_layer_ints(o, id, z as u32, words)
+                    .map_err(e("integer array layer upload"))?;
+            }
+            id
+        } else if tex.format.is_integer() {
             let id = g
                 .tex_create_format(o, tex.width, tex.height, tex.format)
                 .map_err(e("integer texture"))?;

@@ -258,6 +258,21 @@ pub trait Device {
     ) -> Result<DevId, DeviceError> {
         Err(DeviceError("this device has no integer textures"))
     }
+    /// An RGBA32I (`signed`) / RGBA32UI 2D array texture of `layers.len()` layers of `width`
+    /// x `height` texels of four words (`layers[z]`: layer z's texels, row 0 first), level 0
+    /// only, destroyed with [`Device::texture_destroy`]. Devices without integer array
+    /// textures keep this default.
+    fn texture_create_array_ints(
+        &mut self,
+        _ctx: DevId,
+        _width: u32,
+        _height: u32,
+        _layers: &[&[[u32; 4]]],
+        _signed: bool,
+        _sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        Err(DeviceError("this device has no integer array textures"))
+    }
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId);
     /// Creates and links the vertex and fragment shaders of one program.
     fn program_create(

@@ -507,7 +507,7 @@ impl fmt::Display for Error {
             Error::CubeUnsupported { what } => write!(f, "cube textures are not supported {}", what),
             Error::IntegerSamplerUnsupported { unit } => write!(
                 f,
-                "the program's isampler2D/usampler2D on texture unit {} needs an integer texture (RGBA32I/RGBA32UI) bound there (none is, or a render target is)",
+                "the program's integer sampler (isampler2D, usampler2D, isampler2DArray, usampler2DArray) on texture unit {} needs an integer texture (RGBA32I/RGBA32UI) bound there (none is, or a render target is)",
                 unit
             ),
             Error::TextureFormatMismatch {
@@ -516,7 +516,7 @@ impl fmt::Display for Error {
                 format,
             } => write!(
                 f,
-                "texture unit {}: the program's {} cannot sample a {} texture (isampler2D needs RGBA32I, usampler2D RGBA32UI, float samplers RGBA8)",
+                "texture unit {}: the program's {} cannot sample a {} texture (isampler2D and isampler2DArray need RGBA32I, usampler2D and usampler2DArray RGBA32UI, float samplers RGBA8)",
                 unit, sampler, format
             ),
             Error::IntegerTextureFilter { unit } => write!(
@@ -546,9 +546,9 @@ impl fmt::Display for Error {
             }
             Error::ArraySamplerMismatch { unit, array_sampler } => {
                 if *array_sampler {
-                    write!(f, "texture unit {}: the program's sampler2DArray needs an array texture (tex_create_array) bound there", unit)
+                    write!(f, "texture unit {}: the program's array sampler (sampler2DArray, isampler2DArray or usampler2DArray) needs an array texture (tex_create_array, tex_create_array_format) bound there", unit)
                 } else {
-                    write!(f, "texture unit {}: an array texture is bound there, but the program's sampler there is not a sampler2DArray", unit)
+                    write!(f, "texture unit {}: an array texture is bound there, but the program's sampler there is not an array sampler (sampler2DArray, isampler2DArray, usampler2DArray)", unit)
                 }
             }
             Error::ArrayLevelMismatch { layer, levels, expected } => write!(

@@ -709,9 +709,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
         Ok(())
     }
 
-    /// Every sampled unit's texture format matches its sampler type (isampler2D: RGBA32I,
-    /// usampler2D: RGBA32UI, float samplers: RGBA8 or a target), and an integer texture's
-    /// sampler state is NEAREST without mip filter.
+    /// Every sampled unit's texture format matches its sampler type (isampler2D and
+    /// isampler2DArray: RGBA32I, usampler2D and usampler2DArray: RGBA32UI, float samplers:
+    /// RGBA8 or a target), an array sampler has an array texture and another sampler none,
+    /// and an integer texture's sampler state is NEAREST without mip filter.
     fn check_sampler_formats(
         &self,
         owner: u32,
@@ -730,7 +731,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
             if (units | ints | arrays) & bit == 0 {
                 continue;
             }
-            // sampler2DArray and array textures go together (nothing bound reads black).
+            // Array samplers and array textures go together (nothing bound reads black).
             let array_tex = match bound {
                 Some(Sampled::Texture(h)) => self.textures.get(owner, *h).ok().map(|t| t.array),
                 Some(Sampled::Target { .. }) => Some(false),
@@ -758,12 +759,12 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     }
                 }
             }
-            let sampler = if uints & bit != 0 {
-                "usampler2D"
-            } else if ints & bit != 0 {
-                "isampler2D"
-            } else {
-                "float sampler"
+            let sampler = match (uints & bit != 0, ints & bit != 0, arrays & bit != 0) {
+                (true, _, false) => "usampler2D",
+                (true, _, true) => "usampler2DArray",
+                (false, true, false) => "isampler2D",
+                (false, true, true) => "isampler2DArray",
+                _ => "float sampler",
             };
             let tex = match bound {
                 Some(Sampled::Texture(h)) => self.textures.get(owner, *h).ok(),
@@ -945,7 +946,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     layer_levels.get(u),
                     level_refs.get(u),
                 ) {
-                    (Ok(t), Some(ll), Some(l0)) if t.array => {
+                    // (An integer array's layers are `int_layer_refs`.)
+                    (Ok(t), Some(ll), Some(l0)) if t.array && !t.format.is_integer() => {
                         core::iter::once((t.texels.as_slice(), l0.as_slice()))
                             .chain(
                                 t.layers
@@ -960,12 +962,26 @@ impl<P: ShaderProgram> Gfx3d<P> {
             }
             _ => alloc::vec::Vec::new(),
         });
-        for ((((slot, bound), mips), faces), layers) in textures
+        // An integer array's layers' words, layer 0 (`ints`) first.
+        let int_layer_refs: [alloc::vec::Vec<&[[u32; 4]]>; TEXTURE_UNITS] =
+            core::array::from_fn(|u| match c.textures.get(u) {
+                Some(Some(Sampled::Texture(h))) => match self.textures.get(owner, *h) {
+                    Ok(t) if t.array && t.format.is_integer() => {
+                        core::iter::once(t.ints.as_slice())
+                            .chain(t.int_layers.iter().map(|l| l.as_slice()))
+                            .collect()
+                    }
+                    _ => alloc::vec::Vec::new(),
+                },
+                _ => alloc::vec::Vec::new(),
+            });
+        for (((((slot, bound), mips), faces), layers), int_layers) in textures
             .iter_mut()
             .zip(c.textures.iter())
             .zip(level_refs.iter())
             .zip(face_refs.iter())
             .zip(layer_refs.iter())
+            .zip(int_layer_refs.iter())
         {
             match bound {
                 Some(Sampled::Texture(h)) => {
@@ -974,6 +990,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             mips,
                             faces,
                             layers,
+                            int_layers,
                             width: t.width,
                             height: t.height,
                             texels: &t.texels,
@@ -994,6 +1011,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                             },
                             faces: &[],
                             layers: &[],
+                            int_layers: &[],
                             width: t.width,
                             height: t.height,
                             texels: &t.color,
@@ -1126,8 +1144,21 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 });
             }
             let signed = t.format == TextureFormat::Rgba32I;
-            let r = dev.texture_create_ints(dctx, t.width, t.height, &t.ints, signed, t.sampler);
-            let bytes = t.ints.len() as u64 * 16;
+            let r = if t.array {
+                if !dev.supports_array_textures() {
+                    return Err(Error::ArrayUnsupported {
+                        what: "by this device backend (draw with the software backend)",
+                    });
+                }
+                let layers: alloc::vec::Vec<&[[u32; 4]]> = core::iter::once(t.ints.as_slice())
+                    .chain(t.int_layers.iter().map(|l| l.as_slice()))
+                    .collect();
+                dev.texture_create_array_ints(dctx, t.width, t.height, &layers, signed, t.sampler)
+            } else {
+                dev.texture_create_ints(dctx, t.width, t.height, &t.ints, signed, t.sampler)
+            };
+            let words = t.ints.len() + t.int_layers.iter().map(|l| l.len()).sum::<usize>();
+            let bytes = words as u64 * 16;
             return match r {
                 Ok(d) => {
                     self.counters.uploads += 1;

@@ -921,6 +921,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 sampler: SamplerState::default(),
                 format: TextureFormat::Rgba8,
                 ints: Vec::new(),
+                int_layers: Vec::new(),
                 resident: Vec::new(),
             },
         )
@@ -959,6 +960,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 sampler: SamplerState::default(),
                 format,
                 ints,
+                int_layers: Vec::new(),
                 resident: Vec::new(),
             },
         )
@@ -972,29 +974,13 @@ impl<P: ShaderProgram> Gfx3d<P> {
     /// Replaces every texel of an integer texture: `words` holds 4 words a texel (r, g, b, a;
     /// an RGBA32I word is the i32's bits), row 0 first, width x height x 4 words exactly.
     pub fn tex_upload_ints(&mut self, owner: u32, tex: TextureId, words: &[u32]) -> Result<()> {
-        let t = self.textures.get(owner, tex)?;
-        if !t.format.is_integer() {
-            return Err(Error::TextureFormatOp {
-                what: "tex_upload_ints needs an RGBA32I/RGBA32UI texture (upload RGBA8 texels with tex_upload)",
-            });
-        }
-        let expected = t.ints.len() * 4;
-        if words.len() != expected {
-            return Err(Error::PixelCount {
-                found: words.len(),
-                expected,
-            });
-        }
-        self.tex_release_device(owner, tex)?;
-        for (d, s) in self
-            .textures
-            .get_mut(owner, tex)?
-            .ints
-            .iter_mut()
-            .zip(words.chunks_exact(4))
-        {
-            d.copy_from_slice(s);
-        }
+        self.upload_int_plane(
+            owner,
+            tex,
+            0,
+            words,
+            "tex_upload_ints needs an RGBA32I/RGBA32UI texture (upload RGBA8 texels with tex_upload)",
+        )?;
         let line = alloc::format!("tex-ints {}", words.len() / 4);
         self.log_mock(&line);
         Ok(())
@@ -1031,6 +1017,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 sampler: SamplerState::default(),
                 format: TextureFormat::Rgba8,
                 ints: Vec::new(),
+                int_layers: Vec::new(),
                 resident: Vec::new(),
             },
         )
@@ -1142,9 +1129,139 @@ impl<P: ShaderProgram> Gfx3d<P> {
                 sampler: SamplerState::default(),
                 format: TextureFormat::Rgba8,
                 ints: Vec::new(),
+                int_layers: Vec::new(),
                 resident: Vec::new(),
             },
         )
+    }
+
+    /// A 2D array texture of `format`: RGBA8 is [`Self::tex_create_array`]; an integer one
+    /// (RGBA32I/RGBA32UI, session 9) has `layers` layers (1..=[`TEXTURE_LAYERS_MAX`], at most
+    /// [`TEXTURE_ARRAY_BYTES_MAX`] bytes together at 16 a texel) of `width` x `height` texels
+    /// of four words, (0, 0, 0, 0) until uploaded with [`Self::tex_upload_layer_ints`], level
+    /// 0 only. It is sampled only by an isampler2DArray (RGBA32I) / usampler2DArray
+    /// (RGBA32UI) with NEAREST filters (checked at the draw); both backends draw it (VirGL: a
+    /// PIPE_TEXTURE_2D_ARRAY resource of R32G32B32A32_SINT/_UINT).
+    pub fn tex_create_array_format(
+        &mut self,
+        owner: u32,
+        width: u32,
+        height: u32,
+        layers: u32,
+        format: TextureFormat,
+    ) -> Result<TextureId> {
+        if !format.is_integer() {
+            return self.tex_create_array(owner, width, height, layers);
+        }
+        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+            return Err(Error::BadTextureSize { width, height });
+        }
+        let bytes = width as u64 * height as u64 * layers as u64 * 16;
+        if layers == 0 || layers > TEXTURE_LAYERS_MAX || bytes > TEXTURE_ARRAY_BYTES_MAX {
+            return Err(Error::BadLayerCount {
+                layers,
+                width,
+                height,
+            });
+        }
+        let n = width as usize * height as usize;
+        let ints = filled(n, [0u32; 4])?;
+        let mut rest = Vec::new();
+        rest.try_reserve_exact(layers as usize - 1)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: n * 16 * layers as usize,
+            })?;
+        for _ in 1..layers {
+            rest.push(filled(n, [0u32; 4])?);
+        }
+        let line = alloc::format!(
+            "tex-array-format {} {}x{} {}",
+            format.name(),
+            width,
+            height,
+            layers
+        );
+        self.log_mock(&line);
+        self.textures.insert(
+            owner,
+            Texture {
+                width,
+                height,
+                texels: Vec::new(),
+                levels: Vec::new(),
+                faces: Vec::new(),
+                layers: Vec::new(),
+                array: true,
+                sampler: SamplerState::default(),
+                format,
+                ints,
+                int_layers: rest,
+                resident: Vec::new(),
+            },
+        )
+    }
+
+    /// Replaces every texel of layer `layer` of an integer array texture: 4 words a texel as
+    /// [`Self::tex_upload_ints`] (width x height x 4 words exactly; layer 0 is what
+    /// `tex_upload_ints` writes).
+    pub fn tex_upload_layer_ints(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        layer: u32,
+        words: &[u32],
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        Self::check_layer(t, layer)?;
+        if layer == 0 {
+            return self.tex_upload_ints(owner, tex, words);
+        }
+        self.upload_int_plane(
+            owner,
+            tex,
+            layer as usize,
+            words,
+            "tex_upload_layer_ints needs an RGBA32I/RGBA32UI array texture (upload RGBA8 layers with tex_upload_layer)",
+        )?;
+        let line = alloc::format!("tex-layer-ints {} {}", layer, words.len() / 4);
+        self.log_mock(&line);
+        Ok(())
+    }
+
+    /// The common part of writing an integer texture's level 0 (`layer` 0) or an integer
+    /// array's layer: the format check (`what` is the error), the size check (width x height
+    /// x 4 words exactly), the device copy released, then the copy.
+    fn upload_int_plane(
+        &mut self,
+        owner: u32,
+        tex: TextureId,
+        layer: usize,
+        words: &[u32],
+        what: &'static str,
+    ) -> Result<()> {
+        let t = self.textures.get(owner, tex)?;
+        if !t.format.is_integer() {
+            return Err(Error::TextureFormatOp { what });
+        }
+        let expected = t.ints.len() * 4;
+        if words.len() != expected {
+            return Err(Error::PixelCount {
+                found: words.len(),
+                expected,
+            });
+        }
+        self.tex_release_device(owner, tex)?;
+        let t = self.textures.get_mut(owner, tex)?;
+        let plane = match layer.checked_sub(1) {
+            None => Some(&mut t.ints),
+            Some(k) => t.int_layers.get_mut(k),
+        };
+        if let Some(plane) = plane {
+            for (d, s) in plane.iter_mut().zip(words.chunks_exact(4)) {
+                d.copy_from_slice(s);
+            }
+        }
+        Ok(())
     }
 
     /// Layers of an array texture; 0 for a texture that is not an array.
@@ -1176,6 +1293,11 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if layer == 0 {
             return self.tex_upload(owner, tex, texels);
         }
+        if t.format.is_integer() {
+            return Err(Error::TextureFormatOp {
+                what: "tex_upload_layer takes RGBA8 texels (upload an integer array's layers with tex_upload_layer_ints)",
+            });
+        }
         self.upload_plane(owner, tex, texels, |t, texels| {
             if let Some(l) = t.layers.get_mut(layer as usize - 1) {
                 l.0.copy_from_slice(texels);
@@ -1199,7 +1321,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
     ) -> Result<()> {
         let t = self.textures.get(owner, tex)?;
         Self::check_layer(t, layer)?;
-        if layer == 0 {
+        if layer == 0 || t.format.is_integer() {
+            // An integer array's layers have level 0 only: tex_levels refuses it.
             return self.tex_levels(owner, tex, levels);
         }
         let copy = Self::level_copies(t.width, t.height, levels)?;
@@ -1564,7 +1687,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
                     .map(|f| f.0.len() + f.1.iter().map(Vec::len).sum::<usize>())
                     .sum();
                 (t.texels.len() + t.levels.iter().map(Vec::len).sum::<usize>() + faces) * 4
-                    + t.ints.len() * 16
+                    + (t.ints.len() + t.int_layers.iter().map(Vec::len).sum::<usize>()) * 16
             })
             .sum();
         let target_bytes: usize = self

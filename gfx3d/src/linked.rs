@@ -289,6 +289,23 @@ impl ShaderProgram for Linked {
                         sampler: sampler(x.sampler),
                     })
                     .collect(),
+                // An integer array's layers: level 0 words only.
+                Some(x) if !x.int_layers.is_empty() => x
+                    .int_layers
+                    .iter()
+                    .map(|&ints| TextureRef {
+                        layers: &[],
+                        faces: &[],
+                        mips: &[],
+                        depth: None,
+                        rgba: None,
+                        ints: Some(ints),
+                        width: x.width,
+                        height: x.height,
+                        texels: &[],
+                        sampler: sampler(x.sampler),
+                    })
+                    .collect(),
                 _ => Vec::new(),
             });
         let mut textures: [Option<TextureRef<'_>>; SAMPLER_CAP] = [None; SAMPLER_CAP];
@@ -453,7 +470,10 @@ impl ShaderProgram for Linked {
             .filter(|s| {
                 matches!(
                     s.ty,
-                    shader::ir::Type::ISampler2D | shader::ir::Type::USampler2D
+                    shader::ir::Type::ISampler2D
+                        | shader::ir::Type::USampler2D
+                        | shader::ir::Type::ISampler2DArray
+                        | shader::ir::Type::USampler2DArray
                 )
             })
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
@@ -463,7 +483,7 @@ impl ShaderProgram for Linked {
         self.program
             .samplers()
             .iter()
-            .filter(|s| s.ty == shader::ir::Type::Sampler2DArray)
+            .filter(|s| s.ty.is_array_sampler())
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 
@@ -471,7 +491,12 @@ impl ShaderProgram for Linked {
         self.program
             .samplers()
             .iter()
-            .filter(|s| s.ty == shader::ir::Type::USampler2D)
+            .filter(|s| {
+                matches!(
+                    s.ty,
+                    shader::ir::Type::USampler2D | shader::ir::Type::USampler2DArray
+                )
+            })
             .fold(0u16, |acc, s| acc | (1u16 << (s.unit & 15)))
     }
 }

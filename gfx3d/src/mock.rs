@@ -6,7 +6,10 @@
 //! e.g. 2703 is GL_LINEAR_MIPMAP_LINEAR; CMP is `off` or the compare function, e.g. 203).
 //! Array textures: `tex-array WxH N` (`tex_create_array` of N layers), `tex-layer Z`
 //! (`tex_upload_layer` of layer Z >= 1; layer 0 is `tex_upload`) and `tex-layer-levels Z WxH N`
-//! (`tex_layer_levels` of layer Z >= 1; layer 0's are `tex-levels`).
+//! (`tex_layer_levels` of layer Z >= 1; layer 0's are `tex-levels`). Integer arrays:
+//! `tex-array-format FMT WxH N` (`tex_create_array_format`, FMT RGBA32I or RGBA32UI) and
+//! `tex-layer-ints Z N` (`tex_upload_layer_ints` of layer Z >= 1 with N texels; layer 0 is
+//! `tex-ints N`).
 //! A refused call logs nothing.
 //! It is a validation tool, never a renderer.
 

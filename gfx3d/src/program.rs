@@ -63,6 +63,9 @@ pub struct SoftTexture<'a> {
     /// An array texture's layers as (texels, levels 1, 2, ...), layer 0 first (its are
     /// `texels` and `mips` again); empty for a texture that is not an array.
     pub layers: &'a [(&'a [u32], &'a [&'a [u32]])],
+    /// An integer array texture's layers' words (RGBA32I/RGBA32UI, level 0), layer 0 first
+    /// (its are `ints` again); empty for any other texture.
+    pub int_layers: &'a [&'a [[u32; 4]]],
 }
 
 /// The viewport in GL convention: (x, y) is the lower-left corner in pixels.
@@ -144,12 +147,14 @@ pub trait ShaderProgram {
     fn integer_sampler_units(&self) -> u16 {
         0
     }
-    /// The subset of [`ShaderProgram::integer_sampler_units`] that are usampler2D.
+    /// The subset of [`ShaderProgram::integer_sampler_units`] that are usampler2D or
+    /// usampler2DArray.
     fn unsigned_sampler_units(&self) -> u16 {
         0
     }
-    /// Units whose sampler is a sampler2DArray (bit n = unit n): a draw needs an array
-    /// texture bound there, and an array texture is sampled by nothing else.
+    /// Units whose sampler is an array sampler (sampler2DArray, isampler2DArray,
+    /// usampler2DArray; bit n = unit n): a draw needs an array texture bound there, and an
+    /// array texture is sampled by nothing else.
     fn array_sampler_units(&self) -> u16 {
         0
     }

@@ -198,6 +198,9 @@ pub(crate) struct Texture {
     /// An integer texture's texels (RGBA32I/RGBA32UI: (r, g, b, a) words, row 0 first,
     /// width * height of them); empty for RGBA8 (whose `texels` are then unused zeros' size).
     pub ints: Vec<[u32; 4]>,
+    /// An integer array texture's layers 1.. (layer 0 is `ints`), each width * height texels
+    /// of four words (`tex_create_array_format`, session 9). Empty for other textures.
+    pub int_layers: Vec<Vec<[u32; 4]>>,
     /// Device texture per device context that drew with it: (device context, device texture).
     pub resident: Vec<(DevId, DevId)>,
 }
@@ -206,7 +209,7 @@ impl Texture {
     /// Layers of an array texture (1..=TEXTURE_LAYERS_MAX); 0 for any other texture.
     pub fn layer_count(&self) -> u32 {
         if self.array {
-            1 + self.layers.len() as u32
+            1 + self.layers.len() as u32 + self.int_layers.len() as u32
         } else {
             0
         }

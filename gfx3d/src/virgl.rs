@@ -1342,6 +1342,36 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         self.texture_layers(ctx, &desc, &[&[&flat]], sampler)
     }
 
+    fn texture_create_array_ints(
+        &mut self,
+        ctx: DevId,
+        w: u32,
+        h: u32,
+        layers: &[&[[u32; 4]]],
+        signed: bool,
+        sampler: SamplerState,
+    ) -> Result<DevId, DeviceError> {
+        // A PIPE_TEXTURE_2D_ARRAY of R32G32B32A32_SINT/_UINT: 16 bytes a texel, level 0, one
+        // transfer per layer; the view spans every layer with the resource's format.
+        let n = u32::try_from(layers.len()).map_err(|_| DeviceError("too many array layers"))?;
+        let desc = ResourceDesc {
+            format: if signed {
+                FORMAT_R32G32B32A32_SINT
+            } else {
+                FORMAT_R32G32B32A32_UINT
+            },
+            bytes_per_texel: 16,
+            ..ResourceDesc::array_texture(w, h, n)
+        };
+        let flat: Vec<Vec<u32>> = layers
+            .iter()
+            .map(|l| l.iter().flatten().copied().collect())
+            .collect();
+        let levels: Vec<[&[u32]; 1]> = flat.iter().map(|f| [f.as_slice()]).collect();
+        let chains: Vec<&[&[u32]]> = levels.iter().map(|l| &l[..]).collect();
+        self.texture_layers(ctx, &desc, &chains, sampler)
+    }
+
     fn texture_destroy(&mut self, ctx: DevId, texture: DevId) {
         self.forget_bound(ctx);
         let Some(Obj::Texture {

@@ -1959,7 +1959,7 @@ fn emit_plan(
                 .iface
                 .samplers
                 .iter()
-                .any(|x| x.unit as usize == s && x.ty == Type::Sampler2DArray);
+                .any(|x| x.unit as usize == s && x.ty.is_array_sampler());
             let target = if p.cube_samplers & (1 << s) != 0 {
                 "CUBE"
             } else if array {
@@ -1976,8 +1976,8 @@ fn emit_plan(
                 .find(|x| x.unit as usize == s)
                 .map(|x| x.ty)
             {
-                Some(Type::ISampler2D) => "SINT",
-                Some(Type::USampler2D) => "UINT",
+                Some(Type::ISampler2D | Type::ISampler2DArray) => "SINT",
+                Some(Type::USampler2D | Type::USampler2DArray) => "UINT",
                 _ => "FLOAT",
             };
             dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
@@ -3997,7 +3997,7 @@ fn sampler_target(m: &Module, u: i16) -> &'static str {
         Some(Type::SamplerCube) => "CUBE",
         Some(Type::Sampler2DShadow) => "SHADOW2D",
         Some(Type::SamplerCubeShadow) => "SHADOWCUBE",
-        Some(Type::Sampler2DArray) => "2D_ARRAY",
+        Some(Type::Sampler2DArray | Type::ISampler2DArray | Type::USampler2DArray) => "2D_ARRAY",
         _ => "2D",
     }
 }

@@ -121,6 +121,9 @@ pub enum Tok {
     USampler2D,
     // Profile 2's 2D array sampler (session 6).
     Sampler2DArray,
+    // Profile 2's integer 2D array samplers (session 9).
+    ISampler2DArray,
+    USampler2DArray,
 }
 
 /// One token. `value` holds an int literal's value or a float literal's f32 bits.
@@ -325,7 +328,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("isampler1D", Later),
         ("isampler1DArray", Later),
         ("isampler2D", Keyword(Tok::ISampler2D)),
-        ("isampler2DArray", Later),
+        ("isampler2DArray", Keyword(Tok::ISampler2DArray)),
         ("isampler2DMS", Later),
         ("isampler2DMSArray", Later),
         ("isampler2DRect", Later),
@@ -396,7 +399,7 @@ pub const P2_WORDS: &[(&str, P2Word)] = {
         ("usampler1D", Later),
         ("usampler1DArray", Later),
         ("usampler2D", Keyword(Tok::USampler2D)),
-        ("usampler2DArray", Later),
+        ("usampler2DArray", Keyword(Tok::USampler2DArray)),
         ("usampler2DMS", Later),
         ("usampler2DMSArray", Later),
         ("usampler2DRect", Later),

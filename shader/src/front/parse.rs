@@ -64,6 +64,8 @@ pub fn type_of(kind: Tok) -> Option<Type> {
         Tok::ISampler2D => Type::ISampler2D,
         Tok::USampler2D => Type::USampler2D,
         Tok::Sampler2DArray => Type::Sampler2DArray,
+        Tok::ISampler2DArray => Type::ISampler2DArray,
+        Tok::USampler2DArray => Type::USampler2DArray,
         _ => return None,
     })
 }
@@ -1018,7 +1020,9 @@ impl<'a> Parser<'a> {
             | Tok::SamplerCubeShadow
             | Tok::ISampler2D
             | Tok::USampler2D
-            | Tok::Sampler2DArray => self.advance(),
+            | Tok::Sampler2DArray
+            | Tok::ISampler2DArray
+            | Tok::USampler2DArray => self.advance(),
             Tok::Reserved => {
                 self.reserved()?;
             }

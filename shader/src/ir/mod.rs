@@ -206,13 +206,17 @@ pub enum Type {
     USampler2D = 33,
     // Profile 2 (session 6, issue 15 item 3): the 2D array sampler (ids 34..=37 reserved).
     Sampler2DArray = 34,
+    // Profile 2 (session 9): the integer 2D array samplers (results ivec4/uvec4, the texel
+    // words of the selected layer).
+    ISampler2DArray = 35,
+    USampler2DArray = 36,
 }
 
 impl Type {
     /// The highest type id profile 1 has (sampler2D); the others are profile 2's.
     pub const P1_LAST: u8 = 13;
 
-    pub const ALL: [Type; 34] = [
+    pub const ALL: [Type; 36] = [
         Type::None,
         Type::Void,
         Type::Bool,
@@ -247,6 +251,8 @@ impl Type {
         Type::ISampler2D,
         Type::USampler2D,
         Type::Sampler2DArray,
+        Type::ISampler2DArray,
+        Type::USampler2DArray,
     ];
 
     /// Whether this is one of the sampler types (uniforms bound to a texture unit).
@@ -260,6 +266,17 @@ impl Type {
                 | Type::ISampler2D
                 | Type::USampler2D
                 | Type::Sampler2DArray
+                | Type::ISampler2DArray
+                | Type::USampler2DArray
+        )
+    }
+
+    /// Whether this is one of the 2D array samplers (sampler2DArray, isampler2DArray,
+    /// usampler2DArray), whose texture ops are ARR_LOD .. ARR_SIZE.
+    pub fn is_array_sampler(self) -> bool {
+        matches!(
+            self,
+            Type::Sampler2DArray | Type::ISampler2DArray | Type::USampler2DArray
         )
     }
 
@@ -372,6 +389,8 @@ impl Type {
             Type::ISampler2D => "isampler2D",
             Type::USampler2D => "usampler2D",
             Type::Sampler2DArray => "sampler2DArray",
+            Type::ISampler2DArray => "isampler2DArray",
+            Type::USampler2DArray => "usampler2DArray",
         }
     }
 }

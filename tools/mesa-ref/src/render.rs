@@ -259,6 +259,8 @@ fn set_uniforms(
                     | glow::INT_SAMPLER_2D
                     | glow::UNSIGNED_INT_SAMPLER_2D
                     | glow::SAMPLER_2D_ARRAY
+                    | glow::INT_SAMPLER_2D_ARRAY
+                    | glow::UNSIGNED_INT_SAMPLER_2D_ARRAY
             );
             if !sampler {
                 continue;
@@ -847,7 +849,28 @@ impl MesaRenderer {
                     TexFormat::Rgba32I => Some((glow::RGBA32I, glow::INT)),
                     TexFormat::Rgba32UI => Some((glow::RGBA32UI, glow::UNSIGNED_INT)),
                 };
-                if let Some((internal, ty)) = int_format {
+                if let (Some((internal, ty)), false) = (int_format, t.int_layers.is_empty()) {
+                    // An integer array: one glTexImage3D of every layer's words (layer 0 first).
+                    let bytes: Vec<u8> = t
+                        .int_layers
+                        .iter()
+                        .flatten()
+                        .flatten()
+                        .flat_map(|w| w.to_ne_bytes())
+                        .collect();
+                    gl.tex_image_3d(
+                        glow::TEXTURE_2D_ARRAY,
+                        0,
+                        internal as i32,
+                        t.width as i32,
+                        t.height as i32,
+                        t.int_layers.len() as i32,
+                        0,
+                        glow::RGBA_INTEGER,
+                        ty,
+                        glow::PixelUnpackData::Slice(Some(&bytes)),
+                    );
+                } else if let Some((internal, ty)) = int_format {
                     let bytes: Vec<u8> = t
                         .ints
                         .iter()
@@ -868,7 +891,7 @@ impl MesaRenderer {
                 }
                 // An array (`"layers"`): TEXTURE_2D_ARRAY, each level one glTexImage3D of
                 // every layer (layer 0 first).
-                if t.is_array() {
+                if t.is_array() && int_format.is_none() {
                     let n = t.layers.len() as i32;
                     let mut level = 0usize;
                     loop {

@@ -391,6 +391,10 @@ pub struct Texture {
     /// first), each the 32-bit word of the value (an RGBA32I value's i32 bits). Empty for RGBA8
     /// (`rgba8` is then empty for an integer texture).
     pub ints: Vec<[u32; 4]>,
+    /// An integer 2D array texture (`"layers"` of an integer format, session 9: each layer a
+    /// list of whole numbers as `"ints"` is): every layer's texels, 0 first (`ints` is a copy
+    /// of layer 0). Empty: not an integer array.
+    pub int_layers: Vec<Vec<[u32; 4]>>,
 }
 
 /// A scene texture's texel format (`"format"`).
@@ -457,9 +461,9 @@ impl Texture {
         }
     }
 
-    /// Whether this is a 2D array texture (`"layers"`).
+    /// Whether this is a 2D array texture (`"layers"`, RGBA8 or integer).
     pub fn is_array(&self) -> bool {
-        !self.layers.is_empty()
+        !self.layers.is_empty() || !self.int_layers.is_empty()
     }
 
     /// Whether this is a cube texture (6 faces).
@@ -564,6 +568,22 @@ fn as_bool(v: &Value, path: &str) -> Result<bool, SceneError> {
     )
 }
 
+/// An array texture's `"layers"`: 1..=ARRAY_LAYERS_MAX of them.
+fn layer_list<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> {
+    let list = as_array(v, path)?;
+    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
+        return err(
+            path,
+            format!(
+                "expected 1..={} layers, found {}",
+                ARRAY_LAYERS_MAX,
+                list.len()
+            ),
+        );
+    }
+    Ok(list)
+}
+
 fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, SceneError> {
     v.as_array().map_or_else(
         || err(path, format!("expected an array, found {}", kind(v))),
@@ -658,11 +678,11 @@ fn parse_int_texture(
     height: u32,
     format: TexFormat,
 ) -> Result<Texture, SceneError> {
-    for key in ["rgba8", "cube", "levels", "mipmaps", "layers", "pass"] {
+    for key in ["rgba8", "cube", "levels", "mipmaps", "pass"] {
         if to.contains_key(key) {
             return err(
                 &format!("{}.{}", p, key),
-                "an integer texture gives its texels as \"ints\", level 0 only, not a cube, layers or a pass",
+                "an integer texture gives its texels as \"ints\" (or an array's as \"layers\"), level 0 only, not a cube or a pass",
             );
         }
     }
@@ -679,33 +699,53 @@ fn parse_int_texture(
             }
         }
     }
-    let ip = format!("{}.ints", p);
-    let v = to.get("ints").map_or_else(|| err(p, "missing ints"), Ok)?;
-    let words = int_words(v, &ip, format == TexFormat::Rgba32I)?;
-    let want = width as usize * height as usize * 4;
-    if words.len() != want {
-        return err(
-            &ip,
-            format!(
-                "expected {} whole numbers ({}x{} RGBA), found {}",
-                want,
-                width,
-                height,
-                words.len()
-            ),
-        );
-    }
-    let ints = words
-        .chunks_exact(4)
-        .map(|c| {
-            [
-                c[0].to_bits(),
-                c[1].to_bits(),
-                c[2].to_bits(),
-                c[3].to_bits(),
-            ]
-        })
-        .collect();
+    // One picture of whole numbers (`"ints"`, or one layer of `"layers"`).
+    let picture = |v: &Value, ip: &str| -> Result<Vec<[u32; 4]>, SceneError> {
+        let words = int_words(v, ip, format == TexFormat::Rgba32I)?;
+        let want = width as usize * height as usize * 4;
+        if words.len() != want {
+            return err(
+                ip,
+                format!(
+                    "expected {} whole numbers ({}x{} RGBA), found {}",
+                    want,
+                    width,
+                    height,
+                    words.len()
+                ),
+            );
+        }
+        Ok(words
+            .chunks_exact(4)
+            .map(|c| {
+                [
+                    c[0].to_bits(),
+                    c[1].to_bits(),
+                    c[2].to_bits(),
+                    c[3].to_bits(),
+                ]
+            })
+            .collect())
+    };
+    let mut int_layers = Vec::new();
+    let ints = match (to.get("ints"), to.get("layers")) {
+        (Some(v), None) => picture(v, &format!("{}.ints", p))?,
+        (None, Some(v)) => {
+            let lp = format!("{}.layers", p);
+            let list = layer_list(v, &lp)?;
+            for (i, l) in list.iter().enumerate() {
+                int_layers.push(picture(l, &format!("{}[{}]", lp, i))?);
+            }
+            int_layers.first().cloned().unwrap_or_default()
+        }
+        (Some(_), Some(_)) => {
+            return err(
+                &format!("{}.layers", p),
+                "an integer texture has \"ints\" or \"layers\", not both",
+            )
+        }
+        (None, None) => return err(p, "missing ints"),
+    };
     let wrap_of = |key: &str, dflt: Wrap| {
         match to.get(key).map(|v| (v, v.as_str())) {
         None => Ok(dflt),
@@ -748,6 +788,7 @@ fn parse_int_texture(
         ints,
         layers: Vec::new(),
         layer_levels: Vec::new(),
+        int_layers,
         source: None,
     })
 }
@@ -1213,17 +1254,7 @@ impl Scene {
                             );
                         }
                     }
-                    let list = as_array(v, &lp)?;
-                    if list.is_empty() || list.len() > ARRAY_LAYERS_MAX {
-                        return err(
-                            &lp,
-                            format!(
-                                "expected 1..={} layers, found {}",
-                                ARRAY_LAYERS_MAX,
-                                list.len()
-                            ),
-                        );
-                    }
+                    let list = layer_list(v, &lp)?;
                     for (k, l) in list.iter().enumerate() {
                         layers.push(rgba_bytes(l, &format!("{}[{}]", lp, k), width, height)?);
                     }
@@ -1415,6 +1446,7 @@ impl Scene {
                         ints: Vec::new(),
                         layers,
                         layer_levels,
+                        int_layers: Vec::new(),
                     },
                 ));
             }
@@ -1724,6 +1756,33 @@ mod tests {
             let e = error_of(&scene(tex));
             assert!(e.contains(want), "{}: {}", tex, e);
         }
+    }
+
+    #[test]
+    fn integer_array_textures_parse_and_are_checked() {
+        let scene = |tex: &str| {
+            format!(
+                r#"{{"size": [1, 1], "attributes": [{{"location": 0, "components": 1, "data": [0, 1, 2]}}], "textures": {{"a": {}}}}}"#,
+                tex
+            )
+        };
+        let s = Scene::parse(&scene(
+            r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32ui", "layers": [[1, 2, 3, 4], [4294967295, 0, 7, 8]]}"#,
+        ))
+        .unwrap();
+        let t = &s.textures[0].1;
+        assert!(t.is_array());
+        assert_eq!(
+            t.int_layers,
+            vec![vec![[1, 2, 3, 4]], vec![[u32::MAX, 0, 7, 8]]]
+        );
+        assert_eq!(t.ints, t.int_layers[0]);
+        let e = Scene::parse(&scene(
+            r#"{"unit": 0, "width": 1, "height": 1, "format": "rgba32i", "layers": [[1, 2, 3, 4], [1, 2]]}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("textures.a.layers[1]"), "{}", e);
     }
 
     #[test]

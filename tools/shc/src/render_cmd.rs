@@ -242,6 +242,8 @@ struct SceneTexture {
     ints: Vec<[u32; 4]>,
     /// An array texture's layers (texels, levels 1, 2, ...), layer 0 first; empty otherwise.
     layers: Vec<(Vec<u32>, Vec<Vec<u32>>)>,
+    /// An integer array texture's layers' words, layer 0 first; empty otherwise.
+    int_layers: Vec<Vec<[u32; 4]>>,
     /// `"pass"`: the texels are an earlier pass's target, drawn before this scene.
     source: Option<scene::PassSource>,
 }
@@ -410,6 +412,7 @@ impl SoftScene {
                 },
                 source: t.source.clone(),
                 ints: t.ints.clone(),
+                int_layers: t.int_layers.clone(),
                 layers: t
                     .layers
                     .iter()
@@ -634,21 +637,24 @@ impl SoftScene {
             .iter()
             .zip(layer_levels.iter())
             .map(|(t, ll)| {
+                let layer = |texels, mips, ints| TextureRef {
+                    layers: &[],
+                    faces: &[],
+                    mips,
+                    depth: None,
+                    rgba: None,
+                    ints,
+                    width: t.width,
+                    height: t.height,
+                    texels,
+                    sampler: t.sampler,
+                };
                 t.layers
                     .iter()
                     .zip(ll.iter())
-                    .map(|(f, mips)| TextureRef {
-                        layers: &[],
-                        faces: &[],
-                        mips,
-                        depth: None,
-                        rgba: None,
-                        ints: None,
-                        width: t.width,
-                        height: t.height,
-                        texels: &f.0,
-                        sampler: t.sampler,
-                    })
+                    .map(|(f, mips)| layer(&f.0[..], &mips[..], None))
+                    // An integer array's layers: level 0 words.
+                    .chain(t.int_layers.iter().map(|w| layer(&[], &[], Some(&w[..]))))
                     .collect()
             })
             .collect();

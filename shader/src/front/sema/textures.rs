@@ -200,7 +200,7 @@ impl<'a> Sema<'a> {
         };
         let sty = arg(0).1.ty;
         let int = matches!(sty, Type::ISampler2D | Type::USampler2D);
-        if sty == Type::Sampler2DArray {
+        if sty.is_array_sampler() {
             return self.array_builtin(name, args);
         }
         if sty.is_sampler() && sty != Type::Sampler2D && !int {

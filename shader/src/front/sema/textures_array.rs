@@ -1,5 +1,6 @@
-//! Profile 2's texture functions for `sampler2DArray` (GLSL 3.30 §8.7; session 6) and their
-//! lowering to ARR_LOD .. ARR_SIZE (112..=116):
+//! Profile 2's texture functions for `sampler2DArray` (GLSL 3.30 §8.7; session 6) and
+//! `isampler2DArray` / `usampler2DArray` (session 9: the same overloads with ivec4 / uvec4
+//! results, GLSL's gsampler2DArray) and their lowering to ARR_LOD .. ARR_SIZE (112..=116):
 //!
 //! - `texture(s, vec3 P [, float bias])` (P.z the layer), `textureOffset(s, vec3, const ivec2
 //!   [, bias])`, `textureLod(s, vec3, float)`, `textureLodOffset(s, vec3, float, const ivec2)`,
@@ -7,7 +8,7 @@
 //!   `texelFetch(s, ivec3, int lod)`, `texelFetchOffset(s, ivec3, int, const ivec2)`,
 //!   `textureSize(s, int)` (ivec3: width, height, layers).
 //!
-//! Every other function on a sampler2DArray (textureProj: GLSL has none for arrays) is an
+//! Every other function on an array sampler (textureProj: GLSL has none for arrays) is an
 //! error naming what exists.
 //!
 //! Must never: allocate or panic.
@@ -25,19 +26,28 @@ impl<'a> Sema<'a> {
                 .unwrap_or((-1, Val::konst(Type::Float, [0.0; 4])))
         };
         let s = arg(0);
+        let sname = s.1.ty.name();
         if s.1.unit < 0 {
             bail!(
                 self,
                 s.0,
-                "{}() expects a sampler2DArray uniform as its first argument",
-                name
+                "{}() expects a {} uniform as its first argument",
+                name,
+                sname
             );
         }
         let unit = s.1.unit as i16;
+        // An integer array's functions are sampler2DArray's with ivec4/uvec4 results: the
+        // same ops, whose layers are integer textures read by `exec::itex` (nearest, level 0).
+        let rty = match s.1.ty {
+            Type::ISampler2DArray => Type::IVec4,
+            Type::USampler2DArray => Type::UVec4,
+            _ => Type::Vec4,
+        };
         let out = |s: &mut Self, op: Op, a: i16, b: i16, aux2: i16| -> R<Val> {
             let t = s.temp(1)?;
-            s.emit(op, Type::Vec4, 4, t, a, b, unit, aux2)?;
-            Ok(Val::temp(Type::Vec4, t))
+            s.emit(op, rty, 4, t, a, b, unit, aux2)?;
+            Ok(Val::temp(rty, t))
         };
         let n = args.len();
         let coord = "coordinate (s, t, layer)";
@@ -101,8 +111,10 @@ impl<'a> Sema<'a> {
             _ => bail!(
                 self,
                 s.0,
-                "{}() has no sampler2DArray overload; a sampler2DArray takes texture, textureOffset, textureLod, textureLodOffset, textureGrad, textureGradOffset, texelFetch, texelFetchOffset and textureSize",
-                name
+                "{}() has no {} overload; a {} takes texture, textureOffset, textureLod, textureLodOffset, textureGrad, textureGradOffset, texelFetch, texelFetchOffset and textureSize",
+                name,
+                sname,
+                sname
             ),
         }
     }

@@ -559,6 +559,35 @@ def array_layers(n):
     return {"unit": 0, "width": n, "height": n, "layers": layers, "filter": "linear",
             "min_filter": "linear_mipmap_linear", "wrap": "repeat", "mipmaps": True}
 
+# Integer arrays (session 9: iarr_*): u_ids, an RGBA32I 8x8 array of 3 layers (r = 2^24 +
+# k * 65793 + red, g = -(1000 + green), b = blue << 20 | layer, a = +-(k + 1)), and u_masks, an
+# RGBA32UI 4x4 array of 2 layers of packed colours (r) and stripe masks (g), words above 2^31.
+def int_array_textures():
+    ids, masks = [], []
+    for l in range(3):
+        w = []
+        for y in range(8):
+            for x in range(8):
+                k = y * 8 + x
+                red = (37 * k + 80 * l + 11) % 256
+                green = (91 * k + 50 * l + 200) % 256
+                blue = (53 * k + 90 * l + 7) % 256
+                w += [2**24 + k * 65793 + red, -(1000 + green), (blue << 20) | l,
+                      (k + 1) if (x + y + l) % 3 else -(k + 1)]
+        ids.append(w)
+    for l in range(2):
+        w = []
+        for k in range(16):
+            red, green, blue = (70 * k + 120 * l) % 256, (33 * k + 9) % 256, (150 + 7 * k) % 256
+            packed = red | (green << 8) | (blue << 16) | ((128 + k * 8) << 24)
+            w += [packed, (0xF0F0F0F0 >> (k % 4)) | (0x80000000 * l), 0xFFFFFFFF - k - 16 * l,
+                  (k * 0x9E3779B9 + l) % 2**32]
+        masks.append(w)
+    return ({"unit": 1, "width": 8, "height": 8, "format": "rgba32i", "layers": ids},
+            {"unit": 2, "width": 4, "height": 4, "format": "rgba32ui", "layers": masks})
+
+ids_tex, masks_tex = int_array_textures()
 dump("arr", {"size": [S, S], "attributes": [FULLSCREEN], "indices": QIDX,
              "uniforms": {"u_resolution": [S, S]},
-             "textures": {"u_layers": array_layers(16)}})
+             "textures": {"u_layers": array_layers(16), "u_ids": ids_tex,
+                          "u_masks": masks_tex}})
