@@ -53,11 +53,20 @@ fn bench(cr: &mut Criterion) {
         })
     });
     let mut frame = Box::new(Frame::new());
-    // The frame fill and copy-back alone (the call does nothing): the compiled path's overhead.
+    // The frame is filled once per draw (here once): uniforms, immediates, bank registers.
+    exe.prepare_frame(&mut frame, &uniforms);
+    // The compiled path's own per-dispatch overhead (the call does nothing).
     g.bench_function("frame_only", |b| {
         b.iter(|| {
             for _ in 0..1000 {
-                black_box(exe.run_compiled(&mut frame, &mut |_| {}, &inv, &mut out, u32::MAX));
+                black_box(exe.run_compiled(
+                    &mut frame,
+                    &mut |_, _, _, _, _| {},
+                    inv.inputs,
+                    inv.fragcoord,
+                    &mut out,
+                    u32::MAX,
+                ));
             }
         })
     });
@@ -65,6 +74,15 @@ fn bench(cr: &mut Criterion) {
         g.bench_function("jit", |b| {
             b.iter(|| {
                 for _ in 0..1000 {
+                    black_box(code.run(&exe, &mut frame, &inv, &mut out, u32::MAX));
+                }
+            })
+        });
+        // Filling the frame per dispatch as well (what a caller without a per-draw frame pays).
+        g.bench_function("jit_fill_each", |b| {
+            b.iter(|| {
+                for _ in 0..1000 {
+                    exe.prepare_frame(&mut frame, &uniforms);
                     black_box(code.run(&exe, &mut frame, &inv, &mut out, u32::MAX));
                 }
             })

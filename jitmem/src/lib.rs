@@ -4,17 +4,22 @@
 //! * [`Code::new`] maps fresh anonymous pages read-write, copies the bytes in, then
 //!   `mprotect`s them read-execute (W^X: never writable and executable at once), and unmaps
 //!   them on drop.
-//! * [`Code::call`] calls the code as `extern "sysv64" fn(*mut Frame)` with a frame it borrows
-//!   mutably. That is sound because the bytes come only from `shader::back::exec::jit::compile`
-//!   (the constructor takes an [`Executable`], never raw bytes), whose encoder emits only AVX
-//!   loads, stores and arithmetic addressed `[rdi + d]` with `d + width <= size_of::<Frame>()`,
-//!   no other memory, stack or calls, and ends in `vzeroupper; ret`; and because it is built
-//!   only when the CPU has AVX2 (checked at run time).
+//! * [`Code::call`] calls the code as
+//!   `extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8)` with a frame and outputs
+//!   it borrows mutably and inputs and fragcoord it borrows shared, the last three offset to
+//!   one 8-lane group. That is sound because the bytes come only from
+//!   `shader::back::exec::jit::compile` (the constructor takes an [`Executable`], never raw
+//!   bytes), whose encoder emits only AVX register ops and loads and stores addressed
+//!   `[arg + d]` with `d + width` inside that argument's region (`jit::limits()`: the frame,
+//!   or the struct less the last group's offset), stores only through the frame and output
+//!   pointers, no other memory, stack or calls, and ends in `vzeroupper; ret`; and because it
+//!   is built only when the CPU has AVX2 (checked at run time).
 //!
 //! `SHADER_JIT=0` in the environment turns the compiled form off ([`enabled`]).
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use shader::back::exec::jit::{compile, Frame, JitError};
+use shader::back::exec::jit::{compile, Frame, Inputs, JitError, GROUPS, GROUP_BYTES};
+use shader::back::exec::lanes::Vec4x;
 use shader::back::exec::{Executable, Invocation, Outputs};
 
 /// Code buffer size: the largest module's code fits (IR_CAP instructions, a few dozen bytes
@@ -90,15 +95,36 @@ impl Code {
         Ok(Code { ptr, map_len })
     }
 
-    /// Runs the code for one 8-lane group on `frame`.
-    pub fn call(&self, frame: &mut Frame) {
-        // SAFETY: see the crate header: the code is the generator's, touches only the
-        // `size_of::<Frame>()` bytes behind its argument, and AVX2 was checked in `new`.
-        let f: extern "sysv64" fn(*mut Frame) = unsafe { std::mem::transmute(self.ptr) };
-        f(frame as *mut Frame);
+    /// Runs the code for 8-lane group `g` (0..GROUPS; any other does nothing) of a dispatch:
+    /// reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and `out`.
+    pub fn call(
+        &self,
+        frame: &mut Frame,
+        inputs: &Inputs,
+        fcoord: &Vec4x,
+        out: &mut Outputs,
+        g: usize,
+    ) {
+        if g >= GROUPS {
+            return;
+        }
+        let off = g * GROUP_BYTES;
+        // The group's lanes: `off` bytes into each struct, in bounds (g < GROUPS). The code's
+        // operands on these pointers are checked against `jit::limits()`, which is each
+        // struct's size less the last group's offset, so every access stays in the struct.
+        let ip = (inputs as *const Inputs as *const u8).wrapping_add(off);
+        let fp = (fcoord as *const Vec4x as *const u8).wrapping_add(off);
+        let op = (out as *mut Outputs as *mut u8).wrapping_add(off);
+        // SAFETY: see the crate header: the code is the generator's, touches only those
+        // regions (stores only the frame and the outputs, which are borrowed mutably), and
+        // AVX2 was checked in `new`.
+        let f: extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8) =
+            unsafe { std::mem::transmute(self.ptr) };
+        f(frame as *mut Frame, ip, fp, op);
     }
 
-    /// [`Executable::run`] through this code (`frame` is the caller's per-thread scratch).
+    /// [`Executable::run`] through this code on a frame from [`Executable::prepare_frame`]
+    /// (`frame` is the caller's per-thread scratch, filled once per draw).
     pub fn run(
         &self,
         exe: &Executable,
@@ -107,7 +133,14 @@ impl Code {
         out: &mut Outputs,
         active: u32,
     ) -> u32 {
-        exe.run_compiled(frame, &mut |f| self.call(f), inv, out, active)
+        exe.run_compiled(
+            frame,
+            &mut |f, i, c, o, g| self.call(f, i, c, o, g),
+            inv.inputs,
+            inv.fragcoord,
+            out,
+            active,
+        )
     }
 }
 

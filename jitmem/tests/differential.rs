@@ -64,9 +64,11 @@ fn check(m: &Module, rounds: u32, seed: u64) {
     let mut r = Rng(seed | 1);
     let mut regs = Regs::new();
     let mut frame = Box::new(Frame::new());
+    let mut uniforms = [0.0f32; 128];
     for round in 0..rounds {
-        let mut uniforms = [0.0f32; 128];
-        uniforms.iter_mut().for_each(|u| *u = r.value());
+        if round % 2 == 0 {
+            uniforms.iter_mut().for_each(|u| *u = r.value());
+        }
         let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
         for s in inputs.iter_mut() {
             for c in s.iter_mut() {
@@ -90,6 +92,11 @@ fn check(m: &Module, rounds: u32, seed: u64) {
         let mut want = Box::new(Outputs::new());
         let mut got = Box::new(Outputs::new());
         let wm = exe.run(&mut regs, &inv, &mut want, active);
+        // A new draw: new uniforms. Every other round keeps the frame of the previous round
+        // with the same uniforms (what dispatches of one draw see: spill slots and all).
+        if round % 2 == 0 {
+            exe.prepare_frame(&mut frame, &uniforms);
+        }
         let gm = code.run(&exe, &mut frame, &inv, &mut got, active);
         assert_eq!(wm, gm, "round {round}: active lanes");
         type Pair<'a> = (&'a str, &'a [[f32; LANES]; 4], &'a [[f32; LANES]; 4]);
@@ -233,6 +240,33 @@ out vec2 v1;
 void main() { gl_Position = p * u + q; v0 = q.zyxw - u; v1 = p.xy * q.w; }
 ";
     check(&compile(Stage::Vertex, vs), 60, 31);
+}
+
+/// More live values than YMM registers (six vec4s = 24 live components): the allocator must
+/// spill to the frame and reload, and the spill slots persist across dispatches of a draw.
+#[test]
+fn register_pressure_spills_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(
+        &frag(
+            "vec4 t0 = a * u; vec4 t1 = b * w; vec4 t2 = a + b; vec4 t3 = a - w; \
+             vec4 t4 = b * u.x + a; vec4 t5 = t0 * t1 - t2; vec4 t6 = t3 / (t4 + w.y); \
+             c = ((t0 + t1) * (t2 - t3) + (t4 * t5 - t6)) * (t0.wzyx + t6.yxwz) - t5 * t1;",
+        ),
+        90,
+        61,
+    );
+    check(
+        &frag(
+            "vec4 p = min(a, b); vec4 q = max(a, u); vec4 r = abs(b - w); vec4 s = a * b; \
+             vec4 t = vec4(dot(p, q), dot(r, s), dot(p, s), dot(q, r)); \
+             c = (p + q) * (r - s) + t * (p - r) + (q * s) / (t + vec4(2.0));",
+        ),
+        90,
+        62,
+    );
 }
 
 #[test]

@@ -1,24 +1,55 @@
 //! A tiny x86-64 encoder for the AVX instructions the compiled form uses, writing bytes into a
-//! caller-provided buffer (no heap). Registers are ymm0..ymm7 only (so every form fits the
-//! two-byte VEX prefix where the map allows) and every memory operand is `[rdi + disp32]`, the
-//! frame pointer the generated function receives as its first System V argument.
+//! caller-provided buffer (no heap). Registers are ymm0..ymm15; every memory operand is
+//! `[base + disp32]` with one of the four pointer arguments the generated function receives
+//! as its System V arguments ([`Base`]), and must lie inside that base's region: the encoder is
+//! given each region's length and refuses any operand outside it, and any store to a read-only
+//! region.
 
-/// Emission failed: the buffer is full, or an offset is outside the frame.
+/// Emission failed: the buffer is full, or an operand is outside its region (or a store to a
+/// read-only one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EncError {
     Full,
     OutOfFrame,
 }
 
+/// The pointer a memory operand is relative to: the generated function's arguments in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// rdi: the `Frame` (read-write).
+    Frame = 0,
+    /// rsi: this group's inputs (read only).
+    Inputs = 1,
+    /// rdx: this group's fragcoord / system values (read only).
+    Fcoord = 2,
+    /// rcx: this group's outputs (read-write).
+    Out = 3,
+}
+
+impl Base {
+    const fn reg(self) -> u8 {
+        match self {
+            Base::Frame => 7,
+            Base::Inputs => 6,
+            Base::Fcoord => 2,
+            Base::Out => 1,
+        }
+    }
+    const fn writable(self) -> bool {
+        matches!(self, Base::Frame | Base::Out)
+    }
+}
+
 /// Bytes written so far into `buf`.
 pub struct Enc<'a> {
     buf: &'a mut [u8],
     len: usize,
-    /// Every memory operand must lie in `[0, frame)` bytes (32 bytes for YMM, 4 for a scalar).
-    frame: usize,
+    /// Every memory operand on base `b` must lie in `[0, limits[b])` bytes (32 bytes for YMM,
+    /// 4 for a scalar).
+    limits: [usize; 4],
 }
 
-/// A YMM register, 0..=7.
+/// A YMM register, 0..=15.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Y(pub u8);
 
@@ -38,8 +69,18 @@ pub enum Ps {
 }
 
 impl<'a> Enc<'a> {
+    /// An encoder whose only memory region is the frame (`frame` bytes).
     pub fn new(buf: &'a mut [u8], frame: usize) -> Enc<'a> {
-        Enc { buf, len: 0, frame }
+        Enc::with_limits(buf, [frame, 0, 0, 0])
+    }
+
+    /// An encoder with a length for each [`Base`] (in its order).
+    pub fn with_limits(buf: &'a mut [u8], limits: [usize; 4]) -> Enc<'a> {
+        Enc {
+            buf,
+            len: 0,
+            limits,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -64,75 +105,95 @@ impl<'a> Enc<'a> {
         Ok(())
     }
 
-    /// ModRM `mod = 10, reg, rm = rdi` and the 32-bit displacement, checked against the frame.
-    fn mem(&mut self, reg: u8, off: usize, width: usize) -> Result<(), EncError> {
-        if off.checked_add(width).is_none_or(|end| end > self.frame) || off > i32::MAX as usize {
+    /// ModRM `mod = 10, reg, rm = base` and the 32-bit displacement, checked against the
+    /// base's region.
+    fn mem(&mut self, reg: u8, base: Base, off: usize, width: usize) -> Result<(), EncError> {
+        let limit = self.limits[base as usize];
+        if off.checked_add(width).is_none_or(|end| end > limit) || off > i32::MAX as usize {
             return Err(EncError::OutOfFrame);
         }
-        self.byte(0x80 | (reg & 7) << 3 | 7)?;
+        self.byte(0x80 | (reg & 7) << 3 | base.reg())?;
         self.bytes(&(off as u32).to_le_bytes())
     }
 
-    /// Two-byte VEX: R = 1 (reg < 8), vvvv = `v`, L = 256 bit, pp.
-    fn vex2(&mut self, v: u8, pp: u8) -> Result<(), EncError> {
-        self.bytes(&[0xC5, 0x80 | ((!v & 0xF) << 3) | 0x04 | (pp & 3)])
+    /// ModRM `mod = 11, reg, rm`.
+    fn modrm_reg(&mut self, reg: u8, rm: u8) -> Result<(), EncError> {
+        self.byte(0xC0 | (reg & 7) << 3 | (rm & 7))
     }
 
-    /// `vmovups y, [rdi + off]`
-    pub fn load(&mut self, y: Y, off: usize) -> Result<(), EncError> {
-        self.vex2(0, 0)?;
+    /// VEX, 256 bit, W0: `r` is ModRM.reg's register, `v` VEX.vvvv's, `b` ModRM.rm's (0 for
+    /// a memory operand: every base is below r8), `map` 1 = 0F, 2 = 0F38, 3 = 0F3A, `pp` the
+    /// implied prefix. The two-byte form where it can encode the instruction.
+    fn vex(&mut self, r: u8, v: u8, b: u8, map: u8, pp: u8) -> Result<(), EncError> {
+        let rbar = (!r >> 3) & 1;
+        let last = ((!v & 0xF) << 3) | 0x04 | (pp & 3);
+        if map == 1 && b < 8 {
+            self.bytes(&[0xC5, rbar << 7 | last])
+        } else {
+            let bbar = (!b >> 3) & 1;
+            self.bytes(&[0xC4, rbar << 7 | 0x40 | bbar << 5 | (map & 0x1F), last])
+        }
+    }
+
+    /// `vmovups y, [base + off]`
+    pub fn load(&mut self, y: Y, base: Base, off: usize) -> Result<(), EncError> {
+        self.vex(y.0, 0, 0, 1, 0)?;
         self.byte(0x10)?;
-        self.mem(y.0, off, 32)
+        self.mem(y.0, base, off, 32)
     }
 
-    /// `vmovups [rdi + off], y`
-    pub fn store(&mut self, off: usize, y: Y) -> Result<(), EncError> {
-        self.vex2(0, 0)?;
+    /// `vmovups [base + off], y`
+    pub fn store(&mut self, base: Base, off: usize, y: Y) -> Result<(), EncError> {
+        if !base.writable() {
+            return Err(EncError::OutOfFrame);
+        }
+        self.vex(y.0, 0, 0, 1, 0)?;
         self.byte(0x11)?;
-        self.mem(y.0, off, 32)
+        self.mem(y.0, base, off, 32)
     }
 
-    /// `vOPps d, s, [rdi + off]`
-    pub fn op_mem(&mut self, op: Ps, d: Y, s: Y, off: usize) -> Result<(), EncError> {
-        self.vex2(s.0, 0)?;
+    /// `vmovaps d, s`
+    pub fn mov(&mut self, d: Y, s: Y) -> Result<(), EncError> {
+        self.vex(d.0, 0, s.0, 1, 0)?;
+        self.byte(0x28)?;
+        self.modrm_reg(d.0, s.0)
+    }
+
+    /// `vOPps d, s, [base + off]`
+    pub fn op_mem(&mut self, op: Ps, d: Y, s: Y, base: Base, off: usize) -> Result<(), EncError> {
+        self.vex(d.0, s.0, 0, 1, 0)?;
         self.byte(op as u8)?;
-        self.mem(d.0, off, 32)
+        self.mem(d.0, base, off, 32)
     }
 
-    /// `vOPps d, s, t`
+    /// `vOPps d, s, t` (for SQRT, `s` must be ymm0: the form has no first source).
     pub fn op_reg(&mut self, op: Ps, d: Y, s: Y, t: Y) -> Result<(), EncError> {
-        self.vex2(s.0, 0)?;
+        self.vex(d.0, s.0, t.0, 1, 0)?;
         self.byte(op as u8)?;
-        self.byte(0xC0 | (d.0 & 7) << 3 | (t.0 & 7))
-    }
-
-    /// `vcmpps d, s, [rdi + off], pred`
-    pub fn cmp_mem(&mut self, d: Y, s: Y, off: usize, pred: u8) -> Result<(), EncError> {
-        self.vex2(s.0, 0)?;
-        self.byte(0xC2)?;
-        self.mem(d.0, off, 32)?;
-        self.byte(pred)
-    }
-
-    /// `vbroadcastss y, dword [rdi + off]` (VEX.256.66.0F38.W0 18 /r)
-    pub fn broadcast(&mut self, y: Y, off: usize) -> Result<(), EncError> {
-        self.bytes(&[0xC4, 0xE2, 0x7D, 0x18])?;
-        self.mem(y.0, off, 4)
-    }
-
-    /// `vblendvps d, s, t, m`: d = sign of m ? t : s (VEX.256.66.0F3A.W0 4A /r /is4)
-    pub fn blendv(&mut self, d: Y, s: Y, t: Y, m: Y) -> Result<(), EncError> {
-        self.bytes(&[0xC4, 0xE3, ((!s.0 & 0xF) << 3) | 0x05, 0x4A])?;
-        self.byte(0xC0 | (d.0 & 7) << 3 | (t.0 & 7))?;
-        self.byte((m.0 & 7) << 4)
+        self.modrm_reg(d.0, t.0)
     }
 
     /// `vcmpps d, s, t, pred`
     pub fn cmp_reg(&mut self, d: Y, s: Y, t: Y, pred: u8) -> Result<(), EncError> {
-        self.vex2(s.0, 0)?;
+        self.vex(d.0, s.0, t.0, 1, 0)?;
         self.byte(0xC2)?;
-        self.byte(0xC0 | (d.0 & 7) << 3 | (t.0 & 7))?;
+        self.modrm_reg(d.0, t.0)?;
         self.byte(pred)
+    }
+
+    /// `vbroadcastss y, dword [base + off]` (VEX.256.66.0F38.W0 18 /r)
+    pub fn broadcast(&mut self, y: Y, base: Base, off: usize) -> Result<(), EncError> {
+        self.vex(y.0, 0, 0, 2, 1)?;
+        self.byte(0x18)?;
+        self.mem(y.0, base, off, 4)
+    }
+
+    /// `vblendvps d, s, t, m`: d = sign of m ? t : s (VEX.256.66.0F3A.W0 4A /r /is4)
+    pub fn blendv(&mut self, d: Y, s: Y, t: Y, m: Y) -> Result<(), EncError> {
+        self.vex(d.0, s.0, t.0, 3, 1)?;
+        self.byte(0x4A)?;
+        self.modrm_reg(d.0, t.0)?;
+        self.byte((m.0 & 0xF) << 4)
     }
 
     /// `vzeroupper; ret`
@@ -147,7 +208,7 @@ mod tests {
 
     fn bytes(f: impl FnOnce(&mut Enc) -> Result<(), EncError>) -> ([u8; 32], usize) {
         let mut buf = [0u8; 32];
-        let mut e = Enc::new(&mut buf, 4096);
+        let mut e = Enc::with_limits(&mut buf, [4096; 4]);
         f(&mut e).unwrap();
         let n = e.len();
         (buf, n)
@@ -155,34 +216,58 @@ mod tests {
 
     #[test]
     fn encodings_are_the_manual_ones() {
-        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 10] = [
+        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 19] = [
             (&[0xC4, 0xE3, 0x75, 0x4A, 0xC2, 0x30], |e| {
                 e.blendv(Y(0), Y(1), Y(2), Y(3))
             }),
+            // ymm8..15 in every field: VEX.R, VEX.B, vvvv and is4.
+            (&[0xC4, 0x43, 0x35, 0x4A, 0xD4, 0xF0], |e| {
+                e.blendv(Y(10), Y(9), Y(12), Y(15))
+            }),
             (&[0xC5, 0xFC, 0x51, 0x87, 0, 0, 0, 0], |e| {
-                e.op_mem(Ps::Sqrt, Y(0), Y(0), 0)
+                e.op_mem(Ps::Sqrt, Y(0), Y(0), Base::Frame, 0)
             }),
             (&[0xC5, 0xF4, 0xC2, 0xC2, 0x03], |e| {
                 e.cmp_reg(Y(0), Y(1), Y(2), 3)
             }),
+            (&[0xC4, 0x41, 0x34, 0xC2, 0xC2, 0x0E], |e| {
+                e.cmp_reg(Y(8), Y(9), Y(10), 0x0E)
+            }),
             (&[0xC5, 0xFC, 0x10, 0x87, 0x20, 0, 0, 0], |e| {
-                e.load(Y(0), 0x20)
+                e.load(Y(0), Base::Frame, 0x20)
+            }),
+            (&[0xC5, 0x7C, 0x10, 0x86, 0x20, 0, 0, 0], |e| {
+                e.load(Y(8), Base::Inputs, 0x20)
+            }),
+            (&[0xC5, 0xFC, 0x10, 0x8A, 0, 0, 0, 0], |e| {
+                e.load(Y(1), Base::Fcoord, 0)
             }),
             (&[0xC5, 0xFC, 0x11, 0x8F, 0x40, 0, 0, 0], |e| {
-                e.store(0x40, Y(1))
+                e.store(Base::Frame, 0x40, Y(1))
+            }),
+            (&[0xC5, 0x7C, 0x11, 0xB9, 0x40, 0, 0, 0], |e| {
+                e.store(Base::Out, 0x40, Y(15))
             }),
             (&[0xC5, 0xF4, 0x58, 0x87, 0, 1, 0, 0], |e| {
-                e.op_mem(Ps::Add, Y(0), Y(1), 0x100)
+                e.op_mem(Ps::Add, Y(0), Y(1), Base::Frame, 0x100)
             }),
             (&[0xC5, 0xFC, 0x57, 0xC0], |e| {
                 e.op_reg(Ps::Xor, Y(0), Y(0), Y(0))
             }),
+            (&[0xC4, 0x41, 0x2C, 0x59, 0xCB], |e| {
+                e.op_reg(Ps::Mul, Y(9), Y(10), Y(11))
+            }),
+            (&[0xC5, 0x2C, 0x5E, 0xCB], |e| {
+                e.op_reg(Ps::Div, Y(9), Y(10), Y(3))
+            }),
             (&[0xC4, 0xE2, 0x7D, 0x18, 0xBF, 8, 0, 0, 0], |e| {
-                e.broadcast(Y(7), 8)
+                e.broadcast(Y(7), Base::Frame, 8)
             }),
-            (&[0xC5, 0xFC, 0xC2, 0x87, 0, 0, 0, 0, 0x0E], |e| {
-                e.cmp_mem(Y(0), Y(0), 0, 0x0E)
+            (&[0xC4, 0x62, 0x7D, 0x18, 0xA7, 8, 0, 0, 0], |e| {
+                e.broadcast(Y(12), Base::Frame, 8)
             }),
+            (&[0xC5, 0xFC, 0x28, 0xCA], |e| e.mov(Y(1), Y(2))),
+            (&[0xC4, 0x41, 0x7C, 0x28, 0xCD], |e| e.mov(Y(9), Y(13))),
             (&[0xC5, 0xF8, 0x77, 0xC3], |e| e.ret()),
         ];
         for (want, f) in cases {
@@ -192,12 +277,18 @@ mod tests {
     }
 
     #[test]
-    fn refuses_outside_the_frame_and_a_full_buffer() {
+    fn refuses_outside_the_regions_stores_to_inputs_and_a_full_buffer() {
         let mut buf = [0u8; 64];
-        let mut e = Enc::new(&mut buf, 64);
-        assert_eq!(e.load(Y(0), 32), Ok(()));
-        assert_eq!(e.load(Y(0), 33), Err(EncError::OutOfFrame));
-        assert_eq!(e.broadcast(Y(0), 61), Err(EncError::OutOfFrame));
+        let mut e = Enc::with_limits(&mut buf, [64, 64, 32, 0]);
+        assert_eq!(e.load(Y(0), Base::Frame, 32), Ok(()));
+        assert_eq!(e.load(Y(0), Base::Frame, 33), Err(EncError::OutOfFrame));
+        assert_eq!(
+            e.broadcast(Y(0), Base::Frame, 61),
+            Err(EncError::OutOfFrame)
+        );
+        assert_eq!(e.load(Y(0), Base::Fcoord, 1), Err(EncError::OutOfFrame));
+        assert_eq!(e.load(Y(0), Base::Out, 0), Err(EncError::OutOfFrame));
+        assert_eq!(e.store(Base::Inputs, 0, Y(0)), Err(EncError::OutOfFrame));
         let mut small = [0u8; 3];
         let mut e = Enc::new(&mut small, 64);
         assert_eq!(e.ret(), Err(EncError::Full));

@@ -1,22 +1,32 @@
-//! The compiled form of a decoded [`Executable`] (issue 17, first round): x86-64 AVX machine
-//! code generated from the IR into a caller-provided byte buffer, by safe code (no heap).
+//! The compiled form of a decoded [`Executable`] (issue 17): x86-64 AVX machine code generated
+//! from the IR into a caller-provided byte buffer, by safe code (no heap).
 //!
-//! The generated function has the System V signature `extern "sysv64" fn(frame: *mut Frame)`
-//! and runs the whole shader for [`JIT_LANES`] = 8 lanes, one YMM per scalar component. Its
-//! every memory access is `[rdi + d]` with `d + width <= size_of::<Frame>()`: the encoder
-//! ([`enc`]) refuses any other, so code from [`compile`] touches nothing but the frame it is
-//! handed. Running it needs executable memory, the one `unsafe` step, which is not here: the
-//! host crate `jitmem` owns it (mmap RW, copy, mprotect RX) and calls the code only with a
-//! frame at least [`FRAME_BYTES`] long. [`Executable::run_compiled`] fills a frame for each
-//! 8-lane group of a 32-lane dispatch, calls the code through a caller-given function and
-//! copies the outputs back.
+//! The generated function has the System V signature
+//! `extern "sysv64" fn(frame: *mut Frame, inputs: *const f32, fcoord: *const f32, out: *mut f32)`
+//! and runs the whole shader for [`JIT_LANES`] = 8 lanes (one 8-lane group `g` of a 32-lane
+//! dispatch), one YMM per scalar component. `inputs`, `fcoord` and `out` point `g * 32` bytes
+//! into the caller's [`Invocation::inputs`], [`Invocation::fragcoord`] and [`Outputs`], so the
+//! code reads the rasterizer's inputs and writes its outputs where they are (no copies). Every
+//! memory access is `[base + d]` with `d + width` inside that base's region ([`limits`]: the
+//! frame, or the input / output struct less the last group's offset), and stores go only to the
+//! frame and the outputs: the encoder ([`enc`]) refuses any other. Running it needs executable
+//! memory, the one `unsafe` step, which is not here: the host crate `jitmem` owns it (mmap RW,
+//! copy, mprotect RX) and calls it with exactly those pointers.
 //!
-//! This round the code keeps registers in the frame (`regs`, the interpreter's register file
-//! cut to 8 lanes) and does load / op / store per component; there is no register allocation
-//! yet. Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
-//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, LOAD_VAR/LOAD_ATTR, LOAD_UNI,
-//! LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR. [`compile`] refuses any other module
-//! ([`JitError::Unsupported`]) and the caller runs the interpreter, which stays the reference.
+//! The [`Frame`] persists across the dispatches of a draw: [`Executable::prepare_frame`] fills
+//! the uniforms, immediates and bank registers once, [`Executable::run_compiled`] only sets the
+//! outputs' defaults (as the interpreter does) and calls the code per 8-lane group. The frame
+//! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
+//! linear scan over the straight-line code that evicts the value whose next read is farthest,
+//! dead values first and clean ones before dirty ones), bank registers, uniforms, immediates
+//! and the two constants are broadcast when loaded, and a value is stored only to an output or
+//! when it is evicted while still live.
+//!
+//! Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
+//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP,
+//! LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR. [`compile`]
+//! refuses any other module ([`JitError::Unsupported`]) and the caller runs the interpreter,
+//! which stays the reference.
 //!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
@@ -24,47 +34,60 @@
 
 pub mod enc;
 
-use self::enc::{Enc, EncError, Ps, Y};
+use self::enc::{Base, Enc, EncError, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
-use super::{
-    Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK,
-};
+use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IMM_CAP, VARYING_CAP};
-use core::mem::offset_of;
+use core::mem::{offset_of, size_of};
 
 /// Lanes one call of generated code runs (one YMM of f32).
 pub const JIT_LANES: usize = 8;
 /// 8-lane groups in one dispatch of [`LANES`].
-const GROUPS: usize = LANES / JIT_LANES;
+pub const GROUPS: usize = LANES / JIT_LANES;
 const _: () = assert!(LANES.is_multiple_of(JIT_LANES));
+/// Bytes from one group's lanes to the next in a [`Vec4x`] component.
+pub const GROUP_BYTES: usize = JIT_LANES * 4;
 
 /// One component of 8 lanes.
 pub type Lanes8 = [f32; JIT_LANES];
 /// A vec4 register of 8 lanes.
 pub type Vec4x8 = [Lanes8; 4];
+/// The inputs of a dispatch, as [`super::Invocation::inputs`] holds them.
+pub type Inputs = [Vec4x; VARYING_CAP];
 
-/// Uniform floats a frame holds (32 vec4 slots, as [`Invocation::uniforms`] has).
+/// Uniform floats a frame holds (32 vec4 slots, as [`super::Invocation::uniforms`] has).
 pub const FRAME_UNIFORMS: usize = 32 * 4;
 
-/// What generated code reads and writes: everything at fixed offsets from its one pointer.
+/// What generated code reads and writes besides the inputs and outputs: filled once per draw
+/// ([`Executable::prepare_frame`]), then reused by every dispatch.
 #[repr(C, align(32))]
 #[derive(Clone)]
 pub struct Frame {
+    /// Spill slots: the home of each IR register, 8 lanes per component.
     pub regs: [Vec4x8; REG_FILE],
-    pub inputs: [Vec4x8; VARYING_CAP],
-    pub fragcoord: Vec4x8,
-    pub position: Vec4x8,
-    pub varyings: [Vec4x8; VARYING_CAP],
-    pub color: Vec4x8,
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
+    /// Bank registers (bits per component), broadcast when read.
+    pub bank: [[u32; 4]; BANK_MAX],
     /// Constants the code broadcasts: 1.0 (CMP's true) and the ABS mask.
     pub consts: [u32; 8],
 }
 
 /// Bytes generated code may touch from the frame pointer.
-pub const FRAME_BYTES: usize = core::mem::size_of::<Frame>();
+pub const FRAME_BYTES: usize = size_of::<Frame>();
+
+/// The length of each [`Base`]'s region as the encoder checks it: the frame, and for the
+/// group-offset pointers their struct less the last group's offset.
+pub const fn limits() -> [usize; 4] {
+    let back = (GROUPS - 1) * GROUP_BYTES;
+    [
+        FRAME_BYTES,
+        size_of::<Inputs>() - back,
+        size_of::<Vec4x>() - back,
+        size_of::<Outputs>() - back,
+    ]
+}
 
 const K_ONE: usize = 0;
 const K_ABS: usize = 1;
@@ -82,13 +105,9 @@ impl Frame {
         consts[K_ABS] = 0x7FFF_FFFF;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
-            inputs: [[[0.0; JIT_LANES]; 4]; VARYING_CAP],
-            fragcoord: [[0.0; JIT_LANES]; 4],
-            position: [[0.0; JIT_LANES]; 4],
-            varyings: [[[0.0; JIT_LANES]; 4]; VARYING_CAP],
-            color: [[0.0; JIT_LANES]; 4],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
+            bank: [[0; 4]; BANK_MAX],
             consts,
         }
     }
@@ -103,7 +122,7 @@ pub enum JitError {
     Flow,
     /// The code buffer is too small.
     Full,
-    /// An operand would address outside the frame (never for a decoded executable).
+    /// An operand would address outside its region (never for a decoded executable).
     OutOfFrame,
 }
 
@@ -121,86 +140,304 @@ impl From<EncError> for JitError {
 pub struct Compiled {
     /// Bytes of code written at the start of the buffer.
     pub len: usize,
+    /// Values stored to their frame slot because they were evicted while live.
+    pub spills: usize,
 }
 
-const fn reg(t: usize, c: usize) -> usize {
-    offset_of!(Frame, regs) + ((t & REG_MASK) * 4 + (c & 3)) * 32
+const fn home(v: usize) -> usize {
+    offset_of!(Frame, regs) + (v % (REG_FILE * 4)) * 32
 }
 const fn input(s: usize, c: usize) -> usize {
-    offset_of!(Frame, inputs) + ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * 32
+    ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * LANES * 4
+}
+const fn out_comp(field: usize, c: usize) -> usize {
+    field + (c & 3) * LANES * 4
 }
 const fn varying(s: usize, c: usize) -> usize {
-    offset_of!(Frame, varyings) + ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * 32
-}
-const fn comp(field: usize, c: usize) -> usize {
-    field + (c & 3) * 32
+    offset_of!(Outputs, varyings) + ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * LANES * 4
 }
 const fn konst(k: usize) -> usize {
     offset_of!(Frame, consts) + k * 4
 }
 
-const Y0: Y = Y(0);
-const Y1: Y = Y(1);
-const Y2: Y = Y(2);
-const Y3: Y = Y(3);
-const Y7: Y = Y(7);
+/// An allocator value: component `c` of register `t` is `t * 4 + c`; then the constants.
+type Val = usize;
+const fn val(t: usize, c: usize) -> Val {
+    (t & REG_MASK) * 4 + (c & 3)
+}
+const V_ONE: Val = REG_FILE * 4;
+const V_ABS: Val = REG_FILE * 4 + 1;
+const NVALS: usize = REG_FILE * 4 + 2;
+const NONE: u8 = u8::MAX;
+/// YMM registers the allocator hands out.
+const NY: usize = 16;
+/// How far ahead the eviction choice looks for a value's next read.
+const LOOKAHEAD: usize = 256;
+/// Next-read distances: not read again (no spill needed), and read beyond the lookahead.
+const DEAD: usize = usize::MAX;
+const FAR: usize = usize::MAX - 1;
 
-/// Generates code for `exe` into `buf` (see the module header), or says why not.
-pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
-    if exe.has_flow {
-        return Err(JitError::Flow);
+/// How one instruction touches a value (a read wins over a write: it happens first).
+#[derive(PartialEq, Eq)]
+enum Touch {
+    No,
+    Read,
+    Write,
+}
+
+/// How `d` touches value `v` (conservative: any read the lowering makes is a read).
+fn touch(d: &DInst, v: Val) -> Touch {
+    let n = (d.n as usize).min(4);
+    let (dst, a, b) = (
+        d.dst as usize & REG_MASK,
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+    );
+    let (t, c) = (v / 4, v % 4);
+    let is = |r: usize, lo: usize, hi: usize| v < V_ONE && t == r && c >= lo && c < hi;
+    let read = match d.op {
+        Op::Mov | Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs => is(a, 0, n),
+        Op::Swz => (0..n).any(|k| v == val(a, (d.x as usize >> (2 * k)) & 3)),
+        Op::SetLane => v == val(a, d.y as usize),
+        Op::Add | Op::Sub | Op::Mul | Op::Div => match d.y {
+            2 => is(a, 0, n) || v == val(b, d.x as usize),
+            3 => v == val(a, d.x as usize) || is(b, 0, n),
+            _ => is(a, 0, n) || is(b, 0, n),
+        },
+        Op::Min | Op::Max | Op::Dot => is(a, 0, n) || is(b, 0, n),
+        Op::Cmp => v == val(a, 0) || v == val(b, 0),
+        Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
+        _ => false,
+    } || match v {
+        V_ONE => matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp),
+        V_ABS => d.op == Op::Abs,
+        _ => false,
+    };
+    if read {
+        return Touch::Read;
     }
-    let mut e = Enc::new(buf, FRAME_BYTES);
-    // Temps that may be read before written start at zero, as in the interpreter.
-    e.op_reg(Ps::Xor, Y0, Y0, Y0)?;
-    for &t in exe.zero.iter().take(exe.nzero as usize) {
-        for c in 0..4 {
-            e.store(reg(t as usize, c), Y0)?;
+    let write = match d.op {
+        Op::Const | Op::Swz | Op::LoadFcoord => is(dst, 0, 4),
+        Op::Mov | Op::Add | Op::Sub | Op::Mul | Op::Div => is(dst, 0, n),
+        Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
+        Op::SetLane => v == val(dst, d.x as usize),
+        Op::Dot | Op::Cmp => v == val(dst, 0),
+        Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
+        Op::LoadUni => (0..n).any(|k| v < V_ONE && t == (dst + k) & REG_MASK),
+        _ => false,
+    };
+    if write {
+        Touch::Write
+    } else {
+        Touch::No
+    }
+}
+
+/// The register allocator's state and the encoder (see the module header).
+struct Gen<'c, 'b> {
+    e: Enc<'b>,
+    code: &'c [DInst],
+    /// The instruction being lowered (next-read distances count from it).
+    pc: usize,
+    /// The value each YMM holds.
+    holder: [Option<Val>; NY],
+    /// The YMM where each value is (NONE: in its frame slot, or zero).
+    loc: [u8; NVALS],
+    /// The YMM's value differs from its frame slot.
+    dirty: [bool; NY],
+    /// The value is +0.0 and not in a YMM (a temp the interpreter zeroes per dispatch).
+    zero: [bool; NVALS],
+    /// YMMs the current instruction still needs: never evicted.
+    pinned: u16,
+    /// YMMs holding a value the current instruction wrote.
+    fresh: u16,
+    spills: usize,
+}
+
+impl<'c, 'b> Gen<'c, 'b> {
+    /// Instructions from the current one to the next that reads `v` (`fresh`: `v` was written
+    /// by the current instruction, so its own touches are past).
+    fn next_read(&self, v: Val, fresh: bool) -> usize {
+        let from = self.code.get(self.pc + fresh as usize..).unwrap_or(&[]);
+        for (i, d) in from.iter().take(LOOKAHEAD).enumerate() {
+            match touch(d, v) {
+                Touch::Read => return i,
+                Touch::Write => return DEAD,
+                Touch::No => {}
+            }
+        }
+        if from.len() > LOOKAHEAD {
+            FAR
+        } else {
+            DEAD
         }
     }
-    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
-    for d in code {
+
+    /// A YMM with no value, pinned: a free one, else the holder whose next read is farthest
+    /// (stored to its slot first when dirty and still read later).
+    fn alloc(&mut self) -> Result<Y, JitError> {
+        let mut best: Option<(usize, bool, usize)> = None;
+        for y in 0..NY {
+            if self.pinned & (1 << y) != 0 {
+                continue;
+            }
+            let Some(v) = self.holder[y] else {
+                best = Some((DEAD, true, y));
+                break;
+            };
+            let key = (
+                self.next_read(v, self.fresh & (1 << y) != 0),
+                !self.dirty[y],
+                y,
+            );
+            if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        let (dist, _, y) = best.ok_or(JitError::Unsupported(Op::Nop))?;
+        if let Some(v) = self.holder[y] {
+            if self.dirty[y] && dist != DEAD && v < V_ONE {
+                self.e.store(Base::Frame, home(v), Y(y as u8))?;
+                self.spills += 1;
+            }
+            self.loc[v] = NONE;
+            self.holder[y] = None;
+        }
+        self.dirty[y] = false;
+        self.fresh &= !(1 << y);
+        self.pinned |= 1 << y;
+        Ok(Y(y as u8))
+    }
+
+    /// Value `v` in a pinned YMM (loaded, broadcast or zeroed when not in one).
+    fn get(&mut self, v: Val) -> Result<Y, JitError> {
+        if let Some(&l) = self.loc.get(v) {
+            if l != NONE {
+                self.pinned |= 1 << l;
+                return Ok(Y(l));
+            }
+        }
+        let y = self.alloc()?;
+        let t = v / 4;
+        let dirty = match v {
+            V_ONE => {
+                self.e.broadcast(y, Base::Frame, konst(K_ONE))?;
+                false
+            }
+            V_ABS => {
+                self.e.broadcast(y, Base::Frame, konst(K_ABS))?;
+                false
+            }
+            _ if self.zero[v] => {
+                self.e.op_reg(Ps::Xor, y, y, y)?;
+                self.zero[v] = false;
+                true
+            }
+            _ if t >= BANK_BASE => {
+                let off = offset_of!(Frame, bank) + ((t - BANK_BASE) * 4 + v % 4) * 4;
+                self.e.broadcast(y, Base::Frame, off)?;
+                false
+            }
+            _ => {
+                self.e.load(y, Base::Frame, home(v))?;
+                false
+            }
+        };
+        self.holder[y.0 as usize] = Some(v);
+        self.loc[v] = y.0;
+        self.dirty[y.0 as usize] = dirty;
+        Ok(y)
+    }
+
+    /// Makes `y` (from [`Self::alloc`], holding the new value) the place of register value `v`.
+    fn set(&mut self, v: Val, y: Y) {
+        if let Some(&old) = self.loc.get(v) {
+            if old != NONE {
+                self.holder[old as usize] = None;
+            }
+        }
+        self.zero[v] = false;
+        self.loc[v] = y.0;
+        self.holder[y.0 as usize] = Some(v);
+        self.dirty[y.0 as usize] = true;
+        self.fresh |= 1 << y.0;
+    }
+
+    /// `v = op(get(a), get(b))` into a fresh YMM.
+    fn binary(&mut self, op: Ps, v: Val, a: Y, b: Y) -> Result<(), JitError> {
+        let r = self.alloc()?;
+        self.e.op_reg(op, r, a, b)?;
+        self.set(v, r);
+        Ok(())
+    }
+
+    /// A fresh YMM set by `f`, made the place of `v`.
+    fn def(
+        &mut self,
+        v: Val,
+        f: impl FnOnce(&mut Enc, Y) -> Result<(), EncError>,
+    ) -> Result<(), JitError> {
+        let r = self.alloc()?;
+        f(&mut self.e, r)?;
+        self.set(v, r);
+        Ok(())
+    }
+
+    /// Lowers one instruction.
+    fn inst(&mut self, d: &DInst) -> Result<(), JitError> {
         let (dst, a, b) = (
             d.dst as usize & REG_MASK,
             d.a as usize & REG_MASK,
             d.b as usize & REG_MASK,
         );
         let n = (d.n as usize).min(4);
+        // Pins that hold across the components (splat operands, accumulators).
+        let mut keep = 0u16;
         match d.op {
             Op::Nop => {}
             Op::Const => {
                 for c in 0..4 {
                     let k = d.x as usize + c;
-                    if c < n && k < IMM_CAP {
-                        e.broadcast(Y0, offset_of!(Frame, imms) + k * 4)?;
-                    } else {
-                        e.op_reg(Ps::Xor, Y0, Y0, Y0)?;
-                    }
-                    e.store(reg(dst, c), Y0)?;
+                    let imm = offset_of!(Frame, imms) + k * 4;
+                    self.def(val(dst, c), |e, r| {
+                        if c < n && k < IMM_CAP {
+                            e.broadcast(r, Base::Frame, imm)
+                        } else {
+                            e.op_reg(Ps::Xor, r, r, r)
+                        }
+                    })?;
+                    self.pinned = keep;
                 }
             }
             Op::Mov => {
-                for c in 0..n {
-                    e.load(Y0, reg(a, c))?;
-                    e.store(reg(dst, c), Y0)?;
+                if dst != a {
+                    for c in 0..n {
+                        let s = self.get(val(a, c))?;
+                        self.def(val(dst, c), |e, r| e.mov(r, s))?;
+                        self.pinned = keep;
+                    }
                 }
             }
             Op::Swz => {
                 // Every source component is read before any is written (dst may be a).
-                for k in 0..n {
-                    let sel = (d.x as usize >> (2 * k)) & 3;
-                    e.load(Y(k as u8), reg(a, sel))?;
+                let mut src = [Y(0); 4];
+                for (k, s) in src.iter_mut().enumerate().take(n) {
+                    *s = self.get(val(a, (d.x as usize >> (2 * k)) & 3))?;
                 }
-                for k in 0..4 {
-                    if k >= n {
-                        e.op_reg(Ps::Xor, Y(k as u8), Y(k as u8), Y(k as u8))?;
-                    }
-                    e.store(reg(dst, k), Y(k as u8))?;
+                // The sources stay pinned until every component is written.
+                for (k, &s) in src.iter().enumerate() {
+                    self.def(val(dst, k), |e, r| {
+                        if k < n {
+                            e.mov(r, s)
+                        } else {
+                            e.op_reg(Ps::Xor, r, r, r)
+                        }
+                    })?;
                 }
             }
             Op::SetLane => {
-                e.load(Y0, reg(a, d.y as usize))?;
-                e.store(reg(dst, d.x as usize), Y0)?;
+                let s = self.get(val(a, d.y as usize))?;
+                self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
             }
             Op::Add | Op::Sub | Op::Mul | Op::Div => {
                 let op = match d.op {
@@ -212,26 +449,29 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
                 match (d.op, d.y) {
                     (_, 0) => {
                         for c in 0..n {
-                            e.load(Y0, reg(a, c))?;
-                            e.op_mem(op, Y0, Y0, reg(b, c))?;
-                            e.store(reg(dst, c), Y0)?;
+                            let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
+                            self.binary(op, val(dst, c), ya, yb)?;
+                            self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 2) => {
                         // f(a[c], b[x]); the splat is read first (dst may be b).
-                        e.load(Y7, reg(b, d.x as usize))?;
+                        let yb = self.get(val(b, d.x as usize))?;
+                        keep = self.pinned;
                         for c in 0..n {
-                            e.load(Y0, reg(a, c))?;
-                            e.op_reg(op, Y0, Y0, Y7)?;
-                            e.store(reg(dst, c), Y0)?;
+                            let ya = self.get(val(a, c))?;
+                            self.binary(op, val(dst, c), ya, yb)?;
+                            self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 3) => {
                         // f(a[x], b[c]).
-                        e.load(Y7, reg(a, d.x as usize))?;
+                        let ya = self.get(val(a, d.x as usize))?;
+                        keep = self.pinned;
                         for c in 0..n {
-                            e.op_mem(op, Y0, Y7, reg(b, c))?;
-                            e.store(reg(dst, c), Y0)?;
+                            let yb = self.get(val(b, c))?;
+                            self.binary(op, val(dst, c), ya, yb)?;
+                            self.pinned = keep;
                         }
                     }
                     _ => return Err(JitError::Unsupported(d.op)),
@@ -240,19 +480,25 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
             Op::Sqrt | Op::Rsq | Op::Rcp => {
                 // SQRT is VSQRTPS (correctly rounded, as the interpreter's); RSQ = 1 / sqrt(x)
                 // and RCP = 1 / x are true divisions, as there.
-                if d.op != Op::Sqrt {
-                    e.broadcast(Y7, konst(K_ONE))?;
-                }
+                let one = if d.op != Op::Sqrt {
+                    let y = self.get(V_ONE)?;
+                    keep = self.pinned;
+                    y
+                } else {
+                    Y(0)
+                };
                 for c in 0..n {
-                    match d.op {
-                        Op::Sqrt => e.op_mem(Ps::Sqrt, Y0, Y0, reg(a, c))?,
+                    let s = self.get(val(a, c))?;
+                    let op = d.op;
+                    self.def(val(dst, c), |e, r| match op {
+                        Op::Sqrt => e.op_reg(Ps::Sqrt, r, Y(0), s),
                         Op::Rsq => {
-                            e.op_mem(Ps::Sqrt, Y0, Y0, reg(a, c))?;
-                            e.op_reg(Ps::Div, Y0, Y7, Y0)?;
+                            e.op_reg(Ps::Sqrt, r, Y(0), s)?;
+                            e.op_reg(Ps::Div, r, one, r)
                         }
-                        _ => e.op_mem(Ps::Div, Y0, Y7, reg(a, c))?,
-                    }
-                    e.store(reg(dst, c), Y0)?;
+                        _ => e.op_reg(Ps::Div, r, one, s),
+                    })?;
+                    self.pinned = keep;
                 }
             }
             Op::Min | Op::Max => {
@@ -261,29 +507,37 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
                 // a is NaN. Signed zeros come out as that sequence gives them (a's).
                 let op = if d.op == Op::Min { Ps::Min } else { Ps::Max };
                 for c in 0..n {
-                    e.load(Y0, reg(a, c))?;
-                    e.load(Y1, reg(b, c))?;
-                    e.op_reg(op, Y2, Y1, Y0)?;
-                    e.cmp_reg(Y3, Y0, Y0, 0x03)?; // UNORD_Q: a is NaN
-                    e.blendv(Y2, Y2, Y1, Y3)?;
-                    e.store(reg(dst, c), Y2)?;
+                    let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
+                    let m = self.alloc()?;
+                    self.e.cmp_reg(m, ya, ya, 0x03)?; // UNORD_Q: a is NaN
+                    self.def(val(dst, c), |e, r| {
+                        e.op_reg(op, r, yb, ya)?;
+                        e.blendv(r, r, yb, m)
+                    })?;
+                    self.pinned = keep;
                 }
             }
             Op::Abs => {
-                e.broadcast(Y7, konst(K_ABS))?;
+                let k = self.get(V_ABS)?;
+                keep = self.pinned;
                 for c in 0..n {
-                    e.op_mem(Ps::And, Y0, Y7, reg(a, c))?;
-                    e.store(reg(dst, c), Y0)?;
+                    let s = self.get(val(a, c))?;
+                    self.binary(Ps::And, val(dst, c), k, s)?;
+                    self.pinned = keep;
                 }
             }
             Op::Dot => {
-                e.op_reg(Ps::Xor, Y0, Y0, Y0)?;
+                let acc = self.alloc()?;
+                self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+                keep = self.pinned;
                 for c in 0..n {
-                    e.load(Y1, reg(a, c))?;
-                    e.op_mem(Ps::Mul, Y1, Y1, reg(b, c))?;
-                    e.op_reg(Ps::Add, Y0, Y0, Y1)?;
+                    let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
+                    let t = self.alloc()?;
+                    self.e.op_reg(Ps::Mul, t, ya, yb)?;
+                    self.e.op_reg(Ps::Add, acc, acc, t)?;
+                    self.pinned = keep;
                 }
-                e.store(reg(dst, 0), Y0)?;
+                self.set(val(dst, 0), acc);
             }
             Op::Cmp => {
                 let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
@@ -294,17 +548,19 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
                     CmpCode::Ge => 0x0D, // GE_OS
                     CmpCode::Gt => 0x0E, // GT_OS
                 };
-                e.load(Y0, reg(a, 0))?;
-                e.cmp_mem(Y0, Y0, reg(b, 0), pred)?;
-                e.broadcast(Y7, konst(K_ONE))?;
-                e.op_reg(Ps::And, Y0, Y0, Y7)?;
-                e.store(reg(dst, 0), Y0)?;
+                let (ya, yb) = (self.get(val(a, 0))?, self.get(val(b, 0))?);
+                let one = self.get(V_ONE)?;
+                self.def(val(dst, 0), |e, r| {
+                    e.cmp_reg(r, ya, yb, pred)?;
+                    e.op_reg(Ps::And, r, r, one)
+                })?;
             }
             Op::LoadAttr | Op::LoadVar => {
                 for c in 0..4 {
                     if d.n & (1 << c) != 0 {
-                        e.load(Y0, input(d.x as usize, c))?;
-                        e.store(reg(dst, c), Y0)?;
+                        let off = input(d.x as usize, c);
+                        self.def(val(dst, c), |e, r| e.load(r, Base::Inputs, off))?;
+                        self.pinned = keep;
                     }
                 }
             }
@@ -312,80 +568,102 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
                 for k in 0..n {
                     for c in 0..4 {
                         let i = (d.x as usize + k) * 4 + c;
-                        if i < FRAME_UNIFORMS {
-                            e.broadcast(Y0, offset_of!(Frame, uniforms) + i * 4)?;
-                        } else {
-                            e.op_reg(Ps::Xor, Y0, Y0, Y0)?;
-                        }
-                        e.store(reg(dst + k, c), Y0)?;
+                        let off = offset_of!(Frame, uniforms) + i * 4;
+                        self.def(val(dst + k, c), |e, r| {
+                            if i < FRAME_UNIFORMS {
+                                e.broadcast(r, Base::Frame, off)
+                            } else {
+                                e.op_reg(Ps::Xor, r, r, r)
+                            }
+                        })?;
+                        self.pinned = keep;
                     }
                 }
             }
             Op::LoadFcoord => {
                 for c in 0..4 {
-                    e.load(Y0, comp(offset_of!(Frame, fragcoord), c))?;
-                    e.store(reg(dst, c), Y0)?;
+                    let off = c * LANES * 4;
+                    self.def(val(dst, c), |e, r| e.load(r, Base::Fcoord, off))?;
+                    self.pinned = keep;
                 }
             }
-            Op::StoreColor | Op::StorePos => {
-                let to = if d.op == Op::StoreColor {
-                    offset_of!(Frame, color)
-                } else {
-                    offset_of!(Frame, position)
-                };
+            Op::StoreColor | Op::StorePos | Op::StoreVar => {
                 for c in 0..4 {
-                    e.load(Y0, reg(a, c))?;
-                    e.store(comp(to, c), Y0)?;
-                }
-            }
-            Op::StoreVar => {
-                for c in 0..4 {
-                    e.load(Y0, reg(a, c))?;
-                    e.store(varying(d.x as usize, c), Y0)?;
+                    let off = match d.op {
+                        Op::StoreColor => out_comp(offset_of!(Outputs, color), c),
+                        Op::StorePos => out_comp(offset_of!(Outputs, position), c),
+                        _ => varying(d.x as usize, c),
+                    };
+                    let s = self.get(val(a, c))?;
+                    self.e.store(Base::Out, off, s)?;
+                    self.pinned = keep;
                 }
             }
             Op::If | Op::Else | Op::Endif | Op::Discard => return Err(JitError::Flow),
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => return Err(JitError::Flow),
             op => return Err(JitError::Unsupported(op)),
         }
+        self.pinned = 0;
+        self.fresh = 0;
+        Ok(())
     }
-    e.ret()?;
-    Ok(Compiled { len: e.len() })
 }
 
-fn get8(v: &Vec4x, g: usize) -> Vec4x8 {
-    let mut o = [[0.0; JIT_LANES]; 4];
-    for c in 0..4 {
-        if let Some(s) = v[c].get(g * JIT_LANES..(g + 1) * JIT_LANES) {
-            o[c].copy_from_slice(s);
+/// Generates code for `exe` into `buf` (see the module header), or says why not.
+pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
+    if exe.has_flow {
+        return Err(JitError::Flow);
+    }
+    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
+    // Bank registers are read only (their frame slots are filled once per draw); the decoder
+    // never writes them, and a module that did would not be compiled.
+    for d in code {
+        if (BANK_BASE..REG_FILE).any(|t| (0..4).any(|c| touch(d, val(t, c)) == Touch::Write)) {
+            return Err(JitError::Unsupported(d.op));
         }
     }
-    o
+    let mut g = Gen {
+        e: Enc::with_limits(buf, limits()),
+        code,
+        pc: 0,
+        holder: [None; NY],
+        loc: [NONE; NVALS],
+        dirty: [false; NY],
+        zero: [false; NVALS],
+        pinned: 0,
+        fresh: 0,
+        spills: 0,
+    };
+    // Temps that may be read before written start at zero, as in the interpreter.
+    for &t in exe.zero.iter().take(exe.nzero as usize) {
+        for c in 0..4 {
+            if let Some(z) = g.zero.get_mut(val(t as usize, c)) {
+                *z = true;
+            }
+        }
+    }
+    for (pc, d) in code.iter().enumerate() {
+        g.pc = pc;
+        g.inst(d)?;
+    }
+    g.e.ret()?;
+    Ok(Compiled {
+        len: g.e.len(),
+        spills: g.spills,
+    })
 }
 
-fn put8(v: &mut Vec4x, g: usize, src: &Vec4x8) {
-    for c in 0..4 {
-        if let Some(d) = v[c].get_mut(g * JIT_LANES..(g + 1) * JIT_LANES) {
-            d.copy_from_slice(&src[c]);
-        }
-    }
-}
+/// How generated code is called for one group: `(frame, inputs, fragcoord, outputs, group)`.
+pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
 
 impl Executable {
-    /// [`Self::run`] through code from [`compile`]: `call(frame)` must run that code on the
-    /// frame (the host's `jitmem` does). Same outputs, bit for bit, as the interpreter for
-    /// every module `compile` accepts; the lanes not in `active` may hold anything.
-    pub fn run_compiled(
-        &self,
-        frame: &mut Frame,
-        call: &mut dyn FnMut(&mut Frame),
-        inv: &Invocation,
-        out: &mut Outputs,
-        active: Mask,
-    ) -> Mask {
-        let nu = inv.uniforms.len().min(FRAME_UNIFORMS);
+    /// Fills `frame` for the draws of this executable with these uniforms: the uniforms, the
+    /// immediates CONSTs read and the bank registers (as the interpreter loads them). Call it
+    /// whenever the executable or the uniforms change; [`Self::run_compiled`] reads it.
+    pub fn prepare_frame(&self, frame: &mut Frame, uniforms: &[f32]) {
+        let nu = uniforms.len().min(FRAME_UNIFORMS);
         frame.uniforms = [0.0; FRAME_UNIFORMS];
-        if let (Some(d), Some(s)) = (frame.uniforms.get_mut(..nu), inv.uniforms.get(..nu)) {
+        if let (Some(d), Some(s)) = (frame.uniforms.get_mut(..nu), uniforms.get(..nu)) {
             d.copy_from_slice(s);
         }
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
@@ -400,7 +678,6 @@ impl Executable {
         if let (Some(d), Some(s)) = (frame.imms.get_mut(..imm_end), self.imms.get(..imm_end)) {
             d.copy_from_slice(s);
         }
-        // Bank registers: constants, and top-level uniforms (as the interpreter loads them).
         let nb = (self.nbank as usize).min(BANK_MAX);
         for k in 0..nb {
             let bits = match self.bank_uni.get(k).copied().unwrap_or(NOT_UNIFORM) {
@@ -408,8 +685,7 @@ impl Executable {
                 slot => {
                     let mut v = [0u32; 4];
                     for (c, v) in v.iter_mut().enumerate() {
-                        *v = inv
-                            .uniforms
+                        *v = uniforms
                             .get(slot as usize * 4 + c)
                             .copied()
                             .unwrap_or(0.0)
@@ -418,12 +694,26 @@ impl Executable {
                     v
                 }
             };
-            if let Some(r) = frame.regs.get_mut(BANK_BASE + k) {
-                for c in 0..4 {
-                    r[c] = [f32::from_bits(bits[c]); JIT_LANES];
-                }
+            if let Some(b) = frame.bank.get_mut(k) {
+                *b = bits;
             }
         }
+    }
+
+    /// [`Self::run`] through code from [`compile`] on a frame from [`Self::prepare_frame`]
+    /// (this executable, `inv.uniforms`): `call` must run that code for the given group (the
+    /// host's `jitmem` does). Same outputs, bit for bit, as the interpreter for every module
+    /// `compile` accepts; the lanes not in `active` may hold anything.
+    pub fn run_compiled(
+        &self,
+        frame: &mut Frame,
+        call: &mut CallGroup,
+        inputs: &Inputs,
+        fragcoord: &Vec4x,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask {
+        // The outputs start as the interpreter starts them, for what the code does not store.
         match self.stage {
             Stage::Vertex => {
                 out.position = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
@@ -438,41 +728,8 @@ impl Executable {
         }
         let active = active & ALL_LANES;
         for g in 0..GROUPS {
-            if (active >> (g * JIT_LANES)) & 0xFF == 0 {
-                continue;
-            }
-            for s in 0..VARYING_CAP {
-                if self.varying_mask & (1 << s) != 0 || self.stage == Stage::Vertex {
-                    frame.inputs[s] = get8(&inv.inputs[s], g);
-                }
-            }
-            if self.reads_fragcoord {
-                frame.fragcoord = get8(inv.fragcoord, g);
-            }
-            // The outputs start as the interpreter starts them (set above), for the lanes
-            // the code does not store.
-            match self.stage {
-                Stage::Fragment => frame.color = get8(&out.color, g),
-                Stage::Vertex => {
-                    frame.position = get8(&out.position, g);
-                    for s in 0..VARYING_CAP {
-                        if self.varying_mask & (1 << s) != 0 {
-                            frame.varyings[s] = get8(&out.varyings[s], g);
-                        }
-                    }
-                }
-            }
-            call(frame);
-            match self.stage {
-                Stage::Fragment => put8(&mut out.color, g, &frame.color),
-                Stage::Vertex => {
-                    put8(&mut out.position, g, &frame.position);
-                    for s in 0..VARYING_CAP {
-                        if self.varying_mask & (1 << s) != 0 {
-                            put8(&mut out.varyings[s], g, &frame.varyings[s]);
-                        }
-                    }
-                }
+            if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+                call(frame, inputs, fragcoord, out, g);
             }
         }
         active
