@@ -216,8 +216,12 @@ fn postfix_copy_and_compute_then_copy_go_in_a_loop() {
     let before = run_fs_lanes(&m);
     let n = live(&m);
     assert!(optimize_loops(&mut m));
-    assert_eq!(live(&m), n - 2, "{:?}", m.insts);
-    assert!(!m.insts.iter().any(|x| x.op == Op::Mov && x.dst == old));
+    assert_eq!(live(&m), n - 3, "{:?}", m.insts);
+    assert!(!m.insts.iter().any(|x| x.op == Op::Mov));
+    assert!(m
+        .insts
+        .iter()
+        .any(|x| x.op == Op::Add && x.dst == i && x.a == i && x.b == one));
     assert!(m
         .insts
         .iter()

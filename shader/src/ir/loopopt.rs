@@ -22,9 +22,13 @@
 //! With it: (1) dead code: a pure instruction whose written lanes are not live after it becomes
 //! NOP (the old pass kept, for example, a postfix `i++`'s copy of the old value in every loop);
 //! (2) copy coalescing: `t = OP ...; u = MOV t` (adjacent, same lanes, `t`'s lanes dead after
-//! the MOV, OP lane-wise and not reading `u`) becomes `u = OP ...`, so loop variables are
-//! updated in place of a compute-then-copy. Neither creates an alias of a destination with a
-//! source that was not there before (the TGSI emitter and register allocation rely on that).
+//! the MOV, OP lane-wise and not reading `u`, or reading it when OP is one of `alias_safe`'s
+//! single-step ops) becomes `u = OP ...`, so loop variables are updated in place of a
+//! compute-then-copy (`i = iadd i, one`); (3) reuse: a repeated computation in straight code
+//! (the same op on the same unchanged operands) has its later reads renamed to the first
+//! result, and then goes as dead code; (4) loop-invariant CONSTs are hoisted in front of the
+//! innermost loop, and again past every nested loop that never writes their temp, so a
+//! constant read only in an inner loop ends up in front of the outermost one.
 //!
 //! It must never: change what a module computes for any lane, panic, or index out of bounds on
 //! an unverified module. A module with an operand outside the temps, unbalanced control flow, or
@@ -347,7 +351,8 @@ pub fn optimize_loops(m: &mut Module) -> bool {
         return false;
     }
     let mut any = false;
-    for _ in 0..64 {
+    // One hoist per round, and nested loops hoist a constant once per level.
+    for _ in 0..512 {
         let Some(f) = analyse(m) else { break };
         let mut changed = false;
         for i in 0..m.insts.len() {
@@ -364,6 +369,9 @@ pub fn optimize_loops(m: &mut Module) -> bool {
                     changed = true;
                 }
             }
+        }
+        if !changed {
+            changed = reuse(m);
         }
         if !changed {
             changed = hoist_const(m);
@@ -414,18 +422,42 @@ fn hoist_const(m: &mut Module) -> bool {
         let t = x.dst;
         let mut renamed = false;
         let mut depth = 0usize;
-        for k in j + 1..m.insts.len() {
+        // Inside a nested loop that never writes t, up to its ENDLOOP (exclusive).
+        let mut inner_end = 0usize;
+        let mut k = j + 1;
+        while k < m.insts.len() {
+            let Some(op) = m.insts.get(k).map(|i| i.op) else {
+                break;
+            };
+            if inner_end != 0 && k == inner_end {
+                // The nested loop's ENDLOOP: scanning goes on after it.
+                inner_end = 0;
+                k += 1;
+                continue;
+            }
+            if k >= inner_end {
+                match op {
+                    // A nested loop that never writes t: each of its reads sees the CONST's
+                    // value (the loop is entered only through its LOOP, reached from here).
+                    Op::Loop => match loop_end(m, k) {
+                        Some(end) if !writes_between(m, k, end, t) => {
+                            inner_end = end;
+                            k += 1;
+                            continue;
+                        }
+                        _ => break,
+                    },
+                    Op::EndLoop => break,
+                    Op::If => depth += 1,
+                    Op::Else if depth == 0 => break,
+                    Op::Endif if depth == 0 => break,
+                    Op::Endif => depth -= 1,
+                    _ => {}
+                }
+            }
             let Some(inst) = m.insts.get_mut(k) else {
                 break;
             };
-            match inst.op {
-                Op::Loop | Op::EndLoop => break,
-                Op::If => depth += 1,
-                Op::Else if depth == 0 => break,
-                Op::Endif if depth == 0 => break,
-                Op::Endif => depth -= 1,
-                _ => {}
-            }
             let e = effects(inst);
             for (r, field) in e.reads.iter().zip([0, 1]) {
                 if r.count == 1 && r.base == t && r.lanes != 0 {
@@ -442,6 +474,7 @@ fn hoist_const(m: &mut Module) -> bool {
             if hits {
                 break;
             }
+            k += 1;
         }
         if renamed {
             let copy = Inst { dst: fresh, ..x };
@@ -464,6 +497,157 @@ fn hoist_const(m: &mut Module) -> bool {
         }
     }
     false
+}
+
+/// Control flow and DISCARD: where a straight run of instructions ends.
+fn is_flow(op: Op) -> bool {
+    matches!(
+        op,
+        Op::If
+            | Op::Else
+            | Op::Endif
+            | Op::Loop
+            | Op::EndLoop
+            | Op::Break
+            | Op::Continue
+            | Op::Discard
+    )
+}
+
+/// Whether `a` touches temp `t`.
+fn holds(a: Access, t: i16) -> bool {
+    a.count > 0 && a.base <= t && (t as i32) < a.base as i32 + a.count as i32
+}
+
+/// Repeated computations in straight code: `u = OP x, y` after an identical `t = OP x, y`
+/// (same operands and aux, none of them, nor t, written in between, no control flow in
+/// between; OP's result a function of its operands only) has the reads that follow it in the
+/// same straight run renamed to `t`, up to the next write of `u` or `t` (only reads of the lanes
+/// OP writes: those hold the same bits in both). The second instruction then goes as dead code
+/// (the fractal's `z.y` was swizzled out three times per iteration). Names only: nothing is
+/// computed differently.
+fn reuse(m: &mut Module) -> bool {
+    let mut changed = false;
+    for j in 0..m.insts.len() {
+        let Some(&x) = m.insts.get(j) else { break };
+        let pure = (lane_wise(x.op) && !matches!(x.op, Op::Const | Op::Mov))
+            || matches!(x.op, Op::Swz | Op::Dot | Op::Cmp);
+        if !pure || x.dst < 0 {
+            continue;
+        }
+        let ex = effects(&x);
+        if ex.write.count != 1 || ex.reads.iter().any(|r| r.count > 1 || holds(*r, x.dst)) {
+            continue;
+        }
+        // The latest identical instruction before j in the same straight run.
+        let mut written = Set::EMPTY;
+        let mut found = None;
+        for k in (0..j).rev() {
+            let Some(&y) = m.insts.get(k) else { break };
+            if is_flow(y.op) {
+                break;
+            }
+            let same = Inst { dst: x.dst, ..y } == x;
+            let ey = effects(&y);
+            if same
+                && y.dst != x.dst
+                && !ey.reads.iter().any(|r| holds(*r, y.dst))
+                && !written.any(Access {
+                    base: y.dst,
+                    count: 1,
+                    lanes: 15,
+                })
+            {
+                found = Some(y.dst);
+                break;
+            }
+            if ey.write.count > 0 && ey.write.lanes != 0 {
+                written.add(ey.write);
+            } else if ey.write.count > 0 {
+                // A write of no named lane (an indexed store): may touch any of its range.
+                written.add(Access {
+                    lanes: 15,
+                    ..ey.write
+                });
+            }
+            if ex.reads.iter().any(|r| r.count > 0 && written.any(*r)) {
+                break;
+            }
+        }
+        let Some(t) = found else { continue };
+        let u = x.dst;
+        for i in j + 1..m.insts.len() {
+            let Some(inst) = m.insts.get_mut(i) else {
+                break;
+            };
+            if is_flow(inst.op) {
+                break;
+            }
+            let e = effects(inst);
+            for (r, field) in e.reads.iter().zip([0, 1]) {
+                if r.count == 1 && r.base == u && r.lanes & !ex.write.lanes == 0 {
+                    if field == 0 {
+                        inst.a = t;
+                    } else {
+                        inst.b = t;
+                    }
+                    changed = true;
+                }
+            }
+            if holds(e.write, u) || holds(e.write, t) {
+                break;
+            }
+        }
+    }
+    changed
+}
+
+/// The ENDLOOP matching the LOOP at `k`.
+fn loop_end(m: &Module, k: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in k + 1..m.insts.len() {
+        match m.insts.get(i)?.op {
+            Op::Loop => depth += 1,
+            Op::EndLoop if depth == 0 => return Some(i),
+            Op::EndLoop => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an instruction strictly between `lo` and `hi` writes temp `t` (or may: an operand
+/// range holding it).
+fn writes_between(m: &Module, lo: usize, hi: usize, t: i16) -> bool {
+    m.insts
+        .iter()
+        .take(hi)
+        .skip(lo + 1)
+        .any(|i| holds(effects(i).write, t))
+}
+
+/// Ops whose destination may also be one of their sources: component k of the result depends on
+/// component k of the operands only, the executor computes each component from its operands
+/// before writing it (`binary`, `ints::run`), and the TGSI emitter writes each as one
+/// instruction that reads every source before writing its destination (ADD, MUL, MAX, MIN,
+/// UADD, UMUL, AND, OR, XOR; ISUB is INEG into the emitter's scratch register, then UADD), with
+/// no scratch use of the destination. Division, the transcendental and compare expansions use
+/// the destination or more than one instruction, so they are not listed.
+fn alias_safe(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Max
+            | Op::Min
+            | Op::IAdd
+            | Op::ISub
+            | Op::IMul
+            | Op::And
+            | Op::Or
+            | Op::Xor
+    )
 }
 
 /// `t = OP ...; u = MOV t` at `j` (OP the previous non-NOP) becomes `u = OP ...` when allowed.
@@ -494,11 +678,11 @@ fn coalesce(m: &mut Module, f: &Facts, j: usize) -> bool {
     {
         return false;
     }
-    // No new alias: OP must not read u.
+    // OP may read u only when it is one lane-wise step in every backend (see `alias_safe`).
     let overlaps = |r: Access| {
         r.count > 0 && r.base <= u.base && (u.base as i32) < r.base as i32 + r.count as i32
     };
-    if ep.reads.iter().any(|r| overlaps(*r)) {
+    if !alias_safe(p.op) && ep.reads.iter().any(|r| overlaps(*r)) {
         return false;
     }
     if let Some(pi) = m.insts.get_mut(k) {
