@@ -693,6 +693,16 @@ mod tests {
         }
     }
 
+    /// A xorshift32 generator of test inputs.
+    fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        }
+    }
+
     #[test]
     fn lambda_is_log2_of_the_longer_scaled_derivative() {
         let t = tex(mip(MipFilter::Nearest));
@@ -971,13 +981,7 @@ mod tests {
     /// all of them (the lane-by-lane fallback), and NaN, infinite and huge values.
     #[test]
     fn texel_lambda_lanes_matches_texel_lambda() {
-        let mut s = 0x2545_F491u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut next = xorshift(0x2545_F491u32);
         let mut store = [0u32; 64 * 64 * 2];
         for t in store.iter_mut() {
             *t = next();
@@ -1099,13 +1103,7 @@ mod tests {
     /// and NaN, infinite, zero, denormal and equal values (a zero or NaN derivative).
     #[test]
     fn quad_lambda_matches_the_scalar_lambda() {
-        let mut s = 0x9E37_79B9u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut next = xorshift(0x9E37_79B9u32);
         let specials = [
             f32::NAN,
             f32::INFINITY,
