@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::lanes::{Lanes, Vec4x, LANES};
-use super::math::floor_i32;
+use super::math::{floor_i32, floor_small};
 use super::texture::{lerp_texel, unpack, wrap_index, Filter, MipFilter, TextureRef};
 use super::{DInst, REG_MASK};
 use crate::ir::{Op, Stage};
@@ -338,6 +338,19 @@ fn nearest_level(lod: f32, q: f32) -> usize {
 /// derivatives at the quad's lower-left pixel (the x difference of the lower row, the y
 /// difference of the left column).
 pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        quad_lambda_sse2(tex, u, v)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        quad_lambda_scalar(tex, u, v)
+    }
+}
+
+/// [`quad_lambda`] quad by quad through [`TextureRef::lambda`].
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn quad_lambda_scalar(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
     let mut lambda = [0.0f32; LANES];
     // One lambda per quad (the differences `quad::ddx` and `quad::ddy` take at that lane),
     // given to its four lanes: a quarter of the work of a lambda per lane, the same values.
@@ -354,6 +367,81 @@ pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
         }
     }
     lambda
+}
+
+/// [`quad_lambda`] in SSE2, the bits of [`TextureRef::lambda`]: a block of 8 lanes (two
+/// quads, rows of 4) at a time, each quad's lambda in both of its lanes of a row, stored as
+/// whole vectors (the sampler reads them back as vectors: no scalar stores to forward).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn quad_lambda_sse2(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
+    use super::lanes::{quad, set_quad};
+    use safe_arch::*;
+    const _: () = assert!(LANES.is_multiple_of(8));
+    let (w, h) = (
+        set_splat_m128(tex.width as f32),
+        set_splat_m128(tex.height as f32),
+    );
+    let mut lambda = [0.0f32; LANES];
+    for k in (0..LANES / 4).step_by(2) {
+        // Per row-0 lane: its quad's x and y differences (lanes 0, 1 the first quad's).
+        let diffs = |x: &Lanes| {
+            let (r0, r1) = (m128::from(quad(x, k)), m128::from(quad(x, k + 1)));
+            let left = shuffle_abi_f32_all_m128::<0b10_10_00_00>(r0, r0);
+            let right = shuffle_abi_f32_all_m128::<0b11_11_01_01>(r0, r0);
+            let down = shuffle_abi_f32_all_m128::<0b10_10_00_00>(r1, r1);
+            (sub_m128(right, left), sub_m128(left, down))
+        };
+        let ((dux, duy), (dvx, dvy)) = (diffs(u), diffs(v));
+        let (ax, bx, ay, by) = (
+            mul_m128(dux, w),
+            mul_m128(dvx, h),
+            mul_m128(duy, w),
+            mul_m128(dvy, h),
+        );
+        let rx = add_m128(mul_m128(ax, ax), mul_m128(bx, bx));
+        let ry = add_m128(mul_m128(ay, ay), mul_m128(by, by));
+        // f32::max: MAXPS, except that a NaN second operand gives the first.
+        let m = max_m128(rx, ry);
+        let ry_nan = cmp_unord_mask_m128(ry, ry);
+        let rho2 = bitor_m128(bitand_m128(ry_nan, rx), bitandnot_m128(ry_nan, m));
+        let l = mul_m128(set_splat_m128(0.5), fast_log2_m128(rho2));
+        // l >= LAMBDA_MIN ? l : LAMBDA_MIN.
+        let keep = cmp_ge_mask_m128(l, set_splat_m128(LAMBDA_MIN));
+        let q = bitor_m128(
+            bitand_m128(keep, l),
+            bitandnot_m128(keep, set_splat_m128(LAMBDA_MIN)),
+        );
+        let q: [f32; 4] = q.into();
+        set_quad(&mut lambda, k, q);
+        set_quad(&mut lambda, k + 1, q);
+    }
+    lambda
+}
+
+/// [`fast_log2`] of four lanes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn fast_log2_m128(x: safe_arch::m128) -> safe_arch::m128 {
+    use safe_arch::*;
+    let b = cast_to_m128i_from_m128(x);
+    let e = sub_i32_m128i(
+        bitand_m128i(shr_imm_u32_m128i::<23>(b), set_splat_i32_m128i(0xFF)),
+        set_splat_i32_m128i(127),
+    );
+    let m = cast_to_m128_from_m128i(bitor_m128i(
+        bitand_m128i(b, set_splat_i32_m128i(0x007F_FFFF)),
+        set_splat_i32_m128i(0x3F80_0000),
+    ));
+    let r = add_m128(
+        convert_to_m128_from_i32_m128i(e),
+        sub_m128(m, set_splat_m128(1.0)),
+    );
+    // Not a normal positive number (zero, denormal, negative, NaN): 2 * LAMBDA_MIN.
+    let ok = cmp_ge_mask_m128(x, set_splat_m128(f32::MIN_POSITIVE));
+    bitor_m128(
+        bitand_m128(ok, r),
+        bitandnot_m128(ok, set_splat_m128(2.0 * LAMBDA_MIN)),
+    )
 }
 
 /// Most distinct (level, filter) sources [`texel_lambda_lanes`] samples all lanes of; a lane
@@ -395,64 +483,80 @@ pub(super) fn texel_lambda_lanes(
     lambda: &Lanes,
 ) -> [u32; LANES] {
     let s = tex.sampler;
-    let q = (tex.level_count() - 1) as f32;
+    let levels = tex.level_count();
+    let q = (levels - 1) as f32;
     let f = s.min();
+    let per_lane = || {
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            out[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
+        }
+        out
+    };
+    // Keys up to 2 * 31 + 1 fit the 64-bit set of used sources below.
+    if levels > 32 {
+        return per_lane();
+    }
+    let qi = levels as u32 - 1;
+    let (k_mag, lin) = (source_key(0, s.filter), (f == Filter::Linear) as u32);
     let mut ka = [0u32; LANES];
     let mut kb = [0u32; LANES];
     let mut w = [0u32; LANES];
-    for l in 0..LANES {
-        let lod = tex.lod(lambda[l]);
-        let (a, b, wl) = if !(lod > 0.0) {
-            let k = source_key(0, s.filter);
-            (k, k, 0)
-        } else {
-            match s.mip {
-                MipFilter::None => {
-                    let k = source_key(0, f);
-                    (k, k, 0)
-                }
-                MipFilter::Nearest => {
-                    let k = source_key(nearest_level(lod, q) as u32, f);
-                    (k, k, 0)
-                }
-                MipFilter::Linear if lod >= q => {
-                    let k = source_key(q as u32, f);
-                    (k, k, 0)
-                }
-                MipFilter::Linear => {
-                    let d = libm::floorf(lod);
-                    let wl = ((lod - d) * 256.0 + 0.5).clamp(0.0, 256.0) as u32;
-                    (source_key(d as u32, f), source_key(d as u32 + 1, f), wl)
-                }
+    // Each lane's sources and weight, branch-free (the lane loops vectorize): magnified at
+    // lod <= 0 (or NaN), else per the mip filter.
+    match s.mip {
+        MipFilter::Linear => {
+            for l in 0..LANES {
+                let lod = tex.lod(lambda[l]);
+                let mag = !(lod > 0.0);
+                let top = lod >= q;
+                let inner = !(mag | top);
+                // 0 < lod < q <= 31 when inner: `floor_small` is floor there.
+                let lc = if inner { lod } else { 0.0 };
+                let d = floor_small(lc) as u32;
+                // In [0.5, 256.5): the clamp to [0, 256] is a min, the truncation a floor.
+                let wl = floor_small(((lc - d as f32) * 256.0 + 0.5).min(256.0)) as u32;
+                let d = if top { qi } else { d };
+                let e = if top { qi } else { d + 1 };
+                ka[l] = if mag { k_mag } else { (d << 1) | lin };
+                kb[l] = if mag { k_mag } else { (e << 1) | lin };
+                w[l] = if inner { wl } else { 0 };
             }
-        };
-        ka[l] = a;
-        kb[l] = b;
-        w[l] = wl;
-    }
-    // The distinct sources, in first-use order.
-    let mut keys = [0u32; SOURCES_MAX];
-    let mut n = 0usize;
-    for l in 0..LANES {
-        for k in [ka[l], kb[l]] {
-            if keys.get(..n).is_some_and(|seen| seen.contains(&k)) {
-                continue;
+        }
+        MipFilter::Nearest => {
+            for l in 0..LANES {
+                let lod = tex.lod(lambda[l]);
+                let mag = !(lod > 0.0);
+                // roundeven(min(lod, q)) = min(roundeven(lod), q) (q is whole): 0 < x <= 31,
+                // where adding 1.5 * 2^23 rounds to nearest even (see `nearest_level`).
+                let x = if mag { 0.0 } else { lod.min(q) };
+                let n = ((x + 12_582_912.0).to_bits() as i32).wrapping_sub(0x4B40_0000) as u32;
+                let k = if mag { k_mag } else { (n << 1) | lin };
+                ka[l] = k;
+                kb[l] = k;
             }
-            match keys.get_mut(n) {
-                Some(slot) => *slot = k,
-                None => {
-                    let mut out = [0u32; LANES];
-                    for l in 0..LANES {
-                        out[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
-                    }
-                    return out;
-                }
+        }
+        MipFilter::None => {
+            for l in 0..LANES {
+                let mag = !(tex.lod(lambda[l]) > 0.0);
+                let k = if mag { k_mag } else { lin };
+                ka[l] = k;
+                kb[l] = k;
             }
-            n += 1;
         }
     }
+    // The distinct sources, as a set of keys.
+    let mut used = 0u64;
+    for l in 0..LANES {
+        used |= (1u64 << (ka[l] & 63)) | (1u64 << (kb[l] & 63));
+    }
+    if used.count_ones() as usize > SOURCES_MAX {
+        return per_lane();
+    }
     let (mut a, mut b) = ([0u32; LANES], [0u32; LANES]);
-    for &k in keys.iter().take(n) {
+    while used != 0 {
+        let k = used.trailing_zeros();
+        used &= used - 1;
         let t = source_lanes(tex, k, u, v);
         for l in 0..LANES {
             a[l] = if ka[l] == k { t[l] } else { a[l] };
@@ -586,6 +690,16 @@ mod tests {
         SamplerState {
             mip,
             ..SamplerState::new(Filter::Nearest, Wrap::Repeat)
+        }
+    }
+
+    /// A xorshift32 generator of test inputs.
+    fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
         }
     }
 
@@ -867,13 +981,7 @@ mod tests {
     /// all of them (the lane-by-lane fallback), and NaN, infinite and huge values.
     #[test]
     fn texel_lambda_lanes_matches_texel_lambda() {
-        let mut s = 0x2545_F491u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut next = xorshift(0x2545_F491u32);
         let mut store = [0u32; 64 * 64 * 2];
         for t in store.iter_mut() {
             *t = next();
@@ -986,6 +1094,55 @@ mod tests {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// The SSE2 `quad_lambda` gives the scalar one's bits: random coordinates at every scale,
+    /// and NaN, infinite, zero, denormal and equal values (a zero or NaN derivative).
+    #[test]
+    fn quad_lambda_matches_the_scalar_lambda() {
+        let mut next = xorshift(0x9E37_79B9u32);
+        let specials = [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-40,
+            1e30,
+            -1e30,
+            0.5,
+        ];
+        for (w, h) in [(4u32, 4u32), (64, 16), (1, 1), (5, 3), (16384, 16384)] {
+            let t = TextureRef {
+                width: w,
+                height: h,
+                ..tex(mip(MipFilter::Linear))
+            };
+            for round in 0..400u32 {
+                let mut u = [0.0f32; LANES];
+                let mut v = [0.0f32; LANES];
+                let scale = f32::from_bits(0x3000_0000 + (next() % 0x1400_0000));
+                for l in 0..LANES {
+                    u[l] = (next() as f32 / u32::MAX as f32 - 0.5) * scale;
+                    v[l] = (next() as f32 / u32::MAX as f32 - 0.5) * scale;
+                    match round % 4 {
+                        // Flat in u, or in both: zero derivatives.
+                        1 => u[l] = 0.25,
+                        2 => (u[l], v[l]) = (0.5, 0.5),
+                        3 if next() % 3 == 0 => u[l] = specials[next() as usize % specials.len()],
+                        _ => {}
+                    }
+                }
+                let (got, want) = (quad_lambda(&t, &u, &v), quad_lambda_scalar(&t, &u, &v));
+                for l in 0..LANES {
+                    assert_eq!(
+                        got[l].to_bits(),
+                        want[l].to_bits(),
+                        "{w}x{h} lane {l}: {u:?} {v:?}"
+                    );
                 }
             }
         }

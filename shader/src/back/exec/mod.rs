@@ -776,9 +776,7 @@ impl Executable {
                             let (u, v) = (&r[a][0], &r[a][1]);
                             let lambda = self::mip::quad_lambda(tex, u, v);
                             if PACKED && !tex.is_float() {
-                                for l in 0..LANES {
-                                    out.packed[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
-                                }
+                                out.packed = self::mip::texel_lambda_lanes(tex, u, v, &lambda);
                             } else {
                                 let mut c = [[0.0; LANES]; 4];
                                 self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
