@@ -139,6 +139,37 @@ fn run() {
             Threads(2).run(&mut [&mut || {}, &mut || {}]);
             spawn = spawn.min(s.elapsed().as_secs_f64());
         }
+        // Control: the same split of pure arithmetic (no memory traffic, no shared data), so
+        // the scaling the machine itself allows under its present load shows beside ours.
+        let spin = |n: u64| {
+            let mut x = 1u64;
+            for i in 0..n {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+            }
+            std::hint::black_box(x);
+        };
+        let mut unit = f64::MAX;
+        for _ in 0..10 {
+            let s = Instant::now();
+            spin(1 << 20);
+            unit = unit.min(s.elapsed().as_secs_f64());
+        }
+        let iters = (min(&t1) / unit * (1 << 20) as f64) as u64;
+        let (mut c1, mut c2) = (Vec::new(), Vec::new());
+        for _ in 0..reps {
+            let s = Instant::now();
+            spin(iters);
+            c1.push(s.elapsed().as_secs_f64());
+            let s = Instant::now();
+            Threads(2).run(&mut [&mut || spin(iters / 2), &mut || spin(iters / 2)]);
+            c2.push(s.elapsed().as_secs_f64());
+        }
+        println!(
+            "  control (arithmetic, same length): 1 thread {:.3} ms, 2 threads {:.3} ms: {:.2}x",
+            min(&c1) * 1e3,
+            min(&c2) * 1e3,
+            min(&c1) / min(&c2)
+        );
         let (b1, b2) = (min(&t1), min(&t2));
         let ratios: Vec<f64> = t1.iter().zip(&t2).map(|(a, b)| a / b).collect();
         let mut sorted = ratios.clone();

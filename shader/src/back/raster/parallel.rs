@@ -44,6 +44,12 @@ impl Workers for Serial {
     }
 }
 
+/// Stack of each [`Threads`] worker: a fixed size, not the process's `RUST_MIN_STACK` (64 MiB
+/// under this workspace's cargo), whose mapping and unmapping every frame cost about 10 us
+/// more per draw; a band's job does not recurse and keeps its working memory in its scratch.
+#[cfg(feature = "std")]
+const WORKER_STACK: usize = 8 << 20;
+
 /// `count` scoped threads (the caller's thread runs the first job).
 #[cfg(feature = "std")]
 #[derive(Clone, Copy, Debug)]
@@ -59,9 +65,26 @@ impl Workers for Threads {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
+        // Each job in a slot it is taken from once: a thread that cannot be started leaves
+        // its job to run here instead (every job runs exactly once either way).
+        let slots: std::vec::Vec<std::sync::Mutex<Option<&mut &mut (dyn FnMut() + Send)>>> = rest
+            .iter_mut()
+            .map(|j| std::sync::Mutex::new(Some(j)))
+            .collect();
+        let take = |slot: &std::sync::Mutex<Option<&mut &mut (dyn FnMut() + Send)>>| {
+            let job = slot.lock().ok().and_then(|mut j| j.take());
+            if let Some(job) = job {
+                job();
+            }
+        };
         std::thread::scope(|s| {
-            for job in rest.iter_mut() {
-                s.spawn(move || job());
+            for slot in &slots {
+                let spawned = std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, move || take(slot));
+                if spawned.is_err() {
+                    take(slot);
+                }
             }
             first();
         });
