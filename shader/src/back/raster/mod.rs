@@ -124,12 +124,7 @@ impl Target<'_> {
                 break;
             }
         }
-        let mut refs = heapless::Vec::<&mut (dyn FnMut() + Send), RASTER_BANDS_MAX>::new();
-        for job in jobs.iter_mut() {
-            let _ = refs.push(job);
-        }
-        workers.run(&mut refs);
-        drop(refs);
+        run_jobs(workers, &mut jobs);
         drop(jobs);
         // Colour rows past the depth buffer's end (a longer colour buffer).
         for c in colors {
@@ -870,40 +865,45 @@ fn draw_checked(
         let queue = &queue;
         let job = move || {
             while let Some(mut band) = queue.dequeue() {
-                let s = draw_band(ctx, scratch, &mut band);
-                *result = Some(match *result {
-                    None => s,
-                    Some(mut sum) => {
-                        sum.fragments_shaded += s.fragments_shaded;
-                        sum.pixels_written += s.pixels_written;
-                        sum
-                    }
-                });
+                *result = Some(add_band(*result, draw_band(ctx, scratch, &mut band)));
             }
         };
         if jobs.push(job).is_err() {
             break;
         }
     }
+    run_jobs(workers, &mut jobs);
+    drop(jobs);
+    let mut stats: Option<DrawStats> = None;
+    for r in results.iter().flatten() {
+        stats = Some(add_band(stats, *r));
+    }
+    Ok(stats.unwrap_or_default())
+}
+
+/// Runs `jobs` on `workers` (each exactly once) and returns when all have finished.
+fn run_jobs<F: FnMut() + Send>(
+    workers: &dyn Workers,
+    jobs: &mut heapless::Vec<F, RASTER_BANDS_MAX>,
+) {
     let mut refs = heapless::Vec::<&mut (dyn FnMut() + Send), RASTER_BANDS_MAX>::new();
     for job in jobs.iter_mut() {
         let _ = refs.push(job);
     }
     workers.run(&mut refs);
-    drop(refs);
-    drop(jobs);
-    let mut stats: Option<DrawStats> = None;
-    for r in results.iter().flatten() {
-        stats = Some(match stats {
-            None => *r,
-            Some(mut sum) => {
-                sum.fragments_shaded += r.fragments_shaded;
-                sum.pixels_written += r.pixels_written;
-                sum
-            }
-        });
+}
+
+/// `band`'s statistics added to those of earlier bands (`sum`, None for none): per-pixel counts
+/// add up, per-triangle ones are the same in every band.
+fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
+    match sum {
+        None => band,
+        Some(mut sum) => {
+            sum.fragments_shaded += band.fragments_shaded;
+            sum.pixels_written += band.pixels_written;
+            sum
+        }
     }
-    Ok(stats.unwrap_or_default())
 }
 
 /// Draws every triangle of the draw into the rows of `target`.
