@@ -118,3 +118,125 @@ fn bands_keep_the_profile_2_bench_scene() {
         &p("tools/shc/benches/scenes/p2_lights.json"),
     );
 }
+
+/// Every job one after the other on this thread, last job first: the last job then draws every
+/// band and the others none (the bands go to whichever job asks first).
+struct Backwards(usize);
+
+impl Workers for Backwards {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        for job in jobs.iter_mut().rev() {
+            job();
+        }
+    }
+}
+
+/// Scoped threads with the first job started late, so the others take most bands.
+struct LateFirst(usize);
+
+impl Workers for LateFirst {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        std::thread::scope(|s| {
+            for (i, job) in jobs.iter_mut().enumerate() {
+                s.spawn(move || {
+                    if i == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    job()
+                });
+            }
+        });
+    }
+}
+
+#[test]
+fn bands_dealt_to_any_job_draw_alike() {
+    let p = |x: &str| format!("{}/{}", ROOT, x);
+    for (vs, fs, sc) in [
+        (
+            "tools/shc/tests/diff/lit_cube.vert",
+            "tools/shc/tests/diff/lit_cube.frag",
+            "tools/shc/benches/scenes/cube.json",
+        ),
+        (
+            "tools/shc/tests/diff/textured.vert",
+            "tools/shc/benches/scenes/tex_quad.frag",
+            "tools/shc/benches/scenes/textured_quad.json",
+        ),
+    ] {
+        let prep = scene_render::prepare(&p(vs), &p(fs), &p(sc));
+        let base = frame(&prep, 1);
+        let n = (prep.scene.width * prep.scene.height) as usize;
+        for threads in [2, 3, 5] {
+            let draws: [&dyn Workers; 2] = [&Backwards(threads), &LateFirst(threads)];
+            for (k, workers) in draws.into_iter().enumerate() {
+                let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+                let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+                let stats = scene_render::render_parallel(
+                    &prep,
+                    workers,
+                    &mut scratches,
+                    &mut color,
+                    &mut depth,
+                );
+                let depth: Vec<u32> = depth.iter().map(|d| d.to_bits()).collect();
+                assert!(
+                    color == base.0,
+                    "{}: dealing {} on {} jobs: colour",
+                    sc,
+                    k,
+                    threads
+                );
+                assert!(
+                    depth == base.1,
+                    "{}: dealing {} on {} jobs: depth",
+                    sc,
+                    k,
+                    threads
+                );
+                assert_eq!(
+                    stats, base.2,
+                    "{}: dealing {} on {} jobs: statistics",
+                    sc, k, threads
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn parallel_clear_fills_like_the_serial_one() {
+    use shader::back::raster::Target;
+    for (w, h) in [(1u32, 1u32), (7, 5), (640, 480), (3, 200)] {
+        let n = (w * h) as usize;
+        for threads in [1, 2, 3, 4, 64, 100] {
+            // A colour buffer longer than width * height is filled to its end, as `clear` does.
+            for extra in [0usize, 5] {
+                let (mut c1, mut d1) = (vec![1u32; n + extra], vec![0.5f32; n]);
+                let (mut c2, mut d2) = (c1.clone(), d1.clone());
+                Target {
+                    width: w,
+                    height: h,
+                    color: &mut c1,
+                    depth: &mut d1,
+                }
+                .clear(0xff10_2030, 1.0);
+                Target {
+                    width: w,
+                    height: h,
+                    color: &mut c2,
+                    depth: &mut d2,
+                }
+                .clear_parallel(&TestThreads(threads), 0xff10_2030, 1.0);
+                assert!(c1 == c2, "{}x{} on {} threads: colour", w, h, threads);
+                assert!(d1 == d2, "{}x{} on {} threads: depth", w, h, threads);
+            }
+        }
+    }
+}

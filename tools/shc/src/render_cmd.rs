@@ -546,7 +546,7 @@ impl SoftScene {
             color,
             depth,
         };
-        target.clear(self.clear, 1.0);
+        target.clear_parallel(workers, self.clear, 1.0);
         colorf.iter_mut().for_each(|p| *p = self.clear_f);
         // `"mipmaps": true` on a pass texture: the box chain of the pass's colour, per texture.
         let pass_mips: Vec<Vec<Vec<u32>>> = self

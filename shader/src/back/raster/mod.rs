@@ -62,6 +62,10 @@ pub const TARGET_MAX_WIDTH: u32 = 1920;
 pub const TARGET_MAX_HEIGHT: u32 = 1080;
 /// Largest viewport edge and offset magnitude accepted.
 pub const VIEWPORT_MAX: i32 = 8192;
+/// Bands a many-worker draw is cut into per worker (see [`draw_parallel`]).
+const BANDS_PER_WORKER: usize = 4;
+/// Fewest rows of such a band (each band shades every vertex and sets up every triangle).
+const BAND_ROWS_MIN: usize = 16;
 /// Triangles whose vertices are shaded together (see the module doc).
 pub const CHUNK_TRIANGLES: usize = 16;
 const CACHE: usize = CHUNK_TRIANGLES * 3;
@@ -95,6 +99,37 @@ impl Target<'_> {
     pub fn clear(&mut self, color: u32, depth: f32) {
         self.color.iter_mut().for_each(|p| *p = color);
         self.depth.iter_mut().for_each(|d| *d = depth);
+    }
+
+    /// [`Self::clear`] with the buffers cut into one run of whole rows per worker (the same
+    /// values; a frame's clear is then not a serial part of it).
+    pub fn clear_parallel(&mut self, workers: &dyn Workers, color: u32, depth: f32) {
+        let n = workers.count().clamp(1, RASTER_BANDS_MAX);
+        let width = (self.width as usize).max(1);
+        let len = self.color.len().max(self.depth.len());
+        if n == 1 || len < width * 2 {
+            self.clear(color, depth);
+            return;
+        }
+        let part = (len.div_ceil(width).div_ceil(n)) * width;
+        let mut colors = self.color.chunks_mut(part);
+        let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
+        for d in self.depth.chunks_mut(part) {
+            let c = colors.next().unwrap_or_default();
+            let job = move || {
+                c.iter_mut().for_each(|p| *p = color);
+                d.iter_mut().for_each(|x| *x = depth);
+            };
+            if jobs.push(job).is_err() {
+                break;
+            }
+        }
+        run_jobs(workers, &mut jobs);
+        drop(jobs);
+        // Colour rows past the depth buffer's end (a longer colour buffer).
+        for c in colors {
+            c.iter_mut().for_each(|p| *p = color);
+        }
     }
 }
 
@@ -487,11 +522,12 @@ pub fn draw_pipeline_instance(
     )
 }
 
-/// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): the target is cut into
-/// at most `min(workers.count(), scratches.len())` horizontal bands, each drawn by one job with
-/// its own scratch. The picture is bit-identical to a one-band draw; so are the statistics
-/// (each band shades every vertex, `vertices_shaded` counts them once). With no scratch, one
-/// band is drawn with working memory on the stack.
+/// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): with `n = min(workers.
+/// count(), scratches.len())` above 1 the target is cut into up to `4 n` horizontal bands (of
+/// at least 16 rows), and each of `n` jobs, with its own scratch, draws the next undrawn band
+/// until none is left. The picture is bit-identical to a one-band draw; so are the statistics
+/// (each band shades every vertex, `vertices_shaded` counts them once). With no scratch,
+/// nothing is drawn.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_parallel(
     workers: &dyn Workers,
@@ -773,13 +809,13 @@ fn draw_checked(
     };
     let depth = target.depth.get_mut(..needed).unwrap_or(&mut []);
     let colorf = colorf.get_mut(..needed).unwrap_or(&mut []);
-    let bands = scratches
+    let workers_n = scratches
         .len()
         .min(workers.count())
         .min(RASTER_BANDS_MAX)
         .min(target.height as usize)
         .max(1);
-    if bands == 1 {
+    if workers_n == 1 {
         let Some(scratch) = scratches.first_mut() else {
             return Ok(DrawStats::default());
         };
@@ -793,56 +829,81 @@ fn draw_checked(
         };
         return Ok(draw_band(&ctx, scratch, &mut band));
     }
-    // Equal bands of an even number of rows (a 4x2 block then straddles two bands only when
-    // its triangle's first block row is odd).
-    let rows = (target.height as usize).div_ceil(bands);
+    // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
+    // triangle's first block row is odd), BANDS_PER_WORKER per worker but no thinner than
+    // BAND_ROWS_MIN, dealt to the workers as they come free: a frame whose work sits in a few
+    // rows (a cube in the middle, a floor in perspective) still keeps every worker busy.
+    let height = target.height as usize;
+    let wanted = (workers_n * BANDS_PER_WORKER).min(RASTER_BANDS_MAX);
+    let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
-    let mut results = [DrawStats::default(); RASTER_BANDS_MAX];
-    let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
+    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
     // Depth always holds every row; the unused colour plane is empty (its chunks run out).
     let mut color_parts = color.chunks_mut(rows * width);
     let mut float_parts = colorf.chunks_mut(rows * width);
-    let parts = depth
-        .chunks_mut(rows * width)
-        .zip(scratches.iter_mut())
-        .zip(results.iter_mut())
-        .enumerate();
-    for (i, ((d, scratch), result)) in parts {
-        let ctx = &ctx;
+    for (i, d) in depth.chunks_mut(rows * width).enumerate() {
         let row0 = (i * rows) as i64;
-        let row1 = row0 + (d.len() / width.max(1)) as i64;
-        let c = color_parts.next().unwrap_or_default();
-        let f = float_parts.next().unwrap_or_default();
+        let band = Band {
+            width: width as u32,
+            row0,
+            row1: row0 + (d.len() / width.max(1)) as i64,
+            color: color_parts.next().unwrap_or_default(),
+            depth: d,
+            colorf: float_parts.next().unwrap_or_default(),
+        };
+        // At most RASTER_BANDS_MAX bands (rows >= height / wanted), so the queue has room.
+        if queue.enqueue(band).is_err() {
+            break;
+        }
+    }
+    // Each worker's bands: per-pixel counts add up; per-triangle ones are the same in every
+    // band (None: the worker drew no band).
+    let mut results: [Option<DrawStats>; RASTER_BANDS_MAX] = [None; RASTER_BANDS_MAX];
+    let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
+    for (scratch, result) in scratches.iter_mut().zip(results.iter_mut()).take(workers_n) {
+        let ctx = &ctx;
+        let queue = &queue;
         let job = move || {
-            let mut band = Band {
-                width: width as u32,
-                row0,
-                row1,
-                color: c,
-                depth: d,
-                colorf: f,
-            };
-            *result = draw_band(ctx, scratch, &mut band);
+            while let Some(mut band) = queue.dequeue() {
+                *result = Some(add_band(*result, draw_band(ctx, scratch, &mut band)));
+            }
         };
         if jobs.push(job).is_err() {
             break;
         }
     }
+    run_jobs(workers, &mut jobs);
+    drop(jobs);
+    let mut stats: Option<DrawStats> = None;
+    for r in results.iter().flatten() {
+        stats = Some(add_band(stats, *r));
+    }
+    Ok(stats.unwrap_or_default())
+}
+
+/// Runs `jobs` on `workers` (each exactly once) and returns when all have finished.
+fn run_jobs<F: FnMut() + Send>(
+    workers: &dyn Workers,
+    jobs: &mut heapless::Vec<F, RASTER_BANDS_MAX>,
+) {
     let mut refs = heapless::Vec::<&mut (dyn FnMut() + Send), RASTER_BANDS_MAX>::new();
     for job in jobs.iter_mut() {
         let _ = refs.push(job);
     }
-    let ran = refs.len();
     workers.run(&mut refs);
-    drop(refs);
-    drop(jobs);
-    // Per-triangle counts are the same in every band; per-pixel ones add up.
-    let mut stats = results[0];
-    for r in results.iter().take(ran).skip(1) {
-        stats.fragments_shaded += r.fragments_shaded;
-        stats.pixels_written += r.pixels_written;
+}
+
+/// `band`'s statistics added to those of earlier bands (`sum`, None for none): per-pixel counts
+/// add up, per-triangle ones are the same in every band.
+fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
+    match sum {
+        None => band,
+        Some(mut sum) => {
+            sum.fragments_shaded += band.fragments_shaded;
+            sum.pixels_written += band.pixels_written;
+            sum
+        }
     }
-    Ok(stats)
 }
 
 /// Draws every triangle of the draw into the rows of `target`.

@@ -1,9 +1,13 @@
 //! Running a draw's bands at the same time: the [`Workers`] a caller hands to
 //! [`draw_parallel`](super::draw_parallel).
 //!
-//! The rasterizer splits the target into horizontal bands, one per job; each job owns its
-//! band's colour and depth rows outright (disjoint `&mut` slices), shades every vertex itself
-//! and rasterizes every triangle of the draw, in draw order, clipped to its rows. Every pixel is
+//! The rasterizer splits the target into horizontal bands, several per job (a job per worker,
+//! each with its own scratch); the bands wait in a lock-free queue and each job takes the next
+//! one whenever it is free, so the workers stay busy however unevenly the work lies over the
+//! rows. A band's colour and depth rows are owned outright by the job drawing it (disjoint
+//! `&mut` slices); it shades every vertex itself and rasterizes every triangle of the draw, in
+//! draw order, clipped to its rows. Which job draws which band varies from run to run; the
+//! pixels do not. Every pixel is
 //! computed from the same inputs in the same order as in a one-band draw (the 4x2 block grid is
 //! the one the whole scissor gives, a block straddling two bands is shaded in both with the
 //! other band's lanes switched off, and lanes never influence each other), so the picture is
@@ -17,7 +21,7 @@
 
 /// Runs a set of independent jobs.
 pub trait Workers {
-    /// How many jobs can usefully run at once (the draw makes at most this many bands).
+    /// How many jobs can usefully run at once (the draw makes at most this many jobs).
     fn count(&self) -> usize;
     /// Runs every job exactly once, possibly at the same time, and returns when all have
     /// finished.
@@ -40,6 +44,12 @@ impl Workers for Serial {
     }
 }
 
+/// Stack of each [`Threads`] worker: a fixed size, not the process's `RUST_MIN_STACK` (64 MiB
+/// under this workspace's cargo), whose mapping and unmapping every frame cost about 10 us
+/// more per draw; a band's job does not recurse and keeps its working memory in its scratch.
+#[cfg(feature = "std")]
+const WORKER_STACK: usize = 8 << 20;
+
 /// `count` scoped threads (the caller's thread runs the first job).
 #[cfg(feature = "std")]
 #[derive(Clone, Copy, Debug)]
@@ -55,9 +65,26 @@ impl Workers for Threads {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
+        // Each job in a slot it is taken from once: a thread that cannot be started leaves
+        // its job to run here instead (every job runs exactly once either way).
+        let slots: std::vec::Vec<std::sync::Mutex<Option<&mut &mut (dyn FnMut() + Send)>>> = rest
+            .iter_mut()
+            .map(|j| std::sync::Mutex::new(Some(j)))
+            .collect();
+        let take = |slot: &std::sync::Mutex<Option<&mut &mut (dyn FnMut() + Send)>>| {
+            let job = slot.lock().ok().and_then(|mut j| j.take());
+            if let Some(job) = job {
+                job();
+            }
+        };
         std::thread::scope(|s| {
-            for job in rest.iter_mut() {
-                s.spawn(move || job());
+            for slot in &slots {
+                let spawned = std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, move || take(slot));
+                if spawned.is_err() {
+                    take(slot);
+                }
             }
             first();
         });

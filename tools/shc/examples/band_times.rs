@@ -1,0 +1,204 @@
+//! Measuring driver (not a test): where a bench frame's time goes when it is split into bands.
+//! `cargo run --release -p shc --example band_times [scene-name-part]` prints, per bench scene,
+//! the serial clear, the one-thread frame, one- and two-thread frames alternated (best times
+//! and the spread of the per-pair ratio), the cost of starting two scoped threads, and the
+//! time of each job when K jobs run one after the other on this thread.
+#[allow(dead_code)]
+#[path = "../src/render_cmd.rs"]
+mod render_cmd;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use shader::back::raster::{parallel::Threads, Scratch, Workers};
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().cloned().fold(f64::MAX, f64::min)
+}
+
+fn path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+const SCENES: [(&str, &str, &str, &str); 6] = [
+    (
+        "lit cube",
+        "benches/scenes/cube.json",
+        "tests/diff/lit_cube.vert",
+        "tests/diff/lit_cube.frag",
+    ),
+    (
+        "function-heavy",
+        "benches/scenes/fullscreen.json",
+        "tests/diff/fullscreen.vert",
+        "tests/diff/functions.frag",
+    ),
+    (
+        "textured quad",
+        "benches/scenes/textured_quad.json",
+        "tests/diff/textured.vert",
+        "benches/scenes/tex_quad.frag",
+    ),
+    (
+        "p2 lights",
+        "benches/scenes/p2_lights.json",
+        "benches/scenes/p2_lights.vert",
+        "benches/scenes/p2_lights.frag",
+    ),
+    (
+        "p2 fractal",
+        "benches/scenes/p2_fractal.json",
+        "benches/scenes/p2_fractal.vert",
+        "benches/scenes/p2_fractal.frag",
+    ),
+    (
+        "trilinear floor",
+        "benches/scenes/mip_floor.json",
+        "tests/compat/mesh.vert",
+        "tests/compat/floor_ll.frag",
+    ),
+];
+
+/// `count` workers whose jobs run one after the other here, each timed.
+struct Timed {
+    count: usize,
+    times: Mutex<Vec<f64>>,
+}
+
+impl Workers for Timed {
+    fn count(&self) -> usize {
+        self.count
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let Ok(mut t) = self.times.lock() else { return };
+        t.clear();
+        for job in jobs.iter_mut() {
+            let s = Instant::now();
+            job();
+            t.push(s.elapsed().as_secs_f64());
+        }
+    }
+}
+
+fn main() {
+    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
+    if let Ok(t) = t {
+        let _ = t.join();
+    }
+}
+
+fn run() {
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    let reps = 40;
+    for (name, scene, vert, frag) in SCENES {
+        if !name.contains(filter.as_str()) {
+            continue;
+        }
+        let opts = shader::program::compile::CompileOptions::default();
+        let (soft, _) = render_cmd::load(&path(vert), &path(frag), &path(scene), &opts)
+            .unwrap_or_else(|f| panic!("{}", f.message));
+        let n = soft.width as usize * soft.height as usize;
+        let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+        let mut scratches: Vec<Scratch> = (0..64).map(|_| Scratch::new()).collect();
+        // The clear alone.
+        let mut clear = f64::MAX;
+        for _ in 0..reps {
+            let s = Instant::now();
+            color.iter_mut().for_each(|p| *p = 7);
+            depth.iter_mut().for_each(|d| *d = 1.0);
+            clear = clear.min(s.elapsed().as_secs_f64());
+            std::hint::black_box(&color);
+        }
+        let mut one = f64::MAX;
+        for _ in 0..reps {
+            let s = Instant::now();
+            soft.draw(&mut scratches[0], &mut color, &mut depth)
+                .unwrap();
+            one = one.min(s.elapsed().as_secs_f64());
+        }
+        println!(
+            "{}: frame {:.3} ms (clear {:.3} ms, {:.0}%)",
+            name,
+            one * 1e3,
+            clear * 1e3,
+            clear / one * 100.0
+        );
+        // Threaded frames, alternated with one-thread ones so both see the same load.
+        let mut t1 = Vec::new();
+        let mut t2 = Vec::new();
+        let mut spawn = f64::MAX;
+        for _ in 0..reps {
+            for (k, t) in [(1usize, &mut t1), (2, &mut t2)] {
+                let s = Instant::now();
+                soft.draw_parallel(&Threads(k), &mut scratches[..k], &mut color, &mut depth)
+                    .unwrap();
+                t.push(s.elapsed().as_secs_f64());
+            }
+            let s = Instant::now();
+            Threads(2).run(&mut [&mut || {}, &mut || {}]);
+            spawn = spawn.min(s.elapsed().as_secs_f64());
+        }
+        // Control: the same split of pure arithmetic (no memory traffic, no shared data), so
+        // the scaling the machine itself allows under its present load shows beside ours.
+        let spin = |n: u64| {
+            let mut x = 1u64;
+            for i in 0..n {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+            }
+            std::hint::black_box(x);
+        };
+        let mut unit = f64::MAX;
+        for _ in 0..10 {
+            let s = Instant::now();
+            spin(1 << 20);
+            unit = unit.min(s.elapsed().as_secs_f64());
+        }
+        let iters = (min(&t1) / unit * (1 << 20) as f64) as u64;
+        let (mut c1, mut c2) = (Vec::new(), Vec::new());
+        for _ in 0..reps {
+            let s = Instant::now();
+            spin(iters);
+            c1.push(s.elapsed().as_secs_f64());
+            let s = Instant::now();
+            Threads(2).run(&mut [&mut || spin(iters / 2), &mut || spin(iters / 2)]);
+            c2.push(s.elapsed().as_secs_f64());
+        }
+        println!(
+            "  control (arithmetic, same length): 1 thread {:.3} ms, 2 threads {:.3} ms: {:.2}x",
+            min(&c1) * 1e3,
+            min(&c2) * 1e3,
+            min(&c1) / min(&c2)
+        );
+        let (b1, b2) = (min(&t1), min(&t2));
+        let ratios: Vec<f64> = t1.iter().zip(&t2).map(|(a, b)| a / b).collect();
+        let mut sorted = ratios.clone();
+        sorted.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "  Threads: 1 {:.3} ms, 2 {:.3} ms (best/best {:.2}x; per-pair ratio median {:.2}x, range {:.2}..{:.2}); empty 2-thread run {:.3} ms",
+            b1 * 1e3, b2 * 1e3, b1 / b2, sorted[sorted.len() / 2], sorted[0], sorted[sorted.len() - 1], spawn * 1e3
+        );
+        for k in [2usize, 4, 8, 16] {
+            // Only meaningful with the old split (one job per band): each job timed alone.
+            let w = Timed {
+                count: k,
+                times: Mutex::new(Vec::new()),
+            };
+            let mut best = vec![f64::MAX; k];
+            for _ in 0..reps / 4 {
+                soft.draw_parallel(&w, &mut scratches[..k], &mut color, &mut depth)
+                    .unwrap();
+                for (b, t) in best.iter_mut().zip(w.times.lock().unwrap().iter()) {
+                    *b = b.min(*t);
+                }
+            }
+            println!(
+                "  {:2} jobs timed one after the other (ms): {:?}",
+                k,
+                best.iter()
+                    .map(|b| (b * 1e5).round() / 1e2)
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}
