@@ -1093,17 +1093,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         height: u32,
         layers: u32,
     ) -> Result<TextureId> {
-        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
-            return Err(Error::BadTextureSize { width, height });
-        }
-        let bytes = width as u64 * height as u64 * layers as u64 * 4;
-        if layers == 0 || layers > TEXTURE_LAYERS_MAX || bytes > TEXTURE_ARRAY_BYTES_MAX {
-            return Err(Error::BadLayerCount {
-                layers,
-                width,
-                height,
-            });
-        }
+        check_array_size(width, height, layers, 4)?;
         let n = width as usize * height as usize;
         let texels = filled(n, 0u32)?;
         let mut rest = Vec::new();
@@ -1153,17 +1143,7 @@ impl<P: ShaderProgram> Gfx3d<P> {
         if !format.is_integer() {
             return self.tex_create_array(owner, width, height, layers);
         }
-        if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
-            return Err(Error::BadTextureSize { width, height });
-        }
-        let bytes = width as u64 * height as u64 * layers as u64 * 16;
-        if layers == 0 || layers > TEXTURE_LAYERS_MAX || bytes > TEXTURE_ARRAY_BYTES_MAX {
-            return Err(Error::BadLayerCount {
-                layers,
-                width,
-                height,
-            });
-        }
+        check_array_size(width, height, layers, 16)?;
         let n = width as usize * height as usize;
         let ints = filled(n, [0u32; 4])?;
         let mut rest = Vec::new();
@@ -1749,4 +1729,22 @@ impl<P: ShaderProgram> Gfx3d<P> {
 /// Error helper for objects of another context.
 pub(crate) fn wrong_context(kind: ObjectKind) -> Error {
     Error::WrongContext { kind }
+}
+
+/// An array texture's size and layer count against the limits: `texel_bytes` a texel (4 for
+/// RGBA8, 16 for the integer formats), at most `TEXTURE_ARRAY_BYTES_MAX` for level 0 of every
+/// layer together.
+fn check_array_size(width: u32, height: u32, layers: u32, texel_bytes: u64) -> Result<()> {
+    if width == 0 || height == 0 || width > TEXTURE_SIZE_MAX || height > TEXTURE_SIZE_MAX {
+        return Err(Error::BadTextureSize { width, height });
+    }
+    let bytes = width as u64 * height as u64 * layers as u64 * texel_bytes;
+    if layers == 0 || layers > TEXTURE_LAYERS_MAX || bytes > TEXTURE_ARRAY_BYTES_MAX {
+        return Err(Error::BadLayerCount {
+            layers,
+            width,
+            height,
+        });
+    }
+    Ok(())
 }
