@@ -911,18 +911,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.insert(
             owner,
             Texture {
-                width,
-                height,
                 texels,
-                levels: Vec::new(),
-                faces: Vec::new(),
-                layers: Vec::new(),
-                array: false,
-                sampler: SamplerState::default(),
-                format: TextureFormat::Rgba8,
-                ints: Vec::new(),
-                int_layers: Vec::new(),
-                resident: Vec::new(),
+                ..Texture::blank(width, height, TextureFormat::Rgba8)
             },
         )
     }
@@ -950,18 +940,8 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.insert(
             owner,
             Texture {
-                width,
-                height,
-                texels: Vec::new(),
-                levels: Vec::new(),
-                faces: Vec::new(),
-                layers: Vec::new(),
-                array: false,
-                sampler: SamplerState::default(),
-                format,
                 ints,
-                int_layers: Vec::new(),
-                resident: Vec::new(),
+                ..Texture::blank(width, height, format)
             },
         )
     }
@@ -1007,18 +987,9 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.insert(
             owner,
             Texture {
-                width,
-                height,
                 texels,
-                levels: Vec::new(),
                 faces,
-                layers: Vec::new(),
-                array: false,
-                sampler: SamplerState::default(),
-                format: TextureFormat::Rgba8,
-                ints: Vec::new(),
-                int_layers: Vec::new(),
-                resident: Vec::new(),
+                ..Texture::blank(width, height, TextureFormat::Rgba8)
             },
         )
     }
@@ -1109,18 +1080,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.insert(
             owner,
             Texture {
-                width,
-                height,
                 texels,
-                levels: Vec::new(),
-                faces: Vec::new(),
                 layers: rest,
                 array: true,
-                sampler: SamplerState::default(),
-                format: TextureFormat::Rgba8,
-                ints: Vec::new(),
-                int_layers: Vec::new(),
-                resident: Vec::new(),
+                ..Texture::blank(width, height, TextureFormat::Rgba8)
             },
         )
     }
@@ -1165,18 +1128,10 @@ impl<P: ShaderProgram> Gfx3d<P> {
         self.textures.insert(
             owner,
             Texture {
-                width,
-                height,
-                texels: Vec::new(),
-                levels: Vec::new(),
-                faces: Vec::new(),
-                layers: Vec::new(),
                 array: true,
-                sampler: SamplerState::default(),
-                format,
                 ints,
                 int_layers: rest,
-                resident: Vec::new(),
+                ..Texture::blank(width, height, format)
             },
         )
     }

@@ -206,6 +206,25 @@ pub(crate) struct Texture {
 }
 
 impl Texture {
+    /// A `width` x `height` texture of `format` with no texels, levels, faces or layers, the
+    /// default sampler state and no device copies; each `tex_create*` fills what it makes.
+    pub fn blank(width: u32, height: u32, format: TextureFormat) -> Self {
+        Texture {
+            width,
+            height,
+            texels: Vec::new(),
+            levels: Vec::new(),
+            faces: Vec::new(),
+            layers: Vec::new(),
+            array: false,
+            sampler: SamplerState::default(),
+            format,
+            ints: Vec::new(),
+            int_layers: Vec::new(),
+            resident: Vec::new(),
+        }
+    }
+
     /// Layers of an array texture (1..=TEXTURE_LAYERS_MAX); 0 for any other texture.
     pub fn layer_count(&self) -> u32 {
         if self.array {

@@ -8,9 +8,7 @@ use gfx3d::compare::compare;
 use gfx3d::glsl::PASS_VERT;
 use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, MipFilter, SamplerState, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::screen_quad;
@@ -91,19 +89,11 @@ fn draw(g: &mut G, fs: &str, sampler: SamplerState) -> Vec<u32> {
     px
 }
 
-fn virgl(server: &VtestServer) -> G {
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw = G::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
-    hw
-}
 
 #[test]
 fn virgl_array_draws_match_the_software_path() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let mut hw = virgl(&server);
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw = G::new();
     let mut report = String::new();
     let nearest = SamplerState::new(Filter::Nearest, Wrap::Repeat);

@@ -14,7 +14,7 @@ use virtio_gpu::caps::HostCaps;
 use virtio_gpu::proto::Box3d;
 use virtio_gpu::protocol::{CCMD_CREATE_OBJECT, OBJ_RASTERIZER};
 use virtio_gpu::transport::ResourceDesc;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
+use virtio_gpu::vtest::VtestTransport;
 use virtio_gpu::{CtxId, GpuTransport3d, ResId};
 
 mod common;
@@ -104,12 +104,8 @@ fn clip_planes_come_from_the_clipdist_declarations() {
 
 #[test]
 fn a_draw_clipped_by_gl_clip_distance_on_virgl_equals_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: G = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: G = Gfx3d::new();
     let mut report = String::new();
     for (what, vs) in [
@@ -215,8 +211,7 @@ fn rasterizer_s3(stream: &[u32]) -> Vec<u32> {
 
 #[test]
 fn the_rasterizer_enables_the_written_clip_distances() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server = common::vtest_server();
     let dwords = Arc::new(Mutex::new(Vec::new()));
     let t = Recording {
         inner: VtestTransport::connect(server.socket_path()).expect("connect to vtest"),

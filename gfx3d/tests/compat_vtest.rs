@@ -12,9 +12,7 @@ use common::dir_files;
 use gfx3d::compat::{run_batch, Scene, Suite, PASS_PAIRS};
 use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, MipFilter, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 fn suite_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/shc/tests/compat")
@@ -353,12 +351,8 @@ fn the_scene_reader_rejects_bad_text_without_panicking() {
 
 #[test]
 fn software_and_virgl_agree_on_the_compat_suite() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
 
     let owned = suite_files();
@@ -440,12 +434,8 @@ fn a_failing_pair_is_reported_by_name() {
 /// block, so the two pictures must be identical, not just within the suite's tolerance.
 #[test]
 fn integer_edge_cases_are_bit_exact_on_virgl() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let dir = suite_dir();
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();

@@ -8,10 +8,8 @@ use gfx3d::compare::compare;
 use gfx3d::glsl::{PASS_VERT, TRI_FRAG, TRI_VERT};
 use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, SamplerState, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
 use shader::back::raster::state::CompareFunc;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::{screen_quad, tri_layout};
@@ -153,13 +151,6 @@ fn shadow_draw_with(g: &mut G, fs: &str, func: CompareFunc, r: f32, filter: Filt
     px
 }
 
-fn virgl(server: &VtestServer) -> G {
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw = G::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
-    hw
-}
 
 fn check(report: &mut String, what: &str, a: &[u32], b: &[u32]) {
     let c = compare(a, b, SIZE, SIZE);
@@ -177,9 +168,8 @@ fn check(report: &mut String, what: &str, a: &[u32], b: &[u32]) {
 
 #[test]
 fn virgl_cube_draws_match_the_software_path() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let mut hw = virgl(&server);
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw = G::new();
     let mut report = String::new();
     for (what, fs) in [("skybox", SKYBOX_FRAG), ("reflection", REFLECT_FRAG)] {
@@ -202,9 +192,8 @@ fn virgl_cube_draws_match_the_software_path() {
 
 #[test]
 fn virgl_shadow_compares_match_the_software_path() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let mut hw = virgl(&server);
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw = G::new();
     let mut report = String::new();
     for func in CompareFunc::ALL {
@@ -247,9 +236,8 @@ void main() {
 /// refused textureGrad of a shadow sampler).
 #[test]
 fn virgl_shadow_offsets_match_the_software_path() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let mut hw = virgl(&server);
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw = G::new();
     let mut report = String::new();
     for func in [CompareFunc::Less, CompareFunc::GreaterEqual] {

@@ -13,12 +13,8 @@ use common::{layout, tri_layout};
 
 /// A private virgl_test_server and a Gfx3D booted on forced VirGL through it.
 fn virgl() -> (VtestServer, Gfx3d<Linked>) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g: Gfx3d<Linked> = Gfx3d::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let g = common::virgl_on(&server);
     (server, g)
 }
 

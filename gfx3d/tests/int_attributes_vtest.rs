@@ -4,9 +4,8 @@
 //! 2^24, negative, above 2^31), integer operations on them in the vertex shader, flat integer
 //! varyings, read back from a float target as bit patterns; no host errors.
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
+use virtio_gpu::vtest::VtestServer;
 
 mod common;
 mod int_attr_data;
@@ -18,12 +17,8 @@ const H: u32 = 8;
 const N: usize = (W * H) as usize;
 
 fn virgl() -> (VtestServer, G) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let g = common::virgl_on(&server);
     assert_eq!(g.backend_name(), "virgl");
     (server, g)
 }

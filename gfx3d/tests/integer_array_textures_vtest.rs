@@ -5,9 +5,7 @@
 //! (texelFetch, texture() at and outside the layers, textureLodOffset, textureGrad); the
 //! float pixels equal the software backend's exactly (the words' high and low halves), with
 //! no host context errors.
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 mod iarray_scene;
@@ -15,12 +13,8 @@ use iarray_scene::*;
 
 #[test]
 fn virgl_integer_array_textures_match_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut g = common::virgl_on(&server);
     assert_eq!(g.backend_name(), "virgl");
     let got = draw_all(&mut g);
     assert_eq!(

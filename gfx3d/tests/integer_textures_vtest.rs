@@ -3,9 +3,7 @@
 //! and a sampler view of that format, read by isampler2D/usampler2D (texelFetch and NEAREST
 //! texture()); the float pixels equal the software backend's exactly (the words' high and
 //! low halves: values above 2^24, negatives), with no host context errors.
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 mod itex_scene;
@@ -13,12 +11,8 @@ use itex_scene::*;
 
 #[test]
 fn virgl_integer_textures_match_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut g = common::virgl_on(&server);
     assert_eq!(g.backend_name(), "virgl");
     let got = draw_all(&mut g);
     assert_eq!(

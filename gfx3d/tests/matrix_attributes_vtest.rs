@@ -3,9 +3,7 @@
 //! elements with divisor 1 (one TGSI IN and one vertex element per column) draws the software
 //! backend's picture; no host errors.
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 mod matrix_attr_data;
@@ -13,12 +11,8 @@ use matrix_attr_data::*;
 
 #[test]
 fn virgl_instanced_mat4_attribute_matches_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g: Gfx3d<Linked> = Gfx3d::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut g = common::virgl_on(&server);
     let v = instanced_picture(&mut g);
     assert_eq!(g.backend_name(), "virgl", "degraded during the draw");
     let mut s: Gfx3d<Linked> = Gfx3d::new();

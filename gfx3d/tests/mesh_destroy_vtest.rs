@@ -3,9 +3,8 @@
 //! the one drawn with the mesh kept.
 use gfx3d::glsl::*;
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
+use virtio_gpu::vtest::VtestServer;
 
 mod common;
 use common::tri_layout;
@@ -15,12 +14,8 @@ const W: u32 = 16;
 const H: u32 = 12;
 
 fn virgl() -> (VtestServer, G) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut g = G::new();
-    g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let g = common::virgl_on(&server);
     (server, g)
 }
 

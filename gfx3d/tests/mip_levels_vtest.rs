@@ -7,9 +7,7 @@ use gfx3d::compare::compare;
 use gfx3d::glsl::PASS_VERT;
 use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, MipFilter, SamplerState, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::screen_quad;
@@ -125,12 +123,8 @@ fn cube(g: &mut G) -> TextureId {
 
 #[test]
 fn texture_lod_reads_each_level_on_virgl_as_on_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: G = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: G = Gfx3d::new();
     let mut report = String::new();
     type Make = fn(&mut G) -> TextureId;

@@ -7,9 +7,7 @@
 use gfx3d::glsl::PASS_VERT;
 use gfx3d::linked::Linked;
 use gfx3d::texture::{Filter, MipFilter, SamplerState, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::screen_quad;
@@ -91,12 +89,8 @@ fn level_of(px: u32) -> String {
 
 #[test]
 fn nearest_mip_level_at_half_lods_matches_virgl() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: G = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: G = Gfx3d::new();
     let mut report = String::new();
     let lods = [

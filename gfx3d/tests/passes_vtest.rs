@@ -24,8 +24,7 @@ fn diff_files() -> Vec<(String, String)> {
 
 /// A vtest server and Gfx3D on software and on VirGL through it.
 fn backends() -> (VtestServer, G, G) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server = common::vtest_server();
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut virgl = G::new();
     virgl

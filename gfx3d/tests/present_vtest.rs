@@ -38,8 +38,7 @@ fn show(t: &mut Logged<VtestTransport>, res: ResId, w: u32, h: u32) -> virtio_gp
 }
 
 fn virgl() -> (VtestServer, G, Arc<Mutex<TransportLog>>) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server = common::vtest_server();
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let (t, log) = Logged::new(t);
     let hooks = ScanoutHooks {

@@ -5,9 +5,7 @@
 use gfx3d::compare::compare;
 use gfx3d::glsl::{TEX_FRAG, TEX_VERT};
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::layout;
@@ -51,12 +49,8 @@ fn draw(g: &mut Gfx3d<Linked>, n: u32, sampler: SamplerState) -> Vec<u32> {
 
 #[test]
 fn virgl_sampler_states_match_the_software_path() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: Gfx3d<Linked> = Gfx3d::new();
     let cases = [
         (

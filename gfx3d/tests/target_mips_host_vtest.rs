@@ -113,8 +113,7 @@ fn run(g: &mut G, w: u32, h: u32, format: TargetFormat, bright: f32) -> Vec<Vec<
 }
 
 fn virgl() -> (VtestServer, G, Arc<Mutex<TransportLog>>) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server = common::vtest_server();
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let (t, log) = Logged::new(t);
     let mut hw: G = Gfx3d::new();

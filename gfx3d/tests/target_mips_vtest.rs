@@ -6,9 +6,7 @@ use gfx3d::compare::compare;
 use gfx3d::glsl::{PASS_VERT, TRI_FRAG, TRI_VERT};
 use gfx3d::linked::Linked;
 use gfx3d::texture::{box_chain, Filter, MipFilter, SamplerState, Wrap};
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::{screen_quad, tri_layout};
@@ -159,12 +157,8 @@ fn target_mipmaps_misuse_and_lifetime() {
 
 #[test]
 fn generated_target_levels_on_virgl_equal_software() {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: G = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let mut sw: G = Gfx3d::new();
     let (a0, a) = run(&mut sw);
     let (b0, b) = run(&mut hw);

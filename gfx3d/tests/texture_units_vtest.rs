@@ -3,9 +3,7 @@
 //! by the software backend and by VirGL through vtest; unit 16 is a clear error.
 use gfx3d::compare::compare;
 use gfx3d::linked::Linked;
-use gfx3d::virgl::VirglBackend;
 use gfx3d::*;
-use virtio_gpu::vtest::{VtestServer, VtestTransport};
 
 mod common;
 use common::layout;
@@ -90,12 +88,8 @@ fn sixteen_units_agree_between_software_and_virgl() {
     // Red: the mean of 8k + 8 over k = 0..16 is 68; green: unit 15's texel, 240.
     let (r, gr) = ((a[0] >> 16) & 255, (a[0] >> 8) & 255);
     assert!((67..=69).contains(&r) && gr == 240, "{:#010x}", a[0]);
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
-    let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
-    let mut hw: Gfx3d<Linked> = Gfx3d::new();
-    hw.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))
-        .unwrap();
+    let server = common::vtest_server();
+    let mut hw = common::virgl_on(&server);
     let b = draw(&mut hw);
     assert_eq!(hw.backend_name(), "virgl");
     let c = compare(&a, &b, 8, 8);

@@ -23,8 +23,7 @@ const BLUE: u32 = 0xFF00_00FF;
 const FS_TEX_UNIT1: &str = "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[1]\nDCL SVIEW[1], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[1], 2D\n  1: END\n";
 
 fn start() -> (VtestServer, G) {
-    let server =
-        VtestServer::start().unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e));
+    let server = common::vtest_server();
     let t = VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut g = G::new();
     g.boot(BackendMode::Virgl, Some(Box::new(VirglBackend::new(t))))

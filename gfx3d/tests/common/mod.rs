@@ -546,3 +546,23 @@ impl<T: virtio_gpu::GpuTransport3d> virtio_gpu::GpuTransport3d for Logged<T> {
         self.inner.is_lost()
     }
 }
+
+/// Starts virgl_test_server: the VirGL backend's host tests need it (scripts/setup.sh installs
+/// it), so a missing server fails the test and says so.
+pub fn vtest_server() -> virtio_gpu::vtest::VtestServer {
+    virtio_gpu::vtest::VtestServer::start()
+        .unwrap_or_else(|e| panic!("virgl_test_server is required: {}", e))
+}
+
+/// A Gfx3D booted on the VirGL backend over a new vtest connection to `server`.
+pub fn virgl_on(server: &virtio_gpu::vtest::VtestServer) -> gfx3d::Gfx3d<gfx3d::linked::Linked> {
+    let t = virtio_gpu::vtest::VtestTransport::connect(server.socket_path())
+        .expect("connect to vtest");
+    let mut g = gfx3d::Gfx3d::new();
+    g.boot(
+        gfx3d::BackendMode::Virgl,
+        Some(Box::new(gfx3d::virgl::VirglBackend::new(t))),
+    )
+    .unwrap();
+    g
+}
