@@ -78,6 +78,12 @@ pub(crate) fn unpack_lanes(t: &[u32; LANES], out: &mut [[f32; LANES]; 4]) {
     }
 }
 
+/// One texel's (r, g, b, a) in [0, 1], as [`unpack_lanes`] gives each lane.
+#[inline(always)]
+pub(crate) fn unpack_one(t: u32) -> [f32; 4] {
+    super::texture::unpack(t)
+}
+
 /// `x * scale - bias` for every lane (IEEE single multiply, then subtract: the same values
 /// as the scalar expression). Explicit SIMD on x86_64: LLVM otherwise pairs the u and v
 /// coordinates of one lane, with a scalar load per coordinate.

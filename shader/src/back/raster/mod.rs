@@ -1860,6 +1860,7 @@ fn flush(
         // Blending or a partial colour mask: a separate path, so the opaque store below keeps
         // its speed.
         let float_src = !fs.sample_color();
+        let opaque_src = fs.sample_opaque();
         for j in 0..blocks {
             let o = j * BLOCK;
             let live = (alive >> o) & BLOCK_ALL;
@@ -1879,6 +1880,10 @@ fn flush(
                     Some(b) => {
                         let c = if float_src {
                             [col[0][lane], col[1][lane], col[2][lane], col[3][lane]]
+                        } else if opaque_src {
+                            // The float colour the unfused code would have: the sampler's
+                            // unpacked rgb and alpha 1.0.
+                            crate::back::exec::texel::unpack_one(src)
                         } else {
                             state::unpack(src)
                         };
