@@ -58,6 +58,13 @@ fn draw_verts_tex(
     st: &RasterState,
     img: &mut Img,
 ) -> DrawStats {
+    with_input(verts, |input| {
+        draw(p, input, idx, tex, st, &mut img.target()).unwrap()
+    })
+}
+
+/// `f` of the vertex input of `verts` (position at location 0, colour at location 1).
+fn with_input<R>(verts: &[[f32; 8]], f: impl FnOnce(&VertexInput) -> R) -> R {
     let data: Vec<f32> = verts.iter().flatten().copied().collect();
     let attribs = [
         VertexAttrib {
@@ -77,7 +84,7 @@ fn draw_verts_tex(
         attribs: &attribs,
         count: verts.len() as u32,
     };
-    draw(p, &input, idx, tex, st, &mut img.target()).unwrap()
+    f(&input)
 }
 
 fn v(x: f32, y: f32, z: f32, w: f32, c: [f32; 4]) -> [f32; 8] {
@@ -1120,37 +1127,20 @@ fn sample_rgb_alpha_one_fusion_keeps_pixels() {
                         for (i, p) in img.color.iter_mut().enumerate() {
                             *p = (i as u32).wrapping_mul(0x9E37_79B9);
                         }
-                        let data: Vec<f32> = quad.iter().flatten().copied().collect();
-                        let attribs = [
-                            VertexAttrib {
-                                location: 0,
-                                offset: 0,
-                                components: 4,
-                            },
-                            VertexAttrib {
-                                location: 1,
-                                offset: 4,
-                                components: 4,
-                            },
-                        ];
-                        let input = VertexInput {
-                            data: &data,
-                            stride: 8,
-                            attribs: &attribs,
-                            count: 4,
-                        };
-                        let mut scratch = Box::new(Scratch::new());
-                        draw_pipeline(
-                            &mut scratch,
-                            &prog,
-                            &input,
-                            Some(&[0, 1, 2, 0, 2, 3]),
-                            &tex,
-                            &no_depth(37, 29),
-                            &pipe,
-                            &mut img.target(),
-                        )
-                        .unwrap();
+                        with_input(&quad, |input| {
+                            let mut scratch = Box::new(Scratch::new());
+                            draw_pipeline(
+                                &mut scratch,
+                                &prog,
+                                input,
+                                Some(&[0, 1, 2, 0, 2, 3]),
+                                &tex,
+                                &no_depth(37, 29),
+                                &pipe,
+                                &mut img.target(),
+                            )
+                            .unwrap()
+                        });
                         pics.push(img.color);
                     }
                     assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");
