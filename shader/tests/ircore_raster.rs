@@ -58,6 +58,13 @@ fn draw_verts_tex(
     st: &RasterState,
     img: &mut Img,
 ) -> DrawStats {
+    with_input(verts, |input| {
+        draw(p, input, idx, tex, st, &mut img.target()).unwrap()
+    })
+}
+
+/// `f` of the vertex input of `verts` (position at location 0, colour at location 1).
+fn with_input<R>(verts: &[[f32; 8]], f: impl FnOnce(&VertexInput) -> R) -> R {
     let data: Vec<f32> = verts.iter().flatten().copied().collect();
     let attribs = [
         VertexAttrib {
@@ -77,7 +84,7 @@ fn draw_verts_tex(
         attribs: &attribs,
         count: verts.len() as u32,
     };
-    draw(p, &input, idx, tex, st, &mut img.target()).unwrap()
+    f(&input)
 }
 
 fn v(x: f32, y: f32, z: f32, w: f32, c: [f32; 4]) -> [f32; 8] {
@@ -1017,4 +1024,132 @@ fn sample_color_fusion_only_for_plain_samples() {
     f.color(s);
     f.color(uv);
     assert!(!Executable::new(&f.done(), None).unwrap().sample_color());
+}
+
+/// Fragment stage: colour = vec4(texture(unit 0, varying v.xy).rgb, 1.0) as the compiler
+/// emits it (CONST C = (0, 0, 0, 1); MOV C.xyz = sample; STORE_COLOR C), the sample first
+/// multiplied by (1, 1, 1, 1) when `times_one` (the same values, not fusable).
+fn sample_rgb_fs(times_one: bool) -> Module {
+    let mut f = B::new(Stage::Fragment);
+    f.sampler("tex", 0);
+    let uv = f.load_varying("v", 0, Type::Vec4);
+    let mut s = f.sample(0, uv);
+    if times_one {
+        let one = f.konst(&[1.0, 1.0, 1.0, 1.0]);
+        s = f.bin(Op::Mul, s, one, 4);
+    }
+    let c = f.konst(&[0.0, 0.0, 0.0, 1.0]);
+    f.inst(Op::Mov, c, s, -1, 3, 0, 0);
+    f.color(c);
+    f.done()
+}
+
+/// `vec4(texture(..).rgb, 1.0)` is fused too (alpha 1.0 set by the fused sample): the same
+/// pixels as the unfused shader, bit for bit, for both filters, every wrap, mipmapped
+/// (trilinear, the level of detail from the quads) or not, opaque and blended (the blend
+/// takes the float colour the unfused code has).
+#[test]
+fn sample_rgb_alpha_one_fusion_keeps_pixels() {
+    use shader::back::exec::Executable;
+    let fused = Executable::new(&sample_rgb_fs(false), None).unwrap();
+    let plain = Executable::new(&sample_rgb_fs(true), None).unwrap();
+    assert!(fused.sample_color() && fused.sample_opaque());
+    assert!(!plain.sample_color() && !plain.sample_opaque());
+    // Colour = texture() itself is fused without the alpha override.
+    assert!(!Executable::new(&sample_fs(false), None)
+        .unwrap()
+        .sample_opaque());
+    let mut seed = 0x8765_4321u32;
+    let texels: Vec<u32> = (0..64 + 16 + 4 + 1)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed
+        })
+        .collect();
+    let levels: [&[u32]; 3] = [&texels[64..80], &texels[80..84], &texels[84..85]];
+    // Receding: w grows across the quad, so the level of detail varies.
+    let quad = [
+        v(-1.0, -1.0, 0.0, 1.0, [-0.3, -0.2, 0.0, 0.0]),
+        v(1.0, -1.0, 0.0, 4.0, [5.7, -0.2, 0.0, 0.0]),
+        v(1.0, 1.0, 0.0, 4.0, [5.7, 3.4, 0.0, 0.0]),
+        v(-1.0, 1.0, 0.0, 1.0, [-0.3, 3.4, 0.0, 0.0]),
+    ];
+    let blends = [
+        None,
+        Some(Blend::ALPHA),
+        Some(Blend {
+            color: BlendComponent {
+                src: BlendFactor::DstColor,
+                dst: BlendFactor::SrcColor,
+                op: BlendOp::Add,
+            },
+            alpha: BlendComponent::REPLACE,
+            constant: [0.0; 4],
+        }),
+    ];
+    for filter in [Filter::Nearest, Filter::Linear] {
+        for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
+            for (mips, mip) in [
+                (&levels[..], MipFilter::Linear),
+                (&levels[..], MipFilter::Nearest),
+                (&[][..], MipFilter::None),
+            ] {
+                let tex = [
+                    Some(TextureRef {
+                        layers: &[],
+                        faces: &[],
+                        mips,
+                        depth: None,
+                        rgba: None,
+                        ints: None,
+                        width: 8,
+                        height: 8,
+                        texels: &texels[..64],
+                        sampler: SamplerState {
+                            mip,
+                            ..SamplerState::new(filter, wrap)
+                        },
+                    }),
+                    None,
+                    None,
+                    None,
+                ];
+                for blend in blends {
+                    let pipe = Pipeline {
+                        blend,
+                        ..Pipeline::DEFAULT
+                    };
+                    let mut pics = Vec::new();
+                    for times_one in [false, true] {
+                        let prog = link(&passthrough_vs(), &sample_rgb_fs(times_one));
+                        let mut img = Img::new(37, 29);
+                        // A varied background under the blends.
+                        for (i, p) in img.color.iter_mut().enumerate() {
+                            *p = (i as u32).wrapping_mul(0x9E37_79B9);
+                        }
+                        with_input(&quad, |input| {
+                            let mut scratch = Box::new(Scratch::new());
+                            draw_pipeline(
+                                &mut scratch,
+                                &prog,
+                                input,
+                                Some(&[0, 1, 2, 0, 2, 3]),
+                                &tex,
+                                &no_depth(37, 29),
+                                &pipe,
+                                &mut img.target(),
+                            )
+                            .unwrap()
+                        });
+                        pics.push(img.color);
+                    }
+                    assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");
+                    assert_eq!(
+                        pics[0], pics[1],
+                        "{filter:?} {wrap:?} {mip:?} blend {blend:?}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -61,6 +61,7 @@ impl Executable {
             has_flow: false,
             color_always: false,
             sample_color: false,
+            sample_opaque: false,
             varying_lanes: [0; VARYING_CAP],
         };
         // Constant banking: a top-level CONST fills all four components of its temp in every
@@ -537,7 +538,10 @@ impl Executable {
     /// output itself and the STORE_COLOR becomes a NOP. [`Self::run_packed`] then hands the
     /// filtered texels out as pixels without the float round trip, which is exact: every
     /// 8-bit channel c gives c again through `c as f32 * (1 / 255)` and the pixel packing
-    /// (tested exhaustively). Textured quads, sprites and blits are this shape.
+    /// (tested exhaustively). Textured quads, sprites and blits are this shape. So is
+    /// `vec4(texture(..).rgb, 1.0)` (CONST C = (.., .., .., 1); MOV C.xyz = R; STORE_COLOR C,
+    /// with R and C read by nothing else): the CONST and MOV become NOPs too, and the fused
+    /// SAMPLE (`y` = 2) sets alpha to 1.0 (255 packed) itself.
     fn fuse_sample_color(&mut self) {
         if self.stage != Stage::Fragment || self.has_flow {
             return;
@@ -560,8 +564,7 @@ impl Executable {
             return;
         };
         let reg = store.a;
-        // The last writer of `reg` before the store, and nothing else reading it after that
-        // writer (read ranges counted generously: a and b with up to four registers each).
+        // The last writer of register `r` before instruction `before`.
         let writes = |d: &DInst| -> (u8, u8) {
             match d.op {
                 op if no_register_result(op) => (0, 0),
@@ -569,30 +572,81 @@ impl Executable {
                 _ => (d.dst, 1),
             }
         };
-        let hits = |base: u8, count: u8| (base..base.saturating_add(count)).contains(&reg);
-        let Some(ss) = (0..sc).rev().find(|&i| {
-            code.get(i).is_some_and(|d| {
-                let (b, n) = writes(d);
-                hits(b, n)
+        let hits = |r: u8, base: u8, count: u8| (base..base.saturating_add(count)).contains(&r);
+        let last_writer = |r: u8, before: usize| {
+            (0..before).rev().find(|&i| {
+                code.get(i).is_some_and(|d| {
+                    let (b, n) = writes(d);
+                    hits(r, b, n)
+                })
             })
-        }) else {
+        };
+        // Whether `d` may read register `r`: exact for the ops that read no register or one
+        // (CONST, LOAD_VAR/LOAD_ATTR, MOV, STORE_COLOR), generous for the others (a and b with up to four
+        // registers each).
+        let reads = |d: &DInst, r: u8| match d.op {
+            Op::Nop | Op::Discard | Op::Const | Op::LoadVar | Op::LoadAttr => false,
+            Op::Mov | Op::StoreColor => d.a == r,
+            _ => hits(r, d.a, 4) || hits(r, d.b, 4),
+        };
+        // Nothing after instruction `from` but those at `skip` reads register `r`.
+        let unread = |r: u8, from: usize, skip: &[usize]| {
+            code.iter()
+                .enumerate()
+                .skip(from + 1)
+                .all(|(i, d)| skip.contains(&i) || !reads(d, r))
+        };
+        let sample_at = |i: usize, r: u8| {
+            code.get(i)
+                .is_some_and(|d| d.op == Op::Sample && d.dst == r)
+        };
+        let Some(ss) = last_writer(reg, sc) else {
             return;
         };
-        let fusable = code
-            .get(ss)
-            .is_some_and(|d| d.op == Op::Sample && d.dst == reg)
-            && code.iter().enumerate().skip(ss + 1).all(|(i, d)| {
-                i == sc || matches!(d.op, Op::Nop | Op::Discard) || !(hits(d.a, 4) || hits(d.b, 4))
-            });
-        if !fusable {
+        // (the SAMPLE, the instructions it replaces, its `y`).
+        let fused = if sample_at(ss, reg) && unread(reg, ss, &[sc]) {
+            Some((ss, [sc; 3], 1))
+        } else {
+            // `vec4(texture(..).rgb, 1.0)`: CONST C = (.., .., .., 1.0), MOV C.xyz = R,
+            // STORE_COLOR C, R a SAMPLE read by nothing else, C by nothing else.
+            let mv = ss;
+            let src = code
+                .get(mv)
+                .filter(|d| d.op == Op::Mov && d.n == 3 && d.a != reg)
+                .map(|d| d.a);
+            let alpha_one = |i: usize| {
+                code.get(i).is_some_and(|d| {
+                    d.op == Op::Const
+                        && d.n == 4
+                        && d.dst == reg
+                        && self.imms.get(d.x as usize + 3).map(|w| w.to_bits())
+                            == Some(1.0f32.to_bits())
+                })
+            };
+            match src.map(|r| (r, last_writer(r, mv), last_writer(reg, mv))) {
+                Some((r, Some(s), Some(k)))
+                    if sample_at(s, r)
+                        && alpha_one(k)
+                        && unread(r, s, &[mv])
+                        && unread(reg, k, &[mv, sc]) =>
+                {
+                    Some((s, [k, mv, sc], 2))
+                }
+                _ => None,
+            }
+        };
+        let Some((s, nops, y)) = fused else {
             return;
+        };
+        if let Some(d) = self.code.get_mut(s) {
+            d.y = y;
         }
-        if let Some(d) = self.code.get_mut(ss) {
-            d.y = 1;
+        for i in nops {
+            if let Some(d) = self.code.get_mut(i) {
+                d.op = Op::Nop;
+            }
         }
-        if let Some(d) = self.code.get_mut(sc) {
-            d.op = Op::Nop;
-        }
+        self.sample_opaque = y == 2;
         self.sample_color = true;
     }
 }

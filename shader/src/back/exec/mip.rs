@@ -545,6 +545,21 @@ pub(super) fn texel_lambda_lanes(
             }
         }
     }
+    // Every lane on the same pair of sources (most groups: magnified, or one level pair):
+    // those one or two passes and no per-lane choice. One source needs no blend either:
+    // `lerp_texel(a, a, w)` is a for every weight.
+    let (k0, k1) = (ka[0], kb[0]);
+    let mut differ = 0u32;
+    for l in 0..LANES {
+        differ |= (ka[l] ^ k0) | (kb[l] ^ k1);
+    }
+    if differ == 0 {
+        let a = source_lanes(tex, k0, u, v);
+        if k0 == k1 {
+            return a;
+        }
+        return super::texel::lerp_lanes(&a, &source_lanes(tex, k1, u, v), &w);
+    }
     // The distinct sources, as a set of keys.
     let mut used = 0u64;
     for l in 0..LANES {
@@ -977,8 +992,9 @@ mod tests {
 
     /// `texel_lambda_lanes` gives every lane the bits of the per-lane `texel_lambda`: full and
     /// short chains, power-of-two and other sizes, every filter, mip filter and wrap mode,
-    /// bias and clamps, lambdas shared by a few levels (the grouped path) or scattered over
-    /// all of them (the lane-by-lane fallback), and NaN, infinite and huge values.
+    /// bias and clamps, one lambda for the whole group (every lane on the same one or two
+    /// sources), lambdas shared by a few levels (the grouped path) or scattered over all of
+    /// them (the lane-by-lane fallback), and NaN, infinite and huge values.
     #[test]
     fn texel_lambda_lanes_matches_texel_lambda() {
         let mut next = xorshift(0x2545_F491u32);
@@ -1067,6 +1083,11 @@ mod tests {
                                         1 => (next() % 1400) as f32 / 100.0 - 2.0,
                                         _ => specials[(l + round as usize) % specials.len()],
                                     };
+                                    if round % 8 == 7 {
+                                        // One lambda for the group: one or two sources
+                                        // for every lane (the uniform path).
+                                        lambda[l] = base;
+                                    }
                                     if round % 5 == 4 {
                                         u[l] = specials[(l * 7) % specials.len()];
                                     }

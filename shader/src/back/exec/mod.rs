@@ -296,12 +296,20 @@ pub struct Executable {
     color_always: bool,
     /// The colour output is a texture sample as it is (see `fuse_sample_color`).
     sample_color: bool,
+    /// ... with alpha 1.0 (`vec4(texture(..).rgb, 1.0)`, the fused SAMPLE's `y` = 2).
+    sample_opaque: bool,
 }
 
 impl Executable {
     /// Whether [`Self::run_packed`] applies: the colour is a texture sample as it is.
     pub fn sample_color(&self) -> bool {
         self.sample_color
+    }
+
+    /// Whether the fused colour is a sample's rgb with alpha 1.0 (see `fuse_sample_color`):
+    /// the float colour it stands for is then `texel::unpack_one` of the packed pixel.
+    pub fn sample_opaque(&self) -> bool {
+        self.sample_opaque
     }
 
     pub fn stage(&self) -> Stage {
@@ -767,9 +775,14 @@ impl Executable {
                         put4(&mut r[(dst + j) & REG_MASK], col, m);
                     }
                 }
-                Op::Sample if d.y == 1 => {
+                Op::Sample if d.y != 0 => {
                     // Fused with the colour output (only in straight code: every lane runs).
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    // An array texture under a 2D sample is incomplete, as below.
+                    let tex = inv
+                        .textures
+                        .get(d.x as usize)
+                        .and_then(|t| t.as_ref())
+                        .filter(|t| t.layers.is_empty());
                     match tex {
                         // Mipmapped or two filters: the level of detail from the quad.
                         Some(tex) if tex.needs_lod() => {
@@ -806,6 +819,16 @@ impl Executable {
                             } else {
                                 self::texel::unpack_lanes(&texels, &mut out.color);
                             }
+                        }
+                    }
+                    if d.y == 2 {
+                        // `vec4(...rgb, 1.0)`: alpha 1.0, which packs to 255.
+                        if PACKED {
+                            for p in out.packed.iter_mut() {
+                                *p |= 0xFF00_0000;
+                            }
+                        } else {
+                            out.color[3] = [1.0; LANES];
                         }
                     }
                 }

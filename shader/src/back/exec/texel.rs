@@ -78,6 +78,12 @@ pub(crate) fn unpack_lanes(t: &[u32; LANES], out: &mut [[f32; LANES]; 4]) {
     }
 }
 
+/// One texel's (r, g, b, a) in [0, 1], as [`unpack_lanes`] gives each lane.
+#[inline(always)]
+pub(crate) fn unpack_one(t: u32) -> [f32; 4] {
+    super::texture::unpack(t)
+}
+
 /// `x * scale - bias` for every lane (IEEE single multiply, then subtract: the same values
 /// as the scalar expression). Explicit SIMD on x86_64: LLVM otherwise pairs the u and v
 /// coordinates of one lane, with a scalar load per coordinate.
@@ -359,20 +365,32 @@ mod sse2 {
             let (wy_lo, wy_hi) = (unpack_low_i32_m128i(wy, wy), unpack_high_i32_m128i(wy, wy));
             // Two lanes' row pairs [p.lo, p.hi, q.lo, q.hi] reordered to [p.lo, q.lo, p.hi, q.hi]:
             // the low half widens to the left texels of both lanes, the high half to the right.
-            let rows = |x: &[u32; LANES], j: usize| {
-                let p = [
-                    pair(x[(4 * k + j) % LANES]),
-                    pair(x[(4 * k + j + 1) % LANES]),
-                ];
+            // (Functions, not closures: LLVM left the closures out of line, a call per row.)
+            #[inline(always)]
+            fn rows(
+                pair: &impl Fn(u32) -> u64,
+                x: &[u32; LANES],
+                i: usize,
+                zero: m128i,
+            ) -> (m128i, m128i) {
+                let p = [pair(x[i % LANES]), pair(x[(i + 1) % LANES])];
                 let q = shuffle_ai_f32_all_m128i::<0b11_01_10_00>(m128i::from(p));
                 (unpack_low_i8_m128i(q, zero), unpack_high_i8_m128i(q, zero))
-            };
-            let row = |x: &[u32; LANES]| {
-                let ((l0, r0), (l1, r1)) = (rows(x, 0), rows(x, 2));
-                (lerp(l0, r0, wx_lo), lerp(l1, r1, wx_hi))
-            };
-            let (top_lo, top_hi) = row(i0);
-            let (bot_lo, bot_hi) = row(i1);
+            }
+            #[inline(always)]
+            fn row(
+                pair: &impl Fn(u32) -> u64,
+                x: &[u32; LANES],
+                k: usize,
+                w: (m128i, m128i),
+                zero: m128i,
+            ) -> (m128i, m128i) {
+                let (l0, r0) = rows(pair, x, 4 * k, zero);
+                let (l1, r1) = rows(pair, x, 4 * k + 2, zero);
+                (lerp(l0, r0, w.0), lerp(l1, r1, w.1))
+            }
+            let (top_lo, top_hi) = row(&pair, i0, k, (wx_lo, wx_hi), zero);
+            let (bot_lo, bot_hi) = row(&pair, i1, k, (wx_lo, wx_hi), zero);
             let f_lo = lerp(top_lo, bot_lo, wy_lo);
             let f_hi = lerp(top_hi, bot_hi, wy_hi);
             // Every field is <= 255, so the saturating pack is exact.

@@ -1563,6 +1563,29 @@ fn raster_body(
 
 /// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
 const BLOCK: usize = 8;
+
+/// Bit l set when `z[l] < d[l]` (false for NaN): on x86_64 two SSE2 compares and their
+/// sign masks instead of eight compares and shifts.
+#[inline(always)]
+fn less_mask(z: &[f32; BLOCK], d: &[f32; BLOCK]) -> Mask {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let four = |x: &[f32; BLOCK], k: usize| {
+            m128::from([x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]])
+        };
+        let half = |k: usize| move_mask_m128(cmp_lt_mask_m128(four(z, k), four(d, k))) as Mask;
+        half(0) | half(1) << 4
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let mut pass: Mask = 0;
+        for l in 0..BLOCK {
+            pass |= ((z[l] < d[l]) as Mask) << l;
+        }
+        pass
+    }
+}
 /// Every lane of one block.
 const BLOCK_ALL: Mask = (1 << BLOCK) - 1;
 /// Blocks shaded in one dispatch: block j fills lanes 8j..8j+8.
@@ -1664,9 +1687,7 @@ fn queue_block(
             let mut d = [0.0f32; BLOCK];
             d[..4].copy_from_slice(d0);
             d[4..].copy_from_slice(d1);
-            for l in 0..BLOCK {
-                pass |= ((zl[l] < d[l]) as Mask) << l;
-            }
+            pass = less_mask(&zl, &d);
         } else if setup.pipe.depth_func == CompareFunc::Less {
             for l in 0..BLOCK {
                 let d = depth_at(l).unwrap_or(f32::NEG_INFINITY);
@@ -1860,6 +1881,7 @@ fn flush(
         // Blending or a partial colour mask: a separate path, so the opaque store below keeps
         // its speed.
         let float_src = !fs.sample_color();
+        let opaque_src = fs.sample_opaque();
         for j in 0..blocks {
             let o = j * BLOCK;
             let live = (alive >> o) & BLOCK_ALL;
@@ -1879,6 +1901,10 @@ fn flush(
                     Some(b) => {
                         let c = if float_src {
                             [col[0][lane], col[1][lane], col[2][lane], col[3][lane]]
+                        } else if opaque_src {
+                            // The float colour the unfused code would have: the sampler's
+                            // unpacked rgb and alpha 1.0.
+                            crate::back::exec::texel::unpack_one(src)
                         } else {
                             state::unpack(src)
                         };
@@ -2143,3 +2169,43 @@ pub fn soft_fs(
 }
 
 pub(crate) mod selftest;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `less_mask` gives the bits of the per-lane `<` on ordinary values, signed zeros,
+    /// infinities and NaN on either side.
+    #[test]
+    fn less_mask_matches_lane_compares() {
+        let vals = [
+            0.0f32,
+            -0.0,
+            0.5,
+            0.5000001,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-40,
+        ];
+        let mut s = 0x2468_ACE1u32;
+        for _ in 0..2000 {
+            let mut z = [0.0f32; BLOCK];
+            let mut d = [0.0f32; BLOCK];
+            for l in 0..BLOCK {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                z[l] = vals[s as usize % vals.len()];
+                d[l] = vals[(s >> 8) as usize % vals.len()];
+            }
+            let mut want: Mask = 0;
+            for l in 0..BLOCK {
+                want |= ((z[l] < d[l]) as Mask) << l;
+            }
+            assert_eq!(less_mask(&z, &d), want, "{z:?} {d:?}");
+        }
+    }
+}
