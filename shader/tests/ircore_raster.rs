@@ -1049,7 +1049,7 @@ fn sample_rgb_fs(times_one: bool) -> Module {
 /// (trilinear, the level of detail from the quads) or not, opaque and blended (the blend
 /// takes the float colour the unfused code has).
 #[test]
-fn sample_rgb_alpha_one_fusion_keeps_pixels() {
+fn sample_fusions_keep_pixels() {
     use shader::back::exec::Executable;
     let fused = Executable::new(&sample_rgb_fs(false), None).unwrap();
     let plain = Executable::new(&sample_rgb_fs(true), None).unwrap();
@@ -1114,40 +1114,46 @@ fn sample_rgb_alpha_one_fusion_keeps_pixels() {
                     None,
                     None,
                 ];
-                for blend in blends {
-                    let pipe = Pipeline {
-                        blend,
-                        ..Pipeline::DEFAULT
-                    };
-                    let mut pics = Vec::new();
-                    for times_one in [false, true] {
-                        let prog = link(&passthrough_vs(), &sample_rgb_fs(times_one));
-                        let mut img = Img::new(37, 29);
-                        // A varied background under the blends.
-                        for (i, p) in img.color.iter_mut().enumerate() {
-                            *p = (i as u32).wrapping_mul(0x9E37_79B9);
+                // Both fused shapes: `colour = texture()` and `vec4(texture().rgb, 1.0)`.
+                for (shape, fs) in [
+                    ("rgba", sample_fs as fn(bool) -> Module),
+                    ("rgb1", sample_rgb_fs),
+                ] {
+                    for blend in blends {
+                        let pipe = Pipeline {
+                            blend,
+                            ..Pipeline::DEFAULT
+                        };
+                        let mut pics = Vec::new();
+                        for times_one in [false, true] {
+                            let prog = link(&passthrough_vs(), &fs(times_one));
+                            let mut img = Img::new(37, 29);
+                            // A varied background under the blends.
+                            for (i, p) in img.color.iter_mut().enumerate() {
+                                *p = (i as u32).wrapping_mul(0x9E37_79B9);
+                            }
+                            with_input(&quad, |input| {
+                                let mut scratch = Box::new(Scratch::new());
+                                draw_pipeline(
+                                    &mut scratch,
+                                    &prog,
+                                    input,
+                                    Some(&[0, 1, 2, 0, 2, 3]),
+                                    &tex,
+                                    &no_depth(37, 29),
+                                    &pipe,
+                                    &mut img.target(),
+                                )
+                                .unwrap()
+                            });
+                            pics.push(img.color);
                         }
-                        with_input(&quad, |input| {
-                            let mut scratch = Box::new(Scratch::new());
-                            draw_pipeline(
-                                &mut scratch,
-                                &prog,
-                                input,
-                                Some(&[0, 1, 2, 0, 2, 3]),
-                                &tex,
-                                &no_depth(37, 29),
-                                &pipe,
-                                &mut img.target(),
-                            )
-                            .unwrap()
-                        });
-                        pics.push(img.color);
+                        assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");
+                        assert_eq!(
+                            pics[0], pics[1],
+                            "{shape} {filter:?} {wrap:?} {mip:?} blend {blend:?}"
+                        );
                     }
-                    assert!(pics[0].iter().any(|&p| p != pics[0][0]), "flat picture");
-                    assert_eq!(
-                        pics[0], pics[1],
-                        "{filter:?} {wrap:?} {mip:?} blend {blend:?}"
-                    );
                 }
             }
         }

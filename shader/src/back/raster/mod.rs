@@ -1881,7 +1881,6 @@ fn flush(
         // Blending or a partial colour mask: a separate path, so the opaque store below keeps
         // its speed.
         let float_src = !fs.sample_color();
-        let opaque_src = fs.sample_opaque();
         for j in 0..blocks {
             let o = j * BLOCK;
             let live = (alive >> o) & BLOCK_ALL;
@@ -1901,12 +1900,11 @@ fn flush(
                     Some(b) => {
                         let c = if float_src {
                             [col[0][lane], col[1][lane], col[2][lane], col[3][lane]]
-                        } else if opaque_src {
-                            // The float colour the unfused code would have: the sampler's
-                            // unpacked rgb and alpha 1.0.
-                            crate::back::exec::texel::unpack_one(src)
                         } else {
-                            state::unpack(src)
+                            // The float colour the unfused code would have: the sampler's
+                            // unpacked channels (c * (1 / 255), as `texel` unpacks; alpha 1.0
+                            // for the opaque shape, whose sample carries alpha 255).
+                            crate::back::exec::texel::unpack_one(src)
                         };
                         state::blend_pixel(b, c, *p)
                     }
