@@ -318,7 +318,7 @@ fn ident_char(c: u8) -> bool {
 }
 
 /// Length of the punctuator starting with `a b c`, 0 if none.
-fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
+pub(crate) fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
     if matches!(
         (a, b, c),
         (b'<', Some(b'<'), Some(b'=')) | (b'>', Some(b'>'), Some(b'='))
