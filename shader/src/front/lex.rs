@@ -1354,41 +1354,21 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                     continue;
                 }
                 b'/' if at(pos + 1) == Some(b'*') => {
-                    pos += 2;
-                    loop {
-                        match at(pos) {
-                            // Unterminated: the preprocessor reports it.
-                            None => return false,
-                            Some(b'*') if at(pos + 1) == Some(b'/') => {
-                                pos += 2;
-                                break;
-                            }
-                            Some(b'\n') => {
-                                pos += 1;
-                                line = line.saturating_add(1);
-                                line_begin = pos;
-                            }
-                            Some(_) => pos += 1,
-                        }
+                    // Unterminated: the preprocessor reports it.
+                    if !crate::front::pp::skip_block_comment(
+                        src,
+                        &mut pos,
+                        &mut line,
+                        &mut line_begin,
+                    ) {
+                        return false;
                     }
                     continue;
                 }
                 b'#' => return false,
                 _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
                     // A preprocessing number, as the preprocessor scans it.
-                    let mut prev = c;
-                    pos += 1;
-                    while let Some(d) = at(pos) {
-                        if is_ident(d)
-                            || d == b'.'
-                            || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
-                        {
-                            prev = d;
-                            pos += 1;
-                        } else {
-                            break;
-                        }
-                    }
+                    pos += crate::front::pp::number_len(src.get(pos..).unwrap_or(&[]));
                     Some(PpKind::Number)
                 }
                 _ => match crate::front::pp::punct_len(c, at(pos + 1), at(pos + 2)) {
