@@ -349,14 +349,13 @@ pub(crate) fn skip_block_comment(
 /// or a dot and a digit): identifier bytes, dots, and signs after an exponent letter.
 #[inline(always)]
 pub(crate) fn number_len(b: &[u8]) -> usize {
-    let mut prev = 0u8;
-    let mut n = 0;
+    let Some(&first) = b.first() else {
+        return 0;
+    };
+    let mut prev = first;
+    let mut n = 1;
     while let Some(&d) = b.get(n) {
-        if n == 0
-            || ident_char(d)
-            || d == b'.'
-            || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
-        {
+        if ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev)) {
             prev = d;
             n += 1;
         } else {
