@@ -2172,6 +2172,8 @@ fn emit_int(
     inst!(e, name, d, around!("]", mask(n), ", "), a, ", ", b)
 }
 
+// One call site (once per instruction): inlined, the call's register saving went away.
+#[inline(always)]
 fn emit_inst(
     e: &mut Emitter<'_>,
     m: &Module,

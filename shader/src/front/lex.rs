@@ -1264,7 +1264,7 @@ fn layout_state(in_layout: u8, kind: Tok) -> u8 {
 /// for any other source and for any source with an error: the caller then runs the
 /// preprocessor and [`lex_pp`], which report it.
 pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bool {
-    if src.len() >= PP_SRC_MAX || diag.total() != 0 || src.contains(&b'\\') {
+    if src.len() >= PP_SRC_MAX || diag.total() != 0 {
         return false;
     }
     let at = |i: usize| src.get(i).copied();
@@ -1305,7 +1305,8 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     }
     // A directive past the header (or a `#` anywhere else) needs the preprocessor: one byte
     // search instead of lexing up to it.
-    if src.get(pos..).unwrap_or(&[]).contains(&b'#') {
+    // (The usual reason to fall back, so it is tested before the backslash.)
+    if src.get(pos..).unwrap_or(&[]).contains(&b'#') || src.contains(&b'\\') {
         return false;
     }
     out.toks.clear();
