@@ -1174,6 +1174,7 @@ fn follow_scan(
 }
 
 /// The register a full definition of `inst.dst` stands for, if it is one.
+#[inline(always)]
 fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Option<Reg> {
     if inst.dst < 0 || inst.dst as u16 >= m.temps {
         return None;
@@ -1192,6 +1193,8 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
 /// Updates `regs` past instruction `i` (shared by `forward` and the emitter): every temp it
 /// writes reads itself again, except the ones it defined without emitting.
 /// `fx`: the lane effects computed for forwarding, or empty (each write is then derived here).
+/// Inline: it runs twice per instruction, and the call cost about a third of its work.
+#[inline(always)]
 fn redirect(
     regs: &mut Regs,
     inst: &Inst,
@@ -2169,6 +2172,8 @@ fn emit_int(
     inst!(e, name, d, around!("]", mask(n), ", "), a, ", ", b)
 }
 
+// One call site (once per instruction): inlined, the call's register saving went away.
+#[inline(always)]
 fn emit_inst(
     e: &mut Emitter<'_>,
     m: &Module,

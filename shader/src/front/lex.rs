@@ -4,6 +4,7 @@
 //! Owns: the keyword table, the rejected-qualifier list, number scanning and the directive rules.
 //! Must never: allocate, panic on any byte sequence, or let a rejected word through as an
 //! identifier (it is reported here and dropped, so the parser does not pile up follow-on errors).
+use core::fmt;
 use heapless::Vec;
 
 use crate::front::diag::{Diagnostics, P2_HINT};
@@ -1215,134 +1216,14 @@ pub fn lex_pp(
             t.off
         };
         let bytes = pp.spelling(src, t);
-        let mut value = 0u32;
         // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids (as Mesa).
         let layout_id = in_layout == 2 && matches!(bytes, b"row_major" | b"packed");
-        let kind = match t.kind {
-            PpKind::Ident if layout_id => Tok::Ident,
-            PpKind::Ident => match match p2_word(bytes) {
-                Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
-                Some(P2Word::Later) => Some(Word::Reserved),
-                Some(P2Word::Ident) => None,
-                Some(P2Word::Reserved) => {
-                    pp.error(
-                        src,
-                        diag,
-                        t,
-                        format_args!(
-                            "'{}' is a reserved word in GLSL 3.30: it cannot be used as a name",
-                            core::str::from_utf8(bytes).unwrap_or("?")
-                        ),
-                    );
-                    // Kept as a name: the rest of the declaration parses without follow-on
-                    // errors.
-                    None
-                }
-                None if may_be_word(bytes) => word(bytes),
-                None => None,
-            } {
-                Some(Word::Keyword(k)) => k,
-                Some(Word::Reserved) => Tok::Reserved,
-                Some(Word::Rejected(i))
-                    if REJECTED_QUALIFIERS.get(i).map(|q| q.0) == Some("inout") =>
-                {
-                    Tok::InOut
-                }
-                Some(Word::Rejected(i)) => {
-                    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
-                        pp.error(
-                            src,
-                            diag,
-                            t,
-                            format_args!("unsupported qualifier '{}': {}", w, advice),
-                        );
-                    }
-                    continue;
-                }
-                None => {
-                    if bytes.len() >= P2_NAME_MAX {
-                        pp.error(
-                            src,
-                            diag,
-                            t,
-                            format_args!(
-                                "identifier is {} characters long; the limit is {}",
-                                bytes.len(),
-                                P2_NAME_MAX - 1
-                            ),
-                        );
-                    }
-                    Tok::Ident
-                }
-            },
-            PpKind::Number => {
-                let (end, r) = number(bytes, 0, diag, line, col, true);
-                if end != bytes.len() {
-                    pp.error(
-                        src,
-                        diag,
-                        t,
-                        format_args!(
-                            "invalid number '{}'",
-                            core::str::from_utf8(bytes).unwrap_or("?")
-                        ),
-                    );
-                }
-                match r {
-                    Ok((k, v)) => {
-                        value = v;
-                        k
-                    }
-                    Err(k) => k,
-                }
-            }
-            PpKind::Punct => {
-                let c = bytes.first().copied().unwrap_or(0);
-                match punct(c, bytes.get(1).copied().unwrap_or(0)) {
-                    Some((k, n)) if n == bytes.len() => k,
-                    _ if p2_bit_punct(bytes).is_some() => p2_bit_punct(bytes).unwrap_or(Tok::Amp),
-                    _ => {
-                        let shown = core::str::from_utf8(bytes).unwrap_or("?");
-                        if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
-                            pp.error(
-                                src,
-                                diag,
-                                t,
-                                format_args!(
-                                    "invalid token '{}': bitwise operators are not supported",
-                                    shown
-                                ),
-                            );
-                        } else {
-                            pp.error(src, diag, t, format_args!("invalid token '{}'", shown));
-                        }
-                        continue;
-                    }
-                }
-            }
-            _ => {
-                let c = bytes.first().copied().unwrap_or(0);
-                if c.is_ascii_graphic() {
-                    pp.error(src, diag, t, format_args!("invalid token '{}'", c as char));
-                } else {
-                    pp.error(
-                        src,
-                        diag,
-                        t,
-                        format_args!(
-                            "invalid character (byte 0x{:02x}): only ASCII text is accepted",
-                            c
-                        ),
-                    );
-                }
-                continue;
-            }
+        let report = &mut |d: &mut Diagnostics, a: fmt::Arguments<'_>| pp.error(src, d, t, a);
+        let Some((kind, value)) = p2_classify(t.kind, bytes, layout_id, line, col, diag, report)
+        else {
+            continue;
         };
-        in_layout = match (in_layout, kind) {
-            (_, Tok::Layout) => 1,
-            (1, Tok::LParen) | (2, _) if kind != Tok::RParen => 2,
-            _ => 0,
-        };
+        in_layout = layout_state(in_layout, kind);
         if out.toks.len() >= P2_TOK_MAX {
             out.overflow = Some((line, col));
             break;
@@ -1362,6 +1243,300 @@ pub fn lex_pp(
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof_token(base, last_line, last_col));
+}
+
+/// Where a token leaves `layout(...)` tracking: 1 after `layout`, 2 inside its parentheses.
+#[inline(always)]
+fn layout_state(in_layout: u8, kind: Tok) -> u8 {
+    match (in_layout, kind) {
+        (_, Tok::Layout) => 1,
+        (1, Tok::LParen) | (2, _) if kind != Tok::RParen => 2,
+        _ => 0,
+    }
+}
+
+/// Profile 2 in one pass, for the usual source that needs no preprocessing: it starts with a
+/// plain `#version` line, then `#pragma chrisos profile 2` lines, and has no other directive,
+/// no line continuation and no name a predefined macro could have (none starting with `__` or
+/// `GL_`). Scans the source as [`Preprocessor::run`] does and classifies each token as
+/// [`lex_pp`] does, so the tokens are the ones those two make (offsets into the source: the
+/// parser reads the source itself). False (with `out` and `diag` to be reset by the caller)
+/// for any other source and for any source with an error: the caller then runs the
+/// preprocessor and [`lex_pp`], which report it.
+pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bool {
+    if src.len() >= PP_SRC_MAX || diag.total() != 0 {
+        return false;
+    }
+    let at = |i: usize| src.get(i).copied();
+    let byte = |i: usize| src.get(i).copied().unwrap_or(0);
+    // `#version N [core]` as the preprocessor accepts it without a word.
+    let Some((end, version)) = plain_version(src, 0) else {
+        return false;
+    };
+    let digits = src.get(9..end).unwrap_or(&[]);
+    let first_digit = digits.iter().find(|b| !matches!(b, b' ' | b'\t'));
+    if !crate::front::pp::VERSIONS.contains(&version)
+        || first_digit == Some(&b'0')
+        || (version < 150 && digits.contains(&b'c'))
+    {
+        return false;
+    }
+    let mut pos = end;
+    let mut line = 1u32;
+    let mut line_begin = 0usize;
+    // The newline of each header line, then `#pragma chrisos profile 2` lines.
+    loop {
+        if at(pos) == Some(b'\n') {
+            pos += 1;
+            line += 1;
+            line_begin = pos;
+        }
+        const PRAGMA: &[u8] = b"#pragma chrisos profile 2";
+        if src.get(pos..pos + PRAGMA.len()) != Some(PRAGMA) {
+            break;
+        }
+        pos += PRAGMA.len();
+        while matches!(at(pos), Some(b' ' | b'\t' | b'\r')) {
+            pos += 1;
+        }
+        if !matches!(at(pos), None | Some(b'\n')) {
+            return false;
+        }
+    }
+    // A directive past the header (or a `#` anywhere else) needs the preprocessor: one byte
+    // search instead of lexing up to it.
+    // (The usual reason to fall back, so it is tested before the backslash.)
+    if src.get(pos..).unwrap_or(&[]).contains(&b'#') || src.contains(&b'\\') {
+        return false;
+    }
+    out.toks.clear();
+    out.version = version;
+    out.profile = Profile::P2;
+    out.overflow = None;
+    let (mut last_line, mut last_col) = (1u32, 1u32);
+    let mut in_layout = 0u8;
+    let mut bad = false;
+    let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
+    while let Some(c) = at(pos) {
+        let start = pos;
+        let col = ((start - line_begin + 1).min(u16::MAX as usize)) as u32;
+        // As in `lex`: one class-table load sends names and the one-byte punctuators (which
+        // the preprocessor never joins with the next byte; `None` here) to their code.
+        let kind = match CLASS[c as usize] {
+            C_IDENT => {
+                pos += ident_run(src.get(pos..).unwrap_or(&[]));
+                let name = src.get(start..pos).unwrap_or(&[]);
+                if name.starts_with(b"__") || name.starts_with(b"GL_") {
+                    return false;
+                }
+                Some(PpKind::Ident)
+            }
+            C_PUNCT => {
+                pos += 1;
+                None
+            }
+            _ => match c {
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    pos += 1;
+                    while matches!(at(pos), Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+                        pos += 1;
+                    }
+                    continue;
+                }
+                b'\n' => {
+                    pos += 1;
+                    line = line.saturating_add(1);
+                    line_begin = pos;
+                    continue;
+                }
+                b'/' if at(pos + 1) == Some(b'/') => {
+                    let rest = src.get(pos..).unwrap_or(&[]);
+                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    continue;
+                }
+                b'/' if at(pos + 1) == Some(b'*') => {
+                    // Unterminated: the preprocessor reports it.
+                    if !crate::front::pp::skip_block_comment(
+                        src,
+                        &mut pos,
+                        &mut line,
+                        &mut line_begin,
+                    ) {
+                        return false;
+                    }
+                    continue;
+                }
+                b'#' => return false,
+                _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
+                    // A preprocessing number, as the preprocessor scans it.
+                    pos += crate::front::pp::number_len(src.get(pos..).unwrap_or(&[]));
+                    Some(PpKind::Number)
+                }
+                _ => match crate::front::pp::punct_len(c, at(pos + 1), at(pos + 2)) {
+                    0 => return false,
+                    n => {
+                        pos += n;
+                        Some(PpKind::Punct)
+                    }
+                },
+            },
+        };
+        let bytes = src.get(start..pos).unwrap_or(&[]);
+        let layout_id = in_layout == 2 && matches!(bytes, b"row_major" | b"packed");
+        let (kind, value) = match kind {
+            None => (SINGLE[c as usize], 0),
+            Some(k) => match p2_classify(k, bytes, layout_id, line, col, diag, report) {
+                Some(k) => k,
+                None => return false,
+            },
+        };
+        in_layout = layout_state(in_layout, kind);
+        if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
+            return false;
+        }
+        (last_line, last_col) = (line, col.saturating_add(bytes.len() as u32));
+        let _ = out.toks.push(Token {
+            kind,
+            len: bytes.len().min(u16::MAX as usize) as u16,
+            col: col as u16,
+            exp: 0,
+            off: start as u32,
+            line,
+            value,
+        });
+    }
+    if bad || diag.total() != 0 || diag.warning_total() != 0 {
+        return false;
+    }
+    let _ = out
+        .toks
+        .push(eof_token(src.len() as u32, last_line, last_col));
+    true
+}
+
+/// Profile 2: the parser's token for a preprocessed token of kind `kind` spelled `bytes` at
+/// `line`/`col` (its origin), and its value; `None` when the token is dropped after an error.
+/// Errors about the token go through `report` (the preprocessor's [`Preprocessor::error`] in
+/// [`lex_pp`]; number errors go to `diag` directly). `layout_id`: a `row_major`/`packed`
+/// inside `layout(...)`, which stays a name.
+#[inline(always)]
+fn p2_classify(
+    kind: PpKind,
+    bytes: &[u8],
+    layout_id: bool,
+    line: u32,
+    col: u32,
+    diag: &mut Diagnostics,
+    report: &mut impl FnMut(&mut Diagnostics, fmt::Arguments<'_>),
+) -> Option<(Tok, u32)> {
+    let mut value = 0u32;
+    let kind = match kind {
+        PpKind::Ident if layout_id => Tok::Ident,
+        PpKind::Ident => match match p2_word(bytes) {
+            Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
+            Some(P2Word::Later) => Some(Word::Reserved),
+            Some(P2Word::Ident) => None,
+            Some(P2Word::Reserved) => {
+                report(
+                    diag,
+                    format_args!(
+                        "'{}' is a reserved word in GLSL 3.30: it cannot be used as a name",
+                        core::str::from_utf8(bytes).unwrap_or("?")
+                    ),
+                );
+                // Kept as a name: the rest of the declaration parses without follow-on
+                // errors.
+                None
+            }
+            None if may_be_word(bytes) => word(bytes),
+            None => None,
+        } {
+            Some(Word::Keyword(k)) => k,
+            Some(Word::Reserved) => Tok::Reserved,
+            Some(Word::Rejected(i)) if REJECTED_QUALIFIERS.get(i).map(|q| q.0) == Some("inout") => {
+                Tok::InOut
+            }
+            Some(Word::Rejected(i)) => {
+                if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+                    report(
+                        diag,
+                        format_args!("unsupported qualifier '{}': {}", w, advice),
+                    );
+                }
+                return None;
+            }
+            None => {
+                if bytes.len() >= P2_NAME_MAX {
+                    report(
+                        diag,
+                        format_args!(
+                            "identifier is {} characters long; the limit is {}",
+                            bytes.len(),
+                            P2_NAME_MAX - 1
+                        ),
+                    );
+                }
+                Tok::Ident
+            }
+        },
+        PpKind::Number => {
+            let (end, r) = number(bytes, 0, diag, line, col, true);
+            if end != bytes.len() {
+                report(
+                    diag,
+                    format_args!(
+                        "invalid number '{}'",
+                        core::str::from_utf8(bytes).unwrap_or("?")
+                    ),
+                );
+            }
+            match r {
+                Ok((k, v)) => {
+                    value = v;
+                    k
+                }
+                Err(k) => k,
+            }
+        }
+        PpKind::Punct => {
+            let c = bytes.first().copied().unwrap_or(0);
+            match punct(c, bytes.get(1).copied().unwrap_or(0)) {
+                Some((k, n)) if n == bytes.len() => k,
+                _ if p2_bit_punct(bytes).is_some() => p2_bit_punct(bytes).unwrap_or(Tok::Amp),
+                _ => {
+                    let shown = core::str::from_utf8(bytes).unwrap_or("?");
+                    if matches!(c, b'&' | b'|' | b'^' | b'~') && shown != "&&" {
+                        report(
+                            diag,
+                            format_args!(
+                                "invalid token '{}': bitwise operators are not supported",
+                                shown
+                            ),
+                        );
+                    } else {
+                        report(diag, format_args!("invalid token '{}'", shown));
+                    }
+                    return None;
+                }
+            }
+        }
+        _ => {
+            let c = bytes.first().copied().unwrap_or(0);
+            if c.is_ascii_graphic() {
+                report(diag, format_args!("invalid token '{}'", c as char));
+            } else {
+                report(
+                    diag,
+                    format_args!(
+                        "invalid character (byte 0x{:02x}): only ASCII text is accepted",
+                        c
+                    ),
+                );
+            }
+            return None;
+        }
+    };
+    Some((kind, value))
 }
 
 fn eof_token(off: u32, line: u32, col: u32) -> Token {
@@ -1810,6 +1985,103 @@ fn int_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Profile 2's one-pass lexing: whenever it takes a source, its tokens (every field), version
+    /// and profile are those of the preprocessor followed by `lex_pp`, which reports nothing;
+    /// it declines every source the preprocessor would change or report.
+    fn same_as_preprocessed(src: &[u8]) -> bool {
+        let mut d = Diagnostics::with_error_limit("t", 16);
+        let mut direct = std::boxed::Box::new(Tokens::new());
+        let took = lex_p2_direct(src, &mut d, &mut direct);
+        let mut d = Diagnostics::with_error_limit("t", 16);
+        let mut pp = std::boxed::Box::new(Preprocessor::new());
+        let clean = pp.run(src, &mut d);
+        let mut text = std::boxed::Box::new(Vec::new());
+        let mut t = std::boxed::Box::new(Tokens::new());
+        lex_pp(&pp, src, &mut text, &mut d, &mut t);
+        if took {
+            let name = std::string::String::from_utf8_lossy(src);
+            assert!(
+                clean && d.total() == 0 && d.warning_total() == 0,
+                "{}",
+                name
+            );
+            assert_eq!(direct.toks.as_slice(), t.toks.as_slice(), "{}", name);
+            assert_eq!(direct.version, t.version, "{}", name);
+            assert_eq!(direct.profile, t.profile, "{}", name);
+            assert_eq!(direct.overflow, t.overflow, "{}", name);
+        }
+        took
+    }
+
+    #[test]
+    fn one_pass_profile_2_lexing_makes_the_preprocessed_tokens() {
+        let taken: &[&[u8]] = &[
+            b"#version 330 core\n#pragma chrisos profile 2\nvoid main() { x += 1.5e+3f; }\n",
+            b"#version 330\n#pragma chrisos profile 2  \r\n#pragma chrisos profile 2\nint a;",
+            b"#version 150 core\nlayout(row_major) uniform B { mat4 m; };\nfloat p;",
+            b"#version 330 core\n/* a\n b */ x /**/y // c\n\t\x0b\x0c z<<=w>>=2u 0x1Fu 017 .5 a.b",
+            b"#version 110\nvoid main(){gl_FragColor=vec4(1.0);}",
+            b"#version 330 core",
+            b"#version 330 core\n",
+        ];
+        for src in taken {
+            assert!(
+                same_as_preprocessed(src),
+                "{}",
+                std::string::String::from_utf8_lossy(src)
+            );
+        }
+        let declined: &[&[u8]] = &[
+            b"void main(){}",
+            b"// c\n#version 330 core\nint a;",
+            b"#version 130 core\nint a;",
+            b"#version 0330\nint a;",
+            b"#version 450\nint a;",
+            b"#version 330 compatibility\nint a;",
+            b"#version 330 core\n#define X 1\nint a = X;",
+            b"#version 330 core\nint a = __LINE__;",
+            b"#version 330 core\nint a = GL_core_profile;",
+            b"#version 330 core\nint a; /* open",
+            b"#version 330 core\nint a = 1 \\\n + 2;",
+            b"#version 330 core\nint goto;",
+            b"#version 330 core\nint a = 1e;",
+            b"#version 330 core\nint a = 1 @ 2;",
+            b"#version 330 core\nint a = 1; #",
+            b"#version 330 core\nfloat x = 1e99;",
+            b"#version 330 core\n#pragma chrisos profile 2 x\nint a;",
+            b"#version 330 core\n#pragma STDGL invariant(all)\nint a;",
+        ];
+        for src in declined {
+            assert!(
+                !same_as_preprocessed(src),
+                "{}",
+                std::string::String::from_utf8_lossy(src)
+            );
+        }
+    }
+
+    /// The same over every shader of the golden corpus and the compatibility suite (the ones it
+    /// takes must be most of the profile-2 shaders without macros).
+    #[test]
+    fn one_pass_profile_2_lexing_makes_every_corpus_shaders_tokens() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (mut seen, mut took) = (0, 0);
+        for dir in ["tests/in", "../tools/shc/tests/compat"] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let f = e.unwrap().path();
+                if !f
+                    .extension()
+                    .is_some_and(|e| e == "vert" || e == "frag" || e == "glsl")
+                {
+                    continue;
+                }
+                seen += 1;
+                took += same_as_preprocessed(&std::fs::read(&f).unwrap()) as u32;
+            }
+        }
+        assert!(seen > 100 && took > 50, "{} of {}", took, seen);
+    }
 
     #[test]
     fn every_table_word_passes_the_shape_filter() {

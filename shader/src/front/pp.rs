@@ -317,8 +317,56 @@ fn ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// Skips a block comment of clean text from its `/*` at `pos` to just past its `*/`, counting
+/// the lines it ends (`line`, and `line_start`: the byte after the last newline); false when it
+/// is unterminated (`pos` is then the end of `src`).
+#[inline(always)]
+pub(crate) fn skip_block_comment(
+    src: &[u8],
+    pos: &mut usize,
+    line: &mut u32,
+    line_start: &mut usize,
+) -> bool {
+    *pos += 2;
+    loop {
+        match src.get(*pos) {
+            None => return false,
+            Some(b'*') if src.get(*pos + 1) == Some(&b'/') => {
+                *pos += 2;
+                return true;
+            }
+            Some(b'\n') => {
+                *pos += 1;
+                *line = line.saturating_add(1);
+                *line_start = *pos;
+            }
+            Some(_) => *pos += 1,
+        }
+    }
+}
+
+/// Length of the preprocessing number at the start of clean text `b` (which starts with a digit,
+/// or a dot and a digit): identifier bytes, dots, and signs after an exponent letter.
+#[inline(always)]
+pub(crate) fn number_len(b: &[u8]) -> usize {
+    let Some(&first) = b.first() else {
+        return 0;
+    };
+    let mut prev = first;
+    let mut n = 1;
+    while let Some(&d) = b.get(n) {
+        if ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev)) {
+            prev = d;
+            n += 1;
+        } else {
+            break;
+        }
+    }
+    n
+}
+
 /// Length of the punctuator starting with `a b c`, 0 if none.
-fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
+pub(crate) fn punct_len(a: u8, b: Option<u8>, c: Option<u8>) -> usize {
     if matches!(
         (a, b, c),
         (b'<', Some(b'<'), Some(b'=')) | (b'>', Some(b'>'), Some(b'='))
@@ -1200,28 +1248,12 @@ impl Preprocessor {
                     space = true;
                 }
                 b'/' if at(pos + 1) == Some(b'*') => {
-                    pos += 2;
-                    loop {
-                        match at(pos) {
-                            None => {
-                                diag.push(
-                                    here.line,
-                                    here.col as u32,
-                                    format_args!("unterminated comment: '/*' without '*/'"),
-                                );
-                                break;
-                            }
-                            Some(b'*') if at(pos + 1) == Some(b'/') => {
-                                pos += 2;
-                                break;
-                            }
-                            Some(b'\n') => {
-                                pos += 1;
-                                line = line.saturating_add(1);
-                                line_start = pos;
-                            }
-                            Some(_) => pos += 1,
-                        }
+                    if !skip_block_comment(src, &mut pos, &mut line, &mut line_start) {
+                        diag.push(
+                            here.line,
+                            here.col as u32,
+                            format_args!("unterminated comment: '/*' without '*/'"),
+                        );
                     }
                     space = true;
                 }
@@ -1234,19 +1266,7 @@ impl Preprocessor {
                     } else if c.is_ascii_digit()
                         || (c == b'.' && at(pos + 1).is_some_and(|d| d.is_ascii_digit()))
                     {
-                        let mut prev = c;
-                        pos += 1;
-                        while let Some(d) = at(pos) {
-                            if ident_char(d)
-                                || d == b'.'
-                                || (matches!(d, b'+' | b'-') && b"eEpP".contains(&prev))
-                            {
-                                prev = d;
-                                pos += 1;
-                            } else {
-                                break;
-                            }
-                        }
+                        pos += number_len(src.get(pos..).unwrap_or(&[]));
                         PpKind::Number
                     } else {
                         let n = punct_len(c, at(pos + 1), at(pos + 2));

@@ -371,7 +371,11 @@ fn run(
             lex::lex(source, diag, toks);
             source
         }
+        // A source that needs no preprocessing is lexed in one pass (the same tokens); any
+        // other, and any with an error, goes through the preprocessor.
+        Profile::P2 if lex::lex_p2_direct(source, diag, toks) => source,
         Profile::P2 => {
+            diag.reset(name, lim.errors_reported_max);
             if !pp.run(source, diag) && diag.total() > 0 && pp.tokens().is_empty() {
                 return false;
             }

@@ -5,6 +5,105 @@ use super::{Sema, R};
 use crate::front::ast::*;
 use crate::ir::*;
 
+type Builtin = (&'static str, u8, u8, &'static str);
+
+/// The built-in tables in lookup order: a name found in an earlier one hides the later ones
+/// (profile 2's texture built-ins, then the common ones, then profile 2's own).
+const BUILTIN_TABLES: [&[Builtin]; 3] = [
+    super::textures::P2_TEX_BUILTINS,
+    BUILTINS,
+    super::builtins2::P2_BUILTINS,
+];
+
+/// Slots of a built-in name index (more than twice the built-ins of both profiles).
+const BUILTIN_SLOTS: usize = 512;
+
+/// Hash of a built-in name (its slot in an index).
+const fn builtin_hash(b: &[u8]) -> usize {
+    let mut h = 0x811c_9dc5u32;
+    let mut i = 0;
+    while i < b.len() {
+        h = (h ^ b[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    (h >> 7) as usize % BUILTIN_SLOTS
+}
+
+/// Entry `e` of an index: table `e >> 8`, row `e & 0xff`.
+fn builtin_entry(e: u16) -> Option<&'static Builtin> {
+    BUILTIN_TABLES.get(e as usize >> 8)?.get(e as usize & 0xff)
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// An open-addressed index of the first built-in of each name over `BUILTIN_TABLES`, in lookup
+/// order: per slot 0 (empty) or 1 + (table << 8 | row). The same answer as searching the tables
+/// in order.
+const fn builtin_index() -> [u16; BUILTIN_SLOTS] {
+    let mut t = [0u16; BUILTIN_SLOTS];
+    let mut n = 0;
+    let mut k = 0;
+    while k < BUILTIN_TABLES.len() {
+        let table = BUILTIN_TABLES[k];
+        assert!(table.len() <= 256);
+        let mut r = 0;
+        while r < table.len() {
+            let name = table[r].0.as_bytes();
+            let mut h = builtin_hash(name);
+            loop {
+                let e = t[h];
+                if e == 0 {
+                    t[h] = 1 + ((k << 8) | r) as u16;
+                    n += 1;
+                    break;
+                }
+                let (tk, tr) = ((e - 1) as usize >> 8, (e - 1) as usize & 0xff);
+                if same(BUILTIN_TABLES[tk][tr].0.as_bytes(), name) {
+                    // An earlier entry of this name answers.
+                    break;
+                }
+                h = (h + 1) % BUILTIN_SLOTS;
+            }
+            r += 1;
+        }
+        k += 1;
+    }
+    assert!(2 * n <= BUILTIN_SLOTS);
+    t
+}
+
+/// The first built-in named `name` in profile 2's tables (`BUILTIN_TABLES` in order), through
+/// an index.
+fn lookup_p2_builtin(name: &str) -> Option<&'static Builtin> {
+    let index = &P2_INDEX;
+    let mut h = builtin_hash(name.as_bytes());
+    // Bounded by the table size; the table is at most half full, so an empty slot ends it.
+    for _ in 0..BUILTIN_SLOTS {
+        let e = *index.get(h)?;
+        let b = builtin_entry(e.checked_sub(1)?)?;
+        if b.0 == name {
+            return Some(b);
+        }
+        h = (h + 1) % BUILTIN_SLOTS;
+    }
+    None
+}
+
+/// Profile 2's built-ins.
+static P2_INDEX: [u16; BUILTIN_SLOTS] = builtin_index();
+
 /// Built-in functions: name, accepted argument counts, and the signatures shown by `shc builtins`.
 pub const BUILTINS: &[(&str, u8, u8, &str)] = &[
     (
@@ -47,17 +146,11 @@ impl<'a> Sema<'a> {
         name: &str,
     ) -> Option<&'static (&'static str, u8, u8, &'static str)> {
         if self.toks.profile == crate::limits::Profile::P2 {
-            if let Some(b) = Self::find_tex_builtin(name) {
-                return Some(b);
-            }
+            lookup_p2_builtin(name)
+        } else {
+            // Profile 1's table is short and its common names come first.
+            BUILTINS.iter().find(|b| b.0 == name)
         }
-        BUILTINS.iter().find(|b| b.0 == name).or_else(|| {
-            if self.toks.profile == crate::limits::Profile::P2 {
-                super::builtins2::P2_BUILTINS.iter().find(|b| b.0 == name)
-            } else {
-                None
-            }
-        })
     }
 
     /// Float arguments for a genType built-in: numeric non-matrix, ints converted to float.
@@ -361,6 +454,32 @@ impl<'a> Sema<'a> {
             }
             _ if self.toks.profile == crate::limits::Profile::P2 => self.builtin2(i, name, args),
             _ => bail!(self, i, "unknown function '{}'", name),
+        }
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    /// The index gives what searching profile 2's tables in order gives, for every built-in
+    /// name and for names that are none.
+    #[test]
+    fn the_builtin_index_answers_as_the_ordered_search() {
+        let names = BUILTIN_TABLES
+            .iter()
+            .flat_map(|t| t.iter().map(|b| b.0))
+            .chain(["", "x", "main", "textures", "textur", "lum", "normalize2"]);
+        for name in names {
+            let searched = BUILTIN_TABLES
+                .iter()
+                .find_map(|t| t.iter().find(|b| b.0 == name));
+            assert_eq!(
+                lookup_p2_builtin(name).copied(),
+                searched.copied(),
+                "{}",
+                name
+            );
         }
     }
 }

@@ -113,6 +113,9 @@ struct Sym {
     name: SymName,
     /// [`name_key`] of the name: most lookups reject a symbol on this word alone.
     key: u32,
+    /// The next older symbol whose key falls in the same bucket (`SemaTables::sym_heads`),
+    /// `NO_SYM` for none.
+    next: u16,
     kind: SymKind,
     ty: Type,
     scope: u16,
@@ -209,6 +212,10 @@ pub struct Sema<'a> {
 pub struct SemaTables {
     scopes: Vec<Scope, SCOPE_CAP>,
     syms: Vec<Sym, SYM_CAP>,
+    /// Per key bucket ([`scope::bucket`]): the newest symbol in it, `NO_SYM` for none. Each
+    /// bucket's symbols are chained newest first through `Sym::next`, so a lookup visits the
+    /// symbols of its bucket only, in the order a backward scan of `syms` would.
+    sym_heads: [u16; scope::SYM_BUCKETS],
     /// Chain links waiting for their left operand (see `Sema::chain`); a node is here at most
     /// once, as no function is active twice.
     spine: Vec<i16, AST_CAP>,
@@ -235,6 +242,7 @@ impl SemaTables {
         SemaTables {
             scopes: Vec::new(),
             syms: Vec::new(),
+            sym_heads: [scope::NO_SYM; scope::SYM_BUCKETS],
             spine: Vec::new(),
             called: Vec::new(),
             user_calls: Vec::new(),
@@ -308,6 +316,7 @@ pub fn analyze(
         t: tables,
     };
     s.t.syms.clear();
+    s.t.sym_heads = [scope::NO_SYM; scope::SYM_BUCKETS];
     s.t.scopes.clear();
     s.t.spine.clear();
     s.t.called.clear();

@@ -30,7 +30,29 @@ pub(super) fn key_of(b: &[u8]) -> u32 {
         | at(b.len().saturating_sub(1)) << 24
 }
 
+/// Buckets of the symbol table's key chains.
+pub(super) const SYM_BUCKETS: usize = 64;
+/// No symbol (the end of a key chain).
+pub(super) const NO_SYM: u16 = u16::MAX;
+const _: () = assert!(SYM_CAP < NO_SYM as usize);
+
+/// The chain bucket of a [`name_key`].
+fn bucket(key: u32) -> usize {
+    (key.wrapping_mul(0x9e37_79b1) >> 26) as usize % SYM_BUCKETS
+}
+
 impl<'a> Sema<'a> {
+    /// The symbols whose key falls in `key`'s bucket, newest first.
+    fn key_chain(&self, key: u32) -> impl Iterator<Item = (usize, &Sym)> + '_ {
+        let mut at = self.t.sym_heads.get(bucket(key)).copied().unwrap_or(NO_SYM);
+        core::iter::from_fn(move || {
+            let i = at as usize;
+            let s = self.t.syms.get(i)?;
+            at = s.next;
+            Some((i, s))
+        })
+    }
+
     pub(super) fn push_scope(&mut self, parent: u16, at: i16) -> R<u16> {
         let id = self.t.scopes.len();
         let max = self.lim.scopes_max;
@@ -60,7 +82,14 @@ impl<'a> Sema<'a> {
     pub(super) fn pop_scope(&mut self, prev: u16) {
         let popped = self.t.scopes.len().saturating_sub(1) as u16;
         if let Some(s) = self.t.scopes.pop() {
-            self.t.syms.truncate(s.sym_base as usize);
+            // Newest first: each symbol dropped is the head of its chain.
+            while self.t.syms.len() > s.sym_base as usize {
+                if let Some(x) = self.t.syms.pop() {
+                    if let Some(h) = self.t.sym_heads.get_mut(bucket(x.key)) {
+                        *h = x.next;
+                    }
+                }
+            }
             if !self.t.structs.is_empty() {
                 self.pop_structs(popped);
             }
@@ -84,13 +113,11 @@ impl<'a> Sema<'a> {
 
     pub(super) fn lookup(&self, name: &str) -> Option<usize> {
         let key = name_key(name);
-        (0..self.t.syms.len()).rev().find(|&i| {
-            self.t
-                .syms
-                .get(i)
-                .map(|s| s.key == key && same_name(self.sym_name(s), name) && self.visible(s.scope))
-                .unwrap_or(false)
-        })
+        self.key_chain(key)
+            .find(|(_, s)| {
+                s.key == key && same_name(self.sym_name(s), name) && self.visible(s.scope)
+            })
+            .map(|(i, _)| i)
     }
 
     pub(super) fn add_sym(
@@ -103,19 +130,18 @@ impl<'a> Sema<'a> {
     ) -> R<usize> {
         let cur = self.cur;
         let key = name_key(name);
-        if let Some(prev) = self
-            .t
-            .syms
-            .iter()
-            .find(|s| s.key == key && s.scope == cur && same_name(self.sym_name(s), name))
-        {
+        let prev = self
+            .key_chain(key)
+            .find(|(_, s)| s.key == key && s.scope == cur && same_name(self.sym_name(s), name))
+            .map(|(_, s)| (s.node, s.kind));
+        if let Some((prev_node, prev_kind)) = prev {
             let line = self
                 .toks
-                .get(self.node(prev.node).tok)
+                .get(self.node(prev_node).tok)
                 .map(|t| t.line)
                 .unwrap_or(0);
             if matches!(
-                prev.kind,
+                prev_kind,
                 SymKind::Position
                     | SymKind::FragCoord
                     | SymKind::FragDepth
@@ -148,6 +174,7 @@ impl<'a> Sema<'a> {
         let sym = Sym {
             name: name_ref,
             key,
+            next: self.t.sym_heads.get(bucket(key)).copied().unwrap_or(NO_SYM),
             kind,
             ty,
             scope: cur,
@@ -167,7 +194,11 @@ impl<'a> Sema<'a> {
                 max
             );
         }
-        Ok(self.t.syms.len() - 1)
+        let i = self.t.syms.len() - 1;
+        if let Some(h) = self.t.sym_heads.get_mut(bucket(key)) {
+            *h = i as u16;
+        }
+        Ok(i)
     }
 
     /// How a symbol records `name`: by offset when it is a slice of the source, else one of
