@@ -252,9 +252,9 @@ const BREAK_IF: u8 = 1;
 /// BREAK's `y`: [`BREAK_IF`] with the compare that computes c folded in: `dst = a CMP b` (code
 /// `x`), written as CMP writes it, then the lanes where it is true break.
 const BREAK_CMP: u8 = 2;
-/// [`BREAK_CMP`] with ICMP (`ints::run`, one component).
+/// [`BREAK_CMP`] with ICMP (`ints::compare_lanes`, one component).
 const BREAK_ICMP: u8 = 3;
-/// [`BREAK_CMP`] with UCMP (`ints::run`, one component).
+/// [`BREAK_CMP`] with UCMP (`ints::compare_lanes`, one component).
 const BREAK_UCMP: u8 = 4;
 
 const DNOP: DInst = DInst {
@@ -562,12 +562,10 @@ impl Executable {
                                     dst
                                 }
                                 BREAK_ICMP | BREAK_UCMP => {
-                                    let op = if d.y == BREAK_ICMP {
-                                        Op::ICmp
-                                    } else {
-                                        Op::UCmp
-                                    };
-                                    ints::run(simd, r, &DInst { op, ..*d }, m);
+                                    let signed = d.y == BREAK_ICMP;
+                                    let (x, y) = (&r[a][0], &r[b][0]);
+                                    let v = ints::compare_lanes(signed, d.x as i16, x, y);
+                                    put(&mut r[dst][0], &v, m);
                                     dst
                                 }
                                 _ => a,
@@ -768,6 +766,9 @@ impl Executable {
                         put(&mut r[dst][c], &v, m);
                     }
                 }
+                // The commonest integer op (loop counters), one component: inline, without
+                // the call and the second instruction-set trampoline of `ints::run`.
+                Op::IAdd if d.n == 1 => ints::iadd1(r, d, m),
                 crate::ir::int_ops!() => ints::run(simd, r, d, m),
                 Op::Sqrt => unary_lanes(
                     r,
