@@ -7,6 +7,7 @@
 //! checker.
 mod ircore_util;
 use ircore_util::p2::{compile_p2_vs, run_vs_lanes, tgsi_ok};
+use ircore_util::xorshift;
 use proptest::prelude::*;
 use shader::back::exec::lanes::{ALL_LANES, LANES};
 use shader::ir::*;
@@ -36,14 +37,8 @@ struct Gen {
 }
 
 impl Gen {
-    fn next(&mut self) -> u64 {
-        self.s ^= self.s << 13;
-        self.s ^= self.s >> 7;
-        self.s ^= self.s << 17;
-        self.s
-    }
     fn pick(&mut self, n: u64) -> u64 {
-        self.next() % n
+        xorshift(&mut self.s) % n
     }
     fn block(&mut self, depth: usize, in_loop: bool) -> Vec<St> {
         let n = 1 + self.pick(4) as usize;
@@ -199,42 +194,31 @@ fn eval(sts: &[St], x: &mut [i32; 4]) -> Flow {
             }
             St::For(_, k, c, body) => {
                 let mut i = 0;
-                let mut f = Flow::Normal;
-                while holds(*c, i, *k) {
-                    match eval(body, x) {
-                        Flow::Break => break,
-                        Flow::Return => {
-                            f = Flow::Return;
-                            break;
-                        }
-                        _ => {}
+                loop {
+                    if !holds(*c, i, *k) {
+                        break Flow::Normal;
+                    }
+                    if let Some(f) = iteration(body, x) {
+                        break f;
                     }
                     i += 1;
                 }
-                f
             }
             St::While(_, k, c, body) | St::Do(_, k, c, body) => {
                 let do_while = matches!(s, St::Do(..));
                 let mut w = 0;
-                let mut f = Flow::Normal;
                 loop {
                     if !do_while && !holds(*c, w, *k) {
-                        break;
+                        break Flow::Normal;
                     }
                     w += 1;
-                    match eval(body, x) {
-                        Flow::Break => break,
-                        Flow::Return => {
-                            f = Flow::Return;
-                            break;
-                        }
-                        _ => {}
+                    if let Some(f) = iteration(body, x) {
+                        break f;
                     }
                     if do_while && !holds(*c, w, *k) {
-                        break;
+                        break Flow::Normal;
                     }
                 }
-                f
             }
             St::Break => Flow::Break,
             St::Continue => Flow::Continue,
@@ -245,6 +229,15 @@ fn eval(sts: &[St], x: &mut [i32; 4]) -> Flow {
         }
     }
     Flow::Normal
+}
+
+/// One run of a loop body: Some(what the loop statement gives) when it leaves the loop.
+fn iteration(body: &[St], x: &mut [i32; 4]) -> Option<Flow> {
+    match eval(body, x) {
+        Flow::Break => Some(Flow::Normal),
+        Flow::Return => Some(Flow::Return),
+        _ => None,
+    }
 }
 
 fn attr(lane: usize) -> [f32; 4] {

@@ -22,14 +22,8 @@ struct Gen {
 }
 
 impl Gen {
-    fn next(&mut self) -> u64 {
-        self.s ^= self.s << 13;
-        self.s ^= self.s >> 7;
-        self.s ^= self.s << 17;
-        self.s
-    }
     fn pick(&mut self, n: u64) -> u64 {
-        self.next() % n
+        xorshift(&mut self.s) % n
     }
     fn var(&mut self) -> i16 {
         self.pool[self.pick(6) as usize]

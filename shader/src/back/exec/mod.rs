@@ -748,21 +748,8 @@ impl Executable {
                     }
                 }),
                 Op::CmpV => {
-                    let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
                     for c in 0..(d.n as usize).min(4) {
-                        let (x, y) = (&r[a][c], &r[b][c]);
-                        let mut v = [0.0; LANES];
-                        for l in 0..LANES {
-                            let t = match code {
-                                CmpCode::Lt => x[l] < y[l],
-                                CmpCode::Gt => x[l] > y[l],
-                                CmpCode::Le => x[l] <= y[l],
-                                CmpCode::Ge => x[l] >= y[l],
-                                CmpCode::Eq => x[l] == y[l],
-                                CmpCode::Ne => x[l] != y[l],
-                            };
-                            v[l] = if t { 1.0 } else { 0.0 };
-                        }
+                        let v = cmp_lanes(&r[a][c], &r[b][c], d.x);
                         put(&mut r[dst][c], &v, m);
                     }
                 }
