@@ -202,7 +202,7 @@ proptest! {
         let textures = [None, None, None, None];
         for module in [&original, &m] {
             let got = run_fs_lanes(module);
-            for l in 0..shader::back::exec::lanes::LANES {
+            for (l, _) in got[0].iter().enumerate() {
                 let ri = RefIn {
                     attrs: [[0.0; 4]; 8],
                     vars: [[0.0; 4]; 8],
