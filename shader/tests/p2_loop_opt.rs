@@ -4,6 +4,7 @@
 //! still verifies and still emits TGSI; and on hand-written loops it removes what it should.
 mod ircore_util;
 use ircore_util::p2::{run_fs_lanes, tgsi_ok};
+use ircore_util::reference::{reference, RefIn};
 use ircore_util::*;
 use proptest::prelude::*;
 use shader::ir::loopopt::optimize_loops;
@@ -21,14 +22,8 @@ struct Gen {
 }
 
 impl Gen {
-    fn next(&mut self) -> u64 {
-        self.s ^= self.s << 13;
-        self.s ^= self.s >> 7;
-        self.s ^= self.s << 17;
-        self.s
-    }
     fn pick(&mut self, n: u64) -> u64 {
-        self.next() % n
+        xorshift(&mut self.s) % n
     }
     fn var(&mut self) -> i16 {
         self.pool[self.pick(6) as usize]
@@ -72,7 +67,13 @@ impl Gen {
     }
     fn cond(&mut self) -> i16 {
         let c = self.b.temp();
-        let (a, b) = (self.operand(), self.operand());
+        let (a, b) = if self.pick(3) == 0 {
+            // gl_FragCoord.x against a threshold inside the 32 lanes: divergent lanes.
+            let k = 8.0 * self.pick(4) as f32 + 2.5;
+            (self.fc, self.b.konst(&[k]))
+        } else {
+            (self.operand(), self.operand())
+        };
         let code = [CmpCode::Lt, CmpCode::Ge, CmpCode::Ne][self.pick(3) as usize];
         self.b.inst(Op::Cmp, c, a, b, 1, code as i16, 0);
         c
@@ -109,7 +110,11 @@ impl Gen {
                 3 if in_loop => {
                     let c = self.cond();
                     self.b.inst(Op::If, -1, c, -1, 0, 0, 0);
-                    self.arith();
+                    // Half of them the bare exit test the executor fuses (`CMP; IF; BREAK;
+                    // ENDIF`, see `decode`'s `fuse_break_if`).
+                    if self.pick(2) == 0 {
+                        self.arith();
+                    }
                     let op = if self.pick(2) == 0 {
                         Op::Break
                     } else {
@@ -179,6 +184,37 @@ proptest! {
         // Idempotent: a second run finds nothing more.
         let mut again = m.clone();
         prop_assert!(!optimize_loops(&mut again));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    /// The executor (its exit tests fused into conditional BREAKs) against the scalar
+    /// reference interpreter, lane by lane (gl_FragCoord.x = the lane), before and after the
+    /// loop optimisation.
+    #[test]
+    fn fused_exit_tests_run_as_the_reference(seed in any::<u64>()) {
+        let original = random_loops(seed);
+        prop_assume!(verify(&original).is_ok());
+        let mut m = original.clone();
+        optimize_loops(&mut m);
+        let uniforms = [0.0f32; 128];
+        let textures = [None, None, None, None];
+        for module in [&original, &m] {
+            let got = run_fs_lanes(module);
+            for (l, _) in got[0].iter().enumerate() {
+                let ri = RefIn {
+                    attrs: [[0.0; 4]; 8],
+                    vars: [[0.0; 4]; 8],
+                    fragcoord: [l as f32, 0.0, 0.0, 0.0],
+                    uniforms: &uniforms,
+                    textures: &textures,
+                };
+                let want = reference(module, &ri).color;
+                let have = [got[0][l], got[1][l], got[2][l], got[3][l]];
+                prop_assert_eq!(have.map(f32::to_bits), want.map(f32::to_bits), "lane {}", l);
+            }
+        }
     }
 }
 

@@ -6,6 +6,14 @@ pub mod scene;
 use shader::ir::*;
 use shader::program::link::Program;
 
+/// The next state of a xorshift64 generator (the random program generators' source).
+pub fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
 pub fn name(s: &str) -> Name {
     let mut n = Name::new();
     n.push_str(s).unwrap();

@@ -2,7 +2,10 @@
 //! IF/ELSE jump targets, the fragment varying remap, the zeroed-before-read temps, the constant
 //! bank, copy propagation, dead code, components actually read, and the fused texture-sample
 //! colour.
-use super::{DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, DNOP, NOT_UNIFORM};
+use super::{
+    DInst, Executable, ALIAS_BIAS, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF,
+    BREAK_UCMP, DNOP, NOT_UNIFORM,
+};
 use crate::ir::opt::effects;
 use crate::ir::regalloc::renumber;
 use crate::ir::verify::{verify, VerifyError};
@@ -528,9 +531,91 @@ impl Executable {
                 }
             }
         }
+        e.fuse_break_if();
         e.color_always = !e.has_flow && m.insts.iter().any(|i| i.op == Op::StoreColor);
         e.fuse_sample_color();
         Ok(e)
+    }
+
+    /// A loop's exit test `IF c; BREAK; ENDIF` (every `while`/`for` condition and every
+    /// `if (..) break;`) becomes one conditional BREAK: `y` = [`BREAK_IF`], `a` = c. When the
+    /// instruction before it is a one-component CMP, ICMP or UCMP writing c, that is folded in
+    /// too (`y` = [`BREAK_CMP`], [`BREAK_ICMP`] or [`BREAK_UCMP`], with the compare's `dst`, `a`,
+    /// `b`, `x`, `n`): it still writes c, under the same mask. One dispatch instead of three or
+    /// four, with the same lanes leaving (see the executor's BREAK). Runs after the dead-code
+    /// compaction; IF/ELSE/LOOP/ENDLOOP jumps are remapped (nothing else jumps to the removed
+    /// IF, BREAK and ENDIF but the IF itself).
+    fn fuse_break_if(&mut self) {
+        let len = (self.len as usize).min(IR_CAP);
+        // No loop (every profile-1 module): nothing to do.
+        if !self.code.iter().take(len).any(|d| d.op == Op::Break) {
+            return;
+        }
+        let mut map = [0u16; IR_CAP];
+        let mut w = 0usize;
+        let mut i = 0usize;
+        // Reads run ahead of the write index (w <= i), so the code is rewritten in place.
+        let at = |code: &[DInst; IR_CAP], i: usize| code.get(i).copied().unwrap_or(DNOP);
+        let exit = |code: &[DInst; IR_CAP], k: usize| {
+            let (f, b, e) = (at(code, k), at(code, k + 1), at(code, k + 2));
+            k + 2 < len
+                && f.op == Op::If
+                && b.op == Op::Break
+                && b.y == 0
+                && e.op == Op::Endif
+                && f.jump as usize == k + 2
+        };
+        while i < len {
+            let d = at(&self.code, i);
+            let kind = match d.op {
+                Op::Cmp => BREAK_CMP,
+                Op::ICmp if d.n == 1 => BREAK_ICMP,
+                Op::UCmp if d.n == 1 => BREAK_UCMP,
+                _ => 0,
+            };
+            let (fused, take) =
+                if kind != 0 && exit(&self.code, i + 1) && at(&self.code, i + 1).a == d.dst {
+                    (
+                        DInst {
+                            op: Op::Break,
+                            y: kind,
+                            n: 1,
+                            jump: 0,
+                            ..d
+                        },
+                        4,
+                    )
+                } else if exit(&self.code, i) {
+                    (
+                        DInst {
+                            op: Op::Break,
+                            y: BREAK_IF,
+                            a: d.a,
+                            ..DNOP
+                        },
+                        3,
+                    )
+                } else {
+                    (d, 1)
+                };
+            for m in map.iter_mut().skip(i).take(take) {
+                *m = w as u16;
+            }
+            if let Some(slot) = self.code.get_mut(w) {
+                *slot = fused;
+            }
+            w += 1;
+            i += take;
+        }
+        for d in self.code.iter_mut().take(w) {
+            if matches!(d.op, Op::If | Op::Else | Op::Loop | Op::EndLoop) {
+                d.jump = map.get(d.jump as usize).copied().unwrap_or(0);
+            }
+        }
+        for d in self.code.iter_mut().skip(w).take(len - w) {
+            *d = DNOP;
+        }
+        self.len = w as u16;
     }
 
     /// A fragment stage whose colour is a texture sample as it is (SAMPLE R; ...; STORE_COLOR

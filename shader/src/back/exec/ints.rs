@@ -116,6 +116,43 @@ pub(super) fn run(simd: Simd, r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask) {
     )
 }
 
+/// ICMP (`signed`) or UCMP with code `aux` of every lane: 1.0 or 0.0.
+#[inline(always)]
+pub(super) fn compare_lanes(signed: bool, aux: i16, x: &Lanes, y: &Lanes) -> Lanes {
+    let code = CmpCode::from_i16(aux).unwrap_or(CmpCode::Eq);
+    if signed {
+        let s = |x: u32| x as i32;
+        match code {
+            CmpCode::Lt => cmp(x, y, |x, y| (s(x) < s(y)) as u32),
+            CmpCode::Gt => cmp(x, y, |x, y| (s(x) > s(y)) as u32),
+            CmpCode::Le => cmp(x, y, |x, y| (s(x) <= s(y)) as u32),
+            CmpCode::Ge => cmp(x, y, |x, y| (s(x) >= s(y)) as u32),
+            CmpCode::Eq => cmp(x, y, |x, y| (x == y) as u32),
+            CmpCode::Ne => cmp(x, y, |x, y| (x != y) as u32),
+        }
+    } else {
+        match code {
+            CmpCode::Lt => cmp(x, y, |x, y| (x < y) as u32),
+            CmpCode::Gt => cmp(x, y, |x, y| (x > y) as u32),
+            CmpCode::Le => cmp(x, y, |x, y| (x <= y) as u32),
+            CmpCode::Ge => cmp(x, y, |x, y| (x >= y) as u32),
+            CmpCode::Eq => cmp(x, y, |x, y| (x == y) as u32),
+            CmpCode::Ne => cmp(x, y, |x, y| (x != y) as u32),
+        }
+    }
+}
+
+/// IADD of one component, inlined into the interpreter (same bits as [`run`]'s).
+#[inline(always)]
+pub(super) fn iadd1(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask) {
+    let v = bits2(
+        &r[d.a as usize & REG_MASK][0],
+        &r[d.b as usize & REG_MASK][0],
+        u32::wrapping_add,
+    );
+    put(&mut r[d.dst as usize & REG_MASK][0], &v, m);
+}
+
 /// One lane loop per op (the op is chosen once per component, not per lane), so the loops
 /// that have SIMD forms (add, sub, mul, bit ops, shifts, min/max, compares, conversions to
 /// float) vectorise; the division family stays lane by lane. Each lane gives the bits of
@@ -137,29 +174,7 @@ fn run_lanes(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask) {
                 CVT_U2F => each(x, |x| x.to_bits() as f32),
                 kind => each(x, |x| convert(kind, x)),
             },
-            Op::ICmp | Op::UCmp => {
-                let code = CmpCode::from_i16(aux).unwrap_or(CmpCode::Eq);
-                if d.op == Op::ICmp {
-                    let s = |x: u32| x as i32;
-                    match code {
-                        CmpCode::Lt => cmp(x, y, |x, y| (s(x) < s(y)) as u32),
-                        CmpCode::Gt => cmp(x, y, |x, y| (s(x) > s(y)) as u32),
-                        CmpCode::Le => cmp(x, y, |x, y| (s(x) <= s(y)) as u32),
-                        CmpCode::Ge => cmp(x, y, |x, y| (s(x) >= s(y)) as u32),
-                        CmpCode::Eq => cmp(x, y, |x, y| (x == y) as u32),
-                        CmpCode::Ne => cmp(x, y, |x, y| (x != y) as u32),
-                    }
-                } else {
-                    match code {
-                        CmpCode::Lt => cmp(x, y, |x, y| (x < y) as u32),
-                        CmpCode::Gt => cmp(x, y, |x, y| (x > y) as u32),
-                        CmpCode::Le => cmp(x, y, |x, y| (x <= y) as u32),
-                        CmpCode::Ge => cmp(x, y, |x, y| (x >= y) as u32),
-                        CmpCode::Eq => cmp(x, y, |x, y| (x == y) as u32),
-                        CmpCode::Ne => cmp(x, y, |x, y| (x != y) as u32),
-                    }
-                }
-            }
+            Op::ICmp | Op::UCmp => compare_lanes(d.op == Op::ICmp, aux, x, y),
             Op::IAdd => bits2(x, y, u32::wrapping_add),
             Op::ISub => bits2(x, y, u32::wrapping_sub),
             Op::IMul => bits2(x, y, u32::wrapping_mul),
@@ -311,7 +326,21 @@ mod tests {
                         ..super::super::DNOP
                     };
                     let before = r[3];
+                    // The interpreter's inlined forms, on a copy: the same bits as `run`'s
+                    // first component.
+                    let mut inl = r;
+                    match op {
+                        Op::IAdd => iadd1(&mut inl, &d, m),
+                        Op::ICmp | Op::UCmp => {
+                            let v = compare_lanes(op == Op::ICmp, aux, &inl[1][0], &inl[2][0]);
+                            put(&mut inl[3][0], &v, m);
+                        }
+                        _ => {}
+                    }
                     run(simd, &mut r, &d, m);
+                    if matches!(op, Op::IAdd | Op::ICmp | Op::UCmp) {
+                        assert_eq!(inl[3][0].map(f32::to_bits), r[3][0].map(f32::to_bits));
+                    }
                     for c in 0..4 {
                         for l in 0..LANES {
                             let want = if m & (1 << l) != 0 {

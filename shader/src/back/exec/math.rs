@@ -25,6 +25,24 @@ pub(super) fn floor_small(x: f32) -> i32 {
     n - ((r - MAGIC > x) as i32)
 }
 
+/// libm's `floorf`, bit for bit (NaN and infinities as they are, -0.0 stays -0.0, -0.5 gives
+/// -1.0), with float adds, compares and selects only, so lane loops using it vectorize (the
+/// library call was one call per lane): below 2^23, |x| + 2^23 - 2^23 is |x| rounded to an
+/// integer (exactly: the sum's unit in the last place is 1), and one less when that is above x;
+/// from 2^23 on every float is an integer.
+#[inline(always)]
+pub(super) fn floor_f32(x: f32) -> f32 {
+    const TWO23: f32 = 8_388_608.0;
+    let a = x.abs();
+    let r = ((a + TWO23) - TWO23).copysign(x);
+    let f = if r > x { r - 1.0 } else { r };
+    if a < TWO23 {
+        f
+    } else {
+        x
+    }
+}
+
 /// floor(x) as i32, saturating (NaN -> 0): no overflow on any input.
 #[inline(always)]
 pub(super) fn floor_i32(x: f32) -> i32 {
@@ -451,6 +469,46 @@ mod tests {
                     got[l]
                 );
             }
+        }
+    }
+
+    #[test]
+    fn floor_f32_is_libm_floorf_bit_for_bit() {
+        let check = |x: f32| {
+            assert_eq!(
+                floor_f32(x).to_bits(),
+                libm::floorf(x).to_bits(),
+                "{:08x}",
+                x.to_bits()
+            );
+        };
+        // Every 4099th bit pattern (all exponents, both signs, NaNs and infinities)...
+        let mut b = 0u32;
+        while let Some(n) = b.checked_add(4099) {
+            check(f32::from_bits(b));
+            b = n;
+        }
+        // ... every float around the 2^23 boundary and near 0, and halves and quarters.
+        for k in 0..1 << 16 {
+            for base in [8_388_608.0f32, 4_194_304.0, 1.0, 0.0] {
+                let x = f32::from_bits(base.to_bits().wrapping_add(k).wrapping_sub(1 << 15));
+                check(x);
+                check(-x);
+            }
+            let q = k as f32 * 0.25 - 8192.0;
+            check(q);
+            check(q + 0.5);
+        }
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ] {
+            check(x);
         }
     }
 

@@ -238,13 +238,24 @@ struct DInst {
     /// aux: immediate base, selectors, lane, CMP code, unit, location, slot.
     x: u8,
     /// aux2: SETLANE source lane; SAMPLE: 1 when it also is the colour output (see
-    /// `fuse_sample_color`).
+    /// `fuse_sample_color`); BREAK: a fused conditional break ([`BREAK_IF`] and after).
     y: u8,
     /// IF: index of its ELSE or ENDIF; ELSE: index of its ENDIF; LOOP: index of its ENDLOOP;
     /// ENDLOOP: index of its LOOP. (A LOOP keeps its iteration bound little-endian in `dst`,
     /// `a`, `b`, `x`, and in `y` 1 when it spends the invocation budget.)
     jump: u16,
 }
+
+/// BREAK's `y`: a plain BREAK (0), or one fused with the `IF c` and `ENDIF` around it (see
+/// `decode`'s `fuse_break_if`): the lanes of the current mask where c (`a`) is not 0 break.
+const BREAK_IF: u8 = 1;
+/// BREAK's `y`: [`BREAK_IF`] with the compare that computes c folded in: `dst = a CMP b` (code
+/// `x`), written as CMP writes it, then the lanes where it is true break.
+const BREAK_CMP: u8 = 2;
+/// [`BREAK_CMP`] with ICMP (`ints::compare_lanes`, one component).
+const BREAK_ICMP: u8 = 3;
+/// [`BREAK_CMP`] with UCMP (`ints::compare_lanes`, one component).
+const BREAK_UCMP: u8 = 4;
 
 const DNOP: DInst = DInst {
     op: Op::Nop,
@@ -546,6 +557,44 @@ impl Executable {
                         }
                         continue;
                     }
+                    Op::Break if d.y != 0 => {
+                        // `[c = a CMP b;] IF c; BREAK; ENDIF` in one step: the same lanes
+                        // leave, and the mask after it is the one ENDIF restored.
+                        let mut gone: Mask = 0;
+                        if cur != 0 {
+                            let m = if full { ALL_LANES } else { cur };
+                            let c = match d.y {
+                                BREAK_CMP => {
+                                    let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
+                                    put(&mut r[dst][0], &v, m);
+                                    dst
+                                }
+                                BREAK_ICMP | BREAK_UCMP => {
+                                    let signed = d.y == BREAK_ICMP;
+                                    let (x, y) = (&r[a][0], &r[b][0]);
+                                    let v = ints::compare_lanes(signed, d.x as i16, x, y);
+                                    put(&mut r[dst][0], &v, m);
+                                    dst
+                                }
+                                _ => a,
+                            };
+                            for (l, v) in r[c][0].iter().enumerate() {
+                                if *v != 0.0 {
+                                    gone |= 1 << l;
+                                }
+                            }
+                            gone &= cur;
+                        }
+                        if gone != 0 {
+                            if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                                f.running &= !gone;
+                            }
+                            lm &= !gone;
+                        }
+                        cur &= alive & lm;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                        continue;
+                    }
                     Op::Break => {
                         if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
                             f.running &= !cur;
@@ -689,11 +738,11 @@ impl Executable {
                     |x| trig_lanes(x, 1),
                 ),
                 Op::Trunc => unary(r, d, m, libm::truncf),
-                Op::Floor => unary(r, d, m, libm::floorf),
+                Op::Floor => unary(r, d, m, math::floor_f32),
                 Op::Ddx => unary_lanes(r, d, m, self::quad::ddx),
                 Op::Ddy => unary_lanes(r, d, m, self::quad::ddy),
                 Op::Ceil => unary(r, d, m, libm::ceilf),
-                Op::Fract => unary(r, d, m, |x| x - libm::floorf(x)),
+                Op::Fract => unary(r, d, m, |x| x - math::floor_f32(x)),
                 Op::RoundEven => unary(r, d, m, libm::rintf),
                 Op::Exp2 => unary(r, d, m, libm::exp2f),
                 Op::Log2 => unary(r, d, m, libm::log2f),
@@ -707,24 +756,14 @@ impl Executable {
                     }
                 }),
                 Op::CmpV => {
-                    let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
                     for c in 0..(d.n as usize).min(4) {
-                        let (x, y) = (&r[a][c], &r[b][c]);
-                        let mut v = [0.0; LANES];
-                        for l in 0..LANES {
-                            let t = match code {
-                                CmpCode::Lt => x[l] < y[l],
-                                CmpCode::Gt => x[l] > y[l],
-                                CmpCode::Le => x[l] <= y[l],
-                                CmpCode::Ge => x[l] >= y[l],
-                                CmpCode::Eq => x[l] == y[l],
-                                CmpCode::Ne => x[l] != y[l],
-                            };
-                            v[l] = if t { 1.0 } else { 0.0 };
-                        }
+                        let v = cmp_lanes(&r[a][c], &r[b][c], d.x);
                         put(&mut r[dst][c], &v, m);
                     }
                 }
+                // The commonest integer op (loop counters), one component: inline, without
+                // the call and the second instruction-set trampoline of `ints::run`.
+                Op::IAdd if d.n == 1 => ints::iadd1(r, d, m),
                 crate::ir::int_ops!() => ints::run(simd, r, d, m),
                 Op::Sqrt => unary_lanes(
                     r,
@@ -744,20 +783,7 @@ impl Executable {
                     put(&mut r[dst][0], &s, m);
                 }
                 Op::Cmp => {
-                    let (x, y) = (&r[a][0], &r[b][0]);
-                    let code = CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq);
-                    let mut v = [0.0; LANES];
-                    for l in 0..LANES {
-                        let t = match code {
-                            CmpCode::Lt => x[l] < y[l],
-                            CmpCode::Gt => x[l] > y[l],
-                            CmpCode::Le => x[l] <= y[l],
-                            CmpCode::Ge => x[l] >= y[l],
-                            CmpCode::Eq => x[l] == y[l],
-                            CmpCode::Ne => x[l] != y[l],
-                        };
-                        v[l] = if t { 1.0 } else { 0.0 };
-                    }
+                    let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
                     put(&mut r[dst][0], &v, m);
                 }
                 Op::MulMV => {
@@ -961,6 +987,25 @@ impl Executable {
     }
 }
 
+/// CMP's result per lane (1.0 or +0.0) for code `code` (a [`CmpCode`]).
+#[inline(always)]
+fn cmp_lanes(x: &Lanes, y: &Lanes, code: u8) -> Lanes {
+    let code = CmpCode::from_i16(code as i16).unwrap_or(CmpCode::Eq);
+    let mut v = [0.0; LANES];
+    for l in 0..LANES {
+        let t = match code {
+            CmpCode::Lt => x[l] < y[l],
+            CmpCode::Gt => x[l] > y[l],
+            CmpCode::Le => x[l] <= y[l],
+            CmpCode::Ge => x[l] >= y[l],
+            CmpCode::Eq => x[l] == y[l],
+            CmpCode::Ne => x[l] != y[l],
+        };
+        v[l] = if t { 1.0 } else { 0.0 };
+    }
+    v
+}
+
 /// Bit `l` of a lane mask, per lane: the branch-free masked loops below test `m & LANE_BIT[l]`
 /// for every lane at once (a broadcast, an AND and a compare per 4 or 8 lanes), so LLVM turns
 /// them into SIMD blends rather than one branch per lane.
@@ -995,10 +1040,20 @@ fn put(dst: &mut Lanes, v: &Lanes, m: Mask) {
     if m == ALL_LANES {
         *dst = *v;
     } else {
+        // On the bits, with an all-ones or zero word per lane: a float select here became
+        // one tested branch and a scalar store per lane (and the 32 lane tests, hoisted out
+        // of the component loop, were spilled to the stack before every op, even a full one).
         for l in 0..LANES {
-            dst[l] = if m & LANE_BIT[l] != 0 { v[l] } else { dst[l] };
+            let keep = lane_word(m, l);
+            dst[l] = f32::from_bits((v[l].to_bits() & keep) | (dst[l].to_bits() & !keep));
         }
     }
+}
+
+/// All ones when lane `l` is in `m`, else zero (a compare per 4 or 8 lanes, see `LANE_BIT`).
+#[inline(always)]
+fn lane_word(m: Mask, l: usize) -> u32 {
+    0u32.wrapping_sub((m & LANE_BIT[l] != 0) as u32)
 }
 
 #[inline(always)]
@@ -1014,8 +1069,10 @@ fn fill(dst: &mut Lanes, k: f32, m: Mask) {
     if m == ALL_LANES {
         *dst = [k; LANES];
     } else {
+        let k = k.to_bits();
         for l in 0..LANES {
-            dst[l] = if m & LANE_BIT[l] != 0 { k } else { dst[l] };
+            let keep = lane_word(m, l);
+            dst[l] = f32::from_bits((k & keep) | (dst[l].to_bits() & !keep));
         }
     }
 }

@@ -10,11 +10,13 @@
 //! starts spends one of the invocation's `P2_LOOP_BUDGET` iterations; once spent, every
 //! budgeted loop ends for that invocation as if by `break` (the documented deviation from
 //! GLSL). `while (c) s` is `LOOP; if (!c) BREAK; s; ENDLOOP`.
-//! Where `continue` must still run code after the body (a `for` step, a `do` condition), and in
-//! every loop whose body has a `continue`, the body sits in a one-trip wrapper loop: `continue`
-//! leaves the wrapper, `break` sets a flag and leaves it, and the flag breaks the loop itself
-//! after the wrapper. So the front end never emits the IR's CONTINUE: virglrenderer (0.10)
-//! cannot translate TGSI's CONT (it logs "failed to convert opcode 96"; the picture is wrong).
+//! In every loop whose body has a `continue` (of its own), the body sits in a one-trip wrapper
+//! loop: `continue` leaves the wrapper (so a `for` step or a `do` condition still runs after
+//! it), `break` sets a flag and leaves it, and the flag breaks the loop itself after the
+//! wrapper. So the front end never emits the IR's CONTINUE: virglrenderer (0.10) cannot
+//! translate TGSI's CONT (it logs "failed to convert opcode 96"; the picture is wrong). A body
+//! with `break`s and no `continue` has no wrapper: its BREAK leaves the loop itself (issue
+//! 14: the wrapper cost the fractal 4-5 dispatches an iteration).
 use super::types::*;
 use super::{Sema, SymKind, R};
 use crate::front::ast::*;
@@ -87,14 +89,46 @@ impl<'a> Sema<'a> {
             );
         }
         let t = self.mat(c)?;
-        let z = self.mat(Val::konst(Type::Bool, [0.0; 4]))?;
-        let nt = self.temp(1)?;
-        self.emit(Op::Cmp, Type::Bool, 1, nt, t, z, CmpCode::Eq as i16, 0)?;
+        let nt = if self.negate_last_icmp(t, mark) {
+            t
+        } else {
+            let z = self.mat(Val::konst(Type::Bool, [0.0; 4]))?;
+            let nt = self.temp(1)?;
+            self.emit(Op::Cmp, Type::Bool, 1, nt, t, z, CmpCode::Eq as i16, 0)?;
+            nt
+        };
         self.emit(Op::If, Type::None, 0, -1, nt, -1, 0, 0)?;
         self.ctl(Op::Break)?;
         self.ctl(Op::Endif)?;
         self.ntemp = mark;
         Ok(())
+    }
+
+    /// When the last instruction emitted is an integer compare into `t`, a scratch temp of this
+    /// statement (from `mark` on, so no variable), negates its code in place (`a < b` becomes
+    /// `a >= b`) and returns true: `t == false` then costs no second compare. Exact: an
+    /// integer compare has no unordered case, and its result is 0 or 1.0 as the `cmp eq 0`'s.
+    fn negate_last_icmp(&mut self, t: i16, mark: u16) -> bool {
+        if self.dry || (t as i32) < mark as i32 {
+            return false;
+        }
+        let Some(last) = self.module.insts.last_mut() else {
+            return false;
+        };
+        if !matches!(last.op, Op::ICmp | Op::UCmp) || last.dst != t || last.lanes != 1 {
+            return false;
+        }
+        let neg = match CmpCode::from_i16(last.aux) {
+            Some(CmpCode::Lt) => CmpCode::Ge,
+            Some(CmpCode::Ge) => CmpCode::Lt,
+            Some(CmpCode::Gt) => CmpCode::Le,
+            Some(CmpCode::Le) => CmpCode::Gt,
+            Some(CmpCode::Eq) => CmpCode::Ne,
+            Some(CmpCode::Ne) => CmpCode::Eq,
+            None => return false,
+        };
+        last.aux = neg as i16;
+        true
     }
 
     /// Opens the IR loop of a source loop (and its wrapper when `wrapped`), `trips` its proven
@@ -143,22 +177,28 @@ impl<'a> Sema<'a> {
             self.emit(Op::If, Type::None, 0, -1, flag, -1, 0, 0)?;
             self.ctl(Op::Break)?;
             self.ctl(Op::Endif)?;
-            self.returned_break()?;
+            if self.may_return(body, 0) {
+                self.returned_break()?;
+            }
         }
         r
     }
 
-    fn close_loop(&mut self, work: u32) -> R<()> {
+    /// Closes the IR loop of a source loop whose body is statement `body`.
+    fn close_loop(&mut self, work: u32, body: i16) -> R<()> {
         self.loop_work = work;
         self.dloops.pop();
         self.ctl(Op::EndLoop)?;
-        self.after_inner_loop()
+        self.after_inner_loop(body)
     }
 
-    /// After an IR loop that may have been left by a `return` (its lanes broke out): when still
-    /// inside a loop of this function, those lanes leave that one too.
-    pub(super) fn after_inner_loop(&mut self) -> R<()> {
-        if self.dloops.len() > self.loop_base {
+    /// After an IR loop (body statement `body`) that may have been left by a `return` (its
+    /// lanes broke out): when still inside a loop of this function, those lanes leave that one
+    /// too. A body without a `return` statement needs no check: only its own `return`s break
+    /// out of this function's loops (an inlined call's `return` has the callee's flag and
+    /// loop base), so the flag cannot have changed inside it.
+    pub(super) fn after_inner_loop(&mut self, body: i16) -> R<()> {
+        if self.dloops.len() > self.loop_base && self.may_return(body, 0) {
             self.returned_break()?;
         }
         Ok(())
@@ -188,11 +228,8 @@ impl<'a> Sema<'a> {
         self.jump_check(i)?;
         // A `continue` always leaves a one-trip wrapper: the IR's CONTINUE is never emitted,
         // since virglrenderer (0.10) cannot translate TGSI's CONT ("failed to convert opcode").
-        let wrapped = if do_while {
-            self.has_jump(n.b, 0)
-        } else {
-            self.has_continue(n.b, 0)
-        };
+        // A body with only `break`s needs none: its BREAK leaves the loop itself.
+        let wrapped = self.has_continue(n.b, 0);
         let work = self.open_loop(wrapped, None)?;
         let mut r = Ok(());
         if !do_while {
@@ -204,7 +241,7 @@ impl<'a> Sema<'a> {
         if r.is_ok() && do_while {
             r = self.break_unless(n.a);
         }
-        let c = self.close_loop(work);
+        let c = self.close_loop(work, n.b);
         r.and(c)
     }
 
@@ -231,8 +268,8 @@ impl<'a> Sema<'a> {
                 break;
             }
         }
-        // A step to run after `continue`, or a `continue` at all (see `while_stmt`).
-        let wrapped = (n.c >= 0 && self.has_jump(n.d, 0)) || self.has_continue(n.d, 0);
+        // A `continue` (see `while_stmt`; the step runs after the wrapper).
+        let wrapped = self.has_continue(n.d, 0);
         let work = self.open_loop(wrapped, trips)?;
         let mut r = Ok(());
         if n.b >= 0 {
@@ -253,7 +290,7 @@ impl<'a> Sema<'a> {
             }
             self.ntemp = mark;
         }
-        let c = self.close_loop(work);
+        let c = self.close_loop(work, n.d);
         r.and(c)
     }
 

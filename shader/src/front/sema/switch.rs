@@ -169,7 +169,7 @@ impl<'a> Sema<'a> {
         self.dloops.pop();
         self.emit(Op::EndLoop, Type::None, 0, -1, -1, -1, 0, 0)?;
         r?;
-        self.after_inner_loop()?;
+        self.after_inner_loop(n.b)?;
         if cont >= 0 {
             self.emit(Op::If, Type::None, 0, -1, cont, -1, 0, 0)?;
             self.jump_stmt(i, false)?;
