@@ -689,7 +689,7 @@ impl<'a> Sema<'a> {
             }
         }
         let Some(s) = self.lookup(name) else {
-            bail!(self, i, "unknown function '{}'", name);
+            return self.unknown_name(i, name, "function");
         };
         let Some(sym) = self.sym(s) else {
             return Err(());

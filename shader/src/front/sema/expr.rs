@@ -228,7 +228,7 @@ impl<'a> Sema<'a> {
             if self.is_builtin(name) {
                 bail!(self, i, "'{}' is a built-in function, not a value", name);
             }
-            bail!(self, i, "unknown identifier '{}'", name);
+            return self.unknown_name(i, name, "identifier");
         };
         let Some(sym) = self.sym(s) else {
             return Err(());

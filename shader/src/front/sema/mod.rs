@@ -50,6 +50,7 @@ mod ints;
 mod ioblock;
 mod loops;
 mod p2types;
+mod removed;
 mod scope;
 mod stmt;
 mod switch;

@@ -1153,7 +1153,7 @@ impl<'a> Sema<'a> {
             (Kind::Ident, None) => {
                 let name = self.name_of(i);
                 let Some(s) = self.lookup(name) else {
-                    bail!(self, i, "unknown identifier '{}'", name);
+                    return self.unknown_name(i, name, "identifier");
                 };
                 let Some(sym) = self.sym(s) else {
                     return Err(());
