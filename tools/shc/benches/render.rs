@@ -113,7 +113,7 @@ fn time_software(c: &Case) -> Result<(f64, u64), String> {
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratch = Box::new(shader::back::raster::Scratch::new());
+    let mut scratch = Box::new(render_cmd::jit_scratch());
     let t0 = Instant::now();
     let stats = soft
         .draw(&mut scratch, &mut color, &mut depth)
@@ -138,7 +138,7 @@ fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String>
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+    let mut scratches: Vec<Scratch> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
     let workers = Threads(threads);
     let t0 = Instant::now();
     let stats = soft

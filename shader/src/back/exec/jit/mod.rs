@@ -653,10 +653,53 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     })
 }
 
+/// One stage's compiled code as the host holds it (the `jitmem` crate implements it with its
+/// executable mapping and a frame per thread): the rasterizer prepares it once per draw on each
+/// worker thread, then runs every dispatch of that stage through it.
+pub trait CompiledStage: Sync {
+    /// Fills the calling thread's frame for `exe` (an executable with this code:
+    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frame`] does.
+    fn prepare(&self, exe: &Executable, uniforms: &[f32]);
+    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`.
+    fn run(
+        &self,
+        exe: &Executable,
+        inputs: &Inputs,
+        fragcoord: &Vec4x,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Mask;
+}
+
+/// A host's compiler of executables: the rasterizer asks it once per draw and stage
+/// (`raster::Scratch::set_jit`).
+pub trait Jit: Sync {
+    /// The compiled code of `exe`, or None when [`compile`] refused it (the interpreter then
+    /// runs the whole module) or the host has none.
+    fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage>;
+}
+
 /// How generated code is called for one group: `(frame, inputs, fragcoord, outputs, group)`.
 pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
 
 impl Executable {
+    /// Whether [`compile`] makes the same code for `self` and `other` (the same decoded
+    /// instructions and zeroed temps): code compiled from one runs the other, on a frame
+    /// prepared for the one it runs.
+    pub fn same_code(&self, other: &Executable) -> bool {
+        self.has_flow == other.has_flow
+            && self.code.get(..self.len as usize) == other.code.get(..other.len as usize)
+            && self.zero.get(..self.nzero as usize) == other.zero.get(..other.nzero as usize)
+    }
+
+    /// Hashes what [`Self::same_code`] compares (a host's cache key).
+    pub fn hash_code<H: core::hash::Hasher>(&self, h: &mut H) {
+        use core::hash::Hash;
+        self.has_flow.hash(h);
+        self.code.get(..self.len as usize).hash(h);
+        self.zero.get(..self.nzero as usize).hash(h);
+    }
+
     /// Fills `frame` for the draws of this executable with these uniforms: the uniforms, the
     /// immediates CONSTs read and the bank registers (as the interpreter loads them). Call it
     /// whenever the executable or the uniforms change; [`Self::run_compiled`] reads it.
