@@ -12,7 +12,11 @@
 //!   bytes), whose encoder emits only AVX register ops and loads and stores addressed
 //!   `[arg + d]` with `d + width` inside that argument's region (`jit::limits()`: the frame,
 //!   or the struct less the last group's offset), stores only through the frame and output
-//!   pointers, no other memory, stack or calls, and ends in `vzeroupper; ret`; and because it
+//!   pointers, no other memory, and ends in `vzeroupper; ret`. Its only calls are to the
+//!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW, SIN, COS
+//!   on the frame's slots, indices masked), with the frame pointer it was given as the first
+//!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
+//!   16-byte aligned, and those registers popped after; its only stack use is that; and because it
 //!   is built only when the CPU has AVX2 (checked at run time).
 //!
 //! [`jit`] is the rasterizer's hook (`shader::back::raster::Scratch::set_jit`): a process-wide

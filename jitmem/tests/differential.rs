@@ -269,6 +269,78 @@ fn register_pressure_spills_match_interpreter() {
     );
 }
 
+/// Matrix times vector (MULMV): every column count, the result written after every component
+/// is computed (the destination may be the vector or a column).
+#[test]
+fn matrices_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let vs = "#version 330
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform mat4 m;
+uniform mat3 n;
+out vec4 v0;
+out vec3 v1;
+out vec2 v2;
+void main() {
+    gl_Position = m * p;
+    v0 = m * (m * q);
+    v1 = n * q.xyz + n * p.zyx;
+    v2 = (n * q.wzy).xy - p.xy;
+}
+";
+    check(&compile(Stage::Vertex, vs), 90, 71);
+    let vs2 = "#version 330
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform vec4 u;
+out vec4 v0;
+void main() {
+    mat4 a = mat4(p, q, p * u, q - u);
+    gl_Position = a * q;
+    v0 = a * (a * u);
+}
+";
+    check(&compile(Stage::Vertex, vs2), 90, 72);
+}
+
+/// POW, SIN and COS through the Rust helpers (`jit::Helper`): operands from YMMs, bank
+/// constants, uniforms and inputs, values live across the call (stored and reloaded), and
+/// results read by later code.
+#[test]
+fn math_call_outs_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    check(&frag("c = pow(a, b);"), 120, 81);
+    check(
+        &frag("c = pow(abs(a), vec4(2.0, 0.5, 16.0, 3.0)) + pow(u, w);"),
+        120,
+        82,
+    );
+    check(
+        &frag("c = vec4(sin(a.xy), cos(b.zw)) * u + sin(w * 100.0);"),
+        120,
+        83,
+    );
+    check(
+        &frag(
+            "vec4 t0 = a * u; vec4 t1 = b * w; vec4 t2 = a + b; vec4 t3 = a - w; \
+             vec4 s = sin(t0 + t3); vec4 p = pow(abs(t1), t2.yxwz); \
+             c = (t0 + t1) * (t2 - t3) + s * p + cos(t2) - t1 * s;",
+        ),
+        120,
+        84,
+    );
+    check(
+        &frag("float x = max(dot(a.xyz, b.xyz), 0.0); c = vec4(pow(x, 32.0)) * u + cos(x) * w;"),
+        120,
+        85,
+    );
+}
+
 #[test]
 fn control_flow_falls_back() {
     if !have_avx2() {

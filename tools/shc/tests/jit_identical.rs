@@ -94,7 +94,12 @@ fn compiled_runner_draws_every_picture_the_interpreter_draws() {
                         compiled += 1;
                         report.push(format!("{:?} compiled", stage));
                     }
-                    Err(e) => report.push(format!("{:?} {:?}", stage, e)),
+                    Err(e) => report.push(format!(
+                        "{:?} {:?} (refused: {:?})",
+                        stage,
+                        e,
+                        shader::back::exec::jit::refused_ops::<32>(exe)
+                    )),
                 }
             }
         }

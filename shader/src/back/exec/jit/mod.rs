@@ -204,7 +204,10 @@ fn touch(d: &DInst, v: Val) -> Touch {
             3 => v == val(a, d.x as usize) || is(b, 0, n),
             _ => is(a, 0, n) || is(b, 0, n),
         },
-        Op::Min | Op::Max | Op::Dot => is(a, 0, n) || is(b, 0, n),
+        Op::Min | Op::Max | Op::Dot | Op::Pow => is(a, 0, n) || is(b, 0, n),
+        Op::Sin | Op::Cos => is(a, 0, n),
+        // Columns a..a+n (components 0..n) and the vector b (components 0..n).
+        Op::MulMV => v < V_ONE && c < n && (t.wrapping_sub(a) & REG_MASK) < n || is(b, 0, n),
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
         _ => false,
@@ -220,6 +223,8 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Const | Op::Swz | Op::LoadFcoord => is(dst, 0, 4),
         Op::Mov | Op::Add | Op::Sub | Op::Mul | Op::Div => is(dst, 0, n),
         Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
+        Op::Pow | Op::Sin | Op::Cos => is(dst, 0, n),
+        Op::MulMV => is(dst, 0, 4),
         Op::SetLane => v == val(dst, d.x as usize),
         Op::Dot | Op::Cmp => v == val(dst, 0),
         Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
@@ -383,6 +388,50 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(())
     }
 
+    /// An instruction the Rust helper of [`Helper`] computes: its operands are stored to
+    /// their frame slots, every live value still to be read is stored (the call clobbers every
+    /// YMM), and the results are left in the destination's slots.
+    fn call_out(&mut self, d: &DInst) -> Result<(), JitError> {
+        let helper = match d.op {
+            Op::Pow => Helper::Pow,
+            Op::Sin => Helper::Sin,
+            _ => Helper::Cos,
+        };
+        let n = (d.n as usize).min(4);
+        let (dst, a, b) = (
+            d.dst as usize & REG_MASK,
+            d.a as usize & REG_MASK,
+            d.b as usize & REG_MASK,
+        );
+        // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
+        // YMM values, so the stores below put them there.
+        for c in 0..n {
+            for (r, read) in [(a, true), (b, d.op == Op::Pow)] {
+                let v = val(r, c);
+                if read && (r >= BANK_BASE || self.zero[v]) {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                }
+            }
+        }
+        for y in 0..NY {
+            if let Some(v) = self.holder[y] {
+                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
+                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
+                }
+                self.loc[v] = NONE;
+            }
+            self.holder[y] = None;
+            self.dirty[y] = false;
+        }
+        let info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
+        self.e.call(helper, info)?;
+        for c in 0..n {
+            self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+
     /// Lowers one instruction.
     fn inst(&mut self, d: &DInst) -> Result<(), JitError> {
         let (dst, a, b) = (
@@ -539,6 +588,34 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
                 self.set(val(dst, 0), acc);
             }
+            Op::MulMV => {
+                // The interpreter's `mat_times`: component c is +0.0 + col0[c] * v[0] +
+                // col1[c] * v[1] + ... in column order (no FMA), components n.. are +0.0.
+                // Every component is computed before any is written (dst may be a column or
+                // the vector); the results stay pinned until then.
+                let mut res = [Y(0); 4];
+                for (c, r) in res.iter_mut().enumerate() {
+                    let acc = self.alloc()?;
+                    self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+                    keep |= 1 << acc.0;
+                    self.pinned = keep;
+                    if c < n {
+                        for k in 0..n {
+                            let col = self.get(val(a + k, c))?;
+                            let v = self.get(val(b, k))?;
+                            let t = self.alloc()?;
+                            self.e.op_reg(Ps::Mul, t, col, v)?;
+                            self.e.op_reg(Ps::Add, acc, acc, t)?;
+                            self.pinned = keep;
+                        }
+                    }
+                    *r = acc;
+                }
+                for (c, &r) in res.iter().enumerate() {
+                    self.set(val(dst, c), r);
+                }
+            }
+            Op::Pow | Op::Sin | Op::Cos => self.call_out(d)?,
             Op::Cmp => {
                 let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
                     CmpCode::Eq => 0x00, // EQ_OQ
@@ -607,6 +684,104 @@ impl<'c, 'b> Gen<'c, 'b> {
         self.fresh = 0;
         Ok(())
     }
+}
+
+/// The Rust functions generated code may call (the only calls it makes), for the ops whose
+/// numerics live in `math` (bit-identical to the interpreter by construction: the same
+/// functions, lane by lane). Each is `extern "sysv64" fn(&mut Frame, info)` with `info` =
+/// `dst | a << 8 | b << 16 | n << 24` (register numbers and the component count) and computes
+/// `regs[dst][c] = f(regs[a][c], regs[b][c])` for the 8 lanes of components `c < n` in the
+/// frame's slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Helper {
+    Pow,
+    Sin,
+    Cos,
+}
+
+impl Helper {
+    /// The function's address (what the call instruction jumps to).
+    pub fn addr(self) -> u64 {
+        let f: extern "sysv64" fn(&mut Frame, u32) = match self {
+            Helper::Pow => helper_pow,
+            Helper::Sin => helper_sin,
+            Helper::Cos => helper_cos,
+        };
+        f as usize as u64
+    }
+}
+
+/// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]).
+fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(f32, f32) -> f32) {
+    let reg = |s: u32| (info >> s) as usize & REG_MASK;
+    let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize).min(4));
+    for c in 0..n {
+        let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
+        let mut r = [0.0; JIT_LANES];
+        for l in 0..JIT_LANES {
+            r[l] = f(x[l], y[l]);
+        }
+        frame.regs[dst][c] = r;
+    }
+}
+
+// `math::pow_lanes` / `trig_lanes` (the interpreter's) give `math::pow` / `sin` / `cos` lane
+// by lane.
+extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
+    helper_lanes(frame, info, super::math::pow);
+}
+extern "sysv64" fn helper_sin(frame: &mut Frame, info: u32) {
+    helper_lanes(frame, info, |x, _| super::math::sin(x));
+}
+extern "sysv64" fn helper_cos(frame: &mut Frame, info: u32) {
+    helper_lanes(frame, info, |x, _| super::math::cos(x));
+}
+
+/// Whether the lowering handles `d` (the ops of the module header; control flow is not).
+fn lowered(d: &DInst) -> bool {
+    match d.op {
+        Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
+        Op::Div => d.y == 0,
+        op => matches!(
+            op,
+            Op::Nop
+                | Op::Const
+                | Op::Mov
+                | Op::Swz
+                | Op::SetLane
+                | Op::Sqrt
+                | Op::Rsq
+                | Op::Rcp
+                | Op::Min
+                | Op::Max
+                | Op::Abs
+                | Op::Dot
+                | Op::MulMV
+                | Op::Pow
+                | Op::Sin
+                | Op::Cos
+                | Op::Cmp
+                | Op::LoadAttr
+                | Op::LoadVar
+                | Op::LoadUni
+                | Op::LoadFcoord
+                | Op::StoreColor
+                | Op::StorePos
+                | Op::StoreVar
+        ),
+    }
+}
+
+/// Every distinct op of `exe` that [`compile`] refuses (control flow included), in order of
+/// first appearance: what keeps a module in the interpreter (reports; at most `N`).
+pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
+    let mut v = heapless::Vec::new();
+    for d in exe.code.get(..exe.len as usize).unwrap_or(&[]) {
+        if !lowered(d) && !v.contains(&d.op) {
+            let _ = v.push(d.op);
+        }
+    }
+    v
 }
 
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
