@@ -196,7 +196,9 @@ fn with_frame<R>(slot: usize, f: impl FnOnce(&mut Frame) -> R) -> Option<R> {
     FRAMES.with(|cell| {
         let mut frames = cell.try_borrow_mut().ok()?;
         while frames.len() < 2 {
-            frames.push(Frame::new());
+            let mut f = Frame::new();
+            f.set_simd(shader::back::exec::simd::Simd::detect());
+            frames.push(f);
         }
         frames.get_mut(slot).map(f)
     })

@@ -10,7 +10,8 @@
     clippy::excessive_precision
 )]
 
-use super::lanes::{Lanes, LANES};
+#[cfg(test)]
+use super::lanes::LANES;
 
 /// Magnitude below which [`floor_small`] is exact.
 pub(super) const FLOOR_SMALL_MAX: f32 = 4_194_304.0;
@@ -50,14 +51,14 @@ pub fn pow(x: f32, y: f32) -> f32 {
     }
 }
 
-/// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
+/// Lane-wise [`pow`] (any lane count: the interpreter's 32, the compiled form's 8): the branch-free core for every lane (vectorizable), then the general
 /// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
 #[inline(always)]
-pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
-    let mut out = [0.0; LANES];
-    let mut slow = [false; LANES];
+pub(crate) fn pow_lanes<const N: usize>(x: &[f32; N], y: &[f32; N]) -> [f32; N] {
+    let mut out = [0.0; N];
+    let mut slow = [false; N];
     let mut any = false;
-    for l in 0..LANES {
+    for l in 0..N {
         let (z, v) = pow_f32(x[l], y[l]);
         let zero = pow_is_zero(x[l], y[l], z);
         out[l] = if zero { 0.0 } else { v };
@@ -65,7 +66,7 @@ pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
         any |= slow[l];
     }
     if any {
-        for l in 0..LANES {
+        for l in 0..N {
             if slow[l] {
                 out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
             }
@@ -163,12 +164,12 @@ pub fn cos(x: f32) -> f32 {
 /// lanes usually share the quadrant parity, and then only one of the two polynomials is
 /// evaluated.
 #[inline(always)]
-pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
-    let mut red = [0.0; LANES];
-    let mut quad = [0u32; LANES];
+pub(crate) fn trig_lanes<const N: usize>(x: &[f32; N], quarter: i32) -> [f32; N] {
+    let mut red = [0.0; N];
+    let mut quad = [0u32; N];
     let mut slow = false;
     let (mut any, mut all) = (0u32, 1u32);
-    for l in 0..LANES {
+    for l in 0..N {
         let ok = x[l].abs() < TRIG_F32_MAX;
         slow |= !ok;
         let (r, k) = trig_reduce(if ok { x[l] } else { 0.0 }, quarter);
@@ -177,22 +178,22 @@ pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
         any |= k;
         all &= k;
     }
-    let mut out = [0.0; LANES];
+    let mut out = [0.0; N];
     if any & 1 == 0 {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_sign(sin_r(red[l]), quad[l]);
         }
     } else if all & 1 == 1 {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_sign(cos_r(red[l]), quad[l]);
         }
     } else {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_pick(sin_r(red[l]), cos_r(red[l]), quad[l]);
         }
     }
     if slow {
-        for l in 0..LANES {
+        for l in 0..N {
             if !(x[l].abs() < TRIG_F32_MAX) {
                 out[l] = if quarter == 0 { sin(x[l]) } else { cos(x[l]) };
             }

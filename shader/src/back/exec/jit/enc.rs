@@ -47,6 +47,8 @@ pub struct Enc<'a> {
     /// Every memory operand on base `b` must lie in `[0, limits[b])` bytes (32 bytes for YMM,
     /// 4 for a scalar).
     limits: [usize; 4],
+    /// Stores on base `b` must also end at or below `store_end[b]` (see [`Enc::limit_stores`]).
+    store_end: [usize; 4],
 }
 
 /// A YMM register, 0..=15.
@@ -80,7 +82,15 @@ impl<'a> Enc<'a> {
             buf,
             len: 0,
             limits,
+            store_end: limits,
         }
+    }
+
+    /// Stores through `base` must end at or below `end` bytes (the frame: only its spill
+    /// slots are written).
+    pub fn limit_stores(mut self, base: Base, end: usize) -> Self {
+        self.store_end[base as usize] = end;
+        self
     }
 
     pub fn is_empty(&self) -> bool {
@@ -144,7 +154,11 @@ impl<'a> Enc<'a> {
 
     /// `vmovups [base + off], y`
     pub fn store(&mut self, base: Base, off: usize, y: Y) -> Result<(), EncError> {
-        if !base.writable() {
+        if !base.writable()
+            || off
+                .checked_add(32)
+                .is_none_or(|e| e > self.store_end[base as usize])
+        {
             return Err(EncError::OutOfFrame);
         }
         self.vex(y.0, 0, 0, 1, 0)?;
@@ -305,6 +319,11 @@ mod tests {
         assert_eq!(e.load(Y(0), Base::Fcoord, 1), Err(EncError::OutOfFrame));
         assert_eq!(e.load(Y(0), Base::Out, 0), Err(EncError::OutOfFrame));
         assert_eq!(e.store(Base::Inputs, 0, Y(0)), Err(EncError::OutOfFrame));
+        let mut buf = [0u8; 64];
+        let mut e = Enc::with_limits(&mut buf, [128, 0, 0, 0]).limit_stores(Base::Frame, 64);
+        assert_eq!(e.store(Base::Frame, 32, Y(0)), Ok(()));
+        assert_eq!(e.store(Base::Frame, 33, Y(0)), Err(EncError::OutOfFrame));
+        assert_eq!(e.load(Y(0), Base::Frame, 96), Ok(()));
         let mut small = [0u8; 3];
         let mut e = Enc::new(&mut small, 64);
         assert_eq!(e.ret(), Err(EncError::Full));

@@ -36,6 +36,7 @@ pub mod enc;
 
 use self::enc::{Base, Enc, EncError, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
+use super::simd::Simd;
 use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IMM_CAP, VARYING_CAP};
@@ -72,7 +73,15 @@ pub struct Frame {
     pub bank: [[u32; 4]; BANK_MAX],
     /// Constants the code broadcasts: 1.0 (CMP's true) and the ABS mask.
     pub consts: [u32; 8],
+    /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
+    /// generated code never stores here (its frame stores end at [`REGS_END`]).
+    simd: Simd,
 }
+
+/// Where the spill slots end: generated code stores to the frame only below this offset
+/// (the encoder refuses any other frame store).
+pub const REGS_END: usize = offset_of!(Frame, regs) + size_of::<[Vec4x8; REG_FILE]>();
+const _: () = assert!(offset_of!(Frame, regs) == 0);
 
 /// Bytes generated code may touch from the frame pointer.
 pub const FRAME_BYTES: usize = size_of::<Frame>();
@@ -109,7 +118,14 @@ impl Frame {
             imms: [0.0; IMM_CAP],
             bank: [[0; 4]; BANK_MAX],
             consts,
+            simd: Simd::BASE,
         }
+    }
+
+    /// Runs the call-out helpers' lane loops (POW, SIN, COS) on `simd` (the base set until
+    /// then; the results are the same bits on every set).
+    pub fn set_simd(&mut self, simd: Simd) {
+        self.simd = simd;
     }
 }
 
@@ -711,30 +727,63 @@ impl Helper {
     }
 }
 
-/// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]).
-fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(f32, f32) -> f32) {
+/// Lanes a helper's lane loop runs (see `helper_lanes`).
+const HELPER_LANES: usize = 16;
+type HLanes = [f32; HELPER_LANES];
+
+/// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]), the lane
+/// loops compiled for the frame's instruction set.
+#[inline(always)]
+fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&HLanes, &HLanes) -> HLanes) {
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
     let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize).min(4));
-    for c in 0..n {
-        let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-        let mut r = [0.0; JIT_LANES];
-        for l in 0..JIT_LANES {
-            r[l] = f(x[l], y[l]);
-        }
-        frame.regs[dst][c] = r;
-    }
+    let simd = frame.simd;
+    simd.run(
+        #[inline(always)]
+        || {
+            for c in 0..n {
+                // Twice the 8 lanes: LLVM unrolls an 8-lane loop fully and then leaves it
+                // scalar; a 16-lane one it vectorizes (lanes are independent, so the copy
+                // changes no result).
+                let (mut x, mut y) = ([0.0; HELPER_LANES], [0.0; HELPER_LANES]);
+                for l in 0..HELPER_LANES {
+                    x[l] = frame.regs[a][c][l % JIT_LANES];
+                    y[l] = frame.regs[b][c][l % JIT_LANES];
+                }
+                let r = f(&x, &y);
+                for l in 0..JIT_LANES {
+                    frame.regs[dst][c][l] = r[l];
+                }
+            }
+        },
+    );
 }
 
-// `math::pow_lanes` / `trig_lanes` (the interpreter's) give `math::pow` / `sin` / `cos` lane
-// by lane.
+// The interpreter's own lane functions (`math::pow_lanes`, `trig_lanes`) on 8 lanes: lanes
+// never influence each other in them, so these are the interpreter's bits.
 extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
-    helper_lanes(frame, info, super::math::pow);
+    helper_lanes(
+        frame,
+        info,
+        #[inline(always)]
+        |x, y| super::math::pow_lanes(x, y),
+    );
 }
 extern "sysv64" fn helper_sin(frame: &mut Frame, info: u32) {
-    helper_lanes(frame, info, |x, _| super::math::sin(x));
+    helper_lanes(
+        frame,
+        info,
+        #[inline(always)]
+        |x, _| super::math::trig_lanes(x, 0),
+    );
 }
 extern "sysv64" fn helper_cos(frame: &mut Frame, info: u32) {
-    helper_lanes(frame, info, |x, _| super::math::cos(x));
+    helper_lanes(
+        frame,
+        info,
+        #[inline(always)]
+        |x, _| super::math::trig_lanes(x, 1),
+    );
 }
 
 /// Whether the lowering handles `d` (the ops of the module header; control flow is not).
@@ -798,7 +847,7 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         }
     }
     let mut g = Gen {
-        e: Enc::with_limits(buf, limits()),
+        e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
         code,
         pc: 0,
         holder: [None; NY],
