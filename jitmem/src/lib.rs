@@ -13,7 +13,7 @@
 //!   `[arg + d]` with `d + width` inside that argument's region (`jit::limits()`: the frame,
 //!   or the struct less the last group's offset), stores only through the frame and output
 //!   pointers, no other memory, and ends in `vzeroupper; ret`. Its only calls are to the
-//!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW, SIN, COS
+//!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW
 //!   on the frame's slots, indices masked), with the frame pointer it was given as the first
 //!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
 //!   16-byte aligned, and those registers popped after; its only stack use is that; and because it
@@ -138,7 +138,8 @@ impl Code {
     }
 
     /// [`Executable::run`] through this code on a frame from [`Executable::prepare_frame`]
-    /// (`frame` is the caller's per-thread scratch, filled once per draw).
+    /// (`frame` is the caller's per-thread scratch, filled once per draw); None: run the
+    /// dispatch through the interpreter ([`Executable::run_compiled`]).
     pub fn run(
         &self,
         exe: &Executable,
@@ -146,7 +147,7 @@ impl Code {
         inv: &Invocation,
         out: &mut Outputs,
         active: u32,
-    ) -> u32 {
+    ) -> Option<u32> {
         exe.run_compiled(
             frame,
             &mut |f, i, c, o, g| self.call(f, i, c, o, g),
@@ -216,14 +217,14 @@ impl CompiledStage for Compiled {
         fragcoord: &Vec4x,
         out: &mut Outputs,
         active: Mask,
-    ) -> Mask {
+    ) -> Option<Mask> {
         let call = &mut |f: &mut Frame, i: &Inputs, c: &Vec4x, o: &mut Outputs, g| {
             self.code.call(f, i, c, o, g)
         };
         with_frame(self.slot, |f| {
             exe.run_compiled(f, call, inputs, fragcoord, out, active)
         })
-        .unwrap_or(0)
+        .flatten()
     }
 }
 

@@ -209,13 +209,39 @@ fn trig_f32(x: f32, quarter: i32) -> f32 {
     trig_pick(sin_r(r), cos_r(r), k)
 }
 
+/// The constants of [`trig_reduce`], [`sin_r`] and [`cos_r`] in the order the compiled form
+/// keeps them from `jit::K_2PI` on: 2/pi, the rounding bias, a slot for the integer 16384,
+/// P1..P3, the sin and cos coefficients, 0.5. The compiled SIN/COS uses these very values.
+pub(crate) const TRIG_CONSTS: [f32; 13] = [
+    core::f32::consts::FRAC_2_PI,
+    16384.5,
+    0.0, // K_I16384 (an int, set there)
+    TRIG_P1,
+    TRIG_P2,
+    TRIG_P3,
+    SIN_C[0],
+    SIN_C[1],
+    SIN_C[2],
+    COS_C[0],
+    COS_C[1],
+    COS_C[2],
+    0.5,
+];
+/// Below this magnitude SIN/COS take the f32 path ([`sin`]).
+pub(crate) const TRIG_MAX: f32 = TRIG_F32_MAX;
+const TRIG_P1: f32 = 1.570_312_5;
+const TRIG_P2: f32 = 4.837_513e-4;
+const TRIG_P3: f32 = 7.549_789_9e-8;
+const SIN_C: [f32; 3] = [-1.951_529_6e-4, 8.332_160_9e-3, 1.666_665_5e-1];
+const COS_C: [f32; 3] = [2.443_315_7e-5, 1.388_731_6e-3, 4.166_664_6e-2];
+
 /// x + quarter * pi/2 = k * pi/2 + r with |r| <= pi/4 (Cody-Waite, f32): returns (r, k).
 #[inline(always)]
 fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
     // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
-    const P1: f32 = 1.570_312_5;
-    const P2: f32 = 4.837_513e-4;
-    const P3: f32 = 7.549_789_9e-8;
+    const P1: f32 = TRIG_P1;
+    const P2: f32 = TRIG_P2;
+    const P3: f32 = TRIG_P3;
     let q = x * core::f32::consts::FRAC_2_PI;
     // Round to nearest: floor(q + 0.5), with the bias added in f32 as 16384.5 so the rounding
     // of that sum is part of the definition. `floor_small` keeps this free of float-to-int
@@ -231,14 +257,14 @@ fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
 #[inline(always)]
 fn sin_r(r: f32) -> f32 {
     let z = r * r;
-    ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r
+    ((SIN_C[0] * z + SIN_C[1]) * z - SIN_C[2]) * z * r + r
 }
 
 /// Minimax cos on [-pi/4, pi/4].
 #[inline(always)]
 fn cos_r(r: f32) -> f32 {
     let z = r * r;
-    ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0
+    ((COS_C[0] * z - COS_C[1]) * z + COS_C[2]) * z * z - 0.5 * z + 1.0
 }
 
 /// Quadrants 2 and 3 flip the sign.

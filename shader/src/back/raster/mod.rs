@@ -1032,10 +1032,14 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
             } else {
                 (1 << lanes) - 1
             };
-            match setup.vs_code {
-                Some(c) => c.run(vs, inv.inputs, inv.fragcoord, &mut scratch.out, active),
-                None => vs.run(&mut scratch.regs, &inv, &mut scratch.out, active),
-            };
+            // The compiled code, or the interpreter when there is none or it gave the
+            // dispatch back (a SIN/COS operand outside its range).
+            let done = setup
+                .vs_code
+                .and_then(|c| c.run(vs, inv.inputs, inv.fragcoord, &mut scratch.out, active));
+            if done.is_none() {
+                vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
+            }
             for l in 0..lanes {
                 let cv = &mut scratch.cache[base + l];
                 for c in 0..4 {
@@ -1831,8 +1835,11 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let alive = if let Some(c) = setup.fs_code {
-        c.run(fs, inv.inputs, inv.fragcoord, &mut scratch.out, mask)
+    let compiled = setup
+        .fs_code
+        .and_then(|c| c.run(fs, inv.inputs, inv.fragcoord, &mut scratch.out, mask));
+    let alive = if let Some(alive) = compiled {
+        alive
     } else if float {
         // Float colours are needed unpacked.
         fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask)

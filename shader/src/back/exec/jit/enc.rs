@@ -70,6 +70,15 @@ pub enum Ps {
     Sqrt = 0x51,
 }
 
+/// AVX2 integer opcodes in map 0F with the 66 prefix (packed dwords, 256 bit).
+#[derive(Clone, Copy)]
+pub enum Pi {
+    And = 0xDB,
+    Add = 0xFE,
+    Sub = 0xFA,
+    CmpEq = 0x76,
+}
+
 impl<'a> Enc<'a> {
     /// An encoder whose only memory region is the frame (`frame` bytes).
     pub fn new(buf: &'a mut [u8], frame: usize) -> Enc<'a> {
@@ -224,6 +233,51 @@ impl<'a> Enc<'a> {
         self.bytes(&helper.addr().to_le_bytes())?;
         // call rax; add rsp, 8; pop rcx, rdx, rsi, rdi
         self.bytes(&[0xFF, 0xD0, 0x48, 0x83, 0xC4, 0x08, 0x59, 0x5A, 0x5E, 0x5F])
+    }
+
+    /// `vOP d, s, t` on packed dwords (`vpand`, `vpaddd`, `vpsubd`, `vpcmpeqd`).
+    pub fn int_op(&mut self, op: Pi, d: Y, s: Y, t: Y) -> Result<(), EncError> {
+        self.vex(d.0, s.0, t.0, 1, 1)?;
+        self.byte(op as u8)?;
+        self.modrm_reg(d.0, t.0)
+    }
+
+    /// `vpslld d, s, imm` (VEX.256.66.0F 72 /6 ib: vvvv is the destination).
+    pub fn pslld(&mut self, d: Y, s: Y, imm: u8) -> Result<(), EncError> {
+        self.vex(6, d.0, s.0, 1, 1)?;
+        self.byte(0x72)?;
+        self.modrm_reg(6, s.0)?;
+        self.byte(imm)
+    }
+
+    /// `vcvttps2dq d, s` (VEX.256.F3.0F 5B /r)
+    pub fn cvtt_ps_dq(&mut self, d: Y, s: Y) -> Result<(), EncError> {
+        self.vex(d.0, 0, s.0, 1, 2)?;
+        self.byte(0x5B)?;
+        self.modrm_reg(d.0, s.0)
+    }
+
+    /// `vcvtdq2ps d, s` (VEX.256.0F 5B /r)
+    pub fn cvt_dq_ps(&mut self, d: Y, s: Y) -> Result<(), EncError> {
+        self.vex(d.0, 0, s.0, 1, 0)?;
+        self.byte(0x5B)?;
+        self.modrm_reg(d.0, s.0)
+    }
+
+    /// `vmovmskps eax, m; or dword [frame + off], eax`: the lanes whose sign bit `m` has
+    /// are OR-ed into a frame word (a store: checked like one).
+    pub fn or_mask(&mut self, m: Y, off: usize) -> Result<(), EncError> {
+        if off
+            .checked_add(4)
+            .is_none_or(|e| e > self.store_end[Base::Frame as usize])
+        {
+            return Err(EncError::OutOfFrame);
+        }
+        self.vex(0, 0, m.0, 1, 0)?;
+        self.byte(0x50)?;
+        self.modrm_reg(0, m.0)?;
+        self.byte(0x09)?;
+        self.mem(0, Base::Frame, off, 4)
     }
 
     /// `vzeroupper; ret`

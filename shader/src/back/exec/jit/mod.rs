@@ -34,7 +34,7 @@
 
 pub mod enc;
 
-use self::enc::{Base, Enc, EncError, Ps, Y};
+use self::enc::{Base, Enc, EncError, Pi, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
@@ -67,12 +67,16 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 pub struct Frame {
     /// Spill slots: the home of each IR register, 8 lanes per component.
     pub regs: [Vec4x8; REG_FILE],
+    /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
+    /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
+    /// the interpreter.
+    pub bail: [u32; 8],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// Bank registers (bits per component), broadcast when read.
     pub bank: [[u32; 4]; BANK_MAX],
     /// Constants the code broadcasts: 1.0 (CMP's true) and the ABS mask.
-    pub consts: [u32; 8],
+    pub consts: [u32; K_COUNT],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
@@ -80,7 +84,8 @@ pub struct Frame {
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
 /// (the encoder refuses any other frame store).
-pub const REGS_END: usize = offset_of!(Frame, regs) + size_of::<[Vec4x8; REG_FILE]>();
+pub const REGS_END: usize = offset_of!(Frame, bail) + size_of::<[u32; 8]>();
+const _: () = assert!(offset_of!(Frame, bail) == size_of::<[Vec4x8; REG_FILE]>());
 const _: () = assert!(offset_of!(Frame, regs) == 0);
 
 /// Bytes generated code may touch from the frame pointer.
@@ -100,6 +105,24 @@ pub const fn limits() -> [usize; 4] {
 
 const K_ONE: usize = 0;
 const K_ABS: usize = 1;
+// SIN/COS inline (`math::trig_reduce`, `sin_r`, `cos_r`, `trig_pick`): the same constants.
+const K_2PI: usize = 2;
+const K_BIAS: usize = 3;
+const K_I16384: usize = 4;
+const K_P1: usize = 5;
+const K_P2: usize = 6;
+const K_P3: usize = 7;
+const K_S0: usize = 8;
+const K_S1: usize = 9;
+const K_S2: usize = 10;
+const K_C0: usize = 11;
+const K_C1: usize = 12;
+const K_C2: usize = 13;
+const K_HALF: usize = 14;
+const K_I1: usize = 15;
+const K_I2: usize = 16;
+const K_TMAX: usize = 17;
+const K_COUNT: usize = 24;
 
 impl Default for Frame {
     fn default() -> Self {
@@ -109,11 +132,22 @@ impl Default for Frame {
 
 impl Frame {
     pub const fn new() -> Frame {
-        let mut consts = [0u32; 8];
+        let mut consts = [0u32; K_COUNT];
         consts[K_ONE] = 0x3F80_0000;
         consts[K_ABS] = 0x7FFF_FFFF;
+        let t = super::math::TRIG_CONSTS;
+        let mut i = 0;
+        while i < t.len() {
+            consts[K_2PI + i] = t[i].to_bits();
+            i += 1;
+        }
+        consts[K_I16384] = 16384;
+        consts[K_TMAX] = super::math::TRIG_MAX.to_bits();
+        consts[K_I1] = 1;
+        consts[K_I2] = 2;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
+            bail: [0; 8],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             bank: [[0; 4]; BANK_MAX],
@@ -408,11 +442,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// their frame slots, every live value still to be read is stored (the call clobbers every
     /// YMM), and the results are left in the destination's slots.
     fn call_out(&mut self, d: &DInst) -> Result<(), JitError> {
-        let helper = match d.op {
-            Op::Pow => Helper::Pow,
-            Op::Sin => Helper::Sin,
-            _ => Helper::Cos,
-        };
+        let helper = Helper::Pow;
         let n = (d.n as usize).min(4);
         let (dst, a, b) = (
             d.dst as usize & REG_MASK,
@@ -445,6 +475,88 @@ impl<'c, 'b> Gen<'c, 'b> {
         for c in 0..n {
             self.zero[val(dst, c)] = false;
         }
+        Ok(())
+    }
+
+    /// `dst = sin(a)` (or cos) as `math::trig_lanes` computes it for |a| < 8192: the same
+    /// reduction, polynomials and quadrant pick, op for op; the lanes outside that range (or
+    /// NaN) are OR-ed into `Frame::bail` and the dispatch goes to the interpreter.
+    fn trig(&mut self, a: Val, dst: Val, cos: bool) -> Result<(), JitError> {
+        let x = self.get(a)?;
+        let mut t = [Y(0); 6];
+        for t in t.iter_mut() {
+            *t = self.alloc()?;
+        }
+        let [t0, t1, t2, t3, t4, t5] = t;
+        let e = &mut self.e;
+        let k = |i: usize| konst(i);
+        // Lanes for the interpreter: !(|x| < 8192) (NLT, unordered true).
+        e.broadcast(t0, Base::Frame, k(K_ABS))?;
+        e.op_reg(Ps::And, t0, t0, x)?;
+        e.broadcast(t1, Base::Frame, k(K_TMAX))?;
+        e.cmp_reg(t0, t0, t1, 0x05)?;
+        e.or_mask(t0, offset_of!(Frame, bail))?;
+        // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
+        e.broadcast(t1, Base::Frame, k(K_2PI))?;
+        e.op_reg(Ps::Mul, t1, x, t1)?;
+        e.broadcast(t2, Base::Frame, k(K_BIAS))?;
+        e.op_reg(Ps::Add, t1, t1, t2)?;
+        e.cvtt_ps_dq(t1, t1)?;
+        e.broadcast(t2, Base::Frame, k(K_I16384))?;
+        e.int_op(Pi::Sub, t1, t1, t2)?;
+        e.cvt_dq_ps(t2, t1)?;
+        if cos {
+            e.broadcast(t3, Base::Frame, k(K_I1))?;
+            e.int_op(Pi::Add, t1, t1, t3)?;
+        }
+        // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
+        e.broadcast(t3, Base::Frame, k(K_P1))?;
+        e.op_reg(Ps::Mul, t3, t2, t3)?;
+        e.op_reg(Ps::Sub, t3, x, t3)?;
+        for p in [K_P2, K_P3] {
+            e.broadcast(t4, Base::Frame, k(p))?;
+            e.op_reg(Ps::Mul, t4, t2, t4)?;
+            e.op_reg(Ps::Sub, t3, t3, t4)?;
+        }
+        e.op_reg(Ps::Mul, t2, t3, t3)?;
+        // sin_r: ((S0 z + S1) z - S2) z r + r
+        e.broadcast(t4, Base::Frame, k(K_S0))?;
+        e.op_reg(Ps::Mul, t4, t4, t2)?;
+        e.broadcast(t5, Base::Frame, k(K_S1))?;
+        e.op_reg(Ps::Add, t4, t4, t5)?;
+        e.op_reg(Ps::Mul, t4, t4, t2)?;
+        e.broadcast(t5, Base::Frame, k(K_S2))?;
+        e.op_reg(Ps::Sub, t4, t4, t5)?;
+        e.op_reg(Ps::Mul, t4, t4, t2)?;
+        e.op_reg(Ps::Mul, t4, t4, t3)?;
+        e.op_reg(Ps::Add, t4, t4, t3)?;
+        // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
+        e.broadcast(t5, Base::Frame, k(K_C0))?;
+        e.op_reg(Ps::Mul, t5, t5, t2)?;
+        e.broadcast(t0, Base::Frame, k(K_C1))?;
+        e.op_reg(Ps::Sub, t5, t5, t0)?;
+        e.op_reg(Ps::Mul, t5, t5, t2)?;
+        e.broadcast(t0, Base::Frame, k(K_C2))?;
+        e.op_reg(Ps::Add, t5, t5, t0)?;
+        e.op_reg(Ps::Mul, t5, t5, t2)?;
+        e.op_reg(Ps::Mul, t5, t5, t2)?;
+        e.broadcast(t0, Base::Frame, k(K_HALF))?;
+        e.op_reg(Ps::Mul, t0, t0, t2)?;
+        e.op_reg(Ps::Sub, t5, t5, t0)?;
+        e.broadcast(t0, Base::Frame, k(K_ONE))?;
+        e.op_reg(Ps::Add, t5, t5, t0)?;
+        // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
+        e.broadcast(t0, Base::Frame, k(K_I1))?;
+        e.int_op(Pi::And, t2, t1, t0)?;
+        e.int_op(Pi::CmpEq, t2, t2, t0)?;
+        let r = self.alloc()?;
+        let e = &mut self.e;
+        e.blendv(r, t4, t5, t2)?;
+        e.broadcast(t0, Base::Frame, k(K_I2))?;
+        e.int_op(Pi::And, t1, t1, t0)?;
+        e.pslld(t1, t1, 30)?;
+        e.op_reg(Ps::Xor, r, r, t1)?;
+        self.set(dst, r);
         Ok(())
     }
 
@@ -631,7 +743,13 @@ impl<'c, 'b> Gen<'c, 'b> {
                     self.set(val(dst, c), r);
                 }
             }
-            Op::Pow | Op::Sin | Op::Cos => self.call_out(d)?,
+            Op::Pow => self.call_out(d)?,
+            Op::Sin | Op::Cos => {
+                for c in 0..n {
+                    self.trig(val(a, c), val(dst, c), d.op == Op::Cos)?;
+                    self.pinned = keep;
+                }
+            }
             Op::Cmp => {
                 let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
                     CmpCode::Eq => 0x00, // EQ_OQ
@@ -711,8 +829,6 @@ impl<'c, 'b> Gen<'c, 'b> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Helper {
     Pow,
-    Sin,
-    Cos,
 }
 
 impl Helper {
@@ -720,8 +836,6 @@ impl Helper {
     pub fn addr(self) -> u64 {
         let f: extern "sysv64" fn(&mut Frame, u32) = match self {
             Helper::Pow => helper_pow,
-            Helper::Sin => helper_sin,
-            Helper::Cos => helper_cos,
         };
         f as usize as u64
     }
@@ -767,22 +881,6 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
         info,
         #[inline(always)]
         |x, y| super::math::pow_lanes(x, y),
-    );
-}
-extern "sysv64" fn helper_sin(frame: &mut Frame, info: u32) {
-    helper_lanes(
-        frame,
-        info,
-        #[inline(always)]
-        |x, _| super::math::trig_lanes(x, 0),
-    );
-}
-extern "sysv64" fn helper_cos(frame: &mut Frame, info: u32) {
-    helper_lanes(
-        frame,
-        info,
-        #[inline(always)]
-        |x, _| super::math::trig_lanes(x, 1),
     );
 }
 
@@ -884,7 +982,8 @@ pub trait CompiledStage: Sync {
     /// Fills the calling thread's frame for `exe` (an executable with this code:
     /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frame`] does.
     fn prepare(&self, exe: &Executable, uniforms: &[f32]);
-    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`.
+    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`;
+    /// None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
     fn run(
         &self,
         exe: &Executable,
@@ -892,7 +991,7 @@ pub trait CompiledStage: Sync {
         fragcoord: &Vec4x,
         out: &mut Outputs,
         active: Mask,
-    ) -> Mask;
+    ) -> Option<Mask>;
 }
 
 /// A host's compiler of executables: the rasterizer asks it once per draw and stage
@@ -970,7 +1069,9 @@ impl Executable {
     /// [`Self::run`] through code from [`compile`] on a frame from [`Self::prepare_frame`]
     /// (this executable, `inv.uniforms`): `call` must run that code for the given group (the
     /// host's `jitmem` does). Same outputs, bit for bit, as the interpreter for every module
-    /// `compile` accepts; the lanes not in `active` may hold anything.
+    /// `compile` accepts; the lanes not in `active` may hold anything. None: an active lane's
+    /// SIN/COS operand is outside the inline form's range (`Frame::bail`), and the caller must
+    /// run the dispatch through the interpreter (the outputs hold anything).
     pub fn run_compiled(
         &self,
         frame: &mut Frame,
@@ -979,7 +1080,7 @@ impl Executable {
         fragcoord: &Vec4x,
         out: &mut Outputs,
         active: Mask,
-    ) -> Mask {
+    ) -> Option<Mask> {
         // The outputs start as the interpreter starts them, for what the code does not store.
         match self.stage {
             Stage::Vertex => {
@@ -995,10 +1096,17 @@ impl Executable {
         }
         let active = active & ALL_LANES;
         for g in 0..GROUPS {
-            if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            let lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            if lanes != 0 {
+                frame.bail[0] = 0;
                 call(frame, inputs, fragcoord, out, g);
+                // An active lane needs the general SIN/COS path: the interpreter runs the
+                // whole dispatch (it rewrites every output).
+                if frame.bail[0] & lanes != 0 {
+                    return None;
+                }
             }
         }
-        active
+        Some(active)
     }
 }
