@@ -156,7 +156,7 @@ impl Frame {
         }
     }
 
-    /// Runs the call-out helpers' lane loops (POW, SIN, COS) on `simd` (the base set until
+    /// Runs the call-out helper's lane loop (POW) on `simd` (the base set until
     /// then; the results are the same bits on every set).
     pub fn set_simd(&mut self, simd: Simd) {
         self.simd = simd;
@@ -841,14 +841,10 @@ impl Helper {
     }
 }
 
-/// Lanes a helper's lane loop runs (see `helper_lanes`).
-const HELPER_LANES: usize = 16;
-type HLanes = [f32; HELPER_LANES];
-
 /// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]), the lane
 /// loops compiled for the frame's instruction set.
 #[inline(always)]
-fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&HLanes, &HLanes) -> HLanes) {
+fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> Lanes8) {
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
     let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize).min(4));
     let simd = frame.simd;
@@ -856,24 +852,14 @@ fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&HLanes, &HLanes) -> HL
         #[inline(always)]
         || {
             for c in 0..n {
-                // Twice the 8 lanes: LLVM unrolls an 8-lane loop fully and then leaves it
-                // scalar; a 16-lane one it vectorizes (lanes are independent, so the copy
-                // changes no result).
-                let (mut x, mut y) = ([0.0; HELPER_LANES], [0.0; HELPER_LANES]);
-                for l in 0..HELPER_LANES {
-                    x[l] = frame.regs[a][c][l % JIT_LANES];
-                    y[l] = frame.regs[b][c][l % JIT_LANES];
-                }
-                let r = f(&x, &y);
-                for l in 0..JIT_LANES {
-                    frame.regs[dst][c][l] = r[l];
-                }
+                let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
+                frame.regs[dst][c] = f(&x, &y);
             }
         },
     );
 }
 
-// The interpreter's own lane functions (`math::pow_lanes`, `trig_lanes`) on 8 lanes: lanes
+// The interpreter's own lane function (`math::pow_lanes`) on 8 lanes: lanes
 // never influence each other in them, so these are the interpreter's bits.
 extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
     helper_lanes(
