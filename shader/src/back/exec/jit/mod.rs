@@ -9,9 +9,10 @@
 //! code reads the rasterizer's inputs and writes its outputs where they are (no copies). Every
 //! memory access is `[base + d]` with `d + width` inside that base's region ([`limits`]: the
 //! frame, or the input / output struct less the last group's offset), and stores go only to the
-//! frame and the outputs: the encoder ([`enc`]) refuses any other. Running it needs executable
-//! memory, the one `unsafe` step, which is not here: the host crate `jitmem` owns it (mmap RW,
-//! copy, mprotect RX) and calls it with exactly those pointers.
+//! frame's spill slots and bail word and the outputs: the encoder ([`enc`]) refuses any other.
+//! Its only calls are to [`Helper`] functions (safe Rust in this crate). Running it needs
+//! executable memory, the one `unsafe` step, which is not here: the host crate `jitmem` owns it
+//! (mmap RW, copy, mprotect RX) and calls it with exactly those pointers.
 //!
 //! The [`Frame`] persists across the dispatches of a draw: [`Executable::prepare_frame`] fills
 //! the uniforms, immediates and bank registers once, [`Executable::run_compiled`] only sets the
@@ -23,10 +24,13 @@
 //! when it is evicted while still live.
 //!
 //! Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
-//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP,
-//! LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR. [`compile`]
-//! refuses any other module ([`JitError::Unsupported`]) and the caller runs the interpreter,
-//! which stays the reference.
+//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
+//! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
+//! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
+//! lane function), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
+//! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
+//! interpreter, which stays the reference. The rasterizer reaches compiled code through the
+//! host's [`Jit`] (`raster::Scratch::set_jit`).
 //!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
