@@ -70,6 +70,14 @@ pub enum Ps {
     Sqrt = 0x51,
 }
 
+/// The second operand of a step of [`Enc::steps`]: a register, or a frame constant (the
+/// float at `consts[k]`, broadcast into the scratch register first).
+#[derive(Clone, Copy)]
+pub enum Arg {
+    Y(Y),
+    K(usize),
+}
+
 /// AVX2 integer opcodes in map 0F with the 66 prefix (packed dwords, 256 bit).
 #[derive(Clone, Copy)]
 pub enum Pi {
@@ -278,6 +286,23 @@ impl<'a> Enc<'a> {
         self.modrm_reg(0, m.0)?;
         self.byte(0x09)?;
         self.mem(0, Base::Frame, off, 4)
+    }
+
+    /// `acc = acc OP arg` for each step in order (a polynomial's Horner steps); a constant
+    /// is broadcast from the frame's `consts` into `tmp` first (`tmp` may be a step's
+    /// register only after that step).
+    pub fn steps(&mut self, acc: Y, tmp: Y, steps: &[(Ps, Arg)]) -> Result<(), EncError> {
+        for &(op, arg) in steps {
+            let y = match arg {
+                Arg::Y(y) => y,
+                Arg::K(k) => {
+                    self.broadcast(tmp, Base::Frame, super::konst(k))?;
+                    tmp
+                }
+            };
+            self.op_reg(op, acc, acc, y)?;
+        }
+        Ok(())
     }
 
     /// `vzeroupper; ret`

@@ -38,7 +38,7 @@
 
 pub mod enc;
 
-use self::enc::{Base, Enc, EncError, Pi, Ps, Y};
+use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
@@ -524,31 +524,38 @@ impl<'c, 'b> Gen<'c, 'b> {
         }
         e.op_reg(Ps::Mul, t2, t3, t3)?;
         // sin_r: ((S0 z + S1) z - S2) z r + r
+        let (z, r) = (Arg::Y(t2), Arg::Y(t3));
         e.broadcast(t4, Base::Frame, k(K_S0))?;
-        e.op_reg(Ps::Mul, t4, t4, t2)?;
-        e.broadcast(t5, Base::Frame, k(K_S1))?;
-        e.op_reg(Ps::Add, t4, t4, t5)?;
-        e.op_reg(Ps::Mul, t4, t4, t2)?;
-        e.broadcast(t5, Base::Frame, k(K_S2))?;
-        e.op_reg(Ps::Sub, t4, t4, t5)?;
-        e.op_reg(Ps::Mul, t4, t4, t2)?;
-        e.op_reg(Ps::Mul, t4, t4, t3)?;
-        e.op_reg(Ps::Add, t4, t4, t3)?;
+        e.steps(
+            t4,
+            t5,
+            &[(Ps::Mul, z), (Ps::Add, Arg::K(K_S1)), (Ps::Mul, z)],
+        )?;
+        e.steps(
+            t4,
+            t5,
+            &[
+                (Ps::Sub, Arg::K(K_S2)),
+                (Ps::Mul, z),
+                (Ps::Mul, r),
+                (Ps::Add, r),
+            ],
+        )?;
         // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
         e.broadcast(t5, Base::Frame, k(K_C0))?;
-        e.op_reg(Ps::Mul, t5, t5, t2)?;
-        e.broadcast(t0, Base::Frame, k(K_C1))?;
-        e.op_reg(Ps::Sub, t5, t5, t0)?;
-        e.op_reg(Ps::Mul, t5, t5, t2)?;
-        e.broadcast(t0, Base::Frame, k(K_C2))?;
-        e.op_reg(Ps::Add, t5, t5, t0)?;
-        e.op_reg(Ps::Mul, t5, t5, t2)?;
-        e.op_reg(Ps::Mul, t5, t5, t2)?;
+        e.steps(
+            t5,
+            t0,
+            &[(Ps::Mul, z), (Ps::Sub, Arg::K(K_C1)), (Ps::Mul, z)],
+        )?;
+        e.steps(
+            t5,
+            t0,
+            &[(Ps::Add, Arg::K(K_C2)), (Ps::Mul, z), (Ps::Mul, z)],
+        )?;
         e.broadcast(t0, Base::Frame, k(K_HALF))?;
         e.op_reg(Ps::Mul, t0, t0, t2)?;
-        e.op_reg(Ps::Sub, t5, t5, t0)?;
-        e.broadcast(t0, Base::Frame, k(K_ONE))?;
-        e.op_reg(Ps::Add, t5, t5, t0)?;
+        e.steps(t5, t0, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
         // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
         e.broadcast(t0, Base::Frame, k(K_I1))?;
         e.int_op(Pi::And, t2, t1, t0)?;
