@@ -1003,11 +1003,13 @@ pub trait Jit: Sync {
 pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
 
 impl Executable {
-    /// Whether [`compile`] makes the same code for `self` and `other` (the same decoded
+    /// Whether [`compile`] makes the same code for `self` and `other` (the same stage, decoded
     /// instructions and zeroed temps): code compiled from one runs the other, on a frame
-    /// prepared for the one it runs.
+    /// prepared for the one it runs. (The stage counts: a host keeps a frame per stage, and
+    /// two stages of one draw must never share one.)
     pub fn same_code(&self, other: &Executable) -> bool {
-        self.has_flow == other.has_flow
+        self.stage == other.stage
+            && self.has_flow == other.has_flow
             && self.code.get(..self.len as usize) == other.code.get(..other.len as usize)
             && self.zero.get(..self.nzero as usize) == other.zero.get(..other.nzero as usize)
     }
@@ -1015,6 +1017,7 @@ impl Executable {
     /// Hashes what [`Self::same_code`] compares (a host's cache key).
     pub fn hash_code<H: core::hash::Hasher>(&self, h: &mut H) {
         use core::hash::Hash;
+        self.stage.hash(h);
         self.has_flow.hash(h);
         self.code.get(..self.len as usize).hash(h);
         self.zero.get(..self.nzero as usize).hash(h);
