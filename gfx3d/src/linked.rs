@@ -48,6 +48,16 @@ impl core::fmt::Display for BuildError {
     }
 }
 
+/// A draw's working memory; with the `std` feature on an x86-64 host its draws run through the
+/// compiled form of the shaders where it applies (`jitmem::jit`, `SHADER_JIT=0` turns it off).
+fn new_scratch() -> Scratch {
+    #[allow(unused_mut)]
+    let mut s = Scratch::new();
+    #[cfg(all(feature = "std", target_arch = "x86_64", unix))]
+    s.set_jit(jitmem::jit());
+    s
+}
+
 impl Linked {
     pub fn new(program: Program) -> Linked {
         Linked::from_box(Box::new(program))
@@ -57,7 +67,7 @@ impl Linked {
     pub fn from_box(program: Box<Program>) -> Linked {
         Linked {
             program,
-            scratches: alloc::vec![Scratch::new()],
+            scratches: alloc::vec![new_scratch()],
         }
     }
 
@@ -349,7 +359,7 @@ impl ShaderProgram for Linked {
         };
         let bands = d.workers.count().clamp(1, shader::limits::RASTER_BANDS_MAX);
         while self.scratches.len() < bands {
-            self.scratches.push(Scratch::new());
+            self.scratches.push(new_scratch());
         }
         let scratches = self.scratches.get_mut(..bands).unwrap_or(&mut []);
         if d.instances <= 1 && !d.layout.has_instanced() {

@@ -12,15 +12,29 @@
 //!   bytes), whose encoder emits only AVX register ops and loads and stores addressed
 //!   `[arg + d]` with `d + width` inside that argument's region (`jit::limits()`: the frame,
 //!   or the struct less the last group's offset), stores only through the frame and output
-//!   pointers, no other memory, stack or calls, and ends in `vzeroupper; ret`; and because it
+//!   pointers, no other memory, and ends in `vzeroupper; ret`. Its only calls are to the
+//!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW
+//!   on the frame's slots, indices masked), with the frame pointer it was given as the first
+//!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
+//!   16-byte aligned, and those registers popped after; its only stack use is that; and because it
 //!   is built only when the CPU has AVX2 (checked at run time).
+//!
+//! [`jit`] is the rasterizer's hook (`shader::back::raster::Scratch::set_jit`): a process-wide
+//! cache of compiled modules (keyed by the decoded code, never by address) and a frame per
+//! thread and stage, prepared once per draw on each worker.
 //!
 //! `SHADER_JIT=0` in the environment turns the compiled form off ([`enabled`]).
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use shader::back::exec::jit::{compile, Frame, Inputs, JitError, GROUPS, GROUP_BYTES};
-use shader::back::exec::lanes::Vec4x;
+use shader::back::exec::jit::{
+    compile, CompiledStage, Frame, Inputs, Jit, JitError, GROUPS, GROUP_BYTES,
+};
+use shader::back::exec::lanes::{Mask, Vec4x};
 use shader::back::exec::{Executable, Invocation, Outputs};
+use shader::Stage;
+use std::cell::RefCell;
+use std::hash::{DefaultHasher, Hasher};
+use std::sync::Mutex;
 
 /// Code buffer size: the largest module's code fits (IR_CAP instructions, a few dozen bytes
 /// each).
@@ -124,7 +138,8 @@ impl Code {
     }
 
     /// [`Executable::run`] through this code on a frame from [`Executable::prepare_frame`]
-    /// (`frame` is the caller's per-thread scratch, filled once per draw).
+    /// (`frame` is the caller's per-thread scratch, filled once per draw); None: run the
+    /// dispatch through the interpreter ([`Executable::run_compiled`]).
     pub fn run(
         &self,
         exe: &Executable,
@@ -132,7 +147,7 @@ impl Code {
         inv: &Invocation,
         out: &mut Outputs,
         active: u32,
-    ) -> u32 {
+    ) -> Option<u32> {
         exe.run_compiled(
             frame,
             &mut |f, i, c, o, g| self.call(f, i, c, o, g),
@@ -149,4 +164,128 @@ impl Drop for Code {
         // SAFETY: the mapping made in `new`, not used after this.
         unsafe { libc::munmap(self.ptr, self.map_len) };
     }
+}
+
+/// Distinct modules the process-wide cache keeps (compiled or refused); past it, a new module
+/// runs in the interpreter. Each compiled one keeps its pages mapped for the process's life.
+const CACHE_MAX: usize = 512;
+
+/// One cached module: the executable it was made from (compared on lookup) and its code, or
+/// why there is none.
+struct Entry {
+    hash: u64,
+    exe: Box<Executable>,
+    code: Result<&'static Compiled, JitError>,
+}
+
+/// A module's code as the rasterizer runs it: on this thread's frame for its stage.
+pub struct Compiled {
+    code: Code,
+    slot: usize,
+}
+
+static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// This thread's frames, one per stage (vertex, fragment), made on first use.
+    static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on this thread's frame for `slot` (None only if the frames are already borrowed,
+/// which no caller does: `f` never calls back here).
+fn with_frame<R>(slot: usize, f: impl FnOnce(&mut Frame) -> R) -> Option<R> {
+    FRAMES.with(|cell| {
+        let mut frames = cell.try_borrow_mut().ok()?;
+        while frames.len() < 2 {
+            let mut f = Frame::new();
+            f.set_simd(shader::back::exec::simd::Simd::detect());
+            frames.push(f);
+        }
+        frames.get_mut(slot).map(f)
+    })
+}
+
+impl CompiledStage for Compiled {
+    fn prepare(&self, exe: &Executable, uniforms: &[f32]) {
+        with_frame(self.slot, |f| exe.prepare_frame(f, uniforms));
+    }
+
+    fn run(
+        &self,
+        exe: &Executable,
+        inputs: &Inputs,
+        fragcoord: &Vec4x,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Option<Mask> {
+        let call = &mut |f: &mut Frame, i: &Inputs, c: &Vec4x, o: &mut Outputs, g| {
+            self.code.call(f, i, c, o, g)
+        };
+        with_frame(self.slot, |f| {
+            exe.run_compiled(f, call, inputs, fragcoord, out, active)
+        })
+        .flatten()
+    }
+}
+
+/// The process-wide compiler behind [`jit`].
+pub struct Host;
+
+static HOST: Host = Host;
+
+impl Host {
+    /// The cached result for `exe`: its code, or why it has none (compiling it on first
+    /// sight; `Full` when the cache is full).
+    pub fn lookup(&self, exe: &Executable) -> Result<&'static Compiled, JitError> {
+        let mut h = DefaultHasher::new();
+        exe.hash_code(&mut h);
+        let hash = h.finish();
+        let Ok(mut cache) = CACHE.lock() else {
+            return Err(JitError::Full);
+        };
+        if let Some(e) = cache
+            .iter()
+            .find(|e| e.hash == hash && e.exe.same_code(exe))
+        {
+            return e.code;
+        }
+        if cache.len() >= CACHE_MAX {
+            return Err(JitError::Full);
+        }
+        let code = match Code::new(exe) {
+            Ok(code) => Ok(&*Box::leak(Box::new(Compiled {
+                code,
+                slot: match exe.stage() {
+                    Stage::Vertex => 0,
+                    _ => 1,
+                },
+            }))),
+            Err(Error::Jit(e)) => Err(e),
+            Err(_) => Err(JitError::Full),
+        };
+        cache.push(Entry {
+            hash,
+            exe: Box::new(exe.clone()),
+            code,
+        });
+        code
+    }
+}
+
+impl Jit for Host {
+    fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage> {
+        self.lookup(exe)
+            .ok()
+            .map(|c| c as &'static dyn CompiledStage)
+    }
+}
+
+/// The rasterizer's hook (`Scratch::set_jit`): None when [`enabled`] is false.
+pub fn jit() -> Option<&'static dyn Jit> {
+    enabled().then_some(&HOST as &'static dyn Jit)
+}
+
+/// The process-wide compiler (for reports: which modules compile, and why not).
+pub fn host() -> &'static Host {
+    &HOST
 }

@@ -75,6 +75,9 @@ fn run() {
         ),
     ];
     let mut scratch = Box::new(Scratch::new());
+    // The compiled form where the host has it (SHADER_JIT=0: the interpreter only).
+    #[cfg(all(target_arch = "x86_64", unix))]
+    scratch.set_jit(jitmem::jit());
     for (name, vs, fs, sc) in scenes {
         if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
             continue;

@@ -106,14 +106,19 @@ fn frames_for(one: Duration) -> u32 {
     ((BUDGET.as_secs_f64() / one.as_secs_f64().max(1e-6)) as u32).clamp(3, MAX_FRAMES)
 }
 
-/// Software path: seconds per frame.
-fn time_software(c: &Case) -> Result<(f64, u64), String> {
+/// Software path: seconds per frame, through `jit`'s compiled code where it has some (None:
+/// the interpreter only).
+fn time_software(
+    c: &Case,
+    jit: Option<&'static dyn shader::back::raster::Jit>,
+) -> Result<(f64, u64), String> {
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratch = Box::new(shader::back::raster::Scratch::new());
+    scratch.set_jit(jit);
     let t0 = Instant::now();
     let stats = soft
         .draw(&mut scratch, &mut color, &mut depth)
@@ -138,7 +143,7 @@ fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String>
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+    let mut scratches: Vec<Scratch> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
     let workers = Threads(threads);
     let t0 = Instant::now();
     let stats = soft
@@ -240,33 +245,47 @@ fn run() {
     let softpipe = time_mesa(Driver::Softpipe);
     let llvmpipe = time_mesa(Driver::Llvmpipe);
     println!(
-        "{:<28} {:>22} {:>22} {:>22} {:>12} {:>12}",
-        "scene (640x480)", "software", "softpipe", "llvmpipe", "vs softpipe", "vs llvmpipe"
+        "{:<28} {:>22} {:>22} {:>22} {:>22} {:>12} {:>12} {:>10}",
+        "scene (640x480)",
+        "software",
+        "interpreter",
+        "softpipe",
+        "llvmpipe",
+        "vs softpipe",
+        "vs llvmpipe",
+        "compiled"
     );
+    // `software` runs through the compiled form where a module compiles (`jitmem::jit`;
+    // SHADER_JIT=0: the interpreter, as `interpreter` always is).
+    let jit = render_cmd::jit();
     for (i, c) in CASES.iter().enumerate().filter(|(_, c)| selected(c)) {
-        let (soft, fragments) = match time_software(c) {
-            Ok(t) => t,
-            Err(e) => {
-                println!("{:<28} software path failed: {}", c.name, e);
-                continue;
-            }
+        let (Ok((interp, _)), Ok((soft, fragments))) =
+            (time_software(c, None), time_software(c, jit))
+        else {
+            println!("{:<28} software path failed", c.name);
+            continue;
         };
         let cell = |s: f64| format!("{:7.2} ms {:6.1} Mpx/s", s * 1e3, mpix(s));
         println!(
-            "{:<28} {:>22} {:>22} {:>22} {:>11.1}x {:>11.2}x",
+            "{:<28} {:>22} {:>22} {:>22} {:>22} {:>11.1}x {:>11.2}x {:>9.2}x",
             c.name,
             cell(soft),
+            cell(interp),
             cell(softpipe[i]),
             cell(llvmpipe[i]),
             softpipe[i] / soft,
-            llvmpipe[i] / soft
+            llvmpipe[i] / soft,
+            interp / soft
         );
         println!(
             "{:<28} ({} fragments shaded per software frame)",
             "", fragments
         );
     }
-    println!("ratios: software speed relative to each driver (>1: software faster)");
+    println!(
+        "ratios: software speed relative to each driver (>1: software faster); compiled: \
+         interpreter time over software time"
+    );
     println!(
         "targets: >= 8x softpipe on each scene; >= 0.33x llvmpipe (within 3x), >= 0.5x on the p2 scene"
     );

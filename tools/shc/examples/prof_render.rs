@@ -1,6 +1,7 @@
 //! Profiling driver (not a test): renders one bench scene N times on one thread, for
 //! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
 //! (scene: cube, fullscreen, quad or floor, the mipmapped trilinear floor). Instruction counts per frame are exact and repeatable.
+//! Stages run through the compiled form where they compile (`SHADER_JIT=0`: the interpreter).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
@@ -50,7 +51,7 @@ fn run() {
         .unwrap_or_else(|f| panic!("{}", f.message));
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratch = Box::new(shader::back::raster::Scratch::new());
+    let mut scratch = Box::new(render_cmd::jit_scratch());
     let mut hash = 0u64;
     // The fastest frame: a rough figure on a loaded machine (the bench gives the real ones).
     let mut best = f64::INFINITY;

@@ -763,15 +763,61 @@ impl SoftScene {
 
     /// [`Self::render`] on `threads` threads (0: one per core).
     pub fn render_threads(&self, threads: usize) -> Result<Image, Failure> {
+        self.render_jit(threads, jit())
+    }
+
+    /// The programs this scene draws with: its passes' (in order), then its own.
+    #[allow(dead_code)] // the tests' (tests/jit_identical.rs)
+    pub fn programs(&self) -> Vec<&Program> {
+        let mut v: Vec<&Program> = self.passes.iter().flat_map(|p| p.programs()).collect();
+        v.push(&self.program);
+        v
+    }
+
+    /// [`Self::render_threads`] with the stages run through `jit`'s code where it has some
+    /// (None: the interpreter only).
+    pub fn render_jit(
+        &self,
+        threads: usize,
+        jit: Option<&'static dyn raster::Jit>,
+    ) -> Result<Image, Failure> {
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
         let n = self.width as usize * self.height as usize;
         let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-        let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+        let mut scratches: Vec<Scratch> = (0..threads)
+            .map(|_| {
+                let mut s = Scratch::new();
+                s.set_jit(jit);
+                s
+            })
+            .collect();
         self.draw_parallel(&Threads(threads), &mut scratches, &mut color, &mut depth)?;
         Image::from_argb(self.width, self.height, &color).map_err(|e| failure(1, e.to_string()))
+    }
+}
+
+/// A scratch whose draws run through the compiled form where it applies (`jitmem::jit`:
+/// x86-64 with AVX2, and `SHADER_JIT` not `0`); the interpreter otherwise. The pictures are
+/// the same either way.
+#[allow(dead_code)] // the bench's
+pub fn jit_scratch() -> Scratch {
+    let mut s = Scratch::new();
+    s.set_jit(jit());
+    s
+}
+
+/// The host's compiled form ([`jit_scratch`]).
+pub fn jit() -> Option<&'static dyn raster::Jit> {
+    #[cfg(all(target_arch = "x86_64", unix))]
+    {
+        jitmem::jit()
+    }
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    {
+        None
     }
 }
 

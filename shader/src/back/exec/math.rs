@@ -10,7 +10,8 @@
     clippy::excessive_precision
 )]
 
-use super::lanes::{Lanes, LANES};
+#[cfg(test)]
+use super::lanes::LANES;
 
 /// Magnitude below which [`floor_small`] is exact.
 pub(super) const FLOOR_SMALL_MAX: f32 = 4_194_304.0;
@@ -68,14 +69,14 @@ pub fn pow(x: f32, y: f32) -> f32 {
     }
 }
 
-/// Lane-wise [`pow`]: the branch-free core for every lane (vectorizable), then the general
+/// Lane-wise [`pow`] (any lane count: the interpreter's 32, the compiled form's 8): the branch-free core for every lane (vectorizable), then the general
 /// path for the rare lanes outside its domain. Same results as [`pow`] lane by lane.
 #[inline(always)]
-pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
-    let mut out = [0.0; LANES];
-    let mut slow = [false; LANES];
+pub(crate) fn pow_lanes<const N: usize>(x: &[f32; N], y: &[f32; N]) -> [f32; N] {
+    let mut out = [0.0; N];
+    let mut slow = [false; N];
     let mut any = false;
-    for l in 0..LANES {
+    for l in 0..N {
         let (z, v) = pow_f32(x[l], y[l]);
         let zero = pow_is_zero(x[l], y[l], z);
         out[l] = if zero { 0.0 } else { v };
@@ -83,7 +84,7 @@ pub(crate) fn pow_lanes(x: &Lanes, y: &Lanes) -> Lanes {
         any |= slow[l];
     }
     if any {
-        for l in 0..LANES {
+        for l in 0..N {
             if slow[l] {
                 out[l] = exp2_f64(y[l] as f64 * log2_f64(x[l] as f64)) as f32;
             }
@@ -181,12 +182,12 @@ pub fn cos(x: f32) -> f32 {
 /// lanes usually share the quadrant parity, and then only one of the two polynomials is
 /// evaluated.
 #[inline(always)]
-pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
-    let mut red = [0.0; LANES];
-    let mut quad = [0u32; LANES];
+pub(crate) fn trig_lanes<const N: usize>(x: &[f32; N], quarter: i32) -> [f32; N] {
+    let mut red = [0.0; N];
+    let mut quad = [0u32; N];
     let mut slow = false;
     let (mut any, mut all) = (0u32, 1u32);
-    for l in 0..LANES {
+    for l in 0..N {
         let ok = x[l].abs() < TRIG_F32_MAX;
         slow |= !ok;
         let (r, k) = trig_reduce(if ok { x[l] } else { 0.0 }, quarter);
@@ -195,22 +196,22 @@ pub(crate) fn trig_lanes(x: &Lanes, quarter: i32) -> Lanes {
         any |= k;
         all &= k;
     }
-    let mut out = [0.0; LANES];
+    let mut out = [0.0; N];
     if any & 1 == 0 {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_sign(sin_r(red[l]), quad[l]);
         }
     } else if all & 1 == 1 {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_sign(cos_r(red[l]), quad[l]);
         }
     } else {
-        for l in 0..LANES {
+        for l in 0..N {
             out[l] = trig_pick(sin_r(red[l]), cos_r(red[l]), quad[l]);
         }
     }
     if slow {
-        for l in 0..LANES {
+        for l in 0..N {
             if !(x[l].abs() < TRIG_F32_MAX) {
                 out[l] = if quarter == 0 { sin(x[l]) } else { cos(x[l]) };
             }
@@ -226,13 +227,39 @@ fn trig_f32(x: f32, quarter: i32) -> f32 {
     trig_pick(sin_r(r), cos_r(r), k)
 }
 
+/// The constants of [`trig_reduce`], [`sin_r`] and [`cos_r`] in the order the compiled form
+/// keeps them from `jit::K_2PI` on: 2/pi, the rounding bias, a slot for the integer 16384,
+/// P1..P3, the sin and cos coefficients, 0.5. The compiled SIN/COS uses these very values.
+pub(crate) const TRIG_CONSTS: [f32; 13] = [
+    core::f32::consts::FRAC_2_PI,
+    16384.5,
+    0.0, // K_I16384 (an int, set there)
+    TRIG_P1,
+    TRIG_P2,
+    TRIG_P3,
+    SIN_C[0],
+    SIN_C[1],
+    SIN_C[2],
+    COS_C[0],
+    COS_C[1],
+    COS_C[2],
+    0.5,
+];
+/// Below this magnitude SIN/COS take the f32 path ([`sin`]).
+pub(crate) const TRIG_MAX: f32 = TRIG_F32_MAX;
+const TRIG_P1: f32 = 1.570_312_5;
+const TRIG_P2: f32 = 4.837_513e-4;
+const TRIG_P3: f32 = 7.549_789_9e-8;
+const SIN_C: [f32; 3] = [-1.951_529_6e-4, 8.332_160_9e-3, 1.666_665_5e-1];
+const COS_C: [f32; 3] = [2.443_315_7e-5, 1.388_731_6e-3, 4.166_664_6e-2];
+
 /// x + quarter * pi/2 = k * pi/2 + r with |r| <= pi/4 (Cody-Waite, f32): returns (r, k).
 #[inline(always)]
 fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
     // pi/2 = P1 + P2 + P3, P1 and P2 short enough that k * P1 and k * P2 are exact.
-    const P1: f32 = 1.570_312_5;
-    const P2: f32 = 4.837_513e-4;
-    const P3: f32 = 7.549_789_9e-8;
+    const P1: f32 = TRIG_P1;
+    const P2: f32 = TRIG_P2;
+    const P3: f32 = TRIG_P3;
     let q = x * core::f32::consts::FRAC_2_PI;
     // Round to nearest: floor(q + 0.5), with the bias added in f32 as 16384.5 so the rounding
     // of that sum is part of the definition. `floor_small` keeps this free of float-to-int
@@ -248,14 +275,14 @@ fn trig_reduce(x: f32, quarter: i32) -> (f32, u32) {
 #[inline(always)]
 fn sin_r(r: f32) -> f32 {
     let z = r * r;
-    ((-1.951_529_6e-4 * z + 8.332_160_9e-3) * z - 1.666_665_5e-1) * z * r + r
+    ((SIN_C[0] * z + SIN_C[1]) * z - SIN_C[2]) * z * r + r
 }
 
 /// Minimax cos on [-pi/4, pi/4].
 #[inline(always)]
 fn cos_r(r: f32) -> f32 {
     let z = r * r;
-    ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0
+    ((COS_C[0] * z - COS_C[1]) * z + COS_C[2]) * z * z - 0.5 * z + 1.0
 }
 
 /// Quadrants 2 and 3 flip the sign.

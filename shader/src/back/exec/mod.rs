@@ -226,7 +226,7 @@ impl LoopFrame {
 }
 
 /// One decoded instruction: operands narrowed to bytes, lane counts resolved.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct DInst {
     op: Op,
     /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR: the components

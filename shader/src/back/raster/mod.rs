@@ -38,6 +38,7 @@
     clippy::too_many_arguments,
     clippy::manual_memcpy
 )]
+pub use crate::back::exec::jit::{CompiledStage, Jit};
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{
     Filter, MipFilter, SamplerState, TextureError, TextureRef, Wrap,
@@ -327,6 +328,8 @@ pub struct Scratch {
     fragcoord: Vec4x,
     cache: [ClipVert; CACHE],
     cache_index: [u32; CACHE],
+    /// The host's compiled form of the draw's executables (see [`Scratch::set_jit`]).
+    jit: Option<&'static dyn Jit>,
 }
 
 impl Default for Scratch {
@@ -344,7 +347,17 @@ impl Scratch {
             fragcoord: [[0.0; LANES]; 4],
             cache: [CLIP_ZERO; CACHE],
             cache_index: [0; CACHE],
+            jit: None,
         }
+    }
+
+    /// Runs the stages of later draws through `jit`'s compiled code where it has some for
+    /// them (per module, all or nothing; the interpreter runs the others), or only through the
+    /// interpreter (None, the default). The draw asks the first scratch's `jit` once per draw
+    /// and prepares each worker thread's frame once per band. Every picture is the same either
+    /// way (the compiled form is bit-identical to the interpreter).
+    pub fn set_jit(&mut self, jit: Option<&'static dyn Jit>) {
+        self.jit = jit;
     }
 
     /// Runs later draws through this scratch on `isa` (see [`Regs::set_isa`]); false, and no
@@ -766,7 +779,14 @@ fn draw_checked(
         }
     }
 
+    // The compiled code of each stage, looked up once per draw (a fused packed sample runs in
+    // the interpreter: the colour is read from `Outputs::packed`).
+    let jit = scratches.first().and_then(|s| s.jit);
+    let vs_code = jit.and_then(|j| j.stage(vs));
+    let fs_code = jit.filter(|_| !fs.sample_color()).and_then(|j| j.stage(fs));
     let setup = Setup {
+        vs_code,
+        fs_code,
         vp: [vx as f64, vy as f64, vw as f64, vh as f64],
         height: h,
         scissor: [sx0, sx1, sy0, sy1],
@@ -933,6 +953,13 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
+    // This thread's frames, once per band (each worker has its own).
+    if let Some(c) = setup.vs_code {
+        c.prepare(vs, vs_uniforms);
+    }
+    if let Some(c) = setup.fs_code {
+        c.prepare(fs, prog.uniform_words(Stage::Fragment));
+    }
 
     let mut first = 0usize;
     while first < tri_count {
@@ -1005,7 +1032,14 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
             } else {
                 (1 << lanes) - 1
             };
-            vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
+            // The compiled code, or the interpreter when there is none or it gave the
+            // dispatch back (a SIN/COS operand outside its range).
+            let done = setup
+                .vs_code
+                .and_then(|c| c.run(vs, inv.inputs, inv.fragcoord, &mut scratch.out, active));
+            if done.is_none() {
+                vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
+            }
             for l in 0..lanes {
                 let cv = &mut scratch.cache[base + l];
                 for c in 0..4 {
@@ -1042,6 +1076,9 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
 }
 
 struct Setup<'a> {
+    /// Compiled code of the vertex and fragment stages (None: the interpreter runs it).
+    vs_code: Option<&'static dyn CompiledStage>,
+    fs_code: Option<&'static dyn CompiledStage>,
     vp: [f64; 4],
     height: i64,
     /// x0, x1, row0, row1 (half-open) in target memory coordinates.
@@ -1819,7 +1856,12 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let alive = if float {
+    let compiled = setup
+        .fs_code
+        .and_then(|c| c.run(fs, inv.inputs, inv.fragcoord, &mut scratch.out, mask));
+    let alive = if let Some(alive) = compiled {
+        alive
+    } else if float {
         // Float colours are needed unpacked.
         fs.run(&mut scratch.regs, &inv, &mut scratch.out, mask)
     } else {

@@ -47,6 +47,8 @@ pub struct Enc<'a> {
     /// Every memory operand on base `b` must lie in `[0, limits[b])` bytes (32 bytes for YMM,
     /// 4 for a scalar).
     limits: [usize; 4],
+    /// Stores on base `b` must also end at or below `store_end[b]` (see [`Enc::limit_stores`]).
+    store_end: [usize; 4],
 }
 
 /// A YMM register, 0..=15.
@@ -68,6 +70,23 @@ pub enum Ps {
     Sqrt = 0x51,
 }
 
+/// The second operand of a step of [`Enc::steps`]: a register, or a frame constant (the
+/// float at `consts[k]`, broadcast into the scratch register first).
+#[derive(Clone, Copy)]
+pub enum Arg {
+    Y(Y),
+    K(usize),
+}
+
+/// AVX2 integer opcodes in map 0F with the 66 prefix (packed dwords, 256 bit).
+#[derive(Clone, Copy)]
+pub enum Pi {
+    And = 0xDB,
+    Add = 0xFE,
+    Sub = 0xFA,
+    CmpEq = 0x76,
+}
+
 impl<'a> Enc<'a> {
     /// An encoder whose only memory region is the frame (`frame` bytes).
     pub fn new(buf: &'a mut [u8], frame: usize) -> Enc<'a> {
@@ -80,7 +99,15 @@ impl<'a> Enc<'a> {
             buf,
             len: 0,
             limits,
+            store_end: limits,
         }
+    }
+
+    /// Stores through `base` must end at or below `end` bytes (the frame: only its spill
+    /// slots are written).
+    pub fn limit_stores(mut self, base: Base, end: usize) -> Self {
+        self.store_end[base as usize] = end;
+        self
     }
 
     pub fn is_empty(&self) -> bool {
@@ -144,7 +171,11 @@ impl<'a> Enc<'a> {
 
     /// `vmovups [base + off], y`
     pub fn store(&mut self, base: Base, off: usize, y: Y) -> Result<(), EncError> {
-        if !base.writable() {
+        if !base.writable()
+            || off
+                .checked_add(32)
+                .is_none_or(|e| e > self.store_end[base as usize])
+        {
             return Err(EncError::OutOfFrame);
         }
         self.vex(y.0, 0, 0, 1, 0)?;
@@ -194,6 +225,84 @@ impl<'a> Enc<'a> {
         self.byte(0x4A)?;
         self.modrm_reg(d.0, t.0)?;
         self.byte((m.0 & 0xF) << 4)
+    }
+
+    /// A call of `helper` with the frame (rdi) and `info` (esi): `vzeroupper`, the four
+    /// argument registers saved around it, the stack 16-byte aligned at the call (every YMM
+    /// and rax, r8..r11 are clobbered, as the System V ABI lets the callee).
+    pub fn call(&mut self, helper: super::Helper, info: u32) -> Result<(), EncError> {
+        // vzeroupper; push rdi, rsi, rdx, rcx; sub rsp, 8
+        self.bytes(&[
+            0xC5, 0xF8, 0x77, 0x57, 0x56, 0x52, 0x51, 0x48, 0x83, 0xEC, 0x08,
+        ])?;
+        self.byte(0xBE)?; // mov esi, imm32
+        self.bytes(&info.to_le_bytes())?;
+        self.bytes(&[0x48, 0xB8])?; // mov rax, imm64
+        self.bytes(&helper.addr().to_le_bytes())?;
+        // call rax; add rsp, 8; pop rcx, rdx, rsi, rdi
+        self.bytes(&[0xFF, 0xD0, 0x48, 0x83, 0xC4, 0x08, 0x59, 0x5A, 0x5E, 0x5F])
+    }
+
+    /// `vOP d, s, t` on packed dwords (`vpand`, `vpaddd`, `vpsubd`, `vpcmpeqd`).
+    pub fn int_op(&mut self, op: Pi, d: Y, s: Y, t: Y) -> Result<(), EncError> {
+        self.vex(d.0, s.0, t.0, 1, 1)?;
+        self.byte(op as u8)?;
+        self.modrm_reg(d.0, t.0)
+    }
+
+    /// `vpslld d, s, imm` (VEX.256.66.0F 72 /6 ib: vvvv is the destination).
+    pub fn pslld(&mut self, d: Y, s: Y, imm: u8) -> Result<(), EncError> {
+        self.vex(6, d.0, s.0, 1, 1)?;
+        self.byte(0x72)?;
+        self.modrm_reg(6, s.0)?;
+        self.byte(imm)
+    }
+
+    /// `vcvttps2dq d, s` (VEX.256.F3.0F 5B /r)
+    pub fn cvtt_ps_dq(&mut self, d: Y, s: Y) -> Result<(), EncError> {
+        self.vex(d.0, 0, s.0, 1, 2)?;
+        self.byte(0x5B)?;
+        self.modrm_reg(d.0, s.0)
+    }
+
+    /// `vcvtdq2ps d, s` (VEX.256.0F 5B /r)
+    pub fn cvt_dq_ps(&mut self, d: Y, s: Y) -> Result<(), EncError> {
+        self.vex(d.0, 0, s.0, 1, 0)?;
+        self.byte(0x5B)?;
+        self.modrm_reg(d.0, s.0)
+    }
+
+    /// `vmovmskps eax, m; or dword [frame + off], eax`: the lanes whose sign bit `m` has
+    /// are OR-ed into a frame word (a store: checked like one).
+    pub fn or_mask(&mut self, m: Y, off: usize) -> Result<(), EncError> {
+        if off
+            .checked_add(4)
+            .is_none_or(|e| e > self.store_end[Base::Frame as usize])
+        {
+            return Err(EncError::OutOfFrame);
+        }
+        self.vex(0, 0, m.0, 1, 0)?;
+        self.byte(0x50)?;
+        self.modrm_reg(0, m.0)?;
+        self.byte(0x09)?;
+        self.mem(0, Base::Frame, off, 4)
+    }
+
+    /// `acc = acc OP arg` for each step in order (a polynomial's Horner steps); a constant
+    /// is broadcast from the frame's `consts` into `tmp` first (`tmp` may be a step's
+    /// register only after that step).
+    pub fn steps(&mut self, acc: Y, tmp: Y, steps: &[(Ps, Arg)]) -> Result<(), EncError> {
+        for &(op, arg) in steps {
+            let y = match arg {
+                Arg::Y(y) => y,
+                Arg::K(k) => {
+                    self.broadcast(tmp, Base::Frame, super::konst(k))?;
+                    tmp
+                }
+            };
+            self.op_reg(op, acc, acc, y)?;
+        }
+        Ok(())
     }
 
     /// `vzeroupper; ret`
@@ -289,6 +398,11 @@ mod tests {
         assert_eq!(e.load(Y(0), Base::Fcoord, 1), Err(EncError::OutOfFrame));
         assert_eq!(e.load(Y(0), Base::Out, 0), Err(EncError::OutOfFrame));
         assert_eq!(e.store(Base::Inputs, 0, Y(0)), Err(EncError::OutOfFrame));
+        let mut buf = [0u8; 64];
+        let mut e = Enc::with_limits(&mut buf, [128, 0, 0, 0]).limit_stores(Base::Frame, 64);
+        assert_eq!(e.store(Base::Frame, 32, Y(0)), Ok(()));
+        assert_eq!(e.store(Base::Frame, 33, Y(0)), Err(EncError::OutOfFrame));
+        assert_eq!(e.load(Y(0), Base::Frame, 96), Ok(()));
         let mut small = [0u8; 3];
         let mut e = Enc::new(&mut small, 64);
         assert_eq!(e.ret(), Err(EncError::Full));

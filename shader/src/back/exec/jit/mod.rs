@@ -9,9 +9,10 @@
 //! code reads the rasterizer's inputs and writes its outputs where they are (no copies). Every
 //! memory access is `[base + d]` with `d + width` inside that base's region ([`limits`]: the
 //! frame, or the input / output struct less the last group's offset), and stores go only to the
-//! frame and the outputs: the encoder ([`enc`]) refuses any other. Running it needs executable
-//! memory, the one `unsafe` step, which is not here: the host crate `jitmem` owns it (mmap RW,
-//! copy, mprotect RX) and calls it with exactly those pointers.
+//! frame's spill slots and bail word and the outputs: the encoder ([`enc`]) refuses any other.
+//! Its only calls are to [`Helper`] functions (safe Rust in this crate). Running it needs
+//! executable memory, the one `unsafe` step, which is not here: the host crate `jitmem` owns it
+//! (mmap RW, copy, mprotect RX) and calls it with exactly those pointers.
 //!
 //! The [`Frame`] persists across the dispatches of a draw: [`Executable::prepare_frame`] fills
 //! the uniforms, immediates and bank registers once, [`Executable::run_compiled`] only sets the
@@ -23,10 +24,13 @@
 //! when it is evicted while still live.
 //!
 //! Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
-//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP,
-//! LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR. [`compile`]
-//! refuses any other module ([`JitError::Unsupported`]) and the caller runs the interpreter,
-//! which stays the reference.
+//! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
+//! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
+//! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
+//! lane function), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
+//! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
+//! interpreter, which stays the reference. The rasterizer reaches compiled code through the
+//! host's [`Jit`] (`raster::Scratch::set_jit`).
 //!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
@@ -34,8 +38,9 @@
 
 pub mod enc;
 
-use self::enc::{Base, Enc, EncError, Ps, Y};
+use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
+use super::simd::Simd;
 use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IMM_CAP, VARYING_CAP};
@@ -66,13 +71,26 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 pub struct Frame {
     /// Spill slots: the home of each IR register, 8 lanes per component.
     pub regs: [Vec4x8; REG_FILE],
+    /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
+    /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
+    /// the interpreter.
+    pub bail: [u32; 8],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// Bank registers (bits per component), broadcast when read.
     pub bank: [[u32; 4]; BANK_MAX],
     /// Constants the code broadcasts: 1.0 (CMP's true) and the ABS mask.
-    pub consts: [u32; 8],
+    pub consts: [u32; K_COUNT],
+    /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
+    /// generated code never stores here (its frame stores end at [`REGS_END`]).
+    simd: Simd,
 }
+
+/// Where the spill slots end: generated code stores to the frame only below this offset
+/// (the encoder refuses any other frame store).
+pub const REGS_END: usize = offset_of!(Frame, bail) + size_of::<[u32; 8]>();
+const _: () = assert!(offset_of!(Frame, bail) == size_of::<[Vec4x8; REG_FILE]>());
+const _: () = assert!(offset_of!(Frame, regs) == 0);
 
 /// Bytes generated code may touch from the frame pointer.
 pub const FRAME_BYTES: usize = size_of::<Frame>();
@@ -91,6 +109,24 @@ pub const fn limits() -> [usize; 4] {
 
 const K_ONE: usize = 0;
 const K_ABS: usize = 1;
+// SIN/COS inline (`math::trig_reduce`, `sin_r`, `cos_r`, `trig_pick`): the same constants.
+const K_2PI: usize = 2;
+const K_BIAS: usize = 3;
+const K_I16384: usize = 4;
+const K_P1: usize = 5;
+const K_P2: usize = 6;
+const K_P3: usize = 7;
+const K_S0: usize = 8;
+const K_S1: usize = 9;
+const K_S2: usize = 10;
+const K_C0: usize = 11;
+const K_C1: usize = 12;
+const K_C2: usize = 13;
+const K_HALF: usize = 14;
+const K_I1: usize = 15;
+const K_I2: usize = 16;
+const K_TMAX: usize = 17;
+const K_COUNT: usize = 24;
 
 impl Default for Frame {
     fn default() -> Self {
@@ -100,16 +136,34 @@ impl Default for Frame {
 
 impl Frame {
     pub const fn new() -> Frame {
-        let mut consts = [0u32; 8];
+        let mut consts = [0u32; K_COUNT];
         consts[K_ONE] = 0x3F80_0000;
         consts[K_ABS] = 0x7FFF_FFFF;
+        let t = super::math::TRIG_CONSTS;
+        let mut i = 0;
+        while i < t.len() {
+            consts[K_2PI + i] = t[i].to_bits();
+            i += 1;
+        }
+        consts[K_I16384] = 16384;
+        consts[K_TMAX] = super::math::TRIG_MAX.to_bits();
+        consts[K_I1] = 1;
+        consts[K_I2] = 2;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
+            bail: [0; 8],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             bank: [[0; 4]; BANK_MAX],
             consts,
+            simd: Simd::BASE,
         }
+    }
+
+    /// Runs the call-out helper's lane loop (POW) on `simd` (the base set until
+    /// then; the results are the same bits on every set).
+    pub fn set_simd(&mut self, simd: Simd) {
+        self.simd = simd;
     }
 }
 
@@ -204,7 +258,10 @@ fn touch(d: &DInst, v: Val) -> Touch {
             3 => v == val(a, d.x as usize) || is(b, 0, n),
             _ => is(a, 0, n) || is(b, 0, n),
         },
-        Op::Min | Op::Max | Op::Dot => is(a, 0, n) || is(b, 0, n),
+        Op::Min | Op::Max | Op::Dot | Op::Pow => is(a, 0, n) || is(b, 0, n),
+        Op::Sin | Op::Cos => is(a, 0, n),
+        // Columns a..a+n (components 0..n) and the vector b (components 0..n).
+        Op::MulMV => v < V_ONE && c < n && (t.wrapping_sub(a) & REG_MASK) < n || is(b, 0, n),
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
         _ => false,
@@ -220,6 +277,8 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Const | Op::Swz | Op::LoadFcoord => is(dst, 0, 4),
         Op::Mov | Op::Add | Op::Sub | Op::Mul | Op::Div => is(dst, 0, n),
         Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
+        Op::Pow | Op::Sin | Op::Cos => is(dst, 0, n),
+        Op::MulMV => is(dst, 0, 4),
         Op::SetLane => v == val(dst, d.x as usize),
         Op::Dot | Op::Cmp => v == val(dst, 0),
         Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
@@ -383,6 +442,135 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(())
     }
 
+    /// An instruction the Rust helper of [`Helper`] computes: its operands are stored to
+    /// their frame slots, every live value still to be read is stored (the call clobbers every
+    /// YMM), and the results are left in the destination's slots.
+    fn call_out(&mut self, d: &DInst) -> Result<(), JitError> {
+        let helper = Helper::Pow;
+        let n = (d.n as usize).min(4);
+        let (dst, a, b) = (
+            d.dst as usize & REG_MASK,
+            d.a as usize & REG_MASK,
+            d.b as usize & REG_MASK,
+        );
+        // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
+        // YMM values, so the stores below put them there.
+        for c in 0..n {
+            for (r, read) in [(a, true), (b, d.op == Op::Pow)] {
+                let v = val(r, c);
+                if read && (r >= BANK_BASE || self.zero[v]) {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                }
+            }
+        }
+        for y in 0..NY {
+            if let Some(v) = self.holder[y] {
+                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
+                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
+                }
+                self.loc[v] = NONE;
+            }
+            self.holder[y] = None;
+            self.dirty[y] = false;
+        }
+        let info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
+        self.e.call(helper, info)?;
+        for c in 0..n {
+            self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+
+    /// `dst = sin(a)` (or cos) as `math::trig_lanes` computes it for |a| < 8192: the same
+    /// reduction, polynomials and quadrant pick, op for op; the lanes outside that range (or
+    /// NaN) are OR-ed into `Frame::bail` and the dispatch goes to the interpreter.
+    fn trig(&mut self, a: Val, dst: Val, cos: bool) -> Result<(), JitError> {
+        let x = self.get(a)?;
+        let mut t = [Y(0); 6];
+        for t in t.iter_mut() {
+            *t = self.alloc()?;
+        }
+        let [t0, t1, t2, t3, t4, t5] = t;
+        let e = &mut self.e;
+        let k = |i: usize| konst(i);
+        // Lanes for the interpreter: !(|x| < 8192) (NLT, unordered true).
+        e.broadcast(t0, Base::Frame, k(K_ABS))?;
+        e.op_reg(Ps::And, t0, t0, x)?;
+        e.broadcast(t1, Base::Frame, k(K_TMAX))?;
+        e.cmp_reg(t0, t0, t1, 0x05)?;
+        e.or_mask(t0, offset_of!(Frame, bail))?;
+        // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
+        e.broadcast(t1, Base::Frame, k(K_2PI))?;
+        e.op_reg(Ps::Mul, t1, x, t1)?;
+        e.broadcast(t2, Base::Frame, k(K_BIAS))?;
+        e.op_reg(Ps::Add, t1, t1, t2)?;
+        e.cvtt_ps_dq(t1, t1)?;
+        e.broadcast(t2, Base::Frame, k(K_I16384))?;
+        e.int_op(Pi::Sub, t1, t1, t2)?;
+        e.cvt_dq_ps(t2, t1)?;
+        if cos {
+            e.broadcast(t3, Base::Frame, k(K_I1))?;
+            e.int_op(Pi::Add, t1, t1, t3)?;
+        }
+        // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
+        e.broadcast(t3, Base::Frame, k(K_P1))?;
+        e.op_reg(Ps::Mul, t3, t2, t3)?;
+        e.op_reg(Ps::Sub, t3, x, t3)?;
+        for p in [K_P2, K_P3] {
+            e.broadcast(t4, Base::Frame, k(p))?;
+            e.op_reg(Ps::Mul, t4, t2, t4)?;
+            e.op_reg(Ps::Sub, t3, t3, t4)?;
+        }
+        e.op_reg(Ps::Mul, t2, t3, t3)?;
+        // sin_r: ((S0 z + S1) z - S2) z r + r
+        let (z, r) = (Arg::Y(t2), Arg::Y(t3));
+        e.broadcast(t4, Base::Frame, k(K_S0))?;
+        e.steps(
+            t4,
+            t5,
+            &[(Ps::Mul, z), (Ps::Add, Arg::K(K_S1)), (Ps::Mul, z)],
+        )?;
+        e.steps(
+            t4,
+            t5,
+            &[
+                (Ps::Sub, Arg::K(K_S2)),
+                (Ps::Mul, z),
+                (Ps::Mul, r),
+                (Ps::Add, r),
+            ],
+        )?;
+        // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
+        e.broadcast(t5, Base::Frame, k(K_C0))?;
+        e.steps(
+            t5,
+            t0,
+            &[(Ps::Mul, z), (Ps::Sub, Arg::K(K_C1)), (Ps::Mul, z)],
+        )?;
+        e.steps(
+            t5,
+            t0,
+            &[(Ps::Add, Arg::K(K_C2)), (Ps::Mul, z), (Ps::Mul, z)],
+        )?;
+        e.broadcast(t0, Base::Frame, k(K_HALF))?;
+        e.op_reg(Ps::Mul, t0, t0, t2)?;
+        e.steps(t5, t0, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
+        // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
+        e.broadcast(t0, Base::Frame, k(K_I1))?;
+        e.int_op(Pi::And, t2, t1, t0)?;
+        e.int_op(Pi::CmpEq, t2, t2, t0)?;
+        let r = self.alloc()?;
+        let e = &mut self.e;
+        e.blendv(r, t4, t5, t2)?;
+        e.broadcast(t0, Base::Frame, k(K_I2))?;
+        e.int_op(Pi::And, t1, t1, t0)?;
+        e.pslld(t1, t1, 30)?;
+        e.op_reg(Ps::Xor, r, r, t1)?;
+        self.set(dst, r);
+        Ok(())
+    }
+
     /// Lowers one instruction.
     fn inst(&mut self, d: &DInst) -> Result<(), JitError> {
         let (dst, a, b) = (
@@ -539,6 +727,40 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
                 self.set(val(dst, 0), acc);
             }
+            Op::MulMV => {
+                // The interpreter's `mat_times`: component c is +0.0 + col0[c] * v[0] +
+                // col1[c] * v[1] + ... in column order (no FMA), components n.. are +0.0.
+                // Every component is computed before any is written (dst may be a column or
+                // the vector); the results stay pinned until then.
+                let mut res = [Y(0); 4];
+                for (c, r) in res.iter_mut().enumerate() {
+                    let acc = self.alloc()?;
+                    self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+                    keep |= 1 << acc.0;
+                    self.pinned = keep;
+                    if c < n {
+                        for k in 0..n {
+                            let col = self.get(val(a + k, c))?;
+                            let v = self.get(val(b, k))?;
+                            let t = self.alloc()?;
+                            self.e.op_reg(Ps::Mul, t, col, v)?;
+                            self.e.op_reg(Ps::Add, acc, acc, t)?;
+                            self.pinned = keep;
+                        }
+                    }
+                    *r = acc;
+                }
+                for (c, &r) in res.iter().enumerate() {
+                    self.set(val(dst, c), r);
+                }
+            }
+            Op::Pow => self.call_out(d)?,
+            Op::Sin | Op::Cos => {
+                for c in 0..n {
+                    self.trig(val(a, c), val(dst, c), d.op == Op::Cos)?;
+                    self.pinned = keep;
+                }
+            }
             Op::Cmp => {
                 let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
                     CmpCode::Eq => 0x00, // EQ_OQ
@@ -609,6 +831,103 @@ impl<'c, 'b> Gen<'c, 'b> {
     }
 }
 
+/// The Rust functions generated code may call (the only calls it makes), for the ops whose
+/// numerics live in `math` (bit-identical to the interpreter by construction: the same
+/// functions, lane by lane). Each is `extern "sysv64" fn(&mut Frame, info)` with `info` =
+/// `dst | a << 8 | b << 16 | n << 24` (register numbers and the component count) and computes
+/// `regs[dst][c] = f(regs[a][c], regs[b][c])` for the 8 lanes of components `c < n` in the
+/// frame's slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Helper {
+    Pow,
+}
+
+impl Helper {
+    /// The function's address (what the call instruction jumps to).
+    pub fn addr(self) -> u64 {
+        let f: extern "sysv64" fn(&mut Frame, u32) = match self {
+            Helper::Pow => helper_pow,
+        };
+        f as usize as u64
+    }
+}
+
+/// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]), the lane
+/// loops compiled for the frame's instruction set.
+#[inline(always)]
+fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> Lanes8) {
+    let reg = |s: u32| (info >> s) as usize & REG_MASK;
+    let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize).min(4));
+    let simd = frame.simd;
+    simd.run(
+        #[inline(always)]
+        || {
+            for c in 0..n {
+                let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
+                frame.regs[dst][c] = f(&x, &y);
+            }
+        },
+    );
+}
+
+// The interpreter's own lane function (`math::pow_lanes`) on 8 lanes: lanes
+// never influence each other in them, so these are the interpreter's bits.
+extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
+    helper_lanes(
+        frame,
+        info,
+        #[inline(always)]
+        |x, y| super::math::pow_lanes(x, y),
+    );
+}
+
+/// Whether the lowering handles `d` (the ops of the module header; control flow is not).
+fn lowered(d: &DInst) -> bool {
+    match d.op {
+        Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
+        Op::Div => d.y == 0,
+        op => matches!(
+            op,
+            Op::Nop
+                | Op::Const
+                | Op::Mov
+                | Op::Swz
+                | Op::SetLane
+                | Op::Sqrt
+                | Op::Rsq
+                | Op::Rcp
+                | Op::Min
+                | Op::Max
+                | Op::Abs
+                | Op::Dot
+                | Op::MulMV
+                | Op::Pow
+                | Op::Sin
+                | Op::Cos
+                | Op::Cmp
+                | Op::LoadAttr
+                | Op::LoadVar
+                | Op::LoadUni
+                | Op::LoadFcoord
+                | Op::StoreColor
+                | Op::StorePos
+                | Op::StoreVar
+        ),
+    }
+}
+
+/// Every distinct op of `exe` that [`compile`] refuses (control flow included), in order of
+/// first appearance: what keeps a module in the interpreter (reports; at most `N`).
+pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
+    let mut v = heapless::Vec::new();
+    for d in exe.code.get(..exe.len as usize).unwrap_or(&[]) {
+        if !lowered(d) && !v.contains(&d.op) {
+            let _ = v.push(d.op);
+        }
+    }
+    v
+}
+
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     if exe.has_flow {
@@ -623,7 +942,7 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         }
     }
     let mut g = Gen {
-        e: Enc::with_limits(buf, limits()),
+        e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
         code,
         pc: 0,
         holder: [None; NY],
@@ -653,10 +972,57 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     })
 }
 
+/// One stage's compiled code as the host holds it (the `jitmem` crate implements it with its
+/// executable mapping and a frame per thread): the rasterizer prepares it once per draw on each
+/// worker thread, then runs every dispatch of that stage through it.
+pub trait CompiledStage: Sync {
+    /// Fills the calling thread's frame for `exe` (an executable with this code:
+    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frame`] does.
+    fn prepare(&self, exe: &Executable, uniforms: &[f32]);
+    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`;
+    /// None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
+    fn run(
+        &self,
+        exe: &Executable,
+        inputs: &Inputs,
+        fragcoord: &Vec4x,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Option<Mask>;
+}
+
+/// A host's compiler of executables: the rasterizer asks it once per draw and stage
+/// (`raster::Scratch::set_jit`).
+pub trait Jit: Sync {
+    /// The compiled code of `exe`, or None when [`compile`] refused it (the interpreter then
+    /// runs the whole module) or the host has none.
+    fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage>;
+}
+
 /// How generated code is called for one group: `(frame, inputs, fragcoord, outputs, group)`.
 pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
 
 impl Executable {
+    /// Whether [`compile`] makes the same code for `self` and `other` (the same stage, decoded
+    /// instructions and zeroed temps): code compiled from one runs the other, on a frame
+    /// prepared for the one it runs. (The stage counts: a host keeps a frame per stage, and
+    /// two stages of one draw must never share one.)
+    pub fn same_code(&self, other: &Executable) -> bool {
+        self.stage == other.stage
+            && self.has_flow == other.has_flow
+            && self.code.get(..self.len as usize) == other.code.get(..other.len as usize)
+            && self.zero.get(..self.nzero as usize) == other.zero.get(..other.nzero as usize)
+    }
+
+    /// Hashes what [`Self::same_code`] compares (a host's cache key).
+    pub fn hash_code<H: core::hash::Hasher>(&self, h: &mut H) {
+        use core::hash::Hash;
+        self.stage.hash(h);
+        self.has_flow.hash(h);
+        self.code.get(..self.len as usize).hash(h);
+        self.zero.get(..self.nzero as usize).hash(h);
+    }
+
     /// Fills `frame` for the draws of this executable with these uniforms: the uniforms, the
     /// immediates CONSTs read and the bank registers (as the interpreter loads them). Call it
     /// whenever the executable or the uniforms change; [`Self::run_compiled`] reads it.
@@ -703,7 +1069,9 @@ impl Executable {
     /// [`Self::run`] through code from [`compile`] on a frame from [`Self::prepare_frame`]
     /// (this executable, `inv.uniforms`): `call` must run that code for the given group (the
     /// host's `jitmem` does). Same outputs, bit for bit, as the interpreter for every module
-    /// `compile` accepts; the lanes not in `active` may hold anything.
+    /// `compile` accepts; the lanes not in `active` may hold anything. None: an active lane's
+    /// SIN/COS operand is outside the inline form's range (`Frame::bail`), and the caller must
+    /// run the dispatch through the interpreter (the outputs hold anything).
     pub fn run_compiled(
         &self,
         frame: &mut Frame,
@@ -712,7 +1080,7 @@ impl Executable {
         fragcoord: &Vec4x,
         out: &mut Outputs,
         active: Mask,
-    ) -> Mask {
+    ) -> Option<Mask> {
         // The outputs start as the interpreter starts them, for what the code does not store.
         match self.stage {
             Stage::Vertex => {
@@ -728,10 +1096,17 @@ impl Executable {
         }
         let active = active & ALL_LANES;
         for g in 0..GROUPS {
-            if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            let lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            if lanes != 0 {
+                frame.bail[0] = 0;
                 call(frame, inputs, fragcoord, out, g);
+                // An active lane needs the general SIN/COS path: the interpreter runs the
+                // whole dispatch (it rewrites every output).
+                if frame.bail[0] & lanes != 0 {
+                    return None;
+                }
             }
         }
-        active
+        Some(active)
     }
 }
