@@ -7,7 +7,8 @@
 //! (issues 13 and 14).
 //!
 //! A second table (issue 17) times the same scenes on N threads (`draw_parallel` over
-//! `Threads(N)`) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the machine's cores.
+//! `render_cmd::Pool` of N) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the
+//! machine's cores.
 //!
 //! Mesa picks its driver once per process, so each driver runs in a child process: this same
 //! binary, re-executed with `SHC_BENCH_MESA_DRIVER` set. A frame is clear + draw, waited for
@@ -130,16 +131,17 @@ fn time_software(c: &Case) -> Result<(f64, u64), String> {
     ))
 }
 
-/// Software path on `threads` threads (bands over scoped threads): seconds per frame.
+/// Software path on `threads` threads (bands over a persistent pool started once per case):
+/// seconds per frame.
 fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String> {
-    use shader::back::raster::{parallel::Threads, Scratch};
+    use shader::back::raster::Scratch;
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
-    let workers = Threads(threads);
+    let workers = render_cmd::Pool::new(threads);
     let t0 = Instant::now();
     let stats = soft
         .draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
