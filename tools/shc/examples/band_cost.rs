@@ -1,6 +1,9 @@
 //! Measuring driver (not a test): `band_cost SCENE K FRAMES` draws a bench scene FRAMES times
 //! with the bands of K workers all drawn one after the other on this thread (K = 1: one band),
 //! for instruction counts under callgrind: the per-band repeated set-up is the difference.
+//! `band_cost SCENE K FRAMES pool` draws on a `render_cmd::Pool` of K instead and prints the
+//! process's CPU time per frame (all threads, from /proc/self/stat) beside the wall time: on a
+//! loaded machine the CPU time shows what splitting costs, whatever the scheduler does.
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
@@ -52,10 +55,32 @@ fn run() {
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratches: Vec<Scratch> = (0..k).map(|_| Scratch::new()).collect();
-    let start = std::time::Instant::now();
+    let pool = render_cmd::Pool::new(k);
+    let workers: &dyn Workers = if args.get(4).map(String::as_str) == Some("pool") {
+        &pool
+    } else {
+        &InOrder(k)
+    };
+    let (start, cpu0) = (std::time::Instant::now(), cpu_seconds());
     for _ in 0..frames {
-        soft.draw_parallel(&InOrder(k), &mut scratches, &mut color, &mut depth)
+        soft.draw_parallel(workers, &mut scratches, &mut color, &mut depth)
             .unwrap();
     }
-    println!("{:.3} ms per frame", start.elapsed().as_secs_f64() * 1e3 / frames as f64);
+    let per = |s: f64| s * 1e3 / frames as f64;
+    println!(
+        "{:.3} ms per frame, {:.3} ms CPU per frame",
+        per(start.elapsed().as_secs_f64()),
+        per(cpu_seconds() - cpu0)
+    );
+}
+
+/// User + system time of this process so far (every thread), in clock ticks of 1/100 s.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with the last ')'): utime and stime are the
+    // 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (field(11) + field(12)) / 100.0
 }
