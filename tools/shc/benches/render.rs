@@ -185,8 +185,9 @@ fn control_scaling(secs: f64, threads: usize) -> f64 {
         let s = Instant::now();
         spin(part * threads as u64);
         one += s.elapsed().as_secs_f64();
-        let mut jobs: Vec<Box<dyn FnMut() + Send>> =
-            (0..threads).map(|_| Box::new(move || spin(part)) as _).collect();
+        let mut jobs: Vec<Box<dyn FnMut() + Send>> = (0..threads)
+            .map(|_| Box::new(move || spin(part)) as _)
+            .collect();
         let mut refs: Vec<&mut (dyn FnMut() + Send)> =
             jobs.iter_mut().map(|j| &mut **j as _).collect();
         let s = Instant::now();

@@ -36,7 +36,12 @@ fn pools_draw_the_differential_corpus_like_one_thread() {
         .map(|n| (n, render_cmd::Pool::new(n)))
         .collect();
     for (n, pool) in &pools {
-        assert_eq!(pool.count(), *n, "a pool of {} could not start its threads", n);
+        assert_eq!(
+            pool.count(),
+            *n,
+            "a pool of {} could not start its threads",
+            n
+        );
     }
     let opts = shader::program::compile::CompileOptions::default();
     for pair in &pairs {
