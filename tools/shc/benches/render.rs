@@ -7,7 +7,8 @@
 //! (issues 13 and 14).
 //!
 //! A second table (issue 17) times the same scenes on N threads (`draw_parallel` over
-//! `Threads(N)`) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the machine's cores.
+//! `render_cmd::Pool` of N) against llvmpipe with `LP_NUM_THREADS=N`, for N = 1 and the
+//! machine's cores.
 //!
 //! Mesa picks its driver once per process, so each driver runs in a child process: this same
 //! binary, re-executed with `SHC_BENCH_MESA_DRIVER` set. A frame is clear + draw, waited for
@@ -135,16 +136,17 @@ fn time_software(
     ))
 }
 
-/// Software path on `threads` threads (bands over scoped threads): seconds per frame.
+/// Software path on `threads` threads (bands over a persistent pool started once per case):
+/// seconds per frame.
 fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String> {
-    use shader::back::raster::{parallel::Threads, Scratch};
+    use shader::back::raster::Scratch;
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
-    let workers = Threads(threads);
+    let workers = render_cmd::Pool::new(threads);
     let t0 = Instant::now();
     let stats = soft
         .draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
@@ -159,6 +161,45 @@ fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String>
         start.elapsed().as_secs_f64() / frames as f64,
         stats.fragments_shaded,
     ))
+}
+
+/// Control for the many-thread table: pure arithmetic (no memory traffic, no shared data) as long
+/// as `secs`, run whole on this thread and split into `threads` equal parts on a pool of
+/// `threads`, alternated frame by frame: the scaling this machine allows under its present load.
+fn control_scaling(secs: f64, threads: usize) -> f64 {
+    use shader::back::raster::Workers;
+    let spin = |n: u64| {
+        let mut x = 1u64;
+        for i in 0..n {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+    };
+    let unit = (0..10)
+        .map(|_| {
+            let s = Instant::now();
+            spin(1 << 20);
+            s.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min);
+    let part = (secs / unit * (1 << 20) as f64) as u64 / threads as u64;
+    let pool = render_cmd::Pool::new(threads);
+    let frames = frames_for(Duration::from_secs_f64(secs));
+    let (mut one, mut many) = (0.0, 0.0);
+    for _ in 0..frames {
+        let s = Instant::now();
+        spin(part * threads as u64);
+        one += s.elapsed().as_secs_f64();
+        let mut jobs: Vec<Box<dyn FnMut() + Send>> = (0..threads)
+            .map(|_| Box::new(move || spin(part)) as _)
+            .collect();
+        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
+            jobs.iter_mut().map(|j| &mut **j as _).collect();
+        let s = Instant::now();
+        pool.run(&mut refs);
+        many += s.elapsed().as_secs_f64();
+    }
+    one / many
 }
 
 /// Child process: time every case with one Mesa driver and print "case seconds" lines.
@@ -329,10 +370,23 @@ fn run() {
                 first / soft
             );
         }
+        if counts.len() > 1 && first.is_finite() {
+            let n = counts[counts.len() - 1];
+            println!(
+                "{:<28} {:>8} {:>22} {:>22} {:>12} {:>11.2}x",
+                "  control (arithmetic)",
+                n,
+                "",
+                "",
+                "",
+                control_scaling(first, n)
+            );
+        }
     }
     println!(
         "threads: ours on N bands, llvmpipe with LP_NUM_THREADS=N ({} cores here); scaling: \
-         our 1-thread time over our N-thread time",
+         our 1-thread time over our N-thread time; control: pure arithmetic as long as the \
+         scene's 1-thread frame, whole against split on a pool of N (the second core's share)",
         cores
     );
 }

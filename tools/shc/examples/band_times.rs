@@ -1,8 +1,10 @@
 //! Measuring driver (not a test): where a bench frame's time goes when it is split into bands.
 //! `cargo run --release -p shc --example band_times [scene-name-part]` prints, per bench scene,
-//! the serial clear, the one-thread frame, one- and two-thread frames alternated (best times
-//! and the spread of the per-pair ratio), the cost of starting two scoped threads, and the
-//! time of each job when K jobs run one after the other on this thread.
+//! the serial clear, the one-thread frame, one- and two-thread frames alternated on scoped
+//! threads started per draw and on the persistent pool (best times and the spread of the
+//! per-pair ratio), the cost of an empty 2-job run on each, an arithmetic control on the pool,
+//! and the time of all the bands K workers would make drawn one after the other on this thread
+//! (the per-band repeated set-up).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
@@ -124,20 +126,32 @@ fn run() {
             clear * 1e3,
             clear / one * 100.0
         );
-        // Threaded frames, alternated with one-thread ones so both see the same load.
+        // Threaded frames, alternated with one-thread ones so both see the same load: scoped
+        // threads started per draw (`Threads`) and the persistent pool (`render_cmd::Pool`).
+        let pools = [render_cmd::Pool::new(1), render_cmd::Pool::new(2)];
         let mut t1 = Vec::new();
         let mut t2 = Vec::new();
+        let mut p1 = Vec::new();
+        let mut p2 = Vec::new();
         let mut spawn = f64::MAX;
+        let mut handoff = f64::MAX;
         for _ in 0..reps {
-            for (k, t) in [(1usize, &mut t1), (2, &mut t2)] {
+            for (k, t, p) in [(1usize, &mut t1, &mut p1), (2, &mut t2, &mut p2)] {
                 let s = Instant::now();
                 soft.draw_parallel(&Threads(k), &mut scratches[..k], &mut color, &mut depth)
                     .unwrap();
                 t.push(s.elapsed().as_secs_f64());
+                let s = Instant::now();
+                soft.draw_parallel(&pools[k - 1], &mut scratches[..k], &mut color, &mut depth)
+                    .unwrap();
+                p.push(s.elapsed().as_secs_f64());
             }
             let s = Instant::now();
             Threads(2).run(&mut [&mut || {}, &mut || {}]);
             spawn = spawn.min(s.elapsed().as_secs_f64());
+            let s = Instant::now();
+            pools[1].run(&mut [&mut || {}, &mut || {}]);
+            handoff = handoff.min(s.elapsed().as_secs_f64());
         }
         // Control: the same split of pure arithmetic (no memory traffic, no shared data), so
         // the scaling the machine itself allows under its present load shows beside ours.
@@ -161,43 +175,46 @@ fn run() {
             spin(iters);
             c1.push(s.elapsed().as_secs_f64());
             let s = Instant::now();
-            Threads(2).run(&mut [&mut || spin(iters / 2), &mut || spin(iters / 2)]);
+            pools[1].run(&mut [&mut || spin(iters / 2), &mut || spin(iters / 2)]);
             c2.push(s.elapsed().as_secs_f64());
         }
         println!(
-            "  control (arithmetic, same length): 1 thread {:.3} ms, 2 threads {:.3} ms: {:.2}x",
+            "  control (arithmetic, same length, on the pool): 1 thread {:.3} ms, 2 threads {:.3} ms: {:.2}x",
             min(&c1) * 1e3,
             min(&c2) * 1e3,
             min(&c1) / min(&c2)
         );
-        let (b1, b2) = (min(&t1), min(&t2));
-        let ratios: Vec<f64> = t1.iter().zip(&t2).map(|(a, b)| a / b).collect();
-        let mut sorted = ratios.clone();
-        sorted.sort_by(|a, b| a.total_cmp(b));
-        println!(
-            "  Threads: 1 {:.3} ms, 2 {:.3} ms (best/best {:.2}x; per-pair ratio median {:.2}x, range {:.2}..{:.2}); empty 2-thread run {:.3} ms",
-            b1 * 1e3, b2 * 1e3, b1 / b2, sorted[sorted.len() / 2], sorted[0], sorted[sorted.len() - 1], spawn * 1e3
-        );
+        let line = |what: &str, t1: &[f64], t2: &[f64], empty: f64| {
+            let (b1, b2) = (min(t1), min(t2));
+            let ratios: Vec<f64> = t1.iter().zip(t2).map(|(a, b)| a / b).collect();
+            let mut sorted = ratios.clone();
+            sorted.sort_by(|a, b| a.total_cmp(b));
+            println!(
+                "  {}: 1 {:.3} ms, 2 {:.3} ms (best/best {:.2}x; per-pair ratio median {:.2}x, range {:.2}..{:.2}); empty 2-job run {:.3} ms",
+                what, b1 * 1e3, b2 * 1e3, b1 / b2, sorted[sorted.len() / 2], sorted[0], sorted[sorted.len() - 1], empty * 1e3
+            );
+        };
+        line("Threads", &t1, &t2, spawn);
+        line("Pool   ", &p1, &p2, handoff);
+        // The per-band repeated set-up (every band shades every vertex and sets up every
+        // triangle): the bands of K workers (4 K of them) all drawn here, one after the other,
+        // against the one-band frame.
         for k in [2usize, 4, 8, 16] {
-            // Only meaningful with the old split (one job per band): each job timed alone.
             let w = Timed {
                 count: k,
                 times: Mutex::new(Vec::new()),
             };
-            let mut best = vec![f64::MAX; k];
-            for _ in 0..reps / 4 {
+            let mut best = f64::MAX;
+            for _ in 0..reps / 2 {
                 soft.draw_parallel(&w, &mut scratches[..k], &mut color, &mut depth)
                     .unwrap();
-                for (b, t) in best.iter_mut().zip(w.times.lock().unwrap().iter()) {
-                    *b = b.min(*t);
-                }
+                best = best.min(w.times.lock().unwrap().iter().sum::<f64>());
             }
             println!(
-                "  {:2} jobs timed one after the other (ms): {:?}",
+                "  bands of {:2} workers drawn one after the other: {:.3} ms ({:+.1}% on one band)",
                 k,
-                best.iter()
-                    .map(|b| (b * 1e5).round() / 1e2)
-                    .collect::<Vec<_>>()
+                best * 1e3,
+                (best / one - 1.0) * 100.0
             );
         }
     }

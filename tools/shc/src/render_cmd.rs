@@ -15,7 +15,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use scene::{Filter, Image, Scene, Wrap};
-use shader::back::raster::parallel::Threads;
 use shader::back::raster::state::{
     Blend, BlendComponent, BlendFactor, BlendOp, ColorMask, CompareFunc, CullFace, FrontFace,
     Pipeline, Scissor,
@@ -794,7 +793,7 @@ impl SoftScene {
                 s
             })
             .collect();
-        self.draw_parallel(&Threads(threads), &mut scratches, &mut color, &mut depth)?;
+        self.draw_parallel(&Pool::new(threads), &mut scratches, &mut color, &mut depth)?;
         Image::from_argb(self.width, self.height, &color).map_err(|e| failure(1, e.to_string()))
     }
 }
@@ -818,6 +817,66 @@ pub fn jit() -> Option<&'static dyn raster::Jit> {
     #[cfg(not(all(target_arch = "x86_64", unix)))]
     {
         None
+    }
+}
+
+/// Stack of each [`Pool`] thread: a fixed size, not the 64 MiB that this workspace's
+/// `RUST_MIN_STACK` gives every thread under cargo; a band's job does not recurse and keeps its
+/// working memory in its scratch.
+const POOL_STACK: usize = 8 << 20;
+
+/// Persistent workers for [`raster::draw_parallel`] (issue 17): `count - 1` threads started once
+/// and parked between draws (rayon-core's pool, which keeps the jobs' borrows safe), so that a
+/// draw hands its jobs over instead of starting threads; the caller's thread runs the first job.
+/// The bands are dealt by the rasterizer's own lock-free queue, so the picture does not depend on
+/// which thread runs which job. A pool whose threads cannot be started runs every job here.
+pub struct Pool {
+    threads: Option<rayon_core::ThreadPool>,
+    count: usize,
+}
+
+impl Pool {
+    /// A pool for `count` jobs at once (0 or 1: none started, jobs run on the caller's thread).
+    pub fn new(count: usize) -> Pool {
+        let threads = if count > 1 {
+            rayon_core::ThreadPoolBuilder::new()
+                .num_threads(count - 1)
+                .stack_size(POOL_STACK)
+                .thread_name(|i| format!("shc-band-{}", i))
+                .build()
+                .ok()
+        } else {
+            None
+        };
+        let count = if threads.is_some() { count } else { 1 };
+        Pool { threads, count }
+    }
+}
+
+impl Workers for Pool {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let Some((first, rest)) = jobs.split_first_mut() else {
+            return;
+        };
+        match &self.threads {
+            // The scope returns when every job spawned in it has run.
+            Some(pool) => pool.in_place_scope(|s| {
+                for job in rest.iter_mut() {
+                    s.spawn(move |_| job());
+                }
+                first();
+            }),
+            None => {
+                first();
+                for job in rest.iter_mut() {
+                    job();
+                }
+            }
+        }
     }
 }
 
