@@ -4324,9 +4324,9 @@ mod follow_tests {
                 if sh.module.insts.iter().any(|i| i.op == Op::Loop) {
                     continue;
                 }
-                checked += same_answers(&sh.module, &name, false);
+                checked += same_answers(&sh.module, name, false);
                 if sh.module.insts.len() <= 64 {
-                    checked += same_answers(&sh.module, &name, true);
+                    checked += same_answers(&sh.module, name, true);
                     small += 1;
                 }
                 shaders += 1;
