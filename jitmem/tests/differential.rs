@@ -423,6 +423,16 @@ fn if_else_discard_match_interpreter() {
     ] {
         check_bails(&frag(body), 120, seed, &mut bails);
     }
+    // SIN under an IF that keeps out the lanes outside its inline range (NaN, huge): those
+    // lanes are off the mask, so no dispatch is given back.
+    bails = 0;
+    check_bails(
+        &frag("c = a; if (abs(a.x) < 100.0) { c.xy = vec2(sin(a.x), cos(a.x)); }"),
+        150,
+        110,
+        &mut bails,
+    );
+    assert_eq!(bails, 0, "a lane off the mask gave the dispatch back");
 }
 
 /// A random statement for [`random_nest`] on temps t0, t1 and output c.
