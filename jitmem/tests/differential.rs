@@ -423,6 +423,18 @@ fn if_else_discard_match_interpreter() {
     ] {
         check_bails(&frag(body), 120, seed, &mut bails);
     }
+    let vs = "#version 330
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform vec4 u;
+out vec4 v0;
+void main() {
+    gl_Position = p;
+    v0 = q;
+    if (p.x < u.x) { gl_Position = q * u; if (q.y > 0.0) { v0 = p - q; } } else { v0.zw = u.xy; }
+}
+";
+    check_bails(&compile(Stage::Vertex, vs), 120, 111, &mut bails);
     // SIN under an IF that keeps out the lanes outside its inline range (NaN, huge): those
     // lanes are off the mask, so no dispatch is given back.
     bails = 0;

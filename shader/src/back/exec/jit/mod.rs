@@ -23,7 +23,16 @@
 //! and the two constants are broadcast when loaded, and a value is stored only to an output or
 //! when it is evicted while still live.
 //!
-//! Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
+//! IF/ELSE/ENDIF and DISCARD run without branches: [`YM`] (ymm15, then not allocated) holds the
+//! current lane mask, every block runs, and a write inside an IF blends the new value into the
+//! old under the mask (VBLENDVPS; for the allocator such a write is also a read of the old
+//! value), which is what the interpreter's masked writes leave in the live lanes (it skips an
+//! empty block; lanes are independent, so running it under an empty mask changes no live
+//! lane). The masks before each IF and its ELSE mask are kept in [`Frame::masks`]; DISCARD
+//! clears the current lanes from the live-lane slot there, which [`Executable::run_compiled`]
+//! reads back as the lanes it returns.
+//!
+//! Coverage: IF/ELSE/ENDIF, DISCARD and straight-line code (no loops) of CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
@@ -191,7 +200,8 @@ impl Frame {
 pub enum JitError {
     /// An op (or a form of one) this round does not compile.
     Unsupported(Op),
-    /// Control flow (IF, loops, DISCARD): not compiled this round.
+    /// Loops (LOOP, BREAK, CONTINUE, ENDLOOP, the fused conditional BREAK): not compiled this
+    /// round; also an IF nest the decoder would not make (unbalanced, too deep).
     Flow,
     /// The code buffer is too small.
     Full,
@@ -1004,7 +1014,7 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
     );
 }
 
-/// Whether the lowering handles `d` (the ops of the module header; control flow is not).
+/// Whether the lowering handles `d` (the ops of the module header; loops are not).
 fn lowered(d: &DInst) -> bool {
     match d.op {
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
@@ -1040,7 +1050,7 @@ fn lowered(d: &DInst) -> bool {
     }
 }
 
-/// Every distinct op of `exe` that [`compile`] refuses (control flow included), in order of
+/// Every distinct op of `exe` that [`compile`] refuses (loops included), in order of
 /// first appearance: what keeps a module in the interpreter (reports; at most `N`).
 pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
     let mut v = heapless::Vec::new();
