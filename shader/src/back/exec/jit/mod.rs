@@ -82,8 +82,8 @@ pub struct Frame {
     pub regs: [Vec4x8; REG_FILE],
     /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
     /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
-    /// a call-out) and [`MASK_ALIVE`] (the lanes not discarded: all ones before each call,
-    /// read back by [`Executable::run_compiled`]).
+    /// a call-out) and [`MASK_ALIVE`] (the lanes not discarded: in a module with DISCARD, all
+    /// ones before each call, read back by [`Executable::run_compiled`]).
     pub masks: [[u32; JIT_LANES]; MASK_SLOTS],
     /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
     /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
@@ -98,6 +98,9 @@ pub struct Frame {
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
+    /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
+    /// the live-lane slot only then.
+    discards: bool,
 }
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
@@ -185,6 +188,7 @@ impl Frame {
             bank: [[0; 4]; BANK_MAX],
             consts,
             simd: Simd::BASE,
+            discards: false,
         }
     }
 
@@ -345,6 +349,8 @@ struct Gen<'c, 'b> {
     ny: usize,
     /// The module has IF or DISCARD: [`YM`] holds the current lane mask.
     flow: bool,
+    /// The module has DISCARD (ENDIF keeps only the live lanes).
+    discards: bool,
     /// Open IFs at the current instruction: writes blend under [`YM`] when not 0.
     depth: usize,
 }
@@ -931,8 +937,10 @@ impl<'c, 'b> Gen<'c, 'b> {
             Op::Endif => {
                 let k = self.depth.checked_sub(1).ok_or(JitError::Flow)?;
                 self.e.load(YM, Base::Frame, mask_slot(2 * k))?;
-                self.e
-                    .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+                if self.discards {
+                    self.e
+                        .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+                }
                 self.depth = k;
             }
             Op::Discard => {
@@ -1093,11 +1101,13 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         spills: 0,
         ny: if flow { NY - 1 } else { NY },
         flow,
+        discards: code.iter().any(|d| d.op == Op::Discard),
         depth: 0,
     };
     if flow {
-        // The current lanes start as the live ones (all: run_compiled sets them).
-        g.e.load(YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+        // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
+        // inactive ones hold anything, as in the interpreter.
+        g.e.cmp_reg(YM, YM, YM, 0x0F)?;
     }
     // Temps that may be read before written start at zero, as in the interpreter.
     for &t in exe.zero.iter().take(exe.nzero as usize) {
@@ -1183,6 +1193,7 @@ impl Executable {
         }
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        frame.discards = code.iter().any(|d| d.op == Op::Discard);
         let imm_end = code
             .iter()
             .filter(|d| d.op == Op::Const)
@@ -1249,13 +1260,18 @@ impl Executable {
             let lanes = (active >> (g * JIT_LANES)) & 0xFF;
             if lanes != 0 {
                 frame.bail[0] = 0;
-                frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
-                call(frame, inputs, fragcoord, out, g);
-                let mut live: Mask = 0;
-                for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
-                    live |= ((m != 0) as Mask) << l;
+                if frame.discards {
+                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
                 }
-                let lanes = lanes & live;
+                call(frame, inputs, fragcoord, out, g);
+                let mut lanes = lanes;
+                if frame.discards {
+                    for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
+                        if m == 0 {
+                            lanes &= !(1 << l);
+                        }
+                    }
+                }
                 // A live lane needs the general SIN/COS path: the interpreter runs the
                 // whole dispatch (it rewrites every output).
                 if frame.bail[0] & lanes != 0 {
