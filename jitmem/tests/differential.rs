@@ -489,14 +489,14 @@ fn random_nest(r: &mut Rng, depth: u32, discards: bool, out: &mut String) {
                 out.push_str(&format!("if ({}) {{ ", random_cond(r)));
                 random_nest(r, depth - 1, discards, out);
                 out.push('}');
-                if r.next() % 2 == 0 {
+                if r.next().is_multiple_of(2) {
                     out.push_str(" else { ");
                     random_nest(r, depth - 1, discards, out);
                     out.push('}');
                 }
                 out.push(' ');
             }
-            3 if discards && r.next() % 3 == 0 => out.push_str("discard; "),
+            3 if discards && r.next().is_multiple_of(3) => out.push_str("discard; "),
             _ => {
                 out.push_str(random_stmt(r));
                 out.push(' ');
