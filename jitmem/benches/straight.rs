@@ -9,13 +9,16 @@ use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::Stage;
 use std::hint::black_box;
 
-const FS: &str = "#version 330
+/// The declarations both shaders share.
+const HEAD: &str = "#version 330
 in vec4 a;
 in vec4 b;
 uniform vec4 u;
 uniform vec4 w;
 out vec4 c;
-void main() {
+";
+
+const FS: &str = "void main() {
     vec4 t = a * u + b;
     vec4 s = t * t - a * w.x;
     float d = dot(s.xyz, t.xyz) + dot(a, b);
@@ -23,13 +26,7 @@ void main() {
 }
 ";
 
-const FS_IF: &str = "#version 330
-in vec4 a;
-in vec4 b;
-uniform vec4 u;
-uniform vec4 w;
-out vec4 c;
-void main() {
+const FS_IF: &str = "void main() {
     vec4 t = a * u + b;
     if (t.x > 0.2) {
         t = t * t - a * w.x;
@@ -47,7 +44,8 @@ fn bench(cr: &mut Criterion) {
     bench_one(cr, FS_IF, "branchy_1000_dispatches");
 }
 
-fn bench_one(cr: &mut Criterion, fs: &str, group: &str) {
+fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
+    let fs = format!("{HEAD}{body}");
     let m = shader::program::compile::compile(Stage::Fragment as u32, fs.as_bytes(), "bench")
         .expect("compiles")
         .module;
