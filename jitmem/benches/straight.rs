@@ -1,5 +1,7 @@
 //! Interpreter vs compiled form on one straight-line fragment shader (the peer is the
-//! interpreter, same run): 32-lane dispatches of a shader of a few dozen ops.
+//! interpreter, same run): 32-lane dispatches of a shader of a few dozen ops, and of one with
+//! an IF/ELSE nest and a DISCARD (`branchy_1000_dispatches`: the compiled form runs both sides
+//! under lane masks, the interpreter each side for its lanes).
 use criterion::{criterion_group, criterion_main, Criterion};
 use shader::back::exec::jit::Frame;
 use shader::back::exec::lanes::LANES;
@@ -7,13 +9,16 @@ use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::Stage;
 use std::hint::black_box;
 
-const FS: &str = "#version 330
+/// The declarations both shaders share.
+const HEAD: &str = "#version 330
 in vec4 a;
 in vec4 b;
 uniform vec4 u;
 uniform vec4 w;
 out vec4 c;
-void main() {
+";
+
+const FS: &str = "void main() {
     vec4 t = a * u + b;
     vec4 s = t * t - a * w.x;
     float d = dot(s.xyz, t.xyz) + dot(a, b);
@@ -21,8 +26,27 @@ void main() {
 }
 ";
 
+const FS_IF: &str = "void main() {
+    vec4 t = a * u + b;
+    if (t.x > 0.2) {
+        t = t * t - a * w.x;
+        if (t.y < 0.1) { t.zw = b.xy * w.z; } else { t = t.wzyx + u; }
+    } else {
+        if (a.y > 0.9) discard;
+        t = (t + vec4(dot(a, b))) / (abs(u) + vec4(1.0));
+    }
+    c = t;
+}
+";
+
 fn bench(cr: &mut Criterion) {
-    let m = shader::program::compile::compile(Stage::Fragment as u32, FS.as_bytes(), "bench")
+    bench_one(cr, FS, "straight_1000_dispatches");
+    bench_one(cr, FS_IF, "branchy_1000_dispatches");
+}
+
+fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
+    let fs = format!("{HEAD}{body}");
+    let m = shader::program::compile::compile(Stage::Fragment as u32, fs.as_bytes(), "bench")
         .expect("compiles")
         .module;
     let exe = Executable::new(&m, None).expect("verifies");
@@ -44,7 +68,7 @@ fn bench(cr: &mut Criterion) {
     };
     let mut out = Box::new(Outputs::new());
     let mut regs = Box::new(Regs::new());
-    let mut g = cr.benchmark_group("straight_1000_dispatches");
+    let mut g = cr.benchmark_group(group);
     g.bench_function("interpreter", |b| {
         b.iter(|| {
             for _ in 0..1000 {

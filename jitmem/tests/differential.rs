@@ -379,12 +379,150 @@ fn trig_inline_matches_interpreter() {
     );
 }
 
+/// Loops (and the BREAK decode fuses with `IF c; ... ENDIF`) are not compiled this round.
 #[test]
-fn control_flow_falls_back() {
+fn loops_fall_back() {
     if !have_avx2() {
         return;
     }
-    let m = frag("if (a.x > u.x) discard; c = a;");
-    let exe = Executable::new(&m, None).expect("verifies");
-    assert!(matches!(Code::new(&exe), Err(Error::Jit(JitError::Flow))));
+    for body in [
+        "vec4 t = a; for (int i = 0; i < 40; i++) { t = t * u + b; } c = t;",
+        "vec4 t = a; for (int i = 0; i < 8; i++) { if (t.x > u.x) break; t = t * w; } c = t;",
+        "vec4 t = a; for (int i = 0; i < 3; i++) { if (t.y < 0.0) { t.x += 1.0; } else { continue; } } c = t;",
+    ] {
+        let exe = Executable::new(&frag2(body), None).expect("verifies");
+        let r = Code::new(&exe);
+        assert!(
+            matches!(r, Err(Error::Jit(JitError::Flow))),
+            "{body}: {:?}",
+            r.err()
+        );
+    }
+}
+
+/// IF/ELSE/ENDIF and DISCARD written out: conditions on NaN lanes (ordered compares are
+/// false there, != is true), writes under partial masks, outputs stored inside IFs, a POW
+/// call-out and SIN inside IFs (their results blended under the mask), discards at several
+/// depths.
+#[test]
+fn if_else_discard_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let mut bails = 0;
+    for (body, seed) in [
+        ("c = a; if (a.x < u.x) { c = b; }", 101),
+        ("vec4 t = a; if (a.y >= b.y) { t = t * u; } else { t = t - w; } c = t + b;", 102),
+        ("vec4 t = a; if (a.z != b.z) { t.x = b.y; if (b.w > u.w) { t.yz = a.xw * u.y; } else { t.w = 2.0; } } c = t;", 103),
+        ("if (a.x > u.x) discard; c = a * w;", 104),
+        ("vec4 t = b; if (a.x < 0.5) { t = t + a; if (b.x == b.x) { discard; } t = t * 3.0; } else { t.y = -1.0; } c = t;", 105),
+        ("vec4 t = a; if (a.w <= u.z) { t = pow(abs(t), w); c = t; } else { c = b; } c = c + t;", 106),
+        ("vec4 t = clamp(a, -3.0, 3.0); if (b.x > 0.0) { t.xy = sin(t.zw); } c = t;", 107),
+        ("vec4 t = a; if (b.x > 0.0) { t = sin(t); } c = t;", 108),
+        ("c = a; if (u.x > 0.0) { c = b; if (a.x < b.x) { discard; } } else { c = w; }", 109),
+    ] {
+        check_bails(&frag(body), 120, seed, &mut bails);
+    }
+    let vs = "#version 330
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform vec4 u;
+out vec4 v0;
+void main() {
+    gl_Position = p;
+    v0 = q;
+    if (p.x < u.x) { gl_Position = q * u; if (q.y > 0.0) { v0 = p - q; } } else { v0.zw = u.xy; }
+}
+";
+    check_bails(&compile(Stage::Vertex, vs), 120, 111, &mut bails);
+    // SIN under an IF that keeps out the lanes outside its inline range (NaN, huge): those
+    // lanes are off the mask, so no dispatch is given back.
+    bails = 0;
+    check_bails(
+        &frag("c = a; if (abs(a.x) < 100.0) { c.xy = vec2(sin(a.x), cos(a.x)); }"),
+        150,
+        110,
+        &mut bails,
+    );
+    assert_eq!(bails, 0, "a lane off the mask gave the dispatch back");
+}
+
+/// A random statement for [`random_nest`] on temps t0, t1 and output c.
+fn random_stmt(r: &mut Rng) -> &'static str {
+    const S: [&str; 12] = [
+        "t0 = t0 * u + b;",
+        "t1.xz = t0.yw - a.xy;",
+        "t0 = min(t0, t1);",
+        "t1 = vec4(dot(t0, a));",
+        "t0.w = t1.x / b.z;",
+        "c = t0 + t1;",
+        "c.y = t1.w;",
+        "t1 = pow(abs(t0), w);",
+        "t0 = max(t1, a) - u;",
+        "t1 = t1.wzyx * w.x;",
+        "t0 = sqrt(abs(t1));",
+        "t1.x = sin(clamp(t0.y, -10.0, 10.0));",
+    ];
+    S[r.next() as usize % S.len()]
+}
+
+/// A random comparison (NaN inputs make the ordered ones false and != true).
+fn random_cond(r: &mut Rng) -> &'static str {
+    const C: [&str; 8] = [
+        "t0.x < u.y",
+        "a.z != b.w",
+        "t1.y >= a.x",
+        "b.x == b.x",
+        "t0.w > 0.0",
+        "a.y <= t1.z",
+        "u.x < 0.0",
+        "t1.x != t0.y",
+    ];
+    C[r.next() as usize % C.len()]
+}
+
+/// A random block of statements and IF/ELSE nests (to `depth` more levels).
+fn random_nest(r: &mut Rng, depth: u32, discards: bool, out: &mut String) {
+    for _ in 0..1 + r.next() % 3 {
+        match r.next() % 8 {
+            0..=2 if depth > 0 => {
+                out.push_str(&format!("if ({}) {{ ", random_cond(r)));
+                random_nest(r, depth - 1, discards, out);
+                out.push('}');
+                if r.next().is_multiple_of(2) {
+                    out.push_str(" else { ");
+                    random_nest(r, depth - 1, discards, out);
+                    out.push('}');
+                }
+                out.push(' ');
+            }
+            3 if discards && r.next().is_multiple_of(3) => out.push_str("discard; "),
+            _ => {
+                out.push_str(random_stmt(r));
+                out.push(' ');
+            }
+        }
+    }
+}
+
+/// Random IF/ELSE nests (up to 5 deep) with and without DISCARD, bit for bit against the
+/// interpreter under random active masks.
+#[test]
+fn random_if_nests_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let mut r = Rng(0x5EED_1F1F);
+    let mut bails = 0;
+    for k in 0..48u64 {
+        let mut body = String::from("vec4 t0 = a; vec4 t1 = b; c = a; ");
+        random_nest(&mut r, 1 + (k % 5) as u32, k % 3 != 0, &mut body);
+        body.push_str("c = c + t0 - t1;");
+        let m = frag2(&body);
+        let exe = Executable::new(&m, None).expect("verifies");
+        if let Err(e) = Code::new(&exe) {
+            panic!("not compiled: {e:?}\n{body}");
+        }
+        check_bails(&m, 40, 200 + k, &mut bails);
+    }
 }

@@ -23,7 +23,16 @@
 //! and the two constants are broadcast when loaded, and a value is stored only to an output or
 //! when it is evicted while still live.
 //!
-//! Coverage: straight-line code (no IF, loops or DISCARD) of CONST, MOV, SWZ, SETLANE,
+//! IF/ELSE/ENDIF and DISCARD run without branches: [`YM`] (ymm15, then not allocated) holds the
+//! current lane mask, every block runs, and a write inside an IF blends the new value into the
+//! old under the mask (VBLENDVPS; for the allocator such a write is also a read of the old
+//! value), which is what the interpreter's masked writes leave in the live lanes (it skips an
+//! empty block; lanes are independent, so running it under an empty mask changes no live
+//! lane). The masks before each IF and its ELSE mask are kept in [`Frame::masks`]; DISCARD
+//! clears the current lanes from the live-lane slot there, which [`Executable::run_compiled`]
+//! reads back as the lanes it returns.
+//!
+//! Coverage: IF/ELSE/ENDIF, DISCARD and straight-line code (no loops) of CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
@@ -43,7 +52,7 @@ use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
 use crate::ir::{CmpCode, Op, Stage};
-use crate::limits::{IMM_CAP, VARYING_CAP};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, VARYING_CAP};
 use core::mem::{offset_of, size_of};
 
 /// Lanes one call of generated code runs (one YMM of f32).
@@ -71,6 +80,11 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 pub struct Frame {
     /// Spill slots: the home of each IR register, 8 lanes per component.
     pub regs: [Vec4x8; REG_FILE],
+    /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
+    /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
+    /// a call-out) and [`MASK_ALIVE`] (the lanes not discarded: in a module with DISCARD, all
+    /// ones before each call, read back by [`Executable::run_compiled`]).
+    pub masks: [[u32; JIT_LANES]; MASK_SLOTS],
     /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
     /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
     /// the interpreter.
@@ -84,12 +98,28 @@ pub struct Frame {
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
+    /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
+    /// the live-lane slot only then.
+    discards: bool,
 }
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
 /// (the encoder refuses any other frame store).
 pub const REGS_END: usize = offset_of!(Frame, bail) + size_of::<[u32; 8]>();
-const _: () = assert!(offset_of!(Frame, bail) == size_of::<[Vec4x8; REG_FILE]>());
+const _: () = assert!(
+    offset_of!(Frame, bail)
+        == size_of::<[Vec4x8; REG_FILE]>() + size_of::<[[u32; JIT_LANES]; MASK_SLOTS]>()
+);
+
+/// [`Frame::masks`]: two per IF depth, then the saved current mask and the live lanes.
+pub const MASK_SLOTS: usize = 2 * (IF_DEPTH_MAX + 1) + 2;
+const MASK_SAVE: usize = MASK_SLOTS - 2;
+const MASK_ALIVE: usize = MASK_SLOTS - 1;
+/// The YMM holding the current lane mask in a module with IF or DISCARD (never allocated).
+const YM: Y = Y(15);
+const fn mask_slot(k: usize) -> usize {
+    offset_of!(Frame, masks) + (k % MASK_SLOTS) * 32
+}
 const _: () = assert!(offset_of!(Frame, regs) == 0);
 
 /// Bytes generated code may touch from the frame pointer.
@@ -151,12 +181,14 @@ impl Frame {
         consts[K_I2] = 2;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
+            masks: [[0; JIT_LANES]; MASK_SLOTS],
             bail: [0; 8],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             bank: [[0; 4]; BANK_MAX],
             consts,
             simd: Simd::BASE,
+            discards: false,
         }
     }
 
@@ -172,7 +204,8 @@ impl Frame {
 pub enum JitError {
     /// An op (or a form of one) this round does not compile.
     Unsupported(Op),
-    /// Control flow (IF, loops, DISCARD): not compiled this round.
+    /// Loops (LOOP, BREAK, CONTINUE, ENDLOOP, the fused conditional BREAK): not compiled this
+    /// round; also an IF nest the decoder would not make (unbalanced, too deep).
     Flow,
     /// The code buffer is too small.
     Full,
@@ -264,6 +297,7 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::MulMV => v < V_ONE && c < n && (t.wrapping_sub(a) & REG_MASK) < n || is(b, 0, n),
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
+        Op::If => v == val(a, 0),
         _ => false,
     } || match v {
         V_ONE => matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp),
@@ -311,6 +345,14 @@ struct Gen<'c, 'b> {
     /// YMMs holding a value the current instruction wrote.
     fresh: u16,
     spills: usize,
+    /// YMMs the allocator hands out ([`NY`], one less when [`YM`] holds the lane mask).
+    ny: usize,
+    /// The module has IF or DISCARD: [`YM`] holds the current lane mask.
+    flow: bool,
+    /// The module has DISCARD (ENDIF keeps only the live lanes).
+    discards: bool,
+    /// Open IFs at the current instruction: writes blend under [`YM`] when not 0.
+    depth: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -318,11 +360,19 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// by the current instruction, so its own touches are past).
     fn next_read(&self, v: Val, fresh: bool) -> usize {
         let from = self.code.get(self.pc + fresh as usize..).unwrap_or(&[]);
+        let mut depth = self.depth;
         for (i, d) in from.iter().take(LOOKAHEAD).enumerate() {
             match touch(d, v) {
+                // A write inside an IF blends with the old value: a read.
                 Touch::Read => return i,
+                Touch::Write if depth > 0 => return i,
                 Touch::Write => return DEAD,
                 Touch::No => {}
+            }
+            match d.op {
+                Op::If => depth += 1,
+                Op::Endif => depth = depth.saturating_sub(1),
+                _ => {}
             }
         }
         if from.len() > LOOKAHEAD {
@@ -336,7 +386,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// (stored to its slot first when dirty and still read later).
     fn alloc(&mut self) -> Result<Y, JitError> {
         let mut best: Option<(usize, bool, usize)> = None;
-        for y in 0..NY {
+        for y in 0..self.ny {
             if self.pinned & (1 << y) != 0 {
                 continue;
             }
@@ -408,8 +458,20 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(y)
     }
 
-    /// Makes `y` (from [`Self::alloc`], holding the new value) the place of register value `v`.
-    fn set(&mut self, v: Val, y: Y) {
+    /// Makes `y` (from [`Self::alloc`], holding the new value) the place of register value `v`;
+    /// inside an IF the lanes off the current mask keep `v`'s old value (as the interpreter's
+    /// masked writes do).
+    fn set(&mut self, v: Val, y: Y) -> Result<(), JitError> {
+        if self.depth > 0 {
+            let old = self.get(v)?;
+            self.e.blendv(y, old, y, YM)?;
+        }
+        self.place(v, y);
+        Ok(())
+    }
+
+    /// [`Self::set`] without the blend (`y` already holds every lane's new value).
+    fn place(&mut self, v: Val, y: Y) {
         if let Some(&old) = self.loc.get(v) {
             if old != NONE {
                 self.holder[old as usize] = None;
@@ -426,8 +488,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     fn binary(&mut self, op: Ps, v: Val, a: Y, b: Y) -> Result<(), JitError> {
         let r = self.alloc()?;
         self.e.op_reg(op, r, a, b)?;
-        self.set(v, r);
-        Ok(())
+        self.set(v, r)
     }
 
     /// A fresh YMM set by `f`, made the place of `v`.
@@ -438,8 +499,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     ) -> Result<(), JitError> {
         let r = self.alloc()?;
         f(&mut self.e, r)?;
-        self.set(v, r);
-        Ok(())
+        self.set(v, r)
     }
 
     /// An instruction the Rust helper of [`Helper`] computes: its operands are stored to
@@ -463,8 +523,15 @@ impl<'c, 'b> Gen<'c, 'b> {
                     self.dirty[y.0 as usize] = true;
                 }
             }
+            // Inside an IF the helper keeps the old value off the mask: it must be there
+            // (the stores below keep it, a masked write counting as a read).
+            let v = val(dst, c);
+            if self.depth > 0 && self.zero[v] {
+                let y = self.get(v)?;
+                self.dirty[y.0 as usize] = true;
+            }
         }
-        for y in 0..NY {
+        for y in 0..self.ny {
             if let Some(v) = self.holder[y] {
                 if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
                     self.e.store(Base::Frame, home(v), Y(y as u8))?;
@@ -474,8 +541,19 @@ impl<'c, 'b> Gen<'c, 'b> {
             self.holder[y] = None;
             self.dirty[y] = false;
         }
-        let info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
+        let mut info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
+        if self.depth > 0 {
+            info |= INFO_MASKED;
+        }
+        // The call clobbers the lane mask: the helper reads it from its slot, and it is
+        // reloaded after.
+        if self.flow {
+            self.e.store(Base::Frame, mask_slot(MASK_SAVE), YM)?;
+        }
         self.e.call(helper, info)?;
+        if self.flow {
+            self.e.load(YM, Base::Frame, mask_slot(MASK_SAVE))?;
+        }
         for c in 0..n {
             self.zero[val(dst, c)] = false;
         }
@@ -499,6 +577,10 @@ impl<'c, 'b> Gen<'c, 'b> {
         e.op_reg(Ps::And, t0, t0, x)?;
         e.broadcast(t1, Base::Frame, k(K_TMAX))?;
         e.cmp_reg(t0, t0, t1, 0x05)?;
+        if self.flow {
+            // Only the lanes under the current mask (the interpreter skips the others).
+            e.op_reg(Ps::And, t0, t0, YM)?;
+        }
         e.or_mask(t0, offset_of!(Frame, bail))?;
         // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
         e.broadcast(t1, Base::Frame, k(K_2PI))?;
@@ -567,8 +649,7 @@ impl<'c, 'b> Gen<'c, 'b> {
         e.int_op(Pi::And, t1, t1, t0)?;
         e.pslld(t1, t1, 30)?;
         e.op_reg(Ps::Xor, r, r, t1)?;
-        self.set(dst, r);
-        Ok(())
+        self.set(dst, r)
     }
 
     /// Lowers one instruction.
@@ -725,7 +806,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                     self.e.op_reg(Ps::Add, acc, acc, t)?;
                     self.pinned = keep;
                 }
-                self.set(val(dst, 0), acc);
+                self.set(val(dst, 0), acc)?;
             }
             Op::MulMV => {
                 // The interpreter's `mat_times`: component c is +0.0 + col0[c] * v[0] +
@@ -751,7 +832,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                     *r = acc;
                 }
                 for (c, &r) in res.iter().enumerate() {
-                    self.set(val(dst, c), r);
+                    self.set(val(dst, c), r)?;
                 }
             }
             Op::Pow => self.call_out(d)?,
@@ -817,11 +898,59 @@ impl<'c, 'b> Gen<'c, 'b> {
                         _ => varying(d.x as usize, c),
                     };
                     let s = self.get(val(a, c))?;
-                    self.e.store(Base::Out, off, s)?;
+                    if self.depth > 0 {
+                        // The lanes off the mask keep the output's old value.
+                        let r = self.alloc()?;
+                        self.e.load(r, Base::Out, off)?;
+                        self.e.blendv(r, r, s, YM)?;
+                        self.e.store(Base::Out, off, r)?;
+                    } else {
+                        self.e.store(Base::Out, off, s)?;
+                    }
                     self.pinned = keep;
                 }
             }
-            Op::If | Op::Else | Op::Endif | Op::Discard => return Err(JitError::Flow),
+            Op::If => {
+                // The interpreter's truth: c != 0.0 (NaN is true, -0.0 false), NEQ_UQ.
+                let k = self.depth;
+                if k > IF_DEPTH_MAX {
+                    return Err(JitError::Flow);
+                }
+                let c = self.get(val(a, 0))?;
+                let (t, z) = (self.alloc()?, self.alloc()?);
+                let e = &mut self.e;
+                e.op_reg(Ps::Xor, z, z, z)?;
+                e.cmp_reg(t, c, z, 0x04)?;
+                // Then-mask = cur & cond; ELSE's = cur & !cond = cur ^ then-mask.
+                e.op_reg(Ps::And, z, YM, t)?;
+                e.op_reg(Ps::Xor, t, YM, z)?;
+                e.store(Base::Frame, mask_slot(2 * k), YM)?;
+                e.store(Base::Frame, mask_slot(2 * k + 1), t)?;
+                e.mov(YM, z)?;
+                self.depth = k + 1;
+            }
+            Op::Else => {
+                // Lanes discarded in the IF part had cond set: none is in the ELSE mask.
+                let k = self.depth.checked_sub(1).ok_or(JitError::Flow)?;
+                self.e.load(YM, Base::Frame, mask_slot(2 * k + 1))?;
+            }
+            Op::Endif => {
+                let k = self.depth.checked_sub(1).ok_or(JitError::Flow)?;
+                self.e.load(YM, Base::Frame, mask_slot(2 * k))?;
+                if self.discards {
+                    self.e
+                        .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+                }
+                self.depth = k;
+            }
+            Op::Discard => {
+                // alive &= !cur (cur is inside alive: alive ^ cur), then no lane is current.
+                let t = self.alloc()?;
+                let e = &mut self.e;
+                e.op_mem(Ps::Xor, t, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+                e.store(Base::Frame, mask_slot(MASK_ALIVE), t)?;
+                e.op_reg(Ps::Xor, YM, YM, YM)?;
+            }
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => return Err(JitError::Flow),
             op => return Err(JitError::Unsupported(op)),
         }
@@ -830,6 +959,10 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(())
     }
 }
+
+/// [`Helper`] info flag: inside an IF, the lanes off the mask in [`MASK_SAVE`] keep the
+/// destination's old value.
+const INFO_MASKED: u32 = 1 << 30;
 
 /// The Rust functions generated code may call (the only calls it makes), for the ops whose
 /// numerics live in `math` (bit-identical to the interpreter by construction: the same
@@ -857,14 +990,22 @@ impl Helper {
 #[inline(always)]
 fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> Lanes8) {
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
-    let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize).min(4));
+    let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize & 7).min(4));
+    let masked = info & INFO_MASKED != 0;
     let simd = frame.simd;
     simd.run(
         #[inline(always)]
         || {
+            let m = frame.masks[MASK_SAVE];
             for c in 0..n {
                 let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-                frame.regs[dst][c] = f(&x, &y);
+                let v = f(&x, &y);
+                let d = &mut frame.regs[dst][c];
+                for l in 0..JIT_LANES {
+                    if !masked || m[l] != 0 {
+                        d[l] = v[l];
+                    }
+                }
             }
         },
     );
@@ -881,10 +1022,11 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
     );
 }
 
-/// Whether the lowering handles `d` (the ops of the module header; control flow is not).
+/// Whether the lowering handles `d` (the ops of the module header; loops are not).
 fn lowered(d: &DInst) -> bool {
     match d.op {
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
+        Op::If | Op::Else | Op::Endif | Op::Discard => true,
         Op::Div => d.y == 0,
         op => matches!(
             op,
@@ -916,7 +1058,7 @@ fn lowered(d: &DInst) -> bool {
     }
 }
 
-/// Every distinct op of `exe` that [`compile`] refuses (control flow included), in order of
+/// Every distinct op of `exe` that [`compile`] refuses (loops included), in order of
 /// first appearance: what keeps a module in the interpreter (reports; at most `N`).
 pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
     let mut v = heapless::Vec::new();
@@ -930,10 +1072,15 @@ pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
 
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
-    if exe.has_flow {
+    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
+    // Loops (and the BREAK fused with its IF) are not compiled this round.
+    let is_loop = |d: &DInst| matches!(d.op, Op::Loop | Op::Break | Op::Continue | Op::EndLoop);
+    if code.iter().any(is_loop) {
         return Err(JitError::Flow);
     }
-    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
+    let flow = code
+        .iter()
+        .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard));
     // Bank registers are read only (their frame slots are filled once per draw); the decoder
     // never writes them, and a module that did would not be compiled.
     for d in code {
@@ -952,7 +1099,16 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         pinned: 0,
         fresh: 0,
         spills: 0,
+        ny: if flow { NY - 1 } else { NY },
+        flow,
+        discards: code.iter().any(|d| d.op == Op::Discard),
+        depth: 0,
     };
+    if flow {
+        // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
+        // inactive ones hold anything, as in the interpreter.
+        g.e.cmp_reg(YM, YM, YM, 0x0F)?;
+    }
     // Temps that may be read before written start at zero, as in the interpreter.
     for &t in exe.zero.iter().take(exe.nzero as usize) {
         for c in 0..4 {
@@ -964,6 +1120,9 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     for (pc, d) in code.iter().enumerate() {
         g.pc = pc;
         g.inst(d)?;
+    }
+    if g.depth != 0 {
+        return Err(JitError::Flow);
     }
     g.e.ret()?;
     Ok(Compiled {
@@ -1034,6 +1193,7 @@ impl Executable {
         }
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
+        frame.discards = code.iter().any(|d| d.op == Op::Discard);
         let imm_end = code
             .iter()
             .filter(|d| d.op == Op::Const)
@@ -1095,18 +1255,31 @@ impl Executable {
             Stage::Fragment => {}
         }
         let active = active & ALL_LANES;
+        let mut alive: Mask = 0;
         for g in 0..GROUPS {
             let lanes = (active >> (g * JIT_LANES)) & 0xFF;
             if lanes != 0 {
                 frame.bail[0] = 0;
+                if frame.discards {
+                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                }
                 call(frame, inputs, fragcoord, out, g);
-                // An active lane needs the general SIN/COS path: the interpreter runs the
+                let mut lanes = lanes;
+                if frame.discards {
+                    for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
+                        if m == 0 {
+                            lanes &= !(1 << l);
+                        }
+                    }
+                }
+                // A live lane needs the general SIN/COS path: the interpreter runs the
                 // whole dispatch (it rewrites every output).
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
+                alive |= lanes << (g * JIT_LANES);
             }
         }
-        Some(active)
+        Some(alive)
     }
 }
