@@ -113,7 +113,14 @@ impl<'a> Sema<'a> {
 
     pub(super) fn chain_from(&mut self, top: i16, base: usize) -> R<Val> {
         let mut cur = self.push_chain(top, false)?;
-        let mut v = self.value(cur)?;
+        let mut v = match self.depth_range_member(cur, base)? {
+            // The member link is consumed: the chain goes on from the member's value.
+            Some(m) => {
+                self.t.spine.pop();
+                m
+            }
+            None => self.value(cur)?,
+        };
         while self.t.spine.len() > base {
             let Some(link) = self.t.spine.pop() else {
                 break;
@@ -122,6 +129,41 @@ impl<'a> Sema<'a> {
             v = self.link(cur, v)?;
         }
         Ok(v)
+    }
+
+    /// Profile 2's built-in uniform `gl_DepthRange` (GLSL 3.30 §7.4): `base_node` is the
+    /// identifier at the bottom of a chain and the last link pushed above `base` its first link.
+    /// `gl_DepthRange.near`, `.far` and `.diff` are the constants 0.0, 1.0 and 1.0, since
+    /// Gfx3D's depth range is GL's default and cannot be changed. `None` for every other chain
+    /// (and in profile 1); `gl_DepthRange` without one of those members falls through to the
+    /// identifier's error (`removed.rs`), and a user symbol of that name cannot exist (the
+    /// `gl_` prefix is reserved).
+    fn depth_range_member(&mut self, base_node: i16, base: usize) -> R<Option<Val>> {
+        if self.toks.profile != Profile::P2 || self.t.spine.len() <= base {
+            return Ok(None);
+        }
+        let n = self.node(base_node);
+        if n.kind != Kind::Ident || self.name_of(base_node) != "gl_DepthRange" {
+            return Ok(None);
+        }
+        let Some(&link) = self.t.spine.last() else {
+            return Ok(None);
+        };
+        let l = self.node(link);
+        if l.kind != Kind::Swizzle || l.op != 0 || l.ival == 1 {
+            return Ok(None);
+        }
+        let k = match self.name_of(link) {
+            "near" => 0.0,
+            "far" | "diff" => 1.0,
+            other => bail!(
+                self,
+                link,
+                "gl_DepthRange has no member named '{}': it has near, far and diff",
+                other
+            ),
+        };
+        Ok(Some(Val::konst(Type::Float, [k, 0.0, 0.0, 0.0])))
     }
 
     /// Pushes the chain from `top` down and returns its innermost operand. An expression's

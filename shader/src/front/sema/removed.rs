@@ -118,8 +118,8 @@ pub(super) fn core_replacement(name: &str) -> Option<(&'static str, &'static str
             "draw small quads (two triangles) and interpolate your own coordinate",
         ),
         "gl_DepthRange" => (
-            "a GLSL 3.30 built-in uniform that profile 2 does not provide",
-            "pass the depth range (near, far, far - near) as a uniform of your own",
+            "a built-in uniform struct that profile 2 provides only through its members",
+            "read gl_DepthRange.near, .far or .diff (0.0, 1.0 and 1.0: Gfx3D's depth range is fixed)",
         ),
         _ => return None,
     })
