@@ -486,11 +486,7 @@ impl Executable {
         let mut pc = 0usize;
         while let Some(d) = code.get(pc) {
             pc += 1;
-            let (dst, a, b) = (
-                d.dst as usize & REG_MASK,
-                d.a as usize & REG_MASK,
-                d.b as usize & REG_MASK,
-            );
+            let (dst, a, b) = operands(d);
             if !STRAIGHT {
                 match d.op {
                     Op::If => {
@@ -791,16 +787,6 @@ impl Executable {
                     let v = mat_times(r, a, n, &r[b]);
                     put4(&mut r[dst], &v, m);
                 }
-                Op::MulMM => {
-                    let n = (d.n as usize).min(4);
-                    let mut res = [[[0.0; LANES]; 4]; 4];
-                    for (j, col) in res.iter_mut().enumerate().take(n) {
-                        *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
-                    }
-                    for (j, col) in res.iter().enumerate().take(n) {
-                        put4(&mut r[(dst + j) & REG_MASK], col, m);
-                    }
-                }
                 Op::Sample if d.y != 0 => {
                     // Fused with the colour output (only in straight code: every lane runs).
                     // An array texture under a 2D sample is incomplete, as below.
@@ -858,89 +844,32 @@ impl Executable {
                         }
                     }
                 }
-                Op::Sample => {
-                    // Borrowed, not copied: a stack copy read back at lane offsets stalls on
-                    // store forwarding.
-                    // An array texture under a 2D sample is incomplete.
-                    let tex = inv
-                        .textures
-                        .get(d.x as usize)
-                        .and_then(|t| t.as_ref())
-                        .filter(|t| t.layers.is_empty());
-                    match (tex, src_dst(r, a, dst)) {
-                        // Mipmapped or two filters: the level of detail from the quad (the
-                        // vertex stage has none: level 0's).
-                        (Some(tex), _) if tex.needs_lod() => {
-                            let (u, v) = (&r[a][0], &r[a][1]);
-                            let lambda = if self.stage == Stage::Fragment {
-                                self::mip::quad_lambda(tex, u, v)
-                            } else {
-                                [0.0; LANES]
-                            };
-                            let mut c = [[0.0; LANES]; 4];
-                            self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
-                            put4(&mut r[dst], &c, m);
-                        }
-                        // Straight into the destination (sample_lanes writes all four).
-                        (Some(tex), Some((coord, to))) if m == ALL_LANES => {
-                            tex.sample_lanes(&coord[0], &coord[1], to)
-                        }
-                        (Some(tex), _) => {
-                            let coord = &r[a];
-                            let mut v = [[0.0; LANES]; 4];
-                            tex.sample_lanes(&coord[0], &coord[1], &mut v);
-                            put4(&mut r[dst], &v, m);
-                        }
-                        // GL reads an unbound (incomplete) texture as opaque black.
-                        (None, _) => {
-                            for c in 0..4 {
-                                fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
-                            }
-                        }
-                    }
-                }
-                Op::CubeLod
+                Op::Sample
+                | Op::CubeLod
                 | Op::CubeBias
                 | Op::CubeGrad
                 | Op::ShadowLod
                 | Op::ShadowBias
                 | Op::ShadowCube
-                | Op::ShadowGrad => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
-                Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
-                Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
+                | Op::ShadowGrad
+                | Op::ArrLod
+                | Op::ArrBias
+                | Op::ArrGrad
+                | Op::ArrFetch
+                | Op::ArrSize
+                | Op::SampleLod
+                | Op::SampleBias
+                | Op::SampleGrad
+                | Op::TexFetch
+                | Op::TexSize
+                | Op::MulMM
+                | Op::LoadUni => self.run_cold(simd, r, inv, d, m),
                 Op::LoadAttr | Op::LoadVar => {
                     // `n`: the components read later (see `new`).
                     let src = &inv.inputs[d.x as usize & (VARYING_CAP - 1)];
                     for c in 0..4 {
                         if d.n & (1 << c) != 0 {
                             put(&mut r[dst][c], &src[c], m);
-                        }
-                    }
-                }
-                Op::LoadUni => {
-                    for k in 0..(d.n as usize).min(4) {
-                        for c in 0..4 {
-                            let w = inv
-                                .uniforms
-                                .get((d.x as usize + k) * 4 + c)
-                                .copied()
-                                .unwrap_or(0.0);
-                            fill(&mut r[(dst + k) & REG_MASK][c], w, m);
                         }
                     }
                 }
@@ -985,6 +914,133 @@ impl Executable {
         }
         alive
     }
+
+    /// The heavy, rarer ops (texture sampling but the fused colour sample, MULMM, a LOAD_UNI
+    /// left unbanked), out of the
+    /// interpreter loop: their code and its register pressure stay out of the one hot
+    /// function, whose dispatch head then keeps more in registers. They cost thousands of
+    /// instructions per 32 lanes, so the call and its instruction-set trampoline (compiled for
+    /// the same instruction set as the loop: the same bits) cost little.
+    #[inline(never)]
+    fn run_cold(
+        &self,
+        simd: Simd,
+        r: &mut [Vec4x; REG_FILE],
+        inv: &Invocation,
+        d: &DInst,
+        m: Mask,
+    ) {
+        simd.run(
+            #[inline(always)]
+            || {
+                let (dst, a, b) = operands(d);
+                match d.op {
+                    Op::MulMM => {
+                        let n = (d.n as usize).min(4);
+                        let mut res = [[[0.0; LANES]; 4]; 4];
+                        for (j, col) in res.iter_mut().enumerate().take(n) {
+                            *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
+                        }
+                        for (j, col) in res.iter().enumerate().take(n) {
+                            put4(&mut r[(dst + j) & REG_MASK], col, m);
+                        }
+                    }
+                    Op::Sample => {
+                        // Borrowed, not copied: a stack copy read back at lane offsets stalls on
+                        // store forwarding.
+                        // An array texture under a 2D sample is incomplete.
+                        let tex = inv
+                            .textures
+                            .get(d.x as usize)
+                            .and_then(|t| t.as_ref())
+                            .filter(|t| t.layers.is_empty());
+                        match (tex, src_dst(r, a, dst)) {
+                            // Mipmapped or two filters: the level of detail from the quad (the
+                            // vertex stage has none: level 0's).
+                            (Some(tex), _) if tex.needs_lod() => {
+                                let (u, v) = (&r[a][0], &r[a][1]);
+                                let lambda = if self.stage == Stage::Fragment {
+                                    self::mip::quad_lambda(tex, u, v)
+                                } else {
+                                    [0.0; LANES]
+                                };
+                                let mut c = [[0.0; LANES]; 4];
+                                self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
+                                put4(&mut r[dst], &c, m);
+                            }
+                            // Straight into the destination (sample_lanes writes all four).
+                            (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                                tex.sample_lanes(&coord[0], &coord[1], to)
+                            }
+                            (Some(tex), _) => {
+                                let coord = &r[a];
+                                let mut v = [[0.0; LANES]; 4];
+                                tex.sample_lanes(&coord[0], &coord[1], &mut v);
+                                put4(&mut r[dst], &v, m);
+                            }
+                            // GL reads an unbound (incomplete) texture as opaque black.
+                            (None, _) => {
+                                for c in 0..4 {
+                                    fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
+                                }
+                            }
+                        }
+                    }
+                    Op::CubeLod
+                    | Op::CubeBias
+                    | Op::CubeGrad
+                    | Op::ShadowLod
+                    | Op::ShadowBias
+                    | Op::ShadowCube
+                    | Op::ShadowGrad => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::SampleLod
+                    | Op::SampleBias
+                    | Op::SampleGrad
+                    | Op::TexFetch
+                    | Op::TexSize => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::LoadUni => {
+                        for k in 0..(d.n as usize).min(4) {
+                            for c in 0..4 {
+                                let w = inv
+                                    .uniforms
+                                    .get((d.x as usize + k) * 4 + c)
+                                    .copied()
+                                    .unwrap_or(0.0);
+                                fill(&mut r[(dst + k) & REG_MASK][c], w, m);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            },
+        )
+    }
+}
+
+/// `dst`, `a` and `b` of `d` as register indices (masked into the register file).
+#[inline(always)]
+fn operands(d: &DInst) -> (usize, usize, usize) {
+    (
+        d.dst as usize & REG_MASK,
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+    )
 }
 
 /// CMP's result per lane (1.0 or +0.0) for code `code` (a [`CmpCode`]).
@@ -1096,11 +1152,7 @@ fn src_dst(r: &mut [Vec4x; REG_FILE], src: usize, dst: usize) -> Option<(&Vec4x,
 
 #[inline(always)]
 fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) -> f32) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     for c in 0..(d.n as usize).min(4) {
         let (x, y) = (&r[a][c], &r[b][c]);
         let mut v = [0.0; LANES];
@@ -1120,11 +1172,7 @@ fn binary_splat<const SPLAT_B: bool>(
     m: Mask,
     f: impl Fn(f32, f32) -> f32,
 ) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     // Copied first: the destination may be the splat's register.
     let s = if SPLAT_B {
         r[b][d.x as usize & 3]
@@ -1174,11 +1222,7 @@ fn binary_lanes(
     m: Mask,
     f: impl Fn(&Lanes, &Lanes) -> Lanes,
 ) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     for c in 0..(d.n as usize).min(4) {
         let v = f(&r[a][c], &r[b][c]);
         put(&mut r[dst][c], &v, m);
