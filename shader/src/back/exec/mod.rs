@@ -487,157 +487,152 @@ impl Executable {
         while let Some(d) = code.get(pc) {
             pc += 1;
             let (dst, a, b) = operands(d);
-            if !STRAIGHT {
-                match d.op {
-                    Op::If => {
-                        let mut cond: Mask = 0;
-                        for (l, v) in r[a][0].iter().enumerate() {
-                            if *v != 0.0 {
-                                cond |= 1 << l;
-                            }
-                        }
-                        if let Some(s) = stack.get_mut(depth) {
-                            *s = (cur, cond);
-                        }
-                        depth += 1;
-                        cur &= cond;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        if cur == 0 {
-                            pc = d.jump as usize;
-                        }
-                        continue;
-                    }
-                    Op::Else => {
-                        let (saved, cond) =
-                            stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                        cur = saved & !cond & alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        if cur == 0 {
-                            pc = d.jump as usize;
-                        }
-                        continue;
-                    }
-                    Op::Endif => {
-                        depth = depth.saturating_sub(1);
-                        let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
-                        cur = saved & alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    Op::Loop => {
-                        let budgeted = d.y != 0;
-                        let run = if budgeted {
-                            spend_budget(&mut spent, cur)
-                        } else {
-                            cur
-                        };
-                        if run == 0 {
-                            pc = d.jump as usize + 1;
-                            continue;
-                        }
-                        if let Some(f) = loops.get_mut(ldepth) {
-                            *f = LoopFrame {
-                                cur,
-                                lm,
-                                running: run,
-                                count: 0,
-                                bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
-                                budgeted,
-                            };
-                        }
-                        ldepth += 1;
-                        lm = run;
-                        if run != cur {
-                            cur = run;
-                            full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        }
-                        continue;
-                    }
-                    Op::Break if d.y != 0 => {
-                        // `[c = a CMP b;] IF c; BREAK; ENDIF` in one step: the same lanes
-                        // leave, and the mask after it is the one ENDIF restored.
-                        let mut gone: Mask = 0;
-                        if cur != 0 {
-                            let m = if full { ALL_LANES } else { cur };
-                            let c = match d.y {
-                                BREAK_CMP => {
-                                    let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
-                                    put(&mut r[dst][0], &v, m);
-                                    dst
-                                }
-                                BREAK_ICMP | BREAK_UCMP => {
-                                    let signed = d.y == BREAK_ICMP;
-                                    let (x, y) = (&r[a][0], &r[b][0]);
-                                    let v = ints::compare_lanes(signed, d.x as i16, x, y);
-                                    put(&mut r[dst][0], &v, m);
-                                    dst
-                                }
-                                _ => a,
-                            };
-                            for (l, v) in r[c][0].iter().enumerate() {
-                                if *v != 0.0 {
-                                    gone |= 1 << l;
-                                }
-                            }
-                            gone &= cur;
-                        }
-                        if gone != 0 {
-                            if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
-                                f.running &= !gone;
-                            }
-                            lm &= !gone;
-                        }
-                        cur &= alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    Op::Break => {
-                        if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
-                            f.running &= !cur;
-                        }
-                        lm &= !cur;
-                        cur = 0;
-                        full = false;
-                        continue;
-                    }
-                    Op::Continue => {
-                        lm &= !cur;
-                        cur = 0;
-                        full = false;
-                        continue;
-                    }
-                    Op::EndLoop => {
-                        let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) else {
-                            continue;
-                        };
-                        f.count += 1;
-                        let mut next = f.running & alive;
-                        if f.budgeted && next != 0 && f.count < f.bound {
-                            // Lanes whose budget is spent leave the loop as if by BREAK.
-                            next = spend_budget(&mut spent, next);
-                            f.running = next;
-                        }
-                        if next == 0 || f.count >= f.bound {
-                            // Done, or at the bound: the loop ends as if every lane broke.
-                            cur = f.cur & alive;
-                            lm = f.lm;
-                            ldepth -= 1;
-                        } else {
-                            cur = next;
-                            lm = next;
-                            pc = d.jump as usize + 1;
-                        }
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    _ => {}
-                }
-                if cur == 0 {
-                    continue;
-                }
+            // Skipped when no lane runs, except control flow (one test, no second jump table).
+            if !STRAIGHT && cur == 0 && !is_flow(d.op) {
+                continue;
             }
             let m = if STRAIGHT || full { ALL_LANES } else { cur };
             match d.op {
+                Op::If if !STRAIGHT => {
+                    let mut cond: Mask = 0;
+                    for (l, v) in r[a][0].iter().enumerate() {
+                        if *v != 0.0 {
+                            cond |= 1 << l;
+                        }
+                    }
+                    if let Some(s) = stack.get_mut(depth) {
+                        *s = (cur, cond);
+                    }
+                    depth += 1;
+                    cur &= cond;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    if cur == 0 {
+                        pc = d.jump as usize;
+                    }
+                    continue;
+                }
+                Op::Else if !STRAIGHT => {
+                    let (saved, cond) = stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                    cur = saved & !cond & alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    if cur == 0 {
+                        pc = d.jump as usize;
+                    }
+                    continue;
+                }
+                Op::Endif if !STRAIGHT => {
+                    depth = depth.saturating_sub(1);
+                    let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
+                    cur = saved & alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
+                Op::Loop if !STRAIGHT => {
+                    let budgeted = d.y != 0;
+                    let run = if budgeted {
+                        spend_budget(&mut spent, cur)
+                    } else {
+                        cur
+                    };
+                    if run == 0 {
+                        pc = d.jump as usize + 1;
+                        continue;
+                    }
+                    if let Some(f) = loops.get_mut(ldepth) {
+                        *f = LoopFrame {
+                            cur,
+                            lm,
+                            running: run,
+                            count: 0,
+                            bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
+                            budgeted,
+                        };
+                    }
+                    ldepth += 1;
+                    lm = run;
+                    if run != cur {
+                        cur = run;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    }
+                    continue;
+                }
+                Op::Break if !STRAIGHT && d.y != 0 => {
+                    // `[c = a CMP b;] IF c; BREAK; ENDIF` in one step: the same lanes
+                    // leave, and the mask after it is the one ENDIF restored.
+                    let mut gone: Mask = 0;
+                    if cur != 0 {
+                        let m = if full { ALL_LANES } else { cur };
+                        let c = match d.y {
+                            BREAK_CMP => {
+                                let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
+                                put(&mut r[dst][0], &v, m);
+                                dst
+                            }
+                            BREAK_ICMP | BREAK_UCMP => {
+                                let signed = d.y == BREAK_ICMP;
+                                let (x, y) = (&r[a][0], &r[b][0]);
+                                let v = ints::compare_lanes(signed, d.x as i16, x, y);
+                                put(&mut r[dst][0], &v, m);
+                                dst
+                            }
+                            _ => a,
+                        };
+                        for (l, v) in r[c][0].iter().enumerate() {
+                            if *v != 0.0 {
+                                gone |= 1 << l;
+                            }
+                        }
+                        gone &= cur;
+                    }
+                    if gone != 0 {
+                        if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                            f.running &= !gone;
+                        }
+                        lm &= !gone;
+                    }
+                    cur &= alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
+                Op::Break if !STRAIGHT => {
+                    if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                        f.running &= !cur;
+                    }
+                    lm &= !cur;
+                    cur = 0;
+                    full = false;
+                    continue;
+                }
+                Op::Continue if !STRAIGHT => {
+                    lm &= !cur;
+                    cur = 0;
+                    full = false;
+                    continue;
+                }
+                Op::EndLoop if !STRAIGHT => {
+                    let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) else {
+                        continue;
+                    };
+                    f.count += 1;
+                    let mut next = f.running & alive;
+                    if f.budgeted && next != 0 && f.count < f.bound {
+                        // Lanes whose budget is spent leave the loop as if by BREAK.
+                        next = spend_budget(&mut spent, next);
+                        f.running = next;
+                    }
+                    if next == 0 || f.count >= f.bound {
+                        // Done, or at the bound: the loop ends as if every lane broke.
+                        cur = f.cur & alive;
+                        lm = f.lm;
+                        ldepth -= 1;
+                    } else {
+                        cur = next;
+                        lm = next;
+                        pc = d.jump as usize + 1;
+                    }
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
                 Op::Const => {
@@ -1031,6 +1026,15 @@ impl Executable {
             },
         )
     }
+}
+
+/// IF, ELSE, ENDIF, LOOP, BREAK, CONTINUE, ENDLOOP: the ops that run when no lane does.
+#[inline(always)]
+fn is_flow(op: Op) -> bool {
+    matches!(
+        op,
+        Op::If | Op::Else | Op::Endif | Op::Loop | Op::Break | Op::Continue | Op::EndLoop
+    )
 }
 
 /// `dst`, `a` and `b` of `d` as register indices (masked into the register file).
