@@ -486,162 +486,153 @@ impl Executable {
         let mut pc = 0usize;
         while let Some(d) = code.get(pc) {
             pc += 1;
-            let (dst, a, b) = (
-                d.dst as usize & REG_MASK,
-                d.a as usize & REG_MASK,
-                d.b as usize & REG_MASK,
-            );
-            if !STRAIGHT {
-                match d.op {
-                    Op::If => {
-                        let mut cond: Mask = 0;
-                        for (l, v) in r[a][0].iter().enumerate() {
-                            if *v != 0.0 {
-                                cond |= 1 << l;
-                            }
-                        }
-                        if let Some(s) = stack.get_mut(depth) {
-                            *s = (cur, cond);
-                        }
-                        depth += 1;
-                        cur &= cond;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        if cur == 0 {
-                            pc = d.jump as usize;
-                        }
-                        continue;
-                    }
-                    Op::Else => {
-                        let (saved, cond) =
-                            stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                        cur = saved & !cond & alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        if cur == 0 {
-                            pc = d.jump as usize;
-                        }
-                        continue;
-                    }
-                    Op::Endif => {
-                        depth = depth.saturating_sub(1);
-                        let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
-                        cur = saved & alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    Op::Loop => {
-                        let budgeted = d.y != 0;
-                        let run = if budgeted {
-                            spend_budget(&mut spent, cur)
-                        } else {
-                            cur
-                        };
-                        if run == 0 {
-                            pc = d.jump as usize + 1;
-                            continue;
-                        }
-                        if let Some(f) = loops.get_mut(ldepth) {
-                            *f = LoopFrame {
-                                cur,
-                                lm,
-                                running: run,
-                                count: 0,
-                                bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
-                                budgeted,
-                            };
-                        }
-                        ldepth += 1;
-                        lm = run;
-                        if run != cur {
-                            cur = run;
-                            full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        }
-                        continue;
-                    }
-                    Op::Break if d.y != 0 => {
-                        // `[c = a CMP b;] IF c; BREAK; ENDIF` in one step: the same lanes
-                        // leave, and the mask after it is the one ENDIF restored.
-                        let mut gone: Mask = 0;
-                        if cur != 0 {
-                            let m = if full { ALL_LANES } else { cur };
-                            let c = match d.y {
-                                BREAK_CMP => {
-                                    let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
-                                    put(&mut r[dst][0], &v, m);
-                                    dst
-                                }
-                                BREAK_ICMP | BREAK_UCMP => {
-                                    let signed = d.y == BREAK_ICMP;
-                                    let (x, y) = (&r[a][0], &r[b][0]);
-                                    let v = ints::compare_lanes(signed, d.x as i16, x, y);
-                                    put(&mut r[dst][0], &v, m);
-                                    dst
-                                }
-                                _ => a,
-                            };
-                            for (l, v) in r[c][0].iter().enumerate() {
-                                if *v != 0.0 {
-                                    gone |= 1 << l;
-                                }
-                            }
-                            gone &= cur;
-                        }
-                        if gone != 0 {
-                            if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
-                                f.running &= !gone;
-                            }
-                            lm &= !gone;
-                        }
-                        cur &= alive & lm;
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    Op::Break => {
-                        if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
-                            f.running &= !cur;
-                        }
-                        lm &= !cur;
-                        cur = 0;
-                        full = false;
-                        continue;
-                    }
-                    Op::Continue => {
-                        lm &= !cur;
-                        cur = 0;
-                        full = false;
-                        continue;
-                    }
-                    Op::EndLoop => {
-                        let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) else {
-                            continue;
-                        };
-                        f.count += 1;
-                        let mut next = f.running & alive;
-                        if f.budgeted && next != 0 && f.count < f.bound {
-                            // Lanes whose budget is spent leave the loop as if by BREAK.
-                            next = spend_budget(&mut spent, next);
-                            f.running = next;
-                        }
-                        if next == 0 || f.count >= f.bound {
-                            // Done, or at the bound: the loop ends as if every lane broke.
-                            cur = f.cur & alive;
-                            lm = f.lm;
-                            ldepth -= 1;
-                        } else {
-                            cur = next;
-                            lm = next;
-                            pc = d.jump as usize + 1;
-                        }
-                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
-                        continue;
-                    }
-                    _ => {}
-                }
-                if cur == 0 {
-                    continue;
-                }
+            let (dst, a, b) = operands(d);
+            // Skipped when no lane runs, except control flow (one test, no second jump table).
+            if !STRAIGHT && cur == 0 && !is_flow(d.op) {
+                continue;
             }
             let m = if STRAIGHT || full { ALL_LANES } else { cur };
             match d.op {
+                Op::If if !STRAIGHT => {
+                    let mut cond: Mask = 0;
+                    for (l, v) in r[a][0].iter().enumerate() {
+                        if *v != 0.0 {
+                            cond |= 1 << l;
+                        }
+                    }
+                    if let Some(s) = stack.get_mut(depth) {
+                        *s = (cur, cond);
+                    }
+                    depth += 1;
+                    cur &= cond;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    if cur == 0 {
+                        pc = d.jump as usize;
+                    }
+                    continue;
+                }
+                Op::Else if !STRAIGHT => {
+                    let (saved, cond) = stack.get(depth.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                    cur = saved & !cond & alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    if cur == 0 {
+                        pc = d.jump as usize;
+                    }
+                    continue;
+                }
+                Op::Endif if !STRAIGHT => {
+                    depth = depth.saturating_sub(1);
+                    let (saved, _) = stack.get(depth).copied().unwrap_or((0, 0));
+                    cur = saved & alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
+                Op::Loop if !STRAIGHT => {
+                    let budgeted = d.y != 0;
+                    let run = if budgeted {
+                        spend_budget(&mut spent, cur)
+                    } else {
+                        cur
+                    };
+                    if run == 0 {
+                        pc = d.jump as usize + 1;
+                        continue;
+                    }
+                    if let Some(f) = loops.get_mut(ldepth) {
+                        *f = LoopFrame {
+                            cur,
+                            lm,
+                            running: run,
+                            count: 0,
+                            bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
+                            budgeted,
+                        };
+                    }
+                    ldepth += 1;
+                    lm = run;
+                    if run != cur {
+                        cur = run;
+                        full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    }
+                    continue;
+                }
+                Op::Break if !STRAIGHT && d.y != 0 => {
+                    // `[c = a CMP b;] IF c; BREAK; ENDIF` in one step: the same lanes
+                    // leave, and the mask after it is the one ENDIF restored.
+                    let mut gone: Mask = 0;
+                    if cur != 0 {
+                        let m = if full { ALL_LANES } else { cur };
+                        let c = match d.y {
+                            BREAK_CMP => {
+                                let v = cmp_lanes(&r[a][0], &r[b][0], d.x);
+                                put(&mut r[dst][0], &v, m);
+                                dst
+                            }
+                            BREAK_ICMP | BREAK_UCMP => {
+                                let signed = d.y == BREAK_ICMP;
+                                let (x, y) = (&r[a][0], &r[b][0]);
+                                let v = ints::compare_lanes(signed, d.x as i16, x, y);
+                                put(&mut r[dst][0], &v, m);
+                                dst
+                            }
+                            _ => a,
+                        };
+                        for (l, v) in r[c][0].iter().enumerate() {
+                            if *v != 0.0 {
+                                gone |= 1 << l;
+                            }
+                        }
+                        gone &= cur;
+                    }
+                    if gone != 0 {
+                        if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                            f.running &= !gone;
+                        }
+                        lm &= !gone;
+                    }
+                    cur &= alive & lm;
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
+                Op::Break if !STRAIGHT => {
+                    if let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) {
+                        f.running &= !cur;
+                    }
+                    lm &= !cur;
+                    cur = 0;
+                    full = false;
+                    continue;
+                }
+                Op::Continue if !STRAIGHT => {
+                    lm &= !cur;
+                    cur = 0;
+                    full = false;
+                    continue;
+                }
+                Op::EndLoop if !STRAIGHT => {
+                    let Some(f) = ldepth.checked_sub(1).and_then(|k| loops.get_mut(k)) else {
+                        continue;
+                    };
+                    f.count += 1;
+                    let mut next = f.running & alive;
+                    if f.budgeted && next != 0 && f.count < f.bound {
+                        // Lanes whose budget is spent leave the loop as if by BREAK.
+                        next = spend_budget(&mut spent, next);
+                        f.running = next;
+                    }
+                    if next == 0 || f.count >= f.bound {
+                        // Done, or at the bound: the loop ends as if every lane broke.
+                        cur = f.cur & alive;
+                        lm = f.lm;
+                        ldepth -= 1;
+                    } else {
+                        cur = next;
+                        lm = next;
+                        pc = d.jump as usize + 1;
+                    }
+                    full = (cur | !alive) & ALL_LANES == ALL_LANES;
+                    continue;
+                }
                 Op::Nop | Op::If | Op::Else | Op::Endif => {}
                 Op::Loop | Op::Break | Op::Continue | Op::EndLoop => {}
                 Op::Const => {
@@ -791,16 +782,6 @@ impl Executable {
                     let v = mat_times(r, a, n, &r[b]);
                     put4(&mut r[dst], &v, m);
                 }
-                Op::MulMM => {
-                    let n = (d.n as usize).min(4);
-                    let mut res = [[[0.0; LANES]; 4]; 4];
-                    for (j, col) in res.iter_mut().enumerate().take(n) {
-                        *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
-                    }
-                    for (j, col) in res.iter().enumerate().take(n) {
-                        put4(&mut r[(dst + j) & REG_MASK], col, m);
-                    }
-                }
                 Op::Sample if d.y != 0 => {
                     // Fused with the colour output (only in straight code: every lane runs).
                     // An array texture under a 2D sample is incomplete, as below.
@@ -858,89 +839,32 @@ impl Executable {
                         }
                     }
                 }
-                Op::Sample => {
-                    // Borrowed, not copied: a stack copy read back at lane offsets stalls on
-                    // store forwarding.
-                    // An array texture under a 2D sample is incomplete.
-                    let tex = inv
-                        .textures
-                        .get(d.x as usize)
-                        .and_then(|t| t.as_ref())
-                        .filter(|t| t.layers.is_empty());
-                    match (tex, src_dst(r, a, dst)) {
-                        // Mipmapped or two filters: the level of detail from the quad (the
-                        // vertex stage has none: level 0's).
-                        (Some(tex), _) if tex.needs_lod() => {
-                            let (u, v) = (&r[a][0], &r[a][1]);
-                            let lambda = if self.stage == Stage::Fragment {
-                                self::mip::quad_lambda(tex, u, v)
-                            } else {
-                                [0.0; LANES]
-                            };
-                            let mut c = [[0.0; LANES]; 4];
-                            self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
-                            put4(&mut r[dst], &c, m);
-                        }
-                        // Straight into the destination (sample_lanes writes all four).
-                        (Some(tex), Some((coord, to))) if m == ALL_LANES => {
-                            tex.sample_lanes(&coord[0], &coord[1], to)
-                        }
-                        (Some(tex), _) => {
-                            let coord = &r[a];
-                            let mut v = [[0.0; LANES]; 4];
-                            tex.sample_lanes(&coord[0], &coord[1], &mut v);
-                            put4(&mut r[dst], &v, m);
-                        }
-                        // GL reads an unbound (incomplete) texture as opaque black.
-                        (None, _) => {
-                            for c in 0..4 {
-                                fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
-                            }
-                        }
-                    }
-                }
-                Op::CubeLod
+                Op::Sample
+                | Op::CubeLod
                 | Op::CubeBias
                 | Op::CubeGrad
                 | Op::ShadowLod
                 | Op::ShadowBias
                 | Op::ShadowCube
-                | Op::ShadowGrad => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
-                Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
-                Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
-                    let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                    let mut c = [[0.0; LANES]; 4];
-                    self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
-                    put4(&mut r[dst], &c, m);
-                }
+                | Op::ShadowGrad
+                | Op::ArrLod
+                | Op::ArrBias
+                | Op::ArrGrad
+                | Op::ArrFetch
+                | Op::ArrSize
+                | Op::SampleLod
+                | Op::SampleBias
+                | Op::SampleGrad
+                | Op::TexFetch
+                | Op::TexSize
+                | Op::MulMM
+                | Op::LoadUni => self.run_cold(simd, r, inv, d, m),
                 Op::LoadAttr | Op::LoadVar => {
                     // `n`: the components read later (see `new`).
                     let src = &inv.inputs[d.x as usize & (VARYING_CAP - 1)];
                     for c in 0..4 {
                         if d.n & (1 << c) != 0 {
                             put(&mut r[dst][c], &src[c], m);
-                        }
-                    }
-                }
-                Op::LoadUni => {
-                    for k in 0..(d.n as usize).min(4) {
-                        for c in 0..4 {
-                            let w = inv
-                                .uniforms
-                                .get((d.x as usize + k) * 4 + c)
-                                .copied()
-                                .unwrap_or(0.0);
-                            fill(&mut r[(dst + k) & REG_MASK][c], w, m);
                         }
                     }
                 }
@@ -985,6 +909,142 @@ impl Executable {
         }
         alive
     }
+
+    /// The heavy, rarer ops (texture sampling but the fused colour sample, MULMM, a LOAD_UNI
+    /// left unbanked), out of the
+    /// interpreter loop: their code and its register pressure stay out of the one hot
+    /// function, whose dispatch head then keeps more in registers. They cost thousands of
+    /// instructions per 32 lanes, so the call and its instruction-set trampoline (compiled for
+    /// the same instruction set as the loop: the same bits) cost little.
+    #[inline(never)]
+    fn run_cold(
+        &self,
+        simd: Simd,
+        r: &mut [Vec4x; REG_FILE],
+        inv: &Invocation,
+        d: &DInst,
+        m: Mask,
+    ) {
+        simd.run(
+            #[inline(always)]
+            || {
+                let (dst, a, b) = operands(d);
+                match d.op {
+                    Op::MulMM => {
+                        let n = (d.n as usize).min(4);
+                        let mut res = [[[0.0; LANES]; 4]; 4];
+                        for (j, col) in res.iter_mut().enumerate().take(n) {
+                            *col = mat_times(r, a, n, &r[(b + j) & REG_MASK]);
+                        }
+                        for (j, col) in res.iter().enumerate().take(n) {
+                            put4(&mut r[(dst + j) & REG_MASK], col, m);
+                        }
+                    }
+                    Op::Sample => {
+                        // Borrowed, not copied: a stack copy read back at lane offsets stalls on
+                        // store forwarding.
+                        // An array texture under a 2D sample is incomplete.
+                        let tex = inv
+                            .textures
+                            .get(d.x as usize)
+                            .and_then(|t| t.as_ref())
+                            .filter(|t| t.layers.is_empty());
+                        match (tex, src_dst(r, a, dst)) {
+                            // Mipmapped or two filters: the level of detail from the quad (the
+                            // vertex stage has none: level 0's).
+                            (Some(tex), _) if tex.needs_lod() => {
+                                let (u, v) = (&r[a][0], &r[a][1]);
+                                let lambda = if self.stage == Stage::Fragment {
+                                    self::mip::quad_lambda(tex, u, v)
+                                } else {
+                                    [0.0; LANES]
+                                };
+                                let mut c = [[0.0; LANES]; 4];
+                                self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
+                                put4(&mut r[dst], &c, m);
+                            }
+                            // Straight into the destination (sample_lanes writes all four).
+                            (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                                tex.sample_lanes(&coord[0], &coord[1], to)
+                            }
+                            (Some(tex), _) => {
+                                let coord = &r[a];
+                                let mut v = [[0.0; LANES]; 4];
+                                tex.sample_lanes(&coord[0], &coord[1], &mut v);
+                                put4(&mut r[dst], &v, m);
+                            }
+                            // GL reads an unbound (incomplete) texture as opaque black.
+                            (None, _) => {
+                                for c in 0..4 {
+                                    fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
+                                }
+                            }
+                        }
+                    }
+                    Op::CubeLod
+                    | Op::CubeBias
+                    | Op::CubeGrad
+                    | Op::ShadowLod
+                    | Op::ShadowBias
+                    | Op::ShadowCube
+                    | Op::ShadowGrad => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::SampleLod
+                    | Op::SampleBias
+                    | Op::SampleGrad
+                    | Op::TexFetch
+                    | Op::TexSize => {
+                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                        let mut c = [[0.0; LANES]; 4];
+                        self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
+                        put4(&mut r[dst], &c, m);
+                    }
+                    Op::LoadUni => {
+                        for k in 0..(d.n as usize).min(4) {
+                            for c in 0..4 {
+                                let w = inv
+                                    .uniforms
+                                    .get((d.x as usize + k) * 4 + c)
+                                    .copied()
+                                    .unwrap_or(0.0);
+                                fill(&mut r[(dst + k) & REG_MASK][c], w, m);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            },
+        )
+    }
+}
+
+/// IF, ELSE, ENDIF, LOOP, BREAK, CONTINUE, ENDLOOP: the ops that run when no lane does.
+#[inline(always)]
+fn is_flow(op: Op) -> bool {
+    matches!(
+        op,
+        Op::If | Op::Else | Op::Endif | Op::Loop | Op::Break | Op::Continue | Op::EndLoop
+    )
+}
+
+/// `dst`, `a` and `b` of `d` as register indices (masked into the register file).
+#[inline(always)]
+fn operands(d: &DInst) -> (usize, usize, usize) {
+    (
+        d.dst as usize & REG_MASK,
+        d.a as usize & REG_MASK,
+        d.b as usize & REG_MASK,
+    )
 }
 
 /// CMP's result per lane (1.0 or +0.0) for code `code` (a [`CmpCode`]).
@@ -1096,11 +1156,7 @@ fn src_dst(r: &mut [Vec4x; REG_FILE], src: usize, dst: usize) -> Option<(&Vec4x,
 
 #[inline(always)]
 fn binary(r: &mut [Vec4x; REG_FILE], d: &DInst, m: Mask, f: impl Fn(f32, f32) -> f32) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     for c in 0..(d.n as usize).min(4) {
         let (x, y) = (&r[a][c], &r[b][c]);
         let mut v = [0.0; LANES];
@@ -1120,11 +1176,7 @@ fn binary_splat<const SPLAT_B: bool>(
     m: Mask,
     f: impl Fn(f32, f32) -> f32,
 ) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     // Copied first: the destination may be the splat's register.
     let s = if SPLAT_B {
         r[b][d.x as usize & 3]
@@ -1174,11 +1226,7 @@ fn binary_lanes(
     m: Mask,
     f: impl Fn(&Lanes, &Lanes) -> Lanes,
 ) {
-    let (a, b, dst) = (
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-        d.dst as usize & REG_MASK,
-    );
+    let (dst, a, b) = operands(d);
     for c in 0..(d.n as usize).min(4) {
         let v = f(&r[a][c], &r[b][c]);
         put(&mut r[dst][c], &v, m);
