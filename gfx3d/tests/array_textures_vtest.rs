@@ -89,7 +89,6 @@ fn draw(g: &mut G, fs: &str, sampler: SamplerState) -> Vec<u32> {
     px
 }
 
-
 #[test]
 fn virgl_array_draws_match_the_software_path() {
     let server = common::vtest_server();

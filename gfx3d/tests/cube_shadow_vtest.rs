@@ -151,7 +151,6 @@ fn shadow_draw_with(g: &mut G, fs: &str, func: CompareFunc, r: f32, filter: Filt
     px
 }
 
-
 fn check(report: &mut String, what: &str, a: &[u32], b: &[u32]) {
     let c = compare(a, b, SIZE, SIZE);
     eprintln!(

@@ -556,8 +556,8 @@ pub fn vtest_server() -> virtio_gpu::vtest::VtestServer {
 
 /// A Gfx3D booted on the VirGL backend over a new vtest connection to `server`.
 pub fn virgl_on(server: &virtio_gpu::vtest::VtestServer) -> gfx3d::Gfx3d<gfx3d::linked::Linked> {
-    let t = virtio_gpu::vtest::VtestTransport::connect(server.socket_path())
-        .expect("connect to vtest");
+    let t =
+        virtio_gpu::vtest::VtestTransport::connect(server.socket_path()).expect("connect to vtest");
     let mut g = gfx3d::Gfx3d::new();
     g.boot(
         gfx3d::BackendMode::Virgl,

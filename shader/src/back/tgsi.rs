@@ -1139,12 +1139,11 @@ fn follow_events(
     };
     // The first write of `source` at or after `from`: reads after it fail.
     let source_write = match source {
-        Some(s) if (s as usize) < ix.read_end.len() => {
-            ix.touching(s, from)
-                .take_while(|&j| j < end)
-                .find(|&j| fx.get(j).is_some_and(|e| covers(&e.write, s)))
-                .unwrap_or(usize::MAX)
-        }
+        Some(s) if (s as usize) < ix.read_end.len() => ix
+            .touching(s, from)
+            .take_while(|&j| j < end)
+            .find(|&j| fx.get(j).is_some_and(|e| covers(&e.write, s)))
+            .unwrap_or(usize::MAX),
         Some(_) => return follow_scan(m, fx, from, end, t, lanes, source),
         None => usize::MAX,
     };
