@@ -819,6 +819,51 @@ impl<T: GpuTransport3d> VirglBackend<T> {
     }
 }
 
+impl<T: GpuTransport3d> VirglBackend<T> {
+    /// Reads a device target of `format` back (after flushing the context's batch), rows
+    /// reversed into top row first (host row 0 is the bottom of the picture): the caller
+    /// unpacks the pixels in order.
+    fn read_rows(
+        &mut self,
+        ctx: DevId,
+        target: DevId,
+        format: TargetFormat,
+    ) -> Result<Vec<u8>, DeviceError> {
+        let (bpp, wrong, failed) = match format {
+            TargetFormat::Rgba8 => (4, "not an RGBA8 device target", "virgl readback failed"),
+            TargetFormat::Rgba32F => (
+                16,
+                "not an RGBA32F device target",
+                "virgl float readback failed",
+            ),
+        };
+        let (color, w, h) = match self.objects.get(&target) {
+            Some(Obj::Target {
+                color,
+                w,
+                h,
+                ctx: c,
+                format: f,
+                ..
+            }) if *c == ctx && *f == format => (*color, *w, *h),
+            Some(Obj::Target { .. }) => return Err(DeviceError(wrong)),
+            _ => return Err(DeviceError("unknown device target")),
+        };
+        self.flush(ctx)?;
+        let cid = self.cid(ctx)?;
+        let row = w as usize * bpp;
+        let mut bytes = vec![0u8; row * h as usize];
+        self.transport
+            .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * bpp as u32, &mut bytes)
+            .map_err(e(failed))?;
+        let mut rows = Vec::with_capacity(bytes.len());
+        for r in bytes.chunks_exact(row.max(1)).rev() {
+            rows.extend_from_slice(r);
+        }
+        Ok(rows)
+    }
+}
+
 impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
     fn available(&self) -> bool {
         !self.failed && !self.transport.is_lost()
@@ -1785,33 +1830,9 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         target: DevId,
         out: &mut [u32],
     ) -> Result<(), DeviceError> {
-        let (color, w, h) = match self.objects.get(&target) {
-            Some(Obj::Target {
-                color,
-                w,
-                h,
-                ctx: c,
-                format: TargetFormat::Rgba8,
-                ..
-            }) if *c == ctx => (*color, *w, *h),
-            Some(Obj::Target { .. }) => return Err(DeviceError("not an RGBA8 device target")),
-            _ => return Err(DeviceError("unknown device target")),
-        };
-        self.flush(ctx)?;
-        let cid = self.cid(ctx)?;
-        let mut bytes = vec![0u8; w as usize * h as usize * 4];
-        self.transport
-            .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 4, &mut bytes)
-            .map_err(e("virgl readback failed"))?;
-        // Host row 0 is the bottom of the picture: rows reversed into top row first.
-        let row = w as usize * 4;
-        for (orow, brow) in out
-            .chunks_mut(w as usize)
-            .zip(bytes.chunks_exact(row.max(1)).rev())
-        {
-            for (o, b) in orow.iter_mut().zip(brow.chunks_exact(4)) {
-                *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            }
+        let rows = self.read_rows(ctx, target, TargetFormat::Rgba8)?;
+        for (o, b) in out.iter_mut().zip(rows.chunks_exact(4)) {
+            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
         Ok(())
     }
@@ -1822,34 +1843,10 @@ impl<T: GpuTransport3d + Send> Device for VirglBackend<T> {
         target: DevId,
         out: &mut [[f32; 4]],
     ) -> Result<(), DeviceError> {
-        let (color, w, h) = match self.objects.get(&target) {
-            Some(Obj::Target {
-                color,
-                w,
-                h,
-                ctx: c,
-                format: TargetFormat::Rgba32F,
-                ..
-            }) if *c == ctx => (*color, *w, *h),
-            Some(Obj::Target { .. }) => return Err(DeviceError("not an RGBA32F device target")),
-            _ => return Err(DeviceError("unknown device target")),
-        };
-        self.flush(ctx)?;
-        let cid = self.cid(ctx)?;
-        let mut bytes = vec![0u8; w as usize * h as usize * 16];
-        self.transport
-            .transfer_from_host_3d(cid, color, Box3d::new_2d(w, h), w * 16, &mut bytes)
-            .map_err(e("virgl float readback failed"))?;
-        // Host row 0 is the bottom of the picture: rows reversed into top row first.
-        let row = w as usize * 16;
-        for (orow, brow) in out
-            .chunks_mut(w as usize)
-            .zip(bytes.chunks_exact(row.max(1)).rev())
-        {
-            for (o, px) in orow.iter_mut().zip(brow.chunks_exact(16)) {
-                for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
-                    *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                }
+        let rows = self.read_rows(ctx, target, TargetFormat::Rgba32F)?;
+        for (o, px) in out.iter_mut().zip(rows.chunks_exact(16)) {
+            for (c, b) in o.iter_mut().zip(px.chunks_exact(4)) {
+                *c = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
         }
         Ok(())

@@ -9,7 +9,7 @@ use gfx3d::*;
 use shader::back::raster::state::CompareFunc;
 
 mod common;
-use common::{screen_quad, tri_layout};
+use common::{prog, rect, screen_quad};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -19,23 +19,6 @@ fn boot(mode: BackendMode) -> G {
     let mut g = G::new();
     g.boot(mode, None).unwrap();
     g
-}
-
-fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
-    let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
-    g.prog_prepare(0, c, linked).unwrap()
-}
-
-/// Full-screen quad: position xyzw, uv with v = 0 at the top.
-fn rect(g: &mut G, r: [f32; 4], z: f32) -> MeshId {
-    let [x0, y0, x1, y1] = r;
-    let mut v = Vec::new();
-    for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)] {
-        v.extend_from_slice(&[x, y, z, 1.0, 1.0, 1.0, 1.0, 1.0]);
-    }
-    let m = g.mesh_create(0, Usage::Static).unwrap();
-    g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
-    m
 }
 
 fn read(g: &mut G, t: TargetId) -> Vec<u32> {

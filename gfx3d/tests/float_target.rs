@@ -7,7 +7,7 @@ use gfx3d::linked::Linked;
 use gfx3d::*;
 
 mod common;
-use common::{assert_nothing_live, live_counts, screen_quad, tri_layout, FakeDevice};
+use common::{assert_nothing_live, live_counts, prog, screen_quad, tri_layout, FakeDevice};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -18,11 +18,6 @@ fn boot(mode: BackendMode) -> G {
     let mut g = G::new();
     g.boot(mode, None).unwrap();
     g
-}
-
-fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
-    let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
-    g.prog_prepare(0, c, linked).unwrap()
 }
 
 /// The rectangle `r` (NDC x0, y0, x1, y1) in colour `c` (passed through by TRI_FRAG).

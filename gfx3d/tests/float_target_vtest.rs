@@ -9,7 +9,7 @@ use gfx3d::*;
 use virtio_gpu::vtest::VtestServer;
 
 mod common;
-use common::{screen_quad, tri_layout};
+use common::{prog, screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 16;
@@ -21,11 +21,6 @@ fn virgl() -> (VtestServer, G) {
     let g = common::virgl_on(&server);
     assert_eq!(g.backend_name(), "virgl");
     (server, g)
-}
-
-fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
-    let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
-    g.prog_prepare(0, c, linked).unwrap()
 }
 
 /// A rectangle (NDC x0, y0, x1, y1) with one colour per corner (passed through by TRI_FRAG).

@@ -7,7 +7,7 @@ use gfx3d::linked::Linked;
 use gfx3d::*;
 
 mod common;
-use common::layout;
+use common::{layout, prog};
 mod int_attr_data;
 use int_attr_data::*;
 
@@ -20,11 +20,6 @@ fn boot(mode: BackendMode) -> G {
     let mut g = G::new();
     g.boot(mode, None).unwrap();
     g
-}
-
-fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
-    let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
-    g.prog_prepare(0, c, linked).unwrap()
 }
 
 /// Draws INT_VERT/INT_FRAG over the mesh of `layout`/`vertices` into a float target.

@@ -8,7 +8,7 @@ use gfx3d::linked::Linked;
 use gfx3d::*;
 
 mod common;
-use common::{assert_nothing_live, layout, live_counts, screen_quad, tri_layout};
+use common::{assert_nothing_live, layout, live_counts, prog, screen_quad, tri_layout};
 
 type G = Gfx3d<Linked>;
 const W: u32 = 8;
@@ -18,11 +18,6 @@ fn boot(mode: BackendMode) -> G {
     let mut g = G::new();
     g.boot(mode, None).unwrap();
     g
-}
-
-fn prog(g: &mut G, c: ContextId, vs: &str, fs: &str) -> ProgramId {
-    let linked = Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
-    g.prog_prepare(0, c, linked).unwrap()
 }
 
 fn rect(g: &mut G, r: [f32; 4], z: f32, c: [f32; 4]) -> MeshId {

@@ -566,3 +566,28 @@ pub fn virgl_on(server: &virtio_gpu::vtest::VtestServer) -> gfx3d::Gfx3d<gfx3d::
     .unwrap();
     g
 }
+
+/// Compiles and links a GLSL pair and prepares it for owner 0 in context `c` (panics on any
+/// error: a test helper).
+pub fn prog(
+    g: &mut gfx3d::Gfx3d<gfx3d::linked::Linked>,
+    c: gfx3d::ContextId,
+    vs: &str,
+    fs: &str,
+) -> gfx3d::ProgramId {
+    let linked = gfx3d::linked::Linked::from_glsl(g.compiler(), vs, fs, "t").unwrap();
+    g.prog_prepare(0, c, linked).unwrap()
+}
+
+/// A rectangle `[x0, y0, x1, y1]` at depth `z` as two triangles of `tri_layout` (position xyzw,
+/// white colour), owner 0.
+pub fn rect(g: &mut gfx3d::Gfx3d<gfx3d::linked::Linked>, r: [f32; 4], z: f32) -> gfx3d::MeshId {
+    let [x0, y0, x1, y1] = r;
+    let mut v = Vec::new();
+    for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)] {
+        v.extend_from_slice(&[x, y, z, 1.0, 1.0, 1.0, 1.0, 1.0]);
+    }
+    let m = g.mesh_create(0, gfx3d::Usage::Static).unwrap();
+    g.mesh_upload_f32(0, m, &tri_layout(), &v, None).unwrap();
+    m
+}
