@@ -5,19 +5,8 @@
 //! under a sampler2D (or a 2D texture under a sampler2DArray) samples as incomplete.
 use shader::back::exec::texture::{Filter, SamplerState, Wrap};
 use shader::back::raster::*;
-use shader::program::compile::compile;
-use shader::program::link::Program;
-
-fn build(stage: u32, src: &str) -> shader::ir::Module {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s.module,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
+mod ircore_util;
+use ircore_util::p2::{build, csir_v2_round_trip, leak_layers, link_glsl};
 
 const VS: &str = "#pragma chrisos profile 2
 layout(location = 0) in vec4 pos;
@@ -74,9 +63,7 @@ fn layer(texels: &'static [u32]) -> TextureRef<'static> {
 
 #[test]
 fn array_samplers_pick_the_rounded_clamped_layer() {
-    let mut p = Program::new();
-    p.link(Some(&build(0, VS)), Some(&build(1, FS)))
-        .unwrap_or_else(|e| panic!("link: {}\n{}", e, p.log()));
+    let p = link_glsl(VS, FS);
     let (ua, u2) = (
         p.sampler_find("u_a").unwrap() as usize,
         p.sampler_find("u_2d").unwrap() as usize,
@@ -89,13 +76,7 @@ fn array_samplers_pick_the_rounded_clamped_layer() {
             texel(l, 1, 1),
         ]
     })));
-    let layers: &'static [TextureRef<'static>] = Box::leak(
-        texels
-            .iter()
-            .map(|t| layer(t))
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    );
+    let layers = leak_layers(texels.iter().map(|t| layer(t)));
     let array = TextureRef {
         layers,
         ..layer(&texels[0])
@@ -138,11 +119,8 @@ fn array_textures_are_validated() {
 
 #[test]
 fn csir_v2_keeps_the_array_sampler_and_its_ops() {
-    use shader::program::csir::{self, Version, CSIR_MAX};
-    let m = build(1, FS);
-    let mut buf = vec![0u8; CSIR_MAX];
-    let n = csir::save(&m, Version::V2, &mut buf).unwrap_or_else(|e| panic!("save: {}", e));
-    let back = csir::load(&buf[..n]).unwrap_or_else(|e| panic!("load: {}", e));
+    let m = build(1, FS).module;
+    let back = csir_v2_round_trip(&m);
     let ty = |m: &shader::ir::Module| -> Vec<shader::ir::Type> {
         m.iface.samplers.iter().map(|s| s.ty).collect()
     };

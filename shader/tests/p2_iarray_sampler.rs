@@ -6,19 +6,8 @@
 //! a 2D integer texture under an integer array sampler is incomplete.
 use shader::back::exec::texture::{Filter, SamplerState, Wrap};
 use shader::back::raster::*;
-use shader::program::compile::compile;
-use shader::program::link::Program;
-
-fn build(stage: u32, src: &str) -> shader::ir::Module {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s.module,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
+mod ircore_util;
+use ircore_util::p2::{build, csir_v2_round_trip, leak_layers, link_glsl};
 
 const VS: &str = "#pragma chrisos profile 2
 layout(location = 0) in vec4 pos;
@@ -94,9 +83,7 @@ fn layer(ints: &'static [[u32; 4]]) -> TextureRef<'static> {
 
 #[test]
 fn integer_array_samplers_read_every_layer_bit_exact() {
-    let mut p = Program::new();
-    p.link(Some(&build(0, VS)), Some(&build(1, FS)))
-        .unwrap_or_else(|e| panic!("link: {}\n{}", e, p.log()));
+    let p = link_glsl(VS, FS);
     let (ui, uu, uf) = (
         p.sampler_find("u_i").unwrap() as usize,
         p.sampler_find("u_u").unwrap() as usize,
@@ -106,13 +93,7 @@ fn integer_array_samplers_read_every_layer_bit_exact() {
         Box::leak(Box::new([0, 1, 2].map(|l| {
             [word(l, 0, 0), word(l, 1, 0), word(l, 0, 1), word(l, 1, 1)]
         })));
-    let layers: &'static [TextureRef<'static>] = Box::leak(
-        words
-            .iter()
-            .map(|w| layer(w))
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    );
+    let layers = leak_layers(words.iter().map(|w| layer(w)));
     let array = TextureRef {
         layers,
         ..layer(&words[0])
@@ -130,11 +111,8 @@ fn integer_array_samplers_read_every_layer_bit_exact() {
 #[test]
 fn csir_v2_keeps_the_integer_array_samplers() {
     use shader::ir::Type;
-    use shader::program::csir::{self, Version, CSIR_MAX};
-    let m = build(1, FS);
-    let mut buf = vec![0u8; CSIR_MAX];
-    let n = csir::save(&m, Version::V2, &mut buf).unwrap_or_else(|e| panic!("save: {}", e));
-    let back = csir::load(&buf[..n]).unwrap_or_else(|e| panic!("load: {}", e));
+    let m = build(1, FS).module;
+    let back = csir_v2_round_trip(&m);
     let ty =
         |m: &shader::ir::Module| -> Vec<Type> { m.iface.samplers.iter().map(|s| s.ty).collect() };
     assert!(ty(&back).contains(&Type::ISampler2DArray));

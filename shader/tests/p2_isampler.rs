@@ -4,19 +4,8 @@
 //! texelFetch outside reads zeros; textureSize gives the size.
 use shader::back::exec::texture::{Filter, SamplerState, Wrap};
 use shader::back::raster::*;
-use shader::program::compile::compile;
-use shader::program::link::Program;
-
-fn build(stage: u32, src: &str) -> shader::ir::Module {
-    match compile(stage, src.as_bytes(), "t") {
-        Ok(s) => s.module,
-        Err(d) => {
-            let mut s = String::new();
-            d.render(src.as_bytes(), &mut s).unwrap();
-            panic!("{}", s)
-        }
-    }
-}
+mod ircore_util;
+use ircore_util::p2::link_glsl;
 
 const VS: &str = "#pragma chrisos profile 2
 layout(location = 0) in vec4 pos;
@@ -76,9 +65,7 @@ fn tex(ints: &'static [[u32; 4]]) -> TextureRef<'static> {
 
 #[test]
 fn integer_samplers_read_the_texel_words_bit_exact() {
-    let mut p = Program::new();
-    p.link(Some(&build(0, VS)), Some(&build(1, FS)))
-        .unwrap_or_else(|e| panic!("link: {}\n{}", e, p.log()));
+    let p = link_glsl(VS, FS);
     let (ui, uu) = (
         p.sampler_find("u_i").unwrap() as usize,
         p.sampler_find("u_u").unwrap() as usize,

@@ -266,3 +266,18 @@ pub fn draw_fullscreen(prog: &Program, w: u32, h: u32) -> std::vec::Vec<u32> {
     .expect("drawn");
     color
 }
+
+/// Saves `m` as CSIR v2 and loads it back (panics on either error).
+pub fn csir_v2_round_trip(m: &Module) -> Module {
+    use shader::program::csir::{self, Version, CSIR_MAX};
+    let mut buf = std::vec![0u8; CSIR_MAX];
+    let n = csir::save(m, Version::V2, &mut buf).unwrap_or_else(|e| panic!("save: {}", e));
+    csir::load(&buf[..n]).unwrap_or_else(|e| panic!("load: {}", e))
+}
+
+/// The layers of an array texture, leaked for the test's whole run (a `TextureRef` borrows).
+pub fn leak_layers(
+    layers: impl Iterator<Item = shader::back::raster::TextureRef<'static>>,
+) -> &'static [shader::back::raster::TextureRef<'static>] {
+    Box::leak(layers.collect::<std::vec::Vec<_>>().into_boxed_slice())
+}
