@@ -63,9 +63,12 @@ pub const TARGET_MAX_WIDTH: u32 = 1920;
 pub const TARGET_MAX_HEIGHT: u32 = 1080;
 /// Largest viewport edge and offset magnitude accepted.
 pub const VIEWPORT_MAX: i32 = 8192;
-/// Bands a many-worker draw is cut into per worker (see [`draw_parallel`]).
-const BANDS_PER_WORKER: usize = 4;
-/// Fewest rows of such a band (each band shades every vertex and sets up every triangle).
+/// Groups of bands a many-worker draw is dealt in, per worker (see [`draw_parallel`]).
+const GROUPS_PER_WORKER: usize = 1;
+/// Most bands of one group (each group shades every vertex and sets up every triangle once;
+/// each of its bands walks the triangle's block rows inside it).
+const BANDS_PER_GROUP: usize = 4;
+/// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
 /// Triangles whose vertices are shaded together (see the module doc).
 pub const CHUNK_TRIANGLES: usize = 16;
@@ -847,17 +850,18 @@ fn draw_checked(
             depth,
             colorf,
         };
-        return Ok(draw_band(&ctx, scratch, &mut band));
+        return Ok(draw_bands(&ctx, scratch, core::slice::from_mut(&mut band)));
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
-    // triangle's first block row is odd), BANDS_PER_WORKER per worker but no thinner than
-    // BAND_ROWS_MIN, dealt to the workers as they come free: a frame whose work sits in a few
-    // rows (a cube in the middle, a floor in perspective) still keeps every worker busy.
+    // triangle's first block row is odd), GROUPS_PER_WORKER * BANDS_PER_GROUP per worker but no
+    // thinner than BAND_ROWS_MIN. A group is every `groups`-th band (so each group's work is
+    // spread over the target like the frame's), and the groups are dealt to the workers as
+    // they come free: a worker that starts late or runs slowly takes fewer.
     let height = target.height as usize;
-    let wanted = (workers_n * BANDS_PER_WORKER).min(RASTER_BANDS_MAX);
+    let wanted = (workers_n * GROUPS_PER_WORKER * BANDS_PER_GROUP).min(RASTER_BANDS_MAX);
     let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
-    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
+    let mut bands = heapless::Vec::<Option<Band>, RASTER_BANDS_MAX>::new();
     // Depth always holds every row; the unused colour plane is empty (its chunks run out).
     let mut color_parts = color.chunks_mut(rows * width);
     let mut float_parts = colorf.chunks_mut(rows * width);
@@ -871,22 +875,44 @@ fn draw_checked(
             depth: d,
             colorf: float_parts.next().unwrap_or_default(),
         };
-        // At most RASTER_BANDS_MAX bands (rows >= height / wanted), so the queue has room.
-        if queue.enqueue(band).is_err() {
+        // At most RASTER_BANDS_MAX bands (rows >= height / wanted).
+        if bands.push(Some(band)).is_err() {
             break;
         }
     }
-    // Each worker's bands: per-pixel counts add up; per-triangle ones are the same in every
-    // band (None: the worker drew no band).
+    let groups = (workers_n * GROUPS_PER_WORKER).min(bands.len()).max(1);
+    let per_group = bands.len().div_ceil(groups).clamp(1, BANDS_PER_GROUP);
+    // Queued group after group; a job takes `per_group` bands at a time. Two jobs taking at
+    // the same moment may split a group between them: the pixels do not depend on it.
+    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
+    for g in 0..groups {
+        for b in bands.iter_mut().skip(g).step_by(groups) {
+            if let Some(band) = b.take() {
+                // The queue holds RASTER_BANDS_MAX, as many as `bands`.
+                let _ = queue.enqueue(band);
+            }
+        }
+    }
+    // Each worker's groups: per-pixel counts add up; per-triangle ones are the same in every
+    // group (None: the worker drew no band).
     let mut results: [Option<DrawStats>; RASTER_BANDS_MAX] = [None; RASTER_BANDS_MAX];
     let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
     for (scratch, result) in scratches.iter_mut().zip(results.iter_mut()).take(workers_n) {
         let ctx = &ctx;
         let queue = &queue;
-        let job = move || {
-            while let Some(mut band) = queue.dequeue() {
-                *result = Some(add_band(*result, draw_band(ctx, scratch, &mut band)));
+        let job = move || loop {
+            let mut group = heapless::Vec::<Band, BANDS_PER_GROUP>::new();
+            // per_group <= BANDS_PER_GROUP: every band taken fits.
+            while group.len() < per_group {
+                let Some(band) = queue.dequeue() else {
+                    break;
+                };
+                let _ = group.push(band);
             }
+            if group.is_empty() {
+                break;
+            }
+            *result = Some(add_band(*result, draw_bands(ctx, scratch, &mut group)));
         };
         if jobs.push(job).is_err() {
             break;
@@ -926,8 +952,9 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
     }
 }
 
-/// Draws every triangle of the draw into the rows of `target`.
-fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawStats {
+/// Draws every triangle of the draw into the rows of each of `bands` (one band, or a job's group:
+/// the vertices are shaded and each triangle set up once for the whole group).
+fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
     let DrawCtx {
         setup,
         prog,
@@ -1068,7 +1095,7 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
                 scratch.cache[corners[i + 1] as usize % CACHE],
                 scratch.cache[corners[i + 2] as usize % CACHE],
             ];
-            triangle(setup, &v, scratch, prog, fs, textures, target, &mut stats);
+            triangle(setup, &v, scratch, prog, fs, textures, bands, &mut stats);
         }
         first = last;
     }
@@ -1130,7 +1157,7 @@ fn triangle(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
 ) {
     if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
@@ -1168,7 +1195,7 @@ fn triangle(
         v
     };
     if codes[0] | codes[1] | codes[2] == 0 {
-        raster(setup, v, scratch, prog, fs, textures, target, stats);
+        raster(setup, v, scratch, prog, fs, textures, bands, stats);
         return;
     }
     stats.clipped += 1;
@@ -1231,7 +1258,7 @@ fn triangle(
     }
     for i in 1..n - 1 {
         let tri = [poly[0], poly[i], poly[i + 1]];
-        raster(setup, &tri, scratch, prog, fs, textures, target, stats);
+        raster(setup, &tri, scratch, prog, fs, textures, bands, stats);
     }
 }
 
@@ -1277,7 +1304,7 @@ fn raster(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
 ) {
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
@@ -1285,7 +1312,7 @@ fn raster(
     let simd = scratch.regs.simd();
     simd.run(
         #[inline(always)]
-        || raster_body(setup, tri, scratch, prog, fs, textures, target, stats),
+        || raster_body(setup, tri, scratch, prog, fs, textures, bands, stats),
     )
 }
 
@@ -1297,7 +1324,7 @@ fn raster_body(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
 ) {
     let mut wv = [
@@ -1377,11 +1404,14 @@ fn raster_body(
     } else {
         (px0, py0)
     };
-    // This band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
-    // steps of 2, that touch rows row0..row1 (skipped: `skip` block rows above the band).
-    let skip = ((target.row0 - 1 - by0).max(0) + 1) / 2;
-    let py_first = by0 + 2 * skip;
-    if py_first > py1 || py_first >= target.row1 {
+    // A band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
+    // steps of 2, that touch rows row0..row1 (`skip` block rows above the band), if any.
+    let first_row = |t: &Band| {
+        let skip = ((t.row0 - 1 - by0).max(0) + 1) / 2;
+        let py_first = by0 + 2 * skip;
+        (py_first <= py1 && py_first < t.row1).then_some((skip, py_first))
+    };
+    if !bands.iter().any(|t| first_row(t).is_some()) {
         return;
     }
     let edge = |a: &WinVert, b: &WinVert| {
@@ -1482,7 +1512,7 @@ fn raster_body(
             offs_f[k][l] = (pl.1 * (l & 3) as f64 + pl.2 * (l >> 2) as f64) as f32;
         }
     }
-    let width = target.width as usize;
+    let width = bands.first().map_or(0, |t| t.width as usize);
     let fs_uniforms = prog.uniform_words(Stage::Fragment);
     // Polygon offset (GL): factor * max depth slope + units * r, added per pixel and clamped
     // to the depth range, as llvmpipe does for a float depth buffer.
@@ -1512,90 +1542,96 @@ fn raster_body(
         d2: &d2,
         width,
     };
-    let mut batch = Batch::EMPTY;
-    macro_rules! flush_batch {
-        () => {
-            flush(
-                setup,
-                scratch,
-                fs,
-                fs_uniforms,
-                textures,
-                target,
-                stats,
-                &mut batch,
-            )
+    // The set-up above is shared by every band this call draws (a job's group of bands).
+    for target in bands.iter_mut() {
+        let mut batch = Batch::EMPTY;
+        macro_rules! flush_batch {
+            () => {
+                flush(
+                    setup,
+                    scratch,
+                    fs,
+                    fs_uniforms,
+                    textures,
+                    target,
+                    stats,
+                    &mut batch,
+                )
+            };
+        }
+        let Some((skip, py_first)) = first_row(target) else {
+            continue;
         };
-    }
-    let mut row = [
-        edges[0].e0 + 2 * skip * edges[0].dy,
-        edges[1].e0 + 2 * skip * edges[1].dy,
-        edges[2].e0 + 2 * skip * edges[2].dy,
-    ];
-    let (band0, band1) = (target.row0, target.row1);
-    let mut py = py_first;
-    while py <= py1 && py < band1 {
-        let rows = (py1 - py + 1).min(2) as u32;
-        let mut rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
-        // A block straddling the band's first or last row keeps only this band's lanes.
-        if py < band0 {
-            rowmask &= 0xF0;
-        }
-        if py + 1 >= band1 {
-            rowmask &= 0x0F;
-        }
-        if py < py0 {
-            rowmask &= 0xF0;
-        }
-        let mut base = row;
-        let mut px = bx0;
-        while px <= px1 {
-            let n = (px1 - px + 1).min(4) as u32;
-            let mut cols = ((1u32 << n) - 1) as Mask;
-            if px < px0 {
-                cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+        let mut row = [
+            edges[0].e0 + 2 * skip * edges[0].dy,
+            edges[1].e0 + 2 * skip * edges[1].dy,
+            edges[2].e0 + 2 * skip * edges[2].dy,
+        ];
+        let (band0, band1) = (target.row0, target.row1);
+        let mut py = py_first;
+        while py <= py1 && py < band1 {
+            let rows = (py1 - py + 1).min(2) as u32;
+            let mut rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
+            // A block straddling the band's first or last row keeps only this band's lanes.
+            if py < band0 {
+                rowmask &= 0xF0;
             }
-            let mut mask: Mask = 0;
-            if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
-                mask = BLOCK_ALL;
-            } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
-            {
-                for l in 0..BLOCK {
-                    let inside = (base[0] + offs[0][l] >= 0)
-                        & (base[1] + offs[1][l] >= 0)
-                        & (base[2] + offs[2][l] >= 0);
-                    mask |= (inside as Mask) << l;
-                }
+            if py + 1 >= band1 {
+                rowmask &= 0x0F;
             }
-            mask &= rowmask & (cols * 0x11);
-            if mask != 0 {
-                let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
-                let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
-                let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                let mut b1 = [0.0f32; BLOCK];
-                let mut b2 = [0.0f32; BLOCK];
-                for l in 0..BLOCK {
-                    b1[l] = w1 + offs_f[0][l];
-                    b2[l] = w2 + offs_f[1][l];
+            if py < py0 {
+                rowmask &= 0xF0;
+            }
+            let mut base = row;
+            let mut px = bx0;
+            while px <= px1 {
+                let n = (px1 - px + 1).min(4) as u32;
+                let mut cols = ((1u32 << n) - 1) as Mask;
+                if px < px0 {
+                    cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
                 }
-                queue_block(
-                    setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2, quads,
-                );
-                if batch.blocks == BLOCKS {
-                    flush_batch!();
+                let mut mask: Mask = 0;
+                if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                    mask = BLOCK_ALL;
+                } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+                {
+                    for l in 0..BLOCK {
+                        let inside = (base[0] + offs[0][l] >= 0)
+                            & (base[1] + offs[1][l] >= 0)
+                            & (base[2] + offs[2][l] >= 0);
+                        mask |= (inside as Mask) << l;
+                    }
                 }
+                mask &= rowmask & (cols * 0x11);
+                if mask != 0 {
+                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
+                    let mut b1 = [0.0f32; BLOCK];
+                    let mut b2 = [0.0f32; BLOCK];
+                    for l in 0..BLOCK {
+                        b1[l] = w1 + offs_f[0][l];
+                        b2[l] = w2 + offs_f[1][l];
+                    }
+                    queue_block(
+                        setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2, quads,
+                    );
+                    if batch.blocks == BLOCKS {
+                        flush_batch!();
+                    }
+                }
+                for k in 0..3 {
+                    base[k] += 4 * edges[k].dx;
+                }
+                px += 4;
             }
             for k in 0..3 {
-                base[k] += 4 * edges[k].dx;
+                row[k] += 2 * edges[k].dy;
             }
-            px += 4;
+            py += 2;
         }
-        for k in 0..3 {
-            row[k] += 2 * edges[k].dy;
-        }
-        py += 2;
+        flush_batch!();
     }
-    flush_batch!();
 }
 
 /// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
