@@ -988,6 +988,8 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
         c.prepare(fs, prog.uniform_words(Stage::Fragment));
     }
 
+    // Blocks wait here across triangles until a dispatch is full.
+    let mut batch = Batch::EMPTY;
     let mut first = 0usize;
     while first < tri_count {
         let last = (first + CHUNK_TRIANGLES).min(tri_count);
@@ -1006,7 +1008,11 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
                 }
             };
         }
-        // Shade them, LANES at a time.
+        // Shade them, LANES at a time (the vertex stage's inputs take the place of the queued
+        // blocks' interpolated ones: those are shaded first).
+        flush_pending(
+            setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch,
+        );
         let mut base = 0;
         while base < n {
             let lanes = (n - base).min(LANES);
@@ -1095,10 +1101,15 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
                 scratch.cache[corners[i + 1] as usize % CACHE],
                 scratch.cache[corners[i + 2] as usize % CACHE],
             ];
-            triangle(setup, &v, scratch, prog, fs, textures, bands, &mut stats);
+            triangle(
+                setup, &v, scratch, prog, fs, textures, bands, &mut stats, &mut batch,
+            );
         }
         first = last;
     }
+    flush_pending(
+        setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch,
+    );
     stats
 }
 
@@ -1159,6 +1170,7 @@ fn triangle(
     textures: &[Option<TextureRef>],
     bands: &mut [Band],
     stats: &mut DrawStats,
+    batch: &mut Batch,
 ) {
     if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
         stats.rejected += 1;
@@ -1195,7 +1207,7 @@ fn triangle(
         v
     };
     if codes[0] | codes[1] | codes[2] == 0 {
-        raster(setup, v, scratch, prog, fs, textures, bands, stats);
+        raster(setup, v, scratch, prog, fs, textures, bands, stats, batch);
         return;
     }
     stats.clipped += 1;
@@ -1258,7 +1270,9 @@ fn triangle(
     }
     for i in 1..n - 1 {
         let tri = [poly[0], poly[i], poly[i + 1]];
-        raster(setup, &tri, scratch, prog, fs, textures, bands, stats);
+        raster(
+            setup, &tri, scratch, prog, fs, textures, bands, stats, batch,
+        );
     }
 }
 
@@ -1306,13 +1320,14 @@ fn raster(
     textures: &[Option<TextureRef>],
     bands: &mut [Band],
     stats: &mut DrawStats,
+    batch: &mut Batch,
 ) {
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
     // interpolation and the pixel write widen with the features.
     let simd = scratch.regs.simd();
     simd.run(
         #[inline(always)]
-        || raster_body(setup, tri, scratch, prog, fs, textures, bands, stats),
+        || raster_body(setup, tri, scratch, prog, fs, textures, bands, stats, batch),
     )
 }
 
@@ -1326,6 +1341,7 @@ fn raster_body(
     textures: &[Option<TextureRef>],
     bands: &mut [Band],
     stats: &mut DrawStats,
+    pending: &mut Batch,
 ) {
     let mut wv = [
         to_window(setup, &tri[0].pos),
@@ -1364,7 +1380,12 @@ fn raster_body(
         stats.culled += 1;
         return;
     }
-    // gl_FrontFacing of this triangle's dispatches (the batch is flushed before the next one).
+    // gl_FrontFacing of this triangle's dispatches: blocks of earlier triangles facing the
+    // other way are shaded first.
+    if pending.front != front {
+        flush_pending(setup, scratch, fs, prog, textures, bands, stats, pending);
+        pending.front = front;
+    }
     scratch.regs.set_front_facing(front);
     let area = if area < 0 {
         wv.swap(1, 2);
@@ -1542,11 +1563,27 @@ fn raster_body(
         d2: &d2,
         width,
     };
+    // Blocks still queued come from earlier triangles (they may overlap this one's).
+    // Kept in a local for the block loop (held in registers), put back at the end.
+    let mut held = core::mem::replace(pending, Batch::EMPTY);
+    let batch = &mut held;
+    batch.older = batch.blocks;
     // The set-up above is shared by every band this call draws (a job's group of bands).
-    for target in bands.iter_mut() {
-        let mut batch = Batch::EMPTY;
+    for bi in 0..bands.len() {
+        let Some((skip, py_first)) = bands.get(bi).and_then(first_row) else {
+            continue;
+        };
+        // The batch holds one band's blocks.
+        if batch.band != bi {
+            flush_pending(setup, scratch, fs, prog, textures, bands, stats, batch);
+            batch.band = bi;
+        }
+        let Some(target) = bands.get_mut(bi) else {
+            continue;
+        };
+        let (band0, band1) = (target.row0, target.row1);
         macro_rules! flush_batch {
-            () => {
+            () => {{
                 flush(
                     setup,
                     scratch,
@@ -1555,19 +1592,16 @@ fn raster_body(
                     textures,
                     target,
                     stats,
-                    &mut batch,
-                )
-            };
+                    batch,
+                );
+                batch.older = 0;
+            }};
         }
-        let Some((skip, py_first)) = first_row(target) else {
-            continue;
-        };
         let mut row = [
             edges[0].e0 + 2 * skip * edges[0].dy,
             edges[1].e0 + 2 * skip * edges[1].dy,
             edges[2].e0 + 2 * skip * edges[2].dy,
         ];
-        let (band0, band1) = (target.row0, target.row1);
         let mut py = py_first;
         while py <= py1 && py < band1 {
             let rows = (py1 - py + 1).min(2) as u32;
@@ -1593,7 +1627,9 @@ fn raster_body(
                 let mut mask: Mask = 0;
                 if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
                     mask = BLOCK_ALL;
-                } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+                } else if (base[0] + omax[0] >= 0)
+                    & (base[1] + omax[1] >= 0)
+                    & (base[2] + omax[2] >= 0)
                 {
                     for l in 0..BLOCK {
                         let inside = (base[0] + offs[0][l] >= 0)
@@ -1613,8 +1649,13 @@ fn raster_body(
                         b1[l] = w1 + offs_f[0][l];
                         b2[l] = w2 + offs_f[1][l];
                     }
+                    // No queued pixel is covered twice (depth is tested when a block is
+                    // queued and written when the batch is shaded).
+                    if batch.older > 0 && batch.overlaps(px, py, mask) {
+                        flush_batch!();
+                    }
                     queue_block(
-                        setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2, quads,
+                        setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
                     );
                     if batch.blocks == BLOCKS {
                         flush_batch!();
@@ -1630,8 +1671,42 @@ fn raster_body(
             }
             py += 2;
         }
-        flush_batch!();
     }
+    *pending = held;
+}
+
+/// Shades `batch`'s queued blocks, if any, and writes them into their band.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn flush_pending(
+    setup: &Setup,
+    scratch: &mut Scratch,
+    fs: &Executable,
+    prog: &Program,
+    textures: &[Option<TextureRef>],
+    bands: &mut [Band],
+    stats: &mut DrawStats,
+    batch: &mut Batch,
+) {
+    if batch.blocks > 0 {
+        if let Some(target) = bands.get_mut(batch.band) {
+            let fs_uniforms = prog.uniform_words(Stage::Fragment);
+            flush(
+                setup,
+                scratch,
+                fs,
+                fs_uniforms,
+                textures,
+                target,
+                stats,
+                batch,
+            );
+        }
+    }
+    batch.blocks = 0;
+    batch.mask = 0;
+    batch.cover = 0;
+    batch.older = 0;
 }
 
 /// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
@@ -1677,11 +1752,22 @@ struct Interp<'a> {
     width: usize,
 }
 
-/// Blocks of one triangle waiting for a dispatch. They never overlap (one triangle covers a
-/// pixel at most once), so testing depth when a block is queued and writing after the dispatch
-/// is the same as doing each block alone; the batch is flushed before the next triangle.
+/// Blocks waiting for a dispatch, from consecutive triangles of one draw facing the same way,
+/// all in one band. They never overlap (one triangle covers a pixel at most once, and a block
+/// overlapping one of an earlier triangle's is queued only after those are shaded), so testing
+/// depth when a block is queued and writing after the dispatch is the same as doing each block
+/// alone, in draw order; lanes never influence each other, so which blocks share a dispatch
+/// changes no pixel. A draw flushes it at its end.
 struct Batch {
     blocks: usize,
+    /// The first `older` blocks come from earlier triangles than the one being queued.
+    older: usize,
+    /// Index (in the job's group) of the band the blocks lie in.
+    band: usize,
+    /// gl_FrontFacing of the queued blocks' triangles.
+    front: bool,
+    /// Each block's top-left pixel (column, memory row).
+    at: [(i64, i64); BLOCKS],
     /// Lanes to shade (bit 8j + l: block j, lane l): `cover`, plus the helper lanes that
     /// complete its 2x2 quads when the shader takes derivatives.
     mask: Mask,
@@ -1695,11 +1781,43 @@ struct Batch {
 impl Batch {
     const EMPTY: Batch = Batch {
         blocks: 0,
+        older: 0,
+        band: 0,
+        front: true,
+        at: [(0, 0); BLOCKS],
         mask: 0,
         cover: 0,
         top: [0; BLOCKS],
         z: [0.0; LANES],
     };
+
+    /// Whether a lane of `mask` in the 4x2 block at (px, py) covers a pixel that a queued
+    /// block of an earlier triangle covers (grids of different triangles need not line up).
+    fn overlaps(&self, px: i64, py: i64, mask: Mask) -> bool {
+        self.at
+            .iter()
+            .take(self.older.min(BLOCKS))
+            .enumerate()
+            .any(|(j, &(x, y))| {
+                let (dx, dy) = (px - x, py - y);
+                if dx.abs() >= 4 || dy.abs() >= 2 {
+                    return false;
+                }
+                let queued = (self.cover >> (j * BLOCK)) as u32 & 0xFF;
+                // Row i of the new block is the queued block's row i + dy.
+                (0..2i64).any(|i| {
+                    let r = i + dy;
+                    if !(0..2).contains(&r) {
+                        return false;
+                    }
+                    let new = (mask as u32 >> (4 * i)) & 0xF;
+                    let old = (queued >> (4 * r)) & 0xF;
+                    // Column c of the new block is the queued block's column c + dx.
+                    let new = if dx >= 0 { new << dx } else { new >> -dx };
+                    new & old != 0
+                })
+            })
+    }
 }
 
 /// Depth-tests one block and, when some lane survives, interpolates its inputs into the
@@ -1792,6 +1910,7 @@ fn queue_block(
     };
     batch.mask |= shade << o;
     batch.top[j] = top;
+    batch.at[j] = (px, py);
     batch.z[o..o + BLOCK].copy_from_slice(&zl);
     let mut wl = [0.0f32; BLOCK];
     for l in 0..BLOCK {
@@ -2249,6 +2368,40 @@ pub(crate) mod selftest;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Batch::overlaps` is true exactly when a lane of the new block and a covered lane of a
+    /// queued block of an earlier triangle are the same pixel, for every offset between them.
+    #[test]
+    fn batch_overlap_matches_pixel_sets() {
+        let pixels = |px: i64, py: i64, m: u32| {
+            (0..BLOCK)
+                .filter(|l| m & (1 << l) != 0)
+                .map(|l| (px + (l & 3) as i64, py + (l >> 2) as i64))
+                .collect::<std::vec::Vec<_>>()
+        };
+        let mut s = 0x1357_9BDFu32;
+        for _ in 0..4000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let mut b = Batch::EMPTY;
+            let q = (s & 0xFF, (s >> 8) & 0xFF);
+            b.blocks = 2;
+            b.older = 1 + (s >> 31) as usize;
+            b.at[0] = (10, 20);
+            b.at[1] = (13, 21);
+            b.cover = (q.0 | (q.1 << BLOCK)) as Mask;
+            let (px, py) = (7 + ((s >> 16) % 11) as i64, 18 + ((s >> 20) % 6) as i64);
+            let m = (s >> 24) & 0xFF;
+            let new = pixels(px, py, m);
+            let want = (0..b.older).any(|j| {
+                pixels(b.at[j].0, b.at[j].1, [q.0, q.1][j])
+                    .iter()
+                    .any(|p| new.contains(p))
+            });
+            assert_eq!(b.overlaps(px, py, m as Mask), want, "{:#x}", s);
+        }
+    }
 
     /// `less_mask` gives the bits of the per-lane `<` on ordinary values, signed zeros,
     /// infinities and NaN on either side.
