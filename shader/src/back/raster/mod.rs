@@ -540,9 +540,10 @@ pub fn draw_pipeline_instance(
 
 /// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): with `n = min(workers.
 /// count(), scratches.len())` above 1 the target is cut into up to `4 n` horizontal bands (of
-/// at least 16 rows), and each of `n` jobs, with its own scratch, draws the next undrawn band
-/// until none is left. The picture is bit-identical to a one-band draw; so are the statistics
-/// (each band shades every vertex, `vertices_shaded` counts them once). With no scratch,
+/// at least 16 rows) dealt in `n` groups of interleaved bands, and each of `n` jobs, with its
+/// own scratch, draws the next undrawn group until none is left (shading the vertices and
+/// setting up each triangle once per group). The picture is bit-identical to a one-band draw;
+/// so are the statistics (per-triangle counts once, per-pixel ones summed). With no scratch,
 /// nothing is drawn.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_parallel(
@@ -1803,14 +1804,14 @@ impl Batch {
                 if dx.abs() >= 4 || dy.abs() >= 2 {
                     return false;
                 }
-                let queued = (self.cover >> (j * BLOCK)) as u32 & 0xFF;
+                let queued = (self.cover >> (j * BLOCK)) & 0xFF;
                 // Row i of the new block is the queued block's row i + dy.
                 (0..2i64).any(|i| {
                     let r = i + dy;
                     if !(0..2).contains(&r) {
                         return false;
                     }
-                    let new = (mask as u32 >> (4 * i)) & 0xF;
+                    let new = (mask >> (4 * i)) & 0xF;
                     let old = (queued >> (4 * r)) & 0xF;
                     // Column c of the new block is the queued block's column c + dx.
                     let new = if dx >= 0 { new << dx } else { new >> -dx };
@@ -2390,7 +2391,7 @@ mod tests {
             b.older = 1 + (s >> 31) as usize;
             b.at[0] = (10, 20);
             b.at[1] = (13, 21);
-            b.cover = (q.0 | (q.1 << BLOCK)) as Mask;
+            b.cover = q.0 | (q.1 << BLOCK);
             let (px, py) = (7 + ((s >> 16) % 11) as i64, 18 + ((s >> 20) % 6) as i64);
             let m = (s >> 24) & 0xFF;
             let new = pixels(px, py, m);
@@ -2399,7 +2400,7 @@ mod tests {
                     .iter()
                     .any(|p| new.contains(p))
             });
-            assert_eq!(b.overlaps(px, py, m as Mask), want, "{:#x}", s);
+            assert_eq!(b.overlaps(px, py, m), want, "{:#x}", s);
         }
     }
 
