@@ -67,7 +67,7 @@ pub const VIEWPORT_MAX: i32 = 8192;
 const GROUPS_PER_WORKER: usize = 1;
 /// Most bands of one group (each group shades every vertex and sets up every triangle once;
 /// each of its bands walks the triangle's block rows inside it).
-const BANDS_PER_GROUP: usize = 4;
+const BANDS_PER_GROUP: usize = 8;
 /// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
 /// Triangles whose vertices are shaded together (see the module doc).
