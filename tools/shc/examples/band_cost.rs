@@ -1,4 +1,4 @@
-//! Measuring driver (not a test): `band_cost SCENE K FRAMES` draws a bench scene FRAMES times
+//! Measuring driver (not a test): `band_cost SCENE K FRAMES` (SCENE: cube, quad, lights, floor, functions) draws a bench scene FRAMES times
 //! with the bands of K workers all drawn one after the other on this thread (K = 1: one band),
 //! for instruction counts under callgrind: the per-band repeated set-up is the difference.
 //! `band_cost SCENE K FRAMES pool` draws on a `render_cmd::Pool` of K instead and prints the
@@ -41,6 +41,21 @@ fn run() {
             "tests/diff/textured.vert",
             "benches/scenes/tex_quad.frag",
         ),
+        Some("lights") => (
+            "benches/scenes/p2_lights.json",
+            "benches/scenes/p2_lights.vert",
+            "benches/scenes/p2_lights.frag",
+        ),
+        Some("floor") => (
+            "benches/scenes/mip_floor.json",
+            "tests/compat/mesh.vert",
+            "tests/compat/floor_ll.frag",
+        ),
+        Some("functions") => (
+            "benches/scenes/fullscreen.json",
+            "tests/diff/fullscreen.vert",
+            "tests/diff/functions.frag",
+        ),
         _ => (
             "benches/scenes/cube.json",
             "tests/diff/lit_cube.vert",
@@ -62,9 +77,12 @@ fn run() {
         &InOrder(k)
     };
     let (start, cpu0) = (std::time::Instant::now(), cpu_seconds());
+    let mut stats = None;
     for _ in 0..frames {
-        soft.draw_parallel(workers, &mut scratches, &mut color, &mut depth)
-            .unwrap();
+        stats = Some(
+            soft.draw_parallel(workers, &mut scratches, &mut color, &mut depth)
+                .unwrap(),
+        );
     }
     let per = |s: f64| s * 1e3 / frames as f64;
     println!(
@@ -72,6 +90,7 @@ fn run() {
         per(start.elapsed().as_secs_f64()),
         per(cpu_seconds() - cpu0)
     );
+    println!("last frame: {:?}", stats);
 }
 
 /// User + system time of this process so far (every thread), in clock ticks of 1/100 s.

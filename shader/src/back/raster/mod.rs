@@ -63,9 +63,12 @@ pub const TARGET_MAX_WIDTH: u32 = 1920;
 pub const TARGET_MAX_HEIGHT: u32 = 1080;
 /// Largest viewport edge and offset magnitude accepted.
 pub const VIEWPORT_MAX: i32 = 8192;
-/// Bands a many-worker draw is cut into per worker (see [`draw_parallel`]).
-const BANDS_PER_WORKER: usize = 4;
-/// Fewest rows of such a band (each band shades every vertex and sets up every triangle).
+/// Groups of bands a many-worker draw is dealt in, per worker (see [`draw_parallel`]).
+const GROUPS_PER_WORKER: usize = 1;
+/// Most bands of one group (each group shades every vertex and sets up every triangle once;
+/// each of its bands walks the triangle's block rows inside it).
+const BANDS_PER_GROUP: usize = 8;
+/// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
 /// Triangles whose vertices are shaded together (see the module doc).
 pub const CHUNK_TRIANGLES: usize = 16;
@@ -537,9 +540,10 @@ pub fn draw_pipeline_instance(
 
 /// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): with `n = min(workers.
 /// count(), scratches.len())` above 1 the target is cut into up to `4 n` horizontal bands (of
-/// at least 16 rows), and each of `n` jobs, with its own scratch, draws the next undrawn band
-/// until none is left. The picture is bit-identical to a one-band draw; so are the statistics
-/// (each band shades every vertex, `vertices_shaded` counts them once). With no scratch,
+/// at least 16 rows) dealt in `n` groups of interleaved bands, and each of `n` jobs, with its
+/// own scratch, draws the next undrawn group until none is left (shading the vertices and
+/// setting up each triangle once per group). The picture is bit-identical to a one-band draw;
+/// so are the statistics (per-triangle counts once, per-pixel ones summed). With no scratch,
 /// nothing is drawn.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_parallel(
@@ -847,17 +851,18 @@ fn draw_checked(
             depth,
             colorf,
         };
-        return Ok(draw_band(&ctx, scratch, &mut band));
+        return Ok(draw_bands(&ctx, scratch, core::slice::from_mut(&mut band)));
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
-    // triangle's first block row is odd), BANDS_PER_WORKER per worker but no thinner than
-    // BAND_ROWS_MIN, dealt to the workers as they come free: a frame whose work sits in a few
-    // rows (a cube in the middle, a floor in perspective) still keeps every worker busy.
+    // triangle's first block row is odd), GROUPS_PER_WORKER * BANDS_PER_GROUP per worker but no
+    // thinner than BAND_ROWS_MIN. A group is every `groups`-th band (so each group's work is
+    // spread over the target like the frame's), and the groups are dealt to the workers as
+    // they come free: a worker that starts late or runs slowly takes fewer.
     let height = target.height as usize;
-    let wanted = (workers_n * BANDS_PER_WORKER).min(RASTER_BANDS_MAX);
+    let wanted = (workers_n * GROUPS_PER_WORKER * BANDS_PER_GROUP).min(RASTER_BANDS_MAX);
     let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
-    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
+    let mut bands = heapless::Vec::<Option<Band>, RASTER_BANDS_MAX>::new();
     // Depth always holds every row; the unused colour plane is empty (its chunks run out).
     let mut color_parts = color.chunks_mut(rows * width);
     let mut float_parts = colorf.chunks_mut(rows * width);
@@ -871,22 +876,44 @@ fn draw_checked(
             depth: d,
             colorf: float_parts.next().unwrap_or_default(),
         };
-        // At most RASTER_BANDS_MAX bands (rows >= height / wanted), so the queue has room.
-        if queue.enqueue(band).is_err() {
+        // At most RASTER_BANDS_MAX bands (rows >= height / wanted).
+        if bands.push(Some(band)).is_err() {
             break;
         }
     }
-    // Each worker's bands: per-pixel counts add up; per-triangle ones are the same in every
-    // band (None: the worker drew no band).
+    let groups = (workers_n * GROUPS_PER_WORKER).min(bands.len()).max(1);
+    let per_group = bands.len().div_ceil(groups).clamp(1, BANDS_PER_GROUP);
+    // Queued group after group; a job takes `per_group` bands at a time. Two jobs taking at
+    // the same moment may split a group between them: the pixels do not depend on it.
+    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
+    for g in 0..groups {
+        for b in bands.iter_mut().skip(g).step_by(groups) {
+            if let Some(band) = b.take() {
+                // The queue holds RASTER_BANDS_MAX, as many as `bands`.
+                let _ = queue.enqueue(band);
+            }
+        }
+    }
+    // Each worker's groups: per-pixel counts add up; per-triangle ones are the same in every
+    // group (None: the worker drew no band).
     let mut results: [Option<DrawStats>; RASTER_BANDS_MAX] = [None; RASTER_BANDS_MAX];
     let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
     for (scratch, result) in scratches.iter_mut().zip(results.iter_mut()).take(workers_n) {
         let ctx = &ctx;
         let queue = &queue;
-        let job = move || {
-            while let Some(mut band) = queue.dequeue() {
-                *result = Some(add_band(*result, draw_band(ctx, scratch, &mut band)));
+        let job = move || loop {
+            let mut group = heapless::Vec::<Band, BANDS_PER_GROUP>::new();
+            // per_group <= BANDS_PER_GROUP: every band taken fits.
+            while group.len() < per_group {
+                let Some(band) = queue.dequeue() else {
+                    break;
+                };
+                let _ = group.push(band);
             }
+            if group.is_empty() {
+                break;
+            }
+            *result = Some(add_band(*result, draw_bands(ctx, scratch, &mut group)));
         };
         if jobs.push(job).is_err() {
             break;
@@ -926,8 +953,9 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
     }
 }
 
-/// Draws every triangle of the draw into the rows of `target`.
-fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawStats {
+/// Draws every triangle of the draw into the rows of each of `bands` (one band, or a job's group:
+/// the vertices are shaded and each triangle set up once for the whole group).
+fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
     let DrawCtx {
         setup,
         prog,
@@ -961,6 +989,8 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
         c.prepare(fs, prog.uniform_words(Stage::Fragment));
     }
 
+    // Blocks wait here across triangles until a dispatch is full.
+    let mut batch = Batch::EMPTY;
     let mut first = 0usize;
     while first < tri_count {
         let last = (first + CHUNK_TRIANGLES).min(tri_count);
@@ -979,7 +1009,11 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
                 }
             };
         }
-        // Shade them, LANES at a time.
+        // Shade them, LANES at a time (the vertex stage's inputs take the place of the queued
+        // blocks' interpolated ones: those are shaded first).
+        flush_pending(
+            setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch,
+        );
         let mut base = 0;
         while base < n {
             let lanes = (n - base).min(LANES);
@@ -1068,10 +1102,15 @@ fn draw_band(ctx: &DrawCtx, scratch: &mut Scratch, target: &mut Band) -> DrawSta
                 scratch.cache[corners[i + 1] as usize % CACHE],
                 scratch.cache[corners[i + 2] as usize % CACHE],
             ];
-            triangle(setup, &v, scratch, prog, fs, textures, target, &mut stats);
+            triangle(
+                setup, &v, scratch, prog, fs, textures, bands, &mut stats, &mut batch,
+            );
         }
         first = last;
     }
+    flush_pending(
+        setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch,
+    );
     stats
 }
 
@@ -1130,8 +1169,9 @@ fn triangle(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
+    batch: &mut Batch,
 ) {
     if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
         stats.rejected += 1;
@@ -1168,7 +1208,7 @@ fn triangle(
         v
     };
     if codes[0] | codes[1] | codes[2] == 0 {
-        raster(setup, v, scratch, prog, fs, textures, target, stats);
+        raster(setup, v, scratch, prog, fs, textures, bands, stats, batch);
         return;
     }
     stats.clipped += 1;
@@ -1231,7 +1271,9 @@ fn triangle(
     }
     for i in 1..n - 1 {
         let tri = [poly[0], poly[i], poly[i + 1]];
-        raster(setup, &tri, scratch, prog, fs, textures, target, stats);
+        raster(
+            setup, &tri, scratch, prog, fs, textures, bands, stats, batch,
+        );
     }
 }
 
@@ -1277,15 +1319,16 @@ fn raster(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
+    batch: &mut Batch,
 ) {
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
     // interpolation and the pixel write widen with the features.
     let simd = scratch.regs.simd();
     simd.run(
         #[inline(always)]
-        || raster_body(setup, tri, scratch, prog, fs, textures, target, stats),
+        || raster_body(setup, tri, scratch, prog, fs, textures, bands, stats, batch),
     )
 }
 
@@ -1297,8 +1340,9 @@ fn raster_body(
     prog: &Program,
     fs: &Executable,
     textures: &[Option<TextureRef>],
-    target: &mut Band,
+    bands: &mut [Band],
     stats: &mut DrawStats,
+    pending: &mut Batch,
 ) {
     let mut wv = [
         to_window(setup, &tri[0].pos),
@@ -1337,7 +1381,12 @@ fn raster_body(
         stats.culled += 1;
         return;
     }
-    // gl_FrontFacing of this triangle's dispatches (the batch is flushed before the next one).
+    // gl_FrontFacing of this triangle's dispatches: blocks of earlier triangles facing the
+    // other way are shaded first.
+    if pending.front != front {
+        flush_pending(setup, scratch, fs, prog, textures, bands, stats, pending);
+        pending.front = front;
+    }
     scratch.regs.set_front_facing(front);
     let area = if area < 0 {
         wv.swap(1, 2);
@@ -1377,11 +1426,14 @@ fn raster_body(
     } else {
         (px0, py0)
     };
-    // This band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
-    // steps of 2, that touch rows row0..row1 (skipped: `skip` block rows above the band).
-    let skip = ((target.row0 - 1 - by0).max(0) + 1) / 2;
-    let py_first = by0 + 2 * skip;
-    if py_first > py1 || py_first >= target.row1 {
+    // A band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
+    // steps of 2, that touch rows row0..row1 (`skip` block rows above the band), if any.
+    let first_row = |t: &Band| {
+        let skip = ((t.row0 - 1 - by0).max(0) + 1) / 2;
+        let py_first = by0 + 2 * skip;
+        (py_first <= py1 && py_first < t.row1).then_some((skip, py_first))
+    };
+    if !bands.iter().any(|t| first_row(t).is_some()) {
         return;
     }
     let edge = |a: &WinVert, b: &WinVert| {
@@ -1482,7 +1534,7 @@ fn raster_body(
             offs_f[k][l] = (pl.1 * (l & 3) as f64 + pl.2 * (l >> 2) as f64) as f32;
         }
     }
-    let width = target.width as usize;
+    let width = bands.first().map_or(0, |t| t.width as usize);
     let fs_uniforms = prog.uniform_words(Stage::Fragment);
     // Polygon offset (GL): factor * max depth slope + units * r, added per pixel and clamped
     // to the depth range, as llvmpipe does for a float depth buffer.
@@ -1512,9 +1564,134 @@ fn raster_body(
         d2: &d2,
         width,
     };
-    let mut batch = Batch::EMPTY;
-    macro_rules! flush_batch {
-        () => {
+    // Blocks still queued come from earlier triangles (they may overlap this one's).
+    // Kept in a local for the block loop (held in registers), put back at the end.
+    let mut held = core::mem::replace(pending, Batch::EMPTY);
+    let batch = &mut held;
+    batch.older = batch.blocks;
+    // The set-up above is shared by every band this call draws (a job's group of bands).
+    for bi in 0..bands.len() {
+        let Some((skip, py_first)) = bands.get(bi).and_then(first_row) else {
+            continue;
+        };
+        // The batch holds one band's blocks.
+        if batch.band != bi {
+            flush_pending(setup, scratch, fs, prog, textures, bands, stats, batch);
+            batch.band = bi;
+        }
+        let Some(target) = bands.get_mut(bi) else {
+            continue;
+        };
+        let (band0, band1) = (target.row0, target.row1);
+        macro_rules! flush_batch {
+            () => {{
+                flush(
+                    setup,
+                    scratch,
+                    fs,
+                    fs_uniforms,
+                    textures,
+                    target,
+                    stats,
+                    batch,
+                );
+                batch.older = 0;
+            }};
+        }
+        let mut row = [
+            edges[0].e0 + 2 * skip * edges[0].dy,
+            edges[1].e0 + 2 * skip * edges[1].dy,
+            edges[2].e0 + 2 * skip * edges[2].dy,
+        ];
+        let mut py = py_first;
+        while py <= py1 && py < band1 {
+            let rows = (py1 - py + 1).min(2) as u32;
+            let mut rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
+            // A block straddling the band's first or last row keeps only this band's lanes.
+            if py < band0 {
+                rowmask &= 0xF0;
+            }
+            if py + 1 >= band1 {
+                rowmask &= 0x0F;
+            }
+            if py < py0 {
+                rowmask &= 0xF0;
+            }
+            let mut base = row;
+            let mut px = bx0;
+            while px <= px1 {
+                let n = (px1 - px + 1).min(4) as u32;
+                let mut cols = ((1u32 << n) - 1) as Mask;
+                if px < px0 {
+                    cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+                }
+                let mut mask: Mask = 0;
+                if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                    mask = BLOCK_ALL;
+                } else if (base[0] + omax[0] >= 0)
+                    & (base[1] + omax[1] >= 0)
+                    & (base[2] + omax[2] >= 0)
+                {
+                    for l in 0..BLOCK {
+                        let inside = (base[0] + offs[0][l] >= 0)
+                            & (base[1] + offs[1][l] >= 0)
+                            & (base[2] + offs[2][l] >= 0);
+                        mask |= (inside as Mask) << l;
+                    }
+                }
+                mask &= rowmask & (cols * 0x11);
+                if mask != 0 {
+                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
+                    let mut b1 = [0.0f32; BLOCK];
+                    let mut b2 = [0.0f32; BLOCK];
+                    for l in 0..BLOCK {
+                        b1[l] = w1 + offs_f[0][l];
+                        b2[l] = w2 + offs_f[1][l];
+                    }
+                    // No queued pixel is covered twice (depth is tested when a block is
+                    // queued and written when the batch is shaded).
+                    if batch.older > 0 && batch.overlaps(px, py, mask) {
+                        flush_batch!();
+                    }
+                    queue_block(
+                        setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
+                    );
+                    if batch.blocks == BLOCKS {
+                        flush_batch!();
+                    }
+                }
+                for k in 0..3 {
+                    base[k] += 4 * edges[k].dx;
+                }
+                px += 4;
+            }
+            for k in 0..3 {
+                row[k] += 2 * edges[k].dy;
+            }
+            py += 2;
+        }
+    }
+    *pending = held;
+}
+
+/// Shades `batch`'s queued blocks, if any, and writes them into their band.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn flush_pending(
+    setup: &Setup,
+    scratch: &mut Scratch,
+    fs: &Executable,
+    prog: &Program,
+    textures: &[Option<TextureRef>],
+    bands: &mut [Band],
+    stats: &mut DrawStats,
+    batch: &mut Batch,
+) {
+    if batch.blocks > 0 {
+        if let Some(target) = bands.get_mut(batch.band) {
+            let fs_uniforms = prog.uniform_words(Stage::Fragment);
             flush(
                 setup,
                 scratch,
@@ -1523,79 +1700,14 @@ fn raster_body(
                 textures,
                 target,
                 stats,
-                &mut batch,
-            )
-        };
+                batch,
+            );
+        }
     }
-    let mut row = [
-        edges[0].e0 + 2 * skip * edges[0].dy,
-        edges[1].e0 + 2 * skip * edges[1].dy,
-        edges[2].e0 + 2 * skip * edges[2].dy,
-    ];
-    let (band0, band1) = (target.row0, target.row1);
-    let mut py = py_first;
-    while py <= py1 && py < band1 {
-        let rows = (py1 - py + 1).min(2) as u32;
-        let mut rowmask: Mask = ((1u32 << (4 * rows)) - 1) as Mask;
-        // A block straddling the band's first or last row keeps only this band's lanes.
-        if py < band0 {
-            rowmask &= 0xF0;
-        }
-        if py + 1 >= band1 {
-            rowmask &= 0x0F;
-        }
-        if py < py0 {
-            rowmask &= 0xF0;
-        }
-        let mut base = row;
-        let mut px = bx0;
-        while px <= px1 {
-            let n = (px1 - px + 1).min(4) as u32;
-            let mut cols = ((1u32 << n) - 1) as Mask;
-            if px < px0 {
-                cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
-            }
-            let mut mask: Mask = 0;
-            if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
-                mask = BLOCK_ALL;
-            } else if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
-            {
-                for l in 0..BLOCK {
-                    let inside = (base[0] + offs[0][l] >= 0)
-                        & (base[1] + offs[1][l] >= 0)
-                        & (base[2] + offs[2][l] >= 0);
-                    mask |= (inside as Mask) << l;
-                }
-            }
-            mask &= rowmask & (cols * 0x11);
-            if mask != 0 {
-                let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
-                let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
-                let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                let mut b1 = [0.0f32; BLOCK];
-                let mut b2 = [0.0f32; BLOCK];
-                for l in 0..BLOCK {
-                    b1[l] = w1 + offs_f[0][l];
-                    b2[l] = w2 + offs_f[1][l];
-                }
-                queue_block(
-                    setup, scratch, fs, target, &mut batch, &interp, px, py, mask, &b1, &b2, quads,
-                );
-                if batch.blocks == BLOCKS {
-                    flush_batch!();
-                }
-            }
-            for k in 0..3 {
-                base[k] += 4 * edges[k].dx;
-            }
-            px += 4;
-        }
-        for k in 0..3 {
-            row[k] += 2 * edges[k].dy;
-        }
-        py += 2;
-    }
-    flush_batch!();
+    batch.blocks = 0;
+    batch.mask = 0;
+    batch.cover = 0;
+    batch.older = 0;
 }
 
 /// Lanes of one 4x2 pixel block (lane l at column l & 3, row l >> 2).
@@ -1641,11 +1753,22 @@ struct Interp<'a> {
     width: usize,
 }
 
-/// Blocks of one triangle waiting for a dispatch. They never overlap (one triangle covers a
-/// pixel at most once), so testing depth when a block is queued and writing after the dispatch
-/// is the same as doing each block alone; the batch is flushed before the next triangle.
+/// Blocks waiting for a dispatch, from consecutive triangles of one draw facing the same way,
+/// all in one band. They never overlap (one triangle covers a pixel at most once, and a block
+/// overlapping one of an earlier triangle's is queued only after those are shaded), so testing
+/// depth when a block is queued and writing after the dispatch is the same as doing each block
+/// alone, in draw order; lanes never influence each other, so which blocks share a dispatch
+/// changes no pixel. A draw flushes it at its end.
 struct Batch {
     blocks: usize,
+    /// The first `older` blocks come from earlier triangles than the one being queued.
+    older: usize,
+    /// Index (in the job's group) of the band the blocks lie in.
+    band: usize,
+    /// gl_FrontFacing of the queued blocks' triangles.
+    front: bool,
+    /// Each block's top-left pixel (column, memory row).
+    at: [(i64, i64); BLOCKS],
     /// Lanes to shade (bit 8j + l: block j, lane l): `cover`, plus the helper lanes that
     /// complete its 2x2 quads when the shader takes derivatives.
     mask: Mask,
@@ -1659,11 +1782,43 @@ struct Batch {
 impl Batch {
     const EMPTY: Batch = Batch {
         blocks: 0,
+        older: 0,
+        band: 0,
+        front: true,
+        at: [(0, 0); BLOCKS],
         mask: 0,
         cover: 0,
         top: [0; BLOCKS],
         z: [0.0; LANES],
     };
+
+    /// Whether a lane of `mask` in the 4x2 block at (px, py) covers a pixel that a queued
+    /// block of an earlier triangle covers (grids of different triangles need not line up).
+    fn overlaps(&self, px: i64, py: i64, mask: Mask) -> bool {
+        self.at
+            .iter()
+            .take(self.older.min(BLOCKS))
+            .enumerate()
+            .any(|(j, &(x, y))| {
+                let (dx, dy) = (px - x, py - y);
+                if dx.abs() >= 4 || dy.abs() >= 2 {
+                    return false;
+                }
+                let queued = (self.cover >> (j * BLOCK)) & 0xFF;
+                // Row i of the new block is the queued block's row i + dy.
+                (0..2i64).any(|i| {
+                    let r = i + dy;
+                    if !(0..2).contains(&r) {
+                        return false;
+                    }
+                    let new = (mask >> (4 * i)) & 0xF;
+                    let old = (queued >> (4 * r)) & 0xF;
+                    // Column c of the new block is the queued block's column c + dx.
+                    let new = if dx >= 0 { new << dx } else { new >> -dx };
+                    new & old != 0
+                })
+            })
+    }
 }
 
 /// Depth-tests one block and, when some lane survives, interpolates its inputs into the
@@ -1756,6 +1911,7 @@ fn queue_block(
     };
     batch.mask |= shade << o;
     batch.top[j] = top;
+    batch.at[j] = (px, py);
     batch.z[o..o + BLOCK].copy_from_slice(&zl);
     let mut wl = [0.0f32; BLOCK];
     for l in 0..BLOCK {
@@ -2213,6 +2369,40 @@ pub(crate) mod selftest;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Batch::overlaps` is true exactly when a lane of the new block and a covered lane of a
+    /// queued block of an earlier triangle are the same pixel, for every offset between them.
+    #[test]
+    fn batch_overlap_matches_pixel_sets() {
+        let pixels = |px: i64, py: i64, m: u32| {
+            (0..BLOCK)
+                .filter(|l| m & (1 << l) != 0)
+                .map(|l| (px + (l & 3) as i64, py + (l >> 2) as i64))
+                .collect::<std::vec::Vec<_>>()
+        };
+        let mut s = 0x1357_9BDFu32;
+        for _ in 0..4000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let mut b = Batch::EMPTY;
+            let q = (s & 0xFF, (s >> 8) & 0xFF);
+            b.blocks = 2;
+            b.older = 1 + (s >> 31) as usize;
+            b.at[0] = (10, 20);
+            b.at[1] = (13, 21);
+            b.cover = q.0 | (q.1 << BLOCK);
+            let (px, py) = (7 + ((s >> 16) % 11) as i64, 18 + ((s >> 20) % 6) as i64);
+            let m = (s >> 24) & 0xFF;
+            let new = pixels(px, py, m);
+            let want = (0..b.older).any(|j| {
+                pixels(b.at[j].0, b.at[j].1, [q.0, q.1][j])
+                    .iter()
+                    .any(|p| new.contains(p))
+            });
+            assert_eq!(b.overlaps(px, py, m), want, "{:#x}", s);
+        }
+    }
 
     /// `less_mask` gives the bits of the per-lane `<` on ordinary values, signed zeros,
     /// infinities and NaN on either side.

@@ -2,12 +2,13 @@
 //! [`draw_parallel`](super::draw_parallel).
 //!
 //! The rasterizer splits the target into horizontal bands, several per job (a job per worker,
-//! each with its own scratch); the bands wait in a lock-free queue and each job takes the next
-//! one whenever it is free, so the workers stay busy however unevenly the work lies over the
-//! rows. A band's colour and depth rows are owned outright by the job drawing it (disjoint
-//! `&mut` slices); it shades every vertex itself and rasterizes every triangle of the draw, in
-//! draw order, clipped to its rows. Which job draws which band varies from run to run; the
-//! pixels do not. Every pixel is
+//! each with its own scratch), dealt in groups of interleaved bands (every n-th band); the bands
+//! wait in a lock-free queue and each job takes the next group whenever it is free, so the
+//! workers stay busy however unevenly the work lies over the rows. A band's colour and depth
+//! rows are owned outright by the job drawing it (disjoint `&mut` slices); the job shades every
+//! vertex once per group and rasterizes every triangle of the draw, in draw order, clipped to
+//! each band's rows. Which job draws which band varies from run to run; the pixels do not.
+//! Every pixel is
 //! computed from the same inputs in the same order as in a one-band draw (the 4x2 block grid is
 //! the one the whole scissor gives, a block straddling two bands is shaded in both with the
 //! other band's lanes switched off, and lanes never influence each other), so the picture is
