@@ -440,6 +440,9 @@ fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Res
 
 const _: () = assert!(IR_CAP <= u16::MAX as usize);
 
+/// Words per temp of [`FollowIndex`]'s bit sets at most: modules of up to 256 instructions.
+const BIT_WORDS_MAX: usize = 4;
+
 /// What [`follow`] looks up instead of scanning every instruction after a definition.
 struct FollowIndex {
     /// Per temp: one past the last instruction that reads it (0: none), so that [`follow`]
@@ -449,10 +452,12 @@ struct FollowIndex {
     /// it, ascending (an instruction may appear twice in a row).
     start: Vec<u32, { TEMP_CAP + 1 }>,
     events: Vec<u16, FOLLOW_EVENTS_CAP>,
-    /// A module of at most 64 instructions (`small`): per temp, bit `i` set when instruction
-    /// `i` reads or writes it, instead of `start`/`events` (one pass to build instead of
-    /// three: the lists cost about 260 instructions per IR instruction in callgrind).
-    bits: Vec<u64, TEMP_CAP>,
+    /// A module of at most `64 * BIT_WORDS_MAX` instructions (`small`): per temp `t`, the
+    /// `words` words from `t * words`, bit `i % 64` of word `i / 64` set when instruction `i`
+    /// reads or writes it, instead of `start`/`events` (one pass to build instead of three:
+    /// the lists cost about 260 instructions per IR instruction in callgrind).
+    bits: Vec<u64, { TEMP_CAP * BIT_WORDS_MAX }>,
+    words: usize,
     small: bool,
     /// Per instruction `i`: the first ELSE or ENDIF at or after `i` that closes the block `i`
     /// is in (the instruction count when none does). A definition at `i` dominates the
@@ -473,6 +478,7 @@ impl FollowIndex {
             start: Vec::new(),
             events: Vec::new(),
             bits: Vec::new(),
+            words: 0,
             small: false,
             exit: Vec::new(),
             open: Vec::new(),
@@ -490,8 +496,8 @@ impl FollowIndex {
         lo..hi.max(lo)
     }
 
-    /// Fills the tables for `m`: for a module of at most 64 instructions the bit sets when
-    /// `small`, else the event lists.
+    /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
+    /// bit sets when `small`, else the event lists.
     fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         self.read_end.clear();
@@ -514,17 +520,20 @@ impl FollowIndex {
         self.exit.clear();
         self.open.clear();
         self.bits.clear();
-        self.small = small && fx.len() <= 64;
+        let words = fx.len().div_ceil(64).max(1);
+        self.small = small && words <= BIT_WORDS_MAX;
+        self.words = words;
         if fx.len() > IR_CAP {
             return;
         }
         if self.small {
-            let _ = self.bits.resize(nt, 0);
+            let _ = self.bits.resize(nt * words, 0);
             for (i, e) in fx.iter().enumerate() {
+                let (w, bit) = (i / 64, 1u64 << (i % 64));
                 for a in [&e.write, &e.reads[0], &e.reads[1]] {
                     for t in Self::span(a, nt) {
-                        if let Some(b) = self.bits.get_mut(t) {
-                            *b |= 1 << i;
+                        if let Some(b) = self.bits.get_mut(t * words + w) {
+                            *b |= bit;
                         }
                     }
                 }
@@ -609,8 +618,18 @@ impl FollowIndex {
     /// instruction may come twice in a row).
     fn touching(&self, t: u16, from: usize) -> Touching<'_> {
         if self.small {
-            let b = self.bits.get(t as usize).copied().unwrap_or(0);
-            return Touching::Bits(b.checked_shr(from as u32).map_or(0, |x| x << from));
+            if self.words == 1 {
+                let b = self.bits.get(t as usize).copied().unwrap_or(0);
+                return Touching::Bits(b.checked_shr(from as u32).map_or(0, |x| x << from));
+            }
+            let w = self.words;
+            let row = self
+                .bits
+                .get(t as usize * w..t as usize * w + w)
+                .unwrap_or(&[]);
+            let k = from / 64;
+            let cur = row.get(k).map_or(0, |&b| b & (u64::MAX << (from % 64)));
+            return Touching::Words(row, k, cur);
         }
         let ev = self.of(t);
         let k = ev.partition_point(|&j| (j as usize) < from);
@@ -631,6 +650,8 @@ impl FollowIndex {
 enum Touching<'a> {
     List(core::slice::Iter<'a, u16>),
     Bits(u64),
+    /// A temp's words, the current word's index and its bits not yet visited.
+    Words(&'a [u64], usize, u64),
 }
 
 impl Iterator for Touching<'_> {
@@ -645,6 +666,15 @@ impl Iterator for Touching<'_> {
                 }
                 let j = b.trailing_zeros() as usize;
                 *b &= *b - 1;
+                Some(j)
+            }
+            Touching::Words(row, k, cur) => {
+                while *cur == 0 {
+                    *k += 1;
+                    *cur = *row.get(*k)?;
+                }
+                let j = *k * 64 + cur.trailing_zeros() as usize;
+                *cur &= *cur - 1;
                 Some(j)
             }
         }
@@ -1001,13 +1031,26 @@ enum Reg {
 impl Piece for Reg {
     #[inline(always)]
     fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        let (file, n) = match self {
-            Reg::Temp(n) => ("TEMP[", n),
-            Reg::Imm(n) => ("IMM[", n),
-            Reg::In(n) => ("IN[", n as u16),
-            Reg::Const(n) => ("CONST[0][", n),
+        // One literal per arm: each is stored in place (a shared variable-length prefix went
+        // through a `memcpy` call).
+        let n = match self {
+            Reg::Temp(n) => {
+                "TEMP[".put(out)?;
+                n
+            }
+            Reg::Imm(n) => {
+                "IMM[".put(out)?;
+                n
+            }
+            Reg::In(n) => {
+                "IN[".put(out)?;
+                n as u16
+            }
+            Reg::Const(n) => {
+                "CONST[0][".put(out)?;
+                n
+            }
         };
-        file.put(out)?;
         put_uint(n as u64, out)?;
         "]".put(out)
     }
@@ -1070,9 +1113,11 @@ fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
     e
 }
 
+/// Whether access `a` covers temp `t`: `base <= t < base + count` as one unsigned compare
+/// (a count of 0 covers nothing; `t - base` wraps past `count` when `t` is below `base`).
+#[inline(always)]
 fn covers(a: &crate::ir::opt::Access, t: u16) -> bool {
-    let (base, t) = (a.base as i32, t as i32);
-    a.count > 0 && base <= t && t < base + a.count as i32
+    ((t as i32).wrapping_sub(a.base as i32) as u32) < a.count as u32
 }
 
 /// How many emitted operands read operand `k` of `inst` (for the cost of a CONST operand).
@@ -4259,13 +4304,18 @@ mod follow_tests {
     use crate::ir::opt::Effects;
 
     /// Every answer of `follow_events` against `follow_scan` on module `m`, with the event
-    /// lists or (`small`, modules of at most 64 instructions) the bit sets.
+    /// lists or (`small`, modules of at most `64 * BIT_WORDS_MAX` instructions) the bit sets.
     fn same_answers(m: &Module, what: &str, small: bool) -> usize {
         let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
         let mut ix = std::boxed::Box::new(FollowIndex::new());
         ix.build(m, &fx, small);
         assert!(ix.ok, "{}: no index", what);
-        assert_eq!(ix.small, small && m.insts.len() <= 64, "{}", what);
+        assert_eq!(
+            ix.small,
+            small && m.insts.len() <= 64 * BIT_WORDS_MAX,
+            "{}",
+            what
+        );
         let mut checked = 0;
         for from in 0..=m.insts.len() {
             for t in 0..m.temps {
@@ -4324,7 +4374,7 @@ mod follow_tests {
                     continue;
                 }
                 checked += same_answers(&sh.module, name, false);
-                if sh.module.insts.len() <= 64 {
+                if sh.module.insts.len() <= 64 * BIT_WORDS_MAX {
                     checked += same_answers(&sh.module, name, true);
                     small += 1;
                 }
