@@ -615,25 +615,32 @@ impl FollowIndex {
     }
 
     /// The instructions at or after `from` that read or write temp `t`, ascending (an
-    /// instruction may come twice in a row).
-    fn touching(&self, t: u16, from: usize) -> Touching<'_> {
-        if self.small {
-            if self.words == 1 {
-                let b = self.bits.get(t as usize).copied().unwrap_or(0);
-                return Touching::Bits(b.checked_shr(from as u32).map_or(0, |x| x << from));
-            }
-            let w = self.words;
-            let row = self
-                .bits
-                .get(t as usize * w..t as usize * w + w)
-                .unwrap_or(&[]);
-            let k = from / 64;
-            let cur = row.get(k).map_or(0, |&b| b & (u64::MAX << (from % 64)));
-            return Touching::Words(row, k, cur);
-        }
+    /// instruction may come twice in a row), from the event lists (`!small`).
+    #[inline(always)]
+    fn list_from(&self, t: u16, from: usize) -> ListFrom<'_> {
         let ev = self.of(t);
         let k = ev.partition_point(|&j| (j as usize) < from);
-        Touching::List(ev.get(k..).unwrap_or(&[]).iter())
+        ListFrom(ev.get(k..).unwrap_or(&[]).iter())
+    }
+
+    /// [`Self::list_from`] from one-word bit sets (`small`, `words` 1).
+    #[inline(always)]
+    fn bits_from(&self, t: u16, from: usize) -> BitsFrom {
+        let b = self.bits.get(t as usize).copied().unwrap_or(0);
+        BitsFrom(b.checked_shr(from as u32).map_or(0, |x| x << from))
+    }
+
+    /// [`Self::list_from`] from bit sets of several words (`small`).
+    #[inline(always)]
+    fn words_from(&self, t: u16, from: usize) -> WordsFrom<'_> {
+        let w = self.words;
+        let row = self
+            .bits
+            .get(t as usize * w..t as usize * w + w)
+            .unwrap_or(&[]);
+        let k = from / 64;
+        let cur = row.get(k).map_or(0, |&b| b & (u64::MAX << (from % 64)));
+        WordsFrom(row, k, cur)
     }
 
     /// The instructions that read or write temp `t`, ascending.
@@ -646,38 +653,48 @@ impl FollowIndex {
     }
 }
 
-/// [`FollowIndex::touching`]: an event list or a bit set.
-enum Touching<'a> {
-    List(core::slice::Iter<'a, u16>),
-    Bits(u64),
-    /// A temp's words, the current word's index and its bits not yet visited.
-    Words(&'a [u64], usize, u64),
-}
+/// [`FollowIndex::list_from`]'s walk.
+struct ListFrom<'a>(core::slice::Iter<'a, u16>);
 
-impl Iterator for Touching<'_> {
+impl Iterator for ListFrom<'_> {
     type Item = usize;
     #[inline(always)]
     fn next(&mut self) -> Option<usize> {
-        match self {
-            Touching::List(it) => it.next().map(|&j| j as usize),
-            Touching::Bits(b) => {
-                if *b == 0 {
-                    return None;
-                }
-                let j = b.trailing_zeros() as usize;
-                *b &= *b - 1;
-                Some(j)
-            }
-            Touching::Words(row, k, cur) => {
-                while *cur == 0 {
-                    *k += 1;
-                    *cur = *row.get(*k)?;
-                }
-                let j = *k * 64 + cur.trailing_zeros() as usize;
-                *cur &= *cur - 1;
-                Some(j)
-            }
+        self.0.next().map(|&j| j as usize)
+    }
+}
+
+/// [`FollowIndex::bits_from`]'s walk: the bits not yet visited.
+struct BitsFrom(u64);
+
+impl Iterator for BitsFrom {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
         }
+        let j = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(j)
+    }
+}
+
+/// [`FollowIndex::words_from`]'s walk: a temp's words, the current word's index and its bits
+/// not yet visited.
+struct WordsFrom<'a>(&'a [u64], usize, u64);
+
+impl Iterator for WordsFrom<'_> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.2 == 0 {
+            self.1 += 1;
+            self.2 = *self.0.get(self.1)?;
+        }
+        let j = self.1 * 64 + self.2.trailing_zeros() as usize;
+        self.2 &= self.2 - 1;
+        Some(j)
     }
 }
 
@@ -1160,15 +1177,15 @@ fn follow(
         return Some(0);
     }
     if ix.ok && (t as usize) < ix.read_end.len() {
-        return follow_events(m, fx, ix, from, end, t, lanes, source);
+        return follow_indexed(m, fx, ix, from, end, t, lanes, source);
     }
     follow_scan(m, fx, from, end, t, lanes, source)
 }
 
-/// [`follow`] over the instructions that touch `t` (and `source`) only: the same decisions as
-/// [`follow_scan`], with domination and block depth read from `ix.exit`.
+/// [`follow_events`] with the walk of `ix`'s form: one copy of the loop per form (a walk that
+/// chose its form at every step cost about an eighth of `follow`).
 #[allow(clippy::too_many_arguments)]
-fn follow_events(
+fn follow_indexed(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
     ix: &FollowIndex,
@@ -1178,14 +1195,40 @@ fn follow_events(
     lanes: u8,
     source: Option<u16>,
 ) -> Option<u32> {
+    if !ix.small {
+        let walk = |t, from| ix.list_from(t, from);
+        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+    } else if ix.words == 1 {
+        let walk = |t, from| ix.bits_from(t, from);
+        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+    } else {
+        let walk = |t, from| ix.words_from(t, from);
+        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+    }
+}
+
+/// [`follow`] over the instructions that touch `t` (and `source`) only: the same decisions as
+/// [`follow_scan`], with domination and block depth read from `ix.exit`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn follow_events<I: Iterator<Item = usize>>(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    ix: &FollowIndex,
+    from: usize,
+    end: usize,
+    t: u16,
+    lanes: u8,
+    source: Option<u16>,
+    walk: impl Fn(u16, usize) -> I,
+) -> Option<u32> {
     let exit = match ix.exit.get(from) {
         Some(&x) => x as usize,
         None => return follow_scan(m, fx, from, end, t, lanes, source),
     };
     // The first write of `source` at or after `from`: reads after it fail.
     let source_write = match source {
-        Some(s) if (s as usize) < ix.read_end.len() => ix
-            .touching(s, from)
+        Some(s) if (s as usize) < ix.read_end.len() => walk(s, from)
             .take_while(|&j| j < end)
             .find(|&j| fx.get(j).is_some_and(|e| covers(&e.write, s)))
             .unwrap_or(usize::MAX),
@@ -1196,7 +1239,7 @@ fn follow_events(
     let mut written = false;
     let mut reads = 0u32;
     let mut last = usize::MAX;
-    for j in ix.touching(t, from) {
+    for j in walk(t, from) {
         if j >= end || may == 0 {
             break;
         }
@@ -4327,7 +4370,7 @@ mod follow_tests {
                     for source in [None, Some(t.wrapping_sub(1)), Some(t + 1), Some(0)] {
                         let source = source.filter(|&s| s < m.temps);
                         assert_eq!(
-                            follow_events(m, &fx, &ix, from, end, t, lanes, source),
+                            follow_indexed(m, &fx, &ix, from, end, t, lanes, source),
                             follow_scan(m, &fx, from, end, t, lanes, source),
                             "{}: from {} temp {} lanes {} source {:?}",
                             what,

@@ -83,6 +83,19 @@ pub(super) struct Body {
     members: usize,
     cur_node: i16,
     lv_agg: AggTy,
+    /// Its instructions were checked ([`replayable`]) at its first replay: 0 not yet, 1 they
+    /// are replayable, 2 they are not (most recorded bodies are never replayed: checking them
+    /// at the recording cost more than the copy).
+    checked: u8,
+}
+
+/// Whether a recorded body whose call's first temp was `base` can be replayed: every
+/// instruction's temps are named by `dst`, `a` and `b` only and it writes only callee temps.
+fn replayable(insts: &[Inst], base: u16) -> bool {
+    insts.iter().all(|i| {
+        let e = effects(i);
+        remappable(i.op) && i.c < 0 && (e.write.count == 0 || e.write.base >= base as i16)
+    })
 }
 
 /// The state before a body being recorded.
@@ -203,9 +216,27 @@ impl<'a> Sema<'a> {
             return false;
         }
         let key = fr.key();
-        let Some(b) = self.t.replay.iter().find(|b| b.frame.key() == key).copied() else {
+        let Some(k) = self.t.replay.iter().position(|b| b.frame.key() == key) else {
             return false;
         };
+        let Some(mut b) = self.t.replay.get(k).copied() else {
+            return false;
+        };
+        let (start, end) = (b.start as usize, b.start as usize + b.len as usize);
+        if b.checked == 0 {
+            let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
+            b.checked = if replayable(insts, b.frame.base) {
+                1
+            } else {
+                2
+            };
+            if let Some(r) = self.t.replay.get_mut(k) {
+                r.checked = b.checked;
+            }
+        }
+        if b.checked != 1 {
+            return false;
+        }
         // Lowering the body again would hit a limit or a full table: do it, it reports.
         let lim = self.lim;
         if fr.base as usize + b.peak as usize > lim.temporaries_max
@@ -220,7 +251,6 @@ impl<'a> Sema<'a> {
         }
         let by = fr.base as i32 - b.frame.base as i32;
         let from = b.frame.base;
-        let (start, end) = (b.start as usize, b.start as usize + b.len as usize);
         for inst in self.t.replay_insts.get(start..end).unwrap_or(&[]) {
             let _ = self.module.insts.push(moved(inst, from, by));
         }
@@ -272,20 +302,12 @@ impl<'a> Sema<'a> {
             && self.t.wb.is_empty()
             && !self.unroll_failed
             && self.ntemp >= fr.base
-            && self.t.replay_insts.len() + insts.len() <= REPLAY_INSTS
-            && insts.iter().all(|i| {
-                let e = effects(i);
-                remappable(i.op)
-                    && i.c < 0
-                    && (e.write.count == 0 || e.write.base >= fr.base as i16)
-            });
+            && self.t.replay_insts.len() + insts.len() <= REPLAY_INSTS;
         if !plain {
             return;
         }
         let start = self.t.replay_insts.len() as u16;
-        for i in insts {
-            let _ = self.t.replay_insts.push(*i);
-        }
+        let _ = self.t.replay_insts.extend_from_slice(insts);
         let _ = self.t.replay.push(Body {
             frame: *fr,
             start,
@@ -299,6 +321,7 @@ impl<'a> Sema<'a> {
             members: self.t.members.len(),
             cur_node: self.cur_node,
             lv_agg: self.lv_agg,
+            checked: 0,
         });
     }
 }
