@@ -1177,34 +1177,20 @@ fn follow(
         return Some(0);
     }
     if ix.ok && (t as usize) < ix.read_end.len() {
-        return follow_indexed(m, fx, ix, from, end, t, lanes, source);
+        // One copy of the walk per index form (a walk that chose its form at every step cost
+        // about an eighth of `follow`).
+        return if !ix.small {
+            let walk = |t, from| ix.list_from(t, from);
+            follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        } else if ix.words == 1 {
+            let walk = |t, from| ix.bits_from(t, from);
+            follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        } else {
+            let walk = |t, from| ix.words_from(t, from);
+            follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        };
     }
     follow_scan(m, fx, from, end, t, lanes, source)
-}
-
-/// [`follow_events`] with the walk of `ix`'s form: one copy of the loop per form (a walk that
-/// chose its form at every step cost about an eighth of `follow`).
-#[allow(clippy::too_many_arguments)]
-fn follow_indexed(
-    m: &Module,
-    fx: &[crate::ir::opt::Effects],
-    ix: &FollowIndex,
-    from: usize,
-    end: usize,
-    t: u16,
-    lanes: u8,
-    source: Option<u16>,
-) -> Option<u32> {
-    if !ix.small {
-        let walk = |t, from| ix.list_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
-    } else if ix.words == 1 {
-        let walk = |t, from| ix.bits_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
-    } else {
-        let walk = |t, from| ix.words_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
-    }
 }
 
 /// [`follow`] over the instructions that touch `t` (and `source`) only: the same decisions as
@@ -4370,7 +4356,7 @@ mod follow_tests {
                     for source in [None, Some(t.wrapping_sub(1)), Some(t + 1), Some(0)] {
                         let source = source.filter(|&s| s < m.temps);
                         assert_eq!(
-                            follow_indexed(m, &fx, &ix, from, end, t, lanes, source),
+                            follow(m, &fx, &ix, from, t, lanes, source),
                             follow_scan(m, &fx, from, end, t, lanes, source),
                             "{}: from {} temp {} lanes {} source {:?}",
                             what,
@@ -4391,38 +4377,23 @@ mod follow_tests {
     /// shader without loops, for every start, temp, lane set and copy source.
     #[test]
     fn indexed_follow_matches_the_scan() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut shaders = 0;
         let mut small = 0;
         let mut checked = 0;
-        for dir in [
-            root.join("tests/in"),
-            root.join("../tools/shc/tests/compat"),
-        ] {
-            for e in std::fs::read_dir(&dir).unwrap() {
-                let p = e.unwrap().path();
-                let name = p.file_name().unwrap().to_str().unwrap();
-                let stage = if name.ends_with(".frag") {
-                    1
-                } else if name.ends_with(".vert") {
-                    0
-                } else {
-                    continue;
-                };
-                let src = std::fs::read(&p).unwrap();
-                let Ok(sh) = crate::program::compile::compile(stage, &src, &name) else {
-                    continue;
-                };
-                if sh.module.insts.iter().any(|i| i.op == Op::Loop) {
-                    continue;
-                }
-                checked += same_answers(&sh.module, name, false);
-                if sh.module.insts.len() <= 64 * BIT_WORDS_MAX {
-                    checked += same_answers(&sh.module, name, true);
-                    small += 1;
-                }
-                shaders += 1;
+        for (name, stage, src) in crate::program::compile::corpus_sources() {
+            let name = name.as_str();
+            let Ok(sh) = crate::program::compile::compile(stage, &src, name) else {
+                continue;
+            };
+            if sh.module.insts.iter().any(|i| i.op == Op::Loop) {
+                continue;
             }
+            checked += same_answers(&sh.module, name, false);
+            if sh.module.insts.len() <= 64 * BIT_WORDS_MAX {
+                checked += same_answers(&sh.module, name, true);
+                small += 1;
+            }
+            shaders += 1;
         }
         assert!(
             shaders > 100 && small > 50 && checked > 10_000,

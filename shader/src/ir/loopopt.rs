@@ -733,36 +733,20 @@ mod tests {
     /// compatibility shader with a loop.
     #[test]
     fn narrow_sets_give_the_full_width_facts() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut walked = 0;
-        for dir in [
-            root.join("tests/in"),
-            root.join("../tools/shc/tests/compat"),
-        ] {
-            for e in std::fs::read_dir(&dir).unwrap() {
-                let p = e.unwrap().path();
-                let name = p.file_name().unwrap().to_str().unwrap();
-                let stage = if name.ends_with(".frag") {
-                    1
-                } else if name.ends_with(".vert") {
-                    0
-                } else {
-                    continue;
-                };
-                let src = std::fs::read(&p).unwrap();
-                let Ok(sh) = crate::program::compile::compile(stage, &src, name) else {
-                    continue;
-                };
-                let m = &sh.module;
-                if !m.insts.iter().any(|i| i.op == Op::Loop) {
-                    continue;
-                }
-                let (narrow, wide) = (analyse(m), analyse_in::<WORDS>(m));
-                assert_eq!(narrow.is_some(), wide.is_some(), "{}", name);
-                if let (Some(a), Some(b)) = (narrow, wide) {
-                    assert!(a.dead == b.dead && a.src_dead == b.src_dead, "{}", name);
-                    walked += 1;
-                }
+        for (name, stage, src) in crate::program::compile::corpus_sources() {
+            let Ok(sh) = crate::program::compile::compile(stage, &src, &name) else {
+                continue;
+            };
+            let m = &sh.module;
+            if !m.insts.iter().any(|i| i.op == Op::Loop) {
+                continue;
+            }
+            let (narrow, wide) = (analyse(m), analyse_in::<WORDS>(m));
+            assert_eq!(narrow.is_some(), wide.is_some(), "{}", name);
+            if let (Some(a), Some(b)) = (narrow, wide) {
+                assert!(a.dead == b.dead && a.src_dead == b.src_dead, "{}", name);
+                walked += 1;
             }
         }
         assert!(walked > 20, "{}", walked);

@@ -109,45 +109,23 @@ pub(super) struct Mark {
     syms: usize,
 }
 
-/// Whether every temp `inst` touches is named by `dst`, `a` or `b` as [`effects`] reports it
-/// (ranges from them included) and nothing else (`aux`/`aux2` hold no temp).
+/// Whether every temp an instruction of `op` touches is named by `dst`, `a` or `b` as
+/// [`effects`] reports it (ranges from them included) and nothing else (`aux`/`aux2` hold no
+/// temp), and it has no effect but its result: the pure ops other than the loads (whose result
+/// names an input, a uniform or an indexed range) and the texture ops past SAMPLE.
 fn remappable(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Const
-            | Op::Mov
-            | Op::Swz
-            | Op::SetLane
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Max
-            | Op::Min
-            | Op::Div
-            | Op::Abs
-            | Op::Dot
-            | Op::Rsq
-            | Op::Rcp
-            | Op::Sin
-            | Op::Cos
-            | Op::Trunc
-            | Op::Sqrt
-            | Op::Pow
-            | Op::Cmp
-            | Op::CmpV
-            | Op::MulMV
-            | Op::MulMM
-            | Op::Sample
-            | Op::Floor
-            | Op::Ceil
-            | Op::Fract
-            | Op::RoundEven
-            | Op::Exp2
-            | Op::Log2
-            | Op::Sign
-            | Op::Ddx
-            | Op::Ddy
-    ) || matches!(op, crate::ir::int_ops!())
+    op.is_pure()
+        && !op.is_indirect()
+        && !op.is_texture()
+        && !matches!(
+            op,
+            Op::LoadAttr
+                | Op::LoadVar
+                | Op::LoadUni
+                | Op::LoadFcoord
+                | Op::LoadSysval
+                | Op::LoadFace
+        )
 }
 
 /// `inst` with each temp field at or above `from` moved by `by` (the fields [`effects`] names;
@@ -463,23 +441,13 @@ void main() {
 
     #[test]
     fn every_corpus_shader_compiles_the_same_with_replays() {
-        let mut sources = Vec::new();
-        for dir in ["tests/in", "../tools/shc/tests/compat"] {
-            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-            for e in std::fs::read_dir(root).unwrap() {
-                let p = e.unwrap().path();
-                let name = String::from(p.file_name().unwrap().to_str().unwrap());
-                let stage = if name.ends_with(".frag") {
-                    1
-                } else if name.ends_with(".vert") {
-                    0
-                } else {
-                    continue;
-                };
-                let src = std::fs::read_to_string(&p).unwrap();
-                sources.push((stage, &*Box::leak(src.into_boxed_str())));
-            }
-        }
+        let sources = crate::program::compile::corpus_sources()
+            .into_iter()
+            .map(|(_, stage, src)| {
+                let src = String::from_utf8(src).unwrap();
+                (stage, &*Box::leak(src.into_boxed_str()))
+            })
+            .collect();
         let counts = same_with_and_without(sources);
         assert!(
             counts.iter().map(|c| c.0).sum::<usize>() > 6,
