@@ -43,12 +43,15 @@ pub(crate) const DEPTH_MAX: usize = 12;
 /// Fixed-point rounds per loop visit before giving up (bit sets grow, so it always ends).
 const ROUNDS_MAX: usize = 64;
 
-/// Live temp lanes: bit `4 * t + k` is lane k of temp t.
+/// Live temp lanes: bit `4 * t + k` is lane k of temp t. `W` words hold the lanes of temps
+/// below `16 * W`: [`analyse`] walks a module with the narrowest sets that hold every temp it
+/// names (the words past them would stay zero; copying and combining 512-byte sets cost most
+/// of a loop shader's compile).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Set([u64; WORDS]);
+pub(crate) struct Set<const W: usize = WORDS>([u64; W]);
 
-impl Set {
-    pub(crate) const EMPTY: Set = Set([0; WORDS]);
+impl<const W: usize> Set<W> {
+    pub(crate) const EMPTY: Set<W> = Set([0; W]);
 
     fn bits(a: Access, mut f: impl FnMut(usize, u64)) {
         if a.base < 0 {
@@ -63,7 +66,7 @@ impl Set {
 
     pub(crate) fn add(&mut self, a: Access) {
         let w = &mut self.0;
-        Set::bits(a, |i, m| {
+        Self::bits(a, |i, m| {
             if let Some(x) = w.get_mut(i) {
                 *x |= m;
             }
@@ -72,7 +75,7 @@ impl Set {
 
     fn kill(&mut self, a: Access) {
         let w = &mut self.0;
-        Set::bits(a, |i, m| {
+        Self::bits(a, |i, m| {
             if let Some(x) = w.get_mut(i) {
                 *x &= !m;
             }
@@ -81,19 +84,19 @@ impl Set {
 
     pub(crate) fn any(&self, a: Access) -> bool {
         let mut hit = false;
-        Set::bits(a, |i, m| {
+        Self::bits(a, |i, m| {
             hit |= self.0.get(i).is_none_or(|x| x & m != 0);
         });
         hit
     }
 
-    fn union(&mut self, o: &Set) {
+    fn union(&mut self, o: &Set<W>) {
         for (x, y) in self.0.iter_mut().zip(o.0.iter()) {
             *x |= *y;
         }
     }
 
-    fn subset_of(&self, o: &Set) -> bool {
+    fn subset_of(&self, o: &Set<W>) -> bool {
         self.0.iter().zip(o.0.iter()).all(|(x, y)| x & !y == 0)
     }
 }
@@ -120,13 +123,13 @@ fn bit(v: &[u64], i: usize) -> bool {
     v.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
-struct Walk<'a> {
+struct Walk<'a, const W: usize> {
     insts: &'a [Inst],
     facts: Facts,
     ok: bool,
 }
 
-impl Walk<'_> {
+impl<const W: usize> Walk<'_, W> {
     /// The LOOP matching the ENDLOOP at `j`, or the IF (and ELSE) matching the ENDIF at `j`.
     fn opener(&self, j: usize) -> Option<(usize, Option<usize>)> {
         let mut depth = 0usize;
@@ -161,11 +164,11 @@ impl Walk<'_> {
         &mut self,
         lo: usize,
         hi: usize,
-        out: Set,
-        brk: &Set,
-        cont: &Set,
+        out: Set<W>,
+        brk: &Set<W>,
+        cont: &Set<W>,
         depth: usize,
-    ) -> Set {
+    ) -> Set<W> {
         let mut live = out;
         if depth > DEPTH_MAX {
             self.ok = false;
@@ -251,22 +254,41 @@ impl Walk<'_> {
     }
 }
 
-/// Whether every operand of every instruction names temps inside the table.
-fn in_range(m: &Module) -> bool {
-    let ok =
-        |a: Access| a.count == 0 || (a.base >= 0 && a.base as usize + a.count as usize <= TEMP_CAP);
-    m.insts.iter().all(|i| {
+/// One past the highest temp an operand names, when every operand of every instruction names
+/// temps inside the table (None otherwise).
+fn in_range(m: &Module) -> Option<usize> {
+    let mut top = 0;
+    for i in &m.insts {
         let e = effects(i);
-        ok(e.write) && e.reads.iter().all(|r| ok(*r))
-    })
+        for a in [e.write, e.reads[0], e.reads[1]] {
+            if a.count == 0 {
+                continue;
+            }
+            let end = a.base as usize + a.count as usize;
+            if a.base < 0 || end > TEMP_CAP {
+                return None;
+            }
+            top = top.max(end);
+        }
+    }
+    Some(top)
 }
 
 /// Facts of the whole module, or None when it is left alone.
 fn analyse(m: &Module) -> Option<Facts> {
-    if !in_range(m) {
-        return None;
+    let top = in_range(m)?;
+    // The same walk with sets of 4, 16 or all words: every set bit is below `4 * top`.
+    if top <= 16 * 4 {
+        analyse_in::<4>(m)
+    } else if top <= 16 * 16 {
+        analyse_in::<16>(m)
+    } else {
+        analyse_in::<WORDS>(m)
     }
-    let mut w = Walk {
+}
+
+fn analyse_in<const W: usize>(m: &Module) -> Option<Facts> {
+    let mut w = Walk::<W> {
         insts: &m.insts,
         facts: Facts {
             dead: [0; IR_CAP / 64],
@@ -283,10 +305,8 @@ fn analyse(m: &Module) -> Option<Facts> {
 /// zero"), for tests.
 #[cfg(test)]
 pub(crate) fn live_in(m: &Module) -> Option<Set> {
-    if !in_range(m) {
-        return None;
-    }
-    let mut w = Walk {
+    in_range(m)?;
+    let mut w = Walk::<WORDS> {
         insts: &m.insts,
         facts: Facts {
             dead: [0; IR_CAP / 64],
@@ -540,7 +560,7 @@ fn reuse(m: &mut Module) -> bool {
             continue;
         }
         // The latest identical instruction before j in the same straight run.
-        let mut written = Set::EMPTY;
+        let mut written = Set::<WORDS>::EMPTY;
         let mut found = None;
         for k in (0..j).rev() {
             let Some(&y) = m.insts.get(k) else { break };
@@ -707,6 +727,29 @@ mod tests {
             b,
             ..Inst::new(op)
         }
+    }
+
+    /// The narrow sets find what the full-width ones find, on every compiled corpus and
+    /// compatibility shader with a loop.
+    #[test]
+    fn narrow_sets_give_the_full_width_facts() {
+        let mut walked = 0;
+        for (name, stage, src) in crate::program::compile::corpus_sources() {
+            let Ok(sh) = crate::program::compile::compile(stage, &src, &name) else {
+                continue;
+            };
+            let m = &sh.module;
+            if !m.insts.iter().any(|i| i.op == Op::Loop) {
+                continue;
+            }
+            let (narrow, wide) = (analyse(m), analyse_in::<WORDS>(m));
+            assert_eq!(narrow.is_some(), wide.is_some(), "{}", name);
+            if let (Some(a), Some(b)) = (narrow, wide) {
+                assert!(a.dead == b.dead && a.src_dead == b.src_dead, "{}", name);
+                walked += 1;
+            }
+        }
+        assert!(walked > 20, "{}", walked);
     }
 
     fn module(insts: &[Inst]) -> Module {

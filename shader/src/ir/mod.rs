@@ -280,6 +280,7 @@ impl Type {
         )
     }
 
+    #[inline]
     pub fn from_u8(v: u8) -> Option<Type> {
         // 0..=30 are dense; later ids own ranges with gaps between them.
         match Type::ALL.get(v as usize).copied() {

@@ -454,6 +454,33 @@ fn finish(
     true
 }
 
+/// Every golden-corpus and compatibility-suite shader (its file name, stage and source), for
+/// the tests that check a pass against a reference on all of them.
+#[cfg(test)]
+pub(crate) fn corpus_sources() -> std::vec::Vec<(std::string::String, u32, std::vec::Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = std::vec::Vec::new();
+    for dir in [
+        root.join("tests/in"),
+        root.join("../tools/shc/tests/compat"),
+    ] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = std::string::String::from(p.file_name().unwrap().to_str().unwrap());
+            let stage = if name.ends_with(".frag") {
+                1
+            } else if name.ends_with(".vert") {
+                0
+            } else {
+                continue;
+            };
+            let src = std::fs::read(&p).unwrap();
+            out.push((name, stage, src));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,6 +59,7 @@ impl<'a> Sema<'a> {
         if let Some(c) = self.t.called.get_mut(f as usize) {
             *c = true;
         }
+        self.inlines = self.inlines.wrapping_add(1);
         if self.calls.contains(&f) {
             bail!(
                 self,
@@ -103,6 +104,7 @@ impl<'a> Sema<'a> {
         } else {
             fnode.ty.columns().max(1) as u16
         };
+        let mut frame = self.replay_frame(f, self.ntemp, !ret_agg.is_agg());
         let ret_tmp = if fnode.ty == Type::Void && !ret_agg.is_agg() {
             -1
         } else {
@@ -129,6 +131,7 @@ impl<'a> Sema<'a> {
                 let copy_in = pn.quals & Q_IN != 0 || !out;
                 let pagg = self.node_agg(*p)?;
                 if pagg.is_agg() || arg.agg.is_agg() {
+                    self.replay_param(&mut frame, -1, false);
                     // Profile 2: a struct or array parameter; `out`/`inout` ones are copied
                     // in (inout) and back out to the caller's l-value whole, as scalars are.
                     let pname = self.name_of(*p);
@@ -216,6 +219,7 @@ impl<'a> Sema<'a> {
                 };
                 let cols = pn.ty.columns().max(1) as u16;
                 let t = self.temp(cols)?;
+                self.replay_param(&mut frame, t, !out && !pn.ty.is_sampler());
                 if copy_in {
                     self.store(t, pn.ty, arg)?;
                 } else {
@@ -282,7 +286,17 @@ impl<'a> Sema<'a> {
                     hint
                 );
             }
-            self.block_body(fnode.b, false)?;
+            // A body recorded at an earlier call with the same frame is copied instead of
+            // lowered again (see `replay`).
+            if self.replay_body(&mut frame) {
+                return self.copy_out(&copy_out, outs);
+            }
+            let mark = self.replay_start(&frame);
+            let r = self.block_body(fnode.b, false);
+            if let Some(m) = mark {
+                self.replay_end(&frame, m, r.is_ok() && copy_out.is_empty());
+            }
+            r?;
             self.copy_out(&copy_out, outs)
         })();
         self.ret_tmp = saved.0;

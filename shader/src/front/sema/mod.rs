@@ -51,6 +51,7 @@ mod ioblock;
 mod loops;
 mod p2types;
 mod removed;
+mod replay;
 mod scope;
 mod stmt;
 mod switch;
@@ -204,6 +205,10 @@ pub struct Sema<'a> {
     /// and of the current function's result.
     lv_agg: AggTy,
     ret_agg: AggTy,
+    /// Calls inlined so far, and the most symbols in scope at once since `replay_start` (see
+    /// `replay`).
+    inlines: u32,
+    sym_peak: u16,
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -230,6 +235,9 @@ pub struct SemaTables {
     members: Vec<Member, P2_MEMBER_MAX>,
     /// Profile 2: write-backs of dynamically indexed assignment targets (see `index`).
     wb: Vec<index::WriteBack, P2_INDEXED_TARGETS_MAX>,
+    /// Profile 2: recorded function bodies and their instructions (see `replay`).
+    replay: replay::Bodies,
+    replay_insts: replay::BodyInsts,
 }
 
 impl Default for SemaTables {
@@ -250,6 +258,8 @@ impl SemaTables {
             structs: Vec::new(),
             members: Vec::new(),
             wb: Vec::new(),
+            replay: Vec::new(),
+            replay_insts: Vec::new(),
         }
     }
 }
@@ -314,6 +324,8 @@ pub fn analyze(
         expansion: -1,
         lv_agg: AggTy::NONE,
         ret_agg: AggTy::NONE,
+        inlines: 0,
+        sym_peak: 0,
         t: tables,
     };
     s.t.syms.clear();
@@ -324,6 +336,8 @@ pub fn analyze(
     s.t.structs.clear();
     s.t.members.clear();
     s.t.wb.clear();
+    s.t.replay.clear();
+    s.t.replay_insts.clear();
     let _ = s.t.called.resize(ast.nodes.len(), false);
     s.t.user_calls.clear();
     let _ =

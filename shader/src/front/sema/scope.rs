@@ -195,6 +195,9 @@ impl<'a> Sema<'a> {
             );
         }
         let i = self.t.syms.len() - 1;
+        if i as u16 >= self.sym_peak {
+            self.sym_peak = i as u16 + 1;
+        }
         if let Some(h) = self.t.sym_heads.get_mut(bucket(key)) {
             *h = i as u16;
         }
