@@ -1,0 +1,364 @@
+//! Loops in the compiled form (issue 14): LOOP / BREAK (plain and decode's fused conditional
+//! forms) / CONTINUE / ENDLOOP with the interpreter's masks and budget, and the few encodings
+//! they need (jumps, frame counters, VPTEST, broadcast immediates).
+//!
+//! The masks are the interpreter's (`Executable::run_body`), kept in frame slots per loop
+//! level ([`loop_slot`]): `CUR` the current mask at the LOOP (restored at its end, AND the
+//! live lanes), `RUNNING` the lanes that have not left by BREAK, `LM` the lanes still in this
+//! iteration (BREAK and CONTINUE clear theirs; ENDIF ANDs it in, as the interpreter's ENDIF
+//! does with its `lm`), and `COUNT` the iterations finished (one dword). Every lane runs every
+//! instruction of the body under the current mask [`YM`] (writes blend, as inside an IF); the
+//! one branch is ENDLOOP's: a backward jump while a lane of `RUNNING` (and alive) is left and
+//! the count is below the bound, tested with VPTEST. A budgeted loop spends, per lane, one of
+//! the invocation's [`P2_LOOP_BUDGET`] iterations at the LOOP and at each ENDLOOP that goes
+//! round again, exactly where the interpreter's `spend_budget` does (a per-lane counter in the
+//! [`MASK_SPENT`] slot, zeroed per call); lanes without budget leave as if by BREAK.
+//!
+//! Registers across the back edge: at the LOOP and at the ENDLOOP every value still to be read
+//! (the allocator's `next_read`, which counts a read anywhere in an enclosing loop's body as a
+//! read at its ENDLOOP) is stored to its frame slot and no YMM holds a value, so the loop head
+//! and the exit are entered with one allocator state from every edge. Temps the interpreter
+//! zeroes are stored as zeros at the first LOOP (a zero materialised inside the body would be
+//! re-zeroed by each iteration).
+use super::enc::{Base, Enc, EncError, Ps, Y};
+use super::{mask_slot, Gen, JitError, DEAD, LOOP_SLOTS, MASK_ALIVE, MASK_SPENT, V_ONE, YM};
+use crate::back::exec::{DInst, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP};
+use crate::ir::Op;
+use crate::limits::{LOOP_DEPTH_MAX, P2_LOOP_BUDGET};
+
+/// Condition codes of the jumps (the second byte of `0F 8x rel32`).
+#[derive(Clone, Copy)]
+pub enum Cc {
+    /// Unsigned above or equal.
+    Ae = 0x83,
+    /// Zero (VPTEST: no bit set).
+    Z = 0x84,
+}
+
+/// Slot kinds of one loop level (see the module header).
+const CUR: usize = 0;
+const RUNNING: usize = 1;
+const LM: usize = 2;
+const COUNT: usize = 3;
+/// Frame slots per loop level.
+pub const PER_LOOP: usize = 4;
+
+/// Frame offset of slot `kind` of loop level `level`.
+pub(super) const fn loop_slot(level: usize, kind: usize) -> usize {
+    mask_slot(LOOP_SLOTS + (level % (LOOP_DEPTH_MAX + 1)) * PER_LOOP + kind)
+}
+
+/// One open loop while lowering: where its body starts and the LOOP's forward jump (taken
+/// when no lane enters) to patch at its exit.
+#[derive(Clone, Copy, Default)]
+pub(super) struct OpenLoop {
+    head: usize,
+    skip: usize,
+    bound: u32,
+    budgeted: bool,
+}
+
+impl Enc<'_> {
+    /// `jcc rel32` to a place not yet emitted: returns where the jump ends (for [`Self::land`]).
+    pub fn jcc_fwd(&mut self, cc: Cc) -> Result<usize, EncError> {
+        self.bytes(&[0x0F, cc as u8, 0, 0, 0, 0])?;
+        Ok(self.len)
+    }
+
+    /// `jmp rel32` back to `target` (an earlier instruction boundary).
+    pub fn jmp_back(&mut self, target: usize) -> Result<(), EncError> {
+        let rel = target as i64 - (self.len as i64 + 5);
+        let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
+        self.byte(0xE9)?;
+        self.bytes(&rel.to_le_bytes())
+    }
+
+    /// Points the jump that ends at `at` ([`Self::jcc_fwd`]) here.
+    pub fn land(&mut self, at: usize) -> Result<(), EncError> {
+        let rel = self.len.checked_sub(at).ok_or(EncError::Full)?;
+        let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
+        let field = at
+            .checked_sub(4)
+            .and_then(|s| self.buf.get_mut(s..at))
+            .ok_or(EncError::Full)?;
+        field.copy_from_slice(&rel.to_le_bytes());
+        Ok(())
+    }
+
+    /// `vptest a, b` (ZF: no bit of `a & b` set; VEX.256.66.0F38 17 /r).
+    pub fn ptest(&mut self, a: Y, b: Y) -> Result<(), EncError> {
+        self.vex(a.0, 0, b.0, 2, 1)?;
+        self.byte(0x17)?;
+        self.modrm_reg(a.0, b.0)
+    }
+
+    /// A frame dword the code may store to (checked like [`Enc::store`]).
+    fn frame_word(&self, off: usize) -> Result<(), EncError> {
+        if off
+            .checked_add(4)
+            .is_none_or(|e| e > self.store_end[Base::Frame as usize])
+        {
+            return Err(EncError::OutOfFrame);
+        }
+        Ok(())
+    }
+
+    /// `mov dword [frame + off], imm`
+    pub fn word_set(&mut self, off: usize, imm: u32) -> Result<(), EncError> {
+        self.frame_word(off)?;
+        self.byte(0xC7)?;
+        self.mem(0, Base::Frame, off, 4)?;
+        self.bytes(&imm.to_le_bytes())
+    }
+
+    /// `add dword [frame + off], 1`
+    pub fn word_inc(&mut self, off: usize) -> Result<(), EncError> {
+        self.frame_word(off)?;
+        self.byte(0x83)?;
+        self.mem(0, Base::Frame, off, 4)?;
+        self.byte(1)
+    }
+
+    /// `cmp dword [frame + off], imm`
+    pub fn word_cmp(&mut self, off: usize, imm: u32) -> Result<(), EncError> {
+        self.byte(0x81)?;
+        self.mem(7, Base::Frame, off, 4)?;
+        self.bytes(&imm.to_le_bytes())
+    }
+
+    /// Every lane of `y` = `bits`: `mov eax, bits; vmovd xmm, eax; vpbroadcastd ymm, xmm`.
+    pub fn splat(&mut self, y: Y, bits: u32) -> Result<(), EncError> {
+        self.byte(0xB8)?;
+        self.bytes(&bits.to_le_bytes())?;
+        self.vex_l(y.0, 0, 0, 1, 1, false)?;
+        self.byte(0x6E)?;
+        self.modrm_reg(y.0, 0)?;
+        self.vex(y.0, 0, y.0, 2, 1)?;
+        self.byte(0x58)?;
+        self.modrm_reg(y.0, y.0)
+    }
+
+    /// `vandnps d, s, t`: d = !s & t.
+    pub fn andn(&mut self, d: Y, s: Y, t: Y) -> Result<(), EncError> {
+        self.vex(d.0, s.0, t.0, 1, 0)?;
+        self.byte(0x55)?;
+        self.modrm_reg(d.0, t.0)
+    }
+}
+
+impl Gen<'_, '_> {
+    /// The allocator state of a loop edge: every value still to be read in its frame slot, no
+    /// YMM holding one.
+    pub(super) fn sync(&mut self) -> Result<(), JitError> {
+        for y in 0..self.ny {
+            if let Some(v) = self.holder[y] {
+                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
+                    self.e.store(Base::Frame, super::home(v), Y(y as u8))?;
+                }
+                self.loc[v] = super::NONE;
+            }
+            self.holder[y] = None;
+            self.dirty[y] = false;
+        }
+        self.fresh = 0;
+        self.pinned = 0;
+        Ok(())
+    }
+
+    /// Zeroed temps still to be read get their zeros stored (see the module header).
+    fn store_zeros(&mut self) -> Result<(), JitError> {
+        let mut z: Option<Y> = None;
+        for v in 0..V_ONE {
+            if self.zero[v] && self.next_read(v, false) != DEAD {
+                let y = match z {
+                    Some(y) => y,
+                    None => {
+                        let y = self.alloc()?;
+                        self.e.op_reg(Ps::Xor, y, y, y)?;
+                        z = Some(y);
+                        y
+                    }
+                };
+                self.e.store(Base::Frame, super::home(v), y)?;
+                self.zero[v] = false;
+            }
+        }
+        self.pinned = 0;
+        Ok(())
+    }
+
+    /// A budgeted iteration starts for the lanes of `m` (see `spend_budget`): the lanes that
+    /// still have budget, in a fresh YMM; each spends one.
+    fn spend(&mut self, m: Y) -> Result<Y, JitError> {
+        let (s, k, go) = (self.alloc()?, self.alloc()?, self.alloc()?);
+        let e = &mut self.e;
+        let at = mask_slot(MASK_SPENT);
+        e.load(s, Base::Frame, at)?;
+        e.splat(k, P2_LOOP_BUDGET)?;
+        e.int0f(0x66, k, k, s)?; // vpcmpgtd: budget > spent
+        e.op_reg(Ps::And, go, k, m)?;
+        e.int0f(0xFA, s, s, go)?; // vpsubd: spent += 1 where going
+        e.store(Base::Frame, at, s)?;
+        Ok(go)
+    }
+
+    /// The lanes of `gone` leave the innermost loop: cleared from its RUNNING and LM.
+    fn leave(&mut self, gone: Y, running: bool) -> Result<(), JitError> {
+        let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
+        let t = self.alloc()?;
+        for kind in [RUNNING, LM] {
+            if kind == RUNNING && !running {
+                continue;
+            }
+            let off = loop_slot(l, kind);
+            self.e.load(t, Base::Frame, off)?;
+            self.e.andn(t, gone, t)?;
+            self.e.store(Base::Frame, off, t)?;
+        }
+        Ok(())
+    }
+
+    /// Lowers LOOP, BREAK, CONTINUE and ENDLOOP.
+    pub(super) fn flow_inst(&mut self, d: &DInst) -> Result<(), JitError> {
+        match d.op {
+            Op::Loop => {
+                let l = self.loops;
+                if l > LOOP_DEPTH_MAX {
+                    return Err(JitError::Flow);
+                }
+                let budgeted = d.y != 0;
+                self.sync()?;
+                self.store_zeros()?;
+                self.e.store(Base::Frame, loop_slot(l, CUR), YM)?;
+                let run = if budgeted { self.spend(YM)? } else { YM };
+                self.e.ptest(run, run)?;
+                let skip = self.e.jcc_fwd(Cc::Z)?;
+                self.e.store(Base::Frame, loop_slot(l, RUNNING), run)?;
+                self.e.store(Base::Frame, loop_slot(l, LM), run)?;
+                if run != YM {
+                    self.e.mov(YM, run)?;
+                }
+                self.e.word_set(loop_slot(l, COUNT), 0)?;
+                let open = self.open.get_mut(l).ok_or(JitError::Flow)?;
+                *open = OpenLoop {
+                    head: self.e.len(),
+                    skip,
+                    bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
+                    budgeted,
+                };
+                self.loops = l + 1;
+            }
+            Op::EndLoop => {
+                let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
+                let open = *self.open.get(l).ok_or(JitError::Flow)?;
+                self.sync()?;
+                let count = loop_slot(l, COUNT);
+                self.e.word_inc(count)?;
+                self.e.word_cmp(count, open.bound)?;
+                let at_bound = self.e.jcc_fwd(Cc::Ae)?;
+                let t = self.alloc()?;
+                self.e.load(t, Base::Frame, loop_slot(l, RUNNING))?;
+                if self.discards {
+                    self.e
+                        .op_mem(Ps::And, t, t, Base::Frame, mask_slot(MASK_ALIVE))?;
+                }
+                let next = if open.budgeted {
+                    let go = self.spend(t)?;
+                    self.e.store(Base::Frame, loop_slot(l, RUNNING), go)?;
+                    go
+                } else {
+                    t
+                };
+                self.e.ptest(next, next)?;
+                let done = self.e.jcc_fwd(Cc::Z)?;
+                self.e.mov(YM, next)?;
+                self.e.store(Base::Frame, loop_slot(l, LM), next)?;
+                self.e.jmp_back(open.head)?;
+                for at in [open.skip, at_bound, done] {
+                    self.e.land(at)?;
+                }
+                self.e.load(YM, Base::Frame, loop_slot(l, CUR))?;
+                if self.discards {
+                    self.e
+                        .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
+                }
+                self.loops = l;
+            }
+            Op::Continue => {
+                self.leave(YM, false)?;
+                self.e.op_reg(Ps::Xor, YM, YM, YM)?;
+            }
+            Op::Break if d.y == 0 => {
+                self.leave(YM, true)?;
+                self.e.op_reg(Ps::Xor, YM, YM, YM)?;
+            }
+            Op::Break => {
+                // `[c = a CMP b;] IF c; BREAK; ENDIF`: the compare is written as its op writes
+                // it, then the current lanes where c != 0 (NaN included) leave.
+                let c = match d.y {
+                    BREAK_IF => d.a,
+                    BREAK_CMP | BREAK_ICMP | BREAK_UCMP => {
+                        let op = match d.y {
+                            BREAK_CMP => Op::Cmp,
+                            BREAK_ICMP => Op::ICmp,
+                            _ => Op::UCmp,
+                        };
+                        let cmp = DInst {
+                            op,
+                            y: 0,
+                            n: 1,
+                            ..*d
+                        };
+                        self.inst(&cmp)?;
+                        d.dst
+                    }
+                    _ => return Err(JitError::Unsupported(d.op)),
+                };
+                let cy = self.get(super::val(c as usize, 0))?;
+                let (z, gone) = (self.alloc()?, self.alloc()?);
+                self.e.op_reg(Ps::Xor, z, z, z)?;
+                self.e.cmp_reg(gone, cy, z, 0x04)?; // NEQ_UQ
+                self.e.op_reg(Ps::And, gone, gone, YM)?;
+                self.leave(gone, true)?;
+                self.e.andn(YM, gone, YM)?;
+            }
+            op => return Err(JitError::Unsupported(op)),
+        }
+        Ok(())
+    }
+
+    /// Whether a write must blend under [`YM`]: inside an IF or a loop.
+    pub(super) fn masked(&self) -> bool {
+        self.depth + self.loops > 0
+    }
+
+    /// ENDIF inside a loop: the lanes that left this iteration stay off.
+    pub(super) fn endif_mask(&mut self) -> Result<(), JitError> {
+        if let Some(l) = self.loops.checked_sub(1) {
+            self.e
+                .op_mem(Ps::And, YM, YM, Base::Frame, loop_slot(l, LM))?;
+        }
+        Ok(())
+    }
+
+    /// A budgeted loop's lanes start the call with no iteration spent.
+    pub(super) fn reset_budget(&mut self) -> Result<(), JitError> {
+        let y = self.alloc()?;
+        self.e.op_reg(Ps::Xor, y, y, y)?;
+        self.e.store(Base::Frame, mask_slot(MASK_SPENT), y)?;
+        self.pinned = 0;
+        Ok(())
+    }
+}
+
+/// Whether ENDLOOP at `end` closes a loop the scan from `start` began inside, and a body
+/// instruction before `start` touches `v` (so `v` is read again next iteration).
+pub(super) fn read_round(code: &[DInst], end: &DInst, start: usize, v: super::Val) -> bool {
+    let head = end.jump as usize;
+    head < start
+        && code
+            .get(head + 1..start)
+            .unwrap_or(&[])
+            .iter()
+            .any(|d| super::touch(d, v) != super::Touch::No)
+}
