@@ -591,3 +591,14 @@ fn random_if_nests_match_interpreter() {
         check_bails(&m, 40, 200 + k, &mut bails);
     }
 }
+
+#[test]
+fn zz_dump_fractal() {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/shc/benches/scenes/p2_fractal.frag")).unwrap();
+    let m = compile(Stage::Fragment, &src);
+    let exe = Executable::new(&m, None).unwrap();
+    let mut buf = vec![0u8; 1 << 20];
+    let c = shader::back::exec::jit::compile(&exe, &mut buf).unwrap();
+    std::fs::write("/tmp/fractal.bin", &buf[..c.len]).unwrap();
+    eprintln!("len {} spills {}", c.len, c.spills);
+}

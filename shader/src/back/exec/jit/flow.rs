@@ -52,6 +52,9 @@ pub(super) const fn loop_slot(level: usize, kind: usize) -> usize {
 /// when no lane enters) to patch at its exit.
 #[derive(Clone, Copy, Default)]
 pub(super) struct OpenLoop {
+    /// The LOOP's instruction index and the IFs open there.
+    at: usize,
+    ifs: usize,
     head: usize,
     skip: usize,
     bound: u32,
@@ -241,6 +244,8 @@ impl Gen<'_, '_> {
                 self.e.word_set(loop_slot(l, COUNT), 0)?;
                 let open = self.open.get_mut(l).ok_or(JitError::Flow)?;
                 *open = OpenLoop {
+                    at: self.pc,
+                    ifs: self.depth,
                     head: self.e.len(),
                     skip,
                     bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
@@ -351,14 +356,54 @@ impl Gen<'_, '_> {
     }
 }
 
-/// Whether ENDLOOP at `end` closes a loop the scan from `start` began inside, and a body
-/// instruction before `start` touches `v` (so `v` is read again next iteration).
+/// Whether ENDLOOP at `end` closes a loop the scan from `start` began inside, and the body
+/// before `start` may read `v` before writing it (so the next iteration reads it).
 pub(super) fn read_round(code: &[DInst], end: &DInst, start: usize, v: super::Val) -> bool {
     let head = end.jump as usize;
-    head < start
-        && code
-            .get(head + 1..start)
-            .unwrap_or(&[])
-            .iter()
-            .any(|d| super::touch(d, v) != super::Touch::No)
+    head < start && !written_first(code.get(head + 1..start).unwrap_or(&[]), v)
+}
+
+/// Whether the first instruction of `body` (a loop body from its start) that touches `v`
+/// writes all of it outside any IF or inner loop of the body, reading none of it: then no
+/// lane reads, in that iteration, a value `v` had before it. False when none touches it.
+fn written_first(body: &[DInst], v: super::Val) -> bool {
+    let mut depth = 0usize;
+    for d in body {
+        match super::touch(d, v) {
+            super::Touch::No => {}
+            t => return t == super::Touch::Write && depth == 0,
+        }
+        match d.op {
+            Op::If | Op::Loop => depth += 1,
+            Op::Endif | Op::EndLoop => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+impl Gen<'_, '_> {
+    /// Whether a write of `v` here may skip the blend under [`YM`]: it is in the innermost
+    /// loop's body outside any IF of it, the body writes `v` before any read of it
+    /// ([`written_first`]), and nothing after the loop reads `v` before writing it. The lanes
+    /// off the mask are then lanes that left this iteration (by BREAK or CONTINUE, or never
+    /// entered the loop): they read `v` again only after the next iteration's write, or not
+    /// at all.
+    pub(super) fn iteration_local(&self, v: super::Val) -> bool {
+        let Some(l) = self.loops.checked_sub(1) else {
+            return false;
+        };
+        let Some(open) = self.open.get(l) else {
+            return false;
+        };
+        if self.depth != open.ifs || v >= V_ONE {
+            return false;
+        }
+        let end = match self.code.get(open.at) {
+            Some(d) => d.jump as usize,
+            None => return false,
+        };
+        written_first(self.code.get(open.at + 1..end).unwrap_or(&[]), v)
+            && self.read_from(end + 1, open.ifs + l, v) == DEAD
+    }
 }

@@ -390,28 +390,47 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// Instructions from the current one to the next that reads `v` (`fresh`: `v` was written
     /// by the current instruction, so its own touches are past).
     fn next_read(&self, v: Val, fresh: bool) -> usize {
-        let start = self.pc + fresh as usize;
+        self.read_from(self.pc + fresh as usize, self.depth + self.loops, v)
+    }
+
+    /// [`Self::next_read`] from instruction `start` inside `depth` open IFs and loops.
+    ///
+    /// A write inside an IF or loop (a blend) keeps the old value in the lanes off the mask:
+    /// it counts as a read when something may read those lanes later, which is any read
+    /// after it but those in its own region (before its IF's ELSE or ENDIF or its loop's
+    /// ENDLOOP: only lanes it wrote run there).
+    fn read_from(&self, start: usize, depth: usize, v: Val) -> usize {
         let from = self.code.get(start..).unwrap_or(&[]);
-        let mut depth = self.depth + self.loops;
+        let mut depth = depth;
+        // The first blended write, and the depth of the region its lanes cover.
+        let mut pending: Option<usize> = None;
+        let mut cover: Option<usize> = None;
         for (i, d) in from.iter().take(LOOKAHEAD).enumerate() {
             match touch(d, v) {
-                // A write inside an IF blends with the old value: a read.
-                Touch::Read => return i,
-                Touch::Write if depth > 0 => return i,
+                Touch::Read if cover.is_some() => {}
+                Touch::Read => return pending.unwrap_or(i),
+                Touch::Write if depth > 0 => {
+                    pending = pending.or(Some(i));
+                    cover = cover.or(Some(depth));
+                }
                 Touch::Write => return DEAD,
                 Touch::No => {}
             }
             match d.op {
                 Op::If | Op::Loop => depth += 1,
+                Op::Else if cover == Some(depth) => cover = None,
                 Op::Endif => depth = depth.saturating_sub(1),
                 Op::EndLoop => {
                     // Leaving a loop the scan began in: the body runs again first.
                     if flow::read_round(self.code, d, start, v) {
-                        return i;
+                        return pending.unwrap_or(i);
                     }
                     depth = depth.saturating_sub(1);
                 }
                 _ => {}
+            }
+            if cover.is_some_and(|c| c > depth) {
+                cover = None;
             }
         }
         if from.len() > LOOKAHEAD {
@@ -501,7 +520,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// inside an IF the lanes off the current mask keep `v`'s old value (as the interpreter's
     /// masked writes do).
     fn set(&mut self, v: Val, y: Y) -> Result<(), JitError> {
-        if self.masked() {
+        if self.masked() && !self.iteration_local(v) {
             let old = self.get(v)?;
             self.e.blendv(y, old, y, YM)?;
         }
