@@ -594,7 +594,11 @@ fn random_if_nests_match_interpreter() {
 
 #[test]
 fn zz_dump_fractal() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/shc/benches/scenes/p2_fractal.frag")).unwrap();
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tools/shc/benches/scenes/p2_fractal.frag"
+    ))
+    .unwrap();
     let m = compile(Stage::Fragment, &src);
     let exe = Executable::new(&m, None).unwrap();
     let mut buf = vec![0u8; 1 << 20];

@@ -21,10 +21,10 @@
 //! zeroes are stored as zeros at the first LOOP (a zero materialised inside the body would be
 //! re-zeroed by each iteration).
 use super::enc::{Base, Enc, EncError, Ps, Y};
-use super::{mask_slot, Gen, JitError, DEAD, LOOP_SLOTS, MASK_ALIVE, MASK_SPENT, V_ONE, YM};
+use super::{mask_slot, val, Gen, JitError, DEAD, LOOP_SLOTS, MASK_ALIVE, MASK_SPENT, V_ONE, YM};
 use crate::back::exec::{DInst, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP};
 use crate::ir::Op;
-use crate::limits::{LOOP_DEPTH_MAX, P2_LOOP_BUDGET};
+use crate::limits::LOOP_DEPTH_MAX;
 
 /// Condition codes of the jumps (the second byte of `0F 8x rel32`).
 #[derive(Clone, Copy)]
@@ -57,6 +57,8 @@ pub(super) struct OpenLoop {
     ifs: usize,
     head: usize,
     skip: usize,
+    /// The body has an ENDIF, which reads `LM` (else `LM` is not kept).
+    lm: bool,
     bound: u32,
     budgeted: bool,
 }
@@ -197,7 +199,7 @@ impl Gen<'_, '_> {
         let e = &mut self.e;
         let at = mask_slot(MASK_SPENT);
         e.load(s, Base::Frame, at)?;
-        e.splat(k, P2_LOOP_BUDGET)?;
+        e.broadcast(k, Base::Frame, super::konst(super::K_BUDGET))?;
         e.int0f(0x66, k, k, s)?; // vpcmpgtd: budget > spent
         e.op_reg(Ps::And, go, k, m)?;
         e.int0f(0xFA, s, s, go)?; // vpsubd: spent += 1 where going
@@ -209,8 +211,9 @@ impl Gen<'_, '_> {
     fn leave(&mut self, gone: Y, running: bool) -> Result<(), JitError> {
         let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
         let t = self.alloc()?;
+        let lm = self.open.get(l).is_some_and(|o| o.lm);
         for kind in [RUNNING, LM] {
-            if kind == RUNNING && !running {
+            if kind == RUNNING && !running || kind == LM && !lm {
                 continue;
             }
             let off = loop_slot(l, kind);
@@ -236,8 +239,13 @@ impl Gen<'_, '_> {
                 let run = if budgeted { self.spend(YM)? } else { YM };
                 self.e.ptest(run, run)?;
                 let skip = self.e.jcc_fwd(Cc::Z)?;
+                let end = (d.jump as usize).min(self.code.len());
+                let body = self.code.get(self.pc..end).unwrap_or(&[]);
+                let lm = body.iter().any(|d| d.op == Op::Endif);
                 self.e.store(Base::Frame, loop_slot(l, RUNNING), run)?;
-                self.e.store(Base::Frame, loop_slot(l, LM), run)?;
+                if lm {
+                    self.e.store(Base::Frame, loop_slot(l, LM), run)?;
+                }
                 if run != YM {
                     self.e.mov(YM, run)?;
                 }
@@ -248,6 +256,7 @@ impl Gen<'_, '_> {
                     ifs: self.depth,
                     head: self.e.len(),
                     skip,
+                    lm,
                     bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
                     budgeted,
                 };
@@ -277,7 +286,9 @@ impl Gen<'_, '_> {
                 self.e.ptest(next, next)?;
                 let done = self.e.jcc_fwd(Cc::Z)?;
                 self.e.mov(YM, next)?;
-                self.e.store(Base::Frame, loop_slot(l, LM), next)?;
+                if open.lm {
+                    self.e.store(Base::Frame, loop_slot(l, LM), next)?;
+                }
                 self.e.jmp_back(open.head)?;
                 for at in [open.skip, at_bound, done] {
                     self.e.land(at)?;
@@ -296,6 +307,35 @@ impl Gen<'_, '_> {
             Op::Break if d.y == 0 => {
                 self.leave(YM, true)?;
                 self.e.op_reg(Ps::Xor, YM, YM, YM)?;
+            }
+            Op::Break if d.y != BREAK_IF && self.dead_after(d.dst) => {
+                // The compare's value is not read: its lane mask is the exit test.
+                let (x, y) = (
+                    self.get(val(d.a as usize, 0))?,
+                    self.get(val(d.b as usize, 0))?,
+                );
+                let (m, t) = (self.alloc()?, self.alloc()?);
+                let e = &mut self.e;
+                let not = match d.y {
+                    BREAK_CMP => {
+                        e.cmp_reg(m, x, y, super::cmp_pred(d.x))?;
+                        false
+                    }
+                    BREAK_ICMP => e.icmp_mask(d.x, m, x, y)?,
+                    _ => {
+                        e.broadcast(t, Base::Frame, super::konst(super::K_SIGN))?;
+                        e.int0f(0xEF, m, x, t)?;
+                        e.int0f(0xEF, t, y, t)?;
+                        e.icmp_mask(d.x, m, m, t)?
+                    }
+                };
+                if not {
+                    e.andn(m, m, YM)?;
+                } else {
+                    e.op_reg(Ps::And, m, m, YM)?;
+                }
+                self.leave(m, true)?;
+                self.e.andn(YM, m, YM)?;
             }
             Op::Break => {
                 // `[c = a CMP b;] IF c; BREAK; ENDIF`: the compare is written as its op writes
@@ -319,7 +359,7 @@ impl Gen<'_, '_> {
                     }
                     _ => return Err(JitError::Unsupported(d.op)),
                 };
-                let cy = self.get(super::val(c as usize, 0))?;
+                let cy = self.get(val(c as usize, 0))?;
                 let (z, gone) = (self.alloc()?, self.alloc()?);
                 self.e.op_reg(Ps::Xor, z, z, z)?;
                 self.e.cmp_reg(gone, cy, z, 0x04)?; // NEQ_UQ
@@ -330,6 +370,11 @@ impl Gen<'_, '_> {
             op => return Err(JitError::Unsupported(op)),
         }
         Ok(())
+    }
+
+    /// Whether component 0 of register `r`, written by the current instruction, is not read.
+    fn dead_after(&self, r: u8) -> bool {
+        self.read_from(self.pc + 1, self.depth + self.loops, val(r as usize, 0)) == DEAD
     }
 
     /// Whether a write must blend under [`YM`]: inside an IF or a loop.

@@ -49,6 +49,21 @@ impl Enc<'_> {
         self.byte(imm)
     }
 
+    /// `r` = the lanes where signed `x CMP y` (code `code`) holds, or (when it returns true)
+    /// where it does not: VPCMPEQD / VPCMPGTD.
+    pub fn icmp_mask(&mut self, code: u8, r: Y, x: Y, y: Y) -> Result<bool, EncError> {
+        let (p, q, opc, not) = match CmpCode::from_i16(code as i16).unwrap_or(CmpCode::Eq) {
+            CmpCode::Eq => (x, y, 0x76, false),
+            CmpCode::Ne => (x, y, 0x76, true),
+            CmpCode::Gt => (x, y, 0x66, false),
+            CmpCode::Lt => (y, x, 0x66, false),
+            CmpCode::Ge => (y, x, 0x66, true),
+            CmpCode::Le => (x, y, 0x66, true),
+        };
+        self.int0f(opc, r, p, q)?;
+        Ok(not)
+    }
+
     /// `vroundps d, s, mode` (VEX.256.66.0F3A 08 /r ib).
     pub fn round(&mut self, d: Y, s: Y, mode: u8) -> Result<(), EncError> {
         self.vex(d.0, 0, s.0, 3, 1)?;
@@ -199,16 +214,7 @@ impl Gen<'_, '_> {
                         (x, y)
                     };
                     // The true lanes' mask (or its complement, `not`), ANDed with 1.0.
-                    let (p, q, opc, not) =
-                        match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
-                            CmpCode::Eq => (x, y, 0x76, false),
-                            CmpCode::Ne => (x, y, 0x76, true),
-                            CmpCode::Gt => (x, y, 0x66, false),
-                            CmpCode::Lt => (y, x, 0x66, false),
-                            CmpCode::Ge => (y, x, 0x66, true),
-                            CmpCode::Le => (x, y, 0x66, true),
-                        };
-                    e.int0f(opc, r, p, q)?;
+                    let not = e.icmp_mask(d.x, r, x, y)?;
                     if not {
                         e.andn(r, r, one)?;
                     } else {

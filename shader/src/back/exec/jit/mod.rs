@@ -165,6 +165,10 @@ const K_HALF: usize = 14;
 const K_I1: usize = 15;
 const K_I2: usize = 16;
 const K_TMAX: usize = 17;
+/// The per-invocation loop budget (an integer), for `flow`'s spending.
+const K_BUDGET: usize = 18;
+/// The sign bit (unsigned compares flip it).
+const K_SIGN: usize = 19;
 const K_COUNT: usize = 24;
 
 impl Default for Frame {
@@ -188,6 +192,8 @@ impl Frame {
         consts[K_TMAX] = super::math::TRIG_MAX.to_bits();
         consts[K_I1] = 1;
         consts[K_I2] = 2;
+        consts[K_BUDGET] = crate::limits::P2_LOOP_BUDGET;
+        consts[K_SIGN] = 0x8000_0000;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
             masks: [[0; JIT_LANES]; MASK_SLOTS],
@@ -555,6 +561,10 @@ impl<'c, 'b> Gen<'c, 'b> {
         v: Val,
         f: impl FnOnce(&mut Enc, Y) -> Result<(), EncError>,
     ) -> Result<(), JitError> {
+        // A value nothing reads is not computed.
+        if self.read_from(self.pc + 1, self.depth + self.loops, v) == DEAD {
+            return Ok(());
+        }
         let r = self.alloc()?;
         f(&mut self.e, r)?;
         self.set(v, r)
@@ -904,14 +914,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Cmp => {
-                let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
-                    CmpCode::Eq => 0x00, // EQ_OQ
-                    CmpCode::Lt => 0x01, // LT_OS
-                    CmpCode::Le => 0x02, // LE_OS
-                    CmpCode::Ne => 0x04, // NEQ_UQ: NaN != x is true
-                    CmpCode::Ge => 0x0D, // GE_OS
-                    CmpCode::Gt => 0x0E, // GT_OS
-                };
+                let pred = cmp_pred(d.x);
                 let (ya, yb) = (self.get(val(a, 0))?, self.get(val(b, 0))?);
                 let one = self.get(V_ONE)?;
                 self.def(val(dst, 0), |e, r| {
@@ -1020,6 +1023,18 @@ impl<'c, 'b> Gen<'c, 'b> {
         self.pinned = 0;
         self.fresh = 0;
         Ok(())
+    }
+}
+
+/// VCMPPS's predicate for CMP code `x` (the interpreter's `cmp_lanes`).
+fn cmp_pred(x: u8) -> u8 {
+    match CmpCode::from_i16(x as i16).unwrap_or(CmpCode::Eq) {
+        CmpCode::Eq => 0x00, // EQ_OQ
+        CmpCode::Lt => 0x01, // LT_OS
+        CmpCode::Le => 0x02, // LE_OS
+        CmpCode::Ne => 0x04, // NEQ_UQ: NaN != x is true
+        CmpCode::Ge => 0x0D, // GE_OS
+        CmpCode::Gt => 0x0E, // GT_OS
     }
 }
 
