@@ -24,7 +24,7 @@ use super::enc::{Base, Enc, EncError, Ps, Y};
 use super::{mask_slot, val, Gen, JitError, DEAD, LOOP_SLOTS, MASK_ALIVE, MASK_SPENT, V_ONE, YM};
 use crate::back::exec::{DInst, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP};
 use crate::ir::Op;
-use crate::limits::LOOP_DEPTH_MAX;
+use crate::limits::{LOOP_DEPTH_MAX, P2_LOOP_BUDGET};
 
 /// Condition codes of the jumps (the second byte of `0F 8x rel32`).
 #[derive(Clone, Copy)]
@@ -59,8 +59,12 @@ pub(super) struct OpenLoop {
     skip: usize,
     /// The body has an ENDIF, which reads `LM` (else `LM` is not kept).
     lm: bool,
+    /// `RUNNING` is kept in its slot: the body has an ENDIF or a CONTINUE (else `RUNNING` is
+    /// the current mask at every BREAK and at the ENDLOOP).
+    tracked: bool,
+    /// Iterations spend the per-lane budget ([`per_lane_budget`]; else the budget is a bound).
+    spends: bool,
     bound: u32,
-    budgeted: bool,
 }
 
 impl Enc<'_> {
@@ -211,9 +215,9 @@ impl Gen<'_, '_> {
     fn leave(&mut self, gone: Y, running: bool) -> Result<(), JitError> {
         let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
         let t = self.alloc()?;
-        let lm = self.open.get(l).is_some_and(|o| o.lm);
+        let (lm, tracked) = self.open.get(l).map_or((true, true), |o| (o.lm, o.tracked));
         for kind in [RUNNING, LM] {
-            if kind == RUNNING && !running || kind == LM && !lm {
+            if kind == RUNNING && !(running && tracked) || kind == LM && !lm {
                 continue;
             }
             let off = loop_slot(l, kind);
@@ -233,16 +237,27 @@ impl Gen<'_, '_> {
                     return Err(JitError::Flow);
                 }
                 let budgeted = d.y != 0;
+                let spends = budgeted && per_lane_budget(self.code);
+                let mut bound = u32::from_le_bytes([d.dst, d.a, d.b, d.x]);
+                if budgeted && !spends {
+                    // Every lane enters with nothing spent and spends one per iteration
+                    // started: the lanes still running at the ENDLOOP after iteration c have
+                    // spent c, and go on while c < the budget.
+                    bound = bound.min(P2_LOOP_BUDGET);
+                }
                 self.sync()?;
                 self.store_zeros()?;
                 self.e.store(Base::Frame, loop_slot(l, CUR), YM)?;
-                let run = if budgeted { self.spend(YM)? } else { YM };
+                let run = if spends { self.spend(YM)? } else { YM };
                 self.e.ptest(run, run)?;
                 let skip = self.e.jcc_fwd(Cc::Z)?;
                 let end = (d.jump as usize).min(self.code.len());
                 let body = self.code.get(self.pc..end).unwrap_or(&[]);
                 let lm = body.iter().any(|d| d.op == Op::Endif);
-                self.e.store(Base::Frame, loop_slot(l, RUNNING), run)?;
+                let tracked = lm || body.iter().any(|d| d.op == Op::Continue);
+                if tracked {
+                    self.e.store(Base::Frame, loop_slot(l, RUNNING), run)?;
+                }
                 if lm {
                     self.e.store(Base::Frame, loop_slot(l, LM), run)?;
                 }
@@ -257,8 +272,9 @@ impl Gen<'_, '_> {
                     head: self.e.len(),
                     skip,
                     lm,
-                    bound: u32::from_le_bytes([d.dst, d.a, d.b, d.x]),
-                    budgeted,
+                    tracked,
+                    spends,
+                    bound,
                 };
                 self.loops = l + 1;
             }
@@ -270,22 +286,33 @@ impl Gen<'_, '_> {
                 self.e.word_inc(count)?;
                 self.e.word_cmp(count, open.bound)?;
                 let at_bound = self.e.jcc_fwd(Cc::Ae)?;
-                let t = self.alloc()?;
-                self.e.load(t, Base::Frame, loop_slot(l, RUNNING))?;
-                if self.discards {
-                    self.e
-                        .op_mem(Ps::And, t, t, Base::Frame, mask_slot(MASK_ALIVE))?;
-                }
-                let next = if open.budgeted {
-                    let go = self.spend(t)?;
-                    self.e.store(Base::Frame, loop_slot(l, RUNNING), go)?;
+                // RUNNING & alive (the current mask when RUNNING is not kept: it is inside
+                // the live lanes).
+                let running = if open.tracked {
+                    let t = self.alloc()?;
+                    self.e.load(t, Base::Frame, loop_slot(l, RUNNING))?;
+                    if self.discards {
+                        self.e
+                            .op_mem(Ps::And, t, t, Base::Frame, mask_slot(MASK_ALIVE))?;
+                    }
+                    t
+                } else {
+                    YM
+                };
+                let next = if open.spends {
+                    let go = self.spend(running)?;
+                    if open.tracked {
+                        self.e.store(Base::Frame, loop_slot(l, RUNNING), go)?;
+                    }
                     go
                 } else {
-                    t
+                    running
                 };
                 self.e.ptest(next, next)?;
                 let done = self.e.jcc_fwd(Cc::Z)?;
-                self.e.mov(YM, next)?;
+                if next != YM {
+                    self.e.mov(YM, next)?;
+                }
                 if open.lm {
                     self.e.store(Base::Frame, loop_slot(l, LM), next)?;
                 }
@@ -399,6 +426,27 @@ impl Gen<'_, '_> {
         self.pinned = 0;
         Ok(())
     }
+}
+
+/// Whether the budgeted loops of `code` need the per-lane counts of iterations spent: more
+/// than one budgeted loop, or one inside another loop (else every lane enters the one
+/// budgeted loop with nothing spent, and the budget is a bound on its iterations).
+pub(super) fn per_lane_budget(code: &[DInst]) -> bool {
+    let (mut depth, mut budgeted, mut nested) = (0usize, 0usize, false);
+    for d in code {
+        match d.op {
+            Op::Loop => {
+                if d.y != 0 {
+                    budgeted += 1;
+                    nested |= depth > 0;
+                }
+                depth += 1;
+            }
+            Op::EndLoop => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    budgeted > 1 || nested
 }
 
 /// Whether ENDLOOP at `end` closes a loop the scan from `start` began inside, and the body

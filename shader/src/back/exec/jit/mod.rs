@@ -1190,7 +1190,7 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         // inactive ones hold anything, as in the interpreter.
         g.e.cmp_reg(YM, YM, YM, 0x0F)?;
     }
-    if code.iter().any(|d| d.op == Op::Loop && d.y != 0) {
+    if flow::per_lane_budget(code) {
         g.reset_budget()?;
     }
     // Temps that may be read before written start at zero, as in the interpreter.
