@@ -35,6 +35,10 @@ pub enum Cc {
     Z = 0x84,
 }
 
+/// Values kept in YMMs across an innermost loop (the others stay for the body's ops, none of
+/// which needs more than 8 at once).
+pub(super) const RESIDENT_MAX: usize = 7;
+
 /// Slot kinds of one loop level (see the module header).
 const CUR: usize = 0;
 const RUNNING: usize = 1;
@@ -160,6 +164,9 @@ impl Gen<'_, '_> {
     /// YMM holding one.
     pub(super) fn sync(&mut self) -> Result<(), JitError> {
         for y in 0..self.ny {
+            if self.resident & (1 << y) != 0 {
+                continue;
+            }
             if let Some(v) = self.holder[y] {
                 if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
                     self.e.store(Base::Frame, super::home(v), Y(y as u8))?;
@@ -247,6 +254,7 @@ impl Gen<'_, '_> {
                 }
                 self.sync()?;
                 self.store_zeros()?;
+                self.keep_resident(d)?;
                 self.e.store(Base::Frame, loop_slot(l, CUR), YM)?;
                 let run = if spends { self.spend(YM)? } else { YM };
                 self.e.ptest(run, run)?;
@@ -325,6 +333,14 @@ impl Gen<'_, '_> {
                     self.e
                         .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
                 }
+                // The resident values stay where they are, dirty (the body may have written
+                // them).
+                for y in 0..self.ny {
+                    if self.resident & (1 << y) != 0 {
+                        self.dirty[y] = true;
+                    }
+                }
+                self.resident = 0;
                 self.loops = l;
             }
             Op::Continue => {
@@ -397,6 +413,83 @@ impl Gen<'_, '_> {
             op => return Err(JitError::Unsupported(op)),
         }
         Ok(())
+    }
+
+    /// At an innermost LOOP (after [`Self::sync`]): the values its body reads most that are
+    /// carried round the loop or never written in it (up to [`RESIDENT_MAX`]) are loaded into
+    /// YMMs that hold them until the ENDLOOP ([`Gen::resident`]). Not for bodies with a
+    /// call-out (it clobbers every YMM) or an op that needs many YMMs.
+    fn keep_resident(&mut self, d: &DInst) -> Result<(), JitError> {
+        let end = (d.jump as usize).min(self.code.len());
+        let body = self.code.get(self.pc + 1..end).unwrap_or(&[]);
+        let heavy = |d: &DInst| {
+            matches!(
+                d.op,
+                Op::Loop
+                    | Op::Pow
+                    | Op::Sin
+                    | Op::Cos
+                    | Op::MulMV
+                    | Op::LoadIdx
+                    | Op::LoadLane
+                    | Op::IDiv
+                    | Op::UDiv
+                    | Op::IMod
+                    | Op::UMod
+            )
+        };
+        if body.iter().any(heavy) {
+            return Ok(());
+        }
+        // (reads in the body, value), the most read first.
+        let mut best = [(0usize, 0usize); RESIDENT_MAX];
+        for v in 0..super::NVALS {
+            let reads = body
+                .iter()
+                .filter(|d| super::touch(d, v) == super::Touch::Read)
+                .count();
+            if reads == 0 || written_first(body, v) {
+                continue;
+            }
+            if let Some(k) = best.iter().position(|b| b.0 < reads) {
+                best.copy_within(k..RESIDENT_MAX - 1, k + 1);
+                best[k] = (reads, v);
+            }
+        }
+        for &(reads, v) in best.iter().take(self.resident_max) {
+            if reads > 0 {
+                let y = self.get(v)?;
+                self.resident |= 1 << y.0;
+            }
+        }
+        self.pinned = 0;
+        Ok(())
+    }
+
+    /// [`Gen::set`] of a resident value: the new value (`y`) lands in its YMM, blended under
+    /// [`YM`] when `blend`. False when `v` is not resident.
+    pub(super) fn set_resident(
+        &mut self,
+        v: super::Val,
+        y: Y,
+        blend: bool,
+    ) -> Result<bool, JitError> {
+        let Some(&at) = self.loc.get(v) else {
+            return Ok(false);
+        };
+        if at == super::NONE || self.resident & (1 << at) == 0 {
+            return Ok(false);
+        }
+        let r = Y(at);
+        if blend {
+            self.e.blendv(r, r, y, YM)?;
+        } else if r != y {
+            self.e.mov(r, y)?;
+        }
+        self.dirty[at as usize] = true;
+        self.zero[v] = false;
+        self.fresh |= 1 << at;
+        Ok(true)
     }
 
     /// Whether component 0 of register `r`, written by the current instruction, is not read.

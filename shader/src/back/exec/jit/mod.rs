@@ -390,6 +390,10 @@ struct Gen<'c, 'b> {
     /// Open loops at the current instruction, and their heads (`flow`).
     loops: usize,
     open: [flow::OpenLoop; LOOP_DEPTH_MAX + 1],
+    /// YMMs holding a value for the whole of the current (innermost) loop (`flow`): never
+    /// evicted, and the value's writes land in them.
+    resident: u16,
+    resident_max: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -451,7 +455,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     fn alloc(&mut self) -> Result<Y, JitError> {
         let mut best: Option<(usize, bool, usize)> = None;
         for y in 0..self.ny {
-            if self.pinned & (1 << y) != 0 {
+            if (self.pinned | self.resident) & (1 << y) != 0 {
                 continue;
             }
             let Some(v) = self.holder[y] else {
@@ -467,6 +471,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 best = Some(key);
             }
         }
+        // No YMM left (Unsupported(Nop): `compile` tries again with fewer held across loops).
         let (dist, _, y) = best.ok_or(JitError::Unsupported(Op::Nop))?;
         if let Some(v) = self.holder[y] {
             if self.dirty[y] && dist != DEAD && v < V_ONE {
@@ -526,7 +531,11 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// inside an IF the lanes off the current mask keep `v`'s old value (as the interpreter's
     /// masked writes do).
     fn set(&mut self, v: Val, y: Y) -> Result<(), JitError> {
-        if self.masked() && !self.iteration_local(v) {
+        let blend = self.masked() && !self.iteration_local(v);
+        if self.set_resident(v, y, blend)? {
+            return Ok(());
+        }
+        if blend {
             let old = self.get(v)?;
             self.e.blendv(y, old, y, YM)?;
         }
@@ -1156,6 +1165,16 @@ pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
 
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
+    // Values kept in YMMs across loops leave fewer for the ops: when some op runs out, the
+    // module is compiled again without them.
+    match compile_with(exe, buf, flow::RESIDENT_MAX) {
+        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0),
+        r => r,
+    }
+}
+
+/// [`compile`] keeping at most `resident` values in YMMs across a loop.
+fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Compiled, JitError> {
     let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
     let flow = code
         .iter()
@@ -1184,6 +1203,8 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         depth: 0,
         loops: 0,
         open: [flow::OpenLoop::default(); LOOP_DEPTH_MAX + 1],
+        resident: 0,
+        resident_max: resident,
     };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
