@@ -405,6 +405,10 @@ fn loops_match_interpreter() {
         "vec4 t = a; for (int i = 0; i < 9; i++) { t += b; if (t.x > u.x) discard; if (t.y > 5.0) { c = t; return; } } c = -t;",
         // Integers: counters, index math, a dynamically indexed local array.
         "vec3 p[4] = vec3[4](vec3(0.1, 0.2, 0.3), vec3(1.0, 2.0, 3.0), vec3(-1.0), vec3(9.0, 8.0, 7.0)); float t = a.x * 3.0; int k = int(t); c = vec4(mix(p[k], p[k + 1], fract(t)), 1.0);",
+        // A temp read before any write (the interpreter zeroes it per dispatch) carried
+        // round a loop, and an unsigned counter (UCMP exit tests).
+        "vec4 s; for (int i = 0; i < 5; i++) { s.x += a.x; s.y = s.x * b.y; } c = s;",
+        "uint n = 0u; for (uint i = 0u; i < uint(abs(u.x) * 9.0); i++) { n += 2u; if (float(n) > abs(b.x) * 6.0) break; } c = vec4(float(n));",
         "float s = 0.0; for (int i = 0; i < 20; i++) { s += floor(a.x * float(i)) + ceil(b.y) + trunc(b.z) + roundEven(a.w); if (s > 50.0) break; } c = vec4(s, fract(s), fract(a.y), floor(b.x));",
     ]
     .iter()
@@ -426,12 +430,13 @@ fn loops_at_the_budget_match_interpreter() {
     for (k, body) in [
         "int n = 0; while (a.x < 1e30) { n++; } c = vec4(float(n));",
         "int n = 0; while (true) { n++; if (n > int(u.x * 70000.0)) break; } c = vec4(float(n));",
+        "int n = 0; int m = 0; for (int i = 0; i < 1000 + int(u.y * 0.0); i++) { for (int j = 0; j < 1000 + int(u.z * 0.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
         "int n = 0; int m = 0; for (int i = 0; i < int(u.y * 300.0); i++) { for (int j = 0; j < int(u.z * 400.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
     ]
     .iter()
     .enumerate()
     {
-        check_bails(&frag2(body), 6, 400 + k as u64, &mut bails);
+        check_bails(&frag2(body), 12, 400 + k as u64, &mut bails);
     }
 }
 
@@ -570,6 +575,72 @@ fn random_nest(r: &mut Rng, depth: u32, discards: bool, out: &mut String) {
     }
 }
 
+/// A random block for [`random_loops_match_interpreter`]: statements, IF/ELSE nests and loops
+/// (constant, uniform and data-dependent bounds) with BREAK / CONTINUE under random conditions,
+/// to `depth` more levels; `inside` tells whether a loop is open (BREAK allowed).
+fn random_loop_nest(r: &mut Rng, depth: u32, inside: bool, out: &mut String) {
+    for _ in 0..1 + r.next() % 3 {
+        match r.next() % 10 {
+            0..=2 if depth > 0 => {
+                const BOUND: [&str; 4] = [
+                    "4",
+                    "int(abs(u.z) * 5.0)",
+                    "7",
+                    "int(clamp(a.w * 3.0, -1.0, 9.0))",
+                ];
+                let b = BOUND[r.next() as usize % BOUND.len()];
+                out.push_str(&format!(
+                    "for (int i{depth} = 0; i{depth} < {b}; i{depth}++) {{ "
+                ));
+                random_loop_nest(r, depth - 1, true, out);
+                out.push_str("} ");
+            }
+            3 if depth > 0 => {
+                out.push_str(&format!("if ({}) {{ ", random_cond(r)));
+                random_loop_nest(r, depth - 1, inside, out);
+                out.push('}');
+                if r.next().is_multiple_of(2) {
+                    out.push_str(" else { ");
+                    random_loop_nest(r, depth - 1, inside, out);
+                    out.push('}');
+                }
+                out.push(' ');
+            }
+            4 if inside => out.push_str(&format!("if ({}) break; ", random_cond(r))),
+            5 if inside && r.next().is_multiple_of(2) => {
+                out.push_str(&format!("if ({}) continue; ", random_cond(r)))
+            }
+            6 if r.next().is_multiple_of(4) => out.push_str("if (t0.z > 3.0) discard; "),
+            _ => {
+                out.push_str(random_stmt(r));
+                out.push(' ');
+            }
+        }
+    }
+}
+
+/// Random structured programs with loops (up to 4 levels of loops and IFs), bit for bit
+/// against the interpreter under random active masks.
+#[test]
+fn random_loops_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let mut r = Rng(0x1009_5EED);
+    let mut bails = 0;
+    for k in 0..40u64 {
+        let mut body = String::from("vec4 t0 = a; vec4 t1 = b; c = a; ");
+        random_loop_nest(&mut r, 1 + (k % 4) as u32, false, &mut body);
+        body.push_str("c = c + t0 - t1;");
+        let m = frag2(&body);
+        let exe = Executable::new(&m, None).expect("verifies");
+        if let Err(e) = Code::new(&exe) {
+            panic!("not compiled: {e:?}\n{body}");
+        }
+        check_bails(&m, 30, 600 + k, &mut bails);
+    }
+}
+
 /// Random IF/ELSE nests (up to 5 deep) with and without DISCARD, bit for bit against the
 /// interpreter under random active masks.
 #[test]
@@ -590,19 +661,4 @@ fn random_if_nests_match_interpreter() {
         }
         check_bails(&m, 40, 200 + k, &mut bails);
     }
-}
-
-#[test]
-fn zz_dump_fractal() {
-    let src = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tools/shc/benches/scenes/p2_fractal.frag"
-    ))
-    .unwrap();
-    let m = compile(Stage::Fragment, &src);
-    let exe = Executable::new(&m, None).unwrap();
-    let mut buf = vec![0u8; 1 << 20];
-    let c = shader::back::exec::jit::compile(&exe, &mut buf).unwrap();
-    std::fs::write("/tmp/fractal.bin", &buf[..c.len]).unwrap();
-    eprintln!("len {} spills {}", c.len, c.spills);
 }
