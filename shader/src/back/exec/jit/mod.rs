@@ -32,7 +32,12 @@
 //! clears the current lanes from the live-lane slot there, which [`Executable::run_compiled`]
 //! reads back as the lanes it returns.
 //!
-//! Coverage: IF/ELSE/ENDIF, DISCARD and straight-line code (no loops) of CONST, MOV, SWZ, SETLANE,
+//! Loops ([`flow`]) run the same way with the interpreter's loop masks and budget in frame
+//! slots and one backward jump per loop; integers, rounding ops and LOAD_IDX / LOAD_LANE are
+//! in [`ints`].
+//!
+//! Coverage: IF/ELSE/ENDIF, DISCARD, loops, the integer ops (IDIV family by call-out), FLOOR,
+//! CEIL, TRUNC, ROUND_EVEN, FRACT, LOAD_IDX (up to 7 elements), LOAD_LANE, CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
@@ -219,8 +224,7 @@ impl Frame {
 pub enum JitError {
     /// An op (or a form of one) this round does not compile.
     Unsupported(Op),
-    /// Loops (LOOP, BREAK, CONTINUE, ENDLOOP, the fused conditional BREAK): not compiled this
-    /// round; also an IF nest the decoder would not make (unbalanced, too deep).
+    /// An IF or loop nest the decoder would not make (unbalanced, too deep).
     Flow,
     /// The code buffer is too small.
     Full,
@@ -1112,7 +1116,7 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
     );
 }
 
-/// Whether the lowering handles `d` (the ops of the module header; loops are not).
+/// Whether the lowering handles `d` (the ops of the module header).
 fn lowered(d: &DInst) -> bool {
     match d.op {
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
