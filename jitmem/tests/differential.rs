@@ -379,6 +379,14 @@ fn trig_inline_matches_interpreter() {
     );
 }
 
+/// [`check_bails`] of each profile-2 fragment body for `rounds`, seeds from `seed`.
+fn check_p2_bodies(bodies: &[&str], rounds: u32, seed: u64) {
+    let mut bails = 0;
+    for (k, body) in bodies.iter().enumerate() {
+        check_bails(&frag2(body), rounds, seed + k as u64, &mut bails);
+    }
+}
+
 /// Loops (issue 14): divergent breaks (plain and decode's fused conditional forms), CONTINUE,
 /// nested loops, loops inside IFs and IFs inside loops, DISCARD and early returns inside loops,
 /// loops that run into their budget, all compiled and bit for bit against the interpreter.
@@ -387,8 +395,7 @@ fn loops_match_interpreter() {
     if !have_avx2() {
         return;
     }
-    let mut bails = 0;
-    for (k, body) in [
+    let bodies = [
         "vec4 t = a; for (int i = 0; i < 40; i++) { t = t * u + b; } c = t;",
         "vec4 t = a; for (int i = 0; i < 8; i++) { if (t.x > u.x) break; t = t * w; } c = t;",
         "vec4 t = a; for (int i = 0; i < 3; i++) { if (t.y < 0.0) { t.x += 1.0; } else { continue; } t.z = t.x; } c = t;",
@@ -410,12 +417,8 @@ fn loops_match_interpreter() {
         "vec4 s; for (int i = 0; i < 5; i++) { s.x += a.x; s.y = s.x * b.y; } c = s;",
         "uint n = 0u; for (uint i = 0u; i < uint(abs(u.x) * 9.0); i++) { n += 2u; if (float(n) > abs(b.x) * 6.0) break; } c = vec4(float(n));",
         "float s = 0.0; for (int i = 0; i < 20; i++) { s += floor(a.x * float(i)) + ceil(b.y) + trunc(b.z) + roundEven(a.w); if (s > 50.0) break; } c = vec4(s, fract(s), fract(a.y), floor(b.x));",
-    ]
-    .iter()
-    .enumerate()
-    {
-        check_bails(&frag2(body), 150, 300 + k as u64, &mut bails);
-    }
+    ];
+    check_p2_bodies(&bodies, 150, 300);
 }
 
 /// Loops at their budget: an unproven loop that never ends by itself runs into the profile-2
@@ -426,18 +429,13 @@ fn loops_at_the_budget_match_interpreter() {
     if !have_avx2() {
         return;
     }
-    let mut bails = 0;
-    for (k, body) in [
+    let bodies = [
         "int n = 0; while (a.x < 1e30) { n++; } c = vec4(float(n));",
         "int n = 0; while (true) { n++; if (n > int(u.x * 70000.0)) break; } c = vec4(float(n));",
         "int n = 0; int m = 0; for (int i = 0; i < 1000 + int(u.y * 0.0); i++) { for (int j = 0; j < 1000 + int(u.z * 0.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
         "int n = 0; int m = 0; for (int i = 0; i < int(u.y * 300.0); i++) { for (int j = 0; j < int(u.z * 400.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
-    ]
-    .iter()
-    .enumerate()
-    {
-        check_bails(&frag2(body), 12, 400 + k as u64, &mut bails);
-    }
+    ];
+    check_p2_bodies(&bodies, 12, 400);
 }
 
 /// Integer edge cases: INT_MIN / -1 style wraps, INT_MAX + 1, shifts by 0, 31 and 32 (counts
@@ -448,8 +446,7 @@ fn integer_edges_match_interpreter() {
     if !have_avx2() {
         return;
     }
-    let mut bails = 0;
-    for (k, body) in [
+    let bodies = [
         "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat(x + y) + intBitsToFloat(x - y) + intBitsToFloat(x * y);",
         "ivec4 x = floatBitsToInt(a); c = intBitsToFloat(ivec4(x.x + 2147483647, x.y * -1, -x.z, abs(x.w)));",
         "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat((x & y) | (x ^ ~y));",
@@ -462,12 +459,8 @@ fn integer_edges_match_interpreter() {
         "c = vec4(floatBitsToInt(a)) + vec4(floatBitsToUint(b));",
         "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat(min(x, y) + max(x, y) * sign(x));",
         "uvec4 x = floatBitsToUint(a); uvec4 y = floatBitsToUint(b); c = uintBitsToFloat(min(x, y) ^ max(x, y));",
-    ]
-    .iter()
-    .enumerate()
-    {
-        check_bails(&frag2(body), 150, 500 + k as u64, &mut bails);
-    }
+    ];
+    check_p2_bodies(&bodies, 150, 500);
 }
 
 /// IF/ELSE/ENDIF and DISCARD written out: conditions on NaN lanes (ordered compares are
