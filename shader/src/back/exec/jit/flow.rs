@@ -372,13 +372,25 @@ impl Gen<'_, '_> {
                         e.icmp_mask(d.x, m, m, t)?
                     }
                 };
-                if not {
-                    e.andn(m, m, YM)?;
+                let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
+                let open = self.open.get(l).copied().unwrap_or_default();
+                if !open.tracked && !open.lm {
+                    // Only the mask keeps the lanes: it loses the true ones (keeps the
+                    // false ones when the compare gave the complement).
+                    if not {
+                        e.op_reg(Ps::And, YM, m, YM)?;
+                    } else {
+                        e.andn(YM, m, YM)?;
+                    }
                 } else {
-                    e.op_reg(Ps::And, m, m, YM)?;
+                    if not {
+                        e.andn(m, m, YM)?;
+                    } else {
+                        e.op_reg(Ps::And, m, m, YM)?;
+                    }
+                    self.leave(m, true)?;
+                    self.e.andn(YM, m, YM)?;
                 }
-                self.leave(m, true)?;
-                self.e.andn(YM, m, YM)?;
             }
             Op::Break => {
                 // `[c = a CMP b;] IF c; BREAK; ENDIF`: the compare is written as its op writes
@@ -490,6 +502,43 @@ impl Gen<'_, '_> {
         self.zero[v] = false;
         self.fresh |= 1 << at;
         Ok(true)
+    }
+
+    /// A copy `dst = src` without an instruction: when `src` is in a YMM (not a resident one),
+    /// nothing reads it after the current instruction, and the write of `dst` needs no blend,
+    /// that YMM becomes `dst`'s. False (nothing done) otherwise.
+    pub(super) fn rename(&mut self, dst: super::Val, src: super::Val) -> bool {
+        let Some(&at) = self.loc.get(src) else {
+            return false;
+        };
+        let held = |g: &Self, v: super::Val| {
+            g.loc
+                .get(v)
+                .is_some_and(|&y| y != super::NONE && g.resident & (1 << y) != 0)
+        };
+        if dst == src
+            || src >= V_ONE
+            || dst >= V_ONE
+            || at == super::NONE
+            || held(self, src)
+            || held(self, dst)
+            || self.masked() && !self.iteration_local(dst)
+            || self.read_from(self.pc + 1, self.depth + self.loops, src) != DEAD
+        {
+            return false;
+        }
+        if let Some(&old) = self.loc.get(dst) {
+            if let Some(h) = self.holder.get_mut(old as usize) {
+                *h = None;
+            }
+        }
+        self.loc[src] = super::NONE;
+        self.loc[dst] = at;
+        self.holder[at as usize] = Some(dst);
+        self.dirty[at as usize] = true;
+        self.zero[dst] = false;
+        self.fresh |= 1 << at;
+        true
     }
 
     /// Whether component 0 of register `r`, written by the current instruction, is not read.

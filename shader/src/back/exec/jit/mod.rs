@@ -765,20 +765,24 @@ impl<'c, 'b> Gen<'c, 'b> {
             Op::Mov => {
                 if dst != a {
                     for c in 0..n {
-                        let s = self.get(val(a, c))?;
-                        self.def(val(dst, c), |e, r| e.mov(r, s))?;
+                        if !self.rename(val(dst, c), val(a, c)) {
+                            let s = self.get(val(a, c))?;
+                            self.def(val(dst, c), |e, r| e.mov(r, s))?;
+                        }
                         self.pinned = keep;
                     }
                 }
             }
             Op::Swz => {
+                // One component: its source's YMM may simply become the destination's.
+                let one = n == 1 && self.rename(val(dst, 0), val(a, d.x as usize & 3));
                 // Every source component is read before any is written (dst may be a).
                 let mut src = [Y(0); 4];
-                for (k, s) in src.iter_mut().enumerate().take(n) {
+                for (k, s) in src.iter_mut().enumerate().take(n).skip(one as usize) {
                     *s = self.get(val(a, (d.x as usize >> (2 * k)) & 3))?;
                 }
                 // The sources stay pinned until every component is written.
-                for (k, &s) in src.iter().enumerate() {
+                for (k, &s) in src.iter().enumerate().skip(one as usize) {
                     self.def(val(dst, k), |e, r| {
                         if k < n {
                             e.mov(r, s)
@@ -789,8 +793,10 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::SetLane => {
-                let s = self.get(val(a, d.y as usize))?;
-                self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
+                if !self.rename(val(dst, d.x as usize), val(a, d.y as usize)) {
+                    let s = self.get(val(a, d.y as usize))?;
+                    self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
+                }
             }
             Op::Add | Op::Sub | Op::Mul | Op::Div => {
                 let op = match d.op {
