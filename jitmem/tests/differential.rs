@@ -5,8 +5,8 @@
 //! fell back to the interpreter would prove nothing), so the test fails if one does not.
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use jitmem::{Code, Error};
-use shader::back::exec::jit::{Frame, JitError};
+use jitmem::Code;
+use shader::back::exec::jit::Frame;
 use shader::back::exec::lanes::{Mask, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::{Module, Stage};
