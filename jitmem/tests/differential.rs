@@ -5,8 +5,8 @@
 //! fell back to the interpreter would prove nothing), so the test fails if one does not.
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use jitmem::{Code, Error};
-use shader::back::exec::jit::{Frame, JitError};
+use jitmem::Code;
+use shader::back::exec::jit::Frame;
 use shader::back::exec::lanes::{Mask, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::{Module, Stage};
@@ -379,25 +379,88 @@ fn trig_inline_matches_interpreter() {
     );
 }
 
-/// Loops (and the BREAK decode fuses with `IF c; ... ENDIF`) are not compiled this round.
+/// [`check_bails`] of each profile-2 fragment body for `rounds`, seeds from `seed`.
+fn check_p2_bodies(bodies: &[&str], rounds: u32, seed: u64) {
+    let mut bails = 0;
+    for (k, body) in bodies.iter().enumerate() {
+        check_bails(&frag2(body), rounds, seed + k as u64, &mut bails);
+    }
+}
+
+/// Loops (issue 14): divergent breaks (plain and decode's fused conditional forms), CONTINUE,
+/// nested loops, loops inside IFs and IFs inside loops, DISCARD and early returns inside loops,
+/// loops that run into their budget, all compiled and bit for bit against the interpreter.
 #[test]
-fn loops_fall_back() {
+fn loops_match_interpreter() {
     if !have_avx2() {
         return;
     }
-    for body in [
+    let bodies = [
         "vec4 t = a; for (int i = 0; i < 40; i++) { t = t * u + b; } c = t;",
         "vec4 t = a; for (int i = 0; i < 8; i++) { if (t.x > u.x) break; t = t * w; } c = t;",
-        "vec4 t = a; for (int i = 0; i < 3; i++) { if (t.y < 0.0) { t.x += 1.0; } else { continue; } } c = t;",
-    ] {
-        let exe = Executable::new(&frag2(body), None).expect("verifies");
-        let r = Code::new(&exe);
-        assert!(
-            matches!(r, Err(Error::Jit(JitError::Flow))),
-            "{body}: {:?}",
-            r.err()
-        );
+        "vec4 t = a; for (int i = 0; i < 3; i++) { if (t.y < 0.0) { t.x += 1.0; } else { continue; } t.z = t.x; } c = t;",
+        // A uniform bound and a data-dependent exit (the fractal's shape).
+        "vec2 z = vec2(0.0); int n = 0; int steps = int(clamp(u.x * 8.0, -2.0, 40.0)); for (int i = 0; i < steps; i++) { z = vec2(z.x * z.x - z.y * z.y, 2.0 * z.x * z.y) + a.xy; if (dot(z, z) > 4.0) break; n++; } c = vec4(z, float(n), float(n == steps));",
+        // while / do-while, break and continue at several depths.
+        "vec4 t = a; int i = 0; while (t.x < 10.0) { t.x += abs(b.x) + 0.5; i++; if (i > 30) break; } c = t + float(i);",
+        "vec4 t = b; int i = 0; do { t = t.yzwx * 0.5 + a; i++; if (t.y > u.y) { continue; } t.w -= 1.0; } while (i < 5 && t.x < 3.0); c = t;",
+        // Nested loops with inner breaks and outer continues.
+        "vec4 t = vec4(0.0); for (int i = 0; i < 6; i++) { if (a[i % 4] > u.x) continue; for (int j = 0; j < 5; j++) { t.x += b.y; if (t.x > w.x + float(j)) break; t.y += 1.0; } t.z += 1.0; } c = t;",
+        // A loop inside an IF and an IF inside a loop, with an else.
+        "vec4 t = a; if (b.x > 0.0) { for (int i = 0; i < 7; i++) { if (t.y > 0.0) { t.y -= 1.5; } else { t.y += 0.75; t.x *= 2.0; } } } else { t = w; } c = t;",
+        // DISCARD and an early return inside a loop.
+        "vec4 t = a; for (int i = 0; i < 9; i++) { t += b; if (t.x > u.x) discard; if (t.y > 5.0) { c = t; return; } } c = -t;",
+        // Integers: counters, index math, a dynamically indexed local array.
+        "vec3 p[4] = vec3[4](vec3(0.1, 0.2, 0.3), vec3(1.0, 2.0, 3.0), vec3(-1.0), vec3(9.0, 8.0, 7.0)); float t = a.x * 3.0; int k = int(t); c = vec4(mix(p[k], p[k + 1], fract(t)), 1.0);",
+        // A temp read before any write (the interpreter zeroes it per dispatch) carried
+        // round a loop, and an unsigned counter (UCMP exit tests).
+        "vec4 s; for (int i = 0; i < 5; i++) { s.x += a.x; s.y = s.x * b.y; } c = s;",
+        "uint n = 0u; for (uint i = 0u; i < uint(abs(u.x) * 9.0); i++) { n += 2u; if (float(n) > abs(b.x) * 6.0) break; } c = vec4(float(n));",
+        "float s = 0.0; for (int i = 0; i < 20; i++) { s += floor(a.x * float(i)) + ceil(b.y) + trunc(b.z) + roundEven(a.w); if (s > 50.0) break; } c = vec4(s, fract(s), fract(a.y), floor(b.x));",
+    ];
+    check_p2_bodies(&bodies, 150, 300);
+}
+
+/// Loops at their budget: an unproven loop that never ends by itself runs into the profile-2
+/// budget (65535 iterations per invocation), per lane, nested ones included; the lanes leave
+/// as if by BREAK and the counts left in the outputs are the interpreter's.
+#[test]
+fn loops_at_the_budget_match_interpreter() {
+    if !have_avx2() {
+        return;
     }
+    let bodies = [
+        "int n = 0; while (a.x < 1e30) { n++; } c = vec4(float(n));",
+        "int n = 0; while (true) { n++; if (n > int(u.x * 70000.0)) break; } c = vec4(float(n));",
+        "int n = 0; int m = 0; for (int i = 0; i < 1000 + int(u.y * 0.0); i++) { for (int j = 0; j < 1000 + int(u.z * 0.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
+        "int n = 0; int m = 0; for (int i = 0; i < int(u.y * 300.0); i++) { for (int j = 0; j < int(u.z * 400.0); j++) { n++; } m++; } c = vec4(float(n), float(m), 0.0, 1.0);",
+    ];
+    check_p2_bodies(&bodies, 12, 400);
+}
+
+/// Integer edge cases: INT_MIN / -1 style wraps, INT_MAX + 1, shifts by 0, 31 and 32 (counts
+/// are taken mod 32), unsigned wrap and compares, and conversions of NaN, infinities and huge
+/// floats, on random bit patterns and the edges (`floatBitsToInt` reaches every pattern).
+#[test]
+fn integer_edges_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat(x + y) + intBitsToFloat(x - y) + intBitsToFloat(x * y);",
+        "ivec4 x = floatBitsToInt(a); c = intBitsToFloat(ivec4(x.x + 2147483647, x.y * -1, -x.z, abs(x.w)));",
+        "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat((x & y) | (x ^ ~y));",
+        "ivec4 x = floatBitsToInt(a); ivec4 s = ivec4(0, 31, 32, int(u.x * 40.0)); c = intBitsToFloat((x << s) ^ (x >> s));",
+        "uvec4 x = floatBitsToUint(a); uvec4 s = uvec4(0u, 31u, 32u, floatBitsToUint(b.y)); c = uintBitsToFloat((x << s) + (x >> s));",
+        "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = vec4(x.x < y.x, x.y >= y.y, x.z == y.z, x.w != y.w) + vec4(x.x > y.x, x.y <= y.y, 0.0, 0.0);",
+        "uvec4 x = floatBitsToUint(a); uvec4 y = floatBitsToUint(b); c = vec4(x.x < y.x, x.y >= y.y, x.z > y.z, x.w <= y.w);",
+        "c = intBitsToFloat(ivec4(a * 1e9)) + intBitsToFloat(ivec4(b));",
+        "c = uintBitsToFloat(uvec4(a * 1e9)) + uintBitsToFloat(uvec4(b * 3e9));",
+        "c = vec4(floatBitsToInt(a)) + vec4(floatBitsToUint(b));",
+        "ivec4 x = floatBitsToInt(a); ivec4 y = floatBitsToInt(b); c = intBitsToFloat(min(x, y) + max(x, y) * sign(x));",
+        "uvec4 x = floatBitsToUint(a); uvec4 y = floatBitsToUint(b); c = uintBitsToFloat(min(x, y) ^ max(x, y));",
+    ];
+    check_p2_bodies(&bodies, 150, 500);
 }
 
 /// IF/ELSE/ENDIF and DISCARD written out: conditions on NaN lanes (ordered compares are
@@ -502,6 +565,72 @@ fn random_nest(r: &mut Rng, depth: u32, discards: bool, out: &mut String) {
                 out.push(' ');
             }
         }
+    }
+}
+
+/// A random block for [`random_loops_match_interpreter`]: statements, IF/ELSE nests and loops
+/// (constant, uniform and data-dependent bounds) with BREAK / CONTINUE under random conditions,
+/// to `depth` more levels; `inside` tells whether a loop is open (BREAK allowed).
+fn random_loop_nest(r: &mut Rng, depth: u32, inside: bool, out: &mut String) {
+    for _ in 0..1 + r.next() % 3 {
+        match r.next() % 10 {
+            0..=2 if depth > 0 => {
+                const BOUND: [&str; 4] = [
+                    "4",
+                    "int(abs(u.z) * 5.0)",
+                    "7",
+                    "int(clamp(a.w * 3.0, -1.0, 9.0))",
+                ];
+                let b = BOUND[r.next() as usize % BOUND.len()];
+                out.push_str(&format!(
+                    "for (int i{depth} = 0; i{depth} < {b}; i{depth}++) {{ "
+                ));
+                random_loop_nest(r, depth - 1, true, out);
+                out.push_str("} ");
+            }
+            3 if depth > 0 => {
+                out.push_str(&format!("if ({}) {{ ", random_cond(r)));
+                random_loop_nest(r, depth - 1, inside, out);
+                out.push('}');
+                if r.next().is_multiple_of(2) {
+                    out.push_str(" else { ");
+                    random_loop_nest(r, depth - 1, inside, out);
+                    out.push('}');
+                }
+                out.push(' ');
+            }
+            4 if inside => out.push_str(&format!("if ({}) break; ", random_cond(r))),
+            5 if inside && r.next().is_multiple_of(2) => {
+                out.push_str(&format!("if ({}) continue; ", random_cond(r)))
+            }
+            6 if r.next().is_multiple_of(4) => out.push_str("if (t0.z > 3.0) discard; "),
+            _ => {
+                out.push_str(random_stmt(r));
+                out.push(' ');
+            }
+        }
+    }
+}
+
+/// Random structured programs with loops (up to 4 levels of loops and IFs), bit for bit
+/// against the interpreter under random active masks.
+#[test]
+fn random_loops_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let mut r = Rng(0x1009_5EED);
+    let mut bails = 0;
+    for k in 0..40u64 {
+        let mut body = String::from("vec4 t0 = a; vec4 t1 = b; c = a; ");
+        random_loop_nest(&mut r, 1 + (k % 4) as u32, false, &mut body);
+        body.push_str("c = c + t0 - t1;");
+        let m = frag2(&body);
+        let exe = Executable::new(&m, None).expect("verifies");
+        if let Err(e) = Code::new(&exe) {
+            panic!("not compiled: {e:?}\n{body}");
+        }
+        check_bails(&m, 30, 600 + k, &mut bails);
     }
 }
 

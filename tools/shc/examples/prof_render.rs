@@ -1,6 +1,7 @@
 //! Profiling driver (not a test): renders one bench scene N times on one thread, for
 //! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
-//! (scene: cube, fullscreen, quad or floor, the mipmapped trilinear floor). Instruction counts per frame are exact and repeatable.
+//! (scene: cube, fullscreen, quad, fractal (the p2 64-step fractal) or floor, the mipmapped
+//! trilinear floor). Instruction counts per frame are exact and repeatable.
 //! Stages run through the compiled form where they compile (`SHADER_JIT=0`: the interpreter).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
@@ -34,6 +35,11 @@ fn run() {
             "benches/scenes/textured_quad.json",
             "tests/diff/textured.vert",
             "benches/scenes/tex_quad.frag",
+        ),
+        "fractal" => (
+            "benches/scenes/p2_fractal.json",
+            "benches/scenes/p2_fractal.vert",
+            "benches/scenes/p2_fractal.frag",
         ),
         "floor" => (
             "benches/scenes/mip_floor.json",

@@ -42,13 +42,13 @@ impl Base {
 
 /// Bytes written so far into `buf`.
 pub struct Enc<'a> {
-    buf: &'a mut [u8],
-    len: usize,
+    pub(super) buf: &'a mut [u8],
+    pub(super) len: usize,
     /// Every memory operand on base `b` must lie in `[0, limits[b])` bytes (32 bytes for YMM,
     /// 4 for a scalar).
     limits: [usize; 4],
     /// Stores on base `b` must also end at or below `store_end[b]` (see [`Enc::limit_stores`]).
-    store_end: [usize; 4],
+    pub(super) store_end: [usize; 4],
 }
 
 /// A YMM register, 0..=15.
@@ -118,14 +118,14 @@ impl<'a> Enc<'a> {
         self.len
     }
 
-    fn byte(&mut self, b: u8) -> Result<(), EncError> {
+    pub(super) fn byte(&mut self, b: u8) -> Result<(), EncError> {
         let slot = self.buf.get_mut(self.len).ok_or(EncError::Full)?;
         *slot = b;
         self.len += 1;
         Ok(())
     }
 
-    fn bytes(&mut self, bs: &[u8]) -> Result<(), EncError> {
+    pub(super) fn bytes(&mut self, bs: &[u8]) -> Result<(), EncError> {
         for &b in bs {
             self.byte(b)?;
         }
@@ -134,7 +134,13 @@ impl<'a> Enc<'a> {
 
     /// ModRM `mod = 10, reg, rm = base` and the 32-bit displacement, checked against the
     /// base's region.
-    fn mem(&mut self, reg: u8, base: Base, off: usize, width: usize) -> Result<(), EncError> {
+    pub(super) fn mem(
+        &mut self,
+        reg: u8,
+        base: Base,
+        off: usize,
+        width: usize,
+    ) -> Result<(), EncError> {
         let limit = self.limits[base as usize];
         if off.checked_add(width).is_none_or(|end| end > limit) || off > i32::MAX as usize {
             return Err(EncError::OutOfFrame);
@@ -144,16 +150,29 @@ impl<'a> Enc<'a> {
     }
 
     /// ModRM `mod = 11, reg, rm`.
-    fn modrm_reg(&mut self, reg: u8, rm: u8) -> Result<(), EncError> {
+    pub(super) fn modrm_reg(&mut self, reg: u8, rm: u8) -> Result<(), EncError> {
         self.byte(0xC0 | (reg & 7) << 3 | (rm & 7))
     }
 
     /// VEX, 256 bit, W0: `r` is ModRM.reg's register, `v` VEX.vvvv's, `b` ModRM.rm's (0 for
     /// a memory operand: every base is below r8), `map` 1 = 0F, 2 = 0F38, 3 = 0F3A, `pp` the
     /// implied prefix. The two-byte form where it can encode the instruction.
-    fn vex(&mut self, r: u8, v: u8, b: u8, map: u8, pp: u8) -> Result<(), EncError> {
+    pub(super) fn vex(&mut self, r: u8, v: u8, b: u8, map: u8, pp: u8) -> Result<(), EncError> {
+        self.vex_l(r, v, b, map, pp, true)
+    }
+
+    /// [`Self::vex`] with VEX.L chosen: 256 bit (`wide`) or 128.
+    pub(super) fn vex_l(
+        &mut self,
+        r: u8,
+        v: u8,
+        b: u8,
+        map: u8,
+        pp: u8,
+        wide: bool,
+    ) -> Result<(), EncError> {
         let rbar = (!r >> 3) & 1;
-        let last = ((!v & 0xF) << 3) | 0x04 | (pp & 3);
+        let last = ((!v & 0xF) << 3) | (wide as u8) << 2 | (pp & 3);
         if map == 1 && b < 8 {
             self.bytes(&[0xC5, rbar << 7 | last])
         } else {

@@ -32,7 +32,12 @@
 //! clears the current lanes from the live-lane slot there, which [`Executable::run_compiled`]
 //! reads back as the lanes it returns.
 //!
-//! Coverage: IF/ELSE/ENDIF, DISCARD and straight-line code (no loops) of CONST, MOV, SWZ, SETLANE,
+//! Loops ([`flow`]) run the same way with the interpreter's loop masks and budget in frame
+//! slots and one backward jump per loop; integers, rounding ops and LOAD_IDX / LOAD_LANE are
+//! in [`ints`].
+//!
+//! Coverage: IF/ELSE/ENDIF, DISCARD, loops, the integer ops (IDIV family by call-out), FLOOR,
+//! CEIL, TRUNC, ROUND_EVEN, FRACT, LOAD_IDX (up to 7 elements), LOAD_LANE, CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
@@ -46,13 +51,18 @@
 //! no FMA), CMP gives 1.0 / +0.0 with the same NaN rules (ordered LT/LE/GT/GE/EQ, unordered NE).
 
 pub mod enc;
+mod flow;
+mod ints;
 
 use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
-use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
+use super::{
+    DInst, Executable, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP,
+    NOT_UNIFORM, REG_FILE, REG_MASK,
+};
 use crate::ir::{CmpCode, Op, Stage};
-use crate::limits::{IF_DEPTH_MAX, IMM_CAP, VARYING_CAP};
+use crate::limits::{IF_DEPTH_MAX, IMM_CAP, LOOP_DEPTH_MAX, VARYING_CAP};
 use core::mem::{offset_of, size_of};
 
 /// Lanes one call of generated code runs (one YMM of f32).
@@ -111,8 +121,12 @@ const _: () = assert!(
         == size_of::<[Vec4x8; REG_FILE]>() + size_of::<[[u32; JIT_LANES]; MASK_SLOTS]>()
 );
 
-/// [`Frame::masks`]: two per IF depth, then the saved current mask and the live lanes.
-pub const MASK_SLOTS: usize = 2 * (IF_DEPTH_MAX + 1) + 2;
+/// [`Frame::masks`]: two per IF depth, four per loop level (`flow`), then the lanes' spent
+/// loop budget, the saved current mask and the live lanes.
+pub const MASK_SLOTS: usize = LOOP_SLOTS + flow::PER_LOOP * (LOOP_DEPTH_MAX + 1) + 3;
+/// The first loop slot.
+const LOOP_SLOTS: usize = 2 * (IF_DEPTH_MAX + 1);
+const MASK_SPENT: usize = MASK_SLOTS - 3;
 const MASK_SAVE: usize = MASK_SLOTS - 2;
 const MASK_ALIVE: usize = MASK_SLOTS - 1;
 /// The YMM holding the current lane mask in a module with IF or DISCARD (never allocated).
@@ -156,6 +170,10 @@ const K_HALF: usize = 14;
 const K_I1: usize = 15;
 const K_I2: usize = 16;
 const K_TMAX: usize = 17;
+/// The per-invocation loop budget (an integer), for `flow`'s spending.
+const K_BUDGET: usize = 18;
+/// The sign bit (unsigned compares flip it).
+const K_SIGN: usize = 19;
 const K_COUNT: usize = 24;
 
 impl Default for Frame {
@@ -179,6 +197,8 @@ impl Frame {
         consts[K_TMAX] = super::math::TRIG_MAX.to_bits();
         consts[K_I1] = 1;
         consts[K_I2] = 2;
+        consts[K_BUDGET] = crate::limits::P2_LOOP_BUDGET;
+        consts[K_SIGN] = 0x8000_0000;
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
             masks: [[0; JIT_LANES]; MASK_SLOTS],
@@ -204,8 +224,7 @@ impl Frame {
 pub enum JitError {
     /// An op (or a form of one) this round does not compile.
     Unsupported(Op),
-    /// Loops (LOOP, BREAK, CONTINUE, ENDLOOP, the fused conditional BREAK): not compiled this
-    /// round; also an IF nest the decoder would not make (unbalanced, too deep).
+    /// An IF or loop nest the decoder would not make (unbalanced, too deep).
     Flow,
     /// The code buffer is too small.
     Full,
@@ -298,9 +317,24 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
         Op::If => v == val(a, 0),
-        _ => false,
+        Op::Break => match d.y {
+            0 => false,
+            BREAK_IF => v == val(a, 0),
+            _ => v == val(a, 0) || v == val(b, 0),
+        },
+        Op::LoadIdx => v == val(a, 0) || v < V_ONE && ints::idx_reads(d, t),
+        Op::LoadLane => v == val(a, 0) || is(b, 0, d.x as usize + 1),
+        _ => match ints::shape(d) {
+            Some((ra, rb, _)) => ra && is(a, 0, n) || rb && is(b, 0, n),
+            None => false,
+        },
     } || match v {
-        V_ONE => matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp),
+        V_ONE => {
+            matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp)
+                || d.op == Op::Break && d.y == BREAK_CMP
+                || ints::shape(d).is_some_and(|s| s.2)
+                || d.op == Op::Break && matches!(d.y, BREAK_ICMP | BREAK_UCMP)
+        }
         V_ABS => d.op == Op::Abs,
         _ => false,
     };
@@ -317,7 +351,10 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Dot | Op::Cmp => v == val(dst, 0),
         Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
         Op::LoadUni => (0..n).any(|k| v < V_ONE && t == (dst + k) & REG_MASK),
-        _ => false,
+        Op::Break => d.y >= BREAK_CMP && v == val(dst, 0),
+        Op::LoadIdx => is(dst, 0, 4),
+        Op::LoadLane => v == val(dst, 0),
+        _ => ints::shape(d).is_some() && is(dst, 0, n),
     };
     if write {
         Touch::Write
@@ -351,28 +388,63 @@ struct Gen<'c, 'b> {
     flow: bool,
     /// The module has DISCARD (ENDIF keeps only the live lanes).
     discards: bool,
-    /// Open IFs at the current instruction: writes blend under [`YM`] when not 0.
+    /// Open IFs at the current instruction (writes blend under [`YM`] when this or `loops`
+    /// is not 0).
     depth: usize,
+    /// Open loops at the current instruction, and their heads (`flow`).
+    loops: usize,
+    open: [flow::OpenLoop; LOOP_DEPTH_MAX + 1],
+    /// YMMs holding a value for the whole of the current (innermost) loop (`flow`): never
+    /// evicted, and the value's writes land in them.
+    resident: u16,
+    resident_max: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
     /// Instructions from the current one to the next that reads `v` (`fresh`: `v` was written
     /// by the current instruction, so its own touches are past).
     fn next_read(&self, v: Val, fresh: bool) -> usize {
-        let from = self.code.get(self.pc + fresh as usize..).unwrap_or(&[]);
-        let mut depth = self.depth;
+        self.read_from(self.pc + fresh as usize, self.depth + self.loops, v)
+    }
+
+    /// [`Self::next_read`] from instruction `start` inside `depth` open IFs and loops.
+    ///
+    /// A write inside an IF or loop (a blend) keeps the old value in the lanes off the mask:
+    /// it counts as a read when something may read those lanes later, which is any read
+    /// after it but those in its own region (before its IF's ELSE or ENDIF or its loop's
+    /// ENDLOOP: only lanes it wrote run there).
+    fn read_from(&self, start: usize, depth: usize, v: Val) -> usize {
+        let from = self.code.get(start..).unwrap_or(&[]);
+        let mut depth = depth;
+        // The first blended write, and the depth of the region its lanes cover.
+        let mut pending: Option<usize> = None;
+        let mut cover: Option<usize> = None;
         for (i, d) in from.iter().take(LOOKAHEAD).enumerate() {
             match touch(d, v) {
-                // A write inside an IF blends with the old value: a read.
-                Touch::Read => return i,
-                Touch::Write if depth > 0 => return i,
+                Touch::Read if cover.is_some() => {}
+                Touch::Read => return pending.unwrap_or(i),
+                Touch::Write if depth > 0 => {
+                    pending = pending.or(Some(i));
+                    cover = cover.or(Some(depth));
+                }
                 Touch::Write => return DEAD,
                 Touch::No => {}
             }
             match d.op {
-                Op::If => depth += 1,
+                Op::If | Op::Loop => depth += 1,
+                Op::Else if cover == Some(depth) => cover = None,
                 Op::Endif => depth = depth.saturating_sub(1),
+                Op::EndLoop => {
+                    // Leaving a loop the scan began in: the body runs again first.
+                    if flow::read_round(self.code, d, start, v) {
+                        return pending.unwrap_or(i);
+                    }
+                    depth = depth.saturating_sub(1);
+                }
                 _ => {}
+            }
+            if cover.is_some_and(|c| c > depth) {
+                cover = None;
             }
         }
         if from.len() > LOOKAHEAD {
@@ -387,7 +459,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     fn alloc(&mut self) -> Result<Y, JitError> {
         let mut best: Option<(usize, bool, usize)> = None;
         for y in 0..self.ny {
-            if self.pinned & (1 << y) != 0 {
+            if (self.pinned | self.resident) & (1 << y) != 0 {
                 continue;
             }
             let Some(v) = self.holder[y] else {
@@ -403,6 +475,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 best = Some(key);
             }
         }
+        // No YMM left (Unsupported(Nop): `compile` tries again with fewer held across loops).
         let (dist, _, y) = best.ok_or(JitError::Unsupported(Op::Nop))?;
         if let Some(v) = self.holder[y] {
             if self.dirty[y] && dist != DEAD && v < V_ONE {
@@ -462,7 +535,11 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// inside an IF the lanes off the current mask keep `v`'s old value (as the interpreter's
     /// masked writes do).
     fn set(&mut self, v: Val, y: Y) -> Result<(), JitError> {
-        if self.depth > 0 {
+        let blend = self.masked() && !self.iteration_local(v);
+        if self.set_resident(v, y, blend)? {
+            return Ok(());
+        }
+        if blend {
             let old = self.get(v)?;
             self.e.blendv(y, old, y, YM)?;
         }
@@ -497,6 +574,10 @@ impl<'c, 'b> Gen<'c, 'b> {
         v: Val,
         f: impl FnOnce(&mut Enc, Y) -> Result<(), EncError>,
     ) -> Result<(), JitError> {
+        // A value nothing reads is not computed.
+        if self.read_from(self.pc + 1, self.depth + self.loops, v) == DEAD {
+            return Ok(());
+        }
         let r = self.alloc()?;
         f(&mut self.e, r)?;
         self.set(v, r)
@@ -506,7 +587,10 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// their frame slots, every live value still to be read is stored (the call clobbers every
     /// YMM), and the results are left in the destination's slots.
     fn call_out(&mut self, d: &DInst) -> Result<(), JitError> {
-        let helper = Helper::Pow;
+        let (helper, kind) = match d.op {
+            Op::Pow => (Helper::Pow, 0),
+            op => (Helper::IntDiv, ints::div_kind(op)),
+        };
         let n = (d.n as usize).min(4);
         let (dst, a, b) = (
             d.dst as usize & REG_MASK,
@@ -516,7 +600,7 @@ impl<'c, 'b> Gen<'c, 'b> {
         // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
         // YMM values, so the stores below put them there.
         for c in 0..n {
-            for (r, read) in [(a, true), (b, d.op == Op::Pow)] {
+            for (r, read) in [(a, true), (b, true)] {
                 let v = val(r, c);
                 if read && (r >= BANK_BASE || self.zero[v]) {
                     let y = self.get(v)?;
@@ -526,7 +610,7 @@ impl<'c, 'b> Gen<'c, 'b> {
             // Inside an IF the helper keeps the old value off the mask: it must be there
             // (the stores below keep it, a masked write counting as a read).
             let v = val(dst, c);
-            if self.depth > 0 && self.zero[v] {
+            if self.masked() && self.zero[v] {
                 let y = self.get(v)?;
                 self.dirty[y.0 as usize] = true;
             }
@@ -541,8 +625,8 @@ impl<'c, 'b> Gen<'c, 'b> {
             self.holder[y] = None;
             self.dirty[y] = false;
         }
-        let mut info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
-        if self.depth > 0 {
+        let mut info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24 | kind;
+        if self.masked() {
             info |= INFO_MASKED;
         }
         // The call clobbers the lane mask: the helper reads it from its slot, and it is
@@ -681,20 +765,24 @@ impl<'c, 'b> Gen<'c, 'b> {
             Op::Mov => {
                 if dst != a {
                     for c in 0..n {
-                        let s = self.get(val(a, c))?;
-                        self.def(val(dst, c), |e, r| e.mov(r, s))?;
+                        if !self.rename(val(dst, c), val(a, c)) {
+                            let s = self.get(val(a, c))?;
+                            self.def(val(dst, c), |e, r| e.mov(r, s))?;
+                        }
                         self.pinned = keep;
                     }
                 }
             }
             Op::Swz => {
+                // One component: its source's YMM may simply become the destination's.
+                let one = n == 1 && self.rename(val(dst, 0), val(a, d.x as usize & 3));
                 // Every source component is read before any is written (dst may be a).
                 let mut src = [Y(0); 4];
-                for (k, s) in src.iter_mut().enumerate().take(n) {
+                for (k, s) in src.iter_mut().enumerate().take(n).skip(one as usize) {
                     *s = self.get(val(a, (d.x as usize >> (2 * k)) & 3))?;
                 }
                 // The sources stay pinned until every component is written.
-                for (k, &s) in src.iter().enumerate() {
+                for (k, &s) in src.iter().enumerate().skip(one as usize) {
                     self.def(val(dst, k), |e, r| {
                         if k < n {
                             e.mov(r, s)
@@ -705,8 +793,10 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::SetLane => {
-                let s = self.get(val(a, d.y as usize))?;
-                self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
+                if !self.rename(val(dst, d.x as usize), val(a, d.y as usize)) {
+                    let s = self.get(val(a, d.y as usize))?;
+                    self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
+                }
             }
             Op::Add | Op::Sub | Op::Mul | Op::Div => {
                 let op = match d.op {
@@ -843,14 +933,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Cmp => {
-                let pred = match CmpCode::from_i16(d.x as i16).unwrap_or(CmpCode::Eq) {
-                    CmpCode::Eq => 0x00, // EQ_OQ
-                    CmpCode::Lt => 0x01, // LT_OS
-                    CmpCode::Le => 0x02, // LE_OS
-                    CmpCode::Ne => 0x04, // NEQ_UQ: NaN != x is true
-                    CmpCode::Ge => 0x0D, // GE_OS
-                    CmpCode::Gt => 0x0E, // GT_OS
-                };
+                let pred = cmp_pred(d.x);
                 let (ya, yb) = (self.get(val(a, 0))?, self.get(val(b, 0))?);
                 let one = self.get(V_ONE)?;
                 self.def(val(dst, 0), |e, r| {
@@ -898,7 +981,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                         _ => varying(d.x as usize, c),
                     };
                     let s = self.get(val(a, c))?;
-                    if self.depth > 0 {
+                    if self.masked() {
                         // The lanes off the mask keep the output's old value.
                         let r = self.alloc()?;
                         self.e.load(r, Base::Out, off)?;
@@ -937,6 +1020,7 @@ impl<'c, 'b> Gen<'c, 'b> {
             Op::Endif => {
                 let k = self.depth.checked_sub(1).ok_or(JitError::Flow)?;
                 self.e.load(YM, Base::Frame, mask_slot(2 * k))?;
+                self.endif_mask()?;
                 if self.discards {
                     self.e
                         .op_mem(Ps::And, YM, YM, Base::Frame, mask_slot(MASK_ALIVE))?;
@@ -951,12 +1035,25 @@ impl<'c, 'b> Gen<'c, 'b> {
                 e.store(Base::Frame, mask_slot(MASK_ALIVE), t)?;
                 e.op_reg(Ps::Xor, YM, YM, YM)?;
             }
-            Op::Loop | Op::Break | Op::Continue | Op::EndLoop => return Err(JitError::Flow),
+            Op::Loop | Op::Break | Op::Continue | Op::EndLoop => self.flow_inst(d)?,
+            _ if ints::lowers(d) => self.int_inst(d)?,
             op => return Err(JitError::Unsupported(op)),
         }
         self.pinned = 0;
         self.fresh = 0;
         Ok(())
+    }
+}
+
+/// VCMPPS's predicate for CMP code `x` (the interpreter's `cmp_lanes`).
+fn cmp_pred(x: u8) -> u8 {
+    match CmpCode::from_i16(x as i16).unwrap_or(CmpCode::Eq) {
+        CmpCode::Eq => 0x00, // EQ_OQ
+        CmpCode::Lt => 0x01, // LT_OS
+        CmpCode::Le => 0x02, // LE_OS
+        CmpCode::Ne => 0x04, // NEQ_UQ: NaN != x is true
+        CmpCode::Ge => 0x0D, // GE_OS
+        CmpCode::Gt => 0x0E, // GT_OS
     }
 }
 
@@ -973,6 +1070,8 @@ const INFO_MASKED: u32 = 1 << 30;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Helper {
     Pow,
+    /// IDIV / UDIV / IMOD / UMOD (`ints::helper_div`; the op in bits 27..29 of `info`).
+    IntDiv,
 }
 
 impl Helper {
@@ -980,6 +1079,7 @@ impl Helper {
     pub fn addr(self) -> u64 {
         let f: extern "sysv64" fn(&mut Frame, u32) = match self {
             Helper::Pow => helper_pow,
+            Helper::IntDiv => ints::helper_div,
         };
         f as usize as u64
     }
@@ -988,7 +1088,7 @@ impl Helper {
 /// `frame.regs[dst][c] = f(regs[a][c], regs[b][c])` for c < n (see [`Helper`]), the lane
 /// loops compiled for the frame's instruction set.
 #[inline(always)]
-fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> Lanes8) {
+pub(super) fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> Lanes8) {
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
     let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize & 7).min(4));
     let masked = info & INFO_MASKED != 0;
@@ -1022,12 +1122,15 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
     );
 }
 
-/// Whether the lowering handles `d` (the ops of the module header; loops are not).
+/// Whether the lowering handles `d` (the ops of the module header).
 fn lowered(d: &DInst) -> bool {
     match d.op {
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
         Op::If | Op::Else | Op::Endif | Op::Discard => true,
+        Op::Loop | Op::Continue | Op::EndLoop => true,
+        Op::Break => d.y <= BREAK_UCMP,
         Op::Div => d.y == 0,
+        _ if ints::lowers(d) => true,
         op => matches!(
             op,
             Op::Nop
@@ -1072,15 +1175,20 @@ pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
 
 /// Generates code for `exe` into `buf` (see the module header), or says why not.
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
-    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
-    // Loops (and the BREAK fused with its IF) are not compiled this round.
-    let is_loop = |d: &DInst| matches!(d.op, Op::Loop | Op::Break | Op::Continue | Op::EndLoop);
-    if code.iter().any(is_loop) {
-        return Err(JitError::Flow);
+    // Values kept in YMMs across loops leave fewer for the ops: when some op runs out, the
+    // module is compiled again without them.
+    match compile_with(exe, buf, flow::RESIDENT_MAX) {
+        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0),
+        r => r,
     }
+}
+
+/// [`compile`] keeping at most `resident` values in YMMs across a loop.
+fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Compiled, JitError> {
+    let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
     let flow = code
         .iter()
-        .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard));
+        .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard | Op::Loop));
     // Bank registers are read only (their frame slots are filled once per draw); the decoder
     // never writes them, and a module that did would not be compiled.
     for d in code {
@@ -1103,11 +1211,18 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         flow,
         discards: code.iter().any(|d| d.op == Op::Discard),
         depth: 0,
+        loops: 0,
+        open: [flow::OpenLoop::default(); LOOP_DEPTH_MAX + 1],
+        resident: 0,
+        resident_max: resident,
     };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
         // inactive ones hold anything, as in the interpreter.
         g.e.cmp_reg(YM, YM, YM, 0x0F)?;
+    }
+    if flow::per_lane_budget(code) {
+        g.reset_budget()?;
     }
     // Temps that may be read before written start at zero, as in the interpreter.
     for &t in exe.zero.iter().take(exe.nzero as usize) {
@@ -1121,7 +1236,7 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         g.pc = pc;
         g.inst(d)?;
     }
-    if g.depth != 0 {
+    if g.depth != 0 || g.loops != 0 {
         return Err(JitError::Flow);
     }
     g.e.ret()?;
