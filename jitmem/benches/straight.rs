@@ -84,10 +84,9 @@ fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
         b.iter(|| {
             for _ in 0..1000 {
                 black_box(exe.run_compiled(
-                    &mut frame,
-                    &mut |_, _, _, _, _| {},
-                    inv.inputs,
-                    inv.fragcoord,
+                    std::slice::from_mut(&mut *frame),
+                    &mut |_, _, _, _, _, _| {},
+                    &inv,
                     &mut out,
                     u32::MAX,
                 ));
@@ -98,7 +97,13 @@ fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
         g.bench_function("jit", |b| {
             b.iter(|| {
                 for _ in 0..1000 {
-                    black_box(code.run(&exe, &mut frame, &inv, &mut out, u32::MAX));
+                    black_box(code.run(
+                        &exe,
+                        std::slice::from_mut(&mut *frame),
+                        &inv,
+                        &mut out,
+                        u32::MAX,
+                    ));
                 }
             })
         });
@@ -107,7 +112,13 @@ fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
             b.iter(|| {
                 for _ in 0..1000 {
                     exe.prepare_frame(&mut frame, &uniforms);
-                    black_box(code.run(&exe, &mut frame, &inv, &mut out, u32::MAX));
+                    black_box(code.run(
+                        &exe,
+                        std::slice::from_mut(&mut *frame),
+                        &inv,
+                        &mut out,
+                        u32::MAX,
+                    ));
                 }
             })
         });

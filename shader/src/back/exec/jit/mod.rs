@@ -46,11 +46,15 @@
 //! no FMA), CMP gives 1.0 / +0.0 with the same NaN rules (ordered LT/LE/GT/GE/EQ, unordered NE).
 
 pub mod enc;
+pub mod sample;
 
 use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
+use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
-use super::{DInst, Executable, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK};
+use super::{
+    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, NOT_UNIFORM, REG_FILE, REG_MASK,
+};
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, VARYING_CAP};
 use core::mem::{offset_of, size_of};
@@ -101,6 +105,13 @@ pub struct Frame {
     /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
     /// the live-lane slot only then.
     discards: bool,
+    /// The prepared executable has IF or DISCARD: a seam's result is written under the mask
+    /// the code saved ([`sample`]).
+    masked: bool,
+    /// The instructions of the prepared executable's seams (texture ops, [`sample`]), in
+    /// order: [`Executable::run_compiled`] runs them between its segments.
+    seams: [u16; SEAMS_MAX],
+    nseams: usize,
 }
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
@@ -189,6 +200,9 @@ impl Frame {
             consts,
             simd: Simd::BASE,
             discards: false,
+            masked: false,
+            seams: [0; SEAMS_MAX],
+            nseams: 0,
         }
     }
 
@@ -227,6 +241,10 @@ impl From<EncError> for JitError {
 pub struct Compiled {
     /// Bytes of code written at the start of the buffer.
     pub len: usize,
+    /// Where each segment's function starts (one more segment than the module has texture
+    /// ops, [`sample`]; the first at 0): only `entries[..segments]` are entries.
+    pub entries: [u32; SEGMENTS_MAX],
+    pub segments: usize,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
 }
@@ -274,6 +292,9 @@ enum Touch {
 
 /// How `d` touches value `v` (conservative: any read the lowering makes is a read).
 fn touch(d: &DInst, v: Val) -> Touch {
+    if sample::is_seam(d) {
+        return sample::touch(d, v);
+    }
     let n = (d.n as usize).min(4);
     let (dst, a, b) = (
         d.dst as usize & REG_MASK,
@@ -353,6 +374,9 @@ struct Gen<'c, 'b> {
     discards: bool,
     /// Open IFs at the current instruction: writes blend under [`YM`] when not 0.
     depth: usize,
+    /// Where each segment starts ([`sample`]), and how many there are so far.
+    entries: [u32; SEGMENTS_MAX],
+    segments: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -531,16 +555,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 self.dirty[y.0 as usize] = true;
             }
         }
-        for y in 0..self.ny {
-            if let Some(v) = self.holder[y] {
-                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
-                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
-                }
-                self.loc[v] = NONE;
-            }
-            self.holder[y] = None;
-            self.dirty[y] = false;
-        }
+        self.flush()?;
         let mut info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24;
         if self.depth > 0 {
             info |= INFO_MASKED;
@@ -556,6 +571,22 @@ impl<'c, 'b> Gen<'c, 'b> {
         }
         for c in 0..n {
             self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+
+    /// Leaves no value in a YMM: every dirty one still to be read (from the current
+    /// instruction on) is stored to its slot first (before a call or the end of a segment).
+    fn flush(&mut self) -> Result<(), JitError> {
+        for y in 0..self.ny {
+            if let Some(v) = self.holder[y] {
+                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
+                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
+                }
+                self.loc[v] = NONE;
+            }
+            self.holder[y] = None;
+            self.dirty[y] = false;
         }
         Ok(())
     }
@@ -952,6 +983,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 e.op_reg(Ps::Xor, YM, YM, YM)?;
             }
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => return Err(JitError::Flow),
+            _ if sample::is_seam(d) => self.seam(d)?,
             op => return Err(JitError::Unsupported(op)),
         }
         self.pinned = 0;
@@ -1025,6 +1057,7 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
 /// Whether the lowering handles `d` (the ops of the module header; loops are not).
 fn lowered(d: &DInst) -> bool {
     match d.op {
+        _ if sample::is_seam(d) => true,
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
         Op::If | Op::Else | Op::Endif | Op::Discard => true,
         Op::Div => d.y == 0,
@@ -1103,6 +1136,8 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
         flow,
         discards: code.iter().any(|d| d.op == Op::Discard),
         depth: 0,
+        entries: [0; SEGMENTS_MAX],
+        segments: 1,
     };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
@@ -1127,6 +1162,8 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     g.e.ret()?;
     Ok(Compiled {
         len: g.e.len(),
+        entries: g.entries,
+        segments: g.segments,
         spills: g.spills,
     })
 }
@@ -1135,16 +1172,15 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
 /// executable mapping and a frame per thread): the rasterizer prepares it once per draw on each
 /// worker thread, then runs every dispatch of that stage through it.
 pub trait CompiledStage: Sync {
-    /// Fills the calling thread's frame for `exe` (an executable with this code:
-    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frame`] does.
+    /// Fills the calling thread's frames for `exe` (an executable with this code:
+    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frames`] does.
     fn prepare(&self, exe: &Executable, uniforms: &[f32]);
-    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`;
-    /// None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
+    /// [`Executable::run`] of one dispatch on the calling thread's frames, prepared for
+    /// `exe`; None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
     fn run(
         &self,
         exe: &Executable,
-        inputs: &Inputs,
-        fragcoord: &Vec4x,
+        inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask>;
@@ -1158,8 +1194,9 @@ pub trait Jit: Sync {
     fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage>;
 }
 
-/// How generated code is called for one group: `(frame, inputs, fragcoord, outputs, group)`.
-pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
+/// How generated code is called for one group and segment:
+/// `(frame, inputs, fragcoord, outputs, group, segment)`.
+pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + 'f;
 
 impl Executable {
     /// Whether [`compile`] makes the same code for `self` and `other` (the same stage, decoded
@@ -1194,6 +1231,18 @@ impl Executable {
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         frame.discards = code.iter().any(|d| d.op == Op::Discard);
+        frame.masked = code
+            .iter()
+            .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard));
+        frame.nseams = 0;
+        for (pc, d) in code.iter().enumerate() {
+            if sample::is_seam(d) {
+                if let Some(s) = frame.seams.get_mut(frame.nseams) {
+                    *s = pc as u16;
+                    frame.nseams += 1;
+                }
+            }
+        }
         let imm_end = code
             .iter()
             .filter(|d| d.op == Op::Const)
@@ -1226,21 +1275,44 @@ impl Executable {
         }
     }
 
-    /// [`Self::run`] through code from [`compile`] on a frame from [`Self::prepare_frame`]
-    /// (this executable, `inv.uniforms`): `call` must run that code for the given group (the
-    /// host's `jitmem` does). Same outputs, bit for bit, as the interpreter for every module
-    /// `compile` accepts; the lanes not in `active` may hold anything. None: an active lane's
-    /// SIN/COS operand is outside the inline form's range (`Frame::bail`), and the caller must
-    /// run the dispatch through the interpreter (the outputs hold anything).
+    /// Whether [`compile`]'s code for this executable has seams (texture ops, [`sample`]):
+    /// it then runs on [`GROUPS`] frames, one per group.
+    pub fn has_seams(&self) -> bool {
+        self.code
+            .get(..self.len as usize)
+            .unwrap_or(&[])
+            .iter()
+            .any(sample::is_seam)
+    }
+
+    /// [`Self::prepare_frame`] of every frame [`Self::run_compiled`] will use: the first, or
+    /// the first [`GROUPS`] when the code has seams.
+    pub fn prepare_frames(&self, frames: &mut [Frame], uniforms: &[f32]) {
+        let n = if self.has_seams() { GROUPS } else { 1 };
+        for f in frames.iter_mut().take(n) {
+            self.prepare_frame(f, uniforms);
+        }
+    }
+
+    /// [`Self::run`] through code from [`compile`] on frames from [`Self::prepare_frames`]
+    /// (this executable, `inv.uniforms`): `call` must run that code's given segment for the
+    /// given group (the host's `jitmem` does). Same outputs, bit for bit, as the interpreter
+    /// for every module `compile` accepts; the lanes not in `active` may hold anything.
+    /// None: an active lane's SIN/COS operand is outside the inline form's range
+    /// (`Frame::bail`), or the code has seams and fewer than [`GROUPS`] frames were given, and
+    /// the caller must run the dispatch through the interpreter (the outputs hold anything).
     pub fn run_compiled(
         &self,
-        frame: &mut Frame,
+        frames: &mut [Frame],
         call: &mut CallGroup,
-        inputs: &Inputs,
-        fragcoord: &Vec4x,
+        inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask> {
+        let nseams = frames.first()?.nseams;
+        if nseams > 0 && frames.len() < GROUPS {
+            return None;
+        }
         // The outputs start as the interpreter starts them, for what the code does not store.
         match self.stage {
             Stage::Vertex => {
@@ -1256,14 +1328,21 @@ impl Executable {
         }
         let active = active & ALL_LANES;
         let mut alive: Mask = 0;
-        for g in 0..GROUPS {
-            let lanes = (active >> (g * JIT_LANES)) & 0xFF;
-            if lanes != 0 {
-                frame.bail[0] = 0;
-                if frame.discards {
-                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+        // Segment by segment, each for every group, with the seams between them.
+        for seg in 0..=nseams {
+            for g in 0..GROUPS {
+                let lanes = (active >> (g * JIT_LANES)) & 0xFF;
+                if lanes == 0 {
+                    continue;
                 }
-                call(frame, inputs, fragcoord, out, g);
+                let frame = frames.get_mut(if nseams > 0 { g } else { 0 })?;
+                if seg == 0 {
+                    frame.bail[0] = 0;
+                    if frame.discards {
+                        frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    }
+                }
+                call(frame, inv.inputs, inv.fragcoord, out, g, seg);
                 let mut lanes = lanes;
                 if frame.discards {
                     for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
@@ -1277,7 +1356,16 @@ impl Executable {
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
-                alive |= lanes << (g * JIT_LANES);
+                if seg == nseams {
+                    alive |= lanes << (g * JIT_LANES);
+                }
+            }
+            if let Some(&pc) = frames
+                .first()
+                .and_then(|f| f.seams.get(seg))
+                .filter(|_| seg < nseams)
+            {
+                self.run_seam(frames, pc as usize, inv.textures, active);
             }
         }
         Some(alive)

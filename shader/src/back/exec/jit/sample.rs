@@ -1,0 +1,187 @@
+//! Texture ops in the compiled form (issue 17): SAMPLE (not the fused colour sample), the
+//! cube, shadow and array ops and SAMPLE_LOD / _BIAS / _GRAD, TEX_FETCH, TEX_SIZE.
+//!
+//! The interpreter samples all [`LANES`] lanes of a dispatch at once (the level of detail
+//! comes from each 2x2 quad, and its lane functions are written 32 lanes wide), and generated
+//! code runs one 8-lane group at a time. So a texture op is a *seam*: the code is cut there
+//! into segments, each a complete function (its own `vzeroupper; ret`), and
+//! [`Executable::run_compiled`] runs segment `k` for every group, then the seam's op in Rust
+//! over the 32 lanes, then segment `k + 1`. At a seam the generated code leaves every value
+//! still to be read in its frame slot (the operands too: bank registers and zeroed temps are
+//! stored there first) and the current lane mask in [`MASK_SAVE`]; the next segment starts
+//! with no value in a YMM and reloads the mask. Each group needs its own slots across the
+//! seam, so a module with seams runs on [`GROUPS`] frames, frame `g` for group `g`.
+//!
+//! The op itself is [`Executable::texture_lanes`], the interpreter's own code, on copies of
+//! the operand registers gathered from the four frames, and its result is written back to the
+//! destination's slots under the saved mask (in a module with IF or DISCARD; every lane
+//! otherwise), as the interpreter's masked write does: the same bits by construction.
+
+use super::enc::Base;
+use super::{val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM};
+use crate::back::exec::lanes::{Mask, Vec4x, LANES};
+use crate::back::exec::texture::TextureRef;
+use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
+use crate::ir::Op;
+
+/// Texture ops one compiled module may have (seams); a module with more is refused.
+pub const SEAMS_MAX: usize = 32;
+/// Segments of a compiled module: one more than its seams.
+pub const SEGMENTS_MAX: usize = SEAMS_MAX + 1;
+
+/// Whether `d` is a texture op the compiled form runs at a seam (the fused colour sample,
+/// SAMPLE with `y != 0`, is not: its stage runs in the interpreter's packed path).
+pub(super) fn is_seam(d: &DInst) -> bool {
+    match d.op {
+        Op::Sample => d.y == 0,
+        op => matches!(
+            op,
+            Op::CubeLod
+                | Op::CubeBias
+                | Op::CubeGrad
+                | Op::ShadowLod
+                | Op::ShadowBias
+                | Op::ShadowCube
+                | Op::ShadowGrad
+                | Op::ArrLod
+                | Op::ArrBias
+                | Op::ArrGrad
+                | Op::ArrFetch
+                | Op::ArrSize
+                | Op::SampleLod
+                | Op::SampleBias
+                | Op::SampleGrad
+                | Op::TexFetch
+                | Op::TexSize
+        ),
+    }
+}
+
+/// The registers a seam's op reads: `a`, `b` and `b + 1` (the gradients' second register).
+fn operands(d: &DInst) -> [usize; 3] {
+    let b = d.b as usize & REG_MASK;
+    [d.a as usize & REG_MASK, b, (b + 1) & REG_MASK]
+}
+
+/// How the seam `d` touches `v` (conservatively: every component of its three operand
+/// registers is read; the destination's four are written).
+pub(super) fn touch(d: &DInst, v: Val) -> Touch {
+    if v >= V_ONE {
+        return Touch::No;
+    }
+    if operands(d).iter().any(|&r| v / 4 == r) {
+        Touch::Read
+    } else if v / 4 == d.dst as usize & REG_MASK {
+        Touch::Write
+    } else {
+        Touch::No
+    }
+}
+
+impl Gen<'_, '_> {
+    /// Ends the current segment at the seam `d` and starts the next (see the module header).
+    pub(super) fn seam(&mut self, d: &DInst) -> Result<(), JitError> {
+        if self.segments >= SEGMENTS_MAX {
+            return Err(JitError::Unsupported(d.op));
+        }
+        let dst = d.dst as usize & REG_MASK;
+        // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
+        // which the flush stores; so does the destination's old value where a masked write
+        // keeps it.
+        for r in operands(d) {
+            for c in 0..4 {
+                let v = val(r, c);
+                if r >= BANK_BASE || self.zero[v] {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                    self.pinned = 0;
+                }
+            }
+        }
+        if self.flow {
+            for c in 0..4 {
+                let v = val(dst, c);
+                if self.zero[v] {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                    self.pinned = 0;
+                }
+            }
+        }
+        self.flush()?;
+        if self.flow {
+            self.e.store(Base::Frame, super::mask_slot(MASK_SAVE), YM)?;
+        }
+        self.e.ret()?;
+        if let Some(e) = self.entries.get_mut(self.segments) {
+            *e = self.e.len() as u32;
+        }
+        self.segments += 1;
+        if self.flow {
+            self.e.load(YM, Base::Frame, super::mask_slot(MASK_SAVE))?;
+        }
+        for c in 0..4 {
+            self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+}
+
+impl Executable {
+    /// The seam at instruction `pc` over the 32 lanes of `frames` (one per group; groups not
+    /// in `active` are not written): its operands gathered from each frame's slots, the
+    /// interpreter's [`Executable::texture_lanes`], the result written to each frame's
+    /// destination slots under its saved mask when `masked`.
+    pub(super) fn run_seam(
+        &self,
+        frames: &mut [Frame],
+        pc: usize,
+        textures: &[Option<TextureRef>],
+        active: Mask,
+    ) {
+        let Some(d) = self.code.get(pc) else {
+            return;
+        };
+        let mut src = [[[0.0f32; LANES]; 4]; 3];
+        for (s, r) in src.iter_mut().zip(operands(d)) {
+            for (g, f) in frames.iter().enumerate().take(GROUPS) {
+                for (c, s) in s.iter_mut().enumerate() {
+                    if let (Some(to), Some(from)) = (
+                        s.get_mut(g * JIT_LANES..(g + 1) * JIT_LANES),
+                        f.regs.get(r).and_then(|x| x.get(c)),
+                    ) {
+                        to.copy_from_slice(from);
+                    }
+                }
+            }
+        }
+        let Some(simd) = frames.first().map(|f| f.simd) else {
+            return;
+        };
+        let mut res: Vec4x = [[0.0; LANES]; 4];
+        simd.run(
+            #[inline(always)]
+            || self.texture_lanes(d, textures, &src, 0, 1, &mut res),
+        );
+        let dst = d.dst as usize & REG_MASK;
+        for (g, f) in frames.iter_mut().enumerate().take(GROUPS) {
+            if (active >> (g * JIT_LANES)) & 0xFF == 0 {
+                continue;
+            }
+            let (m, masked) = (f.masks[MASK_SAVE], f.masked);
+            for (c, res) in res.iter().enumerate() {
+                let (Some(to), Some(from)) = (
+                    f.regs.get_mut(dst).and_then(|x| x.get_mut(c)),
+                    res.get(g * JIT_LANES..(g + 1) * JIT_LANES),
+                ) else {
+                    continue;
+                };
+                for l in 0..JIT_LANES {
+                    if !masked || m[l] != 0 {
+                        to[l] = from[l];
+                    }
+                }
+            }
+        }
+    }
+}
