@@ -1,6 +1,7 @@
 //! Profiling driver (not a test): renders one bench scene N times on one thread, for
 //! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
-//! (scene: cube, fullscreen, quad or floor, the mipmapped trilinear floor). Instruction counts per frame are exact and repeatable.
+//! (scene: cube, fullscreen, quad, floor (the mipmapped trilinear floor) or lights (profile
+//! 2's 4 point lights mesh)). Instruction counts per frame are exact and repeatable.
 //! Stages run through the compiled form where they compile (`SHADER_JIT=0`: the interpreter).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
@@ -34,6 +35,11 @@ fn run() {
             "benches/scenes/textured_quad.json",
             "tests/diff/textured.vert",
             "benches/scenes/tex_quad.frag",
+        ),
+        "lights" => (
+            "benches/scenes/p2_lights.json",
+            "benches/scenes/p2_lights.vert",
+            "benches/scenes/p2_lights.frag",
         ),
         "floor" => (
             "benches/scenes/mip_floor.json",

@@ -1360,12 +1360,11 @@ impl Executable {
                     alive |= lanes << (g * JIT_LANES);
                 }
             }
-            if let Some(&pc) = frames
-                .first()
-                .and_then(|f| f.seams.get(seg))
-                .filter(|_| seg < nseams)
-            {
-                self.run_seam(frames, pc as usize, inv.textures, active);
+            if seg < nseams {
+                if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
+                    let pc = frames[0].seams[seg % SEAMS_MAX] as usize;
+                    self.run_seam(frames, pc, inv.textures, active);
+                }
             }
         }
         Some(alive)

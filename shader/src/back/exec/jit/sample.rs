@@ -19,7 +19,7 @@
 
 use super::enc::Base;
 use super::{val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM};
-use crate::back::exec::lanes::{Mask, Vec4x, LANES};
+use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::texture::TextureRef;
 use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
 use crate::ir::Op;
@@ -134,7 +134,7 @@ impl Executable {
     /// destination slots under its saved mask when `masked`.
     pub(super) fn run_seam(
         &self,
-        frames: &mut [Frame],
+        frames: &mut [Frame; GROUPS],
         pc: usize,
         textures: &[Option<TextureRef>],
         active: Mask,
@@ -142,46 +142,57 @@ impl Executable {
         let Some(d) = self.code.get(pc) else {
             return;
         };
-        let mut src = [[[0.0f32; LANES]; 4]; 3];
-        for (s, r) in src.iter_mut().zip(operands(d)) {
-            for (g, f) in frames.iter().enumerate().take(GROUPS) {
-                for (c, s) in s.iter_mut().enumerate() {
-                    if let (Some(to), Some(from)) = (
-                        s.get_mut(g * JIT_LANES..(g + 1) * JIT_LANES),
-                        f.regs.get(r).and_then(|x| x.get(c)),
-                    ) {
-                        to.copy_from_slice(from);
-                    }
-                }
-            }
-        }
-        let Some(simd) = frames.first().map(|f| f.simd) else {
-            return;
-        };
-        let mut res: Vec4x = [[0.0; LANES]; 4];
+        let dst = d.dst as usize & REG_MASK;
+        let simd = frames[0].simd;
         simd.run(
             #[inline(always)]
-            || self.texture_lanes(d, textures, &src, 0, 1, &mut res),
-        );
-        let dst = d.dst as usize & REG_MASK;
-        for (g, f) in frames.iter_mut().enumerate().take(GROUPS) {
-            if (active >> (g * JIT_LANES)) & 0xFF == 0 {
-                continue;
-            }
-            let (m, masked) = (f.masks[MASK_SAVE], f.masked);
-            for (c, res) in res.iter().enumerate() {
-                let (Some(to), Some(from)) = (
-                    f.regs.get_mut(dst).and_then(|x| x.get_mut(c)),
-                    res.get(g * JIT_LANES..(g + 1) * JIT_LANES),
-                ) else {
-                    continue;
-                };
-                for l in 0..JIT_LANES {
-                    if !masked || m[l] != 0 {
-                        to[l] = from[l];
+            || {
+                // SAMPLE reads only its coordinates.
+                let nsrc = if d.op == Op::Sample { 1 } else { 3 };
+                let mut src = [[[0.0; LANES]; 4]; 3];
+                for (s, r) in src.iter_mut().zip(operands(d)).take(nsrc) {
+                    for (c, s) in s.iter_mut().enumerate() {
+                        gather_into(frames, r, c, s);
                     }
                 }
-            }
+                let mut res: Vec4x = [[0.0; LANES]; 4];
+                let src = src.get(..nsrc).unwrap_or(&[]);
+                self.texture_lanes(d, textures, src, 0, 1, &mut res);
+                for (c, res) in res.iter().enumerate() {
+                    scatter(frames, dst, c, res, active);
+                }
+            },
+        );
+    }
+}
+
+/// Component `c` of register `r` over the 32 lanes: each group's 8 from its frame's slot.
+#[inline(always)]
+fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
+    for (to, f) in x.chunks_exact_mut(JIT_LANES).zip(frames) {
+        let from = &f.regs[r & REG_MASK][c & 3];
+        for l in 0..JIT_LANES {
+            to[l] = from[l];
+        }
+    }
+}
+
+/// Writes `v` (32 lanes) to component `c` of register `r` in the frames of the groups with a
+/// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
+#[inline(always)]
+fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
+    for (g, (f, from)) in frames.iter_mut().zip(v.chunks_exact(JIT_LANES)).enumerate() {
+        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
+            continue;
+        }
+        let m = if f.masked {
+            f.masks[MASK_SAVE]
+        } else {
+            [!0; JIT_LANES]
+        };
+        let to = &mut f.regs[r & REG_MASK][c & 3];
+        for l in 0..JIT_LANES {
+            to[l] = if m[l] != 0 { from[l] } else { to[l] };
         }
     }
 }
