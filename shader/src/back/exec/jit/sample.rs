@@ -169,11 +169,8 @@ impl Executable {
 /// Component `c` of register `r` over the 32 lanes: each group's 8 from its frame's slot.
 #[inline(always)]
 fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
-    for (to, f) in x.chunks_exact_mut(JIT_LANES).zip(frames) {
-        let from = &f.regs[r & REG_MASK][c & 3];
-        for l in 0..JIT_LANES {
-            to[l] = from[l];
-        }
+    for (to, f) in x.as_chunks_mut::<JIT_LANES>().0.iter_mut().zip(frames) {
+        *to = f.regs[r & REG_MASK][c & 3];
     }
 }
 
@@ -181,18 +178,25 @@ fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
 /// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
 #[inline(always)]
 fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
-    for (g, (f, from)) in frames.iter_mut().zip(v.chunks_exact(JIT_LANES)).enumerate() {
+    for (g, (f, from)) in frames
+        .iter_mut()
+        .zip(v.as_chunks::<JIT_LANES>().0)
+        .enumerate()
+    {
         if (active >> (g * JIT_LANES)) & 0xFF == 0 {
             continue;
         }
-        let m = if f.masked {
-            f.masks[MASK_SAVE]
-        } else {
-            [!0; JIT_LANES]
-        };
+        let m = f.masks[MASK_SAVE];
         let to = &mut f.regs[r & REG_MASK][c & 3];
-        for l in 0..JIT_LANES {
-            to[l] = if m[l] != 0 { from[l] } else { to[l] };
+        // Every lane (the common case: a copy), or the mask's (all ones or zeros per lane).
+        if !f.masked || m == [!0; JIT_LANES] {
+            *to = *from;
+        } else {
+            for l in 0..JIT_LANES {
+                if m[l] != 0 {
+                    to[l] = from[l];
+                }
+            }
         }
     }
 }
