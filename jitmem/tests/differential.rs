@@ -327,6 +327,29 @@ void main() {
 }
 ";
     check(&compile(Stage::Vertex, vs2), 90, 72);
+    // Matrix times matrix (MULMM): every size, a product feeding another, inside an IF.
+    let vs3 = "#version 330
+#pragma chrisos profile 2
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform mat4 m;
+uniform mat3 n;
+uniform vec4 u;
+out vec4 v0;
+out vec3 v1;
+out vec2 v2;
+void main() {
+    mat4 a = mat4(p, q, p * u, q - u);
+    mat4 b = m * a;
+    gl_Position = (b * a) * q;
+    v0 = (a * m) * p;
+    v1 = (n * mat3(p.xyz, q.xyz, u.xyz)) * q.zyx;
+    mat2 c = mat2(p.xy, q.zw) * mat2(u.xy, u.zw);
+    v2 = c * p.wz;
+    if (p.x > 0.0) { mat2 d = c * c; v2 = d * q.xy; }
+}
+";
+    check(&compile(Stage::Vertex, vs3), 90, 73);
 }
 
 /// POW, SIN and COS through the Rust helpers (`jit::Helper`): operands from YMMs, bank

@@ -316,6 +316,12 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Sin | Op::Cos => is(a, 0, n),
         // Columns a..a+n (components 0..n) and the vector b (components 0..n).
         Op::MulMV => v < V_ONE && c < n && (t.wrapping_sub(a) & REG_MASK) < n || is(b, 0, n),
+        // Columns a..a+n and b..b+n (components 0..n).
+        Op::MulMM => {
+            v < V_ONE
+                && c < n
+                && ((t.wrapping_sub(a) & REG_MASK) < n || (t.wrapping_sub(b) & REG_MASK) < n)
+        }
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
         Op::If => v == val(a, 0),
@@ -334,6 +340,7 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
         Op::Pow | Op::Sin | Op::Cos => is(dst, 0, n),
         Op::MulMV => is(dst, 0, 4),
+        Op::MulMM => v < V_ONE && (t.wrapping_sub(dst) & REG_MASK) < n,
         Op::SetLane => v == val(dst, d.x as usize),
         Op::Dot | Op::Cmp => v == val(dst, 0),
         Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
@@ -571,6 +578,36 @@ impl<'c, 'b> Gen<'c, 'b> {
         }
         for c in 0..n {
             self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+
+    /// `dst = mat(a .. a + n) * b` as the interpreter's `mat_times`: component c is +0.0 +
+    /// col0[c] * v[0] + col1[c] * v[1] + ... in column order (no FMA), components n.. are
+    /// +0.0. Every component is computed before any is written (dst may be a column or the
+    /// vector); the results stay pinned until then.
+    fn mat_vec(&mut self, dst: usize, a: usize, b: usize, n: usize) -> Result<(), JitError> {
+        let mut keep = 0u16;
+        let mut res = [Y(0); 4];
+        for (c, r) in res.iter_mut().enumerate() {
+            let acc = self.alloc()?;
+            self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+            keep |= 1 << acc.0;
+            self.pinned = keep;
+            if c < n {
+                for k in 0..n {
+                    let col = self.get(val(a + k, c))?;
+                    let v = self.get(val(b, k))?;
+                    let t = self.alloc()?;
+                    self.e.op_reg(Ps::Mul, t, col, v)?;
+                    self.e.op_reg(Ps::Add, acc, acc, t)?;
+                    self.pinned = keep;
+                }
+            }
+            *r = acc;
+        }
+        for (c, &r) in res.iter().enumerate() {
+            self.set(val(dst, c), r)?;
         }
         Ok(())
     }
@@ -839,31 +876,19 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
                 self.set(val(dst, 0), acc)?;
             }
-            Op::MulMV => {
-                // The interpreter's `mat_times`: component c is +0.0 + col0[c] * v[0] +
-                // col1[c] * v[1] + ... in column order (no FMA), components n.. are +0.0.
-                // Every component is computed before any is written (dst may be a column or
-                // the vector); the results stay pinned until then.
-                let mut res = [Y(0); 4];
-                for (c, r) in res.iter_mut().enumerate() {
-                    let acc = self.alloc()?;
-                    self.e.op_reg(Ps::Xor, acc, acc, acc)?;
-                    keep |= 1 << acc.0;
-                    self.pinned = keep;
-                    if c < n {
-                        for k in 0..n {
-                            let col = self.get(val(a + k, c))?;
-                            let v = self.get(val(b, k))?;
-                            let t = self.alloc()?;
-                            self.e.op_reg(Ps::Mul, t, col, v)?;
-                            self.e.op_reg(Ps::Add, acc, acc, t)?;
-                            self.pinned = keep;
-                        }
-                    }
-                    *r = acc;
+            Op::MulMV => self.mat_vec(dst, a, b, n)?,
+            Op::MulMM => {
+                // Column j of the product is MULMV of column b + j; written column by
+                // column, so a destination overlapping either operand is not compiled.
+                let inside = |r: usize, base: usize| (r.wrapping_sub(base) & REG_MASK) < n;
+                if (0..n)
+                    .any(|j| inside((dst + j) & REG_MASK, a) || inside((dst + j) & REG_MASK, b))
+                {
+                    return Err(JitError::Unsupported(d.op));
                 }
-                for (c, &r) in res.iter().enumerate() {
-                    self.set(val(dst, c), r)?;
+                for j in 0..n {
+                    self.mat_vec((dst + j) & REG_MASK, a, (b + j) & REG_MASK, n)?;
+                    self.pinned = 0;
                 }
             }
             Op::Pow => self.call_out(d)?,
@@ -1076,6 +1101,7 @@ fn lowered(d: &DInst) -> bool {
                 | Op::Abs
                 | Op::Dot
                 | Op::MulMV
+                | Op::MulMM
                 | Op::Pow
                 | Op::Sin
                 | Op::Cos
