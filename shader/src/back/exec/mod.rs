@@ -958,23 +958,9 @@ impl Executable {
                             }
                         }
                     }
-                    Op::CubeLod
-                    | Op::CubeBias
-                    | Op::CubeGrad
-                    | Op::ShadowLod
-                    | Op::ShadowBias
-                    | Op::ShadowCube
-                    | Op::ShadowGrad
-                    | Op::ArrLod
-                    | Op::ArrBias
-                    | Op::ArrGrad
-                    | Op::ArrFetch
-                    | Op::ArrSize
-                    | Op::SampleLod
-                    | Op::SampleBias
-                    | Op::SampleGrad
-                    | Op::TexFetch
-                    | Op::TexSize => {
+                    // The other texture ops (explicit level, bias, gradients, fetch, size;
+                    // cube, shadow, array).
+                    op if op.is_texture() => {
                         let mut c = [[0.0; LANES]; 4];
                         self.texture_lanes(d, inv.textures, r, a, b, &mut c);
                         put4(&mut r[dst], &c, m);

@@ -34,9 +34,12 @@
 //!
 //! Coverage: IF/ELSE/ENDIF, DISCARD and straight-line code (no loops) of CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
+//! MULMM (column by column; a destination overlapping an operand is refused),
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
-//! lane function), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
+//! lane function), the texture ops but the fused colour sample (at seams: the code is cut
+//! there into segments and the op runs in Rust over the 32 lanes between them, see
+//! [`sample`]), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
 //! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
 //! interpreter, which stays the reference. The rasterizer reaches compiled code through the
 //! host's [`Jit`] (`raster::Scratch::set_jit`).

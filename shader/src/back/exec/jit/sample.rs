@@ -34,26 +34,7 @@ pub const SEGMENTS_MAX: usize = SEAMS_MAX + 1;
 pub(super) fn is_seam(d: &DInst) -> bool {
     match d.op {
         Op::Sample => d.y == 0,
-        op => matches!(
-            op,
-            Op::CubeLod
-                | Op::CubeBias
-                | Op::CubeGrad
-                | Op::ShadowLod
-                | Op::ShadowBias
-                | Op::ShadowCube
-                | Op::ShadowGrad
-                | Op::ArrLod
-                | Op::ArrBias
-                | Op::ArrGrad
-                | Op::ArrFetch
-                | Op::ArrSize
-                | Op::SampleLod
-                | Op::SampleBias
-                | Op::SampleGrad
-                | Op::TexFetch
-                | Op::TexSize
-        ),
+        op => op.is_texture(),
     }
 }
 
