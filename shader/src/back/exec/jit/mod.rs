@@ -1059,16 +1059,27 @@ fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &Lanes8) -> La
             let m = frame.masks[MASK_SAVE];
             for c in 0..n {
                 let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-                let v = f(&x, &y);
-                let d = &mut frame.regs[dst][c];
-                for l in 0..JIT_LANES {
-                    if !masked || m[l] != 0 {
-                        d[l] = v[l];
-                    }
-                }
+                put_masked(&mut frame.regs[dst][c], &f(&x, &y), masked.then_some(&m));
             }
         },
     );
+}
+
+/// `to = from` in the lanes of `mask` (all ones or all zeros per lane; None: every lane), as a
+/// whole copy when every lane is in it (the common case; a lane-by-lane loop of 8 stays
+/// scalar).
+#[inline(always)]
+fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
+    match mask {
+        Some(m) if *m != [!0; JIT_LANES] => {
+            for l in 0..JIT_LANES {
+                if m[l] != 0 {
+                    to[l] = from[l];
+                }
+            }
+        }
+        _ => *to = *from,
+    }
 }
 
 // The interpreter's own lane function (`math::pow_lanes`) on 8 lanes: lanes

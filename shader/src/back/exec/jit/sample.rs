@@ -18,7 +18,9 @@
 //! otherwise), as the interpreter's masked write does: the same bits by construction.
 
 use super::enc::Base;
-use super::{val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM};
+use super::{
+    put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
+};
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::texture::TextureRef;
 use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
@@ -168,16 +170,10 @@ fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: 
             continue;
         }
         let m = f.masks[MASK_SAVE];
-        let to = &mut f.regs[r & REG_MASK][c & 3];
-        // Every lane (the common case: a copy), or the mask's (all ones or zeros per lane).
-        if !f.masked || m == [!0; JIT_LANES] {
-            *to = *from;
-        } else {
-            for l in 0..JIT_LANES {
-                if m[l] != 0 {
-                    to[l] = from[l];
-                }
-            }
-        }
+        put_masked(
+            &mut f.regs[r & REG_MASK][c & 3],
+            from,
+            f.masked.then_some(&m),
+        );
     }
 }
