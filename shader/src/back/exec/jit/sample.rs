@@ -52,7 +52,7 @@ pub(super) fn touch(d: &DInst, v: Val) -> Touch {
     if v >= V_ONE {
         return Touch::No;
     }
-    if operands(d).iter().any(|&r| v / 4 == r) {
+    if operands(d).contains(&(v / 4)) {
         Touch::Read
     } else if v / 4 == d.dst as usize & REG_MASK {
         Touch::Write
