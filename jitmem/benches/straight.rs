@@ -76,18 +76,17 @@ fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
             }
         })
     });
-    let mut frame = Box::new(Frame::new());
+    let mut frame = vec![Frame::new()];
     // The frame is filled once per draw (here once): uniforms, immediates, bank registers.
-    exe.prepare_frame(&mut frame, &uniforms);
+    exe.prepare_frame(&mut frame[0], &uniforms);
     // The compiled path's own per-dispatch overhead (the call does nothing).
     g.bench_function("frame_only", |b| {
         b.iter(|| {
             for _ in 0..1000 {
                 black_box(exe.run_compiled(
                     &mut frame,
-                    &mut |_, _, _, _, _| {},
-                    inv.inputs,
-                    inv.fragcoord,
+                    &mut |_, _, _, _, _, _| {},
+                    &inv,
                     &mut out,
                     u32::MAX,
                 ));
@@ -106,7 +105,7 @@ fn bench_one(cr: &mut Criterion, body: &str, group: &str) {
         g.bench_function("jit_fill_each", |b| {
             b.iter(|| {
                 for _ in 0..1000 {
-                    exe.prepare_frame(&mut frame, &uniforms);
+                    exe.prepare_frame(&mut frame[0], &uniforms);
                     black_box(code.run(&exe, &mut frame, &inv, &mut out, u32::MAX));
                 }
             })

@@ -12,7 +12,10 @@
 //!   bytes), whose encoder emits only AVX register ops and loads and stores addressed
 //!   `[arg + d]` with `d + width` inside that argument's region (`jit::limits()`: the frame,
 //!   or the struct less the last group's offset), stores only through the frame and output
-//!   pointers, no other memory, and ends in `vzeroupper; ret`. Its only calls are to the
+//!   pointers, no other memory, and ends in `vzeroupper; ret`. A module with texture ops is
+//!   cut at each into segments (`jit::sample`), each such a function of its own: the code is
+//!   entered only at `Compiled::entries`, which the generator records where a segment starts
+//!   (right after the previous one's `ret`), and which `new` checks lie inside the code. Its only calls are to the
 //!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW
 //!   on the frame's slots, indices masked), with the frame pointer it was given as the first
 //!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
@@ -26,6 +29,7 @@
 //! `SHADER_JIT=0` in the environment turns the compiled form off ([`enabled`]).
 #![cfg(all(target_arch = "x86_64", unix))]
 
+use shader::back::exec::jit::sample::SEGMENTS_MAX;
 use shader::back::exec::jit::{
     compile, CompiledStage, Frame, Inputs, Jit, JitError, GROUPS, GROUP_BYTES,
 };
@@ -63,6 +67,9 @@ pub enum Error {
 pub struct Code {
     ptr: *mut libc::c_void,
     map_len: usize,
+    /// Each segment's first byte (`Compiled::entries`, each below the code's length).
+    entries: [usize; SEGMENTS_MAX],
+    segments: usize,
 }
 
 // The mapping is never written after construction.
@@ -78,6 +85,13 @@ impl Code {
         let mut buf = vec![0u8; CODE_CAP];
         let c = compile(exe, &mut buf).map_err(Error::Jit)?;
         let bytes = buf.get(..c.len).ok_or(Error::Jit(JitError::Full))?;
+        let mut entries = [0usize; SEGMENTS_MAX];
+        for (e, &at) in entries.iter_mut().zip(c.entries.iter().take(c.segments)) {
+            if at as usize >= bytes.len() {
+                return Err(Error::Jit(JitError::Full));
+            }
+            *e = at as usize;
+        }
         // SAFETY: sysconf has no preconditions.
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
         let map_len = bytes.len().div_ceil(page).max(1) * page;
@@ -106,11 +120,18 @@ impl Code {
             unsafe { libc::munmap(ptr, map_len) };
             return Err(Error::Os(err));
         }
-        Ok(Code { ptr, map_len })
+        Ok(Code {
+            ptr,
+            map_len,
+            entries,
+            segments: c.segments.min(SEGMENTS_MAX),
+        })
     }
 
-    /// Runs the code for 8-lane group `g` (0..GROUPS; any other does nothing) of a dispatch:
-    /// reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and `out`.
+    /// Runs segment `seg` of the code (0 for a module without texture ops; any segment it
+    /// does not have does nothing) for 8-lane group `g` (0..GROUPS; any other does nothing)
+    /// of a dispatch: reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and
+    /// `out`.
     pub fn call(
         &self,
         frame: &mut Frame,
@@ -118,10 +139,14 @@ impl Code {
         fcoord: &Vec4x,
         out: &mut Outputs,
         g: usize,
+        seg: usize,
     ) {
-        if g >= GROUPS {
+        if g >= GROUPS || seg >= self.segments {
             return;
         }
+        let Some(&entry) = self.entries.get(seg) else {
+            return;
+        };
         let off = g * GROUP_BYTES;
         // The group's lanes: `off` bytes into each struct, in bounds (g < GROUPS). The code's
         // operands on these pointers are checked against `jit::limits()`, which is each
@@ -129,30 +154,31 @@ impl Code {
         let ip = (inputs as *const Inputs as *const u8).wrapping_add(off);
         let fp = (fcoord as *const Vec4x as *const u8).wrapping_add(off);
         let op = (out as *mut Outputs as *mut u8).wrapping_add(off);
-        // SAFETY: see the crate header: the code is the generator's, touches only those
+        // SAFETY: see the crate header: the code is the generator's, entered where it starts
+        // a segment (a whole function, `entry` inside the mapping), touches only those
         // regions (stores only the frame and the outputs, which are borrowed mutably), and
         // AVX2 was checked in `new`.
         let f: extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8) =
-            unsafe { std::mem::transmute(self.ptr) };
+            unsafe { std::mem::transmute((self.ptr as *const u8).wrapping_add(entry)) };
         f(frame as *mut Frame, ip, fp, op);
     }
 
-    /// [`Executable::run`] through this code on a frame from [`Executable::prepare_frame`]
-    /// (`frame` is the caller's per-thread scratch, filled once per draw); None: run the
-    /// dispatch through the interpreter ([`Executable::run_compiled`]).
+    /// [`Executable::run`] through this code on frames from [`Executable::prepare_frames`]
+    /// (`frames` is the caller's per-thread scratch, filled once per draw; [`GROUPS`] of them
+    /// for a module with texture ops); None: run the dispatch through the interpreter
+    /// ([`Executable::run_compiled`]).
     pub fn run(
         &self,
         exe: &Executable,
-        frame: &mut Frame,
+        frames: &mut [Frame],
         inv: &Invocation,
         out: &mut Outputs,
         active: u32,
     ) -> Option<u32> {
         exe.run_compiled(
-            frame,
-            &mut |f, i, c, o, g| self.call(f, i, c, o, g),
-            inv.inputs,
-            inv.fragcoord,
+            frames,
+            &mut |f, i, c, o, g, s| self.call(f, i, c, o, g, s),
+            inv,
             out,
             active,
         )
@@ -187,44 +213,37 @@ pub struct Compiled {
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
 thread_local! {
-    /// This thread's frames, one per stage (vertex, fragment), made on first use.
+    /// This thread's frames, [`GROUPS`] per stage (vertex, fragment), made on first use.
     static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on this thread's frame for `slot` (None only if the frames are already borrowed,
+/// Runs `f` on this thread's frames for `slot` (None only if the frames are already borrowed,
 /// which no caller does: `f` never calls back here).
-fn with_frame<R>(slot: usize, f: impl FnOnce(&mut Frame) -> R) -> Option<R> {
+fn with_frames<R>(slot: usize, f: impl FnOnce(&mut [Frame]) -> R) -> Option<R> {
     FRAMES.with(|cell| {
         let mut frames = cell.try_borrow_mut().ok()?;
-        while frames.len() < 2 {
+        while frames.len() < 2 * GROUPS {
             let mut f = Frame::new();
             f.set_simd(shader::back::exec::simd::Simd::detect());
             frames.push(f);
         }
-        frames.get_mut(slot).map(f)
+        frames.get_mut(slot * GROUPS..(slot + 1) * GROUPS).map(f)
     })
 }
 
 impl CompiledStage for Compiled {
     fn prepare(&self, exe: &Executable, uniforms: &[f32]) {
-        with_frame(self.slot, |f| exe.prepare_frame(f, uniforms));
+        with_frames(self.slot, |f| exe.prepare_frames(f, uniforms));
     }
 
     fn run(
         &self,
         exe: &Executable,
-        inputs: &Inputs,
-        fragcoord: &Vec4x,
+        inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask> {
-        let call = &mut |f: &mut Frame, i: &Inputs, c: &Vec4x, o: &mut Outputs, g| {
-            self.code.call(f, i, c, o, g)
-        };
-        with_frame(self.slot, |f| {
-            exe.run_compiled(f, call, inputs, fragcoord, out, active)
-        })
-        .flatten()
+        with_frames(self.slot, |f| self.code.run(exe, f, inv, out, active)).flatten()
     }
 }
 

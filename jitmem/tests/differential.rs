@@ -5,9 +5,10 @@
 //! fell back to the interpreter would prove nothing), so the test fails if one does not.
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use jitmem::Code;
-use shader::back::exec::jit::Frame;
+use jitmem::{Code, Error};
+use shader::back::exec::jit::{Frame, JitError, GROUPS};
 use shader::back::exec::lanes::{Mask, LANES};
+use shader::back::exec::texture::TextureRef;
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::ir::{Module, Stage};
 
@@ -61,6 +62,13 @@ fn check(m: &Module, rounds: u32, seed: u64) {
 
 /// [`check`], counting the dispatches the compiled code gave back to the interpreter.
 fn check_bails(m: &Module, rounds: u32, seed: u64, bails: &mut u32) {
+    check_tex(m, rounds, seed, bails, &[]);
+}
+
+/// [`check_bails`] with `textures` bound; with textures, the active masks are whole 2x2
+/// quads (as the rasterizer's with derivatives: a sample's level of detail reads its quad's
+/// other lanes, which must have run).
+fn check_tex(m: &Module, rounds: u32, seed: u64, bails: &mut u32, textures: &[Option<TextureRef>]) {
     let exe = Executable::new(m, None).expect("verifies");
     let code = match Code::new(&exe) {
         Ok(c) => c,
@@ -68,7 +76,7 @@ fn check_bails(m: &Module, rounds: u32, seed: u64, bails: &mut u32) {
     };
     let mut r = Rng(seed | 1);
     let mut regs = Regs::new();
-    let mut frame = Box::new(Frame::new());
+    let mut frames = vec![Frame::new(); GROUPS];
     let mut uniforms = [0.0f32; 128];
     for round in 0..rounds {
         if round % 2 == 0 {
@@ -84,13 +92,16 @@ fn check_bails(m: &Module, rounds: u32, seed: u64, bails: &mut u32) {
         for c in fragcoord.iter_mut() {
             c.iter_mut().for_each(|x| *x = r.value());
         }
-        let active = match round % 3 {
+        let mut active = match round % 3 {
             0 => u32::MAX,
             _ => r.next() as Mask | 1,
         };
+        if !textures.is_empty() {
+            active = quads(active);
+        }
         let inv = Invocation {
             uniforms: &uniforms,
-            textures: &[],
+            textures,
             inputs: &inputs,
             fragcoord: &fragcoord,
         };
@@ -100,9 +111,9 @@ fn check_bails(m: &Module, rounds: u32, seed: u64, bails: &mut u32) {
         // A new draw: new uniforms. Every other round keeps the frame of the previous round
         // with the same uniforms (what dispatches of one draw see: spill slots and all).
         if round % 2 == 0 {
-            exe.prepare_frame(&mut frame, &uniforms);
+            exe.prepare_frames(&mut frames, &uniforms);
         }
-        let gm = match code.run(&exe, &mut frame, &inv, &mut got, active) {
+        let gm = match code.run(&exe, &mut frames, &inv, &mut got, active) {
             Some(m) => m,
             None => {
                 // Given back (a SIN/COS operand out of the inline range): the interpreter's.
@@ -316,6 +327,29 @@ void main() {
 }
 ";
     check(&compile(Stage::Vertex, vs2), 90, 72);
+    // Matrix times matrix (MULMM): every size, a product feeding another, inside an IF.
+    let vs3 = "#version 330
+#pragma chrisos profile 2
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform mat4 m;
+uniform mat3 n;
+uniform vec4 u;
+out vec4 v0;
+out vec3 v1;
+out vec2 v2;
+void main() {
+    mat4 a = mat4(p, q, p * u, q - u);
+    mat4 b = m * a;
+    gl_Position = (b * a) * q;
+    v0 = (a * m) * p;
+    v1 = (n * mat3(p.xyz, q.xyz, u.xyz)) * q.zyx;
+    mat2 c = mat2(p.xy, q.zw) * mat2(u.xy, u.zw);
+    v2 = c * p.wz;
+    if (p.x > 0.0) { mat2 d = c * c; v2 = d * q.xy; }
+}
+";
+    check(&compile(Stage::Vertex, vs3), 90, 73);
 }
 
 /// POW, SIN and COS through the Rust helpers (`jit::Helper`): operands from YMMs, bank
@@ -654,4 +688,314 @@ fn random_if_nests_match_interpreter() {
         }
         check_bails(&m, 40, 200 + k, &mut bails);
     }
+}
+
+/// Every lane of each 2x2 quad (lanes `l, l+1, l+4, l+5` of each 8-lane block, `l` = 0 or 2)
+/// that has a lane in `m`.
+fn quads(m: Mask) -> Mask {
+    let mut out = 0;
+    for b in (0..LANES).step_by(8) {
+        for c in [0, 2] {
+            let q: Mask = 0b11_0011 << (b + c);
+            if m & q != 0 {
+                out |= q;
+            }
+        }
+    }
+    out
+}
+
+/// Texels of a `w` x `h` level: pseudo-random colours (every channel varies).
+fn texels(w: u32, h: u32, seed: u32) -> Vec<u32> {
+    (0..w * h)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9) ^ seed).wrapping_mul(0x85EB_CA6B) ^ (i << 5))
+        .collect()
+}
+
+/// The texture data the sampling tests bind: an 8x8 2D texture with its mip chain, six cube
+/// faces with levels, three array layers, and a 4x4 depth texture.
+struct TexData {
+    level0: Vec<u32>,
+    levels: Vec<Vec<u32>>,
+    faces: Vec<Vec<u32>>,
+    depth: Vec<f32>,
+}
+
+impl TexData {
+    fn new() -> TexData {
+        TexData {
+            level0: texels(8, 8, 1),
+            levels: vec![texels(4, 4, 2), texels(2, 2, 3), texels(1, 1, 4)],
+            faces: (0..6).map(|f| texels(8, 8, 10 + f)).collect(),
+            depth: (0..16).map(|i| (i as f32 * 0.37) % 1.0).collect(),
+        }
+    }
+}
+
+/// Every sampler state the sampling tests go through: each filter, wrap and mip choice, with
+/// and without a bias, a clamped level range, a split min filter and t wrap.
+fn sampler_states() -> Vec<shader::back::exec::texture::SamplerState> {
+    use shader::back::exec::texture::{Filter, MipFilter, SamplerState, Wrap};
+    let mut v = Vec::new();
+    for (i, filter) in [Filter::Nearest, Filter::Linear].into_iter().enumerate() {
+        for (j, wrap) in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat]
+            .into_iter()
+            .enumerate()
+        {
+            for (k, mip) in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear]
+                .into_iter()
+                .enumerate()
+            {
+                let n = i * 9 + j * 3 + k;
+                v.push(SamplerState {
+                    filter,
+                    wrap,
+                    mip,
+                    min_filter: (n % 4 == 1).then_some(Filter::Linear),
+                    wrap_t: (n % 5 == 2).then_some(Wrap::ClampToEdge),
+                    lod_bias: if n % 3 == 0 { 0.0 } else { 0.75 },
+                    min_lod: if n % 7 == 3 { 0.5 } else { -1000.0 },
+                    max_lod: if n % 7 == 3 { 1.5 } else { 1000.0 },
+                    compare: None,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Checks `m` with every sampler state of [`sampler_states`], each unit bound as `kinds`
+/// says: `2` a mipmapped 2D texture, `c` a cube, `a` a 2D array, `s` a depth texture with a
+/// compare function, `_` nothing (unbound: opaque black). The module must compile.
+fn check_sampling(m: &Module, kinds: &str, rounds: u32, seed: u64) {
+    use shader::back::exec::texture::CompareFunc;
+    let data = TexData::new();
+    let mips: Vec<&[u32]> = data.levels.iter().map(|l| l.as_slice()).collect();
+    for (n, st) in sampler_states().into_iter().enumerate() {
+        let base = TextureRef {
+            width: 8,
+            height: 8,
+            texels: &data.level0,
+            sampler: st,
+            depth: None,
+            rgba: None,
+            ints: None,
+            mips: &mips,
+            faces: &[],
+            layers: &[],
+        };
+        let faces: Vec<TextureRef> = data
+            .faces
+            .iter()
+            .map(|f| TextureRef { texels: f, ..base })
+            .collect();
+        let layers: Vec<TextureRef> = faces.iter().take(3).copied().collect();
+        let shadow = TextureRef {
+            width: 4,
+            height: 4,
+            depth: Some(&data.depth),
+            mips: &[],
+            sampler: shader::back::exec::texture::SamplerState {
+                mip: shader::back::exec::texture::MipFilter::None,
+                compare: Some(CompareFunc::ALL[n % 8]),
+                ..st
+            },
+            ..base
+        };
+        let units: Vec<Option<TextureRef>> = kinds
+            .chars()
+            .map(|k| match k {
+                '2' => Some(base),
+                'c' => Some(TextureRef {
+                    faces: &faces,
+                    ..base
+                }),
+                'a' => Some(TextureRef {
+                    layers: &layers,
+                    ..base
+                }),
+                's' => Some(shadow),
+                _ => None,
+            })
+            .collect();
+        let mut bails = 0;
+        check_tex(m, rounds, seed + n as u64 * 1000, &mut bails, &units);
+        assert_eq!(bails, 0, "a sampling shader gave a dispatch back");
+    }
+}
+
+const SAMPLE_HEAD: &str = "#version 330\n#pragma chrisos profile 2\nin vec4 a;\nin vec4 b;\nuniform vec4 u;\nuniform vec4 w;\nout vec4 c;\n";
+
+fn frag_tex(decls: &str, body: &str) -> Module {
+    compile(
+        Stage::Fragment,
+        &format!("{SAMPLE_HEAD}{decls}\nvoid main() {{ {body} }}\n"),
+    )
+}
+
+/// SAMPLE (2D) at seams: coordinates from inputs (NaN, infinities, huge values), scaled for
+/// magnification and minification, values live across the seam, two samples of one texture,
+/// an unbound unit, every filter / wrap / mip mode, under random whole-quad masks.
+#[test]
+fn sampling_matches_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let t = "uniform sampler2D t;";
+    check_sampling(&frag_tex(t, "c = texture(t, a.xy) * u + b;"), "2", 12, 101);
+    check_sampling(
+        &frag_tex(
+            t,
+            "vec4 k = a * w + b; vec4 s = texture(t, a.xy * 0.05 + b.zw); \
+             vec4 s2 = texture(t, k.yx * 7.0); c = s * k + s2 * u - k.wzyx;",
+        ),
+        "2",
+        12,
+        102,
+    );
+    // Constant and uniform coordinates (bank registers: stored to their slots at the seam).
+    check_sampling(
+        &frag_tex(t, "c = texture(t, vec2(0.3, 0.7)) + texture(t, u.xy) * a;"),
+        "2",
+        6,
+        105,
+    );
+    // Unbound: opaque black.
+    check_sampling(&frag_tex(t, "c = texture(t, a.xy) + b;"), "_", 4, 103);
+    // The result feeding the next sample's coordinates.
+    check_sampling(
+        &frag_tex(
+            "uniform sampler2D t; uniform sampler2D t2;",
+            "vec4 s = texture(t, a.xy); c = texture(t2, s.xy * 3.0 + a.zw) * s + w;",
+        ),
+        "22",
+        12,
+        104,
+    );
+}
+
+/// Samples inside IF / ELSE and after DISCARD: the seam writes only the lanes of the saved
+/// mask (the others keep their value), and the mask survives the seam.
+#[test]
+fn sampling_under_masks_matches_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let t = "uniform sampler2D t;";
+    check_sampling(
+        &frag_tex(
+            t,
+            "vec4 s = b; if (a.z > 0.0) { s = texture(t, a.xy * 2.0); } else { s = texture(t, b.yx) * w; } \
+             c = s + a;",
+        ),
+        "2",
+        12,
+        111,
+    );
+    check_sampling(
+        &frag_tex(
+            t,
+            "vec4 s = u; if (a.w < 0.5) { if (b.x > 0.0) { s = texture(t, a.xy) - b; } s = s * 2.0; } \
+             c = s;",
+        ),
+        "2",
+        12,
+        112,
+    );
+    // The sample's destination a variable live after the IF: its lanes off the mask keep
+    // the value from before.
+    check_sampling(
+        &frag_tex(
+            t,
+            "vec4 s = u * a; if (a.z > 0.0) s = texture(t, a.xy); c = s;",
+        ),
+        "2",
+        12,
+        114,
+    );
+    check_sampling(
+        &frag_tex(
+            t,
+            "if (a.z < -1.0) discard; vec4 s = texture(t, a.xy + b.zw); \
+             if (s.x > 0.5) discard; c = s * u;",
+        ),
+        "2",
+        12,
+        113,
+    );
+}
+
+/// The other texture ops the corpus uses: explicit level, bias, gradients, offsets, cube,
+/// shadow (2D and cube) and array samples, and a vertex stage's sample (level 0).
+#[test]
+fn texture_ops_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let t = "uniform sampler2D t;";
+    check_sampling(
+        &frag_tex(t, "c = textureLod(t, a.xy, b.x * 2.0) + u;"),
+        "2",
+        8,
+        121,
+    );
+    check_sampling(&frag_tex(t, "c = texture(t, a.xy, b.y) * w;"), "2", 8, 122);
+    check_sampling(
+        &frag_tex(t, "c = textureGrad(t, a.xy, b.xy * 0.3, b.zw) - u;"),
+        "2",
+        8,
+        123,
+    );
+    check_sampling(
+        &frag_tex(t, "c = textureOffset(t, a.xy, ivec2(1, -2)) + textureLodOffset(t, b.xy, a.w, ivec2(-1, 3));"),
+        "2",
+        8,
+        124,
+    );
+    check_sampling(
+        &frag_tex(
+            "uniform samplerCube q;",
+            "c = texture(q, a.xyz) + textureLod(q, b.xyz, a.w) * u;",
+        ),
+        "c",
+        8,
+        125,
+    );
+    check_sampling(
+        &frag_tex(
+            "uniform sampler2DShadow s;",
+            "c = vec4(texture(s, a.xyz), textureLod(s, b.xyz, a.w), 0.0, 1.0) + w;",
+        ),
+        "s",
+        8,
+        126,
+    );
+    check_sampling(
+        &frag_tex(
+            "uniform sampler2DArray r;",
+            "c = texture(r, vec3(a.xy, b.x * 3.0)) + textureLod(r, b.xyz, a.w);",
+        ),
+        "a",
+        8,
+        127,
+    );
+    // The wrong kind of texture under each op: incomplete (black) in both.
+    check_sampling(
+        &frag_tex(
+            "uniform sampler2D t; uniform samplerCube q; uniform sampler2DArray r;",
+            "c = texture(t, a.xy) + texture(q, a.xyz) + texture(r, a.xyz);",
+        ),
+        "ac2",
+        6,
+        128,
+    );
+    let vs = "#version 330
+#pragma chrisos profile 2
+layout(location = 0) in vec4 p;
+layout(location = 1) in vec4 q;
+uniform sampler2D t;
+out vec4 v0;
+void main() { gl_Position = p; v0 = textureLod(t, q.xy, 0.0) * p + texture(t, p.zw); }
+";
+    check_sampling(&compile(Stage::Vertex, vs), "2", 8, 129);
 }

@@ -1,7 +1,8 @@
 //! Profiling driver (not a test): renders one bench scene N times on one thread, for
 //! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
-//! (scene: cube, fullscreen, quad, fractal (the p2 64-step fractal) or floor, the mipmapped
-//! trilinear floor). Instruction counts per frame are exact and repeatable.
+//! (scene: cube, fullscreen, quad, fractal (the p2 64-step fractal), floor (the mipmapped
+//! trilinear floor) or lights (profile 2's 4 point lights mesh)). Instruction counts per frame
+//! are exact and repeatable.
 //! Stages run through the compiled form where they compile (`SHADER_JIT=0`: the interpreter).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
@@ -40,6 +41,11 @@ fn run() {
             "benches/scenes/p2_fractal.json",
             "benches/scenes/p2_fractal.vert",
             "benches/scenes/p2_fractal.frag",
+        ),
+        "lights" => (
+            "benches/scenes/p2_lights.json",
+            "benches/scenes/p2_lights.vert",
+            "benches/scenes/p2_lights.frag",
         ),
         "floor" => (
             "benches/scenes/mip_floor.json",

@@ -943,70 +943,26 @@ impl Executable {
                     Op::Sample => {
                         // Borrowed, not copied: a stack copy read back at lane offsets stalls on
                         // store forwarding.
-                        // An array texture under a 2D sample is incomplete.
-                        let tex = inv
-                            .textures
-                            .get(d.x as usize)
-                            .and_then(|t| t.as_ref())
-                            .filter(|t| t.layers.is_empty());
+                        let tex = sample_2d(inv.textures, d);
                         match (tex, src_dst(r, a, dst)) {
-                            // Mipmapped or two filters: the level of detail from the quad (the
-                            // vertex stage has none: level 0's).
-                            (Some(tex), _) if tex.needs_lod() => {
-                                let (u, v) = (&r[a][0], &r[a][1]);
-                                let lambda = if self.stage == Stage::Fragment {
-                                    self::mip::quad_lambda(tex, u, v)
-                                } else {
-                                    [0.0; LANES]
-                                };
-                                let mut c = [[0.0; LANES]; 4];
-                                self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
-                                put4(&mut r[dst], &c, m);
-                            }
                             // Straight into the destination (sample_lanes writes all four).
-                            (Some(tex), Some((coord, to))) if m == ALL_LANES => {
+                            (Some(tex), Some((coord, to)))
+                                if m == ALL_LANES && !tex.needs_lod() =>
+                            {
                                 tex.sample_lanes(&coord[0], &coord[1], to)
                             }
-                            (Some(tex), _) => {
-                                let coord = &r[a];
-                                let mut v = [[0.0; LANES]; 4];
-                                tex.sample_lanes(&coord[0], &coord[1], &mut v);
-                                put4(&mut r[dst], &v, m);
-                            }
-                            // GL reads an unbound (incomplete) texture as opaque black.
-                            (None, _) => {
-                                for c in 0..4 {
-                                    fill(&mut r[dst][c], if c == 3 { 1.0 } else { 0.0 }, m);
-                                }
+                            _ => {
+                                let mut c = [[0.0; LANES]; 4];
+                                self.texture_lanes(d, inv.textures, r, a, b, &mut c);
+                                put4(&mut r[dst], &c, m);
                             }
                         }
                     }
-                    Op::CubeLod
-                    | Op::CubeBias
-                    | Op::CubeGrad
-                    | Op::ShadowLod
-                    | Op::ShadowBias
-                    | Op::ShadowCube
-                    | Op::ShadowGrad => {
-                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
+                    // The other texture ops (explicit level, bias, gradients, fetch, size;
+                    // cube, shadow, array).
+                    op if op.is_texture() => {
                         let mut c = [[0.0; LANES]; 4];
-                        self::cube::cube_op(d, self.stage, tex, r, a, b, &mut c);
-                        put4(&mut r[dst], &c, m);
-                    }
-                    Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
-                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                        let mut c = [[0.0; LANES]; 4];
-                        self::array::array_op(d, self.stage, tex, r, a, b, &mut c);
-                        put4(&mut r[dst], &c, m);
-                    }
-                    Op::SampleLod
-                    | Op::SampleBias
-                    | Op::SampleGrad
-                    | Op::TexFetch
-                    | Op::TexSize => {
-                        let tex = inv.textures.get(d.x as usize).and_then(|t| t.as_ref());
-                        let mut c = [[0.0; LANES]; 4];
-                        self::mip::texture_op(d, self.stage, tex, r, a, b, &mut c);
+                        self.texture_lanes(d, inv.textures, r, a, b, &mut c);
                         put4(&mut r[dst], &c, m);
                     }
                     Op::LoadUni => {
@@ -1026,6 +982,68 @@ impl Executable {
             },
         )
     }
+
+    /// A texture op (not the fused colour sample) on all [`LANES`] lanes: `out` (all zeros
+    /// on entry) gets every lane's result, computed from registers `a`, `b` and `b + 1` of `r`
+    /// (a register file or a slice of copies). The interpreter writes it to the destination
+    /// under its mask; the compiled form (`jit::sample`) calls it between segments. Inlined
+    /// into each caller's instruction-set closure (see `simd`).
+    #[inline(always)]
+    fn texture_lanes(
+        &self,
+        d: &DInst,
+        textures: &[Option<TextureRef>],
+        r: &[Vec4x],
+        a: usize,
+        b: usize,
+        out: &mut Vec4x,
+    ) {
+        let tex = textures.get(d.x as usize).and_then(|t| t.as_ref());
+        match d.op {
+            Op::Sample => match (sample_2d(textures, d), r.get(a & REG_MASK)) {
+                // Mipmapped or two filters: the level of detail from the quad (the vertex
+                // stage has none: level 0's).
+                (Some(tex), Some(ra)) if tex.needs_lod() => {
+                    let (u, v) = (&ra[0], &ra[1]);
+                    let lambda = if self.stage == Stage::Fragment {
+                        self::mip::quad_lambda(tex, u, v)
+                    } else {
+                        [0.0; LANES]
+                    };
+                    self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), out);
+                }
+                (Some(tex), Some(ra)) => tex.sample_lanes(&ra[0], &ra[1], out),
+                // GL reads an unbound (incomplete) texture as opaque black.
+                _ => *out = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]],
+            },
+            Op::CubeLod
+            | Op::CubeBias
+            | Op::CubeGrad
+            | Op::ShadowLod
+            | Op::ShadowBias
+            | Op::ShadowCube
+            | Op::ShadowGrad => self::cube::cube_op(d, self.stage, tex, r, a, b, out),
+            Op::ArrLod | Op::ArrBias | Op::ArrGrad | Op::ArrFetch | Op::ArrSize => {
+                self::array::array_op(d, self.stage, tex, r, a, b, out)
+            }
+            Op::SampleLod | Op::SampleBias | Op::SampleGrad | Op::TexFetch | Op::TexSize => {
+                self::mip::texture_op(d, self.stage, tex, r, a, b, out)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// SAMPLE's texture: an array texture under a 2D sample is incomplete (None, as unbound).
+#[inline(always)]
+fn sample_2d<'t, 'b>(
+    textures: &'t [Option<TextureRef<'b>>],
+    d: &DInst,
+) -> Option<&'t TextureRef<'b>> {
+    textures
+        .get(d.x as usize)
+        .and_then(|t| t.as_ref())
+        .filter(|t| t.layers.is_empty())
 }
 
 /// IF, ELSE, ENDIF, LOOP, BREAK, CONTINUE, ENDLOOP: the ops that run when no lane does.

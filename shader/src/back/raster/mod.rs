@@ -1070,7 +1070,7 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
             // dispatch back (a SIN/COS operand outside its range).
             let done = setup
                 .vs_code
-                .and_then(|c| c.run(vs, inv.inputs, inv.fragcoord, &mut scratch.out, active));
+                .and_then(|c| c.run(vs, &inv, &mut scratch.out, active));
             if done.is_none() {
                 vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             }
@@ -2014,7 +2014,7 @@ fn flush(
     let float = !target.colorf.is_empty();
     let compiled = setup
         .fs_code
-        .and_then(|c| c.run(fs, inv.inputs, inv.fragcoord, &mut scratch.out, mask));
+        .and_then(|c| c.run(fs, &inv, &mut scratch.out, mask));
     let alive = if let Some(alive) = compiled {
         alive
     } else if float {

@@ -39,9 +39,12 @@
 //! Coverage: IF/ELSE/ENDIF, DISCARD, loops, the integer ops (IDIV family by call-out), FLOOR,
 //! CEIL, TRUNC, ROUND_EVEN, FRACT, LOAD_IDX (up to 7 elements), LOAD_LANE, CONST, MOV, SWZ, SETLANE,
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
+//! MULMM (column by column; a destination overlapping an operand is refused),
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
 //! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
-//! lane function), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
+//! lane function), the texture ops but the fused colour sample (at seams: the code is cut
+//! there into segments and the op runs in Rust over the 32 lanes between them, see
+//! [`sample`]), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
 //! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
 //! interpreter, which stays the reference. The rasterizer reaches compiled code through the
 //! host's [`Jit`] (`raster::Scratch::set_jit`).
@@ -53,13 +56,15 @@
 pub mod enc;
 mod flow;
 mod ints;
+pub mod sample;
 
 use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
+use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{
-    DInst, Executable, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP,
-    NOT_UNIFORM, REG_FILE, REG_MASK,
+    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF,
+    BREAK_UCMP, NOT_UNIFORM, REG_FILE, REG_MASK,
 };
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, LOOP_DEPTH_MAX, VARYING_CAP};
@@ -111,6 +116,13 @@ pub struct Frame {
     /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
     /// the live-lane slot only then.
     discards: bool,
+    /// The prepared executable has IF or DISCARD: a seam's result is written under the mask
+    /// the code saved ([`sample`]).
+    masked: bool,
+    /// The instructions of the prepared executable's seams (texture ops, [`sample`]), in
+    /// order: [`Executable::run_compiled`] runs them between its segments.
+    seams: [u16; SEAMS_MAX],
+    nseams: usize,
 }
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
@@ -209,6 +221,9 @@ impl Frame {
             consts,
             simd: Simd::BASE,
             discards: false,
+            masked: false,
+            seams: [0; SEAMS_MAX],
+            nseams: 0,
         }
     }
 
@@ -246,6 +261,10 @@ impl From<EncError> for JitError {
 pub struct Compiled {
     /// Bytes of code written at the start of the buffer.
     pub len: usize,
+    /// Where each segment's function starts (one more segment than the module has texture
+    /// ops, [`sample`]; the first at 0): only `entries[..segments]` are entries.
+    pub entries: [u32; SEGMENTS_MAX],
+    pub segments: usize,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
 }
@@ -293,6 +312,9 @@ enum Touch {
 
 /// How `d` touches value `v` (conservative: any read the lowering makes is a read).
 fn touch(d: &DInst, v: Val) -> Touch {
+    if sample::is_seam(d) {
+        return sample::touch(d, v);
+    }
     let n = (d.n as usize).min(4);
     let (dst, a, b) = (
         d.dst as usize & REG_MASK,
@@ -314,6 +336,12 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Sin | Op::Cos => is(a, 0, n),
         // Columns a..a+n (components 0..n) and the vector b (components 0..n).
         Op::MulMV => v < V_ONE && c < n && (t.wrapping_sub(a) & REG_MASK) < n || is(b, 0, n),
+        // Columns a..a+n and b..b+n (components 0..n).
+        Op::MulMM => {
+            v < V_ONE
+                && c < n
+                && ((t.wrapping_sub(a) & REG_MASK) < n || (t.wrapping_sub(b) & REG_MASK) < n)
+        }
         Op::Cmp => v == val(a, 0) || v == val(b, 0),
         Op::StoreColor | Op::StorePos | Op::StoreVar => is(a, 0, 4),
         Op::If => v == val(a, 0),
@@ -347,6 +375,7 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
         Op::Pow | Op::Sin | Op::Cos => is(dst, 0, n),
         Op::MulMV => is(dst, 0, 4),
+        Op::MulMM => v < V_ONE && (t.wrapping_sub(dst) & REG_MASK) < n,
         Op::SetLane => v == val(dst, d.x as usize),
         Op::Dot | Op::Cmp => v == val(dst, 0),
         Op::LoadAttr | Op::LoadVar => is(dst, 0, 4) && d.n & (1 << c) != 0,
@@ -398,6 +427,9 @@ struct Gen<'c, 'b> {
     /// evicted, and the value's writes land in them.
     resident: u16,
     resident_max: usize,
+    /// Where each segment starts ([`sample`]), and how many there are so far.
+    entries: [u32; SEGMENTS_MAX],
+    segments: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -420,9 +452,14 @@ impl<'c, 'b> Gen<'c, 'b> {
         let mut pending: Option<usize> = None;
         let mut cover: Option<usize> = None;
         for (i, d) in from.iter().take(LOOKAHEAD).enumerate() {
+            // A seam reads its operands in every lane of a 2x2 quad (implicit derivatives
+            // take the lanes off the mask too), and its masked write reads the old value in
+            // Rust: neither is covered by an earlier blended write.
+            let seam = sample::is_seam(d);
             match touch(d, v) {
-                Touch::Read if cover.is_some() => {}
+                Touch::Read if cover.is_some() && !seam => {}
                 Touch::Read => return pending.unwrap_or(i),
+                Touch::Write if depth > 0 && seam => return pending.unwrap_or(i),
                 Touch::Write if depth > 0 => {
                     pending = pending.or(Some(i));
                     cover = cover.or(Some(depth));
@@ -615,16 +652,7 @@ impl<'c, 'b> Gen<'c, 'b> {
                 self.dirty[y.0 as usize] = true;
             }
         }
-        for y in 0..self.ny {
-            if let Some(v) = self.holder[y] {
-                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
-                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
-                }
-                self.loc[v] = NONE;
-            }
-            self.holder[y] = None;
-            self.dirty[y] = false;
-        }
+        self.flush()?;
         let mut info = dst as u32 | (a as u32) << 8 | (b as u32) << 16 | (n as u32) << 24 | kind;
         if self.masked() {
             info |= INFO_MASKED;
@@ -640,6 +668,52 @@ impl<'c, 'b> Gen<'c, 'b> {
         }
         for c in 0..n {
             self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+
+    /// `dst = mat(a .. a + n) * b` as the interpreter's `mat_times`: component c is +0.0 +
+    /// col0[c] * v[0] + col1[c] * v[1] + ... in column order (no FMA), components n.. are
+    /// +0.0. Every component is computed before any is written (dst may be a column or the
+    /// vector); the results stay pinned until then.
+    fn mat_vec(&mut self, dst: usize, a: usize, b: usize, n: usize) -> Result<(), JitError> {
+        let mut keep = 0u16;
+        let mut res = [Y(0); 4];
+        for (c, r) in res.iter_mut().enumerate() {
+            let acc = self.alloc()?;
+            self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+            keep |= 1 << acc.0;
+            self.pinned = keep;
+            if c < n {
+                for k in 0..n {
+                    let col = self.get(val(a + k, c))?;
+                    let v = self.get(val(b, k))?;
+                    let t = self.alloc()?;
+                    self.e.op_reg(Ps::Mul, t, col, v)?;
+                    self.e.op_reg(Ps::Add, acc, acc, t)?;
+                    self.pinned = keep;
+                }
+            }
+            *r = acc;
+        }
+        for (c, &r) in res.iter().enumerate() {
+            self.set(val(dst, c), r)?;
+        }
+        Ok(())
+    }
+
+    /// Leaves no value in a YMM: every dirty one still to be read (from the current
+    /// instruction on) is stored to its slot first (before a call or the end of a segment).
+    fn flush(&mut self) -> Result<(), JitError> {
+        for y in 0..self.ny {
+            if let Some(v) = self.holder[y] {
+                if self.dirty[y] && v < V_ONE && self.next_read(v, false) != DEAD {
+                    self.e.store(Base::Frame, home(v), Y(y as u8))?;
+                }
+                self.loc[v] = NONE;
+            }
+            self.holder[y] = None;
+            self.dirty[y] = false;
         }
         Ok(())
     }
@@ -898,31 +972,19 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
                 self.set(val(dst, 0), acc)?;
             }
-            Op::MulMV => {
-                // The interpreter's `mat_times`: component c is +0.0 + col0[c] * v[0] +
-                // col1[c] * v[1] + ... in column order (no FMA), components n.. are +0.0.
-                // Every component is computed before any is written (dst may be a column or
-                // the vector); the results stay pinned until then.
-                let mut res = [Y(0); 4];
-                for (c, r) in res.iter_mut().enumerate() {
-                    let acc = self.alloc()?;
-                    self.e.op_reg(Ps::Xor, acc, acc, acc)?;
-                    keep |= 1 << acc.0;
-                    self.pinned = keep;
-                    if c < n {
-                        for k in 0..n {
-                            let col = self.get(val(a + k, c))?;
-                            let v = self.get(val(b, k))?;
-                            let t = self.alloc()?;
-                            self.e.op_reg(Ps::Mul, t, col, v)?;
-                            self.e.op_reg(Ps::Add, acc, acc, t)?;
-                            self.pinned = keep;
-                        }
-                    }
-                    *r = acc;
+            Op::MulMV => self.mat_vec(dst, a, b, n)?,
+            Op::MulMM => {
+                // Column j of the product is MULMV of column b + j; written column by
+                // column, so a destination overlapping either operand is not compiled.
+                let inside = |r: usize, base: usize| (r.wrapping_sub(base) & REG_MASK) < n;
+                if (0..n)
+                    .any(|j| inside((dst + j) & REG_MASK, a) || inside((dst + j) & REG_MASK, b))
+                {
+                    return Err(JitError::Unsupported(d.op));
                 }
-                for (c, &r) in res.iter().enumerate() {
-                    self.set(val(dst, c), r)?;
+                for j in 0..n {
+                    self.mat_vec((dst + j) & REG_MASK, a, (b + j) & REG_MASK, n)?;
+                    self.pinned = 0;
                 }
             }
             Op::Pow => self.call_out(d)?,
@@ -1037,6 +1099,9 @@ impl<'c, 'b> Gen<'c, 'b> {
             }
             Op::Loop | Op::Break | Op::Continue | Op::EndLoop => self.flow_inst(d)?,
             _ if ints::lowers(d) => self.int_inst(d)?,
+            // A seam returns to the caller between segments: no back edge may cross it.
+            _ if sample::is_seam(d) && self.loops > 0 => return Err(JitError::Flow),
+            _ if sample::is_seam(d) => self.seam(d)?,
             op => return Err(JitError::Unsupported(op)),
         }
         self.pinned = 0;
@@ -1099,16 +1164,27 @@ pub(super) fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &La
             let m = frame.masks[MASK_SAVE];
             for c in 0..n {
                 let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-                let v = f(&x, &y);
-                let d = &mut frame.regs[dst][c];
-                for l in 0..JIT_LANES {
-                    if !masked || m[l] != 0 {
-                        d[l] = v[l];
-                    }
-                }
+                put_masked(&mut frame.regs[dst][c], &f(&x, &y), masked.then_some(&m));
             }
         },
     );
+}
+
+/// `to = from` in the lanes of `mask` (all ones or all zeros per lane; None: every lane), as a
+/// whole copy when every lane is in it (the common case; a lane-by-lane loop of 8 stays
+/// scalar).
+#[inline(always)]
+fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
+    match mask {
+        Some(m) if *m != [!0; JIT_LANES] => {
+            for l in 0..JIT_LANES {
+                if m[l] != 0 {
+                    to[l] = from[l];
+                }
+            }
+        }
+        _ => *to = *from,
+    }
 }
 
 // The interpreter's own lane function (`math::pow_lanes`) on 8 lanes: lanes
@@ -1125,6 +1201,7 @@ extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
 /// Whether the lowering handles `d` (the ops of the module header).
 fn lowered(d: &DInst) -> bool {
     match d.op {
+        _ if sample::is_seam(d) => true,
         Op::Add | Op::Sub | Op::Mul => matches!(d.y, 0 | 2 | 3),
         Op::If | Op::Else | Op::Endif | Op::Discard => true,
         Op::Loop | Op::Continue | Op::EndLoop => true,
@@ -1146,6 +1223,7 @@ fn lowered(d: &DInst) -> bool {
                 | Op::Abs
                 | Op::Dot
                 | Op::MulMV
+                | Op::MulMM
                 | Op::Pow
                 | Op::Sin
                 | Op::Cos
@@ -1215,6 +1293,8 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         open: [flow::OpenLoop::default(); LOOP_DEPTH_MAX + 1],
         resident: 0,
         resident_max: resident,
+        entries: [0; SEGMENTS_MAX],
+        segments: 1,
     };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
@@ -1242,6 +1322,8 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     g.e.ret()?;
     Ok(Compiled {
         len: g.e.len(),
+        entries: g.entries,
+        segments: g.segments,
         spills: g.spills,
     })
 }
@@ -1250,16 +1332,15 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
 /// executable mapping and a frame per thread): the rasterizer prepares it once per draw on each
 /// worker thread, then runs every dispatch of that stage through it.
 pub trait CompiledStage: Sync {
-    /// Fills the calling thread's frame for `exe` (an executable with this code:
-    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frame`] does.
+    /// Fills the calling thread's frames for `exe` (an executable with this code:
+    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frames`] does.
     fn prepare(&self, exe: &Executable, uniforms: &[f32]);
-    /// [`Executable::run`] of one dispatch on the calling thread's frame, prepared for `exe`;
-    /// None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
+    /// [`Executable::run`] of one dispatch on the calling thread's frames, prepared for
+    /// `exe`; None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
     fn run(
         &self,
         exe: &Executable,
-        inputs: &Inputs,
-        fragcoord: &Vec4x,
+        inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask>;
@@ -1273,8 +1354,9 @@ pub trait Jit: Sync {
     fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage>;
 }
 
-/// How generated code is called for one group: `(frame, inputs, fragcoord, outputs, group)`.
-pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize) + 'f;
+/// How generated code is called for one group and segment:
+/// `(frame, inputs, fragcoord, outputs, group, segment)`.
+pub type CallGroup<'f> = dyn FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + 'f;
 
 impl Executable {
     /// Whether [`compile`] makes the same code for `self` and `other` (the same stage, decoded
@@ -1309,6 +1391,18 @@ impl Executable {
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         frame.discards = code.iter().any(|d| d.op == Op::Discard);
+        frame.masked = code
+            .iter()
+            .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard | Op::Loop));
+        frame.nseams = 0;
+        for (pc, d) in code.iter().enumerate() {
+            if sample::is_seam(d) {
+                if let Some(s) = frame.seams.get_mut(frame.nseams) {
+                    *s = pc as u16;
+                    frame.nseams += 1;
+                }
+            }
+        }
         let imm_end = code
             .iter()
             .filter(|d| d.op == Op::Const)
@@ -1341,21 +1435,44 @@ impl Executable {
         }
     }
 
-    /// [`Self::run`] through code from [`compile`] on a frame from [`Self::prepare_frame`]
-    /// (this executable, `inv.uniforms`): `call` must run that code for the given group (the
-    /// host's `jitmem` does). Same outputs, bit for bit, as the interpreter for every module
-    /// `compile` accepts; the lanes not in `active` may hold anything. None: an active lane's
-    /// SIN/COS operand is outside the inline form's range (`Frame::bail`), and the caller must
-    /// run the dispatch through the interpreter (the outputs hold anything).
+    /// Whether [`compile`]'s code for this executable has seams (texture ops, [`sample`]):
+    /// it then runs on [`GROUPS`] frames, one per group.
+    pub fn has_seams(&self) -> bool {
+        self.code
+            .get(..self.len as usize)
+            .unwrap_or(&[])
+            .iter()
+            .any(sample::is_seam)
+    }
+
+    /// [`Self::prepare_frame`] of every frame [`Self::run_compiled`] will use: the first, or
+    /// the first [`GROUPS`] when the code has seams.
+    pub fn prepare_frames(&self, frames: &mut [Frame], uniforms: &[f32]) {
+        let n = if self.has_seams() { GROUPS } else { 1 };
+        for f in frames.iter_mut().take(n) {
+            self.prepare_frame(f, uniforms);
+        }
+    }
+
+    /// [`Self::run`] through code from [`compile`] on frames from [`Self::prepare_frames`]
+    /// (this executable, `inv.uniforms`): `call` must run that code's given segment for the
+    /// given group (the host's `jitmem` does). Same outputs, bit for bit, as the interpreter
+    /// for every module `compile` accepts; the lanes not in `active` may hold anything.
+    /// None: an active lane's SIN/COS operand is outside the inline form's range
+    /// (`Frame::bail`), or the code has seams and fewer than [`GROUPS`] frames were given, and
+    /// the caller must run the dispatch through the interpreter (the outputs hold anything).
     pub fn run_compiled(
         &self,
-        frame: &mut Frame,
+        frames: &mut [Frame],
         call: &mut CallGroup,
-        inputs: &Inputs,
-        fragcoord: &Vec4x,
+        inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask> {
+        let nseams = frames.first()?.nseams;
+        if nseams > 0 && frames.len() < GROUPS {
+            return None;
+        }
         // The outputs start as the interpreter starts them, for what the code does not store.
         match self.stage {
             Stage::Vertex => {
@@ -1371,14 +1488,21 @@ impl Executable {
         }
         let active = active & ALL_LANES;
         let mut alive: Mask = 0;
-        for g in 0..GROUPS {
-            let lanes = (active >> (g * JIT_LANES)) & 0xFF;
-            if lanes != 0 {
-                frame.bail[0] = 0;
-                if frame.discards {
-                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+        // Segment by segment, each for every group, with the seams between them.
+        for seg in 0..=nseams {
+            for g in 0..GROUPS {
+                let lanes = (active >> (g * JIT_LANES)) & 0xFF;
+                if lanes == 0 {
+                    continue;
                 }
-                call(frame, inputs, fragcoord, out, g);
+                let frame = frames.get_mut(if nseams > 0 { g } else { 0 })?;
+                if seg == 0 {
+                    frame.bail[0] = 0;
+                    if frame.discards {
+                        frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    }
+                }
+                call(frame, inv.inputs, inv.fragcoord, out, g, seg);
                 let mut lanes = lanes;
                 if frame.discards {
                     for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
@@ -1392,7 +1516,15 @@ impl Executable {
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
-                alive |= lanes << (g * JIT_LANES);
+                if seg == nseams {
+                    alive |= lanes << (g * JIT_LANES);
+                }
+            }
+            if seg < nseams {
+                if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
+                    let pc = frames[0].seams[seg % SEAMS_MAX] as usize;
+                    self.run_seam(frames, pc, inv.textures, active);
+                }
             }
         }
         Some(alive)

@@ -1,0 +1,179 @@
+//! Texture ops in the compiled form (issue 17): SAMPLE (not the fused colour sample), the
+//! cube, shadow and array ops and SAMPLE_LOD / _BIAS / _GRAD, TEX_FETCH, TEX_SIZE.
+//!
+//! The interpreter samples all [`LANES`] lanes of a dispatch at once (the level of detail
+//! comes from each 2x2 quad, and its lane functions are written 32 lanes wide), and generated
+//! code runs one 8-lane group at a time. So a texture op is a *seam*: the code is cut there
+//! into segments, each a complete function (its own `vzeroupper; ret`), and
+//! [`Executable::run_compiled`] runs segment `k` for every group, then the seam's op in Rust
+//! over the 32 lanes, then segment `k + 1`. At a seam the generated code leaves every value
+//! still to be read in its frame slot (the operands too: bank registers and zeroed temps are
+//! stored there first) and the current lane mask in [`MASK_SAVE`]; the next segment starts
+//! with no value in a YMM and reloads the mask. Each group needs its own slots across the
+//! seam, so a module with seams runs on [`GROUPS`] frames, frame `g` for group `g`.
+//!
+//! The op itself is [`Executable::texture_lanes`], the interpreter's own code, on copies of
+//! the operand registers gathered from the four frames, and its result is written back to the
+//! destination's slots under the saved mask (in a module with IF or DISCARD; every lane
+//! otherwise), as the interpreter's masked write does: the same bits by construction.
+
+use super::enc::Base;
+use super::{
+    put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
+};
+use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
+use crate::back::exec::texture::TextureRef;
+use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
+use crate::ir::Op;
+
+/// Texture ops one compiled module may have (seams); a module with more is refused.
+pub const SEAMS_MAX: usize = 32;
+/// Segments of a compiled module: one more than its seams.
+pub const SEGMENTS_MAX: usize = SEAMS_MAX + 1;
+
+/// Whether `d` is a texture op the compiled form runs at a seam (the fused colour sample,
+/// SAMPLE with `y != 0`, is not: its stage runs in the interpreter's packed path).
+pub(super) fn is_seam(d: &DInst) -> bool {
+    match d.op {
+        Op::Sample => d.y == 0,
+        op => op.is_texture(),
+    }
+}
+
+/// The registers a seam's op reads: `a`, `b` and `b + 1` (the gradients' second register).
+fn operands(d: &DInst) -> [usize; 3] {
+    let b = d.b as usize & REG_MASK;
+    [d.a as usize & REG_MASK, b, (b + 1) & REG_MASK]
+}
+
+/// How the seam `d` touches `v` (conservatively: every component of its three operand
+/// registers is read; the destination's four are written).
+pub(super) fn touch(d: &DInst, v: Val) -> Touch {
+    if v >= V_ONE {
+        return Touch::No;
+    }
+    if operands(d).contains(&(v / 4)) {
+        Touch::Read
+    } else if v / 4 == d.dst as usize & REG_MASK {
+        Touch::Write
+    } else {
+        Touch::No
+    }
+}
+
+impl Gen<'_, '_> {
+    /// Ends the current segment at the seam `d` and starts the next (see the module header).
+    pub(super) fn seam(&mut self, d: &DInst) -> Result<(), JitError> {
+        if self.segments >= SEGMENTS_MAX {
+            return Err(JitError::Unsupported(d.op));
+        }
+        let dst = d.dst as usize & REG_MASK;
+        // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
+        // which the flush stores; so does the destination's old value where a masked write
+        // keeps it.
+        for r in operands(d) {
+            for c in 0..4 {
+                let v = val(r, c);
+                if r >= BANK_BASE || self.zero[v] {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                    self.pinned = 0;
+                }
+            }
+        }
+        if self.flow {
+            for c in 0..4 {
+                let v = val(dst, c);
+                if self.zero[v] {
+                    let y = self.get(v)?;
+                    self.dirty[y.0 as usize] = true;
+                    self.pinned = 0;
+                }
+            }
+        }
+        self.flush()?;
+        if self.flow {
+            self.e.store(Base::Frame, super::mask_slot(MASK_SAVE), YM)?;
+        }
+        self.e.ret()?;
+        if let Some(e) = self.entries.get_mut(self.segments) {
+            *e = self.e.len() as u32;
+        }
+        self.segments += 1;
+        if self.flow {
+            self.e.load(YM, Base::Frame, super::mask_slot(MASK_SAVE))?;
+        }
+        for c in 0..4 {
+            self.zero[val(dst, c)] = false;
+        }
+        Ok(())
+    }
+}
+
+impl Executable {
+    /// The seam at instruction `pc` over the 32 lanes of `frames` (one per group; groups not
+    /// in `active` are not written): its operands gathered from each frame's slots, the
+    /// interpreter's [`Executable::texture_lanes`], the result written to each frame's
+    /// destination slots under its saved mask when `masked`.
+    pub(super) fn run_seam(
+        &self,
+        frames: &mut [Frame; GROUPS],
+        pc: usize,
+        textures: &[Option<TextureRef>],
+        active: Mask,
+    ) {
+        let Some(d) = self.code.get(pc) else {
+            return;
+        };
+        let dst = d.dst as usize & REG_MASK;
+        let simd = frames[0].simd;
+        simd.run(
+            #[inline(always)]
+            || {
+                // SAMPLE reads only its coordinates.
+                let nsrc = if d.op == Op::Sample { 1 } else { 3 };
+                let mut src = [[[0.0; LANES]; 4]; 3];
+                for (s, r) in src.iter_mut().zip(operands(d)).take(nsrc) {
+                    for (c, s) in s.iter_mut().enumerate() {
+                        gather_into(frames, r, c, s);
+                    }
+                }
+                let mut res: Vec4x = [[0.0; LANES]; 4];
+                let src = src.get(..nsrc).unwrap_or(&[]);
+                self.texture_lanes(d, textures, src, 0, 1, &mut res);
+                for (c, res) in res.iter().enumerate() {
+                    scatter(frames, dst, c, res, active);
+                }
+            },
+        );
+    }
+}
+
+/// Component `c` of register `r` over the 32 lanes: each group's 8 from its frame's slot.
+#[inline(always)]
+fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
+    for (to, f) in x.as_chunks_mut::<JIT_LANES>().0.iter_mut().zip(frames) {
+        *to = f.regs[r & REG_MASK][c & 3];
+    }
+}
+
+/// Writes `v` (32 lanes) to component `c` of register `r` in the frames of the groups with a
+/// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
+#[inline(always)]
+fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
+    for (g, (f, from)) in frames
+        .iter_mut()
+        .zip(v.as_chunks::<JIT_LANES>().0)
+        .enumerate()
+    {
+        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
+            continue;
+        }
+        let m = f.masks[MASK_SAVE];
+        put_masked(
+            &mut f.regs[r & REG_MASK][c & 3],
+            from,
+            f.masked.then_some(&m),
+        );
+    }
+}
