@@ -1492,7 +1492,9 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut 
 
 struct Emitter<'a> {
     out: &'a mut Out,
+    /// Instruction lines emitted so far.
     line: u32,
+    /// The token bound of every line but the instruction lines (added at the end).
     tokens: u32,
     temps: u16,
     scratch0: u16,
@@ -1693,7 +1695,6 @@ macro_rules! inst {
         let r = raw!($e, $($p),+, "\n");
         if r.is_ok() {
             $e.line += 1;
-            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
         }
         r
     }};
@@ -1705,7 +1706,6 @@ macro_rules! inst_line {
         let r = raw!($e, $($p),+);
         if r.is_ok() {
             $e.line += 1;
-            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
         }
         r
     }};
@@ -2225,7 +2225,9 @@ fn emit_plan(
     inst!(e, "END")?;
     Ok(TgsiInfo {
         bytes: e.out.len(),
-        tokens: e.tokens,
+        // Each instruction line's tokens are added once here instead of per line (the same
+        // sum: every term is positive and the addition saturates).
+        tokens: e.tokens.saturating_add(TOKENS_INST.saturating_mul(e.line)),
         instructions: e.line,
         temps: e.temps,
     })
