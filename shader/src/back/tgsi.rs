@@ -496,49 +496,54 @@ impl FollowIndex {
         lo..hi.max(lo)
     }
 
+    /// Records instruction `i` (effects `e`) as the last reader so far of the temps it reads.
+    #[inline(always)]
+    fn mark_reads(read_end: &mut [u32], i: usize, e: &crate::ir::opt::Effects) {
+        for r in &e.reads {
+            if r.count > 0 {
+                let end = (r.base as usize + r.count as usize).min(read_end.len());
+                if let Some(slots) = read_end.get_mut(r.base as usize..end) {
+                    slots.fill(i as u32 + 1);
+                }
+            }
+        }
+    }
+
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
     fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         self.read_end.clear();
         let _ = self.read_end.resize(nt, 0);
-        for (i, e) in fx.iter().enumerate() {
-            for r in e.reads.iter().filter(|r| r.count > 0) {
-                let end = (r.base as usize + r.count as usize).min(self.read_end.len());
-                for slot in self
-                    .read_end
-                    .get_mut(r.base as usize..end)
-                    .into_iter()
-                    .flatten()
-                {
-                    *slot = i as u32 + 1;
-                }
-            }
-        }
         self.ok = false;
         self.events.clear();
         self.exit.clear();
         self.open.clear();
         self.bits.clear();
         let words = fx.len().div_ceil(64).max(1);
-        self.small = small && words <= BIT_WORDS_MAX;
+        self.small = small && words <= BIT_WORDS_MAX && fx.len() <= IR_CAP;
         self.words = words;
-        if fx.len() > IR_CAP {
-            return;
-        }
         if self.small {
+            // One pass: the read ends and the bit sets together.
             let _ = self.bits.resize(nt * words, 0);
             for (i, e) in fx.iter().enumerate() {
+                Self::mark_reads(&mut self.read_end, i, e);
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
                 for a in [&e.write, &e.reads[0], &e.reads[1]] {
-                    for t in Self::span(a, nt) {
-                        if let Some(b) = self.bits.get_mut(t * words + w) {
-                            *b |= bit;
-                        }
+                    let ts = Self::span(a, nt);
+                    let row = self.bits.get_mut(ts.start * words + w..).unwrap_or(&mut []);
+                    for b in row.iter_mut().step_by(words).take(ts.len()) {
+                        *b |= bit;
                     }
                 }
             }
             self.build_exits(m, fx.len());
+            return;
+        }
+        for (i, e) in fx.iter().enumerate() {
+            Self::mark_reads(&mut self.read_end, i, e);
+        }
+        if fx.len() > IR_CAP {
             return;
         }
         // Events: count per temp, prefix sums (start[t] = end of t's list), then fill backwards
