@@ -1053,9 +1053,21 @@ enum Reg {
 impl Piece for Reg {
     #[inline(always)]
     fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        Open(self).put(out)?;
+        "]".put(out)
+    }
+}
+
+/// A register without its closing bracket, for a caller whose next literal starts with `]`
+/// (one push fewer per operand).
+struct Open(Reg);
+
+impl Piece for Open {
+    #[inline(always)]
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
         // One literal per arm: each is stored in place (a shared variable-length prefix went
         // through a `memcpy` call).
-        let n = match self {
+        let n = match self.0 {
             Reg::Temp(n) => {
                 "TEMP[".put(out)?;
                 n
@@ -1073,8 +1085,7 @@ impl Piece for Reg {
                 n
             }
         };
-        put_uint(n as u64, out)?;
-        "]".put(out)
+        put_uint(n as u64, out)
     }
 }
 
@@ -3089,8 +3100,8 @@ fn mat_vec(
         "MUL TEMP[",
         acc,
         around!("]", wm, ", "),
-        v,
-        ".xxxx, ",
+        Open(v),
+        "].xxxx, ",
         col(0)
     )?;
     for k in 1..cols {
@@ -3100,11 +3111,10 @@ fn mat_vec(
             "MAD TEMP[",
             to,
             around!("]", wm, ", "),
-            v,
-            replicate(k as usize),
-            ", ",
-            col(k),
-            ", TEMP[",
+            Open(v),
+            around!("]", replicate(k as usize), ", "),
+            Open(col(k)),
+            "], TEMP[",
             acc,
             "]\n"
         )?;
