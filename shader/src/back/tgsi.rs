@@ -658,6 +658,12 @@ impl FollowIndex {
     }
 }
 
+/// The set bits of `set` below `cap`, ascending.
+fn set_bits(set: u32, cap: usize) -> BitsFrom {
+    let below = if cap >= 32 { u32::MAX } else { (1u32 << cap) - 1 };
+    BitsFrom((set & below) as u64)
+}
+
 /// [`FollowIndex::list_from`]'s walk.
 struct ListFrom<'a>(core::slice::Iter<'a, u16>);
 
@@ -2039,21 +2045,19 @@ fn emit_plan(
             raw!(e, "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n")?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
-        for f in 0..VARYING_CAP {
-            if p.fs_inputs & (1 << f) != 0 {
-                let g = match remap.and_then(|r| r.get(f).copied()) {
-                    Some(v) if v >= 0 => v as usize,
-                    _ => f,
-                };
-                // GLSL's interpolation qualifier (centroid is the centre: no multisampling).
-                let mode = match m.iface.varyings.iter().find(|v| v.slot as usize == f) {
-                    Some(v) if v.interp == Interp::Flat => "CONSTANT",
-                    Some(v) if v.interp == Interp::NoPerspective => "LINEAR",
-                    _ => "PERSPECTIVE",
-                };
-                dcl!(e, "IN[", f, "], GENERIC[", g, "], ", mode)?;
-                fcoord_reg = f as u8 + 1;
-            }
+        for f in set_bits(p.fs_inputs, VARYING_CAP) {
+            let g = match remap.and_then(|r| r.get(f).copied()) {
+                Some(v) if v >= 0 => v as usize,
+                _ => f,
+            };
+            // GLSL's interpolation qualifier (centroid is the centre: no multisampling).
+            let mode = match m.iface.varyings.iter().find(|v| v.slot as usize == f) {
+                Some(v) if v.interp == Interp::Flat => "CONSTANT",
+                Some(v) if v.interp == Interp::NoPerspective => "LINEAR",
+                _ => "PERSPECTIVE",
+            };
+            dcl!(e, "IN[", f, "], GENERIC[", g, "], ", mode)?;
+            fcoord_reg = f as u8 + 1;
         }
         if p.reads_fragcoord {
             dcl!(e, "IN[", fcoord_reg, "], POSITION, LINEAR")?;
@@ -2075,18 +2079,14 @@ fn emit_plan(
             dcl!(e, "OUT[1], POSITION")?;
         }
     } else {
-        for a in 0..ATTR_CAP {
-            if p.attrs & (1 << a) != 0 {
-                dcl!(e, "IN[", a, "]")?;
-            }
+        for a in set_bits(p.attrs, ATTR_CAP) {
+            dcl!(e, "IN[", a, "]")?;
         }
         if p.writes_position {
             dcl!(e, "OUT[0], POSITION")?;
         }
-        for s in 0..VARYING_CAP {
-            if p.vs_outputs & (1 << s) != 0 {
-                dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
-            }
+        for s in set_bits(p.vs_outputs, VARYING_CAP) {
+            dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
         }
         // gl_ClipDistance as Mesa's state tracker declares it: two CLIPDIST vec4 outputs,
         // each with the components written (virglrenderer sizes gl_ClipDistance from
@@ -2117,36 +2117,34 @@ fn emit_plan(
     if p.uniform_vec4s > 0 {
         dcl!(e, "CONST[0][0..", p.uniform_vec4s - 1, "]")?;
     }
-    for s in 0..SAMPLER_CAP {
-        if p.samplers & (1 << s) != 0 {
-            dcl!(e, "SAMP[", s, "]")?;
-            let array = m
-                .iface
-                .samplers
-                .iter()
-                .any(|x| x.unit as usize == s && x.ty.is_array_sampler());
-            let target = if p.cube_samplers & (1 << s) != 0 {
-                "CUBE"
-            } else if array {
-                "2D_ARRAY"
-            } else {
-                "2D"
-            };
-            // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
-            // isampler/usampler for it).
-            let ret = match m
-                .iface
-                .samplers
-                .iter()
-                .find(|x| x.unit as usize == s)
-                .map(|x| x.ty)
-            {
-                Some(Type::ISampler2D | Type::ISampler2DArray) => "SINT",
-                Some(Type::USampler2D | Type::USampler2DArray) => "UINT",
-                _ => "FLOAT",
-            };
-            dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
-        }
+    for s in set_bits(p.samplers, SAMPLER_CAP) {
+        dcl!(e, "SAMP[", s, "]")?;
+        let array = m
+            .iface
+            .samplers
+            .iter()
+            .any(|x| x.unit as usize == s && x.ty.is_array_sampler());
+        let target = if p.cube_samplers & (1 << s) != 0 {
+            "CUBE"
+        } else if array {
+            "2D_ARRAY"
+        } else {
+            "2D"
+        };
+        // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
+        // isampler/usampler for it).
+        let ret = match m
+            .iface
+            .samplers
+            .iter()
+            .find(|x| x.unit as usize == s)
+            .map(|x| x.ty)
+        {
+            Some(Type::ISampler2D | Type::ISampler2DArray) => "SINT",
+            Some(Type::USampler2D | Type::USampler2DArray) => "UINT",
+            _ => "FLOAT",
+        };
+        dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
     }
     if p.arrays.is_empty() {
         match declared_temps {
