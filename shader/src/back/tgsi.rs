@@ -496,49 +496,54 @@ impl FollowIndex {
         lo..hi.max(lo)
     }
 
+    /// Records instruction `i` (effects `e`) as the last reader so far of the temps it reads.
+    #[inline(always)]
+    fn mark_reads(read_end: &mut [u32], i: usize, e: &crate::ir::opt::Effects) {
+        for r in &e.reads {
+            if r.count > 0 {
+                let end = (r.base as usize + r.count as usize).min(read_end.len());
+                if let Some(slots) = read_end.get_mut(r.base as usize..end) {
+                    slots.fill(i as u32 + 1);
+                }
+            }
+        }
+    }
+
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
     fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         self.read_end.clear();
         let _ = self.read_end.resize(nt, 0);
-        for (i, e) in fx.iter().enumerate() {
-            for r in e.reads.iter().filter(|r| r.count > 0) {
-                let end = (r.base as usize + r.count as usize).min(self.read_end.len());
-                for slot in self
-                    .read_end
-                    .get_mut(r.base as usize..end)
-                    .into_iter()
-                    .flatten()
-                {
-                    *slot = i as u32 + 1;
-                }
-            }
-        }
         self.ok = false;
         self.events.clear();
         self.exit.clear();
         self.open.clear();
         self.bits.clear();
         let words = fx.len().div_ceil(64).max(1);
-        self.small = small && words <= BIT_WORDS_MAX;
+        self.small = small && words <= BIT_WORDS_MAX && fx.len() <= IR_CAP;
         self.words = words;
-        if fx.len() > IR_CAP {
-            return;
-        }
         if self.small {
+            // One pass: the read ends and the bit sets together.
             let _ = self.bits.resize(nt * words, 0);
             for (i, e) in fx.iter().enumerate() {
+                Self::mark_reads(&mut self.read_end, i, e);
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
                 for a in [&e.write, &e.reads[0], &e.reads[1]] {
-                    for t in Self::span(a, nt) {
-                        if let Some(b) = self.bits.get_mut(t * words + w) {
-                            *b |= bit;
-                        }
+                    let ts = Self::span(a, nt);
+                    let row = self.bits.get_mut(ts.start * words + w..).unwrap_or(&mut []);
+                    for b in row.iter_mut().step_by(words).take(ts.len()) {
+                        *b |= bit;
                     }
                 }
             }
             self.build_exits(m, fx.len());
+            return;
+        }
+        for (i, e) in fx.iter().enumerate() {
+            Self::mark_reads(&mut self.read_end, i, e);
+        }
+        if fx.len() > IR_CAP {
             return;
         }
         // Events: count per temp, prefix sums (start[t] = end of t's list), then fill backwards
@@ -651,6 +656,12 @@ impl FollowIndex {
             _ => &[],
         }
     }
+}
+
+/// The set bits of `set` below `cap`, ascending.
+fn set_bits(set: u32, cap: usize) -> BitsFrom {
+    let below = if cap >= 32 { u32::MAX } else { (1u32 << cap) - 1 };
+    BitsFrom((set & below) as u64)
 }
 
 /// [`FollowIndex::list_from`]'s walk.
@@ -1048,9 +1059,21 @@ enum Reg {
 impl Piece for Reg {
     #[inline(always)]
     fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+        Open(self).put(out)?;
+        "]".put(out)
+    }
+}
+
+/// A register without its closing bracket, for a caller whose next literal starts with `]`
+/// (one push fewer per operand).
+struct Open(Reg);
+
+impl Piece for Open {
+    #[inline(always)]
+    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
         // One literal per arm: each is stored in place (a shared variable-length prefix went
         // through a `memcpy` call).
-        let n = match self {
+        let n = match self.0 {
             Reg::Temp(n) => {
                 "TEMP[".put(out)?;
                 n
@@ -1068,8 +1091,7 @@ impl Piece for Reg {
                 n
             }
         };
-        put_uint(n as u64, out)?;
-        "]".put(out)
+        put_uint(n as u64, out)
     }
 }
 
@@ -1492,7 +1514,9 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut 
 
 struct Emitter<'a> {
     out: &'a mut Out,
+    /// Instruction lines emitted so far.
     line: u32,
+    /// The token bound of every line but the instruction lines (added at the end).
     tokens: u32,
     temps: u16,
     scratch0: u16,
@@ -1693,7 +1717,6 @@ macro_rules! inst {
         let r = raw!($e, $($p),+, "\n");
         if r.is_ok() {
             $e.line += 1;
-            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
         }
         r
     }};
@@ -1705,7 +1728,6 @@ macro_rules! inst_line {
         let r = raw!($e, $($p),+);
         if r.is_ok() {
             $e.line += 1;
-            $e.tokens = $e.tokens.saturating_add(TOKENS_INST);
         }
         r
     }};
@@ -2023,21 +2045,19 @@ fn emit_plan(
             raw!(e, "PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER\n")?;
             e.tokens = e.tokens.saturating_add(2 * TOKENS_PROPERTY);
         }
-        for f in 0..VARYING_CAP {
-            if p.fs_inputs & (1 << f) != 0 {
-                let g = match remap.and_then(|r| r.get(f).copied()) {
-                    Some(v) if v >= 0 => v as usize,
-                    _ => f,
-                };
-                // GLSL's interpolation qualifier (centroid is the centre: no multisampling).
-                let mode = match m.iface.varyings.iter().find(|v| v.slot as usize == f) {
-                    Some(v) if v.interp == Interp::Flat => "CONSTANT",
-                    Some(v) if v.interp == Interp::NoPerspective => "LINEAR",
-                    _ => "PERSPECTIVE",
-                };
-                dcl!(e, "IN[", f, "], GENERIC[", g, "], ", mode)?;
-                fcoord_reg = f as u8 + 1;
-            }
+        for f in set_bits(p.fs_inputs, VARYING_CAP) {
+            let g = match remap.and_then(|r| r.get(f).copied()) {
+                Some(v) if v >= 0 => v as usize,
+                _ => f,
+            };
+            // GLSL's interpolation qualifier (centroid is the centre: no multisampling).
+            let mode = match m.iface.varyings.iter().find(|v| v.slot as usize == f) {
+                Some(v) if v.interp == Interp::Flat => "CONSTANT",
+                Some(v) if v.interp == Interp::NoPerspective => "LINEAR",
+                _ => "PERSPECTIVE",
+            };
+            dcl!(e, "IN[", f, "], GENERIC[", g, "], ", mode)?;
+            fcoord_reg = f as u8 + 1;
         }
         if p.reads_fragcoord {
             dcl!(e, "IN[", fcoord_reg, "], POSITION, LINEAR")?;
@@ -2059,18 +2079,14 @@ fn emit_plan(
             dcl!(e, "OUT[1], POSITION")?;
         }
     } else {
-        for a in 0..ATTR_CAP {
-            if p.attrs & (1 << a) != 0 {
-                dcl!(e, "IN[", a, "]")?;
-            }
+        for a in set_bits(p.attrs, ATTR_CAP) {
+            dcl!(e, "IN[", a, "]")?;
         }
         if p.writes_position {
             dcl!(e, "OUT[0], POSITION")?;
         }
-        for s in 0..VARYING_CAP {
-            if p.vs_outputs & (1 << s) != 0 {
-                dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
-            }
+        for s in set_bits(p.vs_outputs, VARYING_CAP) {
+            dcl!(e, "OUT[", s + 1, "], GENERIC[", s, "]")?;
         }
         // gl_ClipDistance as Mesa's state tracker declares it: two CLIPDIST vec4 outputs,
         // each with the components written (virglrenderer sizes gl_ClipDistance from
@@ -2101,36 +2117,34 @@ fn emit_plan(
     if p.uniform_vec4s > 0 {
         dcl!(e, "CONST[0][0..", p.uniform_vec4s - 1, "]")?;
     }
-    for s in 0..SAMPLER_CAP {
-        if p.samplers & (1 << s) != 0 {
-            dcl!(e, "SAMP[", s, "]")?;
-            let array = m
-                .iface
-                .samplers
-                .iter()
-                .any(|x| x.unit as usize == s && x.ty.is_array_sampler());
-            let target = if p.cube_samplers & (1 << s) != 0 {
-                "CUBE"
-            } else if array {
-                "2D_ARRAY"
-            } else {
-                "2D"
-            };
-            // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
-            // isampler/usampler for it).
-            let ret = match m
-                .iface
-                .samplers
-                .iter()
-                .find(|x| x.unit as usize == s)
-                .map(|x| x.ty)
-            {
-                Some(Type::ISampler2D | Type::ISampler2DArray) => "SINT",
-                Some(Type::USampler2D | Type::USampler2DArray) => "UINT",
-                _ => "FLOAT",
-            };
-            dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
-        }
+    for s in set_bits(p.samplers, SAMPLER_CAP) {
+        dcl!(e, "SAMP[", s, "]")?;
+        let array = m
+            .iface
+            .samplers
+            .iter()
+            .any(|x| x.unit as usize == s && x.ty.is_array_sampler());
+        let target = if p.cube_samplers & (1 << s) != 0 {
+            "CUBE"
+        } else if array {
+            "2D_ARRAY"
+        } else {
+            "2D"
+        };
+        // An integer sampler's view returns SINT or UINT words (virglrenderer declares an
+        // isampler/usampler for it).
+        let ret = match m
+            .iface
+            .samplers
+            .iter()
+            .find(|x| x.unit as usize == s)
+            .map(|x| x.ty)
+        {
+            Some(Type::ISampler2D | Type::ISampler2DArray) => "SINT",
+            Some(Type::USampler2D | Type::USampler2DArray) => "UINT",
+            _ => "FLOAT",
+        };
+        dcl!(e, "SVIEW[", s, "], ", target, ", ", ret)?;
     }
     if p.arrays.is_empty() {
         match declared_temps {
@@ -2225,7 +2239,9 @@ fn emit_plan(
     inst!(e, "END")?;
     Ok(TgsiInfo {
         bytes: e.out.len(),
-        tokens: e.tokens,
+        // Each instruction line's tokens are added once here instead of per line (the same
+        // sum: every term is positive and the addition saturates).
+        tokens: e.tokens.saturating_add(TOKENS_INST.saturating_mul(e.line)),
         instructions: e.line,
         temps: e.temps,
     })
@@ -3082,8 +3098,8 @@ fn mat_vec(
         "MUL TEMP[",
         acc,
         around!("]", wm, ", "),
-        v,
-        ".xxxx, ",
+        Open(v),
+        "].xxxx, ",
         col(0)
     )?;
     for k in 1..cols {
@@ -3093,11 +3109,10 @@ fn mat_vec(
             "MAD TEMP[",
             to,
             around!("]", wm, ", "),
-            v,
-            replicate(k as usize),
-            ", ",
-            col(k),
-            ", TEMP[",
+            Open(v),
+            around!("]", replicate(k as usize), ", "),
+            Open(col(k)),
+            "], TEMP[",
             acc,
             "]\n"
         )?;
