@@ -1503,6 +1503,8 @@ fn raster_body(
         omin[k] = offs[k].iter().copied().min().unwrap_or(0);
         omax[k] = offs[k].iter().copied().max().unwrap_or(0);
     }
+    // Each edge's step from one block to the next in a block row.
+    let steps = [4 * edges[0].dx, 4 * edges[1].dx, 4 * edges[2].dx];
     // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
     // snapped ones when rounding makes the float triangle degenerate or flipped.
     let (p0, p1, p2) = (
@@ -1617,9 +1619,19 @@ fn raster_body(
             if py < py0 {
                 rowmask &= 0xF0;
             }
-            let mut base = row;
-            let mut px = bx0;
-            while px <= px1 {
+            // Only the blocks where every edge can be inside: a block outside that span has
+            // an edge whose largest lane value is negative (no lane covered), so skipping it
+            // changes nothing; the rest are tested as before.
+            // (None: an empty span, the loop below runs no block.)
+            let (first, last) = row_span(&row, &steps, &omax, (px1 - bx0) / 4).unwrap_or((1, 0));
+            let mut base = [
+                row[0] + first * steps[0],
+                row[1] + first * steps[1],
+                row[2] + first * steps[2],
+            ];
+            let mut px = bx0 + 4 * first;
+            let px_end = bx0 + 4 * last;
+            while px <= px_end {
                 let n = (px1 - px + 1).min(4) as u32;
                 let mut cols = ((1u32 << n) - 1) as Mask;
                 if px < px0 {
@@ -1663,7 +1675,7 @@ fn raster_body(
                     }
                 }
                 for k in 0..3 {
-                    base[k] += 4 * edges[k].dx;
+                    base[k] += steps[k];
                 }
                 px += 4;
             }
@@ -1674,6 +1686,28 @@ fn raster_body(
         }
     }
     *pending = held;
+}
+
+/// The first and last block (0..=`last`, steps `step` apart in each edge's value) of a block
+/// row where every edge's largest lane value `base + omax + j * step` is non-negative, or None
+/// when no block has that.
+#[inline(always)]
+fn row_span(base: &[i64; 3], step: &[i64; 3], omax: &[i64; 3], last: i64) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (0i64, last);
+    for k in 0..3 {
+        let (c, s) = (base[k] + omax[k], step[k]);
+        if s > 0 {
+            if c < 0 {
+                // c + j * s >= 0 from j = ceil(-c / s).
+                lo = lo.max((-c + s - 1) / s);
+            }
+        } else if c < 0 {
+            return None;
+        } else if s < 0 {
+            hi = hi.min(c / -s);
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// Shades `batch`'s queued blocks, if any, and writes them into their band.
@@ -2436,6 +2470,33 @@ mod tests {
                 want |= ((z[l] < d[l]) as Mask) << l;
             }
             assert_eq!(less_mask(&z, &d), want, "{z:?} {d:?}");
+        }
+    }
+
+    #[test]
+    fn row_span_is_the_blocks_every_edge_admits() {
+        // Brute force over small edges: block j is in the span iff every base + omax + j * step
+        // is non-negative, and the span is one run (each constraint is a half-line in j).
+        let vals = [-9i64, -4, -3, -1, 0, 1, 2, 5, 8];
+        let mut s = 0x1234_5678u32;
+        for _ in 0..20_000 {
+            let mut pick = || {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                vals[s as usize % vals.len()]
+            };
+            let base = [pick() * 3, pick() * 2, pick()];
+            let step = [pick(), pick(), pick()];
+            let omax = [pick(), pick(), pick()];
+            let last = pick().abs();
+            let ok = |j: i64| (0..3).all(|k| base[k] + omax[k] + j * step[k] >= 0);
+            let want = (0..=last).filter(|&j| ok(j)).fold(0u64, |m, j| m | 1 << j);
+            let got = match row_span(&base, &step, &omax, last) {
+                Some((lo, hi)) => (lo..=hi).fold(0u64, |m, j| m | 1 << j),
+                None => 0,
+            };
+            assert_eq!(got, want, "{base:?} {step:?} {omax:?} {last}");
         }
     }
 }
