@@ -1487,6 +1487,41 @@ fn raster_body(
         }
     }
 
+    // The input components the fragment stage reads, with their planes: smooth ones first,
+    // then screen-linear, then flat (a block fills them in that order, no per-block lookups).
+    let mut terms = [Term::NONE; VARY_FLOATS];
+    let mut counts = [0usize; 3];
+    let mut nterms = 0;
+    for (g, want) in [Mode::Smooth, Mode::NoPerspective, Mode::Flat].into_iter().enumerate() {
+        for (k, &s) in setup.slots.iter().enumerate() {
+            let slot = s & (VARYING_CAP - 1);
+            if setup.interp.get(k).copied().unwrap_or(Mode::Smooth) != want {
+                continue;
+            }
+            let read = fs.varying_lanes(slot);
+            for c in 0..4 {
+                let j = k * 4 + c;
+                // Components the shader never reads keep stale values.
+                if read & (1 << c) == 0 || j >= VARY_FLOATS {
+                    continue;
+                }
+                if let Some(t) = terms.get_mut(nterms) {
+                    *t = Term {
+                        slot,
+                        c,
+                        a: a0[j],
+                        p: d1[j],
+                        r: d2[j],
+                    };
+                    nterms += 1;
+                    counts[g] += 1;
+                }
+            }
+        }
+    }
+    let (smooth, rest) = terms[..nterms].split_at(counts[0]);
+    let (linear, flat) = rest.split_at(counts[1].min(rest.len()));
+
     // Per-lane offsets inside a 4x2 block of the edge values (bias included).
     let mut offs = [[0i64; BLOCK]; 3];
     for (k, ed) in edges.iter().enumerate() {
@@ -1561,9 +1596,9 @@ fn raster_body(
         z_offset,
         z: [z0, dz1, dz2],
         q: [q0, dq1, dq2],
-        a0: &a0,
-        d1: &d1,
-        d2: &d2,
+        smooth,
+        linear,
+        flat,
         width,
     };
     // Blocks still queued come from earlier triangles (they may overlap this one's).
@@ -1781,10 +1816,33 @@ struct Interp<'a> {
     z_offset: Option<f32>,
     z: [f32; 3],
     q: [f32; 3],
-    a0: &'a [f32; VARY_FLOATS],
-    d1: &'a [f32; VARY_FLOATS],
-    d2: &'a [f32; VARY_FLOATS],
+    /// The read input components by interpolation: perspective-correct, screen-linear, flat.
+    smooth: &'a [Term],
+    linear: &'a [Term],
+    flat: &'a [Term],
     width: usize,
+}
+
+/// One input component a block interpolates: `scratch.inputs[slot][c]`, and its value at v0
+/// and deltas to v1 and v2 (var/w for perspective-correct ones; the provoking vertex's value
+/// for flat ones).
+#[derive(Clone, Copy)]
+struct Term {
+    slot: usize,
+    c: usize,
+    a: f32,
+    p: f32,
+    r: f32,
+}
+
+impl Term {
+    const NONE: Term = Term {
+        slot: 0,
+        c: 0,
+        a: 0.0,
+        p: 0.0,
+        r: 0.0,
+    };
 }
 
 /// Blocks waiting for a dispatch, from consecutive triangles of one draw facing the same way,
@@ -1951,55 +2009,29 @@ fn queue_block(
     for l in 0..BLOCK {
         wl[l] = 1.0 / ql[l];
     }
-    for (k, &s) in setup.slots.iter().enumerate() {
-        let dst = &mut scratch.inputs[s & (VARYING_CAP - 1)];
-        // Components the shader never reads keep stale values.
-        let read = fs.varying_lanes(s & (VARYING_CAP - 1));
-        let mode = setup.interp.get(k).copied().unwrap_or(Mode::Smooth);
-        if mode == Mode::Flat {
-            // The provoking vertex's bits in every lane (profile 2's flat integers are bit
-            // patterns: a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
-            for c in 0..4 {
-                if read & (1 << c) == 0 {
-                    continue;
-                }
-                let a = it.a0.get(k * 4 + c).copied().unwrap_or(0.0);
-                dst[c][o..o + BLOCK].fill(a);
-            }
-            continue;
-        }
-        if mode != Mode::Smooth {
-            for c in 0..4 {
-                if read & (1 << c) == 0 {
-                    continue;
-                }
-                let j = k * 4 + c;
-                let (a, p, r) = (
-                    it.a0.get(j).copied().unwrap_or(0.0),
-                    it.d1.get(j).copied().unwrap_or(0.0),
-                    it.d2.get(j).copied().unwrap_or(0.0),
-                );
-                let lanes = &mut dst[c][o..o + BLOCK];
-                for l in 0..BLOCK {
-                    lanes[l] = a + b1[l] * p + b2[l] * r;
-                }
-            }
-            continue;
-        }
-        for c in 0..4 {
-            if read & (1 << c) == 0 {
-                continue;
-            }
-            let j = k * 4 + c;
-            let (a, p, r) = (
-                it.a0.get(j).copied().unwrap_or(0.0),
-                it.d1.get(j).copied().unwrap_or(0.0),
-                it.d2.get(j).copied().unwrap_or(0.0),
-            );
-            let lanes = &mut dst[c][o..o + BLOCK];
+    let inputs = &mut scratch.inputs;
+    for t in it.smooth {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            let lanes = &mut lanes[o..o + BLOCK];
             for l in 0..BLOCK {
-                lanes[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+                lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
             }
+        }
+    }
+    // Screen-linear: the value itself, not value/w.
+    for t in it.linear {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            let lanes = &mut lanes[o..o + BLOCK];
+            for l in 0..BLOCK {
+                lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
+            }
+        }
+    }
+    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
+    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+    for t in it.flat {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            lanes[o..o + BLOCK].fill(t.a);
         }
     }
     if fs.reads_fragcoord() {
