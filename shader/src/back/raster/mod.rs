@@ -1487,6 +1487,41 @@ fn raster_body(
         }
     }
 
+    // The input components the fragment stage reads, with their planes: smooth ones first,
+    // then screen-linear, then flat (a block fills them in that order, no per-block lookups).
+    let mut terms = [Term::NONE; VARY_FLOATS];
+    let mut counts = [0usize; 3];
+    let mut nterms = 0;
+    for (g, want) in [Mode::Smooth, Mode::NoPerspective, Mode::Flat].into_iter().enumerate() {
+        for (k, &s) in setup.slots.iter().enumerate() {
+            let slot = s & (VARYING_CAP - 1);
+            if setup.interp.get(k).copied().unwrap_or(Mode::Smooth) != want {
+                continue;
+            }
+            let read = fs.varying_lanes(slot);
+            for c in 0..4 {
+                let j = k * 4 + c;
+                // Components the shader never reads keep stale values.
+                if read & (1 << c) == 0 || j >= VARY_FLOATS {
+                    continue;
+                }
+                if let Some(t) = terms.get_mut(nterms) {
+                    *t = Term {
+                        slot,
+                        c,
+                        a: a0[j],
+                        p: d1[j],
+                        r: d2[j],
+                    };
+                    nterms += 1;
+                    counts[g] += 1;
+                }
+            }
+        }
+    }
+    let (smooth, rest) = terms[..nterms].split_at(counts[0]);
+    let (linear, flat) = rest.split_at(counts[1].min(rest.len()));
+
     // Per-lane offsets inside a 4x2 block of the edge values (bias included).
     let mut offs = [[0i64; BLOCK]; 3];
     for (k, ed) in edges.iter().enumerate() {
@@ -1503,6 +1538,8 @@ fn raster_body(
         omin[k] = offs[k].iter().copied().min().unwrap_or(0);
         omax[k] = offs[k].iter().copied().max().unwrap_or(0);
     }
+    // Each edge's step from one block to the next in a block row.
+    let steps = [4 * edges[0].dx, 4 * edges[1].dx, 4 * edges[2].dx];
     // Barycentric planes of v1 and v2 from the unsnapped positions (f64), falling back to the
     // snapped ones when rounding makes the float triangle degenerate or flipped.
     let (p0, p1, p2) = (
@@ -1559,9 +1596,9 @@ fn raster_body(
         z_offset,
         z: [z0, dz1, dz2],
         q: [q0, dq1, dq2],
-        a0: &a0,
-        d1: &d1,
-        d2: &d2,
+        smooth,
+        linear,
+        flat,
         width,
     };
     // Blocks still queued come from earlier triangles (they may overlap this one's).
@@ -1617,9 +1654,19 @@ fn raster_body(
             if py < py0 {
                 rowmask &= 0xF0;
             }
-            let mut base = row;
-            let mut px = bx0;
-            while px <= px1 {
+            // Only the blocks where every edge can be inside: a block outside that span has
+            // an edge whose largest lane value is negative (no lane covered), so skipping it
+            // changes nothing; the rest are tested as before.
+            // (None: an empty span, the loop below runs no block.)
+            let (first, last) = row_span(&row, &steps, &omax, (px1 - bx0) / 4).unwrap_or((1, 0));
+            let mut base = [
+                row[0] + first * steps[0],
+                row[1] + first * steps[1],
+                row[2] + first * steps[2],
+            ];
+            let mut px = bx0 + 4 * first;
+            let px_end = bx0 + 4 * last;
+            while px <= px_end {
                 let n = (px1 - px + 1).min(4) as u32;
                 let mut cols = ((1u32 << n) - 1) as Mask;
                 if px < px0 {
@@ -1663,7 +1710,7 @@ fn raster_body(
                     }
                 }
                 for k in 0..3 {
-                    base[k] += 4 * edges[k].dx;
+                    base[k] += steps[k];
                 }
                 px += 4;
             }
@@ -1674,6 +1721,28 @@ fn raster_body(
         }
     }
     *pending = held;
+}
+
+/// The first and last block (0..=`last`, steps `step` apart in each edge's value) of a block
+/// row where every edge's largest lane value `base + omax + j * step` is non-negative, or None
+/// when no block has that.
+#[inline(always)]
+fn row_span(base: &[i64; 3], step: &[i64; 3], omax: &[i64; 3], last: i64) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (0i64, last);
+    for k in 0..3 {
+        let (c, s) = (base[k] + omax[k], step[k]);
+        if s > 0 {
+            if c < 0 {
+                // c + j * s >= 0 from j = ceil(-c / s).
+                lo = lo.max((-c + s - 1) / s);
+            }
+        } else if c < 0 {
+            return None;
+        } else if s < 0 {
+            hi = hi.min(c / -s);
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// Shades `batch`'s queued blocks, if any, and writes them into their band.
@@ -1747,10 +1816,33 @@ struct Interp<'a> {
     z_offset: Option<f32>,
     z: [f32; 3],
     q: [f32; 3],
-    a0: &'a [f32; VARY_FLOATS],
-    d1: &'a [f32; VARY_FLOATS],
-    d2: &'a [f32; VARY_FLOATS],
+    /// The read input components by interpolation: perspective-correct, screen-linear, flat.
+    smooth: &'a [Term],
+    linear: &'a [Term],
+    flat: &'a [Term],
     width: usize,
+}
+
+/// One input component a block interpolates: `scratch.inputs[slot][c]`, and its value at v0
+/// and deltas to v1 and v2 (var/w for perspective-correct ones; the provoking vertex's value
+/// for flat ones).
+#[derive(Clone, Copy)]
+struct Term {
+    slot: usize,
+    c: usize,
+    a: f32,
+    p: f32,
+    r: f32,
+}
+
+impl Term {
+    const NONE: Term = Term {
+        slot: 0,
+        c: 0,
+        a: 0.0,
+        p: 0.0,
+        r: 0.0,
+    };
 }
 
 /// Blocks waiting for a dispatch, from consecutive triangles of one draw facing the same way,
@@ -1917,55 +2009,29 @@ fn queue_block(
     for l in 0..BLOCK {
         wl[l] = 1.0 / ql[l];
     }
-    for (k, &s) in setup.slots.iter().enumerate() {
-        let dst = &mut scratch.inputs[s & (VARYING_CAP - 1)];
-        // Components the shader never reads keep stale values.
-        let read = fs.varying_lanes(s & (VARYING_CAP - 1));
-        let mode = setup.interp.get(k).copied().unwrap_or(Mode::Smooth);
-        if mode == Mode::Flat {
-            // The provoking vertex's bits in every lane (profile 2's flat integers are bit
-            // patterns: a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
-            for c in 0..4 {
-                if read & (1 << c) == 0 {
-                    continue;
-                }
-                let a = it.a0.get(k * 4 + c).copied().unwrap_or(0.0);
-                dst[c][o..o + BLOCK].fill(a);
-            }
-            continue;
-        }
-        if mode != Mode::Smooth {
-            for c in 0..4 {
-                if read & (1 << c) == 0 {
-                    continue;
-                }
-                let j = k * 4 + c;
-                let (a, p, r) = (
-                    it.a0.get(j).copied().unwrap_or(0.0),
-                    it.d1.get(j).copied().unwrap_or(0.0),
-                    it.d2.get(j).copied().unwrap_or(0.0),
-                );
-                let lanes = &mut dst[c][o..o + BLOCK];
-                for l in 0..BLOCK {
-                    lanes[l] = a + b1[l] * p + b2[l] * r;
-                }
-            }
-            continue;
-        }
-        for c in 0..4 {
-            if read & (1 << c) == 0 {
-                continue;
-            }
-            let j = k * 4 + c;
-            let (a, p, r) = (
-                it.a0.get(j).copied().unwrap_or(0.0),
-                it.d1.get(j).copied().unwrap_or(0.0),
-                it.d2.get(j).copied().unwrap_or(0.0),
-            );
-            let lanes = &mut dst[c][o..o + BLOCK];
+    let inputs = &mut scratch.inputs;
+    for t in it.smooth {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            let lanes = &mut lanes[o..o + BLOCK];
             for l in 0..BLOCK {
-                lanes[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+                lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
             }
+        }
+    }
+    // Screen-linear: the value itself, not value/w.
+    for t in it.linear {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            let lanes = &mut lanes[o..o + BLOCK];
+            for l in 0..BLOCK {
+                lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
+            }
+        }
+    }
+    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
+    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+    for t in it.flat {
+        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+            lanes[o..o + BLOCK].fill(t.a);
         }
     }
     if fs.reads_fragcoord() {
@@ -2436,6 +2502,33 @@ mod tests {
                 want |= ((z[l] < d[l]) as Mask) << l;
             }
             assert_eq!(less_mask(&z, &d), want, "{z:?} {d:?}");
+        }
+    }
+
+    #[test]
+    fn row_span_is_the_blocks_every_edge_admits() {
+        // Brute force over small edges: block j is in the span iff every base + omax + j * step
+        // is non-negative, and the span is one run (each constraint is a half-line in j).
+        let vals = [-9i64, -4, -3, -1, 0, 1, 2, 5, 8];
+        let mut s = 0x1234_5678u32;
+        for _ in 0..20_000 {
+            let mut pick = || {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                vals[s as usize % vals.len()]
+            };
+            let base = [pick() * 3, pick() * 2, pick()];
+            let step = [pick(), pick(), pick()];
+            let omax = [pick(), pick(), pick()];
+            let last = pick().abs();
+            let ok = |j: i64| (0..3).all(|k| base[k] + omax[k] + j * step[k] >= 0);
+            let want = (0..=last).filter(|&j| ok(j)).fold(0u64, |m, j| m | 1 << j);
+            let got = match row_span(&base, &step, &omax, last) {
+                Some((lo, hi)) => (lo..=hi).fold(0u64, |m, j| m | 1 << j),
+                None => 0,
+            };
+            assert_eq!(got, want, "{base:?} {step:?} {omax:?} {last}");
         }
     }
 }
