@@ -414,6 +414,16 @@ fn pow_inline_matches_interpreter() {
     ] {
         check_bails(&frag(body), 200, seed, &mut bails);
     }
+    // One POW per output component (no sum to hide a last-bit difference), with y log2 x
+    // placed where the core is least exact (its exp polynomial's argument near +-ln2/2) and
+    // around the edges: the +0 shortcut at -151, the core's range at +-125, the f32 range.
+    for (body, seed) in [
+        ("c = pow(vec4(2.0, 0.5, 2.0, 0.5), a * 0.01 + vec4(0.49, -0.49, 3.49, -7.49));", 221),
+        ("c = pow(vec4(0.5, 2.0, 0.5, 2.0), a * 0.5 + vec4(149.5, -149.5, 125.0, 125.0));", 222),
+        ("c = pow(vec4(0.5, 2.0, 3.0, 0.7), a * 2.0 + b * 0.001 + vec4(-125.0, 126.0, 79.0, 250.0));", 223),
+    ] {
+        check_bails(&frag(body), 400, seed, &mut bails);
+    }
     // Profile 2: integer exponents from FLOOR, loops.
     let p2 = [
         "c = pow(abs(a), floor(b * 3.0)) + pow(a, floor(b * 2.0));",
