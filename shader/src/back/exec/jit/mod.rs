@@ -41,8 +41,9 @@
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! MULMM (column by column; a destination overlapping an operand is refused),
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
-//! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
-//! lane function), the texture ops but the fused colour sample (at seams: the code is cut
+//! dispatch goes to the interpreter), POW (inline, `pow`: the interpreter's core op for op,
+//! and a cold path in line calling [`Helper::Pow`], the interpreter's own lane function, for
+//! the lanes outside it), the texture ops but the fused colour sample (at seams: the code is cut
 //! there into segments and the op runs in Rust over the 32 lanes between them, see
 //! [`sample`]), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
 //! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
@@ -192,7 +193,7 @@ const K_BUDGET: usize = 18;
 /// The sign bit (unsigned compares flip it).
 const K_SIGN: usize = 19;
 // POW inline (`pow`): K_SIGN + 1 ..
-const K_COUNT: usize = pow::POW_BASE + pow::POW_COUNT + 1;
+const K_COUNT: usize = pow::POW_BASE + pow::POW_COUNT;
 const _: () = assert!(pow::POW_BASE == K_SIGN + 1);
 
 impl Default for Frame {
@@ -241,7 +242,7 @@ impl Frame {
         }
     }
 
-    /// Runs the call-out helper's lane loop (POW) on `simd` (the base set until
+    /// Runs the call-out helpers' lane loops (POW's cold path, integer division) on `simd` (the base set until
     /// then; the results are the same bits on every set).
     pub fn set_simd(&mut self, simd: Simd) {
         self.simd = simd;
@@ -1150,6 +1151,8 @@ const INFO_MASKED: u32 = 1 << 30;
 /// frame's slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Helper {
+    /// POW's cold path (`pow::helper_pow`): `pow_io[2] = math::pow_lanes(pow_io[0],
+    /// pow_io[1])`, `info` unused.
     Pow,
     /// IDIV / UDIV / IMOD / UMOD (`ints::helper_div`; the op in bits 27..29 of `info`).
     IntDiv,
