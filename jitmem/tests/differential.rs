@@ -352,9 +352,9 @@ void main() {
     check(&compile(Stage::Vertex, vs3), 90, 73);
 }
 
-/// POW, SIN and COS through the Rust helpers (`jit::Helper`): operands from YMMs, bank
-/// constants, uniforms and inputs, values live across the call (stored and reloaded), and
-/// results read by later code.
+/// POW, SIN and COS (inline, POW's cold path calling `jit::Helper::Pow`): operands from
+/// YMMs, bank constants, uniforms and inputs, values live across them, and results read by
+/// later code.
 #[test]
 fn math_call_outs_match_interpreter() {
     if !have_avx2() {
@@ -385,6 +385,56 @@ fn math_call_outs_match_interpreter() {
         120,
         85,
     );
+}
+
+/// POW inline (`jit/pow.rs`: `math::pow_f32` op for op, its +0 shortcuts, and an in-line
+/// cold path calling the interpreter's `pow_lanes` for the other lanes): raw inputs (negative
+/// bases, zeros of both signs, NaN, infinities, denormals), huge and tiny bases and exponents
+/// (results past the f32 range, the shortcuts and the lanes between -151 and -125), integer
+/// exponents, a specular term, under IF masks and in loops. POW never gives a dispatch back.
+#[test]
+fn pow_inline_matches_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let mut bails = 0;
+    for (body, seed) in [
+        ("c = pow(a, b);", 201),
+        ("c = pow(abs(a), b * 40.0) + pow(abs(b), a * 1e4);", 202),
+        ("c = pow(abs(a) * 1e-36, b) + pow(abs(b) * 1e30, a) * pow(abs(a) * 1e-39, w);", 203),
+        ("c = pow(abs(a), vec4(2.0, 3.0, -2.0, 5.0)) + pow(a, vec4(2.0, 3.0, 0.0, -1.0));", 204),
+        ("c = pow(abs(a) + 0.01, b * 1e-7) * pow(u, w) - pow(vec4(0.0, -0.0, 1.0, 2.0), b);", 205),
+        ("float x = max(dot(a.xyz, b.xyz), 0.0); \
+          c = vec4(pow(x, 32.0), pow(x, u.x), pow(u.y, x), pow(clamp(a.w, 0.0, 1.0), 64.0));", 206),
+        ("vec4 t = a; if (a.w <= u.z) { t = pow(abs(t), w); c = t; } else { c = pow(b, a); } \
+          c = c + pow(abs(t), b * 20.0);", 207),
+        ("vec4 t0 = a * u; vec4 t1 = b * w; vec4 t2 = a + b; vec4 t3 = a - w; vec4 t4 = a * b; \
+          vec4 p = pow(abs(t1), t2.yxwz) + pow(abs(t0), t3); \
+          c = (t0 + t1) * (t2 - t3) + p * t4 + pow(abs(t4), t0) - t1 * t3 + t0 * t4;", 208),
+    ] {
+        check_bails(&frag(body), 200, seed, &mut bails);
+    }
+    // One POW per output component (no sum to hide a last-bit difference), with y log2 x
+    // placed where the core is least exact (its exp polynomial's argument near +-ln2/2) and
+    // around the edges: the +0 shortcut at -151, the core's range at +-125, the f32 range.
+    for (body, seed) in [
+        ("c = pow(vec4(2.0, 0.5, 2.0, 0.5), a * 0.01 + vec4(0.49, -0.49, 3.49, -7.49));", 221),
+        ("c = pow(vec4(0.5, 2.0, 0.5, 2.0), a * 0.5 + vec4(149.5, -149.5, 125.0, 125.0));", 222),
+        ("c = pow(vec4(0.5, 2.0, 3.0, 0.7), a * 2.0 + b * 0.001 + vec4(-125.0, 126.0, 79.0, 250.0));", 223),
+    ] {
+        check_bails(&frag(body), 400, seed, &mut bails);
+    }
+    // Profile 2: integer exponents from FLOOR, loops.
+    let p2 = [
+        "c = pow(abs(a), floor(b * 3.0)) + pow(a, floor(b * 2.0));",
+        "vec4 s = vec4(0.0); for (int i = 0; i < 6; i++) { s += pow(abs(a), b + float(i)); if (s.x > u.x) break; } c = s;",
+        "vec4 t = a; for (int i = 0; i < 5; i++) { if (t.y > 0.0) { t = pow(abs(t) + 0.5, b * 8.0); } else { t.y += 1.0; } } c = t;",
+        "float s = 0.0; for (int i = 0; i < 4; i++) { vec4 x = a * float(i) + b; s += pow(max(x.x, 0.0), 32.0) + pow(x.y, x.z); } c = vec4(s);",
+    ];
+    for (k, body) in p2.iter().enumerate() {
+        check_bails(&frag2(body), 150, 210 + k as u64, &mut bails);
+    }
+    assert_eq!(bails, 0, "POW gave a dispatch back");
 }
 
 /// SIN/COS inline (the interpreter's reduction and polynomials, op for op): operands in the

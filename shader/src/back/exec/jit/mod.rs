@@ -41,8 +41,9 @@
 //! ADD/SUB/MUL (fused splats included), DIV, MIN, MAX, SQRT, RSQ, RCP, ABS, DOT, CMP, MULMV,
 //! MULMM (column by column; a destination overlapping an operand is refused),
 //! SIN/COS (inline; an active lane outside their f32 range sets [`Frame::bail`] and the
-//! dispatch goes to the interpreter), POW (a call to [`Helper::Pow`], the interpreter's own
-//! lane function), the texture ops but the fused colour sample (at seams: the code is cut
+//! dispatch goes to the interpreter), POW (inline, `pow`: the interpreter's core op for op,
+//! and a cold path in line calling [`Helper::Pow`], the interpreter's own lane function, for
+//! the lanes outside it), the texture ops but the fused colour sample (at seams: the code is cut
 //! there into segments and the op runs in Rust over the 32 lanes between them, see
 //! [`sample`]), LOAD_VAR/LOAD_ATTR, LOAD_UNI, LOAD_FCOORD, STORE_COLOR/STORE_POS/STORE_VAR.
 //! [`compile`] refuses any other module ([`JitError::Unsupported`]) and the caller runs the
@@ -56,6 +57,7 @@
 pub mod enc;
 mod flow;
 mod ints;
+mod pow;
 pub mod sample;
 
 use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
@@ -104,6 +106,10 @@ pub struct Frame {
     /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
     /// the interpreter.
     pub bail: [u32; 8],
+    /// Inline POW's cold path (`pow`): every YMM saved around the call of [`Helper::Pow`],
+    /// and that helper's x, y and result.
+    pub pow_save: [[u32; JIT_LANES]; 16],
+    pub pow_io: [Lanes8; 3],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// Bank registers (bits per component), broadcast when read.
@@ -127,7 +133,7 @@ pub struct Frame {
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
 /// (the encoder refuses any other frame store).
-pub const REGS_END: usize = offset_of!(Frame, bail) + size_of::<[u32; 8]>();
+pub const REGS_END: usize = offset_of!(Frame, pow_io) + size_of::<[Lanes8; 3]>();
 const _: () = assert!(
     offset_of!(Frame, bail)
         == size_of::<[Vec4x8; REG_FILE]>() + size_of::<[[u32; JIT_LANES]; MASK_SLOTS]>()
@@ -186,7 +192,9 @@ const K_TMAX: usize = 17;
 const K_BUDGET: usize = 18;
 /// The sign bit (unsigned compares flip it).
 const K_SIGN: usize = 19;
-const K_COUNT: usize = 24;
+// POW inline (`pow`): K_SIGN + 1 ..
+const K_COUNT: usize = pow::POW_BASE + pow::POW_COUNT;
+const _: () = assert!(pow::POW_BASE == K_SIGN + 1);
 
 impl Default for Frame {
     fn default() -> Self {
@@ -211,10 +219,17 @@ impl Frame {
         consts[K_I2] = 2;
         consts[K_BUDGET] = crate::limits::P2_LOOP_BUDGET;
         consts[K_SIGN] = 0x8000_0000;
+        let mut i = 0;
+        while i < pow::POW_COUNT {
+            consts[pow::POW_BASE + i] = pow::POW_CONSTS[i];
+            i += 1;
+        }
         Frame {
             regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
             masks: [[0; JIT_LANES]; MASK_SLOTS],
             bail: [0; 8],
+            pow_save: [[0; JIT_LANES]; 16],
+            pow_io: [[0.0; JIT_LANES]; 3],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             bank: [[0; 4]; BANK_MAX],
@@ -227,7 +242,7 @@ impl Frame {
         }
     }
 
-    /// Runs the call-out helper's lane loop (POW) on `simd` (the base set until
+    /// Runs the call-out helpers' lane loops (POW's cold path, integer division) on `simd` (the base set until
     /// then; the results are the same bits on every set).
     pub fn set_simd(&mut self, simd: Simd) {
         self.simd = simd;
@@ -624,10 +639,7 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// their frame slots, every live value still to be read is stored (the call clobbers every
     /// YMM), and the results are left in the destination's slots.
     fn call_out(&mut self, d: &DInst) -> Result<(), JitError> {
-        let (helper, kind) = match d.op {
-            Op::Pow => (Helper::Pow, 0),
-            op => (Helper::IntDiv, ints::div_kind(op)),
-        };
+        let (helper, kind) = (Helper::IntDiv, ints::div_kind(d.op));
         let n = (d.n as usize).min(4);
         let (dst, a, b) = (
             d.dst as usize & REG_MASK,
@@ -987,7 +999,12 @@ impl<'c, 'b> Gen<'c, 'b> {
                     self.pinned = 0;
                 }
             }
-            Op::Pow => self.call_out(d)?,
+            Op::Pow => {
+                for c in 0..n {
+                    self.pow(val(a, c), val(b, c), val(dst, c))?;
+                    self.pinned = keep;
+                }
+            }
             Op::Sin | Op::Cos => {
                 for c in 0..n {
                     self.trig(val(a, c), val(dst, c), d.op == Op::Cos)?;
@@ -1134,6 +1151,8 @@ const INFO_MASKED: u32 = 1 << 30;
 /// frame's slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Helper {
+    /// POW's cold path (`pow::helper_pow`): `pow_io[2] = math::pow_lanes(pow_io[0],
+    /// pow_io[1])`, `info` unused.
     Pow,
     /// IDIV / UDIV / IMOD / UMOD (`ints::helper_div`; the op in bits 27..29 of `info`).
     IntDiv,
@@ -1143,7 +1162,7 @@ impl Helper {
     /// The function's address (what the call instruction jumps to).
     pub fn addr(self) -> u64 {
         let f: extern "sysv64" fn(&mut Frame, u32) = match self {
-            Helper::Pow => helper_pow,
+            Helper::Pow => pow::helper_pow,
             Helper::IntDiv => ints::helper_div,
         };
         f as usize as u64
@@ -1187,16 +1206,6 @@ fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
     }
 }
 
-// The interpreter's own lane function (`math::pow_lanes`) on 8 lanes: lanes
-// never influence each other in them, so these are the interpreter's bits.
-extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
-    helper_lanes(
-        frame,
-        info,
-        #[inline(always)]
-        |x, y| super::math::pow_lanes(x, y),
-    );
-}
 
 /// Whether the lowering handles `d` (the ops of the module header).
 fn lowered(d: &DInst) -> bool {
