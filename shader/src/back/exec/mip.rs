@@ -475,7 +475,9 @@ fn source_lanes(tex: &TextureRef, key: u32, u: &Lanes, v: &Lanes) -> [u32; LANES
 /// the 8-bit weight between them, an unblended lane as its source twice at weight 0, which
 /// `lerp_texel` returns unchanged), then each distinct source sampled for all lanes through
 /// the SIMD `texel_lanes` (the group's lanes mostly share one or two levels), each lane
-/// picking its two texels, and one blend of all lanes.
+/// picking its two texels, and one blend of all lanes. Inline: inside the interpreter's AVX2
+/// trampoline (see `simd`) its lane loops and `texel_lanes` become 8 lanes per instruction.
+#[inline(always)]
 pub(super) fn texel_lambda_lanes(
     tex: &TextureRef,
     u: &Lanes,

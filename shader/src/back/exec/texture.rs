@@ -483,7 +483,7 @@ impl TextureRef<'_> {
                 // and one 64-bit load.
                 let pair = |i: u32| {
                     let i = i as usize;
-                    match t.get(i..i.saturating_add(2)) {
+                    match t.get(i..i.wrapping_add(2)) {
                         Some(&[a, b]) => a as u64 | (b as u64) << 32,
                         _ => 0,
                     }
