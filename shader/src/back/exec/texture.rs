@@ -479,11 +479,11 @@ impl TextureRef<'_> {
             );
             // Each lane's left and right texel of a row, as `left | right << 32`.
             if !edge {
-                // Right = left + 1 in memory (x0 < mx keeps i below n - 1): one bounds check
-                // and one 64-bit load.
+                // Right = left + 1 in memory: one bounds check and one 64-bit load. x0 < mx
+                // keeps i below n - 1, so i + 2 <= n does not overflow.
                 let pair = |i: u32| {
                     let i = i as usize;
-                    match t.get(i..i.wrapping_add(2)) {
+                    match t.get(i..i + 2) {
                         Some(&[a, b]) => a as u64 | (b as u64) << 32,
                         _ => 0,
                     }
