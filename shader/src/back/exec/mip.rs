@@ -336,7 +336,8 @@ fn nearest_level(lod: f32, q: f32) -> usize {
 /// Per lane: the implicit lambda of a fragment-stage sample at (u, v), from the quad
 /// derivatives. Coarse, as llvmpipe's per-quad level of detail: every lane of a quad takes the
 /// derivatives at the quad's lower-left pixel (the x difference of the lower row, the y
-/// difference of the left column).
+/// difference of the left column). Inline: the interpreter's AVX2 copy gets the VEX forms.
+#[inline(always)]
 pub(super) fn quad_lambda(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
@@ -373,6 +374,7 @@ fn quad_lambda_scalar(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
 /// quads, rows of 4) at a time, each quad's lambda in both of its lanes of a row, stored as
 /// whole vectors (the sampler reads them back as vectors: no scalar stores to forward).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
 fn quad_lambda_sse2(tex: &TextureRef, u: &Lanes, v: &Lanes) -> Lanes {
     use super::lanes::{quad, set_quad};
     use safe_arch::*;
@@ -475,7 +477,9 @@ fn source_lanes(tex: &TextureRef, key: u32, u: &Lanes, v: &Lanes) -> [u32; LANES
 /// the 8-bit weight between them, an unblended lane as its source twice at weight 0, which
 /// `lerp_texel` returns unchanged), then each distinct source sampled for all lanes through
 /// the SIMD `texel_lanes` (the group's lanes mostly share one or two levels), each lane
-/// picking its two texels, and one blend of all lanes.
+/// picking its two texels, and one blend of all lanes. Inline: inside the interpreter's AVX2
+/// trampoline (see `simd`) its lane loops and `texel_lanes` become 8 lanes per instruction.
+#[inline(always)]
 pub(super) fn texel_lambda_lanes(
     tex: &TextureRef,
     u: &Lanes,

@@ -479,14 +479,12 @@ impl TextureRef<'_> {
             );
             // Each lane's left and right texel of a row, as `left | right << 32`.
             if !edge {
-                // Right = left + 1 in memory (x0 < mx): one 64-bit load. Left and right texels
-                // are read through two views of equal length n - 1, so one bounds check (which
-                // always passes: x0 < mx keeps the masked index below n - 1) covers both.
-                let (left, right) = (t.get(..n - 1).unwrap_or(&[]), t.get(1..).unwrap_or(&[]));
+                // Right = left + 1 in memory: one bounds check and one 64-bit load. x0 < mx
+                // keeps i below n - 1, so i + 2 <= n does not overflow.
                 let pair = |i: u32| {
-                    let i = i as usize & (n - 1);
-                    match (left.get(i), right.get(i)) {
-                        (Some(&a), Some(&b)) => a as u64 | (b as u64) << 32,
+                    let i = i as usize;
+                    match t.get(i..i + 2) {
+                        Some(&[a, b]) => a as u64 | (b as u64) << 32,
                         _ => 0,
                     }
                 };
@@ -494,8 +492,15 @@ impl TextureRef<'_> {
             } else {
                 // Row start of i, plus the next column wrapped.
                 let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
-                let pair = |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32;
-                return super::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+                return super::texel::bilerp(
+                    // Inline: LLVM had left it out of line, a call per row.
+                    #[inline(always)]
+                    |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32,
+                    &i0,
+                    &i1,
+                    &ax,
+                    &ay,
+                );
             }
         }
         // Nearest: each lane's texel.
