@@ -401,16 +401,34 @@ fn pow_inline_matches_interpreter() {
     for (body, seed) in [
         ("c = pow(a, b);", 201),
         ("c = pow(abs(a), b * 40.0) + pow(abs(b), a * 1e4);", 202),
-        ("c = pow(abs(a) * 1e-36, b) + pow(abs(b) * 1e30, a) * pow(abs(a) * 1e-39, w);", 203),
-        ("c = pow(abs(a), vec4(2.0, 3.0, -2.0, 5.0)) + pow(a, vec4(2.0, 3.0, 0.0, -1.0));", 204),
-        ("c = pow(abs(a) + 0.01, b * 1e-7) * pow(u, w) - pow(vec4(0.0, -0.0, 1.0, 2.0), b);", 205),
-        ("float x = max(dot(a.xyz, b.xyz), 0.0); \
-          c = vec4(pow(x, 32.0), pow(x, u.x), pow(u.y, x), pow(clamp(a.w, 0.0, 1.0), 64.0));", 206),
-        ("vec4 t = a; if (a.w <= u.z) { t = pow(abs(t), w); c = t; } else { c = pow(b, a); } \
-          c = c + pow(abs(t), b * 20.0);", 207),
-        ("vec4 t0 = a * u; vec4 t1 = b * w; vec4 t2 = a + b; vec4 t3 = a - w; vec4 t4 = a * b; \
+        (
+            "c = pow(abs(a) * 1e-36, b) + pow(abs(b) * 1e30, a) * pow(abs(a) * 1e-39, w);",
+            203,
+        ),
+        (
+            "c = pow(abs(a), vec4(2.0, 3.0, -2.0, 5.0)) + pow(a, vec4(2.0, 3.0, 0.0, -1.0));",
+            204,
+        ),
+        (
+            "c = pow(abs(a) + 0.01, b * 1e-7) * pow(u, w) - pow(vec4(0.0, -0.0, 1.0, 2.0), b);",
+            205,
+        ),
+        (
+            "float x = max(dot(a.xyz, b.xyz), 0.0); \
+          c = vec4(pow(x, 32.0), pow(x, u.x), pow(u.y, x), pow(clamp(a.w, 0.0, 1.0), 64.0));",
+            206,
+        ),
+        (
+            "vec4 t = a; if (a.w <= u.z) { t = pow(abs(t), w); c = t; } else { c = pow(b, a); } \
+          c = c + pow(abs(t), b * 20.0);",
+            207,
+        ),
+        (
+            "vec4 t0 = a * u; vec4 t1 = b * w; vec4 t2 = a + b; vec4 t3 = a - w; vec4 t4 = a * b; \
           vec4 p = pow(abs(t1), t2.yxwz) + pow(abs(t0), t3); \
-          c = (t0 + t1) * (t2 - t3) + p * t4 + pow(abs(t4), t0) - t1 * t3 + t0 * t4;", 208),
+          c = (t0 + t1) * (t2 - t3) + p * t4 + pow(abs(t4), t0) - t1 * t3 + t0 * t4;",
+            208,
+        ),
     ] {
         check_bails(&frag(body), 200, seed, &mut bails);
     }

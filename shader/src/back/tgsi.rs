@@ -660,7 +660,11 @@ impl FollowIndex {
 
 /// The set bits of `set` below `cap`, ascending.
 fn set_bits(set: u32, cap: usize) -> BitsFrom {
-    let below = if cap >= 32 { u32::MAX } else { (1u32 << cap) - 1 };
+    let below = if cap >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << cap) - 1
+    };
     BitsFrom((set & below) as u64)
 }
 

@@ -1492,7 +1492,10 @@ fn raster_body(
     let mut terms = [Term::NONE; VARY_FLOATS];
     let mut counts = [0usize; 3];
     let mut nterms = 0;
-    for (g, want) in [Mode::Smooth, Mode::NoPerspective, Mode::Flat].into_iter().enumerate() {
+    for (g, want) in [Mode::Smooth, Mode::NoPerspective, Mode::Flat]
+        .into_iter()
+        .enumerate()
+    {
         for (k, &s) in setup.slots.iter().enumerate() {
             let slot = s & (VARYING_CAP - 1);
             if setup.interp.get(k).copied().unwrap_or(Mode::Smooth) != want {

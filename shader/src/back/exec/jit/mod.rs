@@ -1206,7 +1206,6 @@ fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
     }
 }
 
-
 /// Whether the lowering handles `d` (the ops of the module header).
 fn lowered(d: &DInst) -> bool {
     match d.op {
