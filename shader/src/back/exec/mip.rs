@@ -525,12 +525,7 @@ pub(super) fn texel_quad_lanes(
     }
     let lq: [f32; QUADS] = core::array::from_fn(|j| lambda[quad_lane(j)]);
     let (ka, kb, w) = level_choice(tex, &lq);
-    let (k0, k1) = (ka[0], kb[0]);
-    let mut differ = 0u32;
-    for j in 0..QUADS {
-        differ |= (ka[j] ^ k0) | (kb[j] ^ k1);
-    }
-    if differ == 0 {
+    if let Some((k0, k1)) = one_pair(&ka, &kb) {
         return texel_pair(tex, u, v, k0, k1, &spread(&w));
     }
     texel_sources(tex, u, v, lambda, &spread(&ka), &spread(&kb), &spread(&w))
@@ -608,6 +603,17 @@ fn level_choice<const N: usize>(
     (ka, kb, w)
 }
 
+/// The pair of sources every entry of `ka`, `kb` shares, if they do.
+#[inline(always)]
+fn one_pair<const N: usize>(ka: &[u32; N], kb: &[u32; N]) -> Option<(u32, u32)> {
+    let (k0, k1) = (ka[0], kb[0]);
+    let mut differ = 0u32;
+    for l in 0..N {
+        differ |= (ka[l] ^ k0) | (kb[l] ^ k1);
+    }
+    (differ == 0).then_some((k0, k1))
+}
+
 /// Every lane on sources `k0` and `k1` at its weight: one or two passes and no per-lane
 /// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight.
 #[inline(always)]
@@ -638,12 +644,7 @@ fn texel_sources(
     w: &[u32; LANES],
 ) -> [u32; LANES] {
     // Every lane on the same pair of sources (most groups: magnified, or one level pair).
-    let (k0, k1) = (ka[0], kb[0]);
-    let mut differ = 0u32;
-    for l in 0..LANES {
-        differ |= (ka[l] ^ k0) | (kb[l] ^ k1);
-    }
-    if differ == 0 {
+    if let Some((k0, k1)) = one_pair(ka, kb) {
         return texel_pair(tex, u, v, k0, k1, w);
     }
     // The distinct sources, as a set of keys.
