@@ -486,31 +486,82 @@ pub(super) fn texel_lambda_lanes(
     v: &Lanes,
     lambda: &Lanes,
 ) -> [u32; LANES] {
+    // Keys up to 2 * 31 + 1 fit the 64-bit set of used sources of `texel_sources`.
+    if tex.level_count() > 32 {
+        return texel_per_lane(tex, u, v, lambda);
+    }
+    let (ka, kb, w) = level_choice(tex, lambda);
+    texel_sources(tex, u, v, lambda, &ka, &kb, &w)
+}
+
+/// Quads per lane group: a block of 8 lanes is two rows of 4, two quads.
+const QUADS: usize = LANES / 4;
+
+/// The lower-left lane of quad `j` (row 0 of its block of 8, the quad's left column), where
+/// [`quad_lambda`] takes the derivatives.
+#[inline(always)]
+const fn quad_lane(j: usize) -> usize {
+    (j / 2) * 8 + (j % 2) * 2
+}
+
+/// Each lane's copy of its quad's value.
+#[inline(always)]
+fn spread(q: &[u32; QUADS]) -> [u32; LANES] {
+    core::array::from_fn(|l| q[(l / 8) * 2 + (l % 4) / 2])
+}
+
+/// [`texel_lambda_lanes`] for a lambda shared by the four lanes of each quad (that of
+/// [`quad_lambda`]): the level choice is a function of lambda alone, so it is made once per
+/// quad (a quarter of the lanes) and spread, the same bits as lane by lane.
+#[inline(always)]
+pub(super) fn texel_quad_lanes(
+    tex: &TextureRef,
+    u: &Lanes,
+    v: &Lanes,
+    lambda: &Lanes,
+) -> [u32; LANES] {
+    if tex.level_count() > 32 {
+        return texel_per_lane(tex, u, v, lambda);
+    }
+    let lq: [f32; QUADS] = core::array::from_fn(|j| lambda[quad_lane(j)]);
+    let (ka, kb, w) = level_choice(tex, &lq);
+    if let Some((k0, k1)) = one_pair(&ka, &kb) {
+        return texel_pair(tex, u, v, k0, k1, &spread(&w));
+    }
+    texel_sources(tex, u, v, lambda, &spread(&ka), &spread(&kb), &spread(&w))
+}
+
+/// Lane by lane through [`TextureRef::texel_lambda`].
+#[inline(always)]
+fn texel_per_lane(tex: &TextureRef, u: &Lanes, v: &Lanes, lambda: &Lanes) -> [u32; LANES] {
+    let mut out = [0u32; LANES];
+    for l in 0..LANES {
+        out[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
+    }
+    out
+}
+
+/// Per lambda (of a texture of at most 32 levels): its two source keys and the weight
+/// between them, branch-free (the loops vectorize): magnified at lod <= 0 (or NaN), else per
+/// the mip filter.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn level_choice<const N: usize>(
+    tex: &TextureRef,
+    lambda: &[f32; N],
+) -> ([u32; N], [u32; N], [u32; N]) {
     let s = tex.sampler;
     let levels = tex.level_count();
     let q = (levels - 1) as f32;
     let f = s.min();
-    let per_lane = || {
-        let mut out = [0u32; LANES];
-        for l in 0..LANES {
-            out[l] = tex.texel_lambda(u[l], v[l], lambda[l], (0, 0));
-        }
-        out
-    };
-    // Keys up to 2 * 31 + 1 fit the 64-bit set of used sources below.
-    if levels > 32 {
-        return per_lane();
-    }
     let qi = levels as u32 - 1;
     let (k_mag, lin) = (source_key(0, s.filter), (f == Filter::Linear) as u32);
-    let mut ka = [0u32; LANES];
-    let mut kb = [0u32; LANES];
-    let mut w = [0u32; LANES];
-    // Each lane's sources and weight, branch-free (the lane loops vectorize): magnified at
-    // lod <= 0 (or NaN), else per the mip filter.
+    let mut ka = [0u32; N];
+    let mut kb = [0u32; N];
+    let mut w = [0u32; N];
     match s.mip {
         MipFilter::Linear => {
-            for l in 0..LANES {
+            for l in 0..N {
                 let lod = tex.lod(lambda[l]);
                 let mag = !(lod > 0.0);
                 let top = lod >= q;
@@ -528,7 +579,7 @@ pub(super) fn texel_lambda_lanes(
             }
         }
         MipFilter::Nearest => {
-            for l in 0..LANES {
+            for l in 0..N {
                 let lod = tex.lod(lambda[l]);
                 let mag = !(lod > 0.0);
                 // roundeven(min(lod, q)) = min(roundeven(lod), q) (q is whole): 0 < x <= 31,
@@ -541,7 +592,7 @@ pub(super) fn texel_lambda_lanes(
             }
         }
         MipFilter::None => {
-            for l in 0..LANES {
+            for l in 0..N {
                 let mag = !(tex.lod(lambda[l]) > 0.0);
                 let k = if mag { k_mag } else { lin };
                 ka[l] = k;
@@ -549,20 +600,52 @@ pub(super) fn texel_lambda_lanes(
             }
         }
     }
-    // Every lane on the same pair of sources (most groups: magnified, or one level pair):
-    // those one or two passes and no per-lane choice. One source needs no blend either:
-    // `lerp_texel(a, a, w)` is a for every weight.
+    (ka, kb, w)
+}
+
+/// The pair of sources every entry of `ka`, `kb` shares, if they do.
+#[inline(always)]
+fn one_pair<const N: usize>(ka: &[u32; N], kb: &[u32; N]) -> Option<(u32, u32)> {
     let (k0, k1) = (ka[0], kb[0]);
     let mut differ = 0u32;
-    for l in 0..LANES {
+    for l in 0..N {
         differ |= (ka[l] ^ k0) | (kb[l] ^ k1);
     }
-    if differ == 0 {
-        let a = source_lanes(tex, k0, u, v);
-        if k0 == k1 {
-            return a;
-        }
-        return super::texel::lerp_lanes(&a, &source_lanes(tex, k1, u, v), &w);
+    (differ == 0).then_some((k0, k1))
+}
+
+/// Every lane on sources `k0` and `k1` at its weight: one or two passes and no per-lane
+/// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight.
+#[inline(always)]
+fn texel_pair(
+    tex: &TextureRef,
+    u: &Lanes,
+    v: &Lanes,
+    k0: u32,
+    k1: u32,
+    w: &[u32; LANES],
+) -> [u32; LANES] {
+    let a = source_lanes(tex, k0, u, v);
+    if k0 == k1 {
+        return a;
+    }
+    super::texel::lerp_lanes(&a, &source_lanes(tex, k1, u, v), w)
+}
+
+/// The lanes' texels from their sources `ka`, `kb` at weights `w` (keys below 64).
+#[inline(always)]
+fn texel_sources(
+    tex: &TextureRef,
+    u: &Lanes,
+    v: &Lanes,
+    lambda: &Lanes,
+    ka: &[u32; LANES],
+    kb: &[u32; LANES],
+    w: &[u32; LANES],
+) -> [u32; LANES] {
+    // Every lane on the same pair of sources (most groups: magnified, or one level pair).
+    if let Some((k0, k1)) = one_pair(ka, kb) {
+        return texel_pair(tex, u, v, k0, k1, w);
     }
     // The distinct sources, as a set of keys.
     let mut used = 0u64;
@@ -570,7 +653,7 @@ pub(super) fn texel_lambda_lanes(
         used |= (1u64 << (ka[l] & 63)) | (1u64 << (kb[l] & 63));
     }
     if used.count_ones() as usize > SOURCES_MAX {
-        return per_lane();
+        return texel_per_lane(tex, u, v, lambda);
     }
     let (mut a, mut b) = ([0u32; LANES], [0u32; LANES]);
     while used != 0 {
@@ -582,7 +665,7 @@ pub(super) fn texel_lambda_lanes(
             b[l] = if kb[l] == k { t[l] } else { b[l] };
         }
     }
-    super::texel::lerp_lanes(&a, &b, &w)
+    super::texel::lerp_lanes(&a, &b, w)
 }
 
 /// Samples every lane at its own lambda, moved by `off` texels.
@@ -1186,6 +1269,33 @@ mod tests {
         let lambda = quad_lambda(&t, &u, &v);
         for l in 0..LANES {
             assert_eq!(lambda[l], 1.0, "lane {l}");
+        }
+    }
+
+    /// `texel_quad_lanes` (the level choice per quad) gives `texel_lambda_lanes`' bits (per
+    /// lane) for the lambdas of `quad_lambda`, whose quads `quad_lane` and `spread` index.
+    #[test]
+    fn texel_quad_lanes_matches_texel_lambda_lanes() {
+        let mut next = xorshift(0x2545_F491u32);
+        for m in [MipFilter::Linear, MipFilter::Nearest, MipFilter::None] {
+            let t = tex(mip(m));
+            for round in 0..300u32 {
+                let scale = 0.01 + (round % 30) as f32 * 0.3;
+                let mut u = [0.0f32; LANES];
+                let mut v = [0.0f32; LANES];
+                for l in 0..LANES {
+                    u[l] = (next() as f32 / u32::MAX as f32) * scale;
+                    v[l] = (next() as f32 / u32::MAX as f32) * scale;
+                }
+                let lambda = quad_lambda(&t, &u, &v);
+                let lq: [u32; QUADS] = core::array::from_fn(|j| lambda[quad_lane(j)].to_bits());
+                assert_eq!(spread(&lq), lambda.map(f32::to_bits));
+                let (got, want) = (
+                    texel_quad_lanes(&t, &u, &v, &lambda),
+                    texel_lambda_lanes(&t, &u, &v, &lambda),
+                );
+                assert_eq!(got, want, "{m:?} round {round}");
+            }
         }
     }
 }

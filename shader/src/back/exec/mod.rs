@@ -796,7 +796,7 @@ impl Executable {
                             let (u, v) = (&r[a][0], &r[a][1]);
                             let lambda = self::mip::quad_lambda(tex, u, v);
                             if PACKED && !tex.is_float() {
-                                out.packed = self::mip::texel_lambda_lanes(tex, u, v, &lambda);
+                                out.packed = self::mip::texel_quad_lanes(tex, u, v, &lambda);
                             } else {
                                 let mut c = [[0.0; LANES]; 4];
                                 self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
