@@ -1314,7 +1314,6 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     out.version = version;
     out.profile = Profile::P2;
     out.overflow = None;
-    let (mut last_line, mut last_col) = (1u32, 1u32);
     let mut in_layout = 0u8;
     let mut bad = false;
     let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
@@ -1405,7 +1404,6 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
             return false;
         }
-        (last_line, last_col) = (line, col.saturating_add(bytes.len() as u32));
         let _ = out.toks.push(Token {
             kind,
             len: bytes.len().min(u16::MAX as usize) as u16,
@@ -1415,11 +1413,21 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             line,
             value,
         });
+        // As in `lex`: most tokens are followed by one space, skipped without a trip round
+        // the loop.
+        while at(pos) == Some(b' ') {
+            pos += 1;
+        }
     }
     // An unterminated `#if` is the preprocessor's error.
     if bad || dirs.depth != 0 || diag.total() != 0 || diag.warning_total() != 0 {
         return false;
     }
+    // The end is placed just past the last token (its length is exact: a token of a source
+    // under `PP_SRC_MAX` bytes is shorter than `u16::MAX`).
+    let (last_line, last_col) = out.toks.last().map_or((1, 1), |t| {
+        (t.line, (t.col as u32).saturating_add(t.len as u32))
+    });
     let _ = out
         .toks
         .push(eof_token(src.len() as u32, last_line, last_col));
