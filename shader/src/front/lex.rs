@@ -2262,10 +2262,75 @@ fn profile_pragma_words(rest: &[u8]) -> Option<u8> {
 /// Powers of ten exact in f32 (10^10 = 2^10 * 5^10, and 5^10 < 2^24).
 const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
+/// The usual literal, `digits`, `digits.digits` or `.digits` with at most 7 digits in all and an
+/// optional `f` after a float, not followed by a name byte: its length, kind and value bits, the
+/// ones [`number`]'s general path gives (the mantissa is below 2^24, so one division by an exact
+/// power of ten is its correctly rounded value); None for anything else (exponents, suffixes,
+/// leading zeros, hexadecimal, errors), which takes the general path.
+#[inline(always)]
+fn plain_number(b: &[u8]) -> Option<(usize, (Tok, u32))> {
+    let mut i = 0;
+    let mut m = 0u32;
+    let mut digits = 0;
+    while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        m = m * 10 + (d - b'0') as u32;
+        i += 1;
+        digits += 1;
+        if digits > 7 {
+            return None;
+        }
+    }
+    let int_digits = i;
+    let mut frac = None;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let from = i;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            m = m * 10 + (d - b'0') as u32;
+            i += 1;
+            digits += 1;
+            if digits > 7 {
+                return None;
+            }
+        }
+        frac = Some(i - from);
+    }
+    if frac.is_some() && matches!(b.get(i), Some(b'f' | b'F')) {
+        i += 1;
+    }
+    if b.get(i).is_some_and(|&c| is_ident(c)) {
+        return None;
+    }
+    match frac {
+        Some(f) => {
+            let v = m as f32 / *POW10_F32.get(f)?;
+            Some((i, (Tok::FloatLit, v.to_bits())))
+        }
+        // A leading zero is octal (profile 2) or an error (profile 1).
+        None if int_digits > 1 && b.first() == Some(&b'0') => None,
+        None => Some((i, (Tok::IntLit, m))),
+    }
+}
+
 #[inline(never)]
 /// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
 /// kind and value bits, or, after reporting an error, the kind of literal it looked like.
 fn number(
+    src: &[u8],
+    start: usize,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+    p2: bool,
+) -> (usize, Result<(Tok, u32), Tok>) {
+    match plain_number(src.get(start..).unwrap_or(&[])) {
+        Some((n, r)) => (start + n, Ok(r)),
+        None => number_general(src, start, diag, line, col, p2),
+    }
+}
+
+/// [`number`] for every literal, errors included.
+fn number_general(
     src: &[u8],
     start: usize,
     diag: &mut Diagnostics,
@@ -2679,6 +2744,82 @@ mod tests {
             }
         }
         assert!(seen > 100 && took > 50, "{} of {}", took, seen);
+    }
+
+    /// The plain-literal path of `number` gives what the general path gives, on edge cases and
+    /// on every number of the corpus, in both profiles.
+    #[test]
+    fn plain_numbers_scan_as_the_general_path() {
+        let mut lits: std::vec::Vec<std::vec::Vec<u8>> = [
+            "0",
+            "1",
+            "7",
+            "00",
+            "01",
+            "08",
+            "1234567",
+            "12345678",
+            "9999999",
+            "16777216",
+            "0.0",
+            "1.0",
+            "1.",
+            ".5",
+            "0.5f",
+            "1.5F",
+            "3.1415926",
+            "3.14159265",
+            "1234.567",
+            "1e5",
+            "1.0e-3",
+            "2u",
+            "0x1F",
+            "1.5x",
+            "1.0ff",
+            "1.2.3",
+            "5;",
+            "5)",
+            ".5 ",
+            "1.f",
+            "100000.0",
+            "0.0000001",
+            "0.00000001",
+            "6.5536e4",
+            "1_",
+            "1.0_",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        for (_, _, src) in crate::program::compile::corpus_sources() {
+            let mut p = 0;
+            while p < src.len() {
+                let c = src[p];
+                let prev_ident = p > 0 && is_ident(src[p - 1]);
+                if c.is_ascii_digit() && !prev_ident {
+                    let n = crate::front::pp::number_len(&src[p..]);
+                    lits.push(src[p..p + n + 1.min(src.len() - p - n)].to_vec());
+                    p += n;
+                } else {
+                    p += 1;
+                }
+            }
+        }
+        for lit in &lits {
+            for p2 in [false, true] {
+                let mut d1 = Diagnostics::with_error_limit("t", 4);
+                let mut d2 = Diagnostics::with_error_limit("t", 4);
+                let fast = number(lit, 0, &mut d1, 1, 1, p2);
+                let general = number_general(lit, 0, &mut d2, 1, 1, p2);
+                assert_eq!(
+                    fast,
+                    general,
+                    "{}",
+                    std::string::String::from_utf8_lossy(lit)
+                );
+                assert_eq!(d1.total(), d2.total());
+            }
+        }
     }
 
     #[test]
