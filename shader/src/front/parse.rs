@@ -236,24 +236,35 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Appends `n`. Inlined: a node built in the caller's frame and passed by reference was
+    /// written field by field and then copied with wider loads, which the processor cannot
+    /// forward from the narrow stores (perf put a stall on every node's copy); inlined, the
+    /// fields are stored into the table directly.
+    #[inline(always)]
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
         if idx >= self.lim.ast_nodes_max || self.ast.nodes.push(n).is_err() {
-            // Once: every later statement would hit the same full table.
-            if !self.ast_full {
-                self.ast_full = true;
-                let t = self.tok();
-                self.err_at(
-                    t,
-                    format_args!(
-                        "shader exceeds the syntax tree limit of {} nodes",
-                        self.lim.ast_nodes_max
-                    ),
-                );
-            }
-            return Err(());
+            return self.ast_is_full();
         }
         Ok(idx as i16)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ast_is_full(&mut self) -> P {
+        // Once: every later statement would hit the same full table.
+        if !self.ast_full {
+            self.ast_full = true;
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!(
+                    "shader exceeds the syntax tree limit of {} nodes",
+                    self.lim.ast_nodes_max
+                ),
+            );
+        }
+        Err(())
     }
 
     fn set<F: FnOnce(&mut Node)>(&mut self, i: i16, f: F) {
