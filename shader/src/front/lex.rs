@@ -2746,6 +2746,19 @@ mod tests {
         assert!(seen > 100 && took > 50, "{} of {}", took, seen);
     }
 
+    #[test]
+    fn ident_run_finds_the_end_of_every_run() {
+        let text =
+            b"a ab abc abcd abcde abcdef abcdefg abcdefgh abcdefghi a_b9_c0d1e2f3g4h5i6 x(y)z;";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = &text[start..end];
+                let naive = s.iter().position(|&b| !is_ident(b)).unwrap_or(s.len());
+                assert_eq!(ident_run(s), naive, "{:?}", s);
+            }
+        }
+    }
+
     /// The plain-literal path of `number` gives what the general path gives, on edge cases and
     /// on every number of the corpus, in both profiles.
     #[test]
