@@ -2669,6 +2669,9 @@ mod tests {
             b"#version 330 core\n#\tdefine A 1\n#if A\nint z;\n#endif",
             // A `#` inside a block comment is not a directive.
             b"#version 330 core\nint a; /*\n#if 0 */\nint b;\n",
+            // Blanks in directive lines: CR (a CRLF source), VT, FF, tabs.
+            b"#version 330 core\r\n#define A 1\r\n#if A\r\nint a;\r\n#else\r\nint b;\r\n#endif\r\n",
+            b"#version 330 core\n#if\x0b1\x0c\nint a;\n#endif\x0b\n#ifdef\tB\t\n#endif",
         ];
         let declined: &[&[u8]] = &[
             // A macro used outside a directive would be expanded.
