@@ -1303,17 +1303,17 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             return false;
         }
     }
-    // A directive past the header (or a `#` anywhere else) needs the preprocessor: one byte
-    // search instead of lexing up to it.
+    // A directive past the header that is not one of the simple ones (`Directives`), or a `#`
+    // anywhere else, needs the preprocessor: one byte search instead of lexing up to it.
     // (The usual reason to fall back, so it is tested before the backslash.)
-    if src.get(pos..).unwrap_or(&[]).contains(&b'#') || src.contains(&b'\\') {
+    if !simple_directives(src.get(pos..).unwrap_or(&[])) || src.contains(&b'\\') {
         return false;
     }
+    let mut dirs = Directives::new();
     out.toks.clear();
     out.version = version;
     out.profile = Profile::P2;
     out.overflow = None;
-    let (mut last_line, mut last_col) = (1u32, 1u32);
     let mut in_layout = 0u8;
     let mut bad = false;
     let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
@@ -1327,6 +1327,10 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 pos += ident_run(src.get(pos..).unwrap_or(&[]));
                 let name = src.get(start..pos).unwrap_or(&[]);
                 if name.starts_with(b"__") || name.starts_with(b"GL_") {
+                    return false;
+                }
+                // A macro would be expanded.
+                if dirs.live != 0 && dirs.is_macro(src, name) {
                     return false;
                 }
                 Some(PpKind::Ident)
@@ -1366,6 +1370,12 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                     }
                     continue;
                 }
+                b'#' if pos == line_begin => {
+                    if !dirs.handle(src, &mut pos, &mut line, &mut line_begin) {
+                        return false;
+                    }
+                    continue;
+                }
                 b'#' => return false,
                 _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
                     // A preprocessing number, as the preprocessor scans it.
@@ -1394,7 +1404,6 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
             return false;
         }
-        (last_line, last_col) = (line, col.saturating_add(bytes.len() as u32));
         let _ = out.toks.push(Token {
             kind,
             len: bytes.len().min(u16::MAX as usize) as u16,
@@ -1404,14 +1413,525 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             line,
             value,
         });
+        // As in `lex`: most tokens are followed by one space, skipped without a trip round
+        // the loop.
+        while at(pos) == Some(b' ') {
+            pos += 1;
+        }
     }
-    if bad || diag.total() != 0 || diag.warning_total() != 0 {
+    // An unterminated `#if` is the preprocessor's error.
+    if bad || dirs.depth != 0 || diag.total() != 0 || diag.warning_total() != 0 {
         return false;
     }
+    // The end is placed just past the last token (its length is exact: a token of a source
+    // under `PP_SRC_MAX` bytes is shorter than `u16::MAX`).
+    let (last_line, last_col) = out.toks.last().map_or((1, 1), |t| {
+        (t.line, (t.col as u32).saturating_add(t.len as u32))
+    });
     let _ = out
         .toks
         .push(eof_token(src.len() as u32, last_line, last_col));
     true
+}
+
+/// Whether every `#` of `text` (the source after its header lines) begins a line and one of the
+/// directives [`Directives`] may handle: most sources have none, and one byte search rules out
+/// the rest before any lexing.
+fn simple_directives(text: &[u8]) -> bool {
+    // The library's byte search (several bytes a step) answers the usual source.
+    if !text.contains(&b'#') {
+        return true;
+    }
+    let mut from = 0;
+    while let Some(k) = text
+        .get(from..)
+        .and_then(|r| r.iter().position(|&b| b == b'#'))
+    {
+        let at = from + k;
+        if at > 0 && text.get(at - 1) != Some(&b'\n') {
+            return false;
+        }
+        let rest = text.get(at + 1..).unwrap_or(&[]);
+        let lead = rest.iter().take_while(|&&b| dir_blank(b)).count();
+        let rest = rest.get(lead..).unwrap_or(&[]);
+        let word = rest.get(..ident_run(rest)).unwrap_or(&[]);
+        if !matches!(
+            word,
+            b"define" | b"undef" | b"if" | b"ifdef" | b"ifndef" | b"elif" | b"else" | b"endif"
+        ) {
+            return false;
+        }
+        from = at + 1;
+    }
+    true
+}
+
+/// Macros and nested conditionals the one-pass lexer follows itself; a source with more falls
+/// back to the preprocessor.
+const DIRECT_MACROS: usize = 8;
+const DIRECT_CONDS: usize = 8;
+
+/// The state of one open conditional, as the preprocessor keeps it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    /// Its text is read.
+    Taking,
+    /// Not yet: a later `#elif`/`#else` may be taken.
+    Seeking,
+    /// A branch was taken: the rest is skipped.
+    Done,
+    /// Inside a skipped group: nothing of it is read.
+    Dead,
+}
+
+/// The simple directives of [`lex_p2_direct`]: object-like `#define`s (their names and bodies as
+/// byte ranges of the source), `#undef`, and `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif`
+/// whose expressions are made of integers, `defined`, macros whose body is one integer, and
+/// the operators `! - + * == != < > <= >= && || ( )`. Anything else (and any use of a macro
+/// outside a directive, which would expand it) sends the source to the preprocessor.
+struct Directives {
+    /// (name start, name end, body start, body end, live): a macro's entry stays after
+    /// `#undef` (not live), so that a name is defined at most once.
+    macros: [(usize, usize, usize, usize, bool); DIRECT_MACROS],
+    n: usize,
+    live: usize,
+    conds: [(Group, bool); DIRECT_CONDS],
+    depth: usize,
+}
+
+/// Directive-line blanks as the preprocessor reads them in a clean source.
+fn dir_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+fn trim_blanks(mut b: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = b {
+        if !dir_blank(*first) {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., last] = b {
+        if !dir_blank(*last) {
+            break;
+        }
+        b = rest;
+    }
+    b
+}
+
+/// Whether a `#define`/`#undef` may name `name` without the preprocessor reporting it (not
+/// `defined`, no predefined-macro or reserved prefix, within the name limit).
+fn plain_macro_name(name: &[u8]) -> bool {
+    !name.is_empty()
+        && !name.first().is_some_and(|b| b.is_ascii_digit())
+        && name != b"defined"
+        && !name.starts_with(b"GL_")
+        && !name.windows(2).any(|w| w == b"__")
+        && name.len() < PP_NAME_MAX
+}
+
+/// A decimal integer literal without suffix or leading zero (the only literal the one-pass
+/// `#if` evaluator reads).
+fn plain_decimal(b: &[u8]) -> Option<i64> {
+    if b.is_empty() || b.len() > 9 || (b.len() > 1 && b.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut v = 0i64;
+    for &d in b {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (d - b'0') as i64;
+    }
+    Some(v)
+}
+
+/// The operators of the one-pass `#if` evaluator (binary ones with their C precedence).
+const E_OR: u8 = 1;
+const E_AND: u8 = 2;
+const E_EQ: u8 = 3;
+const E_NE: u8 = 4;
+const E_LT: u8 = 5;
+const E_GT: u8 = 6;
+const E_LE: u8 = 7;
+const E_GE: u8 = 8;
+const E_ADD: u8 = 9;
+const E_SUB: u8 = 10;
+const E_MUL: u8 = 11;
+const E_NOT: u8 = 12;
+const E_OPEN: u8 = 13;
+const E_CLOSE: u8 = 14;
+/// Most operands and operators an expression may have.
+const E_MAX: usize = 32;
+
+fn e_prec(op: u8) -> u8 {
+    match op {
+        E_OR => 1,
+        E_AND => 2,
+        E_EQ | E_NE => 3,
+        E_LT | E_GT | E_LE | E_GE => 4,
+        E_ADD | E_SUB => 5,
+        E_MUL => 6,
+        _ => 0,
+    }
+}
+
+/// An `#if` expression after `defined` and macro replacement: `(false, op)` operators and
+/// `(true, value)` operands.
+struct CondExpr {
+    items: [(bool, i64); E_MAX],
+    n: usize,
+    i: usize,
+}
+
+impl CondExpr {
+    fn peek(&self) -> Option<(bool, i64)> {
+        self.items.get(self.i).filter(|_| self.i < self.n).copied()
+    }
+    fn op(&self) -> Option<u8> {
+        match self.peek() {
+            Some((false, op)) => Some(op as u8),
+            _ => None,
+        }
+    }
+    fn expr(&mut self, min: u8) -> Option<i64> {
+        let mut lhs = self.unary()?;
+        while let Some(op) = self.op() {
+            let prec = e_prec(op);
+            if prec == 0 || prec < min {
+                break;
+            }
+            self.i += 1;
+            let rhs = self.expr(prec + 1)?;
+            lhs = match op {
+                E_OR => (lhs != 0 || rhs != 0) as i64,
+                E_AND => (lhs != 0 && rhs != 0) as i64,
+                E_EQ => (lhs == rhs) as i64,
+                E_NE => (lhs != rhs) as i64,
+                E_LT => (lhs < rhs) as i64,
+                E_GT => (lhs > rhs) as i64,
+                E_LE => (lhs <= rhs) as i64,
+                E_GE => (lhs >= rhs) as i64,
+                E_ADD => lhs.checked_add(rhs)?,
+                E_SUB => lhs.checked_sub(rhs)?,
+                _ => lhs.checked_mul(rhs)?,
+            };
+        }
+        Some(lhs)
+    }
+    fn unary(&mut self) -> Option<i64> {
+        let (value, x) = self.peek()?;
+        self.i += 1;
+        if value {
+            return Some(x);
+        }
+        match x as u8 {
+            E_NOT => Some((self.unary()? == 0) as i64),
+            E_SUB => self.unary()?.checked_neg(),
+            E_ADD => self.unary(),
+            E_OPEN => {
+                let v = self.expr(1)?;
+                if self.op() != Some(E_CLOSE) {
+                    return None;
+                }
+                self.i += 1;
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Directives {
+    fn new() -> Directives {
+        Directives {
+            macros: [(0, 0, 0, 0, false); DIRECT_MACROS],
+            n: 0,
+            live: 0,
+            conds: [(Group::Taking, false); DIRECT_CONDS],
+            depth: 0,
+        }
+    }
+
+    fn skipping(&self) -> bool {
+        self.depth > 0 && self.conds.get(self.depth - 1).map(|c| c.0) != Some(Group::Taking)
+    }
+
+    /// The entry of macro `name` (live or not).
+    fn find(&self, src: &[u8], name: &[u8]) -> Option<usize> {
+        self.macros
+            .get(..self.n)?
+            .iter()
+            .position(|m| src.get(m.0..m.1) == Some(name))
+    }
+
+    /// Whether `name` is a macro now (it would be expanded).
+    #[inline]
+    fn is_macro(&self, src: &[u8], name: &[u8]) -> bool {
+        self.live != 0
+            && self
+                .find(src, name)
+                .is_some_and(|i| self.macros.get(i).is_some_and(|m| m.4))
+    }
+
+    /// The directive whose `#` is at `*pos` (a line's first byte), then, while that leaves the
+    /// text skipped, every skipped line after it. `*pos` ends at the newline ending the last
+    /// line handled (or the end of the source). False: the preprocessor must handle the source.
+    fn handle(
+        &mut self,
+        src: &[u8],
+        pos: &mut usize,
+        line: &mut u32,
+        line_begin: &mut usize,
+    ) -> bool {
+        loop {
+            let rest = src.get(*pos..).unwrap_or(&[]);
+            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let text = rest.get(..len).unwrap_or(&[]);
+            if text.first() == Some(&b'#') {
+                if !self.directive(src, *pos + 1, text.get(1..).unwrap_or(&[])) {
+                    return false;
+                }
+            } else if text.iter().any(|&b| !TEXT_BYTE[b as usize])
+                || text.windows(2).any(|w| w == b"/*")
+                || trim_blanks(text).first() == Some(&b'#')
+            {
+                // A skipped line the preprocessor might read otherwise (a comment that could
+                // hide a directive, an indented directive, a byte it reports).
+                return false;
+            }
+            *pos += len;
+            if !self.skipping() || *pos >= src.len() {
+                return true;
+            }
+            *pos += 1;
+            *line = line.saturating_add(1);
+            *line_begin = *pos;
+        }
+    }
+
+    /// One directive: `at` is the source offset of `body`, the line after its `#`.
+    fn directive(&mut self, src: &[u8], at: usize, body: &[u8]) -> bool {
+        if body.iter().any(|&b| !TEXT_BYTE[b as usize]) || body.windows(2).any(|w| w == b"/*") {
+            return false;
+        }
+        // A line comment ends the directive.
+        let body = match body.windows(2).position(|w| w == b"//") {
+            Some(k) => body.get(..k).unwrap_or(&[]),
+            None => body,
+        };
+        let lead = body.iter().take_while(|&&b| dir_blank(b)).count();
+        let name_len = ident_run(body.get(lead..).unwrap_or(&[]));
+        let name = body.get(lead..lead + name_len).unwrap_or(&[]);
+        let after = lead + name_len;
+        let operand = trim_blanks(body.get(after..).unwrap_or(&[]));
+        // Where the operand starts in the source.
+        let operand_at = at
+            + after
+            + body
+                .get(after..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|&&b| dir_blank(b))
+                .count();
+        let skipping = self.skipping();
+        match name {
+            b"if" | b"ifdef" | b"ifndef" => {
+                let state = if skipping {
+                    Group::Dead
+                } else {
+                    let v = match name {
+                        b"if" => self.eval(src, operand),
+                        _ if ident_run(operand) != operand.len() || !plain_macro_name(operand) => {
+                            None
+                        }
+                        b"ifdef" => Some(self.is_macro(src, operand) as i64),
+                        _ => Some(!self.is_macro(src, operand) as i64),
+                    };
+                    match v {
+                        Some(0) => Group::Seeking,
+                        Some(_) => Group::Taking,
+                        None => return false,
+                    }
+                };
+                let Some(c) = self.conds.get_mut(self.depth) else {
+                    return false;
+                };
+                *c = (state, false);
+                self.depth += 1;
+            }
+            b"elif" | b"else" | b"endif" => {
+                let Some(top) = self
+                    .depth
+                    .checked_sub(1)
+                    .and_then(|d| self.conds.get_mut(d))
+                else {
+                    return false;
+                };
+                let (state, has_else) = *top;
+                if name == b"endif" {
+                    if !operand.is_empty() {
+                        return false;
+                    }
+                    self.depth -= 1;
+                    return true;
+                }
+                if has_else {
+                    return false;
+                }
+                let state = match (name, state) {
+                    (b"elif", Group::Seeking) => match self.eval(src, operand) {
+                        Some(0) => Group::Seeking,
+                        Some(_) => Group::Taking,
+                        None => return false,
+                    },
+                    (b"else", _) if !operand.is_empty() => return false,
+                    (b"else", Group::Seeking) => Group::Taking,
+                    (_, Group::Taking) => Group::Done,
+                    (_, s) => s,
+                };
+                if let Some(top) = self.conds.get_mut(self.depth - 1) {
+                    *top = (state, name == b"else");
+                }
+            }
+            // Skipped groups ignore every other directive; `#pragma`, `#version`, `#extension`,
+            // `#line`, `#error`, the null directive and unknown names need the preprocessor.
+            b"define" | b"undef" if skipping => {}
+            b"define" => {
+                let n = ident_run(operand);
+                let mac = operand.get(..n).unwrap_or(&[]);
+                let tail = operand.get(n..).unwrap_or(&[]);
+                // Object-like only: the name is followed by a blank or the end of the line.
+                if !plain_macro_name(mac)
+                    || tail.first().is_some_and(|&b| !dir_blank(b))
+                    || tail.contains(&b'#')
+                    || self.find(src, mac).is_some()
+                    || self.n >= DIRECT_MACROS
+                {
+                    return false;
+                }
+                let value = trim_blanks(tail);
+                let vstart = operand_at + n + tail.iter().take_while(|&&b| dir_blank(b)).count();
+                if let Some(m) = self.macros.get_mut(self.n) {
+                    *m = (
+                        operand_at,
+                        operand_at + n,
+                        vstart,
+                        vstart + value.len(),
+                        true,
+                    );
+                }
+                self.n += 1;
+                self.live += 1;
+            }
+            b"undef" => {
+                if ident_run(operand) != operand.len() || !plain_macro_name(operand) {
+                    return false;
+                }
+                if let Some(i) = self.find(src, operand) {
+                    if let Some(m) = self.macros.get_mut(i) {
+                        if m.4 {
+                            m.4 = false;
+                            self.live -= 1;
+                        }
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The value of an `#if`/`#elif` expression, or None when the preprocessor must decide.
+    fn eval(&self, src: &[u8], b: &[u8]) -> Option<i64> {
+        let mut e = CondExpr {
+            items: [(false, 0); E_MAX],
+            n: 0,
+            i: 0,
+        };
+        let mut i = 0;
+        let at = |i: usize| b.get(i).copied().unwrap_or(0);
+        let skip = |mut i: usize| {
+            while dir_blank(at(i)) {
+                i += 1;
+            }
+            i
+        };
+        loop {
+            i = skip(i);
+            let Some(&c) = b.get(i) else { break };
+            let item = if c.is_ascii_alphabetic() || c == b'_' {
+                let n = ident_run(b.get(i..).unwrap_or(&[]));
+                let word = b.get(i..i + n).unwrap_or(&[]);
+                i += n;
+                if word == b"defined" {
+                    // `defined NAME` or `defined ( NAME )`.
+                    i = skip(i);
+                    let open = at(i) == b'(';
+                    if open {
+                        i = skip(i + 1);
+                    }
+                    let n = ident_run(b.get(i..).unwrap_or(&[]));
+                    let name = b.get(i..i + n).unwrap_or(&[]);
+                    if name.is_empty() || !plain_macro_name(name) {
+                        return None;
+                    }
+                    i += n;
+                    if open {
+                        i = skip(i);
+                        if at(i) != b')' {
+                            return None;
+                        }
+                        i += 1;
+                    }
+                    (true, self.is_macro(src, name) as i64)
+                } else if !plain_macro_name(word) {
+                    return None;
+                } else if self.is_macro(src, word) {
+                    let m = self.macros.get(self.find(src, word)?)?;
+                    (true, plain_decimal(src.get(m.2..m.3)?)?)
+                } else {
+                    // A name left after replacement is 0 (the preprocessor's rule).
+                    (true, 0)
+                }
+            } else if c.is_ascii_digit() {
+                let n = ident_run(b.get(i..).unwrap_or(&[]));
+                if at(i + n) == b'.' {
+                    return None;
+                }
+                let v = plain_decimal(b.get(i..i + n).unwrap_or(&[]))?;
+                i += n;
+                (true, v)
+            } else {
+                let two = [c, at(i + 1)];
+                let (op, n) = match &two {
+                    b"||" => (E_OR, 2),
+                    b"&&" => (E_AND, 2),
+                    b"==" => (E_EQ, 2),
+                    b"!=" => (E_NE, 2),
+                    b"<=" => (E_LE, 2),
+                    b">=" => (E_GE, 2),
+                    [b'<', b'<'] | [b'>', b'>'] | [b'+', b'+'] | [b'-', b'-'] => return None,
+                    [b'<', _] => (E_LT, 1),
+                    [b'>', _] => (E_GT, 1),
+                    [b'+', _] => (E_ADD, 1),
+                    [b'-', _] => (E_SUB, 1),
+                    [b'*', _] => (E_MUL, 1),
+                    [b'!', _] => (E_NOT, 1),
+                    [b'(', _] => (E_OPEN, 1),
+                    [b')', _] => (E_CLOSE, 1),
+                    _ => return None,
+                };
+                i += n;
+                (false, op as i64)
+            };
+            *e.items.get_mut(e.n)? = item;
+            e.n += 1;
+        }
+        let v = e.expr(1)?;
+        (e.i == e.n).then_some(v)
+    }
 }
 
 /// Profile 2: the parser's token for a preprocessed token of kind `kind` spelled `bytes` at
@@ -1742,10 +2262,75 @@ fn profile_pragma_words(rest: &[u8]) -> Option<u8> {
 /// Powers of ten exact in f32 (10^10 = 2^10 * 5^10, and 5^10 < 2^24).
 const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
+/// The usual literal, `digits`, `digits.digits` or `.digits` with at most 7 digits in all and an
+/// optional `f` after a float, not followed by a name byte: its length, kind and value bits, the
+/// ones [`number`]'s general path gives (the mantissa is below 2^24, so one division by an exact
+/// power of ten is its correctly rounded value); None for anything else (exponents, suffixes,
+/// leading zeros, hexadecimal, errors), which takes the general path.
+#[inline(always)]
+fn plain_number(b: &[u8]) -> Option<(usize, (Tok, u32))> {
+    let mut i = 0;
+    let mut m = 0u32;
+    let mut digits = 0;
+    while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        m = m * 10 + (d - b'0') as u32;
+        i += 1;
+        digits += 1;
+        if digits > 7 {
+            return None;
+        }
+    }
+    let int_digits = i;
+    let mut frac = None;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let from = i;
+        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+            m = m * 10 + (d - b'0') as u32;
+            i += 1;
+            digits += 1;
+            if digits > 7 {
+                return None;
+            }
+        }
+        frac = Some(i - from);
+    }
+    if frac.is_some() && matches!(b.get(i), Some(b'f' | b'F')) {
+        i += 1;
+    }
+    if b.get(i).is_some_and(|&c| is_ident(c)) {
+        return None;
+    }
+    match frac {
+        Some(f) => {
+            let v = m as f32 / *POW10_F32.get(f)?;
+            Some((i, (Tok::FloatLit, v.to_bits())))
+        }
+        // A leading zero is octal (profile 2) or an error (profile 1).
+        None if int_digits > 1 && b.first() == Some(&b'0') => None,
+        None => Some((i, (Tok::IntLit, m))),
+    }
+}
+
 #[inline(never)]
 /// Scans a number starting at `start` (numbers never span lines): returns where it ends and its
 /// kind and value bits, or, after reporting an error, the kind of literal it looked like.
 fn number(
+    src: &[u8],
+    start: usize,
+    diag: &mut Diagnostics,
+    line: u32,
+    col: u32,
+    p2: bool,
+) -> (usize, Result<(Tok, u32), Tok>) {
+    match plain_number(src.get(start..).unwrap_or(&[])) {
+        Some((n, r)) => (start + n, Ok(r)),
+        None => number_general(src, start, diag, line, col, p2),
+    }
+}
+
+/// [`number`] for every literal, errors included.
+fn number_general(
     src: &[u8],
     start: usize,
     diag: &mut Diagnostics,
@@ -2014,6 +2599,21 @@ mod tests {
         took
     }
 
+    /// The one-pass lexer takes every source of `taken` (with the preprocessor's tokens) and
+    /// declines every source of `declined`.
+    fn takes_and_declines(taken: &[&[u8]], declined: &[&[u8]]) {
+        for (list, take) in [(taken, true), (declined, false)] {
+            for src in list {
+                assert_eq!(
+                    same_as_preprocessed(src),
+                    take,
+                    "{}",
+                    std::string::String::from_utf8_lossy(src)
+                );
+            }
+        }
+    }
+
     #[test]
     fn one_pass_profile_2_lexing_makes_the_preprocessed_tokens() {
         let taken: &[&[u8]] = &[
@@ -2025,13 +2625,6 @@ mod tests {
             b"#version 330 core",
             b"#version 330 core\n",
         ];
-        for src in taken {
-            assert!(
-                same_as_preprocessed(src),
-                "{}",
-                std::string::String::from_utf8_lossy(src)
-            );
-        }
         let declined: &[&[u8]] = &[
             b"void main(){}",
             b"// c\n#version 330 core\nint a;",
@@ -2052,13 +2645,75 @@ mod tests {
             b"#version 330 core\n#pragma chrisos profile 2 x\nint a;",
             b"#version 330 core\n#pragma STDGL invariant(all)\nint a;",
         ];
-        for src in declined {
-            assert!(
-                !same_as_preprocessed(src),
-                "{}",
-                std::string::String::from_utf8_lossy(src)
-            );
-        }
+        takes_and_declines(taken, declined);
+    }
+
+    /// The simple directives the one-pass lexer follows itself (`Directives`): object-like
+    /// macros that only `#if` reads, and conditionals; the ones it must leave to the
+    /// preprocessor.
+    #[test]
+    fn one_pass_profile_2_lexing_follows_simple_directives() {
+        let taken: &[&[u8]] = &[
+            b"#version 330 core\n#define A 1\n#if defined(A) && A\nint a;\n#else\nint b;\n#endif\nint c;\n",
+            b"#version 330 core\n#define A 0\n#if defined(A) && A\nint a;\n#else\nint b;\n#endif\n",
+            b"#version 330 core\n#define A\n#ifdef A\nint a;\n#endif\n#ifndef A\nint b;\n#endif\n",
+            b"#version 330 core\n#define A 2 // two\n#if A == 2 || !defined B\nint a;\n#elif A\nint b;\n#endif",
+            b"#version 330 core\n#if 0\nint a;\n#elif 1 + 2 * 3 == 7\nint b;\n#elif 1\nint c;\n#else\nint d;\n#endif",
+            b"#version 330 core\n#if UNDEFINED\nint a;\n#else\nint b;\n#endif\nint e;",
+            b"#version 330 core\n#if -(1) < 0 && (2 >= 2) && 3 > 2 && 1 <= 1 && 1 != 2 && +1\nint a;\n#endif",
+            b"#version 330 core\n#if 0\n#if 1\nint a;\n#else\nint b;\n#endif\n#define X (\n#undef Y\n'x' @ $ // a comment\n#else\nint c;\n#endif",
+            b"#version 330 core\n#define A 1\n#undef A\nint A;\n#ifdef A\nint b;\n#endif",
+            b"#version 330 core\n#pragma chrisos profile 2\n#define FOG 1\nfloat f() {\n#if defined(FOG) && FOG\n  return 1.0;\n#else\n  return 0.0;\n#endif\n}\n",
+            b"#version 330 core\n#if 1\n#if 0\nint a;\n#endif\nint b;\n#endif\n",
+            b"#version 330 core\n#ifdef A\n#else\n#endif // done\r\nint z;",
+            b"#version 330 core\n#\tdefine A 1\n#if A\nint z;\n#endif",
+            // A `#` inside a block comment is not a directive.
+            b"#version 330 core\nint a; /*\n#if 0 */\nint b;\n",
+            // Blanks in directive lines: CR (a CRLF source), VT, FF, tabs.
+            b"#version 330 core\r\n#define A 1\r\n#if A\r\nint a;\r\n#else\r\nint b;\r\n#endif\r\n",
+            b"#version 330 core\n#if\x0b1\x0c\nint a;\n#endif\x0b\n#ifdef\tB\t\n#endif",
+        ];
+        let declined: &[&[u8]] = &[
+            // A macro used outside a directive would be expanded.
+            b"#version 330 core\n#define A 1\nint a = A;",
+            b"#version 330 core\n#define F(x) x\nint a;",
+            b"#version 330 core\n#define A 1\n#define A 1\nint a;",
+            b"#version 330 core\n#define __A 1\nint a;",
+            b"#version 330 core\n#define GL_A 1\nint a;",
+            b"#version 330 core\n#define defined 1\nint a;",
+            b"#version 330 core\n#define A B\n#if A\nint a;\n#endif",
+            b"#version 330 core\n#define A 1 /* c */\nint a;",
+            b"#version 330 core\n#define A 1 # 2\nint a;",
+            b"#version 330 core\n#if 1\nint a;",
+            b"#version 330 core\nint a;\n#endif",
+            b"#version 330 core\n#if 1\n#else\n#else\n#endif",
+            b"#version 330 core\n#if 1\n#else\n#elif 1\n#endif",
+            b"#version 330 core\n#if\nint a;\n#endif",
+            b"#version 330 core\n#if 1 / 1\nint a;\n#endif",
+            b"#version 330 core\n#if 0x1\nint a;\n#endif",
+            b"#version 330 core\n#if 01\nint a;\n#endif",
+            b"#version 330 core\n#if 1u\nint a;\n#endif",
+            b"#version 330 core\n#if __VERSION__ >= 330\nint a;\n#endif",
+            b"#version 330 core\n#if defined(GL_core_profile)\nint a;\n#endif",
+            b"#version 330 core\n#if (1\nint a;\n#endif",
+            b"#version 330 core\n#if 1 1\nint a;\n#endif",
+            b"#version 330 core\n#ifdef\nint a;\n#endif",
+            b"#version 330 core\n#ifdef A B\nint a;\n#endif",
+            b"#version 330 core\n#if 1\n#else x\n#endif",
+            b"#version 330 core\n#if 1\n#endif x\n",
+            b"#version 330 core\n  #if 1\nint a;\n#endif",
+            b"#version 330 core\n#if 0\n  #endif\n#endif",
+            b"#version 330 core\n#if 0\n/*\n#endif\n*/\n#endif",
+            b"#version 330 core\n#pragma chrisos profile 2\n#define A 1\n#pragma chrisos profile 2\n",
+            b"#version 330 core\n#if 0\n#pragma x\n#endif",
+            b"#version 330 core\n#error stop\n",
+            b"#version 330 core\n#line 5\nint a;",
+            b"#version 330 core\n#\nint a;",
+            b"#version 330 core\n#if 1\n#endif\n#endif_not\n",
+            b"#version 330 core\n#if 999999999 * 999999999 * 999999999\n#endif",
+            b"#version 330 core\n#undef __A\nint a;",
+        ];
+        takes_and_declines(taken, declined);
     }
 
     /// The same over every shader of the golden corpus and the compatibility suite (the ones it
@@ -2081,6 +2736,95 @@ mod tests {
             }
         }
         assert!(seen > 100 && took > 50, "{} of {}", took, seen);
+    }
+
+    #[test]
+    fn ident_run_finds_the_end_of_every_run() {
+        let text =
+            b"a ab abc abcd abcde abcdef abcdefg abcdefgh abcdefghi a_b9_c0d1e2f3g4h5i6 x(y)z;";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = &text[start..end];
+                let naive = s.iter().position(|&b| !is_ident(b)).unwrap_or(s.len());
+                assert_eq!(ident_run(s), naive, "{:?}", s);
+            }
+        }
+    }
+
+    /// The plain-literal path of `number` gives what the general path gives, on edge cases and
+    /// on every number of the corpus, in both profiles.
+    #[test]
+    fn plain_numbers_scan_as_the_general_path() {
+        let mut lits: std::vec::Vec<std::vec::Vec<u8>> = [
+            "0",
+            "1",
+            "7",
+            "00",
+            "01",
+            "08",
+            "1234567",
+            "12345678",
+            "9999999",
+            "16777216",
+            "0.0",
+            "1.0",
+            "1.",
+            ".5",
+            "0.5f",
+            "1.5F",
+            "3.1415926",
+            "3.14159265",
+            "1234.567",
+            "1e5",
+            "1.0e-3",
+            "2u",
+            "0x1F",
+            "1.5x",
+            "1.0ff",
+            "1.2.3",
+            "5;",
+            "5)",
+            ".5 ",
+            "1.f",
+            "100000.0",
+            "0.0000001",
+            "0.00000001",
+            "6.5536e4",
+            "1_",
+            "1.0_",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        for (_, _, src) in crate::program::compile::corpus_sources() {
+            let mut p = 0;
+            while p < src.len() {
+                let c = src[p];
+                let prev_ident = p > 0 && is_ident(src[p - 1]);
+                if c.is_ascii_digit() && !prev_ident {
+                    let n = crate::front::pp::number_len(&src[p..]);
+                    lits.push(src[p..p + n + 1.min(src.len() - p - n)].to_vec());
+                    p += n;
+                } else {
+                    p += 1;
+                }
+            }
+        }
+        for lit in &lits {
+            for p2 in [false, true] {
+                let mut d1 = Diagnostics::with_error_limit("t", 4);
+                let mut d2 = Diagnostics::with_error_limit("t", 4);
+                let fast = number(lit, 0, &mut d1, 1, 1, p2);
+                let general = number_general(lit, 0, &mut d2, 1, 1, p2);
+                assert_eq!(
+                    fast,
+                    general,
+                    "{}",
+                    std::string::String::from_utf8_lossy(lit)
+                );
+                assert_eq!(d1.total(), d2.total());
+            }
+        }
     }
 
     #[test]

@@ -236,24 +236,35 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Appends `n`. Inlined: a node built in the caller's frame and passed by reference was
+    /// written field by field and then copied with wider loads, which the processor cannot
+    /// forward from the narrow stores (perf put a stall on every node's copy); inlined, the
+    /// fields are stored into the table directly.
+    #[inline(always)]
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
         if idx >= self.lim.ast_nodes_max || self.ast.nodes.push(n).is_err() {
-            // Once: every later statement would hit the same full table.
-            if !self.ast_full {
-                self.ast_full = true;
-                let t = self.tok();
-                self.err_at(
-                    t,
-                    format_args!(
-                        "shader exceeds the syntax tree limit of {} nodes",
-                        self.lim.ast_nodes_max
-                    ),
-                );
-            }
-            return Err(());
+            return self.ast_is_full();
         }
         Ok(idx as i16)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ast_is_full(&mut self) -> P {
+        // Once: every later statement would hit the same full table.
+        if !self.ast_full {
+            self.ast_full = true;
+            let t = self.tok();
+            self.err_at(
+                t,
+                format_args!(
+                    "shader exceeds the syntax tree limit of {} nodes",
+                    self.lim.ast_nodes_max
+                ),
+            );
+        }
+        Err(())
     }
 
     fn set<F: FnOnce(&mut Node)>(&mut self, i: i16, f: F) {
@@ -264,19 +275,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// One nesting level deeper (inlined: every expression level passes here; the report is
+    /// out of line).
+    #[inline]
     fn enter(&mut self) -> Result<(), ()> {
         self.depth += 1;
         if self.depth > self.lim.nesting_max {
-            let t = self.tok();
-            let max = self.lim.nesting_max;
-            self.err_at(
-                t,
-                format_args!("nesting exceeds the limit of {} levels", max),
-            );
-            self.depth -= 1;
-            return Err(());
+            return self.too_deep();
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> Result<(), ()> {
+        let t = self.tok();
+        let max = self.lim.nesting_max;
+        self.err_at(
+            t,
+            format_args!("nesting exceeds the limit of {} levels", max),
+        );
+        self.depth -= 1;
+        Err(())
     }
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);

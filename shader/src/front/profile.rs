@@ -60,6 +60,14 @@ pub fn select(src: &[u8]) -> Option<Profile> {
 
 /// `pragma chrisos profile N` (spaces and tabs between the words) -> profile N.
 fn pragma(line: &[u8]) -> Option<Profile> {
+    // Most directive lines before the first declaration are `#version`: a line whose first word
+    // does not start `pragma` is answered without splitting it into words.
+    let first = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+    if !line.get(first..).unwrap_or(&[]).starts_with(b"pragma") {
+        return None;
+    }
     let mut words = line
         .split(|&b| b == b' ' || b == b'\t' || b == b'\r')
         .filter(|w| !w.is_empty());
