@@ -29,7 +29,7 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
-use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type};
+use crate::ir::{refill, refill_from, CmpCode, Inst, Interp, Module, Op, Stage, Type};
 #[allow(unused_imports)]
 use crate::limits::{
     limits, ATTR_CAP, FOLLOW_EVENTS_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX,
@@ -513,19 +513,17 @@ impl FollowIndex {
     /// bit sets when `small`, else the event lists.
     fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
-        self.read_end.clear();
-        let _ = self.read_end.resize(nt, 0);
+        refill(&mut self.read_end, nt, 0);
         self.ok = false;
-        self.events.clear();
-        self.exit.clear();
+        // `exit` is read only when `ok` (it is refilled by `build_exits`), `bits` only when
+        // `small`, `start` and `events` only when not.
         self.open.clear();
-        self.bits.clear();
         let words = fx.len().div_ceil(64).max(1);
         self.small = small && words <= BIT_WORDS_MAX && fx.len() <= IR_CAP;
         self.words = words;
         if self.small {
             // One pass: the read ends and the bit sets together.
-            let _ = self.bits.resize(nt * words, 0);
+            refill(&mut self.bits, nt * words, 0);
             for (i, e) in fx.iter().enumerate() {
                 Self::mark_reads(&mut self.read_end, i, e);
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
@@ -548,8 +546,7 @@ impl FollowIndex {
         }
         // Events: count per temp, prefix sums (start[t] = end of t's list), then fill backwards
         // so that each list ascends and start[t] ends at its beginning.
-        self.start.clear();
-        let _ = self.start.resize(nt + 1, 0);
+        refill(&mut self.start, nt + 1, 0);
         let mut total = 0usize;
         for e in fx {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
@@ -562,6 +559,7 @@ impl FollowIndex {
             }
         }
         if total > FOLLOW_EVENTS_CAP {
+            self.events.clear();
             return;
         }
         let mut sum = 0u32;
@@ -569,7 +567,7 @@ impl FollowIndex {
             sum += *c;
             *c = sum;
         }
-        let _ = self.events.resize(total, 0);
+        refill(&mut self.events, total, 0);
         for (i, e) in fx.iter().enumerate().rev() {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
                 for t in Self::span(a, nt) {
@@ -588,7 +586,7 @@ impl FollowIndex {
     /// `exit` for the first `n` instructions, and `ok`.
     fn build_exits(&mut self, m: &Module, n: usize) {
         // Block exits, backwards: an ENDIF opens a block (seen from the end), its IF closes it.
-        let _ = self.exit.resize(n, 0);
+        refill(&mut self.exit, n, 0);
         let mut cur = n as u16;
         for (k, inst) in m.insts.iter().enumerate().take(n).rev() {
             let x = match inst.op {
@@ -982,8 +980,7 @@ fn plan(
         set => 32 - set.leading_zeros() as u8,
     };
     if optimize {
-        fx.clear();
-        fx.extend(m.insts.iter().map(lanes_read));
+        refill_from(fx, m.insts.iter().map(lanes_read));
         p.index.build(m, fx, true);
         forward(m, p, fx, regs);
     }
@@ -1120,8 +1117,7 @@ impl Regs {
     /// Every temp below `n` read from itself (temps past it are too: see `get`), in place: the
     /// table is 4 KiB, and building it by value copied it several times per emission.
     fn reset(&mut self, n: u16) {
-        self.0.clear();
-        self.0.extend((0..n.min(TEMP_CAP as u16)).map(Reg::Temp));
+        refill_from(&mut self.0, (0..n.min(TEMP_CAP as u16)).map(Reg::Temp));
     }
     fn get(&self, t: u16) -> Reg {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
@@ -1972,10 +1968,8 @@ fn emit_plan(
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
-    p.const_imm.clear();
-    let _ = p.const_imm.resize(n, 0);
-    p.flags.clear();
-    let _ = p.flags.resize(n, 0);
+    refill(&mut p.const_imm, n, 0);
+    refill(&mut p.flags, n, 0);
     p.zero_imm = None;
     p.one_imm = None;
     p.uint_imms.clear();

@@ -332,17 +332,13 @@ pub fn analyze(
     s.t.sym_heads = [scope::NO_SYM; scope::SYM_BUCKETS];
     s.t.scopes.clear();
     s.t.spine.clear();
-    s.t.called.clear();
     s.t.structs.clear();
     s.t.members.clear();
     s.t.wb.clear();
     s.t.replay.clear();
     s.t.replay_insts.clear();
-    let _ = s.t.called.resize(ast.nodes.len(), false);
-    s.t.user_calls.clear();
-    let _ =
-        s.t.user_calls
-            .resize(ast.nodes.len(), core::cell::Cell::new(0));
+    crate::ir::refill(&mut s.t.called, ast.nodes.len(), false);
+    crate::ir::refill(&mut s.t.user_calls, ast.nodes.len(), core::cell::Cell::new(0));
     let _ = s.t.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
