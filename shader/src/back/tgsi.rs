@@ -718,6 +718,7 @@ fn plan(
     fx: &mut Effects,
     regs: &mut Regs,
     optimize: bool,
+    fx_ready: bool,
 ) -> Result<(), TgsiError> {
     for a in &m.iface.attributes {
         bit(
@@ -980,7 +981,14 @@ fn plan(
         set => 32 - set.leading_zeros() as u8,
     };
     if optimize {
-        refill_from(fx, m.insts.iter().map(lanes_read));
+        if fx_ready {
+            // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
+            for (e, inst) in fx.iter_mut().zip(&m.insts) {
+                refine_reads(e, inst);
+            }
+        } else {
+            refill_from(fx, m.insts.iter().map(lanes_read));
+        }
         p.index.build(m, fx, true);
         forward(m, p, fx, regs);
     }
@@ -1133,6 +1141,13 @@ impl Regs {
 /// emitter reads less: mat3 products read lanes xyz, DOT n reads n lanes).
 fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
     let mut e = crate::ir::opt::effects(inst);
+    refine_reads(&mut e, inst);
+    e
+}
+
+/// [`lanes_read`]'s refinement of `inst`'s IR effects `e`.
+#[inline(always)]
+fn refine_reads(e: &mut crate::ir::opt::Effects, inst: &Inst) {
     match inst.op {
         Op::MulMV | Op::MulMM if inst.aux == 3 => {
             e.reads[0].lanes = 7;
@@ -1149,7 +1164,6 @@ fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
         }
         _ => {}
     }
-    e
 }
 
 /// Whether access `a` covers temp `t`: `base <= t < base + count` as one unsigned compare
@@ -1813,6 +1827,9 @@ pub struct TgsiScratch {
     plan: Plan,
     fx: Effects,
     regs: Regs,
+    /// `fx` holds `ir::opt::effects` of the module [`optimize_in`] optimised, of this many
+    /// instructions (the next [`emit_in`] refines them instead of computing them again).
+    fx_from_opt: Option<usize>,
 }
 
 /// Per instruction: the lanes it reads and writes as emitted (see [`forward`]).
@@ -1859,8 +1876,17 @@ impl TgsiScratch {
             },
             fx: Vec::new(),
             regs: Regs::empty(),
+            fx_from_opt: None,
         }
     }
+}
+
+/// [`crate::ir::opt::optimize`] of `m`, keeping the lane effects its last pass computed in
+/// `scratch` for the [`emit_in`] of the same module that follows (the module must not change
+/// in between; any other emission with this scratch drops them).
+pub fn optimize_in(scratch: &mut TgsiScratch, m: &mut Module) {
+    let kept = crate::ir::opt::optimize_recording(m, Some(&mut scratch.fx));
+    scratch.fx_from_opt = kept.then_some(m.insts.len());
 }
 
 /// [`emit`] with caller-owned working tables.
@@ -1871,6 +1897,7 @@ pub fn emit_in(
     out: &mut String<TGSI_CAP>,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
+    let fx_ready = scratch.fx_from_opt.take() == Some(m.insts.len());
     let r = emit_plan(
         &mut scratch.plan,
         &mut scratch.fx,
@@ -1880,6 +1907,7 @@ pub fn emit_in(
         out,
         true,
         EmitOptions::default(),
+        fx_ready,
     );
     let r = within_budget(m, out, r);
     if r.is_err() {
@@ -1914,6 +1942,7 @@ fn emit_inner_with(
         out,
         optimize,
         opts,
+        false,
     )
 }
 
@@ -1964,6 +1993,7 @@ fn emit_plan(
     out: &mut Out,
     optimize: bool,
     opts: EmitOptions,
+    fx_ready: bool,
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
@@ -2000,7 +2030,7 @@ fn emit_plan(
             .insts
             .iter()
             .any(|i| i.op == Op::Loop || i.op.is_indirect());
-    plan(m, p, fx, regs, optimize)?;
+    plan(m, p, fx, regs, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
@@ -4354,6 +4384,43 @@ fn array_inst(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod kept_effects_tests {
+    use super::*;
+
+    /// The lane effects `optimize_in` keeps are `ir::opt::effects` of every instruction of the
+    /// optimised module (none with a loop), and `emit_in` with them writes what `emit` writes,
+    /// on every corpus and compatibility shader.
+    #[test]
+    fn effects_kept_from_the_optimiser_give_the_same_text() {
+        let mut scratch = std::boxed::Box::new(TgsiScratch::new());
+        let mut text = std::boxed::Box::new(String::<TGSI_CAP>::new());
+        let mut reference = std::boxed::Box::new(String::<TGSI_CAP>::new());
+        let mut kept = 0;
+        for (name, stage, src) in crate::program::compile::corpus_sources() {
+            let Ok(mut sh) = crate::program::compile::compile(stage, &src, &name) else {
+                continue;
+            };
+            let m = &mut sh.module;
+            optimize_in(&mut scratch, m);
+            if m.insts.iter().any(|i| i.op == Op::Loop) {
+                assert_eq!(scratch.fx_from_opt, None, "{}", name);
+            } else {
+                let want: std::vec::Vec<_> =
+                    m.insts.iter().map(crate::ir::opt::effects).collect();
+                assert_eq!(&scratch.fx[..], &want[..], "{}", name);
+                assert_eq!(scratch.fx_from_opt, Some(m.insts.len()), "{}", name);
+                kept += 1;
+            }
+            let r = emit_in(&mut scratch, m, None, &mut text);
+            let r0 = emit(m, None, &mut reference);
+            assert_eq!(r.is_ok(), r0.is_ok(), "{}", name);
+            assert_eq!(text.as_str(), reference.as_str(), "{}", name);
+        }
+        assert!(kept > 300, "{} shaders", kept);
+    }
 }
 
 #[cfg(test)]
