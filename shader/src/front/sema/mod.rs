@@ -238,6 +238,9 @@ pub struct SemaTables {
     /// Profile 2: recorded function bodies and their instructions (see `replay`).
     replay: replay::Bodies,
     replay_insts: replay::BodyInsts,
+    /// Per recorded instruction: its temp fields (`replay::moved`), set by a body's first
+    /// replay check (read only after it).
+    replay_fields: [u8; replay::REPLAY_INSTS],
 }
 
 impl Default for SemaTables {
@@ -260,6 +263,7 @@ impl SemaTables {
             wb: Vec::new(),
             replay: Vec::new(),
             replay_insts: Vec::new(),
+            replay_fields: [0; replay::REPLAY_INSTS],
         }
     }
 }
