@@ -2012,6 +2012,9 @@ fn emit_plan(
     p.fs_inputs = 0;
     p.vs_outputs = 0;
     p.samplers = 0;
+    // Reset per emission like every other field (a reused scratch declared a later shader's
+    // sampler views CUBE on the units an earlier shader had cube samplers on).
+    p.cube_samplers = 0;
     p.uniform_vec4s = m.iface.uniform_vec4s();
     p.reads_fragcoord = false;
     p.reads_face = false;
