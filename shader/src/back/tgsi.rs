@@ -1882,8 +1882,8 @@ impl TgsiScratch {
 }
 
 /// [`crate::ir::opt::optimize`] of `m`, keeping the lane effects its last pass computed in
-/// `scratch` for the [`emit_in`] of the same module that follows (the module must not change
-/// in between; any other emission with this scratch drops them).
+/// `scratch` for the next [`emit_in`] with it, which takes them when its module has as many
+/// instructions: that must be `m`, unchanged (only `compile::finish` calls this).
 pub fn optimize_in(scratch: &mut TgsiScratch, m: &mut Module) {
     let kept = crate::ir::opt::optimize_recording(m, Some(&mut scratch.fx));
     scratch.fx_from_opt = kept.then_some(m.insts.len());
@@ -4411,8 +4411,7 @@ mod kept_effects_tests {
             if m.insts.iter().any(|i| i.op == Op::Loop) {
                 assert_eq!(scratch.fx_from_opt, None, "{}", name);
             } else {
-                let want: std::vec::Vec<_> =
-                    m.insts.iter().map(crate::ir::opt::effects).collect();
+                let want: std::vec::Vec<_> = m.insts.iter().map(crate::ir::opt::effects).collect();
                 assert_eq!(&scratch.fx[..], &want[..], "{}", name);
                 assert_eq!(scratch.fx_from_opt, Some(m.insts.len()), "{}", name);
                 kept += 1;

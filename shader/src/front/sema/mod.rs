@@ -342,7 +342,11 @@ pub fn analyze(
     s.t.replay.clear();
     s.t.replay_insts.clear();
     crate::ir::refill(&mut s.t.called, ast.nodes.len(), false);
-    crate::ir::refill(&mut s.t.user_calls, ast.nodes.len(), core::cell::Cell::new(0));
+    crate::ir::refill(
+        &mut s.t.user_calls,
+        ast.nodes.len(),
+        core::cell::Cell::new(0),
+    );
     let _ = s.t.scopes.push(Scope {
         parent: 0,
         sym_base: 0,
