@@ -29,7 +29,7 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
-use crate::ir::{CmpCode, Inst, Interp, Module, Op, Stage, Type};
+use crate::ir::{refill, refill_from, CmpCode, Inst, Interp, Module, Op, Stage, Type};
 #[allow(unused_imports)]
 use crate::limits::{
     limits, ATTR_CAP, FOLLOW_EVENTS_CAP, IR_CAP, SAMPLER_CAP, TEMP_CAP, TGSI_CAP, TGSI_MAX,
@@ -513,19 +513,17 @@ impl FollowIndex {
     /// bit sets when `small`, else the event lists.
     fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
-        self.read_end.clear();
-        let _ = self.read_end.resize(nt, 0);
+        refill(&mut self.read_end, nt, 0);
         self.ok = false;
-        self.events.clear();
-        self.exit.clear();
+        // `exit` is read only when `ok` (it is refilled by `build_exits`), `bits` only when
+        // `small`, `start` and `events` only when not.
         self.open.clear();
-        self.bits.clear();
         let words = fx.len().div_ceil(64).max(1);
         self.small = small && words <= BIT_WORDS_MAX && fx.len() <= IR_CAP;
         self.words = words;
         if self.small {
             // One pass: the read ends and the bit sets together.
-            let _ = self.bits.resize(nt * words, 0);
+            refill(&mut self.bits, nt * words, 0);
             for (i, e) in fx.iter().enumerate() {
                 Self::mark_reads(&mut self.read_end, i, e);
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
@@ -548,8 +546,7 @@ impl FollowIndex {
         }
         // Events: count per temp, prefix sums (start[t] = end of t's list), then fill backwards
         // so that each list ascends and start[t] ends at its beginning.
-        self.start.clear();
-        let _ = self.start.resize(nt + 1, 0);
+        refill(&mut self.start, nt + 1, 0);
         let mut total = 0usize;
         for e in fx {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
@@ -562,6 +559,7 @@ impl FollowIndex {
             }
         }
         if total > FOLLOW_EVENTS_CAP {
+            self.events.clear();
             return;
         }
         let mut sum = 0u32;
@@ -569,7 +567,7 @@ impl FollowIndex {
             sum += *c;
             *c = sum;
         }
-        let _ = self.events.resize(total, 0);
+        refill(&mut self.events, total, 0);
         for (i, e) in fx.iter().enumerate().rev() {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
                 for t in Self::span(a, nt) {
@@ -588,7 +586,7 @@ impl FollowIndex {
     /// `exit` for the first `n` instructions, and `ok`.
     fn build_exits(&mut self, m: &Module, n: usize) {
         // Block exits, backwards: an ENDIF opens a block (seen from the end), its IF closes it.
-        let _ = self.exit.resize(n, 0);
+        refill(&mut self.exit, n, 0);
         let mut cur = n as u16;
         for (k, inst) in m.insts.iter().enumerate().take(n).rev() {
             let x = match inst.op {
@@ -720,6 +718,7 @@ fn plan(
     fx: &mut Effects,
     regs: &mut Regs,
     optimize: bool,
+    fx_ready: bool,
 ) -> Result<(), TgsiError> {
     for a in &m.iface.attributes {
         bit(
@@ -982,8 +981,14 @@ fn plan(
         set => 32 - set.leading_zeros() as u8,
     };
     if optimize {
-        fx.clear();
-        fx.extend(m.insts.iter().map(lanes_read));
+        if fx_ready {
+            // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
+            for (e, inst) in fx.iter_mut().zip(&m.insts) {
+                refine_reads(e, inst);
+            }
+        } else {
+            refill_from(fx, m.insts.iter().map(lanes_read));
+        }
         p.index.build(m, fx, true);
         forward(m, p, fx, regs);
     }
@@ -1120,8 +1125,7 @@ impl Regs {
     /// Every temp below `n` read from itself (temps past it are too: see `get`), in place: the
     /// table is 4 KiB, and building it by value copied it several times per emission.
     fn reset(&mut self, n: u16) {
-        self.0.clear();
-        self.0.extend((0..n.min(TEMP_CAP as u16)).map(Reg::Temp));
+        refill_from(&mut self.0, (0..n.min(TEMP_CAP as u16)).map(Reg::Temp));
     }
     fn get(&self, t: u16) -> Reg {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
@@ -1137,6 +1141,13 @@ impl Regs {
 /// emitter reads less: mat3 products read lanes xyz, DOT n reads n lanes).
 fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
     let mut e = crate::ir::opt::effects(inst);
+    refine_reads(&mut e, inst);
+    e
+}
+
+/// [`lanes_read`]'s refinement of `inst`'s IR effects `e`.
+#[inline(always)]
+fn refine_reads(e: &mut crate::ir::opt::Effects, inst: &Inst) {
     match inst.op {
         Op::MulMV | Op::MulMM if inst.aux == 3 => {
             e.reads[0].lanes = 7;
@@ -1153,7 +1164,6 @@ fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
         }
         _ => {}
     }
-    e
 }
 
 /// Whether access `a` covers temp `t`: `base <= t < base + count` as one unsigned compare
@@ -1817,6 +1827,9 @@ pub struct TgsiScratch {
     plan: Plan,
     fx: Effects,
     regs: Regs,
+    /// `fx` holds `ir::opt::effects` of the module [`optimize_in`] optimised, of this many
+    /// instructions (the next [`emit_in`] refines them instead of computing them again).
+    fx_from_opt: Option<usize>,
 }
 
 /// Per instruction: the lanes it reads and writes as emitted (see [`forward`]).
@@ -1863,8 +1876,17 @@ impl TgsiScratch {
             },
             fx: Vec::new(),
             regs: Regs::empty(),
+            fx_from_opt: None,
         }
     }
+}
+
+/// [`crate::ir::opt::optimize`] of `m`, keeping the lane effects its last pass computed in
+/// `scratch` for the next [`emit_in`] with it, which takes them when its module has as many
+/// instructions: that must be `m`, unchanged (only `compile::finish` calls this).
+pub fn optimize_in(scratch: &mut TgsiScratch, m: &mut Module) {
+    let kept = crate::ir::opt::optimize_recording(m, Some(&mut scratch.fx));
+    scratch.fx_from_opt = kept.then_some(m.insts.len());
 }
 
 /// [`emit`] with caller-owned working tables.
@@ -1875,6 +1897,7 @@ pub fn emit_in(
     out: &mut String<TGSI_CAP>,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
+    let fx_ready = scratch.fx_from_opt.take() == Some(m.insts.len());
     let r = emit_plan(
         &mut scratch.plan,
         &mut scratch.fx,
@@ -1884,6 +1907,7 @@ pub fn emit_in(
         out,
         true,
         EmitOptions::default(),
+        fx_ready,
     );
     let r = within_budget(m, out, r);
     if r.is_err() {
@@ -1918,6 +1942,7 @@ fn emit_inner_with(
         out,
         optimize,
         opts,
+        false,
     )
 }
 
@@ -1968,14 +1993,13 @@ fn emit_plan(
     out: &mut Out,
     optimize: bool,
     opts: EmitOptions,
+    fx_ready: bool,
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
-    p.const_imm.clear();
-    let _ = p.const_imm.resize(n, 0);
-    p.flags.clear();
-    let _ = p.flags.resize(n, 0);
+    refill(&mut p.const_imm, n, 0);
+    refill(&mut p.flags, n, 0);
     p.zero_imm = None;
     p.one_imm = None;
     p.uint_imms.clear();
@@ -1988,6 +2012,9 @@ fn emit_plan(
     p.fs_inputs = 0;
     p.vs_outputs = 0;
     p.samplers = 0;
+    // Reset per emission like every other field (a reused scratch declared a later shader's
+    // sampler views CUBE on the units an earlier shader had cube samplers on).
+    p.cube_samplers = 0;
     p.uniform_vec4s = m.iface.uniform_vec4s();
     p.reads_fragcoord = false;
     p.reads_face = false;
@@ -2006,7 +2033,7 @@ fn emit_plan(
             .insts
             .iter()
             .any(|i| i.op == Op::Loop || i.op.is_indirect());
-    plan(m, p, fx, regs, optimize)?;
+    plan(m, p, fx, regs, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
@@ -4360,6 +4387,42 @@ fn array_inst(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod kept_effects_tests {
+    use super::*;
+
+    /// The lane effects `optimize_in` keeps are `ir::opt::effects` of every instruction of the
+    /// optimised module (none with a loop), and `emit_in` with them writes what `emit` writes,
+    /// on every corpus and compatibility shader.
+    #[test]
+    fn effects_kept_from_the_optimiser_give_the_same_text() {
+        let mut scratch = std::boxed::Box::new(TgsiScratch::new());
+        let mut text = std::boxed::Box::new(String::<TGSI_CAP>::new());
+        let mut reference = std::boxed::Box::new(String::<TGSI_CAP>::new());
+        let mut kept = 0;
+        for (name, stage, src) in crate::program::compile::corpus_sources() {
+            let Ok(mut sh) = crate::program::compile::compile(stage, &src, &name) else {
+                continue;
+            };
+            let m = &mut sh.module;
+            optimize_in(&mut scratch, m);
+            if m.insts.iter().any(|i| i.op == Op::Loop) {
+                assert_eq!(scratch.fx_from_opt, None, "{}", name);
+            } else {
+                let want: std::vec::Vec<_> = m.insts.iter().map(crate::ir::opt::effects).collect();
+                assert_eq!(&scratch.fx[..], &want[..], "{}", name);
+                assert_eq!(scratch.fx_from_opt, Some(m.insts.len()), "{}", name);
+                kept += 1;
+            }
+            let r = emit_in(&mut scratch, m, None, &mut text);
+            let r0 = emit(m, None, &mut reference);
+            assert_eq!(r.is_ok(), r0.is_ok(), "{}", name);
+            assert_eq!(text.as_str(), reference.as_str(), "{}", name);
+        }
+        assert!(kept > 300, "{} shaders", kept);
+    }
 }
 
 #[cfg(test)]

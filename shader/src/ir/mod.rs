@@ -131,6 +131,39 @@ use heapless::{String, Vec};
 
 use crate::limits::*;
 
+/// Sets `v` to `n` copies of `x` (at most its capacity), the state `clear` then `resize`
+/// leaves: the slots it already holds are overwritten by one `fill`, and only the ones past
+/// them are pushed. (`heapless`'s `resize` pushes every slot, about ten instructions each;
+/// the compiler's tables keep their length from one compile to the next.)
+pub(crate) fn refill<T: Clone, const N: usize>(v: &mut Vec<T, N>, n: usize, x: T) {
+    let n = n.min(N);
+    v.truncate(n);
+    v.fill(x.clone());
+    while v.len() < n {
+        if v.push(x.clone()).is_err() {
+            break;
+        }
+    }
+}
+
+/// Sets `v` to the items of `it` (up to its capacity), as `clear` then `extend` did, by
+/// overwriting the slots it holds before pushing.
+pub(crate) fn refill_from<T, const N: usize>(v: &mut Vec<T, N>, it: impl Iterator<Item = T>) {
+    let mut k = 0;
+    for x in it {
+        match v.get_mut(k) {
+            Some(slot) => *slot = x,
+            None => {
+                if v.push(x).is_err() {
+                    break;
+                }
+            }
+        }
+        k += 1;
+    }
+    v.truncate(k);
+}
+
 /// A name as kept in reflection tables (identifiers are at most 39 bytes).
 pub type Name = String<NAME_CAP>;
 

@@ -33,7 +33,7 @@ pub(crate) struct Access {
 }
 
 impl Access {
-    const NONE: Access = Access {
+    pub(crate) const NONE: Access = Access {
         base: -1,
         count: 0,
         lanes: 0,
@@ -48,10 +48,18 @@ impl Access {
 }
 
 /// What one instruction reads and writes, in temp lanes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Effects {
     pub write: Access,
     pub reads: [Access; 2],
+}
+
+impl Effects {
+    /// No access (a NOP's effects).
+    pub(crate) const NONE: Effects = Effects {
+        write: Access::NONE,
+        reads: [Access::NONE; 2],
+    };
 }
 
 fn mask(n: u8) -> u8 {
@@ -357,7 +365,20 @@ impl Live {
 
 /// Replaces pure instructions whose results are never read with NOP.
 pub fn optimize(m: &mut Module) {
+    let _ = optimize_recording(m, None);
+}
+
+/// [`optimize`]; with `fx`, also fills it with [`effects`] of every instruction of the result
+/// (its last pass computed them) and returns true, unless the module has a loop (`fx` is then
+/// left empty: `loopopt` changes the module after that pass).
+pub(crate) fn optimize_recording(
+    m: &mut Module,
+    mut fx: Option<&mut heapless::Vec<Effects, { crate::limits::IR_CAP }>>,
+) -> bool {
     loop {
+        if let Some(fx) = fx.as_deref_mut() {
+            crate::ir::refill(fx, m.insts.len(), Effects::NONE);
+        }
         let mut changed = false;
         let mut live = Live {
             lanes: [0; TEMP_MAX],
@@ -394,6 +415,9 @@ pub fn optimize(m: &mut Module) {
                 changed = true;
                 continue;
             }
+            if let Some(slot) = fx.as_deref_mut().and_then(|fx| fx.get_mut(i)) {
+                *slot = e;
+            }
             for r in e.reads {
                 live.read(r);
             }
@@ -404,7 +428,16 @@ pub fn optimize(m: &mut Module) {
     }
     // Profile 2's loops: structured liveness, dead code and copy coalescing (no-op without a
     // LOOP, so profile 1 never changes).
+    let looped = fx.is_some() && m.insts.iter().any(|i| i.op == Op::Loop);
     crate::ir::loopopt::optimize_loops(m);
+    match fx {
+        Some(fx) if looped => {
+            fx.clear();
+            false
+        }
+        Some(_) => true,
+        None => false,
+    }
 }
 
 /// The coordinate lanes a texture op reads (xy; xyz for cube directions and 2D shadow

@@ -19,7 +19,7 @@ use crate::front::lex::Tokens;
 use crate::front::sema::SemaTables;
 pub use crate::front::Workspace;
 use crate::front::{lex, parse, profile, sema};
-use crate::ir::{opt, verify};
+use crate::ir::verify;
 use crate::ir::{Interface, Module, Stage};
 use crate::limits::{limits, Profile, TGSI_CAP, TGSI_MAX};
 
@@ -438,7 +438,8 @@ fn finish(
     if diag.total() > 0 {
         return false;
     }
-    opt::optimize(&mut shader.module);
+    // The lane effects of the optimiser's last pass are kept for the emission below.
+    tgsi::optimize_in(scratch, &mut shader.module);
     if let Err(e) = verify::verify(&shader.module) {
         // The frontend only emits verifiable IR; reaching this is a compiler bug.
         diag.push(1, 1, format_args!("internal compiler error: {}", e));

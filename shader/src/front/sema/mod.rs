@@ -238,6 +238,9 @@ pub struct SemaTables {
     /// Profile 2: recorded function bodies and their instructions (see `replay`).
     replay: replay::Bodies,
     replay_insts: replay::BodyInsts,
+    /// Per recorded instruction: its temp fields (`replay::moved`), set by a body's first
+    /// replay check (read only after it).
+    replay_fields: [u8; replay::REPLAY_INSTS],
 }
 
 impl Default for SemaTables {
@@ -260,6 +263,7 @@ impl SemaTables {
             wb: Vec::new(),
             replay: Vec::new(),
             replay_insts: Vec::new(),
+            replay_fields: [0; replay::REPLAY_INSTS],
         }
     }
 }
@@ -332,17 +336,17 @@ pub fn analyze(
     s.t.sym_heads = [scope::NO_SYM; scope::SYM_BUCKETS];
     s.t.scopes.clear();
     s.t.spine.clear();
-    s.t.called.clear();
     s.t.structs.clear();
     s.t.members.clear();
     s.t.wb.clear();
     s.t.replay.clear();
     s.t.replay_insts.clear();
-    let _ = s.t.called.resize(ast.nodes.len(), false);
-    s.t.user_calls.clear();
-    let _ =
-        s.t.user_calls
-            .resize(ast.nodes.len(), core::cell::Cell::new(0));
+    crate::ir::refill(&mut s.t.called, ast.nodes.len(), false);
+    crate::ir::refill(
+        &mut s.t.user_calls,
+        ast.nodes.len(),
+        core::cell::Cell::new(0),
+    );
     let _ = s.t.scopes.push(Scope {
         parent: 0,
         sym_base: 0,

@@ -91,11 +91,22 @@ pub(super) struct Body {
 
 /// Whether a recorded body whose call's first temp was `base` can be replayed: every
 /// instruction's temps are named by `dst`, `a` and `b` only and it writes only callee temps.
-fn replayable(insts: &[Inst], base: u16) -> bool {
-    insts.iter().all(|i| {
+/// Also fills `fields` (one per instruction) with the temp fields [`moved`] moves, so that a
+/// replay does not compute the effects again.
+fn replayable(insts: &[Inst], base: u16, fields: &mut [u8]) -> bool {
+    if fields.len() != insts.len() {
+        return false;
+    }
+    for (i, f) in insts.iter().zip(fields.iter_mut()) {
         let e = effects(i);
-        remappable(i.op) && i.c < 0 && (e.write.count == 0 || e.write.base >= base as i16)
-    })
+        *f = (e.write.count > 0) as u8
+            | ((e.reads[0].count > 0) as u8) << 1
+            | ((e.reads[1].count > 0) as u8) << 2;
+        if !(remappable(i.op) && i.c < 0 && (e.write.count == 0 || e.write.base >= base as i16)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The state before a body being recorded.
@@ -154,10 +165,9 @@ fn remappable(op: Op) -> bool {
     ) || matches!(op, crate::ir::int_ops!())
 }
 
-/// `inst` with each temp field at or above `from` moved by `by` (the fields [`effects`] names;
-/// negative fields are unused).
-fn moved(inst: &Inst, from: u16, by: i32) -> Inst {
-    let e = effects(inst);
+/// `inst` with each temp field at or above `from` moved by `by` (the fields [`effects`] names,
+/// `fields` from [`replayable`]: bit 0 `dst`, 1 `a`, 2 `b`; negative fields are unused).
+fn moved(inst: &Inst, fields: u8, from: u16, by: i32) -> Inst {
     let mv = |t: i16, used: bool| {
         if used && t >= 0 && t as u16 >= from {
             (t as i32 + by) as i16
@@ -166,9 +176,9 @@ fn moved(inst: &Inst, from: u16, by: i32) -> Inst {
         }
     };
     Inst {
-        dst: mv(inst.dst, e.write.count > 0),
-        a: mv(inst.a, e.reads[0].count > 0),
-        b: mv(inst.b, e.reads[1].count > 0),
+        dst: mv(inst.dst, fields & 1 != 0),
+        a: mv(inst.a, fields & 2 != 0),
+        b: mv(inst.b, fields & 4 != 0),
         ..*inst
     }
 }
@@ -229,7 +239,8 @@ impl<'a> Sema<'a> {
         let (start, end) = (b.start as usize, b.start as usize + b.len as usize);
         if b.checked == 0 {
             let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
-            b.checked = if replayable(insts, b.frame.base) {
+            let fields = self.t.replay_fields.get_mut(start..end).unwrap_or(&mut []);
+            b.checked = if replayable(insts, b.frame.base, fields) {
                 1
             } else {
                 2
@@ -255,8 +266,10 @@ impl<'a> Sema<'a> {
         }
         let by = fr.base as i32 - b.frame.base as i32;
         let from = b.frame.base;
-        for inst in self.t.replay_insts.get(start..end).unwrap_or(&[]) {
-            let _ = self.module.insts.push(moved(inst, from, by));
+        let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
+        let fields = self.t.replay_fields.get(start..end).unwrap_or(&[]);
+        for (inst, &f) in insts.iter().zip(fields) {
+            let _ = self.module.insts.push(moved(inst, f, from, by));
         }
         self.work += b.work;
         let peak = fr.base + b.peak;
