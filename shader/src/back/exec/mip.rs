@@ -162,6 +162,29 @@ impl<'a> TextureRef<'a> {
         })
     }
 
+    /// Level `i` of an 8-bit texture in the form of [`TextureRef::pow2_repeat`] (the level
+    /// [`Self::level`] gives, without building it), None when it is absent or not that form.
+    #[inline(always)]
+    pub(crate) fn pow2_level(&self, i: usize) -> Option<super::texture::Pow2<'a>> {
+        if self.rgba.is_some() && self.depth.is_none() {
+            return None;
+        }
+        if i == 0 {
+            return self.pow2_repeat();
+        }
+        let (w, h) = self.level_size(i.min(i32::MAX as usize) as i32)?;
+        TextureRef {
+            width: w,
+            height: h,
+            texels: *self.mips.get(i - 1)?,
+            depth: None,
+            rgba: None,
+            ints: None,
+            ..*self
+        }
+        .pow2_repeat()
+    }
+
     /// Lambda of a sample from the derivatives of (u, v) along x and y: log2 of the larger of
     /// the two scaled derivative lengths (level 0's size scales them).
     pub fn lambda(&self, dudx: f32, dvdx: f32, dudy: f32, dvdy: f32) -> f32 {
@@ -459,16 +482,30 @@ fn source_key(level: u32, f: Filter) -> u32 {
 /// Every lane's texel of source `key` (lanes that do not use it get some texel too).
 #[inline(always)]
 fn source_lanes(tex: &TextureRef, key: u32, u: &Lanes, v: &Lanes) -> [u32; LANES] {
-    match tex.level((key >> 1) as usize) {
+    let (level, filter) = ((key >> 1) as usize, key_filter(key));
+    // A power-of-two repeating level without building its `TextureRef`.
+    if let Some(t) = tex
+        .pow2_level(level)
+        .and_then(|p| p.texel_lanes(filter, u, v))
+    {
+        return t;
+    }
+    match tex.level(level) {
         Some(mut t) => {
-            t.sampler.filter = if key & 1 == 1 {
-                Filter::Linear
-            } else {
-                Filter::Nearest
-            };
+            t.sampler.filter = filter;
             t.texel_lanes(u, v)
         }
         None => [0xFF00_0000; LANES],
+    }
+}
+
+/// The filter of source `key`.
+#[inline(always)]
+fn key_filter(key: u32) -> Filter {
+    if key & 1 == 1 {
+        Filter::Linear
+    } else {
+        Filter::Nearest
     }
 }
 
@@ -615,7 +652,9 @@ fn one_pair<const N: usize>(ka: &[u32; N], kb: &[u32; N]) -> Option<(u32, u32)> 
 }
 
 /// Every lane on sources `k0` and `k1` at its weight: one or two passes and no per-lane
-/// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight.
+/// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight. Two
+/// bilinear power-of-two repeating levels (the trilinear floor) blend in one pass
+/// (`texel::trilerp`), the bits of the two passes and `lerp_lanes`.
 #[inline(always)]
 fn texel_pair(
     tex: &TextureRef,
@@ -625,11 +664,34 @@ fn texel_pair(
     k1: u32,
     w: &[u32; LANES],
 ) -> [u32; LANES] {
-    let a = source_lanes(tex, k0, u, v);
+    use super::{texel::trilerp, texture::Bilinear};
     if k0 == k1 {
-        return a;
+        return source_lanes(tex, k0, u, v);
     }
-    super::texel::lerp_lanes(&a, &source_lanes(tex, k1, u, v), w)
+    // A function, not a closure: LLVM left the closure out of line, outside the trampoline.
+    #[inline(always)]
+    fn bilinear<'a>(tex: &TextureRef<'a>, k: u32, u: &Lanes, v: &Lanes) -> Option<Bilinear<'a>> {
+        let level = tex.pow2_level((k >> 1) as usize)?;
+        if k & 1 == 1 {
+            level.bilinear(u, v)
+        } else {
+            None
+        }
+    }
+    if let (Some(a), Some(b)) = (bilinear(tex, k0, u, v), bilinear(tex, k1, u, v)) {
+        let (ta, tb) = (&a.taps, &b.taps);
+        return match (a.edge, b.edge) {
+            (false, false) => trilerp(a.pair_next(), ta, b.pair_next(), tb, w),
+            (false, true) => trilerp(a.pair_next(), ta, b.pair_wrapped(), tb, w),
+            (true, false) => trilerp(a.pair_wrapped(), ta, b.pair_next(), tb, w),
+            (true, true) => trilerp(a.pair_wrapped(), ta, b.pair_wrapped(), tb, w),
+        };
+    }
+    super::texel::lerp_lanes(
+        &source_lanes(tex, k0, u, v),
+        &source_lanes(tex, k1, u, v),
+        w,
+    )
 }
 
 /// The lanes' texels from their sources `ka`, `kb` at weights `w` (keys below 64).
