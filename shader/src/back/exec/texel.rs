@@ -26,7 +26,10 @@ pub(crate) type Taps = [[u32; LANES]; 4];
 /// pair at `i1[l]` (the gather happens next to its use so the pairs stay in registers).
 /// Larger weights are the caller's bug; they give some 8-bit-per-channel value (no panic).
 #[inline(always)]
-pub(crate) fn bilerp(pair: impl Fn(u32) -> u64, taps: &Taps) -> [u32; LANES] {
+pub(crate) fn bilerp(pair: impl Fn(u32) -> u64, taps: &Taps, wide: bool) -> [u32; LANES] {
+    if wide {
+        return swar::bilerp(pair, taps);
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         sse2::bilerp(pair, taps)
@@ -48,7 +51,11 @@ pub(crate) fn trilerp(
     pb: impl Fn(u32) -> u64,
     tb: &Taps,
     w: &[u32; LANES],
+    wide: bool,
 ) -> [u32; LANES] {
+    if wide {
+        return swar::trilerp(pa, ta, pb, tb, w);
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         sse2::trilerp(pa, ta, pb, tb, w)
@@ -290,6 +297,82 @@ mod portable {
             r[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
         }
         r
+    }
+}
+
+/// The blends as plain lane loops on u32 lanes, two channels per lane in 16-bit fields (the
+/// `lerp_texel` layout), for the AVX2 trampoline (`wide`), where LLVM vectorizes them 8 lanes
+/// per instruction (the explicit SSE2 forms stay 128 bits wide there). Per field,
+/// `a * 256 + (b - a) * w + 128` lies in [0, 65408] for a, b <= 255 and w <= 256, so computing
+/// the two fields' sum modulo 2^32 (with a negative b - a borrowing across the fields) gives
+/// both exactly: one multiply per two channels, the SSE2 form's values.
+mod swar {
+    use super::{Taps, LANES};
+
+    const M: u32 = 0x00FF_00FF;
+
+    /// Per field: `(a * (256 - w) + b * w + 128) >> 8` of the fields of `a` and `b` (each <= 255).
+    #[inline(always)]
+    fn lerp(a: u32, b: u32, w: u32) -> u32 {
+        let r = (a << 8)
+            .wrapping_add(b.wrapping_sub(a).wrapping_mul(w))
+            .wrapping_add(0x0080_0080);
+        (r >> 8) & M
+    }
+
+    /// Every lane's row pairs, gathered (scalar loads) before the lane loops: the left and
+    /// right texels of the top rows, then of the bottom rows (u32 arrays, so that the lane
+    /// loops run 8 lanes per instruction).
+    #[inline(always)]
+    fn gather(pair: &impl Fn(u32) -> u64, taps: &Taps, rows: &mut [[u32; LANES]; 4]) {
+        for l in 0..LANES {
+            let (p, q) = (pair(taps[0][l]), pair(taps[1][l]));
+            rows[0][l] = p as u32;
+            rows[1][l] = (p >> 32) as u32;
+            rows[2][l] = q as u32;
+            rows[3][l] = (q >> 32) as u32;
+        }
+    }
+
+    /// Lane `l`'s bilinear texel from its gathered `rows`, field half `h` (0: the (r, b)
+    /// channels, 8: (a, g)), each field <= 255.
+    #[inline(always)]
+    fn bilerp1(rows: &[[u32; LANES]; 4], taps: &Taps, l: usize, h: u32) -> u32 {
+        let (wx, wy) = (taps[2][l] & 0x1FF, taps[3][l] & 0x1FF);
+        let f = |r: usize| (rows[r][l] >> h) & M;
+        lerp(lerp(f(0), f(1), wx), lerp(f(2), f(3), wx), wy)
+    }
+
+    #[inline(always)]
+    pub(super) fn bilerp(pair: impl Fn(u32) -> u64, taps: &Taps) -> [u32; LANES] {
+        let mut rows = [[0u32; LANES]; 4];
+        gather(&pair, taps, &mut rows);
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            out[l] = bilerp1(&rows, taps, l, 0) | (bilerp1(&rows, taps, l, 8) << 8);
+        }
+        out
+    }
+
+    #[inline(always)]
+    pub(super) fn trilerp(
+        pa: impl Fn(u32) -> u64,
+        ta: &Taps,
+        pb: impl Fn(u32) -> u64,
+        tb: &Taps,
+        w: &[u32; LANES],
+    ) -> [u32; LANES] {
+        let (mut ra, mut rb) = ([[0u32; LANES]; 4], [[0u32; LANES]; 4]);
+        gather(&pa, ta, &mut ra);
+        gather(&pb, tb, &mut rb);
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            let wl = w[l] & 0x1FF;
+            let lo = lerp(bilerp1(&ra, ta, l, 0), bilerp1(&rb, tb, l, 0), wl);
+            let hi = lerp(bilerp1(&ra, ta, l, 8), bilerp1(&rb, tb, l, 8), wl);
+            out[l] = lo | (hi << 8);
+        }
+        out
     }
 }
 
@@ -566,7 +649,7 @@ mod tests {
                             bot[i % LANES]
                         }
                     };
-                    let texels = bilerp(pairs, &[i0, i1, ax, ay]);
+                    let texels = bilerp(pairs, &[i0, i1, ax, ay], false);
                     let mut got = [[0.0; LANES]; 4];
                     unpack_lanes(&texels, &mut got);
                     let port = portable::bilerp(pairs, &[i0, i1, ax, ay]);
@@ -634,6 +717,59 @@ mod tests {
                         assert_eq!(port[l], want, "portable lane {l} a {x} b {y} w {}", w[l]);
                     }
                 }
+            }
+        }
+    }
+
+    /// The `wide` blends (two channels per u32 lane) give the bits of the SSE2/portable
+    /// forms: every channel pair (a, b) at the edge weights and random ones, and random
+    /// bilinear and trilinear lanes, each lane with its own texels and weights.
+    #[test]
+    fn wide_blends_match_the_narrow_forms() {
+        let mut s = 0x9E37_79B9u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for x in 0..256u32 {
+            for y in (0..256u32).step_by(3) {
+                let (mut a, mut b, mut w) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+                for l in 0..LANES {
+                    let c = |x: u32, s: u32| (x + s * 59 + l as u32 * 13) & 0xFF;
+                    let texel = |x: u32| c(x, 0) | c(x, 1) << 8 | c(x, 2) << 16 | c(x, 3) << 24;
+                    a[l] = texel(x);
+                    b[l] = texel(y);
+                    w[l] = [0, 1, 128, 255, 256][l % 5].max(next() % 257 * (l >= 5) as u32);
+                }
+                // Both levels with the same taps: the pairs are the two texels of a lane.
+                let pairs =
+                    |i: u32| a[i as usize % LANES] as u64 | (b[i as usize % LANES] as u64) << 32;
+                let lanes: [u32; LANES] = core::array::from_fn(|l| l as u32);
+                let taps = [
+                    lanes,
+                    lanes.map(|l| (l + 7) % LANES as u32),
+                    w,
+                    w.map(|w| 256 - w),
+                ];
+                assert_eq!(bilerp(pairs, &taps, true), bilerp(pairs, &taps, false));
+                let other = |i: u32| pairs(i).rotate_left(8 * (x % 8));
+                let want = lerp_lanes(
+                    &bilerp(pairs, &taps, false),
+                    &bilerp(other, &taps, false),
+                    &w,
+                );
+                assert_eq!(
+                    trilerp(pairs, &taps, other, &taps, &w, true),
+                    want,
+                    "a {x} b {y}"
+                );
+                assert_eq!(
+                    trilerp(pairs, &taps, other, &taps, &w, false),
+                    want,
+                    "a {x} b {y}"
+                );
             }
         }
     }

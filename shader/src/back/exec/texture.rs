@@ -418,9 +418,17 @@ impl<'a> TextureRef<'a> {
     /// weights as the per-lane path.
     #[inline(always)]
     pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+        self.texel_lanes_in(u, v, false)
+    }
+
+    /// [`Self::texel_lanes`], with the blends in their `wide` form (the caller runs in the
+    /// AVX2 trampoline, see `texel::bilerp`) or not: the same texels.
+    #[inline(always)]
+    pub(crate) fn texel_lanes_in(&self, u: &Lanes, v: &Lanes, wide: bool) -> [u32; LANES] {
+        let filter = self.sampler.filter;
         match self
             .pow2_repeat()
-            .and_then(|p| p.texel_lanes(self.sampler.filter, u, v))
+            .and_then(|p| p.texel_lanes(filter, u, v, wide))
         {
             Some(t) => t,
             None => self.texel_per_lane(u, v),
@@ -499,13 +507,19 @@ impl<'a> Pow2<'a> {
     /// [`TextureRef::texel_lanes`] of this level under `filter`; None when some coordinate
     /// is not small (or NaN), where the caller samples lane by lane.
     #[inline(always)]
-    pub(crate) fn texel_lanes(&self, filter: Filter, u: &Lanes, v: &Lanes) -> Option<[u32; LANES]> {
+    pub(crate) fn texel_lanes(
+        &self,
+        filter: Filter,
+        u: &Lanes,
+        v: &Lanes,
+        wide: bool,
+    ) -> Option<[u32; LANES]> {
         if filter == Filter::Linear {
             let b = self.bilinear(u, v)?;
             return Some(if b.edge {
-                super::texel::bilerp(b.pair_wrapped(), &b.taps)
+                super::texel::bilerp(b.pair_wrapped(), &b.taps, wide)
             } else {
-                super::texel::bilerp(b.pair_next(), &b.taps)
+                super::texel::bilerp(b.pair_next(), &b.taps, wide)
             });
         }
         let (w, h) = (self.width as f32, self.height as f32);
