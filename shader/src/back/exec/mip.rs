@@ -107,6 +107,7 @@ impl<'a> TextureRef<'a> {
 
     /// Levels held (1 for depth and integer textures, which have no mip levels; a float colour
     /// texture: the levels its `rgba` holds).
+    #[inline(always)]
     pub fn level_count(&self) -> usize {
         match (self.depth, self.rgba, self.ints) {
             (None, Some(c), _) => self.rgba_levels(c.len(), usize::MAX).0,
@@ -687,7 +688,8 @@ fn texel_pair(
     if let (Some(a), Some(b)) = (bilinear(tex, k0, u, v), bilinear(tex, k1, u, v)) {
         let (ta, tb) = (&a.taps, &b.taps);
         return match (a.edge, b.edge) {
-            (false, false) => trilerp(a.pair_next(), ta, b.pair_next(), tb, w, wide),
+            (false, false) if wide => trilerp(a.pair_masked(), ta, b.pair_masked(), tb, w, true),
+            (false, false) => trilerp(a.pair_next(), ta, b.pair_next(), tb, w, false),
             (false, true) => trilerp(a.pair_next(), ta, b.pair_wrapped(), tb, w, wide),
             (true, false) => trilerp(a.pair_wrapped(), ta, b.pair_next(), tb, w, wide),
             (true, true) => trilerp(a.pair_wrapped(), ta, b.pair_wrapped(), tb, w, wide),

@@ -518,8 +518,10 @@ impl<'a> Pow2<'a> {
             let b = self.bilinear(u, v)?;
             return Some(if b.edge {
                 super::texel::bilerp(b.pair_wrapped(), &b.taps, wide)
+            } else if wide {
+                super::texel::bilerp(b.pair_masked(), &b.taps, true)
             } else {
-                super::texel::bilerp(b.pair_next(), &b.taps, wide)
+                super::texel::bilerp(b.pair_next(), &b.taps, false)
             });
         }
         let (w, h) = (self.width as f32, self.height as f32);
@@ -601,6 +603,17 @@ impl Bilinear<'_> {
                 _ => 0,
             }
         }
+    }
+
+    /// [`Self::pair_next`] as two masked loads, without a bounds check or a branch (the masks
+    /// change no index of a lane off the edge): the form the wide blends gather through.
+    #[inline(always)]
+    pub(crate) fn pair_masked(&self) -> impl Fn(u32) -> u64 + '_ {
+        let t = self.t;
+        let n = t.len();
+        let at = move |i: usize| t.get(i & (n - 1)).copied().unwrap_or(0);
+        #[inline(always)]
+        move |i: u32| at(i as usize) as u64 | (at(i as usize + 1) as u64) << 32
     }
 
     /// [`Self::pair_next`] for any lane: the right texel is the row start of i plus the next
