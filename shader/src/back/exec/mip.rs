@@ -177,7 +177,7 @@ impl<'a> TextureRef<'a> {
         TextureRef {
             width: w,
             height: h,
-            texels: *self.mips.get(i - 1)?,
+            texels: self.mips.get(i - 1)?,
             depth: None,
             rgba: None,
             ints: None,
