@@ -107,6 +107,7 @@ impl<'a> TextureRef<'a> {
 
     /// Levels held (1 for depth and integer textures, which have no mip levels; a float colour
     /// texture: the levels its `rgba` holds).
+    #[inline(always)]
     pub fn level_count(&self) -> usize {
         match (self.depth, self.rgba, self.ints) {
             (None, Some(c), _) => self.rgba_levels(c.len(), usize::MAX).0,
@@ -160,6 +161,29 @@ impl<'a> TextureRef<'a> {
             ints: None,
             sampler: self.sampler,
         })
+    }
+
+    /// Level `i` of an 8-bit texture in the form of [`TextureRef::pow2_repeat`] (the level
+    /// [`Self::level`] gives, without building it), None when it is absent or not that form.
+    #[inline(always)]
+    pub(crate) fn pow2_level(&self, i: usize) -> Option<super::texture::Pow2<'a>> {
+        if self.rgba.is_some() && self.depth.is_none() {
+            return None;
+        }
+        if i == 0 {
+            return self.pow2_repeat();
+        }
+        let (w, h) = self.level_size(i.min(i32::MAX as usize) as i32)?;
+        TextureRef {
+            width: w,
+            height: h,
+            texels: self.mips.get(i - 1)?,
+            depth: None,
+            rgba: None,
+            ints: None,
+            ..*self
+        }
+        .pow2_repeat()
     }
 
     /// Lambda of a sample from the derivatives of (u, v) along x and y: log2 of the larger of
@@ -456,19 +480,36 @@ fn source_key(level: u32, f: Filter) -> u32 {
     (level << 1) | (f == Filter::Linear) as u32
 }
 
+/// Every lane's (u, v).
+type Uv<'t> = (&'t Lanes, &'t Lanes);
+
 /// Every lane's texel of source `key` (lanes that do not use it get some texel too).
 #[inline(always)]
-fn source_lanes(tex: &TextureRef, key: u32, u: &Lanes, v: &Lanes) -> [u32; LANES] {
-    match tex.level((key >> 1) as usize) {
+fn source_lanes(tex: &TextureRef, key: u32, (u, v): Uv, wide: bool) -> [u32; LANES] {
+    let (level, filter) = ((key >> 1) as usize, key_filter(key));
+    // A power-of-two repeating level without building its `TextureRef`.
+    if let Some(t) = tex
+        .pow2_level(level)
+        .and_then(|p| p.texel_lanes(filter, u, v, wide))
+    {
+        return t;
+    }
+    match tex.level(level) {
         Some(mut t) => {
-            t.sampler.filter = if key & 1 == 1 {
-                Filter::Linear
-            } else {
-                Filter::Nearest
-            };
-            t.texel_lanes(u, v)
+            t.sampler.filter = filter;
+            t.texel_lanes_in(u, v, wide)
         }
         None => [0xFF00_0000; LANES],
+    }
+}
+
+/// The filter of source `key`.
+#[inline(always)]
+fn key_filter(key: u32) -> Filter {
+    if key & 1 == 1 {
+        Filter::Linear
+    } else {
+        Filter::Nearest
     }
 }
 
@@ -491,7 +532,7 @@ pub(super) fn texel_lambda_lanes(
         return texel_per_lane(tex, u, v, lambda);
     }
     let (ka, kb, w) = level_choice(tex, lambda);
-    texel_sources(tex, u, v, lambda, &ka, &kb, &w)
+    texel_sources(tex, (u, v), lambda, &ka, &kb, &w, false)
 }
 
 /// Quads per lane group: a block of 8 lanes is two rows of 4, two quads.
@@ -512,13 +553,15 @@ fn spread(q: &[u32; QUADS]) -> [u32; LANES] {
 
 /// [`texel_lambda_lanes`] for a lambda shared by the four lanes of each quad (that of
 /// [`quad_lambda`]): the level choice is a function of lambda alone, so it is made once per
-/// quad (a quarter of the lanes) and spread, the same bits as lane by lane.
+/// quad (a quarter of the lanes) and spread, the same bits as lane by lane. `wide`: the
+/// caller runs in the AVX2 trampoline (the blends' 8-lane form, see `texel::bilerp`).
 #[inline(always)]
 pub(super) fn texel_quad_lanes(
     tex: &TextureRef,
     u: &Lanes,
     v: &Lanes,
     lambda: &Lanes,
+    wide: bool,
 ) -> [u32; LANES] {
     if tex.level_count() > 32 {
         return texel_per_lane(tex, u, v, lambda);
@@ -526,9 +569,10 @@ pub(super) fn texel_quad_lanes(
     let lq: [f32; QUADS] = core::array::from_fn(|j| lambda[quad_lane(j)]);
     let (ka, kb, w) = level_choice(tex, &lq);
     if let Some((k0, k1)) = one_pair(&ka, &kb) {
-        return texel_pair(tex, u, v, k0, k1, &spread(&w));
+        return texel_pair(tex, (u, v), k0, k1, &spread(&w), wide);
     }
-    texel_sources(tex, u, v, lambda, &spread(&ka), &spread(&kb), &spread(&w))
+    let (ka, kb, w) = (spread(&ka), spread(&kb), spread(&w));
+    texel_sources(tex, (u, v), lambda, &ka, &kb, &w, wide)
 }
 
 /// Lane by lane through [`TextureRef::texel_lambda`].
@@ -615,37 +659,63 @@ fn one_pair<const N: usize>(ka: &[u32; N], kb: &[u32; N]) -> Option<(u32, u32)> 
 }
 
 /// Every lane on sources `k0` and `k1` at its weight: one or two passes and no per-lane
-/// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight.
+/// choice. One source needs no blend: `lerp_texel(a, a, w)` is a for every weight. Two
+/// bilinear power-of-two repeating levels (the trilinear floor) blend in one pass
+/// (`texel::trilerp`), the bits of the two passes and `lerp_lanes`.
 #[inline(always)]
 fn texel_pair(
     tex: &TextureRef,
-    u: &Lanes,
-    v: &Lanes,
+    (u, v): Uv,
     k0: u32,
     k1: u32,
     w: &[u32; LANES],
+    wide: bool,
 ) -> [u32; LANES] {
-    let a = source_lanes(tex, k0, u, v);
+    use super::{texel::trilerp, texture::Bilinear};
     if k0 == k1 {
-        return a;
+        return source_lanes(tex, k0, (u, v), wide);
     }
-    super::texel::lerp_lanes(&a, &source_lanes(tex, k1, u, v), w)
+    // A function, not a closure: LLVM left the closure out of line, outside the trampoline.
+    #[inline(always)]
+    fn bilinear<'a>(tex: &TextureRef<'a>, k: u32, u: &Lanes, v: &Lanes) -> Option<Bilinear<'a>> {
+        let level = tex.pow2_level((k >> 1) as usize)?;
+        if k & 1 == 1 {
+            level.bilinear(u, v)
+        } else {
+            None
+        }
+    }
+    if let (Some(a), Some(b)) = (bilinear(tex, k0, u, v), bilinear(tex, k1, u, v)) {
+        let (ta, tb) = (&a.taps, &b.taps);
+        return match (a.edge, b.edge) {
+            (false, false) if wide => trilerp(a.pair_masked(), ta, b.pair_masked(), tb, w, true),
+            (false, false) => trilerp(a.pair_next(), ta, b.pair_next(), tb, w, false),
+            (false, true) => trilerp(a.pair_next(), ta, b.pair_wrapped(), tb, w, wide),
+            (true, false) => trilerp(a.pair_wrapped(), ta, b.pair_next(), tb, w, wide),
+            (true, true) => trilerp(a.pair_wrapped(), ta, b.pair_wrapped(), tb, w, wide),
+        };
+    }
+    super::texel::lerp_lanes(
+        &source_lanes(tex, k0, (u, v), wide),
+        &source_lanes(tex, k1, (u, v), wide),
+        w,
+    )
 }
 
 /// The lanes' texels from their sources `ka`, `kb` at weights `w` (keys below 64).
 #[inline(always)]
 fn texel_sources(
     tex: &TextureRef,
-    u: &Lanes,
-    v: &Lanes,
+    (u, v): Uv,
     lambda: &Lanes,
     ka: &[u32; LANES],
     kb: &[u32; LANES],
     w: &[u32; LANES],
+    wide: bool,
 ) -> [u32; LANES] {
     // Every lane on the same pair of sources (most groups: magnified, or one level pair).
     if let Some((k0, k1)) = one_pair(ka, kb) {
-        return texel_pair(tex, u, v, k0, k1, w);
+        return texel_pair(tex, (u, v), k0, k1, w, wide);
     }
     // The distinct sources, as a set of keys.
     let mut used = 0u64;
@@ -659,7 +729,7 @@ fn texel_sources(
     while used != 0 {
         let k = used.trailing_zeros();
         used &= used - 1;
-        let t = source_lanes(tex, k, u, v);
+        let t = source_lanes(tex, k, (u, v), wide);
         for l in 0..LANES {
             a[l] = if ka[l] == k { t[l] } else { a[l] };
             b[l] = if kb[l] == k { t[l] } else { b[l] };
@@ -1290,11 +1360,11 @@ mod tests {
                 let lambda = quad_lambda(&t, &u, &v);
                 let lq: [u32; QUADS] = core::array::from_fn(|j| lambda[quad_lane(j)].to_bits());
                 assert_eq!(spread(&lq), lambda.map(f32::to_bits));
-                let (got, want) = (
-                    texel_quad_lanes(&t, &u, &v, &lambda),
-                    texel_lambda_lanes(&t, &u, &v, &lambda),
-                );
-                assert_eq!(got, want, "{m:?} round {round}");
+                let want = texel_lambda_lanes(&t, &u, &v, &lambda);
+                for wide in [false, true] {
+                    let got = texel_quad_lanes(&t, &u, &v, &lambda, wide);
+                    assert_eq!(got, want, "{m:?} round {round} wide {wide}");
+                }
             }
         }
     }

@@ -784,6 +784,8 @@ impl Executable {
                 }
                 Op::Sample if d.y != 0 => {
                     // Fused with the colour output (only in straight code: every lane runs).
+                    // Inside the AVX2 trampoline the sampler's blends take their 8-lane form.
+                    let wide = simd.isa() == Isa::Avx2;
                     // An array texture under a 2D sample is incomplete, as below.
                     let tex = inv
                         .textures
@@ -796,7 +798,7 @@ impl Executable {
                             let (u, v) = (&r[a][0], &r[a][1]);
                             let lambda = self::mip::quad_lambda(tex, u, v);
                             if PACKED && !tex.is_float() {
-                                out.packed = self::mip::texel_quad_lanes(tex, u, v, &lambda);
+                                out.packed = self::mip::texel_quad_lanes(tex, u, v, &lambda, wide);
                             } else {
                                 let mut c = [[0.0; LANES]; 4];
                                 self::mip::sample_lambda_lanes(tex, u, v, &lambda, (0, 0), &mut c);
@@ -817,7 +819,7 @@ impl Executable {
                         }
                         _ => {
                             let texels = match tex {
-                                Some(tex) => tex.texel_lanes(&r[a][0], &r[a][1]),
+                                Some(tex) => tex.texel_lanes_in(&r[a][0], &r[a][1], wide),
                                 // GL reads an unbound (incomplete) texture as opaque black.
                                 None => [0xFF00_0000; LANES],
                             };

@@ -16,26 +16,53 @@ use super::lanes::LANES;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::lanes::{quad, set_quad};
 
+/// Every lane's bilinear taps: `[i0, i1, ax, ay]`, the texel indexes of its top and bottom
+/// row pairs and its 8-bit weights along x and y (see [`bilerp`]).
+pub(crate) type Taps = [[u32; LANES]; 4];
+
 /// Per lane: lerp(lerp(t00, t01, ax), lerp(t10, t11, ax), ay) on the four channels of the
 /// texels, with weights ax, ay in [0, 256], as a `0xAARRGGBB` texel. `pair(i)` gives the row
 /// pair `left | right << 32` at texel index i; lane l's top pair is at `i0[l]`, its bottom
 /// pair at `i1[l]` (the gather happens next to its use so the pairs stay in registers).
 /// Larger weights are the caller's bug; they give some 8-bit-per-channel value (no panic).
 #[inline(always)]
-pub(crate) fn bilerp(
-    pair: impl Fn(u32) -> u64,
-    i0: &[u32; LANES],
-    i1: &[u32; LANES],
-    ax: &[u32; LANES],
-    ay: &[u32; LANES],
-) -> [u32; LANES] {
+pub(crate) fn bilerp(pair: impl Fn(u32) -> u64, taps: &Taps, wide: bool) -> [u32; LANES] {
+    if wide {
+        return swar::bilerp(pair, taps);
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        sse2::bilerp(pair, i0, i1, ax, ay)
+        sse2::bilerp(pair, taps)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        portable::bilerp(pair, i0, i1, ax, ay)
+        portable::bilerp(pair, taps)
+    }
+}
+
+/// Per lane: `lerp_lanes(bilerp(pa, ta), bilerp(pb, tb), w)`, the trilinear blend of two mip
+/// levels' bilinear texels, in one pass: the two bilinear results stay in 16-bit fields (they
+/// are at most 255, so packing them to bytes and widening them again changes nothing) and are
+/// packed once.
+#[inline(always)]
+pub(crate) fn trilerp(
+    pa: impl Fn(u32) -> u64,
+    ta: &Taps,
+    pb: impl Fn(u32) -> u64,
+    tb: &Taps,
+    w: &[u32; LANES],
+    wide: bool,
+) -> [u32; LANES] {
+    if wide {
+        return swar::trilerp(pa, ta, pb, tb, w);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        sse2::trilerp(pa, ta, pb, tb, w)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        portable::lerp_lanes(&portable::bilerp(pa, ta), &portable::bilerp(pb, tb), w)
     }
 }
 
@@ -259,13 +286,8 @@ mod portable {
     }
 
     #[inline(always)]
-    pub(super) fn bilerp(
-        pair: impl Fn(u32) -> u64,
-        i0: &[u32; LANES],
-        i1: &[u32; LANES],
-        ax: &[u32; LANES],
-        ay: &[u32; LANES],
-    ) -> [u32; LANES] {
+    pub(super) fn bilerp(pair: impl Fn(u32) -> u64, taps: &super::Taps) -> [u32; LANES] {
+        let [i0, i1, ax, ay] = taps;
         let mut r = [0u32; LANES];
         for l in 0..LANES {
             let (wx, wy) = (ax[l] & 0x1FF, ay[l] & 0x1FF);
@@ -275,6 +297,82 @@ mod portable {
             r[l] = (f as u32 & 0x00FF_00FF) | ((f >> 24) as u32 & 0xFF00_FF00);
         }
         r
+    }
+}
+
+/// The blends as plain lane loops on u32 lanes, two channels per lane in 16-bit fields (the
+/// `lerp_texel` layout), for the AVX2 trampoline (`wide`), where LLVM vectorizes them 8 lanes
+/// per instruction (the explicit SSE2 forms stay 128 bits wide there). Per field,
+/// `a * 256 + (b - a) * w + 128` lies in [0, 65408] for a, b <= 255 and w <= 256, so computing
+/// the two fields' sum modulo 2^32 (with a negative b - a borrowing across the fields) gives
+/// both exactly: one multiply per two channels, the SSE2 form's values.
+mod swar {
+    use super::{Taps, LANES};
+
+    const M: u32 = 0x00FF_00FF;
+
+    /// Per field: `(a * (256 - w) + b * w + 128) >> 8` of the fields of `a` and `b` (each <= 255).
+    #[inline(always)]
+    fn lerp(a: u32, b: u32, w: u32) -> u32 {
+        let r = (a << 8)
+            .wrapping_add(b.wrapping_sub(a).wrapping_mul(w))
+            .wrapping_add(0x0080_0080);
+        (r >> 8) & M
+    }
+
+    /// Every lane's row pairs, gathered (scalar loads) before the lane loops: the left and
+    /// right texels of the top rows, then of the bottom rows (u32 arrays, so that the lane
+    /// loops run 8 lanes per instruction).
+    #[inline(always)]
+    fn gather(pair: &impl Fn(u32) -> u64, taps: &Taps, rows: &mut [[u32; LANES]; 4]) {
+        for l in 0..LANES {
+            let (p, q) = (pair(taps[0][l]), pair(taps[1][l]));
+            rows[0][l] = p as u32;
+            rows[1][l] = (p >> 32) as u32;
+            rows[2][l] = q as u32;
+            rows[3][l] = (q >> 32) as u32;
+        }
+    }
+
+    /// Lane `l`'s bilinear texel from its gathered `rows`, field half `h` (0: the (r, b)
+    /// channels, 8: (a, g)), each field <= 255.
+    #[inline(always)]
+    fn bilerp1(rows: &[[u32; LANES]; 4], taps: &Taps, l: usize, h: u32) -> u32 {
+        let (wx, wy) = (taps[2][l] & 0x1FF, taps[3][l] & 0x1FF);
+        let f = |r: usize| (rows[r][l] >> h) & M;
+        lerp(lerp(f(0), f(1), wx), lerp(f(2), f(3), wx), wy)
+    }
+
+    #[inline(always)]
+    pub(super) fn bilerp(pair: impl Fn(u32) -> u64, taps: &Taps) -> [u32; LANES] {
+        let mut rows = [[0u32; LANES]; 4];
+        gather(&pair, taps, &mut rows);
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            out[l] = bilerp1(&rows, taps, l, 0) | (bilerp1(&rows, taps, l, 8) << 8);
+        }
+        out
+    }
+
+    #[inline(always)]
+    pub(super) fn trilerp(
+        pa: impl Fn(u32) -> u64,
+        ta: &Taps,
+        pb: impl Fn(u32) -> u64,
+        tb: &Taps,
+        w: &[u32; LANES],
+    ) -> [u32; LANES] {
+        let (mut ra, mut rb) = ([[0u32; LANES]; 4], [[0u32; LANES]; 4]);
+        gather(&pa, ta, &mut ra);
+        gather(&pb, tb, &mut rb);
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            let wl = w[l] & 0x1FF;
+            let lo = lerp(bilerp1(&ra, ta, l, 0), bilerp1(&rb, tb, l, 0), wl);
+            let hi = lerp(bilerp1(&ra, ta, l, 8), bilerp1(&rb, tb, l, 8), wl);
+            out[l] = lo | (hi << 8);
+        }
+        out
     }
 }
 
@@ -342,59 +440,75 @@ mod sse2 {
         out
     }
 
+    /// Lanes 4k..4k + 4 of [`super::bilerp`] before the final pack: lanes 0, 1 of the quad
+    /// in the first register, 2, 3 in the second, each channel in a u16 field (<= 255).
     #[inline(always)]
-    pub(super) fn bilerp(
-        pair: impl Fn(u32) -> u64,
-        i0: &[u32; LANES],
-        i1: &[u32; LANES],
-        ax: &[u32; LANES],
-        ay: &[u32; LANES],
-    ) -> [u32; LANES] {
+    fn bilerp4(pair: &impl Fn(u32) -> u64, taps: &super::Taps, k: usize) -> (m128i, m128i) {
         let zero = zeroed_m128i();
-        let wmask = set_splat_i32_m128i(0x1FF);
+        let [i0, i1, ax, ay] = taps;
+        let v = |x: &[u32; LANES]| m128i::from(quad(x, k));
+        // Each weight in the four fields of its texel.
+        let (wx, wy) = (dup(v(ax)), dup(v(ay)));
+        let (wx_lo, wx_hi) = (unpack_low_i32_m128i(wx, wx), unpack_high_i32_m128i(wx, wx));
+        let (wy_lo, wy_hi) = (unpack_low_i32_m128i(wy, wy), unpack_high_i32_m128i(wy, wy));
+        // Two lanes' row pairs [p.lo, p.hi, q.lo, q.hi] reordered to [p.lo, q.lo, p.hi, q.hi]:
+        // the low half widens to the left texels of both lanes, the high half to the right.
+        // (Functions, not closures: LLVM left the closures out of line, a call per row.)
+        #[inline(always)]
+        fn rows(
+            pair: &impl Fn(u32) -> u64,
+            x: &[u32; LANES],
+            i: usize,
+            zero: m128i,
+        ) -> (m128i, m128i) {
+            let p = [pair(x[i % LANES]), pair(x[(i + 1) % LANES])];
+            let q = shuffle_ai_f32_all_m128i::<0b11_01_10_00>(m128i::from(p));
+            (unpack_low_i8_m128i(q, zero), unpack_high_i8_m128i(q, zero))
+        }
+        #[inline(always)]
+        fn row(
+            pair: &impl Fn(u32) -> u64,
+            x: &[u32; LANES],
+            k: usize,
+            w: (m128i, m128i),
+            zero: m128i,
+        ) -> (m128i, m128i) {
+            let (l0, r0) = rows(pair, x, 4 * k, zero);
+            let (l1, r1) = rows(pair, x, 4 * k + 2, zero);
+            (lerp(l0, r0, w.0), lerp(l1, r1, w.1))
+        }
+        let (top_lo, top_hi) = row(pair, i0, k, (wx_lo, wx_hi), zero);
+        let (bot_lo, bot_hi) = row(pair, i1, k, (wx_lo, wx_hi), zero);
+        (lerp(top_lo, bot_lo, wy_lo), lerp(top_hi, bot_hi, wy_hi))
+    }
+
+    #[inline(always)]
+    pub(super) fn bilerp(pair: impl Fn(u32) -> u64, taps: &super::Taps) -> [u32; LANES] {
         let mut out = [0u32; LANES];
         for k in 0..LANES / 4 {
-            let v = |x: &[u32; LANES]| m128i::from(quad(x, k));
-            // Each weight in both u16 halves of its lane, then in the four fields of its texel.
-            let dup = |w: m128i| {
-                let w = bitand_m128i(w, wmask);
-                bitor_m128i(w, shl_imm_u32_m128i::<16>(w))
-            };
-            let (wx, wy) = (dup(v(ax)), dup(v(ay)));
-            let (wx_lo, wx_hi) = (unpack_low_i32_m128i(wx, wx), unpack_high_i32_m128i(wx, wx));
-            let (wy_lo, wy_hi) = (unpack_low_i32_m128i(wy, wy), unpack_high_i32_m128i(wy, wy));
-            // Two lanes' row pairs [p.lo, p.hi, q.lo, q.hi] reordered to [p.lo, q.lo, p.hi, q.hi]:
-            // the low half widens to the left texels of both lanes, the high half to the right.
-            // (Functions, not closures: LLVM left the closures out of line, a call per row.)
-            #[inline(always)]
-            fn rows(
-                pair: &impl Fn(u32) -> u64,
-                x: &[u32; LANES],
-                i: usize,
-                zero: m128i,
-            ) -> (m128i, m128i) {
-                let p = [pair(x[i % LANES]), pair(x[(i + 1) % LANES])];
-                let q = shuffle_ai_f32_all_m128i::<0b11_01_10_00>(m128i::from(p));
-                (unpack_low_i8_m128i(q, zero), unpack_high_i8_m128i(q, zero))
-            }
-            #[inline(always)]
-            fn row(
-                pair: &impl Fn(u32) -> u64,
-                x: &[u32; LANES],
-                k: usize,
-                w: (m128i, m128i),
-                zero: m128i,
-            ) -> (m128i, m128i) {
-                let (l0, r0) = rows(pair, x, 4 * k, zero);
-                let (l1, r1) = rows(pair, x, 4 * k + 2, zero);
-                (lerp(l0, r0, w.0), lerp(l1, r1, w.1))
-            }
-            let (top_lo, top_hi) = row(&pair, i0, k, (wx_lo, wx_hi), zero);
-            let (bot_lo, bot_hi) = row(&pair, i1, k, (wx_lo, wx_hi), zero);
-            let f_lo = lerp(top_lo, bot_lo, wy_lo);
-            let f_hi = lerp(top_hi, bot_hi, wy_hi);
+            let (f_lo, f_hi) = bilerp4(&pair, taps, k);
             // Every field is <= 255, so the saturating pack is exact.
             set_quad(&mut out, k, pack_i16_to_u8_m128i(f_lo, f_hi).into());
+        }
+        out
+    }
+
+    #[inline(always)]
+    pub(super) fn trilerp(
+        pa: impl Fn(u32) -> u64,
+        ta: &super::Taps,
+        pb: impl Fn(u32) -> u64,
+        tb: &super::Taps,
+        w: &[u32; LANES],
+    ) -> [u32; LANES] {
+        let mut out = [0u32; LANES];
+        for k in 0..LANES / 4 {
+            let (a_lo, a_hi) = bilerp4(&pa, ta, k);
+            let (b_lo, b_hi) = bilerp4(&pb, tb, k);
+            let wd = dup(m128i::from(quad(w, k)));
+            let (w_lo, w_hi) = (unpack_low_i32_m128i(wd, wd), unpack_high_i32_m128i(wd, wd));
+            let (lo, hi) = (lerp(a_lo, b_lo, w_lo), lerp(a_hi, b_hi, w_hi));
+            set_quad(&mut out, k, pack_i16_to_u8_m128i(lo, hi).into());
         }
         out
     }
@@ -535,10 +649,10 @@ mod tests {
                             bot[i % LANES]
                         }
                     };
-                    let texels = bilerp(pairs, &i0, &i1, &ax, &ay);
+                    let texels = bilerp(pairs, &[i0, i1, ax, ay], false);
                     let mut got = [[0.0; LANES]; 4];
                     unpack_lanes(&texels, &mut got);
-                    let port = portable::bilerp(pairs, &i0, &i1, &ax, &ay);
+                    let port = portable::bilerp(pairs, &[i0, i1, ax, ay]);
                     let mut want_all = [0u32; LANES];
                     for l in 0..LANES {
                         let mut want = 0;
@@ -603,6 +717,59 @@ mod tests {
                         assert_eq!(port[l], want, "portable lane {l} a {x} b {y} w {}", w[l]);
                     }
                 }
+            }
+        }
+    }
+
+    /// The `wide` blends (two channels per u32 lane) give the bits of the SSE2/portable
+    /// forms: every channel pair (a, b) at the edge weights and random ones, and random
+    /// bilinear and trilinear lanes, each lane with its own texels and weights.
+    #[test]
+    fn wide_blends_match_the_narrow_forms() {
+        let mut s = 0x9E37_79B9u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for x in 0..256u32 {
+            for y in (0..256u32).step_by(3) {
+                let (mut a, mut b, mut w) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+                for l in 0..LANES {
+                    let c = |x: u32, s: u32| (x + s * 59 + l as u32 * 13) & 0xFF;
+                    let texel = |x: u32| c(x, 0) | c(x, 1) << 8 | c(x, 2) << 16 | c(x, 3) << 24;
+                    a[l] = texel(x);
+                    b[l] = texel(y);
+                    w[l] = [0, 1, 128, 255, 256][l % 5].max(next() % 257 * (l >= 5) as u32);
+                }
+                // Both levels with the same taps: the pairs are the two texels of a lane.
+                let pairs =
+                    |i: u32| a[i as usize % LANES] as u64 | (b[i as usize % LANES] as u64) << 32;
+                let lanes: [u32; LANES] = core::array::from_fn(|l| l as u32);
+                let taps = [
+                    lanes,
+                    lanes.map(|l| (l + 7) % LANES as u32),
+                    w,
+                    w.map(|w| 256 - w),
+                ];
+                assert_eq!(bilerp(pairs, &taps, true), bilerp(pairs, &taps, false));
+                let other = |i: u32| pairs(i).rotate_left(8 * (x % 8));
+                let want = lerp_lanes(
+                    &bilerp(pairs, &taps, false),
+                    &bilerp(other, &taps, false),
+                    &w,
+                );
+                assert_eq!(
+                    trilerp(pairs, &taps, other, &taps, &w, true),
+                    want,
+                    "a {x} b {y}"
+                );
+                assert_eq!(
+                    trilerp(pairs, &taps, other, &taps, &w, false),
+                    want,
+                    "a {x} b {y}"
+                );
             }
         }
     }

@@ -194,7 +194,7 @@ impl core::fmt::Display for TextureError {
     }
 }
 
-impl TextureRef<'_> {
+impl<'a> TextureRef<'a> {
     pub fn validate(&self) -> Result<(), TextureError> {
         if self.width == 0
             || self.height == 0
@@ -418,91 +418,122 @@ impl TextureRef<'_> {
     /// weights as the per-lane path.
     #[inline(always)]
     pub(crate) fn texel_lanes(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+        self.texel_lanes_in(u, v, false)
+    }
+
+    /// [`Self::texel_lanes`], with the blends in their `wide` form (the caller runs in the
+    /// AVX2 trampoline, see `texel::bilerp`) or not: the same texels.
+    #[inline(always)]
+    pub(crate) fn texel_lanes_in(&self, u: &Lanes, v: &Lanes, wide: bool) -> [u32; LANES] {
+        let filter = self.sampler.filter;
+        match self
+            .pow2_repeat()
+            .and_then(|p| p.texel_lanes(filter, u, v, wide))
+        {
+            Some(t) => t,
+            None => self.texel_per_lane(u, v),
+        }
+    }
+
+    /// [`Self::sample_texel`] lane by lane.
+    #[inline(always)]
+    fn texel_per_lane(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {
+        let mut out = [0u32; LANES];
+        for l in 0..LANES {
+            out[l] = self.sample_texel(u[l], v[l]);
+        }
+        out
+    }
+
+    /// An 8-bit power-of-two texture repeating both ways, with all its texels: the form the
+    /// branch-free lane paths read.
+    #[inline(always)]
+    pub(crate) fn pow2_repeat(&self) -> Option<Pow2<'a>> {
         let pow2 = self.width.is_power_of_two() && self.height.is_power_of_two();
         let repeat = self.sampler.wrap == Wrap::Repeat && self.sampler.wrap_t() == Wrap::Repeat;
         if !(pow2 && repeat) || self.is_float() {
-            let mut out = [0u32; LANES];
-            for l in 0..LANES {
-                out[l] = self.sample_texel(u[l], v[l]);
-            }
-            return out;
+            return None;
         }
-        let (w, h) = (self.width as f32, self.height as f32);
-        let (mx, my) = (self.width as i32 - 1, self.height as i32 - 1);
-        // Row offset by shift (no 32-bit vector multiply on baseline x86_64).
-        let shift = self.width.trailing_zeros().min(31);
-        let linear = self.sampler.filter == Filter::Linear;
-        let bias = if linear { 0.5 } else { 0.0 };
-        let fx = super::texel::scale_lanes(u, w, bias);
-        let fy = super::texel::scale_lanes(v, h, bias);
-        // NaN fails too.
-        let small = super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX);
-        if !small {
-            let mut out = [0u32; LANES];
-            for l in 0..LANES {
-                out[l] = self.sample_texel(u[l], v[l]);
-            }
-            return out;
-        }
+        let (shift, hshift) = (
+            self.width.trailing_zeros().min(31),
+            self.height.trailing_zeros().min(31),
+        );
         // Exactly width * height texels (a power of two), so a masked index is in range and
         // the compiler drops the per-fetch bounds check.
-        let hshift = self.height.trailing_zeros().min(31);
         let n = 1usize << (shift + hshift).min(62);
-        let Some(t) = self.texels.get(..n) else {
-            let mut out = [0u32; LANES];
-            for l in 0..LANES {
-                out[l] = self.sample_texel(u[l], v[l]);
-            }
-            return out;
-        };
-        let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
-        if linear {
-            let mut i0 = [0u32; LANES];
-            let mut i1 = [0u32; LANES];
-            let mut wx = [0.0f32; LANES];
-            let mut wy = [0.0f32; LANES];
-            // Some lane's right texel wraps to the start of its row (always when width is 1).
-            let mut edge = false;
-            for l in 0..LANES {
-                let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
-                // In [0.5, 256]: the clamp of `sample` (its truncation is below).
-                wx[l] = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
-                wy[l] = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
-                let x0 = x & mx;
-                edge |= x0 == mx;
-                i0[l] = (((y & my) << shift) + x0) as u32;
-                i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
-            }
-            let (ax, ay) = (
-                super::texel::weight_floor(&wx),
-                super::texel::weight_floor(&wy),
-            );
-            // Each lane's left and right texel of a row, as `left | right << 32`.
-            if !edge {
-                // Right = left + 1 in memory: one bounds check and one 64-bit load. x0 < mx
-                // keeps i below n - 1, so i + 2 <= n does not overflow.
-                let pair = |i: u32| {
-                    let i = i as usize;
-                    match t.get(i..i + 2) {
-                        Some(&[a, b]) => a as u64 | (b as u64) << 32,
-                        _ => 0,
-                    }
-                };
-                return super::texel::bilerp(pair, &i0, &i1, &ax, &ay);
+        Some(Pow2 {
+            t: self.texels.get(..n)?,
+            width: self.width,
+            height: self.height,
+            mx: self.width - 1,
+            my: self.height - 1,
+            shift,
+        })
+    }
+
+    #[inline(always)]
+    fn raw(&self, x: usize, y: usize) -> u32 {
+        self.texels
+            .get(y * self.width as usize + x)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// An 8-bit power-of-two repeating texture level as the lane paths read it
+/// ([`TextureRef::pow2_repeat`]): exactly `width * height` texels.
+#[derive(Clone, Copy)]
+pub(crate) struct Pow2<'a> {
+    t: &'a [u32],
+    width: u32,
+    height: u32,
+    /// width - 1, height - 1: the wrap masks.
+    mx: u32,
+    my: u32,
+    /// log2(width): the row offset by shift (no 32-bit vector multiply on baseline x86_64).
+    shift: u32,
+}
+
+/// Every lane's bilinear taps on a [`Pow2`] level: texel indexes and 8-bit weights
+/// (`texel::Taps`), and whether some lane's right texel wraps to the start of its row.
+pub(crate) struct Bilinear<'a> {
+    t: &'a [u32],
+    mx: u32,
+    pub(crate) taps: super::texel::Taps,
+    pub(crate) edge: bool,
+}
+
+impl<'a> Pow2<'a> {
+    /// [`TextureRef::texel_lanes`] of this level under `filter`; None when some coordinate
+    /// is not small (or NaN), where the caller samples lane by lane.
+    #[inline(always)]
+    pub(crate) fn texel_lanes(
+        &self,
+        filter: Filter,
+        u: &Lanes,
+        v: &Lanes,
+        wide: bool,
+    ) -> Option<[u32; LANES]> {
+        if filter == Filter::Linear {
+            let b = self.bilinear(u, v)?;
+            return Some(if b.edge {
+                super::texel::bilerp(b.pair_wrapped(), &b.taps, wide)
+            } else if wide {
+                super::texel::bilerp(b.pair_masked(), &b.taps, true)
             } else {
-                // Row start of i, plus the next column wrapped.
-                let right = |i: u32| (i & !(mx as u32)) | (i.wrapping_add(1) & mx as u32);
-                return super::texel::bilerp(
-                    // Inline: LLVM had left it out of line, a call per row.
-                    #[inline(always)]
-                    |i: u32| at(i as i32) as u64 | (at(right(i) as i32) as u64) << 32,
-                    &i0,
-                    &i1,
-                    &ax,
-                    &ay,
-                );
-            }
+                super::texel::bilerp(b.pair_next(), &b.taps, false)
+            });
         }
+        let (w, h) = (self.width as f32, self.height as f32);
+        let fx = super::texel::scale_lanes(u, w, 0.0);
+        let fy = super::texel::scale_lanes(v, h, 0.0);
+        // NaN fails too.
+        if !super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX) {
+            return None;
+        }
+        let (mx, my, shift) = (self.mx as i32, self.my as i32, self.shift);
+        let (t, n) = (self.t, self.t.len());
+        let at = |i: i32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
         // Nearest: each lane's texel.
         let mut texel = [0u32; LANES];
         let mut idx = [0i32; LANES];
@@ -512,15 +543,91 @@ impl TextureRef<'_> {
         for l in 0..LANES {
             texel[l] = at(idx[l]);
         }
-        texel
+        Some(texel)
     }
 
+    /// The bilinear taps of every lane at (u, v), the texels and weights of
+    /// [`TextureRef::sample_texel`]; None when some coordinate is not small (or NaN), where
+    /// the caller samples lane by lane.
     #[inline(always)]
-    fn raw(&self, x: usize, y: usize) -> u32 {
-        self.texels
-            .get(y * self.width as usize + x)
-            .copied()
-            .unwrap_or(0)
+    pub(crate) fn bilinear(&self, u: &Lanes, v: &Lanes) -> Option<Bilinear<'a>> {
+        let (w, h) = (self.width as f32, self.height as f32);
+        let (mx, my, shift) = (self.mx as i32, self.my as i32, self.shift);
+        let fx = super::texel::scale_lanes(u, w, 0.5);
+        let fy = super::texel::scale_lanes(v, h, 0.5);
+        // NaN fails too.
+        if !super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX) {
+            return None;
+        }
+        let mut i0 = [0u32; LANES];
+        let mut i1 = [0u32; LANES];
+        let mut wx = [0.0f32; LANES];
+        let mut wy = [0.0f32; LANES];
+        // Some lane's right texel wraps to the start of its row (always when width is 1).
+        let mut edge = false;
+        for l in 0..LANES {
+            let (x, y) = (floor_small(fx[l]), floor_small(fy[l]));
+            // In [0.5, 256]: the clamp of `sample` (its truncation is below).
+            wx[l] = ((fx[l] - x as f32) * 256.0 + 0.5).min(256.0);
+            wy[l] = ((fy[l] - y as f32) * 256.0 + 0.5).min(256.0);
+            let x0 = x & mx;
+            edge |= x0 == mx;
+            i0[l] = (((y & my) << shift) + x0) as u32;
+            i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
+        }
+        let (ax, ay) = (
+            super::texel::weight_floor(&wx),
+            super::texel::weight_floor(&wy),
+        );
+        Some(Bilinear {
+            t: self.t,
+            mx: self.mx,
+            taps: [i0, i1, ax, ay],
+            edge,
+        })
+    }
+}
+
+impl Bilinear<'_> {
+    /// A row's left and right texel at index i as `left | right << 32`, when no lane is on
+    /// the edge: right = left + 1 in memory, one bounds check and one 64-bit load (x0 < mx
+    /// keeps i below n - 1, so i + 2 <= n does not overflow).
+    #[inline(always)]
+    pub(crate) fn pair_next(&self) -> impl Fn(u32) -> u64 + '_ {
+        let t = self.t;
+        #[inline(always)]
+        move |i: u32| {
+            let i = i as usize;
+            match t.get(i..i + 2) {
+                Some(&[a, b]) => a as u64 | (b as u64) << 32,
+                _ => 0,
+            }
+        }
+    }
+
+    /// [`Self::pair_next`] as two masked loads, without a bounds check or a branch (the masks
+    /// change no index of a lane off the edge): the form the wide blends gather through.
+    #[inline(always)]
+    pub(crate) fn pair_masked(&self) -> impl Fn(u32) -> u64 + '_ {
+        let t = self.t;
+        let n = t.len();
+        let at = move |i: usize| t.get(i & (n - 1)).copied().unwrap_or(0);
+        #[inline(always)]
+        move |i: u32| at(i as usize) as u64 | (at(i as usize + 1) as u64) << 32
+    }
+
+    /// [`Self::pair_next`] for any lane: the right texel is the row start of i plus the next
+    /// column wrapped.
+    #[inline(always)]
+    pub(crate) fn pair_wrapped(&self) -> impl Fn(u32) -> u64 + '_ {
+        let (t, mx) = (self.t, self.mx);
+        let n = t.len();
+        let at = move |i: u32| t.get(i as usize & (n - 1)).copied().unwrap_or(0);
+        #[inline(always)]
+        move |i: u32| {
+            let right = (i & !mx) | (i.wrapping_add(1) & mx);
+            at(i) as u64 | (at(right) as u64) << 32
+        }
     }
 }
 
