@@ -133,3 +133,57 @@ fn compiled_runner_draws_every_picture_the_interpreter_draws() {
         "no module compiled: the test compared the interpreter with itself"
     );
 }
+
+/// The bench scenes draw the same pixels on every instruction set this machine can run
+/// (`Scratch::set_isa`): the interpreter's base (SSE2) forms against the AVX2 trampoline's wide
+/// ones (the trilinear floor's 8-lane blends among them; `shader`'s `simd_paths` test loads no
+/// mip levels), and the compiled runner on the AVX2 path against both.
+#[test]
+fn bench_scenes_draw_alike_on_every_instruction_set() {
+    use shader::back::exec::simd::{Isa, Simd};
+    use shader::back::raster::Scratch;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let opts = CompileOptions::default();
+    for (s, v, f) in BENCH {
+        let (soft, _) = render_cmd::load(&root.join(v), &root.join(f), &root.join(s), &opts)
+            .unwrap_or_else(|e| panic!("{}: {}", s, e.message));
+        let n = soft.width as usize * soft.height as usize;
+        let frame = |isa: Isa, jit: bool| {
+            let mut scratch = Box::new(if jit {
+                render_cmd::jit_scratch()
+            } else {
+                Scratch::new()
+            });
+            assert!(scratch.set_isa(isa), "{:?} cannot be set", isa);
+            let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+            soft.draw(&mut scratch, &mut color, &mut depth)
+                .unwrap_or_else(|e| panic!("{}: {}", s, e.message));
+            (
+                color,
+                depth.iter().map(|d| d.to_bits()).collect::<Vec<u32>>(),
+            )
+        };
+        let base = frame(Isa::Base, false);
+        let mut runs = Vec::new();
+        if Simd::with(Isa::Avx2).is_some() {
+            runs.push((Isa::Avx2, false));
+            runs.push((Isa::Avx2, true));
+        }
+        for (isa, jit) in runs {
+            let got = frame(isa, jit);
+            let differ = got.0.iter().zip(&base.0).filter(|(a, b)| a != b).count();
+            assert_eq!(
+                differ, 0,
+                "{} on {:?} (compiled: {}): pixels differ",
+                s, isa, jit
+            );
+            assert!(
+                got.1 == base.1,
+                "{} on {:?} (compiled: {}): depth differs",
+                s,
+                isa,
+                jit
+            );
+        }
+    }
+}
