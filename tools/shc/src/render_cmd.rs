@@ -545,8 +545,13 @@ impl SoftScene {
             color,
             depth,
         };
-        target.clear_parallel(workers, self.clear, 1.0);
-        colorf.iter_mut().for_each(|p| *p = self.clear_f);
+        // Cleared by the first draw's bands (each job its own rows, see
+        // `raster::draw_parallel_cleared`).
+        let clear = raster::Clear {
+            color: self.clear,
+            colorf: self.clear_f,
+            depth: 1.0,
+        };
         // `"mipmaps": true` on a pass texture: the box chain of the pass's colour, per texture.
         let pass_mips: Vec<Vec<Vec<u32>>> = self
             .textures
@@ -728,21 +733,39 @@ impl SoftScene {
                 .iter()
                 .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
                 .collect();
-            let s = raster::draw_parallel_float(
-                workers,
-                scratches,
-                &self.program,
-                &input,
-                &constants,
-                instance,
-                self.indices.as_deref(),
-                &units,
-                &self.state,
-                &self.pipe,
-                &mut target,
-                colorf,
-            )
-            .map_err(|e| failure(1, format!("render: {}", e)))?;
+            let drawn = if instance == 0 {
+                raster::draw_parallel_cleared(
+                    workers,
+                    scratches,
+                    &self.program,
+                    &input,
+                    &constants,
+                    instance,
+                    self.indices.as_deref(),
+                    &units,
+                    &self.state,
+                    &self.pipe,
+                    &mut target,
+                    colorf,
+                    &clear,
+                )
+            } else {
+                raster::draw_parallel_float(
+                    workers,
+                    scratches,
+                    &self.program,
+                    &input,
+                    &constants,
+                    instance,
+                    self.indices.as_deref(),
+                    &units,
+                    &self.state,
+                    &self.pipe,
+                    &mut target,
+                    colorf,
+                )
+            };
+            let s = drawn.map_err(|e| failure(1, format!("render: {}", e)))?;
             total.triangles = total.triangles.saturating_add(s.triangles);
             total.culled = total.culled.saturating_add(s.culled);
             total.rejected = total.rejected.saturating_add(s.rejected);
