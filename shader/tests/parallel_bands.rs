@@ -308,7 +308,7 @@ fn cleared_draw_equals_clear_then_draw() {
                         depth,
                     },
                     &mut [],
-                    &clear,
+                    Some(&clear),
                 )
             };
             let stats = draw(&prep.state, &mut color, &mut depth).expect("draw");

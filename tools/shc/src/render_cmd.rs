@@ -733,39 +733,22 @@ impl SoftScene {
                 .iter()
                 .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
                 .collect();
-            let drawn = if instance == 0 {
-                raster::draw_parallel_cleared(
-                    workers,
-                    scratches,
-                    &self.program,
-                    &input,
-                    &constants,
-                    instance,
-                    self.indices.as_deref(),
-                    &units,
-                    &self.state,
-                    &self.pipe,
-                    &mut target,
-                    colorf,
-                    &clear,
-                )
-            } else {
-                raster::draw_parallel_float(
-                    workers,
-                    scratches,
-                    &self.program,
-                    &input,
-                    &constants,
-                    instance,
-                    self.indices.as_deref(),
-                    &units,
-                    &self.state,
-                    &self.pipe,
-                    &mut target,
-                    colorf,
-                )
-            };
-            let s = drawn.map_err(|e| failure(1, format!("render: {}", e)))?;
+            let s = raster::draw_parallel_cleared(
+                workers,
+                scratches,
+                &self.program,
+                &input,
+                &constants,
+                instance,
+                self.indices.as_deref(),
+                &units,
+                &self.state,
+                &self.pipe,
+                &mut target,
+                colorf,
+                (instance == 0).then_some(&clear),
+            )
+            .map_err(|e| failure(1, format!("render: {}", e)))?;
             total.triangles = total.triangles.saturating_add(s.triangles);
             total.culled = total.culled.saturating_add(s.culled);
             total.rejected = total.rejected.saturating_add(s.rejected);

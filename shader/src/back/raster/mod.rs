@@ -628,9 +628,9 @@ pub fn draw_parallel_float(
     )
 }
 
-/// [`draw_parallel_float`] into a target cleared first (`colorf` when not empty, else
-/// `target.color`, and `target.depth` to `clear`'s values), as [`Target::clear`] and then the
-/// draw would, but with each band cleared by the job drawing it: a frame's clear is then
+/// [`draw_parallel_float`] into a target cleared first when `clear` is given (`colorf` when not
+/// empty, else `target.color`, and `target.depth` to its values), as [`Target::clear`] and then
+/// the draw would, but with each band cleared by the job drawing it: a frame's clear is then
 /// neither a serial part nor a run of its own over the workers. Nothing is drawn on an error;
 /// the target is still cleared.
 #[allow(clippy::too_many_arguments)]
@@ -647,24 +647,16 @@ pub fn draw_parallel_cleared(
     pipe: &Pipeline,
     target: &mut Target,
     colorf: &mut [[f32; 4]],
-    clear: &Clear,
+    clear: Option<&Clear>,
 ) -> Result<DrawStats, DrawError> {
     let drawn = draw_float(
-        workers,
-        scratches,
-        prog,
-        input,
-        constants,
-        instance,
-        indices,
-        textures,
-        state,
-        pipe,
-        target,
-        colorf,
-        Some(clear),
+        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+        target, colorf, clear,
     );
-    // The bands cover the first width * height entries (all of them after an error).
+    let Some(clear) = clear else {
+        return drawn;
+    };
+    // The bands cover the first width * height entries (none of them after an error).
     let done = match drawn {
         Ok(_) => target.width as usize * target.height as usize,
         Err(_) => 0,
@@ -682,7 +674,7 @@ pub fn draw_parallel_cleared(
     drawn
 }
 
-/// [`draw_parallel_float`], clearing each band first with `clear`.
+/// [`draw_parallel_cleared`] without the clear of what the bands do not cover.
 #[allow(clippy::too_many_arguments)]
 fn draw_float(
     workers: &dyn Workers,
