@@ -622,7 +622,7 @@ pub fn draw_parallel_float(
     target: &mut Target,
     colorf: &mut [[f32; 4]],
 ) -> Result<DrawStats, DrawError> {
-    draw_float(
+    draw_parallel_cleared(
         workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
         target, colorf, None,
     )
@@ -649,10 +649,12 @@ pub fn draw_parallel_cleared(
     colorf: &mut [[f32; 4]],
     clear: Option<&Clear>,
 ) -> Result<DrawStats, DrawError> {
-    let drawn = draw_float(
-        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-        target, colorf, clear,
-    );
+    let drawn = check_float_target(target, colorf).and_then(|()| {
+        draw_parallel_checked(
+            workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+            target, colorf, clear,
+        )
+    });
     let Some(clear) = clear else {
         return drawn;
     };
@@ -674,29 +676,11 @@ pub fn draw_parallel_cleared(
     drawn
 }
 
-/// [`draw_parallel_cleared`] without the clear of what the bands do not cover.
-#[allow(clippy::too_many_arguments)]
-fn draw_float(
-    workers: &dyn Workers,
-    scratches: &mut [Scratch],
-    prog: &Program,
-    input: &VertexInput,
-    constants: &[(u8, [f32; 4])],
-    instance: u32,
-    indices: Option<&[u16]>,
-    textures: &[Option<TextureRef>],
-    state: &RasterState,
-    pipe: &Pipeline,
-    target: &mut Target,
-    colorf: &mut [[f32; 4]],
-    clear: Option<&Clear>,
-) -> Result<DrawStats, DrawError> {
+/// The target of [`draw_parallel_float`]: `colorf` (when not empty) and `target.depth` hold
+/// `width * height` entries, else as [`draw_parallel`] checks it.
+fn check_float_target(target: &Target, colorf: &[[f32; 4]]) -> Result<(), DrawError> {
     if colorf.is_empty() {
-        check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT)?;
-        return draw_parallel_checked(
-            workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-            target, colorf, clear,
-        );
+        return check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT);
     }
     let (w, h) = (target.width, target.height);
     if w == 0 || h == 0 || w > TARGET_MAX_WIDTH || h > TARGET_MAX_HEIGHT {
@@ -715,10 +699,7 @@ fn draw_float(
             needed,
         });
     }
-    draw_parallel_checked(
-        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-        target, colorf, clear,
-    )
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
