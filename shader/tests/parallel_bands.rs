@@ -31,18 +31,30 @@ fn fnv(color: &[u32]) -> u64 {
     })
 }
 
+/// The scene drawn twice through the same scratches (the second draw cuts its bands where the
+/// first one's triangles started their block rows: `Scratch`'s hint), both alike.
 fn frame(p: &scene_render::Prepared, threads: usize) -> (Vec<u32>, Vec<u32>, DrawStats) {
     let n = (p.scene.width * p.scene.height) as usize;
-    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
-    let stats = scene_render::render_parallel(
-        p,
-        &TestThreads(threads),
-        &mut scratches,
-        &mut color,
-        &mut depth,
+    let mut draw = || {
+        let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+        let stats = scene_render::render_parallel(
+            p,
+            &TestThreads(threads),
+            &mut scratches,
+            &mut color,
+            &mut depth,
+        );
+        (color, depth.iter().map(|d| d.to_bits()).collect::<Vec<u32>>(), stats)
+    };
+    let first = draw();
+    let second = draw();
+    assert!(
+        first == second,
+        "{} threads: the second draw through the same scratches differs",
+        threads
     );
-    (color, depth.iter().map(|d| d.to_bits()).collect(), stats)
+    second
 }
 
 fn same_for_every_thread_count(vs: &str, fs: &str, sc: &str) -> u64 {
@@ -237,6 +249,83 @@ fn parallel_clear_fills_like_the_serial_one() {
                 assert!(c1 == c2, "{}x{} on {} threads: colour", w, h, threads);
                 assert!(d1 == d2, "{}x{} on {} threads: depth", w, h, threads);
             }
+        }
+    }
+}
+
+#[test]
+fn cleared_draw_equals_clear_then_draw() {
+    use shader::back::raster::{draw_parallel_cleared, Clear, Pipeline, Target, VertexInput};
+    let p = |x: &str| format!("{}/{}", ROOT, x);
+    for (vs, fs, sc) in [
+        (
+            "tools/shc/tests/diff/lit_cube.vert",
+            "tools/shc/tests/diff/lit_cube.frag",
+            "tools/shc/benches/scenes/cube.json",
+        ),
+        (
+            "tools/shc/tests/diff/fullscreen.vert",
+            "tools/shc/tests/diff/functions.frag",
+            "tools/shc/benches/scenes/fullscreen.json",
+        ),
+    ] {
+        let prep = scene_render::prepare(&p(vs), &p(fs), &p(sc));
+        let base = frame(&prep, 1);
+        let n = (prep.scene.width * prep.scene.height) as usize;
+        let input = VertexInput {
+            data: &prep.data,
+            stride: prep.stride,
+            attribs: &prep.attribs,
+            count: prep.scene.vertex_count as u32,
+        };
+        let clear = Clear {
+            color: prep.scene.clear_argb(),
+            colorf: [0.0; 4],
+            depth: 1.0,
+        };
+        for threads in [1, 2, 3] {
+            let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new()).collect();
+            // Dirty buffers, each 5 entries longer than the target (filled to their end).
+            let (mut color, mut depth) = (vec![0x1234_5678u32; n + 5], vec![0.25f32; n + 5]);
+            let mut draw = |state: &shader::back::raster::RasterState,
+                            color: &mut [u32],
+                            depth: &mut [f32]| {
+                draw_parallel_cleared(
+                    &TestThreads(threads),
+                    &mut scratches,
+                    &prep.program,
+                    &input,
+                    &[],
+                    0,
+                    prep.scene.indices.as_deref(),
+                    &[None, None, None, None],
+                    state,
+                    &Pipeline::DEFAULT,
+                    &mut Target {
+                        width: prep.scene.width,
+                        height: prep.scene.height,
+                        color,
+                        depth,
+                    },
+                    &mut [],
+                    Some(&clear),
+                )
+            };
+            let stats = draw(&prep.state, &mut color, &mut depth).expect("draw");
+            let bits: Vec<u32> = depth[..n].iter().map(|d| d.to_bits()).collect();
+            assert!(color[..n] == base.0[..], "{} on {} threads: colour", sc, threads);
+            assert!(bits == base.1, "{} on {} threads: depth", sc, threads);
+            assert_eq!(stats, base.2, "{} on {} threads: statistics", sc, threads);
+            assert!(color[n..].iter().all(|&c| c == clear.color), "{}: colour tail", sc);
+            assert!(depth[n..].iter().all(|&d| d == 1.0), "{}: depth tail", sc);
+            // A draw that fails (a viewport of no width) still clears the whole target.
+            let mut bad = prep.state;
+            bad.viewport[2] = 0;
+            color.fill(7);
+            depth.fill(0.5);
+            assert!(draw(&bad, &mut color, &mut depth).is_err());
+            assert!(color.iter().all(|&c| c == clear.color), "{}: cleared on error", sc);
+            assert!(depth.iter().all(|&d| d == 1.0), "{}: depth cleared on error", sc);
         }
     }
 }

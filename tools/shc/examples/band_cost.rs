@@ -4,13 +4,19 @@
 //! `band_cost SCENE K FRAMES pool` draws on a `render_cmd::Pool` of K instead and prints the
 //! process's CPU time per frame (all threads, from /proc/self/stat) beside the wall time: on a
 //! loaded machine the CPU time shows what splitting costs, whatever the scheduler does.
+//! `band_cost SCENE K FRAMES probe` alternates one-thread frames with frames on a pool of K
+//! (both through the compiled form) and times each `Workers::run` of the latter: when each job
+//! started and ended after the call, and when the call returned. Medians over the frames: the
+//! hand-off (a job's start), each job's length and the join (the return after the last end).
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
 
-use shader::back::raster::{Scratch, Workers};
+use shader::back::raster::{Scratch, Serial, Workers};
 
 struct InOrder(usize);
 
@@ -22,6 +28,51 @@ impl Workers for InOrder {
         for job in jobs.iter_mut() {
             job();
         }
+    }
+}
+
+/// Per run: start/end of each job and the return, in seconds after the call.
+struct Timed<'a> {
+    pool: &'a render_cmd::Pool,
+    log: Mutex<Vec<Vec<f64>>>,
+}
+
+impl Workers for Timed<'_> {
+    fn count(&self) -> usize {
+        self.pool.count()
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let t0 = Instant::now();
+        let marks: Vec<Mutex<(f64, f64)>> = jobs.iter().map(|_| Mutex::new((0.0, 0.0))).collect();
+        let mut wrapped: Vec<Box<dyn FnMut() + Send + '_>> = jobs
+            .iter_mut()
+            .zip(marks.iter())
+            .map(|(j, m)| {
+                Box::new(move || {
+                    let s = t0.elapsed().as_secs_f64();
+                    j();
+                    let e = t0.elapsed().as_secs_f64();
+                    if let Ok(mut m) = m.lock() {
+                        *m = (s, e);
+                    }
+                }) as Box<dyn FnMut() + Send + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
+            wrapped.iter_mut().map(|j| &mut **j as _).collect();
+        self.pool.run(&mut refs);
+        let back = t0.elapsed().as_secs_f64();
+        drop(refs);
+        drop(wrapped);
+        let mut row: Vec<f64> = marks
+            .iter()
+            .flat_map(|m| {
+                let (s, e) = *m.lock().unwrap();
+                [s, e]
+            })
+            .collect();
+        row.push(back);
+        self.log.lock().unwrap().push(row);
     }
 }
 
@@ -69,6 +120,10 @@ fn run() {
         .unwrap_or_else(|f| panic!("{}", f.message));
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    if args.get(4).map(String::as_str) == Some("probe") {
+        probe(&soft, k, frames, &mut color, &mut depth);
+        return;
+    }
     let mut scratches: Vec<Scratch> = (0..k).map(|_| Scratch::new()).collect();
     let pool = render_cmd::Pool::new(k);
     let workers: &dyn Workers = if args.get(4).map(String::as_str) == Some("pool") {
@@ -102,4 +157,71 @@ fn cpu_seconds() -> f64 {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let field = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
     (field(11) + field(12)) / 100.0
+}
+
+/// `frames` one-thread frames alternated with frames on a pool of `k`, the latter's runs timed.
+fn probe(
+    soft: &render_cmd::SoftScene,
+    k: usize,
+    frames: usize,
+    color: &mut [u32],
+    depth: &mut [f32],
+) {
+    let mut scratches: Vec<Scratch> = (0..k).map(|_| render_cmd::jit_scratch()).collect();
+    let pool = render_cmd::Pool::new(k);
+    let timed = Timed {
+        pool: &pool,
+        log: Mutex::new(Vec::new()),
+    };
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    for _ in 0..frames {
+        let s = Instant::now();
+        soft.draw_parallel(&Serial, &mut scratches[..1], color, depth)
+            .unwrap();
+        one.push(s.elapsed().as_secs_f64());
+        let s = Instant::now();
+        soft.draw_parallel(&timed, &mut scratches, color, depth)
+            .unwrap();
+        two.push(s.elapsed().as_secs_f64());
+    }
+    let log = timed.log.into_inner().unwrap();
+    let runs = log.len() / frames.max(1);
+    let us = |x: f64| x * 1e6;
+    println!(
+        "frame median: 1 thread {:.1} us, {} threads {:.1} us ({:.2}x); runs per frame {}",
+        us(median(one.clone())),
+        k,
+        us(median(two.clone())),
+        median(one) / median(two),
+        runs
+    );
+    for r in 0..runs {
+        let rows: Vec<&Vec<f64>> = log.iter().skip(r).step_by(runs).collect();
+        let col = |i: usize| median(rows.iter().map(|x| x[i]).collect());
+        let jobs = (rows[0].len() - 1) / 2;
+        let mut line = format!("run {}:", r);
+        for j in 0..jobs {
+            line += &format!(
+                " job{} start {:.1} len {:.1};",
+                j,
+                us(col(2 * j)),
+                us(median(rows.iter().map(|x| x[2 * j + 1] - x[2 * j]).collect()))
+            );
+        }
+        let join = median(
+            rows.iter()
+                .map(|x| {
+                    let last = (0..jobs).map(|j| x[2 * j + 1]).fold(0.0, f64::max);
+                    x[2 * jobs] - last
+                })
+                .collect(),
+        );
+        line += &format!(" return {:.1}, join wait {:.1}", us(col(2 * jobs)), us(join));
+        println!("{}", line);
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }

@@ -1,5 +1,5 @@
-//! Profiling driver (not a test): renders one bench scene N times on one thread, for
-//! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames]`
+//! Profiling driver (not a test): renders one bench scene N times, for
+//! `valgrind --tool=callgrind target/release/examples/prof_render [scene] [frames] [threads]`
 //! (scene: cube, fullscreen, quad, fractal (the p2 64-step fractal), floor (the mipmapped
 //! trilinear floor) or lights (profile 2's 4 point lights mesh)). Instruction counts per frame
 //! are exact and repeatable.
@@ -26,6 +26,7 @@ fn run() {
     let mut args = std::env::args().skip(1);
     let scene = args.next().unwrap_or_else(|| "cube".into());
     let frames: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let threads: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     let (scene, vert, frag) = match scene.as_str() {
         "fullscreen" => (
             "benches/scenes/fullscreen.json",
@@ -63,14 +64,15 @@ fn run() {
         .unwrap_or_else(|f| panic!("{}", f.message));
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratch = Box::new(render_cmd::jit_scratch());
+    let mut scratches: Vec<_> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
+    let pool = render_cmd::Pool::new(threads);
     let mut hash = 0u64;
     // The fastest frame: a rough figure on a loaded machine (the bench gives the real ones).
     let mut best = f64::INFINITY;
     let start = std::time::Instant::now();
     for _ in 0..frames {
         let t0 = std::time::Instant::now();
-        soft.draw(&mut scratch, &mut color, &mut depth)
+        soft.draw_parallel(&pool, &mut scratches, &mut color, &mut depth)
             .unwrap_or_else(|f| panic!("{}", f.message));
         best = best.min(t0.elapsed().as_secs_f64());
     }

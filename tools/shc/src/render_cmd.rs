@@ -545,8 +545,13 @@ impl SoftScene {
             color,
             depth,
         };
-        target.clear_parallel(workers, self.clear, 1.0);
-        colorf.iter_mut().for_each(|p| *p = self.clear_f);
+        // Cleared by the first draw's bands (each job its own rows, see
+        // `raster::draw_parallel_cleared`).
+        let clear = raster::Clear {
+            color: self.clear,
+            colorf: self.clear_f,
+            depth: 1.0,
+        };
         // `"mipmaps": true` on a pass texture: the box chain of the pass's colour, per texture.
         let pass_mips: Vec<Vec<Vec<u32>>> = self
             .textures
@@ -728,7 +733,7 @@ impl SoftScene {
                 .iter()
                 .filter_map(|a| Some((a.location as u8, a.instance_value(instance)?)))
                 .collect();
-            let s = raster::draw_parallel_float(
+            let s = raster::draw_parallel_cleared(
                 workers,
                 scratches,
                 &self.program,
@@ -741,6 +746,7 @@ impl SoftScene {
                 &self.pipe,
                 &mut target,
                 colorf,
+                (instance == 0).then_some(&clear),
             )
             .map_err(|e| failure(1, format!("render: {}", e)))?;
             total.triangles = total.triangles.saturating_add(s.triangles);

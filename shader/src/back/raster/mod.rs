@@ -70,6 +70,9 @@ const GROUPS_PER_WORKER: usize = 1;
 const BANDS_PER_GROUP: usize = 8;
 /// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
+/// Bands per worker of a draw whose passes are cheap (its corners fit one vertex dispatch),
+/// taken in shrinking shares (see [`draw_parallel`]).
+const SINGLE_BANDS_PER_WORKER: usize = 16;
 /// Triangles whose vertices are shaded together (see the module doc).
 pub const CHUNK_TRIANGLES: usize = 16;
 const CACHE: usize = CHUNK_TRIANGLES * 3;
@@ -196,6 +199,18 @@ impl RasterState {
             cull_back: false,
         }
     }
+}
+
+/// A clear folded into a draw ([`draw_parallel_cleared`]): each band fills its own rows just
+/// before drawing them, inside the draw's jobs (no separate run over the workers, no serial
+/// part).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clear {
+    /// 0xAARRGGBB of a colour target.
+    pub color: u32,
+    /// Of a float colour target (`colorf`).
+    pub colorf: [f32; 4],
+    pub depth: f32,
 }
 
 /// Counters of one draw.
@@ -333,6 +348,10 @@ pub struct Scratch {
     cache_index: [u32; CACHE],
     /// The host's compiled form of the draw's executables (see [`Scratch::set_jit`]).
     jit: Option<&'static dyn Jit>,
+    /// Where the triangles of the last draw through this scratch started their block rows,
+    /// weighted by their bounding box in pixels: odd rows add, even rows subtract. A hint for
+    /// where the next many-worker draw cuts its bands (no pixel depends on it).
+    odd_rows: i64,
 }
 
 impl Default for Scratch {
@@ -351,6 +370,7 @@ impl Scratch {
             cache: [CLIP_ZERO; CACHE],
             cache_index: [0; CACHE],
             jit: None,
+            odd_rows: 0,
         }
     }
 
@@ -460,6 +480,7 @@ pub fn draw_with(
         &Pipeline::DEFAULT,
         target,
         &mut [],
+        None,
     )
 }
 
@@ -502,6 +523,7 @@ pub fn draw_pipeline(
         pipe,
         target,
         &mut [],
+        None,
     )
 }
 
@@ -539,10 +561,13 @@ pub fn draw_pipeline_instance(
 }
 
 /// [`draw_pipeline_instance`] split over `workers` (see [`parallel`]): with `n = min(workers.
-/// count(), scratches.len())` above 1 the target is cut into up to `4 n` horizontal bands (of
+/// count(), scratches.len())` above 1 the target is cut into up to `8 n` horizontal bands (of
 /// at least 16 rows) dealt in `n` groups of interleaved bands, and each of `n` jobs, with its
 /// own scratch, draws the next undrawn group until none is left (shading the vertices and
-/// setting up each triangle once per group). The picture is bit-identical to a one-band draw;
+/// setting up each triangle once per group). A draw of a few triangles (its corners fit one
+/// vertex dispatch) is cut into up to `16 n` bands instead, queued spread over the target, and
+/// each job takes a shrinking share of what is left (half its even share, at most 8 bands,
+/// down to one). The picture is bit-identical to a one-band draw;
 /// so are the statistics (per-triangle counts once, per-pixel ones summed). With no scratch,
 /// nothing is drawn.
 #[allow(clippy::too_many_arguments)]
@@ -573,6 +598,7 @@ pub fn draw_parallel(
         pipe,
         target,
         &mut [],
+        None,
     )
 }
 
@@ -596,11 +622,65 @@ pub fn draw_parallel_float(
     target: &mut Target,
     colorf: &mut [[f32; 4]],
 ) -> Result<DrawStats, DrawError> {
-    if colorf.is_empty() {
-        return draw_parallel(
+    draw_parallel_cleared(
+        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
+        target, colorf, None,
+    )
+}
+
+/// [`draw_parallel_float`] into a target cleared first when `clear` is given (`colorf` when not
+/// empty, else `target.color`, and `target.depth` to its values), as [`Target::clear`] and then
+/// the draw would, but with each band cleared by the job drawing it: a frame's clear is then
+/// neither a serial part nor a run of its own over the workers. Nothing is drawn on an error;
+/// the target is still cleared.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_parallel_cleared(
+    workers: &dyn Workers,
+    scratches: &mut [Scratch],
+    prog: &Program,
+    input: &VertexInput,
+    constants: &[(u8, [f32; 4])],
+    instance: u32,
+    indices: Option<&[u16]>,
+    textures: &[Option<TextureRef>],
+    state: &RasterState,
+    pipe: &Pipeline,
+    target: &mut Target,
+    colorf: &mut [[f32; 4]],
+    clear: Option<&Clear>,
+) -> Result<DrawStats, DrawError> {
+    let drawn = check_float_target(target, colorf).and_then(|()| {
+        draw_parallel_checked(
             workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-            target,
-        );
+            target, colorf, clear,
+        )
+    });
+    let Some(clear) = clear else {
+        return drawn;
+    };
+    // The bands cover the first width * height entries (none of them after an error).
+    let done = match drawn {
+        Ok(_) => target.width as usize * target.height as usize,
+        Err(_) => 0,
+    };
+    if colorf.is_empty() {
+        if let Some(c) = target.color.get_mut(done..) {
+            c.fill(clear.color);
+        }
+    } else if let Some(c) = colorf.get_mut(done..) {
+        c.fill(clear.colorf);
+    }
+    if let Some(d) = target.depth.get_mut(done..) {
+        d.fill(clear.depth);
+    }
+    drawn
+}
+
+/// The target of [`draw_parallel_float`]: `colorf` (when not empty) and `target.depth` hold
+/// `width * height` entries, else as [`draw_parallel`] checks it.
+fn check_float_target(target: &Target, colorf: &[[f32; 4]]) -> Result<(), DrawError> {
+    if colorf.is_empty() {
+        return check_target(target, TARGET_MAX_WIDTH, TARGET_MAX_HEIGHT);
     }
     let (w, h) = (target.width, target.height);
     if w == 0 || h == 0 || w > TARGET_MAX_WIDTH || h > TARGET_MAX_HEIGHT {
@@ -619,10 +699,7 @@ pub fn draw_parallel_float(
             needed,
         });
     }
-    draw_parallel_checked(
-        workers, scratches, prog, input, constants, instance, indices, textures, state, pipe,
-        target, colorf,
-    )
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -639,6 +716,7 @@ fn draw_parallel_checked(
     pipe: &Pipeline,
     target: &mut Target,
     colorf: &mut [[f32; 4]],
+    clear: Option<&Clear>,
 ) -> Result<DrawStats, DrawError> {
     for (location, _) in constants {
         if *location as usize >= ATTR_CAP {
@@ -675,11 +753,12 @@ fn draw_parallel_checked(
             pipe,
             target,
             colorf,
+            clear,
         );
     }
     draw_checked(
         scratches, workers, prog, input, constants, instance, indices, textures, state, pipe,
-        target, colorf,
+        target, colorf, clear,
     )
 }
 
@@ -697,6 +776,8 @@ struct DrawCtx<'a, 'b> {
     textures: &'a [Option<TextureRef<'b>>],
     tri_count: usize,
     vs_attrs: &'a [crate::ir::Attribute],
+    /// Each band's rows are cleared to this before anything is drawn into them.
+    clear: Option<&'a Clear>,
 }
 
 /// `scratches` is not empty (one-band draws pass one scratch).
@@ -714,6 +795,7 @@ fn draw_checked(
     pipe: &Pipeline,
     target: &mut Target,
     colorf: &mut [[f32; 4]],
+    clear: Option<&Clear>,
 ) -> Result<DrawStats, DrawError> {
     let (Some(vs), Some(fs)) = (
         prog.executable(Stage::Vertex),
@@ -821,6 +903,7 @@ fn draw_checked(
         textures,
         tri_count,
         vs_attrs: &vs_attrs,
+        clear,
     };
     let width = target.width as usize;
     // check_target: both buffers hold at least width * height entries.
@@ -833,6 +916,12 @@ fn draw_checked(
     };
     let depth = target.depth.get_mut(..needed).unwrap_or(&mut []);
     let colorf = colorf.get_mut(..needed).unwrap_or(&mut []);
+    // The last draw's block rows (see `Scratch::odd_rows`), counted afresh for the next one.
+    let odd = scratches
+        .iter_mut()
+        .map(|s| core::mem::take(&mut s.odd_rows))
+        .fold(0i64, i64::saturating_add)
+        > 0;
     let workers_n = scratches
         .len()
         .min(workers.count())
@@ -851,49 +940,92 @@ fn draw_checked(
             depth,
             colorf,
         };
-        return Ok(draw_bands(&ctx, scratch, core::slice::from_mut(&mut band)));
+        return Ok(draw_bands(
+            &ctx,
+            scratch,
+            core::slice::from_mut(&mut band),
+            true,
+        ));
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
-    // triangle's first block row is odd), GROUPS_PER_WORKER * BANDS_PER_GROUP per worker but no
-    // thinner than BAND_ROWS_MIN. A group is every `groups`-th band (so each group's work is
-    // spread over the target like the frame's), and the groups are dealt to the workers as
-    // they come free: a worker that starts late or runs slowly takes fewer.
+    // triangle's first block row and the band's first row differ in parity), no thinner than
+    // BAND_ROWS_MIN: GROUPS_PER_WORKER * BANDS_PER_GROUP per worker, dealt in groups of
+    // interleaved bands (each group shades the vertices and sets up every triangle once), or,
+    // for a draw whose corners fit one vertex dispatch (a few triangles: a full-screen or
+    // textured quad: a pass over its triangles costs little), SINGLE_BANDS_PER_WORKER per
+    // worker taken in shrinking shares (below). Either way the workers take work as they come
+    // free: one that starts late or is held up takes less.
+    let single = tri_count.saturating_mul(3) <= LANES;
     let height = target.height as usize;
-    let wanted = (workers_n * GROUPS_PER_WORKER * BANDS_PER_GROUP).min(RASTER_BANDS_MAX);
+    let per_worker = if single {
+        SINGLE_BANDS_PER_WORKER
+    } else {
+        GROUPS_PER_WORKER * BANDS_PER_GROUP
+    };
+    // The first band is one row short when the last draw's triangles started their block rows
+    // on odd rows (`Scratch::odd_rows`): the band edges then fall between block rows instead of
+    // through them (a block straddling two bands is shaded in both, half its lanes in each).
+    // One band fewer than the queue holds: the short first band may add one.
+    let wanted = (workers_n * per_worker).min(RASTER_BANDS_MAX - 1);
     let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
     let mut bands = heapless::Vec::<Option<Band>, RASTER_BANDS_MAX>::new();
-    // Depth always holds every row; the unused colour plane is empty (its chunks run out).
-    let mut color_parts = color.chunks_mut(rows * width);
-    let mut float_parts = colorf.chunks_mut(rows * width);
-    for (i, d) in depth.chunks_mut(rows * width).enumerate() {
-        let row0 = (i * rows) as i64;
+    // Depth always holds every row; the unused colour plane is empty (its parts run out).
+    let (mut color, mut depth, mut colorf) = (color, depth, colorf);
+    let mut row0 = 0usize;
+    while row0 < height {
+        let n = if row0 == 0 && odd { rows - 1 } else { rows }.min(height - row0);
         let band = Band {
             width: width as u32,
-            row0,
-            row1: row0 + (d.len() / width.max(1)) as i64,
-            color: color_parts.next().unwrap_or_default(),
-            depth: d,
-            colorf: float_parts.next().unwrap_or_default(),
+            row0: row0 as i64,
+            row1: (row0 + n) as i64,
+            color: take_front(&mut color, n * width),
+            depth: take_front(&mut depth, n * width),
+            colorf: take_front(&mut colorf, n * width),
         };
-        // At most RASTER_BANDS_MAX bands (rows >= height / wanted).
+        row0 += n;
+        // At most RASTER_BANDS_MAX bands (rows >= height / wanted, plus the short one).
         if bands.push(Some(band)).is_err() {
             break;
         }
     }
-    let groups = (workers_n * GROUPS_PER_WORKER).min(bands.len()).max(1);
-    let per_group = bands.len().div_ceil(groups).clamp(1, BANDS_PER_GROUP);
-    // Queued group after group; a job takes `per_group` bands at a time. Two jobs taking at
-    // the same moment may split a group between them: the pixels do not depend on it.
-    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
-    for g in 0..groups {
-        for b in bands.iter_mut().skip(g).step_by(groups) {
-            if let Some(band) = b.take() {
-                // The queue holds RASTER_BANDS_MAX, as many as `bands`.
-                let _ = queue.enqueue(band);
+    let total = bands.len();
+    // The order the bands are queued in.
+    let mut order = heapless::Vec::<usize, RASTER_BANDS_MAX>::new();
+    let per_group = if single {
+        // Bit-reversed (0, 8, 4, 12, 2, ... of 16): any run of the queue is spread over the
+        // target like the frame's work. A job takes a share of what is left (half of its even
+        // share, at most BANDS_PER_GROUP), so the takes shrink to single bands at the end:
+        // few passes, and a short last one.
+        let span = total.next_power_of_two();
+        let shift = usize::BITS - span.trailing_zeros();
+        for r in 0..span {
+            let i = r.reverse_bits().checked_shr(shift).unwrap_or(0);
+            if i < total {
+                let _ = order.push(i);
             }
         }
+        0
+    } else {
+        // Group after group (a group is every `groups`-th band); a job takes a group at a
+        // time. Two jobs taking at the same moment may split a group between them: the pixels
+        // do not depend on it.
+        let groups = (workers_n * GROUPS_PER_WORKER).min(total).max(1);
+        for g in 0..groups {
+            for i in (g..total).step_by(groups) {
+                let _ = order.push(i);
+            }
+        }
+        total.div_ceil(groups).clamp(1, BANDS_PER_GROUP)
+    };
+    let queue = heapless::mpmc::Queue::<Band, RASTER_BANDS_MAX>::default();
+    for i in order {
+        if let Some(band) = bands.get_mut(i).and_then(Option::take) {
+            // The queue holds RASTER_BANDS_MAX, as many as `bands`.
+            let _ = queue.enqueue(band);
+        }
     }
+    let taken = core::sync::atomic::AtomicUsize::new(0);
     // Each worker's groups: per-pixel counts add up; per-triangle ones are the same in every
     // group (None: the worker drew no band).
     let mut results: [Option<DrawStats>; RASTER_BANDS_MAX] = [None; RASTER_BANDS_MAX];
@@ -901,10 +1033,20 @@ fn draw_checked(
     for (scratch, result) in scratches.iter_mut().zip(results.iter_mut()).take(workers_n) {
         let ctx = &ctx;
         let queue = &queue;
+        let taken = &taken;
+        // This thread's frames of the compiled code, filled by the job's first pass.
+        let mut prepared = false;
         let job = move || loop {
+            use core::sync::atomic::Ordering::Relaxed;
+            let take = match per_group {
+                0 => (total.saturating_sub(taken.load(Relaxed)))
+                    .div_ceil(2 * workers_n)
+                    .clamp(1, BANDS_PER_GROUP),
+                n => n,
+            };
             let mut group = heapless::Vec::<Band, BANDS_PER_GROUP>::new();
-            // per_group <= BANDS_PER_GROUP: every band taken fits.
-            while group.len() < per_group {
+            // take <= BANDS_PER_GROUP: every band taken fits.
+            while group.len() < take {
                 let Some(band) = queue.dequeue() else {
                     break;
                 };
@@ -913,7 +1055,11 @@ fn draw_checked(
             if group.is_empty() {
                 break;
             }
-            *result = Some(add_band(*result, draw_bands(ctx, scratch, &mut group)));
+            // Only sizes the next takes: no pixel depends on it.
+            taken.fetch_add(group.len(), Relaxed);
+            let stats = draw_bands(ctx, scratch, &mut group, !prepared);
+            prepared = true;
+            *result = Some(add_band(*result, stats));
         };
         if jobs.push(job).is_err() {
             break;
@@ -926,6 +1072,14 @@ fn draw_checked(
         stats = Some(add_band(stats, *r));
     }
     Ok(stats.unwrap_or_default())
+}
+
+/// The first `n` entries of `s` (all of them when it is shorter), leaving the rest in `s`.
+fn take_front<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let all = core::mem::take(s);
+    let (front, rest) = all.split_at_mut(n.min(all.len()));
+    *s = rest;
+    front
 }
 
 /// Runs `jobs` on `workers` (each exactly once) and returns when all have finished.
@@ -954,8 +1108,10 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
 }
 
 /// Draws every triangle of the draw into the rows of each of `bands` (one band, or a job's group:
-/// the vertices are shaded and each triangle set up once for the whole group).
-fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
+/// the vertices are shaded and each triangle set up once for the whole group). `prepare`: fill
+/// this thread's frames of the compiled code first (a job's later passes, on the same thread
+/// and for the same draw, find them filled).
+fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band], prepare: bool) -> DrawStats {
     let DrawCtx {
         setup,
         prog,
@@ -968,7 +1124,15 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
         textures,
         tri_count,
         vs_attrs,
+        clear,
     } = *ctx;
+    if let Some(c) = clear {
+        for band in bands.iter_mut() {
+            band.color.fill(c.color);
+            band.colorf.fill(c.colorf);
+            band.depth.fill(c.depth);
+        }
+    }
     let slots = setup.slots;
     let mut stats = DrawStats {
         triangles: tri_count.min(u32::MAX as usize) as u32,
@@ -981,12 +1145,14 @@ fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawS
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
-    // This thread's frames, once per band (each worker has its own).
-    if let Some(c) = setup.vs_code {
-        c.prepare(vs, vs_uniforms);
-    }
-    if let Some(c) = setup.fs_code {
-        c.prepare(fs, prog.uniform_words(Stage::Fragment));
+    // This thread's frames, once per job (each worker has its own).
+    if prepare {
+        if let Some(c) = setup.vs_code {
+            c.prepare(vs, vs_uniforms);
+        }
+        if let Some(c) = setup.fs_code {
+            c.prepare(fs, prog.uniform_words(Stage::Fragment));
+        }
     }
 
     // Blocks wait here across triangles until a dispatch is full.
@@ -1426,6 +1592,12 @@ fn raster_body(
     } else {
         (px0, py0)
     };
+    // Where this triangle's block rows start, weighted by its size (a hint for the next
+    // draw's band edges, see `Scratch::odd_rows`).
+    let size = (px1 - px0 + 1).saturating_mul(py1 - py0 + 1);
+    scratch.odd_rows = scratch
+        .odd_rows
+        .saturating_add(if by0 & 1 != 0 { size } else { -size });
     // A band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
     // steps of 2, that touch rows row0..row1 (`skip` block rows above the band), if any.
     let first_row = |t: &Band| {
@@ -2331,6 +2503,7 @@ pub fn soft_triangle(
         &Pipeline::DEFAULT,
         target,
         &mut [],
+        None,
     )
 }
 

@@ -2,9 +2,10 @@
 //! [`draw_parallel`](super::draw_parallel).
 //!
 //! The rasterizer splits the target into horizontal bands, several per job (a job per worker,
-//! each with its own scratch), dealt in groups of interleaved bands (every n-th band); the bands
-//! wait in a lock-free queue and each job takes the next group whenever it is free, so the
-//! workers stay busy however unevenly the work lies over the rows. A band's colour and depth
+//! each with its own scratch), dealt in groups of interleaved bands (every n-th band), or, for a
+//! draw of a few triangles, finer bands in shrinking shares of what is left; the bands wait in
+//! a lock-free queue and each job takes the next group whenever it is free, so the workers stay
+//! busy however unevenly the work lies over the rows. A band's colour and depth
 //! rows are owned outright by the job drawing it (disjoint `&mut` slices); the job shades every
 //! vertex once per group and rasterizes every triangle of the draw, in draw order, clipped to
 //! each band's rows. Which job draws which band varies from run to run; the pixels do not.
