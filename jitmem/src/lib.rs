@@ -132,6 +132,7 @@ impl Code {
     /// does not have does nothing) for 8-lane group `g` (0..GROUPS; any other does nothing)
     /// of a dispatch: reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and
     /// `out`.
+    #[inline(always)]
     pub fn call(
         &self,
         frame: &mut Frame,
@@ -167,6 +168,7 @@ impl Code {
     /// (`frames` is the caller's per-thread scratch, filled once per draw; [`GROUPS`] of them
     /// for a module with texture ops); None: run the dispatch through the interpreter
     /// ([`Executable::run_compiled`]).
+    #[inline]
     pub fn run(
         &self,
         exe: &Executable,
