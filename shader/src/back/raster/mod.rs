@@ -1510,8 +1510,7 @@ fn raster_body(
                 }
                 if let Some(t) = terms.get_mut(nterms) {
                     *t = Term {
-                        slot,
-                        c,
+                        at: slot * 4 + c,
                         a: a0[j],
                         p: d1[j],
                         r: d2[j],
@@ -1670,10 +1669,14 @@ fn raster_body(
             let mut px = bx0 + 4 * first;
             let px_end = bx0 + 4 * last;
             while px <= px_end {
-                let n = (px1 - px + 1).min(4) as u32;
-                let mut cols = ((1u32 << n) - 1) as Mask;
-                if px < px0 {
-                    cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+                // Every column but in a row's first and last blocks.
+                let mut cols: Mask = 0xF;
+                if px + 3 > px1 || px < px0 {
+                    let n = (px1 - px + 1).min(4) as u32;
+                    cols = ((1u32 << n) - 1) as Mask;
+                    if px < px0 {
+                        cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+                    }
                 }
                 let mut mask: Mask = 0;
                 if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
@@ -1826,13 +1829,12 @@ struct Interp<'a> {
     width: usize,
 }
 
-/// One input component a block interpolates: `scratch.inputs[slot][c]`, and its value at v0
-/// and deltas to v1 and v2 (var/w for perspective-correct ones; the provoking vertex's value
-/// for flat ones).
+/// One input component a block interpolates: `scratch.inputs[slot][c]` (`at` = slot * 4 + c,
+/// its index in the flattened inputs), and its value at v0 and deltas to v1 and v2 (var/w for
+/// perspective-correct ones; the provoking vertex's value for flat ones).
 #[derive(Clone, Copy)]
 struct Term {
-    slot: usize,
-    c: usize,
+    at: usize,
     a: f32,
     p: f32,
     r: f32,
@@ -1840,8 +1842,7 @@ struct Term {
 
 impl Term {
     const NONE: Term = Term {
-        slot: 0,
-        c: 0,
+        at: 0,
         a: 0.0,
         p: 0.0,
         r: 0.0,
@@ -1936,8 +1937,16 @@ fn queue_block(
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
     let mut ql = [0.0f32; BLOCK];
+    // Window depth is read only by the depth test (early, or the write after a late one's
+    // replacement) and gl_FragCoord.z; without either it is not computed (`batch.z` keeps
+    // stale values nothing reads: `flush` writes depth only with the test on).
+    let z_read = setup.state.depth_test || fs.reads_fragcoord();
+    if z_read {
+        for l in 0..BLOCK {
+            zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
+        }
+    }
     for l in 0..BLOCK {
-        zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
     }
     if let Some(o) = it.z_offset {
@@ -2007,14 +2016,16 @@ fn queue_block(
     batch.mask |= shade << o;
     batch.top[j] = top;
     batch.at[j] = (px, py);
-    batch.z[o..o + BLOCK].copy_from_slice(&zl);
+    if z_read {
+        batch.z[o..o + BLOCK].copy_from_slice(&zl);
+    }
     let mut wl = [0.0f32; BLOCK];
     for l in 0..BLOCK {
         wl[l] = 1.0 / ql[l];
     }
-    let inputs = &mut scratch.inputs;
+    let inputs = scratch.inputs.as_flattened_mut();
     for t in it.smooth {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+        if let Some(lanes) = inputs.get_mut(t.at) {
             let lanes = &mut lanes[o..o + BLOCK];
             for l in 0..BLOCK {
                 lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
@@ -2023,7 +2034,7 @@ fn queue_block(
     }
     // Screen-linear: the value itself, not value/w.
     for t in it.linear {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+        if let Some(lanes) = inputs.get_mut(t.at) {
             let lanes = &mut lanes[o..o + BLOCK];
             for l in 0..BLOCK {
                 lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
@@ -2033,7 +2044,7 @@ fn queue_block(
     // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
     // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
     for t in it.flat {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+        if let Some(lanes) = inputs.get_mut(t.at) {
             lanes[o..o + BLOCK].fill(t.a);
         }
     }
