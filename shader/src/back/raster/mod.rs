@@ -1661,6 +1661,11 @@ fn raster_body(
             // changes nothing; the rest are tested as before.
             // (None: an empty span, the loop below runs no block.)
             let (first, last) = row_span(&row, &steps, &omax, (px1 - bx0) / 4).unwrap_or((1, 0));
+            // The blocks where every edge's smallest lane value is non-negative (every lane
+            // inside): the same blocks the `omin` test below admits, found once per row.
+            let (full0, full1) =
+                row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
+            let mut j = first;
             let mut base = [
                 row[0] + first * steps[0],
                 row[1] + first * steps[1],
@@ -1679,7 +1684,7 @@ fn raster_body(
                     }
                 }
                 let mut mask: Mask = 0;
-                if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                if (full0 <= j) & (j <= full1) {
                     mask = BLOCK_ALL;
                 } else if (base[0] + omax[0] >= 0)
                     & (base[1] + omax[1] >= 0)
@@ -1719,6 +1724,7 @@ fn raster_body(
                     base[k] += steps[k];
                 }
                 px += 4;
+                j += 1;
             }
             for k in 0..3 {
                 row[k] += 2 * edges[k].dy;
@@ -2092,9 +2098,10 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let compiled = setup
-        .fs_code
-        .and_then(|c| c.run(fs, &inv, &mut scratch.out, mask));
+    let compiled = match setup.fs_code {
+        Some(c) => c.run(fs, &inv, &mut scratch.out, mask),
+        None => None,
+    };
     let alive = if let Some(alive) = compiled {
         alive
     } else if float {
