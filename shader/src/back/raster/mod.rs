@@ -1666,11 +1666,6 @@ fn raster_body(
             let (full0, full1) =
                 row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
             let mut j = first;
-            let mut base = [
-                row[0] + first * steps[0],
-                row[1] + first * steps[1],
-                row[2] + first * steps[2],
-            ];
             let mut px = bx0 + 4 * first;
             let px_end = bx0 + 4 * last;
             while px <= px_end {
@@ -1686,15 +1681,21 @@ fn raster_body(
                 let mut mask: Mask = 0;
                 if (full0 <= j) & (j <= full1) {
                     mask = BLOCK_ALL;
-                } else if (base[0] + omax[0] >= 0)
-                    & (base[1] + omax[1] >= 0)
-                    & (base[2] + omax[2] >= 0)
-                {
-                    for l in 0..BLOCK {
-                        let inside = (base[0] + offs[0][l] >= 0)
-                            & (base[1] + offs[1][l] >= 0)
-                            & (base[2] + offs[2][l] >= 0);
-                        mask |= (inside as Mask) << l;
+                } else {
+                    // Each edge's value at the block (exact integers, needed only here).
+                    let base = [
+                        row[0] + j * steps[0],
+                        row[1] + j * steps[1],
+                        row[2] + j * steps[2],
+                    ];
+                    if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+                    {
+                        for l in 0..BLOCK {
+                            let inside = (base[0] + offs[0][l] >= 0)
+                                & (base[1] + offs[1][l] >= 0)
+                                & (base[2] + offs[2][l] >= 0);
+                            mask |= (inside as Mask) << l;
+                        }
                     }
                 }
                 mask &= rowmask & (cols * 0x11);
@@ -1719,9 +1720,6 @@ fn raster_body(
                     if batch.blocks == BLOCKS {
                         flush_batch!();
                     }
-                }
-                for k in 0..3 {
-                    base[k] += steps[k];
                 }
                 px += 4;
                 j += 1;
@@ -2030,12 +2028,12 @@ fn queue_block(
         wl[l] = 1.0 / ql[l];
     }
     let inputs = scratch.inputs.as_flattened_mut();
+    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
+    // the index in range without a branch.
     for t in it.smooth {
-        if let Some(lanes) = inputs.get_mut(t.at) {
-            let lanes = &mut lanes[o..o + BLOCK];
-            for l in 0..BLOCK {
-                lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
-            }
+        let lanes = &mut inputs[t.at % (VARYING_CAP * 4)][o..o + BLOCK];
+        for l in 0..BLOCK {
+            lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
         }
     }
     // Screen-linear: the value itself, not value/w.
@@ -2206,6 +2204,10 @@ fn flush(
         }
         return;
     }
+    // The buffers and the count in locals: stores through them then cannot change them, so
+    // they stay in registers across the blocks.
+    let (color, depth) = (&mut *target.color, &mut *target.depth);
+    let mut written = 0u64;
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
@@ -2214,21 +2216,21 @@ fn flush(
         if live == BLOCK_ALL {
             // Both rows of the block lie inside the target (every lane is covered).
             let (r0, r1) = (top, top.wrapping_add(width));
-            if let Some(c0) = target.color.get_mut(r0..r0.wrapping_add(4)) {
+            if let Some(c0) = color.get_mut(r0..r0.wrapping_add(4)) {
                 c0.copy_from_slice(&px[..4]);
             }
-            if let Some(c1) = target.color.get_mut(r1..r1.wrapping_add(4)) {
+            if let Some(c1) = color.get_mut(r1..r1.wrapping_add(4)) {
                 c1.copy_from_slice(&px[4..]);
             }
             if write_depth {
-                if let Some(d0) = target.depth.get_mut(r0..r0.wrapping_add(4)) {
+                if let Some(d0) = depth.get_mut(r0..r0.wrapping_add(4)) {
                     d0.copy_from_slice(&zl[..4]);
                 }
-                if let Some(d1) = target.depth.get_mut(r1..r1.wrapping_add(4)) {
+                if let Some(d1) = depth.get_mut(r1..r1.wrapping_add(4)) {
                     d1.copy_from_slice(&zl[4..]);
                 }
             }
-            stats.pixels_written += BLOCK as u64;
+            written += BLOCK as u64;
             continue;
         }
         for l in 0..BLOCK {
@@ -2236,17 +2238,18 @@ fn flush(
                 continue;
             }
             let i = top.wrapping_add((l & 3) + (l >> 2) * width);
-            if let Some(p) = target.color.get_mut(i) {
+            if let Some(p) = color.get_mut(i) {
                 *p = px[l];
-                stats.pixels_written += 1;
+                written += 1;
             }
             if write_depth {
-                if let Some(d) = target.depth.get_mut(i) {
+                if let Some(d) = depth.get_mut(i) {
                     *d = zl[l];
                 }
             }
         }
     }
+    stats.pixels_written += written;
 }
 
 /// gl_FragDepth: each surviving lane's written depth, clamped to the depth range [0, 1]
