@@ -1661,10 +1661,10 @@ fn raster_body(
             // changes nothing; the rest are tested as before.
             // (None: an empty span, the loop below runs no block.)
             let (first, last) = row_span(&row, &steps, &omax, (px1 - bx0) / 4).unwrap_or((1, 0));
-            // The blocks where every edge's smallest lane value is non-negative (every lane
-            // inside): the same blocks the `omin` test below admits, found once per row.
-            let (full0, full1) =
-                row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
+            // The blocks where every edge's smallest lane value (`base + omin`) is non-negative,
+            // i.e. every lane is inside: found once per row instead of tested per block (the
+            // edge values are affine in the block index, so those blocks are one run).
+            let (full0, full1) = row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
             let mut j = first;
             let mut px = bx0 + 4 * first;
             let px_end = bx0 + 4 * last;
@@ -1688,7 +1688,9 @@ fn raster_body(
                         row[1] + j * steps[1],
                         row[2] + j * steps[2],
                     ];
-                    if (base[0] + omax[0] >= 0) & (base[1] + omax[1] >= 0) & (base[2] + omax[2] >= 0)
+                    if (base[0] + omax[0] >= 0)
+                        & (base[1] + omax[1] >= 0)
+                        & (base[2] + omax[2] >= 0)
                     {
                         for l in 0..BLOCK {
                             let inside = (base[0] + offs[0][l] >= 0)
