@@ -2159,7 +2159,7 @@ fn flush(
         scratch.out.packed
     } else {
         let mut p = [0u32; LANES];
-        crate::back::exec::texel::pack_lanes(col, &mut p);
+        scratch.regs.simd().pack_lanes(col, &mut p);
         p
     };
     if !setup.pipe.opaque() {
