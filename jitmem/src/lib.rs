@@ -132,6 +132,7 @@ impl Code {
     /// does not have does nothing) for 8-lane group `g` (0..GROUPS; any other does nothing)
     /// of a dispatch: reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and
     /// `out`.
+    #[inline(always)]
     pub fn call(
         &self,
         frame: &mut Frame,
@@ -167,6 +168,7 @@ impl Code {
     /// (`frames` is the caller's per-thread scratch, filled once per draw; [`GROUPS`] of them
     /// for a module with texture ops); None: run the dispatch through the interpreter
     /// ([`Executable::run_compiled`]).
+    #[inline]
     pub fn run(
         &self,
         exe: &Executable,
@@ -222,13 +224,23 @@ thread_local! {
 fn with_frames<R>(slot: usize, f: impl FnOnce(&mut [Frame]) -> R) -> Option<R> {
     FRAMES.with(|cell| {
         let mut frames = cell.try_borrow_mut().ok()?;
-        while frames.len() < 2 * GROUPS {
-            let mut f = Frame::new();
-            f.set_simd(shader::back::exec::simd::Simd::detect());
-            frames.push(f);
+        if frames.len() < 2 * GROUPS {
+            make_frames(&mut frames);
         }
         frames.get_mut(slot * GROUPS..(slot + 1) * GROUPS).map(f)
     })
+}
+
+/// This thread's frames on first use: out of line, so the per-dispatch path does not reserve
+/// (and probe) a frame's worth of stack.
+#[cold]
+#[inline(never)]
+fn make_frames(frames: &mut Vec<Frame>) {
+    while frames.len() < 2 * GROUPS {
+        let mut f = Frame::new();
+        f.set_simd(shader::back::exec::simd::Simd::detect());
+        frames.push(f);
+    }
 }
 
 impl CompiledStage for Compiled {

@@ -14,9 +14,9 @@
 //! - `xgetbv`: executed only when CPUID.1:ECX.OSXSAVE says the OS enabled XSAVE (otherwise it
 //!   would fault). The kernel leaves CR4.OSXSAVE clear, so there AVX2 is never detected and the
 //!   kernel stays on the SSE2 path.
-//! - the AVX2 trampoline: called only through a [`Simd`] whose `avx2` flag was set by
-//!   [`Simd::detect`] (CPU has AVX and AVX2, and XCR0 says the OS saves the YMM state), and the
-//!   field is private, so no other code can claim AVX2.
+//! - the AVX2 trampoline and `texel`'s AVX2 colour pack: called only through a [`Simd`] whose
+//!   `avx2` flag was set by [`Simd::detect`] (CPU has AVX and AVX2, and XCR0 says the OS saves
+//!   the YMM state), and the field is private, so no other code can claim AVX2.
 //!
 //! It must never: claim a feature the CPU or the OS does not provide, or keep global state (a
 //! caller keeps the detected [`Simd`], see `Regs`).
@@ -77,6 +77,22 @@ impl Simd {
             return unsafe { avx2(f) };
         }
         f()
+    }
+
+    /// `texel::pack_lanes` on this instruction set (its AVX2 form is a separate function: the
+    /// SSE2 form is written with `safe_arch`, whose wrappers exist for the target's features).
+    #[inline(always)]
+    pub(crate) fn pack_lanes(
+        self,
+        c: &[[f32; super::lanes::LANES]; 4],
+        out: &mut [u32; super::lanes::LANES],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is only true when `avx2_available` found AVX2 usable.
+            return unsafe { super::texel::pack_lanes_avx2(c, out) };
+        }
+        super::texel::pack_lanes(c, out)
     }
 }
 

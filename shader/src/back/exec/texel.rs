@@ -225,6 +225,37 @@ pub(crate) fn pack_lanes(c: &[[f32; LANES]; 4], out: &mut [u32; LANES]) {
     }
 }
 
+/// [`pack_lanes`] eight lanes at a time (the same operations as the SSE2 form, so the same
+/// bits): the packs work within each 128-bit half, which then holds b0..b3 r0..r3 g0..g3
+/// a0..a3 of its four lanes, and one byte shuffle per half puts each lane's B, G, R, A
+/// together. Safe to call only where AVX2 is known to be usable: `Simd::pack_lanes` calls it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) fn pack_lanes_avx2(c: &[[f32; LANES]; 4], out: &mut [u32; LANES]) {
+    use core::arch::x86_64::*;
+    use safe_arch::{m256, m256i};
+    let (k255, max) = (_mm256_set1_ps(255.0), _mm256_set1_ps(255.0));
+    let order = _mm256_setr_epi8(
+        0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15, //
+        0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15,
+    );
+    for (k, o) in out.chunks_exact_mut(8).enumerate() {
+        let q = |ch: &[f32; LANES]| {
+            let mut v = [0.0f32; 8];
+            v.copy_from_slice(&ch[k * 8..k * 8 + 8]);
+            let x = _mm256_mul_ps(m256::from(v).0, k255);
+            _mm256_cvtps_epi32(_mm256_min_ps(max, x))
+        };
+        let br = _mm256_packs_epi32(q(&c[2]), q(&c[0]));
+        let ga = _mm256_packs_epi32(q(&c[1]), q(&c[3]));
+        let x = _mm256_shuffle_epi8(_mm256_packus_epi16(br, ga), order);
+        let px: [i32; 8] = m256i(x).into();
+        for (d, s) in o.iter_mut().zip(px) {
+            *d = s as u32;
+        }
+    }
+}
+
 /// One colour as `0xAARRGGBB` (see [`pack_lanes`]).
 #[inline(always)]
 pub(crate) fn pack_one(c: [f32; 4]) -> u32 {
@@ -516,6 +547,7 @@ mod sse2 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::simd::{Isa, Simd};
     use super::*;
 
     /// The lane packer gives the per-pixel packer's bits on edge values (NaN, infinities,
@@ -555,16 +587,24 @@ mod tests {
                     c[ch][l] = vals[(l * 7 + ch * 5) % vals.len()];
                 }
             }
-            let mut got = [0u32; LANES];
-            pack_lanes(&c, &mut got);
-            for l in 0..LANES {
-                let want = pack_one([c[0][l], c[1][l], c[2][l], c[3][l]]);
-                assert_eq!(
-                    got[l],
-                    want,
-                    "lane {l}: {:?}",
-                    [c[0][l], c[1][l], c[2][l], c[3][l]]
-                );
+            // The target's form, then each instruction set's (AVX2 where the machine has it).
+            let isas = [Isa::Base, Isa::Avx2].into_iter().filter_map(Simd::with);
+            let packs = core::iter::once(None).chain(isas.map(Some));
+            for simd in packs {
+                let mut got = [0u32; LANES];
+                match simd {
+                    None => pack_lanes(&c, &mut got),
+                    Some(s) => s.pack_lanes(&c, &mut got),
+                }
+                for l in 0..LANES {
+                    let want = pack_one([c[0][l], c[1][l], c[2][l], c[3][l]]);
+                    assert_eq!(
+                        got[l],
+                        want,
+                        "{simd:?} lane {l}: {:?}",
+                        [c[0][l], c[1][l], c[2][l], c[3][l]]
+                    );
+                }
             }
         };
         check(&vals);

@@ -1682,8 +1682,7 @@ fn raster_body(
                 }
                 if let Some(t) = terms.get_mut(nterms) {
                     *t = Term {
-                        slot,
-                        c,
+                        at: slot * 4 + c,
                         a: a0[j],
                         p: d1[j],
                         r: d2[j],
@@ -1834,31 +1833,43 @@ fn raster_body(
             // changes nothing; the rest are tested as before.
             // (None: an empty span, the loop below runs no block.)
             let (first, last) = row_span(&row, &steps, &omax, (px1 - bx0) / 4).unwrap_or((1, 0));
-            let mut base = [
-                row[0] + first * steps[0],
-                row[1] + first * steps[1],
-                row[2] + first * steps[2],
-            ];
+            // The blocks where every edge's smallest lane value (`base + omin`) is non-negative,
+            // i.e. every lane is inside: found once per row instead of tested per block (the
+            // edge values are affine in the block index, so those blocks are one run).
+            let (full0, full1) = row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
+            let mut j = first;
             let mut px = bx0 + 4 * first;
             let px_end = bx0 + 4 * last;
             while px <= px_end {
-                let n = (px1 - px + 1).min(4) as u32;
-                let mut cols = ((1u32 << n) - 1) as Mask;
-                if px < px0 {
-                    cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+                // Every column but in a row's first and last blocks.
+                let mut cols: Mask = 0xF;
+                if px + 3 > px1 || px < px0 {
+                    let n = (px1 - px + 1).min(4) as u32;
+                    cols = ((1u32 << n) - 1) as Mask;
+                    if px < px0 {
+                        cols &= !(((1u32 << (px0 - px).min(4)) - 1) as Mask);
+                    }
                 }
                 let mut mask: Mask = 0;
-                if (base[0] + omin[0] >= 0) & (base[1] + omin[1] >= 0) & (base[2] + omin[2] >= 0) {
+                if (full0 <= j) & (j <= full1) {
                     mask = BLOCK_ALL;
-                } else if (base[0] + omax[0] >= 0)
-                    & (base[1] + omax[1] >= 0)
-                    & (base[2] + omax[2] >= 0)
-                {
-                    for l in 0..BLOCK {
-                        let inside = (base[0] + offs[0][l] >= 0)
-                            & (base[1] + offs[1][l] >= 0)
-                            & (base[2] + offs[2][l] >= 0);
-                        mask |= (inside as Mask) << l;
+                } else {
+                    // Each edge's value at the block (exact integers, needed only here).
+                    let base = [
+                        row[0] + j * steps[0],
+                        row[1] + j * steps[1],
+                        row[2] + j * steps[2],
+                    ];
+                    if (base[0] + omax[0] >= 0)
+                        & (base[1] + omax[1] >= 0)
+                        & (base[2] + omax[2] >= 0)
+                    {
+                        for l in 0..BLOCK {
+                            let inside = (base[0] + offs[0][l] >= 0)
+                                & (base[1] + offs[1][l] >= 0)
+                                & (base[2] + offs[2][l] >= 0);
+                            mask |= (inside as Mask) << l;
+                        }
                     }
                 }
                 mask &= rowmask & (cols * 0x11);
@@ -1884,10 +1895,8 @@ fn raster_body(
                         flush_batch!();
                     }
                 }
-                for k in 0..3 {
-                    base[k] += steps[k];
-                }
                 px += 4;
+                j += 1;
             }
             for k in 0..3 {
                 row[k] += 2 * edges[k].dy;
@@ -1998,13 +2007,12 @@ struct Interp<'a> {
     width: usize,
 }
 
-/// One input component a block interpolates: `scratch.inputs[slot][c]`, and its value at v0
-/// and deltas to v1 and v2 (var/w for perspective-correct ones; the provoking vertex's value
-/// for flat ones).
+/// One input component a block interpolates: `scratch.inputs[slot][c]` (`at` = slot * 4 + c,
+/// its index in the flattened inputs), and its value at v0 and deltas to v1 and v2 (var/w for
+/// perspective-correct ones; the provoking vertex's value for flat ones).
 #[derive(Clone, Copy)]
 struct Term {
-    slot: usize,
-    c: usize,
+    at: usize,
     a: f32,
     p: f32,
     r: f32,
@@ -2012,8 +2020,7 @@ struct Term {
 
 impl Term {
     const NONE: Term = Term {
-        slot: 0,
-        c: 0,
+        at: 0,
         a: 0.0,
         p: 0.0,
         r: 0.0,
@@ -2108,8 +2115,16 @@ fn queue_block(
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
     let mut ql = [0.0f32; BLOCK];
+    // Window depth is read only by the depth test (early, or the write after a late one's
+    // replacement) and gl_FragCoord.z; without either it is not computed (`batch.z` keeps
+    // stale values nothing reads: `flush` writes depth only with the test on).
+    let z_read = setup.state.depth_test || fs.reads_fragcoord();
+    if z_read {
+        for l in 0..BLOCK {
+            zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
+        }
+    }
     for l in 0..BLOCK {
-        zl[l] = z[0] + b1[l] * z[1] + b2[l] * z[2];
         ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
     }
     if let Some(o) = it.z_offset {
@@ -2179,23 +2194,25 @@ fn queue_block(
     batch.mask |= shade << o;
     batch.top[j] = top;
     batch.at[j] = (px, py);
-    batch.z[o..o + BLOCK].copy_from_slice(&zl);
+    if z_read {
+        batch.z[o..o + BLOCK].copy_from_slice(&zl);
+    }
     let mut wl = [0.0f32; BLOCK];
     for l in 0..BLOCK {
         wl[l] = 1.0 / ql[l];
     }
-    let inputs = &mut scratch.inputs;
+    let inputs = scratch.inputs.as_flattened_mut();
+    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
+    // the index in range without a branch.
     for t in it.smooth {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
-            let lanes = &mut lanes[o..o + BLOCK];
-            for l in 0..BLOCK {
-                lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
-            }
+        let lanes = &mut inputs[t.at % (VARYING_CAP * 4)][o..o + BLOCK];
+        for l in 0..BLOCK {
+            lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
         }
     }
     // Screen-linear: the value itself, not value/w.
     for t in it.linear {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+        if let Some(lanes) = inputs.get_mut(t.at) {
             let lanes = &mut lanes[o..o + BLOCK];
             for l in 0..BLOCK {
                 lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
@@ -2205,7 +2222,7 @@ fn queue_block(
     // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
     // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
     for t in it.flat {
-        if let Some(lanes) = inputs.get_mut(t.slot).and_then(|v| v.get_mut(t.c)) {
+        if let Some(lanes) = inputs.get_mut(t.at) {
             lanes[o..o + BLOCK].fill(t.a);
         }
     }
@@ -2253,9 +2270,10 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let compiled = setup
-        .fs_code
-        .and_then(|c| c.run(fs, &inv, &mut scratch.out, mask));
+    let compiled = match setup.fs_code {
+        Some(c) => c.run(fs, &inv, &mut scratch.out, mask),
+        None => None,
+    };
     let alive = if let Some(alive) = compiled {
         alive
     } else if float {
@@ -2313,7 +2331,7 @@ fn flush(
         scratch.out.packed
     } else {
         let mut p = [0u32; LANES];
-        crate::back::exec::texel::pack_lanes(col, &mut p);
+        scratch.regs.simd().pack_lanes(col, &mut p);
         p
     };
     if !setup.pipe.opaque() {
@@ -2360,6 +2378,10 @@ fn flush(
         }
         return;
     }
+    // The buffers and the count in locals: stores through them then cannot change them, so
+    // they stay in registers across the blocks.
+    let (color, depth) = (&mut *target.color, &mut *target.depth);
+    let mut written = 0u64;
     for j in 0..blocks {
         let o = j * BLOCK;
         let live = (alive >> o) & BLOCK_ALL;
@@ -2368,21 +2390,21 @@ fn flush(
         if live == BLOCK_ALL {
             // Both rows of the block lie inside the target (every lane is covered).
             let (r0, r1) = (top, top.wrapping_add(width));
-            if let Some(c0) = target.color.get_mut(r0..r0.wrapping_add(4)) {
+            if let Some(c0) = color.get_mut(r0..r0.wrapping_add(4)) {
                 c0.copy_from_slice(&px[..4]);
             }
-            if let Some(c1) = target.color.get_mut(r1..r1.wrapping_add(4)) {
+            if let Some(c1) = color.get_mut(r1..r1.wrapping_add(4)) {
                 c1.copy_from_slice(&px[4..]);
             }
             if write_depth {
-                if let Some(d0) = target.depth.get_mut(r0..r0.wrapping_add(4)) {
+                if let Some(d0) = depth.get_mut(r0..r0.wrapping_add(4)) {
                     d0.copy_from_slice(&zl[..4]);
                 }
-                if let Some(d1) = target.depth.get_mut(r1..r1.wrapping_add(4)) {
+                if let Some(d1) = depth.get_mut(r1..r1.wrapping_add(4)) {
                     d1.copy_from_slice(&zl[4..]);
                 }
             }
-            stats.pixels_written += BLOCK as u64;
+            written += BLOCK as u64;
             continue;
         }
         for l in 0..BLOCK {
@@ -2390,17 +2412,18 @@ fn flush(
                 continue;
             }
             let i = top.wrapping_add((l & 3) + (l >> 2) * width);
-            if let Some(p) = target.color.get_mut(i) {
+            if let Some(p) = color.get_mut(i) {
                 *p = px[l];
-                stats.pixels_written += 1;
+                written += 1;
             }
             if write_depth {
-                if let Some(d) = target.depth.get_mut(i) {
+                if let Some(d) = depth.get_mut(i) {
                     *d = zl[l];
                 }
             }
         }
     }
+    stats.pixels_written += written;
 }
 
 /// gl_FragDepth: each surviving lane's written depth, clamped to the depth range [0, 1]

@@ -1469,14 +1469,18 @@ impl Executable {
     /// None: an active lane's SIN/COS operand is outside the inline form's range
     /// (`Frame::bail`), or the code has seams and fewer than [`GROUPS`] frames were given, and
     /// the caller must run the dispatch through the interpreter (the outputs hold anything).
-    pub fn run_compiled(
+    #[inline]
+    pub fn run_compiled<F>(
         &self,
         frames: &mut [Frame],
-        call: &mut CallGroup,
+        call: &mut F,
         inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
-    ) -> Option<Mask> {
+    ) -> Option<Mask>
+    where
+        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+    {
         let nseams = frames.first()?.nseams;
         if nseams > 0 && frames.len() < GROUPS {
             return None;
@@ -1495,6 +1499,33 @@ impl Executable {
             Stage::Fragment => {}
         }
         let active = active & ALL_LANES;
+        if nseams == 0 {
+            // One segment on one frame (the common case, kept short: it runs per dispatch).
+            let frame = frames.first_mut()?;
+            let discards = frame.discards;
+            let mut alive: Mask = 0;
+            for g in 0..GROUPS {
+                let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+                if lanes == 0 {
+                    continue;
+                }
+                frame.bail[0] = 0;
+                if discards {
+                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                }
+                call(frame, inv.inputs, inv.fragcoord, out, g, 0);
+                if discards {
+                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+                }
+                // A live lane needs the general SIN/COS path: the interpreter runs the
+                // whole dispatch (it rewrites every output).
+                if frame.bail[0] & lanes != 0 {
+                    return None;
+                }
+                alive |= lanes << (g * JIT_LANES);
+            }
+            return Some(alive);
+        }
         let mut alive: Mask = 0;
         // Segment by segment, each for every group, with the seams between them.
         for seg in 0..=nseams {
@@ -1503,7 +1534,7 @@ impl Executable {
                 if lanes == 0 {
                     continue;
                 }
-                let frame = frames.get_mut(if nseams > 0 { g } else { 0 })?;
+                let frame = frames.get_mut(g)?;
                 if seg == 0 {
                     frame.bail[0] = 0;
                     if frame.discards {
@@ -1513,14 +1544,8 @@ impl Executable {
                 call(frame, inv.inputs, inv.fragcoord, out, g, seg);
                 let mut lanes = lanes;
                 if frame.discards {
-                    for (l, &m) in frame.masks[MASK_ALIVE].iter().enumerate() {
-                        if m == 0 {
-                            lanes &= !(1 << l);
-                        }
-                    }
+                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
                 }
-                // A live lane needs the general SIN/COS path: the interpreter runs the
-                // whole dispatch (it rewrites every output).
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
@@ -1537,4 +1562,14 @@ impl Executable {
         }
         Some(alive)
     }
+}
+
+/// The lanes of a group's live-lane slot that are set (bit l: lane l not discarded).
+#[inline(always)]
+fn alive_bits(m: &[u32; JIT_LANES]) -> Mask {
+    let mut bits: Mask = 0;
+    for (l, &v) in m.iter().enumerate() {
+        bits |= ((v != 0) as Mask) << l;
+    }
+    bits
 }
