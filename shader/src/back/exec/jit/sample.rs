@@ -68,6 +68,9 @@ impl Gen<'_, '_> {
             return Err(JitError::Unsupported(d.op));
         }
         let dst = d.dst as usize & REG_MASK;
+        // Aliases (`copy`) read from their slots become values first.
+        let [a, b, b1] = operands(d);
+        self.materialize_regs(&[a, b, b1, dst])?;
         // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
         // which the flush stores; so does the destination's old value where a masked write
         // keeps it.
