@@ -1067,3 +1067,67 @@ void main() { gl_Position = p; v0 = textureLod(t, q.xy, 0.0) * p + texture(t, p.
 ";
     check_sampling(&compile(Stage::Vertex, vs), "2", 8, 129);
 }
+
+/// Copies compiled as aliases (session 12, `jit/copy.rs`): struct and vector arguments passed
+/// by value (the p2 lights shape: uniforms and values copied per call), copies still read
+/// after their source is rewritten (must stay moves), swizzled copies, copies read across a
+/// seam and as a seam's coordinates, as an integer division's operands (a call-out reads its
+/// frame slots), copies written again inside an IF (a masked write keeps the copy's value in
+/// the other lanes) and more live copies than YMMs.
+#[test]
+fn copies_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let lights = "struct L { vec3 p; vec3 k; float s; }; uniform L ls[3]; \
+        vec3 f(L l, vec3 x, vec3 n) { vec3 d = l.p - x; float r = length(d); \
+        return l.k * max(dot(n, d / r), 0.0) / (l.s + r); } \
+        vec3 g(vec3 x, vec3 y) { vec3 r = x * y; x = x + y; return r + x; }";
+    let bodies = [
+        "vec3 s = vec3(0.0); for (int i = 0; i < 3; ++i) { s += f(ls[i], a.xyz, b.xyz); } \
+         c = vec4(s, 1.0);",
+        // The source rewritten while the copy is still read (vec3 copies stay MOVs in the
+        // decoded code; whole vec4 copies the decoder already folds).
+        "vec3 t = a.xyz; vec3 k = t; t = t * u.xyz + b.xyz; c = vec4(g(k, t) + k, t.x); \
+         c.x += k.y;",
+        "vec3 t = a.xyz; vec3 k = t; t.y = b.x; vec3 m = k; k.z = t.x; \
+         c = vec4(k + t.yxz + m, m.y);",
+        // Swizzled copies and copies of copies; a copy of a uniform rewritten in part.
+        "vec3 k = a.wzy; vec3 j = k; vec2 m = j.xy; c = vec4(m, j.z, k.x) * b + vec4(g(j, k), 1.0);",
+        "vec3 k = u.xyz; k.x = a.x; vec3 j = k; c = vec4(g(j, w.xyz), 1.0) + vec4(k.yz, j.x, 1.0);",
+        // Written again inside an IF: the other lanes keep the copy's value.
+        "vec3 k = a.xyz; vec3 t = b.xyz; if (a.x > u.x) { k = k * t; t = w.xyz; } \
+         else { k.y = 3.0; } c = vec4(k + t, 1.0);",
+        "vec3 k = a.xyz; vec3 m = k; if (b.y > 0.0) { m.x = u.x; } else { k.z = b.x; } \
+         c = vec4(m * k, m.x);",
+        // More live copies than YMMs (they spill through their sources).
+        "vec3 p = a.xyz; vec3 q = b.xyz; vec3 r = u.xyz; vec3 s = w.xyz; vec3 t = a.yzw; \
+         vec3 v = b.wxy; vec3 x = p * q; vec3 y = r * s; vec3 z = x; \
+         vec3 o = g(p, q) * g(r, s) + g(t, v) - g(x, y) + z; c = vec4(o + p * z - q * r, s.x);",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check(&frag_tex(lights, body), 40, 1200 + k as u64);
+    }
+    // Integer division (a call-out reading its operands' slots) of copies.
+    check(
+        &frag2(
+            "ivec3 i = ivec3(a.xyz * 50.0); ivec3 j = i; ivec3 q = ivec3(b.xzw * 9.0) + 1; \
+             ivec3 r = q; i.x = 7; c = vec4(vec3(j / r) + vec3(j % r), float(i.x / q.y));",
+        ),
+        40,
+        1220,
+    );
+    // Copies across a seam and as its coordinates.
+    let t = "uniform sampler2D t;";
+    check_sampling(
+        &frag_tex(
+            t,
+            "vec3 k = a.xyz * w.xyz; vec2 uv = k.xy; vec3 m = k; vec4 s = texture(t, uv); \
+             vec2 uv2 = uv.yx; k.x = s.y; \
+             c = s * vec4(m, 1.0) + texture(t, uv2 * 3.0) + vec4(uv, k.zx);",
+        ),
+        "2",
+        8,
+        1230,
+    );
+}

@@ -523,10 +523,11 @@ impl Gen<'_, '_> {
             || held(self, src)
             || held(self, dst)
             || self.masked() && !self.iteration_local(dst)
-            || self.read_from(self.pc + 1, self.depth + self.loops, src) != DEAD
+            || self.next_read(src, true) != DEAD
         {
             return false;
         }
+        self.unalias(dst);
         if let Some(&old) = self.loc.get(dst) {
             if let Some(h) = self.holder.get_mut(old as usize) {
                 *h = None;

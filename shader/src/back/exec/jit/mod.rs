@@ -54,6 +54,7 @@
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
 //! no FMA), CMP gives 1.0 / +0.0 with the same NaN rules (ordered LT/LE/GT/GE/EQ, unordered NE).
 
+mod copy;
 pub mod enc;
 mod flow;
 mod ints;
@@ -331,11 +332,7 @@ fn touch(d: &DInst, v: Val) -> Touch {
         return sample::touch(d, v);
     }
     let n = (d.n as usize).min(4);
-    let (dst, a, b) = (
-        d.dst as usize & REG_MASK,
-        d.a as usize & REG_MASK,
-        d.b as usize & REG_MASK,
-    );
+    let (a, b) = (d.a as usize & REG_MASK, d.b as usize & REG_MASK);
     let (t, c) = (v / 4, v % 4);
     let is = |r: usize, lo: usize, hi: usize| v < V_ONE && t == r && c >= lo && c < hi;
     let read = match d.op {
@@ -384,7 +381,23 @@ fn touch(d: &DInst, v: Val) -> Touch {
     if read {
         return Touch::Read;
     }
-    let write = match d.op {
+    if writes(d, v) {
+        Touch::Write
+    } else {
+        Touch::No
+    }
+}
+
+/// Whether `d` writes value `v` (the write half of [`touch`], where a read hides it).
+fn writes(d: &DInst, v: Val) -> bool {
+    if sample::is_seam(d) {
+        return v < V_ONE && v / 4 == d.dst as usize & REG_MASK;
+    }
+    let n = (d.n as usize).min(4);
+    let dst = d.dst as usize & REG_MASK;
+    let (t, c) = (v / 4, v % 4);
+    let is = |r: usize, lo: usize, hi: usize| v < V_ONE && t == r && c >= lo && c < hi;
+    match d.op {
         Op::Const | Op::Swz | Op::LoadFcoord => is(dst, 0, 4),
         Op::Mov | Op::Add | Op::Sub | Op::Mul | Op::Div => is(dst, 0, n),
         Op::Sqrt | Op::Rsq | Op::Rcp | Op::Abs | Op::Min | Op::Max => is(dst, 0, n),
@@ -399,11 +412,6 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::LoadIdx => is(dst, 0, 4),
         Op::LoadLane => v == val(dst, 0),
         _ => ints::shape(d).is_some() && is(dst, 0, n),
-    };
-    if write {
-        Touch::Write
-    } else {
-        Touch::No
     }
 }
 
@@ -445,13 +453,23 @@ struct Gen<'c, 'b> {
     /// Where each segment starts ([`sample`]), and how many there are so far.
     entries: [u32; SEGMENTS_MAX],
     segments: usize,
+    /// Copies may become aliases (`copy`: the module has no loop), and those live now.
+    copies: bool,
+    aliases: [copy::Alias; copy::ALIASES_MAX],
+    naliases: usize,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
     /// Instructions from the current one to the next that reads `v` (`fresh`: `v` was written
     /// by the current instruction, so its own touches are past).
+    /// Reads of an alias of `v` (`copy`) count as reads of `v`.
     fn next_read(&self, v: Val, fresh: bool) -> usize {
-        self.read_from(self.pc + fresh as usize, self.depth + self.loops, v)
+        let start = self.pc + fresh as usize;
+        let own = self.read_from(start, self.depth + self.loops, v);
+        match self.alias_read(v, start) {
+            Some(r) => own.min(r),
+            None => own,
+        }
     }
 
     /// [`Self::next_read`] from instruction `start` inside `depth` open IFs and loops.
@@ -551,6 +569,9 @@ impl<'c, 'b> Gen<'c, 'b> {
                 return Ok(Y(l));
             }
         }
+        if let Some(src) = self.alias_of(v) {
+            return self.get(src);
+        }
         let y = self.alloc()?;
         let t = v / 4;
         let dirty = match v {
@@ -601,6 +622,7 @@ impl<'c, 'b> Gen<'c, 'b> {
 
     /// [`Self::set`] without the blend (`y` already holds every lane's new value).
     fn place(&mut self, v: Val, y: Y) {
+        self.unalias(v);
         if let Some(&old) = self.loc.get(v) {
             if old != NONE {
                 self.holder[old as usize] = None;
@@ -648,6 +670,7 @@ impl<'c, 'b> Gen<'c, 'b> {
         );
         // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
         // YMM values, so the stores below put them there.
+        self.materialize_regs(&[a, b, dst])?;
         for c in 0..n {
             for (r, read) in [(a, true), (b, true)] {
                 let v = val(r, c);
@@ -851,7 +874,9 @@ impl<'c, 'b> Gen<'c, 'b> {
             Op::Mov => {
                 if dst != a {
                     for c in 0..n {
-                        if !self.rename(val(dst, c), val(a, c)) {
+                        if !self.rename(val(dst, c), val(a, c))
+                            && !self.alias(val(dst, c), val(a, c))
+                        {
                             let s = self.get(val(a, c))?;
                             self.def(val(dst, c), |e, r| e.mov(r, s))?;
                         }
@@ -860,15 +885,28 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Swz => {
-                // One component: its source's YMM may simply become the destination's.
-                let one = n == 1 && self.rename(val(dst, 0), val(a, d.x as usize & 3));
+                let sel = |k: usize| val(a, (d.x as usize >> (2 * k)) & 3);
+                // Components that need no code: one component's source YMM may become the
+                // destination's, and a copy from another register may become an alias.
+                let mut done = [false; 4];
+                done[0] = n == 1 && self.rename(val(dst, 0), sel(0));
+                if dst != a {
+                    for (k, f) in done.iter_mut().enumerate().take(n) {
+                        *f = *f || self.alias(val(dst, k), sel(k));
+                    }
+                }
                 // Every source component is read before any is written (dst may be a).
                 let mut src = [Y(0); 4];
-                for (k, s) in src.iter_mut().enumerate().take(n).skip(one as usize) {
-                    *s = self.get(val(a, (d.x as usize >> (2 * k)) & 3))?;
+                for (k, s) in src.iter_mut().enumerate().take(n) {
+                    if !done[k] {
+                        *s = self.get(sel(k))?;
+                    }
                 }
                 // The sources stay pinned until every component is written.
-                for (k, &s) in src.iter().enumerate().skip(one as usize) {
+                for (k, &s) in src.iter().enumerate() {
+                    if done[k] {
+                        continue;
+                    }
                     self.def(val(dst, k), |e, r| {
                         if k < n {
                             e.mov(r, s)
@@ -879,7 +917,8 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::SetLane => {
-                if !self.rename(val(dst, d.x as usize), val(a, d.y as usize)) {
+                let (to, from) = (val(dst, d.x as usize), val(a, d.y as usize));
+                if !self.rename(to, from) && !self.alias(to, from) {
                     let s = self.get(val(a, d.y as usize))?;
                     self.def(val(dst, d.x as usize), |e, r| e.mov(r, s))?;
                 }
@@ -1303,6 +1342,9 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         resident_max: resident,
         entries: [0; SEGMENTS_MAX],
         segments: 1,
+        copies: !code.iter().any(|d| d.op == Op::Loop),
+        aliases: [copy::Alias::default(); copy::ALIASES_MAX],
+        naliases: 0,
     };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
@@ -1323,6 +1365,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     for (pc, d) in code.iter().enumerate() {
         g.pc = pc;
         g.inst(d)?;
+        g.end_aliases(d);
     }
     if g.depth != 0 || g.loops != 0 {
         return Err(JitError::Flow);

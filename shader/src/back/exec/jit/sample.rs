@@ -68,6 +68,9 @@ impl Gen<'_, '_> {
             return Err(JitError::Unsupported(d.op));
         }
         let dst = d.dst as usize & REG_MASK;
+        // Aliases (`copy`) read from their slots become values first.
+        let [a, b, b1] = operands(d);
+        self.materialize_regs(&[a, b, b1, dst])?;
         // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
         // which the flush stores; so does the destination's old value where a masked write
         // keeps it.
@@ -125,27 +128,42 @@ impl Executable {
         let Some(d) = self.code.get(pc) else {
             return;
         };
-        let dst = d.dst as usize & REG_MASK;
         let simd = frames[0].simd;
         simd.run(
             #[inline(always)]
             || {
-                // SAMPLE reads only its coordinates.
-                let nsrc = if d.op == Op::Sample { 1 } else { 3 };
-                let mut src = [[[0.0; LANES]; 4]; 3];
-                for (s, r) in src.iter_mut().zip(operands(d)).take(nsrc) {
-                    for (c, s) in s.iter_mut().enumerate() {
-                        gather_into(frames, r, c, s);
-                    }
-                }
-                let mut res: Vec4x = [[0.0; LANES]; 4];
-                let src = src.get(..nsrc).unwrap_or(&[]);
-                self.texture_lanes(d, textures, src, 0, 1, &mut res);
-                for (c, res) in res.iter().enumerate() {
-                    scatter(frames, dst, c, res, active);
+                // SAMPLE reads only its coordinates (zeroing the other two operands' copies
+                // was 2/3 of a per-dispatch memset).
+                if d.op == Op::Sample {
+                    self.seam_op::<1>(d, frames, textures, active);
+                } else {
+                    self.seam_op::<3>(d, frames, textures, active);
                 }
             },
         );
+    }
+
+    /// [`Self::run_seam`]'s work with the first `N` operand registers gathered.
+    #[inline(always)]
+    fn seam_op<const N: usize>(
+        &self,
+        d: &DInst,
+        frames: &mut [Frame; GROUPS],
+        textures: &[Option<TextureRef>],
+        active: Mask,
+    ) {
+        let mut src = [[[0.0; LANES]; 4]; N];
+        for (s, r) in src.iter_mut().zip(operands(d)) {
+            for (c, s) in s.iter_mut().enumerate() {
+                gather_into(frames, r, c, s);
+            }
+        }
+        let mut res: Vec4x = [[0.0; LANES]; 4];
+        self.texture_lanes(d, textures, &src, 0, 1, &mut res);
+        let dst = d.dst as usize & REG_MASK;
+        for (c, res) in res.iter().enumerate() {
+            scatter(frames, dst, c, res, active);
+        }
     }
 }
 
