@@ -22,6 +22,8 @@ use super::{
     put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
 };
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
+use crate::back::exec::simd::Isa;
+use crate::back::exec::texel::unpack_channel;
 use crate::back::exec::texture::TextureRef;
 use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
 use crate::ir::Op;
@@ -134,7 +136,13 @@ impl Executable {
             || {
                 // SAMPLE reads only its coordinates (zeroing the other two operands' copies
                 // was 2/3 of a per-dispatch memset).
-                if d.op == Op::Sample {
+                let plain = textures
+                    .get(d.x as usize)
+                    .and_then(|t| t.as_ref())
+                    .filter(|t| t.plain_texels());
+                if let (Op::Sample, Some(tex)) = (d.op, plain) {
+                    seam_texels(d, tex, frames, active, simd.isa() == Isa::Avx2);
+                } else if d.op == Op::Sample {
                     self.seam_op::<1>(d, frames, textures, active);
                 } else {
                     self.seam_op::<3>(d, frames, textures, active);
@@ -163,6 +171,50 @@ impl Executable {
         let dst = d.dst as usize & REG_MASK;
         for (c, res) in res.iter().enumerate() {
             scatter(frames, dst, c, res, active);
+        }
+    }
+}
+
+/// SAMPLE of an 8-bit texture at level 0 ([`TextureRef::plain_texels`]): the texels of
+/// [`Executable::texture_lanes`] (`wide`: the AVX2 trampoline's blends, the same texels) from
+/// the active groups' u and v (the other groups sample at 0), each group's four channels
+/// unpacked straight into its frame under its saved mask: the interpreter's bits without
+/// its float result array or the two unused coordinate components.
+#[inline(always)]
+fn seam_texels(
+    d: &DInst,
+    tex: &TextureRef,
+    frames: &mut [Frame; GROUPS],
+    active: Mask,
+    wide: bool,
+) {
+    let a = d.a as usize & REG_MASK;
+    let (mut u, mut v) = ([0.0; LANES], [0.0; LANES]);
+    let chunks = u.as_chunks_mut::<JIT_LANES>().0.iter_mut();
+    for (g, ((u, v), f)) in chunks
+        .zip(v.as_chunks_mut::<JIT_LANES>().0)
+        .zip(frames.iter())
+        .enumerate()
+    {
+        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            *u = f.regs[a][0];
+            *v = f.regs[a][1];
+        }
+    }
+    let texels = tex.texel_lanes_in(&u, &v, wide);
+    let dst = d.dst as usize & REG_MASK;
+    for (g, (f, t)) in frames
+        .iter_mut()
+        .zip(texels.as_chunks::<JIT_LANES>().0)
+        .enumerate()
+    {
+        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
+            continue;
+        }
+        let m = f.masks[MASK_SAVE];
+        for c in 0..4 {
+            let from = unpack_channel(t, c);
+            put_masked(&mut f.regs[dst][c], &from, f.masked.then_some(&m));
         }
     }
 }
