@@ -211,10 +211,10 @@ fn seam_texels(
         if (active >> (g * JIT_LANES)) & 0xFF == 0 {
             continue;
         }
-        let m = f.masks[MASK_SAVE];
+        let m = f.masked.then(|| f.masks[MASK_SAVE]);
         for c in 0..4 {
             let from = unpack_channel(t, c);
-            put_masked(&mut f.regs[dst][c], &from, f.masked.then_some(&m));
+            put_masked(&mut f.regs[dst][c], &from, m.as_ref());
         }
     }
 }
