@@ -15,7 +15,11 @@
 //! The op itself is [`Executable::texture_lanes`], the interpreter's own code, on copies of
 //! the operand registers gathered from the four frames, and its result is written back to the
 //! destination's slots under the saved mask (in a module with IF or DISCARD; every lane
-//! otherwise), as the interpreter's masked write does: the same bits by construction.
+//! otherwise), as the interpreter's masked write does: the same bits by construction. The
+//! common SAMPLE of an 8-bit texture at level 0 (`TextureRef::plain_texels`) skips the float
+//! result array: the active groups' u and v, the interpreter's texels (in the AVX2 trampoline
+//! through the floor's 8-lane blends, the same texels), each group's channels unpacked
+//! straight into its frame.
 
 use super::enc::Base;
 use super::{
@@ -203,18 +207,28 @@ fn seam_texels(
     }
     let texels = tex.texel_lanes_in(&u, &v, wide);
     let dst = d.dst as usize & REG_MASK;
-    for (g, (f, t)) in frames
-        .iter_mut()
-        .zip(texels.as_chunks::<JIT_LANES>().0)
-        .enumerate()
-    {
-        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
-            continue;
+    let groups = texels.as_chunks::<JIT_LANES>().0;
+    each_active(frames, active, |g, f, m| {
+        if let Some(t) = groups.get(g) {
+            for c in 0..4 {
+                put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+            }
         }
-        let m = f.masked.then(|| f.masks[MASK_SAVE]);
-        for c in 0..4 {
-            let from = unpack_channel(t, c);
-            put_masked(&mut f.regs[dst][c], &from, m.as_ref());
+    });
+}
+
+/// Calls `put(g, frame, mask)` for each group `g` with a lane in `active`, with its frame's
+/// saved mask when the module has IF or DISCARD (read only then).
+#[inline(always)]
+fn each_active(
+    frames: &mut [Frame; GROUPS],
+    active: Mask,
+    mut put: impl FnMut(usize, &mut Frame, Option<&[u32; JIT_LANES]>),
+) {
+    for (g, f) in frames.iter_mut().enumerate() {
+        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            let m = f.masked.then(|| f.masks[MASK_SAVE]);
+            put(g, f, m.as_ref());
         }
     }
 }
@@ -231,19 +245,10 @@ fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
 /// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
 #[inline(always)]
 fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
-    for (g, (f, from)) in frames
-        .iter_mut()
-        .zip(v.as_chunks::<JIT_LANES>().0)
-        .enumerate()
-    {
-        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
-            continue;
+    let groups = v.as_chunks::<JIT_LANES>().0;
+    each_active(frames, active, |g, f, m| {
+        if let Some(from) = groups.get(g) {
+            put_masked(&mut f.regs[r & REG_MASK][c & 3], from, m);
         }
-        let m = f.masks[MASK_SAVE];
-        put_masked(
-            &mut f.regs[r & REG_MASK][c & 3],
-            from,
-            f.masked.then_some(&m),
-        );
-    }
+    });
 }
