@@ -105,6 +105,19 @@ pub(crate) fn unpack_lanes(t: &[u32; LANES], out: &mut [[f32; LANES]; 4]) {
     }
 }
 
+/// Channel `c` (0: r, 1: g, 2: b, 3: a) of each of `N` texels in [0, 1], the values of
+/// [`unpack_lanes`], as a plain lane loop: in the AVX2 trampoline LLVM runs it 8 lanes per
+/// instruction (the compiled seam unpacks one 8-lane group's channel at a time).
+#[inline(always)]
+pub(crate) fn unpack_channel<const N: usize>(t: &[u32; N], c: usize) -> [f32; N] {
+    let s = SHIFTS[c & 3];
+    let mut o = [0.0; N];
+    for l in 0..N {
+        o[l] = ((t[l] >> s) & 0xFF) as f32 * (1.0 / 255.0);
+    }
+    o
+}
+
 /// One texel's (r, g, b, a) in [0, 1], as [`unpack_lanes`] gives each lane.
 #[inline(always)]
 pub(crate) fn unpack_one(t: u32) -> [f32; 4] {

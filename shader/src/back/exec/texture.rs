@@ -435,6 +435,14 @@ impl<'a> TextureRef<'a> {
         }
     }
 
+    /// Whether SAMPLE on this texture is [`Self::texel_lanes_in`] unpacked (what
+    /// [`Self::sample_lanes`] does): an 8-bit 2D texture sampled at level 0 under one filter.
+    /// The compiled seam (`jit::sample`) then samples it without the float detour.
+    #[inline(always)]
+    pub(crate) fn plain_texels(&self) -> bool {
+        self.layers.is_empty() && !self.is_float() && !self.needs_lod()
+    }
+
     /// [`Self::sample_texel`] lane by lane.
     #[inline(always)]
     fn texel_per_lane(&self, u: &Lanes, v: &Lanes) -> [u32; LANES] {

@@ -15,13 +15,19 @@
 //! The op itself is [`Executable::texture_lanes`], the interpreter's own code, on copies of
 //! the operand registers gathered from the four frames, and its result is written back to the
 //! destination's slots under the saved mask (in a module with IF or DISCARD; every lane
-//! otherwise), as the interpreter's masked write does: the same bits by construction.
+//! otherwise), as the interpreter's masked write does: the same bits by construction. The
+//! common SAMPLE of an 8-bit texture at level 0 (`TextureRef::plain_texels`) skips the float
+//! result array: the active groups' u and v, the interpreter's texels (in the AVX2 trampoline
+//! through the floor's 8-lane blends, the same texels), each group's channels unpacked
+//! straight into its frame.
 
 use super::enc::Base;
 use super::{
     put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
 };
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
+use crate::back::exec::simd::Isa;
+use crate::back::exec::texel::unpack_channel;
 use crate::back::exec::texture::TextureRef;
 use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
 use crate::ir::Op;
@@ -134,7 +140,13 @@ impl Executable {
             || {
                 // SAMPLE reads only its coordinates (zeroing the other two operands' copies
                 // was 2/3 of a per-dispatch memset).
-                if d.op == Op::Sample {
+                let plain = textures
+                    .get(d.x as usize)
+                    .and_then(|t| t.as_ref())
+                    .filter(|t| t.plain_texels());
+                if let (Op::Sample, Some(tex)) = (d.op, plain) {
+                    seam_texels(d, tex, frames, active, simd.isa() == Isa::Avx2);
+                } else if d.op == Op::Sample {
                     self.seam_op::<1>(d, frames, textures, active);
                 } else {
                     self.seam_op::<3>(d, frames, textures, active);
@@ -167,6 +179,60 @@ impl Executable {
     }
 }
 
+/// SAMPLE of an 8-bit texture at level 0 ([`TextureRef::plain_texels`]): the texels of
+/// [`Executable::texture_lanes`] (`wide`: the AVX2 trampoline's blends, the same texels) from
+/// the active groups' u and v (the other groups sample at 0), each group's four channels
+/// unpacked straight into its frame under its saved mask: the interpreter's bits without
+/// its float result array or the two unused coordinate components.
+#[inline(always)]
+fn seam_texels(
+    d: &DInst,
+    tex: &TextureRef,
+    frames: &mut [Frame; GROUPS],
+    active: Mask,
+    wide: bool,
+) {
+    let a = d.a as usize & REG_MASK;
+    let (mut u, mut v) = ([0.0; LANES], [0.0; LANES]);
+    let chunks = u.as_chunks_mut::<JIT_LANES>().0.iter_mut();
+    for (g, ((u, v), f)) in chunks
+        .zip(v.as_chunks_mut::<JIT_LANES>().0)
+        .zip(frames.iter())
+        .enumerate()
+    {
+        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            *u = f.regs[a][0];
+            *v = f.regs[a][1];
+        }
+    }
+    let texels = tex.texel_lanes_in(&u, &v, wide);
+    let dst = d.dst as usize & REG_MASK;
+    let groups = texels.as_chunks::<JIT_LANES>().0;
+    each_active(frames, active, |g, f, m| {
+        if let Some(t) = groups.get(g) {
+            for c in 0..4 {
+                put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+            }
+        }
+    });
+}
+
+/// Calls `put(g, frame, mask)` for each group `g` with a lane in `active`, with its frame's
+/// saved mask when the module has IF or DISCARD (read only then).
+#[inline(always)]
+fn each_active(
+    frames: &mut [Frame; GROUPS],
+    active: Mask,
+    mut put: impl FnMut(usize, &mut Frame, Option<&[u32; JIT_LANES]>),
+) {
+    for (g, f) in frames.iter_mut().enumerate() {
+        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
+            let m = f.masked.then(|| f.masks[MASK_SAVE]);
+            put(g, f, m.as_ref());
+        }
+    }
+}
+
 /// Component `c` of register `r` over the 32 lanes: each group's 8 from its frame's slot.
 #[inline(always)]
 fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
@@ -179,19 +245,10 @@ fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
 /// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
 #[inline(always)]
 fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
-    for (g, (f, from)) in frames
-        .iter_mut()
-        .zip(v.as_chunks::<JIT_LANES>().0)
-        .enumerate()
-    {
-        if (active >> (g * JIT_LANES)) & 0xFF == 0 {
-            continue;
+    let groups = v.as_chunks::<JIT_LANES>().0;
+    each_active(frames, active, |g, f, m| {
+        if let Some(from) = groups.get(g) {
+            put_masked(&mut f.regs[r & REG_MASK][c & 3], from, m);
         }
-        let m = f.masks[MASK_SAVE];
-        put_masked(
-            &mut f.regs[r & REG_MASK][c & 3],
-            from,
-            f.masked.then_some(&m),
-        );
-    }
+    });
 }
