@@ -71,7 +71,7 @@ pub enum Ps {
 }
 
 /// The second operand of a step of [`Enc::steps`]: a register, or a frame constant (the
-/// float at `consts[k]`, broadcast into the scratch register first).
+/// 8 lanes at `consts[k]`, a memory operand).
 #[derive(Clone, Copy)]
 pub enum Arg {
     Y(Y),
@@ -308,20 +308,37 @@ impl<'a> Enc<'a> {
     }
 
     /// `acc = acc OP arg` for each step in order (a polynomial's Horner steps); a constant
-    /// is broadcast from the frame's `consts` into `tmp` first (`tmp` may be a step's
-    /// register only after that step).
-    pub fn steps(&mut self, acc: Y, tmp: Y, steps: &[(Ps, Arg)]) -> Result<(), EncError> {
+    /// is the op's memory operand.
+    pub fn steps(&mut self, acc: Y, steps: &[(Ps, Arg)]) -> Result<(), EncError> {
         for &(op, arg) in steps {
-            let y = match arg {
-                Arg::Y(y) => y,
-                Arg::K(k) => {
-                    self.broadcast(tmp, Base::Frame, super::konst(k))?;
-                    tmp
-                }
-            };
-            self.op_reg(op, acc, acc, y)?;
+            match arg {
+                Arg::Y(y) => self.op_reg(op, acc, acc, y)?,
+                Arg::K(k) => self.op_k(op, acc, acc, k)?,
+            }
         }
         Ok(())
+    }
+
+    /// `vOPps d, s, [frame + konst(k)]`: the frame constant `k`'s 8 lanes as the second
+    /// source.
+    pub fn op_k(&mut self, op: Ps, d: Y, s: Y, k: usize) -> Result<(), EncError> {
+        self.op_mem(op, d, s, Base::Frame, super::konst(k))
+    }
+
+    /// `vOP d, s, [frame + konst(k)]` on packed dwords (map 0F, 66 prefix: [`Pi`]'s opcodes,
+    /// VPOR 0xEB, ...).
+    pub fn int_k(&mut self, opcode: u8, d: Y, s: Y, k: usize) -> Result<(), EncError> {
+        self.vex(d.0, s.0, 0, 1, 1)?;
+        self.byte(opcode)?;
+        self.mem(d.0, Base::Frame, super::konst(k), 32)
+    }
+
+    /// `vcmpps d, s, [frame + konst(k)], pred`
+    pub fn cmp_k(&mut self, d: Y, s: Y, k: usize, pred: u8) -> Result<(), EncError> {
+        self.vex(d.0, s.0, 0, 1, 0)?;
+        self.byte(0xC2)?;
+        self.mem(d.0, Base::Frame, super::konst(k), 32)?;
+        self.byte(pred)
     }
 
     /// `vzeroupper; ret`
@@ -402,6 +419,34 @@ mod tests {
             let (buf, n) = bytes(f);
             assert_eq!(&buf[..n], want);
         }
+    }
+
+    #[test]
+    fn constant_operands_are_the_manual_encodings() {
+        let mut buf = [0u8; 64];
+        let mut e = Enc::new(&mut buf, super::super::FRAME_BYTES);
+        // vpaddd ymm9, ymm10, [rdi + d]; vcmpps ymm1, ymm2, [rdi + d], 0x0E;
+        // vsubps ymm8, ymm8, [rdi + d]
+        e.int_k(Pi::Add as u8, Y(9), Y(10), 3).unwrap();
+        e.cmp_k(Y(1), Y(2), 3, 0x0E).unwrap();
+        e.op_k(Ps::Sub, Y(8), Y(8), 3).unwrap();
+        let n = e.len();
+        let d = (super::super::konst(3) as u32).to_le_bytes();
+        let mut want = [0u8; 64];
+        let mut at = 0;
+        for part in [
+            &[0xC5, 0x2D, 0xFE, 0x8F][..],
+            &d,
+            &[0xC5, 0xEC, 0xC2, 0x8F],
+            &d,
+            &[0x0E, 0xC5, 0x3C, 0x5C, 0x87],
+            &d,
+        ] {
+            want[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        assert_eq!(&buf[..n], &want[..at]);
+        assert_eq!(super::super::konst(3) % 32, 0);
     }
 
     #[test]

@@ -210,7 +210,7 @@ impl Gen<'_, '_> {
         let e = &mut self.e;
         let at = mask_slot(MASK_SPENT);
         e.load(s, Base::Frame, at)?;
-        e.broadcast(k, Base::Frame, super::konst(super::K_BUDGET))?;
+        e.load(k, Base::Frame, super::konst(super::K_BUDGET))?;
         e.int0f(0x66, k, k, s)?; // vpcmpgtd: budget > spent
         e.op_reg(Ps::And, go, k, m)?;
         e.int0f(0xFA, s, s, go)?; // vpsubd: spent += 1 where going
@@ -366,9 +366,8 @@ impl Gen<'_, '_> {
                     }
                     BREAK_ICMP => e.icmp_mask(d.x, m, x, y)?,
                     _ => {
-                        e.broadcast(t, Base::Frame, super::konst(super::K_SIGN))?;
-                        e.int0f(0xEF, m, x, t)?;
-                        e.int0f(0xEF, t, y, t)?;
+                        e.int_k(0xEF, m, x, super::K_SIGN)?;
+                        e.int_k(0xEF, t, y, super::K_SIGN)?;
                         e.icmp_mask(d.x, m, m, t)?
                     }
                 };

@@ -19,9 +19,10 @@
 //! outputs' defaults (as the interpreter does) and calls the code per 8-lane group. The frame
 //! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
 //! linear scan over the straight-line code that evicts the value whose next read is farthest,
-//! dead values first and clean ones before dirty ones), bank registers, uniforms, immediates
-//! and the two constants are broadcast when loaded, and a value is stored only to an output or
-//! when it is evicted while still live.
+//! dead values first and clean ones before dirty ones), bank registers, uniforms and immediates
+//! are broadcast when loaded, constants ([`Frame::consts`], 8 lanes each) are loaded or taken as
+//! an op's memory operand, and a value is stored only to an output or when it is evicted while
+//! still live.
 //!
 //! IF/ELSE/ENDIF and DISCARD run without branches: [`YM`] (ymm15, then not allocated) holds the
 //! current lane mask, every block runs, and a write inside an IF blends the new value into the
@@ -111,12 +112,14 @@ pub struct Frame {
     /// and that helper's x, y and result.
     pub pow_save: [[u32; JIT_LANES]; 16],
     pub pow_io: [Lanes8; 3],
+    /// Constants the code reads (1.0, CMP's true; the ABS mask; SIN/COS's and POW's), each
+    /// already broadcast to 8 lanes (32 bytes, aligned) so an op takes it as its memory
+    /// operand (`vmulps y, y, [frame + konst(k)]`) instead of a broadcast and a register op.
+    pub consts: [[u32; JIT_LANES]; K_COUNT],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// Bank registers (bits per component), broadcast when read.
     pub bank: [[u32; 4]; BANK_MAX],
-    /// Constants the code broadcasts: 1.0 (CMP's true) and the ABS mask.
-    pub consts: [u32; K_COUNT],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
@@ -154,6 +157,7 @@ const fn mask_slot(k: usize) -> usize {
     offset_of!(Frame, masks) + (k % MASK_SLOTS) * 32
 }
 const _: () = assert!(offset_of!(Frame, regs) == 0);
+const _: () = assert!(offset_of!(Frame, consts).is_multiple_of(32));
 
 /// Bytes generated code may touch from the frame pointer.
 pub const FRAME_BYTES: usize = size_of::<Frame>();
@@ -205,24 +209,30 @@ impl Default for Frame {
 
 impl Frame {
     pub const fn new() -> Frame {
-        let mut consts = [0u32; K_COUNT];
-        consts[K_ONE] = 0x3F80_0000;
-        consts[K_ABS] = 0x7FFF_FFFF;
+        let mut one = [0u32; K_COUNT];
+        one[K_ONE] = 0x3F80_0000;
+        one[K_ABS] = 0x7FFF_FFFF;
         let t = super::math::TRIG_CONSTS;
         let mut i = 0;
         while i < t.len() {
-            consts[K_2PI + i] = t[i].to_bits();
+            one[K_2PI + i] = t[i].to_bits();
             i += 1;
         }
-        consts[K_I16384] = 16384;
-        consts[K_TMAX] = super::math::TRIG_MAX.to_bits();
-        consts[K_I1] = 1;
-        consts[K_I2] = 2;
-        consts[K_BUDGET] = crate::limits::P2_LOOP_BUDGET;
-        consts[K_SIGN] = 0x8000_0000;
+        one[K_I16384] = 16384;
+        one[K_TMAX] = super::math::TRIG_MAX.to_bits();
+        one[K_I1] = 1;
+        one[K_I2] = 2;
+        one[K_BUDGET] = crate::limits::P2_LOOP_BUDGET;
+        one[K_SIGN] = 0x8000_0000;
         let mut i = 0;
         while i < pow::POW_COUNT {
-            consts[pow::POW_BASE + i] = pow::POW_CONSTS[i];
+            one[pow::POW_BASE + i] = pow::POW_CONSTS[i];
+            i += 1;
+        }
+        let mut consts = [[0u32; JIT_LANES]; K_COUNT];
+        let mut i = 0;
+        while i < K_COUNT {
+            consts[i] = [one[i]; JIT_LANES];
             i += 1;
         }
         Frame {
@@ -297,8 +307,9 @@ const fn out_comp(field: usize, c: usize) -> usize {
 const fn varying(s: usize, c: usize) -> usize {
     offset_of!(Outputs, varyings) + ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * LANES * 4
 }
+/// Constant `k`'s 8 lanes in the frame (a memory operand; its first lane for a broadcast).
 const fn konst(k: usize) -> usize {
-    offset_of!(Frame, consts) + k * 4
+    offset_of!(Frame, consts) + k * 32
 }
 
 /// An allocator value: component `c` of register `t` is `t * 4 + c`; then the constants.
@@ -576,11 +587,11 @@ impl<'c, 'b> Gen<'c, 'b> {
         let t = v / 4;
         let dirty = match v {
             V_ONE => {
-                self.e.broadcast(y, Base::Frame, konst(K_ONE))?;
+                self.e.load(y, Base::Frame, konst(K_ONE))?;
                 false
             }
             V_ABS => {
-                self.e.broadcast(y, Base::Frame, konst(K_ABS))?;
+                self.e.load(y, Base::Frame, konst(K_ABS))?;
                 false
             }
             _ if self.zero[v] => {
@@ -764,52 +775,42 @@ impl<'c, 'b> Gen<'c, 'b> {
         }
         let [t0, t1, t2, t3, t4, t5] = t;
         let e = &mut self.e;
-        let k = |i: usize| konst(i);
+        // Every constant is a memory operand (`Frame::consts`, 8 lanes); where an op takes it
+        // as its first operand in `math`, the op commutes (MUL, ADD, AND, PCMPEQD) and the
+        // constant is never NaN, so the bits are the same.
         // Lanes for the interpreter: !(|x| < 8192) (NLT, unordered true).
-        e.broadcast(t0, Base::Frame, k(K_ABS))?;
-        e.op_reg(Ps::And, t0, t0, x)?;
-        e.broadcast(t1, Base::Frame, k(K_TMAX))?;
-        e.cmp_reg(t0, t0, t1, 0x05)?;
+        e.op_k(Ps::And, t0, x, K_ABS)?;
+        e.cmp_k(t0, t0, K_TMAX, 0x05)?;
         if self.flow {
             // Only the lanes under the current mask (the interpreter skips the others).
             e.op_reg(Ps::And, t0, t0, YM)?;
         }
         e.or_mask(t0, offset_of!(Frame, bail))?;
         // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
-        e.broadcast(t1, Base::Frame, k(K_2PI))?;
-        e.op_reg(Ps::Mul, t1, x, t1)?;
-        e.broadcast(t2, Base::Frame, k(K_BIAS))?;
-        e.op_reg(Ps::Add, t1, t1, t2)?;
+        e.op_k(Ps::Mul, t1, x, K_2PI)?;
+        e.op_k(Ps::Add, t1, t1, K_BIAS)?;
         e.cvtt_ps_dq(t1, t1)?;
-        e.broadcast(t2, Base::Frame, k(K_I16384))?;
-        e.int_op(Pi::Sub, t1, t1, t2)?;
+        e.int_k(Pi::Sub as u8, t1, t1, K_I16384)?;
         e.cvt_dq_ps(t2, t1)?;
         if cos {
-            e.broadcast(t3, Base::Frame, k(K_I1))?;
-            e.int_op(Pi::Add, t1, t1, t3)?;
+            e.int_k(Pi::Add as u8, t1, t1, K_I1)?;
         }
         // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
-        e.broadcast(t3, Base::Frame, k(K_P1))?;
-        e.op_reg(Ps::Mul, t3, t2, t3)?;
+        e.op_k(Ps::Mul, t3, t2, K_P1)?;
         e.op_reg(Ps::Sub, t3, x, t3)?;
         for p in [K_P2, K_P3] {
-            e.broadcast(t4, Base::Frame, k(p))?;
-            e.op_reg(Ps::Mul, t4, t2, t4)?;
+            e.op_k(Ps::Mul, t4, t2, p)?;
             e.op_reg(Ps::Sub, t3, t3, t4)?;
         }
         e.op_reg(Ps::Mul, t2, t3, t3)?;
         // sin_r: ((S0 z + S1) z - S2) z r + r
         let (z, r) = (Arg::Y(t2), Arg::Y(t3));
-        e.broadcast(t4, Base::Frame, k(K_S0))?;
+        e.op_k(Ps::Mul, t4, t2, K_S0)?;
         e.steps(
             t4,
-            t5,
-            &[(Ps::Mul, z), (Ps::Add, Arg::K(K_S1)), (Ps::Mul, z)],
-        )?;
-        e.steps(
-            t4,
-            t5,
             &[
+                (Ps::Add, Arg::K(K_S1)),
+                (Ps::Mul, z),
                 (Ps::Sub, Arg::K(K_S2)),
                 (Ps::Mul, z),
                 (Ps::Mul, r),
@@ -817,29 +818,26 @@ impl<'c, 'b> Gen<'c, 'b> {
             ],
         )?;
         // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
-        e.broadcast(t5, Base::Frame, k(K_C0))?;
+        e.op_k(Ps::Mul, t5, t2, K_C0)?;
         e.steps(
             t5,
-            t0,
-            &[(Ps::Mul, z), (Ps::Sub, Arg::K(K_C1)), (Ps::Mul, z)],
+            &[
+                (Ps::Sub, Arg::K(K_C1)),
+                (Ps::Mul, z),
+                (Ps::Add, Arg::K(K_C2)),
+                (Ps::Mul, z),
+                (Ps::Mul, z),
+            ],
         )?;
-        e.steps(
-            t5,
-            t0,
-            &[(Ps::Add, Arg::K(K_C2)), (Ps::Mul, z), (Ps::Mul, z)],
-        )?;
-        e.broadcast(t0, Base::Frame, k(K_HALF))?;
-        e.op_reg(Ps::Mul, t0, t0, t2)?;
-        e.steps(t5, t0, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
+        e.op_k(Ps::Mul, t0, t2, K_HALF)?;
+        e.steps(t5, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
         // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
-        e.broadcast(t0, Base::Frame, k(K_I1))?;
-        e.int_op(Pi::And, t2, t1, t0)?;
-        e.int_op(Pi::CmpEq, t2, t2, t0)?;
+        e.int_k(Pi::And as u8, t2, t1, K_I1)?;
+        e.int_k(Pi::CmpEq as u8, t2, t2, K_I1)?;
         let r = self.alloc()?;
         let e = &mut self.e;
         e.blendv(r, t4, t5, t2)?;
-        e.broadcast(t0, Base::Frame, k(K_I2))?;
-        e.int_op(Pi::And, t1, t1, t0)?;
+        e.int_k(Pi::And as u8, t1, t1, K_I2)?;
         e.pslld(t1, t1, 30)?;
         e.op_reg(Ps::Xor, r, r, t1)?;
         self.set(dst, r)

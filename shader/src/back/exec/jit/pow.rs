@@ -14,10 +14,10 @@
 //! [-125, 125], whose result is the +0 shortcut or the helper's.
 
 use super::enc::{Arg, Base, EncError, Pi, Ps, Y};
-use super::{konst, Frame, Gen, JitError, Val, YM};
+use super::{Frame, Gen, JitError, Val, YM};
 use core::mem::offset_of;
 
-/// The floats (and ints, as bits) the inline POW broadcasts, at `Frame::consts[POW_BASE..]`.
+/// The floats (and ints, as bits) the inline POW reads, at `Frame::consts[POW_BASE..]`.
 pub(super) const POW_BASE: usize = 20;
 const K_MANT: usize = POW_BASE;
 const K_FF: usize = POW_BASE + 1;
@@ -102,38 +102,30 @@ impl Gen<'_, '_> {
         }
         let [ta, tb, tc, td, te] = t;
         let e = &mut self.e;
-        let bc = |e: &mut super::Enc, r: Y, k: usize| e.broadcast(r, Base::Frame, konst(k));
+        // Constants are memory operands (`Frame::consts`, 8 lanes); where `math` writes one
+        // first, the op commutes (MUL, AND, OR) and the constant is never NaN: the same bits.
         // m0 = mantissa | 1.0's exponent; e0 = biased exponent - 127.
-        bc(e, ta, K_MANT)?;
-        e.int_op(Pi::And, ta, x, ta)?;
-        bc(e, tb, K_ONE)?;
-        e.int0f(POR, ta, ta, tb)?;
+        e.int_k(Pi::And as u8, ta, x, K_MANT)?;
+        e.int_k(POR, ta, ta, K_ONE)?;
         e.shift_imm(2, tb, x, 23)?;
-        bc(e, tc, K_FF)?;
-        e.int_op(Pi::And, tb, tb, tc)?;
-        bc(e, tc, K_I127)?;
-        e.int_op(Pi::Sub, tb, tb, tc)?;
+        e.int_k(Pi::And as u8, tb, tb, K_FF)?;
+        e.int_k(Pi::Sub as u8, tb, tb, K_I127)?;
         // big = m0 > sqrt 2: m = m0 * 0.5, e = e0 + 1 (big is -1 as an int).
-        bc(e, tc, K_SQRT2)?;
-        e.cmp_reg(tc, ta, tc, GT_OS)?;
+        e.cmp_k(tc, ta, K_SQRT2, GT_OS)?;
         e.int_op(Pi::Sub, tb, tb, tc)?;
-        bc(e, td, K_HALF)?;
-        e.op_reg(Ps::Mul, td, ta, td)?;
+        e.op_k(Ps::Mul, td, ta, K_HALF)?;
         e.blendv(ta, ta, td, tc)?;
         // t = (m - 1) / (m + 1), t2 = t t.
-        bc(e, tc, K_ONE)?;
-        e.op_reg(Ps::Sub, td, ta, tc)?;
-        e.op_reg(Ps::Add, ta, ta, tc)?;
+        e.op_k(Ps::Sub, td, ta, K_ONE)?;
+        e.op_k(Ps::Add, ta, ta, K_ONE)?;
         e.op_reg(Ps::Div, td, td, ta)?;
         e.op_reg(Ps::Mul, ta, td, td)?;
         // ln = 2 t (1 + t2 (1/3 + t2 (0.2 + t2 (1/7 + t2 / 9)))).
         let t2 = Arg::Y(ta);
-        bc(e, tc, K_T9)?;
+        e.op_k(Ps::Mul, tc, ta, K_T9)?;
         e.steps(
             tc,
-            te,
             &[
-                (Ps::Mul, t2),
                 (Ps::Add, Arg::K(K_T7)),
                 (Ps::Mul, t2),
                 (Ps::Add, Arg::K(K_T5)),
@@ -143,33 +135,26 @@ impl Gen<'_, '_> {
                 (Ps::Add, Arg::K(K_ONE)),
             ],
         )?;
-        bc(e, te, K_TWO)?;
-        e.op_reg(Ps::Mul, te, te, td)?;
+        e.op_k(Ps::Mul, te, td, K_TWO)?;
         e.op_reg(Ps::Mul, tc, te, tc)?;
         // z = y (e + ln log2 e).
-        bc(e, td, K_LOG2E)?;
-        e.op_reg(Ps::Mul, tc, tc, td)?;
+        e.op_k(Ps::Mul, tc, tc, K_LOG2E)?;
         e.cvt_dq_ps(tb, tb)?;
         e.op_reg(Ps::Add, tb, tb, tc)?;
         e.op_reg(Ps::Mul, tb, y, tb)?;
         let z = tb;
         // n = floor(z + 128.5) - 128 (truncation: the sum is positive on the core's lanes).
-        bc(e, ta, K_BIAS)?;
-        e.op_reg(Ps::Add, ta, z, ta)?;
+        e.op_k(Ps::Add, ta, z, K_BIAS)?;
         e.cvtt_ps_dq(ta, ta)?;
-        bc(e, tc, K_I128)?;
-        e.int_op(Pi::Sub, ta, ta, tc)?;
+        e.int_k(Pi::Sub as u8, ta, ta, K_I128)?;
         // g = (z - n) ln 2; p = 1 + g (1 + g (0.5 + g (1/6 + ... + g (1/720 + g / 5040)))).
         e.cvt_dq_ps(tc, ta)?;
         e.op_reg(Ps::Sub, tc, z, tc)?;
-        bc(e, td, K_LN2)?;
-        e.op_reg(Ps::Mul, tc, tc, td)?;
-        bc(e, td, K_F5040)?;
-        e.op_reg(Ps::Div, td, tc, td)?;
+        e.op_k(Ps::Mul, tc, tc, K_LN2)?;
+        e.op_k(Ps::Div, td, tc, K_F5040)?;
         let g = Arg::Y(tc);
         e.steps(
             td,
-            te,
             &[
                 (Ps::Add, Arg::K(K_E720)),
                 (Ps::Mul, g),
@@ -187,21 +172,16 @@ impl Gen<'_, '_> {
             ],
         )?;
         // v = p * 2^n: ((n + 127) & 0xff) << 23.
-        bc(e, tc, K_I127)?;
-        e.int_op(Pi::Add, ta, ta, tc)?;
-        bc(e, tc, K_FF)?;
-        e.int_op(Pi::And, ta, ta, tc)?;
+        e.int_k(Pi::Add as u8, ta, ta, K_I127)?;
+        e.int_k(Pi::And as u8, ta, ta, K_FF)?;
         e.pslld(ta, ta, 23)?;
         e.op_reg(Ps::Mul, td, td, ta)?;
         // xn = MIN_POSITIVE <= x < inf; zero = (x == 0 & y > 0) | (xn & z < -151);
         // ok = zero | (xn & -125 <= z <= 125).
-        bc(e, ta, K_MINPOS)?;
-        e.cmp_reg(ta, x, ta, GE_OS)?;
-        bc(e, tc, K_INF)?;
-        e.cmp_reg(tc, x, tc, LT_OS)?;
+        e.cmp_k(ta, x, K_MINPOS, GE_OS)?;
+        e.cmp_k(tc, x, K_INF, LT_OS)?;
         e.op_reg(Ps::And, ta, ta, tc)?;
-        bc(e, tc, K_M151)?;
-        e.cmp_reg(tc, z, tc, LT_OS)?;
+        e.cmp_k(tc, z, K_M151, LT_OS)?;
         e.op_reg(Ps::And, tc, tc, ta)?;
         e.op_reg(Ps::Xor, te, te, te)?;
         let r = self.alloc()?;
@@ -210,11 +190,9 @@ impl Gen<'_, '_> {
         e.cmp_reg(te, y, te, GT_OS)?;
         e.op_reg(Ps::And, r, r, te)?;
         e.int0f(POR, tc, tc, r)?;
-        bc(e, te, K_M125)?;
-        e.cmp_reg(te, z, te, GE_OS)?;
+        e.cmp_k(te, z, K_M125, GE_OS)?;
         e.op_reg(Ps::And, ta, ta, te)?;
-        bc(e, te, K_P125)?;
-        e.cmp_reg(te, z, te, LE_OS)?;
+        e.cmp_k(te, z, K_P125, LE_OS)?;
         e.op_reg(Ps::And, ta, ta, te)?;
         e.int0f(POR, ta, ta, tc)?;
         // The result: +0 on the zero lanes, v on the others.
