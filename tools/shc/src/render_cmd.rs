@@ -911,7 +911,7 @@ impl Workers for Pool {
                 while spin.epoch.load(Ordering::Acquire) == epoch {
                     std::hint::spin_loop();
                     n = n.wrapping_add(1);
-                    if n % 64 == 0 && start.elapsed() > POOL_SPIN {
+                    if n.is_multiple_of(64) && start.elapsed() > POOL_SPIN {
                         break;
                     }
                 }
