@@ -45,7 +45,11 @@ fn frame(p: &scene_render::Prepared, threads: usize) -> (Vec<u32>, Vec<u32>, Dra
             &mut color,
             &mut depth,
         );
-        (color, depth.iter().map(|d| d.to_bits()).collect::<Vec<u32>>(), stats)
+        (
+            color,
+            depth.iter().map(|d| d.to_bits()).collect::<Vec<u32>>(),
+            stats,
+        )
     };
     let first = draw();
     let second = draw();
@@ -313,10 +317,19 @@ fn cleared_draw_equals_clear_then_draw() {
             };
             let stats = draw(&prep.state, &mut color, &mut depth).expect("draw");
             let bits: Vec<u32> = depth[..n].iter().map(|d| d.to_bits()).collect();
-            assert!(color[..n] == base.0[..], "{} on {} threads: colour", sc, threads);
+            assert!(
+                color[..n] == base.0[..],
+                "{} on {} threads: colour",
+                sc,
+                threads
+            );
             assert!(bits == base.1, "{} on {} threads: depth", sc, threads);
             assert_eq!(stats, base.2, "{} on {} threads: statistics", sc, threads);
-            assert!(color[n..].iter().all(|&c| c == clear.color), "{}: colour tail", sc);
+            assert!(
+                color[n..].iter().all(|&c| c == clear.color),
+                "{}: colour tail",
+                sc
+            );
             assert!(depth[n..].iter().all(|&d| d == 1.0), "{}: depth tail", sc);
             // A draw that fails (a viewport of no width) still clears the whole target.
             let mut bad = prep.state;
@@ -324,8 +337,16 @@ fn cleared_draw_equals_clear_then_draw() {
             color.fill(7);
             depth.fill(0.5);
             assert!(draw(&bad, &mut color, &mut depth).is_err());
-            assert!(color.iter().all(|&c| c == clear.color), "{}: cleared on error", sc);
-            assert!(depth.iter().all(|&d| d == 1.0), "{}: depth cleared on error", sc);
+            assert!(
+                color.iter().all(|&c| c == clear.color),
+                "{}: cleared on error",
+                sc
+            );
+            assert!(
+                depth.iter().all(|&d| d == 1.0),
+                "{}: depth cleared on error",
+                sc
+            );
         }
     }
 }

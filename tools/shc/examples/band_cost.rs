@@ -208,7 +208,9 @@ fn probe(
                 " job{} start {:.1} len {:.1};",
                 j,
                 us(col(2 * j)),
-                us(median(rows.iter().map(|x| x[2 * j + 1] - x[2 * j]).collect()))
+                us(median(
+                    rows.iter().map(|x| x[2 * j + 1] - x[2 * j]).collect()
+                ))
             );
         }
         let join = median(
@@ -219,7 +221,11 @@ fn probe(
                 })
                 .collect(),
         );
-        line += &format!(" return {:.1}, join wait {:.1}", us(col(2 * jobs)), us(join));
+        line += &format!(
+            " return {:.1}, join wait {:.1}",
+            us(col(2 * jobs)),
+            us(join)
+        );
         println!("{}", line);
     }
 }

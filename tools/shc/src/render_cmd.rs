@@ -885,7 +885,11 @@ impl Pool {
             None
         };
         let count = if threads.is_some() { count } else { 1 };
-        Pool { threads, count, spin: Arc::default() }
+        Pool {
+            threads,
+            count,
+            spin: Arc::default(),
+        }
     }
 }
 

@@ -1114,7 +1114,12 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
 /// the vertices are shaded and each triangle set up once for the whole group). `prepare`: fill
 /// this thread's frames of the compiled code first (a job's later passes, on the same thread
 /// and for the same draw, find them filled).
-fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band], prepare: bool) -> DrawStats {
+fn draw_bands(
+    ctx: &DrawCtx,
+    scratch: &mut Scratch,
+    bands: &mut [Band],
+    prepare: bool,
+) -> DrawStats {
     let DrawCtx {
         setup,
         prog,
