@@ -41,9 +41,6 @@ impl Workers for Timed<'_> {
     fn count(&self) -> usize {
         self.pool.count()
     }
-    fn wake(&self) {
-        self.pool.wake()
-    }
     fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
         let t0 = Instant::now();
         let marks: Vec<Mutex<(f64, f64)>> = jobs.iter().map(|_| Mutex::new((0.0, 0.0))).collect();

@@ -13,9 +13,6 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use scene::{Filter, Image, Scene, Wrap};
 use shader::back::raster::state::{
@@ -834,41 +831,14 @@ pub fn jit() -> Option<&'static dyn raster::Jit> {
 /// working memory in its scratch.
 const POOL_STACK: usize = 8 << 20;
 
-/// How long a pool thread stays awake, spinning, for the next run after a run or a
-/// [`Workers::wake`] (then it sleeps in rayon-core until work comes): frames drawn back to back
-/// find their workers awake instead of waiting for the scheduler to wake them.
-const POOL_SPIN: Duration = Duration::from_micros(300);
-
-/// How long the caller, having drawn what it took, waits awake for the jobs it handed out before
-/// it sleeps in the scope (whose wake-up would add the scheduler's latency to the frame).
-const JOIN_SPIN: Duration = Duration::from_millis(1);
-
-/// After this long the waiting caller yields its core between checks.
-const JOIN_YIELD: Duration = Duration::from_micros(50);
-
 /// Persistent workers for [`raster::draw_parallel`] (issue 17): `count - 1` threads started once
 /// and parked between draws (rayon-core's pool, which keeps the jobs' borrows safe), so that a
 /// draw hands its jobs over instead of starting threads; the caller's thread runs the first job.
 /// The bands are dealt by the rasterizer's own lock-free queue, so the picture does not depend on
 /// which thread runs which job. A pool whose threads cannot be started runs every job here.
-///
-/// Between runs the threads spin for [`POOL_SPIN`] (a `'static` job that returns as soon as the
-/// next run starts), woken early by [`Workers::wake`] while the caller sets a draw up; at the end
-/// of a run the caller spins for the jobs it handed out (they finish at once when the queue is
-/// empty) instead of sleeping. Neither touches the pixels.
 pub struct Pool {
     threads: Option<rayon_core::ThreadPool>,
     count: usize,
-    spin: Arc<Spin>,
-}
-
-/// The pool threads' spinning state.
-#[derive(Default)]
-struct Spin {
-    /// Bumped when a run hands its jobs over: spinning threads return to take them.
-    epoch: AtomicU64,
-    /// Spinning jobs queued or running (at most one per pool thread).
-    spinners: AtomicUsize,
 }
 
 impl Pool {
@@ -885,11 +855,7 @@ impl Pool {
             None
         };
         let count = if threads.is_some() { count } else { 1 };
-        Pool {
-            threads,
-            count,
-            spin: Arc::default(),
-        }
+        Pool { threads, count }
     }
 }
 
@@ -898,68 +864,18 @@ impl Workers for Pool {
         self.count
     }
 
-    fn wake(&self) {
-        let Some(pool) = &self.threads else {
-            return;
-        };
-        let threads = self.count - 1;
-        while self.spin.spinners.load(Ordering::Acquire) < threads {
-            self.spin.spinners.fetch_add(1, Ordering::AcqRel);
-            let spin = Arc::clone(&self.spin);
-            // Read here, not when the job starts: a spinner that starts after the next run has
-            // handed its jobs over must return at once, not keep its thread from them.
-            let epoch = spin.epoch.load(Ordering::Acquire);
-            pool.spawn(move || {
-                let start = Instant::now();
-                let mut n = 0u32;
-                while spin.epoch.load(Ordering::Acquire) == epoch {
-                    std::hint::spin_loop();
-                    n = n.wrapping_add(1);
-                    if n.is_multiple_of(64) && start.elapsed() > POOL_SPIN {
-                        break;
-                    }
-                }
-                spin.spinners.fetch_sub(1, Ordering::AcqRel);
-            });
-        }
-    }
-
     fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
         match &self.threads {
             // The scope returns when every job spawned in it has run.
-            Some(pool) => {
-                let done = AtomicUsize::new(0);
-                let handed = rest.len();
-                pool.in_place_scope(|s| {
-                    for job in rest.iter_mut() {
-                        let done = &done;
-                        s.spawn(move |_| {
-                            job();
-                            done.fetch_add(1, Ordering::Release);
-                        });
-                    }
-                    self.spin.epoch.fetch_add(1, Ordering::AcqRel);
-                    first();
-                    let start = Instant::now();
-                    // Spinning at first, then yielding the core (a loaded machine may have
-                    // preempted the thread that is drawing the last bands).
-                    while done.load(Ordering::Acquire) < handed {
-                        let waited = start.elapsed();
-                        if waited > JOIN_SPIN {
-                            break;
-                        } else if waited > JOIN_YIELD {
-                            std::thread::yield_now();
-                        } else {
-                            std::hint::spin_loop();
-                        }
-                    }
-                });
-                // Stay awake for the next draw of the frame or the next frame.
-                self.wake();
-            }
+            Some(pool) => pool.in_place_scope(|s| {
+                for job in rest.iter_mut() {
+                    s.spawn(move |_| job());
+                }
+                first();
+            }),
             None => {
                 first();
                 for job in rest.iter_mut() {

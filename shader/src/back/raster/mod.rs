@@ -797,9 +797,6 @@ fn draw_checked(
     colorf: &mut [[f32; 4]],
     clear: Option<&Clear>,
 ) -> Result<DrawStats, DrawError> {
-    if scratches.len() > 1 && workers.count() > 1 {
-        workers.wake();
-    }
     let (Some(vs), Some(fs)) = (
         prog.executable(Stage::Vertex),
         prog.executable(Stage::Fragment),

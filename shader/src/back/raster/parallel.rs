@@ -28,9 +28,6 @@ pub trait Workers {
     /// Runs every job exactly once, possibly at the same time, and returns when all have
     /// finished.
     fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]);
-    /// A hint that [`run`](Self::run) follows soon: workers that sleep between runs may start
-    /// waking now, while the caller sets the draw up. Nothing depends on it (default: nothing).
-    fn wake(&self) {}
 }
 
 /// One worker: jobs run in order on the caller's thread.
