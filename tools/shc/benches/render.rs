@@ -136,31 +136,42 @@ fn time_software(
     ))
 }
 
-/// Software path on `threads` threads (bands over a persistent pool started once per case):
-/// seconds per frame.
-fn time_software_threads(c: &Case, threads: usize) -> Result<(f64, u64), String> {
+/// Software path on each of `counts` threads (bands over a persistent pool per count, started
+/// once per case): seconds per frame for each count. The counts' frames alternate (one frame on
+/// 1 thread, one on N, ...), so a change of the machine's load during the measurement reaches
+/// every count alike and the scaling (their ratio) does not depend on when each was timed.
+fn time_software_threads(c: &Case, counts: &[usize]) -> Result<Vec<f64>, String> {
     use shader::back::raster::Scratch;
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&path(c.vert), &path(c.frag), &path(c.scene), &opts)
         .map_err(|f| f.message)?;
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
-    let mut scratches: Vec<Scratch> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
-    let workers = render_cmd::Pool::new(threads);
-    let t0 = Instant::now();
-    let stats = soft
-        .draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
-        .map_err(|f| f.message)?;
-    let frames = frames_for(t0.elapsed());
-    let start = Instant::now();
-    for _ in 0..frames {
-        soft.draw_parallel(&workers, &mut scratches, &mut color, &mut depth)
+    let most = counts.iter().copied().max().unwrap_or(1);
+    let mut scratches: Vec<Scratch> = (0..most).map(|_| render_cmd::jit_scratch()).collect();
+    let pools: Vec<render_cmd::Pool> = counts.iter().map(|&k| render_cmd::Pool::new(k)).collect();
+    let mut frame = |k: usize, color: &mut [u32], depth: &mut [f32]| -> Result<f64, String> {
+        let start = Instant::now();
+        soft.draw_parallel(&pools[k], &mut scratches[..counts[k]], color, depth)
             .map_err(|f| f.message)?;
+        Ok(start.elapsed().as_secs_f64())
+    };
+    // One untimed frame per count (first-use costs), the first one also sizing the run.
+    let mut one = Duration::ZERO;
+    for k in 0..counts.len() {
+        let t = frame(k, &mut color, &mut depth)?;
+        if k == 0 {
+            one = Duration::from_secs_f64(t);
+        }
     }
-    Ok((
-        start.elapsed().as_secs_f64() / frames as f64,
-        stats.fragments_shaded,
-    ))
+    let frames = frames_for(one);
+    let mut total = vec![0.0f64; counts.len()];
+    for _ in 0..frames {
+        for (k, sum) in total.iter_mut().enumerate() {
+            *sum += frame(k, &mut color, &mut depth)?;
+        }
+    }
+    Ok(total.into_iter().map(|t| t / frames as f64).collect())
 }
 
 /// Control for the many-thread table: pure arithmetic (no memory traffic, no shared data) as long
@@ -347,18 +358,15 @@ fn run() {
         .map(|&n| time_mesa_threads(Driver::Llvmpipe, n as u32))
         .collect();
     for (i, c) in CASES.iter().enumerate().filter(|(_, c)| selected(c)) {
-        let mut first = f64::NAN;
-        for (k, &n) in counts.iter().enumerate() {
-            let soft = match time_software_threads(c, n) {
-                Ok((t, _)) => t,
-                Err(e) => {
-                    println!("{:<28} software path failed: {}", c.name, e);
-                    continue;
-                }
-            };
-            if k == 0 {
-                first = soft;
+        let times = match time_software_threads(c, &counts) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("{:<28} software path failed: {}", c.name, e);
+                continue;
             }
+        };
+        let first = times[0];
+        for (k, (&n, &soft)) in counts.iter().zip(&times).enumerate() {
             let cell = |s: f64| format!("{:7.2} ms {:6.1} Mpx/s", s * 1e3, mpix(s));
             println!(
                 "{:<28} {:>8} {:>22} {:>22} {:>11.2}x {:>11.2}x",
@@ -385,7 +393,8 @@ fn run() {
     }
     println!(
         "threads: ours on N bands, llvmpipe with LP_NUM_THREADS=N ({} cores here); scaling: \
-         our 1-thread time over our N-thread time; control: pure arithmetic as long as the \
+         our 1-thread time over our N-thread time, their frames alternated; control: pure \
+         arithmetic as long as the \
          scene's 1-thread frame, whole against split on a pool of N (the second core's share)",
         cores
     );
