@@ -2332,12 +2332,12 @@ fn flush(
         return;
     }
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
+    let mut packed = [0u32; LANES];
     let pixels = if fs.sample_color() {
-        scratch.out.packed
+        &scratch.out.packed
     } else {
-        let mut p = [0u32; LANES];
-        scratch.regs.simd().pack_lanes(col, &mut p);
-        p
+        scratch.regs.simd().pack_lanes(col, &mut packed);
+        &packed
     };
     if !setup.pipe.opaque() {
         // Blending or a partial colour mask: a separate path, so the opaque store below keeps
