@@ -117,7 +117,8 @@ mod tests {
     #[test]
     fn the_loop_is_the_manual_encoding() {
         let mut buf = [0u8; 128];
-        let mut e = Enc::with_limits(&mut buf, limits()).limit_stores(Base::Frame, super::super::REGS_END);
+        let mut e =
+            Enc::with_limits(&mut buf, limits()).limit_stores(Base::Frame, super::super::REGS_END);
         let head = e.group_head().unwrap();
         e.group_tail(head, true).unwrap();
         let n = e.len();
@@ -140,7 +141,9 @@ mod tests {
         put(&[0xC7, 0x87]);
         put(&b0);
         put(&[0, 0, 0, 0]);
-        put(&[0x48, 0x83, 0xC6, 32, 0x48, 0x83, 0xC2, 32, 0x48, 0x83, 0xC1, 32]);
+        put(&[
+            0x48, 0x83, 0xC6, 32, 0x48, 0x83, 0xC2, 32, 0x48, 0x83, 0xC1, 32,
+        ]);
         put(&[0xC1, 0xAF]);
         put(&w);
         put(&[8, 0x0F, 0x85]);

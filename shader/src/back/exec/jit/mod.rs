@@ -6,7 +6,9 @@
 //! and runs the whole shader for [`JIT_LANES`] = 8 lanes (one 8-lane group `g` of a 32-lane
 //! dispatch), one YMM per scalar component. `inputs`, `fcoord` and `out` point `g * 32` bytes
 //! into the caller's [`Invocation::inputs`], [`Invocation::fragcoord`] and [`Outputs`], so the
-//! code reads the rasterizer's inputs and writes its outputs where they are (no copies). Every
+//! code reads the rasterizer's inputs and writes its outputs where they are (no copies). A
+//! module without texture ops and DISCARD loops over the groups itself ([`groups`]): one call
+//! per dispatch with group 0's pointers, advanced by the code from group to group. Every
 //! memory access is `[base + d]` with `d + width` inside that base's region ([`limits`]: the
 //! frame, or the input / output struct less the last group's offset), and stores go only to the
 //! frame's spill slots and bail word and the outputs: the encoder ([`enc`]) refuses any other.
@@ -16,7 +18,8 @@
 //!
 //! The [`Frame`] persists across the dispatches of a draw: [`Executable::prepare_frame`] fills
 //! the uniforms, immediates and bank registers once, [`Executable::run_compiled`] only sets the
-//! outputs' defaults (as the interpreter does) and calls the code per 8-lane group. The frame
+//! outputs' defaults (as the interpreter does) and calls the code per 8-lane group (once, for
+//! looped code). The frame
 //! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
 //! linear scan over the straight-line code that evicts the value whose next read is farthest,
 //! dead values first and clean ones before dirty ones), bank registers, uniforms and immediates
