@@ -15,7 +15,12 @@
 //!   pointers, no other memory, and ends in `vzeroupper; ret`. A module with texture ops is
 //!   cut at each into segments (`jit::sample`), each such a function of its own: the code is
 //!   entered only at `Compiled::entries`, which the generator records where a segment starts
-//!   (right after the previous one's `ret`), and which `new` checks lie inside the code. Its only calls are to the
+//!   (right after the previous one's `ret`), and which `new` checks lie inside the code. A
+//!   module without seams and DISCARD is one function running every group of the dispatch
+//!   (`jit::groups`, `Compiled::looped`): it is entered only with group 0's pointers, and
+//!   advances them itself by one group's bytes per iteration, at most `GROUPS` iterations
+//!   whatever the frame holds (a 32-bit frame word shifted right by 8 each time ends them), so
+//!   its operands land where the per-group calls' do. Its only calls are to the
 //!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW
 //!   on the frame's slots, indices masked), with the frame pointer it was given as the first
 //!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
@@ -70,6 +75,8 @@ pub struct Code {
     /// Each segment's first byte (`Compiled::entries`, each below the code's length).
     entries: [usize; SEGMENTS_MAX],
     segments: usize,
+    /// The code loops over the groups itself (`Compiled::looped`): entered for group 0 only.
+    looped: bool,
 }
 
 // The mapping is never written after construction.
@@ -125,13 +132,15 @@ impl Code {
             map_len,
             entries,
             segments: c.segments.min(SEGMENTS_MAX),
+            looped: c.looped,
         })
     }
 
     /// Runs segment `seg` of the code (0 for a module without texture ops; any segment it
     /// does not have does nothing) for 8-lane group `g` (0..GROUPS; any other does nothing)
     /// of a dispatch: reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and
-    /// `out`.
+    /// `out`. Code that loops over the groups itself runs them all for `g` = 0 (the groups
+    /// with a lane in the frame's group word, `jit::groups`) and does nothing for any other.
     #[inline(always)]
     pub fn call(
         &self,
@@ -142,7 +151,7 @@ impl Code {
         g: usize,
         seg: usize,
     ) {
-        if g >= GROUPS || seg >= self.segments {
+        if g >= GROUPS || seg >= self.segments || (self.looped && g != 0) {
             return;
         }
         let Some(&entry) = self.entries.get(seg) else {
@@ -157,8 +166,9 @@ impl Code {
         let op = (out as *mut Outputs as *mut u8).wrapping_add(off);
         // SAFETY: see the crate header: the code is the generator's, entered where it starts
         // a segment (a whole function, `entry` inside the mapping), touches only those
-        // regions (stores only the frame and the outputs, which are borrowed mutably), and
-        // AVX2 was checked in `new`.
+        // regions (stores only the frame and the outputs, which are borrowed mutably; looped
+        // code is entered at group 0 and moves at most to the last group), and AVX2 was
+        // checked in `new`.
         let f: extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8) =
             unsafe { std::mem::transmute((self.ptr as *const u8).wrapping_add(entry)) };
         f(frame as *mut Frame, ip, fp, op);

@@ -1131,3 +1131,99 @@ fn copies_match_interpreter() {
         1230,
     );
 }
+
+/// The group loop (`jit::groups`, session 13): one call runs every group with an active lane
+/// and leaves the others' outputs alone; a SIN/COS operand out of the inline range in an
+/// inactive lane gives nothing back (even in a group that runs), one in an active lane gives
+/// the dispatch back; code that loops over the groups is entered for group 0 only.
+#[test]
+fn group_loop_runs_the_active_groups() {
+    if !have_avx2() {
+        return;
+    }
+    let exe = Executable::new(&frag("c = sin(a) + cos(b) * u;"), None).expect("verifies");
+    let code = Code::new(&exe).expect("compiles");
+    let uniforms = [0.5f32; 128];
+    let mut frames = vec![Frame::new(); GROUPS];
+    exe.prepare_frames(&mut frames, &uniforms);
+    let fragcoord = [[0.0f32; LANES]; 4];
+    let masks = [
+        0u32,
+        0x0000_00FF,
+        0xFF00_0000,
+        0x00FF_0000,
+        0x0F00_F001,
+        0x8000_0100,
+        u32::MAX,
+    ];
+    let group_active = |active: u32, l: usize| (active >> (l / 8 * 8)) & 0xFF != 0;
+    for active in masks {
+        let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
+        // In range where active, out of SIN/COS's range where not.
+        for c in inputs.iter_mut().flatten() {
+            for (l, x) in c.iter_mut().enumerate() {
+                *x = if (active >> l) & 1 != 0 {
+                    l as f32 * 0.25 - 3.0
+                } else {
+                    1e9
+                };
+            }
+        }
+        let inv = Invocation {
+            uniforms: &uniforms,
+            textures: &[],
+            inputs: &inputs,
+            fragcoord: &fragcoord,
+        };
+        let mut want = Box::new(Outputs::new());
+        let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
+        let mut got = Box::new(Outputs::new());
+        got.color = [[7.0; LANES]; 4];
+        let gm = code
+            .run(&exe, &mut frames, &inv, &mut got, active)
+            .expect("no active lane is out of range");
+        assert_eq!(wm, gm, "active {active:#x}");
+        for c in 0..4 {
+            for l in 0..LANES {
+                if (active >> l) & 1 != 0 {
+                    assert_eq!(
+                        want.color[c][l].to_bits(),
+                        got.color[c][l].to_bits(),
+                        "active {active:#x}, lane {l}"
+                    );
+                } else if !group_active(active, l) {
+                    assert_eq!(got.color[c][l], 7.0, "active {active:#x}, lane {l} written");
+                }
+            }
+        }
+        // One active lane out of range: the dispatch goes back to the interpreter.
+        if let Some(l) = (0..LANES).rev().find(|l| (active >> l) & 1 != 0) {
+            for c in inputs.iter_mut().flatten() {
+                c[l] = 1e9;
+            }
+            let inv = Invocation {
+                uniforms: &uniforms,
+                textures: &[],
+                inputs: &inputs,
+                fragcoord: &fragcoord,
+            };
+            let mut got = Box::new(Outputs::new());
+            assert!(
+                code.run(&exe, &mut frames, &inv, &mut got, active)
+                    .is_none(),
+                "active {active:#x}: lane {l} out of range not given back"
+            );
+        }
+    }
+    // Another group's call does nothing, whatever the frame's group word says.
+    let inputs = Box::new([[[0.25f32; LANES]; 4]; 16]);
+    let mut got = Box::new(Outputs::new());
+    got.color = [[7.0; LANES]; 4];
+    frames[0].bail[shader::back::exec::jit::groups::BAIL_GROUPS] = u32::MAX;
+    for g in 1..GROUPS {
+        code.call(&mut frames[0], &inputs, &fragcoord, &mut got, g, 0);
+    }
+    assert!(got.color.iter().flatten().all(|&x| x == 7.0));
+    code.call(&mut frames[0], &inputs, &fragcoord, &mut got, 0, 0);
+    assert!(got.color.iter().flatten().all(|&x| x != 7.0));
+}

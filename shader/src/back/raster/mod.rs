@@ -1842,10 +1842,49 @@ fn raster_body(
             // i.e. every lane is inside: found once per row instead of tested per block (the
             // edge values are affine in the block index, so those blocks are one run).
             let (full0, full1) = row_span(&row, &steps, &omin, (px1 - bx0) / 4).unwrap_or((1, 0));
+            // The blocks of the full run whose four columns all lie in px0..=px1: their mask is
+            // the row mask alone (the loop below would find the same), so a run of them skips
+            // the column and edge tests.
+            let in0 = full0.max((px0 - bx0 + 3).div_euclid(4));
+            let in1 = full1.min((px1 - 3 - bx0).div_euclid(4));
+            // Queues the block at (px, py) with its mask (not empty).
+            macro_rules! block {
+                ($px:expr, $mask:expr) => {{
+                    let (px, mask) = ($px, $mask);
+                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
+                    let mut b1 = [0.0f32; BLOCK];
+                    let mut b2 = [0.0f32; BLOCK];
+                    for l in 0..BLOCK {
+                        b1[l] = w1 + offs_f[0][l];
+                        b2[l] = w2 + offs_f[1][l];
+                    }
+                    // No queued pixel is covered twice (depth is tested when a block is
+                    // queued and written when the batch is shaded).
+                    if batch.older > 0 && batch.overlaps(px, py, mask) {
+                        flush_batch!();
+                    }
+                    queue_block(
+                        setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
+                    );
+                    if batch.blocks == BLOCKS {
+                        flush_batch!();
+                    }
+                }};
+            }
             let mut j = first;
             let mut px = bx0 + 4 * first;
             let px_end = bx0 + 4 * last;
             while px <= px_end {
+                if j == in0 && in0 <= in1 && rowmask != 0 {
+                    while j <= in1 {
+                        block!(px, rowmask);
+                        px += 4;
+                        j += 1;
+                    }
+                    continue;
+                }
                 // Every column but in a row's first and last blocks.
                 let mut cols: Mask = 0xF;
                 if px + 3 > px1 || px < px0 {
@@ -1879,26 +1918,7 @@ fn raster_body(
                 }
                 mask &= rowmask & (cols * 0x11);
                 if mask != 0 {
-                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
-                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
-                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                    let mut b1 = [0.0f32; BLOCK];
-                    let mut b2 = [0.0f32; BLOCK];
-                    for l in 0..BLOCK {
-                        b1[l] = w1 + offs_f[0][l];
-                        b2[l] = w2 + offs_f[1][l];
-                    }
-                    // No queued pixel is covered twice (depth is tested when a block is
-                    // queued and written when the batch is shaded).
-                    if batch.older > 0 && batch.overlaps(px, py, mask) {
-                        flush_batch!();
-                    }
-                    queue_block(
-                        setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
-                    );
-                    if batch.blocks == BLOCKS {
-                        flush_batch!();
-                    }
+                    block!(px, mask);
                 }
                 px += 4;
                 j += 1;
@@ -2332,12 +2352,12 @@ fn flush(
         return;
     }
     // Packed for every lane at once (vectorizes); only the surviving lanes are stored.
+    let mut packed = [0u32; LANES];
     let pixels = if fs.sample_color() {
-        scratch.out.packed
+        &scratch.out.packed
     } else {
-        let mut p = [0u32; LANES];
-        scratch.regs.simd().pack_lanes(col, &mut p);
-        p
+        scratch.regs.simd().pack_lanes(col, &mut packed);
+        &packed
     };
     if !setup.pipe.opaque() {
         // Blending or a partial colour mask: a separate path, so the opaque store below keeps

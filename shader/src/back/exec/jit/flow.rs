@@ -106,7 +106,7 @@ impl Enc<'_> {
     }
 
     /// A frame dword the code may store to (checked like [`Enc::store`]).
-    fn frame_word(&self, off: usize) -> Result<(), EncError> {
+    pub(super) fn frame_word(&self, off: usize) -> Result<(), EncError> {
         if off
             .checked_add(4)
             .is_none_or(|e| e > self.store_end[Base::Frame as usize])

@@ -6,7 +6,9 @@
 //! and runs the whole shader for [`JIT_LANES`] = 8 lanes (one 8-lane group `g` of a 32-lane
 //! dispatch), one YMM per scalar component. `inputs`, `fcoord` and `out` point `g * 32` bytes
 //! into the caller's [`Invocation::inputs`], [`Invocation::fragcoord`] and [`Outputs`], so the
-//! code reads the rasterizer's inputs and writes its outputs where they are (no copies). Every
+//! code reads the rasterizer's inputs and writes its outputs where they are (no copies). A
+//! module without texture ops and DISCARD loops over the groups itself ([`groups`]): one call
+//! per dispatch with group 0's pointers, advanced by the code from group to group. Every
 //! memory access is `[base + d]` with `d + width` inside that base's region ([`limits`]: the
 //! frame, or the input / output struct less the last group's offset), and stores go only to the
 //! frame's spill slots and bail word and the outputs: the encoder ([`enc`]) refuses any other.
@@ -16,7 +18,8 @@
 //!
 //! The [`Frame`] persists across the dispatches of a draw: [`Executable::prepare_frame`] fills
 //! the uniforms, immediates and bank registers once, [`Executable::run_compiled`] only sets the
-//! outputs' defaults (as the interpreter does) and calls the code per 8-lane group. The frame
+//! outputs' defaults (as the interpreter does) and calls the code per 8-lane group (once, for
+//! looped code). The frame
 //! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
 //! linear scan over the straight-line code that evicts the value whose next read is farthest,
 //! dead values first and clean ones before dirty ones), bank registers, uniforms and immediates
@@ -58,6 +61,7 @@
 mod copy;
 pub mod enc;
 mod flow;
+pub mod groups;
 mod ints;
 mod pow;
 pub mod sample;
@@ -126,6 +130,8 @@ pub struct Frame {
     /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
     /// the live-lane slot only then.
     discards: bool,
+    /// The prepared executable's code runs every group in one call ([`groups`]).
+    looped: bool,
     /// The prepared executable has IF or DISCARD: a seam's result is written under the mask
     /// the code saved ([`sample`]).
     masked: bool,
@@ -247,6 +253,7 @@ impl Frame {
             consts,
             simd: Simd::BASE,
             discards: false,
+            looped: false,
             masked: false,
             seams: [0; SEAMS_MAX],
             nseams: 0,
@@ -291,6 +298,9 @@ pub struct Compiled {
     /// ops, [`sample`]; the first at 0): only `entries[..segments]` are entries.
     pub entries: [u32; SEGMENTS_MAX],
     pub segments: usize,
+    /// The code runs every group of a dispatch in one call ([`groups`]: entered with group
+    /// 0's pointers only).
+    pub looped: bool,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
 }
@@ -1344,6 +1354,14 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         aliases: [copy::Alias::default(); copy::ALIASES_MAX],
         naliases: 0,
     };
+    // Without seams and DISCARD, one call runs every group (`groups`): the body below is
+    // the loop's.
+    let looped = groups::looped(code);
+    let head = if looped {
+        Some(g.e.group_head()?)
+    } else {
+        None
+    };
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
         // inactive ones hold anything, as in the interpreter.
@@ -1368,11 +1386,16 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     if g.depth != 0 || g.loops != 0 {
         return Err(JitError::Flow);
     }
+    if let Some(head) = head {
+        let bail = code.iter().any(|d| matches!(d.op, Op::Sin | Op::Cos));
+        g.e.group_tail(head, bail)?;
+    }
     g.e.ret()?;
     Ok(Compiled {
         len: g.e.len(),
         entries: g.entries,
         segments: g.segments,
+        looped,
         spills: g.spills,
     })
 }
@@ -1440,6 +1463,7 @@ impl Executable {
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         frame.discards = code.iter().any(|d| d.op == Op::Discard);
+        frame.looped = groups::looped(code);
         frame.masked = code
             .iter()
             .any(|d| matches!(d.op, Op::If | Op::Else | Op::Endif | Op::Discard | Op::Loop));
@@ -1540,6 +1564,17 @@ impl Executable {
             Stage::Fragment => {}
         }
         let active = active & ALL_LANES;
+        if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
+            // Every group in one call (`groups`): the active lanes in, the bail bits of the
+            // active lanes back.
+            frame.bail[0] = 0;
+            frame.bail[groups::BAIL_ACC] = 0;
+            frame.bail[groups::BAIL_GROUPS] = active;
+            call(frame, inv.inputs, inv.fragcoord, out, 0, 0);
+            // A live lane needs the general SIN/COS path: the interpreter runs the whole
+            // dispatch (it rewrites every output).
+            return (frame.bail[groups::BAIL_ACC] == 0).then_some(active);
+        }
         if nseams == 0 {
             // One segment on one frame (the common case, kept short: it runs per dispatch).
             let frame = frames.first_mut()?;
