@@ -494,128 +494,306 @@ fn p2_accepts(w: &str) -> bool {
     matches!(p2_word(w.as_bytes()), Some(P2Word::Keyword(_)))
 }
 
-/// What a word of the three tables above is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Word {
-    Keyword(Tok),
-    /// Index in [`REJECTED_QUALIFIERS`].
-    Rejected(usize),
-    Reserved,
-}
+/// The keyword tables' first lookup (one hash per table word's first and last byte and length,
+/// behind a first-byte/length filter), kept as the reference [`READINGS`] is tested against.
+#[cfg(test)]
+mod word_oracle {
+    use super::*;
 
-/// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
-/// built at compile time: an identifier costs one hash and usually one probe instead of a
-/// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
-const WORD_SLOTS: usize = 128;
-const TAG_KEYWORD: u8 = 0x40;
-const TAG_REJECTED: u8 = 0x80;
-const TAG_RESERVED: u8 = 0xc0;
-/// Every table word is 2 to 13 bytes long.
-const WORD_LEN_MIN: usize = 2;
-const WORD_LEN_MAX: usize = 13;
+    /// What a word of the three tables above is.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(super) enum Word {
+        Keyword(Tok),
+        /// Index in [`REJECTED_QUALIFIERS`].
+        Rejected(usize),
+        Reserved,
+    }
 
-const fn word_hash(first: u8, last: u8, len: usize) -> usize {
-    // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
-    (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
-}
+    /// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
+    /// built at compile time: an identifier costs one hash and usually one probe instead of a
+    /// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
+    const WORD_SLOTS: usize = 128;
+    const TAG_KEYWORD: u8 = 0x40;
+    const TAG_REJECTED: u8 = 0x80;
+    const TAG_RESERVED: u8 = 0xc0;
+    /// Every table word is 2 to 13 bytes long.
+    const WORD_LEN_MIN: usize = 2;
+    const WORD_LEN_MAX: usize = 13;
 
-const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
-    let mut h = word_hash(w[0], w[w.len() - 1], w.len());
-    while t[h] != 0 {
-        h = (h + 1) & (WORD_SLOTS - 1);
+    const fn word_hash(first: u8, last: u8, len: usize) -> usize {
+        // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
+        (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
     }
-    t[h] = entry;
-}
 
-/// For each ASCII first byte, a bit per length (2 to 13) that some table word has: most
-/// identifiers are ruled out by this one load, before any hashing.
-const WORD_SHAPES: [u16; 128] = {
-    const fn mark(t: &mut [u16; 128], w: &[u8]) {
-        t[w[0] as usize & 127] |= 1 << w.len();
+    const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
+        let mut h = word_hash(w[0], w[w.len() - 1], w.len());
+        while t[h] != 0 {
+            h = (h + 1) & (WORD_SLOTS - 1);
+        }
+        t[h] = entry;
     }
-    let mut t = [0u16; 128];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        mark(&mut t, KEYWORDS[i].0.as_bytes());
-        i += 1;
-    }
-    i = 0;
-    while i < REJECTED_QUALIFIERS.len() {
-        mark(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes());
-        i += 1;
-    }
-    i = 0;
-    while i < RESERVED.len() {
-        mark(&mut t, RESERVED[i].as_bytes());
-        i += 1;
-    }
-    t
-};
 
-/// Whether `w` has the first byte and length of some table word.
-#[inline(always)]
-fn may_be_word(w: &[u8]) -> bool {
-    match w.first() {
-        Some(&c) if w.len() <= WORD_LEN_MAX => (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0,
-        _ => false,
-    }
-}
+    /// For each ASCII first byte, a bit per length (2 to 13) that some table word has: most
+    /// identifiers are ruled out by this one load, before any hashing.
+    const WORD_SHAPES: [u16; 128] = {
+        const fn mark(t: &mut [u16; 128], w: &[u8]) {
+            t[w[0] as usize & 127] |= 1 << w.len();
+        }
+        let mut t = [0u16; 128];
+        let mut i = 0;
+        while i < KEYWORDS.len() {
+            mark(&mut t, KEYWORDS[i].0.as_bytes());
+            i += 1;
+        }
+        i = 0;
+        while i < REJECTED_QUALIFIERS.len() {
+            mark(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes());
+            i += 1;
+        }
+        i = 0;
+        while i < RESERVED.len() {
+            mark(&mut t, RESERVED[i].as_bytes());
+            i += 1;
+        }
+        t
+    };
 
-const WORD_TABLE: [u8; WORD_SLOTS] = {
-    let mut t = [0u8; WORD_SLOTS];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
-        i += 1;
+    /// Whether `w` has the first byte and length of some table word.
+    #[inline(always)]
+    pub(super) fn may_be_word(w: &[u8]) -> bool {
+        match w.first() {
+            Some(&c) if w.len() <= WORD_LEN_MAX => (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0,
+            _ => false,
+        }
     }
-    i = 0;
-    while i < REJECTED_QUALIFIERS.len() {
-        insert(
-            &mut t,
-            REJECTED_QUALIFIERS[i].0.as_bytes(),
-            TAG_REJECTED | i as u8,
-        );
-        i += 1;
-    }
-    i = 0;
-    while i < RESERVED.len() {
-        insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
-        i += 1;
-    }
-    t
-};
 
-/// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
-#[inline]
-fn word(w: &[u8]) -> Option<Word> {
-    if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
-        return None;
-    }
-    let (&first, &last) = (w.first()?, w.last()?);
-    let mut h = word_hash(first, last, w.len());
-    // Bounded by the table size; the table always has empty slots, which end the probe.
-    for _ in 0..WORD_SLOTS {
-        let e = *WORD_TABLE.get(h)?;
-        if e == 0 {
+    const WORD_TABLE: [u8; WORD_SLOTS] = {
+        let mut t = [0u8; WORD_SLOTS];
+        let mut i = 0;
+        while i < KEYWORDS.len() {
+            insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
+            i += 1;
+        }
+        i = 0;
+        while i < REJECTED_QUALIFIERS.len() {
+            insert(
+                &mut t,
+                REJECTED_QUALIFIERS[i].0.as_bytes(),
+                TAG_REJECTED | i as u8,
+            );
+            i += 1;
+        }
+        i = 0;
+        while i < RESERVED.len() {
+            insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
+            i += 1;
+        }
+        t
+    };
+
+    /// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
+    #[inline]
+    pub(super) fn word(w: &[u8]) -> Option<Word> {
+        if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
             return None;
         }
-        let i = (e & 0x3f) as usize;
-        let (text, found) = match e & 0xc0 {
-            TAG_KEYWORD => {
-                let &(t, k) = KEYWORDS.get(i)?;
-                (t, Word::Keyword(k))
+        let (&first, &last) = (w.first()?, w.last()?);
+        let mut h = word_hash(first, last, w.len());
+        // Bounded by the table size; the table always has empty slots, which end the probe.
+        for _ in 0..WORD_SLOTS {
+            let e = *WORD_TABLE.get(h)?;
+            if e == 0 {
+                return None;
             }
-            TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
-            _ => (*RESERVED.get(i)?, Word::Reserved),
-        };
-        // An inline byte loop: the words are short, and a library compare call cost more.
-        let t = text.as_bytes();
-        if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
-            return Some(found);
+            let i = (e & 0x3f) as usize;
+            let (text, found) = match e & 0xc0 {
+                TAG_KEYWORD => {
+                    let &(t, k) = KEYWORDS.get(i)?;
+                    (t, Word::Keyword(k))
+                }
+                TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
+                _ => (*RESERVED.get(i)?, Word::Reserved),
+            };
+            // An inline byte loop: the words are short, and a library compare call cost more.
+            let t = text.as_bytes();
+            if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
+                return Some(found);
+            }
+            h = (h + 1) & (WORD_SLOTS - 1);
         }
-        h = (h + 1) & (WORD_SLOTS - 1);
+        None
+    }
+}
+
+/// How a name reads in one profile: what [`word`] (profile 1) or profile 2's rule (its own
+/// words first, [`P2_WORDS`], then [`word`]) makes of it, found in [`READINGS`] by one hash of
+/// the name's bytes instead of the shape filters, the two hashes and the byte compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// An identifier.
+    Name,
+    /// A keyword token (profile 2's `inout` is `Tok::InOut`).
+    Keyword(Tok),
+    /// A `Tok::Reserved` token (a word the parser names).
+    Reserved,
+    /// Profile 2: a word reserved for future use, an error as a name.
+    ReservedName,
+    /// A rejected qualifier (index in [`REJECTED_QUALIFIERS`]), reported and dropped.
+    Rejected(u8),
+}
+
+/// Slots of [`READINGS`] (a power of two; about a third are used).
+const READING_SLOTS: usize = 512;
+/// Table names are at most this long as a key; longer names are answered without the table.
+const KEY_LEN: usize = 16;
+
+/// A name of 1 to 16 bytes as a number: its bytes in order from the low byte, zero above
+/// (names have no NUL byte, so each name has its own key).
+const fn const_key(w: &[u8]) -> u128 {
+    let mut k = 0u128;
+    let mut i = 0;
+    while i < w.len() {
+        k |= (w[i] as u128) << (8 * i);
+        i += 1;
+    }
+    k
+}
+
+#[inline(always)]
+const fn key_slot(key: u128) -> usize {
+    let folded = (key as u64).wrapping_add((key >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize & (READING_SLOTS - 1)
+}
+
+/// Every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`], [`RESERVED`] and [`P2_WORDS`] of at
+/// most [`KEY_LEN`] bytes, open-addressed by [`key_slot`] (key 0: an empty slot), with how each
+/// profile reads it.
+struct Readings {
+    keys: [u128; READING_SLOTS],
+    p1: [Reading; READING_SLOTS],
+    p2: [Reading; READING_SLOTS],
+}
+
+const fn reading_slot_of(keys: &mut [u128; READING_SLOTS], w: &[u8]) -> usize {
+    assert!(!w.is_empty() && w.len() <= KEY_LEN);
+    let key = const_key(w);
+    let mut h = key_slot(key);
+    while keys[h] != 0 && keys[h] != key {
+        h = (h + 1) & (READING_SLOTS - 1);
+    }
+    keys[h] = key;
+    h
+}
+
+const READINGS: Readings = {
+    let mut t = Readings {
+        keys: [0; READING_SLOTS],
+        p1: [Reading::Name; READING_SLOTS],
+        p2: [Reading::Name; READING_SLOTS],
+    };
+    // The shared tables first (no word is in two of them: a test checks it), as `word` and
+    // profile 2's fallback to it read them; then profile 2's own words, which come first there.
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let s = reading_slot_of(&mut t.keys, KEYWORDS[i].0.as_bytes());
+        t.p1[s] = Reading::Keyword(KEYWORDS[i].1);
+        t.p2[s] = Reading::Keyword(KEYWORDS[i].1);
+        i += 1;
+    }
+    i = 0;
+    while i < REJECTED_QUALIFIERS.len() {
+        let w = REJECTED_QUALIFIERS[i].0.as_bytes();
+        let s = reading_slot_of(&mut t.keys, w);
+        t.p1[s] = Reading::Rejected(i as u8);
+        t.p2[s] = if const_key(w) == const_key(b"inout") {
+            Reading::Keyword(Tok::InOut)
+        } else {
+            Reading::Rejected(i as u8)
+        };
+        i += 1;
+    }
+    i = 0;
+    while i < RESERVED.len() {
+        let s = reading_slot_of(&mut t.keys, RESERVED[i].as_bytes());
+        t.p1[s] = Reading::Reserved;
+        t.p2[s] = Reading::Reserved;
+        i += 1;
+    }
+    i = 0;
+    while i < P2_WORDS.len() {
+        let w = P2_WORDS[i].0.as_bytes();
+        if w.len() <= KEY_LEN {
+            let s = reading_slot_of(&mut t.keys, w);
+            t.p2[s] = p2_reading_of(P2_WORDS[i].1);
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Profile 2's reading of one of its own words.
+const fn p2_reading_of(w: P2Word) -> Reading {
+    match w {
+        P2Word::Keyword(k) => Reading::Keyword(k),
+        P2Word::Later => Reading::Reserved,
+        P2Word::Ident => Reading::Name,
+        P2Word::Reserved => Reading::ReservedName,
+    }
+}
+
+/// The slot of the name `src[start..start + len]` in [`READINGS`], if it is a table word of at
+/// most [`KEY_LEN`] bytes.
+#[inline(always)]
+fn reading_slot(src: &[u8], start: usize, len: usize) -> Option<usize> {
+    if len == 0 || len > KEY_LEN {
+        return None;
+    }
+    // Sixteen bytes in one load where the source has them (the usual case), else copied.
+    let raw = match src.get(start..start + KEY_LEN) {
+        Some(b) => u128::from_le_bytes(b.try_into().ok()?),
+        None => {
+            let mut buf = [0u8; KEY_LEN];
+            for (d, s) in buf.iter_mut().zip(src.get(start..start + len)?) {
+                *d = *s;
+            }
+            u128::from_le_bytes(buf)
+        }
+    };
+    let key = raw & (u128::MAX >> (128 - 8 * len as u32));
+    let mut h = key_slot(key);
+    // Bounded by the table size; a third full, so an empty slot soon ends a miss.
+    for _ in 0..READING_SLOTS {
+        let k = *READINGS.keys.get(h)?;
+        if k == key {
+            return Some(h);
+        }
+        if k == 0 {
+            return None;
+        }
+        h = (h + 1) & (READING_SLOTS - 1);
     }
     None
+}
+
+/// Profile 1's reading of the name `src[start..start + len]` (what [`word`] finds).
+#[inline(always)]
+fn p1_reading(src: &[u8], start: usize, len: usize) -> Reading {
+    reading_slot(src, start, len)
+        .and_then(|s| READINGS.p1.get(s).copied())
+        .unwrap_or(Reading::Name)
+}
+
+/// Profile 2's reading of the name `src[start..start + len]`.
+#[inline(always)]
+fn p2_reading(src: &[u8], start: usize, len: usize) -> Reading {
+    if len > KEY_LEN {
+        // Longer than every shared word: only profile 2's own long words are not names.
+        let name = src.get(start..start + len).unwrap_or(&[]);
+        return p2_word(name).map_or(Reading::Name, p2_reading_of);
+    }
+    reading_slot(src, start, len)
+        .and_then(|s| READINGS.p2.get(s).copied())
+        .unwrap_or(Reading::Name)
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -879,17 +1057,11 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 line_start = false;
                 let n = ident_run(src.get(start..).unwrap_or(&[]));
                 pos += n;
-                let bytes = src.get(start..pos).unwrap_or(&[]);
-                let found = if may_be_word(bytes) {
-                    word(bytes)
-                } else {
-                    None
-                };
-                match found {
-                    Some(Word::Keyword(k)) => k,
-                    Some(Word::Reserved) => Tok::Reserved,
-                    Some(Word::Rejected(i)) => {
-                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+                match p1_reading(src, start, n) {
+                    Reading::Keyword(k) => k,
+                    Reading::Reserved | Reading::ReservedName => Tok::Reserved,
+                    Reading::Rejected(i) => {
+                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
                             // `inout` as a parameter qualifier (after '(' ',' or 'const').
                             let param = matches!(
                                 out.toks.last().map(|t| t.kind),
@@ -909,14 +1081,14 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                         }
                         continue;
                     }
-                    None => {
-                        if bytes.len() >= NAME_MAX {
+                    Reading::Name => {
+                        if n >= NAME_MAX {
                             diag.push(
                                 line,
                                 col,
                                 format_args!(
                                     "identifier is {} characters long; the limit is {}",
-                                    bytes.len(),
+                                    n,
                                     NAME_MAX - 1
                                 ),
                             );
@@ -1322,9 +1494,10 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         let col = ((start - line_begin + 1).min(u16::MAX as usize)) as u32;
         // As in `lex`: one class-table load sends names and the one-byte punctuators (which
         // the preprocessor never joins with the next byte; `None` here) to their code.
-        let kind = match CLASS[c as usize] {
+        let (kind, value) = match CLASS[c as usize] {
             C_IDENT => {
-                pos += ident_run(src.get(pos..).unwrap_or(&[]));
+                let n = ident_run(src.get(pos..).unwrap_or(&[]));
+                pos += n;
                 let name = src.get(start..pos).unwrap_or(&[]);
                 if name.starts_with(b"__") || name.starts_with(b"GL_") {
                     return false;
@@ -1333,11 +1506,26 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 if dirs.live != 0 && dirs.is_macro(src, name) {
                     return false;
                 }
-                Some(PpKind::Ident)
+                // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids (as
+                // Mesa), as `lex_pp` reads them.
+                let layout_id = in_layout == 2 && matches!(name, b"row_major" | b"packed");
+                let reading = if layout_id {
+                    Reading::Name
+                } else {
+                    p2_reading(src, start, n)
+                };
+                match reading {
+                    Reading::Name if n < P2_NAME_MAX => (Tok::Ident, 0),
+                    Reading::Keyword(k) => (k, 0),
+                    Reading::Reserved => (Tok::Reserved, 0),
+                    // Reported by `lex_pp` (a reserved word, a rejected qualifier, a name
+                    // over the limit).
+                    Reading::Name | Reading::ReservedName | Reading::Rejected(_) => return false,
+                }
             }
             C_PUNCT => {
                 pos += 1;
-                None
+                (SINGLE[c as usize], 0)
             }
             _ => match c {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
@@ -1378,35 +1566,46 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 }
                 b'#' => return false,
                 _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
-                    // A preprocessing number, as the preprocessor scans it.
-                    pos += crate::front::pp::number_len(src.get(pos..).unwrap_or(&[]));
-                    Some(PpKind::Number)
+                    let rest = src.get(pos..).unwrap_or(&[]);
+                    match plain_number(rest) {
+                        // The preprocessing number ends there too (`plain_number` stops
+                        // before no name byte; a '.' would continue it).
+                        Some((n, r)) if rest.get(n) != Some(&b'.') => {
+                            pos += n;
+                            r
+                        }
+                        _ => {
+                            // A preprocessing number, as the preprocessor scans it.
+                            pos += crate::front::pp::number_len(rest);
+                            let bytes = src.get(start..pos).unwrap_or(&[]);
+                            match p2_classify(PpKind::Number, bytes, false, line, col, diag, report) {
+                                Some(k) => k,
+                                None => return false,
+                            }
+                        }
+                    }
                 }
                 _ => match crate::front::pp::punct_len(c, at(pos + 1), at(pos + 2)) {
                     0 => return false,
                     n => {
                         pos += n;
-                        Some(PpKind::Punct)
+                        let bytes = src.get(start..pos).unwrap_or(&[]);
+                        match p2_classify(PpKind::Punct, bytes, false, line, col, diag, report) {
+                            Some(k) => k,
+                            None => return false,
+                        }
                     }
                 },
             },
         };
-        let bytes = src.get(start..pos).unwrap_or(&[]);
-        let layout_id = in_layout == 2 && matches!(bytes, b"row_major" | b"packed");
-        let (kind, value) = match kind {
-            None => (SINGLE[c as usize], 0),
-            Some(k) => match p2_classify(k, bytes, layout_id, line, col, diag, report) {
-                Some(k) => k,
-                None => return false,
-            },
-        };
+        let len = pos - start;
         in_layout = layout_state(in_layout, kind);
         if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
             return false;
         }
         let _ = out.toks.push(Token {
             kind,
-            len: bytes.len().min(u16::MAX as usize) as u16,
+            len: len.min(u16::MAX as usize) as u16,
             col: col as u16,
             exp: 0,
             off: start as u32,
@@ -1952,11 +2151,10 @@ fn p2_classify(
     let mut value = 0u32;
     let kind = match kind {
         PpKind::Ident if layout_id => Tok::Ident,
-        PpKind::Ident => match match p2_word(bytes) {
-            Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
-            Some(P2Word::Later) => Some(Word::Reserved),
-            Some(P2Word::Ident) => None,
-            Some(P2Word::Reserved) => {
+        PpKind::Ident => match p2_reading(bytes, 0, bytes.len()) {
+            Reading::Keyword(k) => k,
+            Reading::Reserved => Tok::Reserved,
+            Reading::ReservedName => {
                 report(
                     diag,
                     format_args!(
@@ -1966,18 +2164,10 @@ fn p2_classify(
                 );
                 // Kept as a name: the rest of the declaration parses without follow-on
                 // errors.
-                None
+                Tok::Ident
             }
-            None if may_be_word(bytes) => word(bytes),
-            None => None,
-        } {
-            Some(Word::Keyword(k)) => k,
-            Some(Word::Reserved) => Tok::Reserved,
-            Some(Word::Rejected(i)) if REJECTED_QUALIFIERS.get(i).map(|q| q.0) == Some("inout") => {
-                Tok::InOut
-            }
-            Some(Word::Rejected(i)) => {
-                if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+            Reading::Rejected(i) => {
+                if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
                     report(
                         diag,
                         format_args!("unsupported qualifier '{}': {}", w, advice),
@@ -1985,7 +2175,7 @@ fn p2_classify(
                 }
                 return None;
             }
-            None => {
+            Reading::Name => {
                 if bytes.len() >= P2_NAME_MAX {
                     report(
                         diag,
@@ -2569,6 +2759,7 @@ fn int_value(
 
 #[cfg(test)]
 mod tests {
+    use super::word_oracle::*;
     use super::*;
 
     /// Profile 2's one-pass lexing: whenever it takes a source, its tokens (every field), version
@@ -2957,6 +3148,67 @@ mod tests {
             "fragColor",
         ] {
             assert_eq!(word(w.as_bytes()), None, "{}", w);
+        }
+    }
+
+    /// Profile 2's reading of a name by the rule `READINGS` encodes: its own words first, then
+    /// the shared tables (`inout` a keyword there).
+    fn p2_rule(w: &[u8]) -> Reading {
+        match p2_word(w) {
+            Some(k) => p2_reading_of(k),
+            None => match if may_be_word(w) { word(w) } else { None } {
+                Some(Word::Keyword(k)) => Reading::Keyword(k),
+                Some(Word::Reserved) => Reading::Reserved,
+                Some(Word::Rejected(i)) if REJECTED_QUALIFIERS[i].0 == "inout" => {
+                    Reading::Keyword(Tok::InOut)
+                }
+                Some(Word::Rejected(i)) => Reading::Rejected(i as u8),
+                None => Reading::Name,
+            },
+        }
+    }
+
+    #[test]
+    fn readings_agree_with_the_word_tables() {
+        let mut names: std::vec::Vec<std::string::String> = std::vec::Vec::new();
+        let shared = KEYWORDS.iter().map(|w| w.0);
+        let shared = shared.chain(REJECTED_QUALIFIERS.iter().map(|w| w.0));
+        let shared: std::vec::Vec<&str> = shared.chain(RESERVED.iter().copied()).collect();
+        for (i, a) in shared.iter().enumerate() {
+            assert!(!shared[i + 1..].contains(a), "{} twice", a);
+        }
+        for w in shared.iter().copied().chain(P2_WORDS.iter().map(|w| w.0)) {
+            names.push(w.into());
+            // Near misses: one byte more, one less, one changed, and the same at the end of
+            // the source (the copied key).
+            names.push(std::format!("{}x", w));
+            names.push(std::format!("{}_", w));
+            names.push(w[..w.len() - 1].into());
+            names.push(std::format!("x{}", &w[1..]));
+        }
+        for w in [
+            "position", "color", "i", "x", "main", "fragColor", "a1234567890123456",
+            "abcdefghijklmnop", "abcdefghijklmnopq", "sampler2DArrayShadowx",
+        ] {
+            names.push(w.into());
+        }
+        for w in &names {
+            let b = w.as_bytes();
+            let p1 = match if may_be_word(b) { word(b) } else { None } {
+                Some(Word::Keyword(k)) => Reading::Keyword(k),
+                Some(Word::Reserved) => Reading::Reserved,
+                Some(Word::Rejected(i)) => Reading::Rejected(i as u8),
+                None => Reading::Name,
+            };
+            // Alone (the key is copied) and followed by other text (one load).
+            let long = std::format!("{} + some more text after it;", w);
+            for src in [b, long.as_bytes()] {
+                assert_eq!(p1_reading(src, 0, b.len()), p1, "{}", w);
+                assert_eq!(p2_reading(src, 0, b.len()), p2_rule(b), "{}", w);
+            }
+            let shifted = std::format!("  {}", w);
+            assert_eq!(p1_reading(shifted.as_bytes(), 2, b.len()), p1, "{}", w);
+            assert_eq!(p2_reading(shifted.as_bytes(), 2, b.len()), p2_rule(b), "{}", w);
         }
     }
 
