@@ -903,6 +903,12 @@ const C_OTHER: u8 = 0;
 const C_IDENT: u8 = 1;
 /// Punctuation that is always a one-byte token: `( ) { } [ ] ; , ? :`.
 const C_PUNCT: u8 = 2;
+/// Blanks other than the newline: space, tab, CR, VT, FF.
+const C_BLANK: u8 = 3;
+const C_NEWLINE: u8 = 4;
+const C_DIGIT: u8 = 5;
+/// Bytes that begin an operator (or, for `/` and `.`, possibly a comment or a number).
+const C_OP: u8 = 6;
 const CLASS: [u8; 256] = {
     let mut t = [C_OTHER; 256];
     let mut b = 0;
@@ -917,6 +923,24 @@ const CLASS: [u8; 256] = {
     let mut i = 0;
     while i < p.len() {
         t[p[i] as usize] = C_PUNCT;
+        i += 1;
+    }
+    let blanks = b" \t\r\x0b\x0c";
+    i = 0;
+    while i < blanks.len() {
+        t[blanks[i] as usize] = C_BLANK;
+        i += 1;
+    }
+    t[b'\n' as usize] = C_NEWLINE;
+    let ops = b".+-*/%=<>!&|";
+    i = 0;
+    while i < ops.len() {
+        t[ops[i] as usize] = C_OP;
+        i += 1;
+    }
+    i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = C_DIGIT;
         i += 1;
     }
     t
@@ -1036,225 +1060,131 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
     out.profile = Profile::P1;
     out.overflow = None;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
-    // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
-    // built for the rare directive.
-    let mut pos = 0usize;
-    let mut line = 1u32;
-    let mut line_begin = 0usize;
-    let mut line_start = true;
-    let mut seen_version = false;
+    // line's first byte, so ordinary bytes update nothing but `pos`. Names, one-byte
+    // punctuators, blanks and newlines (most of a source) are lexed here; everything else
+    // (comments, directives, numbers, operators that may pair up, bad bytes) by `lex_other`,
+    // out of line, which keeps this loop's state in registers.
+    let mut cur = Cursor {
+        pos: 0,
+        line: 1,
+        line_begin: 0,
+        line_start: true,
+        seen_version: false,
+    };
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
-    while pos < src.len() && !diag.full() {
-        let c = at(pos);
-        let start = pos;
-        let col = column(pos, line_begin);
+    while cur.pos < src.len() && !diag.full() {
+        let c = at(cur.pos);
+        let start = cur.pos;
+        let col = column(start, cur.line_begin);
         let mut value = 0u32;
-        // One class-table load sends identifiers and plain punctuation (most tokens) straight
-        // to their code; whitespace, comments, directives, numbers and operators that may pair
-        // up take the general path.
+        macro_rules! other {
+            () => {
+                match lex_other(src, &mut cur, c, col, diag, out) {
+                    Other::Token(k, v) => {
+                        value = v;
+                        k
+                    }
+                    Other::Skip => continue,
+                    Other::Stop => break,
+                }
+            };
+        }
+        // One class-table load sends each byte to its code.
         let kind = match CLASS[c as usize] {
             C_IDENT => {
-                line_start = false;
+                cur.line_start = false;
                 let n = ident_run(src.get(start..).unwrap_or(&[]));
-                pos += n;
+                cur.pos += n;
                 match p1_reading(src, start, n) {
                     Reading::Keyword(k) => k,
                     Reading::Reserved | Reading::ReservedName => Tok::Reserved,
                     Reading::Rejected(i) => {
-                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
-                            // `inout` as a parameter qualifier (after '(' ',' or 'const').
-                            let param = matches!(
-                                out.toks.last().map(|t| t.kind),
-                                Some(Tok::LParen | Tok::Comma | Tok::Const)
-                            );
-                            let hint = if (w == "inout" && param) || (w != "inout" && p2_accepts(w))
-                            {
-                                P2_HINT
-                            } else {
-                                ""
-                            };
-                            diag.push(
-                                line,
-                                col,
-                                format_args!("unsupported qualifier '{}': {}{}", w, advice, hint),
-                            );
-                        }
+                        rejected_qualifier(i, out, diag, cur.line, col);
                         continue;
                     }
                     Reading::Name => {
                         if n >= NAME_MAX {
-                            diag.push(
-                                line,
-                                col,
-                                format_args!(
-                                    "identifier is {} characters long; the limit is {}",
-                                    n,
-                                    NAME_MAX - 1
-                                ),
-                            );
+                            long_name(n, diag, cur.line, col);
                         }
                         Tok::Ident
                     }
                 }
             }
             C_PUNCT => {
-                line_start = false;
-                pos += 1;
+                cur.line_start = false;
+                cur.pos += 1;
                 SINGLE[c as usize]
             }
-            _ => {
-                match c {
-                    b'\n' => {
-                        pos += 1;
-                        line = line.saturating_add(1);
-                        line_begin = pos;
-                        line_start = true;
-                        continue;
-                    }
-                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                        pos += 1;
-                        while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-                            pos += 1;
-                        }
-                        continue;
-                    }
-                    b'/' if at(pos + 1) == b'/' => {
-                        let rest = src.get(pos..).unwrap_or(&[]);
-                        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                        let body = rest.get(..len).unwrap_or(&[]);
-                        if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
-                            let at_col = column(pos + k, line_begin);
-                            bad_comment_byte(diag, line, at_col, body.get(k).copied());
-                        }
-                        pos += len;
-                        continue;
-                    }
-                    b'/' if at(pos + 1) == b'*' => {
-                        let comment_line = line;
-                        pos += 2;
-                        let mut closed = false;
-                        let mut bad = false;
-                        while pos < src.len() {
-                            match at(pos) {
-                                b'*' if at(pos + 1) == b'/' => {
-                                    pos += 2;
-                                    closed = true;
-                                    break;
-                                }
-                                b'\n' => {
-                                    pos += 1;
-                                    line = line.saturating_add(1);
-                                    line_begin = pos;
-                                }
-                                b => {
-                                    if !TEXT_BYTE[b as usize] && !bad {
-                                        // Once per comment.
-                                        bad = true;
-                                        let at_col = column(pos, line_begin);
-                                        bad_comment_byte(diag, line, at_col, Some(b));
-                                    }
-                                    pos += 1
-                                }
-                            }
-                        }
-                        if !closed {
-                            diag.push(
-                                comment_line,
-                                col,
-                                format_args!(
-                                    "unterminated block comment: '/*' has no matching '*/'"
-                                ),
-                            );
-                            break;
-                        }
-                        line_start = false;
-                        continue;
-                    }
-                    b'#' => {
-                        if !line_start {
-                            diag.push(
-                                line,
-                                col,
-                                format_args!(
-                                    "invalid token '#': a directive must begin its own line"
-                                ),
-                            );
-                            pos += 1;
-                            continue;
-                        }
-                        if !seen_version {
-                            if let Some((end, v)) = plain_version(src, pos) {
-                                out.version = v;
-                                seen_version = true;
-                                pos = end;
-                                continue;
-                            }
-                        }
-                        let mut lx = Lexer {
-                            src,
-                            pos,
-                            line,
-                            col,
-                            line_start,
-                        };
-                        directive(&mut lx, diag, out, &mut seen_version);
-                        pos = lx.pos;
-                        line = lx.line;
-                        line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
-                        line_start = lx.line_start;
-                        continue;
-                    }
-                    _ => {}
+            C_BLANK => {
+                cur.pos += 1;
+                while CLASS[at(cur.pos) as usize] == C_BLANK {
+                    cur.pos += 1;
                 }
-                line_start = false;
-                if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
-                    let (end, r) = number(src, start, diag, line, col, false);
-                    pos = end;
-                    match r {
-                        Ok((k, v)) => {
-                            value = v;
-                            k
-                        }
-                        // Reported: a zero literal of the same kind stands in for it, so the
-                        // parser does not report the hole it would leave.
-                        Err(k) => k,
+                continue;
+            }
+            C_NEWLINE => {
+                cur.pos += 1;
+                cur.line = cur.line.saturating_add(1);
+                cur.line_begin = cur.pos;
+                cur.line_start = true;
+                continue;
+            }
+            C_DIGIT => {
+                cur.line_start = false;
+                let (end, r) = number(src, start, diag, cur.line, col, false);
+                cur.pos = end;
+                match r {
+                    Ok((k, v)) => {
+                        value = v;
+                        k
                     }
-                } else {
-                    let Some((k, n)) = punct(c, at(pos + 1)) else {
-                        bad_byte(diag, line, col, c);
-                        pos += 1;
-                        continue;
-                    };
-                    pos += n;
-                    k
+                    // Reported: a zero literal of the same kind stands in for it, so the
+                    // parser does not report the hole it would leave.
+                    Err(k) => k,
                 }
             }
+            // An operator, unless it begins a comment or a number (`.5`).
+            C_OP if !matches!(
+                (c, at(cur.pos + 1)),
+                (b'/', b'/' | b'*') | (b'.', b'0'..=b'9')
+            ) =>
+            {
+                match punct(c, at(cur.pos + 1)) {
+                    Some((k, n)) => {
+                        cur.line_start = false;
+                        cur.pos += n;
+                        k
+                    }
+                    None => other!(),
+                }
+            }
+            _ => other!(),
         };
         let tok = Token {
             kind,
             off: start as u32,
-            len: narrow::<WIDE>((pos - start) as u32),
-            line,
+            len: narrow::<WIDE>((cur.pos - start) as u32),
+            line: cur.line,
             col: narrow::<WIDE>(col),
             exp: 0,
             value,
         };
         if out.toks.len() >= TOK_MAX {
-            out.overflow = Some((line, col));
+            out.overflow = Some((cur.line, col));
             break;
         }
         let _ = out.toks.push(tok);
         // Most tokens are followed by one space: skipping it here saves a trip round the loop.
-        while at(pos) == b' ' {
-            pos += 1;
+        while at(cur.pos) == b' ' {
+            cur.pos += 1;
         }
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: pos as u32,
+        off: cur.pos as u32,
         len: 0,
-        line,
-        col: narrow::<WIDE>(column(pos, line_begin)),
+        line: cur.line,
+        col: narrow::<WIDE>(column(cur.pos, cur.line_begin)),
         exp: 0,
         value: 0,
     };
@@ -1262,6 +1192,183 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof);
+}
+
+/// Profile 1's lexing position (see `lex_with`).
+struct Cursor {
+    pos: usize,
+    line: u32,
+    line_begin: usize,
+    /// Only blanks and comments since the last newline (a directive may begin here).
+    line_start: bool,
+    seen_version: bool,
+}
+
+/// What `lex_other` found.
+enum Other {
+    /// A token (kind and value) ending at the cursor.
+    Token(Tok, u32),
+    /// Nothing to store (a comment, a directive, a reported byte): on with the next byte.
+    Skip,
+    /// Lexing ends (an unterminated block comment).
+    Stop,
+}
+
+/// A rejected qualifier (profile 1): reported, and dropped from the tokens.
+#[cold]
+#[inline(never)]
+fn rejected_qualifier(i: u8, out: &Tokens, diag: &mut Diagnostics, line: u32, col: u32) {
+    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
+        // `inout` as a parameter qualifier (after '(' ',' or 'const').
+        let param = matches!(
+            out.toks.last().map(|t| t.kind),
+            Some(Tok::LParen | Tok::Comma | Tok::Const)
+        );
+        let hint = if (w == "inout" && param) || (w != "inout" && p2_accepts(w)) {
+            P2_HINT
+        } else {
+            ""
+        };
+        diag.push(
+            line,
+            col,
+            format_args!("unsupported qualifier '{}': {}{}", w, advice, hint),
+        );
+    }
+}
+
+/// A profile-1 name over the length limit (kept as a name).
+#[cold]
+#[inline(never)]
+fn long_name(n: usize, diag: &mut Diagnostics, line: u32, col: u32) {
+    diag.push(
+        line,
+        col,
+        format_args!(
+            "identifier is {} characters long; the limit is {}",
+            n,
+            NAME_MAX - 1
+        ),
+    );
+}
+
+/// Profile 1: the bytes `lex_with` does not lex itself, starting with `c` at the cursor (in
+/// column `col`): comments, directives, numbers, operators and bad bytes.
+#[inline(never)]
+fn lex_other(
+    src: &[u8],
+    cur: &mut Cursor,
+    c: u8,
+    col: u32,
+    diag: &mut Diagnostics,
+    out: &mut Tokens,
+) -> Other {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    let start = cur.pos;
+    match c {
+        b'/' if at(cur.pos + 1) == b'/' => {
+            let rest = src.get(cur.pos..).unwrap_or(&[]);
+            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let body = rest.get(..len).unwrap_or(&[]);
+            if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
+                let at_col = column(cur.pos + k, cur.line_begin);
+                bad_comment_byte(diag, cur.line, at_col, body.get(k).copied());
+            }
+            cur.pos += len;
+            return Other::Skip;
+        }
+        b'/' if at(cur.pos + 1) == b'*' => {
+            let comment_line = cur.line;
+            cur.pos += 2;
+            let mut closed = false;
+            let mut bad = false;
+            while cur.pos < src.len() {
+                match at(cur.pos) {
+                    b'*' if at(cur.pos + 1) == b'/' => {
+                        cur.pos += 2;
+                        closed = true;
+                        break;
+                    }
+                    b'\n' => {
+                        cur.pos += 1;
+                        cur.line = cur.line.saturating_add(1);
+                        cur.line_begin = cur.pos;
+                    }
+                    b => {
+                        if !TEXT_BYTE[b as usize] && !bad {
+                            // Once per comment.
+                            bad = true;
+                            let at_col = column(cur.pos, cur.line_begin);
+                            bad_comment_byte(diag, cur.line, at_col, Some(b));
+                        }
+                        cur.pos += 1
+                    }
+                }
+            }
+            if !closed {
+                diag.push(
+                    comment_line,
+                    col,
+                    format_args!("unterminated block comment: '/*' has no matching '*/'"),
+                );
+                return Other::Stop;
+            }
+            cur.line_start = false;
+            return Other::Skip;
+        }
+        b'#' => {
+            if !cur.line_start {
+                diag.push(
+                    cur.line,
+                    col,
+                    format_args!("invalid token '#': a directive must begin its own line"),
+                );
+                cur.pos += 1;
+                return Other::Skip;
+            }
+            if !cur.seen_version {
+                if let Some((end, v)) = plain_version(src, cur.pos) {
+                    out.version = v;
+                    cur.seen_version = true;
+                    cur.pos = end;
+                    return Other::Skip;
+                }
+            }
+            let mut lx = Lexer {
+                src,
+                pos: cur.pos,
+                line: cur.line,
+                col,
+                line_start: cur.line_start,
+            };
+            directive(&mut lx, diag, out, &mut cur.seen_version);
+            cur.pos = lx.pos;
+            cur.line = lx.line;
+            cur.line_begin = cur.pos.saturating_sub(lx.col.saturating_sub(1) as usize);
+            cur.line_start = lx.line_start;
+            return Other::Skip;
+        }
+        _ => {}
+    }
+    cur.line_start = false;
+    if c.is_ascii_digit() || (c == b'.' && at(cur.pos + 1).is_ascii_digit()) {
+        let (end, r) = number(src, start, diag, cur.line, col, false);
+        cur.pos = end;
+        match r {
+            Ok((k, v)) => Other::Token(k, v),
+            // Reported: a zero literal of the same kind stands in for it, so the parser does
+            // not report the hole it would leave.
+            Err(k) => Other::Token(k, 0),
+        }
+    } else {
+        let Some((k, n)) = punct(c, at(cur.pos + 1)) else {
+            bad_byte(diag, cur.line, col, c);
+            cur.pos += 1;
+            return Other::Skip;
+        };
+        cur.pos += n;
+        Other::Token(k, 0)
+    }
 }
 
 /// The punctuator token starting with `c` (then `next`) and its length, if the language has one.
