@@ -413,7 +413,16 @@ impl<'a> Parser<'a> {
     /// (global only) or one or more variables.
     fn declaration(&mut self, global: bool) -> P {
         let first_tok = self.idx();
-        if let Some((quals, location, ty, name)) = self.simple_head() {
+        if let Some((quals, location, ty, name)) = self.simple_head(global) {
+            if self.at(Tok::LParen) {
+                // A function (unqualified, at global scope), as below.
+                let f = self.function(ty, name)?;
+                self.set(f, |n| {
+                    n.c = -1;
+                    n.d = -1;
+                });
+                return Ok(f);
+            }
             return self.declarators(name, ty, quals, 0, location, first_tok, -1, -1);
         }
         let mut quals = 0u8;
@@ -582,12 +591,13 @@ impl<'a> Parser<'a> {
     }
 
     /// The usual declaration's head, `[layout(location = N)] [in|out|uniform|const] TYPE NAME`
-    /// followed by `=`, `,` or `;` (the layout as profile 1 writes it), read in one step: its
+    /// followed by `=`, `,` or `;` (the layout as profile 1 writes it), or an unqualified
+    /// `TYPE NAME (` at global scope (a function), read in one step: its
     /// qualifiers, location, type and name, with the cursor moved past the name. `declaration`'s general
     /// path reads such a head to the same values and nothing else (no report, no other node);
     /// None (the cursor unmoved) for every other shape.
     #[inline]
-    fn simple_head(&mut self) -> Option<(u8, i32, Type, i16)> {
+    fn simple_head(&mut self, global: bool) -> Option<(u8, i32, Type, i16)> {
         let toks = self.toks.toks.as_slice();
         let at = self.pos;
         let kind = |i: usize| toks.get(at + i).map_or(Tok::Eof, |t| t.kind);
@@ -618,8 +628,12 @@ impl<'a> Parser<'a> {
             i += 1;
         }
         let ty = type_of(kind(i))?;
-        if kind(i + 1) != Tok::Ident || !matches!(kind(i + 2), Tok::Assign | Tok::Comma | Tok::Semi)
-        {
+        let follows = match kind(i + 2) {
+            Tok::Assign | Tok::Comma | Tok::Semi => true,
+            Tok::LParen => global && quals == 0,
+            _ => false,
+        };
+        if kind(i + 1) != Tok::Ident || !follows {
             return None;
         }
         self.pos = at + i + 2;
