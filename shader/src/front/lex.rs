@@ -1032,6 +1032,27 @@ pub(crate) fn ident_run(rest: &[u8]) -> usize {
         .unwrap_or(quads.remainder().len())
 }
 
+/// Length of the line at the start of `rest`: the index of its first newline, or `rest`'s
+/// length. Eight bytes a step (a byte equal to `\n` is a zero byte of `word ^ 0x0a..0a`, and
+/// the lowest flagged byte is always a true zero): comment and directive lines are long.
+pub(crate) fn line_len(rest: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut n = 0;
+    let mut words = rest.chunks_exact(8);
+    for w in words.by_ref() {
+        if let Ok(bytes) = <[u8; 8]>::try_from(w) {
+            let x = u64::from_le_bytes(bytes) ^ (ONES * b'\n' as u64);
+            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            if zero != 0 {
+                return n + (zero.trailing_zeros() / 8) as usize;
+            }
+        }
+        n += 8;
+    }
+    let tail = words.remainder();
+    n + tail.iter().position(|&b| b == b'\n').unwrap_or(tail.len())
+}
+
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
@@ -1268,7 +1289,7 @@ fn lex_other(
     match c {
         b'/' if at(cur.pos + 1) == b'/' => {
             let rest = src.get(cur.pos..).unwrap_or(&[]);
-            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let len = line_len(rest);
             let body = rest.get(..len).unwrap_or(&[]);
             if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
                 let at_col = column(cur.pos + k, cur.line_begin);
@@ -1650,7 +1671,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 }
                 b'/' if at(pos + 1) == Some(b'/') => {
                     let rest = src.get(pos..).unwrap_or(&[]);
-                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    pos += line_len(rest);
                     continue;
                 }
                 b'/' if at(pos + 1) == Some(b'*') => {
@@ -1993,7 +2014,7 @@ impl Directives {
     ) -> bool {
         loop {
             let rest = src.get(*pos..).unwrap_or(&[]);
-            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let len = line_len(rest);
             let text = rest.get(..len).unwrap_or(&[]);
             if text.first() == Some(&b'#') {
                 if !self.directive(src, *pos + 1, text.get(1..).unwrap_or(&[])) {
@@ -3272,6 +3293,23 @@ mod tests {
                 Some(Word::Rejected(i)) => Reading::Rejected(i as u8),
                 None => Reading::Name,
             },
+        }
+    }
+
+    #[test]
+    fn line_len_finds_the_first_newline() {
+        let mut text = std::vec::Vec::new();
+        for i in 0..40u8 {
+            text.push(if i % 7 == 3 { b'\n' } else { b'a' + i % 26 });
+            text.push(0x0b);
+            text.push(0xff);
+        }
+        for from in 0..text.len() {
+            for to in from..=text.len().min(from + 30) {
+                let b = &text[from..to];
+                let want = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
+                assert_eq!(line_len(b), want, "{:?}", b);
+            }
         }
     }
 
