@@ -562,7 +562,9 @@ mod word_oracle {
     #[inline(always)]
     pub(super) fn may_be_word(w: &[u8]) -> bool {
         match w.first() {
-            Some(&c) if w.len() <= WORD_LEN_MAX => (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0,
+            Some(&c) if w.len() <= WORD_LEN_MAX => {
+                (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0
+            }
             _ => false,
         }
     }
@@ -625,9 +627,10 @@ mod word_oracle {
     }
 }
 
-/// How a name reads in one profile: what [`word`] (profile 1) or profile 2's rule (its own
-/// words first, [`P2_WORDS`], then [`word`]) makes of it, found in [`READINGS`] by one hash of
-/// the name's bytes instead of the shape filters, the two hashes and the byte compares.
+/// How a name reads in one profile: what the shared tables ([`KEYWORDS`],
+/// [`REJECTED_QUALIFIERS`], [`RESERVED`]) make of it (profile 1), or profile 2's rule (its own
+/// words first, [`P2_WORDS`], then the shared tables), found in [`READINGS`] by one hash of the
+/// name's bytes instead of shape filters, a hash per table and byte compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reading {
     /// An identifier.
@@ -661,7 +664,9 @@ const fn const_key(w: &[u8]) -> u128 {
 
 #[inline(always)]
 const fn key_slot(key: u128) -> usize {
-    let folded = (key as u64).wrapping_add((key >> 64) as u64).rotate_left(29);
+    let folded = (key as u64)
+        .wrapping_add((key >> 64) as u64)
+        .rotate_left(29);
     (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize & (READING_SLOTS - 1)
 }
 
@@ -775,7 +780,7 @@ fn reading_slot(src: &[u8], start: usize, len: usize) -> Option<usize> {
     None
 }
 
-/// Profile 1's reading of the name `src[start..start + len]` (what [`word`] finds).
+/// Profile 1's reading of the name `src[start..start + len]` (what the shared keyword tables say).
 #[inline(always)]
 fn p1_reading(src: &[u8], start: usize, len: usize) -> Reading {
     reading_slot(src, start, len)
@@ -1706,7 +1711,8 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                             // A preprocessing number, as the preprocessor scans it.
                             pos += crate::front::pp::number_len(rest);
                             let bytes = src.get(start..pos).unwrap_or(&[]);
-                            match p2_classify(PpKind::Number, bytes, false, line, col, diag, report) {
+                            match p2_classify(PpKind::Number, bytes, false, line, col, diag, report)
+                            {
                                 Some(k) => k,
                                 None => return false,
                             }
@@ -3332,8 +3338,16 @@ mod tests {
             names.push(std::format!("x{}", &w[1..]));
         }
         for w in [
-            "position", "color", "i", "x", "main", "fragColor", "a1234567890123456",
-            "abcdefghijklmnop", "abcdefghijklmnopq", "sampler2DArrayShadowx",
+            "position",
+            "color",
+            "i",
+            "x",
+            "main",
+            "fragColor",
+            "a1234567890123456",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "sampler2DArrayShadowx",
         ] {
             names.push(w.into());
         }
@@ -3353,7 +3367,12 @@ mod tests {
             }
             let shifted = std::format!("  {}", w);
             assert_eq!(p1_reading(shifted.as_bytes(), 2, b.len()), p1, "{}", w);
-            assert_eq!(p2_reading(shifted.as_bytes(), 2, b.len()), p2_rule(b), "{}", w);
+            assert_eq!(
+                p2_reading(shifted.as_bytes(), 2, b.len()),
+                p2_rule(b),
+                "{}",
+                w
+            );
         }
     }
 

@@ -587,7 +587,9 @@ impl<'a> Parser<'a> {
             });
             return Ok(f);
         }
-        self.declarators(name, ty, quals, flags, location, first_tok, user_ty, type_size)
+        self.declarators(
+            name, ty, quals, flags, location, first_tok, user_ty, type_size,
+        )
     }
 
     /// The usual declaration's head, `[layout(location = N)] [in|out|uniform|const] TYPE NAME`
