@@ -494,128 +494,311 @@ fn p2_accepts(w: &str) -> bool {
     matches!(p2_word(w.as_bytes()), Some(P2Word::Keyword(_)))
 }
 
-/// What a word of the three tables above is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Word {
-    Keyword(Tok),
-    /// Index in [`REJECTED_QUALIFIERS`].
-    Rejected(usize),
-    Reserved,
-}
+/// The keyword tables' first lookup (one hash per table word's first and last byte and length,
+/// behind a first-byte/length filter), kept as the reference [`READINGS`] is tested against.
+#[cfg(test)]
+mod word_oracle {
+    use super::*;
 
-/// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
-/// built at compile time: an identifier costs one hash and usually one probe instead of a
-/// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
-const WORD_SLOTS: usize = 128;
-const TAG_KEYWORD: u8 = 0x40;
-const TAG_REJECTED: u8 = 0x80;
-const TAG_RESERVED: u8 = 0xc0;
-/// Every table word is 2 to 13 bytes long.
-const WORD_LEN_MIN: usize = 2;
-const WORD_LEN_MAX: usize = 13;
+    /// What a word of the three tables above is.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(super) enum Word {
+        Keyword(Tok),
+        /// Index in [`REJECTED_QUALIFIERS`].
+        Rejected(usize),
+        Reserved,
+    }
 
-const fn word_hash(first: u8, last: u8, len: usize) -> usize {
-    // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
-    (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
-}
+    /// Open-addressed hash of every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`] and [`RESERVED`],
+    /// built at compile time: an identifier costs one hash and usually one probe instead of a
+    /// string compare per table entry. An entry is 0 (empty) or a table tag plus an index.
+    const WORD_SLOTS: usize = 128;
+    const TAG_KEYWORD: u8 = 0x40;
+    const TAG_REJECTED: u8 = 0x80;
+    const TAG_RESERVED: u8 = 0xc0;
+    /// Every table word is 2 to 13 bytes long.
+    const WORD_LEN_MIN: usize = 2;
+    const WORD_LEN_MAX: usize = 13;
 
-const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
-    let mut h = word_hash(w[0], w[w.len() - 1], w.len());
-    while t[h] != 0 {
-        h = (h + 1) & (WORD_SLOTS - 1);
+    const fn word_hash(first: u8, last: u8, len: usize) -> usize {
+        // Coefficients chosen offline for few collisions among the 54 words (probing handles them).
+        (first as usize + last as usize * 19 + len * 5) & (WORD_SLOTS - 1)
     }
-    t[h] = entry;
-}
 
-/// For each ASCII first byte, a bit per length (2 to 13) that some table word has: most
-/// identifiers are ruled out by this one load, before any hashing.
-const WORD_SHAPES: [u16; 128] = {
-    const fn mark(t: &mut [u16; 128], w: &[u8]) {
-        t[w[0] as usize & 127] |= 1 << w.len();
+    const fn insert(t: &mut [u8; WORD_SLOTS], w: &[u8], entry: u8) {
+        let mut h = word_hash(w[0], w[w.len() - 1], w.len());
+        while t[h] != 0 {
+            h = (h + 1) & (WORD_SLOTS - 1);
+        }
+        t[h] = entry;
     }
-    let mut t = [0u16; 128];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        mark(&mut t, KEYWORDS[i].0.as_bytes());
-        i += 1;
-    }
-    i = 0;
-    while i < REJECTED_QUALIFIERS.len() {
-        mark(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes());
-        i += 1;
-    }
-    i = 0;
-    while i < RESERVED.len() {
-        mark(&mut t, RESERVED[i].as_bytes());
-        i += 1;
-    }
-    t
-};
 
-/// Whether `w` has the first byte and length of some table word.
-#[inline(always)]
-fn may_be_word(w: &[u8]) -> bool {
-    match w.first() {
-        Some(&c) if w.len() <= WORD_LEN_MAX => (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0,
-        _ => false,
-    }
-}
+    /// For each ASCII first byte, a bit per length (2 to 13) that some table word has: most
+    /// identifiers are ruled out by this one load, before any hashing.
+    const WORD_SHAPES: [u16; 128] = {
+        const fn mark(t: &mut [u16; 128], w: &[u8]) {
+            t[w[0] as usize & 127] |= 1 << w.len();
+        }
+        let mut t = [0u16; 128];
+        let mut i = 0;
+        while i < KEYWORDS.len() {
+            mark(&mut t, KEYWORDS[i].0.as_bytes());
+            i += 1;
+        }
+        i = 0;
+        while i < REJECTED_QUALIFIERS.len() {
+            mark(&mut t, REJECTED_QUALIFIERS[i].0.as_bytes());
+            i += 1;
+        }
+        i = 0;
+        while i < RESERVED.len() {
+            mark(&mut t, RESERVED[i].as_bytes());
+            i += 1;
+        }
+        t
+    };
 
-const WORD_TABLE: [u8; WORD_SLOTS] = {
-    let mut t = [0u8; WORD_SLOTS];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
-        i += 1;
+    /// Whether `w` has the first byte and length of some table word.
+    #[inline(always)]
+    pub(super) fn may_be_word(w: &[u8]) -> bool {
+        match w.first() {
+            Some(&c) if w.len() <= WORD_LEN_MAX => {
+                (WORD_SHAPES[c as usize & 127] >> w.len()) & 1 != 0
+            }
+            _ => false,
+        }
     }
-    i = 0;
-    while i < REJECTED_QUALIFIERS.len() {
-        insert(
-            &mut t,
-            REJECTED_QUALIFIERS[i].0.as_bytes(),
-            TAG_REJECTED | i as u8,
-        );
-        i += 1;
-    }
-    i = 0;
-    while i < RESERVED.len() {
-        insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
-        i += 1;
-    }
-    t
-};
 
-/// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
-#[inline]
-fn word(w: &[u8]) -> Option<Word> {
-    if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
-        return None;
-    }
-    let (&first, &last) = (w.first()?, w.last()?);
-    let mut h = word_hash(first, last, w.len());
-    // Bounded by the table size; the table always has empty slots, which end the probe.
-    for _ in 0..WORD_SLOTS {
-        let e = *WORD_TABLE.get(h)?;
-        if e == 0 {
+    const WORD_TABLE: [u8; WORD_SLOTS] = {
+        let mut t = [0u8; WORD_SLOTS];
+        let mut i = 0;
+        while i < KEYWORDS.len() {
+            insert(&mut t, KEYWORDS[i].0.as_bytes(), TAG_KEYWORD | i as u8);
+            i += 1;
+        }
+        i = 0;
+        while i < REJECTED_QUALIFIERS.len() {
+            insert(
+                &mut t,
+                REJECTED_QUALIFIERS[i].0.as_bytes(),
+                TAG_REJECTED | i as u8,
+            );
+            i += 1;
+        }
+        i = 0;
+        while i < RESERVED.len() {
+            insert(&mut t, RESERVED[i].as_bytes(), TAG_RESERVED | i as u8);
+            i += 1;
+        }
+        t
+    };
+
+    /// Looks an identifier-shaped word up in the keyword, rejected and reserved tables.
+    #[inline]
+    pub(super) fn word(w: &[u8]) -> Option<Word> {
+        if !(WORD_LEN_MIN..=WORD_LEN_MAX).contains(&w.len()) {
             return None;
         }
-        let i = (e & 0x3f) as usize;
-        let (text, found) = match e & 0xc0 {
-            TAG_KEYWORD => {
-                let &(t, k) = KEYWORDS.get(i)?;
-                (t, Word::Keyword(k))
+        let (&first, &last) = (w.first()?, w.last()?);
+        let mut h = word_hash(first, last, w.len());
+        // Bounded by the table size; the table always has empty slots, which end the probe.
+        for _ in 0..WORD_SLOTS {
+            let e = *WORD_TABLE.get(h)?;
+            if e == 0 {
+                return None;
             }
-            TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
-            _ => (*RESERVED.get(i)?, Word::Reserved),
-        };
-        // An inline byte loop: the words are short, and a library compare call cost more.
-        let t = text.as_bytes();
-        if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
-            return Some(found);
+            let i = (e & 0x3f) as usize;
+            let (text, found) = match e & 0xc0 {
+                TAG_KEYWORD => {
+                    let &(t, k) = KEYWORDS.get(i)?;
+                    (t, Word::Keyword(k))
+                }
+                TAG_REJECTED => (REJECTED_QUALIFIERS.get(i)?.0, Word::Rejected(i)),
+                _ => (*RESERVED.get(i)?, Word::Reserved),
+            };
+            // An inline byte loop: the words are short, and a library compare call cost more.
+            let t = text.as_bytes();
+            if t.len() == w.len() && t.iter().zip(w).all(|(a, b)| a == b) {
+                return Some(found);
+            }
+            h = (h + 1) & (WORD_SLOTS - 1);
         }
-        h = (h + 1) & (WORD_SLOTS - 1);
+        None
+    }
+}
+
+/// How a name reads in one profile: what the shared tables ([`KEYWORDS`],
+/// [`REJECTED_QUALIFIERS`], [`RESERVED`]) make of it (profile 1), or profile 2's rule (its own
+/// words first, [`P2_WORDS`], then the shared tables), found in [`READINGS`] by one hash of the
+/// name's bytes instead of shape filters, a hash per table and byte compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// An identifier.
+    Name,
+    /// A keyword token (profile 2's `inout` is `Tok::InOut`).
+    Keyword(Tok),
+    /// A `Tok::Reserved` token (a word the parser names).
+    Reserved,
+    /// Profile 2: a word reserved for future use, an error as a name.
+    ReservedName,
+    /// A rejected qualifier (index in [`REJECTED_QUALIFIERS`]), reported and dropped.
+    Rejected(u8),
+}
+
+/// Slots of [`READINGS`] (a power of two; about a third are used).
+const READING_SLOTS: usize = 512;
+/// Table names are at most this long as a key; longer names are answered without the table.
+const KEY_LEN: usize = 16;
+
+/// A name of 1 to 16 bytes as a number: its bytes in order from the low byte, zero above
+/// (names have no NUL byte, so each name has its own key).
+const fn const_key(w: &[u8]) -> u128 {
+    let mut k = 0u128;
+    let mut i = 0;
+    while i < w.len() {
+        k |= (w[i] as u128) << (8 * i);
+        i += 1;
+    }
+    k
+}
+
+#[inline(always)]
+const fn key_slot(key: u128) -> usize {
+    let folded = (key as u64)
+        .wrapping_add((key >> 64) as u64)
+        .rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize & (READING_SLOTS - 1)
+}
+
+/// Every word of [`KEYWORDS`], [`REJECTED_QUALIFIERS`], [`RESERVED`] and [`P2_WORDS`] of at
+/// most [`KEY_LEN`] bytes, open-addressed by [`key_slot`] (key 0: an empty slot), with how each
+/// profile reads it.
+struct Readings {
+    keys: [u128; READING_SLOTS],
+    p1: [Reading; READING_SLOTS],
+    p2: [Reading; READING_SLOTS],
+}
+
+const fn reading_slot_of(keys: &mut [u128; READING_SLOTS], w: &[u8]) -> usize {
+    assert!(!w.is_empty() && w.len() <= KEY_LEN);
+    let key = const_key(w);
+    let mut h = key_slot(key);
+    while keys[h] != 0 && keys[h] != key {
+        h = (h + 1) & (READING_SLOTS - 1);
+    }
+    keys[h] = key;
+    h
+}
+
+const READINGS: Readings = {
+    let mut t = Readings {
+        keys: [0; READING_SLOTS],
+        p1: [Reading::Name; READING_SLOTS],
+        p2: [Reading::Name; READING_SLOTS],
+    };
+    // The shared tables first (no word is in two of them: a test checks it), as `word` and
+    // profile 2's fallback to it read them; then profile 2's own words, which come first there.
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let s = reading_slot_of(&mut t.keys, KEYWORDS[i].0.as_bytes());
+        t.p1[s] = Reading::Keyword(KEYWORDS[i].1);
+        t.p2[s] = Reading::Keyword(KEYWORDS[i].1);
+        i += 1;
+    }
+    i = 0;
+    while i < REJECTED_QUALIFIERS.len() {
+        let w = REJECTED_QUALIFIERS[i].0.as_bytes();
+        let s = reading_slot_of(&mut t.keys, w);
+        t.p1[s] = Reading::Rejected(i as u8);
+        t.p2[s] = if const_key(w) == const_key(b"inout") {
+            Reading::Keyword(Tok::InOut)
+        } else {
+            Reading::Rejected(i as u8)
+        };
+        i += 1;
+    }
+    i = 0;
+    while i < RESERVED.len() {
+        let s = reading_slot_of(&mut t.keys, RESERVED[i].as_bytes());
+        t.p1[s] = Reading::Reserved;
+        t.p2[s] = Reading::Reserved;
+        i += 1;
+    }
+    i = 0;
+    while i < P2_WORDS.len() {
+        let w = P2_WORDS[i].0.as_bytes();
+        if w.len() <= KEY_LEN {
+            let s = reading_slot_of(&mut t.keys, w);
+            t.p2[s] = p2_reading_of(P2_WORDS[i].1);
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Profile 2's reading of one of its own words.
+const fn p2_reading_of(w: P2Word) -> Reading {
+    match w {
+        P2Word::Keyword(k) => Reading::Keyword(k),
+        P2Word::Later => Reading::Reserved,
+        P2Word::Ident => Reading::Name,
+        P2Word::Reserved => Reading::ReservedName,
+    }
+}
+
+/// The slot of the name `src[start..start + len]` in [`READINGS`], if it is a table word of at
+/// most [`KEY_LEN`] bytes.
+#[inline(always)]
+fn reading_slot(src: &[u8], start: usize, len: usize) -> Option<usize> {
+    if len == 0 || len > KEY_LEN {
+        return None;
+    }
+    // Sixteen bytes in one load where the source has them (the usual case), else copied.
+    let raw = match src.get(start..start + KEY_LEN) {
+        Some(b) => u128::from_le_bytes(b.try_into().ok()?),
+        None => {
+            let mut buf = [0u8; KEY_LEN];
+            for (d, s) in buf.iter_mut().zip(src.get(start..start + len)?) {
+                *d = *s;
+            }
+            u128::from_le_bytes(buf)
+        }
+    };
+    let key = raw & (u128::MAX >> (128 - 8 * len as u32));
+    let mut h = key_slot(key);
+    // Bounded by the table size; a third full, so an empty slot soon ends a miss.
+    for _ in 0..READING_SLOTS {
+        let k = *READINGS.keys.get(h)?;
+        if k == key {
+            return Some(h);
+        }
+        if k == 0 {
+            return None;
+        }
+        h = (h + 1) & (READING_SLOTS - 1);
     }
     None
+}
+
+/// Profile 1's reading of the name `src[start..start + len]` (what the shared keyword tables say).
+#[inline(always)]
+fn p1_reading(src: &[u8], start: usize, len: usize) -> Reading {
+    reading_slot(src, start, len)
+        .and_then(|s| READINGS.p1.get(s).copied())
+        .unwrap_or(Reading::Name)
+}
+
+/// Profile 2's reading of the name `src[start..start + len]`.
+#[inline(always)]
+fn p2_reading(src: &[u8], start: usize, len: usize) -> Reading {
+    if len > KEY_LEN {
+        // Longer than every shared word: only profile 2's own long words are not names.
+        let name = src.get(start..start + len).unwrap_or(&[]);
+        return p2_word(name).map_or(Reading::Name, p2_reading_of);
+    }
+    reading_slot(src, start, len)
+        .and_then(|s| READINGS.p2.get(s).copied())
+        .unwrap_or(Reading::Name)
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -725,6 +908,12 @@ const C_OTHER: u8 = 0;
 const C_IDENT: u8 = 1;
 /// Punctuation that is always a one-byte token: `( ) { } [ ] ; , ? :`.
 const C_PUNCT: u8 = 2;
+/// Blanks other than the newline: space, tab, CR, VT, FF.
+const C_BLANK: u8 = 3;
+const C_NEWLINE: u8 = 4;
+const C_DIGIT: u8 = 5;
+/// Bytes that begin an operator (or, for `/` and `.`, possibly a comment or a number).
+const C_OP: u8 = 6;
 const CLASS: [u8; 256] = {
     let mut t = [C_OTHER; 256];
     let mut b = 0;
@@ -739,6 +928,24 @@ const CLASS: [u8; 256] = {
     let mut i = 0;
     while i < p.len() {
         t[p[i] as usize] = C_PUNCT;
+        i += 1;
+    }
+    let blanks = b" \t\r\x0b\x0c";
+    i = 0;
+    while i < blanks.len() {
+        t[blanks[i] as usize] = C_BLANK;
+        i += 1;
+    }
+    t[b'\n' as usize] = C_NEWLINE;
+    let ops = b".+-*/%=<>!&|";
+    i = 0;
+    while i < ops.len() {
+        t[ops[i] as usize] = C_OP;
+        i += 1;
+    }
+    i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = C_DIGIT;
         i += 1;
     }
     t
@@ -830,6 +1037,27 @@ pub(crate) fn ident_run(rest: &[u8]) -> usize {
         .unwrap_or(quads.remainder().len())
 }
 
+/// Length of the line at the start of `rest`: the index of its first newline, or `rest`'s
+/// length. Eight bytes a step (a byte equal to `\n` is a zero byte of `word ^ 0x0a..0a`, and
+/// the lowest flagged byte is always a true zero): comment and directive lines are long.
+pub(crate) fn line_len(rest: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut n = 0;
+    let mut words = rest.chunks_exact(8);
+    for w in words.by_ref() {
+        if let Ok(bytes) = <[u8; 8]>::try_from(w) {
+            let x = u64::from_le_bytes(bytes) ^ (ONES * b'\n' as u64);
+            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            if zero != 0 {
+                return n + (zero.trailing_zeros() / 8) as usize;
+            }
+        }
+        n += 8;
+    }
+    let tail = words.remainder();
+    n + tail.iter().position(|&b| b == b'\n').unwrap_or(tail.len())
+}
+
 /// Lexes `src` (the caller has checked its length). Errors go to `diag`; lexing stops at the
 /// token limit or an unterminated comment.
 pub fn lex(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) {
@@ -858,231 +1086,131 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
     out.profile = Profile::P1;
     out.overflow = None;
     // The cursor lives in locals (registers) on the hot path: a column is the distance from the
-    // line's first byte, so ordinary bytes update nothing but `pos`. The `Lexer` struct is only
-    // built for the rare directive.
-    let mut pos = 0usize;
-    let mut line = 1u32;
-    let mut line_begin = 0usize;
-    let mut line_start = true;
-    let mut seen_version = false;
+    // line's first byte, so ordinary bytes update nothing but `pos`. Names, one-byte
+    // punctuators, blanks and newlines (most of a source) are lexed here; everything else
+    // (comments, directives, numbers, operators that may pair up, bad bytes) by `lex_other`,
+    // out of line, which keeps this loop's state in registers.
+    let mut cur = Cursor {
+        pos: 0,
+        line: 1,
+        line_begin: 0,
+        line_start: true,
+        seen_version: false,
+    };
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
-    while pos < src.len() && !diag.full() {
-        let c = at(pos);
-        let start = pos;
-        let col = column(pos, line_begin);
+    while cur.pos < src.len() && !diag.full() {
+        let c = at(cur.pos);
+        let start = cur.pos;
+        let col = column(start, cur.line_begin);
         let mut value = 0u32;
-        // One class-table load sends identifiers and plain punctuation (most tokens) straight
-        // to their code; whitespace, comments, directives, numbers and operators that may pair
-        // up take the general path.
+        macro_rules! other {
+            () => {
+                match lex_other(src, &mut cur, c, col, diag, out) {
+                    Other::Token(k, v) => {
+                        value = v;
+                        k
+                    }
+                    Other::Skip => continue,
+                    Other::Stop => break,
+                }
+            };
+        }
+        // One class-table load sends each byte to its code.
         let kind = match CLASS[c as usize] {
             C_IDENT => {
-                line_start = false;
+                cur.line_start = false;
                 let n = ident_run(src.get(start..).unwrap_or(&[]));
-                pos += n;
-                let bytes = src.get(start..pos).unwrap_or(&[]);
-                let found = if may_be_word(bytes) {
-                    word(bytes)
-                } else {
-                    None
-                };
-                match found {
-                    Some(Word::Keyword(k)) => k,
-                    Some(Word::Reserved) => Tok::Reserved,
-                    Some(Word::Rejected(i)) => {
-                        if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
-                            // `inout` as a parameter qualifier (after '(' ',' or 'const').
-                            let param = matches!(
-                                out.toks.last().map(|t| t.kind),
-                                Some(Tok::LParen | Tok::Comma | Tok::Const)
-                            );
-                            let hint = if (w == "inout" && param) || (w != "inout" && p2_accepts(w))
-                            {
-                                P2_HINT
-                            } else {
-                                ""
-                            };
-                            diag.push(
-                                line,
-                                col,
-                                format_args!("unsupported qualifier '{}': {}{}", w, advice, hint),
-                            );
-                        }
+                cur.pos += n;
+                match p1_reading(src, start, n) {
+                    Reading::Keyword(k) => k,
+                    Reading::Reserved | Reading::ReservedName => Tok::Reserved,
+                    Reading::Rejected(i) => {
+                        rejected_qualifier(i, out, diag, cur.line, col);
                         continue;
                     }
-                    None => {
-                        if bytes.len() >= NAME_MAX {
-                            diag.push(
-                                line,
-                                col,
-                                format_args!(
-                                    "identifier is {} characters long; the limit is {}",
-                                    bytes.len(),
-                                    NAME_MAX - 1
-                                ),
-                            );
+                    Reading::Name => {
+                        if n >= NAME_MAX {
+                            long_name(n, diag, cur.line, col);
                         }
                         Tok::Ident
                     }
                 }
             }
             C_PUNCT => {
-                line_start = false;
-                pos += 1;
+                cur.line_start = false;
+                cur.pos += 1;
                 SINGLE[c as usize]
             }
-            _ => {
-                match c {
-                    b'\n' => {
-                        pos += 1;
-                        line = line.saturating_add(1);
-                        line_begin = pos;
-                        line_start = true;
-                        continue;
-                    }
-                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                        pos += 1;
-                        while matches!(at(pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-                            pos += 1;
-                        }
-                        continue;
-                    }
-                    b'/' if at(pos + 1) == b'/' => {
-                        let rest = src.get(pos..).unwrap_or(&[]);
-                        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                        let body = rest.get(..len).unwrap_or(&[]);
-                        if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
-                            let at_col = column(pos + k, line_begin);
-                            bad_comment_byte(diag, line, at_col, body.get(k).copied());
-                        }
-                        pos += len;
-                        continue;
-                    }
-                    b'/' if at(pos + 1) == b'*' => {
-                        let comment_line = line;
-                        pos += 2;
-                        let mut closed = false;
-                        let mut bad = false;
-                        while pos < src.len() {
-                            match at(pos) {
-                                b'*' if at(pos + 1) == b'/' => {
-                                    pos += 2;
-                                    closed = true;
-                                    break;
-                                }
-                                b'\n' => {
-                                    pos += 1;
-                                    line = line.saturating_add(1);
-                                    line_begin = pos;
-                                }
-                                b => {
-                                    if !TEXT_BYTE[b as usize] && !bad {
-                                        // Once per comment.
-                                        bad = true;
-                                        let at_col = column(pos, line_begin);
-                                        bad_comment_byte(diag, line, at_col, Some(b));
-                                    }
-                                    pos += 1
-                                }
-                            }
-                        }
-                        if !closed {
-                            diag.push(
-                                comment_line,
-                                col,
-                                format_args!(
-                                    "unterminated block comment: '/*' has no matching '*/'"
-                                ),
-                            );
-                            break;
-                        }
-                        line_start = false;
-                        continue;
-                    }
-                    b'#' => {
-                        if !line_start {
-                            diag.push(
-                                line,
-                                col,
-                                format_args!(
-                                    "invalid token '#': a directive must begin its own line"
-                                ),
-                            );
-                            pos += 1;
-                            continue;
-                        }
-                        if !seen_version {
-                            if let Some((end, v)) = plain_version(src, pos) {
-                                out.version = v;
-                                seen_version = true;
-                                pos = end;
-                                continue;
-                            }
-                        }
-                        let mut lx = Lexer {
-                            src,
-                            pos,
-                            line,
-                            col,
-                            line_start,
-                        };
-                        directive(&mut lx, diag, out, &mut seen_version);
-                        pos = lx.pos;
-                        line = lx.line;
-                        line_begin = pos.saturating_sub(lx.col.saturating_sub(1) as usize);
-                        line_start = lx.line_start;
-                        continue;
-                    }
-                    _ => {}
+            C_BLANK => {
+                cur.pos += 1;
+                while CLASS[at(cur.pos) as usize] == C_BLANK {
+                    cur.pos += 1;
                 }
-                line_start = false;
-                if c.is_ascii_digit() || (c == b'.' && at(pos + 1).is_ascii_digit()) {
-                    let (end, r) = number(src, start, diag, line, col, false);
-                    pos = end;
-                    match r {
-                        Ok((k, v)) => {
-                            value = v;
-                            k
-                        }
-                        // Reported: a zero literal of the same kind stands in for it, so the
-                        // parser does not report the hole it would leave.
-                        Err(k) => k,
+                continue;
+            }
+            C_NEWLINE => {
+                cur.pos += 1;
+                cur.line = cur.line.saturating_add(1);
+                cur.line_begin = cur.pos;
+                cur.line_start = true;
+                continue;
+            }
+            C_DIGIT => {
+                cur.line_start = false;
+                let (end, r) = number(src, start, diag, cur.line, col, false);
+                cur.pos = end;
+                match r {
+                    Ok((k, v)) => {
+                        value = v;
+                        k
                     }
-                } else {
-                    let Some((k, n)) = punct(c, at(pos + 1)) else {
-                        bad_byte(diag, line, col, c);
-                        pos += 1;
-                        continue;
-                    };
-                    pos += n;
-                    k
+                    // Reported: a zero literal of the same kind stands in for it, so the
+                    // parser does not report the hole it would leave.
+                    Err(k) => k,
                 }
             }
+            // An operator, unless it begins a comment or a number (`.5`).
+            C_OP if !matches!(
+                (c, at(cur.pos + 1)),
+                (b'/', b'/' | b'*') | (b'.', b'0'..=b'9')
+            ) =>
+            {
+                match punct(c, at(cur.pos + 1)) {
+                    Some((k, n)) => {
+                        cur.line_start = false;
+                        cur.pos += n;
+                        k
+                    }
+                    None => other!(),
+                }
+            }
+            _ => other!(),
         };
         let tok = Token {
             kind,
             off: start as u32,
-            len: narrow::<WIDE>((pos - start) as u32),
-            line,
+            len: narrow::<WIDE>((cur.pos - start) as u32),
+            line: cur.line,
             col: narrow::<WIDE>(col),
             exp: 0,
             value,
         };
         if out.toks.len() >= TOK_MAX {
-            out.overflow = Some((line, col));
+            out.overflow = Some((cur.line, col));
             break;
         }
         let _ = out.toks.push(tok);
         // Most tokens are followed by one space: skipping it here saves a trip round the loop.
-        while at(pos) == b' ' {
-            pos += 1;
+        while at(cur.pos) == b' ' {
+            cur.pos += 1;
         }
     }
     let eof = Token {
         kind: Tok::Eof,
-        off: pos as u32,
+        off: cur.pos as u32,
         len: 0,
-        line,
-        col: narrow::<WIDE>(column(pos, line_begin)),
+        line: cur.line,
+        col: narrow::<WIDE>(column(cur.pos, cur.line_begin)),
         exp: 0,
         value: 0,
     };
@@ -1090,6 +1218,183 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
         let _ = out.toks.pop();
     }
     let _ = out.toks.push(eof);
+}
+
+/// Profile 1's lexing position (see `lex_with`).
+struct Cursor {
+    pos: usize,
+    line: u32,
+    line_begin: usize,
+    /// Only blanks and comments since the last newline (a directive may begin here).
+    line_start: bool,
+    seen_version: bool,
+}
+
+/// What `lex_other` found.
+enum Other {
+    /// A token (kind and value) ending at the cursor.
+    Token(Tok, u32),
+    /// Nothing to store (a comment, a directive, a reported byte): on with the next byte.
+    Skip,
+    /// Lexing ends (an unterminated block comment).
+    Stop,
+}
+
+/// A rejected qualifier (profile 1): reported, and dropped from the tokens.
+#[cold]
+#[inline(never)]
+fn rejected_qualifier(i: u8, out: &Tokens, diag: &mut Diagnostics, line: u32, col: u32) {
+    if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
+        // `inout` as a parameter qualifier (after '(' ',' or 'const').
+        let param = matches!(
+            out.toks.last().map(|t| t.kind),
+            Some(Tok::LParen | Tok::Comma | Tok::Const)
+        );
+        let hint = if (w == "inout" && param) || (w != "inout" && p2_accepts(w)) {
+            P2_HINT
+        } else {
+            ""
+        };
+        diag.push(
+            line,
+            col,
+            format_args!("unsupported qualifier '{}': {}{}", w, advice, hint),
+        );
+    }
+}
+
+/// A profile-1 name over the length limit (kept as a name).
+#[cold]
+#[inline(never)]
+fn long_name(n: usize, diag: &mut Diagnostics, line: u32, col: u32) {
+    diag.push(
+        line,
+        col,
+        format_args!(
+            "identifier is {} characters long; the limit is {}",
+            n,
+            NAME_MAX - 1
+        ),
+    );
+}
+
+/// Profile 1: the bytes `lex_with` does not lex itself, starting with `c` at the cursor (in
+/// column `col`): comments, directives, numbers, operators and bad bytes.
+#[inline(never)]
+fn lex_other(
+    src: &[u8],
+    cur: &mut Cursor,
+    c: u8,
+    col: u32,
+    diag: &mut Diagnostics,
+    out: &mut Tokens,
+) -> Other {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    let start = cur.pos;
+    match c {
+        b'/' if at(cur.pos + 1) == b'/' => {
+            let rest = src.get(cur.pos..).unwrap_or(&[]);
+            let len = line_len(rest);
+            let body = rest.get(..len).unwrap_or(&[]);
+            if let Some(k) = body.iter().position(|&b| !TEXT_BYTE[b as usize]) {
+                let at_col = column(cur.pos + k, cur.line_begin);
+                bad_comment_byte(diag, cur.line, at_col, body.get(k).copied());
+            }
+            cur.pos += len;
+            return Other::Skip;
+        }
+        b'/' if at(cur.pos + 1) == b'*' => {
+            let comment_line = cur.line;
+            cur.pos += 2;
+            let mut closed = false;
+            let mut bad = false;
+            while cur.pos < src.len() {
+                match at(cur.pos) {
+                    b'*' if at(cur.pos + 1) == b'/' => {
+                        cur.pos += 2;
+                        closed = true;
+                        break;
+                    }
+                    b'\n' => {
+                        cur.pos += 1;
+                        cur.line = cur.line.saturating_add(1);
+                        cur.line_begin = cur.pos;
+                    }
+                    b => {
+                        if !TEXT_BYTE[b as usize] && !bad {
+                            // Once per comment.
+                            bad = true;
+                            let at_col = column(cur.pos, cur.line_begin);
+                            bad_comment_byte(diag, cur.line, at_col, Some(b));
+                        }
+                        cur.pos += 1
+                    }
+                }
+            }
+            if !closed {
+                diag.push(
+                    comment_line,
+                    col,
+                    format_args!("unterminated block comment: '/*' has no matching '*/'"),
+                );
+                return Other::Stop;
+            }
+            cur.line_start = false;
+            return Other::Skip;
+        }
+        b'#' => {
+            if !cur.line_start {
+                diag.push(
+                    cur.line,
+                    col,
+                    format_args!("invalid token '#': a directive must begin its own line"),
+                );
+                cur.pos += 1;
+                return Other::Skip;
+            }
+            if !cur.seen_version {
+                if let Some((end, v)) = plain_version(src, cur.pos) {
+                    out.version = v;
+                    cur.seen_version = true;
+                    cur.pos = end;
+                    return Other::Skip;
+                }
+            }
+            let mut lx = Lexer {
+                src,
+                pos: cur.pos,
+                line: cur.line,
+                col,
+                line_start: cur.line_start,
+            };
+            directive(&mut lx, diag, out, &mut cur.seen_version);
+            cur.pos = lx.pos;
+            cur.line = lx.line;
+            cur.line_begin = cur.pos.saturating_sub(lx.col.saturating_sub(1) as usize);
+            cur.line_start = lx.line_start;
+            return Other::Skip;
+        }
+        _ => {}
+    }
+    cur.line_start = false;
+    if c.is_ascii_digit() || (c == b'.' && at(cur.pos + 1).is_ascii_digit()) {
+        let (end, r) = number(src, start, diag, cur.line, col, false);
+        cur.pos = end;
+        match r {
+            Ok((k, v)) => Other::Token(k, v),
+            // Reported: a zero literal of the same kind stands in for it, so the parser does
+            // not report the hole it would leave.
+            Err(k) => Other::Token(k, 0),
+        }
+    } else {
+        let Some((k, n)) = punct(c, at(cur.pos + 1)) else {
+            bad_byte(diag, cur.line, col, c);
+            cur.pos += 1;
+            return Other::Skip;
+        };
+        cur.pos += n;
+        Other::Token(k, 0)
+    }
 }
 
 /// The punctuator token starting with `c` (then `next`) and its length, if the language has one.
@@ -1322,9 +1627,10 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         let col = ((start - line_begin + 1).min(u16::MAX as usize)) as u32;
         // As in `lex`: one class-table load sends names and the one-byte punctuators (which
         // the preprocessor never joins with the next byte; `None` here) to their code.
-        let kind = match CLASS[c as usize] {
+        let (kind, value) = match CLASS[c as usize] {
             C_IDENT => {
-                pos += ident_run(src.get(pos..).unwrap_or(&[]));
+                let n = ident_run(src.get(pos..).unwrap_or(&[]));
+                pos += n;
                 let name = src.get(start..pos).unwrap_or(&[]);
                 if name.starts_with(b"__") || name.starts_with(b"GL_") {
                     return false;
@@ -1333,11 +1639,26 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 if dirs.live != 0 && dirs.is_macro(src, name) {
                     return false;
                 }
-                Some(PpKind::Ident)
+                // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids (as
+                // Mesa), as `lex_pp` reads them.
+                let layout_id = in_layout == 2 && matches!(name, b"row_major" | b"packed");
+                let reading = if layout_id {
+                    Reading::Name
+                } else {
+                    p2_reading(src, start, n)
+                };
+                match reading {
+                    Reading::Name if n < P2_NAME_MAX => (Tok::Ident, 0),
+                    Reading::Keyword(k) => (k, 0),
+                    Reading::Reserved => (Tok::Reserved, 0),
+                    // Reported by `lex_pp` (a reserved word, a rejected qualifier, a name
+                    // over the limit).
+                    Reading::Name | Reading::ReservedName | Reading::Rejected(_) => return false,
+                }
             }
             C_PUNCT => {
                 pos += 1;
-                None
+                (SINGLE[c as usize], 0)
             }
             _ => match c {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
@@ -1355,7 +1676,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 }
                 b'/' if at(pos + 1) == Some(b'/') => {
                     let rest = src.get(pos..).unwrap_or(&[]);
-                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    pos += line_len(rest);
                     continue;
                 }
                 b'/' if at(pos + 1) == Some(b'*') => {
@@ -1378,35 +1699,47 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 }
                 b'#' => return false,
                 _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
-                    // A preprocessing number, as the preprocessor scans it.
-                    pos += crate::front::pp::number_len(src.get(pos..).unwrap_or(&[]));
-                    Some(PpKind::Number)
+                    let rest = src.get(pos..).unwrap_or(&[]);
+                    match plain_number(rest) {
+                        // The preprocessing number ends there too (`plain_number` stops
+                        // before no name byte; a '.' would continue it).
+                        Some((n, r)) if rest.get(n) != Some(&b'.') => {
+                            pos += n;
+                            r
+                        }
+                        _ => {
+                            // A preprocessing number, as the preprocessor scans it.
+                            pos += crate::front::pp::number_len(rest);
+                            let bytes = src.get(start..pos).unwrap_or(&[]);
+                            match p2_classify(PpKind::Number, bytes, false, line, col, diag, report)
+                            {
+                                Some(k) => k,
+                                None => return false,
+                            }
+                        }
+                    }
                 }
                 _ => match crate::front::pp::punct_len(c, at(pos + 1), at(pos + 2)) {
                     0 => return false,
                     n => {
                         pos += n;
-                        Some(PpKind::Punct)
+                        let bytes = src.get(start..pos).unwrap_or(&[]);
+                        match p2_classify(PpKind::Punct, bytes, false, line, col, diag, report) {
+                            Some(k) => k,
+                            None => return false,
+                        }
                     }
                 },
             },
         };
-        let bytes = src.get(start..pos).unwrap_or(&[]);
-        let layout_id = in_layout == 2 && matches!(bytes, b"row_major" | b"packed");
-        let (kind, value) = match kind {
-            None => (SINGLE[c as usize], 0),
-            Some(k) => match p2_classify(k, bytes, layout_id, line, col, diag, report) {
-                Some(k) => k,
-                None => return false,
-            },
-        };
+        let len = pos - start;
         in_layout = layout_state(in_layout, kind);
         if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
             return false;
         }
         let _ = out.toks.push(Token {
             kind,
-            len: bytes.len().min(u16::MAX as usize) as u16,
+            len: len.min(u16::MAX as usize) as u16,
             col: col as u16,
             exp: 0,
             off: start as u32,
@@ -1687,7 +2020,7 @@ impl Directives {
     ) -> bool {
         loop {
             let rest = src.get(*pos..).unwrap_or(&[]);
-            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let len = line_len(rest);
             let text = rest.get(..len).unwrap_or(&[]);
             if text.first() == Some(&b'#') {
                 if !self.directive(src, *pos + 1, text.get(1..).unwrap_or(&[])) {
@@ -1952,11 +2285,10 @@ fn p2_classify(
     let mut value = 0u32;
     let kind = match kind {
         PpKind::Ident if layout_id => Tok::Ident,
-        PpKind::Ident => match match p2_word(bytes) {
-            Some(P2Word::Keyword(k)) => Some(Word::Keyword(k)),
-            Some(P2Word::Later) => Some(Word::Reserved),
-            Some(P2Word::Ident) => None,
-            Some(P2Word::Reserved) => {
+        PpKind::Ident => match p2_reading(bytes, 0, bytes.len()) {
+            Reading::Keyword(k) => k,
+            Reading::Reserved => Tok::Reserved,
+            Reading::ReservedName => {
                 report(
                     diag,
                     format_args!(
@@ -1966,18 +2298,10 @@ fn p2_classify(
                 );
                 // Kept as a name: the rest of the declaration parses without follow-on
                 // errors.
-                None
+                Tok::Ident
             }
-            None if may_be_word(bytes) => word(bytes),
-            None => None,
-        } {
-            Some(Word::Keyword(k)) => k,
-            Some(Word::Reserved) => Tok::Reserved,
-            Some(Word::Rejected(i)) if REJECTED_QUALIFIERS.get(i).map(|q| q.0) == Some("inout") => {
-                Tok::InOut
-            }
-            Some(Word::Rejected(i)) => {
-                if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i) {
+            Reading::Rejected(i) => {
+                if let Some(&(w, advice)) = REJECTED_QUALIFIERS.get(i as usize) {
                     report(
                         diag,
                         format_args!("unsupported qualifier '{}': {}", w, advice),
@@ -1985,7 +2309,7 @@ fn p2_classify(
                 }
                 return None;
             }
-            None => {
+            Reading::Name => {
                 if bytes.len() >= P2_NAME_MAX {
                     report(
                         diag,
@@ -2569,6 +2893,7 @@ fn int_value(
 
 #[cfg(test)]
 mod tests {
+    use super::word_oracle::*;
     use super::*;
 
     /// Profile 2's one-pass lexing: whenever it takes a source, its tokens (every field), version
@@ -2957,6 +3282,97 @@ mod tests {
             "fragColor",
         ] {
             assert_eq!(word(w.as_bytes()), None, "{}", w);
+        }
+    }
+
+    /// Profile 2's reading of a name by the rule `READINGS` encodes: its own words first, then
+    /// the shared tables (`inout` a keyword there).
+    fn p2_rule(w: &[u8]) -> Reading {
+        match p2_word(w) {
+            Some(k) => p2_reading_of(k),
+            None => match if may_be_word(w) { word(w) } else { None } {
+                Some(Word::Keyword(k)) => Reading::Keyword(k),
+                Some(Word::Reserved) => Reading::Reserved,
+                Some(Word::Rejected(i)) if REJECTED_QUALIFIERS[i].0 == "inout" => {
+                    Reading::Keyword(Tok::InOut)
+                }
+                Some(Word::Rejected(i)) => Reading::Rejected(i as u8),
+                None => Reading::Name,
+            },
+        }
+    }
+
+    #[test]
+    fn line_len_finds_the_first_newline() {
+        let mut text = std::vec::Vec::new();
+        for i in 0..40u8 {
+            text.push(if i % 7 == 3 { b'\n' } else { b'a' + i % 26 });
+            text.push(0x0b);
+            text.push(0xff);
+        }
+        for from in 0..text.len() {
+            for to in from..=text.len().min(from + 30) {
+                let b = &text[from..to];
+                let want = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
+                assert_eq!(line_len(b), want, "{:?}", b);
+            }
+        }
+    }
+
+    #[test]
+    fn readings_agree_with_the_word_tables() {
+        let mut names: std::vec::Vec<std::string::String> = std::vec::Vec::new();
+        let shared = KEYWORDS.iter().map(|w| w.0);
+        let shared = shared.chain(REJECTED_QUALIFIERS.iter().map(|w| w.0));
+        let shared: std::vec::Vec<&str> = shared.chain(RESERVED.iter().copied()).collect();
+        for (i, a) in shared.iter().enumerate() {
+            assert!(!shared[i + 1..].contains(a), "{} twice", a);
+        }
+        for w in shared.iter().copied().chain(P2_WORDS.iter().map(|w| w.0)) {
+            names.push(w.into());
+            // Near misses: one byte more, one less, one changed, and the same at the end of
+            // the source (the copied key).
+            names.push(std::format!("{}x", w));
+            names.push(std::format!("{}_", w));
+            names.push(w[..w.len() - 1].into());
+            names.push(std::format!("x{}", &w[1..]));
+        }
+        for w in [
+            "position",
+            "color",
+            "i",
+            "x",
+            "main",
+            "fragColor",
+            "a1234567890123456",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "sampler2DArrayShadowx",
+        ] {
+            names.push(w.into());
+        }
+        for w in &names {
+            let b = w.as_bytes();
+            let p1 = match if may_be_word(b) { word(b) } else { None } {
+                Some(Word::Keyword(k)) => Reading::Keyword(k),
+                Some(Word::Reserved) => Reading::Reserved,
+                Some(Word::Rejected(i)) => Reading::Rejected(i as u8),
+                None => Reading::Name,
+            };
+            // Alone (the key is copied) and followed by other text (one load).
+            let long = std::format!("{} + some more text after it;", w);
+            for src in [b, long.as_bytes()] {
+                assert_eq!(p1_reading(src, 0, b.len()), p1, "{}", w);
+                assert_eq!(p2_reading(src, 0, b.len()), p2_rule(b), "{}", w);
+            }
+            let shifted = std::format!("  {}", w);
+            assert_eq!(p1_reading(shifted.as_bytes(), 2, b.len()), p1, "{}", w);
+            assert_eq!(
+                p2_reading(shifted.as_bytes(), 2, b.len()),
+                p2_rule(b),
+                "{}",
+                w
+            );
         }
     }
 

@@ -413,6 +413,18 @@ impl<'a> Parser<'a> {
     /// (global only) or one or more variables.
     fn declaration(&mut self, global: bool) -> P {
         let first_tok = self.idx();
+        if let Some((quals, location, ty, name)) = self.simple_head(global) {
+            if self.at(Tok::LParen) {
+                // A function (unqualified, at global scope), as below.
+                let f = self.function(ty, name)?;
+                self.set(f, |n| {
+                    n.c = -1;
+                    n.d = -1;
+                });
+                return Ok(f);
+            }
+            return self.declarators(name, ty, quals, 0, location, first_tok, -1, -1);
+        }
         let mut quals = 0u8;
         let mut location: i32 = -1;
         // Profile 2's block layout words: 1 a packing (std140, shared, packed), 2 row_major,
@@ -575,9 +587,77 @@ impl<'a> Parser<'a> {
             });
             return Ok(f);
         }
+        self.declarators(
+            name, ty, quals, flags, location, first_tok, user_ty, type_size,
+        )
+    }
+
+    /// The usual declaration's head, `[layout(location = N)] [in|out|uniform|const] TYPE NAME`
+    /// followed by `=`, `,` or `;` (the layout as profile 1 writes it), or an unqualified
+    /// `TYPE NAME (` at global scope (a function), read in one step: its
+    /// qualifiers, location, type and name, with the cursor moved past the name. `declaration`'s general
+    /// path reads such a head to the same values and nothing else (no report, no other node);
+    /// None (the cursor unmoved) for every other shape.
+    #[inline]
+    fn simple_head(&mut self, global: bool) -> Option<(u8, i32, Type, i16)> {
+        let toks = self.toks.toks.as_slice();
+        let at = self.pos;
+        let kind = |i: usize| toks.get(at + i).map_or(Tok::Eof, |t| t.kind);
+        let (mut i, mut quals, mut location) = (0, 0u8, -1i32);
+        if kind(0) == Tok::Layout {
+            if self.p2()
+                || kind(1) != Tok::LParen
+                || kind(2) != Tok::Ident
+                || kind(3) != Tok::Assign
+                || kind(4) != Tok::IntLit
+                || kind(5) != Tok::RParen
+                || toks.get(at + 2)?.bytes(self.src) != b"location"
+            {
+                return None;
+            }
+            location = toks.get(at + 4)?.int() as i32;
+            quals = Q_LAYOUT;
+            i = 6;
+        }
+        quals |= match kind(i) {
+            Tok::In => Q_IN,
+            Tok::Out => Q_OUT,
+            Tok::Uniform => Q_UNIFORM,
+            Tok::Const => Q_CONST,
+            _ => 0,
+        };
+        if quals & !Q_LAYOUT != 0 {
+            i += 1;
+        }
+        let ty = type_of(kind(i))?;
+        let follows = match kind(i + 2) {
+            Tok::Assign | Tok::Comma | Tok::Semi => true,
+            Tok::LParen => global && quals == 0,
+            _ => false,
+        };
+        if kind(i + 1) != Tok::Ident || !follows {
+            return None;
+        }
+        self.pos = at + i + 2;
+        Some((quals, location, ty, (at + i + 1) as i16))
+    }
+
+    /// A declaration's declarators from just past its first name (`name`) to its `;`: one
+    /// Decl node each, chained.
+    #[allow(clippy::too_many_arguments)]
+    fn declarators(
+        &mut self,
+        mut name: i16,
+        ty: Type,
+        quals: u8,
+        flags: u8,
+        location: i32,
+        first_tok: i16,
+        user_ty: i16,
+        type_size: i16,
+    ) -> P {
         let mut first = -1;
         let mut prev = -1;
-        let mut name = name;
         loop {
             let mut size = type_size;
             let mut no_size = false;

@@ -1244,7 +1244,7 @@ impl Preprocessor {
                 }
                 b'/' if at(pos + 1) == Some(b'/') => {
                     let rest = src.get(pos..).unwrap_or(&[]);
-                    pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    pos += crate::front::lex::line_len(rest);
                     space = true;
                 }
                 b'/' if at(pos + 1) == Some(b'*') => {

@@ -45,7 +45,7 @@ pub fn select(src: &[u8]) -> Option<Profile> {
             b'#' if line_start => {
                 let end = src
                     .get(p..)
-                    .and_then(|r| r.iter().position(|&b| b == b'\n'))
+                    .map(crate::front::lex::line_len)
                     .map_or(src.len(), |n| p + n);
                 if let Some(found) = pragma(src.get(p + 1..end).unwrap_or(&[])) {
                     return Some(found);
