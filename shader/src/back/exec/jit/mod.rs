@@ -118,8 +118,6 @@ pub struct Frame {
     pub consts: [[u32; JIT_LANES]; K_COUNT],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
-    /// Bank registers (bits per component), broadcast when read.
-    pub bank: [[u32; 4]; BANK_MAX],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
@@ -243,7 +241,6 @@ impl Frame {
             pow_io: [[0.0; JIT_LANES]; 3],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
-            bank: [[0; 4]; BANK_MAX],
             consts,
             simd: Simd::BASE,
             discards: false,
@@ -328,6 +325,17 @@ const LOOKAHEAD: usize = 256;
 /// Next-read distances: not read again (no spill needed), and read beyond the lookahead.
 const DEAD: usize = usize::MAX;
 const FAR: usize = usize::MAX - 1;
+
+/// An operand the lowering has chosen a place for ([`Gen::side`]).
+#[derive(Clone, Copy)]
+enum Side {
+    /// In this YMM (pinned).
+    Y(Y),
+    /// Bank value `.0`, read at frame offset `.1`.
+    M(Val, usize),
+    /// Value `.0`, to be read through a YMM.
+    V(Val),
+}
 
 /// How one instruction touches a value (a read wins over a write: it happens first).
 #[derive(PartialEq, Eq)]
@@ -584,7 +592,6 @@ impl<'c, 'b> Gen<'c, 'b> {
             return self.get(src);
         }
         let y = self.alloc()?;
-        let t = v / 4;
         let dirty = match v {
             V_ONE => {
                 self.e.load(y, Base::Frame, konst(K_ONE))?;
@@ -598,11 +605,6 @@ impl<'c, 'b> Gen<'c, 'b> {
                 self.e.op_reg(Ps::Xor, y, y, y)?;
                 self.zero[v] = false;
                 true
-            }
-            _ if t >= BANK_BASE => {
-                let off = offset_of!(Frame, bank) + ((t - BANK_BASE) * 4 + v % 4) * 4;
-                self.e.broadcast(y, Base::Frame, off)?;
-                false
             }
             _ => {
                 self.e.load(y, Base::Frame, home(v))?;
@@ -646,10 +648,54 @@ impl<'c, 'b> Gen<'c, 'b> {
         self.fresh |= 1 << y.0;
     }
 
-    /// `v = op(get(a), get(b))` into a fresh YMM.
-    fn binary(&mut self, op: Ps, v: Val, a: Y, b: Y) -> Result<(), JitError> {
+    /// How an op may read `v`: from its frame slot as the op's memory operand when it is a
+    /// bank register (a uniform or constant, broadcast there per draw: never stored by the
+    /// code) not in a YMM, else through a YMM.
+    fn side(&self, v: Val) -> Side {
+        let s = self.alias_of(v).unwrap_or(v);
+        if s < V_ONE && s / 4 >= BANK_BASE && self.loc[s] == NONE {
+            Side::M(s, home(s))
+        } else {
+            Side::V(v)
+        }
+    }
+
+    /// A splat operand kept across components: in memory ([`Self::side`]) or in a pinned YMM.
+    fn splat(&mut self, v: Val) -> Result<Side, JitError> {
+        match self.side(v) {
+            Side::V(v) => Ok(Side::Y(self.get(v)?)),
+            s => Ok(s),
+        }
+    }
+
+    fn reg(&mut self, s: Side) -> Result<Y, JitError> {
+        match s {
+            Side::Y(y) => Ok(y),
+            Side::M(v, _) | Side::V(v) => self.get(v),
+        }
+    }
+
+    /// The operands of `a op b` as the encoder takes them: a YMM and a YMM or memory operand.
+    /// `b` is the memory operand where it can be; `a` is where the op `commutes` (ADD, MUL:
+    /// the same value but for which NaN an op on two NaNs returns, which is not part of the
+    /// contract, see the module header). The YMMs are read in the order a, b.
+    fn operands(&mut self, commutes: bool, a: Side, b: Side) -> Result<(Y, Arg), JitError> {
+        Ok(match (a, b) {
+            (a, Side::M(_, m)) => (self.reg(a)?, Arg::M(m)),
+            (Side::M(_, m), b) if commutes => (self.reg(b)?, Arg::M(m)),
+            (a, b) => {
+                let ya = self.reg(a)?;
+                (ya, Arg::Y(self.reg(b)?))
+            }
+        })
+    }
+
+    /// `v = a op b` into a fresh YMM, an operand from the frame where it can be
+    /// ([`Self::operands`]).
+    fn arith(&mut self, op: Ps, v: Val, a: Side, b: Side) -> Result<(), JitError> {
+        let (x, o) = self.operands(matches!(op, Ps::Add | Ps::Mul), a, b)?;
         let r = self.alloc()?;
-        self.e.op_reg(op, r, a, b)?;
+        self.e.op_arg(op, r, x, o)?;
         self.set(v, r)
     }
 
@@ -679,13 +725,13 @@ impl<'c, 'b> Gen<'c, 'b> {
             d.a as usize & REG_MASK,
             d.b as usize & REG_MASK,
         );
-        // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
-        // YMM values, so the stores below put them there.
+        // Operands not yet in their slot (a zeroed temp; a bank register's slot is filled
+        // per draw) are made dirty YMM values, so the stores below put them there.
         self.materialize_regs(&[a, b, dst])?;
         for c in 0..n {
-            for (r, read) in [(a, true), (b, true)] {
+            for r in [a, b] {
                 let v = val(r, c);
-                if read && (r >= BANK_BASE || self.zero[v]) {
+                if self.zero[v] {
                     let y = self.get(v)?;
                     self.dirty[y.0 as usize] = true;
                 }
@@ -732,10 +778,10 @@ impl<'c, 'b> Gen<'c, 'b> {
             self.pinned = keep;
             if c < n {
                 for k in 0..n {
-                    let col = self.get(val(a + k, c))?;
-                    let v = self.get(val(b, k))?;
+                    let (sc, sv) = (self.side(val(a + k, c)), self.side(val(b, k)));
+                    let (x, o) = self.operands(true, sc, sv)?;
                     let t = self.alloc()?;
-                    self.e.op_reg(Ps::Mul, t, col, v)?;
+                    self.e.op_arg(Ps::Mul, t, x, o)?;
                     self.e.op_reg(Ps::Add, acc, acc, t)?;
                     self.pinned = keep;
                 }
@@ -928,31 +974,33 @@ impl<'c, 'b> Gen<'c, 'b> {
                     Op::Mul => Ps::Mul,
                     _ => Ps::Div,
                 };
+                // A bank operand not in a YMM is the op's memory operand (`operands`).
                 match (d.op, d.y) {
                     (_, 0) => {
                         for c in 0..n {
-                            let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 2) => {
-                        // f(a[c], b[x]); the splat is read first (dst may be b).
-                        let yb = self.get(val(b, d.x as usize))?;
+                        // f(a[c], b[x]); the splat is read first (dst may be b; a bank
+                        // register, read in memory, never is).
+                        let sb = self.splat(val(b, d.x as usize))?;
                         keep = self.pinned;
                         for c in 0..n {
-                            let ya = self.get(val(a, c))?;
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let sa = self.side(val(a, c));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 3) => {
                         // f(a[x], b[c]).
-                        let ya = self.get(val(a, d.x as usize))?;
+                        let sa = self.splat(val(a, d.x as usize))?;
                         keep = self.pinned;
                         for c in 0..n {
-                            let yb = self.get(val(b, c))?;
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let sb = self.side(val(b, c));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
@@ -1000,11 +1048,9 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Abs => {
-                let k = self.get(V_ABS)?;
-                keep = self.pinned;
                 for c in 0..n {
                     let s = self.get(val(a, c))?;
-                    self.binary(Ps::And, val(dst, c), k, s)?;
+                    self.def(val(dst, c), |e, r| e.op_k(Ps::And, r, s, K_ABS))?;
                     self.pinned = keep;
                 }
             }
@@ -1013,9 +1059,10 @@ impl<'c, 'b> Gen<'c, 'b> {
                 self.e.op_reg(Ps::Xor, acc, acc, acc)?;
                 keep = self.pinned;
                 for c in 0..n {
-                    let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
+                    let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
+                    let (x, o) = self.operands(true, sa, sb)?;
                     let t = self.alloc()?;
-                    self.e.op_reg(Ps::Mul, t, ya, yb)?;
+                    self.e.op_arg(Ps::Mul, t, x, o)?;
                     self.e.op_reg(Ps::Add, acc, acc, t)?;
                     self.pinned = keep;
                 }
@@ -1050,11 +1097,11 @@ impl<'c, 'b> Gen<'c, 'b> {
             }
             Op::Cmp => {
                 let pred = cmp_pred(d.x);
-                let (ya, yb) = (self.get(val(a, 0))?, self.get(val(b, 0))?);
-                let one = self.get(V_ONE)?;
+                let (sa, sb) = (self.side(val(a, 0)), self.side(val(b, 0)));
+                let (ya, ob) = self.operands(false, sa, sb)?;
                 self.def(val(dst, 0), |e, r| {
-                    e.cmp_reg(r, ya, yb, pred)?;
-                    e.op_reg(Ps::And, r, r, one)
+                    e.cmp_arg(r, ya, ob, pred)?;
+                    e.op_k(Ps::And, r, r, K_ONE)
                 })?;
             }
             Op::LoadAttr | Op::LoadVar => {
@@ -1478,8 +1525,12 @@ impl Executable {
                     v
                 }
             };
-            if let Some(b) = frame.bank.get_mut(k) {
-                *b = bits;
+            // Broadcast to 8 lanes in the register's own slot (never stored by the code):
+            // an op reads it there as its memory operand, or loads it like a spilled value.
+            if let Some(r) = frame.regs.get_mut(BANK_BASE + k) {
+                for (r, b) in r.iter_mut().zip(bits) {
+                    *r = [f32::from_bits(b); JIT_LANES];
+                }
             }
         }
     }

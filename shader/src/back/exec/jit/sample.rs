@@ -29,7 +29,7 @@ use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::simd::Isa;
 use crate::back::exec::texel::unpack_channel;
 use crate::back::exec::texture::TextureRef;
-use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
+use crate::back::exec::{DInst, Executable, REG_MASK};
 use crate::ir::Op;
 
 /// Texture ops one compiled module may have (seams); a module with more is refused.
@@ -77,13 +77,13 @@ impl Gen<'_, '_> {
         // Aliases (`copy`) read from their slots become values first.
         let [a, b, b1] = operands(d);
         self.materialize_regs(&[a, b, b1, dst])?;
-        // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
-        // which the flush stores; so does the destination's old value where a masked write
-        // keeps it.
+        // Operands not in their slot (zeroed temps; a bank register's slot is filled per
+        // draw) become dirty YMM values, which the flush stores; so does the destination's
+        // old value where a masked write keeps it.
         for r in operands(d) {
             for c in 0..4 {
                 let v = val(r, c);
-                if r >= BANK_BASE || self.zero[v] {
+                if self.zero[v] {
                     let y = self.get(v)?;
                     self.dirty[y.0 as usize] = true;
                     self.pinned = 0;
