@@ -173,9 +173,23 @@ impl Executable {
         let mut res: Vec4x = [[0.0; LANES]; 4];
         self.texture_lanes(d, textures, &src, 0, 1, &mut res);
         let dst = d.dst as usize & REG_MASK;
+        let live = live(d);
         for (c, res) in res.iter().enumerate() {
-            scatter(frames, dst, c, res, active);
+            if live & (1 << c) != 0 {
+                scatter(frames, dst, c, res, active);
+            }
         }
+    }
+}
+
+/// The components of the seam `d`'s result that some later instruction reads (the decoder's
+/// `n` of a SAMPLE, see `decode`; every component of the other ops): the others are neither
+/// unpacked nor written, their slots keep stale values nothing reads.
+#[inline(always)]
+fn live(d: &DInst) -> u8 {
+    match d.n {
+        n if d.op == Op::Sample && n != 0 => n,
+        _ => 0xF,
     }
 }
 
@@ -208,10 +222,13 @@ fn seam_texels(
     let texels = tex.texel_lanes_in(&u, &v, wide);
     let dst = d.dst as usize & REG_MASK;
     let groups = texels.as_chunks::<JIT_LANES>().0;
+    let live = live(d);
     each_active(frames, active, |g, f, m| {
         if let Some(t) = groups.get(g) {
             for c in 0..4 {
-                put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                if live & (1 << c) != 0 {
+                    put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                }
             }
         }
     });
