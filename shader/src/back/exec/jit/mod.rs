@@ -648,23 +648,26 @@ impl<'c, 'b> Gen<'c, 'b> {
         self.fresh |= 1 << y.0;
     }
 
-    /// How an op may read `v`: from its frame slot as the op's memory operand when it is a
-    /// bank register (a uniform or constant, broadcast there per draw: never stored by the
-    /// code) not in a YMM, else through a YMM.
+    /// How an op may read `v`: from its frame slot as the op's memory operand when it is not
+    /// in a YMM (a value out of the YMMs is in its slot, what [`Self::get`] would load: a bank
+    /// register, a uniform or constant broadcast there per draw, or a register value stored
+    /// when evicted or at a seam), else through a YMM (a zeroed temp too).
     fn side(&self, v: Val) -> Side {
         let s = self.alias_of(v).unwrap_or(v);
-        if s < V_ONE && s / 4 >= BANK_BASE && self.loc[s] == NONE {
+        if s < V_ONE && self.loc[s] == NONE && !self.zero[s] {
             Side::M(s, home(s))
         } else {
             Side::V(v)
         }
     }
 
-    /// A splat operand kept across components: in memory ([`Self::side`]) or in a pinned YMM.
+    /// A splat operand kept across components: a bank register in memory ([`Self::side`]),
+    /// else in a pinned YMM (the destination may be the splat's register: a written
+    /// component, once evicted, would overwrite the slot).
     fn splat(&mut self, v: Val) -> Result<Side, JitError> {
         match self.side(v) {
-            Side::V(v) => Ok(Side::Y(self.get(v)?)),
-            s => Ok(s),
+            Side::M(s, m) if s / 4 >= BANK_BASE => Ok(Side::M(s, m)),
+            s => Ok(Side::Y(self.reg(s)?)),
         }
     }
 
