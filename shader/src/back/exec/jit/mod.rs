@@ -19,10 +19,12 @@
 //! outputs' defaults (as the interpreter does) and calls the code per 8-lane group. The frame
 //! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
 //! linear scan over the straight-line code that evicts the value whose next read is farthest,
-//! dead values first and clean ones before dirty ones), bank registers, uniforms and immediates
-//! are broadcast when loaded, constants ([`Frame::consts`], 8 lanes each) are loaded or taken as
-//! an op's memory operand, and a value is stored only to an output or when it is evicted while
-//! still live.
+//! dead values first and clean ones before dirty ones), the bank registers (uniforms and
+//! constants the decoder folded) are broadcast into their own slots per draw, uniforms and
+//! immediates read by LOAD_UNI / CONST are broadcast when loaded, constants
+//! ([`Frame::consts`], 8 lanes each) are loaded or taken as an op's memory operand, an operand
+//! not in a YMM (a bank register, a stored value) is read in its slot as the op's memory
+//! operand, and a value is stored only to an output or when it is evicted while still live.
 //!
 //! IF/ELSE/ENDIF and DISCARD run without branches: [`YM`] (ymm15, then not allocated) holds the
 //! current lane mask, every block runs, and a write inside an IF blends the new value into the
@@ -97,7 +99,8 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 #[repr(C, align(32))]
 #[derive(Clone)]
 pub struct Frame {
-    /// Spill slots: the home of each IR register, 8 lanes per component.
+    /// Spill slots: the home of each IR register, 8 lanes per component; the bank registers'
+    /// hold their value in every lane (filled per draw, never stored by the code).
     pub regs: [Vec4x8; REG_FILE],
     /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
     /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
@@ -580,7 +583,7 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(Y(y as u8))
     }
 
-    /// Value `v` in a pinned YMM (loaded, broadcast or zeroed when not in one).
+    /// Value `v` in a pinned YMM (loaded or zeroed when not in one).
     fn get(&mut self, v: Val) -> Result<Y, JitError> {
         if let Some(&l) = self.loc.get(v) {
             if l != NONE {
