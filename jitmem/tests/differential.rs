@@ -1200,3 +1200,20 @@ fn partial_samples_match_interpreter() {
         check_sampling(&frag_tex(t, body), "2", 8, 1400 + k as u64);
     }
 }
+
+/// DOT's and MULMV's sums start from +0.0 (the interpreter's order): products that are all
+/// -0.0 sum to +0.0, which the compiled form's first add (`a0 * b0 + 0.0`) must keep.
+#[test]
+fn signed_zero_sums_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "vec4 z = a * 0.0; c = vec4(dot(z.xy, b.xy), dot(z.xyz, -b.zyx), dot(z, b), z.w);",
+        "vec4 z = a * 0.0; mat2 m = mat2(z.xy, -z.zw); \
+         c = vec4(m * b.xy, mat2(b.xy, b.zw) * z.yx);",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check(&frag2(body), 40, 1500 + k as u64);
+    }
+}

@@ -199,7 +199,9 @@ const K_BUDGET: usize = 18;
 /// The sign bit (unsigned compares flip it).
 const K_SIGN: usize = 19;
 // POW inline (`pow`): K_SIGN + 1 ..
-const K_COUNT: usize = pow::POW_BASE + pow::POW_COUNT;
+/// +0.0, where DOT's and MULMV's sums start.
+const K_ZERO: usize = pow::POW_BASE + pow::POW_COUNT;
+const K_COUNT: usize = K_ZERO + 1;
 const _: () = assert!(pow::POW_BASE == K_SIGN + 1);
 
 impl Default for Frame {
@@ -778,26 +780,50 @@ impl<'c, 'b> Gen<'c, 'b> {
         let mut keep = 0u16;
         let mut res = [Y(0); 4];
         for (c, r) in res.iter_mut().enumerate() {
-            let acc = self.alloc()?;
-            self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+            let terms: [(Val, Val); 4] = core::array::from_fn(|k| (val(a + k, c), val(b, k)));
+            let acc = self.sum_products(keep, terms.get(..n).filter(|_| c < n).unwrap_or(&[]))?;
             keep |= 1 << acc.0;
             self.pinned = keep;
-            if c < n {
-                for k in 0..n {
-                    let (sc, sv) = (self.side(val(a + k, c)), self.side(val(b, k)));
-                    let (x, o) = self.operands(true, sc, sv)?;
-                    let t = self.alloc()?;
-                    self.e.op_arg(Ps::Mul, t, x, o)?;
-                    self.e.op_reg(Ps::Add, acc, acc, t)?;
-                    self.pinned = keep;
-                }
-            }
             *r = acc;
         }
         for (c, &r) in res.iter().enumerate() {
             self.set(val(dst, c), r)?;
         }
         Ok(())
+    }
+
+    /// `+0.0 + a0 * b0 + a1 * b1 + ...` in that order (DOT's and MULMV's sums) into a fresh
+    /// YMM, left pinned with `keep`. The first add takes +0.0 from `Frame::consts` as
+    /// `a0 * b0 + 0.0` (commuted; +0.0 is never NaN, so the same bits) instead of zeroing
+    /// the accumulator first.
+    fn sum_products(&mut self, keep: u16, terms: &[(Val, Val)]) -> Result<Y, JitError> {
+        let mut acc: Option<Y> = None;
+        for &(a, b) in terms {
+            let (sa, sb) = (self.side(a), self.side(b));
+            let (x, o) = self.operands(true, sa, sb)?;
+            let t = self.alloc()?;
+            self.e.op_arg(Ps::Mul, t, x, o)?;
+            let r = match acc {
+                None => {
+                    self.e.op_k(Ps::Add, t, t, K_ZERO)?;
+                    t
+                }
+                Some(r) => {
+                    self.e.op_reg(Ps::Add, r, r, t)?;
+                    r
+                }
+            };
+            acc = Some(r);
+            self.pinned = keep | 1 << r.0;
+        }
+        match acc {
+            Some(r) => Ok(r),
+            None => {
+                let r = self.alloc()?;
+                self.e.op_reg(Ps::Xor, r, r, r)?;
+                Ok(r)
+            }
+        }
     }
 
     /// Leaves no value in a YMM: every dirty one still to be read (from the current
@@ -1061,17 +1087,8 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Dot => {
-                let acc = self.alloc()?;
-                self.e.op_reg(Ps::Xor, acc, acc, acc)?;
-                keep = self.pinned;
-                for c in 0..n {
-                    let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
-                    let (x, o) = self.operands(true, sa, sb)?;
-                    let t = self.alloc()?;
-                    self.e.op_arg(Ps::Mul, t, x, o)?;
-                    self.e.op_reg(Ps::Add, acc, acc, t)?;
-                    self.pinned = keep;
-                }
+                let terms: [(Val, Val); 4] = core::array::from_fn(|c| (val(a, c), val(b, c)));
+                let acc = self.sum_products(0, terms.get(..n).unwrap_or(&terms))?;
                 self.set(val(dst, 0), acc)?;
             }
             Op::MulMV => self.mat_vec(dst, a, b, n)?,
