@@ -1227,3 +1227,89 @@ fn group_loop_runs_the_active_groups() {
     code.call(&mut frames[0], &inputs, &fragcoord, &mut got, 0, 0);
     assert!(got.color.iter().flatten().all(|&x| x != 7.0));
 }
+
+/// Bank registers (uniforms and constants, broadcast into their frame slots per draw) read as
+/// memory operands: as either operand of ADD/SUB/MUL/DIV and their splat forms, in DOT, MULMV,
+/// CMP, MIN/MAX and ABS, inside IF/ELSE and loops (where writes blend), as loop residents, in
+/// an integer division (a call-out reading its operands' slots) and across a seam.
+#[test]
+fn bank_operands_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "c = vec4(u.x - a.x, a.y / u.y, u.z * a.z + w.w, 2.5 / a.w) + u * 0.25 - 1.5;",
+        "c = vec4(dot(u.xyz, a.xyz), dot(a, w), min(u.x, a.y), max(a.z, w.y)) \
+         + vec4(abs(u.z), u.w < a.w ? 1.0 : 0.0, a.x >= w.x ? 3.0 : -1.0, u.x * u.x);",
+        "vec4 s = a; if (a.x > u.y) { s = s * u + w.yxwz; s.y = u.z - s.x; } \
+         else { s = w / s; if (b.y < w.x) s.z = 0.5 * u.w; } c = s + u;",
+        "vec4 s = a; for (int i = 0; i < 4; ++i) { s = s * u + w.yxwz - u.x; \
+         if (s.x > w.y) s = u - s / w; } c = s;",
+        "vec4 s = b; int n = int(abs(a.x) * 3.0); for (int i = 0; i < n; ++i) { \
+         if (s.y > u.x) break; s = s * 0.5 + u * w.x; } c = s + 1.0;",
+        "ivec3 i = ivec3(a.xyz * 50.0); ivec3 q = ivec3(u.xyz * 9.0) + 3; \
+         c = vec4(vec3(i / q), u.w) + vec4(vec3(ivec3(7, -5, 11) % q), w.x);",
+    ];
+    let mut bails = 0;
+    for (k, body) in bodies.iter().enumerate() {
+        check_bails(&frag2(body), 40, 1300 + k as u64, &mut bails);
+    }
+    let mat = "uniform mat4 m; uniform mat3 n3;";
+    check(
+        &frag_tex(
+            mat,
+            "c = m * a + vec4(n3 * b.xyz, 1.0) - m[2] * u.y + (m * w) / (w.x + 2.0);",
+        ),
+        40,
+        1310,
+    );
+    // A uniform as the coordinates of a sample and live across the seam.
+    check_sampling(
+        &frag_tex(
+            "uniform sampler2D t;",
+            "vec4 s = texture(t, u.xy + a.xy); c = s * u - w.x + texture(t, w.yx) / (u + 2.0);",
+        ),
+        "2",
+        8,
+        1320,
+    );
+}
+
+/// SAMPLEs whose result is read only in part: the seam writes only the components some later
+/// instruction reads (the decoder's `n`), under IF and with components written again later.
+#[test]
+fn partial_samples_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let t = "uniform sampler2D t;";
+    let bodies = [
+        "vec3 s = texture(t, a.xy).rgb; c = vec4(s * u.xyz, b.w);",
+        "float r = texture(t, a.xy * 3.0).g; c = vec4(r) + a;",
+        "c = b * texture(t, a.yx).a;",
+        "vec4 s = u; if (a.z > 0.0) s.xz = texture(t, a.xy).yw; c = s;",
+        "vec4 s = texture(t, a.xy); s.w = b.x; if (a.x > 0.0) s.y = 2.0; c = s;",
+        "vec4 s = texture(t, a.xy); vec2 q = texture(t, s.zx + b.xy).xw; c = vec4(q, s.y, 1.0);",
+        "vec4 s = b; if (a.w < 0.5) { s.yz = texture(t, a.xy).xz; } c = s * w;",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check_sampling(&frag_tex(t, body), "2", 8, 1400 + k as u64);
+    }
+}
+
+/// DOT's and MULMV's sums start from +0.0 (the interpreter's order): products that are all
+/// -0.0 sum to +0.0, which the compiled form's first add (`a0 * b0 + 0.0`) must keep.
+#[test]
+fn signed_zero_sums_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "vec4 z = a * 0.0; c = vec4(dot(z.xy, b.xy), dot(z.xyz, -b.zyx), dot(z, b), z.w);",
+        "vec4 z = a * 0.0; mat2 m = mat2(z.xy, -z.zw); \
+         c = vec4(m * b.xy, mat2(b.xy, b.zw) * z.yx);",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check(&frag2(body), 40, 1500 + k as u64);
+    }
+}

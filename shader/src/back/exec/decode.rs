@@ -473,6 +473,14 @@ impl Executable {
                     }
                     continue;
                 }
+                if d.op == Op::Sample {
+                    // The components the compiled seam writes (`jit::sample`); the
+                    // interpreter writes all four.
+                    let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
+                    if let Some(c) = e.code.get_mut(j) {
+                        c.n = read;
+                    }
+                }
                 if matches!(d.op, Op::LoadVar | Op::LoadAttr) {
                     let read = live.get(w.base as usize).copied().unwrap_or(15) & w.lanes;
                     if d.op == Op::LoadVar {

@@ -229,8 +229,8 @@ impl LoopFrame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct DInst {
     op: Op,
-    /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR: the components
-    /// (bit c) that some later instruction reads.
+    /// Lanes, matrix columns, DOT size or LOAD_UNI count; LOAD_VAR/LOAD_ATTR and SAMPLE: the
+    /// components (bit c) that some later instruction reads (SAMPLE: 0 when not known, all).
     n: u8,
     dst: u8,
     a: u8,

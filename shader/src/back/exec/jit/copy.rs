@@ -2,7 +2,7 @@
 //!
 //! A MOV, SWZ or SETLANE component `dst = src` becomes an *alias*: no code, and until `dst`
 //! is written again its reads are reads of `src` (a register value, or a bank register,
-//! which is broadcast where read). The profile-2 front end passes structs and vectors to
+//! read in its frame slot). The profile-2 front end passes structs and vectors to
 //! functions by copy (p2 lights copies each light's uniforms and four vectors per call): as
 //! moves, those copies took a YMM each, a VMOVAPS, and a spill when evicted.
 //!

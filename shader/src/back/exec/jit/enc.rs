@@ -70,12 +70,14 @@ pub enum Ps {
     Sqrt = 0x51,
 }
 
-/// The second operand of a step of [`Enc::steps`]: a register, or a frame constant (the
-/// 8 lanes at `consts[k]`, a memory operand).
+/// The second source of an op ([`Enc::op_arg`], a step of [`Enc::steps`]): a register, a
+/// frame constant (the 8 lanes at `consts[k]`, a memory operand) or the 8 lanes at frame
+/// offset `off` (a bank register's slot).
 #[derive(Clone, Copy)]
 pub enum Arg {
     Y(Y),
     K(usize),
+    M(usize),
 }
 
 /// AVX2 integer opcodes in map 0F with the 66 prefix (packed dwords, 256 bit).
@@ -311,12 +313,31 @@ impl<'a> Enc<'a> {
     /// is the op's memory operand.
     pub fn steps(&mut self, acc: Y, steps: &[(Ps, Arg)]) -> Result<(), EncError> {
         for &(op, arg) in steps {
-            match arg {
-                Arg::Y(y) => self.op_reg(op, acc, acc, y)?,
-                Arg::K(k) => self.op_k(op, acc, acc, k)?,
-            }
+            self.op_arg(op, acc, acc, arg)?;
         }
         Ok(())
+    }
+
+    /// `vOPps d, s, t` with `t` a register or a frame memory operand.
+    pub fn op_arg(&mut self, op: Ps, d: Y, s: Y, t: Arg) -> Result<(), EncError> {
+        match t {
+            Arg::Y(t) => self.op_reg(op, d, s, t),
+            Arg::K(k) => self.op_k(op, d, s, k),
+            Arg::M(off) => self.op_mem(op, d, s, Base::Frame, off),
+        }
+    }
+
+    /// `vcmpps d, s, t, pred` with `t` a register or a frame memory operand.
+    pub fn cmp_arg(&mut self, d: Y, s: Y, t: Arg, pred: u8) -> Result<(), EncError> {
+        let off = match t {
+            Arg::Y(t) => return self.cmp_reg(d, s, t, pred),
+            Arg::K(k) => super::konst(k),
+            Arg::M(off) => off,
+        };
+        self.vex(d.0, s.0, 0, 1, 0)?;
+        self.byte(0xC2)?;
+        self.mem(d.0, Base::Frame, off, 32)?;
+        self.byte(pred)
     }
 
     /// `vOPps d, s, [frame + konst(k)]`: the frame constant `k`'s 8 lanes as the second
@@ -335,10 +356,7 @@ impl<'a> Enc<'a> {
 
     /// `vcmpps d, s, [frame + konst(k)], pred`
     pub fn cmp_k(&mut self, d: Y, s: Y, k: usize, pred: u8) -> Result<(), EncError> {
-        self.vex(d.0, s.0, 0, 1, 0)?;
-        self.byte(0xC2)?;
-        self.mem(d.0, Base::Frame, super::konst(k), 32)?;
-        self.byte(pred)
+        self.cmp_arg(d, s, Arg::K(k), pred)
     }
 
     /// `vzeroupper; ret`

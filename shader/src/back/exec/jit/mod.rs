@@ -22,10 +22,12 @@
 //! looped code). The frame
 //! also holds the spill slots of the register allocator: IR values live in ymm0..ymm15 (a
 //! linear scan over the straight-line code that evicts the value whose next read is farthest,
-//! dead values first and clean ones before dirty ones), bank registers, uniforms and immediates
-//! are broadcast when loaded, constants ([`Frame::consts`], 8 lanes each) are loaded or taken as
-//! an op's memory operand, and a value is stored only to an output or when it is evicted while
-//! still live.
+//! dead values first and clean ones before dirty ones), the bank registers (uniforms and
+//! constants the decoder folded) are broadcast into their own slots per draw, uniforms and
+//! immediates read by LOAD_UNI / CONST are broadcast when loaded, constants
+//! ([`Frame::consts`], 8 lanes each) are loaded or taken as an op's memory operand, an operand
+//! not in a YMM (a bank register, a stored value) is read in its slot as the op's memory
+//! operand, and a value is stored only to an output or when it is evicted while still live.
 //!
 //! IF/ELSE/ENDIF and DISCARD run without branches: [`YM`] (ymm15, then not allocated) holds the
 //! current lane mask, every block runs, and a write inside an IF blends the new value into the
@@ -101,7 +103,8 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 #[repr(C, align(32))]
 #[derive(Clone)]
 pub struct Frame {
-    /// Spill slots: the home of each IR register, 8 lanes per component.
+    /// Spill slots: the home of each IR register, 8 lanes per component; the bank registers'
+    /// hold their value in every lane (filled per draw, never stored by the code).
     pub regs: [Vec4x8; REG_FILE],
     /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
     /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
@@ -122,8 +125,6 @@ pub struct Frame {
     pub consts: [[u32; JIT_LANES]; K_COUNT],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
-    /// Bank registers (bits per component), broadcast when read.
-    pub bank: [[u32; 4]; BANK_MAX],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
     /// generated code never stores here (its frame stores end at [`REGS_END`]).
     simd: Simd,
@@ -204,7 +205,9 @@ const K_BUDGET: usize = 18;
 /// The sign bit (unsigned compares flip it).
 const K_SIGN: usize = 19;
 // POW inline (`pow`): K_SIGN + 1 ..
-const K_COUNT: usize = pow::POW_BASE + pow::POW_COUNT;
+/// +0.0, where DOT's and MULMV's sums start.
+const K_ZERO: usize = pow::POW_BASE + pow::POW_COUNT;
+const K_COUNT: usize = K_ZERO + 1;
 const _: () = assert!(pow::POW_BASE == K_SIGN + 1);
 
 impl Default for Frame {
@@ -249,7 +252,6 @@ impl Frame {
             pow_io: [[0.0; JIT_LANES]; 3],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
-            bank: [[0; 4]; BANK_MAX],
             consts,
             simd: Simd::BASE,
             discards: false,
@@ -338,6 +340,17 @@ const LOOKAHEAD: usize = 256;
 /// Next-read distances: not read again (no spill needed), and read beyond the lookahead.
 const DEAD: usize = usize::MAX;
 const FAR: usize = usize::MAX - 1;
+
+/// An operand the lowering has chosen a place for ([`Gen::side`]).
+#[derive(Clone, Copy)]
+enum Side {
+    /// In this YMM (pinned).
+    Y(Y),
+    /// Bank value `.0`, read at frame offset `.1`.
+    M(Val, usize),
+    /// Value `.0`, to be read through a YMM.
+    V(Val),
+}
 
 /// How one instruction touches a value (a read wins over a write: it happens first).
 #[derive(PartialEq, Eq)]
@@ -582,7 +595,7 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(Y(y as u8))
     }
 
-    /// Value `v` in a pinned YMM (loaded, broadcast or zeroed when not in one).
+    /// Value `v` in a pinned YMM (loaded or zeroed when not in one).
     fn get(&mut self, v: Val) -> Result<Y, JitError> {
         if let Some(&l) = self.loc.get(v) {
             if l != NONE {
@@ -594,7 +607,6 @@ impl<'c, 'b> Gen<'c, 'b> {
             return self.get(src);
         }
         let y = self.alloc()?;
-        let t = v / 4;
         let dirty = match v {
             V_ONE => {
                 self.e.load(y, Base::Frame, konst(K_ONE))?;
@@ -608,11 +620,6 @@ impl<'c, 'b> Gen<'c, 'b> {
                 self.e.op_reg(Ps::Xor, y, y, y)?;
                 self.zero[v] = false;
                 true
-            }
-            _ if t >= BANK_BASE => {
-                let off = offset_of!(Frame, bank) + ((t - BANK_BASE) * 4 + v % 4) * 4;
-                self.e.broadcast(y, Base::Frame, off)?;
-                false
             }
             _ => {
                 self.e.load(y, Base::Frame, home(v))?;
@@ -656,10 +663,57 @@ impl<'c, 'b> Gen<'c, 'b> {
         self.fresh |= 1 << y.0;
     }
 
-    /// `v = op(get(a), get(b))` into a fresh YMM.
-    fn binary(&mut self, op: Ps, v: Val, a: Y, b: Y) -> Result<(), JitError> {
+    /// How an op may read `v`: from its frame slot as the op's memory operand when it is not
+    /// in a YMM (a value out of the YMMs is in its slot, what [`Self::get`] would load: a bank
+    /// register, a uniform or constant broadcast there per draw, or a register value stored
+    /// when evicted or at a seam), else through a YMM (a zeroed temp too).
+    fn side(&self, v: Val) -> Side {
+        let s = self.alias_of(v).unwrap_or(v);
+        if s < V_ONE && self.loc[s] == NONE && !self.zero[s] {
+            Side::M(s, home(s))
+        } else {
+            Side::V(v)
+        }
+    }
+
+    /// A splat operand kept across components: a bank register in memory ([`Self::side`]),
+    /// else in a pinned YMM (the destination may be the splat's register: a written
+    /// component, once evicted, would overwrite the slot).
+    fn splat(&mut self, v: Val) -> Result<Side, JitError> {
+        match self.side(v) {
+            Side::M(s, m) if s / 4 >= BANK_BASE => Ok(Side::M(s, m)),
+            s => Ok(Side::Y(self.reg(s)?)),
+        }
+    }
+
+    fn reg(&mut self, s: Side) -> Result<Y, JitError> {
+        match s {
+            Side::Y(y) => Ok(y),
+            Side::M(v, _) | Side::V(v) => self.get(v),
+        }
+    }
+
+    /// The operands of `a op b` as the encoder takes them: a YMM and a YMM or memory operand.
+    /// `b` is the memory operand where it can be; `a` is where the op `commutes` (ADD, MUL:
+    /// the same value but for which NaN an op on two NaNs returns, which is not part of the
+    /// contract, see the module header). The YMMs are read in the order a, b.
+    fn operands(&mut self, commutes: bool, a: Side, b: Side) -> Result<(Y, Arg), JitError> {
+        Ok(match (a, b) {
+            (a, Side::M(_, m)) => (self.reg(a)?, Arg::M(m)),
+            (Side::M(_, m), b) if commutes => (self.reg(b)?, Arg::M(m)),
+            (a, b) => {
+                let ya = self.reg(a)?;
+                (ya, Arg::Y(self.reg(b)?))
+            }
+        })
+    }
+
+    /// `v = a op b` into a fresh YMM, an operand from the frame where it can be
+    /// ([`Self::operands`]).
+    fn arith(&mut self, op: Ps, v: Val, a: Side, b: Side) -> Result<(), JitError> {
+        let (x, o) = self.operands(matches!(op, Ps::Add | Ps::Mul), a, b)?;
         let r = self.alloc()?;
-        self.e.op_reg(op, r, a, b)?;
+        self.e.op_arg(op, r, x, o)?;
         self.set(v, r)
     }
 
@@ -689,13 +743,13 @@ impl<'c, 'b> Gen<'c, 'b> {
             d.a as usize & REG_MASK,
             d.b as usize & REG_MASK,
         );
-        // Operands not yet in their slot (a bank register, a zeroed temp) are made dirty
-        // YMM values, so the stores below put them there.
+        // Operands not yet in their slot (a zeroed temp; a bank register's slot is filled
+        // per draw) are made dirty YMM values, so the stores below put them there.
         self.materialize_regs(&[a, b, dst])?;
         for c in 0..n {
-            for (r, read) in [(a, true), (b, true)] {
+            for r in [a, b] {
                 let v = val(r, c);
-                if read && (r >= BANK_BASE || self.zero[v]) {
+                if self.zero[v] {
                     let y = self.get(v)?;
                     self.dirty[y.0 as usize] = true;
                 }
@@ -736,26 +790,50 @@ impl<'c, 'b> Gen<'c, 'b> {
         let mut keep = 0u16;
         let mut res = [Y(0); 4];
         for (c, r) in res.iter_mut().enumerate() {
-            let acc = self.alloc()?;
-            self.e.op_reg(Ps::Xor, acc, acc, acc)?;
+            let terms: [(Val, Val); 4] = core::array::from_fn(|k| (val(a + k, c), val(b, k)));
+            let acc = self.sum_products(keep, terms.get(..n).filter(|_| c < n).unwrap_or(&[]))?;
             keep |= 1 << acc.0;
             self.pinned = keep;
-            if c < n {
-                for k in 0..n {
-                    let col = self.get(val(a + k, c))?;
-                    let v = self.get(val(b, k))?;
-                    let t = self.alloc()?;
-                    self.e.op_reg(Ps::Mul, t, col, v)?;
-                    self.e.op_reg(Ps::Add, acc, acc, t)?;
-                    self.pinned = keep;
-                }
-            }
             *r = acc;
         }
         for (c, &r) in res.iter().enumerate() {
             self.set(val(dst, c), r)?;
         }
         Ok(())
+    }
+
+    /// `+0.0 + a0 * b0 + a1 * b1 + ...` in that order (DOT's and MULMV's sums) into a fresh
+    /// YMM, left pinned with `keep`. The first add takes +0.0 from `Frame::consts` as
+    /// `a0 * b0 + 0.0` (commuted; +0.0 is never NaN, so the same bits) instead of zeroing
+    /// the accumulator first.
+    fn sum_products(&mut self, keep: u16, terms: &[(Val, Val)]) -> Result<Y, JitError> {
+        let mut acc: Option<Y> = None;
+        for &(a, b) in terms {
+            let (sa, sb) = (self.side(a), self.side(b));
+            let (x, o) = self.operands(true, sa, sb)?;
+            let t = self.alloc()?;
+            self.e.op_arg(Ps::Mul, t, x, o)?;
+            let r = match acc {
+                None => {
+                    self.e.op_k(Ps::Add, t, t, K_ZERO)?;
+                    t
+                }
+                Some(r) => {
+                    self.e.op_reg(Ps::Add, r, r, t)?;
+                    r
+                }
+            };
+            acc = Some(r);
+            self.pinned = keep | 1 << r.0;
+        }
+        match acc {
+            Some(r) => Ok(r),
+            None => {
+                let r = self.alloc()?;
+                self.e.op_reg(Ps::Xor, r, r, r)?;
+                Ok(r)
+            }
+        }
     }
 
     /// Leaves no value in a YMM: every dirty one still to be read (from the current
@@ -938,31 +1016,33 @@ impl<'c, 'b> Gen<'c, 'b> {
                     Op::Mul => Ps::Mul,
                     _ => Ps::Div,
                 };
+                // A bank operand not in a YMM is the op's memory operand (`operands`).
                 match (d.op, d.y) {
                     (_, 0) => {
                         for c in 0..n {
-                            let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 2) => {
-                        // f(a[c], b[x]); the splat is read first (dst may be b).
-                        let yb = self.get(val(b, d.x as usize))?;
+                        // f(a[c], b[x]); the splat is read first (dst may be b; a bank
+                        // register, read in memory, never is).
+                        let sb = self.splat(val(b, d.x as usize))?;
                         keep = self.pinned;
                         for c in 0..n {
-                            let ya = self.get(val(a, c))?;
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let sa = self.side(val(a, c));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
                     (Op::Add | Op::Sub | Op::Mul, 3) => {
                         // f(a[x], b[c]).
-                        let ya = self.get(val(a, d.x as usize))?;
+                        let sa = self.splat(val(a, d.x as usize))?;
                         keep = self.pinned;
                         for c in 0..n {
-                            let yb = self.get(val(b, c))?;
-                            self.binary(op, val(dst, c), ya, yb)?;
+                            let sb = self.side(val(b, c));
+                            self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
                         }
                     }
@@ -1010,25 +1090,15 @@ impl<'c, 'b> Gen<'c, 'b> {
                 }
             }
             Op::Abs => {
-                let k = self.get(V_ABS)?;
-                keep = self.pinned;
                 for c in 0..n {
                     let s = self.get(val(a, c))?;
-                    self.binary(Ps::And, val(dst, c), k, s)?;
+                    self.def(val(dst, c), |e, r| e.op_k(Ps::And, r, s, K_ABS))?;
                     self.pinned = keep;
                 }
             }
             Op::Dot => {
-                let acc = self.alloc()?;
-                self.e.op_reg(Ps::Xor, acc, acc, acc)?;
-                keep = self.pinned;
-                for c in 0..n {
-                    let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
-                    let t = self.alloc()?;
-                    self.e.op_reg(Ps::Mul, t, ya, yb)?;
-                    self.e.op_reg(Ps::Add, acc, acc, t)?;
-                    self.pinned = keep;
-                }
+                let terms: [(Val, Val); 4] = core::array::from_fn(|c| (val(a, c), val(b, c)));
+                let acc = self.sum_products(0, terms.get(..n).unwrap_or(&terms))?;
                 self.set(val(dst, 0), acc)?;
             }
             Op::MulMV => self.mat_vec(dst, a, b, n)?,
@@ -1060,11 +1130,11 @@ impl<'c, 'b> Gen<'c, 'b> {
             }
             Op::Cmp => {
                 let pred = cmp_pred(d.x);
-                let (ya, yb) = (self.get(val(a, 0))?, self.get(val(b, 0))?);
-                let one = self.get(V_ONE)?;
+                let (sa, sb) = (self.side(val(a, 0)), self.side(val(b, 0)));
+                let (ya, ob) = self.operands(false, sa, sb)?;
                 self.def(val(dst, 0), |e, r| {
-                    e.cmp_reg(r, ya, yb, pred)?;
-                    e.op_reg(Ps::And, r, r, one)
+                    e.cmp_arg(r, ya, ob, pred)?;
+                    e.op_k(Ps::And, r, r, K_ONE)
                 })?;
             }
             Op::LoadAttr | Op::LoadVar => {
@@ -1502,8 +1572,12 @@ impl Executable {
                     v
                 }
             };
-            if let Some(b) = frame.bank.get_mut(k) {
-                *b = bits;
+            // Broadcast to 8 lanes in the register's own slot (never stored by the code):
+            // an op reads it there as its memory operand, or loads it like a spilled value.
+            if let Some(r) = frame.regs.get_mut(BANK_BASE + k) {
+                for (r, b) in r.iter_mut().zip(bits) {
+                    *r = [f32::from_bits(b); JIT_LANES];
+                }
             }
         }
     }

@@ -29,7 +29,7 @@ use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::simd::Isa;
 use crate::back::exec::texel::unpack_channel;
 use crate::back::exec::texture::TextureRef;
-use crate::back::exec::{DInst, Executable, BANK_BASE, REG_MASK};
+use crate::back::exec::{DInst, Executable, REG_MASK};
 use crate::ir::Op;
 
 /// Texture ops one compiled module may have (seams); a module with more is refused.
@@ -77,13 +77,13 @@ impl Gen<'_, '_> {
         // Aliases (`copy`) read from their slots become values first.
         let [a, b, b1] = operands(d);
         self.materialize_regs(&[a, b, b1, dst])?;
-        // Operands not in their slot (bank registers, zeroed temps) become dirty YMM values,
-        // which the flush stores; so does the destination's old value where a masked write
-        // keeps it.
+        // Operands not in their slot (zeroed temps; a bank register's slot is filled per
+        // draw) become dirty YMM values, which the flush stores; so does the destination's
+        // old value where a masked write keeps it.
         for r in operands(d) {
             for c in 0..4 {
                 let v = val(r, c);
-                if r >= BANK_BASE || self.zero[v] {
+                if self.zero[v] {
                     let y = self.get(v)?;
                     self.dirty[y.0 as usize] = true;
                     self.pinned = 0;
@@ -173,9 +173,23 @@ impl Executable {
         let mut res: Vec4x = [[0.0; LANES]; 4];
         self.texture_lanes(d, textures, &src, 0, 1, &mut res);
         let dst = d.dst as usize & REG_MASK;
+        let live = live(d);
         for (c, res) in res.iter().enumerate() {
-            scatter(frames, dst, c, res, active);
+            if live & (1 << c) != 0 {
+                scatter(frames, dst, c, res, active);
+            }
         }
+    }
+}
+
+/// The components of the seam `d`'s result that some later instruction reads (the decoder's
+/// `n` of a SAMPLE, see `decode`; every component of the other ops): the others are neither
+/// unpacked nor written, their slots keep stale values nothing reads.
+#[inline(always)]
+fn live(d: &DInst) -> u8 {
+    match d.n {
+        n if d.op == Op::Sample && n != 0 => n,
+        _ => 0xF,
     }
 }
 
@@ -208,10 +222,13 @@ fn seam_texels(
     let texels = tex.texel_lanes_in(&u, &v, wide);
     let dst = d.dst as usize & REG_MASK;
     let groups = texels.as_chunks::<JIT_LANES>().0;
+    let live = live(d);
     each_active(frames, active, |g, f, m| {
         if let Some(t) = groups.get(g) {
             for c in 0..4 {
-                put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                if live & (1 << c) != 0 {
+                    put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                }
             }
         }
     });
