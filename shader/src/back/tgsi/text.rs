@@ -164,7 +164,7 @@ pub(super) const fn pad<const N: usize>(s: &str) -> ([u8; N], u8) {
 }
 
 /// Two decimal digits of every value below 100 (one digit and a filler below 10).
-const DIGITS2: [[u8; 2]; 100] = {
+pub(super) const DIGITS2: [[u8; 2]; 100] = {
     let mut t = [[0u8; 2]; 100];
     let mut v = 0;
     while v < 100 {
