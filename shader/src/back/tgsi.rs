@@ -29,6 +29,9 @@ use core::fmt::Write;
 
 use heapless::{String, Vec};
 
+mod text;
+use text::{pad, put_uint, Line, Piece, Text};
+
 use crate::ir::{refill, refill_from, CmpCode, Inst, Interp, Module, Op, Stage, Type};
 #[allow(unused_imports)]
 use crate::limits::{
@@ -238,17 +241,7 @@ fn short_decimal(v: f32, s: &mut String<24>) -> bool {
 
 /// `n / 10^d` with `d` decimals (at least one, as `{:?}` prints "1.0").
 fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
-    let mut digits = [0u8; 20];
-    let mut len = 0;
-    let mut k = n;
-    loop {
-        digits[len] = b'0' + (k % 10) as u8;
-        len += 1;
-        k /= 10;
-        if k == 0 {
-            break;
-        }
-    }
+    let (mut digits, mut len) = text::digits_rev(n);
     // Leading zeros so that there is at least one integer digit.
     while len < d + 1 {
         digits[len] = b'0';
@@ -1061,46 +1054,91 @@ const F_SKIP: u8 = 0x80;
 enum Reg {
     Temp(u16),
     Imm(u16),
-    In(u8),
+    In(u16),
     Const(u16),
 }
 
 impl Piece for Reg {
     #[inline(always)]
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        Open(self).put(out)?;
-        "]".put(out)
+    fn put(self, l: &mut Line<'_>) {
+        Open(self).put(l);
+        l.bytes(b"]");
     }
 }
 
 /// A register without its closing bracket, for a caller whose next literal starts with `]`
-/// (one push fewer per operand).
+/// (one copy fewer per operand).
 struct Open(Reg);
+
+/// The register files' names, padded (one 16-byte copy and a length).
+const FILES: [([u8; 16], u8); 4] = [pad("TEMP["), pad("IMM["), pad("IN["), pad("CONST[0][")];
+
+impl Reg {
+    /// The register's file (its index in [`FILES`]) and index.
+    #[inline(always)]
+    fn parts(self) -> (usize, u16) {
+        match self {
+            Reg::Temp(n) => (0, n),
+            Reg::Imm(n) => (1, n),
+            Reg::In(n) => (2, n),
+            Reg::Const(n) => (3, n),
+        }
+    }
+}
 
 impl Piece for Open {
     #[inline(always)]
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        // One literal per arm: each is stored in place (a shared variable-length prefix went
-        // through a `memcpy` call).
-        let n = match self.0 {
-            Reg::Temp(n) => {
-                "TEMP[".put(out)?;
-                n
-            }
-            Reg::Imm(n) => {
-                "IMM[".put(out)?;
-                n
-            }
-            Reg::In(n) => {
-                "IN[".put(out)?;
-                n as u16
-            }
-            Reg::Const(n) => {
-                "CONST[0][".put(out)?;
-                n
-            }
+    fn put(self, l: &mut Line<'_>) {
+        let (k, n) = self.0.parts();
+        let (file, len) = &FILES[k];
+        l.padded(file, *len as usize);
+        put_uint(n as u64, l)
+    }
+}
+
+/// A register's name without its closing bracket (`CONST[0][4`), formatted once for the lines
+/// that repeat it (a matrix product's columns and vector): one 16-byte copy per use. Held
+/// and built as one 16-byte word: built as a byte array and read back as a word, each name
+/// stalled on its narrower stores (perf: a twentieth of mvp.vert's compile).
+#[derive(Clone, Copy)]
+struct Name(u128, u8);
+
+impl Name {
+    fn of(r: Reg) -> Name {
+        let (k, n) = r.parts();
+        let (file, len) = FILES[k];
+        let (digits, dn) = if n < 100 {
+            let d = text::DIGITS2[n as usize];
+            (u16::from_le_bytes(d) as u128, 1 + (n >= 10) as u32)
+        } else {
+            // At most 5 digits after at most 9 bytes.
+            let (d, dn) = text::digits(n as u64);
+            let w = d
+                .iter()
+                .take(dn.min(5))
+                .rev()
+                .fold(0u128, |w, &b| (w << 8) | b as u128);
+            (w, dn.min(5) as u32)
         };
-        put_uint(n as u64, out)
+        let word = u128::from_le_bytes(file) | (digits << (8 * len as u32));
+        Name(word, (len as u32 + dn) as u8)
+    }
+}
+
+/// The names of four columns (an array literal: `array::map` was not inlined).
+fn names_of(c: &[Reg; 4]) -> [Name; 4] {
+    [
+        Name::of(c[0]),
+        Name::of(c[1]),
+        Name::of(c[2]),
+        Name::of(c[3]),
+    ]
+}
+
+impl Piece for Name {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        l.padded(&self.0.to_le_bytes(), self.1 as usize);
     }
 }
 
@@ -1363,8 +1401,8 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
     }
     match inst.op {
         Op::Const => p.const_imm.get(i).map(|&k| Reg::Imm(k)),
-        Op::LoadAttr | Op::LoadVar if (0..8).contains(&inst.aux) => Some(Reg::In(inst.aux as u8)),
-        Op::LoadFcoord => Some(Reg::In(p.fcoord_reg)),
+        Op::LoadAttr | Op::LoadVar if (0..8).contains(&inst.aux) => Some(Reg::In(inst.aux as u16)),
+        Op::LoadFcoord => Some(Reg::In(p.fcoord_reg as u16)),
         Op::Mov if lanes_or(inst, 4) == 4 && inst.a >= 0 && (inst.a as u16) < m.temps => {
             Some(regs.get(inst.a as u16))
         }
@@ -1527,7 +1565,7 @@ fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut 
 }
 
 struct Emitter<'a> {
-    out: &'a mut Out,
+    out: Text<'a>,
     /// Instruction lines emitted so far.
     line: u32,
     /// The token bound of every line but the instruction lines (added at the end).
@@ -1567,161 +1605,52 @@ impl Emitter<'_> {
         self.regs.get(t)
     }
 
-    /// Where each column of the matrix at `base` is read from.
-    fn columns(&self, base: u16, cols: u16) -> Vec<Reg, 4> {
-        (0..cols.min(4)).map(|k| self.src(base + k)).collect()
-    }
-}
-
-/// One piece of an emitted line: literal text or a decimal integer. Lines are assembled from
-/// pieces instead of `core::fmt` (which cost about half of a small shader's compile time).
-trait Piece {
-    fn put(self, out: &mut Out) -> Result<(), TgsiError>;
-}
-
-fn too_long<T>(_: T) -> TgsiError {
-    TgsiError::TooLong { limit: TGSI_CAP }
-}
-
-impl Piece for &str {
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        out.push_str(self).map_err(too_long)
+    /// Where each column of the matrix at `base` is read from (the first `cols`; the rest
+    /// repeat the last). An array, not a collected list: collecting copied the list through a
+    /// library call.
+    fn columns(&self, base: u16, cols: u16) -> [Reg; 4] {
+        let last = cols.clamp(1, 4) - 1;
+        core::array::from_fn(|k| self.src(base + (k as u16).min(last)))
     }
 }
 
 impl Piece for Sfx {
     #[inline(always)]
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        // One push per arm, so that every copy has a constant length.
-        match self {
-            Sfx::None => Ok(()),
-            Sfx::X => out.push_str(".x"),
-            Sfx::Xy => out.push_str(".xy"),
-            Sfx::Xyz => out.push_str(".xyz"),
-            Sfx::Yzw => out.push_str(".yzw"),
-            Sfx::Zw => out.push_str(".zw"),
-            Sfx::Y => out.push_str(".y"),
-            Sfx::Z => out.push_str(".z"),
-            Sfx::W => out.push_str(".w"),
-            Sfx::Xxxx => out.push_str(".xxxx"),
-            Sfx::Yyyy => out.push_str(".yyyy"),
-            Sfx::Zzzz => out.push_str(".zzzz"),
-            Sfx::Wwww => out.push_str(".wwww"),
-        }
-        .map_err(too_long)
+    fn put(self, l: &mut Line<'_>) {
+        // A table of padded suffixes: one 8-byte copy and a length instead of a jump per arm.
+        const T: [([u8; 8], u8); 13] = [
+            pad(""),
+            pad(".x"),
+            pad(".xy"),
+            pad(".xyz"),
+            pad(".yzw"),
+            pad(".zw"),
+            pad(".y"),
+            pad(".z"),
+            pad(".w"),
+            pad(".xxxx"),
+            pad(".yyyy"),
+            pad(".zzzz"),
+            pad(".wwww"),
+        ];
+        let (s, n) = &T[self as usize];
+        l.padded(s, *n as usize);
     }
 }
 
-/// A piece written by `F` (see [`around!`]).
-struct With<F>(F);
-
-impl<F: FnOnce(&mut Out) -> Result<(), heapless::CapacityError>> Piece for With<F> {
-    #[inline(always)]
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        (self.0)(out).map_err(too_long)
-    }
-}
-
-/// `pre`, the suffix `s` and `post` as one piece: each arm pushes one literal, so a register's
-/// closing bracket, its mask and the next operand's opening cost one copy instead of three.
+/// `pre`, the suffix `s` and `post` as one piece (a register's closing bracket, its mask and
+/// the next operand's opening).
 macro_rules! around {
     ($pre:literal, $s:expr, $post:literal) => {
-        With(|out: &mut Out| match $s {
-            Sfx::None => out.push_str(concat!($pre, $post)),
-            Sfx::X => out.push_str(concat!($pre, ".x", $post)),
-            Sfx::Xy => out.push_str(concat!($pre, ".xy", $post)),
-            Sfx::Xyz => out.push_str(concat!($pre, ".xyz", $post)),
-            Sfx::Yzw => out.push_str(concat!($pre, ".yzw", $post)),
-            Sfx::Zw => out.push_str(concat!($pre, ".zw", $post)),
-            Sfx::Y => out.push_str(concat!($pre, ".y", $post)),
-            Sfx::Z => out.push_str(concat!($pre, ".z", $post)),
-            Sfx::W => out.push_str(concat!($pre, ".w", $post)),
-            Sfx::Xxxx => out.push_str(concat!($pre, ".xxxx", $post)),
-            Sfx::Yyyy => out.push_str(concat!($pre, ".yyyy", $post)),
-            Sfx::Zzzz => out.push_str(concat!($pre, ".zzzz", $post)),
-            Sfx::Wwww => out.push_str(concat!($pre, ".wwww", $post)),
-        })
+        ($pre, $s, $post)
     };
 }
 
-impl Piece for String<24> {
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-        out.push_str(self.as_str()).map_err(too_long)
-    }
-}
-
-/// `v` in decimal, as `{}` prints it (nothing is written when it does not fit). Inlined:
-/// register indices are nearly always below 100, and a call per number cost more than the
-/// digits.
-#[inline(always)]
-fn put_uint(v: u64, out: &mut Out) -> Result<(), TgsiError> {
-    if v < 10 {
-        return out.push((b'0' + v as u8) as char).map_err(too_long);
-    }
-    if v < 100 {
-        if out.capacity() - out.len() < 2 {
-            return Err(TgsiError::TooLong { limit: TGSI_CAP });
-        }
-        out.push((b'0' + (v / 10) as u8) as char)
-            .map_err(too_long)?;
-        return out.push((b'0' + (v % 10) as u8) as char).map_err(too_long);
-    }
-    put_uint_long(v, out)
-}
-
-fn put_uint_long(v: u64, out: &mut Out) -> Result<(), TgsiError> {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut k = v;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (k % 10) as u8;
-        k /= 10;
-        if k == 0 {
-            break;
-        }
-    }
-    let digits = core::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("");
-    out.push_str(digits).map_err(too_long)
-}
-
-macro_rules! unsigned_piece {
-    ($($t:ty),*) => {$(
-        impl Piece for $t {
-            #[inline(always)]
-            fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-                put_uint(self as u64, out)
-            }
-        }
-    )*};
-}
-unsigned_piece!(u8, u16, u32, usize);
-
-macro_rules! signed_piece {
-    ($($t:ty),*) => {$(
-        impl Piece for $t {
-            fn put(self, out: &mut Out) -> Result<(), TgsiError> {
-                if self < 0 {
-                    out.push('-').map_err(too_long)?;
-                }
-                put_uint(self.unsigned_abs() as u64, out)
-            }
-        }
-    )*};
-}
-signed_piece!(i16, i32);
-
-/// Appends the pieces (evaluated in order, stopping at the first that does not fit).
+/// Appends the pieces (evaluated in order first, then written as one line).
 macro_rules! raw {
-    ($e:expr, $($p:expr),+ $(,)?) => {{
-        let mut r: Result<(), TgsiError> = Ok(());
-        $(
-            if r.is_ok() {
-                r = Piece::put($p, $e.out);
-            }
-        )+
-        r
-    }};
+    ($e:expr, $($p:expr),+ $(,)?) => {
+        $e.out.write(($($p,)+))
+    };
 }
 
 /// One instruction line. Labels (`  12: `) and indentation are optional in the parser and
@@ -1825,6 +1754,8 @@ fn within_budget(
 /// large frame is not welcome ([`emit_in`]); [`emit`] builds one in its own frame.
 pub struct TgsiScratch {
     plan: Plan,
+    /// The text writer's buffer (about 4.5 KiB).
+    text: [u8; text::BUF],
     fx: Effects,
     regs: Regs,
     /// `fx` holds `ir::opt::effects` of the module [`optimize_in`] optimised, of this many
@@ -1874,6 +1805,7 @@ impl TgsiScratch {
                 arrays: Vec::new(),
                 lane_imm: 0,
             },
+            text: [0; text::BUF],
             fx: Vec::new(),
             regs: Regs::empty(),
             fx_from_opt: None,
@@ -1902,6 +1834,7 @@ pub fn emit_in(
         &mut scratch.plan,
         &mut scratch.fx,
         &mut scratch.regs,
+        &mut scratch.text,
         m,
         remap,
         out,
@@ -1937,6 +1870,7 @@ fn emit_inner_with(
         &mut scratch.plan,
         &mut scratch.fx,
         &mut scratch.regs,
+        &mut scratch.text,
         m,
         remap,
         out,
@@ -1988,6 +1922,7 @@ fn emit_plan(
     p: &mut Plan,
     fx: &mut Effects,
     regs: &mut Regs,
+    buf: &mut [u8; text::BUF],
     m: &Module,
     remap: Option<&[i8]>,
     out: &mut Out,
@@ -2039,7 +1974,7 @@ fn emit_plan(
     let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
     let declared_temps = m.temps + p.scratch + p.loop_temps + p.budget_imm.is_some() as u16;
     let mut e = Emitter {
-        out,
+        out: Text::new(buf, out),
         line: 0,
         tokens: TOKENS_HEADER,
         temps: declared_temps,
@@ -2268,6 +2203,7 @@ fn emit_plan(
         redirect(e.regs, inst, i, p, m, written);
     }
     inst!(e, "END")?;
+    e.out.flush()?;
     Ok(TgsiInfo {
         bytes: e.out.len(),
         // Each instruction line's tokens are added once here instead of per line (the same
@@ -2698,6 +2634,8 @@ fn emit_inst(
                 temp(inst.b, m, i)?,
             );
             let columns = e.columns(mat, cols);
+            let names = names_of(&columns);
+            let columns = columns.get(..cols as usize).unwrap_or(&[]);
             let v = e.src(v);
             let dr = Reg::Temp(d);
             // The chain accumulates in its destination; when that is one of its inputs, it
@@ -2708,7 +2646,7 @@ fn emit_inst(
             } else {
                 d
             };
-            mat_vec(e, acc, d, &columns, v, cols)?;
+            mat_vec(e, acc, d, &names, v, cols)?;
             if cols == 3 && flags & 1 == 0 {
                 let z = p.zero_imm.ok_or(bad(i, "zero immediate missing"))?;
                 inst!(e, "MOV TEMP[", d, "].w, IMM[", z, "].xxxx")?;
@@ -2723,8 +2661,12 @@ fn emit_inst(
             let d = temps(inst.dst, cols, m, i)?;
             let a = temps(inst.a, cols, m, i)?;
             let b = temps(inst.b, cols, m, i)?;
+            // The left columns' names are formatted once for every column's chain.
             let left = e.columns(a, cols);
+            let left_names = names_of(&left);
+            let left = left.get(..cols as usize).unwrap_or(&[]);
             let right = e.columns(b, cols);
+            let right = right.get(..cols as usize).unwrap_or(&[]);
             // Column j of the result may overwrite column j of B (read last by its own chain)
             // but nothing a later column reads; otherwise every column goes to scratch first.
             let clobbers = (0..cols).any(|j| {
@@ -2746,7 +2688,7 @@ fn emit_inst(
                 } else {
                     (d + j, d + j)
                 };
-                mat_vec(e, acc, dst, &left, bj, cols)?;
+                mat_vec(e, acc, dst, &left_names, bj, cols)?;
                 if let Some(z) = zero(j)? {
                     inst!(e, "MOV TEMP[", dst, "].w, IMM[", z, "].xxxx")?;
                 }
@@ -3118,33 +3060,45 @@ fn mat_vec(
     e: &mut Emitter<'_>,
     acc: u16,
     dst: u16,
-    columns: &[Reg],
+    columns: &[Name],
     v: Reg,
     cols: u16,
 ) -> Result<(), TgsiError> {
     let wm = if cols == 3 { Sfx::Xyz } else { Sfx::None };
-    let col = |k: u16| columns.get(k as usize).copied().unwrap_or(Reg::Temp(0));
+    let col = |k: u16| {
+        columns
+            .get(k as usize)
+            .copied()
+            .unwrap_or_else(|| Name::of(Reg::Temp(0)))
+    };
+    let v = Name::of(v);
+    let accn = Name::of(Reg::Temp(acc));
     inst!(
         e,
-        "MUL TEMP[",
-        acc,
+        "MUL ",
+        accn,
         around!("]", wm, ", "),
-        Open(v),
+        v,
         "].xxxx, ",
-        col(0)
+        col(0),
+        "]"
     )?;
     for k in 1..cols {
-        let to = if k + 1 == cols { dst } else { acc };
+        let to = if k + 1 == cols {
+            Name::of(Reg::Temp(dst))
+        } else {
+            accn
+        };
         inst_line!(
             e,
-            "MAD TEMP[",
+            "MAD ",
             to,
             around!("]", wm, ", "),
-            Open(v),
+            v,
             around!("]", replicate(k as usize), ", "),
-            Open(col(k)),
-            "], TEMP[",
-            acc,
+            col(k),
+            "], ",
+            accn,
             "]\n"
         )?;
     }
@@ -4063,13 +4017,11 @@ mod tests {
 struct TexOffset(Option<u16>);
 
 impl Piece for TexOffset {
-    fn put(self, out: &mut Out) -> Result<(), TgsiError> {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
         if let Some(k) = self.0 {
-            ", IMM[".put(out)?;
-            k.put(out)?;
-            "].xyz".put(out)?;
+            (", IMM[", k, "].xyz").put(l);
         }
-        Ok(())
     }
 }
 
