@@ -439,6 +439,11 @@ impl<'a> Sema<'a> {
     /// are the arguments' exactly, else the only one the arguments convert to (int to float;
     /// an `out` parameter converts to its argument, an `inout` one must match).
     fn resolve(&mut self, at: i16, name: &str, args: &[(i16, Val)], first: i16) -> R<i16> {
+        if !self.overloads {
+            // No two functions share a name: `first`, the symbol's function, is the only
+            // signature (what the scan below finds, without comparing every function's name).
+            return Ok(first);
+        }
         // Distinct signatures: for each, its definition, else its first declaration.
         let mut sigs: Vec<i16, 64> = Vec::new();
         for (j, m) in self.ast.list(self.ast.first) {
@@ -645,8 +650,10 @@ impl<'a> Sema<'a> {
 
     pub(super) fn call(&mut self, i: i16, n: Node) -> R<Val> {
         let name = self.name_of(i);
+        // Looked up once: the hiding check below and the call.
+        let builtin = self.find_builtin(name);
         // Profile 2 (GLSL): a variable of the same name hides a built-in function.
-        if self.toks.profile == Profile::P2 && self.is_builtin(name) {
+        if self.toks.profile == Profile::P2 && builtin.is_some() {
             if let Some(s) = self.lookup(name) {
                 if self.sym(s).is_some_and(|s| s.kind != SymKind::Func) {
                     bail!(
@@ -659,7 +666,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if let Some(&(bname, lo, hi, sig)) = self.find_builtin(name) {
+        if let Some(&(bname, lo, hi, sig)) = builtin {
             let mut args = Vec::new();
             self.args(n.a, 16, i, &mut args)?;
             if args.len() < lo as usize || args.len() > hi as usize {
