@@ -339,6 +339,17 @@ impl Live {
         if a.count == 0 || a.lanes == 0 {
             return;
         }
+        if a.count == 1 {
+            // One temp, the usual access: no range loop.
+            match usize::try_from(a.base)
+                .ok()
+                .and_then(|t| self.lanes.get_mut(t))
+            {
+                Some(l) => *l |= a.lanes,
+                None => self.everything = true,
+            }
+            return;
+        }
         for k in 0..a.count as i32 {
             let t = a.base as i32 + k;
             match usize::try_from(t).ok().and_then(|t| self.lanes.get_mut(t)) {
@@ -351,6 +362,12 @@ impl Live {
     fn is_read(&self, w: Access) -> bool {
         if self.everything {
             return true;
+        }
+        if w.count == 1 {
+            return usize::try_from(w.base)
+                .ok()
+                .and_then(|t| self.lanes.get(t))
+                .is_none_or(|l| l & w.lanes != 0);
         }
         for k in 0..w.count as i32 {
             let t = w.base as i32 + k;

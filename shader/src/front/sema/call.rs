@@ -12,6 +12,12 @@ use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
+/// Whether [`Sema::snapshot`] copies `v` (a temp's value; not a constant or a sampler): only
+/// then is it worth asking whether a later operand calls a user function.
+pub(super) fn copied_by_snapshot(v: &Val) -> bool {
+    !(v.k.is_some() || v.tmp < 0 || v.ty.is_sampler())
+}
+
 impl<'a> Sema<'a> {
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
     /// `outs` holds, per parameter, the caller's l-value an `out`/`inout` parameter is copied
@@ -624,11 +630,13 @@ impl<'a> Sema<'a> {
         for (a, node) in self.ast.list(first) {
             let v = self.value(a)?;
             // GLSL evaluates left to right: a later argument that calls a user function may
-            // write a global this value still refers to.
-            let later_call = self
-                .ast
-                .list(node.next)
-                .any(|(b, _)| self.has_user_call(b, 0));
+            // write a global this value still refers to (asked only of a value a snapshot
+            // would copy).
+            let later_call = copied_by_snapshot(&v)
+                && self
+                    .ast
+                    .list(node.next)
+                    .any(|(b, _)| self.has_user_call(b, 0));
             let v = if later_call { self.snapshot(v)? } else { v };
             let _ = out.push((a, v));
         }
@@ -637,7 +645,7 @@ impl<'a> Sema<'a> {
 
     /// A copy of a variable's current value, so later writes to the variable do not change it.
     pub(super) fn snapshot(&mut self, v: Val) -> R<Val> {
-        if v.k.is_some() || v.tmp < 0 || v.ty.is_sampler() {
+        if !copied_by_snapshot(&v) {
             return Ok(v);
         }
         let cols = v.ty.columns().max(1);
