@@ -525,7 +525,13 @@ impl<'a> Sema<'a> {
         }
         let pool = &self.module.imms;
         let n = vals.len();
-        if n > 0 && pool.len() >= n {
+        if let [v] = vals {
+            // One value (most constants): its first occurrence, found by a plain scan.
+            let bits = v.to_bits();
+            if let Some(k) = pool.iter().position(|p| p.to_bits() == bits) {
+                return Ok(k as i16);
+            }
+        } else if n > 0 && pool.len() >= n {
             for start in 0..=(pool.len() - n) {
                 let same = pool
                     .get(start..start + n)
