@@ -90,13 +90,9 @@ fn cols(aux: i16, zero_means: u8) -> u8 {
 }
 
 pub(crate) fn effects(i: &Inst) -> Effects {
-    let none = Effects {
-        write: Access::NONE,
-        reads: [Access::NONE; 2],
-    };
     match i.op {
-        Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
-        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
+        Op::Nop | Op::Else | Op::Endif | Op::Discard => Effects::NONE,
+        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => Effects::NONE,
         Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval | Op::LoadFace => {
             Effects {
                 write: Access::one(i.dst, 15),
