@@ -10,11 +10,11 @@
 //! `dst`, so an earlier writer of those lanes stays live when a later reader wants them; a NOP
 //! reads nothing. Liveness is tracked per temp lane and is never killed by a later write (the IR
 //! has structured IF/ELSE whose writes may not run), so a result is removed only when no
-//! surviving later instruction reads any lane it writes. One backward pass reaches the fixed
-//! point; the pass is repeated until nothing changes anyway. A profile-2 LOOP's body runs again
+//! surviving later instruction reads any lane it writes. Without a loop one backward pass
+//! reaches the fixed point (a second one is not run). A profile-2 LOOP's body runs again
 //! after its end, so a value read anywhere in a loop body is live everywhere in it: reaching an
 //! ENDLOOP (walking backwards), every read of the body counts as live before anything in the
-//! body is considered. Modules with loops then go through [`crate::ir::loopopt`], whose
+//! body is considered, and the pass is repeated until nothing changes. Modules with loops then go through [`crate::ir::loopopt`], whose
 //! structured liveness kills on writes and so removes more.
 //!
 //! It must never: remove an impure instruction (stores, control flow, DISCARD), remove a result
@@ -90,13 +90,9 @@ fn cols(aux: i16, zero_means: u8) -> u8 {
 }
 
 pub(crate) fn effects(i: &Inst) -> Effects {
-    let none = Effects {
-        write: Access::NONE,
-        reads: [Access::NONE; 2],
-    };
     match i.op {
-        Op::Nop | Op::Else | Op::Endif | Op::Discard => none,
-        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => none,
+        Op::Nop | Op::Else | Op::Endif | Op::Discard => Effects::NONE,
+        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => Effects::NONE,
         Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval | Op::LoadFace => {
             Effects {
                 write: Access::one(i.dst, 15),
@@ -339,6 +335,17 @@ impl Live {
         if a.count == 0 || a.lanes == 0 {
             return;
         }
+        if a.count == 1 {
+            // One temp, the usual access: no range loop.
+            match usize::try_from(a.base)
+                .ok()
+                .and_then(|t| self.lanes.get_mut(t))
+            {
+                Some(l) => *l |= a.lanes,
+                None => self.everything = true,
+            }
+            return;
+        }
         for k in 0..a.count as i32 {
             let t = a.base as i32 + k;
             match usize::try_from(t).ok().and_then(|t| self.lanes.get_mut(t)) {
@@ -351,6 +358,12 @@ impl Live {
     fn is_read(&self, w: Access) -> bool {
         if self.everything {
             return true;
+        }
+        if w.count == 1 {
+            return usize::try_from(w.base)
+                .ok()
+                .and_then(|t| self.lanes.get(t))
+                .is_none_or(|l| l & w.lanes != 0);
         }
         for k in 0..w.count as i32 {
             let t = w.base as i32 + k;
@@ -375,6 +388,8 @@ pub(crate) fn optimize_recording(
     m: &mut Module,
     mut fx: Option<&mut heapless::Vec<Effects, { crate::limits::IR_CAP }>>,
 ) -> bool {
+    // Whether the module has a LOOP (seen by the first pass; a LOOP is never removed).
+    let mut looped = false;
     loop {
         if let Some(fx) = fx.as_deref_mut() {
             crate::ir::refill(fx, m.insts.len(), Effects::NONE);
@@ -386,6 +401,7 @@ pub(crate) fn optimize_recording(
         };
         for i in (0..m.insts.len()).rev() {
             let Some(&cur) = m.insts.get(i) else { continue };
+            looped |= cur.op == Op::Loop;
             if cur.op == Op::EndLoop {
                 // The reads of the whole body (up to the matching LOOP) are live in it.
                 let mut depth = 0usize;
@@ -422,14 +438,19 @@ pub(crate) fn optimize_recording(
                 live.read(r);
             }
         }
-        if !changed {
+        // Without a loop one backward pass is the fixed point: an instruction's liveness is
+        // the reads of the later instructions kept, all decided before it, so a second pass
+        // would find the same. A loop body's reads count before its instructions are decided
+        // (see above), so with a loop the pass repeats until nothing changes.
+        if !changed || !looped {
             break;
         }
     }
     // Profile 2's loops: structured liveness, dead code and copy coalescing (no-op without a
     // LOOP, so profile 1 never changes).
-    let looped = fx.is_some() && m.insts.iter().any(|i| i.op == Op::Loop);
-    crate::ir::loopopt::optimize_loops(m);
+    if looped {
+        crate::ir::loopopt::optimize_loops(m);
+    }
     match fx {
         Some(fx) if looped => {
             fx.clear();

@@ -12,6 +12,12 @@ use crate::front::profile::P2_HINT;
 use crate::ir::*;
 use crate::limits::*;
 
+/// Whether [`Sema::snapshot`] copies `v` (a temp's value; not a constant or a sampler): only
+/// then is it worth asking whether a later operand calls a user function.
+pub(super) fn copied_by_snapshot(v: &Val) -> bool {
+    !(v.k.is_some() || v.tmp < 0 || v.ty.is_sampler())
+}
+
 impl<'a> Sema<'a> {
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
     /// `outs` holds, per parameter, the caller's l-value an `out`/`inout` parameter is copied
@@ -439,6 +445,11 @@ impl<'a> Sema<'a> {
     /// are the arguments' exactly, else the only one the arguments convert to (int to float;
     /// an `out` parameter converts to its argument, an `inout` one must match).
     fn resolve(&mut self, at: i16, name: &str, args: &[(i16, Val)], first: i16) -> R<i16> {
+        if !self.overloads {
+            // No two functions share a name: `first`, the symbol's function, is the only
+            // signature (what the scan below finds, without comparing every function's name).
+            return Ok(first);
+        }
         // Distinct signatures: for each, its definition, else its first declaration.
         let mut sigs: Vec<i16, 64> = Vec::new();
         for (j, m) in self.ast.list(self.ast.first) {
@@ -619,11 +630,13 @@ impl<'a> Sema<'a> {
         for (a, node) in self.ast.list(first) {
             let v = self.value(a)?;
             // GLSL evaluates left to right: a later argument that calls a user function may
-            // write a global this value still refers to.
-            let later_call = self
-                .ast
-                .list(node.next)
-                .any(|(b, _)| self.has_user_call(b, 0));
+            // write a global this value still refers to (asked only of a value a snapshot
+            // would copy).
+            let later_call = copied_by_snapshot(&v)
+                && self
+                    .ast
+                    .list(node.next)
+                    .any(|(b, _)| self.has_user_call(b, 0));
             let v = if later_call { self.snapshot(v)? } else { v };
             let _ = out.push((a, v));
         }
@@ -632,7 +645,7 @@ impl<'a> Sema<'a> {
 
     /// A copy of a variable's current value, so later writes to the variable do not change it.
     pub(super) fn snapshot(&mut self, v: Val) -> R<Val> {
-        if v.k.is_some() || v.tmp < 0 || v.ty.is_sampler() {
+        if !copied_by_snapshot(&v) {
             return Ok(v);
         }
         let cols = v.ty.columns().max(1);
@@ -645,8 +658,10 @@ impl<'a> Sema<'a> {
 
     pub(super) fn call(&mut self, i: i16, n: Node) -> R<Val> {
         let name = self.name_of(i);
+        // Looked up once: the hiding check below and the call.
+        let builtin = self.find_builtin(name);
         // Profile 2 (GLSL): a variable of the same name hides a built-in function.
-        if self.toks.profile == Profile::P2 && self.is_builtin(name) {
+        if self.toks.profile == Profile::P2 && builtin.is_some() {
             if let Some(s) = self.lookup(name) {
                 if self.sym(s).is_some_and(|s| s.kind != SymKind::Func) {
                     bail!(
@@ -659,7 +674,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if let Some(&(bname, lo, hi, sig)) = self.find_builtin(name) {
+        if let Some(&(bname, lo, hi, sig)) = builtin {
             let mut args = Vec::new();
             self.args(n.a, 16, i, &mut args)?;
             if args.len() < lo as usize || args.len() > hi as usize {

@@ -13,6 +13,8 @@ use crate::limits::*;
 
 /// Identifiers gathered for the used-global check (see `Sema::identifiers`).
 const IDENTS_MAX: usize = 128;
+/// The identifier list of [`Sema::identifiers`].
+pub(super) type Idents = Vec<(u32, i16), IDENTS_MAX>;
 
 impl<'a> Sema<'a> {
     /// The global declarations' node indices, walked straight from the AST (which `self` only
@@ -974,18 +976,21 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// The [`name_key`] and node of every identifier in the tree, for [`Sema::referenced`]:
-    /// gathered once instead of walking the whole tree per global declaration. None when the
+    /// The [`name_key`] and token of every identifier in the tree into `ids`, for
+    /// [`Sema::referenced`]: gathered once per compile (by `run`, for its built-in checks and
+    /// the prologue) instead of walking the whole tree per global declaration. False when the
     /// tree has more than [`IDENTS_MAX`] identifiers (a larger table cost more to set up on
-    /// every compile than it saved); then each check walks the tree.
-    pub(super) fn identifiers(&self) -> Option<Vec<(u32, i16), IDENTS_MAX>> {
-        let mut ids = Vec::new();
+    /// every compile than it saved); then each check walks the tree. A list the caller owns:
+    /// returned by value, it was a 1 KiB copy per compile.
+    pub(super) fn identifiers(&self, ids: &mut Idents) -> bool {
+        ids.clear();
         for n in self.ast.nodes.iter() {
-            if n.kind == Kind::Ident {
-                ids.push((key_of(self.token_bytes(n.tok)), n.tok)).ok()?;
+            if n.kind == Kind::Ident && ids.push((key_of(self.token_bytes(n.tok)), n.tok)).is_err()
+            {
+                return false;
             }
         }
-        Some(ids)
+        true
     }
 
     /// The bytes of token `tok` (empty when there is none): the same bytes as the name
@@ -995,7 +1000,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Whether any identifier in the tree names `name` (unused inputs are not loaded).
-    pub(super) fn referenced(&self, ids: &Option<Vec<(u32, i16), IDENTS_MAX>>, name: &str) -> bool {
+    pub(super) fn referenced(&self, ids: Option<&[(u32, i16)]>, name: &str) -> bool {
         match ids {
             Some(ids) => {
                 let key = name_key(name);
@@ -1013,9 +1018,8 @@ impl<'a> Sema<'a> {
 
     /// Loads of used inputs and uniforms, zeroed outputs, and global initialisers, in
     /// declaration order; then symbols for everything global.
-    pub(super) fn prologue(&mut self) {
+    pub(super) fn prologue(&mut self, ids: Option<&[(u32, i16)]>) {
         let vs = self.stage == Stage::Vertex;
-        let ids = self.identifiers();
         if vs {
             if let Ok(t) = self.temp(1) {
                 let _ = self.zero(t);
@@ -1023,7 +1027,7 @@ impl<'a> Sema<'a> {
                     s.tmp = t;
                 }
             }
-        } else if self.referenced(&ids, "gl_FragCoord") {
+        } else if self.referenced(ids, "gl_FragCoord") {
             if let Ok(t) = self.temp(1) {
                 let _ = self.emit(Op::LoadFcoord, Type::Vec4, 4, t, -1, -1, 0, 0);
                 self.module.iface.reads_fragcoord = true;
@@ -1032,7 +1036,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if !vs && self.toks.profile == Profile::P2 && self.referenced(&ids, "gl_FrontFacing") {
+        if !vs && self.toks.profile == Profile::P2 && self.referenced(ids, "gl_FrontFacing") {
             let is_face = self.t.syms.get(4).map(|x| (x.kind, x.slot))
                 == Some((SymKind::SysVal, super::FRONT_FACING_SLOT));
             if is_face {
@@ -1052,7 +1056,7 @@ impl<'a> Sema<'a> {
         if vs && self.toks.profile == Profile::P2 {
             for (s, name) in [(2usize, "gl_VertexID"), (3, "gl_InstanceID")] {
                 let is_sysval = self.t.syms.get(s).map(|x| x.kind) == Some(SymKind::SysVal);
-                if !is_sysval || !self.referenced(&ids, name) {
+                if !is_sysval || !self.referenced(ids, name) {
                     continue;
                 }
                 let value = self.t.syms.get(s).map_or(0, |x| x.slot);
@@ -1080,7 +1084,7 @@ impl<'a> Sema<'a> {
             self.stmt_mark = self.ntemp;
             let name = self.name_of(i);
             let q = n.quals;
-            let used = self.referenced(&ids, name);
+            let used = self.referenced(ids, name);
             let r: R<()> = (|| {
                 let agg_decl = n.c >= 0 || n.b >= 0;
                 if agg_decl && q & Q_UNIFORM != 0 && n.ty.is_sampler() {

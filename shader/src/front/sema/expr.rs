@@ -451,7 +451,7 @@ impl<'a> Sema<'a> {
             return self.logic(i, n, op, a);
         }
         let mut a = a;
-        if self.has_user_call(n.b, 0) {
+        if super::call::copied_by_snapshot(&a) && self.has_user_call(n.b, 0) {
             a = self.snapshot(a)?;
         }
         let b = self.value(n.b)?;

@@ -209,6 +209,9 @@ pub struct Sema<'a> {
     /// `replay`).
     inlines: u32,
     sym_peak: u16,
+    /// Profile 2: two top-level functions share a name (an overload or a prototype), so a
+    /// call resolves among them; otherwise a name's function is its symbol's.
+    overloads: bool,
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -330,6 +333,7 @@ pub fn analyze(
         ret_agg: AggTy::NONE,
         inlines: 0,
         sym_peak: 0,
+        overloads: false,
         t: tables,
     };
     s.t.syms.clear();
@@ -521,7 +525,13 @@ impl<'a> Sema<'a> {
         }
         let pool = &self.module.imms;
         let n = vals.len();
-        if n > 0 && pool.len() >= n {
+        if let [v] = vals {
+            // One value (most constants): its first occurrence, found by a plain scan.
+            let bits = v.to_bits();
+            if let Some(k) = pool.iter().position(|p| p.to_bits() == bits) {
+                return Ok(k as i16);
+            }
+        } else if n > 0 && pool.len() >= n {
             for start in 0..=(pool.len() - n) {
                 let same = pool
                     .get(start..start + n)
@@ -560,6 +570,13 @@ impl<'a> Sema<'a> {
     }
 
     fn run(&mut self) -> R<()> {
+        // Every identifier of the tree, once (the built-in checks below and the prologue).
+        let mut idents = decl::Idents::new();
+        let ids = if self.identifiers(&mut idents) {
+            Some(&idents[..])
+        } else {
+            None
+        };
         // Built-ins are symbols 0 and 1 in the global scope.
         self.add_sym(-1, "gl_Position", SymKind::Position, Type::Vec4, -1)?;
         self.add_sym(-1, "gl_FragCoord", SymKind::FragCoord, Type::Vec4, -1)?;
@@ -569,18 +586,18 @@ impl<'a> Sema<'a> {
             let n = self.add_sym(-1, "gl_InstanceID", SymKind::SysVal, Type::Int, -1)?;
             // Symbol 4, only when the source names it (so it takes no room in the symbol
             // table otherwise): the fragment stage's gl_FrontFacing (its `slot` marks it).
-            if self.referenced(&None, "gl_FrontFacing") {
+            if self.referenced(ids, "gl_FrontFacing") {
                 let f = self.add_sym(-1, "gl_FrontFacing", SymKind::SysVal, Type::Bool, -1)?;
                 if let Some(sym) = self.t.syms.get_mut(f) {
                     sym.slot = FRONT_FACING_SLOT;
                 }
             }
             // Likewise gl_FragDepth (its temp comes in the prologue; see `depth_sym`).
-            if self.referenced(&None, "gl_FragDepth") {
+            if self.referenced(ids, "gl_FragDepth") {
                 self.add_sym(-1, "gl_FragDepth", SymKind::FragDepth, Type::Float, -1)?;
             }
             // And gl_ClipDistance, float[CLIP_DISTANCE_MAX] (its temps come in the prologue).
-            if self.referenced(&None, "gl_ClipDistance") {
+            if self.referenced(ids, "gl_ClipDistance") {
                 let c = self.add_sym(
                     -1,
                     "gl_ClipDistance",
@@ -659,6 +676,7 @@ impl<'a> Sema<'a> {
                 .find(|&(j, m)| m.kind == Kind::Func && self.name_of(j) == name);
             if let Some((j, m)) = earlier {
                 if self.toks.profile == Profile::P2 {
+                    self.overloads = true;
                     self.check_redeclaration(i, n, j, m);
                     continue;
                 }
@@ -684,7 +702,7 @@ impl<'a> Sema<'a> {
         if self.diag.total() > 0 {
             return Err(());
         }
-        self.prologue();
+        self.prologue(ids);
         if main < 0 {
             let eof = self.toks.toks.len().saturating_sub(1) as i16;
             self.err_tok(

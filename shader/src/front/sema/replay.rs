@@ -91,17 +91,20 @@ pub(super) struct Body {
 
 /// Whether a recorded body whose call's first temp was `base` can be replayed: every
 /// instruction's temps are named by `dst`, `a` and `b` only and it writes only callee temps.
-/// Also fills `fields` (one per instruction) with the temp fields [`moved`] moves, so that a
-/// replay does not compute the effects again.
+/// Also fills `fields` (one per instruction) with the temp fields [`moved`] moves (those that
+/// name a temp at or above `base`), so that a replay neither computes the effects again nor
+/// tests the temps.
 fn replayable(insts: &[Inst], base: u16, fields: &mut [u8]) -> bool {
     if fields.len() != insts.len() {
         return false;
     }
     for (i, f) in insts.iter().zip(fields.iter_mut()) {
         let e = effects(i);
-        *f = (e.write.count > 0) as u8
-            | ((e.reads[0].count > 0) as u8) << 1
-            | ((e.reads[1].count > 0) as u8) << 2;
+        // A field moves when it names a temp of the callee's frame (at or above `base`).
+        let moves = |used: bool, t: i16| (used && t >= 0 && t as u16 >= base) as u8;
+        *f = moves(e.write.count > 0, i.dst)
+            | moves(e.reads[0].count > 0, i.a) << 1
+            | moves(e.reads[1].count > 0, i.b) << 2;
         if !(remappable(i.op) && i.c < 0 && (e.write.count == 0 || e.write.base >= base as i16)) {
             return false;
         }
@@ -165,20 +168,23 @@ fn remappable(op: Op) -> bool {
     ) || matches!(op, crate::ir::int_ops!())
 }
 
-/// `inst` with each temp field at or above `from` moved by `by` (the fields [`effects`] names,
-/// `fields` from [`replayable`]: bit 0 `dst`, 1 `a`, 2 `b`; negative fields are unused).
-fn moved(inst: &Inst, fields: u8, from: u16, by: i32) -> Inst {
-    let mv = |t: i16, used: bool| {
-        if used && t >= 0 && t as u16 >= from {
-            (t as i32 + by) as i16
+/// `inst` with the temp fields `fields` marks (from [`replayable`]: bit 0 `dst`, 1 `a`, 2 `b`,
+/// each set when it names a temp at or above the recorded call's first temp) moved by `by`.
+#[inline]
+fn moved(inst: &Inst, fields: u8, by: i32) -> Inst {
+    // `(t as i32 + by) as i16`, as a wrapping 16-bit add.
+    let by = by as i16;
+    let mv = |t: i16, bit: u8| {
+        if fields & bit != 0 {
+            t.wrapping_add(by)
         } else {
             t
         }
     };
     Inst {
-        dst: mv(inst.dst, fields & 1 != 0),
-        a: mv(inst.a, fields & 2 != 0),
-        b: mv(inst.b, fields & 4 != 0),
+        dst: mv(inst.dst, 1),
+        a: mv(inst.a, 2),
+        b: mv(inst.b, 4),
         ..*inst
     }
 }
@@ -265,11 +271,10 @@ impl<'a> Sema<'a> {
             return false;
         }
         let by = fr.base as i32 - b.frame.base as i32;
-        let from = b.frame.base;
         let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
         let fields = self.t.replay_fields.get(start..end).unwrap_or(&[]);
         for (inst, &f) in insts.iter().zip(fields) {
-            let _ = self.module.insts.push(moved(inst, f, from, by));
+            let _ = self.module.insts.push(moved(inst, f, by));
         }
         self.work += b.work;
         let peak = fr.base + b.peak;

@@ -913,7 +913,7 @@ impl<'a> Sema<'a> {
             self.value(n.b)?
         } else {
             let mut cur = self.lvalue_read(i, lv)?;
-            if self.has_user_call(n.b, 0) {
+            if super::call::copied_by_snapshot(&cur) && self.has_user_call(n.b, 0) {
                 cur = self.snapshot(cur)?;
             }
             let b = self.value(n.b)?;
