@@ -375,6 +375,11 @@ struct Plan {
     addr: bool,
     arrays: Vec<(u16, u16), TGSI_TEMP_ARRAYS_MAX>,
     lane_imm: u16,
+    /// Set by `plan`'s pass over the instructions (one pass instead of a scan per question):
+    /// copy forwarding ran (asked for, and no loop or indirect op), the module holds a
+    /// CONTINUE.
+    forwarded: bool,
+    any_continue: bool,
 }
 
 /// Adds temp range first..=last to the sorted, disjoint `arrays`, merging what overlaps or
@@ -513,7 +518,8 @@ impl FollowIndex {
 
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
-    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
+    /// `blocks`: the module holds an IF, ELSE or ENDIF.
+    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool, blocks: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         refill(&mut self.read_end, nt, 0);
         self.ok = false;
@@ -546,7 +552,7 @@ impl FollowIndex {
                     }
                 }
             }
-            self.build_exits(m, fx.len());
+            self.build_exits(m, fx.len(), blocks);
             return;
         }
         for (i, e) in fx.iter().enumerate() {
@@ -591,16 +597,12 @@ impl FollowIndex {
                 }
             }
         }
-        self.build_exits(m, fx.len());
+        self.build_exits(m, fx.len(), blocks);
     }
 
     /// `exit` for the first `n` instructions, and `ok`.
-    fn build_exits(&mut self, m: &Module, n: usize) {
-        self.flat = !m
-            .insts
-            .iter()
-            .take(n)
-            .any(|x| matches!(x.op, Op::If | Op::Else | Op::Endif));
+    fn build_exits(&mut self, m: &Module, n: usize, blocks: bool) {
+        self.flat = !blocks;
         self.flat_n = n;
         if self.flat {
             self.ok = true;
@@ -789,8 +791,13 @@ fn plan(
     }
     let mut need_zero = false;
     let mut loop_depth = 0u16;
+    // What the module holds, for the questions asked after this pass.
+    let (mut straight, mut blocks, mut mat3) = (true, false, false);
+    p.any_continue = false;
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.op {
+            Op::If | Op::Else | Op::Endif => blocks = true,
+            Op::Continue => p.any_continue = true,
             Op::Const => {
                 let n = inst.lanes as usize;
                 if !(1..=4).contains(&n) || inst.aux < 0 {
@@ -835,6 +842,7 @@ fn plan(
                     *slot = k;
                 }
                 loop_depth += 1;
+                straight = false;
                 p.loop_temps = p.loop_temps.max(loop_depth);
                 if crate::ir::loop_budgeted(inst) && p.budget_imm.is_none() {
                     let b = (crate::limits::P2_LOOP_BUDGET as f32).to_bits();
@@ -843,8 +851,14 @@ fn plan(
             }
             Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
             Op::Div => p.scratch = p.scratch.max(1),
-            Op::MulMV => p.scratch = p.scratch.max(1),
-            Op::MulMM => p.scratch = p.scratch.max(SCRATCH_TEMPS),
+            Op::MulMV => {
+                p.scratch = p.scratch.max(1);
+                mat3 |= inst.aux == 3;
+            }
+            Op::MulMM => {
+                p.scratch = p.scratch.max(SCRATCH_TEMPS);
+                mat3 |= inst.aux == 3;
+            }
             Op::Sample => bit(
                 &mut p.samplers,
                 inst.aux,
@@ -957,6 +971,7 @@ fn plan(
                 return Err(bad(i, "discard outside a fragment shader"));
             }
             op if op.is_indirect() => {
+                straight = false;
                 // IMM {0, highest index, stride, 0}: the clamp and the address scale.
                 let (max, stride) = match op {
                     Op::LoadIdx | Op::StoreIdx => (inst.aux as i32 - 1, inst.aux2 as i32),
@@ -1001,6 +1016,10 @@ fn plan(
         0 => 0,
         set => 32 - set.leading_zeros() as u8,
     };
+    // The copy forwarding assumes straight-line order and statically named temps; loops and
+    // indirect ops are emitted as they are.
+    let optimize = optimize && straight;
+    p.forwarded = optimize;
     if optimize {
         if fx_ready {
             // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
@@ -1010,11 +1029,11 @@ fn plan(
         } else {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true);
+        p.index.build(m, fx, true, blocks);
         forward(m, p, fx, regs);
     }
     // A mat3 product's zero lane w is written only when something reads it.
-    for (i, inst) in m.insts.iter().enumerate() {
+    for (i, inst) in m.insts.iter().enumerate().filter(|_| mat3) {
         if matches!(inst.op, Op::MulMV | Op::MulMM) && inst.aux == 3 {
             let needed = if inst.op == Op::MulMV { 1 } else { 7 };
             need_zero |= p.flags.get(i).copied().unwrap_or(0) & needed != needed;
@@ -1834,6 +1853,8 @@ impl TgsiScratch {
                 addr: false,
                 arrays: Vec::new(),
                 lane_imm: 0,
+                forwarded: false,
+                any_continue: false,
             },
             text: [0; text::BUF],
             fx: Vec::new(),
@@ -1991,17 +2012,10 @@ fn emit_plan(
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
-    // The copy forwarding assumes straight-line order and statically named temps; loops and
-    // indirect ops are emitted as they are.
-    let optimize = optimize
-        && !m
-            .insts
-            .iter()
-            .any(|i| i.op == Op::Loop || i.op.is_indirect());
     plan(m, p, fx, regs, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
-    let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
+    let written: &[crate::ir::opt::Effects] = if p.forwarded { fx } else { &[] };
     let declared_temps = m.temps + p.scratch + p.loop_temps + p.budget_imm.is_some() as u16;
     let mut e = Emitter {
         out: Text::new(buf, out),
@@ -2016,7 +2030,7 @@ fn emit_plan(
         loop0: m.temps + p.scratch,
         loop_level: 0,
         budget: m.temps + p.scratch + p.loop_temps,
-        any_continue: m.insts.iter().any(|x| x.op == Op::Continue),
+        any_continue: p.any_continue,
         cont_loops: 0,
         cont_imm: [0; crate::limits::LOOP_DEPTH_MAX],
         framebuffer: opts.framebuffer,
@@ -2332,6 +2346,7 @@ fn emit_int(
 }
 
 // One call site (once per instruction): inlined, the call's register saving went away.
+#[inline(always)]
 fn emit_inst(
     e: &mut Emitter<'_>,
     m: &Module,
@@ -4416,7 +4431,11 @@ mod follow_tests {
     fn same_answers(m: &Module, what: &str, small: bool) -> usize {
         let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
         let mut ix = std::boxed::Box::new(FollowIndex::new());
-        ix.build(m, &fx, small);
+        let blocks = m
+            .insts
+            .iter()
+            .any(|x| matches!(x.op, Op::If | Op::Else | Op::Endif));
+        ix.build(m, &fx, small, blocks);
         assert!(ix.ok, "{}: no index", what);
         assert_eq!(
             ix.small,
