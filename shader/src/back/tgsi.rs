@@ -539,7 +539,14 @@ impl FollowIndex {
             for (i, e) in fx.iter().enumerate() {
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
                 for (k, a) in [&e.write, &e.reads[0], &e.reads[1]].into_iter().enumerate() {
-                    for t in Self::span(a, nt) {
+                    // Most accesses name one temp (a negative base is past `nt` as u16).
+                    let ts = if a.count == 1 {
+                        let b = a.base as u16 as usize;
+                        b..(b + 1).min(nt).max(b)
+                    } else {
+                        Self::span(a, nt)
+                    };
+                    for t in ts {
                         if let Some(b) = bits.get_mut(t * words + w) {
                             *b |= bit;
                         }
@@ -1217,7 +1224,8 @@ impl Regs {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
     }
     fn set(&mut self, t: i32, r: Reg) {
-        if let Some(slot) = usize::try_from(t).ok().and_then(|t| self.0.get_mut(t)) {
+        // One unsigned compare (a negative `t` is past any table).
+        if let Some(slot) = self.0.get_mut(t as u32 as usize) {
             *slot = r;
         }
     }
@@ -1482,9 +1490,14 @@ fn redirect(
         Some(e) => e.write,
         None => crate::ir::opt::effects(inst).write,
     };
-    for k in 0..w.count as i32 {
-        let t = w.base as i32 + k;
-        regs.set(t, Reg::Temp(t as u16));
+    if w.count == 1 {
+        // Most writes name one temp.
+        regs.set(w.base as i32, Reg::Temp(w.base as u16));
+    } else {
+        for k in 0..w.count as i32 {
+            let t = w.base as i32 + k;
+            regs.set(t, Reg::Temp(t as u16));
+        }
     }
     if let Some(r) = elided {
         regs.set(inst.dst as i32, r);
