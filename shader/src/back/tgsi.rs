@@ -1329,13 +1329,13 @@ fn follow_indexed(
 ) -> Option<u32> {
     if !ix.small {
         let walk = |t, from| ix.list_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, true>(m, fx, ix, from, end, t, lanes, source, walk)
     } else if ix.words == 1 {
         let walk = |t, from| ix.bits_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, false>(m, fx, ix, from, end, t, lanes, source, walk)
     } else {
         let walk = |t, from| ix.words_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, false>(m, fx, ix, from, end, t, lanes, source, walk)
     }
 }
 
@@ -1343,7 +1343,8 @@ fn follow_indexed(
 /// [`follow_scan`], with domination and block depth read from `ix.exit`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn follow_events<I: Iterator<Item = usize>>(
+/// `DUPS`: the walk may give an instruction twice in a row (the event lists; bit sets never).
+fn follow_events<I: Iterator<Item = usize>, const DUPS: bool>(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
     ix: &FollowIndex,
@@ -1376,11 +1377,15 @@ fn follow_events<I: Iterator<Item = usize>>(
         if j >= end || may == 0 {
             break;
         }
-        if j == last {
-            continue;
+        if DUPS {
+            if j == last {
+                continue;
+            }
+            last = j;
         }
-        last = j;
-        let (Some(inst), Some(e)) = (m.insts.get(j), fx.get(j)) else {
+        // The instruction itself only for a read's multiplicity (it is past the effects when
+        // the module is shorter than them: the walk stops there, as before).
+        let (Some(e), true) = (fx.get(j), j < m.insts.len()) else {
             break;
         };
         let dominated = j <= exit;
@@ -1389,6 +1394,9 @@ fn follow_events<I: Iterator<Item = usize>>(
                 if !dominated || written || j > source_write {
                     return None;
                 }
+                let Some(inst) = m.insts.get(j) else {
+                    break;
+                };
                 reads = reads.saturating_add(multiplicity(inst, k));
             }
         }
