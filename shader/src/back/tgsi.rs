@@ -2263,9 +2263,17 @@ fn emit_plan(
         let b = e.budget;
         inst!(e, "MOV TEMP[", b, "].x, IMM[", kb, "].zzzz")?;
     }
-    for (i, inst) in m.insts.iter().enumerate() {
-        emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-        redirect(e.regs, inst, i, p, m, written);
+    if p.forwarded {
+        for (i, inst) in m.insts.iter().enumerate() {
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+            redirect(e.regs, inst, i, p, m, written);
+        }
+    } else {
+        // Without forwarding no flag is set: every temp reads itself throughout, and the
+        // register table needs no update (each derived every instruction's effects).
+        for (i, inst) in m.insts.iter().enumerate() {
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+        }
     }
     inst!(e, "END")?;
     e.out.flush()?;
