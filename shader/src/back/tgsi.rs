@@ -375,6 +375,11 @@ struct Plan {
     addr: bool,
     arrays: Vec<(u16, u16), TGSI_TEMP_ARRAYS_MAX>,
     lane_imm: u16,
+    /// Set by `plan`'s pass over the instructions (one pass instead of a scan per question):
+    /// copy forwarding ran (asked for, and no loop or indirect op), the module holds a
+    /// CONTINUE.
+    forwarded: bool,
+    any_continue: bool,
 }
 
 /// Adds temp range first..=last to the sorted, disjoint `arrays`, merging what overlaps or
@@ -457,6 +462,11 @@ struct FollowIndex {
     /// instructions up to it, and an instruction `j` up to it is in the definition's own block
     /// exactly when `exit[j] == exit[i]`.
     exit: Vec<u16, IR_CAP>,
+    /// The module has no IF, ELSE or ENDIF in its first `flat_n` instructions: `exit` is not
+    /// filled (every entry would be `flat_n`; filling it cost about 30 instructions per IR
+    /// instruction).
+    flat: bool,
+    flat_n: usize,
     /// Endifs whose IF the backward pass has not reached yet (scratch of `build`).
     open: Vec<u16, IR_CAP>,
     /// False when the tables could not be built (too many events, unbalanced IF/ENDIF):
@@ -474,6 +484,8 @@ impl FollowIndex {
             words: 0,
             small: false,
             exit: Vec::new(),
+            flat: false,
+            flat_n: 0,
             open: Vec::new(),
             ok: false,
         }
@@ -484,9 +496,11 @@ impl FollowIndex {
         if a.count == 0 {
             return 0..0;
         }
-        let lo = (a.base as i32).clamp(0, nt as i32) as usize;
-        let hi = (a.base as i32 + a.count as i32).clamp(0, nt as i32) as usize;
-        lo..hi.max(lo)
+        // `clamp` to 0..=nt without its checks (about 10 instructions per access): with a
+        // count above 0 the end is past the base, so the range does not go backwards.
+        let lo = a.base.max(0) as usize;
+        let hi = (a.base as i32 + a.count as i32).max(0) as usize;
+        lo.min(nt)..hi.min(nt)
     }
 
     /// Records instruction `i` (effects `e`) as the last reader so far of the temps it reads.
@@ -504,7 +518,8 @@ impl FollowIndex {
 
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
-    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool) {
+    /// `blocks`: the module holds an IF, ELSE or ENDIF.
+    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool, blocks: bool) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         refill(&mut self.read_end, nt, 0);
         self.ok = false;
@@ -517,18 +532,34 @@ impl FollowIndex {
         if self.small {
             // One pass: the read ends and the bit sets together.
             refill(&mut self.bits, nt * words, 0);
+            // Plain index loops over the accessed temps (most accesses name one): the
+            // `step_by`/`take` walk and `mark_reads`' fill cost about 120 instructions per IR
+            // instruction in callgrind.
+            let (bits, read_end) = (self.bits.as_mut_slice(), self.read_end.as_mut_slice());
             for (i, e) in fx.iter().enumerate() {
-                Self::mark_reads(&mut self.read_end, i, e);
                 let (w, bit) = (i / 64, 1u64 << (i % 64));
-                for a in [&e.write, &e.reads[0], &e.reads[1]] {
-                    let ts = Self::span(a, nt);
-                    let row = self.bits.get_mut(ts.start * words + w..).unwrap_or(&mut []);
-                    for b in row.iter_mut().step_by(words).take(ts.len()) {
-                        *b |= bit;
+                for (k, a) in [&e.write, &e.reads[0], &e.reads[1]].into_iter().enumerate() {
+                    // Most accesses name one temp (a negative base is past `nt` as u16).
+                    let ts = if a.count == 1 {
+                        let b = a.base as u16 as usize;
+                        b..(b + 1).min(nt).max(b)
+                    } else {
+                        Self::span(a, nt)
+                    };
+                    for t in ts {
+                        if let Some(b) = bits.get_mut(t * words + w) {
+                            *b |= bit;
+                        }
+                        // A read's temps (a negative base marks none, as in `mark_reads`).
+                        if k > 0 && a.base >= 0 {
+                            if let Some(r) = read_end.get_mut(t) {
+                                *r = i as u32 + 1;
+                            }
+                        }
                     }
                 }
             }
-            self.build_exits(m, fx.len());
+            self.build_exits(m, fx.len(), blocks);
             return;
         }
         for (i, e) in fx.iter().enumerate() {
@@ -573,11 +604,17 @@ impl FollowIndex {
                 }
             }
         }
-        self.build_exits(m, fx.len());
+        self.build_exits(m, fx.len(), blocks);
     }
 
     /// `exit` for the first `n` instructions, and `ok`.
-    fn build_exits(&mut self, m: &Module, n: usize) {
+    fn build_exits(&mut self, m: &Module, n: usize, blocks: bool) {
+        self.flat = !blocks;
+        self.flat_n = n;
+        if self.flat {
+            self.ok = true;
+            return;
+        }
         // Block exits, backwards: an ENDIF opens a block (seen from the end), its IF closes it.
         refill(&mut self.exit, n, 0);
         let mut cur = n as u16;
@@ -761,8 +798,13 @@ fn plan(
     }
     let mut need_zero = false;
     let mut loop_depth = 0u16;
+    // What the module holds, for the questions asked after this pass.
+    let (mut straight, mut blocks, mut mat3) = (true, false, false);
+    p.any_continue = false;
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.op {
+            Op::If | Op::Else | Op::Endif => blocks = true,
+            Op::Continue => p.any_continue = true,
             Op::Const => {
                 let n = inst.lanes as usize;
                 if !(1..=4).contains(&n) || inst.aux < 0 {
@@ -807,6 +849,7 @@ fn plan(
                     *slot = k;
                 }
                 loop_depth += 1;
+                straight = false;
                 p.loop_temps = p.loop_temps.max(loop_depth);
                 if crate::ir::loop_budgeted(inst) && p.budget_imm.is_none() {
                     let b = (crate::limits::P2_LOOP_BUDGET as f32).to_bits();
@@ -815,8 +858,14 @@ fn plan(
             }
             Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
             Op::Div => p.scratch = p.scratch.max(1),
-            Op::MulMV => p.scratch = p.scratch.max(1),
-            Op::MulMM => p.scratch = p.scratch.max(SCRATCH_TEMPS),
+            Op::MulMV => {
+                p.scratch = p.scratch.max(1);
+                mat3 |= inst.aux == 3;
+            }
+            Op::MulMM => {
+                p.scratch = p.scratch.max(SCRATCH_TEMPS);
+                mat3 |= inst.aux == 3;
+            }
             Op::Sample => bit(
                 &mut p.samplers,
                 inst.aux,
@@ -929,6 +978,7 @@ fn plan(
                 return Err(bad(i, "discard outside a fragment shader"));
             }
             op if op.is_indirect() => {
+                straight = false;
                 // IMM {0, highest index, stride, 0}: the clamp and the address scale.
                 let (max, stride) = match op {
                     Op::LoadIdx | Op::StoreIdx => (inst.aux as i32 - 1, inst.aux2 as i32),
@@ -973,6 +1023,10 @@ fn plan(
         0 => 0,
         set => 32 - set.leading_zeros() as u8,
     };
+    // The copy forwarding assumes straight-line order and statically named temps; loops and
+    // indirect ops are emitted as they are.
+    let optimize = optimize && straight;
+    p.forwarded = optimize;
     if optimize {
         if fx_ready {
             // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
@@ -982,11 +1036,11 @@ fn plan(
         } else {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true);
+        p.index.build(m, fx, true, blocks);
         forward(m, p, fx, regs);
     }
     // A mat3 product's zero lane w is written only when something reads it.
-    for (i, inst) in m.insts.iter().enumerate() {
+    for (i, inst) in m.insts.iter().enumerate().filter(|_| mat3) {
         if matches!(inst.op, Op::MulMV | Op::MulMM) && inst.aux == 3 {
             let needed = if inst.op == Op::MulMV { 1 } else { 7 };
             need_zero |= p.flags.get(i).copied().unwrap_or(0) & needed != needed;
@@ -1004,7 +1058,8 @@ fn plan(
 fn texel_offset_imms(m: &Module, p: &mut Plan) -> Result<(), TgsiError> {
     let from = p.imms.len() as u16;
     for (i, inst) in m.insts.iter().enumerate() {
-        if !crate::ir::TEX_OPS.contains(&inst.op) || inst.aux2 == 0 {
+        // The offset first: most instructions have none, and the op list is a linear search.
+        if inst.aux2 == 0 || !crate::ir::TEX_OPS.contains(&inst.op) {
             continue;
         }
         let (x, y) = crate::back::exec::mip::offset_of(inst.aux2 as u8);
@@ -1169,7 +1224,8 @@ impl Regs {
         self.0.get(t as usize).copied().unwrap_or(Reg::Temp(t))
     }
     fn set(&mut self, t: i32, r: Reg) {
-        if let Some(slot) = usize::try_from(t).ok().and_then(|t| self.0.get_mut(t)) {
+        // One unsigned compare (a negative `t` is past any table).
+        if let Some(slot) = self.0.get_mut(t as u32 as usize) {
             *slot = r;
         }
     }
@@ -1273,13 +1329,13 @@ fn follow_indexed(
 ) -> Option<u32> {
     if !ix.small {
         let walk = |t, from| ix.list_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, true>(m, fx, ix, from, end, t, lanes, source, walk)
     } else if ix.words == 1 {
         let walk = |t, from| ix.bits_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, false>(m, fx, ix, from, end, t, lanes, source, walk)
     } else {
         let walk = |t, from| ix.words_from(t, from);
-        follow_events(m, fx, ix, from, end, t, lanes, source, walk)
+        follow_events::<_, false>(m, fx, ix, from, end, t, lanes, source, walk)
     }
 }
 
@@ -1287,7 +1343,8 @@ fn follow_indexed(
 /// [`follow_scan`], with domination and block depth read from `ix.exit`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn follow_events<I: Iterator<Item = usize>>(
+/// `DUPS`: the walk may give an instruction twice in a row (the event lists; bit sets never).
+fn follow_events<I: Iterator<Item = usize>, const DUPS: bool>(
     m: &Module,
     fx: &[crate::ir::opt::Effects],
     ix: &FollowIndex,
@@ -1299,8 +1356,9 @@ fn follow_events<I: Iterator<Item = usize>>(
     walk: impl Fn(u16, usize) -> I,
 ) -> Option<u32> {
     let exit = match ix.exit.get(from) {
-        Some(&x) => x as usize,
-        None => return follow_scan(m, fx, from, end, t, lanes, source),
+        _ if ix.flat && from < ix.flat_n => ix.flat_n,
+        Some(&x) if !ix.flat => x as usize,
+        _ => return follow_scan(m, fx, from, end, t, lanes, source),
     };
     // The first write of `source` at or after `from`: reads after it fail.
     let source_write = match source {
@@ -1319,11 +1377,15 @@ fn follow_events<I: Iterator<Item = usize>>(
         if j >= end || may == 0 {
             break;
         }
-        if j == last {
-            continue;
+        if DUPS {
+            if j == last {
+                continue;
+            }
+            last = j;
         }
-        last = j;
-        let (Some(inst), Some(e)) = (m.insts.get(j), fx.get(j)) else {
+        // The instruction itself only for a read's multiplicity (it is past the effects when
+        // the module is shorter than them: the walk stops there, as before).
+        let (Some(e), true) = (fx.get(j), j < m.insts.len()) else {
             break;
         };
         let dominated = j <= exit;
@@ -1332,12 +1394,15 @@ fn follow_events<I: Iterator<Item = usize>>(
                 if !dominated || written || j > source_write {
                     return None;
                 }
+                let Some(inst) = m.insts.get(j) else {
+                    break;
+                };
                 reads = reads.saturating_add(multiplicity(inst, k));
             }
         }
         if covers(&e.write, t) {
             written = true;
-            if dominated && ix.exit.get(j) == Some(&(exit as u16)) {
+            if dominated && (ix.flat || ix.exit.get(j) == Some(&(exit as u16))) {
                 may &= !e.write.lanes;
             }
         }
@@ -1433,9 +1498,14 @@ fn redirect(
         Some(e) => e.write,
         None => crate::ir::opt::effects(inst).write,
     };
-    for k in 0..w.count as i32 {
-        let t = w.base as i32 + k;
-        regs.set(t, Reg::Temp(t as u16));
+    if w.count == 1 {
+        // Most writes name one temp.
+        regs.set(w.base as i32, Reg::Temp(w.base as u16));
+    } else {
+        for k in 0..w.count as i32 {
+            let t = w.base as i32 + k;
+            regs.set(t, Reg::Temp(t as u16));
+        }
     }
     if let Some(r) = elided {
         regs.set(inst.dst as i32, r);
@@ -1804,6 +1874,8 @@ impl TgsiScratch {
                 addr: false,
                 arrays: Vec::new(),
                 lane_imm: 0,
+                forwarded: false,
+                any_continue: false,
             },
             text: [0; text::BUF],
             fx: Vec::new(),
@@ -1961,17 +2033,10 @@ fn emit_plan(
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
-    // The copy forwarding assumes straight-line order and statically named temps; loops and
-    // indirect ops are emitted as they are.
-    let optimize = optimize
-        && !m
-            .insts
-            .iter()
-            .any(|i| i.op == Op::Loop || i.op.is_indirect());
     plan(m, p, fx, regs, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
-    let written: &[crate::ir::opt::Effects] = if optimize { fx } else { &[] };
+    let written: &[crate::ir::opt::Effects] = if p.forwarded { fx } else { &[] };
     let declared_temps = m.temps + p.scratch + p.loop_temps + p.budget_imm.is_some() as u16;
     let mut e = Emitter {
         out: Text::new(buf, out),
@@ -1986,7 +2051,7 @@ fn emit_plan(
         loop0: m.temps + p.scratch,
         loop_level: 0,
         budget: m.temps + p.scratch + p.loop_temps,
-        any_continue: m.insts.iter().any(|x| x.op == Op::Continue),
+        any_continue: p.any_continue,
         cont_loops: 0,
         cont_imm: [0; crate::limits::LOOP_DEPTH_MAX],
         framebuffer: opts.framebuffer,
@@ -2198,9 +2263,17 @@ fn emit_plan(
         let b = e.budget;
         inst!(e, "MOV TEMP[", b, "].x, IMM[", kb, "].zzzz")?;
     }
-    for (i, inst) in m.insts.iter().enumerate() {
-        emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-        redirect(e.regs, inst, i, p, m, written);
+    if p.forwarded {
+        for (i, inst) in m.insts.iter().enumerate() {
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+            redirect(e.regs, inst, i, p, m, written);
+        }
+    } else {
+        // Without forwarding no flag is set: every temp reads itself throughout, and the
+        // register table needs no update (each derived every instruction's effects).
+        for (i, inst) in m.insts.iter().enumerate() {
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+        }
     }
     inst!(e, "END")?;
     e.out.flush()?;
@@ -4387,7 +4460,11 @@ mod follow_tests {
     fn same_answers(m: &Module, what: &str, small: bool) -> usize {
         let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
         let mut ix = std::boxed::Box::new(FollowIndex::new());
-        ix.build(m, &fx, small);
+        let blocks = m
+            .insts
+            .iter()
+            .any(|x| matches!(x.op, Op::If | Op::Else | Op::Endif));
+        ix.build(m, &fx, small, blocks);
         assert!(ix.ok, "{}: no index", what);
         assert_eq!(
             ix.small,
