@@ -1784,6 +1784,10 @@ fn raster_body(
     // Kept in a local for the block loop (held in registers), put back at the end.
     let mut held = core::mem::replace(pending, Batch::EMPTY);
     let batch = &mut held;
+    // The queued blocks' per-lane weights, between `queue_block` and `interpolate`.
+    let mut lanes = BlockLanes::EMPTY;
+    // No window depth is read (no depth test, no gl_FragCoord): runs take `queue_run`.
+    let z_free = !setup.state.depth_test && !fs.reads_fragcoord();
     batch.older = batch.blocks;
     // The set-up above is shared by every band this call draws (a job's group of bands).
     for bi in 0..bands.len() {
@@ -1851,23 +1855,18 @@ fn raster_body(
             macro_rules! block {
                 ($px:expr, $mask:expr) => {{
                     let (px, mask) = ($px, $mask);
-                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
-                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
-                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                    let mut b1 = [0.0f32; BLOCK];
-                    let mut b2 = [0.0f32; BLOCK];
-                    for l in 0..BLOCK {
-                        b1[l] = w1 + offs_f[0][l];
-                        b2[l] = w2 + offs_f[1][l];
-                    }
                     // No queued pixel is covered twice (depth is tested when a block is
                     // queued and written when the batch is shaded).
                     if batch.older > 0 && batch.overlaps(px, py, mask) {
                         flush_batch!();
                     }
+                    let from = batch.blocks;
+                    let (b1, b2) = weights_at(&planes, &offs_f, px, py);
                     queue_block(
                         setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
+                        &mut lanes,
                     );
+                    interpolate(&mut scratch.inputs, &interp, &lanes, from, batch.blocks);
                     if batch.blocks == BLOCKS {
                         flush_batch!();
                     }
@@ -1879,9 +1878,42 @@ fn raster_body(
             while px <= px_end {
                 if j == in0 && in0 <= in1 && rowmask != 0 {
                     while j <= in1 {
-                        block!(px, rowmask);
-                        px += 4;
-                        j += 1;
+                        if batch.older > 0 {
+                            // Blocks of earlier triangles are queued: test overlaps per block.
+                            block!(px, rowmask);
+                            px += 4;
+                            j += 1;
+                            continue;
+                        }
+                        // As many blocks of the run as the batch has room for: each queued
+                        // as `block!` does, then their inputs interpolated together (the same
+                        // operations per lane), in a loop without calls.
+                        if batch.blocks >= BLOCKS {
+                            flush_batch!();
+                        }
+                        let k = (BLOCKS - batch.blocks.min(BLOCKS)).min((in1 - j + 1) as usize);
+                        let from = batch.blocks;
+                        if z_free {
+                            queue_run(
+                                target, batch, &interp, &planes, &offs_f, px, py, rowmask, k,
+                                quads, &mut lanes,
+                            );
+                        } else {
+                            for i in 0..k as i64 {
+                                let x = px + 4 * i;
+                                let (b1, b2) = weights_at(&planes, &offs_f, x, py);
+                                queue_block(
+                                    setup, scratch, fs, target, batch, &interp, x, py, rowmask,
+                                    &b1, &b2, quads, &mut lanes,
+                                );
+                            }
+                        }
+                        interpolate(&mut scratch.inputs, &interp, &lanes, from, batch.blocks);
+                        if batch.blocks == BLOCKS {
+                            flush_batch!();
+                        }
+                        px += 4 * k as i64;
+                        j += k as i64;
                     }
                     continue;
                 }
@@ -2120,8 +2152,156 @@ impl Batch {
     }
 }
 
-/// Depth-tests one block and, when some lane survives, interpolates its inputs into the
-/// next free lanes of the batch.
+/// Per block slot of the batch (lanes 8j..8j + 8), the weights of v1 and v2 and the
+/// interpolated 1/w of the blocks `queue_block` queued, which `interpolate` turns into inputs.
+struct BlockLanes {
+    b1: [[f32; BLOCK]; BLOCKS],
+    b2: [[f32; BLOCK]; BLOCKS],
+    q: [[f32; BLOCK]; BLOCKS],
+}
+
+impl BlockLanes {
+    const EMPTY: BlockLanes = BlockLanes {
+        b1: [[0.0; BLOCK]; BLOCKS],
+        b2: [[0.0; BLOCK]; BLOCKS],
+        q: [[0.0; BLOCK]; BLOCKS],
+    };
+}
+
+/// The weights of v1 and v2 at the lanes of the 4x2 block at (px, py): each plane evaluated in
+/// f64 at the block's first pixel centre, plus the per-lane offsets.
+#[inline(always)]
+fn weights_at(
+    planes: &[(f64, f64, f64); 2],
+    offs_f: &[[f32; BLOCK]; 2],
+    px: i64,
+    py: i64,
+) -> ([f32; BLOCK], [f32; BLOCK]) {
+    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
+    let mut b1 = [0.0f32; BLOCK];
+    let mut b2 = [0.0f32; BLOCK];
+    for l in 0..BLOCK {
+        b1[l] = w1 + offs_f[0][l];
+        b2[l] = w2 + offs_f[1][l];
+    }
+    (b1, b2)
+}
+
+/// Interpolates the fragment stage's inputs of batch block slots `from..to` (queued by
+/// `queue_block` or `queue_run`, whose weights `lanes` holds) into `inputs`: a loop per input
+/// component over the blocks, the same operations per lane as one block at a time.
+#[inline(always)]
+fn interpolate(
+    inputs: &mut [Vec4x; VARYING_CAP],
+    it: &Interp,
+    lanes: &BlockLanes,
+    from: usize,
+    to: usize,
+) {
+    let to = to.min(BLOCKS);
+    let mut wl = [[0.0f32; BLOCK]; BLOCKS];
+    for b in from..to {
+        for l in 0..BLOCK {
+            wl[b][l] = 1.0 / lanes.q[b][l];
+        }
+    }
+    let inputs = inputs.as_flattened_mut();
+    // (Values in locals and each block's lanes stored whole: nothing the stores could alias,
+    // so the lane loops vectorize.)
+    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
+    // the index in range without a branch.
+    for t in it.smooth {
+        let (a, p, r) = (t.a, t.p, t.r);
+        let out = inputs[t.at % (VARYING_CAP * 4)].as_chunks_mut::<BLOCK>().0;
+        for b in from..to {
+            let (b1, b2, wl) = (&lanes.b1[b], &lanes.b2[b], &wl[b]);
+            let mut v = [0.0f32; BLOCK];
+            for l in 0..BLOCK {
+                v[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+            }
+            if let Some(out) = out.get_mut(b) {
+                *out = v;
+            }
+        }
+    }
+    // Screen-linear: the value itself, not value/w.
+    for t in it.linear {
+        let (a, p, r) = (t.a, t.p, t.r);
+        if let Some(out) = inputs.get_mut(t.at) {
+            let out = out.as_chunks_mut::<BLOCK>().0;
+            for b in from..to {
+                let (b1, b2) = (&lanes.b1[b], &lanes.b2[b]);
+                let mut v = [0.0f32; BLOCK];
+                for l in 0..BLOCK {
+                    v[l] = a + b1[l] * p + b2[l] * r;
+                }
+                if let Some(out) = out.get_mut(b) {
+                    *out = v;
+                }
+            }
+        }
+    }
+    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
+    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+    for t in it.flat {
+        if let Some(out) = inputs.get_mut(t.at) {
+            for out in out.as_chunks_mut::<BLOCK>().0.iter_mut().take(to).skip(from) {
+                out.fill(t.a);
+            }
+        }
+    }
+}
+
+/// `queue_block` for `k` consecutive blocks of a row from (px, py) on, each with lanes `mask`,
+/// for a draw that reads no window depth (no depth test, no gl_FragCoord): only the weights,
+/// 1/w and the batch bookkeeping, the batch fields in locals. At most as many blocks as the
+/// batch has room for.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn queue_run(
+    target: &Band,
+    batch: &mut Batch,
+    it: &Interp,
+    planes: &[(f64, f64, f64); 2],
+    offs_f: &[[f32; BLOCK]; 2],
+    px: i64,
+    py: i64,
+    mask: Mask,
+    k: usize,
+    quads: bool,
+    lanes: &mut BlockLanes,
+) {
+    let shade = if quads {
+        crate::back::exec::quad::quad_lanes(mask)
+    } else {
+        mask
+    };
+    let q = it.q;
+    let row = (py - target.row0).wrapping_mul(it.width as i64);
+    let (mut cover, mut shaded) = (batch.cover, batch.mask);
+    let from = batch.blocks.min(BLOCKS);
+    let to = from.saturating_add(k).min(BLOCKS);
+    let mut x = px;
+    for j in from..to {
+        let (b1, b2) = weights_at(planes, offs_f, x, py);
+        let mut ql = [0.0f32; BLOCK];
+        for l in 0..BLOCK {
+            ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
+        }
+        (lanes.b1[j], lanes.b2[j], lanes.q[j]) = (b1, b2, ql);
+        batch.top[j] = row.wrapping_add(x.max(0)) as usize;
+        batch.at[j] = (x, py);
+        cover |= mask << (j * BLOCK);
+        shaded |= shade << (j * BLOCK);
+        x += 4;
+    }
+    (batch.cover, batch.mask, batch.blocks) = (cover, shaded, to);
+}
+
+/// Depth-tests one block and, when some lane survives, queues it in the next free lanes of
+/// the batch, leaving its weights in `lanes` for [`interpolate`].
 #[inline(always)]
 fn queue_block(
     setup: &Setup,
@@ -2136,6 +2316,7 @@ fn queue_block(
     b1: &[f32; BLOCK],
     b2: &[f32; BLOCK],
     quads: bool,
+    lanes: &mut BlockLanes,
 ) {
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
@@ -2222,34 +2403,13 @@ fn queue_block(
     if z_read {
         batch.z[o..o + BLOCK].copy_from_slice(&zl);
     }
-    let mut wl = [0.0f32; BLOCK];
-    for l in 0..BLOCK {
-        wl[l] = 1.0 / ql[l];
-    }
-    let inputs = scratch.inputs.as_flattened_mut();
-    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
-    // the index in range without a branch.
-    for t in it.smooth {
-        let lanes = &mut inputs[t.at % (VARYING_CAP * 4)][o..o + BLOCK];
-        for l in 0..BLOCK {
-            lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
-        }
-    }
-    // Screen-linear: the value itself, not value/w.
-    for t in it.linear {
-        if let Some(lanes) = inputs.get_mut(t.at) {
-            let lanes = &mut lanes[o..o + BLOCK];
-            for l in 0..BLOCK {
-                lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
-            }
-        }
-    }
-    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
-    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
-    for t in it.flat {
-        if let Some(lanes) = inputs.get_mut(t.at) {
-            lanes[o..o + BLOCK].fill(t.a);
-        }
+    // The weights and 1/w for `interpolate`.
+    if let (Some(l1), Some(l2), Some(lq)) = (
+        lanes.b1.get_mut(j),
+        lanes.b2.get_mut(j),
+        lanes.q.get_mut(j),
+    ) {
+        (*l1, *l2, *lq) = (*b1, *b2, ql);
     }
     if fs.reads_fragcoord() {
         let h = setup.height as f32;
