@@ -39,6 +39,7 @@
     clippy::manual_memcpy
 )]
 pub use crate::back::exec::jit::{CompiledStage, Jit};
+use crate::back::exec::jit::{Frame, GROUPS, STAGE_FRAMES};
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{
     Filter, MipFilter, SamplerState, TextureError, TextureRef, Wrap,
@@ -871,6 +872,7 @@ fn draw_checked(
     let vs_code = jit.and_then(|j| j.stage(vs));
     let fs_code = jit.filter(|_| !fs.sample_color()).and_then(|j| j.stage(fs));
     let setup = Setup {
+        jit,
         vs_code,
         fs_code,
         vp: [vx as f64, vy as f64, vw as f64, vh as f64],
@@ -940,12 +942,7 @@ fn draw_checked(
             depth,
             colorf,
         };
-        return Ok(draw_bands(
-            &ctx,
-            scratch,
-            core::slice::from_mut(&mut band),
-            true,
-        ));
+        return Ok(draw_bands(&ctx, scratch, core::slice::from_mut(&mut band)));
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
     // triangle's first block row and the band's first row differ in parity), no thinner than
@@ -1034,8 +1031,6 @@ fn draw_checked(
         let ctx = &ctx;
         let queue = &queue;
         let taken = &taken;
-        // This thread's frames of the compiled code, filled by the job's first pass.
-        let mut prepared = false;
         let job = move || loop {
             use core::sync::atomic::Ordering::Relaxed;
             let take = match per_group {
@@ -1057,8 +1052,7 @@ fn draw_checked(
             }
             // Only sizes the next takes: no pixel depends on it.
             taken.fetch_add(group.len(), Relaxed);
-            let stats = draw_bands(ctx, scratch, &mut group, !prepared);
-            prepared = true;
+            let stats = draw_bands(ctx, scratch, &mut group);
             *result = Some(add_band(*result, stats));
         };
         if jobs.push(job).is_err() {
@@ -1108,14 +1102,35 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
 }
 
 /// Draws every triangle of the draw into the rows of each of `bands` (one band, or a job's group:
-/// the vertices are shaded and each triangle set up once for the whole group). `prepare`: fill
-/// this thread's frames of the compiled code first (a job's later passes, on the same thread
-/// and for the same draw, find them filled).
-fn draw_bands(
+/// the vertices are shaded and each triangle set up once for the whole group), on this
+/// thread's frames of the compiled code when a stage has some (borrowed from the host once
+/// per call, not per dispatch).
+fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
+    let setup = ctx.setup;
+    let Some(jit) = setup.jit.filter(|_| setup.vs_code.is_some() || setup.fs_code.is_some())
+    else {
+        return draw_bands_on(ctx, scratch, bands, None);
+    };
+    let mut stats = None;
+    jit.with_frames(&mut |frames| {
+        if stats.is_none() {
+            stats = Some(draw_bands_on(ctx, scratch, bands, frames));
+        }
+    });
+    match stats {
+        Some(stats) => stats,
+        // The host never called back: every stage in the interpreter.
+        None => draw_bands_on(ctx, scratch, bands, None),
+    }
+}
+
+/// [`draw_bands`] on `frames` (None: the interpreter runs both stages): [`STAGE_FRAMES`]
+/// frames, the vertex stage's then the fragment stage's, prepared here for this draw.
+fn draw_bands_on(
     ctx: &DrawCtx,
     scratch: &mut Scratch,
     bands: &mut [Band],
-    prepare: bool,
+    frames: Option<&mut [Frame]>,
 ) -> DrawStats {
     let DrawCtx {
         setup,
@@ -1150,18 +1165,30 @@ fn draw_bands(
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
-    // This thread's frames, once per job (each worker has its own).
-    if prepare {
-        if let Some(c) = setup.vs_code {
-            c.prepare(vs, vs_uniforms);
+    // This thread's frames (each worker has its own), prepared for the stages that have code.
+    let (mut vs_frames, fs_frames) = match frames {
+        Some(f) if f.len() >= STAGE_FRAMES => {
+            let (v, f) = f.split_at_mut(GROUPS);
+            (
+                setup.vs_code.map(|_| v),
+                setup.fs_code.map(|_| f),
+            )
         }
-        if let Some(c) = setup.fs_code {
-            c.prepare(fs, prog.uniform_words(Stage::Fragment));
-        }
+        _ => (None, None),
+    };
+    if let Some(f) = vs_frames.as_deref_mut() {
+        vs.prepare_frames(f, vs_uniforms);
+    }
+    let mut fs_frames = fs_frames;
+    if let Some(f) = fs_frames.as_deref_mut() {
+        fs.prepare_frames(f, prog.uniform_words(Stage::Fragment));
     }
 
     // Blocks wait here across triangles until a dispatch is full.
-    let mut batch = Batch::EMPTY;
+    let mut batch = Batch {
+        frames: fs_frames,
+        ..Batch::EMPTY
+    };
     let mut first = 0usize;
     while first < tri_count {
         let last = (first + CHUNK_TRIANGLES).min(tri_count);
@@ -1239,9 +1266,10 @@ fn draw_bands(
             };
             // The compiled code, or the interpreter when there is none or it gave the
             // dispatch back (a SIN/COS operand outside its range).
-            let done = setup
-                .vs_code
-                .and_then(|c| c.run(vs, &inv, &mut scratch.out, active));
+            let done = match (setup.vs_code, vs_frames.as_deref_mut()) {
+                (Some(c), Some(f)) => c.run(f, vs, &inv, &mut scratch.out, active),
+                _ => None,
+            };
             if done.is_none() {
                 vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             }
@@ -1286,6 +1314,8 @@ fn draw_bands(
 }
 
 struct Setup<'a> {
+    /// The host whose code the stages run (it lends each worker its frames), if any.
+    jit: Option<&'static dyn Jit>,
     /// Compiled code of the vertex and fragment stages (None: the interpreter runs it).
     vs_code: Option<&'static dyn CompiledStage>,
     fs_code: Option<&'static dyn CompiledStage>,
@@ -2090,7 +2120,10 @@ impl Term {
 /// depth when a block is queued and writing after the dispatch is the same as doing each block
 /// alone, in draw order; lanes never influence each other, so which blocks share a dispatch
 /// changes no pixel. A draw flushes it at its end.
-struct Batch {
+struct Batch<'f> {
+    /// The worker's frames of the compiled fragment stage, prepared for this draw (None: the
+    /// interpreter shades every dispatch).
+    frames: Option<&'f mut [Frame]>,
     blocks: usize,
     /// The first `older` blocks come from earlier triangles than the one being queued.
     older: usize,
@@ -2110,8 +2143,9 @@ struct Batch {
     z: Lanes,
 }
 
-impl Batch {
-    const EMPTY: Batch = Batch {
+impl Batch<'_> {
+    const EMPTY: Batch<'static> = Batch {
+        frames: None,
         blocks: 0,
         older: 0,
         band: 0,
@@ -2455,9 +2489,9 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let compiled = match setup.fs_code {
-        Some(c) => c.run(fs, &inv, &mut scratch.out, mask),
-        None => None,
+    let compiled = match (setup.fs_code, batch.frames.as_deref_mut()) {
+        (Some(c), Some(frames)) => c.run(frames, fs, &inv, &mut scratch.out, mask),
+        _ => None,
     };
     let alive = if let Some(alive) = compiled {
         alive
