@@ -378,8 +378,9 @@ impl Scratch {
     /// Runs the stages of later draws through `jit`'s compiled code where it has some for
     /// them (per module, all or nothing; the interpreter runs the others), or only through the
     /// interpreter (None, the default). The draw asks the first scratch's `jit` once per draw
-    /// and prepares each worker thread's frame once per band. Every picture is the same either
-    /// way (the compiled form is bit-identical to the interpreter).
+    /// for each stage's code, and each worker borrows its thread's frames from it
+    /// (`Jit::with_frames`) and prepares them once per pass over its bands. Every picture is
+    /// the same either way (the compiled form is bit-identical to the interpreter).
     pub fn set_jit(&mut self, jit: Option<&'static dyn Jit>) {
         self.jit = jit;
     }
@@ -1147,11 +1148,17 @@ fn draw_bands_on(
         clear,
     } = *ctx;
     if let Some(c) = clear {
-        for band in bands.iter_mut() {
-            band.color.fill(c.color);
-            band.colorf.fill(c.colorf);
-            band.depth.fill(c.depth);
-        }
+        // In the AVX2 trampoline when the machine has it: 32-byte stores.
+        scratch.regs.simd().run(
+            #[inline(always)]
+            || {
+                for band in bands.iter_mut() {
+                    band.color.fill(c.color);
+                    band.colorf.fill(c.colorf);
+                    band.depth.fill(c.depth);
+                }
+            },
+        );
     }
     let slots = setup.slots;
     let mut stats = DrawStats {
@@ -1890,13 +1897,13 @@ fn raster_body(
                     if batch.older > 0 && batch.overlaps(px, py, mask) {
                         flush_batch!();
                     }
-                    let from = batch.blocks;
                     let (b1, b2) = weights_at(&planes, &offs_f, px, py);
-                    queue_block(
+                    if let Some(j) = queue_block(
                         setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
                         &mut lanes,
-                    );
-                    interpolate(&mut scratch.inputs, &interp, &lanes, from, batch.blocks);
+                    ) {
+                        interpolate(&mut scratch.inputs, &interp, &lanes, j, 1);
+                    }
                     if batch.blocks == BLOCKS {
                         flush_batch!();
                     }
@@ -1932,13 +1939,14 @@ fn raster_body(
                             for i in 0..k as i64 {
                                 let x = px + 4 * i;
                                 let (b1, b2) = weights_at(&planes, &offs_f, x, py);
-                                queue_block(
+                                let _ = queue_block(
                                     setup, scratch, fs, target, batch, &interp, x, py, rowmask,
                                     &b1, &b2, quads, &mut lanes,
                                 );
                             }
                         }
-                        interpolate(&mut scratch.inputs, &interp, &lanes, from, batch.blocks);
+                        let n = batch.blocks.saturating_sub(from);
+                        interpolate(&mut scratch.inputs, &interp, &lanes, from, n);
                         if batch.blocks == BLOCKS {
                             flush_batch!();
                         }
@@ -2223,18 +2231,19 @@ fn weights_at(
     (b1, b2)
 }
 
-/// Interpolates the fragment stage's inputs of batch block slots `from..to` (queued by
-/// `queue_block` or `queue_run`, whose weights `lanes` holds) into `inputs`: a loop per input
-/// component over the blocks, the same operations per lane as one block at a time.
+/// Interpolates the fragment stage's inputs of the `n` batch block slots from `from` on (queued
+/// by `queue_block` or `queue_run`, whose weights `lanes` holds) into `inputs`: a loop per
+/// input component over the blocks, the same operations per lane as one block at a time (`n`
+/// is the constant 1 for a single block: the block loops then vanish).
 #[inline(always)]
 fn interpolate(
     inputs: &mut [Vec4x; VARYING_CAP],
     it: &Interp,
     lanes: &BlockLanes,
     from: usize,
-    to: usize,
+    n: usize,
 ) {
-    let to = to.min(BLOCKS);
+    let to = from.saturating_add(n).min(BLOCKS);
     let mut wl = [[0.0f32; BLOCK]; BLOCKS];
     for b in from..to {
         for l in 0..BLOCK {
@@ -2335,7 +2344,7 @@ fn queue_run(
 }
 
 /// Depth-tests one block and, when some lane survives, queues it in the next free lanes of
-/// the batch, leaving its weights in `lanes` for [`interpolate`].
+/// the batch, leaving its weights in `lanes` for [`interpolate`]; returns its slot then.
 #[inline(always)]
 fn queue_block(
     setup: &Setup,
@@ -2351,7 +2360,7 @@ fn queue_block(
     b2: &[f32; BLOCK],
     quads: bool,
     lanes: &mut BlockLanes,
-) {
+) -> Option<usize> {
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
     let mut ql = [0.0f32; BLOCK];
@@ -2417,7 +2426,7 @@ fn queue_block(
         }
         mask &= pass;
         if mask == 0 {
-            return;
+            return None;
         }
     }
     let j = batch.blocks.min(BLOCKS - 1);
@@ -2459,6 +2468,7 @@ fn queue_block(
         scratch.fragcoord[2][o..o + BLOCK].copy_from_slice(&zl);
         scratch.fragcoord[3][o..o + BLOCK].copy_from_slice(&ql);
     }
+    Some(j)
 }
 
 /// Shades the queued blocks in one dispatch and writes the surviving pixels (and depths).

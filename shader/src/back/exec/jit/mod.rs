@@ -1630,7 +1630,9 @@ impl Executable {
         F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
         if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
-            self.default_outputs(out);
+            if !(self.stage == Stage::Fragment && self.color_always) {
+                self.default_outputs(out);
+            }
             // Every group in one call (`groups`): the active lanes in, the bail bits of the
             // active lanes back.
             let active = active & ALL_LANES;
@@ -1645,8 +1647,9 @@ impl Executable {
         self.run_groups(frames, call, inv, out, active)
     }
 
-    /// The outputs as the interpreter starts them, for what the code does not store.
-    #[inline(always)]
+    /// The outputs as the interpreter starts them, for what the code does not store (out of
+    /// line: a fragment stage that always writes its colour needs none of it).
+    #[inline(never)]
     fn default_outputs(&self, out: &mut Outputs) {
         match self.stage {
             Stage::Vertex => {
