@@ -28,19 +28,22 @@
 //!   is built only when the CPU has AVX2 (checked at run time).
 //!
 //! [`jit`] is the rasterizer's hook (`shader::back::raster::Scratch::set_jit`): a process-wide
-//! cache of compiled modules (keyed by the decoded code, never by address) and a frame per
-//! thread and stage, prepared once per draw on each worker.
+//! cache of compiled modules (keyed by the decoded code, never by address) and each thread's
+//! frames ([`GROUPS`] per stage), lent to the rasterizer once per draw on each worker
+//! (`Jit::with_frames`), which prepares them and hands them to every dispatch. What the frames
+//! hold never matters to soundness: a frame prepared for another module gives wrong values,
+//! never an access outside the regions above (the group word bounds looped code's iterations
+//! whatever it holds; segments are entered only at `Code`'s recorded entries).
 //!
 //! `SHADER_JIT=0` in the environment turns the compiled form off ([`enabled`]).
 #![cfg(all(target_arch = "x86_64", unix))]
 
 use shader::back::exec::jit::sample::SEGMENTS_MAX;
 use shader::back::exec::jit::{
-    compile, CompiledStage, Frame, Inputs, Jit, JitError, GROUPS, GROUP_BYTES,
+    compile, CompiledStage, Frame, Inputs, Jit, JitError, GROUPS, GROUP_BYTES, STAGE_FRAMES,
 };
 use shader::back::exec::lanes::{Mask, Vec4x};
 use shader::back::exec::{Executable, Invocation, Outputs};
-use shader::Stage;
 use std::cell::RefCell;
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::Mutex;
@@ -216,10 +219,10 @@ struct Entry {
     code: Result<&'static Compiled, JitError>,
 }
 
-/// A module's code as the rasterizer runs it: on this thread's frame for its stage.
+/// A module's code as the rasterizer runs it: on the frames it is given (the rasterizer's
+/// for that stage, from [`Jit::with_frames`]).
 pub struct Compiled {
     code: Code,
-    slot: usize,
 }
 
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
@@ -229,24 +232,27 @@ thread_local! {
     static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on this thread's frames for `slot` (None only if the frames are already borrowed,
-/// which no caller does: `f` never calls back here).
-fn with_frames<R>(slot: usize, f: impl FnOnce(&mut [Frame]) -> R) -> Option<R> {
-    FRAMES.with(|cell| {
-        let mut frames = cell.try_borrow_mut().ok()?;
-        if frames.len() < 2 * GROUPS {
-            make_frames(&mut frames);
+/// Runs `f` on this thread's frames ([`STAGE_FRAMES`] of them), or on None if they are already
+/// borrowed (only a `with_frames` inside another's body on the same thread: the rasterizer
+/// never does that).
+fn with_frames<R>(f: impl FnOnce(Option<&mut [Frame]>) -> R) -> R {
+    FRAMES.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut frames) => {
+            if frames.len() < STAGE_FRAMES {
+                make_frames(&mut frames);
+            }
+            f(Some(&mut frames[..]))
         }
-        frames.get_mut(slot * GROUPS..(slot + 1) * GROUPS).map(f)
+        Err(_) => f(None),
     })
 }
 
-/// This thread's frames on first use: out of line, so the per-dispatch path does not reserve
-/// (and probe) a frame's worth of stack.
+/// This thread's frames on first use: out of line, so the caller does not reserve (and probe)
+/// a frame's worth of stack.
 #[cold]
 #[inline(never)]
 fn make_frames(frames: &mut Vec<Frame>) {
-    while frames.len() < 2 * GROUPS {
+    while frames.len() < STAGE_FRAMES {
         let mut f = Frame::new();
         f.set_simd(shader::back::exec::simd::Simd::detect());
         frames.push(f);
@@ -254,18 +260,15 @@ fn make_frames(frames: &mut Vec<Frame>) {
 }
 
 impl CompiledStage for Compiled {
-    fn prepare(&self, exe: &Executable, uniforms: &[f32]) {
-        with_frames(self.slot, |f| exe.prepare_frames(f, uniforms));
-    }
-
     fn run(
         &self,
+        frames: &mut [Frame],
         exe: &Executable,
         inv: &Invocation,
         out: &mut Outputs,
         active: Mask,
     ) -> Option<Mask> {
-        with_frames(self.slot, |f| self.code.run(exe, f, inv, out, active)).flatten()
+        self.code.run(exe, frames, inv, out, active)
     }
 }
 
@@ -294,13 +297,7 @@ impl Host {
             return Err(JitError::Full);
         }
         let code = match Code::new(exe) {
-            Ok(code) => Ok(&*Box::leak(Box::new(Compiled {
-                code,
-                slot: match exe.stage() {
-                    Stage::Vertex => 0,
-                    _ => 1,
-                },
-            }))),
+            Ok(code) => Ok(&*Box::leak(Box::new(Compiled { code }))),
             Err(Error::Jit(e)) => Err(e),
             Err(_) => Err(JitError::Full),
         };
@@ -318,6 +315,10 @@ impl Jit for Host {
         self.lookup(exe)
             .ok()
             .map(|c| c as &'static dyn CompiledStage)
+    }
+
+    fn with_frames(&self, body: &mut dyn FnMut(Option<&mut [Frame]>)) {
+        with_frames(body)
     }
 }
 

@@ -138,15 +138,21 @@ impl Regs {
     }
 
     /// The instruction set dispatches run on (detecting it on first use).
+    #[inline]
     pub fn simd(&mut self) -> Simd {
         match self.simd {
             Some(s) => s,
-            None => {
-                let s = Simd::detect();
-                self.simd = Some(s);
-                s
-            }
+            None => self.detect_simd(),
         }
+    }
+
+    /// [`Self::simd`]'s first use: out of line (CPUID), so the per-dispatch read inlines.
+    #[cold]
+    #[inline(never)]
+    fn detect_simd(&mut self) -> Simd {
+        let s = Simd::detect();
+        self.simd = Some(s);
+        s
     }
 }
 

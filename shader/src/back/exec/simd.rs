@@ -15,8 +15,10 @@
 //!   would fault). The kernel leaves CR4.OSXSAVE clear, so there AVX2 is never detected and the
 //!   kernel stays on the SSE2 path.
 //! - the AVX2 trampoline and `texel`'s AVX2 colour pack: called only through a [`Simd`] whose
-//!   `avx2` flag was set by [`Simd::detect`] (CPU has AVX and AVX2, and XCR0 says the OS saves
-//!   the YMM state), and the field is private, so no other code can claim AVX2.
+//!   `avx2` flag was set by [`Simd::detect`] (CPU has AVX, AVX2 and POPCNT, and XCR0 says the
+//!   OS saves the YMM state), and the field is private, so no other code can claim AVX2. (The
+//!   trampoline also enables POPCNT, which every AVX2 CPU has, for the rasterizer's lane
+//!   counts; it is checked all the same.)
 //!
 //! It must never: claim a feature the CPU or the OS does not provide, or keep global state (a
 //! caller keeps the detected [`Simd`], see `Regs`).
@@ -97,7 +99,7 @@ impl Simd {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
@@ -114,7 +116,8 @@ fn avx2_available() -> bool {
     let osxsave = l1.ecx & (1 << 27) != 0;
     let avx = l1.ecx & (1 << 28) != 0;
     let avx2 = l7.ebx & (1 << 5) != 0;
-    if !(osxsave && avx && avx2) {
+    let popcnt = l1.ecx & (1 << 23) != 0;
+    if !(osxsave && avx && avx2 && popcnt) {
         return false;
     }
     // SAFETY: XGETBV is enabled when CPUID reports OSXSAVE (checked above).

@@ -39,6 +39,7 @@
     clippy::manual_memcpy
 )]
 pub use crate::back::exec::jit::{CompiledStage, Jit};
+use crate::back::exec::jit::{Frame, GROUPS, STAGE_FRAMES};
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, ALL_LANES, LANES};
 pub use crate::back::exec::texture::{
     Filter, MipFilter, SamplerState, TextureError, TextureRef, Wrap,
@@ -377,8 +378,9 @@ impl Scratch {
     /// Runs the stages of later draws through `jit`'s compiled code where it has some for
     /// them (per module, all or nothing; the interpreter runs the others), or only through the
     /// interpreter (None, the default). The draw asks the first scratch's `jit` once per draw
-    /// and prepares each worker thread's frame once per band. Every picture is the same either
-    /// way (the compiled form is bit-identical to the interpreter).
+    /// for each stage's code, and each worker borrows its thread's frames from it
+    /// (`Jit::with_frames`) and prepares them once per pass over its bands. Every picture is
+    /// the same either way (the compiled form is bit-identical to the interpreter).
     pub fn set_jit(&mut self, jit: Option<&'static dyn Jit>) {
         self.jit = jit;
     }
@@ -871,6 +873,7 @@ fn draw_checked(
     let vs_code = jit.and_then(|j| j.stage(vs));
     let fs_code = jit.filter(|_| !fs.sample_color()).and_then(|j| j.stage(fs));
     let setup = Setup {
+        jit,
         vs_code,
         fs_code,
         vp: [vx as f64, vy as f64, vw as f64, vh as f64],
@@ -940,12 +943,7 @@ fn draw_checked(
             depth,
             colorf,
         };
-        return Ok(draw_bands(
-            &ctx,
-            scratch,
-            core::slice::from_mut(&mut band),
-            true,
-        ));
+        return Ok(draw_bands(&ctx, scratch, core::slice::from_mut(&mut band)));
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
     // triangle's first block row and the band's first row differ in parity), no thinner than
@@ -1034,8 +1032,6 @@ fn draw_checked(
         let ctx = &ctx;
         let queue = &queue;
         let taken = &taken;
-        // This thread's frames of the compiled code, filled by the job's first pass.
-        let mut prepared = false;
         let job = move || loop {
             use core::sync::atomic::Ordering::Relaxed;
             let take = match per_group {
@@ -1057,8 +1053,7 @@ fn draw_checked(
             }
             // Only sizes the next takes: no pixel depends on it.
             taken.fetch_add(group.len(), Relaxed);
-            let stats = draw_bands(ctx, scratch, &mut group, !prepared);
-            prepared = true;
+            let stats = draw_bands(ctx, scratch, &mut group);
             *result = Some(add_band(*result, stats));
         };
         if jobs.push(job).is_err() {
@@ -1108,14 +1103,35 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
 }
 
 /// Draws every triangle of the draw into the rows of each of `bands` (one band, or a job's group:
-/// the vertices are shaded and each triangle set up once for the whole group). `prepare`: fill
-/// this thread's frames of the compiled code first (a job's later passes, on the same thread
-/// and for the same draw, find them filled).
-fn draw_bands(
+/// the vertices are shaded and each triangle set up once for the whole group), on this
+/// thread's frames of the compiled code when a stage has some (borrowed from the host once
+/// per call, not per dispatch).
+fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
+    let setup = ctx.setup;
+    let Some(jit) = setup.jit.filter(|_| setup.vs_code.is_some() || setup.fs_code.is_some())
+    else {
+        return draw_bands_on(ctx, scratch, bands, None);
+    };
+    let mut stats = None;
+    jit.with_frames(&mut |frames| {
+        if stats.is_none() {
+            stats = Some(draw_bands_on(ctx, scratch, bands, frames));
+        }
+    });
+    match stats {
+        Some(stats) => stats,
+        // The host never called back: every stage in the interpreter.
+        None => draw_bands_on(ctx, scratch, bands, None),
+    }
+}
+
+/// [`draw_bands`] on `frames` (None: the interpreter runs both stages): [`STAGE_FRAMES`]
+/// frames, the vertex stage's then the fragment stage's, prepared here for this draw.
+fn draw_bands_on(
     ctx: &DrawCtx,
     scratch: &mut Scratch,
     bands: &mut [Band],
-    prepare: bool,
+    frames: Option<&mut [Frame]>,
 ) -> DrawStats {
     let DrawCtx {
         setup,
@@ -1132,11 +1148,17 @@ fn draw_bands(
         clear,
     } = *ctx;
     if let Some(c) = clear {
-        for band in bands.iter_mut() {
-            band.color.fill(c.color);
-            band.colorf.fill(c.colorf);
-            band.depth.fill(c.depth);
-        }
+        // In the AVX2 trampoline when the machine has it: 32-byte stores.
+        scratch.regs.simd().run(
+            #[inline(always)]
+            || {
+                for band in bands.iter_mut() {
+                    band.color.fill(c.color);
+                    band.colorf.fill(c.colorf);
+                    band.depth.fill(c.depth);
+                }
+            },
+        );
     }
     let slots = setup.slots;
     let mut stats = DrawStats {
@@ -1150,18 +1172,30 @@ fn draw_bands(
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
-    // This thread's frames, once per job (each worker has its own).
-    if prepare {
-        if let Some(c) = setup.vs_code {
-            c.prepare(vs, vs_uniforms);
+    // This thread's frames (each worker has its own), prepared for the stages that have code.
+    let (mut vs_frames, fs_frames) = match frames {
+        Some(f) if f.len() >= STAGE_FRAMES => {
+            let (v, f) = f.split_at_mut(GROUPS);
+            (
+                setup.vs_code.map(|_| v),
+                setup.fs_code.map(|_| f),
+            )
         }
-        if let Some(c) = setup.fs_code {
-            c.prepare(fs, prog.uniform_words(Stage::Fragment));
-        }
+        _ => (None, None),
+    };
+    if let Some(f) = vs_frames.as_deref_mut() {
+        vs.prepare_frames(f, vs_uniforms);
+    }
+    let mut fs_frames = fs_frames;
+    if let Some(f) = fs_frames.as_deref_mut() {
+        fs.prepare_frames(f, prog.uniform_words(Stage::Fragment));
     }
 
     // Blocks wait here across triangles until a dispatch is full.
-    let mut batch = Batch::EMPTY;
+    let mut batch = Batch {
+        frames: fs_frames,
+        ..Batch::EMPTY
+    };
     let mut first = 0usize;
     while first < tri_count {
         let last = (first + CHUNK_TRIANGLES).min(tri_count);
@@ -1239,9 +1273,10 @@ fn draw_bands(
             };
             // The compiled code, or the interpreter when there is none or it gave the
             // dispatch back (a SIN/COS operand outside its range).
-            let done = setup
-                .vs_code
-                .and_then(|c| c.run(vs, &inv, &mut scratch.out, active));
+            let done = match (setup.vs_code, vs_frames.as_deref_mut()) {
+                (Some(c), Some(f)) => c.run(f, vs, &inv, &mut scratch.out, active),
+                _ => None,
+            };
             if done.is_none() {
                 vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             }
@@ -1286,6 +1321,8 @@ fn draw_bands(
 }
 
 struct Setup<'a> {
+    /// The host whose code the stages run (it lends each worker its frames), if any.
+    jit: Option<&'static dyn Jit>,
     /// Compiled code of the vertex and fragment stages (None: the interpreter runs it).
     vs_code: Option<&'static dyn CompiledStage>,
     fs_code: Option<&'static dyn CompiledStage>,
@@ -1784,6 +1821,10 @@ fn raster_body(
     // Kept in a local for the block loop (held in registers), put back at the end.
     let mut held = core::mem::replace(pending, Batch::EMPTY);
     let batch = &mut held;
+    // The queued blocks' per-lane weights, between `queue_block` and `interpolate`.
+    let mut lanes = BlockLanes::EMPTY;
+    // No window depth is read (no depth test, no gl_FragCoord): runs take `queue_run`.
+    let z_free = !setup.state.depth_test && !fs.reads_fragcoord();
     batch.older = batch.blocks;
     // The set-up above is shared by every band this call draws (a job's group of bands).
     for bi in 0..bands.len() {
@@ -1851,23 +1892,18 @@ fn raster_body(
             macro_rules! block {
                 ($px:expr, $mask:expr) => {{
                     let (px, mask) = ($px, $mask);
-                    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
-                    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
-                    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
-                    let mut b1 = [0.0f32; BLOCK];
-                    let mut b2 = [0.0f32; BLOCK];
-                    for l in 0..BLOCK {
-                        b1[l] = w1 + offs_f[0][l];
-                        b2[l] = w2 + offs_f[1][l];
-                    }
                     // No queued pixel is covered twice (depth is tested when a block is
                     // queued and written when the batch is shaded).
                     if batch.older > 0 && batch.overlaps(px, py, mask) {
                         flush_batch!();
                     }
-                    queue_block(
+                    let (b1, b2) = weights_at(&planes, &offs_f, px, py);
+                    if let Some(j) = queue_block(
                         setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
-                    );
+                        &mut lanes,
+                    ) {
+                        interpolate(&mut scratch.inputs, &interp, &lanes, j, 1);
+                    }
                     if batch.blocks == BLOCKS {
                         flush_batch!();
                     }
@@ -1879,9 +1915,43 @@ fn raster_body(
             while px <= px_end {
                 if j == in0 && in0 <= in1 && rowmask != 0 {
                     while j <= in1 {
-                        block!(px, rowmask);
-                        px += 4;
-                        j += 1;
+                        if batch.older > 0 {
+                            // Blocks of earlier triangles are queued: test overlaps per block.
+                            block!(px, rowmask);
+                            px += 4;
+                            j += 1;
+                            continue;
+                        }
+                        // As many blocks of the run as the batch has room for: each queued
+                        // as `block!` does, then their inputs interpolated together (the same
+                        // operations per lane), in a loop without calls.
+                        if batch.blocks >= BLOCKS {
+                            flush_batch!();
+                        }
+                        let k = (BLOCKS - batch.blocks.min(BLOCKS)).min((in1 - j + 1) as usize);
+                        let from = batch.blocks;
+                        if z_free {
+                            queue_run(
+                                target, batch, &interp, &planes, &offs_f, px, py, rowmask, k,
+                                quads, &mut lanes,
+                            );
+                        } else {
+                            for i in 0..k as i64 {
+                                let x = px + 4 * i;
+                                let (b1, b2) = weights_at(&planes, &offs_f, x, py);
+                                let _ = queue_block(
+                                    setup, scratch, fs, target, batch, &interp, x, py, rowmask,
+                                    &b1, &b2, quads, &mut lanes,
+                                );
+                            }
+                        }
+                        let n = batch.blocks.saturating_sub(from);
+                        interpolate(&mut scratch.inputs, &interp, &lanes, from, n);
+                        if batch.blocks == BLOCKS {
+                            flush_batch!();
+                        }
+                        px += 4 * k as i64;
+                        j += k as i64;
                     }
                     continue;
                 }
@@ -2058,7 +2128,10 @@ impl Term {
 /// depth when a block is queued and writing after the dispatch is the same as doing each block
 /// alone, in draw order; lanes never influence each other, so which blocks share a dispatch
 /// changes no pixel. A draw flushes it at its end.
-struct Batch {
+struct Batch<'f> {
+    /// The worker's frames of the compiled fragment stage, prepared for this draw (None: the
+    /// interpreter shades every dispatch).
+    frames: Option<&'f mut [Frame]>,
     blocks: usize,
     /// The first `older` blocks come from earlier triangles than the one being queued.
     older: usize,
@@ -2078,8 +2151,9 @@ struct Batch {
     z: Lanes,
 }
 
-impl Batch {
-    const EMPTY: Batch = Batch {
+impl Batch<'_> {
+    const EMPTY: Batch<'static> = Batch {
+        frames: None,
         blocks: 0,
         older: 0,
         band: 0,
@@ -2120,8 +2194,157 @@ impl Batch {
     }
 }
 
-/// Depth-tests one block and, when some lane survives, interpolates its inputs into the
-/// next free lanes of the batch.
+/// Per block slot of the batch (lanes 8j..8j + 8), the weights of v1 and v2 and the
+/// interpolated 1/w of the blocks `queue_block` queued, which `interpolate` turns into inputs.
+struct BlockLanes {
+    b1: [[f32; BLOCK]; BLOCKS],
+    b2: [[f32; BLOCK]; BLOCKS],
+    q: [[f32; BLOCK]; BLOCKS],
+}
+
+impl BlockLanes {
+    const EMPTY: BlockLanes = BlockLanes {
+        b1: [[0.0; BLOCK]; BLOCKS],
+        b2: [[0.0; BLOCK]; BLOCKS],
+        q: [[0.0; BLOCK]; BLOCKS],
+    };
+}
+
+/// The weights of v1 and v2 at the lanes of the 4x2 block at (px, py): each plane evaluated in
+/// f64 at the block's first pixel centre, plus the per-lane offsets.
+#[inline(always)]
+fn weights_at(
+    planes: &[(f64, f64, f64); 2],
+    offs_f: &[[f32; BLOCK]; 2],
+    px: i64,
+    py: i64,
+) -> ([f32; BLOCK], [f32; BLOCK]) {
+    let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+    let at = |pl: &(f64, f64, f64)| (pl.0 + pl.1 * cx + pl.2 * cy) as f32;
+    let (w1, w2) = (at(&planes[0]), at(&planes[1]));
+    let mut b1 = [0.0f32; BLOCK];
+    let mut b2 = [0.0f32; BLOCK];
+    for l in 0..BLOCK {
+        b1[l] = w1 + offs_f[0][l];
+        b2[l] = w2 + offs_f[1][l];
+    }
+    (b1, b2)
+}
+
+/// Interpolates the fragment stage's inputs of the `n` batch block slots from `from` on (queued
+/// by `queue_block` or `queue_run`, whose weights `lanes` holds) into `inputs`: a loop per
+/// input component over the blocks, the same operations per lane as one block at a time (`n`
+/// is the constant 1 for a single block: the block loops then vanish).
+#[inline(always)]
+fn interpolate(
+    inputs: &mut [Vec4x; VARYING_CAP],
+    it: &Interp,
+    lanes: &BlockLanes,
+    from: usize,
+    n: usize,
+) {
+    let to = from.saturating_add(n).min(BLOCKS);
+    let mut wl = [[0.0f32; BLOCK]; BLOCKS];
+    for b in from..to {
+        for l in 0..BLOCK {
+            wl[b][l] = 1.0 / lanes.q[b][l];
+        }
+    }
+    let inputs = inputs.as_flattened_mut();
+    // (Values in locals and each block's lanes stored whole: nothing the stores could alias,
+    // so the lane loops vectorize.)
+    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
+    // the index in range without a branch.
+    for t in it.smooth {
+        let (a, p, r) = (t.a, t.p, t.r);
+        let out = inputs[t.at % (VARYING_CAP * 4)].as_chunks_mut::<BLOCK>().0;
+        for b in from..to {
+            let (b1, b2, wl) = (&lanes.b1[b], &lanes.b2[b], &wl[b]);
+            let mut v = [0.0f32; BLOCK];
+            for l in 0..BLOCK {
+                v[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
+            }
+            if let Some(out) = out.get_mut(b) {
+                *out = v;
+            }
+        }
+    }
+    // Screen-linear: the value itself, not value/w.
+    for t in it.linear {
+        let (a, p, r) = (t.a, t.p, t.r);
+        if let Some(out) = inputs.get_mut(t.at) {
+            let out = out.as_chunks_mut::<BLOCK>().0;
+            for b in from..to {
+                let (b1, b2) = (&lanes.b1[b], &lanes.b2[b]);
+                let mut v = [0.0f32; BLOCK];
+                for l in 0..BLOCK {
+                    v[l] = a + b1[l] * p + b2[l] * r;
+                }
+                if let Some(out) = out.get_mut(b) {
+                    *out = v;
+                }
+            }
+        }
+    }
+    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
+    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
+    for t in it.flat {
+        if let Some(out) = inputs.get_mut(t.at) {
+            for out in out.as_chunks_mut::<BLOCK>().0.iter_mut().take(to).skip(from) {
+                out.fill(t.a);
+            }
+        }
+    }
+}
+
+/// `queue_block` for `k` consecutive blocks of a row from (px, py) on, each with lanes `mask`,
+/// for a draw that reads no window depth (no depth test, no gl_FragCoord): only the weights,
+/// 1/w and the batch bookkeeping, the batch fields in locals. At most as many blocks as the
+/// batch has room for.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn queue_run(
+    target: &Band,
+    batch: &mut Batch,
+    it: &Interp,
+    planes: &[(f64, f64, f64); 2],
+    offs_f: &[[f32; BLOCK]; 2],
+    px: i64,
+    py: i64,
+    mask: Mask,
+    k: usize,
+    quads: bool,
+    lanes: &mut BlockLanes,
+) {
+    let shade = if quads {
+        crate::back::exec::quad::quad_lanes(mask)
+    } else {
+        mask
+    };
+    let q = it.q;
+    let row = (py - target.row0).wrapping_mul(it.width as i64);
+    let (mut cover, mut shaded) = (batch.cover, batch.mask);
+    let from = batch.blocks.min(BLOCKS);
+    let to = from.saturating_add(k).min(BLOCKS);
+    let mut x = px;
+    for j in from..to {
+        let (b1, b2) = weights_at(planes, offs_f, x, py);
+        let mut ql = [0.0f32; BLOCK];
+        for l in 0..BLOCK {
+            ql[l] = q[0] + b1[l] * q[1] + b2[l] * q[2];
+        }
+        (lanes.b1[j], lanes.b2[j], lanes.q[j]) = (b1, b2, ql);
+        batch.top[j] = row.wrapping_add(x.max(0)) as usize;
+        batch.at[j] = (x, py);
+        cover |= mask << (j * BLOCK);
+        shaded |= shade << (j * BLOCK);
+        x += 4;
+    }
+    (batch.cover, batch.mask, batch.blocks) = (cover, shaded, to);
+}
+
+/// Depth-tests one block and, when some lane survives, queues it in the next free lanes of
+/// the batch, leaving its weights in `lanes` for [`interpolate`]; returns its slot then.
 #[inline(always)]
 fn queue_block(
     setup: &Setup,
@@ -2136,7 +2359,8 @@ fn queue_block(
     b1: &[f32; BLOCK],
     b2: &[f32; BLOCK],
     quads: bool,
-) {
+    lanes: &mut BlockLanes,
+) -> Option<usize> {
     let (z, q) = (&it.z, &it.q);
     let mut zl = [0.0f32; BLOCK];
     let mut ql = [0.0f32; BLOCK];
@@ -2202,7 +2426,7 @@ fn queue_block(
         }
         mask &= pass;
         if mask == 0 {
-            return;
+            return None;
         }
     }
     let j = batch.blocks.min(BLOCKS - 1);
@@ -2222,34 +2446,13 @@ fn queue_block(
     if z_read {
         batch.z[o..o + BLOCK].copy_from_slice(&zl);
     }
-    let mut wl = [0.0f32; BLOCK];
-    for l in 0..BLOCK {
-        wl[l] = 1.0 / ql[l];
-    }
-    let inputs = scratch.inputs.as_flattened_mut();
-    // `at` is below VARYING_CAP * 4 (the flattened length) by construction; the modulo keeps
-    // the index in range without a branch.
-    for t in it.smooth {
-        let lanes = &mut inputs[t.at % (VARYING_CAP * 4)][o..o + BLOCK];
-        for l in 0..BLOCK {
-            lanes[l] = (t.a + b1[l] * t.p + b2[l] * t.r) * wl[l];
-        }
-    }
-    // Screen-linear: the value itself, not value/w.
-    for t in it.linear {
-        if let Some(lanes) = inputs.get_mut(t.at) {
-            let lanes = &mut lanes[o..o + BLOCK];
-            for l in 0..BLOCK {
-                lanes[l] = t.a + b1[l] * t.p + b2[l] * t.r;
-            }
-        }
-    }
-    // The provoking vertex's bits in every lane (profile 2's flat integers are bit patterns:
-    // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
-    for t in it.flat {
-        if let Some(lanes) = inputs.get_mut(t.at) {
-            lanes[o..o + BLOCK].fill(t.a);
-        }
+    // The weights and 1/w for `interpolate`.
+    if let (Some(l1), Some(l2), Some(lq)) = (
+        lanes.b1.get_mut(j),
+        lanes.b2.get_mut(j),
+        lanes.q.get_mut(j),
+    ) {
+        (*l1, *l2, *lq) = (*b1, *b2, ql);
     }
     if fs.reads_fragcoord() {
         let h = setup.height as f32;
@@ -2265,6 +2468,7 @@ fn queue_block(
         scratch.fragcoord[2][o..o + BLOCK].copy_from_slice(&zl);
         scratch.fragcoord[3][o..o + BLOCK].copy_from_slice(&ql);
     }
+    Some(j)
 }
 
 /// Shades the queued blocks in one dispatch and writes the surviving pixels (and depths).
@@ -2295,9 +2499,9 @@ fn flush(
     };
     stats.fragments_shaded += cover.count_ones() as u64;
     let float = !target.colorf.is_empty();
-    let compiled = match setup.fs_code {
-        Some(c) => c.run(fs, &inv, &mut scratch.out, mask),
-        None => None,
+    let compiled = match (setup.fs_code, batch.frames.as_deref_mut()) {
+        (Some(c), Some(frames)) => c.run(frames, fs, &inv, &mut scratch.out, mask),
+        _ => None,
     };
     let alive = if let Some(alive) = compiled {
         alive

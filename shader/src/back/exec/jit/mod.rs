@@ -1471,16 +1471,17 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
 }
 
 /// One stage's compiled code as the host holds it (the `jitmem` crate implements it with its
-/// executable mapping and a frame per thread): the rasterizer prepares it once per draw on each
-/// worker thread, then runs every dispatch of that stage through it.
+/// executable mapping): the rasterizer prepares frames for it once per draw on each worker
+/// thread ([`Executable::prepare_frames`] on frames from [`Jit::with_frames`]), then runs every
+/// dispatch of that stage through it on those frames.
 pub trait CompiledStage: Sync {
-    /// Fills the calling thread's frames for `exe` (an executable with this code:
-    /// [`Executable::same_code`]) and `uniforms`, as [`Executable::prepare_frames`] does.
-    fn prepare(&self, exe: &Executable, uniforms: &[f32]);
-    /// [`Executable::run`] of one dispatch on the calling thread's frames, prepared for
-    /// `exe`; None: run this dispatch through the interpreter ([`Executable::run_compiled`]).
+    /// [`Executable::run`] of one dispatch on `frames` (at least [`GROUPS`] for a module with
+    /// seams), prepared for `exe` (an executable with this code: [`Executable::same_code`]);
+    /// None: run this dispatch through the interpreter ([`Executable::run_compiled`]). Frames
+    /// prepared for something else give wrong values, never an unsafe access.
     fn run(
         &self,
+        frames: &mut [Frame],
         exe: &Executable,
         inv: &Invocation,
         out: &mut Outputs,
@@ -1488,12 +1489,20 @@ pub trait CompiledStage: Sync {
     ) -> Option<Mask>;
 }
 
+/// Frames [`Jit::with_frames`] lends: [`GROUPS`] for the vertex stage, then [`GROUPS`] for the
+/// fragment stage.
+pub const STAGE_FRAMES: usize = 2 * GROUPS;
+
 /// A host's compiler of executables: the rasterizer asks it once per draw and stage
 /// (`raster::Scratch::set_jit`).
 pub trait Jit: Sync {
     /// The compiled code of `exe`, or None when [`compile`] refused it (the interpreter then
     /// runs the whole module) or the host has none.
     fn stage(&self, exe: &Executable) -> Option<&'static dyn CompiledStage>;
+    /// Runs `body` once on the calling thread's frames for compiled stages (at least
+    /// [`STAGE_FRAMES`]; they keep what they held between calls), or on None when the host
+    /// has none to lend (then every stage runs in the interpreter).
+    fn with_frames(&self, body: &mut dyn FnMut(Option<&mut [Frame]>));
 }
 
 /// How generated code is called for one group and segment:
@@ -1620,11 +1629,28 @@ impl Executable {
     where
         F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
-        let nseams = frames.first()?.nseams;
-        if nseams > 0 && frames.len() < GROUPS {
-            return None;
+        if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
+            if !(self.stage == Stage::Fragment && self.color_always) {
+                self.default_outputs(out);
+            }
+            // Every group in one call (`groups`): the active lanes in, the bail bits of the
+            // active lanes back.
+            let active = active & ALL_LANES;
+            frame.bail[0] = 0;
+            frame.bail[groups::BAIL_ACC] = 0;
+            frame.bail[groups::BAIL_GROUPS] = active;
+            call(frame, inv.inputs, inv.fragcoord, out, 0, 0);
+            // A live lane needs the general SIN/COS path: the interpreter runs the whole
+            // dispatch (it rewrites every output).
+            return (frame.bail[groups::BAIL_ACC] == 0).then_some(active);
         }
-        // The outputs start as the interpreter starts them, for what the code does not store.
+        self.run_groups(frames, call, inv, out, active)
+    }
+
+    /// The outputs as the interpreter starts them, for what the code does not store (out of
+    /// line: a fragment stage that always writes its colour needs none of it).
+    #[inline(never)]
+    fn default_outputs(&self, out: &mut Outputs) {
         match self.stage {
             Stage::Vertex => {
                 out.position = [[0.0; LANES], [0.0; LANES], [0.0; LANES], [1.0; LANES]];
@@ -1637,18 +1663,28 @@ impl Executable {
             Stage::Fragment if !self.color_always => out.color = [[0.0; LANES]; 4],
             Stage::Fragment => {}
         }
-        let active = active & ALL_LANES;
-        if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
-            // Every group in one call (`groups`): the active lanes in, the bail bits of the
-            // active lanes back.
-            frame.bail[0] = 0;
-            frame.bail[groups::BAIL_ACC] = 0;
-            frame.bail[groups::BAIL_GROUPS] = active;
-            call(frame, inv.inputs, inv.fragcoord, out, 0, 0);
-            // A live lane needs the general SIN/COS path: the interpreter runs the whole
-            // dispatch (it rewrites every output).
-            return (frame.bail[groups::BAIL_ACC] == 0).then_some(active);
+    }
+
+    /// [`Self::run_compiled`] of code that is called per group (and segment): out of line, so
+    /// the looped code's path stays short.
+    #[inline(never)]
+    fn run_groups<F>(
+        &self,
+        frames: &mut [Frame],
+        call: &mut F,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Option<Mask>
+    where
+        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+    {
+        let nseams = frames.first()?.nseams;
+        if nseams > 0 && frames.len() < GROUPS {
+            return None;
         }
+        self.default_outputs(out);
+        let active = active & ALL_LANES;
         if nseams == 0 {
             // One segment on one frame (the common case, kept short: it runs per dispatch).
             let frame = frames.first_mut()?;
