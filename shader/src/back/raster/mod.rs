@@ -1108,7 +1108,9 @@ fn add_band(sum: Option<DrawStats>, band: DrawStats) -> DrawStats {
 /// per call, not per dispatch).
 fn draw_bands(ctx: &DrawCtx, scratch: &mut Scratch, bands: &mut [Band]) -> DrawStats {
     let setup = ctx.setup;
-    let Some(jit) = setup.jit.filter(|_| setup.vs_code.is_some() || setup.fs_code.is_some())
+    let Some(jit) = setup
+        .jit
+        .filter(|_| setup.vs_code.is_some() || setup.fs_code.is_some())
     else {
         return draw_bands_on(ctx, scratch, bands, None);
     };
@@ -1176,10 +1178,7 @@ fn draw_bands_on(
     let (mut vs_frames, fs_frames) = match frames {
         Some(f) if f.len() >= STAGE_FRAMES => {
             let (v, f) = f.split_at_mut(GROUPS);
-            (
-                setup.vs_code.map(|_| v),
-                setup.fs_code.map(|_| f),
-            )
+            (setup.vs_code.map(|_| v), setup.fs_code.map(|_| f))
         }
         _ => (None, None),
     };
@@ -2290,7 +2289,13 @@ fn interpolate(
     // a + 0 would turn -0.0, i.e. INT_MIN, into 0 and quiet a NaN pattern).
     for t in it.flat {
         if let Some(out) = inputs.get_mut(t.at) {
-            for out in out.as_chunks_mut::<BLOCK>().0.iter_mut().take(to).skip(from) {
+            for out in out
+                .as_chunks_mut::<BLOCK>()
+                .0
+                .iter_mut()
+                .take(to)
+                .skip(from)
+            {
                 out.fill(t.a);
             }
         }
@@ -2447,11 +2452,9 @@ fn queue_block(
         batch.z[o..o + BLOCK].copy_from_slice(&zl);
     }
     // The weights and 1/w for `interpolate`.
-    if let (Some(l1), Some(l2), Some(lq)) = (
-        lanes.b1.get_mut(j),
-        lanes.b2.get_mut(j),
-        lanes.q.get_mut(j),
-    ) {
+    if let (Some(l1), Some(l2), Some(lq)) =
+        (lanes.b1.get_mut(j), lanes.b2.get_mut(j), lanes.q.get_mut(j))
+    {
         (*l1, *l2, *lq) = (*b1, *b2, ql);
     }
     if fs.reads_fragcoord() {
