@@ -1636,6 +1636,25 @@ impl<'a> Parser<'a> {
 
     fn expr(&mut self) -> P {
         self.enter()?;
+        // The usual argument or initializer, a lone name or literal (or one negated) before
+        // `,` `)` `;` or `]`: the levels between here and `unary` would only look at that
+        // next token and pass the operand up, so it is parsed there directly (the same nodes
+        // and reports).
+        let ends = |k: Tok| matches!(k, Tok::Comma | Tok::RParen | Tok::Semi | Tok::RBracket);
+        let operand = |k: Tok| {
+            matches!(
+                k,
+                Tok::Ident | Tok::FloatLit | Tok::IntLit | Tok::True | Tok::False
+            )
+        };
+        let (k0, k1) = (self.kind(), self.peek_kind(1));
+        if operand(k0) && ends(k1)
+            || k0 == Tok::Minus && operand(k1) && ends(self.peek_kind(2))
+        {
+            let r = self.unary();
+            self.leave();
+            return r;
+        }
         let r = if self.p2() {
             self.assignment()
         } else {
@@ -1966,7 +1985,7 @@ impl<'a> Parser<'a> {
                 let mut n = Node::new(Kind::IntLit, i);
                 n.ival = t.int() as i32;
                 // Profile 2: a `u`/`U` suffix makes a uint literal (profile 1's lexer refuses it).
-                if matches!(t.text(self.src).as_bytes().last(), Some(b'u' | b'U')) {
+                if matches!(t.bytes(self.src).last(), Some(b'u' | b'U')) {
                     n.ty = Type::Uint;
                 }
                 self.node(n)
