@@ -1175,6 +1175,10 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 cur.line = cur.line.saturating_add(1);
                 cur.line_begin = cur.pos;
                 cur.line_start = true;
+                // The next line's indentation, without a trip round the loop.
+                while CLASS[at(cur.pos) as usize] == C_BLANK {
+                    cur.pos += 1;
+                }
                 continue;
             }
             C_DIGIT => {
@@ -1707,6 +1711,10 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 pos += 1;
                 line = line.saturating_add(1);
                 line_begin = pos;
+                // The next line's indentation, without a trip round the loop.
+                while CLASS[byte(pos) as usize] == C_BLANK {
+                    pos += 1;
+                }
                 continue;
             }
             _ => {
