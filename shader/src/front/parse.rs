@@ -1636,25 +1636,6 @@ impl<'a> Parser<'a> {
 
     fn expr(&mut self) -> P {
         self.enter()?;
-        // The usual argument or initializer, a lone name or literal (or one negated) before
-        // `,` `)` `;` or `]`: the levels between here and `unary` would only look at that
-        // next token and pass the operand up, so it is parsed there directly (the same nodes
-        // and reports).
-        let ends = |k: Tok| matches!(k, Tok::Comma | Tok::RParen | Tok::Semi | Tok::RBracket);
-        let operand = |k: Tok| {
-            matches!(
-                k,
-                Tok::Ident | Tok::FloatLit | Tok::IntLit | Tok::True | Tok::False
-            )
-        };
-        let (k0, k1) = (self.kind(), self.peek_kind(1));
-        if operand(k0) && ends(k1)
-            || k0 == Tok::Minus && operand(k1) && ends(self.peek_kind(2))
-        {
-            let r = self.unary();
-            self.leave();
-            return r;
-        }
         let r = if self.p2() {
             self.assignment()
         } else {
@@ -1662,6 +1643,28 @@ impl<'a> Parser<'a> {
         };
         self.leave();
         r
+    }
+
+    /// A call's argument: [`expr`](Self::expr), with the usual argument, a lone name or literal
+    /// (or one negated) before `,` or `)`, parsed through `unary` directly: the levels between
+    /// `expr` and `unary` would only look at that next token and pass the operand up (the same
+    /// nodes and reports).
+    fn arg(&mut self) -> P {
+        let operand = |k: Tok| {
+            matches!(
+                k,
+                Tok::Ident | Tok::FloatLit | Tok::IntLit | Tok::True | Tok::False
+            )
+        };
+        let ends = |k: Tok| matches!(k, Tok::Comma | Tok::RParen);
+        let (k0, k1) = (self.kind(), self.peek_kind(1));
+        if operand(k0) && ends(k1) || k0 == Tok::Minus && operand(k1) && ends(self.peek_kind(2)) {
+            self.enter()?;
+            let r = self.unary();
+            self.leave();
+            return r;
+        }
+        self.expr()
     }
 
     /// Profile 2: `unary = value`, `unary OP= value` (right-associative) or a conditional.
@@ -1960,7 +1963,7 @@ impl<'a> Parser<'a> {
         }
         if !self.at(Tok::RParen) {
             loop {
-                let a = self.expr()?;
+                let a = self.arg()?;
                 if first < 0 {
                     first = a;
                 } else {
