@@ -746,6 +746,18 @@ const fn p2_reading_of(w: P2Word) -> Reading {
     }
 }
 
+/// The low `len` bytes of a key, for each `len` up to [`KEY_LEN`] (one load instead of a
+/// variable 128-bit shift).
+const KEY_MASK: [u128; KEY_LEN + 1] = {
+    let mut t = [0u128; KEY_LEN + 1];
+    let mut i = 1;
+    while i <= KEY_LEN {
+        t[i] = u128::MAX >> (128 - 8 * i as u32);
+        i += 1;
+    }
+    t
+};
+
 /// The slot of the name `src[start..start + len]` in [`READINGS`], if it is a table word of at
 /// most [`KEY_LEN`] bytes.
 #[inline(always)]
@@ -764,7 +776,7 @@ fn reading_slot(src: &[u8], start: usize, len: usize) -> Option<usize> {
             u128::from_le_bytes(buf)
         }
     };
-    let key = raw & (u128::MAX >> (128 - 8 * len as u32));
+    let key = raw & *KEY_MASK.get(len)?;
     let mut h = key_slot(key);
     // Bounded by the table size; a third full, so an empty slot soon ends a miss.
     for _ in 0..READING_SLOTS {
@@ -1098,14 +1110,22 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
         seen_version: false,
     };
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
-    while cur.pos < src.len() && !diag.full() {
+    // The error list can only fill on the paths that report (names, numbers, `lex_other`):
+    // those test it (`full`), so the usual token does not.
+    let mut full = diag.full();
+    while cur.pos < src.len() && !full {
         let c = at(cur.pos);
         let start = cur.pos;
         let col = column(start, cur.line_begin);
         let mut value = 0u32;
         macro_rules! other {
-            () => {
-                match lex_other(src, &mut cur, c, col, diag, out) {
+            () => {{
+                // A copy: the cursor itself stays in registers (its address is not taken).
+                let mut moved = cur;
+                let r = lex_other(src, &mut moved, c, col, diag, out);
+                cur = moved;
+                full = diag.full();
+                match r {
                     Other::Token(k, v) => {
                         value = v;
                         k
@@ -1113,7 +1133,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     Other::Skip => continue,
                     Other::Stop => break,
                 }
-            };
+            }};
         }
         // One class-table load sends each byte to its code.
         let kind = match CLASS[c as usize] {
@@ -1126,11 +1146,13 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     Reading::Reserved | Reading::ReservedName => Tok::Reserved,
                     Reading::Rejected(i) => {
                         rejected_qualifier(i, out, diag, cur.line, col);
+                        full = diag.full();
                         continue;
                     }
                     Reading::Name => {
                         if n >= NAME_MAX {
                             long_name(n, diag, cur.line, col);
+                            full = diag.full();
                         }
                         Tok::Ident
                     }
@@ -1153,12 +1175,17 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 cur.line = cur.line.saturating_add(1);
                 cur.line_begin = cur.pos;
                 cur.line_start = true;
+                // The next line's indentation, without a trip round the loop.
+                while CLASS[at(cur.pos) as usize] == C_BLANK {
+                    cur.pos += 1;
+                }
                 continue;
             }
             C_DIGIT => {
                 cur.line_start = false;
                 let (end, r) = number(src, start, diag, cur.line, col, false);
                 cur.pos = end;
+                full = diag.full();
                 match r {
                     Ok((k, v)) => {
                         value = v;
@@ -1221,6 +1248,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
 }
 
 /// Profile 1's lexing position (see `lex_with`).
+#[derive(Clone, Copy)]
 struct Cursor {
     pos: usize,
     line: u32,
@@ -1608,10 +1636,12 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             return false;
         }
     }
-    // A directive past the header that is not one of the simple ones (`Directives`), or a `#`
-    // anywhere else, needs the preprocessor: one byte search instead of lexing up to it.
-    // (The usual reason to fall back, so it is tested before the backslash.)
-    if !simple_directives(src.get(pos..).unwrap_or(&[])) || src.contains(&b'\\') {
+    // A line continuation needs the preprocessor (it may continue a comment). A directive
+    // that is not one of the simple ones (`Directives`), or a `#` anywhere else, is found by
+    // the loop below, which falls back there (a byte search for `#` first cost every source
+    // about a byte's instruction; a source that falls back is usually told at its first
+    // directive, near its top).
+    if src.contains(&b'\\') {
         return false;
     }
     let mut dirs = Directives::new();
@@ -1624,15 +1654,16 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
     while let Some(c) = at(pos) {
         let start = pos;
-        let col = ((start - line_begin + 1).min(u16::MAX as usize)) as u32;
-        // As in `lex`: one class-table load sends names and the one-byte punctuators (which
-        // the preprocessor never joins with the next byte; `None` here) to their code.
+        // A source under `PP_SRC_MAX` (64 KiB) bytes: every column and length fits in u16.
+        let col = (start - line_begin + 1) as u32;
+        // As in `lex`: one class-table load sends each byte to its code.
         let (kind, value) = match CLASS[c as usize] {
             C_IDENT => {
                 let n = ident_run(src.get(pos..).unwrap_or(&[]));
                 pos += n;
                 let name = src.get(start..pos).unwrap_or(&[]);
-                if name.starts_with(b"__") || name.starts_with(b"GL_") {
+                if matches!(c, b'_' | b'G') && (name.starts_with(b"__") || name.starts_with(b"GL_"))
+                {
                     return false;
                 }
                 // A macro would be expanded.
@@ -1647,99 +1678,128 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 } else {
                     p2_reading(src, start, n)
                 };
-                match reading {
-                    Reading::Name if n < P2_NAME_MAX => (Tok::Ident, 0),
-                    Reading::Keyword(k) => (k, 0),
-                    Reading::Reserved => (Tok::Reserved, 0),
+                let kind = match reading {
+                    Reading::Name if n < P2_NAME_MAX => Tok::Ident,
+                    Reading::Keyword(k) => k,
+                    Reading::Reserved => Tok::Reserved,
                     // Reported by `lex_pp` (a reserved word, a rejected qualifier, a name
                     // over the limit).
                     Reading::Name | Reading::ReservedName | Reading::Rejected(_) => return false,
+                };
+                if in_layout != 0 || kind == Tok::Layout {
+                    in_layout = layout_state(in_layout, kind);
                 }
+                (kind, 0)
             }
+            // The one-byte punctuators, which the preprocessor never joins with the next byte.
             C_PUNCT => {
                 pos += 1;
-                (SINGLE[c as usize], 0)
+                let kind = SINGLE[c as usize];
+                if in_layout != 0 {
+                    in_layout = layout_state(in_layout, kind);
+                }
+                (kind, 0)
             }
-            _ => match c {
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+            C_BLANK => {
+                pos += 1;
+                while CLASS[byte(pos) as usize] == C_BLANK {
                     pos += 1;
-                    while matches!(at(pos), Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
-                        pos += 1;
-                    }
-                    continue;
                 }
-                b'\n' => {
+                continue;
+            }
+            C_NEWLINE => {
+                pos += 1;
+                line = line.saturating_add(1);
+                line_begin = pos;
+                // The next line's indentation, without a trip round the loop.
+                while CLASS[byte(pos) as usize] == C_BLANK {
                     pos += 1;
-                    line = line.saturating_add(1);
-                    line_begin = pos;
-                    continue;
                 }
-                b'/' if at(pos + 1) == Some(b'/') => {
-                    let rest = src.get(pos..).unwrap_or(&[]);
-                    pos += line_len(rest);
-                    continue;
-                }
-                b'/' if at(pos + 1) == Some(b'*') => {
-                    // Unterminated: the preprocessor reports it.
-                    if !crate::front::pp::skip_block_comment(
-                        src,
-                        &mut pos,
-                        &mut line,
-                        &mut line_begin,
-                    ) {
-                        return false;
+                continue;
+            }
+            _ => {
+                let next = at(pos + 1);
+                let r = match c {
+                    b'/' if next == Some(b'/') => {
+                        let rest = src.get(pos..).unwrap_or(&[]);
+                        pos += line_len(rest);
+                        continue;
                     }
-                    continue;
-                }
-                b'#' if pos == line_begin => {
-                    if !dirs.handle(src, &mut pos, &mut line, &mut line_begin) {
-                        return false;
-                    }
-                    continue;
-                }
-                b'#' => return false,
-                _ if c.is_ascii_digit() || (c == b'.' && byte(pos + 1).is_ascii_digit()) => {
-                    let rest = src.get(pos..).unwrap_or(&[]);
-                    match plain_number(rest) {
-                        // The preprocessing number ends there too (`plain_number` stops
-                        // before no name byte; a '.' would continue it).
-                        Some((n, r)) if rest.get(n) != Some(&b'.') => {
-                            pos += n;
-                            r
+                    b'/' if next == Some(b'*') => {
+                        // Copies: the loop's own position stays in registers.
+                        let (mut p, mut l, mut b) = (pos, line, line_begin);
+                        // Unterminated: the preprocessor reports it.
+                        let closed = crate::front::pp::skip_block_comment(src, &mut p, &mut l, &mut b);
+                        (pos, line, line_begin) = (p, l, b);
+                        if !closed {
+                            return false;
                         }
-                        _ => {
-                            // A preprocessing number, as the preprocessor scans it.
-                            pos += crate::front::pp::number_len(rest);
-                            let bytes = src.get(start..pos).unwrap_or(&[]);
-                            match p2_classify(PpKind::Number, bytes, false, line, col, diag, report)
-                            {
-                                Some(k) => k,
-                                None => return false,
+                        continue;
+                    }
+                    b'#' if pos == line_begin => {
+                        let (mut p, mut l, mut b) = (pos, line, line_begin);
+                        let handled = dirs.handle(src, &mut p, &mut l, &mut b);
+                        (pos, line, line_begin) = (p, l, b);
+                        if !handled {
+                            return false;
+                        }
+                        continue;
+                    }
+                    b'#' => return false,
+                    _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) => {
+                        let rest = src.get(pos..).unwrap_or(&[]);
+                        match plain_number(rest) {
+                            // The preprocessing number ends there too (`plain_number` stops
+                            // before no name byte; a '.' would continue it).
+                            Some((n, r)) if rest.get(n) != Some(&b'.') => {
+                                pos += n;
+                                r
+                            }
+                            _ => {
+                                // A preprocessing number, as the preprocessor scans it.
+                                pos += crate::front::pp::number_len(rest);
+                                let bytes = src.get(start..pos).unwrap_or(&[]);
+                                match p2_classify(PpKind::Number, bytes, false, line, col, diag, report)
+                                {
+                                    Some(k) => k,
+                                    None => return false,
+                                }
                             }
                         }
                     }
-                }
-                _ => match crate::front::pp::punct_len(c, at(pos + 1), at(pos + 2)) {
-                    0 => return false,
-                    n => {
-                        pos += n;
-                        let bytes = src.get(start..pos).unwrap_or(&[]);
-                        match p2_classify(PpKind::Punct, bytes, false, line, col, diag, report) {
-                            Some(k) => k,
-                            None => return false,
+                    _ => match punct(c, next.unwrap_or(0)) {
+                        // The language's punctuators are the preprocessor's (`punct_len`) but for
+                        // `<<=` and `>>=`, three bytes there.
+                        Some((k, n)) if !(k == Tok::Shift && at(pos + 2) == Some(b'=')) => {
+                            pos += n;
+                            (k, 0)
                         }
-                    }
-                },
-            },
+                        _ => match crate::front::pp::punct_len(c, next, at(pos + 2)) {
+                            0 => return false,
+                            n => {
+                                pos += n;
+                                let bytes = src.get(start..pos).unwrap_or(&[]);
+                                match p2_classify(PpKind::Punct, bytes, false, line, col, diag, report)
+                                {
+                                    Some(k) => k,
+                                    None => return false,
+                                }
+                            }
+                        },
+                    },
+                };
+                if in_layout != 0 {
+                    in_layout = layout_state(in_layout, r.0);
+                }
+                r
+            }
         };
-        let len = pos - start;
-        in_layout = layout_state(in_layout, kind);
         if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
             return false;
         }
         let _ = out.toks.push(Token {
             kind,
-            len: len.min(u16::MAX as usize) as u16,
+            len: (pos - start) as u16,
             col: col as u16,
             exp: 0,
             off: start as u32,
@@ -1748,7 +1808,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         });
         // As in `lex`: most tokens are followed by one space, skipped without a trip round
         // the loop.
-        while at(pos) == Some(b' ') {
+        while byte(pos) == b' ' {
             pos += 1;
         }
     }
@@ -1764,38 +1824,6 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     let _ = out
         .toks
         .push(eof_token(src.len() as u32, last_line, last_col));
-    true
-}
-
-/// Whether every `#` of `text` (the source after its header lines) begins a line and one of the
-/// directives [`Directives`] may handle: most sources have none, and one byte search rules out
-/// the rest before any lexing.
-fn simple_directives(text: &[u8]) -> bool {
-    // The library's byte search (several bytes a step) answers the usual source.
-    if !text.contains(&b'#') {
-        return true;
-    }
-    let mut from = 0;
-    while let Some(k) = text
-        .get(from..)
-        .and_then(|r| r.iter().position(|&b| b == b'#'))
-    {
-        let at = from + k;
-        if at > 0 && text.get(at - 1) != Some(&b'\n') {
-            return false;
-        }
-        let rest = text.get(at + 1..).unwrap_or(&[]);
-        let lead = rest.iter().take_while(|&&b| dir_blank(b)).count();
-        let rest = rest.get(lead..).unwrap_or(&[]);
-        let word = rest.get(..ident_run(rest)).unwrap_or(&[]);
-        if !matches!(
-            word,
-            b"define" | b"undef" | b"if" | b"ifdef" | b"ifndef" | b"elif" | b"else" | b"endif"
-        ) {
-            return false;
-        }
-        from = at + 1;
-    }
     true
 }
 

@@ -1645,6 +1645,28 @@ impl<'a> Parser<'a> {
         r
     }
 
+    /// A call's argument: [`expr`](Self::expr), with the usual argument, a lone name or literal
+    /// (or one negated) before `,` or `)`, parsed through `unary` directly: the levels between
+    /// `expr` and `unary` would only look at that next token and pass the operand up (the same
+    /// nodes and reports).
+    fn arg(&mut self) -> P {
+        let operand = |k: Tok| {
+            matches!(
+                k,
+                Tok::Ident | Tok::FloatLit | Tok::IntLit | Tok::True | Tok::False
+            )
+        };
+        let ends = |k: Tok| matches!(k, Tok::Comma | Tok::RParen);
+        let (k0, k1) = (self.kind(), self.peek_kind(1));
+        if operand(k0) && ends(k1) || k0 == Tok::Minus && operand(k1) && ends(self.peek_kind(2)) {
+            self.enter()?;
+            let r = self.unary();
+            self.leave();
+            return r;
+        }
+        self.expr()
+    }
+
     /// Profile 2: `unary = value`, `unary OP= value` (right-associative) or a conditional.
     fn assignment(&mut self) -> P {
         let lhs = self.binary(1)?;
@@ -1941,7 +1963,7 @@ impl<'a> Parser<'a> {
         }
         if !self.at(Tok::RParen) {
             loop {
-                let a = self.expr()?;
+                let a = self.arg()?;
                 if first < 0 {
                     first = a;
                 } else {
@@ -1966,7 +1988,7 @@ impl<'a> Parser<'a> {
                 let mut n = Node::new(Kind::IntLit, i);
                 n.ival = t.int() as i32;
                 // Profile 2: a `u`/`U` suffix makes a uint literal (profile 1's lexer refuses it).
-                if matches!(t.text(self.src).as_bytes().last(), Some(b'u' | b'U')) {
+                if matches!(t.bytes(self.src).last(), Some(b'u' | b'U')) {
                     n.ty = Type::Uint;
                 }
                 self.node(n)
