@@ -1729,7 +1729,8 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                         // Copies: the loop's own position stays in registers.
                         let (mut p, mut l, mut b) = (pos, line, line_begin);
                         // Unterminated: the preprocessor reports it.
-                        let closed = crate::front::pp::skip_block_comment(src, &mut p, &mut l, &mut b);
+                        let closed =
+                            crate::front::pp::skip_block_comment(src, &mut p, &mut l, &mut b);
                         (pos, line, line_begin) = (p, l, b);
                         if !closed {
                             return false;
@@ -1746,7 +1747,9 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                         continue;
                     }
                     b'#' => return false,
-                    _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) => {
+                    _ if c.is_ascii_digit()
+                        || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) =>
+                    {
                         let rest = src.get(pos..).unwrap_or(&[]);
                         match plain_number(rest) {
                             // The preprocessing number ends there too (`plain_number` stops
@@ -1759,8 +1762,15 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                                 // A preprocessing number, as the preprocessor scans it.
                                 pos += crate::front::pp::number_len(rest);
                                 let bytes = src.get(start..pos).unwrap_or(&[]);
-                                match p2_classify(PpKind::Number, bytes, false, line, col, diag, report)
-                                {
+                                match p2_classify(
+                                    PpKind::Number,
+                                    bytes,
+                                    false,
+                                    line,
+                                    col,
+                                    diag,
+                                    report,
+                                ) {
                                     Some(k) => k,
                                     None => return false,
                                 }
@@ -1779,8 +1789,15 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                             n => {
                                 pos += n;
                                 let bytes = src.get(start..pos).unwrap_or(&[]);
-                                match p2_classify(PpKind::Punct, bytes, false, line, col, diag, report)
-                                {
+                                match p2_classify(
+                                    PpKind::Punct,
+                                    bytes,
+                                    false,
+                                    line,
+                                    col,
+                                    diag,
+                                    report,
+                                ) {
                                     Some(k) => k,
                                     None => return false,
                                 }
