@@ -83,8 +83,11 @@ impl<'a> Sema<'a> {
                 max
             );
         }
-        let params: Vec<(i16, Node), PARAM_CAP> = self.ast.list(fnode.a).take(PARAM_CAP).collect();
-        let nparams = self.ast.list(fnode.a).count();
+        // Walked from the tree (which `self` only borrows) instead of collected: the list's
+        // copy was a `memcpy` per call.
+        let ast: &'a Ast = self.ast;
+        let params = ast.list(fnode.a).take(PARAM_CAP);
+        let nparams = ast.list(fnode.a).count();
         if nparams > self.lim.parameters_max {
             return Err(()); // reported at registration
         }
@@ -100,11 +103,13 @@ impl<'a> Sema<'a> {
         }
         // The result lives below the callee's temps so it survives the callee's statements.
         let ret_agg = self.node_agg(f)?;
-        self.no_sampler_agg(
-            f,
-            ret_agg,
-            "a function cannot return a struct with samplers",
-        )?;
+        if ret_agg.is_agg() || ret_agg.base.is_sampler() {
+            self.no_sampler_agg(
+                f,
+                ret_agg,
+                "a function cannot return a struct with samplers",
+            )?;
+        }
         let ret_temps = if ret_agg.is_agg() {
             self.agg_temps(ret_agg)
         } else {
@@ -129,7 +134,8 @@ impl<'a> Sema<'a> {
         let saved_loop_base = core::mem::replace(&mut self.loop_base, self.dloops.len());
         let r = (|| {
             let mut copy_out: Vec<(usize, i16, super::aggregate::AggTy), PARAM_CAP> = Vec::new();
-            for (k, (p, pn)) in params.iter().enumerate() {
+            for (k, (p, pn)) in params.enumerate() {
+                let p = &p;
                 let Some(&arg) = args.get(k) else {
                     return Err(());
                 };

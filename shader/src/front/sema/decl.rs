@@ -1464,7 +1464,18 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn zero(&mut self, t: i16) -> R<()> {
-        let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
+        let base = if self.zero4 >= 0 && !self.dry {
+            self.zero4
+        } else {
+            let len = self.module.imms.len();
+            let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
+            // Only a match found in the pool stays the first match: appended zeros can
+            // complete an earlier window with the values before them (`0, 0, 0, 0, 0`).
+            if !self.dry && self.module.imms.len() == len {
+                self.zero4 = base;
+            }
+            base
+        };
         self.emit(Op::Const, Type::Vec4, 4, t, -1, -1, base, 0)
     }
 

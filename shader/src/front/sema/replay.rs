@@ -273,8 +273,18 @@ impl<'a> Sema<'a> {
         let by = fr.base as i32 - b.frame.base as i32;
         let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
         let fields = self.t.replay_fields.get(start..end).unwrap_or(&[]);
-        for (inst, &f) in insts.iter().zip(fields) {
-            let _ = self.module.insts.push(moved(inst, f, by));
+        // One block copy, then the temps moved in place (a push per instruction cost a
+        // capacity check and a length update each). The limit check above leaves room.
+        let at = self.module.insts.len();
+        if self.module.insts.extend_from_slice(insts).is_ok() {
+            let copied = self.module.insts.get_mut(at..).unwrap_or(&mut []);
+            for (inst, &f) in copied.iter_mut().zip(fields) {
+                *inst = moved(inst, f, by);
+            }
+        } else {
+            for (inst, &f) in insts.iter().zip(fields) {
+                let _ = self.module.insts.push(moved(inst, f, by));
+            }
         }
         self.work += b.work;
         let peak = fr.base + b.peak;
