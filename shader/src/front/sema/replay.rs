@@ -43,7 +43,7 @@ pub(super) struct Frame {
     params: [u16; REPLAY_PARAMS],
     nparams: u8,
     /// False when the call cannot be recorded or replayed.
-    plain: bool,
+    pub(super) plain: bool,
     if_depth: usize,
     calls: usize,
     loop_work: u32,
@@ -225,8 +225,9 @@ impl<'a> Sema<'a> {
     }
 
     /// Completes the frame as the body starts; true when a recorded body was replayed in
-    /// its place.
-    pub(super) fn replay_body(&mut self, fr: &mut Frame) -> bool {
+    /// its place. `params` parameter symbols were not added (`inline_call` defers them):
+    /// the limit check counts them as in the table.
+    pub(super) fn replay_body(&mut self, fr: &mut Frame, params: usize) -> bool {
         fr.body = self.ntemp.wrapping_sub(fr.base);
         if !fr.plain {
             return false;
@@ -263,7 +264,7 @@ impl<'a> Sema<'a> {
         if fr.base as usize + b.peak as usize > lim.temporaries_max
             || self.module.insts.len() + b.len as usize > lim.ir_instructions_max
             || self.work as usize + b.work as usize > lim.compile_work_steps_max
-            || self.t.syms.len() + b.syms as usize > lim.symbols_max
+            || self.t.syms.len() + params + b.syms as usize > lim.symbols_max
             || self.t.scopes.len() > b.scopes
             || self.t.structs.len() > b.structs
             || self.t.members.len() > b.members
@@ -287,6 +288,11 @@ impl<'a> Sema<'a> {
             }
         }
         self.work += b.work;
+        // As if the deferred parameter symbols had been added.
+        let syms = (self.t.syms.len() + params) as u16;
+        if syms > self.sym_peak {
+            self.sym_peak = syms;
+        }
         let peak = fr.base + b.peak;
         if peak > self.module.temps {
             self.module.temps = peak;
