@@ -703,11 +703,12 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        self.bind_interface();
+        let mut names = decl::GlobalNames::new();
+        self.bind_interface(&mut names);
         if self.diag.total() > 0 {
             return Err(());
         }
-        self.prologue(ids);
+        self.prologue(ids, &names);
         if main < 0 {
             let eof = self.toks.toks.len().saturating_sub(1) as i16;
             self.err_tok(
