@@ -137,7 +137,7 @@ impl<'a> Sema<'a> {
         // (distinct names, room in the table), so no diagnostic moves.
         let defer = frame.plain
             && self.t.syms.len() + nparams <= self.lim.symbols_max
-            && self.plain_distinct_params(fnode.a);
+            && self.plain_distinct_params_of(f, fnode.a);
         let r = (|| {
             let mut pending: Vec<(i16, SymKind, Type, i16), PARAM_CAP> = Vec::new();
             let mut copy_out: Vec<(usize, i16, super::aggregate::AggTy), PARAM_CAP> = Vec::new();
@@ -342,6 +342,17 @@ impl<'a> Sema<'a> {
             return Ok(Val::agg(ret_agg, ret_tmp));
         }
         Ok(Val::temp(fnode.ty, ret_tmp))
+    }
+
+    /// [`Self::plain_distinct_params`] of function `f` (parameter list `first`), remembered
+    /// for the last function asked.
+    fn plain_distinct_params_of(&mut self, f: i16, first: i16) -> bool {
+        if self.distinct_memo.0 == f {
+            return self.distinct_memo.1;
+        }
+        let r = self.plain_distinct_params(first);
+        self.distinct_memo = (f, r);
+        r
     }
 
     /// Whether the parameters of list `first` are all named, none is a struct or an array,

@@ -216,6 +216,9 @@ pub struct Sema<'a> {
     /// the pool only grows, so a window found at `k` stays the first match (every window
     /// that starts before `k` was already complete and differed).
     zero4: i16,
+    /// The last function `plain_distinct_params` answered for, and its answer (the answer
+    /// depends on the tree only; calls of one function often follow each other).
+    distinct_memo: (i16, bool),
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -339,6 +342,7 @@ pub fn analyze(
         sym_peak: 0,
         overloads: false,
         zero4: -1,
+        distinct_memo: (-1, false),
         t: tables,
     };
     s.t.syms.clear();
