@@ -921,6 +921,7 @@ impl Op {
 
     /// Pure ops only write `dst` (and for MULMM its columns) and have no other effect: the
     /// optimiser may delete them when nothing reads their result.
+    #[inline]
     pub fn is_pure(self) -> bool {
         matches!(
             self,

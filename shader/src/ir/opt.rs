@@ -399,6 +399,11 @@ pub(crate) fn optimize_recording(
             lanes: [0; TEMP_MAX],
             everything: false,
         };
+        // The recorded effects as a plain slice (empty without `fx`), taken once per pass.
+        let slots: &mut [Effects] = match fx.as_deref_mut() {
+            Some(fx) => fx,
+            None => &mut [],
+        };
         for i in (0..m.insts.len()).rev() {
             let Some(&cur) = m.insts.get(i) else { continue };
             looped |= cur.op == Op::Loop;
@@ -431,7 +436,7 @@ pub(crate) fn optimize_recording(
                 changed = true;
                 continue;
             }
-            if let Some(slot) = fx.as_deref_mut().and_then(|fx| fx.get_mut(i)) {
+            if let Some(slot) = slots.get_mut(i) {
                 *slot = e;
             }
             for r in e.reads {

@@ -223,7 +223,13 @@ impl<'a> Sema<'a> {
     /// struct its type name names.
     pub(super) fn node_agg(&mut self, i: i16) -> R<AggTy> {
         let n = self.node(i);
-        let elem = self.node_elem(i)?;
+        // No type name (the usual node): its base type, without `node_elem`'s second copy of
+        // the node.
+        let elem = if n.c < 0 {
+            AggTy::plain(n.ty)
+        } else {
+            self.node_elem(i)?
+        };
         if n.b >= 0 && matches!(n.kind, Kind::Decl | Kind::Param) {
             let len = self.array_len(n.b)?;
             return Ok(AggTy { len, ..elem });

@@ -83,8 +83,11 @@ impl<'a> Sema<'a> {
                 max
             );
         }
-        let params: Vec<(i16, Node), PARAM_CAP> = self.ast.list(fnode.a).take(PARAM_CAP).collect();
-        let nparams = self.ast.list(fnode.a).count();
+        // Walked from the tree (which `self` only borrows) instead of collected: the list's
+        // copy was a `memcpy` per call.
+        let ast: &'a Ast = self.ast;
+        let params = ast.list(fnode.a).take(PARAM_CAP);
+        let nparams = ast.list(fnode.a).count();
         if nparams > self.lim.parameters_max {
             return Err(()); // reported at registration
         }
@@ -100,11 +103,13 @@ impl<'a> Sema<'a> {
         }
         // The result lives below the callee's temps so it survives the callee's statements.
         let ret_agg = self.node_agg(f)?;
-        self.no_sampler_agg(
-            f,
-            ret_agg,
-            "a function cannot return a struct with samplers",
-        )?;
+        if ret_agg.is_agg() || ret_agg.base.is_sampler() {
+            self.no_sampler_agg(
+                f,
+                ret_agg,
+                "a function cannot return a struct with samplers",
+            )?;
+        }
         let ret_temps = if ret_agg.is_agg() {
             self.agg_temps(ret_agg)
         } else {
@@ -127,9 +132,17 @@ impl<'a> Sema<'a> {
             self.ret_agg,
         );
         let saved_loop_base = core::mem::replace(&mut self.loop_base, self.dloops.len());
+        // A plain frame's parameter symbols wait until the body is lowered: a replayed body
+        // looks no name up, so it does without them. Only when adding them cannot fail
+        // (distinct names, room in the table), so no diagnostic moves.
+        let defer = frame.plain
+            && self.t.syms.len() + nparams <= self.lim.symbols_max
+            && self.plain_distinct_params_of(f, fnode.a);
         let r = (|| {
+            let mut pending: Vec<(i16, SymKind, Type, i16), PARAM_CAP> = Vec::new();
             let mut copy_out: Vec<(usize, i16, super::aggregate::AggTy), PARAM_CAP> = Vec::new();
-            for (k, (p, pn)) in params.iter().enumerate() {
+            for (k, (p, pn)) in params.enumerate() {
+                let p = &p;
                 let Some(&arg) = args.get(k) else {
                     return Err(());
                 };
@@ -243,6 +256,9 @@ impl<'a> Sema<'a> {
                     SymKind::Local
                 };
                 if pn.ival != 1 {
+                    if defer && pending.push((*p, kind, pn.ty, t)).is_ok() {
+                        continue;
+                    }
                     let pname = self.name_of(*p);
                     self.add_sym(*p, pname, kind, pn.ty, t)?;
                 }
@@ -263,6 +279,7 @@ impl<'a> Sema<'a> {
                     }
                 }
                 self.ret_flag = flag;
+                self.param_syms(&pending)?;
                 self.block_body(fnode.b, false)?;
                 return self.copy_out(&copy_out, outs);
             }
@@ -272,6 +289,7 @@ impl<'a> Sema<'a> {
                 .list(body.a)
                 .find(|(_, n)| n.kind == Kind::Return && n.next >= 0)
             {
+                self.param_syms(&pending)?;
                 return self.after_return(r.next);
             }
             let last = self.node(self.last_stmt);
@@ -294,9 +312,10 @@ impl<'a> Sema<'a> {
             }
             // A body recorded at an earlier call with the same frame is copied instead of
             // lowered again (see `replay`).
-            if self.replay_body(&mut frame) {
+            if self.replay_body(&mut frame, pending.len()) {
                 return self.copy_out(&copy_out, outs);
             }
+            self.param_syms(&pending)?;
             let mark = self.replay_start(&frame);
             let r = self.block_body(fnode.b, false);
             if let Some(m) = mark {
@@ -323,6 +342,48 @@ impl<'a> Sema<'a> {
             return Ok(Val::agg(ret_agg, ret_tmp));
         }
         Ok(Val::temp(fnode.ty, ret_tmp))
+    }
+
+    /// [`Self::plain_distinct_params`] of function `f` (parameter list `first`), remembered
+    /// for the last function asked.
+    fn plain_distinct_params_of(&mut self, f: i16, first: i16) -> bool {
+        if self.distinct_memo.0 == f {
+            return self.distinct_memo.1;
+        }
+        let r = self.plain_distinct_params(first);
+        self.distinct_memo = (f, r);
+        r
+    }
+
+    /// Whether the parameters of list `first` are all named, none is a struct or an array,
+    /// and no two share a name: then their symbols can be added in any order without a
+    /// diagnostic.
+    fn plain_distinct_params(&self, first: i16) -> bool {
+        let ast: &'a Ast = self.ast;
+        for (k, (_, pn)) in ast.list(first).enumerate() {
+            if pn.c >= 0 || pn.b >= 0 || pn.ival == 1 || k >= PARAM_CAP {
+                return false;
+            }
+            let name = self.token_bytes(pn.tok);
+            if name.is_empty()
+                || ast
+                    .list(first)
+                    .take(k)
+                    .any(|(_, q)| super::scope::same_bytes(self.token_bytes(q.tok), name))
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Adds the deferred parameter symbols (see `inline_call`), in parameter order.
+    fn param_syms(&mut self, pending: &[(i16, SymKind, Type, i16)]) -> R<()> {
+        for &(p, kind, ty, t) in pending {
+            let pname = self.name_of(p);
+            self.add_sym(p, pname, kind, ty, t)?;
+        }
+        Ok(())
     }
 
     /// Copies `out`/`inout` parameters (temp, aggregate type or NONE) back to the caller's
@@ -544,6 +605,20 @@ impl<'a> Sema<'a> {
     /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
     /// loop; the recursion is only into right operands and arguments, which are real nesting.
     pub(super) fn has_user_call(&self, i: i16, depth: usize) -> bool {
+        // A name or a literal (the usual operand) calls nothing: the scan's answer, without
+        // the memo or the scan's walk.
+        let leaf = usize::try_from(i)
+            .ok()
+            .and_then(|k| self.ast.nodes.get(k))
+            .is_some_and(|n| {
+                matches!(
+                    n.kind,
+                    Kind::Ident | Kind::IntLit | Kind::FloatLit | Kind::BoolLit
+                )
+            });
+        if leaf && depth <= AST_CAP {
+            return false;
+        }
         // Memoised per node: the answer depends on the tree only, and operators ask it of
         // their right operand at every level (and again in every inlined copy of a body).
         let memo = usize::try_from(i)

@@ -15,6 +15,10 @@ use crate::limits::*;
 const IDENTS_MAX: usize = 128;
 /// The identifier list of [`Sema::identifiers`].
 pub(super) type Idents = Vec<(u32, i16), IDENTS_MAX>;
+/// The global declarations' names, in [`Sema::global_decls`] order, found once by
+/// `bind_interface`'s first loop for its second loop and the prologue (the names past the
+/// capacity are found again).
+pub(super) type GlobalNames<'a> = Vec<&'a str, 32>;
 
 impl<'a> Sema<'a> {
     /// The global declarations' node indices, walked straight from the AST (which `self` only
@@ -115,7 +119,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Interface checks and slot binding: attributes, varyings, uniforms, samplers, the output.
-    pub(super) fn bind_interface(&mut self) {
+    pub(super) fn bind_interface(&mut self, names: &mut GlobalNames<'a>) {
         let vs = self.stage == Stage::Vertex;
         let (attr_max, var_max) = (self.lim.attributes_max, self.lim.varyings_max);
         let p2 = self.toks.profile == Profile::P2;
@@ -126,9 +130,11 @@ impl<'a> Sema<'a> {
             self.invariant_redeclarations();
         }
         // Checks, then explicit locations.
+        names.clear();
         for i in self.global_decls() {
             let n = self.node(i);
             let name = self.name_of(i);
+            let _ = names.push(name);
             let q = n.quals;
             if name.starts_with("gl_") {
                 self.err(i, format_args!("names beginning with 'gl_' are reserved"));
@@ -570,9 +576,12 @@ impl<'a> Sema<'a> {
         let mut uni_slot = 0usize;
         let mut units = 0usize;
         let mut outputs = 0usize;
-        for i in self.global_decls() {
+        for (k, i) in self.global_decls().enumerate() {
             let n = self.node(i);
-            let name = self.name_of(i);
+            let name = match names.get(k) {
+                Some(&name) => name,
+                None => self.name_of(i),
+            };
             let q = n.quals;
             let nm: Name = bounded_string(name);
             if n.op & D_BLOCK != 0 && q & (Q_IN | Q_OUT) != 0 {
@@ -1018,7 +1027,7 @@ impl<'a> Sema<'a> {
 
     /// Loads of used inputs and uniforms, zeroed outputs, and global initialisers, in
     /// declaration order; then symbols for everything global.
-    pub(super) fn prologue(&mut self, ids: Option<&[(u32, i16)]>) {
+    pub(super) fn prologue(&mut self, ids: Option<&[(u32, i16)]>, names: &GlobalNames<'a>) {
         let vs = self.stage == Stage::Vertex;
         if vs {
             if let Ok(t) = self.temp(1) {
@@ -1075,14 +1084,17 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        for i in self.global_decls() {
+        for (k, i) in self.global_decls().enumerate() {
             let n = self.node(i);
             if self.diag.full() {
                 return;
             }
             self.cur_node = i;
             self.stmt_mark = self.ntemp;
-            let name = self.name_of(i);
+            let name = match names.get(k) {
+                Some(&name) => name,
+                None => self.name_of(i),
+            };
             let q = n.quals;
             let used = self.referenced(ids, name);
             let r: R<()> = (|| {
@@ -1464,7 +1476,18 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn zero(&mut self, t: i16) -> R<()> {
-        let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
+        let base = if self.zero4 >= 0 && !self.dry {
+            self.zero4
+        } else {
+            let len = self.module.imms.len();
+            let base = self.imm(&[0.0, 0.0, 0.0, 0.0])?;
+            // Only a match found in the pool stays the first match: appended zeros can
+            // complete an earlier window with the values before them (`0, 0, 0, 0, 0`).
+            if !self.dry && self.module.imms.len() == len {
+                self.zero4 = base;
+            }
+            base
+        };
         self.emit(Op::Const, Type::Vec4, 4, t, -1, -1, base, 0)
     }
 

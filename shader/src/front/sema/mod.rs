@@ -212,6 +212,13 @@ pub struct Sema<'a> {
     /// Profile 2: two top-level functions share a name (an overload or a prototype), so a
     /// call resolves among them; otherwise a name's function is its symbol's.
     overloads: bool,
+    /// The pool index of the four zeros `zero` loads, once found in the pool (-1 before):
+    /// the pool only grows, so a window found at `k` stays the first match (every window
+    /// that starts before `k` was already complete and differed).
+    zero4: i16,
+    /// The last function `plain_distinct_params` answered for, and its answer (the answer
+    /// depends on the tree only; calls of one function often follow each other).
+    distinct_memo: (i16, bool),
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -334,6 +341,8 @@ pub fn analyze(
         inlines: 0,
         sym_peak: 0,
         overloads: false,
+        zero4: -1,
+        distinct_memo: (-1, false),
         t: tables,
     };
     s.t.syms.clear();
@@ -578,12 +587,12 @@ impl<'a> Sema<'a> {
             None
         };
         // Built-ins are symbols 0 and 1 in the global scope.
-        self.add_sym(-1, "gl_Position", SymKind::Position, Type::Vec4, -1)?;
-        self.add_sym(-1, "gl_FragCoord", SymKind::FragCoord, Type::Vec4, -1)?;
+        self.builtin_sym("gl_Position", SymKind::Position, Type::Vec4)?;
+        self.builtin_sym("gl_FragCoord", SymKind::FragCoord, Type::Vec4)?;
         if self.toks.profile == Profile::P2 {
             // Symbols 2 and 3 (profile 1 has no such names).
-            let v = self.add_sym(-1, "gl_VertexID", SymKind::SysVal, Type::Int, -1)?;
-            let n = self.add_sym(-1, "gl_InstanceID", SymKind::SysVal, Type::Int, -1)?;
+            let v = self.builtin_sym("gl_VertexID", SymKind::SysVal, Type::Int)?;
+            let n = self.builtin_sym("gl_InstanceID", SymKind::SysVal, Type::Int)?;
             // Symbol 4, only when the source names it (so it takes no room in the symbol
             // table otherwise): the fragment stage's gl_FrontFacing (its `slot` marks it).
             if self.referenced(ids, "gl_FrontFacing") {
@@ -698,11 +707,12 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        self.bind_interface();
+        let mut names = decl::GlobalNames::new();
+        self.bind_interface(&mut names);
         if self.diag.total() > 0 {
             return Err(());
         }
-        self.prologue(ids);
+        self.prologue(ids, &names);
         if main < 0 {
             let eof = self.toks.toks.len().saturating_sub(1) as i16;
             self.err_tok(

@@ -43,7 +43,7 @@ pub(super) struct Frame {
     params: [u16; REPLAY_PARAMS],
     nparams: u8,
     /// False when the call cannot be recorded or replayed.
-    plain: bool,
+    pub(super) plain: bool,
     if_depth: usize,
     calls: usize,
     loop_work: u32,
@@ -225,8 +225,9 @@ impl<'a> Sema<'a> {
     }
 
     /// Completes the frame as the body starts; true when a recorded body was replayed in
-    /// its place.
-    pub(super) fn replay_body(&mut self, fr: &mut Frame) -> bool {
+    /// its place. `params` parameter symbols were not added (`inline_call` defers them):
+    /// the limit check counts them as in the table.
+    pub(super) fn replay_body(&mut self, fr: &mut Frame, params: usize) -> bool {
         fr.body = self.ntemp.wrapping_sub(fr.base);
         if !fr.plain {
             return false;
@@ -263,7 +264,7 @@ impl<'a> Sema<'a> {
         if fr.base as usize + b.peak as usize > lim.temporaries_max
             || self.module.insts.len() + b.len as usize > lim.ir_instructions_max
             || self.work as usize + b.work as usize > lim.compile_work_steps_max
-            || self.t.syms.len() + b.syms as usize > lim.symbols_max
+            || self.t.syms.len() + params + b.syms as usize > lim.symbols_max
             || self.t.scopes.len() > b.scopes
             || self.t.structs.len() > b.structs
             || self.t.members.len() > b.members
@@ -273,10 +274,25 @@ impl<'a> Sema<'a> {
         let by = fr.base as i32 - b.frame.base as i32;
         let insts = self.t.replay_insts.get(start..end).unwrap_or(&[]);
         let fields = self.t.replay_fields.get(start..end).unwrap_or(&[]);
-        for (inst, &f) in insts.iter().zip(fields) {
-            let _ = self.module.insts.push(moved(inst, f, by));
+        // One block copy, then the temps moved in place (a push per instruction cost a
+        // capacity check and a length update each). The limit check above leaves room.
+        let at = self.module.insts.len();
+        if self.module.insts.extend_from_slice(insts).is_ok() {
+            let copied = self.module.insts.get_mut(at..).unwrap_or(&mut []);
+            for (inst, &f) in copied.iter_mut().zip(fields) {
+                *inst = moved(inst, f, by);
+            }
+        } else {
+            for (inst, &f) in insts.iter().zip(fields) {
+                let _ = self.module.insts.push(moved(inst, f, by));
+            }
         }
         self.work += b.work;
+        // As if the deferred parameter symbols had been added.
+        let syms = (self.t.syms.len() + params) as u16;
+        if syms > self.sym_peak {
+            self.sym_peak = syms;
+        }
         let peak = fr.base + b.peak;
         if peak > self.module.temps {
             self.module.temps = peak;

@@ -115,7 +115,9 @@ impl<'a> Sema<'a> {
         let key = name_key(name);
         self.key_chain(key)
             .find(|(_, s)| {
-                s.key == key && same_name(self.sym_name(s), name) && self.visible(s.scope)
+                s.key == key
+                    && same_bytes(self.sym_bytes(s), name.as_bytes())
+                    && self.visible(s.scope)
             })
             .map(|(i, _)| i)
     }
@@ -132,7 +134,9 @@ impl<'a> Sema<'a> {
         let key = name_key(name);
         let prev = self
             .key_chain(key)
-            .find(|(_, s)| s.key == key && s.scope == cur && same_name(self.sym_name(s), name))
+            .find(|(_, s)| {
+                s.key == key && s.scope == cur && same_bytes(self.sym_bytes(s), name.as_bytes())
+            })
             .map(|(_, s)| (s.node, s.kind));
         if let Some((prev_node, prev_kind)) = prev {
             let line = self
@@ -171,6 +175,27 @@ impl<'a> Sema<'a> {
                 name
             );
         };
+        self.push_sym(at, name_ref, key, kind, ty, tmp)
+    }
+
+    /// A built-in variable's symbol in the empty global scope at the start of `run` (no
+    /// earlier symbol to clash with, a literal name): `add_sym` without the duplicate check and
+    /// the name's search in [`STATIC_NAMES`].
+    pub(super) fn builtin_sym(&mut self, name: &'static str, kind: SymKind, ty: Type) -> R<usize> {
+        self.push_sym(-1, SymName::Static(name), name_key(name), kind, ty, -1)
+    }
+
+    /// Pushes a new symbol of the current scope and links it into its key chain.
+    fn push_sym(
+        &mut self,
+        at: i16,
+        name_ref: SymName,
+        key: u32,
+        kind: SymKind,
+        ty: Type,
+        tmp: i16,
+    ) -> R<usize> {
+        let cur = self.cur;
         let sym = Sym {
             name: name_ref,
             key,
@@ -225,6 +250,20 @@ impl<'a> Sema<'a> {
     /// A symbol's name (a slice of the source, as when it was declared).
     pub(super) fn sym_name(&self, s: &Sym) -> &'a str {
         self.name_str(s.name)
+    }
+
+    /// A symbol's name as bytes: the bytes of [`Self::sym_name`] (a source name is a valid
+    /// `str` slice, so its range is in the source and on character boundaries), without the
+    /// text's boundary checks.
+    #[inline]
+    pub(super) fn sym_bytes(&self, s: &Sym) -> &'a [u8] {
+        match s.name {
+            SymName::Static(n) => n.as_bytes(),
+            SymName::Src { off, len } => {
+                let start = off as usize;
+                self.src.get(start..start + len as usize).unwrap_or(&[])
+            }
+        }
     }
 
     /// The text of a recorded name.
