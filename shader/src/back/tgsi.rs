@@ -339,8 +339,6 @@ struct Plan {
     /// them; interned after every other immediate, so they form the tail). For a texture op
     /// with an offset, `const_imm` holds its offset's IMM index.
     int_imms_from: u16,
-    /// Per instruction: what [`forward`] decided (see the `F_*` flags).
-    flags: Vec<u8, IR_CAP>,
     /// Where each temp is read and written, for [`follow`].
     index: FollowIndex,
     /// The input register of gl_FragCoord (one past the highest varying input).
@@ -745,8 +743,8 @@ impl Iterator for WordsFrom<'_> {
 fn plan(
     m: &Module,
     p: &mut Plan,
+    flags: &mut [u8],
     fx: &mut Effects,
-    regs: &mut Regs,
     optimize: bool,
     fx_ready: bool,
 ) -> Result<(), TgsiError> {
@@ -1037,13 +1035,30 @@ fn plan(
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
         p.index.build(m, fx, true, blocks);
-        forward(m, p, fx, regs);
     }
-    // A mat3 product's zero lane w is written only when something reads it.
-    for (i, inst) in m.insts.iter().enumerate().filter(|_| mat3) {
-        if matches!(inst.op, Op::MulMV | Op::MulMM) && inst.aux == 3 {
-            let needed = if inst.op == Op::MulMV { 1 } else { 7 };
-            need_zero |= p.flags.get(i).copied().unwrap_or(0) & needed != needed;
+    // A mat3 product's zero lane w is written only when something reads it: decided here
+    // (it needs no register table), so that the zero immediate is known before the
+    // declarations and `forward`'s decisions can be made while emitting.
+    if mat3 {
+        for (i, inst) in m.insts.iter().enumerate() {
+            if !matches!(inst.op, Op::MulMV | Op::MulMM) || inst.aux != 3 {
+                continue;
+            }
+            let cols = if inst.op == Op::MulMV { 1 } else { 3 };
+            let mut f = 0u8;
+            if optimize && inst.dst >= 0 {
+                for k in 0..cols {
+                    let t = inst.dst as u16 + k;
+                    if t < m.temps && follow(m, fx, &p.index, i + 1, t, 8, None) == Some(0) {
+                        f |= 1 << k;
+                    }
+                }
+            }
+            if let Some(slot) = flags.get_mut(i) {
+                *slot = f;
+            }
+            let needed = (1u8 << cols) - 1;
+            need_zero |= f & needed != needed;
         }
     }
     if need_zero {
@@ -1484,11 +1499,11 @@ fn redirect(
     regs: &mut Regs,
     inst: &Inst,
     i: usize,
+    flags: u8,
     p: &Plan,
     m: &Module,
     fx: &[crate::ir::opt::Effects],
 ) {
-    let flags = p.flags.get(i).copied().unwrap_or(0);
     let elided = if flags & F_ELIDED != 0 {
         defined_reg(regs, inst, i, p, m)
     } else {
@@ -1571,67 +1586,63 @@ fn fusable(
     (follow(m, fx, ix, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
 }
 
-/// Decides `p.flags` (see the section comment).
+/// Decides the flags of instruction `i` (see the section comment) with `regs` the register
+/// table before it, and marks the ADD/SUB that a fused MUL absorbs in `flags`. Called by the
+/// emission loop just before it emits `i`: the decisions and the emission share one walk of
+/// the register table. (A mat3 product's bits are decided by `plan`, which needs the zero
+/// immediate before the declarations.)
 /// `fx`: every instruction's lane effects as emitted (computed once: every scan reads them).
-fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut Regs) {
-    regs.reset(m.temps);
-    for (i, inst) in m.insts.iter().enumerate() {
-        let mut flags = p.flags.get(i).copied().unwrap_or(0);
-        if flags & F_SKIP == 0 {
-            match inst.op {
-                Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
-                    if let Some(r) = defined_reg(regs, inst, i, p, m) {
-                        let t = inst.dst as u16;
-                        let source = match r {
-                            Reg::Temp(s) => Some(s),
-                            _ => None,
-                        };
-                        if follow(m, fx, &p.index, i + 1, t, 15, source)
-                            .is_some_and(|n| worth(r, t, n))
-                        {
-                            flags |= F_ELIDED;
-                        }
-                    }
+#[inline(always)]
+fn forward(
+    m: &Module,
+    p: &Plan,
+    flags: &mut [u8],
+    fx: &[crate::ir::opt::Effects],
+    regs: &Regs,
+    i: usize,
+    inst: &Inst,
+) -> u8 {
+    let mut f = flags.get(i).copied().unwrap_or(0);
+    if f & F_SKIP != 0 {
+        return f;
+    }
+    match inst.op {
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
+            if let Some(r) = defined_reg(regs, inst, i, p, m) {
+                let t = inst.dst as u16;
+                let source = match r {
+                    Reg::Temp(s) => Some(s),
+                    _ => None,
+                };
+                if follow(m, fx, &p.index, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
+                    f |= F_ELIDED;
                 }
-                Op::LoadUni if inst.dst >= 0 && inst.aux >= 0 => {
-                    let n = inst.aux2.clamp(0, 4) as u16;
-                    if inst.dst as u32 + n as u32 <= m.temps as u32 {
-                        for k in 0..n {
-                            let t = inst.dst as u16 + k;
-                            let r = Reg::Const(inst.aux as u16 + k);
-                            if follow(m, fx, &p.index, i + 1, t, 15, None)
-                                .is_some_and(|n| worth(r, t, n))
-                            {
-                                flags |= 1 << k;
-                            }
-                        }
-                    }
-                }
-                Op::MulMV | Op::MulMM if inst.aux == 3 && inst.dst >= 0 => {
-                    let cols = if inst.op == Op::MulMV { 1 } else { 3 };
-                    for k in 0..cols {
-                        let t = inst.dst as u16 + k;
-                        if t < m.temps && follow(m, fx, &p.index, i + 1, t, 8, None) == Some(0) {
-                            flags |= 1 << k;
-                        }
-                    }
-                }
-                Op::Mul => {
-                    if let Some(j) = fusable(m, fx, &p.index, i, inst) {
-                        flags |= F_FUSED;
-                        if let Some(f) = p.flags.get_mut(j) {
-                            *f |= F_SKIP;
-                        }
-                    }
-                }
-                _ => {}
             }
         }
-        if let Some(f) = p.flags.get_mut(i) {
-            *f = flags;
+        Op::LoadUni if inst.dst >= 0 && inst.aux >= 0 => {
+            let n = inst.aux2.clamp(0, 4) as u16;
+            if inst.dst as u32 + n as u32 <= m.temps as u32 {
+                for k in 0..n {
+                    let t = inst.dst as u16 + k;
+                    let r = Reg::Const(inst.aux as u16 + k);
+                    if follow(m, fx, &p.index, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n))
+                    {
+                        f |= 1 << k;
+                    }
+                }
+            }
         }
-        redirect(regs, inst, i, p, m, fx);
+        Op::Mul => {
+            if let Some(j) = fusable(m, fx, &p.index, i, inst) {
+                f |= F_FUSED;
+                if let Some(x) = flags.get_mut(j) {
+                    *x |= F_SKIP;
+                }
+            }
+        }
+        _ => {}
     }
+    f
 }
 
 struct Emitter<'a> {
@@ -1824,6 +1835,8 @@ fn within_budget(
 /// large frame is not welcome ([`emit_in`]); [`emit`] builds one in its own frame.
 pub struct TgsiScratch {
     plan: Plan,
+    /// Per instruction: what [`forward`] decided (see the `F_*` flags).
+    flags: Vec<u8, IR_CAP>,
     /// The text writer's buffer (about 4.5 KiB).
     text: [u8; text::BUF],
     fx: Effects,
@@ -1852,7 +1865,6 @@ impl TgsiScratch {
                 one_imm: None,
                 uint_imms: Vec::new(),
                 int_imms_from: u16::MAX,
-                flags: Vec::new(),
                 index: FollowIndex::new(),
                 fcoord_reg: 0,
                 scratch: 0,
@@ -1877,6 +1889,7 @@ impl TgsiScratch {
                 forwarded: false,
                 any_continue: false,
             },
+            flags: Vec::new(),
             text: [0; text::BUF],
             fx: Vec::new(),
             regs: Regs::empty(),
@@ -1904,6 +1917,7 @@ pub fn emit_in(
     let fx_ready = scratch.fx_from_opt.take() == Some(m.insts.len());
     let r = emit_plan(
         &mut scratch.plan,
+        &mut scratch.flags,
         &mut scratch.fx,
         &mut scratch.regs,
         &mut scratch.text,
@@ -1940,6 +1954,7 @@ fn emit_inner_with(
     let mut scratch = TgsiScratch::new();
     emit_plan(
         &mut scratch.plan,
+        &mut scratch.flags,
         &mut scratch.fx,
         &mut scratch.regs,
         &mut scratch.text,
@@ -1992,6 +2007,7 @@ pub fn emit_with(
 #[allow(clippy::too_many_arguments)]
 fn emit_plan(
     p: &mut Plan,
+    flags: &mut Vec<u8, IR_CAP>,
     fx: &mut Effects,
     regs: &mut Regs,
     buf: &mut [u8; text::BUF],
@@ -2006,7 +2022,7 @@ fn emit_plan(
     p.imms.clear();
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
     refill(&mut p.const_imm, n, 0);
-    refill(&mut p.flags, n, 0);
+    refill(flags, n, 0);
     p.zero_imm = None;
     p.one_imm = None;
     p.uint_imms.clear();
@@ -2033,7 +2049,7 @@ fn emit_plan(
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
-    plan(m, p, fx, regs, optimize, fx_ready)?;
+    plan(m, p, flags, fx, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if p.forwarded { fx } else { &[] };
@@ -2264,15 +2280,20 @@ fn emit_plan(
         inst!(e, "MOV TEMP[", b, "].x, IMM[", kb, "].zzzz")?;
     }
     if p.forwarded {
+        // Each instruction's forwarding is decided with the table the emission reads, just
+        // before it is emitted (one walk of the register table for both).
         for (i, inst) in m.insts.iter().enumerate() {
-            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-            redirect(e.regs, inst, i, p, m, written);
+            let f = forward(m, p, flags, written, e.regs, i, inst);
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg, f)?;
+            redirect(e.regs, inst, i, f, p, m, written);
         }
     } else {
-        // Without forwarding no flag is set: every temp reads itself throughout, and the
-        // register table needs no update (each derived every instruction's effects).
+        // Without forwarding no flag is set but a mat3 product's (all clear): every temp
+        // reads itself throughout, and the register table needs no update (each derived
+        // every instruction's effects).
         for (i, inst) in m.insts.iter().enumerate() {
-            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+            let f = flags.get(i).copied().unwrap_or(0);
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg, f)?;
         }
     }
     inst!(e, "END")?;
@@ -2383,8 +2404,8 @@ fn emit_inst(
     i: usize,
     inst: &Inst,
     fcoord_reg: u8,
+    flags: u8,
 ) -> Result<(), TgsiError> {
-    let flags = p.flags.get(i).copied().unwrap_or(0);
     if flags & F_SKIP != 0 {
         return Ok(());
     }
