@@ -517,7 +517,16 @@ impl FollowIndex {
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
     /// `blocks`: the module holds an IF, ELSE or ENDIF.
-    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool, blocks: bool) {
+    /// `refine`: `fx` holds the IR's effects, refined here to the emitted reads first
+    /// ([`refine_reads`], in the same pass).
+    fn build(
+        &mut self,
+        m: &Module,
+        fx: &mut [crate::ir::opt::Effects],
+        small: bool,
+        blocks: bool,
+        refine: bool,
+    ) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         refill(&mut self.read_end, nt, 0);
         self.ok = false;
@@ -534,31 +543,63 @@ impl FollowIndex {
             // `step_by`/`take` walk and `mark_reads`' fill cost about 120 instructions per IR
             // instruction in callgrind.
             let (bits, read_end) = (self.bits.as_mut_slice(), self.read_end.as_mut_slice());
-            for (i, e) in fx.iter().enumerate() {
-                let (w, bit) = (i / 64, 1u64 << (i % 64));
-                for (k, a) in [&e.write, &e.reads[0], &e.reads[1]].into_iter().enumerate() {
-                    // Most accesses name one temp (a negative base is past `nt` as u16).
-                    let ts = if a.count == 1 {
-                        let b = a.base as u16 as usize;
-                        b..(b + 1).min(nt).max(b)
-                    } else {
-                        Self::span(a, nt)
-                    };
-                    for t in ts {
+            // Marks the temps of access `a` in the bit sets (word `w`, bit `bit`), and as read
+            // up to `i` when `read`. Most accesses name one temp (a negative base is past `nt`
+            // as u16, and marks nothing, as in `mark_reads`).
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn mark(
+                bits: &mut [u64],
+                read_end: &mut [u32],
+                a: &crate::ir::opt::Access,
+                nt: usize,
+                words: usize,
+                w: usize,
+                bit: u64,
+                read: Option<u32>,
+            ) {
+                if a.count == 1 {
+                    // No range loop for the usual access.
+                    let t = a.base as u16 as usize;
+                    if t < nt {
                         if let Some(b) = bits.get_mut(t * words + w) {
                             *b |= bit;
                         }
-                        // A read's temps (a negative base marks none, as in `mark_reads`).
-                        if k > 0 && a.base >= 0 {
-                            if let Some(r) = read_end.get_mut(t) {
-                                *r = i as u32 + 1;
-                            }
+                        if let (Some(end), Some(r)) = (read, read_end.get_mut(t)) {
+                            *r = end;
+                        }
+                    }
+                    return;
+                }
+                for t in FollowIndex::span(a, nt) {
+                    if let Some(b) = bits.get_mut(t * words + w) {
+                        *b |= bit;
+                    }
+                    if let (Some(end), true) = (read, a.base >= 0) {
+                        if let Some(r) = read_end.get_mut(t) {
+                            *r = end;
                         }
                     }
                 }
             }
+            for (i, e) in fx.iter_mut().enumerate() {
+                if let (true, Some(inst)) = (refine, m.insts.get(i)) {
+                    refine_reads(e, inst);
+                }
+                let e = &*e;
+                let (w, bit) = (i / 64, 1u64 << (i % 64));
+                let end = Some(i as u32 + 1);
+                mark(bits, read_end, &e.write, nt, words, w, bit, None);
+                mark(bits, read_end, &e.reads[0], nt, words, w, bit, end);
+                mark(bits, read_end, &e.reads[1], nt, words, w, bit, end);
+            }
             self.build_exits(m, fx.len(), blocks);
             return;
+        }
+        if refine {
+            for (e, inst) in fx.iter_mut().zip(&m.insts) {
+                refine_reads(e, inst);
+            }
         }
         for (i, e) in fx.iter().enumerate() {
             Self::mark_reads(&mut self.read_end, i, e);
@@ -570,7 +611,7 @@ impl FollowIndex {
         // so that each list ascends and start[t] ends at its beginning.
         refill(&mut self.start, nt + 1, 0);
         let mut total = 0usize;
-        for e in fx {
+        for e in fx.iter() {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
                 for t in Self::span(a, nt) {
                     if let Some(c) = self.start.get_mut(t) {
@@ -798,6 +839,8 @@ fn plan(
     let mut loop_depth = 0u16;
     // What the module holds, for the questions asked after this pass.
     let (mut straight, mut blocks, mut mat3) = (true, false, false);
+    // A texture op with a texel offset (only then does `texel_offset_imms` walk the module).
+    let mut offsets = false;
     p.any_continue = false;
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.op {
@@ -873,6 +916,7 @@ fn plan(
             )?,
             op if op.is_texture() => {
                 p.scratch = p.scratch.max(1);
+                offsets |= inst.aux2 != 0 && crate::ir::TEX_OPS.contains(&op);
                 if matches!(
                     op,
                     Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
@@ -1026,15 +1070,12 @@ fn plan(
     let optimize = optimize && straight;
     p.forwarded = optimize;
     if optimize {
-        if fx_ready {
-            // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
-            for (e, inst) in fx.iter_mut().zip(&m.insts) {
-                refine_reads(e, inst);
-            }
-        } else {
+        // With `fx_ready`, `fx` holds `effects` of every instruction (`optimize_in`): the
+        // index's pass refines them.
+        if !fx_ready {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true, blocks);
+        p.index.build(m, fx, true, blocks, fx_ready);
     }
     // A mat3 product's zero lane w is written only when something reads it: decided here
     // (it needs no register table), so that the zero immediate is known before the
@@ -1064,7 +1105,10 @@ fn plan(
     if need_zero {
         p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
     }
-    texel_offset_imms(m, p)
+    if offsets {
+        texel_offset_imms(m, p)?;
+    }
+    Ok(())
 }
 
 /// Interns the constant texel offsets of the texture ops as `IMM[k] INT32 {x, y, 0, 0}` after
@@ -4479,13 +4523,13 @@ mod follow_tests {
     /// Every answer of `follow_events` against `follow_scan` on module `m`, with the event
     /// lists or (`small`, modules of at most `64 * BIT_WORDS_MAX` instructions) the bit sets.
     fn same_answers(m: &Module, what: &str, small: bool) -> usize {
-        let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
+        let mut fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
         let mut ix = std::boxed::Box::new(FollowIndex::new());
         let blocks = m
             .insts
             .iter()
             .any(|x| matches!(x.op, Op::If | Op::Else | Op::Endif));
-        ix.build(m, &fx, small, blocks);
+        ix.build(m, &mut fx, small, blocks, false);
         assert!(ix.ok, "{}: no index", what);
         assert_eq!(
             ix.small,
