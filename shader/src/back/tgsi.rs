@@ -175,6 +175,29 @@ pub fn format_imm(v: f32) -> String<24> {
     format_imm_general(v)
 }
 
+/// An immediate's lane (its bits) as a piece, written as [`format_imm`] prints it: zero and
+/// the whole numbers below 100 (most lanes) directly, without building the string.
+#[derive(Clone, Copy)]
+struct Flt(u32);
+
+impl Piece for Flt {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        let v = f32::from_bits(self.0);
+        let a = v.abs();
+        // `format_imm`'s zero and whole-number paths: "0.0", "-0.0", "7.0", "-42.0".
+        if a < 100.0 && a == (a as u32) as f32 {
+            if v.is_sign_negative() {
+                l.bytes(b"-");
+            }
+            put_uint(a as u64, l);
+            l.bytes(b".0");
+        } else {
+            l.bytes(format_imm(v).as_bytes());
+        }
+    }
+}
+
 /// [`format_imm`] without the fast path: `{:?}` when it reads back exactly, else the raw bits.
 fn format_imm_general(v: f32) -> String<24> {
     let mut s: String<24> = String::new();
@@ -1536,23 +1559,18 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
 
 /// Updates `regs` past instruction `i` (shared by `forward` and the emitter): every temp it
 /// writes reads itself again, except the ones it defined without emitting.
+/// `elided`: the register an elided definition stands for (what [`forward`] found).
 /// `fx`: the lane effects computed for forwarding, or empty (each write is then derived here).
-/// Inline: it runs twice per instruction, and the call cost about a third of its work.
+/// Inline: it runs once per instruction, and the call cost about a third of its work.
 #[inline(always)]
 fn redirect(
     regs: &mut Regs,
     inst: &Inst,
     i: usize,
     flags: u8,
-    p: &Plan,
-    m: &Module,
+    elided: Option<Reg>,
     fx: &[crate::ir::opt::Effects],
 ) {
-    let elided = if flags & F_ELIDED != 0 {
-        defined_reg(regs, inst, i, p, m)
-    } else {
-        None
-    };
     let w = match fx.get(i) {
         Some(e) => e.write,
         None => crate::ir::opt::effects(inst).write,
@@ -1631,7 +1649,8 @@ fn fusable(
 }
 
 /// Decides the flags of instruction `i` (see the section comment) with `regs` the register
-/// table before it, and marks the ADD/SUB that a fused MUL absorbs in `flags`. Called by the
+/// table before it, and marks the ADD/SUB that a fused MUL absorbs in `flags`; with them, the
+/// register an elided definition stands for (for [`redirect`]). Called by the
 /// emission loop just before it emits `i`: the decisions and the emission share one walk of
 /// the register table. (A mat3 product's bits are decided by `plan`, which needs the zero
 /// immediate before the declarations.)
@@ -1645,10 +1664,10 @@ fn forward(
     regs: &Regs,
     i: usize,
     inst: &Inst,
-) -> u8 {
+) -> (u8, Option<Reg>) {
     let mut f = flags.get(i).copied().unwrap_or(0);
     if f & F_SKIP != 0 {
-        return f;
+        return (f, None);
     }
     match inst.op {
         Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
@@ -1659,7 +1678,7 @@ fn forward(
                     _ => None,
                 };
                 if follow(m, fx, &p.index, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
-                    f |= F_ELIDED;
+                    return (f | F_ELIDED, Some(r));
                 }
             }
         }
@@ -1686,7 +1705,7 @@ fn forward(
         }
         _ => {}
     }
-    f
+    (f, None)
 }
 
 struct Emitter<'a> {
@@ -2302,7 +2321,7 @@ fn emit_plan(
             e.tokens = e.tokens.saturating_add(TOKENS_IMM);
             continue;
         }
-        let f = |i: usize| format_imm(f32::from_bits(v[i]));
+        let f = |i: usize| Flt(v[i]);
         raw!(
             e,
             "IMM[",
@@ -2327,9 +2346,9 @@ fn emit_plan(
         // Each instruction's forwarding is decided with the table the emission reads, just
         // before it is emitted (one walk of the register table for both).
         for (i, inst) in m.insts.iter().enumerate() {
-            let f = forward(m, p, flags, written, e.regs, i, inst);
+            let (f, elided) = forward(m, p, flags, written, e.regs, i, inst);
             emit_inst(&mut e, m, p, i, inst, fcoord_reg, f)?;
-            redirect(e.regs, inst, i, f, p, m, written);
+            redirect(e.regs, inst, i, f, elided, written);
         }
     } else {
         // Without forwarding no flag is set but a mat3 product's (all clear): every temp
@@ -4081,6 +4100,26 @@ mod tests {
             assert_eq!(format_imm(v), format_imm_general(v));
         }
         assert_eq!(format_imm(-0.0), "-0.0");
+    }
+
+    /// An immediate lane written as a piece reads as `format_imm` prints it.
+    #[test]
+    fn immediate_pieces_match_format_imm() {
+        let mut buf = [0u8; text::BUF];
+        let mut out: String<TGSI_CAP> = String::new();
+        let mut want = std::string::String::new();
+        let mut t = Text::new(&mut buf, &mut out);
+        let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
+        values.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE, 1e-40]);
+        values.extend((0..=101).flat_map(|n| [n as f32, -(n as f32)]));
+        for v in values {
+            t.write((Flt(v.to_bits()), ",")).expect("fits");
+            want.push_str(&format_imm(v));
+            want.push(',');
+        }
+        t.flush().expect("flushes");
+        drop(t);
+        assert_eq!(out.as_str(), want.as_str());
     }
 
     /// The whole-number shortcut prints what the general path prints.
