@@ -3221,7 +3221,17 @@ fn mat_vec(
     v: Reg,
     cols: u16,
 ) -> Result<(), TgsiError> {
-    let wm = if cols == 3 { Sfx::Xyz } else { Sfx::None };
+    // The text between a line's registers as single padded pieces (one copy each instead of
+    // a bracket, a suffix and a separator): after the destination `], ` or `].xyz, `, after
+    // the vector `].xxxx, ` .. `].wwww, `.
+    const DST: [([u8; 8], u8); 2] = [pad("], "), pad("].xyz, ")];
+    const VEC: [([u8; 8], u8); 4] = [
+        pad("].xxxx, "),
+        pad("].yyyy, "),
+        pad("].zzzz, "),
+        pad("].wwww, "),
+    ];
+    let wm = Gap(DST[(cols == 3) as usize]);
     let col = |k: u16| {
         columns
             .get(k as usize)
@@ -3230,36 +3240,29 @@ fn mat_vec(
     };
     let v = Name::of(v);
     let accn = Name::of(Reg::Temp(acc));
-    inst!(
-        e,
-        "MUL ",
-        accn,
-        around!("]", wm, ", "),
-        v,
-        "].xxxx, ",
-        col(0),
-        "]"
-    )?;
+    inst_line!(e, "MUL ", accn, wm, v, Gap(VEC[0]), col(0), "]\n")?;
     for k in 1..cols {
         let to = if k + 1 == cols {
             Name::of(Reg::Temp(dst))
         } else {
             accn
         };
-        inst_line!(
-            e,
-            "MAD ",
-            to,
-            around!("]", wm, ", "),
-            v,
-            around!("]", replicate(k as usize), ", "),
-            col(k),
-            "], ",
-            accn,
-            "]\n"
-        )?;
+        let rep = Gap(VEC[(k as usize).min(3)]);
+        inst_line!(e, "MAD ", to, wm, v, rep, col(k), "], ", accn, "]\n")?;
     }
     Ok(())
+}
+
+/// Padded text of a run-time choice (see [`pad`]): one 8-byte copy and a length.
+#[derive(Clone, Copy)]
+struct Gap(([u8; 8], u8));
+
+impl Piece for Gap {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        let (s, n) = self.0;
+        l.padded(&s, n as usize);
+    }
 }
 
 /// The same conservative token bound [`emit`] reports, recomputed from emitted text (for
