@@ -1785,9 +1785,41 @@ impl Piece for Sfx {
 /// `pre`, the suffix `s` and `post` as one piece (a register's closing bracket, its mask and
 /// the next operand's opening).
 macro_rules! around {
+    // The usual one (a destination's mask and the separator) is one padded piece.
+    ("]", $s:expr, ", ") => {
+        Joined($s)
+    };
     ($pre:literal, $s:expr, $post:literal) => {
         ($pre, $s, $post)
     };
+}
+
+/// `]`, the suffix and `, ` as one piece: one 8-byte copy and a length instead of three.
+#[derive(Clone, Copy)]
+struct Joined(Sfx);
+
+impl Piece for Joined {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        // In `Sfx` order.
+        const T: [([u8; 8], u8); 13] = [
+            pad("], "),
+            pad("].x, "),
+            pad("].xy, "),
+            pad("].xyz, "),
+            pad("].yzw, "),
+            pad("].zw, "),
+            pad("].y, "),
+            pad("].z, "),
+            pad("].w, "),
+            pad("].xxxx, "),
+            pad("].yyyy, "),
+            pad("].zzzz, "),
+            pad("].wwww, "),
+        ];
+        let (s, n) = &T[self.0 as usize];
+        l.padded(s, *n as usize);
+    }
 }
 
 /// Appends the pieces (evaluated in order first, then written as one line).
