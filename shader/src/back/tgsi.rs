@@ -1688,8 +1688,7 @@ fn forward(
                 for k in 0..n {
                     let t = inst.dst as u16 + k;
                     let r = Reg::Const(inst.aux as u16 + k);
-                    if follow(m, fx, &p.index, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n))
-                    {
+                    if follow(m, fx, &p.index, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
                         f |= 1 << k;
                     }
                 }
@@ -1762,24 +1761,37 @@ impl Piece for Sfx {
     #[inline(always)]
     fn put(self, l: &mut Line<'_>) {
         // A table of padded suffixes: one 8-byte copy and a length instead of a jump per arm.
-        const T: [([u8; 8], u8); 13] = [
-            pad(""),
-            pad(".x"),
-            pad(".xy"),
-            pad(".xyz"),
-            pad(".yzw"),
-            pad(".zw"),
-            pad(".y"),
-            pad(".z"),
-            pad(".w"),
-            pad(".xxxx"),
-            pad(".yyyy"),
-            pad(".zzzz"),
-            pad(".wwww"),
-        ];
+        const T: [([u8; 8], u8); 13] = suffixes("", "");
         let (s, n) = &T[self as usize];
         l.padded(s, *n as usize);
     }
+}
+
+/// Every [`Sfx`] (in its order) between `pre` and `post`, padded to 8 bytes with its length
+/// (a longer entry fails to compile).
+const fn suffixes(pre: &str, post: &str) -> [([u8; 8], u8); 13] {
+    const SFX: [&str; 13] = [
+        "", ".x", ".xy", ".xyz", ".yzw", ".zw", ".y", ".z", ".w", ".xxxx", ".yyyy", ".zzzz",
+        ".wwww",
+    ];
+    let mut t = [([0u8; 8], 0u8); 13];
+    let mut i = 0;
+    while i < 13 {
+        let parts = [pre.as_bytes(), SFX[i].as_bytes(), post.as_bytes()];
+        let (mut n, mut p) = (0, 0);
+        while p < 3 {
+            let mut k = 0;
+            while k < parts[p].len() {
+                t[i].0[n] = parts[p][k];
+                n += 1;
+                k += 1;
+            }
+            p += 1;
+        }
+        t[i].1 = n as u8;
+        i += 1;
+    }
+    t
 }
 
 /// `pre`, the suffix `s` and `post` as one piece (a register's closing bracket, its mask and
@@ -1801,22 +1813,7 @@ struct Joined(Sfx);
 impl Piece for Joined {
     #[inline(always)]
     fn put(self, l: &mut Line<'_>) {
-        // In `Sfx` order.
-        const T: [([u8; 8], u8); 13] = [
-            pad("], "),
-            pad("].x, "),
-            pad("].xy, "),
-            pad("].xyz, "),
-            pad("].yzw, "),
-            pad("].zw, "),
-            pad("].y, "),
-            pad("].z, "),
-            pad("].w, "),
-            pad("].xxxx, "),
-            pad("].yyyy, "),
-            pad("].zzzz, "),
-            pad("].wwww, "),
-        ];
+        const T: [([u8; 8], u8); 13] = suffixes("]", ", ");
         let (s, n) = &T[self.0 as usize];
         l.padded(s, *n as usize);
     }
@@ -4145,7 +4142,13 @@ mod tests {
         let mut want = std::string::String::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
-        values.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE, 1e-40]);
+        values.extend([
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+            1e-40,
+        ]);
         values.extend((0..=101).flat_map(|n| [n as f32, -(n as f32)]));
         for v in values {
             t.write((Flt(v.to_bits()), ",")).expect("fits");
