@@ -1600,6 +1600,7 @@ fn redirect(
 }
 
 /// Whether reading `r` instead of `TEMP[t]` at `reads` operands is shorter than the MOV.
+#[inline(always)]
 fn worth(r: Reg, t: u16, reads: u32) -> bool {
     match r {
         Reg::Const(k) => {
