@@ -175,6 +175,29 @@ pub fn format_imm(v: f32) -> String<24> {
     format_imm_general(v)
 }
 
+/// An immediate's lane (its bits) as a piece, written as [`format_imm`] prints it: zero and
+/// the whole numbers below 100 (most lanes) directly, without building the string.
+#[derive(Clone, Copy)]
+struct Flt(u32);
+
+impl Piece for Flt {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        let v = f32::from_bits(self.0);
+        let a = v.abs();
+        // `format_imm`'s zero and whole-number paths: "0.0", "-0.0", "7.0", "-42.0".
+        if a < 100.0 && a == (a as u32) as f32 {
+            if v.is_sign_negative() {
+                l.bytes(b"-");
+            }
+            put_uint(a as u64, l);
+            l.bytes(b".0");
+        } else {
+            l.bytes(format_imm(v).as_bytes());
+        }
+    }
+}
+
 /// [`format_imm`] without the fast path: `{:?}` when it reads back exactly, else the raw bits.
 fn format_imm_general(v: f32) -> String<24> {
     let mut s: String<24> = String::new();
@@ -339,8 +362,6 @@ struct Plan {
     /// them; interned after every other immediate, so they form the tail). For a texture op
     /// with an offset, `const_imm` holds its offset's IMM index.
     int_imms_from: u16,
-    /// Per instruction: what [`forward`] decided (see the `F_*` flags).
-    flags: Vec<u8, IR_CAP>,
     /// Where each temp is read and written, for [`follow`].
     index: FollowIndex,
     /// The input register of gl_FragCoord (one past the highest varying input).
@@ -519,7 +540,16 @@ impl FollowIndex {
     /// Fills the tables for `m`: for a module of at most `64 * BIT_WORDS_MAX` instructions the
     /// bit sets when `small`, else the event lists.
     /// `blocks`: the module holds an IF, ELSE or ENDIF.
-    fn build(&mut self, m: &Module, fx: &[crate::ir::opt::Effects], small: bool, blocks: bool) {
+    /// `refine`: `fx` holds the IR's effects, refined here to the emitted reads first
+    /// ([`refine_reads`], in the same pass).
+    fn build(
+        &mut self,
+        m: &Module,
+        fx: &mut [crate::ir::opt::Effects],
+        small: bool,
+        blocks: bool,
+        refine: bool,
+    ) {
         let nt = (m.temps as usize).min(TEMP_CAP);
         refill(&mut self.read_end, nt, 0);
         self.ok = false;
@@ -536,31 +566,63 @@ impl FollowIndex {
             // `step_by`/`take` walk and `mark_reads`' fill cost about 120 instructions per IR
             // instruction in callgrind.
             let (bits, read_end) = (self.bits.as_mut_slice(), self.read_end.as_mut_slice());
-            for (i, e) in fx.iter().enumerate() {
-                let (w, bit) = (i / 64, 1u64 << (i % 64));
-                for (k, a) in [&e.write, &e.reads[0], &e.reads[1]].into_iter().enumerate() {
-                    // Most accesses name one temp (a negative base is past `nt` as u16).
-                    let ts = if a.count == 1 {
-                        let b = a.base as u16 as usize;
-                        b..(b + 1).min(nt).max(b)
-                    } else {
-                        Self::span(a, nt)
-                    };
-                    for t in ts {
+            // Marks the temps of access `a` in the bit sets (word `w`, bit `bit`), and as read
+            // up to `i` when `read`. Most accesses name one temp (a negative base is past `nt`
+            // as u16, and marks nothing, as in `mark_reads`).
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn mark(
+                bits: &mut [u64],
+                read_end: &mut [u32],
+                a: &crate::ir::opt::Access,
+                nt: usize,
+                words: usize,
+                w: usize,
+                bit: u64,
+                read: Option<u32>,
+            ) {
+                if a.count == 1 {
+                    // No range loop for the usual access.
+                    let t = a.base as u16 as usize;
+                    if t < nt {
                         if let Some(b) = bits.get_mut(t * words + w) {
                             *b |= bit;
                         }
-                        // A read's temps (a negative base marks none, as in `mark_reads`).
-                        if k > 0 && a.base >= 0 {
-                            if let Some(r) = read_end.get_mut(t) {
-                                *r = i as u32 + 1;
-                            }
+                        if let (Some(end), Some(r)) = (read, read_end.get_mut(t)) {
+                            *r = end;
+                        }
+                    }
+                    return;
+                }
+                for t in FollowIndex::span(a, nt) {
+                    if let Some(b) = bits.get_mut(t * words + w) {
+                        *b |= bit;
+                    }
+                    if let (Some(end), true) = (read, a.base >= 0) {
+                        if let Some(r) = read_end.get_mut(t) {
+                            *r = end;
                         }
                     }
                 }
             }
+            for (i, e) in fx.iter_mut().enumerate() {
+                if let (true, Some(inst)) = (refine, m.insts.get(i)) {
+                    refine_reads(e, inst);
+                }
+                let e = &*e;
+                let (w, bit) = (i / 64, 1u64 << (i % 64));
+                let end = Some(i as u32 + 1);
+                mark(bits, read_end, &e.write, nt, words, w, bit, None);
+                mark(bits, read_end, &e.reads[0], nt, words, w, bit, end);
+                mark(bits, read_end, &e.reads[1], nt, words, w, bit, end);
+            }
             self.build_exits(m, fx.len(), blocks);
             return;
+        }
+        if refine {
+            for (e, inst) in fx.iter_mut().zip(&m.insts) {
+                refine_reads(e, inst);
+            }
         }
         for (i, e) in fx.iter().enumerate() {
             Self::mark_reads(&mut self.read_end, i, e);
@@ -572,7 +634,7 @@ impl FollowIndex {
         // so that each list ascends and start[t] ends at its beginning.
         refill(&mut self.start, nt + 1, 0);
         let mut total = 0usize;
-        for e in fx {
+        for e in fx.iter() {
             for a in [&e.write, &e.reads[0], &e.reads[1]] {
                 for t in Self::span(a, nt) {
                     if let Some(c) = self.start.get_mut(t) {
@@ -745,8 +807,8 @@ impl Iterator for WordsFrom<'_> {
 fn plan(
     m: &Module,
     p: &mut Plan,
+    flags: &mut [u8],
     fx: &mut Effects,
-    regs: &mut Regs,
     optimize: bool,
     fx_ready: bool,
 ) -> Result<(), TgsiError> {
@@ -800,6 +862,8 @@ fn plan(
     let mut loop_depth = 0u16;
     // What the module holds, for the questions asked after this pass.
     let (mut straight, mut blocks, mut mat3) = (true, false, false);
+    // A texture op with a texel offset (only then does `texel_offset_imms` walk the module).
+    let mut offsets = false;
     p.any_continue = false;
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.op {
@@ -875,6 +939,7 @@ fn plan(
             )?,
             op if op.is_texture() => {
                 p.scratch = p.scratch.max(1);
+                offsets |= inst.aux2 != 0 && crate::ir::TEX_OPS.contains(&op);
                 if matches!(
                     op,
                     Op::CubeLod | Op::CubeBias | Op::CubeGrad | Op::ShadowCube
@@ -1028,28 +1093,45 @@ fn plan(
     let optimize = optimize && straight;
     p.forwarded = optimize;
     if optimize {
-        if fx_ready {
-            // `fx` holds `effects` of every instruction (`optimize_in`): refine them.
-            for (e, inst) in fx.iter_mut().zip(&m.insts) {
-                refine_reads(e, inst);
-            }
-        } else {
+        // With `fx_ready`, `fx` holds `effects` of every instruction (`optimize_in`): the
+        // index's pass refines them.
+        if !fx_ready {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true, blocks);
-        forward(m, p, fx, regs);
+        p.index.build(m, fx, true, blocks, fx_ready);
     }
-    // A mat3 product's zero lane w is written only when something reads it.
-    for (i, inst) in m.insts.iter().enumerate().filter(|_| mat3) {
-        if matches!(inst.op, Op::MulMV | Op::MulMM) && inst.aux == 3 {
-            let needed = if inst.op == Op::MulMV { 1 } else { 7 };
-            need_zero |= p.flags.get(i).copied().unwrap_or(0) & needed != needed;
+    // A mat3 product's zero lane w is written only when something reads it: decided here
+    // (it needs no register table), so that the zero immediate is known before the
+    // declarations and `forward`'s decisions can be made while emitting.
+    if mat3 {
+        for (i, inst) in m.insts.iter().enumerate() {
+            if !matches!(inst.op, Op::MulMV | Op::MulMM) || inst.aux != 3 {
+                continue;
+            }
+            let cols = if inst.op == Op::MulMV { 1 } else { 3 };
+            let mut f = 0u8;
+            if optimize && inst.dst >= 0 {
+                for k in 0..cols {
+                    let t = inst.dst as u16 + k;
+                    if t < m.temps && follow(m, fx, &p.index, i + 1, t, 8, None) == Some(0) {
+                        f |= 1 << k;
+                    }
+                }
+            }
+            if let Some(slot) = flags.get_mut(i) {
+                *slot = f;
+            }
+            let needed = (1u8 << cols) - 1;
+            need_zero |= f & needed != needed;
         }
     }
     if need_zero {
         p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
     }
-    texel_offset_imms(m, p)
+    if offsets {
+        texel_offset_imms(m, p)?;
+    }
+    Ok(())
 }
 
 /// Interns the constant texel offsets of the texture ops as `IMM[k] INT32 {x, y, 0, 0}` after
@@ -1477,23 +1559,18 @@ fn defined_reg(regs: &Regs, inst: &Inst, i: usize, p: &Plan, m: &Module) -> Opti
 
 /// Updates `regs` past instruction `i` (shared by `forward` and the emitter): every temp it
 /// writes reads itself again, except the ones it defined without emitting.
+/// `elided`: the register an elided definition stands for (what [`forward`] found).
 /// `fx`: the lane effects computed for forwarding, or empty (each write is then derived here).
-/// Inline: it runs twice per instruction, and the call cost about a third of its work.
+/// Inline: it runs once per instruction, and the call cost about a third of its work.
 #[inline(always)]
 fn redirect(
     regs: &mut Regs,
     inst: &Inst,
     i: usize,
-    p: &Plan,
-    m: &Module,
+    flags: u8,
+    elided: Option<Reg>,
     fx: &[crate::ir::opt::Effects],
 ) {
-    let flags = p.flags.get(i).copied().unwrap_or(0);
-    let elided = if flags & F_ELIDED != 0 {
-        defined_reg(regs, inst, i, p, m)
-    } else {
-        None
-    };
     let w = match fx.get(i) {
         Some(e) => e.write,
         None => crate::ir::opt::effects(inst).write,
@@ -1523,6 +1600,7 @@ fn redirect(
 }
 
 /// Whether reading `r` instead of `TEMP[t]` at `reads` operands is shorter than the MOV.
+#[inline(always)]
 fn worth(r: Reg, t: u16, reads: u32) -> bool {
     match r {
         Reg::Const(k) => {
@@ -1571,67 +1649,63 @@ fn fusable(
     (follow(m, fx, ix, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
 }
 
-/// Decides `p.flags` (see the section comment).
+/// Decides the flags of instruction `i` (see the section comment) with `regs` the register
+/// table before it, and marks the ADD/SUB that a fused MUL absorbs in `flags`; with them, the
+/// register an elided definition stands for (for [`redirect`]). Called by the
+/// emission loop just before it emits `i`: the decisions and the emission share one walk of
+/// the register table. (A mat3 product's bits are decided by `plan`, which needs the zero
+/// immediate before the declarations.)
 /// `fx`: every instruction's lane effects as emitted (computed once: every scan reads them).
-fn forward(m: &Module, p: &mut Plan, fx: &[crate::ir::opt::Effects], regs: &mut Regs) {
-    regs.reset(m.temps);
-    for (i, inst) in m.insts.iter().enumerate() {
-        let mut flags = p.flags.get(i).copied().unwrap_or(0);
-        if flags & F_SKIP == 0 {
-            match inst.op {
-                Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
-                    if let Some(r) = defined_reg(regs, inst, i, p, m) {
-                        let t = inst.dst as u16;
-                        let source = match r {
-                            Reg::Temp(s) => Some(s),
-                            _ => None,
-                        };
-                        if follow(m, fx, &p.index, i + 1, t, 15, source)
-                            .is_some_and(|n| worth(r, t, n))
-                        {
-                            flags |= F_ELIDED;
-                        }
-                    }
+#[inline(always)]
+fn forward(
+    m: &Module,
+    p: &Plan,
+    flags: &mut [u8],
+    fx: &[crate::ir::opt::Effects],
+    regs: &Regs,
+    i: usize,
+    inst: &Inst,
+) -> (u8, Option<Reg>) {
+    let mut f = flags.get(i).copied().unwrap_or(0);
+    if f & F_SKIP != 0 {
+        return (f, None);
+    }
+    match inst.op {
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::Mov => {
+            if let Some(r) = defined_reg(regs, inst, i, p, m) {
+                let t = inst.dst as u16;
+                let source = match r {
+                    Reg::Temp(s) => Some(s),
+                    _ => None,
+                };
+                if follow(m, fx, &p.index, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
+                    return (f | F_ELIDED, Some(r));
                 }
-                Op::LoadUni if inst.dst >= 0 && inst.aux >= 0 => {
-                    let n = inst.aux2.clamp(0, 4) as u16;
-                    if inst.dst as u32 + n as u32 <= m.temps as u32 {
-                        for k in 0..n {
-                            let t = inst.dst as u16 + k;
-                            let r = Reg::Const(inst.aux as u16 + k);
-                            if follow(m, fx, &p.index, i + 1, t, 15, None)
-                                .is_some_and(|n| worth(r, t, n))
-                            {
-                                flags |= 1 << k;
-                            }
-                        }
-                    }
-                }
-                Op::MulMV | Op::MulMM if inst.aux == 3 && inst.dst >= 0 => {
-                    let cols = if inst.op == Op::MulMV { 1 } else { 3 };
-                    for k in 0..cols {
-                        let t = inst.dst as u16 + k;
-                        if t < m.temps && follow(m, fx, &p.index, i + 1, t, 8, None) == Some(0) {
-                            flags |= 1 << k;
-                        }
-                    }
-                }
-                Op::Mul => {
-                    if let Some(j) = fusable(m, fx, &p.index, i, inst) {
-                        flags |= F_FUSED;
-                        if let Some(f) = p.flags.get_mut(j) {
-                            *f |= F_SKIP;
-                        }
-                    }
-                }
-                _ => {}
             }
         }
-        if let Some(f) = p.flags.get_mut(i) {
-            *f = flags;
+        Op::LoadUni if inst.dst >= 0 && inst.aux >= 0 => {
+            let n = inst.aux2.clamp(0, 4) as u16;
+            if inst.dst as u32 + n as u32 <= m.temps as u32 {
+                for k in 0..n {
+                    let t = inst.dst as u16 + k;
+                    let r = Reg::Const(inst.aux as u16 + k);
+                    if follow(m, fx, &p.index, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
+                        f |= 1 << k;
+                    }
+                }
+            }
         }
-        redirect(regs, inst, i, p, m, fx);
+        Op::Mul => {
+            if let Some(j) = fusable(m, fx, &p.index, i, inst) {
+                f |= F_FUSED;
+                if let Some(x) = flags.get_mut(j) {
+                    *x |= F_SKIP;
+                }
+            }
+        }
+        _ => {}
     }
+    (f, None)
 }
 
 struct Emitter<'a> {
@@ -1688,32 +1762,62 @@ impl Piece for Sfx {
     #[inline(always)]
     fn put(self, l: &mut Line<'_>) {
         // A table of padded suffixes: one 8-byte copy and a length instead of a jump per arm.
-        const T: [([u8; 8], u8); 13] = [
-            pad(""),
-            pad(".x"),
-            pad(".xy"),
-            pad(".xyz"),
-            pad(".yzw"),
-            pad(".zw"),
-            pad(".y"),
-            pad(".z"),
-            pad(".w"),
-            pad(".xxxx"),
-            pad(".yyyy"),
-            pad(".zzzz"),
-            pad(".wwww"),
-        ];
+        const T: [([u8; 8], u8); 13] = suffixes("", "");
         let (s, n) = &T[self as usize];
         l.padded(s, *n as usize);
     }
 }
 
+/// Every [`Sfx`] (in its order) between `pre` and `post`, padded to 8 bytes with its length
+/// (a longer entry fails to compile).
+const fn suffixes(pre: &str, post: &str) -> [([u8; 8], u8); 13] {
+    const SFX: [&str; 13] = [
+        "", ".x", ".xy", ".xyz", ".yzw", ".zw", ".y", ".z", ".w", ".xxxx", ".yyyy", ".zzzz",
+        ".wwww",
+    ];
+    let mut t = [([0u8; 8], 0u8); 13];
+    let mut i = 0;
+    while i < 13 {
+        let parts = [pre.as_bytes(), SFX[i].as_bytes(), post.as_bytes()];
+        let (mut n, mut p) = (0, 0);
+        while p < 3 {
+            let mut k = 0;
+            while k < parts[p].len() {
+                t[i].0[n] = parts[p][k];
+                n += 1;
+                k += 1;
+            }
+            p += 1;
+        }
+        t[i].1 = n as u8;
+        i += 1;
+    }
+    t
+}
+
 /// `pre`, the suffix `s` and `post` as one piece (a register's closing bracket, its mask and
 /// the next operand's opening).
 macro_rules! around {
+    // The usual one (a destination's mask and the separator) is one padded piece.
+    ("]", $s:expr, ", ") => {
+        Joined($s)
+    };
     ($pre:literal, $s:expr, $post:literal) => {
         ($pre, $s, $post)
     };
+}
+
+/// `]`, the suffix and `, ` as one piece: one 8-byte copy and a length instead of three.
+#[derive(Clone, Copy)]
+struct Joined(Sfx);
+
+impl Piece for Joined {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        const T: [([u8; 8], u8); 13] = suffixes("]", ", ");
+        let (s, n) = &T[self.0 as usize];
+        l.padded(s, *n as usize);
+    }
 }
 
 /// Appends the pieces (evaluated in order first, then written as one line).
@@ -1824,6 +1928,8 @@ fn within_budget(
 /// large frame is not welcome ([`emit_in`]); [`emit`] builds one in its own frame.
 pub struct TgsiScratch {
     plan: Plan,
+    /// Per instruction: what [`forward`] decided (see the `F_*` flags).
+    flags: Vec<u8, IR_CAP>,
     /// The text writer's buffer (about 4.5 KiB).
     text: [u8; text::BUF],
     fx: Effects,
@@ -1852,7 +1958,6 @@ impl TgsiScratch {
                 one_imm: None,
                 uint_imms: Vec::new(),
                 int_imms_from: u16::MAX,
-                flags: Vec::new(),
                 index: FollowIndex::new(),
                 fcoord_reg: 0,
                 scratch: 0,
@@ -1877,6 +1982,7 @@ impl TgsiScratch {
                 forwarded: false,
                 any_continue: false,
             },
+            flags: Vec::new(),
             text: [0; text::BUF],
             fx: Vec::new(),
             regs: Regs::empty(),
@@ -1904,6 +2010,7 @@ pub fn emit_in(
     let fx_ready = scratch.fx_from_opt.take() == Some(m.insts.len());
     let r = emit_plan(
         &mut scratch.plan,
+        &mut scratch.flags,
         &mut scratch.fx,
         &mut scratch.regs,
         &mut scratch.text,
@@ -1940,6 +2047,7 @@ fn emit_inner_with(
     let mut scratch = TgsiScratch::new();
     emit_plan(
         &mut scratch.plan,
+        &mut scratch.flags,
         &mut scratch.fx,
         &mut scratch.regs,
         &mut scratch.text,
@@ -1992,6 +2100,7 @@ pub fn emit_with(
 #[allow(clippy::too_many_arguments)]
 fn emit_plan(
     p: &mut Plan,
+    flags: &mut Vec<u8, IR_CAP>,
     fx: &mut Effects,
     regs: &mut Regs,
     buf: &mut [u8; text::BUF],
@@ -2006,7 +2115,7 @@ fn emit_plan(
     p.imms.clear();
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
     refill(&mut p.const_imm, n, 0);
-    refill(&mut p.flags, n, 0);
+    refill(flags, n, 0);
     p.zero_imm = None;
     p.one_imm = None;
     p.uint_imms.clear();
@@ -2033,7 +2142,7 @@ fn emit_plan(
     p.addr = false;
     p.arrays.clear();
     p.lane_imm = 0;
-    plan(m, p, fx, regs, optimize, fx_ready)?;
+    plan(m, p, flags, fx, optimize, fx_ready)?;
     let p = &*p;
     // `fx` was filled for this module only when forwarding ran.
     let written: &[crate::ir::opt::Effects] = if p.forwarded { fx } else { &[] };
@@ -2242,7 +2351,7 @@ fn emit_plan(
             e.tokens = e.tokens.saturating_add(TOKENS_IMM);
             continue;
         }
-        let f = |i: usize| format_imm(f32::from_bits(v[i]));
+        let f = |i: usize| Flt(v[i]);
         raw!(
             e,
             "IMM[",
@@ -2264,15 +2373,20 @@ fn emit_plan(
         inst!(e, "MOV TEMP[", b, "].x, IMM[", kb, "].zzzz")?;
     }
     if p.forwarded {
+        // Each instruction's forwarding is decided with the table the emission reads, just
+        // before it is emitted (one walk of the register table for both).
         for (i, inst) in m.insts.iter().enumerate() {
-            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
-            redirect(e.regs, inst, i, p, m, written);
+            let (f, elided) = forward(m, p, flags, written, e.regs, i, inst);
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg, f)?;
+            redirect(e.regs, inst, i, f, elided, written);
         }
     } else {
-        // Without forwarding no flag is set: every temp reads itself throughout, and the
-        // register table needs no update (each derived every instruction's effects).
+        // Without forwarding no flag is set but a mat3 product's (all clear): every temp
+        // reads itself throughout, and the register table needs no update (each derived
+        // every instruction's effects).
         for (i, inst) in m.insts.iter().enumerate() {
-            emit_inst(&mut e, m, p, i, inst, fcoord_reg)?;
+            let f = flags.get(i).copied().unwrap_or(0);
+            emit_inst(&mut e, m, p, i, inst, fcoord_reg, f)?;
         }
     }
     inst!(e, "END")?;
@@ -2383,8 +2497,8 @@ fn emit_inst(
     i: usize,
     inst: &Inst,
     fcoord_reg: u8,
+    flags: u8,
 ) -> Result<(), TgsiError> {
-    let flags = p.flags.get(i).copied().unwrap_or(0);
     if flags & F_SKIP != 0 {
         return Ok(());
     }
@@ -3137,7 +3251,17 @@ fn mat_vec(
     v: Reg,
     cols: u16,
 ) -> Result<(), TgsiError> {
-    let wm = if cols == 3 { Sfx::Xyz } else { Sfx::None };
+    // The text between a line's registers as single padded pieces (one copy each instead of
+    // a bracket, a suffix and a separator): after the destination `], ` or `].xyz, `, after
+    // the vector `].xxxx, ` .. `].wwww, `.
+    const DST: [([u8; 8], u8); 2] = [pad("], "), pad("].xyz, ")];
+    const VEC: [([u8; 8], u8); 4] = [
+        pad("].xxxx, "),
+        pad("].yyyy, "),
+        pad("].zzzz, "),
+        pad("].wwww, "),
+    ];
+    let wm = Gap(DST[(cols == 3) as usize]);
     let col = |k: u16| {
         columns
             .get(k as usize)
@@ -3146,36 +3270,29 @@ fn mat_vec(
     };
     let v = Name::of(v);
     let accn = Name::of(Reg::Temp(acc));
-    inst!(
-        e,
-        "MUL ",
-        accn,
-        around!("]", wm, ", "),
-        v,
-        "].xxxx, ",
-        col(0),
-        "]"
-    )?;
+    inst_line!(e, "MUL ", accn, wm, v, Gap(VEC[0]), col(0), "]\n")?;
     for k in 1..cols {
         let to = if k + 1 == cols {
             Name::of(Reg::Temp(dst))
         } else {
             accn
         };
-        inst_line!(
-            e,
-            "MAD ",
-            to,
-            around!("]", wm, ", "),
-            v,
-            around!("]", replicate(k as usize), ", "),
-            col(k),
-            "], ",
-            accn,
-            "]\n"
-        )?;
+        let rep = Gap(VEC[(k as usize).min(3)]);
+        inst_line!(e, "MAD ", to, wm, v, rep, col(k), "], ", accn, "]\n")?;
     }
     Ok(())
+}
+
+/// Padded text of a run-time choice (see [`pad`]): one 8-byte copy and a length.
+#[derive(Clone, Copy)]
+struct Gap(([u8; 8], u8));
+
+impl Piece for Gap {
+    #[inline(always)]
+    fn put(self, l: &mut Line<'_>) {
+        let (s, n) = self.0;
+        l.padded(&s, n as usize);
+    }
 }
 
 /// The same conservative token bound [`emit`] reports, recomputed from emitted text (for
@@ -4018,6 +4135,32 @@ mod tests {
         assert_eq!(format_imm(-0.0), "-0.0");
     }
 
+    /// An immediate lane written as a piece reads as `format_imm` prints it.
+    #[test]
+    fn immediate_pieces_match_format_imm() {
+        let mut buf = [0u8; text::BUF];
+        let mut out: String<TGSI_CAP> = String::new();
+        let mut want = std::string::String::new();
+        let mut t = Text::new(&mut buf, &mut out);
+        let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
+        values.extend([
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+            1e-40,
+        ]);
+        values.extend((0..=101).flat_map(|n| [n as f32, -(n as f32)]));
+        for v in values {
+            t.write((Flt(v.to_bits()), ",")).expect("fits");
+            want.push_str(&format_imm(v));
+            want.push(',');
+        }
+        t.flush().expect("flushes");
+        drop(t);
+        assert_eq!(out.as_str(), want.as_str());
+    }
+
     /// The whole-number shortcut prints what the general path prints.
     #[test]
     fn whole_immediates_match_the_general_path() {
@@ -4458,13 +4601,13 @@ mod follow_tests {
     /// Every answer of `follow_events` against `follow_scan` on module `m`, with the event
     /// lists or (`small`, modules of at most `64 * BIT_WORDS_MAX` instructions) the bit sets.
     fn same_answers(m: &Module, what: &str, small: bool) -> usize {
-        let fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
+        let mut fx: std::vec::Vec<Effects> = m.insts.iter().map(lanes_read).collect();
         let mut ix = std::boxed::Box::new(FollowIndex::new());
         let blocks = m
             .insts
             .iter()
             .any(|x| matches!(x.op, Op::If | Op::Else | Op::Endif));
-        ix.build(m, &fx, small, blocks);
+        ix.build(m, &mut fx, small, blocks, false);
         assert!(ix.ok, "{}: no index", what);
         assert_eq!(
             ix.small,
