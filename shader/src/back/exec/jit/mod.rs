@@ -67,8 +67,9 @@ pub mod groups;
 mod ints;
 mod pow;
 pub mod sample;
+mod trig;
 
-use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
+use self::enc::{Arg, Base, Enc, EncError, Ps, Y};
 use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
@@ -850,85 +851,6 @@ impl<'c, 'b> Gen<'c, 'b> {
             self.dirty[y] = false;
         }
         Ok(())
-    }
-
-    /// `dst = sin(a)` (or cos) as `math::trig_lanes` computes it for |a| < 8192: the same
-    /// reduction, polynomials and quadrant pick, op for op; the lanes outside that range (or
-    /// NaN) are OR-ed into `Frame::bail` and the dispatch goes to the interpreter.
-    fn trig(&mut self, a: Val, dst: Val, cos: bool) -> Result<(), JitError> {
-        let x = self.get(a)?;
-        let mut t = [Y(0); 6];
-        for t in t.iter_mut() {
-            *t = self.alloc()?;
-        }
-        let [t0, t1, t2, t3, t4, t5] = t;
-        let e = &mut self.e;
-        // Every constant is a memory operand (`Frame::consts`, 8 lanes); where an op takes it
-        // as its first operand in `math`, the op commutes (MUL, ADD, AND, PCMPEQD) and the
-        // constant is never NaN, so the bits are the same.
-        // Lanes for the interpreter: !(|x| < 8192) (NLT, unordered true).
-        e.op_k(Ps::And, t0, x, K_ABS)?;
-        e.cmp_k(t0, t0, K_TMAX, 0x05)?;
-        if self.flow {
-            // Only the lanes under the current mask (the interpreter skips the others).
-            e.op_reg(Ps::And, t0, t0, YM)?;
-        }
-        e.or_mask(t0, offset_of!(Frame, bail))?;
-        // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
-        e.op_k(Ps::Mul, t1, x, K_2PI)?;
-        e.op_k(Ps::Add, t1, t1, K_BIAS)?;
-        e.cvtt_ps_dq(t1, t1)?;
-        e.int_k(Pi::Sub as u8, t1, t1, K_I16384)?;
-        e.cvt_dq_ps(t2, t1)?;
-        if cos {
-            e.int_k(Pi::Add as u8, t1, t1, K_I1)?;
-        }
-        // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
-        e.op_k(Ps::Mul, t3, t2, K_P1)?;
-        e.op_reg(Ps::Sub, t3, x, t3)?;
-        for p in [K_P2, K_P3] {
-            e.op_k(Ps::Mul, t4, t2, p)?;
-            e.op_reg(Ps::Sub, t3, t3, t4)?;
-        }
-        e.op_reg(Ps::Mul, t2, t3, t3)?;
-        // sin_r: ((S0 z + S1) z - S2) z r + r
-        let (z, r) = (Arg::Y(t2), Arg::Y(t3));
-        e.op_k(Ps::Mul, t4, t2, K_S0)?;
-        e.steps(
-            t4,
-            &[
-                (Ps::Add, Arg::K(K_S1)),
-                (Ps::Mul, z),
-                (Ps::Sub, Arg::K(K_S2)),
-                (Ps::Mul, z),
-                (Ps::Mul, r),
-                (Ps::Add, r),
-            ],
-        )?;
-        // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
-        e.op_k(Ps::Mul, t5, t2, K_C0)?;
-        e.steps(
-            t5,
-            &[
-                (Ps::Sub, Arg::K(K_C1)),
-                (Ps::Mul, z),
-                (Ps::Add, Arg::K(K_C2)),
-                (Ps::Mul, z),
-                (Ps::Mul, z),
-            ],
-        )?;
-        e.op_k(Ps::Mul, t0, t2, K_HALF)?;
-        e.steps(t5, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
-        // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
-        e.int_k(Pi::And as u8, t2, t1, K_I1)?;
-        e.int_k(Pi::CmpEq as u8, t2, t2, K_I1)?;
-        let r = self.alloc()?;
-        let e = &mut self.e;
-        e.blendv(r, t4, t5, t2)?;
-        e.int_k(Pi::And as u8, t1, t1, K_I2)?;
-        e.pslld(t1, t1, 30)?;
-        e.op_reg(Ps::Xor, r, r, t1)?;
-        self.set(dst, r)
     }
 
     /// Lowers one instruction.
