@@ -1432,3 +1432,35 @@ fn trig_parity_paths_match_interpreter() {
         "{given_back} given back, {compared} compared"
     );
 }
+
+/// Constant operands known when compiling (session 14, `jit/fold.rs`): identities (`x * 1.0`,
+/// `x / 1.0`, `x - 0.0`, `x + -0.0`) become aliases, ops of two constants fold to a bank
+/// constant holding the result, MIN/MAX with a constant are one op (k neither zero nor NaN)
+/// or a compare and an AND (k = +0.0, either side); `x + 0.0`, `-0.0` bounds, masked writes
+/// and loops keep the general forms. Inputs include NaN, infinities, signed zeros and
+/// denormals.
+#[test]
+fn constant_operands_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "c = vec4(a.x * 1.0, 1.0 * a.y, a.z / 1.0, a.w - 0.0) + b * 0.0;",
+        "c = vec4(a.x + -0.0, -0.0 + a.y, a.z + 0.0, 0.0 + a.w);",
+        "float k = 1.0; vec4 s = a * k; k = k + 1.0; s = s + b * k; k = k + 1.0; \
+         c = s + a.yzwx * k + u * 2.0 + w * 3.0;",
+        "c = vec4(clamp(a.x, 0.0, 1.0), max(0.0, a.y), min(a.z, 0.0), min(0.0, a.w));",
+        "c = vec4(max(a.x, -0.0), min(-2.5, a.y), max(a.z, 3.0), min(a.w, 1e-40)) \
+         + vec4(max(-0.0, b.x), max(1e-40, b.y), min(b.z, 0.5), max(b.w, 0.0));",
+        "if (b.x > 0.0) { c = vec4(a.x * 1.0, max(a.y, 0.0), min(1.0, a.z), a.w + -0.0); } \
+         else { c = vec4(min(a.x, 0.0), a.y / 1.0, 2.0 * 0.5 * a.z, max(0.0, a.w)); }",
+        "vec4 t = a * 1.0; t.x = b.x; vec4 q = t - 0.0; q.y = a.w; c = t + q * 2.0 + a;",
+        "c = a; for (int i = 0; i < 3; i++) { c = max(c * 1.0, 0.0) + min(b, 1.0); }",
+        "float p = 3.0; float q = p - 1.0; float r = q / 4.0; float m = q * 1.5; \
+         c = a * q + b * 2.0 + u * r + w * 0.5 + vec4(m, p, a.x * m, 0.0);",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check(&frag(body), 60, 1600 + k as u64);
+        check(&frag2(body), 20, 1700 + k as u64);
+    }
+}

@@ -63,6 +63,7 @@
 mod copy;
 pub mod enc;
 mod flow;
+mod fold;
 pub mod groups;
 mod ints;
 mod pow;
@@ -453,6 +454,8 @@ fn writes(d: &DInst, v: Val) -> bool {
 /// The register allocator's state and the encoder (see the module header).
 struct Gen<'c, 'b> {
     e: Enc<'b>,
+    /// The executable (its constant bank registers: `fold`).
+    exe: &'c Executable,
     code: &'c [DInst],
     /// The instruction being lowered (next-read distances count from it).
     pc: usize,
@@ -942,6 +945,10 @@ impl<'c, 'b> Gen<'c, 'b> {
                 match (d.op, d.y) {
                     (_, 0) => {
                         for c in 0..n {
+                            // An identity or an op of constants: no code (`fold`).
+                            if self.fold_arith(d.op, val(dst, c), val(a, c), val(b, c)) {
+                                continue;
+                            }
                             let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
                             self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
@@ -1001,6 +1008,11 @@ impl<'c, 'b> Gen<'c, 'b> {
                 // a is NaN. Signed zeros come out as that sequence gives them (a's).
                 let op = if d.op == Op::Min { Ps::Min } else { Ps::Max };
                 for c in 0..n {
+                    // A constant operand: one or two instructions (`fold`).
+                    if self.min_max_const(d.op == Op::Max, val(dst, c), val(a, c), val(b, c))? {
+                        self.pinned = keep;
+                        continue;
+                    }
                     let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
                     let m = self.alloc()?;
                     self.e.cmp_reg(m, ya, ya, 0x03)?; // UNORD_Q: a is NaN
@@ -1323,6 +1335,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     }
     let mut g = Gen {
         e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
+        exe,
         code,
         pc: 0,
         holder: [None; NY],
