@@ -94,9 +94,7 @@ impl Gen<'_, '_> {
         e.or_mask(t0, offset_of!(Frame, bail))?;
         // k0 = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
         e.op_k(Ps::Mul, k, x, K_2PI)?;
-        e.op_k(Ps::Add, k, k, K_BIAS)?;
-        e.cvtt_ps_dq(k, k)?;
-        e.int_k(Pi::Sub as u8, k, k, K_I16384)?;
+        e.floor_biased(k, k, K_BIAS, K_I16384)?;
         e.cvt_dq_ps(z, k)?;
         // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
         e.op_k(Ps::Mul, r, z, K_P1)?;
