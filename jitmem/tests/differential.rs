@@ -55,6 +55,32 @@ fn have_avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 
+/// One dispatch of `inputs` (no textures) through the interpreter and through `code` (its
+/// outputs starting as `got`): the interpreter's lanes and outputs, then the compiled run's
+/// (None: given back) and outputs.
+#[allow(clippy::too_many_arguments)]
+fn run_both(
+    exe: &Executable,
+    code: &Code,
+    frames: &mut [Frame],
+    uniforms: &[f32],
+    inputs: &[[[f32; LANES]; 4]; 16],
+    fragcoord: &[[f32; LANES]; 4],
+    active: Mask,
+    mut got: Box<Outputs>,
+) -> (Mask, Box<Outputs>, Option<Mask>, Box<Outputs>) {
+    let inv = Invocation {
+        uniforms,
+        textures: &[],
+        inputs,
+        fragcoord,
+    };
+    let mut want = Box::new(Outputs::new());
+    let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
+    let gm = code.run(exe, frames, &inv, &mut got, active);
+    (wm, want, gm, got)
+}
+
 /// Runs `m` through both paths on `rounds` random dispatches; panics at the first difference.
 fn check(m: &Module, rounds: u32, seed: u64) {
     check_bails(m, rounds, seed, &mut 0);
@@ -1169,19 +1195,19 @@ fn group_loop_runs_the_active_groups() {
                 };
             }
         }
-        let inv = Invocation {
-            uniforms: &uniforms,
-            textures: &[],
-            inputs: &inputs,
-            fragcoord: &fragcoord,
-        };
-        let mut want = Box::new(Outputs::new());
-        let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
         let mut got = Box::new(Outputs::new());
         got.color = [[7.0; LANES]; 4];
-        let gm = code
-            .run(&exe, &mut frames, &inv, &mut got, active)
-            .expect("no active lane is out of range");
+        let (wm, want, gm, got) = run_both(
+            &exe,
+            &code,
+            &mut frames,
+            &uniforms,
+            &inputs,
+            &fragcoord,
+            active,
+            got,
+        );
+        let gm = gm.expect("no active lane is out of range");
         assert_eq!(wm, gm, "active {active:#x}");
         for c in 0..4 {
             for l in 0..LANES {
@@ -1201,16 +1227,19 @@ fn group_loop_runs_the_active_groups() {
             for c in inputs.iter_mut().flatten() {
                 c[l] = 1e9;
             }
-            let inv = Invocation {
-                uniforms: &uniforms,
-                textures: &[],
-                inputs: &inputs,
-                fragcoord: &fragcoord,
-            };
-            let mut got = Box::new(Outputs::new());
+            let got = Box::new(Outputs::new());
+            let run = run_both(
+                &exe,
+                &code,
+                &mut frames,
+                &uniforms,
+                &inputs,
+                &fragcoord,
+                active,
+                got,
+            );
             assert!(
-                code.run(&exe, &mut frames, &inv, &mut got, active)
-                    .is_none(),
+                run.2.is_none(),
                 "active {active:#x}: lane {l} out of range not given back"
             );
         }
@@ -1394,16 +1423,18 @@ fn trig_parity_paths_match_interpreter() {
                     }
                 }
             }
-            let inv = Invocation {
-                uniforms: &uniforms,
-                textures: &[],
-                inputs: &inputs,
-                fragcoord: &fragcoord,
-            };
-            let mut want = Box::new(Outputs::new());
-            let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
-            let mut got = Box::new(Outputs::new());
-            let Some(gm) = code.run(&exe, &mut frames, &inv, &mut got, active) else {
+            let got = Box::new(Outputs::new());
+            let (wm, want, gm, got) = run_both(
+                &exe,
+                &code,
+                &mut frames,
+                &uniforms,
+                &inputs,
+                &fragcoord,
+                active,
+                got,
+            );
+            let Some(gm) = gm else {
                 // Only an active lane out of range gives it back (every body reads every
                 // component of `a` in a SIN or COS, in each lane).
                 assert!(out_of_range, "body {k} round {round}: given back");
