@@ -29,6 +29,8 @@ use crate::limits::{LOOP_DEPTH_MAX, P2_LOOP_BUDGET};
 /// Condition codes of the jumps (the second byte of `0F 8x rel32`).
 #[derive(Clone, Copy)]
 pub enum Cc {
+    /// Below (CF set; VPTEST: every bit of the second operand set in the first).
+    B = 0x82,
     /// Unsigned above or equal.
     Ae = 0x83,
     /// Zero (VPTEST: no bit set).

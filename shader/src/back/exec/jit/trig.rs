@@ -8,7 +8,8 @@
 //! interpreter's `trig_lanes` evaluates only one polynomial when its lanes share k's parity,
 //! and so does this code (session 14): one VPTEST of k0 against 1 in every lane (ZF: every k0
 //! even, CF: every k0 odd) branches to a path with that polynomial alone, and only a group of
-//! mixed parity evaluates both and blends. The pick is per lane either way (a blend takes
+//! mixed parity evaluates both and blends (laid out even, mixed, odd: the even and mixed paths
+//! jump to the join, the odd one falls through to it). The pick is per lane either way (a blend takes
 //! each lane's bits from the polynomial its k selects), so all three paths give every lane
 //! the same bits; the branch only chooses which work is skipped. The sign flip (quadrants 2
 //! and 3) is `(k & 2) << 30` XORed in; where k is known even it is `k << 30` (bit 30 is
@@ -116,8 +117,19 @@ impl Gen<'_, '_> {
         flip_sign(e, res, k, true)?;
         let even_done = e.jmp_fwd()?;
         e.land(not_even)?;
-        let mixed = e.jcc_fwd(Cc::Ae)?;
-        // Every k0 odd: the other polynomial.
+        let odd = e.jcc_fwd(Cc::B)?;
+        // Mixed parity: both, each lane's picked by k & 1 (shifted to the sign bit).
+        if cos {
+            e.int_k(Pi::Add as u8, k, k, K_I1)?;
+        }
+        sin_poly(e, res, z, r)?;
+        cos_poly(e, t5, z, t4)?;
+        e.pslld(t0, k, 31)?;
+        e.blendv(res, res, t5, t0)?;
+        flip_sign(e, res, k, false)?;
+        let mixed_done = e.jmp_fwd()?;
+        // Every k0 odd (last: it falls through to the join): the other polynomial.
+        e.land(odd)?;
         if cos {
             sin_poly(e, res, z, r)?;
             // k = k0 + 1 is even.
@@ -127,19 +139,8 @@ impl Gen<'_, '_> {
             cos_poly(e, res, z, t4)?;
             flip_sign(e, res, k, false)?;
         }
-        let odd_done = e.jmp_fwd()?;
-        // Mixed parity: both, each lane's picked by k & 1 (shifted to the sign bit).
-        e.land(mixed)?;
-        if cos {
-            e.int_k(Pi::Add as u8, k, k, K_I1)?;
-        }
-        sin_poly(e, res, z, r)?;
-        cos_poly(e, t5, z, t4)?;
-        e.pslld(t0, k, 31)?;
-        e.blendv(res, res, t5, t0)?;
-        flip_sign(e, res, k, false)?;
         e.land(even_done)?;
-        e.land(odd_done)?;
+        e.land(mixed_done)?;
         self.set(dst, res)
     }
 }
@@ -162,8 +163,8 @@ mod tests {
             let ne = e.jcc_fwd(Cc::Nz)?;
             let done = e.jmp_fwd()?;
             e.land(ne)?;
-            let mixed = e.jcc_fwd(Cc::Ae)?;
-            e.land(mixed)?;
+            let odd = e.jcc_fwd(Cc::B)?;
+            e.land(odd)?;
             e.land(done)
         };
         run(&mut e).unwrap();
@@ -175,7 +176,7 @@ mod tests {
         want.extend_from_slice(&[0xC4, 0xE2, 0x7D, 0x17, 0x97]);
         want.extend_from_slice(&d);
         want.extend_from_slice(&[
-            0x0F, 0x85, 5, 0, 0, 0, 0xE9, 6, 0, 0, 0, 0x0F, 0x83, 0, 0, 0, 0,
+            0x0F, 0x85, 5, 0, 0, 0, 0xE9, 6, 0, 0, 0, 0x0F, 0x82, 0, 0, 0, 0,
         ]);
         assert_eq!(&buf[..n], &want[..]);
     }
