@@ -55,6 +55,32 @@ fn have_avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 
+/// One dispatch of `inputs` (no textures) through the interpreter and through `code` (its
+/// outputs starting as `got`): the interpreter's lanes and outputs, then the compiled run's
+/// (None: given back) and outputs.
+#[allow(clippy::too_many_arguments)]
+fn run_both(
+    exe: &Executable,
+    code: &Code,
+    frames: &mut [Frame],
+    uniforms: &[f32],
+    inputs: &[[[f32; LANES]; 4]; 16],
+    fragcoord: &[[f32; LANES]; 4],
+    active: Mask,
+    mut got: Box<Outputs>,
+) -> (Mask, Box<Outputs>, Option<Mask>, Box<Outputs>) {
+    let inv = Invocation {
+        uniforms,
+        textures: &[],
+        inputs,
+        fragcoord,
+    };
+    let mut want = Box::new(Outputs::new());
+    let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
+    let gm = code.run(exe, frames, &inv, &mut got, active);
+    (wm, want, gm, got)
+}
+
 /// Runs `m` through both paths on `rounds` random dispatches; panics at the first difference.
 fn check(m: &Module, rounds: u32, seed: u64) {
     check_bails(m, rounds, seed, &mut 0);
@@ -1169,19 +1195,19 @@ fn group_loop_runs_the_active_groups() {
                 };
             }
         }
-        let inv = Invocation {
-            uniforms: &uniforms,
-            textures: &[],
-            inputs: &inputs,
-            fragcoord: &fragcoord,
-        };
-        let mut want = Box::new(Outputs::new());
-        let wm = exe.run(&mut Regs::new(), &inv, &mut want, active);
         let mut got = Box::new(Outputs::new());
         got.color = [[7.0; LANES]; 4];
-        let gm = code
-            .run(&exe, &mut frames, &inv, &mut got, active)
-            .expect("no active lane is out of range");
+        let (wm, want, gm, got) = run_both(
+            &exe,
+            &code,
+            &mut frames,
+            &uniforms,
+            &inputs,
+            &fragcoord,
+            active,
+            got,
+        );
+        let gm = gm.expect("no active lane is out of range");
         assert_eq!(wm, gm, "active {active:#x}");
         for c in 0..4 {
             for l in 0..LANES {
@@ -1201,16 +1227,19 @@ fn group_loop_runs_the_active_groups() {
             for c in inputs.iter_mut().flatten() {
                 c[l] = 1e9;
             }
-            let inv = Invocation {
-                uniforms: &uniforms,
-                textures: &[],
-                inputs: &inputs,
-                fragcoord: &fragcoord,
-            };
-            let mut got = Box::new(Outputs::new());
+            let got = Box::new(Outputs::new());
+            let run = run_both(
+                &exe,
+                &code,
+                &mut frames,
+                &uniforms,
+                &inputs,
+                &fragcoord,
+                active,
+                got,
+            );
             assert!(
-                code.run(&exe, &mut frames, &inv, &mut got, active)
-                    .is_none(),
+                run.2.is_none(),
                 "active {active:#x}: lane {l} out of range not given back"
             );
         }
@@ -1311,5 +1340,158 @@ fn signed_zero_sums_match_interpreter() {
     ];
     for (k, body) in bodies.iter().enumerate() {
         check(&frag2(body), 40, 1500 + k as u64);
+    }
+}
+
+/// One quadrant parity per group or not (session 14): the compiled SIN/COS evaluates one
+/// polynomial when every lane's k0 = round(x 2/pi) is even or every one odd, and both with a
+/// per-lane pick otherwise. Each 8-lane group here is built as one of: every k0 even, every
+/// k0 odd (each with quadrant bit 1 varying, so the sign flip differs between lanes), random
+/// (mixed parity), or one of those with edge values in some lanes (signed zeros, denormals,
+/// values next to 8192, and where inactive NaN, infinities and |x| >= 8192); plain, scaled,
+/// negated and under IF/ELSE (whose inactive lanes keep any parity). Every active lane must
+/// have the interpreter's bits; a dispatch with an active lane out of range must be given back.
+#[test]
+fn trig_parity_paths_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    const HALF_PI: f32 = core::f32::consts::FRAC_PI_2;
+    let bodies = [
+        "c = vec4(sin(a.x), cos(a.y), sin(a.z * 1.0), cos(-a.w));",
+        "c = vec4(sin(a.xy) * cos(a.zw), cos(a.xy + b.xy * 0.0));",
+        "if (b.x > 0.0) { c = sin(a); } else { c = cos(a.yzwx) + 1.0; }",
+        "vec4 s = a; if (b.y > 0.25) { s = sin(a * 1.0); } c = s + cos(s.wzyx);",
+    ];
+    let mut r = Rng(0x7126);
+    let mut given_back = 0;
+    let mut compared = 0;
+    for (k, body) in bodies.iter().enumerate() {
+        let exe = Executable::new(&frag(body), None).expect("verifies");
+        let code = Code::new(&exe).expect("compiles");
+        let uniforms = [0.5f32; 128];
+        let mut frames = vec![Frame::new(); GROUPS];
+        exe.prepare_frames(&mut frames, &uniforms);
+        let fragcoord = [[0.0f32; LANES]; 4];
+        for round in 0..200 {
+            let active = match round % 4 {
+                0 => u32::MAX,
+                _ => r.next() as u32 | 1,
+            };
+            let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
+            let mut out_of_range = false;
+            for c in 0..4 {
+                for g in 0..GROUPS {
+                    // 0: every k0 even, 1: every k0 odd, 2: mixed, 3: even or odd with edges.
+                    let mode = (r.next() % 4) as u32;
+                    let parity = if mode == 3 {
+                        (r.next() & 1) as i32
+                    } else {
+                        mode as i32
+                    };
+                    for l in g * 8..g * 8 + 8 {
+                        let m = (r.next() % 41) as i32 - 20;
+                        let d = ((r.next() >> 11) as f32 / (1u64 << 53) as f32 - 0.5) * 1.4;
+                        let mut x = match mode {
+                            2 => ((r.next() >> 16) as u32 as f32 / u32::MAX as f32 - 0.5) * 40.0,
+                            _ => (2 * m + parity) as f32 * HALF_PI + d,
+                        };
+                        if mode == 3 && r.next().is_multiple_of(3) {
+                            const EDGES: [f32; 10] = [
+                                0.0,
+                                -0.0,
+                                1e-40,
+                                -1e-41,
+                                f32::MIN_POSITIVE,
+                                8191.9,
+                                -8191.9,
+                                f32::NAN,
+                                f32::INFINITY,
+                                8192.0,
+                            ];
+                            let e = EDGES[(r.next() % EDGES.len() as u64) as usize];
+                            // Out of the inline range only where inactive, but now and then.
+                            if e.abs() < 8192.0 || (active >> l) & 1 == 0 || r.next() % 8 == 0 {
+                                x = e;
+                            }
+                        }
+                        if !(x.abs() < 8192.0) && (active >> l) & 1 != 0 {
+                            out_of_range = true;
+                        }
+                        inputs[0][c][l] = x;
+                        inputs[1][c][l] = ((r.next() >> 16) as u32 as f32 / u32::MAX as f32) - 0.5;
+                    }
+                }
+            }
+            let got = Box::new(Outputs::new());
+            let (wm, want, gm, got) = run_both(
+                &exe,
+                &code,
+                &mut frames,
+                &uniforms,
+                &inputs,
+                &fragcoord,
+                active,
+                got,
+            );
+            let Some(gm) = gm else {
+                // Only an active lane out of range gives it back (every body reads every
+                // component of `a` in a SIN or COS, in each lane).
+                assert!(out_of_range, "body {k} round {round}: given back");
+                given_back += 1;
+                continue;
+            };
+            assert!(!out_of_range, "body {k} round {round}: not given back");
+            assert_eq!(wm, gm, "body {k} round {round}: active lanes");
+            for c in 0..4 {
+                for l in 0..LANES {
+                    let (w, g) = (want.color[c][l], got.color[c][l]);
+                    if wm & (1 << l) != 0 && !(w.is_nan() && g.is_nan()) {
+                        assert_eq!(
+                            w.to_bits(),
+                            g.to_bits(),
+                            "body {k} round {round}: color[{c}] lane {l}: {w} vs {g}"
+                        );
+                    }
+                }
+            }
+            compared += 1;
+        }
+    }
+    assert!(
+        given_back > 0 && compared > 600,
+        "{given_back} given back, {compared} compared"
+    );
+}
+
+/// Constant operands known when compiling (session 14, `jit/fold.rs`): identities (`x * 1.0`,
+/// `x / 1.0`, `x - 0.0`, `x + -0.0`) become aliases, ops of two constants fold to a bank
+/// constant holding the result, MIN/MAX with a constant are one op (k neither zero nor NaN)
+/// or a compare and an AND (k = +0.0, either side); `x + 0.0`, `-0.0` bounds, masked writes
+/// and loops keep the general forms. Inputs include NaN, infinities, signed zeros and
+/// denormals.
+#[test]
+fn constant_operands_match_interpreter() {
+    if !have_avx2() {
+        return;
+    }
+    let bodies = [
+        "c = vec4(a.x * 1.0, 1.0 * a.y, a.z / 1.0, a.w - 0.0) + b * 0.0;",
+        "c = vec4(a.x + -0.0, -0.0 + a.y, a.z + 0.0, 0.0 + a.w);",
+        "float k = 1.0; vec4 s = a * k; k = k + 1.0; s = s + b * k; k = k + 1.0; \
+         c = s + a.yzwx * k + u * 2.0 + w * 3.0;",
+        "c = vec4(clamp(a.x, 0.0, 1.0), max(0.0, a.y), min(a.z, 0.0), min(0.0, a.w));",
+        "c = vec4(max(a.x, -0.0), min(-2.5, a.y), max(a.z, 3.0), min(a.w, 1e-40)) \
+         + vec4(max(-0.0, b.x), max(1e-40, b.y), min(b.z, 0.5), max(b.w, 0.0));",
+        "if (b.x > 0.0) { c = vec4(a.x * 1.0, max(a.y, 0.0), min(1.0, a.z), a.w + -0.0); } \
+         else { c = vec4(min(a.x, 0.0), a.y / 1.0, 2.0 * 0.5 * a.z, max(0.0, a.w)); }",
+        "vec4 t = a * 1.0; t.x = b.x; vec4 q = t - 0.0; q.y = a.w; c = t + q * 2.0 + a;",
+        "c = a; for (int i = 0; i < 3; i++) { c = max(c * 1.0, 0.0) + min(b, 1.0); }",
+        "float p = 3.0; float q = p - 1.0; float r = q / 4.0; float m = q * 1.5; \
+         c = a * q + b * 2.0 + u * r + w * 0.5 + vec4(m, p, a.x * m, 0.0);",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        check(&frag(body), 60, 1600 + k as u64);
+        check(&frag2(body), 20, 1700 + k as u64);
     }
 }

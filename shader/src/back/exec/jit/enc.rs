@@ -293,6 +293,15 @@ impl<'a> Enc<'a> {
         self.modrm_reg(d.0, s.0)
     }
 
+    /// `d = (s + [k bias]) truncated to dwords - [k ibias]`: math's `floor_small(s + bias) -
+    /// ibias` where the sum is positive (truncation is floor there), as SIN/COS's and POW's
+    /// reductions round.
+    pub fn floor_biased(&mut self, d: Y, s: Y, bias: usize, ibias: usize) -> Result<(), EncError> {
+        self.op_k(Ps::Add, d, s, bias)?;
+        self.cvtt_ps_dq(d, d)?;
+        self.int_k(Pi::Sub as u8, d, d, ibias)
+    }
+
     /// `vmovmskps eax, m; or dword [frame + off], eax`: the lanes whose sign bit `m` has
     /// are OR-ed into a frame word (a store: checked like one).
     pub fn or_mask(&mut self, m: Y, off: usize) -> Result<(), EncError> {

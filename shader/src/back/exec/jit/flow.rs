@@ -29,10 +29,14 @@ use crate::limits::{LOOP_DEPTH_MAX, P2_LOOP_BUDGET};
 /// Condition codes of the jumps (the second byte of `0F 8x rel32`).
 #[derive(Clone, Copy)]
 pub enum Cc {
+    /// Below (CF set; VPTEST: every bit of the second operand set in the first).
+    B = 0x82,
     /// Unsigned above or equal.
     Ae = 0x83,
     /// Zero (VPTEST: no bit set).
     Z = 0x84,
+    /// Not zero (VPTEST: some bit set).
+    Nz = 0x85,
 }
 
 /// Values kept in YMMs across an innermost loop (the others stay for the body's ops, none of
@@ -78,6 +82,13 @@ impl Enc<'_> {
         Ok(self.len)
     }
 
+    /// `jmp rel32` to a place not yet emitted: returns where the jump ends (for
+    /// [`Self::land`]).
+    pub fn jmp_fwd(&mut self) -> Result<usize, EncError> {
+        self.bytes(&[0xE9, 0, 0, 0, 0])?;
+        Ok(self.len)
+    }
+
     /// `jmp rel32` back to `target` (an earlier instruction boundary).
     pub fn jmp_back(&mut self, target: usize) -> Result<(), EncError> {
         let rel = target as i64 - (self.len as i64 + 5);
@@ -103,6 +114,14 @@ impl Enc<'_> {
         self.vex(a.0, 0, b.0, 2, 1)?;
         self.byte(0x17)?;
         self.modrm_reg(a.0, b.0)
+    }
+
+    /// `vptest a, [frame + konst(k)]` (ZF: no bit of `a & K` set; CF: every bit of `K` set
+    /// in `a`).
+    pub fn ptest_k(&mut self, a: Y, k: usize) -> Result<(), EncError> {
+        self.vex(a.0, 0, 0, 2, 1)?;
+        self.byte(0x17)?;
+        self.mem(a.0, Base::Frame, super::konst(k), 32)
     }
 
     /// A frame dword the code may store to (checked like [`Enc::store`]).

@@ -63,12 +63,14 @@
 mod copy;
 pub mod enc;
 mod flow;
+mod fold;
 pub mod groups;
 mod ints;
 mod pow;
 pub mod sample;
+mod trig;
 
-use self::enc::{Arg, Base, Enc, EncError, Pi, Ps, Y};
+use self::enc::{Arg, Base, Enc, EncError, Ps, Y};
 use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
@@ -452,6 +454,8 @@ fn writes(d: &DInst, v: Val) -> bool {
 /// The register allocator's state and the encoder (see the module header).
 struct Gen<'c, 'b> {
     e: Enc<'b>,
+    /// The executable (its constant bank registers: `fold`).
+    exe: &'c Executable,
     code: &'c [DInst],
     /// The instruction being lowered (next-read distances count from it).
     pc: usize,
@@ -852,85 +856,6 @@ impl<'c, 'b> Gen<'c, 'b> {
         Ok(())
     }
 
-    /// `dst = sin(a)` (or cos) as `math::trig_lanes` computes it for |a| < 8192: the same
-    /// reduction, polynomials and quadrant pick, op for op; the lanes outside that range (or
-    /// NaN) are OR-ed into `Frame::bail` and the dispatch goes to the interpreter.
-    fn trig(&mut self, a: Val, dst: Val, cos: bool) -> Result<(), JitError> {
-        let x = self.get(a)?;
-        let mut t = [Y(0); 6];
-        for t in t.iter_mut() {
-            *t = self.alloc()?;
-        }
-        let [t0, t1, t2, t3, t4, t5] = t;
-        let e = &mut self.e;
-        // Every constant is a memory operand (`Frame::consts`, 8 lanes); where an op takes it
-        // as its first operand in `math`, the op commutes (MUL, ADD, AND, PCMPEQD) and the
-        // constant is never NaN, so the bits are the same.
-        // Lanes for the interpreter: !(|x| < 8192) (NLT, unordered true).
-        e.op_k(Ps::And, t0, x, K_ABS)?;
-        e.cmp_k(t0, t0, K_TMAX, 0x05)?;
-        if self.flow {
-            // Only the lanes under the current mask (the interpreter skips the others).
-            e.op_reg(Ps::And, t0, t0, YM)?;
-        }
-        e.or_mask(t0, offset_of!(Frame, bail))?;
-        // k = floor(x * 2/pi + 16384.5) - 16384 (the sum is positive: truncation is floor).
-        e.op_k(Ps::Mul, t1, x, K_2PI)?;
-        e.op_k(Ps::Add, t1, t1, K_BIAS)?;
-        e.cvtt_ps_dq(t1, t1)?;
-        e.int_k(Pi::Sub as u8, t1, t1, K_I16384)?;
-        e.cvt_dq_ps(t2, t1)?;
-        if cos {
-            e.int_k(Pi::Add as u8, t1, t1, K_I1)?;
-        }
-        // r = ((x - kf P1) - kf P2) - kf P3, z = r r.
-        e.op_k(Ps::Mul, t3, t2, K_P1)?;
-        e.op_reg(Ps::Sub, t3, x, t3)?;
-        for p in [K_P2, K_P3] {
-            e.op_k(Ps::Mul, t4, t2, p)?;
-            e.op_reg(Ps::Sub, t3, t3, t4)?;
-        }
-        e.op_reg(Ps::Mul, t2, t3, t3)?;
-        // sin_r: ((S0 z + S1) z - S2) z r + r
-        let (z, r) = (Arg::Y(t2), Arg::Y(t3));
-        e.op_k(Ps::Mul, t4, t2, K_S0)?;
-        e.steps(
-            t4,
-            &[
-                (Ps::Add, Arg::K(K_S1)),
-                (Ps::Mul, z),
-                (Ps::Sub, Arg::K(K_S2)),
-                (Ps::Mul, z),
-                (Ps::Mul, r),
-                (Ps::Add, r),
-            ],
-        )?;
-        // cos_r: ((C0 z - C1) z + C2) z z - 0.5 z + 1
-        e.op_k(Ps::Mul, t5, t2, K_C0)?;
-        e.steps(
-            t5,
-            &[
-                (Ps::Sub, Arg::K(K_C1)),
-                (Ps::Mul, z),
-                (Ps::Add, Arg::K(K_C2)),
-                (Ps::Mul, z),
-                (Ps::Mul, z),
-            ],
-        )?;
-        e.op_k(Ps::Mul, t0, t2, K_HALF)?;
-        e.steps(t5, &[(Ps::Sub, Arg::Y(t0)), (Ps::Add, Arg::K(K_ONE))])?;
-        // Odd quadrants take the cosine; quadrants 2 and 3 flip the sign.
-        e.int_k(Pi::And as u8, t2, t1, K_I1)?;
-        e.int_k(Pi::CmpEq as u8, t2, t2, K_I1)?;
-        let r = self.alloc()?;
-        let e = &mut self.e;
-        e.blendv(r, t4, t5, t2)?;
-        e.int_k(Pi::And as u8, t1, t1, K_I2)?;
-        e.pslld(t1, t1, 30)?;
-        e.op_reg(Ps::Xor, r, r, t1)?;
-        self.set(dst, r)
-    }
-
     /// Lowers one instruction.
     fn inst(&mut self, d: &DInst) -> Result<(), JitError> {
         let (dst, a, b) = (
@@ -1020,6 +945,10 @@ impl<'c, 'b> Gen<'c, 'b> {
                 match (d.op, d.y) {
                     (_, 0) => {
                         for c in 0..n {
+                            // An identity or an op of constants: no code (`fold`).
+                            if self.fold_arith(d.op, val(dst, c), val(a, c), val(b, c)) {
+                                continue;
+                            }
                             let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
                             self.arith(op, val(dst, c), sa, sb)?;
                             self.pinned = keep;
@@ -1079,6 +1008,11 @@ impl<'c, 'b> Gen<'c, 'b> {
                 // a is NaN. Signed zeros come out as that sequence gives them (a's).
                 let op = if d.op == Op::Min { Ps::Min } else { Ps::Max };
                 for c in 0..n {
+                    // A constant operand: one or two instructions (`fold`).
+                    if self.min_max_const(d.op == Op::Max, val(dst, c), val(a, c), val(b, c))? {
+                        self.pinned = keep;
+                        continue;
+                    }
                     let (ya, yb) = (self.get(val(a, c))?, self.get(val(b, c))?);
                     let m = self.alloc()?;
                     self.e.cmp_reg(m, ya, ya, 0x03)?; // UNORD_Q: a is NaN
@@ -1401,6 +1335,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     }
     let mut g = Gen {
         e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
+        exe,
         code,
         pc: 0,
         holder: [None; NY],

@@ -144,9 +144,7 @@ impl Gen<'_, '_> {
         e.op_reg(Ps::Mul, tb, y, tb)?;
         let z = tb;
         // n = floor(z + 128.5) - 128 (truncation: the sum is positive on the core's lanes).
-        e.op_k(Ps::Add, ta, z, K_BIAS)?;
-        e.cvtt_ps_dq(ta, ta)?;
-        e.int_k(Pi::Sub as u8, ta, ta, K_I128)?;
+        e.floor_biased(ta, z, K_BIAS, K_I128)?;
         // g = (z - n) ln 2; p = 1 + g (1 + g (0.5 + g (1/6 + ... + g (1/720 + g / 5040)))).
         e.cvt_dq_ps(tc, ta)?;
         e.op_reg(Ps::Sub, tc, z, tc)?;
