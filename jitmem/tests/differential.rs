@@ -5,8 +5,8 @@
 //! fell back to the interpreter would prove nothing), so the test fails if one does not.
 #![cfg(all(target_arch = "x86_64", unix))]
 
-use jitmem::{Code, Error};
-use shader::back::exec::jit::{Frame, JitError, GROUPS};
+use jitmem::Code;
+use shader::back::exec::jit::{Frame, GROUPS};
 use shader::back::exec::lanes::{Mask, LANES};
 use shader::back::exec::texture::TextureRef;
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
