@@ -1175,7 +1175,7 @@ fn draw_bands_on(
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
     // This thread's frames (each worker has its own), prepared for the stages that have code.
-    let (mut vs_frames, fs_frames) = match frames {
+    let (mut vs_frames, mut fs_frames) = match frames {
         Some(f) if f.len() >= STAGE_FRAMES => {
             let (v, f) = f.split_at_mut(GROUPS);
             (setup.vs_code.map(|_| v), setup.fs_code.map(|_| f))
@@ -1185,7 +1185,6 @@ fn draw_bands_on(
     if let Some(f) = vs_frames.as_deref_mut() {
         vs.prepare_frames(f, vs_uniforms);
     }
-    let mut fs_frames = fs_frames;
     if let Some(f) = fs_frames.as_deref_mut() {
         fs.prepare_frames(f, prog.uniform_words(Stage::Fragment));
     }
