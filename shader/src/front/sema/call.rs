@@ -65,14 +65,13 @@ impl<'a> Sema<'a> {
         at: i16,
     ) -> R<Val> {
         let fnode = self.node(f);
-        let name = self.name_of(f);
         if fnode.b < 0 {
             let line = self.toks.get(fnode.tok).map(|t| t.line).unwrap_or(0);
             bail!(
                 self,
                 at,
                 "function '{}' is declared (line {}) but never defined",
-                name,
+                self.name_of(f),
                 line
             );
         }
@@ -85,7 +84,7 @@ impl<'a> Sema<'a> {
                 self,
                 at,
                 "recursion is not supported: '{}' is already being called",
-                name
+                self.name_of(f)
             );
         }
         let max = self.lim.call_depth_max;
@@ -111,7 +110,7 @@ impl<'a> Sema<'a> {
                 self,
                 at,
                 "'{}' takes {} argument(s), {} given",
-                name,
+                self.name_of(f),
                 nparams,
                 args.len()
             );
@@ -163,7 +162,13 @@ impl<'a> Sema<'a> {
                 };
                 let out = pn.quals & Q_OUT != 0;
                 let copy_in = pn.quals & Q_IN != 0 || !out;
-                let pagg = self.node_agg(*p)?;
+                // A parameter without a type name or an array size (the usual one): its base
+                // type, what `node_agg` answers for it.
+                let pagg = if pn.c < 0 && pn.b < 0 {
+                    super::aggregate::AggTy::plain(pn.ty)
+                } else {
+                    self.node_agg(*p)?
+                };
                 if pagg.is_agg() || arg.agg.is_agg() {
                     self.replay_param(&mut frame, -1, false);
                     // Profile 2: a struct or array parameter; `out`/`inout` ones are copied
@@ -176,7 +181,7 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the parameter '{}' is {}",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             g,
                             pname,
                             w
@@ -227,14 +232,20 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the out parameter '{}' is {} and cannot be stored there",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             target.name(),
                             pname,
                             pn.ty.name()
                         );
                     }
                 }
-                let arg = match self.convert_emit(arg, pn.ty)? {
+                // An argument of the parameter's type (the usual one) is its own conversion.
+                let same = if arg.ty == pn.ty { Some(arg) } else { None };
+                let conv = match same {
+                    Some(v) => Some(v),
+                    None => self.convert_emit(arg, pn.ty)?,
+                };
+                let arg = match conv {
                     Some(v) => v,
                     None if !copy_in => Val::temp(pn.ty, -1),
                     None => {
@@ -244,7 +255,7 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the parameter '{}' is {}",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             arg.ty.name(),
                             pname,
                             pn.ty.name()
@@ -315,7 +326,7 @@ impl<'a> Sema<'a> {
                     self,
                     f,
                     "function '{}' must end with 'return <{}>;'{}",
-                    name,
+                    self.name_of(f),
                     self.agg_name(ret_agg),
                     hint
                 );
