@@ -891,9 +891,10 @@ impl<'a> Sema<'a> {
             if int {
                 return self.int_binary(n.b, op, ty, a, b);
             }
-            // int with float: the int side converts (CVT), then the float rules below.
-            let a = self.to_float(a)?;
-            let b = self.to_float(b)?;
+            // int with float: the int side converts (CVT), then the float rules below (a
+            // float side is its own conversion: `to_float` would return it as it is).
+            let a = if is_whole(a.ty) { self.to_float(a)? } else { a };
+            let b = if is_whole(b.ty) { self.to_float(b)? } else { b };
             return self.float_arith(n, op, ty, len, a, b);
         }
         if op == BinOp::Div {

@@ -128,7 +128,10 @@ impl<'a> Sema<'a> {
         let key = key_of(name);
         self.key_chain(key)
             .find(|(_, s)| {
-                s.key == key && same_bytes(self.sym_bytes(s), name) && self.visible(s.scope)
+                // The global scope (0) is every scope's ancestor: visible without the walk.
+                s.key == key
+                    && same_bytes(self.sym_bytes(s), name)
+                    && (s.scope == 0 || self.visible(s.scope))
             })
             .map(|(i, _)| i)
     }
