@@ -306,7 +306,12 @@ impl<'a> Sema<'a> {
             });
         }
         match kind {
-            SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", self.name_of(i)),
+            SymKind::Func => bail!(
+                self,
+                i,
+                "'{}' is a function; call it with ( )",
+                self.name_of(i)
+            ),
             SymKind::Position if self.stage != Stage::Vertex => {
                 bail!(self, i, "gl_Position is not available in a fragment shader")
             }
@@ -319,10 +324,20 @@ impl<'a> Sema<'a> {
             SymKind::SysVal
                 if slot == super::FRONT_FACING_SLOT && self.stage != Stage::Fragment =>
             {
-                bail!(self, i, "{} is not available in a vertex shader", self.name_of(i))
+                bail!(
+                    self,
+                    i,
+                    "{} is not available in a vertex shader",
+                    self.name_of(i)
+                )
             }
             SymKind::SysVal if slot != super::FRONT_FACING_SLOT && self.stage != Stage::Vertex => {
-                bail!(self, i, "{} is not available in a fragment shader", self.name_of(i))
+                bail!(
+                    self,
+                    i,
+                    "{} is not available in a fragment shader",
+                    self.name_of(i)
+                )
             }
             SymKind::Sampler => {
                 return Ok(Val {

@@ -1180,15 +1180,29 @@ impl<'a> Sema<'a> {
                         )
                     }
                     SymKind::SysVal => bail!(self, i, "{} is read-only", self.name_of(i)),
-                    SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", self.name_of(i)),
+                    SymKind::In => bail!(
+                        self,
+                        i,
+                        "cannot assign to shader input '{}'",
+                        self.name_of(i)
+                    ),
                     SymKind::Uniform | SymKind::Sampler => {
                         bail!(self, i, "cannot assign to uniform '{}'", self.name_of(i))
                     }
-                    SymKind::Const => bail!(self, i, "cannot assign to const '{}'", self.name_of(i)),
-                    SymKind::LoopVar => {
-                        bail!(self, i, "cannot assign the loop variable '{}'", self.name_of(i))
+                    SymKind::Const => {
+                        bail!(self, i, "cannot assign to const '{}'", self.name_of(i))
                     }
-                    SymKind::Func => bail!(self, i, "cannot assign to function '{}'", self.name_of(i)),
+                    SymKind::LoopVar => {
+                        bail!(
+                            self,
+                            i,
+                            "cannot assign the loop variable '{}'",
+                            self.name_of(i)
+                        )
+                    }
+                    SymKind::Func => {
+                        bail!(self, i, "cannot assign to function '{}'", self.name_of(i))
+                    }
                 }
                 Ok((s, tmp, ty, None))
             }
