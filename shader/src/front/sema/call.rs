@@ -18,6 +18,20 @@ pub(super) fn copied_by_snapshot(v: &Val) -> bool {
     !(v.k.is_some() || v.tmp < 0 || v.ty.is_sampler())
 }
 
+/// A function's shape as `inline_call` needs it (see [`Sema::fn_facts`]).
+#[derive(Clone, Copy)]
+pub(super) struct FnFacts {
+    f: i16,
+    /// Its parameters.
+    nparams: u32,
+    /// The body's last top-level statement (-1: an empty body).
+    last_stmt: i16,
+    /// Profile 2: a `return` other than as the body's last statement.
+    early_return: bool,
+    /// The statement after the first top-level `return` that is not last (-1: none).
+    after_return: i16,
+}
+
 impl<'a> Sema<'a> {
     /// Inlines function `f` with `args` (already evaluated); `at` is the call node for errors.
     /// `outs` holds, per parameter, the caller's l-value an `out`/`inout` parameter is copied
@@ -51,14 +65,13 @@ impl<'a> Sema<'a> {
         at: i16,
     ) -> R<Val> {
         let fnode = self.node(f);
-        let name = self.name_of(f);
         if fnode.b < 0 {
             let line = self.toks.get(fnode.tok).map(|t| t.line).unwrap_or(0);
             bail!(
                 self,
                 at,
                 "function '{}' is declared (line {}) but never defined",
-                name,
+                self.name_of(f),
                 line
             );
         }
@@ -71,7 +84,7 @@ impl<'a> Sema<'a> {
                 self,
                 at,
                 "recursion is not supported: '{}' is already being called",
-                name
+                self.name_of(f)
             );
         }
         let max = self.lim.call_depth_max;
@@ -87,7 +100,8 @@ impl<'a> Sema<'a> {
         // copy was a `memcpy` per call.
         let ast: &'a Ast = self.ast;
         let params = ast.list(fnode.a).take(PARAM_CAP);
-        let nparams = ast.list(fnode.a).count();
+        let facts = self.fn_facts(f, fnode);
+        let nparams = facts.nparams as usize;
         if nparams > self.lim.parameters_max {
             return Err(()); // reported at registration
         }
@@ -96,7 +110,7 @@ impl<'a> Sema<'a> {
                 self,
                 at,
                 "'{}' takes {} argument(s), {} given",
-                name,
+                self.name_of(f),
                 nparams,
                 args.len()
             );
@@ -148,7 +162,13 @@ impl<'a> Sema<'a> {
                 };
                 let out = pn.quals & Q_OUT != 0;
                 let copy_in = pn.quals & Q_IN != 0 || !out;
-                let pagg = self.node_agg(*p)?;
+                // A parameter without a type name or an array size (the usual one): its base
+                // type, what `node_agg` answers for it.
+                let pagg = if pn.c < 0 && pn.b < 0 {
+                    super::aggregate::AggTy::plain(pn.ty)
+                } else {
+                    self.node_agg(*p)?
+                };
                 if pagg.is_agg() || arg.agg.is_agg() {
                     self.replay_param(&mut frame, -1, false);
                     // Profile 2: a struct or array parameter; `out`/`inout` ones are copied
@@ -161,7 +181,7 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the parameter '{}' is {}",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             g,
                             pname,
                             w
@@ -212,14 +232,20 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the out parameter '{}' is {} and cannot be stored there",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             target.name(),
                             pname,
                             pn.ty.name()
                         );
                     }
                 }
-                let arg = match self.convert_emit(arg, pn.ty)? {
+                // An argument of the parameter's type (the usual one) is its own conversion.
+                let same = if arg.ty == pn.ty { Some(arg) } else { None };
+                let conv = match same {
+                    Some(v) => Some(v),
+                    None => self.convert_emit(arg, pn.ty)?,
+                };
+                let arg = match conv {
                     Some(v) => v,
                     None if !copy_in => Val::temp(pn.ty, -1),
                     None => {
@@ -229,7 +255,7 @@ impl<'a> Sema<'a> {
                             at,
                             "argument {} of '{}' is {}; the parameter '{}' is {}",
                             k + 1,
-                            name,
+                            self.name_of(f),
                             arg.ty.name(),
                             pname,
                             pn.ty.name()
@@ -267,9 +293,8 @@ impl<'a> Sema<'a> {
             self.ret_ty = fnode.ty;
             self.ret_agg = ret_agg;
             self.ret_flag = -1;
-            let body = self.node(fnode.b);
-            self.last_stmt = self.ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1);
-            if self.toks.profile == Profile::P2 && self.has_early_return(fnode.b) {
+            self.last_stmt = facts.last_stmt;
+            if facts.early_return {
                 // Profile 2: a "returned" flag and IF around the code after each return.
                 let flag = self.temp(1)?;
                 self.zero(flag)?;
@@ -284,13 +309,9 @@ impl<'a> Sema<'a> {
                 return self.copy_out(&copy_out, outs);
             }
             // Code after a `return` is the error (not the function's missing final return).
-            if let Some((_, r)) = self
-                .ast
-                .list(body.a)
-                .find(|(_, n)| n.kind == Kind::Return && n.next >= 0)
-            {
+            if facts.after_return >= 0 {
                 self.param_syms(&pending)?;
-                return self.after_return(r.next);
+                return self.after_return(facts.after_return);
             }
             let last = self.node(self.last_stmt);
             if (fnode.ty != Type::Void || ret_agg.is_agg())
@@ -305,7 +326,7 @@ impl<'a> Sema<'a> {
                     self,
                     f,
                     "function '{}' must end with 'return <{}>;'{}",
-                    name,
+                    self.name_of(f),
                     self.agg_name(ret_agg),
                     hint
                 );
@@ -342,6 +363,29 @@ impl<'a> Sema<'a> {
             return Ok(Val::agg(ret_agg, ret_tmp));
         }
         Ok(Val::temp(fnode.ty, ret_tmp))
+    }
+
+    /// What `inline_call` asks of function `f`'s tree at every call (node `fnode`),
+    /// remembered for the last function asked (calls of one function often follow each
+    /// other).
+    fn fn_facts(&mut self, f: i16, fnode: Node) -> FnFacts {
+        if let Some(x) = self.facts_memo.filter(|x| x.f == f) {
+            return x;
+        }
+        let ast: &'a Ast = self.ast;
+        let body = self.node(fnode.b);
+        let x = FnFacts {
+            f,
+            nparams: ast.list(fnode.a).count() as u32,
+            last_stmt: ast.list(body.a).last().map(|(i, _)| i).unwrap_or(-1),
+            early_return: self.toks.profile == Profile::P2 && self.has_early_return(fnode.b),
+            after_return: ast
+                .list(body.a)
+                .find(|(_, n)| n.kind == Kind::Return && n.next >= 0)
+                .map_or(-1, |(_, r)| r.next),
+        };
+        self.facts_memo = Some(x);
+        x
     }
 
     /// [`Self::plain_distinct_params`] of function `f` (parameter list `first`), remembered
@@ -813,10 +857,11 @@ impl<'a> Sema<'a> {
         // Profile 2: the caller's l-values of out and inout parameters.
         let mut outs: Vec<Option<LValue>, PARAM_CAP> = Vec::new();
         if p2 {
-            let params: Vec<(i16, Node), PARAM_CAP> =
-                self.ast.list(self.node(f).a).take(PARAM_CAP).collect();
+            // Walked from the tree (which `self` only borrows) instead of collected.
+            let ast: &'a Ast = self.ast;
+            let mut params = ast.list(self.node(f).a).take(PARAM_CAP);
             for (k, (a, _)) in args.iter().enumerate() {
-                let Some((p, pn)) = params.get(k).copied() else {
+                let Some((p, pn)) = params.next() else {
                     break;
                 };
                 if pn.quals & Q_OUT == 0 {

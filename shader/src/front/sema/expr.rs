@@ -265,8 +265,8 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn ident(&mut self, i: i16) -> R<Val> {
-        let name = self.name_of(i);
-        let Some(s) = self.lookup(name) else {
+        let Some(s) = self.lookup_node(i) else {
+            let name = self.name_of(i);
             if self.is_builtin(name) {
                 bail!(self, i, "'{}' is a built-in function, not a value", name);
             }
@@ -297,7 +297,7 @@ impl<'a> Sema<'a> {
                 });
             }
             if tmp < 0 {
-                bail!(self, i, "'{}' has no value here", name);
+                bail!(self, i, "'{}' has no value here", self.name_of(i));
             }
             // A struct with sampler members carries its first unit.
             return Ok(Val {
@@ -306,7 +306,12 @@ impl<'a> Sema<'a> {
             });
         }
         match kind {
-            SymKind::Func => bail!(self, i, "'{}' is a function; call it with ( )", name),
+            SymKind::Func => bail!(
+                self,
+                i,
+                "'{}' is a function; call it with ( )",
+                self.name_of(i)
+            ),
             SymKind::Position if self.stage != Stage::Vertex => {
                 bail!(self, i, "gl_Position is not available in a fragment shader")
             }
@@ -319,10 +324,20 @@ impl<'a> Sema<'a> {
             SymKind::SysVal
                 if slot == super::FRONT_FACING_SLOT && self.stage != Stage::Fragment =>
             {
-                bail!(self, i, "{} is not available in a vertex shader", name)
+                bail!(
+                    self,
+                    i,
+                    "{} is not available in a vertex shader",
+                    self.name_of(i)
+                )
             }
             SymKind::SysVal if slot != super::FRONT_FACING_SLOT && self.stage != Stage::Vertex => {
-                bail!(self, i, "{} is not available in a fragment shader", name)
+                bail!(
+                    self,
+                    i,
+                    "{} is not available in a fragment shader",
+                    self.name_of(i)
+                )
             }
             SymKind::Sampler => {
                 return Ok(Val {
@@ -339,7 +354,7 @@ impl<'a> Sema<'a> {
             return Ok(Val::konst(ty, k));
         }
         if tmp < 0 {
-            bail!(self, i, "'{}' has no value here", name);
+            bail!(self, i, "'{}' has no value here", self.name_of(i));
         }
         Ok(Val::temp(ty, tmp))
     }
@@ -891,9 +906,10 @@ impl<'a> Sema<'a> {
             if int {
                 return self.int_binary(n.b, op, ty, a, b);
             }
-            // int with float: the int side converts (CVT), then the float rules below.
-            let a = self.to_float(a)?;
-            let b = self.to_float(b)?;
+            // int with float: the int side converts (CVT), then the float rules below (a
+            // float side is its own conversion: `to_float` would return it as it is).
+            let a = if is_whole(a.ty) { self.to_float(a)? } else { a };
+            let b = if is_whole(b.ty) { self.to_float(b)? } else { b };
             return self.float_arith(n, op, ty, len, a, b);
         }
         if op == BinOp::Div {

@@ -219,6 +219,8 @@ pub struct Sema<'a> {
     /// The last function `plain_distinct_params` answered for, and its answer (the answer
     /// depends on the tree only; calls of one function often follow each other).
     distinct_memo: (i16, bool),
+    /// The last function `fn_facts` answered for, and its answer.
+    facts_memo: Option<call::FnFacts>,
 }
 
 /// The semantic pass's tables (about 80 KiB at profile-2 capacity), owned by the caller's
@@ -343,6 +345,7 @@ pub fn analyze(
         overloads: false,
         zero4: -1,
         distinct_memo: (-1, false),
+        facts_memo: None,
         t: tables,
     };
     s.t.syms.clear();

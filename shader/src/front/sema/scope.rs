@@ -112,12 +112,26 @@ impl<'a> Sema<'a> {
     }
 
     pub(super) fn lookup(&self, name: &str) -> Option<usize> {
-        let key = name_key(name);
+        self.lookup_bytes(name.as_bytes())
+    }
+
+    /// [`Self::lookup`] of the name of node `i` (an identifier), read as its token's bytes:
+    /// the lexer's names are ASCII, so these are the bytes of `name_of(i)`, without slicing
+    /// the text.
+    #[inline]
+    pub(super) fn lookup_node(&self, i: i16) -> Option<usize> {
+        let tok = self.ast.get(i).map_or(-1, |n| n.tok);
+        self.lookup_bytes(self.token_bytes(tok))
+    }
+
+    fn lookup_bytes(&self, name: &[u8]) -> Option<usize> {
+        let key = key_of(name);
         self.key_chain(key)
             .find(|(_, s)| {
+                // The global scope (0) is every scope's ancestor: visible without the walk.
                 s.key == key
-                    && same_bytes(self.sym_bytes(s), name.as_bytes())
-                    && self.visible(s.scope)
+                    && same_bytes(self.sym_bytes(s), name)
+                    && (s.scope == 0 || self.visible(s.scope))
             })
             .map(|(i, _)| i)
     }

@@ -1151,8 +1151,8 @@ impl<'a> Sema<'a> {
         }
         match (n.kind, inner) {
             (Kind::Ident, None) => {
-                let name = self.name_of(i);
-                let Some(s) = self.lookup(name) else {
+                let Some(s) = self.lookup_node(i) else {
+                    let name = self.name_of(i);
                     return self.unknown_name(i, name, "identifier");
                 };
                 let Some(sym) = self.sym(s) else {
@@ -1179,16 +1179,30 @@ impl<'a> Sema<'a> {
                             "gl_ClipDistance is not available in a fragment shader"
                         )
                     }
-                    SymKind::SysVal => bail!(self, i, "{} is read-only", name),
-                    SymKind::In => bail!(self, i, "cannot assign to shader input '{}'", name),
+                    SymKind::SysVal => bail!(self, i, "{} is read-only", self.name_of(i)),
+                    SymKind::In => bail!(
+                        self,
+                        i,
+                        "cannot assign to shader input '{}'",
+                        self.name_of(i)
+                    ),
                     SymKind::Uniform | SymKind::Sampler => {
-                        bail!(self, i, "cannot assign to uniform '{}'", name)
+                        bail!(self, i, "cannot assign to uniform '{}'", self.name_of(i))
                     }
-                    SymKind::Const => bail!(self, i, "cannot assign to const '{}'", name),
+                    SymKind::Const => {
+                        bail!(self, i, "cannot assign to const '{}'", self.name_of(i))
+                    }
                     SymKind::LoopVar => {
-                        bail!(self, i, "cannot assign the loop variable '{}'", name)
+                        bail!(
+                            self,
+                            i,
+                            "cannot assign the loop variable '{}'",
+                            self.name_of(i)
+                        )
                     }
-                    SymKind::Func => bail!(self, i, "cannot assign to function '{}'", name),
+                    SymKind::Func => {
+                        bail!(self, i, "cannot assign to function '{}'", self.name_of(i))
+                    }
                 }
                 Ok((s, tmp, ty, None))
             }
