@@ -1171,9 +1171,10 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
     };
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     // The error list can only fill on the paths that report (names, numbers, `lex_other`):
-    // those test it and end the loop after storing their token, so the usual token does not.
-    let mut full = diag.full();
-    while cur.pos < src.len() && !full {
+    // those test it and, when it is full, move the loop's end (`stop_at`) to 0 (the loop ends after
+    // storing their token), so the usual token tests only its position.
+    let mut stop_at = if diag.full() { 0 } else { src.len() };
+    while cur.pos < stop_at {
         let c = at(cur.pos);
         let start = cur.pos;
         let mut value = 0u32;
@@ -1184,7 +1185,9 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 let col = column(start, cur.line_begin);
                 let r = lex_other(src, &mut moved, c, col, diag, out);
                 cur = moved;
-                full = diag.full();
+                if diag.full() {
+                    stop_at = 0;
+                }
                 match r {
                     Other::Token(k, v) => {
                         value = v;
@@ -1208,7 +1211,9 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                 let col = column(start, cur.line_begin);
                                 rejected_qualifier(i, out, diag, cur.line, col);
                             }
-                            full = diag.full();
+                            if diag.full() {
+                                stop_at = 0;
+                            }
                             continue;
                         }
                         k => k,
@@ -1216,7 +1221,9 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     None => {
                         if n >= NAME_MAX {
                             long_name(n, diag, cur.line, column(start, cur.line_begin));
-                            full = diag.full();
+                            if diag.full() {
+                                stop_at = 0;
+                            }
                         }
                         Tok::Ident
                     }
@@ -1250,7 +1257,9 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 let col = column(start, cur.line_begin);
                 let (end, r) = number(src, start, diag, cur.line, col, false);
                 cur.pos = end;
-                full = diag.full();
+                if diag.full() {
+                    stop_at = 0;
+                }
                 match r {
                     Ok((k, v)) => {
                         value = v;
@@ -1845,7 +1854,8 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 r
             }
         };
-        if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
+        // (Not `len + 2`: a sum that could wrap kept the push's own capacity test.)
+        if out.toks.len() >= P2_TOK_MAX.min(PP_TOK_MAX) - 2 {
             return false;
         }
         // A source under `PP_SRC_MAX` (64 KiB) bytes: every column and length fits in u16.
