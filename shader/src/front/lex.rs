@@ -776,24 +776,11 @@ fn reading_slot(src: &[u8], start: usize, len: usize) -> Option<usize> {
             u128::from_le_bytes(buf)
         }
     };
-    let key = raw & *KEY_MASK.get(len)?;
-    let mut h = key_slot(key);
-    // Bounded by the table size; a third full, so an empty slot soon ends a miss.
-    for _ in 0..READING_SLOTS {
-        let k = *READINGS.keys.get(h)?;
-        if k == key {
-            return Some(h);
-        }
-        if k == 0 {
-            return None;
-        }
-        h = (h + 1) & (READING_SLOTS - 1);
-    }
-    None
+    probe(raw & *KEY_MASK.get(len)?)
 }
 
 /// Profile 1's reading of the name `src[start..start + len]` (what the shared keyword tables say).
-#[inline(always)]
+#[cfg(test)]
 fn p1_reading(src: &[u8], start: usize, len: usize) -> Reading {
     reading_slot(src, start, len)
         .and_then(|s| READINGS.p1.get(s).copied())
@@ -811,6 +798,79 @@ fn p2_reading(src: &[u8], start: usize, len: usize) -> Reading {
     reading_slot(src, start, len)
         .and_then(|s| READINGS.p2.get(s).copied())
         .unwrap_or(Reading::Name)
+}
+
+/// A table slot's token in each profile when the name is read there: the keyword's kind,
+/// `Tok::Reserved`, `Tok::Ident` for a name, and `Tok::Eof` for the rare readings the lexers
+/// handle out of line (profile 1: a rejected qualifier; profile 2: a reserved word or a
+/// rejected qualifier, which the preprocessor reports). One byte load instead of a match on
+/// the two-byte [`Reading`].
+const fn slot_kind(r: Reading, p2: bool) -> Tok {
+    match r {
+        Reading::Name => Tok::Ident,
+        Reading::Keyword(k) => k,
+        Reading::Reserved => Tok::Reserved,
+        Reading::ReservedName if !p2 => Tok::Reserved,
+        Reading::ReservedName | Reading::Rejected(_) => Tok::Eof,
+    }
+}
+
+const SLOT_KINDS: [[Tok; READING_SLOTS]; 2] = {
+    let mut t = [[Tok::Ident; READING_SLOTS]; 2];
+    let mut i = 0;
+    while i < READING_SLOTS {
+        t[0][i] = slot_kind(READINGS.p1[i], false);
+        t[1][i] = slot_kind(READINGS.p2[i], true);
+        i += 1;
+    }
+    t
+};
+
+/// The slot of `key` (a name of at most [`KEY_LEN`] bytes as [`const_key`] makes it) in
+/// [`READINGS`], if it is a table word.
+#[inline(always)]
+fn probe(key: u128) -> Option<usize> {
+    let mut h = key_slot(key);
+    // Bounded by the table size; a third full, so an empty slot soon ends a miss.
+    for _ in 0..READING_SLOTS {
+        let k = *READINGS.keys.get(h)?;
+        if k == key {
+            return Some(h);
+        }
+        if k == 0 {
+            return None;
+        }
+        h = (h + 1) & (READING_SLOTS - 1);
+    }
+    None
+}
+
+/// The name starting at `start` (whose first byte is a name byte): its length and its slot in
+/// [`READINGS`] when it is a table word. Where the source has sixteen bytes from `start` (the
+/// usual case) they are read once, as an array (no bounds test per byte) and as the key.
+#[inline(always)]
+fn scan_name(src: &[u8], start: usize) -> (usize, Option<usize>) {
+    // A reference: a copy of the array was loaded byte by byte and reassembled for the key.
+    if let Some(bytes) = src
+        .get(start..start + KEY_LEN)
+        .and_then(|b| <&[u8; KEY_LEN]>::try_from(b).ok())
+    {
+        let mut n = 1;
+        while n < KEY_LEN && IDENT_BYTE[bytes[n] as usize] {
+            n += 1;
+        }
+        if n == KEY_LEN {
+            let more = ident_run(src.get(start + KEY_LEN..).unwrap_or(&[]));
+            if more != 0 {
+                // Longer than every table word.
+                return (KEY_LEN + more, None);
+            }
+        }
+        let key = u128::from_le_bytes(*bytes) & KEY_MASK[n];
+        return (n, probe(key));
+    }
+    let n = ident_run(src.get(start..).unwrap_or(&[]));
+    (n, reading_slot(src, start, n))
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -1111,20 +1171,23 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
     };
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     // The error list can only fill on the paths that report (names, numbers, `lex_other`):
-    // those test it (`full`), so the usual token does not.
-    let mut full = diag.full();
-    while cur.pos < src.len() && !full {
+    // those test it and, when it is full, move the loop's end (`stop_at`) to 0 (the loop ends after
+    // storing their token), so the usual token tests only its position.
+    let mut stop_at = if diag.full() { 0 } else { src.len() };
+    while cur.pos < stop_at {
         let c = at(cur.pos);
         let start = cur.pos;
-        let col = column(start, cur.line_begin);
         let mut value = 0u32;
         macro_rules! other {
             () => {{
                 // A copy: the cursor itself stays in registers (its address is not taken).
                 let mut moved = cur;
+                let col = column(start, cur.line_begin);
                 let r = lex_other(src, &mut moved, c, col, diag, out);
                 cur = moved;
-                full = diag.full();
+                if diag.full() {
+                    stop_at = 0;
+                }
                 match r {
                     Other::Token(k, v) => {
                         value = v;
@@ -1139,20 +1202,28 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
         let kind = match CLASS[c as usize] {
             C_IDENT => {
                 cur.line_start = false;
-                let n = ident_run(src.get(start..).unwrap_or(&[]));
+                let (n, slot) = scan_name(src, start);
                 cur.pos += n;
-                match p1_reading(src, start, n) {
-                    Reading::Keyword(k) => k,
-                    Reading::Reserved | Reading::ReservedName => Tok::Reserved,
-                    Reading::Rejected(i) => {
-                        rejected_qualifier(i, out, diag, cur.line, col);
-                        full = diag.full();
-                        continue;
-                    }
-                    Reading::Name => {
+                match slot {
+                    Some(s) => match SLOT_KINDS[0][s] {
+                        Tok::Eof => {
+                            if let Some(&Reading::Rejected(i)) = READINGS.p1.get(s) {
+                                let col = column(start, cur.line_begin);
+                                rejected_qualifier(i, out, diag, cur.line, col);
+                            }
+                            if diag.full() {
+                                stop_at = 0;
+                            }
+                            continue;
+                        }
+                        k => k,
+                    },
+                    None => {
                         if n >= NAME_MAX {
-                            long_name(n, diag, cur.line, col);
-                            full = diag.full();
+                            long_name(n, diag, cur.line, column(start, cur.line_begin));
+                            if diag.full() {
+                                stop_at = 0;
+                            }
                         }
                         Tok::Ident
                     }
@@ -1183,9 +1254,12 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
             }
             C_DIGIT => {
                 cur.line_start = false;
+                let col = column(start, cur.line_begin);
                 let (end, r) = number(src, start, diag, cur.line, col, false);
                 cur.pos = end;
-                full = diag.full();
+                if diag.full() {
+                    stop_at = 0;
+                }
                 match r {
                     Ok((k, v)) => {
                         value = v;
@@ -1213,6 +1287,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
             }
             _ => other!(),
         };
+        let col = column(start, cur.line_begin);
         let tok = Token {
             kind,
             off: start as u32,
@@ -1426,8 +1501,15 @@ fn lex_other(
 }
 
 /// The punctuator token starting with `c` (then `next`) and its length, if the language has one.
-#[inline]
+#[inline(never)]
 fn punct(c: u8, next: u8) -> Option<(Tok, usize)> {
+    punct_inline(c, next)
+}
+
+/// [`punct`], inlined where it is called (the one-pass profile-2 lexer's loop; profile 1's
+/// loop is faster calling it).
+#[inline(always)]
+fn punct_inline(c: u8, next: u8) -> Option<(Tok, usize)> {
     Some(match &[c, next] {
         b"==" => (Tok::EqEq, 2),
         b"!=" => (Tok::NotEq, 2),
@@ -1650,44 +1732,51 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     out.profile = Profile::P2;
     out.overflow = None;
     let mut in_layout = 0u8;
-    let mut bad = false;
-    let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
+    // Names, one-byte punctuators, plain numbers, the language's operators, blanks and
+    // newlines (most of a source) are lexed here; comments, directives and the rest by
+    // `p2_other`, out of line, which keeps this loop's state in registers.
     while let Some(c) = at(pos) {
         let start = pos;
-        // A source under `PP_SRC_MAX` (64 KiB) bytes: every column and length fits in u16.
-        let col = (start - line_begin + 1) as u32;
         // As in `lex`: one class-table load sends each byte to its code.
         let (kind, value) = match CLASS[c as usize] {
             C_IDENT => {
-                let n = ident_run(src.get(pos..).unwrap_or(&[]));
+                let (n, slot) = scan_name(src, start);
                 pos += n;
-                let name = src.get(start..pos).unwrap_or(&[]);
-                if matches!(c, b'_' | b'G') && (name.starts_with(b"__") || name.starts_with(b"GL_"))
-                {
-                    return false;
+                let mut kind = match slot {
+                    Some(s) => SLOT_KINDS[1][s],
+                    None if n <= KEY_LEN => Tok::Ident,
+                    // Longer than every shared word: only profile 2's own long words are not
+                    // names.
+                    None => match src.get(start..pos).and_then(p2_word) {
+                        Some(w) => slot_kind(p2_reading_of(w), true),
+                        None if n < P2_NAME_MAX => Tok::Ident,
+                        // Reported by `lex_pp` (a name over the limit).
+                        None => return false,
+                    },
+                };
+                if matches!(c, b'_' | b'G') {
+                    let name = src.get(start..pos).unwrap_or(&[]);
+                    if name.starts_with(b"__") || name.starts_with(b"GL_") {
+                        return false;
+                    }
                 }
                 // A macro would be expanded.
-                if dirs.live != 0 && dirs.is_macro(src, name) {
+                if dirs.live != 0 && dirs.is_macro(src, src.get(start..pos).unwrap_or(&[])) {
                     return false;
                 }
-                // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids (as
-                // Mesa), as `lex_pp` reads them.
-                let layout_id = in_layout == 2 && matches!(name, b"row_major" | b"packed");
-                let reading = if layout_id {
-                    Reading::Name
-                } else {
-                    p2_reading(src, start, n)
-                };
-                let kind = match reading {
-                    Reading::Name if n < P2_NAME_MAX => Tok::Ident,
-                    Reading::Keyword(k) => k,
-                    Reading::Reserved => Tok::Reserved,
-                    // Reported by `lex_pp` (a reserved word, a rejected qualifier, a name
-                    // over the limit).
-                    Reading::Name | Reading::ReservedName | Reading::Rejected(_) => return false,
-                };
                 if in_layout != 0 || kind == Tok::Layout {
+                    // GLSL 3.30 reserves `row_major` and `packed` but has them as layout ids
+                    // (as Mesa), as `lex_pp` reads them.
+                    if in_layout == 2
+                        && matches!(src.get(start..pos), Some(b"row_major" | b"packed"))
+                    {
+                        kind = Tok::Ident;
+                    }
                     in_layout = layout_state(in_layout, kind);
+                }
+                // Reported by `lex_pp` (a reserved word, a rejected qualifier).
+                if kind == Tok::Eof {
+                    return false;
                 }
                 (kind, 0)
             }
@@ -1717,93 +1806,47 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 }
                 continue;
             }
-            _ => {
-                let next = at(pos + 1);
-                let r = match c {
-                    b'/' if next == Some(b'/') => {
-                        let rest = src.get(pos..).unwrap_or(&[]);
-                        pos += line_len(rest);
-                        continue;
+            class => {
+                let next = byte(pos + 1);
+                let plain = if class == C_DIGIT || (c == b'.' && next.is_ascii_digit()) {
+                    // The preprocessing number ends where `plain_number` stops too (it
+                    // stops before no name byte; a '.' would continue it).
+                    match plain_number(src.get(pos..).unwrap_or(&[])) {
+                        Some((n, r)) if byte(pos + n) != b'.' => Some((n, r)),
+                        _ => None,
                     }
-                    b'/' if next == Some(b'*') => {
-                        // Copies: the loop's own position stays in registers.
-                        let (mut p, mut l, mut b) = (pos, line, line_begin);
-                        // Unterminated: the preprocessor reports it.
-                        let closed =
-                            crate::front::pp::skip_block_comment(src, &mut p, &mut l, &mut b);
-                        (pos, line, line_begin) = (p, l, b);
-                        if !closed {
-                            return false;
+                } else if class == C_OP && !matches!((c, next), (b'/', b'/' | b'*')) {
+                    // The language's punctuators are the preprocessor's (`punct_len`) but
+                    // for `<<=` and `>>=`, three bytes there.
+                    match punct_inline(c, next) {
+                        Some((k, n)) if !(k == Tok::Shift && byte(pos + 2) == b'=') => {
+                            Some((n, (k, 0)))
                         }
-                        continue;
+                        _ => None,
                     }
-                    b'#' if pos == line_begin => {
-                        let (mut p, mut l, mut b) = (pos, line, line_begin);
-                        let handled = dirs.handle(src, &mut p, &mut l, &mut b);
-                        (pos, line, line_begin) = (p, l, b);
-                        if !handled {
-                            return false;
-                        }
-                        continue;
+                } else {
+                    None
+                };
+                let r = match plain {
+                    Some((n, r)) => {
+                        pos += n;
+                        r
                     }
-                    b'#' => return false,
-                    _ if c.is_ascii_digit()
-                        || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) =>
-                    {
-                        let rest = src.get(pos..).unwrap_or(&[]);
-                        match plain_number(rest) {
-                            // The preprocessing number ends there too (`plain_number` stops
-                            // before no name byte; a '.' would continue it).
-                            Some((n, r)) if rest.get(n) != Some(&b'.') => {
-                                pos += n;
-                                r
-                            }
-                            _ => {
-                                // A preprocessing number, as the preprocessor scans it.
-                                pos += crate::front::pp::number_len(rest);
-                                let bytes = src.get(start..pos).unwrap_or(&[]);
-                                match p2_classify(
-                                    PpKind::Number,
-                                    bytes,
-                                    false,
-                                    line,
-                                    col,
-                                    diag,
-                                    report,
-                                ) {
-                                    Some(k) => k,
-                                    None => return false,
-                                }
-                            }
+                    None => {
+                        // A copy: the loop's own position stays in registers.
+                        let mut moved = P2Cursor {
+                            pos,
+                            line,
+                            line_begin,
+                        };
+                        let step = p2_other(src, &mut moved, c, &mut dirs, diag);
+                        (pos, line, line_begin) = (moved.pos, moved.line, moved.line_begin);
+                        match step {
+                            Step::Token(k, v) => (k, v),
+                            Step::Skip => continue,
+                            Step::Fail => return false,
                         }
                     }
-                    _ => match punct(c, next.unwrap_or(0)) {
-                        // The language's punctuators are the preprocessor's (`punct_len`) but for
-                        // `<<=` and `>>=`, three bytes there.
-                        Some((k, n)) if !(k == Tok::Shift && at(pos + 2) == Some(b'=')) => {
-                            pos += n;
-                            (k, 0)
-                        }
-                        _ => match crate::front::pp::punct_len(c, next, at(pos + 2)) {
-                            0 => return false,
-                            n => {
-                                pos += n;
-                                let bytes = src.get(start..pos).unwrap_or(&[]);
-                                match p2_classify(
-                                    PpKind::Punct,
-                                    bytes,
-                                    false,
-                                    line,
-                                    col,
-                                    diag,
-                                    report,
-                                ) {
-                                    Some(k) => k,
-                                    None => return false,
-                                }
-                            }
-                        },
-                    },
                 };
                 if in_layout != 0 {
                     in_layout = layout_state(in_layout, r.0);
@@ -1811,13 +1854,15 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 r
             }
         };
-        if out.toks.len() + 2 >= P2_TOK_MAX.min(PP_TOK_MAX) {
+        // (Not `len + 2`: a sum that could wrap kept the push's own capacity test.)
+        if out.toks.len() >= P2_TOK_MAX.min(PP_TOK_MAX) - 2 {
             return false;
         }
+        // A source under `PP_SRC_MAX` (64 KiB) bytes: every column and length fits in u16.
         let _ = out.toks.push(Token {
             kind,
             len: (pos - start) as u16,
-            col: col as u16,
+            col: (start - line_begin + 1) as u16,
             exp: 0,
             off: start as u32,
             line,
@@ -1830,7 +1875,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         }
     }
     // An unterminated `#if` is the preprocessor's error.
-    if bad || dirs.depth != 0 || diag.total() != 0 || diag.warning_total() != 0 {
+    if dirs.depth != 0 || diag.total() != 0 || diag.warning_total() != 0 {
         return false;
     }
     // The end is placed just past the last token (its length is exact: a token of a source
@@ -1842,6 +1887,83 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         .toks
         .push(eof_token(src.len() as u32, last_line, last_col));
     true
+}
+
+/// The one-pass lexer's position (see `lex_p2_direct`).
+#[derive(Clone, Copy)]
+struct P2Cursor {
+    pos: usize,
+    line: u32,
+    line_begin: usize,
+}
+
+/// What `p2_other` found.
+enum Step {
+    /// A token (kind and value) ending at the cursor.
+    Token(Tok, u32),
+    /// Nothing to store (a comment, a directive): on with the next byte.
+    Skip,
+    /// The source needs the preprocessor (or has an error it reports).
+    Fail,
+}
+
+/// The one-pass lexer's rarer bytes, starting with `c` at the cursor: comments, directives,
+/// numbers and operators its loop does not read itself, and bytes that begin no token.
+#[inline(never)]
+fn p2_other(
+    src: &[u8],
+    cur: &mut P2Cursor,
+    c: u8,
+    dirs: &mut Directives,
+    diag: &mut Diagnostics,
+) -> Step {
+    let at = |i: usize| src.get(i).copied();
+    let start = cur.pos;
+    let next = at(start + 1);
+    let col = (start - cur.line_begin + 1) as u32;
+    let mut bad = false;
+    let report = &mut |_: &mut Diagnostics, _: fmt::Arguments<'_>| bad = true;
+    let r = match c {
+        b'/' if next == Some(b'/') => {
+            let rest = src.get(start..).unwrap_or(&[]);
+            cur.pos += line_len(rest);
+            return Step::Skip;
+        }
+        b'/' if next == Some(b'*') => {
+            // Unterminated: the preprocessor reports it.
+            let closed = crate::front::pp::skip_block_comment(
+                src,
+                &mut cur.pos,
+                &mut cur.line,
+                &mut cur.line_begin,
+            );
+            return if closed { Step::Skip } else { Step::Fail };
+        }
+        b'#' if start == cur.line_begin => {
+            let handled = dirs.handle(src, &mut cur.pos, &mut cur.line, &mut cur.line_begin);
+            return if handled { Step::Skip } else { Step::Fail };
+        }
+        b'#' => return Step::Fail,
+        _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) => {
+            // A preprocessing number, as the preprocessor scans it.
+            let rest = src.get(start..).unwrap_or(&[]);
+            cur.pos += crate::front::pp::number_len(rest);
+            let bytes = src.get(start..cur.pos).unwrap_or(&[]);
+            p2_classify(PpKind::Number, bytes, false, cur.line, col, diag, report)
+        }
+        _ => match crate::front::pp::punct_len(c, next, at(start + 2)) {
+            0 => return Step::Fail,
+            n => {
+                cur.pos += n;
+                let bytes = src.get(start..cur.pos).unwrap_or(&[]);
+                p2_classify(PpKind::Punct, bytes, false, cur.line, col, diag, report)
+            }
+        },
+    };
+    match r {
+        Some((k, v)) if !bad => Step::Token(k, v),
+        _ => Step::Fail,
+    }
 }
 
 /// Macros and nested conditionals the one-pass lexer follows itself; a source with more falls
@@ -3410,7 +3532,25 @@ mod tests {
                 assert_eq!(p1_reading(src, 0, b.len()), p1, "{}", w);
                 assert_eq!(p2_reading(src, 0, b.len()), p2_rule(b), "{}", w);
             }
+            // The lexers' scan: the same length, slot and kinds, alone, followed by text, and
+            // with sixteen bytes or more after its start (the one-load path).
+            let padded = std::format!("{};                ", w);
             let shifted = std::format!("  {}", w);
+            for (src, at) in [
+                (b, 0),
+                (long.as_bytes(), 0),
+                (padded.as_bytes(), 0),
+                (shifted.as_bytes(), 2),
+            ] {
+                let (n, slot) = scan_name(src, at);
+                assert_eq!(n, b.len(), "{}", w);
+                assert_eq!(slot, reading_slot(src, at, n), "{}", w);
+                let kind = |p: usize| slot.map_or(Tok::Ident, |s| SLOT_KINDS[p][s]);
+                assert_eq!(kind(0), slot_kind(p1, false), "{}", w);
+                if n <= KEY_LEN {
+                    assert_eq!(kind(1), slot_kind(p2_rule(b), true), "{}", w);
+                }
+            }
             assert_eq!(p1_reading(shifted.as_bytes(), 2, b.len()), p1, "{}", w);
             assert_eq!(
                 p2_reading(shifted.as_bytes(), 2, b.len()),

@@ -1807,7 +1807,41 @@ impl<'a> Parser<'a> {
         Ok(lhs)
     }
 
+    /// The usual operand, a name or a literal that no postfix operator, call or index follows,
+    /// is one node made here (the same node as [`unary_general`](Self::unary_general) makes
+    /// for it) without that function's frame; everything else goes there.
+    #[inline]
     fn unary(&mut self) -> P {
+        let Some(t) = self.toks.toks.get(self.pos) else {
+            return self.unary_general();
+        };
+        let kind = match t.kind {
+            Tok::Ident => Kind::Ident,
+            Tok::FloatLit => Kind::FloatLit,
+            Tok::IntLit => Kind::IntLit,
+            _ => return self.unary_general(),
+        };
+        if matches!(
+            self.peek_kind(1),
+            Tok::LParen | Tok::LBracket | Tok::Dot | Tok::PlusPlus | Tok::MinusMinus
+        ) {
+            return self.unary_general();
+        }
+        let mut n = Node::new(kind, self.pos as i16);
+        if kind != Kind::Ident {
+            n.ival = t.value as i32;
+            // Profile 2: a `u`/`U` suffix makes a uint literal (as in `primary`).
+            if kind == Kind::IntLit && matches!(t.bytes(self.src).last(), Some(b'u' | b'U')) {
+                n.ty = Type::Uint;
+            }
+        }
+        // Not the end (the token is a name or a literal).
+        self.pos += 1;
+        self.node(n)
+    }
+
+    #[inline(never)]
+    fn unary_general(&mut self) -> P {
         let t = self.tok();
         let i = self.idx();
         let op = match t.kind {

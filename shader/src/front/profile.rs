@@ -60,6 +60,12 @@ pub fn select(src: &[u8]) -> Option<Profile> {
 
 /// `pragma chrisos profile N` (spaces and tabs between the words) -> profile N.
 fn pragma(line: &[u8]) -> Option<Profile> {
+    // The usual spelling, answered without splitting the line into words.
+    match line {
+        b"pragma chrisos profile 2" => return Some(Profile::P2),
+        b"pragma chrisos profile 1" => return Some(Profile::P1),
+        _ => {}
+    }
     // Most directive lines before the first declaration are `#version`: a line whose first word
     // does not start `pragma` is answered without splitting it into words.
     let first = line

@@ -396,7 +396,12 @@ fn run(
         }
         return false;
     }
-    shader.name = bounded_string(if name.is_empty() { "shader" } else { name });
+    // In place: a built string was copied (64 bytes) through the stack into the shader.
+    let shown = if name.is_empty() { "shader" } else { name };
+    shader.name.clear();
+    if shader.name.push_str(shown).is_err() {
+        shader.name = bounded_string(shown);
+    }
     shader.stage = stage;
     shader.profile = prof;
     shader.version = toks.version;
