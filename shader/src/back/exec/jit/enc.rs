@@ -59,6 +59,8 @@ pub struct Y(pub u8);
 #[derive(Clone, Copy)]
 pub enum Ps {
     And = 0x54,
+    /// `d = !s & t`.
+    Andn = 0x55,
     Xor = 0x57,
     Add = 0x58,
     Mul = 0x59,

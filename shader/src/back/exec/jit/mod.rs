@@ -75,7 +75,7 @@ use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{
-    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF,
+    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_IF,
     BREAK_UCMP, NOT_UNIFORM, REG_FILE, REG_MASK,
 };
 use crate::ir::{CmpCode, Op, Stage};
@@ -401,16 +401,12 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::LoadIdx => v == val(a, 0) || v < V_ONE && ints::idx_reads(d, t),
         Op::LoadLane => v == val(a, 0) || is(b, 0, d.x as usize + 1),
         _ => match ints::shape(d) {
-            Some((ra, rb, _)) => ra && is(a, 0, n) || rb && is(b, 0, n),
+            Some((ra, rb)) => ra && is(a, 0, n) || rb && is(b, 0, n),
             None => false,
         },
     } || match v {
-        V_ONE => {
-            matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp)
-                || d.op == Op::Break && d.y == BREAK_CMP
-                || ints::shape(d).is_some_and(|s| s.2)
-                || d.op == Op::Break && matches!(d.y, BREAK_ICMP | BREAK_UCMP)
-        }
+        // (CMP, ICMP and UCMP AND with 1.0 as a memory operand from `Frame::consts`.)
+        V_ONE => matches!(d.op, Op::Rsq | Op::Rcp),
         V_ABS => d.op == Op::Abs,
         _ => false,
     };
@@ -1647,32 +1643,29 @@ impl Executable {
             }
             return Some(alive);
         }
-        let mut alive: Mask = 0;
+        // The groups with an active lane (bit g), each on its own frame.
+        let mut groups = 0u32;
+        for g in 0..GROUPS {
+            groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
+        }
+        let discards = frames.first()?.discards;
+        let mut left = groups;
+        while left != 0 {
+            let g = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let frame = frames.get_mut(g)?;
+            frame.bail[0] = 0;
+            if discards {
+                frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+            }
+        }
         // Segment by segment, each for every group, with the seams between them.
         for seg in 0..=nseams {
-            for g in 0..GROUPS {
-                let lanes = (active >> (g * JIT_LANES)) & 0xFF;
-                if lanes == 0 {
-                    continue;
-                }
-                let frame = frames.get_mut(g)?;
-                if seg == 0 {
-                    frame.bail[0] = 0;
-                    if frame.discards {
-                        frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
-                    }
-                }
-                call(frame, inv.inputs, inv.fragcoord, out, g, seg);
-                let mut lanes = lanes;
-                if frame.discards {
-                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
-                }
-                if frame.bail[0] & lanes != 0 {
-                    return None;
-                }
-                if seg == nseams {
-                    alive |= lanes << (g * JIT_LANES);
-                }
+            let mut left = groups;
+            while left != 0 {
+                let g = left.trailing_zeros() as usize;
+                left &= left - 1;
+                call(frames.get_mut(g)?, inv.inputs, inv.fragcoord, out, g, seg);
             }
             if seg < nseams {
                 if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
@@ -1680,6 +1673,25 @@ impl Executable {
                     self.run_seam(frames, pc, inv.textures, active);
                 }
             }
+        }
+        // The bail bits accumulate over the segments (the code only ORs into them), so one
+        // test of each group's active lanes at the end gives the dispatch back whenever a
+        // test after every segment would (a lane whose SIN/COS bailed may have run on; the
+        // interpreter rewrites every output then).
+        let mut alive: Mask = 0;
+        let mut left = groups;
+        while left != 0 {
+            let g = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let frame = frames.get(g)?;
+            let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            if frame.bail[0] & lanes != 0 {
+                return None;
+            }
+            if discards {
+                lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+            }
+            alive |= lanes << (g * JIT_LANES);
         }
         Some(alive)
     }
