@@ -305,6 +305,10 @@ pub struct Compiled {
     /// The code runs every group of a dispatch in one call ([`groups`]: entered with group
     /// 0's pointers only).
     pub looped: bool,
+    /// A module with seams: each segment runs every group in one call, group g on frame g of
+    /// [`GROUPS`] consecutive frames (`groups::Enc::seam_head`; entered with the first
+    /// frame and group 0's pointers only).
+    pub frames_looped: bool,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
 }
@@ -491,6 +495,8 @@ struct Gen<'c, 'b> {
     copies: bool,
     aliases: [copy::Alias; copy::ALIASES_MAX],
     naliases: usize,
+    /// The open segment loop of a module with seams (`groups::Enc::seam_head`).
+    seam_head: Option<groups::Head>,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -1354,6 +1360,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         copies: !code.iter().any(|d| d.op == Op::Loop),
         aliases: [copy::Alias::default(); copy::ALIASES_MAX],
         naliases: 0,
+        seam_head: None,
     };
     // Without seams and DISCARD, one call runs every group (`groups`): the body below is
     // the loop's.
@@ -1363,6 +1370,11 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     } else {
         None
     };
+    // With seams, each segment loops over the groups, frame g for group g.
+    let seams = code.iter().any(sample::is_seam);
+    if seams {
+        g.seam_head = Some(g.e.seam_head()?);
+    }
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
         // inactive ones hold anything, as in the interpreter.
@@ -1391,12 +1403,16 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         let bail = code.iter().any(|d| matches!(d.op, Op::Sin | Op::Cos));
         g.e.group_tail(head, bail)?;
     }
+    if let Some(head) = g.seam_head.take() {
+        g.e.seam_tail(head)?;
+    }
     g.e.ret()?;
     Ok(Compiled {
         len: g.e.len(),
         entries: g.entries,
         segments: g.segments,
         looped,
+        frames_looped: seams,
         spills: g.spills,
     })
 }
@@ -1558,7 +1574,7 @@ impl Executable {
         active: Mask,
     ) -> Option<Mask>
     where
-        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
         if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
             if !(self.stage == Stage::Fragment && self.color_always) {
@@ -1570,10 +1586,11 @@ impl Executable {
             frame.bail[0] = 0;
             frame.bail[groups::BAIL_ACC] = 0;
             frame.bail[groups::BAIL_GROUPS] = active;
-            call(frame, inv.inputs, inv.fragcoord, out, 0, 0);
+            let first = frames.get_mut(..1)?;
+            call(first, inv.inputs, inv.fragcoord, out, 0, 0);
             // A live lane needs the general SIN/COS path: the interpreter runs the whole
             // dispatch (it rewrites every output).
-            return (frame.bail[groups::BAIL_ACC] == 0).then_some(active);
+            return (first[0].bail[groups::BAIL_ACC] == 0).then_some(active);
         }
         self.run_groups(frames, call, inv, out, active)
     }
@@ -1608,7 +1625,7 @@ impl Executable {
         active: Mask,
     ) -> Option<Mask>
     where
-        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
         let nseams = frames.first()?.nseams;
         if nseams > 0 && frames.len() < GROUPS {
@@ -1617,20 +1634,21 @@ impl Executable {
         self.default_outputs(out);
         let active = active & ALL_LANES;
         if nseams == 0 {
-            // One segment on one frame (the common case, kept short: it runs per dispatch).
-            let frame = frames.first_mut()?;
-            let discards = frame.discards;
+            // One segment on one frame, called per group (a module with DISCARD).
+            let first = frames.get_mut(..1)?;
+            let discards = first[0].discards;
             let mut alive: Mask = 0;
             for g in 0..GROUPS {
                 let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
                 if lanes == 0 {
                     continue;
                 }
-                frame.bail[0] = 0;
+                first[0].bail[0] = 0;
                 if discards {
-                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    first[0].masks[MASK_ALIVE] = [!0; JIT_LANES];
                 }
-                call(frame, inv.inputs, inv.fragcoord, out, g, 0);
+                call(first, inv.inputs, inv.fragcoord, out, g, 0);
+                let frame = &first[0];
                 if discards {
                     lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
                 }
@@ -1659,14 +1677,11 @@ impl Executable {
                 frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
             }
         }
-        // Segment by segment, each for every group, with the seams between them.
+        // Segment by segment, each one call running every group with an active lane on its
+        // frame (the code's loop, `groups::Enc::seam_head`), with the seams between them.
+        frames.first_mut()?.bail[groups::BAIL_GROUPS] = active;
         for seg in 0..=nseams {
-            let mut left = groups;
-            while left != 0 {
-                let g = left.trailing_zeros() as usize;
-                left &= left - 1;
-                call(frames.get_mut(g)?, inv.inputs, inv.fragcoord, out, g, seg);
-            }
+            call(frames, inv.inputs, inv.fragcoord, out, 0, seg);
             if seg < nseams {
                 if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
                     let pc = frames[0].seams[seg % SEAMS_MAX] as usize;

@@ -104,11 +104,15 @@ impl Gen<'_, '_> {
         if self.flow {
             self.e.store(Base::Frame, super::mask_slot(MASK_SAVE), YM)?;
         }
+        if let Some(head) = self.seam_head.take() {
+            self.e.seam_tail(head)?;
+        }
         self.e.ret()?;
         if let Some(e) = self.entries.get_mut(self.segments) {
             *e = self.e.len() as u32;
         }
         self.segments += 1;
+        self.seam_head = Some(self.e.seam_head()?);
         if self.flow {
             self.e.load(YM, Base::Frame, super::mask_slot(MASK_SAVE))?;
         }
