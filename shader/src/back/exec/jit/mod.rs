@@ -133,6 +133,9 @@ pub struct Frame {
     /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
     /// the live-lane slot only then.
     discards: bool,
+    /// The prepared executable has SIN/COS, whose code may set the bail bits: a module with
+    /// seams tests them only then.
+    trig: bool,
     /// The prepared executable's code runs every group in one call ([`groups`]).
     looped: bool,
     /// The prepared executable has IF or DISCARD: a seam's result is written under the mask
@@ -257,6 +260,7 @@ impl Frame {
             consts,
             simd: Simd::BASE,
             discards: false,
+            trig: false,
             looped: false,
             masked: false,
             seams: [0; SEAMS_MAX],
@@ -1489,6 +1493,7 @@ impl Executable {
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         frame.discards = code.iter().any(|d| d.op == Op::Discard);
+        frame.trig = code.iter().any(|d| matches!(d.op, Op::Sin | Op::Cos));
         frame.looped = groups::looped(code);
         frame.masked = code
             .iter()
@@ -1631,7 +1636,9 @@ impl Executable {
         if nseams > 0 && frames.len() < GROUPS {
             return None;
         }
-        self.default_outputs(out);
+        if !(self.stage == Stage::Fragment && self.color_always) {
+            self.default_outputs(out);
+        }
         let active = active & ALL_LANES;
         if nseams == 0 {
             // One segment on one frame, called per group (a module with DISCARD).
@@ -1661,12 +1668,16 @@ impl Executable {
             }
             return Some(alive);
         }
-        // The groups with an active lane (bit g), each on its own frame.
-        let mut groups = 0u32;
-        for g in 0..GROUPS {
-            groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
-        }
+        // The groups with an active lane (bit g), each on its own frame; their bail and
+        // live-lane words matter only with SIN/COS or DISCARD.
         let discards = frames.first()?.discards;
+        let words = discards || frames.first()?.trig;
+        let mut groups = 0u32;
+        if words {
+            for g in 0..GROUPS {
+                groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
+            }
+        }
         let mut left = groups;
         while left != 0 {
             let g = left.trailing_zeros() as usize;
@@ -1693,6 +1704,9 @@ impl Executable {
         // test of each group's active lanes at the end gives the dispatch back whenever a
         // test after every segment would (a lane whose SIN/COS bailed may have run on; the
         // interpreter rewrites every output then).
+        if !words {
+            return Some(active);
+        }
         let mut alive: Mask = 0;
         let mut left = groups;
         while left != 0 {
