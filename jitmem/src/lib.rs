@@ -84,11 +84,11 @@ pub struct Code {
     /// Each segment's first byte (`Compiled::entries`, each below the code's length).
     entries: [usize; SEGMENTS_MAX],
     segments: usize,
-    /// The code loops over the groups itself (`Compiled::looped`): entered for group 0 only.
+    /// The code loops over the groups itself (`Compiled::looped`, or `frames_looped`: each
+    /// segment, group g on frame g): entered for group 0 only.
     looped: bool,
-    /// Each segment loops over the groups, group g on frame g (`Compiled::frames_looped`):
-    /// entered for group 0 only, with at least `GROUPS` frames.
-    frames_looped: bool,
+    /// Frames the code reads: `GROUPS` when frame-looped, else 1.
+    frames: usize,
 }
 
 // The mapping is never written after construction.
@@ -144,8 +144,8 @@ impl Code {
             map_len,
             entries,
             segments: c.segments.min(SEGMENTS_MAX),
-            looped: c.looped,
-            frames_looped: c.frames_looped,
+            looped: c.looped || c.frames_looped,
+            frames: if c.frames_looped { GROUPS } else { 1 },
         })
     }
 
@@ -166,12 +166,10 @@ impl Code {
         g: usize,
         seg: usize,
     ) {
-        let looped = self.looped || self.frames_looped;
         if g >= GROUPS
             || seg >= self.segments
-            || (looped && g != 0)
-            || (self.frames_looped && frames.len() < GROUPS)
-            || frames.is_empty()
+            || (self.looped && g != 0)
+            || frames.len() < self.frames
         {
             return;
         }
