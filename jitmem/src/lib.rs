@@ -20,12 +20,18 @@
 //!   (`jit::groups`, `Compiled::looped`): it is entered only with group 0's pointers, and
 //!   advances them itself by one group's bytes per iteration, at most `GROUPS` iterations
 //!   whatever the frame holds (a 32-bit frame word shifted right by 8 each time ends them), so
-//!   its operands land where the per-group calls' do. Its only calls are to the
-//!   safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame, u32)`: POW
-//!   on the frame's slots, indices masked), with the frame pointer it was given as the first
-//!   argument, after `vzeroupper`, with the four argument registers pushed and the stack
-//!   16-byte aligned, and those registers popped after; its only stack use is that; and because it
-//!   is built only when the CPU has AVX2 (checked at run time).
+//!   its operands land where the per-group calls' do. A module with seams loops likewise
+//!   in each segment, group g on frame g (`Compiled::frames_looped`): entered with the first
+//!   of at least `GROUPS` consecutive frames (checked), it advances the frame pointer by one
+//!   `Frame` per group as well, at most `GROUPS` iterations (the first frame's group word
+//!   copied into r8d, which the helper calls save, shifted right by 8 each time), so each
+//!   group's frame operands land where a call with that frame would put them. Its only
+//!   calls are to the safe Rust helpers of `jit::Helper` (`extern "sysv64" fn(&mut Frame,
+//!   u32)`: POW on the frame's slots, indices masked), with the frame pointer of the group
+//!   being run as the first argument, after `vzeroupper`, with the four argument registers
+//!   and r8 pushed (the stack then 16-byte aligned), and those registers popped after; its
+//!   only stack use is that; and because it is built only when the CPU has AVX2 (checked at
+//!   run time).
 //!
 //! [`jit`] is the rasterizer's hook (`shader::back::raster::Scratch::set_jit`): a process-wide
 //! cache of compiled modules (keyed by the decoded code, never by address) and each thread's
@@ -78,8 +84,11 @@ pub struct Code {
     /// Each segment's first byte (`Compiled::entries`, each below the code's length).
     entries: [usize; SEGMENTS_MAX],
     segments: usize,
-    /// The code loops over the groups itself (`Compiled::looped`): entered for group 0 only.
+    /// The code loops over the groups itself (`Compiled::looped`, or `frames_looped`: each
+    /// segment, group g on frame g): entered for group 0 only.
     looped: bool,
+    /// Frames the code reads: `GROUPS` when frame-looped, else 1.
+    frames: usize,
 }
 
 // The mapping is never written after construction.
@@ -135,26 +144,33 @@ impl Code {
             map_len,
             entries,
             segments: c.segments.min(SEGMENTS_MAX),
-            looped: c.looped,
+            looped: c.looped || c.frames_looped,
+            frames: if c.frames_looped { GROUPS } else { 1 },
         })
     }
 
     /// Runs segment `seg` of the code (0 for a module without texture ops; any segment it
     /// does not have does nothing) for 8-lane group `g` (0..GROUPS; any other does nothing)
-    /// of a dispatch: reads `frame`, `inputs` and `fcoord`, writes `frame` (spill slots) and
-    /// `out`. Code that loops over the groups itself runs them all for `g` = 0 (the groups
-    /// with a lane in the frame's group word, `jit::groups`) and does nothing for any other.
+    /// of a dispatch on `frames[0]`: reads the frame, `inputs` and `fcoord`, writes the frame
+    /// (spill slots) and `out`. Code that loops over the groups itself runs them all for `g`
+    /// = 0 (the groups with a lane in the first frame's group word, `jit::groups`) and does
+    /// nothing for any other; a module with seams does so on `frames[0..GROUPS]`, group g on
+    /// frame g (nothing when fewer frames are given).
     #[inline(always)]
     pub fn call(
         &self,
-        frame: &mut Frame,
+        frames: &mut [Frame],
         inputs: &Inputs,
         fcoord: &Vec4x,
         out: &mut Outputs,
         g: usize,
         seg: usize,
     ) {
-        if g >= GROUPS || seg >= self.segments || (self.looped && g != 0) {
+        if g >= GROUPS
+            || seg >= self.segments
+            || (self.looped && g != 0)
+            || frames.len() < self.frames
+        {
             return;
         }
         let Some(&entry) = self.entries.get(seg) else {
@@ -169,12 +185,13 @@ impl Code {
         let op = (out as *mut Outputs as *mut u8).wrapping_add(off);
         // SAFETY: see the crate header: the code is the generator's, entered where it starts
         // a segment (a whole function, `entry` inside the mapping), touches only those
-        // regions (stores only the frame and the outputs, which are borrowed mutably; looped
-        // code is entered at group 0 and moves at most to the last group), and AVX2 was
-        // checked in `new`.
+        // regions (stores only the frames and the outputs, which are borrowed mutably; looped
+        // code is entered at group 0 and moves at most to the last group; frame-looped code
+        // moves the frame pointer one `Frame` per group, at most to `frames[GROUPS - 1]`, and
+        // `frames` holds at least GROUPS consecutive frames), and AVX2 was checked in `new`.
         let f: extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8) =
             unsafe { std::mem::transmute((self.ptr as *const u8).wrapping_add(entry)) };
-        f(frame as *mut Frame, ip, fp, op);
+        f(frames.as_mut_ptr(), ip, fp, op);
     }
 
     /// [`Executable::run`] through this code on frames from [`Executable::prepare_frames`]

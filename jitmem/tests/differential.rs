@@ -1250,10 +1250,10 @@ fn group_loop_runs_the_active_groups() {
     got.color = [[7.0; LANES]; 4];
     frames[0].bail[shader::back::exec::jit::groups::BAIL_GROUPS] = u32::MAX;
     for g in 1..GROUPS {
-        code.call(&mut frames[0], &inputs, &fragcoord, &mut got, g, 0);
+        code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, g, 0);
     }
     assert!(got.color.iter().flatten().all(|&x| x == 7.0));
-    code.call(&mut frames[0], &inputs, &fragcoord, &mut got, 0, 0);
+    code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, 0, 0);
     assert!(got.color.iter().flatten().all(|&x| x != 7.0));
 }
 

@@ -1976,12 +1976,7 @@ fn raster_body(
                         & (base[1] + omax[1] >= 0)
                         & (base[2] + omax[2] >= 0)
                     {
-                        for l in 0..BLOCK {
-                            let inside = (base[0] + offs[0][l] >= 0)
-                                & (base[1] + offs[1][l] >= 0)
-                                & (base[2] + offs[2][l] >= 0);
-                            mask |= (inside as Mask) << l;
-                        }
+                        mask = inside_mask(&base, &offs);
                     }
                 }
                 mask &= rowmask & (cols * 0x11);
@@ -2083,6 +2078,67 @@ fn less_mask(z: &[f32; BLOCK], d: &[f32; BLOCK]) -> Mask {
 }
 /// Every lane of one block.
 const BLOCK_ALL: Mask = (1 << BLOCK) - 1;
+
+/// Bit l set when lane l is inside every edge: `base[k] + offs[k][l] >= 0` for k = 0..3, i.e.
+/// the OR of the three values has no sign bit (on x86_64 two lanes at a time, the signs by
+/// MOVMSKPD, instead of 24 compares).
+#[inline(always)]
+fn inside_mask(base: &[i64; 3], offs: &[[i64; BLOCK]; 3]) -> Mask {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let b = [
+            m128i::from([base[0]; 2]),
+            m128i::from([base[1]; 2]),
+            m128i::from([base[2]; 2]),
+        ];
+        let mut neg: Mask = 0;
+        for h in 0..BLOCK / 2 {
+            let e = |k: usize| add_i64_m128i(b[k], m128i::from([offs[k][2 * h], offs[k][2 * h + 1]]));
+            let v = bitor_m128i(bitor_m128i(e(0), e(1)), e(2));
+            neg |= (move_mask_m128d(cast_to_m128d_from_m128i(v)) as Mask) << (2 * h);
+        }
+        !neg & BLOCK_ALL
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let mut mask: Mask = 0;
+        for l in 0..BLOCK {
+            let inside = (base[0] + offs[0][l] >= 0)
+                & (base[1] + offs[1][l] >= 0)
+                & (base[2] + offs[2][l] >= 0);
+            mask |= (inside as Mask) << l;
+        }
+        mask
+    }
+}
+
+/// `new[k]` where bit k of `bits` is set, else `old[k]` (one select for a block row's four
+/// pixels instead of a branch per lane).
+#[inline(always)]
+fn select_row(old: [u32; 4], new: [u32; 4], bits: Mask) -> [u32; 4] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::*;
+        let lane = m128i::from([1i32, 2, 4, 8]);
+        let m = cmp_eq_mask_i32_m128i(bitand_m128i(set_splat_i32_m128i(bits as i32), lane), lane);
+        let out = bitor_m128i(
+            bitand_m128i(m, m128i::from(new)),
+            bitandnot_m128i(m, m128i::from(old)),
+        );
+        out.into()
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let mut out = old;
+        for k in 0..4 {
+            if bits & (1 << k) != 0 {
+                out[k] = new[k];
+            }
+        }
+        out
+    }
+}
 /// Blocks shaded in one dispatch: block j fills lanes 8j..8j+8.
 const BLOCKS: usize = LANES / BLOCK;
 
@@ -2638,18 +2694,50 @@ fn flush(
             written += BLOCK as u64;
             continue;
         }
-        for l in 0..BLOCK {
-            if live & (1 << l) == 0 {
+        // Row by row: the row's four pixels read, the live lanes replaced and written back
+        // (a select, no branch per lane) when they lie in the band; else lane by lane.
+        for r in 0..2 {
+            let bits = (live >> (4 * r)) & 0xF;
+            if bits == 0 {
                 continue;
             }
-            let i = top.wrapping_add((l & 3) + (l >> 2) * width);
-            if let Some(p) = color.get_mut(i) {
-                *p = px[l];
-                written += 1;
+            let at = top.wrapping_add(r * width);
+            let (src, zs) = (&px[4 * r..4 * r + 4], &zl[4 * r..4 * r + 4]);
+            if let Some(c) = color.get_mut(at..at.wrapping_add(4)) {
+                let mut row = [0u32; 4];
+                row.copy_from_slice(c);
+                let mut new = [0u32; 4];
+                new.copy_from_slice(src);
+                c.copy_from_slice(&select_row(row, new, bits));
+                written += bits.count_ones() as u64;
+            } else {
+                for k in 0..4 {
+                    if bits & (1 << k) != 0 {
+                        if let Some(p) = color.get_mut(at.wrapping_add(k)) {
+                            *p = src[k];
+                            written += 1;
+                        }
+                    }
+                }
             }
             if write_depth {
-                if let Some(d) = depth.get_mut(i) {
-                    *d = zl[l];
+                if let Some(d) = depth.get_mut(at..at.wrapping_add(4)) {
+                    let (mut row, mut new) = ([0u32; 4], [0u32; 4]);
+                    for k in 0..4 {
+                        (row[k], new[k]) = (d[k].to_bits(), zs[k].to_bits());
+                    }
+                    let out = select_row(row, new, bits);
+                    for k in 0..4 {
+                        d[k] = f32::from_bits(out[k]);
+                    }
+                } else {
+                    for k in 0..4 {
+                        if bits & (1 << k) != 0 {
+                            if let Some(d) = depth.get_mut(at.wrapping_add(k)) {
+                                *d = zs[k];
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -2902,6 +2990,40 @@ mod tests {
 
     /// `less_mask` gives the bits of the per-lane `<` on ordinary values, signed zeros,
     /// infinities and NaN on either side.
+    #[test]
+    fn inside_mask_and_select_row_match_the_lane_forms() {
+        let vals = [0i64, -1, 1, i64::MIN / 4, i64::MAX / 4, -7, 123_456_789, -(1 << 40)];
+        let mut s = 0x1357_9BDFu32;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for _ in 0..2000 {
+            let mut base = [0i64; 3];
+            let mut offs = [[0i64; BLOCK]; 3];
+            for k in 0..3 {
+                base[k] = vals[next() as usize % vals.len()];
+                for l in 0..BLOCK {
+                    offs[k][l] = vals[next() as usize % vals.len()];
+                }
+            }
+            let mut want: Mask = 0;
+            for l in 0..BLOCK {
+                let inside = (0..3).all(|k| base[k] + offs[k][l] >= 0);
+                want |= (inside as Mask) << l;
+            }
+            assert_eq!(inside_mask(&base, &offs), want);
+            let (old, new) = ([next(), next(), next(), next()], [next(), next(), next(), next()]);
+            let bits = (next() & 0xF) as Mask;
+            let got = select_row(old, new, bits);
+            for k in 0..4 {
+                assert_eq!(got[k], if bits & (1 << k) != 0 { new[k] } else { old[k] });
+            }
+        }
+    }
+
     #[test]
     fn less_mask_matches_lane_compares() {
         let vals = [

@@ -59,6 +59,8 @@ pub struct Y(pub u8);
 #[derive(Clone, Copy)]
 pub enum Ps {
     And = 0x54,
+    /// `d = !s & t`.
+    Andn = 0x55,
     Xor = 0x57,
     Add = 0x58,
     Mul = 0x59,
@@ -249,19 +251,18 @@ impl<'a> Enc<'a> {
     }
 
     /// A call of `helper` with the frame (rdi) and `info` (esi): `vzeroupper`, the four
-    /// argument registers saved around it, the stack 16-byte aligned at the call (every YMM
-    /// and rax, r8..r11 are clobbered, as the System V ABI lets the callee).
+    /// argument registers and r8 (a seam loop's groups word) saved around it, the stack
+    /// 16-byte aligned at the call (every YMM and rax, r9..r11 are clobbered, as the System V
+    /// ABI lets the callee).
     pub fn call(&mut self, helper: super::Helper, info: u32) -> Result<(), EncError> {
-        // vzeroupper; push rdi, rsi, rdx, rcx; sub rsp, 8
-        self.bytes(&[
-            0xC5, 0xF8, 0x77, 0x57, 0x56, 0x52, 0x51, 0x48, 0x83, 0xEC, 0x08,
-        ])?;
+        // vzeroupper; push rdi, rsi, rdx, rcx, r8
+        self.bytes(&[0xC5, 0xF8, 0x77, 0x57, 0x56, 0x52, 0x51, 0x41, 0x50])?;
         self.byte(0xBE)?; // mov esi, imm32
         self.bytes(&info.to_le_bytes())?;
         self.bytes(&[0x48, 0xB8])?; // mov rax, imm64
         self.bytes(&helper.addr().to_le_bytes())?;
-        // call rax; add rsp, 8; pop rcx, rdx, rsi, rdi
-        self.bytes(&[0xFF, 0xD0, 0x48, 0x83, 0xC4, 0x08, 0x59, 0x5A, 0x5E, 0x5F])
+        // call rax; pop r8, rcx, rdx, rsi, rdi
+        self.bytes(&[0xFF, 0xD0, 0x41, 0x58, 0x59, 0x5A, 0x5E, 0x5F])
     }
 
     /// `vOP d, s, t` on packed dwords (`vpand`, `vpaddd`, `vpsubd`, `vpcmpeqd`).

@@ -6,10 +6,11 @@
 //! level ([`loop_slot`]): `CUR` the current mask at the LOOP (restored at its end, AND the
 //! live lanes), `RUNNING` the lanes that have not left by BREAK, `LM` the lanes still in this
 //! iteration (BREAK and CONTINUE clear theirs; ENDIF ANDs it in, as the interpreter's ENDIF
-//! does with its `lm`), and `COUNT` the iterations finished (one dword). Every lane runs every
-//! instruction of the body under the current mask [`YM`] (writes blend, as inside an IF); the
-//! one branch is ENDLOOP's: a backward jump while a lane of `RUNNING` (and alive) is left and
-//! the count is below the bound, tested with VPTEST. A budgeted loop spends, per lane, one of
+//! does with its `lm`), and `COUNT` the iterations left before the bound (one dword, counted
+//! down). Every lane runs every instruction of the body under the current mask [`YM`] (writes
+//! blend, as inside an IF); the one branch is ENDLOOP's: a backward jump while a lane of
+//! `RUNNING` (and alive) is left and the bound is not reached, tested with VPTEST (a `jnz` to
+//! the head when the mask itself is the test, else `jz` out and a `jmp` back). A budgeted loop spends, per lane, one of
 //! the invocation's [`P2_LOOP_BUDGET`] iterations at the LOOP and at each ENDLOOP that goes
 //! round again, exactly where the interpreter's `spend_budget` does (a per-lane counter in the
 //! [`MASK_SPENT`] slot, zeroed per call); lanes without budget leave as if by BREAK.
@@ -20,7 +21,7 @@
 //! and the exit are entered with one allocator state from every edge. Temps the interpreter
 //! zeroes are stored as zeros at the first LOOP (a zero materialised inside the body would be
 //! re-zeroed by each iteration).
-use super::enc::{Base, Enc, EncError, Ps, Y};
+use super::enc::{Arg, Base, Enc, EncError, Ps, Y};
 use super::{mask_slot, val, Gen, JitError, DEAD, LOOP_SLOTS, MASK_ALIVE, MASK_SPENT, V_ONE, YM};
 use crate::back::exec::{DInst, BREAK_CMP, BREAK_ICMP, BREAK_IF, BREAK_UCMP};
 use crate::ir::Op;
@@ -37,6 +38,8 @@ pub enum Cc {
     Z = 0x84,
     /// Not zero (VPTEST: some bit set).
     Nz = 0x85,
+    /// Unsigned below or equal (CF or ZF set).
+    Be = 0x86,
 }
 
 /// Values kept in YMMs across an innermost loop (the others stay for the body's ops, none of
@@ -72,7 +75,6 @@ pub(super) struct OpenLoop {
     tracked: bool,
     /// Iterations spend the per-lane budget ([`per_lane_budget`]; else the budget is a bound).
     spends: bool,
-    bound: u32,
 }
 
 impl Enc<'_> {
@@ -143,19 +145,20 @@ impl Enc<'_> {
         self.bytes(&imm.to_le_bytes())
     }
 
-    /// `add dword [frame + off], 1`
-    pub fn word_inc(&mut self, off: usize) -> Result<(), EncError> {
+    /// `sub dword [frame + off], 1` (CF: it was 0; ZF: it is 0 now)
+    pub fn word_dec(&mut self, off: usize) -> Result<(), EncError> {
         self.frame_word(off)?;
         self.byte(0x83)?;
-        self.mem(0, Base::Frame, off, 4)?;
+        self.mem(5, Base::Frame, off, 4)?;
         self.byte(1)
     }
 
-    /// `cmp dword [frame + off], imm`
-    pub fn word_cmp(&mut self, off: usize, imm: u32) -> Result<(), EncError> {
-        self.byte(0x81)?;
-        self.mem(7, Base::Frame, off, 4)?;
-        self.bytes(&imm.to_le_bytes())
+    /// `jcc rel32` back to `target` (an earlier instruction boundary).
+    pub fn jcc_back(&mut self, cc: Cc, target: usize) -> Result<(), EncError> {
+        let rel = target as i64 - (self.len as i64 + 6);
+        let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
+        self.bytes(&[0x0F, cc as u8])?;
+        self.bytes(&rel.to_le_bytes())
     }
 
     /// Every lane of `y` = `bits`: `mov eax, bits; vmovd xmm, eax; vpbroadcastd ymm, xmm`.
@@ -291,7 +294,9 @@ impl Gen<'_, '_> {
                 if run != YM {
                     self.e.mov(YM, run)?;
                 }
-                self.e.word_set(loop_slot(l, COUNT), 0)?;
+                // The iterations left: ENDLOOP counts down and leaves at 0 (a bound of 0
+                // leaves after the first, as `count >= bound` does).
+                self.e.word_set(loop_slot(l, COUNT), bound)?;
                 let open = self.open.get_mut(l).ok_or(JitError::Flow)?;
                 *open = OpenLoop {
                     at: self.pc,
@@ -301,7 +306,6 @@ impl Gen<'_, '_> {
                     lm,
                     tracked,
                     spends,
-                    bound,
                 };
                 self.loops = l + 1;
             }
@@ -309,10 +313,8 @@ impl Gen<'_, '_> {
                 let l = self.loops.checked_sub(1).ok_or(JitError::Flow)?;
                 let open = *self.open.get(l).ok_or(JitError::Flow)?;
                 self.sync()?;
-                let count = loop_slot(l, COUNT);
-                self.e.word_inc(count)?;
-                self.e.word_cmp(count, open.bound)?;
-                let at_bound = self.e.jcc_fwd(Cc::Ae)?;
+                self.e.word_dec(loop_slot(l, COUNT))?;
+                let at_bound = self.e.jcc_fwd(Cc::Be)?;
                 // RUNNING & alive (the current mask when RUNNING is not kept: it is inside
                 // the live lanes).
                 let running = if open.tracked {
@@ -336,16 +338,24 @@ impl Gen<'_, '_> {
                     running
                 };
                 self.e.ptest(next, next)?;
-                let done = self.e.jcc_fwd(Cc::Z)?;
-                if next != YM {
-                    self.e.mov(YM, next)?;
-                }
-                if open.lm {
-                    self.e.store(Base::Frame, loop_slot(l, LM), next)?;
-                }
-                self.e.jmp_back(open.head)?;
-                for at in [open.skip, at_bound, done] {
-                    self.e.land(at)?;
+                if next == YM && !open.lm {
+                    // Round again while a lane is left: one backward jump.
+                    self.e.jcc_back(Cc::Nz, open.head)?;
+                    for at in [open.skip, at_bound] {
+                        self.e.land(at)?;
+                    }
+                } else {
+                    let done = self.e.jcc_fwd(Cc::Z)?;
+                    if next != YM {
+                        self.e.mov(YM, next)?;
+                    }
+                    if open.lm {
+                        self.e.store(Base::Frame, loop_slot(l, LM), next)?;
+                    }
+                    self.e.jmp_back(open.head)?;
+                    for at in [open.skip, at_bound, done] {
+                        self.e.land(at)?;
+                    }
                 }
                 self.e.load(YM, Base::Frame, loop_slot(l, CUR))?;
                 if self.discards {
@@ -372,15 +382,19 @@ impl Gen<'_, '_> {
             }
             Op::Break if d.y != BREAK_IF && self.dead_after(d.dst) => {
                 // The compare's value is not read: its lane mask is the exit test.
-                let (x, y) = (
-                    self.get(val(d.a as usize, 0))?,
-                    self.get(val(d.b as usize, 0))?,
-                );
+                let (sa, sb) = (self.side(val(d.a as usize, 0)), self.side(val(d.b as usize, 0)));
+                // CMP reads b from its frame slot where it is not in a YMM.
+                let (x, arg) = self.operands(false, sa, sb)?;
+                let y = match arg {
+                    Arg::Y(y) => y,
+                    _ if d.y == BREAK_CMP => x,
+                    _ => self.get(val(d.b as usize, 0))?,
+                };
                 let (m, t) = (self.alloc()?, self.alloc()?);
                 let e = &mut self.e;
                 let not = match d.y {
                     BREAK_CMP => {
-                        e.cmp_reg(m, x, y, super::cmp_pred(d.x))?;
+                        e.cmp_arg(m, x, arg, super::cmp_pred(d.x))?;
                         false
                     }
                     BREAK_ICMP => e.icmp_mask(d.x, m, x, y)?,

@@ -109,6 +109,42 @@ impl Enc<'_> {
     }
 }
 
+impl Enc<'_> {
+    /// A segment's loop in a module with seams (each group on its own frame, the frames
+    /// consecutive: [`Frame`]'s size apart): the groups word of the first frame copied into
+    /// r8d, then `top: test r8b, 0xFF; jz skip` (see [`Self::seam_tail`]).
+    pub(super) fn seam_head(&mut self) -> Result<Head, EncError> {
+        // mov r8d, [frame + GROUPS_WORD]
+        self.bytes(&[0x44, 0x8B])?;
+        self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 4)?;
+        let top = self.len;
+        self.bytes(&[0x41, 0xF6, 0xC0, 0xFF])?;
+        let skip = self.jcc_fwd(Cc::Z)?;
+        Ok(Head { top, skip })
+    }
+
+    /// The segment's end: the frame pointer advanced by one frame and the others by one
+    /// group, r8d shifted right by [`JIT_LANES`], and round while it is not zero. r8d is 32
+    /// bits and no frame is read for it after the head (helper calls save r8), so whatever
+    /// the frames hold the body runs at most [`GROUPS`] times, the k-th on frame k.
+    pub(super) fn seam_tail(&mut self, head: Head) -> Result<(), EncError> {
+        self.land(head.skip)?;
+        // add rdi, size_of::<Frame>() (48 81 C7 imm32)
+        let frame = u32::try_from(core::mem::size_of::<Frame>()).map_err(|_| EncError::Full)?;
+        self.bytes(&[0x48, 0x81, 0xC7])?;
+        self.bytes(&frame.to_le_bytes())?;
+        let step = GROUP_BYTES as u8;
+        self.bytes(&[0x48, 0x83, 0xC6, step, 0x48, 0x83, 0xC2, step])?;
+        self.bytes(&[0x48, 0x83, 0xC1, step])?;
+        // shr r8d, 8; jnz top
+        self.bytes(&[0x41, 0xC1, 0xE8, JIT_LANES as u8])?;
+        let rel = head.top as i64 - (self.len as i64 + 6);
+        let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
+        self.bytes(&[0x0F, 0x85])?;
+        self.bytes(&rel.to_le_bytes())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +184,33 @@ mod tests {
         put(&w);
         put(&[8, 0x0F, 0x85]);
         put(&(-(n as i32)).to_le_bytes());
+        assert_eq!(&buf[..n], &want[..]);
+    }
+
+    #[test]
+    fn the_seam_loop_is_the_manual_encoding() {
+        let mut buf = [0u8; 128];
+        let mut e =
+            Enc::with_limits(&mut buf, limits()).limit_stores(Base::Frame, super::super::REGS_END);
+        let head = e.seam_head().unwrap();
+        e.seam_tail(head).unwrap();
+        let n = e.len();
+        let w = (bail_word(BAIL_GROUPS) as u32).to_le_bytes();
+        let fs = (core::mem::size_of::<Frame>() as u32).to_le_bytes();
+        let mut want = heapless::Vec::<u8, 128>::new();
+        let mut put = |bs: &[u8]| want.extend_from_slice(bs).unwrap();
+        // mov r8d, [rdi + word]; test r8b, 0xFF; jz +0 (an empty body)
+        put(&[0x44, 0x8B, 0x87]);
+        put(&w);
+        put(&[0x41, 0xF6, 0xC0, 0xFF, 0x0F, 0x84, 0, 0, 0, 0]);
+        // add rdi, frame; add rsi/rdx/rcx, 32; shr r8d, 8; jnz top (7 bytes in)
+        put(&[0x48, 0x81, 0xC7]);
+        put(&fs);
+        put(&[
+            0x48, 0x83, 0xC6, 32, 0x48, 0x83, 0xC2, 32, 0x48, 0x83, 0xC1, 32,
+        ]);
+        put(&[0x41, 0xC1, 0xE8, 8, 0x0F, 0x85]);
+        put(&(7 - n as i32).to_le_bytes());
         assert_eq!(&buf[..n], &want[..]);
     }
 }

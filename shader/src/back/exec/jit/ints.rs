@@ -17,8 +17,8 @@
 //! element j is taken where `index >= j` for j = 1..=len-1 in turn, which is
 //! `ir::clamp_index` (floor, clamped to the array, NaN and anything below 1 giving 0) without
 //! computing it. Arrays up to [`IDX_MAX`] + 1 elements of temps (not bank registers).
-use super::enc::{Enc, EncError, Ps, Y};
-use super::{val, Gen, JitError, BANK_BASE, REG_MASK, V_ONE};
+use super::enc::{Arg, Base, Enc, EncError, Ps, Y};
+use super::{val, Gen, JitError, BANK_BASE, K_ONE, REG_MASK};
 use crate::back::exec::DInst;
 use crate::ir::{CmpCode, Op, CVT_F2I, CVT_F2U, CVT_I2F, CVT_U2F};
 
@@ -39,6 +39,23 @@ impl Enc<'_> {
         self.vex(d.0, s.0, t.0, 2, 1)?;
         self.byte(opcode)?;
         self.modrm_reg(d.0, t.0)
+    }
+
+    /// `vOP d, s, t` on packed dwords (map 1 = 0F, 2 = 0F38, 66 prefix) with `t` a register,
+    /// a frame constant or a frame memory operand.
+    pub fn int_arg(&mut self, map: u8, opcode: u8, d: Y, s: Y, t: Arg) -> Result<(), EncError> {
+        let off = match t {
+            Arg::Y(t) => {
+                self.vex(d.0, s.0, t.0, map, 1)?;
+                self.byte(opcode)?;
+                return self.modrm_reg(d.0, t.0);
+            }
+            Arg::K(k) => super::konst(k),
+            Arg::M(off) => off,
+        };
+        self.vex(d.0, s.0, 0, map, 1)?;
+        self.byte(opcode)?;
+        self.mem(d.0, Base::Frame, off, 32)
     }
 
     /// `vpsrad d, s, imm` (`ext` 4) or `vpsrld` (`ext` 2): VEX.256.66.0F 72 /ext ib.
@@ -95,14 +112,13 @@ fn idx_ok(d: &DInst) -> bool {
     (d.x as usize) <= IDX_MAX && last < BANK_BASE && last <= REG_MASK
 }
 
-/// How an integer op reads and writes (for the allocator's `touch`): (reads a, reads b,
-/// reads the 1.0 constant, writes dst) over components 0..n, or None when not one of these.
-pub(super) fn shape(d: &DInst) -> Option<(bool, bool, bool)> {
+/// How an integer op reads (for the allocator's `touch`): (reads a, reads b) over components
+/// 0..n (it writes dst's), or None when not one of these.
+pub(super) fn shape(d: &DInst) -> Option<(bool, bool)> {
     match d.op {
-        Op::Not | Op::INeg | Op::IAbs | Op::ISign | Op::Cvt => Some((true, false, false)),
-        Op::Floor | Op::Ceil | Op::Trunc | Op::RoundEven | Op::Fract => Some((true, false, false)),
-        Op::ICmp | Op::UCmp => Some((true, true, true)),
-        op if is_int(op) => Some((true, true, false)),
+        Op::Not | Op::INeg | Op::IAbs | Op::ISign | Op::Cvt => Some((true, false)),
+        Op::Floor | Op::Ceil | Op::Trunc | Op::RoundEven | Op::Fract => Some((true, false)),
+        op if is_int(op) => Some((true, true)),
         _ => None,
     }
 }
@@ -147,16 +163,37 @@ impl Gen<'_, '_> {
             }
             None => None,
         };
-        let one = if matches!(d.op, Op::ICmp | Op::UCmp) {
-            Some(self.get(V_ONE)?)
-        } else {
-            None
-        };
         let keep = self.pinned;
+        // Two-operand dword ops: the second operand (either, for the commutative ones) read
+        // from its frame slot where it is not in a YMM, as the float ops do (`Gen::arith`).
+        let binary = match d.op {
+            Op::IAdd => Some((1, 0xFE, true)),
+            Op::ISub => Some((1, 0xFA, false)),
+            Op::IMul => Some((2, 0x40, true)),
+            Op::And => Some((1, 0xDB, true)),
+            Op::Or => Some((1, 0xEB, true)),
+            Op::Xor => Some((1, 0xEF, true)),
+            Op::IMin => Some((2, 0x39, true)),
+            Op::IMax => Some((2, 0x3D, true)),
+            Op::UMin => Some((2, 0x3B, true)),
+            Op::UMax => Some((2, 0x3F, true)),
+            _ => None,
+        };
+        if let Some((map, opcode, commutes)) = binary {
+            for c in 0..n {
+                let (sa, sb) = (self.side(val(a, c)), self.side(val(b, c)));
+                let (x, t) = self.operands(commutes, sa, sb)?;
+                let r = self.alloc()?;
+                self.e.int_arg(map, opcode, r, x, t)?;
+                self.set(val(dst, c), r)?;
+                self.pinned = keep;
+            }
+            return Ok(());
+        }
         for c in 0..n {
             let x = self.get(val(a, c))?;
             let y = match shape(d) {
-                Some((_, true, _)) => self.get(val(b, c))?,
+                Some((_, true)) => self.get(val(b, c))?,
                 _ => x,
             };
             let r = self.alloc()?;
@@ -169,16 +206,6 @@ impl Gen<'_, '_> {
             let e = &mut self.e;
             let kk = k.unwrap_or(t);
             match d.op {
-                Op::IAdd => e.int0f(0xFE, r, x, y)?,
-                Op::ISub => e.int0f(0xFA, r, x, y)?,
-                Op::IMul => e.int38(0x40, r, x, y)?,
-                Op::And => e.int0f(0xDB, r, x, y)?,
-                Op::Or => e.int0f(0xEB, r, x, y)?,
-                Op::Xor => e.int0f(0xEF, r, x, y)?,
-                Op::IMin => e.int38(0x39, r, x, y)?,
-                Op::IMax => e.int38(0x3D, r, x, y)?,
-                Op::UMin => e.int38(0x3B, r, x, y)?,
-                Op::UMax => e.int38(0x3F, r, x, y)?,
                 Op::Shl | Op::UShr | Op::IShr => {
                     let opc = match d.op {
                         Op::Shl => 0x47,
@@ -205,7 +232,6 @@ impl Gen<'_, '_> {
                     e.int0f(0xFA, r, r, t)?;
                 }
                 Op::ICmp | Op::UCmp => {
-                    let one = one.unwrap_or(t);
                     let (x, y) = if d.op == Op::UCmp {
                         e.int0f(0xEF, r, x, kk)?;
                         e.int0f(0xEF, t, y, kk)?;
@@ -215,11 +241,9 @@ impl Gen<'_, '_> {
                     };
                     // The true lanes' mask (or its complement, `not`), ANDed with 1.0.
                     let not = e.icmp_mask(d.x, r, x, y)?;
-                    if not {
-                        e.andn(r, r, one)?;
-                    } else {
-                        e.op_reg(Ps::And, r, r, one)?;
-                    }
+                    // (1.0 from the frame's constants, as CMP takes it.)
+                    let and = if not { Ps::Andn } else { Ps::And };
+                    e.op_k(and, r, r, K_ONE)?;
                 }
                 Op::Cvt => match d.x as i16 {
                     CVT_I2F => e.cvt_dq_ps(r, x)?,
@@ -351,7 +375,7 @@ pub(super) extern "sysv64" fn helper_div(frame: &mut super::Frame, info: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::enc::{Base, Enc, EncError, Y};
+    use super::super::enc::{Arg, Base, Enc, EncError, Y};
     use super::super::flow::Cc;
 
     fn bytes(f: impl FnOnce(&mut Enc) -> Result<(), EncError>) -> std::vec::Vec<u8> {
@@ -366,7 +390,7 @@ mod tests {
     /// ymm8..15 in the extended fields included.
     #[test]
     fn loop_and_integer_encodings_are_the_manual_ones() {
-        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 12] = [
+        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 13] = [
             (&[0xC4, 0xE2, 0x7D, 0x17, 0xD2], |e| e.ptest(Y(2), Y(2))),
             (&[0xC4, 0x42, 0x7D, 0x17, 0xFF], |e| e.ptest(Y(15), Y(15))),
             (&[0xC5, 0xFD, 0xFE, 0xC2], |e| {
@@ -394,9 +418,12 @@ mod tests {
             (&[0xC7, 0x87, 0x40, 0, 0, 0, 0, 0, 0, 0], |e| {
                 e.word_set(0x40, 0)
             }),
-            (&[0x83, 0x87, 0x40, 0, 0, 0, 0x01], |e| e.word_inc(0x40)),
-            (&[0x81, 0xBF, 0x40, 0, 0, 0, 0xFF, 0xFF, 0, 0], |e| {
-                e.word_cmp(0x40, 0xFFFF)
+            (&[0x83, 0xAF, 0x40, 0, 0, 0, 0x01], |e| e.word_dec(0x40)),
+            (&[0xC5, 0xED, 0xFE, 0x8F, 0x40, 0, 0, 0], |e| {
+                e.int_arg(1, 0xFE, Y(1), Y(2), Arg::M(0x40))
+            }),
+            (&[0xC4, 0x62, 0x6D, 0x40, 0x8F, 0x40, 0, 0, 0], |e| {
+                e.int_arg(2, 0x40, Y(9), Y(2), Arg::M(0x40))
             }),
         ];
         for (want, f) in cases {
@@ -407,15 +434,19 @@ mod tests {
             let at = e.jcc_fwd(Cc::Z)?;
             e.andn(Y(0), Y(0), Y(0))?;
             e.land(at)?;
-            e.jmp_back(0)
+            e.jmp_back(0)?;
+            e.jcc_back(Cc::Nz, 0)
         });
         assert_eq!(
             &got[..],
-            &[0x0F, 0x84, 4, 0, 0, 0, 0xC5, 0xFC, 0x55, 0xC0, 0xE9, 0xF1, 0xFF, 0xFF, 0xFF]
+            &[
+                0x0F, 0x84, 4, 0, 0, 0, 0xC5, 0xFC, 0x55, 0xC0, 0xE9, 0xF1, 0xFF, 0xFF, 0xFF, 0x0F,
+                0x85, 0xEB, 0xFF, 0xFF, 0xFF
+            ]
         );
         // Frame words are stores: checked against the store limit.
         let mut buf = [0u8; 16];
         let mut e = Enc::with_limits(&mut buf, [64, 0, 0, 0]).limit_stores(Base::Frame, 32);
-        assert_eq!(e.word_inc(32), Err(EncError::OutOfFrame));
+        assert_eq!(e.word_dec(32), Err(EncError::OutOfFrame));
     }
 }

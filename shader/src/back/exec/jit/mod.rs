@@ -75,7 +75,7 @@ use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{
-    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_ICMP, BREAK_IF,
+    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_IF,
     BREAK_UCMP, NOT_UNIFORM, REG_FILE, REG_MASK,
 };
 use crate::ir::{CmpCode, Op, Stage};
@@ -133,6 +133,9 @@ pub struct Frame {
     /// The prepared executable has DISCARD: [`Executable::run_compiled`] sets and reads back
     /// the live-lane slot only then.
     discards: bool,
+    /// The prepared executable has SIN/COS, whose code may set the bail bits: a module with
+    /// seams tests them only then.
+    trig: bool,
     /// The prepared executable's code runs every group in one call ([`groups`]).
     looped: bool,
     /// The prepared executable has IF or DISCARD: a seam's result is written under the mask
@@ -257,6 +260,7 @@ impl Frame {
             consts,
             simd: Simd::BASE,
             discards: false,
+            trig: false,
             looped: false,
             masked: false,
             seams: [0; SEAMS_MAX],
@@ -305,6 +309,10 @@ pub struct Compiled {
     /// The code runs every group of a dispatch in one call ([`groups`]: entered with group
     /// 0's pointers only).
     pub looped: bool,
+    /// A module with seams: each segment runs every group in one call, group g on frame g of
+    /// [`GROUPS`] consecutive frames (`groups::Enc::seam_head`; entered with the first
+    /// frame and group 0's pointers only).
+    pub frames_looped: bool,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
 }
@@ -401,16 +409,12 @@ fn touch(d: &DInst, v: Val) -> Touch {
         Op::LoadIdx => v == val(a, 0) || v < V_ONE && ints::idx_reads(d, t),
         Op::LoadLane => v == val(a, 0) || is(b, 0, d.x as usize + 1),
         _ => match ints::shape(d) {
-            Some((ra, rb, _)) => ra && is(a, 0, n) || rb && is(b, 0, n),
+            Some((ra, rb)) => ra && is(a, 0, n) || rb && is(b, 0, n),
             None => false,
         },
     } || match v {
-        V_ONE => {
-            matches!(d.op, Op::Rsq | Op::Rcp | Op::Cmp)
-                || d.op == Op::Break && d.y == BREAK_CMP
-                || ints::shape(d).is_some_and(|s| s.2)
-                || d.op == Op::Break && matches!(d.y, BREAK_ICMP | BREAK_UCMP)
-        }
+        // (CMP, ICMP and UCMP AND with 1.0 as a memory operand from `Frame::consts`.)
+        V_ONE => matches!(d.op, Op::Rsq | Op::Rcp),
         V_ABS => d.op == Op::Abs,
         _ => false,
     };
@@ -495,6 +499,8 @@ struct Gen<'c, 'b> {
     copies: bool,
     aliases: [copy::Alias; copy::ALIASES_MAX],
     naliases: usize,
+    /// The open segment loop of a module with seams (`groups::Enc::seam_head`).
+    seam_head: Option<groups::Head>,
 }
 
 impl<'c, 'b> Gen<'c, 'b> {
@@ -1358,6 +1364,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         copies: !code.iter().any(|d| d.op == Op::Loop),
         aliases: [copy::Alias::default(); copy::ALIASES_MAX],
         naliases: 0,
+        seam_head: None,
     };
     // Without seams and DISCARD, one call runs every group (`groups`): the body below is
     // the loop's.
@@ -1367,6 +1374,11 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
     } else {
         None
     };
+    // With seams, each segment loops over the groups, frame g for group g.
+    let seams = code.iter().any(sample::is_seam);
+    if seams {
+        g.seam_head = Some(g.e.seam_head()?);
+    }
     if flow {
         // Every lane starts current (VCMPPS TRUE_UQ: all ones whatever ymm15 holds); the
         // inactive ones hold anything, as in the interpreter.
@@ -1395,12 +1407,16 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         let bail = code.iter().any(|d| matches!(d.op, Op::Sin | Op::Cos));
         g.e.group_tail(head, bail)?;
     }
+    if let Some(head) = g.seam_head.take() {
+        g.e.seam_tail(head)?;
+    }
     g.e.ret()?;
     Ok(Compiled {
         len: g.e.len(),
         entries: g.entries,
         segments: g.segments,
         looped,
+        frames_looped: seams,
         spills: g.spills,
     })
 }
@@ -1477,6 +1493,7 @@ impl Executable {
         // Only the immediates CONSTs read (the table is IMM_CAP = 4096 floats long).
         let code = self.code.get(..self.len as usize).unwrap_or(&[]);
         frame.discards = code.iter().any(|d| d.op == Op::Discard);
+        frame.trig = code.iter().any(|d| matches!(d.op, Op::Sin | Op::Cos));
         frame.looped = groups::looped(code);
         frame.masked = code
             .iter()
@@ -1562,7 +1579,7 @@ impl Executable {
         active: Mask,
     ) -> Option<Mask>
     where
-        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
         if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
             if !(self.stage == Stage::Fragment && self.color_always) {
@@ -1574,10 +1591,11 @@ impl Executable {
             frame.bail[0] = 0;
             frame.bail[groups::BAIL_ACC] = 0;
             frame.bail[groups::BAIL_GROUPS] = active;
-            call(frame, inv.inputs, inv.fragcoord, out, 0, 0);
+            let first = frames.get_mut(..1)?;
+            call(first, inv.inputs, inv.fragcoord, out, 0, 0);
             // A live lane needs the general SIN/COS path: the interpreter runs the whole
             // dispatch (it rewrites every output).
-            return (frame.bail[groups::BAIL_ACC] == 0).then_some(active);
+            return (first[0].bail[groups::BAIL_ACC] == 0).then_some(active);
         }
         self.run_groups(frames, call, inv, out, active)
     }
@@ -1612,29 +1630,32 @@ impl Executable {
         active: Mask,
     ) -> Option<Mask>
     where
-        F: FnMut(&mut Frame, &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
         let nseams = frames.first()?.nseams;
         if nseams > 0 && frames.len() < GROUPS {
             return None;
         }
-        self.default_outputs(out);
+        if !(self.stage == Stage::Fragment && self.color_always) {
+            self.default_outputs(out);
+        }
         let active = active & ALL_LANES;
         if nseams == 0 {
-            // One segment on one frame (the common case, kept short: it runs per dispatch).
-            let frame = frames.first_mut()?;
-            let discards = frame.discards;
+            // One segment on one frame, called per group (a module with DISCARD).
+            let first = frames.get_mut(..1)?;
+            let discards = first[0].discards;
             let mut alive: Mask = 0;
             for g in 0..GROUPS {
                 let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
                 if lanes == 0 {
                     continue;
                 }
-                frame.bail[0] = 0;
+                first[0].bail[0] = 0;
                 if discards {
-                    frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    first[0].masks[MASK_ALIVE] = [!0; JIT_LANES];
                 }
-                call(frame, inv.inputs, inv.fragcoord, out, g, 0);
+                call(first, inv.inputs, inv.fragcoord, out, g, 0);
+                let frame = &first[0];
                 if discards {
                     lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
                 }
@@ -1647,39 +1668,59 @@ impl Executable {
             }
             return Some(alive);
         }
-        let mut alive: Mask = 0;
-        // Segment by segment, each for every group, with the seams between them.
-        for seg in 0..=nseams {
+        // The groups with an active lane (bit g), each on its own frame; their bail and
+        // live-lane words matter only with SIN/COS or DISCARD.
+        let discards = frames.first()?.discards;
+        let words = discards || frames.first()?.trig;
+        let mut groups = 0u32;
+        if words {
             for g in 0..GROUPS {
-                let lanes = (active >> (g * JIT_LANES)) & 0xFF;
-                if lanes == 0 {
-                    continue;
-                }
-                let frame = frames.get_mut(g)?;
-                if seg == 0 {
-                    frame.bail[0] = 0;
-                    if frame.discards {
-                        frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
-                    }
-                }
-                call(frame, inv.inputs, inv.fragcoord, out, g, seg);
-                let mut lanes = lanes;
-                if frame.discards {
-                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
-                }
-                if frame.bail[0] & lanes != 0 {
-                    return None;
-                }
-                if seg == nseams {
-                    alive |= lanes << (g * JIT_LANES);
-                }
+                groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
             }
+        }
+        let mut left = groups;
+        while left != 0 {
+            let g = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let frame = frames.get_mut(g)?;
+            frame.bail[0] = 0;
+            if discards {
+                frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+            }
+        }
+        // Segment by segment, each one call running every group with an active lane on its
+        // frame (the code's loop, `groups::Enc::seam_head`), with the seams between them.
+        frames.first_mut()?.bail[groups::BAIL_GROUPS] = active;
+        for seg in 0..=nseams {
+            call(frames, inv.inputs, inv.fragcoord, out, 0, seg);
             if seg < nseams {
                 if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
                     let pc = frames[0].seams[seg % SEAMS_MAX] as usize;
                     self.run_seam(frames, pc, inv.textures, active);
                 }
             }
+        }
+        // The bail bits accumulate over the segments (the code only ORs into them), so one
+        // test of each group's active lanes at the end gives the dispatch back whenever a
+        // test after every segment would (a lane whose SIN/COS bailed may have run on; the
+        // interpreter rewrites every output then).
+        if !words {
+            return Some(active);
+        }
+        let mut alive: Mask = 0;
+        let mut left = groups;
+        while left != 0 {
+            let g = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let frame = frames.get(g)?;
+            let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            if frame.bail[0] & lanes != 0 {
+                return None;
+            }
+            if discards {
+                lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+            }
+            alive |= lanes << (g * JIT_LANES);
         }
         Some(alive)
     }

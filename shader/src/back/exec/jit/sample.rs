@@ -10,7 +10,9 @@
 //! still to be read in its frame slot (the operands too: bank registers and zeroed temps are
 //! stored there first) and the current lane mask in [`MASK_SAVE`]; the next segment starts
 //! with no value in a YMM and reloads the mask. Each group needs its own slots across the
-//! seam, so a module with seams runs on [`GROUPS`] frames, frame `g` for group `g`.
+//! seam, so a module with seams runs on [`GROUPS`] frames, frame `g` for group `g`: each
+//! segment loops over the groups itself (`groups::Enc::seam_head`, one call per segment),
+//! moving the frame pointer by one frame per group.
 //!
 //! The op itself is [`Executable::texture_lanes`], the interpreter's own code, on copies of
 //! the operand registers gathered from the four frames, and its result is written back to the
@@ -104,11 +106,15 @@ impl Gen<'_, '_> {
         if self.flow {
             self.e.store(Base::Frame, super::mask_slot(MASK_SAVE), YM)?;
         }
+        if let Some(head) = self.seam_head.take() {
+            self.e.seam_tail(head)?;
+        }
         self.e.ret()?;
         if let Some(e) = self.entries.get_mut(self.segments) {
             *e = self.e.len() as u32;
         }
         self.segments += 1;
+        self.seam_head = Some(self.e.seam_head()?);
         if self.flow {
             self.e.load(YM, Base::Frame, super::mask_slot(MASK_SAVE))?;
         }
