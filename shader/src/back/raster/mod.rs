@@ -2094,7 +2094,8 @@ fn inside_mask(base: &[i64; 3], offs: &[[i64; BLOCK]; 3]) -> Mask {
         ];
         let mut neg: Mask = 0;
         for h in 0..BLOCK / 2 {
-            let e = |k: usize| add_i64_m128i(b[k], m128i::from([offs[k][2 * h], offs[k][2 * h + 1]]));
+            let e =
+                |k: usize| add_i64_m128i(b[k], m128i::from([offs[k][2 * h], offs[k][2 * h + 1]]));
             let v = bitor_m128i(bitor_m128i(e(0), e(1)), e(2));
             neg |= (move_mask_m128d(cast_to_m128d_from_m128i(v)) as Mask) << (2 * h);
         }
@@ -2992,7 +2993,16 @@ mod tests {
     /// infinities and NaN on either side.
     #[test]
     fn inside_mask_and_select_row_match_the_lane_forms() {
-        let vals = [0i64, -1, 1, i64::MIN / 4, i64::MAX / 4, -7, 123_456_789, -(1 << 40)];
+        let vals = [
+            0i64,
+            -1,
+            1,
+            i64::MIN / 4,
+            i64::MAX / 4,
+            -7,
+            123_456_789,
+            -(1 << 40),
+        ];
         let mut s = 0x1357_9BDFu32;
         let mut next = || {
             s ^= s << 13;
@@ -3015,7 +3025,10 @@ mod tests {
                 want |= (inside as Mask) << l;
             }
             assert_eq!(inside_mask(&base, &offs), want);
-            let (old, new) = ([next(), next(), next(), next()], [next(), next(), next(), next()]);
+            let (old, new) = (
+                [next(), next(), next(), next()],
+                [next(), next(), next(), next()],
+            );
             let bits = (next() & 0xF) as Mask;
             let got = select_row(old, new, bits);
             for k in 0..4 {

@@ -382,7 +382,10 @@ impl Gen<'_, '_> {
             }
             Op::Break if d.y != BREAK_IF && self.dead_after(d.dst) => {
                 // The compare's value is not read: its lane mask is the exit test.
-                let (sa, sb) = (self.side(val(d.a as usize, 0)), self.side(val(d.b as usize, 0)));
+                let (sa, sb) = (
+                    self.side(val(d.a as usize, 0)),
+                    self.side(val(d.b as usize, 0)),
+                );
                 // CMP reads b from its frame slot where it is not in a YMM.
                 let (x, arg) = self.operands(false, sa, sb)?;
                 let y = match arg {

@@ -75,8 +75,8 @@ use self::sample::{SEAMS_MAX, SEGMENTS_MAX};
 use super::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use super::simd::Simd;
 use super::{
-    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_IF,
-    BREAK_UCMP, NOT_UNIFORM, REG_FILE, REG_MASK,
+    DInst, Executable, Invocation, Outputs, BANK_BASE, BANK_MAX, BREAK_CMP, BREAK_IF, BREAK_UCMP,
+    NOT_UNIFORM, REG_FILE, REG_MASK,
 };
 use crate::ir::{CmpCode, Op, Stage};
 use crate::limits::{IF_DEPTH_MAX, IMM_CAP, LOOP_DEPTH_MAX, VARYING_CAP};
