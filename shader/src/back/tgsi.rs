@@ -348,6 +348,9 @@ fn lanes_or(inst: &Inst, zero_means: u8) -> u8 {
 struct Plan {
     /// Deduplicated immediate vectors (bit patterns), in first-use order.
     imms: Vec<[u32; 4], { IR_CAP + 1 }>,
+    /// [`intern`]'s hash of `imms`: per slot, one plus the index of the first vector interned
+    /// with that hash (0: none yet). A vector whose slot holds another is searched for.
+    imm_slots: [u16; IMM_SLOTS],
     /// For each instruction that is a CONST, its IMM index.
     const_imm: Vec<u16, IR_CAP>,
     /// IMM index of the all-zero vector when some op needs it.
@@ -437,16 +440,32 @@ fn bad(inst: usize, reason: &'static str) -> TgsiError {
     TgsiError::BadInst { inst, reason }
 }
 
-fn intern(
-    imms: &mut Vec<[u32; 4], { IR_CAP + 1 }>,
-    v: [u32; 4],
-    i: usize,
-) -> Result<u16, TgsiError> {
-    if let Some(k) = imms.iter().position(|x| *x == v) {
-        return Ok(k as u16);
+/// Slots of [`Plan::imm_slots`].
+const IMM_SLOTS: usize = 256;
+
+/// The index of `v` in `p.imms`, interned at the end when it is new. Every vector is in the
+/// list once, so the hash's slot (or, when the slot holds another vector, the search) finds
+/// the same index as a search from the start (a search per CONST cost about 40 instructions
+/// on profile 2's shaders).
+fn intern(p: &mut Plan, v: [u32; 4], i: usize) -> Result<u16, TgsiError> {
+    let x = v[0] ^ v[1].rotate_left(8) ^ v[2].rotate_left(16) ^ v[3].rotate_left(24);
+    let h = ((x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % IMM_SLOTS;
+    let slot = p.imm_slots.get(h).copied().unwrap_or(0);
+    if slot != 0 {
+        let k = slot as usize - 1;
+        if p.imms.get(k) == Some(&v) {
+            return Ok(k as u16);
+        }
+        if let Some(k) = p.imms.iter().position(|x| *x == v) {
+            return Ok(k as u16);
+        }
     }
-    imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
-    Ok((imms.len() - 1) as u16)
+    p.imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
+    let k = p.imms.len() - 1;
+    if let (0, Some(s)) = (slot, p.imm_slots.get_mut(h)) {
+        *s = (k + 1) as u16;
+    }
+    Ok(k as u16)
 }
 
 fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
@@ -883,7 +902,7 @@ fn plan(
                         .ok_or(bad(i, "CONST reads past the immediates"))?
                         .to_bits();
                 }
-                let k = intern(&mut p.imms, v, i)?;
+                let k = intern(p, v, i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
@@ -901,14 +920,14 @@ fn plan(
             Op::Swz => need_zero |= inst.lanes < 4,
             Op::ICmp | Op::UCmp => {
                 if p.one_imm.is_none() {
-                    p.one_imm = Some(intern(&mut p.imms, [1f32.to_bits(); 4], i)?);
+                    p.one_imm = Some(intern(p, [1f32.to_bits(); 4], i)?);
                 }
             }
             Op::ISub => p.scratch = p.scratch.max(1),
             Op::Loop => {
                 // IMM {0, 1, bound, 0}: the counter's start, step and limit.
                 let bound = crate::ir::loop_bound(inst) as f32;
-                let k = intern(&mut p.imms, [0, 1f32.to_bits(), bound.to_bits(), 0], i)?;
+                let k = intern(p, [0, 1f32.to_bits(), bound.to_bits(), 0], i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
@@ -917,7 +936,7 @@ fn plan(
                 p.loop_temps = p.loop_temps.max(loop_depth);
                 if crate::ir::loop_budgeted(inst) && p.budget_imm.is_none() {
                     let b = (crate::limits::P2_LOOP_BUDGET as f32).to_bits();
-                    p.budget_imm = Some(intern(&mut p.imms, [b, 1f32.to_bits(), 0, 0], i)?);
+                    p.budget_imm = Some(intern(p, [b, 1f32.to_bits(), 0, 0], i)?);
                 }
             }
             Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
@@ -925,11 +944,41 @@ fn plan(
             Op::MulMV => {
                 p.scratch = p.scratch.max(1);
                 mat3 |= inst.aux == 3;
+                refine_kept(fx, fx_ready, i, inst);
             }
             Op::MulMM => {
                 p.scratch = p.scratch.max(SCRATCH_TEMPS);
                 mat3 |= inst.aux == 3;
+                refine_kept(fx, fx_ready, i, inst);
             }
+            Op::Dot => refine_kept(fx, fx_ready, i, inst),
+            // The usual lane-wise ops: nothing to plan (an arm of their own, so that the
+            // texture and indirect tests below are not asked of them).
+            Op::Nop
+            | Op::Mov
+            | Op::SetLane
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Max
+            | Op::Min
+            | Op::Abs
+            | Op::Rsq
+            | Op::Rcp
+            | Op::Sin
+            | Op::Cos
+            | Op::Pow
+            | Op::Trunc
+            | Op::Cmp
+            | Op::Sqrt
+            | Op::Floor
+            | Op::Ceil
+            | Op::Fract
+            | Op::RoundEven
+            | Op::Exp2
+            | Op::Log2
+            | Op::Sign
+            | Op::CmpV => {}
             Op::Sample => bit(
                 &mut p.samplers,
                 inst.aux,
@@ -1054,14 +1103,14 @@ fn plan(
                     return Err(bad(i, "indirect op without a range"));
                 }
                 let v = [0, (max as f32).to_bits(), (stride as f32).to_bits(), 0];
-                let k = intern(&mut p.imms, v, i)?;
+                let k = intern(p, v, i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
                 p.scratch = p.scratch.max(1);
                 if matches!(op, Op::LoadLane | Op::StoreLane) {
                     let l = [0f32, 1.0, 2.0, 3.0].map(f32::to_bits);
-                    p.lane_imm = intern(&mut p.imms, l, i)?;
+                    p.lane_imm = intern(p, l, i)?;
                 } else {
                     p.addr = true;
                 }
@@ -1098,7 +1147,8 @@ fn plan(
         if !fx_ready {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true, blocks, fx_ready);
+        // Kept effects were refined in the pass above.
+        p.index.build(m, fx, true, blocks, false);
     }
     // A mat3 product's zero lane w is written only when something reads it: decided here
     // (it needs no register table), so that the zero immediate is known before the
@@ -1126,7 +1176,7 @@ fn plan(
         }
     }
     if need_zero {
-        p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
+        p.zero_imm = Some(intern(p, [0; 4], 0)?);
     }
     if offsets {
         texel_offset_imms(m, p)?;
@@ -1146,7 +1196,7 @@ fn texel_offset_imms(m: &Module, p: &mut Plan) -> Result<(), TgsiError> {
         }
         let (x, y) = crate::back::exec::mip::offset_of(inst.aux2 as u8);
         let v = [x as u32, y as u32, 0, 0];
-        let k = intern(&mut p.imms, v, i)?;
+        let k = intern(p, v, i)?;
         if let Some(slot) = p.const_imm.get_mut(i) {
             *slot = k;
         }
@@ -1319,6 +1369,16 @@ fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
     let mut e = crate::ir::opt::effects(inst);
     refine_reads(&mut e, inst);
     e
+}
+
+/// With `ready` (`fx` holds the optimiser's kept effects), refines instruction `i`'s
+/// ([`refine_reads`]; called by `plan`'s pass for the ops it changes, instead of a second
+/// match of every op while the follow index is built).
+#[inline(always)]
+fn refine_kept(fx: &mut Effects, ready: bool, i: usize, inst: &Inst) {
+    if let (true, Some(e)) = (ready, fx.get_mut(i)) {
+        refine_reads(e, inst);
+    }
 }
 
 /// [`lanes_read`]'s refinement of `inst`'s IR effects `e`.
@@ -1953,6 +2013,7 @@ impl TgsiScratch {
         TgsiScratch {
             plan: Plan {
                 imms: Vec::new(),
+                imm_slots: [0; IMM_SLOTS],
                 const_imm: Vec::new(),
                 zero_imm: None,
                 one_imm: None,
@@ -2113,6 +2174,7 @@ fn emit_plan(
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
+    p.imm_slots = [0; IMM_SLOTS];
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
     refill(&mut p.const_imm, n, 0);
     refill(flags, n, 0);
