@@ -183,6 +183,11 @@ struct Flt(u32);
 impl Piece for Flt {
     #[inline(always)]
     fn put(self, l: &mut Line<'_>) {
+        // Zero, most immediates' padding lanes, by its bits.
+        if self.0 == 0 {
+            l.bytes(b"0.0");
+            return;
+        }
         let v = f32::from_bits(self.0);
         let a = v.abs();
         // `format_imm`'s zero and whole-number paths: "0.0", "-0.0", "7.0", "-42.0".
@@ -193,8 +198,28 @@ impl Piece for Flt {
             put_uint(a as u64, l);
             l.bytes(b".0");
         } else {
-            l.bytes(format_imm(v).as_bytes());
+            imm_piece(v, l);
         }
+    }
+}
+
+/// [`format_imm`] of `v` (not zero nor a whole number below 100) written into the line: the
+/// fast paths' digits as one padded copy (no `String` built a character at a time), the
+/// general path's string otherwise.
+#[inline(never)]
+fn imm_piece(v: f32, l: &mut Line<'_>) {
+    let a = v.abs();
+    let parts = if a < 1.0e7 && a == (a as u32) as f32 {
+        Some((a as u64, 0))
+    } else {
+        short_decimal_parts(v)
+    };
+    match parts {
+        Some((n, d)) => {
+            let (b, len) = fixed_bytes(v.is_sign_negative(), n, d);
+            l.padded(&b, len);
+        }
+        None => l.bytes(format_imm_general(v).as_bytes()),
     }
 }
 
@@ -225,10 +250,21 @@ fn format_imm_general(v: f32) -> String<24> {
 /// the answer; one on or inside the interval that does not survive it, or a tie, is left to the
 /// slow path, which prints the raw bits or decides the tie exactly as before.
 fn short_decimal(v: f32, s: &mut String<24>) -> bool {
+    match short_decimal_parts(v) {
+        Some((n, d)) => {
+            write_fixed(s, v.is_sign_negative(), n, d);
+            true
+        }
+        None => false,
+    }
+}
+
+/// [`short_decimal`]'s answer as `n / 10^d`, or `None` when the general path must decide.
+fn short_decimal_parts(v: f32) -> Option<(u64, usize)> {
     const POW10: [f64; 7] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
     let a = v.abs();
     if !(a == 0.0 || (0.001..1.0e7).contains(&a)) {
-        return false;
+        return None;
     }
     let x = a as f64;
     // Half the gaps to the neighbouring f32 values (the gap below is half as wide at a power of
@@ -254,34 +290,53 @@ fn short_decimal(v: f32, s: &mut String<24>) -> bool {
         }
         // A tie (two candidates as close) or one the atof path would misread: the general path.
         if diff == 0.5 || diff >= near * p || (n / p) as f32 != a {
-            return false;
+            return None;
         }
-        write_fixed(s, v.is_sign_negative(), n as u64, d);
-        return true;
+        return Some((n as u64, d));
     }
-    false
+    None
 }
 
 /// `n / 10^d` with `d` decimals (at least one, as `{:?}` prints "1.0").
 fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
+    let (b, len) = fixed_bytes(neg, n, d);
+    for &c in b.iter().take(len) {
+        let _ = s.push(c as char);
+    }
+}
+
+/// [`write_fixed`]'s text as bytes and their count (at most 24: `n` has at most 20 digits, and
+/// the fast paths' are below 10^13 with `d` at most 6).
+#[inline(always)]
+fn fixed_bytes(neg: bool, n: u64, d: usize) -> ([u8; 24], usize) {
     let (mut digits, mut len) = text::digits_rev(n);
     // Leading zeros so that there is at least one integer digit.
-    while len < d + 1 {
+    while len < d + 1 && len < digits.len() {
         digits[len] = b'0';
         len += 1;
     }
+    let mut out = [0u8; 24];
+    let mut k = 0;
+    let mut put = |c: u8| {
+        if let Some(slot) = out.get_mut(k) {
+            *slot = c;
+            k += 1;
+        }
+    };
     if neg {
-        let _ = s.push('-');
+        put(b'-');
     }
     for i in (0..len).rev() {
         if i + 1 == d {
-            let _ = s.push('.');
+            put(b'.');
         }
-        let _ = s.push(digits[i] as char);
+        put(digits.get(i).copied().unwrap_or(b'0'));
     }
     if d == 0 {
-        let _ = s.push_str(".0");
+        put(b'.');
+        put(b'0');
     }
+    (out, k)
 }
 
 /// Reads one float the way virglrenderer's TGSI text parser does; `None` when the text is not
@@ -4205,6 +4260,8 @@ mod tests {
         let mut want = std::string::String::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
+        values.extend([0.587f32, 0.114, 0.3, -0.9, 123.25, 1e6 + 0.5, -0.001, 0.001, 0.0001]);
+        values.extend([9999999.0f32, -12345.678, 1e-3, 4096.0, 1e13, -3e9, 0.1, 1.0 / 3.0]);
         values.extend([
             f32::NAN,
             f32::INFINITY,
