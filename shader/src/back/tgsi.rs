@@ -403,13 +403,6 @@ fn lanes_or(inst: &Inst, zero_means: u8) -> u8 {
 struct Plan {
     /// Deduplicated immediate vectors (bit patterns), in first-use order.
     imms: Vec<[u32; 4], { IR_CAP + 1 }>,
-    /// [`intern`]'s hash of `imms`: per slot, the emission's stamp (`imm_gen`) in the high
-    /// half and one plus the index of the first vector interned with that hash in the low half
-    /// (a slot of another stamp is empty). A vector whose slot holds another is searched for.
-    /// Stamped instead of cleared per emission (clearing 512 bytes cost more wall-clock time
-    /// in profile 1's short compiles than the search it replaces).
-    imm_slots: [u32; IMM_SLOTS],
-    imm_gen: u16,
     /// For each instruction that is a CONST, its IMM index.
     const_imm: Vec<u16, IR_CAP>,
     /// IMM index of the all-zero vector when some op needs it.
@@ -499,38 +492,13 @@ fn bad(inst: usize, reason: &'static str) -> TgsiError {
     TgsiError::BadInst { inst, reason }
 }
 
-/// Slots of [`Plan::imm_slots`].
-const IMM_SLOTS: usize = 256;
-// One plus any index of `imms` fits a slot's low half.
-const _: () = assert!(IR_CAP + 1 < 0xffff);
-
-/// The index of `v` in `p.imms`, interned at the end when it is new. Every vector is in the
-/// list once, so the hash's slot (or, when the slot holds another vector, the search) finds
-/// the same index as a search from the start (a search per CONST cost about 40 instructions
-/// on profile 2's shaders).
+/// The index of `v` in `p.imms`, interned at the end when it is new.
 fn intern(p: &mut Plan, v: [u32; 4], i: usize) -> Result<u16, TgsiError> {
-    let x = v[0] ^ v[1].rotate_left(8) ^ v[2].rotate_left(16) ^ v[3].rotate_left(24);
-    let h = ((x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % IMM_SLOTS;
-    let stamp = (p.imm_gen as u32) << 16;
-    let slot = match p.imm_slots.get(h) {
-        Some(&s) if s & 0xffff_0000 == stamp => s & 0xffff,
-        _ => 0,
-    };
-    if slot != 0 {
-        let k = slot as usize - 1;
-        if p.imms.get(k) == Some(&v) {
-            return Ok(k as u16);
-        }
-        if let Some(k) = p.imms.iter().position(|x| *x == v) {
-            return Ok(k as u16);
-        }
+    if let Some(k) = p.imms.iter().position(|x| *x == v) {
+        return Ok(k as u16);
     }
     p.imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
-    let k = p.imms.len() - 1;
-    if let (0, Some(s)) = (slot, p.imm_slots.get_mut(h)) {
-        *s = stamp | (k + 1) as u32;
-    }
-    Ok(k as u16)
+    Ok((p.imms.len() - 1) as u16)
 }
 
 fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
@@ -2078,8 +2046,6 @@ impl TgsiScratch {
         TgsiScratch {
             plan: Plan {
                 imms: Vec::new(),
-                imm_slots: [0; IMM_SLOTS],
-                imm_gen: 0,
                 const_imm: Vec::new(),
                 zero_imm: None,
                 one_imm: None,
@@ -2240,13 +2206,6 @@ fn emit_plan(
 ) -> Result<TgsiInfo, TgsiError> {
     let n = m.insts.len().min(IR_CAP);
     p.imms.clear();
-    // A new stamp empties every slot; stamp 0 is never used, so that a wrap (or the first
-    // emission) clears the slots once.
-    p.imm_gen = p.imm_gen.wrapping_add(1);
-    if p.imm_gen == 0 {
-        p.imm_slots = [0; IMM_SLOTS];
-        p.imm_gen = 1;
-    }
     // Sized to the module (no storage is touched past it: building a scratch costs nothing).
     refill(&mut p.const_imm, n, 0);
     refill(flags, n, 0);
