@@ -4236,8 +4236,27 @@ mod tests {
         let mut want = std::string::String::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
-        values.extend([0.587f32, 0.114, 0.3, -0.9, 123.25, 1e6 + 0.5, -0.001, 0.001, 0.0001]);
-        values.extend([9999999.0f32, -12345.678, 1e-3, 4096.0, 1e13, -3e9, 0.1, 1.0 / 3.0]);
+        values.extend([
+            0.587f32,
+            0.114,
+            0.3,
+            -0.9,
+            123.25,
+            1e6 + 0.5,
+            -0.001,
+            0.001,
+            0.0001,
+        ]);
+        values.extend([
+            9999999.0f32,
+            -12345.678,
+            1e-3,
+            4096.0,
+            1e13,
+            -3e9,
+            0.1,
+            1.0 / 3.0,
+        ]);
         values.extend([
             f32::NAN,
             f32::INFINITY,
