@@ -183,6 +183,11 @@ struct Flt(u32);
 impl Piece for Flt {
     #[inline(always)]
     fn put(self, l: &mut Line<'_>) {
+        // Zero, most immediates' padding lanes, by its bits.
+        if self.0 == 0 {
+            l.bytes(b"0.0");
+            return;
+        }
         let v = f32::from_bits(self.0);
         let a = v.abs();
         // `format_imm`'s zero and whole-number paths: "0.0", "-0.0", "7.0", "-42.0".
@@ -193,8 +198,28 @@ impl Piece for Flt {
             put_uint(a as u64, l);
             l.bytes(b".0");
         } else {
-            l.bytes(format_imm(v).as_bytes());
+            imm_piece(v, l);
         }
+    }
+}
+
+/// [`format_imm`] of `v` (not zero nor a whole number below 100) written into the line: the
+/// fast paths' digits as one padded copy (no `String` built a character at a time), the
+/// general path's string otherwise.
+#[inline(never)]
+fn imm_piece(v: f32, l: &mut Line<'_>) {
+    let a = v.abs();
+    let parts = if a < 1.0e7 && a == (a as u32) as f32 {
+        Some((a as u64, 0))
+    } else {
+        short_decimal_parts(v)
+    };
+    match parts {
+        Some((n, d)) => {
+            let (b, len) = fixed_bytes(v.is_sign_negative(), n, d);
+            l.padded(&b, len);
+        }
+        None => l.bytes(format_imm_general(v).as_bytes()),
     }
 }
 
@@ -225,10 +250,21 @@ fn format_imm_general(v: f32) -> String<24> {
 /// the answer; one on or inside the interval that does not survive it, or a tie, is left to the
 /// slow path, which prints the raw bits or decides the tie exactly as before.
 fn short_decimal(v: f32, s: &mut String<24>) -> bool {
+    match short_decimal_parts(v) {
+        Some((n, d)) => {
+            write_fixed(s, v.is_sign_negative(), n, d);
+            true
+        }
+        None => false,
+    }
+}
+
+/// [`short_decimal`]'s answer as `n / 10^d`, or `None` when the general path must decide.
+fn short_decimal_parts(v: f32) -> Option<(u64, usize)> {
     const POW10: [f64; 7] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
     let a = v.abs();
     if !(a == 0.0 || (0.001..1.0e7).contains(&a)) {
-        return false;
+        return None;
     }
     let x = a as f64;
     // Half the gaps to the neighbouring f32 values (the gap below is half as wide at a power of
@@ -254,34 +290,53 @@ fn short_decimal(v: f32, s: &mut String<24>) -> bool {
         }
         // A tie (two candidates as close) or one the atof path would misread: the general path.
         if diff == 0.5 || diff >= near * p || (n / p) as f32 != a {
-            return false;
+            return None;
         }
-        write_fixed(s, v.is_sign_negative(), n as u64, d);
-        return true;
+        return Some((n as u64, d));
     }
-    false
+    None
 }
 
 /// `n / 10^d` with `d` decimals (at least one, as `{:?}` prints "1.0").
 fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
+    let (b, len) = fixed_bytes(neg, n, d);
+    for &c in b.iter().take(len) {
+        let _ = s.push(c as char);
+    }
+}
+
+/// [`write_fixed`]'s text as bytes and their count (at most 24: `n` has at most 20 digits, and
+/// the fast paths' are below 10^13 with `d` at most 6).
+#[inline(always)]
+fn fixed_bytes(neg: bool, n: u64, d: usize) -> ([u8; 24], usize) {
     let (mut digits, mut len) = text::digits_rev(n);
     // Leading zeros so that there is at least one integer digit.
-    while len < d + 1 {
+    while len < d + 1 && len < digits.len() {
         digits[len] = b'0';
         len += 1;
     }
+    let mut out = [0u8; 24];
+    let mut k = 0;
+    let mut put = |c: u8| {
+        if let Some(slot) = out.get_mut(k) {
+            *slot = c;
+            k += 1;
+        }
+    };
     if neg {
-        let _ = s.push('-');
+        put(b'-');
     }
     for i in (0..len).rev() {
         if i + 1 == d {
-            let _ = s.push('.');
+            put(b'.');
         }
-        let _ = s.push(digits[i] as char);
+        put(digits.get(i).copied().unwrap_or(b'0'));
     }
     if d == 0 {
-        let _ = s.push_str(".0");
+        put(b'.');
+        put(b'0');
     }
+    (out, k)
 }
 
 /// Reads one float the way virglrenderer's TGSI text parser does; `None` when the text is not
@@ -437,16 +492,13 @@ fn bad(inst: usize, reason: &'static str) -> TgsiError {
     TgsiError::BadInst { inst, reason }
 }
 
-fn intern(
-    imms: &mut Vec<[u32; 4], { IR_CAP + 1 }>,
-    v: [u32; 4],
-    i: usize,
-) -> Result<u16, TgsiError> {
-    if let Some(k) = imms.iter().position(|x| *x == v) {
+/// The index of `v` in `p.imms`, interned at the end when it is new.
+fn intern(p: &mut Plan, v: [u32; 4], i: usize) -> Result<u16, TgsiError> {
+    if let Some(k) = p.imms.iter().position(|x| *x == v) {
         return Ok(k as u16);
     }
-    imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
-    Ok((imms.len() - 1) as u16)
+    p.imms.push(v).map_err(|_| bad(i, "too many immediates"))?;
+    Ok((p.imms.len() - 1) as u16)
 }
 
 fn bit(set: &mut u32, v: i16, limit: usize, i: usize, what: &'static str) -> Result<(), TgsiError> {
@@ -883,7 +935,7 @@ fn plan(
                         .ok_or(bad(i, "CONST reads past the immediates"))?
                         .to_bits();
                 }
-                let k = intern(&mut p.imms, v, i)?;
+                let k = intern(p, v, i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
@@ -901,14 +953,14 @@ fn plan(
             Op::Swz => need_zero |= inst.lanes < 4,
             Op::ICmp | Op::UCmp => {
                 if p.one_imm.is_none() {
-                    p.one_imm = Some(intern(&mut p.imms, [1f32.to_bits(); 4], i)?);
+                    p.one_imm = Some(intern(p, [1f32.to_bits(); 4], i)?);
                 }
             }
             Op::ISub => p.scratch = p.scratch.max(1),
             Op::Loop => {
                 // IMM {0, 1, bound, 0}: the counter's start, step and limit.
                 let bound = crate::ir::loop_bound(inst) as f32;
-                let k = intern(&mut p.imms, [0, 1f32.to_bits(), bound.to_bits(), 0], i)?;
+                let k = intern(p, [0, 1f32.to_bits(), bound.to_bits(), 0], i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
@@ -917,7 +969,7 @@ fn plan(
                 p.loop_temps = p.loop_temps.max(loop_depth);
                 if crate::ir::loop_budgeted(inst) && p.budget_imm.is_none() {
                     let b = (crate::limits::P2_LOOP_BUDGET as f32).to_bits();
-                    p.budget_imm = Some(intern(&mut p.imms, [b, 1f32.to_bits(), 0, 0], i)?);
+                    p.budget_imm = Some(intern(p, [b, 1f32.to_bits(), 0, 0], i)?);
                 }
             }
             Op::EndLoop => loop_depth = loop_depth.saturating_sub(1),
@@ -925,11 +977,41 @@ fn plan(
             Op::MulMV => {
                 p.scratch = p.scratch.max(1);
                 mat3 |= inst.aux == 3;
+                refine_kept(fx, fx_ready, i, inst);
             }
             Op::MulMM => {
                 p.scratch = p.scratch.max(SCRATCH_TEMPS);
                 mat3 |= inst.aux == 3;
+                refine_kept(fx, fx_ready, i, inst);
             }
+            Op::Dot => refine_kept(fx, fx_ready, i, inst),
+            // The usual lane-wise ops: nothing to plan (an arm of their own, so that the
+            // texture and indirect tests below are not asked of them).
+            Op::Nop
+            | Op::Mov
+            | Op::SetLane
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Max
+            | Op::Min
+            | Op::Abs
+            | Op::Rsq
+            | Op::Rcp
+            | Op::Sin
+            | Op::Cos
+            | Op::Pow
+            | Op::Trunc
+            | Op::Cmp
+            | Op::Sqrt
+            | Op::Floor
+            | Op::Ceil
+            | Op::Fract
+            | Op::RoundEven
+            | Op::Exp2
+            | Op::Log2
+            | Op::Sign
+            | Op::CmpV => {}
             Op::Sample => bit(
                 &mut p.samplers,
                 inst.aux,
@@ -1054,14 +1136,14 @@ fn plan(
                     return Err(bad(i, "indirect op without a range"));
                 }
                 let v = [0, (max as f32).to_bits(), (stride as f32).to_bits(), 0];
-                let k = intern(&mut p.imms, v, i)?;
+                let k = intern(p, v, i)?;
                 if let Some(slot) = p.const_imm.get_mut(i) {
                     *slot = k;
                 }
                 p.scratch = p.scratch.max(1);
                 if matches!(op, Op::LoadLane | Op::StoreLane) {
                     let l = [0f32, 1.0, 2.0, 3.0].map(f32::to_bits);
-                    p.lane_imm = intern(&mut p.imms, l, i)?;
+                    p.lane_imm = intern(p, l, i)?;
                 } else {
                     p.addr = true;
                 }
@@ -1098,7 +1180,8 @@ fn plan(
         if !fx_ready {
             refill_from(fx, m.insts.iter().map(lanes_read));
         }
-        p.index.build(m, fx, true, blocks, fx_ready);
+        // Kept effects were refined in the pass above.
+        p.index.build(m, fx, true, blocks, false);
     }
     // A mat3 product's zero lane w is written only when something reads it: decided here
     // (it needs no register table), so that the zero immediate is known before the
@@ -1126,7 +1209,7 @@ fn plan(
         }
     }
     if need_zero {
-        p.zero_imm = Some(intern(&mut p.imms, [0; 4], 0)?);
+        p.zero_imm = Some(intern(p, [0; 4], 0)?);
     }
     if offsets {
         texel_offset_imms(m, p)?;
@@ -1146,7 +1229,7 @@ fn texel_offset_imms(m: &Module, p: &mut Plan) -> Result<(), TgsiError> {
         }
         let (x, y) = crate::back::exec::mip::offset_of(inst.aux2 as u8);
         let v = [x as u32, y as u32, 0, 0];
-        let k = intern(&mut p.imms, v, i)?;
+        let k = intern(p, v, i)?;
         if let Some(slot) = p.const_imm.get_mut(i) {
             *slot = k;
         }
@@ -1319,6 +1402,16 @@ fn lanes_read(inst: &Inst) -> crate::ir::opt::Effects {
     let mut e = crate::ir::opt::effects(inst);
     refine_reads(&mut e, inst);
     e
+}
+
+/// With `ready` (`fx` holds the optimiser's kept effects), refines instruction `i`'s
+/// ([`refine_reads`]; called by `plan`'s pass for the ops it changes, instead of a second
+/// match of every op while the follow index is built).
+#[inline(always)]
+fn refine_kept(fx: &mut Effects, ready: bool, i: usize, inst: &Inst) {
+    if let (true, Some(e)) = (ready, fx.get_mut(i)) {
+        refine_reads(e, inst);
+    }
 }
 
 /// [`lanes_read`]'s refinement of `inst`'s IR effects `e`.
@@ -4143,6 +4236,27 @@ mod tests {
         let mut want = std::string::String::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
+        values.extend([
+            0.587f32,
+            0.114,
+            0.3,
+            -0.9,
+            123.25,
+            1e6 + 0.5,
+            -0.001,
+            0.001,
+            0.0001,
+        ]);
+        values.extend([
+            9999999.0f32,
+            -12345.678,
+            1e-3,
+            4096.0,
+            1e13,
+            -3e9,
+            0.1,
+            1.0 / 3.0,
+        ]);
         values.extend([
             f32::NAN,
             f32::INFINITY,
