@@ -1345,7 +1345,8 @@ fn draw_bands_on(
             } else {
                 None
             };
-            let v = k.map(|k| scratch.cache[k]);
+            // (Not `k.map`: that copies the vertices twice.)
+            let v = [scratch.cache[k[0]], scratch.cache[k[1]], scratch.cache[k[2]]];
             triangle(
                 setup, &v, codes, at, scratch, prog, fs, textures, bands, &mut stats,
                 &mut batch,
