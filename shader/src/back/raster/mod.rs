@@ -69,6 +69,11 @@ const GROUPS_PER_WORKER: usize = 1;
 /// Most bands of one group (each group shades every vertex and sets up every triangle once;
 /// each of its bands walks the triangle's block rows inside it).
 const BANDS_PER_GROUP: usize = 8;
+/// Bands per group of a draw of at least `MANY_TRIANGLES` triangles: each band edge costs
+/// every triangle crossing it a second set-up and its straddling blocks a second dispatch
+/// (see [`draw_parallel`]), which a mesh of many small triangles pays often.
+const MANY_BANDS_PER_GROUP: usize = 4;
+const MANY_TRIANGLES: usize = 256;
 /// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
 /// Bands per worker of a draw whose passes are cheap (its corners fit one vertex dispatch),
@@ -953,8 +958,9 @@ fn draw_checked(
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
     // triangle's first block row and the band's first row differ in parity), no thinner than
-    // BAND_ROWS_MIN: GROUPS_PER_WORKER * BANDS_PER_GROUP per worker, dealt in groups of
-    // interleaved bands (each group shades the vertices and sets up every triangle once), or,
+    // BAND_ROWS_MIN: GROUPS_PER_WORKER * BANDS_PER_GROUP per worker (MANY_BANDS_PER_GROUP
+    // for a draw of MANY_TRIANGLES or more), dealt in groups of interleaved bands (each group
+    // shades the vertices and sets up the triangles with a block row in it once), or,
     // for a draw whose corners fit one vertex dispatch (a few triangles: a full-screen or
     // textured quad: a pass over its triangles costs little), SINGLE_BANDS_PER_WORKER per
     // worker taken in shrinking shares (below). Either way the workers take work as they come
@@ -963,6 +969,8 @@ fn draw_checked(
     let height = target.height as usize;
     let per_worker = if single {
         SINGLE_BANDS_PER_WORKER
+    } else if tri_count >= MANY_TRIANGLES {
+        GROUPS_PER_WORKER * MANY_BANDS_PER_GROUP
     } else {
         GROUPS_PER_WORKER * BANDS_PER_GROUP
     };
