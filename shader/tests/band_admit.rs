@@ -7,7 +7,7 @@
 //! flat varyings, with and without derivatives, give the one-thread picture, depth and
 //! statistics at 2-4 threads, the jobs on threads or one after the other in either order.
 mod ircore_util;
-use ircore_util::p2::link_glsl;
+use ircore_util::p2::{link_glsl, Bands, OnThreads};
 use shader::back::raster::{
     draw_parallel, DrawStats, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
     Workers,
@@ -91,34 +91,15 @@ fn mesh(n: usize) -> Vec<f32> {
     data
 }
 
-/// Each job on its own scoped thread.
-struct OnThreads(usize);
+/// The jobs one after the other, last to first.
+struct Backwards(usize);
 
-impl Workers for OnThreads {
+impl Workers for Backwards {
     fn count(&self) -> usize {
         self.0
     }
     fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        std::thread::scope(|s| {
-            for job in jobs.iter_mut() {
-                s.spawn(move || job());
-            }
-        });
-    }
-}
-
-/// The jobs one after the other, first to last or last to first.
-struct InTurn(usize, bool);
-
-impl Workers for InTurn {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        if self.1 {
-            jobs.reverse();
-        }
-        for job in jobs.iter_mut() {
+        for job in jobs.iter_mut().rev() {
             job();
         }
     }
@@ -196,7 +177,7 @@ fn every_job_places_the_triangles_alike() {
                     cull_back,
                     ..RasterState::new(W, H)
                 };
-                let base = frame(&prog, &data, &st, &InTurn(1, false));
+                let base = frame(&prog, &data, &st, &Bands(1));
                 let s = base.2;
                 assert_eq!(s.triangles, n as u32);
                 assert!(s.rejected >= 3 * n as u32 / 56, "{:?}", s);
@@ -206,8 +187,8 @@ fn every_job_places_the_triangles_alike() {
                 for threads in [2, 3, 4] {
                     let runs: [&dyn Workers; 3] = [
                         &OnThreads(threads),
-                        &InTurn(threads, false),
-                        &InTurn(threads, true),
+                        &Bands(threads),
+                        &Backwards(threads),
                     ];
                     for workers in runs {
                         let got = frame(&prog, &data, &st, workers);
