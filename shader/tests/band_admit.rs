@@ -158,7 +158,10 @@ fn frame(
         .expect("drawn");
         let got = (color, depth.iter().map(|d| d.to_bits()).collect(), stats);
         if let Some(prev) = &last {
-            assert!(*prev == got, "the second draw through the same scratches differs");
+            assert!(
+                *prev == got,
+                "the second draw through the same scratches differs"
+            );
         }
         last = Some(got);
     }
@@ -185,15 +188,13 @@ fn every_job_places_the_triangles_alike() {
                 assert_eq!(s.culled > 0, cull_back, "{:?}", s);
                 assert!(s.pixels_written > 0, "{:?}", s);
                 for threads in [2, 3, 4] {
-                    let runs: [&dyn Workers; 3] = [
-                        &OnThreads(threads),
-                        &Bands(threads),
-                        &Backwards(threads),
-                    ];
+                    let runs: [&dyn Workers; 3] =
+                        [&OnThreads(threads), &Bands(threads), &Backwards(threads)];
                     for workers in runs {
                         let got = frame(&prog, &data, &st, workers);
                         let diff = got.0.iter().zip(&base.0).filter(|(a, b)| a != b).count();
-                        let what = format!("{} triangles, cull {}, {} threads", n, cull_back, threads);
+                        let what =
+                            format!("{} triangles, cull {}, {} threads", n, cull_back, threads);
                         assert_eq!(diff, 0, "{}: pixels differ", what);
                         assert!(got.1 == base.1, "{}: depth differs", what);
                         assert_eq!(got.2, base.2, "{}: statistics", what);

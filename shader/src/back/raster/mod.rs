@@ -1354,10 +1354,13 @@ fn draw_bands_on(
                 None
             };
             // (Not `k.map`: that copies the vertices twice.)
-            let v = [scratch.cache[k[0]], scratch.cache[k[1]], scratch.cache[k[2]]];
+            let v = [
+                scratch.cache[k[0]],
+                scratch.cache[k[1]],
+                scratch.cache[k[2]],
+            ];
             triangle(
-                setup, &v, codes, at, scratch, prog, fs, textures, bands, &mut stats,
-                &mut batch,
+                setup, &v, codes, at, scratch, prog, fs, textures, bands, &mut stats, &mut batch,
             );
         }
         first = last;
@@ -1465,7 +1468,9 @@ fn triangle(
         v
     };
     if let Some(at) = at {
-        raster(setup, v, &at, scratch, prog, fs, textures, bands, stats, batch);
+        raster(
+            setup, v, &at, scratch, prog, fs, textures, bands, stats, batch,
+        );
         return;
     }
     stats.clipped += 1;
@@ -1717,7 +1722,11 @@ fn raster(
     let simd = scratch.regs.simd();
     simd.run(
         #[inline(always)]
-        || raster_body(setup, tri, at, scratch, prog, fs, textures, bands, stats, batch),
+        || {
+            raster_body(
+                setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
+            )
+        },
     )
 }
 
