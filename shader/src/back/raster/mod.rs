@@ -1425,10 +1425,10 @@ fn outcode(v: &ClipVert) -> u16 {
     code
 }
 
-#[allow(clippy::too_many_arguments)]
 /// Draws the triangle `v` (finite positions, `codes` their outcodes, not all outside one
-/// plane) into `bands`: `at` when it lies inside every plane (placed by [`admit`]), else
+/// plane) into `bands`: at `at` when it lies inside every plane (placed by [`admit`]), else
 /// clipped first.
+#[allow(clippy::too_many_arguments)]
 fn triangle(
     setup: &Setup,
     v: &[ClipVert; 3],
