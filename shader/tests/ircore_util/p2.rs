@@ -121,6 +121,22 @@ impl Workers for Bands {
     }
 }
 
+/// `0` jobs at once, each on its own scoped thread.
+pub struct OnThreads(pub usize);
+
+impl Workers for OnThreads {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        std::thread::scope(|s| {
+            for job in jobs.iter_mut() {
+                s.spawn(move || job());
+            }
+        });
+    }
+}
+
 /// `i = 0; loop(bound) { if (i >= x) break; i += 1; } color = i` with an extra accumulator that
 /// `continue` skips on odd iterations: lanes leave the loop at different iterations.
 pub fn counting(bound: u32, limit_from_lane: bool) -> Module {

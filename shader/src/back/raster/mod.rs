@@ -69,6 +69,11 @@ const GROUPS_PER_WORKER: usize = 1;
 /// Most bands of one group (each group shades every vertex and sets up every triangle once;
 /// each of its bands walks the triangle's block rows inside it).
 const BANDS_PER_GROUP: usize = 8;
+/// Bands per group of a draw of at least `MANY_TRIANGLES` triangles: each band edge costs
+/// every triangle crossing it a second set-up and its straddling blocks a second dispatch
+/// (see [`draw_parallel`]), which a mesh of many small triangles pays often.
+const MANY_BANDS_PER_GROUP: usize = 4;
+const MANY_TRIANGLES: usize = 256;
 /// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
 /// Bands per worker of a draw whose passes are cheap (its corners fit one vertex dispatch),
@@ -347,6 +352,10 @@ pub struct Scratch {
     fragcoord: Vec4x,
     cache: [ClipVert; CACHE],
     cache_index: [u32; CACHE],
+    /// Each cached vertex's outcode (`NOT_FINITE` added for a position with an inf or NaN),
+    /// and its window position when the outcode is 0 (found once per vertex, not per corner).
+    codes: [u16; CACHE],
+    win: [WinVert; CACHE],
     /// The host's compiled form of the draw's executables (see [`Scratch::set_jit`]).
     jit: Option<&'static dyn Jit>,
     /// Where the triangles of the last draw through this scratch started their block rows,
@@ -370,6 +379,8 @@ impl Scratch {
             fragcoord: [[0.0; LANES]; 4],
             cache: [CLIP_ZERO; CACHE],
             cache_index: [0; CACHE],
+            codes: [0; CACHE],
+            win: [WIN_ZERO; CACHE],
             jit: None,
             odd_rows: 0,
         }
@@ -947,8 +958,9 @@ fn draw_checked(
     }
     // Bands of an even number of rows (a 4x2 block then straddles two bands only when its
     // triangle's first block row and the band's first row differ in parity), no thinner than
-    // BAND_ROWS_MIN: GROUPS_PER_WORKER * BANDS_PER_GROUP per worker, dealt in groups of
-    // interleaved bands (each group shades the vertices and sets up every triangle once), or,
+    // BAND_ROWS_MIN: GROUPS_PER_WORKER * BANDS_PER_GROUP per worker (MANY_BANDS_PER_GROUP
+    // for a draw of MANY_TRIANGLES or more), dealt in groups of interleaved bands (each group
+    // shades the vertices and sets up the triangles with a block row in it once), or,
     // for a draw whose corners fit one vertex dispatch (a few triangles: a full-screen or
     // textured quad: a pass over its triangles costs little), SINGLE_BANDS_PER_WORKER per
     // worker taken in shrinking shares (below). Either way the workers take work as they come
@@ -957,6 +969,8 @@ fn draw_checked(
     let height = target.height as usize;
     let per_worker = if single {
         SINGLE_BANDS_PER_WORKER
+    } else if tri_count >= MANY_TRIANGLES {
+        GROUPS_PER_WORKER * MANY_BANDS_PER_GROUP
     } else {
         GROUPS_PER_WORKER * BANDS_PER_GROUP
     };
@@ -1174,6 +1188,7 @@ fn draw_bands_on(
         }
     };
     let vs_uniforms = prog.uniform_words(Stage::Vertex);
+    let quads = fs.derivatives();
     // This thread's frames (each worker has its own), prepared for the stages that have code.
     let (mut vs_frames, mut fs_frames) = match frames {
         Some(f) if f.len() >= STAGE_FRAMES => {
@@ -1279,7 +1294,9 @@ fn draw_bands_on(
                 vs.run(&mut scratch.regs, &inv, &mut scratch.out, active);
             }
             for l in 0..lanes {
-                let cv = &mut scratch.cache[base + l];
+                let Some(cv) = scratch.cache.get_mut(base + l) else {
+                    break;
+                };
                 for c in 0..4 {
                     cv.pos[c] = scratch.out.position[c][l];
                 }
@@ -1295,19 +1312,55 @@ fn draw_bands_on(
                         cv.var[k * 4 + c] = scratch.out.varyings[s][c][l];
                     }
                 }
+                // What every triangle through this vertex tests first (`triangle`).
+                let code = if cv.pos.iter().all(|c| c.is_finite()) {
+                    outcode(cv)
+                } else {
+                    NOT_FINITE
+                };
+                if code == 0 {
+                    scratch.win[base + l] = to_window(setup, &cv.pos);
+                }
+                scratch.codes[base + l] = code;
             }
             base += lanes;
         }
         stats.vertices_shaded += n as u32;
         for t in 0..(last - first) {
             let i = t * 3;
+            let k = [
+                corners[i] as usize % CACHE,
+                corners[i + 1] as usize % CACHE,
+                corners[i + 2] as usize % CACHE,
+            ];
+            let codes = k.map(|k| scratch.codes[k]);
+            if (codes[0] | codes[1] | codes[2]) & NOT_FINITE != 0
+                || codes[0] & codes[1] & codes[2] != 0
+            {
+                stats.rejected += 1;
+                continue;
+            }
+            // A triangle inside every plane is placed from its vertices' window positions;
+            // one with no block row in this job's bands ends here, before its vertices are
+            // copied (with interleaved bands, most of a mesh's triangles lie in one group).
+            let at = if codes[0] | codes[1] | codes[2] == 0 {
+                let wv = k.map(|k| scratch.win[k]);
+                let placed = admit(setup, quads, wv, &mut scratch.odd_rows, bands, &mut stats);
+                let Some(at) = placed else {
+                    continue;
+                };
+                Some(at)
+            } else {
+                None
+            };
+            // (Not `k.map`: that copies the vertices twice.)
             let v = [
-                scratch.cache[corners[i] as usize % CACHE],
-                scratch.cache[corners[i + 1] as usize % CACHE],
-                scratch.cache[corners[i + 2] as usize % CACHE],
+                scratch.cache[k[0]],
+                scratch.cache[k[1]],
+                scratch.cache[k[2]],
             ];
             triangle(
-                setup, &v, scratch, prog, fs, textures, bands, &mut stats, &mut batch,
+                setup, &v, codes, at, scratch, prog, fs, textures, bands, &mut stats, &mut batch,
             );
         }
         first = last;
@@ -1356,6 +1409,11 @@ fn plane_distances(v: &ClipVert) -> [f32; CLIP_PLANES] {
     d
 }
 
+/// Added to a vertex's outcode (`Scratch::codes`) when its position has an inf or NaN: its
+/// triangles are rejected.
+const NOT_FINITE: u16 = 1 << CLIP_PLANES;
+const _: () = assert!(CLIP_PLANES < 16);
+
 fn outcode(v: &ClipVert) -> u16 {
     let mut code = 0u16;
     for (i, d) in plane_distances(v).iter().enumerate() {
@@ -1367,10 +1425,15 @@ fn outcode(v: &ClipVert) -> u16 {
     code
 }
 
+/// Draws the triangle `v` (finite positions, `codes` their outcodes, not all outside one
+/// plane) into `bands`: at `at` when it lies inside every plane (placed by [`admit`]), else
+/// clipped first.
 #[allow(clippy::too_many_arguments)]
 fn triangle(
     setup: &Setup,
     v: &[ClipVert; 3],
+    codes: [u16; 3],
+    at: Option<Placed>,
     scratch: &mut Scratch,
     prog: &Program,
     fs: &Executable,
@@ -1379,15 +1442,6 @@ fn triangle(
     stats: &mut DrawStats,
     batch: &mut Batch,
 ) {
-    if v.iter().any(|cv| cv.pos.iter().any(|c| !c.is_finite())) {
-        stats.rejected += 1;
-        return;
-    }
-    let codes = [outcode(&v[0]), outcode(&v[1]), outcode(&v[2])];
-    if codes[0] & codes[1] & codes[2] != 0 {
-        stats.rejected += 1;
-        return;
-    }
     // Flat varyings take the provoking vertex's value (GL's default convention: the last
     // vertex of the triangle): copied to the others before clipping, every vertex that
     // clipping makes carries it too (copied as bits: profile 2's flat integers).
@@ -1413,8 +1467,10 @@ fn triangle(
     } else {
         v
     };
-    if codes[0] | codes[1] | codes[2] == 0 {
-        raster(setup, v, scratch, prog, fs, textures, bands, stats, batch);
+    if let Some(at) = at {
+        raster(
+            setup, v, &at, scratch, prog, fs, textures, bands, stats, batch,
+        );
         return;
     }
     stats.clipped += 1;
@@ -1475,11 +1531,15 @@ fn triangle(
             return;
         }
     }
+    let quads = fs.derivatives();
     for i in 1..n - 1 {
         let tri = [poly[0], poly[i], poly[i + 1]];
-        raster(
-            setup, &tri, scratch, prog, fs, textures, bands, stats, batch,
-        );
+        let wv = tri.each_ref().map(|v| to_window(setup, &v.pos));
+        if let Some(at) = admit(setup, quads, wv, &mut scratch.odd_rows, bands, stats) {
+            raster(
+                setup, &tri, &at, scratch, prog, fs, textures, bands, stats, batch,
+            );
+        }
     }
 }
 
@@ -1495,6 +1555,15 @@ struct WinVert {
     z: f32,
     q: f32,
 }
+
+const WIN_ZERO: WinVert = WinVert {
+    x: 0,
+    y: 0,
+    xf: 0.0,
+    yf: 0.0,
+    z: 0.0,
+    q: 0.0,
+};
 
 fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     let q = 1.0 / p[3];
@@ -1517,44 +1586,40 @@ fn to_window(setup: &Setup, p: &[f32; 4]) -> WinVert {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn raster(
-    setup: &Setup,
-    tri: &[ClipVert; 3],
-    scratch: &mut Scratch,
-    prog: &Program,
-    fs: &Executable,
-    textures: &[Option<TextureRef>],
-    bands: &mut [Band],
-    stats: &mut DrawStats,
-    batch: &mut Batch,
-) {
-    // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
-    // interpolation and the pixel write widen with the features.
-    let simd = scratch.regs.simd();
-    simd.run(
-        #[inline(always)]
-        || raster_body(setup, tri, scratch, prog, fs, textures, bands, stats, batch),
-    )
+/// Where a triangle inside every clip plane lies on the target, found by [`admit`] before any
+/// band's rows are looked at.
+#[derive(Clone, Copy)]
+struct Placed {
+    /// Window positions, reordered so that the area is positive: `wv[i]` is the triangle's
+    /// vertex `order[i]`.
+    wv: [WinVert; 3],
+    order: [usize; 3],
+    area: i64,
+    /// Counter-clockwise in GL window space (gl_FrontFacing).
+    front: bool,
+    /// Bounding box in pixels, inside the scissor (inclusive).
+    px0: i64,
+    px1: i64,
+    py0: i64,
+    py1: i64,
+    /// The first block's column and row (see `raster_body`).
+    bx0: i64,
+    by0: i64,
 }
 
-#[inline(always)]
-fn raster_body(
+/// The triangle at window positions `wv` placed for drawing into `bands`, or None: rejected
+/// (out of the fixed-point range, or degenerate) or culled (each counted in `stats`), outside
+/// the scissor, or with no block row in any of `bands` (nothing to draw here; another job's
+/// bands may have some). Adds the triangle's block-row parity to `odd_rows`
+/// (`Scratch::odd_rows`). `quads`: the fragment stage takes derivatives.
+fn admit(
     setup: &Setup,
-    tri: &[ClipVert; 3],
-    scratch: &mut Scratch,
-    prog: &Program,
-    fs: &Executable,
-    textures: &[Option<TextureRef>],
-    bands: &mut [Band],
+    quads: bool,
+    mut wv: [WinVert; 3],
+    odd_rows: &mut i64,
+    bands: &[Band],
     stats: &mut DrawStats,
-    pending: &mut Batch,
-) {
-    let mut wv = [
-        to_window(setup, &tri[0].pos),
-        to_window(setup, &tri[1].pos),
-        to_window(setup, &tri[2].pos),
-    ];
+) -> Option<Placed> {
     // Clipping arithmetic on extreme (finite) inputs can still produce inf/NaN or coordinates
     // far outside the guard band: such triangles are dropped before any integer arithmetic.
     // 2^30 in 1/256 pixel units keeps every edge product below 2^62 (legitimate coordinates
@@ -1568,14 +1633,14 @@ fn raster_body(
     };
     if !wv.iter().all(sane) {
         stats.rejected += 1;
-        return;
+        return None;
     }
     let mut order = [0usize, 1, 2];
     let area =
         (wv[1].x - wv[0].x) * (wv[2].y - wv[0].y) - (wv[2].x - wv[0].x) * (wv[1].y - wv[0].y);
     if area == 0 {
         stats.rejected += 1;
-        return;
+        return None;
     }
     // Memory rows grow downwards, so GL's counter-clockwise front face has a negative area here.
     let ccw = area < 0;
@@ -1585,15 +1650,8 @@ fn raster_body(
     };
     if (setup.state.cull_back && !front) || setup.pipe.cull.culls(front) {
         stats.culled += 1;
-        return;
+        return None;
     }
-    // gl_FrontFacing of this triangle's dispatches: blocks of earlier triangles facing the
-    // other way are shaded first.
-    if pending.front != front {
-        flush_pending(setup, scratch, fs, prog, textures, bands, stats, pending);
-        pending.front = front;
-    }
-    scratch.regs.set_front_facing(front);
     let area = if area < 0 {
         wv.swap(1, 2);
         order.swap(1, 2);
@@ -1601,14 +1659,6 @@ fn raster_body(
     } else {
         area
     };
-
-    // Edges (from, to) with their top-left bias; inside when E + bias >= 0.
-    struct Edge {
-        e0: i64,
-        dx: i64,
-        dy: i64,
-        bias: i64,
-    }
     let [sx0, sx1, sy0, sy1] = setup.scissor;
     let min_x = wv.iter().map(|v| v.x).min().unwrap_or(0);
     let max_x = wv.iter().map(|v| v.x).max().unwrap_or(0);
@@ -1620,13 +1670,12 @@ fn raster_body(
     let py0 = ((min_y - half + ONE - 1) >> SUBPIXEL_BITS).max(sy0);
     let py1 = ((max_y - half) >> SUBPIXEL_BITS).min(sy1 - 1);
     if px0 > px1 || py0 > py1 {
-        return;
+        return None;
     }
     // A shader taking derivatives shades whole 2x2 quads aligned to even window coordinates
     // (GL's and llvmpipe's quads): blocks then start at an even column and at a memory row
     // of the target height's parity (window row = height - 1 - memory row), and the pixels
     // left of px0 or above py0 in the first blocks are not covered (helper lanes at most).
-    let quads = fs.derivatives();
     let (bx0, by0) = if quads {
         (px0 & !1, py0 - ((py0 + setup.height) & 1))
     } else {
@@ -1635,9 +1684,94 @@ fn raster_body(
     // Where this triangle's block rows start, weighted by its size (a hint for the next
     // draw's band edges, see `Scratch::odd_rows`).
     let size = (px1 - px0 + 1).saturating_mul(py1 - py0 + 1);
-    scratch.odd_rows = scratch
-        .odd_rows
-        .saturating_add(if by0 & 1 != 0 { size } else { -size });
+    *odd_rows = odd_rows.saturating_add(if by0 & 1 != 0 { size } else { -size });
+    // Its block rows cover rows by0..=py1 (a block row starting at py1 has no pixel below).
+    if !bands.iter().any(|t| t.row0 <= py1 && by0 < t.row1) {
+        return None;
+    }
+    Some(Placed {
+        wv,
+        order,
+        area,
+        front,
+        px0,
+        px1,
+        py0,
+        py1,
+        bx0,
+        by0,
+    })
+}
+
+/// Draws the triangle `tri`, placed at `at` (see [`admit`]), into `bands`.
+#[allow(clippy::too_many_arguments)]
+fn raster(
+    setup: &Setup,
+    tri: &[ClipVert; 3],
+    at: &Placed,
+    scratch: &mut Scratch,
+    prog: &Program,
+    fs: &Executable,
+    textures: &[Option<TextureRef>],
+    bands: &mut [Band],
+    stats: &mut DrawStats,
+    batch: &mut Batch,
+) {
+    // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
+    // interpolation and the pixel write widen with the features.
+    let simd = scratch.regs.simd();
+    simd.run(
+        #[inline(always)]
+        || {
+            raster_body(
+                setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
+            )
+        },
+    )
+}
+
+#[inline(always)]
+fn raster_body(
+    setup: &Setup,
+    tri: &[ClipVert; 3],
+    at: &Placed,
+    scratch: &mut Scratch,
+    prog: &Program,
+    fs: &Executable,
+    textures: &[Option<TextureRef>],
+    bands: &mut [Band],
+    stats: &mut DrawStats,
+    pending: &mut Batch,
+) {
+    let Placed {
+        wv,
+        order,
+        area,
+        front,
+        px0,
+        px1,
+        py0,
+        py1,
+        bx0,
+        by0,
+    } = *at;
+    // gl_FrontFacing of this triangle's dispatches: blocks of earlier triangles facing the
+    // other way are shaded first.
+    if pending.front != front {
+        flush_pending(setup, scratch, fs, prog, textures, bands, stats, pending);
+        pending.front = front;
+    }
+    scratch.regs.set_front_facing(front);
+
+    // Edges (from, to) with their top-left bias; inside when E + bias >= 0.
+    struct Edge {
+        e0: i64,
+        dx: i64,
+        dy: i64,
+        bias: i64,
+    }
+    let half = ONE / 2;
+    let quads = fs.derivatives();
     // A band's block rows: the blocks (py, py + 1) of the whole scissor's grid, from by0 in
     // steps of 2, that touch rows row0..row1 (`skip` block rows above the band), if any.
     let first_row = |t: &Band| {
@@ -1645,9 +1779,6 @@ fn raster_body(
         let py_first = by0 + 2 * skip;
         (py_first <= py1 && py_first < t.row1).then_some((skip, py_first))
     };
-    if !bands.iter().any(|t| first_row(t).is_some()) {
-        return;
-    }
     let edge = |a: &WinVert, b: &WinVert| {
         let (ex, ey) = (b.x - a.x, b.y - a.y);
         let cx = bx0 * ONE + half;

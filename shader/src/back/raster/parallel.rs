@@ -7,8 +7,10 @@
 //! a lock-free queue and each job takes the next group whenever it is free, so the workers stay
 //! busy however unevenly the work lies over the rows. A band's colour and depth
 //! rows are owned outright by the job drawing it (disjoint `&mut` slices); the job shades every
-//! vertex once per group and rasterizes every triangle of the draw, in draw order, clipped to
-//! each band's rows. Which job draws which band varies from run to run; the pixels do not.
+//! vertex once per group, places every triangle of the draw on the target (from window
+//! positions found once per vertex) and sets up and rasterizes, in draw order and clipped to
+//! each band's rows, those with a block row in one of its bands. Which job draws which band
+//! varies from run to run; the pixels do not.
 //! Every pixel is
 //! computed from the same inputs in the same order as in a one-band draw (the 4x2 block grid is
 //! the one the whole scissor gives, a block straddling two bands is shaded in both with the
