@@ -436,14 +436,13 @@ impl ShaderProgram for Linked {
         // viewport y-scale; see `virgl`): a fragment stage whose text depends on that (reads
         // gl_FragCoord, or takes dFdy) is emitted again for it (`tgsi::Framebuffer`); the
         // link's text is the emitter's default (upright).
-        if s == Stage::Fragment
-            && (text.contains("PROPERTY FS_COORD_ORIGIN") || text.contains("DDY "))
-        {
+        let has = |what: &[u8]| text.as_bytes().windows(what.len()).any(|w| w == what);
+        if s == Stage::Fragment && (has(b"PROPERTY FS_COORD_ORIGIN") || has(b"DDY ")) {
             if let Some(fs) = self.program.module(IrStage::Fragment) {
                 let opts = shader::back::tgsi::EmitOptions {
                     framebuffer: shader::back::tgsi::Framebuffer::GlNative,
                 };
-                let mut native = heapless::String::new();
+                let mut native = shader::back::tgsi::TgsiText::new();
                 shader::back::tgsi::emit_with(
                     fs,
                     Some(self.program.varying_remap()),
@@ -451,12 +450,13 @@ impl ShaderProgram for Linked {
                     &mut native,
                 )
                 .map_err(|_| "TGSI emission failed")?;
-                out.push_str(&native);
+                // The device interface carries text: the bytes are checked once per upload.
+                out.push_str(native.as_str());
                 return Ok(shader::back::tgsi::token_bound(&native));
             }
         }
         let tokens = shader::back::tgsi::token_bound(text);
-        out.push_str(text);
+        out.push_str(text.as_str());
         Ok(tokens)
     }
 

@@ -173,7 +173,7 @@ fn v2_pair_loaded_from_bytes_links_and_draws() {
     let color: Vec<f32> = (0..4).map(|c| fout.color[c][3]).collect();
     assert_eq!(color, vec![0.0, 0.25, 0.5, 0.75]);
     // And both stages emit checked TGSI with the link's remap.
-    let mut text: heapless::String<{ shader::limits::TGSI_CAP }> = heapless::String::new();
+    let mut text = shader::back::tgsi::TgsiText::new();
     shader::back::tgsi::emit(&fs, Some(p.varying_remap()), &mut text).unwrap();
     shader::back::tgsi::check_tgsi(&text).unwrap();
 }

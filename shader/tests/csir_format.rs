@@ -3,11 +3,9 @@
 #[path = "tgsi_fixtures.rs"]
 mod fixtures;
 
-use heapless::String;
 use proptest::prelude::*;
 use shader::back::tgsi;
 use shader::ir::*;
-use shader::limits::TGSI_CAP;
 use shader::program::csir::{self, CsirError, Version, CSIR_MAX};
 
 fn save(m: &Module, v: Version) -> Vec<u8> {
@@ -80,7 +78,10 @@ fn v1_round_trip_keeps_ir_and_derives_the_interface() {
             name
         );
         // Same TGSI as the original, apart from nothing: declarations come from the same uses.
-        let (mut a, mut b): (String<TGSI_CAP>, String<TGSI_CAP>) = (String::new(), String::new());
+        let (mut a, mut b) = (
+            shader::back::tgsi::TgsiText::new(),
+            shader::back::tgsi::TgsiText::new(),
+        );
         tgsi::emit(&m, None, &mut a).unwrap();
         tgsi::emit(&back, None, &mut b).unwrap();
         assert_eq!(a, b, "{}", name);
@@ -243,7 +244,7 @@ fn hand_built_v1_blob_loads() {
     for f in [0.5f32, -0.5, 0.0, 1.0] {
         blob.extend_from_slice(&f.to_le_bytes());
     }
-    let mut text: String<TGSI_CAP> = String::new();
+    let mut text = shader::back::tgsi::TgsiText::new();
     let (m, info) = csir::load_with_tgsi(&blob, &mut text).unwrap();
     assert_eq!(m.stage, Stage::Vertex);
     assert_eq!(
@@ -254,12 +255,16 @@ fn hand_built_v1_blob_loads() {
     assert_eq!(info.bytes, text.len());
     tgsi::check_tgsi(&text).unwrap();
     assert!(
-        text.contains("IMM[0] FLT32 {0.5, -0.5, 0.0, 1.0}"),
+        text.as_str().contains("IMM[0] FLT32 {0.5, -0.5, 0.0, 1.0}"),
         "{}",
         text.as_str()
     );
     // The constant is read from its immediate directly (no copy into a temp).
-    assert!(text.contains("MOV OUT[0], IMM[0]"), "{}", text.as_str());
+    assert!(
+        text.as_str().contains("MOV OUT[0], IMM[0]"),
+        "{}",
+        text.as_str()
+    );
 }
 
 #[test]
@@ -319,7 +324,7 @@ proptest! {
         use fixtures::random::{module, with_blocks};
         let m = module(frag, with_blocks(insts));
         prop_assume!(shader::ir::verify::verify(&m).is_ok());
-        let mut t: String<TGSI_CAP> = String::new();
+        let mut t = shader::back::tgsi::TgsiText::new();
         prop_assume!(tgsi::emit(&m, None, &mut t).is_ok());
         prop_assert_eq!(&csir::load(&save(&m, Version::V2)).unwrap(), &m);
         if let Some(i) = m.insts.iter().position(|i| i.op as u8 > csir::V1_OPCODE_MAX) {

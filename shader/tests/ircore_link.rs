@@ -370,7 +370,7 @@ fn relink_failure_keeps_the_previous_program_and_generation_counts_successes() {
     assert_eq!(p.uniforms(), &before_unis[..]);
     assert_eq!(p.uniform_words(Stage::Vertex).to_vec(), before_vs);
     assert_eq!(p.uniform_words(Stage::Fragment).to_vec(), before_fs);
-    assert_eq!(p.tgsi(Stage::Fragment), before_tgsi);
+    assert_eq!(p.tgsi(Stage::Fragment).as_str(), before_tgsi);
     assert_eq!(p.module(Stage::Vertex), Some(&vs));
     assert_eq!(p.module(Stage::Fragment), Some(&fs));
     assert_eq!(soft_vs(&p, &[1.0, 2.0, 3.0, 1.0]).unwrap(), before_out);
@@ -462,5 +462,5 @@ fn tgsi_over_budget_fails_the_link_and_keeps_the_previous_program() {
     assert!(p.log().ends_with("kept previous program\n"), "{}", p.log());
     assert!(p.is_linked());
     assert_eq!(p.generation(), generation);
-    assert_eq!(p.tgsi(Stage::Fragment), fs_text);
+    assert_eq!(p.tgsi(Stage::Fragment).as_str(), fs_text);
 }

@@ -54,11 +54,15 @@ fn the_issue_example_links_with_one_unit_per_name() {
     // The vertex TGSI samples b on the program's unit 0 and a on unit 1.
     let t = p.tgsi(Stage::Vertex);
     assert!(
-        t.contains("DCL SAMP[0]") && t.contains("DCL SAMP[1]"),
+        t.as_str().contains("DCL SAMP[0]") && t.as_str().contains("DCL SAMP[1]"),
         "{}",
         t
     );
-    let tex: Vec<&str> = t.lines().filter(|l| l.starts_with("TEX")).collect();
+    let tex: Vec<&str> = t
+        .as_str()
+        .lines()
+        .filter(|l| l.starts_with("TEX"))
+        .collect();
     assert_eq!(tex.len(), 2, "{}", t);
     assert!(
         tex[0].ends_with("SAMP[0], 2D") && tex[1].ends_with("SAMP[1], 2D"),

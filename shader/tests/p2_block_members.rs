@@ -120,7 +120,11 @@ fn tgsi_and_csir_v2_carry_every_slot() {
         let text = prog.tgsi(stage);
         check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
         // 12 varying slots, each a GENERIC register.
-        let generic = text.lines().filter(|l| l.contains("GENERIC[")).count();
+        let generic = text
+            .as_str()
+            .lines()
+            .filter(|l| l.contains("GENERIC["))
+            .count();
         assert_eq!(generic, 12, "{}", text);
     }
     for (stage, src) in [(0u32, VS), (1, FS)] {

@@ -144,7 +144,7 @@ fn planes_are_the_written_elements_from_zero() {
 #[test]
 fn tgsi_declares_clipdist_outputs() {
     let vs = build(0, VS_TWO_PLANES);
-    let mut out = heapless::String::<{ shader::limits::TGSI_CAP }>::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     shader::back::tgsi::emit(&vs.module, None, &mut out).expect("emitted");
     let text = out.as_str();
     assert!(

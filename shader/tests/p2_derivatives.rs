@@ -461,7 +461,7 @@ fn tgsi_has_ddx_and_ddy() {
         1,
         "#pragma chrisos profile 2\nin vec4 v;\nout vec4 c;\nvoid main() { c = dFdx(v) + fwidth(v.yz).xyxy; }",
     );
-    let mut text = heapless::String::<{ shader::limits::TGSI_CAP }>::new();
+    let mut text = shader::back::tgsi::TgsiText::new();
     shader::back::tgsi::emit(&sh.module, None, &mut text).expect("tgsi");
     let text = text.as_str();
     assert!(text.contains("DDX TEMP["), "{}", text);
@@ -594,7 +594,7 @@ fn front_facing_misuse_tgsi_and_csir() {
         "#pragma chrisos profile 2\nin vec4 v;\nout vec4 c;\nvoid main() { c = gl_FrontFacing ? v : gl_FragCoord; }",
     ] {
         let sh = build(1, src);
-        let mut text = heapless::String::<{ shader::limits::TGSI_CAP }>::new();
+        let mut text = shader::back::tgsi::TgsiText::new();
         shader::back::tgsi::emit(&sh.module, None, &mut text).expect("tgsi");
         let text = text.as_str();
         let face = if src.contains("gl_FragCoord") { 2 } else { 0 };
@@ -626,7 +626,7 @@ fn tgsi_framebuffer_option_sets_fragcoord_origin_and_ddy_sign() {
         1,
         "#pragma chrisos profile 2\nin vec4 v;\nout vec4 c;\nvoid main() { c = vec4(dFdy(v.x), gl_FragCoord.y, 0.0, 1.0); }",
     );
-    type Text = heapless::String<{ shader::limits::TGSI_CAP }>;
+    type Text = shader::back::tgsi::TgsiText;
     let (mut plain, mut upright, mut native) = (Text::new(), Text::new(), Text::new());
     shader::back::tgsi::emit(&sh.module, None, &mut plain).expect("tgsi");
     emit_with(&sh.module, None, EmitOptions::default(), &mut upright).expect("tgsi");
@@ -636,12 +636,16 @@ fn tgsi_framebuffer_option_sets_fragcoord_origin_and_ddy_sign() {
     emit_with(&sh.module, None, gl, &mut native).expect("tgsi");
     assert_eq!(plain, upright, "the default options are emit's text");
     assert!(
-        upright.contains("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"),
+        upright
+            .as_str()
+            .contains("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n"),
         "{}",
         upright
     );
     assert!(
-        native.contains("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"),
+        native
+            .as_str()
+            .contains("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n"),
         "{}",
         native
     );
@@ -649,8 +653,8 @@ fn tgsi_framebuffer_option_sets_fragcoord_origin_and_ddy_sign() {
         t.lines()
             .any(|l| l.starts_with("MOV") && l.contains(", -TEMP["))
     };
-    assert!(negated(&upright), "{}", upright);
-    assert!(!negated(&native), "{}", native);
+    assert!(negated(upright.as_str()), "{}", upright);
+    assert!(!negated(native.as_str()), "{}", native);
     // Only those lines differ.
     let strip = |t: &str| -> Vec<String> {
         t.lines()
@@ -660,6 +664,6 @@ fn tgsi_framebuffer_option_sets_fragcoord_origin_and_ddy_sign() {
             .map(|l| l.to_string())
             .collect()
     };
-    assert_eq!(strip(&upright), strip(&native));
+    assert_eq!(strip(upright.as_str()), strip(native.as_str()));
     check_tgsi(&native).unwrap_or_else(|e| panic!("{:?}\n{}", e, native));
 }

@@ -226,7 +226,7 @@ void main() { c = vec4(gl_FragDepth); }",
 fn tgsi_declares_a_position_output_and_writes_its_z() {
     let sh = build(1, DEPTH_BY_COLUMN);
     assert!(sh.module.iface.writes_depth);
-    let mut out = heapless::String::<{ shader::limits::TGSI_CAP }>::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     shader::back::tgsi::emit(&sh.module, None, &mut out).expect("emitted");
     let text = out.as_str();
     assert!(

@@ -2,12 +2,11 @@
 //! columns indexed at run time, read and written, on the software executor (each lane its own
 //! index: gl_FragCoord.x is the lane number), with out-of-range indexes clamped; every shader
 //! also goes through TGSI (checked by the virglrenderer rules) and a CSIR v2 round trip.
-use heapless::String;
 use shader::back::exec::lanes::{Vec4x, ALL_LANES, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::back::tgsi::{check_tgsi, emit};
 use shader::ir::{Module, Op};
-use shader::limits::{SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
+use shader::limits::{SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::compile::compile;
 use shader::program::csir::{self, Version, CSIR_MAX};
 
@@ -34,7 +33,7 @@ fn run(body: &str, uniforms: &[[f32; 4]]) -> Vec<[f32; 4]> {
         m.insts.iter().any(|i| i.op.is_indirect()),
         "the shader uses an indirect op"
     );
-    let mut t: String<TGSI_CAP> = String::new();
+    let mut t = shader::back::tgsi::TgsiText::new();
     emit(&m, None, &mut t).unwrap_or_else(|e| panic!("emit: {}", e));
     check_tgsi(&t).unwrap_or_else(|e| panic!("{}\n{}", e, t.as_str()));
     // CSIR v2 keeps the indirect ops (its name table does not take `name[i]` uniforms yet).

@@ -5,7 +5,7 @@
 //! (`ircore_util::reference`, written from the operand table), emit TGSI that passes the
 //! virglrenderer rules, and round-trip through CSIR v2; nothing may panic.
 mod ircore_util;
-use heapless::String;
+
 use ircore_util::reference::{reference, same, RefIn, Rng};
 use ircore_util::*;
 use proptest::prelude::*;
@@ -14,7 +14,7 @@ use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::back::tgsi::{check_tgsi, emit};
 use shader::ir::verify::verify;
 use shader::ir::*;
-use shader::limits::{Profile, TGSI_CAP};
+use shader::limits::Profile;
 use shader::program::csir::{self, Version, CSIR_MAX};
 
 const IF: u8 = 0;
@@ -158,7 +158,7 @@ fn random_p2(seed: u64) -> Module {
 
 fn check(m: &Module, seed: u64) {
     verify(m).unwrap_or_else(|e| panic!("generated module: {}\n{:?}", e, m.insts));
-    let mut text: String<TGSI_CAP> = String::new();
+    let mut text = shader::back::tgsi::TgsiText::new();
     let info = emit(m, None, &mut text).unwrap_or_else(|e| panic!("emit: {}", e));
     assert_eq!(info.bytes, text.len());
     check_tgsi(&text).unwrap_or_else(|e| panic!("{}\n{}", e, text.as_str()));

@@ -193,7 +193,11 @@ fn tgsi_declares_constant_and_linear_inputs() {
     let program = link(VS, FS);
     let text = program.tgsi(Stage::Fragment);
     check_tgsi(text).unwrap_or_else(|e| panic!("{:?}\n{}", e, text));
-    let dcl: Vec<&str> = text.lines().filter(|l| l.starts_with("DCL IN")).collect();
+    let dcl: Vec<&str> = text
+        .as_str()
+        .lines()
+        .filter(|l| l.starts_with("DCL IN"))
+        .collect();
     assert_eq!(
         dcl,
         [

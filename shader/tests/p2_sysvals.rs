@@ -10,7 +10,7 @@ use shader::back::raster::{
 };
 use shader::back::tgsi::check_tgsi;
 use shader::ir::{Op, SYSVAL_INSTANCE_ID, SYSVAL_VERTEX_ID};
-use shader::limits::{Profile, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
+use shader::limits::{Profile, SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::compile::{compile, Shader};
 use shader::program::csir::{load, save, Version};
 
@@ -162,11 +162,11 @@ fn verifier_bounds_load_sysval() {
 #[test]
 fn tgsi_declares_system_values_and_converts_them() {
     let sh = build(0, VS);
-    let mut out = heapless::String::<TGSI_CAP>::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     sh.standalone_tgsi(&mut out).expect("emitted");
-    assert!(out.contains("DCL SV[0], VERTEXID\n"), "{}", out);
-    assert!(out.contains("DCL SV[1], INSTANCEID\n"), "{}", out);
-    assert!(out.contains("I2F TEMP["), "{}", out);
+    assert!(out.as_str().contains("DCL SV[0], VERTEXID\n"), "{}", out);
+    assert!(out.as_str().contains("DCL SV[1], INSTANCEID\n"), "{}", out);
+    assert!(out.as_str().contains("I2F TEMP["), "{}", out);
     check_tgsi(&out).expect("virglrenderer's rules");
     // Only gl_InstanceID: it is SV[0].
     let sh = build(
@@ -174,9 +174,9 @@ fn tgsi_declares_system_values_and_converts_them() {
         "#pragma chrisos profile 2\nvoid main() { gl_Position = vec4(float(gl_InstanceID)); }",
     );
     sh.standalone_tgsi(&mut out).expect("emitted");
-    assert!(out.contains("DCL SV[0], INSTANCEID\n"), "{}", out);
-    assert!(out.contains("SV[0].xxxx"), "{}", out);
-    assert!(!out.contains("VERTEXID"), "{}", out);
+    assert!(out.as_str().contains("DCL SV[0], INSTANCEID\n"), "{}", out);
+    assert!(out.as_str().contains("SV[0].xxxx"), "{}", out);
+    assert!(!out.as_str().contains("VERTEXID"), "{}", out);
     // The checker: system values only in vertex shaders, declared before use.
     assert!(check_tgsi("FRAG\nDCL SV[0], VERTEXID\nEND\n").is_err());
     assert!(check_tgsi("VERT\nDCL SV[0], FACE\nEND\n").is_err());

@@ -3,13 +3,12 @@
 #[path = "tgsi_fixtures.rs"]
 mod fixtures;
 
-use heapless::String;
 use shader::back::tgsi::{check_tgsi, emit, format_imm, parse_tgsi_float, TgsiError};
 use shader::ir::*;
-use shader::limits::{TGSI_CAP, TGSI_MAX};
+use shader::limits::TGSI_MAX;
 
 fn emit_ok(m: &Module, remap: Option<&[i8]>) -> std::string::String {
-    let mut out: String<TGSI_CAP> = String::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     let info = emit(m, remap, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
     assert_eq!(info.bytes, out.len());
     assert_eq!(shader::back::tgsi::token_bound(&out), info.tokens);
@@ -17,8 +16,9 @@ fn emit_ok(m: &Module, remap: Option<&[i8]>) -> std::string::String {
     assert_eq!(stats.instructions, info.instructions);
     // The token bound covers at least one token per operand, instruction, declaration and
     // immediate data word, plus the header.
-    let operands =
-        out.matches("TEMP[").count() + out.matches("IN[").count() + out.matches("OUT[").count();
+    let operands = out.as_str().matches("TEMP[").count()
+        + out.as_str().matches("IN[").count()
+        + out.as_str().matches("OUT[").count();
     let lower =
         2 + stats.instructions + 2 * stats.declarations + 5 * stats.immediates + operands as u32;
     assert!(
@@ -186,8 +186,10 @@ fn oversized_output_is_a_clean_error() {
     }
     b.op(Op::StorePos, -1, 8, -1, 0, 0, 4);
     let m = b.temps(12);
-    let mut out: String<TGSI_CAP> = String::new();
-    out.push_str("stale").unwrap();
+    let mut out = shader::back::tgsi::TgsiText::new();
+    // A text from an earlier emission is cleared by the failing one.
+    emit(&fixtures::tri_frag(), None, &mut out).unwrap();
+    assert!(!out.is_empty());
     assert_eq!(
         emit(&m, None, &mut out),
         Err(TgsiError::TooLong { limit: TGSI_MAX })
@@ -199,7 +201,7 @@ fn oversized_output_is_a_clean_error() {
 fn malformed_modules_are_errors_not_panics() {
     let mut m = fixtures::tri_frag();
     m.insts[0].dst = 50; // beyond temps
-    let mut out: String<TGSI_CAP> = String::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     assert!(matches!(
         emit(&m, None, &mut out),
         Err(TgsiError::BadInst { inst: 0, .. })
@@ -286,7 +288,7 @@ mod random_modules {
         #[test]
         fn verified_modules_always_emit(frag in any::<bool>(), insts in proptest::collection::vec(arb_inst(12), 1..40)) {
             let m = module(frag, with_blocks(insts));
-            let mut out: String<TGSI_CAP> = String::new();
+            let mut out = shader::back::tgsi::TgsiText::new();
             let r = emit(&m, None, &mut out);
             if shader::ir::verify::verify(&m).is_ok() {
                 match r {

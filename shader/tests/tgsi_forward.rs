@@ -10,11 +10,9 @@ mod ircore_util;
 
 use std::collections::HashMap;
 
-use heapless::String;
 use proptest::prelude::*;
 use shader::back::tgsi::{check_tgsi, emit, emit_unforwarded};
 use shader::ir::*;
-use shader::limits::TGSI_CAP;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum File {
@@ -372,8 +370,8 @@ fn run(text: &str, input: &[[f32; 4]], konst: &[[f32; 4]]) -> (Vec<(usize, [u32;
 }
 
 fn texts(m: &Module) -> Option<(std::string::String, std::string::String)> {
-    let mut a: String<TGSI_CAP> = String::new();
-    let mut b: String<TGSI_CAP> = String::new();
+    let mut a = shader::back::tgsi::TgsiText::new();
+    let mut b = shader::back::tgsi::TgsiText::new();
     emit(m, None, &mut a).ok()?;
     emit_unforwarded(m, None, &mut b).ok()?;
     check_tgsi(&a).unwrap_or_else(|e| panic!("{}\n{}", e, a.as_str()));
@@ -530,19 +528,19 @@ fn corpus_results_are_unchanged_and_text_is_shorter() {
         {
             continue;
         }
-        let mut fwd: String<TGSI_CAP> = String::new();
+        let mut fwd = shader::back::tgsi::TgsiText::new();
         emit(&sh.module, None, &mut fwd).unwrap_or_else(|e| panic!("{}: {}", file, e));
         let mut big = std::string::String::new();
         // The reference may not fit the budget (that is why forwarding exists): only compare
         // when it does.
-        let mut reference: String<TGSI_CAP> = String::new();
+        let mut reference = shader::back::tgsi::TgsiText::new();
         if emit_unforwarded(&sh.module, None, &mut reference).is_ok() {
             assert!(fwd.len() <= reference.len(), "{}", file);
-            big.push_str(&reference);
+            big.push_str(reference.as_str());
             for seed in 0..8 {
                 let (input, konst) = inputs(seed);
                 assert_eq!(
-                    run(&fwd, &input, &konst),
+                    run(fwd.as_str(), &input, &konst),
                     run(&big, &input, &konst),
                     "{}\n{}\n{}",
                     file,

@@ -8,7 +8,7 @@ fn tgsi(src: &str) -> String {
     let sh = compile(1, src.as_bytes(), "offs.frag").unwrap_or_else(|d| panic!("{:?}", d));
     let mut t = Box::new(TgsiText::new());
     emit(&sh.module, None, &mut t).unwrap_or_else(|e| panic!("emit: {}", e));
-    check_tgsi(&t).unwrap_or_else(|e| panic!("{}\n{}", e, t.as_str()));
+    check_tgsi(&*t).unwrap_or_else(|e| panic!("{}\n{}", e, t.as_str()));
     t.as_str().to_string()
 }
 

@@ -8,7 +8,6 @@
 //! checksum (and, for v2, the total size) in the blob, so that mutations reach the record,
 //! table and verifier checks instead of all stopping at the checksum. Mode bit 1: draw a module
 //! that loads (the mode byte is also the draw options and uniform seed).
-use shader::limits::TGSI_CAP;
 use shader::program::csir::{self, Version};
 
 fn save(m: &shader::Module, v: Version) -> Vec<u8> {
@@ -72,7 +71,7 @@ pub fn run(input: &[u8]) {
         blob
     };
     let _ = csir::blob_version(data);
-    let mut text = heapless::String::<TGSI_CAP>::new();
+    let mut text = shader::back::tgsi::TgsiText::new();
     let with_tgsi = csir::load_with_tgsi(data, &mut text);
     let loaded = csir::load(data);
     match (&with_tgsi, &loaded) {

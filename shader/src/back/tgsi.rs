@@ -30,6 +30,7 @@ use core::fmt::Write;
 use heapless::{String, Vec};
 
 mod text;
+pub use text::TgsiText;
 use text::{pad, put_uint, Line, Piece, Text};
 
 use crate::ir::{refill, refill_from, CmpCode, Inst, Interp, Module, Op, Stage, Type};
@@ -88,10 +89,7 @@ impl core::fmt::Display for TgsiError {
     }
 }
 
-type Out = String<TGSI_CAP>;
-
-/// The bounded buffer TGSI text is emitted into (`TgsiText::new()`).
-pub type TgsiText = String<TGSI_CAP>;
+type Out = TgsiText;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -1972,11 +1970,7 @@ fn temps(t: i16, n: u16, m: &Module, i: usize) -> Result<u16, TgsiError> {
 
 /// Emits `m` as TGSI text into `out` (cleared first). `remap` maps a fragment varying slot to
 /// the vertex output slot it reads (from the link); `None` or a negative entry means identity.
-pub fn emit(
-    m: &Module,
-    remap: Option<&[i8]>,
-    out: &mut String<TGSI_CAP>,
-) -> Result<TgsiInfo, TgsiError> {
+pub fn emit(m: &Module, remap: Option<&[i8]>, out: &mut TgsiText) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner(m, remap, out, true);
     let r = within_budget(m, out, r);
@@ -1992,7 +1986,7 @@ pub fn emit(
 pub fn emit_unforwarded(
     m: &Module,
     remap: Option<&[i8]>,
-    out: &mut String<TGSI_CAP>,
+    out: &mut TgsiText,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner(m, remap, out, false);
@@ -2097,7 +2091,7 @@ pub fn emit_in(
     scratch: &mut TgsiScratch,
     m: &Module,
     remap: Option<&[i8]>,
-    out: &mut String<TGSI_CAP>,
+    out: &mut TgsiText,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let fx_ready = scratch.fx_from_opt.take() == Some(m.insts.len());
@@ -2179,7 +2173,7 @@ pub fn emit_with(
     m: &Module,
     remap: Option<&[i8]>,
     opts: EmitOptions,
-    out: &mut String<TGSI_CAP>,
+    out: &mut TgsiText,
 ) -> Result<TgsiInfo, TgsiError> {
     out.clear();
     let r = emit_inner_with(m, remap, out, true, opts);
@@ -3389,19 +3383,28 @@ impl Piece for Gap {
 }
 
 /// The same conservative token bound [`emit`] reports, recomputed from emitted text (for
-/// callers that kept only the text): header 2, each `DCL` line 6, each `IMM` line 5, each
-/// `PROPERTY` line 2, every other non-empty line (an instruction) 12.
-pub fn token_bound(text: &str) -> u32 {
-    text.lines()
+/// callers that kept only the text, as bytes or a `str`): header 2, each `DCL` line 6, each
+/// `IMM` line 5, each `PROPERTY` line 2, every other non-blank line (an instruction) 12. Lines
+/// end at `\n` (a `\r` before it is dropped); blanks are ASCII white space (emitted text is
+/// ASCII).
+pub fn token_bound<T: AsRef<[u8]> + ?Sized>(text: &T) -> u32 {
+    fn blank(b: &u8) -> bool {
+        matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+    }
+    text.as_ref()
+        .split(|&b| b == b'\n')
         .skip(1)
-        .filter(|l| !l.trim().is_empty())
         .fold(TOKENS_HEADER, |n, l| {
-            let l = l.trim_start();
-            let t = if l.starts_with("DCL ") {
+            let l = l.strip_suffix(b"\r").unwrap_or(l);
+            let Some(first) = l.iter().position(|b| !blank(b)) else {
+                return n;
+            };
+            let l = l.get(first..).unwrap_or(&[]);
+            let t = if l.starts_with(b"DCL ") {
                 TOKENS_DCL
-            } else if l.starts_with("IMM[") {
+            } else if l.starts_with(b"IMM[") {
                 TOKENS_IMM
-            } else if l.starts_with("PROPERTY ") {
+            } else if l.starts_with(b"PROPERTY ") {
                 TOKENS_PROPERTY
             } else {
                 TOKENS_INST
@@ -3625,7 +3628,7 @@ fn set_bit(set: &mut u64, i: u32, c: &Cur<'_>) -> Result<(), TgsiCheckError> {
 /// known opcodes with the right operand counts, write masks in xyzw order, source swizzles of
 /// exactly 4 letters or none, only declared registers (no register declared twice), balanced
 /// IF/ELSE/ENDIF, and END as the last instruction.
-pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
+pub fn check_tgsi<T: AsRef<[u8]> + ?Sized>(text: &T) -> Result<TgsiStats, TgsiCheckError> {
     let mut d = Decls::default();
     let mut stats = TgsiStats::default();
     let mut ended = false;
@@ -3635,16 +3638,16 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
     let mut loops: u32 = 0;
     let mut frag = false;
     let mut in_body = false;
-    for (n, line) in text.split('\n').enumerate() {
+    for (n, line) in text.as_ref().split(|&b| b == b'\n').enumerate() {
         let mut c = Cur {
-            s: line.as_bytes(),
+            s: line,
             i: 0,
             line: n + 1,
         };
         if n == 0 {
             match line {
-                "FRAG" => frag = true,
-                "VERT" => {}
+                b"FRAG" => frag = true,
+                b"VERT" => {}
                 _ => return c.err("unknown header (expected VERT or FRAG)"),
             }
             continue;
@@ -3828,7 +3831,7 @@ pub fn check_tgsi(text: &str) -> Result<TgsiStats, TgsiCheckError> {
             return c.err("unexpected text at the end of the line");
         }
     }
-    let last = text.split('\n').count();
+    let last = text.as_ref().split(|&b| b == b'\n').count();
     if !ended {
         return Err(TgsiCheckError {
             line: last,
@@ -4172,7 +4175,7 @@ pub(crate) fn selftest_module() -> Module {
 /// exact immediates.
 pub fn selftest_emit(w: &mut dyn Write) -> bool {
     let m = selftest_module();
-    let mut out: Out = String::new();
+    let mut out = TgsiText::new();
     let info = match emit(&m, None, &mut out) {
         Ok(i) => i,
         Err(e) => {
@@ -4180,7 +4183,8 @@ pub fn selftest_emit(w: &mut dyn Write) -> bool {
             return false;
         }
     };
-    if let Err(e) = check_tgsi(&out) {
+    let out = out.as_str();
+    if let Err(e) = check_tgsi(out) {
         let _ = write!(w, "{}", e);
         return false;
     }
@@ -4188,7 +4192,7 @@ pub fn selftest_emit(w: &mut dyn Write) -> bool {
         && out.contains("KILL")
         && out.contains("IMM[1] FLT32 {0.25, 0.0, 0.0, 0.0}");
     if !ok || info.bytes != out.len() || info.tokens < info.instructions {
-        let _ = write!(w, "unexpected TGSI:\n{}", out.as_str());
+        let _ = write!(w, "unexpected TGSI:\n{}", out);
         return false;
     }
     true
@@ -4232,7 +4236,7 @@ mod tests {
     #[test]
     fn immediate_pieces_match_format_imm() {
         let mut buf = [0u8; text::BUF];
-        let mut out: String<TGSI_CAP> = String::new();
+        let mut out = TgsiText::new();
         let mut want = std::string::String::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut values = std::vec![0.0f32, -0.0, 0.5, -0.5, 99.5, 100.0, -100.0, 1e7, 0.299];
@@ -4681,8 +4685,8 @@ mod kept_effects_tests {
     #[test]
     fn effects_kept_from_the_optimiser_give_the_same_text() {
         let mut scratch = std::boxed::Box::new(TgsiScratch::new());
-        let mut text = std::boxed::Box::new(String::<TGSI_CAP>::new());
-        let mut reference = std::boxed::Box::new(String::<TGSI_CAP>::new());
+        let mut text = std::boxed::Box::new(TgsiText::new());
+        let mut reference = std::boxed::Box::new(TgsiText::new());
         let mut kept = 0;
         for (name, stage, src) in crate::program::compile::corpus_sources() {
             let Ok(mut sh) = crate::program::compile::compile(stage, &src, &name) else {

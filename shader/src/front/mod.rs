@@ -15,12 +15,11 @@ pub mod sema;
 
 use heapless::Vec;
 
-use crate::back::tgsi::TgsiScratch;
+use crate::back::tgsi::{TgsiScratch, TgsiText};
 use crate::front::ast::Ast;
 use crate::front::lex::{Tokens, TEXT_CAP};
 use crate::front::pp::Preprocessor;
 use crate::front::sema::SemaTables;
-use crate::limits::TGSI_CAP;
 
 /// The frontend's storage for one compile at a time, reusable (every compile starts afresh):
 /// about 3 MiB: the preprocessor, tokens and syntax tree of the largest profile-2 source and
@@ -36,7 +35,7 @@ pub struct Workspace {
     pub(crate) pp: Preprocessor,
     /// The TGSI emission that ends a compile (its text is not kept: see `compile`).
     pub(crate) tgsi: TgsiScratch,
-    pub(crate) tgsi_text: heapless::String<TGSI_CAP>,
+    pub(crate) tgsi_text: TgsiText,
 }
 
 impl Default for Workspace {
@@ -55,7 +54,7 @@ impl Workspace {
             text: Vec::new(),
             pp: Preprocessor::new(),
             tgsi: TgsiScratch::new(),
-            tgsi_text: heapless::String::new(),
+            tgsi_text: TgsiText::new(),
         }
     }
 }

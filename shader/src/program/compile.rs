@@ -11,7 +11,7 @@
 //! builds one in its own frame and so needs that much stack.
 use heapless::{String, Vec};
 
-use crate::back::tgsi::{self, TgsiError, TgsiInfo, TgsiScratch};
+use crate::back::tgsi::{self, TgsiError, TgsiInfo, TgsiScratch, TgsiText};
 use crate::front::ast::Ast;
 use crate::front::diag::{bounded_string, SHADER_NAME_MAX};
 pub use crate::front::diag::{Diagnostic, Diagnostics};
@@ -21,7 +21,7 @@ pub use crate::front::Workspace;
 use crate::front::{lex, parse, profile, sema};
 use crate::ir::verify;
 use crate::ir::{Interface, Module, Stage};
-use crate::limits::{limits, Profile, TGSI_CAP, TGSI_MAX};
+use crate::limits::{limits, Profile, TGSI_MAX};
 
 /// Cycles spent in each phase (`tgsi`: the standalone TGSI emission at the end of compile).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub struct Shader {
 
 impl Shader {
     /// Emits this stage's standalone TGSI into `out` (identity varying remap).
-    pub fn standalone_tgsi(&self, out: &mut String<TGSI_CAP>) -> Result<TgsiInfo, TgsiError> {
+    pub fn standalone_tgsi(&self, out: &mut TgsiText) -> Result<TgsiInfo, TgsiError> {
         tgsi::emit(&self.module, None, out)
     }
 }
@@ -430,7 +430,7 @@ fn run(
 fn finish(
     shader: &mut Shader,
     (source, toks, ast, tables): (&[u8], &Tokens, &Ast, &mut SemaTables),
-    (scratch, text): (&mut TgsiScratch, &mut String<TGSI_CAP>),
+    (scratch, text): (&mut TgsiScratch, &mut TgsiText),
     stage: Stage,
     diag: &mut Diagnostics,
     clock: fn() -> u64,
@@ -550,7 +550,7 @@ mod tests {
                 "t",
                 &opts
             ));
-            let mut fresh: std::boxed::Box<String<TGSI_CAP>> = std::boxed::Box::new(String::new());
+            let mut fresh = std::boxed::Box::new(TgsiText::new());
             let info = shader.standalone_tgsi(&mut fresh);
             assert_eq!(info, shader.tgsi);
             assert_eq!(ws.tgsi_text.as_str(), fresh.as_str());

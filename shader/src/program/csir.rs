@@ -9,9 +9,7 @@
 //! which TGSI cannot be generated. v1 stays loadable forever.
 use core::fmt::Write;
 
-use heapless::String;
-
-use crate::back::tgsi::{self, TgsiError, TgsiInfo};
+use crate::back::tgsi::{self, TgsiError, TgsiInfo, TgsiText};
 use crate::ir::verify::{self, VerifyError};
 use crate::ir::{
     Attribute, Inst, Interface, Interp, Module, Name, Op, Sampler, Stage, Type, Uniform, Varying,
@@ -362,7 +360,7 @@ pub fn save(m: &Module, v: Version, out: &mut [u8]) -> Result<usize, CsirError> 
         }
     }
     if verify::verify(m).is_ok() {
-        tgsi::emit(m, None, &mut String::<TGSI_CAP>::new()).map_err(CsirError::Tgsi)?;
+        tgsi::emit(m, None, &mut TgsiText::new()).map_err(CsirError::Tgsi)?;
     }
     let needed = saved_size(m, v);
     if out.len() < needed {
@@ -525,10 +523,7 @@ fn count(b: &[u8], at: usize, what: &'static str, limit: usize) -> Result<usize,
 
 /// Loads a v1 or v2 blob: every structural check, then the verifier, then TGSI generation
 /// (standalone, identity remap) into `tgsi_out`.
-pub fn load_with_tgsi(
-    b: &[u8],
-    tgsi_out: &mut String<TGSI_CAP>,
-) -> Result<(Module, TgsiInfo), CsirError> {
+pub fn load_with_tgsi(b: &[u8], tgsi_out: &mut TgsiText) -> Result<(Module, TgsiInfo), CsirError> {
     let m = match blob_version(b)? {
         1 => load_v1(b)?,
         2 => load_v2(b)?,
@@ -541,7 +536,7 @@ pub fn load_with_tgsi(
 
 /// [`load_with_tgsi`] keeping only the module.
 pub fn load(b: &[u8]) -> Result<Module, CsirError> {
-    let mut t = String::new();
+    let mut t = TgsiText::new();
     load_with_tgsi(b, &mut t).map(|(m, _)| m)
 }
 
@@ -1299,12 +1294,13 @@ pub fn selftest_compiled_shader(w: &mut dyn Write) -> bool {
         let _ = write!(w, "cache: {:?}, names {} {}", cache.stats(), a.name, b.name);
         return false;
     }
-    let mut text = String::new();
+    let mut text = TgsiText::new();
     if let Err(e) = tgsi::emit(&b.module, None, &mut text) {
         let _ = write!(w, "{}", e);
         return false;
     }
-    if let Err(e) = tgsi::check_tgsi(&text) {
+    let text = text.as_str();
+    if let Err(e) = tgsi::check_tgsi(text) {
         let _ = write!(w, "{}", e);
         return false;
     }
@@ -1313,7 +1309,7 @@ pub fn selftest_compiled_shader(w: &mut dyn Write) -> bool {
             .lines()
             .any(|l| l.starts_with("IF ") && l.ends_with(".xxxx"))
     {
-        let _ = write!(w, "unexpected TGSI:\n{}", text.as_str());
+        let _ = write!(w, "unexpected TGSI:\n{}", text);
         return false;
     }
     let mut buf = [0u8; 2048];

@@ -30,13 +30,13 @@ use core::fmt::Write;
 use heapless::{String, Vec};
 
 use crate::back::exec::Executable;
-use crate::back::tgsi::{self, TgsiError};
+use crate::back::tgsi::{self, TgsiError, TgsiText};
 use crate::ir::verify::VerifyError;
 use crate::ir::{Interp, Module, Name, Op, Stage, Type};
 use crate::limits::{
     limits, Profile, ATTR_CAP, LOG_MAX, NAME_CAP, P2_ARRAY_LEN_MAX, P2_PROGRAM_UNIFORM_MAX,
-    PROGRAM_UNIFORM_CAP, PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, TGSI_CAP,
-    UNIFORM_FLOATS_CAP, VARYING_CAP,
+    PROGRAM_UNIFORM_CAP, PROGRAM_UNIFORM_MAX, SAMPLER_CAP, SAMPLER_MAX, UNIFORM_FLOATS_CAP,
+    VARYING_CAP,
 };
 
 /// A vertex attribute of the linked program.
@@ -330,8 +330,8 @@ pub struct Program {
     fs: Module,
     vs_exec: Option<Executable>,
     fs_exec: Option<Executable>,
-    vs_tgsi: String<TGSI_CAP>,
-    fs_tgsi: String<TGSI_CAP>,
+    vs_tgsi: TgsiText,
+    fs_tgsi: TgsiText,
     refl: Reflection,
     vs_uniforms: [f32; UNIFORM_FLOATS_CAP],
     fs_uniforms: [f32; UNIFORM_FLOATS_CAP],
@@ -361,8 +361,8 @@ impl Program {
             fs: Module::new(Stage::Fragment),
             vs_exec: None,
             fs_exec: None,
-            vs_tgsi: String::new(),
-            fs_tgsi: String::new(),
+            vs_tgsi: TgsiText::new(),
+            fs_tgsi: TgsiText::new(),
             refl: Reflection {
                 remap: [-1; VARYING_CAP],
                 ..Reflection::default()
@@ -658,8 +658,8 @@ impl Program {
         // for the VirGL backend. A stage whose TGSI cannot be emitted (over TGSI_MAX) fails the
         // link (specification: "TGSI can be emitted for both stages"), so every linked program
         // can run on every backend.
-        let mut vs_tgsi: String<TGSI_CAP> = String::new();
-        let mut fs_tgsi: String<TGSI_CAP> = String::new();
+        let mut vs_tgsi = TgsiText::new();
+        let mut fs_tgsi = TgsiText::new();
         let vs_tgsi_err = tgsi::emit(vs, None, &mut vs_tgsi).err();
         let fs_tgsi_err = tgsi::emit(fs, Some(&refl.remap), &mut fs_tgsi).err();
         for (stage, e) in [(Stage::Vertex, vs_tgsi_err), (Stage::Fragment, fs_tgsi_err)] {
@@ -722,7 +722,7 @@ impl Program {
 
     /// The stage's TGSI text as emitted at link (fragment stage with the varying remap); empty
     /// before the first successful link.
-    pub fn tgsi(&self, stage: Stage) -> &str {
+    pub fn tgsi(&self, stage: Stage) -> &TgsiText {
         match stage {
             Stage::Vertex => &self.vs_tgsi,
             Stage::Fragment => &self.fs_tgsi,

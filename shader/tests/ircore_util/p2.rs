@@ -2,7 +2,7 @@
 //! on failure), emit and check its TGSI, link a program, run a vertex shader on the executor,
 //! and a serial worker pool for the rasterizer.
 use super::B;
-use heapless::String;
+
 use shader::back::exec::lanes::{Mask, Vec4x, ALL_LANES, LANES};
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
 use shader::back::raster::{
@@ -11,7 +11,7 @@ use shader::back::raster::{
 };
 use shader::back::tgsi::{check_tgsi, emit};
 use shader::ir::{loop_inst, CmpCode, Inst, Module, Op, Stage};
-use shader::limits::{Profile, SAMPLER_MAX, TGSI_CAP, UNIFORM_FLOATS, VARYING_CAP};
+use shader::limits::{Profile, SAMPLER_MAX, UNIFORM_FLOATS, VARYING_CAP};
 use shader::program::compile::{compile, Shader};
 use shader::program::link::Program;
 
@@ -41,7 +41,7 @@ pub fn compile_p2_vs(body: &str) -> Shader {
 
 /// The module's TGSI, which must emit and pass `check_tgsi`.
 pub fn tgsi_ok(m: &Module) -> std::string::String {
-    let mut out: String<TGSI_CAP> = String::new();
+    let mut out = shader::back::tgsi::TgsiText::new();
     emit(m, None, &mut out).unwrap_or_else(|e| panic!("emit failed: {}", e));
     check_tgsi(&out).unwrap_or_else(|e| panic!("{}\n{}", e, out.as_str()));
     out.as_str().into()

@@ -1,15 +1,15 @@
 //! The TGSI emitter's text writer: lines are assembled in a byte buffer and moved into the
-//! caller's `String` a chunk at a time.
+//! caller's [`TgsiText`] a chunk at a time.
 //!
-//! Owns: the per-line write path (one position in a register for the whole line, each piece a
-//! bounds-checked copy and no `Result` per piece), the buffer's flush into the output (one UTF-8
-//! validation and one copy per chunk) and the overflow rule: a line whose end would take the
-//! text past [`TGSI_CAP`] bytes fails with `TooLong` as soon as that line is written, as a push
-//! into the output string did.
-//! Must never: write a non-ASCII byte (the flush validates and would fail), lose or reorder
-//! bytes, or panic (every index is checked; a line longer than [`SLACK`], which no emitted line
-//! is, fails as too long).
-use heapless::String;
+//! Owns: [`TgsiText`], the emitted text as ASCII bytes; the per-line write path (one position
+//! in a register for the whole line, each piece a bounds-checked copy and no `Result` per
+//! piece), the buffer's flush into the output (one copy per chunk, no validation: the text is
+//! bytes) and the overflow rule: a line whose end would take the text past [`TGSI_CAP`] bytes
+//! fails with `TooLong` as soon as that line is written, as a push into the output did.
+//! Must never: write a non-ASCII byte (`TgsiText::as_str` would read it as empty), lose or
+//! reorder bytes, or panic (every index is checked; a line longer than [`SLACK`], which no
+//! emitted line is, fails as too long).
+use heapless::{String, Vec};
 
 use super::TgsiError;
 use crate::limits::TGSI_CAP;
@@ -22,14 +22,75 @@ const CHUNK: usize = 4096;
 /// The writer's buffer: a chunk plus one line's slack (see [`super::TgsiScratch`]).
 pub(super) const BUF: usize = CHUNK + SLACK;
 
-/// The emission's output: the buffered tail of the text and the string it is flushed into.
+/// Emitted TGSI text: ASCII bytes, at most [`TGSI_CAP`] of them (`TgsiText::new()`). The
+/// emitter writes only ASCII, so the bytes are the text: the VirGL upload takes
+/// [`TgsiText::as_bytes`]; [`TgsiText::as_str`] (tools, tests) checks them once more.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct TgsiText {
+    bytes: Vec<u8, TGSI_CAP>,
+}
+
+impl TgsiText {
+    pub const fn new() -> TgsiText {
+        TgsiText { bytes: Vec::new() }
+    }
+
+    /// The text's bytes (ASCII).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The text as a `str` (validated on each call: for tools and tests, not the compile path).
+    /// Empty if the bytes were not UTF-8, which the emitter never writes.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.bytes).unwrap_or("")
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// Appends `b`, or fails (leaving the text as it was) when it would pass [`TGSI_CAP`].
+    fn push(&mut self, b: &[u8]) -> Result<(), ()> {
+        self.bytes.extend_from_slice(b).map_err(|_| ())
+    }
+}
+
+impl AsRef<[u8]> for TgsiText {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl core::fmt::Display for TgsiText {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::fmt::Debug for TgsiText {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// The emission's output: the buffered tail of the text and the text it is flushed into.
 pub(super) struct Text<'a> {
     buf: &'a mut [u8; BUF],
     /// Bytes of `buf` in use (at most `limit` between lines).
     pos: usize,
     /// A line that ends past this flushes (or fails when the text would pass [`TGSI_CAP`]).
     limit: usize,
-    out: &'a mut String<TGSI_CAP>,
+    out: &'a mut TgsiText,
 }
 
 /// One line being written: the buffer and the position, kept in locals by the inlined pieces.
@@ -49,7 +110,7 @@ pub(super) trait Piece {
 
 impl<'a> Text<'a> {
     /// A writer appending to `out` (which the caller has cleared).
-    pub(super) fn new(buf: &'a mut [u8; BUF], out: &'a mut String<TGSI_CAP>) -> Text<'a> {
+    pub(super) fn new(buf: &'a mut [u8; BUF], out: &'a mut TgsiText) -> Text<'a> {
         let limit = CHUNK.min(TGSI_CAP.saturating_sub(out.len()));
         Text {
             buf,
@@ -89,10 +150,8 @@ impl<'a> Text<'a> {
     /// Moves the buffered bytes into the output.
     pub(super) fn flush(&mut self) -> Result<(), TgsiError> {
         let bytes = self.buf.get(..self.pos).unwrap_or(&[]);
-        let text =
-            core::str::from_utf8(bytes).map_err(|_| TgsiError::TooLong { limit: TGSI_CAP })?;
         self.out
-            .push_str(text)
+            .push(bytes)
             .map_err(|_| TgsiError::TooLong { limit: TGSI_CAP })?;
         self.pos = 0;
         self.limit = CHUNK.min(TGSI_CAP.saturating_sub(self.out.len()));
@@ -295,7 +354,7 @@ mod tests {
 
     fn line(p: impl Piece) -> std::string::String {
         let mut buf = [0u8; BUF];
-        let mut out: String<TGSI_CAP> = String::new();
+        let mut out = TgsiText::new();
         let mut t = Text::new(&mut buf, &mut out);
         t.write(p).expect("fits");
         t.flush().expect("flushes");
@@ -316,7 +375,7 @@ mod tests {
     #[test]
     fn chunks_flush_and_the_cap_holds() {
         let mut buf = [0u8; BUF];
-        let mut out: String<TGSI_CAP> = String::new();
+        let mut out = TgsiText::new();
         let mut t = Text::new(&mut buf, &mut out);
         let mut expect = std::string::String::new();
         let mut k = 0usize;
@@ -342,7 +401,7 @@ mod tests {
     #[test]
     fn a_line_past_the_slack_fails() {
         let mut buf = [0u8; BUF];
-        let mut out: String<TGSI_CAP> = String::new();
+        let mut out = TgsiText::new();
         let mut t = Text::new(&mut buf, &mut out);
         let long = [b'a'; SLACK + CHUNK + 1];
         let long = core::str::from_utf8(&long).expect("ascii");

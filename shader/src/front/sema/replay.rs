@@ -408,7 +408,7 @@ mod tests {
             for i in &m.insts {
                 s += &std::format!("{:?}\n", i);
             }
-            let mut t = heapless::String::new();
+            let mut t = crate::back::tgsi::TgsiText::new();
             s += &std::format!("{:?}\n{}", sh.standalone_tgsi(&mut t), t);
         }
         s
