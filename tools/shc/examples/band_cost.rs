@@ -127,7 +127,14 @@ fn run() {
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
     if let Some(mode @ ("probe" | "probe-b2b")) = args.get(4).map(String::as_str) {
-        probe(&soft, k, frames, &mut color, &mut depth, mode == "probe-b2b");
+        probe(
+            &soft,
+            k,
+            frames,
+            &mut color,
+            &mut depth,
+            mode == "probe-b2b",
+        );
         return;
     }
     let mut scratches: Vec<Scratch> = (0..k).map(|_| Scratch::new()).collect();

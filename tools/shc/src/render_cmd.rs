@@ -13,6 +13,8 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use scene::{Filter, Image, Scene, Wrap};
 use shader::back::raster::state::{
@@ -831,14 +833,38 @@ pub fn jit() -> Option<&'static dyn raster::Jit> {
 /// working memory in its scratch.
 const POOL_STACK: usize = 8 << 20;
 
+/// Longest a [`Pool`]'s threads stay awake after a run waiting for the next one, and the
+/// longest gap between runs for which they do (see [`Pool::run`]).
+const LINGER_MAX: Duration = Duration::from_millis(2);
+
+/// Shortest stay awake after a run that followed another within [`LINGER_MAX`]: the draws of
+/// one frame (passes, instances) come microseconds apart.
+const LINGER_MIN: Duration = Duration::from_micros(50);
+
+/// Longest the caller waits awake for the jobs it handed over once its own has ended, before it
+/// sleeps until they have.
+const JOIN_SPIN: Duration = Duration::from_micros(300);
+
 /// Persistent workers for [`raster::draw_parallel`] (issue 17): `count - 1` threads started once
 /// and parked between draws (rayon-core's pool, which keeps the jobs' borrows safe), so that a
 /// draw hands its jobs over instead of starting threads; the caller's thread runs the first job.
 /// The bands are dealt by the rasterizer's own lock-free queue, so the picture does not depend on
 /// which thread runs which job. A pool whose threads cannot be started runs every job here.
+///
+/// Waking a parked thread costs the caller a system call (about 10 us on this project's VMs)
+/// and the thread another 15-25 us before it runs, and the caller woken at the join as much
+/// again (session 16's `band_cost ... probe`): a lit cube's frame on 2 threads is 0.3 ms. So
+/// while runs come back to back (the next within [`LINGER_MAX`] of the last one's end) the
+/// threads wait awake after a run for up to one and a half times the last gap, and the caller
+/// waits awake (up to [`JOIN_SPIN`]) for its jobs' ends. Both waits yield the core every few
+/// microseconds, so on a loaded machine other work gets it.
 pub struct Pool {
     threads: Option<rayon_core::ThreadPool>,
     count: usize,
+    /// Runs started so far: a thread waiting awake stops when it changes.
+    runs: std::sync::Arc<AtomicU64>,
+    /// When the last run ended (None: no run yet).
+    last_end: std::sync::Mutex<Option<Instant>>,
 }
 
 impl Pool {
@@ -855,7 +881,37 @@ impl Pool {
             None
         };
         let count = if threads.is_some() { count } else { 1 };
-        Pool { threads, count }
+        Pool {
+            threads,
+            count,
+            runs: std::sync::Arc::new(AtomicU64::new(0)),
+            last_end: std::sync::Mutex::new(None),
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        // Threads waiting awake for a next run stop now.
+        self.runs.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// Waits awake until `done()` or `limit` has passed (true: done), yielding the core every few
+/// microseconds so that a thread queued behind this one, or other work, can run.
+fn wait_awake(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            if done() {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        if start.elapsed() >= limit {
+            return done();
+        }
+        std::thread::yield_now();
     }
 }
 
@@ -868,20 +924,50 @@ impl Workers for Pool {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
-        match &self.threads {
-            // The scope returns when every job spawned in it has run.
-            Some(pool) => pool.in_place_scope(|s| {
-                for job in rest.iter_mut() {
-                    s.spawn(move |_| job());
-                }
-                first();
-            }),
-            None => {
-                first();
-                for job in rest.iter_mut() {
-                    job();
-                }
+        let Some(pool) = &self.threads else {
+            first();
+            for job in rest.iter_mut() {
+                job();
             }
+            return;
+        };
+        // A thread still waiting awake from the last run takes its job without being woken.
+        self.runs.fetch_add(1, Ordering::Release);
+        let start = Instant::now();
+        let gap = self
+            .last_end
+            .lock()
+            .ok()
+            .and_then(|t| *t)
+            .map(|t| start.saturating_duration_since(t));
+        let left = AtomicUsize::new(rest.len());
+        // The scope returns when every job spawned in it has run.
+        pool.in_place_scope(|s| {
+            for job in rest.iter_mut() {
+                let left = &left;
+                s.spawn(move |_| {
+                    job();
+                    left.fetch_sub(1, Ordering::Release);
+                });
+            }
+            first();
+            // The other jobs usually end within microseconds of this one: waiting awake
+            // spares the wake-up at the scope's end (a job whose thread has not started yet
+            // finds no band left and ends at once).
+            wait_awake(JOIN_SPIN, || left.load(Ordering::Acquire) == 0);
+        });
+        let end = Instant::now();
+        if let Ok(mut t) = self.last_end.lock() {
+            *t = Some(end);
+        }
+        // Runs back to back: the threads wait awake for the next one.
+        if let Some(gap) = gap.filter(|&g| g <= LINGER_MAX) {
+            let linger = (gap + gap / 2).clamp(LINGER_MIN, LINGER_MAX);
+            let runs = self.runs.clone();
+            let now = runs.load(Ordering::Acquire);
+            pool.spawn_broadcast(move |_| {
+                wait_awake(linger, || runs.load(Ordering::Acquire) != now);
+            });
         }
     }
 }
