@@ -126,6 +126,10 @@ fn run() {
         .unwrap_or_else(|f| panic!("{}", f.message));
     let n = soft.width as usize * soft.height as usize;
     let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    if args.get(4).map(String::as_str) == Some("ab") {
+        ab(&soft, k, frames, &mut color, &mut depth);
+        return;
+    }
     if let Some(mode @ ("probe" | "probe-b2b")) = args.get(4).map(String::as_str) {
         probe(
             &soft,
@@ -214,12 +218,14 @@ fn probe(
     let log = timed.log.into_inner().unwrap();
     let runs = log.len() / frames.max(1);
     let us = |x: f64| x * 1e6;
+    let control = control(median(one.clone()), k, frames / 2 + 1);
     println!(
-        "frame median: 1 thread {:.1} us, {} threads {:.1} us ({:.2}x); runs per frame {}",
+        "frame median: 1 thread {:.1} us, {} threads {:.1} us ({:.2}x; control {:.2}x); runs per frame {}",
         us(median(one.clone())),
         k,
         us(median(two.clone())),
         median(one) / median(two),
+        control,
         runs
     );
     for r in 0..runs {
@@ -264,6 +270,103 @@ fn probe(
         );
         println!("{}", line);
     }
+}
+
+/// Session 15's pool (rayon-core's scope, the caller sleeping until every job has run), for
+/// `ab`.
+struct Plain {
+    pool: rayon_core::ThreadPool,
+}
+
+impl Workers for Plain {
+    fn count(&self) -> usize {
+        self.pool.current_num_threads() + 1
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        let Some((first, rest)) = jobs.split_first_mut() else {
+            return;
+        };
+        self.pool.in_place_scope(|s| {
+            for job in rest.iter_mut() {
+                s.spawn(move |_| job());
+            }
+            first();
+        });
+    }
+}
+
+/// `ab`: frames on one thread, on session 15's pool of `k` and on `render_cmd::Pool` of `k`,
+/// in turn, `frames` times: medians of each, and of the one-thread frames after each pool's.
+fn ab(soft: &render_cmd::SoftScene, k: usize, frames: usize, color: &mut [u32], depth: &mut [f32]) {
+    let mut scratches: Vec<Scratch> = (0..k).map(|_| render_cmd::jit_scratch()).collect();
+    let plain = Plain {
+        pool: rayon_core::ThreadPoolBuilder::new()
+            .num_threads(k - 1)
+            .stack_size(8 << 20)
+            .build()
+            .unwrap(),
+    };
+    let pool = render_cmd::Pool::new(k);
+    let mut t = [(); 4].map(|_| Vec::new());
+    for _ in 0..frames {
+        for (i, w) in [&Serial as &dyn Workers, &plain, &Serial, &pool]
+            .into_iter()
+            .enumerate()
+        {
+            let n = if i % 2 == 0 { 1 } else { k };
+            let s = Instant::now();
+            soft.draw_parallel(w, &mut scratches[..n], color, depth)
+                .unwrap();
+            t[i].push(s.elapsed().as_secs_f64());
+        }
+    }
+    let m = t.map(|v| median(v) * 1e6);
+    println!(
+        "1 thread {:.1} / {:.1} us (after the old / new pool's frame); old pool {:.1} us ({:.2}x), new pool {:.1} us ({:.2}x); new/old {:.3}",
+        m[2],
+        m[0],
+        m[1],
+        m[2] / m[1],
+        m[3],
+        m[0] / m[3],
+        m[3] / m[1]
+    );
+}
+
+/// Pure arithmetic as long as `secs`, whole on this thread and split in `k` parts on a pool of
+/// `k`, alternated `frames` times: the median scaling this machine allows just now (the bench's
+/// control).
+fn control(secs: f64, k: usize, frames: usize) -> f64 {
+    let spin = |n: u64| {
+        let mut x = 1u64;
+        for i in 0..n {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+    };
+    let unit = (0..10)
+        .map(|_| {
+            let s = Instant::now();
+            spin(1 << 16);
+            s.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min);
+    let part = (secs / unit * (1 << 16) as f64) as u64 / k as u64;
+    let pool = render_cmd::Pool::new(k);
+    let mut ratios = Vec::new();
+    for _ in 0..frames {
+        let s = Instant::now();
+        spin(part * k as u64);
+        let one = s.elapsed().as_secs_f64();
+        let s = Instant::now();
+        let mut jobs: Vec<Box<dyn FnMut() + Send>> =
+            (0..k).map(|_| Box::new(move || spin(part)) as _).collect();
+        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
+            jobs.iter_mut().map(|j| &mut **j as _).collect();
+        pool.run(&mut refs);
+        ratios.push(one / s.elapsed().as_secs_f64());
+    }
+    median(ratios)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

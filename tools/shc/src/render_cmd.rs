@@ -833,13 +833,9 @@ pub fn jit() -> Option<&'static dyn raster::Jit> {
 /// working memory in its scratch.
 const POOL_STACK: usize = 8 << 20;
 
-/// Longest a [`Pool`]'s threads stay awake after a run waiting for the next one, and the
-/// longest gap between runs for which they do (see [`Pool::run`]).
-const LINGER_MAX: Duration = Duration::from_millis(2);
-
-/// Shortest stay awake after a run that followed another within [`LINGER_MAX`]: the draws of
-/// one frame (passes, instances) come microseconds apart.
-const LINGER_MIN: Duration = Duration::from_micros(50);
+/// Runs back to back: the longest gap between two runs after which a [`Pool`]'s threads wait
+/// awake for the next one, and the longest they wait (see [`Pool`]).
+const LINGER_MAX: Duration = Duration::from_micros(200);
 
 /// Longest the caller waits awake for the jobs it handed over once its own has ended, before it
 /// sleeps until they have.
@@ -852,12 +848,14 @@ const JOIN_SPIN: Duration = Duration::from_micros(300);
 /// which thread runs which job. A pool whose threads cannot be started runs every job here.
 ///
 /// Waking a parked thread costs the caller a system call (about 10 us on this project's VMs)
-/// and the thread another 15-25 us before it runs, and the caller woken at the join as much
-/// again (session 16's `band_cost ... probe`): a lit cube's frame on 2 threads is 0.3 ms. So
-/// while runs come back to back (the next within [`LINGER_MAX`] of the last one's end) the
-/// threads wait awake after a run for up to one and a half times the last gap, and the caller
-/// waits awake (up to [`JOIN_SPIN`]) for its jobs' ends. Both waits yield the core every few
-/// microseconds, so on a loaded machine other work gets it.
+/// and the thread another 15-25 us before it runs, and the caller woken at the join about 18 us
+/// (session 16's `band_cost ... probe`): a lit cube's frame on 2 threads is 0.3 ms. So the
+/// caller waits awake (up to [`JOIN_SPIN`]) for its jobs' ends, and while runs come back to back
+/// (the next within [`LINGER_MAX`] of the last one's end: the draws of one frame, frames drawn
+/// one after the other) the threads wait awake after a run for twice the last gap, at most
+/// [`LINGER_MAX`]. Not longer: a thread spinning while the caller draws alone (the bench's
+/// one-thread frames between its pool's) slowed that drawing by up to a fifth when the host
+/// ran the two virtual CPUs on one physical core.
 pub struct Pool {
     threads: Option<rayon_core::ThreadPool>,
     count: usize,
@@ -897,21 +895,31 @@ impl Drop for Pool {
     }
 }
 
-/// Waits awake until `done()` or `limit` has passed (true: done), yielding the core every few
-/// microseconds so that a thread queued behind this one, or other work, can run.
+/// How often [`wait_awake`] yields the core: rarely, since a system call every few microseconds
+/// slows a thread running on the same physical core (a host's SMT sibling) by a fifth.
+const YIELD_EVERY: Duration = Duration::from_micros(50);
+
+/// Waits awake until `done()` or `limit` has passed (true: done): `pause` between looks (kind to
+/// a thread on the same physical core), the core yielded every [`YIELD_EVERY`] so that a thread
+/// queued behind this one, or other work, can run.
 fn wait_awake(limit: Duration, done: impl Fn() -> bool) -> bool {
     let start = Instant::now();
+    let mut yielded = start;
     loop {
-        for _ in 0..64 {
+        for _ in 0..256 {
             if done() {
                 return true;
             }
             std::hint::spin_loop();
         }
-        if start.elapsed() >= limit {
+        let now = Instant::now();
+        if now.duration_since(start) >= limit {
             return done();
         }
-        std::thread::yield_now();
+        if now.duration_since(yielded) >= YIELD_EVERY {
+            std::thread::yield_now();
+            yielded = now;
+        }
     }
 }
 
@@ -962,7 +970,7 @@ impl Workers for Pool {
         }
         // Runs back to back: the threads wait awake for the next one.
         if let Some(gap) = gap.filter(|&g| g <= LINGER_MAX) {
-            let linger = (gap + gap / 2).clamp(LINGER_MIN, LINGER_MAX);
+            let linger = (gap * 2).min(LINGER_MAX);
             let runs = self.runs.clone();
             let now = runs.load(Ordering::Acquire);
             pool.spawn_broadcast(move |_| {
