@@ -10,7 +10,10 @@
 //! call (after the frame's start: the serial work before the hand-off), each job's start, length
 //! and end, the spread of the jobs' ends, and the join (the return after the last end).
 //! `probe-b2b`: the pool's frames back to back (then the one-thread ones), as `shc render`
-//! and a demo draw them.
+//! and a demo draw them. Both end with an arithmetic control (the bench's), alternated.
+//! `band_cost SCENE K FRAMES ab` alternates a one-thread frame, a frame on session 15's pool
+//! (every wait asleep), a one-thread frame and one on `render_cmd::Pool`, in one process so
+//! that a change of the machine's load moves both pools alike: medians of each.
 #[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
@@ -272,40 +275,12 @@ fn probe(
     }
 }
 
-/// Session 15's pool (rayon-core's scope, the caller sleeping until every job has run), for
-/// `ab`.
-struct Plain {
-    pool: rayon_core::ThreadPool,
-}
-
-impl Workers for Plain {
-    fn count(&self) -> usize {
-        self.pool.current_num_threads() + 1
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        let Some((first, rest)) = jobs.split_first_mut() else {
-            return;
-        };
-        self.pool.in_place_scope(|s| {
-            for job in rest.iter_mut() {
-                s.spawn(move |_| job());
-            }
-            first();
-        });
-    }
-}
-
-/// `ab`: frames on one thread, on session 15's pool of `k` and on `render_cmd::Pool` of `k`,
+/// `ab`: frames on one thread, on session 15's pool of `k` (`Pool::with_waits(k, false)`) and on
+/// `render_cmd::Pool::new(k)`,
 /// in turn, `frames` times: medians of each, and of the one-thread frames after each pool's.
 fn ab(soft: &render_cmd::SoftScene, k: usize, frames: usize, color: &mut [u32], depth: &mut [f32]) {
     let mut scratches: Vec<Scratch> = (0..k).map(|_| render_cmd::jit_scratch()).collect();
-    let plain = Plain {
-        pool: rayon_core::ThreadPoolBuilder::new()
-            .num_threads(k - 1)
-            .stack_size(8 << 20)
-            .build()
-            .unwrap(),
-    };
+    let plain = render_cmd::Pool::with_waits(k, false);
     let pool = render_cmd::Pool::new(k);
     let mut t = [(); 4].map(|_| Vec::new());
     for _ in 0..frames {

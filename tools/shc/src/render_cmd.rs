@@ -863,11 +863,19 @@ pub struct Pool {
     runs: std::sync::Arc<AtomicU64>,
     /// When the last run ended (None: no run yet).
     last_end: std::sync::Mutex<Option<Instant>>,
+    /// Whether the caller and the threads wait awake as described above (false: session 15's
+    /// pool, every wait asleep in rayon-core, for `band_cost ... ab`).
+    awake: bool,
 }
 
 impl Pool {
     /// A pool for `count` jobs at once (0 or 1: none started, jobs run on the caller's thread).
     pub fn new(count: usize) -> Pool {
+        Pool::with_waits(count, true)
+    }
+
+    /// [`Pool::new`] whose caller and threads wait awake (`awake`) or asleep (session 15's pool).
+    pub fn with_waits(count: usize, awake: bool) -> Pool {
         let threads = if count > 1 {
             rayon_core::ThreadPoolBuilder::new()
                 .num_threads(count - 1)
@@ -884,6 +892,7 @@ impl Pool {
             count,
             runs: std::sync::Arc::new(AtomicU64::new(0)),
             last_end: std::sync::Mutex::new(None),
+            awake,
         }
     }
 }
@@ -962,14 +971,16 @@ impl Workers for Pool {
             // The other jobs usually end within microseconds of this one: waiting awake
             // spares the wake-up at the scope's end (a job whose thread has not started yet
             // finds no band left and ends at once).
-            wait_awake(JOIN_SPIN, || left.load(Ordering::Acquire) == 0);
+            if self.awake {
+                wait_awake(JOIN_SPIN, || left.load(Ordering::Acquire) == 0);
+            }
         });
         let end = Instant::now();
         if let Ok(mut t) = self.last_end.lock() {
             *t = Some(end);
         }
         // Runs back to back: the threads wait awake for the next one.
-        if let Some(gap) = gap.filter(|&g| g <= LINGER_MAX) {
+        if let Some(gap) = gap.filter(|&g| self.awake && g <= LINGER_MAX) {
             let linger = (gap * 2).min(LINGER_MAX);
             let runs = self.runs.clone();
             let now = runs.load(Ordering::Acquire);
