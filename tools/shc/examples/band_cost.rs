@@ -312,36 +312,16 @@ fn ab(soft: &render_cmd::SoftScene, k: usize, frames: usize, color: &mut [u32], 
 /// `k`, alternated `frames` times: the median scaling this machine allows just now (the bench's
 /// control).
 fn control(secs: f64, k: usize, frames: usize) -> f64 {
-    let spin = |n: u64| {
-        let mut x = 1u64;
-        for i in 0..n {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
-        }
-        std::hint::black_box(x);
-    };
-    let unit = (0..10)
-        .map(|_| {
-            let s = Instant::now();
-            spin(1 << 16);
-            s.elapsed().as_secs_f64()
-        })
-        .fold(f64::MAX, f64::min);
-    let part = (secs / unit * (1 << 16) as f64) as u64 / k as u64;
+    let control = render_cmd::Control::new(secs, k);
     let pool = render_cmd::Pool::new(k);
-    let mut ratios = Vec::new();
-    for _ in 0..frames {
-        let s = Instant::now();
-        spin(part * k as u64);
-        let one = s.elapsed().as_secs_f64();
-        let s = Instant::now();
-        let mut jobs: Vec<Box<dyn FnMut() + Send>> =
-            (0..k).map(|_| Box::new(move || spin(part)) as _).collect();
-        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
-            jobs.iter_mut().map(|j| &mut **j as _).collect();
-        pool.run(&mut refs);
-        ratios.push(one / s.elapsed().as_secs_f64());
-    }
-    median(ratios)
+    median(
+        (0..frames)
+            .map(|_| {
+                let (one, many) = control.frame(&pool);
+                one / many
+            })
+            .collect(),
+    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

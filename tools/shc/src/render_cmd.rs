@@ -991,6 +991,61 @@ impl Workers for Pool {
     }
 }
 
+/// The control of the many-thread measurements (the bench's thread table, `band_cost ...
+/// probe`): pure arithmetic (no memory traffic, no shared data) as long as a scene's frame, run
+/// whole on this thread and split into equal parts on a pool: the scaling the machine allows
+/// under its present load. (A dependent multiply chain: it does not notice two virtual CPUs
+/// sharing one physical core.)
+#[allow(dead_code)] // the bench's and band_cost's
+pub struct Control {
+    /// Steps of each part.
+    part: u64,
+    threads: usize,
+}
+
+#[allow(dead_code)]
+impl Control {
+    /// A control as long as `secs` on one thread, split in `threads` parts.
+    pub fn new(secs: f64, threads: usize) -> Control {
+        let threads = threads.max(1);
+        let unit = (0..10)
+            .map(|_| {
+                let s = Instant::now();
+                spin(1 << 20);
+                s.elapsed().as_secs_f64()
+            })
+            .fold(f64::MAX, f64::min);
+        let part = (secs / unit * (1 << 20) as f64) as u64 / threads as u64;
+        Control { part, threads }
+    }
+
+    /// One frame whole on this thread, then one split on `pool`: their seconds.
+    pub fn frame(&self, pool: &Pool) -> (f64, f64) {
+        let part = self.part;
+        let s = Instant::now();
+        spin(part * self.threads as u64);
+        let one = s.elapsed().as_secs_f64();
+        let mut jobs: Vec<Box<dyn FnMut() + Send>> = (0..self.threads)
+            .map(|_| Box::new(move || spin(part)) as _)
+            .collect();
+        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
+            jobs.iter_mut().map(|j| &mut **j as _).collect();
+        let s = Instant::now();
+        pool.run(&mut refs);
+        (one, s.elapsed().as_secs_f64())
+    }
+}
+
+/// `n` steps of a dependent multiply chain.
+#[allow(dead_code)]
+fn spin(n: u64) {
+    let mut x = 1u64;
+    for i in 0..n {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+    }
+    std::hint::black_box(x);
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
