@@ -295,6 +295,10 @@ fn ab(soft: &render_cmd::SoftScene, k: usize, frames: usize, color: &mut [u32], 
             t[i].push(s.elapsed().as_secs_f64());
         }
     }
+    let mean: Vec<f64> = t
+        .iter()
+        .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64 * 1e6)
+        .collect();
     let m = t.map(|v| median(v) * 1e6);
     println!(
         "1 thread {:.1} / {:.1} us (after the old / new pool's frame); old pool {:.1} us ({:.2}x), new pool {:.1} us ({:.2}x); new/old {:.3}",
@@ -305,6 +309,30 @@ fn ab(soft: &render_cmd::SoftScene, k: usize, frames: usize, color: &mut [u32], 
         m[3],
         m[0] / m[3],
         m[3] / m[1]
+    );
+    // The arithmetic control on each pool, alternated.
+    let control = render_cmd::Control::new(m[2] * 1e-6, k);
+    let (mut c_old, mut c_new) = (Vec::new(), Vec::new());
+    for _ in 0..frames {
+        let (one, many) = control.frame(&plain);
+        c_old.push(one / many);
+        let (one, many) = control.frame(&pool);
+        c_new.push(one / many);
+    }
+    println!(
+        "control median: old pool {:.2}x, new pool {:.2}x",
+        median(c_old),
+        median(c_new)
+    );
+    println!(
+        "means: 1 thread {:.1} / {:.1} us; old pool {:.1} us ({:.2}x), new pool {:.1} us ({:.2}x); new/old {:.3}",
+        mean[2],
+        mean[0],
+        mean[1],
+        mean[2] / mean[1],
+        mean[3],
+        mean[0] / mean[3],
+        mean[3] / mean[1]
     );
 }
 
