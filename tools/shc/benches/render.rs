@@ -178,37 +178,14 @@ fn time_software_threads(c: &Case, counts: &[usize]) -> Result<Vec<f64>, String>
 /// as `secs`, run whole on this thread and split into `threads` equal parts on a pool of
 /// `threads`, alternated frame by frame: the scaling this machine allows under its present load.
 fn control_scaling(secs: f64, threads: usize) -> f64 {
-    use shader::back::raster::Workers;
-    let spin = |n: u64| {
-        let mut x = 1u64;
-        for i in 0..n {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
-        }
-        std::hint::black_box(x);
-    };
-    let unit = (0..10)
-        .map(|_| {
-            let s = Instant::now();
-            spin(1 << 20);
-            s.elapsed().as_secs_f64()
-        })
-        .fold(f64::MAX, f64::min);
-    let part = (secs / unit * (1 << 20) as f64) as u64 / threads as u64;
+    let control = render_cmd::Control::new(secs, threads);
     let pool = render_cmd::Pool::new(threads);
     let frames = frames_for(Duration::from_secs_f64(secs));
     let (mut one, mut many) = (0.0, 0.0);
     for _ in 0..frames {
-        let s = Instant::now();
-        spin(part * threads as u64);
-        one += s.elapsed().as_secs_f64();
-        let mut jobs: Vec<Box<dyn FnMut() + Send>> = (0..threads)
-            .map(|_| Box::new(move || spin(part)) as _)
-            .collect();
-        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
-            jobs.iter_mut().map(|j| &mut **j as _).collect();
-        let s = Instant::now();
-        pool.run(&mut refs);
-        many += s.elapsed().as_secs_f64();
+        let (a, b) = control.frame(&pool);
+        one += a;
+        many += b;
     }
     one / many
 }

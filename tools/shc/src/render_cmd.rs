@@ -13,6 +13,8 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use scene::{Filter, Image, Scene, Wrap};
 use shader::back::raster::state::{
@@ -831,19 +833,49 @@ pub fn jit() -> Option<&'static dyn raster::Jit> {
 /// working memory in its scratch.
 const POOL_STACK: usize = 8 << 20;
 
+/// Runs back to back: the longest gap between two runs after which a [`Pool`]'s threads wait
+/// awake for the next one, and the longest they wait (see [`Pool`]).
+const LINGER_MAX: Duration = Duration::from_micros(200);
+
+/// Longest the caller waits awake for the jobs it handed over once its own has ended, before it
+/// sleeps until they have.
+const JOIN_SPIN: Duration = Duration::from_micros(300);
+
 /// Persistent workers for [`raster::draw_parallel`] (issue 17): `count - 1` threads started once
 /// and parked between draws (rayon-core's pool, which keeps the jobs' borrows safe), so that a
 /// draw hands its jobs over instead of starting threads; the caller's thread runs the first job.
 /// The bands are dealt by the rasterizer's own lock-free queue, so the picture does not depend on
 /// which thread runs which job. A pool whose threads cannot be started runs every job here.
+///
+/// Waking a parked thread costs the caller a system call (about 10 us on this project's VMs)
+/// and the thread another 15-25 us before it runs, and the caller woken at the join about 18 us
+/// (session 16's `band_cost ... probe`): a lit cube's frame on 2 threads is 0.3 ms. So the
+/// caller waits awake (up to [`JOIN_SPIN`]) for its jobs' ends, and while runs come back to back
+/// (the next within [`LINGER_MAX`] of the last one's end: the draws of one frame, frames drawn
+/// one after the other) the threads wait awake after a run for twice the last gap, at most
+/// [`LINGER_MAX`]. Not longer: a thread spinning while the caller draws alone (the bench's
+/// one-thread frames between its pool's) slowed that drawing by up to a fifth when the host
+/// ran the two virtual CPUs on one physical core.
 pub struct Pool {
     threads: Option<rayon_core::ThreadPool>,
     count: usize,
+    /// Runs started so far: a thread waiting awake stops when it changes.
+    runs: std::sync::Arc<AtomicU64>,
+    /// When the last run ended (None: no run yet).
+    last_end: std::sync::Mutex<Option<Instant>>,
+    /// Whether the caller and the threads wait awake as described above (false: session 15's
+    /// pool, every wait asleep in rayon-core, for `band_cost ... ab`).
+    awake: bool,
 }
 
 impl Pool {
     /// A pool for `count` jobs at once (0 or 1: none started, jobs run on the caller's thread).
     pub fn new(count: usize) -> Pool {
+        Pool::with_waits(count, true)
+    }
+
+    /// [`Pool::new`] whose caller and threads wait awake (`awake`) or asleep (session 15's pool).
+    pub fn with_waits(count: usize, awake: bool) -> Pool {
         let threads = if count > 1 {
             rayon_core::ThreadPoolBuilder::new()
                 .num_threads(count - 1)
@@ -855,7 +887,48 @@ impl Pool {
             None
         };
         let count = if threads.is_some() { count } else { 1 };
-        Pool { threads, count }
+        Pool {
+            threads,
+            count,
+            runs: std::sync::Arc::new(AtomicU64::new(0)),
+            last_end: std::sync::Mutex::new(None),
+            awake,
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        // Threads waiting awake for a next run stop now.
+        self.runs.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// How often [`wait_awake`] yields the core: rarely, since a system call every few microseconds
+/// slows a thread running on the same physical core (a host's SMT sibling) by a fifth.
+const YIELD_EVERY: Duration = Duration::from_micros(50);
+
+/// Waits awake until `done()` or `limit` has passed (true: done): `pause` between looks (kind to
+/// a thread on the same physical core), the core yielded every [`YIELD_EVERY`] so that a thread
+/// queued behind this one, or other work, can run.
+fn wait_awake(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    let mut yielded = start;
+    loop {
+        for _ in 0..256 {
+            if done() {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        let now = Instant::now();
+        if now.duration_since(start) >= limit {
+            return done();
+        }
+        if now.duration_since(yielded) >= YIELD_EVERY {
+            std::thread::yield_now();
+            yielded = now;
+        }
     }
 }
 
@@ -868,22 +941,109 @@ impl Workers for Pool {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
-        match &self.threads {
-            // The scope returns when every job spawned in it has run.
-            Some(pool) => pool.in_place_scope(|s| {
-                for job in rest.iter_mut() {
-                    s.spawn(move |_| job());
-                }
-                first();
-            }),
-            None => {
-                first();
-                for job in rest.iter_mut() {
-                    job();
-                }
+        let Some(pool) = &self.threads else {
+            first();
+            for job in rest.iter_mut() {
+                job();
             }
+            return;
+        };
+        // A thread still waiting awake from the last run takes its job without being woken.
+        self.runs.fetch_add(1, Ordering::Release);
+        let start = Instant::now();
+        let gap = self
+            .last_end
+            .lock()
+            .ok()
+            .and_then(|t| *t)
+            .map(|t| start.saturating_duration_since(t));
+        let left = AtomicUsize::new(rest.len());
+        // The scope returns when every job spawned in it has run.
+        pool.in_place_scope(|s| {
+            for job in rest.iter_mut() {
+                let left = &left;
+                s.spawn(move |_| {
+                    job();
+                    left.fetch_sub(1, Ordering::Release);
+                });
+            }
+            first();
+            // The other jobs usually end within microseconds of this one: waiting awake
+            // spares the wake-up at the scope's end (a job whose thread has not started yet
+            // finds no band left and ends at once).
+            if self.awake {
+                wait_awake(JOIN_SPIN, || left.load(Ordering::Acquire) == 0);
+            }
+        });
+        let end = Instant::now();
+        if let Ok(mut t) = self.last_end.lock() {
+            *t = Some(end);
+        }
+        // Runs back to back: the threads wait awake for the next one.
+        if let Some(gap) = gap.filter(|&g| self.awake && g <= LINGER_MAX) {
+            let linger = (gap * 2).min(LINGER_MAX);
+            let runs = self.runs.clone();
+            let now = runs.load(Ordering::Acquire);
+            pool.spawn_broadcast(move |_| {
+                wait_awake(linger, || runs.load(Ordering::Acquire) != now);
+            });
         }
     }
+}
+
+/// The control of the many-thread measurements (the bench's thread table, `band_cost ...
+/// probe`): pure arithmetic (no memory traffic, no shared data) as long as a scene's frame, run
+/// whole on this thread and split into equal parts on a pool: the scaling the machine allows
+/// under its present load. (A dependent multiply chain: it does not notice two virtual CPUs
+/// sharing one physical core.)
+#[allow(dead_code)] // the bench's and band_cost's
+pub struct Control {
+    /// Steps of each part.
+    part: u64,
+    threads: usize,
+}
+
+#[allow(dead_code)]
+impl Control {
+    /// A control as long as `secs` on one thread, split in `threads` parts.
+    pub fn new(secs: f64, threads: usize) -> Control {
+        let threads = threads.max(1);
+        let unit = (0..10)
+            .map(|_| {
+                let s = Instant::now();
+                spin(1 << 20);
+                s.elapsed().as_secs_f64()
+            })
+            .fold(f64::MAX, f64::min);
+        let part = (secs / unit * (1 << 20) as f64) as u64 / threads as u64;
+        Control { part, threads }
+    }
+
+    /// One frame whole on this thread, then one split on `pool`: their seconds.
+    pub fn frame(&self, pool: &Pool) -> (f64, f64) {
+        let part = self.part;
+        let s = Instant::now();
+        spin(part * self.threads as u64);
+        let one = s.elapsed().as_secs_f64();
+        let mut jobs: Vec<Box<dyn FnMut() + Send>> = (0..self.threads)
+            .map(|_| Box::new(move || spin(part)) as _)
+            .collect();
+        let mut refs: Vec<&mut (dyn FnMut() + Send)> =
+            jobs.iter_mut().map(|j| &mut **j as _).collect();
+        let s = Instant::now();
+        pool.run(&mut refs);
+        (one, s.elapsed().as_secs_f64())
+    }
+}
+
+/// `n` steps of a dependent multiply chain.
+#[allow(dead_code)]
+fn spin(n: u64) {
+    let mut x = 1u64;
+    for i in 0..n {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+    }
+    std::hint::black_box(x);
 }
 
 fn file_name(path: &Path) -> String {
