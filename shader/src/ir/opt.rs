@@ -62,14 +62,9 @@ impl Effects {
     };
 }
 
+/// The low `n` lanes (all four from 4 up): 0, 1, 3, 7, 15, without a jump table.
 fn mask(n: u8) -> u8 {
-    match n {
-        0 => 0,
-        1 => 1,
-        2 => 3,
-        3 => 7,
-        _ => 15,
-    }
+    (1u8 << n.min(4)) - 1
 }
 
 /// Lanes of an op whose stored 0 means `zero_means`.
@@ -352,6 +347,17 @@ impl Live {
                 .is_none_or(|l| l & lanes != 0)
     }
 
+    /// The table entries of `a`'s temps when they are all inside it.
+    fn range(&self, a: Access) -> Option<&[u8]> {
+        let base = usize::try_from(a.base).ok()?;
+        self.lanes.get(base..base + a.count as usize)
+    }
+
+    fn range_mut(&mut self, a: Access) -> Option<&mut [u8]> {
+        let base = usize::try_from(a.base).ok()?;
+        self.lanes.get_mut(base..base + a.count as usize)
+    }
+
     fn read(&mut self, a: Access) {
         if a.count == 0 || a.lanes == 0 {
             return;
@@ -359,6 +365,13 @@ impl Live {
         if a.count == 1 {
             // One temp, the usual access: no range loop.
             self.read_one(a.base, a.lanes);
+            return;
+        }
+        // A range inside the table (matrix columns, uniform loads): one bounds check.
+        if let Some(r) = self.range_mut(a) {
+            for l in r {
+                *l |= a.lanes;
+            }
             return;
         }
         for k in 0..a.count as i32 {
@@ -376,6 +389,9 @@ impl Live {
         }
         if w.count == 1 {
             return self.is_read_one(w.base, w.lanes);
+        }
+        if let Some(r) = self.range(w) {
+            return r.iter().any(|l| l & w.lanes != 0);
         }
         for k in 0..w.count as i32 {
             let t = w.base as i32 + k;
