@@ -62,14 +62,9 @@ impl Effects {
     };
 }
 
+/// The low `n` lanes (all four from 4 up): 0, 1, 3, 7, 15, without a jump table.
 fn mask(n: u8) -> u8 {
-    match n {
-        0 => 0,
-        1 => 1,
-        2 => 3,
-        3 => 7,
-        _ => 15,
-    }
+    (1u8 << n.min(4)) - 1
 }
 
 /// Lanes of an op whose stored 0 means `zero_means`.
@@ -89,43 +84,63 @@ fn cols(aux: i16, zero_means: u8) -> u8 {
     }
 }
 
-pub(crate) fn effects(i: &Inst) -> Effects {
-    match i.op {
-        Op::Nop | Op::Else | Op::Endif | Op::Discard => Effects::NONE,
-        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => Effects::NONE,
-        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval | Op::LoadFace => {
-            Effects {
-                write: Access::one(i.dst, 15),
-                reads: [Access::NONE; 2],
+/// The usual instruction's effects held in registers: at most the one temp `dst` written and
+/// the single temps `a` and `b` read, each with its lanes (0: no access, [`Access::NONE`]).
+/// [`straight_pass`] works from this form without building an [`Effects`] in memory.
+#[derive(Clone, Copy)]
+struct Simple {
+    w: u8,
+    a: u8,
+    b: u8,
+}
+
+impl Simple {
+    const NONE: Simple = Simple { w: 0, a: 0, b: 0 };
+    #[inline(always)]
+    fn new(w: u8, a: u8, b: u8) -> Simple {
+        Simple { w, a, b }
+    }
+    #[inline(always)]
+    fn effects(self, i: &Inst) -> Effects {
+        let one = |base: i16, lanes: u8| {
+            if lanes == 0 {
+                Access::NONE
+            } else {
+                Access::one(base, lanes)
             }
+        };
+        Effects {
+            write: one(i.dst, self.w),
+            reads: [one(i.a, self.a), one(i.b, self.b)],
+        }
+    }
+}
+
+/// The [`Simple`] form of `i`'s effects, or `None` for the ops whose effects need ranges (or
+/// a defined-nothing write, STORE_LANE). Every op is named here, so a new one must be sorted.
+#[inline(always)]
+fn simple(i: &Inst) -> Option<Simple> {
+    Some(match i.op {
+        Op::Nop | Op::Else | Op::Endif | Op::Discard => Simple::NONE,
+        Op::Loop | Op::Break | Op::Continue | Op::EndLoop => Simple::NONE,
+        Op::Const | Op::LoadAttr | Op::LoadVar | Op::LoadFcoord | Op::LoadSysval | Op::LoadFace => {
+            Simple::new(15, 0, 0)
         }
         Op::Mov | Op::Abs => {
             let m = mask(lanes_or(i.lanes, 4));
-            Effects {
-                write: Access::one(i.dst, m),
-                reads: [Access::one(i.a, m), Access::NONE],
-            }
+            Simple::new(m, m, 0)
         }
         Op::Swz => {
             let mut read = 0u8;
             for k in 0..lanes_or(i.lanes, 4) {
                 read |= 1 << ((i.aux >> (2 * k)) & 3);
             }
-            Effects {
-                write: Access::one(i.dst, 15),
-                reads: [Access::one(i.a, read), Access::NONE],
-            }
+            Simple::new(15, read, 0)
         }
-        Op::SetLane => Effects {
-            write: Access::one(i.dst, 1 << (i.aux & 3)),
-            reads: [Access::one(i.a, 1 << (i.aux2 & 3)), Access::NONE],
-        },
+        Op::SetLane => Simple::new(1 << (i.aux & 3), 1 << (i.aux2 & 3), 0),
         Op::Add | Op::Sub | Op::Mul | Op::Max | Op::Min | Op::Div => {
             let m = mask(lanes_or(i.lanes, 4));
-            Effects {
-                write: Access::one(i.dst, m),
-                reads: [Access::one(i.a, m), Access::one(i.b, m)],
-            }
+            Simple::new(m, m, m)
         }
         Op::Rsq
         | Op::Rcp
@@ -143,44 +158,58 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         | Op::Ddx
         | Op::Ddy => {
             let m = mask(lanes_or(i.lanes, 1));
-            Effects {
-                write: Access::one(i.dst, m),
-                reads: [Access::one(i.a, m), Access::NONE],
-            }
+            Simple::new(m, m, 0)
         }
         crate::ir::int_ops!() => {
-            let op = i.op;
             let m = mask(lanes_or(i.lanes, 1));
-            Effects {
-                write: Access::one(i.dst, m),
-                reads: [
-                    Access::one(i.a, m),
-                    if op.is_int_unary() {
-                        Access::NONE
-                    } else {
-                        Access::one(i.b, m)
-                    },
-                ],
-            }
+            Simple::new(m, m, if i.op.is_int_unary() { 0 } else { m })
         }
         Op::Pow | Op::CmpV => {
             let m = mask(lanes_or(i.lanes, 1));
-            Effects {
-                write: Access::one(i.dst, m),
-                reads: [Access::one(i.a, m), Access::one(i.b, m)],
-            }
+            Simple::new(m, m, m)
         }
         Op::Dot => {
             let m = mask(cols(i.aux, 3));
-            Effects {
-                write: Access::one(i.dst, 1),
-                reads: [Access::one(i.a, m), Access::one(i.b, m)],
-            }
+            Simple::new(1, m, m)
         }
-        Op::Cmp => Effects {
-            write: Access::one(i.dst, 1),
-            reads: [Access::one(i.a, 1), Access::one(i.b, 1)],
-        },
+        Op::Cmp => Simple::new(1, 1, 1),
+        Op::Sample => Simple::new(15, 3, 0),
+        Op::SampleLod | Op::TexFetch | Op::CubeLod | Op::ShadowLod | Op::ArrLod | Op::ArrFetch => {
+            Simple::new(15, coord_lanes(i.op), 1)
+        }
+        Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube | Op::ArrBias => {
+            Simple::new(15, coord_lanes(i.op), if i.b >= 0 { 1 } else { 0 })
+        }
+        Op::TexSize | Op::ArrSize => Simple::new(15, 1, 0),
+        Op::StorePos | Op::StoreVar | Op::StoreColor | Op::StoreDepth | Op::StoreClip => {
+            Simple::new(0, 15, 0)
+        }
+        Op::If => Simple::new(0, 1, 0),
+        Op::LoadUniIdx => Simple::new(15, 1, 0),
+        Op::MulMV
+        | Op::MulMM
+        | Op::SampleGrad
+        | Op::CubeGrad
+        | Op::ShadowGrad
+        | Op::ArrGrad
+        | Op::LoadUni
+        | Op::LoadIdx
+        | Op::StoreIdx
+        | Op::LoadLane
+        | Op::StoreLane => return None,
+    })
+}
+
+pub(crate) fn effects(i: &Inst) -> Effects {
+    match simple(i) {
+        Some(s) => s.effects(i),
+        None => range_effects(i),
+    }
+}
+
+/// The effects of the ops [`simple`] leaves out.
+fn range_effects(i: &Inst) -> Effects {
+    match i.op {
         Op::MulMV => {
             let n = cols(i.aux, 4);
             Effects {
@@ -217,27 +246,6 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 ],
             }
         }
-        Op::Sample => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [Access::one(i.a, 3), Access::NONE],
-        },
-        Op::SampleLod | Op::TexFetch | Op::CubeLod | Op::ShadowLod | Op::ArrLod | Op::ArrFetch => {
-            Effects {
-                write: Access::one(i.dst, 15),
-                reads: [Access::one(i.a, coord_lanes(i.op)), Access::one(i.b, 1)],
-            }
-        }
-        Op::SampleBias | Op::CubeBias | Op::ShadowBias | Op::ShadowCube | Op::ArrBias => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [
-                Access::one(i.a, coord_lanes(i.op)),
-                if i.b >= 0 {
-                    Access::one(i.b, 1)
-                } else {
-                    Access::NONE
-                },
-            ],
-        },
         Op::SampleGrad | Op::CubeGrad | Op::ShadowGrad | Op::ArrGrad => Effects {
             write: Access::one(i.dst, 15),
             reads: [
@@ -254,10 +262,6 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 },
             ],
         },
-        Op::TexSize | Op::ArrSize => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [Access::one(i.a, 1), Access::NONE],
-        },
         Op::LoadUni => {
             let n = i.aux2.clamp(0, 4) as u8;
             Effects {
@@ -269,14 +273,6 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 reads: [Access::NONE; 2],
             }
         }
-        Op::StorePos | Op::StoreVar | Op::StoreColor | Op::StoreDepth | Op::StoreClip => Effects {
-            write: Access::NONE,
-            reads: [Access::one(i.a, 15), Access::NONE],
-        },
-        Op::If => Effects {
-            write: Access::NONE,
-            reads: [Access::one(i.a, 1), Access::NONE],
-        },
         // Profile 2's indirect ops: the whole indexed range counts as read (LOAD_IDX) or
         // written (STORE_IDX), so liveness and register allocation treat it as one object. A
         // STORE_IDX or STORE_LANE writes lanes nobody can name statically: its write defines
@@ -295,10 +291,6 @@ pub(crate) fn effects(i: &Inst) -> Effects {
                 Access::one(i.b, mask(lanes_or(i.lanes, 4))),
             ],
         },
-        Op::LoadUniIdx => Effects {
-            write: Access::one(i.dst, 15),
-            reads: [Access::one(i.a, 1), Access::NONE],
-        },
         Op::LoadLane => Effects {
             write: Access::one(i.dst, 1),
             reads: [
@@ -309,6 +301,11 @@ pub(crate) fn effects(i: &Inst) -> Effects {
         Op::StoreLane => Effects {
             write: Access::one(i.dst, 0),
             reads: [Access::one(i.a, 1), Access::one(i.b, 1)],
+        },
+        // The [`simple`] ops: not reached from `effects`.
+        _ => match simple(i) {
+            Some(s) => s.effects(i),
+            None => Effects::NONE,
         },
     }
 }
@@ -331,18 +328,49 @@ struct Live {
 }
 
 impl Live {
+    /// [`Live::read`] of `Access::one(base, lanes)`, `lanes` not 0.
+    #[inline(always)]
+    fn read_one(&mut self, base: i16, lanes: u8) {
+        match usize::try_from(base).ok().and_then(|t| self.lanes.get_mut(t)) {
+            Some(l) => *l |= lanes,
+            None => self.everything = true,
+        }
+    }
+
+    /// [`Live::is_read`] of `Access::one(base, lanes)`.
+    #[inline(always)]
+    fn is_read_one(&self, base: i16, lanes: u8) -> bool {
+        self.everything
+            || usize::try_from(base)
+                .ok()
+                .and_then(|t| self.lanes.get(t))
+                .is_none_or(|l| l & lanes != 0)
+    }
+
+    /// The table entries of `a`'s temps when they are all inside it.
+    fn range(&self, a: Access) -> Option<&[u8]> {
+        let base = usize::try_from(a.base).ok()?;
+        self.lanes.get(base..base + a.count as usize)
+    }
+
+    fn range_mut(&mut self, a: Access) -> Option<&mut [u8]> {
+        let base = usize::try_from(a.base).ok()?;
+        self.lanes.get_mut(base..base + a.count as usize)
+    }
+
     fn read(&mut self, a: Access) {
         if a.count == 0 || a.lanes == 0 {
             return;
         }
         if a.count == 1 {
             // One temp, the usual access: no range loop.
-            match usize::try_from(a.base)
-                .ok()
-                .and_then(|t| self.lanes.get_mut(t))
-            {
-                Some(l) => *l |= a.lanes,
-                None => self.everything = true,
+            self.read_one(a.base, a.lanes);
+            return;
+        }
+        // A range inside the table (matrix columns, uniform loads): one bounds check.
+        if let Some(r) = self.range_mut(a) {
+            for l in r {
+                *l |= a.lanes;
             }
             return;
         }
@@ -360,10 +388,10 @@ impl Live {
             return true;
         }
         if w.count == 1 {
-            return usize::try_from(w.base)
-                .ok()
-                .and_then(|t| self.lanes.get(t))
-                .is_none_or(|l| l & w.lanes != 0);
+            return self.is_read_one(w.base, w.lanes);
+        }
+        if let Some(r) = self.range(w) {
+            return r.iter().any(|l| l & w.lanes != 0);
         }
         for k in 0..w.count as i32 {
             let t = w.base as i32 + k;
@@ -496,14 +524,39 @@ fn straight_pass(
 ) -> Result<(), (usize, bool)> {
     let mut changed = false;
     for (i, inst) in insts.iter_mut().enumerate().rev() {
-        if inst.op == Op::Nop {
+        let op = inst.op;
+        if op == Op::Nop {
             continue;
         }
-        if matches!(inst.op, Op::Loop | Op::EndLoop) {
+        if matches!(op, Op::Loop | Op::EndLoop) {
             return Err((i, changed));
         }
-        let e = effects(inst);
-        if inst.op.is_pure() && !live.is_read(e.write) {
+        // The usual instruction: one temp written, single temps read, all in registers.
+        if let Some(s) = simple(inst) {
+            let read = if s.w == 0 {
+                live.everything
+            } else {
+                live.is_read_one(inst.dst, s.w)
+            };
+            // Most results are read: the purity test (a jump table) comes second.
+            if !read && op.is_pure() {
+                *inst = Inst::new(Op::Nop);
+                changed = true;
+                continue;
+            }
+            if let Some(slot) = slots.get_mut(i) {
+                *slot = s.effects(inst);
+            }
+            if s.a != 0 {
+                live.read_one(inst.a, s.a);
+            }
+            if s.b != 0 {
+                live.read_one(inst.b, s.b);
+            }
+            continue;
+        }
+        let e = range_effects(inst);
+        if op.is_pure() && !live.is_read(e.write) {
             *inst = Inst::new(Op::Nop);
             changed = true;
             continue;

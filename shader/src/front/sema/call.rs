@@ -775,6 +775,9 @@ impl<'a> Sema<'a> {
         Ok(Val::temp(v.ty, t))
     }
 
+    /// Out of line: inlined into [`Sema::expr`], its argument lists made every expression
+    /// level's frame about 2 KiB.
+    #[inline(never)]
     pub(super) fn call(&mut self, i: i16, n: Node) -> R<Val> {
         let name = self.name_of(i);
         // Looked up once: the hiding check below and the call.

@@ -7,6 +7,8 @@ use crate::front::ast::*;
 use crate::ir::*;
 
 impl<'a> Sema<'a> {
+    /// Out of line, as [`Sema::call`].
+    #[inline(never)]
     pub(super) fn ctor(&mut self, i: i16, n: Node) -> R<Val> {
         if n.op == 1 {
             return self.array_ctor(i, n);

@@ -11,12 +11,13 @@ use crate::limits::*;
 impl<'a> Sema<'a> {
     /// An expression that must have a value (not a void call).
     pub(super) fn value(&mut self, i: i16) -> R<Val> {
-        let v = self.expr(i)?;
-        if v.ty == Type::Void {
+        // The result passed on as it came (not unwrapped and rebuilt: a copy per level).
+        let r = self.expr(i);
+        if matches!(&r, Ok(v) if v.ty == Type::Void) {
             let name = self.name_of(i);
             bail!(self, i, "void function '{}' used as a value", name);
         }
-        Ok(v)
+        r
     }
 
     /// Converts `v` to `want`: equal types, or int-based to the float type of the same size
@@ -578,6 +579,7 @@ impl<'a> Sema<'a> {
     /// the selected value is the result; with pure sides both are computed and an IF/ELSE of
     /// two moves selects; otherwise each side is computed inside its branch, so only the
     /// selected side's calls and side effects run.
+    #[inline(never)]
     pub(super) fn cond(&mut self, i: i16, n: Node) -> R<Val> {
         let c = self.value(n.a)?;
         if c.ty != Type::Bool {
