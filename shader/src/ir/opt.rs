@@ -331,7 +331,10 @@ impl Live {
     /// [`Live::read`] of `Access::one(base, lanes)`, `lanes` not 0.
     #[inline(always)]
     fn read_one(&mut self, base: i16, lanes: u8) {
-        match usize::try_from(base).ok().and_then(|t| self.lanes.get_mut(t)) {
+        match usize::try_from(base)
+            .ok()
+            .and_then(|t| self.lanes.get_mut(t))
+        {
             Some(l) => *l |= lanes,
             None => self.everything = true,
         }
