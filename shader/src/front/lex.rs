@@ -1868,6 +1868,18 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             C_IDENT => {
                 let (n, slot) = scan_name(src, start);
                 pos += n;
+                // (These tests come before the kind is read: it is then live only from its
+                // load to its store, and not spilled around them.)
+                if matches!(c, b'_' | b'G') {
+                    let name = src.get(start..pos).unwrap_or(&[]);
+                    if name.starts_with(b"__") || name.starts_with(b"GL_") {
+                        return false;
+                    }
+                }
+                // A macro would be expanded.
+                if dirs.live != 0 && dirs.is_macro(src, src.get(start..pos).unwrap_or(&[])) {
+                    return false;
+                }
                 let mut kind = match slot {
                     Some(s) => SLOT_KINDS[1][s],
                     None if n <= KEY_LEN => Tok::Ident,
@@ -1880,16 +1892,6 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                         None => return false,
                     },
                 };
-                if matches!(c, b'_' | b'G') {
-                    let name = src.get(start..pos).unwrap_or(&[]);
-                    if name.starts_with(b"__") || name.starts_with(b"GL_") {
-                        return false;
-                    }
-                }
-                // A macro would be expanded.
-                if dirs.live != 0 && dirs.is_macro(src, src.get(start..pos).unwrap_or(&[])) {
-                    return false;
-                }
                 // A rare reading (the slot tables' `Eof`): `row_major` and `packed`, which GLSL
                 // 3.30 reserves but has as layout ids (as Mesa), inside `layout(...)` as
                 // `lex_pp` reads them; every other one is reported by `lex_pp` (a reserved
