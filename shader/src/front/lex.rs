@@ -1282,9 +1282,8 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                     }
                 }};
             }
-            // One class-table load sends each byte to its code; each arm stores its own token
-            // (the kind and value are then still in registers or constants, not spilled).
-            match CLASS[c as usize] {
+            // One class-table load sends each byte to its code.
+            let (kind, value) = match CLASS[c as usize] {
                 C_IDENT => {
                     cur.line_start = false;
                     let (n, slot) = scan_name(src, start);
@@ -1301,7 +1300,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                 }
                                 continue;
                             }
-                            k => store!(start, k, 0),
+                            k => (k, 0),
                         },
                         None => {
                             if n >= NAME_MAX {
@@ -1311,14 +1310,14 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                                     break;
                                 }
                             }
-                            store!(start, Tok::Ident, 0);
+                            (Tok::Ident, 0)
                         }
                     }
                 }
                 C_PUNCT => {
                     cur.line_start = false;
                     cur.pos += 1;
-                    store!(start, SINGLE[c as usize], 0);
+                    (SINGLE[c as usize], 0)
                 }
                 C_BLANK => {
                     cur.pos += 1;
@@ -1341,7 +1340,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                 C_DIGIT => {
                     cur.line_start = false;
                     // The usual literal inline; the general path (and every report) out of line.
-                    let (k, v) = match plain_number(src.get(start..).unwrap_or(&[])) {
+                    match plain_number(src.get(start..).unwrap_or(&[])) {
                         Some((n, r)) => {
                             cur.pos += n;
                             r
@@ -1359,8 +1358,7 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                             }
                             r
                         }
-                    };
-                    store!(start, k, v);
+                    }
                 }
                 // An operator, unless it begins a comment or a number (`.5`).
                 C_OP if !matches!(
@@ -1372,19 +1370,14 @@ fn lex_with<const WIDE: bool>(src: &[u8], diag: &mut Diagnostics, out: &mut Toke
                         Some((k, n)) => {
                             cur.line_start = false;
                             cur.pos += n;
-                            store!(start, k, 0);
+                            (k, 0)
                         }
-                        None => {
-                            let (k, v) = other!();
-                            store!(start, k, v);
-                        }
+                        None => other!(),
                     }
                 }
-                _ => {
-                    let (k, v) = other!();
-                    store!(start, k, v);
-                }
-            }
+                _ => other!(),
+            };
+            store!(start, kind, value);
         }
     }
     let eof = Token {
