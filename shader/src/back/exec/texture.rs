@@ -827,36 +827,47 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed` (nonzero).
+    fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        }
+    }
+
+    /// 64 x 64 texels from `next`.
+    fn random_texels(next: &mut impl FnMut() -> u32) -> [u32; 64 * 64] {
+        core::array::from_fn(|_| next())
+    }
+
+    /// A plain 2D 8-bit `w` x `h` texture of `texels` repeating both ways under `filter`.
+    fn plain_repeat(w: u32, h: u32, texels: &[u32], filter: Filter) -> TextureRef<'_> {
+        TextureRef {
+            layers: &[],
+            faces: &[],
+            mips: &[],
+            depth: None,
+            rgba: None,
+            ints: None,
+            width: w,
+            height: h,
+            texels,
+            sampler: SamplerState::new(filter, Wrap::Repeat),
+        }
+    }
+
     /// The power-of-two repeating path (the SIMD blend) against per-lane `sample` on many
     /// pseudo-random coordinates, plus negative, huge, NaN and exact texel-boundary ones, on
     /// sizes down to 1x1 and one-texel-high or -wide strips.
     #[test]
     fn sample_lanes_matches_sample_random_pow2() {
-        let mut texels = [0u32; 64 * 64];
-        let mut s = 0x9E37_79B9u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
-        for t in texels.iter_mut() {
-            *t = next();
-        }
+        let mut next = xorshift(0x9E37_79B9);
+        let texels = random_texels(&mut next);
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
-                let tex = TextureRef {
-                    layers: &[],
-                    faces: &[],
-                    mips: &[],
-                    depth: None,
-                    rgba: None,
-                    ints: None,
-                    width: w,
-                    height: h,
-                    texels: &texels,
-                    sampler: SamplerState::new(filter, Wrap::Repeat),
-                };
+                let tex = plain_repeat(w, h, &texels, filter);
                 let special = [
                     f32::NAN,
                     -1e7,
@@ -903,17 +914,8 @@ mod tests {
     /// with edge lanes, texel-boundary weights, far, NaN and infinite values.
     #[test]
     fn wide_texel_lanes_match_the_narrow_and_per_lane() {
-        let mut texels = [0u32; 64 * 64];
-        let mut s = 0x2545_F491u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
-        for t in texels.iter_mut() {
-            *t = next();
-        }
+        let mut next = xorshift(0x2545_F491);
+        let texels = random_texels(&mut next);
         let sizes = [
             (16u32, 16u32),
             (32, 32),
@@ -924,18 +926,7 @@ mod tests {
             (1, 16),
         ];
         for (w, h) in sizes {
-            let tex = TextureRef {
-                layers: &[],
-                faces: &[],
-                mips: &[],
-                depth: None,
-                rgba: None,
-                ints: None,
-                width: w,
-                height: h,
-                texels: &texels,
-                sampler: SamplerState::new(Filter::Linear, Wrap::Repeat),
-            };
+            let tex = plain_repeat(w, h, &texels, Filter::Linear);
             let special = [
                 f32::NAN,
                 f32::INFINITY,
