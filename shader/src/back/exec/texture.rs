@@ -801,18 +801,7 @@ mod tests {
         for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
-                    let tex = TextureRef {
-                        layers: &[],
-                        faces: &[],
-                        mips: &[],
-                        depth: None,
-                        rgba: None,
-                        ints: None,
-                        width: w,
-                        height: h,
-                        texels: &texels,
-                        sampler: SamplerState::new(filter, wrap),
-                    };
+                    let tex = plain(w, h, &texels, SamplerState::new(filter, wrap));
                     for (i, &u0) in coords.iter().enumerate() {
                         let mut u = [0.0; LANES];
                         let mut v = [0.0; LANES];
@@ -844,6 +833,11 @@ mod tests {
 
     /// A plain 2D 8-bit `w` x `h` texture of `texels` repeating both ways under `filter`.
     fn plain_repeat(w: u32, h: u32, texels: &[u32], filter: Filter) -> TextureRef<'_> {
+        plain(w, h, texels, SamplerState::new(filter, Wrap::Repeat))
+    }
+
+    /// A plain 2D 8-bit `w` x `h` texture of `texels` under `sampler`.
+    fn plain(w: u32, h: u32, texels: &[u32], sampler: SamplerState) -> TextureRef<'_> {
         TextureRef {
             layers: &[],
             faces: &[],
@@ -854,7 +848,7 @@ mod tests {
             width: w,
             height: h,
             texels,
-            sampler: SamplerState::new(filter, Wrap::Repeat),
+            sampler,
         }
     }
 
