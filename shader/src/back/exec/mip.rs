@@ -677,15 +677,24 @@ fn texel_pair(
     }
     // A function, not a closure: LLVM left the closure out of line, outside the trampoline.
     #[inline(always)]
-    fn bilinear<'a>(tex: &TextureRef<'a>, k: u32, u: &Lanes, v: &Lanes) -> Option<Bilinear<'a>> {
+    fn bilinear<'a>(
+        tex: &TextureRef<'a>,
+        k: u32,
+        (u, v): (&Lanes, &Lanes),
+        wide: bool,
+    ) -> Option<Bilinear<'a>> {
         let level = tex.pow2_level((k >> 1) as usize)?;
         if k & 1 == 1 {
-            level.bilinear(u, v)
+            level.bilinear(u, v, wide)
         } else {
             None
         }
     }
-    if let (Some(a), Some(b)) = (bilinear(tex, k0, u, v), bilinear(tex, k1, u, v)) {
+    let (a, b) = (
+        bilinear(tex, k0, (u, v), wide),
+        bilinear(tex, k1, (u, v), wide),
+    );
+    if let (Some(a), Some(b)) = (a, b) {
         let (ta, tb) = (&a.taps, &b.taps);
         return match (a.edge, b.edge) {
             (false, false) if wide => trilerp(a.pair_masked(), ta, b.pair_masked(), tb, w, true),

@@ -523,11 +523,12 @@ impl<'a> Pow2<'a> {
         wide: bool,
     ) -> Option<[u32; LANES]> {
         if filter == Filter::Linear {
-            let b = self.bilinear(u, v)?;
+            let b = self.bilinear(u, v, wide)?;
             return Some(if b.edge {
                 super::texel::bilerp(b.pair_wrapped(), &b.taps, wide)
             } else if wide {
-                super::texel::bilerp(b.pair_masked(), &b.taps, true)
+                b.bilerp_fixed()
+                    .unwrap_or_else(|| super::texel::bilerp(b.pair_masked(), &b.taps, true))
             } else {
                 super::texel::bilerp(b.pair_next(), &b.taps, false)
             });
@@ -556,17 +557,37 @@ impl<'a> Pow2<'a> {
 
     /// The bilinear taps of every lane at (u, v), the texels and weights of
     /// [`TextureRef::sample_texel`]; None when some coordinate is not small (or NaN), where
-    /// the caller samples lane by lane.
+    /// the caller samples lane by lane. With `wide` (the caller runs in the AVX2 trampoline)
+    /// the coordinate scaling, range check and weight truncation are plain lane loops (8 lanes
+    /// an instruction there, where the explicit SSE2 forms stay 4 wide), with the same values:
+    /// `x * scale - bias`, |x| < max with NaN failing, and the weights lie in [0.5, 256], where
+    /// their truncation is `floor_small`.
     #[inline(always)]
-    pub(crate) fn bilinear(&self, u: &Lanes, v: &Lanes) -> Option<Bilinear<'a>> {
+    pub(crate) fn bilinear(&self, u: &Lanes, v: &Lanes, wide: bool) -> Option<Bilinear<'a>> {
         let (w, h) = (self.width as f32, self.height as f32);
         let (mx, my, shift) = (self.mx as i32, self.my as i32, self.shift);
-        let fx = super::texel::scale_lanes(u, w, 0.5);
-        let fy = super::texel::scale_lanes(v, h, 0.5);
-        // NaN fails too.
-        if !super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX) {
-            return None;
-        }
+        let (fx, fy) = if wide {
+            let (mut fx, mut fy) = ([0.0f32; LANES], [0.0f32; LANES]);
+            let mut far = 0u32;
+            for l in 0..LANES {
+                fx[l] = u[l] * w - 0.5;
+                fy[l] = v[l] * h - 0.5;
+                let small = (fx[l].abs() < FLOOR_SMALL_MAX) & (fy[l].abs() < FLOOR_SMALL_MAX);
+                far |= !small as u32;
+            }
+            if far != 0 {
+                return None;
+            }
+            (fx, fy)
+        } else {
+            let fx = super::texel::scale_lanes(u, w, 0.5);
+            let fy = super::texel::scale_lanes(v, h, 0.5);
+            // NaN fails too.
+            if !super::texel::all_below(&fx, &fy, FLOOR_SMALL_MAX) {
+                return None;
+            }
+            (fx, fy)
+        };
         let mut i0 = [0u32; LANES];
         let mut i1 = [0u32; LANES];
         let mut wx = [0.0f32; LANES];
@@ -583,16 +604,62 @@ impl<'a> Pow2<'a> {
             i0[l] = (((y & my) << shift) + x0) as u32;
             i1[l] = ((((y + 1) & my) << shift) + x0) as u32;
         }
-        let (ax, ay) = (
-            super::texel::weight_floor(&wx),
-            super::texel::weight_floor(&wy),
-        );
+        let (ax, ay) = if wide {
+            let (mut ax, mut ay) = ([0u32; LANES], [0u32; LANES]);
+            for l in 0..LANES {
+                ax[l] = floor_small(wx[l]) as u32;
+                ay[l] = floor_small(wy[l]) as u32;
+            }
+            (ax, ay)
+        } else {
+            (
+                super::texel::weight_floor(&wx),
+                super::texel::weight_floor(&wy),
+            )
+        };
         Some(Bilinear {
             t: self.t,
             mx: self.mx,
             taps: [i0, i1, ax, ay],
             edge,
         })
+    }
+}
+
+impl Bilinear<'_> {
+    /// The wide blends of lanes none of which is on the edge, for the texel counts of the
+    /// usual square textures (16x16 to 256x256 and the other power-of-two shapes of those
+    /// sizes; None for the others): [`Self::pair_masked`]'s texels, each row pair read from
+    /// the level as an array of that length at an index clamped to len - 2 (a no-op: off the
+    /// edge a left texel's index is at most len - 2), so that neither read needs a mask or a
+    /// bounds check.
+    #[inline(always)]
+    pub(crate) fn bilerp_fixed(&self) -> Option<[u32; LANES]> {
+        match self.t.len() {
+            256 => self.bilerp_len::<256>(),
+            1024 => self.bilerp_len::<1024>(),
+            4096 => self.bilerp_len::<4096>(),
+            16384 => self.bilerp_len::<16384>(),
+            65536 => self.bilerp_len::<65536>(),
+            _ => None,
+        }
+    }
+
+    /// [`Self::bilerp_fixed`] on a level of exactly `S` texels.
+    #[inline(always)]
+    fn bilerp_len<const S: usize>(&self) -> Option<[u32; LANES]> {
+        let t: &[u32; S] = self.t.try_into().ok()?;
+        Some(super::texel::bilerp(pair_len(t), &self.taps, true))
+    }
+}
+
+/// The row pair at texel index i of a level of `S` texels, i clamped to `S - 2`.
+#[inline(always)]
+fn pair_len<const S: usize>(t: &[u32; S]) -> impl Fn(u32) -> u64 + '_ {
+    #[inline(always)]
+    move |i: u32| {
+        let i = (i as usize).min(S - 2);
+        t[i] as u64 | (t[i + 1] as u64) << 32
     }
 }
 
@@ -734,18 +801,7 @@ mod tests {
         for (w, h) in [(16u32, 8u32), (12, 8), (1, 1)] {
             for filter in [Filter::Nearest, Filter::Linear] {
                 for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirroredRepeat] {
-                    let tex = TextureRef {
-                        layers: &[],
-                        faces: &[],
-                        mips: &[],
-                        depth: None,
-                        rgba: None,
-                        ints: None,
-                        width: w,
-                        height: h,
-                        texels: &texels,
-                        sampler: SamplerState::new(filter, wrap),
-                    };
+                    let tex = plain(w, h, &texels, SamplerState::new(filter, wrap));
                     for (i, &u0) in coords.iter().enumerate() {
                         let mut u = [0.0; LANES];
                         let mut v = [0.0; LANES];
@@ -760,36 +816,52 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed` (nonzero).
+    fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        }
+    }
+
+    /// 64 x 64 texels from `next`.
+    fn random_texels(next: &mut impl FnMut() -> u32) -> [u32; 64 * 64] {
+        core::array::from_fn(|_| next())
+    }
+
+    /// A plain 2D 8-bit `w` x `h` texture of `texels` repeating both ways under `filter`.
+    fn plain_repeat(w: u32, h: u32, texels: &[u32], filter: Filter) -> TextureRef<'_> {
+        plain(w, h, texels, SamplerState::new(filter, Wrap::Repeat))
+    }
+
+    /// A plain 2D 8-bit `w` x `h` texture of `texels` under `sampler`.
+    fn plain(w: u32, h: u32, texels: &[u32], sampler: SamplerState) -> TextureRef<'_> {
+        TextureRef {
+            layers: &[],
+            faces: &[],
+            mips: &[],
+            depth: None,
+            rgba: None,
+            ints: None,
+            width: w,
+            height: h,
+            texels,
+            sampler,
+        }
+    }
+
     /// The power-of-two repeating path (the SIMD blend) against per-lane `sample` on many
     /// pseudo-random coordinates, plus negative, huge, NaN and exact texel-boundary ones, on
     /// sizes down to 1x1 and one-texel-high or -wide strips.
     #[test]
     fn sample_lanes_matches_sample_random_pow2() {
-        let mut texels = [0u32; 64 * 64];
-        let mut s = 0x9E37_79B9u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
-        for t in texels.iter_mut() {
-            *t = next();
-        }
+        let mut next = xorshift(0x9E37_79B9);
+        let texels = random_texels(&mut next);
         for (w, h) in [(1u32, 1u32), (2, 8), (64, 64), (256, 1), (1, 16)] {
             for filter in [Filter::Nearest, Filter::Linear] {
-                let tex = TextureRef {
-                    layers: &[],
-                    faces: &[],
-                    mips: &[],
-                    depth: None,
-                    rgba: None,
-                    ints: None,
-                    width: w,
-                    height: h,
-                    texels: &texels,
-                    sampler: SamplerState::new(filter, Wrap::Repeat),
-                };
+                let tex = plain_repeat(w, h, &texels, filter);
                 let special = [
                     f32::NAN,
                     -1e7,
@@ -824,6 +896,63 @@ mod tests {
                     }
                     lanes_match_sample(&tex, &u, &v);
                 }
+            }
+        }
+    }
+
+    /// The wide bilinear path (plain lane loops for the set-up, the fixed-length row-pair
+    /// reads of `Bilinear::bilerp_fixed` for the usual texel counts, the masked reads for the
+    /// others) gives the narrow SSE2 path's texels and per-lane `sample_texel`'s, run both in
+    /// the AVX2 trampoline (where the machine has AVX2) and outside it, on sizes with and
+    /// without a fixed-length form, strips whose every lane is on the edge, and coordinates
+    /// with edge lanes, texel-boundary weights, far, NaN and infinite values.
+    #[test]
+    fn wide_texel_lanes_match_the_narrow_and_per_lane() {
+        let mut next = xorshift(0x2545_F491);
+        let texels = random_texels(&mut next);
+        let sizes = [
+            (16u32, 16u32),
+            (32, 32),
+            (64, 64),
+            (128, 32),
+            (8, 8),
+            (256, 1),
+            (1, 16),
+        ];
+        for (w, h) in sizes {
+            let tex = plain_repeat(w, h, &texels, Filter::Linear);
+            let special = [
+                f32::NAN,
+                f32::INFINITY,
+                -3e9,
+                -0.0,
+                0.5 / w as f32,
+                1.0 - 0.5 / w as f32,
+            ];
+            for round in 0..3000u32 {
+                let (mut u, mut v) = ([0.0; LANES], [0.0; LANES]);
+                for l in 0..LANES {
+                    let r = next();
+                    // Within a few repeats, on the last column (the edge) now and then, in
+                    // multiples of 1/64 texel sometimes.
+                    u[l] = match r % 5 {
+                        0 => (w as f32 - 0.5 + (r >> 8) as f32 / 16777216.0) / w as f32,
+                        1 => (r >> 8) as i32 as f32 * (1.0 / 64.0) / 4096.0,
+                        _ => ((r >> 3) as f32 * (1.0 / 65536.0) - 4.0) * 1.3,
+                    };
+                    v[l] = ((r.rotate_left(16) >> 3) as f32 * (1.0 / 65536.0) - 4.0) * 0.9;
+                    if round % 50 == 0 && l == (round as usize / 50) % LANES {
+                        u[l] = special[(round as usize / 50) % special.len()];
+                    }
+                }
+                let narrow = tex.texel_lanes_in(&u, &v, false);
+                let wide = tex.texel_lanes_in(&u, &v, true);
+                let trampoline = crate::back::exec::simd::Simd::detect()
+                    .run(|| tex.texel_lanes_in(&u, &v, true));
+                let lane: [u32; LANES] = core::array::from_fn(|l| tex.sample_texel(u[l], v[l]));
+                assert_eq!(narrow, lane, "{w}x{h} round {round}");
+                assert_eq!(wide, lane, "{w}x{h} round {round}");
+                assert_eq!(trampoline, lane, "{w}x{h} round {round}");
             }
         }
     }
