@@ -7,7 +7,7 @@
 //! flat varyings, with and without derivatives, give the one-thread picture, depth and
 //! statistics at 2-4 threads, the jobs on threads or one after the other in either order.
 mod ircore_util;
-use ircore_util::p2::{link_glsl, Bands, OnThreads};
+use ircore_util::p2::{link_glsl, Backwards, Bands, OnThreads};
 use shader::back::raster::{
     draw_parallel, DrawStats, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
     Workers,
@@ -89,20 +89,6 @@ fn mesh(n: usize) -> Vec<f32> {
         }
     }
     data
-}
-
-/// The jobs one after the other, last to first.
-struct Backwards(usize);
-
-impl Workers for Backwards {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut().rev() {
-            job();
-        }
-    }
 }
 
 /// The mesh drawn twice through the same scratches (the second draw cuts its bands where the

@@ -2,28 +2,16 @@
 //! picture, depth and statistics as the one-band draw: every pair of the differential corpus and
 //! the three bench scenes, at 1, 2, 3 and 4 threads (and a count above the rows of a small
 //! target), bit for bit. The bench scenes keep their recorded picture hashes.
-#[path = "ircore_util/scene.rs"]
-mod scene_render;
+// The bench scenes (`scene_render`) and the shared worker pools (`OnThreads`: each job on its
+// own scoped thread, what `Threads` does under the `std` feature; `Backwards`: the jobs on this
+// thread, last first).
+mod ircore_util;
+use ircore_util::p2::{Backwards, OnThreads};
+use ircore_util::scene as scene_render;
 
 use shader::back::raster::{DrawStats, Scratch, Workers};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-/// Each job on its own scoped thread (what `Threads` does under the `std` feature).
-struct TestThreads(usize);
-
-impl Workers for TestThreads {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        std::thread::scope(|s| {
-            for job in jobs.iter_mut() {
-                s.spawn(move || job());
-            }
-        });
-    }
-}
 
 fn fnv(color: &[u32]) -> u64 {
     color.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, p| {
@@ -40,7 +28,7 @@ fn frame(p: &scene_render::Prepared, threads: usize) -> (Vec<u32>, Vec<u32>, Dra
         let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
         let stats = scene_render::render_parallel(
             p,
-            &TestThreads(threads),
+            &OnThreads(threads),
             &mut scratches,
             &mut color,
             &mut depth,
@@ -133,21 +121,6 @@ fn bands_keep_the_profile_2_bench_scene() {
         &p("tools/shc/benches/scenes/p2_lights.frag"),
         &p("tools/shc/benches/scenes/p2_lights.json"),
     );
-}
-
-/// Every job one after the other on this thread, last job first: the last job then draws every
-/// band and the others none (the bands go to whichever job asks first).
-struct Backwards(usize);
-
-impl Workers for Backwards {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut().rev() {
-            job();
-        }
-    }
 }
 
 /// Scoped threads with the first job started late, so the others take most bands.
@@ -249,7 +222,7 @@ fn parallel_clear_fills_like_the_serial_one() {
                     color: &mut c2,
                     depth: &mut d2,
                 }
-                .clear_parallel(&TestThreads(threads), 0xff10_2030, 1.0);
+                .clear_parallel(&OnThreads(threads), 0xff10_2030, 1.0);
                 assert!(c1 == c2, "{}x{} on {} threads: colour", w, h, threads);
                 assert!(d1 == d2, "{}x{} on {} threads: depth", w, h, threads);
             }
@@ -295,7 +268,7 @@ fn cleared_draw_equals_clear_then_draw() {
                             color: &mut [u32],
                             depth: &mut [f32]| {
                 draw_parallel_cleared(
-                    &TestThreads(threads),
+                    &OnThreads(threads),
                     &mut scratches,
                     &prep.program,
                     &input,

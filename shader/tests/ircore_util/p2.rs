@@ -121,6 +121,21 @@ impl Workers for Bands {
     }
 }
 
+/// Every job one after the other on this thread, last job first: the last job then draws every
+/// band and the others none (the bands go to whichever job asks first).
+pub struct Backwards(pub usize);
+
+impl Workers for Backwards {
+    fn count(&self) -> usize {
+        self.0
+    }
+    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
+        for job in jobs.iter_mut().rev() {
+            job();
+        }
+    }
+}
+
 /// `0` jobs at once, each on its own scoped thread.
 pub struct OnThreads(pub usize);
 
