@@ -17,8 +17,10 @@ const IDENTS_MAX: usize = 128;
 pub(super) type Idents = Vec<(u32, i16), IDENTS_MAX>;
 /// The global declarations' names, in [`Sema::global_decls`] order, found once by
 /// `bind_interface`'s first loop for its second loop and the prologue (the names past the
-/// capacity are found again).
-pub(super) type GlobalNames<'a> = Vec<&'a str, 32>;
+/// capacity are found again), each with the slot, location or unit the second loop reflected
+/// it at when it is a plain uniform, sampler, input or output varying (else -1): the prologue
+/// takes it from here instead of searching the reflection tables for the name.
+pub(super) type GlobalNames<'a> = Vec<(&'a str, i16), 32>;
 
 impl<'a> Sema<'a> {
     /// The global declarations' node indices, walked straight from the AST (which `self` only
@@ -134,7 +136,7 @@ impl<'a> Sema<'a> {
         for i in self.global_decls() {
             let n = self.node(i);
             let name = self.name_of(i);
-            let _ = names.push(name);
+            let _ = names.push((name, -1));
             let q = n.quals;
             if name.starts_with("gl_") {
                 self.err(i, format_args!("names beginning with 'gl_' are reserved"));
@@ -579,7 +581,7 @@ impl<'a> Sema<'a> {
         for (k, i) in self.global_decls().enumerate() {
             let n = self.node(i);
             let name = match names.get(k) {
-                Some(&name) => name,
+                Some(&(name, _)) => name,
                 None => self.name_of(i),
             };
             let q = n.quals;
@@ -764,6 +766,9 @@ impl<'a> Sema<'a> {
                         unit: units as u8,
                         ty: n.ty,
                     });
+                    if let Some(e) = names.get_mut(k) {
+                        e.1 = units as i16;
+                    }
                     units += 1;
                 } else {
                     let slots = n.ty.uniform_slots() as usize;
@@ -784,6 +789,9 @@ impl<'a> Sema<'a> {
                         slot: uni_slot as u16,
                         slots: slots as u8,
                     });
+                    if let Some(e) = names.get_mut(k) {
+                        e.1 = uni_slot as i16;
+                    }
                     uni_slot += slots;
                 }
             } else if p2 && is_matrix(n.ty) && vs && q & Q_IN != 0 {
@@ -895,6 +903,9 @@ impl<'a> Sema<'a> {
                         }
                     }
                 };
+                if let Some(e) = names.get_mut(k) {
+                    e.1 = loc as i16;
+                }
                 if attr {
                     let _ = self.module.iface.attributes.push(Attribute {
                         name: nm,
@@ -1091,12 +1102,14 @@ impl<'a> Sema<'a> {
             }
             self.cur_node = i;
             self.stmt_mark = self.ntemp;
-            let name = match names.get(k) {
-                Some(&name) => name,
-                None => self.name_of(i),
+            let (name, reflected) = match names.get(k) {
+                Some(&entry) => entry,
+                None => (self.name_of(i), -1),
             };
             let q = n.quals;
-            let used = self.referenced(ids, name);
+            // Only uniforms and plain inputs ask whether the source names them (their loads
+            // are skipped when it does not): outputs and plain globals need no scan.
+            let used = q & (Q_UNIFORM | Q_IN) != 0 && self.referenced(ids, name);
             let r: R<()> = (|| {
                 let agg_decl = n.c >= 0 || n.b >= 0;
                 if agg_decl && q & Q_UNIFORM != 0 && n.ty.is_sampler() {
@@ -1213,27 +1226,33 @@ impl<'a> Sema<'a> {
                 }
                 if q & Q_UNIFORM != 0 {
                     if n.ty.is_sampler() {
-                        let unit = self
-                            .module
-                            .iface
-                            .samplers
-                            .iter()
-                            .find(|s| same_name(s.name.as_str(), name))
-                            .map(|s| s.unit);
+                        let unit = if reflected >= 0 {
+                            Some(reflected as u8)
+                        } else {
+                            self.module
+                                .iface
+                                .samplers
+                                .iter()
+                                .find(|s| same_name(s.name.as_str(), name))
+                                .map(|s| s.unit)
+                        };
                         let s = self.add_sym(i, name, SymKind::Sampler, n.ty, -1)?;
                         if let Some(sym) = self.t.syms.get_mut(s) {
                             sym.slot = unit.map(|u| u as i16).unwrap_or(0);
                         }
                         return Ok(());
                     }
-                    let slot = self
-                        .module
-                        .iface
-                        .uniforms
-                        .iter()
-                        .find(|u| same_name(u.name.as_str(), name))
-                        .map(|u| u.slot)
-                        .unwrap_or(0);
+                    let slot = if reflected >= 0 {
+                        reflected as u16
+                    } else {
+                        self.module
+                            .iface
+                            .uniforms
+                            .iter()
+                            .find(|u| same_name(u.name.as_str(), name))
+                            .map(|u| u.slot)
+                            .unwrap_or(0)
+                    };
                     let mut tmp = -1;
                     if used {
                         let count = n.ty.uniform_slots();
@@ -1277,24 +1296,30 @@ impl<'a> Sema<'a> {
                     if used {
                         tmp = self.temp(1)?;
                         if vs {
-                            let loc = self
-                                .module
-                                .iface
-                                .attributes
-                                .iter()
-                                .find(|a| same_name(a.name.as_str(), name))
-                                .map(|a| a.location)
-                                .unwrap_or(0);
+                            let loc = if reflected >= 0 {
+                                reflected as u8
+                            } else {
+                                self.module
+                                    .iface
+                                    .attributes
+                                    .iter()
+                                    .find(|a| same_name(a.name.as_str(), name))
+                                    .map(|a| a.location)
+                                    .unwrap_or(0)
+                            };
                             self.emit(Op::LoadAttr, n.ty, 4, tmp, -1, -1, loc as i16, 0)?;
                         } else {
-                            let slot = self
-                                .module
-                                .iface
-                                .varyings
-                                .iter()
-                                .find(|v| same_name(v.name.as_str(), name))
-                                .map(|v| v.slot)
-                                .unwrap_or(0);
+                            let slot = if reflected >= 0 {
+                                reflected as u8
+                            } else {
+                                self.module
+                                    .iface
+                                    .varyings
+                                    .iter()
+                                    .find(|v| same_name(v.name.as_str(), name))
+                                    .map(|v| v.slot)
+                                    .unwrap_or(0)
+                            };
                             self.emit(Op::LoadVar, n.ty, 4, tmp, -1, -1, slot as i16, 0)?;
                         }
                     }
