@@ -212,7 +212,9 @@ const K_SIGN: usize = 19;
 // POW inline (`pow`): K_SIGN + 1 ..
 /// +0.0, where DOT's and MULMV's sums start.
 const K_ZERO: usize = pow::POW_BASE + pow::POW_COUNT;
-const K_COUNT: usize = K_ZERO + 1;
+/// Every bit set (POW's test that every lane took its inline core).
+const K_ALL: usize = K_ZERO + 1;
+const K_COUNT: usize = K_ALL + 1;
 const _: () = assert!(pow::POW_BASE == K_SIGN + 1);
 
 impl Default for Frame {
@@ -226,6 +228,7 @@ impl Frame {
         let mut one = [0u32; K_COUNT];
         one[K_ONE] = 0x3F80_0000;
         one[K_ABS] = 0x7FFF_FFFF;
+        one[K_ALL] = u32::MAX;
         let t = super::math::TRIG_CONSTS;
         let mut i = 0;
         while i < t.len() {
@@ -815,7 +818,9 @@ impl<'c, 'b> Gen<'c, 'b> {
     /// `+0.0 + a0 * b0 + a1 * b1 + ...` in that order (DOT's and MULMV's sums) into a fresh
     /// YMM, left pinned with `keep`. The first add takes +0.0 from `Frame::consts` as
     /// `a0 * b0 + 0.0` (commuted; +0.0 is never NaN, so the same bits) instead of zeroing
-    /// the accumulator first.
+    /// the accumulator first. A square first term (a0 = b0, the same value: `dot(v, v)` of
+    /// `length` and `normalize`) skips that add: `a0 * a0` is never -0.0 (it is +0.0, positive,
+    /// +inf or a quiet NaN), and +0.0 added to any of those gives its own bits.
     fn sum_products(&mut self, keep: u16, terms: &[(Val, Val)]) -> Result<Y, JitError> {
         let mut acc: Option<Y> = None;
         for &(a, b) in terms {
@@ -825,7 +830,9 @@ impl<'c, 'b> Gen<'c, 'b> {
             self.e.op_arg(Ps::Mul, t, x, o)?;
             let r = match acc {
                 None => {
-                    self.e.op_k(Ps::Add, t, t, K_ZERO)?;
+                    if a != b {
+                        self.e.op_k(Ps::Add, t, t, K_ZERO)?;
+                    }
                     t
                 }
                 Some(r) => {

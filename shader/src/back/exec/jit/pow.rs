@@ -81,7 +81,6 @@ const LT_OS: u8 = 0x01;
 const LE_OS: u8 = 0x02;
 const GE_OS: u8 = 0x0D;
 const GT_OS: u8 = 0x0E;
-const TRUE_UQ: u8 = 0x0F;
 // Packed dword opcodes (map 0F, 66).
 const POR: u8 = 0xEB;
 
@@ -195,15 +194,15 @@ impl Gen<'_, '_> {
         e.int0f(POR, ta, ta, tc)?;
         // The result: +0 on the zero lanes, v on the others.
         e.andn(r, tc, td)?;
-        // The lanes for the helper: not ok (and active: the interpreter skips the others).
+        // The helper runs when some lane is not ok (and active: the interpreter skips the
+        // others): VPTEST's CF is set, and the cold path skipped, when every bit of the
+        // active lanes' mask (every lane's all-ones without IF or DISCARD) is set in ok.
         if self.flow {
-            e.andn(ta, ta, YM)?;
+            e.ptest(ta, YM)?;
         } else {
-            e.cmp_reg(tb, tb, tb, TRUE_UQ)?;
-            e.andn(ta, ta, tb)?;
+            e.ptest_k(ta, super::K_ALL)?;
         }
-        e.ptest(ta, ta)?;
-        let skip = e.jcc_fwd(super::flow::Cc::Z)?;
+        let skip = e.jcc_fwd(super::flow::Cc::B)?;
         cold(e, x, y, r)?;
         e.land(skip)?;
         // The temporaries are free again (a blend under the mask may need one).
