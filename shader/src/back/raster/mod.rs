@@ -76,6 +76,10 @@ const MANY_BANDS_PER_GROUP: usize = 4;
 const MANY_TRIANGLES: usize = 256;
 /// Fewest rows of a band.
 const BAND_ROWS_MIN: usize = 16;
+/// Rows of each cell of the band-edge hint (`Scratch::odd_rows`), and the cells of the
+/// tallest target.
+const HINT_ROWS: usize = 8;
+const HINT_CELLS: usize = TARGET_MAX_HEIGHT as usize / HINT_ROWS + 1;
 /// Bands per worker of a draw whose passes are cheap (its corners fit one vertex dispatch),
 /// taken in shrinking shares (see [`draw_parallel`]).
 const SINGLE_BANDS_PER_WORKER: usize = 16;
@@ -358,10 +362,12 @@ pub struct Scratch {
     win: [WinVert; CACHE],
     /// The host's compiled form of the draw's executables (see [`Scratch::set_jit`]).
     jit: Option<&'static dyn Jit>,
-    /// Where the triangles of the last draw through this scratch started their block rows,
-    /// weighted by their bounding box in pixels: odd rows add, even rows subtract. A hint for
-    /// where the next many-worker draw cuts its bands (no pixel depends on it).
-    odd_rows: i64,
+    /// Where the triangles of the last many-worker draw through this scratch started their
+    /// block rows, per cell of `HINT_ROWS` target rows: each triangle adds its bounding box's
+    /// width to every cell its block rows touch when they start on an odd row, subtracts it
+    /// when on an even one. A hint for where the next many-worker draw cuts its bands, edge by
+    /// edge (no pixel depends on it; one-band draws leave it as it is).
+    odd_rows: [i32; HINT_CELLS],
 }
 
 impl Default for Scratch {
@@ -382,7 +388,7 @@ impl Scratch {
             codes: [0; CACHE],
             win: [WIN_ZERO; CACHE],
             jit: None,
-            odd_rows: 0,
+            odd_rows: [0; HINT_CELLS],
         }
     }
 
@@ -883,7 +889,14 @@ fn draw_checked(
     let jit = scratches.first().and_then(|s| s.jit);
     let vs_code = jit.and_then(|j| j.stage(vs));
     let fs_code = jit.filter(|_| !fs.sample_color()).and_then(|j| j.stage(fs));
+    let workers_n = scratches
+        .len()
+        .min(workers.count())
+        .min(RASTER_BANDS_MAX)
+        .min(target.height as usize)
+        .max(1);
     let setup = Setup {
+        hint: workers_n > 1,
         jit,
         vs_code,
         fs_code,
@@ -930,18 +943,17 @@ fn draw_checked(
     };
     let depth = target.depth.get_mut(..needed).unwrap_or(&mut []);
     let colorf = colorf.get_mut(..needed).unwrap_or(&mut []);
-    // The last draw's block rows (see `Scratch::odd_rows`), counted afresh for the next one.
-    let odd = scratches
-        .iter_mut()
-        .map(|s| core::mem::take(&mut s.odd_rows))
-        .fold(0i64, i64::saturating_add)
-        > 0;
-    let workers_n = scratches
-        .len()
-        .min(workers.count())
-        .min(RASTER_BANDS_MAX)
-        .min(target.height as usize)
-        .max(1);
+    // The last many-worker draw's block rows (see `Scratch::odd_rows`), counted afresh for
+    // the next one (a one-band draw neither reads nor counts them).
+    let mut odd = [0i32; HINT_CELLS];
+    for s in scratches.iter_mut().filter(|_| workers_n > 1) {
+        for (sum, cell) in odd
+            .iter_mut()
+            .zip(core::mem::replace(&mut s.odd_rows, [0; HINT_CELLS]))
+        {
+            *sum = sum.saturating_add(cell);
+        }
+    }
     if workers_n == 1 {
         let Some(scratch) = scratches.first_mut() else {
             return Ok(DrawStats::default());
@@ -974,10 +986,11 @@ fn draw_checked(
     } else {
         GROUPS_PER_WORKER * BANDS_PER_GROUP
     };
-    // The first band is one row short when the last draw's triangles started their block rows
-    // on odd rows (`Scratch::odd_rows`): the band edges then fall between block rows instead of
-    // through them (a block straddling two bands is shaded in both, half its lanes in each).
-    // One band fewer than the queue holds: the short first band may add one.
+    // Each band edge moves one row up when the last draw's triangles around it started their
+    // block rows on odd rows (`Scratch::odd_rows`, the cell of the edge's row): the edge then
+    // falls between block rows instead of through them (a block straddling two bands is shaded
+    // in both, half its lanes in each). One band fewer than the queue holds (the last band
+    // may be a row or two short).
     let wanted = (workers_n * per_worker).min(RASTER_BANDS_MAX - 1);
     let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
@@ -986,7 +999,10 @@ fn draw_checked(
     let (mut color, mut depth, mut colorf) = (color, depth, colorf);
     let mut row0 = 0usize;
     while row0 < height {
-        let n = if row0 == 0 && odd { rows - 1 } else { rows }.min(height - row0);
+        // The nominal edge (a multiple of `rows`, even) or the odd row above it.
+        let edge = (bands.len() + 1) * rows;
+        let up = odd.get(edge / HINT_ROWS).is_some_and(|&w| w > 0);
+        let n = (edge - up as usize).min(height) - row0;
         let band = Band {
             width: width as u32,
             row0: row0 as i64,
@@ -1372,6 +1388,9 @@ fn draw_bands_on(
 }
 
 struct Setup<'a> {
+    /// A many-worker draw: its triangles count their block rows' parity for the next one's
+    /// band edges (`Scratch::odd_rows`).
+    hint: bool,
     /// The host whose code the stages run (it lends each worker its frames), if any.
     jit: Option<&'static dyn Jit>,
     /// Compiled code of the vertex and fragment stages (None: the interpreter runs it).
@@ -1616,7 +1635,7 @@ fn admit(
     setup: &Setup,
     quads: bool,
     mut wv: [WinVert; 3],
-    odd_rows: &mut i64,
+    odd_rows: &mut [i32; HINT_CELLS],
     bands: &[Band],
     stats: &mut DrawStats,
 ) -> Option<Placed> {
@@ -1681,10 +1700,19 @@ fn admit(
     } else {
         (px0, py0)
     };
-    // Where this triangle's block rows start, weighted by its size (a hint for the next
-    // draw's band edges, see `Scratch::odd_rows`).
-    let size = (px1 - px0 + 1).saturating_mul(py1 - py0 + 1);
-    *odd_rows = odd_rows.saturating_add(if by0 & 1 != 0 { size } else { -size });
+    // Where this triangle's block rows start, weighted by its width, in each cell its block
+    // rows touch (a hint for the next many-worker draw's band edges, see `Scratch::odd_rows`).
+    if setup.hint {
+        let w = (px1 - px0 + 1).min(i32::MAX as i64) as i32;
+        let w = if by0 & 1 != 0 { w } else { -w };
+        let (c0, c1) = (
+            by0.max(0) as usize / HINT_ROWS,
+            py1.max(0) as usize / HINT_ROWS,
+        );
+        for cell in odd_rows.iter_mut().take(c1 + 1).skip(c0) {
+            *cell = cell.saturating_add(w);
+        }
+    }
     // Its block rows cover rows by0..=py1 (a block row starting at py1 has no pixel below).
     if !bands.iter().any(|t| t.row0 <= py1 && by0 < t.row1) {
         return None;
