@@ -1529,7 +1529,13 @@ fn lex_other(
                 return Other::Skip;
             }
             if !cur.seen_version {
-                if let Some((end, v)) = plain_version(src, cur.pos) {
+                // The usual first line without `plain_version`'s scan.
+                let usual = if cur.pos == 0 {
+                    usual_version(src)
+                } else {
+                    None
+                };
+                if let Some((end, v)) = usual.or_else(|| plain_version(src, cur.pos)) {
                     out.version = v;
                     cur.seen_version = true;
                     cur.pos = end;
@@ -1779,7 +1785,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     let at = |i: usize| src.get(i).copied();
     let byte = |i: usize| src.get(i).copied().unwrap_or(0);
     // `#version N [core]` as the preprocessor accepts it without a word.
-    let Some((end, version)) = plain_version(src, 0) else {
+    let Some((end, version)) = usual_version(src).or_else(|| plain_version(src, 0)) else {
         return false;
     };
     let digits = src.get(9..end).unwrap_or(&[]);
@@ -2664,6 +2670,35 @@ fn column(pos: usize, line_begin: usize) -> u32 {
     // and a column of a source under 4 GiB fits u32: plain arithmetic, wrapping only so that it
     // can never panic.
     (pos.wrapping_sub(line_begin) as u32).wrapping_add(1)
+}
+
+/// The commonest first line exactly, `#version DDD\n` or `#version DDD core\n` (three digits,
+/// the first not 0, in range) at the start of the source: its end (at the newline) and the
+/// version, as [`plain_version`] gives them, in a few compares and without a call (a fixed cost
+/// of every compile). None for anything else, which takes the usual path.
+#[inline(always)]
+fn usual_version(src: &[u8]) -> Option<(usize, u32)> {
+    let head = src.get(..13)?;
+    if head.get(..9)? != b"#version " {
+        return None;
+    }
+    let (d0, d1, d2) = (
+        *head.get(9)? as u32,
+        (*head.get(10)? as u32).wrapping_sub(b'0' as u32),
+        (*head.get(11)? as u32).wrapping_sub(b'0' as u32),
+    );
+    if !(b'1' as u32..=b'9' as u32).contains(&d0) || d1 > 9 || d2 > 9 {
+        return None;
+    }
+    let v = (d0 - b'0' as u32) * 100 + d1 * 10 + d2;
+    if !(VERSION_MIN..=VERSION_MAX).contains(&v) {
+        return None;
+    }
+    match head.get(12)? {
+        b'\n' => Some((12, v)),
+        b' ' if src.get(12..18)? == b" core\n" => Some((17, v)),
+        _ => None,
+    }
 }
 
 /// The usual first line, `#version N` or `#version N core` with N in range and nothing else
@@ -3725,6 +3760,41 @@ mod tests {
         assert!(d.errors().next().unwrap().message.contains("unterminated"));
         let (_, d) = run("#version 110\n");
         assert!(d.is_empty());
+    }
+
+    /// The inline `#version` fast path gives what `plain_version` gives wherever it answers, and
+    /// answers the usual first lines.
+    #[test]
+    fn usual_version_matches_plain_version() {
+        let mut answered = 0;
+        for v in [
+            "099", "100", "109", "110", "140", "150", "330", "331", "450", "033", "3a0",
+        ] {
+            for tail in [
+                "\n",
+                " core\n",
+                " core",
+                " core \n",
+                " cores\n",
+                " es\n",
+                "\r\n",
+                "",
+                "0\n",
+                " core\nin vec4 p;\n",
+                "\nvoid main() {}\n",
+            ] {
+                for lead in ["#version ", "#version  ", "#versio ", "# version "] {
+                    let src = std::format!("{}{}{}", lead, v, tail);
+                    if let Some(r) = usual_version(src.as_bytes()) {
+                        assert_eq!(Some(r), plain_version(src.as_bytes(), 0), "{:?}", src);
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        assert!(usual_version(b"#version 330 core\n").is_some());
+        assert!(usual_version(b"#version 330\n").is_some());
+        assert!(answered >= 12, "{}", answered);
     }
 
     /// Float and int literals read the same values as the standard parsers (the fast paths
