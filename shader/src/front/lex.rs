@@ -1529,7 +1529,13 @@ fn lex_other(
                 return Other::Skip;
             }
             if !cur.seen_version {
-                if let Some((end, v)) = plain_version(src, cur.pos) {
+                // The usual first line without `plain_version`'s scan.
+                let usual = if cur.pos == 0 {
+                    usual_version(src)
+                } else {
+                    None
+                };
+                if let Some((end, v)) = usual.or_else(|| plain_version(src, cur.pos)) {
                     out.version = v;
                     cur.seen_version = true;
                     cur.pos = end;
@@ -1779,7 +1785,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
     let at = |i: usize| src.get(i).copied();
     let byte = |i: usize| src.get(i).copied().unwrap_or(0);
     // `#version N [core]` as the preprocessor accepts it without a word.
-    let Some((end, version)) = plain_version(src, 0) else {
+    let Some((end, version)) = usual_version(src).or_else(|| plain_version(src, 0)) else {
         return false;
     };
     let digits = src.get(9..end).unwrap_or(&[]);
@@ -1812,14 +1818,13 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
             return false;
         }
     }
-    // A line continuation needs the preprocessor (it may continue a comment). A directive
-    // that is not one of the simple ones (`Directives`), or a `#` anywhere else, is found by
-    // the loop below, which falls back there (a byte search for `#` first cost every source
-    // about a byte's instruction; a source that falls back is usually told at its first
-    // directive, near its top).
-    if src.contains(&b'\\') {
-        return false;
-    }
+    // A line continuation needs the preprocessor (it may continue a comment). A backslash,
+    // a directive that is not one of the simple ones (`Directives`), or a `#` anywhere else,
+    // is found by the loop below, which falls back there: outside comments and directives a
+    // backslash begins no token (`p2_other` fails), and the comment and directive paths look
+    // for one in the bytes they skip (a byte search of the whole source for `\\` or `#` first
+    // cost every source about a byte's instruction; a source that falls back is usually told
+    // near its top).
     let mut dirs = Directives::new();
     out.toks.clear();
     out.version = version;
@@ -2021,8 +2026,14 @@ fn p2_other(
     let r = match c {
         b'/' if next == Some(b'/') => {
             let rest = src.get(start..).unwrap_or(&[]);
-            cur.pos += line_len(rest);
-            return Step::Skip;
+            // A backslash in it may continue it (the preprocessor's case).
+            return match comment_line_len(rest) {
+                Some(n) => {
+                    cur.pos += n;
+                    Step::Skip
+                }
+                None => Step::Fail,
+            };
         }
         b'/' if next == Some(b'*') => {
             // Unterminated: the preprocessor reports it.
@@ -2032,11 +2043,19 @@ fn p2_other(
                 &mut cur.line,
                 &mut cur.line_begin,
             );
-            return if closed { Step::Skip } else { Step::Fail };
+            return if closed && !has_backslash(src, start, cur.pos) {
+                Step::Skip
+            } else {
+                Step::Fail
+            };
         }
         b'#' if start == cur.line_begin => {
             let handled = dirs.handle(src, &mut cur.pos, &mut cur.line, &mut cur.line_begin);
-            return if handled { Step::Skip } else { Step::Fail };
+            return if handled && !has_backslash(src, start, cur.pos) {
+                Step::Skip
+            } else {
+                Step::Fail
+            };
         }
         b'#' => return Step::Fail,
         _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|d| d.is_ascii_digit())) => {
@@ -2059,6 +2078,41 @@ fn p2_other(
         Some((k, v)) if !bad => Step::Token(k, v),
         _ => Step::Fail,
     }
+}
+
+/// Whether `src[from..to]` (bytes the one-pass lexer skipped) holds a backslash.
+fn has_backslash(src: &[u8], from: usize, to: usize) -> bool {
+    src.get(from..to).is_none_or(|b| b.contains(&b'\\'))
+}
+
+/// [`line_len`] for a line comment in the one-pass lexer, None when a backslash comes before
+/// the line's end (it may continue the comment: the preprocessor's case). Eight bytes a step,
+/// both bytes at once: the lowest flagged byte of each test is a true match.
+fn comment_line_len(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & (ONES << 7);
+    let mut n = 0;
+    let mut words = rest.chunks_exact(8);
+    for w in words.by_ref() {
+        if let Ok(bytes) = <[u8; 8]>::try_from(w) {
+            let x = u64::from_le_bytes(bytes);
+            let nl = zero(x ^ (ONES * b'\n' as u64));
+            let bs = zero(x ^ (ONES * b'\\' as u64));
+            if bs != 0 && (nl == 0 || bs.trailing_zeros() < nl.trailing_zeros()) {
+                return None;
+            }
+            if nl != 0 {
+                return Some(n + (nl.trailing_zeros() / 8) as usize);
+            }
+        }
+        n += 8;
+    }
+    let tail = words.remainder();
+    let len = tail.iter().position(|&b| b == b'\n').unwrap_or(tail.len());
+    if tail.get(..len).is_none_or(|b| b.contains(&b'\\')) {
+        return None;
+    }
+    Some(n + len)
 }
 
 /// Macros and nested conditionals the one-pass lexer follows itself; a source with more falls
@@ -2664,6 +2718,35 @@ fn column(pos: usize, line_begin: usize) -> u32 {
     // and a column of a source under 4 GiB fits u32: plain arithmetic, wrapping only so that it
     // can never panic.
     (pos.wrapping_sub(line_begin) as u32).wrapping_add(1)
+}
+
+/// The commonest first line exactly, `#version DDD\n` or `#version DDD core\n` (three digits,
+/// the first not 0, in range) at the start of the source: its end (at the newline) and the
+/// version, as [`plain_version`] gives them, in a few compares and without a call (a fixed cost
+/// of every compile). None for anything else, which takes the usual path.
+#[inline(always)]
+fn usual_version(src: &[u8]) -> Option<(usize, u32)> {
+    let head = src.get(..13)?;
+    if head.get(..9)? != b"#version " {
+        return None;
+    }
+    let (d0, d1, d2) = (
+        *head.get(9)? as u32,
+        (*head.get(10)? as u32).wrapping_sub(b'0' as u32),
+        (*head.get(11)? as u32).wrapping_sub(b'0' as u32),
+    );
+    if !(b'1' as u32..=b'9' as u32).contains(&d0) || d1 > 9 || d2 > 9 {
+        return None;
+    }
+    let v = (d0 - b'0' as u32) * 100 + d1 * 10 + d2;
+    if !(VERSION_MIN..=VERSION_MAX).contains(&v) {
+        return None;
+    }
+    match head.get(12)? {
+        b'\n' => Some((12, v)),
+        b' ' if src.get(12..18)? == b" core\n" => Some((17, v)),
+        _ => None,
+    }
 }
 
 /// The usual first line, `#version N` or `#version N core` with N in range and nothing else
@@ -3725,6 +3808,81 @@ mod tests {
         assert!(d.errors().next().unwrap().message.contains("unterminated"));
         let (_, d) = run("#version 110\n");
         assert!(d.is_empty());
+    }
+
+    /// `comment_line_len` is `line_len` when no backslash comes before the line's end, None
+    /// otherwise (every position of a backslash and a newline in lines of 0 to 40 bytes); and
+    /// the one-pass lexer declines a source with a backslash in a comment or a directive.
+    #[test]
+    fn comment_line_len_finds_backslashes() {
+        for len in 0..40usize {
+            for nl in [None, Some(0), Some(len / 3), Some(len.saturating_sub(1))] {
+                for bs in [
+                    None,
+                    Some(0),
+                    Some(len / 2),
+                    Some(len.saturating_sub(1)),
+                    Some(len / 5),
+                ] {
+                    let mut line: std::vec::Vec<u8> =
+                        (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    if let Some(p) = bs.filter(|&p| p < len) {
+                        line[p] = b'\\';
+                    }
+                    if let Some(p) = nl.filter(|&p| p < len) {
+                        line[p] = b'\n';
+                    }
+                    let end = line_len(&line);
+                    let want = (!line[..end].contains(&b'\\')).then_some(end);
+                    assert_eq!(comment_line_len(&line), want, "{:?}", line);
+                }
+            }
+        }
+        takes_and_declines(
+            &[b"#version 330\n// a comment\nvoid main() {}\n"],
+            &[
+                b"#version 330\n// a comment \\\nvoid main() {}\n",
+                b"#version 330\n// a \\ comment\nvoid main() {}\n",
+                b"#version 330\n/* a \\ comment */\nvoid main() {}\n",
+                b"#version 330\n#define A 1 \\\n+ 2\nvoid main() {}\n",
+                b"#version 330\nvoid main() { float a = 1.0 \\\n; }\n",
+            ],
+        );
+    }
+
+    /// The inline `#version` fast path gives what `plain_version` gives wherever it answers, and
+    /// answers the usual first lines.
+    #[test]
+    fn usual_version_matches_plain_version() {
+        let mut answered = 0;
+        for v in [
+            "099", "100", "109", "110", "140", "150", "330", "331", "450", "033", "3a0",
+        ] {
+            for tail in [
+                "\n",
+                " core\n",
+                " core",
+                " core \n",
+                " cores\n",
+                " es\n",
+                "\r\n",
+                "",
+                "0\n",
+                " core\nin vec4 p;\n",
+                "\nvoid main() {}\n",
+            ] {
+                for lead in ["#version ", "#version  ", "#versio ", "# version "] {
+                    let src = std::format!("{}{}{}", lead, v, tail);
+                    if let Some(r) = usual_version(src.as_bytes()) {
+                        assert_eq!(Some(r), plain_version(src.as_bytes(), 0), "{:?}", src);
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        assert!(usual_version(b"#version 330 core\n").is_some());
+        assert!(usual_version(b"#version 330\n").is_some());
+        assert!(answered >= 12, "{}", answered);
     }
 
     /// Float and int literals read the same values as the standard parsers (the fast paths

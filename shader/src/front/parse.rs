@@ -26,48 +26,68 @@ pub struct Parser<'a> {
     ast_full: bool,
     /// The bounds of the compile's profile.
     lim: &'static Limits,
+    /// Copies of what the hot paths read, one load from the parser instead of two through
+    /// `toks` or `lim`: whether the profile is 2, `lim.ast_nodes_max`, `lim.nesting_max`.
+    is_p2: bool,
+    ast_max: usize,
+    nest_max: usize,
 }
 
+/// The type keywords and their types.
+const TYPE_WORDS: &[(Tok, Type)] = &[
+    (Tok::Void, Type::Void),
+    (Tok::Bool, Type::Bool),
+    (Tok::Int, Type::Int),
+    (Tok::Float, Type::Float),
+    (Tok::Vec2, Type::Vec2),
+    (Tok::Vec3, Type::Vec3),
+    (Tok::Vec4, Type::Vec4),
+    (Tok::IVec2, Type::IVec2),
+    (Tok::IVec3, Type::IVec3),
+    (Tok::IVec4, Type::IVec4),
+    (Tok::Mat3, Type::Mat3),
+    (Tok::Mat4, Type::Mat4),
+    (Tok::Sampler2D, Type::Sampler2D),
+    (Tok::Uint, Type::Uint),
+    (Tok::UVec2, Type::UVec2),
+    (Tok::UVec3, Type::UVec3),
+    (Tok::UVec4, Type::UVec4),
+    (Tok::BVec2, Type::BVec2),
+    (Tok::BVec3, Type::BVec3),
+    (Tok::BVec4, Type::BVec4),
+    (Tok::Mat2, Type::Mat2),
+    (Tok::Mat2x3, Type::Mat2x3),
+    (Tok::Mat2x4, Type::Mat2x4),
+    (Tok::Mat3x2, Type::Mat3x2),
+    (Tok::Mat3x4, Type::Mat3x4),
+    (Tok::Mat4x2, Type::Mat4x2),
+    (Tok::Mat4x3, Type::Mat4x3),
+    (Tok::SamplerCube, Type::SamplerCube),
+    (Tok::Sampler2DShadow, Type::Sampler2DShadow),
+    (Tok::SamplerCubeShadow, Type::SamplerCubeShadow),
+    (Tok::ISampler2D, Type::ISampler2D),
+    (Tok::USampler2D, Type::USampler2D),
+    (Tok::Sampler2DArray, Type::Sampler2DArray),
+    (Tok::ISampler2DArray, Type::ISampler2DArray),
+    (Tok::USampler2DArray, Type::USampler2DArray),
+];
+
+/// [`type_of`] for every token kind (indexed by the kind's number): one load instead of a call
+/// and a jump table (the parser asks at every declaration, statement and constructor).
+const TYPE_OF: [Option<Type>; 256] = {
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < TYPE_WORDS.len() {
+        t[TYPE_WORDS[i].0 as usize] = Some(TYPE_WORDS[i].1);
+        i += 1;
+    }
+    t
+};
+
 /// Maps a type keyword to its type.
+#[inline(always)]
 pub fn type_of(kind: Tok) -> Option<Type> {
-    Some(match kind {
-        Tok::Void => Type::Void,
-        Tok::Bool => Type::Bool,
-        Tok::Int => Type::Int,
-        Tok::Float => Type::Float,
-        Tok::Vec2 => Type::Vec2,
-        Tok::Vec3 => Type::Vec3,
-        Tok::Vec4 => Type::Vec4,
-        Tok::IVec2 => Type::IVec2,
-        Tok::IVec3 => Type::IVec3,
-        Tok::IVec4 => Type::IVec4,
-        Tok::Mat3 => Type::Mat3,
-        Tok::Mat4 => Type::Mat4,
-        Tok::Sampler2D => Type::Sampler2D,
-        Tok::Uint => Type::Uint,
-        Tok::UVec2 => Type::UVec2,
-        Tok::UVec3 => Type::UVec3,
-        Tok::UVec4 => Type::UVec4,
-        Tok::BVec2 => Type::BVec2,
-        Tok::BVec3 => Type::BVec3,
-        Tok::BVec4 => Type::BVec4,
-        Tok::Mat2 => Type::Mat2,
-        Tok::Mat2x3 => Type::Mat2x3,
-        Tok::Mat2x4 => Type::Mat2x4,
-        Tok::Mat3x2 => Type::Mat3x2,
-        Tok::Mat3x4 => Type::Mat3x4,
-        Tok::Mat4x2 => Type::Mat4x2,
-        Tok::Mat4x3 => Type::Mat4x3,
-        Tok::SamplerCube => Type::SamplerCube,
-        Tok::Sampler2DShadow => Type::Sampler2DShadow,
-        Tok::SamplerCubeShadow => Type::SamplerCubeShadow,
-        Tok::ISampler2D => Type::ISampler2D,
-        Tok::USampler2D => Type::USampler2D,
-        Tok::Sampler2DArray => Type::Sampler2DArray,
-        Tok::ISampler2DArray => Type::ISampler2DArray,
-        Tok::USampler2DArray => Type::USampler2DArray,
-        _ => return None,
-    })
+    TYPE_OF[kind as usize]
 }
 
 /// Parses a whole shader into `ast`. Errors go to `diag`, the token limit last (see
@@ -104,6 +124,9 @@ pub fn parse(src: &[u8], toks: &Tokens, ast: &mut Ast, diag: &mut Diagnostics) {
         depth: 0,
         ast_full: false,
         lim: limits(toks.profile),
+        is_p2: toks.profile == Profile::P2,
+        ast_max: limits(toks.profile).ast_nodes_max,
+        nest_max: limits(toks.profile).nesting_max,
     };
     p.program();
     crate::front::lex::report_overflow(toks, p.diag);
@@ -148,7 +171,7 @@ impl<'a> Parser<'a> {
     /// Profile 2's grammar (assignment and `?:` expressions, compound assignment, parameter
     /// qualifiers, prototypes, the comma operator in `for` headers).
     fn p2(&self) -> bool {
-        self.toks.profile == Profile::P2
+        self.is_p2
     }
     fn idx(&self) -> i16 {
         let last = self.toks.toks.len().saturating_sub(1);
@@ -243,7 +266,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn node(&mut self, n: Node) -> P {
         let idx = self.ast.nodes.len();
-        if idx >= self.lim.ast_nodes_max || self.ast.nodes.push(n).is_err() {
+        if idx >= self.ast_max || self.ast.nodes.push(n).is_err() {
             return self.ast_is_full();
         }
         Ok(idx as i16)
@@ -280,7 +303,7 @@ impl<'a> Parser<'a> {
     #[inline]
     fn enter(&mut self) -> Result<(), ()> {
         self.depth += 1;
-        if self.depth > self.lim.nesting_max {
+        if self.depth > self.nest_max {
             return self.too_deep();
         }
         Ok(())
