@@ -307,6 +307,45 @@ fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
 /// the fast paths' are below 10^13 with `d` at most 6).
 #[inline(always)]
 fn fixed_bytes(neg: bool, n: u64, d: usize) -> ([u8; 24], usize) {
+    // The usual case (at most 6 decimals, the text within 24 bytes): the integer part's
+    // digits counted first, then every byte written once into its place from the right
+    // (building the digits reversed and copying them a byte at a time cost about half of an
+    // immediate's formatting).
+    const POW10: [u64; 7] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
+    if let Some(&p) = POW10.get(d) {
+        let (mut int, mut frac) = (n / p, n % p);
+        let mut int_digits = 1;
+        let mut x = int;
+        while x >= 10 {
+            x /= 10;
+            int_digits += 1;
+        }
+        let len = neg as usize + int_digits + 1 + d.max(1);
+        if len <= 24 {
+            let mut out = [0u8; 24];
+            let mut k = len;
+            if d == 0 {
+                k -= 1;
+                out[k] = b'0';
+            }
+            for _ in 0..d {
+                k -= 1;
+                out[k] = b'0' + (frac % 10) as u8;
+                frac /= 10;
+            }
+            k -= 1;
+            out[k] = b'.';
+            while k > neg as usize {
+                k -= 1;
+                out[k] = b'0' + (int % 10) as u8;
+                int /= 10;
+            }
+            if neg {
+                out[0] = b'-';
+            }
+            return (out, len);
+        }
+    }
     let (mut digits, mut len) = text::digits_rev(n);
     // Leading zeros so that there is at least one integer digit.
     while len < d + 1 && len < digits.len() {
