@@ -307,6 +307,45 @@ fn write_fixed(s: &mut String<24>, neg: bool, n: u64, d: usize) {
 /// the fast paths' are below 10^13 with `d` at most 6).
 #[inline(always)]
 fn fixed_bytes(neg: bool, n: u64, d: usize) -> ([u8; 24], usize) {
+    // The usual case (at most 6 decimals, the text within 24 bytes): the integer part's
+    // digits counted first, then every byte written once into its place from the right
+    // (building the digits reversed and copying them a byte at a time cost about half of an
+    // immediate's formatting).
+    const POW10: [u64; 7] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
+    if let Some(&p) = POW10.get(d) {
+        let (mut int, mut frac) = (n / p, n % p);
+        let mut int_digits = 1;
+        let mut x = int;
+        while x >= 10 {
+            x /= 10;
+            int_digits += 1;
+        }
+        let len = neg as usize + int_digits + 1 + d.max(1);
+        if len <= 24 {
+            let mut out = [0u8; 24];
+            let mut k = len;
+            if d == 0 {
+                k -= 1;
+                out[k] = b'0';
+            }
+            for _ in 0..d {
+                k -= 1;
+                out[k] = b'0' + (frac % 10) as u8;
+                frac /= 10;
+            }
+            k -= 1;
+            out[k] = b'.';
+            while k > neg as usize {
+                k -= 1;
+                out[k] = b'0' + (int % 10) as u8;
+                int /= 10;
+            }
+            if neg {
+                out[0] = b'-';
+            }
+            return (out, len);
+        }
+    }
     let (mut digits, mut len) = text::digits_rev(n);
     // Leading zeros so that there is at least one integer digit.
     while len < d + 1 && len < digits.len() {
@@ -543,6 +582,9 @@ struct FollowIndex {
     /// False when the tables could not be built (too many events, unbalanced IF/ENDIF):
     /// [`follow`] scans.
     ok: bool,
+    /// The tables are bit sets (`small`) of a module without blocks (`flat`), and `ok`:
+    /// [`follow_quick`] walks them inline.
+    quick: bool,
 }
 
 impl FollowIndex {
@@ -559,6 +601,7 @@ impl FollowIndex {
             flat_n: 0,
             open: Vec::new(),
             ok: false,
+            quick: false,
         }
     }
 
@@ -603,6 +646,7 @@ impl FollowIndex {
         let nt = (m.temps as usize).min(TEMP_CAP);
         refill(&mut self.read_end, nt, 0);
         self.ok = false;
+        self.quick = false;
         // `exit` is read only when `ok` (it is refilled by `build_exits`), `bits` only when
         // `small`, `start` and `events` only when not.
         self.open.clear();
@@ -667,6 +711,7 @@ impl FollowIndex {
                 mark(bits, read_end, &e.reads[1], nt, words, w, bit, end);
             }
             self.build_exits(m, fx.len(), blocks);
+            self.quick = self.ok && self.flat;
             return;
         }
         if refine {
@@ -1485,6 +1530,54 @@ fn follow(
     follow_scan(m, fx, from, end, t, lanes, source)
 }
 
+/// [`follow`] without a copy source, inline for the usual index (`ix.quick`: bit sets of a
+/// module without blocks, where every instruction up to a read end is dominated by the
+/// definition and in its block): the same walk as [`follow_events`]'s, without the call and
+/// its choice of form (about half of a short walk's cost). Any other index calls [`follow`].
+#[inline(always)]
+fn follow_quick(
+    m: &Module,
+    fx: &[crate::ir::opt::Effects],
+    ix: &FollowIndex,
+    from: usize,
+    t: u16,
+    lanes: u8,
+) -> Option<u32> {
+    let end = match (ix.quick, ix.read_end.get(t as usize)) {
+        (true, Some(&e)) => e as usize,
+        _ => return follow(m, fx, ix, from, t, lanes, None),
+    };
+    if end <= from {
+        return Some(0);
+    }
+    // Read ends are at most the instruction count the index was built for (`flat_n`): every
+    // instruction walked is dominated, and a write takes its lanes.
+    let mut may = lanes;
+    let mut written = false;
+    let mut reads = 0u32;
+    for j in ix.words_from(t, from) {
+        if j >= end || may == 0 {
+            break;
+        }
+        let (Some(e), Some(inst)) = (fx.get(j), m.insts.get(j)) else {
+            break;
+        };
+        for (k, r) in e.reads.iter().enumerate() {
+            if covers(r, t) && r.lanes & may != 0 {
+                if written {
+                    return None;
+                }
+                reads = reads.saturating_add(multiplicity(inst, k));
+            }
+        }
+        if covers(&e.write, t) {
+            written = true;
+            may &= !e.write.lanes;
+        }
+    }
+    Some(reads)
+}
+
 /// [`follow_events`] with the walk of `ix`'s form: one copy of the loop per form (a walk that
 /// chose its form at every step cost about an eighth of `follow`). A function of its own:
 /// with the three copies inlined into `follow`, profile 1's compiles measured 2-3% slower in
@@ -1737,7 +1830,7 @@ fn fusable(
     if add.dst == t {
         return Some(j);
     }
-    (follow(m, fx, ix, j + 1, t as u16, lanes, None) == Some(0)).then_some(j)
+    (follow_quick(m, fx, ix, j + 1, t as u16, lanes) == Some(0)).then_some(j)
 }
 
 /// Decides the flags of instruction `i` (see the section comment) with `regs` the register
@@ -1769,7 +1862,11 @@ fn forward(
                     Reg::Temp(s) => Some(s),
                     _ => None,
                 };
-                if follow(m, fx, &p.index, i + 1, t, 15, source).is_some_and(|n| worth(r, t, n)) {
+                let reads = match source {
+                    None => follow_quick(m, fx, &p.index, i + 1, t, 15),
+                    _ => follow(m, fx, &p.index, i + 1, t, 15, source),
+                };
+                if reads.is_some_and(|n| worth(r, t, n)) {
                     return (f | F_ELIDED, Some(r));
                 }
             }
@@ -1780,7 +1877,7 @@ fn forward(
                 for k in 0..n {
                     let t = inst.dst as u16 + k;
                     let r = Reg::Const(inst.aux as u16 + k);
-                    if follow(m, fx, &p.index, i + 1, t, 15, None).is_some_and(|n| worth(r, t, n)) {
+                    if follow_quick(m, fx, &p.index, i + 1, t, 15).is_some_and(|n| worth(r, t, n)) {
                         f |= 1 << k;
                     }
                 }
@@ -4743,6 +4840,17 @@ mod follow_tests {
                 for lanes in [15u8, 8, 1, 6] {
                     for source in [None, Some(t.wrapping_sub(1)), Some(t + 1), Some(0)] {
                         let source = source.filter(|&s| s < m.temps);
+                        if source.is_none() {
+                            assert_eq!(
+                                follow_quick(m, &fx, &ix, from, t, lanes),
+                                follow_scan(m, &fx, from, end, t, lanes, None),
+                                "{}: quick, from {} temp {} lanes {}",
+                                what,
+                                from,
+                                t,
+                                lanes
+                            );
+                        }
                         assert_eq!(
                             follow(m, &fx, &ix, from, t, lanes, source),
                             follow_scan(m, &fx, from, end, t, lanes, source),
