@@ -1922,6 +1922,8 @@ fn raster_body(
         && !fs.writes_depth()
         && !quads
         && nterms <= POOL_TERMS
+        && py1 - py0 < POOL_SPAN
+        && px1 - px0 < POOL_SPAN
         && textures
             .iter()
             .flatten()
@@ -2557,6 +2559,9 @@ impl BlockLanes {
 const POOL: usize = 32;
 /// Input components a held block carries at most (draws reading more hold none back).
 const POOL_TERMS: usize = 16;
+/// Triangles at least this many pixels wide or tall hold no blocks back: their partial
+/// blocks are few beside their full ones, and the look-ups would cost more than they save.
+const POOL_SPAN: i64 = 64;
 /// Slots of the pool's position table (a power of two).
 const POOL_TABLE: usize = 64;
 
