@@ -1754,18 +1754,39 @@ fn raster(
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
     // interpolation and the pixel write widen with the features.
     let simd = scratch.regs.simd();
+    // Two copies of the body: the one without the pool's look-ups for every triangle that
+    // can hold no block back (its block loop stays as tight as without a pool). Blocks are
+    // held only when no lane reads window depth or its quad neighbours: no derivatives, and
+    // no texture whose samples depend on the level of detail (an implicit-LOD sample takes
+    // it from the 2x2 quads of the dispatch, which a merged block would mix).
+    let pooled = !setup.state.depth_test
+        && !fs.reads_fragcoord()
+        && !fs.writes_depth()
+        && !fs.derivatives()
+        && at.py1 - at.py0 < POOL_SPAN
+        && at.px1 - at.px0 < POOL_SPAN
+        && textures
+            .iter()
+            .flatten()
+            .all(|t| !t.needs_lod() && t.faces.is_empty() && t.layers.is_empty());
     simd.run(
         #[inline(always)]
         || {
-            raster_body(
-                setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
-            )
+            if pooled {
+                raster_body::<true>(
+                    setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
+                )
+            } else {
+                raster_body::<false>(
+                    setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
+                )
+            }
         },
     )
 }
 
 #[inline(always)]
-fn raster_body(
+fn raster_body<const POOLED: bool>(
     setup: &Setup,
     tri: &[ClipVert; 3],
     at: &Placed,
@@ -1914,20 +1935,8 @@ fn raster_body(
         }
     }
     // Partial blocks are held back for the next triangle (merged with its blocks at the same
-    // positions) when no lane reads window depth or its quad neighbours: no derivatives, and
-    // no texture whose samples depend on the level of detail (an implicit-LOD sample takes
-    // it from the 2x2 quads of the dispatch, which a merged block would mix).
-    let pool_on = !setup.state.depth_test
-        && !fs.reads_fragcoord()
-        && !fs.writes_depth()
-        && !quads
-        && nterms <= POOL_TERMS
-        && py1 - py0 < POOL_SPAN
-        && px1 - px0 < POOL_SPAN
-        && textures
-            .iter()
-            .flatten()
-            .all(|t| !t.needs_lod() && t.faces.is_empty() && t.layers.is_empty());
+    // positions) in the pooled copy (see `raster`), when their inputs fit a held block.
+    let pool_on = POOLED && nterms <= POOL_TERMS;
     if pool_on {
         for (a, t) in scratch.pool.ats.iter_mut().zip(terms.iter()) {
             *a = t.at;
