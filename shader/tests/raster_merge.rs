@@ -1,11 +1,12 @@
-//! Partial blocks of neighbouring triangles shaded together (issue 17): a mesh's triangle holds
-//! its partial blocks back and the next triangle of the draw fills their empty lanes, one
-//! dispatch block for both. An indexed grid mesh (both triangles of each quad share the
-//! diagonal, so their partial blocks have complementary lanes), drawn without the depth test,
-//! with smooth and flat varyings and both facings, gives bit for bit the picture of the same
-//! triangles drawn one draw each (nothing held across draws), on one band and on several.
-//! Failed before the fix (session 17): queueing the held blocks at the end of a triangle left
-//! the batch full, and the next block overwrote the last held one.
+//! Partial blocks of neighbouring triangles (issue 17): an indexed grid mesh (both triangles
+//! of each quad share the diagonal, so their partial blocks have complementary lanes), drawn
+//! without the depth test, with smooth and flat varyings and both facings, gives bit for bit
+//! the picture and fragment count of the same triangles drawn one draw each (nothing shared
+//! across draws), on one band and on several. Written for the merge of such blocks into one
+//! dispatch block (session 17, commits 4cfaa6e..00baac0, reverted: the other scenes lost
+//! more than lights gained); it failed there before the fix (queueing held blocks at the end
+//! of a triangle left the batch full, and the next block overwrote the last held one) and
+//! holds for the batching without the merge too.
 mod ircore_util;
 use ircore_util::p2::{link_glsl, Bands};
 use shader::back::raster::{

@@ -368,8 +368,6 @@ pub struct Scratch {
     /// when on an even one. A hint for where the next many-worker draw cuts its bands, edge by
     /// edge (no pixel depends on it; one-band draws leave it as it is).
     odd_rows: [i32; HINT_CELLS],
-    /// Partial blocks held back for the next triangle (see [`Pool`]).
-    pool: Pool,
 }
 
 impl Default for Scratch {
@@ -391,7 +389,6 @@ impl Scratch {
             win: [WIN_ZERO; CACHE],
             jit: None,
             odd_rows: [0; HINT_CELLS],
-            pool: Pool::EMPTY,
         }
     }
 
@@ -1384,9 +1381,6 @@ fn draw_bands_on(
         }
         first = last;
     }
-    pool_evict(
-        setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch, None,
-    );
     flush_pending(
         setup, scratch, fs, prog, textures, bands, &mut stats, &mut batch,
     );
@@ -1754,39 +1748,18 @@ fn raster(
     // Compiled once per instruction set (see `exec::simd`): the lane loops of set-up, coverage,
     // interpolation and the pixel write widen with the features.
     let simd = scratch.regs.simd();
-    // Two copies of the body: the one without the pool's look-ups for every triangle that
-    // can hold no block back (its block loop stays as tight as without a pool). Blocks are
-    // held only when no lane reads window depth or its quad neighbours: no derivatives, and
-    // no texture whose samples depend on the level of detail (an implicit-LOD sample takes
-    // it from the 2x2 quads of the dispatch, which a merged block would mix).
-    let pooled = !setup.state.depth_test
-        && !fs.reads_fragcoord()
-        && !fs.writes_depth()
-        && !fs.derivatives()
-        && at.py1 - at.py0 < POOL_SPAN
-        && at.px1 - at.px0 < POOL_SPAN
-        && textures
-            .iter()
-            .flatten()
-            .all(|t| !t.needs_lod() && t.faces.is_empty() && t.layers.is_empty());
     simd.run(
         #[inline(always)]
         || {
-            if pooled {
-                raster_body::<true>(
-                    setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
-                )
-            } else {
-                raster_body::<false>(
-                    setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
-                )
-            }
+            raster_body(
+                setup, tri, at, scratch, prog, fs, textures, bands, stats, batch,
+            )
         },
     )
 }
 
 #[inline(always)]
-fn raster_body<const POOLED: bool>(
+fn raster_body(
     setup: &Setup,
     tri: &[ClipVert; 3],
     at: &Placed,
@@ -1810,21 +1783,6 @@ fn raster_body<const POOLED: bool>(
         bx0,
         by0,
     } = *at;
-    // Partial blocks the previous triangle held back stay for this one only when its block
-    // grid lines up with theirs and it faces the same way (the only blocks it can then
-    // overlap are those at its own blocks' positions, found there); otherwise they are
-    // queued now, ahead of this triangle's blocks.
-    let grid = (bx0.rem_euclid(4), by0.rem_euclid(2));
-    let serial = scratch.pool.serial.wrapping_add(1);
-    // (Only the previous call's blocks are held here: kept, they need no pass.)
-    if scratch.pool.n > 0 && (scratch.pool.grid != grid || scratch.pool.front != front) {
-        pool_evict(
-            setup, scratch, fs, prog, textures, bands, stats, pending, None,
-        );
-    }
-    scratch.pool.serial = serial;
-    scratch.pool.grid = grid;
-    scratch.pool.front = front;
     // gl_FrontFacing of this triangle's dispatches: blocks of earlier triangles facing the
     // other way are shaded first.
     if pending.front != front {
@@ -1933,15 +1891,6 @@ fn raster_body<const POOLED: bool>(
                 }
             }
         }
-    }
-    // Partial blocks are held back for the next triangle (merged with its blocks at the same
-    // positions) in the pooled copy (see `raster`), when their inputs fit a held block.
-    let pool_on = POOLED && nterms <= POOL_TERMS;
-    if pool_on {
-        for (a, t) in scratch.pool.ats.iter_mut().zip(terms.iter()) {
-            *a = t.at;
-        }
-        scratch.pool.nterms = nterms;
     }
     let (smooth, rest) = terms[..nterms].split_at(counts[0]);
     let (linear, flat) = rest.split_at(counts[1].min(rest.len()));
@@ -2100,75 +2049,20 @@ fn raster_body<const POOLED: bool>(
             macro_rules! block {
                 ($px:expr, $mask:expr) => {{
                     let (px, mask) = ($px, $mask);
-                    let mut pooled = false;
-                    if pool_on {
-                        let (b1, b2) = weights_at(&planes, &offs_f, px, py);
-                        let pool = &mut scratch.pool;
-                        let key = pool_key(px, py);
-                        match pool.find(key, px, py, bi, serial) {
-                            Some(i) => {
-                                // The previous triangle's block here: merged when their lanes
-                                // are apart (queued with both), else queued and shaded first.
-                                let old = pool.take(i, key);
-                                let apart = old & mask == 0;
-                                let mut cover = old;
-                                if apart {
-                                    if let Some(h) = pool.held.get_mut(i) {
-                                        pool_vals(&interp, &b1, &b2, mask, &mut h.vals);
-                                    }
-                                    cover |= mask;
-                                    pooled = true;
-                                }
-                                if batch.older > 0 && batch.overlaps(px, py, cover) {
-                                    flush_batch!();
-                                }
-                                if batch.blocks >= BLOCKS {
-                                    flush_batch!();
-                                }
-                                let n = scratch.pool.nterms.min(POOL_TERMS);
-                                if let Some(h) = scratch.pool.held.get(i) {
-                                    pool_place(
-                                        &mut scratch.inputs,
-                                        batch,
-                                        h,
-                                        cover,
-                                        &scratch.pool.ats[..n],
-                                    );
-                                }
-                                if !apart || batch.blocks == BLOCKS {
-                                    flush_batch!();
-                                }
-                            }
-                            None => {
-                                if mask != BLOCK_ALL && pool.room(key) {
-                                    let top = (py - target.row0)
-                                        .wrapping_mul(interp.width as i64)
-                                        .wrapping_add(px.max(0))
-                                        as usize;
-                                    pool.hold(key, px, py, bi, top, mask, serial, |vals| {
-                                        pool_vals(&interp, &b1, &b2, BLOCK_ALL, vals)
-                                    });
-                                    pooled = true;
-                                }
-                            }
-                        }
+                    // No queued pixel is covered twice (depth is tested when a block is
+                    // queued and written when the batch is shaded).
+                    if batch.older > 0 && batch.overlaps(px, py, mask) {
+                        flush_batch!();
                     }
-                    if !pooled {
-                        // No queued pixel is covered twice (depth is tested when a block is
-                        // queued and written when the batch is shaded).
-                        if batch.older > 0 && batch.overlaps(px, py, mask) {
-                            flush_batch!();
-                        }
-                        let (b1, b2) = weights_at(&planes, &offs_f, px, py);
-                        if let Some(j) = queue_block(
-                            setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2,
-                            quads, &mut lanes,
-                        ) {
-                            interpolate(&mut scratch.inputs, &interp, &lanes, j, 1);
-                        }
-                        if batch.blocks == BLOCKS {
-                            flush_batch!();
-                        }
+                    let (b1, b2) = weights_at(&planes, &offs_f, px, py);
+                    if let Some(j) = queue_block(
+                        setup, scratch, fs, target, batch, &interp, px, py, mask, &b1, &b2, quads,
+                        &mut lanes,
+                    ) {
+                        interpolate(&mut scratch.inputs, &interp, &lanes, j, 1);
+                    }
+                    if batch.blocks == BLOCKS {
+                        flush_batch!();
                     }
                 }};
             }
@@ -2178,13 +2072,7 @@ fn raster_body<const POOLED: bool>(
             while px <= px_end {
                 if j == in0 && in0 <= in1 && rowmask != 0 {
                     while j <= in1 {
-                        let hit = pool_on
-                            && scratch.pool.n > 0
-                            && scratch
-                                .pool
-                                .find(pool_key(px, py), px, py, bi, serial)
-                                .is_some();
-                        if batch.older > 0 || hit {
+                        if batch.older > 0 {
                             // Blocks of earlier triangles are queued: test overlaps per block.
                             block!(px, rowmask);
                             px += 4;
@@ -2197,21 +2085,7 @@ fn raster_body<const POOLED: bool>(
                         if batch.blocks >= BLOCKS {
                             flush_batch!();
                         }
-                        let mut k = (BLOCKS - batch.blocks.min(BLOCKS)).min((in1 - j + 1) as usize);
-                        // The run stops before a block the previous triangle holds back.
-                        if pool_on && scratch.pool.n > 0 {
-                            for i in 1..k {
-                                let x = px + 4 * i as i64;
-                                if scratch
-                                    .pool
-                                    .find(pool_key(x, py), x, py, bi, serial)
-                                    .is_some()
-                                {
-                                    k = i;
-                                    break;
-                                }
-                            }
-                        }
+                        let k = (BLOCKS - batch.blocks.min(BLOCKS)).min((in1 - j + 1) as usize);
                         let from = batch.blocks;
                         if z_free {
                             queue_run(
@@ -2278,20 +2152,6 @@ fn raster_body<const POOLED: bool>(
         }
     }
     *pending = held;
-    // The previous triangle's blocks that found no partner are queued now.
-    if scratch.pool.n > 0 {
-        pool_evict(
-            setup,
-            scratch,
-            fs,
-            prog,
-            textures,
-            bands,
-            stats,
-            pending,
-            Some(serial),
-        );
-    }
 }
 
 /// The first and last block (0..=`last`, steps `step` apart in each edge's value) of a block
@@ -2562,298 +2422,6 @@ impl BlockLanes {
         b2: [[0.0; BLOCK]; BLOCKS],
         q: [[0.0; BLOCK]; BLOCKS],
     };
-}
-
-/// Partial blocks a [`Pool`] holds at most.
-const POOL: usize = 32;
-/// Input components a held block carries at most (draws reading more hold none back).
-const POOL_TERMS: usize = 16;
-/// Triangles at least this many pixels wide or tall hold no blocks back: their partial
-/// blocks are few beside their full ones, and the look-ups would cost more than they save.
-const POOL_SPAN: i64 = 64;
-/// Slots of the pool's position table (a power of two).
-const POOL_TABLE: usize = 64;
-
-/// A partial block held back (see [`Pool`]): where it lies, the band it belongs to, its
-/// target index and covered lanes, the raster call that queued it and its interpolated input
-/// components in the triangle's term order (all 8 lanes, as `interpolate` fills them).
-#[derive(Clone, Copy)]
-struct Held {
-    at: (i64, i64),
-    band: usize,
-    top: usize,
-    cover: Mask,
-    serial: u32,
-    vals: [[f32; BLOCK]; POOL_TERMS],
-}
-
-impl Held {
-    const EMPTY: Held = Held {
-        at: (0, 0),
-        band: 0,
-        top: 0,
-        cover: 0,
-        serial: 0,
-        vals: [[0.0; BLOCK]; POOL_TERMS],
-    };
-}
-
-/// The partial blocks (some lane uncovered) of the last triangle, held back from the batch
-/// until the next one is drawn (issue 17): a mesh's neighbour on the far side of a shared
-/// edge, on the same block grid, covers the other lanes of the same blocks, and such a pair is
-/// merged into one block (each lane interpolated from its own triangle, the same operations
-/// per lane as `interpolate`), shading one block instead of two. Only for draws whose
-/// fragments read neither window depth nor their quad neighbours (the lanes of a dispatch
-/// are then independent, and nothing is tested when a block is queued). Pixel order is kept:
-/// a held block is queued before any block of a later triangle that overlaps it (on the same
-/// grid only a block at its position can; on another grid, or facing the other way, every
-/// held block is queued before the triangle's first), and the batch writes its blocks in
-/// queue order.
-struct Pool {
-    n: usize,
-    held: [Held; POOL],
-    /// 1 + the index in `held` of the block whose position has this key (`pool_key`), 0 none.
-    table: [u8; POOL_TABLE],
-    /// The flattened input index of each held term, and how many there are (the same for
-    /// every triangle of a draw).
-    ats: [usize; POOL_TERMS],
-    nterms: usize,
-    /// The last raster call's number, block grid (offsets mod 4 and 2) and facing.
-    serial: u32,
-    grid: (i64, i64),
-    front: bool,
-}
-
-impl Pool {
-    const EMPTY: Pool = Pool {
-        n: 0,
-        held: [Held::EMPTY; POOL],
-        table: [0; POOL_TABLE],
-        ats: [0; POOL_TERMS],
-        nterms: 0,
-        serial: 0,
-        grid: (0, 0),
-        front: true,
-    };
-
-    /// The index of the block an earlier raster call (not `serial`) holds at (px, py) in
-    /// band `band`, if any.
-    #[inline(always)]
-    fn find(&self, key: usize, px: i64, py: i64, band: usize, serial: u32) -> Option<usize> {
-        let i = (*self.table.get(key)? as usize).checked_sub(1)?;
-        let h = self.held.get(i)?;
-        (h.at == (px, py) && h.band == band && h.serial != serial).then_some(i)
-    }
-
-    /// Takes held block `i` (at `key`) out of the pool: its covered lanes (its inputs stay
-    /// in place until the next block is held).
-    #[inline(always)]
-    fn take(&mut self, i: usize, key: usize) -> Mask {
-        if let Some(t) = self.table.get_mut(key) {
-            *t = 0;
-        }
-        match self.held.get_mut(i) {
-            // Left in place, no lane covered: `pool_evict` drops it.
-            Some(x) => core::mem::replace(&mut x.cover, 0),
-            None => 0,
-        }
-    }
-
-    /// Whether a block with position key `key` can be held.
-    #[inline(always)]
-    fn room(&self, key: usize) -> bool {
-        self.n < POOL && self.table.get(key) == Some(&0)
-    }
-
-    /// Holds the block at (px, py) (`room` said yes), its inputs from `fill`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn hold(
-        &mut self,
-        key: usize,
-        px: i64,
-        py: i64,
-        band: usize,
-        top: usize,
-        cover: Mask,
-        serial: u32,
-        fill: impl FnOnce(&mut [[f32; BLOCK]; POOL_TERMS]),
-    ) {
-        let n = self.n;
-        let Some(h) = self.held.get_mut(n) else {
-            return;
-        };
-        // Field by field: the inputs are written in place, never copied whole.
-        h.at = (px, py);
-        h.band = band;
-        h.top = top;
-        h.cover = cover;
-        h.serial = serial;
-        fill(&mut h.vals);
-        if let Some(t) = self.table.get_mut(key) {
-            *t = (n + 1) as u8;
-        }
-        self.n = n + 1;
-    }
-}
-
-/// The pool's table key of the block at (px, py): blocks of one grid 4 columns and 2 rows
-/// apart, 8 block columns by 8 block rows before two keys meet.
-#[inline(always)]
-fn pool_key(px: i64, py: i64) -> usize {
-    ((px >> 2) + (py >> 1) * 8) as usize & (POOL_TABLE - 1)
-}
-
-/// The lanes `mask` of `vals` (one block's input components in the triangle's term order)
-/// from the weights `b1`, `b2` of the triangle `it`: `interpolate`'s operations per lane.
-#[inline(always)]
-fn pool_vals(
-    it: &Interp,
-    b1: &[f32; BLOCK],
-    b2: &[f32; BLOCK],
-    mask: Mask,
-    vals: &mut [[f32; BLOCK]; POOL_TERMS],
-) {
-    let q = it.q;
-    let mut wl = [0.0f32; BLOCK];
-    for l in 0..BLOCK {
-        let ql = q[0] + b1[l] * q[1] + b2[l] * q[2];
-        wl[l] = 1.0 / ql;
-    }
-    let mut put = |t: usize, v: [f32; BLOCK]| {
-        if let Some(o) = vals.get_mut(t) {
-            for l in 0..BLOCK {
-                if mask & (1 << l) != 0 {
-                    o[l] = v[l];
-                }
-            }
-        }
-    };
-    let mut t = 0;
-    for term in it.smooth {
-        let (a, p, r) = (term.a, term.p, term.r);
-        let mut v = [0.0f32; BLOCK];
-        for l in 0..BLOCK {
-            v[l] = (a + b1[l] * p + b2[l] * r) * wl[l];
-        }
-        put(t, v);
-        t += 1;
-    }
-    for term in it.linear {
-        let (a, p, r) = (term.a, term.p, term.r);
-        let mut v = [0.0f32; BLOCK];
-        for l in 0..BLOCK {
-            v[l] = a + b1[l] * p + b2[l] * r;
-        }
-        put(t, v);
-        t += 1;
-    }
-    for term in it.flat {
-        put(t, [term.a; BLOCK]);
-        t += 1;
-    }
-}
-
-/// Queues the held block `h` with lanes `cover` in the batch's next slot (the caller made
-/// room, in `h`'s band): its lanes and inputs as `queue_block` and `interpolate` leave a
-/// block's.
-#[inline(always)]
-fn pool_place(
-    inputs: &mut [Vec4x; VARYING_CAP],
-    batch: &mut Batch,
-    h: &Held,
-    cover: Mask,
-    ats: &[usize],
-) {
-    let j = batch.blocks.min(BLOCKS - 1);
-    let o = j * BLOCK;
-    batch.blocks = j + 1;
-    batch.cover |= cover << o;
-    batch.mask |= cover << o;
-    batch.top[j] = h.top;
-    batch.at[j] = h.at;
-    let inputs = inputs.as_flattened_mut();
-    for (v, &at) in h.vals.iter().zip(ats) {
-        if let Some(out) = inputs
-            .get_mut(at % (VARYING_CAP * 4))
-            .and_then(|x| x.as_chunks_mut::<BLOCK>().0.get_mut(j))
-        {
-            *out = *v;
-        }
-    }
-}
-
-/// Queues every held block not of raster call `keep` (all with None), in the order they were
-/// held, and keeps the others.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn pool_evict(
-    setup: &Setup,
-    scratch: &mut Scratch,
-    fs: &Executable,
-    prog: &Program,
-    textures: &[Option<TextureRef>],
-    bands: &mut [Band],
-    stats: &mut DrawStats,
-    batch: &mut Batch,
-    keep: Option<u32>,
-) {
-    let n = scratch.pool.n.min(POOL);
-    let mut kept = 0;
-    scratch.pool.table = [0; POOL_TABLE];
-    let nt = scratch.pool.nterms.min(POOL_TERMS);
-    for i in 0..n {
-        let Some(&Held {
-            at,
-            band,
-            cover,
-            serial,
-            top,
-            ..
-        }) = scratch.pool.held.get(i)
-        else {
-            break;
-        };
-        if cover == 0 {
-            continue;
-        }
-        if Some(serial) == keep {
-            // Moved down (metadata and the terms in use only, no whole copy).
-            if kept != i {
-                let (lo, hi) = scratch.pool.held.split_at_mut(i);
-                if let (Some(d), Some(s)) = (lo.get_mut(kept), hi.first()) {
-                    (d.at, d.band, d.cover, d.serial, d.top) = (at, band, cover, serial, top);
-                    for (dv, sv) in d.vals.iter_mut().zip(s.vals.iter()).take(nt) {
-                        *dv = *sv;
-                    }
-                }
-            }
-            if let Some(t) = scratch.pool.table.get_mut(pool_key(at.0, at.1)) {
-                *t = (kept + 1) as u8;
-            }
-            kept += 1;
-            continue;
-        }
-        if batch.band != band || batch.blocks >= BLOCKS {
-            flush_pending(setup, scratch, fs, prog, textures, bands, stats, batch);
-            batch.band = band;
-        }
-        if let Some(h) = scratch.pool.held.get(i) {
-            pool_place(
-                &mut scratch.inputs,
-                batch,
-                h,
-                cover,
-                &scratch.pool.ats[..nt],
-            );
-        }
-    }
-    // A full batch is shaded at once, as `raster_body` leaves it: `queue_block` takes the
-    // last slot of a full batch, so a block queued next would overwrite the last held one.
-    if batch.blocks >= BLOCKS {
-        flush_pending(setup, scratch, fs, prog, textures, bands, stats, batch);
-    }
-    scratch.pool.n = kept;
 }
 
 /// The weights of v1 and v2 at the lanes of the 4x2 block at (px, py): each plane evaluated in
