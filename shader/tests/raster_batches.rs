@@ -3,11 +3,8 @@
 //! bit for bit the picture and depth of the same triangles drawn one draw each (where every
 //! triangle's blocks are shaded before the next one's), on one band and on groups of bands.
 mod ircore_util;
-use ircore_util::p2::{link_glsl, Bands};
-use shader::back::raster::{
-    draw_parallel, Blend, CompareFunc, DrawStats, Pipeline, RasterState, Scratch, Target,
-    VertexAttrib, VertexInput,
-};
+use ircore_util::p2::{draw_pos_col, link_glsl, POS_COL_STRIDE as STRIDE};
+use shader::back::raster::{Blend, CompareFunc, DrawStats, Pipeline};
 use shader::program::link::Program;
 
 const VS: &str = "#pragma chrisos profile 2
@@ -24,8 +21,6 @@ void main() { c = gl_FrontFacing ? v_col : vec4(v_col.b, v_col.r, v_col.g, 0.5);
 
 const W: u32 = 61;
 const H: u32 = 47;
-/// Floats per vertex: position (3), colour (4).
-const STRIDE: usize = 7;
 
 /// `n` small triangles crowded into the middle of the target, four at a time around one point
 /// (so consecutive ones overlap), either winding, each vertex with its own depth and colour (a fixed pseudo-random sequence).
@@ -62,55 +57,12 @@ fn triangles(n: usize) -> Vec<f32> {
 fn draw(
     prog: &Program,
     data: &[f32],
-    (pipe, depth_test): (&Pipeline, bool),
+    case: (&Pipeline, bool),
     bands: usize,
     color: &mut [u32],
     depth: &mut [f32],
 ) -> DrawStats {
-    let attribs = [
-        VertexAttrib {
-            location: 0,
-            offset: 0,
-            components: 3,
-        },
-        VertexAttrib {
-            location: 1,
-            offset: 3,
-            components: 4,
-        },
-    ];
-    let input = VertexInput {
-        data,
-        stride: STRIDE as u32,
-        attribs: &attribs,
-        count: (data.len() / STRIDE) as u32,
-    };
-    let st = RasterState {
-        depth_test,
-        ..RasterState::new(W, H)
-    };
-    let mut scratches: Vec<Scratch> = (0..bands).map(|_| Scratch::new()).collect();
-    let mut t = Target {
-        width: W,
-        height: H,
-        color,
-        depth,
-    };
-    let textures = [None, None, None, None];
-    draw_parallel(
-        &Bands(bands),
-        &mut scratches,
-        prog,
-        &input,
-        &[],
-        0,
-        None,
-        &textures,
-        &st,
-        pipe,
-        &mut t,
-    )
-    .expect("drawn")
+    draw_pos_col(prog, data, None, case, bands, (W, H), color, depth)
 }
 
 #[test]

@@ -8,10 +8,8 @@
 //! of a triangle left the batch full, and the next block overwrote the last held one) and
 //! holds for the batching without the merge too.
 mod ircore_util;
-use ircore_util::p2::{link_glsl, Bands};
-use shader::back::raster::{
-    draw_parallel, DrawStats, Pipeline, RasterState, Scratch, Target, VertexAttrib, VertexInput,
-};
+use ircore_util::p2::{draw_pos_col, link_glsl};
+use shader::back::raster::{DrawStats, Pipeline};
 use shader::program::link::Program;
 
 const VS: &str = "#pragma chrisos profile 2
@@ -30,8 +28,6 @@ void main() { c = gl_FrontFacing ? vec4(v_col.rgb * 0.75 + v_flat.rgb * 0.25, 1.
 
 const W: u32 = 157;
 const H: u32 = 113;
-/// Floats per vertex: position (3), colour (4).
-const STRIDE: usize = 7;
 
 /// A `cols` x `rows` grid of vertices over most of the target (a slight wave, so the
 /// quads' corners fall anywhere in their pixels), each with its own colour, and the indices of
@@ -82,50 +78,8 @@ fn draw(
     color: &mut [u32],
     depth: &mut [f32],
 ) -> DrawStats {
-    let attribs = [
-        VertexAttrib {
-            location: 0,
-            offset: 0,
-            components: 3,
-        },
-        VertexAttrib {
-            location: 1,
-            offset: 3,
-            components: 4,
-        },
-    ];
-    let input = VertexInput {
-        data,
-        stride: STRIDE as u32,
-        attribs: &attribs,
-        count: (data.len() / STRIDE) as u32,
-    };
-    let st = RasterState {
-        depth_test: false,
-        ..RasterState::new(W, H)
-    };
-    let mut scratches: Vec<Scratch> = (0..bands).map(|_| Scratch::new()).collect();
-    let mut t = Target {
-        width: W,
-        height: H,
-        color,
-        depth,
-    };
-    let textures = [None, None, None, None];
-    draw_parallel(
-        &Bands(bands),
-        &mut scratches,
-        prog,
-        &input,
-        &[],
-        0,
-        Some(idx),
-        &textures,
-        &st,
-        &Pipeline::DEFAULT,
-        &mut t,
-    )
-    .expect("drawn")
+    let case = (&Pipeline::DEFAULT, false);
+    draw_pos_col(prog, data, Some(idx), case, bands, (W, H), color, depth)
 }
 
 #[test]

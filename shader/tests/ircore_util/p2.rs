@@ -298,6 +298,68 @@ pub fn draw_fullscreen(prog: &Program, w: u32, h: u32) -> std::vec::Vec<u32> {
     color
 }
 
+/// Floats per vertex of [`draw_pos_col`]'s data: position (3) at location 0, colour (4) at 1.
+pub const POS_COL_STRIDE: usize = 7;
+
+/// Draws `data` (interleaved position and colour, [`POS_COL_STRIDE`] floats a vertex) with
+/// `prog` into `color`/`depth` of a `w` x `h` target on `bands` bands (serially, see
+/// [`Bands`]), through `idx` when given, with `pipe` and the depth test on or off.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_pos_col(
+    prog: &Program,
+    data: &[f32],
+    idx: Option<&[u16]>,
+    (pipe, depth_test): (&Pipeline, bool),
+    bands: usize,
+    (w, h): (u32, u32),
+    color: &mut [u32],
+    depth: &mut [f32],
+) -> shader::back::raster::DrawStats {
+    let attribs = [
+        VertexAttrib {
+            location: 0,
+            offset: 0,
+            components: 3,
+        },
+        VertexAttrib {
+            location: 1,
+            offset: 3,
+            components: 4,
+        },
+    ];
+    let input = VertexInput {
+        data,
+        stride: POS_COL_STRIDE as u32,
+        attribs: &attribs,
+        count: (data.len() / POS_COL_STRIDE) as u32,
+    };
+    let st = RasterState {
+        depth_test,
+        ..RasterState::new(w, h)
+    };
+    let mut scratches: std::vec::Vec<Scratch> = (0..bands).map(|_| Scratch::new()).collect();
+    let mut t = Target {
+        width: w,
+        height: h,
+        color,
+        depth,
+    };
+    draw_parallel(
+        &Bands(bands),
+        &mut scratches,
+        prog,
+        &input,
+        &[],
+        0,
+        idx,
+        &[None, None, None, None],
+        &st,
+        pipe,
+        &mut t,
+    )
+    .expect("drawn")
+}
+
 /// Saves `m` as CSIR v2 and loads it back (panics on either error).
 pub fn csir_v2_round_trip(m: &Module) -> Module {
     use shader::program::csir::{self, Version, CSIR_MAX};
