@@ -838,8 +838,11 @@ const POOL_STACK: usize = 8 << 20;
 const LINGER_MAX: Duration = Duration::from_micros(200);
 
 /// Longest the caller waits awake for the jobs it handed over once its own has ended, before it
-/// sleeps until they have.
+/// sleeps until they have: at least this, at most [`JOIN_SPIN_MAX`], and an eighth of its own
+/// job's time in between (a long job's ends lie further apart: lights' two groups ~0.5 ms of
+/// 7 ms, whose wake-up from the sleep then cost ~60 us; session 18).
 const JOIN_SPIN: Duration = Duration::from_micros(300);
+const JOIN_SPIN_MAX: Duration = Duration::from_micros(1500);
 
 /// Persistent workers for [`raster::draw_parallel`] (issue 17): `count - 1` threads started once
 /// and parked between draws (rayon-core's pool, which keeps the jobs' borrows safe), so that a
@@ -851,56 +854,126 @@ const JOIN_SPIN: Duration = Duration::from_micros(300);
 /// and the thread another 15-25 us before it runs, and the caller woken at the join about 18 us
 /// (session 16's `band_cost ... probe`): a lit cube's frame on 2 threads is 0.3 ms. So the
 /// caller waits awake (up to [`JOIN_SPIN`]) for its jobs' ends, and while runs come back to back
-/// (the next within [`LINGER_MAX`] of the last one's end: the draws of one frame, frames drawn
+/// (the next within [`LINGER_MAX`] of the last one's end: the draws of a frame, frames drawn
 /// one after the other) the threads wait awake after a run for twice the last gap, at most
 /// [`LINGER_MAX`]. Not longer: a thread spinning while the caller draws alone (the bench's
 /// one-thread frames between its pool's) slowed that drawing by up to a fifth when the host
 /// ran the two virtual CPUs on one physical core.
+///
+/// The thread that makes a pool is one of its threads (session 18, rayon-core's
+/// `use_current_thread`: it is the pool's thread 0 and the scope's jobs wait in its own queue):
+/// a job that no thread has started by the time the caller's own job has ended (every band
+/// drawn) is then run by the caller at the scope's end, where it finds the queue empty and ends
+/// at once, instead of the caller waiting for the scheduler to run a parked thread only to find
+/// nothing to do (on a machine with more runnable threads than cores, a textured quad's frame
+/// on 2 threads took 3-5x its one-thread time that way). A thread can be one of only one
+/// rayon-core pool's threads for its whole life (the pool's registry is then never freed), so
+/// each thread keeps its first such pool ([`JOINED`]) and every later [`Pool::new`] of the same
+/// count on that thread shares it; a pool of another count, or made on a thread that is already
+/// one of another pool's threads, is the caller-outside pool of sessions 10-17
+/// ([`Pool::outside`]), as is a run called from another thread than the one that made the pool.
 pub struct Pool {
-    threads: Option<rayon_core::ThreadPool>,
+    shared: Option<std::sync::Arc<Shared>>,
     count: usize,
-    /// Runs started so far: a thread waiting awake stops when it changes.
-    runs: std::sync::Arc<AtomicU64>,
-    /// When the last run ended (None: no run yet).
-    last_end: std::sync::Mutex<Option<Instant>>,
     /// Whether the caller and the threads wait awake as described above (false: session 15's
     /// pool, every wait asleep in rayon-core, for `band_cost ... ab`).
     awake: bool,
 }
 
+/// A [`Pool`]'s threads and what its runs share (one per pool, or per thread for a joined one).
+struct Shared {
+    threads: rayon_core::ThreadPool,
+    /// The thread that made it when that thread is the pool's thread 0 (None: outside it).
+    joined: Option<std::thread::ThreadId>,
+    /// Runs started so far: a thread waiting awake stops when it changes.
+    runs: std::sync::Arc<AtomicU64>,
+    /// When the last run ended (None: no run yet).
+    last_end: std::sync::Mutex<Option<Instant>>,
+}
+
+thread_local! {
+    /// This thread's joined pool and its count (see [`Pool`]): kept for the thread's life.
+    static JOINED: std::cell::RefCell<Option<(usize, std::sync::Arc<Shared>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl Pool {
-    /// A pool for `count` jobs at once (0 or 1: none started, jobs run on the caller's thread).
+    /// A pool for `count` jobs at once (0 or 1: none started, jobs run on the caller's thread),
+    /// whose maker is one of its threads (see [`Pool`]).
     pub fn new(count: usize) -> Pool {
+        if count <= 1 {
+            return Pool::with_waits(count, true);
+        }
+        let joined = JOINED.with(|j| {
+            let mut j = j.borrow_mut();
+            match &*j {
+                Some((n, shared)) => (*n == count).then(|| shared.clone()),
+                None => {
+                    let shared = Pool::threads(count, true)?;
+                    *j = Some((count, shared.clone()));
+                    Some(shared)
+                }
+            }
+        });
+        match joined {
+            Some(shared) => Pool {
+                shared: Some(shared),
+                count,
+                awake: true,
+            },
+            None => Pool::with_waits(count, true),
+        }
+    }
+
+    /// Sessions 16-17's pool: [`Pool::new`] whose caller is not one of its threads (for
+    /// `band_trace ... outside`, which alternates it with [`Pool::new`]'s).
+    #[allow(dead_code)] // band_trace's
+    pub fn outside(count: usize) -> Pool {
         Pool::with_waits(count, true)
     }
 
-    /// [`Pool::new`] whose caller and threads wait awake (`awake`) or asleep (session 15's pool).
+    /// [`Pool::outside`] whose caller and threads wait awake (`awake`) or asleep (session 15's
+    /// pool).
     pub fn with_waits(count: usize, awake: bool) -> Pool {
-        let threads = if count > 1 {
-            rayon_core::ThreadPoolBuilder::new()
-                .num_threads(count - 1)
-                .stack_size(POOL_STACK)
-                .thread_name(|i| format!("shc-band-{}", i))
-                .build()
-                .ok()
+        let shared = if count > 1 {
+            Pool::threads(count, false)
         } else {
             None
         };
-        let count = if threads.is_some() { count } else { 1 };
+        let count = if shared.is_some() { count } else { 1 };
         Pool {
-            threads,
+            shared,
             count,
-            runs: std::sync::Arc::new(AtomicU64::new(0)),
-            last_end: std::sync::Mutex::new(None),
             awake,
         }
+    }
+
+    /// The threads of a pool of `count` (`join`: this thread one of them); None when they
+    /// cannot be started, or this thread cannot join (it already belongs to a pool).
+    fn threads(count: usize, join: bool) -> Option<std::sync::Arc<Shared>> {
+        let builder = rayon_core::ThreadPoolBuilder::new()
+            .stack_size(POOL_STACK)
+            .thread_name(|i| format!("shc-band-{}", i));
+        let threads = if join {
+            builder.num_threads(count).use_current_thread().build()
+        } else {
+            builder.num_threads(count - 1).build()
+        };
+        Some(std::sync::Arc::new(Shared {
+            threads: threads.ok()?,
+            joined: join.then(|| std::thread::current().id()),
+            runs: std::sync::Arc::new(AtomicU64::new(0)),
+            last_end: std::sync::Mutex::new(None),
+        }))
     }
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
         // Threads waiting awake for a next run stop now.
-        self.runs.fetch_add(1, Ordering::Release);
+        if let Some(shared) = &self.shared {
+            shared.runs.fetch_add(1, Ordering::Release);
+        }
     }
 }
 
@@ -941,51 +1014,67 @@ impl Workers for Pool {
         let Some((first, rest)) = jobs.split_first_mut() else {
             return;
         };
-        let Some(pool) = &self.threads else {
+        let Some(shared) = &self.shared else {
             first();
             for job in rest.iter_mut() {
                 job();
             }
             return;
         };
+        // This thread is one of the pool's: the jobs wait in its queue, and one still there
+        // when the scope ends runs here.
+        let here = shared.joined == Some(std::thread::current().id());
         // A thread still waiting awake from the last run takes its job without being woken.
-        self.runs.fetch_add(1, Ordering::Release);
+        shared.runs.fetch_add(1, Ordering::Release);
         let start = Instant::now();
-        let gap = self
+        let gap = shared
             .last_end
             .lock()
             .ok()
             .and_then(|t| *t)
             .map(|t| start.saturating_duration_since(t));
-        let left = AtomicUsize::new(rest.len());
+        let spawned = rest.len();
+        let left = AtomicUsize::new(spawned);
+        let started = AtomicUsize::new(0);
         // The scope returns when every job spawned in it has run.
-        pool.in_place_scope(|s| {
+        shared.threads.in_place_scope(|s| {
             for job in rest.iter_mut() {
-                let left = &left;
+                let (left, started) = (&left, &started);
                 s.spawn(move |_| {
+                    started.fetch_add(1, Ordering::Release);
                     job();
                     left.fetch_sub(1, Ordering::Release);
                 });
             }
+            let own = Instant::now();
             first();
+            let spin = (own.elapsed() / 8).clamp(JOIN_SPIN, JOIN_SPIN_MAX);
             // The other jobs usually end within microseconds of this one: waiting awake
             // spares the wake-up at the scope's end (a job whose thread has not started yet
-            // finds no band left and ends at once).
+            // finds no band left and ends at once: on a joined pool the scope's end runs it
+            // here, so the wait stops as soon as one has not started).
             if self.awake {
-                wait_awake(JOIN_SPIN, || left.load(Ordering::Acquire) == 0);
+                wait_awake(spin, || {
+                    left.load(Ordering::Acquire) == 0
+                        || (here && started.load(Ordering::Acquire) < spawned)
+                });
             }
         });
         let end = Instant::now();
-        if let Ok(mut t) = self.last_end.lock() {
+        if let Ok(mut t) = shared.last_end.lock() {
             *t = Some(end);
         }
-        // Runs back to back: the threads wait awake for the next one.
+        // Runs back to back: the threads wait awake for the next one (not the caller, the
+        // joined pool's thread 0, which would run its share at its next scope's end).
         if let Some(gap) = gap.filter(|&g| self.awake && g <= LINGER_MAX) {
             let linger = (gap * 2).min(LINGER_MAX);
-            let runs = self.runs.clone();
+            let runs = shared.runs.clone();
             let now = runs.load(Ordering::Acquire);
-            pool.spawn_broadcast(move |_| {
-                wait_awake(linger, || runs.load(Ordering::Acquire) != now);
+            let joined = shared.joined.is_some();
+            shared.threads.spawn_broadcast(move |ctx| {
+                if !(joined && ctx.index() == 0) {
+                    wait_awake(linger, || runs.load(Ordering::Acquire) != now);
+                }
             });
         }
     }

@@ -249,3 +249,41 @@ fn late_workers_leave_the_short_scenes_unchanged() {
         }
     }
 }
+
+/// The thread that made the pool is one of its threads: a job that no other thread can start
+/// (the pool's only other thread is busy with another caller's long job) runs on the caller
+/// once its own has ended, and the run returns without waiting for that thread.
+#[test]
+fn a_pool_runs_here_a_job_no_thread_has_started() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let pool = render_cmd::Pool::new(2);
+    let busy = AtomicBool::new(false);
+    let release = AtomicBool::new(false);
+    let me = std::thread::current().id();
+    std::thread::scope(|s| {
+        // Another thread's run: its second job holds the pool's other thread until released.
+        s.spawn(|| {
+            pool.run(&mut [&mut || {}, &mut || {
+                busy.store(true, Ordering::Release);
+                let t = Instant::now();
+                while !release.load(Ordering::Acquire) && t.elapsed() < Duration::from_secs(5) {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            }]);
+        });
+        let t = Instant::now();
+        while !busy.load(Ordering::Acquire) && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_micros(100));
+        }
+        let mut second = None;
+        let start = Instant::now();
+        pool.run(&mut [&mut || {}, &mut || {
+            second = Some(std::thread::current().id())
+        }]);
+        let took = start.elapsed();
+        release.store(true, Ordering::Release);
+        assert_eq!(second, Some(me), "the second job ran on another thread");
+        assert!(took < Duration::from_secs(1), "the run waited {:?}", took);
+    });
+}
