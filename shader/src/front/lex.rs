@@ -932,8 +932,25 @@ fn scan_name(src: &[u8], start: usize) -> (usize, Option<usize>) {
         let key = u128::from_le_bytes(*bytes) & KEY_MASK[n];
         return (n, probe(key));
     }
-    let n = ident_run(src.get(start..).unwrap_or(&[]));
-    (n, reading_slot(src, start, n))
+    scan_name_near_end(src, start)
+}
+
+/// [`scan_name`] for a name less than sixteen bytes from the source's end (the last names of a
+/// source): out of line, and its key assembled byte by byte (the copy into a buffer that
+/// [`reading_slot`] makes there was a `memcpy` call).
+#[cold]
+#[inline(never)]
+fn scan_name_near_end(src: &[u8], start: usize) -> (usize, Option<usize>) {
+    let rest = src.get(start..).unwrap_or(&[]);
+    let n = ident_run(rest);
+    if n == 0 || n > KEY_LEN {
+        return (n, None);
+    }
+    let mut key = 0u128;
+    for (i, &b) in rest.iter().take(n).enumerate() {
+        key |= (b as u128) << (8 * i);
+    }
+    (n, probe(key))
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
