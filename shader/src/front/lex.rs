@@ -918,10 +918,9 @@ fn scan_name(src: &[u8], start: usize) -> (usize, Option<usize>) {
             n += 1;
         }
         if n == KEY_LEN {
-            let more = ident_run(src.get(start + KEY_LEN..).unwrap_or(&[]));
-            if more != 0 {
+            if let Some(n) = long_name_len(src, start) {
                 // Longer than every table word.
-                return (KEY_LEN + more, None);
+                return (n, None);
             }
         }
         if n <= 8 {
@@ -932,8 +931,36 @@ fn scan_name(src: &[u8], start: usize) -> (usize, Option<usize>) {
         let key = u128::from_le_bytes(*bytes) & KEY_MASK[n];
         return (n, probe(key));
     }
-    let n = ident_run(src.get(start..).unwrap_or(&[]));
-    (n, reading_slot(src, start, n))
+    scan_name_near_end(src, start)
+}
+
+/// The length of a name whose first sixteen bytes are name bytes, when it has more (out of line:
+/// few names are that long).
+#[cold]
+#[inline(never)]
+fn long_name_len(src: &[u8], start: usize) -> Option<usize> {
+    match ident_run(src.get(start + KEY_LEN..).unwrap_or(&[])) {
+        0 => None,
+        more => Some(KEY_LEN + more),
+    }
+}
+
+/// [`scan_name`] for a name less than sixteen bytes from the source's end (the last names of a
+/// source): out of line, and its key assembled byte by byte (the copy into a buffer that
+/// [`reading_slot`] makes there was a `memcpy` call).
+#[cold]
+#[inline(never)]
+fn scan_name_near_end(src: &[u8], start: usize) -> (usize, Option<usize>) {
+    let rest = src.get(start..).unwrap_or(&[]);
+    let n = ident_run(rest);
+    if n == 0 || n > KEY_LEN {
+        return (n, None);
+    }
+    let mut key = 0u128;
+    for (i, &b) in rest.iter().take(n).enumerate() {
+        key |= (b as u128) << (8 * i);
+    }
+    (n, probe(key))
 }
 
 /// Integer literals must stay exactly representable in f32 (the IR holds ints as floats).
@@ -1868,14 +1895,11 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 pos += n;
                 // (These tests come before the kind is read: it is then live only from its
                 // load to its store, and not spilled around them.)
-                if matches!(c, b'_' | b'G') {
-                    let name = src.get(start..pos).unwrap_or(&[]);
-                    if name.starts_with(b"__") || name.starts_with(b"GL_") {
-                        return false;
-                    }
+                if matches!(c, b'_' | b'G') && predefined_shape(src, start, pos) {
+                    return false;
                 }
                 // A macro would be expanded.
-                if dirs.live != 0 && dirs.is_macro(src, src.get(start..pos).unwrap_or(&[])) {
+                if dirs.live != 0 && live_macro(&dirs, src, start, pos) {
                     return false;
                 }
                 let mut kind = match slot {
@@ -1883,9 +1907,8 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                     None if n <= KEY_LEN => Tok::Ident,
                     // Longer than every shared word: only profile 2's own long words are not
                     // names.
-                    None => match src.get(start..pos).and_then(p2_word) {
-                        Some(w) => slot_kind(p2_reading_of(w), true),
-                        None if n < P2_NAME_MAX => Tok::Ident,
+                    None => match long_p2_kind(src, start, pos) {
+                        Some(k) => k,
                         // Reported by `lex_pp` (a name over the limit).
                         None => return false,
                     },
@@ -1896,9 +1919,7 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
                 // word, a rejected qualifier).
                 // The loop keeps no `layout` state: the tokens so far tell it.
                 if kind == Tok::Eof {
-                    if matches!(src.get(start..pos), Some(b"row_major" | b"packed"))
-                        && in_layout_parens(&out.toks)
-                    {
+                    if layout_id(src, start, pos, &out.toks) {
                         kind = Tok::Ident;
                     } else {
                         return false;
@@ -1987,6 +2008,44 @@ pub fn lex_p2_direct(src: &[u8], diag: &mut Diagnostics, out: &mut Tokens) -> bo
         .toks
         .push(eof_token(src.len() as u32, last_line, last_col));
     true
+}
+
+/// Whether the name `src[start..end]` (starting with `_` or `G`) has the shape of a predefined
+/// macro's name: `__...` or `GL_...` (out of line: few names start so).
+#[cold]
+#[inline(never)]
+fn predefined_shape(src: &[u8], start: usize, end: usize) -> bool {
+    let name = src.get(start..end).unwrap_or(&[]);
+    name.starts_with(b"__") || name.starts_with(b"GL_")
+}
+
+/// Whether the name `src[start..end]`, a rare reading, is `row_major` or `packed` read as a
+/// layout id inside `layout(...)` (see [`in_layout_parens`]).
+#[cold]
+#[inline(never)]
+fn layout_id(src: &[u8], start: usize, end: usize, toks: &[Token]) -> bool {
+    matches!(src.get(start..end), Some(b"row_major" | b"packed")) && in_layout_parens(toks)
+}
+
+/// Whether the name `src[start..end]` is a macro (the one-pass lexer, when a `#define` is live):
+/// out of line, as most sources define none.
+#[cold]
+#[inline(never)]
+fn live_macro(dirs: &Directives, src: &[u8], start: usize, end: usize) -> bool {
+    dirs.is_macro(src, src.get(start..end).unwrap_or(&[]))
+}
+
+/// The one-pass lexer's kind for the name `src[start..end]`, longer than every word of the
+/// shared tables: profile 2's own long words, else a name (None: over the name limit, which
+/// `lex_pp` reports). Out of line: few names are that long.
+#[cold]
+#[inline(never)]
+fn long_p2_kind(src: &[u8], start: usize, end: usize) -> Option<Tok> {
+    match src.get(start..end).and_then(p2_word) {
+        Some(w) => Some(slot_kind(p2_reading_of(w), true)),
+        None if end - start < P2_NAME_MAX => Some(Tok::Ident),
+        None => None,
+    }
 }
 
 /// The one-pass lexer's position (see `lex_p2_direct`).

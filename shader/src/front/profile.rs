@@ -22,6 +22,19 @@ pub fn select(src: &[u8]) -> Option<Profile> {
     let at = |i: usize| src.get(i).copied().unwrap_or(0);
     let mut p = 0usize;
     let mut line_start = true;
+    // The usual opening, a `#version` line (never the pragma: its first word is not `pragma`),
+    // is skipped without testing it as one; when a name starts the next line, as in most
+    // sources, that ends the scan. Otherwise the scan below goes on from the version line's end
+    // exactly as it would have after reading that line.
+    if src.starts_with(b"#version") {
+        p = src
+            .get(8..)
+            .map(crate::front::lex::line_len)
+            .map_or(src.len(), |n| 8 + n);
+        if at(p) == b'\n' && (at(p + 1).is_ascii_alphabetic() || at(p + 1) == b'_') {
+            return None;
+        }
+    }
     while p < src.len() {
         match at(p) {
             b'\n' => {
@@ -140,6 +153,25 @@ mod tests {
         assert_eq!(select(b"#pragma chrisos profile 2 x\n"), None);
         assert_eq!(select(b"x #pragma chrisos profile 2\n"), None);
         assert_eq!(select(b""), None);
+        // After a `#version` line (the opening that skips the general scan when a name follows).
+        assert_eq!(
+            select(b"#version 330 core\n#pragma chrisos profile 2\nvoid main(){}"),
+            Some(Profile::P2)
+        );
+        assert_eq!(
+            select(b"#version 330\n// c\n  #pragma chrisos profile 1\n"),
+            Some(Profile::P1)
+        );
+        assert_eq!(select(b"#version 330 #pragma chrisos profile 2\n"), None);
+        assert_eq!(
+            select(b"#version 330\nfloat x;\n#pragma chrisos profile 2\n"),
+            None
+        );
+        assert_eq!(
+            select(b"#version 330\n_x;\n#pragma chrisos profile 2\n"),
+            None
+        );
+        assert_eq!(select(b"#version 330"), None);
         assert_eq!(select(b"/* unterminated"), None);
     }
 }
