@@ -200,6 +200,10 @@ impl<'a> Sema<'a> {
 
     /// The innermost visible struct named `name`, as an [`AggTy::strukt`] number.
     pub(super) fn lookup_struct(&self, name: &str) -> Option<u16> {
+        // No struct declared (most shaders): nothing to hash or search.
+        if self.t.structs.is_empty() {
+            return None;
+        }
         let key = name_key(name);
         (0..self.t.structs.len()).rev().find_map(|i| {
             let d = self.t.structs.get(i)?;

@@ -648,6 +648,7 @@ impl<'a> Sema<'a> {
 
     /// Whether expression `i` calls a user function. Left operands (chains) are followed in a
     /// loop; the recursion is only into right operands and arguments, which are real nesting.
+    #[inline]
     pub(super) fn has_user_call(&self, i: i16, depth: usize) -> bool {
         // A name or a literal (the usual operand) calls nothing: the scan's answer, without
         // the memo or the scan's walk.
@@ -680,6 +681,7 @@ impl<'a> Sema<'a> {
         r
     }
 
+    #[inline(never)]
     fn has_user_call_scan(&self, i: i16, depth: usize) -> bool {
         if depth > AST_CAP {
             return true;

@@ -14,10 +14,18 @@ impl<'a> Sema<'a> {
         // The result passed on as it came (not unwrapped and rebuilt: a copy per level).
         let r = self.expr(i);
         if matches!(&r, Ok(v) if v.ty == Type::Void) {
-            let name = self.name_of(i);
-            bail!(self, i, "void function '{}' used as a value", name);
+            return self.void_value(i);
         }
         r
+    }
+
+    /// [`Self::value`]'s error, out of line (its formatting made every value save and restore
+    /// six registers).
+    #[cold]
+    #[inline(never)]
+    fn void_value(&mut self, i: i16) -> R<Val> {
+        let name = self.name_of(i);
+        bail!(self, i, "void function '{}' used as a value", name);
     }
 
     /// Converts `v` to `want`: equal types, or int-based to the float type of the same size

@@ -498,36 +498,53 @@ impl<'a> Sema<'a> {
             aux,
             aux2,
         };
-        if self.module.insts.len() >= self.lim.ir_instructions_max
-            || self.module.insts.push(inst).is_err()
+        if self.module.insts.len() < self.lim.ir_instructions_max
+            && self.module.insts.push(inst).is_ok()
         {
-            let max = self.lim.ir_instructions_max;
-            return self.limit(format_args!(
-                "shader exceeds the instruction limit of {} IR instructions",
-                max
-            ));
+            return Ok(());
         }
-        Ok(())
+        self.inst_limit()
+    }
+
+    /// The instruction limit's error, out of line: with it inline, every [`Self::emit`]
+    /// saved and restored six registers for the formatting it almost never reaches.
+    #[cold]
+    #[inline(never)]
+    fn inst_limit(&mut self) -> R<()> {
+        let max = self.lim.ir_instructions_max;
+        self.limit(format_args!(
+            "shader exceeds the instruction limit of {} IR instructions",
+            max
+        ))
     }
 
     fn temp(&mut self, n: u16) -> R<i16> {
         let t = self.ntemp;
         let end = t.saturating_add(n);
         if end as usize > self.lim.temporaries_max {
-            if self.dry {
-                return Ok(0);
-            }
-            let max = self.lim.temporaries_max;
-            self.limit(format_args!(
-                "shader exceeds the temporary limit of {} four-lane registers",
-                max
-            ))?;
+            return self.temp_limit();
         }
         self.ntemp = end;
         if end > self.module.temps {
             self.module.temps = end;
         }
         Ok(t as i16)
+    }
+
+    /// [`Self::temp`] past the temporary limit (out of line, as [`Self::inst_limit`]): temp 0
+    /// in a dry run, else the limit's error.
+    #[cold]
+    #[inline(never)]
+    fn temp_limit(&mut self) -> R<i16> {
+        if self.dry {
+            return Ok(0);
+        }
+        let max = self.lim.temporaries_max;
+        self.limit(format_args!(
+            "shader exceeds the temporary limit of {} four-lane registers",
+            max
+        ))?;
+        Ok(0)
     }
 
     /// Index of `vals` in the immediate pool, appended unless already present.
@@ -554,7 +571,14 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        let base = pool.len();
+        self.imm_append(vals)
+    }
+
+    /// [`Self::imm`] of values not in the pool yet: appended (out of line, so that the search
+    /// above, the usual outcome, saves no registers for the limit's formatting).
+    #[inline(never)]
+    fn imm_append(&mut self, vals: &[f32]) -> R<i16> {
+        let base = self.module.imms.len();
         for &v in vals {
             if self.module.imms.len() >= self.lim.immediates_max
                 || self.module.imms.push(v).is_err()
@@ -570,15 +594,23 @@ impl<'a> Sema<'a> {
     }
 
     /// Puts a value in a temp (constants become a CONST).
+    #[inline]
     fn mat(&mut self, v: Val) -> R<i16> {
-        if let Some(k) = v.k {
-            let n = v.ty.components().clamp(1, 4);
-            let base = self.imm(k.get(..n as usize).unwrap_or(&k))?;
-            let t = self.temp(1)?;
-            self.emit(Op::Const, v.ty, n, t, -1, -1, base, 0)?;
-            return Ok(t);
+        match v.k {
+            Some(k) => self.mat_const(v.ty, k),
+            None => Ok(v.tmp),
         }
-        Ok(v.tmp)
+    }
+
+    /// [`Self::mat`] of a constant: a CONST into a new temp (out of line: a value already in a
+    /// temp, the usual operand, then costs no register saves).
+    #[inline(never)]
+    fn mat_const(&mut self, ty: Type, k: [f32; 4]) -> R<i16> {
+        let n = ty.components().clamp(1, 4);
+        let base = self.imm(k.get(..n as usize).unwrap_or(&k))?;
+        let t = self.temp(1)?;
+        self.emit(Op::Const, ty, n, t, -1, -1, base, 0)?;
+        Ok(t)
     }
 
     fn run(&mut self) -> R<()> {

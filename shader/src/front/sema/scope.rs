@@ -67,16 +67,23 @@ impl<'a> Sema<'a> {
                 })
                 .is_err()
         {
-            bail!(
-                self,
-                at,
-                "too many nested scopes: the limit is {} (blocks, loops and inlined calls count)",
-                max
-            );
+            return self.too_many_scopes(at);
         }
         let prev = self.cur;
         self.cur = id as u16;
         Ok(prev)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_scopes(&mut self, at: i16) -> R<u16> {
+        let max = self.lim.scopes_max;
+        bail!(
+            self,
+            at,
+            "too many nested scopes: the limit is {} (blocks, loops and inlined calls count)",
+            max
+        );
     }
 
     pub(super) fn pop_scope(&mut self, prev: u16) {
@@ -153,6 +160,27 @@ impl<'a> Sema<'a> {
             })
             .map(|(_, s)| (s.node, s.kind));
         if let Some((prev_node, prev_kind)) = prev {
+            return self.duplicate_sym(at, name, prev_node, prev_kind);
+        }
+        let Some(name_ref) = self.name_ref(name) else {
+            return self.unnamed_sym(at, name);
+        };
+        self.push_sym(at, name_ref, key, kind, ty, tmp)
+    }
+
+    /// [`Self::add_sym`]'s error for a name already declared in the scope (out of line, as
+    /// the other errors of the symbol table: inline, their formatting made every call save
+    /// and restore six registers).
+    #[cold]
+    #[inline(never)]
+    fn duplicate_sym(
+        &mut self,
+        at: i16,
+        name: &'a str,
+        prev_node: i16,
+        prev_kind: SymKind,
+    ) -> R<usize> {
+        {
             let line = self
                 .toks
                 .get(self.node(prev_node).tok)
@@ -181,15 +209,17 @@ impl<'a> Sema<'a> {
                 line
             );
         }
-        let Some(name_ref) = self.name_ref(name) else {
-            bail!(
-                self,
-                at,
-                "internal compiler error: the name '{}' is not in the source",
-                name
-            );
-        };
-        self.push_sym(at, name_ref, key, kind, ty, tmp)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unnamed_sym(&mut self, at: i16, name: &'a str) -> R<usize> {
+        bail!(
+            self,
+            at,
+            "internal compiler error: the name '{}' is not in the source",
+            name
+        );
     }
 
     /// A built-in variable's symbol in the empty global scope at the start of `run` (no
@@ -226,12 +256,7 @@ impl<'a> Sema<'a> {
         };
         let max = self.lim.symbols_max;
         if self.t.syms.len() >= max || self.t.syms.push(sym).is_err() {
-            bail!(
-                self,
-                at,
-                "too many symbols: the limit is {} names in scope at once",
-                max
-            );
+            return self.too_many_syms(at);
         }
         let i = self.t.syms.len() - 1;
         if i as u16 >= self.sym_peak {
@@ -241,6 +266,18 @@ impl<'a> Sema<'a> {
             *h = i as u16;
         }
         Ok(i)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_syms(&mut self, at: i16) -> R<usize> {
+        let max = self.lim.symbols_max;
+        bail!(
+            self,
+            at,
+            "too many symbols: the limit is {} names in scope at once",
+            max
+        );
     }
 
     /// How a symbol records `name`: by offset when it is a slice of the source, else one of
