@@ -56,6 +56,16 @@
 //! interpreter, which stays the reference. The rasterizer reaches compiled code through the
 //! host's [`Jit`] (`raster::Scratch::set_jit`).
 //!
+//! The 16-lane form ([`Form::Zmm`], [`compile_form`]; session 18): the same lowering with the
+//! encoder in its EVEX mode ([`Enc::zmm`]): one ZMM per scalar component, 16 lanes per group,
+//! 2 groups per dispatch in the group loop ([`groups`]: 64-byte steps, the group word shifted
+//! by 16). Every instruction above has an EVEX.512 form but the compares into a vector, the
+//! blend, VPTEST and VMOVMSKPS, which go through opmask k1 / k2 (see [`enc`]); no FMA and no
+//! approximation instruction, so the same bits. The [`Frame`]'s slots are 16 lanes wide for
+//! both forms (the 8-lane form uses the first 8 of each). It takes only the modules the group
+//! loop takes (no texture op, no DISCARD); the caller runs the others in the 8-lane form, and
+//! runs it only where `simd::zmm_available` holds.
+//!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
 //! no FMA), CMP gives 1.0 / +0.0 with the same NaN rules (ordered LT/LE/GT/GE/EQ, unordered NE).
@@ -92,8 +102,44 @@ pub const GROUP_BYTES: usize = JIT_LANES * 4;
 
 /// One component of 8 lanes.
 pub type Lanes8 = [f32; JIT_LANES];
-/// A vec4 register of 8 lanes.
-pub type Vec4x8 = [Lanes8; 4];
+/// Lanes one call of the 16-lane form runs (one ZMM of f32, [`Form::Zmm`]).
+pub const ZMM_LANES: usize = 16;
+/// Lanes of a frame slot: room for either form (the 8-lane form uses the first 8).
+pub const SLOT_LANES: usize = ZMM_LANES;
+/// Bytes of a frame slot (one cache line).
+pub const SLOT_BYTES: usize = SLOT_LANES * 4;
+/// One frame slot: a component of 16 lanes (8 used by the 8-lane form).
+pub type Slot = [f32; SLOT_LANES];
+/// A frame slot of lane masks or integer constants.
+pub type SlotU = [u32; SLOT_LANES];
+/// A vec4 register's slots.
+pub type Vec4xS = [Slot; 4];
+
+/// The two forms of compiled code: the same generator, 8 lanes per YMM (VEX, AVX2) or 16 per
+/// ZMM (EVEX, AVX-512F/DQ, `simd::zmm_available`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    Ymm,
+    Zmm,
+}
+
+impl Form {
+    /// Lanes one group (one call, one loop iteration) runs.
+    pub const fn lanes(self) -> usize {
+        match self {
+            Form::Ymm => JIT_LANES,
+            Form::Zmm => ZMM_LANES,
+        }
+    }
+    /// Groups in one dispatch of [`LANES`].
+    pub const fn groups(self) -> usize {
+        LANES / self.lanes()
+    }
+    /// Bytes from one group's lanes to the next in a [`Vec4x`] component.
+    pub const fn group_bytes(self) -> usize {
+        self.lanes() * 4
+    }
+}
 /// The inputs of a dispatch, as [`super::Invocation::inputs`] holds them.
 pub type Inputs = [Vec4x; VARYING_CAP];
 
@@ -102,29 +148,29 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 
 /// What generated code reads and writes besides the inputs and outputs: filled once per draw
 /// ([`Executable::prepare_frame`]), then reused by every dispatch.
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 #[derive(Clone)]
 pub struct Frame {
     /// Spill slots: the home of each IR register, 8 lanes per component; the bank registers'
     /// hold their value in every lane (filled per draw, never stored by the code).
-    pub regs: [Vec4x8; REG_FILE],
+    pub regs: [Vec4xS; REG_FILE],
     /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
     /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
     /// a call-out) and [`MASK_ALIVE`] (the lanes not discarded: in a module with DISCARD, all
     /// ones before each call, read back by [`Executable::run_compiled`]).
-    pub masks: [[u32; JIT_LANES]; MASK_SLOTS],
+    pub masks: [SlotU; MASK_SLOTS],
     /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
     /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
     /// the interpreter.
-    pub bail: [u32; 8],
+    pub bail: [u32; 16],
     /// Inline POW's cold path (`pow`): every YMM saved around the call of [`Helper::Pow`],
     /// and that helper's x, y and result.
-    pub pow_save: [[u32; JIT_LANES]; 16],
-    pub pow_io: [Lanes8; 3],
+    pub pow_save: [SlotU; 16],
+    pub pow_io: [Slot; 3],
     /// Constants the code reads (1.0, CMP's true; the ABS mask; SIN/COS's and POW's), each
     /// already broadcast to 8 lanes (32 bytes, aligned) so an op takes it as its memory
     /// operand (`vmulps y, y, [frame + konst(k)]`) instead of a broadcast and a register op.
-    pub consts: [[u32; JIT_LANES]; K_COUNT],
+    pub consts: [SlotU; K_COUNT],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
@@ -149,10 +195,9 @@ pub struct Frame {
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
 /// (the encoder refuses any other frame store).
-pub const REGS_END: usize = offset_of!(Frame, pow_io) + size_of::<[Lanes8; 3]>();
+pub const REGS_END: usize = offset_of!(Frame, pow_io) + size_of::<[Slot; 3]>();
 const _: () = assert!(
-    offset_of!(Frame, bail)
-        == size_of::<[Vec4x8; REG_FILE]>() + size_of::<[[u32; JIT_LANES]; MASK_SLOTS]>()
+    offset_of!(Frame, bail) == size_of::<[Vec4xS; REG_FILE]>() + size_of::<[SlotU; MASK_SLOTS]>()
 );
 
 /// [`Frame::masks`]: two per IF depth, four per loop level (`flow`), then the lanes' spent
@@ -166,10 +211,10 @@ const MASK_ALIVE: usize = MASK_SLOTS - 1;
 /// The YMM holding the current lane mask in a module with IF or DISCARD (never allocated).
 const YM: Y = Y(15);
 const fn mask_slot(k: usize) -> usize {
-    offset_of!(Frame, masks) + (k % MASK_SLOTS) * 32
+    offset_of!(Frame, masks) + (k % MASK_SLOTS) * SLOT_BYTES
 }
 const _: () = assert!(offset_of!(Frame, regs) == 0);
-const _: () = assert!(offset_of!(Frame, consts).is_multiple_of(32));
+const _: () = assert!(offset_of!(Frame, consts).is_multiple_of(SLOT_BYTES));
 
 /// Bytes generated code may touch from the frame pointer.
 pub const FRAME_BYTES: usize = size_of::<Frame>();
@@ -177,7 +222,12 @@ pub const FRAME_BYTES: usize = size_of::<Frame>();
 /// The length of each [`Base`]'s region as the encoder checks it: the frame, and for the
 /// group-offset pointers their struct less the last group's offset.
 pub const fn limits() -> [usize; 4] {
-    let back = (GROUPS - 1) * GROUP_BYTES;
+    form_limits(Form::Ymm)
+}
+
+/// [`limits`] for `form`'s groups (the last group's offset is `(groups - 1) * group_bytes`).
+pub const fn form_limits(form: Form) -> [usize; 4] {
+    let back = (form.groups() - 1) * form.group_bytes();
     [
         FRAME_BYTES,
         size_of::<Inputs>() - back,
@@ -246,18 +296,18 @@ impl Frame {
             one[pow::POW_BASE + i] = pow::POW_CONSTS[i];
             i += 1;
         }
-        let mut consts = [[0u32; JIT_LANES]; K_COUNT];
+        let mut consts = [[0u32; SLOT_LANES]; K_COUNT];
         let mut i = 0;
         while i < K_COUNT {
-            consts[i] = [one[i]; JIT_LANES];
+            consts[i] = [one[i]; SLOT_LANES];
             i += 1;
         }
         Frame {
-            regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
-            masks: [[0; JIT_LANES]; MASK_SLOTS],
-            bail: [0; 8],
-            pow_save: [[0; JIT_LANES]; 16],
-            pow_io: [[0.0; JIT_LANES]; 3],
+            regs: [[[0.0; SLOT_LANES]; 4]; REG_FILE],
+            masks: [[0; SLOT_LANES]; MASK_SLOTS],
+            bail: [0; 16],
+            pow_save: [[0; SLOT_LANES]; 16],
+            pow_io: [[0.0; SLOT_LANES]; 3],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             consts,
@@ -318,10 +368,12 @@ pub struct Compiled {
     pub frames_looped: bool,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
+    /// The form of the code: how many lanes a group has (the caller's offsets per group).
+    pub form: Form,
 }
 
 const fn home(v: usize) -> usize {
-    offset_of!(Frame, regs) + (v % (REG_FILE * 4)) * 32
+    offset_of!(Frame, regs) + (v % (REG_FILE * 4)) * SLOT_BYTES
 }
 const fn input(s: usize, c: usize) -> usize {
     ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * LANES * 4
@@ -334,7 +386,7 @@ const fn varying(s: usize, c: usize) -> usize {
 }
 /// Constant `k`'s 8 lanes in the frame (a memory operand; its first lane for a broadcast).
 const fn konst(k: usize) -> usize {
-    offset_of!(Frame, consts) + k * 32
+    offset_of!(Frame, consts) + k * SLOT_BYTES
 }
 
 /// An allocator value: component `c` of register `t` is `t * 4 + c`; then the constants.
@@ -780,6 +832,9 @@ impl<'c, 'b> Gen<'c, 'b> {
         if self.masked() {
             info |= INFO_MASKED;
         }
+        if self.e.wide {
+            info |= INFO_ZMM;
+        }
         // The call clobbers the lane mask: the helper reads it from its slot, and it is
         // reloaded after.
         if self.flow {
@@ -1206,6 +1261,8 @@ fn cmp_pred(x: u8) -> u8 {
 /// [`Helper`] info flag: inside an IF, the lanes off the mask in [`MASK_SAVE`] keep the
 /// destination's old value.
 const INFO_MASKED: u32 = 1 << 30;
+/// [`Helper`] info flag: the 16-lane form calls (every lane of each slot is live).
+const INFO_ZMM: u32 = 1 << 31;
 
 /// The Rust functions generated code may call (the only calls it makes), for the ops whose
 /// numerics live in `math` (bit-identical to the interpreter by construction: the same
@@ -1240,17 +1297,35 @@ pub(super) fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &La
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
     let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize & 7).min(4));
     let masked = info & INFO_MASKED != 0;
+    // The 16-lane form's call: both halves of each slot, else the first.
+    let halves = if info & INFO_ZMM != 0 { 2 } else { 1 };
     let simd = frame.simd;
     simd.run(
         #[inline(always)]
         || {
             let m = frame.masks[MASK_SAVE];
             for c in 0..n {
-                let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-                put_masked(&mut frame.regs[dst][c], &f(&x, &y), masked.then_some(&m));
+                for h in 0..halves {
+                    let (x, y) = (half(&frame.regs[a][c], h), half(&frame.regs[b][c], h));
+                    let m = masked.then(|| half(&m, h));
+                    let to = half_mut(&mut frame.regs[dst][c], h);
+                    put_masked(to, &f(&x, &y), m.as_ref());
+                }
             }
         },
     );
+}
+
+/// Half `h` (0: lanes 0..8, 1: 8..16) of a frame slot.
+#[inline(always)]
+pub(super) fn half<T: Copy>(s: &[T; SLOT_LANES], h: usize) -> [T; JIT_LANES] {
+    s.as_chunks::<JIT_LANES>().0[h & 1]
+}
+
+/// [`half`], writable.
+#[inline(always)]
+pub(super) fn half_mut<T>(s: &mut [T; SLOT_LANES], h: usize) -> &mut [T; JIT_LANES] {
+    &mut s.as_chunks_mut::<JIT_LANES>().0[h & 1]
 }
 
 /// `to = from` in the lanes of `mask` (all ones or all zeros per lane; None: every lane), as a
@@ -1323,18 +1398,41 @@ pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
     v
 }
 
-/// Generates code for `exe` into `buf` (see the module header), or says why not.
+/// Generates code for `exe` into `buf` (see the module header), or says why not: the 8-lane
+/// form ([`Form::Ymm`]).
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
+    compile_form(exe, buf, Form::Ymm)
+}
+
+/// [`compile`] in `form`. The 16-lane form ([`Form::Zmm`]: the caller must have checked
+/// `simd::zmm_available` before running it) takes only modules whose code loops over the
+/// groups itself ([`groups::looped`]: no texture op, no DISCARD); it refuses the others
+/// ([`JitError::Unsupported`] of the op), which the 8-lane form then runs.
+pub fn compile_form(exe: &Executable, buf: &mut [u8], form: Form) -> Result<Compiled, JitError> {
+    if form == Form::Zmm {
+        let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
+        if let Some(d) = code
+            .iter()
+            .find(|d| d.op == Op::Discard || sample::is_seam(d))
+        {
+            return Err(JitError::Unsupported(d.op));
+        }
+    }
     // Values kept in YMMs across loops leave fewer for the ops: when some op runs out, the
     // module is compiled again without them.
-    match compile_with(exe, buf, flow::RESIDENT_MAX) {
-        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0),
+    match compile_with(exe, buf, flow::RESIDENT_MAX, form) {
+        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0, form),
         r => r,
     }
 }
 
-/// [`compile`] keeping at most `resident` values in YMMs across a loop.
-fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Compiled, JitError> {
+/// [`compile_form`] keeping at most `resident` values in YMMs across a loop.
+fn compile_with(
+    exe: &Executable,
+    buf: &mut [u8],
+    resident: usize,
+    form: Form,
+) -> Result<Compiled, JitError> {
     let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
     let flow = code
         .iter()
@@ -1347,7 +1445,13 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         }
     }
     let mut g = Gen {
-        e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
+        e: {
+            let e = Enc::with_limits(buf, form_limits(form)).limit_stores(Base::Frame, REGS_END);
+            match form {
+                Form::Ymm => e,
+                Form::Zmm => e.zmm(),
+            }
+        },
         exe,
         code,
         pc: 0,
@@ -1425,6 +1529,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         looped,
         frames_looped: seams,
         spills: g.spills,
+        form,
     })
 }
 
@@ -1544,7 +1649,7 @@ impl Executable {
             // an op reads it there as its memory operand, or loads it like a spilled value.
             if let Some(r) = frame.regs.get_mut(BANK_BASE + k) {
                 for (r, b) in r.iter_mut().zip(bits) {
-                    *r = [f32::from_bits(b); JIT_LANES];
+                    *r = [f32::from_bits(b); SLOT_LANES];
                 }
             }
         }
@@ -1659,7 +1764,7 @@ impl Executable {
                 }
                 first[0].bail[0] = 0;
                 if discards {
-                    first[0].masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    first[0].masks[MASK_ALIVE] = [!0; SLOT_LANES];
                 }
                 call(first, inv.inputs, inv.fragcoord, out, g, 0);
                 let frame = &first[0];
@@ -1692,7 +1797,7 @@ impl Executable {
             let frame = frames.get_mut(g)?;
             frame.bail[0] = 0;
             if discards {
-                frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                frame.masks[MASK_ALIVE] = [!0; SLOT_LANES];
             }
         }
         // Segment by segment, each one call running every group with an active lane on its
@@ -1735,9 +1840,9 @@ impl Executable {
 
 /// The lanes of a group's live-lane slot that are set (bit l: lane l not discarded).
 #[inline(always)]
-fn alive_bits(m: &[u32; JIT_LANES]) -> Mask {
+fn alive_bits(m: &SlotU) -> Mask {
     let mut bits: Mask = 0;
-    for (l, &v) in m.iter().enumerate() {
+    for (l, &v) in m.iter().take(JIT_LANES).enumerate() {
         bits |= ((v != 0) as Mask) << l;
     }
     bits

@@ -25,7 +25,8 @@
 
 use super::enc::Base;
 use super::{
-    put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
+    half, half_mut, put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES,
+    MASK_SAVE, V_ONE, YM,
 };
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::simd::Isa;
@@ -221,8 +222,8 @@ fn seam_texels(
         .enumerate()
     {
         if (active >> (g * JIT_LANES)) & 0xFF != 0 {
-            *u = f.regs[a][0];
-            *v = f.regs[a][1];
+            *u = half(&f.regs[a][0], 0);
+            *v = half(&f.regs[a][1], 0);
         }
     }
     let texels = tex.texel_lanes_in(&u, &v, wide);
@@ -233,7 +234,7 @@ fn seam_texels(
         if let Some(t) = groups.get(g) {
             for c in 0..4 {
                 if live & (1 << c) != 0 {
-                    put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                    put_masked(half_mut(&mut f.regs[dst][c], 0), &unpack_channel(t, c), m);
                 }
             }
         }
@@ -250,7 +251,7 @@ fn each_active(
 ) {
     for (g, f) in frames.iter_mut().enumerate() {
         if (active >> (g * JIT_LANES)) & 0xFF != 0 {
-            let m = f.masked.then(|| f.masks[MASK_SAVE]);
+            let m = f.masked.then(|| half(&f.masks[MASK_SAVE], 0));
             put(g, f, m.as_ref());
         }
     }
@@ -260,7 +261,7 @@ fn each_active(
 #[inline(always)]
 fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
     for (to, f) in x.as_chunks_mut::<JIT_LANES>().0.iter_mut().zip(frames) {
-        *to = f.regs[r & REG_MASK][c & 3];
+        *to = half(&f.regs[r & REG_MASK][c & 3], 0);
     }
 }
 
@@ -271,7 +272,7 @@ fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: 
     let groups = v.as_chunks::<JIT_LANES>().0;
     each_active(frames, active, |g, f, m| {
         if let Some(from) = groups.get(g) {
-            put_masked(&mut f.regs[r & REG_MASK][c & 3], from, m);
+            put_masked(half_mut(&mut f.regs[r & REG_MASK][c & 3], 0), from, m);
         }
     });
 }
