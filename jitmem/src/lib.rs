@@ -46,10 +46,11 @@
 //! `[arg + d]` with `d + 64` inside its region, now `jit::form_limits(Form::Zmm)`: each struct
 //! less the last 16-lane group's offset; stores only to the frame's spill, mask and bail slots
 //! and the outputs; the opmask registers k1 and k2 are its only other state, caller-saved in
-//! the System V ABI), for modules whose code loops over the groups itself only: entered with
-//! group 0's pointers, it advances them by 64 bytes per iteration and shifts the group word
-//! right by 16, so it runs at most 2 iterations whatever the frame holds, at the offsets of
-//! the two 16-lane groups. Its helper calls are the same (after `vzeroupper`, which also
+//! the System V ABI). Looped code entered with group 0's pointers advances them by 64 bytes
+//! per iteration and shifts the group word right by 16, so it runs at most 2 iterations
+//! whatever the frame holds, at the offsets of the two 16-lane groups; a segment of a module
+//! with seams likewise (r8d shifted by 16: at most 2 iterations, on frames 0 and 1 of the
+//! `GROUPS` checked); code called per group is called for g < 2 only, at `g * 64` bytes. Its helper calls are the same (after `vzeroupper`, which also
 //! leaves the upper ZMM state clean for the callee). It is built and run only when
 //! `shader::back::exec::simd::zmm_available` says the CPU has AVX-512F and DQ and the OS
 //! saves the opmask and ZMM state (CPUID and XCR0 bits 5, 6, 7, checked at run time).
@@ -57,8 +58,7 @@
 //! `SHADER_JIT` in the environment chooses ([`preferred`]): `0` turns the compiled form off
 //! ([`enabled`]), `avx2` forces the 8-lane form, `avx512` the 16-lane form where the machine
 //! has it (else the 8-lane one); unset or anything else: the 16-lane form where the machine
-//! has it. A module the 16-lane form does not take (texture ops, DISCARD) runs in the 8-lane
-//! form.
+//! has it.
 #![cfg(all(target_arch = "x86_64", unix))]
 
 use shader::back::exec::jit::sample::SEGMENTS_MAX;
@@ -275,7 +275,8 @@ impl Code {
         out: &mut Outputs,
         active: u32,
     ) -> Option<u32> {
-        exe.run_compiled(
+        exe.run_compiled_in(
+            self.form,
             frames,
             &mut |f, i, c, o, g, s| self.call(f, i, c, o, g, s),
             inv,

@@ -135,7 +135,12 @@ impl Enc<'_> {
         self.bytes(&[0x44, 0x8B])?;
         self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 4)?;
         let top = self.len;
-        self.bytes(&[0x41, 0xF6, 0xC0, 0xFF])?;
+        if self.wide {
+            // test r8w, 0xFFFF: a 16-lane group
+            self.bytes(&[0x66, 0x41, 0xF7, 0xC0, 0xFF, 0xFF])?;
+        } else {
+            self.bytes(&[0x41, 0xF6, 0xC0, 0xFF])?;
+        }
         let skip = self.jcc_fwd(Cc::Z)?;
         Ok(Head { top, skip })
     }
@@ -150,11 +155,11 @@ impl Enc<'_> {
         let frame = u32::try_from(core::mem::size_of::<Frame>()).map_err(|_| EncError::Full)?;
         self.bytes(&[0x48, 0x81, 0xC7])?;
         self.bytes(&frame.to_le_bytes())?;
-        let step = GROUP_BYTES as u8;
+        let (step, lanes) = self.group_step();
         self.bytes(&[0x48, 0x83, 0xC6, step, 0x48, 0x83, 0xC2, step])?;
         self.bytes(&[0x48, 0x83, 0xC1, step])?;
-        // shr r8d, 8; jnz top
-        self.bytes(&[0x41, 0xC1, 0xE8, JIT_LANES as u8])?;
+        // shr r8d, 8 (16 in the 16-lane form); jnz top
+        self.bytes(&[0x41, 0xC1, 0xE8, lanes])?;
         let rel = head.top as i64 - (self.len as i64 + 6);
         let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
         self.bytes(&[0x0F, 0x85])?;

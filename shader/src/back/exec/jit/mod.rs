@@ -62,9 +62,11 @@
 //! by 16). Every instruction above has an EVEX.512 form but the compares into a vector, the
 //! blend, VPTEST and VMOVMSKPS, which go through opmask k1 / k2 (see [`enc`]); no FMA and no
 //! approximation instruction, so the same bits. The [`Frame`]'s slots are 16 lanes wide for
-//! both forms (the 8-lane form uses the first 8 of each). It takes only the modules the group
-//! loop takes (no texture op, no DISCARD); the caller runs the others in the 8-lane form, and
-//! runs it only where `simd::zmm_available` holds.
+//! both forms (the 8-lane form uses the first 8 of each). It takes every module the 8-lane
+//! form takes: code called per group (DISCARD) is called for 2 groups at 64-byte offsets, and
+//! a module with seams runs each segment for 2 groups on frames 0 and 1 ([`sample`]); the
+//! caller runs it through [`Executable::run_compiled_in`], and only where
+//! `simd::zmm_available` holds.
 //!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
@@ -1316,6 +1318,12 @@ pub(super) fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &La
     );
 }
 
+/// The first `N` lanes of a frame slot (a copy).
+#[inline(always)]
+pub(super) fn first<T: Copy + Default, const N: usize>(s: &[T; SLOT_LANES]) -> [T; N] {
+    s.first_chunk::<N>().copied().unwrap_or([T::default(); N])
+}
+
 /// Half `h` (0: lanes 0..8, 1: 8..16) of a frame slot.
 #[inline(always)]
 pub(super) fn half<T: Copy>(s: &[T; SLOT_LANES], h: usize) -> [T; JIT_LANES] {
@@ -1332,10 +1340,10 @@ pub(super) fn half_mut<T>(s: &mut [T; SLOT_LANES], h: usize) -> &mut [T; JIT_LAN
 /// whole copy when every lane is in it (the common case; a lane-by-lane loop of 8 stays
 /// scalar).
 #[inline(always)]
-fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
+fn put_masked<const N: usize>(to: &mut [f32; N], from: &[f32; N], mask: Option<&[u32; N]>) {
     match mask {
-        Some(m) if *m != [!0; JIT_LANES] => {
-            for l in 0..JIT_LANES {
+        Some(m) if *m != [!0; N] => {
+            for l in 0..N {
                 if m[l] != 0 {
                     to[l] = from[l];
                 }
@@ -1404,20 +1412,10 @@ pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
     compile_form(exe, buf, Form::Ymm)
 }
 
-/// [`compile`] in `form`. The 16-lane form ([`Form::Zmm`]: the caller must have checked
-/// `simd::zmm_available` before running it) takes only modules whose code loops over the
-/// groups itself ([`groups::looped`]: no texture op, no DISCARD); it refuses the others
-/// ([`JitError::Unsupported`] of the op), which the 8-lane form then runs.
+/// [`compile`] in `form` (for [`Form::Zmm`] the caller must have checked
+/// `simd::zmm_available` before running the code, and runs it through
+/// [`Executable::run_compiled_in`]).
 pub fn compile_form(exe: &Executable, buf: &mut [u8], form: Form) -> Result<Compiled, JitError> {
-    if form == Form::Zmm {
-        let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
-        if let Some(d) = code
-            .iter()
-            .find(|d| d.op == Op::Discard || sample::is_seam(d))
-        {
-            return Err(JitError::Unsupported(d.op));
-        }
-    }
     // Values kept in YMMs across loops leave fewer for the ops: when some op runs out, the
     // module is compiled again without them.
     match compile_with(exe, buf, flow::RESIDENT_MAX, form) {
@@ -1693,6 +1691,25 @@ impl Executable {
     where
         F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
+        self.run_compiled_in(Form::Ymm, frames, call, inv, out, active)
+    }
+
+    /// [`Self::run_compiled`] of code made in `form` (its groups: `call` gets group numbers
+    /// below `form.groups()`, and a module with seams runs group g on frame g of the first
+    /// `form.groups()`).
+    #[inline]
+    pub fn run_compiled_in<F>(
+        &self,
+        form: Form,
+        frames: &mut [Frame],
+        call: &mut F,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Option<Mask>
+    where
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+    {
         if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
             if !(self.stage == Stage::Fragment && self.color_always) {
                 self.default_outputs(out);
@@ -1709,7 +1726,10 @@ impl Executable {
             // dispatch (it rewrites every output).
             return (first[0].bail[groups::BAIL_ACC] == 0).then_some(active);
         }
-        self.run_groups(frames, call, inv, out, active)
+        match form {
+            Form::Ymm => self.run_groups::<JIT_LANES, F>(frames, call, inv, out, active),
+            Form::Zmm => self.run_groups::<ZMM_LANES, F>(frames, call, inv, out, active),
+        }
     }
 
     /// The outputs as the interpreter starts them, for what the code does not store (out of
@@ -1733,7 +1753,7 @@ impl Executable {
     /// [`Self::run_compiled`] of code that is called per group (and segment): out of line, so
     /// the looped code's path stays short.
     #[inline(never)]
-    fn run_groups<F>(
+    fn run_groups<const GL: usize, F>(
         &self,
         frames: &mut [Frame],
         call: &mut F,
@@ -1752,13 +1772,16 @@ impl Executable {
             self.default_outputs(out);
         }
         let active = active & ALL_LANES;
+        // GL lanes per group (8, or 16 for the 16-lane form).
+        let ngroups = LANES / GL;
+        let low: Mask = if GL >= 32 { !0 } else { (1 << GL) - 1 };
         if nseams == 0 {
             // One segment on one frame, called per group (a module with DISCARD).
             let first = frames.get_mut(..1)?;
             let discards = first[0].discards;
             let mut alive: Mask = 0;
-            for g in 0..GROUPS {
-                let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            for g in 0..ngroups {
+                let mut lanes = (active >> (g * GL)) & low;
                 if lanes == 0 {
                     continue;
                 }
@@ -1769,14 +1792,14 @@ impl Executable {
                 call(first, inv.inputs, inv.fragcoord, out, g, 0);
                 let frame = &first[0];
                 if discards {
-                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+                    lanes &= alive_bits::<GL>(&frame.masks[MASK_ALIVE]);
                 }
                 // A live lane needs the general SIN/COS path: the interpreter runs the
                 // whole dispatch (it rewrites every output).
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
-                alive |= lanes << (g * JIT_LANES);
+                alive |= lanes << (g * GL);
             }
             return Some(alive);
         }
@@ -1786,8 +1809,8 @@ impl Executable {
         let words = discards || frames.first()?.trig;
         let mut groups = 0u32;
         if words {
-            for g in 0..GROUPS {
-                groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
+            for g in 0..ngroups {
+                groups |= (((active >> (g * GL)) & low != 0) as u32) << g;
             }
         }
         let mut left = groups;
@@ -1808,7 +1831,7 @@ impl Executable {
             if seg < nseams {
                 if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
                     let pc = frames[0].seams[seg % SEAMS_MAX] as usize;
-                    self.run_seam(frames, pc, inv.textures, active);
+                    self.run_seam::<GL>(frames, pc, inv.textures, active);
                 }
             }
         }
@@ -1825,14 +1848,14 @@ impl Executable {
             let g = left.trailing_zeros() as usize;
             left &= left - 1;
             let frame = frames.get(g)?;
-            let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            let mut lanes = (active >> (g * GL)) & low;
             if frame.bail[0] & lanes != 0 {
                 return None;
             }
             if discards {
-                lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+                lanes &= alive_bits::<GL>(&frame.masks[MASK_ALIVE]);
             }
-            alive |= lanes << (g * JIT_LANES);
+            alive |= lanes << (g * GL);
         }
         Some(alive)
     }
@@ -1840,9 +1863,9 @@ impl Executable {
 
 /// The lanes of a group's live-lane slot that are set (bit l: lane l not discarded).
 #[inline(always)]
-fn alive_bits(m: &SlotU) -> Mask {
+fn alive_bits<const GL: usize>(m: &SlotU) -> Mask {
     let mut bits: Mask = 0;
-    for (l, &v) in m.iter().take(JIT_LANES).enumerate() {
+    for (l, &v) in m.iter().take(GL).enumerate() {
         bits |= ((v != 0) as Mask) << l;
     }
     bits
