@@ -41,12 +41,29 @@
 //! never an access outside the regions above (the group word bounds looped code's iterations
 //! whatever it holds; segments are entered only at `Code`'s recorded entries).
 //!
-//! `SHADER_JIT=0` in the environment turns the compiled form off ([`enabled`]).
+//! The 16-lane form (`jit::Form::Zmm`, [`Code::with_form`]): the same generator emitting
+//! EVEX-encoded AVX-512F/DQ code on ZMM registers, under the same encoder checks (every operand
+//! `[arg + d]` with `d + 64` inside its region, now `jit::form_limits(Form::Zmm)`: each struct
+//! less the last 16-lane group's offset; stores only to the frame's spill, mask and bail slots
+//! and the outputs; the opmask registers k1 and k2 are its only other state, caller-saved in
+//! the System V ABI). Looped code entered with group 0's pointers advances them by 64 bytes
+//! per iteration and shifts the group word right by 16, so it runs at most 2 iterations
+//! whatever the frame holds, at the offsets of the two 16-lane groups; a segment of a module
+//! with seams likewise (r8d shifted by 16: at most 2 iterations, on frames 0 and 1 of the
+//! `GROUPS` checked); code called per group is called for g < 2 only, at `g * 64` bytes. Its helper calls are the same (after `vzeroupper`, which also
+//! leaves the upper ZMM state clean for the callee). It is built and run only when
+//! `shader::back::exec::simd::zmm_available` says the CPU has AVX-512F and DQ and the OS
+//! saves the opmask and ZMM state (CPUID and XCR0 bits 5, 6, 7, checked at run time).
+//!
+//! `SHADER_JIT` in the environment chooses ([`preferred`]): `0` turns the compiled form off
+//! ([`enabled`]), `avx2` forces the 8-lane form, `avx512` the 16-lane form where the machine
+//! has it (else the 8-lane one); unset or anything else: the 16-lane form where the machine
+//! has it.
 #![cfg(all(target_arch = "x86_64", unix))]
 
 use shader::back::exec::jit::sample::SEGMENTS_MAX;
 use shader::back::exec::jit::{
-    compile, CompiledStage, Frame, Inputs, Jit, JitError, GROUPS, GROUP_BYTES, STAGE_FRAMES,
+    compile_form, CompiledStage, Form, Frame, Inputs, Jit, JitError, GROUPS, STAGE_FRAMES,
 };
 use shader::back::exec::lanes::{Mask, Vec4x};
 use shader::back::exec::{Executable, Invocation, Outputs};
@@ -66,10 +83,31 @@ pub fn enabled() -> bool {
             .unwrap_or(true)
 }
 
+/// The form [`Host`] compiles in, from `SHADER_JIT` (see the crate header; read once).
+pub fn preferred() -> Form {
+    static FORM: std::sync::OnceLock<Form> = std::sync::OnceLock::new();
+    *FORM.get_or_init(|| {
+        let zmm = shader::back::exec::simd::zmm_available();
+        match std::env::var("SHADER_JIT").as_deref() {
+            Ok("avx2") => Form::Ymm,
+            _ if zmm => Form::Zmm,
+            _ => Form::Ymm,
+        }
+    })
+}
+
+/// Whether this machine can run `form`'s code.
+pub fn available(form: Form) -> bool {
+    match form {
+        Form::Ymm => std::is_x86_feature_detected!("avx2"),
+        Form::Zmm => shader::back::exec::simd::zmm_available(),
+    }
+}
+
 /// Why no code was made.
 #[derive(Debug)]
 pub enum Error {
-    /// The CPU lacks AVX2.
+    /// The CPU lacks AVX2 (or, for the 16-lane form, AVX-512F/DQ or their OS support).
     NoAvx2,
     /// The generator refused the module (the interpreter runs it).
     Jit(JitError),
@@ -89,6 +127,8 @@ pub struct Code {
     looped: bool,
     /// Frames the code reads: `GROUPS` when frame-looped, else 1.
     frames: usize,
+    /// The code's form: its groups and their bytes.
+    form: Form,
 }
 
 // The mapping is never written after construction.
@@ -96,13 +136,38 @@ unsafe impl Send for Code {}
 unsafe impl Sync for Code {}
 
 impl Code {
-    /// Compiles `exe` and maps its code executable.
+    /// Compiles `exe` and maps its code executable, in the [`preferred`] form, or the 8-lane
+    /// one when the 16-lane form does not take the module.
     pub fn new(exe: &Executable) -> Result<Code, Error> {
-        if !std::is_x86_feature_detected!("avx2") {
+        Code::new_in(exe, preferred())
+    }
+
+    /// [`Code::new`] preferring `form`.
+    pub fn new_in(exe: &Executable, form: Form) -> Result<Code, Error> {
+        match form {
+            Form::Zmm if available(Form::Zmm) => {
+                Code::with_form(exe, Form::Zmm).or_else(|_| Code::with_form(exe, Form::Ymm))
+            }
+            _ => Code::with_form(exe, Form::Ymm),
+        }
+    }
+
+    /// The form the code was made in.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// Compiles `exe` in `form` (refused when this machine cannot run it) and maps its code
+    /// executable.
+    pub fn with_form(exe: &Executable, form: Form) -> Result<Code, Error> {
+        if !available(Form::Ymm) || !available(form) {
             return Err(Error::NoAvx2);
         }
         let mut buf = vec![0u8; CODE_CAP];
-        let c = compile(exe, &mut buf).map_err(Error::Jit)?;
+        let c = compile_form(exe, &mut buf, form).map_err(Error::Jit)?;
+        if c.form != form {
+            return Err(Error::Jit(JitError::Flow));
+        }
         let bytes = buf.get(..c.len).ok_or(Error::Jit(JitError::Full))?;
         let mut entries = [0usize; SEGMENTS_MAX];
         for (e, &at) in entries.iter_mut().zip(c.entries.iter().take(c.segments)) {
@@ -146,6 +211,7 @@ impl Code {
             segments: c.segments.min(SEGMENTS_MAX),
             looped: c.looped || c.frames_looped,
             frames: if c.frames_looped { GROUPS } else { 1 },
+            form,
         })
     }
 
@@ -166,7 +232,7 @@ impl Code {
         g: usize,
         seg: usize,
     ) {
-        if g >= GROUPS
+        if g >= self.form.groups()
             || seg >= self.segments
             || (self.looped && g != 0)
             || frames.len() < self.frames
@@ -176,10 +242,11 @@ impl Code {
         let Some(&entry) = self.entries.get(seg) else {
             return;
         };
-        let off = g * GROUP_BYTES;
-        // The group's lanes: `off` bytes into each struct, in bounds (g < GROUPS). The code's
-        // operands on these pointers are checked against `jit::limits()`, which is each
-        // struct's size less the last group's offset, so every access stays in the struct.
+        let off = g * self.form.group_bytes();
+        // The group's lanes: `off` bytes into each struct, in bounds (g < the form's groups).
+        // The code's operands on these pointers are checked against `jit::form_limits(form)`,
+        // which is each struct's size less the form's last group's offset, so every access
+        // stays in the struct.
         let ip = (inputs as *const Inputs as *const u8).wrapping_add(off);
         let fp = (fcoord as *const Vec4x as *const u8).wrapping_add(off);
         let op = (out as *mut Outputs as *mut u8).wrapping_add(off);
@@ -188,7 +255,8 @@ impl Code {
         // regions (stores only the frames and the outputs, which are borrowed mutably; looped
         // code is entered at group 0 and moves at most to the last group; frame-looped code
         // moves the frame pointer one `Frame` per group, at most to `frames[GROUPS - 1]`, and
-        // `frames` holds at least GROUPS consecutive frames), and AVX2 was checked in `new`.
+        // `frames` holds at least GROUPS consecutive frames), and AVX2 (and for the 16-lane
+        // form AVX-512F/DQ with the OS's ZMM and opmask state) was checked in `with_form`.
         let f: extern "sysv64" fn(*mut Frame, *const u8, *const u8, *mut u8) =
             unsafe { std::mem::transmute((self.ptr as *const u8).wrapping_add(entry)) };
         f(frames.as_mut_ptr(), ip, fp, op);
@@ -207,7 +275,8 @@ impl Code {
         out: &mut Outputs,
         active: u32,
     ) -> Option<u32> {
-        exe.run_compiled(
+        exe.run_compiled_in(
+            self.form,
             frames,
             &mut |f, i, c, o, g, s| self.call(f, i, c, o, g, s),
             inv,
@@ -232,6 +301,8 @@ const CACHE_MAX: usize = 512;
 /// why there is none.
 struct Entry {
     hash: u64,
+    /// The form the host preferred (the code's own may be the 8-lane one).
+    form: Form,
     exe: Box<Executable>,
     code: Result<&'static Compiled, JitError>,
 }
@@ -240,6 +311,13 @@ struct Entry {
 /// for that stage, from [`Jit::with_frames`]).
 pub struct Compiled {
     code: Code,
+}
+
+impl Compiled {
+    /// The form of the module's code.
+    pub fn form(&self) -> Form {
+        self.code.form()
+    }
 }
 
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
@@ -289,10 +367,18 @@ impl CompiledStage for Compiled {
     }
 }
 
-/// The process-wide compiler behind [`jit`].
-pub struct Host;
+/// The process-wide compiler behind [`jit`], preferring a form (None: [`preferred`]).
+pub struct Host {
+    form: Option<Form>,
+}
 
-static HOST: Host = Host;
+static HOST: Host = Host { form: None };
+static HOST_YMM: Host = Host {
+    form: Some(Form::Ymm),
+};
+static HOST_ZMM: Host = Host {
+    form: Some(Form::Zmm),
+};
 
 impl Host {
     /// The cached result for `exe`: its code, or why it has none (compiling it on first
@@ -304,22 +390,24 @@ impl Host {
         let Ok(mut cache) = CACHE.lock() else {
             return Err(JitError::Full);
         };
+        let form = self.form.unwrap_or_else(preferred);
         if let Some(e) = cache
             .iter()
-            .find(|e| e.hash == hash && e.exe.same_code(exe))
+            .find(|e| e.hash == hash && e.form == form && e.exe.same_code(exe))
         {
             return e.code;
         }
         if cache.len() >= CACHE_MAX {
             return Err(JitError::Full);
         }
-        let code = match Code::new(exe) {
+        let code = match Code::new_in(exe, form) {
             Ok(code) => Ok(&*Box::leak(Box::new(Compiled { code }))),
             Err(Error::Jit(e)) => Err(e),
             Err(_) => Err(JitError::Full),
         };
         cache.push(Entry {
             hash,
+            form,
             exe: Box::new(exe.clone()),
             code,
         });
@@ -347,4 +435,13 @@ pub fn jit() -> Option<&'static dyn Jit> {
 /// The process-wide compiler (for reports: which modules compile, and why not).
 pub fn host() -> &'static Host {
     &HOST
+}
+
+/// A process-wide compiler preferring `form` whatever `SHADER_JIT` says (tests and benches:
+/// the 16-lane form falls back to the 8-lane one where the machine or the module has none).
+pub fn host_in(form: Form) -> &'static Host {
+    match form {
+        Form::Ymm => &HOST_YMM,
+        Form::Zmm => &HOST_ZMM,
+    }
 }

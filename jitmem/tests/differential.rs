@@ -3,10 +3,13 @@
 //! active-lane masks, through `Executable::run` and through `jitmem::Code`, and every active
 //! lane of every output must have the same bits. Each shader here must compile (a module that
 //! fell back to the interpreter would prove nothing), so the test fails if one does not.
+//! Every check runs each form of the compiled code: 8 lanes per YMM, then 16 per ZMM where
+//! the machine has AVX-512F/DQ (a note is printed where it has not; a module the 16-lane form
+//! does not take, with texture ops or DISCARD, runs in the 8-lane form there).
 #![cfg(all(target_arch = "x86_64", unix))]
 
 use jitmem::Code;
-use shader::back::exec::jit::{Frame, GROUPS};
+use shader::back::exec::jit::{Form, Frame, GROUPS};
 use shader::back::exec::lanes::{Mask, LANES};
 use shader::back::exec::texture::TextureRef;
 use shader::back::exec::{Executable, Invocation, Outputs, Regs};
@@ -95,11 +98,38 @@ fn check_bails(m: &Module, rounds: u32, seed: u64, bails: &mut u32) {
 /// quads (as the rasterizer's with derivatives: a sample's level of detail reads its quad's
 /// other lanes, which must have run).
 fn check_tex(m: &Module, rounds: u32, seed: u64, bails: &mut u32, textures: &[Option<TextureRef>]) {
+    for form in forms() {
+        check_form(m, rounds, seed, bails, textures, form);
+    }
+}
+
+/// The forms this machine runs: the 8-lane one, and the 16-lane one where it can.
+fn forms() -> Vec<Form> {
+    static NOTE: std::sync::Once = std::sync::Once::new();
+    if jitmem::available(Form::Zmm) {
+        vec![Form::Ymm, Form::Zmm]
+    } else {
+        NOTE.call_once(|| eprintln!("no AVX-512F/DQ here: the 16-lane form is not tested"));
+        vec![Form::Ymm]
+    }
+}
+
+/// [`check_tex`] of the code made preferring `form`.
+fn check_form(
+    m: &Module,
+    rounds: u32,
+    seed: u64,
+    bails: &mut u32,
+    textures: &[Option<TextureRef>],
+    form: Form,
+) {
     let exe = Executable::new(m, None).expect("verifies");
-    let code = match Code::new(&exe) {
+    let code = match Code::new_in(&exe, form) {
         Ok(c) => c,
         Err(e) => panic!("not compiled: {e:?}"),
     };
+    // The 16-lane form takes every module the 8-lane one does: no silent fallback here.
+    assert_eq!(code.form(), form, "not compiled in the {form:?} form");
     let mut r = Rng(seed | 1);
     let mut regs = Regs::new();
     let mut frames = vec![Frame::new(); GROUPS];
@@ -147,7 +177,7 @@ fn check_tex(m: &Module, rounds: u32, seed: u64, bails: &mut u32, textures: &[Op
                 exe.run(&mut Regs::new(), &inv, &mut got, active)
             }
         };
-        assert_eq!(wm, gm, "round {round}: active lanes");
+        assert_eq!(wm, gm, "{form:?} round {round}: active lanes");
         type Pair<'a> = (&'a str, &'a [[f32; LANES]; 4], &'a [[f32; LANES]; 4]);
         let pairs: Vec<Pair> = match m.stage {
             Stage::Fragment => vec![("color", &want.color, &got.color)],
@@ -169,7 +199,7 @@ fn check_tex(m: &Module, rounds: u32, seed: u64, bails: &mut u32, textures: &[Op
                         assert_eq!(
                             w[c][l].to_bits(),
                             g[c][l].to_bits(),
-                            "round {round}: {name}[{c}] lane {l}: {} vs {}",
+                            "{form:?} round {round}: {name}[{c}] lane {l}: {} vs {}",
                             w[c][l],
                             g[c][l]
                         );
@@ -1168,67 +1198,40 @@ fn group_loop_runs_the_active_groups() {
         return;
     }
     let exe = Executable::new(&frag("c = sin(a) + cos(b) * u;"), None).expect("verifies");
-    let code = Code::new(&exe).expect("compiles");
-    let uniforms = [0.5f32; 128];
-    let mut frames = vec![Frame::new(); GROUPS];
-    exe.prepare_frames(&mut frames, &uniforms);
-    let fragcoord = [[0.0f32; LANES]; 4];
-    let masks = [
-        0u32,
-        0x0000_00FF,
-        0xFF00_0000,
-        0x00FF_0000,
-        0x0F00_F001,
-        0x8000_0100,
-        u32::MAX,
-    ];
-    let group_active = |active: u32, l: usize| (active >> (l / 8 * 8)) & 0xFF != 0;
-    for active in masks {
-        let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
-        // In range where active, out of SIN/COS's range where not.
-        for c in inputs.iter_mut().flatten() {
-            for (l, x) in c.iter_mut().enumerate() {
-                *x = if (active >> l) & 1 != 0 {
-                    l as f32 * 0.25 - 3.0
-                } else {
-                    1e9
-                };
-            }
-        }
-        let mut got = Box::new(Outputs::new());
-        got.color = [[7.0; LANES]; 4];
-        let (wm, want, gm, got) = run_both(
-            &exe,
-            &code,
-            &mut frames,
-            &uniforms,
-            &inputs,
-            &fragcoord,
-            active,
-            got,
-        );
-        let gm = gm.expect("no active lane is out of range");
-        assert_eq!(wm, gm, "active {active:#x}");
-        for c in 0..4 {
-            for l in 0..LANES {
-                if (active >> l) & 1 != 0 {
-                    assert_eq!(
-                        want.color[c][l].to_bits(),
-                        got.color[c][l].to_bits(),
-                        "active {active:#x}, lane {l}"
-                    );
-                } else if !group_active(active, l) {
-                    assert_eq!(got.color[c][l], 7.0, "active {active:#x}, lane {l} written");
+    for form in forms() {
+        let code = Code::new_in(&exe, form).expect("compiles");
+        assert_eq!(code.form(), form);
+        let uniforms = [0.5f32; 128];
+        let mut frames = vec![Frame::new(); GROUPS];
+        exe.prepare_frames(&mut frames, &uniforms);
+        let fragcoord = [[0.0f32; LANES]; 4];
+        let masks = [
+            0u32,
+            0x0000_00FF,
+            0xFF00_0000,
+            0x00FF_0000,
+            0x0F00_F001,
+            0x8000_0100,
+            u32::MAX,
+        ];
+        let gl = form.lanes();
+        let group_active =
+            |active: u32, l: usize| (active >> (l / gl * gl)) & ((1u32 << gl) - 1) != 0;
+        for active in masks {
+            let mut inputs = Box::new([[[0.0f32; LANES]; 4]; 16]);
+            // In range where active, out of SIN/COS's range where not.
+            for c in inputs.iter_mut().flatten() {
+                for (l, x) in c.iter_mut().enumerate() {
+                    *x = if (active >> l) & 1 != 0 {
+                        l as f32 * 0.25 - 3.0
+                    } else {
+                        1e9
+                    };
                 }
             }
-        }
-        // One active lane out of range: the dispatch goes back to the interpreter.
-        if let Some(l) = (0..LANES).rev().find(|l| (active >> l) & 1 != 0) {
-            for c in inputs.iter_mut().flatten() {
-                c[l] = 1e9;
-            }
-            let got = Box::new(Outputs::new());
-            let run = run_both(
+            let mut got = Box::new(Outputs::new());
+            got.color = [[7.0; LANES]; 4];
+            let (wm, want, gm, got) = run_both(
                 &exe,
                 &code,
                 &mut frames,
@@ -1238,23 +1241,55 @@ fn group_loop_runs_the_active_groups() {
                 active,
                 got,
             );
-            assert!(
-                run.2.is_none(),
-                "active {active:#x}: lane {l} out of range not given back"
-            );
+            let gm = gm.expect("no active lane is out of range");
+            assert_eq!(wm, gm, "active {active:#x}");
+            for c in 0..4 {
+                for l in 0..LANES {
+                    if (active >> l) & 1 != 0 {
+                        assert_eq!(
+                            want.color[c][l].to_bits(),
+                            got.color[c][l].to_bits(),
+                            "active {active:#x}, lane {l}"
+                        );
+                    } else if !group_active(active, l) {
+                        assert_eq!(got.color[c][l], 7.0, "active {active:#x}, lane {l} written");
+                    }
+                }
+            }
+            // One active lane out of range: the dispatch goes back to the interpreter.
+            if let Some(l) = (0..LANES).rev().find(|l| (active >> l) & 1 != 0) {
+                for c in inputs.iter_mut().flatten() {
+                    c[l] = 1e9;
+                }
+                let got = Box::new(Outputs::new());
+                let run = run_both(
+                    &exe,
+                    &code,
+                    &mut frames,
+                    &uniforms,
+                    &inputs,
+                    &fragcoord,
+                    active,
+                    got,
+                );
+                assert!(
+                    run.2.is_none(),
+                    "active {active:#x}: lane {l} out of range not given back"
+                );
+            }
         }
+        // Another group's call does nothing, whatever the frame's group word says.
+        let inputs = Box::new([[[0.25f32; LANES]; 4]; 16]);
+        let mut got = Box::new(Outputs::new());
+        got.color = [[7.0; LANES]; 4];
+        frames[0].bail[shader::back::exec::jit::groups::BAIL_GROUPS] = u32::MAX;
+        for g in 1..form.groups() {
+            code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, g, 0);
+        }
+        assert!(got.color.iter().flatten().all(|&x| x == 7.0));
+        code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, 0, 0);
+        assert!(got.color.iter().flatten().all(|&x| x != 7.0));
     }
-    // Another group's call does nothing, whatever the frame's group word says.
-    let inputs = Box::new([[[0.25f32; LANES]; 4]; 16]);
-    let mut got = Box::new(Outputs::new());
-    got.color = [[7.0; LANES]; 4];
-    frames[0].bail[shader::back::exec::jit::groups::BAIL_GROUPS] = u32::MAX;
-    for g in 1..GROUPS {
-        code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, g, 0);
-    }
-    assert!(got.color.iter().flatten().all(|&x| x == 7.0));
-    code.call(&mut frames[..1], &inputs, &fragcoord, &mut got, 0, 0);
-    assert!(got.color.iter().flatten().all(|&x| x != 7.0));
 }
 
 /// Bank registers (uniforms and constants, broadcast into their frame slots per draw) read as

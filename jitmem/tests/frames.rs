@@ -78,8 +78,8 @@ fn stages_on_foreign_frames_return() {
     looped.prepare_frames(&mut frames, &uniforms);
     let _ = s2.run(&mut frames, &branchy, &inv, &mut out, u32::MAX);
     for f in frames.iter_mut() {
-        f.bail = [u32::MAX; 8];
-        f.masks.iter_mut().for_each(|m| *m = [u32::MAX; 8]);
+        f.bail = [u32::MAX; 16];
+        f.masks.iter_mut().for_each(|m| *m = [u32::MAX; 16]);
     }
     let _ = s1.run(&mut frames, &looped, &inv, &mut out, u32::MAX);
     let _ = s2.run(&mut frames, &branchy, &inv, &mut out, u32::MAX);

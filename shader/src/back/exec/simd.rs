@@ -20,6 +20,9 @@
 //!   trampoline also enables POPCNT, which every AVX2 CPU has, for the rasterizer's lane
 //!   counts; it is checked all the same.)
 //!
+//! - [`zmm_available`]: the same CPUID and XGETBV steps, for AVX-512F/DQ and the opmask and
+//!   ZMM state (XCR0 bits 5, 6, 7); XGETBV only after `avx2_available` saw OSXSAVE.
+//!
 //! It must never: claim a feature the CPU or the OS does not provide, or keep global state (a
 //! caller keeps the detected [`Simd`], see `Regs`).
 #![allow(unsafe_code)]
@@ -124,6 +127,34 @@ fn avx2_available() -> bool {
     let xcr0 = unsafe { xcr0() };
     // The OS saves SSE (bit 1) and AVX (bit 2) state.
     xcr0 & 0b110 == 0b110
+}
+
+/// Whether the CPU and the OS let code use the 16-lane (ZMM) form of the compiled shader code
+/// (`jit::Form::Zmm`): AVX-512F and AVX-512DQ (VPMOVM2D / VPMOVD2M, VANDPS on ZMM, KTESTW) on
+/// top of what [`Simd::detect`] needs for AVX2, and XCR0 saying the OS saves the opmask
+/// (bit 5) and the ZMM state (bits 6 and 7) as well as SSE and AVX (bits 1 and 2). Only
+/// detection: this crate never runs ZMM code itself (the host's `jitmem` does, after this
+/// check).
+pub fn zmm_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::__cpuid_count;
+        if !avx2_available() {
+            return false;
+        }
+        // (avx2_available checked that leaf 7 exists and that XGETBV is enabled.)
+        let l7 = __cpuid_count(7, 0);
+        let f = l7.ebx & (1 << 16) != 0;
+        let dq = l7.ebx & (1 << 17) != 0;
+        if !(f && dq) {
+            return false;
+        }
+        // SAFETY: XGETBV is enabled: avx2_available found CPUID's OSXSAVE set.
+        let xcr0 = unsafe { xcr0() };
+        xcr0 & 0b1110_0110 == 0b1110_0110
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -49,6 +49,10 @@ pub struct Enc<'a> {
     limits: [usize; 4],
     /// Stores on base `b` must also end at or below `store_end[b]` (see [`Enc::limit_stores`]).
     pub(super) store_end: [usize; 4],
+    /// The 16-lane form ([`Enc::zmm`]): every 256-bit instruction is emitted as its EVEX.512
+    /// form on ZMM registers, and the few with no such form (compares into a vector, blends,
+    /// VPTEST, VMOVMSKPS) as their AVX-512 equivalents through opmask registers k1 and k2.
+    pub(super) wide: bool,
 }
 
 /// A YMM register, 0..=15.
@@ -104,6 +108,23 @@ impl<'a> Enc<'a> {
             len: 0,
             limits,
             store_end: limits,
+            wide: false,
+        }
+    }
+
+    /// The 16-lane form: ZMM registers, EVEX encodings, 64-byte vector operands (see the
+    /// module header).
+    pub fn zmm(mut self) -> Self {
+        self.wide = true;
+        self
+    }
+
+    /// Bytes of one vector operand: 32 (YMM) or 64 (ZMM).
+    pub fn vbytes(&self) -> usize {
+        if self.wide {
+            64
+        } else {
+            32
         }
     }
 
@@ -175,6 +196,9 @@ impl<'a> Enc<'a> {
         pp: u8,
         wide: bool,
     ) -> Result<(), EncError> {
+        if wide && self.wide {
+            return self.evex(r, v, b, map, pp, 0);
+        }
         let rbar = (!r >> 3) & 1;
         let last = ((!v & 0xF) << 3) | (wide as u8) << 2 | (pp & 3);
         if map == 1 && b < 8 {
@@ -185,25 +209,74 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// EVEX, 512 bit, W0, merge masking under opmask `aaa` (0: none), no broadcast: the same
+    /// fields as [`Self::vex`] (`r`, `v`, `b` registers 0..31; `b` 0 for a memory operand,
+    /// whose 32-bit displacement is never scaled).
+    pub(super) fn evex(
+        &mut self,
+        r: u8,
+        v: u8,
+        b: u8,
+        map: u8,
+        pp: u8,
+        aaa: u8,
+    ) -> Result<(), EncError> {
+        let inv = |x: u8, bit: u8| (!x >> bit) & 1;
+        let p0 = inv(r, 3) << 7 | inv(b, 4) << 6 | inv(b, 3) << 5 | inv(r, 4) << 4 | (map & 3);
+        let p1 = ((!v & 0xF) << 3) | 0x04 | (pp & 3);
+        let p2 = 0b10 << 5 | inv(v, 4) << 3 | (aaa & 7);
+        self.bytes(&[0x62, p0, p1, p2])
+    }
+
+    /// `vpmovm2d z, k` (EVEX.512.F3.0F38.W0 38 /r): every lane all ones where opmask `k`'s
+    /// bit is set, else zero.
+    pub(super) fn mask_to_vec(&mut self, z: Y, k: u8) -> Result<(), EncError> {
+        self.evex(z.0, 0, k, 2, 2, 0)?;
+        self.byte(0x38)?;
+        self.modrm_reg(z.0, k)
+    }
+
+    /// `vpmovd2m k, z` (EVEX.512.F3.0F38.W0 39 /r): opmask `k` = the lanes' sign bits.
+    pub(super) fn vec_to_mask(&mut self, k: u8, z: Y) -> Result<(), EncError> {
+        self.evex(k, 0, z.0, 2, 2, 0)?;
+        self.byte(0x39)?;
+        self.modrm_reg(k, z.0)
+    }
+
+    /// `vptestmd k, s, t` (EVEX.512.66.0F38.W0 27 /r): opmask `k` = the lanes where `s & t`
+    /// is not zero.
+    pub(super) fn test_mask(&mut self, k: u8, s: Y, t: Y) -> Result<(), EncError> {
+        self.evex(k, s.0, t.0, 2, 1, 0)?;
+        self.byte(0x27)?;
+        self.modrm_reg(k, t.0)
+    }
+
+    /// `kortestw k, k` (VEX.L0.0F.W0 98 /r): ZF when no bit of opmask `k` is set, CF when
+    /// all 16 are.
+    pub(super) fn kortest(&mut self, k: u8) -> Result<(), EncError> {
+        self.bytes(&[0xC5, 0xF8, 0x98])?;
+        self.modrm_reg(k, k)
+    }
+
     /// `vmovups y, [base + off]`
     pub fn load(&mut self, y: Y, base: Base, off: usize) -> Result<(), EncError> {
         self.vex(y.0, 0, 0, 1, 0)?;
         self.byte(0x10)?;
-        self.mem(y.0, base, off, 32)
+        self.mem(y.0, base, off, self.vbytes())
     }
 
     /// `vmovups [base + off], y`
     pub fn store(&mut self, base: Base, off: usize, y: Y) -> Result<(), EncError> {
         if !base.writable()
             || off
-                .checked_add(32)
+                .checked_add(self.vbytes())
                 .is_none_or(|e| e > self.store_end[base as usize])
         {
             return Err(EncError::OutOfFrame);
         }
         self.vex(y.0, 0, 0, 1, 0)?;
         self.byte(0x11)?;
-        self.mem(y.0, base, off, 32)
+        self.mem(y.0, base, off, self.vbytes())
     }
 
     /// `vmovaps d, s`
@@ -217,7 +290,7 @@ impl<'a> Enc<'a> {
     pub fn op_mem(&mut self, op: Ps, d: Y, s: Y, base: Base, off: usize) -> Result<(), EncError> {
         self.vex(d.0, s.0, 0, 1, 0)?;
         self.byte(op as u8)?;
-        self.mem(d.0, base, off, 32)
+        self.mem(d.0, base, off, self.vbytes())
     }
 
     /// `vOPps d, s, t` (for SQRT, `s` must be ymm0: the form has no first source).
@@ -229,6 +302,14 @@ impl<'a> Enc<'a> {
 
     /// `vcmpps d, s, t, pred`
     pub fn cmp_reg(&mut self, d: Y, s: Y, t: Y, pred: u8) -> Result<(), EncError> {
+        if self.wide {
+            // vcmpps k1, s, t, pred (EVEX.512.0F.W0 C2 /r ib); vpmovm2d d, k1
+            self.evex(1, s.0, t.0, 1, 0, 0)?;
+            self.byte(0xC2)?;
+            self.modrm_reg(1, t.0)?;
+            self.byte(pred)?;
+            return self.mask_to_vec(d, 1);
+        }
         self.vex(d.0, s.0, t.0, 1, 0)?;
         self.byte(0xC2)?;
         self.modrm_reg(d.0, t.0)?;
@@ -244,6 +325,14 @@ impl<'a> Enc<'a> {
 
     /// `vblendvps d, s, t, m`: d = sign of m ? t : s (VEX.256.66.0F3A.W0 4A /r /is4)
     pub fn blendv(&mut self, d: Y, s: Y, t: Y, m: Y) -> Result<(), EncError> {
+        if self.wide {
+            // vpmovd2m k1, m; vblendmps d{k1}, s, t (EVEX.512.66.0F38.W0 65 /r): the same
+            // choice by m's sign bits.
+            self.vec_to_mask(1, m)?;
+            self.evex(d.0, s.0, t.0, 2, 1, 1)?;
+            self.byte(0x65)?;
+            return self.modrm_reg(d.0, t.0);
+        }
         self.vex(d.0, s.0, t.0, 3, 1)?;
         self.byte(0x4A)?;
         self.modrm_reg(d.0, t.0)?;
@@ -312,9 +401,15 @@ impl<'a> Enc<'a> {
         {
             return Err(EncError::OutOfFrame);
         }
-        self.vex(0, 0, m.0, 1, 0)?;
-        self.byte(0x50)?;
-        self.modrm_reg(0, m.0)?;
+        if self.wide {
+            // vpmovd2m k1, m; kmovw eax, k1 (VEX.L0.0F.W0 93 /r)
+            self.vec_to_mask(1, m)?;
+            self.bytes(&[0xC5, 0xF8, 0x93, 0xC1])?;
+        } else {
+            self.vex(0, 0, m.0, 1, 0)?;
+            self.byte(0x50)?;
+            self.modrm_reg(0, m.0)?;
+        }
         self.byte(0x09)?;
         self.mem(0, Base::Frame, off, 4)
     }
@@ -344,6 +439,13 @@ impl<'a> Enc<'a> {
             Arg::K(k) => super::konst(k),
             Arg::M(off) => off,
         };
+        if self.wide {
+            self.evex(1, s.0, 0, 1, 0, 0)?;
+            self.byte(0xC2)?;
+            self.mem(1, Base::Frame, off, 64)?;
+            self.byte(pred)?;
+            return self.mask_to_vec(d, 1);
+        }
         self.vex(d.0, s.0, 0, 1, 0)?;
         self.byte(0xC2)?;
         self.mem(d.0, Base::Frame, off, 32)?;
@@ -361,7 +463,7 @@ impl<'a> Enc<'a> {
     pub fn int_k(&mut self, opcode: u8, d: Y, s: Y, k: usize) -> Result<(), EncError> {
         self.vex(d.0, s.0, 0, 1, 1)?;
         self.byte(opcode)?;
-        self.mem(d.0, Base::Frame, super::konst(k), 32)
+        self.mem(d.0, Base::Frame, super::konst(k), self.vbytes())
     }
 
     /// `vcmpps d, s, [frame + konst(k)], pred`
@@ -445,6 +547,84 @@ mod tests {
         ];
         for (want, f) in cases {
             let (buf, n) = bytes(f);
+            assert_eq!(&buf[..n], want);
+        }
+    }
+
+    /// The 16-lane form's EVEX bytes, as GNU as assembles the same instructions (a memory
+    /// operand keeps its 32-bit displacement, which as would compress to disp8 * 64).
+    #[test]
+    fn zmm_encodings_are_the_manual_ones() {
+        let cases: [(&[u8], fn(&mut Enc) -> Result<(), EncError>); 14] = [
+            (&[0x62, 0x51, 0x2C, 0x48, 0x59, 0xCB], |e| {
+                e.op_reg(Ps::Mul, Y(9), Y(10), Y(11))
+            }),
+            (&[0x62, 0xF1, 0x7C, 0x48, 0x51, 0xCA], |e| {
+                e.op_reg(Ps::Sqrt, Y(1), Y(0), Y(2))
+            }),
+            (&[0x62, 0xF1, 0x6C, 0x48, 0x54, 0xCB], |e| {
+                e.op_reg(Ps::And, Y(1), Y(2), Y(3))
+            }),
+            // vcmpps k1, zmm9, zmm10, GT_OS; vpmovm2d zmm8, k1
+            (
+                &[
+                    0x62, 0xD1, 0x34, 0x48, 0xC2, 0xCA, 0x0E, 0x62, 0x72, 0x7E, 0x48, 0x38, 0xC1,
+                ],
+                |e| e.cmp_reg(Y(8), Y(9), Y(10), 0x0E),
+            ),
+            // vpmovd2m k1, zmm15; vblendmps zmm10{k1}, zmm9, zmm12
+            (
+                &[
+                    0x62, 0xD2, 0x7E, 0x48, 0x39, 0xCF, 0x62, 0x52, 0x35, 0x49, 0x65, 0xD4,
+                ],
+                |e| e.blendv(Y(10), Y(9), Y(12), Y(15)),
+            ),
+            (&[0x62, 0x51, 0x7C, 0x48, 0x28, 0xCD], |e| {
+                e.mov(Y(9), Y(13))
+            }),
+            (&[0x62, 0x72, 0x7D, 0x48, 0x18, 0xA7, 8, 0, 0, 0], |e| {
+                e.broadcast(Y(12), Base::Frame, 8)
+            }),
+            (&[0x62, 0x71, 0x7C, 0x48, 0x10, 0x86, 0x20, 0, 0, 0], |e| {
+                e.load(Y(8), Base::Inputs, 0x20)
+            }),
+            (&[0x62, 0x71, 0x7C, 0x48, 0x11, 0xB9, 0x40, 0, 0, 0], |e| {
+                e.store(Base::Out, 0x40, Y(15))
+            }),
+            (&[0x62, 0xF1, 0x65, 0x48, 0x72, 0xF4, 0x17], |e| {
+                e.pslld(Y(3), Y(4), 23)
+            }),
+            // vptestmd k1, zmm2, zmm15; vptestmd k2, zmm15, zmm15; ktestw k1, k2
+            (
+                &[
+                    0x62, 0xD2, 0x6D, 0x48, 0x27, 0xCF, 0x62, 0xD2, 0x05, 0x48, 0x27, 0xD7, 0xC5,
+                    0xF8, 0x99, 0xCA,
+                ],
+                |e| e.ptest(Y(2), Y(15)),
+            ),
+            // vpcmpgtd k1, zmm3, zmm4; vpmovm2d zmm8, k1
+            (
+                &[
+                    0x62, 0xF1, 0x65, 0x48, 0x66, 0xCC, 0x62, 0x72, 0x7E, 0x48, 0x38, 0xC1,
+                ],
+                |e| e.int0f(0x66, Y(8), Y(3), Y(4)),
+            ),
+            (&[0x62, 0xF3, 0x7D, 0x48, 0x08, 0xCA, 0x09], |e| {
+                e.round(Y(1), Y(2), 9)
+            }),
+            // mov eax, 1; vmovd xmm5, eax (VEX); vpbroadcastd zmm5, xmm5
+            (
+                &[
+                    0xB8, 1, 0, 0, 0, 0xC5, 0xF9, 0x6E, 0xE8, 0x62, 0xF2, 0x7D, 0x48, 0x58, 0xED,
+                ],
+                |e| e.splat(Y(5), 1),
+            ),
+        ];
+        for (want, f) in cases {
+            let mut buf = [0u8; 32];
+            let mut e = Enc::with_limits(&mut buf, [4096; 4]).zmm();
+            f(&mut e).unwrap();
+            let n = e.len();
             assert_eq!(&buf[..n], want);
         }
     }

@@ -112,7 +112,21 @@ impl Enc<'_> {
     }
 
     /// `vptest a, b` (ZF: no bit of `a & b` set; VEX.256.66.0F38 17 /r).
+    ///
+    /// The 16-lane form: `vptestmd k1, a, b`, and for `a != b` `vptestmd k2, b, b;
+    /// ktestw k1, k2` (ZF: k1 = 0; CF: every lane of `b` not zero has `a & b` not zero, which
+    /// is VPTEST's CF where `a` and `b` are lane masks, all ones or zero per lane, the only
+    /// use of CF here), else `kortestw k1, k1`.
     pub fn ptest(&mut self, a: Y, b: Y) -> Result<(), EncError> {
+        if self.wide {
+            self.test_mask(1, a, b)?;
+            if a == b {
+                return self.kortest(1);
+            }
+            self.test_mask(2, b, b)?;
+            // ktestw k1, k2 (VEX.L0.0F.W0 99 /r)
+            return self.bytes(&[0xC5, 0xF8, 0x99, 0xCA]);
+        }
         self.vex(a.0, 0, b.0, 2, 1)?;
         self.byte(0x17)?;
         self.modrm_reg(a.0, b.0)
@@ -120,7 +134,17 @@ impl Enc<'_> {
 
     /// `vptest a, [frame + konst(k)]` (ZF: no bit of `a & K` set; CF: every bit of `K` set
     /// in `a`).
+    ///
+    /// The 16-lane form: `vptestmd k1, a, [frame + konst(k)]; kortestw k1, k1` (ZF: no lane
+    /// of `a & K` set; CF: every lane of `a & K` not zero, which is VPTEST's CF for the
+    /// constants used here: a single bit per lane, or all ones with a lane mask `a`).
     pub fn ptest_k(&mut self, a: Y, k: usize) -> Result<(), EncError> {
+        if self.wide {
+            self.evex(1, a.0, 0, 2, 1, 0)?;
+            self.byte(0x27)?;
+            self.mem(1, Base::Frame, super::konst(k), 64)?;
+            return self.kortest(1);
+        }
         self.vex(a.0, 0, 0, 2, 1)?;
         self.byte(0x17)?;
         self.mem(a.0, Base::Frame, super::konst(k), 32)

@@ -42,7 +42,7 @@ pub const BAIL_ACC: usize = 1;
 pub const BAIL_GROUPS: usize = 2;
 
 const _: () = assert!(GROUPS * JIT_LANES == 32);
-const _: () = assert!(GROUP_BYTES < 128);
+const _: () = assert!(2 * GROUP_BYTES < 128);
 
 const fn bail_word(k: usize) -> usize {
     offset_of!(Frame, bail) + k * 4
@@ -67,9 +67,16 @@ impl Enc<'_> {
     /// `top: test byte [frame + GROUPS_WORD], 0xFF; jz skip`
     pub(super) fn group_head(&mut self) -> Result<Head, EncError> {
         let top = self.len;
-        self.byte(0xF6)?;
-        self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 1)?;
-        self.byte(0xFF)?;
+        if self.wide {
+            // test word [frame + GROUPS_WORD], 0xFFFF (66 F7 /0 iw): a 16-lane group
+            self.bytes(&[0x66, 0xF7])?;
+            self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 2)?;
+            self.bytes(&[0xFF, 0xFF])?;
+        } else {
+            self.byte(0xF6)?;
+            self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 1)?;
+            self.byte(0xFF)?;
+        }
         let skip = self.jcc_fwd(Cc::Z)?;
         Ok(Head { top, skip })
     }
@@ -91,8 +98,8 @@ impl Enc<'_> {
             self.word_set(b0, 0)?;
         }
         self.land(head.skip)?;
-        // add rsi, 32; add rdx, 32; add rcx, 32
-        let step = GROUP_BYTES as u8;
+        // add rsi, 32; add rdx, 32; add rcx, 32 (64 in the 16-lane form)
+        let (step, lanes) = self.group_step();
         self.bytes(&[0x48, 0x83, 0xC6, step, 0x48, 0x83, 0xC2, step])?;
         self.bytes(&[0x48, 0x83, 0xC1, step])?;
         // shr dword [frame + word], 8 (C1 /5 ib; a store)
@@ -100,7 +107,7 @@ impl Enc<'_> {
         self.frame_word(word)?;
         self.byte(0xC1)?;
         self.mem(5, Base::Frame, word, 4)?;
-        self.byte(JIT_LANES as u8)?;
+        self.byte(lanes)?;
         // jnz top (0F 85 rel32)
         let rel = head.top as i64 - (self.len as i64 + 6);
         let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
@@ -110,6 +117,16 @@ impl Enc<'_> {
 }
 
 impl Enc<'_> {
+    /// A group's bytes in the lane arrays and its lanes: [`GROUP_BYTES`] and [`JIT_LANES`],
+    /// or twice those in the 16-lane form.
+    fn group_step(&self) -> (u8, u8) {
+        if self.wide {
+            (2 * GROUP_BYTES as u8, 2 * JIT_LANES as u8)
+        } else {
+            (GROUP_BYTES as u8, JIT_LANES as u8)
+        }
+    }
+
     /// A segment's loop in a module with seams (each group on its own frame, the frames
     /// consecutive: [`Frame`]'s size apart): the groups word of the first frame copied into
     /// r8d, then `top: test r8b, 0xFF; jz skip` (see [`Self::seam_tail`]).
@@ -118,7 +135,12 @@ impl Enc<'_> {
         self.bytes(&[0x44, 0x8B])?;
         self.mem(0, Base::Frame, bail_word(BAIL_GROUPS), 4)?;
         let top = self.len;
-        self.bytes(&[0x41, 0xF6, 0xC0, 0xFF])?;
+        if self.wide {
+            // test r8w, 0xFFFF: a 16-lane group
+            self.bytes(&[0x66, 0x41, 0xF7, 0xC0, 0xFF, 0xFF])?;
+        } else {
+            self.bytes(&[0x41, 0xF6, 0xC0, 0xFF])?;
+        }
         let skip = self.jcc_fwd(Cc::Z)?;
         Ok(Head { top, skip })
     }
@@ -133,11 +155,11 @@ impl Enc<'_> {
         let frame = u32::try_from(core::mem::size_of::<Frame>()).map_err(|_| EncError::Full)?;
         self.bytes(&[0x48, 0x81, 0xC7])?;
         self.bytes(&frame.to_le_bytes())?;
-        let step = GROUP_BYTES as u8;
+        let (step, lanes) = self.group_step();
         self.bytes(&[0x48, 0x83, 0xC6, step, 0x48, 0x83, 0xC2, step])?;
         self.bytes(&[0x48, 0x83, 0xC1, step])?;
-        // shr r8d, 8; jnz top
-        self.bytes(&[0x41, 0xC1, 0xE8, JIT_LANES as u8])?;
+        // shr r8d, 8 (16 in the 16-lane form); jnz top
+        self.bytes(&[0x41, 0xC1, 0xE8, lanes])?;
         let rel = head.top as i64 - (self.len as i64 + 6);
         let rel = i32::try_from(rel).map_err(|_| EncError::Full)?;
         self.bytes(&[0x0F, 0x85])?;

@@ -27,7 +27,16 @@ pub const IDX_MAX: usize = 6;
 
 impl Enc<'_> {
     /// `vOP d, s, t` on packed dwords, map 0F with the 66 prefix (`opcode` 0xFE VPADDD, ...).
+    ///
+    /// The 16-lane form of VPCMPEQD / VPCMPGTD (0x76 / 0x66) compares into k1 and makes the
+    /// lanes from it (`vpmovm2d`): the same all-ones / zero lanes.
     pub fn int0f(&mut self, opcode: u8, d: Y, s: Y, t: Y) -> Result<(), EncError> {
+        if self.wide && matches!(opcode, 0x76 | 0x66) {
+            self.evex(1, s.0, t.0, 1, 1, 0)?;
+            self.byte(opcode)?;
+            self.modrm_reg(1, t.0)?;
+            return self.mask_to_vec(d, 1);
+        }
         self.vex(d.0, s.0, t.0, 1, 1)?;
         self.byte(opcode)?;
         self.modrm_reg(d.0, t.0)
@@ -55,7 +64,7 @@ impl Enc<'_> {
         };
         self.vex(d.0, s.0, 0, map, 1)?;
         self.byte(opcode)?;
-        self.mem(d.0, Base::Frame, off, 32)
+        self.mem(d.0, Base::Frame, off, self.vbytes())
     }
 
     /// `vpsrad d, s, imm` (`ext` 4) or `vpsrld` (`ext` 2): VEX.256.66.0F 72 /ext ib.

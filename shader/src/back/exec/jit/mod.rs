@@ -56,6 +56,18 @@
 //! interpreter, which stays the reference. The rasterizer reaches compiled code through the
 //! host's [`Jit`] (`raster::Scratch::set_jit`).
 //!
+//! The 16-lane form ([`Form::Zmm`], [`compile_form`]; session 18): the same lowering with the
+//! encoder in its EVEX mode ([`Enc::zmm`]): one ZMM per scalar component, 16 lanes per group,
+//! 2 groups per dispatch in the group loop ([`groups`]: 64-byte steps, the group word shifted
+//! by 16). Every instruction above has an EVEX.512 form but the compares into a vector, the
+//! blend, VPTEST and VMOVMSKPS, which go through opmask k1 / k2 (see [`enc`]); no FMA and no
+//! approximation instruction, so the same bits. The [`Frame`]'s slots are 16 lanes wide for
+//! both forms (the 8-lane form uses the first 8 of each). It takes every module the 8-lane
+//! form takes: code called per group (DISCARD) is called for 2 groups at 64-byte offsets, and
+//! a module with seams runs each segment for 2 groups on frames 0 and 1 ([`sample`]); the
+//! caller runs it through [`Executable::run_compiled_in`], and only where
+//! `simd::zmm_available` holds.
+//!
 //! Numerics are the interpreter's (see the header of `exec`): every op is the same IEEE single
 //! operation in the same order (DOT starts from +0.0 and adds the products in component order,
 //! no FMA), CMP gives 1.0 / +0.0 with the same NaN rules (ordered LT/LE/GT/GE/EQ, unordered NE).
@@ -92,8 +104,44 @@ pub const GROUP_BYTES: usize = JIT_LANES * 4;
 
 /// One component of 8 lanes.
 pub type Lanes8 = [f32; JIT_LANES];
-/// A vec4 register of 8 lanes.
-pub type Vec4x8 = [Lanes8; 4];
+/// Lanes one call of the 16-lane form runs (one ZMM of f32, [`Form::Zmm`]).
+pub const ZMM_LANES: usize = 16;
+/// Lanes of a frame slot: room for either form (the 8-lane form uses the first 8).
+pub const SLOT_LANES: usize = ZMM_LANES;
+/// Bytes of a frame slot (one cache line).
+pub const SLOT_BYTES: usize = SLOT_LANES * 4;
+/// One frame slot: a component of 16 lanes (8 used by the 8-lane form).
+pub type Slot = [f32; SLOT_LANES];
+/// A frame slot of lane masks or integer constants.
+pub type SlotU = [u32; SLOT_LANES];
+/// A vec4 register's slots.
+pub type Vec4xS = [Slot; 4];
+
+/// The two forms of compiled code: the same generator, 8 lanes per YMM (VEX, AVX2) or 16 per
+/// ZMM (EVEX, AVX-512F/DQ, `simd::zmm_available`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    Ymm,
+    Zmm,
+}
+
+impl Form {
+    /// Lanes one group (one call, one loop iteration) runs.
+    pub const fn lanes(self) -> usize {
+        match self {
+            Form::Ymm => JIT_LANES,
+            Form::Zmm => ZMM_LANES,
+        }
+    }
+    /// Groups in one dispatch of [`LANES`].
+    pub const fn groups(self) -> usize {
+        LANES / self.lanes()
+    }
+    /// Bytes from one group's lanes to the next in a [`Vec4x`] component.
+    pub const fn group_bytes(self) -> usize {
+        self.lanes() * 4
+    }
+}
 /// The inputs of a dispatch, as [`super::Invocation::inputs`] holds them.
 pub type Inputs = [Vec4x; VARYING_CAP];
 
@@ -102,29 +150,29 @@ pub const FRAME_UNIFORMS: usize = 32 * 4;
 
 /// What generated code reads and writes besides the inputs and outputs: filled once per draw
 /// ([`Executable::prepare_frame`]), then reused by every dispatch.
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 #[derive(Clone)]
 pub struct Frame {
     /// Spill slots: the home of each IR register, 8 lanes per component; the bank registers'
     /// hold their value in every lane (filled per draw, never stored by the code).
-    pub regs: [Vec4x8; REG_FILE],
+    pub regs: [Vec4xS; REG_FILE],
     /// Lane masks (all ones / all zeros per lane) of IF/ELSE/ENDIF and DISCARD: per IF depth
     /// the mask before the IF and its ELSE mask, then [`MASK_SAVE`] (the current mask across
     /// a call-out) and [`MASK_ALIVE`] (the lanes not discarded: in a module with DISCARD, all
     /// ones before each call, read back by [`Executable::run_compiled`]).
-    pub masks: [[u32; JIT_LANES]; MASK_SLOTS],
+    pub masks: [SlotU; MASK_SLOTS],
     /// Lanes (bits, OR-ed by the code) whose SIN/COS operand is outside the inline form's
     /// range (`|x| >= 8192` or NaN): [`Executable::run_compiled`] then gives the dispatch to
     /// the interpreter.
-    pub bail: [u32; 8],
+    pub bail: [u32; 16],
     /// Inline POW's cold path (`pow`): every YMM saved around the call of [`Helper::Pow`],
     /// and that helper's x, y and result.
-    pub pow_save: [[u32; JIT_LANES]; 16],
-    pub pow_io: [Lanes8; 3],
+    pub pow_save: [SlotU; 16],
+    pub pow_io: [Slot; 3],
     /// Constants the code reads (1.0, CMP's true; the ABS mask; SIN/COS's and POW's), each
     /// already broadcast to 8 lanes (32 bytes, aligned) so an op takes it as its memory
     /// operand (`vmulps y, y, [frame + konst(k)]`) instead of a broadcast and a register op.
-    pub consts: [[u32; JIT_LANES]; K_COUNT],
+    pub consts: [SlotU; K_COUNT],
     pub uniforms: [f32; FRAME_UNIFORMS],
     pub imms: [f32; IMM_CAP],
     /// The instruction set the call-out helpers' lane loops run on ([`Frame::set_simd`]);
@@ -149,10 +197,9 @@ pub struct Frame {
 
 /// Where the spill slots end: generated code stores to the frame only below this offset
 /// (the encoder refuses any other frame store).
-pub const REGS_END: usize = offset_of!(Frame, pow_io) + size_of::<[Lanes8; 3]>();
+pub const REGS_END: usize = offset_of!(Frame, pow_io) + size_of::<[Slot; 3]>();
 const _: () = assert!(
-    offset_of!(Frame, bail)
-        == size_of::<[Vec4x8; REG_FILE]>() + size_of::<[[u32; JIT_LANES]; MASK_SLOTS]>()
+    offset_of!(Frame, bail) == size_of::<[Vec4xS; REG_FILE]>() + size_of::<[SlotU; MASK_SLOTS]>()
 );
 
 /// [`Frame::masks`]: two per IF depth, four per loop level (`flow`), then the lanes' spent
@@ -166,10 +213,10 @@ const MASK_ALIVE: usize = MASK_SLOTS - 1;
 /// The YMM holding the current lane mask in a module with IF or DISCARD (never allocated).
 const YM: Y = Y(15);
 const fn mask_slot(k: usize) -> usize {
-    offset_of!(Frame, masks) + (k % MASK_SLOTS) * 32
+    offset_of!(Frame, masks) + (k % MASK_SLOTS) * SLOT_BYTES
 }
 const _: () = assert!(offset_of!(Frame, regs) == 0);
-const _: () = assert!(offset_of!(Frame, consts).is_multiple_of(32));
+const _: () = assert!(offset_of!(Frame, consts).is_multiple_of(SLOT_BYTES));
 
 /// Bytes generated code may touch from the frame pointer.
 pub const FRAME_BYTES: usize = size_of::<Frame>();
@@ -177,7 +224,12 @@ pub const FRAME_BYTES: usize = size_of::<Frame>();
 /// The length of each [`Base`]'s region as the encoder checks it: the frame, and for the
 /// group-offset pointers their struct less the last group's offset.
 pub const fn limits() -> [usize; 4] {
-    let back = (GROUPS - 1) * GROUP_BYTES;
+    form_limits(Form::Ymm)
+}
+
+/// [`limits`] for `form`'s groups (the last group's offset is `(groups - 1) * group_bytes`).
+pub const fn form_limits(form: Form) -> [usize; 4] {
+    let back = (form.groups() - 1) * form.group_bytes();
     [
         FRAME_BYTES,
         size_of::<Inputs>() - back,
@@ -246,18 +298,18 @@ impl Frame {
             one[pow::POW_BASE + i] = pow::POW_CONSTS[i];
             i += 1;
         }
-        let mut consts = [[0u32; JIT_LANES]; K_COUNT];
+        let mut consts = [[0u32; SLOT_LANES]; K_COUNT];
         let mut i = 0;
         while i < K_COUNT {
-            consts[i] = [one[i]; JIT_LANES];
+            consts[i] = [one[i]; SLOT_LANES];
             i += 1;
         }
         Frame {
-            regs: [[[0.0; JIT_LANES]; 4]; REG_FILE],
-            masks: [[0; JIT_LANES]; MASK_SLOTS],
-            bail: [0; 8],
-            pow_save: [[0; JIT_LANES]; 16],
-            pow_io: [[0.0; JIT_LANES]; 3],
+            regs: [[[0.0; SLOT_LANES]; 4]; REG_FILE],
+            masks: [[0; SLOT_LANES]; MASK_SLOTS],
+            bail: [0; 16],
+            pow_save: [[0; SLOT_LANES]; 16],
+            pow_io: [[0.0; SLOT_LANES]; 3],
             uniforms: [0.0; FRAME_UNIFORMS],
             imms: [0.0; IMM_CAP],
             consts,
@@ -318,10 +370,12 @@ pub struct Compiled {
     pub frames_looped: bool,
     /// Values stored to their frame slot because they were evicted while live.
     pub spills: usize,
+    /// The form of the code: how many lanes a group has (the caller's offsets per group).
+    pub form: Form,
 }
 
 const fn home(v: usize) -> usize {
-    offset_of!(Frame, regs) + (v % (REG_FILE * 4)) * 32
+    offset_of!(Frame, regs) + (v % (REG_FILE * 4)) * SLOT_BYTES
 }
 const fn input(s: usize, c: usize) -> usize {
     ((s & (VARYING_CAP - 1)) * 4 + (c & 3)) * LANES * 4
@@ -334,7 +388,7 @@ const fn varying(s: usize, c: usize) -> usize {
 }
 /// Constant `k`'s 8 lanes in the frame (a memory operand; its first lane for a broadcast).
 const fn konst(k: usize) -> usize {
-    offset_of!(Frame, consts) + k * 32
+    offset_of!(Frame, consts) + k * SLOT_BYTES
 }
 
 /// An allocator value: component `c` of register `t` is `t * 4 + c`; then the constants.
@@ -780,6 +834,9 @@ impl<'c, 'b> Gen<'c, 'b> {
         if self.masked() {
             info |= INFO_MASKED;
         }
+        if self.e.wide {
+            info |= INFO_ZMM;
+        }
         // The call clobbers the lane mask: the helper reads it from its slot, and it is
         // reloaded after.
         if self.flow {
@@ -1206,6 +1263,8 @@ fn cmp_pred(x: u8) -> u8 {
 /// [`Helper`] info flag: inside an IF, the lanes off the mask in [`MASK_SAVE`] keep the
 /// destination's old value.
 const INFO_MASKED: u32 = 1 << 30;
+/// [`Helper`] info flag: the 16-lane form calls (every lane of each slot is live).
+const INFO_ZMM: u32 = 1 << 31;
 
 /// The Rust functions generated code may call (the only calls it makes), for the ops whose
 /// numerics live in `math` (bit-identical to the interpreter by construction: the same
@@ -1240,27 +1299,51 @@ pub(super) fn helper_lanes(frame: &mut Frame, info: u32, f: impl Fn(&Lanes8, &La
     let reg = |s: u32| (info >> s) as usize & REG_MASK;
     let (dst, a, b, n) = (reg(0), reg(8), reg(16), ((info >> 24) as usize & 7).min(4));
     let masked = info & INFO_MASKED != 0;
+    // The 16-lane form's call: both halves of each slot, else the first.
+    let halves = if info & INFO_ZMM != 0 { 2 } else { 1 };
     let simd = frame.simd;
     simd.run(
         #[inline(always)]
         || {
             let m = frame.masks[MASK_SAVE];
             for c in 0..n {
-                let (x, y) = (frame.regs[a][c], frame.regs[b][c]);
-                put_masked(&mut frame.regs[dst][c], &f(&x, &y), masked.then_some(&m));
+                for h in 0..halves {
+                    let (x, y) = (half(&frame.regs[a][c], h), half(&frame.regs[b][c], h));
+                    let m = masked.then(|| half(&m, h));
+                    let to = half_mut(&mut frame.regs[dst][c], h);
+                    put_masked(to, &f(&x, &y), m.as_ref());
+                }
             }
         },
     );
+}
+
+/// The first `N` lanes of a frame slot (a copy).
+#[inline(always)]
+pub(super) fn first<T: Copy + Default, const N: usize>(s: &[T; SLOT_LANES]) -> [T; N] {
+    s.first_chunk::<N>().copied().unwrap_or([T::default(); N])
+}
+
+/// Half `h` (0: lanes 0..8, 1: 8..16) of a frame slot.
+#[inline(always)]
+pub(super) fn half<T: Copy>(s: &[T; SLOT_LANES], h: usize) -> [T; JIT_LANES] {
+    s.as_chunks::<JIT_LANES>().0[h & 1]
+}
+
+/// [`half`], writable.
+#[inline(always)]
+pub(super) fn half_mut<T>(s: &mut [T; SLOT_LANES], h: usize) -> &mut [T; JIT_LANES] {
+    &mut s.as_chunks_mut::<JIT_LANES>().0[h & 1]
 }
 
 /// `to = from` in the lanes of `mask` (all ones or all zeros per lane; None: every lane), as a
 /// whole copy when every lane is in it (the common case; a lane-by-lane loop of 8 stays
 /// scalar).
 #[inline(always)]
-fn put_masked(to: &mut Lanes8, from: &Lanes8, mask: Option<&[u32; JIT_LANES]>) {
+fn put_masked<const N: usize>(to: &mut [f32; N], from: &[f32; N], mask: Option<&[u32; N]>) {
     match mask {
-        Some(m) if *m != [!0; JIT_LANES] => {
-            for l in 0..JIT_LANES {
+        Some(m) if *m != [!0; N] => {
+            for l in 0..N {
                 if m[l] != 0 {
                     to[l] = from[l];
                 }
@@ -1323,18 +1406,31 @@ pub fn refused_ops<const N: usize>(exe: &Executable) -> heapless::Vec<Op, N> {
     v
 }
 
-/// Generates code for `exe` into `buf` (see the module header), or says why not.
+/// Generates code for `exe` into `buf` (see the module header), or says why not: the 8-lane
+/// form ([`Form::Ymm`]).
 pub fn compile(exe: &Executable, buf: &mut [u8]) -> Result<Compiled, JitError> {
+    compile_form(exe, buf, Form::Ymm)
+}
+
+/// [`compile`] in `form` (for [`Form::Zmm`] the caller must have checked
+/// `simd::zmm_available` before running the code, and runs it through
+/// [`Executable::run_compiled_in`]).
+pub fn compile_form(exe: &Executable, buf: &mut [u8], form: Form) -> Result<Compiled, JitError> {
     // Values kept in YMMs across loops leave fewer for the ops: when some op runs out, the
     // module is compiled again without them.
-    match compile_with(exe, buf, flow::RESIDENT_MAX) {
-        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0),
+    match compile_with(exe, buf, flow::RESIDENT_MAX, form) {
+        Err(JitError::Unsupported(Op::Nop)) => compile_with(exe, buf, 0, form),
         r => r,
     }
 }
 
-/// [`compile`] keeping at most `resident` values in YMMs across a loop.
-fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Compiled, JitError> {
+/// [`compile_form`] keeping at most `resident` values in YMMs across a loop.
+fn compile_with(
+    exe: &Executable,
+    buf: &mut [u8],
+    resident: usize,
+    form: Form,
+) -> Result<Compiled, JitError> {
     let code = exe.code.get(..exe.len as usize).unwrap_or(&[]);
     let flow = code
         .iter()
@@ -1347,7 +1443,13 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         }
     }
     let mut g = Gen {
-        e: Enc::with_limits(buf, limits()).limit_stores(Base::Frame, REGS_END),
+        e: {
+            let e = Enc::with_limits(buf, form_limits(form)).limit_stores(Base::Frame, REGS_END);
+            match form {
+                Form::Ymm => e,
+                Form::Zmm => e.zmm(),
+            }
+        },
         exe,
         code,
         pc: 0,
@@ -1425,6 +1527,7 @@ fn compile_with(exe: &Executable, buf: &mut [u8], resident: usize) -> Result<Com
         looped,
         frames_looped: seams,
         spills: g.spills,
+        form,
     })
 }
 
@@ -1544,7 +1647,7 @@ impl Executable {
             // an op reads it there as its memory operand, or loads it like a spilled value.
             if let Some(r) = frame.regs.get_mut(BANK_BASE + k) {
                 for (r, b) in r.iter_mut().zip(bits) {
-                    *r = [f32::from_bits(b); JIT_LANES];
+                    *r = [f32::from_bits(b); SLOT_LANES];
                 }
             }
         }
@@ -1588,6 +1691,25 @@ impl Executable {
     where
         F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
     {
+        self.run_compiled_in(Form::Ymm, frames, call, inv, out, active)
+    }
+
+    /// [`Self::run_compiled`] of code made in `form` (its groups: `call` gets group numbers
+    /// below `form.groups()`, and a module with seams runs group g on frame g of the first
+    /// `form.groups()`).
+    #[inline]
+    pub fn run_compiled_in<F>(
+        &self,
+        form: Form,
+        frames: &mut [Frame],
+        call: &mut F,
+        inv: &Invocation,
+        out: &mut Outputs,
+        active: Mask,
+    ) -> Option<Mask>
+    where
+        F: FnMut(&mut [Frame], &Inputs, &Vec4x, &mut Outputs, usize, usize) + ?Sized,
+    {
         if let Some(frame) = frames.first_mut().filter(|f| f.looped) {
             if !(self.stage == Stage::Fragment && self.color_always) {
                 self.default_outputs(out);
@@ -1604,7 +1726,10 @@ impl Executable {
             // dispatch (it rewrites every output).
             return (first[0].bail[groups::BAIL_ACC] == 0).then_some(active);
         }
-        self.run_groups(frames, call, inv, out, active)
+        match form {
+            Form::Ymm => self.run_groups::<JIT_LANES, F>(frames, call, inv, out, active),
+            Form::Zmm => self.run_groups::<ZMM_LANES, F>(frames, call, inv, out, active),
+        }
     }
 
     /// The outputs as the interpreter starts them, for what the code does not store (out of
@@ -1628,7 +1753,7 @@ impl Executable {
     /// [`Self::run_compiled`] of code that is called per group (and segment): out of line, so
     /// the looped code's path stays short.
     #[inline(never)]
-    fn run_groups<F>(
+    fn run_groups<const GL: usize, F>(
         &self,
         frames: &mut [Frame],
         call: &mut F,
@@ -1647,31 +1772,34 @@ impl Executable {
             self.default_outputs(out);
         }
         let active = active & ALL_LANES;
+        // GL lanes per group (8, or 16 for the 16-lane form).
+        let ngroups = LANES / GL;
+        let low: Mask = if GL >= 32 { !0 } else { (1 << GL) - 1 };
         if nseams == 0 {
             // One segment on one frame, called per group (a module with DISCARD).
             let first = frames.get_mut(..1)?;
             let discards = first[0].discards;
             let mut alive: Mask = 0;
-            for g in 0..GROUPS {
-                let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            for g in 0..ngroups {
+                let mut lanes = (active >> (g * GL)) & low;
                 if lanes == 0 {
                     continue;
                 }
                 first[0].bail[0] = 0;
                 if discards {
-                    first[0].masks[MASK_ALIVE] = [!0; JIT_LANES];
+                    first[0].masks[MASK_ALIVE] = [!0; SLOT_LANES];
                 }
                 call(first, inv.inputs, inv.fragcoord, out, g, 0);
                 let frame = &first[0];
                 if discards {
-                    lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+                    lanes &= alive_bits::<GL>(&frame.masks[MASK_ALIVE]);
                 }
                 // A live lane needs the general SIN/COS path: the interpreter runs the
                 // whole dispatch (it rewrites every output).
                 if frame.bail[0] & lanes != 0 {
                     return None;
                 }
-                alive |= lanes << (g * JIT_LANES);
+                alive |= lanes << (g * GL);
             }
             return Some(alive);
         }
@@ -1681,8 +1809,8 @@ impl Executable {
         let words = discards || frames.first()?.trig;
         let mut groups = 0u32;
         if words {
-            for g in 0..GROUPS {
-                groups |= (((active >> (g * JIT_LANES)) & 0xFF != 0) as u32) << g;
+            for g in 0..ngroups {
+                groups |= (((active >> (g * GL)) & low != 0) as u32) << g;
             }
         }
         let mut left = groups;
@@ -1692,7 +1820,7 @@ impl Executable {
             let frame = frames.get_mut(g)?;
             frame.bail[0] = 0;
             if discards {
-                frame.masks[MASK_ALIVE] = [!0; JIT_LANES];
+                frame.masks[MASK_ALIVE] = [!0; SLOT_LANES];
             }
         }
         // Segment by segment, each one call running every group with an active lane on its
@@ -1703,7 +1831,7 @@ impl Executable {
             if seg < nseams {
                 if let Some(frames) = frames.first_chunk_mut::<GROUPS>() {
                     let pc = frames[0].seams[seg % SEAMS_MAX] as usize;
-                    self.run_seam(frames, pc, inv.textures, active);
+                    self.run_seam::<GL>(frames, pc, inv.textures, active);
                 }
             }
         }
@@ -1720,14 +1848,14 @@ impl Executable {
             let g = left.trailing_zeros() as usize;
             left &= left - 1;
             let frame = frames.get(g)?;
-            let mut lanes = (active >> (g * JIT_LANES)) & 0xFF;
+            let mut lanes = (active >> (g * GL)) & low;
             if frame.bail[0] & lanes != 0 {
                 return None;
             }
             if discards {
-                lanes &= alive_bits(&frame.masks[MASK_ALIVE]);
+                lanes &= alive_bits::<GL>(&frame.masks[MASK_ALIVE]);
             }
-            alive |= lanes << (g * JIT_LANES);
+            alive |= lanes << (g * GL);
         }
         Some(alive)
     }
@@ -1735,9 +1863,9 @@ impl Executable {
 
 /// The lanes of a group's live-lane slot that are set (bit l: lane l not discarded).
 #[inline(always)]
-fn alive_bits(m: &[u32; JIT_LANES]) -> Mask {
+fn alive_bits<const GL: usize>(m: &SlotU) -> Mask {
     let mut bits: Mask = 0;
-    for (l, &v) in m.iter().enumerate() {
+    for (l, &v) in m.iter().take(GL).enumerate() {
         bits |= ((v != 0) as Mask) << l;
     }
     bits

@@ -14,7 +14,7 @@
 //! [-125, 125], whose result is the +0 shortcut or the helper's.
 
 use super::enc::{Arg, Base, EncError, Pi, Ps, Y};
-use super::{Frame, Gen, JitError, Val, YM};
+use super::{half, half_mut, Frame, Gen, JitError, Val, YM};
 use core::mem::offset_of;
 
 /// The floats (and ints, as bits) the inline POW reads, at `Frame::consts[POW_BASE..]`.
@@ -86,7 +86,7 @@ const POR: u8 = 0xEB;
 
 /// `Frame::pow_io[k]`: the helper's x, y and result.
 const fn io(k: usize) -> usize {
-    offset_of!(Frame, pow_io) + k * 32
+    offset_of!(Frame, pow_io) + k * super::SLOT_BYTES
 }
 
 impl Gen<'_, '_> {
@@ -216,13 +216,13 @@ impl Gen<'_, '_> {
 /// The cold path: every YMM saved, x and y to `pow_io`, the helper, the YMMs back and the
 /// helper's result in `r`.
 fn cold(e: &mut super::Enc, x: Y, y: Y, r: Y) -> Result<(), EncError> {
-    let save = |i: u8| offset_of!(Frame, pow_save) + i as usize * 32;
+    let save = |i: u8| offset_of!(Frame, pow_save) + i as usize * super::SLOT_BYTES;
     for i in 0..16 {
         e.store(Base::Frame, save(i), Y(i))?;
     }
     e.store(Base::Frame, io(0), x)?;
     e.store(Base::Frame, io(1), y)?;
-    e.call(super::Helper::Pow, 0)?;
+    e.call(super::Helper::Pow, if e.wide { super::INFO_ZMM } else { 0 })?;
     for i in 0..16 {
         e.load(Y(i), Base::Frame, save(i))?;
     }
@@ -232,13 +232,17 @@ fn cold(e: &mut super::Enc, x: Y, y: Y, r: Y) -> Result<(), EncError> {
 /// [`super::Helper::Pow`]: `pow_io[2] = math::pow_lanes(pow_io[0], pow_io[1])` on the frame's
 /// instruction set (the interpreter's own lane function: lanes never influence each other in
 /// it, so these are the interpreter's bits).
-pub(super) extern "sysv64" fn helper_pow(frame: &mut Frame, _info: u32) {
+pub(super) extern "sysv64" fn helper_pow(frame: &mut Frame, info: u32) {
+    // The 16-lane form's call: both halves of the slots, else the first.
+    let halves = if info & super::INFO_ZMM != 0 { 2 } else { 1 };
     let simd = frame.simd;
     simd.run(
         #[inline(always)]
         || {
-            let [x, y, _] = frame.pow_io;
-            frame.pow_io[2] = super::super::math::pow_lanes(&x, &y);
+            for h in 0..halves {
+                let (x, y) = (half(&frame.pow_io[0], h), half(&frame.pow_io[1], h));
+                *half_mut(&mut frame.pow_io[2], h) = super::super::math::pow_lanes(&x, &y);
+            }
         },
     );
 }

@@ -22,10 +22,14 @@
 //! result array: the active groups' u and v, the interpreter's texels (in the AVX2 trampoline
 //! through the floor's 8-lane blends, the same texels), each group's channels unpacked
 //! straight into its frame.
+//!
+//! The 16-lane form (`Form::Zmm`) runs the same way with 2 groups of 16 lanes on frames 0 and
+//! 1 (`run_seam::<16>`: each frame's slots hold its group's 16 lanes); the 8-lane form uses the
+//! first 8 lanes of each slot of frames 0..4.
 
 use super::enc::Base;
 use super::{
-    put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, JIT_LANES, MASK_SAVE, V_ONE, YM,
+    first, put_masked, val, Frame, Gen, JitError, Touch, Val, GROUPS, MASK_SAVE, V_ONE, YM,
 };
 use crate::back::exec::lanes::{Lanes, Mask, Vec4x, LANES};
 use crate::back::exec::simd::Isa;
@@ -130,7 +134,7 @@ impl Executable {
     /// in `active` are not written): its operands gathered from each frame's slots, the
     /// interpreter's [`Executable::texture_lanes`], the result written to each frame's
     /// destination slots under its saved mask when `masked`.
-    pub(super) fn run_seam(
+    pub(super) fn run_seam<const GL: usize>(
         &self,
         frames: &mut [Frame; GROUPS],
         pc: usize,
@@ -151,11 +155,11 @@ impl Executable {
                     .and_then(|t| t.as_ref())
                     .filter(|t| t.plain_texels());
                 if let (Op::Sample, Some(tex)) = (d.op, plain) {
-                    seam_texels(d, tex, frames, active, simd.isa() == Isa::Avx2);
+                    seam_texels::<GL>(d, tex, frames, active, simd.isa() == Isa::Avx2);
                 } else if d.op == Op::Sample {
-                    self.seam_op::<1>(d, frames, textures, active);
+                    self.seam_op::<1, GL>(d, frames, textures, active);
                 } else {
-                    self.seam_op::<3>(d, frames, textures, active);
+                    self.seam_op::<3, GL>(d, frames, textures, active);
                 }
             },
         );
@@ -163,7 +167,7 @@ impl Executable {
 
     /// [`Self::run_seam`]'s work with the first `N` operand registers gathered.
     #[inline(always)]
-    fn seam_op<const N: usize>(
+    fn seam_op<const N: usize, const GL: usize>(
         &self,
         d: &DInst,
         frames: &mut [Frame; GROUPS],
@@ -173,7 +177,7 @@ impl Executable {
         let mut src = [[[0.0; LANES]; 4]; N];
         for (s, r) in src.iter_mut().zip(operands(d)) {
             for (c, s) in s.iter_mut().enumerate() {
-                gather_into(frames, r, c, s);
+                gather_into::<GL>(frames, r, c, s);
             }
         }
         let mut res: Vec4x = [[0.0; LANES]; 4];
@@ -182,7 +186,7 @@ impl Executable {
         let live = live(d);
         for (c, res) in res.iter().enumerate() {
             if live & (1 << c) != 0 {
-                scatter(frames, dst, c, res, active);
+                scatter::<GL>(frames, dst, c, res, active);
             }
         }
     }
@@ -205,7 +209,7 @@ fn live(d: &DInst) -> u8 {
 /// unpacked straight into its frame under its saved mask: the interpreter's bits without
 /// its float result array or the two unused coordinate components.
 #[inline(always)]
-fn seam_texels(
+fn seam_texels<const GL: usize>(
     d: &DInst,
     tex: &TextureRef,
     frames: &mut [Frame; GROUPS],
@@ -214,26 +218,28 @@ fn seam_texels(
 ) {
     let a = d.a as usize & REG_MASK;
     let (mut u, mut v) = ([0.0; LANES], [0.0; LANES]);
-    let chunks = u.as_chunks_mut::<JIT_LANES>().0.iter_mut();
+    let chunks = u.as_chunks_mut::<GL>().0.iter_mut();
     for (g, ((u, v), f)) in chunks
-        .zip(v.as_chunks_mut::<JIT_LANES>().0)
+        .zip(v.as_chunks_mut::<GL>().0)
         .zip(frames.iter())
         .enumerate()
     {
-        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
-            *u = f.regs[a][0];
-            *v = f.regs[a][1];
+        if (active >> (g * GL)) & group_bits::<GL>() != 0 {
+            *u = first(&f.regs[a][0]);
+            *v = first(&f.regs[a][1]);
         }
     }
     let texels = tex.texel_lanes_in(&u, &v, wide);
     let dst = d.dst as usize & REG_MASK;
-    let groups = texels.as_chunks::<JIT_LANES>().0;
+    let groups = texels.as_chunks::<GL>().0;
     let live = live(d);
-    each_active(frames, active, |g, f, m| {
+    each_active::<GL>(frames, active, |g, f, m| {
         if let Some(t) = groups.get(g) {
             for c in 0..4 {
                 if live & (1 << c) != 0 {
-                    put_masked(&mut f.regs[dst][c], &unpack_channel(t, c), m);
+                    if let Some(to) = f.regs[dst][c].first_chunk_mut::<GL>() {
+                        put_masked(to, &unpack_channel(t, c), m);
+                    }
                 }
             }
         }
@@ -243,35 +249,53 @@ fn seam_texels(
 /// Calls `put(g, frame, mask)` for each group `g` with a lane in `active`, with its frame's
 /// saved mask when the module has IF or DISCARD (read only then).
 #[inline(always)]
-fn each_active(
+fn each_active<const GL: usize>(
     frames: &mut [Frame; GROUPS],
     active: Mask,
-    mut put: impl FnMut(usize, &mut Frame, Option<&[u32; JIT_LANES]>),
+    mut put: impl FnMut(usize, &mut Frame, Option<&[u32; GL]>),
 ) {
-    for (g, f) in frames.iter_mut().enumerate() {
-        if (active >> (g * JIT_LANES)) & 0xFF != 0 {
-            let m = f.masked.then(|| f.masks[MASK_SAVE]);
+    for (g, f) in frames.iter_mut().take(LANES / GL).enumerate() {
+        if (active >> (g * GL)) & group_bits::<GL>() != 0 {
+            let m = f.masked.then(|| first(&f.masks[MASK_SAVE]));
             put(g, f, m.as_ref());
         }
     }
 }
 
+/// The low `GL` bits (a group's lanes in a lane mask).
+#[inline(always)]
+const fn group_bits<const GL: usize>() -> Mask {
+    if GL >= 32 {
+        !0
+    } else {
+        (1 << GL) - 1
+    }
+}
+
 /// Component `c` of register `r` over the 32 lanes: each group's 8 from its frame's slot.
 #[inline(always)]
-fn gather_into(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
-    for (to, f) in x.as_chunks_mut::<JIT_LANES>().0.iter_mut().zip(frames) {
-        *to = f.regs[r & REG_MASK][c & 3];
+fn gather_into<const GL: usize>(frames: &[Frame; GROUPS], r: usize, c: usize, x: &mut Lanes) {
+    for (to, f) in x.as_chunks_mut::<GL>().0.iter_mut().zip(frames) {
+        *to = first(&f.regs[r & REG_MASK][c & 3]);
     }
 }
 
 /// Writes `v` (32 lanes) to component `c` of register `r` in the frames of the groups with a
 /// lane in `active`, under each frame's saved mask when the module has IF or DISCARD.
 #[inline(always)]
-fn scatter(frames: &mut [Frame; GROUPS], r: usize, c: usize, v: &Lanes, active: Mask) {
-    let groups = v.as_chunks::<JIT_LANES>().0;
-    each_active(frames, active, |g, f, m| {
+fn scatter<const GL: usize>(
+    frames: &mut [Frame; GROUPS],
+    r: usize,
+    c: usize,
+    v: &Lanes,
+    active: Mask,
+) {
+    let groups = v.as_chunks::<GL>().0;
+    each_active::<GL>(frames, active, |g, f, m| {
         if let Some(from) = groups.get(g) {
-            put_masked(&mut f.regs[r & REG_MASK][c & 3], from, m);
+            if let Some(to) = f.regs[r & REG_MASK][c & 3].first_chunk_mut::<GL>() {
+                put_masked(to, from, m);
+            }
         }
     });
 }
