@@ -374,6 +374,10 @@ pub struct Scratch {
     /// when on an even one. A hint for where the next many-worker draw cuts its bands, edge by
     /// edge (no pixel depends on it; one-band draws leave it as it is).
     odd_rows: [i32; HINT_CELLS],
+    /// Rows moved from the second group to the first in the next two-group draw through this
+    /// scratch (even; negative: the other way), learnt from which group finished last (see
+    /// [`draw_parallel`]). No pixel depends on it; one-band draws leave it as it is.
+    group_shift: i32,
     /// A measuring driver's hook (see [`Scratch::set_trace`]).
     trace: Option<Trace>,
 }
@@ -413,6 +417,7 @@ impl Scratch {
             win: [WIN_ZERO; CACHE],
             jit: None,
             odd_rows: [0; HINT_CELLS],
+            group_shift: 0,
             trace: None,
         }
     }
@@ -1038,13 +1043,40 @@ fn draw_checked(
     let wanted = (workers_n * per_worker).min(RASTER_BANDS_MAX - 1);
     let rows = height.div_ceil(wanted).max(BAND_ROWS_MIN);
     let rows = rows + (rows & 1);
+    // Two groups of interleaved bands (two workers, many triangles): `shift` rows (even) move
+    // from the second group's bands to the first's, in steps of two rows spread over the
+    // pairs of bands (band 2p gains what band 2p + 1 loses), learnt below from which group
+    // finished last in earlier draws (the job that takes second starts later, and clears rows
+    // the other core last wrote). No pixel depends on it.
+    let two_groups = !single && workers_n == 2 && GROUPS_PER_WORKER == 1;
+    let pairs = height.div_ceil(rows) / 2;
+    let shift_max = (pairs * (rows / 2).min(rows - BAND_ROWS_MIN)) as i32 & !1;
+    let shift = match scratches.first() {
+        Some(s) if two_groups => s.group_shift.clamp(-shift_max, shift_max),
+        _ => 0,
+    };
+    let steps = shift / 2;
+    let pairs_i = pairs.max(1) as i32;
+    // The rows moved in pairs 0..=p.
+    let moved = |p: usize| 2 * (steps * (p as i32 + 1) / pairs_i);
     let mut bands = heapless::Vec::<Option<Band>, RASTER_BANDS_MAX>::new();
     // Depth always holds every row; the unused colour plane is empty (its parts run out).
     let (mut color, mut depth, mut colorf) = (color, depth, colorf);
     let mut row0 = 0usize;
     while row0 < height {
         // The nominal edge (a multiple of `rows`, even) or the odd row above it.
-        let edge = (bands.len() + 1) * rows;
+        let k = bands.len();
+        let edge = (k + 1) * rows;
+        // Band 2p ends its pair's share of the shift lower; the odd band after it ends where
+        // it did.
+        let edge = match k {
+            k if shift != 0 && k % 2 == 0 && k / 2 < pairs => {
+                let p = k / 2;
+                let before = if p == 0 { 0 } else { moved(p - 1) };
+                edge.saturating_add_signed((moved(p) - before) as isize)
+            }
+            _ => edge,
+        };
         let up = odd.get(edge / HINT_ROWS).is_some_and(|&w| w > 0);
         let n = (edge - up as usize).min(height) - row0;
         let band = Band {
@@ -1098,14 +1130,26 @@ fn draw_checked(
         }
     }
     let taken = core::sync::atomic::AtomicUsize::new(0);
+    // For `group_shift` (two groups): per group, the job that drew it and its place in the
+    // order the takes finished (both + 1, 0: none), and whether any take was not a whole group.
+    let drawn_by = [const { core::sync::atomic::AtomicUsize::new(0) }; 2];
+    let ended = [const { core::sync::atomic::AtomicUsize::new(0) }; 2];
+    let finished = core::sync::atomic::AtomicUsize::new(0);
+    let split = core::sync::atomic::AtomicBool::new(false);
     // Each worker's groups: per-pixel counts add up; per-triangle ones are the same in every
     // group (None: the worker drew no band).
     let mut results: [Option<DrawStats>; RASTER_BANDS_MAX] = [None; RASTER_BANDS_MAX];
     let mut jobs = heapless::Vec::<_, RASTER_BANDS_MAX>::new();
-    for (scratch, result) in scratches.iter_mut().zip(results.iter_mut()).take(workers_n) {
+    for (j, (scratch, result)) in scratches
+        .iter_mut()
+        .zip(results.iter_mut())
+        .take(workers_n)
+        .enumerate()
+    {
         let ctx = &ctx;
         let queue = &queue;
         let taken = &taken;
+        let (drawn_by, ended, finished, split) = (&drawn_by, &ended, &finished, &split);
         let job = move || loop {
             use core::sync::atomic::Ordering::Relaxed;
             let take = match per_group {
@@ -1125,8 +1169,12 @@ fn draw_checked(
             if group.is_empty() {
                 break;
             }
-            // Only sizes the next takes: no pixel depends on it.
-            taken.fetch_add(group.len(), Relaxed);
+            // Only sizes the next takes and learns the shift: no pixel depends on it.
+            let before = taken.fetch_add(group.len(), Relaxed);
+            let g = before.checked_div(per_group).unwrap_or(0).min(1);
+            if two_groups && (group.len() != per_group || before % per_group.max(1) != 0) {
+                split.store(true, Relaxed);
+            }
             let trace = scratch.trace;
             if let Some(t) = trace {
                 t(TraceMark::Take {
@@ -1140,6 +1188,13 @@ fn draw_checked(
                 t(TraceMark::Drawn);
             }
             *result = Some(add_band(*result, stats));
+            if two_groups {
+                let place = finished.fetch_add(1, Relaxed);
+                if let (Some(by), Some(end)) = (drawn_by.get(g), ended.get(g)) {
+                    by.store(j + 1, Relaxed);
+                    end.store(place + 1, Relaxed);
+                }
+            }
         };
         if jobs.push(job).is_err() {
             break;
@@ -1147,6 +1202,20 @@ fn draw_checked(
     }
     run_jobs(workers, &mut jobs);
     drop(jobs);
+    // Learn only from a draw whose two groups were drawn whole by different jobs: the group
+    // that ended last gives two rows of its own (when one job drew both, the other never
+    // started, and the rows say nothing of the groups' costs).
+    if two_groups {
+        use core::sync::atomic::Ordering::Relaxed;
+        let [by0, by1] = drawn_by.map(|a| a.load(Relaxed));
+        let [end0, end1] = ended.map(|a| a.load(Relaxed));
+        if by0 != 0 && by1 != 0 && by0 != by1 && !split.load(Relaxed) {
+            if let Some(s) = scratches.first_mut() {
+                let step = if end1 > end0 { 2 } else { -2 };
+                s.group_shift = (shift + step).clamp(-shift_max, shift_max);
+            }
+        }
+    }
     let mut stats: Option<DrawStats> = None;
     for r in results.iter().flatten() {
         stats = Some(add_band(stats, *r));

@@ -5,7 +5,9 @@
 //! each with its own scratch), dealt in groups of interleaved bands (every n-th band), or, for a
 //! draw of a few triangles, finer bands in shrinking shares of what is left; the bands wait in
 //! a lock-free queue and each job takes the next group whenever it is free, so the workers stay
-//! busy however unevenly the work lies over the rows. A band's colour and depth
+//! busy however unevenly the work lies over the rows (a two-worker draw's two groups also
+//! trade rows, two per draw, toward the group that ended first last time: `Scratch`'s group
+//! shift). A band's colour and depth
 //! rows are owned outright by the job drawing it (disjoint `&mut` slices); the job shades every
 //! vertex once per group, places every triangle of the draw on the target (from window
 //! positions found once per vertex) and sets up and rasterizes, in draw order and clipped to
