@@ -15,6 +15,8 @@
 //! (every wait asleep), a one-thread frame and one on `render_cmd::Pool`, in one process so
 //! that a change of the machine's load moves both pools alike: medians of each.
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
@@ -23,19 +25,6 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use shader::back::raster::{Scratch, Serial, Workers};
-
-struct InOrder(usize);
-
-impl Workers for InOrder {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
-}
 
 /// Per run: the call, start/end of each job and the return, in seconds after the frame's start.
 struct Timed<'a> {
@@ -86,42 +75,13 @@ impl Workers for Timed<'_> {
 }
 
 fn main() {
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
 
 fn run() {
     let args: Vec<String> = std::env::args().collect();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (scene, vert, frag) = match args.get(1).map(String::as_str) {
-        Some("quad") => (
-            "benches/scenes/textured_quad.json",
-            "tests/diff/textured.vert",
-            "benches/scenes/tex_quad.frag",
-        ),
-        Some("lights") => (
-            "benches/scenes/p2_lights.json",
-            "benches/scenes/p2_lights.vert",
-            "benches/scenes/p2_lights.frag",
-        ),
-        Some("floor") => (
-            "benches/scenes/mip_floor.json",
-            "tests/compat/mesh.vert",
-            "tests/compat/floor_ll.frag",
-        ),
-        Some("functions") => (
-            "benches/scenes/fullscreen.json",
-            "tests/diff/fullscreen.vert",
-            "tests/diff/functions.frag",
-        ),
-        _ => (
-            "benches/scenes/cube.json",
-            "tests/diff/lit_cube.vert",
-            "tests/diff/lit_cube.frag",
-        ),
-    };
+    let (scene, vert, frag) = common::scene(args.get(1).map_or("cube", String::as_str));
     let k: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let frames: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10);
     let opts = shader::program::compile::CompileOptions::default();
@@ -149,7 +109,7 @@ fn run() {
     let workers: &dyn Workers = if args.get(4).map(String::as_str) == Some("pool") {
         &pool
     } else {
-        &InOrder(k)
+        &common::InOrder(k)
     };
     let (start, cpu0) = (std::time::Instant::now(), cpu_seconds());
     let mut stats = None;

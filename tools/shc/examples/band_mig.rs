@@ -5,6 +5,8 @@
 //! what a frame pays for target rows last written by another thread (band ownership moving
 //! between threads from frame to frame).
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
@@ -14,37 +16,13 @@ use std::time::Instant;
 use shader::back::raster::{Serial, Workers};
 
 fn main() {
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
 
 fn run() {
     let args: Vec<String> = std::env::args().collect();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (scene, vert, frag) = match args.get(1).map(String::as_str) {
-        Some("quad") => (
-            "benches/scenes/textured_quad.json",
-            "tests/diff/textured.vert",
-            "benches/scenes/tex_quad.frag",
-        ),
-        Some("lights") => (
-            "benches/scenes/p2_lights.json",
-            "benches/scenes/p2_lights.vert",
-            "benches/scenes/p2_lights.frag",
-        ),
-        Some("functions") => (
-            "benches/scenes/fullscreen.json",
-            "tests/diff/fullscreen.vert",
-            "tests/diff/functions.frag",
-        ),
-        _ => (
-            "benches/scenes/cube.json",
-            "tests/diff/lit_cube.vert",
-            "tests/diff/lit_cube.frag",
-        ),
-    };
+    let (scene, vert, frag) = common::scene(args.get(1).map_or("cube", String::as_str));
     let frames: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&dir.join(vert), &dir.join(frag), &dir.join(scene), &opts)
@@ -55,7 +33,7 @@ fn run() {
     let pool = render_cmd::Pool::new(2);
     let (mut warm, mut moved, mut touch_here, mut touch_there) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut write_all = |color: &mut [u32], depth: &mut [f32], there: bool| {
+    let write_all = |color: &mut [u32], depth: &mut [f32], there: bool| {
         let mut job = || {
             for c in color.iter_mut() {
                 *c = c.wrapping_add(1);

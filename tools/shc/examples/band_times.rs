@@ -6,6 +6,8 @@
 //! and the time of all the bands K workers would make drawn one after the other on this thread
 //! (the per-band repeated set-up).
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
@@ -22,45 +24,6 @@ fn min(v: &[f64]) -> f64 {
 fn path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
-
-const SCENES: [(&str, &str, &str, &str); 6] = [
-    (
-        "lit cube",
-        "benches/scenes/cube.json",
-        "tests/diff/lit_cube.vert",
-        "tests/diff/lit_cube.frag",
-    ),
-    (
-        "function-heavy",
-        "benches/scenes/fullscreen.json",
-        "tests/diff/fullscreen.vert",
-        "tests/diff/functions.frag",
-    ),
-    (
-        "textured quad",
-        "benches/scenes/textured_quad.json",
-        "tests/diff/textured.vert",
-        "benches/scenes/tex_quad.frag",
-    ),
-    (
-        "p2 lights",
-        "benches/scenes/p2_lights.json",
-        "benches/scenes/p2_lights.vert",
-        "benches/scenes/p2_lights.frag",
-    ),
-    (
-        "p2 fractal",
-        "benches/scenes/p2_fractal.json",
-        "benches/scenes/p2_fractal.vert",
-        "benches/scenes/p2_fractal.frag",
-    ),
-    (
-        "trilinear floor",
-        "benches/scenes/mip_floor.json",
-        "tests/compat/mesh.vert",
-        "tests/compat/floor_ll.frag",
-    ),
-];
 
 /// `count` workers whose jobs run one after the other here, each timed.
 struct Timed {
@@ -84,16 +47,13 @@ impl Workers for Timed {
 }
 
 fn main() {
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
 
 fn run() {
     let filter = std::env::args().nth(1).unwrap_or_default();
     let reps = 40;
-    for (name, scene, vert, frag) in SCENES {
+    for (name, scene, vert, frag) in common::SCENES {
         if !name.contains(filter.as_str()) {
             continue;
         }

@@ -15,6 +15,8 @@
 //! `inorder`: the K workers' jobs all run on this thread one after the other (what splitting
 //! into bands costs one thread, whatever the machine's load does to a second one).
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
@@ -26,20 +28,6 @@ use shader::back::raster::{Scratch, TraceMark, Workers};
 
 /// Stamps of one scratch (one job) in the current frame.
 type Log = Mutex<Vec<(Instant, TraceMark)>>;
-
-/// `k` workers whose jobs all run on this thread, one after the other (`inorder`).
-struct InOrder(usize);
-
-impl Workers for InOrder {
-    fn count(&self) -> usize {
-        self.0
-    }
-    fn run(&self, jobs: &mut [&mut (dyn FnMut() + Send)]) {
-        for job in jobs.iter_mut() {
-            job();
-        }
-    }
-}
 
 /// Per run: when `run` was called and when it returned.
 struct Timed<'a> {
@@ -59,50 +47,8 @@ impl Workers for Timed<'_> {
 }
 
 fn main() {
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
-
-const SCENES: [(&str, &str, &str, &str); 6] = [
-    (
-        "quad",
-        "benches/scenes/textured_quad.json",
-        "tests/diff/textured.vert",
-        "benches/scenes/tex_quad.frag",
-    ),
-    (
-        "lights",
-        "benches/scenes/p2_lights.json",
-        "benches/scenes/p2_lights.vert",
-        "benches/scenes/p2_lights.frag",
-    ),
-    (
-        "floor",
-        "benches/scenes/mip_floor.json",
-        "tests/compat/mesh.vert",
-        "tests/compat/floor_ll.frag",
-    ),
-    (
-        "functions",
-        "benches/scenes/fullscreen.json",
-        "tests/diff/fullscreen.vert",
-        "tests/diff/functions.frag",
-    ),
-    (
-        "fractal",
-        "benches/scenes/p2_fractal.json",
-        "benches/scenes/p2_fractal.vert",
-        "benches/scenes/p2_fractal.frag",
-    ),
-    (
-        "cube",
-        "benches/scenes/cube.json",
-        "tests/diff/lit_cube.vert",
-        "tests/diff/lit_cube.frag",
-    ),
-];
 
 /// One job's frame, from its stamps (us after `t0`).
 #[derive(Default, Clone, Copy)]
@@ -158,11 +104,11 @@ fn run() {
     let args: Vec<String> = std::env::args().collect();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let name = args.get(1).map_or("quad", String::as_str);
-    let (_, scene, vert, frag) = SCENES
+    let (_, scene, vert, frag) = common::SCENES
         .iter()
         .find(|s| s.0 == name)
         .copied()
-        .unwrap_or(SCENES[0]);
+        .unwrap_or(common::SCENES[0]);
     let k: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
     let frames: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(100);
     let b2b = args.get(4).map(String::as_str) == Some("b2b");
@@ -195,7 +141,7 @@ fn run() {
     } else {
         render_cmd::Pool::new(k)
     };
-    let in_order = InOrder(k);
+    let in_order = common::InOrder(k);
     let timed = Timed {
         pool: if inorder { &in_order } else { &pool },
         calls: Mutex::new(Vec::new()),

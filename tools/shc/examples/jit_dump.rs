@@ -4,16 +4,14 @@
 //! `cargo run -p shc --example jit_dump VERT FRAG PREFIX`. Under callgrind the generated code
 //! is one anonymous blob; this shows what it runs.
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 use shader::ir::Stage;
 
 fn main() {
-    // The compiler's tables are large: run on a big stack, as the shc binary does.
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
 
 fn run() {

@@ -5,6 +5,8 @@
 //! are exact and repeatable.
 //! Stages run through the compiled form where they compile (`SHADER_JIT=0`: the interpreter).
 #[allow(dead_code)]
+mod common;
+#[allow(dead_code)]
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
@@ -15,11 +17,7 @@ fn path(rel: &str) -> PathBuf {
 }
 
 fn main() {
-    // The compiler's tables are large: run on a big stack, as the shc binary does.
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
-    if let Ok(t) = t {
-        let _ = t.join();
-    }
+    common::on_big_stack(run);
 }
 
 fn run() {
@@ -27,38 +25,7 @@ fn run() {
     let scene = args.next().unwrap_or_else(|| "cube".into());
     let frames: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
     let threads: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
-    let (scene, vert, frag) = match scene.as_str() {
-        "fullscreen" => (
-            "benches/scenes/fullscreen.json",
-            "tests/diff/fullscreen.vert",
-            "tests/diff/functions.frag",
-        ),
-        "quad" => (
-            "benches/scenes/textured_quad.json",
-            "tests/diff/textured.vert",
-            "benches/scenes/tex_quad.frag",
-        ),
-        "fractal" => (
-            "benches/scenes/p2_fractal.json",
-            "benches/scenes/p2_fractal.vert",
-            "benches/scenes/p2_fractal.frag",
-        ),
-        "lights" => (
-            "benches/scenes/p2_lights.json",
-            "benches/scenes/p2_lights.vert",
-            "benches/scenes/p2_lights.frag",
-        ),
-        "floor" => (
-            "benches/scenes/mip_floor.json",
-            "tests/compat/mesh.vert",
-            "tests/compat/floor_ll.frag",
-        ),
-        _ => (
-            "benches/scenes/cube.json",
-            "tests/diff/lit_cube.vert",
-            "tests/diff/lit_cube.frag",
-        ),
-    };
+    let (scene, vert, frag) = common::scene(&scene);
     let opts = shader::program::compile::CompileOptions::default();
     let (soft, _) = render_cmd::load(&path(vert), &path(frag), &path(scene), &opts)
         .unwrap_or_else(|f| panic!("{}", f.message));
