@@ -211,14 +211,33 @@ impl<'a> Sema<'a> {
 
     /// [`Sema::convert`] that also performs the conversion: in profile 2 an int/uint value
     /// converted to a float type is a CVT (or a folded constant).
+    #[inline]
     pub(super) fn convert_emit(&mut self, v: Val, want: Type) -> R<Option<Val>> {
+        // Equal types (the usual case): the value as it is, no call.
+        if v.ty == want {
+            return Ok(Some(v));
+        }
+        self.convert_other(v, want)
+    }
+
+    /// [`Self::convert_emit`] of another type (out of line).
+    #[inline(never)]
+    fn convert_other(&mut self, v: Val, want: Type) -> R<Option<Val>> {
         match self.convert(v, want) {
             Some(c) if self.true_ints() && is_whole(v.ty) && !is_whole(want) => {
-                let f = self.to_float(v)?;
-                Ok(Some(Val { ty: c.ty, ..f }))
+                self.convert_cvt(v, c.ty)
             }
             r => Ok(r),
         }
+    }
+
+    /// [`Self::convert_emit`]'s CVT (profile 2, int-based to float), out of line: with
+    /// [`Self::to_float`] inline, every conversion (mostly of equal types) saved and restored
+    /// five registers and set up a large frame.
+    #[inline(never)]
+    fn convert_cvt(&mut self, v: Val, ty: Type) -> R<Option<Val>> {
+        let f = self.to_float(v)?;
+        Ok(Some(Val { ty, ..f }))
     }
 
     /// `min`/`max`/`abs`/`sign` of whole-number values (profile 2): IMIN IMAX UMIN UMAX IABS ISIGN.
