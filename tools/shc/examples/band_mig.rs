@@ -10,7 +10,6 @@ mod common;
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
-use std::path::Path;
 use std::time::Instant;
 
 use shader::back::raster::{Serial, Workers};
@@ -21,14 +20,9 @@ fn main() {
 
 fn run() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (scene, vert, frag) = common::scene(args.get(1).map_or("cube", String::as_str));
     let frames: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
-    let opts = shader::program::compile::CompileOptions::default();
-    let (soft, _) = render_cmd::load(&dir.join(vert), &dir.join(frag), &dir.join(scene), &opts)
-        .unwrap_or_else(|f| panic!("{}", f.message));
-    let n = soft.width as usize * soft.height as usize;
-    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    let (soft, mut color, mut depth) = common::load(scene, vert, frag);
     let mut scratch = render_cmd::jit_scratch();
     let pool = render_cmd::Pool::new(2);
     let (mut warm, mut moved, mut touch_here, mut touch_there) =

@@ -11,7 +11,6 @@ mod common;
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
-use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -19,10 +18,6 @@ use shader::back::raster::{parallel::Threads, Scratch, Workers};
 
 fn min(v: &[f64]) -> f64 {
     v.iter().cloned().fold(f64::MAX, f64::min)
-}
-
-fn path(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
 /// `count` workers whose jobs run one after the other here, each timed.
@@ -57,11 +52,7 @@ fn run() {
         if !name.contains(filter.as_str()) {
             continue;
         }
-        let opts = shader::program::compile::CompileOptions::default();
-        let (soft, _) = render_cmd::load(&path(vert), &path(frag), &path(scene), &opts)
-            .unwrap_or_else(|f| panic!("{}", f.message));
-        let n = soft.width as usize * soft.height as usize;
-        let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+        let (soft, mut color, mut depth) = common::load(scene, vert, frag);
         let mut scratches: Vec<Scratch> = (0..64).map(|_| Scratch::new()).collect();
         // The clear alone.
         let mut clear = f64::MAX;

@@ -20,7 +20,6 @@ mod common;
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -102,7 +101,6 @@ fn summarize(t0: Instant, log: &[(Instant, TraceMark)]) -> Option<JobSum> {
 
 fn run() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let name = args.get(1).map_or("quad", String::as_str);
     let (_, scene, vert, frag) = common::SCENES
         .iter()
@@ -113,11 +111,7 @@ fn run() {
     let frames: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(100);
     let b2b = args.get(4).map(String::as_str) == Some("b2b");
     let inorder = args.get(4).map(String::as_str) == Some("inorder");
-    let opts = shader::program::compile::CompileOptions::default();
-    let (soft, _) = render_cmd::load(&dir.join(vert), &dir.join(frag), &dir.join(scene), &opts)
-        .unwrap_or_else(|f| panic!("{}", f.message));
-    let n = soft.width as usize * soft.height as usize;
-    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    let (soft, mut color, mut depth) = common::load(scene, vert, frag);
     let logs: &'static [Log] = Vec::leak((0..k).map(|_| Mutex::new(Vec::new())).collect());
     let mut scratches: Vec<Scratch> = (0..k)
         .map(|j| {

@@ -10,12 +10,6 @@ mod common;
 #[path = "../src/render_cmd.rs"]
 mod render_cmd;
 
-use std::path::{Path, PathBuf};
-
-fn path(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 fn main() {
     common::on_big_stack(run);
 }
@@ -26,11 +20,7 @@ fn run() {
     let frames: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
     let threads: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     let (scene, vert, frag) = common::scene(&scene);
-    let opts = shader::program::compile::CompileOptions::default();
-    let (soft, _) = render_cmd::load(&path(vert), &path(frag), &path(scene), &opts)
-        .unwrap_or_else(|f| panic!("{}", f.message));
-    let n = soft.width as usize * soft.height as usize;
-    let (mut color, mut depth) = (vec![0u32; n], vec![1.0f32; n]);
+    let (soft, mut color, mut depth) = common::load(scene, vert, frag);
     let mut scratches: Vec<_> = (0..threads).map(|_| render_cmd::jit_scratch()).collect();
     let pool = render_cmd::Pool::new(threads);
     let mut hash = 0u64;

@@ -82,3 +82,19 @@ impl Workers for InOrder {
         }
     }
 }
+
+/// The scene of these files (paths relative to `tools/shc`) compiled with the default options,
+/// and a colour and a depth target of its size. Panics on a failure (measuring examples only).
+pub fn load(
+    scene: &str,
+    vert: &str,
+    frag: &str,
+) -> (crate::render_cmd::SoftScene, Vec<u32>, Vec<f32>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let opts = shader::program::compile::CompileOptions::default();
+    let (soft, _) =
+        crate::render_cmd::load(&dir.join(vert), &dir.join(frag), &dir.join(scene), &opts)
+            .unwrap_or_else(|f| panic!("{}", f.message));
+    let n = soft.width as usize * soft.height as usize;
+    (soft, vec![0u32; n], vec![1.0f32; n])
+}
